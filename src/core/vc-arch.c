@@ -1,0 +1,414 @@
+/* vc-arch.c: exact parameter counts and KV cache sizes from a transformer's architecture.
+ *
+ * Counts follow the module lists of the Hugging Face implementations (modeling_llama.py,
+ * modeling_mixtral.py, modeling_gpt2.py, modeling_deepseek_v3.py, …): embeddings, q/k/v/o
+ * projections with a and a_kv heads, gated or plain MLP, norms, biases where the family has them,
+ * untied output head, experts with their router. Checked against published exact totals in
+ * tests/test-arch.c (Llama 3 8B: 8,030,261,248; Mistral 7B: 7,241,732,096; GPT-2: 124,439,808; …).
+ */
+#define G_LOG_DOMAIN "vc-arch"
+
+#include "config.h"
+
+#include <stddef.h>
+
+#include "vc-arch.h"
+#include "vc-error.h"
+
+G_DEFINE_QUARK (vc-error-quark, vc_error)
+
+const VcArch vc_arch_default = {
+  .n_layers = 32,
+  .hidden_size = 4096,
+  .n_heads = 32,
+  .n_kv_heads = 32,
+  .head_dim = 0,
+  .intermediate_size = 11008,
+  .vocab_size = 32000,
+  .tied_embeddings = FALSE,
+  .gated_mlp = TRUE,
+  .norm = VC_NORM_RMS,
+  .norms_per_layer = 2,
+};
+
+#define UINT_FIELD(field, name, nick, blurb, min, max) \
+  { name, nick, blurb, VC_ARCH_FIELD_UINT, offsetof (VcArch, field), min, max, 0 }
+#define BOOL_FIELD(field, name, nick, blurb) \
+  { name, nick, blurb, VC_ARCH_FIELD_BOOL, offsetof (VcArch, field), 0, 1, 0 }
+
+/* Ranges are wide enough for any published model and a good margin beyond (the largest models
+ * have ~130 layers, hidden 16–25k, vocabularies of 256k), narrow enough that nothing overflows. */
+static VcArchField fields[] = {
+  UINT_FIELD (n_layers, "layers", "Layers", "Number of transformer layers (L)", 1, 100000),
+  UINT_FIELD (hidden_size, "hidden-size", "Hidden size", "Hidden size (h)", 1, 1000000),
+  UINT_FIELD (n_heads, "heads", "Attention heads", "Attention heads (a)", 1, 100000),
+  UINT_FIELD (n_kv_heads, "kv-heads", "KV heads", "Key/value heads (a_kv): a for MHA, 1 for MQA, between for GQA", 1, 100000),
+  UINT_FIELD (head_dim, "head-dim", "Head dimension", "Dimension of one attention head (d); 0 means hidden size / heads", 0, 100000),
+  UINT_FIELD (intermediate_size, "intermediate-size", "Feed-forward size", "Feed-forward (MLP) size of a dense layer (I)", 1, 10000000),
+  UINT_FIELD (vocab_size, "vocab-size", "Vocabulary", "Vocabulary size (V)", 1, 100000000),
+  BOOL_FIELD (tied_embeddings, "tied-embeddings", "Tied embeddings", "The output head shares the embedding matrix"),
+  BOOL_FIELD (gated_mlp, "gated-mlp", "Gated MLP", "Gated MLP (SwiGLU/GeGLU: gate, up and down projections)"),
+  UINT_FIELD (max_positions, "learned-positions", "Learned positions", "Learned absolute position embeddings (GPT-2); 0 for rotary", 0, 100000000),
+  { "norm", "Norm", "Normalization: rms or layer (LayerNorm has a bias)", VC_ARCH_FIELD_NORM, offsetof (VcArch, norm), 0, 1, VC_NORM_RMS },
+  UINT_FIELD (norms_per_layer, "norms-per-layer", "Norms per layer", "Norms per layer: 2 pre-norm, 1 parallel attention, 4 sandwich", 0, 16),
+  BOOL_FIELD (qk_norm, "qk-norm", "Q/K norm", "Per-head norm on queries and keys"),
+  BOOL_FIELD (qkv_bias, "qkv-bias", "QKV bias", "Bias on the query, key and value projections"),
+  BOOL_FIELD (o_bias, "o-bias", "Output bias", "Bias on the attention output projection"),
+  BOOL_FIELD (mlp_bias, "mlp-bias", "MLP bias", "Bias on the MLP projections"),
+  UINT_FIELD (n_experts, "experts", "Experts", "Routed experts per MoE layer; 0 for a dense model", 0, 100000),
+  UINT_FIELD (experts_per_token, "experts-per-token", "Experts per token", "Routed experts active per token (k)", 0, 100000),
+  UINT_FIELD (expert_intermediate_size, "expert-intermediate-size", "Expert feed-forward size", "Feed-forward size of one expert; 0 means the dense size", 0, 10000000),
+  UINT_FIELD (n_shared_experts, "shared-experts", "Shared experts", "Experts every token goes through", 0, 100000),
+  UINT_FIELD (shared_intermediate_size, "shared-intermediate-size", "Shared expert size", "Feed-forward size of the shared experts together; 0 means shared experts × expert size", 0, 10000000),
+  BOOL_FIELD (shared_expert_gate, "shared-expert-gate", "Shared expert gate", "A learned gate on the shared expert (Qwen-MoE)"),
+  BOOL_FIELD (router_bias, "router-bias", "Router bias", "One routing bias per expert (DeepSeek-V3)"),
+  UINT_FIELD (dense_layers, "dense-layers", "Dense layers", "Leading layers with a dense MLP in a MoE model", 0, 100000),
+  UINT_FIELD (q_lora_rank, "q-lora-rank", "Query LoRA rank", "Multi-head latent attention: query compression rank (0: none)", 0, 1000000),
+  UINT_FIELD (kv_lora_rank, "kv-lora-rank", "KV LoRA rank", "Multi-head latent attention: cached latent size (0: ordinary attention)", 0, 1000000),
+  UINT_FIELD (qk_rope_head_dim, "qk-rope-head-dim", "RoPE head dimension", "Multi-head latent attention: rotary part of each query/key head", 0, 100000),
+  UINT_FIELD (qk_nope_head_dim, "qk-nope-head-dim", "No-RoPE head dimension", "Multi-head latent attention: non-rotary part of each query/key head", 0, 100000),
+  UINT_FIELD (v_head_dim, "v-head-dim", "Value head dimension", "Multi-head latent attention: dimension of each value head", 0, 100000),
+  UINT_FIELD (sliding_window, "sliding-window", "Sliding window", "Attention window in tokens of the sliding-window layers; 0 for none", 0, 100000000),
+  UINT_FIELD (sliding_window_layers, "sliding-window-layers", "Sliding-window layers", "How many layers use the sliding window", 0, 100000),
+};
+
+static void
+init_defaults (void)
+{
+  static gsize initialized = 0;
+
+  if (g_once_init_enter (&initialized))
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+        fields[i].default_value = vc_arch_field_get (&vc_arch_default, &fields[i]);
+      g_once_init_leave (&initialized, 1);
+    }
+}
+
+const VcArchField *
+vc_arch_fields (guint *n_fields)
+{
+  init_defaults ();
+  *n_fields = G_N_ELEMENTS (fields);
+  return fields;
+}
+
+const VcArchField *
+vc_arch_field_find (const char *name)
+{
+  init_defaults ();
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    if (g_strcmp0 (fields[i].name, name) == 0)
+      return &fields[i];
+  return NULL;
+}
+
+guint
+vc_arch_field_get (const VcArch    *arch,
+                   const VcArchField *field)
+{
+  const char *p = (const char *) arch + field->offset;
+
+  switch (field->type)
+    {
+    case VC_ARCH_FIELD_BOOL:
+      return *(const gboolean *) p ? 1 : 0;
+    case VC_ARCH_FIELD_NORM:
+      return *(const VcNorm *) p;
+    case VC_ARCH_FIELD_UINT:
+    default:
+      return *(const guint *) p;
+    }
+}
+
+void
+vc_arch_field_set (VcArch            *arch,
+                   const VcArchField *field,
+                   guint              value)
+{
+  char *p = (char *) arch + field->offset;
+
+  switch (field->type)
+    {
+    case VC_ARCH_FIELD_BOOL:
+      *(gboolean *) p = value != 0;
+      break;
+    case VC_ARCH_FIELD_NORM:
+      *(VcNorm *) p = value;
+      break;
+    case VC_ARCH_FIELD_UINT:
+    default:
+      *(guint *) p = value;
+      break;
+    }
+}
+
+gboolean
+vc_arch_is_moe (const VcArch *arch)
+{
+  return arch->n_experts > 0 && arch->experts_per_token > 0;
+}
+
+gboolean
+vc_arch_is_mla (const VcArch *arch)
+{
+  return arch->kv_lora_rank > 0;
+}
+
+guint
+vc_arch_head_dim (const VcArch *arch)
+{
+  if (arch->head_dim > 0)
+    return arch->head_dim;
+  return MAX (1u, arch->hidden_size / MAX (1u, arch->n_heads));
+}
+
+static double
+norm_params (const VcArch *arch,
+             double        width)
+{
+  return arch->norm == VC_NORM_LAYER ? 2.0 * width : width;
+}
+
+static double
+mlp_linear (const VcArch *arch,
+            double        inter)
+{
+  return (arch->gated_mlp ? 3.0 : 2.0) * arch->hidden_size * inter;
+}
+
+static double
+mlp_bias (const VcArch *arch,
+          double        inter)
+{
+  if (!arch->mlp_bias)
+    return 0;
+  return (arch->gated_mlp ? 2.0 : 1.0) * inter + arch->hidden_size;
+}
+
+static guint
+expert_size (const VcArch *arch)
+{
+  return arch->expert_intermediate_size ? arch->expert_intermediate_size : arch->intermediate_size;
+}
+
+static double
+shared_size (const VcArch *arch)
+{
+  if (arch->shared_intermediate_size)
+    return arch->shared_intermediate_size;
+  return (double) arch->n_shared_experts * expert_size (arch);
+}
+
+void
+vc_arch_count_params (const VcArch  *arch,
+                      VcParamCounts *counts)
+{
+  double h = arch->hidden_size;
+  double a = arch->n_heads;
+  double kv = arch->n_kv_heads;
+  double d = vc_arch_head_dim (arch);
+  double L = arch->n_layers;
+  double attn_linear, attn_other;
+  double layer_norms;
+  double dense_linear, dense_other;
+  double moe_linear = 0, moe_other = 0, moe_active_linear = 0;
+  double n_moe_layers = 0, n_dense_layers = L;
+
+  if (vc_arch_is_mla (arch))
+    {
+      double qk_head = (double) arch->qk_nope_head_dim + arch->qk_rope_head_dim;
+
+      if (arch->q_lora_rank > 0)
+        {
+          attn_linear = h * arch->q_lora_rank + (double) arch->q_lora_rank * a * qk_head;
+          attn_other = arch->q_lora_rank;
+        }
+      else
+        {
+          attn_linear = h * a * qk_head;
+          attn_other = 0;
+        }
+      attn_linear += h * ((double) arch->kv_lora_rank + arch->qk_rope_head_dim);
+      attn_linear += (double) arch->kv_lora_rank * a * ((double) arch->qk_nope_head_dim + arch->v_head_dim);
+      attn_linear += a * arch->v_head_dim * h;
+      attn_other += arch->kv_lora_rank;
+    }
+  else
+    {
+      attn_linear = h * a * d + 2.0 * h * kv * d + a * d * h;
+      attn_other = 0;
+      if (arch->qkv_bias)
+        attn_other += a * d + 2.0 * kv * d;
+      if (arch->o_bias)
+        attn_other += h;
+      if (arch->qk_norm)
+        attn_other += 2.0 * d;
+    }
+
+  layer_norms = arch->norms_per_layer * norm_params (arch, h);
+  dense_linear = mlp_linear (arch, arch->intermediate_size);
+  dense_other = mlp_bias (arch, arch->intermediate_size);
+
+  if (vc_arch_is_moe (arch))
+    {
+      double e = expert_size (arch);
+      double shared = shared_size (arch);
+      double one_expert = mlp_linear (arch, e);
+      double router = h * arch->n_experts;
+
+      n_dense_layers = MIN (L, arch->dense_layers);
+      n_moe_layers = L - n_dense_layers;
+      moe_linear = arch->n_experts * one_expert + router;
+      moe_other = arch->n_experts * mlp_bias (arch, e);
+      if (shared > 0)
+        {
+          moe_linear += mlp_linear (arch, shared);
+          moe_other += mlp_bias (arch, shared);
+        }
+      if (arch->shared_expert_gate)
+        moe_linear += h;
+      if (arch->router_bias)
+        moe_other += arch->n_experts;
+      moe_active_linear = MIN (arch->experts_per_token, arch->n_experts) * one_expert + router;
+      if (shared > 0)
+        moe_active_linear += mlp_linear (arch, shared);
+      if (arch->shared_expert_gate)
+        moe_active_linear += h;
+    }
+
+  counts->embedding = (double) arch->vocab_size * h + (double) arch->max_positions * h;
+  counts->head = arch->tied_embeddings ? 0 : (double) arch->vocab_size * h;
+  counts->linear = L * attn_linear + n_dense_layers * dense_linear + n_moe_layers * moe_linear;
+  counts->other = L * (attn_other + layer_norms) + n_dense_layers * dense_other
+                  + n_moe_layers * moe_other + norm_params (arch, h);
+  counts->total = counts->embedding + counts->head + counts->linear + counts->other;
+  counts->active = counts->total;
+  if (vc_arch_is_moe (arch))
+    counts->active -= n_moe_layers * (moe_linear - moe_active_linear);
+}
+
+double
+vc_arch_lora_params (const VcArch  *arch,
+                     guint          rank,
+                     VcLoraTargets  targets)
+{
+  double r = rank;
+  double h = arch->hidden_size;
+  double d = vc_arch_head_dim (arch);
+  double q_out, kv_out, o_in;
+  double per_layer_attn = 0;
+  double dense_mlp = 0, moe_mlp = 0;
+  double n_dense = arch->n_layers, n_moe = 0;
+
+  if (vc_arch_is_mla (arch))
+    {
+      q_out = (double) arch->n_heads * (arch->qk_nope_head_dim + arch->qk_rope_head_dim);
+      kv_out = (double) arch->kv_lora_rank + arch->qk_rope_head_dim;
+      o_in = (double) arch->n_heads * arch->v_head_dim;
+    }
+  else
+    {
+      q_out = arch->n_heads * d;
+      kv_out = arch->n_kv_heads * d;
+      o_in = arch->n_heads * d;
+    }
+
+  if (targets & VC_LORA_TARGET_Q)
+    per_layer_attn += r * (h + q_out);
+  if (targets & VC_LORA_TARGET_K)
+    per_layer_attn += r * (h + kv_out);
+  if (targets & VC_LORA_TARGET_V)
+    per_layer_attn += r * (h + kv_out);
+  if (targets & VC_LORA_TARGET_O)
+    per_layer_attn += r * (o_in + h);
+
+#define MLP_LORA(inter) \
+  ((((targets & VC_LORA_TARGET_GATE) && arch->gated_mlp) ? r * (h + (inter)) : 0) + \
+   ((targets & VC_LORA_TARGET_UP) ? r * (h + (inter)) : 0) + \
+   ((targets & VC_LORA_TARGET_DOWN) ? r * ((inter) + h) : 0))
+
+  dense_mlp = MLP_LORA ((double) arch->intermediate_size);
+  if (vc_arch_is_moe (arch))
+    {
+      double e = expert_size (arch);
+      double shared = shared_size (arch);
+
+      n_dense = MIN (arch->n_layers, arch->dense_layers);
+      n_moe = arch->n_layers - n_dense;
+      moe_mlp = arch->n_experts * MLP_LORA (e);
+      if (shared > 0)
+        moe_mlp += MLP_LORA (shared);
+    }
+#undef MLP_LORA
+
+  return arch->n_layers * per_layer_attn + n_dense * dense_mlp + n_moe * moe_mlp;
+}
+
+double
+vc_arch_kv_elements_per_token_layer (const VcArch *arch)
+{
+  if (vc_arch_is_mla (arch))
+    return (double) arch->kv_lora_rank + arch->qk_rope_head_dim;
+  return 2.0 * arch->n_kv_heads * vc_arch_head_dim (arch);
+}
+
+double
+vc_arch_kv_bytes_per_token (const VcArch *arch,
+                            double        bytes_per_value)
+{
+  return arch->n_layers * vc_arch_kv_elements_per_token_layer (arch) * bytes_per_value;
+}
+
+gboolean
+vc_arch_validate (const VcArch  *arch,
+                  GError       **error)
+{
+  guint n;
+  const VcArchField *f = vc_arch_fields (&n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint v = vc_arch_field_get (arch, &f[i]);
+
+      if (v < f[i].min || v > f[i].max)
+        {
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                       "%s is %u; accepted: %u to %u", f[i].name, v, f[i].min, f[i].max);
+          return FALSE;
+        }
+    }
+  if (arch->n_kv_heads > arch->n_heads)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   "kv-heads (%u) cannot exceed heads (%u)", arch->n_kv_heads, arch->n_heads);
+      return FALSE;
+    }
+  if (arch->n_heads % arch->n_kv_heads != 0)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   "heads (%u) must be a multiple of kv-heads (%u)", arch->n_heads, arch->n_kv_heads);
+      return FALSE;
+    }
+  if (arch->n_experts > 0 && (arch->experts_per_token == 0 || arch->experts_per_token > arch->n_experts))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   "experts-per-token (%u) must be between 1 and experts (%u)",
+                   arch->experts_per_token, arch->n_experts);
+      return FALSE;
+    }
+  if (arch->dense_layers > arch->n_layers)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   "dense-layers (%u) cannot exceed layers (%u)", arch->dense_layers, arch->n_layers);
+      return FALSE;
+    }
+  if (arch->sliding_window_layers > arch->n_layers)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   "sliding-window-layers (%u) cannot exceed layers (%u)",
+                   arch->sliding_window_layers, arch->n_layers);
+      return FALSE;
+    }
+  return TRUE;
+}

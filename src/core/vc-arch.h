@@ -1,0 +1,100 @@
+/* vc-arch.h: a transformer's architecture, and what follows from it exactly: parameter counts,
+ * the shapes of the layers LoRA can adapt, and the KV cache per token.
+ *
+ * VcArch is a plain struct so the estimator stays allocation-free. Its fields are described once
+ * in a table (vc_arch_fields) which the estimate model turns into GObject properties and which
+ * profiles and config import use to name and range-check each field.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "vc-types.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  guint n_layers;
+  guint hidden_size;
+  guint n_heads;
+  guint n_kv_heads;
+  guint head_dim;                 /* 0: hidden_size / n_heads */
+  guint intermediate_size;
+  guint vocab_size;
+  gboolean tied_embeddings;
+  gboolean gated_mlp;             /* SwiGLU/GeGLU: gate, up and down projections */
+  guint max_positions;            /* learned absolute positions (GPT-2); 0 with rotary */
+  VcNorm norm;                    /* RMSNorm (weight) or LayerNorm (weight and bias) */
+  guint norms_per_layer;          /* 2 pre-norm, 1 parallel (Falcon), 4 sandwich (Gemma 2/3) */
+  gboolean qk_norm;               /* per-head RMSNorm on q and k (Qwen 3, Gemma 3) */
+  gboolean qkv_bias;
+  gboolean o_bias;
+  gboolean mlp_bias;
+  /* Mixture of experts */
+  guint n_experts;                /* routed experts; 0 for a dense model */
+  guint experts_per_token;
+  guint expert_intermediate_size;
+  guint n_shared_experts;
+  guint shared_intermediate_size; /* 0: n_shared_experts × expert_intermediate_size */
+  gboolean shared_expert_gate;    /* Qwen2-MoE: a sigmoid gate h → 1 on the shared expert */
+  gboolean router_bias;           /* DeepSeek-V3: e_score_correction_bias, one per expert */
+  guint dense_layers;             /* leading layers with a dense MLP (DeepSeek: first_k_dense_replace) */
+  /* Multi-head latent attention (DeepSeek V2/V3); kv_lora_rank 0 means ordinary attention */
+  guint q_lora_rank;
+  guint kv_lora_rank;
+  guint qk_rope_head_dim;
+  guint qk_nope_head_dim;
+  guint v_head_dim;
+  /* Sliding-window attention */
+  guint sliding_window;           /* 0: none */
+  guint sliding_window_layers;    /* how many layers use the window */
+} VcArch;
+
+typedef enum
+{
+  VC_ARCH_FIELD_UINT,
+  VC_ARCH_FIELD_BOOL,
+  VC_ARCH_FIELD_NORM,
+} VcArchFieldType;
+
+typedef struct
+{
+  const char *name;        /* property and profile key */
+  const char *nick;        /* short label */
+  const char *blurb;
+  VcArchFieldType type;
+  gsize offset;
+  guint min;
+  guint max;
+  guint default_value;
+} VcArchField;
+
+/* Llama-2-7B: the architecture a new estimate starts with. */
+extern const VcArch vc_arch_default;
+
+const VcArchField *vc_arch_fields   (guint *n_fields);
+const VcArchField *vc_arch_field_find (const char *name);
+guint    vc_arch_field_get          (const VcArch *arch, const VcArchField *field);
+void     vc_arch_field_set          (VcArch *arch, const VcArchField *field, guint value);
+
+typedef struct
+{
+  double total;            /* every stored parameter */
+  double active;           /* parameters used per token (MoE: routed experts only k of E) */
+  double embedding;        /* token (and position) embeddings */
+  double head;             /* untied output projection; 0 when tied */
+  double linear;           /* 2-D weights inside the layers: what 4/8-bit quantization stores */
+  double other;            /* norms, biases, routers: kept in 16 bits when quantized */
+} VcParamCounts;
+
+gboolean vc_arch_is_moe             (const VcArch *arch);
+gboolean vc_arch_is_mla             (const VcArch *arch);
+guint    vc_arch_head_dim           (const VcArch *arch);
+void     vc_arch_count_params       (const VcArch *arch, VcParamCounts *counts);
+double   vc_arch_lora_params        (const VcArch *arch, guint rank, VcLoraTargets targets);
+double   vc_arch_kv_elements_per_token_layer (const VcArch *arch);
+double   vc_arch_kv_bytes_per_token (const VcArch *arch, double bytes_per_value);
+gboolean vc_arch_validate           (const VcArch *arch, GError **error);
+
+G_END_DECLS

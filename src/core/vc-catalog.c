@@ -1,0 +1,211 @@
+/* vc-catalog.c: loading data/presets.json and data/gpus.json from the core's resources. */
+#define G_LOG_DOMAIN "vc-catalog"
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <math.h>
+
+#include "vc-catalog.h"
+#include "vc-error.h"
+
+#define RESOURCE_PREFIX "/io/github/vramcalc/VramCalculator/core/"
+
+static VcPreset *presets;
+static guint n_presets;
+static VcGpu *gpus;
+static guint n_gpus;
+
+gboolean
+vc_arch_update_from_json (VcArch     *arch,
+                          JsonObject *object,
+                          const char *context,
+                          GError    **error)
+{
+  guint n;
+  const VcArchField *fields = vc_arch_fields (&n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const VcArchField *f = &fields[i];
+      JsonNode *node = json_object_get_member (object, f->name);
+      GType vtype;
+      guint value;
+
+      if (node == NULL)
+        continue;
+      vtype = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+
+      switch (f->type)
+        {
+        case VC_ARCH_FIELD_BOOL:
+          if (vtype != G_TYPE_BOOLEAN)
+            goto wrong_type;
+          value = json_node_get_boolean (node);
+          break;
+        case VC_ARCH_FIELD_NORM:
+          {
+            const char *s = vtype == G_TYPE_STRING ? json_node_get_string (node) : NULL;
+
+            if (g_strcmp0 (s, "rms") == 0)
+              value = VC_NORM_RMS;
+            else if (g_strcmp0 (s, "layer") == 0)
+              value = VC_NORM_LAYER;
+            else
+              goto wrong_type;
+          }
+          break;
+        case VC_ARCH_FIELD_UINT:
+        default:
+          {
+            double v;
+
+            if (vtype != G_TYPE_INT64 && vtype != G_TYPE_DOUBLE)
+              goto wrong_type;
+            v = json_node_get_double (node);
+            if (!isfinite (v) || v != floor (v) || v < f->min || v > f->max)
+              {
+                g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                             "%s: “%s” is %g; accepted: a whole number from %u to %u",
+                             context, f->name, v, f->min, f->max);
+                return FALSE;
+              }
+            value = (guint) v;
+          }
+          break;
+        }
+      vc_arch_field_set (arch, f, value);
+      continue;
+
+    wrong_type:
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   "%s: “%s” has the wrong type; expected %s", context, f->name,
+                   f->type == VC_ARCH_FIELD_BOOL ? "true or false" :
+                   f->type == VC_ARCH_FIELD_NORM ? "\"rms\" or \"layer\"" : "a whole number");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static JsonArray *
+load_array (const char *file,
+            const char *member,
+            JsonParser *parser)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize size;
+  const char *data;
+  JsonNode *root;
+
+  g_autofree char *path = g_strconcat (RESOURCE_PREFIX, file, NULL);
+
+  bytes = g_resources_lookup_data (path, 0, &error);
+  if (bytes == NULL)
+    g_error ("built-in %s is missing: %s", file, error->message);
+  data = g_bytes_get_data (bytes, &size);
+  if (!json_parser_load_from_data (parser, data, size, &error))
+    g_error ("built-in %s is malformed: %s", file, error->message);
+  root = json_parser_get_root (parser);
+  return json_object_get_array_member (json_node_get_object (root), member);
+}
+
+static void
+load_presets (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *array = load_array ("presets.json", "presets", parser);
+
+  n_presets = json_array_get_length (array);
+  presets = g_new0 (VcPreset, n_presets);
+  for (guint i = 0; i < n_presets; i++)
+    {
+      JsonObject *o = json_array_get_object_element (array, i);
+      VcPreset *p = &presets[i];
+      g_autoptr(GError) error = NULL;
+
+      p->id = g_strdup (json_object_get_string_member (o, "id"));
+      p->name = g_strdup (json_object_get_string_member (o, "name"));
+      p->family = g_strdup (json_object_get_string_member_with_default (o, "family", "llama"));
+      p->source = g_strdup (json_object_get_string_member_with_default (o, "source", ""));
+      p->published_parameters = json_object_get_double_member (o, "published_parameters");
+      p->published_active_parameters =
+        json_object_get_double_member_with_default (o, "published_active_parameters", 0);
+      p->arch = vc_arch_default;
+      if (!vc_arch_update_from_json (&p->arch, json_object_get_object_member (o, "architecture"),
+                                     p->id, &error))
+        g_error ("built-in preset: %s", error->message);
+    }
+}
+
+static void
+load_gpus (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *array = load_array ("gpus.json", "gpus", parser);
+
+  n_gpus = json_array_get_length (array);
+  gpus = g_new0 (VcGpu, n_gpus);
+  for (guint i = 0; i < n_gpus; i++)
+    {
+      JsonObject *o = json_array_get_object_element (array, i);
+      VcGpu *g = &gpus[i];
+      JsonNode *mib = json_object_get_member (o, "memory_mib");
+
+      g->id = g_strdup (json_object_get_string_member (o, "id"));
+      g->name = g_strdup (json_object_get_string_member (o, "name"));
+      g->vendor = g_strdup (json_object_get_string_member_with_default (o, "vendor", ""));
+      g->memory_bytes = json_object_get_double_member (o, "memory_gb") * 1e9;
+      g->memory_mib = (mib && !JSON_NODE_HOLDS_NULL (mib)) ? json_node_get_double (mib) : 0;
+      g->capacity_bytes = g->memory_mib > 0 ? g->memory_mib * 1048576.0 : g->memory_bytes;
+    }
+}
+
+static void
+ensure_loaded (void)
+{
+  static gsize loaded = 0;
+
+  if (g_once_init_enter (&loaded))
+    {
+      load_presets ();
+      load_gpus ();
+      g_once_init_leave (&loaded, 1);
+    }
+}
+
+const VcPreset *
+vc_presets_get_all (guint *n)
+{
+  ensure_loaded ();
+  *n = n_presets;
+  return presets;
+}
+
+const VcPreset *
+vc_presets_lookup (const char *id)
+{
+  ensure_loaded ();
+  for (guint i = 0; id != NULL && i < n_presets; i++)
+    if (g_str_equal (presets[i].id, id))
+      return &presets[i];
+  return NULL;
+}
+
+const VcGpu *
+vc_gpus_get_all (guint *n)
+{
+  ensure_loaded ();
+  *n = n_gpus;
+  return gpus;
+}
+
+const VcGpu *
+vc_gpus_lookup (const char *id)
+{
+  ensure_loaded ();
+  for (guint i = 0; id != NULL && i < n_gpus; i++)
+    if (g_str_equal (gpus[i].id, id))
+      return &gpus[i];
+  return NULL;
+}

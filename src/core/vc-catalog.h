@@ -1,0 +1,44 @@
+/* vc-catalog.h: the built-in model presets and GPU catalog, read once from the JSON files in
+ * data/ (compiled into the core as a GResource, so nothing is read from disk at run time). */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "vc-arch.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  char *id;
+  char *name;
+  char *family;
+  char *source;
+  double published_parameters;
+  double published_active_parameters;   /* 0 when the model is dense */
+  VcArch arch;
+} VcPreset;
+
+typedef struct
+{
+  char *id;
+  char *name;
+  char *vendor;
+  double memory_bytes;                  /* as sold, decimal */
+  double memory_mib;                    /* as nvidia-smi shows it; 0 when unknown */
+  double capacity_bytes;                /* what fits are checked against */
+} VcGpu;
+
+const VcPreset *vc_presets_get_all (guint      *n_presets);
+const VcPreset *vc_presets_lookup  (const char *id);
+const VcGpu    *vc_gpus_get_all    (guint      *n_gpus);
+const VcGpu    *vc_gpus_lookup     (const char *id);
+
+/* Reads architecture fields named as the estimate's properties ("layers", "hidden-size", …)
+ * from `object` into `arch`; members that are not architecture fields are ignored. */
+gboolean vc_arch_update_from_json (VcArch     *arch,
+                                   JsonObject *object,
+                                   const char *context,
+                                   GError    **error);
+
+G_END_DECLS

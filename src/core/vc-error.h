@@ -1,0 +1,22 @@
+/* vc-error.h: the error domain for everything a user can get wrong (inputs, files, options). */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define VC_ERROR (vc_error_quark ())
+
+typedef enum
+{
+  VC_ERROR_INVALID_VALUE,     /* a value out of its range or of the wrong kind */
+  VC_ERROR_INVALID_COMBINATION,
+  VC_ERROR_UNKNOWN_ID,        /* preset, GPU, enum nick */
+  VC_ERROR_PARSE,             /* malformed file */
+  VC_ERROR_VERSION,           /* a newer file format */
+  VC_ERROR_TOO_LARGE,
+} VcError;
+
+GQuark vc_error_quark (void);
+
+G_END_DECLS

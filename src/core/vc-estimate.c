@@ -1,0 +1,1167 @@
+/* vc-estimate.c: the estimate model object. */
+#define G_LOG_DOMAIN "vc-estimate"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "vc-catalog.h"
+#include "vc-component-row.h"
+#include "vc-enums.h"
+#include "vc-error.h"
+#include "vc-estimate.h"
+#include "vc-units.h"
+
+#define MAX_PARAMETERS 1e15        /* 1,000T: ten times the largest size the issue asks for */
+
+struct _VcEstimate
+{
+  GObject parent_instance;
+
+  VcInputs inputs;
+  char *preset;
+  char *model_name;
+  VcUnit unit;
+  gboolean applying_preset;
+
+  gboolean dirty;
+  guint idle_id;
+  VcResult result;
+  VcGpuFit *fits;
+  guint n_gpus;
+  GListStore *breakdown;
+};
+
+enum {
+  PROP_0,
+  /* inputs */
+  PROP_MODE,
+  PROP_METHOD,
+  PROP_MODEL_TYPE,
+  PROP_PRESET,
+  PROP_MODEL_NAME,
+  PROP_PARAMETERS,
+  PROP_ACTIVE_PARAMETERS,
+  PROP_PRECISION,
+  PROP_KV_PRECISION,
+  PROP_FINETUNE,
+  PROP_OPTIMIZER,
+  PROP_OPTIMIZER_PRECISION,
+  PROP_BATCH,
+  PROP_SEQ,
+  PROP_CONCURRENCY,
+  PROP_LORA_RANK,
+  PROP_LORA_PERCENT,
+  PROP_LORA_TARGETS,
+  PROP_MIXED_PRECISION,
+  PROP_CHECKPOINTING,
+  PROP_FLASH_ATTENTION,
+  PROP_LOSS,
+  PROP_OVERHEAD_GB,
+  PROP_UNIT,
+  /* results */
+  PROP_MODEL_PARAMETERS,
+  PROP_MODEL_ACTIVE_PARAMETERS,
+  PROP_TRAINABLE_PARAMETERS,
+  PROP_KV_BYTES_PER_TOKEN,
+  PROP_TOTAL_BYTES,
+  PROP_SCENARIO,
+  PROP_PEAK_PHASE,
+  PROP_OVERHEAD_BYTES,
+  PROP_ARCH_0,
+};
+
+#define FIRST_RESULT PROP_MODEL_PARAMETERS
+#define LAST_RESULT PROP_OVERHEAD_BYTES
+
+static GParamSpec **properties;
+static guint n_properties;
+static guint n_arch_fields;
+static const VcArchField *arch_fields;
+
+enum { CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (VcEstimate, vc_estimate, G_TYPE_OBJECT)
+
+static void ensure_computed (VcEstimate *self);
+
+const char *
+vc_enum_nick (GType enum_type,
+              int   value)
+{
+  g_autoptr(GEnumClass) klass = g_type_class_ref (enum_type);
+  GEnumValue *v = g_enum_get_value (klass, value);
+
+  return v ? v->value_nick : "";
+}
+
+const char *
+vc_scenario_id (VcScenario scenario)
+{
+  return vc_enum_nick (VC_TYPE_SCENARIO, scenario);
+}
+
+const char *
+vc_scenario_name (VcScenario scenario)
+{
+  switch (scenario)
+    {
+    case VC_SCENARIO_INFERENCE_32BIT: return _("Inference (32-bit)");
+    case VC_SCENARIO_INFERENCE_16BIT: return _("Inference (16-bit)");
+    case VC_SCENARIO_INFERENCE_8BIT: return _("Inference (8-bit)");
+    case VC_SCENARIO_INFERENCE_4BIT: return _("Inference (4-bit)");
+    case VC_SCENARIO_FULL: return _("Full fine-tuning");
+    case VC_SCENARIO_LORA: return _("LoRA fine-tuning");
+    case VC_SCENARIO_QLORA_8BIT: return _("QLoRA (8-bit) fine-tuning");
+    case VC_SCENARIO_QLORA_4BIT: return _("QLoRA (4-bit) fine-tuning");
+    default: return "";
+    }
+}
+
+/* ---- recomputation ------------------------------------------------------------------------ */
+
+static gboolean
+component_shown (const VcInputs *in,
+                 VcComponent     c)
+{
+  switch (c)
+    {
+    case VC_COMPONENT_KV_CACHE:
+      return in->mode == VC_MODE_INFERENCE;
+    case VC_COMPONENT_GRADIENTS:
+    case VC_COMPONENT_OPTIMIZER:
+      return in->mode == VC_MODE_TRAINING;
+    case VC_COMPONENT_MASTER_WEIGHTS:
+      return in->mode == VC_MODE_TRAINING && in->mixed_precision;
+    default:
+      return TRUE;
+    }
+}
+
+static void
+update_breakdown (VcEstimate *self)
+{
+  const VcScenarioResult *sc = &self->result.scenarios[self->result.selected];
+  VcComponent shown[VC_N_COMPONENTS];
+  guint n_shown = 0;
+  gboolean same;
+
+  for (guint c = 0; c < VC_N_COMPONENTS; c++)
+    if (component_shown (&self->inputs, c))
+      shown[n_shown++] = c;
+
+  same = g_list_model_get_n_items (G_LIST_MODEL (self->breakdown)) == n_shown;
+  for (guint i = 0; same && i < n_shown; i++)
+    {
+      g_autoptr(VcComponentRow) row = g_list_model_get_item (G_LIST_MODEL (self->breakdown), i);
+      same = vc_component_row_get_component (row) == shown[i];
+    }
+
+  if (!same)
+    {
+      g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (guint i = 0; i < n_shown; i++)
+        g_ptr_array_add (rows, vc_component_row_new (shown[i]));
+      g_list_store_splice (self->breakdown, 0,
+                           g_list_model_get_n_items (G_LIST_MODEL (self->breakdown)),
+                           rows->pdata, rows->len);
+    }
+
+  for (guint i = 0; i < n_shown; i++)
+    {
+      g_autoptr(VcComponentRow) row = g_list_model_get_item (G_LIST_MODEL (self->breakdown), i);
+      g_autofree char *formula = vc_estimate_describe_component (self, self->result.selected, shown[i]);
+      double bytes = sc->bytes[shown[i]];
+
+      vc_component_row_update (row, bytes, sc->total > 0 ? bytes / sc->total : 0, formula);
+    }
+}
+
+static void
+recompute (VcEstimate *self)
+{
+  VcResult old = self->result;
+  const VcScenarioResult *sc, *old_sc;
+  const VcGpu *gpus;
+
+  self->dirty = FALSE;
+  vc_estimator_compute (&self->inputs, &self->result);
+  sc = &self->result.scenarios[self->result.selected];
+  old_sc = &old.scenarios[old.selected];
+
+  gpus = vc_gpus_get_all (&self->n_gpus);
+  if (self->fits == NULL)
+    self->fits = g_new0 (VcGpuFit, self->n_gpus);
+  for (guint i = 0; i < self->n_gpus; i++)
+    vc_estimator_fit_gpu (&self->inputs, &self->result, sc, gpus[i].capacity_bytes, &self->fits[i]);
+
+  g_object_freeze_notify (G_OBJECT (self));
+  if (old.parameters != self->result.parameters)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL_PARAMETERS]);
+  if (old.active_parameters != self->result.active_parameters)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL_ACTIVE_PARAMETERS]);
+  if (old.kv_bytes_per_token != self->result.kv_bytes_per_token)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KV_BYTES_PER_TOKEN]);
+  if (old.overhead_bytes != self->result.overhead_bytes)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OVERHEAD_BYTES]);
+  if (old_sc->total != sc->total)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOTAL_BYTES]);
+  if (old_sc->id != sc->id)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
+  if (old_sc->peak_phase != sc->peak_phase)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PEAK_PHASE]);
+  if (old_sc->trainable_parameters != sc->trainable_parameters)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRAINABLE_PARAMETERS]);
+  update_breakdown (self);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static gboolean
+recompute_idle (gpointer data)
+{
+  VcEstimate *self = data;
+
+  self->idle_id = 0;
+  if (self->dirty)
+    recompute (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+invalidate (VcEstimate *self)
+{
+  self->dirty = TRUE;
+  /* before GTK's redraw (G_PRIORITY_HIGH_IDLE + 20): the new numbers show in the next frame */
+  if (self->idle_id == 0)
+    self->idle_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, recompute_idle, self, NULL);
+}
+
+static void
+ensure_computed (VcEstimate *self)
+{
+  if (self->dirty)
+    {
+      g_clear_handle_id (&self->idle_id, g_source_remove);
+      recompute (self);
+    }
+}
+
+void
+vc_estimate_flush (VcEstimate *self)
+{
+  g_return_if_fail (VC_IS_ESTIMATE (self));
+  ensure_computed (self);
+}
+
+/* ---- properties --------------------------------------------------------------------------- */
+
+static void
+leave_preset (VcEstimate *self)
+{
+  if (self->applying_preset || self->preset[0] == '\0')
+    return;
+  g_free (self->preset);
+  self->preset = g_strdup ("");
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESET]);
+}
+
+#define SET_FIELD(field, getter) G_STMT_START {                     \
+    __typeof__ (self->inputs.field) v_ = (__typeof__ (v_)) getter (value); \
+    if (self->inputs.field == v_)                                   \
+      return;                                                       \
+    self->inputs.field = v_;                                        \
+  } G_STMT_END
+
+static void
+vc_estimate_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  VcEstimate *self = VC_ESTIMATE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODE: SET_FIELD (mode, g_value_get_enum); break;
+    case PROP_METHOD: SET_FIELD (method, g_value_get_enum); break;
+    case PROP_MODEL_TYPE: SET_FIELD (model_type, g_value_get_enum); leave_preset (self); break;
+    case PROP_PRESET:
+      {
+        g_autoptr(GError) error = NULL;
+
+        if (!vc_estimate_set_preset (self, g_value_get_string (value), &error))
+          g_warning ("%s", error->message);
+      }
+      return;
+    case PROP_MODEL_NAME: vc_estimate_set_model_name (self, g_value_get_string (value)); return;
+    case PROP_PARAMETERS: SET_FIELD (parameters, g_value_get_double); leave_preset (self); break;
+    case PROP_ACTIVE_PARAMETERS: SET_FIELD (active_parameters, g_value_get_double); leave_preset (self); break;
+    case PROP_PRECISION: SET_FIELD (precision, g_value_get_enum); break;
+    case PROP_KV_PRECISION: SET_FIELD (kv_precision, g_value_get_enum); break;
+    case PROP_FINETUNE: SET_FIELD (finetune, g_value_get_enum); break;
+    case PROP_OPTIMIZER: SET_FIELD (optimizer, g_value_get_enum); break;
+    case PROP_OPTIMIZER_PRECISION: SET_FIELD (optimizer_precision, g_value_get_enum); break;
+    case PROP_BATCH: SET_FIELD (batch, g_value_get_uint); break;
+    case PROP_SEQ: SET_FIELD (seq, g_value_get_uint); break;
+    case PROP_CONCURRENCY: SET_FIELD (concurrency, g_value_get_uint); break;
+    case PROP_LORA_RANK: SET_FIELD (lora_rank, g_value_get_uint); break;
+    case PROP_LORA_PERCENT: SET_FIELD (lora_percent, g_value_get_double); break;
+    case PROP_LORA_TARGETS: SET_FIELD (lora_targets, g_value_get_flags); break;
+    case PROP_MIXED_PRECISION: SET_FIELD (mixed_precision, g_value_get_boolean); break;
+    case PROP_CHECKPOINTING: SET_FIELD (checkpointing, g_value_get_enum); break;
+    case PROP_FLASH_ATTENTION: SET_FIELD (flash_attention, g_value_get_boolean); break;
+    case PROP_LOSS: SET_FIELD (loss, g_value_get_enum); break;
+    case PROP_OVERHEAD_GB: SET_FIELD (overhead_gb, g_value_get_double); break;
+    case PROP_UNIT:
+      if (self->unit == (VcUnit) g_value_get_enum (value))
+        return;
+      self->unit = g_value_get_enum (value);
+      g_object_notify_by_pspec (object, pspec);
+      return;
+    default:
+      if (prop_id >= PROP_ARCH_0 && prop_id < PROP_ARCH_0 + n_arch_fields)
+        {
+          const VcArchField *f = &arch_fields[prop_id - PROP_ARCH_0];
+          guint v = f->type == VC_ARCH_FIELD_BOOL ? (guint) g_value_get_boolean (value)
+                  : f->type == VC_ARCH_FIELD_NORM ? (guint) g_value_get_enum (value)
+                  : g_value_get_uint (value);
+
+          if (vc_arch_field_get (&self->inputs.arch, f) == v)
+            return;
+          vc_arch_field_set (&self->inputs.arch, f, v);
+          leave_preset (self);
+          break;
+        }
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+    }
+  g_object_notify_by_pspec (object, pspec);
+  invalidate (self);
+}
+
+static void
+vc_estimate_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  VcEstimate *self = VC_ESTIMATE (object);
+  const VcInputs *in = &self->inputs;
+
+  if (prop_id >= FIRST_RESULT && prop_id <= LAST_RESULT)
+    ensure_computed (self);
+
+  switch (prop_id)
+    {
+    case PROP_MODE: g_value_set_enum (value, in->mode); break;
+    case PROP_METHOD: g_value_set_enum (value, in->method); break;
+    case PROP_MODEL_TYPE: g_value_set_enum (value, in->model_type); break;
+    case PROP_PRESET: g_value_set_string (value, self->preset); break;
+    case PROP_MODEL_NAME: g_value_set_string (value, self->model_name); break;
+    case PROP_PARAMETERS: g_value_set_double (value, in->parameters); break;
+    case PROP_ACTIVE_PARAMETERS: g_value_set_double (value, in->active_parameters); break;
+    case PROP_PRECISION: g_value_set_enum (value, in->precision); break;
+    case PROP_KV_PRECISION: g_value_set_enum (value, in->kv_precision); break;
+    case PROP_FINETUNE: g_value_set_enum (value, in->finetune); break;
+    case PROP_OPTIMIZER: g_value_set_enum (value, in->optimizer); break;
+    case PROP_OPTIMIZER_PRECISION: g_value_set_enum (value, in->optimizer_precision); break;
+    case PROP_BATCH: g_value_set_uint (value, in->batch); break;
+    case PROP_SEQ: g_value_set_uint (value, in->seq); break;
+    case PROP_CONCURRENCY: g_value_set_uint (value, in->concurrency); break;
+    case PROP_LORA_RANK: g_value_set_uint (value, in->lora_rank); break;
+    case PROP_LORA_PERCENT: g_value_set_double (value, in->lora_percent); break;
+    case PROP_LORA_TARGETS: g_value_set_flags (value, in->lora_targets); break;
+    case PROP_MIXED_PRECISION: g_value_set_boolean (value, in->mixed_precision); break;
+    case PROP_CHECKPOINTING: g_value_set_enum (value, in->checkpointing); break;
+    case PROP_FLASH_ATTENTION: g_value_set_boolean (value, in->flash_attention); break;
+    case PROP_LOSS: g_value_set_enum (value, in->loss); break;
+    case PROP_OVERHEAD_GB: g_value_set_double (value, in->overhead_gb); break;
+    case PROP_UNIT: g_value_set_enum (value, self->unit); break;
+    case PROP_MODEL_PARAMETERS: g_value_set_double (value, self->result.parameters); break;
+    case PROP_MODEL_ACTIVE_PARAMETERS: g_value_set_double (value, self->result.active_parameters); break;
+    case PROP_TRAINABLE_PARAMETERS:
+      g_value_set_double (value, self->result.scenarios[self->result.selected].trainable_parameters);
+      break;
+    case PROP_KV_BYTES_PER_TOKEN: g_value_set_double (value, self->result.kv_bytes_per_token); break;
+    case PROP_TOTAL_BYTES:
+      g_value_set_double (value, self->result.scenarios[self->result.selected].total);
+      break;
+    case PROP_SCENARIO:
+      g_value_set_enum (value, self->result.scenarios[self->result.selected].id);
+      break;
+    case PROP_PEAK_PHASE:
+      g_value_set_enum (value, self->result.scenarios[self->result.selected].peak_phase);
+      break;
+    case PROP_OVERHEAD_BYTES: g_value_set_double (value, self->result.overhead_bytes); break;
+    default:
+      if (prop_id >= PROP_ARCH_0 && prop_id < PROP_ARCH_0 + n_arch_fields)
+        {
+          const VcArchField *f = &arch_fields[prop_id - PROP_ARCH_0];
+          guint v = vc_arch_field_get (&in->arch, f);
+
+          if (f->type == VC_ARCH_FIELD_BOOL)
+            g_value_set_boolean (value, v);
+          else if (f->type == VC_ARCH_FIELD_NORM)
+            g_value_set_enum (value, v);
+          else
+            g_value_set_uint (value, v);
+          break;
+        }
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+vc_estimate_finalize (GObject *object)
+{
+  VcEstimate *self = VC_ESTIMATE (object);
+
+  g_clear_handle_id (&self->idle_id, g_source_remove);
+  g_clear_object (&self->breakdown);
+  g_free (self->fits);
+  g_free (self->preset);
+  g_free (self->model_name);
+  G_OBJECT_CLASS (vc_estimate_parent_class)->finalize (object);
+}
+
+#define RW (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS)
+#define RO (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)
+
+static void
+vc_estimate_class_init (VcEstimateClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  VcInputs d;
+
+  vc_inputs_init_default (&d);
+  object_class->finalize = vc_estimate_finalize;
+  object_class->get_property = vc_estimate_get_property;
+  object_class->set_property = vc_estimate_set_property;
+
+  arch_fields = vc_arch_fields (&n_arch_fields);
+  n_properties = PROP_ARCH_0 + n_arch_fields;
+  properties = g_new0 (GParamSpec *, n_properties);
+
+  properties[PROP_MODE] =
+    g_param_spec_enum ("mode", "Mode", "Inference or training (fine-tuning)",
+                       VC_TYPE_MODE, d.mode, RW);
+  properties[PROP_METHOD] =
+    g_param_spec_enum ("method", "Method", "Rule of thumb (parameter counts only) or architecture",
+                       VC_TYPE_METHOD, d.method, RW);
+  properties[PROP_MODEL_TYPE] =
+    g_param_spec_enum ("model-type", "Model type", "Dense or mixture of experts (rule of thumb)",
+                       VC_TYPE_MODEL_TYPE, d.model_type, RW);
+  properties[PROP_PRESET] =
+    g_param_spec_string ("preset", "Preset", "Id of the built-in model, or empty for a custom model",
+                         "", RW);
+  properties[PROP_MODEL_NAME] =
+    g_param_spec_string ("model-name", "Model name", "Name of a custom or imported model",
+                         "", RW);
+  properties[PROP_PARAMETERS] =
+    g_param_spec_double ("parameters", "Parameters", "Total parameters (rule of thumb)",
+                         1e3, MAX_PARAMETERS, d.parameters, RW);
+  properties[PROP_ACTIVE_PARAMETERS] =
+    g_param_spec_double ("active-parameters", "Activated parameters",
+                         "Parameters activated per token, MoE (0: all)",
+                         0, MAX_PARAMETERS, d.active_parameters, RW);
+  properties[PROP_PRECISION] =
+    g_param_spec_enum ("precision", "Precision", "Weight precision (inference) or parameter precision (training)",
+                       VC_TYPE_PRECISION, d.precision, RW);
+  properties[PROP_KV_PRECISION] =
+    g_param_spec_enum ("kv-precision", "KV cache precision", "Precision of the KV cache",
+                       VC_TYPE_PRECISION, d.kv_precision, RW);
+  properties[PROP_FINETUNE] =
+    g_param_spec_enum ("finetune", "Fine-tuning method", "Full, LoRA, QLoRA 8-bit or QLoRA 4-bit",
+                       VC_TYPE_FINETUNE, d.finetune, RW);
+  properties[PROP_OPTIMIZER] =
+    g_param_spec_enum ("optimizer", "Optimizer", "Optimizer", VC_TYPE_OPTIMIZER, d.optimizer, RW);
+  properties[PROP_OPTIMIZER_PRECISION] =
+    g_param_spec_enum ("optimizer-precision", "Optimizer state precision",
+                       "fp32 (the seed's default) or bf16 (pure-bf16 trainers)",
+                       VC_TYPE_STATE_PRECISION, d.optimizer_precision, RW);
+  properties[PROP_BATCH] =
+    g_param_spec_uint ("batch", "Batch size", "Sequences per batch (b)", 1, 1000000, d.batch, RW);
+  properties[PROP_SEQ] =
+    g_param_spec_uint ("seq", "Sequence length", "Tokens per sequence, input and output (s)",
+                       1, 100000000, d.seq, RW);
+  properties[PROP_CONCURRENCY] =
+    g_param_spec_uint ("concurrency", "Concurrency", "Requests served at once (C)",
+                       1, 1000000, d.concurrency, RW);
+  properties[PROP_LORA_RANK] =
+    g_param_spec_uint ("lora-rank", "LoRA rank", "Rank r of the LoRA adapters (architecture)",
+                       1, 65536, d.lora_rank, RW);
+  properties[PROP_LORA_PERCENT] =
+    g_param_spec_double ("lora-percent", "LoRA trainable share",
+                         "Trainable parameters as a percentage of the total (rule of thumb)",
+                         0.001, 100, d.lora_percent, RW);
+  properties[PROP_LORA_TARGETS] =
+    g_param_spec_flags ("lora-targets", "LoRA target modules", "Linear layers that get adapters",
+                        VC_TYPE_LORA_TARGETS, d.lora_targets, RW);
+  properties[PROP_MIXED_PRECISION] =
+    g_param_spec_boolean ("mixed-precision", "Mixed precision",
+                          "Keep an fp32 master copy of the trainable weights", d.mixed_precision, RW);
+  properties[PROP_CHECKPOINTING] =
+    g_param_spec_enum ("checkpointing", "Gradient checkpointing", "None, √L segments or every layer",
+                       VC_TYPE_CHECKPOINTING, d.checkpointing, RW);
+  properties[PROP_FLASH_ATTENTION] =
+    g_param_spec_boolean ("flash-attention", "Flash attention",
+                          "Fused attention that never stores the s × s scores", d.flash_attention, RW);
+  properties[PROP_LOSS] =
+    g_param_spec_enum ("loss", "Loss", "Cross-entropy over full logits or in chunks",
+                       VC_TYPE_LOSS, d.loss, RW);
+  properties[PROP_OVERHEAD_GB] =
+    g_param_spec_double ("overhead-gb", "Overhead (GB)",
+                         "CUDA context, libraries and framework per GPU, in GB (-1: the method's default)",
+                         -1, 10000, d.overhead_gb, RW);
+  properties[PROP_UNIT] =
+    g_param_spec_enum ("unit", "Unit", "Sizes in GB (10^9 bytes) or GiB (2^30 bytes)",
+                       VC_TYPE_UNIT, VC_UNIT_GB, RW);
+
+  properties[PROP_MODEL_PARAMETERS] =
+    g_param_spec_double ("model-parameters", NULL, NULL, 0, G_MAXDOUBLE, 0, RO);
+  properties[PROP_MODEL_ACTIVE_PARAMETERS] =
+    g_param_spec_double ("model-active-parameters", NULL, NULL, 0, G_MAXDOUBLE, 0, RO);
+  properties[PROP_TRAINABLE_PARAMETERS] =
+    g_param_spec_double ("trainable-parameters", NULL, NULL, 0, G_MAXDOUBLE, 0, RO);
+  properties[PROP_KV_BYTES_PER_TOKEN] =
+    g_param_spec_double ("kv-bytes-per-token", NULL, NULL, -1, G_MAXDOUBLE, -1, RO);
+  properties[PROP_TOTAL_BYTES] =
+    g_param_spec_double ("total-bytes", NULL, NULL, 0, G_MAXDOUBLE, 0, RO);
+  properties[PROP_SCENARIO] =
+    g_param_spec_enum ("scenario", NULL, NULL, VC_TYPE_SCENARIO, VC_SCENARIO_INFERENCE_16BIT, RO);
+  properties[PROP_PEAK_PHASE] =
+    g_param_spec_enum ("peak-phase", NULL, NULL, VC_TYPE_PHASE, VC_PHASE_NONE, RO);
+  properties[PROP_OVERHEAD_BYTES] =
+    g_param_spec_double ("overhead-bytes", NULL, NULL, 0, G_MAXDOUBLE, 0, RO);
+
+  for (guint i = 0; i < n_arch_fields; i++)
+    {
+      const VcArchField *f = &arch_fields[i];
+      GParamSpec *pspec;
+
+      if (f->type == VC_ARCH_FIELD_BOOL)
+        pspec = g_param_spec_boolean (f->name, f->nick, f->blurb, f->default_value,
+                                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY);
+      else if (f->type == VC_ARCH_FIELD_NORM)
+        pspec = g_param_spec_enum (f->name, f->nick, f->blurb, VC_TYPE_NORM, f->default_value,
+                                   G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY);
+      else
+        pspec = g_param_spec_uint (f->name, f->nick, f->blurb, f->min, f->max, f->default_value,
+                                   G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY);
+      properties[PROP_ARCH_0 + i] = pspec;
+    }
+
+  g_object_class_install_properties (object_class, n_properties, properties);
+
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+vc_estimate_init (VcEstimate *self)
+{
+  vc_inputs_init_default (&self->inputs);
+  self->preset = g_strdup ("");
+  self->model_name = g_strdup ("");
+  self->breakdown = g_list_store_new (VC_TYPE_COMPONENT_ROW);
+  recompute (self);
+}
+
+VcEstimate *
+vc_estimate_new (void)
+{
+  return g_object_new (VC_TYPE_ESTIMATE, NULL);
+}
+
+/* ---- public API --------------------------------------------------------------------------- */
+
+const VcInputs *
+vc_estimate_get_inputs (VcEstimate *self)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  return &self->inputs;
+}
+
+const char *
+vc_estimate_get_preset (VcEstimate *self)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  return self->preset;
+}
+
+gboolean
+vc_estimate_set_preset (VcEstimate  *self,
+                        const char  *preset_id,
+                        GError     **error)
+{
+  const VcPreset *preset;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
+
+  if (preset_id == NULL)
+    preset_id = "";
+  if (g_strcmp0 (self->preset, preset_id) == 0)
+    return TRUE;
+  if (*preset_id == '\0')
+    {
+      g_free (self->preset);
+      self->preset = g_strdup ("");
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESET]);
+      return TRUE;
+    }
+
+  preset = vc_presets_lookup (preset_id);
+  if (preset == NULL)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_UNKNOWN_ID,
+                   _("unknown preset “%s”; see vramcalc --list-presets"), preset_id);
+      return FALSE;
+    }
+
+  g_object_freeze_notify (G_OBJECT (self));
+  self->applying_preset = TRUE;
+  vc_estimate_set_architecture (self, &preset->arch);
+  g_object_set (self,
+                "parameters", preset->published_parameters,
+                "active-parameters", preset->published_active_parameters,
+                "model-type", vc_arch_is_moe (&preset->arch) ? VC_MODEL_TYPE_MOE : VC_MODEL_TYPE_DENSE,
+                "model-name", "",
+                NULL);
+  self->applying_preset = FALSE;
+  g_free (self->preset);
+  self->preset = g_strdup (preset_id);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESET]);
+  g_object_thaw_notify (G_OBJECT (self));
+  return TRUE;
+}
+
+const char *
+vc_estimate_get_model_name (VcEstimate *self)
+{
+  const VcPreset *preset;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  preset = vc_presets_lookup (self->preset);
+  if (preset != NULL)
+    return preset->name;
+  return self->model_name;
+}
+
+void
+vc_estimate_set_model_name (VcEstimate *self,
+                            const char *name)
+{
+  g_return_if_fail (VC_IS_ESTIMATE (self));
+  if (name == NULL)
+    name = "";
+  if (g_strcmp0 (self->model_name, name) == 0)
+    return;
+  g_free (self->model_name);
+  self->model_name = g_strdup (name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL_NAME]);
+}
+
+void
+vc_estimate_set_architecture (VcEstimate   *self,
+                              const VcArch *arch)
+{
+  g_return_if_fail (VC_IS_ESTIMATE (self));
+
+  g_object_freeze_notify (G_OBJECT (self));
+  for (guint i = 0; i < n_arch_fields; i++)
+    {
+      const VcArchField *f = &arch_fields[i];
+      guint v = vc_arch_field_get (arch, f);
+
+      if (vc_arch_field_get (&self->inputs.arch, f) != v)
+        {
+          vc_arch_field_set (&self->inputs.arch, f, v);
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ARCH_0 + i]);
+          leave_preset (self);
+          invalidate (self);
+        }
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+VcUnit
+vc_estimate_get_unit (VcEstimate *self)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), VC_UNIT_GB);
+  return self->unit;
+}
+
+GParamSpec **
+vc_estimate_list_inputs (guint *n_inputs)
+{
+  g_autoptr(GPtrArray) list = g_ptr_array_new ();
+  g_autoptr(GTypeClass) klass = g_type_class_ref (VC_TYPE_ESTIMATE);
+
+  for (guint i = 1; i < n_properties; i++)
+    if (i < FIRST_RESULT || i > LAST_RESULT)
+      g_ptr_array_add (list, properties[i]);
+  *n_inputs = list->len;
+  g_ptr_array_add (list, NULL);
+  return (GParamSpec **) g_ptr_array_free (g_steal_pointer (&list), FALSE);
+}
+
+static char *
+describe_range (GParamSpec *pspec)
+{
+  if (G_IS_PARAM_SPEC_UINT (pspec))
+    return g_strdup_printf (_("a whole number from %u to %u"),
+                            G_PARAM_SPEC_UINT (pspec)->minimum, G_PARAM_SPEC_UINT (pspec)->maximum);
+  if (G_IS_PARAM_SPEC_DOUBLE (pspec))
+    return g_strdup_printf (_("a number from %g to %g"),
+                            G_PARAM_SPEC_DOUBLE (pspec)->minimum, G_PARAM_SPEC_DOUBLE (pspec)->maximum);
+  if (G_IS_PARAM_SPEC_ENUM (pspec))
+    {
+      GEnumClass *klass = G_PARAM_SPEC_ENUM (pspec)->enum_class;
+      g_autoptr(GString) s = g_string_new (NULL);
+
+      for (guint i = 0; i < klass->n_values; i++)
+        g_string_append_printf (s, "%s%s", i ? ", " : "", klass->values[i].value_nick);
+      return g_string_free (g_steal_pointer (&s), FALSE);
+    }
+  if (G_IS_PARAM_SPEC_FLAGS (pspec))
+    {
+      GFlagsClass *klass = G_PARAM_SPEC_FLAGS (pspec)->flags_class;
+      g_autoptr(GString) s = g_string_new (_("a comma-separated list of "));
+
+      for (guint i = 0; i < klass->n_values; i++)
+        g_string_append_printf (s, "%s%s", i ? ", " : "", klass->values[i].value_nick);
+      g_string_append (s, _(", or all-linear"));
+      return g_string_free (g_steal_pointer (&s), FALSE);
+    }
+  if (G_IS_PARAM_SPEC_BOOLEAN (pspec))
+    return g_strdup (_("true or false"));
+  return g_strdup (_("text"));
+}
+
+gboolean
+vc_estimate_set_value (VcEstimate   *self,
+                       const char   *property,
+                       const GValue *value,
+                       GError      **error)
+{
+  GParamSpec *pspec;
+  g_auto(GValue) v = G_VALUE_INIT;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
+
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self), property);
+  if (pspec == NULL || !(pspec->flags & G_PARAM_WRITABLE))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_UNKNOWN_ID, _("unknown input “%s”"), property);
+      return FALSE;
+    }
+  g_value_init (&v, pspec->value_type);
+  if (!g_value_transform (value, &v))
+    {
+      g_autofree char *accepted = describe_range (pspec);
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("%s has the wrong type; accepted: %s"), property, accepted);
+      return FALSE;
+    }
+  if (G_IS_PARAM_SPEC_DOUBLE (pspec) && !isfinite (g_value_get_double (&v)))
+    {
+      g_autofree char *accepted = describe_range (pspec);
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("%s is not a finite number; accepted: %s"), property, accepted);
+      return FALSE;
+    }
+  if (g_param_value_validate (pspec, &v))
+    {
+      g_autofree char *accepted = describe_range (pspec);
+      g_autofree char *shown = NULL;
+
+      if (G_VALUE_HOLDS_DOUBLE (value))
+        shown = g_strdup_printf ("%g", g_value_get_double (value));
+      else if (G_VALUE_HOLDS_UINT (value))
+        shown = g_strdup_printf ("%u", g_value_get_uint (value));
+      else if (G_VALUE_HOLDS_INT64 (value))
+        shown = g_strdup_printf ("%" G_GINT64_FORMAT, g_value_get_int64 (value));
+      else
+        shown = g_strdup_value_contents (value);
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("%s is out of range for %s; accepted: %s"), shown, property, accepted);
+      return FALSE;
+    }
+  if (g_str_equal (pspec->name, "preset"))
+    return vc_estimate_set_preset (self, g_value_get_string (&v), error);
+  g_object_set_property (G_OBJECT (self), pspec->name, &v);
+  return TRUE;
+}
+
+static gboolean
+parse_flags (GFlagsClass *klass,
+             const char  *text,
+             guint       *out)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+  guint flags = 0;
+
+  if (g_strcmp0 (g_strstrip (g_strdup (text)), "") == 0)
+    return FALSE;
+  for (guint i = 0; parts[i]; i++)
+    {
+      const char *p = g_strstrip (parts[i]);
+      GFlagsValue *fv;
+
+      if (g_str_equal (p, "all-linear"))
+        {
+          flags |= klass->mask;
+          continue;
+        }
+      /* Hugging Face module names are accepted too: q_proj, gate_proj, … */
+      {
+        g_autofree char *name = g_strdup (p);
+        if (g_str_has_suffix (name, "_proj"))
+          name[strlen (name) - 5] = '\0';
+        fv = g_flags_get_value_by_nick (klass, name);
+      }
+      if (fv == NULL)
+        return FALSE;
+      flags |= fv->value;
+    }
+  *out = flags;
+  return TRUE;
+}
+
+gboolean
+vc_estimate_set_from_string (VcEstimate  *self,
+                             const char  *property,
+                             const char  *text,
+                             GError     **error)
+{
+  GParamSpec *pspec;
+  g_auto(GValue) v = G_VALUE_INIT;
+  g_autoptr(GError) local = NULL;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
+
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self), property);
+  if (pspec == NULL || !(pspec->flags & G_PARAM_WRITABLE))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_UNKNOWN_ID, _("unknown input “%s”"), property);
+      return FALSE;
+    }
+
+  if (G_IS_PARAM_SPEC_ENUM (pspec))
+    {
+      GEnumValue *ev = g_enum_get_value_by_nick (G_PARAM_SPEC_ENUM (pspec)->enum_class, text);
+
+      if (ev == NULL)
+        goto bad;
+      g_value_init (&v, pspec->value_type);
+      g_value_set_enum (&v, ev->value);
+    }
+  else if (G_IS_PARAM_SPEC_FLAGS (pspec))
+    {
+      guint flags;
+
+      if (!parse_flags (G_PARAM_SPEC_FLAGS (pspec)->flags_class, text, &flags) || flags == 0)
+        goto bad;
+      g_value_init (&v, pspec->value_type);
+      g_value_set_flags (&v, flags);
+    }
+  else if (G_IS_PARAM_SPEC_BOOLEAN (pspec))
+    {
+      g_value_init (&v, G_TYPE_BOOLEAN);
+      if (g_ascii_strcasecmp (text, "true") == 0 || g_ascii_strcasecmp (text, "yes") == 0 ||
+          g_str_equal (text, "1"))
+        g_value_set_boolean (&v, TRUE);
+      else if (g_ascii_strcasecmp (text, "false") == 0 || g_ascii_strcasecmp (text, "no") == 0 ||
+               g_str_equal (text, "0"))
+        g_value_set_boolean (&v, FALSE);
+      else
+        goto bad;
+    }
+  else if (G_IS_PARAM_SPEC_UINT (pspec) || G_IS_PARAM_SPEC_DOUBLE (pspec))
+    {
+      double d;
+      gboolean counts = G_IS_PARAM_SPEC_UINT (pspec) || g_str_has_suffix (property, "parameters");
+
+      if (!(counts ? vc_parse_count (text, &d, &local) : vc_parse_number (text, &d, &local)))
+        goto bad;
+      if (G_IS_PARAM_SPEC_UINT (pspec))
+        {
+          if (d != floor (d) || d < 0 || d > G_MAXUINT)
+            {
+              g_autofree char *accepted = describe_range (pspec);
+              g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                           _("%s is out of range for %s; accepted: %s"), text, property, accepted);
+              return FALSE;
+            }
+          g_value_init (&v, G_TYPE_UINT);
+          g_value_set_uint (&v, (guint) d);
+        }
+      else
+        {
+          g_value_init (&v, G_TYPE_DOUBLE);
+          g_value_set_double (&v, d);
+        }
+      /* range errors quote what the user typed */
+      if (g_param_value_validate (pspec, &v))
+        {
+          g_autofree char *accepted = describe_range (pspec);
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                       _("%s is out of range for %s; accepted: %s"), text, property, accepted);
+          return FALSE;
+        }
+    }
+  else
+    {
+      g_value_init (&v, G_TYPE_STRING);
+      g_value_set_string (&v, text);
+    }
+  return vc_estimate_set_value (self, property, &v, error);
+
+bad:
+  {
+    g_autofree char *accepted = describe_range (pspec);
+    g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                 _("“%s” is not valid for %s; accepted: %s"), text, property, accepted);
+    return FALSE;
+  }
+}
+
+gboolean
+vc_estimate_check (VcEstimate  *self,
+                   GError     **error)
+{
+  const VcInputs *in = &self->inputs;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
+
+  if (in->method == VC_METHOD_ARCHITECTURE && !vc_arch_validate (&in->arch, error))
+    return FALSE;
+  if (in->method == VC_METHOD_RULE_OF_THUMB && in->model_type == VC_MODEL_TYPE_MOE &&
+      in->active_parameters > in->parameters)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("activated parameters (%g) cannot exceed total parameters (%g)"),
+                   in->active_parameters, in->parameters);
+      return FALSE;
+    }
+  if (in->mode == VC_MODE_TRAINING && !vc_precision_is_float (in->precision))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("in training the parameter precision is fp32, fp16 or bf16; "
+                     "the QLoRA scenarios quantize the base model to 8 or 4 bits themselves"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+vc_estimate_copy_inputs (VcEstimate *self,
+                         VcEstimate *source)
+{
+  guint n;
+  g_autofree GParamSpec **inputs = vc_estimate_list_inputs (&n);
+
+  g_return_if_fail (VC_IS_ESTIMATE (self));
+  g_return_if_fail (VC_IS_ESTIMATE (source));
+
+  g_object_freeze_notify (G_OBJECT (self));
+  for (guint i = 0; i < n; i++)
+    {
+      g_auto(GValue) v = G_VALUE_INIT;
+
+      if (g_str_equal (inputs[i]->name, "preset"))
+        continue;
+      g_value_init (&v, inputs[i]->value_type);
+      g_object_get_property (G_OBJECT (source), inputs[i]->name, &v);
+      g_object_set_property (G_OBJECT (self), inputs[i]->name, &v);
+    }
+  /* the preset last: editing the fields above left it */
+  g_free (self->preset);
+  self->preset = g_strdup (source->preset);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESET]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+vc_estimate_select_scenario (VcEstimate *self,
+                             VcScenario  scenario)
+{
+  g_return_if_fail (VC_IS_ESTIMATE (self));
+
+  switch (scenario)
+    {
+    case VC_SCENARIO_INFERENCE_32BIT:
+      g_object_set (self, "precision", VC_PRECISION_FP32, NULL);
+      break;
+    case VC_SCENARIO_INFERENCE_16BIT:
+      if (!(self->inputs.precision == VC_PRECISION_FP16 || self->inputs.precision == VC_PRECISION_BF16))
+        g_object_set (self, "precision", VC_PRECISION_BF16, NULL);
+      break;
+    case VC_SCENARIO_INFERENCE_8BIT:
+      if (!(self->inputs.precision == VC_PRECISION_FP8 || self->inputs.precision == VC_PRECISION_INT8))
+        g_object_set (self, "precision", VC_PRECISION_INT8, NULL);
+      break;
+    case VC_SCENARIO_INFERENCE_4BIT:
+      g_object_set (self, "precision", VC_PRECISION_INT4, NULL);
+      break;
+    case VC_SCENARIO_FULL:
+    case VC_SCENARIO_LORA:
+    case VC_SCENARIO_QLORA_8BIT:
+    case VC_SCENARIO_QLORA_4BIT:
+      g_object_set (self, "finetune", (VcFinetune) (scenario - VC_SCENARIO_FULL), NULL);
+      break;
+    default:
+      break;
+    }
+}
+
+const VcResult *
+vc_estimate_get_result (VcEstimate *self)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  ensure_computed (self);
+  return &self->result;
+}
+
+const VcScenarioResult *
+vc_estimate_get_selected (VcEstimate *self)
+{
+  const VcResult *r = vc_estimate_get_result (self);
+  return &r->scenarios[r->selected];
+}
+
+GListModel *
+vc_estimate_get_breakdown (VcEstimate *self)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  ensure_computed (self);
+  return G_LIST_MODEL (self->breakdown);
+}
+
+guint
+vc_estimate_get_n_gpus (VcEstimate *self)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), 0);
+  ensure_computed (self);
+  return self->n_gpus;
+}
+
+const VcGpuFit *
+vc_estimate_get_gpu_fit (VcEstimate *self,
+                         guint       gpu_index)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  ensure_computed (self);
+  g_return_val_if_fail (gpu_index < self->n_gpus, NULL);
+  return &self->fits[gpu_index];
+}
+
+/* ---- formulas, for tooltips and the CLI's --explain ---------------------------------------- */
+
+char *
+vc_estimate_describe_component (VcEstimate  *self,
+                                guint        scenario_index,
+                                VcComponent  component)
+{
+  const VcInputs *in;
+  const VcResult *r;
+  const VcScenarioResult *sc;
+  g_autofree char *P = NULL, *A = NULL, *T = NULL, *size = NULL;
+  gboolean rot;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  in = &self->inputs;
+  r = vc_estimate_get_result (self);
+  g_return_val_if_fail (scenario_index < r->n_scenarios, NULL);
+  sc = &r->scenarios[scenario_index];
+  rot = in->method == VC_METHOD_RULE_OF_THUMB;
+  P = vc_format_count (r->parameters);
+  A = vc_format_count (r->active_parameters);
+  T = vc_format_count (sc->trainable_parameters);
+  size = vc_format_size (sc->bytes[component], self->unit);
+
+  switch (component)
+    {
+    case VC_COMPONENT_WEIGHTS:
+      if (rot)
+        return g_strdup_printf (_("%s parameters × %g bits = %s"), P, sc->weight_bits, size);
+      if (sc->weight_bits >= 16)
+        return g_strdup_printf (_("%s parameters counted from the architecture × %g bits%s = %s"),
+                                P, sc->weight_bits,
+                                in->mode == VC_MODE_TRAINING && sc->id != VC_SCENARIO_FULL
+                                  ? _(", plus the LoRA adapters") : "",
+                                size);
+      return g_strdup_printf (_("Linear layers at %.2f bits a weight (scales included); embeddings, "
+                                "output head, norms and biases kept in 16 bits%s = %s"),
+                              sc->weight_bits,
+                              in->mode == VC_MODE_TRAINING ? _("; plus the LoRA adapters") : "",
+                              size);
+    case VC_COMPONENT_KV_CACHE:
+      if (rot)
+        return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s·C / 2048 "
+                                  "(b = %u, s = %u, C = %u) = %s"),
+                                A, in->batch, in->seq, in->concurrency, size);
+      return g_strdup_printf (_("%.0f bytes per token (%s) × b·s·C tokens (b = %u, s = %u, C = %u)%s = %s"),
+                              r->kv_bytes_per_token,
+                              vc_arch_is_mla (&in->arch)
+                                ? _("one latent of kv_lora_rank + rope dimension per layer")
+                                : _("2 × KV heads × head dimension × layers"),
+                              in->batch, in->seq, in->concurrency,
+                              in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
+                              size);
+    case VC_COMPONENT_ACTIVATIONS:
+      if (rot)
+        return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s / 2048 "
+                                  "(b = %u, s = %u)%s = %s"),
+                                A, in->batch, in->seq,
+                                in->mode == VC_MODE_TRAINING && in->checkpointing != VC_CHECKPOINTING_NONE
+                                  ? _(", reduced by gradient checkpointing") : "",
+                                size);
+      if (in->mode == VC_MODE_INFERENCE)
+        return g_strdup_printf (_("Largest one-layer transient for up to 8192 prefill tokens, "
+                                  "the residual stream%s and the last position's logits = %s"),
+                                in->flash_attention ? "" : _(", the s × s attention scores"), size);
+      if (sc->peak_phase == VC_PHASE_BACKWARD)
+        return g_strdup_printf (_("Peak at the end of the backward pass: one layer's transient "
+                                  "for b·s = %u tokens = %s"), in->batch * in->seq, size);
+      return g_strdup_printf (_("Peak at the start of the backward pass: what autograd saved for "
+                                "b·s = %u tokens in %u layers (%s), plus the logits "
+                                "b·s × %u vocabulary × %s = %s"),
+                              in->batch * in->seq, in->arch.n_layers,
+                              in->checkpointing == VC_CHECKPOINTING_FULL ? _("layer inputs only, one layer recomputed")
+                              : in->checkpointing == VC_CHECKPOINTING_SQRT ? _("√L checkpoints")
+                              : _("no checkpointing"),
+                              in->arch.vocab_size,
+                              in->loss == VC_LOSS_CHUNKED ? _("4 bytes (chunked loss)")
+                                                          : _("16-bit logits, fp32 copy and its log-softmax"),
+                              size);
+    case VC_COMPONENT_GRADIENTS:
+      if (!rot && sc->peak_phase == VC_PHASE_FORWARD)
+        return g_strdup_printf (_("Not yet allocated at the peak (start of the backward pass); "
+                                  "%s trainable parameters"), T);
+      return g_strdup_printf (_("%s trainable parameters × %g bytes = %s"), T,
+                              vc_precision_is_float (in->precision) ? vc_precision_bytes (in->precision) : 2.0,
+                              size);
+    case VC_COMPONENT_OPTIMIZER:
+      return g_strdup_printf (_("%s trainable parameters × %s state (%s) = %s"), T,
+                              vc_enum_nick (VC_TYPE_OPTIMIZER, in->optimizer),
+                              in->optimizer == VC_OPTIMIZER_SGD ? _("none")
+                              : in->optimizer == VC_OPTIMIZER_ADAMW_8BIT ? _("2 × 1 byte")
+                              : in->optimizer == VC_OPTIMIZER_SGD_MOMENTUM || in->optimizer == VC_OPTIMIZER_RMSPROP
+                                ? (in->optimizer_precision == VC_STATE_PRECISION_BF16 ? _("1 × 2 bytes") : _("1 × 4 bytes"))
+                                : (in->optimizer_precision == VC_STATE_PRECISION_BF16 ? _("2 × 2 bytes") : _("2 × 4 bytes")),
+                              size);
+    case VC_COMPONENT_MASTER_WEIGHTS:
+      return g_strdup_printf (_("fp32 master copy: %s trainable parameters × 4 bytes = %s"), T, size);
+    case VC_COMPONENT_OVERHEAD:
+      return g_strdup_printf (_("CUDA context, kernels, library workspaces and framework, per GPU%s = %s"),
+                              in->overhead_gb < 0 ? _(" (default)") : "", size);
+    default:
+      return g_strdup ("");
+    }
+}

@@ -1,0 +1,70 @@
+/* vc-estimate.h: the estimate model, one object holding every input of an estimate (a property
+ * each, with its range and default in the GParamSpec) and its results (read-only properties,
+ * the breakdown as a GListModel, the GPU fits). The window, the command line and profiles all
+ * go through it.
+ *
+ * Results are recomputed once per burst of changes: setting inputs marks the estimate dirty and
+ * schedules one recomputation at high idle priority (before the next frame is drawn); reading a
+ * result recomputes at once if needed, so code without a main loop sees fresh values too.
+ * "changed" is emitted after each recomputation.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "vc-estimator.h"
+#include "vc-types.h"
+
+G_BEGIN_DECLS
+
+#define VC_TYPE_ESTIMATE (vc_estimate_get_type ())
+G_DECLARE_FINAL_TYPE (VcEstimate, vc_estimate, VC, ESTIMATE, GObject)
+
+VcEstimate     *vc_estimate_new                (void);
+
+/* inputs */
+const VcInputs *vc_estimate_get_inputs         (VcEstimate   *self);
+const char     *vc_estimate_get_preset         (VcEstimate   *self);
+gboolean        vc_estimate_set_preset         (VcEstimate   *self,
+                                                const char   *preset_id,
+                                                GError      **error);
+const char     *vc_estimate_get_model_name     (VcEstimate   *self);
+void            vc_estimate_set_model_name     (VcEstimate   *self,
+                                                const char   *name);
+void            vc_estimate_set_architecture   (VcEstimate   *self,
+                                                const VcArch *arch);
+VcUnit          vc_estimate_get_unit           (VcEstimate   *self);
+gboolean        vc_estimate_set_value          (VcEstimate   *self,
+                                                const char   *property,
+                                                const GValue *value,
+                                                GError      **error);
+gboolean        vc_estimate_set_from_string    (VcEstimate   *self,
+                                                const char   *property,
+                                                const char   *text,
+                                                GError      **error);
+gboolean        vc_estimate_check              (VcEstimate   *self,
+                                                GError      **error);
+void            vc_estimate_copy_inputs        (VcEstimate   *self,
+                                                VcEstimate   *source);
+GParamSpec    **vc_estimate_list_inputs        (guint        *n_inputs);
+void            vc_estimate_select_scenario    (VcEstimate   *self,
+                                                VcScenario    scenario);
+
+/* results */
+const VcResult *vc_estimate_get_result         (VcEstimate   *self);
+const VcScenarioResult *vc_estimate_get_selected (VcEstimate *self);
+GListModel     *vc_estimate_get_breakdown      (VcEstimate   *self);
+guint           vc_estimate_get_n_gpus         (VcEstimate   *self);
+const VcGpuFit *vc_estimate_get_gpu_fit        (VcEstimate   *self,
+                                                guint         gpu_index);
+char           *vc_estimate_describe_component (VcEstimate   *self,
+                                                guint         scenario_index,
+                                                VcComponent   component);
+void            vc_estimate_flush              (VcEstimate   *self);
+
+const char     *vc_scenario_id                 (VcScenario    scenario);
+const char     *vc_scenario_name               (VcScenario    scenario);
+const char     *vc_enum_nick                   (GType         enum_type,
+                                                int           value);
+
+G_END_DECLS

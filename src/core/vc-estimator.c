@@ -1,0 +1,646 @@
+/* vc-estimator.c: GPU memory for LLM inference and fine-tuning.
+ *
+ * Two methods. The rule of thumb reproduces seed 000 (a cloud vendor's calculator) to the last
+ * digit. The architecture method counts every tensor from the model's shapes and models the peak
+ * of PyTorch's allocator phase by phase; docs/estimator-formulas.md gives each formula's source.
+ * Bytes are doubles: exact for integers below 2^53 (9 PB) and finite far beyond, so 100T
+ * parameters or 10M-token contexts never overflow.
+ */
+#define G_LOG_DOMAIN "vc-estimator"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "vc-estimator.h"
+
+#define GB 1e9
+
+/* Seed 000: "other" (CUDA kernels, framework, batch data) is 1 to 2 GB; its tables use 2 GB. */
+#define RULE_OF_THUMB_OVERHEAD_GB 2.0
+/* CUDA context with cuBLAS/cuDNN workspaces (0.3 to 1 GB) and allocator slack, per GPU. */
+#define ARCHITECTURE_OVERHEAD_GB 1.0
+/* Inference engines run prefill in chunks (vLLM max_num_batched_tokens, llama.cpp n_batch). */
+#define PREFILL_CHUNK_TOKENS 8192.0
+
+/* bitsandbytes NF4/FP4 with block 64 and an fp32 absmax per block: 4 + 32/64 bits (GGUF Q4_0
+ * is also 4.5). QLoRA uses double quantization (absmax in 8 bits, block 256): 4 + 8/64 +
+ * 32/(64·256) ≈ 4.127 bits (Dettmers et al. 2023, section 3). */
+#define INT4_BITS 4.5
+#define QLORA_NF4_BITS (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0))
+/* LLM.int8() and fp8 keep one scale per output row: negligible beside 8 bits a weight. */
+#define INT8_BITS 8.0
+/* GGUF-style quantized KV cache: q8_0 and q4_0 carry an fp16 scale per 32 values. */
+#define KV_INT8_BITS 8.5
+#define KV_INT4_BITS 4.5
+
+double
+vc_precision_bytes (VcPrecision precision)
+{
+  return vc_precision_bits (precision) / 8.0;
+}
+
+double
+vc_precision_bits (VcPrecision precision)
+{
+  switch (precision)
+    {
+    case VC_PRECISION_FP32: return 32;
+    case VC_PRECISION_FP16:
+    case VC_PRECISION_BF16: return 16;
+    case VC_PRECISION_FP8:
+    case VC_PRECISION_INT8: return 8;
+    case VC_PRECISION_INT4: return 4;
+    default: return 16;
+    }
+}
+
+gboolean
+vc_precision_is_float (VcPrecision precision)
+{
+  return precision == VC_PRECISION_FP32 || precision == VC_PRECISION_FP16 ||
+         precision == VC_PRECISION_BF16;
+}
+
+void
+vc_inputs_init_default (VcInputs *in)
+{
+  *in = (VcInputs) {
+    .mode = VC_MODE_INFERENCE,
+    .method = VC_METHOD_RULE_OF_THUMB,
+    .model_type = VC_MODEL_TYPE_DENSE,
+    .parameters = 7e9,
+    .active_parameters = 0,
+    .arch = vc_arch_default,
+    .precision = VC_PRECISION_BF16,
+    .kv_precision = VC_PRECISION_BF16,
+    .finetune = VC_FINETUNE_LORA,
+    .optimizer = VC_OPTIMIZER_ADAMW,
+    .optimizer_precision = VC_STATE_PRECISION_FP32,
+    .batch = 1,
+    .seq = 2048,
+    .concurrency = 1,
+    .lora_rank = 16,
+    .lora_percent = 1.0,
+    .lora_targets = VC_LORA_TARGETS_ALL_LINEAR,
+    .mixed_precision = FALSE,
+    .checkpointing = VC_CHECKPOINTING_NONE,
+    .flash_attention = TRUE,
+    .loss = VC_LOSS_FULL,
+    .overhead_gb = -1,
+  };
+}
+
+double
+vc_inputs_overhead_bytes (const VcInputs *in)
+{
+  if (in->overhead_gb >= 0)
+    return in->overhead_gb * GB;
+  if (in->method == VC_METHOD_RULE_OF_THUMB)
+    return RULE_OF_THUMB_OVERHEAD_GB * GB;
+  return ARCHITECTURE_OVERHEAD_GB * GB;
+}
+
+/* Bytes per optimizer state value and number of state values per trainable parameter. */
+static double
+optimizer_bytes_per_param (const VcInputs *in)
+{
+  double state_bytes = in->optimizer_precision == VC_STATE_PRECISION_BF16 ? 2 : 4;
+
+  switch (in->optimizer)
+    {
+    case VC_OPTIMIZER_SGD:
+      return 0;
+    case VC_OPTIMIZER_SGD_MOMENTUM:
+    case VC_OPTIMIZER_RMSPROP:
+      return state_bytes;
+    case VC_OPTIMIZER_ADAMW_8BIT:
+      /* bitsandbytes: two uint8 states and one fp32 absmax per block of 2048 */
+      return 2.0 * (1.0 + 4.0 / 2048.0);
+    case VC_OPTIMIZER_ADAM:
+    case VC_OPTIMIZER_ADAMW:
+    default:
+      return 2 * state_bytes;
+    }
+}
+
+/* The precision a training run keeps its trainable parameters, gradients and activations in:
+ * the parameter precision, or 16 bits when quantized bases are chosen by the scenario. */
+static double
+training_bytes (const VcInputs *in)
+{
+  return vc_precision_is_float (in->precision) ? vc_precision_bytes (in->precision) : 2.0;
+}
+
+static double
+checkpoint_factor (const VcInputs *in)
+{
+  double L = MAX (1u, in->arch.n_layers);
+
+  switch (in->checkpointing)
+    {
+    case VC_CHECKPOINTING_SQRT:
+      return 1.0 / sqrt (L);
+    case VC_CHECKPOINTING_FULL:
+      return MIN (1.0, 2.0 / L);
+    case VC_CHECKPOINTING_NONE:
+    default:
+      return 1.0;
+    }
+}
+
+static void
+scenario_total (VcScenarioResult *sc)
+{
+  sc->total = 0;
+  for (guint c = 0; c < VC_N_COMPONENTS; c++)
+    {
+      sc->bytes[c] = round (MAX (0.0, sc->bytes[c]));
+      sc->total += sc->bytes[c];
+    }
+}
+
+static VcScenario
+inference_scenario_for (VcPrecision precision)
+{
+  switch (precision)
+    {
+    case VC_PRECISION_FP32: return VC_SCENARIO_INFERENCE_32BIT;
+    case VC_PRECISION_FP8:
+    case VC_PRECISION_INT8: return VC_SCENARIO_INFERENCE_8BIT;
+    case VC_PRECISION_INT4: return VC_SCENARIO_INFERENCE_4BIT;
+    case VC_PRECISION_FP16:
+    case VC_PRECISION_BF16:
+    default: return VC_SCENARIO_INFERENCE_16BIT;
+    }
+}
+
+/* The weight precision each inference scenario stands for: the selected one when it belongs to
+ * the scenario (fp8 or int8 for 8 bits, fp16 or bf16 for 16), else the usual one. */
+static VcPrecision
+inference_precision_of (VcScenario scenario,
+                        VcPrecision selected)
+{
+  if (inference_scenario_for (selected) == scenario)
+    return selected;
+  switch (scenario)
+    {
+    case VC_SCENARIO_INFERENCE_32BIT: return VC_PRECISION_FP32;
+    case VC_SCENARIO_INFERENCE_8BIT: return VC_PRECISION_INT8;
+    case VC_SCENARIO_INFERENCE_4BIT: return VC_PRECISION_INT4;
+    case VC_SCENARIO_INFERENCE_16BIT:
+    default: return VC_PRECISION_BF16;
+    }
+}
+
+/* ---- Rule of thumb (seed 000) ---------------------------------------------------------- */
+
+static void
+rule_of_thumb (const VcInputs *in,
+               VcResult       *res)
+{
+  double P = in->parameters;
+  double A = (in->model_type == VC_MODEL_TYPE_MOE && in->active_parameters > 0)
+             ? in->active_parameters : P;
+  double overhead = vc_inputs_overhead_bytes (in);
+  /* "about 10 % of a 16-bit model's footprint at b = 1, s = 2048", scaled by b·s (and C for
+   * the KV cache); divided last so the seed's figures come out exactly. */
+  double activations = A * 2.0 * in->batch * in->seq / 20480.0 * checkpoint_factor (in);
+
+  res->parameters = P;
+  res->active_parameters = A;
+  res->kv_bytes_per_token = -1;
+
+  if (in->mode == VC_MODE_INFERENCE)
+    {
+      double kv = A * 2.0 * in->batch * in->seq * in->concurrency / 20480.0;
+
+      for (guint i = 0; i < res->n_scenarios; i++)
+        {
+          VcScenarioResult *sc = &res->scenarios[i];
+          VcPrecision p = inference_precision_of (sc->id, in->precision);
+
+          sc->weight_bits = vc_precision_bits (p);
+          sc->bytes[VC_COMPONENT_WEIGHTS] = P * vc_precision_bytes (p);
+          sc->bytes[VC_COMPONENT_KV_CACHE] = kv;
+          sc->bytes[VC_COMPONENT_ACTIVATIONS] = activations;
+          sc->bytes[VC_COMPONENT_OVERHEAD] = overhead;
+        }
+      return;
+    }
+
+  for (guint i = 0; i < res->n_scenarios; i++)
+    {
+      VcScenarioResult *sc = &res->scenarios[i];
+      double T = sc->id == VC_SCENARIO_FULL ? P : P * in->lora_percent / 100.0;
+      double weight_bytes;
+
+      switch (sc->id)
+        {
+        case VC_SCENARIO_QLORA_8BIT: weight_bytes = 1.0; break;
+        case VC_SCENARIO_QLORA_4BIT: weight_bytes = 0.5; break;
+        default: weight_bytes = training_bytes (in); break;
+        }
+      sc->weight_bits = weight_bytes * 8;
+      sc->trainable_parameters = T;
+      sc->bytes[VC_COMPONENT_WEIGHTS] = P * weight_bytes;
+      /* the seed: gradients in 16 bits, optimizer state in 32 */
+      sc->bytes[VC_COMPONENT_GRADIENTS] = T * training_bytes (in);
+      sc->bytes[VC_COMPONENT_OPTIMIZER] = T * optimizer_bytes_per_param (in);
+      sc->bytes[VC_COMPONENT_MASTER_WEIGHTS] = in->mixed_precision ? T * 4.0 : 0;
+      sc->bytes[VC_COMPONENT_ACTIVATIONS] = activations;
+      sc->bytes[VC_COMPONENT_OVERHEAD] = overhead;
+    }
+}
+
+/* ---- Architecture ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  VcParamCounts counts;
+  double h, q_dim, kv_dim, V, L;
+  double n_dense, n_moe;          /* layers with a dense MLP, with a MoE block */
+  double dense_inter;             /* feed-forward width a token goes through */
+  double moe_inter;               /* routed experts × expert size + shared */
+} Shapes;
+
+static void
+shapes_init (const VcArch *arch,
+             Shapes       *s)
+{
+  double d = vc_arch_head_dim (arch);
+
+  vc_arch_count_params (arch, &s->counts);
+  s->h = arch->hidden_size;
+  s->V = arch->vocab_size;
+  s->L = arch->n_layers;
+  if (vc_arch_is_mla (arch))
+    {
+      /* in training the latent is expanded to full keys and values */
+      s->q_dim = (double) arch->n_heads * (arch->qk_nope_head_dim + arch->qk_rope_head_dim);
+      s->kv_dim = (s->q_dim + (double) arch->n_heads * arch->v_head_dim) / 2.0;
+    }
+  else
+    {
+      s->q_dim = arch->n_heads * d;
+      s->kv_dim = arch->n_kv_heads * d;
+    }
+  s->dense_inter = arch->intermediate_size;
+  s->n_dense = s->L;
+  s->n_moe = 0;
+  s->moe_inter = 0;
+  if (vc_arch_is_moe (arch))
+    {
+      double e = arch->expert_intermediate_size ? arch->expert_intermediate_size
+                                                : arch->intermediate_size;
+      double shared = arch->shared_intermediate_size ? arch->shared_intermediate_size
+                                                     : arch->n_shared_experts * e;
+
+      s->n_dense = MIN (s->L, arch->dense_layers);
+      s->n_moe = s->L - s->n_dense;
+      s->moe_inter = arch->experts_per_token * e + shared;
+    }
+}
+
+/* Weights stored for inference at `p`, or for a quantized training base: 8/4-bit formats
+ * quantize the linear layers only, keeping embeddings, head, norms and biases in 16 bits
+ * (bitsandbytes, GPTQ/AWQ, vLLM fp8 and QLoRA all do). */
+static double
+stored_weights (const Shapes *s,
+                double        linear_bits,
+                gboolean      quantized,
+                double        float_bytes)
+{
+  const VcParamCounts *c = &s->counts;
+
+  if (!quantized)
+    return c->total * float_bytes;
+  return c->linear * linear_bits / 8.0 + (c->embedding + c->head + c->other) * 2.0;
+}
+
+static double
+kv_cache_bytes (const VcInputs *in,
+                double          kv_value_bytes)
+{
+  const VcArch *arch = &in->arch;
+  double per_layer = vc_arch_kv_elements_per_token_layer (arch) * kv_value_bytes;
+  double sliding = arch->sliding_window > 0 ? arch->sliding_window_layers : 0;
+  double full = arch->n_layers - sliding;
+  double s = in->seq;
+  double windowed = arch->sliding_window > 0 ? MIN (s, (double) arch->sliding_window) : s;
+
+  return (double) in->batch * in->concurrency * per_layer * (full * s + sliding * windowed);
+}
+
+static double
+kv_value_bytes (VcPrecision p)
+{
+  switch (p)
+    {
+    case VC_PRECISION_INT8: return KV_INT8_BITS / 8.0;
+    case VC_PRECISION_INT4: return KV_INT4_BITS / 8.0;
+    default: return vc_precision_bytes (p);
+    }
+}
+
+/* Inference: the largest transient of one layer for the tokens processed at once, the residual
+ * stream, attention scores without flash attention, and the last position's logits. */
+static double
+inference_activations (const VcInputs *in,
+                       const Shapes   *s)
+{
+  double e = 2.0;
+  double seqs = (double) in->batch * in->concurrency;
+  double chunk = MIN ((double) in->seq, PREFILL_CHUNK_TOKENS);
+  double t = MIN (seqs * in->seq, PREFILL_CHUNK_TOKENS);
+  double inter = MAX (s->n_dense > 0 ? s->dense_inter : 0, s->n_moe > 0 ? s->moe_inter : 0);
+  double attn = t * (2.0 * s->q_dim + 2.0 * s->kv_dim) * e;
+  double mlp = t * inter * (in->arch.gated_mlp ? 3.0 : 2.0) * e;
+  double residual = 2.0 * t * s->h * e;
+  double logits = seqs * s->V * (e + 4.0);
+
+  if (!in->flash_attention)
+    {
+      /* eager attention: bf16 scores and their fp32 softmax, for the sequences in the chunk */
+      double seqs_in_chunk = MAX (1.0, t / chunk);
+      attn += seqs_in_chunk * in->arch.n_heads * chunk * in->seq * (e + 4.0);
+    }
+  return residual + MAX (attn, mlp) + logits;
+}
+
+typedef struct
+{
+  gboolean full;                  /* every weight trained: each linear keeps its input */
+  VcLoraTargets targets;          /* LoRA: adapted modules */
+  double rank;
+} TrainedSet;
+
+/* Bytes autograd keeps per token for one layer, for a MLP width `inter`.
+ * Derived like Korthikanti et al. 2022 (34·h + 5·a·s per token for a GPT layer), for what
+ * today's fine-tunes run: pre-norm RMSNorm computed in fp32, rotary attention with a_kv
+ * key/value heads, gated MLP, no dropout:
+ *  - a norm keeps an fp32 copy of its input (4h); with a trained weight also the normalized
+ *    value (e·h); its output is kept when a consumer needs it for a weight gradient (e·h);
+ *  - flash/SDPA attention keeps q, k, v and its output; eager attention adds the a·s
+ *    probabilities per token, fp32 softmax output and bf16 copy (6 bytes each);
+ *  - the gated MLP keeps gate and up outputs and the activation (3·e·I), and the product when
+ *    the down projection needs it (e·I);
+ *  - a frozen linear keeps nothing; a LoRA adapter keeps its rank-r intermediate. */
+static double
+layer_saved_bytes (const VcInputs   *in,
+                   const Shapes     *s,
+                   const TrainedSet *tr,
+                   double            inter,
+                   double            e)
+{
+  const VcArch *arch = &in->arch;
+  gboolean qkv_grad = tr->full || (tr->targets & (VC_LORA_TARGET_Q | VC_LORA_TARGET_K | VC_LORA_TARGET_V));
+  gboolean up_grad = tr->full || (tr->targets & (VC_LORA_TARGET_GATE | VC_LORA_TARGET_UP));
+  gboolean down_grad = tr->full || (tr->targets & VC_LORA_TARGET_DOWN);
+  double norm_fp32 = 4.0 * s->h;
+  double n_norms = arch->norms_per_layer;
+  double bytes = 0;
+  guint n_adapted = 0;
+
+  /* norms: fp32 input copy each, normalized value when the norm weight trains */
+  bytes += n_norms * (norm_fp32 + (tr->full ? e * s->h : 0));
+  /* norm outputs feeding attention and MLP, when their linears need the input */
+  if (qkv_grad)
+    bytes += e * s->h;
+  if (up_grad && arch->norms_per_layer != 1)
+    bytes += e * s->h;
+
+  /* attention */
+  bytes += e * (2.0 * s->q_dim + 2.0 * s->kv_dim);
+  bytes += 4.0 * arch->n_heads;      /* log-sum-exp */
+  if (!in->flash_attention)
+    bytes += (double) arch->n_heads * in->seq * (4.0 + e);
+
+  /* MLP */
+  if (arch->gated_mlp)
+    bytes += 3.0 * e * inter + (down_grad ? e * inter : 0);
+  else
+    bytes += e * inter + (down_grad ? e * inter : 0);
+
+  if (!tr->full)
+    {
+      for (guint bit = 0; bit < 7; bit++)
+        if (tr->targets & (1u << bit))
+          n_adapted++;
+      bytes += n_adapted * e * tr->rank;
+    }
+  return bytes;
+}
+
+static void
+training_architecture (const VcInputs   *in,
+                       const Shapes     *s,
+                       VcScenarioResult *sc)
+{
+  double e_w = training_bytes (in);
+  /* mixed precision computes in 16 bits whatever the stored precision */
+  double e = in->mixed_precision ? 2.0 : e_w;
+  double t = (double) in->batch * in->seq;
+  const VcParamCounts *c = &s->counts;
+  TrainedSet tr = { sc->id == VC_SCENARIO_FULL, in->lora_targets, in->lora_rank };
+  double T, weights, grads, opt, master;
+  double per_layer_total, per_layer_max, saved, logits, layer_input;
+  double fwd, bwd;
+
+  if (tr.full)
+    {
+      T = c->total;
+      weights = c->total * e_w;
+      sc->weight_bits = e_w * 8;
+    }
+  else
+    {
+      T = vc_arch_lora_params (&in->arch, in->lora_rank, in->lora_targets);
+      switch (sc->id)
+        {
+        case VC_SCENARIO_QLORA_8BIT:
+          sc->weight_bits = INT8_BITS;
+          weights = stored_weights (s, INT8_BITS, TRUE, 2.0);
+          break;
+        case VC_SCENARIO_QLORA_4BIT:
+          sc->weight_bits = QLORA_NF4_BITS;
+          weights = stored_weights (s, QLORA_NF4_BITS, TRUE, 2.0);
+          break;
+        case VC_SCENARIO_LORA:
+        default:
+          sc->weight_bits = e_w * 8;
+          weights = c->total * e_w;
+          break;
+        }
+      weights += T * e_w;
+    }
+  sc->trainable_parameters = T;
+  grads = T * e_w;
+  opt = T * optimizer_bytes_per_param (in);
+  master = in->mixed_precision ? T * 4.0 : 0;
+
+  per_layer_total = s->n_dense * layer_saved_bytes (in, s, &tr, s->dense_inter, e)
+                    + s->n_moe * layer_saved_bytes (in, s, &tr, s->moe_inter, e);
+  per_layer_max = MAX (s->n_dense > 0 ? layer_saved_bytes (in, s, &tr, s->dense_inter, e) : 0,
+                       s->n_moe > 0 ? layer_saved_bytes (in, s, &tr, s->moe_inter, e) : 0);
+  layer_input = e * s->h;
+
+  switch (in->checkpointing)
+    {
+    case VC_CHECKPOINTING_FULL:
+      /* each layer's input, and one layer recomputed during the backward pass */
+      saved = s->L * layer_input + per_layer_max;
+      break;
+    case VC_CHECKPOINTING_SQRT:
+      /* √L segments: their inputs, and one segment of √L layers recomputed */
+      saved = sqrt (s->L) * (layer_input + per_layer_max);
+      break;
+    case VC_CHECKPOINTING_NONE:
+    default:
+      saved = per_layer_total;
+      break;
+    }
+  /* the final norm, and the head's input when the head trains */
+  saved += 4.0 * s->h + (tr.full ? 2.0 * e * s->h : 0);
+  saved *= t;
+
+  /* logits: b·s·V values. Unchunked (Hugging Face, LitGPT without chunking) the 16-bit
+   * logits stay alive with an fp32 copy and its log-softmax for the loss, then its gradient;
+   * a chunked loss keeps one fp32 log-softmax per value. */
+  logits = t * s->V * (in->loss == VC_LOSS_CHUNKED ? 4.0 : e + 8.0);
+
+  /* Start of backward: all saved activations and the logits, gradients not yet allocated
+   * (trainers free them with zero_grad(set_to_none=True)). End of backward: every gradient,
+   * activations freed, with one layer's transient still alive. */
+  fwd = saved + logits;
+  bwd = grads + t * per_layer_max;
+  if (fwd >= bwd)
+    {
+      sc->peak_phase = VC_PHASE_FORWARD;
+      sc->bytes[VC_COMPONENT_ACTIVATIONS] = fwd;
+      sc->bytes[VC_COMPONENT_GRADIENTS] = 0;
+    }
+  else
+    {
+      sc->peak_phase = VC_PHASE_BACKWARD;
+      sc->bytes[VC_COMPONENT_ACTIVATIONS] = t * per_layer_max;
+      sc->bytes[VC_COMPONENT_GRADIENTS] = grads;
+    }
+  sc->bytes[VC_COMPONENT_WEIGHTS] = weights;
+  sc->bytes[VC_COMPONENT_OPTIMIZER] = opt;
+  sc->bytes[VC_COMPONENT_MASTER_WEIGHTS] = master;
+}
+
+static void
+architecture (const VcInputs *in,
+              VcResult       *res)
+{
+  Shapes s;
+  double overhead = vc_inputs_overhead_bytes (in);
+
+  shapes_init (&in->arch, &s);
+  res->parameters = s.counts.total;
+  res->active_parameters = s.counts.active;
+  res->kv_bytes_per_token = vc_arch_kv_bytes_per_token (&in->arch, kv_value_bytes (in->kv_precision));
+
+  for (guint i = 0; i < res->n_scenarios; i++)
+    {
+      VcScenarioResult *sc = &res->scenarios[i];
+
+      if (in->mode == VC_MODE_INFERENCE)
+        {
+          VcPrecision p = inference_precision_of (sc->id, in->precision);
+          gboolean quantized = !vc_precision_is_float (p);
+          double bits = p == VC_PRECISION_INT4 ? INT4_BITS : vc_precision_bits (p);
+
+          sc->weight_bits = bits;
+          sc->bytes[VC_COMPONENT_WEIGHTS] = stored_weights (&s, bits, quantized, vc_precision_bytes (p));
+          sc->bytes[VC_COMPONENT_KV_CACHE] = kv_cache_bytes (in, kv_value_bytes (in->kv_precision));
+          sc->bytes[VC_COMPONENT_ACTIVATIONS] = inference_activations (in, &s);
+        }
+      else
+        training_architecture (in, &s, sc);
+      sc->bytes[VC_COMPONENT_OVERHEAD] = overhead;
+    }
+}
+
+void
+vc_estimator_compute (const VcInputs *in,
+                      VcResult       *res)
+{
+  static const VcScenario inference[] = {
+    VC_SCENARIO_INFERENCE_16BIT, VC_SCENARIO_INFERENCE_8BIT, VC_SCENARIO_INFERENCE_4BIT,
+  };
+  static const VcScenario training[] = {
+    VC_SCENARIO_FULL, VC_SCENARIO_LORA, VC_SCENARIO_QLORA_8BIT, VC_SCENARIO_QLORA_4BIT,
+  };
+  VcScenario selected;
+
+  memset (res, 0, sizeof *res);
+  if (in->mode == VC_MODE_INFERENCE)
+    {
+      selected = inference_scenario_for (in->precision);
+      /* fp32 has no column in the seed's table: it is shown first when chosen */
+      if (selected == VC_SCENARIO_INFERENCE_32BIT)
+        res->scenarios[res->n_scenarios++].id = selected;
+      for (guint i = 0; i < G_N_ELEMENTS (inference); i++)
+        res->scenarios[res->n_scenarios++].id = inference[i];
+    }
+  else
+    {
+      selected = (VcScenario) (VC_SCENARIO_FULL + in->finetune);
+      for (guint i = 0; i < G_N_ELEMENTS (training); i++)
+        res->scenarios[res->n_scenarios++].id = training[i];
+    }
+  for (guint i = 0; i < res->n_scenarios; i++)
+    if (res->scenarios[i].id == selected)
+      res->selected = i;
+
+  if (in->method == VC_METHOD_RULE_OF_THUMB)
+    rule_of_thumb (in, res);
+  else
+    architecture (in, res);
+
+  res->overhead_bytes = round (vc_inputs_overhead_bytes (in));
+  for (guint i = 0; i < res->n_scenarios; i++)
+    scenario_total (&res->scenarios[i]);
+}
+
+/* How many GPUs hold one scenario: weights, KV cache, activations, gradients and optimizer
+ * state split evenly (tensor parallelism for inference, ZeRO-3/FSDP for training), while every
+ * GPU keeps its own overhead. KV heads do not split below one per GPU: past a_kv GPUs the
+ * cache is replicated. Solved in closed form, no search. */
+void
+vc_estimator_fit_gpu (const VcInputs         *in,
+                      const VcResult         *res,
+                      const VcScenarioResult *sc,
+                      double                  capacity,
+                      VcGpuFit               *fit)
+{
+  double O = sc->bytes[VC_COMPONENT_OVERHEAD];
+  double K = sc->bytes[VC_COMPONENT_KV_CACHE];
+  double S = sc->total - O - K;
+  double kv_groups = (in->method == VC_METHOD_ARCHITECTURE && !vc_arch_is_mla (&in->arch))
+                     ? MAX (1u, in->arch.n_kv_heads) : INFINITY;
+  double n;
+
+  fit->capacity_bytes = capacity;
+  fit->fits = sc->total <= capacity;
+  fit->count = 0;
+  fit->per_gpu_bytes = sc->total;
+
+  if (capacity <= O)
+    return;
+  n = MAX (1.0, ceil ((S + K) / (capacity - O) - 1e-9));
+  if (n > kv_groups)
+    {
+      double room = capacity - O - K / kv_groups;
+
+      if (room <= 0)
+        return;
+      n = MAX (n, ceil (S / room - 1e-9));
+    }
+  fit->count = n;
+  fit->per_gpu_bytes = S / n + K / MIN (n, kv_groups) + O;
+}

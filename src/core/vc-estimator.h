@@ -1,0 +1,87 @@
+/* vc-estimator.h: the arithmetic of GPU memory, free of GObject and of allocation.
+ *
+ * vc_estimator_compute() fills a VcResult from VcInputs: every scenario of the selected mode
+ * side by side (as the seed tables show them), each split in components, and the fit of each GPU
+ * of a catalog. The formulas and their sources are in docs/estimator-formulas.md.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "vc-arch.h"
+#include "vc-types.h"
+
+G_BEGIN_DECLS
+
+#define VC_MAX_SCENARIOS 4
+
+typedef struct
+{
+  VcMode mode;
+  VcMethod method;
+  VcModelType model_type;          /* rule of thumb: dense or MoE */
+  double parameters;               /* rule of thumb: total parameters P */
+  double active_parameters;        /* rule of thumb, MoE: activated parameters A (0: P) */
+  VcArch arch;                     /* architecture method */
+  VcPrecision precision;           /* weights (inference) / parameters (training) */
+  VcPrecision kv_precision;
+  VcFinetune finetune;
+  VcOptimizer optimizer;
+  VcStatePrecision optimizer_precision;
+  guint batch;
+  guint seq;
+  guint concurrency;
+  guint lora_rank;
+  double lora_percent;             /* rule of thumb: trainable share of P, in percent */
+  VcLoraTargets lora_targets;
+  gboolean mixed_precision;
+  VcCheckpointing checkpointing;
+  gboolean flash_attention;
+  VcLoss loss;
+  double overhead_gb;              /* per GPU; < 0: the method's default */
+} VcInputs;
+
+typedef struct
+{
+  VcScenario id;
+  double bytes[VC_N_COMPONENTS];
+  double total;
+  VcPhase peak_phase;              /* training, architecture method: which phase sets the peak */
+  double trainable_parameters;
+  double weight_bits;              /* effective bits per quantized weight */
+} VcScenarioResult;
+
+typedef struct
+{
+  double parameters;
+  double active_parameters;
+  double kv_bytes_per_token;       /* selected KV precision, before any window; < 0: unknown */
+  double overhead_bytes;           /* per GPU, as used */
+  guint n_scenarios;
+  guint selected;                  /* index into scenarios */
+  VcScenarioResult scenarios[VC_MAX_SCENARIOS];
+} VcResult;
+
+typedef struct
+{
+  double capacity_bytes;           /* usable memory of one GPU */
+  gboolean fits;                   /* one GPU holds the whole estimate */
+  double count;                    /* GPUs needed; 0 when no number of them is enough */
+  double per_gpu_bytes;            /* what each of `count` GPUs holds */
+} VcGpuFit;
+
+double   vc_precision_bytes       (VcPrecision precision);
+double   vc_precision_bits        (VcPrecision precision);
+gboolean vc_precision_is_float    (VcPrecision precision);
+
+void     vc_inputs_init_default   (VcInputs *inputs);
+double   vc_inputs_overhead_bytes (const VcInputs *inputs);
+void     vc_estimator_compute     (const VcInputs *inputs,
+                                   VcResult       *result);
+void     vc_estimator_fit_gpu     (const VcInputs         *inputs,
+                                   const VcResult         *result,
+                                   const VcScenarioResult *scenario,
+                                   double                  capacity_bytes,
+                                   VcGpuFit               *fit);
+
+G_END_DECLS

@@ -1,0 +1,137 @@
+/* vc-types.h: the enumerations shared by the estimator, the estimate model, the CLI and the UI.
+ *
+ * The GEnum nicks generated from these names ("rule-of-thumb", "qlora-8bit", "adamw-8bit", …)
+ * are the identifiers used on the command line, in profiles and in JSON output, so renaming a
+ * value changes the file formats.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  VC_MODE_INFERENCE,
+  VC_MODE_TRAINING,
+} VcMode;
+
+typedef enum
+{
+  VC_METHOD_RULE_OF_THUMB,
+  VC_METHOD_ARCHITECTURE,
+} VcMethod;
+
+typedef enum
+{
+  VC_MODEL_TYPE_DENSE,
+  VC_MODEL_TYPE_MOE,
+} VcModelType;
+
+typedef enum
+{
+  VC_PRECISION_FP32,
+  VC_PRECISION_FP16,
+  VC_PRECISION_BF16,
+  VC_PRECISION_FP8,
+  VC_PRECISION_INT8,
+  VC_PRECISION_INT4,
+} VcPrecision;
+
+typedef enum
+{
+  VC_FINETUNE_FULL,
+  VC_FINETUNE_LORA,
+  VC_FINETUNE_QLORA_8BIT,
+  VC_FINETUNE_QLORA_4BIT,
+} VcFinetune;
+
+typedef enum
+{
+  VC_OPTIMIZER_ADAMW,
+  VC_OPTIMIZER_ADAM,
+  VC_OPTIMIZER_SGD,
+  VC_OPTIMIZER_SGD_MOMENTUM,
+  VC_OPTIMIZER_RMSPROP,
+  VC_OPTIMIZER_ADAMW_8BIT,
+} VcOptimizer;
+
+typedef enum
+{
+  VC_STATE_PRECISION_FP32,
+  VC_STATE_PRECISION_BF16,
+} VcStatePrecision;
+
+typedef enum
+{
+  VC_CHECKPOINTING_NONE,
+  VC_CHECKPOINTING_SQRT,
+  VC_CHECKPOINTING_FULL,
+} VcCheckpointing;
+
+typedef enum
+{
+  VC_LOSS_FULL,
+  VC_LOSS_CHUNKED,
+} VcLoss;
+
+typedef enum
+{
+  VC_SCENARIO_INFERENCE_32BIT,
+  VC_SCENARIO_INFERENCE_16BIT,
+  VC_SCENARIO_INFERENCE_8BIT,
+  VC_SCENARIO_INFERENCE_4BIT,
+  VC_SCENARIO_FULL,
+  VC_SCENARIO_LORA,
+  VC_SCENARIO_QLORA_8BIT,
+  VC_SCENARIO_QLORA_4BIT,
+} VcScenario;
+
+typedef enum
+{
+  VC_COMPONENT_WEIGHTS,
+  VC_COMPONENT_KV_CACHE,
+  VC_COMPONENT_ACTIVATIONS,
+  VC_COMPONENT_GRADIENTS,
+  VC_COMPONENT_OPTIMIZER,
+  VC_COMPONENT_MASTER_WEIGHTS,
+  VC_COMPONENT_OVERHEAD,
+} VcComponent;
+
+#define VC_N_COMPONENTS (VC_COMPONENT_OVERHEAD + 1)
+
+typedef enum
+{
+  VC_PHASE_NONE,
+  VC_PHASE_FORWARD,
+  VC_PHASE_BACKWARD,
+} VcPhase;
+
+typedef enum
+{
+  VC_UNIT_GB,
+  VC_UNIT_GIB,
+} VcUnit;
+
+typedef enum /*< flags >*/
+{
+  VC_LORA_TARGET_Q    = 1 << 0,
+  VC_LORA_TARGET_K    = 1 << 1,
+  VC_LORA_TARGET_V    = 1 << 2,
+  VC_LORA_TARGET_O    = 1 << 3,
+  VC_LORA_TARGET_GATE = 1 << 4,
+  VC_LORA_TARGET_UP   = 1 << 5,
+  VC_LORA_TARGET_DOWN = 1 << 6,
+} VcLoraTargets;
+
+#define VC_LORA_TARGETS_ALL_LINEAR (VC_LORA_TARGET_Q | VC_LORA_TARGET_K | VC_LORA_TARGET_V | \
+                                    VC_LORA_TARGET_O | VC_LORA_TARGET_GATE | VC_LORA_TARGET_UP | \
+                                    VC_LORA_TARGET_DOWN)
+
+typedef enum
+{
+  VC_NORM_RMS,
+  VC_NORM_LAYER,
+} VcNorm;
+
+G_END_DECLS

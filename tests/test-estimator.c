@@ -1,0 +1,315 @@
+/* The rule-of-thumb method against the seed's worked examples, to the last digit. */
+#include "config.h"
+
+#include <math.h>
+
+#include "vc-estimator.h"
+
+static void
+seed_inputs (VcInputs *in)
+{
+  vc_inputs_init_default (in);
+  in->method = VC_METHOD_RULE_OF_THUMB;
+  in->parameters = 7e9;
+  in->batch = 1;
+  in->seq = 2048;
+  in->concurrency = 1;
+}
+
+static const VcScenarioResult *
+find (const VcResult *r,
+      VcScenario      id)
+{
+  for (guint i = 0; i < r->n_scenarios; i++)
+    if (r->scenarios[i].id == id)
+      return &r->scenarios[i];
+  g_assert_not_reached ();
+}
+
+static void
+test_seed_inference (void)
+{
+  VcInputs in;
+  VcResult r;
+  static const struct { VcScenario id; double weights, total; } rows[] = {
+    { VC_SCENARIO_INFERENCE_16BIT, 14e9, 18.8e9 },
+    { VC_SCENARIO_INFERENCE_8BIT, 7e9, 11.8e9 },
+    { VC_SCENARIO_INFERENCE_4BIT, 3.5e9, 8.3e9 },
+  };
+
+  seed_inputs (&in);
+  vc_estimator_compute (&in, &r);
+  g_assert_cmpuint (r.n_scenarios, ==, 3);
+  g_assert_cmpint (r.scenarios[r.selected].id, ==, VC_SCENARIO_INFERENCE_16BIT);
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      const VcScenarioResult *sc = find (&r, rows[i].id);
+
+      g_assert_cmpfloat (sc->bytes[VC_COMPONENT_WEIGHTS], ==, rows[i].weights);
+      g_assert_cmpfloat (sc->bytes[VC_COMPONENT_ACTIVATIONS], ==, 1.4e9);
+      g_assert_cmpfloat (sc->bytes[VC_COMPONENT_KV_CACHE], ==, 1.4e9);
+      g_assert_cmpfloat (sc->bytes[VC_COMPONENT_OVERHEAD], ==, 2e9);
+      g_assert_cmpfloat (sc->bytes[VC_COMPONENT_GRADIENTS], ==, 0);
+      g_assert_cmpfloat (sc->total, ==, rows[i].total);
+    }
+}
+
+static void
+test_seed_training (void)
+{
+  VcInputs in;
+  VcResult r;
+  static const struct { VcScenario id; double weights, grads, opt, total; } rows[] = {
+    { VC_SCENARIO_FULL, 14e9, 14e9, 56e9, 87.4e9 },
+    { VC_SCENARIO_LORA, 14e9, 0.14e9, 0.56e9, 18.1e9 },
+    { VC_SCENARIO_QLORA_8BIT, 7e9, 0.14e9, 0.56e9, 11.1e9 },
+    { VC_SCENARIO_QLORA_4BIT, 3.5e9, 0.14e9, 0.56e9, 7.6e9 },
+  };
+
+  seed_inputs (&in);
+  in.mode = VC_MODE_TRAINING;
+  vc_estimator_compute (&in, &r);
+  g_assert_cmpuint (r.n_scenarios, ==, 4);
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      const VcScenarioResult *sc = find (&r, rows[i].id);
+
+      g_assert_cmpfloat (sc->bytes[VC_COMPONENT_WEIGHTS], ==, rows[i].weights);
+      g_assert_cmpfloat (sc->bytes[VC_COMPONENT_GRADIENTS], ==, rows[i].grads);
+      g_assert_cmpfloat (sc->bytes[VC_COMPONENT_OPTIMIZER], ==, rows[i].opt);
+      g_assert_cmpfloat (sc->bytes[VC_COMPONENT_ACTIVATIONS], ==, 1.4e9);
+      g_assert_cmpfloat (sc->bytes[VC_COMPONENT_KV_CACHE], ==, 0);
+      g_assert_cmpfloat (sc->bytes[VC_COMPONENT_MASTER_WEIGHTS], ==, 0);
+      g_assert_cmpfloat (sc->bytes[VC_COMPONENT_OVERHEAD], ==, 2e9);
+      /* the seed rounds the LoRA rows to 0.1 GB: 18.1 is 18.1e9, 11.1 is 11.1e9, 7.6 is 7.6e9 */
+      g_assert_cmpfloat (sc->total, ==, rows[i].total);
+    }
+}
+
+static void
+test_seed_optimizers (void)
+{
+  static const struct { VcOptimizer opt; double full, lora; } rows[] = {
+    { VC_OPTIMIZER_SGD, 0, 0 },
+    { VC_OPTIMIZER_SGD_MOMENTUM, 28e9, 0.28e9 },
+    { VC_OPTIMIZER_RMSPROP, 28e9, 0.28e9 },
+    { VC_OPTIMIZER_ADAM, 56e9, 0.56e9 },
+    { VC_OPTIMIZER_ADAMW, 56e9, 0.56e9 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      VcInputs in;
+      VcResult r;
+
+      seed_inputs (&in);
+      in.mode = VC_MODE_TRAINING;
+      in.optimizer = rows[i].opt;
+      vc_estimator_compute (&in, &r);
+      g_assert_cmpfloat (find (&r, VC_SCENARIO_FULL)->bytes[VC_COMPONENT_OPTIMIZER], ==, rows[i].full);
+      g_assert_cmpfloat (find (&r, VC_SCENARIO_LORA)->bytes[VC_COMPONENT_OPTIMIZER], ==, rows[i].lora);
+      g_assert_cmpfloat (find (&r, VC_SCENARIO_QLORA_4BIT)->bytes[VC_COMPONENT_OPTIMIZER], ==, rows[i].lora);
+    }
+}
+
+static void
+test_optimizer_variants (void)
+{
+  VcInputs in;
+  VcResult r;
+
+  seed_inputs (&in);
+  in.mode = VC_MODE_TRAINING;
+  in.optimizer_precision = VC_STATE_PRECISION_BF16;
+  vc_estimator_compute (&in, &r);
+  /* pure-bf16 trainers: 2 states × 2 bytes */
+  g_assert_cmpfloat (find (&r, VC_SCENARIO_FULL)->bytes[VC_COMPONENT_OPTIMIZER], ==, 28e9);
+
+  in.optimizer = VC_OPTIMIZER_ADAMW_8BIT;
+  vc_estimator_compute (&in, &r);
+  /* bitsandbytes: 2 × 1 byte plus an fp32 absmax per 2048 values */
+  g_assert_cmpfloat (find (&r, VC_SCENARIO_FULL)->bytes[VC_COMPONENT_OPTIMIZER], ==, 14e9 + 14e9 * 4 / 2048);
+}
+
+static void
+test_moe_activated (void)
+{
+  VcInputs in;
+  VcResult r;
+  const VcScenarioResult *sc;
+
+  /* seed 000: DeepSeek-R1 loads 671B but activations follow the 37B activated */
+  seed_inputs (&in);
+  in.model_type = VC_MODEL_TYPE_MOE;
+  in.parameters = 671e9;
+  in.active_parameters = 37e9;
+  vc_estimator_compute (&in, &r);
+  sc = find (&r, VC_SCENARIO_INFERENCE_16BIT);
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_WEIGHTS], ==, 1342e9);
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_ACTIVATIONS], ==, 7.4e9);
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_KV_CACHE], ==, 7.4e9);
+  g_assert_cmpfloat (sc->total, ==, 1342e9 + 7.4e9 + 7.4e9 + 2e9);
+}
+
+static void
+test_scaling_and_options (void)
+{
+  VcInputs in;
+  VcResult r;
+  const VcScenarioResult *sc;
+
+  seed_inputs (&in);
+  in.batch = 2;
+  in.seq = 4096;
+  in.concurrency = 3;
+  vc_estimator_compute (&in, &r);
+  sc = find (&r, VC_SCENARIO_INFERENCE_16BIT);
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_ACTIVATIONS], ==, 1.4e9 * 4);
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_KV_CACHE], ==, 1.4e9 * 12);
+
+  /* seed 003: mixed precision adds 4 bytes per trainable parameter; √L checkpointing */
+  seed_inputs (&in);
+  in.mode = VC_MODE_TRAINING;
+  in.mixed_precision = TRUE;
+  in.checkpointing = VC_CHECKPOINTING_SQRT;
+  in.arch.n_layers = 16;
+  vc_estimator_compute (&in, &r);
+  sc = find (&r, VC_SCENARIO_FULL);
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_MASTER_WEIGHTS], ==, 28e9);
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_ACTIVATIONS], ==, 1.4e9 / 4);
+
+  /* the overhead is an input */
+  seed_inputs (&in);
+  in.overhead_gb = 0.5;
+  vc_estimator_compute (&in, &r);
+  g_assert_cmpfloat (find (&r, VC_SCENARIO_INFERENCE_16BIT)->total, ==, 17.3e9);
+
+  /* fp32 inference gets its own scenario, selected */
+  seed_inputs (&in);
+  in.precision = VC_PRECISION_FP32;
+  vc_estimator_compute (&in, &r);
+  g_assert_cmpuint (r.n_scenarios, ==, 4);
+  g_assert_cmpint (r.scenarios[r.selected].id, ==, VC_SCENARIO_INFERENCE_32BIT);
+  g_assert_cmpfloat (r.scenarios[r.selected].bytes[VC_COMPONENT_WEIGHTS], ==, 28e9);
+}
+
+static void
+test_extremes_finite (void)
+{
+  VcInputs in;
+  VcResult r;
+
+  for (int method = 0; method < 2; method++)
+    for (int mode = 0; mode < 2; mode++)
+      {
+        seed_inputs (&in);
+        in.method = method;
+        in.mode = mode;
+        in.parameters = 100e12;
+        in.seq = 10000000;
+        in.batch = 1000000;
+        in.concurrency = 1000000;
+        in.arch.n_layers = 100000;
+        in.arch.hidden_size = 1000000;
+        in.arch.n_heads = 100000;
+        in.arch.n_kv_heads = 100000;
+        in.arch.vocab_size = 100000000;
+        in.arch.intermediate_size = 10000000;
+        in.flash_attention = FALSE;
+        vc_estimator_compute (&in, &r);
+        for (guint i = 0; i < r.n_scenarios; i++)
+          {
+            g_assert_true (isfinite (r.scenarios[i].total));
+            g_assert_cmpfloat (r.scenarios[i].total, >, 0);
+            for (guint c = 0; c < VC_N_COMPONENTS; c++)
+              {
+                g_assert_true (isfinite (r.scenarios[i].bytes[c]));
+                g_assert_cmpfloat (r.scenarios[i].bytes[c], >=, 0);
+              }
+          }
+      }
+}
+
+static void
+test_gpu_count (void)
+{
+  VcInputs in;
+  VcResult r;
+  VcGpuFit fit;
+  const VcScenarioResult *sc;
+
+  seed_inputs (&in);
+  vc_estimator_compute (&in, &r);
+  sc = find (&r, VC_SCENARIO_INFERENCE_16BIT);    /* 18.8 GB, 2 GB of it overhead */
+
+  vc_estimator_fit_gpu (&in, &r, sc, 24e9, &fit);
+  g_assert_true (fit.fits);
+  g_assert_cmpfloat (fit.count, ==, 1);
+
+  /* 16.8 GB split over GPUs of 16 GB that each keep 2 GB: 16.8 / 14 → 2 */
+  vc_estimator_fit_gpu (&in, &r, sc, 16e9, &fit);
+  g_assert_false (fit.fits);
+  g_assert_cmpfloat (fit.count, ==, 2);
+  g_assert_cmpfloat (fit.per_gpu_bytes, ==, 16.8e9 / 2 + 2e9);
+
+  /* exactly full still fits */
+  vc_estimator_fit_gpu (&in, &r, sc, 18.8e9, &fit);
+  g_assert_true (fit.fits);
+  g_assert_cmpfloat (fit.count, ==, 1);
+
+  /* 10 GB cards: 16.8 / 8 = 2.1 → 3 (plain total ÷ capacity would say 2) */
+  vc_estimator_fit_gpu (&in, &r, sc, 10e9, &fit);
+  g_assert_cmpfloat (fit.count, ==, 3);
+
+  /* a card no bigger than the overhead never holds anything */
+  vc_estimator_fit_gpu (&in, &r, sc, 2e9, &fit);
+  g_assert_false (fit.fits);
+  g_assert_cmpfloat (fit.count, ==, 0);
+}
+
+static void
+test_gpu_count_kv_replicated (void)
+{
+  VcInputs in;
+  VcResult r;
+  VcGpuFit fit;
+  const VcScenarioResult *sc;
+
+  /* a model with 2 KV heads: past 2 GPUs the KV cache no longer splits */
+  vc_inputs_init_default (&in);
+  in.method = VC_METHOD_ARCHITECTURE;
+  in.arch.n_kv_heads = 2;
+  in.seq = 200000;
+  in.overhead_gb = 1;
+  vc_estimator_compute (&in, &r);
+  sc = &r.scenarios[r.selected];
+  {
+    double K = sc->bytes[VC_COMPONENT_KV_CACHE];
+    double S = sc->total - K - 1e9;
+    double cap = 16e9;
+    double n;
+
+    vc_estimator_fit_gpu (&in, &r, sc, cap, &fit);
+    n = ceil (S / (cap - 1e9 - K / 2));
+    g_assert_cmpfloat (K / 2 + 1e9, <, cap);
+    g_assert_cmpfloat (fit.count, ==, n);
+    g_assert_cmpfloat (fit.per_gpu_bytes, <=, cap);
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/estimator/seed/inference", test_seed_inference);
+  g_test_add_func ("/estimator/seed/training", test_seed_training);
+  g_test_add_func ("/estimator/seed/optimizers", test_seed_optimizers);
+  g_test_add_func ("/estimator/optimizer-variants", test_optimizer_variants);
+  g_test_add_func ("/estimator/seed/moe", test_moe_activated);
+  g_test_add_func ("/estimator/scaling-and-options", test_scaling_and_options);
+  g_test_add_func ("/estimator/extremes-finite", test_extremes_finite);
+  g_test_add_func ("/estimator/gpu-count", test_gpu_count);
+  g_test_add_func ("/estimator/gpu-count-kv-replicated", test_gpu_count_kv_replicated);
+  return g_test_run ();
+}
