@@ -372,6 +372,8 @@ inference_activations (const VcInputs *in,
 typedef struct
 {
   gboolean full;                  /* every weight trained: each linear keeps its input */
+  gboolean quantized_base;        /* bitsandbytes' 4/8-bit matmul keeps its input for the
+                                   * input gradient even when the weight is frozen */
   VcLoraTargets targets;          /* LoRA: adapted modules */
   double rank;
 } TrainedSet;
@@ -395,9 +397,10 @@ layer_saved_bytes (const VcInputs   *in,
                    double            e)
 {
   const VcArch *arch = &in->arch;
-  gboolean qkv_grad = tr->full || (tr->targets & (VC_LORA_TARGET_Q | VC_LORA_TARGET_K | VC_LORA_TARGET_V));
-  gboolean up_grad = tr->full || (tr->targets & (VC_LORA_TARGET_GATE | VC_LORA_TARGET_UP));
-  gboolean down_grad = tr->full || (tr->targets & VC_LORA_TARGET_DOWN);
+  gboolean keep = tr->full || tr->quantized_base;
+  gboolean qkv_grad = keep || (tr->targets & (VC_LORA_TARGET_Q | VC_LORA_TARGET_K | VC_LORA_TARGET_V));
+  gboolean up_grad = keep || (tr->targets & (VC_LORA_TARGET_GATE | VC_LORA_TARGET_UP));
+  gboolean down_grad = keep || (tr->targets & VC_LORA_TARGET_DOWN);
   double norm_fp32 = 4.0 * s->h;
   double n_norms = arch->norms_per_layer;
   double bytes = 0;
@@ -443,7 +446,12 @@ training_architecture (const VcInputs   *in,
   double e = in->mixed_precision ? 2.0 : e_w;
   double t = (double) in->batch * in->seq;
   const VcParamCounts *c = &s->counts;
-  TrainedSet tr = { sc->id == VC_SCENARIO_FULL, in->lora_targets, in->lora_rank };
+  TrainedSet tr = {
+    .full = sc->id == VC_SCENARIO_FULL,
+    .quantized_base = sc->id == VC_SCENARIO_QLORA_8BIT || sc->id == VC_SCENARIO_QLORA_4BIT,
+    .targets = in->lora_targets,
+    .rank = in->lora_rank,
+  };
   double T, weights, grads, opt, master;
   double per_layer_total, per_layer_max, saved, logits, layer_input;
   double fwd, bwd;
@@ -505,10 +513,11 @@ training_architecture (const VcInputs   *in,
   saved += 4.0 * s->h + (tr.full ? 2.0 * e * s->h : 0);
   saved *= t;
 
-  /* logits: b·s·V values. Unchunked (Hugging Face, LitGPT without chunking) the 16-bit
-   * logits stay alive with an fp32 copy and its log-softmax for the loss, then its gradient;
-   * a chunked loss keeps one fp32 log-softmax per value. */
-  logits = t * s->V * (in->loss == VC_LOSS_CHUNKED ? 4.0 : e + 8.0);
+  /* logits: b·s·V values. Unchunked (Hugging Face, torchtune's plain cross-entropy), at the
+   * start of the backward pass the 16-bit logits, their fp32 copy, the saved fp32 log-softmax
+   * and the fp32 gradient coexist: e + 12 bytes a value. A chunked loss upcasts one chunk at a
+   * time and keeps one fp32 log-softmax value per logit. */
+  logits = t * s->V * (in->loss == VC_LOSS_CHUNKED ? 4.0 : e + 12.0);
 
   /* Start of backward: all saved activations and the logits, gradients not yet allocated
    * (trainers free them with zero_grad(set_to_none=True)). End of backward: every gradient,
