@@ -1,2 +1,268 @@
-#include <glib.h>
-int main (int argc, char **argv) { g_test_init (&argc, &argv, NULL); return g_test_run (); }
+/* vramcalc end to end: JSON output values, option parsing, and every rejection path
+ * (exit status 2 and a message naming the option and what it accepts). */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+typedef struct
+{
+  int status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static void
+run_cli (Run        *r,
+         const char *first,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  va_list ap;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("VRAMCALC"));
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+
+  proc = g_subprocess_newv ((const char * const *) argv->pdata,
+                            G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate_utf8 (proc, NULL, NULL, &r->out, &r->err, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  r->status = g_subprocess_get_exit_status (proc);
+}
+
+static JsonObject *
+parse (JsonParser *parser,
+       const Run  *r)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r->out, -1, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static gint64
+scenario_total (JsonObject *root,
+                const char *id)
+{
+  JsonArray *a = json_object_get_array_member (root, "scenarios");
+
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonObject *o = json_array_get_object_element (a, i);
+      if (g_str_equal (json_object_get_string_member (o, "id"), id))
+        return json_object_get_int_member (o, "total_bytes");
+    }
+  g_assert_not_reached ();
+}
+
+static void
+test_seed_json (void)
+{
+  g_auto(Run) r = { 0 };
+  g_autoptr(JsonParser) p = json_parser_new ();
+  JsonObject *root;
+  JsonArray *comps, *gpus;
+
+  run_cli (&r, "--params", "7B", "--format", "json", NULL);
+  root = parse (p, &r);
+  g_assert_cmpstr (json_object_get_string_member (root, "method"), ==, "rule-of-thumb");
+  g_assert_cmpstr (json_object_get_string_member (root, "mode"), ==, "inference");
+  g_assert_cmpstr (json_object_get_string_member (root, "scenario"), ==, "inference-16bit");
+  g_assert_cmpint (json_object_get_int_member (root, "parameters"), ==, 7000000000);
+  g_assert_cmpint (json_object_get_int_member (root, "active_parameters"), ==, 7000000000);
+  g_assert_true (json_object_get_null_member (root, "kv_bytes_per_token"));
+  g_assert_cmpint (json_object_get_int_member (root, "total_bytes"), ==, 18800000000);
+  g_assert_cmpint (scenario_total (root, "inference-8bit"), ==, 11800000000);
+  g_assert_cmpint (scenario_total (root, "inference-4bit"), ==, 8300000000);
+  comps = json_object_get_array_member (root, "components");
+  g_assert_cmpuint (json_array_get_length (comps), ==, 4);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (comps, 1), "id"), ==, "kv_cache");
+  gpus = json_object_get_array_member (root, "gpus");
+  g_assert_cmpuint (json_array_get_length (gpus), >=, 17);
+  for (guint i = 0; i < json_array_get_length (gpus); i++)
+    {
+      JsonObject *g = json_array_get_object_element (gpus, i);
+
+      g_assert_true (json_object_has_member (g, "id"));
+      g_assert_true (json_object_has_member (g, "name"));
+      g_assert_cmpint (json_object_get_int_member (g, "memory_bytes"), >, 0);
+      g_assert_true (json_object_has_member (g, "fits"));
+      g_assert_cmpint (json_object_get_int_member (g, "count"), >=, 1);
+    }
+}
+
+static void
+test_seed_training_json (void)
+{
+  g_auto(Run) r = { 0 };
+  g_autoptr(JsonParser) p = json_parser_new ();
+  JsonObject *root;
+
+  run_cli (&r, "--mode", "training", "--params=7e9", "--finetune", "full", "--format=json", NULL);
+  root = parse (p, &r);
+  g_assert_cmpstr (json_object_get_string_member (root, "scenario"), ==, "full");
+  g_assert_cmpint (json_object_get_int_member (root, "total_bytes"), ==, 87400000000);
+  g_assert_cmpint (scenario_total (root, "lora"), ==, 18100000000);
+  g_assert_cmpint (scenario_total (root, "qlora-8bit"), ==, 11100000000);
+  g_assert_cmpint (scenario_total (root, "qlora-4bit"), ==, 7600000000);
+}
+
+static void
+test_preset_json (void)
+{
+  g_auto(Run) r = { 0 };
+  g_autoptr(JsonParser) p = json_parser_new ();
+  JsonObject *root;
+
+  /* the preset applies first, whatever the order: --layers overrides it */
+  run_cli (&r, "--layers", "16", "--preset", "llama-3-8b", "--format", "json", NULL);
+  root = parse (p, &r);
+  g_assert_cmpstr (json_object_get_string_member (root, "method"), ==, "architecture");
+  g_assert_cmpint (json_object_get_int_member (root, "kv_bytes_per_token"), ==, 65536);
+  g_clear_object (&p);
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+
+  p = json_parser_new ();
+  run_cli (&r, "--preset", "llama-3-8b", "--format", "json", NULL);
+  root = parse (p, &r);
+  g_assert_cmpint (json_object_get_int_member (root, "parameters"), ==, 8030261248);
+  g_assert_cmpint (json_object_get_int_member (root, "kv_bytes_per_token"), ==, 131072);
+  g_clear_object (&p);
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+
+  /* MoE by the rule of thumb: activations on activated parameters */
+  p = json_parser_new ();
+  run_cli (&r, "--preset", "deepseek-r1", "--method", "rule-of-thumb", "--format", "json", NULL);
+  root = parse (p, &r);
+  g_assert_cmpint (json_object_get_int_member (root, "active_parameters"), ==, 37000000000);
+  g_assert_cmpint (json_object_get_int_member (root, "total_bytes"), ==,
+                   671026419200LL * 2 + 7400000000LL * 2 + 2000000000LL);
+}
+
+static void
+test_table_and_lists (void)
+{
+  g_auto(Run) r = { 0 };
+
+  /* GLib puts a no-break space between a size and its unit */
+  run_cli (&r, "--params", "7B", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "18.8\u00a0GB"));
+  g_assert_nonnull (strstr (r.out, "Inference (4-bit)"));
+  g_assert_nonnull (strstr (r.out, "each keeps its own"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+
+  run_cli (&r, "--params", "7B", "--unit", "gib", NULL);
+  g_assert_nonnull (strstr (r.out, "17.5\u00a0GiB"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+
+  run_cli (&r, "--list-presets", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "llama-3.1-405b"));
+  g_assert_nonnull (strstr (r.out, "deepseek-r1"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+
+  run_cli (&r, "--list-gpus", NULL);
+  g_assert_nonnull (strstr (r.out, "23028 MiB"));
+  g_assert_nonnull (strstr (r.out, "143771 MiB"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+
+  run_cli (&r, "--help", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "--lora-targets"));
+}
+
+static void
+test_rejections (void)
+{
+  static const struct { const char *args[7]; const char *expect; } bad[] = {
+    { { "--batch", "0" }, "--batch: 0 is out of range for batch; accepted: a whole number from 1 to" },
+    { { "--seq", "lots" }, "--seq:" },
+    { { "--params", "seven" }, "--params:" },
+    { { "--precision", "fp7" }, "accepted: fp32, fp16, bf16, fp8, int8, int4" },
+    { { "--mode", "serve" }, "accepted: inference, training" },
+    { { "--method", "guess" }, "accepted: rule-of-thumb, architecture" },
+    { { "--finetune", "dora" }, "accepted: full, lora, qlora-8bit, qlora-4bit" },
+    { { "--optimizer", "lion" }, "--optimizer:" },
+    { { "--checkpointing", "some" }, "accepted: none, sqrt, full" },
+    { { "--lora-targets", "q,w" }, "all-linear" },
+    { { "--preset", "gpt-5" }, "unknown preset" },
+    { { "--format", "xml" }, "accepted: table, json" },
+    { { "--unit", "tb" }, "accepted: gb, gib" },
+    { { "--overhead", "-3" }, "--overhead:" },
+    { { "--frobnicate" }, "unknown option --frobnicate" },
+    { { "--batch" }, "--batch: a value is required" },
+    { { "stray" }, "unexpected argument" },
+    { { "--mixed-precision=yes" }, "takes no value" },
+    { { "--mode", "training", "--precision", "int4" }, "parameter precision is fp32, fp16 or bf16" },
+    { { "--method", "architecture", "--kv-heads", "5" }, "multiple of kv-heads" },
+    { { "--model-type", "moe", "--params", "7B", "--active-params", "8B" }, "cannot exceed" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_auto(Run) r = { 0 };
+
+      run_cli (&r, bad[i].args[0], bad[i].args[1], bad[i].args[2], bad[i].args[3],
+               bad[i].args[4], bad[i].args[5], NULL);
+      g_test_message ("%s → %s", bad[i].args[0], r.err);
+      g_assert_cmpint (r.status, ==, 2);
+      g_assert_cmpstr (r.out, ==, "");
+      g_assert_true (g_str_has_prefix (r.err, "vramcalc: "));
+      g_assert_nonnull (strstr (r.err, bad[i].expect));
+    }
+}
+
+static void
+test_extremes (void)
+{
+  g_auto(Run) r = { 0 };
+  g_autoptr(JsonParser) p = json_parser_new ();
+  JsonObject *root;
+
+  run_cli (&r, "--params", "100T", "--seq", "10000000", "--concurrency", "1000", "--format", "json", NULL);
+  root = parse (p, &r);
+  g_assert_cmpfloat (json_object_get_double_member (root, "total_bytes"), >, 0);
+  /* finite, non-negative numbers only (beyond 2^63 bytes they are written in exponent form) */
+  g_assert_null (strstr (r.out, ": nan"));
+  g_assert_null (strstr (r.out, ": inf"));
+  g_assert_null (strstr (r.out, ": -"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cli/seed-json", test_seed_json);
+  g_test_add_func ("/cli/seed-training-json", test_seed_training_json);
+  g_test_add_func ("/cli/preset-json", test_preset_json);
+  g_test_add_func ("/cli/table-and-lists", test_table_and_lists);
+  g_test_add_func ("/cli/rejections", test_rejections);
+  g_test_add_func ("/cli/extremes", test_extremes);
+  return g_test_run ();
+}

@@ -69,7 +69,7 @@ vc_parse_count (const char *text,
                    text);
       return FALSE;
     }
-  *value = round (*value * multiplier);
+  *value = *value * multiplier;
   return TRUE;
 }
 
