@@ -58,6 +58,8 @@ enum {
   PROP_CHECKPOINTING,
   PROP_FLASH_ATTENTION,
   PROP_LOSS,
+  PROP_COMPILE,
+  PROP_TRAIN_EMBEDDINGS,
   PROP_OVERHEAD_GB,
   PROP_UNIT,
   /* results */
@@ -316,6 +318,8 @@ vc_estimate_set_property (GObject      *object,
     case PROP_CHECKPOINTING: SET_FIELD (checkpointing, g_value_get_enum); break;
     case PROP_FLASH_ATTENTION: SET_FIELD (flash_attention, g_value_get_boolean); break;
     case PROP_LOSS: SET_FIELD (loss, g_value_get_enum); break;
+    case PROP_COMPILE: SET_FIELD (compile, g_value_get_boolean); break;
+    case PROP_TRAIN_EMBEDDINGS: SET_FIELD (train_embeddings, g_value_get_boolean); break;
     case PROP_OVERHEAD_GB: SET_FIELD (overhead_gb, g_value_get_double); break;
     case PROP_UNIT:
       if (self->unit == (VcUnit) g_value_get_enum (value))
@@ -380,6 +384,8 @@ vc_estimate_get_property (GObject    *object,
     case PROP_CHECKPOINTING: g_value_set_enum (value, in->checkpointing); break;
     case PROP_FLASH_ATTENTION: g_value_set_boolean (value, in->flash_attention); break;
     case PROP_LOSS: g_value_set_enum (value, in->loss); break;
+    case PROP_COMPILE: g_value_set_boolean (value, in->compile); break;
+    case PROP_TRAIN_EMBEDDINGS: g_value_set_boolean (value, in->train_embeddings); break;
     case PROP_OVERHEAD_GB: g_value_set_double (value, in->overhead_gb); break;
     case PROP_UNIT: g_value_set_enum (value, self->unit); break;
     case PROP_MODEL_PARAMETERS: g_value_set_double (value, self->result.parameters); break;
@@ -514,6 +520,14 @@ vc_estimate_class_init (VcEstimateClass *klass)
   properties[PROP_LOSS] =
     g_param_spec_enum ("loss", "Loss", "Cross-entropy over full logits or in chunks",
                        VC_TYPE_LOSS, d.loss, RW);
+  properties[PROP_COMPILE] =
+    g_param_spec_boolean ("compile", "torch.compile",
+                          "Training compiled with torch.compile: fused operations keep fewer activations",
+                          d.compile, RW);
+  properties[PROP_TRAIN_EMBEDDINGS] =
+    g_param_spec_boolean ("train-embeddings", "Train embeddings",
+                          "LoRA/QLoRA: the token embedding trains too (PEFT modules_to_save)",
+                          d.train_embeddings, RW);
   properties[PROP_OVERHEAD_GB] =
     g_param_spec_double ("overhead-gb", "Overhead (GB)",
                          "CUDA context, libraries and framework per GPU, in GB (-1: the method's default)",

@@ -88,6 +88,8 @@ vc_inputs_init_default (VcInputs *in)
     .checkpointing = VC_CHECKPOINTING_NONE,
     .flash_attention = TRUE,
     .loss = VC_LOSS_FULL,
+    .compile = FALSE,
+    .train_embeddings = FALSE,
     .overhead_gb = -1,
   };
 }
@@ -401,7 +403,8 @@ layer_saved_bytes (const VcInputs   *in,
   gboolean qkv_grad = keep || (tr->targets & (VC_LORA_TARGET_Q | VC_LORA_TARGET_K | VC_LORA_TARGET_V));
   gboolean up_grad = keep || (tr->targets & (VC_LORA_TARGET_GATE | VC_LORA_TARGET_UP));
   gboolean down_grad = keep || (tr->targets & VC_LORA_TARGET_DOWN);
-  double norm_fp32 = 4.0 * s->h;
+  /* compiled (Inductor) norms keep their 16-bit input and recompute the rest */
+  double norm_fp32 = in->compile ? e * s->h : 4.0 * s->h;
   double n_norms = arch->norms_per_layer;
   double bytes = 0;
   guint n_adapted = 0;
@@ -420,9 +423,9 @@ layer_saved_bytes (const VcInputs   *in,
   if (!in->flash_attention)
     bytes += (double) arch->n_heads * in->seq * (4.0 + e);
 
-  /* MLP */
+  /* MLP; compiled, the activation is recomputed from the gate output */
   if (arch->gated_mlp)
-    bytes += 3.0 * e * inter + (down_grad ? e * inter : 0);
+    bytes += (in->compile ? 2.0 : 3.0) * e * inter + (down_grad ? e * inter : 0);
   else
     bytes += e * inter + (down_grad ? e * inter : 0);
 
@@ -465,6 +468,11 @@ training_architecture (const VcInputs   *in,
   else
     {
       T = vc_arch_lora_params (&in->arch, in->lora_rank, in->lora_targets);
+      /* a trained embedding (PEFT's modules_to_save, LitGPT's QLoRA, which swaps in a
+       * trainable StableEmbedding) adds V·h trainable parameters; its 16-bit weights are
+       * already counted in the base */
+      if (in->train_embeddings)
+        T += (double) in->arch.vocab_size * in->arch.hidden_size;
       switch (sc->id)
         {
         case VC_SCENARIO_QLORA_8BIT:
@@ -481,7 +489,7 @@ training_architecture (const VcInputs   *in,
           weights = c->total * e_w;
           break;
         }
-      weights += T * e_w;
+      weights += vc_arch_lora_params (&in->arch, in->lora_rank, in->lora_targets) * e_w;
     }
   sc->trainable_parameters = T;
   grads = T * e_w;
@@ -517,7 +525,14 @@ training_architecture (const VcInputs   *in,
    * start of the backward pass the 16-bit logits, their fp32 copy, the saved fp32 log-softmax
    * and the fp32 gradient coexist: e + 12 bytes a value. A chunked loss upcasts one chunk at a
    * time and keeps one fp32 log-softmax value per logit. */
-  logits = t * s->V * (in->loss == VC_LOSS_CHUNKED ? 4.0 : e + 12.0);
+  if (in->compile)
+    /* a compiled cross-entropy keeps its input logits and one log-sum-exp per token,
+     * recomputing the softmax in the backward pass: 16-bit chunks when chunked; unchunked,
+     * the logits arrive upcast to fp32 (torchtune's model output, Hugging Face's loss) and
+     * their fp32 gradient joins them */
+    logits = t * s->V * (in->loss == VC_LOSS_CHUNKED ? e : 8.0);
+  else
+    logits = t * s->V * (in->loss == VC_LOSS_CHUNKED ? 4.0 : e + 12.0);
 
   /* Start of backward: all saved activations and the logits, gradients not yet allocated
    * (trainers free them with zero_grad(set_to_none=True)). End of backward: every gradient,

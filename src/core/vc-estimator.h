@@ -38,6 +38,8 @@ typedef struct
   VcCheckpointing checkpointing;
   gboolean flash_attention;
   VcLoss loss;
+  gboolean compile;                /* torch.compile: fused elementwise ops save fewer tensors */
+  gboolean train_embeddings;       /* LoRA/QLoRA: the token embedding trains too */
   double overhead_gb;              /* per GPU; < 0: the method's default */
 } VcInputs;
 
