@@ -1,0 +1,403 @@
+/* vc-gpu-chart.c: the GPU comparison, drawn with Cairo. Each row names a GPU, draws the memory
+ * the selected scenario needs over the GPU's capacity, and says how many such GPUs it takes:
+ * colour and text carry the same information. */
+#define G_LOG_DOMAIN "vc-gpu-chart"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "vc-breakdown-bar.h"
+#include "vc-catalog.h"
+#include "vc-compat.h"
+#include "vc-gpu-chart.h"
+#include "vc-units.h"
+
+#define ROW_PAD 8
+#define COL_GAP 12
+#define BAR_INSET 5
+
+struct _VcGpuChart
+{
+  GtkWidget parent_instance;
+
+  VcEstimate *estimate;
+};
+
+enum {
+  PROP_0,
+  PROP_ESTIMATE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (VcGpuChart, vc_gpu_chart, GTK_TYPE_WIDGET)
+
+typedef struct
+{
+  int name_w;
+  int text_w;
+  int row_h;
+  int text_h;
+} Metrics;
+
+VcGpuFitKind
+vc_gpu_chart_get_fit_kind (VcGpuChart *self,
+                           guint       gpu_index)
+{
+  const VcGpuFit *fit;
+
+  g_return_val_if_fail (VC_IS_GPU_CHART (self), VC_GPU_FIT_NONE);
+  g_return_val_if_fail (self->estimate != NULL, VC_GPU_FIT_NONE);
+  fit = vc_estimate_get_gpu_fit (self->estimate, gpu_index);
+  g_return_val_if_fail (fit != NULL, VC_GPU_FIT_NONE);
+  if (fit->fits)
+    return VC_GPU_FIT_ONE;
+  return fit->count > 0 ? VC_GPU_FIT_SEVERAL : VC_GPU_FIT_NONE;
+}
+
+static void
+fit_color (VcGpuFitKind kind,
+           gboolean     dark,
+           GdkRGBA     *color)
+{
+  static const char *light[] = { "#26a269", "#e5a50a", "#c01c28" };
+  static const char *night[] = { "#57e389", "#f8e45c", "#f66151" };
+
+  gdk_rgba_parse (color, (dark ? night : light)[kind]);
+}
+
+/* "23.1 GB of 24.0 GB · 1 GPU" */
+char *
+vc_gpu_chart_describe (VcGpuChart *self,
+                       guint       gpu_index)
+{
+  const VcGpuFit *fit;
+  VcUnit unit;
+  g_autofree char *need = NULL, *capacity = NULL, *count = NULL;
+
+  g_return_val_if_fail (VC_IS_GPU_CHART (self), NULL);
+  g_return_val_if_fail (self->estimate != NULL, NULL);
+
+  fit = vc_estimate_get_gpu_fit (self->estimate, gpu_index);
+  g_return_val_if_fail (fit != NULL, NULL);
+  unit = vc_estimate_get_unit (self->estimate);
+  need = vc_format_size (vc_estimate_get_selected (self->estimate)->total, unit);
+  capacity = vc_format_size (fit->capacity_bytes, unit);
+  if (fit->count > 0)
+    count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%.0f GPU", "%.0f GPUs",
+                                          (gulong) MIN (fit->count, G_MAXULONG)),
+                             fit->count);
+  else
+    count = g_strdup (_("does not fit"));
+  /* TRANSLATORS: memory needed, capacity of one GPU, how many GPUs (or "does not fit") */
+  return g_strdup_printf (_("%s of %s · %s"), need, capacity, count);
+}
+
+static void
+measure_rows (VcGpuChart *self,
+              Metrics    *m)
+{
+  guint n;
+  const VcGpu *gpus = vc_gpus_get_all (&n);
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+
+  m->name_w = m->text_w = m->text_h = 0;
+  for (guint i = 0; i < n && self->estimate != NULL; i++)
+    {
+      g_autofree char *text = vc_gpu_chart_describe (self, i);
+      int w, h;
+
+      pango_layout_set_text (layout, gpus[i].name, -1);
+      pango_layout_get_pixel_size (layout, &w, &h);
+      m->name_w = MAX (m->name_w, w);
+      m->text_h = MAX (m->text_h, h);
+      pango_layout_set_text (layout, text, -1);
+      pango_layout_get_pixel_size (layout, &w, &h);
+      m->text_w = MAX (m->text_w, w);
+    }
+  m->row_h = m->text_h + ROW_PAD;
+}
+
+static void
+bar_geometry (VcGpuChart      *self,
+              const Metrics   *m,
+              int              width,
+              guint            i,
+              graphene_rect_t *track,
+              graphene_rect_t *filled)
+{
+  const VcGpuFit *fit = vc_estimate_get_gpu_fit (self->estimate, i);
+  double total = vc_estimate_get_selected (self->estimate)->total;
+  double x = m->name_w + COL_GAP;
+  double w = MAX (0, width - x - COL_GAP - m->text_w);
+  double share = fit->capacity_bytes > 0 ? total / fit->capacity_bytes : 1;
+
+  share = CLAMP (share, 0, 1);
+  graphene_rect_init (track, x, i * m->row_h + BAR_INSET, w, m->row_h - 2 * BAR_INSET);
+  graphene_rect_init (filled, x, i * m->row_h + BAR_INSET, w * share, m->row_h - 2 * BAR_INSET);
+}
+
+/* Where the filled part of a GPU's bar lies and its colour, for tests and tooltips. */
+gboolean
+vc_gpu_chart_get_bar (VcGpuChart      *self,
+                      guint            gpu_index,
+                      graphene_rect_t *filled,
+                      GdkRGBA         *color)
+{
+  Metrics m;
+  graphene_rect_t track;
+
+  g_return_val_if_fail (VC_IS_GPU_CHART (self), FALSE);
+  if (self->estimate == NULL || gpu_index >= vc_estimate_get_n_gpus (self->estimate))
+    return FALSE;
+  measure_rows (self, &m);
+  bar_geometry (self, &m, gtk_widget_get_width (GTK_WIDGET (self)), gpu_index, &track, filled);
+  fit_color (vc_gpu_chart_get_fit_kind (self, gpu_index), vc_widget_is_dark (GTK_WIDGET (self)), color);
+  return TRUE;
+}
+
+static void
+vc_gpu_chart_measure (GtkWidget      *widget,
+                      GtkOrientation  orientation,
+                      int             for_size,
+                      int            *minimum,
+                      int            *natural,
+                      int            *minimum_baseline,
+                      int            *natural_baseline)
+{
+  VcGpuChart *self = VC_GPU_CHART (widget);
+  Metrics m;
+  guint n;
+
+  vc_gpus_get_all (&n);
+  measure_rows (self, &m);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = m.name_w + m.text_w + 2 * COL_GAP + 80;
+      *natural = m.name_w + m.text_w + 2 * COL_GAP + 240;
+    }
+  else
+    *minimum = *natural = self->estimate != NULL ? (int) n * m.row_h : 0;
+}
+
+static void
+vc_gpu_chart_snapshot (GtkWidget   *widget,
+                       GtkSnapshot *snapshot)
+{
+  VcGpuChart *self = VC_GPU_CHART (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  gboolean dark = vc_widget_is_dark (widget);
+  g_autoptr(PangoLayout) layout = NULL;
+  const VcGpu *gpus;
+  cairo_t *cr;
+  GdkRGBA fg;
+  Metrics m;
+  guint n;
+
+  if (self->estimate == NULL || width <= 0)
+    return;
+
+  gpus = vc_gpus_get_all (&n);
+  measure_rows (self, &m);
+  vc_widget_get_color (widget, &fg);
+  layout = gtk_widget_create_pango_layout (widget, NULL);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *text = vc_gpu_chart_describe (self, i);
+      graphene_rect_t track, filled;
+      GdkRGBA c;
+      int tw, th;
+
+      bar_geometry (self, &m, width, i, &track, &filled);
+
+      /* zebra rows help the eye from name to figure */
+      if (i % 2 == 1)
+        {
+          cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.04);
+          cairo_rectangle (cr, 0, i * m.row_h, width, m.row_h);
+          cairo_fill (cr);
+        }
+
+      gdk_cairo_set_source_rgba (cr, &fg);
+      pango_layout_set_text (layout, gpus[i].name, -1);
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      cairo_move_to (cr, 0, i * m.row_h + (m.row_h - th) / 2.0);
+      pango_cairo_show_layout (cr, layout);
+
+      /* the capacity: a track with an outline */
+      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.1);
+      cairo_rectangle (cr, track.origin.x, track.origin.y, track.size.width, track.size.height);
+      cairo_fill (cr);
+
+      fit_color (vc_gpu_chart_get_fit_kind (self, i), dark, &c);
+      gdk_cairo_set_source_rgba (cr, &c);
+      cairo_rectangle (cr, filled.origin.x, filled.origin.y, filled.size.width, filled.size.height);
+      cairo_fill (cr);
+
+      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.35);
+      cairo_set_line_width (cr, 1);
+      cairo_rectangle (cr, track.origin.x + 0.5, track.origin.y + 0.5,
+                       MAX (0, track.size.width - 1), track.size.height - 1);
+      cairo_stroke (cr);
+
+      gdk_cairo_set_source_rgba (cr, &fg);
+      pango_layout_set_text (layout, text, -1);
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      cairo_move_to (cr, width - m.text_w, i * m.row_h + (m.row_h - th) / 2.0);
+      pango_cairo_show_layout (cr, layout);
+    }
+  cairo_destroy (cr);
+}
+
+static void
+update (VcGpuChart *self)
+{
+  g_autoptr(GString) one = g_string_new (NULL);
+  g_autoptr(GString) several = g_string_new (NULL);
+  g_autoptr(GString) none = g_string_new (NULL);
+  g_autoptr(GString) summary = g_string_new (NULL);
+  guint n;
+  const VcGpu *gpus = vc_gpus_get_all (&n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      GString *s;
+
+      switch (vc_gpu_chart_get_fit_kind (self, i))
+        {
+        case VC_GPU_FIT_ONE: s = one; break;
+        case VC_GPU_FIT_SEVERAL: s = several; break;
+        case VC_GPU_FIT_NONE:
+        default: s = none; break;
+        }
+      if (s->len > 0)
+        g_string_append (s, ", ");
+      if (s == several)
+        {
+          g_autofree char *d = vc_gpu_chart_describe (self, i);
+          g_string_append_printf (s, "%s (%s)", gpus[i].name, d);
+        }
+      else
+        g_string_append (s, gpus[i].name);
+    }
+  if (one->len > 0)
+    g_string_append_printf (summary, _("Fits on one GPU: %s. "), one->str);
+  if (several->len > 0)
+    g_string_append_printf (summary, _("Needs several GPUs: %s. "), several->str);
+  if (none->len > 0)
+    g_string_append_printf (summary, _("Does not fit: %s."), none->str);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary->str,
+                                  -1);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+VcEstimate *
+vc_gpu_chart_get_estimate (VcGpuChart *self)
+{
+  g_return_val_if_fail (VC_IS_GPU_CHART (self), NULL);
+  return self->estimate;
+}
+
+void
+vc_gpu_chart_set_estimate (VcGpuChart *self,
+                           VcEstimate *estimate)
+{
+  g_return_if_fail (VC_IS_GPU_CHART (self));
+  g_return_if_fail (estimate == NULL || VC_IS_ESTIMATE (estimate));
+
+  if (self->estimate == estimate)
+    return;
+  if (self->estimate != NULL)
+    g_signal_handlers_disconnect_by_data (self->estimate, self);
+  g_set_object (&self->estimate, estimate);
+  if (estimate != NULL)
+    {
+      g_signal_connect_object (estimate, "changed", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (estimate, "notify::unit", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
+      update (self);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ESTIMATE]);
+}
+
+static void
+vc_gpu_chart_css_changed (GtkWidget         *widget,
+                          GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (vc_gpu_chart_parent_class)->css_changed (widget, change);
+  gtk_widget_queue_resize (widget);
+}
+
+static void
+vc_gpu_chart_dispose (GObject *object)
+{
+  vc_gpu_chart_set_estimate (VC_GPU_CHART (object), NULL);
+  G_OBJECT_CLASS (vc_gpu_chart_parent_class)->dispose (object);
+}
+
+static void
+vc_gpu_chart_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_ESTIMATE:
+      g_value_set_object (value, VC_GPU_CHART (object)->estimate);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+vc_gpu_chart_set_property (GObject      *object,
+                           guint         prop_id,
+                           const GValue *value,
+                           GParamSpec   *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_ESTIMATE:
+      vc_gpu_chart_set_estimate (VC_GPU_CHART (object), g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+vc_gpu_chart_class_init (VcGpuChartClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = vc_gpu_chart_dispose;
+  object_class->get_property = vc_gpu_chart_get_property;
+  object_class->set_property = vc_gpu_chart_set_property;
+  widget_class->measure = vc_gpu_chart_measure;
+  widget_class->snapshot = vc_gpu_chart_snapshot;
+  widget_class->css_changed = vc_gpu_chart_css_changed;
+
+  properties[PROP_ESTIMATE] =
+    g_param_spec_object ("estimate", NULL, NULL, VC_TYPE_ESTIMATE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "gpuchart");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+vc_gpu_chart_init (VcGpuChart *self)
+{
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("GPU comparison"),
+                                  -1);
+}

@@ -1,0 +1,47 @@
+/* vc-input-bind.h: binds input widgets to properties of the estimate model. The ranges come
+ * from the properties' GParamSpecs, so the window, the command line and profiles accept the
+ * same values. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "vc-estimate.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  int value;
+  const char *label;           /* marked with N_(), translated when the list is built */
+} VcChoice;
+
+void vc_bind_spin            (GtkSpinButton  *spin,
+                              VcEstimate     *estimate,
+                              const char     *property,
+                              double          step,
+                              guint           digits);
+void vc_bind_choices         (GtkDropDown    *dropdown,
+                              VcEstimate     *estimate,
+                              const char     *property,
+                              const VcChoice *choices,
+                              guint           n_choices);
+void vc_bind_preset_dropdown (GtkDropDown    *dropdown,
+                              VcEstimate     *estimate);
+void vc_bind_count_entry     (GtkEntry       *entry,
+                              VcEstimate     *estimate,
+                              const char     *property);
+void vc_bind_active          (GtkWidget      *toggle,
+                              VcEstimate     *estimate,
+                              const char     *property);
+
+G_END_DECLS
+
+G_BEGIN_DECLS
+
+void vc_bind_spin_with_default (GtkSpinButton *spin,
+                                VcEstimate    *estimate,
+                                const char    *property,
+                                double         step,
+                                guint          digits);
+
+G_END_DECLS

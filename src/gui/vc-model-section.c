@@ -1,0 +1,277 @@
+/* vc-model-section.c: the model inputs of both tabs. The architecture fields are laid out from
+ * the core's field table, so a field added there shows here without a change. */
+#define G_LOG_DOMAIN "vc-model-section"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "vc-arch.h"
+#include "vc-input-bind.h"
+#include "vc-model-section.h"
+#include "vc-units.h"
+
+struct _VcModelSection
+{
+  GtkWidget parent_instance;
+
+  VcEstimate *estimate;
+  GHashTable *inputs;          /* property name → widget */
+
+  GtkWidget *box;
+  GtkDropDown *preset;
+  GtkDropDown *method;
+  GtkDropDown *model_type;
+  GtkEntry *parameters;
+  GtkEntry *active_parameters;
+  GtkLabel *counts_hint;
+  GtkExpander *arch_expander;
+  GtkLabel *arch_hint;
+  GtkGrid *arch_grid;
+};
+
+enum {
+  PROP_0,
+  PROP_ESTIMATE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (VcModelSection, vc_model_section, GTK_TYPE_WIDGET)
+
+static const VcChoice method_choices[] = {
+  { VC_METHOD_RULE_OF_THUMB, N_("Rule of thumb") },
+  { VC_METHOD_ARCHITECTURE, N_("Architecture") },
+};
+
+static const VcChoice model_type_choices[] = {
+  { VC_MODEL_TYPE_DENSE, N_("Dense") },
+  { VC_MODEL_TYPE_MOE, N_("Mixture of experts") },
+};
+
+static const VcChoice norm_choices[] = {
+  { VC_NORM_RMS, N_("RMSNorm") },
+  { VC_NORM_LAYER, N_("LayerNorm") },
+};
+
+/* Which inputs apply follows the method, the model type and the preset. */
+static void
+update_applicable (VcModelSection *self)
+{
+  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
+  gboolean rule = in->method == VC_METHOD_RULE_OF_THUMB;
+  gboolean custom = vc_estimate_get_preset (self->estimate)[0] == '\0';
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->model_type), rule);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->parameters), rule);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->active_parameters),
+                            rule && in->model_type == VC_MODEL_TYPE_MOE);
+  gtk_widget_set_visible (GTK_WIDGET (self->arch_expander), !rule);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->arch_grid), !rule && custom);
+  gtk_widget_set_visible (GTK_WIDGET (self->arch_hint), !custom);
+}
+
+static void
+update_counts_hint (VcModelSection *self)
+{
+  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
+  double total, active;
+  g_autofree char *t = NULL, *a = NULL, *text = NULL;
+
+  if (in->method == VC_METHOD_RULE_OF_THUMB)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->counts_hint), FALSE);
+      return;
+    }
+  g_object_get (self->estimate,
+                "model-parameters", &total,
+                "model-active-parameters", &active,
+                NULL);
+  t = vc_format_count (total);
+  a = vc_format_count (active);
+  if (total != active)
+    text = g_strdup_printf (_("Counted from the architecture: %s parameters, %s activated per token"), t, a);
+  else
+    text = g_strdup_printf (_("Counted from the architecture: %s parameters"), t);
+  gtk_label_set_label (self->counts_hint, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->counts_hint), TRUE);
+}
+
+static void
+build_arch_grid (VcModelSection *self)
+{
+  guint n;
+  const VcArchField *fields = vc_arch_fields (&n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const VcArchField *f = &fields[i];
+      GtkWidget *label = gtk_label_new (_(f->nick));
+      GtkWidget *input;
+
+      gtk_label_set_xalign (GTK_LABEL (label), 1);
+      if (f->type == VC_ARCH_FIELD_UINT)
+        {
+          input = gtk_spin_button_new (NULL, 1, 0);
+          gtk_editable_set_width_chars (GTK_EDITABLE (input), 9);
+          vc_bind_spin (GTK_SPIN_BUTTON (input), self->estimate, f->name, 1, 0);
+        }
+      else if (f->type == VC_ARCH_FIELD_BOOL)
+        {
+          input = gtk_switch_new ();
+          gtk_widget_set_halign (input, GTK_ALIGN_START);
+          gtk_widget_set_valign (input, GTK_ALIGN_CENTER);
+          vc_bind_active (input, self->estimate, f->name);
+        }
+      else
+        {
+          input = gtk_drop_down_new (NULL, NULL);
+          gtk_widget_set_halign (input, GTK_ALIGN_START);
+          vc_bind_choices (GTK_DROP_DOWN (input), self->estimate, f->name,
+                           norm_choices, G_N_ELEMENTS (norm_choices));
+        }
+      gtk_widget_set_tooltip_text (input, _(f->blurb));
+      gtk_accessible_update_relation (GTK_ACCESSIBLE (input),
+                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
+      gtk_grid_attach (self->arch_grid, label, 0, i, 1, 1);
+      gtk_grid_attach (self->arch_grid, input, 1, i, 1, 1);
+      g_hash_table_insert (self->inputs, (gpointer) f->name, input);
+    }
+}
+
+VcEstimate *
+vc_model_section_get_estimate (VcModelSection *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_SECTION (self), NULL);
+  return self->estimate;
+}
+
+/* Bound once: both tabs share the window's single estimate for the window's lifetime. */
+void
+vc_model_section_set_estimate (VcModelSection *self,
+                               VcEstimate     *estimate)
+{
+  g_return_if_fail (VC_IS_MODEL_SECTION (self));
+  g_return_if_fail (VC_IS_ESTIMATE (estimate));
+
+  if (self->estimate == estimate)
+    return;
+  g_return_if_fail (self->estimate == NULL);
+  self->estimate = g_object_ref (estimate);
+
+  vc_bind_preset_dropdown (self->preset, estimate);
+  vc_bind_choices (self->method, estimate, "method", method_choices, G_N_ELEMENTS (method_choices));
+  vc_bind_choices (self->model_type, estimate, "model-type",
+                   model_type_choices, G_N_ELEMENTS (model_type_choices));
+  vc_bind_count_entry (self->parameters, estimate, "parameters");
+  vc_bind_count_entry (self->active_parameters, estimate, "active-parameters");
+  g_hash_table_insert (self->inputs, (gpointer) "preset", self->preset);
+  g_hash_table_insert (self->inputs, (gpointer) "method", self->method);
+  g_hash_table_insert (self->inputs, (gpointer) "model-type", self->model_type);
+  g_hash_table_insert (self->inputs, (gpointer) "parameters", self->parameters);
+  g_hash_table_insert (self->inputs, (gpointer) "active-parameters", self->active_parameters);
+  build_arch_grid (self);
+
+  g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::model-type", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::preset", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "changed", G_CALLBACK (update_counts_hint), self, G_CONNECT_SWAPPED);
+  update_applicable (self);
+  update_counts_hint (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ESTIMATE]);
+}
+
+GtkWidget *
+vc_model_section_get_input (VcModelSection *self,
+                            const char     *property)
+{
+  g_return_val_if_fail (VC_IS_MODEL_SECTION (self), NULL);
+  return g_hash_table_lookup (self->inputs, property);
+}
+
+static void
+vc_model_section_dispose (GObject *object)
+{
+  VcModelSection *self = VC_MODEL_SECTION (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), VC_TYPE_MODEL_SECTION);
+  g_clear_pointer (&self->inputs, g_hash_table_unref);
+  g_clear_object (&self->estimate);
+  G_OBJECT_CLASS (vc_model_section_parent_class)->dispose (object);
+}
+
+static void
+vc_model_section_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  VcModelSection *self = VC_MODEL_SECTION (object);
+
+  switch (prop_id)
+    {
+    case PROP_ESTIMATE:
+      g_value_set_object (value, self->estimate);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+vc_model_section_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  VcModelSection *self = VC_MODEL_SECTION (object);
+
+  switch (prop_id)
+    {
+    case PROP_ESTIMATE:
+      if (g_value_get_object (value) != NULL)
+        vc_model_section_set_estimate (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+vc_model_section_class_init (VcModelSectionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = vc_model_section_dispose;
+  object_class->get_property = vc_model_section_get_property;
+  object_class->set_property = vc_model_section_set_property;
+
+  properties[PROP_ESTIMATE] =
+    g_param_spec_object ("estimate", NULL, NULL, VC_TYPE_ESTIMATE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/vramcalc/VramCalculator/vc-model-section.ui");
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, box);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, preset);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, method);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, model_type);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, parameters);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, active_parameters);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, counts_hint);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, arch_expander);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, arch_hint);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, arch_grid);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+vc_model_section_init (VcModelSection *self)
+{
+  self->inputs = g_hash_table_new (g_str_hash, g_str_equal);
+  gtk_widget_init_template (GTK_WIDGET (self));
+}

@@ -1,0 +1,428 @@
+/* vc-results-view.c: the results side of the window. Every figure comes from the estimate
+ * model; this file only formats and lays out. */
+#define G_LOG_DOMAIN "vc-results-view"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "vc-breakdown-bar.h"
+#include "vc-compat.h"
+#include "vc-component-row.h"
+#include "vc-gpu-chart.h"
+#include "vc-results-view.h"
+#include "vc-units.h"
+
+struct _VcResultsView
+{
+  GtkWidget parent_instance;
+
+  VcEstimate *estimate;
+  GtkSortListModel *sorted;
+  gboolean updating_selection;
+  VcScenario shown[VC_MAX_SCENARIOS];
+  guint n_shown;
+  GtkWidget *scenario_totals[VC_MAX_SCENARIOS];
+
+  GtkWidget *box;
+  GtkLabel *title;
+  GtkLabel *total;
+  GtkLabel *summary;
+  GtkLabel *problem;
+  GtkListBox *scenarios;
+  GtkLabel *breakdown_heading;
+  VcBreakdownBar *breakdown_bar;
+  GtkColumnView *breakdown_view;
+  GtkColumnViewColumn *component_column;
+  GtkColumnViewColumn *size_column;
+  GtkColumnViewColumn *share_column;
+  VcGpuChart *gpu_chart;
+};
+
+G_DEFINE_FINAL_TYPE (VcResultsView, vc_results_view, GTK_TYPE_WIDGET)
+
+/* ---- breakdown column view ----------------------------------------------------------------- */
+
+typedef enum { COLUMN_COMPONENT, COLUMN_SIZE, COLUMN_SHARE } Column;
+
+static gboolean
+bytes_to_text (GBinding     *binding,
+               const GValue *from,
+               GValue       *to,
+               gpointer      user_data)
+{
+  VcResultsView *self = user_data;
+
+  g_value_take_string (to, vc_format_size (g_value_get_double (from),
+                                           vc_estimate_get_unit (self->estimate)));
+  return TRUE;
+}
+
+static gboolean
+share_to_text (GBinding     *binding,
+               const GValue *from,
+               GValue       *to,
+               gpointer      user_data)
+{
+  /* TRANSLATORS: a share of the total memory, in percent */
+  g_value_take_string (to, g_strdup_printf (_("%.1f%%"), g_value_get_double (from) * 100));
+  return TRUE;
+}
+
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), column == COLUMN_COMPONENT ? 0 : 1);
+  if (column != COLUMN_COMPONENT)
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  VcResultsView *self = g_object_get_data (G_OBJECT (factory), "vc-view");
+  GtkWidget *label = gtk_list_item_get_child (item);
+  VcComponentRow *row = gtk_list_item_get_item (item);
+  g_autoptr(GPtrArray) bindings = g_ptr_array_new ();
+
+  switch (column)
+    {
+    case COLUMN_COMPONENT:
+      gtk_label_set_label (GTK_LABEL (label), vc_component_row_get_name (row));
+      break;
+    case COLUMN_SIZE:
+      g_ptr_array_add (bindings,
+                       g_object_bind_property_full (row, "bytes", label, "label", G_BINDING_SYNC_CREATE,
+                                                    bytes_to_text, NULL, self, NULL));
+      break;
+    case COLUMN_SHARE:
+    default:
+      g_ptr_array_add (bindings,
+                       g_object_bind_property_full (row, "share", label, "label", G_BINDING_SYNC_CREATE,
+                                                    share_to_text, NULL, NULL, NULL));
+      break;
+    }
+  /* the formula and the values it used, on every cell of the row */
+  g_ptr_array_add (bindings,
+                   g_object_bind_property (row, "formula", label, "tooltip-text", G_BINDING_SYNC_CREATE));
+  g_object_set_data_full (G_OBJECT (item), "vc-bindings", g_ptr_array_ref (bindings),
+                          (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+unbind_cell (GtkSignalListItemFactory *factory,
+             GtkListItem              *item,
+             gpointer                  user_data)
+{
+  GPtrArray *bindings = g_object_get_data (G_OBJECT (item), "vc-bindings");
+
+  for (guint i = 0; bindings != NULL && i < bindings->len; i++)
+    g_binding_unbind (g_ptr_array_index (bindings, i));
+  g_object_set_data (G_OBJECT (item), "vc-bindings", NULL);
+}
+
+static GtkListItemFactory *
+cell_factory (VcResultsView *self,
+              Column         column)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_object_set_data (G_OBJECT (factory), "vc-view", self);
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (column));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (column));
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), GINT_TO_POINTER (column));
+  return factory;
+}
+
+/* A fresh selection model rebinds every row: used when the unit changes, which changes no row. */
+static void
+set_breakdown_model (VcResultsView *self)
+{
+  g_autoptr(GtkNoSelection) selection = NULL;
+
+  g_clear_object (&self->sorted);
+  self->sorted = gtk_sort_list_model_new (g_object_ref (vc_estimate_get_breakdown (self->estimate)),
+                                          g_object_ref (gtk_column_view_get_sorter (self->breakdown_view)));
+  selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
+  gtk_column_view_set_model (self->breakdown_view, GTK_SELECTION_MODEL (selection));
+}
+
+static void
+setup_columns (VcResultsView *self)
+{
+  g_autoptr(GtkListItemFactory) f0 = cell_factory (self, COLUMN_COMPONENT);
+  g_autoptr(GtkListItemFactory) f1 = cell_factory (self, COLUMN_SIZE);
+  g_autoptr(GtkListItemFactory) f2 = cell_factory (self, COLUMN_SHARE);
+  GtkSorter *by_name, *by_bytes, *by_share;
+
+  by_name = GTK_SORTER (gtk_string_sorter_new (gtk_property_expression_new (VC_TYPE_COMPONENT_ROW, NULL, "name")));
+  by_bytes = GTK_SORTER (gtk_numeric_sorter_new (gtk_property_expression_new (VC_TYPE_COMPONENT_ROW, NULL, "bytes")));
+  by_share = GTK_SORTER (gtk_numeric_sorter_new (gtk_property_expression_new (VC_TYPE_COMPONENT_ROW, NULL, "share")));
+
+  gtk_column_view_column_set_factory (self->component_column, f0);
+  gtk_column_view_column_set_factory (self->size_column, f1);
+  gtk_column_view_column_set_factory (self->share_column, f2);
+  gtk_column_view_column_set_sorter (self->component_column, by_name);
+  gtk_column_view_column_set_sorter (self->size_column, by_bytes);
+  gtk_column_view_column_set_sorter (self->share_column, by_share);
+  vc_column_view_column_set_id (self->component_column, "component");
+  vc_column_view_column_set_id (self->size_column, "size");
+  vc_column_view_column_set_id (self->share_column, "share");
+  g_object_unref (by_name);
+  g_object_unref (by_bytes);
+  g_object_unref (by_share);
+}
+
+/* ---- scenario table ------------------------------------------------------------------------ */
+
+static void
+rebuild_scenarios (VcResultsView *self,
+                   const VcResult *r)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->scenarios))) != NULL)
+    gtk_list_box_remove (self->scenarios, child);
+
+  self->n_shown = r->n_scenarios;
+  for (guint i = 0; i < r->n_scenarios; i++)
+    {
+      GtkWidget *row = gtk_list_box_row_new ();
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+      GtkWidget *name = gtk_label_new (vc_scenario_name (r->scenarios[i].id));
+      GtkWidget *total = gtk_label_new (NULL);
+
+      self->shown[i] = r->scenarios[i].id;
+      gtk_widget_set_hexpand (name, TRUE);
+      gtk_label_set_xalign (GTK_LABEL (name), 0);
+      gtk_label_set_xalign (GTK_LABEL (total), 1);
+      gtk_widget_add_css_class (total, "numeric");
+      gtk_box_append (GTK_BOX (box), name);
+      gtk_box_append (GTK_BOX (box), total);
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+      gtk_accessible_update_relation (GTK_ACCESSIBLE (row),
+                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY, name, total, NULL, -1);
+      g_object_set_data (G_OBJECT (row), "vc-scenario", GINT_TO_POINTER (r->scenarios[i].id));
+      gtk_list_box_append (self->scenarios, row);
+      self->scenario_totals[i] = total;
+    }
+}
+
+static void
+update_scenarios (VcResultsView *self)
+{
+  const VcResult *r = vc_estimate_get_result (self->estimate);
+  VcUnit unit = vc_estimate_get_unit (self->estimate);
+  gboolean same = r->n_scenarios == self->n_shown;
+
+  for (guint i = 0; same && i < r->n_scenarios; i++)
+    same = self->shown[i] == r->scenarios[i].id;
+
+  self->updating_selection = TRUE;
+  if (!same)
+    rebuild_scenarios (self, r);
+  for (guint i = 0; i < r->n_scenarios; i++)
+    {
+      g_autofree char *size = vc_format_size (r->scenarios[i].total, unit);
+      gtk_label_set_label (GTK_LABEL (self->scenario_totals[i]), size);
+    }
+  gtk_list_box_select_row (self->scenarios, gtk_list_box_get_row_at_index (self->scenarios, r->selected));
+  self->updating_selection = FALSE;
+}
+
+static void
+scenario_selected (GtkListBox    *box,
+                   GtkListBoxRow *row,
+                   VcResultsView *self)
+{
+  if (self->updating_selection || row == NULL || self->estimate == NULL)
+    return;
+  vc_estimate_select_scenario (self->estimate,
+                               GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "vc-scenario")));
+}
+
+/* ---- headline ------------------------------------------------------------------------------ */
+
+static void
+update_headline (VcResultsView *self)
+{
+  const VcResult *r = vc_estimate_get_result (self->estimate);
+  const VcScenarioResult *sc = &r->scenarios[r->selected];
+  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
+  VcUnit unit = vc_estimate_get_unit (self->estimate);
+  const char *model = vc_estimate_get_model_name (self->estimate);
+  g_autofree char *title = NULL, *total = NULL, *params = NULL, *overhead = NULL;
+  g_autoptr(GString) summary = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  title = g_strdup_printf ("%s · %s", model[0] ? model : C_("model", "Custom model"),
+                           vc_scenario_name (sc->id));
+  gtk_label_set_label (self->title, title);
+  total = vc_format_size (sc->total, unit);
+  gtk_label_set_label (self->total, total);
+
+  params = vc_format_count (r->parameters);
+  g_string_append_printf (summary, _("%s parameters"), params);
+  if (r->active_parameters != r->parameters)
+    {
+      g_autofree char *active = vc_format_count (r->active_parameters);
+      g_string_append_printf (summary, _(", %s activated"), active);
+    }
+  if (in->mode == VC_MODE_TRAINING)
+    {
+      g_autofree char *trainable = vc_format_count (sc->trainable_parameters);
+      g_string_append_printf (summary, _(" · %s trainable"), trainable);
+    }
+  if (in->mode == VC_MODE_INFERENCE && r->kv_bytes_per_token >= 0)
+    {
+      g_autofree char *kv = g_format_size_full ((guint64) r->kv_bytes_per_token,
+                                                unit == VC_UNIT_GIB ? G_FORMAT_SIZE_IEC_UNITS
+                                                                    : G_FORMAT_SIZE_DEFAULT);
+      g_string_append_printf (summary, _(" · KV cache %s per token"), kv);
+    }
+  if (sc->peak_phase == VC_PHASE_FORWARD)
+    g_string_append (summary, _(" · peak at the start of the backward pass"));
+  else if (sc->peak_phase == VC_PHASE_BACKWARD)
+    g_string_append (summary, _(" · peak at the end of the backward pass"));
+  overhead = vc_format_size (r->overhead_bytes, unit);
+  g_string_append_printf (summary, _(" · %s overhead per GPU"), overhead);
+  gtk_label_set_label (self->summary, summary->str);
+
+  if (!vc_estimate_check (self->estimate, &error))
+    {
+      g_autofree char *text = g_strdup_printf (_("These inputs do not go together: %s"), error->message);
+      gtk_label_set_label (self->problem, text);
+      gtk_widget_set_visible (GTK_WIDGET (self->problem), TRUE);
+    }
+  else
+    gtk_widget_set_visible (GTK_WIDGET (self->problem), FALSE);
+
+  {
+    g_autofree char *heading = g_strdup_printf (_("Breakdown of %s"), vc_scenario_name (sc->id));
+    gtk_label_set_label (self->breakdown_heading, heading);
+  }
+}
+
+static void
+estimate_changed (VcResultsView *self)
+{
+  GtkSorter *sorter = gtk_column_view_get_sorter (self->breakdown_view);
+
+  update_headline (self);
+  update_scenarios (self);
+  /* rows change in place: the sorted order may have changed with them */
+  if (sorter != NULL)
+    gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+}
+
+static void
+unit_changed (VcResultsView *self)
+{
+  estimate_changed (self);
+  set_breakdown_model (self);
+}
+
+void
+vc_results_view_set_estimate (VcResultsView *self,
+                              VcEstimate    *estimate)
+{
+  g_return_if_fail (VC_IS_RESULTS_VIEW (self));
+  g_return_if_fail (VC_IS_ESTIMATE (estimate));
+  g_return_if_fail (self->estimate == NULL);
+
+  self->estimate = g_object_ref (estimate);
+  vc_breakdown_bar_set_estimate (self->breakdown_bar, estimate);
+  vc_gpu_chart_set_estimate (self->gpu_chart, estimate);
+  setup_columns (self);
+  set_breakdown_model (self);
+  g_signal_connect_object (estimate, "changed", G_CALLBACK (estimate_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::unit", G_CALLBACK (unit_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::model-name", G_CALLBACK (update_headline), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::preset", G_CALLBACK (update_headline), self, G_CONNECT_SWAPPED);
+  estimate_changed (self);
+}
+
+GtkListBox *
+vc_results_view_get_scenarios (VcResultsView *self)
+{
+  return self->scenarios;
+}
+
+GtkColumnView *
+vc_results_view_get_breakdown_view (VcResultsView *self)
+{
+  return self->breakdown_view;
+}
+
+GtkWidget *
+vc_results_view_get_gpu_chart (VcResultsView *self)
+{
+  return GTK_WIDGET (self->gpu_chart);
+}
+
+GtkWidget *
+vc_results_view_get_breakdown_bar (VcResultsView *self)
+{
+  return GTK_WIDGET (self->breakdown_bar);
+}
+
+GtkLabel *
+vc_results_view_get_total_label (VcResultsView *self)
+{
+  return self->total;
+}
+
+static void
+vc_results_view_dispose (GObject *object)
+{
+  VcResultsView *self = VC_RESULTS_VIEW (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), VC_TYPE_RESULTS_VIEW);
+  g_clear_object (&self->sorted);
+  g_clear_object (&self->estimate);
+  G_OBJECT_CLASS (vc_results_view_parent_class)->dispose (object);
+}
+
+static void
+vc_results_view_class_init (VcResultsViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = vc_results_view_dispose;
+
+  g_type_ensure (VC_TYPE_BREAKDOWN_BAR);
+  g_type_ensure (VC_TYPE_GPU_CHART);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/vramcalc/VramCalculator/vc-results-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, box);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, title);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, total);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, summary);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, problem);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, scenarios);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, breakdown_heading);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, breakdown_bar);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, breakdown_view);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, component_column);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, size_column);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, share_column);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_chart);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+vc_results_view_init (VcResultsView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect (self->scenarios, "row-selected", G_CALLBACK (scenario_selected), self);
+}

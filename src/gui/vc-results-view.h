@@ -1,0 +1,22 @@
+/* vc-results-view.h: everything the estimate model computes for the visible tab: the total, the
+ * scenario table, the breakdown (column view and stacked bar) and the GPU comparison. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "vc-estimate.h"
+
+G_BEGIN_DECLS
+
+#define VC_TYPE_RESULTS_VIEW (vc_results_view_get_type ())
+G_DECLARE_FINAL_TYPE (VcResultsView, vc_results_view, VC, RESULTS_VIEW, GtkWidget)
+
+void           vc_results_view_set_estimate      (VcResultsView *self,
+                                                  VcEstimate    *estimate);
+GtkListBox    *vc_results_view_get_scenarios     (VcResultsView *self);
+GtkColumnView *vc_results_view_get_breakdown_view (VcResultsView *self);
+GtkWidget     *vc_results_view_get_gpu_chart     (VcResultsView *self);
+GtkWidget     *vc_results_view_get_breakdown_bar (VcResultsView *self);
+GtkLabel      *vc_results_view_get_total_label   (VcResultsView *self);
+
+G_END_DECLS

@@ -1,0 +1,269 @@
+/* vc-training-page.c: the Training tab: the model, the fine-tuning method and its settings,
+ * and the workload. */
+#define G_LOG_DOMAIN "vc-training-page"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "vc-enums.h"
+#include "vc-input-bind.h"
+#include "vc-model-section.h"
+#include "vc-page-choices.h"
+#include "vc-training-page.h"
+
+struct _VcTrainingPage
+{
+  GtkWidget parent_instance;
+
+  VcEstimate *estimate;
+  GtkWidget *target_buttons[7];
+
+  GtkWidget *box;
+  VcModelSection *model_section;
+  GtkGrid *finetune_grid;
+  GtkDropDown *finetune;
+  GtkDropDown *precision;
+  GtkSpinButton *lora_rank;
+  GtkSpinButton *lora_percent;
+  GtkBox *lora_targets;
+  GtkDropDown *optimizer;
+  GtkDropDown *optimizer_precision;
+  GtkSwitch *mixed_precision;
+  GtkDropDown *checkpointing;
+  GtkDropDown *loss;
+  GtkSpinButton *batch;
+  GtkSpinButton *seq;
+  GtkSwitch *flash_attention;
+  GtkSpinButton *overhead_gb;
+};
+
+G_DEFINE_FINAL_TYPE (VcTrainingPage, vc_training_page, GTK_TYPE_WIDGET)
+
+static const VcChoice finetune_choices[] = {
+  { VC_FINETUNE_FULL, N_("Full fine-tuning") },
+  { VC_FINETUNE_LORA, N_("LoRA") },
+  { VC_FINETUNE_QLORA_8BIT, N_("QLoRA, 8-bit base") },
+  { VC_FINETUNE_QLORA_4BIT, N_("QLoRA, 4-bit base") },
+};
+
+static const VcChoice optimizer_choices[] = {
+  { VC_OPTIMIZER_ADAMW, N_("AdamW") },
+  { VC_OPTIMIZER_ADAM, N_("Adam") },
+  { VC_OPTIMIZER_SGD, N_("SGD") },
+  { VC_OPTIMIZER_SGD_MOMENTUM, N_("SGD with momentum") },
+  { VC_OPTIMIZER_RMSPROP, N_("RMSprop") },
+  { VC_OPTIMIZER_ADAMW_8BIT, N_("AdamW 8-bit") },
+};
+
+static const VcChoice state_precision_choices[] = {
+  { VC_STATE_PRECISION_FP32, N_("32-bit float (fp32)") },
+  { VC_STATE_PRECISION_BF16, N_("16-bit bfloat (bf16)") },
+};
+
+static const VcChoice checkpointing_choices[] = {
+  { VC_CHECKPOINTING_NONE, N_("None") },
+  { VC_CHECKPOINTING_SQRT, N_("Every √L layers") },
+  { VC_CHECKPOINTING_FULL, N_("Every layer") },
+};
+
+static const VcChoice loss_choices[] = {
+  { VC_LOSS_FULL, N_("Full logits") },
+  { VC_LOSS_CHUNKED, N_("Chunked") },
+};
+
+static const struct { VcLoraTargets flag; const char *label; } target_labels[] = {
+  { VC_LORA_TARGET_Q, "q" },
+  { VC_LORA_TARGET_K, "k" },
+  { VC_LORA_TARGET_V, "v" },
+  { VC_LORA_TARGET_O, "o" },
+  { VC_LORA_TARGET_GATE, "gate" },
+  { VC_LORA_TARGET_UP, "up" },
+  { VC_LORA_TARGET_DOWN, "down" },
+};
+
+static void
+update_applicable (VcTrainingPage *self)
+{
+  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
+  gboolean arch = in->method == VC_METHOD_ARCHITECTURE;
+  gboolean adapters = in->finetune != VC_FINETUNE_FULL;
+  gboolean stateful = in->optimizer != VC_OPTIMIZER_SGD && in->optimizer != VC_OPTIMIZER_ADAMW_8BIT;
+
+  /* the architecture method counts adapters from their rank; the rule of thumb takes a share */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->lora_rank), arch && adapters);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->lora_targets), arch && adapters);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->lora_percent), !arch && adapters);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->optimizer_precision), stateful);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->flash_attention), arch);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->loss), arch);
+}
+
+static void
+sync_targets (VcTrainingPage *self)
+{
+  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
+
+  for (guint i = 0; i < G_N_ELEMENTS (target_labels); i++)
+    gtk_check_button_set_active (GTK_CHECK_BUTTON (self->target_buttons[i]),
+                                 (in->lora_targets & target_labels[i].flag) != 0);
+}
+
+static void
+target_toggled (GtkCheckButton *button,
+                VcTrainingPage *self)
+{
+  guint flags = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (target_labels); i++)
+    if (gtk_check_button_get_active (GTK_CHECK_BUTTON (self->target_buttons[i])))
+      flags |= target_labels[i].flag;
+  /* adapters need at least one target: the last one cannot be unticked */
+  if (flags == 0)
+    {
+      sync_targets (self);
+      return;
+    }
+  g_object_set (self->estimate, "lora-targets", flags, NULL);
+}
+
+static void
+build_targets (VcTrainingPage *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (target_labels); i++)
+    {
+      g_autofree char *tooltip = g_strdup_printf (_("Adapters on the %s projection"), target_labels[i].label);
+      GtkWidget *button = gtk_check_button_new_with_label (target_labels[i].label);
+
+      gtk_widget_set_tooltip_text (button, tooltip);
+      gtk_box_append (self->lora_targets, button);
+      self->target_buttons[i] = button;
+    }
+  sync_targets (self);
+  for (guint i = 0; i < G_N_ELEMENTS (target_labels); i++)
+    g_signal_connect (self->target_buttons[i], "toggled", G_CALLBACK (target_toggled), self);
+  g_signal_connect_object (self->estimate, "notify::lora-targets", G_CALLBACK (sync_targets),
+                           self, G_CONNECT_SWAPPED);
+}
+
+/* the "LoRA targets" label activates the first check button */
+static void
+point_targets_label (VcTrainingPage *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->finetune_grid));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LABEL (child) &&
+        gtk_label_get_mnemonic_widget (GTK_LABEL (child)) == GTK_WIDGET (self->lora_targets))
+      gtk_label_set_mnemonic_widget (GTK_LABEL (child), self->target_buttons[0]);
+}
+
+void
+vc_training_page_set_estimate (VcTrainingPage *self,
+                               VcEstimate     *estimate)
+{
+  g_return_if_fail (VC_IS_TRAINING_PAGE (self));
+  g_return_if_fail (VC_IS_ESTIMATE (estimate));
+  g_return_if_fail (self->estimate == NULL);
+
+  self->estimate = g_object_ref (estimate);
+  vc_model_section_set_estimate (self->model_section, estimate);
+  vc_bind_choices (self->finetune, estimate, "finetune", finetune_choices, G_N_ELEMENTS (finetune_choices));
+  vc_bind_choices (self->precision, estimate, "precision",
+                   vc_training_precision_choices, vc_n_training_precision_choices);
+  vc_bind_spin (self->lora_rank, estimate, "lora-rank", 1, 0);
+  vc_bind_spin (self->lora_percent, estimate, "lora-percent", 0.1, 3);
+  vc_bind_choices (self->optimizer, estimate, "optimizer", optimizer_choices, G_N_ELEMENTS (optimizer_choices));
+  vc_bind_choices (self->optimizer_precision, estimate, "optimizer-precision",
+                   state_precision_choices, G_N_ELEMENTS (state_precision_choices));
+  vc_bind_active (GTK_WIDGET (self->mixed_precision), estimate, "mixed-precision");
+  vc_bind_choices (self->checkpointing, estimate, "checkpointing",
+                   checkpointing_choices, G_N_ELEMENTS (checkpointing_choices));
+  vc_bind_choices (self->loss, estimate, "loss", loss_choices, G_N_ELEMENTS (loss_choices));
+  vc_bind_spin (self->batch, estimate, "batch", 1, 0);
+  vc_bind_spin (self->seq, estimate, "seq", 256, 0);
+  vc_bind_active (GTK_WIDGET (self->flash_attention), estimate, "flash-attention");
+  vc_bind_spin_with_default (self->overhead_gb, estimate, "overhead-gb", 0.1, 1);
+  build_targets (self);
+  point_targets_label (self);
+
+  g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::finetune", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::optimizer", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  update_applicable (self);
+}
+
+GtkWidget *
+vc_training_page_get_input (VcTrainingPage *self,
+                            const char     *property)
+{
+  static const struct { const char *name; gsize offset; } own[] = {
+    { "finetune", G_STRUCT_OFFSET (VcTrainingPage, finetune) },
+    { "precision", G_STRUCT_OFFSET (VcTrainingPage, precision) },
+    { "lora-rank", G_STRUCT_OFFSET (VcTrainingPage, lora_rank) },
+    { "lora-percent", G_STRUCT_OFFSET (VcTrainingPage, lora_percent) },
+    { "lora-targets", G_STRUCT_OFFSET (VcTrainingPage, lora_targets) },
+    { "optimizer", G_STRUCT_OFFSET (VcTrainingPage, optimizer) },
+    { "optimizer-precision", G_STRUCT_OFFSET (VcTrainingPage, optimizer_precision) },
+    { "mixed-precision", G_STRUCT_OFFSET (VcTrainingPage, mixed_precision) },
+    { "checkpointing", G_STRUCT_OFFSET (VcTrainingPage, checkpointing) },
+    { "loss", G_STRUCT_OFFSET (VcTrainingPage, loss) },
+    { "batch", G_STRUCT_OFFSET (VcTrainingPage, batch) },
+    { "seq", G_STRUCT_OFFSET (VcTrainingPage, seq) },
+    { "flash-attention", G_STRUCT_OFFSET (VcTrainingPage, flash_attention) },
+    { "overhead-gb", G_STRUCT_OFFSET (VcTrainingPage, overhead_gb) },
+  };
+
+  g_return_val_if_fail (VC_IS_TRAINING_PAGE (self), NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (own); i++)
+    if (g_str_equal (own[i].name, property))
+      return G_STRUCT_MEMBER (GtkWidget *, self, own[i].offset);
+  return vc_model_section_get_input (self->model_section, property);
+}
+
+static void
+vc_training_page_dispose (GObject *object)
+{
+  VcTrainingPage *self = VC_TRAINING_PAGE (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), VC_TYPE_TRAINING_PAGE);
+  g_clear_object (&self->estimate);
+  G_OBJECT_CLASS (vc_training_page_parent_class)->dispose (object);
+}
+
+static void
+vc_training_page_class_init (VcTrainingPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = vc_training_page_dispose;
+
+  g_type_ensure (VC_TYPE_MODEL_SECTION);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/vramcalc/VramCalculator/vc-training-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, box);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, model_section);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, finetune_grid);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, finetune);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, precision);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, lora_rank);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, lora_percent);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, lora_targets);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, optimizer);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, optimizer_precision);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, mixed_precision);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, checkpointing);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, loss);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, batch);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, seq);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, flash_attention);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, overhead_gb);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+vc_training_page_init (VcTrainingPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}

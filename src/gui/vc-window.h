@@ -1,0 +1,30 @@
+/* vc-window.h: the main window: the Inference and Training tabs over one estimate model, and
+ * the results beside them. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "vc-estimate.h"
+
+G_BEGIN_DECLS
+
+#define VC_TYPE_WINDOW (vc_window_get_type ())
+G_DECLARE_FINAL_TYPE (VcWindow, vc_window, VC, WINDOW, GtkApplicationWindow)
+
+#define VC_SCHEMA_ID "io.github.vramcalc.VramCalculator"
+
+VcWindow   *vc_window_new            (GtkApplication *application);
+VcEstimate *vc_window_get_estimate   (VcWindow       *self);
+GtkWidget  *vc_window_get_page       (VcWindow       *self,
+                                      VcMode          mode);
+GtkWidget  *vc_window_get_input      (VcWindow       *self,
+                                      VcMode          mode,
+                                      const char     *property);
+GtkWidget  *vc_window_get_results    (VcWindow       *self);
+void        vc_window_set_mode       (VcWindow       *self,
+                                      VcMode          mode);
+GVariant   *vc_window_save_inputs    (VcWindow       *self);
+void        vc_window_restore_inputs (VcWindow       *self,
+                                      GVariant       *inputs);
+
+G_END_DECLS
