@@ -30,6 +30,8 @@ struct _VcEstimate
   VcResult result;
   VcGpuFit *fits;
   guint n_gpus;
+  char *custom_gpus;               /* as typed: "Name=24GB; Other=48GiB" */
+  GArray *user_gpus;               /* VcGpu parsed from it, after the catalog */
   GListStore *breakdown;
 };
 
@@ -61,6 +63,7 @@ enum {
   PROP_COMPILE,
   PROP_TRAIN_EMBEDDINGS,
   PROP_OVERHEAD_GB,
+  PROP_CUSTOM_GPUS,
   PROP_UNIT,
   /* results */
   PROP_MODEL_PARAMETERS,
@@ -88,6 +91,7 @@ static guint signals[N_SIGNALS];
 G_DEFINE_FINAL_TYPE (VcEstimate, vc_estimate, G_TYPE_OBJECT)
 
 static void ensure_computed (VcEstimate *self);
+static void gpu_clear (gpointer data);
 
 const char *
 vc_enum_nick (GType enum_type,
@@ -195,10 +199,12 @@ recompute (VcEstimate *self)
   old_sc = &old.scenarios[old.selected];
 
   gpus = vc_gpus_get_all (&self->n_gpus);
-  if (self->fits == NULL)
-    self->fits = g_new0 (VcGpuFit, self->n_gpus);
+  self->n_gpus += self->user_gpus->len;
+  self->fits = g_renew (VcGpuFit, self->fits, self->n_gpus);
   for (guint i = 0; i < self->n_gpus; i++)
-    vc_estimator_fit_gpu (&self->inputs, &self->result, sc, gpus[i].capacity_bytes, &self->fits[i]);
+    vc_estimator_fit_gpu (&self->inputs, &self->result, sc,
+                          vc_estimate_get_gpu (self, i)->capacity_bytes, &self->fits[i]);
+  (void) gpus;
 
   g_object_freeze_notify (G_OBJECT (self));
   if (old.parameters != self->result.parameters)
@@ -321,6 +327,14 @@ vc_estimate_set_property (GObject      *object,
     case PROP_COMPILE: SET_FIELD (compile, g_value_get_boolean); break;
     case PROP_TRAIN_EMBEDDINGS: SET_FIELD (train_embeddings, g_value_get_boolean); break;
     case PROP_OVERHEAD_GB: SET_FIELD (overhead_gb, g_value_get_double); break;
+    case PROP_CUSTOM_GPUS:
+      {
+        g_autoptr(GError) error = NULL;
+
+        if (!vc_estimate_set_custom_gpus (self, g_value_get_string (value), &error))
+          g_warning ("%s", error->message);
+      }
+      return;
     case PROP_UNIT:
       if (self->unit == (VcUnit) g_value_get_enum (value))
         return;
@@ -388,6 +402,7 @@ vc_estimate_get_property (GObject    *object,
     case PROP_TRAIN_EMBEDDINGS: g_value_set_boolean (value, in->train_embeddings); break;
     case PROP_OVERHEAD_GB: g_value_set_double (value, in->overhead_gb); break;
     case PROP_UNIT: g_value_set_enum (value, self->unit); break;
+    case PROP_CUSTOM_GPUS: g_value_set_string (value, self->custom_gpus); break;
     case PROP_MODEL_PARAMETERS: g_value_set_double (value, self->result.parameters); break;
     case PROP_MODEL_ACTIVE_PARAMETERS: g_value_set_double (value, self->result.active_parameters); break;
     case PROP_TRAINABLE_PARAMETERS:
@@ -430,6 +445,8 @@ vc_estimate_finalize (GObject *object)
   g_clear_handle_id (&self->idle_id, g_source_remove);
   g_clear_object (&self->breakdown);
   g_free (self->fits);
+  g_free (self->custom_gpus);
+  g_clear_pointer (&self->user_gpus, g_array_unref);
   g_free (self->preset);
   g_free (self->model_name);
   G_OBJECT_CLASS (vc_estimate_parent_class)->finalize (object);
@@ -532,6 +549,10 @@ vc_estimate_class_init (VcEstimateClass *klass)
     g_param_spec_double ("overhead-gb", "Overhead (GB)",
                          "CUDA context, libraries and framework per GPU, in GB (-1: the method's default)",
                          -1, 10000, d.overhead_gb, RW);
+  properties[PROP_CUSTOM_GPUS] =
+    g_param_spec_string ("custom-gpus", "Custom GPUs",
+                         "Cards added to the catalog: NAME=SIZE separated by semicolons; SIZE in GB, or with a GB, GiB or MiB unit",
+                         "", RW);
   properties[PROP_UNIT] =
     g_param_spec_enum ("unit", "Unit", "Sizes in GB (10^9 bytes) or GiB (2^30 bytes)",
                        VC_TYPE_UNIT, VC_UNIT_GB, RW);
@@ -582,6 +603,9 @@ vc_estimate_init (VcEstimate *self)
   vc_inputs_init_default (&self->inputs);
   self->preset = g_strdup ("");
   self->model_name = g_strdup ("");
+  self->custom_gpus = g_strdup ("");
+  self->user_gpus = g_array_new (FALSE, TRUE, sizeof (VcGpu));
+  g_array_set_clear_func (self->user_gpus, gpu_clear);
   self->breakdown = g_list_store_new (VC_TYPE_COMPONENT_ROW);
   recompute (self);
 }
@@ -808,6 +832,8 @@ vc_estimate_set_value (VcEstimate   *self,
     }
   if (g_str_equal (pspec->name, "preset"))
     return vc_estimate_set_preset (self, g_value_get_string (&v), error);
+  if (g_str_equal (pspec->name, "custom-gpus"))
+    return vc_estimate_set_custom_gpus (self, g_value_get_string (&v), error);
   g_object_set_property (G_OBJECT (self), pspec->name, &v);
   return TRUE;
 }
@@ -1055,6 +1081,117 @@ vc_estimate_get_breakdown (VcEstimate *self)
   g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
   ensure_computed (self);
   return G_LIST_MODEL (self->breakdown);
+}
+
+static void
+gpu_clear (gpointer data)
+{
+  VcGpu *gpu = data;
+
+  g_free (gpu->id);
+  g_free (gpu->name);
+  g_free (gpu->vendor);
+}
+
+/* "RTX 6000 Ada=48; My card=23028MiB": a name, '=', a size in GB or with a unit. */
+static gboolean
+parse_custom_gpus (const char  *text,
+                   GArray      *out,
+                   GError     **error)
+{
+  g_auto(GStrv) items = g_strsplit (text ? text : "", ";", -1);
+
+  for (guint i = 0; items[i]; i++)
+    {
+      g_autofree char *item = g_strstrip (g_strdup (items[i]));
+      g_autofree char *name = NULL;
+      g_autofree char *size = NULL;
+      const char *eq;
+      double value, factor = 1e9;
+      VcGpu gpu = { 0 };
+
+      if (*item == '\0')
+        continue;
+      eq = strrchr (item, '=');
+      if (eq == NULL)
+        {
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                       _("“%s” is not a GPU; accepted: NAME=SIZE, the size in GB or with a GB, GiB or MiB unit (RTX 6000 Ada=48GB)"),
+                       item);
+          return FALSE;
+        }
+      name = g_strstrip (g_strndup (item, eq - item));
+      size = g_strstrip (g_strdup (eq + 1));
+      if (*name == '\0' || g_utf8_strlen (name, -1) > 64 || !g_utf8_validate (name, -1, NULL))
+        {
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                       _("a GPU needs a name of 1 to 64 characters before “=”: “%s”"), item);
+          return FALSE;
+        }
+      if (g_str_has_suffix (size, "GiB"))
+        factor = 1073741824.0;
+      else if (g_str_has_suffix (size, "MiB"))
+        factor = 1048576.0;
+      if (g_str_has_suffix (size, "GiB") || g_str_has_suffix (size, "MiB"))
+        size[strlen (size) - 3] = '\0';
+      else if (g_str_has_suffix (size, "GB"))
+        size[strlen (size) - 2] = '\0';
+      g_strstrip (size);
+      if (!vc_parse_number (size, &value, NULL) || value * factor < 1e8 || value * factor > 1e14)
+        {
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                       _("the size of GPU “%s” must be between 0.1 GB and 100000 GB (a number, optionally followed by GB, GiB or MiB)"),
+                       name);
+          return FALSE;
+        }
+      gpu.id = g_strdup_printf ("custom-%u", out->len + 1);
+      gpu.name = g_steal_pointer (&name);
+      gpu.vendor = g_strdup ("");
+      gpu.memory_bytes = value * factor;
+      gpu.memory_mib = factor == 1048576.0 ? value : 0;
+      gpu.capacity_bytes = value * factor;
+      g_array_append_val (out, gpu);
+    }
+  return TRUE;
+}
+
+gboolean
+vc_estimate_set_custom_gpus (VcEstimate  *self,
+                             const char  *text,
+                             GError     **error)
+{
+  g_autoptr(GArray) parsed = g_array_new (FALSE, TRUE, sizeof (VcGpu));
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
+
+  g_array_set_clear_func (parsed, gpu_clear);
+  if (text == NULL)
+    text = "";
+  if (g_strcmp0 (self->custom_gpus, text) == 0)
+    return TRUE;
+  if (!parse_custom_gpus (text, parsed, error))
+    return FALSE;
+  g_free (self->custom_gpus);
+  self->custom_gpus = g_strdup (text);
+  g_clear_pointer (&self->user_gpus, g_array_unref);
+  self->user_gpus = g_steal_pointer (&parsed);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CUSTOM_GPUS]);
+  invalidate (self);
+  return TRUE;
+}
+
+const VcGpu *
+vc_estimate_get_gpu (VcEstimate *self,
+                     guint       gpu_index)
+{
+  guint n_catalog;
+  const VcGpu *catalog = vc_gpus_get_all (&n_catalog);
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  if (gpu_index < n_catalog)
+    return &catalog[gpu_index];
+  g_return_val_if_fail (gpu_index - n_catalog < self->user_gpus->len, NULL);
+  return &g_array_index (self->user_gpus, VcGpu, gpu_index - n_catalog);
 }
 
 guint

@@ -12,6 +12,7 @@
 
 #include <gio/gio.h>
 
+#include "vc-catalog.h"
 #include "vc-estimator.h"
 #include "vc-types.h"
 
@@ -54,7 +55,12 @@ void            vc_estimate_select_scenario    (VcEstimate   *self,
 const VcResult *vc_estimate_get_result         (VcEstimate   *self);
 const VcScenarioResult *vc_estimate_get_selected (VcEstimate *self);
 GListModel     *vc_estimate_get_breakdown      (VcEstimate   *self);
+gboolean        vc_estimate_set_custom_gpus    (VcEstimate   *self,
+                                                const char   *text,
+                                                GError      **error);
 guint           vc_estimate_get_n_gpus         (VcEstimate   *self);
+const VcGpu    *vc_estimate_get_gpu            (VcEstimate   *self,
+                                                guint         gpu_index);
 const VcGpuFit *vc_estimate_get_gpu_fit        (VcEstimate   *self,
                                                 guint         gpu_index);
 char           *vc_estimate_describe_component (VcEstimate   *self,

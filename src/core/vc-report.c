@@ -56,7 +56,6 @@ vc_report_json (VcEstimate *estimate)
   const VcInputs *in = vc_estimate_get_inputs (estimate);
   const VcResult *r = vc_estimate_get_result (estimate);
   const VcScenarioResult *sel = &r->scenarios[r->selected];
-  const VcGpu *gpus;
   guint n_gpus;
 
   json_builder_begin_object (b);
@@ -116,16 +115,17 @@ vc_report_json (VcEstimate *estimate)
                                     "evenly across GPUs (KV heads not below one per GPU); each GPU keeps its own overhead");
   json_builder_set_member_name (b, "gpus");
   json_builder_begin_array (b);
-  gpus = vc_gpus_get_all (&n_gpus);
+  n_gpus = vc_estimate_get_n_gpus (estimate);
   for (guint i = 0; i < n_gpus; i++)
     {
       const VcGpuFit *fit = vc_estimate_get_gpu_fit (estimate, i);
+      const VcGpu *gpu = vc_estimate_get_gpu (estimate, i);
 
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "id");
-      json_builder_add_string_value (b, gpus[i].id);
+      json_builder_add_string_value (b, gpu->id);
       json_builder_set_member_name (b, "name");
-      json_builder_add_string_value (b, gpus[i].name);
+      json_builder_add_string_value (b, gpu->name);
       json_builder_set_member_name (b, "memory_bytes");
       add_bytes (b, fit->capacity_bytes);
       json_builder_set_member_name (b, "fits");
@@ -179,7 +179,6 @@ vc_report_table (VcEstimate *estimate,
   g_autofree char *active = vc_format_count (r->active_parameters);
   g_autofree char *overhead = vc_format_size (r->overhead_bytes, unit);
   GListModel *rows;
-  const VcGpu *gpus;
   guint n_gpus;
   int name_width = 0;
 
@@ -249,12 +248,13 @@ vc_report_table (VcEstimate *estimate,
 
   g_string_append_printf (s, _("\nGPUs (several GPUs split weights, KV cache, activations, gradients and "
                                "optimizer state; each keeps its own %s overhead):\n"), overhead);
-  gpus = vc_gpus_get_all (&n_gpus);
+  n_gpus = vc_estimate_get_n_gpus (estimate);
   for (guint i = 0; i < n_gpus; i++)
     {
       const VcGpuFit *fit = vc_estimate_get_gpu_fit (estimate, i);
-      g_autofree char *cap = vc_format_size (gpus[i].memory_bytes, unit);
-      g_autofree char *label = g_strdup_printf ("%s (%s)", gpus[i].name, cap);
+      const VcGpu *gpu = vc_estimate_get_gpu (estimate, i);
+      g_autofree char *cap = vc_format_size (gpu->memory_bytes, unit);
+      g_autofree char *label = g_strdup_printf ("%s (%s)", gpu->name, cap);
       g_autofree char *count = NULL;
 
       if (fit->count <= 0)
