@@ -455,7 +455,8 @@ training_architecture (const VcInputs   *in,
     .targets = in->lora_targets,
     .rank = in->lora_rank,
   };
-  double T, weights, grads, opt, master;
+  double T, adapters, weights, grads, opt, master;
+  double dense_layer, moe_layer;
   double per_layer_total, per_layer_max, saved, logits, layer_input;
   double fwd, bwd;
 
@@ -467,7 +468,8 @@ training_architecture (const VcInputs   *in,
     }
   else
     {
-      T = vc_arch_lora_params (&in->arch, in->lora_rank, in->lora_targets);
+      adapters = vc_arch_lora_params (&in->arch, in->lora_rank, in->lora_targets);
+      T = adapters;
       /* a trained embedding (PEFT's modules_to_save, LitGPT's QLoRA, which swaps in a
        * trainable StableEmbedding) adds V·h trainable parameters; its 16-bit weights are
        * already counted in the base */
@@ -489,17 +491,17 @@ training_architecture (const VcInputs   *in,
           weights = c->total * e_w;
           break;
         }
-      weights += vc_arch_lora_params (&in->arch, in->lora_rank, in->lora_targets) * e_w;
+      weights += adapters * e_w;
     }
   sc->trainable_parameters = T;
   grads = T * e_w;
   opt = T * optimizer_bytes_per_param (in);
   master = in->mixed_precision ? T * 4.0 : 0;
 
-  per_layer_total = s->n_dense * layer_saved_bytes (in, s, &tr, s->dense_inter, e)
-                    + s->n_moe * layer_saved_bytes (in, s, &tr, s->moe_inter, e);
-  per_layer_max = MAX (s->n_dense > 0 ? layer_saved_bytes (in, s, &tr, s->dense_inter, e) : 0,
-                       s->n_moe > 0 ? layer_saved_bytes (in, s, &tr, s->moe_inter, e) : 0);
+  dense_layer = s->n_dense > 0 ? layer_saved_bytes (in, s, &tr, s->dense_inter, e) : 0;
+  moe_layer = s->n_moe > 0 ? layer_saved_bytes (in, s, &tr, s->moe_inter, e) : 0;
+  per_layer_total = s->n_dense * dense_layer + s->n_moe * moe_layer;
+  per_layer_max = MAX (dense_layer, moe_layer);
   layer_input = e * s->h;
 
   switch (in->checkpointing)
