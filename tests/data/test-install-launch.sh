@@ -11,7 +11,7 @@ set -uo pipefail
 n=0
 failed=0
 ok ()      { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok ()  { n=$((n + 1)); failed=1; echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+not_ok ()  { n=$((n + 1)); failed=1; echo "not ok $n - $1"; shift; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done; }
 skip ()    { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 diag ()    { sed 's/^/# /' "$1" | tail -n "${2:-40}"; }
 

@@ -12,7 +12,7 @@ set -uo pipefail
 n=0
 failed=0
 ok ()     { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok () { n=$((n + 1)); failed=1; echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+not_ok () { n=$((n + 1)); failed=1; echo "not ok $n - $1"; shift; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done; }
 skip ()   { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 diag ()   { sed 's/^/# /' "$1" | tail -n "${2:-40}"; }
 
@@ -101,8 +101,9 @@ if "$MESON" setup "$other_build" "$VC_SOURCE_ROOT" -Dprofile="$other" -Dgui="$gu
     diag "$tmp/validate.log"
   fi
 else
-  not_ok "configure a $other-profile build and generate its desktop files"
-  diag "$tmp/setup.log"
+  not_ok "configure a $other-profile build and generate its desktop files" \
+    "$(grep -m 3 -E 'ERROR|FAILED|error:' "$tmp/setup.log")"
+  diag "$tmp/setup.log" 15
   skip "$other profile: generated files" "configure failed"
   skip "$other profile: installed names" "configure failed"
   skip "$other profile: validation" "configure failed"
