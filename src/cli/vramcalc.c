@@ -14,8 +14,10 @@
 
 #include "vc-arch.h"
 #include "vc-catalog.h"
+#include "vc-csv.h"
 #include "vc-enums.h"
 #include "vc-estimate.h"
+#include "vc-profile.h"
 #include "vc-report.h"
 #include "vc-units.h"
 
@@ -29,6 +31,8 @@ typedef enum
   OPT_PRESET,
   OPT_METHOD,
   OPT_FORMAT,
+  OPT_PROFILE,
+  OPT_SAVE_PROFILE,
   OPT_LIST_PRESETS,
   OPT_LIST_GPUS,
   OPT_EXPLAIN,
@@ -74,7 +78,9 @@ static const Option options[] = {
   { "loss", OPT_PROPERTY, "loss", "full|chunked", N_("Training: cross-entropy on full logits or in chunks") },
   { "overhead", OPT_PROPERTY, "overhead-gb", "GB", N_("Per-GPU overhead in GB (default 2 rule of thumb, 1 architecture)") },
   { "unit", OPT_PROPERTY, "unit", "gb|gib", N_("Units of the table (default gb)") },
-  { "format", OPT_FORMAT, NULL, "table|json", N_("Output format (default table)") },
+  { "format", OPT_FORMAT, NULL, "table|json|csv", N_("Output format (default table)") },
+  { "profile", OPT_PROFILE, NULL, "FILE", N_("Start from a saved profile; other options override its values") },
+  { "save-profile", OPT_SAVE_PROFILE, NULL, "FILE", N_("Save the resulting inputs as a profile") },
   { "explain", OPT_EXPLAIN, NULL, NULL, N_("Show each component's formula and values") },
   { "list-presets", OPT_LIST_PRESETS, NULL, NULL, N_("List the built-in models") },
   { "list-gpus", OPT_LIST_GPUS, NULL, NULL, N_("List the GPU catalog") },
@@ -82,7 +88,7 @@ static const Option options[] = {
   { "help", OPT_HELP, NULL, NULL, N_("Show this help") },
 };
 
-typedef enum { FORMAT_TABLE, FORMAT_JSON } Format;
+typedef enum { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV } Format;
 
 typedef struct
 {
@@ -127,6 +133,7 @@ print_help (void)
   g_print ("  vramcalc --params 7B\n");
   g_print ("  vramcalc --preset llama-3-8b --seq 8192 --concurrency 4 --format json\n");
   g_print ("  vramcalc --preset mistral-7b --mode training --finetune qlora-4bit --lora-rank 64\n");
+  g_print ("  vramcalc --profile plan.json --seq 8192 --format csv\n");
 }
 
 static int
@@ -175,6 +182,8 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   const char *preset = NULL, *method = NULL;
   Format format = FORMAT_TABLE;
+  const char *profile_path = NULL, *save_path = NULL;
+  g_autoptr(VcProfile) profile = NULL;
   gboolean explain = FALSE, arch_given = FALSE;
 
   setlocale (LC_ALL, "");
@@ -270,11 +279,19 @@ main (int   argc,
             format = FORMAT_TABLE;
           else if (g_str_equal (value, "json"))
             format = FORMAT_JSON;
+          else if (g_str_equal (value, "csv"))
+            format = FORMAT_CSV;
           else
             {
-              g_autofree char *msg = g_strdup_printf (_("“%s” is not a format; accepted: table, json"), value);
+              g_autofree char *msg = g_strdup_printf (_("“%s” is not a format; accepted: table, json, csv"), value);
               return usage_error (name, msg);
             }
+          break;
+        case OPT_PROFILE:
+          profile_path = value;
+          break;
+        case OPT_SAVE_PROFILE:
+          save_path = value;
           break;
         case OPT_EXPLAIN:
           explain = TRUE;
@@ -297,12 +314,25 @@ main (int   argc,
     }
 
   estimate = vc_estimate_new ();
+  profile = vc_profile_new (estimate);
+  /* the profile first: every option overrides it, whatever the order */
+  if (profile_path)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (profile_path);
+
+      if (!vc_profile_load (profile, file, NULL, &error))
+        {
+          g_autofree char *msg = g_strdup_printf ("%s: %s", profile_path, error->message);
+          return usage_error ("profile", msg);
+        }
+    }
   /* the preset first, so that every other option overrides it whatever the order */
   if (preset && !vc_estimate_set_preset (estimate, preset, &error))
     return usage_error ("preset", error->message);
-  if (!method)
+  /* a profile keeps its own method unless --method is given */
+  if (!method && !profile_path)
     method = (preset || arch_given) ? "architecture" : "rule-of-thumb";
-  if (!vc_estimate_set_from_string (estimate, "method", method, &error))
+  if (method && !vc_estimate_set_from_string (estimate, "method", method, &error))
     return usage_error ("method", error->message);
 
   for (guint k = 0; k < settings->len; k += 2)
@@ -327,7 +357,26 @@ main (int   argc,
   if (!vc_estimate_check (estimate, &error))
     return usage_error (NULL, error->message);
 
-  if (format == FORMAT_JSON)
+  if (save_path)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (save_path);
+
+      if (!vc_profile_save (profile, file, NULL, &error))
+        {
+          g_autofree char *msg = g_strdup_printf ("%s: %s", save_path, error->message);
+          return usage_error ("save-profile", msg);
+        }
+    }
+
+  if (format == FORMAT_CSV)
+    {
+      gsize length;
+      g_autofree char *csv = vc_csv_export (estimate, &length);
+
+      /* as is: CRLF and UTF-8 whatever the terminal's charset */
+      fwrite (csv, 1, length, stdout);
+    }
+  else if (format == FORMAT_JSON)
     {
       g_autofree char *json = vc_report_json (estimate);
       g_print ("%s\n", json);

@@ -1,0 +1,270 @@
+/* vc-csv.c: the CSV export of an estimate.
+ *
+ * Columns: section (result or input), scenario id, item id (component, "total" or input
+ * name), name (for people), bytes (integer), value (in the estimate's unit for results, the
+ * input's value for inputs) and unit. Ids are the stable ones of the JSON report and profiles;
+ * names and the header follow the UI language.
+ */
+#define G_LOG_DOMAIN "vc-csv"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "vc-component-row.h"
+#include "vc-csv.h"
+#include "vc-profile.h"
+#include "vc-units.h"
+
+/* OWASP's list: what spreadsheets read as the start of a formula, or that hides one */
+static gboolean
+starts_formula (const char *text)
+{
+  return text[0] == '=' || text[0] == '+' || text[0] == '-' || text[0] == '@' ||
+         text[0] == '\t' || text[0] == '\r';
+}
+
+static void
+append_quoted (GString    *row,
+               const char *text)
+{
+  if (strpbrk (text, ",\"\r\n") == NULL)
+    {
+      g_string_append (row, text);
+      return;
+    }
+  g_string_append_c (row, '"');
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (row, '"');
+      g_string_append_c (row, *p);
+    }
+  g_string_append_c (row, '"');
+}
+
+/**
+ * vc_csv_text_cell:
+ * @text: a text cell's content
+ *
+ * Returns: (transfer full): @text as one CSV field: neutralised with a leading apostrophe if it
+ *   starts with =, +, -, @, tab or CR, then quoted if it holds a comma, quote, CR or LF
+ */
+char *
+vc_csv_text_cell (const char *text)
+{
+  g_autoptr(GString) cell = g_string_new (NULL);
+  g_autofree char *safe = NULL;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  safe = starts_formula (text) ? g_strconcat ("'", text, NULL) : g_strdup (text);
+  append_quoted (cell, safe);
+  return g_string_free (g_steal_pointer (&cell), FALSE);
+}
+
+typedef struct
+{
+  GString *out;
+  guint n_fields;              /* in the row being written */
+} Writer;
+
+static void
+add_text (Writer     *w,
+          const char *text)
+{
+  g_autofree char *cell = vc_csv_text_cell (text ? text : "");
+
+  if (w->n_fields++ > 0)
+    g_string_append_c (w->out, ',');
+  g_string_append (w->out, cell);
+}
+
+/* Numbers are written by us, never by the user, in the C locale's form; a negative one stays
+ * a number, which is why they do not go through the formula check. */
+static void
+add_number (Writer     *w,
+            const char *number)
+{
+  if (w->n_fields++ > 0)
+    g_string_append_c (w->out, ',');
+  append_quoted (w->out, number);
+}
+
+static void
+end_row (Writer *w)
+{
+  /* every row has the header's number of fields */
+  g_assert (w->n_fields == VC_CSV_N_COLUMNS);
+  g_string_append (w->out, "\r\n");
+  w->n_fields = 0;
+}
+
+static gboolean
+component_shown (const VcInputs *in,
+                 VcComponent     c)
+{
+  /* as the window's breakdown shows them */
+  switch (c)
+    {
+    case VC_COMPONENT_KV_CACHE:
+      return in->mode == VC_MODE_INFERENCE;
+    case VC_COMPONENT_GRADIENTS:
+    case VC_COMPONENT_OPTIMIZER:
+      return in->mode == VC_MODE_TRAINING;
+    case VC_COMPONENT_MASTER_WEIGHTS:
+      return in->mode == VC_MODE_TRAINING && in->mixed_precision;
+    default:
+      return TRUE;
+    }
+}
+
+static void
+add_size_row (Writer     *w,
+              const char *scenario,
+              const char *item,
+              const char *name,
+              double      bytes,
+              VcUnit      unit)
+{
+  g_autofree char *integer = vc_format_bytes_machine (bytes);
+  char value[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!(bytes >= 0) || bytes > G_MAXDOUBLE)
+    bytes = 0;
+  g_ascii_formatd (value, sizeof value, "%.3f", bytes / vc_unit_divisor (unit));
+  add_text (w, "result");
+  add_text (w, scenario);
+  add_text (w, item);
+  add_text (w, name);
+  add_number (w, integer);
+  add_number (w, value);
+  add_text (w, unit == VC_UNIT_GIB ? "GiB" : "GB");
+  end_row (w);
+}
+
+static void
+add_input_row (Writer     *w,
+               VcEstimate *estimate,
+               GParamSpec *pspec)
+{
+  g_auto(GValue) v = G_VALUE_INIT;
+
+  g_value_init (&v, pspec->value_type);
+  g_object_get_property (G_OBJECT (estimate), pspec->name, &v);
+
+  add_text (w, "input");
+  add_text (w, "");
+  add_text (w, pspec->name);
+  add_text (w, g_param_spec_get_nick (pspec));
+  add_text (w, "");
+  if (G_IS_PARAM_SPEC_ENUM (pspec))
+    add_text (w, vc_enum_nick (pspec->value_type, g_value_get_enum (&v)));
+  else if (G_IS_PARAM_SPEC_FLAGS (pspec))
+    {
+      GFlagsClass *klass = G_PARAM_SPEC_FLAGS (pspec)->flags_class;
+      guint flags = g_value_get_flags (&v);
+      g_autoptr(GString) list = g_string_new (NULL);
+
+      for (guint i = 0; i < klass->n_values; i++)
+        if ((flags & klass->values[i].value) == klass->values[i].value)
+          g_string_append_printf (list, "%s%s", list->len ? "," : "", klass->values[i].value_nick);
+      add_text (w, list->str);
+    }
+  else if (G_IS_PARAM_SPEC_BOOLEAN (pspec))
+    add_text (w, g_value_get_boolean (&v) ? "true" : "false");
+  else if (G_IS_PARAM_SPEC_UINT (pspec))
+    {
+      g_autofree char *number = g_strdup_printf ("%u", g_value_get_uint (&v));
+      add_number (w, number);
+    }
+  else if (G_IS_PARAM_SPEC_DOUBLE (pspec))
+    {
+      char number[G_ASCII_DTOSTR_BUF_SIZE];
+      add_number (w, g_ascii_dtostr (number, sizeof number, g_value_get_double (&v)));
+    }
+  else if (G_IS_PARAM_SPEC_STRING (pspec))
+    add_text (w, g_value_get_string (&v));
+  else
+    add_text (w, "");
+  add_text (w, g_str_has_suffix (pspec->name, "-gb") ? "GB" : "");
+  end_row (w);
+}
+
+/**
+ * vc_csv_export:
+ * @estimate: the estimate
+ * @length: (out) (optional): length in bytes
+ *
+ * Returns: (transfer full): the CSV text: a header, for each scenario of the current mode one
+ *   row per component shown and a total, then one row per input
+ */
+char *
+vc_csv_export (VcEstimate *estimate,
+               gsize      *length)
+{
+  Writer w = { g_string_new (NULL), 0 };
+  const VcInputs *in;
+  const VcResult *r;
+  VcUnit unit;
+  g_autofree GParamSpec **inputs = NULL;
+  guint n;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (estimate), NULL);
+
+  in = vc_estimate_get_inputs (estimate);
+  r = vc_estimate_get_result (estimate);
+  unit = vc_estimate_get_unit (estimate);
+
+  /* TRANSLATORS: CSV column: "result" rows or "input" rows */
+  add_text (&w, _("Section"));
+  /* TRANSLATORS: CSV column: scenario id such as inference-16bit */
+  add_text (&w, _("Scenario"));
+  /* TRANSLATORS: CSV column: component id, "total" or input name */
+  add_text (&w, _("Item"));
+  add_text (&w, _("Name"));
+  add_text (&w, _("Bytes"));
+  add_text (&w, _("Value"));
+  add_text (&w, _("Unit"));
+  end_row (&w);
+
+  for (guint i = 0; i < r->n_scenarios; i++)
+    {
+      const VcScenarioResult *sc = &r->scenarios[i];
+      const char *id = vc_scenario_id (sc->id);
+
+      for (guint c = 0; c < VC_N_COMPONENTS; c++)
+        if (component_shown (in, c))
+          add_size_row (&w, id, vc_component_id (c), vc_component_name (c), sc->bytes[c], unit);
+      add_size_row (&w, id, "total", vc_scenario_name (sc->id), sc->total, unit);
+    }
+
+  inputs = vc_estimate_list_inputs (&n);
+  for (guint i = 0; i < n; i++)
+    add_input_row (&w, estimate, inputs[i]);
+
+  if (length)
+    *length = w.out->len;
+  return g_string_free (w.out, FALSE);
+}
+
+/**
+ * vc_csv_write_file:
+ *
+ * Writes vc_csv_export() to @file atomically (a failure leaves a previous file intact).
+ */
+gboolean
+vc_csv_write_file (GFile         *file,
+                   VcEstimate    *estimate,
+                   GCancellable  *cancellable,
+                   GError       **error)
+{
+  g_autofree char *data = NULL;
+  gsize length;
+
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (VC_IS_ESTIMATE (estimate), FALSE);
+
+  data = vc_csv_export (estimate, &length);
+  return vc_file_replace_contents (file, data, length, cancellable, error);
+}

@@ -1,0 +1,1011 @@
+/* vc-profile.c: reading, validating and writing estimate profiles, and the open profile
+ * (file, name, notes, unsaved changes) shared by the window and vramcalc. */
+#define G_LOG_DOMAIN "vc-profile"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+
+#include "vc-enums.h"
+#include "vc-error.h"
+#include "vc-profile.h"
+
+/* A profile is three levels deep (root, inputs, lora-targets); json-glib's parser recurses
+ * once per level, so a file of a million '[' would exhaust the stack before it said no. */
+#define MAX_DEPTH 32
+
+/* ---- writing ------------------------------------------------------------------------------- */
+
+static void
+add_input (JsonBuilder *b,
+           VcEstimate  *estimate,
+           GParamSpec  *pspec)
+{
+  g_auto(GValue) v = G_VALUE_INIT;
+
+  g_value_init (&v, pspec->value_type);
+  g_object_get_property (G_OBJECT (estimate), pspec->name, &v);
+  json_builder_set_member_name (b, pspec->name);
+
+  if (G_IS_PARAM_SPEC_ENUM (pspec))
+    json_builder_add_string_value (b, vc_enum_nick (pspec->value_type, g_value_get_enum (&v)));
+  else if (G_IS_PARAM_SPEC_FLAGS (pspec))
+    {
+      GFlagsClass *klass = G_PARAM_SPEC_FLAGS (pspec)->flags_class;
+      guint flags = g_value_get_flags (&v);
+
+      json_builder_begin_array (b);
+      for (guint i = 0; i < klass->n_values; i++)
+        if ((flags & klass->values[i].value) == klass->values[i].value)
+          json_builder_add_string_value (b, klass->values[i].value_nick);
+      json_builder_end_array (b);
+    }
+  else if (G_IS_PARAM_SPEC_BOOLEAN (pspec))
+    json_builder_add_boolean_value (b, g_value_get_boolean (&v));
+  else if (G_IS_PARAM_SPEC_UINT (pspec))
+    json_builder_add_int_value (b, g_value_get_uint (&v));
+  else if (G_IS_PARAM_SPEC_DOUBLE (pspec))
+    {
+      double d = g_value_get_double (&v);
+
+      /* whole numbers as integers (7000000000, not 7000000000.0); doubles round-trip exactly */
+      if (d == floor (d) && fabs (d) < 9007199254740992.0)
+        json_builder_add_int_value (b, (gint64) d);
+      else
+        json_builder_add_double_value (b, d);
+    }
+  else if (G_IS_PARAM_SPEC_STRING (pspec))
+    json_builder_add_string_value (b, g_value_get_string (&v) ? g_value_get_string (&v) : "");
+  else
+    g_critical ("input %s has a type profiles cannot store", pspec->name);
+}
+
+/**
+ * vc_profile_serialize:
+ * @estimate: the estimate whose inputs are written
+ * @name: (nullable): the profile's name
+ * @notes: (nullable): free notes
+ * @length: (out) (optional): length of the result in bytes
+ *
+ * Returns: (transfer full): the profile as UTF-8 JSON text, ending with a newline
+ */
+char *
+vc_profile_serialize (VcEstimate *estimate,
+                      const char *name,
+                      const char *notes,
+                      gsize      *length)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree GParamSpec **inputs = NULL;
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  guint n;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (estimate), NULL);
+
+  inputs = vc_estimate_list_inputs (&n);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "format");
+  json_builder_add_string_value (b, VC_PROFILE_FORMAT);
+  json_builder_set_member_name (b, "version");
+  json_builder_add_int_value (b, VC_PROFILE_VERSION);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, name ? name : "");
+  json_builder_set_member_name (b, "notes");
+  json_builder_add_string_value (b, notes ? notes : "");
+  json_builder_set_member_name (b, "inputs");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < n; i++)
+    add_input (b, estimate, inputs[i]);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  text = json_generator_to_data (gen, &len);
+  if (length)
+    *length = len + 1;
+  return g_strconcat (text, "\n", NULL);
+}
+
+/* ---- reading ------------------------------------------------------------------------------- */
+
+static const char *
+describe_node (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    return _("an object");
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    return _("a list");
+  if (JSON_NODE_HOLDS_NULL (node))
+    return "null";
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_BOOLEAN: return _("true or false");
+    case G_TYPE_STRING: return _("text");
+    default: return _("a number");
+    }
+}
+
+static gboolean
+wrong_type (JsonNode    *node,
+            const char  *expected,
+            GError     **error)
+{
+  /* TRANSLATORS: “expected a whole number, found text”; the field is put in front */
+  g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE, _("expected %s, found %s"),
+               expected, describe_node (node));
+  return FALSE;
+}
+
+static gboolean
+node_is (JsonNode *node,
+         GType     type)
+{
+  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == type;
+}
+
+static gboolean
+node_is_number (JsonNode *node)
+{
+  return node_is (node, G_TYPE_INT64) || node_is (node, G_TYPE_DOUBLE);
+}
+
+static gboolean
+apply_input (VcEstimate  *scratch,
+             GParamSpec  *pspec,
+             JsonNode    *node,
+             GError     **error)
+{
+  const char *name = pspec->name;
+  g_auto(GValue) v = G_VALUE_INIT;
+
+  if (G_IS_PARAM_SPEC_ENUM (pspec))
+    {
+      if (!node_is (node, G_TYPE_STRING))
+        return wrong_type (node, _("text"), error);
+      return vc_estimate_set_from_string (scratch, name, json_node_get_string (node), error);
+    }
+  if (G_IS_PARAM_SPEC_FLAGS (pspec))
+    {
+      g_autoptr(GString) list = g_string_new (NULL);
+      JsonArray *array;
+
+      if (node_is (node, G_TYPE_STRING))
+        return vc_estimate_set_from_string (scratch, name, json_node_get_string (node), error);
+      if (!JSON_NODE_HOLDS_ARRAY (node))
+        return wrong_type (node, _("a list of names"), error);
+      array = json_node_get_array (node);
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *item = json_array_get_element (array, i);
+
+          if (!node_is (item, G_TYPE_STRING))
+            return wrong_type (item, _("a list of names"), error);
+          /* commas inside a name would smuggle in several */
+          if (strchr (json_node_get_string (item), ',') != NULL)
+            {
+              g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                           _("“%s” is not valid for %s"), json_node_get_string (item), name);
+              return FALSE;
+            }
+          g_string_append_printf (list, "%s%s", i ? "," : "", json_node_get_string (item));
+        }
+      return vc_estimate_set_from_string (scratch, name, list->str, error);
+    }
+  if (G_IS_PARAM_SPEC_BOOLEAN (pspec))
+    {
+      if (!node_is (node, G_TYPE_BOOLEAN))
+        return wrong_type (node, _("true or false"), error);
+      g_value_init (&v, G_TYPE_BOOLEAN);
+      g_value_set_boolean (&v, json_node_get_boolean (node));
+      return vc_estimate_set_value (scratch, name, &v, error);
+    }
+  if (G_IS_PARAM_SPEC_UINT (pspec))
+    {
+      g_autofree char *text = NULL;
+
+      if (!node_is_number (node))
+        return wrong_type (node, _("a whole number"), error);
+      /* through the text path, whose range check sees the number before it is cut to 32 bits */
+      if (node_is (node, G_TYPE_INT64))
+        text = g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
+      else
+        {
+          char buf[G_ASCII_DTOSTR_BUF_SIZE];
+          text = g_strdup (g_ascii_dtostr (buf, sizeof buf, json_node_get_double (node)));
+        }
+      return vc_estimate_set_from_string (scratch, name, text, error);
+    }
+  if (G_IS_PARAM_SPEC_DOUBLE (pspec))
+    {
+      if (!node_is_number (node))
+        return wrong_type (node, _("a number"), error);
+      g_value_init (&v, G_TYPE_DOUBLE);
+      g_value_set_double (&v, json_node_get_double (node));
+      return vc_estimate_set_value (scratch, name, &v, error);
+    }
+  if (G_IS_PARAM_SPEC_STRING (pspec))
+    {
+      if (JSON_NODE_HOLDS_NULL (node))
+        return vc_estimate_set_from_string (scratch, name, "", error);
+      if (!node_is (node, G_TYPE_STRING))
+        return wrong_type (node, _("text"), error);
+      return vc_estimate_set_from_string (scratch, name, json_node_get_string (node), error);
+    }
+  g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE, _("%s cannot be read from a profile"), name);
+  return FALSE;
+}
+
+/* Depth of nesting of arrays and objects, strings skipped; stops counting past the limit. */
+static gboolean
+nesting_within (const char *data,
+                gsize       length,
+                guint       limit)
+{
+  guint depth = 0;
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = data[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > limit)
+            return FALSE;
+        }
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_optional_text (JsonObject  *object,
+                    const char  *member,
+                    char       **out,
+                    GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    {
+      *out = g_strdup ("");
+      return TRUE;
+    }
+  if (!node_is (node, G_TYPE_STRING))
+    {
+      wrong_type (node, _("text"), error);
+      g_prefix_error (error, "%s: ", member);
+      return FALSE;
+    }
+  *out = g_strdup (json_node_get_string (node));
+  return TRUE;
+}
+
+/**
+ * vc_profile_parse:
+ * @data: the file's bytes
+ * @length: their number
+ * @target: the estimate that receives the inputs, only if the whole profile is valid
+ * @name: (out) (optional): the profile's name ("" when it has none)
+ * @notes: (out) (optional): its notes ("" when none)
+ * @error: a VC_ERROR whose message starts with the field at fault ("inputs.batch: …")
+ *
+ * Validates every field against the estimate's own ranges, in a scratch estimate; @target is
+ * changed only when everything is valid. Unknown members are ignored; inputs the profile does
+ * not mention keep their defaults (or, after "preset", the preset's values).
+ */
+gboolean
+vc_profile_parse (const char  *data,
+                  gsize        length,
+                  VcEstimate  *target,
+                  char       **name,
+                  char       **notes,
+                  GError     **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local = NULL;
+  g_autoptr(VcEstimate) scratch = NULL;
+  g_autofree GParamSpec **inputs = NULL;
+  g_autofree char *profile_name = NULL, *profile_notes = NULL;
+  JsonNode *root, *node;
+  JsonObject *object, *values;
+  guint n;
+
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+  g_return_val_if_fail (VC_IS_ESTIMATE (target), FALSE);
+
+  if (length > VC_PROFILE_MAX_SIZE)
+    {
+      g_autofree char *max = g_format_size_full (VC_PROFILE_MAX_SIZE, G_FORMAT_SIZE_LONG_FORMAT);
+      g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
+                   _("the file is too large for a profile: the limit is %s"), max);
+      return FALSE;
+    }
+  if (!g_utf8_validate_len (data, length, NULL))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                   _("not a profile: the file is not UTF-8 text (a profile is a JSON file)"));
+      return FALSE;
+    }
+  if (!nesting_within (data, length, MAX_DEPTH))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                   _("not a profile: lists or objects are nested too deeply"));
+      return FALSE;
+    }
+
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, data, length, &local))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("not valid JSON: %s"), local->message);
+      return FALSE;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                   _("not a profile: the file must hold a JSON object with “format”: “%s”"),
+                   VC_PROFILE_FORMAT);
+      return FALSE;
+    }
+  object = json_node_get_object (root);
+
+  node = json_object_get_member (object, "format");
+  if (node == NULL)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                   _("format: missing; a profile has “format”: “%s”"), VC_PROFILE_FORMAT);
+      return FALSE;
+    }
+  if (!node_is (node, G_TYPE_STRING) || !g_str_equal (json_node_get_string (node), VC_PROFILE_FORMAT))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                   _("format: this is not a VRAM Calculator profile (expected “%s”)"),
+                   VC_PROFILE_FORMAT);
+      return FALSE;
+    }
+
+  node = json_object_get_member (object, "version");
+  if (node == NULL)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("version: missing; accepted: a whole number up to %d"),
+                   VC_PROFILE_VERSION);
+      return FALSE;
+    }
+  if (!node_is (node, G_TYPE_INT64))
+    {
+      wrong_type (node, _("a whole number"), error);
+      g_prefix_error (error, "version: ");
+      return FALSE;
+    }
+  if (json_node_get_int (node) > VC_PROFILE_VERSION)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_VERSION,
+                   _("version: the profile has format version %" G_GINT64_FORMAT ", from a newer "
+                     "VRAM Calculator; this version reads versions up to %d"),
+                   json_node_get_int (node), VC_PROFILE_VERSION);
+      return FALSE;
+    }
+  if (json_node_get_int (node) < 1)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                   _("version: %" G_GINT64_FORMAT " is not a format version; accepted: a whole number from 1 to %d"),
+                   json_node_get_int (node), VC_PROFILE_VERSION);
+      return FALSE;
+    }
+
+  if (!read_optional_text (object, "name", &profile_name, error) ||
+      !read_optional_text (object, "notes", &profile_notes, error))
+    return FALSE;
+
+  node = json_object_get_member (object, "inputs");
+  if (node == NULL)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("inputs: missing"));
+      return FALSE;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      wrong_type (node, _("an object"), error);
+      g_prefix_error (error, "inputs: ");
+      return FALSE;
+    }
+  values = json_node_get_object (node);
+
+  scratch = vc_estimate_new ();
+  inputs = vc_estimate_list_inputs (&n);
+  /* the preset first: it sets the architecture and parameter counts, which the profile's own
+   * values then override (an override that differs leaves the preset, as in the window) */
+  node = json_object_get_member (values, "preset");
+  if (node != NULL)
+    {
+      for (guint i = 0; i < n; i++)
+        if (g_str_equal (inputs[i]->name, "preset") &&
+            !apply_input (scratch, inputs[i], node, error))
+          {
+            g_prefix_error (error, "inputs.preset: ");
+            return FALSE;
+          }
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      if (g_str_equal (inputs[i]->name, "preset"))
+        continue;
+      node = json_object_get_member (values, inputs[i]->name);
+      if (node != NULL && !apply_input (scratch, inputs[i], node, error))
+        {
+          g_prefix_error (error, "inputs.%s: ", inputs[i]->name);
+          return FALSE;
+        }
+    }
+
+  vc_estimate_copy_inputs (target, scratch);
+  if (name)
+    *name = g_steal_pointer (&profile_name);
+  if (notes)
+    *notes = g_steal_pointer (&profile_notes);
+  return TRUE;
+}
+
+/**
+ * vc_profile_read_file:
+ *
+ * Like vc_profile_parse(), from a file. Files over VC_PROFILE_MAX_SIZE are refused before
+ * they are read (and reading stops there should the file grow meanwhile).
+ */
+gboolean
+vc_profile_read_file (GFile         *file,
+                      VcEstimate    *target,
+                      char         **name,
+                      char         **notes,
+                      GCancellable  *cancellable,
+                      GError       **error)
+{
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autofree char *data = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (VC_IS_ESTIMATE (target), FALSE);
+
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                            G_FILE_QUERY_INFO_NONE, cancellable, error);
+  if (info == NULL)
+    return FALSE;
+  if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("this is a folder, not a profile"));
+      return FALSE;
+    }
+  if (g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE) &&
+      g_file_info_get_size (info) > VC_PROFILE_MAX_SIZE)
+    {
+      g_autofree char *size = g_format_size_full (g_file_info_get_size (info), G_FORMAT_SIZE_LONG_FORMAT);
+      g_autofree char *max = g_format_size_full (VC_PROFILE_MAX_SIZE, G_FORMAT_SIZE_LONG_FORMAT);
+      g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
+                   _("the file is too large for a profile: %s, the limit is %s"), size, max);
+      return FALSE;
+    }
+
+  stream = g_file_read (file, cancellable, error);
+  if (stream == NULL)
+    return FALSE;
+  data = g_malloc (VC_PROFILE_MAX_SIZE + 1);
+  if (!g_input_stream_read_all (G_INPUT_STREAM (stream), data, VC_PROFILE_MAX_SIZE + 1, &length,
+                                cancellable, error))
+    return FALSE;
+  /* vc_profile_parse refuses what is over the limit */
+  return vc_profile_parse (data, length, target, name, notes, error);
+}
+
+/**
+ * vc_profile_write_file:
+ *
+ * Writes a profile atomically: the text goes to a temporary file in the same folder that then
+ * replaces @file, so a failure (full disk, no permission, missing folder) leaves any previous
+ * file as it was.
+ */
+gboolean
+vc_profile_write_file (GFile         *file,
+                       VcEstimate    *estimate,
+                       const char    *name,
+                       const char    *notes,
+                       GCancellable  *cancellable,
+                       GError       **error)
+{
+  g_autofree char *data = NULL;
+  gsize length;
+
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (VC_IS_ESTIMATE (estimate), FALSE);
+
+  data = vc_profile_serialize (estimate, name, notes, &length);
+  return vc_file_replace_contents (file, data, length, cancellable, error);
+}
+
+/**
+ * vc_file_replace_contents:
+ *
+ * Replaces @file's contents atomically: the data goes to a temporary file beside it, which
+ * takes the file's place only once completely written. On any failure the previous file is
+ * left exactly as it was.
+ */
+gboolean
+vc_file_replace_contents (GFile         *file,
+                          const char    *data,
+                          gsize          length,
+                          GCancellable  *cancellable,
+                          GError       **error)
+{
+  g_autoptr(GFileOutputStream) out = NULL;
+  gsize written;
+
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+
+  out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, cancellable, error);
+  if (out == NULL)
+    return FALSE;
+  if (!g_output_stream_write_all (G_OUTPUT_STREAM (out), data, length, &written, cancellable, error))
+    {
+      /* Not g_file_replace_contents(): on a failed write (disk full, file size limit) it
+       * closes the stream normally, which moves the partial temporary file over the
+       * original. Closing with a cancelled cancellable discards the temporary file instead. */
+      g_autoptr(GCancellable) abandon = g_cancellable_new ();
+
+      g_cancellable_cancel (abandon);
+      g_output_stream_close (G_OUTPUT_STREAM (out), abandon, NULL);
+      return FALSE;
+    }
+  return g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, error);
+}
+
+/**
+ * vc_estimate_inputs_equal:
+ *
+ * Returns: whether every input (as listed by vc_estimate_list_inputs()) is the same in both
+ */
+gboolean
+vc_estimate_inputs_equal (VcEstimate *a,
+                          VcEstimate *b)
+{
+  g_autofree GParamSpec **inputs = NULL;
+  guint n;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (a), FALSE);
+  g_return_val_if_fail (VC_IS_ESTIMATE (b), FALSE);
+
+  inputs = vc_estimate_list_inputs (&n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_auto(GValue) va = G_VALUE_INIT;
+      g_auto(GValue) vb = G_VALUE_INIT;
+
+      g_value_init (&va, inputs[i]->value_type);
+      g_value_init (&vb, inputs[i]->value_type);
+      g_object_get_property (G_OBJECT (a), inputs[i]->name, &va);
+      g_object_get_property (G_OBJECT (b), inputs[i]->name, &vb);
+      if (G_IS_PARAM_SPEC_DOUBLE (inputs[i]))
+        {
+          /* exact: g_param_values_cmp would call 7e9 and 7e9 + 1e-7 equal */
+          if (g_value_get_double (&va) != g_value_get_double (&vb))
+            return FALSE;
+        }
+      else if (g_param_values_cmp (inputs[i], &va, &vb) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- VcProfile ----------------------------------------------------------------------------- */
+
+struct _VcProfile
+{
+  GObject parent_instance;
+
+  VcEstimate *estimate;
+  VcEstimate *saved;          /* the inputs as last loaded or saved */
+  GFile *file;
+  char *name;
+  char *notes;
+  char *saved_name;
+  char *saved_notes;
+  gboolean modified;
+};
+
+enum {
+  PROP_0,
+  PROP_ESTIMATE,
+  PROP_FILE,
+  PROP_NAME,
+  PROP_NOTES,
+  PROP_TITLE,
+  PROP_MODIFIED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (VcProfile, vc_profile, G_TYPE_OBJECT)
+
+static void
+update_modified (VcProfile *self)
+{
+  gboolean modified;
+
+  if (self->estimate == NULL)
+    return;
+  modified = g_strcmp0 (self->name, self->saved_name) != 0 ||
+             g_strcmp0 (self->notes, self->saved_notes) != 0 ||
+             !vc_estimate_inputs_equal (self->estimate, self->saved);
+  if (modified == self->modified)
+    return;
+  self->modified = modified;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODIFIED]);
+}
+
+static void
+on_estimate_notify (VcEstimate *estimate,
+                    GParamSpec *pspec,
+                    VcProfile  *self)
+{
+  /* results change with the inputs; only inputs matter here */
+  if (pspec->flags & G_PARAM_WRITABLE)
+    update_modified (self);
+}
+
+static gboolean
+set_text (char       **field,
+          const char  *text)
+{
+  if (text == NULL)
+    text = "";
+  if (g_strcmp0 (*field, text) == 0)
+    return FALSE;
+  g_free (*field);
+  *field = g_strdup (text);
+  return TRUE;
+}
+
+static void
+vc_profile_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  VcProfile *self = VC_PROFILE (object);
+
+  switch (prop_id)
+    {
+    case PROP_ESTIMATE:
+      self->estimate = g_value_dup_object (value);
+      break;
+    case PROP_NAME:
+      vc_profile_set_name (self, g_value_get_string (value));
+      break;
+    case PROP_NOTES:
+      vc_profile_set_notes (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+vc_profile_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  VcProfile *self = VC_PROFILE (object);
+
+  switch (prop_id)
+    {
+    case PROP_ESTIMATE: g_value_set_object (value, self->estimate); break;
+    case PROP_FILE: g_value_set_object (value, self->file); break;
+    case PROP_NAME: g_value_set_string (value, self->name); break;
+    case PROP_NOTES: g_value_set_string (value, self->notes); break;
+    case PROP_TITLE: g_value_take_string (value, vc_profile_dup_title (self)); break;
+    case PROP_MODIFIED: g_value_set_boolean (value, self->modified); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+vc_profile_constructed (GObject *object)
+{
+  VcProfile *self = VC_PROFILE (object);
+
+  G_OBJECT_CLASS (vc_profile_parent_class)->constructed (object);
+
+  if (self->estimate == NULL)
+    self->estimate = vc_estimate_new ();
+  vc_estimate_copy_inputs (self->saved, self->estimate);
+  g_signal_connect_object (self->estimate, "notify", G_CALLBACK (on_estimate_notify), self, 0);
+}
+
+static void
+vc_profile_finalize (GObject *object)
+{
+  VcProfile *self = VC_PROFILE (object);
+
+  g_clear_object (&self->estimate);
+  g_clear_object (&self->saved);
+  g_clear_object (&self->file);
+  g_free (self->name);
+  g_free (self->notes);
+  g_free (self->saved_name);
+  g_free (self->saved_notes);
+  G_OBJECT_CLASS (vc_profile_parent_class)->finalize (object);
+}
+
+static void
+vc_profile_class_init (VcProfileClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->constructed = vc_profile_constructed;
+  object_class->finalize = vc_profile_finalize;
+  object_class->get_property = vc_profile_get_property;
+  object_class->set_property = vc_profile_set_property;
+
+  properties[PROP_ESTIMATE] =
+    g_param_spec_object ("estimate", "Estimate", "The live estimate the profile reads and writes",
+                         VC_TYPE_ESTIMATE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FILE] =
+    g_param_spec_object ("file", "File", "Where the profile was last opened from or saved to",
+                         G_TYPE_FILE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_NAME] =
+    g_param_spec_string ("name", "Name", "The profile's name", "",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_NOTES] =
+    g_param_spec_string ("notes", "Notes", "Free notes", "",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", "Title", "The name, else the file's name, else “Untitled profile”",
+                         "", G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MODIFIED] =
+    g_param_spec_boolean ("modified", "Modified",
+                          "Whether the inputs, name or notes differ from the last load or save",
+                          FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+vc_profile_init (VcProfile *self)
+{
+  self->saved = vc_estimate_new ();
+  self->name = g_strdup ("");
+  self->notes = g_strdup ("");
+  self->saved_name = g_strdup ("");
+  self->saved_notes = g_strdup ("");
+}
+
+/**
+ * vc_profile_new:
+ * @estimate: (nullable): the live estimate; a new one when %NULL
+ *
+ * The profile starts unsaved (no file, no name) and unmodified: the estimate's current inputs
+ * are the baseline.
+ */
+VcProfile *
+vc_profile_new (VcEstimate *estimate)
+{
+  g_return_val_if_fail (estimate == NULL || VC_IS_ESTIMATE (estimate), NULL);
+  return g_object_new (VC_TYPE_PROFILE, "estimate", estimate, NULL);
+}
+
+VcEstimate *
+vc_profile_get_estimate (VcProfile *self)
+{
+  g_return_val_if_fail (VC_IS_PROFILE (self), NULL);
+  return self->estimate;
+}
+
+GFile *
+vc_profile_get_file (VcProfile *self)
+{
+  g_return_val_if_fail (VC_IS_PROFILE (self), NULL);
+  return self->file;
+}
+
+const char *
+vc_profile_get_name (VcProfile *self)
+{
+  g_return_val_if_fail (VC_IS_PROFILE (self), NULL);
+  return self->name;
+}
+
+void
+vc_profile_set_name (VcProfile  *self,
+                     const char *name)
+{
+  g_return_if_fail (VC_IS_PROFILE (self));
+  if (!set_text (&self->name, name))
+    return;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NAME]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+  update_modified (self);
+}
+
+const char *
+vc_profile_get_notes (VcProfile *self)
+{
+  g_return_val_if_fail (VC_IS_PROFILE (self), NULL);
+  return self->notes;
+}
+
+void
+vc_profile_set_notes (VcProfile  *self,
+                      const char *notes)
+{
+  g_return_if_fail (VC_IS_PROFILE (self));
+  if (!set_text (&self->notes, notes))
+    return;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOTES]);
+  update_modified (self);
+}
+
+/**
+ * vc_profile_dup_title:
+ *
+ * Returns: (transfer full): what a window title shows: the name, else the file's name, else
+ *   “Untitled profile” (the unsaved-changes mark is the window's to add, from "modified")
+ */
+char *
+vc_profile_dup_title (VcProfile *self)
+{
+  g_return_val_if_fail (VC_IS_PROFILE (self), NULL);
+
+  if (self->name[0] != '\0')
+    return g_strdup (self->name);
+  if (self->file != NULL)
+    {
+      g_autofree char *path = g_file_get_path (self->file);
+      g_autofree char *base = NULL;
+
+      if (path)
+        return g_filename_display_basename (path);
+      base = g_file_get_basename (self->file);
+      if (base)
+        return g_uri_unescape_string (base, NULL) ?: g_strdup (base);
+    }
+  return g_strdup (_("Untitled profile"));
+}
+
+gboolean
+vc_profile_get_modified (VcProfile *self)
+{
+  g_return_val_if_fail (VC_IS_PROFILE (self), FALSE);
+  return self->modified;
+}
+
+static void
+set_file (VcProfile *self,
+          GFile     *file)
+{
+  if (self->file == file || (self->file && file && g_file_equal (self->file, file)))
+    return;
+  g_set_object (&self->file, file);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+/**
+ * vc_profile_mark_saved:
+ *
+ * Takes the current inputs, name and notes as the saved state ("modified" becomes %FALSE),
+ * for example after restoring the last session's inputs.
+ */
+void
+vc_profile_mark_saved (VcProfile *self)
+{
+  g_return_if_fail (VC_IS_PROFILE (self));
+
+  vc_estimate_copy_inputs (self->saved, self->estimate);
+  set_text (&self->saved_name, self->name);
+  set_text (&self->saved_notes, self->notes);
+  update_modified (self);
+}
+
+/**
+ * vc_profile_load:
+ * @file: the profile to open
+ *
+ * Reads and validates @file; on success its inputs replace the estimate's, its name and notes
+ * replace the profile's, @file becomes the profile's file and "modified" is %FALSE. On failure
+ * nothing changes and @error says which field is wrong.
+ */
+gboolean
+vc_profile_load (VcProfile     *self,
+                 GFile         *file,
+                 GCancellable  *cancellable,
+                 GError       **error)
+{
+  g_autofree char *name = NULL, *notes = NULL;
+
+  g_return_val_if_fail (VC_IS_PROFILE (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (!vc_profile_read_file (file, self->estimate, &name, &notes, cancellable, error))
+    return FALSE;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  vc_profile_set_name (self, name);
+  vc_profile_set_notes (self, notes);
+  set_file (self, file);
+  vc_profile_mark_saved (self);
+  g_object_thaw_notify (G_OBJECT (self));
+  return TRUE;
+}
+
+/**
+ * vc_profile_save:
+ * @file: (nullable): where to save; %NULL for the profile's own file (Save rather than Save As)
+ *
+ * Writes the estimate's inputs with the name and notes, atomically. On success @file becomes
+ * the profile's file and "modified" is %FALSE; on failure the previous file is intact and the
+ * profile is unchanged.
+ */
+gboolean
+vc_profile_save (VcProfile     *self,
+                 GFile         *file,
+                 GCancellable  *cancellable,
+                 GError       **error)
+{
+  g_return_val_if_fail (VC_IS_PROFILE (self), FALSE);
+  g_return_val_if_fail (file == NULL || G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (file != NULL || self->file != NULL, FALSE);
+
+  if (file == NULL)
+    file = self->file;
+  if (!vc_profile_write_file (file, self->estimate, self->name, self->notes, cancellable, error))
+    return FALSE;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  set_file (self, file);
+  vc_profile_mark_saved (self);
+  g_object_thaw_notify (G_OBJECT (self));
+  return TRUE;
+}
+
+/**
+ * vc_profile_reset:
+ *
+ * A new profile: default inputs, no name, notes or file, not modified.
+ */
+void
+vc_profile_reset (VcProfile *self)
+{
+  g_autoptr(VcEstimate) defaults = vc_estimate_new ();
+
+  g_return_if_fail (VC_IS_PROFILE (self));
+
+  g_object_freeze_notify (G_OBJECT (self));
+  vc_estimate_copy_inputs (self->estimate, defaults);
+  vc_profile_set_name (self, "");
+  vc_profile_set_notes (self, "");
+  set_file (self, NULL);
+  vc_profile_mark_saved (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}

@@ -1,0 +1,88 @@
+/* vc-profile.h: estimate profiles, the files in which users keep an estimate's inputs with a
+ * name and notes (format described in data/profile-format.md).
+ *
+ * Two levels, one code path:
+ * - functions that read and write a profile (bytes or a GFile) into and out of a VcEstimate;
+ *   loading validates the whole file into a scratch estimate and copies into the target only
+ *   on full success, so a failed load leaves the target untouched;
+ * - VcProfile, the open document of the window and the command line: a live estimate, the
+ *   file it came from, its name and notes, and whether anything differs from what was last
+ *   loaded or saved ("modified"), for the title and the unsaved-changes question.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "vc-estimate.h"
+
+G_BEGIN_DECLS
+
+#define VC_PROFILE_FORMAT   "vram-calculator-profile"
+#define VC_PROFILE_VERSION  1
+/* No real profile comes near this (one is about 2 KiB); bigger files are refused unread. */
+#define VC_PROFILE_MAX_SIZE (1024 * 1024)
+/* For file dialogs and drop targets. */
+#define VC_PROFILE_MIME_TYPE "application/json"
+#define VC_PROFILE_SUFFIX    ".json"
+
+/* ---- reading and writing -------------------------------------------------------------------- */
+
+char     *vc_profile_serialize  (VcEstimate  *estimate,
+                                 const char  *name,
+                                 const char  *notes,
+                                 gsize       *length);
+gboolean  vc_profile_parse      (const char  *data,
+                                 gsize        length,
+                                 VcEstimate  *target,
+                                 char       **name,
+                                 char       **notes,
+                                 GError     **error);
+gboolean  vc_profile_read_file  (GFile       *file,
+                                 VcEstimate  *target,
+                                 char       **name,
+                                 char       **notes,
+                                 GCancellable *cancellable,
+                                 GError     **error);
+gboolean  vc_profile_write_file (GFile       *file,
+                                 VcEstimate  *estimate,
+                                 const char  *name,
+                                 const char  *notes,
+                                 GCancellable *cancellable,
+                                 GError     **error);
+gboolean  vc_estimate_inputs_equal (VcEstimate *a,
+                                    VcEstimate *b);
+gboolean  vc_file_replace_contents (GFile        *file,
+                                    const char   *data,
+                                    gsize         length,
+                                    GCancellable *cancellable,
+                                    GError      **error);
+
+/* ---- the open profile ------------------------------------------------------------------------ */
+
+#define VC_TYPE_PROFILE (vc_profile_get_type ())
+G_DECLARE_FINAL_TYPE (VcProfile, vc_profile, VC, PROFILE, GObject)
+
+VcProfile  *vc_profile_new          (VcEstimate   *estimate);
+VcEstimate *vc_profile_get_estimate (VcProfile    *self);
+GFile      *vc_profile_get_file     (VcProfile    *self);
+const char *vc_profile_get_name     (VcProfile    *self);
+void        vc_profile_set_name     (VcProfile    *self,
+                                     const char   *name);
+const char *vc_profile_get_notes    (VcProfile    *self);
+void        vc_profile_set_notes    (VcProfile    *self,
+                                     const char   *notes);
+char       *vc_profile_dup_title    (VcProfile    *self);
+gboolean    vc_profile_get_modified (VcProfile    *self);
+
+gboolean    vc_profile_load         (VcProfile    *self,
+                                     GFile        *file,
+                                     GCancellable *cancellable,
+                                     GError      **error);
+gboolean    vc_profile_save         (VcProfile    *self,
+                                     GFile        *file,
+                                     GCancellable *cancellable,
+                                     GError      **error);
+void        vc_profile_reset        (VcProfile    *self);
+void        vc_profile_mark_saved   (VcProfile    *self);
+
+G_END_DECLS
