@@ -17,6 +17,7 @@
 #include "vc-csv.h"
 #include "vc-enums.h"
 #include "vc-estimate.h"
+#include "vc-hf-config.h"
 #include "vc-profile.h"
 #include "vc-report.h"
 #include "vc-units.h"
@@ -29,6 +30,7 @@ typedef enum
   OPT_TRUE,            /* --NAME sets boolean property to TRUE */
   OPT_FALSE,           /* --no-NAME sets it to FALSE */
   OPT_PRESET,
+  OPT_CONFIG,
   OPT_METHOD,
   OPT_FORMAT,
   OPT_PROFILE,
@@ -54,6 +56,8 @@ static const Option options[] = {
   { "method", OPT_METHOD, "method", "rule-of-thumb|architecture",
     N_("Default: architecture when the model has one (--preset or architecture options), else rule-of-thumb") },
   { "preset", OPT_PRESET, "preset", "ID", N_("A built-in model (see --list-presets); other options override it") },
+  { "config", OPT_CONFIG, NULL, "FILE",
+    N_("A model's Hugging Face config.json, or the folder holding it; other options override it") },
   { "model-type", OPT_PROPERTY, "model-type", "dense|moe", N_("Rule of thumb: dense or mixture of experts") },
   { "params", OPT_PROPERTY, "parameters", "N", N_("Total parameters: 7B, 124M, 1.5T, 7e9") },
   { "active-params", OPT_PROPERTY, "active-parameters", "N", N_("MoE: parameters activated per token") },
@@ -181,6 +185,7 @@ main (int   argc,
   g_autoptr(GPtrArray) settings = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
   const char *preset = NULL, *method = NULL;
+  const char *config_path = NULL;
   Format format = FORMAT_TABLE;
   const char *profile_path = NULL, *save_path = NULL;
   g_autoptr(VcProfile) profile = NULL;
@@ -271,6 +276,9 @@ main (int   argc,
         case OPT_PRESET:
           preset = value;
           break;
+        case OPT_CONFIG:
+          config_path = value;
+          break;
         case OPT_METHOD:
           method = value;
           break;
@@ -329,9 +337,23 @@ main (int   argc,
   /* the preset first, so that every other option overrides it whatever the order */
   if (preset && !vc_estimate_set_preset (estimate, preset, &error))
     return usage_error ("preset", error->message);
+  /* a config.json is applied like a preset: every other option overrides it */
+  if (config_path)
+    {
+      g_autoptr(VcHfConfig) config = NULL;
+
+      if (preset)
+        return usage_error ("config", _("--config and --preset both name the model; give one of them"));
+      config = vc_hf_config_new_for_path (config_path, &error);
+      if (config == NULL)
+        return usage_error ("config", error->message);
+      vc_hf_config_apply (config, estimate);
+      if (vc_hf_config_get_warning (config))
+        g_printerr ("vramcalc: %s\n", vc_hf_config_get_warning (config));
+    }
   /* a profile keeps its own method unless --method is given */
   if (!method && !profile_path)
-    method = (preset || arch_given) ? "architecture" : "rule-of-thumb";
+    method = (preset || config_path || arch_given) ? "architecture" : "rule-of-thumb";
   if (method && !vc_estimate_set_from_string (estimate, "method", method, &error))
     return usage_error ("method", error->message);
 
