@@ -739,9 +739,15 @@ test_cli_errors (void)
     g_autofree char *out = NULL;
     g_autofree char *err = NULL;
 
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(GError) error = NULL;
+
     g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
     g_assert_nonnull (strstr (err, "my_new_llm"));
-    g_assert_nonnull (strstr (out, "\"parameters\" : 8030261248"));
+    json_parser_load_from_data (parser, out, -1, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (json_object_get_int_member (json_node_get_object (json_parser_get_root (parser)),
+                                                 "parameters"), ==, 8030261248);
   }
   remove_tree (tmp);
 }
