@@ -238,6 +238,41 @@ test_rejections (void)
 }
 
 static void
+test_custom_gpus (void)
+{
+  g_auto(Run) r = { 0 };
+  g_autoptr(JsonParser) p = json_parser_new ();
+  JsonObject *root, *last;
+  JsonArray *gpus;
+
+  /* 18.8 GB: a 48 GB card holds it; a 12 GiB one needs (18.8 - 2) / (12.88 - 2) → 2 */
+  run_cli (&r, "--params", "7B", "--gpu", "RTX 6000 Ada=48", "--gpu", "Mine=12GiB", "--format", "json", NULL);
+  root = parse (p, &r);
+  gpus = json_object_get_array_member (root, "gpus");
+  last = json_array_get_object_element (gpus, json_array_get_length (gpus) - 1);
+  g_assert_cmpstr (json_object_get_string_member (last, "name"), ==, "Mine");
+  g_assert_cmpint (json_object_get_int_member (last, "memory_bytes"), ==, 12884901888);
+  g_assert_false (json_object_get_boolean_member (last, "fits"));
+  g_assert_cmpint (json_object_get_int_member (last, "count"), ==, 2);
+  last = json_array_get_object_element (gpus, json_array_get_length (gpus) - 2);
+  g_assert_cmpstr (json_object_get_string_member (last, "name"), ==, "RTX 6000 Ada");
+  g_assert_true (json_object_get_boolean_member (last, "fits"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+
+  run_cli (&r, "--gpu", "nameless", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--gpu: "));
+  g_assert_nonnull (strstr (r.err, "NAME=SIZE"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+
+  run_cli (&r, "--gpu", "Tiny=0.01", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "between 0.1 GB and 100000 GB"));
+}
+
+static void
 test_extremes (void)
 {
   g_auto(Run) r = { 0 };
@@ -263,6 +298,7 @@ main (int   argc,
   g_test_add_func ("/cli/preset-json", test_preset_json);
   g_test_add_func ("/cli/table-and-lists", test_table_and_lists);
   g_test_add_func ("/cli/rejections", test_rejections);
+  g_test_add_func ("/cli/custom-gpus", test_custom_gpus);
   g_test_add_func ("/cli/extremes", test_extremes);
   return g_test_run ();
 }

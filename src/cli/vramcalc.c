@@ -40,6 +40,7 @@ typedef enum
   OPT_EXPLAIN,
   OPT_HELP,
   OPT_VERSION,
+  OPT_GPU,
 } OptKind;
 
 typedef struct
@@ -80,6 +81,10 @@ static const Option options[] = {
   { "flash-attention", OPT_TRUE, "flash-attention", NULL, N_("Fused attention, no s × s scores (default)") },
   { "no-flash-attention", OPT_FALSE, "flash-attention", NULL, N_("Eager attention") },
   { "loss", OPT_PROPERTY, "loss", "full|chunked", N_("Training: cross-entropy on full logits or in chunks") },
+  { "compile", OPT_TRUE, "compile", NULL, N_("Training compiled with torch.compile (fused operations keep fewer activations)") },
+  { "no-compile", OPT_FALSE, "compile", NULL, NULL },
+  { "train-embeddings", OPT_TRUE, "train-embeddings", NULL, N_("LoRA/QLoRA: the token embedding trains too") },
+  { "no-train-embeddings", OPT_FALSE, "train-embeddings", NULL, NULL },
   { "overhead", OPT_PROPERTY, "overhead-gb", "GB", N_("Per-GPU overhead in GB (default 2 rule of thumb, 1 architecture)") },
   { "unit", OPT_PROPERTY, "unit", "gb|gib", N_("Units of the table (default gb)") },
   { "format", OPT_FORMAT, NULL, "table|json|csv", N_("Output format (default table)") },
@@ -88,6 +93,7 @@ static const Option options[] = {
   { "explain", OPT_EXPLAIN, NULL, NULL, N_("Show each component's formula and values") },
   { "list-presets", OPT_LIST_PRESETS, NULL, NULL, N_("List the built-in models") },
   { "list-gpus", OPT_LIST_GPUS, NULL, NULL, N_("List the GPU catalog") },
+  { "gpu", OPT_GPU, "custom-gpus", "NAME=SIZE", N_("Add a GPU of your own to the table; SIZE in GB or with GB, GiB or MiB (repeatable)") },
   { "version", OPT_VERSION, NULL, NULL, N_("Show the version") },
   { "help", OPT_HELP, NULL, NULL, N_("Show this help") },
 };
@@ -183,6 +189,7 @@ main (int   argc,
 {
   g_autoptr(VcEstimate) estimate = NULL;
   g_autoptr(GPtrArray) settings = g_ptr_array_new ();
+  g_autoptr(GString) custom_gpus = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
   const char *preset = NULL, *method = NULL;
   const char *config_path = NULL;
@@ -301,6 +308,11 @@ main (int   argc,
         case OPT_SAVE_PROFILE:
           save_path = value;
           break;
+        case OPT_GPU:
+          if (strchr (value, ';'))
+            return usage_error (name, _("one GPU per --gpu option; “;” is not allowed in its name"));
+          g_string_append_printf (custom_gpus, "%s%s", custom_gpus->len ? ";" : "", value);
+          break;
         case OPT_EXPLAIN:
           explain = TRUE;
           break;
@@ -334,6 +346,12 @@ main (int   argc,
           return usage_error ("profile", msg);
         }
     }
+  if (custom_gpus->len > 0)
+    {
+      g_ptr_array_add (settings, (gpointer) "custom-gpus");
+      g_ptr_array_add (settings, custom_gpus->str);
+    }
+
   /* the preset first, so that every other option overrides it whatever the order */
   if (preset && !vc_estimate_set_preset (estimate, preset, &error))
     return usage_error ("preset", error->message);
