@@ -19,6 +19,7 @@ struct _VcInferencePage
 
   GtkWidget *box;
   VcModelSection *model_section;
+  GtkGrid *workload_grid;
   GtkDropDown *precision;
   GtkDropDown *kv_precision;
   GtkSpinButton *batch;
@@ -107,6 +108,7 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
                                                "/io/github/vramcalc/VramCalculator/vc-inference-page.ui");
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, box);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, model_section);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, workload_grid);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, precision);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, kv_precision);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, batch);
@@ -120,5 +122,9 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
 static void
 vc_inference_page_init (VcInferencePage *self)
 {
+  g_autoptr(GtkSizeGroup) labels = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  vc_model_section_align_labels (self->model_section, labels);
+  vc_size_group_add_grid_labels (labels, self->workload_grid);
 }

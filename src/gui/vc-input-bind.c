@@ -195,7 +195,8 @@ count_to_text (GBinding     *binding,
 static void
 commit_count (GtkEntry *entry)
 {
-  VcEstimate *estimate = g_object_get_data (G_OBJECT (entry), "vc-estimate");
+  GWeakRef *ref = g_object_get_data (G_OBJECT (entry), "vc-estimate");
+  g_autoptr(VcEstimate) estimate = ref ? g_weak_ref_get (ref) : NULL;
   const char *property = g_object_get_data (G_OBJECT (entry), "vc-property");
   const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
   g_autoptr(GError) error = NULL;
@@ -233,14 +234,24 @@ count_focus_leave (GtkEventControllerFocus *controller,
   commit_count (entry);
 }
 
+static void
+free_weak_ref (gpointer data)
+{
+  g_weak_ref_clear (data);
+  g_free (data);
+}
+
 void
 vc_bind_count_entry (GtkEntry   *entry,
                      VcEstimate *estimate,
                      const char *property)
 {
   GtkEventController *focus;
+  GWeakRef *ref = g_new0 (GWeakRef, 1);
 
-  g_object_set_data_full (G_OBJECT (entry), "vc-estimate", g_object_ref (estimate), g_object_unref);
+  /* weak: a focused entry can outlive its window for a blink of the cursor */
+  g_weak_ref_init (ref, estimate);
+  g_object_set_data_full (G_OBJECT (entry), "vc-estimate", ref, free_weak_ref);
   g_object_set_data_full (G_OBJECT (entry), "vc-property", g_strdup (property), g_free);
   gtk_widget_set_tooltip_text (GTK_WIDGET (entry),
                                _("A number, optionally with K, M, B or T (7B, 46.7B, 1.5T)"));
@@ -334,3 +345,20 @@ const VcChoice vc_training_precision_choices[] = {
   { VC_PRECISION_BF16, N_("16-bit bfloat (bf16)") },
 };
 const guint vc_n_training_precision_choices = G_N_ELEMENTS (vc_training_precision_choices);
+
+/* Lines up the label column of several grids (the model section and a tab's own sections). */
+void
+vc_size_group_add_grid_labels (GtkSizeGroup *group,
+                               GtkGrid      *grid)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (grid));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      int column;
+
+      gtk_grid_query_child (grid, child, &column, NULL, NULL, NULL);
+      if (column == 0 && GTK_IS_LABEL (child))
+        gtk_size_group_add_widget (group, child);
+    }
+}

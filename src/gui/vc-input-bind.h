@@ -45,3 +45,10 @@ void vc_bind_spin_with_default (GtkSpinButton *spin,
                                 guint          digits);
 
 G_END_DECLS
+
+G_BEGIN_DECLS
+
+void vc_size_group_add_grid_labels (GtkSizeGroup *group,
+                                    GtkGrid      *grid);
+
+G_END_DECLS

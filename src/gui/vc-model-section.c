@@ -19,6 +19,7 @@ struct _VcModelSection
   GHashTable *inputs;          /* property name → widget */
 
   GtkWidget *box;
+  GtkWidget *grid;
   GtkDropDown *preset;
   GtkDropDown *method;
   GtkDropDown *model_type;
@@ -191,6 +192,14 @@ vc_model_section_get_input (VcModelSection *self,
   return g_hash_table_lookup (self->inputs, property);
 }
 
+void
+vc_model_section_align_labels (VcModelSection *self,
+                               GtkSizeGroup   *group)
+{
+  g_return_if_fail (VC_IS_MODEL_SECTION (self));
+  vc_size_group_add_grid_labels (group, GTK_GRID (self->grid));
+}
+
 static void
 vc_model_section_dispose (GObject *object)
 {
@@ -257,6 +266,7 @@ vc_model_section_class_init (VcModelSectionClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/vramcalc/VramCalculator/vc-model-section.ui");
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, box);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, grid);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, preset);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, method);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, model_type);

@@ -16,5 +16,7 @@ void        vc_model_section_set_estimate (VcModelSection *self,
                                            VcEstimate     *estimate);
 GtkWidget  *vc_model_section_get_input    (VcModelSection *self,
                                            const char     *property);
+void        vc_model_section_align_labels (VcModelSection *self,
+                                           GtkSizeGroup   *group);
 
 G_END_DECLS

@@ -18,10 +18,12 @@ struct _VcTrainingPage
 
   VcEstimate *estimate;
   GtkWidget *target_buttons[7];
+  gboolean syncing_targets;
 
   GtkWidget *box;
   VcModelSection *model_section;
   GtkGrid *finetune_grid;
+  GtkGrid *workload_grid;
   GtkDropDown *finetune;
   GtkDropDown *precision;
   GtkSpinButton *lora_rank;
@@ -104,9 +106,12 @@ sync_targets (VcTrainingPage *self)
 {
   const VcInputs *in = vc_estimate_get_inputs (self->estimate);
 
+  /* each button set would otherwise write a half-updated set back to the model */
+  self->syncing_targets = TRUE;
   for (guint i = 0; i < G_N_ELEMENTS (target_labels); i++)
     gtk_check_button_set_active (GTK_CHECK_BUTTON (self->target_buttons[i]),
                                  (in->lora_targets & target_labels[i].flag) != 0);
+  self->syncing_targets = FALSE;
 }
 
 static void
@@ -115,6 +120,8 @@ target_toggled (GtkCheckButton *button,
 {
   guint flags = 0;
 
+  if (self->syncing_targets)
+    return;
   for (guint i = 0; i < G_N_ELEMENTS (target_labels); i++)
     if (gtk_check_button_get_active (GTK_CHECK_BUTTON (self->target_buttons[i])))
       flags |= target_labels[i].flag;
@@ -244,6 +251,7 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
                                                "/io/github/vramcalc/VramCalculator/vc-training-page.ui");
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, box);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, model_section);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, workload_grid);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, finetune_grid);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, finetune);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, precision);
@@ -265,5 +273,10 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
 static void
 vc_training_page_init (VcTrainingPage *self)
 {
+  g_autoptr(GtkSizeGroup) labels = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  vc_model_section_align_labels (self->model_section, labels);
+  vc_size_group_add_grid_labels (labels, self->finetune_grid);
+  vc_size_group_add_grid_labels (labels, self->workload_grid);
 }

@@ -211,6 +211,29 @@ show_tab (GtkWidget  *widget,
                       g_str_equal (action_name, "win.show-training") ? VC_MODE_TRAINING : VC_MODE_INFERENCE);
 }
 
+/* ---- units --------------------------------------------------------------------------------- */
+
+static void
+unit_change_state (GSimpleAction *action,
+                   GVariant      *value,
+                   VcWindow      *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!vc_estimate_set_from_string (self->estimate, "unit", g_variant_get_string (value, NULL), &error))
+    g_debug ("%s", error->message);
+}
+
+static void
+unit_changed (VcWindow *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "unit");
+  const char *nick = vc_enum_nick (VC_TYPE_UNIT, vc_estimate_get_unit (self->estimate));
+
+  if (action != NULL)
+    g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (nick));
+}
+
 /* ---- public ---------------------------------------------------------------------------------- */
 
 VcWindow *
@@ -259,18 +282,10 @@ vc_window_dispose (GObject *object)
 {
   VcWindow *self = VC_WINDOW (object);
 
-  gtk_widget_dispose_template (GTK_WIDGET (self), VC_TYPE_WINDOW);
+  /* the children go first: their bindings and handlers let go of the estimate */
   G_OBJECT_CLASS (vc_window_parent_class)->dispose (object);
-}
-
-static void
-vc_window_finalize (GObject *object)
-{
-  VcWindow *self = VC_WINDOW (object);
-
   g_clear_object (&self->settings);
   g_clear_object (&self->estimate);
-  G_OBJECT_CLASS (vc_window_parent_class)->finalize (object);
 }
 
 static void
@@ -281,7 +296,6 @@ vc_window_class_init (VcWindowClass *klass)
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->dispose = vc_window_dispose;
-  object_class->finalize = vc_window_finalize;
   window_class->close_request = vc_window_close_request;
 
   g_type_ensure (VC_TYPE_INFERENCE_PAGE);
@@ -304,7 +318,7 @@ vc_window_class_init (VcWindowClass *klass)
 static void
 vc_window_init (VcWindow *self)
 {
-  g_autoptr(GPropertyAction) unit = NULL;
+  g_autoptr(GSimpleAction) unit = NULL;
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = NULL;
 
@@ -318,8 +332,14 @@ vc_window_init (VcWindow *self)
   vc_training_page_set_estimate (self->training_page, self->estimate);
   vc_results_view_set_estimate (self->results, self->estimate);
 
-  unit = g_property_action_new ("unit", self->estimate, "unit");
+  /* a plain stateful action rather than GPropertyAction, which would keep the estimate alive
+   * as long as the window's action group */
+  unit = g_simple_action_new_stateful ("unit", G_VARIANT_TYPE_STRING,
+                                       g_variant_new_string (vc_enum_nick (VC_TYPE_UNIT, VC_UNIT_GB)));
+  g_signal_connect_object (unit, "change-state", G_CALLBACK (unit_change_state), self, 0);
   g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (unit));
+  g_signal_connect_object (self->estimate, "notify::unit", G_CALLBACK (unit_changed), self,
+                           G_CONNECT_SWAPPED);
 
   /* without the schema (run from a build tree without GSETTINGS_SCHEMA_DIR) nothing is kept */
   if (source != NULL)
@@ -329,6 +349,7 @@ vc_window_init (VcWindow *self)
   else
     g_debug ("Schema %s not found: window state and inputs will not be kept", VC_SCHEMA_ID);
   load_state (self);
+  unit_changed (self);
 
   g_signal_connect_object (self->stack, "notify::visible-child-name", G_CALLBACK (tab_changed),
                            self, G_CONNECT_SWAPPED);

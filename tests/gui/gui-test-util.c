@@ -1,0 +1,104 @@
+/* gui-test-util.c: see gui-test-util.h. */
+#include "config.h"
+
+#include "gui-test-util.h"
+
+void
+vc_test_spin_until_idle (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+frame_done (GdkFrameClock *clock,
+            gboolean      *done)
+{
+  *done = TRUE;
+}
+
+/* Waits until the widget's toplevel has drawn a frame after this call. */
+void
+vc_test_wait_for_frame (GtkWidget *widget)
+{
+  GdkFrameClock *clock;
+  gboolean done = FALSE;
+  gulong id;
+  guint timeout = 0;
+
+  vc_test_spin_until_idle ();
+  clock = gtk_widget_get_frame_clock (widget);
+  g_assert_nonnull (clock);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (frame_done), &done);
+  gtk_widget_queue_draw (GTK_WIDGET (gtk_widget_get_root (widget)));
+  while (!done && timeout++ < 500)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (clock, id);
+  g_assert_true (done);
+  vc_test_spin_until_idle ();
+}
+
+GtkWidget *
+vc_test_find_label (GtkWidget  *root,
+                    const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (root)), text) == 0 &&
+      gtk_widget_is_drawable (root))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = vc_test_find_label (child, text);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The widget as the window's renderer draws it: premultiplied ARGB32, native endian. */
+guint8 *
+vc_test_render (GtkWidget *widget,
+                int       *width,
+                int       *height,
+                gsize     *stride)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  guint8 *data;
+
+  *width = gtk_widget_get_width (widget);
+  *height = gtk_widget_get_height (widget);
+  g_assert_cmpint (*width, >, 0);
+  g_assert_cmpint (*height, >, 0);
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), *width, *height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, *width, *height));
+  *width = gdk_texture_get_width (texture);
+  *height = gdk_texture_get_height (texture);
+  *stride = *width * 4;
+  data = g_malloc (*stride * *height);
+  gdk_texture_download (texture, data, *stride);
+  return data;
+}
+
+void
+vc_test_pixel (const guint8 *data,
+               gsize         stride,
+               int           x,
+               int           y,
+               GdkRGBA      *color)
+{
+  guint32 p = *(const guint32 *) (data + y * stride + x * 4);
+  double a = ((p >> 24) & 0xff) / 255.0;
+
+  /* un-premultiply */
+  color->alpha = a;
+  color->red = a > 0 ? ((p >> 16) & 0xff) / 255.0 / a : 0;
+  color->green = a > 0 ? ((p >> 8) & 0xff) / 255.0 / a : 0;
+  color->blue = a > 0 ? (p & 0xff) / 255.0 / a : 0;
+}

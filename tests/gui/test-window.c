@@ -1,0 +1,413 @@
+/* The real window under a display: model → widgets, widgets → model, the scenario table driving
+ * the breakdown, the GPU chart's bars in pixels, inputs kept in GSettings. Runs with
+ * G_DEBUG=fatal-warnings, so a GLib warning or critical fails the test. */
+#include "config.h"
+
+#include <gtk/gtk.h>
+
+#include "gui-test-util.h"
+#include "vc-breakdown-bar.h"
+#include "vc-catalog.h"
+#include "vc-component-row.h"
+#include "vc-enums.h"
+#include "vc-gpu-chart.h"
+#include "vc-results-view.h"
+#include "vc-units.h"
+#include "vc-window.h"
+
+typedef struct
+{
+  VcWindow *window;
+  VcEstimate *estimate;
+  VcResultsView *results;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (VC_SCHEMA_ID);
+
+  /* every test starts from the defaults, not from what the previous one left */
+  g_settings_reset (settings, "last-inputs");
+  g_settings_reset (settings, "tab");
+  f->window = vc_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 1150);
+  f->estimate = vc_window_get_estimate (f->window);
+  g_object_add_weak_pointer (G_OBJECT (f->estimate), (gpointer *) &f->estimate);
+  f->results = VC_RESULTS_VIEW (vc_window_get_results (f->window));
+  gtk_window_present (GTK_WINDOW (f->window));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  gint64 deadline;
+
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  /* nothing keeps the model alive once the window is gone (a widget may linger until its
+   * last timeout, a cursor blink, has run) */
+  deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  while (f->estimate != NULL && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_null (f->estimate);
+}
+
+static guint
+choice_position (GtkWidget  *dropdown,
+                 const char *label)
+{
+  GListModel *model = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkStringObject) s = g_list_model_get_item (model, i);
+      if (g_str_equal (gtk_string_object_get_string (s), label))
+        return i;
+    }
+  g_assert_not_reached ();
+}
+
+static const char *
+selected_label (GtkWidget *dropdown)
+{
+  GtkStringObject *s = gtk_drop_down_get_selected_item (GTK_DROP_DOWN (dropdown));
+  return s ? gtk_string_object_get_string (s) : NULL;
+}
+
+static void
+test_model_updates_widgets (Fixture       *f,
+                            gconstpointer  data)
+{
+  GtkWidget *batch = vc_window_get_input (f->window, VC_MODE_INFERENCE, "batch");
+  GtkWidget *precision = vc_window_get_input (f->window, VC_MODE_INFERENCE, "precision");
+  GtkWidget *preset = vc_window_get_input (f->window, VC_MODE_INFERENCE, "preset");
+  GtkWidget *parameters = vc_window_get_input (f->window, VC_MODE_INFERENCE, "parameters");
+  GtkWidget *training_preset = vc_window_get_input (f->window, VC_MODE_TRAINING, "preset");
+  GtkColumnView *view = vc_results_view_get_breakdown_view (f->results);
+  GListModel *rows;
+  g_autofree char *weights_text = NULL;
+  g_autofree char *total_text = NULL;
+  const VcScenarioResult *sc;
+
+  g_object_set (f->estimate, "batch", 4, "precision", VC_PRECISION_INT8, NULL);
+  g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3-8b", NULL));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (batch)), ==, 4);
+  g_assert_cmpstr (selected_label (precision), ==, "8-bit integer (int8)");
+  g_assert_cmpstr (selected_label (preset), ==, vc_presets_lookup ("llama-3-8b")->name);
+  g_assert_cmpstr (selected_label (training_preset), ==, vc_presets_lookup ("llama-3-8b")->name);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (parameters)), ==, "8.03B");
+
+  /* the column view shows the model's rows, with the sizes the model computed */
+  rows = G_LIST_MODEL (gtk_column_view_get_model (view));
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==,
+                    g_list_model_get_n_items (vc_estimate_get_breakdown (f->estimate)));
+  sc = vc_estimate_get_selected (f->estimate);
+  weights_text = vc_format_size (sc->bytes[VC_COMPONENT_WEIGHTS], VC_UNIT_GB);
+  g_assert_nonnull (vc_test_find_label (GTK_WIDGET (view), weights_text));
+  total_text = vc_format_size (sc->total, VC_UNIT_GB);
+  g_assert_cmpstr (gtk_label_get_label (vc_results_view_get_total_label (f->results)), ==, total_text);
+
+  /* training adds gradients, optimizer state and, with mixed precision, the master weights */
+  vc_window_set_mode (f->window, VC_MODE_TRAINING);
+  g_object_set (f->estimate, "mixed-precision", TRUE, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->mode, ==, VC_MODE_TRAINING);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 6);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (vc_window_get_input (f->window, VC_MODE_TRAINING, "mixed-precision"))));
+  g_assert_nonnull (vc_test_find_label (GTK_WIDGET (view), "Master weights"));
+
+  /* the unit switches every size shown, rows included */
+  g_object_set (f->estimate, "unit", VC_UNIT_GIB, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  {
+    g_autofree char *gib = vc_format_size (vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS],
+                                           VC_UNIT_GIB);
+    g_assert_nonnull (g_strstr_len (gib, -1, "GiB"));
+    g_assert_nonnull (vc_test_find_label (GTK_WIDGET (view), gib));
+  }
+}
+
+static void
+test_widgets_update_model (Fixture       *f,
+                           gconstpointer  data)
+{
+  GtkWidget *batch = vc_window_get_input (f->window, VC_MODE_INFERENCE, "batch");
+  GtkWidget *kv = vc_window_get_input (f->window, VC_MODE_INFERENCE, "kv-precision");
+  GtkWidget *parameters = vc_window_get_input (f->window, VC_MODE_INFERENCE, "parameters");
+  GtkWidget *method = vc_window_get_input (f->window, VC_MODE_INFERENCE, "method");
+  GtkWidget *layers = vc_window_get_input (f->window, VC_MODE_INFERENCE, "layers");
+  GtkWidget *preset = vc_window_get_input (f->window, VC_MODE_INFERENCE, "preset");
+  GtkWidget *lora_rank = vc_window_get_input (f->window, VC_MODE_TRAINING, "lora-rank");
+  GtkWidget *lora_percent = vc_window_get_input (f->window, VC_MODE_TRAINING, "lora-percent");
+  GtkWidget *finetune = vc_window_get_input (f->window, VC_MODE_TRAINING, "finetune");
+  GtkWidget *training_precision = vc_window_get_input (f->window, VC_MODE_TRAINING, "precision");
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+  double before;
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (batch), 8);
+  g_assert_cmpuint (in->batch, ==, 8);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (kv), choice_position (kv, "4-bit integer (int4)"));
+  g_assert_cmpint (in->kv_precision, ==, VC_PRECISION_INT4);
+
+  gtk_editable_set_text (GTK_EDITABLE (parameters), "13B");
+  g_signal_emit_by_name (parameters, "activate");
+  g_assert_cmpfloat (in->parameters, ==, 13e9);
+  g_assert_false (gtk_widget_has_css_class (parameters, "error"));
+
+  /* a bad count is refused with the core's message and marks the entry */
+  before = in->parameters;
+  gtk_editable_set_text (GTK_EDITABLE (parameters), "lots");
+  g_signal_emit_by_name (parameters, "activate");
+  g_assert_cmpfloat (in->parameters, ==, before);
+  g_assert_true (gtk_widget_has_css_class (parameters, "error"));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (parameters), "lots"));
+
+  /* the architecture fields only with the architecture method, editable only for Custom */
+  g_assert_false (gtk_widget_is_drawable (layers));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (method), choice_position (method, "Architecture"));
+  g_assert_cmpint (in->method, ==, VC_METHOD_ARCHITECTURE);
+  g_assert_false (gtk_widget_get_sensitive (parameters));
+  g_assert_true (gtk_widget_is_sensitive (layers));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (preset), choice_position (preset, vc_presets_lookup ("mistral-7b")->name));
+  g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "mistral-7b");
+  g_assert_false (gtk_widget_is_sensitive (layers));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (preset), 0);
+  g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "");
+  g_assert_true (gtk_widget_is_sensitive (layers));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (layers), 40);
+  g_assert_cmpuint (in->arch.n_layers, ==, 40);
+
+  /* LoRA: the rank with the architecture, the share with the rule of thumb; neither for full */
+  g_assert_true (gtk_widget_get_sensitive (lora_rank));
+  g_assert_false (gtk_widget_get_sensitive (lora_percent));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (finetune), choice_position (finetune, "Full fine-tuning"));
+  g_assert_cmpint (in->finetune, ==, VC_FINETUNE_FULL);
+  g_assert_false (gtk_widget_get_sensitive (lora_rank));
+
+  /* the training tab offers float precisions only */
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (training_precision))), ==, 3);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (training_precision),
+                              choice_position (training_precision, "32-bit float (fp32)"));
+  g_assert_cmpint (in->precision, ==, VC_PRECISION_FP32);
+
+  /* the visible tab is the estimate's mode */
+  vc_window_set_mode (f->window, VC_MODE_TRAINING);
+  g_assert_cmpint (in->mode, ==, VC_MODE_TRAINING);
+  vc_window_set_mode (f->window, VC_MODE_INFERENCE);
+  g_assert_cmpint (in->mode, ==, VC_MODE_INFERENCE);
+}
+
+static void
+test_scenario_drives_breakdown (Fixture       *f,
+                                gconstpointer  data)
+{
+  GtkListBox *scenarios = vc_results_view_get_scenarios (f->results);
+  GtkColumnView *view = vc_results_view_get_breakdown_view (f->results);
+  GListModel *rows = G_LIST_MODEL (gtk_column_view_get_model (view));
+  const VcResult *r;
+  double weights = -1;
+
+  /* 16, 8 and 4 bits; selecting the last row picks 4-bit weights */
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_nonnull (gtk_list_box_get_row_at_index (scenarios, 2));
+  g_assert_null (gtk_list_box_get_row_at_index (scenarios, 3));
+  gtk_list_box_select_row (scenarios, gtk_list_box_get_row_at_index (scenarios, 2));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+
+  r = vc_estimate_get_result (f->estimate);
+  g_assert_cmpint (r->scenarios[r->selected].id, ==, VC_SCENARIO_INFERENCE_4BIT);
+  g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->precision, ==, VC_PRECISION_INT4);
+  g_assert_true (gtk_list_box_get_selected_row (scenarios) == gtk_list_box_get_row_at_index (scenarios, 2));
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(VcComponentRow) row = g_list_model_get_item (rows, i);
+      if (vc_component_row_get_component (row) == VC_COMPONENT_WEIGHTS)
+        weights = vc_component_row_get_bytes (row);
+    }
+  g_assert_cmpfloat (weights, ==, r->scenarios[r->selected].bytes[VC_COMPONENT_WEIGHTS]);
+  g_assert_cmpfloat (weights, ==, 3.5e9);
+
+  /* sorting by size puts the largest component first */
+  gtk_column_view_sort_by_column (view,
+                                  g_list_model_get_item (gtk_column_view_get_columns (view), 1) /* size */,
+                                  GTK_SORT_DESCENDING);
+  g_object_unref (g_list_model_get_item (gtk_column_view_get_columns (view), 1));
+  vc_test_spin_until_idle ();
+  for (guint i = 1; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(VcComponentRow) a = g_list_model_get_item (rows, i - 1);
+      g_autoptr(VcComponentRow) b = g_list_model_get_item (rows, i);
+      g_assert_cmpfloat (vc_component_row_get_bytes (a), >=, vc_component_row_get_bytes (b));
+    }
+
+  /* a training scenario through the model: the table follows */
+  vc_window_set_mode (f->window, VC_MODE_TRAINING);
+  vc_estimate_select_scenario (f->estimate, VC_SCENARIO_QLORA_4BIT);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_nonnull (gtk_list_box_get_row_at_index (scenarios, 3));
+  g_assert_true (gtk_list_box_get_selected_row (scenarios) == gtk_list_box_get_row_at_index (scenarios, 3));
+}
+
+static gboolean
+near (const GdkRGBA *a,
+      const GdkRGBA *b)
+{
+  return fabs (a->red - b->red) < 0.03 && fabs (a->green - b->green) < 0.03 &&
+         fabs (a->blue - b->blue) < 0.03 && a->alpha > 0.97;
+}
+
+static void
+test_gpu_chart_pixels (Fixture       *f,
+                       gconstpointer  data)
+{
+  GtkWidget *chart = vc_results_view_get_gpu_chart (f->results);
+  g_autofree guint8 *pixels = NULL;
+  int width, height;
+  gsize stride;
+  guint n, kinds[3] = { 0, 0, 0 };
+
+  /* the seed's 7B at 16 bits, 18.8 GB: needs two 16 GB cards, fits one 80 GB card */
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  pixels = vc_test_render (chart, &width, &height, &stride);
+  vc_gpus_get_all (&n);
+  g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      graphene_rect_t bar;
+      GdkRGBA expected, seen;
+      VcGpuFitKind kind = vc_gpu_chart_get_fit_kind (VC_GPU_CHART (chart), i);
+      int x, y;
+
+      g_assert_true (vc_gpu_chart_get_bar (VC_GPU_CHART (chart), i, &bar, &expected));
+      g_assert_cmpfloat (bar.size.width, >, 4);
+      g_assert_cmpfloat (bar.origin.y + bar.size.height, <=, height);
+      kinds[kind]++;
+      x = bar.origin.x + bar.size.width / 2;
+      y = bar.origin.y + bar.size.height / 2;
+      vc_test_pixel (pixels, stride, x, y, &seen);
+      if (!near (&seen, &expected))
+        g_error ("GPU %u: pixel (%d, %d) is %s, expected the bar's %s", i, x, y,
+                 gdk_rgba_to_string (&seen), gdk_rgba_to_string (&expected));
+      /* beyond a bar that fits, the empty capacity is not painted as the bar */
+      if (kind == VC_GPU_FIT_ONE)
+        {
+          vc_test_pixel (pixels, stride, bar.origin.x + bar.size.width + 3, y, &seen);
+          g_assert_false (near (&seen, &expected));
+        }
+    }
+  g_assert_cmpuint (kinds[VC_GPU_FIT_ONE], >, 0);
+  g_assert_cmpuint (kinds[VC_GPU_FIT_SEVERAL], >, 0);
+
+  /* the labels carry the count, not only the colours */
+  {
+    g_autofree char *first = vc_gpu_chart_describe (VC_GPU_CHART (chart), 0);
+    g_assert_nonnull (strstr (first, "2 GPUs"));
+  }
+
+  /* an overhead per GPU larger than any GPU: no number of them is enough */
+  g_object_set (f->estimate, "overhead-gb", 500.0, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpint (vc_gpu_chart_get_fit_kind (VC_GPU_CHART (chart), i), ==, VC_GPU_FIT_NONE);
+  {
+    g_autofree char *first = vc_gpu_chart_describe (VC_GPU_CHART (chart), 0);
+    g_assert_nonnull (strstr (first, "does not fit"));
+  }
+}
+
+static void
+test_breakdown_bar_pixels (Fixture       *f,
+                           gconstpointer  data)
+{
+  GtkWidget *bar = vc_results_view_get_breakdown_bar (f->results);
+  g_autofree guint8 *pixels = NULL;
+  int width, height;
+  gsize stride;
+  GdkRGBA weights, seen;
+
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  pixels = vc_test_render (bar, &width, &height, &stride);
+  /* weights come first and are 74 % of the seed's 7B: the bar's first quarter is theirs */
+  vc_component_color (VC_COMPONENT_WEIGHTS, vc_widget_is_dark (bar), &weights);
+  vc_test_pixel (pixels, stride, width / 4, 14, &seen);
+  g_assert_true (near (&seen, &weights));
+}
+
+static void
+test_inputs_kept (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (VC_SCHEMA_ID);
+  g_autoptr(GVariant) saved = NULL;
+  g_autoptr(GVariant) bad = NULL;
+  GVariantDict dict;
+  VcWindow *second;
+  const VcInputs *in;
+
+  g_assert_true (vc_estimate_set_preset (f->estimate, "mixtral-8x7b", NULL));
+  g_object_set (f->estimate, "seq", 4096, "kv-precision", VC_PRECISION_FP8,
+                "lora-targets", VC_LORA_TARGET_Q | VC_LORA_TARGET_V, "unit", VC_UNIT_GIB, NULL);
+  vc_window_set_mode (f->window, VC_MODE_TRAINING);
+  gtk_window_close (GTK_WINDOW (f->window));
+  /* closing destroyed it: make the teardown's destroy a no-op on a fresh window */
+  saved = g_settings_get_value (settings, "last-inputs");
+  g_assert_cmpstr (g_settings_get_string (settings, "tab"), ==, "training");
+
+  second = vc_window_new (NULL);
+  in = vc_estimate_get_inputs (vc_window_get_estimate (second));
+  g_assert_cmpstr (vc_estimate_get_preset (vc_window_get_estimate (second)), ==, "mixtral-8x7b");
+  g_assert_cmpuint (in->seq, ==, 4096);
+  g_assert_cmpint (in->kv_precision, ==, VC_PRECISION_FP8);
+  g_assert_cmpuint (in->lora_targets, ==, VC_LORA_TARGET_Q | VC_LORA_TARGET_V);
+  g_assert_cmpint (in->mode, ==, VC_MODE_TRAINING);
+  g_assert_cmpint (vc_estimate_get_unit (vc_window_get_estimate (second)), ==, VC_UNIT_GIB);
+  gtk_window_destroy (GTK_WINDOW (second));
+
+  /* stored values that are out of range or unknown are skipped without a warning */
+  g_variant_dict_init (&dict, saved);
+  g_variant_dict_insert (&dict, "batch", "u", 0);
+  g_variant_dict_insert (&dict, "precision", "s", "fp7");
+  g_variant_dict_insert (&dict, "preset", "s", "no-such-model");
+  g_variant_dict_insert (&dict, "no-such-input", "u", 3);
+  g_variant_dict_insert (&dict, "seq", "s", "long");
+  bad = g_variant_ref_sink (g_variant_dict_end (&dict));
+  second = vc_window_new (NULL);
+  vc_window_restore_inputs (second, bad);
+  in = vc_estimate_get_inputs (vc_window_get_estimate (second));
+  g_assert_cmpuint (in->batch, ==, 1);
+  g_assert_cmpuint (in->seq, ==, 4096);
+  g_assert_cmpint (in->kv_precision, ==, VC_PRECISION_FP8);
+  gtk_window_destroy (GTK_WINDOW (second));
+
+  f->window = vc_window_new (NULL);
+  f->estimate = vc_window_get_estimate (f->window);
+  g_object_add_weak_pointer (G_OBJECT (f->estimate), (gpointer *) &f->estimate);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_test_skip ("no display: GUI tests need one (build-aux/test runs them under Xvfb)");
+      return g_test_run ();
+    }
+
+#define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("/window/model-updates-widgets", test_model_updates_widgets);
+  ADD ("/window/widgets-update-model", test_widgets_update_model);
+  ADD ("/window/scenario-drives-breakdown", test_scenario_drives_breakdown);
+  ADD ("/window/gpu-chart-pixels", test_gpu_chart_pixels);
+  ADD ("/window/breakdown-bar-pixels", test_breakdown_bar_pixels);
+  ADD ("/window/inputs-kept", test_inputs_kept);
+  return g_test_run ();
+}
