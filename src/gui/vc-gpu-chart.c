@@ -17,11 +17,21 @@
 #define COL_GAP 12
 #define BAR_INSET 5
 
+typedef struct
+{
+  int name_w;
+  int text_w;
+  int row_h;
+  int text_h;
+} Metrics;
+
 struct _VcGpuChart
 {
   GtkWidget parent_instance;
 
   VcEstimate *estimate;
+  Metrics metrics;             /* text sizes, measured once per change of figures or style */
+  gboolean metrics_valid;
 };
 
 enum {
@@ -33,14 +43,6 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (VcGpuChart, vc_gpu_chart, GTK_TYPE_WIDGET)
-
-typedef struct
-{
-  int name_w;
-  int text_w;
-  int row_h;
-  int text_h;
-} Metrics;
 
 VcGpuFitKind
 vc_gpu_chart_get_fit_kind (VcGpuChart *self,
@@ -101,8 +103,14 @@ measure_rows (VcGpuChart *self,
 {
   guint n;
   const VcGpu *gpus = vc_gpus_get_all (&n);
-  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  g_autoptr(PangoLayout) layout = NULL;
 
+  if (self->metrics_valid)
+    {
+      *m = self->metrics;
+      return;
+    }
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
   m->name_w = m->text_w = m->text_h = 0;
   for (guint i = 0; i < n && self->estimate != NULL; i++)
     {
@@ -118,6 +126,8 @@ measure_rows (VcGpuChart *self,
       m->text_w = MAX (m->text_w, w);
     }
   m->row_h = m->text_h + ROW_PAD;
+  self->metrics = *m;
+  self->metrics_valid = TRUE;
 }
 
 static void
@@ -294,6 +304,7 @@ update (VcGpuChart *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary->str,
                                   -1);
+  self->metrics_valid = FALSE;
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
@@ -316,6 +327,7 @@ vc_gpu_chart_set_estimate (VcGpuChart *self,
   if (self->estimate != NULL)
     g_signal_handlers_disconnect_by_data (self->estimate, self);
   g_set_object (&self->estimate, estimate);
+  self->metrics_valid = FALSE;
   if (estimate != NULL)
     {
       g_signal_connect_object (estimate, "changed", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
@@ -330,6 +342,7 @@ vc_gpu_chart_css_changed (GtkWidget         *widget,
                           GtkCssStyleChange *change)
 {
   GTK_WIDGET_CLASS (vc_gpu_chart_parent_class)->css_changed (widget, change);
+  VC_GPU_CHART (widget)->metrics_valid = FALSE;
   gtk_widget_queue_resize (widget);
 }
 

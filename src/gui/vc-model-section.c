@@ -17,6 +17,7 @@ struct _VcModelSection
 
   VcEstimate *estimate;
   GHashTable *inputs;          /* property name → widget */
+  gboolean arch_built;
 
   GtkWidget *box;
   GtkWidget *grid;
@@ -99,11 +100,16 @@ update_counts_hint (VcModelSection *self)
   gtk_widget_set_visible (GTK_WIDGET (self->counts_hint), TRUE);
 }
 
+/* 31 fields, twice (one section per tab): built when first shown, not at start-up. */
 static void
 build_arch_grid (VcModelSection *self)
 {
   guint n;
   const VcArchField *fields = vc_arch_fields (&n);
+
+  if (self->arch_built || self->estimate == NULL)
+    return;
+  self->arch_built = TRUE;
 
   for (guint i = 0; i < n; i++)
     {
@@ -172,7 +178,8 @@ vc_model_section_set_estimate (VcModelSection *self,
   g_hash_table_insert (self->inputs, (gpointer) "model-type", self->model_type);
   g_hash_table_insert (self->inputs, (gpointer) "parameters", self->parameters);
   g_hash_table_insert (self->inputs, (gpointer) "active-parameters", self->active_parameters);
-  build_arch_grid (self);
+  g_signal_connect_object (self->arch_expander, "notify::expanded", G_CALLBACK (build_arch_grid),
+                           self, G_CONNECT_SWAPPED);
 
   g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::model-type", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
@@ -189,6 +196,8 @@ vc_model_section_get_input (VcModelSection *self,
                             const char     *property)
 {
   g_return_val_if_fail (VC_IS_MODEL_SECTION (self), NULL);
+  if (g_hash_table_lookup (self->inputs, property) == NULL)
+    build_arch_grid (self);
   return g_hash_table_lookup (self->inputs, property);
 }
 
