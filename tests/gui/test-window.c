@@ -121,8 +121,9 @@ test_model_updates_widgets (Fixture       *f,
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (vc_window_get_input (f->window, VC_MODE_TRAINING, "mixed-precision"))));
   g_assert_nonnull (vc_test_find_label (GTK_WIDGET (view), "Master weights"));
 
-  /* the unit switches every size shown, rows included */
-  g_object_set (f->estimate, "unit", VC_UNIT_GIB, NULL);
+  /* the unit, from the menu's action, switches every size shown, rows included */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.unit", "s", "gib"));
+  g_assert_cmpint (vc_estimate_get_unit (f->estimate), ==, VC_UNIT_GIB);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   {
     g_autofree char *gib = vc_format_size (vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS],
