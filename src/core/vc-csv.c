@@ -100,25 +100,6 @@ end_row (Writer *w)
   w->n_fields = 0;
 }
 
-static gboolean
-component_shown (const VcInputs *in,
-                 VcComponent     c)
-{
-  /* as the window's breakdown shows them */
-  switch (c)
-    {
-    case VC_COMPONENT_KV_CACHE:
-      return in->mode == VC_MODE_INFERENCE;
-    case VC_COMPONENT_GRADIENTS:
-    case VC_COMPONENT_OPTIMIZER:
-      return in->mode == VC_MODE_TRAINING;
-    case VC_COMPONENT_MASTER_WEIGHTS:
-      return in->mode == VC_MODE_TRAINING && in->mixed_precision;
-    default:
-      return TRUE;
-    }
-}
-
 static void
 add_size_row (Writer     *w,
               const char *scenario,
@@ -156,7 +137,7 @@ add_input_row (Writer     *w,
   add_text (w, "input");
   add_text (w, "");
   add_text (w, pspec->name);
-  add_text (w, g_param_spec_get_nick (pspec));
+  add_text (w, _(g_param_spec_get_nick (pspec)));
   add_text (w, "");
   if (G_IS_PARAM_SPEC_ENUM (pspec))
     add_text (w, vc_enum_nick (pspec->value_type, g_value_get_enum (&v)));
@@ -234,7 +215,7 @@ vc_csv_export (VcEstimate *estimate,
       const char *id = vc_scenario_id (sc->id);
 
       for (guint c = 0; c < VC_N_COMPONENTS; c++)
-        if (component_shown (in, c))
+        if (vc_component_applies (in, c))
           add_size_row (&w, id, vc_component_id (c), vc_component_name (c), sc->bytes[c], unit);
       add_size_row (&w, id, "total", vc_scenario_name (sc->id), sc->total, unit);
     }

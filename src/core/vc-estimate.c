@@ -128,24 +128,6 @@ vc_scenario_name (VcScenario scenario)
 
 /* ---- recomputation ------------------------------------------------------------------------ */
 
-static gboolean
-component_shown (const VcInputs *in,
-                 VcComponent     c)
-{
-  switch (c)
-    {
-    case VC_COMPONENT_KV_CACHE:
-      return in->mode == VC_MODE_INFERENCE;
-    case VC_COMPONENT_GRADIENTS:
-    case VC_COMPONENT_OPTIMIZER:
-      return in->mode == VC_MODE_TRAINING;
-    case VC_COMPONENT_MASTER_WEIGHTS:
-      return in->mode == VC_MODE_TRAINING && in->mixed_precision;
-    default:
-      return TRUE;
-    }
-}
-
 static void
 update_breakdown (VcEstimate *self)
 {
@@ -155,7 +137,7 @@ update_breakdown (VcEstimate *self)
   gboolean same;
 
   for (guint c = 0; c < VC_N_COMPONENTS; c++)
-    if (component_shown (&self->inputs, c))
+    if (vc_component_applies (&self->inputs, c))
       shown[n_shown++] = c;
 
   same = g_list_model_get_n_items (G_LIST_MODEL (self->breakdown)) == n_shown;
@@ -471,90 +453,90 @@ vc_estimate_class_init (VcEstimateClass *klass)
   properties = g_new0 (GParamSpec *, n_properties);
 
   properties[PROP_MODE] =
-    g_param_spec_enum ("mode", "Mode", "Inference or training (fine-tuning)",
+    g_param_spec_enum ("mode", N_("Mode"), N_("Inference or training (fine-tuning)"),
                        VC_TYPE_MODE, d.mode, RW);
   properties[PROP_METHOD] =
-    g_param_spec_enum ("method", "Method", "Rule of thumb (parameter counts only) or architecture",
+    g_param_spec_enum ("method", N_("Method"), N_("Rule of thumb (parameter counts only) or architecture"),
                        VC_TYPE_METHOD, d.method, RW);
   properties[PROP_MODEL_TYPE] =
-    g_param_spec_enum ("model-type", "Model type", "Dense or mixture of experts (rule of thumb)",
+    g_param_spec_enum ("model-type", N_("Model type"), N_("Dense or mixture of experts (rule of thumb)"),
                        VC_TYPE_MODEL_TYPE, d.model_type, RW);
   properties[PROP_PRESET] =
-    g_param_spec_string ("preset", "Preset", "Id of the built-in model, or empty for a custom model",
+    g_param_spec_string ("preset", N_("Preset"), N_("Id of the built-in model, or empty for a custom model"),
                          "", RW);
   properties[PROP_MODEL_NAME] =
-    g_param_spec_string ("model-name", "Model name", "Name of a custom or imported model",
+    g_param_spec_string ("model-name", N_("Model name"), N_("Name of a custom or imported model"),
                          "", RW);
   properties[PROP_PARAMETERS] =
-    g_param_spec_double ("parameters", "Parameters", "Total parameters (rule of thumb)",
+    g_param_spec_double ("parameters", N_("Parameters"), N_("Total parameters (rule of thumb)"),
                          1e3, MAX_PARAMETERS, d.parameters, RW);
   properties[PROP_ACTIVE_PARAMETERS] =
-    g_param_spec_double ("active-parameters", "Activated parameters",
-                         "Parameters activated per token, MoE (0: all)",
+    g_param_spec_double ("active-parameters", N_("Activated parameters"),
+                         N_("Parameters activated per token, MoE (0: all)"),
                          0, MAX_PARAMETERS, d.active_parameters, RW);
   properties[PROP_PRECISION] =
-    g_param_spec_enum ("precision", "Precision", "Weight precision (inference) or parameter precision (training)",
+    g_param_spec_enum ("precision", N_("Precision"), N_("Weight precision (inference) or parameter precision (training)"),
                        VC_TYPE_PRECISION, d.precision, RW);
   properties[PROP_KV_PRECISION] =
-    g_param_spec_enum ("kv-precision", "KV cache precision", "Precision of the KV cache",
+    g_param_spec_enum ("kv-precision", N_("KV cache precision"), N_("Precision of the KV cache"),
                        VC_TYPE_PRECISION, d.kv_precision, RW);
   properties[PROP_FINETUNE] =
-    g_param_spec_enum ("finetune", "Fine-tuning method", "Full, LoRA, QLoRA 8-bit or QLoRA 4-bit",
+    g_param_spec_enum ("finetune", N_("Fine-tuning method"), N_("Full, LoRA, QLoRA 8-bit or QLoRA 4-bit"),
                        VC_TYPE_FINETUNE, d.finetune, RW);
   properties[PROP_OPTIMIZER] =
-    g_param_spec_enum ("optimizer", "Optimizer", "Optimizer", VC_TYPE_OPTIMIZER, d.optimizer, RW);
+    g_param_spec_enum ("optimizer", N_("Optimizer"), N_("Optimizer"), VC_TYPE_OPTIMIZER, d.optimizer, RW);
   properties[PROP_OPTIMIZER_PRECISION] =
-    g_param_spec_enum ("optimizer-precision", "Optimizer state precision",
-                       "fp32 (the seed's default) or bf16 (pure-bf16 trainers)",
+    g_param_spec_enum ("optimizer-precision", N_("Optimizer state precision"),
+                       N_("fp32 (the seed's default) or bf16 (pure-bf16 trainers)"),
                        VC_TYPE_STATE_PRECISION, d.optimizer_precision, RW);
   properties[PROP_BATCH] =
-    g_param_spec_uint ("batch", "Batch size", "Sequences per batch (b)", 1, 1000000, d.batch, RW);
+    g_param_spec_uint ("batch", N_("Batch size"), N_("Sequences per batch (b)"), 1, 1000000, d.batch, RW);
   properties[PROP_SEQ] =
-    g_param_spec_uint ("seq", "Sequence length", "Tokens per sequence, input and output (s)",
+    g_param_spec_uint ("seq", N_("Sequence length"), N_("Tokens per sequence, input and output (s)"),
                        1, 100000000, d.seq, RW);
   properties[PROP_CONCURRENCY] =
-    g_param_spec_uint ("concurrency", "Concurrency", "Requests served at once (C)",
+    g_param_spec_uint ("concurrency", N_("Concurrency"), N_("Requests served at once (C)"),
                        1, 1000000, d.concurrency, RW);
   properties[PROP_LORA_RANK] =
-    g_param_spec_uint ("lora-rank", "LoRA rank", "Rank r of the LoRA adapters (architecture)",
+    g_param_spec_uint ("lora-rank", N_("LoRA rank"), N_("Rank r of the LoRA adapters (architecture)"),
                        1, 65536, d.lora_rank, RW);
   properties[PROP_LORA_PERCENT] =
-    g_param_spec_double ("lora-percent", "LoRA trainable share",
-                         "Trainable parameters as a percentage of the total (rule of thumb)",
+    g_param_spec_double ("lora-percent", N_("LoRA trainable share"),
+                         N_("Trainable parameters as a percentage of the total (rule of thumb)"),
                          0.001, 100, d.lora_percent, RW);
   properties[PROP_LORA_TARGETS] =
-    g_param_spec_flags ("lora-targets", "LoRA target modules", "Linear layers that get adapters",
+    g_param_spec_flags ("lora-targets", N_("LoRA target modules"), N_("Linear layers that get adapters"),
                         VC_TYPE_LORA_TARGETS, d.lora_targets, RW);
   properties[PROP_MIXED_PRECISION] =
-    g_param_spec_boolean ("mixed-precision", "Mixed precision",
-                          "Keep an fp32 master copy of the trainable weights", d.mixed_precision, RW);
+    g_param_spec_boolean ("mixed-precision", N_("Mixed precision"),
+                          N_("Keep an fp32 master copy of the trainable weights"), d.mixed_precision, RW);
   properties[PROP_CHECKPOINTING] =
-    g_param_spec_enum ("checkpointing", "Gradient checkpointing", "None, √L segments or every layer",
+    g_param_spec_enum ("checkpointing", N_("Gradient checkpointing"), N_("None, √L segments or every layer"),
                        VC_TYPE_CHECKPOINTING, d.checkpointing, RW);
   properties[PROP_FLASH_ATTENTION] =
-    g_param_spec_boolean ("flash-attention", "Flash attention",
-                          "Fused attention that never stores the s × s scores", d.flash_attention, RW);
+    g_param_spec_boolean ("flash-attention", N_("Flash attention"),
+                          N_("Fused attention that never stores the s × s scores"), d.flash_attention, RW);
   properties[PROP_LOSS] =
-    g_param_spec_enum ("loss", "Loss", "Cross-entropy over full logits or in chunks",
+    g_param_spec_enum ("loss", N_("Loss"), N_("Cross-entropy over full logits or in chunks"),
                        VC_TYPE_LOSS, d.loss, RW);
   properties[PROP_COMPILE] =
-    g_param_spec_boolean ("compile", "torch.compile",
-                          "Training compiled with torch.compile: fused operations keep fewer activations",
+    g_param_spec_boolean ("compile", N_("torch.compile"),
+                          N_("Training compiled with torch.compile: fused operations keep fewer activations"),
                           d.compile, RW);
   properties[PROP_TRAIN_EMBEDDINGS] =
-    g_param_spec_boolean ("train-embeddings", "Train embeddings",
-                          "LoRA/QLoRA: the token embedding trains too (PEFT modules_to_save)",
+    g_param_spec_boolean ("train-embeddings", N_("Train embeddings"),
+                          N_("LoRA/QLoRA: the token embedding trains too (PEFT modules_to_save)"),
                           d.train_embeddings, RW);
   properties[PROP_OVERHEAD_GB] =
-    g_param_spec_double ("overhead-gb", "Overhead (GB)",
-                         "CUDA context, libraries and framework per GPU, in GB (-1: the method's default)",
+    g_param_spec_double ("overhead-gb", N_("Overhead (GB)"),
+                         N_("CUDA context, libraries and framework per GPU, in GB (-1: the method's default)"),
                          -1, 10000, d.overhead_gb, RW);
   properties[PROP_CUSTOM_GPUS] =
-    g_param_spec_string ("custom-gpus", "Custom GPUs",
-                         "Cards added to the catalog: NAME=SIZE separated by semicolons; SIZE in GB, or with a GB, GiB or MiB unit",
+    g_param_spec_string ("custom-gpus", N_("Custom GPUs"),
+                         N_("Cards added to the catalog: NAME=SIZE separated by semicolons; SIZE in GB, or with a GB, GiB or MiB unit"),
                          "", RW);
   properties[PROP_UNIT] =
-    g_param_spec_enum ("unit", "Unit", "Sizes in GB (10^9 bytes) or GiB (2^30 bytes)",
+    g_param_spec_enum ("unit", N_("Unit"), N_("Sizes in GB (10^9 bytes) or GiB (2^30 bytes)"),
                        VC_TYPE_UNIT, VC_UNIT_GB, RW);
 
   properties[PROP_MODEL_PARAMETERS] =

@@ -63,6 +63,26 @@ vc_precision_is_float (VcPrecision precision)
          precision == VC_PRECISION_BF16;
 }
 
+/* Which components a mode has: the KV cache only for inference, gradients and optimizer state
+ * only for training, master weights only with mixed precision. */
+gboolean
+vc_component_applies (const VcInputs *in,
+                      VcComponent     c)
+{
+  switch (c)
+    {
+    case VC_COMPONENT_KV_CACHE:
+      return in->mode == VC_MODE_INFERENCE;
+    case VC_COMPONENT_GRADIENTS:
+    case VC_COMPONENT_OPTIMIZER:
+      return in->mode == VC_MODE_TRAINING;
+    case VC_COMPONENT_MASTER_WEIGHTS:
+      return in->mode == VC_MODE_TRAINING && in->mixed_precision;
+    default:
+      return TRUE;
+    }
+}
+
 void
 vc_inputs_init_default (VcInputs *in)
 {

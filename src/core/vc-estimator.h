@@ -77,6 +77,8 @@ double   vc_precision_bits        (VcPrecision precision);
 gboolean vc_precision_is_float    (VcPrecision precision);
 
 void     vc_inputs_init_default   (VcInputs *inputs);
+gboolean vc_component_applies     (const VcInputs *inputs,
+                                   VcComponent     component);
 double   vc_inputs_overhead_bytes (const VcInputs *inputs);
 void     vc_estimator_compute     (const VcInputs *inputs,
                                    VcResult       *result);

@@ -32,10 +32,7 @@ add_components (JsonBuilder            *b,
   json_builder_begin_array (b);
   for (guint c = 0; c < VC_N_COMPONENTS; c++)
     {
-      if (in->mode == VC_MODE_INFERENCE &&
-          (c == VC_COMPONENT_GRADIENTS || c == VC_COMPONENT_OPTIMIZER || c == VC_COMPONENT_MASTER_WEIGHTS))
-        continue;
-      if (in->mode == VC_MODE_TRAINING && c == VC_COMPONENT_KV_CACHE)
+      if (!vc_component_applies (in, c))
         continue;
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "id");
