@@ -23,7 +23,8 @@ about_activated (GSimpleAction *action,
                  gpointer       user_data)
 {
   GtkApplication *app = user_data;
-  static const char *developers[] = { "VRAM Calculator contributors", NULL };
+  /* as the metainfo's developer name */
+  static const char *developers[] = { "VRAM Calculator developers", NULL };
 
   gtk_show_about_dialog (gtk_application_get_active_window (app),
                          "program-name", _("VRAM Calculator"),
@@ -62,6 +63,14 @@ vc_application_startup (GApplication *application)
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *inference_accels[] = { "<Alt>1", NULL };
   static const char *training_accels[] = { "<Alt>2", NULL };
+  static const struct { const char *action; const char *accel; } window_accels[] = {
+    { "win.new", "<Control>n" },
+    { "win.open", "<Control>o" },
+    { "win.save", "<Control>s" },
+    { "win.save-as", "<Shift><Control>s" },
+    { "win.export", "<Control>e" },
+    { "win.import-config", "<Control>i" },
+  };
   g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
 
   G_APPLICATION_CLASS (vc_application_parent_class)->startup (application);
@@ -70,6 +79,9 @@ vc_application_startup (GApplication *application)
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-inference", inference_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-training", training_accels);
+  for (guint i = 0; i < G_N_ELEMENTS (window_accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (application), window_accels[i].action,
+                                           (const char *[]) { window_accels[i].accel, NULL });
 
   gtk_css_provider_load_from_resource (css, RESOURCE_BASE "/style.css");
   gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),

@@ -56,3 +56,204 @@ vc_widget_show_error (GtkWidget  *parent,
   gtk_window_present (GTK_WINDOW (dialog));
 #endif
 }
+
+typedef struct
+{
+  VcFileMode mode;
+  VcFileChosenFunc callback;
+  gpointer user_data;
+} FileRequest;
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+static void
+file_dialog_done (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      data)
+{
+  FileRequest *request = data;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  switch (request->mode)
+    {
+    case VC_FILE_OPEN:
+      file = gtk_file_dialog_open_finish (GTK_FILE_DIALOG (source), result, &error);
+      break;
+    case VC_FILE_SAVE:
+      file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (source), result, &error);
+      break;
+    case VC_FILE_SELECT_FOLDER:
+    default:
+      file = gtk_file_dialog_select_folder_finish (GTK_FILE_DIALOG (source), result, &error);
+      break;
+    }
+  if (error != NULL && !g_error_matches (error, GTK_DIALOG_ERROR, GTK_DIALOG_ERROR_DISMISSED))
+    g_debug ("File dialog: %s", error->message);
+  request->callback (file, request->user_data);
+  g_free (request);
+}
+#else
+static void
+file_chooser_response (GtkNativeDialog *dialog,
+                       int              response,
+                       gpointer         data)
+{
+  FileRequest *request = data;
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  request->callback (file, request->user_data);
+  g_free (request);
+  /* the reference taken when the dialog was shown */
+  g_object_unref (dialog);
+}
+#endif
+
+void
+vc_choose_file (GtkWindow        *parent,
+                VcFileMode        mode,
+                const char       *title,
+                const char       *accept_label,
+                const char       *initial_name,
+                GtkFileFilter    *filter,
+                VcFileChosenFunc  callback,
+                gpointer          user_data)
+{
+  FileRequest *request = g_new0 (FileRequest, 1);
+
+  request->mode = mode;
+  request->callback = callback;
+  request->user_data = user_data;
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+  {
+    g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+
+    gtk_file_dialog_set_title (dialog, title);
+    gtk_file_dialog_set_modal (dialog, TRUE);
+    if (accept_label != NULL)
+      gtk_file_dialog_set_accept_label (dialog, accept_label);
+    if (initial_name != NULL && mode == VC_FILE_SAVE)
+      gtk_file_dialog_set_initial_name (dialog, initial_name);
+    if (filter != NULL)
+      {
+        g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
+
+        g_list_store_append (filters, filter);
+        gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
+        gtk_file_dialog_set_default_filter (dialog, filter);
+      }
+    switch (mode)
+      {
+      case VC_FILE_OPEN:
+        gtk_file_dialog_open (dialog, parent, NULL, file_dialog_done, request);
+        break;
+      case VC_FILE_SAVE:
+        gtk_file_dialog_save (dialog, parent, NULL, file_dialog_done, request);
+        break;
+      case VC_FILE_SELECT_FOLDER:
+      default:
+        gtk_file_dialog_select_folder (dialog, parent, NULL, file_dialog_done, request);
+        break;
+      }
+  }
+#else
+  {
+    static const GtkFileChooserAction actions[] = {
+      [VC_FILE_OPEN] = GTK_FILE_CHOOSER_ACTION_OPEN,
+      [VC_FILE_SAVE] = GTK_FILE_CHOOSER_ACTION_SAVE,
+      [VC_FILE_SELECT_FOLDER] = GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+    };
+    GtkFileChooserNative *dialog;
+
+    dialog = gtk_file_chooser_native_new (title, parent, actions[mode], accept_label, NULL);
+    gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+    if (initial_name != NULL && mode == VC_FILE_SAVE)
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), initial_name);
+    if (filter != NULL)
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+    /* the dialog is kept until it answers; the response handler lets go of it */
+    g_signal_connect (dialog, "response", G_CALLBACK (file_chooser_response), request);
+    gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  }
+#endif
+}
+
+typedef struct
+{
+  int cancel_button;
+  VcAnswerFunc callback;
+  gpointer user_data;
+} Question;
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+static void
+alert_done (GObject      *source,
+            GAsyncResult *result,
+            gpointer      data)
+{
+  Question *question = data;
+  g_autoptr(GError) error = NULL;
+  int answer = gtk_alert_dialog_choose_finish (GTK_ALERT_DIALOG (source), result, &error);
+
+  question->callback (answer < 0 ? question->cancel_button : answer, question->user_data);
+  g_free (question);
+}
+#else
+static void
+message_response (GtkDialog *dialog,
+                  int        response,
+                  gpointer   data)
+{
+  Question *question = data;
+
+  /* closing the dialog (GTK_RESPONSE_DELETE_EVENT) is Cancel */
+  question->callback (response < 0 ? question->cancel_button : response, question->user_data);
+  g_free (question);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+#endif
+
+void
+vc_ask (GtkWindow          *parent,
+        const char         *heading,
+        const char         *detail,
+        const char * const *buttons,
+        int                 cancel_button,
+        int                 default_button,
+        VcAnswerFunc        callback,
+        gpointer            user_data)
+{
+  Question *question = g_new0 (Question, 1);
+
+  question->cancel_button = cancel_button;
+  question->callback = callback;
+  question->user_data = user_data;
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+  {
+    g_autoptr(GtkAlertDialog) dialog = gtk_alert_dialog_new ("%s", heading);
+
+    gtk_alert_dialog_set_detail (dialog, detail);
+    gtk_alert_dialog_set_buttons (dialog, buttons);
+    gtk_alert_dialog_set_cancel_button (dialog, cancel_button);
+    gtk_alert_dialog_set_default_button (dialog, default_button);
+    gtk_alert_dialog_set_modal (dialog, TRUE);
+    gtk_alert_dialog_choose (dialog, parent, NULL, alert_done, question);
+  }
+#else
+  {
+    GtkWidget *dialog = gtk_message_dialog_new (parent,
+                                                GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                                GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "%s", heading);
+
+    gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", detail);
+    for (int i = 0; buttons[i] != NULL; i++)
+      gtk_dialog_add_button (GTK_DIALOG (dialog), buttons[i], i);
+    gtk_dialog_set_default_response (GTK_DIALOG (dialog), default_button);
+    g_signal_connect (dialog, "response", G_CALLBACK (message_response), question);
+    gtk_window_present (GTK_WINDOW (dialog));
+  }
+#endif
+}

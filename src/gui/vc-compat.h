@@ -14,4 +14,39 @@ void vc_widget_show_error              (GtkWidget           *parent,
                                         const char          *heading,
                                         const char          *message);
 
+/* File dialogs: GtkFileDialog on GTK 4.10 and later, GtkFileChooserNative before. The callback
+ * gets the chosen file, or NULL when the dialog was cancelled or failed. */
+typedef enum
+{
+  VC_FILE_OPEN,
+  VC_FILE_SAVE,
+  VC_FILE_SELECT_FOLDER,
+} VcFileMode;
+
+typedef void (*VcFileChosenFunc) (GFile    *file,
+                                  gpointer  user_data);
+
+void vc_choose_file                    (GtkWindow           *parent,
+                                        VcFileMode           mode,
+                                        const char          *title,
+                                        const char          *accept_label,
+                                        const char          *initial_name,
+                                        GtkFileFilter       *filter,
+                                        VcFileChosenFunc     callback,
+                                        gpointer             user_data);
+
+/* A question with buttons: GtkAlertDialog on GTK 4.10 and later, GtkMessageDialog before. The
+ * callback gets the index of the chosen button, or cancel_button when dismissed. */
+typedef void (*VcAnswerFunc)     (int       answer,
+                                  gpointer  user_data);
+
+void vc_ask                            (GtkWindow           *parent,
+                                        const char          *heading,
+                                        const char          *detail,
+                                        const char * const  *buttons,
+                                        int                  cancel_button,
+                                        int                  default_button,
+                                        VcAnswerFunc         callback,
+                                        gpointer             user_data);
+
 G_END_DECLS

@@ -101,8 +101,7 @@ static void
 measure_rows (VcGpuChart *self,
               Metrics    *m)
 {
-  guint n;
-  const VcGpu *gpus = vc_gpus_get_all (&n);
+  guint n = self->estimate != NULL ? vc_estimate_get_n_gpus (self->estimate) : 0;
   g_autoptr(PangoLayout) layout = NULL;
 
   if (self->metrics_valid)
@@ -112,12 +111,12 @@ measure_rows (VcGpuChart *self,
     }
   layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
   m->name_w = m->text_w = m->text_h = 0;
-  for (guint i = 0; i < n && self->estimate != NULL; i++)
+  for (guint i = 0; i < n; i++)
     {
       g_autofree char *text = vc_gpu_chart_describe (self, i);
       int w, h;
 
-      pango_layout_set_text (layout, gpus[i].name, -1);
+      pango_layout_set_text (layout, vc_estimate_get_gpu (self->estimate, i)->name, -1);
       pango_layout_get_pixel_size (layout, &w, &h);
       m->name_w = MAX (m->name_w, w);
       m->text_h = MAX (m->text_h, h);
@@ -179,9 +178,8 @@ vc_gpu_chart_measure (GtkWidget      *widget,
 {
   VcGpuChart *self = VC_GPU_CHART (widget);
   Metrics m;
-  guint n;
+  guint n = self->estimate != NULL ? vc_estimate_get_n_gpus (self->estimate) : 0;
 
-  vc_gpus_get_all (&n);
   measure_rows (self, &m);
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
@@ -201,7 +199,6 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
   int height = gtk_widget_get_height (widget);
   gboolean dark = vc_widget_is_dark (widget);
   g_autoptr(PangoLayout) layout = NULL;
-  const VcGpu *gpus;
   cairo_t *cr;
   GdkRGBA fg;
   Metrics m;
@@ -210,7 +207,8 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
   if (self->estimate == NULL || width <= 0)
     return;
 
-  gpus = vc_gpus_get_all (&n);
+  /* the catalog first, then the user's own cards */
+  n = vc_estimate_get_n_gpus (self->estimate);
   measure_rows (self, &m);
   vc_widget_get_color (widget, &fg);
   layout = gtk_widget_create_pango_layout (widget, NULL);
@@ -234,7 +232,7 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
         }
 
       gdk_cairo_set_source_rgba (cr, &fg);
-      pango_layout_set_text (layout, gpus[i].name, -1);
+      pango_layout_set_text (layout, vc_estimate_get_gpu (self->estimate, i)->name, -1);
       pango_layout_get_pixel_size (layout, &tw, &th);
       cairo_move_to (cr, 0, i * m.row_h + (m.row_h - th) / 2.0);
       pango_cairo_show_layout (cr, layout);
@@ -271,11 +269,11 @@ update (VcGpuChart *self)
   g_autoptr(GString) several = g_string_new (NULL);
   g_autoptr(GString) none = g_string_new (NULL);
   g_autoptr(GString) summary = g_string_new (NULL);
-  guint n;
-  const VcGpu *gpus = vc_gpus_get_all (&n);
+  guint n = vc_estimate_get_n_gpus (self->estimate);
 
   for (guint i = 0; i < n; i++)
     {
+      const char *name = vc_estimate_get_gpu (self->estimate, i)->name;
       GString *s;
 
       switch (vc_gpu_chart_get_fit_kind (self, i))
@@ -290,10 +288,10 @@ update (VcGpuChart *self)
       if (s == several)
         {
           g_autofree char *d = vc_gpu_chart_describe (self, i);
-          g_string_append_printf (s, "%s (%s)", gpus[i].name, d);
+          g_string_append_printf (s, "%s (%s)", name, d);
         }
       else
-        g_string_append (s, gpus[i].name);
+        g_string_append (s, name);
     }
   if (one->len > 0)
     g_string_append_printf (summary, _("Fits on one GPU: %s. "), one->str);

@@ -1,4 +1,4 @@
-/* vc-gpu-chart.h: one bar per GPU of the catalog: what the selected scenario needs against the
+/* vc-gpu-chart.h: one bar per GPU, the catalog's then the user's own: what the selected scenario needs against the
  * GPU's capacity, coloured and labelled by how many of that GPU are needed. */
 #pragma once
 

@@ -85,6 +85,13 @@ vc_inference_page_get_input (VcInferencePage *self,
   return vc_model_section_get_input (self->model_section, property);
 }
 
+GtkWidget *
+vc_inference_page_get_model_section (VcInferencePage *self)
+{
+  g_return_val_if_fail (VC_IS_INFERENCE_PAGE (self), NULL);
+  return GTK_WIDGET (self->model_section);
+}
+
 static void
 vc_inference_page_dispose (GObject *object)
 {

@@ -14,5 +14,6 @@ void       vc_inference_page_set_estimate (VcInferencePage *self,
                                            VcEstimate      *estimate);
 GtkWidget *vc_inference_page_get_input    (VcInferencePage *self,
                                            const char      *property);
+GtkWidget *vc_inference_page_get_model_section (VcInferencePage *self);
 
 G_END_DECLS

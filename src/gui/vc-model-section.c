@@ -18,6 +18,8 @@ struct _VcModelSection
   VcEstimate *estimate;
   GHashTable *inputs;          /* property name → widget */
   gboolean arch_built;
+  gboolean syncing_name;
+  char *note_model;            /* the model the note is about: it goes when the model changes */
 
   GtkWidget *box;
   GtkWidget *grid;
@@ -26,6 +28,9 @@ struct _VcModelSection
   GtkDropDown *model_type;
   GtkEntry *parameters;
   GtkEntry *active_parameters;
+  GtkEntry *model_name;
+  GtkButton *import_button;
+  GtkLabel *note;
   GtkLabel *counts_hint;
   GtkExpander *arch_expander;
   GtkLabel *arch_hint;
@@ -98,6 +103,73 @@ update_counts_hint (VcModelSection *self)
     text = g_strdup_printf (_("Counted from the architecture: %s parameters"), t);
   gtk_label_set_label (self->counts_hint, text);
   gtk_widget_set_visible (GTK_WIDGET (self->counts_hint), TRUE);
+}
+
+/* A preset names its own model; a custom or imported one takes the name typed here. */
+static void
+sync_model_name (VcModelSection *self)
+{
+  const char *name = vc_estimate_get_model_name (self->estimate);
+  gboolean custom = vc_estimate_get_preset (self->estimate)[0] == '\0';
+
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->model_name)), name) != 0)
+    {
+      self->syncing_name = TRUE;
+      gtk_editable_set_text (GTK_EDITABLE (self->model_name), name);
+      self->syncing_name = FALSE;
+    }
+  gtk_widget_set_sensitive (GTK_WIDGET (self->model_name), custom);
+
+  if (self->note_model != NULL &&
+      (!custom || g_strcmp0 (self->note_model, vc_estimate_get_model_name (self->estimate)) != 0))
+    vc_model_section_set_note (self, NULL, FALSE);
+}
+
+static void
+model_name_changed (VcModelSection *self)
+{
+  if (self->syncing_name || vc_estimate_get_preset (self->estimate)[0] != '\0')
+    return;
+  vc_estimate_set_model_name (self->estimate, gtk_editable_get_text (GTK_EDITABLE (self->model_name)));
+}
+
+/**
+ * vc_model_section_set_note:
+ * @text: (nullable): what to say about the current model, such as how an imported config.json
+ *   was read; %NULL to hide it
+ * @warning: whether @text asks the user to check something (shown in the warning colour)
+ *
+ * The note stays while the model does: choosing a preset or renaming the model hides it.
+ */
+void
+vc_model_section_set_note (VcModelSection *self,
+                           const char     *text,
+                           gboolean        warning)
+{
+  g_return_if_fail (VC_IS_MODEL_SECTION (self));
+
+  g_clear_pointer (&self->note_model, g_free);
+  if (text != NULL && *text != '\0' && self->estimate != NULL)
+    self->note_model = g_strdup (vc_estimate_get_model_name (self->estimate));
+  gtk_label_set_label (self->note, self->note_model != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->note), self->note_model != NULL);
+  if (warning)
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->note), "warning");
+      gtk_widget_remove_css_class (GTK_WIDGET (self->note), "dim-label");
+    }
+  else
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->note), "dim-label");
+      gtk_widget_remove_css_class (GTK_WIDGET (self->note), "warning");
+    }
+}
+
+const char *
+vc_model_section_get_note (VcModelSection *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_SECTION (self), NULL);
+  return self->note_model != NULL ? gtk_label_get_label (self->note) : NULL;
 }
 
 /* 31 fields, twice (one section per tab): built when first shown, not at start-up. */
@@ -178,6 +250,14 @@ vc_model_section_set_estimate (VcModelSection *self,
   g_hash_table_insert (self->inputs, (gpointer) "model-type", self->model_type);
   g_hash_table_insert (self->inputs, (gpointer) "parameters", self->parameters);
   g_hash_table_insert (self->inputs, (gpointer) "active-parameters", self->active_parameters);
+  g_hash_table_insert (self->inputs, (gpointer) "model-name", self->model_name);
+  g_signal_connect_object (self->model_name, "changed", G_CALLBACK (model_name_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::model-name", G_CALLBACK (sync_model_name), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::preset", G_CALLBACK (sync_model_name), self,
+                           G_CONNECT_SWAPPED);
+  sync_model_name (self);
   g_signal_connect_object (self->arch_expander, "notify::expanded", G_CALLBACK (build_arch_grid),
                            self, G_CONNECT_SWAPPED);
 
@@ -216,6 +296,7 @@ vc_model_section_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), VC_TYPE_MODEL_SECTION);
   g_clear_pointer (&self->inputs, g_hash_table_unref);
+  g_clear_pointer (&self->note_model, g_free);
   g_clear_object (&self->estimate);
   G_OBJECT_CLASS (vc_model_section_parent_class)->dispose (object);
 }
@@ -281,6 +362,9 @@ vc_model_section_class_init (VcModelSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, model_type);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, parameters);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, active_parameters);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, model_name);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, import_button);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, note);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, counts_hint);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, arch_expander);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, arch_hint);

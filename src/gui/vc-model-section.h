@@ -18,5 +18,9 @@ GtkWidget  *vc_model_section_get_input    (VcModelSection *self,
                                            const char     *property);
 void        vc_model_section_align_labels (VcModelSection *self,
                                            GtkSizeGroup   *group);
+void        vc_model_section_set_note     (VcModelSection *self,
+                                           const char     *text,
+                                           gboolean        warning);
+const char *vc_model_section_get_note     (VcModelSection *self);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include "vc-compat.h"
 #include "vc-component-row.h"
 #include "vc-gpu-chart.h"
+#include "vc-gpu-editor.h"
 #include "vc-results-view.h"
 #include "vc-units.h"
 
@@ -37,6 +38,8 @@ struct _VcResultsView
   GtkColumnViewColumn *size_column;
   GtkColumnViewColumn *share_column;
   VcGpuChart *gpu_chart;
+  VcGpuEditor *gpu_editor;
+  GtkMenuButton *gpu_editor_button;
 };
 
 G_DEFINE_FINAL_TYPE (VcResultsView, vc_results_view, GTK_TYPE_WIDGET)
@@ -342,6 +345,7 @@ vc_results_view_set_estimate (VcResultsView *self,
   self->estimate = g_object_ref (estimate);
   vc_breakdown_bar_set_estimate (self->breakdown_bar, estimate);
   vc_gpu_chart_set_estimate (self->gpu_chart, estimate);
+  vc_gpu_editor_set_estimate (self->gpu_editor, estimate);
   setup_columns (self);
   set_breakdown_model (self);
   g_signal_connect_object (estimate, "changed", G_CALLBACK (estimate_changed), self, G_CONNECT_SWAPPED);
@@ -361,6 +365,13 @@ GtkColumnView *
 vc_results_view_get_breakdown_view (VcResultsView *self)
 {
   return self->breakdown_view;
+}
+
+GtkWidget *
+vc_results_view_get_gpu_editor (VcResultsView *self)
+{
+  g_return_val_if_fail (VC_IS_RESULTS_VIEW (self), NULL);
+  return GTK_WIDGET (self->gpu_editor);
 }
 
 GtkWidget *
@@ -402,6 +413,7 @@ vc_results_view_class_init (VcResultsViewClass *klass)
 
   g_type_ensure (VC_TYPE_BREAKDOWN_BAR);
   g_type_ensure (VC_TYPE_GPU_CHART);
+  g_type_ensure (VC_TYPE_GPU_EDITOR);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/vramcalc/VramCalculator/vc-results-view.ui");
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, box);
@@ -417,6 +429,8 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, size_column);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, share_column);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_chart);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_editor);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_editor_button);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 

@@ -34,6 +34,8 @@ struct _VcTrainingPage
   GtkSwitch *mixed_precision;
   GtkDropDown *checkpointing;
   GtkDropDown *loss;
+  GtkSwitch *train_embeddings;
+  GtkSwitch *compile;
   GtkSpinButton *batch;
   GtkSpinButton *seq;
   GtkSwitch *flash_attention;
@@ -99,6 +101,8 @@ update_applicable (VcTrainingPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->optimizer_precision), stateful);
   gtk_widget_set_sensitive (GTK_WIDGET (self->flash_attention), arch);
   gtk_widget_set_sensitive (GTK_WIDGET (self->loss), arch);
+  /* the embedding table only counts as its own trainable block for adapters on an architecture */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->train_embeddings), arch && adapters);
 }
 
 static void
@@ -187,6 +191,8 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   vc_bind_choices (self->checkpointing, estimate, "checkpointing",
                    checkpointing_choices, G_N_ELEMENTS (checkpointing_choices));
   vc_bind_choices (self->loss, estimate, "loss", loss_choices, G_N_ELEMENTS (loss_choices));
+  vc_bind_active (GTK_WIDGET (self->train_embeddings), estimate, "train-embeddings");
+  vc_bind_active (GTK_WIDGET (self->compile), estimate, "compile");
   vc_bind_spin (self->batch, estimate, "batch", 1, 0);
   vc_bind_spin (self->seq, estimate, "seq", 256, 0);
   vc_bind_active (GTK_WIDGET (self->flash_attention), estimate, "flash-attention");
@@ -215,6 +221,8 @@ vc_training_page_get_input (VcTrainingPage *self,
     { "mixed-precision", G_STRUCT_OFFSET (VcTrainingPage, mixed_precision) },
     { "checkpointing", G_STRUCT_OFFSET (VcTrainingPage, checkpointing) },
     { "loss", G_STRUCT_OFFSET (VcTrainingPage, loss) },
+    { "train-embeddings", G_STRUCT_OFFSET (VcTrainingPage, train_embeddings) },
+    { "compile", G_STRUCT_OFFSET (VcTrainingPage, compile) },
     { "batch", G_STRUCT_OFFSET (VcTrainingPage, batch) },
     { "seq", G_STRUCT_OFFSET (VcTrainingPage, seq) },
     { "flash-attention", G_STRUCT_OFFSET (VcTrainingPage, flash_attention) },
@@ -226,6 +234,13 @@ vc_training_page_get_input (VcTrainingPage *self,
     if (g_str_equal (own[i].name, property))
       return G_STRUCT_MEMBER (GtkWidget *, self, own[i].offset);
   return vc_model_section_get_input (self->model_section, property);
+}
+
+GtkWidget *
+vc_training_page_get_model_section (VcTrainingPage *self)
+{
+  g_return_val_if_fail (VC_IS_TRAINING_PAGE (self), NULL);
+  return GTK_WIDGET (self->model_section);
 }
 
 static void
@@ -263,6 +278,8 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, mixed_precision);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, checkpointing);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, loss);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, train_embeddings);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, compile);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, batch);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, seq);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, flash_attention);

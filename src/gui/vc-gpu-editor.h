@@ -1,0 +1,28 @@
+/* vc-gpu-editor.h: the user's own GPUs beside the catalog: add a card by name and memory size,
+ * remove the ones added. Writes the estimate's "custom-gpus" input. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "vc-estimate.h"
+
+G_BEGIN_DECLS
+
+#define VC_TYPE_GPU_EDITOR (vc_gpu_editor_get_type ())
+G_DECLARE_FINAL_TYPE (VcGpuEditor, vc_gpu_editor, VC, GPU_EDITOR, GtkWidget)
+
+void        vc_gpu_editor_set_estimate (VcGpuEditor  *self,
+                                        VcEstimate   *estimate);
+gboolean    vc_gpu_editor_add          (VcGpuEditor  *self,
+                                        const char   *name,
+                                        double        size_gb,
+                                        GError      **error);
+gboolean    vc_gpu_editor_remove       (VcGpuEditor  *self,
+                                        guint         position,
+                                        GError      **error);
+GtkEntry   *vc_gpu_editor_get_name_entry (VcGpuEditor *self);
+GtkSpinButton *vc_gpu_editor_get_size_spin (VcGpuEditor *self);
+GtkLabel   *vc_gpu_editor_get_error_label (VcGpuEditor *self);
+GtkListBox *vc_gpu_editor_get_list     (VcGpuEditor  *self);
+
+G_END_DECLS

@@ -1,0 +1,603 @@
+/* The window's files through its real actions: profiles saved, reopened (by Open, the recent
+ * menu and a drop), the unsaved-changes mark and question, CSV export, config.json import (a
+ * file, a folder, an unknown family), failures shown in the window with the inputs untouched,
+ * and GPUs of one's own in the chart. The file dialogs and the question are replaced by hooks
+ * that answer as a user would; everything after them is the window's own code. Runs with
+ * G_DEBUG=fatal-warnings. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "gui-test-util.h"
+#include "vc-catalog.h"
+#include "vc-csv.h"
+#include "vc-enums.h"
+#include "vc-error.h"
+#include "vc-gpu-chart.h"
+#include "vc-gpu-editor.h"
+#include "vc-hf-config.h"
+#include "vc-model-section.h"
+#include "vc-results-view.h"
+#include "vc-units.h"
+#include "vc-window.h"
+
+static char *tmp_dir;
+
+typedef struct
+{
+  VcWindow *window;
+  VcEstimate *estimate;
+  VcProfile *profile;
+  GFile *next_file;            /* what the next file dialog returns */
+  guint n_chosen;
+  VcWindowAnswer answer;       /* what the unsaved-changes question gets */
+  guint n_asked;
+} Fixture;
+
+static GFile *
+choose (VcWindow   *window,
+        VcFileMode  mode,
+        gpointer    data)
+{
+  Fixture *f = data;
+
+  f->n_chosen++;
+  return g_steal_pointer (&f->next_file);
+}
+
+static VcWindowAnswer
+ask (VcWindow *window,
+     gpointer  data)
+{
+  Fixture *f = data;
+
+  f->n_asked++;
+  return f->answer;
+}
+
+static void
+open_window (Fixture *f)
+{
+  f->window = vc_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 1000);
+  f->estimate = vc_window_get_estimate (f->window);
+  f->profile = vc_window_get_profile (f->window);
+  g_object_add_weak_pointer (G_OBJECT (f->estimate), (gpointer *) &f->estimate);
+  vc_window_set_dialog_hooks (f->window, choose, ask, f);
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (VC_SCHEMA_ID);
+
+  g_settings_reset (settings, "last-inputs");
+  g_settings_reset (settings, "tab");
+  open_window (f);
+  gtk_window_present (GTK_WINDOW (f->window));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  gint64 deadline;
+
+  g_assert_null (f->next_file);
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  while (f->estimate != NULL && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_null (f->estimate);
+}
+
+static GFile *
+tmp_file (const char *name)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
+  return g_file_new_for_path (path);
+}
+
+static void
+activate (Fixture    *f,
+          const char *action,
+          GFile      *file)
+{
+  g_clear_object (&f->next_file);
+  f->next_file = file;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), action, NULL));
+  g_assert_null (f->next_file);
+  vc_test_spin_until_idle ();
+}
+
+/* Imports and dropped files are read in threads. */
+static void
+wait_until_idle (Fixture *f)
+{
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  while (vc_window_is_busy (f->window) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (vc_window_is_busy (f->window));
+  vc_test_spin_until_idle ();
+}
+
+static const char *
+title (Fixture *f)
+{
+  return gtk_window_get_title (GTK_WINDOW (f->window));
+}
+
+static gboolean
+recent_menu_has (Fixture    *f,
+                 const char *uri)
+{
+  GMenuModel *menu = vc_window_get_recent_menu (f->window);
+
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autoptr(GVariant) target = g_menu_model_get_item_attribute_value (menu, i, G_MENU_ATTRIBUTE_TARGET,
+                                                                         G_VARIANT_TYPE_STRING);
+      if (target != NULL && g_str_equal (g_variant_get_string (target, NULL), uri))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_save_and_reopen (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(GFile) file = tmp_file ("plan.json");
+  g_autofree char *uri = g_file_get_uri (file);
+  GtkWidget *batch = vc_window_get_input (f->window, VC_MODE_INFERENCE, "batch");
+  GtkWidget *compile = vc_window_get_input (f->window, VC_MODE_TRAINING, "compile");
+  GtkWidget *embeddings = vc_window_get_input (f->window, VC_MODE_TRAINING, "train-embeddings");
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+  g_autofree char *contents = NULL;
+  gint64 deadline;
+
+  g_assert_cmpstr (title (f), ==, "Untitled profile — VRAM Calculator");
+  g_assert_false (vc_profile_get_modified (f->profile));
+
+  /* inputs through the widgets, the new training switches included */
+  g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3-8b", NULL));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (batch), 6);
+  gtk_switch_set_active (GTK_SWITCH (compile), TRUE);
+  g_assert_true (in->compile);
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "finetune", VC_FINETUNE_LORA, NULL);
+  g_assert_true (gtk_widget_get_sensitive (embeddings));
+  gtk_switch_set_active (GTK_SWITCH (embeddings), TRUE);
+  g_assert_true (in->train_embeddings);
+  vc_profile_set_name (f->profile, "Cluster plan");
+  vc_profile_set_notes (f->profile, "two nodes");
+  g_assert_true (vc_profile_get_modified (f->profile));
+  g_assert_cmpstr (title (f), ==, "• Cluster plan — VRAM Calculator");
+
+  /* Save on an untitled profile asks where, then saves */
+  activate (f, "win.save", g_object_ref (file));
+  g_assert_cmpuint (f->n_chosen, ==, 1);
+  g_assert_null (vc_window_get_error (f->window));
+  g_assert_true (g_file_query_exists (file, NULL));
+  g_assert_false (vc_profile_get_modified (f->profile));
+  g_assert_cmpstr (title (f), ==, "Cluster plan — VRAM Calculator");
+  deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+  while (!recent_menu_has (f, uri) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (recent_menu_has (f, uri));
+
+  /* changes: the mark comes back */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (batch), 2);
+  g_assert_true (vc_estimate_set_preset (f->estimate, "mistral-7b", NULL));
+  gtk_switch_set_active (GTK_SWITCH (compile), FALSE);
+  g_assert_cmpstr (title (f), ==, "• Cluster plan — VRAM Calculator");
+
+  /* Open with unsaved changes: Cancel keeps everything */
+  f->answer = VC_WINDOW_ANSWER_CANCEL;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open", NULL));
+  g_assert_cmpuint (f->n_asked, ==, 1);
+  g_assert_cmpuint (f->n_chosen, ==, 1);
+  g_assert_cmpuint (in->batch, ==, 2);
+
+  /* Discard, then the file: the saved state is back, unmodified */
+  f->answer = VC_WINDOW_ANSWER_DISCARD;
+  activate (f, "win.open", g_object_ref (file));
+  g_assert_cmpuint (f->n_asked, ==, 2);
+  g_assert_null (vc_window_get_error (f->window));
+  g_assert_cmpuint (in->batch, ==, 6);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (batch)), ==, 6);
+  g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "llama-3-8b");
+  g_assert_true (in->compile);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (compile)));
+  g_assert_true (in->train_embeddings);
+  g_assert_cmpstr (vc_profile_get_notes (f->profile), ==, "two nodes");
+  g_assert_false (vc_profile_get_modified (f->profile));
+  g_assert_cmpstr (title (f), ==, "Cluster plan — VRAM Calculator");
+
+  /* Save on a profile with a file writes there without asking */
+  g_object_set (f->estimate, "seq", 8192, NULL);
+  g_assert_true (vc_profile_get_modified (f->profile));
+  activate (f, "win.save", NULL);
+  g_assert_cmpuint (f->n_chosen, ==, 2);
+  g_assert_false (vc_profile_get_modified (f->profile));
+  g_assert_true (g_file_load_contents (file, NULL, &contents, NULL, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "\"seq\" : 8192"));
+
+  /* New with unsaved changes and Save: saved first, then a fresh untitled profile */
+  g_object_set (f->estimate, "batch", 3, NULL);
+  f->answer = VC_WINDOW_ANSWER_SAVE;
+  activate (f, "win.new", NULL);
+  g_assert_cmpuint (f->n_asked, ==, 3);
+  g_assert_cmpuint (in->batch, ==, 1);
+  g_assert_cmpstr (title (f), ==, "Untitled profile — VRAM Calculator");
+  g_assert_null (vc_profile_get_file (f->profile));
+
+  /* the recent menu's item reopens it, with the batch saved by the question */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open-recent", "s", uri));
+  g_assert_cmpuint (f->n_asked, ==, 3);
+  g_assert_cmpuint (in->batch, ==, 3);
+  g_assert_cmpuint (in->seq, ==, 8192);
+  g_assert_cmpstr (title (f), ==, "Cluster plan — VRAM Calculator");
+}
+
+static void
+test_failures_leave_state (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(GFile) newer = tmp_file ("newer.json");
+  g_autoptr(GFile) garbage = tmp_file ("garbage.json");
+  g_autoptr(GFile) nowhere = tmp_file ("no-such-folder/plan.json");
+  const char *newer_text = "{ \"format\": \"vram-calculator-profile\", \"version\": 99, \"inputs\": {} }";
+  const char *bad_batch = "{ \"format\": \"vram-calculator-profile\", \"version\": 1, \"inputs\": { \"batch\": \"lots\" } }";
+  g_autoptr(GFile) wrong = tmp_file ("wrong-type.json");
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+  const char *error;
+
+  g_assert_true (g_file_replace_contents (newer, newer_text, strlen (newer_text), NULL, FALSE, 0, NULL, NULL, NULL));
+  g_assert_true (g_file_replace_contents (garbage, "\x01\x02garbage{", 10, NULL, FALSE, 0, NULL, NULL, NULL));
+  g_assert_true (g_file_replace_contents (wrong, bad_batch, strlen (bad_batch), NULL, FALSE, 0, NULL, NULL, NULL));
+
+  g_object_set (f->estimate, "batch", 5, NULL);
+  f->answer = VC_WINDOW_ANSWER_DISCARD;
+  activate (f, "win.open", g_object_ref (wrong));
+  error = vc_window_get_error (f->window);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error, "wrong-type.json"));
+  g_assert_nonnull (strstr (error, "batch"));
+  g_assert_cmpuint (in->batch, ==, 5);
+  g_assert_true (vc_profile_get_modified (f->profile));
+  g_assert_cmpstr (title (f), ==, "• Untitled profile — VRAM Calculator");
+
+  activate (f, "win.open", g_object_ref (newer));
+  g_assert_nonnull (strstr (vc_window_get_error (f->window), "newer.json"));
+  activate (f, "win.open", g_object_ref (garbage));
+  g_assert_nonnull (strstr (vc_window_get_error (f->window), "garbage.json"));
+  g_assert_cmpuint (in->batch, ==, 5);
+  g_assert_null (vc_profile_get_file (f->profile));
+
+  /* a save that cannot happen says so and keeps the profile as it was */
+  activate (f, "win.save-as", g_object_ref (nowhere));
+  g_assert_nonnull (strstr (vc_window_get_error (f->window), "Could not save"));
+  g_assert_null (vc_profile_get_file (f->profile));
+  g_assert_true (vc_profile_get_modified (f->profile));
+
+  /* a cancelled dialog does nothing */
+  activate (f, "win.save-as", NULL);
+  g_assert_null (vc_profile_get_file (f->profile));
+}
+
+static void
+test_export_csv (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GFile) file = tmp_file ("plan.csv");
+  g_autoptr(GFile) nowhere = tmp_file ("no-such-folder/plan.csv");
+  g_autofree char *contents = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *weights_row = NULL;
+  g_auto(GStrv) lines = NULL;
+  const VcScenarioResult *sc;
+
+  g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3-8b", NULL));
+  g_object_set (f->estimate, "batch", 2, NULL);
+  activate (f, "win.export", g_object_ref (file));
+  g_assert_null (vc_window_get_error (f->window));
+  g_assert_true (g_file_load_contents (file, NULL, &contents, NULL, NULL, NULL));
+
+  /* the same bytes as vramcalc's --format csv, which uses the same function */
+  expected = vc_csv_export (f->estimate, NULL);
+  g_assert_cmpstr (contents, ==, expected);
+  lines = g_strsplit (contents, "\r\n", -1);
+  g_assert_cmpstr (lines[0], ==, "Section,Scenario,Item,Name,Bytes,Value,Unit");
+  sc = vc_estimate_get_selected (f->estimate);
+  weights_row = g_strdup_printf ("result,inference-16bit,weights,Weights,%.0f,", sc->bytes[VC_COMPONENT_WEIGHTS]);
+  g_assert_true (g_str_has_prefix (lines[1], weights_row));
+  g_assert_true (g_str_has_suffix (lines[1], ",GB"));
+  /* exporting does not count as saving */
+  g_assert_true (vc_profile_get_modified (f->profile));
+
+  activate (f, "win.export", g_object_ref (nowhere));
+  g_assert_nonnull (strstr (vc_window_get_error (f->window), "Could not export"));
+}
+
+static GFile *
+fixture_file (const char *model)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models", model,
+                                            "config.json", NULL);
+  return g_file_new_for_path (path);
+}
+
+static void
+test_import_config (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GFile) mistral = fixture_file ("Mistral-7B-v0.1");
+  g_autoptr(GFile) qwen_moe = fixture_file ("Qwen3-30B-A3B");
+  g_autoptr(GFile) qwen_dir = g_file_get_parent (qwen_moe);
+  g_autoptr(VcHfConfig) expected = vc_hf_config_new_for_file (mistral, NULL, NULL);
+  g_autoptr(GFile) bad = tmp_file ("bad-config.json");
+  const char *bad_text = "{ \"model_type\": \"llama\", \"hidden_size\": -4096, \"num_hidden_layers\": 2,"
+                         "  \"num_attention_heads\": 2, \"vocab_size\": 10, \"intermediate_size\": 10 }";
+  VcModelSection *section = VC_MODEL_SECTION (vc_window_get_model_section (f->window, VC_MODE_INFERENCE));
+  GtkWidget *name = vc_window_get_input (f->window, VC_MODE_INFERENCE, "model-name");
+  GtkWidget *preset = vc_window_get_input (f->window, VC_MODE_INFERENCE, "preset");
+  GtkWidget *method = vc_window_get_input (f->window, VC_MODE_INFERENCE, "method");
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+  double parameters, active;
+
+  g_assert_nonnull (expected);
+  activate (f, "win.import-config", g_object_ref (mistral));
+  wait_until_idle (f);
+  g_assert_null (vc_window_get_error (f->window));
+  g_object_get (f->estimate, "model-parameters", &parameters, NULL);
+  /* mistralai/Mistral-7B-v0.1: 7,241,732,096 parameters (its safetensors index) */
+  g_assert_cmpfloat (parameters, ==, 7241732096.0);
+  g_assert_cmpint (in->method, ==, VC_METHOD_ARCHITECTURE);
+  g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "");
+  g_assert_cmpstr (gtk_string_object_get_string (gtk_drop_down_get_selected_item (GTK_DROP_DOWN (preset))), ==, "Custom");
+  g_assert_cmpstr (gtk_string_object_get_string (gtk_drop_down_get_selected_item (GTK_DROP_DOWN (method))), ==, "Architecture");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (name)), ==, vc_hf_config_get_name (expected));
+  g_assert_cmpstr (vc_model_section_get_note (section), ==, vc_hf_config_get_description (expected));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_nonnull (vc_test_find_label (GTK_WIDGET (section), "Counted from the architecture: 7.24B parameters"));
+
+  /* a folder holding a config.json, an MoE: both counts */
+  activate (f, "win.import-folder", g_object_ref (qwen_dir));
+  wait_until_idle (f);
+  g_object_get (f->estimate, "model-parameters", &parameters, "model-active-parameters", &active, NULL);
+  /* Qwen/Qwen3-30B-A3B: 30,532,122,624 total, 3.3B activated (model card) */
+  g_assert_cmpfloat (parameters, ==, 30532122624.0);
+  g_assert_cmpfloat (active, <, 3.4e9);
+  g_assert_cmpfloat (active, >, 3.2e9);
+
+  /* a bad config: the message names the field, nothing changes */
+  g_assert_true (g_file_replace_contents (bad, bad_text, strlen (bad_text), NULL, FALSE, 0, NULL, NULL, NULL));
+  activate (f, "win.import-config", g_object_ref (bad));
+  wait_until_idle (f);
+  g_assert_nonnull (strstr (vc_window_get_error (f->window), "hidden_size"));
+  g_object_get (f->estimate, "model-parameters", &parameters, NULL);
+  g_assert_cmpfloat (parameters, ==, 30532122624.0);
+
+  /* choosing a preset ends the note about the imported model */
+  g_assert_nonnull (vc_model_section_get_note (section));
+  g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3-8b", NULL));
+  g_assert_null (vc_model_section_get_note (section));
+  g_assert_false (gtk_widget_get_sensitive (name));
+}
+
+static GtkDropTarget *
+find_drop_target (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_DROP_TARGET (c))
+        return GTK_DROP_TARGET (c);
+    }
+  return NULL;
+}
+
+static void
+drop (Fixture *f,
+      GFile   *file)
+{
+  GtkDropTarget *target = find_drop_target (GTK_WIDGET (f->window));
+  g_auto(GValue) value = G_VALUE_INIT;
+  gboolean accepted = FALSE;
+
+  g_assert_nonnull (target);
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_array ((GFile *[]) { file }, 1));
+  g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
+  g_assert_true (accepted);
+  wait_until_idle (f);
+}
+
+static void
+test_drop (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(GFile) profile = tmp_file ("dropped.json");
+  g_autoptr(GFile) unknown_dir = tmp_file ("my-model");
+  g_autoptr(GFile) unknown = g_file_get_child (unknown_dir, "config.json");
+  g_autoptr(GFile) gemma3 = fixture_file ("gemma-3-4b-it");
+  const char *unknown_text =
+    "{ \"model_type\": \"my_llama\", \"hidden_size\": 2048, \"intermediate_size\": 5632,"
+    "  \"num_hidden_layers\": 22, \"num_attention_heads\": 32, \"num_key_value_heads\": 4,"
+    "  \"vocab_size\": 32000 }";
+  VcModelSection *section = VC_MODEL_SECTION (vc_window_get_model_section (f->window, VC_MODE_TRAINING));
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+  g_autofree char *saved = NULL;
+
+  /* a profile file (any name) opens */
+  g_object_set (f->estimate, "batch", 7, "mode", VC_MODE_TRAINING, NULL);
+  saved = vc_profile_serialize (f->estimate, "Dropped", "", NULL);
+  g_assert_true (g_file_replace_contents (profile, saved, strlen (saved), NULL, FALSE, 0, NULL, NULL, NULL));
+  vc_profile_reset (f->profile);
+  g_assert_cmpint (in->mode, ==, VC_MODE_INFERENCE);
+  drop (f, profile);
+  g_assert_cmpuint (in->batch, ==, 7);
+  g_assert_cmpstr (title (f), ==, "Dropped — VRAM Calculator");
+  /* the tab follows the mode the profile holds */
+  g_assert_cmpint (in->mode, ==, VC_MODE_TRAINING);
+  g_assert_true (gtk_widget_get_mapped (vc_window_get_page (f->window, VC_MODE_TRAINING)));
+
+  /* a folder with a config.json of an unknown family: imported the Llama way, and said so */
+  g_assert_cmpint (g_mkdir_with_parents (g_file_peek_path (unknown_dir), 0700), ==, 0);
+  g_assert_true (g_file_replace_contents (unknown, unknown_text, strlen (unknown_text), NULL, FALSE, 0, NULL, NULL, NULL));
+  drop (f, unknown_dir);
+  g_assert_null (vc_window_get_error (f->window));
+  g_assert_nonnull (strstr (vc_model_section_get_note (section), "Llama way"));
+  g_assert_cmpstr (vc_estimate_get_model_name (f->estimate), ==, "my-model");
+
+  /* a multimodal config.json: the text model only, and said so */
+  drop (f, gemma3);
+  g_assert_nonnull (strstr (vc_model_section_get_note (section), "only its text model"));
+}
+
+static void
+test_custom_gpus (Fixture       *f,
+                  gconstpointer  data)
+{
+  VcResultsView *results = VC_RESULTS_VIEW (vc_window_get_results (f->window));
+  VcGpuEditor *editor = VC_GPU_EDITOR (vc_results_view_get_gpu_editor (results));
+  VcGpuChart *chart = VC_GPU_CHART (vc_results_view_get_gpu_chart (results));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *custom = NULL;
+  graphene_rect_t bar;
+  GdkRGBA color;
+  guint n_catalog;
+  int height_before, height_after;
+
+  vc_gpus_get_all (&n_catalog);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  height_before = gtk_widget_get_height (GTK_WIDGET (chart));
+
+  /* through the editor's own widgets, as typed */
+  gtk_editable_set_text (GTK_EDITABLE (vc_gpu_editor_get_name_entry (editor)), "Lab card");
+  gtk_spin_button_set_value (vc_gpu_editor_get_size_spin (editor), 48);
+  g_signal_emit_by_name (gtk_widget_get_last_child (gtk_widget_get_first_child (GTK_WIDGET (editor))), "clicked");
+  g_object_get (f->estimate, "custom-gpus", &custom, NULL);
+  g_assert_cmpstr (custom, ==, "Lab card=48GB");
+  g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n_catalog + 1);
+  g_assert_cmpstr (vc_estimate_get_gpu (f->estimate, n_catalog)->name, ==, "Lab card");
+  g_assert_true (vc_profile_get_modified (f->profile));
+
+  /* the chart draws it after the catalog: a bar, a row more, its figures */
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (vc_gpu_chart_get_bar (chart, n_catalog, &bar, &color));
+  g_assert_cmpfloat (bar.size.width, >, 4);
+  height_after = gtk_widget_get_height (GTK_WIDGET (chart));
+  g_assert_cmpint (height_after, >, height_before);
+  {
+    g_autofree char *text = vc_gpu_chart_describe (chart, n_catalog);
+    g_autofree char *size = vc_format_size (48e9, VC_UNIT_GB);
+    g_autofree char *of_size = g_strdup_printf ("of %s", size);
+
+    g_assert_nonnull (strstr (text, of_size));
+    g_assert_nonnull (strstr (text, "1 GPU"));
+  }
+
+  /* refused names and sizes leave the list as it was, with a message */
+  g_assert_false (vc_gpu_editor_add (editor, "a;b", 24, &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
+  g_clear_error (&error);
+  g_assert_false (vc_gpu_editor_add (editor, "Tiny", 0.01, &error));
+  g_assert_nonnull (strstr (error->message, "Tiny"));
+  g_clear_error (&error);
+  gtk_editable_set_text (GTK_EDITABLE (vc_gpu_editor_get_name_entry (editor)), "  ");
+  g_signal_emit_by_name (gtk_widget_get_last_child (gtk_widget_get_first_child (GTK_WIDGET (editor))), "clicked");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (vc_gpu_editor_get_error_label (editor))));
+  g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n_catalog + 1);
+
+  g_assert_true (vc_gpu_editor_add (editor, "Second", 96, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n_catalog + 2);
+  g_assert_nonnull (gtk_list_box_get_row_at_index (vc_gpu_editor_get_list (editor), 1));
+  g_assert_true (vc_gpu_editor_remove (editor, 0, &error));
+  g_assert_cmpstr (vc_estimate_get_gpu (f->estimate, n_catalog)->name, ==, "Second");
+  g_assert_true (vc_gpu_editor_remove (editor, 0, &error));
+  g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n_catalog);
+  g_assert_null (gtk_list_box_get_row_at_index (vc_gpu_editor_get_list (editor), 0));
+}
+
+static void
+test_close_asks (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GFile) file = tmp_file ("close.json");
+  gint64 deadline;
+
+  /* an untitled profile closes without a question: its inputs are kept for the next start */
+  activate (f, "win.save-as", g_object_ref (file));
+  g_object_set (f->estimate, "batch", 4, NULL);
+
+  f->answer = VC_WINDOW_ANSWER_CANCEL;
+  gtk_window_close (GTK_WINDOW (f->window));
+  vc_test_spin_until_idle ();
+  g_assert_cmpuint (f->n_asked, ==, 1);
+  g_assert_nonnull (f->estimate);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window)));
+
+  /* Discard closes it: the window is destroyed and lets go of the estimate */
+  f->answer = VC_WINDOW_ANSWER_DISCARD;
+  gtk_window_close (GTK_WINDOW (f->window));
+  g_assert_cmpuint (f->n_asked, ==, 2);
+  deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  while (f->estimate != NULL && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_null (f->estimate);
+
+  /* for the teardown */
+  open_window (f);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *data_home = NULL;
+  int status;
+
+  /* the recent files list goes to a folder of our own, not the user's */
+  tmp_dir = g_dir_make_tmp ("vc-test-files-XXXXXX", NULL);
+  g_assert_nonnull (tmp_dir);
+  data_home = g_build_filename (tmp_dir, "data", NULL);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_test_skip ("no display: GUI tests need one (build-aux/test runs them under Xvfb)");
+      return g_test_run ();
+    }
+
+#define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("/files/save-and-reopen", test_save_and_reopen);
+  ADD ("/files/failures-leave-state", test_failures_leave_state);
+  ADD ("/files/export-csv", test_export_csv);
+  ADD ("/files/import-config", test_import_config);
+  ADD ("/files/drop", test_drop);
+  ADD ("/files/custom-gpus", test_custom_gpus);
+  ADD ("/files/close-asks", test_close_asks);
+  status = g_test_run ();
+  {
+    const char *names[] = { "plan.json", "plan.csv", "newer.json", "garbage.json", "wrong-type.json",
+                            "bad-config.json", "dropped.json", "close.json", "my-model/config.json",
+                            "my-model", "data/recently-used.xbel", "data", NULL };
+
+    for (guint i = 0; names[i] != NULL; i++)
+      {
+        g_autofree char *path = g_build_filename (tmp_dir, names[i], NULL);
+        g_remove (path);
+      }
+    g_rmdir (tmp_dir);
+  }
+  return status;
+}
