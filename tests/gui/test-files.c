@@ -534,8 +534,21 @@ test_close_asks (Fixture       *f,
   g_autoptr(GFile) file = tmp_file ("close.json");
   gint64 deadline;
 
-  /* an untitled profile closes without a question: its inputs are kept for the next start */
-  activate (f, "win.save-as", g_object_ref (file));
+  /* Save in the question on an untitled profile asks where first, then goes on */
+  g_object_set (f->estimate, "batch", 9, NULL);
+  f->answer = VC_WINDOW_ANSWER_SAVE;
+  activate (f, "win.new", g_object_ref (file));
+  g_assert_cmpuint (f->n_asked, ==, 1);
+  g_assert_cmpuint (f->n_chosen, ==, 1);
+  g_assert_cmpuint (vc_estimate_get_inputs (f->estimate)->batch, ==, 1);
+  g_assert_null (vc_profile_get_file (f->profile));
+  f->answer = VC_WINDOW_ANSWER_DISCARD;
+  activate (f, "win.open", g_object_ref (file));
+  g_assert_cmpuint (vc_estimate_get_inputs (f->estimate)->batch, ==, 9);
+  f->n_asked = 0;
+
+  /* a saved profile with changes asks before closing (an untitled one does not: its inputs
+   * are kept for the next start) */
   g_object_set (f->estimate, "batch", 4, NULL);
 
   f->answer = VC_WINDOW_ANSWER_CANCEL;
