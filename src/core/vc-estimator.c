@@ -2,7 +2,7 @@
  *
  * Two methods. The rule of thumb reproduces seed 000 (a cloud vendor's calculator) to the last
  * digit. The architecture method counts every tensor from the model's shapes and models the peak
- * of PyTorch's allocator phase by phase; docs/estimator-formulas.md gives each formula's source.
+ * of PyTorch's allocator phase by phase; FORMULAS.md beside this file gives each formula's source.
  * Bytes are doubles: exact for integers below 2^53 (9 PB) and finite far beyond, so 100T
  * parameters or 10M-token contexts never overflow.
  */

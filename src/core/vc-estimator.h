@@ -2,7 +2,7 @@
  *
  * vc_estimator_compute() fills a VcResult from VcInputs: every scenario of the selected mode
  * side by side (as the seed tables show them), each split in components, and the fit of each GPU
- * of a catalog. The formulas and their sources are in docs/estimator-formulas.md.
+ * of a catalog. The formulas and their sources are in FORMULAS.md beside this file.
  */
 #pragma once
 

@@ -2,7 +2,7 @@
  * measurements.csv): each row runs vramcalc with the options that express the run and compares.
  * The goal: a median error within 10 % and no row beyond 25 % over the rows marked "check: yes".
  *
- * With --markdown FILE it also writes the comparison table the README links (docs/accuracy.md;
+ * With --markdown FILE it also writes the comparison table the README links (tests/accuracy/results.md;
  * regenerate it with build-aux/accuracy-report).
  */
 #include "config.h"
