@@ -99,6 +99,23 @@ vc_application_activate (GApplication *application)
   gtk_window_present (window);
 }
 
+/* `vram-calculator FILE`: a profile opens, a config.json (or its folder) is imported. One window
+ * takes the first file; there is one estimate per window. */
+static void
+vc_application_open (GApplication  *application,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
+
+  if (window == NULL)
+    window = GTK_WINDOW (vc_window_new (GTK_APPLICATION (application)));
+  gtk_window_present (window);
+  if (n_files > 0)
+    vc_window_open_file (VC_WINDOW (window), files[0]);
+}
+
 static void
 vc_application_class_init (VcApplicationClass *klass)
 {
@@ -106,6 +123,7 @@ vc_application_class_init (VcApplicationClass *klass)
 
   app_class->startup = vc_application_startup;
   app_class->activate = vc_application_activate;
+  app_class->open = vc_application_open;
 }
 
 static void
@@ -119,7 +137,7 @@ vc_application_new (void)
   /* the development build has its own id but the same resources (help overlay, styles) */
   return g_object_new (VC_TYPE_APPLICATION,
                        "application-id", APPLICATION_ID,
-                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
                        "resource-base-path", RESOURCE_BASE,
                        NULL);
 }

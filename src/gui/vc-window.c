@@ -782,6 +782,23 @@ open_dropped (VcWindow *self,
                                       pending_new (self, NULL, file));
 }
 
+/**
+ * vc_window_open_file:
+ * @file: a profile, a config.json or a folder holding one
+ *
+ * Opens @file the way dropping it on the window does: a profile opens (after asking about
+ * unsaved changes), a model configuration is imported.
+ */
+void
+vc_window_open_file (VcWindow *self,
+                     GFile    *file)
+{
+  g_return_if_fail (VC_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  open_dropped (self, file);
+}
+
 static gboolean
 drop_received (GtkDropTarget *target,
                const GValue  *value,

@@ -34,6 +34,8 @@ GtkWidget  *vc_window_get_model_section (VcWindow    *self,
                                          VcMode       mode);
 GMenuModel *vc_window_get_recent_menu (VcWindow      *self);
 gboolean    vc_window_is_busy        (VcWindow       *self);
+void        vc_window_open_file      (VcWindow       *self,
+                                      GFile          *file);
 
 /* The answers of the unsaved-changes question, in the order of its buttons. */
 typedef enum
