@@ -55,6 +55,37 @@ test_actions_and_accels (void)
   }
 }
 
+/* `vram-calculator FILE` goes through GApplication's open: a config.json is imported into the
+ * window it presents. */
+static void
+test_open_file (void)
+{
+  g_autoptr(VcApplication) app = vc_application_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models",
+                                            "Mistral-7B-v0.1", "config.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  VcWindow *window;
+  double params = 0;
+
+  /* an id of its own: the first test's application stays exported on this bus */
+  g_application_set_application_id (G_APPLICATION (app), "io.github.vramcalc.VramCalculator.TestOpen");
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  g_application_open (G_APPLICATION (app), &file, 1, "");
+  window = VC_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
+  g_assert_true (VC_IS_WINDOW (window));
+  while (vc_window_is_busy (window))
+    g_main_context_iteration (NULL, TRUE);
+  vc_test_spin_until_idle ();
+  g_object_get (vc_window_get_estimate (window), "model-parameters", &params, NULL);
+  g_assert_cmpfloat (params, ==, 7241732096.0);
+  g_assert_cmpstr (vc_estimate_get_model_name (vc_window_get_estimate (window)), !=, "");
+  gtk_window_destroy (GTK_WINDOW (window));
+  vc_test_spin_until_idle ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -66,5 +97,6 @@ main (int   argc,
       return g_test_run ();
     }
   g_test_add_func ("/application/actions-and-accels", test_actions_and_accels);
+  g_test_add_func ("/application/open-file", test_open_file);
   return g_test_run ();
 }
