@@ -137,7 +137,7 @@ print_help (void)
                               : fields[i].type == VC_ARCH_FIELD_NORM
                               ? g_strdup_printf ("--%s rms|layer", fields[i].name)
                               : g_strdup_printf ("--%s N", fields[i].name);
-      g_print ("  %-44s %s\n", left, fields[i].blurb);
+      g_print ("  %-44s %s\n", left, _(fields[i].blurb));
     }
   g_print ("\n%s\n", _("Examples:"));
   g_print ("  vramcalc --params 7B\n");
@@ -178,8 +178,9 @@ list_gpus (void)
 
   for (guint i = 0; i < n; i++)
     {
-      g_autofree char *mib = g[i].memory_mib > 0 ? g_strdup_printf ("%.0f MiB", g[i].memory_mib) : g_strdup ("");
-      g_print ("%-18s %-20s %4.0f GB  %s\n", g[i].id, g[i].name, g[i].memory_bytes / 1e9, mib);
+      g_autofree char *mib = g[i].memory_mib > 0 ? g_strdup_printf (_("%.0f MiB"), g[i].memory_mib) : g_strdup ("");
+      /* Translators: GPU id, GPU name, memory in GB, memory in MiB; keep the widths */
+      g_print (_("%-18s %-20s %4.0f GB  %s\n"), g[i].id, g[i].name, g[i].memory_bytes / 1e9, mib);
     }
 }
 
@@ -199,7 +200,8 @@ main (int   argc,
   gboolean explain = FALSE, arch_given = FALSE;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* VC_LOCALEDIR: translations from another folder, such as the build tree's po/ */
+  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("VC_LOCALEDIR") ? g_getenv ("VC_LOCALEDIR") : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

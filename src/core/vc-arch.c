@@ -10,6 +10,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <stddef.h>
 
 #include "vc-arch.h"
@@ -39,37 +40,37 @@ const VcArch vc_arch_default = {
 /* Ranges are wide enough for any published model and a good margin beyond (the largest models
  * have ~130 layers, hidden 16–25k, vocabularies of 256k), narrow enough that nothing overflows. */
 static VcArchField fields[] = {
-  UINT_FIELD (n_layers, "layers", "Layers", "Number of transformer layers (L)", 1, 100000),
-  UINT_FIELD (hidden_size, "hidden-size", "Hidden size", "Hidden size (h)", 1, 1000000),
-  UINT_FIELD (n_heads, "heads", "Attention heads", "Attention heads (a)", 1, 100000),
-  UINT_FIELD (n_kv_heads, "kv-heads", "KV heads", "Key/value heads (a_kv): a for MHA, 1 for MQA, between for GQA", 1, 100000),
-  UINT_FIELD (head_dim, "head-dim", "Head dimension", "Dimension of one attention head (d); 0 means hidden size / heads", 0, 100000),
-  UINT_FIELD (intermediate_size, "intermediate-size", "Feed-forward size", "Feed-forward (MLP) size of a dense layer (I)", 1, 10000000),
-  UINT_FIELD (vocab_size, "vocab-size", "Vocabulary", "Vocabulary size (V)", 1, 100000000),
-  BOOL_FIELD (tied_embeddings, "tied-embeddings", "Tied embeddings", "The output head shares the embedding matrix"),
-  BOOL_FIELD (gated_mlp, "gated-mlp", "Gated MLP", "Gated MLP (SwiGLU/GeGLU: gate, up and down projections)"),
-  UINT_FIELD (max_positions, "learned-positions", "Learned positions", "Learned absolute position embeddings (GPT-2); 0 for rotary", 0, 100000000),
-  { "norm", "Norm", "Normalization: rms or layer (LayerNorm has a bias)", VC_ARCH_FIELD_NORM, offsetof (VcArch, norm), 0, 1, VC_NORM_RMS },
-  UINT_FIELD (norms_per_layer, "norms-per-layer", "Norms per layer", "Norms per layer: 2 pre-norm, 1 parallel attention, 4 sandwich", 0, 16),
-  BOOL_FIELD (qk_norm, "qk-norm", "Q/K norm", "Per-head norm on queries and keys"),
-  BOOL_FIELD (qkv_bias, "qkv-bias", "QKV bias", "Bias on the query, key and value projections"),
-  BOOL_FIELD (o_bias, "o-bias", "Output bias", "Bias on the attention output projection"),
-  BOOL_FIELD (mlp_bias, "mlp-bias", "MLP bias", "Bias on the MLP projections"),
-  UINT_FIELD (n_experts, "experts", "Experts", "Routed experts per MoE layer; 0 for a dense model", 0, 100000),
-  UINT_FIELD (experts_per_token, "experts-per-token", "Experts per token", "Routed experts active per token (k)", 0, 100000),
-  UINT_FIELD (expert_intermediate_size, "expert-intermediate-size", "Expert feed-forward size", "Feed-forward size of one expert; 0 means the dense size", 0, 10000000),
-  UINT_FIELD (n_shared_experts, "shared-experts", "Shared experts", "Experts every token goes through", 0, 100000),
-  UINT_FIELD (shared_intermediate_size, "shared-intermediate-size", "Shared expert size", "Feed-forward size of the shared experts together; 0 means shared experts × expert size", 0, 10000000),
-  BOOL_FIELD (shared_expert_gate, "shared-expert-gate", "Shared expert gate", "A learned gate on the shared expert (Qwen-MoE)"),
-  BOOL_FIELD (router_bias, "router-bias", "Router bias", "One routing bias per expert (DeepSeek-V3)"),
-  UINT_FIELD (dense_layers, "dense-layers", "Dense layers", "Leading layers with a dense MLP in a MoE model", 0, 100000),
-  UINT_FIELD (q_lora_rank, "q-lora-rank", "Query LoRA rank", "Multi-head latent attention: query compression rank (0: none)", 0, 1000000),
-  UINT_FIELD (kv_lora_rank, "kv-lora-rank", "KV LoRA rank", "Multi-head latent attention: cached latent size (0: ordinary attention)", 0, 1000000),
-  UINT_FIELD (qk_rope_head_dim, "qk-rope-head-dim", "RoPE head dimension", "Multi-head latent attention: rotary part of each query/key head", 0, 100000),
-  UINT_FIELD (qk_nope_head_dim, "qk-nope-head-dim", "No-RoPE head dimension", "Multi-head latent attention: non-rotary part of each query/key head", 0, 100000),
-  UINT_FIELD (v_head_dim, "v-head-dim", "Value head dimension", "Multi-head latent attention: dimension of each value head", 0, 100000),
-  UINT_FIELD (sliding_window, "sliding-window", "Sliding window", "Attention window in tokens of the sliding-window layers; 0 for none", 0, 100000000),
-  UINT_FIELD (sliding_window_layers, "sliding-window-layers", "Sliding-window layers", "How many layers use the sliding window", 0, 100000),
+  UINT_FIELD (n_layers, "layers", N_("Layers"), N_("Number of transformer layers (L)"), 1, 100000),
+  UINT_FIELD (hidden_size, "hidden-size", N_("Hidden size"), N_("Hidden size (h)"), 1, 1000000),
+  UINT_FIELD (n_heads, "heads", N_("Attention heads"), N_("Attention heads (a)"), 1, 100000),
+  UINT_FIELD (n_kv_heads, "kv-heads", N_("KV heads"), N_("Key/value heads (a_kv): a for MHA, 1 for MQA, between for GQA"), 1, 100000),
+  UINT_FIELD (head_dim, "head-dim", N_("Head dimension"), N_("Dimension of one attention head (d); 0 means hidden size / heads"), 0, 100000),
+  UINT_FIELD (intermediate_size, "intermediate-size", N_("Feed-forward size"), N_("Feed-forward (MLP) size of a dense layer (I)"), 1, 10000000),
+  UINT_FIELD (vocab_size, "vocab-size", N_("Vocabulary"), N_("Vocabulary size (V)"), 1, 100000000),
+  BOOL_FIELD (tied_embeddings, "tied-embeddings", N_("Tied embeddings"), N_("The output head shares the embedding matrix")),
+  BOOL_FIELD (gated_mlp, "gated-mlp", N_("Gated MLP"), N_("Gated MLP (SwiGLU/GeGLU: gate, up and down projections)")),
+  UINT_FIELD (max_positions, "learned-positions", N_("Learned positions"), N_("Learned absolute position embeddings (GPT-2); 0 for rotary"), 0, 100000000),
+  { "norm", N_("Norm"), N_("Normalization: rms or layer (LayerNorm has a bias)"), VC_ARCH_FIELD_NORM, offsetof (VcArch, norm), 0, 1, VC_NORM_RMS },
+  UINT_FIELD (norms_per_layer, "norms-per-layer", N_("Norms per layer"), N_("Norms per layer: 2 pre-norm, 1 parallel attention, 4 sandwich"), 0, 16),
+  BOOL_FIELD (qk_norm, "qk-norm", N_("Q/K norm"), N_("Per-head norm on queries and keys")),
+  BOOL_FIELD (qkv_bias, "qkv-bias", N_("QKV bias"), N_("Bias on the query, key and value projections")),
+  BOOL_FIELD (o_bias, "o-bias", N_("Output bias"), N_("Bias on the attention output projection")),
+  BOOL_FIELD (mlp_bias, "mlp-bias", N_("MLP bias"), N_("Bias on the MLP projections")),
+  UINT_FIELD (n_experts, "experts", N_("Experts"), N_("Routed experts per MoE layer; 0 for a dense model"), 0, 100000),
+  UINT_FIELD (experts_per_token, "experts-per-token", N_("Experts per token"), N_("Routed experts active per token (k)"), 0, 100000),
+  UINT_FIELD (expert_intermediate_size, "expert-intermediate-size", N_("Expert feed-forward size"), N_("Feed-forward size of one expert; 0 means the dense size"), 0, 10000000),
+  UINT_FIELD (n_shared_experts, "shared-experts", N_("Shared experts"), N_("Experts every token goes through"), 0, 100000),
+  UINT_FIELD (shared_intermediate_size, "shared-intermediate-size", N_("Shared expert size"), N_("Feed-forward size of the shared experts together; 0 means shared experts × expert size"), 0, 10000000),
+  BOOL_FIELD (shared_expert_gate, "shared-expert-gate", N_("Shared expert gate"), N_("A learned gate on the shared expert (Qwen-MoE)")),
+  BOOL_FIELD (router_bias, "router-bias", N_("Router bias"), N_("One routing bias per expert (DeepSeek-V3)")),
+  UINT_FIELD (dense_layers, "dense-layers", N_("Dense layers"), N_("Leading layers with a dense MLP in a MoE model"), 0, 100000),
+  UINT_FIELD (q_lora_rank, "q-lora-rank", N_("Query LoRA rank"), N_("Multi-head latent attention: query compression rank (0: none)"), 0, 1000000),
+  UINT_FIELD (kv_lora_rank, "kv-lora-rank", N_("KV LoRA rank"), N_("Multi-head latent attention: cached latent size (0: ordinary attention)"), 0, 1000000),
+  UINT_FIELD (qk_rope_head_dim, "qk-rope-head-dim", N_("RoPE head dimension"), N_("Multi-head latent attention: rotary part of each query/key head"), 0, 100000),
+  UINT_FIELD (qk_nope_head_dim, "qk-nope-head-dim", N_("No-RoPE head dimension"), N_("Multi-head latent attention: non-rotary part of each query/key head"), 0, 100000),
+  UINT_FIELD (v_head_dim, "v-head-dim", N_("Value head dimension"), N_("Multi-head latent attention: dimension of each value head"), 0, 100000),
+  UINT_FIELD (sliding_window, "sliding-window", N_("Sliding window"), N_("Attention window in tokens of the sliding-window layers; 0 for none"), 0, 100000000),
+  UINT_FIELD (sliding_window_layers, "sliding-window-layers", N_("Sliding-window layers"), N_("How many layers use the sliding window"), 0, 100000),
 };
 
 static void
@@ -374,39 +375,39 @@ vc_arch_validate (const VcArch  *arch,
       if (v < f[i].min || v > f[i].max)
         {
           g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                       "%s is %u; accepted: %u to %u", f[i].name, v, f[i].min, f[i].max);
+                       _("%s is %u; accepted: %u to %u"), f[i].name, v, f[i].min, f[i].max);
           return FALSE;
         }
     }
   if (arch->n_kv_heads > arch->n_heads)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                   "kv-heads (%u) cannot exceed heads (%u)", arch->n_kv_heads, arch->n_heads);
+                   _("kv-heads (%u) cannot exceed heads (%u)"), arch->n_kv_heads, arch->n_heads);
       return FALSE;
     }
   if (arch->n_heads % arch->n_kv_heads != 0)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                   "heads (%u) must be a multiple of kv-heads (%u)", arch->n_heads, arch->n_kv_heads);
+                   _("heads (%u) must be a multiple of kv-heads (%u)"), arch->n_heads, arch->n_kv_heads);
       return FALSE;
     }
   if (arch->n_experts > 0 && (arch->experts_per_token == 0 || arch->experts_per_token > arch->n_experts))
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                   "experts-per-token (%u) must be between 1 and experts (%u)",
+                   _("experts-per-token (%u) must be between 1 and experts (%u)"),
                    arch->experts_per_token, arch->n_experts);
       return FALSE;
     }
   if (arch->dense_layers > arch->n_layers)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                   "dense-layers (%u) cannot exceed layers (%u)", arch->dense_layers, arch->n_layers);
+                   _("dense-layers (%u) cannot exceed layers (%u)"), arch->dense_layers, arch->n_layers);
       return FALSE;
     }
   if (arch->sliding_window_layers > arch->n_layers)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                   "sliding-window-layers (%u) cannot exceed layers (%u)",
+                   _("sliding-window-layers (%u) cannot exceed layers (%u)"),
                    arch->sliding_window_layers, arch->n_layers);
       return FALSE;
     }

@@ -1149,8 +1149,8 @@ vc_hf_config_new_from_data (const char  *data,
   if (length > VC_HF_CONFIG_MAX_SIZE)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
-                   _("%s is %" G_GSIZE_FORMAT " bytes; a config.json is at most %d bytes"),
-                   file_name, length, VC_HF_CONFIG_MAX_SIZE);
+                   _("%s is %lu bytes; a config.json is at most %d bytes"),
+                   file_name, (unsigned long) length, VC_HF_CONFIG_MAX_SIZE);
       return NULL;
     }
   if (!g_utf8_validate_len (data, length, NULL))

@@ -399,16 +399,16 @@ vc_profile_parse (const char  *data,
   if (json_node_get_int (node) > VC_PROFILE_VERSION)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_VERSION,
-                   _("version: the profile has format version %" G_GINT64_FORMAT ", from a newer "
+                   _("version: the profile has format version %lld, from a newer "
                      "VRAM Calculator; this version reads versions up to %d"),
-                   json_node_get_int (node), VC_PROFILE_VERSION);
+                   (long long) json_node_get_int (node), VC_PROFILE_VERSION);
       return FALSE;
     }
   if (json_node_get_int (node) < 1)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
-                   _("version: %" G_GINT64_FORMAT " is not a format version; accepted: a whole number from 1 to %d"),
-                   json_node_get_int (node), VC_PROFILE_VERSION);
+                   _("version: %lld is not a format version; accepted: a whole number from 1 to %d"),
+                   (long long) json_node_get_int (node), VC_PROFILE_VERSION);
       return FALSE;
     }
 

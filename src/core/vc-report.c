@@ -221,7 +221,8 @@ vc_report_table (VcEstimate *estimate,
     {
       g_autoptr(VcComponentRow) row = g_list_model_get_item (rows, i);
       g_autofree char *size = vc_format_size (vc_component_row_get_bytes (row), unit);
-      g_autofree char *share = g_strdup_printf ("%.0f %%", 100 * vc_component_row_get_share (row));
+      /* Translators: a share of the total memory in percent, as in "74 %" */
+      g_autofree char *share = g_strdup_printf (_("%.0f %%"), 100 * vc_component_row_get_share (row));
 
       append_padded (s, "", 2, FALSE);
       append_padded (s, vc_component_row_get_name (row), 18, FALSE);

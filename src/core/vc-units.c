@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <locale.h>
 #include <math.h>
 
 #include "vc-error.h"
@@ -33,6 +34,21 @@ vc_parse_number (const char *text,
   return TRUE;
 }
 
+/* Counts are shown with the locale's decimal separator ("46,7B" in French) and typed back the
+ * same way: accept that separator too, beside '.', so what the window shows parses again. */
+static void
+locale_decimal_to_ascii (char *text)
+{
+  const char *point = localeconv ()->decimal_point;
+  char *p;
+
+  if (point == NULL || point[0] == '\0' || point[1] != '\0' || point[0] == '.')
+    return;
+  p = strchr (text, point[0]);
+  if (p != NULL && strchr (p + 1, point[0]) == NULL)
+    *p = '.';
+}
+
 gboolean
 vc_parse_count (const char *text,
                 double     *value,
@@ -48,6 +64,7 @@ vc_parse_count (const char *text,
       return FALSE;
     }
   copy = g_strstrip (g_strdup (text));
+  locale_decimal_to_ascii (copy);
   len = strlen (copy);
   if (len > 0)
     {
@@ -102,6 +119,9 @@ vc_format_size (double bytes,
 char *
 vc_format_count (double count)
 {
+  /* Translators: parameter counts in trillions, billions and millions. Keep the suffixes T, B
+   * and M as they are and the number right before them: the window reads what it shows back
+   * with the same suffixes. */
   if (count >= 1e12)
     return g_strdup_printf (_("%.2fT"), count / 1e12);
   if (count >= 1e9)
