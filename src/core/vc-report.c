@@ -178,6 +178,7 @@ vc_report_table (VcEstimate *estimate,
   GListModel *rows;
   guint n_gpus;
   int name_width = 0;
+  int component_width;
 
   g_string_append_printf (s, _("Model: %s\n"), *name ? name : _("custom"));
   g_string_append_printf (s, _("Method: %s\n"),
@@ -217,6 +218,13 @@ vc_report_table (VcEstimate *estimate,
 
   g_string_append_printf (s, _("\nBreakdown of %s:\n"), vc_scenario_name (sel->id));
   rows = vc_estimate_get_breakdown (estimate);
+  /* the widest component name sets the column, in whatever language */
+  component_width = g_utf8_strlen (_("Total"), -1);
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(VcComponentRow) row = g_list_model_get_item (rows, i);
+      component_width = MAX (component_width, g_utf8_strlen (vc_component_row_get_name (row), -1));
+    }
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
       g_autoptr(VcComponentRow) row = g_list_model_get_item (rows, i);
@@ -225,7 +233,7 @@ vc_report_table (VcEstimate *estimate,
       g_autofree char *share = g_strdup_printf (_("%.0f %%"), 100 * vc_component_row_get_share (row));
 
       append_padded (s, "", 2, FALSE);
-      append_padded (s, vc_component_row_get_name (row), 18, FALSE);
+      append_padded (s, vc_component_row_get_name (row), component_width + 2, FALSE);
       append_padded (s, size, 12, TRUE);
       append_padded (s, share, 7, TRUE);
       g_string_append_c (s, '\n');
@@ -235,7 +243,7 @@ vc_report_table (VcEstimate *estimate,
   {
     g_autofree char *total = vc_format_size (sel->total, unit);
     append_padded (s, "", 2, FALSE);
-    append_padded (s, _("Total"), 18, FALSE);
+    append_padded (s, _("Total"), component_width + 2, FALSE);
     append_padded (s, total, 12, TRUE);
     g_string_append_c (s, '\n');
   }
