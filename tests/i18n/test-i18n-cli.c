@@ -138,7 +138,7 @@ test_table_french (void)
   assert_contains (r.out, "  Inférence (8" NBSP "bits)                11,8" NBSP "Go\n");
   assert_contains (r.out, "Paramètres" NBSP ": 7,00B\n");
   assert_contains (r.out, "T4 (16,0" NBSP "Go)");
-  assert_contains (r.out, "  Total                  18,8" NBSP "Go\n");
+  assert_contains (r.out, "  Total             18,8" NBSP "Go\n");
   assert_contains (r.out, "74" NBSP "%");
   /* nothing left in English */
   assert_lacks (r.out, "18.8");
