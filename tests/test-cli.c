@@ -5,6 +5,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "vc-test-util.h"
+
 typedef struct
 {
   int status;
@@ -25,25 +27,15 @@ run_cli (Run        *r,
          const char *first,
          ...)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
   va_list ap;
 
-  g_ptr_array_add (argv, (char *) g_getenv ("VRAMCALC"));
   va_start (ap, first);
   for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (char *) a);
+    g_ptr_array_add (args, (char *) a);
   va_end (ap);
-  g_ptr_array_add (argv, NULL);
-
-  proc = g_subprocess_newv ((const char * const *) argv->pdata,
-                            G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_communicate_utf8 (proc, NULL, NULL, &r->out, &r->err, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (proc));
-  r->status = g_subprocess_get_exit_status (proc);
+  g_ptr_array_add (args, NULL);
+  r->status = vc_test_run_vramcalc ((const char * const *) args->pdata, NULL, &r->out, &r->err);
 }
 
 static JsonObject *

@@ -11,6 +11,8 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 
+#include "vc-test-util.h"
+
 typedef struct
 {
   char *id;
@@ -92,26 +94,19 @@ component (JsonObject *root,
 static void
 run_case (Case *c)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_auto(GStrv) opts = NULL;
-  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autofree char *out = NULL;
   JsonObject *root;
 
   g_assert_true (g_shell_parse_argv (c->options, NULL, &opts, &error));
-  g_ptr_array_add (argv, (char *) g_getenv ("VRAMCALC"));
-  g_ptr_array_add (argv, "--format=json");
+  g_ptr_array_add (args, "--format=json");
   for (guint i = 0; opts[i]; i++)
-    g_ptr_array_add (argv, opts[i]);
-  g_ptr_array_add (argv, NULL);
-
-  proc = g_subprocess_newv ((const char * const *) argv->pdata, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, NULL, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_successful (proc));
+    g_ptr_array_add (args, opts[i]);
+  g_ptr_array_add (args, NULL);
+  g_assert_cmpint (vc_test_run_vramcalc ((const char * const *) args->pdata, NULL, &out, NULL), ==, 0);
   g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
   root = json_node_get_object (json_parser_get_root (parser));
 

@@ -15,6 +15,7 @@
 #include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-hf-config.h"
+#include "vc-test-util.h"
 
 typedef struct
 {
@@ -358,36 +359,6 @@ test_bad_files (void)
   g_assert_error (error, VC_ERROR, VC_ERROR_TOO_LARGE);
 }
 
-static char *
-make_temp_dir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("vc-hf-config-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
-
-static void
-remove_tree (const char *path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir == NULL)
-    {
-      g_remove (path);
-      return;
-    }
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      remove_tree (child);
-    }
-  g_dir_close (dir);
-  g_rmdir (path);
-}
-
 static void
 write_file (const char *path,
             const char *text,
@@ -404,7 +375,7 @@ write_file (const char *path,
 static void
 test_files_and_folders (void)
 {
-  g_autofree char *tmp = make_temp_dir ();
+  g_autofree char *tmp = vc_test_make_tmpdir ("vc-hf-config");
   g_autofree char *empty = g_build_filename (tmp, "empty", NULL);
   g_autofree char *huge = g_build_filename (tmp, "huge.json", NULL);
   g_autofree char *named = g_build_filename (tmp, "my-llama.json", NULL);
@@ -459,7 +430,7 @@ test_files_and_folders (void)
     g_clear_object (&config);
   }
 
-  remove_tree (tmp);
+  vc_test_remove_tree (tmp);
 }
 
 static void
@@ -620,26 +591,6 @@ test_apply (void)
 
 /* ---- vramcalc --config ----------------------------------------------------------------------- */
 
-static int
-run_cli (const char *const *args,
-         char              **out,
-         char              **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  int status = 0;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("VRAMCALC"));
-  for (guint i = 0; args[i]; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err, &status, &error);
-  g_assert_no_error (error);
-  if (WIFEXITED (status))
-    return WEXITSTATUS (status);
-  return -1;
-}
-
 static JsonObject *
 run_json (JsonParser        *parser,
           const char *const *args)
@@ -647,7 +598,7 @@ run_json (JsonParser        *parser,
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   g_autoptr(GError) error = NULL;
-  int code = run_cli (args, &out, &err);
+  int code = vc_test_run_vramcalc (args, NULL, &out, &err);
 
   if (code != 0)
     g_error ("vramcalc exited %d: %s", code, err);
@@ -703,7 +654,7 @@ test_cli_overrides (void)
 static void
 test_cli_errors (void)
 {
-  g_autofree char *tmp = make_temp_dir ();
+  g_autofree char *tmp = vc_test_make_tmpdir ("vc-hf-config");
   g_autofree char *bad = g_build_filename (tmp, "config.json", NULL);
   g_autofree char *text = variant ("Llama-3.1-8B", "num_hidden_layers", "-3");
   g_autofree char *empty = g_build_filename (tmp, "empty", NULL);
@@ -725,7 +676,7 @@ test_cli_errors (void)
       g_autofree char *out = NULL;
       g_autofree char *err = NULL;
 
-      g_assert_cmpint (run_cli (cases[i].args, &out, &err), ==, 2);
+      g_assert_cmpint (vc_test_run_vramcalc (cases[i].args, NULL, &out, &err), ==, 2);
       if (strstr (err, cases[i].message) == NULL)
         g_error ("stderr “%s” does not contain “%s”", err, cases[i].message);
       g_assert_cmpstr (out, ==, "");
@@ -742,14 +693,14 @@ test_cli_errors (void)
     g_autoptr(JsonParser) parser = json_parser_new ();
     g_autoptr(GError) error = NULL;
 
-    g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
+    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
     g_assert_nonnull (strstr (err, "my_new_llm"));
     json_parser_load_from_data (parser, out, -1, &error);
     g_assert_no_error (error);
     g_assert_cmpint (json_object_get_int_member (json_node_get_object (json_parser_get_root (parser)),
                                                  "parameters"), ==, 8030261248);
   }
-  remove_tree (tmp);
+  vc_test_remove_tree (tmp);
 }
 
 int

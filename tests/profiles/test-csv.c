@@ -7,11 +7,11 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 
 #include "vc-csv.h"
 #include "vc-enums.h"
 #include "vc-profile.h"
+#include "vc-test-util.h"
 #include "vc-units.h"
 
 /* ---- helpers ------------------------------------------------------------------------------- */
@@ -175,30 +175,6 @@ parse_csv (const char *data)
   return rows;
 }
 
-static int
-run_vramcalc (const char *const *args,
-              char              **out,
-              gsize              *out_length)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  const char *exe = g_getenv ("VRAMCALC");
-
-  g_assert_nonnull (exe);
-  g_ptr_array_add (argv, (gpointer) exe);
-  for (guint i = 0; args[i]; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  proc = g_subprocess_newv ((const char *const *) argv->pdata, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate (proc, NULL, NULL, &bytes, NULL, &error);
-  g_assert_no_error (error);
-  *out = g_bytes_unref_to_data (g_steal_pointer (&bytes), out_length);
-  return g_subprocess_get_exit_status (proc);
-}
-
 /* ---- tests --------------------------------------------------------------------------------- */
 
 static void
@@ -225,10 +201,9 @@ test_golden_cli (void)
   {
     const char *args[] = { "--params", "7B", "--format", "csv", NULL };
     g_autofree char *out = NULL;
-    gsize length;
 
-    g_assert_cmpint (run_vramcalc (args, &out, &length), ==, 0);
-    assert_golden ("rule-of-thumb-7b.csv", out, length);
+    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, NULL), ==, 0);
+    assert_golden ("rule-of-thumb-7b.csv", out, strlen (out));
   }
   for (guint i = 0; i < G_N_ELEMENTS (golden_cases); i++)
     {
@@ -237,13 +212,12 @@ test_golden_cli (void)
       g_autoptr(GFile) file = g_file_new_for_path (path);
       const char *args[] = { "--profile", path, "--format", "csv", NULL };
       g_autofree char *out = NULL;
-      gsize length;
 
       g_assert_true (vc_profile_write_file (file, e, NULL, NULL, NULL, &error));
       g_assert_no_error (error);
-      g_assert_cmpint (run_vramcalc (args, &out, &length), ==, 0);
+      g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, NULL), ==, 0);
       if (!g_getenv ("VC_UPDATE_GOLDEN"))
-        assert_golden (golden_cases[i].golden, out, length);
+        assert_golden (golden_cases[i].golden, out, strlen (out));
       g_unlink (path);
     }
   g_rmdir (dir);

@@ -8,13 +8,13 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "vc-catalog.h"
 #include "vc-enums.h"
 #include "vc-error.h"
 #include "vc-profile.h"
+#include "vc-test-util.h"
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
@@ -25,39 +25,6 @@ corpus_path (const char *name)
 
   g_assert_nonnull (srcdir);
   return g_build_filename (srcdir, "profiles", name, NULL);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = NULL;
-  const char *name;
-
-  g_chmod (path, 0755);
-  dir = g_dir_open (path, 0, NULL);
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-            remove_tree (child);
-          else
-            g_unlink (child);
-        }
-    }
-  g_rmdir (path);
-}
-
-static char *
-make_tmpdir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("vc-profile-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
 }
 
 static guint
@@ -184,34 +151,6 @@ every_input_estimate (void)
   return e;
 }
 
-static int
-run_vramcalc (const char *const *args,
-              char              **out,
-              char              **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *exe = g_getenv ("VRAMCALC");
-  g_autofree char *child_out = NULL, *child_err = NULL;
-  int status;
-
-  g_assert_nonnull (exe);
-  g_ptr_array_add (argv, (gpointer) exe);
-  for (guint i = 0; args[i]; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  /* output always captured: the child must not write into our TAP stream */
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &child_out, &child_err,
-                &status, &error);
-  g_assert_no_error (error);
-  if (out)
-    *out = g_steal_pointer (&child_out);
-  if (err)
-    *err = g_steal_pointer (&child_err);
-  g_assert_true (WIFEXITED (status));
-  return WEXITSTATUS (status);
-}
-
 static char *
 read_text (const char *path)
 {
@@ -281,7 +220,7 @@ test_round_trip_preset (void)
 static void
 test_round_trip_object (void)
 {
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = vc_test_make_tmpdir ("vc-profile");
   g_autofree char *path = g_build_filename (dir, "plan-a.json", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GError) error = NULL;
@@ -356,13 +295,13 @@ test_round_trip_object (void)
   g_assert_finalize_object (opened);
   g_assert_finalize_object (estimate);
   g_assert_finalize_object (other);
-  remove_tree (dir);
+  vc_test_remove_tree (dir);
 }
 
 static void
 test_round_trip_cli (void)
 {
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = vc_test_make_tmpdir ("vc-profile");
   g_autofree char *every = g_build_filename (dir, "every.json", NULL);
   g_autofree char *saved = g_build_filename (dir, "saved.json", NULL);
   g_autofree char *out1 = NULL, *out2 = NULL, *err = NULL, *name = NULL;
@@ -377,7 +316,7 @@ test_round_trip_cli (void)
   g_assert_no_error (error);
   {
     const char *args[] = { "--profile", every, "--save-profile", saved, "--format", "json", NULL };
-    g_assert_cmpint (run_vramcalc (args, &out1, &err), ==, 0);
+    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out1, &err), ==, 0);
     g_assert_cmpstr (err, ==, "");
   }
   g_assert_true (vc_profile_read_file (saved_file, back, &name, NULL, NULL, &error));
@@ -389,7 +328,7 @@ test_round_trip_cli (void)
   {
     const char *args[] = { "--profile", saved, "--format", "json", NULL };
     g_clear_pointer (&err, g_free);
-    g_assert_cmpint (run_vramcalc (args, &out2, &err), ==, 0);
+    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out2, &err), ==, 0);
   }
   g_assert_cmpstr (out1, ==, out2);
 
@@ -401,18 +340,18 @@ test_round_trip_cli (void)
     const char *args2[] = { "--profile", saved, "--format", "json", NULL };
     g_clear_pointer (&out1, g_free);
     g_clear_pointer (&out2, g_free);
-    g_assert_cmpint (run_vramcalc (args1, &out1, NULL), ==, 0);
-    g_assert_cmpint (run_vramcalc (args2, &out2, NULL), ==, 0);
+    g_assert_cmpint (vc_test_run_vramcalc (args1, NULL, &out1, NULL), ==, 0);
+    g_assert_cmpint (vc_test_run_vramcalc (args2, NULL, &out2, NULL), ==, 0);
     g_assert_cmpstr (out1, ==, out2);
     g_assert_nonnull (strstr (out2, "\"preset\" : \"llama-3-8b\""));
   }
-  remove_tree (dir);
+  vc_test_remove_tree (dir);
 }
 
 static void
 test_cli_override_order (void)
 {
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = vc_test_make_tmpdir ("vc-profile");
   g_autofree char *base = g_build_filename (dir, "base.json", NULL);
   g_autofree char *a = g_build_filename (dir, "a.json", NULL);
   g_autofree char *b = g_build_filename (dir, "b.json", NULL);
@@ -431,8 +370,8 @@ test_cli_override_order (void)
                              "--save-profile", a, NULL };
     const char *after[] = { "--profile", base, "--batch", "3", "--preset", "llama-2-13b", "--no-flash-attention",
                             "--save-profile", b, NULL };
-    g_assert_cmpint (run_vramcalc (before, NULL, NULL), ==, 0);
-    g_assert_cmpint (run_vramcalc (after, NULL, NULL), ==, 0);
+    g_assert_cmpint (vc_test_run_vramcalc (before, NULL, NULL, NULL), ==, 0);
+    g_assert_cmpint (vc_test_run_vramcalc (after, NULL, NULL, NULL), ==, 0);
   }
   text_a = read_text (a);
   text_b = read_text (b);
@@ -449,7 +388,7 @@ test_cli_override_order (void)
   g_assert_cmpint (vc_estimate_get_inputs (loaded)->method, ==, vc_estimate_get_inputs (source)->method);
   g_assert_cmpint (vc_estimate_get_unit (loaded), ==, VC_UNIT_GIB);
   g_assert_nonnull (strstr (text_a, "\"notes\" : \"kept\""));
-  remove_tree (dir);
+  vc_test_remove_tree (dir);
 }
 
 static void
@@ -458,7 +397,7 @@ test_cli_errors (void)
   g_autofree char *bad = corpus_path ("bad/out-of-range-batch.json");
   g_autofree char *newer = corpus_path ("bad/newer-version.json");
   g_autofree char *good = corpus_path ("good/extra-keys.json");
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = vc_test_make_tmpdir ("vc-profile");
   g_autofree char *missing = g_build_filename (dir, "no-such.json", NULL);
   g_autofree char *unwritable = g_build_filename (dir, "no-such-folder", "p.json", NULL);
 
@@ -474,7 +413,7 @@ test_cli_errors (void)
       g_autofree char *out = NULL, *err = NULL;
       const char *args[] = { "--profile", good, cases[i].option, cases[i].file, NULL };
 
-      g_assert_cmpint (run_vramcalc (args, &out, &err), ==, 2);
+      g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 2);
       g_assert_cmpstr (out, ==, "");
       g_test_message ("%s", err);
       g_assert_true (g_str_has_prefix (err, "vramcalc: "));
@@ -483,7 +422,7 @@ test_cli_errors (void)
       g_assert_nonnull (strstr (err, cases[i].field));
     }
   g_assert_false (g_file_test (unwritable, G_FILE_TEST_EXISTS));
-  remove_tree (dir);
+  vc_test_remove_tree (dir);
 }
 
 /* ---- the bad-profile corpus ---------------------------------------------------------------- */
@@ -574,7 +513,7 @@ test_bad_corpus (gconstpointer data)
 static void
 test_bad_huge (void)
 {
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = vc_test_make_tmpdir ("vc-profile");
   g_autofree char *sparse = g_build_filename (dir, "sparse.json", NULL);
   g_autofree char *just_over = g_build_filename (dir, "just-over.json", NULL);
   g_autoptr(GFile) file = NULL;
@@ -619,13 +558,13 @@ test_bad_huge (void)
     g_assert_no_error (error);
     g_assert_cmpuint (strlen (notes), >, VC_PROFILE_MAX_SIZE - 100);
   }
-  remove_tree (dir);
+  vc_test_remove_tree (dir);
 }
 
 static void
 test_bad_deep (void)
 {
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = vc_test_make_tmpdir ("vc-profile");
   g_autofree char *path = g_build_filename (dir, "deep.json", NULL);
   g_autoptr(GString) text = g_string_new ("{\"format\": \"vram-calculator-profile\", \"version\": 1, "
                                           "\"inputs\": {\"x\": ");
@@ -638,17 +577,17 @@ test_bad_deep (void)
   g_file_set_contents (path, text->str, text->len, &error);
   g_assert_no_error (error);
   assert_rejected (file, VC_ERROR_PARSE, "nested too deeply");
-  remove_tree (dir);
+  vc_test_remove_tree (dir);
 }
 
 static void
 test_bad_folder (void)
 {
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = vc_test_make_tmpdir ("vc-profile");
   g_autoptr(GFile) file = g_file_new_for_path (dir);
 
   assert_rejected (file, VC_ERROR_PARSE, "folder");
-  remove_tree (dir);
+  vc_test_remove_tree (dir);
 }
 
 static void
@@ -711,7 +650,7 @@ assert_save_fails (const char *path)
 static void
 test_save_missing_folder (void)
 {
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = vc_test_make_tmpdir ("vc-profile");
   g_autofree char *missing = g_build_filename (dir, "missing", "p.json", NULL);
   g_autofree char *blocker = g_build_filename (dir, "file", NULL);
   g_autofree char *under_file = g_build_filename (blocker, "p.json", NULL);
@@ -725,13 +664,13 @@ test_save_missing_folder (void)
   text = read_text (blocker);
   g_assert_cmpstr (text, ==, "not a folder\n");
   g_assert_cmpuint (count_entries (dir), ==, 1);
-  remove_tree (dir);
+  vc_test_remove_tree (dir);
 }
 
 static void
 test_save_read_only_folder (void)
 {
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = vc_test_make_tmpdir ("vc-profile");
   g_autofree char *path = g_build_filename (dir, "p.json", NULL);
   g_autofree char *before = NULL, *after = NULL;
   g_autoptr(GError) error = NULL;
@@ -744,7 +683,7 @@ test_save_read_only_folder (void)
   if (access (dir, W_OK) == 0)
     {
       /* root writes anyway; the size-limit test covers the failed write for it */
-      remove_tree (dir);
+      vc_test_remove_tree (dir);
       g_test_skip ("permissions are not enforced for this user");
       return;
     }
@@ -752,13 +691,13 @@ test_save_read_only_folder (void)
   after = read_text (path);
   g_assert_cmpstr (before, ==, after);
   g_assert_cmpuint (count_entries (dir), ==, 1);
-  remove_tree (dir);
+  vc_test_remove_tree (dir);
 }
 
 static void
 test_save_write_fails (void)
 {
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = vc_test_make_tmpdir ("vc-profile");
   g_autofree char *path = g_build_filename (dir, "p.json", NULL);
   g_autofree char *before = NULL, *after = NULL;
   g_autoptr(GFile) file = g_file_new_for_path (path);
@@ -795,7 +734,7 @@ test_save_write_fails (void)
   /* no temporary file left behind */
   g_assert_cmpuint (count_entries (dir), ==, 1);
   g_assert_true (vc_profile_get_modified (profile));
-  remove_tree (dir);
+  vc_test_remove_tree (dir);
 }
 
 int

@@ -1,0 +1,88 @@
+/* vc-test-util.c: running vramcalc ($VRAMCALC, set by the test environment) and scratch folders
+ * for the core and command-line tests. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <sys/wait.h>
+
+#include "vc-test-util.h"
+
+/**
+ * vc_test_run_vramcalc:
+ * @args: the arguments after the program name, NULL-terminated
+ * @env: (nullable): "NAME", "VALUE" pairs to set in the child's environment, NULL-terminated
+ * @out: (out) (optional): standard output
+ * @err: (out) (optional): standard error
+ *
+ * Output is always captured, so that the child never writes into the test's TAP stream.
+ *
+ * Returns: the exit status (the test fails if the program did not exit normally)
+ */
+int
+vc_test_run_vramcalc (const char * const *args,
+                      const char * const *env,
+                      char              **out,
+                      char              **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *child_out = NULL;
+  g_autofree char *child_err = NULL;
+  const char *exe = g_getenv ("VRAMCALC");
+  int status = 0;
+
+  g_assert_nonnull (exe);
+  g_ptr_array_add (argv, (gpointer) exe);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  for (guint i = 0; env != NULL && env[i] != NULL && env[i + 1] != NULL; i += 2)
+    envp = g_environ_setenv (envp, env[i], env[i + 1], TRUE);
+
+  g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                &child_out, &child_err, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  if (out != NULL)
+    *out = g_steal_pointer (&child_out);
+  if (err != NULL)
+    *err = g_steal_pointer (&child_err);
+  return WEXITSTATUS (status);
+}
+
+char *
+vc_test_make_tmpdir (const char *prefix)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmpl = g_strconcat (prefix, "-XXXXXX", NULL);
+  char *dir = g_dir_make_tmp (tmpl, &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+void
+vc_test_remove_tree (const char *path)
+{
+  GDir *dir;
+  const char *name;
+
+  /* folders a test made read-only must be emptied too */
+  g_chmod (path, 0755);
+  dir = g_dir_open (path, 0, NULL);
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+            vc_test_remove_tree (child);
+          else
+            g_unlink (child);
+        }
+      g_dir_close (dir);
+    }
+  g_rmdir (path);
+}
