@@ -76,6 +76,11 @@ test_moe_active (void)
   vc_arch_count_params (&vc_presets_lookup ("mixtral-8x7b")->arch, &c);
   g_assert_cmpfloat (c.active, ==, 12879925248.0);
 
+  /* Qwen3-30B-A3B: 3.3B activated (8 of 128 experts) */
+  vc_arch_count_params (&vc_presets_lookup ("qwen3-30b-a3b")->arch, &c);
+  g_assert_cmpfloat (c.active, ==, 3353032704.0);
+  g_assert_cmpfloat (c.active, ==, vc_presets_lookup ("qwen3-30b-a3b")->published_active_parameters);
+
   /* DeepSeek-R1: 671B total of which 37B activated (8 of 256 routed experts and 1 shared):
    * the publisher rounds; ours is the exact count of the tensors a token goes through */
   vc_arch_count_params (&vc_presets_lookup ("deepseek-r1")->arch, &c);
