@@ -127,7 +127,11 @@ print_help (void)
         continue;
       left = options[i].arg ? g_strdup_printf ("--%s %s", options[i].name, options[i].arg)
                             : g_strdup_printf ("--%s", options[i].name);
-      g_print ("  %-44s %s\n", left, _(options[i].help));
+      /* a long option line gets its description on the next line, aligned with the others */
+      if (strlen (left) > 44)
+        g_print ("  %s\n  %-44s %s\n", left, "", _(options[i].help));
+      else
+        g_print ("  %-44s %s\n", left, _(options[i].help));
     }
   g_print ("\n%s\n", _("Architecture (override a preset, or describe a custom model):"));
   for (guint i = 0; i < n; i++)
