@@ -563,13 +563,13 @@ vc_estimate_class_init (VcEstimateClass *klass)
 
       if (f->type == VC_ARCH_FIELD_BOOL)
         pspec = g_param_spec_boolean (f->name, f->nick, f->blurb, f->default_value,
-                                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY);
+                                      RW);
       else if (f->type == VC_ARCH_FIELD_NORM)
         pspec = g_param_spec_enum (f->name, f->nick, f->blurb, VC_TYPE_NORM, f->default_value,
-                                   G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY);
+                                   RW);
       else
         pspec = g_param_spec_uint (f->name, f->nick, f->blurb, f->min, f->max, f->default_value,
-                                   G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY);
+                                   RW);
       properties[PROP_ARCH_0 + i] = pspec;
     }
 
