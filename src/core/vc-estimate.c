@@ -173,20 +173,18 @@ recompute (VcEstimate *self)
 {
   VcResult old = self->result;
   const VcScenarioResult *sc, *old_sc;
-  const VcGpu *gpus;
 
   self->dirty = FALSE;
   vc_estimator_compute (&self->inputs, &self->result);
   sc = &self->result.scenarios[self->result.selected];
   old_sc = &old.scenarios[old.selected];
 
-  gpus = vc_gpus_get_all (&self->n_gpus);
+  vc_gpus_get_all (&self->n_gpus);
   self->n_gpus += self->user_gpus->len;
   self->fits = g_renew (VcGpuFit, self->fits, self->n_gpus);
   for (guint i = 0; i < self->n_gpus; i++)
     vc_estimator_fit_gpu (&self->inputs, &self->result, sc,
                           vc_estimate_get_gpu (self, i)->capacity_bytes, &self->fits[i]);
-  (void) gpus;
 
   g_object_freeze_notify (G_OBJECT (self));
   if (old.parameters != self->result.parameters)
