@@ -129,45 +129,18 @@ add_input_row (Writer     *w,
                VcEstimate *estimate,
                GParamSpec *pspec)
 {
-  g_auto(GValue) v = G_VALUE_INIT;
-
-  g_value_init (&v, pspec->value_type);
-  g_object_get_property (G_OBJECT (estimate), pspec->name, &v);
+  g_autofree char *value = vc_estimate_dup_input_string (estimate, pspec->name);
 
   add_text (w, "input");
   add_text (w, "");
   add_text (w, pspec->name);
   add_text (w, _(g_param_spec_get_nick (pspec)));
   add_text (w, "");
-  if (G_IS_PARAM_SPEC_ENUM (pspec))
-    add_text (w, vc_enum_nick (pspec->value_type, g_value_get_enum (&v)));
-  else if (G_IS_PARAM_SPEC_FLAGS (pspec))
-    {
-      GFlagsClass *klass = G_PARAM_SPEC_FLAGS (pspec)->flags_class;
-      guint flags = g_value_get_flags (&v);
-      g_autoptr(GString) list = g_string_new (NULL);
-
-      for (guint i = 0; i < klass->n_values; i++)
-        if ((flags & klass->values[i].value) == klass->values[i].value)
-          g_string_append_printf (list, "%s%s", list->len ? "," : "", klass->values[i].value_nick);
-      add_text (w, list->str);
-    }
-  else if (G_IS_PARAM_SPEC_BOOLEAN (pspec))
-    add_text (w, g_value_get_boolean (&v) ? "true" : "false");
-  else if (G_IS_PARAM_SPEC_UINT (pspec))
-    {
-      g_autofree char *number = g_strdup_printf ("%u", g_value_get_uint (&v));
-      add_number (w, number);
-    }
-  else if (G_IS_PARAM_SPEC_DOUBLE (pspec))
-    {
-      char number[G_ASCII_DTOSTR_BUF_SIZE];
-      add_number (w, g_ascii_dtostr (number, sizeof number, g_value_get_double (&v)));
-    }
-  else if (G_IS_PARAM_SPEC_STRING (pspec))
-    add_text (w, g_value_get_string (&v));
+  /* numbers stay numbers: "-1" is a value here, not a formula to neutralise */
+  if (G_IS_PARAM_SPEC_UINT (pspec) || G_IS_PARAM_SPEC_DOUBLE (pspec))
+    add_number (w, value);
   else
-    add_text (w, "");
+    add_text (w, value);
   add_text (w, g_str_has_suffix (pspec->name, "-gb") ? "GB" : "");
   end_row (w);
 }

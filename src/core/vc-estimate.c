@@ -818,6 +818,108 @@ vc_estimate_set_value (VcEstimate   *self,
   return TRUE;
 }
 
+/**
+ * vc_estimate_inputs_equal:
+ *
+ * Returns: whether every input (as listed by vc_estimate_list_inputs()) is the same in both
+ */
+gboolean
+vc_estimate_inputs_equal (VcEstimate *a,
+                          VcEstimate *b)
+{
+  g_autofree GParamSpec **inputs = NULL;
+  guint n;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (a), FALSE);
+  g_return_val_if_fail (VC_IS_ESTIMATE (b), FALSE);
+
+  inputs = vc_estimate_list_inputs (&n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_auto(GValue) va = G_VALUE_INIT;
+      g_auto(GValue) vb = G_VALUE_INIT;
+
+      g_value_init (&va, inputs[i]->value_type);
+      g_value_init (&vb, inputs[i]->value_type);
+      g_object_get_property (G_OBJECT (a), inputs[i]->name, &va);
+      g_object_get_property (G_OBJECT (b), inputs[i]->name, &vb);
+      if (G_IS_PARAM_SPEC_DOUBLE (inputs[i]))
+        {
+          /* exact: g_param_values_cmp would call 7e9 and 7e9 + 1e-7 equal */
+          if (g_value_get_double (&va) != g_value_get_double (&vb))
+            return FALSE;
+        }
+      else if (g_param_values_cmp (inputs[i], &va, &vb) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+
+/**
+ * vc_flags_to_nicks:
+ * @flags_type: a flags GType
+ * @value: flags of that type
+ *
+ * Returns: (transfer full): the nicks of the flags set in @value, in declaration order; the
+ *   form profiles, CSV and vc_estimate_set_from_string() use
+ */
+GStrv
+vc_flags_to_nicks (GType flags_type,
+                   guint value)
+{
+  g_autoptr(GFlagsClass) klass = g_type_class_ref (flags_type);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; i < klass->n_values; i++)
+    if ((value & klass->values[i].value) == klass->values[i].value)
+      g_strv_builder_add (builder, klass->values[i].value_nick);
+  return g_strv_builder_end (builder);
+}
+
+/**
+ * vc_estimate_dup_input_string:
+ * @property: an input's name
+ *
+ * The inverse of vc_estimate_set_from_string(): enums and flags by their nicks, booleans as
+ * true or false, numbers without the locale ('.' decimals, shortest exact form).
+ *
+ * Returns: (transfer full): the input's value as text
+ */
+char *
+vc_estimate_dup_input_string (VcEstimate *self,
+                              const char *property)
+{
+  GParamSpec *pspec;
+  g_auto(GValue) v = G_VALUE_INIT;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self), property);
+  g_return_val_if_fail (pspec != NULL, NULL);
+
+  g_value_init (&v, pspec->value_type);
+  g_object_get_property (G_OBJECT (self), property, &v);
+  if (G_IS_PARAM_SPEC_ENUM (pspec))
+    return g_strdup (vc_enum_nick (pspec->value_type, g_value_get_enum (&v)));
+  if (G_IS_PARAM_SPEC_FLAGS (pspec))
+    {
+      g_auto(GStrv) nicks = vc_flags_to_nicks (pspec->value_type, g_value_get_flags (&v));
+      return g_strjoinv (",", nicks);
+    }
+  if (G_IS_PARAM_SPEC_BOOLEAN (pspec))
+    return g_strdup (g_value_get_boolean (&v) ? "true" : "false");
+  if (G_IS_PARAM_SPEC_UINT (pspec))
+    return g_strdup_printf ("%u", g_value_get_uint (&v));
+  if (G_IS_PARAM_SPEC_DOUBLE (pspec))
+    {
+      char number[G_ASCII_DTOSTR_BUF_SIZE];
+      return g_strdup (g_ascii_dtostr (number, sizeof number, g_value_get_double (&v)));
+    }
+  if (G_IS_PARAM_SPEC_STRING (pspec))
+    return g_strdup (g_value_get_string (&v) ? g_value_get_string (&v) : "");
+  return g_strdup ("");
+}
+
 static gboolean
 parse_flags (GFlagsClass *klass,
              const char  *text,

@@ -47,6 +47,10 @@ gboolean        vc_estimate_check              (VcEstimate   *self,
                                                 GError      **error);
 void            vc_estimate_copy_inputs        (VcEstimate   *self,
                                                 VcEstimate   *source);
+gboolean        vc_estimate_inputs_equal       (VcEstimate   *a,
+                                                VcEstimate   *b);
+char           *vc_estimate_dup_input_string   (VcEstimate   *self,
+                                                const char   *property);
 GParamSpec    **vc_estimate_list_inputs        (guint        *n_inputs);
 void            vc_estimate_select_scenario    (VcEstimate   *self,
                                                 VcScenario    scenario);
@@ -72,5 +76,7 @@ const char     *vc_scenario_id                 (VcScenario    scenario);
 const char     *vc_scenario_name               (VcScenario    scenario);
 const char     *vc_enum_nick                   (GType         enum_type,
                                                 int           value);
+GStrv           vc_flags_to_nicks              (GType         flags_type,
+                                                guint         value);
 
 G_END_DECLS

@@ -33,13 +33,11 @@ add_input (JsonBuilder *b,
     json_builder_add_string_value (b, vc_enum_nick (pspec->value_type, g_value_get_enum (&v)));
   else if (G_IS_PARAM_SPEC_FLAGS (pspec))
     {
-      GFlagsClass *klass = G_PARAM_SPEC_FLAGS (pspec)->flags_class;
-      guint flags = g_value_get_flags (&v);
+      g_auto(GStrv) nicks = vc_flags_to_nicks (pspec->value_type, g_value_get_flags (&v));
 
       json_builder_begin_array (b);
-      for (guint i = 0; i < klass->n_values; i++)
-        if ((flags & klass->values[i].value) == klass->values[i].value)
-          json_builder_add_string_value (b, klass->values[i].value_nick);
+      for (guint i = 0; nicks[i] != NULL; i++)
+        json_builder_add_string_value (b, nicks[i]);
       json_builder_end_array (b);
     }
   else if (G_IS_PARAM_SPEC_BOOLEAN (pspec))
@@ -577,43 +575,6 @@ vc_file_replace_contents (GFile         *file,
       return FALSE;
     }
   return g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, error);
-}
-
-/**
- * vc_estimate_inputs_equal:
- *
- * Returns: whether every input (as listed by vc_estimate_list_inputs()) is the same in both
- */
-gboolean
-vc_estimate_inputs_equal (VcEstimate *a,
-                          VcEstimate *b)
-{
-  g_autofree GParamSpec **inputs = NULL;
-  guint n;
-
-  g_return_val_if_fail (VC_IS_ESTIMATE (a), FALSE);
-  g_return_val_if_fail (VC_IS_ESTIMATE (b), FALSE);
-
-  inputs = vc_estimate_list_inputs (&n);
-  for (guint i = 0; i < n; i++)
-    {
-      g_auto(GValue) va = G_VALUE_INIT;
-      g_auto(GValue) vb = G_VALUE_INIT;
-
-      g_value_init (&va, inputs[i]->value_type);
-      g_value_init (&vb, inputs[i]->value_type);
-      g_object_get_property (G_OBJECT (a), inputs[i]->name, &va);
-      g_object_get_property (G_OBJECT (b), inputs[i]->name, &vb);
-      if (G_IS_PARAM_SPEC_DOUBLE (inputs[i]))
-        {
-          /* exact: g_param_values_cmp would call 7e9 and 7e9 + 1e-7 equal */
-          if (g_value_get_double (&va) != g_value_get_double (&vb))
-            return FALSE;
-        }
-      else if (g_param_values_cmp (inputs[i], &va, &vb) != 0)
-        return FALSE;
-    }
-  return TRUE;
 }
 
 /* ---- VcProfile ----------------------------------------------------------------------------- */

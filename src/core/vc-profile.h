@@ -49,8 +49,6 @@ gboolean  vc_profile_write_file (GFile       *file,
                                  const char  *notes,
                                  GCancellable *cancellable,
                                  GError     **error);
-gboolean  vc_estimate_inputs_equal (VcEstimate *a,
-                                    VcEstimate *b);
 gboolean  vc_file_replace_contents (GFile        *file,
                                     const char   *data,
                                     gsize         length,

@@ -66,19 +66,8 @@ input_to_variant (VcEstimate *estimate,
 
   g_value_init (&v, pspec->value_type);
   g_object_get_property (G_OBJECT (estimate), pspec->name, &v);
-  if (G_IS_PARAM_SPEC_ENUM (pspec))
-    return g_variant_new_string (vc_enum_nick (pspec->value_type, g_value_get_enum (&v)));
-  if (G_IS_PARAM_SPEC_FLAGS (pspec))
-    {
-      GFlagsClass *klass = G_PARAM_SPEC_FLAGS (pspec)->flags_class;
-      guint flags = g_value_get_flags (&v);
-      g_autoptr(GString) s = g_string_new (NULL);
-
-      for (guint i = 0; i < klass->n_values; i++)
-        if ((flags & klass->values[i].value) == klass->values[i].value)
-          g_string_append_printf (s, "%s%s", s->len ? "," : "", klass->values[i].value_nick);
-      return g_variant_new_string (s->str);
-    }
+  if (G_IS_PARAM_SPEC_ENUM (pspec) || G_IS_PARAM_SPEC_FLAGS (pspec))
+    return g_variant_new_take_string (vc_estimate_dup_input_string (estimate, pspec->name));
   if (G_IS_PARAM_SPEC_BOOLEAN (pspec))
     return g_variant_new_boolean (g_value_get_boolean (&v));
   if (G_IS_PARAM_SPEC_UINT (pspec))
