@@ -101,19 +101,7 @@ tmp_file (const char *name)
   return g_file_new_for_path (path);
 }
 
-static void
-activate (Fixture    *f,
-          const char *action,
-          GFile      *file)
-{
-  g_clear_object (&f->next_file);
-  f->next_file = file;
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), action, NULL));
-  g_assert_null (f->next_file);
-  vc_test_spin_until_idle ();
-}
-
-/* Imports and dropped files are read in threads. */
+/* Profiles, exports, imports and dropped files are read and written in threads. */
 static void
 wait_until_idle (Fixture *f)
 {
@@ -123,6 +111,18 @@ wait_until_idle (Fixture *f)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (vc_window_is_busy (f->window));
   vc_test_spin_until_idle ();
+}
+
+static void
+activate (Fixture    *f,
+          const char *action,
+          GFile      *file)
+{
+  g_clear_object (&f->next_file);
+  f->next_file = file;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), action, NULL));
+  g_assert_null (f->next_file);
+  wait_until_idle (f);
 }
 
 static const char *
@@ -237,6 +237,7 @@ test_save_and_reopen (Fixture       *f,
 
   /* the recent menu's item reopens it, with the batch saved by the question */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open-recent", "s", uri));
+  wait_until_idle (f);
   g_assert_cmpuint (f->n_asked, ==, 3);
   g_assert_cmpuint (in->batch, ==, 3);
   g_assert_cmpuint (in->seq, ==, 8192);
@@ -571,6 +572,42 @@ test_close_asks (Fixture       *f,
   open_window (f);
 }
 
+/* Saving runs in a thread: the profile actions wait for it, and closing the window waits until
+ * the file is written, so nothing the user saved is lost. */
+static void
+test_close_while_saving (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GFile) file = tmp_file ("while-saving.json");
+  g_autofree char *contents = NULL;
+  gint64 deadline;
+
+  activate (f, "win.save-as", g_object_ref (file));
+  g_assert_true (g_file_query_exists (file, NULL));
+  g_object_set (f->estimate, "batch", 7, NULL);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.save", NULL));
+  g_assert_true (vc_window_is_busy (f->window));
+  /* Open waits: its action is disabled and asks nothing */
+  g_assert_cmpuint (f->n_chosen, ==, 1);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open", NULL);
+  g_assert_cmpuint (f->n_chosen, ==, 1);
+  gtk_window_close (GTK_WINDOW (f->window));
+  g_assert_nonnull (f->estimate);
+
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (f->estimate != NULL && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (f->estimate);
+  /* the question was not asked: the profile was saved when the window closed */
+  g_assert_cmpuint (f->n_asked, ==, 0);
+  g_assert_true (g_file_load_contents (file, NULL, &contents, NULL, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "\"batch\" : 7"));
+
+  /* for the teardown */
+  open_window (f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -599,10 +636,11 @@ main (int   argc,
   ADD ("/files/drop", test_drop);
   ADD ("/files/custom-gpus", test_custom_gpus);
   ADD ("/files/close-asks", test_close_asks);
+  ADD ("/files/close-while-saving", test_close_while_saving);
   status = g_test_run ();
   {
     const char *names[] = { "plan.json", "plan.csv", "newer.json", "garbage.json", "wrong-type.json",
-                            "bad-config.json", "dropped.json", "close.json", "my-model/config.json",
+                            "bad-config.json", "dropped.json", "close.json", "while-saving.json", "my-model/config.json",
                             "my-model", "data/recently-used.xbel", "data", NULL };
 
     for (guint i = 0; names[i] != NULL; i++)
