@@ -165,6 +165,7 @@ update_breakdown (VcEstimate *self)
       double bytes = sc->bytes[shown[i]];
 
       vc_component_row_update (row, bytes, sc->total > 0 ? bytes / sc->total : 0, formula);
+      vc_component_row_set_unit (row, self->unit);
     }
 }
 
@@ -320,6 +321,8 @@ vc_estimate_set_property (GObject      *object,
         return;
       self->unit = g_value_get_enum (value);
       g_object_notify_by_pspec (object, pspec);
+      /* the breakdown's rows carry the unit and their formulas show sizes in it */
+      invalidate (self);
       return;
     default:
       if (prop_id >= PROP_ARCH_0 && prop_id < PROP_ARCH_0 + n_arch_fields)
