@@ -16,7 +16,6 @@ struct _VcComponentRow
   double bytes;
   double share;
   VcUnit unit;
-  char *formula;
 };
 
 enum {
@@ -27,7 +26,6 @@ enum {
   PROP_BYTES,
   PROP_SHARE,
   PROP_UNIT,
-  PROP_FORMULA,
   N_PROPS
 };
 
@@ -63,15 +61,6 @@ vc_component_name (VcComponent component)
 }
 
 static void
-vc_component_row_finalize (GObject *object)
-{
-  VcComponentRow *self = VC_COMPONENT_ROW (object);
-
-  g_free (self->formula);
-  G_OBJECT_CLASS (vc_component_row_parent_class)->finalize (object);
-}
-
-static void
 vc_component_row_get_property (GObject    *object,
                                guint       prop_id,
                                GValue     *value,
@@ -87,7 +76,6 @@ vc_component_row_get_property (GObject    *object,
     case PROP_BYTES: g_value_set_double (value, self->bytes); break;
     case PROP_SHARE: g_value_set_double (value, self->share); break;
     case PROP_UNIT: g_value_set_enum (value, self->unit); break;
-    case PROP_FORMULA: g_value_set_string (value, self->formula); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -112,7 +100,6 @@ vc_component_row_class_init (VcComponentRowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  object_class->finalize = vc_component_row_finalize;
   object_class->get_property = vc_component_row_get_property;
   object_class->set_property = vc_component_row_set_property;
 
@@ -132,8 +119,6 @@ vc_component_row_class_init (VcComponentRowClass *klass)
   properties[PROP_UNIT] =
     g_param_spec_enum ("unit", NULL, NULL, VC_TYPE_UNIT, VC_UNIT_GB,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  properties[PROP_FORMULA] =
-    g_param_spec_string ("formula", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -154,13 +139,11 @@ const char *vc_component_row_get_name (VcComponentRow *self) { return vc_compone
 double vc_component_row_get_bytes (VcComponentRow *self) { return self->bytes; }
 double vc_component_row_get_share (VcComponentRow *self) { return self->share; }
 VcUnit vc_component_row_get_unit (VcComponentRow *self) { return self->unit; }
-const char *vc_component_row_get_formula (VcComponentRow *self) { return self->formula; }
 
 void
 vc_component_row_update (VcComponentRow *self,
                          double          bytes,
-                         double          share,
-                         const char     *formula)
+                         double          share)
 {
   g_return_if_fail (VC_IS_COMPONENT_ROW (self));
 
@@ -173,12 +156,6 @@ vc_component_row_update (VcComponentRow *self,
     {
       self->share = share;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHARE]);
-    }
-  if (g_strcmp0 (self->formula, formula) != 0)
-    {
-      g_free (self->formula);
-      self->formula = g_strdup (formula);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FORMULA]);
     }
 }
 

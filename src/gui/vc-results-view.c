@@ -9,6 +9,7 @@
 #include "vc-breakdown-bar.h"
 #include "vc-compat.h"
 #include "vc-component-row.h"
+#include "vc-formula.h"
 #include "vc-gpu-chart.h"
 #include "vc-gpu-editor.h"
 #include "vc-results-view.h"
@@ -62,6 +63,29 @@ format_share (GtkListItem *item,
 {
   /* TRANSLATORS: a share of the total memory, in percent */
   return g_strdup_printf (_("%.1f%%"), share * 100);
+}
+
+/* The formula is formatted when its tooltip shows, not on every recomputation. The handler's
+ * data is the cell's list item. */
+static gboolean
+breakdown_query_tooltip (GtkWidget  *cell,
+                         int         x,
+                         int         y,
+                         gboolean    keyboard,
+                         GtkTooltip *tooltip,
+                         gpointer    data)
+{
+  GtkWidget *view = gtk_widget_get_ancestor (cell, VC_TYPE_RESULTS_VIEW);
+  VcComponentRow *row = GTK_IS_LIST_ITEM (data) ? gtk_list_item_get_item (data) : NULL;
+  VcEstimate *estimate = view ? VC_RESULTS_VIEW (view)->estimate : NULL;
+  g_autofree char *formula = NULL;
+
+  if (row == NULL || estimate == NULL)
+    return FALSE;
+  formula = vc_formula_describe (estimate, vc_estimate_get_result (estimate)->selected,
+                                 vc_component_row_get_component (row));
+  gtk_tooltip_set_text (tooltip, formula);
+  return TRUE;
 }
 
 static void
@@ -279,6 +303,7 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_editor_button);
   gtk_widget_class_bind_template_callback (widget_class, format_size);
   gtk_widget_class_bind_template_callback (widget_class, format_share);
+  gtk_widget_class_bind_template_callback (widget_class, breakdown_query_tooltip);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 

@@ -105,6 +105,17 @@ test_model_updates_widgets (Fixture       *f,
   g_assert_nonnull (vc_test_find_label (GTK_WIDGET (view), weights_text));
   total_text = vc_format_size (sc->total, VC_UNIT_GB);
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "total"))), ==, total_text);
+  /* each cell's tooltip gives the formula, formatted when it is asked for */
+  {
+    GtkWidget *cell = vc_test_find_label (GTK_WIDGET (view), weights_text);
+    GtkTooltip *tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
+    gboolean shown = FALSE;
+
+    g_assert_true (gtk_widget_get_has_tooltip (cell));
+    g_signal_emit_by_name (cell, "query-tooltip", 1, 1, FALSE, tooltip, &shown);
+    g_assert_true (shown);
+    g_object_unref (tooltip);
+  }
 
   /* training adds gradients, optimizer state and, with mixed precision, the master weights */
   vc_window_set_mode (f->window, VC_MODE_TRAINING);
@@ -379,6 +390,21 @@ test_inputs_kept (Fixture       *f,
   g_assert_cmpuint (in->batch, ==, 1);
   g_assert_cmpuint (in->seq, ==, 4096);
   g_assert_cmpint (in->kv_precision, ==, VC_PRECISION_FP8);
+  vc_test_destroy_window (second);
+
+  /* numbers and booleans stored typed, as versions before the text form did, still restore */
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert (&dict, "batch", "u", 7);
+  g_variant_dict_insert (&dict, "overhead-gb", "d", 1.5);
+  g_variant_dict_insert (&dict, "flash-attention", "b", FALSE);
+  g_clear_pointer (&bad, g_variant_unref);
+  bad = g_variant_ref_sink (g_variant_dict_end (&dict));
+  second = vc_window_new (NULL);
+  vc_window_restore_inputs (second, bad);
+  in = vc_estimate_get_inputs (vc_window_get_estimate (second));
+  g_assert_cmpuint (in->batch, ==, 7);
+  g_assert_cmpfloat (in->overhead_gb, ==, 1.5);
+  g_assert_false (in->flash_attention);
   vc_test_destroy_window (second);
 
   f->window = vc_window_new (NULL);
