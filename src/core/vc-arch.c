@@ -16,8 +16,6 @@
 #include "vc-arch.h"
 #include "vc-error.h"
 
-G_DEFINE_QUARK (vc-error-quark, vc_error)
-
 const VcArch vc_arch_default = {
   .n_layers = 32,
   .hidden_size = 4096,

@@ -199,13 +199,3 @@ vc_gpus_get_all (guint *n)
   *n = n_gpus;
   return gpus;
 }
-
-const VcGpu *
-vc_gpus_lookup (const char *id)
-{
-  ensure_loaded ();
-  for (guint i = 0; id != NULL && i < n_gpus; i++)
-    if (g_str_equal (gpus[i].id, id))
-      return &gpus[i];
-  return NULL;
-}

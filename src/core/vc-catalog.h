@@ -32,7 +32,6 @@ typedef struct
 const VcPreset *vc_presets_get_all (guint      *n_presets);
 const VcPreset *vc_presets_lookup  (const char *id);
 const VcGpu    *vc_gpus_get_all    (guint      *n_gpus);
-const VcGpu    *vc_gpus_lookup     (const char *id);
 
 /* Reads architecture fields named as the estimate's properties ("layers", "hidden-size", …)
  * from `object` into `arch`; members that are not architecture fields are ignored. */

@@ -14,8 +14,6 @@
 #include "vc-estimate.h"
 #include "vc-units.h"
 
-#define MAX_PARAMETERS 1e15        /* 1,000T: ten times the largest size the issue asks for */
-
 struct _VcEstimate
 {
   GObject parent_instance;
@@ -469,11 +467,11 @@ vc_estimate_class_init (VcEstimateClass *klass)
                          "", RW);
   properties[PROP_PARAMETERS] =
     g_param_spec_double ("parameters", N_("Parameters"), N_("Total parameters (rule of thumb)"),
-                         1e3, MAX_PARAMETERS, d.parameters, RW);
+                         1e3, VC_MAX_PARAMETERS, d.parameters, RW);
   properties[PROP_ACTIVE_PARAMETERS] =
     g_param_spec_double ("active-parameters", N_("Activated parameters"),
                          N_("Parameters activated per token, MoE (0: all)"),
-                         0, MAX_PARAMETERS, d.active_parameters, RW);
+                         0, VC_MAX_PARAMETERS, d.active_parameters, RW);
   properties[PROP_PRECISION] =
     g_param_spec_enum ("precision", N_("Precision"), N_("Weight precision (inference) or parameter precision (training)"),
                        VC_TYPE_PRECISION, d.precision, RW);

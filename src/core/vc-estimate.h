@@ -18,6 +18,10 @@
 
 G_BEGIN_DECLS
 
+/* The largest model an estimate takes (its "parameters" property): 1,000T, ten times the
+ * largest size asked for. */
+#define VC_MAX_PARAMETERS 1e15
+
 #define VC_TYPE_ESTIMATE (vc_estimate_get_type ())
 G_DECLARE_FINAL_TYPE (VcEstimate, vc_estimate, VC, ESTIMATE, GObject)
 

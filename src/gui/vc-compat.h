@@ -10,9 +10,6 @@ void vc_widget_get_color               (GtkWidget           *widget,
                                         GdkRGBA             *color);
 void vc_column_view_column_set_id      (GtkColumnViewColumn *column,
                                         const char          *id);
-void vc_widget_show_error              (GtkWidget           *parent,
-                                        const char          *heading,
-                                        const char          *message);
 
 /* File dialogs: GtkFileDialog on GTK 4.10 and later, GtkFileChooserNative before. The callback
  * gets the chosen file, or NULL when the dialog was cancelled or failed. */

@@ -4,12 +4,12 @@
 
 #include <gtk/gtk.h>
 
-#include "vc-estimate.h"
+#include "vc-chart.h"
 
 G_BEGIN_DECLS
 
 #define VC_TYPE_GPU_CHART (vc_gpu_chart_get_type ())
-G_DECLARE_FINAL_TYPE (VcGpuChart, vc_gpu_chart, VC, GPU_CHART, GtkWidget)
+G_DECLARE_FINAL_TYPE (VcGpuChart, vc_gpu_chart, VC, GPU_CHART, VcChart)
 
 typedef enum
 {
@@ -18,9 +18,6 @@ typedef enum
   VC_GPU_FIT_NONE,             /* no number of them is enough */
 } VcGpuFitKind;
 
-VcEstimate  *vc_gpu_chart_get_estimate (VcGpuChart      *self);
-void         vc_gpu_chart_set_estimate (VcGpuChart      *self,
-                                        VcEstimate      *estimate);
 VcGpuFitKind vc_gpu_chart_get_fit_kind (VcGpuChart      *self,
                                         guint            gpu_index);
 gboolean     vc_gpu_chart_get_bar      (VcGpuChart      *self,
