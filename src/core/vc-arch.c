@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-arch.c: exact parameter counts and KV cache sizes from a transformer's architecture.
  *
  * Counts follow the module lists of the Hugging Face implementations (modeling_llama.py,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-catalog.c: loading data/presets.json and data/gpus.json from the core's resources. */
 #define G_LOG_DOMAIN "vc-catalog"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-catalog.h: the built-in model presets and GPU catalog, read once from the JSON files in
  * data/ (compiled into the core as a GResource, so nothing is read from disk at run time). */
 #pragma once

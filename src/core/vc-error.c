@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-error.c: see vc-error.h. */
 #include "config.h"
 

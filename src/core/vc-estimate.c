@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-estimate.c: the estimate model object. */
 #define G_LOG_DOMAIN "vc-estimate"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-estimate.h: the estimate model, one object holding every input of an estimate (a property
  * each, with its range and default in the GParamSpec) and its results (read-only properties,
  * the breakdown as a GListModel, the GPU fits). The window, the command line and profiles all

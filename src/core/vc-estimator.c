@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-estimator.c: GPU memory for LLM inference and fine-tuning.
  *
  * Two methods. The rule of thumb reproduces seed 000 (a cloud vendor's calculator) to the last

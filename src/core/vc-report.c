@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-report.c: JSON and text reports of an estimate, used by vramcalc and the tests. */
 #define G_LOG_DOMAIN "vc-report"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-breakdown-bar.c: a stacked bar of the breakdown rows of the selected scenario, drawn with
  * Cairo, and a legend naming each component with its size and share, so the colours are never
  * the only cue. */

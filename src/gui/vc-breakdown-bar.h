@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-breakdown-bar.h: the selected scenario's components as one stacked bar with a legend. */
 #pragma once
 

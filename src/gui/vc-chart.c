@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-chart.c: see vc-chart.h. */
 #define G_LOG_DOMAIN "vc-chart"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-compat.c: GTK 4.8 and newer GTK behind one API (see vc-compat.h). */
 #define G_LOG_DOMAIN "vc-compat"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-compat.h: the one place where GTK versions differ. Debian 12 has GTK 4.8; the GNOME
  * runtime has newer API that replaces deprecated calls. Everything else calls these. */
 #pragma once

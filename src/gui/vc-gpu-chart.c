@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-gpu-chart.c: the GPU comparison, drawn with Cairo. Each row names a GPU, draws the memory
  * the selected scenario needs over the GPU's capacity, and says how many such GPUs it takes:
  * colour and text carry the same information. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-gpu-chart.h: one bar per GPU, the catalog's then the user's own: what the selected scenario needs against the
  * GPU's capacity, coloured and labelled by how many of that GPU are needed. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-input-bind.c: widget ↔ estimate property bindings (see vc-input-bind.h). */
 #define G_LOG_DOMAIN "vc-input-bind"
 

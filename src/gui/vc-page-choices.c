@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-page-choices.c: see vc-page-choices.h. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-results-view.c: the results side of the window. Every figure comes from the estimate
  * model; this file only formats and lays out. */
 #define G_LOG_DOMAIN "vc-results-view"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-window-actions.c: the window's actions, one callback each, and what they do with files:
  * profiles opened and saved, CSV exported and config.json imported, all read and written in
  * threads; the file dialogs and the unsaved-changes question (replaceable by tests). */

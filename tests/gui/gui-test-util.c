@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gui-test-util.c: see gui-test-util.h. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gui-test-util.h: helpers shared by the GUI tests and the benchmark: waiting for the main loop
  * and for frames, finding widgets (template children, the window's inputs), rendering a widget
  * to pixels, and destroying a window with a check that it is freed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window's files through its real actions: profiles saved, reopened (by Open, the recent
  * menu and a drop), the unsaved-changes mark and question, CSV export, config.json import (a
  * file, a folder, an unknown family), failures shown in the window with the inputs untouched,

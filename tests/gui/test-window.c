@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The real window under a display: model → widgets, widgets → model, the scenario table driving
  * the breakdown, the GPU chart's bars in pixels, inputs kept in GSettings. Runs with
  * G_DEBUG=fatal-warnings, so a GLib warning or critical fails the test. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The real window in French: translated tabs, labels, scenario names and dropdown choices,
  * sizes with a decimal comma and "Go", GPU counts without a plural s, and a parameter count
  * shown as "46,70B" that reads back. Skips without a display or without the fr_FR.UTF-8 locale
