@@ -192,14 +192,6 @@ update (VcChart *chart)
 }
 
 static void
-vc_breakdown_bar_css_changed (GtkWidget         *widget,
-                              GtkCssStyleChange *change)
-{
-  GTK_WIDGET_CLASS (vc_breakdown_bar_parent_class)->css_changed (widget, change);
-  gtk_widget_queue_resize (widget);
-}
-
-static void
 vc_breakdown_bar_class_init (VcBreakdownBarClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
@@ -207,7 +199,6 @@ vc_breakdown_bar_class_init (VcBreakdownBarClass *klass)
   widget_class->get_request_mode = vc_breakdown_bar_get_request_mode;
   widget_class->measure = vc_breakdown_bar_measure;
   widget_class->snapshot = vc_breakdown_bar_snapshot;
-  widget_class->css_changed = vc_breakdown_bar_css_changed;
 
   VC_CHART_CLASS (klass)->update = update;
 

@@ -86,6 +86,15 @@ vc_chart_set_estimate (VcChart    *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ESTIMATE]);
 }
 
+/* sizes follow the style's fonts */
+static void
+vc_chart_css_changed (GtkWidget         *widget,
+                      GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (vc_chart_parent_class)->css_changed (widget, change);
+  gtk_widget_queue_resize (widget);
+}
+
 static void
 vc_chart_dispose (GObject *object)
 {
@@ -133,6 +142,7 @@ vc_chart_class_init (VcChartClass *klass)
   object_class->dispose = vc_chart_dispose;
   object_class->get_property = vc_chart_get_property;
   object_class->set_property = vc_chart_set_property;
+  GTK_WIDGET_CLASS (klass)->css_changed = vc_chart_css_changed;
 
   properties[PROP_ESTIMATE] =
     g_param_spec_object ("estimate", NULL, NULL, VC_TYPE_ESTIMATE,

@@ -302,9 +302,8 @@ static void
 vc_gpu_chart_css_changed (GtkWidget         *widget,
                           GtkCssStyleChange *change)
 {
-  GTK_WIDGET_CLASS (vc_gpu_chart_parent_class)->css_changed (widget, change);
   VC_GPU_CHART (widget)->metrics_valid = FALSE;
-  gtk_widget_queue_resize (widget);
+  GTK_WIDGET_CLASS (vc_gpu_chart_parent_class)->css_changed (widget, change);
 }
 
 static void
