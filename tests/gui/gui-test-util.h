@@ -18,6 +18,11 @@ guint8     *vc_test_render           (GtkWidget  *widget,
                                       int        *width,
                                       int        *height,
                                       gsize      *stride);
+void        vc_test_reset_stored_state (void);
+VcWindow   *vc_test_new_window       (int          width,
+                                      int          height,
+                                      VcEstimate **estimate);
+void        vc_test_present          (VcWindow   *window);
 GtkWidget  *vc_test_child            (gpointer    widget,
                                       GType       template_type,
                                       const char *name);
