@@ -10,7 +10,7 @@
 
 #include "vc-catalog.h"
 #include "vc-compat.h"
-#include "vc-gpu-chart.h"
+#include "vc-gpu-chart-private.h"
 #include "vc-units.h"
 
 #define ROW_PAD 8

@@ -12,20 +12,4 @@ G_BEGIN_DECLS
 #define VC_TYPE_GPU_CHART (vc_gpu_chart_get_type ())
 G_DECLARE_FINAL_TYPE (VcGpuChart, vc_gpu_chart, VC, GPU_CHART, VcChart)
 
-typedef enum
-{
-  VC_GPU_FIT_ONE,              /* one GPU holds it */
-  VC_GPU_FIT_SEVERAL,          /* split over several */
-  VC_GPU_FIT_NONE,             /* no number of them is enough */
-} VcGpuFitKind;
-
-VcGpuFitKind vc_gpu_chart_get_fit_kind (VcGpuChart      *self,
-                                        guint            gpu_index);
-gboolean     vc_gpu_chart_get_bar      (VcGpuChart      *self,
-                                        guint            gpu_index,
-                                        graphene_rect_t *filled,
-                                        GdkRGBA         *color);
-char        *vc_gpu_chart_describe     (VcGpuChart      *self,
-                                        guint            gpu_index);
-
 G_END_DECLS

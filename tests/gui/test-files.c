@@ -15,7 +15,7 @@
 #include "vc-csv.h"
 #include "vc-enums.h"
 #include "vc-error.h"
-#include "vc-gpu-chart.h"
+#include "vc-gpu-chart-private.h"
 #include "vc-gpu-editor.h"
 #include "vc-hf-config.h"
 #include "vc-model-section.h"

@@ -11,7 +11,7 @@
 #include "vc-catalog.h"
 #include "vc-component-row.h"
 #include "vc-enums.h"
-#include "vc-gpu-chart.h"
+#include "vc-gpu-chart-private.h"
 #include "vc-results-view.h"
 #include "vc-units.h"
 #include "vc-window.h"
