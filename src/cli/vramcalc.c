@@ -86,6 +86,15 @@ static const Option options[] = {
   { "train-embeddings", OPT_TRUE, "train-embeddings", NULL, N_("LoRA/QLoRA: the token embedding trains too") },
   { "no-train-embeddings", OPT_FALSE, "train-embeddings", NULL, NULL },
   { "overhead", OPT_PROPERTY, "overhead-gb", "GB", N_("Per-GPU overhead in GB (default 2 rule of thumb, 1 architecture)") },
+  /* serving engines and speed (FORMULAS.md, "Engines" and "Speed") */
+  { "engine", OPT_PROPERTY, "engine", "generic|vllm|sglang|llama.cpp|transformers",
+    N_("Whose memory arithmetic to follow (default generic)") },
+  { "gpu-memory-utilization", OPT_PROPERTY, "memory-fraction", "F",
+    N_("vLLM: share of each GPU's memory the engine takes (default 0.9)") },
+  { "mem-fraction", OPT_PROPERTY, "memory-fraction", "F",
+    N_("SGLang: mem_fraction_static, share of each GPU's memory for weights and KV cache") },
+  { "block-size", OPT_PROPERTY, "block-size", "N", N_("vLLM/SGLang: tokens per KV-cache block (default 16)") },
+  { "mfu", OPT_PROPERTY, "mfu", "F", N_("Training: model FLOPs utilization for the step time (default 0.4)") },
   { "unit", OPT_PROPERTY, "unit", "gb|gib", N_("Units of the table (default gb)") },
   { "format", OPT_FORMAT, NULL, "table|json|csv", N_("Output format (default table)") },
   { "profile", OPT_PROFILE, NULL, "FILE", N_("Start from a saved profile; other options override its values") },
@@ -186,6 +195,36 @@ list_gpus (void)
       /* Translators: GPU id, GPU name, memory in GB, memory in MiB; keep the widths */
       g_print (_("%-18s %-20s %4.0f GB  %s\n"), g[i].id, g[i].name, g[i].memory_bytes / 1e9, mib);
     }
+}
+
+/* --gpu-memory-utilization is vLLM's and --mem-fraction SGLang's: the same input, read
+ * differently, so each is refused with another engine rather than misread. */
+static gboolean
+check_engine_options (int          argc,
+                      char        *argv[],
+                      VcEstimate  *estimate,
+                      const char **bad_option,
+                      char       **message)
+{
+  g_autofree char *engine = vc_estimate_dup_input_string (estimate, "engine");
+
+  for (int i = 1; i < argc; i++)
+    {
+      const char *a = argv[i];
+      const char *wanted = NULL;
+
+      if (g_str_equal (a, "--gpu-memory-utilization") || g_str_has_prefix (a, "--gpu-memory-utilization="))
+        wanted = "vllm", *bad_option = "gpu-memory-utilization";
+      else if (g_str_equal (a, "--mem-fraction") || g_str_has_prefix (a, "--mem-fraction="))
+        wanted = "sglang", *bad_option = "mem-fraction";
+      if (wanted && !g_str_equal (engine, wanted))
+        {
+          *message = g_strdup_printf (_("this option is %s's; the engine is %s (give --engine %s)"),
+                                      g_str_equal (wanted, "vllm") ? "vLLM" : "SGLang", engine, wanted);
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 int
@@ -402,6 +441,13 @@ main (int   argc,
 
   if (!vc_estimate_check (estimate, &error))
     return usage_error (NULL, error->message);
+  {
+    const char *bad_option = NULL;
+    g_autofree char *message = NULL;
+
+    if (!check_engine_options (argc, argv, estimate, &bad_option, &message))
+      return usage_error (bad_option, message);
+  }
 
   if (save_path)
     {

@@ -175,6 +175,7 @@ load_speed (VcGpu      *g,
             JsonObject *o)
 {
   JsonObject *sources = json_object_get_object_member (o, "sources");
+  const char *kind;
 
   g->bandwidth_bytes_per_s = positive_member (o, g->id, "bandwidth_gbps", FALSE) * 1e9;
   g->bf16_flops = positive_member (o, g->id, "bf16_tflops", FALSE) * 1e12;
@@ -182,7 +183,18 @@ load_speed (VcGpu      *g,
   g->bandwidth_source = source_member (sources, g->id, "bandwidth");
   g->bf16_source = source_member (sources, g->id, "bf16");
   g->fp8_source = source_member (sources, g->id, "fp8");
+  kind = json_object_get_string_member_with_default (o, "memory_kind", "");
+  if (g_str_equal (kind, "gddr"))
+    g->memory_kind = VC_MEMORY_KIND_GDDR;
+  else if (g_str_equal (kind, "hbm"))
+    g->memory_kind = VC_MEMORY_KIND_HBM;
+  else if (g_str_equal (kind, "unified"))
+    g->memory_kind = VC_MEMORY_KIND_UNIFIED;
+  else
+    g_error ("built-in GPU %s: “memory_kind” is “%s”; expected gddr, hbm or unified", g->id, kind);
   g->unified_memory = json_object_get_boolean_member_with_default (o, "unified_memory", FALSE);
+  if (g->unified_memory != (g->memory_kind == VC_MEMORY_KIND_UNIFIED))
+    g_error ("built-in GPU %s: “unified_memory” and “memory_kind” disagree", g->id);
   g->gpu_share = 1;
   if (g->unified_memory)
     {

@@ -19,6 +19,14 @@ typedef struct
   VcArch arch;
 } VcPreset;
 
+typedef enum
+{
+  VC_MEMORY_KIND_UNKNOWN,               /* a card the user typed in */
+  VC_MEMORY_KIND_GDDR,
+  VC_MEMORY_KIND_HBM,
+  VC_MEMORY_KIND_UNIFIED,
+} VcMemoryKind;
+
 typedef struct
 {
   char *id;
@@ -32,6 +40,7 @@ typedef struct
   double bandwidth_bytes_per_s;         /* peak memory bandwidth */
   double bf16_flops;                    /* dense 16-bit matrix FLOP/s, FP32 accumulation */
   double fp8_flops;                     /* dense FP8 matrix FLOP/s; 0: no FP8 arithmetic */
+  VcMemoryKind memory_kind;
   gboolean unified_memory;              /* shares system memory (Apple silicon) */
   double gpu_share;                     /* unified: part of memory a GPU program may use */
   char *bandwidth_source;

@@ -111,6 +111,10 @@ vc_inputs_init_default (VcInputs *in)
     .compile = FALSE,
     .train_embeddings = FALSE,
     .overhead_gb = -1,
+    .engine = VC_ENGINE_GENERIC,
+    .memory_fraction = 0.9,
+    .block_size = 16,
+    .mfu = 0.4,
   };
 }
 
