@@ -346,6 +346,27 @@ test_speed_fields (void)
   memset (&r, 0, sizeof r);
   run_cli (&r, "--params", "7B", "--mfu", "1.5", NULL);
   g_assert_cmpint (r.status, ==, 2);
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+
+  /* vLLM's KV-cache capacity in tokens and its concurrency at --seq; null for the generic
+   * engine, which sizes no cache */
+  {
+    g_autoptr(JsonParser) p3 = json_parser_new ();
+    g_autoptr(JsonParser) p4 = json_parser_new ();
+
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--seq", "8192", "--format", "json", NULL);
+    h100 = gpu_member (parse (p3, &r), "h100-80gb");
+    g_assert_cmpint (json_object_get_int_member (h100, "kv_capacity_tokens") % 16, ==, 0);
+    g_assert_cmpfloat (json_object_get_double_member (h100, "max_concurrency"), ==,
+                       json_object_get_int_member (h100, "kv_capacity_tokens") / 8192.0);
+    run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--format", "json", NULL);
+    h100 = gpu_member (parse (p4, &r), "h100-80gb");
+    g_assert_true (json_object_get_null_member (h100, "kv_capacity_tokens"));
+    g_assert_true (json_object_get_null_member (h100, "max_concurrency"));
+  }
 }
 
 int

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "vc-engine.h"
 #include "vc-estimator.h"
 
 #define GB 1e9
@@ -353,7 +354,7 @@ kv_cache_bytes (const VcInputs *in,
   double per_layer = vc_arch_kv_elements_per_token_layer (arch) * kv_value_bytes;
   double sliding = arch->sliding_window > 0 ? arch->sliding_window_layers : 0;
   double full = arch->n_layers - sliding;
-  double s = in->seq;
+  double s = vc_engine_context_tokens (in);
   double windowed = arch->sliding_window > 0 ? MIN (s, (double) arch->sliding_window) : s;
 
   return (double) in->batch * in->concurrency * per_layer * (full * s + sliding * windowed);
@@ -676,6 +677,8 @@ vc_estimator_fit_gpu (const VcInputs         *in,
   double n;
 
   fit->capacity_bytes = capacity;
+  /* what the engine lets the model use: vLLM and SGLang reserve a fraction of the card */
+  capacity = vc_engine_usable_bytes (in, capacity, O);
   fit->fits = sc->total <= capacity;
   fit->count = 0;
   fit->per_gpu_bytes = sc->total;

@@ -9,6 +9,7 @@
 
 #include "vc-catalog.h"
 #include "vc-component-row.h"
+#include "vc-engine.h"
 #include "vc-enums.h"
 #include "vc-report.h"
 #include "vc-speed.h"
@@ -38,8 +39,9 @@ add_number_or_null (JsonBuilder *b,
     json_builder_add_null_value (b);
 }
 
-/* Speed on the GPUs the estimate needs (FORMULAS.md, "Speed"): null where the card's figures
- * are unknown (a card typed in) or no number of them holds the model. */
+/* Speed on the GPUs the estimate needs (FORMULAS.md, "Speed"), and the engine's KV-cache
+ * capacity on them: null where the card's figures are unknown (a card typed in), no number of
+ * them holds the model, or the engine does not size a cache. */
 static void
 add_speed (JsonBuilder    *b,
            VcEstimate     *estimate,
@@ -58,6 +60,16 @@ add_speed (JsonBuilder    *b,
     json_builder_add_null_value (b);
   if (in->mode == VC_MODE_INFERENCE)
     {
+      VcKvCapacity kv;
+
+      /* the engine's KV-cache capacity (FORMULAS.md, "Engines"): vLLM and SGLang only */
+      vc_engine_kv_capacity (in, r, &r->scenarios[r->selected], fit->capacity_bytes, fit->count, &kv);
+      json_builder_set_member_name (b, "kv_capacity_tokens");
+      if (kv.known)
+        add_bytes (b, kv.tokens);
+      else
+        json_builder_add_null_value (b);
+      add_number_or_null (b, "max_concurrency", kv.known, kv.max_concurrency);
       add_number_or_null (b, "decode_tokens_per_s", speed.known, speed.decode_tokens_per_s);
       add_number_or_null (b, "prefill_tokens_per_s", speed.known, speed.prefill_tokens_per_s);
     }
