@@ -1,16 +1,21 @@
 /* vc-gpu-chart.c: the GPU comparison, drawn with Cairo. Each row names a GPU, draws the memory
  * the selected scenario needs over the GPU's capacity, and says how many such GPUs it takes:
- * colour and text carry the same information. */
+ * colour and text carry the same information. Beside the fit, its speed (and with vLLM or
+ * SGLang, the KV-cache capacity). Rows are grouped by vendor under a heading, the user's own
+ * cards last, and can be narrowed to one vendor. */
 #define G_LOG_DOMAIN "vc-gpu-chart"
 
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "vc-breakdown-bar.h"
 #include "vc-catalog.h"
 #include "vc-compat.h"
+#include "vc-engine.h"
 #include "vc-gpu-chart.h"
+#include "vc-speed.h"
 #include "vc-units.h"
 
 #define ROW_PAD 8
@@ -21,9 +26,17 @@ typedef struct
 {
   int name_w;
   int text_w;
+  int speed_w;                 /* 0 when no row has a speed */
   int row_h;
   int text_h;
 } Metrics;
+
+/* a drawn row: a vendor's heading (gpu < 0) or a GPU */
+typedef struct
+{
+  int gpu;
+  const char *vendor;
+} Row;
 
 struct _VcGpuChart
 {
@@ -32,6 +45,8 @@ struct _VcGpuChart
   VcEstimate *estimate;
   Metrics metrics;             /* text sizes, measured once per change of figures or style */
   gboolean metrics_valid;
+  GArray *rows;                /* Row, in drawing order */
+  char *vendor_filter;         /* NULL: every vendor; "": the user's own cards */
 };
 
 enum {
@@ -97,6 +112,119 @@ vc_gpu_chart_describe (VcGpuChart *self,
   return g_strdup_printf (_("%s of %s · %s"), need, capacity, count);
 }
 
+/* NVIDIA, AMD, Intel and Apple first, other vendors by name, the user's own cards last */
+static int
+vendor_rank (const char *vendor)
+{
+  static const char *known[] = { "NVIDIA", "AMD", "Intel", "Apple" };
+
+  if (*vendor == '\0')
+    return G_N_ELEMENTS (known) + 1;
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    if (g_str_equal (vendor, known[i]))
+      return i;
+  return G_N_ELEMENTS (known);
+}
+
+static int
+compare_vendors (gconstpointer a,
+                 gconstpointer b)
+{
+  const char *x = *(const char * const *) a, *y = *(const char * const *) b;
+  int rx = vendor_rank (x), ry = vendor_rank (y);
+
+  return rx != ry ? rx - ry : g_strcmp0 (x, y);
+}
+
+static void
+rebuild_rows (VcGpuChart *self)
+{
+  g_autoptr(GPtrArray) vendors = g_ptr_array_new ();
+  guint n = self->estimate != NULL ? vc_estimate_get_n_gpus (self->estimate) : 0;
+
+  g_array_set_size (self->rows, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *v = vc_estimate_get_gpu (self->estimate, i)->vendor;
+
+      if (!g_ptr_array_find_with_equal_func (vendors, v, g_str_equal, NULL))
+        g_ptr_array_add (vendors, (gpointer) v);
+    }
+  g_ptr_array_sort (vendors, compare_vendors);
+  for (guint k = 0; k < vendors->len; k++)
+    {
+      const char *v = vendors->pdata[k];
+      Row heading = { -1, v };
+
+      if (self->vendor_filter != NULL && !g_str_equal (self->vendor_filter, v))
+        continue;
+      g_array_append_val (self->rows, heading);
+      for (guint i = 0; i < n; i++)
+        if (g_str_equal (vc_estimate_get_gpu (self->estimate, i)->vendor, v))
+          {
+            Row row = { i, v };
+            g_array_append_val (self->rows, row);
+          }
+    }
+}
+
+/* the row a GPU is drawn on; -1 when filtered out */
+static int
+row_of (VcGpuChart *self,
+        guint       gpu_index)
+{
+  for (guint r = 0; r < self->rows->len; r++)
+    if (g_array_index (self->rows, Row, r).gpu == (int) gpu_index)
+      return r;
+  return -1;
+}
+
+static char *
+heading_text (const Row *row)
+{
+  return g_strdup (*row->vendor ? row->vendor : _("Your GPUs"));
+}
+
+/* "KV cache: 231,000 tokens · 28 requests of 8,192 tokens · 54 tokens/s", or for training
+ * "0.42 s a step"; "" when the card's figures are unknown or no number of it is enough
+ * (FORMULAS.md, "Speed" and "Engines") */
+char *
+vc_gpu_chart_describe_speed (VcGpuChart *self,
+                             guint       gpu_index)
+{
+  const VcInputs *in;
+  const VcResult *r;
+  const VcGpuFit *fit;
+  const VcGpu *gpu;
+  VcSpeed speed;
+  VcKvCapacity kv;
+  g_autofree char *rate = NULL;
+
+  g_return_val_if_fail (VC_IS_GPU_CHART (self), NULL);
+  g_return_val_if_fail (self->estimate != NULL, NULL);
+  in = vc_estimate_get_inputs (self->estimate);
+  r = vc_estimate_get_result (self->estimate);
+  fit = vc_estimate_get_gpu_fit (self->estimate, gpu_index);
+  gpu = vc_estimate_get_gpu (self->estimate, gpu_index);
+  g_return_val_if_fail (fit != NULL && gpu != NULL, NULL);
+
+  vc_speed_compute (in, r, &r->scenarios[r->selected], gpu, fit->count, &speed);
+  if (!speed.known)
+    return g_strdup ("");
+  if (in->mode == VC_MODE_TRAINING)
+    /* TRANSLATORS: seconds one optimizer step takes */
+    return g_strdup_printf (_("%.2f s a step"), speed.step_seconds);
+  /* TRANSLATORS: tokens generated per second, all requests together */
+  rate = g_strdup_printf (_("%'.0f tokens/s"), speed.decode_tokens_per_s);
+  vc_engine_kv_capacity (in, r, &r->scenarios[r->selected], fit->capacity_bytes, fit->count, &kv);
+  if (!kv.known)
+    return g_steal_pointer (&rate);
+  /* TRANSLATORS: the KV cache's capacity in tokens, how many requests of the sequence length
+   * it holds at once, that length, and the generation speed */
+  return g_strdup_printf (_("KV cache: %'.0f tokens · %'.0f requests of %'u tokens · %s"),
+                          kv.tokens, floor (kv.max_concurrency), in->seq, rate);
+}
+
 static void
 measure_rows (VcGpuChart *self,
               Metrics    *m)
@@ -110,10 +238,11 @@ measure_rows (VcGpuChart *self,
       return;
     }
   layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-  m->name_w = m->text_w = m->text_h = 0;
+  m->name_w = m->text_w = m->speed_w = m->text_h = 0;
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *text = vc_gpu_chart_describe (self, i);
+      g_autofree char *speed = vc_gpu_chart_describe_speed (self, i);
       int w, h;
 
       pango_layout_set_text (layout, vc_estimate_get_gpu (self->estimate, i)->name, -1);
@@ -123,6 +252,9 @@ measure_rows (VcGpuChart *self,
       pango_layout_set_text (layout, text, -1);
       pango_layout_get_pixel_size (layout, &w, &h);
       m->text_w = MAX (m->text_w, w);
+      pango_layout_set_text (layout, speed, -1);
+      pango_layout_get_pixel_size (layout, &w, &h);
+      m->speed_w = MAX (m->speed_w, w);
     }
   m->row_h = m->text_h + ROW_PAD;
   self->metrics = *m;
@@ -140,12 +272,13 @@ bar_geometry (VcGpuChart      *self,
   const VcGpuFit *fit = vc_estimate_get_gpu_fit (self->estimate, i);
   double total = vc_estimate_get_selected (self->estimate)->total;
   double x = m->name_w + COL_GAP;
-  double w = MAX (0, width - x - COL_GAP - m->text_w);
+  double w = MAX (0, width - x - COL_GAP - m->text_w - (m->speed_w > 0 ? COL_GAP + m->speed_w : 0));
   double share = fit->capacity_bytes > 0 ? total / fit->capacity_bytes : 1;
+  int row = MAX (0, row_of (self, i));
 
   share = CLAMP (share, 0, 1);
-  graphene_rect_init (track, x, i * m->row_h + BAR_INSET, w, m->row_h - 2 * BAR_INSET);
-  graphene_rect_init (filled, x, i * m->row_h + BAR_INSET, w * share, m->row_h - 2 * BAR_INSET);
+  graphene_rect_init (track, x, row * m->row_h + BAR_INSET, w, m->row_h - 2 * BAR_INSET);
+  graphene_rect_init (filled, x, row * m->row_h + BAR_INSET, w * share, m->row_h - 2 * BAR_INSET);
 }
 
 /* Where the filled part of a GPU's bar lies and its colour, for tests and tooltips. */
@@ -159,7 +292,8 @@ vc_gpu_chart_get_bar (VcGpuChart      *self,
   graphene_rect_t track;
 
   g_return_val_if_fail (VC_IS_GPU_CHART (self), FALSE);
-  if (self->estimate == NULL || gpu_index >= vc_estimate_get_n_gpus (self->estimate))
+  if (self->estimate == NULL || gpu_index >= vc_estimate_get_n_gpus (self->estimate) ||
+      row_of (self, gpu_index) < 0)
     return FALSE;
   measure_rows (self, &m);
   bar_geometry (self, &m, gtk_widget_get_width (GTK_WIDGET (self)), gpu_index, &track, filled);
@@ -178,16 +312,17 @@ vc_gpu_chart_measure (GtkWidget      *widget,
 {
   VcGpuChart *self = VC_GPU_CHART (widget);
   Metrics m;
-  guint n = self->estimate != NULL ? vc_estimate_get_n_gpus (self->estimate) : 0;
 
   measure_rows (self, &m);
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      *minimum = m.name_w + m.text_w + 2 * COL_GAP + 80;
-      *natural = m.name_w + m.text_w + 2 * COL_GAP + 240;
+      int speed = m.speed_w > 0 ? COL_GAP + m.speed_w : 0;
+
+      *minimum = m.name_w + m.text_w + speed + 2 * COL_GAP + 80;
+      *natural = m.name_w + m.text_w + speed + 2 * COL_GAP + 240;
     }
   else
-    *minimum = *natural = self->estimate != NULL ? (int) n * m.row_h : 0;
+    *minimum = *natural = self->estimate != NULL ? (int) self->rows->len * m.row_h : 0;
 }
 
 static void
@@ -202,39 +337,56 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
   cairo_t *cr;
   GdkRGBA fg;
   Metrics m;
-  guint n;
 
   if (self->estimate == NULL || width <= 0)
     return;
 
-  /* the catalog first, then the user's own cards */
-  n = vc_estimate_get_n_gpus (self->estimate);
   measure_rows (self, &m);
   vc_widget_get_color (widget, &fg);
   layout = gtk_widget_create_pango_layout (widget, NULL);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
 
-  for (guint i = 0; i < n; i++)
+  for (guint r = 0; r < self->rows->len; r++)
     {
-      g_autofree char *text = vc_gpu_chart_describe (self, i);
+      const Row *row = &g_array_index (self->rows, Row, r);
+      g_autofree char *text = NULL, *speed = NULL;
       graphene_rect_t track, filled;
       GdkRGBA c;
+      guint i;
       int tw, th;
 
+      if (row->gpu < 0)
+        {
+          /* the vendor's heading */
+          g_autofree char *heading = heading_text (row);
+
+          cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
+          pango_layout_set_text (layout, heading, -1);
+          pango_layout_get_pixel_size (layout, &tw, &th);
+          cairo_move_to (cr, 0, r * m.row_h + (m.row_h - th) / 2.0);
+          pango_cairo_show_layout (cr, layout);
+          cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.2);
+          cairo_rectangle (cr, tw + COL_GAP, r * m.row_h + m.row_h / 2.0, MAX (0, width - tw - COL_GAP), 1);
+          cairo_fill (cr);
+          continue;
+        }
+      i = row->gpu;
+      text = vc_gpu_chart_describe (self, i);
+      speed = vc_gpu_chart_describe_speed (self, i);
       bar_geometry (self, &m, width, i, &track, &filled);
 
       /* zebra rows help the eye from name to figure */
-      if (i % 2 == 1)
+      if (r % 2 == 1)
         {
           cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.04);
-          cairo_rectangle (cr, 0, i * m.row_h, width, m.row_h);
+          cairo_rectangle (cr, 0, r * m.row_h, width, m.row_h);
           cairo_fill (cr);
         }
 
       gdk_cairo_set_source_rgba (cr, &fg);
       pango_layout_set_text (layout, vc_estimate_get_gpu (self->estimate, i)->name, -1);
       pango_layout_get_pixel_size (layout, &tw, &th);
-      cairo_move_to (cr, 0, i * m.row_h + (m.row_h - th) / 2.0);
+      cairo_move_to (cr, 0, r * m.row_h + (m.row_h - th) / 2.0);
       pango_cairo_show_layout (cr, layout);
 
       /* the capacity: a track with an outline */
@@ -256,8 +408,17 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
       gdk_cairo_set_source_rgba (cr, &fg);
       pango_layout_set_text (layout, text, -1);
       pango_layout_get_pixel_size (layout, &tw, &th);
-      cairo_move_to (cr, width - m.text_w, i * m.row_h + (m.row_h - th) / 2.0);
+      cairo_move_to (cr, width - m.text_w - (m.speed_w > 0 ? COL_GAP + m.speed_w : 0),
+                     r * m.row_h + (m.row_h - th) / 2.0);
       pango_cairo_show_layout (cr, layout);
+
+      if (m.speed_w > 0)
+        {
+          pango_layout_set_text (layout, speed, -1);
+          pango_layout_get_pixel_size (layout, &tw, &th);
+          cairo_move_to (cr, width - m.speed_w, r * m.row_h + (m.row_h - th) / 2.0);
+          pango_cairo_show_layout (cr, layout);
+        }
     }
   cairo_destroy (cr);
 }
@@ -302,6 +463,7 @@ update (VcGpuChart *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary->str,
                                   -1);
+  rebuild_rows (self);
   self->metrics_valid = FALSE;
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
@@ -326,6 +488,7 @@ vc_gpu_chart_set_estimate (VcGpuChart *self,
     g_signal_handlers_disconnect_by_data (self->estimate, self);
   g_set_object (&self->estimate, estimate);
   self->metrics_valid = FALSE;
+  rebuild_rows (self);
   if (estimate != NULL)
     {
       g_signal_connect_object (estimate, "changed", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
@@ -333,6 +496,30 @@ vc_gpu_chart_set_estimate (VcGpuChart *self,
       update (self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ESTIMATE]);
+}
+
+/* Shows one vendor's cards only ("" the user's own), or every card with NULL. A view
+ * setting, not an input of the estimate. */
+void
+vc_gpu_chart_set_vendor_filter (VcGpuChart *self,
+                                const char *vendor)
+{
+  g_return_if_fail (VC_IS_GPU_CHART (self));
+
+  if (g_strcmp0 (self->vendor_filter, vendor) == 0)
+    return;
+  g_free (self->vendor_filter);
+  self->vendor_filter = g_strdup (vendor);
+  rebuild_rows (self);
+  self->metrics_valid = FALSE;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+const char *
+vc_gpu_chart_get_vendor_filter (VcGpuChart *self)
+{
+  g_return_val_if_fail (VC_IS_GPU_CHART (self), NULL);
+  return self->vendor_filter;
 }
 
 static void
@@ -349,6 +536,16 @@ vc_gpu_chart_dispose (GObject *object)
 {
   vc_gpu_chart_set_estimate (VC_GPU_CHART (object), NULL);
   G_OBJECT_CLASS (vc_gpu_chart_parent_class)->dispose (object);
+}
+
+static void
+vc_gpu_chart_finalize (GObject *object)
+{
+  VcGpuChart *self = VC_GPU_CHART (object);
+
+  g_array_unref (self->rows);
+  g_free (self->vendor_filter);
+  G_OBJECT_CLASS (vc_gpu_chart_parent_class)->finalize (object);
 }
 
 static void
@@ -390,6 +587,7 @@ vc_gpu_chart_class_init (VcGpuChartClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = vc_gpu_chart_dispose;
+  object_class->finalize = vc_gpu_chart_finalize;
   object_class->get_property = vc_gpu_chart_get_property;
   object_class->set_property = vc_gpu_chart_set_property;
   widget_class->measure = vc_gpu_chart_measure;
@@ -408,6 +606,7 @@ vc_gpu_chart_class_init (VcGpuChartClass *klass)
 static void
 vc_gpu_chart_init (VcGpuChart *self)
 {
+  self->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("GPU comparison"),
                                   -1);

@@ -29,5 +29,10 @@ gboolean     vc_gpu_chart_get_bar      (VcGpuChart      *self,
                                         GdkRGBA         *color);
 char        *vc_gpu_chart_describe     (VcGpuChart      *self,
                                         guint            gpu_index);
+char        *vc_gpu_chart_describe_speed (VcGpuChart    *self,
+                                          guint          gpu_index);
+void         vc_gpu_chart_set_vendor_filter (VcGpuChart *self,
+                                             const char *vendor);
+const char  *vc_gpu_chart_get_vendor_filter (VcGpuChart *self);
 
 G_END_DECLS

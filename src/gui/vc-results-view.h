@@ -16,6 +16,7 @@ void           vc_results_view_set_estimate      (VcResultsView *self,
 GtkListBox    *vc_results_view_get_scenarios     (VcResultsView *self);
 GtkColumnView *vc_results_view_get_breakdown_view (VcResultsView *self);
 GtkWidget     *vc_results_view_get_gpu_chart     (VcResultsView *self);
+GtkDropDown   *vc_results_view_get_vendor_filter (VcResultsView *self);
 GtkWidget     *vc_results_view_get_gpu_editor    (VcResultsView *self);
 GtkWidget     *vc_results_view_get_breakdown_bar (VcResultsView *self);
 GtkLabel      *vc_results_view_get_total_label   (VcResultsView *self);
