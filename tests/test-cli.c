@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "vc-catalog.h"
 #include "vc-test-util.h"
 
 typedef struct
@@ -369,6 +370,29 @@ test_speed_fields (void)
   }
 }
 
+/* --this-computer adds what it reads, or says why nothing was read; never a made-up card */
+static void
+test_this_computer (void)
+{
+  g_auto(Run) r = { 0 };
+
+  run_cli (&r, "--params", "7B", "--this-computer", "--format", "json", NULL);
+  if (r.status == 0)
+    {
+      g_autoptr(JsonParser) p = json_parser_new ();
+      JsonArray *gpus = json_object_get_array_member (parse (p, &r), "gpus");
+      guint n;
+
+      vc_gpus_get_all (&n);
+      g_assert_cmpuint (json_array_get_length (gpus), >, n);
+    }
+  else
+    {
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_true (strstr (r.err, "no GPU found") != NULL || strstr (r.err, "Flatpak") != NULL);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -381,6 +405,7 @@ main (int   argc,
   g_test_add_func ("/cli/rejections", test_rejections);
   g_test_add_func ("/cli/custom-gpus", test_custom_gpus);
   g_test_add_func ("/cli/speed-fields", test_speed_fields);
+  g_test_add_func ("/cli/this-computer", test_this_computer);
   g_test_add_func ("/cli/extremes", test_extremes);
   return g_test_run ();
 }

@@ -18,6 +18,7 @@
 #include "vc-enums.h"
 #include "vc-estimate.h"
 #include "vc-hf-config.h"
+#include "vc-local-gpus.h"
 #include "vc-profile.h"
 #include "vc-report.h"
 #include "vc-units.h"
@@ -41,6 +42,8 @@ typedef enum
   OPT_HELP,
   OPT_VERSION,
   OPT_GPU,
+  OPT_THIS_COMPUTER,
+  OPT_LIST_LOCAL_GPUS,
 } OptKind;
 
 typedef struct
@@ -103,6 +106,8 @@ static const Option options[] = {
   { "list-presets", OPT_LIST_PRESETS, NULL, NULL, N_("List the built-in models") },
   { "list-gpus", OPT_LIST_GPUS, NULL, NULL, N_("List the GPU catalog") },
   { "gpu", OPT_GPU, "custom-gpus", "NAME=SIZE", N_("Add a GPU of your own to the table; SIZE in GB or with GB, GiB or MiB (repeatable)") },
+  { "this-computer", OPT_THIS_COMPUTER, NULL, NULL, N_("Add this computer's GPUs to the table (NVIDIA through libnvidia-ml, AMD through /sys)") },
+  { "list-local-gpus", OPT_LIST_LOCAL_GPUS, NULL, NULL, N_("List this computer's GPUs and system memory") },
   { "version", OPT_VERSION, NULL, NULL, N_("Show the version") },
   { "help", OPT_HELP, NULL, NULL, N_("Show this help") },
 };
@@ -225,6 +230,49 @@ check_engine_options (int          argc,
         }
     }
   return TRUE;
+}
+
+/* This computer's cards, read only on request (--this-computer, --list-local-gpus); NULL with
+ * @error when they may not be read or none is found. */
+static GPtrArray *
+local_gpus (GError **error)
+{
+  g_autoptr(GPtrArray) gpus = NULL;
+
+  if (!vc_local_gpus_allowed ("/.flatpak-info", error))
+    return NULL;
+  gpus = vc_local_gpus_detect_default ();
+  if (gpus->len == 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           _("no GPU found on this computer: NVIDIA cards are read through their driver's "
+                             "libnvidia-ml, AMD cards through the amdgpu driver"));
+      return NULL;
+    }
+  return g_steal_pointer (&gpus);
+}
+
+static int
+list_local_gpus (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) gpus = local_gpus (&error);
+  double ram = vc_local_system_memory ("/proc");
+
+  if (ram > 0)
+    g_print (_("System memory: %.1f GB\n"), ram / 1e9);
+  if (gpus == NULL)
+    {
+      g_printerr ("vramcalc: %s\n", error->message);
+      return 1;
+    }
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      const VcLocalGpu *g = gpus->pdata[i];
+      /* Translators: vendor, GPU name, memory in MiB */
+      g_print (_("%-8s %-40s %.0f MiB\n"), g->vendor, g->name, g->memory_bytes / 1048576.0);
+    }
+  return 0;
 }
 
 int
@@ -361,6 +409,22 @@ main (int   argc,
         case OPT_EXPLAIN:
           explain = TRUE;
           break;
+        case OPT_THIS_COMPUTER:
+          {
+            g_autoptr(GPtrArray) gpus = local_gpus (&error);
+            g_autofree char *text = NULL;
+
+            if (gpus == NULL)
+              {
+                g_printerr ("vramcalc: --this-computer: %s\n", error->message);
+                return 1;
+              }
+            text = vc_local_gpus_to_custom (gpus);
+            g_string_append_printf (custom_gpus, "%s%s", custom_gpus->len ? ";" : "", text);
+          }
+          break;
+        case OPT_LIST_LOCAL_GPUS:
+          return list_local_gpus ();
         case OPT_LIST_PRESETS:
           list_presets ();
           return 0;

@@ -8,6 +8,8 @@
 #include "gui-test-util.h"
 #include "vc-catalog.h"
 #include "vc-gpu-chart.h"
+#include "vc-gpu-editor.h"
+#include "vc-local-gpus.h"
 #include "vc-results-view.h"
 #include "vc-window.h"
 
@@ -171,6 +173,46 @@ test_vendor_groups (Fixture       *f,
   g_assert_null (vc_gpu_chart_get_vendor_filter (f->chart));
 }
 
+/* cards read from this computer become the user's own, once, under their heading */
+static void
+test_this_computer (Fixture       *f,
+                    gconstpointer  data)
+{
+  VcGpuEditor *editor = VC_GPU_EDITOR (vc_results_view_get_gpu_editor (f->results));
+  g_autoptr(GPtrArray) gpus = g_ptr_array_new_with_free_func ((GDestroyNotify) vc_local_gpu_free);
+  g_autoptr(GPtrArray) none = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *custom = NULL;
+  VcLocalGpu *g = g_new0 (VcLocalGpu, 1);
+  guint n_catalog;
+  graphene_rect_t bar;
+  GdkRGBA color;
+
+  g->name = g_strdup ("NVIDIA GeForce RTX 4090");
+  g->vendor = g_strdup ("NVIDIA");
+  g->memory_bytes = 24564.0 * 1048576;
+  g_ptr_array_add (gpus, g);
+  vc_gpus_get_all (&n_catalog);
+
+  g_assert_false (vc_gpu_editor_add_local (editor, none, &error));
+  g_assert_nonnull (strstr (error->message, "No GPU found"));
+  g_clear_error (&error);
+
+  g_assert_true (vc_gpu_editor_add_local (editor, gpus, &error));
+  g_assert_no_error (error);
+  g_assert_true (vc_gpu_editor_add_local (editor, gpus, &error));
+  g_object_get (f->estimate, "custom-gpus", &custom, NULL);
+  g_assert_cmpstr (custom, ==, "NVIDIA GeForce RTX 4090=24564MiB");
+  g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n_catalog + 1);
+
+  /* shown with the user's cards: the filter's last choice */
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  vc_gpu_chart_set_vendor_filter (f->chart, "");
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (vc_gpu_chart_get_bar (f->chart, n_catalog, &bar, &color));
+  g_assert_false (vc_gpu_chart_get_bar (f->chart, 0, &bar, &color));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -186,5 +228,6 @@ main (int   argc,
   ADD ("/engines-window/engine-inputs", test_engine_inputs);
   ADD ("/engines-window/speed-and-capacity", test_speed_and_capacity);
   ADD ("/engines-window/vendor-groups", test_vendor_groups);
+  ADD ("/engines-window/this-computer", test_this_computer);
   return g_test_run ();
 }
