@@ -4,8 +4,10 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "vc-engine.h"
 #include "vc-speed.h"
 
 /* Shares of the peak memory bandwidth and of the dense matrix rate that single-stream runs
@@ -136,4 +138,36 @@ vc_speed_compute (const VcInputs         *in,
       out->step_seconds = model_flops / (n_gpus * flops * in->mfu);
       out->train_tokens_per_s = tokens / out->step_seconds;
     }
+}
+
+/* One GPU's speed in words, for the window's GPU comparison and vramcalc's table:
+ * "KV cache: 231,000 tokens · 28 requests of 8,192 tokens · 54 tokens/s" (the capacity with vLLM
+ * and SGLang only), or for training "0.42 s a step"; "" when the card's figures are unknown or
+ * no number of it is enough. */
+char *
+vc_speed_describe (const VcInputs *in,
+                   const VcResult *r,
+                   const VcGpu    *gpu,
+                   const VcGpuFit *fit)
+{
+  const VcScenarioResult *sc = &r->scenarios[r->selected];
+  g_autofree char *rate = NULL;
+  VcSpeed speed;
+  VcKvCapacity kv;
+
+  vc_speed_compute (in, r, sc, gpu, fit->count, &speed);
+  if (!speed.known)
+    return g_strdup ("");
+  if (in->mode == VC_MODE_TRAINING)
+    /* TRANSLATORS: seconds one optimizer step takes */
+    return g_strdup_printf (_("%.2f s a step"), speed.step_seconds);
+  /* TRANSLATORS: tokens generated per second, all requests together */
+  rate = g_strdup_printf (_("%'.0f tokens/s"), speed.decode_tokens_per_s);
+  vc_engine_kv_capacity (in, r, sc, fit->capacity_bytes, fit->count, &kv);
+  if (!kv.known)
+    return g_steal_pointer (&rate);
+  /* TRANSLATORS: the KV cache's capacity in tokens, how many requests of the sequence length
+   * it holds at once, that length, and the generation speed */
+  return g_strdup_printf (_("KV cache: %'.0f tokens · %'.0f requests of %'u tokens · %s"),
+                          kv.tokens, floor (kv.max_concurrency), in->seq, rate);
 }

@@ -33,6 +33,10 @@ double vc_speed_compute_efficiency   (VcMemoryKind kind);
 double vc_speed_matrix_flops         (const VcInputs         *inputs,
                                       const VcScenarioResult *scenario,
                                       const VcGpu            *gpu);
+char  *vc_speed_describe             (const VcInputs         *inputs,
+                                      const VcResult         *result,
+                                      const VcGpu            *gpu,
+                                      const VcGpuFit         *fit);
 void   vc_speed_compute              (const VcInputs         *inputs,
                                       const VcResult         *result,
                                       const VcScenarioResult *scenario,

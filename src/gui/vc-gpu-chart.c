@@ -8,12 +8,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <math.h>
 
 #include "vc-breakdown-bar.h"
 #include "vc-catalog.h"
 #include "vc-compat.h"
-#include "vc-engine.h"
 #include "vc-gpu-chart.h"
 #include "vc-speed.h"
 #include "vc-units.h"
@@ -185,44 +183,21 @@ heading_text (const Row *row)
   return g_strdup (*row->vendor ? row->vendor : _("Your GPUs"));
 }
 
-/* "KV cache: 231,000 tokens · 28 requests of 8,192 tokens · 54 tokens/s", or for training
- * "0.42 s a step"; "" when the card's figures are unknown or no number of it is enough
- * (FORMULAS.md, "Speed" and "Engines") */
+/* vc_speed_describe() for one row (FORMULAS.md, "Speed" and "Engines") */
 char *
 vc_gpu_chart_describe_speed (VcGpuChart *self,
                              guint       gpu_index)
 {
-  const VcInputs *in;
-  const VcResult *r;
   const VcGpuFit *fit;
   const VcGpu *gpu;
-  VcSpeed speed;
-  VcKvCapacity kv;
-  g_autofree char *rate = NULL;
 
   g_return_val_if_fail (VC_IS_GPU_CHART (self), NULL);
   g_return_val_if_fail (self->estimate != NULL, NULL);
-  in = vc_estimate_get_inputs (self->estimate);
-  r = vc_estimate_get_result (self->estimate);
   fit = vc_estimate_get_gpu_fit (self->estimate, gpu_index);
   gpu = vc_estimate_get_gpu (self->estimate, gpu_index);
   g_return_val_if_fail (fit != NULL && gpu != NULL, NULL);
-
-  vc_speed_compute (in, r, &r->scenarios[r->selected], gpu, fit->count, &speed);
-  if (!speed.known)
-    return g_strdup ("");
-  if (in->mode == VC_MODE_TRAINING)
-    /* TRANSLATORS: seconds one optimizer step takes */
-    return g_strdup_printf (_("%.2f s a step"), speed.step_seconds);
-  /* TRANSLATORS: tokens generated per second, all requests together */
-  rate = g_strdup_printf (_("%'.0f tokens/s"), speed.decode_tokens_per_s);
-  vc_engine_kv_capacity (in, r, &r->scenarios[r->selected], fit->capacity_bytes, fit->count, &kv);
-  if (!kv.known)
-    return g_steal_pointer (&rate);
-  /* TRANSLATORS: the KV cache's capacity in tokens, how many requests of the sequence length
-   * it holds at once, that length, and the generation speed */
-  return g_strdup_printf (_("KV cache: %'.0f tokens · %'.0f requests of %'u tokens · %s"),
-                          kv.tokens, floor (kv.max_concurrency), in->seq, rate);
+  return vc_speed_describe (vc_estimate_get_inputs (self->estimate), vc_estimate_get_result (self->estimate),
+                            gpu, fit);
 }
 
 static void
