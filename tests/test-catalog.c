@@ -10,7 +10,7 @@ static const char *required_gpus[] = {
   "rtx-3060-12gb", "rtx-4060-8gb", "rtx-4070-12gb", "rtx-4080-16gb", "rtx-4090", "rtx-5080",
   "rtx-5090", "a40", "h100-pcie",
   "h100-80gb", "h20", "gb200", "mi250x", "mi300x", "mi325x", "mi355x", "rx-7900-xtx",
-  "apple-m3-max-128gb", "apple-m2-ultra-192gb", "gaudi-3",
+  "apple-m3-max-128gb", "apple-m2-ultra-192gb", "gaudi-3", "arc-a770-16gb",
 };
 
 static gboolean
