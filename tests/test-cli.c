@@ -345,8 +345,24 @@ test_speed_fields (void)
   g_assert_nonnull (strstr (r.err, "llama.cpp"));
   run_clear (&r);
   memset (&r, 0, sizeof r);
-  run_cli (&r, "--params", "7B", "--mfu", "1.5", NULL);
+  run_cli (&r, "--params", "7B", "--mode", "training", "--mfu", "1.5", NULL);
   g_assert_cmpint (r.status, ==, 2);
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+  /* options that would change nothing are refused, not ignored */
+  run_cli (&r, "--params", "7B", "--mfu", "0.5", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--mode training"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+  run_cli (&r, "--params", "7B", "--block-size", "32", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--engine vllm or sglang"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+  run_cli (&r, "--params", "7B", "--mode", "training", "--engine", "vllm", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "inference"));
   run_clear (&r);
   memset (&r, 0, sizeof r);
 

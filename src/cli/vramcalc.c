@@ -203,7 +203,8 @@ list_gpus (void)
 }
 
 /* --gpu-memory-utilization is vLLM's and --mem-fraction SGLang's: the same input, read
- * differently, so each is refused with another engine rather than misread. */
+ * differently, so each is refused with another engine rather than misread; --block-size means
+ * something to those two only, and --mfu to training only: refused rather than ignored. */
 static gboolean
 check_engine_options (int          argc,
                       char        *argv[],
@@ -212,11 +213,38 @@ check_engine_options (int          argc,
                       char       **message)
 {
   g_autofree char *engine = vc_estimate_dup_input_string (estimate, "engine");
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
 
   for (int i = 1; i < argc; i++)
     {
       const char *a = argv[i];
       const char *wanted = NULL;
+
+      if ((g_str_equal (a, "--block-size") || g_str_has_prefix (a, "--block-size=")) &&
+          in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG)
+        {
+          *bad_option = "block-size";
+          *message = g_strdup_printf (_("KV-cache blocks are vLLM's and SGLang's; the engine is %s "
+                                        "(give --engine vllm or sglang)"), engine);
+          return FALSE;
+        }
+      static const char *serving[] = { "engine", "gpu-memory-utilization", "mem-fraction" };
+
+      for (guint k = 0; k < G_N_ELEMENTS (serving); k++)
+        if (g_str_has_prefix (a, "--") && g_str_has_prefix (a + 2, serving[k]) &&
+            (a[2 + strlen (serving[k])] == '\0' || a[2 + strlen (serving[k])] == '=') &&
+            in->mode != VC_MODE_INFERENCE && in->engine != VC_ENGINE_GENERIC)
+          {
+            *bad_option = serving[k];
+            *message = g_strdup (_("serving engines apply to inference (give --mode inference, or leave the engine generic)"));
+            return FALSE;
+          }
+      if ((g_str_equal (a, "--mfu") || g_str_has_prefix (a, "--mfu=")) && in->mode != VC_MODE_TRAINING)
+        {
+          *bad_option = "mfu";
+          *message = g_strdup (_("the model FLOPs utilization sets a training step's time (give --mode training)"));
+          return FALSE;
+        }
 
       if (g_str_equal (a, "--gpu-memory-utilization") || g_str_has_prefix (a, "--gpu-memory-utilization="))
         wanted = "vllm", *bad_option = "gpu-memory-utilization";

@@ -21,6 +21,9 @@ vc_engine_usable_bytes (const VcInputs *in,
                         double          capacity,
                         double          overhead)
 {
+  /* serving engines: training takes the whole card */
+  if (in->mode != VC_MODE_INFERENCE)
+    return capacity;
   switch (in->engine)
     {
     case VC_ENGINE_VLLM:
@@ -39,7 +42,7 @@ vc_engine_usable_bytes (const VcInputs *in,
 guint
 vc_engine_context_tokens (const VcInputs *in)
 {
-  if (in->engine == VC_ENGINE_LLAMA_CPP)
+  if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_LLAMA_CPP)
     return (in->seq + LLAMA_CPP_CTX_PAD - 1) / LLAMA_CPP_CTX_PAD * LLAMA_CPP_CTX_PAD;
   return in->seq;
 }
@@ -58,7 +61,7 @@ vc_engine_kv_capacity (const VcInputs         *in,
   *out = (VcKvCapacity) { 0 };
   /* the block arithmetic needs the KV bytes of a token; sliding-window layers go to vLLM's
    * hybrid allocator and SGLang's SWA pool, which are not followed here */
-  if ((in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
+  if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
       in->method != VC_METHOD_ARCHITECTURE || res->kv_bytes_per_token <= 0 ||
       (arch->sliding_window > 0 && arch->sliding_window_layers > 0) || !(n >= 1) || !isfinite (n))
     return;
