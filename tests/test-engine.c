@@ -143,6 +143,29 @@ test_llama_cpp_and_others (void)
   capacity_on (e, "h100-80gb", &kv);
   g_assert_false (kv.known);
 
+  /* Transformers: one layer's keys and values copied beside the cache as generate() appends
+   * (32 layers), on top of the generic activations */
+  {
+    g_autoptr(VcEstimate) generic = llama3 (VC_ENGINE_GENERIC, 4096);
+    g_autoptr(VcEstimate) hf = llama3 (VC_ENGINE_TRANSFORMERS, 4096);
+    const VcScenarioResult *g = vc_estimate_get_selected (generic);
+    const VcScenarioResult *t = vc_estimate_get_selected (hf);
+    g_autofree char *text = vc_estimate_describe_component (hf, vc_estimate_get_result (hf)->selected,
+                                                            VC_COMPONENT_ACTIVATIONS);
+
+    g_assert_cmpfloat (t->bytes[VC_COMPONENT_KV_CACHE], ==, 4096 * KV_PER_TOKEN);
+    g_assert_cmpfloat (t->bytes[VC_COMPONENT_ACTIVATIONS], ==,
+                       g->bytes[VC_COMPONENT_ACTIVATIONS] + 4096 * KV_PER_TOKEN / 32);
+    g_assert_nonnull (strstr (text, "Transformers"));
+  }
+  {
+    g_autofree char *text = NULL;
+
+    g_object_set (e, "engine", VC_ENGINE_LLAMA_CPP, NULL);
+    text = vc_estimate_describe_component (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_KV_CACHE);
+    g_assert_nonnull (strstr (text, "padded to 256"));
+  }
+
   /* the rule of thumb has no KV bytes per token: no capacity */
   g_object_set (e, "engine", VC_ENGINE_VLLM, "method", VC_METHOD_RULE_OF_THUMB, NULL);
   capacity_on (e, "h100-80gb", &kv);

@@ -47,6 +47,20 @@ vc_engine_context_tokens (const VcInputs *in)
   return in->seq;
 }
 
+/* Transformers' DynamicCache appends each token with torch.cat (transformers/cache_utils.py,
+ * DynamicLayer.update: self.keys = torch.cat([self.keys, key_states], dim=-2), the same for the
+ * values): the grown copy of one layer's keys and values exists beside the old one for a moment,
+ * at the full length, on top of the cache. */
+double
+vc_engine_transient_bytes (const VcInputs *in,
+                           double          kv_cache_bytes)
+{
+  if (in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_TRANSFORMERS ||
+      in->method != VC_METHOD_ARCHITECTURE || in->arch.n_layers == 0)
+    return 0;
+  return kv_cache_bytes / in->arch.n_layers;
+}
+
 void
 vc_engine_kv_capacity (const VcInputs         *in,
                        const VcResult         *res,

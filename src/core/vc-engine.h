@@ -22,6 +22,8 @@ double vc_engine_usable_bytes (const VcInputs *inputs,
                                double          capacity_bytes,
                                double          overhead_bytes);
 guint  vc_engine_context_tokens (const VcInputs *inputs);
+double vc_engine_transient_bytes (const VcInputs *inputs,
+                                  double          kv_cache_bytes);
 void   vc_engine_kv_capacity  (const VcInputs         *inputs,
                                const VcResult         *result,
                                const VcScenarioResult *scenario,

@@ -10,6 +10,7 @@
 #include "vc-component-row.h"
 #include "vc-enums.h"
 #include "vc-error.h"
+#include "vc-engine.h"
 #include "vc-estimate.h"
 #include "vc-units.h"
 
@@ -1366,14 +1367,21 @@ vc_estimate_describe_component (VcEstimate  *self,
         return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s·C / 2048 "
                                   "(b = %u, s = %u, C = %u) = %s"),
                                 A, in->batch, in->seq, in->concurrency, size);
-      return g_strdup_printf (_("%.0f bytes per token (%s) × b·s·C tokens (b = %u, s = %u, C = %u)%s = %s"),
-                              r->kv_bytes_per_token,
-                              vc_arch_is_mla (&in->arch)
-                                ? _("one latent of kv_lora_rank + rope dimension per layer")
-                                : _("2 × KV heads × head dimension × layers"),
-                              in->batch, in->seq, in->concurrency,
-                              in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
-                              size);
+      {
+        /* the clauses that apply, in the one slot the message has for them */
+        g_autofree char *clauses =
+          g_strconcat (in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
+                       vc_engine_context_tokens (in) != in->seq
+                         ? _(", each context padded to 256 tokens by llama.cpp") : "",
+                       NULL);
+
+        return g_strdup_printf (_("%.0f bytes per token (%s) × b·s·C tokens (b = %u, s = %u, C = %u)%s = %s"),
+                                r->kv_bytes_per_token,
+                                vc_arch_is_mla (&in->arch)
+                                  ? _("one latent of kv_lora_rank + rope dimension per layer")
+                                  : _("2 × KV heads × head dimension × layers"),
+                                in->batch, in->seq, in->concurrency, clauses, size);
+      }
     case VC_COMPONENT_ACTIVATIONS:
       if (rot)
         return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s / 2048 "
@@ -1383,9 +1391,17 @@ vc_estimate_describe_component (VcEstimate  *self,
                                   ? _(", reduced by gradient checkpointing") : "",
                                 size);
       if (in->mode == VC_MODE_INFERENCE)
+      {
+        g_autofree char *clauses =
+          g_strconcat (in->flash_attention ? "" : _(", the s × s attention scores"),
+                       vc_engine_transient_bytes (in, sc->bytes[VC_COMPONENT_KV_CACHE]) > 0
+                         ? _(", one layer's keys and values copied as Transformers appends to its cache") : "",
+                       NULL);
+
         return g_strdup_printf (_("Largest one-layer transient for up to 8192 prefill tokens, "
                                   "the residual stream%s and the last position's logits = %s"),
-                                in->flash_attention ? "" : _(", the s × s attention scores"), size);
+                                clauses, size);
+      }
       if (sc->peak_phase == VC_PHASE_BACKWARD)
         return g_strdup_printf (_("Peak at the end of the backward pass: one layer's transient "
                                   "for b·s = %u tokens = %s"), in->batch * in->seq, size);

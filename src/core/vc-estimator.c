@@ -608,7 +608,8 @@ architecture (const VcInputs *in,
           sc->weight_bits = bits;
           sc->bytes[VC_COMPONENT_WEIGHTS] = stored_weights (&s, bits, quantized, vc_precision_bytes (p));
           sc->bytes[VC_COMPONENT_KV_CACHE] = kv_cache_bytes (in, kv_value_bytes (in->kv_precision));
-          sc->bytes[VC_COMPONENT_ACTIVATIONS] = inference_activations (in, &s);
+          sc->bytes[VC_COMPONENT_ACTIVATIONS] = inference_activations (in, &s) +
+                                                vc_engine_transient_bytes (in, sc->bytes[VC_COMPONENT_KV_CACHE]);
         }
       else
         training_architecture (in, &s, sc);
