@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #include "vc-local-gpus.h"
 
