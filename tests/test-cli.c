@@ -3,9 +3,12 @@
  * (exit status 2 and a message naming the option and what it accepts). */
 #include "config.h"
 
+#include <math.h>
+
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "vc-catalog.h"
 #include "vc-test-util.h"
 
 typedef struct
@@ -290,6 +293,132 @@ test_extremes (void)
   g_assert_null (strstr (r.out, ": -"));
 }
 
+/* each GPU of the JSON gives its bandwidth and speed; null for a card typed in, whose figures
+ * are unknown (FORMULAS.md, "Speed") */
+static JsonObject *
+gpu_member (JsonObject *root,
+            const char *id)
+{
+  JsonArray *gpus = json_object_get_array_member (root, "gpus");
+
+  for (guint i = 0; i < json_array_get_length (gpus); i++)
+    if (g_str_equal (json_object_get_string_member (json_array_get_object_element (gpus, i), "id"), id))
+      return json_array_get_object_element (gpus, i);
+  g_assert_not_reached ();
+}
+
+static void
+test_speed_fields (void)
+{
+  g_auto(Run) r = { 0 };
+  g_autoptr(JsonParser) p = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  JsonObject *root, *h100, *mine;
+
+  run_cli (&r, "--params", "7B", "--gpu", "Mine=24GB", "--format", "json", NULL);
+  root = parse (p, &r);
+  h100 = gpu_member (root, "h100-80gb");
+  g_assert_cmpint (json_object_get_int_member (h100, "bandwidth_bytes_per_s"), ==, 3350000000000);
+  /* 14 GB of weights and half of the 1.4 GB cache at 0.530 of 3,350 GB/s; 0.178 of 989 TFLOPS */
+  g_assert_cmpfloat (fabs (json_object_get_double_member (h100, "decode_tokens_per_s") - 3350e9 * 0.530 / 14.7e9), <, 1e-6);
+  g_assert_cmpfloat (fabs (json_object_get_double_member (h100, "prefill_tokens_per_s") - 989e12 * 0.178 / 14e9), <, 1e-6);
+  g_assert_false (json_object_has_member (h100, "step_seconds"));
+  mine = gpu_member (root, "custom-1");
+  g_assert_true (json_object_get_null_member (mine, "bandwidth_bytes_per_s"));
+  g_assert_true (json_object_get_null_member (mine, "decode_tokens_per_s"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+
+  run_cli (&r, "--params", "7B", "--mode", "training", "--mfu", "0.5", "--format", "json", NULL);
+  root = parse (p2, &r);
+  h100 = gpu_member (root, "h100-80gb");
+  /* LoRA: 4 × 7e9 × 2048 FLOPs at half of 989 TFLOPS */
+  g_assert_cmpfloat (fabs (json_object_get_double_member (h100, "step_seconds") - 4 * 7e9 * 2048 / (989e12 * 0.5)), <, 1e-12);
+  g_assert_true (json_object_has_member (h100, "train_tokens_per_s"));
+  g_assert_false (json_object_has_member (h100, "decode_tokens_per_s"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+
+  /* each engine's own name for the memory fraction, refused with another engine */
+  run_cli (&r, "--params", "7B", "--mem-fraction", "0.8", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--engine sglang"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+  run_cli (&r, "--params", "7B", "--engine", "sglang", "--gpu-memory-utilization", "0.8", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--engine vllm"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+  run_cli (&r, "--params", "7B", "--engine", "tensorrt", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "llama.cpp"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+  run_cli (&r, "--params", "7B", "--mode", "training", "--mfu", "1.5", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+  /* options that would change nothing are refused, not ignored */
+  run_cli (&r, "--params", "7B", "--mfu", "0.5", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--mode training"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+  run_cli (&r, "--params", "7B", "--block-size", "32", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--engine vllm or sglang"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+  run_cli (&r, "--params", "7B", "--mode", "training", "--engine", "vllm", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "inference"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+
+  /* vLLM's KV-cache capacity in tokens and its concurrency at --seq; null for the generic
+   * engine, which sizes no cache */
+  {
+    g_autoptr(JsonParser) p3 = json_parser_new ();
+    g_autoptr(JsonParser) p4 = json_parser_new ();
+
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--seq", "8192", "--format", "json", NULL);
+    h100 = gpu_member (parse (p3, &r), "h100-80gb");
+    g_assert_cmpint (json_object_get_int_member (h100, "kv_capacity_tokens") % 16, ==, 0);
+    g_assert_cmpfloat (json_object_get_double_member (h100, "max_concurrency"), ==,
+                       json_object_get_int_member (h100, "kv_capacity_tokens") / 8192.0);
+    run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--format", "json", NULL);
+    h100 = gpu_member (parse (p4, &r), "h100-80gb");
+    g_assert_true (json_object_get_null_member (h100, "kv_capacity_tokens"));
+    g_assert_true (json_object_get_null_member (h100, "max_concurrency"));
+  }
+}
+
+/* --this-computer adds what it reads, or says why nothing was read; never a made-up card */
+static void
+test_this_computer (void)
+{
+  g_auto(Run) r = { 0 };
+
+  run_cli (&r, "--params", "7B", "--this-computer", "--format", "json", NULL);
+  if (r.status == 0)
+    {
+      g_autoptr(JsonParser) p = json_parser_new ();
+      JsonArray *gpus = json_object_get_array_member (parse (p, &r), "gpus");
+      guint n;
+
+      vc_gpus_get_all (&n);
+      g_assert_cmpuint (json_array_get_length (gpus), >, n);
+    }
+  else
+    {
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_true (strstr (r.err, "no GPU found") != NULL || strstr (r.err, "Flatpak") != NULL);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -301,6 +430,8 @@ main (int   argc,
   g_test_add_func ("/cli/table-and-lists", test_table_and_lists);
   g_test_add_func ("/cli/rejections", test_rejections);
   g_test_add_func ("/cli/custom-gpus", test_custom_gpus);
+  g_test_add_func ("/cli/speed-fields", test_speed_fields);
+  g_test_add_func ("/cli/this-computer", test_this_computer);
   g_test_add_func ("/cli/extremes", test_extremes);
   return g_test_run ();
 }

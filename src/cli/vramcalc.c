@@ -22,6 +22,7 @@
 #include "vc-enums.h"
 #include "vc-estimate.h"
 #include "vc-hf-config.h"
+#include "vc-local-gpus.h"
 #include "vc-profile.h"
 #include "vc-report.h"
 #include "vc-units.h"
@@ -45,6 +46,8 @@ typedef enum
   OPT_HELP,
   OPT_VERSION,
   OPT_GPU,
+  OPT_THIS_COMPUTER,
+  OPT_LIST_LOCAL_GPUS,
 } OptKind;
 
 typedef struct
@@ -90,6 +93,15 @@ static const Option options[] = {
   { "train-embeddings", OPT_TRUE, "train-embeddings", NULL, N_("LoRA/QLoRA: the token embedding trains too") },
   { "no-train-embeddings", OPT_FALSE, "train-embeddings", NULL, NULL },
   { "overhead", OPT_PROPERTY, "overhead-gb", "GB", N_("Per-GPU overhead in GB (default 2 rule of thumb, 1 architecture)") },
+  /* serving engines and speed (FORMULAS.md, "Engines" and "Speed") */
+  { "engine", OPT_PROPERTY, "engine", "generic|vllm|sglang|llama.cpp|transformers",
+    N_("Whose memory arithmetic to follow (default generic)") },
+  { "gpu-memory-utilization", OPT_PROPERTY, "memory-fraction", "F",
+    N_("vLLM: share of each GPU's memory the engine takes (default 0.9)") },
+  { "mem-fraction", OPT_PROPERTY, "memory-fraction", "F",
+    N_("SGLang: mem_fraction_static, share of each GPU's memory for weights and KV cache") },
+  { "block-size", OPT_PROPERTY, "block-size", "N", N_("vLLM/SGLang: tokens per KV-cache block (default 16)") },
+  { "mfu", OPT_PROPERTY, "mfu", "F", N_("Training: model FLOPs utilization for the step time (default 0.4)") },
   { "unit", OPT_PROPERTY, "unit", "gb|gib", N_("Units of the table (default gb)") },
   { "format", OPT_FORMAT, NULL, "table|json|csv", N_("Output format (default table)") },
   { "profile", OPT_PROFILE, NULL, "FILE", N_("Start from a saved profile; other options override its values") },
@@ -98,6 +110,8 @@ static const Option options[] = {
   { "list-presets", OPT_LIST_PRESETS, NULL, NULL, N_("List the built-in models") },
   { "list-gpus", OPT_LIST_GPUS, NULL, NULL, N_("List the GPU catalog") },
   { "gpu", OPT_GPU, "custom-gpus", "NAME=SIZE", N_("Add a GPU of your own to the table; SIZE in GB or with GB, GiB or MiB (repeatable)") },
+  { "this-computer", OPT_THIS_COMPUTER, NULL, NULL, N_("Add this computer's GPUs to the table (NVIDIA through libnvidia-ml, AMD through /sys)") },
+  { "list-local-gpus", OPT_LIST_LOCAL_GPUS, NULL, NULL, N_("List this computer's GPUs and system memory") },
   { "version", OPT_VERSION, NULL, NULL, N_("Show the version") },
   { "help", OPT_HELP, NULL, NULL, N_("Show this help") },
 };
@@ -109,6 +123,7 @@ typedef enum
   ACTION_ESTIMATE,
   ACTION_LIST_PRESETS,
   ACTION_LIST_GPUS,
+  ACTION_LIST_LOCAL_GPUS,
   ACTION_HELP,
   ACTION_VERSION,
 } Action;
@@ -128,6 +143,7 @@ typedef struct
   Action action;
   int action_at;              /* its place in argv */
   gboolean explain;
+  gboolean this_computer;
   gboolean arch_given;
   GError *error;              /* the first option found wrong, */
   int error_at;               /* at this place in argv */
@@ -347,6 +363,12 @@ apply_option (Request     *req,
     case OPT_LIST_GPUS:
       set_action (req, ACTION_LIST_GPUS, option_name);
       break;
+    case OPT_THIS_COMPUTER:
+      req->this_computer = TRUE;
+      break;
+    case OPT_LIST_LOCAL_GPUS:
+      set_action (req, ACTION_LIST_LOCAL_GPUS, option_name);
+      break;
     case OPT_HELP:
       set_action (req, ACTION_HELP, option_name);
       break;
@@ -504,6 +526,107 @@ list_gpus (void)
       /* Translators: GPU id, GPU name, memory in GB, memory in MiB; keep the widths */
       g_print (_("%-18s %-20s %4.0f GB  %s\n"), g[i].id, g[i].name, g[i].memory_bytes / 1e9, mib);
     }
+}
+
+/* --gpu-memory-utilization is vLLM's and --mem-fraction SGLang's: the same input, read
+ * differently, so each is refused with another engine rather than misread; --block-size means
+ * something to those two only, and --mfu to training only: refused rather than ignored. */
+static gboolean
+check_engine_options (int          argc,
+                      char        *argv[],
+                      VcEstimate  *estimate,
+                      const char **bad_option,
+                      char       **message)
+{
+  g_autofree char *engine = vc_estimate_dup_input_string (estimate, "engine");
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+
+  for (int i = 1; i < argc; i++)
+    {
+      const char *a = argv[i];
+      const char *wanted = NULL;
+
+      if ((g_str_equal (a, "--block-size") || g_str_has_prefix (a, "--block-size=")) &&
+          in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG)
+        {
+          *bad_option = "block-size";
+          *message = g_strdup_printf (_("KV-cache blocks are vLLM's and SGLang's; the engine is %s "
+                                        "(give --engine vllm or sglang)"), engine);
+          return FALSE;
+        }
+      static const char *serving[] = { "engine", "gpu-memory-utilization", "mem-fraction" };
+
+      for (guint k = 0; k < G_N_ELEMENTS (serving); k++)
+        if (g_str_has_prefix (a, "--") && g_str_has_prefix (a + 2, serving[k]) &&
+            (a[2 + strlen (serving[k])] == '\0' || a[2 + strlen (serving[k])] == '=') &&
+            in->mode != VC_MODE_INFERENCE && in->engine != VC_ENGINE_GENERIC)
+          {
+            *bad_option = serving[k];
+            *message = g_strdup (_("serving engines apply to inference (give --mode inference, or leave the engine generic)"));
+            return FALSE;
+          }
+      if ((g_str_equal (a, "--mfu") || g_str_has_prefix (a, "--mfu=")) && in->mode != VC_MODE_TRAINING)
+        {
+          *bad_option = "mfu";
+          *message = g_strdup (_("the model FLOPs utilization sets a training step's time (give --mode training)"));
+          return FALSE;
+        }
+
+      if (g_str_equal (a, "--gpu-memory-utilization") || g_str_has_prefix (a, "--gpu-memory-utilization="))
+        wanted = "vllm", *bad_option = "gpu-memory-utilization";
+      else if (g_str_equal (a, "--mem-fraction") || g_str_has_prefix (a, "--mem-fraction="))
+        wanted = "sglang", *bad_option = "mem-fraction";
+      if (wanted && !g_str_equal (engine, wanted))
+        {
+          *message = g_strdup_printf (_("this option is %s's; the engine is %s (give --engine %s)"),
+                                      g_str_equal (wanted, "vllm") ? "vLLM" : "SGLang", engine, wanted);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* This computer's cards, read only on request (--this-computer, --list-local-gpus); NULL with
+ * @error when they may not be read or none is found. */
+static GPtrArray *
+local_gpus (GError **error)
+{
+  g_autoptr(GPtrArray) gpus = NULL;
+
+  if (!vc_local_gpus_allowed ("/.flatpak-info", error))
+    return NULL;
+  gpus = vc_local_gpus_detect_default ();
+  if (gpus->len == 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           _("no GPU found on this computer: NVIDIA cards are read through their driver's "
+                             "libnvidia-ml, AMD cards through the amdgpu driver"));
+      return NULL;
+    }
+  return g_steal_pointer (&gpus);
+}
+
+static int
+list_local_gpus (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) gpus = local_gpus (&error);
+  double ram = vc_local_system_memory ("/proc");
+
+  if (ram > 0)
+    g_print (_("System memory: %.1f GB\n"), ram / 1e9);
+  if (gpus == NULL)
+    {
+      g_printerr ("vramcalc: %s\n", error->message);
+      return 1;
+    }
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      const VcLocalGpu *g = gpus->pdata[i];
+      /* Translators: vendor, GPU name, memory in MiB */
+      g_print (_("%-8s %-40s %.0f MiB\n"), g->vendor, g->name, g->memory_bytes / 1048576.0);
+    }
+  return 0;
 }
 
 static GOptionContext *
@@ -665,6 +788,19 @@ apply_request (Request    *req,
           return usage_error ("profile", msg);
         }
     }
+  if (req->this_computer)
+    {
+      g_autoptr(GPtrArray) gpus = local_gpus (&error);
+      g_autofree char *text = NULL;
+
+      if (gpus == NULL)
+        {
+          g_printerr ("vramcalc: --this-computer: %s\n", error->message);
+          return 1;
+        }
+      text = vc_local_gpus_to_custom (gpus);
+      g_string_append_printf (req->custom_gpus, "%s%s", req->custom_gpus->len ? ";" : "", text);
+    }
   if (req->custom_gpus->len > 0)
     add_setting (req, "custom-gpus", req->custom_gpus->str);
 
@@ -748,6 +884,13 @@ run_estimate (Request *req)
     return status;
   if (!vc_estimate_check (estimate, &error))
     return usage_error (NULL, error->message);
+  {
+    const char *bad_option = NULL;
+    g_autofree char *message = NULL;
+
+    if (!check_engine_options (g_strv_length (req->argv), req->argv, estimate, &bad_option, &message))
+      return usage_error (bad_option, message);
+  }
 
   if (req->save_path)
     {
@@ -794,6 +937,8 @@ main (int   argc,
     case ACTION_LIST_GPUS:
       list_gpus ();
       return 0;
+    case ACTION_LIST_LOCAL_GPUS:
+      return list_local_gpus ();
     case ACTION_HELP:
       {
         g_autofree char *help = g_option_context_get_help (context, FALSE, NULL);

@@ -139,6 +139,73 @@ load_presets (void)
     }
 }
 
+static double
+positive_member (JsonObject *o,
+                 const char *id,
+                 const char *member,
+                 gboolean    nullable)
+{
+  JsonNode *node = json_object_get_member (o, member);
+  double v;
+
+  if (node == NULL)
+    g_error ("built-in GPU %s: “%s” is missing", id, member);
+  if (JSON_NODE_HOLDS_NULL (node) && nullable)
+    return 0;
+  v = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_double (node) : NAN;
+  if (!isfinite (v) || v <= 0)
+    g_error ("built-in GPU %s: “%s” must be a positive number", id, member);
+  return v;
+}
+
+static char *
+source_member (JsonObject *sources,
+               const char *id,
+               const char *member)
+{
+  const char *s = sources ? json_object_get_string_member_with_default (sources, member, NULL) : NULL;
+
+  if (s == NULL || *s == '\0')
+    g_error ("built-in GPU %s: no source for “%s”", id, member);
+  return g_strdup (s);
+}
+
+/* Every card carries its bandwidth and dense bf16 and fp8 rates, each with its source. */
+static void
+load_speed (VcGpu      *g,
+            JsonObject *o)
+{
+  JsonObject *sources = json_object_get_object_member (o, "sources");
+  const char *kind;
+
+  g->bandwidth_bytes_per_s = positive_member (o, g->id, "bandwidth_gbps", FALSE) * 1e9;
+  g->bf16_flops = positive_member (o, g->id, "bf16_tflops", FALSE) * 1e12;
+  g->fp8_flops = positive_member (o, g->id, "fp8_tflops", TRUE) * 1e12;
+  g->bandwidth_source = source_member (sources, g->id, "bandwidth");
+  g->bf16_source = source_member (sources, g->id, "bf16");
+  g->fp8_source = source_member (sources, g->id, "fp8");
+  kind = json_object_get_string_member_with_default (o, "memory_kind", "");
+  if (g_str_equal (kind, "gddr"))
+    g->memory_kind = VC_MEMORY_KIND_GDDR;
+  else if (g_str_equal (kind, "hbm"))
+    g->memory_kind = VC_MEMORY_KIND_HBM;
+  else if (g_str_equal (kind, "unified"))
+    g->memory_kind = VC_MEMORY_KIND_UNIFIED;
+  else
+    g_error ("built-in GPU %s: “memory_kind” is “%s”; expected gddr, hbm or unified", g->id, kind);
+  g->unified_memory = json_object_get_boolean_member_with_default (o, "unified_memory", FALSE);
+  if (g->unified_memory != (g->memory_kind == VC_MEMORY_KIND_UNIFIED))
+    g_error ("built-in GPU %s: “unified_memory” and “memory_kind” disagree", g->id);
+  g->gpu_share = 1;
+  if (g->unified_memory)
+    {
+      g->gpu_share = positive_member (o, g->id, "gpu_share", FALSE);
+      if (g->gpu_share > 1)
+        g_error ("built-in GPU %s: “gpu_share” is a fraction of memory", g->id);
+      g->capacity_bytes = g->memory_bytes * g->gpu_share;
+    }
+}
+
 static void
 load_gpus (void)
 {
@@ -159,6 +226,7 @@ load_gpus (void)
       g->memory_bytes = json_object_get_double_member (o, "memory_gb") * 1e9;
       g->memory_mib = (mib && !JSON_NODE_HOLDS_NULL (mib)) ? json_node_get_double (mib) : 0;
       g->capacity_bytes = g->memory_mib > 0 ? g->memory_mib * 1048576.0 : g->memory_bytes;
+      load_speed (g, o);
     }
 }
 
@@ -199,4 +267,14 @@ vc_gpus_get_all (guint *n)
   ensure_loaded ();
   *n = n_gpus;
   return gpus;
+}
+
+const VcGpu *
+vc_gpus_lookup (const char *id)
+{
+  ensure_loaded ();
+  for (guint i = 0; id != NULL && i < n_gpus; i++)
+    if (g_str_equal (gpus[i].id, id))
+      return &gpus[i];
+  return NULL;
 }

@@ -20,6 +20,14 @@ typedef struct
   VcArch arch;
 } VcPreset;
 
+typedef enum
+{
+  VC_MEMORY_KIND_UNKNOWN,               /* a card the user typed in */
+  VC_MEMORY_KIND_GDDR,
+  VC_MEMORY_KIND_HBM,
+  VC_MEMORY_KIND_UNIFIED,
+} VcMemoryKind;
+
 typedef struct
 {
   char *id;
@@ -28,11 +36,23 @@ typedef struct
   double memory_bytes;                  /* as sold, decimal */
   double memory_mib;                    /* as nvidia-smi shows it; 0 when unknown */
   double capacity_bytes;                /* what fits are checked against */
+  /* speed figures from the vendor's specifications (data/gpus.json); 0 when unknown, as for
+   * a card the user typed in */
+  double bandwidth_bytes_per_s;         /* peak memory bandwidth */
+  double bf16_flops;                    /* dense 16-bit matrix FLOP/s, FP32 accumulation */
+  double fp8_flops;                     /* dense FP8 matrix FLOP/s; 0: no FP8 arithmetic */
+  VcMemoryKind memory_kind;
+  gboolean unified_memory;              /* shares system memory (Apple silicon) */
+  double gpu_share;                     /* unified: part of memory a GPU program may use */
+  char *bandwidth_source;
+  char *bf16_source;
+  char *fp8_source;
 } VcGpu;
 
 const VcPreset *vc_presets_get_all (guint      *n_presets);
 const VcPreset *vc_presets_lookup  (const char *id);
 const VcGpu    *vc_gpus_get_all    (guint      *n_gpus);
+const VcGpu    *vc_gpus_lookup     (const char *id);
 
 /* Reads architecture fields named as the estimate's properties ("layers", "hidden-size", …)
  * from `object` into `arch`; members that are not architecture fields are ignored. */

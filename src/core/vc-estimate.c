@@ -12,6 +12,7 @@
 #include "vc-custom-gpus.h"
 #include "vc-enums.h"
 #include "vc-error.h"
+#include "vc-engine.h"
 #include "vc-estimate.h"
 #include "vc-units.h"
 
@@ -63,6 +64,10 @@ enum {
   PROP_COMPILE,
   PROP_TRAIN_EMBEDDINGS,
   PROP_OVERHEAD_GB,
+  PROP_ENGINE,
+  PROP_MEMORY_FRACTION,
+  PROP_BLOCK_SIZE,
+  PROP_MFU,
   PROP_CUSTOM_GPUS,
   PROP_UNIT,
   /* results */
@@ -306,6 +311,10 @@ vc_estimate_set_property (GObject      *object,
     case PROP_COMPILE: SET_FIELD (compile, g_value_get_boolean); break;
     case PROP_TRAIN_EMBEDDINGS: SET_FIELD (train_embeddings, g_value_get_boolean); break;
     case PROP_OVERHEAD_GB: SET_FIELD (overhead_gb, g_value_get_double); break;
+    case PROP_ENGINE: SET_FIELD (engine, g_value_get_enum); break;
+    case PROP_MEMORY_FRACTION: SET_FIELD (memory_fraction, g_value_get_double); break;
+    case PROP_BLOCK_SIZE: SET_FIELD (block_size, g_value_get_uint); break;
+    case PROP_MFU: SET_FIELD (mfu, g_value_get_double); break;
     case PROP_CUSTOM_GPUS:
       {
         g_autoptr(GError) error = NULL;
@@ -382,6 +391,10 @@ vc_estimate_get_property (GObject    *object,
     case PROP_COMPILE: g_value_set_boolean (value, in->compile); break;
     case PROP_TRAIN_EMBEDDINGS: g_value_set_boolean (value, in->train_embeddings); break;
     case PROP_OVERHEAD_GB: g_value_set_double (value, in->overhead_gb); break;
+    case PROP_ENGINE: g_value_set_enum (value, in->engine); break;
+    case PROP_MEMORY_FRACTION: g_value_set_double (value, in->memory_fraction); break;
+    case PROP_BLOCK_SIZE: g_value_set_uint (value, in->block_size); break;
+    case PROP_MFU: g_value_set_double (value, in->mfu); break;
     case PROP_UNIT: g_value_set_enum (value, self->unit); break;
     case PROP_CUSTOM_GPUS: g_value_set_string (value, self->custom_gpus); break;
     case PROP_MODEL_PARAMETERS: g_value_set_double (value, self->result.parameters); break;
@@ -525,6 +538,21 @@ install_run_inputs (const VcInputs *d)
     g_param_spec_double ("overhead-gb", N_("Overhead (GB)"),
                          N_("CUDA context, libraries and framework per GPU, in GB (-1: the method's default)"),
                          -1, 10000, d->overhead_gb, RW);
+  properties[PROP_ENGINE] =
+    g_param_spec_enum ("engine", N_("Engine"),
+                       N_("Whose memory arithmetic to follow: generic, vLLM, SGLang, llama.cpp or Transformers"),
+                       VC_TYPE_ENGINE, d->engine, RW);
+  properties[PROP_MEMORY_FRACTION] =
+    g_param_spec_double ("memory-fraction", N_("Memory fraction"),
+                         N_("vLLM gpu_memory_utilization or SGLang mem_fraction_static: the share of each GPU's memory the engine takes"),
+                         0.05, 1.0, d->memory_fraction, RW);
+  properties[PROP_BLOCK_SIZE] =
+    g_param_spec_uint ("block-size", N_("Block size"),
+                       N_("vLLM/SGLang: tokens per KV-cache block"), 1, 1024, d->block_size, RW);
+  properties[PROP_MFU] =
+    g_param_spec_double ("mfu", N_("Model FLOPs utilization"),
+                         N_("Training: the share of the GPU's dense peak that the model's FLOPs reach"),
+                         0.01, 1.0, d->mfu, RW);
   properties[PROP_CUSTOM_GPUS] =
     g_param_spec_string ("custom-gpus", N_("Custom GPUs"),
                          N_("Cards added to the catalog: NAME=SIZE separated by semicolons; SIZE in GB, or with a GB, GiB or MiB unit"),

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "vc-engine.h"
 #include "vc-estimator.h"
 
 #define GB 1e9
@@ -112,6 +113,10 @@ vc_inputs_init_default (VcInputs *in)
     .compile = FALSE,
     .train_embeddings = FALSE,
     .overhead_gb = -1,
+    .engine = VC_ENGINE_GENERIC,
+    .memory_fraction = 0.9,
+    .block_size = 16,
+    .mfu = 0.4,
   };
 }
 
@@ -350,7 +355,7 @@ kv_cache_bytes (const VcInputs *in,
   double per_layer = vc_arch_kv_elements_per_token_layer (arch) * kv_value_bytes;
   double sliding = arch->sliding_window > 0 ? arch->sliding_window_layers : 0;
   double full = arch->n_layers - sliding;
-  double s = in->seq;
+  double s = vc_engine_context_tokens (in);
   double windowed = arch->sliding_window > 0 ? MIN (s, (double) arch->sliding_window) : s;
 
   return (double) in->batch * in->concurrency * per_layer * (full * s + sliding * windowed);
@@ -634,7 +639,8 @@ architecture (const VcInputs *in,
           sc->weight_bits = bits;
           sc->bytes[VC_COMPONENT_WEIGHTS] = stored_weights (&s, bits, quantized, vc_precision_bytes (p));
           sc->bytes[VC_COMPONENT_KV_CACHE] = kv_cache_bytes (in, kv_value_bytes (in->kv_precision));
-          sc->bytes[VC_COMPONENT_ACTIVATIONS] = inference_activations (in, &s);
+          sc->bytes[VC_COMPONENT_ACTIVATIONS] = inference_activations (in, &s) +
+                                                vc_engine_transient_bytes (in, sc->bytes[VC_COMPONENT_KV_CACHE]);
         }
       else
         training_architecture (in, &s, sc);
@@ -703,6 +709,8 @@ vc_estimator_fit_gpu (const VcInputs         *in,
   double n;
 
   fit->capacity_bytes = capacity;
+  /* what the engine lets the model use: vLLM and SGLang reserve a fraction of the card */
+  capacity = vc_engine_usable_bytes (in, capacity, O);
   fit->fits = sc->total <= capacity;
   fit->count = 0;
   fit->per_gpu_bytes = sc->total;

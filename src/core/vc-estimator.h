@@ -42,6 +42,11 @@ typedef struct
   gboolean compile;                /* torch.compile: fused elementwise ops save fewer tensors */
   gboolean train_embeddings;       /* LoRA/QLoRA: the token embedding trains too */
   double overhead_gb;              /* per GPU; < 0: the method's default */
+  /* serving engine and speed */
+  VcEngine engine;
+  double memory_fraction;          /* vLLM gpu_memory_utilization, SGLang mem_fraction_static */
+  guint block_size;                /* vLLM/SGLang KV-cache page, in tokens */
+  double mfu;                      /* training: model FLOPs utilization */
 } VcInputs;
 
 typedef struct

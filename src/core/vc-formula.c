@@ -6,6 +6,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "vc-engine.h"
 #include "vc-enums.h"
 #include "vc-formula.h"
 #include "vc-units.h"
@@ -45,19 +46,23 @@ static char *
 describe_kv_cache (const Terms *t)
 {
   const VcInputs *in = t->in;
+  g_autofree char *clauses = NULL;
 
   if (t->rot)
     return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s·C / 2048 "
                               "(b = %u, s = %u, C = %u) = %s"),
                             t->A, in->batch, in->seq, in->concurrency, t->size);
+  /* the clauses that apply, in the one slot the message has for them */
+  clauses = g_strconcat (in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
+                         vc_engine_context_tokens (in) != in->seq
+                           ? _(", each context padded to 256 tokens by llama.cpp") : "",
+                         NULL);
   return g_strdup_printf (_("%.0f bytes per token (%s) × b·s·C tokens (b = %u, s = %u, C = %u)%s = %s"),
                           t->r->kv_bytes_per_token,
                           vc_arch_is_mla (&in->arch)
                             ? _("one latent of kv_lora_rank + rope dimension per layer")
                             : _("2 × KV heads × head dimension × layers"),
-                          in->batch, in->seq, in->concurrency,
-                          in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
-                          t->size);
+                          in->batch, in->seq, in->concurrency, clauses, t->size);
 }
 
 static char *
@@ -73,9 +78,17 @@ describe_activations (const Terms *t)
                               ? _(", reduced by gradient checkpointing") : "",
                             t->size);
   if (in->mode == VC_MODE_INFERENCE)
-    return g_strdup_printf (_("Largest one-layer transient for up to 8192 prefill tokens, "
-                              "the residual stream%s and the last position's logits = %s"),
-                            in->flash_attention ? "" : _(", the s × s attention scores"), t->size);
+    {
+      g_autofree char *clauses =
+        g_strconcat (in->flash_attention ? "" : _(", the s × s attention scores"),
+                     vc_engine_transient_bytes (in, t->sc->bytes[VC_COMPONENT_KV_CACHE]) > 0
+                       ? _(", one layer's keys and values copied as Transformers appends to its cache") : "",
+                     NULL);
+
+      return g_strdup_printf (_("Largest one-layer transient for up to 8192 prefill tokens, "
+                                "the residual stream%s and the last position's logits = %s"),
+                              clauses, t->size);
+    }
   if (t->sc->peak_phase == VC_PHASE_BACKWARD)
     return g_strdup_printf (_("Peak at the end of the backward pass: one layer's transient "
                               "for b·s = %u tokens = %s"), in->batch * in->seq, t->size);

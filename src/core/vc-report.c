@@ -10,9 +10,11 @@
 
 #include "vc-catalog.h"
 #include "vc-component-row.h"
+#include "vc-engine.h"
 #include "vc-enums.h"
 #include "vc-formula.h"
 #include "vc-report.h"
+#include "vc-speed.h"
 #include "vc-units.h"
 
 static void
@@ -24,6 +26,60 @@ add_bytes (JsonBuilder *b,
     json_builder_add_int_value (b, (gint64) llround (bytes));
   else
     json_builder_add_double_value (b, bytes);
+}
+
+static void
+add_number_or_null (JsonBuilder *b,
+                    const char  *member,
+                    gboolean     known,
+                    double       value)
+{
+  json_builder_set_member_name (b, member);
+  if (known && isfinite (value))
+    json_builder_add_double_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+/* Speed on the GPUs the estimate needs (FORMULAS.md, "Speed"), and the engine's KV-cache
+ * capacity on them: null where the card's figures are unknown (a card typed in), no number of
+ * them holds the model, or the engine does not size a cache. */
+static void
+add_speed (JsonBuilder    *b,
+           VcEstimate     *estimate,
+           const VcGpu    *gpu,
+           const VcGpuFit *fit)
+{
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+  const VcResult *r = vc_estimate_get_result (estimate);
+  VcSpeed speed;
+
+  vc_speed_compute (in, r, &r->scenarios[r->selected], gpu, fit->count, &speed);
+  json_builder_set_member_name (b, "bandwidth_bytes_per_s");
+  if (gpu->bandwidth_bytes_per_s > 0)
+    add_bytes (b, gpu->bandwidth_bytes_per_s);
+  else
+    json_builder_add_null_value (b);
+  if (in->mode == VC_MODE_INFERENCE)
+    {
+      VcKvCapacity kv;
+
+      /* the engine's KV-cache capacity (FORMULAS.md, "Engines"): vLLM and SGLang only */
+      vc_engine_kv_capacity (in, r, &r->scenarios[r->selected], fit->capacity_bytes, fit->count, &kv);
+      json_builder_set_member_name (b, "kv_capacity_tokens");
+      if (kv.known)
+        add_bytes (b, kv.tokens);
+      else
+        json_builder_add_null_value (b);
+      add_number_or_null (b, "max_concurrency", kv.known, kv.max_concurrency);
+      add_number_or_null (b, "decode_tokens_per_s", speed.known, speed.decode_tokens_per_s);
+      add_number_or_null (b, "prefill_tokens_per_s", speed.known, speed.prefill_tokens_per_s);
+    }
+  else
+    {
+      add_number_or_null (b, "step_seconds", speed.known, speed.step_seconds);
+      add_number_or_null (b, "train_tokens_per_s", speed.known, speed.train_tokens_per_s);
+    }
 }
 
 static void
@@ -134,6 +190,7 @@ vc_report_json (VcEstimate *estimate)
         add_bytes (b, fit->count);
       else
         json_builder_add_null_value (b);
+      add_speed (b, estimate, gpu, fit);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

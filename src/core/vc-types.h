@@ -129,6 +129,16 @@ typedef enum /*< flags >*/
                                     VC_LORA_TARGET_O | VC_LORA_TARGET_GATE | VC_LORA_TARGET_UP | \
                                     VC_LORA_TARGET_DOWN)
 
+/* The serving or training stack whose memory arithmetic is followed (FORMULAS.md, "Engines"). */
+typedef enum
+{
+  VC_ENGINE_GENERIC,
+  VC_ENGINE_VLLM,
+  VC_ENGINE_SGLANG,
+  VC_ENGINE_LLAMA_CPP,   /*< nick=llama.cpp >*/
+  VC_ENGINE_TRANSFORMERS,
+} VcEngine;
+
 typedef enum
 {
   VC_NORM_RMS,

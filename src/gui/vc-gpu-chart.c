@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-gpu-chart.c: the GPU comparison, drawn with Cairo. Each row names a GPU, draws the memory
  * the selected scenario needs over the GPU's capacity, and says how many such GPUs it takes:
- * colour and text carry the same information. */
+ * colour and text carry the same information. Beside the fit, its speed (and with vLLM or
+ * SGLang, the KV-cache capacity). Rows are grouped by vendor under a heading, the user's own
+ * cards last, and can be narrowed to one vendor. */
 #define G_LOG_DOMAIN "vc-gpu-chart"
 
 #include "config.h"
@@ -11,6 +13,7 @@
 #include "vc-catalog.h"
 #include "vc-compat.h"
 #include "vc-gpu-chart-private.h"
+#include "vc-speed.h"
 #include "vc-units.h"
 
 #define ROW_PAD 8
@@ -21,9 +24,17 @@ typedef struct
 {
   int name_w;
   int text_w;
+  int speed_w;                 /* 0 when no row has a speed */
   int row_h;
   int text_h;
 } Metrics;
+
+/* a drawn row: a vendor's heading (gpu < 0) or a GPU */
+typedef struct
+{
+  int gpu;
+  const char *vendor;
+} Row;
 
 struct _VcGpuChart
 {
@@ -31,6 +42,8 @@ struct _VcGpuChart
 
   Metrics metrics;             /* text sizes, measured once per change of figures or style */
   gboolean metrics_valid;
+  GArray *rows;                /* Row, in drawing order */
+  char *vendor_filter;         /* NULL: every vendor; "": the user's own cards */
 };
 
 G_DEFINE_FINAL_TYPE (VcGpuChart, vc_gpu_chart, VC_TYPE_CHART)
@@ -88,6 +101,96 @@ vc_gpu_chart_describe (VcGpuChart *self,
   return g_strdup_printf (_("%s of %s · %s"), need, capacity, count);
 }
 
+/* NVIDIA, AMD, Intel and Apple first, other vendors by name, the user's own cards last */
+static int
+vendor_rank (const char *vendor)
+{
+  static const char *known[] = { "NVIDIA", "AMD", "Intel", "Apple" };
+
+  if (*vendor == '\0')
+    return G_N_ELEMENTS (known) + 1;
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    if (g_str_equal (vendor, known[i]))
+      return i;
+  return G_N_ELEMENTS (known);
+}
+
+static int
+compare_vendors (gconstpointer a,
+                 gconstpointer b)
+{
+  const char *x = *(const char * const *) a, *y = *(const char * const *) b;
+  int rx = vendor_rank (x), ry = vendor_rank (y);
+
+  return rx != ry ? rx - ry : g_strcmp0 (x, y);
+}
+
+static void
+rebuild_rows (VcGpuChart *self)
+{
+  g_autoptr(GPtrArray) vendors = g_ptr_array_new ();
+  guint n = vc_chart_get_estimate (VC_CHART (self)) != NULL ? vc_estimate_get_n_gpus (vc_chart_get_estimate (VC_CHART (self))) : 0;
+
+  g_array_set_size (self->rows, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *v = vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->vendor;
+
+      if (!g_ptr_array_find_with_equal_func (vendors, v, g_str_equal, NULL))
+        g_ptr_array_add (vendors, (gpointer) v);
+    }
+  g_ptr_array_sort (vendors, compare_vendors);
+  for (guint k = 0; k < vendors->len; k++)
+    {
+      const char *v = vendors->pdata[k];
+      Row heading = { -1, v };
+
+      if (self->vendor_filter != NULL && !g_str_equal (self->vendor_filter, v))
+        continue;
+      g_array_append_val (self->rows, heading);
+      for (guint i = 0; i < n; i++)
+        if (g_str_equal (vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->vendor, v))
+          {
+            Row row = { i, v };
+            g_array_append_val (self->rows, row);
+          }
+    }
+}
+
+/* the row a GPU is drawn on; -1 when filtered out */
+static int
+row_of (VcGpuChart *self,
+        guint       gpu_index)
+{
+  for (guint r = 0; r < self->rows->len; r++)
+    if (g_array_index (self->rows, Row, r).gpu == (int) gpu_index)
+      return r;
+  return -1;
+}
+
+static char *
+heading_text (const Row *row)
+{
+  return g_strdup (*row->vendor ? row->vendor : _("Your GPUs"));
+}
+
+/* vc_speed_describe() for one row (FORMULAS.md, "Speed" and "Engines") */
+char *
+vc_gpu_chart_describe_speed (VcGpuChart *self,
+                             guint       gpu_index)
+{
+  const VcGpuFit *fit;
+  const VcGpu *gpu;
+
+  g_return_val_if_fail (VC_IS_GPU_CHART (self), NULL);
+  g_return_val_if_fail (vc_chart_get_estimate (VC_CHART (self)) != NULL, NULL);
+  fit = vc_estimate_get_gpu_fit (vc_chart_get_estimate (VC_CHART (self)), gpu_index);
+  gpu = vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), gpu_index);
+  g_return_val_if_fail (fit != NULL && gpu != NULL, NULL);
+  return vc_speed_describe (vc_estimate_get_inputs (vc_chart_get_estimate (VC_CHART (self))), vc_estimate_get_result (vc_chart_get_estimate (VC_CHART (self))),
+                            gpu, fit);
+}
+
 static void
 measure_rows (VcGpuChart *self,
               Metrics    *m)
@@ -101,10 +204,11 @@ measure_rows (VcGpuChart *self,
       return;
     }
   layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-  m->name_w = m->text_w = m->text_h = 0;
+  m->name_w = m->text_w = m->speed_w = m->text_h = 0;
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *text = vc_gpu_chart_describe (self, i);
+      g_autofree char *speed = vc_gpu_chart_describe_speed (self, i);
       int w, h;
 
       pango_layout_set_text (layout, vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name, -1);
@@ -114,6 +218,9 @@ measure_rows (VcGpuChart *self,
       pango_layout_set_text (layout, text, -1);
       pango_layout_get_pixel_size (layout, &w, &h);
       m->text_w = MAX (m->text_w, w);
+      pango_layout_set_text (layout, speed, -1);
+      pango_layout_get_pixel_size (layout, &w, &h);
+      m->speed_w = MAX (m->speed_w, w);
     }
   m->row_h = m->text_h + ROW_PAD;
   self->metrics = *m;
@@ -131,12 +238,13 @@ bar_geometry (VcGpuChart      *self,
   const VcGpuFit *fit = vc_estimate_get_gpu_fit (vc_chart_get_estimate (VC_CHART (self)), i);
   double total = vc_estimate_get_selected (vc_chart_get_estimate (VC_CHART (self)))->total;
   double x = m->name_w + COL_GAP;
-  double w = MAX (0, width - x - COL_GAP - m->text_w);
+  double w = MAX (0, width - x - COL_GAP - m->text_w - (m->speed_w > 0 ? COL_GAP + m->speed_w : 0));
   double share = fit->capacity_bytes > 0 ? total / fit->capacity_bytes : 1;
+  int row = MAX (0, row_of (self, i));
 
   share = CLAMP (share, 0, 1);
-  graphene_rect_init (track, x, i * m->row_h + BAR_INSET, w, m->row_h - 2 * BAR_INSET);
-  graphene_rect_init (filled, x, i * m->row_h + BAR_INSET, w * share, m->row_h - 2 * BAR_INSET);
+  graphene_rect_init (track, x, row * m->row_h + BAR_INSET, w, m->row_h - 2 * BAR_INSET);
+  graphene_rect_init (filled, x, row * m->row_h + BAR_INSET, w * share, m->row_h - 2 * BAR_INSET);
 }
 
 /* Where the filled part of a GPU's bar lies and its colour, for tests and tooltips. */
@@ -150,7 +258,8 @@ vc_gpu_chart_get_bar (VcGpuChart      *self,
   graphene_rect_t track;
 
   g_return_val_if_fail (VC_IS_GPU_CHART (self), FALSE);
-  if (vc_chart_get_estimate (VC_CHART (self)) == NULL || gpu_index >= vc_estimate_get_n_gpus (vc_chart_get_estimate (VC_CHART (self))))
+  if (vc_chart_get_estimate (VC_CHART (self)) == NULL || gpu_index >= vc_estimate_get_n_gpus (vc_chart_get_estimate (VC_CHART (self))) ||
+      row_of (self, gpu_index) < 0)
     return FALSE;
   measure_rows (self, &m);
   bar_geometry (self, &m, gtk_widget_get_width (GTK_WIDGET (self)), gpu_index, &track, filled);
@@ -169,16 +278,17 @@ vc_gpu_chart_measure (GtkWidget      *widget,
 {
   VcGpuChart *self = VC_GPU_CHART (widget);
   Metrics m;
-  guint n = vc_chart_get_estimate (VC_CHART (self)) != NULL ? vc_estimate_get_n_gpus (vc_chart_get_estimate (VC_CHART (self))) : 0;
 
   measure_rows (self, &m);
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      *minimum = m.name_w + m.text_w + 2 * COL_GAP + 80;
-      *natural = m.name_w + m.text_w + 2 * COL_GAP + 240;
+      int speed = m.speed_w > 0 ? COL_GAP + m.speed_w : 0;
+
+      *minimum = m.name_w + m.text_w + speed + 2 * COL_GAP + 80;
+      *natural = m.name_w + m.text_w + speed + 2 * COL_GAP + 240;
     }
   else
-    *minimum = *natural = vc_chart_get_estimate (VC_CHART (self)) != NULL ? (int) n * m.row_h : 0;
+    *minimum = *natural = vc_chart_get_estimate (VC_CHART (self)) != NULL ? (int) self->rows->len * m.row_h : 0;
 }
 
 static void
@@ -193,39 +303,56 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
   cairo_t *cr;
   GdkRGBA fg;
   Metrics m;
-  guint n;
 
   if (vc_chart_get_estimate (VC_CHART (self)) == NULL || width <= 0)
     return;
 
-  /* the catalog first, then the user's own cards */
-  n = vc_estimate_get_n_gpus (vc_chart_get_estimate (VC_CHART (self)));
   measure_rows (self, &m);
   vc_widget_get_color (widget, &fg);
   layout = gtk_widget_create_pango_layout (widget, NULL);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
 
-  for (guint i = 0; i < n; i++)
+  for (guint r = 0; r < self->rows->len; r++)
     {
-      g_autofree char *text = vc_gpu_chart_describe (self, i);
+      const Row *row = &g_array_index (self->rows, Row, r);
+      g_autofree char *text = NULL, *speed = NULL;
       graphene_rect_t track, filled;
       GdkRGBA c;
+      guint i;
       int tw, th;
 
+      if (row->gpu < 0)
+        {
+          /* the vendor's heading */
+          g_autofree char *heading = heading_text (row);
+
+          cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
+          pango_layout_set_text (layout, heading, -1);
+          pango_layout_get_pixel_size (layout, &tw, &th);
+          cairo_move_to (cr, 0, r * m.row_h + (m.row_h - th) / 2.0);
+          pango_cairo_show_layout (cr, layout);
+          cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.2);
+          cairo_rectangle (cr, tw + COL_GAP, r * m.row_h + m.row_h / 2.0, MAX (0, width - tw - COL_GAP), 1);
+          cairo_fill (cr);
+          continue;
+        }
+      i = row->gpu;
+      text = vc_gpu_chart_describe (self, i);
+      speed = vc_gpu_chart_describe_speed (self, i);
       bar_geometry (self, &m, width, i, &track, &filled);
 
       /* zebra rows help the eye from name to figure */
-      if (i % 2 == 1)
+      if (r % 2 == 1)
         {
           cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.04);
-          cairo_rectangle (cr, 0, i * m.row_h, width, m.row_h);
+          cairo_rectangle (cr, 0, r * m.row_h, width, m.row_h);
           cairo_fill (cr);
         }
 
       gdk_cairo_set_source_rgba (cr, &fg);
       pango_layout_set_text (layout, vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name, -1);
       pango_layout_get_pixel_size (layout, &tw, &th);
-      cairo_move_to (cr, 0, i * m.row_h + (m.row_h - th) / 2.0);
+      cairo_move_to (cr, 0, r * m.row_h + (m.row_h - th) / 2.0);
       pango_cairo_show_layout (cr, layout);
 
       /* the capacity: a track with an outline */
@@ -247,8 +374,17 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
       gdk_cairo_set_source_rgba (cr, &fg);
       pango_layout_set_text (layout, text, -1);
       pango_layout_get_pixel_size (layout, &tw, &th);
-      cairo_move_to (cr, width - m.text_w, i * m.row_h + (m.row_h - th) / 2.0);
+      cairo_move_to (cr, width - m.text_w - (m.speed_w > 0 ? COL_GAP + m.speed_w : 0),
+                     r * m.row_h + (m.row_h - th) / 2.0);
       pango_cairo_show_layout (cr, layout);
+
+      if (m.speed_w > 0)
+        {
+          pango_layout_set_text (layout, speed, -1);
+          pango_layout_get_pixel_size (layout, &tw, &th);
+          cairo_move_to (cr, width - m.speed_w, r * m.row_h + (m.row_h - th) / 2.0);
+          pango_cairo_show_layout (cr, layout);
+        }
     }
   cairo_destroy (cr);
 }
@@ -294,8 +430,33 @@ update (VcChart *chart)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary->str,
                                   -1);
+  rebuild_rows (self);
   self->metrics_valid = FALSE;
   gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+/* Shows one vendor's cards only ("" the user's own), or every card with NULL. A view
+ * setting, not an input of the estimate. */
+void
+vc_gpu_chart_set_vendor_filter (VcGpuChart *self,
+                                const char *vendor)
+{
+  g_return_if_fail (VC_IS_GPU_CHART (self));
+
+  if (g_strcmp0 (self->vendor_filter, vendor) == 0)
+    return;
+  g_free (self->vendor_filter);
+  self->vendor_filter = g_strdup (vendor);
+  rebuild_rows (self);
+  self->metrics_valid = FALSE;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+const char *
+vc_gpu_chart_get_vendor_filter (VcGpuChart *self)
+{
+  g_return_val_if_fail (VC_IS_GPU_CHART (self), NULL);
+  return self->vendor_filter;
 }
 
 static void
@@ -304,13 +465,26 @@ vc_gpu_chart_css_changed (GtkWidget         *widget,
 {
   VC_GPU_CHART (widget)->metrics_valid = FALSE;
   GTK_WIDGET_CLASS (vc_gpu_chart_parent_class)->css_changed (widget, change);
+  gtk_widget_queue_resize (widget);
+}
+
+static void
+vc_gpu_chart_finalize (GObject *object)
+{
+  VcGpuChart *self = VC_GPU_CHART (object);
+
+  g_array_unref (self->rows);
+  g_free (self->vendor_filter);
+  G_OBJECT_CLASS (vc_gpu_chart_parent_class)->finalize (object);
 }
 
 static void
 vc_gpu_chart_class_init (VcGpuChartClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->finalize = vc_gpu_chart_finalize;
   widget_class->measure = vc_gpu_chart_measure;
   widget_class->snapshot = vc_gpu_chart_snapshot;
   widget_class->css_changed = vc_gpu_chart_css_changed;
@@ -323,6 +497,7 @@ vc_gpu_chart_class_init (VcGpuChartClass *klass)
 static void
 vc_gpu_chart_init (VcGpuChart *self)
 {
+  self->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("GPU comparison"),
                                   -1);

@@ -12,4 +12,8 @@ G_BEGIN_DECLS
 #define VC_TYPE_GPU_CHART (vc_gpu_chart_get_type ())
 G_DECLARE_FINAL_TYPE (VcGpuChart, vc_gpu_chart, VC, GPU_CHART, VcChart)
 
+void         vc_gpu_chart_set_vendor_filter (VcGpuChart *self,
+                                             const char *vendor);
+const char  *vc_gpu_chart_get_vendor_filter (VcGpuChart *self);
+
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include "vc-catalog.h"
 #include "vc-error.h"
 #include "vc-gpu-editor.h"
+#include "vc-local-gpus.h"
 #include "vc-units.h"
 
 struct _VcGpuEditor
@@ -26,6 +27,7 @@ struct _VcGpuEditor
   GtkSpinButton *size_spin;
   GtkLabel *error_label;
   GtkButton *add_button;
+  GtkButton *this_computer_button;
 };
 
 G_DEFINE_FINAL_TYPE (VcGpuEditor, vc_gpu_editor, GTK_TYPE_WIDGET)
@@ -206,6 +208,62 @@ add_clicked (VcGpuEditor *self)
   gtk_editable_set_text (GTK_EDITABLE (self->name_entry), "");
 }
 
+/**
+ * vc_gpu_editor_add_local:
+ * @gpus: (element-type VcLocalGpu): cards read from this computer
+ *
+ * Adds the cards after the ones already added, leaving out any already there under the same
+ * name and size. Fails with @error when @gpus is empty.
+ */
+gboolean
+vc_gpu_editor_add_local (VcGpuEditor  *self,
+                         GPtrArray    *gpus,
+                         GError      **error)
+{
+  g_autoptr(GPtrArray) items = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) found = NULL;
+
+  g_return_val_if_fail (VC_IS_GPU_EDITOR (self), FALSE);
+  g_return_val_if_fail (self->estimate != NULL, FALSE);
+
+  if (gpus->len == 0)
+    {
+      g_set_error_literal (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                           _("No GPU found on this computer: NVIDIA cards are read through their driver’s "
+                             "libnvidia-ml, AMD cards through the amdgpu driver"));
+      return FALSE;
+    }
+  items = split_items (self->estimate);
+  text = vc_local_gpus_to_custom (gpus);
+  found = g_strsplit (text, "; ", -1);
+  for (guint i = 0; found[i] != NULL; i++)
+    if (!g_ptr_array_find_with_equal_func (items, found[i], g_str_equal, NULL))
+      g_ptr_array_add (items, g_strdup (found[i]));
+  return write_items (self, items, error);
+}
+
+static void
+this_computer_clicked (VcGpuEditor *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) gpus = NULL;
+
+  /* read only on request, and in a Flatpak only with device access */
+  if (!vc_local_gpus_allowed ("/.flatpak-info", &error))
+    {
+      show_error (self, error);
+      return;
+    }
+  gpus = vc_local_gpus_detect_default ();
+  if (!vc_gpu_editor_add_local (self, gpus, &error))
+    {
+      show_error (self, error);
+      return;
+    }
+  show_error (self, NULL);
+}
+
 void
 vc_gpu_editor_set_estimate (VcGpuEditor *self,
                             VcEstimate  *estimate)
@@ -247,7 +305,9 @@ vc_gpu_editor_class_init (VcGpuEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcGpuEditor, size_spin);
   gtk_widget_class_bind_template_child (widget_class, VcGpuEditor, error_label);
   gtk_widget_class_bind_template_child (widget_class, VcGpuEditor, add_button);
+  gtk_widget_class_bind_template_child (widget_class, VcGpuEditor, this_computer_button);
   gtk_widget_class_bind_template_callback (widget_class, add_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, this_computer_clicked);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 

@@ -18,6 +18,9 @@ gboolean    vc_gpu_editor_add          (VcGpuEditor  *self,
                                         const char   *name,
                                         double        size_gb,
                                         GError      **error);
+gboolean    vc_gpu_editor_add_local    (VcGpuEditor  *self,
+                                        GPtrArray    *gpus,
+                                        GError      **error);
 gboolean    vc_gpu_editor_remove       (VcGpuEditor  *self,
                                         guint         position,
                                         GError      **error);

@@ -28,6 +28,17 @@ struct _VcInferencePage
   GtkSpinButton *concurrency;
   GtkSwitch *flash_attention;
   GtkSpinButton *overhead_gb;
+  GtkDropDown *engine;
+  GtkSpinButton *memory_fraction;
+  GtkSpinButton *block_size;
+};
+
+static const VcChoice engine_choices[] = {
+  { VC_ENGINE_GENERIC, N_("Generic") },
+  { VC_ENGINE_VLLM, N_("vLLM") },
+  { VC_ENGINE_SGLANG, N_("SGLang") },
+  { VC_ENGINE_LLAMA_CPP, N_("llama.cpp") },
+  { VC_ENGINE_TRANSFORMERS, N_("Transformers") },
 };
 
 G_DEFINE_FINAL_TYPE (VcInferencePage, vc_inference_page, GTK_TYPE_WIDGET)
@@ -39,6 +50,11 @@ update_applicable (VcInferencePage *self)
 
   /* the rule of thumb has no attention to fuse */
   gtk_widget_set_sensitive (GTK_WIDGET (self->flash_attention), in->method == VC_METHOD_ARCHITECTURE);
+  /* only vLLM and SGLang reserve a share of the GPU and cut their cache in blocks */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->memory_fraction),
+                            in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->block_size),
+                            in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG);
 }
 
 void
@@ -60,8 +76,12 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   vc_bind_spin (self->concurrency, estimate, "concurrency", 1, 0);
   vc_bind_active (GTK_WIDGET (self->flash_attention), estimate, "flash-attention");
   vc_bind_spin_with_default (self->overhead_gb, estimate, "overhead-gb", 0.1, 1);
+  vc_bind_choices (self->engine, estimate, "engine", engine_choices, G_N_ELEMENTS (engine_choices));
+  vc_bind_spin (self->memory_fraction, estimate, "memory-fraction", 0.01, 2);
+  vc_bind_spin (self->block_size, estimate, "block-size", 1, 0);
 
   g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::engine", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   update_applicable (self);
 }
 
@@ -103,6 +123,9 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, concurrency);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, flash_attention);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, overhead_gb);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, engine);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, memory_fraction);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, block_size);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 

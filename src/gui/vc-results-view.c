@@ -42,6 +42,8 @@ struct _VcResultsView
   VcGpuChart *gpu_chart;
   VcGpuEditor *gpu_editor;
   GtkMenuButton *gpu_editor_button;
+  GtkDropDown *vendor_filter;
+  GPtrArray *vendors;          /* the filter's choices after "All vendors"; "" the user's cards */
 };
 
 G_DEFINE_FINAL_TYPE (VcResultsView, vc_results_view, GTK_TYPE_WIDGET)
@@ -262,6 +264,52 @@ vc_results_view_set_estimate (VcResultsView *self,
   estimate_changed (self);
 }
 
+/* ---- vendor filter of the GPU comparison -------------------------------------------------- */
+
+static void
+vendor_filter_changed (VcResultsView *self)
+{
+  guint pos = gtk_drop_down_get_selected (self->vendor_filter);
+
+  vc_gpu_chart_set_vendor_filter (self->gpu_chart,
+                                  pos == 0 || pos == GTK_INVALID_LIST_POSITION || pos > self->vendors->len
+                                  ? NULL : self->vendors->pdata[pos - 1]);
+}
+
+/* "All vendors", the catalog's vendors (the major ones first, as the chart groups them), then
+ * the user's own cards */
+static void
+setup_vendor_filter (VcResultsView *self)
+{
+  static const char *first[] = { "NVIDIA", "AMD", "Intel", "Apple" };
+  g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
+  guint n;
+  const VcGpu *gpus = vc_gpus_get_all (&n);
+
+  self->vendors = g_ptr_array_new ();
+  for (guint k = 0; k < G_N_ELEMENTS (first); k++)
+    for (guint i = 0; i < n; i++)
+      if (g_str_equal (gpus[i].vendor, first[k]))
+        {
+          g_ptr_array_add (self->vendors, (gpointer) first[k]);
+          break;
+        }
+  for (guint i = 0; i < n; i++)
+    if (!g_ptr_array_find_with_equal_func (self->vendors, gpus[i].vendor, g_str_equal, NULL))
+      g_ptr_array_add (self->vendors, gpus[i].vendor);
+  g_ptr_array_add (self->vendors, (gpointer) "");
+
+  gtk_string_list_append (labels, _("All vendors"));
+  for (guint k = 0; k < self->vendors->len; k++)
+    {
+      const char *v = self->vendors->pdata[k];
+      gtk_string_list_append (labels, *v ? v : _("Your GPUs"));
+    }
+  gtk_drop_down_set_model (self->vendor_filter, G_LIST_MODEL (labels));
+  gtk_drop_down_set_selected (self->vendor_filter, 0);
+  g_signal_connect_swapped (self->vendor_filter, "notify::selected", G_CALLBACK (vendor_filter_changed), self);
+}
+
 static void
 vc_results_view_dispose (GObject *object)
 {
@@ -270,6 +318,7 @@ vc_results_view_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), VC_TYPE_RESULTS_VIEW);
   g_clear_object (&self->sorted);
   g_clear_object (&self->estimate);
+  g_clear_pointer (&self->vendors, g_ptr_array_unref);
   G_OBJECT_CLASS (vc_results_view_parent_class)->dispose (object);
 }
 
@@ -305,6 +354,7 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, format_size);
   gtk_widget_class_bind_template_callback (widget_class, format_share);
   gtk_widget_class_bind_template_callback (widget_class, breakdown_query_tooltip);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, vendor_filter);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
@@ -316,4 +366,5 @@ vc_results_view_init (VcResultsView *self)
   vc_column_view_column_set_id (self->size_column, "size");
   vc_column_view_column_set_id (self->share_column, "share");
   g_signal_connect (self->scenarios, "row-selected", G_CALLBACK (scenario_selected), self);
+  setup_vendor_filter (self);
 }

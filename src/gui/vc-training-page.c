@@ -41,6 +41,7 @@ struct _VcTrainingPage
   GtkSpinButton *seq;
   GtkSwitch *flash_attention;
   GtkSpinButton *overhead_gb;
+  GtkSpinButton *mfu;
 };
 
 G_DEFINE_FINAL_TYPE (VcTrainingPage, vc_training_page, GTK_TYPE_WIDGET)
@@ -198,6 +199,7 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   vc_bind_spin (self->seq, estimate, "seq", 256, 0);
   vc_bind_active (GTK_WIDGET (self->flash_attention), estimate, "flash-attention");
   vc_bind_spin_with_default (self->overhead_gb, estimate, "overhead-gb", 0.1, 1);
+  vc_bind_spin (self->mfu, estimate, "mfu", 0.01, 2);
   build_targets (self);
   point_targets_label (self);
 
@@ -255,6 +257,7 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, seq);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, flash_attention);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, overhead_gb);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, mfu);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 

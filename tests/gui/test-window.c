@@ -304,11 +304,17 @@ test_gpu_chart_pixels (Fixture       *f,
   g_assert_cmpuint (kinds[VC_GPU_FIT_ONE], >, 0);
   g_assert_cmpuint (kinds[VC_GPU_FIT_SEVERAL], >, 0);
 
-  /* the labels carry the count, not only the colours */
-  {
-    g_autofree char *first = vc_gpu_chart_describe (VC_GPU_CHART (chart), 0);
-    g_assert_nonnull (strstr (first, "2 GPUs"));
-  }
+  /* the labels carry the count, not only the colours: two 16 GB T4 cards, three 8 GB cards */
+  for (guint i = 0; i < n; i++)
+    {
+      const char *id = vc_estimate_get_gpu (f->estimate, i)->id;
+      g_autofree char *label = vc_gpu_chart_describe (VC_GPU_CHART (chart), i);
+
+      if (g_str_equal (id, "t4"))
+        g_assert_nonnull (strstr (label, "2 GPUs"));
+      else if (g_str_equal (id, "rtx-4060-8gb"))
+        g_assert_nonnull (strstr (label, "3 GPUs"));
+    }
 
   /* an overhead per GPU larger than any GPU: no number of them is enough */
   g_object_set (f->estimate, "overhead-gb", 500.0, NULL);

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vc-engine.h: what serving engines do with a GPU's memory, following each engine's source
+ * (FORMULAS.md, "Engines"): vLLM reserves gpu_memory_utilization of the card and SGLang
+ * mem_fraction_static, and both fill what the model leaves with KV-cache blocks; llama.cpp pads
+ * its context to 256 cells. Free of GObject and of allocation.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "vc-estimator.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  gboolean known;                  /* an engine that sizes its cache, and a model it can size */
+  double tokens;                   /* KV-cache capacity of the n GPUs, in tokens */
+  double max_concurrency;          /* requests of seq tokens the cache holds at once */
+} VcKvCapacity;
+
+double vc_engine_usable_bytes (const VcInputs *inputs,
+                               double          capacity_bytes,
+                               double          overhead_bytes);
+guint  vc_engine_context_tokens (const VcInputs *inputs);
+double vc_engine_transient_bytes (const VcInputs *inputs,
+                                  double          kv_cache_bytes);
+void   vc_engine_kv_capacity  (const VcInputs         *inputs,
+                               const VcResult         *result,
+                               const VcScenarioResult *scenario,
+                               double                  capacity_bytes,
+                               double                  n_gpus,
+                               VcKvCapacity           *capacity);
+
+G_END_DECLS

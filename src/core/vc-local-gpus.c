@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vc-local-gpus.c: this computer's GPUs (NVML for NVIDIA, sysfs for AMD) and system memory. */
+#define G_LOG_DOMAIN "vc-local-gpus"
+
+#include "config.h"
+
+#include <dlfcn.h>
+#include <gio/gio.h>
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "vc-local-gpus.h"
+
+#define AMD_PCI_VENDOR 0x1002
+
+/* The part of the NVML C API read here (nvml.h): functions return nvmlReturn_t, 0 on success;
+ * nvmlMemory_t's total is in bytes; a device name fits NVML_DEVICE_NAME_V2_BUFFER_SIZE (96). */
+typedef int (*NvmlInit) (void);
+typedef int (*NvmlShutdown) (void);
+typedef int (*NvmlGetCount) (unsigned int *count);
+typedef int (*NvmlGetHandle) (unsigned int index, void **device);
+typedef int (*NvmlGetName) (void *device, char *name, unsigned int length);
+typedef struct
+{
+  unsigned long long total;
+  unsigned long long free;
+  unsigned long long used;
+} NvmlMemory;
+typedef int (*NvmlGetMemory) (void *device, NvmlMemory *memory);
+
+#define NVML_NAME_SIZE 96
+
+void
+vc_local_gpu_free (VcLocalGpu *gpu)
+{
+  if (gpu == NULL)
+    return;
+  g_free (gpu->name);
+  g_free (gpu->vendor);
+  g_free (gpu);
+}
+
+static void
+add_gpu (GPtrArray  *out,
+         const char *name,
+         const char *vendor,
+         double      bytes)
+{
+  VcLocalGpu *gpu = g_new0 (VcLocalGpu, 1);
+
+  gpu->name = g_strdup (name);
+  gpu->vendor = g_strdup (vendor);
+  gpu->memory_bytes = bytes;
+  g_ptr_array_add (out, gpu);
+}
+
+static gpointer
+symbol (void       *lib,
+        const char *name,
+        const char *fallback)
+{
+  gpointer p = dlsym (lib, name);
+
+  return p != NULL || fallback == NULL ? p : dlsym (lib, fallback);
+}
+
+/* NVIDIA: whatever libnvidia-ml reports, when the library is there; nothing otherwise */
+static void
+detect_nvidia (GPtrArray  *out,
+               const char *library)
+{
+  void *lib = dlopen (library, RTLD_NOW | RTLD_LOCAL);
+  NvmlInit init;
+  NvmlShutdown shutdown;
+  NvmlGetCount get_count;
+  NvmlGetHandle get_handle;
+  NvmlGetName get_name;
+  NvmlGetMemory get_memory;
+  unsigned int count = 0;
+
+  if (lib == NULL)
+    {
+      g_debug ("no NVIDIA management library (%s): %s", library, dlerror ());
+      return;
+    }
+  init = (NvmlInit) symbol (lib, "nvmlInit_v2", "nvmlInit");
+  shutdown = (NvmlShutdown) symbol (lib, "nvmlShutdown", NULL);
+  get_count = (NvmlGetCount) symbol (lib, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
+  get_handle = (NvmlGetHandle) symbol (lib, "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
+  get_name = (NvmlGetName) symbol (lib, "nvmlDeviceGetName", NULL);
+  get_memory = (NvmlGetMemory) symbol (lib, "nvmlDeviceGetMemoryInfo", NULL);
+  if (init == NULL || shutdown == NULL || get_count == NULL || get_handle == NULL ||
+      get_name == NULL || get_memory == NULL || init () != 0)
+    {
+      dlclose (lib);
+      return;
+    }
+  if (get_count (&count) == 0)
+    for (unsigned int i = 0; i < count && i < 64; i++)
+      {
+        void *device = NULL;
+        char name[NVML_NAME_SIZE] = { 0 };
+        NvmlMemory memory = { 0 };
+
+        if (get_handle (i, &device) != 0 || get_memory (device, &memory) != 0 || memory.total == 0)
+          continue;
+        if (get_name (device, name, sizeof name) != 0 || name[0] == '\0')
+          g_snprintf (name, sizeof name, "NVIDIA GPU %u", i);
+        name[sizeof name - 1] = '\0';
+        add_gpu (out, name, "NVIDIA", (double) memory.total);
+      }
+  shutdown ();
+  dlclose (lib);
+}
+
+static char *
+read_line (const char *dir,
+           const char *file)
+{
+  g_autofree char *path = g_build_filename (dir, file, NULL);
+  char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  return g_strstrip (text);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* AMD: each DRM card whose PCI vendor is AMD's and whose amdgpu driver reports dedicated VRAM
+ * (mem_info_vram_total, bytes); connectors (card0-DP-1) and render nodes are skipped */
+static void
+detect_amd (GPtrArray  *out,
+            const char *sysfs_root)
+{
+  g_autofree char *drm = g_build_filename (sysfs_root, "class", "drm", NULL);
+  g_autoptr(GDir) dir = g_dir_open (drm, 0, NULL);
+  g_autoptr(GPtrArray) cards = g_ptr_array_new_with_free_func (g_free);
+  const char *entry;
+
+  if (dir == NULL)
+    return;
+  while ((entry = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (entry, "card") && strchr (entry, '-') == NULL)
+      g_ptr_array_add (cards, g_strdup (entry));
+  g_ptr_array_sort (cards, compare_names);
+
+  for (guint i = 0; i < cards->len; i++)
+    {
+      g_autofree char *device = g_build_filename (drm, cards->pdata[i], "device", NULL);
+      g_autofree char *vendor = read_line (device, "vendor");
+      g_autofree char *vram = read_line (device, "mem_info_vram_total");
+      g_autofree char *product = NULL, *pci_id = NULL, *name = NULL;
+      guint64 bytes;
+
+      if (vendor == NULL || g_ascii_strtoull (vendor, NULL, 16) != AMD_PCI_VENDOR || vram == NULL ||
+          !g_ascii_string_to_unsigned (vram, 10, 1, G_MAXUINT64, &bytes, NULL))
+        continue;
+      product = read_line (device, "product_name");
+      pci_id = read_line (device, "device");
+      if (product != NULL && *product != '\0')
+        name = g_strdup (product);
+      else
+        /* TRANSLATORS: an AMD graphics card known by its PCI device id, as "AMD GPU 0x744c" */
+        name = g_strdup_printf (_("AMD GPU %s"), pci_id ? pci_id : (const char *) cards->pdata[i]);
+      add_gpu (out, name, "AMD", (double) bytes);
+    }
+}
+
+GPtrArray *
+vc_local_gpus_detect (const char *sysfs_root,
+                      const char *nvml_library)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) vc_local_gpu_free);
+
+  if (nvml_library != NULL)
+    detect_nvidia (out, nvml_library);
+  if (sysfs_root != NULL)
+    detect_amd (out, sysfs_root);
+  return out;
+}
+
+GPtrArray *
+vc_local_gpus_detect_default (void)
+{
+  return vc_local_gpus_detect ("/sys", "libnvidia-ml.so.1");
+}
+
+/* MemTotal of /proc/meminfo, in bytes; 0 when it cannot be read */
+double
+vc_local_system_memory (const char *procfs_root)
+{
+  g_autofree char *path = g_build_filename (procfs_root, "meminfo", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return 0;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      guint64 kb;
+      g_auto(GStrv) f = NULL;
+
+      if (!g_str_has_prefix (lines[i], "MemTotal:"))
+        continue;
+      f = g_strsplit_set (lines[i] + strlen ("MemTotal:"), " \t", -1);
+      for (guint k = 0; f[k]; k++)
+        if (*f[k] && g_ascii_string_to_unsigned (f[k], 10, 1, G_MAXUINT64 / 1024, &kb, NULL))
+          return kb * 1024.0;
+    }
+  return 0;
+}
+
+/* Inside a Flatpak (its /.flatpak-info exists), cards are read only when the sandbox may see
+ * devices: "devices" of [Context] holding dri or all. Outside, always. */
+gboolean
+vc_local_gpus_allowed (const char  *flatpak_info_path,
+                       GError     **error)
+{
+  g_autoptr(GKeyFile) info = g_key_file_new ();
+  g_auto(GStrv) devices = NULL;
+
+  if (!g_file_test (flatpak_info_path, G_FILE_TEST_EXISTS))
+    return TRUE;
+  if (g_key_file_load_from_file (info, flatpak_info_path, G_KEY_FILE_NONE, NULL))
+    devices = g_key_file_get_string_list (info, "Context", "devices", NULL, NULL);
+  if (devices != NULL && (g_strv_contains ((const char * const *) devices, "dri") ||
+                          g_strv_contains ((const char * const *) devices, "all")))
+    return TRUE;
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                       _("This Flatpak has no access to the GPUs. Grant it with “flatpak override --user "
+                         "--device=dri io.github.vramcalc.VramCalculator” (NVIDIA cards need --device=all)."));
+  return FALSE;
+}
+
+/* The custom-gpus text for them: "NAME=SIZEMiB; …", names cleared of the separators */
+char *
+vc_local_gpus_to_custom (GPtrArray *gpus)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      const VcLocalGpu *gpu = gpus->pdata[i];
+      g_autofree char *cleared = g_strdelimit (g_strstrip (g_strdup (gpu->name)), ";=", ' ');
+      /* the custom-gpus input takes names of 1 to 64 characters */
+      g_autofree char *name = g_utf8_validate (cleared, -1, NULL) ? g_utf8_substring (cleared, 0, 64)
+                                                                   : g_strdup (gpu->vendor);
+
+      g_string_append_printf (s, "%s%s=%.0fMiB", s->len ? "; " : "", name, floor (gpu->memory_bytes / 1048576.0));
+    }
+  return g_string_free (s, FALSE);
+}

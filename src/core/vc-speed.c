@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vc-speed.c: decode, prefill and training speed from a card's bandwidth and matrix rate.
+ * The arithmetic and its calibration are in FORMULAS.md ("Speed"). */
+#define G_LOG_DOMAIN "vc-speed"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "vc-engine.h"
+#include "vc-speed.h"
+
+/* Shares of the peak memory bandwidth and of the dense matrix rate that single-stream runs
+ * reach, by kind of memory. Calibrated on the rows of tests/accuracy/speed.tsv marked
+ * "calibration" (llama.cpp llama-bench, batch 1): each is the median of measured / predicted
+ * at a share of 1 over those rows; test-speed checks the errors that FORMULAS.md states. */
+static const struct
+{
+  double bandwidth;
+  double compute;
+} efficiency[] = {
+  [VC_MEMORY_KIND_UNKNOWN] = { 0, 0 },
+  [VC_MEMORY_KIND_GDDR] = { 0.876, 1.014 },
+  [VC_MEMORY_KIND_HBM] = { 0.530, 0.178 },
+  [VC_MEMORY_KIND_UNIFIED] = { 0.815, 0.785 },
+};
+
+double
+vc_speed_bandwidth_efficiency (VcMemoryKind kind)
+{
+  return efficiency[kind].bandwidth;
+}
+
+double
+vc_speed_compute_efficiency (VcMemoryKind kind)
+{
+  return efficiency[kind].compute;
+}
+
+/* The dense matrix rate the weights' precision computes at: FP8 weights on the card's FP8
+ * units when it has them; integer weights are dequantized to 16 bits; fp32 runs at the TF32
+ * rate, half the 16-bit one on the cards we list. */
+double
+vc_speed_matrix_flops (const VcInputs         *in,
+                       const VcScenarioResult *sc,
+                       const VcGpu            *gpu)
+{
+  if (in->mode == VC_MODE_TRAINING)
+    return (in->precision == VC_PRECISION_FP32 && !in->mixed_precision && sc->id == VC_SCENARIO_FULL)
+           ? gpu->bf16_flops / 2 : gpu->bf16_flops;
+  if (sc->weight_bits == 8 && in->precision == VC_PRECISION_FP8 && gpu->fp8_flops > 0)
+    return gpu->fp8_flops;
+  if (sc->weight_bits >= 32)
+    return gpu->bf16_flops / 2;
+  return gpu->bf16_flops;
+}
+
+/* attention score and value products per token, averaged over a causal sequence of `seq`
+ * tokens: 2 products × 2 FLOPs × layers × query width × seq / 2; unknown (0) without an
+ * architecture */
+static double
+attention_flops_per_token (const VcInputs *in)
+{
+  if (in->method != VC_METHOD_ARCHITECTURE)
+    return 0;
+  return 2.0 * in->arch.n_layers * in->arch.n_heads * vc_arch_head_dim (&in->arch) * in->seq;
+}
+
+/* GPUs that work on the same step at once: tensor parallelism splits every layer (generic,
+ * vLLM, SGLang); llama.cpp's default layer split and Transformers' device_map="auto" run the
+ * layers one GPU after the other, so a step goes no faster than on one card. */
+static double
+parallel_gpus (const VcInputs *in,
+               double          n_gpus)
+{
+  if (in->mode == VC_MODE_TRAINING)
+    return n_gpus;
+  switch (in->engine)
+    {
+    case VC_ENGINE_LLAMA_CPP:
+    case VC_ENGINE_TRANSFORMERS:
+      return 1;
+    case VC_ENGINE_GENERIC:
+    case VC_ENGINE_VLLM:
+    case VC_ENGINE_SGLANG:
+    default:
+      return n_gpus;
+    }
+}
+
+void
+vc_speed_compute (const VcInputs         *in,
+                  const VcResult         *res,
+                  const VcScenarioResult *sc,
+                  const VcGpu            *gpu,
+                  double                  n_gpus,
+                  VcSpeed                *out)
+{
+  double P = res->parameters, A = res->active_parameters;
+  double flops = vc_speed_matrix_flops (in, sc, gpu);
+  double eta_bw = vc_speed_bandwidth_efficiency (gpu->memory_kind);
+  double eta_c = vc_speed_compute_efficiency (gpu->memory_kind);
+  double par = parallel_gpus (in, n_gpus);
+  double attn = attention_flops_per_token (in);
+
+  *out = (VcSpeed) { 0 };
+  if (n_gpus < 1 || !isfinite (n_gpus) || gpu->bandwidth_bytes_per_s <= 0 || flops <= 0 ||
+      eta_bw <= 0 || P <= 0 || A <= 0)
+    return;
+  out->known = TRUE;
+  out->gpus = n_gpus;
+
+  if (in->mode == VC_MODE_INFERENCE)
+    {
+      double B = (double) in->batch * in->concurrency;
+      /* a MoE step reads the experts its tokens are routed to: the active share per token,
+       * up to all of them */
+      double weights = sc->bytes[VC_COMPONENT_WEIGHTS] * MIN (1.0, A / P * B);
+      /* the cache holds batch × concurrency sequences of seq tokens; a step reads each one's
+       * context, seq / 2 on average over a generation */
+      double kv = sc->bytes[VC_COMPONENT_KV_CACHE] / 2;
+      double t_mem = (weights + kv) / (par * gpu->bandwidth_bytes_per_s * eta_bw);
+      double t_comp = B * (2 * A + attn) / (par * flops * eta_c);
+
+      out->decode_step_seconds = MAX (t_mem, t_comp);
+      out->decode_tokens_per_s = B / out->decode_step_seconds;
+      out->prefill_tokens_per_s = par * flops * eta_c / (2 * A + attn);
+    }
+  else
+    {
+      double tokens = (double) in->batch * in->seq;
+      /* forward 2 FLOPs per parameter and token, backward 4 (activation and weight
+       * gradients), weight gradients skipped for frozen weights (LoRA, QLoRA); attention
+       * products three times their forward cost */
+      double per_param = sc->id == VC_SCENARIO_FULL ? 6 : 4;
+      double model_flops = tokens * (per_param * A + 3 * attn);
+
+      out->step_seconds = model_flops / (n_gpus * flops * in->mfu);
+      out->train_tokens_per_s = tokens / out->step_seconds;
+    }
+}
+
+/* One GPU's speed in words, for the window's GPU comparison and vramcalc's table:
+ * "KV cache: 231,000 tokens · 28 requests of 8,192 tokens · 54 tokens/s" (the capacity with vLLM
+ * and SGLang only), or for training "0.42 s a step"; "" when the card's figures are unknown or
+ * no number of it is enough. */
+char *
+vc_speed_describe (const VcInputs *in,
+                   const VcResult *r,
+                   const VcGpu    *gpu,
+                   const VcGpuFit *fit)
+{
+  const VcScenarioResult *sc = &r->scenarios[r->selected];
+  g_autofree char *rate = NULL;
+  VcSpeed speed;
+  VcKvCapacity kv;
+
+  vc_speed_compute (in, r, sc, gpu, fit->count, &speed);
+  if (!speed.known)
+    return g_strdup ("");
+  if (in->mode == VC_MODE_TRAINING)
+    /* TRANSLATORS: seconds one optimizer step takes */
+    return g_strdup_printf (_("%.2f s a step"), speed.step_seconds);
+  /* TRANSLATORS: tokens generated per second, all requests together */
+  rate = g_strdup_printf (_("%'.0f tokens/s"), speed.decode_tokens_per_s);
+  vc_engine_kv_capacity (in, r, sc, fit->capacity_bytes, fit->count, &kv);
+  if (!kv.known)
+    return g_steal_pointer (&rate);
+  /* TRANSLATORS: the KV cache's capacity in tokens, how many requests of the sequence length
+   * it holds at once, that length, and the generation speed */
+  return g_strdup_printf (_("KV cache: %'.0f tokens · %'.0f requests of %'u tokens · %s"),
+                          kv.tokens, floor (kv.max_concurrency), in->seq, rate);
+}

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The window's engine and speed parts, in the real window under a display: the engine and its
+ * memory share in the Inference tab, the MFU in the Training tab, the speed and the vLLM-style
+ * capacity beside each GPU's fit, the GPU comparison grouped by vendor and narrowed to one. */
+#include "config.h"
+
+#include <gtk/gtk.h>
+
+#include "gui-test-util.h"
+#include "vc-catalog.h"
+#include "vc-gpu-chart-private.h"
+#include "vc-gpu-editor.h"
+#include "vc-local-gpus.h"
+#include "vc-results-view.h"
+#include "vc-window.h"
+
+typedef struct
+{
+  VcWindow *window;
+  VcEstimate *estimate;
+  VcResultsView *results;
+  VcGpuChart *chart;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (VC_SCHEMA_ID);
+
+  g_settings_reset (settings, "last-inputs");
+  g_settings_reset (settings, "tab");
+  f->window = vc_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1400, 1150);
+  f->estimate = vc_window_get_estimate (f->window);
+  f->results = VC_RESULTS_VIEW (vc_test_window_results (f->window));
+  f->chart = VC_GPU_CHART (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "gpu_chart"));
+  gtk_window_present (GTK_WINDOW (f->window));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  vc_test_destroy_window (f->window);
+}
+
+static guint
+choice_position (GtkWidget  *dropdown,
+                 const char *label)
+{
+  GListModel *model = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkStringObject) s = g_list_model_get_item (model, i);
+      if (g_str_equal (gtk_string_object_get_string (s), label))
+        return i;
+    }
+  g_assert_not_reached ();
+}
+
+static guint
+gpu_index (Fixture    *f,
+           const char *id)
+{
+  for (guint i = 0; i < vc_estimate_get_n_gpus (f->estimate); i++)
+    if (g_str_equal (vc_estimate_get_gpu (f->estimate, i)->id, id))
+      return i;
+  g_assert_not_reached ();
+}
+
+static void
+test_engine_inputs (Fixture       *f,
+                    gconstpointer  data)
+{
+  GtkWidget *engine = vc_test_window_input (f->window, VC_MODE_INFERENCE, "engine");
+  GtkWidget *fraction = vc_test_window_input (f->window, VC_MODE_INFERENCE, "memory-fraction");
+  GtkWidget *block = vc_test_window_input (f->window, VC_MODE_INFERENCE, "block-size");
+  GtkWidget *mfu = vc_test_window_input (f->window, VC_MODE_TRAINING, "mfu");
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+
+  /* the share and the block size only for the engines that have them */
+  g_assert_cmpint (in->engine, ==, VC_ENGINE_GENERIC);
+  g_assert_false (gtk_widget_get_sensitive (fraction));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (engine), choice_position (engine, "vLLM"));
+  g_assert_cmpint (in->engine, ==, VC_ENGINE_VLLM);
+  g_assert_true (gtk_widget_get_sensitive (fraction));
+  g_assert_true (gtk_widget_get_sensitive (block));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (fraction), 0.85);
+  g_assert_cmpfloat (in->memory_fraction, ==, 0.85);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (block), 32);
+  g_assert_cmpuint (in->block_size, ==, 32);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (engine), choice_position (engine, "llama.cpp"));
+  g_assert_cmpint (in->engine, ==, VC_ENGINE_LLAMA_CPP);
+  g_assert_false (gtk_widget_get_sensitive (block));
+
+  /* the model drives the widget too */
+  g_object_set (f->estimate, "engine", VC_ENGINE_SGLANG, NULL);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (engine)), ==, choice_position (engine, "SGLang"));
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (mfu), 0.55);
+  g_assert_cmpfloat (in->mfu, ==, 0.55);
+}
+
+static void
+test_speed_and_capacity (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  guint h100 = gpu_index (f, "h100-80gb");
+  g_autofree char *speed = NULL, *capacity = NULL, *training = NULL;
+
+  g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3-8b", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  speed = vc_gpu_chart_describe_speed (f->chart, h100);
+  g_assert_nonnull (strstr (speed, "tokens/s"));
+  g_assert_null (strstr (speed, "KV cache"));
+
+  /* with vLLM, its capacity line: blocks of tokens and requests of the sequence length */
+  g_object_set (f->estimate, "engine", VC_ENGINE_VLLM, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  capacity = vc_gpu_chart_describe_speed (f->chart, h100);
+  g_assert_true (g_str_has_prefix (capacity, "KV cache: "));
+  g_assert_nonnull (strstr (capacity, " requests of 8192 tokens · "));
+
+  /* training: the time of a step */
+  g_object_set (f->estimate, "mode", VC_MODE_TRAINING, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  training = vc_gpu_chart_describe_speed (f->chart, h100);
+  g_assert_nonnull (strstr (training, " s a step"));
+}
+
+static void
+test_vendor_groups (Fixture       *f,
+                    gconstpointer  data)
+{
+  GtkDropDown *filter = GTK_DROP_DOWN (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "vendor_filter"));
+  guint n = vc_estimate_get_n_gpus (f->estimate);
+  int all_height, amd_height;
+  graphene_rect_t bar;
+  GdkRGBA color;
+
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  all_height = gtk_widget_get_height (GTK_WIDGET (f->chart));
+  for (guint i = 0; i < n; i++)
+    g_assert_true (vc_gpu_chart_get_bar (f->chart, i, &bar, &color));
+
+  /* NVIDIA's cards come first, under their heading, before AMD's */
+  {
+    graphene_rect_t nvidia, amd;
+
+    g_assert_true (vc_gpu_chart_get_bar (f->chart, gpu_index (f, "h200"), &nvidia, &color));
+    g_assert_true (vc_gpu_chart_get_bar (f->chart, gpu_index (f, "rx-7900-xtx"), &amd, &color));
+    g_assert_cmpfloat (nvidia.origin.y, <, amd.origin.y);
+    g_assert_cmpfloat (nvidia.origin.y, >, 0);
+  }
+
+  /* one vendor: only its bars, and a shorter chart */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (filter), choice_position (GTK_WIDGET (filter), "AMD"));
+  g_assert_cmpstr (vc_gpu_chart_get_vendor_filter (f->chart), ==, "AMD");
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  amd_height = gtk_widget_get_height (GTK_WIDGET (f->chart));
+  g_assert_cmpint (amd_height, <, all_height);
+  for (guint i = 0; i < n; i++)
+    g_assert_true (vc_gpu_chart_get_bar (f->chart, i, &bar, &color) ==
+                   g_str_equal (vc_estimate_get_gpu (f->estimate, i)->vendor, "AMD"));
+
+  /* a view setting, not an input: the estimate does not change */
+  g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (filter), 0);
+  g_assert_null (vc_gpu_chart_get_vendor_filter (f->chart));
+}
+
+/* cards read from this computer become the user's own, once, under their heading */
+static void
+test_this_computer (Fixture       *f,
+                    gconstpointer  data)
+{
+  VcGpuEditor *editor = VC_GPU_EDITOR (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "gpu_editor"));
+  g_autoptr(GPtrArray) gpus = g_ptr_array_new_with_free_func ((GDestroyNotify) vc_local_gpu_free);
+  g_autoptr(GPtrArray) none = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *custom = NULL;
+  VcLocalGpu *g = g_new0 (VcLocalGpu, 1);
+  guint n_catalog;
+  graphene_rect_t bar;
+  GdkRGBA color;
+
+  g->name = g_strdup ("NVIDIA GeForce RTX 4090");
+  g->vendor = g_strdup ("NVIDIA");
+  g->memory_bytes = 24564.0 * 1048576;
+  g_ptr_array_add (gpus, g);
+  vc_gpus_get_all (&n_catalog);
+
+  g_assert_false (vc_gpu_editor_add_local (editor, none, &error));
+  g_assert_nonnull (strstr (error->message, "No GPU found"));
+  g_clear_error (&error);
+
+  g_assert_true (vc_gpu_editor_add_local (editor, gpus, &error));
+  g_assert_no_error (error);
+  g_assert_true (vc_gpu_editor_add_local (editor, gpus, &error));
+  g_object_get (f->estimate, "custom-gpus", &custom, NULL);
+  g_assert_cmpstr (custom, ==, "NVIDIA GeForce RTX 4090=24564MiB");
+  g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n_catalog + 1);
+
+  /* shown with the user's cards: the filter's last choice */
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  vc_gpu_chart_set_vendor_filter (f->chart, "");
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (vc_gpu_chart_get_bar (f->chart, n_catalog, &bar, &color));
+  g_assert_false (vc_gpu_chart_get_bar (f->chart, 0, &bar, &color));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_test_skip ("no display: GUI tests need one (build-aux/test runs them under Xvfb)");
+      return g_test_run ();
+    }
+
+#define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("/engines-window/engine-inputs", test_engine_inputs);
+  ADD ("/engines-window/speed-and-capacity", test_speed_and_capacity);
+  ADD ("/engines-window/vendor-groups", test_vendor_groups);
+  ADD ("/engines-window/this-computer", test_this_computer);
+  return g_test_run ();
+}
