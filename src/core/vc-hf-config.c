@@ -1,5 +1,9 @@
 /* vc-hf-config.c: reading a Hugging Face config.json into an exact architecture.
  *
+ * One reader per family, in the families table (as a modeline parser keeps one parser per
+ * dialect): a new family is a row and a function. Messages name the key; the file's name is put
+ * in front of them where reading fails (g_propagate_prefixed_error).
+ *
  * Which keys each family reads (aliases after "|"), and the module list the count follows. The
  * counting rules are those of vc_arch_count_params(); this file decides, per family, which
  * modules exist, from the Hugging Face transformers implementations (modeling_<family>.py and
@@ -73,31 +77,34 @@
 #include "vc-error.h"
 #include "vc-hf-config.h"
 
-typedef enum
-{
-  FAMILY_LLAMA,
-  FAMILY_MISTRAL,
-  FAMILY_MIXTRAL,
-  FAMILY_QWEN2,
-  FAMILY_QWEN2_MOE,
-  FAMILY_QWEN3,
-  FAMILY_QWEN3_MOE,
-  FAMILY_GEMMA,
-  FAMILY_GEMMA2,
-  FAMILY_GEMMA3,
-  FAMILY_PHI3,
-  FAMILY_GPT2,
-  FAMILY_GPT_NEOX,
-  FAMILY_FALCON,
-  FAMILY_DEEPSEEK_V2,
-  FAMILY_DEEPSEEK_V3,
-} Family;
 
-/* The defaults of each configuration class, for keys a file leaves out. */
+typedef struct _Family Family;
+
+/* What a config is read with: the object read (the root, or text_config for a multimodal
+ * wrapper) and what the readers leave for the description. Messages name keys with prefix;
+ * the file's name is put in front of them once, where the reading fails. */
 typedef struct
+{
+  const char *prefix;        /* "" or "text_config." */
+  JsonObject *object;        /* the config read */
+  GHashTable *huge;          /* key → integer literal beyond 64 bits */
+  gboolean nested;           /* a sub-config: missing keys take the class defaults */
+  const Family *family;
+  guint mtp_layers;          /* multi-token prediction layers, which are not counted */
+} Reader;
+
+/* One reader per family: it fills the architecture from the keys its configuration class has.
+ * The tied head, layer_types and the shape checks every family shares come after it. */
+typedef gboolean (*FamilyRead) (Reader   *r,
+                                VcArch   *arch,
+                                GError  **error);
+
+/* A family: its reader, and the defaults of its configuration class for keys a file leaves out. */
+struct _Family
 {
   const char *id;
   const char *name;
+  FamilyRead read;
   guint vocab;
   guint hidden;
   guint intermediate;
@@ -107,51 +114,59 @@ typedef struct
   guint head_dim;          /* 0: hidden / heads */
   gboolean tied;
   guint sliding_window;    /* when the key is absent; 0: none */
-} FamilyInfo;
-
-static const FamilyInfo families[] = {
-  [FAMILY_LLAMA] = { "llama", "Llama", 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
-  [FAMILY_MISTRAL] = { "mistral", "Mistral", 32000, 4096, 14336, 32, 32, 8, 0, FALSE, 4096 },
-  [FAMILY_MIXTRAL] = { "mixtral", "Mixtral", 32000, 4096, 14336, 32, 32, 8, 0, FALSE, 0 },
-  [FAMILY_QWEN2] = { "qwen2", "Qwen2", 151936, 4096, 22016, 32, 32, 32, 0, FALSE, 4096 },
-  [FAMILY_QWEN2_MOE] = { "qwen2_moe", "Qwen2-MoE", 151936, 2048, 5632, 24, 16, 16, 0, FALSE, 4096 },
-  [FAMILY_QWEN3] = { "qwen3", "Qwen3", 151936, 4096, 22016, 32, 32, 32, 128, FALSE, 4096 },
-  [FAMILY_QWEN3_MOE] = { "qwen3_moe", "Qwen3-MoE", 151936, 2048, 6144, 24, 32, 4, 0, FALSE, 4096 },
-  [FAMILY_GEMMA] = { "gemma", "Gemma", 256000, 3072, 24576, 28, 16, 16, 256, TRUE, 0 },
-  [FAMILY_GEMMA2] = { "gemma2", "Gemma 2", 256000, 2304, 9216, 26, 8, 4, 256, TRUE, 4096 },
-  [FAMILY_GEMMA3] = { "gemma3", "Gemma 3", 262208, 2304, 9216, 26, 8, 4, 256, TRUE, 4096 },
-  [FAMILY_PHI3] = { "phi3", "Phi-3", 32064, 3072, 8192, 32, 32, 0, 0, FALSE, 0 },
-  [FAMILY_GPT2] = { "gpt2", "GPT-2", 50257, 768, 0, 12, 12, 0, 0, TRUE, 0 },
-  [FAMILY_GPT_NEOX] = { "gpt_neox", "GPT-NeoX", 50432, 6144, 24576, 44, 64, 0, 0, FALSE, 0 },
-  [FAMILY_FALCON] = { "falcon", "Falcon", 65024, 4544, 0, 32, 71, 0, 0, TRUE, 0 },
-  [FAMILY_DEEPSEEK_V2] = { "deepseek_v2", "DeepSeek-V2", 102400, 5120, 12288, 60, 128, 0, 0, FALSE, 0 },
-  [FAMILY_DEEPSEEK_V3] = { "deepseek_v3", "DeepSeek-V3", 129280, 7168, 18432, 61, 128, 0, 0, FALSE, 0 },
 };
 
+static gboolean read_llama       (Reader *r, VcArch *arch, GError **error);
+static gboolean read_llama_way   (Reader *r, VcArch *arch, GError **error);
+static gboolean read_mistral     (Reader *r, VcArch *arch, GError **error);
+static gboolean read_mixtral     (Reader *r, VcArch *arch, GError **error);
+static gboolean read_qwen2       (Reader *r, VcArch *arch, GError **error);
+static gboolean read_qwen2_moe   (Reader *r, VcArch *arch, GError **error);
+static gboolean read_qwen3       (Reader *r, VcArch *arch, GError **error);
+static gboolean read_qwen3_moe   (Reader *r, VcArch *arch, GError **error);
+static gboolean read_gemma       (Reader *r, VcArch *arch, GError **error);
+static gboolean read_gemma2      (Reader *r, VcArch *arch, GError **error);
+static gboolean read_gemma3      (Reader *r, VcArch *arch, GError **error);
+static gboolean read_phi3        (Reader *r, VcArch *arch, GError **error);
+static gboolean read_gpt2        (Reader *r, VcArch *arch, GError **error);
+static gboolean read_gpt_neox    (Reader *r, VcArch *arch, GError **error);
+static gboolean read_falcon      (Reader *r, VcArch *arch, GError **error);
+static gboolean read_deepseek_v2 (Reader *r, VcArch *arch, GError **error);
+static gboolean read_deepseek_v3 (Reader *r, VcArch *arch, GError **error);
+
+static const Family families[] = {
+  { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
+  { "mistral", "Mistral", read_mistral, 32000, 4096, 14336, 32, 32, 8, 0, FALSE, 4096 },
+  { "mixtral", "Mixtral", read_mixtral, 32000, 4096, 14336, 32, 32, 8, 0, FALSE, 0 },
+  { "qwen2", "Qwen2", read_qwen2, 151936, 4096, 22016, 32, 32, 32, 0, FALSE, 4096 },
+  { "qwen2_moe", "Qwen2-MoE", read_qwen2_moe, 151936, 2048, 5632, 24, 16, 16, 0, FALSE, 4096 },
+  { "qwen3", "Qwen3", read_qwen3, 151936, 4096, 22016, 32, 32, 32, 128, FALSE, 4096 },
+  { "qwen3_moe", "Qwen3-MoE", read_qwen3_moe, 151936, 2048, 6144, 24, 32, 4, 0, FALSE, 4096 },
+  { "gemma", "Gemma", read_gemma, 256000, 3072, 24576, 28, 16, 16, 256, TRUE, 0 },
+  { "gemma2", "Gemma 2", read_gemma2, 256000, 2304, 9216, 26, 8, 4, 256, TRUE, 4096 },
+  { "gemma3", "Gemma 3", read_gemma3, 262208, 2304, 9216, 26, 8, 4, 256, TRUE, 4096 },
+  { "phi3", "Phi-3", read_phi3, 32064, 3072, 8192, 32, 32, 0, 0, FALSE, 0 },
+  { "gpt2", "GPT-2", read_gpt2, 50257, 768, 0, 12, 12, 0, 0, TRUE, 0 },
+  { "gpt_neox", "GPT-NeoX", read_gpt_neox, 50432, 6144, 24576, 44, 64, 0, 0, FALSE, 0 },
+  { "falcon", "Falcon", read_falcon, 65024, 4544, 0, 32, 71, 0, 0, TRUE, 0 },
+  { "deepseek_v2", "DeepSeek-V2", read_deepseek_v2, 102400, 5120, 12288, 60, 128, 0, 0, FALSE, 0 },
+  { "deepseek_v3", "DeepSeek-V3", read_deepseek_v3, 129280, 7168, 18432, 61, 128, 0, 0, FALSE, 0 },
+};
+
+/* A model_type no family reads: the Llama way, with Llama's defaults. */
+static const Family llama_way = {
+  "llama", "Llama", read_llama_way, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0
+};
+
+/* model_type → family id, for the types that are not a family's own id */
 static const struct
 {
   const char *model_type;
-  Family family;
-} model_types[] = {
-  { "llama", FAMILY_LLAMA },
-  { "mistral", FAMILY_MISTRAL },
-  { "mixtral", FAMILY_MIXTRAL },
-  { "qwen2", FAMILY_QWEN2 },
-  { "qwen2_moe", FAMILY_QWEN2_MOE },
-  { "qwen3", FAMILY_QWEN3 },
-  { "qwen3_moe", FAMILY_QWEN3_MOE },
-  { "gemma", FAMILY_GEMMA },
-  { "gemma2", FAMILY_GEMMA2 },
-  { "gemma3", FAMILY_GEMMA3 },
-  { "gemma3_text", FAMILY_GEMMA3 },
-  { "phi3", FAMILY_PHI3 },
-  { "gpt2", FAMILY_GPT2 },
-  { "gpt_neox", FAMILY_GPT_NEOX },
-  { "falcon", FAMILY_FALCON },
-  { "RefinedWeb", FAMILY_FALCON },
-  { "RefinedWebModel", FAMILY_FALCON },
-  { "deepseek_v2", FAMILY_DEEPSEEK_V2 },
-  { "deepseek_v3", FAMILY_DEEPSEEK_V3 },
+  const char *family;
+} aliases[] = {
+  { "gemma3_text", "gemma3" },
+  { "RefinedWeb", "falcon" },
+  { "RefinedWebModel", "falcon" },
 };
 
 /* Multimodal wrappers whose text_config may leave out model_type: the text model's type. */
@@ -175,38 +190,19 @@ struct _VcHfConfig
   VcParamCounts counts;
   char *name;
   char *model_type;          /* as the file gives it ("" when it gives none) */
-  char *family;              /* the family counted: "llama" also for unknown types */
   char *torch_dtype;         /* NULL when not given */
   char *quant_method;        /* quantization_config.quant_method, NULL when none */
   guint quant_bits;
-  gboolean known;
   gboolean text_only;
   char *text_model_type;
   guint mtp_layers;
-  Family family_id;
+  const Family *family;      /* llama_way for a model_type no family reads */
   gboolean hub_name;         /* the name is a Hub id's (org/name) */
   char *description;
   char *warning;
 };
 
 G_DEFINE_FINAL_TYPE (VcHfConfig, vc_hf_config, G_TYPE_OBJECT)
-
-enum {
-  PROP_0,
-  PROP_NAME,
-  PROP_MODEL_TYPE,
-  PROP_FAMILY,
-  PROP_KNOWN_FAMILY,
-  PROP_TEXT_ONLY,
-  PROP_TORCH_DTYPE,
-  PROP_PARAMETERS,
-  PROP_ACTIVE_PARAMETERS,
-  PROP_DESCRIPTION,
-  PROP_WARNING,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
 
 static void
 vc_hf_config_finalize (GObject *object)
@@ -215,7 +211,6 @@ vc_hf_config_finalize (GObject *object)
 
   g_free (self->name);
   g_free (self->model_type);
-  g_free (self->family);
   g_free (self->torch_dtype);
   g_free (self->quant_method);
   g_free (self->text_model_type);
@@ -225,63 +220,11 @@ vc_hf_config_finalize (GObject *object)
 }
 
 static void
-vc_hf_config_get_property (GObject    *object,
-                           guint       prop_id,
-                           GValue     *value,
-                           GParamSpec *pspec)
-{
-  VcHfConfig *self = VC_HF_CONFIG (object);
-
-  switch (prop_id)
-    {
-    case PROP_NAME: g_value_set_string (value, self->name); break;
-    case PROP_MODEL_TYPE: g_value_set_string (value, self->model_type); break;
-    case PROP_FAMILY: g_value_set_string (value, self->family); break;
-    case PROP_KNOWN_FAMILY: g_value_set_boolean (value, self->known); break;
-    case PROP_TEXT_ONLY: g_value_set_boolean (value, self->text_only); break;
-    case PROP_TORCH_DTYPE: g_value_set_string (value, self->torch_dtype); break;
-    case PROP_PARAMETERS: g_value_set_double (value, self->counts.total); break;
-    case PROP_ACTIVE_PARAMETERS: g_value_set_double (value, self->counts.active); break;
-    case PROP_DESCRIPTION: g_value_set_string (value, self->description); break;
-    case PROP_WARNING: g_value_set_string (value, self->warning); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 vc_hf_config_class_init (VcHfConfigClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  const GParamFlags RO = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
 
   object_class->finalize = vc_hf_config_finalize;
-  object_class->get_property = vc_hf_config_get_property;
-
-  properties[PROP_NAME] =
-    g_param_spec_string ("name", "Name", "The model's display name", "", RO);
-  properties[PROP_MODEL_TYPE] =
-    g_param_spec_string ("model-type", "Model type", "model_type as config.json gives it", "", RO);
-  properties[PROP_FAMILY] =
-    g_param_spec_string ("family", "Family", "The family whose module list is counted", "llama", RO);
-  properties[PROP_KNOWN_FAMILY] =
-    g_param_spec_boolean ("known-family", "Known family",
-                          "FALSE when an unknown model_type was estimated the Llama way", TRUE, RO);
-  properties[PROP_TEXT_ONLY] =
-    g_param_spec_boolean ("text-only", "Text model only",
-                          "A multimodal wrapper: only its text model is counted", FALSE, RO);
-  properties[PROP_TORCH_DTYPE] =
-    g_param_spec_string ("torch-dtype", "Stored dtype", "torch_dtype as config.json gives it", NULL, RO);
-  properties[PROP_PARAMETERS] =
-    g_param_spec_double ("parameters", "Parameters", "Total parameters", 0, G_MAXDOUBLE, 0, RO);
-  properties[PROP_ACTIVE_PARAMETERS] =
-    g_param_spec_double ("active-parameters", "Activated parameters",
-                         "Parameters used per token", 0, G_MAXDOUBLE, 0, RO);
-  properties[PROP_DESCRIPTION] =
-    g_param_spec_string ("description", "Description", "What was read, for people", "", RO);
-  properties[PROP_WARNING] =
-    g_param_spec_string ("warning", "Warning",
-                         "What to check (unknown family, text model only); NULL when nothing", NULL, RO);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -290,15 +233,6 @@ vc_hf_config_init (VcHfConfig *self)
 }
 
 /* ---- reading keys -------------------------------------------------------------------------- */
-
-typedef struct
-{
-  const char *file;          /* names the data in messages */
-  const char *prefix;        /* "" or "text_config." */
-  JsonObject *object;        /* the config read */
-  GHashTable *huge;          /* key → integer literal beyond 64 bits */
-  gboolean nested;           /* a sub-config: missing keys take the class defaults */
-} Reader;
 
 static char *
 describe_node (JsonNode *node)
@@ -369,8 +303,8 @@ range_error (Reader      *r,
              GError     **error)
 {
   g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-               _("%s: \"%s%s\" must be a whole number from %u to %u, got %s"),
-               r->file, r->prefix, key, min, max, got);
+               _("\"%s%s\" must be a whole number from %u to %u, got %s"),
+               r->prefix, key, min, max, got);
   return FALSE;
 }
 
@@ -428,8 +362,8 @@ need_uint (Reader      *r,
   if (node == NULL)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                   _("%s: \"%s%s\" is missing; it must be a whole number from %u to %u"),
-                   r->file, r->prefix, key, min, max);
+                   _("\"%s%s\" is missing; it must be a whole number from %u to %u"),
+                   r->prefix, key, min, max);
       return FALSE;
     }
   return node_uint (r, found, node, min, max, out, error);
@@ -481,17 +415,17 @@ opt_bool (Reader      *r,
     {
       g_autofree char *got = describe_node (node);
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                   _("%s: \"%s%s\" must be true or false, got %s"), r->file, r->prefix, key, got);
+                   _("\"%s%s\" must be true or false, got %s"), r->prefix, key, got);
       return FALSE;
     }
   *out = json_node_get_boolean (node);
   return TRUE;
 }
 
-/* A string or null; *out is NULL when absent or null. */
+/* A string or null in object, whose keys messages name with prefix; *out is NULL when absent
+ * or null. */
 static gboolean
-opt_string (Reader      *r,
-            JsonObject  *object,
+opt_string (JsonObject  *object,
             const char  *prefix,
             const char  *key,
             const char **out,
@@ -506,7 +440,7 @@ opt_string (Reader      *r,
     {
       g_autofree char *got = describe_node (node);
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                   _("%s: \"%s%s\" must be text, got %s"), r->file, prefix, key, got);
+                   _("\"%s%s\" must be text, got %s"), prefix, key, got);
       return FALSE;
     }
   *out = json_node_get_string (node);
@@ -539,8 +473,7 @@ read_layer_types (Reader    *r,
   if (!JSON_NODE_HOLDS_ARRAY (node) || json_array_get_length (json_node_get_array (node)) != n_layers)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                   _("%s: \"%slayer_types\" must list one attention type per layer (%u)"),
-                   r->file, r->prefix, n_layers);
+                   _("\"%slayer_types\" must list one attention type per layer (%u)"), r->prefix, n_layers);
       return FALSE;
     }
   array = json_node_get_array (node);
@@ -557,8 +490,8 @@ read_layer_types (Reader    *r,
       else if (g_strcmp0 (type, "full_attention") != 0)
         {
           g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                       _("%s: \"%slayer_types\" may hold only \"full_attention\" and \"sliding_attention\""),
-                       r->file, r->prefix);
+                       _("\"%slayer_types\" may hold only \"full_attention\" and \"sliding_attention\""),
+                       r->prefix);
           return FALSE;
         }
     }
@@ -597,21 +530,24 @@ read_mlp_only_layers (Reader    *r,
 
 bad:
   g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-               _("%s: \"%smlp_only_layers\" must be a list of layer numbers from 0 to %u"),
-               r->file, r->prefix, n_layers - 1);
+               _("\"%smlp_only_layers\" must be a list of layer numbers from 0 to %u"),
+               r->prefix, n_layers - 1);
   return FALSE;
 }
 
 #define TRY(x) G_STMT_START { if (!(x)) return FALSE; } G_STMT_END
 
-/* The attention and MLP shape shared by the llama-style families. */
+/* ---- pieces the families share --------------------------------------------------------------- */
+
+/* The attention and MLP shape of the llama-style families: RMSNorm, two norms a layer, a gated
+ * MLP. */
 static gboolean
-read_llama_style (Reader             *r,
-                  const FamilyInfo   *fi,
-                  gboolean            read_head_dim,
-                  VcArch             *arch,
-                  GError            **error)
+read_llama_style (Reader   *r,
+                  gboolean  read_head_dim,
+                  VcArch   *arch,
+                  GError  **error)
 {
+  const Family *fi = r->family;
   guint kv_default;
 
   TRY (need_uint (r, "num_hidden_layers", NULL, fi->layers, 1, field_max ("layers"), &arch->n_layers, error));
@@ -631,19 +567,45 @@ read_llama_style (Reader             *r,
   return TRUE;
 }
 
+/* attention_bias: a bias on q, k, v and o */
+static gboolean
+read_attention_bias (Reader   *r,
+                     VcArch   *arch,
+                     GError  **error)
+{
+  gboolean bias = FALSE;
+
+  TRY (opt_bool (r, "attention_bias", FALSE, &bias, error));
+  arch->qkv_bias = arch->o_bias = bias;
+  return TRUE;
+}
+
 static gboolean
 read_experts (Reader      *r,
               const char  *experts_key,
               guint        experts_default,
               guint        k_default,
               VcArch      *arch,
-              const char **k_key,
               GError     **error)
 {
   TRY (need_uint (r, experts_key, NULL, experts_default, 1, field_max ("experts"), &arch->n_experts, error));
-  *k_key = "num_experts_per_tok";
   return need_uint (r, "num_experts_per_tok", NULL, k_default, 1, arch->n_experts,
                     &arch->experts_per_token, error);
+}
+
+/* sliding_window (the family's default when absent, null: none) on every layer */
+static gboolean
+read_window_all_layers (Reader   *r,
+                        VcArch   *arch,
+                        GError  **error)
+{
+  guint window = 0;
+
+  TRY (opt_uint (r, "sliding_window", NULL, r->family->sliding_window, 0, 1, field_max ("sliding-window"),
+                 &window, error));
+  arch->sliding_window = window;
+  arch->sliding_window_layers = window > 0 ? arch->n_layers : 0;
+  return TRUE;
 }
 
 /* Qwen2/Qwen3: the window applies from layer max_window_layers on, when use_sliding_window. */
@@ -666,6 +628,7 @@ read_qwen_window (Reader   *r,
   return TRUE;
 }
 
+/* Qwen MoE: dense layers from decoder_sparse_step and mlp_only_layers */
 static gboolean
 read_qwen_moe_layers (Reader   *r,
                       VcArch   *arch,
@@ -683,301 +646,384 @@ read_qwen_moe_layers (Reader   *r,
   return TRUE;
 }
 
+/* ---- one reader per family --------------------------------------------------------------------- */
+
 static gboolean
-read_deepseek (Reader    *r,
-               Family     family,
-               VcArch    *arch,
-               guint     *mtp_layers,
-               GError   **error)
+read_llama (Reader   *r,
+            VcArch   *arch,
+            GError  **error)
 {
-  const FamilyInfo *fi = &families[family];
-  guint first_dense = 0, freq = 1;
-  const char *topk_method = NULL;
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  return opt_bool (r, "mlp_bias", FALSE, &arch->mlp_bias, error);
+}
+
+/* An unknown model_type: Llama's modules, plus the standard MoE keys and a window on every
+ * layer when the file has them. */
+static gboolean
+read_llama_way (Reader   *r,
+                VcArch   *arch,
+                GError  **error)
+{
+  const char *experts_key = json_object_has_member (r->object, "num_local_experts")
+                            ? "num_local_experts" : "num_experts";
+  JsonNode *node = json_object_get_member (r->object, experts_key);
+  gboolean use = TRUE;
+
+  TRY (read_llama (r, arch, error));
+  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      TRY (read_experts (r, experts_key, 8, 2, arch, error));
+      TRY (opt_uint (r, "moe_intermediate_size", NULL, 0, 0, 1, field_max ("expert-intermediate-size"),
+                     &arch->expert_intermediate_size, error));
+    }
+  TRY (opt_bool (r, "use_sliding_window", TRUE, &use, error));
+  return !use || read_window_all_layers (r, arch, error);
+}
+
+static gboolean
+read_mistral (Reader   *r,
+              VcArch   *arch,
+              GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  return read_window_all_layers (r, arch, error);
+}
+
+static gboolean
+read_mixtral (Reader   *r,
+              VcArch   *arch,
+              GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_experts (r, "num_local_experts", 8, 2, arch, error));
+  return read_window_all_layers (r, arch, error);
+}
+
+static gboolean
+read_qwen2 (Reader   *r,
+            VcArch   *arch,
+            GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  arch->qkv_bias = TRUE;
+  return read_qwen_window (r, arch, error);
+}
+
+static gboolean
+read_qwen2_moe (Reader   *r,
+                VcArch   *arch,
+                GError  **error)
+{
+  guint shared = 0;
+
+  TRY (read_llama_style (r, TRUE, arch, error));
+  arch->qkv_bias = TRUE;
+  TRY (read_experts (r, "num_experts", 60, 4, arch, error));
+  TRY (need_uint (r, "moe_intermediate_size", NULL, 1408, 1, field_max ("expert-intermediate-size"),
+                  &arch->expert_intermediate_size, error));
+  TRY (opt_uint (r, "shared_expert_intermediate_size", NULL, 5632, 0, 0,
+                 field_max ("shared-intermediate-size"), &shared, error));
+  arch->shared_intermediate_size = shared;
+  arch->n_shared_experts = shared > 0 ? 1 : 0;
+  arch->shared_expert_gate = TRUE;
+  TRY (read_qwen_moe_layers (r, arch, error));
+  return read_qwen_window (r, arch, error);
+}
+
+static gboolean
+read_qwen3 (Reader   *r,
+            VcArch   *arch,
+            GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  arch->qk_norm = TRUE;
+  return read_qwen_window (r, arch, error);
+}
+
+static gboolean
+read_qwen3_moe (Reader   *r,
+                VcArch   *arch,
+                GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  arch->qk_norm = TRUE;
+  TRY (read_experts (r, "num_experts", 128, 8, arch, error));
+  TRY (need_uint (r, "moe_intermediate_size", NULL, 768, 1, field_max ("expert-intermediate-size"),
+                  &arch->expert_intermediate_size, error));
+  TRY (read_qwen_moe_layers (r, arch, error));
+  return read_qwen_window (r, arch, error);
+}
+
+static gboolean
+read_gemma (Reader   *r,
+            VcArch   *arch,
+            GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  return read_attention_bias (r, arch, error);
+}
+
+/* Gemma 2: four norms a layer, the window on even layers (is_sliding = not layer_idx % 2) */
+static gboolean
+read_gemma2 (Reader   *r,
+             VcArch   *arch,
+             GError  **error)
+{
+  TRY (read_gemma (r, arch, error));
+  arch->norms_per_layer = 4;
+  TRY (read_window_all_layers (r, arch, error));
+  if (arch->sliding_window > 0)
+    arch->sliding_window_layers = (arch->n_layers + 1) / 2;
+  return TRUE;
+}
+
+/* Gemma 3: as Gemma 2 with q_norm and k_norm; the window on all layers but every
+ * sliding_window_pattern-th */
+static gboolean
+read_gemma3 (Reader   *r,
+             VcArch   *arch,
+             GError  **error)
+{
+  guint pattern = 6;
+
+  TRY (read_gemma (r, arch, error));
+  arch->norms_per_layer = 4;
+  arch->qk_norm = TRUE;
+  TRY (read_window_all_layers (r, arch, error));
+  if (arch->sliding_window == 0)
+    return TRUE;
+  TRY (opt_uint (r, "sliding_window_pattern", "_sliding_window_pattern", 6, 6, 1, field_max ("layers"),
+                 &pattern, error));
+  arch->sliding_window_layers = arch->n_layers - arch->n_layers / pattern;
+  return TRUE;
+}
+
+/* Phi-3: fused qkv_proj and gate_up_proj count as separate ones; no head_dim key */
+static gboolean
+read_phi3 (Reader   *r,
+           VcArch   *arch,
+           GError  **error)
+{
+  TRY (read_llama_style (r, FALSE, arch, error));
+  return read_window_all_layers (r, arch, error);
+}
+
+static gboolean
+read_gpt2 (Reader   *r,
+           VcArch   *arch,
+           GError  **error)
+{
+  const Family *fi = r->family;
+  guint inner_default;
+
+  TRY (need_uint (r, "n_layer", "num_hidden_layers", fi->layers, 1, field_max ("layers"), &arch->n_layers, error));
+  TRY (need_uint (r, "n_embd", "hidden_size", fi->hidden, 1, field_max ("hidden-size"), &arch->hidden_size, error));
+  TRY (need_uint (r, "n_head", "num_attention_heads", fi->heads, 1, field_max ("heads"), &arch->n_heads, error));
+  TRY (need_uint (r, "n_positions", "max_position_embeddings", 1024, 1, field_max ("learned-positions"),
+                  &arch->max_positions, error));
+  TRY (need_uint (r, "vocab_size", NULL, fi->vocab, 1, field_max ("vocab-size"), &arch->vocab_size, error));
+  inner_default = (guint) MIN ((guint64) arch->hidden_size * 4, field_max ("intermediate-size"));
+  TRY (opt_uint (r, "n_inner", NULL, inner_default, inner_default, 1, field_max ("intermediate-size"),
+                 &arch->intermediate_size, error));
+  arch->n_kv_heads = arch->n_heads;
+  arch->norm = VC_NORM_LAYER;
+  arch->norms_per_layer = 2;
+  arch->qkv_bias = arch->o_bias = arch->mlp_bias = TRUE;
+  return TRUE;
+}
+
+static gboolean
+read_gpt_neox (Reader   *r,
+               VcArch   *arch,
+               GError  **error)
+{
+  const Family *fi = r->family;
+  gboolean bias = TRUE;
+
+  TRY (need_uint (r, "num_hidden_layers", NULL, fi->layers, 1, field_max ("layers"), &arch->n_layers, error));
+  TRY (need_uint (r, "hidden_size", NULL, fi->hidden, 1, field_max ("hidden-size"), &arch->hidden_size, error));
+  TRY (need_uint (r, "num_attention_heads", NULL, fi->heads, 1, field_max ("heads"), &arch->n_heads, error));
+  TRY (need_uint (r, "intermediate_size", NULL, fi->intermediate, 1, field_max ("intermediate-size"),
+                  &arch->intermediate_size, error));
+  TRY (need_uint (r, "vocab_size", NULL, fi->vocab, 1, field_max ("vocab-size"), &arch->vocab_size, error));
+  TRY (opt_bool (r, "attention_bias", TRUE, &bias, error));
+  arch->n_kv_heads = arch->n_heads;
+  arch->norm = VC_NORM_LAYER;
+  arch->norms_per_layer = 2;
+  arch->qkv_bias = arch->o_bias = bias;
+  arch->mlp_bias = TRUE;
+  return TRUE;
+}
+
+static gboolean
+read_falcon (Reader   *r,
+             VcArch   *arch,
+             GError  **error)
+{
+  const Family *fi = r->family;
+  gboolean bias = FALSE, new_arch = FALSE, multi_query = TRUE, parallel = TRUE;
+  guint n_ln = 0, ffn_default;
+
+  TRY (need_uint (r, "num_hidden_layers", "n_layer", fi->layers, 1, field_max ("layers"), &arch->n_layers, error));
+  TRY (need_uint (r, "hidden_size", "n_embd", fi->hidden, 1, field_max ("hidden-size"), &arch->hidden_size, error));
+  TRY (need_uint (r, "num_attention_heads", "n_head", fi->heads, 1, field_max ("heads"), &arch->n_heads, error));
+  TRY (need_uint (r, "vocab_size", NULL, fi->vocab, 1, field_max ("vocab-size"), &arch->vocab_size, error));
+  ffn_default = (guint) MIN ((guint64) arch->hidden_size * 4, field_max ("intermediate-size"));
+  TRY (opt_uint (r, "ffn_hidden_size", NULL, ffn_default, ffn_default, 1, field_max ("intermediate-size"),
+                 &arch->intermediate_size, error));
+  TRY (opt_bool (r, "bias", FALSE, &bias, error));
+  TRY (opt_bool (r, "new_decoder_architecture", FALSE, &new_arch, error));
+  TRY (opt_bool (r, "multi_query", TRUE, &multi_query, error));
+  TRY (opt_bool (r, "parallel_attn", TRUE, &parallel, error));
+  if (new_arch)
+    TRY (opt_uint (r, "num_kv_heads", NULL, arch->n_heads, arch->n_heads, 1, field_max ("kv-heads"),
+                   &arch->n_kv_heads, error));
+  else
+    arch->n_kv_heads = multi_query ? 1 : arch->n_heads;
+  TRY (opt_uint (r, "num_ln_in_parallel_attn", NULL, new_arch ? 2 : 1, new_arch ? 2 : 1, 1, 2, &n_ln, error));
+  arch->norm = VC_NORM_LAYER;
+  arch->norms_per_layer = !parallel ? 2 : n_ln;
+  arch->qkv_bias = arch->o_bias = arch->mlp_bias = bias;
+  return TRUE;
+}
+
+/* Multi-head latent attention: q_lora_rank (null: a plain q_proj; q_lora_default when absent),
+ * kv_lora_rank and the head dimensions, with q_a_layernorm and kv_a_layernorm. */
+static gboolean
+read_mla (Reader   *r,
+          guint     q_lora_default,
+          VcArch   *arch,
+          GError  **error)
+{
   gboolean bias = FALSE;
 
-  TRY (read_llama_style (r, fi, FALSE, arch, error));
   TRY (opt_bool (r, "attention_bias", FALSE, &bias, error));
   if (bias)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                   _("%s: \"%sattention_bias\": true is not supported with multi-head latent attention"),
-                   r->file, r->prefix);
+                   _("\"%sattention_bias\": true is not supported with multi-head latent attention"), r->prefix);
       return FALSE;
     }
-  TRY (opt_uint (r, "q_lora_rank", NULL, family == FAMILY_DEEPSEEK_V3 ? 1536 : 0, 0, 1,
-                 field_max ("q-lora-rank"), &arch->q_lora_rank, error));
+  TRY (opt_uint (r, "q_lora_rank", NULL, q_lora_default, 0, 1, field_max ("q-lora-rank"), &arch->q_lora_rank, error));
   TRY (need_uint (r, "kv_lora_rank", NULL, 512, 1, field_max ("kv-lora-rank"), &arch->kv_lora_rank, error));
   TRY (need_uint (r, "qk_rope_head_dim", NULL, 64, 1, field_max ("qk-rope-head-dim"), &arch->qk_rope_head_dim, error));
   TRY (need_uint (r, "qk_nope_head_dim", NULL, 128, 1, field_max ("qk-nope-head-dim"), &arch->qk_nope_head_dim, error));
-  TRY (need_uint (r, "v_head_dim", NULL, 128, 1, field_max ("v-head-dim"), &arch->v_head_dim, error));
+  return need_uint (r, "v_head_dim", NULL, 128, 1, field_max ("v-head-dim"), &arch->v_head_dim, error);
+}
+
+/* DeepSeek's MoE: n_routed_experts (absent: a dense model), num_experts_per_tok,
+ * moe_intermediate_size, n_shared_experts, first_k_dense_replace and moe_layer_freq; the router
+ * has e_score_correction_bias when router_bias. */
+static gboolean
+read_deepseek_moe (Reader   *r,
+                   gboolean  router_bias,
+                   VcArch   *arch,
+                   GError  **error)
+{
+  guint first_dense = 0, freq = 1, n_moe = 0;
 
   TRY (opt_uint (r, "n_routed_experts", NULL, 0, 0, 1, field_max ("experts"), &arch->n_experts, error));
-  if (arch->n_experts > 0)
-    {
-      guint n_moe = 0;
-
-      TRY (need_uint (r, "num_experts_per_tok", NULL, 8, 1, arch->n_experts, &arch->experts_per_token, error));
-      TRY (need_uint (r, "moe_intermediate_size", NULL, 2048, 1, field_max ("expert-intermediate-size"),
-                      &arch->expert_intermediate_size, error));
-      TRY (opt_uint (r, "n_shared_experts", NULL, 0, 0, 0, field_max ("shared-experts"), &arch->n_shared_experts, error));
-      TRY (opt_uint (r, "first_k_dense_replace", NULL, 0, 0, 0, arch->n_layers, &first_dense, error));
-      TRY (opt_uint (r, "moe_layer_freq", NULL, 1, 1, 1, field_max ("layers"), &freq, error));
-      for (guint i = first_dense; i < arch->n_layers; i++)
-        if (i % freq == 0)
-          n_moe++;
-      arch->dense_layers = arch->n_layers - n_moe;
-      TRY (opt_string (r, r->object, r->prefix, "topk_method", &topk_method, error));
-      arch->router_bias = family == FAMILY_DEEPSEEK_V3 || g_strcmp0 (topk_method, "noaux_tc") == 0;
-    }
-  TRY (opt_uint (r, "num_nextn_predict_layers", NULL, 0, 0, 0, field_max ("layers"), mtp_layers, error));
+  if (arch->n_experts == 0)
+    return TRUE;
+  TRY (need_uint (r, "num_experts_per_tok", NULL, 8, 1, arch->n_experts, &arch->experts_per_token, error));
+  TRY (need_uint (r, "moe_intermediate_size", NULL, 2048, 1, field_max ("expert-intermediate-size"),
+                  &arch->expert_intermediate_size, error));
+  TRY (opt_uint (r, "n_shared_experts", NULL, 0, 0, 0, field_max ("shared-experts"), &arch->n_shared_experts, error));
+  TRY (opt_uint (r, "first_k_dense_replace", NULL, 0, 0, 0, arch->n_layers, &first_dense, error));
+  TRY (opt_uint (r, "moe_layer_freq", NULL, 1, 1, 1, field_max ("layers"), &freq, error));
+  for (guint i = first_dense; i < arch->n_layers; i++)
+    if (i % freq == 0)
+      n_moe++;
+  arch->dense_layers = arch->n_layers - n_moe;
+  arch->router_bias = router_bias;
   return TRUE;
+}
+
+/* num_nextn_predict_layers: the multi-token prediction module, which transformers does not
+ * load and which is not counted */
+static gboolean
+read_mtp_layers (Reader   *r,
+                 GError  **error)
+{
+  return opt_uint (r, "num_nextn_predict_layers", NULL, 0, 0, 0, field_max ("layers"), &r->mtp_layers, error);
+}
+
+/* DeepSeek-V2: the router bias only with topk_method "noaux_tc" */
+static gboolean
+read_deepseek_v2 (Reader   *r,
+                  VcArch   *arch,
+                  GError  **error)
+{
+  const char *topk_method = NULL;
+
+  TRY (read_llama_style (r, FALSE, arch, error));
+  TRY (read_mla (r, 0, arch, error));
+  TRY (opt_string (r->object, r->prefix, "topk_method", &topk_method, error));
+  TRY (read_deepseek_moe (r, g_strcmp0 (topk_method, "noaux_tc") == 0, arch, error));
+  return read_mtp_layers (r, error);
 }
 
 static gboolean
-read_family (Reader   *r,
-             Family    family,
-             gboolean  known,
+read_deepseek_v3 (Reader   *r,
+                  VcArch   *arch,
+                  GError  **error)
+{
+  TRY (read_llama_style (r, FALSE, arch, error));
+  TRY (read_mla (r, 1536, arch, error));
+  TRY (read_deepseek_moe (r, TRUE, arch, error));
+  return read_mtp_layers (r, error);
+}
+
+/* ---- what every family shares ------------------------------------------------------------------ */
+
+/* The tied head, layer_types, and the shapes that must agree. */
+static gboolean
+read_common (Reader   *r,
              VcArch   *arch,
-             guint    *mtp_layers,
              GError  **error)
 {
-  const FamilyInfo *fi = &families[family];
-  gboolean tied = fi->tied, bias = FALSE, sliding_given = FALSE;
-  guint window = 0, n_sliding = 0;
-  const char *k_key = NULL;
+  gboolean tied = r->family->tied, sliding_given = FALSE;
+  guint n_sliding = 0;
 
-  memset (arch, 0, sizeof *arch);
-  *mtp_layers = 0;
-
-  switch (family)
-    {
-    case FAMILY_GPT2:
-      TRY (need_uint (r, "n_layer", "num_hidden_layers", fi->layers, 1, field_max ("layers"), &arch->n_layers, error));
-      TRY (need_uint (r, "n_embd", "hidden_size", fi->hidden, 1, field_max ("hidden-size"), &arch->hidden_size, error));
-      TRY (need_uint (r, "n_head", "num_attention_heads", fi->heads, 1, field_max ("heads"), &arch->n_heads, error));
-      TRY (need_uint (r, "n_positions", "max_position_embeddings", 1024, 1, field_max ("learned-positions"),
-                      &arch->max_positions, error));
-      TRY (need_uint (r, "vocab_size", NULL, fi->vocab, 1, field_max ("vocab-size"), &arch->vocab_size, error));
-      {
-        guint inner_default = (guint) MIN ((guint64) arch->hidden_size * 4, field_max ("intermediate-size"));
-        TRY (opt_uint (r, "n_inner", NULL, inner_default, inner_default, 1, field_max ("intermediate-size"),
-                       &arch->intermediate_size, error));
-      }
-      arch->n_kv_heads = arch->n_heads;
-      arch->norm = VC_NORM_LAYER;
-      arch->norms_per_layer = 2;
-      arch->qkv_bias = arch->o_bias = arch->mlp_bias = TRUE;
-      break;
-
-    case FAMILY_GPT_NEOX:
-      TRY (need_uint (r, "num_hidden_layers", NULL, fi->layers, 1, field_max ("layers"), &arch->n_layers, error));
-      TRY (need_uint (r, "hidden_size", NULL, fi->hidden, 1, field_max ("hidden-size"), &arch->hidden_size, error));
-      TRY (need_uint (r, "num_attention_heads", NULL, fi->heads, 1, field_max ("heads"), &arch->n_heads, error));
-      TRY (need_uint (r, "intermediate_size", NULL, fi->intermediate, 1, field_max ("intermediate-size"),
-                      &arch->intermediate_size, error));
-      TRY (need_uint (r, "vocab_size", NULL, fi->vocab, 1, field_max ("vocab-size"), &arch->vocab_size, error));
-      TRY (opt_bool (r, "attention_bias", TRUE, &bias, error));
-      arch->n_kv_heads = arch->n_heads;
-      arch->norm = VC_NORM_LAYER;
-      arch->norms_per_layer = 2;
-      arch->qkv_bias = arch->o_bias = bias;
-      arch->mlp_bias = TRUE;
-      break;
-
-    case FAMILY_FALCON:
-      {
-        gboolean new_arch = FALSE, multi_query = TRUE, parallel = TRUE;
-        guint n_ln = 0, ffn_default;
-
-        TRY (need_uint (r, "num_hidden_layers", "n_layer", fi->layers, 1, field_max ("layers"), &arch->n_layers, error));
-        TRY (need_uint (r, "hidden_size", "n_embd", fi->hidden, 1, field_max ("hidden-size"), &arch->hidden_size, error));
-        TRY (need_uint (r, "num_attention_heads", "n_head", fi->heads, 1, field_max ("heads"), &arch->n_heads, error));
-        TRY (need_uint (r, "vocab_size", NULL, fi->vocab, 1, field_max ("vocab-size"), &arch->vocab_size, error));
-        ffn_default = (guint) MIN ((guint64) arch->hidden_size * 4, field_max ("intermediate-size"));
-        TRY (opt_uint (r, "ffn_hidden_size", NULL, ffn_default, ffn_default, 1, field_max ("intermediate-size"),
-                       &arch->intermediate_size, error));
-        TRY (opt_bool (r, "bias", FALSE, &bias, error));
-        TRY (opt_bool (r, "new_decoder_architecture", FALSE, &new_arch, error));
-        TRY (opt_bool (r, "multi_query", TRUE, &multi_query, error));
-        TRY (opt_bool (r, "parallel_attn", TRUE, &parallel, error));
-        if (new_arch)
-          TRY (opt_uint (r, "num_kv_heads", NULL, arch->n_heads, arch->n_heads, 1, field_max ("kv-heads"),
-                         &arch->n_kv_heads, error));
-        else
-          arch->n_kv_heads = multi_query ? 1 : arch->n_heads;
-        TRY (opt_uint (r, "num_ln_in_parallel_attn", NULL, new_arch ? 2 : 1, new_arch ? 2 : 1, 1, 2, &n_ln, error));
-        arch->norm = VC_NORM_LAYER;
-        arch->norms_per_layer = !parallel ? 2 : n_ln;
-        arch->qkv_bias = arch->o_bias = arch->mlp_bias = bias;
-      }
-      break;
-
-    case FAMILY_DEEPSEEK_V2:
-    case FAMILY_DEEPSEEK_V3:
-      TRY (read_deepseek (r, family, arch, mtp_layers, error));
-      break;
-
-    case FAMILY_PHI3:
-      TRY (read_llama_style (r, fi, FALSE, arch, error));
-      break;
-
-    case FAMILY_LLAMA:
-    case FAMILY_MISTRAL:
-    case FAMILY_MIXTRAL:
-    case FAMILY_QWEN2:
-    case FAMILY_QWEN2_MOE:
-    case FAMILY_QWEN3:
-    case FAMILY_QWEN3_MOE:
-    case FAMILY_GEMMA:
-    case FAMILY_GEMMA2:
-    case FAMILY_GEMMA3:
-    default:
-      TRY (read_llama_style (r, fi, TRUE, arch, error));
-      break;
-    }
-
-  /* biases, norms and experts by family */
-  switch (family)
-    {
-    case FAMILY_LLAMA:
-      TRY (opt_bool (r, "attention_bias", FALSE, &bias, error));
-      arch->qkv_bias = arch->o_bias = bias;
-      TRY (opt_bool (r, "mlp_bias", FALSE, &arch->mlp_bias, error));
-      if (!known)
-        {
-          /* the standard MoE keys, when an unknown family has them */
-          const char *experts_key = json_object_has_member (r->object, "num_local_experts")
-                                    ? "num_local_experts" : "num_experts";
-          JsonNode *node = json_object_get_member (r->object, experts_key);
-
-          if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
-            {
-              TRY (read_experts (r, experts_key, 8, 2, arch, &k_key, error));
-              TRY (opt_uint (r, "moe_intermediate_size", NULL, 0, 0, 1, field_max ("expert-intermediate-size"),
-                             &arch->expert_intermediate_size, error));
-            }
-        }
-      break;
-    case FAMILY_MIXTRAL:
-      TRY (read_experts (r, "num_local_experts", 8, 2, arch, &k_key, error));
-      break;
-    case FAMILY_QWEN2:
-    case FAMILY_QWEN2_MOE:
-      arch->qkv_bias = TRUE;
-      if (family == FAMILY_QWEN2_MOE)
-        {
-          guint shared = 0;
-
-          TRY (read_experts (r, "num_experts", 60, 4, arch, &k_key, error));
-          TRY (need_uint (r, "moe_intermediate_size", NULL, 1408, 1, field_max ("expert-intermediate-size"),
-                          &arch->expert_intermediate_size, error));
-          TRY (opt_uint (r, "shared_expert_intermediate_size", NULL, 5632, 0, 0,
-                         field_max ("shared-intermediate-size"), &shared, error));
-          arch->shared_intermediate_size = shared;
-          arch->n_shared_experts = shared > 0 ? 1 : 0;
-          arch->shared_expert_gate = TRUE;
-          TRY (read_qwen_moe_layers (r, arch, error));
-        }
-      TRY (read_qwen_window (r, arch, error));
-      break;
-    case FAMILY_QWEN3:
-    case FAMILY_QWEN3_MOE:
-      TRY (opt_bool (r, "attention_bias", FALSE, &bias, error));
-      arch->qkv_bias = arch->o_bias = bias;
-      arch->qk_norm = TRUE;
-      if (family == FAMILY_QWEN3_MOE)
-        {
-          TRY (read_experts (r, "num_experts", 128, 8, arch, &k_key, error));
-          TRY (need_uint (r, "moe_intermediate_size", NULL, 768, 1, field_max ("expert-intermediate-size"),
-                          &arch->expert_intermediate_size, error));
-          TRY (read_qwen_moe_layers (r, arch, error));
-        }
-      TRY (read_qwen_window (r, arch, error));
-      break;
-    case FAMILY_GEMMA:
-    case FAMILY_GEMMA2:
-    case FAMILY_GEMMA3:
-      TRY (opt_bool (r, "attention_bias", FALSE, &bias, error));
-      arch->qkv_bias = arch->o_bias = bias;
-      if (family != FAMILY_GEMMA)
-        arch->norms_per_layer = 4;
-      arch->qk_norm = family == FAMILY_GEMMA3;
-      break;
-    default:
-      break;
-    }
-
-  /* tied output head */
-  TRY (opt_bool (r, "tie_word_embeddings", fi->tied, &tied, error));
+  TRY (opt_bool (r, "tie_word_embeddings", r->family->tied, &tied, error));
   arch->tied_embeddings = tied;
-
-  /* sliding windows */
-  switch (family)
-    {
-    case FAMILY_LLAMA:
-    case FAMILY_MISTRAL:
-    case FAMILY_MIXTRAL:
-    case FAMILY_PHI3:
-    case FAMILY_GEMMA2:
-    case FAMILY_GEMMA3:
-      /* an unknown family with a window is taken to use it on every layer, as Mistral does */
-      if (family == FAMILY_LLAMA && known)
-        break;
-      if (family == FAMILY_LLAMA)
-        {
-          gboolean use = TRUE;
-
-          TRY (opt_bool (r, "use_sliding_window", TRUE, &use, error));
-          if (!use)
-            break;
-        }
-      TRY (opt_uint (r, "sliding_window", NULL, fi->sliding_window, 0, 1, field_max ("sliding-window"),
-                     &window, error));
-      if (window == 0)
-        break;
-      arch->sliding_window = window;
-      if (family == FAMILY_GEMMA2)
-        arch->sliding_window_layers = (arch->n_layers + 1) / 2;
-      else if (family == FAMILY_GEMMA3)
-        {
-          guint pattern = 6;
-
-          TRY (opt_uint (r, "sliding_window_pattern", "_sliding_window_pattern", 6, 6, 1, field_max ("layers"),
-                         &pattern, error));
-          arch->sliding_window_layers = arch->n_layers - arch->n_layers / pattern;
-        }
-      else
-        arch->sliding_window_layers = arch->n_layers;
-      break;
-    default:
-      break;
-    }
   TRY (read_layer_types (r, arch->n_layers, &sliding_given, &n_sliding, error));
   if (sliding_given)
     arch->sliding_window_layers = arch->sliding_window > 0 ? n_sliding : 0;
-
-  /* shapes that must agree */
-  if (!vc_arch_is_mla (arch))
+  if (vc_arch_is_mla (arch))
+    return TRUE;
+  if (arch->head_dim == 0 && arch->hidden_size % arch->n_heads != 0)
     {
-      if (arch->head_dim == 0 && arch->hidden_size % arch->n_heads != 0)
-        {
-          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                       _("%s: \"%shidden_size\" (%u) is not a multiple of the number of attention heads (%u), "
-                         "and no \"head_dim\" is given"),
-                       r->file, r->prefix, arch->hidden_size, arch->n_heads);
-          return FALSE;
-        }
-      if (arch->n_heads % arch->n_kv_heads != 0)
-        {
-          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                       _("%s: the number of attention heads (%u) is not a multiple of \"%snum_key_value_heads\" (%u)"),
-                       r->file, arch->n_heads, r->prefix, arch->n_kv_heads);
-          return FALSE;
-        }
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("\"%shidden_size\" (%u) is not a multiple of the number of attention heads (%u), "
+                     "and no \"head_dim\" is given"),
+                   r->prefix, arch->hidden_size, arch->n_heads);
+      return FALSE;
+    }
+  if (arch->n_heads % arch->n_kv_heads != 0)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("the number of attention heads (%u) is not a multiple of \"%snum_key_value_heads\" (%u)"),
+                   arch->n_heads, r->prefix, arch->n_kv_heads);
+      return FALSE;
     }
   return TRUE;
 }
 
+static const Family *
+family_for (const char *model_type)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
+    if (g_strcmp0 (aliases[i].model_type, model_type) == 0)
+      model_type = aliases[i].family;
+  for (guint i = 0; i < G_N_ELEMENTS (families); i++)
+    if (g_strcmp0 (families[i].id, model_type) == 0)
+      return &families[i];
+  return &llama_way;
+}
 /* ---- the scan for integers json-glib cannot hold --------------------------------------------- */
 
 /* json-glib wraps integer literals beyond 64 bits silently (99999999999999999999 reads as -1),
@@ -1054,18 +1100,11 @@ is_true (JsonObject *object,
          json_node_get_value_type (node) == G_TYPE_BOOLEAN && json_node_get_boolean (node);
 }
 
-static Family
-family_for (const char *model_type,
-            gboolean   *known)
+
+static gboolean
+known_family (VcHfConfig *self)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (model_types); i++)
-    if (g_strcmp0 (model_types[i].model_type, model_type) == 0)
-      {
-        *known = TRUE;
-        return model_types[i].family;
-      }
-  *known = FALSE;
-  return FAMILY_LLAMA;
+  return self->family != &llama_way;
 }
 
 static void
@@ -1076,9 +1115,9 @@ build_texts (VcHfConfig *self)
   g_autofree char *total = g_strdup_printf ("%'.0f", self->counts.total);
   const VcArch *a = &self->arch;
 
-  if (self->known)
+  if (known_family (self))
     g_string_append_printf (d, _("%s architecture (model_type “%s”): %s parameters"),
-                            families[self->family_id].name,
+                            self->family->name,
                             self->text_only ? self->text_model_type : self->model_type, total);
   else
     g_string_append_printf (d, _("Estimated as a Llama-style model: %s parameters"), total);
@@ -1102,7 +1141,7 @@ build_texts (VcHfConfig *self)
                                    "inference does not load it."), self->mtp_layers);
     }
 
-  if (!self->known)
+  if (!known_family (self))
     {
       if (*self->model_type)
         g_string_append_printf (w, _("model_type “%s” is not a known family: estimated the Llama way "
@@ -1123,29 +1162,17 @@ build_texts (VcHfConfig *self)
   self->warning = w->len ? g_string_free (g_steal_pointer (&w), FALSE) : NULL;
 }
 
-VcHfConfig *
-vc_hf_config_new_from_data (const char  *data,
-                            gsize        length,
-                            const char  *file_name,
-                            const char  *display_name,
-                            GError     **error)
+/* The JSON object of data, checked to be a config.json's; NULL with error otherwise. */
+static JsonNode *
+parse_config (const char  *data,
+              gsize        length,
+              const char  *file_name,
+              GError     **error)
 {
-  g_autoptr(VcHfConfig) self = NULL;
   g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(GHashTable) huge = NULL;
   g_autoptr(GError) local_error = NULL;
-  JsonNode *root_node;
-  JsonObject *root, *object;
-  JsonNode *text_node;
-  const char *model_type = NULL, *dtype = NULL, *name_or_path = NULL;
-  Reader r = { 0 };
-  Family family;
-  gboolean known;
+  JsonNode *root;
 
-  g_return_val_if_fail (data != NULL || length == 0, NULL);
-
-  if (file_name == NULL)
-    file_name = "config.json";
   if (length > VC_HF_CONFIG_MAX_SIZE)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
@@ -1164,107 +1191,118 @@ vc_hf_config_new_from_data (const char  *data,
       g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s is not valid JSON: %s"), file_name, local_error->message);
       return NULL;
     }
-  root_node = json_parser_get_root (parser);
-  if (root_node == NULL || !JSON_NODE_HOLDS_OBJECT (root_node))
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
                    _("%s does not hold a JSON object with the model's settings"), file_name);
       return NULL;
     }
-  root = json_node_get_object (root_node);
-  huge = scan_huge_integers (data, length);
+  return json_parser_steal_root (parser);
+}
 
-  self = g_object_new (VC_TYPE_HF_CONFIG, NULL);
-  r.file = file_name;
-  r.prefix = "";
-  r.object = root;
-  r.huge = huge;
+/* text_config: a multimodal wrapper's text model, which is what is read. */
+static gboolean
+read_text_config (VcHfConfig  *self,
+                  Reader      *r,
+                  JsonNode    *text_node,
+                  const char **dtype,
+                  GError     **error)
+{
+  const char *text_type = NULL, *text_dtype = NULL;
+  JsonObject *object;
 
-  if (!opt_string (&r, root, "", "model_type", &model_type, error))
-    return NULL;
+  if (!JSON_NODE_HOLDS_OBJECT (text_node))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("\"text_config\" must be an object with the text model's settings"));
+      return FALSE;
+    }
+  object = json_node_get_object (text_node);
+  TRY (opt_string (object, "text_config.", "model_type", &text_type, error));
+  TRY (opt_string (object, "text_config.", "torch_dtype", &text_dtype, error));
+  if (text_type == NULL)
+    for (guint i = 0; i < G_N_ELEMENTS (wrappers); i++)
+      if (g_strcmp0 (wrappers[i].wrapper, self->model_type) == 0)
+        text_type = wrappers[i].text_model_type;
+  self->text_model_type = g_strdup (text_type ? text_type : "");
+  self->text_only = TRUE;
+  if (text_dtype)
+    *dtype = text_dtype;
+  r->object = object;
+  r->prefix = "text_config.";
+  r->nested = TRUE;
+  return TRUE;
+}
+
+/* quantization_config: the stored precision (quant_method, bits, load_in_4bit/8bit) */
+static gboolean
+read_quantization (VcHfConfig  *self,
+                   JsonObject  *root,
+                   GError     **error)
+{
+  JsonNode *q = json_object_get_member (root, "quantization_config");
+  JsonObject *qo;
+  JsonNode *bits;
+  const char *method = NULL;
+
+  if (q == NULL || !JSON_NODE_HOLDS_OBJECT (q))
+    return TRUE;
+  qo = json_node_get_object (q);
+  bits = json_object_get_member (qo, "bits");
+  TRY (opt_string (qo, "quantization_config.", "quant_method", &method, error));
+  self->quant_method = g_strdup (method);
+  if (bits && JSON_NODE_TYPE (bits) == JSON_NODE_VALUE && json_node_get_value_type (bits) == G_TYPE_INT64)
+    self->quant_bits = (guint) CLAMP (json_node_get_int (bits), 0, 64);
+  if (is_true (qo, "load_in_4bit"))
+    self->quant_bits = 4;
+  else if (is_true (qo, "load_in_8bit"))
+    self->quant_bits = 8;
+  return TRUE;
+}
+
+/* Everything the config says about the model, into self; errors name keys, not the file. */
+static gboolean
+read_config (VcHfConfig   *self,
+             JsonObject   *root,
+             GHashTable   *huge,
+             const char  **name_or_path,
+             GError      **error)
+{
+  Reader r = { .prefix = "", .object = root, .huge = huge };
+  const char *model_type = NULL, *dtype = NULL;
+  JsonNode *text_node;
+
+  TRY (opt_string (root, "", "model_type", &model_type, error));
   self->model_type = g_strdup (model_type ? model_type : "");
-  if (!opt_string (&r, root, "", "torch_dtype", &dtype, error))
-    return NULL;
-  if (dtype == NULL && !opt_string (&r, root, "", "dtype", &dtype, error))
-    return NULL;
-  if (!opt_string (&r, root, "", "_name_or_path", &name_or_path, error))
-    return NULL;
+  TRY (opt_string (root, "", "torch_dtype", &dtype, error));
+  if (dtype == NULL)
+    TRY (opt_string (root, "", "dtype", &dtype, error));
+  TRY (opt_string (root, "", "_name_or_path", name_or_path, error));
 
-  object = root;
   text_node = json_object_get_member (root, "text_config");
   if (text_node != NULL && !JSON_NODE_HOLDS_NULL (text_node))
-    {
-      const char *text_type = NULL, *text_dtype = NULL;
-
-      if (!JSON_NODE_HOLDS_OBJECT (text_node))
-        {
-          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                       _("%s: \"text_config\" must be an object with the text model's settings"), file_name);
-          return NULL;
-        }
-      object = json_node_get_object (text_node);
-      if (!opt_string (&r, object, "text_config.", "model_type", &text_type, error) ||
-          !opt_string (&r, object, "text_config.", "torch_dtype", &text_dtype, error))
-        return NULL;
-      if (text_type == NULL)
-        for (guint i = 0; i < G_N_ELEMENTS (wrappers); i++)
-          if (g_strcmp0 (wrappers[i].wrapper, self->model_type) == 0)
-            text_type = wrappers[i].text_model_type;
-      self->text_model_type = g_strdup (text_type ? text_type : "");
-      self->text_only = TRUE;
-      if (text_dtype)
-        dtype = text_dtype;
-      r.object = object;
-      r.prefix = "text_config.";
-      r.nested = TRUE;
-      family = family_for (self->text_model_type, &known);
-    }
-  else
-    family = family_for (self->model_type, &known);
-
-  self->known = known;
-  self->family_id = family;
-  self->family = g_strdup (families[family].id);
+    TRY (read_text_config (self, &r, text_node, &dtype, error));
+  self->family = family_for (self->text_only ? self->text_model_type : self->model_type);
   self->torch_dtype = g_strdup (dtype);
+  TRY (read_quantization (self, root, error));
 
-  {
-    JsonNode *q = json_object_get_member (root, "quantization_config");
+  r.family = self->family;
+  memset (&self->arch, 0, sizeof self->arch);
+  TRY (self->family->read (&r, &self->arch, error));
+  TRY (read_common (&r, &self->arch, error));
+  self->mtp_layers = r.mtp_layers;
+  return vc_arch_validate (&self->arch, error);
+}
 
-    if (q != NULL && JSON_NODE_HOLDS_OBJECT (q))
-      {
-        JsonObject *qo = json_node_get_object (q);
-        JsonNode *bits = json_object_get_member (qo, "bits");
-        const char *method = NULL;
-
-        if (!opt_string (&r, qo, "quantization_config.", "quant_method", &method, error))
-          return NULL;
-        self->quant_method = g_strdup (method);
-        if (bits && JSON_NODE_TYPE (bits) == JSON_NODE_VALUE && json_node_get_value_type (bits) == G_TYPE_INT64)
-          self->quant_bits = (guint) CLAMP (json_node_get_int (bits), 0, 64);
-        if (is_true (qo, "load_in_4bit"))
-          self->quant_bits = 4;
-        else if (is_true (qo, "load_in_8bit"))
-          self->quant_bits = 8;
-      }
-  }
-
-  if (!read_family (&r, family, known, &self->arch, &self->mtp_layers, error))
-    return NULL;
-  if (!vc_arch_validate (&self->arch, &local_error))
-    {
-      g_set_error (error, VC_ERROR, local_error->code, "%s: %s", file_name, local_error->message);
-      return NULL;
-    }
-  vc_arch_count_params (&self->arch, &self->counts);
-  /* each key within its range can still multiply into a model no estimate accepts */
-  if (!(self->counts.total <= VC_HF_CONFIG_MAX_PARAMETERS))
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
-                   _("%s describes a model of %.3g parameters; accepted: up to %.0e"),
-                   file_name, self->counts.total, VC_HF_CONFIG_MAX_PARAMETERS);
-      return NULL;
-    }
-
+/* The name shown: the caller's, else the Hub id's last part in _name_or_path, else the
+ * model_type or the file's name. */
+static void
+set_name (VcHfConfig *self,
+          const char *display_name,
+          const char *name_or_path,
+          const char *file_name)
+{
   if (display_name && *display_name)
     self->name = g_strdup (display_name);
   else if (name_or_path && *name_or_path)
@@ -1277,7 +1315,47 @@ vc_hf_config_new_from_data (const char  *data,
     }
   else
     self->name = g_strdup (*self->model_type ? self->model_type : file_name);
+}
 
+VcHfConfig *
+vc_hf_config_new_from_data (const char  *data,
+                            gsize        length,
+                            const char  *file_name,
+                            const char  *display_name,
+                            GError     **error)
+{
+  g_autoptr(VcHfConfig) self = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GHashTable) huge = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const char *name_or_path = NULL;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+
+  if (file_name == NULL)
+    file_name = "config.json";
+  root = parse_config (data, length, file_name, error);
+  if (root == NULL)
+    return NULL;
+  huge = scan_huge_integers (data, length);
+
+  self = g_object_new (VC_TYPE_HF_CONFIG, NULL);
+  if (!read_config (self, json_node_get_object (root), huge, &name_or_path, &local_error))
+    {
+      /* TRANSLATORS: the file's name in front of what is wrong in it */
+      g_propagate_prefixed_error (error, g_steal_pointer (&local_error), _("%s: "), file_name);
+      return NULL;
+    }
+  vc_arch_count_params (&self->arch, &self->counts);
+  /* each key within its range can still multiply into a model no estimate accepts */
+  if (!(self->counts.total <= VC_HF_CONFIG_MAX_PARAMETERS))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
+                   _("%s describes a model of %.3g parameters; accepted: up to %.0e"),
+                   file_name, self->counts.total, VC_HF_CONFIG_MAX_PARAMETERS);
+      return NULL;
+    }
+  set_name (self, display_name, name_or_path, file_name);
   build_texts (self);
   return g_steal_pointer (&self);
 }
@@ -1478,14 +1556,14 @@ const char *
 vc_hf_config_get_family (VcHfConfig *self)
 {
   g_return_val_if_fail (VC_IS_HF_CONFIG (self), NULL);
-  return self->family;
+  return self->family->id;
 }
 
 gboolean
 vc_hf_config_get_known_family (VcHfConfig *self)
 {
   g_return_val_if_fail (VC_IS_HF_CONFIG (self), FALSE);
-  return self->known;
+  return known_family (self);
 }
 
 gboolean
