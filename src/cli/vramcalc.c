@@ -31,6 +31,7 @@ typedef enum
   OPT_FALSE,           /* --no-NAME sets it to FALSE */
   OPT_PRESET,
   OPT_CONFIG,
+  OPT_APPROXIMATE,
   OPT_METHOD,
   OPT_FORMAT,
   OPT_PROFILE,
@@ -59,6 +60,8 @@ static const Option options[] = {
   { "preset", OPT_PRESET, "preset", "ID", N_("A built-in model (see --list-presets); other options override it") },
   { "config", OPT_CONFIG, NULL, "FILE",
     N_("A model's Hugging Face config.json, or the folder holding it; other options override it") },
+  { "approximate", OPT_APPROXIMATE, NULL, NULL,
+    N_("--config: estimate a model whose config holds what is not understood, naming it in the result") },
   { "model-type", OPT_PROPERTY, "model-type", "dense|moe", N_("Rule of thumb: dense or mixture of experts") },
   { "params", OPT_PROPERTY, "parameters", "N", N_("Total parameters: 7B, 124M, 1.5T, 7e9") },
   { "active-params", OPT_PROPERTY, "active-parameters", "N", N_("MoE: parameters activated per token") },
@@ -198,6 +201,7 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   const char *preset = NULL, *method = NULL;
   const char *config_path = NULL;
+  gboolean approximate = FALSE;
   Format format = FORMAT_TABLE;
   const char *profile_path = NULL, *save_path = NULL;
   g_autoptr(VcProfile) profile = NULL;
@@ -292,6 +296,9 @@ main (int   argc,
         case OPT_CONFIG:
           config_path = value;
           break;
+        case OPT_APPROXIMATE:
+          approximate = TRUE;
+          break;
         case OPT_METHOD:
           method = value;
           break;
@@ -361,6 +368,8 @@ main (int   argc,
   /* the preset first, so that every other option overrides it whatever the order */
   if (preset && !vc_estimate_set_preset (estimate, preset, &error))
     return usage_error ("preset", error->message);
+  if (approximate && !config_path)
+    return usage_error ("approximate", _("applies to a model read with --config; give --config FILE"));
   /* a config.json is applied like a preset: every other option overrides it */
   if (config_path)
     {
@@ -371,6 +380,13 @@ main (int   argc,
       config = vc_hf_config_new_for_path (config_path, &error);
       if (config == NULL)
         return usage_error ("config", error->message);
+      /* exact or refused, unless the user asks for an approximate estimate */
+      if (!approximate && !vc_hf_config_check_exact (config, &error))
+        {
+          g_autofree char *msg = g_strdup_printf (_("%s; --approximate estimates it anyway, naming what is not understood"),
+                                                  error->message);
+          return usage_error ("config", msg);
+        }
       vc_hf_config_apply (config, estimate);
       if (vc_hf_config_get_warning (config))
         g_printerr ("vramcalc: %s\n", vc_hf_config_get_warning (config));

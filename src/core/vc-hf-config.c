@@ -57,8 +57,13 @@
  *                    LayerNorms a layer; tied
  *   layer_types      when present, says which layers are "sliding_attention" for any family
  *
- * Any other model_type with the standard llama-style keys is estimated the Llama way (plus
- * num_local_experts|num_experts and num_experts_per_tok when present), and says so.
+ * Exact or refused: what changes memory and is not understood — another model_type, a memory
+ * key (memory_keys, memory_prefixes) the family's reader did not read, a layer type other than
+ * full and sliding attention, a quantization_config that quantizes something — is listed
+ * (vc_hf_config_get_not_understood); whoever imports the config refuses it
+ * (vc_hf_config_check_exact) unless the user asks for an approximate estimate. That estimate
+ * counts another model_type the Llama way (plus num_local_experts|num_experts and
+ * num_experts_per_tok when present), leaves the other parts out, and names them.
  *
  * Integers are checked against the ranges of the architecture fields (vc-arch.c): a value that is
  * missing, null where a number is needed, negative, zero, a string, a fraction or out of range is
@@ -91,6 +96,8 @@ typedef struct
   gboolean nested;           /* a sub-config: missing keys take the class defaults */
   const Family *family;
   guint mtp_layers;          /* multi-token prediction layers, which are not counted */
+  GHashTable *read;          /* the keys of object the family's reader looked at */
+  GPtrArray *not_understood; /* what the reader met and does not understand, for people */
 } Reader;
 
 /* One reader per family: it fills the architecture from the keys its configuration class has.
@@ -198,6 +205,8 @@ struct _VcHfConfig
   guint mtp_layers;
   const Family *family;      /* llama_way for a model_type no family reads */
   gboolean hub_name;         /* the name is a Hub id's (org/name) */
+  char *file_name;           /* how messages name the file */
+  GPtrArray *not_understood; /* NULL-terminated: what the estimate is not exact about */
   char *description;
   char *warning;
 };
@@ -214,6 +223,8 @@ vc_hf_config_finalize (GObject *object)
   g_free (self->torch_dtype);
   g_free (self->quant_method);
   g_free (self->text_model_type);
+  g_free (self->file_name);
+  g_clear_pointer (&self->not_understood, g_ptr_array_unref);
   g_free (self->description);
   g_free (self->warning);
   G_OBJECT_CLASS (vc_hf_config_parent_class)->finalize (object);
@@ -277,6 +288,15 @@ describe_node (JsonNode *node)
     }
 }
 
+/* A member of the config read, which the reader understands; NULL when absent. */
+static JsonNode *
+member (Reader     *r,
+        const char *key)
+{
+  g_hash_table_add (r->read, (gpointer) key);
+  return json_object_get_member (r->object, key);
+}
+
 static JsonNode *
 lookup (Reader      *r,
         const char  *key,
@@ -284,6 +304,9 @@ lookup (Reader      *r,
         const char **found)
 {
   *found = key;
+  g_hash_table_add (r->read, (gpointer) key);
+  if (alias)
+    g_hash_table_add (r->read, (gpointer) alias);
   if (json_object_has_member (r->object, key))
     return json_object_get_member (r->object, key);
   if (alias && json_object_has_member (r->object, alias))
@@ -404,7 +427,7 @@ opt_bool (Reader      *r,
           gboolean    *out,
           GError     **error)
 {
-  JsonNode *node = json_object_get_member (r->object, key);
+  JsonNode *node = member (r, key);
 
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     {
@@ -456,7 +479,19 @@ field_max (const char *name)
   return f->max;
 }
 
-/* How many of n_layers layers use the window, from layer_types when the file lists them. */
+/* A part of the config the reader does not understand, named for people (once). */
+static void
+not_understood (Reader     *r,
+                const char *part)
+{
+  for (guint i = 0; i < r->not_understood->len; i++)
+    if (g_str_equal (r->not_understood->pdata[i], part))
+      return;
+  g_ptr_array_add (r->not_understood, g_strdup (part));
+}
+
+/* How many of n_layers layers use the window, from layer_types when the file lists them. A type
+ * other than full and sliding attention is not understood: its layers count as full attention. */
 static gboolean
 read_layer_types (Reader    *r,
                   guint      n_layers,
@@ -464,7 +499,7 @@ read_layer_types (Reader    *r,
                   guint     *n_sliding,
                   GError   **error)
 {
-  JsonNode *node = json_object_get_member (r->object, "layer_types");
+  JsonNode *node = member (r, "layer_types");
   JsonArray *array;
 
   *given = FALSE;
@@ -485,14 +520,18 @@ read_layer_types (Reader    *r,
 
       if (JSON_NODE_TYPE (item) == JSON_NODE_VALUE && json_node_get_value_type (item) == G_TYPE_STRING)
         type = json_node_get_string (item);
-      if (g_strcmp0 (type, "sliding_attention") == 0)
-        (*n_sliding)++;
-      else if (g_strcmp0 (type, "full_attention") != 0)
+      if (type == NULL)
         {
           g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                       _("\"%slayer_types\" may hold only \"full_attention\" and \"sliding_attention\""),
-                       r->prefix);
+                       _("\"%slayer_types\" must list one attention type per layer (%u)"), r->prefix, n_layers);
           return FALSE;
+        }
+      if (g_str_equal (type, "sliding_attention"))
+        (*n_sliding)++;
+      else if (!g_str_equal (type, "full_attention"))
+        {
+          g_autofree char *part = g_strdup_printf ("%slayer_types “%s”", r->prefix, type);
+          not_understood (r, part);
         }
     }
   *given = TRUE;
@@ -506,7 +545,7 @@ read_mlp_only_layers (Reader    *r,
                       gboolean  *is_dense,
                       GError   **error)
 {
-  JsonNode *node = json_object_get_member (r->object, "mlp_only_layers");
+  JsonNode *node = member (r, "mlp_only_layers");
   JsonArray *array;
 
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
@@ -665,9 +704,8 @@ read_llama_way (Reader   *r,
                 VcArch   *arch,
                 GError  **error)
 {
-  const char *experts_key = json_object_has_member (r->object, "num_local_experts")
-                            ? "num_local_experts" : "num_experts";
-  JsonNode *node = json_object_get_member (r->object, experts_key);
+  const char *experts_key = member (r, "num_local_experts") ? "num_local_experts" : "num_experts";
+  JsonNode *node = member (r, experts_key);
   gboolean use = TRUE;
 
   TRY (read_llama (r, arch, error));
@@ -775,6 +813,8 @@ read_gemma2 (Reader   *r,
   TRY (read_gemma (r, arch, error));
   arch->norms_per_layer = 4;
   TRY (read_window_all_layers (r, arch, error));
+  /* Google's files repeat the window as sliding_window_size, which Gemma2Config does not read */
+  member (r, "sliding_window_size");
   if (arch->sliding_window > 0)
     arch->sliding_window_layers = (arch->n_layers + 1) / 2;
   return TRUE;
@@ -961,6 +1001,7 @@ read_deepseek_v2 (Reader   *r,
 
   TRY (read_llama_style (r, FALSE, arch, error));
   TRY (read_mla (r, 0, arch, error));
+  member (r, "topk_method");
   TRY (opt_string (r->object, r->prefix, "topk_method", &topk_method, error));
   TRY (read_deepseek_moe (r, g_strcmp0 (topk_method, "noaux_tc") == 0, arch, error));
   return read_mtp_layers (r, error);
@@ -1011,6 +1052,100 @@ read_common (Reader   *r,
       return FALSE;
     }
   return TRUE;
+}
+
+/* Keys that change what a model holds in memory: its shape, its experts, its attention and what
+ * it caches, a state kept per sequence. When a family's reader does not read one of them and the
+ * file gives it a value (other than null, false, 0 or an empty list), the estimate would not be
+ * exact: the key is named as not understood. Keys of training, routing, rotary scaling and
+ * token ids change nothing in memory and are not listed. */
+static const char *const memory_keys[] = {
+  /* shape */
+  "num_key_value_heads", "num_kv_heads", "head_dim", "intermediate_size", "n_inner",
+  "ffn_hidden_size", "intermediate_size_mlp", "attention_bias", "mlp_bias", "qkv_bias", "bias",
+  "multi_query", "new_decoder_architecture", "num_ln_in_parallel_attn",
+  /* experts */
+  "num_experts", "num_local_experts", "n_routed_experts", "num_experts_per_tok",
+  "moe_intermediate_size", "n_shared_experts", "num_shared_experts", "shared_expert_intermediate_size",
+  "first_k_dense_replace", "moe_layer_freq", "decoder_sparse_step", "mlp_only_layers",
+  "interleave_moe_layer_step", "moe_layers", "expert_layer_period", "expert_layer_offset",
+  "num_nextn_predict_layers",
+  /* multi-head latent attention */
+  "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim",
+  /* which layers attend how far */
+  "sliding_window", "sliding_window_size", "sliding_window_pattern", "_sliding_window_pattern",
+  "use_sliding_window", "max_window_layers", "layer_types", "attention_chunk_size",
+  "no_rope_layers", "attn_layer_indices", "attn_layer_period", "attn_layer_offset",
+  "full_attention_interval", "global_attn_every_n_layers", "num_kv_shared_layers",
+  "layers_block_type", "hybrid_override_pattern",
+};
+
+/* Prefixes of the keys of state-space (Mamba) and linear-attention layers. */
+static const char *const memory_prefixes[] = {
+  "mamba", "ssm_", "linear_", "conv_", "time_step", "d_state", "d_conv", "state_size", "use_mamba",
+};
+
+static gboolean
+is_memory_key (const char *key)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (memory_keys); i++)
+    if (g_str_equal (memory_keys[i], key))
+      return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (memory_prefixes); i++)
+    if (g_str_has_prefix (key, memory_prefixes[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* null, false, 0, "", an empty list or object: says "none" */
+static gboolean
+is_neutral (JsonNode *node)
+{
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_NULL:
+      return TRUE;
+    case JSON_NODE_ARRAY:
+      return json_array_get_length (json_node_get_array (node)) == 0;
+    case JSON_NODE_OBJECT:
+      return json_object_get_size (json_node_get_object (node)) == 0;
+    case JSON_NODE_VALUE:
+    default:
+      break;
+    }
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_BOOLEAN:
+      return !json_node_get_boolean (node);
+    case G_TYPE_INT64:
+      return json_node_get_int (node) == 0;
+    case G_TYPE_DOUBLE:
+      return json_node_get_double (node) == 0;
+    case G_TYPE_STRING:
+      return *json_node_get_string (node) == '\0';
+    default:
+      return FALSE;
+    }
+}
+
+/* The memory keys of the config read that its family's reader left unread. */
+static void
+find_unread_keys (Reader *r)
+{
+  g_autoptr(GList) keys = json_object_get_members (r->object);
+
+  keys = g_list_sort (keys, (GCompareFunc) g_strcmp0);
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      const char *key = l->data;
+
+      if (is_memory_key (key) && !g_hash_table_contains (r->read, key) &&
+          !is_neutral (json_object_get_member (r->object, key)))
+        {
+          g_autofree char *part = g_strconcat (r->prefix, key, NULL);
+          not_understood (r, part);
+        }
+    }
 }
 
 static const Family *
@@ -1107,6 +1242,16 @@ known_family (VcHfConfig *self)
   return self->family != &llama_way;
 }
 
+static char *
+join_parts (VcHfConfig *self)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  for (guint i = 0; i < self->not_understood->len && self->not_understood->pdata[i]; i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "", (const char *) self->not_understood->pdata[i]);
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
 static void
 build_texts (VcHfConfig *self)
 {
@@ -1141,15 +1286,14 @@ build_texts (VcHfConfig *self)
                                    "inference does not load it."), self->mtp_layers);
     }
 
-  if (!known_family (self))
+  if (self->not_understood->len > 0)
     {
-      if (*self->model_type)
-        g_string_append_printf (w, _("model_type “%s” is not a known family: estimated the Llama way "
-                                     "(RMSNorm, gated MLP, no biases). Check the result."),
-                                self->text_only ? self->text_model_type : self->model_type);
-      else
-        g_string_append (w, _("config.json gives no model_type: estimated the Llama way "
-                              "(RMSNorm, gated MLP, no biases). Check the result."));
+      g_autofree char *parts = join_parts (self);
+
+      if (w->len)
+        g_string_append_c (w, '\n');
+      g_string_append_printf (w, _("Approximate: not understood, so left out or estimated the Llama way: %s."),
+                              parts);
     }
   if (self->text_only)
     {
@@ -1235,9 +1379,12 @@ read_text_config (VcHfConfig  *self,
   return TRUE;
 }
 
-/* quantization_config: the stored precision (quant_method, bits, load_in_4bit/8bit) */
+/* quantization_config: the stored precision (quant_method, bits, load_in_4bit/8bit). How the
+ * checkpoint's quantized weights are sized is not known here: a quantization_config is not
+ * understood, unless it quantizes nothing (bitsandbytes with neither 4- nor 8-bit loading). */
 static gboolean
 read_quantization (VcHfConfig  *self,
+                   Reader      *r,
                    JsonObject  *root,
                    GError     **error)
 {
@@ -1258,6 +1405,16 @@ read_quantization (VcHfConfig  *self,
     self->quant_bits = 4;
   else if (is_true (qo, "load_in_8bit"))
     self->quant_bits = 8;
+  if (json_object_get_size (qo) == 0 ||
+      (self->quant_bits == 0 && bits == NULL && (method == NULL || g_str_equal (method, "bitsandbytes"))))
+    return TRUE;
+  if (method != NULL)
+    {
+      g_autofree char *part = g_strdup_printf ("quantization_config (quant_method “%s”)", method);
+      not_understood (r, part);
+    }
+  else
+    not_understood (r, "quantization_config");
   return TRUE;
 }
 
@@ -1269,8 +1426,9 @@ read_config (VcHfConfig   *self,
              const char  **name_or_path,
              GError      **error)
 {
-  Reader r = { .prefix = "", .object = root, .huge = huge };
-  const char *model_type = NULL, *dtype = NULL;
+  g_autoptr(GHashTable) read = g_hash_table_new (g_str_hash, g_str_equal);
+  Reader r = { .prefix = "", .object = root, .huge = huge, .read = read, .not_understood = self->not_understood };
+  const char *model_type = NULL, *dtype = NULL, *type;
   JsonNode *text_node;
 
   TRY (opt_string (root, "", "model_type", &model_type, error));
@@ -1283,14 +1441,22 @@ read_config (VcHfConfig   *self,
   text_node = json_object_get_member (root, "text_config");
   if (text_node != NULL && !JSON_NODE_HOLDS_NULL (text_node))
     TRY (read_text_config (self, &r, text_node, &dtype, error));
-  self->family = family_for (self->text_only ? self->text_model_type : self->model_type);
+  type = self->text_only ? self->text_model_type : self->model_type;
+  self->family = family_for (type);
+  if (self->family == &llama_way)
+    {
+      g_autofree char *part = *type ? g_strdup_printf ("%smodel_type “%s”", r.prefix, type)
+                                    : g_strdup_printf ("%smodel_type", r.prefix);
+      not_understood (&r, part);
+    }
   self->torch_dtype = g_strdup (dtype);
-  TRY (read_quantization (self, root, error));
+  TRY (read_quantization (self, &r, root, error));
 
   r.family = self->family;
   memset (&self->arch, 0, sizeof self->arch);
   TRY (self->family->read (&r, &self->arch, error));
   TRY (read_common (&r, &self->arch, error));
+  find_unread_keys (&r);
   self->mtp_layers = r.mtp_layers;
   return vc_arch_validate (&self->arch, error);
 }
@@ -1340,6 +1506,8 @@ vc_hf_config_new_from_data (const char  *data,
   huge = scan_huge_integers (data, length);
 
   self = g_object_new (VC_TYPE_HF_CONFIG, NULL);
+  self->file_name = g_strdup (file_name);
+  self->not_understood = g_ptr_array_new_with_free_func (g_free);
   if (!read_config (self, json_node_get_object (root), huge, &name_or_path, &local_error))
     {
       /* TRANSLATORS: the file's name in front of what is wrong in it */
@@ -1357,6 +1525,7 @@ vc_hf_config_new_from_data (const char  *data,
     }
   set_name (self, display_name, name_or_path, file_name);
   build_texts (self);
+  g_ptr_array_add (self->not_understood, NULL);
   return g_steal_pointer (&self);
 }
 
@@ -1605,6 +1774,52 @@ vc_hf_config_get_precision (VcHfConfig  *self,
   return TRUE;
 }
 
+/**
+ * vc_hf_config_get_not_understood:
+ *
+ * What the config holds that changes memory and that the reader does not understand: an
+ * unknown model_type, keys its family does not have, layer types, a quantization_config. The
+ * estimate of such a config is approximate: those parts are left out, or the model is counted
+ * the Llama way.
+ *
+ * Returns: (transfer none): a %NULL-terminated list of parts, empty when the estimate is exact
+ */
+const char * const *
+vc_hf_config_get_not_understood (VcHfConfig *self)
+{
+  g_return_val_if_fail (VC_IS_HF_CONFIG (self), NULL);
+  return (const char * const *) self->not_understood->pdata;
+}
+
+gboolean
+vc_hf_config_is_exact (VcHfConfig *self)
+{
+  g_return_val_if_fail (VC_IS_HF_CONFIG (self), FALSE);
+  return self->not_understood->pdata[0] == NULL;
+}
+
+/**
+ * vc_hf_config_check_exact:
+ *
+ * Exact or refused: sets @error naming what is not understood when the estimate would not be
+ * exact. Whoever imports the config refuses it then, unless the user asked for an approximate
+ * estimate.
+ */
+gboolean
+vc_hf_config_check_exact (VcHfConfig  *self,
+                          GError     **error)
+{
+  g_autofree char *parts = NULL;
+
+  g_return_val_if_fail (VC_IS_HF_CONFIG (self), FALSE);
+  if (vc_hf_config_is_exact (self))
+    return TRUE;
+  parts = join_parts (self);
+  g_set_error (error, VC_ERROR, VC_ERROR_NOT_UNDERSTOOD,
+               _("%s: not understood, so the estimate would not be exact: %s"), self->file_name, parts);
+  return FALSE;
+}
+
 const char *
 vc_hf_config_get_description (VcHfConfig *self)
 {
@@ -1652,5 +1867,6 @@ vc_hf_config_apply (VcHfConfig *self,
                 "method", VC_METHOD_ARCHITECTURE,
                 NULL);
   vc_estimate_set_model_name (estimate, self->name);
+  vc_estimate_set_model_not_understood (estimate, vc_hf_config_get_not_understood (self));
   g_object_thaw_notify (G_OBJECT (estimate));
 }

@@ -54,6 +54,10 @@ gboolean      vc_hf_config_get_text_only         (VcHfConfig          *self);
 const char   *vc_hf_config_get_torch_dtype       (VcHfConfig          *self);
 gboolean      vc_hf_config_get_precision         (VcHfConfig          *self,
                                                   VcPrecision         *precision);
+const char * const *vc_hf_config_get_not_understood (VcHfConfig       *self);
+gboolean      vc_hf_config_is_exact              (VcHfConfig          *self);
+gboolean      vc_hf_config_check_exact           (VcHfConfig          *self,
+                                                  GError             **error);
 const char   *vc_hf_config_get_description       (VcHfConfig          *self);
 const char   *vc_hf_config_get_warning           (VcHfConfig          *self);
 

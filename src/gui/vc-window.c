@@ -674,6 +674,16 @@ import_done (GObject      *source,
       show_error (self, _("Could not import “%s”"), p->file, error);
       return;
     }
+  /* exact or refused, unless the user asks for an approximate estimate */
+  if (!vc_model_section_get_approximate (VC_MODEL_SECTION (vc_window_get_model_section (self, VC_MODE_INFERENCE))) &&
+      !vc_hf_config_check_exact (config, &error))
+    {
+      g_autoptr(GError) refused = g_error_new (error->domain, error->code,
+                                               _("%s. Check “Import approximately what is not understood” "
+                                                 "to estimate it anyway."), error->message);
+      show_error (self, _("Could not import “%s”"), p->file, refused);
+      return;
+    }
   error_dismissed (self);
   vc_hf_config_apply (config, self->estimate);
 
@@ -1042,6 +1052,10 @@ vc_window_init (VcWindow *self)
   self->estimate = vc_estimate_new ();
   vc_inference_page_set_estimate (self->inference_page, self->estimate);
   vc_training_page_set_estimate (self->training_page, self->estimate);
+  /* one "import approximately" choice, shown in both tabs */
+  g_object_bind_property (vc_window_get_model_section (self, VC_MODE_INFERENCE), "approximate",
+                          vc_window_get_model_section (self, VC_MODE_TRAINING), "approximate",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   vc_results_view_set_estimate (self->results, self->estimate);
 
   /* a plain stateful action rather than GPropertyAction, which would keep the estimate alive

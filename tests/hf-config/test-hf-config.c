@@ -28,6 +28,7 @@ typedef struct
   guint window_layers;
   const char *dtype;
   gboolean text_only;
+  const char *not_understood;  /* NULL: exact */
 } ModelCase;
 
 static const ModelCase models[] = {
@@ -88,7 +89,8 @@ static const ModelCase models[] = {
    * 671,026,419,200, the MTP layer's 13,463,426,304 and 41,540,496 FP8 block scales
    * (weight_scale_inv, one per 128 × 128 block of each linear weight). 37B activated; the
    * module count 37,552,297,472 includes the 926,679,040 of the input embedding. */
-  { "DeepSeek-V3", "deepseek_v3", 671026419200, 37552297472, 70272, 0, 0, "bfloat16", FALSE },
+  { "DeepSeek-V3", "deepseek_v3", 671026419200, 37552297472, 70272, 0, 0, "bfloat16", FALSE,
+    "quantization_config (quant_method “fp8”)" },
 };
 
 static char *
@@ -144,8 +146,26 @@ test_model (gconstpointer data)
   g_assert_nonnull (vc_hf_config_get_description (config));
   if (m->text_only)
     g_assert_nonnull (strstr (vc_hf_config_get_warning (config), "text model"));
-  else
+  else if (m->not_understood == NULL)
     g_assert_null (vc_hf_config_get_warning (config));
+  /* exact, or not understood: what, exactly */
+  if (m->not_understood == NULL)
+    {
+      g_assert_true (vc_hf_config_is_exact (config));
+      g_assert_true (vc_hf_config_check_exact (config, NULL));
+      g_assert_null (vc_hf_config_get_not_understood (config)[0]);
+    }
+  else
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *parts = g_strjoinv (", ", (char **) vc_hf_config_get_not_understood (config));
+
+      g_assert_false (vc_hf_config_is_exact (config));
+      g_assert_cmpstr (parts, ==, m->not_understood);
+      g_assert_false (vc_hf_config_check_exact (config, &error));
+      g_assert_error (error, VC_ERROR, VC_ERROR_NOT_UNDERSTOOD);
+      g_assert_nonnull (strstr (error->message, m->not_understood));
+    }
 }
 
 static void
@@ -469,6 +489,9 @@ test_unknown_family (void)
 
   g_assert_no_error (error);
   g_assert_false (vc_hf_config_get_known_family (config));
+  g_assert_false (vc_hf_config_is_exact (config));
+  g_assert_cmpstr (vc_hf_config_get_not_understood (config)[0], ==, "model_type “my_new_llm”");
+  g_assert_null (vc_hf_config_get_not_understood (config)[1]);
   g_assert_cmpstr (vc_hf_config_get_family (config), ==, "llama");
   g_assert_cmpstr (vc_hf_config_get_model_type (config), ==, "my_new_llm");
   g_assert_nonnull (strstr (vc_hf_config_get_warning (config), "my_new_llm"));
@@ -476,12 +499,71 @@ test_unknown_family (void)
   g_assert_cmpfloat (vc_hf_config_get_counts (config)->total, ==, 8030261248);
 
   g_assert_false (vc_hf_config_get_known_family (none));
-  g_assert_nonnull (strstr (vc_hf_config_get_warning (none), "no model_type"));
+  g_assert_cmpstr (vc_hf_config_get_not_understood (none)[0], ==, "model_type");
 
-  /* the standard MoE keys are read for an unknown family too */
+  /* the standard MoE keys are read for an unknown family too, for an approximate estimate */
   g_assert_false (vc_hf_config_get_known_family (moe));
+  g_assert_cmpstr (vc_hf_config_get_not_understood (moe)[0], ==, "model_type “some_moe”");
   g_assert_cmpfloat (vc_hf_config_get_counts (moe)->total, ==, 46702792704);
   g_assert_cmpfloat (vc_hf_config_get_counts (moe)->active, ==, 12879925248);
+}
+
+/* Memory keys a family does not read are named; keys that say "none" are not. */
+static void
+test_not_understood (void)
+{
+  static const struct { const char *dir; const char *key; const char *value; const char *parts; } cases[] = {
+    { "Llama-3.1-8B", "num_local_experts", "8", "num_local_experts" },
+    { "Llama-3.1-8B", "kv_lora_rank", "512", "kv_lora_rank" },
+    { "Llama-3.1-8B", "sliding_window", "4096", "sliding_window" },
+    { "Llama-3.1-8B", "mamba_d_state", "128", "mamba_d_state" },
+    { "Llama-3.1-8B", "linear_num_value_heads", "32", "linear_num_value_heads" },
+    { "Llama-3.1-8B", "attention_chunk_size", "8192", "attention_chunk_size" },
+    { "Llama-3.1-8B", "quantization_config", "{\"quant_method\": \"awq\", \"bits\": 4, \"group_size\": 128}",
+      "quantization_config (quant_method “awq”)" },
+    { "Llama-3.1-8B", "quantization_config", "{\"bits\": 4}", "quantization_config" },
+    { "gemma-3-4b-it", "text_config.moe_intermediate_size", "1024", "text_config.moe_intermediate_size" },
+    { "Qwen2.5-7B", "layer_types", NULL, "layer_types “linear_attention”" },
+    /* what says "none" is understood */
+    { "Llama-3.1-8B", "num_local_experts", "null", NULL },
+    { "Llama-3.1-8B", "num_experts", "0", NULL },
+    { "Llama-3.1-8B", "use_sliding_window", "false", NULL },
+    { "Llama-3.1-8B", "mamba_layers", "[]", NULL },
+    { "Llama-3.1-8B", "quantization_config", "{}", NULL },
+    { "Llama-3.1-8B", "quantization_config",
+      "{\"quant_method\": \"bitsandbytes\", \"load_in_4bit\": false, \"load_in_8bit\": false}", NULL },
+    /* keys that change nothing in memory */
+    { "Llama-3.1-8B", "router_aux_loss_coef", "0.01", NULL },
+    { "Llama-3.1-8B", "attn_logit_softcapping", "50.0", NULL },
+  };
+  g_autoptr(GString) types = g_string_new ("[");
+
+  for (guint i = 0; i < 28; i++)
+    g_string_append_printf (types, "%s\"%s\"", i ? ", " : "", i % 4 == 3 ? "full_attention" : "linear_attention");
+  g_string_append (types, "]");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(VcHfConfig) config = load_variant (cases[i].dir, cases[i].key,
+                                                   cases[i].value ? cases[i].value : types->str, &error);
+      g_autofree char *parts = NULL;
+
+      g_test_message ("%s: %s = %s", cases[i].dir, cases[i].key, cases[i].value);
+      g_assert_no_error (error);
+      parts = g_strjoinv (", ", (char **) vc_hf_config_get_not_understood (config));
+      if (cases[i].parts == NULL)
+        {
+          g_assert_cmpstr (parts, ==, "");
+          g_assert_true (vc_hf_config_is_exact (config));
+          continue;
+        }
+      g_assert_cmpstr (parts, ==, cases[i].parts);
+      g_assert_false (vc_hf_config_check_exact (config, &error));
+      g_assert_error (error, VC_ERROR, VC_ERROR_NOT_UNDERSTOOD);
+      check_message (error->message, "~config.json: not understood, so the estimate would not be exact: ");
+      g_assert_nonnull (strstr (error->message, cases[i].parts));
+      g_assert_nonnull (strstr (vc_hf_config_get_warning (config), cases[i].parts));
+    }
 }
 
 static void
@@ -613,9 +695,12 @@ test_cli_models (void)
   for (guint i = 0; i < G_N_ELEMENTS (models); i++)
     {
       g_autofree char *path = model_path (models[i].dir);
-      const char *args[] = { "--config", path, "--format", "json", NULL };
+      /* what is not understood is estimated only when asked for */
+      const char *args[] = { "--config", path, "--format", "json",
+                             models[i].not_understood ? "--approximate" : NULL, NULL };
       g_autoptr(JsonParser) parser = json_parser_new ();
       JsonObject *o = run_json (parser, args);
+      JsonArray *parts = json_object_get_array_member (o, "not_understood");
 
       g_test_message ("%s", models[i].dir);
       g_assert_cmpstr (json_object_get_string_member (o, "method"), ==, "architecture");
@@ -625,6 +710,13 @@ test_cli_models (void)
       g_assert_cmpint (json_object_get_int_member (o, "active_parameters"), ==,
                        (gint64) (models[i].active > 0 ? models[i].active : models[i].total));
       g_assert_cmpint (json_object_get_int_member (o, "kv_bytes_per_token"), ==, (gint64) models[i].kv_bytes);
+      if (models[i].not_understood)
+        {
+          g_assert_cmpuint (json_array_get_length (parts), ==, 1);
+          g_assert_cmpstr (json_array_get_string_element (parts, 0), ==, models[i].not_understood);
+        }
+      else
+        g_assert_cmpuint (json_array_get_length (parts), ==, 0);
     }
 }
 
@@ -682,23 +774,47 @@ test_cli_errors (void)
       g_assert_cmpstr (out, ==, "");
     }
 
-  /* an unknown family is estimated, and vramcalc says so */
+  /* an unknown family is refused, naming what is not understood; with --approximate it is
+   * estimated the Llama way, and the result says what was not understood */
   write_file (unknown, unknown_text, -1);
   {
     g_autofree char *dir = g_path_get_dirname (unknown);
-    const char *args[] = { "--config", dir, "--format", "json", NULL };
+    const char *refused[] = { "--config", dir, "--format", "json", NULL };
+    const char *approximate[] = { "--config", dir, "--approximate", "--format", "json", NULL };
+    const char *table[] = { "--approximate", "--config", dir, NULL };
+    const char *alone[] = { "--approximate", "--preset", "llama-3-8b", NULL };
     g_autofree char *out = NULL;
     g_autofree char *err = NULL;
-
+    g_autofree char *out2 = NULL;
+    g_autofree char *err2 = NULL;
+    g_autofree char *out3 = NULL;
+    g_autofree char *err3 = NULL;
+    g_autofree char *out4 = NULL;
+    g_autofree char *err4 = NULL;
     g_autoptr(JsonParser) parser = json_parser_new ();
     g_autoptr(GError) error = NULL;
+    JsonObject *o;
 
-    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
-    g_assert_nonnull (strstr (err, "my_new_llm"));
-    json_parser_load_from_data (parser, out, -1, &error);
+    g_assert_cmpint (vc_test_run_vramcalc (refused, NULL, &out, &err), ==, 2);
+    g_assert_cmpstr (out, ==, "");
+    g_assert_nonnull (strstr (err, "--config: config.json: not understood, so the estimate would not be exact: "
+                                   "model_type “my_new_llm”; --approximate estimates it anyway"));
+
+    g_assert_cmpint (vc_test_run_vramcalc (approximate, NULL, &out2, &err2), ==, 0);
+    g_assert_nonnull (strstr (err2, "my_new_llm"));
+    json_parser_load_from_data (parser, out2, -1, &error);
     g_assert_no_error (error);
-    g_assert_cmpint (json_object_get_int_member (json_node_get_object (json_parser_get_root (parser)),
-                                                 "parameters"), ==, 8030261248);
+    o = json_node_get_object (json_parser_get_root (parser));
+    g_assert_cmpint (json_object_get_int_member (o, "parameters"), ==, 8030261248);
+    g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (o, "not_understood"), 0),
+                     ==, "model_type “my_new_llm”");
+
+    g_assert_cmpint (vc_test_run_vramcalc (table, NULL, &out3, &err3), ==, 0);
+    g_assert_nonnull (strstr (out3, "Approximate, not understood: model_type “my_new_llm”\n"));
+
+    /* never an option ignored */
+    g_assert_cmpint (vc_test_run_vramcalc (alone, NULL, &out4, &err4), ==, 2);
+    g_assert_nonnull (strstr (err4, "--approximate: applies to a model read with --config"));
   }
   vc_test_remove_tree (tmp);
 }
@@ -716,6 +832,7 @@ main (int    argc,
     }
   g_test_add_func ("/hf-config/family-details", test_family_details);
   g_test_add_func ("/hf-config/unknown-family", test_unknown_family);
+  g_test_add_func ("/hf-config/not-understood", test_not_understood);
   g_test_add_func ("/hf-config/windows-and-layers", test_windows_and_layers);
   g_test_add_func ("/hf-config/bad-values", test_bad_values);
   g_test_add_func ("/hf-config/bad-files", test_bad_files);
