@@ -56,6 +56,7 @@ static VcArchField fields[] = {
   BOOL_FIELD (qkv_bias, "qkv-bias", N_("QKV bias"), N_("Bias on the query, key and value projections")),
   BOOL_FIELD (o_bias, "o-bias", N_("Output bias"), N_("Bias on the attention output projection")),
   BOOL_FIELD (mlp_bias, "mlp-bias", N_("MLP bias"), N_("Bias on the MLP projections")),
+  BOOL_FIELD (attention_sinks, "attention-sinks", N_("Attention sinks"), N_("A learned sink logit per attention head (gpt-oss)")),
   UINT_FIELD (n_experts, "experts", N_("Experts"), N_("Routed experts per MoE layer; 0 for a dense model"), 0, 100000),
   UINT_FIELD (experts_per_token, "experts-per-token", N_("Experts per token"), N_("Routed experts active per token (k)"), 0, 100000),
   UINT_FIELD (expert_intermediate_size, "expert-intermediate-size", N_("Expert feed-forward size"), N_("Feed-forward size of one expert; 0 means the dense size"), 0, 10000000),
@@ -245,6 +246,8 @@ vc_arch_count_params (const VcArch  *arch,
         attn_other += h;
       if (arch->qk_norm)
         attn_other += 2.0 * d;
+      if (arch->attention_sinks)
+        attn_other += a;
     }
 
   layer_norms = arch->norms_per_layer * norm_params (arch, h);
@@ -286,7 +289,13 @@ vc_arch_count_params (const VcArch  *arch,
   counts->total = counts->embedding + counts->head + counts->linear + counts->other;
   counts->active = counts->total;
   if (vc_arch_is_moe (arch))
-    counts->active -= n_moe_layers * (moe_linear - moe_active_linear);
+    {
+      double idle = arch->n_experts - MIN (arch->experts_per_token, arch->n_experts);
+
+      counts->active -= n_moe_layers * (moe_linear - moe_active_linear);
+      /* the biases of the experts a token does not go through */
+      counts->active -= n_moe_layers * idle * mlp_bias (arch, expert_size (arch));
+    }
 }
 
 double

@@ -31,6 +31,7 @@ typedef struct
   gboolean qkv_bias;
   gboolean o_bias;
   gboolean mlp_bias;
+  gboolean attention_sinks;       /* gpt-oss: a learned sink logit per attention head */
   /* Mixture of experts */
   guint n_experts;                /* routed experts; 0 for a dense model */
   guint experts_per_token;

@@ -55,7 +55,16 @@
  *                    layer), new_decoder_architecture with num_kv_heads, else multi_query (one
  *                    KV head); parallel_attn and num_ln_in_parallel_attn give one or two
  *                    LayerNorms a layer; tied
+ *   granite          as llama; the four multipliers scale activations, not what is stored
+ *   granitemoe       as llama with num_local_experts experts of intermediate_size
+ *                    (input_linear h → 2I, output_linear I → h) and a bias-free router
+ *   gpt_oss          attention_bias (default true: q, k, v and o), a sink logit per head,
+ *                    num_local_experts experts of intermediate_size with biases on both
+ *                    projections, a router with a bias, num_experts_per_tok (= experts_per_token),
+ *                    sliding_window on every other layer from the first (or as layer_types says)
  *   layer_types      when present, says which layers are "sliding_attention" for any family
+ *   every family     max_position_embeddings|n_positions and rope_scaling (type, factor): the
+ *                    longest context, shown with what was read
  *
  * Exact or refused: what changes memory and is not understood — another model_type, a memory
  * key (memory_keys, memory_prefixes) the family's reader did not read, a layer type other than
@@ -96,6 +105,8 @@ typedef struct
   gboolean nested;           /* a sub-config: missing keys take the class defaults */
   const Family *family;
   guint mtp_layers;          /* multi-token prediction layers, which are not counted */
+  guint max_context;         /* max_position_embeddings (n_positions); 0 when not given */
+  char *rope_scaling;        /* "yarn ×4" when rope_scaling is given, else NULL */
   GHashTable *read;          /* the keys of object the family's reader looked at */
   GPtrArray *not_understood; /* what the reader met and does not understand, for people */
 } Reader;
@@ -140,6 +151,9 @@ static gboolean read_gpt_neox    (Reader *r, VcArch *arch, GError **error);
 static gboolean read_falcon      (Reader *r, VcArch *arch, GError **error);
 static gboolean read_deepseek_v2 (Reader *r, VcArch *arch, GError **error);
 static gboolean read_deepseek_v3 (Reader *r, VcArch *arch, GError **error);
+static gboolean read_granite     (Reader *r, VcArch *arch, GError **error);
+static gboolean read_granitemoe  (Reader *r, VcArch *arch, GError **error);
+static gboolean read_gpt_oss     (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
   { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
@@ -158,6 +172,9 @@ static const Family families[] = {
   { "falcon", "Falcon", read_falcon, 65024, 4544, 0, 32, 71, 0, 0, TRUE, 0 },
   { "deepseek_v2", "DeepSeek-V2", read_deepseek_v2, 102400, 5120, 12288, 60, 128, 0, 0, FALSE, 0 },
   { "deepseek_v3", "DeepSeek-V3", read_deepseek_v3, 129280, 7168, 18432, 61, 128, 0, 0, FALSE, 0 },
+  { "granite", "Granite", read_granite, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
+  { "granitemoe", "Granite MoE", read_granitemoe, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
+  { "gpt_oss", "gpt-oss", read_gpt_oss, 201088, 2880, 2880, 36, 64, 8, 64, FALSE, 128 },
 };
 
 /* A model_type no family reads: the Llama way, with Llama's defaults. */
@@ -206,6 +223,8 @@ struct _VcHfConfig
   const Family *family;      /* llama_way for a model_type no family reads */
   gboolean hub_name;         /* the name is a Hub id's (org/name) */
   char *file_name;           /* how messages name the file */
+  guint max_context;         /* the longest context the model was made for; 0: not given */
+  char *rope_scaling;        /* how its rotary positions are scaled ("yarn ×4"), or NULL */
   GPtrArray *not_understood; /* NULL-terminated: what the estimate is not exact about */
   char *description;
   char *warning;
@@ -224,6 +243,7 @@ vc_hf_config_finalize (GObject *object)
   g_free (self->quant_method);
   g_free (self->text_model_type);
   g_free (self->file_name);
+  g_free (self->rope_scaling);
   g_clear_pointer (&self->not_understood, g_ptr_array_unref);
   g_free (self->description);
   g_free (self->warning);
@@ -608,15 +628,24 @@ read_llama_style (Reader   *r,
 
 /* attention_bias: a bias on q, k, v and o */
 static gboolean
+read_attention_bias_default (Reader   *r,
+                             gboolean  def,
+                             VcArch   *arch,
+                             GError  **error)
+{
+  gboolean bias = def;
+
+  TRY (opt_bool (r, "attention_bias", def, &bias, error));
+  arch->qkv_bias = arch->o_bias = bias;
+  return TRUE;
+}
+
+static gboolean
 read_attention_bias (Reader   *r,
                      VcArch   *arch,
                      GError  **error)
 {
-  gboolean bias = FALSE;
-
-  TRY (opt_bool (r, "attention_bias", FALSE, &bias, error));
-  arch->qkv_bias = arch->o_bias = bias;
-  return TRUE;
+  return read_attention_bias_default (r, FALSE, arch, error);
 }
 
 static gboolean
@@ -1018,9 +1047,81 @@ read_deepseek_v3 (Reader   *r,
   return read_mtp_layers (r, error);
 }
 
+/* Granite (3.x): Llama's modules; embedding_multiplier, attention_multiplier,
+ * residual_multiplier and logits_scaling scale activations, not what is stored */
+static gboolean
+read_granite (Reader   *r,
+              VcArch   *arch,
+              GError  **error)
+{
+  return read_llama (r, arch, error);
+}
+
+/* Granite MoE: every layer's MLP is num_local_experts experts of intermediate_size (input_linear
+ * h → 2I, output_linear I → h) with a bias-free router; no shared expert, no bias in the MLP */
+static gboolean
+read_granitemoe (Reader   *r,
+                 VcArch   *arch,
+                 GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  return read_experts (r, "num_local_experts", 8, 2, arch, error);
+}
+
+/* gpt-oss: biases on q, k, v and o (attention_bias, true by default), a sink logit per head,
+ * every layer an MoE of num_local_experts experts of intermediate_size with biases on their
+ * projections and a router with a bias; the window on the layers layer_types names (by default
+ * every other one, from the first). experts_per_token repeats num_experts_per_tok. */
+static gboolean
+read_gpt_oss (Reader   *r,
+              VcArch   *arch,
+              GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias_default (r, TRUE, arch, error));
+  arch->attention_sinks = TRUE;
+  TRY (read_experts (r, "num_local_experts", 128, 4, arch, error));
+  member (r, "experts_per_token");
+  arch->mlp_bias = TRUE;
+  arch->router_bias = TRUE;
+  TRY (read_window_all_layers (r, arch, error));
+  if (arch->sliding_window > 0)
+    arch->sliding_window_layers = (arch->n_layers + 1) / 2;
+  return TRUE;
+}
+
 /* ---- what every family shares ------------------------------------------------------------------ */
 
-/* The tied head, layer_types, and the shapes that must agree. */
+/* The longest context: max_position_embeddings (GPT-2: n_positions), and rope_scaling's type
+ * and factor as the file gives them. Neither changes what the model holds. */
+static gboolean
+read_context (Reader   *r,
+              GError  **error)
+{
+  JsonNode *scaling = member (r, "rope_scaling");
+
+  TRY (opt_uint (r, "max_position_embeddings", "n_positions", 0, 0, 1, G_MAXINT32, &r->max_context, error));
+  if (scaling != NULL && JSON_NODE_HOLDS_OBJECT (scaling))
+    {
+      JsonObject *o = json_node_get_object (scaling);
+      JsonNode *factor = json_object_get_member (o, "factor");
+      const char *type = NULL;
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      if (!opt_string (o, "rope_scaling.", "rope_type", &type, NULL) || type == NULL)
+        opt_string (o, "rope_scaling.", "type", &type, NULL);
+      if (factor != NULL && JSON_NODE_TYPE (factor) == JSON_NODE_VALUE &&
+          (json_node_get_value_type (factor) == G_TYPE_DOUBLE || json_node_get_value_type (factor) == G_TYPE_INT64))
+        r->rope_scaling = g_strdup_printf ("%s ×%s", type ? type : "",
+                                           g_ascii_formatd (buf, sizeof buf, "%g", json_node_get_double (factor)));
+      else if (type != NULL)
+        r->rope_scaling = g_strdup (type);
+    }
+  return TRUE;
+}
+
+/* The tied head, layer_types, the context, and the shapes that must agree. */
 static gboolean
 read_common (Reader   *r,
              VcArch   *arch,
@@ -1029,6 +1130,7 @@ read_common (Reader   *r,
   gboolean tied = r->family->tied, sliding_given = FALSE;
   guint n_sliding = 0;
 
+  TRY (read_context (r, error));
   TRY (opt_bool (r, "tie_word_embeddings", r->family->tied, &tied, error));
   arch->tied_embeddings = tied;
   TRY (read_layer_types (r, arch->n_layers, &sliding_given, &n_sliding, error));
@@ -1279,6 +1381,16 @@ build_texts (VcHfConfig *self)
       g_string_append_printf (d, _("%u of %u layers attend to a window of %u tokens."),
                               a->sliding_window_layers, a->n_layers, a->sliding_window);
     }
+  if (self->max_context > 0)
+    {
+      g_autofree char *tokens = g_strdup_printf ("%'u", self->max_context);
+
+      g_string_append_c (d, '\n');
+      if (self->rope_scaling != NULL)
+        g_string_append_printf (d, _("Maximum context: %s tokens (rope scaling %s)."), tokens, self->rope_scaling);
+      else
+        g_string_append_printf (d, _("Maximum context: %s tokens."), tokens);
+    }
   if (self->mtp_layers > 0)
     {
       g_string_append_c (d, '\n');
@@ -1458,6 +1570,8 @@ read_config (VcHfConfig   *self,
   TRY (read_common (&r, &self->arch, error));
   find_unread_keys (&r);
   self->mtp_layers = r.mtp_layers;
+  self->max_context = r.max_context;
+  self->rope_scaling = g_steal_pointer (&r.rope_scaling);
   return vc_arch_validate (&self->arch, error);
 }
 
@@ -1818,6 +1932,22 @@ vc_hf_config_check_exact (VcHfConfig  *self,
   g_set_error (error, VC_ERROR, VC_ERROR_NOT_UNDERSTOOD,
                _("%s: not understood, so the estimate would not be exact: %s"), self->file_name, parts);
   return FALSE;
+}
+
+/* The longest context the model was made for (max_position_embeddings); 0 when not given */
+guint
+vc_hf_config_get_max_context (VcHfConfig *self)
+{
+  g_return_val_if_fail (VC_IS_HF_CONFIG (self), 0);
+  return self->max_context;
+}
+
+/* rope_scaling's type and factor ("yarn ×4"), or NULL */
+const char *
+vc_hf_config_get_rope_scaling (VcHfConfig *self)
+{
+  g_return_val_if_fail (VC_IS_HF_CONFIG (self), NULL);
+  return self->rope_scaling;
 }
 
 const char *

@@ -56,6 +56,8 @@ gboolean      vc_hf_config_get_precision         (VcHfConfig          *self,
                                                   VcPrecision         *precision);
 const char * const *vc_hf_config_get_not_understood (VcHfConfig       *self);
 gboolean      vc_hf_config_is_exact              (VcHfConfig          *self);
+guint         vc_hf_config_get_max_context       (VcHfConfig          *self);
+const char   *vc_hf_config_get_rope_scaling      (VcHfConfig          *self);
 gboolean      vc_hf_config_check_exact           (VcHfConfig          *self,
                                                   GError             **error);
 const char   *vc_hf_config_get_description       (VcHfConfig          *self);

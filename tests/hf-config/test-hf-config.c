@@ -29,6 +29,11 @@ typedef struct
   const char *dtype;
   gboolean text_only;
   const char *not_understood;  /* NULL: exact */
+  /* where the published figures are rounded: the total and, for MoE, the activated parameters
+   * without the input embedding, as model cards give them, and the unit of their last digit */
+  double published_total;
+  double published_active;
+  double published_unit;
 } ModelCase;
 
 static const ModelCase models[] = {
@@ -91,6 +96,26 @@ static const ModelCase models[] = {
    * module count 37,552,297,472 includes the 926,679,040 of the input embedding. */
   { "DeepSeek-V3", "deepseek_v3", 671026419200, 37552297472, 70272, 0, 0, "bfloat16", FALSE,
     "quantization_config (quant_method “fp8”)" },
+  /* ibm-granite/granite-3.3-2b-instruct (config.json as quoted in mlx-lm's granite tests): the
+   * Granite 3.x model card's architecture table gives the 2B dense model (embedding 2048, 40
+   * layers, 32 heads of 64, 8 KV heads, MLP 8192) as 2.5B parameters. Llama's modules, tied. */
+  { "granite-3.3-2b-instruct", "granite", 2533539840, 0, 81920, 0, 0, NULL, FALSE, NULL, 2.5e9, 2.5e9, 1e8 },
+  /* ibm-granite/granite-3.1-1b-a400m-instruct and granite-3.1-3b-a800m-instruct: the Granite
+   * 3.1 model card's table gives 1.3B parameters with 400M activated, and 3.3B with 800M (8 of
+   * 32 and of 40 experts) */
+  { "granite-3.1-1b-a400m-instruct", "granitemoe", 1334628352, 428658688, 49152, 0, 0, "bfloat16", FALSE, NULL,
+    1.3e9, 0.4e9, 1e8 },
+  { "granite-3.1-3b-a800m-instruct", "granitemoe", 3298793472, 882874368, 65536, 0, 0, NULL, FALSE, NULL,
+    3.3e9, 0.8e9, 1e8 },
+  /* openai/gpt-oss-20b and gpt-oss-120b (config.json: num_local_experts 32 and 128, 24 and 36
+   * layers): the gpt-oss model card (arXiv 2508.10925, section 2.1) gives 20.91B total, 3.61B
+   * active, and 116.83B total, 5.13B active; its active figures leave out the input embedding.
+   * Every other layer attends to a window of 128 tokens. The MXFP4 quantization_config is not
+   * sized here: their import needs --approximate. */
+  { "gpt-oss-20b", "gpt_oss", 20914757184, 4187440704, 49152, 128, 12, NULL, FALSE,
+    "quantization_config (quant_method “mxfp4”)", 20.91e9, 3.61e9, 1e7 },
+  { "gpt-oss-120b", "gpt_oss", 116829156672, 5711982912, 73728, 128, 18, NULL, FALSE,
+    "quantization_config (quant_method “mxfp4”)", 116.83e9, 5.13e9, 1e7 },
 };
 
 static char *
@@ -139,6 +164,14 @@ test_model (gconstpointer data)
       g_assert_false (vc_arch_is_moe (arch));
       g_assert_cmpfloat (counts->active, ==, m->total);
     }
+  if (m->published_unit > 0)
+    {
+      double embedding = (double) arch->vocab_size * arch->hidden_size;
+
+      g_assert_cmpfloat (fabs (counts->total - m->published_total), <=, m->published_unit / 2);
+      if (m->active > 0)
+        g_assert_cmpfloat (fabs (counts->active - embedding - m->published_active), <=, m->published_unit / 2);
+    }
   g_assert_cmpfloat (vc_arch_kv_bytes_per_token (arch, 2), ==, m->kv_bytes);
   g_assert_cmpuint (arch->sliding_window, ==, m->window);
   g_assert_cmpuint (arch->sliding_window_layers, ==, m->window_layers);
@@ -178,6 +211,8 @@ test_family_details (void)
   g_autoptr(VcHfConfig) v2 = load_model ("DeepSeek-V2-Lite");
   g_autoptr(VcHfConfig) v3 = load_model ("DeepSeek-V3");
   g_autoptr(VcHfConfig) gemma3 = load_model ("gemma-3-1b-pt");
+  g_autoptr(VcHfConfig) oss = load_model ("gpt-oss-20b");
+  g_autoptr(VcHfConfig) granite = load_model ("granite-3.1-3b-a800m-instruct");
   VcPrecision precision;
 
   g_assert_cmpuint (vc_hf_config_get_arch (falcon)->n_kv_heads, ==, 1);
@@ -196,7 +231,29 @@ test_family_details (void)
   g_assert_cmpuint (vc_hf_config_get_arch (v3)->dense_layers, ==, 3);
   g_assert_nonnull (strstr (vc_hf_config_get_description (v3), "multi-token"));
   g_assert_true (vc_hf_config_get_arch (gemma3)->qk_norm);
+  /* gpt-oss: sinks, biases everywhere, every layer an MoE; Granite MoE: no bias, no shared expert */
+  g_assert_true (vc_hf_config_get_arch (oss)->attention_sinks);
+  g_assert_true (vc_hf_config_get_arch (oss)->qkv_bias && vc_hf_config_get_arch (oss)->o_bias);
+  g_assert_true (vc_hf_config_get_arch (oss)->mlp_bias && vc_hf_config_get_arch (oss)->router_bias);
+  g_assert_cmpuint (vc_hf_config_get_arch (oss)->dense_layers, ==, 0);
+  g_assert_false (vc_hf_config_get_arch (granite)->router_bias || vc_hf_config_get_arch (granite)->mlp_bias);
+  g_assert_cmpuint (vc_hf_config_get_arch (granite)->n_shared_experts, ==, 0);
+  g_assert_true (vc_hf_config_get_arch (granite)->tied_embeddings);
   g_assert_cmpuint (vc_hf_config_get_arch (gemma3)->norms_per_layer, ==, 4);
+
+  /* the longest context, as max_position_embeddings (GPT-2: n_positions) and rope_scaling say */
+  {
+    g_autoptr(VcHfConfig) llama = load_model ("Llama-3.1-8B");
+
+    g_assert_cmpuint (vc_hf_config_get_max_context (llama), ==, 131072);
+    g_assert_cmpstr (vc_hf_config_get_rope_scaling (llama), ==, "llama3 ×8");
+    g_assert_nonnull (strstr (vc_hf_config_get_description (llama), "Maximum context: "));
+    g_assert_nonnull (strstr (vc_hf_config_get_description (llama), " tokens (rope scaling llama3 ×8)."));
+    g_assert_cmpuint (vc_hf_config_get_max_context (gpt2), ==, 1024);
+    g_assert_null (vc_hf_config_get_rope_scaling (gpt2));
+    g_assert_cmpuint (vc_hf_config_get_max_context (oss), ==, 131072);
+    g_assert_cmpstr (vc_hf_config_get_rope_scaling (oss), ==, "yarn ×32");
+  }
 
   /* stored precision: DeepSeek-V3's weights are FP8 although torch_dtype says bfloat16 */
   g_assert_true (vc_hf_config_get_precision (v3, &precision));
