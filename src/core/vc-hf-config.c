@@ -55,6 +55,7 @@
  *                    layer), new_decoder_architecture with num_kv_heads, else multi_query (one
  *                    KV head); parallel_attn and num_ln_in_parallel_attn give one or two
  *                    LayerNorms a layer; tied
+ *   kimi_k2          DeepSeek-V3's layout (DeepseekV3ForCausalLM) under its own model_type
  *   granite          as llama; the four multipliers scale activations, not what is stored
  *   granitemoe       as llama with num_local_experts experts of intermediate_size
  *                    (input_linear h → 2I, output_linear I → h) and a bias-free router
@@ -172,6 +173,8 @@ static const Family families[] = {
   { "falcon", "Falcon", read_falcon, 65024, 4544, 0, 32, 71, 0, 0, TRUE, 0 },
   { "deepseek_v2", "DeepSeek-V2", read_deepseek_v2, 102400, 5120, 12288, 60, 128, 0, 0, FALSE, 0 },
   { "deepseek_v3", "DeepSeek-V3", read_deepseek_v3, 129280, 7168, 18432, 61, 128, 0, 0, FALSE, 0 },
+  /* Kimi K2: DeepSeek-V3's layout and configuration class under its own model_type */
+  { "kimi_k2", "Kimi K2", read_deepseek_v3, 129280, 7168, 18432, 61, 128, 0, 0, FALSE, 0 },
   { "granite", "Granite", read_granite, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
   { "granitemoe", "Granite MoE", read_granitemoe, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
   { "gpt_oss", "gpt-oss", read_gpt_oss, 201088, 2880, 2880, 36, 64, 8, 64, FALSE, 128 },
