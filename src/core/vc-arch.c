@@ -72,6 +72,11 @@ static VcArchField fields[] = {
   UINT_FIELD (v_head_dim, "v-head-dim", N_("Value head dimension"), N_("Multi-head latent attention: dimension of each value head"), 0, 100000),
   UINT_FIELD (sliding_window, "sliding-window", N_("Sliding window"), N_("Attention window in tokens of the sliding-window layers; 0 for none"), 0, 100000000),
   UINT_FIELD (sliding_window_layers, "sliding-window-layers", N_("Sliding-window layers"), N_("How many layers use the sliding window"), 0, 100000),
+  BOOL_FIELD (gated_attention, "gated-attention", N_("Gated attention"), N_("The query projection also produces an output gate (Qwen3-Next)")),
+  UINT_FIELD (recurrent_layers, "recurrent-layers", N_("Recurrent layers"), N_("Layers with a linear-attention or state-space (Mamba) mixer, which keeps a per-sequence state instead of a KV cache"), 0, 100000),
+  BOOL_FIELD (recurrent_with_attention, "recurrent-with-attention", N_("Mixer beside attention"), N_("The recurrent mixer runs beside attention in its layers (Falcon-H1) instead of replacing it")),
+  UINT_FIELD (recurrent_params, "recurrent-params", N_("Mixer parameters"), N_("Parameters of one linear-attention or state-space mixer"), 0, 2000000000),
+  UINT_FIELD (recurrent_state, "recurrent-state", N_("Mixer state"), N_("Values one mixer keeps per sequence (convolution and recurrent state), whatever the context length"), 0, 2000000000),
 };
 
 static void
@@ -165,6 +170,22 @@ vc_arch_head_dim (const VcArch *arch)
   return MAX (1u, arch->hidden_size / MAX (1u, arch->n_heads));
 }
 
+/* Layers with attention, and so with a KV cache: all but the recurrent layers that replace it */
+guint
+vc_arch_attention_layers (const VcArch *arch)
+{
+  if (arch->recurrent_with_attention)
+    return arch->n_layers;
+  return arch->n_layers - MIN (arch->n_layers, arch->recurrent_layers);
+}
+
+/* Values of recurrent state one sequence holds, in all layers */
+double
+vc_arch_state_elements (const VcArch *arch)
+{
+  return (double) MIN (arch->recurrent_layers, arch->n_layers) * arch->recurrent_state;
+}
+
 static double
 norm_params (const VcArch *arch,
              double        width)
@@ -211,6 +232,8 @@ vc_arch_count_params (const VcArch  *arch,
   double kv = arch->n_kv_heads;
   double d = vc_arch_head_dim (arch);
   double L = arch->n_layers;
+  double L_attn = vc_arch_attention_layers (arch);
+  double L_rec = MIN (arch->recurrent_layers, arch->n_layers);
   double attn_linear, attn_other;
   double layer_norms;
   double dense_linear, dense_other;
@@ -239,6 +262,8 @@ vc_arch_count_params (const VcArch  *arch,
   else
     {
       attn_linear = h * a * d + 2.0 * h * kv * d + a * d * h;
+      if (arch->gated_attention)
+        attn_linear += h * a * d;
       attn_other = 0;
       if (arch->qkv_bias)
         attn_other += a * d + 2.0 * kv * d;
@@ -283,8 +308,9 @@ vc_arch_count_params (const VcArch  *arch,
 
   counts->embedding = (double) arch->vocab_size * h + (double) arch->max_positions * h;
   counts->head = arch->tied_embeddings ? 0 : (double) arch->vocab_size * h;
-  counts->linear = L * attn_linear + n_dense_layers * dense_linear + n_moe_layers * moe_linear;
-  counts->other = L * (attn_other + layer_norms) + n_dense_layers * dense_other
+  counts->linear = L_attn * attn_linear + L_rec * arch->recurrent_params
+                   + n_dense_layers * dense_linear + n_moe_layers * moe_linear;
+  counts->other = L_attn * attn_other + L * layer_norms + n_dense_layers * dense_other
                   + n_moe_layers * moe_other + norm_params (arch, h);
   counts->total = counts->embedding + counts->head + counts->linear + counts->other;
   counts->active = counts->total;
@@ -352,7 +378,7 @@ vc_arch_lora_params (const VcArch  *arch,
     }
 #undef MLP_LORA
 
-  return arch->n_layers * per_layer_attn + n_dense * dense_mlp + n_moe * moe_mlp;
+  return vc_arch_attention_layers (arch) * per_layer_attn + n_dense * dense_mlp + n_moe * moe_mlp;
 }
 
 double
@@ -367,7 +393,7 @@ double
 vc_arch_kv_bytes_per_token (const VcArch *arch,
                             double        bytes_per_value)
 {
-  return arch->n_layers * vc_arch_kv_elements_per_token_layer (arch) * bytes_per_value;
+  return vc_arch_attention_layers (arch) * vc_arch_kv_elements_per_token_layer (arch) * bytes_per_value;
 }
 
 gboolean
@@ -413,11 +439,24 @@ vc_arch_validate (const VcArch  *arch,
                    _("dense-layers (%u) cannot exceed layers (%u)"), arch->dense_layers, arch->n_layers);
       return FALSE;
     }
+  if (arch->recurrent_layers > arch->n_layers)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("recurrent-layers (%u) cannot exceed layers (%u)"), arch->recurrent_layers, arch->n_layers);
+      return FALSE;
+    }
   if (arch->sliding_window_layers > arch->n_layers)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
                    _("sliding-window-layers (%u) cannot exceed layers (%u)"),
                    arch->sliding_window_layers, arch->n_layers);
+      return FALSE;
+    }
+  if (arch->sliding_window_layers > vc_arch_attention_layers (arch))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("sliding-window-layers (%u) cannot exceed the layers with attention (%u)"),
+                   arch->sliding_window_layers, vc_arch_attention_layers (arch));
       return FALSE;
     }
   return TRUE;

@@ -1379,10 +1379,22 @@ vc_estimate_describe_component (VcEstimate  *self,
                               r->kv_bytes_per_token,
                               vc_arch_is_mla (&in->arch)
                                 ? _("one latent of kv_lora_rank + rope dimension per layer")
+                                : vc_arch_attention_layers (&in->arch) < in->arch.n_layers
+                                ? _("2 × KV heads × head dimension × the layers with attention")
                                 : _("2 × KV heads × head dimension × layers"),
                               in->batch, in->seq, in->concurrency,
                               in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
                               size);
+    case VC_COMPONENT_SEQUENCE_STATE:
+      {
+        g_autofree char *values = vc_format_count (in->arch.recurrent_state);
+
+        return g_strdup_printf (_("%u linear-attention or state-space layers × %s values each per sequence "
+                                  "(convolution and recurrent state, which do not grow with the context) "
+                                  "× b·C sequences (b = %u, C = %u) at the KV precision = %s"),
+                                MIN (in->arch.recurrent_layers, in->arch.n_layers), values,
+                                in->batch, in->concurrency, size);
+      }
     case VC_COMPONENT_ACTIVATIONS:
       if (rot)
         return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s / 2048 "

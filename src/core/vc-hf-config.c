@@ -63,7 +63,12 @@
  *                    num_local_experts experts of intermediate_size with biases on both
  *                    projections, a router with a bias, num_experts_per_tok (= experts_per_token),
  *                    sliding_window on every other layer from the first (or as layer_types says)
+ *   qwen3_next       as qwen3_moe with a gated shared expert; full attention (with an output
+ *                    gate) every full_attention_interval-th layer, Gated DeltaNet in the others
+ *                    (linear_num_key_heads, linear_num_value_heads, linear_key_head_dim,
+ *                    linear_value_head_dim, linear_conv_kernel_dim): see read_qwen3_next()
  *   layer_types      when present, says which layers are "sliding_attention" for any family
+ *                    (and "linear_attention" for qwen3_next)
  *   every family     max_position_embeddings|n_positions and rope_scaling (type, factor): the
  *                    longest context, shown with what was read
  *
@@ -106,6 +111,7 @@ typedef struct
   gboolean nested;           /* a sub-config: missing keys take the class defaults */
   const Family *family;
   guint mtp_layers;          /* multi-token prediction layers, which are not counted */
+  gboolean linear_attention; /* the family reads "linear_attention" in layer_types */
   guint max_context;         /* max_position_embeddings (n_positions); 0 when not given */
   char *rope_scaling;        /* "yarn ×4" when rope_scaling is given, else NULL */
   GHashTable *read;          /* the keys of object the family's reader looked at */
@@ -155,6 +161,7 @@ static gboolean read_deepseek_v3 (Reader *r, VcArch *arch, GError **error);
 static gboolean read_granite     (Reader *r, VcArch *arch, GError **error);
 static gboolean read_granitemoe  (Reader *r, VcArch *arch, GError **error);
 static gboolean read_gpt_oss     (Reader *r, VcArch *arch, GError **error);
+static gboolean read_qwen3_next  (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
   { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
@@ -177,6 +184,7 @@ static const Family families[] = {
   { "kimi_k2", "Kimi K2", read_deepseek_v3, 129280, 7168, 18432, 61, 128, 0, 0, FALSE, 0 },
   { "granite", "Granite", read_granite, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
   { "granitemoe", "Granite MoE", read_granitemoe, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
+  { "qwen3_next", "Qwen3-Next", read_qwen3_next, 151936, 2048, 5632, 48, 16, 2, 256, FALSE, 0 },
   { "gpt_oss", "gpt-oss", read_gpt_oss, 201088, 2880, 2880, 36, 64, 8, 64, FALSE, 128 },
 };
 
@@ -520,6 +528,7 @@ read_layer_types (Reader    *r,
                   guint      n_layers,
                   gboolean  *given,
                   guint     *n_sliding,
+                  guint     *n_linear,
                   GError   **error)
 {
   JsonNode *node = member (r, "layer_types");
@@ -536,6 +545,7 @@ read_layer_types (Reader    *r,
     }
   array = json_node_get_array (node);
   *n_sliding = 0;
+  *n_linear = 0;
   for (guint i = 0; i < n_layers; i++)
     {
       JsonNode *item = json_array_get_element (array, i);
@@ -551,6 +561,8 @@ read_layer_types (Reader    *r,
         }
       if (g_str_equal (type, "sliding_attention"))
         (*n_sliding)++;
+      else if (r->linear_attention && g_str_equal (type, "linear_attention"))
+        (*n_linear)++;
       else if (!g_str_equal (type, "full_attention"))
         {
           g_autofree char *part = g_strdup_printf ("%slayer_types “%s”", r->prefix, type);
@@ -1094,6 +1106,77 @@ read_gpt_oss (Reader   *r,
   return TRUE;
 }
 
+/* A count or size a config multiplies out of its keys, checked against the field it goes to. */
+static gboolean
+derived_uint (Reader      *r,
+              const char  *what,
+              guint64      value,
+              const char  *field,
+              guint       *out,
+              GError     **error)
+{
+  if (value > field_max (field))
+    {
+      g_autofree char *got = g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("%s come to %s; accepted: up to %u"), what, got, field_max (field));
+      return FALSE;
+    }
+  *out = (guint) value;
+  return TRUE;
+}
+
+/* Qwen3-Next: as Qwen3-MoE (q_norm, k_norm, experts with a gated shared expert), with an output
+ * gate on attention (q_proj gives queries and gate) in the full-attention layers, every
+ * full_attention_interval-th (or as layer_types says); the others are Gated DeltaNet:
+ * in_proj_qkvz h → 2·Kd + 2·Vd, in_proj_ba h → 2·Hv, a depthwise conv1d over 2·Kd + Vd channels
+ * (kernel linear_conv_kernel_dim, no bias), dt_bias and A_log (Hv each), a gated RMSNorm of
+ * linear_value_head_dim and out_proj Vd → h, where Kd = linear_num_key_heads ×
+ * linear_key_head_dim and Vd = linear_num_value_heads × linear_value_head_dim. Per sequence such
+ * a layer keeps its convolution's last kernel − 1 inputs and an Hv × key × value recurrent
+ * state, as vLLM caches them. */
+static gboolean
+read_qwen3_next (Reader   *r,
+                 VcArch   *arch,
+                 GError  **error)
+{
+  guint interval = 4, kernel = 4, k_dim = 128, v_dim = 128, k_heads = 16, v_heads = 32, shared = 0;
+  guint64 key, value, conv, h;
+
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  arch->qk_norm = TRUE;
+  arch->gated_attention = TRUE;
+  TRY (read_experts (r, "num_experts", 512, 10, arch, error));
+  TRY (need_uint (r, "moe_intermediate_size", NULL, 512, 1, field_max ("expert-intermediate-size"),
+                  &arch->expert_intermediate_size, error));
+  TRY (opt_uint (r, "shared_expert_intermediate_size", NULL, 512, 0, 0,
+                 field_max ("shared-intermediate-size"), &shared, error));
+  arch->shared_intermediate_size = shared;
+  arch->n_shared_experts = shared > 0 ? 1 : 0;
+  arch->shared_expert_gate = shared > 0;
+  TRY (read_qwen_moe_layers (r, arch, error));
+
+  TRY (opt_uint (r, "full_attention_interval", NULL, 4, 4, 1, field_max ("layers"), &interval, error));
+  TRY (opt_uint (r, "linear_conv_kernel_dim", NULL, 4, 4, 1, 1024, &kernel, error));
+  TRY (opt_uint (r, "linear_key_head_dim", NULL, 128, 128, 1, field_max ("head-dim"), &k_dim, error));
+  TRY (opt_uint (r, "linear_value_head_dim", NULL, 128, 128, 1, field_max ("head-dim"), &v_dim, error));
+  TRY (opt_uint (r, "linear_num_key_heads", NULL, 16, 16, 1, field_max ("heads"), &k_heads, error));
+  TRY (opt_uint (r, "linear_num_value_heads", NULL, 32, 32, 1, field_max ("heads"), &v_heads, error));
+  r->linear_attention = TRUE;
+  arch->recurrent_layers = arch->n_layers - arch->n_layers / interval;
+
+  h = arch->hidden_size;
+  key = (guint64) k_heads * k_dim;
+  value = (guint64) v_heads * v_dim;
+  conv = 2 * key + value;
+  TRY (derived_uint (r, _("the Gated DeltaNet weights"), h * (2 * key + 2 * value) + h * 2 * v_heads + conv * kernel
+                     + 2 * (guint64) v_heads + v_dim + value * h, "recurrent-params", &arch->recurrent_params, error));
+  return derived_uint (r, _("the Gated DeltaNet state"), conv * (kernel - 1) + (guint64) v_heads * k_dim * v_dim,
+                       "recurrent-state", &arch->recurrent_state, error);
+}
+
 /* ---- what every family shares ------------------------------------------------------------------ */
 
 /* The longest context: max_position_embeddings (GPT-2: n_positions), and rope_scaling's type
@@ -1131,14 +1214,16 @@ read_common (Reader   *r,
              GError  **error)
 {
   gboolean tied = r->family->tied, sliding_given = FALSE;
-  guint n_sliding = 0;
+  guint n_sliding = 0, n_linear = 0;
 
   TRY (read_context (r, error));
   TRY (opt_bool (r, "tie_word_embeddings", r->family->tied, &tied, error));
   arch->tied_embeddings = tied;
-  TRY (read_layer_types (r, arch->n_layers, &sliding_given, &n_sliding, error));
+  TRY (read_layer_types (r, arch->n_layers, &sliding_given, &n_sliding, &n_linear, error));
   if (sliding_given)
     arch->sliding_window_layers = arch->sliding_window > 0 ? n_sliding : 0;
+  if (sliding_given && r->linear_attention)
+    arch->recurrent_layers = n_linear;
   if (vc_arch_is_mla (arch))
     return TRUE;
   if (arch->head_dim == 0 && arch->hidden_size % arch->n_heads != 0)

@@ -103,6 +103,15 @@ static const ModelCase models[] = {
    * scales of the released weights. KV cache: the MLA latent, 512 + 64 values a layer. */
   { "Kimi-K2-Base", "kimi_k2", 1026408232448, 32861500928, 70272, 0, 0, NULL, FALSE, NULL,
     1e12, 32e9, 1e9, 1e12 },
+  /* Qwen/Qwen3-Next-80B-A3B-Instruct: its safetensors hold 81,324,862,720 parameters (the
+   * tensor listing of a published model report, which quotes this config.json), of which the
+   * multi-token prediction module mtp.* holds 1,650,471,424 (fc 2048 × 4096, one
+   * full-attention layer with its 512 experts, three norms) that transformers does not load:
+   * the model is 79,674,391,296, the model card's 80B. 36 Gated DeltaNet layers, 12 with
+   * attention. Its "3B activated" is below the module count (3.56B without the input
+   * embedding), so only the total is checked against it. */
+  { "Qwen3-Next-80B-A3B-Instruct", "qwen3_next", 79674391296, 3874929408, 24576, 0, 0, "bfloat16", FALSE, NULL,
+    80e9, -1, 1e9 },
   /* ibm-granite/granite-3.3-2b-instruct (config.json as quoted in mlx-lm's granite tests): the
    * Granite 3.x model card's architecture table gives the 2B dense model (embedding 2048, 40
    * layers, 32 heads of 64, 8 KV heads, MLP 8192) as 2.5B parameters. Llama's modules, tied. */
@@ -178,7 +187,7 @@ test_model (gconstpointer data)
       double total_unit = m->published_total_unit > 0 ? m->published_total_unit : m->published_unit;
 
       g_assert_cmpfloat (fabs (counts->total - m->published_total), <=, total_unit / 2);
-      if (m->active > 0)
+      if (m->active > 0 && m->published_active >= 0)
         g_assert_cmpfloat (fabs (counts->active - embedding - m->published_active), <=, m->published_unit / 2);
     }
   g_assert_cmpfloat (vc_arch_kv_bytes_per_token (arch, 2), ==, m->kv_bytes);
@@ -248,6 +257,21 @@ test_family_details (void)
   g_assert_false (vc_hf_config_get_arch (granite)->router_bias || vc_hf_config_get_arch (granite)->mlp_bias);
   g_assert_cmpuint (vc_hf_config_get_arch (granite)->n_shared_experts, ==, 0);
   g_assert_true (vc_hf_config_get_arch (granite)->tied_embeddings);
+  /* Qwen3-Next: three Gated DeltaNet layers to one with gated attention */
+  {
+    g_autoptr(VcHfConfig) next = load_model ("Qwen3-Next-80B-A3B-Instruct");
+    const VcArch *a = vc_hf_config_get_arch (next);
+
+    g_assert_cmpuint (a->recurrent_layers, ==, 36);
+    g_assert_false (a->recurrent_with_attention);
+    g_assert_cmpuint (vc_arch_attention_layers (a), ==, 12);
+    g_assert_true (a->gated_attention && a->qk_norm && a->shared_expert_gate);
+    /* in_proj_qkvz 2048 × 12288, in_proj_ba 2048 × 64, conv1d 8192 × 4, dt_bias and A_log 32
+     * each, the gated norm 128, out_proj 4096 × 2048 */
+    g_assert_cmpuint (a->recurrent_params, ==, 33718464);
+    /* the convolution's last 3 inputs of 8192 channels and 32 × 128 × 128 recurrent values */
+    g_assert_cmpuint (a->recurrent_state, ==, 548864);
+  }
   g_assert_cmpuint (vc_hf_config_get_arch (gemma3)->norms_per_layer, ==, 4);
 
   /* the longest context, as max_position_embeddings (GPT-2: n_positions) and rope_scaling say */
@@ -692,6 +716,20 @@ test_windows_and_layers (void)
     g_assert_cmpuint (vc_hf_config_get_arch (falcon)->n_kv_heads, ==, 1);
   }
 
+  /* Qwen3-Next: layer_types, when given, says which layers are Gated DeltaNet */
+  {
+    g_autoptr(GString) kinds = g_string_new ("[");
+    g_autoptr(VcHfConfig) next = NULL;
+
+    for (guint i = 0; i < 48; i++)
+      g_string_append_printf (kinds, "%s\"%s\"", i ? ", " : "", i % 2 ? "full_attention" : "linear_attention");
+    g_string_append (kinds, "]");
+    next = load_variant ("Qwen3-Next-80B-A3B-Instruct", "layer_types", kinds->str, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (next)->recurrent_layers, ==, 24);
+    g_assert_true (vc_hf_config_is_exact (next));
+  }
+
   /* Mistral v0.2 has no window */
   mistral = load_variant ("Mistral-7B-v0.1", "sliding_window", "null", &error);
   g_assert_no_error (error);
@@ -809,6 +847,53 @@ test_cli_overrides (void)
                    ==, 8030261248);
 }
 
+static gint64
+component_bytes (JsonObject *o,
+                 const char *id)
+{
+  JsonArray *components = json_object_get_array_member (o, "components");
+
+  for (guint i = 0; i < json_array_get_length (components); i++)
+    {
+      JsonObject *c = json_array_get_object_element (components, i);
+
+      if (g_str_equal (json_object_get_string_member (c, "id"), id))
+        return json_object_get_int_member (c, "bytes");
+    }
+  return -1;
+}
+
+/* A linear-attention model: the KV cache grows with the context in its 12 attention layers only,
+ * the Gated DeltaNet state is per sequence and does not grow. */
+static void
+test_cli_sequence_state (void)
+{
+  g_autofree char *path = model_path ("Qwen3-Next-80B-A3B-Instruct");
+  g_autofree char *llama = model_path ("Llama-3.1-8B");
+  const char *long_ctx[] = { "--config", path, "--seq", "262144", "--concurrency", "4",
+                             "--kv-precision", "fp8", "--format", "json", NULL };
+  const char *short_ctx[] = { "--config", path, "--seq", "1024", "--concurrency", "4",
+                              "--kv-precision", "fp8", "--format", "json", NULL };
+  const char *dense[] = { "--config", llama, "--format", "json", NULL };
+  const char *training[] = { "--config", path, "--mode", "training", "--format", "json", NULL };
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  g_autoptr(JsonParser) p3 = json_parser_new ();
+  g_autoptr(JsonParser) p4 = json_parser_new ();
+  JsonObject *o1 = run_json (p1, long_ctx);
+  JsonObject *o2 = run_json (p2, short_ctx);
+
+  /* 12 layers × 2 × 2 KV heads × 256 × 1 byte × 262,144 tokens × 4 sequences */
+  g_assert_cmpint (json_object_get_int_member (o1, "kv_bytes_per_token"), ==, 12 * 2 * 2 * 256);
+  g_assert_cmpint (component_bytes (o1, "kv_cache"), ==, (gint64) 12 * 2 * 2 * 256 * 262144 * 4);
+  /* 36 layers × 548,864 values × 1 byte × 4 sequences, whatever the context */
+  g_assert_cmpint (component_bytes (o1, "sequence_state"), ==, (gint64) 36 * 548864 * 4);
+  g_assert_cmpint (component_bytes (o2, "sequence_state"), ==, (gint64) 36 * 548864 * 4);
+  /* a model without such layers, and training, have no such component */
+  g_assert_cmpint (component_bytes (run_json (p3, dense), "sequence_state"), ==, -1);
+  g_assert_cmpint (component_bytes (run_json (p4, training), "sequence_state"), ==, -1);
+}
+
 static void
 test_cli_errors (void)
 {
@@ -908,5 +993,6 @@ main (int    argc,
   g_test_add_func ("/hf-config/cli/models", test_cli_models);
   g_test_add_func ("/hf-config/cli/overrides", test_cli_overrides);
   g_test_add_func ("/hf-config/cli/errors", test_cli_errors);
+  g_test_add_func ("/hf-config/cli/sequence-state", test_cli_sequence_state);
   return g_test_run ();
 }
