@@ -67,6 +67,9 @@
  *                    gate) every full_attention_interval-th layer, Gated DeltaNet in the others
  *                    (linear_num_key_heads, linear_num_value_heads, linear_key_head_dim,
  *                    linear_value_head_dim, linear_conv_kernel_dim): see read_qwen3_next()
+ *   falcon_h1        llama-style attention and MLP, with a Mamba-2 mixer beside attention in
+ *                    every layer (mamba_d_ssm, mamba_n_heads, mamba_d_head, mamba_n_groups,
+ *                    mamba_d_state, mamba_d_conv, biases, mamba_rms_norm): see read_falcon_h1()
  *   layer_types      when present, says which layers are "sliding_attention" for any family
  *                    (and "linear_attention" for qwen3_next)
  *   every family     max_position_embeddings|n_positions and rope_scaling (type, factor): the
@@ -162,6 +165,7 @@ static gboolean read_granite     (Reader *r, VcArch *arch, GError **error);
 static gboolean read_granitemoe  (Reader *r, VcArch *arch, GError **error);
 static gboolean read_gpt_oss     (Reader *r, VcArch *arch, GError **error);
 static gboolean read_qwen3_next  (Reader *r, VcArch *arch, GError **error);
+static gboolean read_falcon_h1   (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
   { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
@@ -184,6 +188,7 @@ static const Family families[] = {
   { "kimi_k2", "Kimi K2", read_deepseek_v3, 129280, 7168, 18432, 61, 128, 0, 0, FALSE, 0 },
   { "granite", "Granite", read_granite, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
   { "granitemoe", "Granite MoE", read_granitemoe, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
+  { "falcon_h1", "Falcon-H1", read_falcon_h1, 128000, 4096, 14336, 32, 32, 8, 0, FALSE, 0 },
   { "qwen3_next", "Qwen3-Next", read_qwen3_next, 151936, 2048, 5632, 48, 16, 2, 256, FALSE, 0 },
   { "gpt_oss", "gpt-oss", read_gpt_oss, 201088, 2880, 2880, 36, 64, 8, 64, FALSE, 128 },
 };
@@ -1177,6 +1182,91 @@ read_qwen3_next (Reader   *r,
                        "recurrent-state", &arch->recurrent_state, error);
 }
 
+/* A Mamba-2 mixer (Bamba's, Falcon-H1's): in_proj h → I + (I + 2·G·N) + H, a depthwise conv1d
+ * over the I + 2·G·N channels of x, B and C (kernel K), dt_bias, A_log and D (H each), an
+ * optional gated RMSNorm of I, out_proj I → h. Per sequence it keeps the convolution's last
+ * K − 1 inputs and an H × head × N state. */
+typedef struct
+{
+  guint64 intermediate;      /* I: H × head dimension */
+  guint64 heads;             /* H */
+  guint64 head_dim;
+  guint64 groups;            /* G */
+  guint64 state;             /* N */
+  guint64 kernel;            /* K */
+  gboolean conv_bias;
+  gboolean proj_bias;        /* in_proj */
+  gboolean out_bias;         /* out_proj */
+  gboolean norm;
+} Mamba2;
+
+static gboolean
+mamba2_apply (Reader        *r,
+              const Mamba2  *m,
+              VcArch        *arch,
+              GError       **error)
+{
+  guint64 h = arch->hidden_size;
+  guint64 conv = m->intermediate + 2 * m->groups * m->state;
+  guint64 proj = m->intermediate + conv + m->heads;
+  guint64 params = h * proj + (m->proj_bias ? proj : 0) + conv * m->kernel + (m->conv_bias ? conv : 0)
+                   + 3 * m->heads + (m->norm ? m->intermediate : 0) + m->intermediate * h + (m->out_bias ? h : 0);
+
+  TRY (derived_uint (r, _("the Mamba-2 weights"), params, "recurrent-params", &arch->recurrent_params, error));
+  return derived_uint (r, _("the Mamba-2 state"), conv * (m->kernel - 1) + m->heads * m->head_dim * m->state,
+                       "recurrent-state", &arch->recurrent_state, error);
+}
+
+/* Falcon-H1: attention and a Mamba-2 mixer side by side in every layer, then a gated MLP. The
+ * mixer's width is mamba_d_ssm (null: mamba_expand × hidden_size; absent: the class default,
+ * 1024), in mamba_n_heads heads of mamba_d_head ("auto": width / heads); its norm only with
+ * mamba_rms_norm; biases mamba_conv_bias, mamba_proj_bias (in_proj) and projectors_bias
+ * (out_proj). The multipliers scale activations, not what is stored; mamba_use_mlp is not read
+ * by transformers. */
+static gboolean
+read_falcon_h1 (Reader   *r,
+                VcArch   *arch,
+                GError  **error)
+{
+  Mamba2 m = { 0 };
+  guint d_ssm = 1024, heads = 128, groups = 1, state = 256, kernel = 4, expand = 2, head_dim = 0;
+  JsonNode *node;
+
+  TRY (read_llama (r, arch, error));
+  TRY (opt_uint (r, "mamba_expand", NULL, 2, 2, 1, 1024, &expand, error));
+  TRY (opt_uint (r, "mamba_d_ssm", NULL, 1024, 0, 1, field_max ("intermediate-size"), &d_ssm, error));
+  if (d_ssm == 0)
+    TRY (derived_uint (r, _("mamba_expand × hidden_size"), (guint64) expand * arch->hidden_size,
+                       "intermediate-size", &d_ssm, error));
+  TRY (opt_uint (r, "mamba_n_heads", NULL, 128, 128, 1, field_max ("heads"), &heads, error));
+  TRY (opt_uint (r, "mamba_n_groups", NULL, 1, 1, 1, field_max ("heads"), &groups, error));
+  TRY (opt_uint (r, "mamba_d_state", NULL, 256, 256, 1, field_max ("head-dim"), &state, error));
+  TRY (opt_uint (r, "mamba_d_conv", NULL, 4, 4, 1, 1024, &kernel, error));
+  node = member (r, "mamba_d_head");
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node) ||
+      (JSON_NODE_TYPE (node) == JSON_NODE_VALUE && json_node_get_value_type (node) == G_TYPE_STRING &&
+       g_str_equal (json_node_get_string (node), "auto")))
+    head_dim = d_ssm / heads;
+  else
+    TRY (node_uint (r, "mamba_d_head", node, 1, field_max ("head-dim"), &head_dim, error));
+  if ((guint64) head_dim * heads != d_ssm)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("\"%smamba_d_head\" (%u) × \"%smamba_n_heads\" (%u) must equal the Mamba width (%u)"),
+                   r->prefix, head_dim, r->prefix, heads, d_ssm);
+      return FALSE;
+    }
+  m = (Mamba2) { d_ssm, heads, head_dim, groups, state, kernel };
+  TRY (opt_bool (r, "mamba_conv_bias", TRUE, &m.conv_bias, error));
+  TRY (opt_bool (r, "mamba_proj_bias", FALSE, &m.proj_bias, error));
+  TRY (opt_bool (r, "projectors_bias", FALSE, &m.out_bias, error));
+  TRY (opt_bool (r, "mamba_rms_norm", FALSE, &m.norm, error));
+  member (r, "mamba_use_mlp");
+  arch->recurrent_layers = arch->n_layers;
+  arch->recurrent_with_attention = TRUE;
+  return mamba2_apply (r, &m, arch, error);
+}
+
 /* ---- what every family shares ------------------------------------------------------------------ */
 
 /* The longest context: max_position_embeddings (GPT-2: n_positions), and rope_scaling's type
@@ -1268,11 +1358,13 @@ static const char *const memory_keys[] = {
   "no_rope_layers", "attn_layer_indices", "attn_layer_period", "attn_layer_offset",
   "full_attention_interval", "global_attn_every_n_layers", "num_kv_shared_layers",
   "layers_block_type", "hybrid_override_pattern",
+  /* state-space layers named without a prefix below */
+  "ssm_state_size", "ssm_cfg", "expand", "n_groups",
 };
 
 /* Prefixes of the keys of state-space (Mamba) and linear-attention layers. */
 static const char *const memory_prefixes[] = {
-  "mamba", "ssm_", "linear_", "conv_", "time_step", "d_state", "d_conv", "state_size", "use_mamba",
+  "mamba", "linear_", "conv_", "d_state", "d_conv", "state_size", "use_mamba",
 };
 
 static gboolean

@@ -112,6 +112,11 @@ static const ModelCase models[] = {
    * embedding), so only the total is checked against it. */
   { "Qwen3-Next-80B-A3B-Instruct", "qwen3_next", 79674391296, 3874929408, 24576, 0, 0, "bfloat16", FALSE, NULL,
     80e9, -1, 1e9 },
+  /* tiiuae/Falcon-H1-Tiny-90M-Instruct (config.json as quoted by mlx-lm's Falcon-H1 test and a
+   * Falcon-H1 converter's required values): the Falcon-H1-Tiny release gives 90M parameters.
+   * Every one of its 24 layers runs attention (8 heads, 2 KV heads of 64) and a Mamba-2 mixer
+   * (24 heads of 32, state 64) side by side, then an MLP of 768; tied embeddings. */
+  { "Falcon-H1-Tiny-90M-Instruct", "falcon_h1", 91131072, 0, 12288, 0, 0, NULL, FALSE, NULL, 90e6, 0, 1e7 },
   /* ibm-granite/granite-3.3-2b-instruct (config.json as quoted in mlx-lm's granite tests): the
    * Granite 3.x model card's architecture table gives the 2B dense model (embedding 2048, 40
    * layers, 32 heads of 64, 8 KV heads, MLP 8192) as 2.5B parameters. Llama's modules, tied. */
@@ -271,6 +276,20 @@ test_family_details (void)
     g_assert_cmpuint (a->recurrent_params, ==, 33718464);
     /* the convolution's last 3 inputs of 8192 channels and 32 × 128 × 128 recurrent values */
     g_assert_cmpuint (a->recurrent_state, ==, 548864);
+  }
+  /* Falcon-H1: a Mamba-2 mixer beside attention in every layer */
+  {
+    g_autoptr(VcHfConfig) h1 = load_model ("Falcon-H1-Tiny-90M-Instruct");
+    const VcArch *a = vc_hf_config_get_arch (h1);
+
+    g_assert_cmpuint (a->recurrent_layers, ==, 24);
+    g_assert_true (a->recurrent_with_attention);
+    g_assert_cmpuint (vc_arch_attention_layers (a), ==, 24);
+    /* in_proj 512 × (768 + 896 + 24), conv1d 896 × 4 with its bias, dt_bias, A_log and D 24
+     * each, no norm (mamba_rms_norm false), out_proj 768 × 512 */
+    g_assert_cmpuint (a->recurrent_params, ==, 1262024);
+    /* 896 channels × 3 and 24 heads × 32 × 64 */
+    g_assert_cmpuint (a->recurrent_state, ==, 51840);
   }
   g_assert_cmpuint (vc_hf_config_get_arch (gemma3)->norms_per_layer, ==, 4);
 
