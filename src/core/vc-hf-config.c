@@ -70,8 +70,12 @@
  *   falcon_h1        llama-style attention and MLP, with a Mamba-2 mixer beside attention in
  *                    every layer (mamba_d_ssm, mamba_n_heads, mamba_d_head, mamba_n_groups,
  *                    mamba_d_state, mamba_d_conv, biases, mamba_rms_norm): see read_falcon_h1()
+ *   granitemoehybrid layer_types "mamba" (a Mamba-2 mixer, Bamba's) or "attention" per layer,
+ *                    num_local_experts experts of intermediate_size and a shared MLP of
+ *                    shared_intermediate_size in every layer: see read_granitemoehybrid()
  *   layer_types      when present, says which layers are "sliding_attention" for any family
- *                    (and "linear_attention" for qwen3_next)
+ *                    (and "linear_attention" for qwen3_next, "mamba" and "attention" for
+ *                    granitemoehybrid)
  *   every family     max_position_embeddings|n_positions and rope_scaling (type, factor): the
  *                    longest context, shown with what was read
  *
@@ -114,7 +118,8 @@ typedef struct
   gboolean nested;           /* a sub-config: missing keys take the class defaults */
   const Family *family;
   guint mtp_layers;          /* multi-token prediction layers, which are not counted */
-  gboolean linear_attention; /* the family reads "linear_attention" in layer_types */
+  const char *recurrent_type; /* the layer_types value of a recurrent layer ("linear_attention") */
+  const char *attention_type; /* another name of "full_attention" in layer_types */
   guint max_context;         /* max_position_embeddings (n_positions); 0 when not given */
   char *rope_scaling;        /* "yarn ×4" when rope_scaling is given, else NULL */
   GHashTable *read;          /* the keys of object the family's reader looked at */
@@ -166,6 +171,7 @@ static gboolean read_granitemoe  (Reader *r, VcArch *arch, GError **error);
 static gboolean read_gpt_oss     (Reader *r, VcArch *arch, GError **error);
 static gboolean read_qwen3_next  (Reader *r, VcArch *arch, GError **error);
 static gboolean read_falcon_h1   (Reader *r, VcArch *arch, GError **error);
+static gboolean read_granitemoehybrid (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
   { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
@@ -188,6 +194,7 @@ static const Family families[] = {
   { "kimi_k2", "Kimi K2", read_deepseek_v3, 129280, 7168, 18432, 61, 128, 0, 0, FALSE, 0 },
   { "granite", "Granite", read_granite, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
   { "granitemoe", "Granite MoE", read_granitemoe, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
+  { "granitemoehybrid", "Granite 4.0 hybrid", read_granitemoehybrid, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
   { "falcon_h1", "Falcon-H1", read_falcon_h1, 128000, 4096, 14336, 32, 32, 8, 0, FALSE, 0 },
   { "qwen3_next", "Qwen3-Next", read_qwen3_next, 151936, 2048, 5632, 48, 16, 2, 256, FALSE, 0 },
   { "gpt_oss", "gpt-oss", read_gpt_oss, 201088, 2880, 2880, 36, 64, 8, 64, FALSE, 128 },
@@ -566,8 +573,10 @@ read_layer_types (Reader    *r,
         }
       if (g_str_equal (type, "sliding_attention"))
         (*n_sliding)++;
-      else if (r->linear_attention && g_str_equal (type, "linear_attention"))
+      else if (r->recurrent_type && g_str_equal (type, r->recurrent_type))
         (*n_linear)++;
+      else if (r->attention_type && g_str_equal (type, r->attention_type))
+        ;
       else if (!g_str_equal (type, "full_attention"))
         {
           g_autofree char *part = g_strdup_printf ("%slayer_types “%s”", r->prefix, type);
@@ -1169,7 +1178,7 @@ read_qwen3_next (Reader   *r,
   TRY (opt_uint (r, "linear_value_head_dim", NULL, 128, 128, 1, field_max ("head-dim"), &v_dim, error));
   TRY (opt_uint (r, "linear_num_key_heads", NULL, 16, 16, 1, field_max ("heads"), &k_heads, error));
   TRY (opt_uint (r, "linear_num_value_heads", NULL, 32, 32, 1, field_max ("heads"), &v_heads, error));
-  r->linear_attention = TRUE;
+  r->recurrent_type = "linear_attention";
   arch->recurrent_layers = arch->n_layers - arch->n_layers / interval;
 
   h = arch->hidden_size;
@@ -1261,9 +1270,81 @@ read_falcon_h1 (Reader   *r,
   TRY (opt_bool (r, "mamba_proj_bias", FALSE, &m.proj_bias, error));
   TRY (opt_bool (r, "projectors_bias", FALSE, &m.out_bias, error));
   TRY (opt_bool (r, "mamba_rms_norm", FALSE, &m.norm, error));
+  /* the scan's chunk and where the norm sits change nothing stored */
   member (r, "mamba_use_mlp");
+  member (r, "mamba_chunk_size");
+  member (r, "mamba_norm_before_gate");
   arch->recurrent_layers = arch->n_layers;
   arch->recurrent_with_attention = TRUE;
+  return mamba2_apply (r, &m, arch, error);
+}
+
+/* Granite 4.0 hybrids: layer_types names each layer "mamba" (a Mamba-2 mixer of mamba_expand ×
+ * hidden_size, Bamba's: its gated norm always, mamba_proj_bias on in_proj and out_proj) or
+ * "attention" (no positions: position_embedding_type "nope"); every layer then has
+ * num_local_experts experts of intermediate_size with a bias-free router, and a shared MLP of
+ * shared_intermediate_size (alone when there are no experts). */
+static gboolean
+read_granitemoehybrid (Reader   *r,
+                       VcArch   *arch,
+                       GError  **error)
+{
+  Mamba2 m = { 0 };
+  guint heads = 128, groups = 1, state = 256, kernel = 4, expand = 2, head_dim = 0, shared = 1024, width = 0;
+  JsonNode *node;
+
+  TRY (read_llama_style (r, FALSE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  TRY (opt_uint (r, "shared_intermediate_size", NULL, 1024, 0, 0, field_max ("shared-intermediate-size"), &shared, error));
+  TRY (opt_uint (r, "num_local_experts", NULL, 8, 0, 0, field_max ("experts"), &arch->n_experts, error));
+  if (arch->n_experts > 0)
+    {
+      TRY (need_uint (r, "num_experts_per_tok", NULL, 2, 1, arch->n_experts, &arch->experts_per_token, error));
+      arch->expert_intermediate_size = arch->intermediate_size;
+      arch->shared_intermediate_size = shared;
+      arch->n_shared_experts = shared > 0 ? 1 : 0;
+    }
+  else if (shared > 0)
+    arch->intermediate_size = shared;
+  member (r, "num_experts_per_tok");
+
+  if (member (r, "layer_types") == NULL)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("\"%slayer_types\" is missing; it must say for each layer \"mamba\" or \"attention\""),
+                   r->prefix);
+      return FALSE;
+    }
+  r->recurrent_type = "mamba";
+  r->attention_type = "attention";
+
+  TRY (opt_uint (r, "mamba_expand", NULL, 2, 2, 1, 1024, &expand, error));
+  TRY (derived_uint (r, _("mamba_expand × hidden_size"), (guint64) expand * arch->hidden_size,
+                     "intermediate-size", &width, error));
+  TRY (opt_uint (r, "mamba_n_heads", NULL, 128, 128, 1, field_max ("heads"), &heads, error));
+  TRY (opt_uint (r, "mamba_n_groups", NULL, 1, 1, 1, field_max ("heads"), &groups, error));
+  TRY (opt_uint (r, "mamba_d_state", NULL, 256, 256, 1, field_max ("head-dim"), &state, error));
+  TRY (opt_uint (r, "mamba_d_conv", NULL, 4, 4, 1, 1024, &kernel, error));
+  node = member (r, "mamba_d_head");
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node) ||
+      (JSON_NODE_TYPE (node) == JSON_NODE_VALUE && json_node_get_value_type (node) == G_TYPE_STRING &&
+       g_str_equal (json_node_get_string (node), "auto")))
+    head_dim = width / heads;
+  else
+    TRY (node_uint (r, "mamba_d_head", node, 1, field_max ("head-dim"), &head_dim, error));
+  if ((guint64) head_dim * heads != width)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("\"%smamba_d_head\" (%u) × \"%smamba_n_heads\" (%u) must equal the Mamba width (%u)"),
+                   r->prefix, head_dim, r->prefix, heads, width);
+      return FALSE;
+    }
+  m = (Mamba2) { width, heads, head_dim, groups, state, kernel };
+  TRY (opt_bool (r, "mamba_conv_bias", TRUE, &m.conv_bias, error));
+  TRY (opt_bool (r, "mamba_proj_bias", FALSE, &m.proj_bias, error));
+  m.out_bias = m.proj_bias;
+  m.norm = TRUE;
+  member (r, "mamba_chunk_size");
   return mamba2_apply (r, &m, arch, error);
 }
 
@@ -1312,7 +1393,7 @@ read_common (Reader   *r,
   TRY (read_layer_types (r, arch->n_layers, &sliding_given, &n_sliding, &n_linear, error));
   if (sliding_given)
     arch->sliding_window_layers = arch->sliding_window > 0 ? n_sliding : 0;
-  if (sliding_given && r->linear_attention)
+  if (sliding_given && r->recurrent_type)
     arch->recurrent_layers = n_linear;
   if (vc_arch_is_mla (arch))
     return TRUE;

@@ -117,6 +117,12 @@ static const ModelCase models[] = {
    * Every one of its 24 layers runs attention (8 heads, 2 KV heads of 64) and a Mamba-2 mixer
    * (24 heads of 32, state 64) side by side, then an MLP of 768; tied embeddings. */
   { "Falcon-H1-Tiny-90M-Instruct", "falcon_h1", 91131072, 0, 12288, 0, 0, NULL, FALSE, NULL, 90e6, 0, 1e7 },
+  /* ibm-granite/granite-4.0-h-tiny (config.json as quoted, fields read, by a performance model's
+   * importer tests): its model card calls it a 7B model, and IBM's Granite 4.0 release 7B total
+   * with 1B active. 36 Mamba-2 layers (48 heads of 64, state 128), 4 attention layers (12 heads,
+   * 4 KV heads of 128); every layer 6 of 64 experts of 512 and a shared MLP of 1024; tied. */
+  { "granite-4.0-h-tiny", "granitemoehybrid", 6939037248, 1465470528, 8192, 0, 0, NULL, FALSE, NULL,
+    7e9, 1e9, 1e9 },
   /* ibm-granite/granite-3.3-2b-instruct (config.json as quoted in mlx-lm's granite tests): the
    * Granite 3.x model card's architecture table gives the 2B dense model (embedding 2048, 40
    * layers, 32 heads of 64, 8 KV heads, MLP 8192) as 2.5B parameters. Llama's modules, tied. */
@@ -277,6 +283,22 @@ test_family_details (void)
     /* the convolution's last 3 inputs of 8192 channels and 32 × 128 × 128 recurrent values */
     g_assert_cmpuint (a->recurrent_state, ==, 548864);
   }
+  /* Granite 4.0 hybrid: Mamba-2 layers instead of attention, as layer_types says */
+  {
+    g_autoptr(VcHfConfig) g4 = load_model ("granite-4.0-h-tiny");
+    const VcArch *a = vc_hf_config_get_arch (g4);
+
+    g_assert_cmpuint (a->recurrent_layers, ==, 36);
+    g_assert_false (a->recurrent_with_attention);
+    g_assert_cmpuint (vc_arch_attention_layers (a), ==, 4);
+    g_assert_cmpuint (a->n_shared_experts, ==, 1);
+    g_assert_cmpuint (a->shared_intermediate_size, ==, 1024);
+    /* in_proj 1536 × (3072 + 3328 + 48), conv1d 3328 × 4 with its bias, dt_bias, A_log and D 48
+     * each, the gated norm 3072, out_proj 3072 × 1536 */
+    g_assert_cmpuint (a->recurrent_params, ==, 14642576);
+    /* 3328 channels × 3 and 48 heads × 64 × 128 */
+    g_assert_cmpuint (a->recurrent_state, ==, 403200);
+  }
   /* Falcon-H1: a Mamba-2 mixer beside attention in every layer */
   {
     g_autoptr(VcHfConfig) h1 = load_model ("Falcon-H1-Tiny-90M-Instruct");
@@ -413,6 +435,9 @@ static const BadCase bad_cases[] = {
   { "gemma-3-4b-it", "text_config.num_hidden_layers", "-1", "~\"text_config.num_hidden_layers\" must be a whole number from 1 to 100000, got -1" },
   { "gemma-3-4b-it", "text_config", "3", "~\"text_config\" must be an object" },
   { "DeepSeek-V3", "kv_lora_rank", NULL, "~\"kv_lora_rank\" is missing" },
+  { "granite-4.0-h-tiny", "layer_types", NULL, "~\"layer_types\" is missing; it must say for each layer \"mamba\" or \"attention\"" },
+  { "granite-4.0-h-tiny", "mamba_d_head", "60", "~\"mamba_d_head\" (60) × \"mamba_n_heads\" (48) must equal the Mamba width (3072)" },
+  { "Falcon-H1-Tiny-90M-Instruct", "mamba_n_heads", "25", "~must equal the Mamba width (768)" },
   { "DeepSeek-V3", "first_k_dense_replace", "62", "~\"first_k_dense_replace\" must be a whole number from 0 to 61, got 62" },
   { "DeepSeek-V3", "q_lora_rank", "\"1536\"", "~\"q_lora_rank\" must be a whole number" },
   { "gpt2", "n_embd", "768.5", "~\"n_embd\" must be a whole number from 1 to 1000000, got 768.5" },
