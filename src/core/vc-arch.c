@@ -77,6 +77,7 @@ static VcArchField fields[] = {
   BOOL_FIELD (recurrent_with_attention, "recurrent-with-attention", N_("Mixer beside attention"), N_("The recurrent mixer runs beside attention in its layers (Falcon-H1) instead of replacing it")),
   UINT_FIELD (recurrent_params, "recurrent-params", N_("Mixer parameters"), N_("Parameters of one linear-attention or state-space mixer"), 0, 2000000000),
   UINT_FIELD (recurrent_state, "recurrent-state", N_("Mixer state"), N_("Values one mixer keeps per sequence (convolution and recurrent state), whatever the context length"), 0, 2000000000),
+  UINT_FIELD (encoder_params, "encoder-params", N_("Encoder parameters"), N_("Parameters of a vision or audio encoder and its projector, loaded with the language model (kept in 16 bits)"), 0, 4000000000u),
 };
 
 static void
@@ -311,7 +312,7 @@ vc_arch_count_params (const VcArch  *arch,
   counts->linear = L_attn * attn_linear + L_rec * arch->recurrent_params
                    + n_dense_layers * dense_linear + n_moe_layers * moe_linear;
   counts->other = L_attn * attn_other + L * layer_norms + n_dense_layers * dense_other
-                  + n_moe_layers * moe_other + norm_params (arch, h);
+                  + n_moe_layers * moe_other + norm_params (arch, h) + arch->encoder_params;
   counts->total = counts->embedding + counts->head + counts->linear + counts->other;
   counts->active = counts->total;
   if (vc_arch_is_moe (arch))

@@ -57,6 +57,7 @@ typedef struct
   gboolean recurrent_with_attention; /* the mixer runs beside attention (Falcon-H1), not instead */
   guint recurrent_params;         /* parameters of one mixer */
   guint recurrent_state;          /* values one mixer keeps per sequence: convolution + recurrent */
+  guint encoder_params;           /* a vision (or audio) encoder and its projector, loaded with it */
 } VcArch;
 
 typedef enum

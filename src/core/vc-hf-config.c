@@ -70,6 +70,11 @@
  *   falcon_h1        llama-style attention and MLP, with a Mamba-2 mixer beside attention in
  *                    every layer (mamba_d_ssm, mamba_n_heads, mamba_d_head, mamba_n_groups,
  *                    mamba_d_state, mamba_d_conv, biases, mamba_rms_norm): see read_falcon_h1()
+ *   llama4           (llama4_text; llama4 wraps it in text_config with a vision_config that is
+ *                    counted too) MoE layers with a shared expert (moe_layers or
+ *                    interleave_moe_layer_step), dense layers of intermediate_size_mlp, chunked
+ *                    attention (attention_chunk_size) in the layers no_rope_layers marks 1:
+ *                    see read_llama4() and read_llama4_vision()
  *   granitemoehybrid layer_types "mamba" (a Mamba-2 mixer, Bamba's) or "attention" per layer,
  *                    num_local_experts experts of intermediate_size and a shared MLP of
  *                    shared_intermediate_size in every layer: see read_granitemoehybrid()
@@ -120,6 +125,7 @@ typedef struct
   guint mtp_layers;          /* multi-token prediction layers, which are not counted */
   const char *recurrent_type; /* the layer_types value of a recurrent layer ("linear_attention") */
   const char *attention_type; /* another name of "full_attention" in layer_types */
+  const char *window_type;    /* another name of "sliding_attention" ("chunked_attention") */
   guint max_context;         /* max_position_embeddings (n_positions); 0 when not given */
   char *rope_scaling;        /* "yarn ×4" when rope_scaling is given, else NULL */
   GHashTable *read;          /* the keys of object the family's reader looked at */
@@ -172,6 +178,7 @@ static gboolean read_gpt_oss     (Reader *r, VcArch *arch, GError **error);
 static gboolean read_qwen3_next  (Reader *r, VcArch *arch, GError **error);
 static gboolean read_falcon_h1   (Reader *r, VcArch *arch, GError **error);
 static gboolean read_granitemoehybrid (Reader *r, VcArch *arch, GError **error);
+static gboolean read_llama4      (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
   { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
@@ -194,6 +201,7 @@ static const Family families[] = {
   { "kimi_k2", "Kimi K2", read_deepseek_v3, 129280, 7168, 18432, 61, 128, 0, 0, FALSE, 0 },
   { "granite", "Granite", read_granite, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
   { "granitemoe", "Granite MoE", read_granitemoe, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
+  { "llama4_text", "Llama 4", read_llama4, 202048, 4096, 8192, 48, 40, 8, 128, FALSE, 0 },
   { "granitemoehybrid", "Granite 4.0 hybrid", read_granitemoehybrid, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
   { "falcon_h1", "Falcon-H1", read_falcon_h1, 128000, 4096, 14336, 32, 32, 8, 0, FALSE, 0 },
   { "qwen3_next", "Qwen3-Next", read_qwen3_next, 151936, 2048, 5632, 48, 16, 2, 256, FALSE, 0 },
@@ -223,6 +231,7 @@ static const struct
   const char *text_model_type;
 } wrappers[] = {
   { "gemma3", "gemma3_text" },
+  { "llama4", "llama4_text" },
   { "llava", "llama" },
   { "llava_next", "llama" },
   { "mistral3", "mistral" },
@@ -240,7 +249,8 @@ struct _VcHfConfig
   char *torch_dtype;         /* NULL when not given */
   char *quant_method;        /* quantization_config.quant_method, NULL when none */
   guint quant_bits;
-  gboolean text_only;
+  gboolean text_only;         /* a multimodal wrapper of which only the text model is counted */
+  gboolean encoder_counted;   /* a multimodal wrapper whose encoder (vision_config) is counted */
   char *text_model_type;
   guint mtp_layers;
   const Family *family;      /* llama_way for a model_type no family reads */
@@ -571,7 +581,7 @@ read_layer_types (Reader    *r,
                        _("\"%slayer_types\" must list one attention type per layer (%u)"), r->prefix, n_layers);
           return FALSE;
         }
-      if (g_str_equal (type, "sliding_attention"))
+      if (g_str_equal (type, "sliding_attention") || (r->window_type && g_str_equal (type, r->window_type)))
         (*n_sliding)++;
       else if (r->recurrent_type && g_str_equal (type, r->recurrent_type))
         (*n_linear)++;
@@ -587,14 +597,15 @@ read_layer_types (Reader    *r,
   return TRUE;
 }
 
-/* Qwen's mlp_only_layers: indices of layers with a dense MLP. Fills is_dense. */
+/* A list of layer numbers (Qwen's mlp_only_layers, Llama 4's moe_layers). Fills in_list. */
 static gboolean
-read_mlp_only_layers (Reader    *r,
-                      guint      n_layers,
-                      gboolean  *is_dense,
-                      GError   **error)
+read_index_list (Reader      *r,
+                 const char  *key,
+                 guint        n_layers,
+                 gboolean    *in_list,
+                 GError     **error)
 {
-  JsonNode *node = member (r, "mlp_only_layers");
+  JsonNode *node = member (r, key);
   JsonArray *array;
 
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
@@ -612,14 +623,48 @@ read_mlp_only_layers (Reader    *r,
       v = json_node_get_int (item);
       if (v < 0 || v >= n_layers)
         goto bad;
-      is_dense[v] = TRUE;
+      in_list[v] = TRUE;
     }
   return TRUE;
 
 bad:
   g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-               _("\"%smlp_only_layers\" must be a list of layer numbers from 0 to %u"),
-               r->prefix, n_layers - 1);
+               _("\"%s%s\" must be a list of layer numbers from 0 to %u"),
+               r->prefix, key, n_layers - 1);
+  return FALSE;
+}
+
+/* One 0 or 1 per layer (Llama 4's no_rope_layers: 1 where the layer uses rotary positions). */
+static gboolean
+read_flag_list (Reader      *r,
+                const char  *key,
+                guint        n_layers,
+                gboolean    *flags,
+                GError     **error)
+{
+  JsonNode *node = member (r, key);
+  JsonArray *array;
+
+  if (!JSON_NODE_HOLDS_ARRAY (node) || json_array_get_length (json_node_get_array (node)) != n_layers)
+    goto bad;
+  array = json_node_get_array (node);
+  for (guint i = 0; i < n_layers; i++)
+    {
+      JsonNode *item = json_array_get_element (array, i);
+      gint64 v;
+
+      if (JSON_NODE_TYPE (item) != JSON_NODE_VALUE || json_node_get_value_type (item) != G_TYPE_INT64)
+        goto bad;
+      v = json_node_get_int (item);
+      if (v != 0 && v != 1)
+        goto bad;
+      flags[i] = v == 1;
+    }
+  return TRUE;
+
+bad:
+  g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+               _("\"%s%s\" must list 0 or 1 for each of the %u layers"), r->prefix, key, n_layers);
   return FALSE;
 }
 
@@ -735,7 +780,7 @@ read_qwen_moe_layers (Reader   *r,
   guint step = 1;
 
   TRY (opt_uint (r, "decoder_sparse_step", NULL, 1, 1, 1, field_max ("layers"), &step, error));
-  TRY (read_mlp_only_layers (r, arch->n_layers, dense, error));
+  TRY (read_index_list (r, "mlp_only_layers", arch->n_layers, dense, error));
   arch->dense_layers = 0;
   for (guint i = 0; i < arch->n_layers; i++)
     if (dense[i] || (i + 1) % step != 0)
@@ -1348,6 +1393,98 @@ read_granitemoehybrid (Reader   *r,
   return mamba2_apply (r, &m, arch, error);
 }
 
+/* Llama 4 (text): attention_bias, q/k L2 norms without weights (use_qk_norm); MoE layers (moe_layers,
+ * else every interleave_moe_layer_step-th) of num_local_experts experts of intermediate_size
+ * with a bias-free router and a shared expert of intermediate_size, dense layers of
+ * intermediate_size_mlp. The layers with rotary positions (no_rope_layers 1, else three in four)
+ * attend within chunks of attention_chunk_size tokens, so their KV cache holds at most a chunk;
+ * the NoPE layers attend to the whole context. */
+static gboolean
+read_llama4 (Reader   *r,
+             VcArch   *arch,
+             GError  **error)
+{
+  guint step = 1, chunk = 8192, n_moe = 0, n_rope = 0;
+  JsonNode *layers, *rope;
+
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  member (r, "use_qk_norm");
+  arch->expert_intermediate_size = arch->intermediate_size;
+  TRY (need_uint (r, "intermediate_size_mlp", NULL, 16384, 1, field_max ("intermediate-size"),
+                  &arch->intermediate_size, error));
+  TRY (read_experts (r, "num_local_experts", 16, 1, arch, error));
+  arch->n_shared_experts = 1;
+  arch->shared_intermediate_size = arch->expert_intermediate_size;
+
+  TRY (opt_uint (r, "interleave_moe_layer_step", NULL, 1, 1, 1, field_max ("layers"), &step, error));
+  layers = member (r, "moe_layers");
+  if (layers != NULL && !JSON_NODE_HOLDS_NULL (layers))
+    {
+      g_autofree gboolean *sparse = g_new0 (gboolean, arch->n_layers);
+
+      /* the same list as Qwen's mlp_only_layers, read the other way round */
+      TRY (read_index_list (r, "moe_layers", arch->n_layers, sparse, error));
+      for (guint i = 0; i < arch->n_layers; i++)
+        n_moe += sparse[i];
+    }
+  else
+    n_moe = arch->n_layers / step;
+  arch->dense_layers = arch->n_layers - n_moe;
+
+  TRY (opt_uint (r, "attention_chunk_size", NULL, 8192, 0, 1, field_max ("sliding-window"), &chunk, error));
+  rope = member (r, "no_rope_layers");
+  if (rope != NULL && !JSON_NODE_HOLDS_NULL (rope))
+    {
+      g_autofree gboolean *uses_rope = g_new0 (gboolean, arch->n_layers);
+
+      TRY (read_flag_list (r, "no_rope_layers", arch->n_layers, uses_rope, error));
+      for (guint i = 0; i < arch->n_layers; i++)
+        n_rope += uses_rope[i];
+    }
+  else
+    n_rope = arch->n_layers - arch->n_layers / 4;
+  member (r, "no_rope_layer_interval");
+  arch->sliding_window = chunk;
+  arch->sliding_window_layers = chunk > 0 ? n_rope : 0;
+  r->window_type = "chunked_attention";
+  return TRUE;
+}
+
+/* Llama 4's vision tower (vision_config) and projector, as transformers builds them: an unfolded
+ * patch projection (channels × patch² → h, no bias), a class embedding, a position per patch and
+ * one for the class, LayerNorms before and after, num_hidden_layers encoder layers (q, k, v, o and
+ * a two-layer MLP of intermediate_size, all with biases, two LayerNorms), the pixel-shuffle
+ * adapter (intermediate_size → projector_input_dim, projector_output_dim squared, no bias) and the
+ * projector vision_output_dim → the text model's width. */
+static gboolean
+read_llama4_vision (Reader   *r,
+                    VcArch   *arch,
+                    GError  **error)
+{
+  guint h = 1408, layers = 34, inter = 5632, image = 336, patch = 14, channels = 3;
+  guint proj_in = 4096, proj_out = 4096, out = 4096;
+  gboolean proj_bias = FALSE;
+  guint64 side, params, layer;
+
+  TRY (need_uint (r, "hidden_size", NULL, h, 1, field_max ("hidden-size"), &h, error));
+  TRY (need_uint (r, "num_hidden_layers", NULL, layers, 1, field_max ("layers"), &layers, error));
+  TRY (need_uint (r, "intermediate_size", NULL, inter, 1, field_max ("intermediate-size"), &inter, error));
+  TRY (need_uint (r, "image_size", NULL, image, 1, 100000, &image, error));
+  TRY (need_uint (r, "patch_size", NULL, patch, 1, image, &patch, error));
+  TRY (opt_uint (r, "num_channels", NULL, 3, 3, 1, 64, &channels, error));
+  TRY (need_uint (r, "projector_input_dim", NULL, proj_in, 1, field_max ("hidden-size"), &proj_in, error));
+  TRY (need_uint (r, "projector_output_dim", NULL, proj_out, 1, field_max ("hidden-size"), &proj_out, error));
+  TRY (need_uint (r, "vision_output_dim", NULL, out, 1, field_max ("hidden-size"), &out, error));
+  TRY (opt_bool (r, "multi_modal_projector_bias", FALSE, &proj_bias, error));
+  side = image / patch;
+  layer = 4 * ((guint64) h * h + h) + ((guint64) h * inter + inter) + ((guint64) inter * h + h) + 4 * (guint64) h;
+  params = (guint64) channels * patch * patch * h + h + (side * side + 1) * h + 4 * (guint64) h
+           + layers * layer + (guint64) inter * proj_in + (guint64) proj_out * proj_out
+           + (guint64) out * arch->hidden_size + (proj_bias ? arch->hidden_size : 0);
+  return derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error);
+}
+
 /* ---- what every family shares ------------------------------------------------------------------ */
 
 /* The longest context: max_position_embeddings (GPT-2: n_positions), and rope_scaling's type
@@ -1636,11 +1773,27 @@ build_texts (VcHfConfig *self)
                               active, a->experts_per_token, a->n_experts);
     }
   g_string_append (d, ".");
-  if (a->sliding_window > 0 && a->sliding_window_layers > 0)
+  if (a->sliding_window > 0 && a->sliding_window_layers > 0 && g_str_equal (self->family->id, "llama4_text"))
+    {
+      g_string_append_c (d, '\n');
+      g_string_append_printf (d, _("%u of %u layers attend within chunks of %u tokens (chunked attention), "
+                                   "the other %u, without rotary positions, to the whole context."),
+                              a->sliding_window_layers, a->n_layers, a->sliding_window,
+                              vc_arch_attention_layers (a) - a->sliding_window_layers);
+    }
+  else if (a->sliding_window > 0 && a->sliding_window_layers > 0)
     {
       g_string_append_c (d, '\n');
       g_string_append_printf (d, _("%u of %u layers attend to a window of %u tokens."),
                               a->sliding_window_layers, a->n_layers, a->sliding_window);
+    }
+  if (self->encoder_counted)
+    {
+      g_autofree char *encoder = g_strdup_printf ("%'u", a->encoder_params);
+
+      g_string_append_c (d, '\n');
+      g_string_append_printf (d, _("Multimodal model (“%s”): its vision encoder and projector are counted, "
+                                   "%s parameters."), self->model_type, encoder);
     }
   if (self->max_context > 0)
     {
@@ -1791,6 +1944,42 @@ read_quantization (VcHfConfig  *self,
   return TRUE;
 }
 
+/* The encoders read with their language model: the family, and how its vision_config is counted */
+static const struct
+{
+  const char *family;
+  FamilyRead read;
+} encoders[] = {
+  { "llama4_text", read_llama4_vision },
+};
+
+/* A multimodal wrapper's vision_config, counted when its family's encoder is known; else only
+ * the text model is, and the warning says so. */
+static gboolean
+read_encoder (VcHfConfig  *self,
+              Reader      *text,
+              JsonObject  *root,
+              GError     **error)
+{
+  JsonNode *node = json_object_get_member (root, "vision_config");
+  g_autoptr(GHashTable) read = NULL;
+  Reader r;
+
+  if (!self->text_only || node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (encoders); i++)
+    if (g_str_equal (encoders[i].family, self->family->id))
+      {
+        read = g_hash_table_new (g_str_hash, g_str_equal);
+        r = (Reader) { .prefix = "vision_config.", .object = json_node_get_object (node), .huge = text->huge,
+                       .read = read, .not_understood = text->not_understood, .family = self->family };
+        TRY (encoders[i].read (&r, &self->arch, error));
+        self->text_only = FALSE;
+        self->encoder_counted = TRUE;
+      }
+  return TRUE;
+}
+
 /* Everything the config says about the model, into self; errors name keys, not the file. */
 static gboolean
 read_config (VcHfConfig   *self,
@@ -1830,6 +2019,7 @@ read_config (VcHfConfig   *self,
   TRY (self->family->read (&r, &self->arch, error));
   TRY (read_common (&r, &self->arch, error));
   find_unread_keys (&r);
+  TRY (read_encoder (self, &r, root, error));
   self->mtp_layers = r.mtp_layers;
   self->max_context = r.max_context;
   self->rope_scaling = g_steal_pointer (&r.rope_scaling);

@@ -123,6 +123,15 @@ static const ModelCase models[] = {
    * 4 KV heads of 128); every layer 6 of 64 experts of 512 and a shared MLP of 1024; tied. */
   { "granite-4.0-h-tiny", "granitemoehybrid", 6939037248, 1465470528, 8192, 0, 0, NULL, FALSE, NULL,
     7e9, 1e9, 1e9 },
+  /* meta-llama/Llama-4-Scout-17B-16E (its config.json and per-module parameter table as published
+   * in a Llama 4 notes file): Meta's model card gives 109B total, 17B activated. The full model
+   * is counted: the text model's 107,769,861,120 and the vision encoder with its projector,
+   * 871,932,416 (class embedding 1408, positions 812,416, patch projection 827,904, 34 layers of
+   * 23,807,872, adapter 23,068,672 + 16,777,216, projector 20,971,520, as the table lists them).
+   * 36 layers attend within 8192-token chunks, the 12 NoPE layers to the whole context. Meta's
+   * 17B activated is the text model's with its embeddings (17,172,894,720), checked below. */
+  { "Llama-4-Scout-17B-16E", "llama4_text", 108641793536, 18044827136, 196608, 8192, 36, "bfloat16", FALSE, NULL,
+    109e9, -1, 1e9 },
   /* ibm-granite/granite-3.3-2b-instruct (config.json as quoted in mlx-lm's granite tests): the
    * Granite 3.x model card's architecture table gives the 2B dense model (embedding 2048, 40
    * layers, 32 heads of 64, 8 KV heads, MLP 8192) as 2.5B parameters. Llama's modules, tied. */
@@ -282,6 +291,20 @@ test_family_details (void)
     g_assert_cmpuint (a->recurrent_params, ==, 33718464);
     /* the convolution's last 3 inputs of 8192 channels and 32 × 128 × 128 recurrent values */
     g_assert_cmpuint (a->recurrent_state, ==, 548864);
+  }
+  /* Llama 4: MoE in every layer with a shared expert, chunked attention, the vision tower counted */
+  {
+    g_autoptr(VcHfConfig) scout = load_model ("Llama-4-Scout-17B-16E");
+    const VcArch *a = vc_hf_config_get_arch (scout);
+
+    g_assert_cmpuint (a->encoder_params, ==, 871932416);
+    g_assert_cmpfloat (vc_hf_config_get_counts (scout)->active - a->encoder_params, ==, 17172894720.0);
+    g_assert_cmpuint (a->dense_layers, ==, 0);
+    g_assert_cmpuint (a->n_shared_experts, ==, 1);
+    g_assert_cmpuint (a->shared_intermediate_size, ==, 8192);
+    g_assert_cmpuint (a->intermediate_size, ==, 16384);
+    g_assert_nonnull (strstr (vc_hf_config_get_description (scout), "vision encoder and projector are counted"));
+    g_assert_nonnull (strstr (vc_hf_config_get_description (scout), "chunks of 8192 tokens"));
   }
   /* Granite 4.0 hybrid: Mamba-2 layers instead of attention, as layer_types says */
   {
@@ -772,6 +795,35 @@ test_windows_and_layers (void)
     g_assert_no_error (error);
     g_assert_cmpuint (vc_hf_config_get_arch (next)->recurrent_layers, ==, 24);
     g_assert_true (vc_hf_config_is_exact (next));
+  }
+
+  /* Llama 4: moe_layers or interleave_moe_layer_step; a text-only config counts no encoder */
+  {
+    g_autoptr(VcHfConfig) half = load_variant ("Llama-4-Scout-17B-16E", "text_config.moe_layers", "[1, 3, 5, 7]", &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (half)->dense_layers, ==, 44);
+    g_assert_cmpuint (vc_hf_config_get_arch (half)->encoder_params, ==, 871932416);
+  }
+  {
+    g_autofree char *dir = model_path ("Llama-4-Scout-17B-16E");
+    g_autofree char *file = g_build_filename (dir, "config.json", NULL);
+    g_autoptr(JsonParser) p = json_parser_new ();
+    g_autoptr(JsonGenerator) g = json_generator_new ();
+    g_autoptr(JsonNode) text = NULL;
+    g_autofree char *data = NULL;
+    g_autoptr(VcHfConfig) llm = NULL;
+
+    json_parser_load_from_file (p, file, &error);
+    g_assert_no_error (error);
+    text = json_node_copy (json_object_get_member (json_node_get_object (json_parser_get_root (p)), "text_config"));
+    json_generator_set_root (g, text);
+    data = json_generator_to_data (g, NULL);
+    llm = vc_hf_config_new_from_data (data, strlen (data), "config.json", NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (vc_hf_config_get_family (llm), ==, "llama4_text");
+    g_assert_cmpuint (vc_hf_config_get_arch (llm)->encoder_params, ==, 0);
+    g_assert_cmpfloat (vc_hf_config_get_counts (llm)->total, ==, 107769861120.0);
   }
 
   /* Mistral v0.2 has no window */
