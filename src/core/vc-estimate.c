@@ -1332,6 +1332,31 @@ vc_estimate_get_gpu_fit (VcEstimate *self,
 
 /* ---- formulas, for tooltips and the CLI's --explain ---------------------------------------- */
 
+/* What a token caches, in words */
+static const char *
+kv_per_token_text (const VcInputs *in)
+{
+  if (vc_arch_is_mla (&in->arch))
+    return _("one latent of kv_lora_rank + rope dimension per layer");
+  if (vc_arch_attention_layers (&in->arch) < in->arch.n_layers)
+    return _("2 × KV heads × head dimension × the layers with attention");
+  return _("2 × KV heads × head dimension × layers");
+}
+
+/* Linear-attention and state-space layers: a state per sequence, whatever the context */
+static char *
+describe_sequence_state (const VcInputs *in,
+                         const char     *size)
+{
+  g_autofree char *values = vc_format_count (in->arch.recurrent_state);
+
+  return g_strdup_printf (_("%u linear-attention or state-space layers × %s values each per sequence "
+                            "(convolution and recurrent state, which do not grow with the context) "
+                            "× b·C sequences (b = %u, C = %u) at the KV precision = %s"),
+                          MIN (in->arch.recurrent_layers, in->arch.n_layers), values,
+                          in->batch, in->concurrency, size);
+}
+
 char *
 vc_estimate_describe_component (VcEstimate  *self,
                                 guint        scenario_index,
@@ -1376,25 +1401,12 @@ vc_estimate_describe_component (VcEstimate  *self,
                                   "(b = %u, s = %u, C = %u) = %s"),
                                 A, in->batch, in->seq, in->concurrency, size);
       return g_strdup_printf (_("%.0f bytes per token (%s) × b·s·C tokens (b = %u, s = %u, C = %u)%s = %s"),
-                              r->kv_bytes_per_token,
-                              vc_arch_is_mla (&in->arch)
-                                ? _("one latent of kv_lora_rank + rope dimension per layer")
-                                : vc_arch_attention_layers (&in->arch) < in->arch.n_layers
-                                ? _("2 × KV heads × head dimension × the layers with attention")
-                                : _("2 × KV heads × head dimension × layers"),
+                              r->kv_bytes_per_token, kv_per_token_text (in),
                               in->batch, in->seq, in->concurrency,
                               in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
                               size);
     case VC_COMPONENT_SEQUENCE_STATE:
-      {
-        g_autofree char *values = vc_format_count (in->arch.recurrent_state);
-
-        return g_strdup_printf (_("%u linear-attention or state-space layers × %s values each per sequence "
-                                  "(convolution and recurrent state, which do not grow with the context) "
-                                  "× b·C sequences (b = %u, C = %u) at the KV precision = %s"),
-                                MIN (in->arch.recurrent_layers, in->arch.n_layers), values,
-                                in->batch, in->concurrency, size);
-      }
+      return describe_sequence_state (in, size);
     case VC_COMPONENT_ACTIVATIONS:
       if (rot)
         return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s / 2048 "
