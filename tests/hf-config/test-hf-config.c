@@ -132,6 +132,12 @@ static const ModelCase models[] = {
    * 17B activated is the text model's with its embeddings (17,172,894,720), checked below. */
   { "Llama-4-Scout-17B-16E", "llama4_text", 108641793536, 18044827136, 196608, 8192, 36, "bfloat16", FALSE, NULL,
     109e9, -1, 1e9 },
+  /* meta-llama/Llama-4-Maverick-17B-128E (the config TensorRT-LLM's Llama 4 test quotes, with its
+   * 48 layers back and without the no_rope_layer_interval the test adds; vision_config as
+   * Scout's): MoE of 128 experts in every other layer, dense MLPs of 16384 between. Meta's model
+   * card: 400B total, 17B activated (17,184,691,200 in the text model, checked below). */
+  { "Llama-4-Maverick-17B-128E", "llama4_text", 401583781376, 18056623616, 196608, 8192, 36, "bfloat16", FALSE, NULL,
+    400e9, -1, 1e9, 1e10 },
   /* ibm-granite/granite-3.3-2b-instruct (config.json as quoted in mlx-lm's granite tests): the
    * Granite 3.x model card's architecture table gives the 2B dense model (embedding 2048, 40
    * layers, 32 heads of 64, 8 KV heads, MLP 8192) as 2.5B parameters. Llama's modules, tied. */
@@ -305,6 +311,13 @@ test_family_details (void)
     g_assert_cmpuint (a->intermediate_size, ==, 16384);
     g_assert_nonnull (strstr (vc_hf_config_get_description (scout), "vision encoder and projector are counted"));
     g_assert_nonnull (strstr (vc_hf_config_get_description (scout), "chunks of 8192 tokens"));
+  }
+  {
+    g_autoptr(VcHfConfig) maverick = load_model ("Llama-4-Maverick-17B-128E");
+    const VcArch *a = vc_hf_config_get_arch (maverick);
+
+    g_assert_cmpuint (a->dense_layers, ==, 24);
+    g_assert_cmpfloat (vc_hf_config_get_counts (maverick)->active - a->encoder_params, ==, 17184691200.0);
   }
   /* Granite 4.0 hybrid: Mamba-2 layers instead of attention, as layer_types says */
   {
