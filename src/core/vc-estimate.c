@@ -1142,6 +1142,8 @@ vc_estimate_copy_inputs (VcEstimate *self,
   g_free (self->preset);
   self->preset = g_strdup (source->preset);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESET]);
+  /* what an imported model's estimate is not exact about goes with the model */
+  vc_estimate_set_model_not_understood (self, (const char * const *) source->model_not_understood);
   g_object_thaw_notify (G_OBJECT (self));
 }
 

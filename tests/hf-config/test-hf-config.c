@@ -881,6 +881,26 @@ test_apply (void)
   g_assert_cmpfloat (kv, ==, 98304);
   g_assert_cmpuint (layers, ==, 48);
   g_assert_cmpuint (experts, ==, 128);
+  g_assert_null (vc_estimate_get_model_not_understood (estimate)[0]);
+
+  /* an approximate import says what it is not exact about until another model comes: a
+   * preset, or the inputs of a profile */
+  {
+    g_autoptr(VcHfConfig) v3 = load_model ("DeepSeek-V3");
+    g_autoptr(VcEstimate) fresh = vc_estimate_new ();
+
+    vc_hf_config_apply (v3, estimate);
+    g_assert_cmpstr (vc_estimate_get_model_not_understood (estimate)[0], ==, "quantization_config (quant_method “fp8”)");
+    vc_estimate_set_preset (estimate, "llama-3-8b", NULL);
+    g_assert_null (vc_estimate_get_model_not_understood (estimate)[0]);
+    vc_hf_config_apply (v3, estimate);
+    vc_estimate_copy_inputs (fresh, estimate);
+    g_assert_nonnull (vc_estimate_get_model_not_understood (fresh)[0]);
+    g_clear_object (&fresh);
+    fresh = vc_estimate_new ();
+    vc_estimate_copy_inputs (estimate, fresh);
+    g_assert_null (vc_estimate_get_model_not_understood (estimate)[0]);
+  }
   g_assert_finalize_object (estimate);
 }
 
