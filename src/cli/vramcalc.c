@@ -144,7 +144,10 @@ print_help (void)
                               : fields[i].type == VC_ARCH_FIELD_NORM
                               ? g_strdup_printf ("--%s rms|layer", fields[i].name)
                               : g_strdup_printf ("--%s N", fields[i].name);
-      g_print ("  %-44s %s\n", left, _(fields[i].blurb));
+      if (strlen (left) > 44)
+        g_print ("  %s\n  %-44s %s\n", left, "", _(fields[i].blurb));
+      else
+        g_print ("  %-44s %s\n", left, _(fields[i].blurb));
     }
   g_print ("\n%s\n", _("Examples:"));
   g_print ("  vramcalc --params 7B\n");
