@@ -1992,6 +1992,7 @@ read_config (VcHfConfig   *self,
   Reader r = { .prefix = "", .object = root, .huge = huge, .read = read, .not_understood = self->not_understood };
   const char *model_type = NULL, *dtype = NULL, *type;
   JsonNode *text_node;
+  gboolean ok;
 
   TRY (opt_string (root, "", "model_type", &model_type, error));
   self->model_type = g_strdup (model_type ? model_type : "");
@@ -2017,12 +2018,15 @@ read_config (VcHfConfig   *self,
   r.family = self->family;
   memset (&self->arch, 0, sizeof self->arch);
   TRY (self->family->read (&r, &self->arch, error));
-  TRY (read_common (&r, &self->arch, error));
+  ok = read_common (&r, &self->arch, error);
+  /* read_common reads the context first: what it found is kept, also when it fails later */
+  self->rope_scaling = g_steal_pointer (&r.rope_scaling);
+  if (!ok)
+    return FALSE;
   find_unread_keys (&r);
   TRY (read_encoder (self, &r, root, error));
   self->mtp_layers = r.mtp_layers;
   self->max_context = r.max_context;
-  self->rope_scaling = g_steal_pointer (&r.rope_scaling);
   return vc_arch_validate (&self->arch, error);
 }
 
