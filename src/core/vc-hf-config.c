@@ -1271,6 +1271,43 @@ mamba2_apply (Reader        *r,
                        "recurrent-state", &arch->recurrent_state, error);
 }
 
+/* The mamba_* keys Falcon-H1 and Granite 4.0 share, for a mixer of the given width: heads of
+ * mamba_d_head ("auto": width / heads), groups, state, kernel, the convolution's and in_proj's
+ * biases. The scan's chunk changes nothing stored. */
+static gboolean
+read_mamba2 (Reader   *r,
+             guint     width,
+             Mamba2   *m,
+             GError  **error)
+{
+  guint heads = 128, groups = 1, state = 256, kernel = 4, head_dim = 0;
+  JsonNode *node;
+
+  TRY (opt_uint (r, "mamba_n_heads", NULL, 128, 128, 1, field_max ("heads"), &heads, error));
+  TRY (opt_uint (r, "mamba_n_groups", NULL, 1, 1, 1, field_max ("heads"), &groups, error));
+  TRY (opt_uint (r, "mamba_d_state", NULL, 256, 256, 1, field_max ("head-dim"), &state, error));
+  TRY (opt_uint (r, "mamba_d_conv", NULL, 4, 4, 1, 1024, &kernel, error));
+  node = member (r, "mamba_d_head");
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node) ||
+      (JSON_NODE_TYPE (node) == JSON_NODE_VALUE && json_node_get_value_type (node) == G_TYPE_STRING &&
+       g_str_equal (json_node_get_string (node), "auto")))
+    head_dim = width / heads;
+  else
+    TRY (node_uint (r, "mamba_d_head", node, 1, field_max ("head-dim"), &head_dim, error));
+  if ((guint64) head_dim * heads != width)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("\"%smamba_d_head\" (%u) × \"%smamba_n_heads\" (%u) must equal the Mamba width (%u)"),
+                   r->prefix, head_dim, r->prefix, heads, width);
+      return FALSE;
+    }
+  *m = (Mamba2) { width, heads, head_dim, groups, state, kernel };
+  TRY (opt_bool (r, "mamba_conv_bias", TRUE, &m->conv_bias, error));
+  TRY (opt_bool (r, "mamba_proj_bias", FALSE, &m->proj_bias, error));
+  member (r, "mamba_chunk_size");
+  return TRUE;
+}
+
 /* Falcon-H1: attention and a Mamba-2 mixer side by side in every layer, then a gated MLP. The
  * mixer's width is mamba_d_ssm (null: mamba_expand × hidden_size; absent: the class default,
  * 1024), in mamba_n_heads heads of mamba_d_head ("auto": width / heads); its norm only with
@@ -1283,8 +1320,7 @@ read_falcon_h1 (Reader   *r,
                 GError  **error)
 {
   Mamba2 m = { 0 };
-  guint d_ssm = 1024, heads = 128, groups = 1, state = 256, kernel = 4, expand = 2, head_dim = 0;
-  JsonNode *node;
+  guint d_ssm = 1024, expand = 2;
 
   TRY (read_llama (r, arch, error));
   TRY (opt_uint (r, "mamba_expand", NULL, 2, 2, 1, 1024, &expand, error));
@@ -1292,32 +1328,11 @@ read_falcon_h1 (Reader   *r,
   if (d_ssm == 0)
     TRY (derived_uint (r, _("mamba_expand × hidden_size"), (guint64) expand * arch->hidden_size,
                        "intermediate-size", &d_ssm, error));
-  TRY (opt_uint (r, "mamba_n_heads", NULL, 128, 128, 1, field_max ("heads"), &heads, error));
-  TRY (opt_uint (r, "mamba_n_groups", NULL, 1, 1, 1, field_max ("heads"), &groups, error));
-  TRY (opt_uint (r, "mamba_d_state", NULL, 256, 256, 1, field_max ("head-dim"), &state, error));
-  TRY (opt_uint (r, "mamba_d_conv", NULL, 4, 4, 1, 1024, &kernel, error));
-  node = member (r, "mamba_d_head");
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node) ||
-      (JSON_NODE_TYPE (node) == JSON_NODE_VALUE && json_node_get_value_type (node) == G_TYPE_STRING &&
-       g_str_equal (json_node_get_string (node), "auto")))
-    head_dim = d_ssm / heads;
-  else
-    TRY (node_uint (r, "mamba_d_head", node, 1, field_max ("head-dim"), &head_dim, error));
-  if ((guint64) head_dim * heads != d_ssm)
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                   _("\"%smamba_d_head\" (%u) × \"%smamba_n_heads\" (%u) must equal the Mamba width (%u)"),
-                   r->prefix, head_dim, r->prefix, heads, d_ssm);
-      return FALSE;
-    }
-  m = (Mamba2) { d_ssm, heads, head_dim, groups, state, kernel };
-  TRY (opt_bool (r, "mamba_conv_bias", TRUE, &m.conv_bias, error));
-  TRY (opt_bool (r, "mamba_proj_bias", FALSE, &m.proj_bias, error));
+  TRY (read_mamba2 (r, d_ssm, &m, error));
   TRY (opt_bool (r, "projectors_bias", FALSE, &m.out_bias, error));
   TRY (opt_bool (r, "mamba_rms_norm", FALSE, &m.norm, error));
-  /* the scan's chunk and where the norm sits change nothing stored */
+  /* where the norm sits changes nothing stored; mamba_use_mlp is not read by transformers */
   member (r, "mamba_use_mlp");
-  member (r, "mamba_chunk_size");
   member (r, "mamba_norm_before_gate");
   arch->recurrent_layers = arch->n_layers;
   arch->recurrent_with_attention = TRUE;
@@ -1335,8 +1350,7 @@ read_granitemoehybrid (Reader   *r,
                        GError  **error)
 {
   Mamba2 m = { 0 };
-  guint heads = 128, groups = 1, state = 256, kernel = 4, expand = 2, head_dim = 0, shared = 1024, width = 0;
-  JsonNode *node;
+  guint expand = 2, shared = 1024, width = 0;
 
   TRY (read_llama_style (r, FALSE, arch, error));
   TRY (read_attention_bias (r, arch, error));
@@ -1366,30 +1380,9 @@ read_granitemoehybrid (Reader   *r,
   TRY (opt_uint (r, "mamba_expand", NULL, 2, 2, 1, 1024, &expand, error));
   TRY (derived_uint (r, _("mamba_expand × hidden_size"), (guint64) expand * arch->hidden_size,
                      "intermediate-size", &width, error));
-  TRY (opt_uint (r, "mamba_n_heads", NULL, 128, 128, 1, field_max ("heads"), &heads, error));
-  TRY (opt_uint (r, "mamba_n_groups", NULL, 1, 1, 1, field_max ("heads"), &groups, error));
-  TRY (opt_uint (r, "mamba_d_state", NULL, 256, 256, 1, field_max ("head-dim"), &state, error));
-  TRY (opt_uint (r, "mamba_d_conv", NULL, 4, 4, 1, 1024, &kernel, error));
-  node = member (r, "mamba_d_head");
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node) ||
-      (JSON_NODE_TYPE (node) == JSON_NODE_VALUE && json_node_get_value_type (node) == G_TYPE_STRING &&
-       g_str_equal (json_node_get_string (node), "auto")))
-    head_dim = width / heads;
-  else
-    TRY (node_uint (r, "mamba_d_head", node, 1, field_max ("head-dim"), &head_dim, error));
-  if ((guint64) head_dim * heads != width)
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                   _("\"%smamba_d_head\" (%u) × \"%smamba_n_heads\" (%u) must equal the Mamba width (%u)"),
-                   r->prefix, head_dim, r->prefix, heads, width);
-      return FALSE;
-    }
-  m = (Mamba2) { width, heads, head_dim, groups, state, kernel };
-  TRY (opt_bool (r, "mamba_conv_bias", TRUE, &m.conv_bias, error));
-  TRY (opt_bool (r, "mamba_proj_bias", FALSE, &m.proj_bias, error));
+  TRY (read_mamba2 (r, width, &m, error));
   m.out_bias = m.proj_bias;
   m.norm = TRUE;
-  member (r, "mamba_chunk_size");
   return mamba2_apply (r, &m, arch, error);
 }
 

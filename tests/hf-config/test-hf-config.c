@@ -976,22 +976,6 @@ test_cli_overrides (void)
                    ==, 8030261248);
 }
 
-static gint64
-component_bytes (JsonObject *o,
-                 const char *id)
-{
-  JsonArray *components = json_object_get_array_member (o, "components");
-
-  for (guint i = 0; i < json_array_get_length (components); i++)
-    {
-      JsonObject *c = json_array_get_object_element (components, i);
-
-      if (g_str_equal (json_object_get_string_member (c, "id"), id))
-        return json_object_get_int_member (c, "bytes");
-    }
-  return -1;
-}
-
 /* A linear-attention model: the KV cache grows with the context in its 12 attention layers only,
  * the Gated DeltaNet state is per sequence and does not grow. */
 static void
@@ -1014,13 +998,13 @@ test_cli_sequence_state (void)
 
   /* 12 layers × 2 × 2 KV heads × 256 × 1 byte × 262,144 tokens × 4 sequences */
   g_assert_cmpint (json_object_get_int_member (o1, "kv_bytes_per_token"), ==, 12 * 2 * 2 * 256);
-  g_assert_cmpint (component_bytes (o1, "kv_cache"), ==, (gint64) 12 * 2 * 2 * 256 * 262144 * 4);
+  g_assert_cmpint (vc_test_component_bytes (o1, "kv_cache"), ==, (gint64) 12 * 2 * 2 * 256 * 262144 * 4);
   /* 36 layers × 548,864 values × 1 byte × 4 sequences, whatever the context */
-  g_assert_cmpint (component_bytes (o1, "sequence_state"), ==, (gint64) 36 * 548864 * 4);
-  g_assert_cmpint (component_bytes (o2, "sequence_state"), ==, (gint64) 36 * 548864 * 4);
+  g_assert_cmpint (vc_test_component_bytes (o1, "sequence_state"), ==, (gint64) 36 * 548864 * 4);
+  g_assert_cmpint (vc_test_component_bytes (o2, "sequence_state"), ==, (gint64) 36 * 548864 * 4);
   /* a model without such layers, and training, have no such component */
-  g_assert_cmpint (component_bytes (run_json (p3, dense), "sequence_state"), ==, -1);
-  g_assert_cmpint (component_bytes (run_json (p4, training), "sequence_state"), ==, -1);
+  g_assert_cmpint (vc_test_component_bytes (run_json (p3, dense), "sequence_state"), ==, -1);
+  g_assert_cmpint (vc_test_component_bytes (run_json (p4, training), "sequence_state"), ==, -1);
 }
 
 static void
