@@ -98,9 +98,9 @@ static const ModelCase models[] = {
   { "DeepSeek-V3", "deepseek_v3", 671026419200, 37552297472, 70272, 0, 0, "bfloat16", FALSE,
     "quantization_config (quant_method “fp8”)" },
   /* moonshotai/Kimi-K2-Base (the values of its config.json as quoted in lumenrl's DeepSeek-V3
-   * registry test; model_type kimi_k2, DeepseekV3ForCausalLM): the Kimi K2 model card gives
-   * 1T total parameters and 32B activated. The Hub page's 1.03T also counts the FP8 block
-   * scales of the released weights. KV cache: the MLA latent, 512 + 64 values a layer. */
+   * registry test; model_type kimi_k2, DeepseekV3ForCausalLM): "1 T total, 32 B active" (Kimi
+   * K2-Instruct and K2-Thinking, Miles's Kimi K2 launch recipes, from Moonshot's model card).
+   * KV cache: the MLA latent, 512 + 64 values a layer. */
   { "Kimi-K2-Base", "kimi_k2", 1026408232448, 32861500928, 70272, 0, 0, NULL, FALSE, NULL,
     1e12, 32e9, 1e9, 1e12 },
   /* Qwen/Qwen3-Next-80B-A3B-Instruct: its safetensors hold 81,324,862,720 parameters (the
@@ -118,26 +118,29 @@ static const ModelCase models[] = {
    * (24 heads of 32, state 64) side by side, then an MLP of 768; tied embeddings. */
   { "Falcon-H1-Tiny-90M-Instruct", "falcon_h1", 91131072, 0, 12288, 0, 0, NULL, FALSE, NULL, 90e6, 0, 1e7 },
   /* ibm-granite/granite-4.0-h-tiny (config.json as quoted, fields read, by a performance model's
-   * importer tests): its model card calls it a 7B model, and IBM's Granite 4.0 release 7B total
-   * with 1B active. 36 Mamba-2 layers (48 heads of 64, state 128), 4 attention layers (12 heads,
+   * importer tests): "a 7B parameter long-context instruct model" (its model card), "H-Tiny
+   * (7B / 1B)" (IBM's Granite 4.0 release as open-source-ai.tech lists it). 36 Mamba-2 layers (48 heads of 64, state 128), 4 attention layers (12 heads,
    * 4 KV heads of 128); every layer 6 of 64 experts of 512 and a shared MLP of 1024; tied. */
   { "granite-4.0-h-tiny", "granitemoehybrid", 6939037248, 1465470528, 8192, 0, 0, NULL, FALSE, NULL,
     7e9, 1e9, 1e9 },
   /* meta-llama/Llama-4-Scout-17B-16E (its config.json and per-module parameter table as published
-   * in a Llama 4 notes file): Meta's model card gives 109B total, 17B activated. The full model
-   * is counted: the text model's 107,769,861,120 and the vision encoder with its projector,
-   * 871,932,416 (class embedding 1408, positions 812,416, patch projection 827,904, 34 layers of
-   * 23,807,872, adapter 23,068,672 + 16,777,216, projector 20,971,520, as the table lists them).
-   * 36 layers attend within 8192-token chunks, the 12 NoPE layers to the whole context. Meta's
-   * 17B activated is the text model's with its embeddings (17,172,894,720), checked below. */
+   * in a Llama 4 notes file, which gives "109B"; its exact total, 109,676,279,296, is one
+   * 202,048 × 5120 matrix more than the modules it lists add up to): the full model is counted,
+   * the text model's 107,769,861,120 and the vision encoder with its projector, 871,932,416
+   * (class embedding 1408, positions 812,416, patch projection 827,904, 34 layers of 23,807,872,
+   * adapter 23,068,672 + 16,777,216, projector 20,971,520, as the table lists them). 36 layers
+   * attend within 8192-token chunks, the 12 NoPE layers to the whole context. The "17B" of the
+   * model's name is the text model's activated count with its embeddings (17,172,894,720),
+   * checked below. */
   { "Llama-4-Scout-17B-16E", "llama4_text", 108641793536, 18044827136, 196608, 8192, 36, "bfloat16", FALSE, NULL,
     109e9, -1, 1e9 },
   /* meta-llama/Llama-4-Maverick-17B-128E (the config TensorRT-LLM's Llama 4 test quotes, with its
    * 48 layers back and without the no_rope_layer_interval the test adds; vision_config as
-   * Scout's): MoE of 128 experts in every other layer, dense MLPs of 16384 between. Meta's model
-   * card: 400B total, 17B activated (17,184,691,200 in the text model, checked below). */
+   * Scout's): MoE of 128 experts in every other layer, dense MLPs of 16384 between. "Llama 4
+   * Maverick with 402 billion parameters" (immers.cloud's Granite-4.0-H-Small page); the name's
+   * 17B activated: 17,184,691,200 in the text model, checked below. */
   { "Llama-4-Maverick-17B-128E", "llama4_text", 401583781376, 18056623616, 196608, 8192, 36, "bfloat16", FALSE, NULL,
-    400e9, -1, 1e9, 1e10 },
+    402e9, -1, 1e9 },
   /* ibm-granite/granite-3.3-2b-instruct (config.json as quoted in mlx-lm's granite tests): the
    * Granite 3.x model card's architecture table gives the 2B dense model (embedding 2048, 40
    * layers, 32 heads of 64, 8 KV heads, MLP 8192) as 2.5B parameters. Llama's modules, tied. */
@@ -150,14 +153,15 @@ static const ModelCase models[] = {
   { "granite-3.1-3b-a800m-instruct", "granitemoe", 3298793472, 882874368, 65536, 0, 0, NULL, FALSE, NULL,
     3.3e9, 0.8e9, 1e8 },
   /* openai/gpt-oss-20b and gpt-oss-120b (config.json: num_local_experts 32 and 128, 24 and 36
-   * layers): the gpt-oss model card (arXiv 2508.10925, section 2.1) gives 20.91B total, 3.61B
-   * active, and 116.83B total, 5.13B active; its active figures leave out the input embedding.
+   * layers): the gpt-oss model card (arXiv 2508.10925), as OpenAI's release summarizes it:
+   * "gpt-oss-120b: 116.8B total parameters (5.1B active)", "gpt-oss-20b: 20.9B total parameters
+   * (3.6B active)"; its active figures leave out the input embedding.
    * Every other layer attends to a window of 128 tokens. The MXFP4 quantization_config is not
    * sized here: their import needs --approximate. */
   { "gpt-oss-20b", "gpt_oss", 20914757184, 4187440704, 49152, 128, 12, NULL, FALSE,
-    "quantization_config (quant_method “mxfp4”)", 20.91e9, 3.61e9, 1e7 },
+    "quantization_config (quant_method “mxfp4”)", 20.9e9, 3.6e9, 1e8 },
   { "gpt-oss-120b", "gpt_oss", 116829156672, 5711982912, 73728, 128, 18, NULL, FALSE,
-    "quantization_config (quant_method “mxfp4”)", 116.83e9, 5.13e9, 1e7 },
+    "quantization_config (quant_method “mxfp4”)", 116.8e9, 5.1e9, 1e8 },
 };
 
 static char *
