@@ -87,3 +87,21 @@ vc_test_remove_tree (const char *path)
     }
   g_rmdir (path);
 }
+
+/* The bytes of one component in vramcalc's JSON (the selected scenario's); -1 when the report
+ * has no such component. */
+gint64
+vc_test_component_bytes (JsonObject *report,
+                         const char *id)
+{
+  JsonArray *components = json_object_get_array_member (report, "components");
+
+  for (guint i = 0; i < json_array_get_length (components); i++)
+    {
+      JsonObject *c = json_array_get_object_element (components, i);
+
+      if (g_str_equal (json_object_get_string_member (c, "id"), id))
+        return json_object_get_int_member (c, "bytes");
+    }
+  return -1;
+}

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* vc-test-util.h: what the core and command-line tests share: running vramcalc, and scratch
- * folders. */
+/* vc-test-util.h: what the core and command-line tests share: running vramcalc, reading its
+ * JSON, and scratch folders. */
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -11,6 +12,8 @@ int   vc_test_run_vramcalc (const char * const *args,
                             const char * const *env,
                             char              **out,
                             char              **err);
+gint64 vc_test_component_bytes (JsonObject      *report,
+                                const char      *id);
 char *vc_test_make_tmpdir  (const char         *prefix);
 void  vc_test_remove_tree  (const char         *path);
 

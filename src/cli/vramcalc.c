@@ -36,6 +36,7 @@ typedef enum
   OPT_FALSE,           /* --no-NAME sets it to FALSE */
   OPT_PRESET,
   OPT_CONFIG,
+  OPT_APPROXIMATE,
   OPT_METHOD,
   OPT_FORMAT,
   OPT_PROFILE,
@@ -66,6 +67,8 @@ static const Option options[] = {
   { "preset", OPT_PRESET, "preset", "ID", N_("A built-in model (see --list-presets); other options override it") },
   { "config", OPT_CONFIG, NULL, "FILE",
     N_("A model's Hugging Face config.json, or the folder holding it; other options override it") },
+  { "approximate", OPT_APPROXIMATE, NULL, NULL,
+    N_("--config: estimate a model whose config holds what is not understood, naming it in the result") },
   { "model-type", OPT_PROPERTY, "model-type", "dense|moe", N_("Rule of thumb: dense or mixture of experts") },
   { "params", OPT_PROPERTY, "parameters", "N", N_("Total parameters: 7B, 124M, 1.5T, 7e9") },
   { "active-params", OPT_PROPERTY, "active-parameters", "N", N_("MoE: parameters activated per token") },
@@ -143,6 +146,7 @@ typedef struct
   Action action;
   int action_at;              /* its place in argv */
   gboolean explain;
+  gboolean approximate;
   gboolean this_computer;
   gboolean arch_given;
   GError *error;              /* the first option found wrong, */
@@ -337,6 +341,9 @@ apply_option (Request     *req,
       break;
     case OPT_CONFIG:
       replace_str (&req->config_path, value);
+      break;
+    case OPT_APPROXIMATE:
+      req->approximate = TRUE;
       break;
     case OPT_METHOD:
       replace_str (&req->method, value);
@@ -806,6 +813,8 @@ apply_request (Request    *req,
 
   if (req->preset && !vc_estimate_set_preset (estimate, req->preset, &error))
     return usage_error ("preset", error->message);
+  if (req->approximate && !req->config_path)
+    return usage_error ("approximate", _("applies to a model read with --config; give --config FILE"));
   /* a config.json is applied like a preset: every other option overrides it */
   if (req->config_path)
     {
@@ -816,6 +825,13 @@ apply_request (Request    *req,
       config = vc_hf_config_new_for_path (req->config_path, &error);
       if (config == NULL)
         return usage_error ("config", error->message);
+      /* exact or refused, unless the user asks for an approximate estimate */
+      if (!req->approximate && !vc_hf_config_check_exact (config, &error))
+        {
+          g_autofree char *msg = g_strdup_printf (_("%s; --approximate estimates it anyway, naming what is not understood"),
+                                                  error->message);
+          return usage_error ("config", msg);
+        }
       vc_hf_config_apply (config, estimate);
       if (vc_hf_config_get_warning (config))
         g_printerr ("vramcalc: %s\n", vc_hf_config_get_warning (config));

@@ -55,6 +55,7 @@ static VcArchField fields[] = {
   BOOL_FIELD (qkv_bias, "qkv-bias", N_("QKV bias"), N_("Bias on the query, key and value projections")),
   BOOL_FIELD (o_bias, "o-bias", N_("Output bias"), N_("Bias on the attention output projection")),
   BOOL_FIELD (mlp_bias, "mlp-bias", N_("MLP bias"), N_("Bias on the MLP projections")),
+  BOOL_FIELD (attention_sinks, "attention-sinks", N_("Attention sinks"), N_("A learned sink logit per attention head (gpt-oss)")),
   UINT_FIELD (n_experts, "experts", N_("Experts"), N_("Routed experts per MoE layer; 0 for a dense model"), 0, 100000),
   UINT_FIELD (experts_per_token, "experts-per-token", N_("Experts per token"), N_("Routed experts active per token (k)"), 0, 100000),
   UINT_FIELD (expert_intermediate_size, "expert-intermediate-size", N_("Expert feed-forward size"), N_("Feed-forward size of one expert; 0 means the dense size"), 0, 10000000),
@@ -70,6 +71,12 @@ static VcArchField fields[] = {
   UINT_FIELD (v_head_dim, "v-head-dim", N_("Value head dimension"), N_("Multi-head latent attention: dimension of each value head"), 0, 100000),
   UINT_FIELD (sliding_window, "sliding-window", N_("Sliding window"), N_("Attention window in tokens of the sliding-window layers; 0 for none"), 0, 100000000),
   UINT_FIELD (sliding_window_layers, "sliding-window-layers", N_("Sliding-window layers"), N_("How many layers use the sliding window"), 0, 100000),
+  BOOL_FIELD (gated_attention, "gated-attention", N_("Gated attention"), N_("The query projection also produces an output gate (Qwen3-Next)")),
+  UINT_FIELD (recurrent_layers, "recurrent-layers", N_("Recurrent layers"), N_("Layers with a linear-attention or state-space (Mamba) mixer, which keeps a per-sequence state instead of a KV cache"), 0, 100000),
+  BOOL_FIELD (recurrent_with_attention, "recurrent-with-attention", N_("Mixer beside attention"), N_("The recurrent mixer runs beside attention in its layers (Falcon-H1) instead of replacing it")),
+  UINT_FIELD (recurrent_params, "recurrent-params", N_("Mixer parameters"), N_("Parameters of one linear-attention or state-space mixer"), 0, 2000000000),
+  UINT_FIELD (recurrent_state, "recurrent-state", N_("Mixer state"), N_("Values one mixer keeps per sequence (convolution and recurrent state), whatever the context length"), 0, 2000000000),
+  UINT_FIELD (encoder_params, "encoder-params", N_("Encoder parameters"), N_("Parameters of a vision or audio encoder and its projector, loaded with the language model (kept in 16 bits)"), 0, 4000000000u),
 };
 
 static void
@@ -163,6 +170,22 @@ vc_arch_head_dim (const VcArch *arch)
   return MAX (1u, arch->hidden_size / MAX (1u, arch->n_heads));
 }
 
+/* Layers with attention, and so with a KV cache: all but the recurrent layers that replace it */
+guint
+vc_arch_attention_layers (const VcArch *arch)
+{
+  if (arch->recurrent_with_attention)
+    return arch->n_layers;
+  return arch->n_layers - MIN (arch->n_layers, arch->recurrent_layers);
+}
+
+/* Values of recurrent state one sequence holds, in all layers */
+double
+vc_arch_state_elements (const VcArch *arch)
+{
+  return (double) MIN (arch->recurrent_layers, arch->n_layers) * arch->recurrent_state;
+}
+
 static double
 norm_params (const VcArch *arch,
              double        width)
@@ -209,6 +232,8 @@ vc_arch_count_params (const VcArch  *arch,
   double kv = arch->n_kv_heads;
   double d = vc_arch_head_dim (arch);
   double L = arch->n_layers;
+  double L_attn = vc_arch_attention_layers (arch);
+  double L_rec = MIN (arch->recurrent_layers, arch->n_layers);
   double attn_linear, attn_other;
   double layer_norms;
   double dense_linear, dense_other;
@@ -237,6 +262,8 @@ vc_arch_count_params (const VcArch  *arch,
   else
     {
       attn_linear = h * a * d + 2.0 * h * kv * d + a * d * h;
+      if (arch->gated_attention)
+        attn_linear += h * a * d;
       attn_other = 0;
       if (arch->qkv_bias)
         attn_other += a * d + 2.0 * kv * d;
@@ -244,6 +271,8 @@ vc_arch_count_params (const VcArch  *arch,
         attn_other += h;
       if (arch->qk_norm)
         attn_other += 2.0 * d;
+      if (arch->attention_sinks)
+        attn_other += a;
     }
 
   layer_norms = arch->norms_per_layer * norm_params (arch, h);
@@ -279,13 +308,20 @@ vc_arch_count_params (const VcArch  *arch,
 
   counts->embedding = (double) arch->vocab_size * h + (double) arch->max_positions * h;
   counts->head = arch->tied_embeddings ? 0 : (double) arch->vocab_size * h;
-  counts->linear = L * attn_linear + n_dense_layers * dense_linear + n_moe_layers * moe_linear;
-  counts->other = L * (attn_other + layer_norms) + n_dense_layers * dense_other
-                  + n_moe_layers * moe_other + norm_params (arch, h);
+  counts->linear = L_attn * attn_linear + L_rec * arch->recurrent_params
+                   + n_dense_layers * dense_linear + n_moe_layers * moe_linear;
+  counts->other = L_attn * attn_other + L * layer_norms + n_dense_layers * dense_other
+                  + n_moe_layers * moe_other + norm_params (arch, h) + arch->encoder_params;
   counts->total = counts->embedding + counts->head + counts->linear + counts->other;
   counts->active = counts->total;
   if (vc_arch_is_moe (arch))
-    counts->active -= n_moe_layers * (moe_linear - moe_active_linear);
+    {
+      double idle = arch->n_experts - MIN (arch->experts_per_token, arch->n_experts);
+
+      counts->active -= n_moe_layers * (moe_linear - moe_active_linear);
+      /* the biases of the experts a token does not go through */
+      counts->active -= n_moe_layers * idle * mlp_bias (arch, expert_size (arch));
+    }
 }
 
 double
@@ -342,7 +378,7 @@ vc_arch_lora_params (const VcArch  *arch,
     }
 #undef MLP_LORA
 
-  return arch->n_layers * per_layer_attn + n_dense * dense_mlp + n_moe * moe_mlp;
+  return vc_arch_attention_layers (arch) * per_layer_attn + n_dense * dense_mlp + n_moe * moe_mlp;
 }
 
 double
@@ -357,7 +393,7 @@ double
 vc_arch_kv_bytes_per_token (const VcArch *arch,
                             double        bytes_per_value)
 {
-  return arch->n_layers * vc_arch_kv_elements_per_token_layer (arch) * bytes_per_value;
+  return vc_arch_attention_layers (arch) * vc_arch_kv_elements_per_token_layer (arch) * bytes_per_value;
 }
 
 gboolean
@@ -403,11 +439,24 @@ vc_arch_validate (const VcArch  *arch,
                    _("dense-layers (%u) cannot exceed layers (%u)"), arch->dense_layers, arch->n_layers);
       return FALSE;
     }
+  if (arch->recurrent_layers > arch->n_layers)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("recurrent-layers (%u) cannot exceed layers (%u)"), arch->recurrent_layers, arch->n_layers);
+      return FALSE;
+    }
   if (arch->sliding_window_layers > arch->n_layers)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
                    _("sliding-window-layers (%u) cannot exceed layers (%u)"),
                    arch->sliding_window_layers, arch->n_layers);
+      return FALSE;
+    }
+  if (arch->sliding_window_layers > vc_arch_attention_layers (arch))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("sliding-window-layers (%u) cannot exceed the layers with attention (%u)"),
+                   arch->sliding_window_layers, vc_arch_attention_layers (arch));
       return FALSE;
     }
   return TRUE;

@@ -32,6 +32,7 @@ typedef struct
   gboolean qkv_bias;
   gboolean o_bias;
   gboolean mlp_bias;
+  gboolean attention_sinks;       /* gpt-oss: a learned sink logit per attention head */
   /* Mixture of experts */
   guint n_experts;                /* routed experts; 0 for a dense model */
   guint experts_per_token;
@@ -50,6 +51,14 @@ typedef struct
   /* Sliding-window attention */
   guint sliding_window;           /* 0: none */
   guint sliding_window_layers;    /* how many layers use the window */
+  gboolean gated_attention;       /* q_proj also produces a sigmoid output gate (Qwen3-Next) */
+  /* Linear attention (Gated DeltaNet) and state-space (Mamba) mixers: a state per sequence that
+   * does not grow with the context, instead of (or beside) a KV cache */
+  guint recurrent_layers;         /* layers with such a mixer */
+  gboolean recurrent_with_attention; /* the mixer runs beside attention (Falcon-H1), not instead */
+  guint recurrent_params;         /* parameters of one mixer */
+  guint recurrent_state;          /* values one mixer keeps per sequence: convolution + recurrent */
+  guint encoder_params;           /* a vision (or audio) encoder and its projector, loaded with it */
 } VcArch;
 
 typedef enum
@@ -92,6 +101,8 @@ typedef struct
 gboolean vc_arch_is_moe             (const VcArch *arch);
 gboolean vc_arch_is_mla             (const VcArch *arch);
 guint    vc_arch_head_dim           (const VcArch *arch);
+guint    vc_arch_attention_layers   (const VcArch *arch);
+double   vc_arch_state_elements     (const VcArch *arch);
 void     vc_arch_count_params       (const VcArch *arch, VcParamCounts *counts);
 double   vc_arch_lora_params        (const VcArch *arch, guint rank, VcLoraTargets targets);
 double   vc_arch_kv_elements_per_token_layer (const VcArch *arch);

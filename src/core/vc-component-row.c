@@ -38,7 +38,7 @@ const char *
 vc_component_id (VcComponent component)
 {
   static const char *ids[VC_N_COMPONENTS] = {
-    "weights", "kv_cache", "activations", "gradients", "optimizer", "master_weights", "overhead",
+    "weights", "kv_cache", "sequence_state", "activations", "gradients", "optimizer", "master_weights", "overhead",
   };
 
   g_return_val_if_fail (component < VC_N_COMPONENTS, "");
@@ -52,6 +52,7 @@ vc_component_name (VcComponent component)
     {
     case VC_COMPONENT_WEIGHTS: return _("Weights");
     case VC_COMPONENT_KV_CACHE: return _("KV cache");
+    case VC_COMPONENT_SEQUENCE_STATE: return _("Sequence state");
     case VC_COMPONENT_ACTIVATIONS: return _("Activations");
     case VC_COMPONENT_GRADIENTS: return _("Gradients");
     case VC_COMPONENT_OPTIMIZER: return _("Optimizer state");

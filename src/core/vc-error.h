@@ -16,6 +16,7 @@ typedef enum
   VC_ERROR_PARSE,             /* malformed file */
   VC_ERROR_VERSION,           /* a newer file format */
   VC_ERROR_TOO_LARGE,
+  VC_ERROR_NOT_UNDERSTOOD,    /* a model whose estimate would not be exact */
 } VcError;
 
 GQuark vc_error_quark (void);

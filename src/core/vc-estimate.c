@@ -23,6 +23,7 @@ struct _VcEstimate
   VcInputs inputs;
   char *preset;
   char *model_name;
+  char **model_not_understood;     /* an imported model's parts the estimate is not exact about */
   VcUnit unit;
   gboolean applying_preset;
 
@@ -79,11 +80,12 @@ enum {
   PROP_SCENARIO,
   PROP_PEAK_PHASE,
   PROP_OVERHEAD_BYTES,
+  PROP_MODEL_NOT_UNDERSTOOD,
   PROP_ARCH_0,
 };
 
 #define FIRST_RESULT PROP_MODEL_PARAMETERS
-#define LAST_RESULT PROP_OVERHEAD_BYTES
+#define LAST_RESULT PROP_MODEL_NOT_UNDERSTOOD
 
 static GParamSpec **properties;
 static guint n_properties;
@@ -413,6 +415,7 @@ vc_estimate_get_property (GObject    *object,
       g_value_set_enum (value, self->result.scenarios[self->result.selected].peak_phase);
       break;
     case PROP_OVERHEAD_BYTES: g_value_set_double (value, self->result.overhead_bytes); break;
+    case PROP_MODEL_NOT_UNDERSTOOD: g_value_set_boxed (value, self->model_not_understood); break;
     default:
       if (prop_id >= PROP_ARCH_0 && prop_id < PROP_ARCH_0 + n_arch_fields)
         {
@@ -443,6 +446,7 @@ vc_estimate_finalize (GObject *object)
   g_clear_pointer (&self->user_gpus, g_array_unref);
   g_free (self->preset);
   g_free (self->model_name);
+  g_strfreev (self->model_not_understood);
   G_OBJECT_CLASS (vc_estimate_parent_class)->finalize (object);
 }
 
@@ -581,6 +585,10 @@ install_results (void)
     g_param_spec_enum ("peak-phase", NULL, NULL, VC_TYPE_PHASE, VC_PHASE_NONE, RO);
   properties[PROP_OVERHEAD_BYTES] =
     g_param_spec_double ("overhead-bytes", NULL, NULL, 0, G_MAXDOUBLE, 0, RO);
+  /* what an imported model holds that the estimate does not understand (an approximate
+   * estimate); empty when exact */
+  properties[PROP_MODEL_NOT_UNDERSTOOD] =
+    g_param_spec_boxed ("model-not-understood", NULL, NULL, G_TYPE_STRV, RO);
 }
 
 /* one input per field of the architecture table */
@@ -635,6 +643,7 @@ vc_estimate_init (VcEstimate *self)
   vc_inputs_init_default (&self->inputs);
   self->preset = g_strdup ("");
   self->model_name = g_strdup ("");
+  self->model_not_understood = g_new0 (char *, 1);
   self->custom_gpus = g_strdup ("");
   self->user_gpus = vc_custom_gpus_parse ("", NULL);
   self->breakdown = g_list_store_new (VC_TYPE_COMPONENT_ROW);
@@ -701,6 +710,7 @@ vc_estimate_set_preset (VcEstimate  *self,
                 "model-type", vc_arch_is_moe (&preset->arch) ? VC_MODEL_TYPE_MOE : VC_MODEL_TYPE_DENSE,
                 "model-name", "",
                 NULL);
+  vc_estimate_set_model_not_understood (self, NULL);
   self->applying_preset = FALSE;
   g_free (self->preset);
   self->preset = g_strdup (preset_id);
@@ -733,6 +743,32 @@ vc_estimate_set_model_name (VcEstimate *self,
   g_free (self->model_name);
   self->model_name = g_strdup (name);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL_NAME]);
+}
+
+/* An empty list, never NULL */
+const char * const *
+vc_estimate_get_model_not_understood (VcEstimate *self)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  return (const char * const *) self->model_not_understood;
+}
+
+/* parts: what an imported model holds that the estimate does not understand; NULL or empty when
+ * the estimate is exact. A preset clears it. */
+void
+vc_estimate_set_model_not_understood (VcEstimate         *self,
+                                      const char * const *parts)
+{
+  static const char * const none[] = { NULL };
+
+  g_return_if_fail (VC_IS_ESTIMATE (self));
+  if (parts == NULL)
+    parts = none;
+  if (g_strv_equal ((const char * const *) self->model_not_understood, parts))
+    return;
+  g_strfreev (self->model_not_understood);
+  self->model_not_understood = g_strdupv ((char **) parts);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL_NOT_UNDERSTOOD]);
 }
 
 void
@@ -1148,6 +1184,8 @@ vc_estimate_copy_inputs (VcEstimate *self,
   g_free (self->preset);
   self->preset = g_strdup (source->preset);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESET]);
+  /* what an imported model's estimate is not exact about goes with the model */
+  vc_estimate_set_model_not_understood (self, (const char * const *) source->model_not_understood);
   g_object_thaw_notify (G_OBJECT (self));
 }
 

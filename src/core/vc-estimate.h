@@ -37,6 +37,9 @@ gboolean        vc_estimate_set_preset         (VcEstimate   *self,
 const char     *vc_estimate_get_model_name     (VcEstimate   *self);
 void            vc_estimate_set_model_name     (VcEstimate   *self,
                                                 const char   *name);
+const char * const *vc_estimate_get_model_not_understood (VcEstimate *self);
+void            vc_estimate_set_model_not_understood (VcEstimate         *self,
+                                                      const char * const *parts);
 void            vc_estimate_set_architecture   (VcEstimate   *self,
                                                 const VcArch *arch);
 VcUnit          vc_estimate_get_unit           (VcEstimate   *self);

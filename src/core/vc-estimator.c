@@ -75,6 +75,9 @@ vc_component_applies (const VcInputs *in,
     {
     case VC_COMPONENT_KV_CACHE:
       return in->mode == VC_MODE_INFERENCE;
+    case VC_COMPONENT_SEQUENCE_STATE:
+      return in->mode == VC_MODE_INFERENCE && in->method == VC_METHOD_ARCHITECTURE &&
+             vc_arch_state_elements (&in->arch) > 0;
     case VC_COMPONENT_GRADIENTS:
     case VC_COMPONENT_OPTIMIZER:
       return in->mode == VC_MODE_TRAINING;
@@ -354,11 +357,21 @@ kv_cache_bytes (const VcInputs *in,
   const VcArch *arch = &in->arch;
   double per_layer = vc_arch_kv_elements_per_token_layer (arch) * kv_value_bytes;
   double sliding = arch->sliding_window > 0 ? arch->sliding_window_layers : 0;
-  double full = arch->n_layers - sliding;
+  double full = vc_arch_attention_layers (arch) - sliding;
   double s = vc_engine_context_tokens (in);
   double windowed = arch->sliding_window > 0 ? MIN (s, (double) arch->sliding_window) : s;
 
   return (double) in->batch * in->concurrency * per_layer * (full * s + sliding * windowed);
+}
+
+/* Linear-attention and SSM layers keep one state per sequence, whatever its length: b × C
+ * sequences × layers × values, at the KV cache's precision (vLLM's default keeps it in the
+ * model's dtype). */
+static double
+sequence_state_bytes (const VcInputs *in,
+                      double          kv_value_bytes)
+{
+  return (double) in->batch * in->concurrency * vc_arch_state_elements (&in->arch) * kv_value_bytes;
 }
 
 static double
@@ -639,6 +652,7 @@ architecture (const VcInputs *in,
           sc->weight_bits = bits;
           sc->bytes[VC_COMPONENT_WEIGHTS] = stored_weights (&s, bits, quantized, vc_precision_bytes (p));
           sc->bytes[VC_COMPONENT_KV_CACHE] = kv_cache_bytes (in, kv_value_bytes (in->kv_precision));
+          sc->bytes[VC_COMPONENT_SEQUENCE_STATE] = sequence_state_bytes (in, kv_value_bytes (in->kv_precision));
           sc->bytes[VC_COMPONENT_ACTIVATIONS] = inference_activations (in, &s) +
                                                 vc_engine_transient_bytes (in, sc->bytes[VC_COMPONENT_KV_CACHE]);
         }

@@ -42,6 +42,17 @@ describe_weights (const Terms *t)
                           t->size);
 }
 
+/* What a token caches, in words */
+static const char *
+kv_per_token_text (const VcInputs *in)
+{
+  if (vc_arch_is_mla (&in->arch))
+    return _("one latent of kv_lora_rank + rope dimension per layer");
+  if (vc_arch_attention_layers (&in->arch) < in->arch.n_layers)
+    return _("2 × KV heads × head dimension × the layers with attention");
+  return _("2 × KV heads × head dimension × layers");
+}
+
 static char *
 describe_kv_cache (const Terms *t)
 {
@@ -59,10 +70,22 @@ describe_kv_cache (const Terms *t)
                          NULL);
   return g_strdup_printf (_("%.0f bytes per token (%s) × b·s·C tokens (b = %u, s = %u, C = %u)%s = %s"),
                           t->r->kv_bytes_per_token,
-                          vc_arch_is_mla (&in->arch)
-                            ? _("one latent of kv_lora_rank + rope dimension per layer")
-                            : _("2 × KV heads × head dimension × layers"),
+                          kv_per_token_text (in),
                           in->batch, in->seq, in->concurrency, clauses, t->size);
+}
+
+/* Linear-attention and state-space layers: a state per sequence, whatever the context */
+static char *
+describe_sequence_state (const Terms *t)
+{
+  const VcInputs *in = t->in;
+  g_autofree char *values = vc_format_count (in->arch.recurrent_state);
+
+  return g_strdup_printf (_("%u linear-attention or state-space layers × %s values each per sequence "
+                            "(convolution and recurrent state, which do not grow with the context) "
+                            "× b·C sequences (b = %u, C = %u) at the KV precision = %s"),
+                          MIN (in->arch.recurrent_layers, in->arch.n_layers), values,
+                          in->batch, in->concurrency, t->size);
 }
 
 static char *
@@ -175,6 +198,8 @@ vc_formula_describe (VcEstimate  *estimate,
       return describe_weights (&t);
     case VC_COMPONENT_KV_CACHE:
       return describe_kv_cache (&t);
+    case VC_COMPONENT_SEQUENCE_STATE:
+      return describe_sequence_state (&t);
     case VC_COMPONENT_ACTIVATIONS:
       return describe_activations (&t);
     case VC_COMPONENT_GRADIENTS:

@@ -1,4 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-hf-config.c: reading a Hugging Face config.json into an exact architecture.
+ *
+ * One reader per family, in the families table (as a modeline parser keeps one parser per
+ * dialect): a new family is a row and a function. Messages name the key; the file's name is put
+ * in front of them where reading fails (g_propagate_prefixed_error).
  *
  * Which keys each family reads (aliases after "|"), and the module list the count follows. The
  * counting rules are those of vc_arch_count_params(); this file decides, per family, which
@@ -51,10 +56,42 @@
  *                    layer), new_decoder_architecture with num_kv_heads, else multi_query (one
  *                    KV head); parallel_attn and num_ln_in_parallel_attn give one or two
  *                    LayerNorms a layer; tied
+ *   kimi_k2          DeepSeek-V3's layout (DeepseekV3ForCausalLM) under its own model_type
+ *   granite          as llama; the four multipliers scale activations, not what is stored
+ *   granitemoe       as llama with num_local_experts experts of intermediate_size
+ *                    (input_linear h → 2I, output_linear I → h) and a bias-free router
+ *   gpt_oss          attention_bias (default true: q, k, v and o), a sink logit per head,
+ *                    num_local_experts experts of intermediate_size with biases on both
+ *                    projections, a router with a bias, num_experts_per_tok (= experts_per_token),
+ *                    sliding_window on every other layer from the first (or as layer_types says)
+ *   qwen3_next       as qwen3_moe with a gated shared expert; full attention (with an output
+ *                    gate) every full_attention_interval-th layer, Gated DeltaNet in the others
+ *                    (linear_num_key_heads, linear_num_value_heads, linear_key_head_dim,
+ *                    linear_value_head_dim, linear_conv_kernel_dim): see read_qwen3_next()
+ *   falcon_h1        llama-style attention and MLP, with a Mamba-2 mixer beside attention in
+ *                    every layer (mamba_d_ssm, mamba_n_heads, mamba_d_head, mamba_n_groups,
+ *                    mamba_d_state, mamba_d_conv, biases, mamba_rms_norm): see read_falcon_h1()
+ *   llama4           (llama4_text; llama4 wraps it in text_config with a vision_config that is
+ *                    counted too) MoE layers with a shared expert (moe_layers or
+ *                    interleave_moe_layer_step), dense layers of intermediate_size_mlp, chunked
+ *                    attention (attention_chunk_size) in the layers no_rope_layers marks 1:
+ *                    see read_llama4() and read_llama4_vision()
+ *   granitemoehybrid layer_types "mamba" (a Mamba-2 mixer, Bamba's) or "attention" per layer,
+ *                    num_local_experts experts of intermediate_size and a shared MLP of
+ *                    shared_intermediate_size in every layer: see read_granitemoehybrid()
  *   layer_types      when present, says which layers are "sliding_attention" for any family
+ *                    (and "linear_attention" for qwen3_next, "mamba" and "attention" for
+ *                    granitemoehybrid)
+ *   every family     max_position_embeddings|n_positions and rope_scaling (type, factor): the
+ *                    longest context, shown with what was read
  *
- * Any other model_type with the standard llama-style keys is estimated the Llama way (plus
- * num_local_experts|num_experts and num_experts_per_tok when present), and says so.
+ * Exact or refused: what changes memory and is not understood — another model_type, a memory
+ * key (memory_keys, memory_prefixes) the family's reader did not read, a layer type other than
+ * full and sliding attention, a quantization_config that quantizes something — is listed
+ * (vc_hf_config_get_not_understood); whoever imports the config refuses it
+ * (vc_hf_config_check_exact) unless the user asks for an approximate estimate. That estimate
+ * counts another model_type the Llama way (plus num_local_experts|num_experts and
+ * num_experts_per_tok when present), leaves the other parts out, and names them.
  *
  * Integers are checked against the ranges of the architecture fields (vc-arch.c): a value that is
  * missing, null where a number is needed, negative, zero, a string, a fraction or out of range is
@@ -73,31 +110,41 @@
 #include "vc-error.h"
 #include "vc-hf-config.h"
 
-typedef enum
-{
-  FAMILY_LLAMA,
-  FAMILY_MISTRAL,
-  FAMILY_MIXTRAL,
-  FAMILY_QWEN2,
-  FAMILY_QWEN2_MOE,
-  FAMILY_QWEN3,
-  FAMILY_QWEN3_MOE,
-  FAMILY_GEMMA,
-  FAMILY_GEMMA2,
-  FAMILY_GEMMA3,
-  FAMILY_PHI3,
-  FAMILY_GPT2,
-  FAMILY_GPT_NEOX,
-  FAMILY_FALCON,
-  FAMILY_DEEPSEEK_V2,
-  FAMILY_DEEPSEEK_V3,
-} Family;
 
-/* The defaults of each configuration class, for keys a file leaves out. */
+typedef struct _Family Family;
+
+/* What a config is read with: the object read (the root, or text_config for a multimodal
+ * wrapper) and what the readers leave for the description. Messages name keys with prefix;
+ * the file's name is put in front of them once, where the reading fails. */
 typedef struct
+{
+  const char *prefix;        /* "" or "text_config." */
+  JsonObject *object;        /* the config read */
+  GHashTable *huge;          /* key → integer literal beyond 64 bits */
+  gboolean nested;           /* a sub-config: missing keys take the class defaults */
+  const Family *family;
+  guint mtp_layers;          /* multi-token prediction layers, which are not counted */
+  const char *recurrent_type; /* the layer_types value of a recurrent layer ("linear_attention") */
+  const char *attention_type; /* another name of "full_attention" in layer_types */
+  const char *window_type;    /* another name of "sliding_attention" ("chunked_attention") */
+  guint max_context;         /* max_position_embeddings (n_positions); 0 when not given */
+  char *rope_scaling;        /* "yarn ×4" when rope_scaling is given, else NULL */
+  GHashTable *read;          /* the keys of object the family's reader looked at */
+  GPtrArray *not_understood; /* what the reader met and does not understand, for people */
+} Reader;
+
+/* One reader per family: it fills the architecture from the keys its configuration class has.
+ * The tied head, layer_types and the shape checks every family shares come after it. */
+typedef gboolean (*FamilyRead) (Reader   *r,
+                                VcArch   *arch,
+                                GError  **error);
+
+/* A family: its reader, and the defaults of its configuration class for keys a file leaves out. */
+struct _Family
 {
   const char *id;
   const char *name;
+  FamilyRead read;
   guint vocab;
   guint hidden;
   guint intermediate;
@@ -107,51 +154,75 @@ typedef struct
   guint head_dim;          /* 0: hidden / heads */
   gboolean tied;
   guint sliding_window;    /* when the key is absent; 0: none */
-} FamilyInfo;
-
-static const FamilyInfo families[] = {
-  [FAMILY_LLAMA] = { "llama", "Llama", 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
-  [FAMILY_MISTRAL] = { "mistral", "Mistral", 32000, 4096, 14336, 32, 32, 8, 0, FALSE, 4096 },
-  [FAMILY_MIXTRAL] = { "mixtral", "Mixtral", 32000, 4096, 14336, 32, 32, 8, 0, FALSE, 0 },
-  [FAMILY_QWEN2] = { "qwen2", "Qwen2", 151936, 4096, 22016, 32, 32, 32, 0, FALSE, 4096 },
-  [FAMILY_QWEN2_MOE] = { "qwen2_moe", "Qwen2-MoE", 151936, 2048, 5632, 24, 16, 16, 0, FALSE, 4096 },
-  [FAMILY_QWEN3] = { "qwen3", "Qwen3", 151936, 4096, 22016, 32, 32, 32, 128, FALSE, 4096 },
-  [FAMILY_QWEN3_MOE] = { "qwen3_moe", "Qwen3-MoE", 151936, 2048, 6144, 24, 32, 4, 0, FALSE, 4096 },
-  [FAMILY_GEMMA] = { "gemma", "Gemma", 256000, 3072, 24576, 28, 16, 16, 256, TRUE, 0 },
-  [FAMILY_GEMMA2] = { "gemma2", "Gemma 2", 256000, 2304, 9216, 26, 8, 4, 256, TRUE, 4096 },
-  [FAMILY_GEMMA3] = { "gemma3", "Gemma 3", 262208, 2304, 9216, 26, 8, 4, 256, TRUE, 4096 },
-  [FAMILY_PHI3] = { "phi3", "Phi-3", 32064, 3072, 8192, 32, 32, 0, 0, FALSE, 0 },
-  [FAMILY_GPT2] = { "gpt2", "GPT-2", 50257, 768, 0, 12, 12, 0, 0, TRUE, 0 },
-  [FAMILY_GPT_NEOX] = { "gpt_neox", "GPT-NeoX", 50432, 6144, 24576, 44, 64, 0, 0, FALSE, 0 },
-  [FAMILY_FALCON] = { "falcon", "Falcon", 65024, 4544, 0, 32, 71, 0, 0, TRUE, 0 },
-  [FAMILY_DEEPSEEK_V2] = { "deepseek_v2", "DeepSeek-V2", 102400, 5120, 12288, 60, 128, 0, 0, FALSE, 0 },
-  [FAMILY_DEEPSEEK_V3] = { "deepseek_v3", "DeepSeek-V3", 129280, 7168, 18432, 61, 128, 0, 0, FALSE, 0 },
 };
 
+static gboolean read_llama       (Reader *r, VcArch *arch, GError **error);
+static gboolean read_llama_way   (Reader *r, VcArch *arch, GError **error);
+static gboolean read_mistral     (Reader *r, VcArch *arch, GError **error);
+static gboolean read_mixtral     (Reader *r, VcArch *arch, GError **error);
+static gboolean read_qwen2       (Reader *r, VcArch *arch, GError **error);
+static gboolean read_qwen2_moe   (Reader *r, VcArch *arch, GError **error);
+static gboolean read_qwen3       (Reader *r, VcArch *arch, GError **error);
+static gboolean read_qwen3_moe   (Reader *r, VcArch *arch, GError **error);
+static gboolean read_gemma       (Reader *r, VcArch *arch, GError **error);
+static gboolean read_gemma2      (Reader *r, VcArch *arch, GError **error);
+static gboolean read_gemma3      (Reader *r, VcArch *arch, GError **error);
+static gboolean read_phi3        (Reader *r, VcArch *arch, GError **error);
+static gboolean read_gpt2        (Reader *r, VcArch *arch, GError **error);
+static gboolean read_gpt_neox    (Reader *r, VcArch *arch, GError **error);
+static gboolean read_falcon      (Reader *r, VcArch *arch, GError **error);
+static gboolean read_deepseek_v2 (Reader *r, VcArch *arch, GError **error);
+static gboolean read_deepseek_v3 (Reader *r, VcArch *arch, GError **error);
+static gboolean read_granite     (Reader *r, VcArch *arch, GError **error);
+static gboolean read_granitemoe  (Reader *r, VcArch *arch, GError **error);
+static gboolean read_gpt_oss     (Reader *r, VcArch *arch, GError **error);
+static gboolean read_qwen3_next  (Reader *r, VcArch *arch, GError **error);
+static gboolean read_falcon_h1   (Reader *r, VcArch *arch, GError **error);
+static gboolean read_granitemoehybrid (Reader *r, VcArch *arch, GError **error);
+static gboolean read_llama4      (Reader *r, VcArch *arch, GError **error);
+
+static const Family families[] = {
+  { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
+  { "mistral", "Mistral", read_mistral, 32000, 4096, 14336, 32, 32, 8, 0, FALSE, 4096 },
+  { "mixtral", "Mixtral", read_mixtral, 32000, 4096, 14336, 32, 32, 8, 0, FALSE, 0 },
+  { "qwen2", "Qwen2", read_qwen2, 151936, 4096, 22016, 32, 32, 32, 0, FALSE, 4096 },
+  { "qwen2_moe", "Qwen2-MoE", read_qwen2_moe, 151936, 2048, 5632, 24, 16, 16, 0, FALSE, 4096 },
+  { "qwen3", "Qwen3", read_qwen3, 151936, 4096, 22016, 32, 32, 32, 128, FALSE, 4096 },
+  { "qwen3_moe", "Qwen3-MoE", read_qwen3_moe, 151936, 2048, 6144, 24, 32, 4, 0, FALSE, 4096 },
+  { "gemma", "Gemma", read_gemma, 256000, 3072, 24576, 28, 16, 16, 256, TRUE, 0 },
+  { "gemma2", "Gemma 2", read_gemma2, 256000, 2304, 9216, 26, 8, 4, 256, TRUE, 4096 },
+  { "gemma3", "Gemma 3", read_gemma3, 262208, 2304, 9216, 26, 8, 4, 256, TRUE, 4096 },
+  { "phi3", "Phi-3", read_phi3, 32064, 3072, 8192, 32, 32, 0, 0, FALSE, 0 },
+  { "gpt2", "GPT-2", read_gpt2, 50257, 768, 0, 12, 12, 0, 0, TRUE, 0 },
+  { "gpt_neox", "GPT-NeoX", read_gpt_neox, 50432, 6144, 24576, 44, 64, 0, 0, FALSE, 0 },
+  { "falcon", "Falcon", read_falcon, 65024, 4544, 0, 32, 71, 0, 0, TRUE, 0 },
+  { "deepseek_v2", "DeepSeek-V2", read_deepseek_v2, 102400, 5120, 12288, 60, 128, 0, 0, FALSE, 0 },
+  { "deepseek_v3", "DeepSeek-V3", read_deepseek_v3, 129280, 7168, 18432, 61, 128, 0, 0, FALSE, 0 },
+  /* Kimi K2: DeepSeek-V3's layout and configuration class under its own model_type */
+  { "kimi_k2", "Kimi K2", read_deepseek_v3, 129280, 7168, 18432, 61, 128, 0, 0, FALSE, 0 },
+  { "granite", "Granite", read_granite, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
+  { "granitemoe", "Granite MoE", read_granitemoe, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
+  { "llama4_text", "Llama 4", read_llama4, 202048, 4096, 8192, 48, 40, 8, 128, FALSE, 0 },
+  { "granitemoehybrid", "Granite 4.0 hybrid", read_granitemoehybrid, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
+  { "falcon_h1", "Falcon-H1", read_falcon_h1, 128000, 4096, 14336, 32, 32, 8, 0, FALSE, 0 },
+  { "qwen3_next", "Qwen3-Next", read_qwen3_next, 151936, 2048, 5632, 48, 16, 2, 256, FALSE, 0 },
+  { "gpt_oss", "gpt-oss", read_gpt_oss, 201088, 2880, 2880, 36, 64, 8, 64, FALSE, 128 },
+};
+
+/* A model_type no family reads: the Llama way, with Llama's defaults. */
+static const Family llama_way = {
+  "llama", "Llama", read_llama_way, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0
+};
+
+/* model_type → family id, for the types that are not a family's own id */
 static const struct
 {
   const char *model_type;
-  Family family;
-} model_types[] = {
-  { "llama", FAMILY_LLAMA },
-  { "mistral", FAMILY_MISTRAL },
-  { "mixtral", FAMILY_MIXTRAL },
-  { "qwen2", FAMILY_QWEN2 },
-  { "qwen2_moe", FAMILY_QWEN2_MOE },
-  { "qwen3", FAMILY_QWEN3 },
-  { "qwen3_moe", FAMILY_QWEN3_MOE },
-  { "gemma", FAMILY_GEMMA },
-  { "gemma2", FAMILY_GEMMA2 },
-  { "gemma3", FAMILY_GEMMA3 },
-  { "gemma3_text", FAMILY_GEMMA3 },
-  { "phi3", FAMILY_PHI3 },
-  { "gpt2", FAMILY_GPT2 },
-  { "gpt_neox", FAMILY_GPT_NEOX },
-  { "falcon", FAMILY_FALCON },
-  { "RefinedWeb", FAMILY_FALCON },
-  { "RefinedWebModel", FAMILY_FALCON },
-  { "deepseek_v2", FAMILY_DEEPSEEK_V2 },
-  { "deepseek_v3", FAMILY_DEEPSEEK_V3 },
+  const char *family;
+} aliases[] = {
+  { "gemma3_text", "gemma3" },
+  { "RefinedWeb", "falcon" },
+  { "RefinedWebModel", "falcon" },
 };
 
 /* Multimodal wrappers whose text_config may leave out model_type: the text model's type. */
@@ -161,6 +232,7 @@ static const struct
   const char *text_model_type;
 } wrappers[] = {
   { "gemma3", "gemma3_text" },
+  { "llama4", "llama4_text" },
   { "llava", "llama" },
   { "llava_next", "llama" },
   { "mistral3", "mistral" },
@@ -175,38 +247,24 @@ struct _VcHfConfig
   VcParamCounts counts;
   char *name;
   char *model_type;          /* as the file gives it ("" when it gives none) */
-  char *family;              /* the family counted: "llama" also for unknown types */
   char *torch_dtype;         /* NULL when not given */
   char *quant_method;        /* quantization_config.quant_method, NULL when none */
   guint quant_bits;
-  gboolean known;
-  gboolean text_only;
+  gboolean text_only;         /* a multimodal wrapper of which only the text model is counted */
+  gboolean encoder_counted;   /* a multimodal wrapper whose encoder (vision_config) is counted */
   char *text_model_type;
   guint mtp_layers;
-  Family family_id;
+  const Family *family;      /* llama_way for a model_type no family reads */
   gboolean hub_name;         /* the name is a Hub id's (org/name) */
+  char *file_name;           /* how messages name the file */
+  guint max_context;         /* the longest context the model was made for; 0: not given */
+  char *rope_scaling;        /* how its rotary positions are scaled ("yarn ×4"), or NULL */
+  GPtrArray *not_understood; /* NULL-terminated: what the estimate is not exact about */
   char *description;
   char *warning;
 };
 
 G_DEFINE_FINAL_TYPE (VcHfConfig, vc_hf_config, G_TYPE_OBJECT)
-
-enum {
-  PROP_0,
-  PROP_NAME,
-  PROP_MODEL_TYPE,
-  PROP_FAMILY,
-  PROP_KNOWN_FAMILY,
-  PROP_TEXT_ONLY,
-  PROP_TORCH_DTYPE,
-  PROP_PARAMETERS,
-  PROP_ACTIVE_PARAMETERS,
-  PROP_DESCRIPTION,
-  PROP_WARNING,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
 
 static void
 vc_hf_config_finalize (GObject *object)
@@ -215,73 +273,23 @@ vc_hf_config_finalize (GObject *object)
 
   g_free (self->name);
   g_free (self->model_type);
-  g_free (self->family);
   g_free (self->torch_dtype);
   g_free (self->quant_method);
   g_free (self->text_model_type);
+  g_free (self->file_name);
+  g_free (self->rope_scaling);
+  g_clear_pointer (&self->not_understood, g_ptr_array_unref);
   g_free (self->description);
   g_free (self->warning);
   G_OBJECT_CLASS (vc_hf_config_parent_class)->finalize (object);
 }
 
 static void
-vc_hf_config_get_property (GObject    *object,
-                           guint       prop_id,
-                           GValue     *value,
-                           GParamSpec *pspec)
-{
-  VcHfConfig *self = VC_HF_CONFIG (object);
-
-  switch (prop_id)
-    {
-    case PROP_NAME: g_value_set_string (value, self->name); break;
-    case PROP_MODEL_TYPE: g_value_set_string (value, self->model_type); break;
-    case PROP_FAMILY: g_value_set_string (value, self->family); break;
-    case PROP_KNOWN_FAMILY: g_value_set_boolean (value, self->known); break;
-    case PROP_TEXT_ONLY: g_value_set_boolean (value, self->text_only); break;
-    case PROP_TORCH_DTYPE: g_value_set_string (value, self->torch_dtype); break;
-    case PROP_PARAMETERS: g_value_set_double (value, self->counts.total); break;
-    case PROP_ACTIVE_PARAMETERS: g_value_set_double (value, self->counts.active); break;
-    case PROP_DESCRIPTION: g_value_set_string (value, self->description); break;
-    case PROP_WARNING: g_value_set_string (value, self->warning); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 vc_hf_config_class_init (VcHfConfigClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  const GParamFlags RO = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
 
   object_class->finalize = vc_hf_config_finalize;
-  object_class->get_property = vc_hf_config_get_property;
-
-  properties[PROP_NAME] =
-    g_param_spec_string ("name", "Name", "The model's display name", "", RO);
-  properties[PROP_MODEL_TYPE] =
-    g_param_spec_string ("model-type", "Model type", "model_type as config.json gives it", "", RO);
-  properties[PROP_FAMILY] =
-    g_param_spec_string ("family", "Family", "The family whose module list is counted", "llama", RO);
-  properties[PROP_KNOWN_FAMILY] =
-    g_param_spec_boolean ("known-family", "Known family",
-                          "FALSE when an unknown model_type was estimated the Llama way", TRUE, RO);
-  properties[PROP_TEXT_ONLY] =
-    g_param_spec_boolean ("text-only", "Text model only",
-                          "A multimodal wrapper: only its text model is counted", FALSE, RO);
-  properties[PROP_TORCH_DTYPE] =
-    g_param_spec_string ("torch-dtype", "Stored dtype", "torch_dtype as config.json gives it", NULL, RO);
-  properties[PROP_PARAMETERS] =
-    g_param_spec_double ("parameters", "Parameters", "Total parameters", 0, G_MAXDOUBLE, 0, RO);
-  properties[PROP_ACTIVE_PARAMETERS] =
-    g_param_spec_double ("active-parameters", "Activated parameters",
-                         "Parameters used per token", 0, G_MAXDOUBLE, 0, RO);
-  properties[PROP_DESCRIPTION] =
-    g_param_spec_string ("description", "Description", "What was read, for people", "", RO);
-  properties[PROP_WARNING] =
-    g_param_spec_string ("warning", "Warning",
-                         "What to check (unknown family, text model only); NULL when nothing", NULL, RO);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -290,15 +298,6 @@ vc_hf_config_init (VcHfConfig *self)
 }
 
 /* ---- reading keys -------------------------------------------------------------------------- */
-
-typedef struct
-{
-  const char *file;          /* names the data in messages */
-  const char *prefix;        /* "" or "text_config." */
-  JsonObject *object;        /* the config read */
-  GHashTable *huge;          /* key → integer literal beyond 64 bits */
-  gboolean nested;           /* a sub-config: missing keys take the class defaults */
-} Reader;
 
 static char *
 describe_node (JsonNode *node)
@@ -343,6 +342,15 @@ describe_node (JsonNode *node)
     }
 }
 
+/* A member of the config read, which the reader understands; NULL when absent. */
+static JsonNode *
+member (Reader     *r,
+        const char *key)
+{
+  g_hash_table_add (r->read, (gpointer) key);
+  return json_object_get_member (r->object, key);
+}
+
 static JsonNode *
 lookup (Reader      *r,
         const char  *key,
@@ -350,6 +358,9 @@ lookup (Reader      *r,
         const char **found)
 {
   *found = key;
+  g_hash_table_add (r->read, (gpointer) key);
+  if (alias)
+    g_hash_table_add (r->read, (gpointer) alias);
   if (json_object_has_member (r->object, key))
     return json_object_get_member (r->object, key);
   if (alias && json_object_has_member (r->object, alias))
@@ -369,8 +380,8 @@ range_error (Reader      *r,
              GError     **error)
 {
   g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-               _("%s: \"%s%s\" must be a whole number from %u to %u, got %s"),
-               r->file, r->prefix, key, min, max, got);
+               _("\"%s%s\" must be a whole number from %u to %u, got %s"),
+               r->prefix, key, min, max, got);
   return FALSE;
 }
 
@@ -428,8 +439,8 @@ need_uint (Reader      *r,
   if (node == NULL)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                   _("%s: \"%s%s\" is missing; it must be a whole number from %u to %u"),
-                   r->file, r->prefix, key, min, max);
+                   _("\"%s%s\" is missing; it must be a whole number from %u to %u"),
+                   r->prefix, key, min, max);
       return FALSE;
     }
   return node_uint (r, found, node, min, max, out, error);
@@ -470,7 +481,7 @@ opt_bool (Reader      *r,
           gboolean    *out,
           GError     **error)
 {
-  JsonNode *node = json_object_get_member (r->object, key);
+  JsonNode *node = member (r, key);
 
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     {
@@ -481,17 +492,17 @@ opt_bool (Reader      *r,
     {
       g_autofree char *got = describe_node (node);
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                   _("%s: \"%s%s\" must be true or false, got %s"), r->file, r->prefix, key, got);
+                   _("\"%s%s\" must be true or false, got %s"), r->prefix, key, got);
       return FALSE;
     }
   *out = json_node_get_boolean (node);
   return TRUE;
 }
 
-/* A string or null; *out is NULL when absent or null. */
+/* A string or null in object, whose keys messages name with prefix; *out is NULL when absent
+ * or null. */
 static gboolean
-opt_string (Reader      *r,
-            JsonObject  *object,
+opt_string (JsonObject  *object,
             const char  *prefix,
             const char  *key,
             const char **out,
@@ -506,7 +517,7 @@ opt_string (Reader      *r,
     {
       g_autofree char *got = describe_node (node);
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                   _("%s: \"%s%s\" must be text, got %s"), r->file, prefix, key, got);
+                   _("\"%s%s\" must be text, got %s"), prefix, key, got);
       return FALSE;
     }
   *out = json_node_get_string (node);
@@ -522,15 +533,28 @@ field_max (const char *name)
   return f->max;
 }
 
-/* How many of n_layers layers use the window, from layer_types when the file lists them. */
+/* A part of the config the reader does not understand, named for people (once). */
+static void
+not_understood (Reader     *r,
+                const char *part)
+{
+  for (guint i = 0; i < r->not_understood->len; i++)
+    if (g_str_equal (r->not_understood->pdata[i], part))
+      return;
+  g_ptr_array_add (r->not_understood, g_strdup (part));
+}
+
+/* How many of n_layers layers use the window, from layer_types when the file lists them. A type
+ * other than full and sliding attention is not understood: its layers count as full attention. */
 static gboolean
 read_layer_types (Reader    *r,
                   guint      n_layers,
                   gboolean  *given,
                   guint     *n_sliding,
+                  guint     *n_linear,
                   GError   **error)
 {
-  JsonNode *node = json_object_get_member (r->object, "layer_types");
+  JsonNode *node = member (r, "layer_types");
   JsonArray *array;
 
   *given = FALSE;
@@ -539,12 +563,12 @@ read_layer_types (Reader    *r,
   if (!JSON_NODE_HOLDS_ARRAY (node) || json_array_get_length (json_node_get_array (node)) != n_layers)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                   _("%s: \"%slayer_types\" must list one attention type per layer (%u)"),
-                   r->file, r->prefix, n_layers);
+                   _("\"%slayer_types\" must list one attention type per layer (%u)"), r->prefix, n_layers);
       return FALSE;
     }
   array = json_node_get_array (node);
   *n_sliding = 0;
+  *n_linear = 0;
   for (guint i = 0; i < n_layers; i++)
     {
       JsonNode *item = json_array_get_element (array, i);
@@ -552,28 +576,37 @@ read_layer_types (Reader    *r,
 
       if (JSON_NODE_TYPE (item) == JSON_NODE_VALUE && json_node_get_value_type (item) == G_TYPE_STRING)
         type = json_node_get_string (item);
-      if (g_strcmp0 (type, "sliding_attention") == 0)
-        (*n_sliding)++;
-      else if (g_strcmp0 (type, "full_attention") != 0)
+      if (type == NULL)
         {
           g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                       _("%s: \"%slayer_types\" may hold only \"full_attention\" and \"sliding_attention\""),
-                       r->file, r->prefix);
+                       _("\"%slayer_types\" must list one attention type per layer (%u)"), r->prefix, n_layers);
           return FALSE;
+        }
+      if (g_str_equal (type, "sliding_attention") || (r->window_type && g_str_equal (type, r->window_type)))
+        (*n_sliding)++;
+      else if (r->recurrent_type && g_str_equal (type, r->recurrent_type))
+        (*n_linear)++;
+      else if (r->attention_type && g_str_equal (type, r->attention_type))
+        ;
+      else if (!g_str_equal (type, "full_attention"))
+        {
+          g_autofree char *part = g_strdup_printf ("%slayer_types “%s”", r->prefix, type);
+          not_understood (r, part);
         }
     }
   *given = TRUE;
   return TRUE;
 }
 
-/* Qwen's mlp_only_layers: indices of layers with a dense MLP. Fills is_dense. */
+/* A list of layer numbers (Qwen's mlp_only_layers, Llama 4's moe_layers). Fills in_list. */
 static gboolean
-read_mlp_only_layers (Reader    *r,
-                      guint      n_layers,
-                      gboolean  *is_dense,
-                      GError   **error)
+read_index_list (Reader      *r,
+                 const char  *key,
+                 guint        n_layers,
+                 gboolean    *in_list,
+                 GError     **error)
 {
-  JsonNode *node = json_object_get_member (r->object, "mlp_only_layers");
+  JsonNode *node = member (r, key);
   JsonArray *array;
 
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
@@ -591,27 +624,64 @@ read_mlp_only_layers (Reader    *r,
       v = json_node_get_int (item);
       if (v < 0 || v >= n_layers)
         goto bad;
-      is_dense[v] = TRUE;
+      in_list[v] = TRUE;
     }
   return TRUE;
 
 bad:
   g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-               _("%s: \"%smlp_only_layers\" must be a list of layer numbers from 0 to %u"),
-               r->file, r->prefix, n_layers - 1);
+               _("\"%s%s\" must be a list of layer numbers from 0 to %u"),
+               r->prefix, key, n_layers - 1);
+  return FALSE;
+}
+
+/* One 0 or 1 per layer (Llama 4's no_rope_layers: 1 where the layer uses rotary positions). */
+static gboolean
+read_flag_list (Reader      *r,
+                const char  *key,
+                guint        n_layers,
+                gboolean    *flags,
+                GError     **error)
+{
+  JsonNode *node = member (r, key);
+  JsonArray *array;
+
+  if (!JSON_NODE_HOLDS_ARRAY (node) || json_array_get_length (json_node_get_array (node)) != n_layers)
+    goto bad;
+  array = json_node_get_array (node);
+  for (guint i = 0; i < n_layers; i++)
+    {
+      JsonNode *item = json_array_get_element (array, i);
+      gint64 v;
+
+      if (JSON_NODE_TYPE (item) != JSON_NODE_VALUE || json_node_get_value_type (item) != G_TYPE_INT64)
+        goto bad;
+      v = json_node_get_int (item);
+      if (v != 0 && v != 1)
+        goto bad;
+      flags[i] = v == 1;
+    }
+  return TRUE;
+
+bad:
+  g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+               _("\"%s%s\" must list 0 or 1 for each of the %u layers"), r->prefix, key, n_layers);
   return FALSE;
 }
 
 #define TRY(x) G_STMT_START { if (!(x)) return FALSE; } G_STMT_END
 
-/* The attention and MLP shape shared by the llama-style families. */
+/* ---- pieces the families share --------------------------------------------------------------- */
+
+/* The attention and MLP shape of the llama-style families: RMSNorm, two norms a layer, a gated
+ * MLP. */
 static gboolean
-read_llama_style (Reader             *r,
-                  const FamilyInfo   *fi,
-                  gboolean            read_head_dim,
-                  VcArch             *arch,
-                  GError            **error)
+read_llama_style (Reader   *r,
+                  gboolean  read_head_dim,
+                  VcArch   *arch,
+                  GError  **error)
 {
+  const Family *fi = r->family;
   guint kv_default;
 
   TRY (need_uint (r, "num_hidden_layers", NULL, fi->layers, 1, field_max ("layers"), &arch->n_layers, error));
@@ -631,19 +701,54 @@ read_llama_style (Reader             *r,
   return TRUE;
 }
 
+/* attention_bias: a bias on q, k, v and o */
+static gboolean
+read_attention_bias_default (Reader   *r,
+                             gboolean  def,
+                             VcArch   *arch,
+                             GError  **error)
+{
+  gboolean bias = def;
+
+  TRY (opt_bool (r, "attention_bias", def, &bias, error));
+  arch->qkv_bias = arch->o_bias = bias;
+  return TRUE;
+}
+
+static gboolean
+read_attention_bias (Reader   *r,
+                     VcArch   *arch,
+                     GError  **error)
+{
+  return read_attention_bias_default (r, FALSE, arch, error);
+}
+
 static gboolean
 read_experts (Reader      *r,
               const char  *experts_key,
               guint        experts_default,
               guint        k_default,
               VcArch      *arch,
-              const char **k_key,
               GError     **error)
 {
   TRY (need_uint (r, experts_key, NULL, experts_default, 1, field_max ("experts"), &arch->n_experts, error));
-  *k_key = "num_experts_per_tok";
   return need_uint (r, "num_experts_per_tok", NULL, k_default, 1, arch->n_experts,
                     &arch->experts_per_token, error);
+}
+
+/* sliding_window (the family's default when absent, null: none) on every layer */
+static gboolean
+read_window_all_layers (Reader   *r,
+                        VcArch   *arch,
+                        GError  **error)
+{
+  guint window = 0;
+
+  TRY (opt_uint (r, "sliding_window", NULL, r->family->sliding_window, 0, 1, field_max ("sliding-window"),
+                 &window, error));
+  arch->sliding_window = window;
+  arch->sliding_window_layers = window > 0 ? arch->n_layers : 0;
+  return TRUE;
 }
 
 /* Qwen2/Qwen3: the window applies from layer max_window_layers on, when use_sliding_window. */
@@ -666,6 +771,7 @@ read_qwen_window (Reader   *r,
   return TRUE;
 }
 
+/* Qwen MoE: dense layers from decoder_sparse_step and mlp_only_layers */
 static gboolean
 read_qwen_moe_layers (Reader   *r,
                       VcArch   *arch,
@@ -675,7 +781,7 @@ read_qwen_moe_layers (Reader   *r,
   guint step = 1;
 
   TRY (opt_uint (r, "decoder_sparse_step", NULL, 1, 1, 1, field_max ("layers"), &step, error));
-  TRY (read_mlp_only_layers (r, arch->n_layers, dense, error));
+  TRY (read_index_list (r, "mlp_only_layers", arch->n_layers, dense, error));
   arch->dense_layers = 0;
   for (guint i = 0; i < arch->n_layers; i++)
     if (dense[i] || (i + 1) % step != 0)
@@ -683,301 +789,870 @@ read_qwen_moe_layers (Reader   *r,
   return TRUE;
 }
 
+/* ---- one reader per family --------------------------------------------------------------------- */
+
 static gboolean
-read_deepseek (Reader    *r,
-               Family     family,
-               VcArch    *arch,
-               guint     *mtp_layers,
-               GError   **error)
+read_llama (Reader   *r,
+            VcArch   *arch,
+            GError  **error)
 {
-  const FamilyInfo *fi = &families[family];
-  guint first_dense = 0, freq = 1;
-  const char *topk_method = NULL;
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  return opt_bool (r, "mlp_bias", FALSE, &arch->mlp_bias, error);
+}
+
+/* An unknown model_type: Llama's modules, plus the standard MoE keys and a window on every
+ * layer when the file has them. */
+static gboolean
+read_llama_way (Reader   *r,
+                VcArch   *arch,
+                GError  **error)
+{
+  const char *experts_key = member (r, "num_local_experts") ? "num_local_experts" : "num_experts";
+  JsonNode *node = member (r, experts_key);
+  gboolean use = TRUE;
+
+  TRY (read_llama (r, arch, error));
+  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      TRY (read_experts (r, experts_key, 8, 2, arch, error));
+      TRY (opt_uint (r, "moe_intermediate_size", NULL, 0, 0, 1, field_max ("expert-intermediate-size"),
+                     &arch->expert_intermediate_size, error));
+    }
+  TRY (opt_bool (r, "use_sliding_window", TRUE, &use, error));
+  return !use || read_window_all_layers (r, arch, error);
+}
+
+static gboolean
+read_mistral (Reader   *r,
+              VcArch   *arch,
+              GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  return read_window_all_layers (r, arch, error);
+}
+
+static gboolean
+read_mixtral (Reader   *r,
+              VcArch   *arch,
+              GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_experts (r, "num_local_experts", 8, 2, arch, error));
+  return read_window_all_layers (r, arch, error);
+}
+
+static gboolean
+read_qwen2 (Reader   *r,
+            VcArch   *arch,
+            GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  arch->qkv_bias = TRUE;
+  return read_qwen_window (r, arch, error);
+}
+
+static gboolean
+read_qwen2_moe (Reader   *r,
+                VcArch   *arch,
+                GError  **error)
+{
+  guint shared = 0;
+
+  TRY (read_llama_style (r, TRUE, arch, error));
+  arch->qkv_bias = TRUE;
+  TRY (read_experts (r, "num_experts", 60, 4, arch, error));
+  TRY (need_uint (r, "moe_intermediate_size", NULL, 1408, 1, field_max ("expert-intermediate-size"),
+                  &arch->expert_intermediate_size, error));
+  TRY (opt_uint (r, "shared_expert_intermediate_size", NULL, 5632, 0, 0,
+                 field_max ("shared-intermediate-size"), &shared, error));
+  arch->shared_intermediate_size = shared;
+  arch->n_shared_experts = shared > 0 ? 1 : 0;
+  arch->shared_expert_gate = TRUE;
+  TRY (read_qwen_moe_layers (r, arch, error));
+  return read_qwen_window (r, arch, error);
+}
+
+static gboolean
+read_qwen3 (Reader   *r,
+            VcArch   *arch,
+            GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  arch->qk_norm = TRUE;
+  return read_qwen_window (r, arch, error);
+}
+
+static gboolean
+read_qwen3_moe (Reader   *r,
+                VcArch   *arch,
+                GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  arch->qk_norm = TRUE;
+  TRY (read_experts (r, "num_experts", 128, 8, arch, error));
+  TRY (need_uint (r, "moe_intermediate_size", NULL, 768, 1, field_max ("expert-intermediate-size"),
+                  &arch->expert_intermediate_size, error));
+  TRY (read_qwen_moe_layers (r, arch, error));
+  return read_qwen_window (r, arch, error);
+}
+
+static gboolean
+read_gemma (Reader   *r,
+            VcArch   *arch,
+            GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  return read_attention_bias (r, arch, error);
+}
+
+/* Gemma 2: four norms a layer, the window on even layers (is_sliding = not layer_idx % 2) */
+static gboolean
+read_gemma2 (Reader   *r,
+             VcArch   *arch,
+             GError  **error)
+{
+  TRY (read_gemma (r, arch, error));
+  arch->norms_per_layer = 4;
+  TRY (read_window_all_layers (r, arch, error));
+  /* Google's files repeat the window as sliding_window_size, which Gemma2Config does not read */
+  member (r, "sliding_window_size");
+  if (arch->sliding_window > 0)
+    arch->sliding_window_layers = (arch->n_layers + 1) / 2;
+  return TRUE;
+}
+
+/* Gemma 3: as Gemma 2 with q_norm and k_norm; the window on all layers but every
+ * sliding_window_pattern-th */
+static gboolean
+read_gemma3 (Reader   *r,
+             VcArch   *arch,
+             GError  **error)
+{
+  guint pattern = 6;
+
+  TRY (read_gemma (r, arch, error));
+  arch->norms_per_layer = 4;
+  arch->qk_norm = TRUE;
+  TRY (read_window_all_layers (r, arch, error));
+  if (arch->sliding_window == 0)
+    return TRUE;
+  TRY (opt_uint (r, "sliding_window_pattern", "_sliding_window_pattern", 6, 6, 1, field_max ("layers"),
+                 &pattern, error));
+  arch->sliding_window_layers = arch->n_layers - arch->n_layers / pattern;
+  return TRUE;
+}
+
+/* Phi-3: fused qkv_proj and gate_up_proj count as separate ones; no head_dim key */
+static gboolean
+read_phi3 (Reader   *r,
+           VcArch   *arch,
+           GError  **error)
+{
+  TRY (read_llama_style (r, FALSE, arch, error));
+  return read_window_all_layers (r, arch, error);
+}
+
+static gboolean
+read_gpt2 (Reader   *r,
+           VcArch   *arch,
+           GError  **error)
+{
+  const Family *fi = r->family;
+  guint inner_default;
+
+  TRY (need_uint (r, "n_layer", "num_hidden_layers", fi->layers, 1, field_max ("layers"), &arch->n_layers, error));
+  TRY (need_uint (r, "n_embd", "hidden_size", fi->hidden, 1, field_max ("hidden-size"), &arch->hidden_size, error));
+  TRY (need_uint (r, "n_head", "num_attention_heads", fi->heads, 1, field_max ("heads"), &arch->n_heads, error));
+  TRY (need_uint (r, "n_positions", "max_position_embeddings", 1024, 1, field_max ("learned-positions"),
+                  &arch->max_positions, error));
+  TRY (need_uint (r, "vocab_size", NULL, fi->vocab, 1, field_max ("vocab-size"), &arch->vocab_size, error));
+  inner_default = (guint) MIN ((guint64) arch->hidden_size * 4, field_max ("intermediate-size"));
+  TRY (opt_uint (r, "n_inner", NULL, inner_default, inner_default, 1, field_max ("intermediate-size"),
+                 &arch->intermediate_size, error));
+  arch->n_kv_heads = arch->n_heads;
+  arch->norm = VC_NORM_LAYER;
+  arch->norms_per_layer = 2;
+  arch->qkv_bias = arch->o_bias = arch->mlp_bias = TRUE;
+  return TRUE;
+}
+
+static gboolean
+read_gpt_neox (Reader   *r,
+               VcArch   *arch,
+               GError  **error)
+{
+  const Family *fi = r->family;
+  gboolean bias = TRUE;
+
+  TRY (need_uint (r, "num_hidden_layers", NULL, fi->layers, 1, field_max ("layers"), &arch->n_layers, error));
+  TRY (need_uint (r, "hidden_size", NULL, fi->hidden, 1, field_max ("hidden-size"), &arch->hidden_size, error));
+  TRY (need_uint (r, "num_attention_heads", NULL, fi->heads, 1, field_max ("heads"), &arch->n_heads, error));
+  TRY (need_uint (r, "intermediate_size", NULL, fi->intermediate, 1, field_max ("intermediate-size"),
+                  &arch->intermediate_size, error));
+  TRY (need_uint (r, "vocab_size", NULL, fi->vocab, 1, field_max ("vocab-size"), &arch->vocab_size, error));
+  TRY (opt_bool (r, "attention_bias", TRUE, &bias, error));
+  arch->n_kv_heads = arch->n_heads;
+  arch->norm = VC_NORM_LAYER;
+  arch->norms_per_layer = 2;
+  arch->qkv_bias = arch->o_bias = bias;
+  arch->mlp_bias = TRUE;
+  return TRUE;
+}
+
+static gboolean
+read_falcon (Reader   *r,
+             VcArch   *arch,
+             GError  **error)
+{
+  const Family *fi = r->family;
+  gboolean bias = FALSE, new_arch = FALSE, multi_query = TRUE, parallel = TRUE;
+  guint n_ln = 0, ffn_default;
+
+  TRY (need_uint (r, "num_hidden_layers", "n_layer", fi->layers, 1, field_max ("layers"), &arch->n_layers, error));
+  TRY (need_uint (r, "hidden_size", "n_embd", fi->hidden, 1, field_max ("hidden-size"), &arch->hidden_size, error));
+  TRY (need_uint (r, "num_attention_heads", "n_head", fi->heads, 1, field_max ("heads"), &arch->n_heads, error));
+  TRY (need_uint (r, "vocab_size", NULL, fi->vocab, 1, field_max ("vocab-size"), &arch->vocab_size, error));
+  ffn_default = (guint) MIN ((guint64) arch->hidden_size * 4, field_max ("intermediate-size"));
+  TRY (opt_uint (r, "ffn_hidden_size", NULL, ffn_default, ffn_default, 1, field_max ("intermediate-size"),
+                 &arch->intermediate_size, error));
+  TRY (opt_bool (r, "bias", FALSE, &bias, error));
+  TRY (opt_bool (r, "new_decoder_architecture", FALSE, &new_arch, error));
+  TRY (opt_bool (r, "multi_query", TRUE, &multi_query, error));
+  TRY (opt_bool (r, "parallel_attn", TRUE, &parallel, error));
+  if (new_arch)
+    TRY (opt_uint (r, "num_kv_heads", NULL, arch->n_heads, arch->n_heads, 1, field_max ("kv-heads"),
+                   &arch->n_kv_heads, error));
+  else
+    arch->n_kv_heads = multi_query ? 1 : arch->n_heads;
+  TRY (opt_uint (r, "num_ln_in_parallel_attn", NULL, new_arch ? 2 : 1, new_arch ? 2 : 1, 1, 2, &n_ln, error));
+  arch->norm = VC_NORM_LAYER;
+  arch->norms_per_layer = !parallel ? 2 : n_ln;
+  arch->qkv_bias = arch->o_bias = arch->mlp_bias = bias;
+  return TRUE;
+}
+
+/* Multi-head latent attention: q_lora_rank (null: a plain q_proj; q_lora_default when absent),
+ * kv_lora_rank and the head dimensions, with q_a_layernorm and kv_a_layernorm. */
+static gboolean
+read_mla (Reader   *r,
+          guint     q_lora_default,
+          VcArch   *arch,
+          GError  **error)
+{
   gboolean bias = FALSE;
 
-  TRY (read_llama_style (r, fi, FALSE, arch, error));
   TRY (opt_bool (r, "attention_bias", FALSE, &bias, error));
   if (bias)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                   _("%s: \"%sattention_bias\": true is not supported with multi-head latent attention"),
-                   r->file, r->prefix);
+                   _("\"%sattention_bias\": true is not supported with multi-head latent attention"), r->prefix);
       return FALSE;
     }
-  TRY (opt_uint (r, "q_lora_rank", NULL, family == FAMILY_DEEPSEEK_V3 ? 1536 : 0, 0, 1,
-                 field_max ("q-lora-rank"), &arch->q_lora_rank, error));
+  TRY (opt_uint (r, "q_lora_rank", NULL, q_lora_default, 0, 1, field_max ("q-lora-rank"), &arch->q_lora_rank, error));
   TRY (need_uint (r, "kv_lora_rank", NULL, 512, 1, field_max ("kv-lora-rank"), &arch->kv_lora_rank, error));
   TRY (need_uint (r, "qk_rope_head_dim", NULL, 64, 1, field_max ("qk-rope-head-dim"), &arch->qk_rope_head_dim, error));
   TRY (need_uint (r, "qk_nope_head_dim", NULL, 128, 1, field_max ("qk-nope-head-dim"), &arch->qk_nope_head_dim, error));
-  TRY (need_uint (r, "v_head_dim", NULL, 128, 1, field_max ("v-head-dim"), &arch->v_head_dim, error));
+  return need_uint (r, "v_head_dim", NULL, 128, 1, field_max ("v-head-dim"), &arch->v_head_dim, error);
+}
+
+/* DeepSeek's MoE: n_routed_experts (absent: a dense model), num_experts_per_tok,
+ * moe_intermediate_size, n_shared_experts, first_k_dense_replace and moe_layer_freq; the router
+ * has e_score_correction_bias when router_bias. */
+static gboolean
+read_deepseek_moe (Reader   *r,
+                   gboolean  router_bias,
+                   VcArch   *arch,
+                   GError  **error)
+{
+  guint first_dense = 0, freq = 1, n_moe = 0;
 
   TRY (opt_uint (r, "n_routed_experts", NULL, 0, 0, 1, field_max ("experts"), &arch->n_experts, error));
-  if (arch->n_experts > 0)
-    {
-      guint n_moe = 0;
-
-      TRY (need_uint (r, "num_experts_per_tok", NULL, 8, 1, arch->n_experts, &arch->experts_per_token, error));
-      TRY (need_uint (r, "moe_intermediate_size", NULL, 2048, 1, field_max ("expert-intermediate-size"),
-                      &arch->expert_intermediate_size, error));
-      TRY (opt_uint (r, "n_shared_experts", NULL, 0, 0, 0, field_max ("shared-experts"), &arch->n_shared_experts, error));
-      TRY (opt_uint (r, "first_k_dense_replace", NULL, 0, 0, 0, arch->n_layers, &first_dense, error));
-      TRY (opt_uint (r, "moe_layer_freq", NULL, 1, 1, 1, field_max ("layers"), &freq, error));
-      for (guint i = first_dense; i < arch->n_layers; i++)
-        if (i % freq == 0)
-          n_moe++;
-      arch->dense_layers = arch->n_layers - n_moe;
-      TRY (opt_string (r, r->object, r->prefix, "topk_method", &topk_method, error));
-      arch->router_bias = family == FAMILY_DEEPSEEK_V3 || g_strcmp0 (topk_method, "noaux_tc") == 0;
-    }
-  TRY (opt_uint (r, "num_nextn_predict_layers", NULL, 0, 0, 0, field_max ("layers"), mtp_layers, error));
+  if (arch->n_experts == 0)
+    return TRUE;
+  TRY (need_uint (r, "num_experts_per_tok", NULL, 8, 1, arch->n_experts, &arch->experts_per_token, error));
+  TRY (need_uint (r, "moe_intermediate_size", NULL, 2048, 1, field_max ("expert-intermediate-size"),
+                  &arch->expert_intermediate_size, error));
+  TRY (opt_uint (r, "n_shared_experts", NULL, 0, 0, 0, field_max ("shared-experts"), &arch->n_shared_experts, error));
+  TRY (opt_uint (r, "first_k_dense_replace", NULL, 0, 0, 0, arch->n_layers, &first_dense, error));
+  TRY (opt_uint (r, "moe_layer_freq", NULL, 1, 1, 1, field_max ("layers"), &freq, error));
+  for (guint i = first_dense; i < arch->n_layers; i++)
+    if (i % freq == 0)
+      n_moe++;
+  arch->dense_layers = arch->n_layers - n_moe;
+  arch->router_bias = router_bias;
   return TRUE;
+}
+
+/* num_nextn_predict_layers: the multi-token prediction module, which transformers does not
+ * load and which is not counted */
+static gboolean
+read_mtp_layers (Reader   *r,
+                 GError  **error)
+{
+  return opt_uint (r, "num_nextn_predict_layers", NULL, 0, 0, 0, field_max ("layers"), &r->mtp_layers, error);
+}
+
+/* DeepSeek-V2: the router bias only with topk_method "noaux_tc" */
+static gboolean
+read_deepseek_v2 (Reader   *r,
+                  VcArch   *arch,
+                  GError  **error)
+{
+  const char *topk_method = NULL;
+
+  TRY (read_llama_style (r, FALSE, arch, error));
+  TRY (read_mla (r, 0, arch, error));
+  member (r, "topk_method");
+  TRY (opt_string (r->object, r->prefix, "topk_method", &topk_method, error));
+  TRY (read_deepseek_moe (r, g_strcmp0 (topk_method, "noaux_tc") == 0, arch, error));
+  return read_mtp_layers (r, error);
 }
 
 static gboolean
-read_family (Reader   *r,
-             Family    family,
-             gboolean  known,
-             VcArch   *arch,
-             guint    *mtp_layers,
+read_deepseek_v3 (Reader   *r,
+                  VcArch   *arch,
+                  GError  **error)
+{
+  TRY (read_llama_style (r, FALSE, arch, error));
+  TRY (read_mla (r, 1536, arch, error));
+  TRY (read_deepseek_moe (r, TRUE, arch, error));
+  return read_mtp_layers (r, error);
+}
+
+/* Granite (3.x): Llama's modules; embedding_multiplier, attention_multiplier,
+ * residual_multiplier and logits_scaling scale activations, not what is stored */
+static gboolean
+read_granite (Reader   *r,
+              VcArch   *arch,
+              GError  **error)
+{
+  return read_llama (r, arch, error);
+}
+
+/* Granite MoE: every layer's MLP is num_local_experts experts of intermediate_size (input_linear
+ * h → 2I, output_linear I → h) with a bias-free router; no shared expert, no bias in the MLP */
+static gboolean
+read_granitemoe (Reader   *r,
+                 VcArch   *arch,
+                 GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  return read_experts (r, "num_local_experts", 8, 2, arch, error);
+}
+
+/* gpt-oss: biases on q, k, v and o (attention_bias, true by default), a sink logit per head,
+ * every layer an MoE of num_local_experts experts of intermediate_size with biases on their
+ * projections and a router with a bias; the window on the layers layer_types names (by default
+ * every other one, from the first). experts_per_token repeats num_experts_per_tok. */
+static gboolean
+read_gpt_oss (Reader   *r,
+              VcArch   *arch,
+              GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias_default (r, TRUE, arch, error));
+  arch->attention_sinks = TRUE;
+  TRY (read_experts (r, "num_local_experts", 128, 4, arch, error));
+  member (r, "experts_per_token");
+  arch->mlp_bias = TRUE;
+  arch->router_bias = TRUE;
+  TRY (read_window_all_layers (r, arch, error));
+  if (arch->sliding_window > 0)
+    arch->sliding_window_layers = (arch->n_layers + 1) / 2;
+  return TRUE;
+}
+
+/* A count or size a config multiplies out of its keys, checked against the field it goes to. */
+static gboolean
+derived_uint (Reader      *r,
+              const char  *what,
+              guint64      value,
+              const char  *field,
+              guint       *out,
+              GError     **error)
+{
+  if (value > field_max (field))
+    {
+      g_autofree char *got = g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("%s come to %s; accepted: up to %u"), what, got, field_max (field));
+      return FALSE;
+    }
+  *out = (guint) value;
+  return TRUE;
+}
+
+/* Qwen3-Next: as Qwen3-MoE (q_norm, k_norm, experts with a gated shared expert), with an output
+ * gate on attention (q_proj gives queries and gate) in the full-attention layers, every
+ * full_attention_interval-th (or as layer_types says); the others are Gated DeltaNet:
+ * in_proj_qkvz h → 2·Kd + 2·Vd, in_proj_ba h → 2·Hv, a depthwise conv1d over 2·Kd + Vd channels
+ * (kernel linear_conv_kernel_dim, no bias), dt_bias and A_log (Hv each), a gated RMSNorm of
+ * linear_value_head_dim and out_proj Vd → h, where Kd = linear_num_key_heads ×
+ * linear_key_head_dim and Vd = linear_num_value_heads × linear_value_head_dim. Per sequence such
+ * a layer keeps its convolution's last kernel − 1 inputs and an Hv × key × value recurrent
+ * state, as vLLM caches them. */
+static gboolean
+read_qwen3_next (Reader   *r,
+                 VcArch   *arch,
+                 GError  **error)
+{
+  guint interval = 4, kernel = 4, k_dim = 128, v_dim = 128, k_heads = 16, v_heads = 32, shared = 0;
+  guint64 key, value, conv, h;
+
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  arch->qk_norm = TRUE;
+  arch->gated_attention = TRUE;
+  TRY (read_experts (r, "num_experts", 512, 10, arch, error));
+  TRY (need_uint (r, "moe_intermediate_size", NULL, 512, 1, field_max ("expert-intermediate-size"),
+                  &arch->expert_intermediate_size, error));
+  TRY (opt_uint (r, "shared_expert_intermediate_size", NULL, 512, 0, 0,
+                 field_max ("shared-intermediate-size"), &shared, error));
+  arch->shared_intermediate_size = shared;
+  arch->n_shared_experts = shared > 0 ? 1 : 0;
+  arch->shared_expert_gate = shared > 0;
+  TRY (read_qwen_moe_layers (r, arch, error));
+
+  TRY (opt_uint (r, "full_attention_interval", NULL, 4, 4, 1, field_max ("layers"), &interval, error));
+  TRY (opt_uint (r, "linear_conv_kernel_dim", NULL, 4, 4, 1, 1024, &kernel, error));
+  TRY (opt_uint (r, "linear_key_head_dim", NULL, 128, 128, 1, field_max ("head-dim"), &k_dim, error));
+  TRY (opt_uint (r, "linear_value_head_dim", NULL, 128, 128, 1, field_max ("head-dim"), &v_dim, error));
+  TRY (opt_uint (r, "linear_num_key_heads", NULL, 16, 16, 1, field_max ("heads"), &k_heads, error));
+  TRY (opt_uint (r, "linear_num_value_heads", NULL, 32, 32, 1, field_max ("heads"), &v_heads, error));
+  r->recurrent_type = "linear_attention";
+  arch->recurrent_layers = arch->n_layers - arch->n_layers / interval;
+
+  h = arch->hidden_size;
+  key = (guint64) k_heads * k_dim;
+  value = (guint64) v_heads * v_dim;
+  conv = 2 * key + value;
+  TRY (derived_uint (r, _("the Gated DeltaNet weights"), h * (2 * key + 2 * value) + h * 2 * v_heads + conv * kernel
+                     + 2 * (guint64) v_heads + v_dim + value * h, "recurrent-params", &arch->recurrent_params, error));
+  return derived_uint (r, _("the Gated DeltaNet state"), conv * (kernel - 1) + (guint64) v_heads * k_dim * v_dim,
+                       "recurrent-state", &arch->recurrent_state, error);
+}
+
+/* A Mamba-2 mixer (Bamba's, Falcon-H1's): in_proj h → I + (I + 2·G·N) + H, a depthwise conv1d
+ * over the I + 2·G·N channels of x, B and C (kernel K), dt_bias, A_log and D (H each), an
+ * optional gated RMSNorm of I, out_proj I → h. Per sequence it keeps the convolution's last
+ * K − 1 inputs and an H × head × N state. */
+typedef struct
+{
+  guint64 intermediate;      /* I: H × head dimension */
+  guint64 heads;             /* H */
+  guint64 head_dim;
+  guint64 groups;            /* G */
+  guint64 state;             /* N */
+  guint64 kernel;            /* K */
+  gboolean conv_bias;
+  gboolean proj_bias;        /* in_proj */
+  gboolean out_bias;         /* out_proj */
+  gboolean norm;
+} Mamba2;
+
+static gboolean
+mamba2_apply (Reader        *r,
+              const Mamba2  *m,
+              VcArch        *arch,
+              GError       **error)
+{
+  guint64 h = arch->hidden_size;
+  guint64 conv = m->intermediate + 2 * m->groups * m->state;
+  guint64 proj = m->intermediate + conv + m->heads;
+  guint64 params = h * proj + (m->proj_bias ? proj : 0) + conv * m->kernel + (m->conv_bias ? conv : 0)
+                   + 3 * m->heads + (m->norm ? m->intermediate : 0) + m->intermediate * h + (m->out_bias ? h : 0);
+
+  TRY (derived_uint (r, _("the Mamba-2 weights"), params, "recurrent-params", &arch->recurrent_params, error));
+  return derived_uint (r, _("the Mamba-2 state"), conv * (m->kernel - 1) + m->heads * m->head_dim * m->state,
+                       "recurrent-state", &arch->recurrent_state, error);
+}
+
+/* The mamba_* keys Falcon-H1 and Granite 4.0 share, for a mixer of the given width: heads of
+ * mamba_d_head ("auto": width / heads), groups, state, kernel, the convolution's and in_proj's
+ * biases. The scan's chunk changes nothing stored. */
+static gboolean
+read_mamba2 (Reader   *r,
+             guint     width,
+             Mamba2   *m,
              GError  **error)
 {
-  const FamilyInfo *fi = &families[family];
-  gboolean tied = fi->tied, bias = FALSE, sliding_given = FALSE;
-  guint window = 0, n_sliding = 0;
-  const char *k_key = NULL;
+  guint heads = 128, groups = 1, state = 256, kernel = 4, head_dim = 0;
+  JsonNode *node;
 
-  memset (arch, 0, sizeof *arch);
-  *mtp_layers = 0;
-
-  switch (family)
+  TRY (opt_uint (r, "mamba_n_heads", NULL, 128, 128, 1, field_max ("heads"), &heads, error));
+  TRY (opt_uint (r, "mamba_n_groups", NULL, 1, 1, 1, field_max ("heads"), &groups, error));
+  TRY (opt_uint (r, "mamba_d_state", NULL, 256, 256, 1, field_max ("head-dim"), &state, error));
+  TRY (opt_uint (r, "mamba_d_conv", NULL, 4, 4, 1, 1024, &kernel, error));
+  node = member (r, "mamba_d_head");
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node) ||
+      (JSON_NODE_TYPE (node) == JSON_NODE_VALUE && json_node_get_value_type (node) == G_TYPE_STRING &&
+       g_str_equal (json_node_get_string (node), "auto")))
+    head_dim = width / heads;
+  else
+    TRY (node_uint (r, "mamba_d_head", node, 1, field_max ("head-dim"), &head_dim, error));
+  if ((guint64) head_dim * heads != width)
     {
-    case FAMILY_GPT2:
-      TRY (need_uint (r, "n_layer", "num_hidden_layers", fi->layers, 1, field_max ("layers"), &arch->n_layers, error));
-      TRY (need_uint (r, "n_embd", "hidden_size", fi->hidden, 1, field_max ("hidden-size"), &arch->hidden_size, error));
-      TRY (need_uint (r, "n_head", "num_attention_heads", fi->heads, 1, field_max ("heads"), &arch->n_heads, error));
-      TRY (need_uint (r, "n_positions", "max_position_embeddings", 1024, 1, field_max ("learned-positions"),
-                      &arch->max_positions, error));
-      TRY (need_uint (r, "vocab_size", NULL, fi->vocab, 1, field_max ("vocab-size"), &arch->vocab_size, error));
-      {
-        guint inner_default = (guint) MIN ((guint64) arch->hidden_size * 4, field_max ("intermediate-size"));
-        TRY (opt_uint (r, "n_inner", NULL, inner_default, inner_default, 1, field_max ("intermediate-size"),
-                       &arch->intermediate_size, error));
-      }
-      arch->n_kv_heads = arch->n_heads;
-      arch->norm = VC_NORM_LAYER;
-      arch->norms_per_layer = 2;
-      arch->qkv_bias = arch->o_bias = arch->mlp_bias = TRUE;
-      break;
-
-    case FAMILY_GPT_NEOX:
-      TRY (need_uint (r, "num_hidden_layers", NULL, fi->layers, 1, field_max ("layers"), &arch->n_layers, error));
-      TRY (need_uint (r, "hidden_size", NULL, fi->hidden, 1, field_max ("hidden-size"), &arch->hidden_size, error));
-      TRY (need_uint (r, "num_attention_heads", NULL, fi->heads, 1, field_max ("heads"), &arch->n_heads, error));
-      TRY (need_uint (r, "intermediate_size", NULL, fi->intermediate, 1, field_max ("intermediate-size"),
-                      &arch->intermediate_size, error));
-      TRY (need_uint (r, "vocab_size", NULL, fi->vocab, 1, field_max ("vocab-size"), &arch->vocab_size, error));
-      TRY (opt_bool (r, "attention_bias", TRUE, &bias, error));
-      arch->n_kv_heads = arch->n_heads;
-      arch->norm = VC_NORM_LAYER;
-      arch->norms_per_layer = 2;
-      arch->qkv_bias = arch->o_bias = bias;
-      arch->mlp_bias = TRUE;
-      break;
-
-    case FAMILY_FALCON:
-      {
-        gboolean new_arch = FALSE, multi_query = TRUE, parallel = TRUE;
-        guint n_ln = 0, ffn_default;
-
-        TRY (need_uint (r, "num_hidden_layers", "n_layer", fi->layers, 1, field_max ("layers"), &arch->n_layers, error));
-        TRY (need_uint (r, "hidden_size", "n_embd", fi->hidden, 1, field_max ("hidden-size"), &arch->hidden_size, error));
-        TRY (need_uint (r, "num_attention_heads", "n_head", fi->heads, 1, field_max ("heads"), &arch->n_heads, error));
-        TRY (need_uint (r, "vocab_size", NULL, fi->vocab, 1, field_max ("vocab-size"), &arch->vocab_size, error));
-        ffn_default = (guint) MIN ((guint64) arch->hidden_size * 4, field_max ("intermediate-size"));
-        TRY (opt_uint (r, "ffn_hidden_size", NULL, ffn_default, ffn_default, 1, field_max ("intermediate-size"),
-                       &arch->intermediate_size, error));
-        TRY (opt_bool (r, "bias", FALSE, &bias, error));
-        TRY (opt_bool (r, "new_decoder_architecture", FALSE, &new_arch, error));
-        TRY (opt_bool (r, "multi_query", TRUE, &multi_query, error));
-        TRY (opt_bool (r, "parallel_attn", TRUE, &parallel, error));
-        if (new_arch)
-          TRY (opt_uint (r, "num_kv_heads", NULL, arch->n_heads, arch->n_heads, 1, field_max ("kv-heads"),
-                         &arch->n_kv_heads, error));
-        else
-          arch->n_kv_heads = multi_query ? 1 : arch->n_heads;
-        TRY (opt_uint (r, "num_ln_in_parallel_attn", NULL, new_arch ? 2 : 1, new_arch ? 2 : 1, 1, 2, &n_ln, error));
-        arch->norm = VC_NORM_LAYER;
-        arch->norms_per_layer = !parallel ? 2 : n_ln;
-        arch->qkv_bias = arch->o_bias = arch->mlp_bias = bias;
-      }
-      break;
-
-    case FAMILY_DEEPSEEK_V2:
-    case FAMILY_DEEPSEEK_V3:
-      TRY (read_deepseek (r, family, arch, mtp_layers, error));
-      break;
-
-    case FAMILY_PHI3:
-      TRY (read_llama_style (r, fi, FALSE, arch, error));
-      break;
-
-    case FAMILY_LLAMA:
-    case FAMILY_MISTRAL:
-    case FAMILY_MIXTRAL:
-    case FAMILY_QWEN2:
-    case FAMILY_QWEN2_MOE:
-    case FAMILY_QWEN3:
-    case FAMILY_QWEN3_MOE:
-    case FAMILY_GEMMA:
-    case FAMILY_GEMMA2:
-    case FAMILY_GEMMA3:
-    default:
-      TRY (read_llama_style (r, fi, TRUE, arch, error));
-      break;
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("\"%smamba_d_head\" (%u) × \"%smamba_n_heads\" (%u) must equal the Mamba width (%u)"),
+                   r->prefix, head_dim, r->prefix, heads, width);
+      return FALSE;
     }
+  *m = (Mamba2) { width, heads, head_dim, groups, state, kernel };
+  TRY (opt_bool (r, "mamba_conv_bias", TRUE, &m->conv_bias, error));
+  TRY (opt_bool (r, "mamba_proj_bias", FALSE, &m->proj_bias, error));
+  member (r, "mamba_chunk_size");
+  return TRUE;
+}
 
-  /* biases, norms and experts by family */
-  switch (family)
+/* Falcon-H1: attention and a Mamba-2 mixer side by side in every layer, then a gated MLP. The
+ * mixer's width is mamba_d_ssm (null: mamba_expand × hidden_size; absent: the class default,
+ * 1024), in mamba_n_heads heads of mamba_d_head ("auto": width / heads); its norm only with
+ * mamba_rms_norm; biases mamba_conv_bias, mamba_proj_bias (in_proj) and projectors_bias
+ * (out_proj). The multipliers scale activations, not what is stored; mamba_use_mlp is not read
+ * by transformers. */
+static gboolean
+read_falcon_h1 (Reader   *r,
+                VcArch   *arch,
+                GError  **error)
+{
+  Mamba2 m = { 0 };
+  guint d_ssm = 1024, expand = 2;
+
+  TRY (read_llama (r, arch, error));
+  TRY (opt_uint (r, "mamba_expand", NULL, 2, 2, 1, 1024, &expand, error));
+  TRY (opt_uint (r, "mamba_d_ssm", NULL, 1024, 0, 1, field_max ("intermediate-size"), &d_ssm, error));
+  if (d_ssm == 0)
+    TRY (derived_uint (r, _("mamba_expand × hidden_size"), (guint64) expand * arch->hidden_size,
+                       "intermediate-size", &d_ssm, error));
+  TRY (read_mamba2 (r, d_ssm, &m, error));
+  TRY (opt_bool (r, "projectors_bias", FALSE, &m.out_bias, error));
+  TRY (opt_bool (r, "mamba_rms_norm", FALSE, &m.norm, error));
+  /* where the norm sits changes nothing stored; mamba_use_mlp is not read by transformers */
+  member (r, "mamba_use_mlp");
+  member (r, "mamba_norm_before_gate");
+  arch->recurrent_layers = arch->n_layers;
+  arch->recurrent_with_attention = TRUE;
+  return mamba2_apply (r, &m, arch, error);
+}
+
+/* Granite 4.0 hybrids: layer_types names each layer "mamba" (a Mamba-2 mixer of mamba_expand ×
+ * hidden_size, Bamba's: its gated norm always, mamba_proj_bias on in_proj and out_proj) or
+ * "attention" (no positions: position_embedding_type "nope"); every layer then has
+ * num_local_experts experts of intermediate_size with a bias-free router, and a shared MLP of
+ * shared_intermediate_size (alone when there are no experts). */
+static gboolean
+read_granitemoehybrid (Reader   *r,
+                       VcArch   *arch,
+                       GError  **error)
+{
+  Mamba2 m = { 0 };
+  guint expand = 2, shared = 1024, width = 0;
+
+  TRY (read_llama_style (r, FALSE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  TRY (opt_uint (r, "shared_intermediate_size", NULL, 1024, 0, 0, field_max ("shared-intermediate-size"), &shared, error));
+  TRY (opt_uint (r, "num_local_experts", NULL, 8, 0, 0, field_max ("experts"), &arch->n_experts, error));
+  if (arch->n_experts > 0)
     {
-    case FAMILY_LLAMA:
-      TRY (opt_bool (r, "attention_bias", FALSE, &bias, error));
-      arch->qkv_bias = arch->o_bias = bias;
-      TRY (opt_bool (r, "mlp_bias", FALSE, &arch->mlp_bias, error));
-      if (!known)
-        {
-          /* the standard MoE keys, when an unknown family has them */
-          const char *experts_key = json_object_has_member (r->object, "num_local_experts")
-                                    ? "num_local_experts" : "num_experts";
-          JsonNode *node = json_object_get_member (r->object, experts_key);
-
-          if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
-            {
-              TRY (read_experts (r, experts_key, 8, 2, arch, &k_key, error));
-              TRY (opt_uint (r, "moe_intermediate_size", NULL, 0, 0, 1, field_max ("expert-intermediate-size"),
-                             &arch->expert_intermediate_size, error));
-            }
-        }
-      break;
-    case FAMILY_MIXTRAL:
-      TRY (read_experts (r, "num_local_experts", 8, 2, arch, &k_key, error));
-      break;
-    case FAMILY_QWEN2:
-    case FAMILY_QWEN2_MOE:
-      arch->qkv_bias = TRUE;
-      if (family == FAMILY_QWEN2_MOE)
-        {
-          guint shared = 0;
-
-          TRY (read_experts (r, "num_experts", 60, 4, arch, &k_key, error));
-          TRY (need_uint (r, "moe_intermediate_size", NULL, 1408, 1, field_max ("expert-intermediate-size"),
-                          &arch->expert_intermediate_size, error));
-          TRY (opt_uint (r, "shared_expert_intermediate_size", NULL, 5632, 0, 0,
-                         field_max ("shared-intermediate-size"), &shared, error));
-          arch->shared_intermediate_size = shared;
-          arch->n_shared_experts = shared > 0 ? 1 : 0;
-          arch->shared_expert_gate = TRUE;
-          TRY (read_qwen_moe_layers (r, arch, error));
-        }
-      TRY (read_qwen_window (r, arch, error));
-      break;
-    case FAMILY_QWEN3:
-    case FAMILY_QWEN3_MOE:
-      TRY (opt_bool (r, "attention_bias", FALSE, &bias, error));
-      arch->qkv_bias = arch->o_bias = bias;
-      arch->qk_norm = TRUE;
-      if (family == FAMILY_QWEN3_MOE)
-        {
-          TRY (read_experts (r, "num_experts", 128, 8, arch, &k_key, error));
-          TRY (need_uint (r, "moe_intermediate_size", NULL, 768, 1, field_max ("expert-intermediate-size"),
-                          &arch->expert_intermediate_size, error));
-          TRY (read_qwen_moe_layers (r, arch, error));
-        }
-      TRY (read_qwen_window (r, arch, error));
-      break;
-    case FAMILY_GEMMA:
-    case FAMILY_GEMMA2:
-    case FAMILY_GEMMA3:
-      TRY (opt_bool (r, "attention_bias", FALSE, &bias, error));
-      arch->qkv_bias = arch->o_bias = bias;
-      if (family != FAMILY_GEMMA)
-        arch->norms_per_layer = 4;
-      arch->qk_norm = family == FAMILY_GEMMA3;
-      break;
-    default:
-      break;
+      TRY (need_uint (r, "num_experts_per_tok", NULL, 2, 1, arch->n_experts, &arch->experts_per_token, error));
+      arch->expert_intermediate_size = arch->intermediate_size;
+      arch->shared_intermediate_size = shared;
+      arch->n_shared_experts = shared > 0 ? 1 : 0;
     }
+  else if (shared > 0)
+    arch->intermediate_size = shared;
+  member (r, "num_experts_per_tok");
 
-  /* tied output head */
-  TRY (opt_bool (r, "tie_word_embeddings", fi->tied, &tied, error));
-  arch->tied_embeddings = tied;
-
-  /* sliding windows */
-  switch (family)
+  if (member (r, "layer_types") == NULL)
     {
-    case FAMILY_LLAMA:
-    case FAMILY_MISTRAL:
-    case FAMILY_MIXTRAL:
-    case FAMILY_PHI3:
-    case FAMILY_GEMMA2:
-    case FAMILY_GEMMA3:
-      /* an unknown family with a window is taken to use it on every layer, as Mistral does */
-      if (family == FAMILY_LLAMA && known)
-        break;
-      if (family == FAMILY_LLAMA)
-        {
-          gboolean use = TRUE;
-
-          TRY (opt_bool (r, "use_sliding_window", TRUE, &use, error));
-          if (!use)
-            break;
-        }
-      TRY (opt_uint (r, "sliding_window", NULL, fi->sliding_window, 0, 1, field_max ("sliding-window"),
-                     &window, error));
-      if (window == 0)
-        break;
-      arch->sliding_window = window;
-      if (family == FAMILY_GEMMA2)
-        arch->sliding_window_layers = (arch->n_layers + 1) / 2;
-      else if (family == FAMILY_GEMMA3)
-        {
-          guint pattern = 6;
-
-          TRY (opt_uint (r, "sliding_window_pattern", "_sliding_window_pattern", 6, 6, 1, field_max ("layers"),
-                         &pattern, error));
-          arch->sliding_window_layers = arch->n_layers - arch->n_layers / pattern;
-        }
-      else
-        arch->sliding_window_layers = arch->n_layers;
-      break;
-    default:
-      break;
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("\"%slayer_types\" is missing; it must say for each layer \"mamba\" or \"attention\""),
+                   r->prefix);
+      return FALSE;
     }
-  TRY (read_layer_types (r, arch->n_layers, &sliding_given, &n_sliding, error));
-  if (sliding_given)
-    arch->sliding_window_layers = arch->sliding_window > 0 ? n_sliding : 0;
+  r->recurrent_type = "mamba";
+  r->attention_type = "attention";
 
-  /* shapes that must agree */
-  if (!vc_arch_is_mla (arch))
+  TRY (opt_uint (r, "mamba_expand", NULL, 2, 2, 1, 1024, &expand, error));
+  TRY (derived_uint (r, _("mamba_expand × hidden_size"), (guint64) expand * arch->hidden_size,
+                     "intermediate-size", &width, error));
+  TRY (read_mamba2 (r, width, &m, error));
+  m.out_bias = m.proj_bias;
+  m.norm = TRUE;
+  return mamba2_apply (r, &m, arch, error);
+}
+
+/* Llama 4 (text): attention_bias, q/k L2 norms without weights (use_qk_norm); MoE layers (moe_layers,
+ * else every interleave_moe_layer_step-th) of num_local_experts experts of intermediate_size
+ * with a bias-free router and a shared expert of intermediate_size, dense layers of
+ * intermediate_size_mlp. The layers with rotary positions (no_rope_layers 1, else three in four)
+ * attend within chunks of attention_chunk_size tokens, so their KV cache holds at most a chunk;
+ * the NoPE layers attend to the whole context. */
+static gboolean
+read_llama4 (Reader   *r,
+             VcArch   *arch,
+             GError  **error)
+{
+  guint step = 1, chunk = 8192, n_moe = 0, n_rope = 0;
+  JsonNode *layers, *rope;
+
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  member (r, "use_qk_norm");
+  arch->expert_intermediate_size = arch->intermediate_size;
+  TRY (need_uint (r, "intermediate_size_mlp", NULL, 16384, 1, field_max ("intermediate-size"),
+                  &arch->intermediate_size, error));
+  TRY (read_experts (r, "num_local_experts", 16, 1, arch, error));
+  arch->n_shared_experts = 1;
+  arch->shared_intermediate_size = arch->expert_intermediate_size;
+
+  TRY (opt_uint (r, "interleave_moe_layer_step", NULL, 1, 1, 1, field_max ("layers"), &step, error));
+  layers = member (r, "moe_layers");
+  if (layers != NULL && !JSON_NODE_HOLDS_NULL (layers))
     {
-      if (arch->head_dim == 0 && arch->hidden_size % arch->n_heads != 0)
-        {
-          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                       _("%s: \"%shidden_size\" (%u) is not a multiple of the number of attention heads (%u), "
-                         "and no \"head_dim\" is given"),
-                       r->file, r->prefix, arch->hidden_size, arch->n_heads);
-          return FALSE;
-        }
-      if (arch->n_heads % arch->n_kv_heads != 0)
-        {
-          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                       _("%s: the number of attention heads (%u) is not a multiple of \"%snum_key_value_heads\" (%u)"),
-                       r->file, arch->n_heads, r->prefix, arch->n_kv_heads);
-          return FALSE;
-        }
+      g_autofree gboolean *sparse = g_new0 (gboolean, arch->n_layers);
+
+      /* the same list as Qwen's mlp_only_layers, read the other way round */
+      TRY (read_index_list (r, "moe_layers", arch->n_layers, sparse, error));
+      for (guint i = 0; i < arch->n_layers; i++)
+        n_moe += sparse[i];
+    }
+  else
+    n_moe = arch->n_layers / step;
+  arch->dense_layers = arch->n_layers - n_moe;
+
+  TRY (opt_uint (r, "attention_chunk_size", NULL, 8192, 0, 1, field_max ("sliding-window"), &chunk, error));
+  rope = member (r, "no_rope_layers");
+  if (rope != NULL && !JSON_NODE_HOLDS_NULL (rope))
+    {
+      g_autofree gboolean *uses_rope = g_new0 (gboolean, arch->n_layers);
+
+      TRY (read_flag_list (r, "no_rope_layers", arch->n_layers, uses_rope, error));
+      for (guint i = 0; i < arch->n_layers; i++)
+        n_rope += uses_rope[i];
+    }
+  else
+    n_rope = arch->n_layers - arch->n_layers / 4;
+  member (r, "no_rope_layer_interval");
+  arch->sliding_window = chunk;
+  arch->sliding_window_layers = chunk > 0 ? n_rope : 0;
+  r->window_type = "chunked_attention";
+  return TRUE;
+}
+
+/* Llama 4's vision tower (vision_config) and projector, as transformers builds them: an unfolded
+ * patch projection (channels × patch² → h, no bias), a class embedding, a position per patch and
+ * one for the class, LayerNorms before and after, num_hidden_layers encoder layers (q, k, v, o and
+ * a two-layer MLP of intermediate_size, all with biases, two LayerNorms), the pixel-shuffle
+ * adapter (intermediate_size → projector_input_dim, projector_output_dim squared, no bias) and the
+ * projector vision_output_dim → the text model's width. */
+static gboolean
+read_llama4_vision (Reader   *r,
+                    VcArch   *arch,
+                    GError  **error)
+{
+  guint h = 1408, layers = 34, inter = 5632, image = 336, patch = 14, channels = 3;
+  guint proj_in = 4096, proj_out = 4096, out = 4096;
+  gboolean proj_bias = FALSE;
+  guint64 side, params, layer;
+
+  TRY (need_uint (r, "hidden_size", NULL, h, 1, field_max ("hidden-size"), &h, error));
+  TRY (need_uint (r, "num_hidden_layers", NULL, layers, 1, field_max ("layers"), &layers, error));
+  TRY (need_uint (r, "intermediate_size", NULL, inter, 1, field_max ("intermediate-size"), &inter, error));
+  TRY (need_uint (r, "image_size", NULL, image, 1, 100000, &image, error));
+  TRY (need_uint (r, "patch_size", NULL, patch, 1, image, &patch, error));
+  TRY (opt_uint (r, "num_channels", NULL, 3, 3, 1, 64, &channels, error));
+  TRY (need_uint (r, "projector_input_dim", NULL, proj_in, 1, field_max ("hidden-size"), &proj_in, error));
+  TRY (need_uint (r, "projector_output_dim", NULL, proj_out, 1, field_max ("hidden-size"), &proj_out, error));
+  TRY (need_uint (r, "vision_output_dim", NULL, out, 1, field_max ("hidden-size"), &out, error));
+  TRY (opt_bool (r, "multi_modal_projector_bias", FALSE, &proj_bias, error));
+  side = image / patch;
+  layer = 4 * ((guint64) h * h + h) + ((guint64) h * inter + inter) + ((guint64) inter * h + h) + 4 * (guint64) h;
+  params = (guint64) channels * patch * patch * h + h + (side * side + 1) * h + 4 * (guint64) h
+           + layers * layer + (guint64) inter * proj_in + (guint64) proj_out * proj_out
+           + (guint64) out * arch->hidden_size + (proj_bias ? arch->hidden_size : 0);
+  return derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error);
+}
+
+/* ---- what every family shares ------------------------------------------------------------------ */
+
+/* The longest context: max_position_embeddings (GPT-2: n_positions), and rope_scaling's type
+ * and factor as the file gives them. Neither changes what the model holds. */
+static gboolean
+read_context (Reader   *r,
+              GError  **error)
+{
+  JsonNode *scaling = member (r, "rope_scaling");
+
+  TRY (opt_uint (r, "max_position_embeddings", "n_positions", 0, 0, 1, G_MAXINT32, &r->max_context, error));
+  if (scaling != NULL && JSON_NODE_HOLDS_OBJECT (scaling))
+    {
+      JsonObject *o = json_node_get_object (scaling);
+      JsonNode *factor = json_object_get_member (o, "factor");
+      const char *type = NULL;
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      if (!opt_string (o, "rope_scaling.", "rope_type", &type, NULL) || type == NULL)
+        opt_string (o, "rope_scaling.", "type", &type, NULL);
+      if (factor != NULL && JSON_NODE_TYPE (factor) == JSON_NODE_VALUE &&
+          (json_node_get_value_type (factor) == G_TYPE_DOUBLE || json_node_get_value_type (factor) == G_TYPE_INT64))
+        r->rope_scaling = g_strdup_printf ("%s ×%s", type ? type : "",
+                                           g_ascii_formatd (buf, sizeof buf, "%g", json_node_get_double (factor)));
+      else if (type != NULL)
+        r->rope_scaling = g_strdup (type);
     }
   return TRUE;
 }
 
+/* The tied head, layer_types, the context, and the shapes that must agree. */
+static gboolean
+read_common (Reader   *r,
+             VcArch   *arch,
+             GError  **error)
+{
+  gboolean tied = r->family->tied, sliding_given = FALSE;
+  guint n_sliding = 0, n_linear = 0;
+
+  TRY (read_context (r, error));
+  TRY (opt_bool (r, "tie_word_embeddings", r->family->tied, &tied, error));
+  arch->tied_embeddings = tied;
+  TRY (read_layer_types (r, arch->n_layers, &sliding_given, &n_sliding, &n_linear, error));
+  if (sliding_given)
+    arch->sliding_window_layers = arch->sliding_window > 0 ? n_sliding : 0;
+  if (sliding_given && r->recurrent_type)
+    arch->recurrent_layers = n_linear;
+  if (vc_arch_is_mla (arch))
+    return TRUE;
+  if (arch->head_dim == 0 && arch->hidden_size % arch->n_heads != 0)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("\"%shidden_size\" (%u) is not a multiple of the number of attention heads (%u), "
+                     "and no \"head_dim\" is given"),
+                   r->prefix, arch->hidden_size, arch->n_heads);
+      return FALSE;
+    }
+  if (arch->n_heads % arch->n_kv_heads != 0)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("the number of attention heads (%u) is not a multiple of \"%snum_key_value_heads\" (%u)"),
+                   arch->n_heads, r->prefix, arch->n_kv_heads);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Keys that change what a model holds in memory: its shape, its experts, its attention and what
+ * it caches, a state kept per sequence. When a family's reader does not read one of them and the
+ * file gives it a value (other than null, false, 0 or an empty list), the estimate would not be
+ * exact: the key is named as not understood. Keys of training, routing, rotary scaling and
+ * token ids change nothing in memory and are not listed. */
+static const char *const memory_keys[] = {
+  /* shape */
+  "num_key_value_heads", "num_kv_heads", "head_dim", "intermediate_size", "n_inner",
+  "ffn_hidden_size", "intermediate_size_mlp", "attention_bias", "mlp_bias", "qkv_bias", "bias",
+  "multi_query", "new_decoder_architecture", "num_ln_in_parallel_attn",
+  /* experts */
+  "num_experts", "num_local_experts", "n_routed_experts", "num_experts_per_tok",
+  "moe_intermediate_size", "n_shared_experts", "num_shared_experts", "shared_expert_intermediate_size",
+  "first_k_dense_replace", "moe_layer_freq", "decoder_sparse_step", "mlp_only_layers",
+  "interleave_moe_layer_step", "moe_layers", "expert_layer_period", "expert_layer_offset",
+  "num_nextn_predict_layers",
+  /* multi-head latent attention */
+  "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim",
+  /* which layers attend how far */
+  "sliding_window", "sliding_window_size", "sliding_window_pattern", "_sliding_window_pattern",
+  "use_sliding_window", "max_window_layers", "layer_types", "attention_chunk_size",
+  "no_rope_layers", "attn_layer_indices", "attn_layer_period", "attn_layer_offset",
+  "full_attention_interval", "global_attn_every_n_layers", "num_kv_shared_layers",
+  "layers_block_type", "hybrid_override_pattern",
+  /* state-space layers named without a prefix below */
+  "ssm_state_size", "ssm_cfg", "expand", "n_groups",
+};
+
+/* Prefixes of the keys of state-space (Mamba) and linear-attention layers. */
+static const char *const memory_prefixes[] = {
+  "mamba", "linear_", "conv_", "d_state", "d_conv", "state_size", "use_mamba",
+};
+
+static gboolean
+is_memory_key (const char *key)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (memory_keys); i++)
+    if (g_str_equal (memory_keys[i], key))
+      return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (memory_prefixes); i++)
+    if (g_str_has_prefix (key, memory_prefixes[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* null, false, 0, "", an empty list or object: says "none" */
+static gboolean
+is_neutral (JsonNode *node)
+{
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_NULL:
+      return TRUE;
+    case JSON_NODE_ARRAY:
+      return json_array_get_length (json_node_get_array (node)) == 0;
+    case JSON_NODE_OBJECT:
+      return json_object_get_size (json_node_get_object (node)) == 0;
+    case JSON_NODE_VALUE:
+    default:
+      break;
+    }
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_BOOLEAN:
+      return !json_node_get_boolean (node);
+    case G_TYPE_INT64:
+      return json_node_get_int (node) == 0;
+    case G_TYPE_DOUBLE:
+      return json_node_get_double (node) == 0;
+    case G_TYPE_STRING:
+      return *json_node_get_string (node) == '\0';
+    default:
+      return FALSE;
+    }
+}
+
+/* The memory keys of the config read that its family's reader left unread. */
+static void
+find_unread_keys (Reader *r)
+{
+  g_autoptr(GList) keys = json_object_get_members (r->object);
+
+  keys = g_list_sort (keys, (GCompareFunc) g_strcmp0);
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      const char *key = l->data;
+
+      if (is_memory_key (key) && !g_hash_table_contains (r->read, key) &&
+          !is_neutral (json_object_get_member (r->object, key)))
+        {
+          g_autofree char *part = g_strconcat (r->prefix, key, NULL);
+          not_understood (r, part);
+        }
+    }
+}
+
+static const Family *
+family_for (const char *model_type)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
+    if (g_strcmp0 (aliases[i].model_type, model_type) == 0)
+      model_type = aliases[i].family;
+  for (guint i = 0; i < G_N_ELEMENTS (families); i++)
+    if (g_strcmp0 (families[i].id, model_type) == 0)
+      return &families[i];
+  return &llama_way;
+}
 /* ---- the scan for integers json-glib cannot hold --------------------------------------------- */
 
 /* json-glib wraps integer literals beyond 64 bits silently (99999999999999999999 reads as -1),
@@ -1054,18 +1729,21 @@ is_true (JsonObject *object,
          json_node_get_value_type (node) == G_TYPE_BOOLEAN && json_node_get_boolean (node);
 }
 
-static Family
-family_for (const char *model_type,
-            gboolean   *known)
+
+static gboolean
+known_family (VcHfConfig *self)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (model_types); i++)
-    if (g_strcmp0 (model_types[i].model_type, model_type) == 0)
-      {
-        *known = TRUE;
-        return model_types[i].family;
-      }
-  *known = FALSE;
-  return FAMILY_LLAMA;
+  return self->family != &llama_way;
+}
+
+static char *
+join_parts (VcHfConfig *self)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  for (guint i = 0; i < self->not_understood->len && self->not_understood->pdata[i]; i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "", (const char *) self->not_understood->pdata[i]);
+  return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
 static void
@@ -1076,9 +1754,9 @@ build_texts (VcHfConfig *self)
   g_autofree char *total = g_strdup_printf ("%'.0f", self->counts.total);
   const VcArch *a = &self->arch;
 
-  if (self->known)
+  if (known_family (self))
     g_string_append_printf (d, _("%s architecture (model_type “%s”): %s parameters"),
-                            families[self->family_id].name,
+                            self->family->name,
                             self->text_only ? self->text_model_type : self->model_type, total);
   else
     g_string_append_printf (d, _("Estimated as a Llama-style model: %s parameters"), total);
@@ -1089,11 +1767,37 @@ build_texts (VcHfConfig *self)
                               active, a->experts_per_token, a->n_experts);
     }
   g_string_append (d, ".");
-  if (a->sliding_window > 0 && a->sliding_window_layers > 0)
+  if (a->sliding_window > 0 && a->sliding_window_layers > 0 && g_str_equal (self->family->id, "llama4_text"))
+    {
+      g_string_append_c (d, '\n');
+      g_string_append_printf (d, _("%u of %u layers attend within chunks of %u tokens (chunked attention), "
+                                   "the other %u, without rotary positions, to the whole context."),
+                              a->sliding_window_layers, a->n_layers, a->sliding_window,
+                              vc_arch_attention_layers (a) - a->sliding_window_layers);
+    }
+  else if (a->sliding_window > 0 && a->sliding_window_layers > 0)
     {
       g_string_append_c (d, '\n');
       g_string_append_printf (d, _("%u of %u layers attend to a window of %u tokens."),
                               a->sliding_window_layers, a->n_layers, a->sliding_window);
+    }
+  if (self->encoder_counted)
+    {
+      g_autofree char *encoder = g_strdup_printf ("%'u", a->encoder_params);
+
+      g_string_append_c (d, '\n');
+      g_string_append_printf (d, _("Multimodal model (“%s”): its vision encoder and projector are counted, "
+                                   "%s parameters."), self->model_type, encoder);
+    }
+  if (self->max_context > 0)
+    {
+      g_autofree char *tokens = g_strdup_printf ("%'u", self->max_context);
+
+      g_string_append_c (d, '\n');
+      if (self->rope_scaling != NULL)
+        g_string_append_printf (d, _("Maximum context: %s tokens (rope scaling %s)."), tokens, self->rope_scaling);
+      else
+        g_string_append_printf (d, _("Maximum context: %s tokens."), tokens);
     }
   if (self->mtp_layers > 0)
     {
@@ -1102,15 +1806,14 @@ build_texts (VcHfConfig *self)
                                    "inference does not load it."), self->mtp_layers);
     }
 
-  if (!self->known)
+  if (self->not_understood->len > 0)
     {
-      if (*self->model_type)
-        g_string_append_printf (w, _("model_type “%s” is not a known family: estimated the Llama way "
-                                     "(RMSNorm, gated MLP, no biases). Check the result."),
-                                self->text_only ? self->text_model_type : self->model_type);
-      else
-        g_string_append (w, _("config.json gives no model_type: estimated the Llama way "
-                              "(RMSNorm, gated MLP, no biases). Check the result."));
+      g_autofree char *parts = join_parts (self);
+
+      if (w->len)
+        g_string_append_c (w, '\n');
+      g_string_append_printf (w, _("Approximate: not understood, so left out or estimated the Llama way: %s."),
+                              parts);
     }
   if (self->text_only)
     {
@@ -1123,29 +1826,17 @@ build_texts (VcHfConfig *self)
   self->warning = w->len ? g_string_free (g_steal_pointer (&w), FALSE) : NULL;
 }
 
-VcHfConfig *
-vc_hf_config_new_from_data (const char  *data,
-                            gsize        length,
-                            const char  *file_name,
-                            const char  *display_name,
-                            GError     **error)
+/* The JSON object of data, checked to be a config.json's; NULL with error otherwise. */
+static JsonNode *
+parse_config (const char  *data,
+              gsize        length,
+              const char  *file_name,
+              GError     **error)
 {
-  g_autoptr(VcHfConfig) self = NULL;
   g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(GHashTable) huge = NULL;
   g_autoptr(GError) local_error = NULL;
-  JsonNode *root_node;
-  JsonObject *root, *object;
-  JsonNode *text_node;
-  const char *model_type = NULL, *dtype = NULL, *name_or_path = NULL;
-  Reader r = { 0 };
-  Family family;
-  gboolean known;
+  JsonNode *root;
 
-  g_return_val_if_fail (data != NULL || length == 0, NULL);
-
-  if (file_name == NULL)
-    file_name = "config.json";
   if (length > VC_HF_CONFIG_MAX_SIZE)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
@@ -1164,107 +1855,183 @@ vc_hf_config_new_from_data (const char  *data,
       g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s is not valid JSON: %s"), file_name, local_error->message);
       return NULL;
     }
-  root_node = json_parser_get_root (parser);
-  if (root_node == NULL || !JSON_NODE_HOLDS_OBJECT (root_node))
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
                    _("%s does not hold a JSON object with the model's settings"), file_name);
       return NULL;
     }
-  root = json_node_get_object (root_node);
-  huge = scan_huge_integers (data, length);
+  return json_parser_steal_root (parser);
+}
 
-  self = g_object_new (VC_TYPE_HF_CONFIG, NULL);
-  r.file = file_name;
-  r.prefix = "";
-  r.object = root;
-  r.huge = huge;
+/* text_config: a multimodal wrapper's text model, which is what is read. */
+static gboolean
+read_text_config (VcHfConfig  *self,
+                  Reader      *r,
+                  JsonNode    *text_node,
+                  const char **dtype,
+                  GError     **error)
+{
+  const char *text_type = NULL, *text_dtype = NULL;
+  JsonObject *object;
 
-  if (!opt_string (&r, root, "", "model_type", &model_type, error))
-    return NULL;
-  self->model_type = g_strdup (model_type ? model_type : "");
-  if (!opt_string (&r, root, "", "torch_dtype", &dtype, error))
-    return NULL;
-  if (dtype == NULL && !opt_string (&r, root, "", "dtype", &dtype, error))
-    return NULL;
-  if (!opt_string (&r, root, "", "_name_or_path", &name_or_path, error))
-    return NULL;
-
-  object = root;
-  text_node = json_object_get_member (root, "text_config");
-  if (text_node != NULL && !JSON_NODE_HOLDS_NULL (text_node))
+  if (!JSON_NODE_HOLDS_OBJECT (text_node))
     {
-      const char *text_type = NULL, *text_dtype = NULL;
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("\"text_config\" must be an object with the text model's settings"));
+      return FALSE;
+    }
+  object = json_node_get_object (text_node);
+  TRY (opt_string (object, "text_config.", "model_type", &text_type, error));
+  TRY (opt_string (object, "text_config.", "torch_dtype", &text_dtype, error));
+  if (text_type == NULL)
+    for (guint i = 0; i < G_N_ELEMENTS (wrappers); i++)
+      if (g_strcmp0 (wrappers[i].wrapper, self->model_type) == 0)
+        text_type = wrappers[i].text_model_type;
+  self->text_model_type = g_strdup (text_type ? text_type : "");
+  self->text_only = TRUE;
+  if (text_dtype)
+    *dtype = text_dtype;
+  r->object = object;
+  r->prefix = "text_config.";
+  r->nested = TRUE;
+  return TRUE;
+}
 
-      if (!JSON_NODE_HOLDS_OBJECT (text_node))
-        {
-          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                       _("%s: \"text_config\" must be an object with the text model's settings"), file_name);
-          return NULL;
-        }
-      object = json_node_get_object (text_node);
-      if (!opt_string (&r, object, "text_config.", "model_type", &text_type, error) ||
-          !opt_string (&r, object, "text_config.", "torch_dtype", &text_dtype, error))
-        return NULL;
-      if (text_type == NULL)
-        for (guint i = 0; i < G_N_ELEMENTS (wrappers); i++)
-          if (g_strcmp0 (wrappers[i].wrapper, self->model_type) == 0)
-            text_type = wrappers[i].text_model_type;
-      self->text_model_type = g_strdup (text_type ? text_type : "");
-      self->text_only = TRUE;
-      if (text_dtype)
-        dtype = text_dtype;
-      r.object = object;
-      r.prefix = "text_config.";
-      r.nested = TRUE;
-      family = family_for (self->text_model_type, &known);
+/* quantization_config: the stored precision (quant_method, bits, load_in_4bit/8bit). How the
+ * checkpoint's quantized weights are sized is not known here: a quantization_config is not
+ * understood, unless it quantizes nothing (bitsandbytes with neither 4- nor 8-bit loading). */
+static gboolean
+read_quantization (VcHfConfig  *self,
+                   Reader      *r,
+                   JsonObject  *root,
+                   GError     **error)
+{
+  JsonNode *q = json_object_get_member (root, "quantization_config");
+  JsonObject *qo;
+  JsonNode *bits;
+  const char *method = NULL;
+
+  if (q == NULL || !JSON_NODE_HOLDS_OBJECT (q))
+    return TRUE;
+  qo = json_node_get_object (q);
+  bits = json_object_get_member (qo, "bits");
+  TRY (opt_string (qo, "quantization_config.", "quant_method", &method, error));
+  self->quant_method = g_strdup (method);
+  if (bits && JSON_NODE_TYPE (bits) == JSON_NODE_VALUE && json_node_get_value_type (bits) == G_TYPE_INT64)
+    self->quant_bits = (guint) CLAMP (json_node_get_int (bits), 0, 64);
+  if (is_true (qo, "load_in_4bit"))
+    self->quant_bits = 4;
+  else if (is_true (qo, "load_in_8bit"))
+    self->quant_bits = 8;
+  if (json_object_get_size (qo) == 0 ||
+      (self->quant_bits == 0 && bits == NULL && (method == NULL || g_str_equal (method, "bitsandbytes"))))
+    return TRUE;
+  if (method != NULL)
+    {
+      g_autofree char *part = g_strdup_printf ("quantization_config (quant_method “%s”)", method);
+      not_understood (r, part);
     }
   else
-    family = family_for (self->model_type, &known);
+    not_understood (r, "quantization_config");
+  return TRUE;
+}
 
-  self->known = known;
-  self->family_id = family;
-  self->family = g_strdup (families[family].id);
-  self->torch_dtype = g_strdup (dtype);
+/* The encoders read with their language model: the family, and how its vision_config is counted */
+static const struct
+{
+  const char *family;
+  FamilyRead read;
+} encoders[] = {
+  { "llama4_text", read_llama4_vision },
+};
 
-  {
-    JsonNode *q = json_object_get_member (root, "quantization_config");
+/* A multimodal wrapper's vision_config, counted when its family's encoder is known; else only
+ * the text model is, and the warning says so. */
+static gboolean
+read_encoder (VcHfConfig  *self,
+              Reader      *text,
+              JsonObject  *root,
+              GError     **error)
+{
+  JsonNode *node = json_object_get_member (root, "vision_config");
+  g_autoptr(GHashTable) read = NULL;
+  Reader r;
 
-    if (q != NULL && JSON_NODE_HOLDS_OBJECT (q))
+  if (!self->text_only || node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (encoders); i++)
+    if (g_str_equal (encoders[i].family, self->family->id))
       {
-        JsonObject *qo = json_node_get_object (q);
-        JsonNode *bits = json_object_get_member (qo, "bits");
-        const char *method = NULL;
-
-        if (!opt_string (&r, qo, "quantization_config.", "quant_method", &method, error))
-          return NULL;
-        self->quant_method = g_strdup (method);
-        if (bits && JSON_NODE_TYPE (bits) == JSON_NODE_VALUE && json_node_get_value_type (bits) == G_TYPE_INT64)
-          self->quant_bits = (guint) CLAMP (json_node_get_int (bits), 0, 64);
-        if (is_true (qo, "load_in_4bit"))
-          self->quant_bits = 4;
-        else if (is_true (qo, "load_in_8bit"))
-          self->quant_bits = 8;
+        read = g_hash_table_new (g_str_hash, g_str_equal);
+        r = (Reader) { .prefix = "vision_config.", .object = json_node_get_object (node), .huge = text->huge,
+                       .read = read, .not_understood = text->not_understood, .family = self->family };
+        TRY (encoders[i].read (&r, &self->arch, error));
+        self->text_only = FALSE;
+        self->encoder_counted = TRUE;
       }
-  }
+  return TRUE;
+}
 
-  if (!read_family (&r, family, known, &self->arch, &self->mtp_layers, error))
-    return NULL;
-  if (!vc_arch_validate (&self->arch, &local_error))
-    {
-      g_set_error (error, VC_ERROR, local_error->code, "%s: %s", file_name, local_error->message);
-      return NULL;
-    }
-  vc_arch_count_params (&self->arch, &self->counts);
-  /* each key within its range can still multiply into a model no estimate accepts */
-  if (!(self->counts.total <= VC_HF_CONFIG_MAX_PARAMETERS))
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
-                   _("%s describes a model of %.3g parameters; accepted: up to %.0e"),
-                   file_name, self->counts.total, VC_HF_CONFIG_MAX_PARAMETERS);
-      return NULL;
-    }
+/* Everything the config says about the model, into self; errors name keys, not the file. */
+static gboolean
+read_config (VcHfConfig   *self,
+             JsonObject   *root,
+             GHashTable   *huge,
+             const char  **name_or_path,
+             GError      **error)
+{
+  g_autoptr(GHashTable) read = g_hash_table_new (g_str_hash, g_str_equal);
+  Reader r = { .prefix = "", .object = root, .huge = huge, .read = read, .not_understood = self->not_understood };
+  const char *model_type = NULL, *dtype = NULL, *type;
+  JsonNode *text_node;
+  gboolean ok;
 
+  TRY (opt_string (root, "", "model_type", &model_type, error));
+  self->model_type = g_strdup (model_type ? model_type : "");
+  TRY (opt_string (root, "", "torch_dtype", &dtype, error));
+  if (dtype == NULL)
+    TRY (opt_string (root, "", "dtype", &dtype, error));
+  TRY (opt_string (root, "", "_name_or_path", name_or_path, error));
+
+  text_node = json_object_get_member (root, "text_config");
+  if (text_node != NULL && !JSON_NODE_HOLDS_NULL (text_node))
+    TRY (read_text_config (self, &r, text_node, &dtype, error));
+  type = self->text_only ? self->text_model_type : self->model_type;
+  self->family = family_for (type);
+  if (self->family == &llama_way)
+    {
+      g_autofree char *part = *type ? g_strdup_printf ("%smodel_type “%s”", r.prefix, type)
+                                    : g_strdup_printf ("%smodel_type", r.prefix);
+      not_understood (&r, part);
+    }
+  self->torch_dtype = g_strdup (dtype);
+  TRY (read_quantization (self, &r, root, error));
+
+  r.family = self->family;
+  memset (&self->arch, 0, sizeof self->arch);
+  TRY (self->family->read (&r, &self->arch, error));
+  ok = read_common (&r, &self->arch, error);
+  /* read_common reads the context first: what it found is kept, also when it fails later */
+  self->rope_scaling = g_steal_pointer (&r.rope_scaling);
+  if (!ok)
+    return FALSE;
+  find_unread_keys (&r);
+  TRY (read_encoder (self, &r, root, error));
+  self->mtp_layers = r.mtp_layers;
+  self->max_context = r.max_context;
+  return vc_arch_validate (&self->arch, error);
+}
+
+/* The name shown: the caller's, else the Hub id's last part in _name_or_path, else the
+ * model_type or the file's name. */
+static void
+set_name (VcHfConfig *self,
+          const char *display_name,
+          const char *name_or_path,
+          const char *file_name)
+{
   if (display_name && *display_name)
     self->name = g_strdup (display_name);
   else if (name_or_path && *name_or_path)
@@ -1277,8 +2044,51 @@ vc_hf_config_new_from_data (const char  *data,
     }
   else
     self->name = g_strdup (*self->model_type ? self->model_type : file_name);
+}
 
+VcHfConfig *
+vc_hf_config_new_from_data (const char  *data,
+                            gsize        length,
+                            const char  *file_name,
+                            const char  *display_name,
+                            GError     **error)
+{
+  g_autoptr(VcHfConfig) self = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GHashTable) huge = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const char *name_or_path = NULL;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+
+  if (file_name == NULL)
+    file_name = "config.json";
+  root = parse_config (data, length, file_name, error);
+  if (root == NULL)
+    return NULL;
+  huge = scan_huge_integers (data, length);
+
+  self = g_object_new (VC_TYPE_HF_CONFIG, NULL);
+  self->file_name = g_strdup (file_name);
+  self->not_understood = g_ptr_array_new_with_free_func (g_free);
+  if (!read_config (self, json_node_get_object (root), huge, &name_or_path, &local_error))
+    {
+      /* TRANSLATORS: the file's name in front of what is wrong in it */
+      g_propagate_prefixed_error (error, g_steal_pointer (&local_error), _("%s: "), file_name);
+      return NULL;
+    }
+  vc_arch_count_params (&self->arch, &self->counts);
+  /* each key within its range can still multiply into a model no estimate accepts */
+  if (!(self->counts.total <= VC_HF_CONFIG_MAX_PARAMETERS))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
+                   _("%s describes a model of %.3g parameters; accepted: up to %.0e"),
+                   file_name, self->counts.total, VC_HF_CONFIG_MAX_PARAMETERS);
+      return NULL;
+    }
+  set_name (self, display_name, name_or_path, file_name);
   build_texts (self);
+  g_ptr_array_add (self->not_understood, NULL);
   return g_steal_pointer (&self);
 }
 
@@ -1478,14 +2288,14 @@ const char *
 vc_hf_config_get_family (VcHfConfig *self)
 {
   g_return_val_if_fail (VC_IS_HF_CONFIG (self), NULL);
-  return self->family;
+  return self->family->id;
 }
 
 gboolean
 vc_hf_config_get_known_family (VcHfConfig *self)
 {
   g_return_val_if_fail (VC_IS_HF_CONFIG (self), FALSE);
-  return self->known;
+  return known_family (self);
 }
 
 gboolean
@@ -1525,6 +2335,68 @@ vc_hf_config_get_precision (VcHfConfig  *self,
   else
     return FALSE;
   return TRUE;
+}
+
+/**
+ * vc_hf_config_get_not_understood:
+ *
+ * What the config holds that changes memory and that the reader does not understand: an
+ * unknown model_type, keys its family does not have, layer types, a quantization_config. The
+ * estimate of such a config is approximate: those parts are left out, or the model is counted
+ * the Llama way.
+ *
+ * Returns: (transfer none): a %NULL-terminated list of parts, empty when the estimate is exact
+ */
+const char * const *
+vc_hf_config_get_not_understood (VcHfConfig *self)
+{
+  g_return_val_if_fail (VC_IS_HF_CONFIG (self), NULL);
+  return (const char * const *) self->not_understood->pdata;
+}
+
+gboolean
+vc_hf_config_is_exact (VcHfConfig *self)
+{
+  g_return_val_if_fail (VC_IS_HF_CONFIG (self), FALSE);
+  return self->not_understood->pdata[0] == NULL;
+}
+
+/**
+ * vc_hf_config_check_exact:
+ *
+ * Exact or refused: sets @error naming what is not understood when the estimate would not be
+ * exact. Whoever imports the config refuses it then, unless the user asked for an approximate
+ * estimate.
+ */
+gboolean
+vc_hf_config_check_exact (VcHfConfig  *self,
+                          GError     **error)
+{
+  g_autofree char *parts = NULL;
+
+  g_return_val_if_fail (VC_IS_HF_CONFIG (self), FALSE);
+  if (vc_hf_config_is_exact (self))
+    return TRUE;
+  parts = join_parts (self);
+  g_set_error (error, VC_ERROR, VC_ERROR_NOT_UNDERSTOOD,
+               _("%s: not understood, so the estimate would not be exact: %s"), self->file_name, parts);
+  return FALSE;
+}
+
+/* The longest context the model was made for (max_position_embeddings); 0 when not given */
+guint
+vc_hf_config_get_max_context (VcHfConfig *self)
+{
+  g_return_val_if_fail (VC_IS_HF_CONFIG (self), 0);
+  return self->max_context;
+}
+
+/* rope_scaling's type and factor ("yarn ×4"), or NULL */
+const char *
+vc_hf_config_get_rope_scaling (VcHfConfig *self)
+{
+  g_return_val_if_fail (VC_IS_HF_CONFIG (self), NULL);
+  return self->rope_scaling;
 }
 
 const char *
@@ -1574,5 +2446,6 @@ vc_hf_config_apply (VcHfConfig *self,
                 "method", VC_METHOD_ARCHITECTURE,
                 NULL);
   vc_estimate_set_model_name (estimate, self->name);
+  vc_estimate_set_model_not_understood (estimate, vc_hf_config_get_not_understood (self));
   g_object_thaw_notify (G_OBJECT (estimate));
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-hf-config.h: a model's Hugging Face config.json read into an exact architecture.
  *
  * VcHfConfig is what one config.json says: the VcArch the architecture method counts, the
@@ -54,6 +55,12 @@ gboolean      vc_hf_config_get_text_only         (VcHfConfig          *self);
 const char   *vc_hf_config_get_torch_dtype       (VcHfConfig          *self);
 gboolean      vc_hf_config_get_precision         (VcHfConfig          *self,
                                                   VcPrecision         *precision);
+const char * const *vc_hf_config_get_not_understood (VcHfConfig       *self);
+gboolean      vc_hf_config_is_exact              (VcHfConfig          *self);
+guint         vc_hf_config_get_max_context       (VcHfConfig          *self);
+const char   *vc_hf_config_get_rope_scaling      (VcHfConfig          *self);
+gboolean      vc_hf_config_check_exact           (VcHfConfig          *self,
+                                                  GError             **error);
 const char   *vc_hf_config_get_description       (VcHfConfig          *self);
 const char   *vc_hf_config_get_warning           (VcHfConfig          *self);
 

@@ -125,6 +125,12 @@ vc_report_json (VcEstimate *estimate)
     json_builder_add_null_value (b);
   json_builder_set_member_name (b, "model");
   json_builder_add_string_value (b, vc_estimate_get_model_name (estimate));
+  /* an imported model's parts the estimate is not exact about: empty when exact */
+  json_builder_set_member_name (b, "not_understood");
+  json_builder_begin_array (b);
+  for (const char * const *part = vc_estimate_get_model_not_understood (estimate); *part; part++)
+    json_builder_add_string_value (b, *part);
+  json_builder_end_array (b);
   json_builder_set_member_name (b, "scenario");
   json_builder_add_string_value (b, vc_scenario_id (sel->id));
   json_builder_set_member_name (b, "parameters");
@@ -233,6 +239,11 @@ table_header (GString    *s,
   g_autofree char *active = vc_format_count (r->active_parameters);
 
   g_string_append_printf (s, _("Model: %s\n"), *name ? name : _("custom"));
+  if (*vc_estimate_get_model_not_understood (estimate) != NULL)
+    {
+      g_autofree char *parts = g_strjoinv (", ", (char **) vc_estimate_get_model_not_understood (estimate));
+      g_string_append_printf (s, _("Approximate, not understood: %s\n"), parts);
+    }
   g_string_append_printf (s, _("Method: %s\n"),
                           in->method == VC_METHOD_RULE_OF_THUMB ? _("rule of thumb") : _("architecture"));
   if (r->active_parameters < r->parameters)

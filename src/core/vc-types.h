@@ -92,6 +92,7 @@ typedef enum
 {
   VC_COMPONENT_WEIGHTS,
   VC_COMPONENT_KV_CACHE,
+  VC_COMPONENT_SEQUENCE_STATE,     /* linear-attention / SSM state: per sequence, not per token */
   VC_COMPONENT_ACTIVATIONS,
   VC_COMPONENT_GRADIENTS,
   VC_COMPONENT_OPTIMIZER,

@@ -29,10 +29,10 @@ vc_component_color (VcComponent  component,
                     GdkRGBA     *color)
 {
   static const char *light[VC_N_COMPONENTS] = {
-    "#1c71d8", "#813d9c", "#e66100", "#c01c28", "#26a269", "#986a44", "#77767b",
+    "#1c71d8", "#813d9c", "#2190a4", "#e66100", "#c01c28", "#26a269", "#986a44", "#77767b",
   };
   static const char *night[VC_N_COMPONENTS] = {
-    "#62a0ea", "#c061cb", "#ffa348", "#f66151", "#57e389", "#cdab8f", "#9a9996",
+    "#62a0ea", "#c061cb", "#33c7de", "#ffa348", "#f66151", "#57e389", "#cdab8f", "#9a9996",
   };
 
   gdk_rgba_parse (color, (dark ? night : light)[MIN ((guint) component, VC_N_COMPONENTS - 1)]);

@@ -31,6 +31,7 @@ struct _VcModelSection
   GtkEntry *active_parameters;
   GtkEntry *model_name;
   GtkButton *import_button;
+  GtkCheckButton *approximate_check;
   GtkLabel *note;
   GtkLabel *counts_hint;
   GtkExpander *arch_expander;
@@ -41,6 +42,7 @@ struct _VcModelSection
 enum {
   PROP_0,
   PROP_ESTIMATE,
+  PROP_APPROXIMATE,
   N_PROPS
 };
 
@@ -315,6 +317,9 @@ vc_model_section_get_property (GObject    *object,
     case PROP_ESTIMATE:
       g_value_set_object (value, self->estimate);
       break;
+    case PROP_APPROXIMATE:
+      g_value_set_boolean (value, vc_model_section_get_approximate (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -334,9 +339,31 @@ vc_model_section_set_property (GObject      *object,
       if (g_value_get_object (value) != NULL)
         vc_model_section_set_estimate (self, g_value_get_object (value));
       break;
+    case PROP_APPROXIMATE:
+      gtk_check_button_set_active (self->approximate_check, g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+approximate_toggled (VcModelSection *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_APPROXIMATE]);
+}
+
+/**
+ * vc_model_section_get_approximate:
+ *
+ * Returns: whether the user asks that a config.json holding what is not understood be imported
+ *   anyway, as an approximate estimate
+ */
+gboolean
+vc_model_section_get_approximate (VcModelSection *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_SECTION (self), FALSE);
+  return gtk_check_button_get_active (self->approximate_check);
 }
 
 static void
@@ -352,6 +379,10 @@ vc_model_section_class_init (VcModelSectionClass *klass)
   properties[PROP_ESTIMATE] =
     g_param_spec_object ("estimate", NULL, NULL, VC_TYPE_ESTIMATE,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* whether a config.json holding what is not understood is imported anyway (approximate) */
+  properties[PROP_APPROXIMATE] =
+    g_param_spec_boolean ("approximate", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -365,6 +396,7 @@ vc_model_section_class_init (VcModelSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, active_parameters);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, model_name);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, import_button);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, approximate_check);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, note);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, counts_hint);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, arch_expander);
@@ -378,4 +410,6 @@ vc_model_section_init (VcModelSection *self)
 {
   self->inputs = g_hash_table_new (g_str_hash, g_str_equal);
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect_object (self->approximate_check, "toggled", G_CALLBACK (approximate_toggled), self,
+                           G_CONNECT_SWAPPED);
 }

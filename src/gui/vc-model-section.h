@@ -23,5 +23,6 @@ void        vc_model_section_set_note     (VcModelSection *self,
                                            const char     *text,
                                            gboolean        warning);
 const char *vc_model_section_get_note     (VcModelSection *self);
+gboolean    vc_model_section_get_approximate (VcModelSection *self);
 
 G_END_DECLS

@@ -364,6 +364,18 @@ import_done (GObject      *source,
   const char *warning;
 
   _vc_window_end_io (self, FALSE);
+  /* exact or refused, unless the user asks for an approximate estimate */
+  if (config != NULL && !_vc_window_is_disposed (self) &&
+      !vc_model_section_get_approximate (VC_MODEL_SECTION (vc_window_get_model_section (self, VC_MODE_INFERENCE))) &&
+      !vc_hf_config_check_exact (config, &error))
+    {
+      g_autoptr(GError) refused = g_error_new (error->domain, error->code,
+                                               _("%s. Check “Import approximately what is not understood” "
+                                                 "to estimate it anyway."), error->message);
+
+      report_done (self, FALSE, _("Could not import “%s”"), p->file, refused);
+      return;
+    }
   if (!report_done (self, config != NULL, _("Could not import “%s”"), p->file, error))
     return;
   vc_hf_config_apply (config, self->estimate);

@@ -357,6 +357,10 @@ vc_window_init (VcWindow *self)
   self->estimate = vc_estimate_new ();
   vc_inference_page_set_estimate (self->inference_page, self->estimate);
   vc_training_page_set_estimate (self->training_page, self->estimate);
+  /* one "import approximately" choice, shown in both tabs */
+  g_object_bind_property (vc_window_get_model_section (self, VC_MODE_INFERENCE), "approximate",
+                          vc_window_get_model_section (self, VC_MODE_TRAINING), "approximate",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   vc_results_view_set_estimate (self->results, self->estimate);
   add_unit_action (self);
 

@@ -412,6 +412,8 @@ test_drop (Fixture       *f,
   VcModelSection *section = VC_MODEL_SECTION (vc_window_get_model_section (f->window, VC_MODE_TRAINING));
   const VcInputs *in = vc_estimate_get_inputs (f->estimate);
   g_autofree char *saved = NULL;
+  g_autofree char *before = NULL;
+  GtkWidget *approximate;
 
   /* a profile file (any name) opens */
   g_object_set (f->estimate, "batch", 7, "mode", VC_MODE_TRAINING, NULL);
@@ -426,13 +428,31 @@ test_drop (Fixture       *f,
   g_assert_cmpint (in->mode, ==, VC_MODE_TRAINING);
   g_assert_true (gtk_widget_get_mapped (vc_test_window_page (f->window, VC_MODE_TRAINING)));
 
-  /* a folder with a config.json of an unknown family: imported the Llama way, and said so */
+  /* a folder with a config.json of an unknown family: refused, naming what is not understood,
+   * and the model stays as it was */
   g_assert_cmpint (g_mkdir_with_parents (g_file_peek_path (unknown_dir), 0700), ==, 0);
   g_assert_true (g_file_replace_contents (unknown, unknown_text, strlen (unknown_text), NULL, FALSE, 0, NULL, NULL, NULL));
+  before = g_strdup (vc_estimate_get_model_name (f->estimate));
+  drop (f, unknown_dir);
+  g_assert_nonnull (vc_window_get_error (f->window));
+  g_assert_nonnull (strstr (vc_window_get_error (f->window), "model_type “my_llama”"));
+  g_assert_nonnull (strstr (vc_window_get_error (f->window), "Import approximately"));
+  g_assert_cmpstr (vc_estimate_get_model_name (f->estimate), ==, before);
+
+  /* with "Import approximately" checked in one tab (both follow), it is estimated the Llama
+   * way, and the note names what was not understood */
+  approximate = GTK_WIDGET (gtk_widget_get_template_child (vc_window_get_model_section (f->window, VC_MODE_INFERENCE),
+                                                           VC_TYPE_MODEL_SECTION, "approximate_check"));
+  gtk_widget_activate (approximate);
+  g_assert_true (vc_model_section_get_approximate (section));
   drop (f, unknown_dir);
   g_assert_null (vc_window_get_error (f->window));
   g_assert_nonnull (strstr (vc_model_section_get_note (section), "Llama way"));
+  g_assert_nonnull (strstr (vc_model_section_get_note (section), "model_type “my_llama”"));
   g_assert_cmpstr (vc_estimate_get_model_name (f->estimate), ==, "my-model");
+  g_assert_cmpstr (vc_estimate_get_model_not_understood (f->estimate)[0], ==, "model_type “my_llama”");
+  gtk_widget_activate (approximate);
+  g_assert_false (vc_model_section_get_approximate (section));
 
   /* a multimodal config.json: the text model only, and said so */
   drop (f, gemma3);

@@ -29,6 +29,13 @@ typedef struct
   guint window_layers;
   const char *dtype;
   gboolean text_only;
+  const char *not_understood;  /* NULL: exact */
+  /* where the published figures are rounded: the total and, for MoE, the activated parameters
+   * without the input embedding, as model cards give them, and the unit of their last digit */
+  double published_total;
+  double published_active;
+  double published_unit;
+  double published_total_unit;  /* when the total is rounded coarser than the activated count */
 } ModelCase;
 
 static const ModelCase models[] = {
@@ -89,7 +96,73 @@ static const ModelCase models[] = {
    * 671,026,419,200, the MTP layer's 13,463,426,304 and 41,540,496 FP8 block scales
    * (weight_scale_inv, one per 128 × 128 block of each linear weight). 37B activated; the
    * module count 37,552,297,472 includes the 926,679,040 of the input embedding. */
-  { "DeepSeek-V3", "deepseek_v3", 671026419200, 37552297472, 70272, 0, 0, "bfloat16", FALSE },
+  { "DeepSeek-V3", "deepseek_v3", 671026419200, 37552297472, 70272, 0, 0, "bfloat16", FALSE,
+    "quantization_config (quant_method “fp8”)" },
+  /* moonshotai/Kimi-K2-Base (the values of its config.json as quoted in lumenrl's DeepSeek-V3
+   * registry test; model_type kimi_k2, DeepseekV3ForCausalLM): "1 T total, 32 B active" (Kimi
+   * K2-Instruct and K2-Thinking, Miles's Kimi K2 launch recipes, from Moonshot's model card).
+   * KV cache: the MLA latent, 512 + 64 values a layer. */
+  { "Kimi-K2-Base", "kimi_k2", 1026408232448, 32861500928, 70272, 0, 0, NULL, FALSE, NULL,
+    1e12, 32e9, 1e9, 1e12 },
+  /* Qwen/Qwen3-Next-80B-A3B-Instruct: its safetensors hold 81,324,862,720 parameters (the
+   * tensor listing of a published model report, which quotes this config.json), of which the
+   * multi-token prediction module mtp.* holds 1,650,471,424 (fc 2048 × 4096, one
+   * full-attention layer with its 512 experts, three norms) that transformers does not load:
+   * the model is 79,674,391,296, the model card's 80B. 36 Gated DeltaNet layers, 12 with
+   * attention. Its "3B activated" is below the module count (3.56B without the input
+   * embedding), so only the total is checked against it. */
+  { "Qwen3-Next-80B-A3B-Instruct", "qwen3_next", 79674391296, 3874929408, 24576, 0, 0, "bfloat16", FALSE, NULL,
+    80e9, -1, 1e9 },
+  /* tiiuae/Falcon-H1-Tiny-90M-Instruct (config.json as quoted by mlx-lm's Falcon-H1 test and a
+   * Falcon-H1 converter's required values): the Falcon-H1-Tiny release gives 90M parameters.
+   * Every one of its 24 layers runs attention (8 heads, 2 KV heads of 64) and a Mamba-2 mixer
+   * (24 heads of 32, state 64) side by side, then an MLP of 768; tied embeddings. */
+  { "Falcon-H1-Tiny-90M-Instruct", "falcon_h1", 91131072, 0, 12288, 0, 0, NULL, FALSE, NULL, 90e6, 0, 1e7 },
+  /* ibm-granite/granite-4.0-h-tiny (config.json as quoted, fields read, by a performance model's
+   * importer tests): "a 7B parameter long-context instruct model" (its model card), "H-Tiny
+   * (7B / 1B)" (IBM's Granite 4.0 release as open-source-ai.tech lists it). 36 Mamba-2 layers (48 heads of 64, state 128), 4 attention layers (12 heads,
+   * 4 KV heads of 128); every layer 6 of 64 experts of 512 and a shared MLP of 1024; tied. */
+  { "granite-4.0-h-tiny", "granitemoehybrid", 6939037248, 1465470528, 8192, 0, 0, NULL, FALSE, NULL,
+    7e9, 1e9, 1e9 },
+  /* meta-llama/Llama-4-Scout-17B-16E (its config.json and per-module parameter table as published
+   * in a Llama 4 notes file, which gives "109B"; its exact total, 109,676,279,296, is one
+   * 202,048 × 5120 matrix more than the modules it lists add up to): the full model is counted,
+   * the text model's 107,769,861,120 and the vision encoder with its projector, 871,932,416
+   * (class embedding 1408, positions 812,416, patch projection 827,904, 34 layers of 23,807,872,
+   * adapter 23,068,672 + 16,777,216, projector 20,971,520, as the table lists them). 36 layers
+   * attend within 8192-token chunks, the 12 NoPE layers to the whole context. The "17B" of the
+   * model's name is the text model's activated count with its embeddings (17,172,894,720),
+   * checked below. */
+  { "Llama-4-Scout-17B-16E", "llama4_text", 108641793536, 18044827136, 196608, 8192, 36, "bfloat16", FALSE, NULL,
+    109e9, -1, 1e9 },
+  /* meta-llama/Llama-4-Maverick-17B-128E (the config TensorRT-LLM's Llama 4 test quotes, with its
+   * 48 layers back and without the no_rope_layer_interval the test adds; vision_config as
+   * Scout's): MoE of 128 experts in every other layer, dense MLPs of 16384 between. "Llama 4
+   * Maverick with 402 billion parameters" (immers.cloud's Granite-4.0-H-Small page); the name's
+   * 17B activated: 17,184,691,200 in the text model, checked below. */
+  { "Llama-4-Maverick-17B-128E", "llama4_text", 401583781376, 18056623616, 196608, 8192, 36, "bfloat16", FALSE, NULL,
+    402e9, -1, 1e9 },
+  /* ibm-granite/granite-3.3-2b-instruct (config.json as quoted in mlx-lm's granite tests): the
+   * Granite 3.x model card's architecture table gives the 2B dense model (embedding 2048, 40
+   * layers, 32 heads of 64, 8 KV heads, MLP 8192) as 2.5B parameters. Llama's modules, tied. */
+  { "granite-3.3-2b-instruct", "granite", 2533539840, 0, 81920, 0, 0, NULL, FALSE, NULL, 2.5e9, 2.5e9, 1e8 },
+  /* ibm-granite/granite-3.1-1b-a400m-instruct and granite-3.1-3b-a800m-instruct: the Granite
+   * 3.1 model card's table gives 1.3B parameters with 400M activated, and 3.3B with 800M (8 of
+   * 32 and of 40 experts) */
+  { "granite-3.1-1b-a400m-instruct", "granitemoe", 1334628352, 428658688, 49152, 0, 0, "bfloat16", FALSE, NULL,
+    1.3e9, 0.4e9, 1e8 },
+  { "granite-3.1-3b-a800m-instruct", "granitemoe", 3298793472, 882874368, 65536, 0, 0, NULL, FALSE, NULL,
+    3.3e9, 0.8e9, 1e8 },
+  /* openai/gpt-oss-20b and gpt-oss-120b (config.json: num_local_experts 32 and 128, 24 and 36
+   * layers): the gpt-oss model card (arXiv 2508.10925), as OpenAI's release summarizes it:
+   * "gpt-oss-120b: 116.8B total parameters (5.1B active)", "gpt-oss-20b: 20.9B total parameters
+   * (3.6B active)"; its active figures leave out the input embedding.
+   * Every other layer attends to a window of 128 tokens. The MXFP4 quantization_config is not
+   * sized here: their import needs --approximate. */
+  { "gpt-oss-20b", "gpt_oss", 20914757184, 4187440704, 49152, 128, 12, NULL, FALSE,
+    "quantization_config (quant_method “mxfp4”)", 20.9e9, 3.6e9, 1e8 },
+  { "gpt-oss-120b", "gpt_oss", 116829156672, 5711982912, 73728, 128, 18, NULL, FALSE,
+    "quantization_config (quant_method “mxfp4”)", 116.8e9, 5.1e9, 1e8 },
 };
 
 static char *
@@ -138,6 +211,16 @@ test_model (gconstpointer data)
       g_assert_false (vc_arch_is_moe (arch));
       g_assert_cmpfloat (counts->active, ==, m->total);
     }
+  if (m->published_unit > 0)
+    {
+      double embedding = (double) arch->vocab_size * arch->hidden_size;
+
+      double total_unit = m->published_total_unit > 0 ? m->published_total_unit : m->published_unit;
+
+      g_assert_cmpfloat (fabs (counts->total - m->published_total), <=, total_unit / 2);
+      if (m->active > 0 && m->published_active >= 0)
+        g_assert_cmpfloat (fabs (counts->active - embedding - m->published_active), <=, m->published_unit / 2);
+    }
   g_assert_cmpfloat (vc_arch_kv_bytes_per_token (arch, 2), ==, m->kv_bytes);
   g_assert_cmpuint (arch->sliding_window, ==, m->window);
   g_assert_cmpuint (arch->sliding_window_layers, ==, m->window_layers);
@@ -145,8 +228,26 @@ test_model (gconstpointer data)
   g_assert_nonnull (vc_hf_config_get_description (config));
   if (m->text_only)
     g_assert_nonnull (strstr (vc_hf_config_get_warning (config), "text model"));
-  else
+  else if (m->not_understood == NULL)
     g_assert_null (vc_hf_config_get_warning (config));
+  /* exact, or not understood: what, exactly */
+  if (m->not_understood == NULL)
+    {
+      g_assert_true (vc_hf_config_is_exact (config));
+      g_assert_true (vc_hf_config_check_exact (config, NULL));
+      g_assert_null (vc_hf_config_get_not_understood (config)[0]);
+    }
+  else
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *parts = g_strjoinv (", ", (char **) vc_hf_config_get_not_understood (config));
+
+      g_assert_false (vc_hf_config_is_exact (config));
+      g_assert_cmpstr (parts, ==, m->not_understood);
+      g_assert_false (vc_hf_config_check_exact (config, &error));
+      g_assert_error (error, VC_ERROR, VC_ERROR_NOT_UNDERSTOOD);
+      g_assert_nonnull (strstr (error->message, m->not_understood));
+    }
 }
 
 static void
@@ -159,6 +260,8 @@ test_family_details (void)
   g_autoptr(VcHfConfig) v2 = load_model ("DeepSeek-V2-Lite");
   g_autoptr(VcHfConfig) v3 = load_model ("DeepSeek-V3");
   g_autoptr(VcHfConfig) gemma3 = load_model ("gemma-3-1b-pt");
+  g_autoptr(VcHfConfig) oss = load_model ("gpt-oss-20b");
+  g_autoptr(VcHfConfig) granite = load_model ("granite-3.1-3b-a800m-instruct");
   VcPrecision precision;
 
   g_assert_cmpuint (vc_hf_config_get_arch (falcon)->n_kv_heads, ==, 1);
@@ -177,7 +280,95 @@ test_family_details (void)
   g_assert_cmpuint (vc_hf_config_get_arch (v3)->dense_layers, ==, 3);
   g_assert_nonnull (strstr (vc_hf_config_get_description (v3), "multi-token"));
   g_assert_true (vc_hf_config_get_arch (gemma3)->qk_norm);
+  /* gpt-oss: sinks, biases everywhere, every layer an MoE; Granite MoE: no bias, no shared expert */
+  g_assert_true (vc_hf_config_get_arch (oss)->attention_sinks);
+  g_assert_true (vc_hf_config_get_arch (oss)->qkv_bias && vc_hf_config_get_arch (oss)->o_bias);
+  g_assert_true (vc_hf_config_get_arch (oss)->mlp_bias && vc_hf_config_get_arch (oss)->router_bias);
+  g_assert_cmpuint (vc_hf_config_get_arch (oss)->dense_layers, ==, 0);
+  g_assert_false (vc_hf_config_get_arch (granite)->router_bias || vc_hf_config_get_arch (granite)->mlp_bias);
+  g_assert_cmpuint (vc_hf_config_get_arch (granite)->n_shared_experts, ==, 0);
+  g_assert_true (vc_hf_config_get_arch (granite)->tied_embeddings);
+  /* Qwen3-Next: three Gated DeltaNet layers to one with gated attention */
+  {
+    g_autoptr(VcHfConfig) next = load_model ("Qwen3-Next-80B-A3B-Instruct");
+    const VcArch *a = vc_hf_config_get_arch (next);
+
+    g_assert_cmpuint (a->recurrent_layers, ==, 36);
+    g_assert_false (a->recurrent_with_attention);
+    g_assert_cmpuint (vc_arch_attention_layers (a), ==, 12);
+    g_assert_true (a->gated_attention && a->qk_norm && a->shared_expert_gate);
+    /* in_proj_qkvz 2048 × 12288, in_proj_ba 2048 × 64, conv1d 8192 × 4, dt_bias and A_log 32
+     * each, the gated norm 128, out_proj 4096 × 2048 */
+    g_assert_cmpuint (a->recurrent_params, ==, 33718464);
+    /* the convolution's last 3 inputs of 8192 channels and 32 × 128 × 128 recurrent values */
+    g_assert_cmpuint (a->recurrent_state, ==, 548864);
+  }
+  /* Llama 4: MoE in every layer with a shared expert, chunked attention, the vision tower counted */
+  {
+    g_autoptr(VcHfConfig) scout = load_model ("Llama-4-Scout-17B-16E");
+    const VcArch *a = vc_hf_config_get_arch (scout);
+
+    g_assert_cmpuint (a->encoder_params, ==, 871932416);
+    g_assert_cmpfloat (vc_hf_config_get_counts (scout)->active - a->encoder_params, ==, 17172894720.0);
+    g_assert_cmpuint (a->dense_layers, ==, 0);
+    g_assert_cmpuint (a->n_shared_experts, ==, 1);
+    g_assert_cmpuint (a->shared_intermediate_size, ==, 8192);
+    g_assert_cmpuint (a->intermediate_size, ==, 16384);
+    g_assert_nonnull (strstr (vc_hf_config_get_description (scout), "vision encoder and projector are counted"));
+    g_assert_nonnull (strstr (vc_hf_config_get_description (scout), "chunks of 8192 tokens"));
+  }
+  {
+    g_autoptr(VcHfConfig) maverick = load_model ("Llama-4-Maverick-17B-128E");
+    const VcArch *a = vc_hf_config_get_arch (maverick);
+
+    g_assert_cmpuint (a->dense_layers, ==, 24);
+    g_assert_cmpfloat (vc_hf_config_get_counts (maverick)->active - a->encoder_params, ==, 17184691200.0);
+  }
+  /* Granite 4.0 hybrid: Mamba-2 layers instead of attention, as layer_types says */
+  {
+    g_autoptr(VcHfConfig) g4 = load_model ("granite-4.0-h-tiny");
+    const VcArch *a = vc_hf_config_get_arch (g4);
+
+    g_assert_cmpuint (a->recurrent_layers, ==, 36);
+    g_assert_false (a->recurrent_with_attention);
+    g_assert_cmpuint (vc_arch_attention_layers (a), ==, 4);
+    g_assert_cmpuint (a->n_shared_experts, ==, 1);
+    g_assert_cmpuint (a->shared_intermediate_size, ==, 1024);
+    /* in_proj 1536 × (3072 + 3328 + 48), conv1d 3328 × 4 with its bias, dt_bias, A_log and D 48
+     * each, the gated norm 3072, out_proj 3072 × 1536 */
+    g_assert_cmpuint (a->recurrent_params, ==, 14642576);
+    /* 3328 channels × 3 and 48 heads × 64 × 128 */
+    g_assert_cmpuint (a->recurrent_state, ==, 403200);
+  }
+  /* Falcon-H1: a Mamba-2 mixer beside attention in every layer */
+  {
+    g_autoptr(VcHfConfig) h1 = load_model ("Falcon-H1-Tiny-90M-Instruct");
+    const VcArch *a = vc_hf_config_get_arch (h1);
+
+    g_assert_cmpuint (a->recurrent_layers, ==, 24);
+    g_assert_true (a->recurrent_with_attention);
+    g_assert_cmpuint (vc_arch_attention_layers (a), ==, 24);
+    /* in_proj 512 × (768 + 896 + 24), conv1d 896 × 4 with its bias, dt_bias, A_log and D 24
+     * each, no norm (mamba_rms_norm false), out_proj 768 × 512 */
+    g_assert_cmpuint (a->recurrent_params, ==, 1262024);
+    /* 896 channels × 3 and 24 heads × 32 × 64 */
+    g_assert_cmpuint (a->recurrent_state, ==, 51840);
+  }
   g_assert_cmpuint (vc_hf_config_get_arch (gemma3)->norms_per_layer, ==, 4);
+
+  /* the longest context, as max_position_embeddings (GPT-2: n_positions) and rope_scaling say */
+  {
+    g_autoptr(VcHfConfig) llama = load_model ("Llama-3.1-8B");
+
+    g_assert_cmpuint (vc_hf_config_get_max_context (llama), ==, 131072);
+    g_assert_cmpstr (vc_hf_config_get_rope_scaling (llama), ==, "llama3 ×8");
+    g_assert_nonnull (strstr (vc_hf_config_get_description (llama), "Maximum context: "));
+    g_assert_nonnull (strstr (vc_hf_config_get_description (llama), " tokens (rope scaling llama3 ×8)."));
+    g_assert_cmpuint (vc_hf_config_get_max_context (gpt2), ==, 1024);
+    g_assert_null (vc_hf_config_get_rope_scaling (gpt2));
+    g_assert_cmpuint (vc_hf_config_get_max_context (oss), ==, 131072);
+    g_assert_cmpstr (vc_hf_config_get_rope_scaling (oss), ==, "yarn ×32");
+  }
 
   /* stored precision: DeepSeek-V3's weights are FP8 although torch_dtype says bfloat16 */
   g_assert_true (vc_hf_config_get_precision (v3, &precision));
@@ -285,6 +476,9 @@ static const BadCase bad_cases[] = {
   { "gemma-3-4b-it", "text_config.num_hidden_layers", "-1", "~\"text_config.num_hidden_layers\" must be a whole number from 1 to 100000, got -1" },
   { "gemma-3-4b-it", "text_config", "3", "~\"text_config\" must be an object" },
   { "DeepSeek-V3", "kv_lora_rank", NULL, "~\"kv_lora_rank\" is missing" },
+  { "granite-4.0-h-tiny", "layer_types", NULL, "~\"layer_types\" is missing; it must say for each layer \"mamba\" or \"attention\"" },
+  { "granite-4.0-h-tiny", "mamba_d_head", "60", "~\"mamba_d_head\" (60) × \"mamba_n_heads\" (48) must equal the Mamba width (3072)" },
+  { "Falcon-H1-Tiny-90M-Instruct", "mamba_n_heads", "25", "~must equal the Mamba width (768)" },
   { "DeepSeek-V3", "first_k_dense_replace", "62", "~\"first_k_dense_replace\" must be a whole number from 0 to 61, got 62" },
   { "DeepSeek-V3", "q_lora_rank", "\"1536\"", "~\"q_lora_rank\" must be a whole number" },
   { "gpt2", "n_embd", "768.5", "~\"n_embd\" must be a whole number from 1 to 1000000, got 768.5" },
@@ -470,6 +664,9 @@ test_unknown_family (void)
 
   g_assert_no_error (error);
   g_assert_false (vc_hf_config_get_known_family (config));
+  g_assert_false (vc_hf_config_is_exact (config));
+  g_assert_cmpstr (vc_hf_config_get_not_understood (config)[0], ==, "model_type “my_new_llm”");
+  g_assert_null (vc_hf_config_get_not_understood (config)[1]);
   g_assert_cmpstr (vc_hf_config_get_family (config), ==, "llama");
   g_assert_cmpstr (vc_hf_config_get_model_type (config), ==, "my_new_llm");
   g_assert_nonnull (strstr (vc_hf_config_get_warning (config), "my_new_llm"));
@@ -477,12 +674,71 @@ test_unknown_family (void)
   g_assert_cmpfloat (vc_hf_config_get_counts (config)->total, ==, 8030261248);
 
   g_assert_false (vc_hf_config_get_known_family (none));
-  g_assert_nonnull (strstr (vc_hf_config_get_warning (none), "no model_type"));
+  g_assert_cmpstr (vc_hf_config_get_not_understood (none)[0], ==, "model_type");
 
-  /* the standard MoE keys are read for an unknown family too */
+  /* the standard MoE keys are read for an unknown family too, for an approximate estimate */
   g_assert_false (vc_hf_config_get_known_family (moe));
+  g_assert_cmpstr (vc_hf_config_get_not_understood (moe)[0], ==, "model_type “some_moe”");
   g_assert_cmpfloat (vc_hf_config_get_counts (moe)->total, ==, 46702792704);
   g_assert_cmpfloat (vc_hf_config_get_counts (moe)->active, ==, 12879925248);
+}
+
+/* Memory keys a family does not read are named; keys that say "none" are not. */
+static void
+test_not_understood (void)
+{
+  static const struct { const char *dir; const char *key; const char *value; const char *parts; } cases[] = {
+    { "Llama-3.1-8B", "num_local_experts", "8", "num_local_experts" },
+    { "Llama-3.1-8B", "kv_lora_rank", "512", "kv_lora_rank" },
+    { "Llama-3.1-8B", "sliding_window", "4096", "sliding_window" },
+    { "Llama-3.1-8B", "mamba_d_state", "128", "mamba_d_state" },
+    { "Llama-3.1-8B", "linear_num_value_heads", "32", "linear_num_value_heads" },
+    { "Llama-3.1-8B", "attention_chunk_size", "8192", "attention_chunk_size" },
+    { "Llama-3.1-8B", "quantization_config", "{\"quant_method\": \"awq\", \"bits\": 4, \"group_size\": 128}",
+      "quantization_config (quant_method “awq”)" },
+    { "Llama-3.1-8B", "quantization_config", "{\"bits\": 4}", "quantization_config" },
+    { "gemma-3-4b-it", "text_config.moe_intermediate_size", "1024", "text_config.moe_intermediate_size" },
+    { "Qwen2.5-7B", "layer_types", NULL, "layer_types “linear_attention”" },
+    /* what says "none" is understood */
+    { "Llama-3.1-8B", "num_local_experts", "null", NULL },
+    { "Llama-3.1-8B", "num_experts", "0", NULL },
+    { "Llama-3.1-8B", "use_sliding_window", "false", NULL },
+    { "Llama-3.1-8B", "mamba_layers", "[]", NULL },
+    { "Llama-3.1-8B", "quantization_config", "{}", NULL },
+    { "Llama-3.1-8B", "quantization_config",
+      "{\"quant_method\": \"bitsandbytes\", \"load_in_4bit\": false, \"load_in_8bit\": false}", NULL },
+    /* keys that change nothing in memory */
+    { "Llama-3.1-8B", "router_aux_loss_coef", "0.01", NULL },
+    { "Llama-3.1-8B", "attn_logit_softcapping", "50.0", NULL },
+  };
+  g_autoptr(GString) types = g_string_new ("[");
+
+  for (guint i = 0; i < 28; i++)
+    g_string_append_printf (types, "%s\"%s\"", i ? ", " : "", i % 4 == 3 ? "full_attention" : "linear_attention");
+  g_string_append (types, "]");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(VcHfConfig) config = load_variant (cases[i].dir, cases[i].key,
+                                                   cases[i].value ? cases[i].value : types->str, &error);
+      g_autofree char *parts = NULL;
+
+      g_test_message ("%s: %s = %s", cases[i].dir, cases[i].key, cases[i].value);
+      g_assert_no_error (error);
+      parts = g_strjoinv (", ", (char **) vc_hf_config_get_not_understood (config));
+      if (cases[i].parts == NULL)
+        {
+          g_assert_cmpstr (parts, ==, "");
+          g_assert_true (vc_hf_config_is_exact (config));
+          continue;
+        }
+      g_assert_cmpstr (parts, ==, cases[i].parts);
+      g_assert_false (vc_hf_config_check_exact (config, &error));
+      g_assert_error (error, VC_ERROR, VC_ERROR_NOT_UNDERSTOOD);
+      check_message (error->message, "~config.json: not understood, so the estimate would not be exact: ");
+      g_assert_nonnull (strstr (error->message, cases[i].parts));
+      g_assert_nonnull (strstr (vc_hf_config_get_warning (config), cases[i].parts));
+    }
 }
 
 static void
@@ -545,6 +801,49 @@ test_windows_and_layers (void)
     g_assert_cmpuint (vc_hf_config_get_arch (falcon)->n_kv_heads, ==, 1);
   }
 
+  /* Qwen3-Next: layer_types, when given, says which layers are Gated DeltaNet */
+  {
+    g_autoptr(GString) kinds = g_string_new ("[");
+    g_autoptr(VcHfConfig) next = NULL;
+
+    for (guint i = 0; i < 48; i++)
+      g_string_append_printf (kinds, "%s\"%s\"", i ? ", " : "", i % 2 ? "full_attention" : "linear_attention");
+    g_string_append (kinds, "]");
+    next = load_variant ("Qwen3-Next-80B-A3B-Instruct", "layer_types", kinds->str, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (next)->recurrent_layers, ==, 24);
+    g_assert_true (vc_hf_config_is_exact (next));
+  }
+
+  /* Llama 4: moe_layers or interleave_moe_layer_step; a text-only config counts no encoder */
+  {
+    g_autoptr(VcHfConfig) half = load_variant ("Llama-4-Scout-17B-16E", "text_config.moe_layers", "[1, 3, 5, 7]", &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (half)->dense_layers, ==, 44);
+    g_assert_cmpuint (vc_hf_config_get_arch (half)->encoder_params, ==, 871932416);
+  }
+  {
+    g_autofree char *dir = model_path ("Llama-4-Scout-17B-16E");
+    g_autofree char *file = g_build_filename (dir, "config.json", NULL);
+    g_autoptr(JsonParser) p = json_parser_new ();
+    g_autoptr(JsonGenerator) g = json_generator_new ();
+    g_autoptr(JsonNode) text = NULL;
+    g_autofree char *data = NULL;
+    g_autoptr(VcHfConfig) llm = NULL;
+
+    json_parser_load_from_file (p, file, &error);
+    g_assert_no_error (error);
+    text = json_node_copy (json_object_get_member (json_node_get_object (json_parser_get_root (p)), "text_config"));
+    json_generator_set_root (g, text);
+    data = json_generator_to_data (g, NULL);
+    llm = vc_hf_config_new_from_data (data, strlen (data), "config.json", NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (vc_hf_config_get_family (llm), ==, "llama4_text");
+    g_assert_cmpuint (vc_hf_config_get_arch (llm)->encoder_params, ==, 0);
+    g_assert_cmpfloat (vc_hf_config_get_counts (llm)->total, ==, 107769861120.0);
+  }
+
   /* Mistral v0.2 has no window */
   mistral = load_variant ("Mistral-7B-v0.1", "sliding_window", "null", &error);
   g_assert_no_error (error);
@@ -587,6 +886,26 @@ test_apply (void)
   g_assert_cmpfloat (kv, ==, 98304);
   g_assert_cmpuint (layers, ==, 48);
   g_assert_cmpuint (experts, ==, 128);
+  g_assert_null (vc_estimate_get_model_not_understood (estimate)[0]);
+
+  /* an approximate import says what it is not exact about until another model comes: a
+   * preset, or the inputs of a profile */
+  {
+    g_autoptr(VcHfConfig) v3 = load_model ("DeepSeek-V3");
+    g_autoptr(VcEstimate) fresh = vc_estimate_new ();
+
+    vc_hf_config_apply (v3, estimate);
+    g_assert_cmpstr (vc_estimate_get_model_not_understood (estimate)[0], ==, "quantization_config (quant_method “fp8”)");
+    vc_estimate_set_preset (estimate, "llama-3-8b", NULL);
+    g_assert_null (vc_estimate_get_model_not_understood (estimate)[0]);
+    vc_hf_config_apply (v3, estimate);
+    vc_estimate_copy_inputs (fresh, estimate);
+    g_assert_nonnull (vc_estimate_get_model_not_understood (fresh)[0]);
+    g_clear_object (&fresh);
+    fresh = vc_estimate_new ();
+    vc_estimate_copy_inputs (estimate, fresh);
+    g_assert_null (vc_estimate_get_model_not_understood (estimate)[0]);
+  }
   g_assert_finalize_object (estimate);
 }
 
@@ -614,9 +933,12 @@ test_cli_models (void)
   for (guint i = 0; i < G_N_ELEMENTS (models); i++)
     {
       g_autofree char *path = model_path (models[i].dir);
-      const char *args[] = { "--config", path, "--format", "json", NULL };
+      /* what is not understood is estimated only when asked for */
+      const char *args[] = { "--config", path, "--format", "json",
+                             models[i].not_understood ? "--approximate" : NULL, NULL };
       g_autoptr(JsonParser) parser = json_parser_new ();
       JsonObject *o = run_json (parser, args);
+      JsonArray *parts = json_object_get_array_member (o, "not_understood");
 
       g_test_message ("%s", models[i].dir);
       g_assert_cmpstr (json_object_get_string_member (o, "method"), ==, "architecture");
@@ -626,6 +948,13 @@ test_cli_models (void)
       g_assert_cmpint (json_object_get_int_member (o, "active_parameters"), ==,
                        (gint64) (models[i].active > 0 ? models[i].active : models[i].total));
       g_assert_cmpint (json_object_get_int_member (o, "kv_bytes_per_token"), ==, (gint64) models[i].kv_bytes);
+      if (models[i].not_understood)
+        {
+          g_assert_cmpuint (json_array_get_length (parts), ==, 1);
+          g_assert_cmpstr (json_array_get_string_element (parts, 0), ==, models[i].not_understood);
+        }
+      else
+        g_assert_cmpuint (json_array_get_length (parts), ==, 0);
     }
 }
 
@@ -650,6 +979,37 @@ test_cli_overrides (void)
   g_assert_cmpstr (json_object_get_string_member (run_json (p4, rule), "method"), ==, "rule-of-thumb");
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (json_parser_get_root (p4)), "parameters"),
                    ==, 8030261248);
+}
+
+/* A linear-attention model: the KV cache grows with the context in its 12 attention layers only,
+ * the Gated DeltaNet state is per sequence and does not grow. */
+static void
+test_cli_sequence_state (void)
+{
+  g_autofree char *path = model_path ("Qwen3-Next-80B-A3B-Instruct");
+  g_autofree char *llama = model_path ("Llama-3.1-8B");
+  const char *long_ctx[] = { "--config", path, "--seq", "262144", "--concurrency", "4",
+                             "--kv-precision", "fp8", "--format", "json", NULL };
+  const char *short_ctx[] = { "--config", path, "--seq", "1024", "--concurrency", "4",
+                              "--kv-precision", "fp8", "--format", "json", NULL };
+  const char *dense[] = { "--config", llama, "--format", "json", NULL };
+  const char *training[] = { "--config", path, "--mode", "training", "--format", "json", NULL };
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  g_autoptr(JsonParser) p3 = json_parser_new ();
+  g_autoptr(JsonParser) p4 = json_parser_new ();
+  JsonObject *o1 = run_json (p1, long_ctx);
+  JsonObject *o2 = run_json (p2, short_ctx);
+
+  /* 12 layers × 2 × 2 KV heads × 256 × 1 byte × 262,144 tokens × 4 sequences */
+  g_assert_cmpint (json_object_get_int_member (o1, "kv_bytes_per_token"), ==, 12 * 2 * 2 * 256);
+  g_assert_cmpint (vc_test_component_bytes (o1, "kv_cache"), ==, (gint64) 12 * 2 * 2 * 256 * 262144 * 4);
+  /* 36 layers × 548,864 values × 1 byte × 4 sequences, whatever the context */
+  g_assert_cmpint (vc_test_component_bytes (o1, "sequence_state"), ==, (gint64) 36 * 548864 * 4);
+  g_assert_cmpint (vc_test_component_bytes (o2, "sequence_state"), ==, (gint64) 36 * 548864 * 4);
+  /* a model without such layers, and training, have no such component */
+  g_assert_cmpint (vc_test_component_bytes (run_json (p3, dense), "sequence_state"), ==, -1);
+  g_assert_cmpint (vc_test_component_bytes (run_json (p4, training), "sequence_state"), ==, -1);
 }
 
 static void
@@ -683,23 +1043,47 @@ test_cli_errors (void)
       g_assert_cmpstr (out, ==, "");
     }
 
-  /* an unknown family is estimated, and vramcalc says so */
+  /* an unknown family is refused, naming what is not understood; with --approximate it is
+   * estimated the Llama way, and the result says what was not understood */
   write_file (unknown, unknown_text, -1);
   {
     g_autofree char *dir = g_path_get_dirname (unknown);
-    const char *args[] = { "--config", dir, "--format", "json", NULL };
+    const char *refused[] = { "--config", dir, "--format", "json", NULL };
+    const char *approximate[] = { "--config", dir, "--approximate", "--format", "json", NULL };
+    const char *table[] = { "--approximate", "--config", dir, NULL };
+    const char *alone[] = { "--approximate", "--preset", "llama-3-8b", NULL };
     g_autofree char *out = NULL;
     g_autofree char *err = NULL;
-
+    g_autofree char *out2 = NULL;
+    g_autofree char *err2 = NULL;
+    g_autofree char *out3 = NULL;
+    g_autofree char *err3 = NULL;
+    g_autofree char *out4 = NULL;
+    g_autofree char *err4 = NULL;
     g_autoptr(JsonParser) parser = json_parser_new ();
     g_autoptr(GError) error = NULL;
+    JsonObject *o;
 
-    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
-    g_assert_nonnull (strstr (err, "my_new_llm"));
-    json_parser_load_from_data (parser, out, -1, &error);
+    g_assert_cmpint (vc_test_run_vramcalc (refused, NULL, &out, &err), ==, 2);
+    g_assert_cmpstr (out, ==, "");
+    g_assert_nonnull (strstr (err, "--config: config.json: not understood, so the estimate would not be exact: "
+                                   "model_type “my_new_llm”; --approximate estimates it anyway"));
+
+    g_assert_cmpint (vc_test_run_vramcalc (approximate, NULL, &out2, &err2), ==, 0);
+    g_assert_nonnull (strstr (err2, "my_new_llm"));
+    json_parser_load_from_data (parser, out2, -1, &error);
     g_assert_no_error (error);
-    g_assert_cmpint (json_object_get_int_member (json_node_get_object (json_parser_get_root (parser)),
-                                                 "parameters"), ==, 8030261248);
+    o = json_node_get_object (json_parser_get_root (parser));
+    g_assert_cmpint (json_object_get_int_member (o, "parameters"), ==, 8030261248);
+    g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (o, "not_understood"), 0),
+                     ==, "model_type “my_new_llm”");
+
+    g_assert_cmpint (vc_test_run_vramcalc (table, NULL, &out3, &err3), ==, 0);
+    g_assert_nonnull (strstr (out3, "Approximate, not understood: model_type “my_new_llm”\n"));
+
+    /* never an option ignored */
+    g_assert_cmpint (vc_test_run_vramcalc (alone, NULL, &out4, &err4), ==, 2);
+    g_assert_nonnull (strstr (err4, "--approximate: applies to a model read with --config"));
   }
   vc_test_remove_tree (tmp);
 }
@@ -717,6 +1101,7 @@ main (int    argc,
     }
   g_test_add_func ("/hf-config/family-details", test_family_details);
   g_test_add_func ("/hf-config/unknown-family", test_unknown_family);
+  g_test_add_func ("/hf-config/not-understood", test_not_understood);
   g_test_add_func ("/hf-config/windows-and-layers", test_windows_and_layers);
   g_test_add_func ("/hf-config/bad-values", test_bad_values);
   g_test_add_func ("/hf-config/bad-files", test_bad_files);
@@ -726,5 +1111,6 @@ main (int    argc,
   g_test_add_func ("/hf-config/cli/models", test_cli_models);
   g_test_add_func ("/hf-config/cli/overrides", test_cli_overrides);
   g_test_add_func ("/hf-config/cli/errors", test_cli_errors);
+  g_test_add_func ("/hf-config/cli/sequence-state", test_cli_sequence_state);
   return g_test_run ();
 }

@@ -240,6 +240,9 @@ check_structure (VcEstimate *e)
   g_assert_true (g_utf8_validate (csv, -1, NULL));
   for (guint c = 0; c < VC_N_COMPONENTS; c++)
     n_components += c == VC_COMPONENT_KV_CACHE ? in->mode == VC_MODE_INFERENCE
+                  : c == VC_COMPONENT_SEQUENCE_STATE ? in->mode == VC_MODE_INFERENCE &&
+                                                      in->method == VC_METHOD_ARCHITECTURE &&
+                                                      vc_arch_state_elements (&in->arch) > 0
                   : c == VC_COMPONENT_GRADIENTS || c == VC_COMPONENT_OPTIMIZER ? in->mode == VC_MODE_TRAINING
                   : c == VC_COMPONENT_MASTER_WEIGHTS ? in->mode == VC_MODE_TRAINING && in->mixed_precision
                   : 1;
