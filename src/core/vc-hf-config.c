@@ -2079,11 +2079,11 @@ vc_hf_config_new_from_data (const char  *data,
     }
   vc_arch_count_params (&self->arch, &self->counts);
   /* each key within its range can still multiply into a model no estimate accepts */
-  if (!(self->counts.total <= VC_HF_CONFIG_MAX_PARAMETERS))
+  if (!(self->counts.total <= VC_MAX_PARAMETERS))
     {
       g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
                    _("%s describes a model of %.3g parameters; accepted: up to %.0e"),
-                   file_name, self->counts.total, VC_HF_CONFIG_MAX_PARAMETERS);
+                   file_name, self->counts.total, VC_MAX_PARAMETERS);
       return NULL;
     }
   set_name (self, display_name, name_or_path, file_name);

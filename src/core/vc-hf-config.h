@@ -19,8 +19,6 @@ G_BEGIN_DECLS
 
 /* A config.json is a few kilobytes; anything beyond this is not one. */
 #define VC_HF_CONFIG_MAX_SIZE (4 * 1024 * 1024)
-/* The largest model an estimate takes (its "parameters" property): 1,000T. */
-#define VC_HF_CONFIG_MAX_PARAMETERS 1e15
 
 #define VC_TYPE_HF_CONFIG (vc_hf_config_get_type ())
 G_DECLARE_FINAL_TYPE (VcHfConfig, vc_hf_config, VC, HF_CONFIG, GObject)
