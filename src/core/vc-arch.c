@@ -71,6 +71,7 @@ static VcArchField fields[] = {
   UINT_FIELD (v_head_dim, "v-head-dim", N_("Value head dimension"), N_("Multi-head latent attention: dimension of each value head"), 0, 100000),
   UINT_FIELD (sliding_window, "sliding-window", N_("Sliding window"), N_("Attention window in tokens of the sliding-window layers; 0 for none"), 0, 100000000),
   UINT_FIELD (sliding_window_layers, "sliding-window-layers", N_("Sliding-window layers"), N_("How many layers use the sliding window"), 0, 100000),
+  UINT_FIELD (max_context, "max-context", N_("Maximum context"), N_("Longest context the model takes, in tokens (max_position_embeddings with its rope scaling); 0 when unknown"), 0, 100000000),
 };
 
 static void

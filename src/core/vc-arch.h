@@ -49,6 +49,9 @@ typedef struct
   /* Sliding-window attention */
   guint sliding_window;           /* 0: none */
   guint sliding_window_layers;    /* how many layers use the window */
+  /* The longest context the model takes (max_position_embeddings with its rope scaling);
+   * 0: unknown. Counts nothing: it caps the longest sequence the solver reports. */
+  guint max_context;
 } VcArch;
 
 typedef enum

@@ -982,6 +982,80 @@ read_family (Reader   *r,
 
 /* json-glib wraps integer literals beyond 64 bits silently (99999999999999999999 reads as -1),
  * so find them in the text first: the key before each such literal → the literal. */
+/* The longest context the model takes, as vLLM derives it (vllm/config.py,
+ * _get_and_verify_max_len): max_position_embeddings (n_positions), multiplied by the rope
+ * scaling factor except for the llama3, longrope and su types, which write the extended length
+ * already; yarn scales original_max_position_embeddings. Gemma 3 writes the scaled length.
+ * Absent: 0, unknown. */
+static gboolean
+read_max_context (Reader   *r,
+                  Family    family,
+                  guint    *out,
+                  GError  **error)
+{
+  guint max_context = field_max ("max-context");
+  guint positions = 0, original = 0;
+  JsonNode *node = json_object_get_member (r->object, "rope_scaling");
+  const char *type = NULL;
+  double factor = 1.0, length;
+
+  TRY (opt_uint (r, "max_position_embeddings", "n_positions", 0, 0, 1, max_context, &positions, error));
+  *out = positions;
+  if (positions == 0 || node == NULL || JSON_NODE_HOLDS_NULL (node) || family == FAMILY_GEMMA3)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_autofree char *got = describe_node (node);
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("%s: \"%srope_scaling\" must be an object or null, got %s"), r->file, r->prefix, got);
+      return FALSE;
+    }
+  {
+    Reader sub = *r;
+    JsonObject *o = json_node_get_object (node);
+    JsonNode *f = json_object_get_member (o, "factor");
+    g_autofree char *prefix = g_strconcat (r->prefix, "rope_scaling.", NULL);
+
+    sub.object = o;
+    sub.prefix = prefix;
+    sub.nested = FALSE;
+    TRY (opt_string (&sub, o, prefix, "rope_type", &type, error));
+    if (type == NULL)
+      TRY (opt_string (&sub, o, prefix, "type", &type, error));
+    if (g_strcmp0 (type, "llama3") == 0 || g_strcmp0 (type, "longrope") == 0 || g_strcmp0 (type, "su") == 0)
+      return TRUE;
+    if (f != NULL && !JSON_NODE_HOLDS_NULL (f))
+      {
+        if (JSON_NODE_TYPE (f) != JSON_NODE_VALUE ||
+            (json_node_get_value_type (f) != G_TYPE_DOUBLE && json_node_get_value_type (f) != G_TYPE_INT64) ||
+            !(json_node_get_double (f) >= 1.0))
+          {
+            g_autofree char *got = describe_node (f);
+            g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                         _("%s: \"%sfactor\" must be a number of at least 1, got %s"), r->file, prefix, got);
+            return FALSE;
+          }
+        factor = json_node_get_double (f);
+      }
+    length = positions;
+    if (g_strcmp0 (type, "yarn") == 0)
+      {
+        TRY (need_uint (&sub, "original_max_position_embeddings", NULL, 0, 1, max_context, &original, error));
+        length = original;
+      }
+    length = floor (length * factor);
+    if (length > max_context)
+      {
+        g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                     _("%s: the context the rope scaling gives (%.0f tokens) is beyond %u"),
+                     r->file, length, max_context);
+        return FALSE;
+      }
+    *out = (guint) length;
+  }
+  return TRUE;
+}
+
 static GHashTable *
 scan_huge_integers (const char *data,
                     gsize       length)
@@ -1249,6 +1323,8 @@ vc_hf_config_new_from_data (const char  *data,
   }
 
   if (!read_family (&r, family, known, &self->arch, &self->mtp_layers, error))
+    return NULL;
+  if (!read_max_context (&r, family, &self->arch.max_context, error))
     return NULL;
   if (!vc_arch_validate (&self->arch, &local_error))
     {
