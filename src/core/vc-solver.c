@@ -15,6 +15,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "vc-estimate.h"
 #include "vc-solver.h"
 
@@ -99,6 +101,26 @@ vc_solver_bytes_at (const VcInputs  *in,
   vc_solver_set (&probe, variable, value);
   vc_estimator_compute (&probe, &res);
   return vc_estimator_per_gpu_bytes (&probe, &res.scenarios[res.selected], MAX (1u, gpu_count));
+}
+
+/* The selected scenario's components on one GPU with the variable at `value`: a point of the
+ * memory-versus-context chart. Returns the total. */
+double
+vc_solver_components_at (const VcInputs  *in,
+                         VcSolveVariable  variable,
+                         guint            value,
+                         double           bytes[VC_N_COMPONENTS])
+{
+  VcInputs probe = *in;
+  VcResult res;
+  const VcScenarioResult *sc;
+
+  vc_solver_set (&probe, variable, value);
+  vc_estimator_compute (&probe, &res);
+  sc = &res.scenarios[res.selected];
+  for (guint c = 0; c < VC_N_COMPONENTS; c++)
+    bytes[c] = sc->bytes[c];
+  return sc->total;
 }
 
 void
@@ -222,4 +244,78 @@ vc_solver_min_gpus (const VcInputs *in,
   vc_estimator_compute (in, &res);
   vc_estimator_fit_gpu (in, &res, &res.scenarios[res.selected], capacity, &fit);
   return fit.count <= G_MAXUINT ? (guint) fit.count : 0;
+}
+
+/* "59,944 tokens", "12 sequences", "251 requests": the value with its unit, grouped as the
+ * locale groups thousands. */
+char *
+vc_solution_format_value (const VcSolution *sol)
+{
+  g_autofree char *n = g_strdup_printf ("%'u", sol->value);
+
+  switch (sol->variable)
+    {
+    case VC_SOLVE_VARIABLE_BATCH:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sequence", "%s sequences", sol->value), n);
+    case VC_SOLVE_VARIABLE_CONCURRENCY:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s request", "%s requests", sol->value), n);
+    case VC_SOLVE_VARIABLE_SEQ:
+    default:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s token", "%s tokens", sol->value), n);
+    }
+}
+
+const char *
+vc_solve_limit_name (VcSolveLimit limit)
+{
+  switch (limit)
+    {
+    case VC_SOLVE_LIMIT_MODEL_CONTEXT: return _("the model's maximum context");
+    case VC_SOLVE_LIMIT_NONE: return _("none below the largest value accepted");
+    case VC_SOLVE_LIMIT_MEMORY:
+    default: return _("memory");
+    }
+}
+
+/* The table's line: "Longest sequence that fits on 1 × H100 80 GB: 183,296 tokens (limit:
+ * memory)", or why nothing does. `gpu_name` names one card; sizes are formatted by the caller. */
+char *
+vc_solution_describe (const VcSolution *sol,
+                      const char       *gpu_name,
+                      const char       *need_text,
+                      const char       *capacity_text)
+{
+  g_autofree char *value = NULL;
+
+  if (!sol->found)
+    switch (sol->variable)
+      {
+      case VC_SOLVE_VARIABLE_BATCH:
+        /* TRANSLATORS: GPU count, GPU name, memory needed per GPU, capacity of one GPU */
+        return g_strdup_printf (_("Not even a batch of 1 fits on %u × %s: it needs %s per GPU, of %s"),
+                                sol->gpu_count, gpu_name, need_text, capacity_text);
+      case VC_SOLVE_VARIABLE_CONCURRENCY:
+        return g_strdup_printf (_("Not even 1 request fits on %u × %s: it needs %s per GPU, of %s"),
+                                sol->gpu_count, gpu_name, need_text, capacity_text);
+      case VC_SOLVE_VARIABLE_SEQ:
+      default:
+        return g_strdup_printf (_("Not even a sequence of 1 token fits on %u × %s: it needs %s per GPU, of %s"),
+                                sol->gpu_count, gpu_name, need_text, capacity_text);
+      }
+
+  value = vc_solution_format_value (sol);
+  switch (sol->variable)
+    {
+    case VC_SOLVE_VARIABLE_BATCH:
+      /* TRANSLATORS: GPU count, GPU name, "12 sequences", what limits it ("memory") */
+      return g_strdup_printf (_("Largest batch that fits on %u × %s: %s (limit: %s)"),
+                              sol->gpu_count, gpu_name, value, vc_solve_limit_name (sol->limit));
+    case VC_SOLVE_VARIABLE_CONCURRENCY:
+      return g_strdup_printf (_("Most concurrent requests that fit on %u × %s: %s (limit: %s)"),
+                              sol->gpu_count, gpu_name, value, vc_solve_limit_name (sol->limit));
+    case VC_SOLVE_VARIABLE_SEQ:
+    default:
+      return g_strdup_printf (_("Longest sequence that fits on %u × %s: %s (limit: %s)"),
+                              sol->gpu_count, gpu_name, value, vc_solve_limit_name (sol->limit));
+    }
 }

@@ -39,6 +39,10 @@ double   vc_solver_bytes_at     (const VcInputs         *inputs,
                                  VcSolveVariable         variable,
                                  guint                   value,
                                  guint                   gpu_count);
+double   vc_solver_components_at (const VcInputs        *inputs,
+                                  VcSolveVariable        variable,
+                                  guint                  value,
+                                  double                 bytes[VC_N_COMPONENTS]);
 void     vc_solver_solve        (const VcInputs         *inputs,
                                  VcSolveVariable         variable,
                                  double                  capacity_bytes,
@@ -46,5 +50,12 @@ void     vc_solver_solve        (const VcInputs         *inputs,
                                  VcSolution             *solution);
 guint    vc_solver_min_gpus     (const VcInputs         *inputs,
                                  double                  capacity_bytes);
+
+char    *vc_solution_format_value (const VcSolution     *solution);
+const char *vc_solve_limit_name  (VcSolveLimit            limit);
+char    *vc_solution_describe   (const VcSolution       *solution,
+                                 const char             *gpu_name,
+                                 const char             *need_text,
+                                 const char             *capacity_text);
 
 G_END_DECLS

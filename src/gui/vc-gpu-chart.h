@@ -29,5 +29,7 @@ gboolean     vc_gpu_chart_get_bar      (VcGpuChart      *self,
                                         GdkRGBA         *color);
 char        *vc_gpu_chart_describe     (VcGpuChart      *self,
                                         guint            gpu_index);
+char        *vc_gpu_chart_describe_fit (VcGpuChart      *self,
+                                        guint            gpu_index);
 
 G_END_DECLS

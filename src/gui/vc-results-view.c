@@ -7,8 +7,10 @@
 #include <glib/gi18n.h>
 
 #include "vc-breakdown-bar.h"
+#include "vc-card-picker.h"
 #include "vc-compat.h"
 #include "vc-component-row.h"
+#include "vc-context-chart.h"
 #include "vc-gpu-chart.h"
 #include "vc-gpu-editor.h"
 #include "vc-results-view.h"
@@ -40,6 +42,10 @@ struct _VcResultsView
   VcGpuChart *gpu_chart;
   VcGpuEditor *gpu_editor;
   GtkMenuButton *gpu_editor_button;
+  GtkLabel *context_heading;
+  GtkLabel *context_note;
+  VcCardPicker *card_picker;
+  VcContextChart *context_chart;
 };
 
 G_DEFINE_FINAL_TYPE (VcResultsView, vc_results_view, GTK_TYPE_WIDGET)
@@ -313,6 +319,23 @@ update_headline (VcResultsView *self)
     g_autofree char *heading = g_strdup_printf (_("Breakdown of %s"), vc_scenario_name (sc->id));
     gtk_label_set_label (self->breakdown_heading, heading);
   }
+  if (in->mode == VC_MODE_TRAINING)
+    {
+      gtk_label_set_label (self->context_heading, _("Memory and Batch Size"));
+      gtk_label_set_label (self->context_note,
+                           _("Memory of one GPU as the batch grows, the other inputs as they are. "
+                             "Lines show the capacity of the cards you choose; the dot is the current batch. "
+                             "Point at the chart, or focus it and use the arrow keys, to read the figures."));
+    }
+  else
+    {
+      gtk_label_set_label (self->context_heading, _("Memory and Context Length"));
+      gtk_label_set_label (self->context_note,
+                           _("Memory of one GPU as the sequence grows, up to the model's maximum context "
+                             "(or 1M tokens when it is unknown), the other inputs as they are. "
+                             "Lines show the capacity of the cards you choose; the dot is the current sequence. "
+                             "Point at the chart, or focus it and use the arrow keys, to read the figures."));
+    }
 }
 
 static void
@@ -346,6 +369,8 @@ vc_results_view_set_estimate (VcResultsView *self,
   vc_breakdown_bar_set_estimate (self->breakdown_bar, estimate);
   vc_gpu_chart_set_estimate (self->gpu_chart, estimate);
   vc_gpu_editor_set_estimate (self->gpu_editor, estimate);
+  vc_card_picker_set_estimate (self->card_picker, estimate);
+  vc_context_chart_set_estimate (self->context_chart, estimate);
   setup_columns (self);
   set_breakdown_model (self);
   g_signal_connect_object (estimate, "changed", G_CALLBACK (estimate_changed), self, G_CONNECT_SWAPPED);
@@ -386,6 +411,20 @@ vc_results_view_get_breakdown_bar (VcResultsView *self)
   return GTK_WIDGET (self->breakdown_bar);
 }
 
+GtkWidget *
+vc_results_view_get_context_chart (VcResultsView *self)
+{
+  g_return_val_if_fail (VC_IS_RESULTS_VIEW (self), NULL);
+  return GTK_WIDGET (self->context_chart);
+}
+
+GtkWidget *
+vc_results_view_get_card_picker (VcResultsView *self)
+{
+  g_return_val_if_fail (VC_IS_RESULTS_VIEW (self), NULL);
+  return GTK_WIDGET (self->card_picker);
+}
+
 GtkLabel *
 vc_results_view_get_total_label (VcResultsView *self)
 {
@@ -414,6 +453,8 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   g_type_ensure (VC_TYPE_BREAKDOWN_BAR);
   g_type_ensure (VC_TYPE_GPU_CHART);
   g_type_ensure (VC_TYPE_GPU_EDITOR);
+  g_type_ensure (VC_TYPE_CARD_PICKER);
+  g_type_ensure (VC_TYPE_CONTEXT_CHART);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/vramcalc/VramCalculator/vc-results-view.ui");
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, box);
@@ -431,6 +472,10 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_chart);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_editor);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_editor_button);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_heading);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_note);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, card_picker);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_chart);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 

@@ -18,6 +18,8 @@ GtkColumnView *vc_results_view_get_breakdown_view (VcResultsView *self);
 GtkWidget     *vc_results_view_get_gpu_chart     (VcResultsView *self);
 GtkWidget     *vc_results_view_get_gpu_editor    (VcResultsView *self);
 GtkWidget     *vc_results_view_get_breakdown_bar (VcResultsView *self);
+GtkWidget     *vc_results_view_get_context_chart (VcResultsView *self);
+GtkWidget     *vc_results_view_get_card_picker   (VcResultsView *self);
 GtkLabel      *vc_results_view_get_total_label   (VcResultsView *self);
 
 G_END_DECLS

@@ -125,6 +125,8 @@ every_input_estimate (void)
         }
       else if (G_IS_PARAM_SPEC_STRING (p) && g_str_equal (p->name, "custom-gpus"))
         g_value_set_string (&v, "Lab card «A», rev 2=24GB;Old card=11.5GiB");
+      else if (G_IS_PARAM_SPEC_STRING (p) && g_str_equal (p->name, "chart-gpus"))
+        g_value_set_string (&v, "Lab card «A», rev 2;h200");
       else if (G_IS_PARAM_SPEC_STRING (p))
         g_value_set_string (&v, "Modèle « 8×7B », \"v2\"\nsecond line");
       else
