@@ -1,8 +1,11 @@
 /* vramcalc: the estimator on the command line, for scripts and tests.
  *
  * Options map onto the estimate model's properties; every value goes through the same range
- * checks as the window. Exit status: 0 on success, 2 on a bad option or file (with a message
- * on stderr naming it and what is accepted), 1 on any other failure.
+ * checks as the window. GOptionContext reads the command line: the general options come from
+ * the table below, the architecture group from the field table of vc-arch. Options are applied
+ * in a fixed order whatever their place on the line (profile, preset or config, method, then
+ * the rest in command-line order). Exit status: 0 on success, 2 on a bad option or file (with
+ * a message on stderr naming it and what is accepted), 1 on any other failure.
  */
 #define G_LOG_DOMAIN "vramcalc"
 
@@ -100,54 +103,61 @@ static const Option options[] = {
 
 typedef enum { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV } Format;
 
+typedef enum
+{
+  ACTION_ESTIMATE,
+  ACTION_LIST_PRESETS,
+  ACTION_LIST_GPUS,
+  ACTION_HELP,
+  ACTION_VERSION,
+} Action;
+
+/* What the command line asks for, filled in by the option callbacks. */
 typedef struct
 {
-  VcEstimate *estimate;
+  char **argv;                /* as given: tells --NAME=VALUE from --NAME VALUE */
   GPtrArray *settings;        /* pairs: property, value, in command-line order */
+  GString *custom_gpus;
   char *preset;
+  char *config_path;
   char *method;
+  char *profile_path;
+  char *save_path;
   Format format;
+  Action action;
   gboolean explain;
   gboolean arch_given;
-} Cli;
+  GError *error;              /* the first option found wrong, */
+  int error_at;               /* at this place in argv */
+} Request;
 
 static void
-print_help (void)
+request_clear (Request *req)
 {
-  guint n;
-  const VcArchField *fields = vc_arch_fields (&n);
+  g_clear_pointer (&req->argv, g_strfreev);
+  g_clear_pointer (&req->settings, g_ptr_array_unref);
+  if (req->custom_gpus)
+    g_string_free (g_steal_pointer (&req->custom_gpus), TRUE);
+  g_clear_pointer (&req->preset, g_free);
+  g_clear_pointer (&req->config_path, g_free);
+  g_clear_pointer (&req->method, g_free);
+  g_clear_pointer (&req->profile_path, g_free);
+  g_clear_pointer (&req->save_path, g_free);
+  g_clear_error (&req->error);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Request, request_clear)
 
-  g_print ("%s\n\n", _("Usage: vramcalc [OPTION…]"));
-  g_print ("%s\n\n", _("Estimates the GPU memory an LLM needs for inference or fine-tuning, and which GPUs hold it."));
-  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
-    {
-      g_autofree char *left = NULL;
-
-      if (options[i].help == NULL)
-        continue;
-      left = options[i].arg ? g_strdup_printf ("--%s %s", options[i].name, options[i].arg)
-                            : g_strdup_printf ("--%s", options[i].name);
-      /* a long option line gets its description on the next line, aligned with the others */
-      if (strlen (left) > 44)
-        g_print ("  %s\n  %-44s %s\n", left, "", _(options[i].help));
-      else
-        g_print ("  %-44s %s\n", left, _(options[i].help));
-    }
-  g_print ("\n%s\n", _("Architecture (override a preset, or describe a custom model):"));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *left = fields[i].type == VC_ARCH_FIELD_BOOL
-                              ? g_strdup_printf ("--%s, --no-%s", fields[i].name, fields[i].name)
-                              : fields[i].type == VC_ARCH_FIELD_NORM
-                              ? g_strdup_printf ("--%s rms|layer", fields[i].name)
-                              : g_strdup_printf ("--%s N", fields[i].name);
-      g_print ("  %-44s %s\n", left, _(fields[i].blurb));
-    }
-  g_print ("\n%s\n", _("Examples:"));
-  g_print ("  vramcalc --params 7B\n");
-  g_print ("  vramcalc --preset llama-3-8b --seq 8192 --concurrency 4 --format json\n");
-  g_print ("  vramcalc --preset mistral-7b --mode training --finetune qlora-4bit --lora-rank 64\n");
-  g_print ("  vramcalc --profile plan.json --seq 8192 --format csv\n");
+/* Every error this program reports is a usage error, "--OPTION: what is wrong" */
+static gboolean
+option_error (GError    **error,
+              const char *option,
+              const char *message)
+{
+  if (option)
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--%s: %s", option, message);
+  else
+    g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, message);
+  return FALSE;
 }
 
 static int
@@ -159,6 +169,302 @@ usage_error (const char *option,
   else
     g_printerr ("vramcalc: %s\n", message);
   return EXIT_USAGE;
+}
+
+static const Option *
+find_option (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+    if (g_str_equal (options[i].name, name))
+      return &options[i];
+  return NULL;
+}
+
+/* A switch is declared with an optional argument, so that a value glued to it with "=" reaches
+ * us instead of being dropped. GOption also hands it the next argument when that one does not
+ * start with "-": that one is a stray argument, not the switch's value. */
+static gboolean
+check_switch_value (Request     *req,
+                    const char  *option_name,
+                    const char  *value,
+                    gboolean     value_allowed,
+                    GError     **error)
+{
+  g_autofree char *glued = NULL;
+
+  if (value == NULL)
+    return TRUE;
+  glued = g_strdup_printf ("%s=%s", option_name, value);
+  if (!g_strv_contains ((const char * const *) req->argv, glued))
+    {
+      g_autofree char *msg = g_strdup_printf (_("unexpected argument “%s”; options start with --, see vramcalc --help"), value);
+      return option_error (error, NULL, msg);
+    }
+  if (!value_allowed)
+    return option_error (error, option_name + 2, _("this option takes no value"));
+  return TRUE;
+}
+
+static void
+add_setting (Request    *req,
+             const char *property,
+             const char *value)
+{
+  g_ptr_array_add (req->settings, g_strdup (property));
+  g_ptr_array_add (req->settings, g_strdup (value));
+}
+
+/* the first of --list-presets, --list-gpus, --help and --version wins */
+static void
+set_action (Request *req,
+            Action   action)
+{
+  if (req->action == ACTION_ESTIMATE)
+    req->action = action;
+}
+
+static gboolean
+set_format (Request     *req,
+            const char  *value,
+            GError     **error)
+{
+  if (g_str_equal (value, "table"))
+    req->format = FORMAT_TABLE;
+  else if (g_str_equal (value, "json"))
+    req->format = FORMAT_JSON;
+  else if (g_str_equal (value, "csv"))
+    req->format = FORMAT_CSV;
+  else
+    {
+      g_autofree char *msg = g_strdup_printf (_("“%s” is not a format; accepted: table, json, csv"), value);
+      return option_error (error, "format", msg);
+    }
+  return TRUE;
+}
+
+/* the last one given wins, as it did for every option */
+static void
+replace_str (char       **str,
+             const char  *value)
+{
+  g_free (*str);
+  *str = g_strdup (value);
+}
+
+static gboolean
+apply_option (Request     *req,
+              const char  *option_name,
+              const char  *value,
+              GError     **error)
+{
+  const Option *opt = find_option (option_name + 2);
+
+  g_assert (opt != NULL);
+  if (opt->arg == NULL && !check_switch_value (req, option_name, value, FALSE, error))
+    return FALSE;
+
+  switch (opt->kind)
+    {
+    case OPT_PROPERTY:
+      add_setting (req, opt->property, value);
+      break;
+    case OPT_TRUE:
+    case OPT_FALSE:
+      add_setting (req, opt->property, opt->kind == OPT_TRUE ? "true" : "false");
+      break;
+    case OPT_PRESET:
+      replace_str (&req->preset, value);
+      break;
+    case OPT_CONFIG:
+      replace_str (&req->config_path, value);
+      break;
+    case OPT_METHOD:
+      replace_str (&req->method, value);
+      break;
+    case OPT_FORMAT:
+      return set_format (req, value, error);
+    case OPT_PROFILE:
+      replace_str (&req->profile_path, value);
+      break;
+    case OPT_SAVE_PROFILE:
+      replace_str (&req->save_path, value);
+      break;
+    case OPT_GPU:
+      if (strchr (value, ';'))
+        return option_error (error, opt->name, _("one GPU per --gpu option; “;” is not allowed in its name"));
+      g_string_append_printf (req->custom_gpus, "%s%s", req->custom_gpus->len ? ";" : "", value);
+      break;
+    case OPT_EXPLAIN:
+      req->explain = TRUE;
+      break;
+    case OPT_LIST_PRESETS:
+      set_action (req, ACTION_LIST_PRESETS);
+      break;
+    case OPT_LIST_GPUS:
+      set_action (req, ACTION_LIST_GPUS);
+      break;
+    case OPT_HELP:
+      set_action (req, ACTION_HELP);
+      break;
+    case OPT_VERSION:
+      set_action (req, ACTION_VERSION);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  return TRUE;
+}
+
+/* --FIELD VALUE, --FIELD and --no-FIELD for a boolean field (--FIELD=true|false too) */
+static gboolean
+apply_arch_option (Request     *req,
+                   const char  *option_name,
+                   const char  *value,
+                   GError     **error)
+{
+  const VcArchField *field = vc_arch_field_find (option_name + 2);
+  gboolean negated = FALSE;
+
+  if (field == NULL)
+    {
+      field = vc_arch_field_find (option_name + 5);
+      negated = TRUE;
+    }
+  g_assert (field != NULL);
+  if (field->type == VC_ARCH_FIELD_BOOL)
+    {
+      if (!check_switch_value (req, option_name, value, !negated, error))
+        return FALSE;
+      value = negated ? "false" : (value ? value : "true");
+    }
+  req->arch_given = TRUE;
+  add_setting (req, field->name, value);
+  return TRUE;
+}
+
+/* where an option stands in argv: the first --NAME=VALUE or --NAME VALUE */
+static int
+arg_position (Request    *req,
+              const char *option_name,
+              const char *value)
+{
+  g_autofree char *glued = g_strconcat (option_name, "=", value, NULL);
+
+  for (int i = 1; req->argv[i] != NULL; i++)
+    if (g_str_equal (req->argv[i], glued)
+        || (g_str_equal (req->argv[i], option_name) && g_strcmp0 (req->argv[i + 1], value) == 0))
+      return i;
+  return 0;
+}
+
+/* GOption skips unknown options and goes on: a wrong option is kept and reported once the
+ * whole line is read, so that the error reported is the first one on the line. */
+static void
+keep_error (Request    *req,
+            const char *option_name,
+            const char *value,
+            GError     *error)
+{
+  if (req->error != NULL)
+    {
+      g_error_free (error);
+      return;
+    }
+  req->error = error;
+  req->error_at = arg_position (req, option_name, value);
+}
+
+static gboolean
+on_option (const char  *option_name,
+           const char  *value,
+           gpointer     data,
+           GError     **error)
+{
+  Request *req = data;
+  GError *local_error = NULL;
+
+  if (!apply_option (req, option_name, value, &local_error))
+    keep_error (req, option_name, value, local_error);
+  return TRUE;
+}
+
+static gboolean
+on_arch_option (const char  *option_name,
+                const char  *value,
+                gpointer     data,
+                GError     **error)
+{
+  Request *req = data;
+  GError *local_error = NULL;
+
+  if (!apply_arch_option (req, option_name, value, &local_error))
+    keep_error (req, option_name, value, local_error);
+  return TRUE;
+}
+
+static GOptionGroup *
+general_group (Request *req)
+{
+  GOptionGroup *group = g_option_group_new ("general", _("Options:"), _("Options:"), req, NULL);
+  g_autofree GOptionEntry *entries = g_new0 (GOptionEntry, G_N_ELEMENTS (options) + 1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+    {
+      GOptionEntry *e = &entries[i];
+
+      e->long_name = options[i].name;
+      /* FILENAME: values reach us as given, whatever the locale's charset */
+      e->flags = G_OPTION_FLAG_FILENAME;
+      if (options[i].arg == NULL)
+        e->flags |= G_OPTION_FLAG_OPTIONAL_ARG;
+      if (options[i].help == NULL)
+        e->flags |= G_OPTION_FLAG_HIDDEN;
+      e->arg = G_OPTION_ARG_CALLBACK;
+      e->arg_data = (gpointer) on_option;
+      e->description = options[i].help;
+      e->arg_description = options[i].arg;
+    }
+  g_option_group_add_entries (group, entries);
+  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
+  return group;
+}
+
+/* the architecture group, built from vc-arch's field table */
+static GOptionGroup *
+arch_group (Request *req)
+{
+  guint n;
+  const VcArchField *fields = vc_arch_fields (&n);
+  GOptionGroup *group = g_option_group_new ("arch", _("Architecture (override a preset, or describe a custom model):"),
+                                            _("Architecture (override a preset, or describe a custom model):"), req, NULL);
+  g_autofree GOptionEntry *entries = g_new0 (GOptionEntry, 2 * n + 1);
+  guint k = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      GOptionEntry *e = &entries[k++];
+
+      e->long_name = fields[i].name;
+      e->flags = G_OPTION_FLAG_FILENAME;
+      e->arg = G_OPTION_ARG_CALLBACK;
+      e->arg_data = (gpointer) on_arch_option;
+      e->description = fields[i].blurb;
+      e->arg_description = fields[i].type == VC_ARCH_FIELD_NORM ? "rms|layer" : "N";
+      if (fields[i].type == VC_ARCH_FIELD_BOOL)
+        {
+          GOptionEntry *no = &entries[k++];
+          g_autofree char *no_name = g_strconcat ("no-", fields[i].name, NULL);
+
+          e->flags |= G_OPTION_FLAG_OPTIONAL_ARG;
+          e->arg_description = NULL;
+          *no = *e;
+          no->long_name = g_intern_string (no_name);
+          no->flags |= G_OPTION_FLAG_HIDDEN;
+        }
+    }
+  g_option_group_add_entries (group, entries);
+  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
+  return group;
 }
 
 static void
@@ -188,187 +494,169 @@ list_gpus (void)
     }
 }
 
-int
-main (int   argc,
-      char *argv[])
+static GOptionContext *
+option_context_new (Request *req)
 {
-  g_autoptr(VcEstimate) estimate = NULL;
-  g_autoptr(GPtrArray) settings = g_ptr_array_new ();
-  g_autoptr(GString) custom_gpus = g_string_new (NULL);
-  g_autoptr(GError) error = NULL;
-  const char *preset = NULL, *method = NULL;
-  const char *config_path = NULL;
-  Format format = FORMAT_TABLE;
-  const char *profile_path = NULL, *save_path = NULL;
-  g_autoptr(VcProfile) profile = NULL;
-  gboolean explain = FALSE, arch_given = FALSE;
+  GOptionContext *context = g_option_context_new (NULL);
+  g_autoptr(GString) examples = g_string_new (_("Examples:"));
 
-  setlocale (LC_ALL, "");
-  /* VC_LOCALEDIR: translations from another folder, such as the build tree's po/ */
-  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("VC_LOCALEDIR") ? g_getenv ("VC_LOCALEDIR") : LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  g_string_append (examples,
+                   "\n  vramcalc --params 7B"
+                   "\n  vramcalc --preset llama-3-8b --seq 8192 --concurrency 4 --format json"
+                   "\n  vramcalc --preset mistral-7b --mode training --finetune qlora-4bit --lora-rank 64"
+                   "\n  vramcalc --profile plan.json --seq 8192 --format csv");
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context, N_("Estimates the GPU memory an LLM needs for inference or fine-tuning, and which GPUs hold it."));
+  g_option_context_set_description (context, examples->str);
+  /* --help is ours, listed with the others and showing every group; -h is no option */
+  g_option_context_set_help_enabled (context, FALSE);
+  /* what is left is reported by parse_command_line, naming the first one */
+  g_option_context_set_ignore_unknown_options (context, TRUE);
+  g_option_context_add_group (context, general_group (req));
+  g_option_context_add_group (context, arch_group (req));
+  return context;
+}
 
-  for (int i = 1; i < argc; i++)
+/* GOption's own error is a missing value: the option is the last argument */
+static char *
+missing_value_message (Request *req)
+{
+  guint argc = g_strv_length (req->argv);
+  const char *last = argc > 1 ? req->argv[argc - 1] : "";
+  const Option *opt = g_str_has_prefix (last, "--") ? find_option (last + 2) : NULL;
+  g_autofree char *msg = NULL;
+
+  if (opt == NULL && (!g_str_has_prefix (last, "--") || vc_arch_field_find (last + 2) == NULL))
+    return NULL;
+  msg = g_strdup_printf (_("a value is required (%s)"), opt ? opt->arg : "N");
+  return g_strdup_printf ("%s: %s", last, msg);
+}
+
+static gboolean
+takes_value (const char *arg)
+{
+  const Option *opt;
+  const VcArchField *field;
+
+  if (!g_str_has_prefix (arg, "--") || strchr (arg, '=') != NULL)
+    return FALSE;
+  opt = find_option (arg + 2);
+  field = vc_arch_field_find (arg + 2);
+  return (opt && opt->arg) || (field && field->type != VC_ARCH_FIELD_BOOL);
+}
+
+/* The place in argv of the first argument GOption left, in the order given: an unknown option
+ * or a stray argument. A "--" is no option of ours either, but GOption takes it as the end of
+ * the options and drops it (unless it is an option's value). 0 when none is left. */
+static int
+first_unparsed (char **given,
+                int    argc,
+                char **argv)
+{
+  for (int i = 1; given[i] != NULL; i++)
     {
-      const char *arg = argv[i];
-      g_autofree char *name = NULL;
-      const char *value = NULL;
-      const Option *opt = NULL;
-      const VcArchField *field = NULL;
-      gboolean negated = FALSE;
-      const char *eq;
-
-      if (!g_str_has_prefix (arg, "--"))
-        {
-          g_autofree char *msg = g_strdup_printf (_("unexpected argument “%s”; options start with --, see vramcalc --help"), arg);
-          return usage_error (NULL, msg);
-        }
-      eq = strchr (arg, '=');
-      name = eq ? g_strndup (arg + 2, eq - arg - 2) : g_strdup (arg + 2);
-      if (eq)
-        value = eq + 1;
-
-      for (guint k = 0; k < G_N_ELEMENTS (options); k++)
-        if (g_str_equal (options[k].name, name))
-          opt = &options[k];
-      if (opt == NULL)
-        {
-          field = vc_arch_field_find (name);
-          if (field == NULL && g_str_has_prefix (name, "no-"))
-            {
-              field = vc_arch_field_find (name + 3);
-              negated = field != NULL && field->type == VC_ARCH_FIELD_BOOL;
-              if (!negated)
-                field = NULL;
-            }
-          if (field == NULL)
-            {
-              g_autofree char *msg = g_strdup_printf (_("unknown option --%s; see vramcalc --help"), name);
-              return usage_error (NULL, msg);
-            }
-        }
-
-      if ((opt && (opt->arg != NULL)) || (field && field->type != VC_ARCH_FIELD_BOOL))
-        {
-          if (value == NULL)
-            {
-              if (i + 1 >= argc)
-                {
-                  g_autofree char *msg = g_strdup_printf (_("a value is required (%s)"),
-                                                          opt ? opt->arg : "N");
-                  return usage_error (name, msg);
-                }
-              value = argv[++i];
-            }
-        }
-      else if (value != NULL && !(field && field->type == VC_ARCH_FIELD_BOOL && !negated))
-        return usage_error (name, _("this option takes no value"));
-
-      if (field)
-        {
-          arch_given = TRUE;
-          g_ptr_array_add (settings, (gpointer) field->name);
-          g_ptr_array_add (settings, (gpointer) (field->type == VC_ARCH_FIELD_BOOL
-                                                 ? (negated ? "false" : (value ? value : "true"))
-                                                 : value));
-          continue;
-        }
-
-      switch (opt->kind)
-        {
-        case OPT_PROPERTY:
-          g_ptr_array_add (settings, (gpointer) opt->property);
-          g_ptr_array_add (settings, (gpointer) value);
-          break;
-        case OPT_TRUE:
-        case OPT_FALSE:
-          g_ptr_array_add (settings, (gpointer) opt->property);
-          g_ptr_array_add (settings, opt->kind == OPT_TRUE ? "true" : "false");
-          break;
-        case OPT_PRESET:
-          preset = value;
-          break;
-        case OPT_CONFIG:
-          config_path = value;
-          break;
-        case OPT_METHOD:
-          method = value;
-          break;
-        case OPT_FORMAT:
-          if (g_str_equal (value, "table"))
-            format = FORMAT_TABLE;
-          else if (g_str_equal (value, "json"))
-            format = FORMAT_JSON;
-          else if (g_str_equal (value, "csv"))
-            format = FORMAT_CSV;
-          else
-            {
-              g_autofree char *msg = g_strdup_printf (_("“%s” is not a format; accepted: table, json, csv"), value);
-              return usage_error (name, msg);
-            }
-          break;
-        case OPT_PROFILE:
-          profile_path = value;
-          break;
-        case OPT_SAVE_PROFILE:
-          save_path = value;
-          break;
-        case OPT_GPU:
-          if (strchr (value, ';'))
-            return usage_error (name, _("one GPU per --gpu option; “;” is not allowed in its name"));
-          g_string_append_printf (custom_gpus, "%s%s", custom_gpus->len ? ";" : "", value);
-          break;
-        case OPT_EXPLAIN:
-          explain = TRUE;
-          break;
-        case OPT_LIST_PRESETS:
-          list_presets ();
-          return 0;
-        case OPT_LIST_GPUS:
-          list_gpus ();
-          return 0;
-        case OPT_HELP:
-          print_help ();
-          return 0;
-        case OPT_VERSION:
-          g_print ("vramcalc %s\n", PACKAGE_VERSION);
-          return 0;
-        default:
-          g_assert_not_reached ();
-        }
+      for (int k = 1; k < argc; k++)
+        if (argv[k] == given[i])
+          return i;
+      if (g_str_equal (given[i], "--") && !takes_value (given[i - 1]))
+        return i;
     }
+  return 0;
+}
 
-  estimate = vc_estimate_new ();
-  profile = vc_profile_new (estimate);
-  /* the profile first: every option overrides it, whatever the order */
-  if (profile_path)
+static void
+set_unparsed_error (GError     **error,
+                    const char  *arg)
+{
+  g_autofree char *msg = NULL;
+
+  if (g_str_has_prefix (arg, "--"))
     {
-      g_autoptr(GFile) file = g_file_new_for_commandline_arg (profile_path);
+      g_autofree char *name = g_strndup (arg + 2, strcspn (arg + 2, "="));
+      msg = g_strdup_printf (_("unknown option --%s; see vramcalc --help"), name);
+    }
+  else
+    msg = g_strdup_printf (_("unexpected argument “%s”; options start with --, see vramcalc --help"), arg);
+  option_error (error, NULL, msg);
+}
+
+/* Fills req from the command line; FALSE with a message naming the option when it is wrong */
+static gboolean
+parse_command_line (GOptionContext  *context,
+                    Request         *req,
+                    int              argc,
+                    char           **argv,
+                    GError         **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char **given = g_memdup2 (argv, (argc + 1) * sizeof (char *));
+  int unparsed;
+
+  g_strfreev (req->argv);
+  req->argv = g_strdupv (argv);
+  if (!g_option_context_parse (context, &argc, &argv, &local_error))
+    {
+      g_autofree char *missing = NULL;
+
+      if (g_error_matches (local_error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE)
+          && (missing = missing_value_message (req)) != NULL)
+        {
+          /* an error before the last argument comes first: read the line without it */
+          given[argc - 1] = NULL;
+          if (!parse_command_line (context, req, argc - 1, given, error))
+            return FALSE;
+          return option_error (error, NULL, missing);
+        }
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  unparsed = first_unparsed (given, argc, argv);
+  if (unparsed > 0 && (req->error == NULL || unparsed < req->error_at))
+    {
+      set_unparsed_error (error, given[unparsed]);
+      return FALSE;
+    }
+  if (req->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&req->error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The profile, the preset or config, the method, then every other option in command-line
+ * order: each one overrides what comes before it, whatever its place on the line. */
+static int
+apply_request (Request    *req,
+               VcEstimate *estimate,
+               VcProfile  *profile)
+{
+  g_autoptr(GError) error = NULL;
+  const char *method = req->method;
+
+  if (req->profile_path)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (req->profile_path);
 
       if (!vc_profile_load (profile, file, NULL, &error))
         {
-          g_autofree char *msg = g_strdup_printf ("%s: %s", profile_path, error->message);
+          g_autofree char *msg = g_strdup_printf ("%s: %s", req->profile_path, error->message);
           return usage_error ("profile", msg);
         }
     }
-  if (custom_gpus->len > 0)
-    {
-      g_ptr_array_add (settings, (gpointer) "custom-gpus");
-      g_ptr_array_add (settings, custom_gpus->str);
-    }
+  if (req->custom_gpus->len > 0)
+    add_setting (req, "custom-gpus", req->custom_gpus->str);
 
-  /* the preset first, so that every other option overrides it whatever the order */
-  if (preset && !vc_estimate_set_preset (estimate, preset, &error))
+  if (req->preset && !vc_estimate_set_preset (estimate, req->preset, &error))
     return usage_error ("preset", error->message);
   /* a config.json is applied like a preset: every other option overrides it */
-  if (config_path)
+  if (req->config_path)
     {
       g_autoptr(VcHfConfig) config = NULL;
 
-      if (preset)
+      if (req->preset)
         return usage_error ("config", _("--config and --preset both name the model; give one of them"));
-      config = vc_hf_config_new_for_path (config_path, &error);
+      config = vc_hf_config_new_for_path (req->config_path, &error);
       if (config == NULL)
         return usage_error ("config", error->message);
       vc_hf_config_apply (config, estimate);
@@ -376,15 +664,15 @@ main (int   argc,
         g_printerr ("vramcalc: %s\n", vc_hf_config_get_warning (config));
     }
   /* a profile keeps its own method unless --method is given */
-  if (!method && !profile_path)
-    method = (preset || config_path || arch_given) ? "architecture" : "rule-of-thumb";
+  if (!method && !req->profile_path)
+    method = (req->preset || req->config_path || req->arch_given) ? "architecture" : "rule-of-thumb";
   if (method && !vc_estimate_set_from_string (estimate, "method", method, &error))
     return usage_error ("method", error->message);
 
-  for (guint k = 0; k < settings->len; k += 2)
+  for (guint k = 0; k < req->settings->len; k += 2)
     {
-      const char *property = settings->pdata[k];
-      const char *value = settings->pdata[k + 1];
+      const char *property = req->settings->pdata[k];
+      const char *value = req->settings->pdata[k + 1];
 
       if (!vc_estimate_set_from_string (estimate, property, value, &error))
         {
@@ -399,21 +687,14 @@ main (int   argc,
           return usage_error (option, error->message);
         }
     }
+  return 0;
+}
 
-  if (!vc_estimate_check (estimate, &error))
-    return usage_error (NULL, error->message);
-
-  if (save_path)
-    {
-      g_autoptr(GFile) file = g_file_new_for_commandline_arg (save_path);
-
-      if (!vc_profile_save (profile, file, NULL, &error))
-        {
-          g_autofree char *msg = g_strdup_printf ("%s: %s", save_path, error->message);
-          return usage_error ("save-profile", msg);
-        }
-    }
-
+static void
+print_estimate (VcEstimate *estimate,
+                Format      format,
+                gboolean    explain)
+{
   if (format == FORMAT_CSV)
     {
       gsize length;
@@ -432,5 +713,77 @@ main (int   argc,
       g_autofree char *table = vc_report_table (estimate, explain);
       g_print ("%s", table);
     }
+}
+
+static int
+run_estimate (Request *req)
+{
+  g_autoptr(VcEstimate) estimate = vc_estimate_new ();
+  g_autoptr(VcProfile) profile = vc_profile_new (estimate);
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if ((status = apply_request (req, estimate, profile)) != 0)
+    return status;
+  if (!vc_estimate_check (estimate, &error))
+    return usage_error (NULL, error->message);
+
+  if (req->save_path)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (req->save_path);
+
+      if (!vc_profile_save (profile, file, NULL, &error))
+        {
+          g_autofree char *msg = g_strdup_printf ("%s: %s", req->save_path, error->message);
+          return usage_error ("save-profile", msg);
+        }
+    }
+  print_estimate (estimate, req->format, req->explain);
   return 0;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_auto(Request) req = { 0 };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+
+  setlocale (LC_ALL, "");
+  /* VC_LOCALEDIR: translations from another folder, such as the build tree's po/ */
+  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("VC_LOCALEDIR") ? g_getenv ("VC_LOCALEDIR") : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  req.settings = g_ptr_array_new_with_free_func (g_free);
+  req.custom_gpus = g_string_new (NULL);
+  context = option_context_new (&req);
+  if (!parse_command_line (context, &req, argc, argv, &error))
+    {
+      g_printerr ("vramcalc: %s\n", error->message);
+      return EXIT_USAGE;
+    }
+
+  switch (req.action)
+    {
+    case ACTION_LIST_PRESETS:
+      list_presets ();
+      return 0;
+    case ACTION_LIST_GPUS:
+      list_gpus ();
+      return 0;
+    case ACTION_HELP:
+      {
+        g_autofree char *help = g_option_context_get_help (context, FALSE, NULL);
+        g_print ("%s", help);
+      }
+      return 0;
+    case ACTION_VERSION:
+      g_print ("vramcalc %s\n", PACKAGE_VERSION);
+      return 0;
+    case ACTION_ESTIMATE:
+    default:
+      return run_estimate (&req);
+    }
 }
