@@ -175,9 +175,9 @@ test_exact_seq (void)
   g_assert_cmpfloat (sol.capacity_bytes, ==, 25757220864.0);
 }
 
-/* Same model on one H100 (81,559 MiB = 85,521,137,664 bytes) at s = 2,048: from C = 4 on the
+/* Same model on one H100 (81,559 MiB = 85,520,809,984 bytes) at s = 2,048: from C = 4 on the
  * chunk is full, so the estimate is 17,899,383,296 + C × (268,435,456 KV + 769,536 logits);
- * (85,521,137,664 − 17,899,383,296) / 269,204,992 = 251.19: 251 requests. */
+ * (85,520,809,984 − 17,899,383,296) / 269,204,992 = 251.19: 251 requests. */
 static void
 test_exact_concurrency (void)
 {
@@ -187,6 +187,7 @@ test_exact_concurrency (void)
 
   preset_inputs ("llama-3.1-8b", VC_MODE_INFERENCE, &in);
   check_solution (&in, VC_SOLVE_VARIABLE_CONCURRENCY, gpu->capacity_bytes, 1, &sol);
+  g_assert_cmpfloat (sol.capacity_bytes, ==, 85520809984.0);
   g_assert_cmpuint (sol.value, ==, 251);
   g_assert_cmpint (sol.limit, ==, VC_SOLVE_LIMIT_MEMORY);
   g_assert_cmpfloat (sol.total_bytes, ==, 17899383296.0 + 251.0 * 269204992);

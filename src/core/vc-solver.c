@@ -278,7 +278,8 @@ vc_solve_limit_name (VcSolveLimit limit)
 }
 
 /* The table's line: "Longest sequence that fits on 1 × H100 80 GB: 183,296 tokens (limit:
- * memory)", or why nothing does. `gpu_name` names one card; sizes are formatted by the caller. */
+ * memory)", or why nothing does. `gpu_name` names one card; sizes are formatted by the caller
+ * (NULL: the sentence without them). */
 char *
 vc_solution_describe (const VcSolution *sol,
                       const char       *gpu_name,
@@ -287,6 +288,18 @@ vc_solution_describe (const VcSolution *sol,
 {
   g_autofree char *value = NULL;
 
+  if (!sol->found && need_text == NULL)
+    switch (sol->variable)
+      {
+      case VC_SOLVE_VARIABLE_BATCH:
+        /* TRANSLATORS: GPU count, GPU name */
+        return g_strdup_printf (_("Not even a batch of 1 fits on %u × %s"), sol->gpu_count, gpu_name);
+      case VC_SOLVE_VARIABLE_CONCURRENCY:
+        return g_strdup_printf (_("Not even 1 request fits on %u × %s"), sol->gpu_count, gpu_name);
+      case VC_SOLVE_VARIABLE_SEQ:
+      default:
+        return g_strdup_printf (_("Not even a sequence of 1 token fits on %u × %s"), sol->gpu_count, gpu_name);
+      }
   if (!sol->found)
     switch (sol->variable)
       {
