@@ -466,6 +466,8 @@ static const BadCase bad_cases[] = {
   { "unknown-lora-target.json", VC_ERROR_INVALID_VALUE, "inputs.lora-targets: “q,x_proj” is not valid" },
   { "empty-lora-targets.json", VC_ERROR_INVALID_VALUE, "inputs.lora-targets: “” is not valid" },
   { "unknown-preset.json", VC_ERROR_UNKNOWN_ID, "inputs.preset: unknown preset “gpt-17-1t”" },
+  /* the chart's cards name GPUs of the catalog or of custom-gpus, which has none here */
+  { "unknown-chart-gpu.json", VC_ERROR_UNKNOWN_ID, "inputs.chart-gpus: “My card” is not a GPU of the catalog nor one of your own" },
 };
 
 /* Loads @file into a profile whose estimate has every input changed, and checks that the
