@@ -285,7 +285,7 @@ vc_context_chart_dup_description (VcContextChart *self)
         {
           g_autofree char *value = format_value (self->variable, sol->value);
           /* TRANSLATORS: GPU name, its capacity, the largest value that fits, what limits it */
-          g_string_append_printf (s, _(" %s (%s): up to %s, limited by %s."), name, capacity, value,
+          g_string_append_printf (s, _(" %s (%s): up to %s (limit: %s)."), name, capacity, value,
                                   vc_solve_limit_name (sol->limit));
         }
       else

@@ -189,8 +189,8 @@ test_description (Fixture       *f,
   g_assert_true (g_str_has_prefix (text, "Memory of one GPU against the sequence length, from 512 tokens to 131072 tokens, "
                                          "on a logarithmic scale: "));
   g_assert_nonnull (strstr (text, "Now: 2048 tokens, "));
-  g_assert_nonnull (strstr (text, " RTX 4090 (25.8\u00a0GB): up to 59944 tokens, limited by memory."));
-  g_assert_nonnull (strstr (text, " H100 80 GB (85.5\u00a0GB): up to 131072 tokens, limited by the model's maximum context."));
+  g_assert_nonnull (strstr (text, " RTX 4090 (25.8\u00a0GB): up to 59944 tokens (limit: memory)."));
+  g_assert_nonnull (strstr (text, " H100 80 GB (85.5\u00a0GB): up to 131072 tokens (limit: the model's maximum context)."));
   /* it is what assistive technologies get */
   message = gtk_test_accessible_check_property (GTK_ACCESSIBLE (f->chart), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text);
   g_assert_null (message);

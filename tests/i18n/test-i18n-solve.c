@@ -90,8 +90,8 @@ test_window (void)
   g_test_message ("%s", description);
   g_assert_true (g_str_has_prefix (description, "Mémoire d’un GPU selon la longueur de séquence, de 512" NBSP "jetons à 131"));
   g_assert_nonnull (strstr (description, " RTX 4090 (25,8" NBSP "Go)" NBSP ": jusqu’à 59"));
-  g_assert_nonnull (strstr (description, ", limité par mémoire."));
-  g_assert_nonnull (strstr (description, ", limité par le contexte maximal du modèle."));
+  g_assert_nonnull (strstr (description, " (limite" NBSP ": mémoire)."));
+  g_assert_nonnull (strstr (description, " (limite" NBSP ": le contexte maximal du modèle)."));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
