@@ -352,7 +352,6 @@ test_gpu_table_column (Fixture       *f,
   g_free (text);
   text = vc_gpu_chart_describe_fit (table, t4);
   g_assert_cmpstr (text, ==, "no context fits");
-  g_free (text);
 
   /* the column has its room: the bars end before it */
   g_assert_true (vc_gpu_chart_get_bar (table, rtx, &bar, &color));
