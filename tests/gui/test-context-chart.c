@@ -255,6 +255,43 @@ test_keyboard_readout (Fixture       *f,
   g_assert_false (press (GTK_WIDGET (f->chart), GDK_KEY_a));
 }
 
+/* Hovering reads out the point under the pointer, and leaving clears it */
+static void
+test_hover_readout (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->chart));
+  GtkEventController *motion = NULL;
+  g_autofree char *readout = NULL;
+  double bytes[VC_N_COMPONENTS], total = 0;
+  guint i8k = sample_at (f->chart, 8192);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_MOTION (c))
+        motion = c;
+    }
+  g_assert_nonnull (motion);
+  g_signal_emit_by_name (motion, "motion", vc_context_chart_value_to_x (f->chart, 8192), 50.0);
+  g_assert_cmpint (vc_context_chart_get_cursor (f->chart), ==, i8k);
+  readout = vc_context_chart_dup_readout (f->chart);
+  g_test_message ("%s", readout);
+  vc_context_chart_get_sample (f->chart, i8k, bytes);
+  for (guint c = 0; c < VC_N_COMPONENTS; c++)
+    total += bytes[c];
+  {
+    g_autofree char *value = g_strdup_printf ("%u tokens: ", vc_context_chart_get_sample (f->chart, i8k, NULL));
+    g_autofree char *size = g_format_size ((guint64) total);
+
+    g_assert_true (g_str_has_prefix (readout, value));
+    g_assert_nonnull (strstr (readout, size));
+  }
+  g_signal_emit_by_name (motion, "leave");
+  g_assert_cmpint (vc_context_chart_get_cursor (f->chart), ==, -1);
+}
+
 /* Training: against the batch size, from 1 to 1,024 */
 static void
 test_training (Fixture       *f,
@@ -393,6 +430,7 @@ main (int   argc,
   ADD ("/context-chart/pixels", test_pixels);
   ADD ("/context-chart/description", test_description);
   ADD ("/context-chart/keyboard-readout", test_keyboard_readout);
+  ADD ("/context-chart/hover-readout", test_hover_readout);
   ADD ("/context-chart/training", test_training);
   ADD ("/context-chart/card-picker", test_card_picker);
   ADD ("/gpu-table/fit-column", test_gpu_table_column);
