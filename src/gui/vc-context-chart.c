@@ -489,11 +489,21 @@ vc_context_chart_snapshot (GtkWidget   *widget,
       cairo_move_to (cr, p.x, y);
       cairo_line_to (cr, p.x + p.w, y);
       cairo_stroke (cr);
-      /* labels alternate sides so that two cards of about the same size both read */
-      if (i % 2 == 0)
-        show_text (cr, layout, label, p.x + p.w - 2, y - self->text_h - 1, 1, width);
-      else
-        show_text (cr, layout, label, p.x + 4, y - self->text_h - 1, 0, width);
+      /* labels alternate sides so that two cards of about the same size both read; a backing
+       * in the opposite of the text colour keeps them legible over the stack */
+      {
+        int tw, th;
+        double lx;
+
+        pango_layout_set_text (layout, label, -1);
+        pango_layout_get_pixel_size (layout, &tw, &th);
+        lx = i % 2 == 0 ? p.x + p.w - 2 - tw : p.x + 4;
+        cairo_set_source_rgba (cr, 1 - fg.red, 1 - fg.green, 1 - fg.blue, 0.8);
+        cairo_rectangle (cr, lx - 3, y - self->text_h - 2, tw + 6, th + 1);
+        cairo_fill (cr);
+        gdk_cairo_set_source_rgba (cr, &fg);
+        show_text (cr, layout, label, lx, y - self->text_h - 1, 0, width);
+      }
     }
 
   /* the current inputs' point */
