@@ -126,12 +126,6 @@ typedef struct
   double x, y, w, h;
 } Plot;
 
-static int
-legend_rows (VcContextChart *self)
-{
-  return 1;
-}
-
 static void
 plot_area (VcContextChart *self,
            Plot           *p)
@@ -139,11 +133,11 @@ plot_area (VcContextChart *self,
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   int height = gtk_widget_get_height (GTK_WIDGET (self));
 
-  /* readout line on top; x labels, axis title and legend below */
+  /* readout line on top; x labels, axis title and the legend's line below */
   p->x = self->y_label_w + PAD + TICK;
   p->y = self->text_h + PAD;
   p->w = MAX (1, width - p->x - PAD);
-  p->h = MAX (1, height - p->y - TICK - (2 + legend_rows (self)) * (self->text_h + 2) - PAD);
+  p->h = MAX (1, height - p->y - TICK - 3 * (self->text_h + 2) - PAD);
 }
 
 double
