@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vramcalc --solve, --fit-gpu, --gpu-count end to end: the table's sentence, the JSON "solve"
  * object and each GPU's max_* fields, the CSV rows, and the promise the issue makes: given back
  * as an input, the value fits the GPU(s), and one more does not unless the model's context

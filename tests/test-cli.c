@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vramcalc end to end: JSON output values, option parsing, and every rejection path
  * (exit status 2 and a message naming the option and what it accepts). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The solver: for every preset and every catalog GPU, the value it finds fits and one more does
  * not (or the model's context, or the input's range, stops it); exact values worked out by hand
  * from the estimator's formulas; custom GPUs, MoE, MLA, sliding windows, nothing fitting, and
@@ -13,6 +14,19 @@
 static const VcSolveVariable all_variables[] = {
   VC_SOLVE_VARIABLE_SEQ, VC_SOLVE_VARIABLE_BATCH, VC_SOLVE_VARIABLE_CONCURRENCY,
 };
+
+/* A GPU of the catalog by its id */
+static const VcGpu *
+gpu_lookup (const char *id)
+{
+  guint n;
+  const VcGpu *gpus = vc_gpus_get_all (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (gpus[i].id, id))
+      return &gpus[i];
+  g_assert_not_reached ();
+}
 
 static void
 preset_inputs (const char *id,
@@ -161,7 +175,7 @@ test_gpu_counts (void)
 static void
 test_exact_seq (void)
 {
-  const VcGpu *gpu = vc_gpus_lookup ("rtx-4090");
+  const VcGpu *gpu = gpu_lookup ("rtx-4090");
   VcInputs in;
   VcSolution sol;
 
@@ -181,7 +195,7 @@ test_exact_seq (void)
 static void
 test_exact_concurrency (void)
 {
-  const VcGpu *gpu = vc_gpus_lookup ("h100-80gb");
+  const VcGpu *gpu = gpu_lookup ("h100-80gb");
   VcInputs in;
   VcSolution sol;
 
@@ -230,7 +244,7 @@ test_custom_gpus (void)
 static void
 test_moe (void)
 {
-  const VcGpu *gpu = vc_gpus_lookup ("a100-80gb");
+  const VcGpu *gpu = gpu_lookup ("a100-80gb");
   VcInputs in;
   VcSolution sol;
 
@@ -258,7 +272,7 @@ test_moe (void)
 static void
 test_mla (void)
 {
-  const VcGpu *gpu = vc_gpus_lookup ("h200");
+  const VcGpu *gpu = gpu_lookup ("h200");
   VcInputs in;
   VcSolution sol;
   double kv_per_token;
@@ -289,7 +303,7 @@ test_mla (void)
 static void
 test_sliding_window (void)
 {
-  const VcGpu *gpu = vc_gpus_lookup ("rtx-4090");
+  const VcGpu *gpu = gpu_lookup ("rtx-4090");
   VcInputs in;
   VcSolution sol;
 
@@ -323,7 +337,7 @@ test_sliding_window (void)
 static void
 test_nothing_fits (void)
 {
-  const VcGpu *gpu = vc_gpus_lookup ("rtx-4090");
+  const VcGpu *gpu = gpu_lookup ("rtx-4090");
 
   for (VcMode mode = VC_MODE_INFERENCE; mode <= VC_MODE_TRAINING; mode++)
     {
@@ -349,7 +363,7 @@ test_nothing_fits (void)
 static void
 test_training_and_rule_of_thumb (void)
 {
-  const VcGpu *gpu = vc_gpus_lookup ("a100-80gb");
+  const VcGpu *gpu = gpu_lookup ("a100-80gb");
   VcInputs in;
   VcSolution sol;
 

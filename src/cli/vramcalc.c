@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vramcalc: the estimator on the command line, for scripts and tests.
  *
  * Options map onto the estimate model's properties; every value goes through the same range

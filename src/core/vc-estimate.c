@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-estimate.c: the estimate model object. */
 #define G_LOG_DOMAIN "vc-estimate"
 
@@ -8,13 +9,12 @@
 
 #include "vc-catalog.h"
 #include "vc-component-row.h"
+#include "vc-custom-gpus.h"
 #include "vc-enums.h"
 #include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-solver.h"
 #include "vc-units.h"
-
-#define MAX_PARAMETERS 1e15        /* 1,000T: ten times the largest size the issue asks for */
 
 struct _VcEstimate
 {
@@ -100,7 +100,6 @@ static guint signals[N_SIGNALS];
 G_DEFINE_FINAL_TYPE (VcEstimate, vc_estimate, G_TYPE_OBJECT)
 
 static void ensure_computed (VcEstimate *self);
-static void gpu_clear (gpointer data);
 
 const char *
 vc_enum_nick (GType enum_type,
@@ -170,10 +169,10 @@ update_breakdown (VcEstimate *self)
   for (guint i = 0; i < n_shown; i++)
     {
       g_autoptr(VcComponentRow) row = g_list_model_get_item (G_LIST_MODEL (self->breakdown), i);
-      g_autofree char *formula = vc_estimate_describe_component (self, self->result.selected, shown[i]);
       double bytes = sc->bytes[shown[i]];
 
-      vc_component_row_update (row, bytes, sc->total > 0 ? bytes / sc->total : 0, formula);
+      vc_component_row_update (row, bytes, sc->total > 0 ? bytes / sc->total : 0);
+      vc_component_row_set_unit (row, self->unit);
     }
 }
 
@@ -340,6 +339,8 @@ vc_estimate_set_property (GObject      *object,
         return;
       self->unit = g_value_get_enum (value);
       g_object_notify_by_pspec (object, pspec);
+      /* the breakdown's rows carry the unit */
+      invalidate (self);
       return;
     default:
       if (prop_id >= PROP_ARCH_0 && prop_id < PROP_ARCH_0 + n_arch_fields)
@@ -459,30 +460,19 @@ vc_estimate_finalize (GObject *object)
 #define RW (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS)
 #define RO (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)
 
+/* What the model is and how it is stored. */
 static void
-vc_estimate_class_init (VcEstimateClass *klass)
+install_model_inputs (const VcInputs *d)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  VcInputs d;
-
-  vc_inputs_init_default (&d);
-  object_class->finalize = vc_estimate_finalize;
-  object_class->get_property = vc_estimate_get_property;
-  object_class->set_property = vc_estimate_set_property;
-
-  arch_fields = vc_arch_fields (&n_arch_fields);
-  n_properties = PROP_ARCH_0 + n_arch_fields;
-  properties = g_new0 (GParamSpec *, n_properties);
-
   properties[PROP_MODE] =
     g_param_spec_enum ("mode", N_("Mode"), N_("Inference or training (fine-tuning)"),
-                       VC_TYPE_MODE, d.mode, RW);
+                       VC_TYPE_MODE, d->mode, RW);
   properties[PROP_METHOD] =
     g_param_spec_enum ("method", N_("Method"), N_("Rule of thumb (parameter counts only) or architecture"),
-                       VC_TYPE_METHOD, d.method, RW);
+                       VC_TYPE_METHOD, d->method, RW);
   properties[PROP_MODEL_TYPE] =
     g_param_spec_enum ("model-type", N_("Model type"), N_("Dense or mixture of experts (rule of thumb)"),
-                       VC_TYPE_MODEL_TYPE, d.model_type, RW);
+                       VC_TYPE_MODEL_TYPE, d->model_type, RW);
   properties[PROP_PRESET] =
     g_param_spec_string ("preset", N_("Preset"), N_("Id of the built-in model, or empty for a custom model"),
                          "", RW);
@@ -491,68 +481,74 @@ vc_estimate_class_init (VcEstimateClass *klass)
                          "", RW);
   properties[PROP_PARAMETERS] =
     g_param_spec_double ("parameters", N_("Parameters"), N_("Total parameters (rule of thumb)"),
-                         1e3, MAX_PARAMETERS, d.parameters, RW);
+                         1e3, VC_MAX_PARAMETERS, d->parameters, RW);
   properties[PROP_ACTIVE_PARAMETERS] =
     g_param_spec_double ("active-parameters", N_("Activated parameters"),
                          N_("Parameters activated per token, MoE (0: all)"),
-                         0, MAX_PARAMETERS, d.active_parameters, RW);
+                         0, VC_MAX_PARAMETERS, d->active_parameters, RW);
   properties[PROP_PRECISION] =
     g_param_spec_enum ("precision", N_("Precision"), N_("Weight precision (inference) or parameter precision (training)"),
-                       VC_TYPE_PRECISION, d.precision, RW);
+                       VC_TYPE_PRECISION, d->precision, RW);
   properties[PROP_KV_PRECISION] =
     g_param_spec_enum ("kv-precision", N_("KV cache precision"), N_("Precision of the KV cache"),
-                       VC_TYPE_PRECISION, d.kv_precision, RW);
+                       VC_TYPE_PRECISION, d->kv_precision, RW);
   properties[PROP_FINETUNE] =
     g_param_spec_enum ("finetune", N_("Fine-tuning method"), N_("Full, LoRA, QLoRA 8-bit or QLoRA 4-bit"),
-                       VC_TYPE_FINETUNE, d.finetune, RW);
+                       VC_TYPE_FINETUNE, d->finetune, RW);
   properties[PROP_OPTIMIZER] =
-    g_param_spec_enum ("optimizer", N_("Optimizer"), N_("Optimizer"), VC_TYPE_OPTIMIZER, d.optimizer, RW);
+    g_param_spec_enum ("optimizer", N_("Optimizer"), N_("Optimizer"), VC_TYPE_OPTIMIZER, d->optimizer, RW);
   properties[PROP_OPTIMIZER_PRECISION] =
     g_param_spec_enum ("optimizer-precision", N_("Optimizer state precision"),
                        N_("fp32 (the seed's default) or bf16 (pure-bf16 trainers)"),
-                       VC_TYPE_STATE_PRECISION, d.optimizer_precision, RW);
+                       VC_TYPE_STATE_PRECISION, d->optimizer_precision, RW);
+}
+
+/* How it runs: batch, sequences, fine-tuning choices, overhead, GPUs and unit. */
+static void
+install_run_inputs (const VcInputs *d)
+{
   properties[PROP_BATCH] =
-    g_param_spec_uint ("batch", N_("Batch size"), N_("Sequences per batch (b)"), 1, 1000000, d.batch, RW);
+    g_param_spec_uint ("batch", N_("Batch size"), N_("Sequences per batch (b)"), 1, 1000000, d->batch, RW);
   properties[PROP_SEQ] =
     g_param_spec_uint ("seq", N_("Sequence length"), N_("Tokens per sequence, input and output (s)"),
-                       1, 100000000, d.seq, RW);
+                       1, 100000000, d->seq, RW);
   properties[PROP_CONCURRENCY] =
     g_param_spec_uint ("concurrency", N_("Concurrency"), N_("Requests served at once (C)"),
-                       1, 1000000, d.concurrency, RW);
+                       1, 1000000, d->concurrency, RW);
   properties[PROP_LORA_RANK] =
     g_param_spec_uint ("lora-rank", N_("LoRA rank"), N_("Rank r of the LoRA adapters (architecture)"),
-                       1, 65536, d.lora_rank, RW);
+                       1, 65536, d->lora_rank, RW);
   properties[PROP_LORA_PERCENT] =
     g_param_spec_double ("lora-percent", N_("LoRA trainable share"),
                          N_("Trainable parameters as a percentage of the total (rule of thumb)"),
-                         0.001, 100, d.lora_percent, RW);
+                         0.001, 100, d->lora_percent, RW);
   properties[PROP_LORA_TARGETS] =
     g_param_spec_flags ("lora-targets", N_("LoRA target modules"), N_("Linear layers that get adapters"),
-                        VC_TYPE_LORA_TARGETS, d.lora_targets, RW);
+                        VC_TYPE_LORA_TARGETS, d->lora_targets, RW);
   properties[PROP_MIXED_PRECISION] =
     g_param_spec_boolean ("mixed-precision", N_("Mixed precision"),
-                          N_("Keep an fp32 master copy of the trainable weights"), d.mixed_precision, RW);
+                          N_("Keep an fp32 master copy of the trainable weights"), d->mixed_precision, RW);
   properties[PROP_CHECKPOINTING] =
     g_param_spec_enum ("checkpointing", N_("Gradient checkpointing"), N_("None, √L segments or every layer"),
-                       VC_TYPE_CHECKPOINTING, d.checkpointing, RW);
+                       VC_TYPE_CHECKPOINTING, d->checkpointing, RW);
   properties[PROP_FLASH_ATTENTION] =
     g_param_spec_boolean ("flash-attention", N_("Flash attention"),
-                          N_("Fused attention that never stores the s × s scores"), d.flash_attention, RW);
+                          N_("Fused attention that never stores the s × s scores"), d->flash_attention, RW);
   properties[PROP_LOSS] =
     g_param_spec_enum ("loss", N_("Loss"), N_("Cross-entropy over full logits or in chunks"),
-                       VC_TYPE_LOSS, d.loss, RW);
+                       VC_TYPE_LOSS, d->loss, RW);
   properties[PROP_COMPILE] =
     g_param_spec_boolean ("compile", N_("torch.compile"),
                           N_("Training compiled with torch.compile: fused operations keep fewer activations"),
-                          d.compile, RW);
+                          d->compile, RW);
   properties[PROP_TRAIN_EMBEDDINGS] =
     g_param_spec_boolean ("train-embeddings", N_("Train embeddings"),
                           N_("LoRA/QLoRA: the token embedding trains too (PEFT modules_to_save)"),
-                          d.train_embeddings, RW);
+                          d->train_embeddings, RW);
   properties[PROP_OVERHEAD_GB] =
     g_param_spec_double ("overhead-gb", N_("Overhead (GB)"),
                          N_("CUDA context, libraries and framework per GPU, in GB (-1: the method's default)"),
-                         -1, 10000, d.overhead_gb, RW);
+                         -1, 10000, d->overhead_gb, RW);
   properties[PROP_CUSTOM_GPUS] =
     g_param_spec_string ("custom-gpus", N_("Custom GPUs"),
                          N_("Cards added to the catalog: NAME=SIZE separated by semicolons; SIZE in GB, or with a GB, GiB or MiB unit"),
@@ -564,7 +560,11 @@ vc_estimate_class_init (VcEstimateClass *klass)
   properties[PROP_UNIT] =
     g_param_spec_enum ("unit", N_("Unit"), N_("Sizes in GB (10^9 bytes) or GiB (2^30 bytes)"),
                        VC_TYPE_UNIT, VC_UNIT_GB, RW);
+}
 
+static void
+install_results (void)
+{
   properties[PROP_MODEL_PARAMETERS] =
     g_param_spec_double ("model-parameters", NULL, NULL, 0, G_MAXDOUBLE, 0, RO);
   properties[PROP_MODEL_ACTIVE_PARAMETERS] =
@@ -581,7 +581,12 @@ vc_estimate_class_init (VcEstimateClass *klass)
     g_param_spec_enum ("peak-phase", NULL, NULL, VC_TYPE_PHASE, VC_PHASE_NONE, RO);
   properties[PROP_OVERHEAD_BYTES] =
     g_param_spec_double ("overhead-bytes", NULL, NULL, 0, G_MAXDOUBLE, 0, RO);
+}
 
+/* one input per field of the architecture table */
+static void
+install_arch_inputs (void)
+{
   for (guint i = 0; i < n_arch_fields; i++)
     {
       const VcArchField *f = &arch_fields[i];
@@ -598,7 +603,26 @@ vc_estimate_class_init (VcEstimateClass *klass)
                                    RW);
       properties[PROP_ARCH_0 + i] = pspec;
     }
+}
 
+static void
+vc_estimate_class_init (VcEstimateClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  VcInputs d;
+
+  vc_inputs_init_default (&d);
+  object_class->finalize = vc_estimate_finalize;
+  object_class->get_property = vc_estimate_get_property;
+  object_class->set_property = vc_estimate_set_property;
+
+  arch_fields = vc_arch_fields (&n_arch_fields);
+  n_properties = PROP_ARCH_0 + n_arch_fields;
+  properties = g_new0 (GParamSpec *, n_properties);
+  install_model_inputs (&d);
+  install_run_inputs (&d);
+  install_results ();
+  install_arch_inputs ();
   g_object_class_install_properties (object_class, n_properties, properties);
 
   signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -613,8 +637,7 @@ vc_estimate_init (VcEstimate *self)
   self->model_name = g_strdup ("");
   self->custom_gpus = g_strdup ("");
   self->chart_gpus = g_strdup (DEFAULT_CHART_GPUS);
-  self->user_gpus = g_array_new (FALSE, TRUE, sizeof (VcGpu));
-  g_array_set_clear_func (self->user_gpus, gpu_clear);
+  self->user_gpus = vc_custom_gpus_parse ("", NULL);
   self->breakdown = g_list_store_new (VC_TYPE_COMPONENT_ROW);
   recompute (self);
 }
@@ -867,20 +890,11 @@ vc_estimate_inputs_equal (VcEstimate *a,
   inputs = vc_estimate_list_inputs (&n);
   for (guint i = 0; i < n; i++)
     {
-      g_auto(GValue) va = G_VALUE_INIT;
-      g_auto(GValue) vb = G_VALUE_INIT;
+      /* the text form is exact: doubles in their shortest round-trip form */
+      g_autofree char *ta = vc_estimate_dup_input_string (a, inputs[i]->name);
+      g_autofree char *tb = vc_estimate_dup_input_string (b, inputs[i]->name);
 
-      g_value_init (&va, inputs[i]->value_type);
-      g_value_init (&vb, inputs[i]->value_type);
-      g_object_get_property (G_OBJECT (a), inputs[i]->name, &va);
-      g_object_get_property (G_OBJECT (b), inputs[i]->name, &vb);
-      if (G_IS_PARAM_SPEC_DOUBLE (inputs[i]))
-        {
-          /* exact: g_param_values_cmp would call 7e9 and 7e9 + 1e-7 equal */
-          if (g_value_get_double (&va) != g_value_get_double (&vb))
-            return FALSE;
-        }
-      else if (g_param_values_cmp (inputs[i], &va, &vb) != 0)
+      if (!g_str_equal (ta, tb))
         return FALSE;
     }
   return TRUE;
@@ -1196,78 +1210,6 @@ vc_estimate_get_breakdown (VcEstimate *self)
   return G_LIST_MODEL (self->breakdown);
 }
 
-static void
-gpu_clear (gpointer data)
-{
-  VcGpu *gpu = data;
-
-  g_free (gpu->id);
-  g_free (gpu->name);
-  g_free (gpu->vendor);
-}
-
-/* "RTX 6000 Ada=48; My card=23028MiB": a name, '=', a size in GB or with a unit. */
-static gboolean
-parse_custom_gpus (const char  *text,
-                   GArray      *out,
-                   GError     **error)
-{
-  g_auto(GStrv) items = g_strsplit (text ? text : "", ";", -1);
-
-  for (guint i = 0; items[i]; i++)
-    {
-      g_autofree char *item = g_strstrip (g_strdup (items[i]));
-      g_autofree char *name = NULL;
-      g_autofree char *size = NULL;
-      const char *eq;
-      double value, factor = 1e9;
-      VcGpu gpu = { 0 };
-
-      if (*item == '\0')
-        continue;
-      eq = strrchr (item, '=');
-      if (eq == NULL)
-        {
-          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                       _("“%s” is not a GPU; accepted: NAME=SIZE, the size in GB or with a GB, GiB or MiB unit (RTX 6000 Ada=48GB)"),
-                       item);
-          return FALSE;
-        }
-      name = g_strstrip (g_strndup (item, eq - item));
-      size = g_strstrip (g_strdup (eq + 1));
-      if (*name == '\0' || g_utf8_strlen (name, -1) > 64 || !g_utf8_validate (name, -1, NULL))
-        {
-          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                       _("a GPU needs a name of 1 to 64 characters before “=”: “%s”"), item);
-          return FALSE;
-        }
-      if (g_str_has_suffix (size, "GiB"))
-        factor = 1073741824.0;
-      else if (g_str_has_suffix (size, "MiB"))
-        factor = 1048576.0;
-      if (g_str_has_suffix (size, "GiB") || g_str_has_suffix (size, "MiB"))
-        size[strlen (size) - 3] = '\0';
-      else if (g_str_has_suffix (size, "GB"))
-        size[strlen (size) - 2] = '\0';
-      g_strstrip (size);
-      if (!vc_parse_number (size, &value, NULL) || value * factor < 1e8 || value * factor > 1e14)
-        {
-          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                       _("the size of GPU “%s” must be between 0.1 GB and 100000 GB (a number, optionally followed by GB, GiB or MiB)"),
-                       name);
-          return FALSE;
-        }
-      gpu.id = g_strdup_printf ("custom-%u", out->len + 1);
-      gpu.name = g_steal_pointer (&name);
-      gpu.vendor = g_strdup ("");
-      gpu.memory_bytes = value * factor;
-      gpu.memory_mib = factor == 1048576.0 ? value : 0;
-      gpu.capacity_bytes = value * factor;
-      g_array_append_val (out, gpu);
-    }
-  return TRUE;
-}
-
 /* The GPU an entry of chart-gpus names: a catalog id, or a custom GPU's name. -1: none. */
 static int
 find_gpu (VcEstimate *self,
@@ -1421,16 +1363,16 @@ vc_estimate_set_custom_gpus (VcEstimate  *self,
                              const char  *text,
                              GError     **error)
 {
-  g_autoptr(GArray) parsed = g_array_new (FALSE, TRUE, sizeof (VcGpu));
+  g_autoptr(GArray) parsed = NULL;
 
   g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
 
-  g_array_set_clear_func (parsed, gpu_clear);
   if (text == NULL)
     text = "";
   if (g_strcmp0 (self->custom_gpus, text) == 0)
     return TRUE;
-  if (!parse_custom_gpus (text, parsed, error))
+  parsed = vc_custom_gpus_parse (text, error);
+  if (parsed == NULL)
     return FALSE;
   g_free (self->custom_gpus);
   self->custom_gpus = g_strdup (text);
@@ -1475,107 +1417,3 @@ vc_estimate_get_gpu_fit (VcEstimate *self,
   return &self->fits[gpu_index];
 }
 
-/* ---- formulas, for tooltips and the CLI's --explain ---------------------------------------- */
-
-char *
-vc_estimate_describe_component (VcEstimate  *self,
-                                guint        scenario_index,
-                                VcComponent  component)
-{
-  const VcInputs *in;
-  const VcResult *r;
-  const VcScenarioResult *sc;
-  g_autofree char *P = NULL, *A = NULL, *T = NULL, *size = NULL;
-  gboolean rot;
-
-  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
-  in = &self->inputs;
-  r = vc_estimate_get_result (self);
-  g_return_val_if_fail (scenario_index < r->n_scenarios, NULL);
-  sc = &r->scenarios[scenario_index];
-  rot = in->method == VC_METHOD_RULE_OF_THUMB;
-  P = vc_format_count (r->parameters);
-  A = vc_format_count (r->active_parameters);
-  T = vc_format_count (sc->trainable_parameters);
-  size = vc_format_size (sc->bytes[component], self->unit);
-
-  switch (component)
-    {
-    case VC_COMPONENT_WEIGHTS:
-      if (rot)
-        return g_strdup_printf (_("%s parameters × %g bits = %s"), P, sc->weight_bits, size);
-      if (sc->weight_bits >= 16)
-        return g_strdup_printf (_("%s parameters counted from the architecture × %g bits%s = %s"),
-                                P, sc->weight_bits,
-                                in->mode == VC_MODE_TRAINING && sc->id != VC_SCENARIO_FULL
-                                  ? _(", plus the LoRA adapters") : "",
-                                size);
-      return g_strdup_printf (_("Linear layers at %.2f bits a weight (scales included); embeddings, "
-                                "output head, norms and biases kept in 16 bits%s = %s"),
-                              sc->weight_bits,
-                              in->mode == VC_MODE_TRAINING ? _("; plus the LoRA adapters") : "",
-                              size);
-    case VC_COMPONENT_KV_CACHE:
-      if (rot)
-        return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s·C / 2048 "
-                                  "(b = %u, s = %u, C = %u) = %s"),
-                                A, in->batch, in->seq, in->concurrency, size);
-      return g_strdup_printf (_("%.0f bytes per token (%s) × b·s·C tokens (b = %u, s = %u, C = %u)%s = %s"),
-                              r->kv_bytes_per_token,
-                              vc_arch_is_mla (&in->arch)
-                                ? _("one latent of kv_lora_rank + rope dimension per layer")
-                                : _("2 × KV heads × head dimension × layers"),
-                              in->batch, in->seq, in->concurrency,
-                              in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
-                              size);
-    case VC_COMPONENT_ACTIVATIONS:
-      if (rot)
-        return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s / 2048 "
-                                  "(b = %u, s = %u)%s = %s"),
-                                A, in->batch, in->seq,
-                                in->mode == VC_MODE_TRAINING && in->checkpointing != VC_CHECKPOINTING_NONE
-                                  ? _(", reduced by gradient checkpointing") : "",
-                                size);
-      if (in->mode == VC_MODE_INFERENCE)
-        return g_strdup_printf (_("Largest one-layer transient for up to 8192 prefill tokens, "
-                                  "the residual stream%s and the last position's logits = %s"),
-                                in->flash_attention ? "" : _(", the s × s attention scores"), size);
-      if (sc->peak_phase == VC_PHASE_BACKWARD)
-        return g_strdup_printf (_("Peak at the end of the backward pass: one layer's transient "
-                                  "for b·s = %u tokens = %s"), in->batch * in->seq, size);
-      return g_strdup_printf (_("Peak at the start of the backward pass: what autograd saved for "
-                                "b·s = %u tokens in %u layers (%s), plus the logits "
-                                "b·s × %u vocabulary × %s = %s"),
-                              in->batch * in->seq, in->arch.n_layers,
-                              in->checkpointing == VC_CHECKPOINTING_FULL ? _("layer inputs only, one layer recomputed")
-                              : in->checkpointing == VC_CHECKPOINTING_SQRT ? _("√L checkpoints")
-                              : _("no checkpointing"),
-                              in->arch.vocab_size,
-                              in->loss == VC_LOSS_CHUNKED ? _("4 bytes (chunked loss)")
-                                                          : _("16-bit logits, fp32 copy and its log-softmax"),
-                              size);
-    case VC_COMPONENT_GRADIENTS:
-      if (!rot && sc->peak_phase == VC_PHASE_FORWARD)
-        return g_strdup_printf (_("Not yet allocated at the peak (start of the backward pass); "
-                                  "%s trainable parameters"), T);
-      return g_strdup_printf (_("%s trainable parameters × %g bytes = %s"), T,
-                              vc_precision_is_float (in->precision) ? vc_precision_bytes (in->precision) : 2.0,
-                              size);
-    case VC_COMPONENT_OPTIMIZER:
-      return g_strdup_printf (_("%s trainable parameters × %s state (%s) = %s"), T,
-                              vc_enum_nick (VC_TYPE_OPTIMIZER, in->optimizer),
-                              in->optimizer == VC_OPTIMIZER_SGD ? _("none")
-                              : in->optimizer == VC_OPTIMIZER_ADAMW_8BIT ? _("2 × 1 byte")
-                              : in->optimizer == VC_OPTIMIZER_SGD_MOMENTUM || in->optimizer == VC_OPTIMIZER_RMSPROP
-                                ? (in->optimizer_precision == VC_STATE_PRECISION_BF16 ? _("1 × 2 bytes") : _("1 × 4 bytes"))
-                                : (in->optimizer_precision == VC_STATE_PRECISION_BF16 ? _("2 × 2 bytes") : _("2 × 4 bytes")),
-                              size);
-    case VC_COMPONENT_MASTER_WEIGHTS:
-      return g_strdup_printf (_("fp32 master copy: %s trainable parameters × 4 bytes = %s"), T, size);
-    case VC_COMPONENT_OVERHEAD:
-      return g_strdup_printf (_("CUDA context, kernels, library workspaces and framework, per GPU%s = %s"),
-                              in->overhead_gb < 0 ? _(" (default)") : "", size);
-    default:
-      return g_strdup ("");
-    }
-}

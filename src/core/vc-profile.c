@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-profile.c: reading, validating and writing estimate profiles, and the open profile
  * (file, name, notes, unsaved changes) shared by the window and vramcalc. */
 #define G_LOG_DOMAIN "vc-profile"
@@ -464,10 +465,59 @@ vc_profile_parse (const char  *data,
 }
 
 /**
+ * vc_profile_read_bytes:
+ *
+ * A profile file's bytes, unparsed: safe in a thread. Files over VC_PROFILE_MAX_SIZE are
+ * refused before they are read (and reading stops there should the file grow meanwhile).
+ *
+ * Returns: (transfer full) (nullable): the bytes, %NULL with @error set on failure
+ */
+GBytes *
+vc_profile_read_bytes (GFile         *file,
+                       GCancellable  *cancellable,
+                       GError       **error)
+{
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autofree char *data = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                            G_FILE_QUERY_INFO_NONE, cancellable, error);
+  if (info == NULL)
+    return NULL;
+  if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("this is a folder, not a profile"));
+      return NULL;
+    }
+  if (g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE) &&
+      g_file_info_get_size (info) > VC_PROFILE_MAX_SIZE)
+    {
+      g_autofree char *size = g_format_size_full (g_file_info_get_size (info), G_FORMAT_SIZE_LONG_FORMAT);
+      g_autofree char *max = g_format_size_full (VC_PROFILE_MAX_SIZE, G_FORMAT_SIZE_LONG_FORMAT);
+      g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
+                   _("the file is too large for a profile: %s, the limit is %s"), size, max);
+      return NULL;
+    }
+
+  stream = g_file_read (file, cancellable, error);
+  if (stream == NULL)
+    return NULL;
+  data = g_malloc (VC_PROFILE_MAX_SIZE + 1);
+  if (!g_input_stream_read_all (G_INPUT_STREAM (stream), data, VC_PROFILE_MAX_SIZE + 1, &length,
+                                cancellable, error))
+    return NULL;
+  /* vc_profile_parse refuses what is over the limit */
+  return g_bytes_new_take (g_steal_pointer (&data), length);
+}
+
+/**
  * vc_profile_read_file:
  *
- * Like vc_profile_parse(), from a file. Files over VC_PROFILE_MAX_SIZE are refused before
- * they are read (and reading stops there should the file grow meanwhile).
+ * Like vc_profile_parse(), from a file (read by vc_profile_read_bytes()).
  */
 gboolean
 vc_profile_read_file (GFile         *file,
@@ -477,41 +527,17 @@ vc_profile_read_file (GFile         *file,
                       GCancellable  *cancellable,
                       GError       **error)
 {
-  g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(GFileInputStream) stream = NULL;
-  g_autofree char *data = NULL;
-  gsize length = 0;
+  g_autoptr(GBytes) bytes = NULL;
+  gsize length;
+  const char *data;
 
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
   g_return_val_if_fail (VC_IS_ESTIMATE (target), FALSE);
 
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
-                            G_FILE_QUERY_INFO_NONE, cancellable, error);
-  if (info == NULL)
+  bytes = vc_profile_read_bytes (file, cancellable, error);
+  if (bytes == NULL)
     return FALSE;
-  if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("this is a folder, not a profile"));
-      return FALSE;
-    }
-  if (g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE) &&
-      g_file_info_get_size (info) > VC_PROFILE_MAX_SIZE)
-    {
-      g_autofree char *size = g_format_size_full (g_file_info_get_size (info), G_FORMAT_SIZE_LONG_FORMAT);
-      g_autofree char *max = g_format_size_full (VC_PROFILE_MAX_SIZE, G_FORMAT_SIZE_LONG_FORMAT);
-      g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
-                   _("the file is too large for a profile: %s, the limit is %s"), size, max);
-      return FALSE;
-    }
-
-  stream = g_file_read (file, cancellable, error);
-  if (stream == NULL)
-    return FALSE;
-  data = g_malloc (VC_PROFILE_MAX_SIZE + 1);
-  if (!g_input_stream_read_all (G_INPUT_STREAM (stream), data, VC_PROFILE_MAX_SIZE + 1, &length,
-                                cancellable, error))
-    return FALSE;
-  /* vc_profile_parse refuses what is over the limit */
+  data = g_bytes_get_data (bytes, &length);
   return vc_profile_parse (data, length, target, name, notes, error);
 }
 
@@ -878,15 +904,39 @@ set_file (VcProfile *self,
  * Takes the current inputs, name and notes as the saved state ("modified" becomes %FALSE),
  * for example after restoring the last session's inputs.
  */
+static void
+take_as_saved (VcProfile  *self,
+               VcEstimate *inputs,
+               const char *name,
+               const char *notes)
+{
+  vc_estimate_copy_inputs (self->saved, inputs);
+  set_text (&self->saved_name, name);
+  set_text (&self->saved_notes, notes);
+  update_modified (self);
+}
+
 void
 vc_profile_mark_saved (VcProfile *self)
 {
   g_return_if_fail (VC_IS_PROFILE (self));
 
-  vc_estimate_copy_inputs (self->saved, self->estimate);
-  set_text (&self->saved_name, self->name);
-  set_text (&self->saved_notes, self->notes);
-  update_modified (self);
+  take_as_saved (self, self->estimate, self->name, self->notes);
+}
+
+/* a file read and parsed into the estimate becomes the open profile */
+static void
+loaded (VcProfile  *self,
+        GFile      *file,
+        const char *name,
+        const char *notes)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+  vc_profile_set_name (self, name);
+  vc_profile_set_notes (self, notes);
+  set_file (self, file);
+  vc_profile_mark_saved (self);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 /**
@@ -911,12 +961,7 @@ vc_profile_load (VcProfile     *self,
   if (!vc_profile_read_file (file, self->estimate, &name, &notes, cancellable, error))
     return FALSE;
 
-  g_object_freeze_notify (G_OBJECT (self));
-  vc_profile_set_name (self, name);
-  vc_profile_set_notes (self, notes);
-  set_file (self, file);
-  vc_profile_mark_saved (self);
-  g_object_thaw_notify (G_OBJECT (self));
+  loaded (self, file, name, notes);
   return TRUE;
 }
 
@@ -969,4 +1014,241 @@ vc_profile_reset (VcProfile *self)
   set_file (self, NULL);
   vc_profile_mark_saved (self);
   g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* ---- asynchronous open and save -------------------------------------------------------------- */
+
+/* Only the file's bytes are read or written in a thread: the estimate, its idle recomputation
+ * and the profile's notifications stay in the main thread. */
+
+static void
+read_thread (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  GError *error = NULL;
+  GBytes *bytes = vc_profile_read_bytes (task_data, cancellable, &error);
+
+  if (bytes == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, bytes, (GDestroyNotify) g_bytes_unref);
+}
+
+/**
+ * vc_profile_load_async:
+ * @file: the profile to open
+ *
+ * vc_profile_load() with the file read in a thread. Start no other load or save of this
+ * profile before @callback runs.
+ */
+void
+vc_profile_load_async (VcProfile           *self,
+                       GFile               *file,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (VC_IS_PROFILE (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, vc_profile_load_async);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, read_thread);
+}
+
+/**
+ * vc_profile_load_finish:
+ *
+ * Validates what vc_profile_load_async() read and, when it is all valid, makes it the open
+ * profile, as vc_profile_load() does. On failure nothing changes.
+ */
+gboolean
+vc_profile_load_finish (VcProfile     *self,
+                        GAsyncResult  *result,
+                        GError       **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *name = NULL, *notes = NULL;
+  GFile *file;
+  const char *data;
+  gsize length;
+
+  g_return_val_if_fail (VC_IS_PROFILE (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  bytes = g_task_propagate_pointer (G_TASK (result), error);
+  if (bytes == NULL)
+    return FALSE;
+  file = g_task_get_task_data (G_TASK (result));
+  data = g_bytes_get_data (bytes, &length);
+  if (!vc_profile_parse (data, length, self->estimate, &name, &notes, error))
+    return FALSE;
+  loaded (self, file, name, notes);
+  return TRUE;
+}
+
+/* what a save writes, and what it marks as saved once written */
+typedef struct
+{
+  GFile *file;
+  GBytes *bytes;
+  VcEstimate *inputs;
+  char *name;
+  char *notes;
+} SaveData;
+
+static void
+save_data_free (SaveData *d)
+{
+  g_clear_object (&d->file);
+  g_clear_pointer (&d->bytes, g_bytes_unref);
+  g_clear_object (&d->inputs);
+  g_free (d->name);
+  g_free (d->notes);
+  g_free (d);
+}
+
+static void
+write_thread (GTask        *task,
+              gpointer      source,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  GError *error = NULL;
+  gsize length;
+  const char *data = g_bytes_get_data (task_data, &length);
+
+  if (vc_file_replace_contents (source, data, length, cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * vc_file_replace_contents_async:
+ *
+ * vc_file_replace_contents() in a thread, for the window's saves and exports.
+ */
+void
+vc_file_replace_contents_async (GFile               *file,
+                                GBytes              *bytes,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (bytes != NULL);
+
+  task = g_task_new (file, cancellable, callback, user_data);
+  g_task_set_source_tag (task, vc_file_replace_contents_async);
+  g_task_set_task_data (task, g_bytes_ref (bytes), (GDestroyNotify) g_bytes_unref);
+  g_task_run_in_thread (task, write_thread);
+}
+
+gboolean
+vc_file_replace_contents_finish (GFile         *file,
+                                 GAsyncResult  *result,
+                                 GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, file), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+save_written (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  g_autoptr(GTask) task = data;
+  GError *error = NULL;
+
+  if (vc_file_replace_contents_finish (G_FILE (source), result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * vc_profile_save_async:
+ * @file: (nullable): where to save; %NULL for the profile's own file
+ *
+ * vc_profile_save() with the file written in a thread. The inputs, name and notes are those
+ * of this call: changes made while the file is written leave the profile modified. Start no
+ * other load or save of this profile before @callback runs.
+ */
+void
+vc_profile_save_async (VcProfile           *self,
+                       GFile               *file,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  SaveData *d;
+  gsize length;
+  char *data;
+
+  g_return_if_fail (VC_IS_PROFILE (self));
+  g_return_if_fail (file == NULL || G_IS_FILE (file));
+  g_return_if_fail (file != NULL || self->file != NULL);
+
+  d = g_new0 (SaveData, 1);
+  d->file = g_object_ref (file ? file : self->file);
+  data = vc_profile_serialize (self->estimate, self->name, self->notes, &length);
+  d->bytes = g_bytes_new_take (data, length);
+  d->inputs = vc_estimate_new ();
+  vc_estimate_copy_inputs (d->inputs, self->estimate);
+  d->name = g_strdup (self->name);
+  d->notes = g_strdup (self->notes);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, vc_profile_save_async);
+  g_task_set_task_data (task, d, (GDestroyNotify) save_data_free);
+  vc_file_replace_contents_async (d->file, d->bytes, cancellable, save_written, g_steal_pointer (&task));
+}
+
+/**
+ * vc_profile_save_finish:
+ *
+ * On success the file saved to becomes the profile's file and what was written is the saved
+ * state; on failure the previous file is intact and the profile is unchanged.
+ */
+gboolean
+vc_profile_save_finish (VcProfile     *self,
+                        GAsyncResult  *result,
+                        GError       **error)
+{
+  SaveData *d;
+
+  g_return_val_if_fail (VC_IS_PROFILE (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+  d = g_task_get_task_data (G_TASK (result));
+  g_object_freeze_notify (G_OBJECT (self));
+  set_file (self, d->file);
+  take_as_saved (self, d->inputs, d->name, d->notes);
+  g_object_thaw_notify (G_OBJECT (self));
+  return TRUE;
+}
+
+/**
+ * vc_profile_save_target:
+ * @result: a save's result
+ *
+ * Returns: (transfer none): the file a save started by vc_profile_save_async() writes
+ */
+GFile *
+vc_profile_save_target (GAsyncResult *result)
+{
+  g_return_val_if_fail (G_IS_TASK (result), NULL);
+  return ((SaveData *) g_task_get_task_data (G_TASK (result)))->file;
 }

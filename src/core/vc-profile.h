@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-profile.h: estimate profiles, the files in which users keep an estimate's inputs with a
  * name and notes (format described in data/profile-format.md).
  *
@@ -37,6 +38,9 @@ gboolean  vc_profile_parse      (const char  *data,
                                  char       **name,
                                  char       **notes,
                                  GError     **error);
+GBytes   *vc_profile_read_bytes (GFile       *file,
+                                 GCancellable *cancellable,
+                                 GError     **error);
 gboolean  vc_profile_read_file  (GFile       *file,
                                  VcEstimate  *target,
                                  char       **name,
@@ -54,6 +58,14 @@ gboolean  vc_file_replace_contents (GFile        *file,
                                     gsize         length,
                                     GCancellable *cancellable,
                                     GError      **error);
+void      vc_file_replace_contents_async  (GFile               *file,
+                                           GBytes              *bytes,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data);
+gboolean  vc_file_replace_contents_finish (GFile               *file,
+                                           GAsyncResult        *result,
+                                           GError             **error);
 
 /* ---- the open profile ------------------------------------------------------------------------ */
 
@@ -80,6 +92,23 @@ gboolean    vc_profile_save         (VcProfile    *self,
                                      GFile        *file,
                                      GCancellable *cancellable,
                                      GError      **error);
+void        vc_profile_load_async   (VcProfile           *self,
+                                     GFile               *file,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data);
+gboolean    vc_profile_load_finish  (VcProfile    *self,
+                                     GAsyncResult *result,
+                                     GError      **error);
+void        vc_profile_save_async   (VcProfile           *self,
+                                     GFile               *file,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data);
+gboolean    vc_profile_save_finish  (VcProfile    *self,
+                                     GAsyncResult *result,
+                                     GError      **error);
+GFile      *vc_profile_save_target  (GAsyncResult *result);
 void        vc_profile_reset        (VcProfile    *self);
 void        vc_profile_mark_saved   (VcProfile    *self);
 

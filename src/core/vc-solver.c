@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-solver.c: the largest sequence, batch or concurrency that fits a GPU, exactly.
  *
  * Every component of the estimate grows with each of the three inputs or stays flat (the KV

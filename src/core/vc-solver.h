@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-solver.h: the inverse question. Given a GPU (its capacity) and a count of them, the
  * longest sequence, the largest batch or the most concurrent requests whose estimate fits, at
  * the other inputs' values; and the smallest count of a GPU that holds the estimate.

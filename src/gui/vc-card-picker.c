@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-card-picker.c: which cards the memory chart draws a capacity line for. The estimate keeps
  * the choice ("chart-gpus"), so profiles and the saved window state keep it too; this widget only
  * shows it and passes the user's ticks on. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-card-picker.h: a check box for each GPU, the catalog's and the user's own; the ones ticked
  * are the estimate's "chart-gpus", whose capacity the memory chart draws. */
 #pragma once

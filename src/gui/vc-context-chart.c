@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-context-chart.c: memory against context (or batch), drawn with Cairo.
  *
  * The curve is sampled once per change of the estimate (a few dozen estimates, computed by the
@@ -13,7 +14,6 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "vc-breakdown-bar.h"
 #include "vc-compat.h"
 #include "vc-component-row.h"
 #include "vc-context-chart.h"
@@ -30,9 +30,8 @@
 
 struct _VcContextChart
 {
-  GtkWidget parent_instance;
+  VcChart parent_instance;
 
-  VcEstimate *estimate;
   VcSolveVariable variable;
   guint first, last;            /* the axis, inclusive */
   guint n_samples;
@@ -46,22 +45,16 @@ struct _VcContextChart
   int y_label_w;
 };
 
-enum {
-  PROP_0,
-  PROP_ESTIMATE,
-  N_PROPS
-};
+G_DEFINE_FINAL_TYPE (VcContextChart, vc_context_chart, VC_TYPE_CHART)
 
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (VcContextChart, vc_context_chart, GTK_TYPE_WIDGET)
+#define ESTIMATE(self) vc_chart_get_estimate (VC_CHART (self))
 
 /* ---- data ---------------------------------------------------------------------------------- */
 
 static void
 sample (VcContextChart *self)
 {
-  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
+  const VcInputs *in = vc_estimate_get_inputs (ESTIMATE (self));
   double log_first, log_last;
   guint n = 0;
 
@@ -96,20 +89,20 @@ sample (VcContextChart *self)
   self->n_samples = n;
 
   g_clear_pointer (&self->cards, g_array_unref);
-  self->cards = vc_estimate_get_chart_gpu_indices (self->estimate);
+  self->cards = vc_estimate_get_chart_gpu_indices (ESTIMATE (self));
 
   /* The scale shows the current point and every chosen card with room above them: a curve
    * that climbs far beyond (the rule of thumb at a million tokens) leaves through the top
    * rather than flattening the region where the cards are. */
   {
-    double top = vc_estimate_get_selected (self->estimate)->total;
+    double top = vc_estimate_get_selected (ESTIMATE (self))->total;
     double highest = 0;
 
     for (guint i = 0; i < n; i++)
       highest = MAX (highest, self->totals[i]);
     top = MAX (top, self->totals[0]);
     for (guint i = 0; i < self->cards->len; i++)
-      top = MAX (top, vc_estimate_get_gpu (self->estimate, g_array_index (self->cards, guint, i))->capacity_bytes);
+      top = MAX (top, vc_estimate_get_gpu (ESTIMATE (self), g_array_index (self->cards, guint, i))->capacity_bytes);
     self->y_max = MIN (highest, 2 * top) * 1.08;
     self->y_max = MAX (self->y_max, top * 1.08);
   }
@@ -196,8 +189,8 @@ append_components (VcContextChart *self,
                    GString        *s,
                    const double    bytes[VC_N_COMPONENTS])
 {
-  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
-  VcUnit unit = vc_estimate_get_unit (self->estimate);
+  const VcInputs *in = vc_estimate_get_inputs (ESTIMATE (self));
+  VcUnit unit = vc_estimate_get_unit (ESTIMATE (self));
   gboolean first = TRUE;
 
   for (guint c = 0; c < VC_N_COMPONENTS; c++)
@@ -221,10 +214,10 @@ vc_context_chart_dup_readout (VcContextChart *self)
   g_autoptr(GString) s = g_string_new (NULL);
 
   g_return_val_if_fail (VC_IS_CONTEXT_CHART (self), NULL);
-  if (self->estimate == NULL || self->cursor < 0 || self->cursor >= (int) self->n_samples)
+  if (ESTIMATE (self) == NULL || self->cursor < 0 || self->cursor >= (int) self->n_samples)
     return NULL;
   value = format_value (self->variable, self->values[self->cursor]);
-  total = vc_format_size (self->totals[self->cursor], vc_estimate_get_unit (self->estimate));
+  total = vc_format_size (self->totals[self->cursor], vc_estimate_get_unit (ESTIMATE (self)));
   /* TRANSLATORS: "32,768 tokens: 21.3 GB (weights 16.1 GB, …)" */
   g_string_append_printf (s, _("%s: %s ("), value, total);
   append_components (self, s, self->bytes[self->cursor]);
@@ -244,12 +237,12 @@ vc_context_chart_dup_description (VcContextChart *self)
   guint n = self->n_samples;
 
   g_return_val_if_fail (VC_IS_CONTEXT_CHART (self), NULL);
-  if (self->estimate == NULL || n == 0)
+  if (ESTIMATE (self) == NULL || n == 0)
     return g_strdup ("");
 
-  in = vc_estimate_get_inputs (self->estimate);
-  sc = vc_estimate_get_selected (self->estimate);
-  unit = vc_estimate_get_unit (self->estimate);
+  in = vc_estimate_get_inputs (ESTIMATE (self));
+  sc = vc_estimate_get_selected (ESTIMATE (self));
+  unit = vc_estimate_get_unit (ESTIMATE (self));
   first = format_value (self->variable, self->values[0]);
   last = format_value (self->variable, self->values[n - 1]);
   first_total = vc_format_size (self->totals[0], unit);
@@ -271,9 +264,9 @@ vc_context_chart_dup_description (VcContextChart *self)
   for (guint i = 0; self->cards != NULL && i < self->cards->len; i++)
     {
       guint g = g_array_index (self->cards, guint, i);
-      const VcSolution *sol = vc_estimate_get_gpu_solution (self->estimate, g, self->variable);
-      g_autofree char *capacity = vc_format_size (vc_estimate_get_gpu (self->estimate, g)->capacity_bytes, unit);
-      const char *name = vc_estimate_get_gpu (self->estimate, g)->name;
+      const VcSolution *sol = vc_estimate_get_gpu_solution (ESTIMATE (self), g, self->variable);
+      g_autofree char *capacity = vc_format_size (vc_estimate_get_gpu (ESTIMATE (self), g)->capacity_bytes, unit);
+      const char *name = vc_estimate_get_gpu (ESTIMATE (self), g)->name;
 
       if (sol->found)
         {
@@ -308,7 +301,7 @@ static void
 measure_text (VcContextChart *self)
 {
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-  VcUnit unit = self->estimate ? vc_estimate_get_unit (self->estimate) : VC_UNIT_GB;
+  VcUnit unit = ESTIMATE (self) ? vc_estimate_get_unit (ESTIMATE (self)) : VC_UNIT_GB;
   int w, h;
 
   self->y_label_w = 0;
@@ -386,11 +379,11 @@ vc_context_chart_snapshot (GtkWidget   *widget,
   Plot p;
   guint n = self->n_samples;
 
-  if (self->estimate == NULL || n == 0 || width <= 0 || height <= 0)
+  if (ESTIMATE (self) == NULL || n == 0 || width <= 0 || height <= 0)
     return;
 
-  in = vc_estimate_get_inputs (self->estimate);
-  unit = vc_estimate_get_unit (self->estimate);
+  in = vc_estimate_get_inputs (ESTIMATE (self));
+  unit = vc_estimate_get_unit (ESTIMATE (self));
   measure_text (self);
   plot_area (self, &p);
   vc_widget_get_color (widget, &fg);
@@ -472,7 +465,7 @@ vc_context_chart_snapshot (GtkWidget   *widget,
   /* a line for each chosen card's capacity, named at its right end */
   for (guint i = 0; self->cards != NULL && i < self->cards->len; i++)
     {
-      const VcGpu *gpu = vc_estimate_get_gpu (self->estimate, g_array_index (self->cards, guint, i));
+      const VcGpu *gpu = vc_estimate_get_gpu (ESTIMATE (self), g_array_index (self->cards, guint, i));
       double y = round (vc_context_chart_bytes_to_y (self, gpu->capacity_bytes));
       g_autofree char *size = vc_format_size (gpu->capacity_bytes, unit);
       /* TRANSLATORS: a GPU's name and capacity, on its line in the chart */
@@ -504,7 +497,7 @@ vc_context_chart_snapshot (GtkWidget   *widget,
   {
     double v = vc_solver_get (in, self->variable);
     double x = vc_context_chart_value_to_x (self, v);
-    double y = vc_context_chart_bytes_to_y (self, vc_estimate_get_selected (self->estimate)->total);
+    double y = vc_context_chart_bytes_to_y (self, vc_estimate_get_selected (ESTIMATE (self))->total);
 
     cairo_new_path (cr);
     cairo_arc (cr, x, y, 5, 0, 2 * G_PI);
@@ -634,7 +627,7 @@ leave (GtkEventControllerMotion *controller,
 static int
 current_sample (VcContextChart *self)
 {
-  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
+  const VcInputs *in = vc_estimate_get_inputs (ESTIMATE (self));
 
   return nearest_sample (self, vc_context_chart_value_to_x (self, vc_solver_get (in, self->variable)));
 }
@@ -669,7 +662,7 @@ static void
 focus_enter (GtkEventControllerFocus *controller,
              VcContextChart          *self)
 {
-  if (self->cursor < 0 && self->estimate != NULL)
+  if (self->cursor < 0 && ESTIMATE (self) != NULL)
     vc_context_chart_set_cursor (self, current_sample (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -696,8 +689,10 @@ click (GtkGestureClick *gesture,
 /* ---- model --------------------------------------------------------------------------------- */
 
 static void
-update (VcContextChart *self)
+vc_context_chart_update (VcChart *chart)
 {
+  VcContextChart *self = VC_CONTEXT_CHART (chart);
+
   sample (self);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   self->variable == VC_SOLVE_VARIABLE_BATCH
@@ -707,35 +702,22 @@ update (VcContextChart *self)
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
-VcEstimate *
-vc_context_chart_get_estimate (VcContextChart *self)
+/* The chosen cards are an input that changes no figure: no "changed" comes, so listen to it. */
+static void
+estimate_set (VcContextChart *self,
+              GParamSpec     *pspec,
+              gpointer        data)
 {
-  g_return_val_if_fail (VC_IS_CONTEXT_CHART (self), NULL);
-  return self->estimate;
-}
+  VcEstimate *estimate = ESTIMATE (self);
 
-void
-vc_context_chart_set_estimate (VcContextChart *self,
-                               VcEstimate     *estimate)
-{
-  g_return_if_fail (VC_IS_CONTEXT_CHART (self));
-  g_return_if_fail (estimate == NULL || VC_IS_ESTIMATE (estimate));
-
-  if (self->estimate == estimate)
-    return;
-  if (self->estimate != NULL)
-    g_signal_handlers_disconnect_by_data (self->estimate, self);
-  g_set_object (&self->estimate, estimate);
   self->n_samples = 0;
   self->cursor = -1;
   if (estimate != NULL)
     {
-      g_signal_connect_object (estimate, "changed", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (estimate, "notify::unit", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (estimate, "notify::chart-gpus", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
-      update (self);
+      g_signal_connect_object (estimate, "notify::chart-gpus", G_CALLBACK (vc_context_chart_update), self,
+                               G_CONNECT_SWAPPED);
+      vc_context_chart_update (VC_CHART (self));
     }
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ESTIMATE]);
 }
 
 VcSolveVariable
@@ -797,49 +779,8 @@ vc_context_chart_dispose (GObject *object)
 {
   VcContextChart *self = VC_CONTEXT_CHART (object);
 
-  vc_context_chart_set_estimate (self, NULL);
   g_clear_pointer (&self->cards, g_array_unref);
   G_OBJECT_CLASS (vc_context_chart_parent_class)->dispose (object);
-}
-
-static void
-vc_context_chart_get_property (GObject    *object,
-                               guint       prop_id,
-                               GValue     *value,
-                               GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_ESTIMATE:
-      g_value_set_object (value, VC_CONTEXT_CHART (object)->estimate);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-vc_context_chart_set_property (GObject      *object,
-                               guint         prop_id,
-                               const GValue *value,
-                               GParamSpec   *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_ESTIMATE:
-      vc_context_chart_set_estimate (VC_CONTEXT_CHART (object), g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-vc_context_chart_css_changed (GtkWidget         *widget,
-                              GtkCssStyleChange *change)
-{
-  GTK_WIDGET_CLASS (vc_context_chart_parent_class)->css_changed (widget, change);
-  gtk_widget_queue_resize (widget);
 }
 
 static void
@@ -847,21 +788,14 @@ vc_context_chart_class_init (VcContextChartClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  VcChartClass *chart_class = VC_CHART_CLASS (klass);
 
   object_class->dispose = vc_context_chart_dispose;
-  object_class->get_property = vc_context_chart_get_property;
-  object_class->set_property = vc_context_chart_set_property;
   widget_class->measure = vc_context_chart_measure;
   widget_class->snapshot = vc_context_chart_snapshot;
-  widget_class->css_changed = vc_context_chart_css_changed;
-
-  properties[PROP_ESTIMATE] =
-    g_param_spec_object ("estimate", NULL, NULL, VC_TYPE_ESTIMATE,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  chart_class->update = vc_context_chart_update;
 
   gtk_widget_class_set_css_name (widget_class, "contextchart");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
 
 static void
@@ -871,6 +805,7 @@ vc_context_chart_init (VcContextChart *self)
   GtkGesture *gesture;
 
   self->cursor = -1;
+  g_signal_connect (self, "notify::estimate", G_CALLBACK (estimate_set), NULL);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Memory against context"),

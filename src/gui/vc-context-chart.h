@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-context-chart.h: memory of one GPU against the sequence length (inference) or the batch
  * size (training), on a log axis, stacked by component, with a line for the capacity of each
  * card the user picked and the current point marked. Hovering, or moving with the arrow keys
@@ -6,16 +7,13 @@
 
 #include <gtk/gtk.h>
 
-#include "vc-estimate.h"
+#include "vc-chart.h"
 
 G_BEGIN_DECLS
 
 #define VC_TYPE_CONTEXT_CHART (vc_context_chart_get_type ())
-G_DECLARE_FINAL_TYPE (VcContextChart, vc_context_chart, VC, CONTEXT_CHART, GtkWidget)
+G_DECLARE_FINAL_TYPE (VcContextChart, vc_context_chart, VC, CONTEXT_CHART, VcChart)
 
-VcEstimate     *vc_context_chart_get_estimate  (VcContextChart  *self);
-void            vc_context_chart_set_estimate  (VcContextChart  *self,
-                                                VcEstimate      *estimate);
 VcSolveVariable vc_context_chart_get_variable  (VcContextChart  *self);
 void            vc_context_chart_get_range     (VcContextChart  *self,
                                                 guint           *first,

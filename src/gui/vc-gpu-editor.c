@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-gpu-editor.c: the user's own GPUs. The estimate's "custom-gpus" text ("NAME=SIZE; …") is
  * the one store: the list is rebuilt from it, and adding or removing a card rewrites it, so the
  * core validates every card the same way as on the command line. */
@@ -217,34 +218,6 @@ vc_gpu_editor_set_estimate (VcGpuEditor *self,
   g_signal_connect_object (estimate, "notify::custom-gpus", G_CALLBACK (rebuild), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::unit", G_CALLBACK (rebuild), self, G_CONNECT_SWAPPED);
   rebuild (self);
-}
-
-GtkEntry *
-vc_gpu_editor_get_name_entry (VcGpuEditor *self)
-{
-  g_return_val_if_fail (VC_IS_GPU_EDITOR (self), NULL);
-  return self->name_entry;
-}
-
-GtkSpinButton *
-vc_gpu_editor_get_size_spin (VcGpuEditor *self)
-{
-  g_return_val_if_fail (VC_IS_GPU_EDITOR (self), NULL);
-  return self->size_spin;
-}
-
-GtkLabel *
-vc_gpu_editor_get_error_label (VcGpuEditor *self)
-{
-  g_return_val_if_fail (VC_IS_GPU_EDITOR (self), NULL);
-  return self->error_label;
-}
-
-GtkListBox *
-vc_gpu_editor_get_list (VcGpuEditor *self)
-{
-  g_return_val_if_fail (VC_IS_GPU_EDITOR (self), NULL);
-  return self->list;
 }
 
 static void

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-inference-page.c: the Inference tab: the model, the weight and KV cache precisions and the
  * serving workload. */
 #define G_LOG_DOMAIN "vc-inference-page"
@@ -62,27 +63,6 @@ vc_inference_page_set_estimate (VcInferencePage *self,
 
   g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   update_applicable (self);
-}
-
-GtkWidget *
-vc_inference_page_get_input (VcInferencePage *self,
-                             const char      *property)
-{
-  static const struct { const char *name; gsize offset; } own[] = {
-    { "precision", G_STRUCT_OFFSET (VcInferencePage, precision) },
-    { "kv-precision", G_STRUCT_OFFSET (VcInferencePage, kv_precision) },
-    { "batch", G_STRUCT_OFFSET (VcInferencePage, batch) },
-    { "seq", G_STRUCT_OFFSET (VcInferencePage, seq) },
-    { "concurrency", G_STRUCT_OFFSET (VcInferencePage, concurrency) },
-    { "flash-attention", G_STRUCT_OFFSET (VcInferencePage, flash_attention) },
-    { "overhead-gb", G_STRUCT_OFFSET (VcInferencePage, overhead_gb) },
-  };
-
-  g_return_val_if_fail (VC_IS_INFERENCE_PAGE (self), NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (own); i++)
-    if (g_str_equal (own[i].name, property))
-      return G_STRUCT_MEMBER (GtkWidget *, self, own[i].offset);
-  return vc_model_section_get_input (self->model_section, property);
 }
 
 GtkWidget *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-results-view.h: everything the estimate model computes for the visible tab: the total, the
  * scenario table, the breakdown (column view and stacked bar) and the GPU comparison. */
 #pragma once
@@ -13,13 +14,5 @@ G_DECLARE_FINAL_TYPE (VcResultsView, vc_results_view, VC, RESULTS_VIEW, GtkWidge
 
 void           vc_results_view_set_estimate      (VcResultsView *self,
                                                   VcEstimate    *estimate);
-GtkListBox    *vc_results_view_get_scenarios     (VcResultsView *self);
-GtkColumnView *vc_results_view_get_breakdown_view (VcResultsView *self);
-GtkWidget     *vc_results_view_get_gpu_chart     (VcResultsView *self);
-GtkWidget     *vc_results_view_get_gpu_editor    (VcResultsView *self);
-GtkWidget     *vc_results_view_get_breakdown_bar (VcResultsView *self);
-GtkWidget     *vc_results_view_get_context_chart (VcResultsView *self);
-GtkWidget     *vc_results_view_get_card_picker   (VcResultsView *self);
-GtkLabel      *vc_results_view_get_total_label   (VcResultsView *self);
 
 G_END_DECLS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-training-page.c: the Training tab: the model, the fine-tuning method and its settings,
  * and the workload. */
 #define G_LOG_DOMAIN "vc-training-page"
@@ -204,36 +205,6 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   g_signal_connect_object (estimate, "notify::finetune", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::optimizer", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   update_applicable (self);
-}
-
-GtkWidget *
-vc_training_page_get_input (VcTrainingPage *self,
-                            const char     *property)
-{
-  static const struct { const char *name; gsize offset; } own[] = {
-    { "finetune", G_STRUCT_OFFSET (VcTrainingPage, finetune) },
-    { "precision", G_STRUCT_OFFSET (VcTrainingPage, precision) },
-    { "lora-rank", G_STRUCT_OFFSET (VcTrainingPage, lora_rank) },
-    { "lora-percent", G_STRUCT_OFFSET (VcTrainingPage, lora_percent) },
-    { "lora-targets", G_STRUCT_OFFSET (VcTrainingPage, lora_targets) },
-    { "optimizer", G_STRUCT_OFFSET (VcTrainingPage, optimizer) },
-    { "optimizer-precision", G_STRUCT_OFFSET (VcTrainingPage, optimizer_precision) },
-    { "mixed-precision", G_STRUCT_OFFSET (VcTrainingPage, mixed_precision) },
-    { "checkpointing", G_STRUCT_OFFSET (VcTrainingPage, checkpointing) },
-    { "loss", G_STRUCT_OFFSET (VcTrainingPage, loss) },
-    { "train-embeddings", G_STRUCT_OFFSET (VcTrainingPage, train_embeddings) },
-    { "compile", G_STRUCT_OFFSET (VcTrainingPage, compile) },
-    { "batch", G_STRUCT_OFFSET (VcTrainingPage, batch) },
-    { "seq", G_STRUCT_OFFSET (VcTrainingPage, seq) },
-    { "flash-attention", G_STRUCT_OFFSET (VcTrainingPage, flash_attention) },
-    { "overhead-gb", G_STRUCT_OFFSET (VcTrainingPage, overhead_gb) },
-  };
-
-  g_return_val_if_fail (VC_IS_TRAINING_PAGE (self), NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (own); i++)
-    if (g_str_equal (own[i].name, property))
-      return G_STRUCT_MEMBER (GtkWidget *, self, own[i].offset);
-  return vc_model_section_get_input (self->model_section, property);
 }
 
 GtkWidget *

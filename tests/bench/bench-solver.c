@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Benchmark: the GPU table with the solver's columns. One input changes; the estimate is
  * recomputed and, for every GPU of the catalog, what fits on one of it is solved: the longest
  * sequence and the most concurrent requests in inference, the largest batch and the longest

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Benchmark: the memory-versus-context chart after one change, scrolled into view and focused
  * (so that it draws its readout too). Measures the recomputation (vc_estimate_flush, which runs
  * every "changed" handler: the chart samples its curve, the GPU table solves its column) plus the
@@ -72,7 +73,7 @@ main (int   argc,
   vc_estimate_set_preset (estimate, "llama-3.1-8b", NULL);
   g_object_set (estimate, "method", VC_METHOD_ARCHITECTURE, NULL);
   vc_test_wait_for_frame (GTK_WIDGET (window));
-  chart = vc_results_view_get_context_chart (VC_RESULTS_VIEW (vc_window_get_results (window)));
+  chart = vc_test_child (vc_test_window_results (window), VC_TYPE_RESULTS_VIEW, "context_chart");
   vc_test_scroll_into_view (chart);
   gtk_widget_grab_focus (chart);
   vc_test_wait_for_frame (GTK_WIDGET (window));

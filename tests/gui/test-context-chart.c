@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The memory-versus-context chart and the GPU table's "what fits" column, in the real window:
  * the chart's pixels (stacked components, capacity lines, the current point) in light and dark
  * style, its accessible description, the readout by keyboard, the cards picked in its popover,
@@ -10,12 +11,12 @@
 #include <math.h>
 
 #include "gui-test-util.h"
-#include "vc-breakdown-bar.h"
 #include "vc-card-picker.h"
 #include "vc-catalog.h"
+#include "vc-chart.h"
 #include "vc-compat.h"
 #include "vc-context-chart.h"
-#include "vc-gpu-chart.h"
+#include "vc-gpu-chart-private.h"
 #include "vc-results-view.h"
 #include "vc-window.h"
 
@@ -27,21 +28,28 @@ typedef struct
   VcContextChart *chart;
 } Fixture;
 
+/* A GPU of the catalog by its id */
+static const VcGpu *
+gpu_lookup (const char *id)
+{
+  guint n;
+  const VcGpu *gpus = vc_gpus_get_all (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (gpus[i].id, id))
+      return &gpus[i];
+  g_assert_not_reached ();
+}
+
 static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
-  g_autoptr(GSettings) settings = g_settings_new (VC_SCHEMA_ID);
-
-  g_settings_reset (settings, "last-inputs");
-  g_settings_reset (settings, "tab");
-  f->window = vc_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 1150);
-  f->estimate = vc_window_get_estimate (f->window);
-  g_object_add_weak_pointer (G_OBJECT (f->estimate), (gpointer *) &f->estimate);
-  f->results = VC_RESULTS_VIEW (vc_window_get_results (f->window));
-  f->chart = VC_CONTEXT_CHART (vc_results_view_get_context_chart (f->results));
-  gtk_window_present (GTK_WINDOW (f->window));
+  vc_test_reset_stored_state ();
+  f->window = vc_test_new_window (1100, 1150, &f->estimate);
+  f->results = VC_RESULTS_VIEW (vc_test_window_results (f->window));
+  f->chart = VC_CONTEXT_CHART (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "context_chart"));
+  vc_test_present (f->window);
   g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3.1-8b", NULL));
   g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, NULL);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
@@ -52,13 +60,8 @@ static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
-  gint64 deadline;
-
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
-  while (f->estimate != NULL && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, FALSE);
+  vc_test_destroy_window (f->window);
   g_assert_null (f->estimate);
 }
 
@@ -110,7 +113,7 @@ check_pixels (Fixture *f)
   double bytes[VC_N_COMPONENTS];
   gboolean dark = vc_widget_is_dark (GTK_WIDGET (f->chart));
   GdkRGBA weights, kv, fg;
-  const VcGpu *rtx = vc_gpus_lookup ("rtx-4090");
+  const VcGpu *rtx = gpu_lookup ("rtx-4090");
   int width, height;
   gsize stride;
   guint i8k, last = vc_context_chart_get_n_samples (f->chart) - 1;
@@ -323,7 +326,7 @@ static void
 test_card_picker (Fixture       *f,
                   gconstpointer  data)
 {
-  GtkWidget *picker = vc_results_view_get_card_picker (f->results);
+  GtkWidget *picker = vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "card_picker");
   guint n_catalog;
   const VcGpu *catalog = vc_gpus_get_all (&n_catalog);
   guint h200 = 0, rtx = 0;
@@ -365,7 +368,7 @@ static void
 test_gpu_table_column (Fixture       *f,
                        gconstpointer  data)
 {
-  VcGpuChart *table = VC_GPU_CHART (vc_results_view_get_gpu_chart (f->results));
+  VcGpuChart *table = VC_GPU_CHART (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "gpu_chart"));
   guint n_catalog, rtx = 0, h100 = 0, t4 = 0;
   const VcGpu *catalog = vc_gpus_get_all (&n_catalog);
   g_autofree char *text = NULL;

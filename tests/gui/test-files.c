@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window's files through its real actions: profiles saved, reopened (by Open, the recent
  * menu and a drop), the unsaved-changes mark and question, CSV export, config.json import (a
  * file, a folder, an unknown family), failures shown in the window with the inputs untouched,
@@ -14,7 +15,7 @@
 #include "vc-csv.h"
 #include "vc-enums.h"
 #include "vc-error.h"
-#include "vc-gpu-chart.h"
+#include "vc-gpu-chart-private.h"
 #include "vc-gpu-editor.h"
 #include "vc-hf-config.h"
 #include "vc-model-section.h"
@@ -59,11 +60,8 @@ ask (VcWindow *window,
 static void
 open_window (Fixture *f)
 {
-  f->window = vc_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 1000);
-  f->estimate = vc_window_get_estimate (f->window);
+  f->window = vc_test_new_window (1100, 1000, &f->estimate);
   f->profile = vc_window_get_profile (f->window);
-  g_object_add_weak_pointer (G_OBJECT (f->estimate), (gpointer *) &f->estimate);
   vc_window_set_dialog_hooks (f->window, choose, ask, f);
 }
 
@@ -71,26 +69,17 @@ static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
-  g_autoptr(GSettings) settings = g_settings_new (VC_SCHEMA_ID);
-
-  g_settings_reset (settings, "last-inputs");
-  g_settings_reset (settings, "tab");
+  vc_test_reset_stored_state ();
   open_window (f);
-  gtk_window_present (GTK_WINDOW (f->window));
-  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  vc_test_present (f->window);
 }
 
 static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
-  gint64 deadline;
-
   g_assert_null (f->next_file);
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
-  while (f->estimate != NULL && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, FALSE);
+  vc_test_destroy_window (f->window);
   g_assert_null (f->estimate);
 }
 
@@ -110,19 +99,7 @@ activate (Fixture    *f,
   f->next_file = file;
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), action, NULL));
   g_assert_null (f->next_file);
-  vc_test_spin_until_idle ();
-}
-
-/* Imports and dropped files are read in threads. */
-static void
-wait_until_idle (Fixture *f)
-{
-  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-
-  while (vc_window_is_busy (f->window) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (vc_window_is_busy (f->window));
-  vc_test_spin_until_idle ();
+  vc_test_wait_while_busy (f->window);
 }
 
 static const char *
@@ -135,7 +112,7 @@ static gboolean
 recent_menu_has (Fixture    *f,
                  const char *uri)
 {
-  GMenuModel *menu = vc_window_get_recent_menu (f->window);
+  GMenuModel *menu = G_MENU_MODEL (gtk_widget_get_template_child (GTK_WIDGET (f->window), VC_TYPE_WINDOW, "recent_menu"));
 
   for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
     {
@@ -153,9 +130,9 @@ test_save_and_reopen (Fixture       *f,
 {
   g_autoptr(GFile) file = tmp_file ("plan.json");
   g_autofree char *uri = g_file_get_uri (file);
-  GtkWidget *batch = vc_window_get_input (f->window, VC_MODE_INFERENCE, "batch");
-  GtkWidget *compile = vc_window_get_input (f->window, VC_MODE_TRAINING, "compile");
-  GtkWidget *embeddings = vc_window_get_input (f->window, VC_MODE_TRAINING, "train-embeddings");
+  GtkWidget *batch = vc_test_window_input (f->window, VC_MODE_INFERENCE, "batch");
+  GtkWidget *compile = vc_test_window_input (f->window, VC_MODE_TRAINING, "compile");
+  GtkWidget *embeddings = vc_test_window_input (f->window, VC_MODE_TRAINING, "train-embeddings");
   const VcInputs *in = vc_estimate_get_inputs (f->estimate);
   g_autofree char *contents = NULL;
   gint64 deadline;
@@ -237,6 +214,7 @@ test_save_and_reopen (Fixture       *f,
 
   /* the recent menu's item reopens it, with the batch saved by the question */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open-recent", "s", uri));
+  vc_test_wait_while_busy (f->window);
   g_assert_cmpuint (f->n_asked, ==, 3);
   g_assert_cmpuint (in->batch, ==, 3);
   g_assert_cmpuint (in->seq, ==, 8192);
@@ -343,15 +321,15 @@ test_import_config (Fixture       *f,
   const char *bad_text = "{ \"model_type\": \"llama\", \"hidden_size\": -4096, \"num_hidden_layers\": 2,"
                          "  \"num_attention_heads\": 2, \"vocab_size\": 10, \"intermediate_size\": 10 }";
   VcModelSection *section = VC_MODEL_SECTION (vc_window_get_model_section (f->window, VC_MODE_INFERENCE));
-  GtkWidget *name = vc_window_get_input (f->window, VC_MODE_INFERENCE, "model-name");
-  GtkWidget *preset = vc_window_get_input (f->window, VC_MODE_INFERENCE, "preset");
-  GtkWidget *method = vc_window_get_input (f->window, VC_MODE_INFERENCE, "method");
+  GtkWidget *name = vc_test_window_input (f->window, VC_MODE_INFERENCE, "model-name");
+  GtkWidget *preset = vc_test_window_input (f->window, VC_MODE_INFERENCE, "preset");
+  GtkWidget *method = vc_test_window_input (f->window, VC_MODE_INFERENCE, "method");
   const VcInputs *in = vc_estimate_get_inputs (f->estimate);
   double parameters, active;
 
   g_assert_nonnull (expected);
   activate (f, "win.import-config", g_object_ref (mistral));
-  wait_until_idle (f);
+  vc_test_wait_while_busy (f->window);
   g_assert_null (vc_window_get_error (f->window));
   g_object_get (f->estimate, "model-parameters", &parameters, NULL);
   /* mistralai/Mistral-7B-v0.1: 7,241,732,096 parameters (its safetensors index) */
@@ -367,7 +345,7 @@ test_import_config (Fixture       *f,
 
   /* a folder holding a config.json, an MoE: both counts */
   activate (f, "win.import-folder", g_object_ref (qwen_dir));
-  wait_until_idle (f);
+  vc_test_wait_while_busy (f->window);
   g_object_get (f->estimate, "model-parameters", &parameters, "model-active-parameters", &active, NULL);
   /* Qwen/Qwen3-30B-A3B: 30,532,122,624 total, 3.3B activated (model card) */
   g_assert_cmpfloat (parameters, ==, 30532122624.0);
@@ -377,7 +355,7 @@ test_import_config (Fixture       *f,
   /* a bad config: the message names the field, nothing changes */
   g_assert_true (g_file_replace_contents (bad, bad_text, strlen (bad_text), NULL, FALSE, 0, NULL, NULL, NULL));
   activate (f, "win.import-config", g_object_ref (bad));
-  wait_until_idle (f);
+  vc_test_wait_while_busy (f->window);
   g_assert_nonnull (strstr (vc_window_get_error (f->window), "hidden_size"));
   g_object_get (f->estimate, "model-parameters", &parameters, NULL);
   g_assert_cmpfloat (parameters, ==, 30532122624.0);
@@ -416,7 +394,7 @@ drop (Fixture *f,
   g_value_take_boxed (&value, gdk_file_list_new_from_array ((GFile *[]) { file }, 1));
   g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
   g_assert_true (accepted);
-  wait_until_idle (f);
+  vc_test_wait_while_busy (f->window);
 }
 
 static void
@@ -446,7 +424,7 @@ test_drop (Fixture       *f,
   g_assert_cmpstr (title (f), ==, "Dropped — VRAM Calculator");
   /* the tab follows the mode the profile holds */
   g_assert_cmpint (in->mode, ==, VC_MODE_TRAINING);
-  g_assert_true (gtk_widget_get_mapped (vc_window_get_page (f->window, VC_MODE_TRAINING)));
+  g_assert_true (gtk_widget_get_mapped (vc_test_window_page (f->window, VC_MODE_TRAINING)));
 
   /* a folder with a config.json of an unknown family: imported the Llama way, and said so */
   g_assert_cmpint (g_mkdir_with_parents (g_file_peek_path (unknown_dir), 0700), ==, 0);
@@ -465,9 +443,9 @@ static void
 test_custom_gpus (Fixture       *f,
                   gconstpointer  data)
 {
-  VcResultsView *results = VC_RESULTS_VIEW (vc_window_get_results (f->window));
-  VcGpuEditor *editor = VC_GPU_EDITOR (vc_results_view_get_gpu_editor (results));
-  VcGpuChart *chart = VC_GPU_CHART (vc_results_view_get_gpu_chart (results));
+  VcResultsView *results = VC_RESULTS_VIEW (vc_test_window_results (f->window));
+  VcGpuEditor *editor = VC_GPU_EDITOR (vc_test_child (results, VC_TYPE_RESULTS_VIEW, "gpu_editor"));
+  VcGpuChart *chart = VC_GPU_CHART (vc_test_child (results, VC_TYPE_RESULTS_VIEW, "gpu_chart"));
   g_autoptr(GError) error = NULL;
   g_autofree char *custom = NULL;
   graphene_rect_t bar;
@@ -480,8 +458,8 @@ test_custom_gpus (Fixture       *f,
   height_before = gtk_widget_get_height (GTK_WIDGET (chart));
 
   /* through the editor's own widgets, as typed */
-  gtk_editable_set_text (GTK_EDITABLE (vc_gpu_editor_get_name_entry (editor)), "Lab card");
-  gtk_spin_button_set_value (vc_gpu_editor_get_size_spin (editor), 48);
+  gtk_editable_set_text (GTK_EDITABLE (vc_test_child (editor, VC_TYPE_GPU_EDITOR, "name_entry")), "Lab card");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (vc_test_child (editor, VC_TYPE_GPU_EDITOR, "size_spin")), 48);
   g_signal_emit_by_name (gtk_widget_get_last_child (gtk_widget_get_first_child (GTK_WIDGET (editor))), "clicked");
   g_object_get (f->estimate, "custom-gpus", &custom, NULL);
   g_assert_cmpstr (custom, ==, "Lab card=48GB");
@@ -511,20 +489,20 @@ test_custom_gpus (Fixture       *f,
   g_assert_false (vc_gpu_editor_add (editor, "Tiny", 0.01, &error));
   g_assert_nonnull (strstr (error->message, "Tiny"));
   g_clear_error (&error);
-  gtk_editable_set_text (GTK_EDITABLE (vc_gpu_editor_get_name_entry (editor)), "  ");
+  gtk_editable_set_text (GTK_EDITABLE (vc_test_child (editor, VC_TYPE_GPU_EDITOR, "name_entry")), "  ");
   g_signal_emit_by_name (gtk_widget_get_last_child (gtk_widget_get_first_child (GTK_WIDGET (editor))), "clicked");
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (vc_gpu_editor_get_error_label (editor))));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (vc_test_child (editor, VC_TYPE_GPU_EDITOR, "error_label"))));
   g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n_catalog + 1);
 
   g_assert_true (vc_gpu_editor_add (editor, "Second", 96, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n_catalog + 2);
-  g_assert_nonnull (gtk_list_box_get_row_at_index (vc_gpu_editor_get_list (editor), 1));
+  g_assert_nonnull (gtk_list_box_get_row_at_index (GTK_LIST_BOX (vc_test_child (editor, VC_TYPE_GPU_EDITOR, "list")), 1));
   g_assert_true (vc_gpu_editor_remove (editor, 0, &error));
   g_assert_cmpstr (vc_estimate_get_gpu (f->estimate, n_catalog)->name, ==, "Second");
   g_assert_true (vc_gpu_editor_remove (editor, 0, &error));
   g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n_catalog);
-  g_assert_null (gtk_list_box_get_row_at_index (vc_gpu_editor_get_list (editor), 0));
+  g_assert_null (gtk_list_box_get_row_at_index (GTK_LIST_BOX (vc_test_child (editor, VC_TYPE_GPU_EDITOR, "list")), 0));
 }
 
 static void
@@ -571,6 +549,42 @@ test_close_asks (Fixture       *f,
   open_window (f);
 }
 
+/* Saving runs in a thread: the profile actions wait for it, and closing the window waits until
+ * the file is written, so nothing the user saved is lost. */
+static void
+test_close_while_saving (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GFile) file = tmp_file ("while-saving.json");
+  g_autofree char *contents = NULL;
+  gint64 deadline;
+
+  activate (f, "win.save-as", g_object_ref (file));
+  g_assert_true (g_file_query_exists (file, NULL));
+  g_object_set (f->estimate, "batch", 7, NULL);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.save", NULL));
+  g_assert_true (vc_window_is_busy (f->window));
+  /* Open waits: its action is disabled and asks nothing */
+  g_assert_cmpuint (f->n_chosen, ==, 1);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open", NULL);
+  g_assert_cmpuint (f->n_chosen, ==, 1);
+  gtk_window_close (GTK_WINDOW (f->window));
+  g_assert_nonnull (f->estimate);
+
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (f->estimate != NULL && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (f->estimate);
+  /* the question was not asked: the profile was saved when the window closed */
+  g_assert_cmpuint (f->n_asked, ==, 0);
+  g_assert_true (g_file_load_contents (file, NULL, &contents, NULL, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "\"batch\" : 7"));
+
+  /* for the teardown */
+  open_window (f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -599,10 +613,11 @@ main (int   argc,
   ADD ("/files/drop", test_drop);
   ADD ("/files/custom-gpus", test_custom_gpus);
   ADD ("/files/close-asks", test_close_asks);
+  ADD ("/files/close-while-saving", test_close_while_saving);
   status = g_test_run ();
   {
     const char *names[] = { "plan.json", "plan.csv", "newer.json", "garbage.json", "wrong-type.json",
-                            "bad-config.json", "dropped.json", "close.json", "my-model/config.json",
+                            "bad-config.json", "dropped.json", "close.json", "while-saving.json", "my-model/config.json",
                             "my-model", "data/recently-used.xbel", "data", NULL };
 
     for (guint i = 0; names[i] != NULL; i++)

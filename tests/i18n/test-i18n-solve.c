@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What fits, in French: vramcalc --solve's sentence (the locale's digit grouping, "jetons",
  * non-breaking spaces before colons), and in the window the GPU table's column and the memory
  * chart's accessible description. Skips without the fr_FR.UTF-8 locale; the window part skips
@@ -11,7 +12,7 @@
 #include "gui-test-util.h"
 #include "vc-catalog.h"
 #include "vc-context-chart.h"
-#include "vc-gpu-chart.h"
+#include "vc-gpu-chart-private.h"
 #include "vc-results-view.h"
 #include "vc-test-util.h"
 #include "vc-window.h"
@@ -72,27 +73,26 @@ test_window (void)
     if (g_str_equal (catalog[i].id, "rtx-4090"))
       rtx = i;
 
-  window = vc_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 1000);
-  estimate = vc_window_get_estimate (window);
-  results = VC_RESULTS_VIEW (vc_window_get_results (window));
-  gtk_window_present (GTK_WINDOW (window));
+  vc_test_reset_stored_state ();
+  window = vc_test_new_window (1280, 1000, &estimate);
+  results = VC_RESULTS_VIEW (vc_test_window_results (window));
+  vc_test_present (window);
   g_assert_true (vc_estimate_set_preset (estimate, "llama-3.1-8b", NULL));
   g_object_set (estimate, "method", VC_METHOD_ARCHITECTURE, NULL);
   vc_test_wait_for_frame (GTK_WIDGET (window));
 
-  fit = vc_gpu_chart_describe_fit (VC_GPU_CHART (vc_results_view_get_gpu_chart (results)), rtx);
+  fit = vc_gpu_chart_describe_fit (VC_GPU_CHART (vc_test_child (results, VC_TYPE_RESULTS_VIEW, "gpu_chart")), rtx);
   g_test_message ("%s", fit);
   g_assert_true (g_str_has_prefix (fit, "jusqu’à 59"));
   g_assert_true (g_str_has_suffix (fit, "944" NBSP "jetons"));
 
-  description = vc_context_chart_dup_description (VC_CONTEXT_CHART (vc_results_view_get_context_chart (results)));
+  description = vc_context_chart_dup_description (VC_CONTEXT_CHART (vc_test_child (results, VC_TYPE_RESULTS_VIEW, "context_chart")));
   g_test_message ("%s", description);
   g_assert_true (g_str_has_prefix (description, "Mémoire d’un GPU selon la longueur de séquence, de 512" NBSP "jetons à 131"));
   g_assert_nonnull (strstr (description, " RTX 4090 (25,8" NBSP "Go)" NBSP ": jusqu’à 59"));
   g_assert_nonnull (strstr (description, " (limite" NBSP ": mémoire)."));
   g_assert_nonnull (strstr (description, " (limite" NBSP ": le contexte maximal du modèle)."));
-  gtk_window_destroy (GTK_WINDOW (window));
+  vc_test_destroy_window (window);
 }
 
 int
