@@ -134,6 +134,15 @@ test_table_and_json (void)
 
   table = run_ok (table_args);
   g_assert_true (g_str_has_suffix (table, "\nLongest sequence that fits on 1 × RTX 4090: 59944 tokens (limit: memory)\n"));
+  /* Falcon's config.json gives no context length: the table says nothing else caps it */
+  {
+    const char *falcon[] = { "--preset", "falcon-7b", "--solve", "seq", "--fit-gpu", "h100-80gb", NULL };
+    g_autofree char *out = run_ok (falcon);
+
+    g_assert_true (g_str_has_suffix (out, " tokens (limit: memory)\nThe model's maximum context is not known here "
+                                          "(--max-context N with the architecture method), so nothing but the "
+                                          "input's range caps the sequence.\n"));
+  }
 
   root = run_json (p, json_args);
   solve = json_object_get_object_member (root, "solve");

@@ -420,6 +420,12 @@ vc_report_table_with_solve (VcEstimate       *estimate,
       g_autofree char *line = vc_solution_describe (solve, gpu_name, need, capacity);
 
       g_string_append_printf (s, "\n%s\n", line);
+      /* a sequence stopped by memory alone may still be beyond what the model was made for */
+      if (solve->variable == VC_SOLVE_VARIABLE_SEQ &&
+          vc_solver_model_context (vc_estimate_get_inputs (estimate)) == 0)
+        g_string_append_printf (s, "%s\n", _("The model's maximum context is not known here "
+                                               "(--max-context N with the architecture method), "
+                                               "so nothing but the input's range caps the sequence."));
     }
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
