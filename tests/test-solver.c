@@ -384,12 +384,52 @@ test_training_and_rule_of_thumb (void)
   g_assert_cmpint (sol.limit, ==, VC_SOLVE_LIMIT_MEMORY);
 }
 
+/* The presets whose config.json is not in tests/hf-config/models (test-hf-config checks those
+ * against import): the published max_position_embeddings (n_positions for StarCoder), rope
+ * scaling applied as vLLM does. */
+static void
+test_preset_contexts (void)
+{
+  static const struct { const char *id; guint context; } cases[] = {
+    /* meta-llama/Llama-3.2-1B and -3B config.json: 131072, rope_type llama3 (factor 32 over
+     * 8192, written scaled) */
+    { "llama-3.2-1b", 131072 },
+    { "llama-3.2-3b", 131072 },
+    /* meta-llama/Llama-2-{7b,13b,70b}-hf config.json: 4096 */
+    { "llama-2-7b", 4096 },
+    { "llama-2-13b", 4096 },
+    { "llama-2-70b", 4096 },
+    /* mistralai/Mistral-7B-Instruct-v0.2 config.json: 32768 (Mistral: "32k context window") */
+    { "mistral-7b-v0.2", 32768 },
+    /* meta-llama/Meta-Llama-3-{8B,70B} config.json: 8192 */
+    { "llama-3-8b", 8192 },
+    { "llama-3-70b", 8192 },
+    /* meta-llama/Llama-3.1-{70B,405B} config.json: 131072, rope_type llama3 */
+    { "llama-3.1-70b", 131072 },
+    { "llama-3.1-405b", 131072 },
+    /* bigcode/starcoder config.json: n_positions 8192 (model card: "a context window of 8192
+     * tokens") */
+    { "starcoder-15b", 8192 },
+    /* 01-ai/Yi-34B config.json: 4096 (the 200K model is another checkpoint) */
+    { "yi-34b", 4096 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      VcInputs in;
+
+      preset_inputs (cases[i].id, VC_MODE_INFERENCE, &in);
+      g_assert_cmpuint (in.arch.max_context, ==, cases[i].context);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/solver/preset-contexts", test_preset_contexts);
   g_test_add_func ("/solver/every-preset-every-gpu", test_every_preset_every_gpu);
   g_test_add_func ("/solver/gpu-counts", test_gpu_counts);
   g_test_add_func ("/solver/exact-seq", test_exact_seq);

@@ -726,6 +726,12 @@ test_max_context (void)
     { "pythia-160m", 2048 },
     { "falcon-7b", 0 },               /* no length in the file: unknown */
   };
+  static const struct { const char *preset, *dir; } preset_files[] = {
+    { "gpt2", "gpt2" }, { "phi-3-mini", "Phi-3-mini-4k-instruct" }, { "mistral-7b", "Mistral-7B-v0.1" },
+    { "qwen2.5-7b", "Qwen2.5-7B" }, { "falcon-7b", "falcon-7b" }, { "qwen3-8b", "Qwen3-8B" },
+    { "llama-3.1-8b", "Llama-3.1-8B" }, { "gemma-2-9b", "gemma-2-9b" }, { "qwen3-30b-a3b", "Qwen3-30B-A3B" },
+    { "mixtral-8x7b", "Mixtral-8x7B-v0.1" }, { "deepseek-r1", "DeepSeek-V3" },
+  };
   static const struct { const char *dir, *key, *value; guint expected; const char *message; } variants[] = {
     { "Qwen2.5-7B", "rope_scaling", "{\"type\": \"yarn\", \"factor\": 4.0, \"original_max_position_embeddings\": 32768}", 131072, NULL },
     { "Llama-3.1-8B", "rope_scaling", "{\"rope_type\": \"linear\", \"factor\": 2}", 262144, NULL },
@@ -745,6 +751,19 @@ test_max_context (void)
 
       g_test_message ("%s", files[i].dir);
       g_assert_cmpuint (vc_hf_config_get_arch (config)->max_context, ==, files[i].expected);
+    }
+  /* the presets whose config.json is here record what import derives from it (DeepSeek-R1
+   * has DeepSeek-V3's architecture and rope scaling) */
+  for (guint i = 0; i < G_N_ELEMENTS (preset_files); i++)
+    {
+      g_autoptr(VcHfConfig) config = load_model (preset_files[i].dir);
+      g_autoptr(VcEstimate) estimate = vc_estimate_new ();
+      guint preset_context = 0;
+
+      g_assert_true (vc_estimate_set_preset (estimate, preset_files[i].preset, NULL));
+      g_object_get (estimate, "max-context", &preset_context, NULL);
+      g_test_message ("%s: %u", preset_files[i].preset, preset_context);
+      g_assert_cmpuint (preset_context, ==, vc_hf_config_get_arch (config)->max_context);
     }
   for (guint i = 0; i < G_N_ELEMENTS (variants); i++)
     {
