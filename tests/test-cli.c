@@ -385,14 +385,21 @@ test_speed_fields (void)
     run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--seq", "8192", "--format", "json", NULL);
     h100 = gpu_member (parse (p3, &r), "h100-80gb");
     g_assert_cmpint (json_object_get_int_member (h100, "kv_capacity_tokens") % 16, ==, 0);
-    g_assert_cmpfloat (json_object_get_double_member (h100, "max_concurrency"), ==,
-                       json_object_get_int_member (h100, "kv_capacity_tokens") / 8192.0);
+    /* max_concurrency is the solver's answer over the whole estimate, whose activation peak
+     * also holds the last position's logits of every request: at most one request below the
+     * requests of 8192 tokens the engine's cache holds */
+    {
+      gint64 by_cache = json_object_get_int_member (h100, "kv_capacity_tokens") / 8192;
+      gint64 solved = json_object_get_int_member (h100, "max_concurrency");
+
+      g_assert_cmpint (solved, <=, by_cache);
+      g_assert_cmpint (solved, >=, by_cache - 1);
+    }
     run_clear (&r);
     memset (&r, 0, sizeof r);
     run_cli (&r, "--preset", "llama-3-8b", "--format", "json", NULL);
     h100 = gpu_member (parse (p4, &r), "h100-80gb");
     g_assert_true (json_object_get_null_member (h100, "kv_capacity_tokens"));
-    g_assert_true (json_object_get_null_member (h100, "max_concurrency"));
   }
 }
 

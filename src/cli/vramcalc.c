@@ -49,6 +49,9 @@ typedef enum
   OPT_GPU,
   OPT_THIS_COMPUTER,
   OPT_LIST_LOCAL_GPUS,
+  OPT_SOLVE,
+  OPT_FIT_GPU,
+  OPT_GPU_COUNT,
 } OptKind;
 
 typedef struct
@@ -115,6 +118,12 @@ static const Option options[] = {
   { "gpu", OPT_GPU, "custom-gpus", "NAME=SIZE", N_("Add a GPU of your own to the table; SIZE in GB or with GB, GiB or MiB (repeatable)") },
   { "this-computer", OPT_THIS_COMPUTER, NULL, NULL, N_("Add this computer's GPUs to the table (NVIDIA through libnvidia-ml, AMD through /sys)") },
   { "list-local-gpus", OPT_LIST_LOCAL_GPUS, NULL, NULL, N_("List this computer's GPUs and system memory") },
+  { "solve", OPT_SOLVE, NULL, "seq|batch|concurrency",
+    N_("Find the longest sequence, the largest batch or the most concurrent requests (inference) that fit on --fit-gpu, the other inputs as given") },
+  { "fit-gpu", OPT_FIT_GPU, NULL, "ID", N_("The GPU --solve fits on: a catalog id (see --list-gpus) or the NAME of a --gpu NAME=SIZE") },
+  { "gpu-count", OPT_GPU_COUNT, NULL, "N", N_("How many of --fit-gpu share the model for --solve (default 1)") },
+  { "chart-gpus", OPT_PROPERTY, "chart-gpus", "LIST",
+    N_("The cards the window's memory chart draws a line for: ids or custom GPU names separated by “;” (kept in profiles)") },
   { "version", OPT_VERSION, NULL, NULL, N_("Show the version") },
   { "help", OPT_HELP, NULL, NULL, N_("Show this help") },
 };
@@ -149,6 +158,9 @@ typedef struct
   gboolean approximate;
   gboolean this_computer;
   gboolean arch_given;
+  char *solve;                /* --solve, checked: a nick of VcSolveVariable */
+  char *fit_gpu;
+  guint gpu_count;            /* 0: not given */
   GError *error;              /* the first option found wrong, */
   int error_at;               /* at this place in argv */
 } Request;
@@ -165,6 +177,8 @@ request_clear (Request *req)
   g_clear_pointer (&req->method, g_free);
   g_clear_pointer (&req->profile_path, g_free);
   g_clear_pointer (&req->save_path, g_free);
+  g_clear_pointer (&req->solve, g_free);
+  g_clear_pointer (&req->fit_gpu, g_free);
   g_clear_error (&req->error);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Request, request_clear)
@@ -363,6 +377,33 @@ apply_option (Request     *req,
       break;
     case OPT_EXPLAIN:
       req->explain = TRUE;
+      break;
+    case OPT_SOLVE:
+      {
+        g_autoptr(GEnumClass) klass = g_type_class_ref (VC_TYPE_SOLVE_VARIABLE);
+
+        if (g_enum_get_value_by_nick (klass, value) == NULL)
+          {
+            g_autofree char *msg = g_strdup_printf (_("“%s” is not something to solve for; accepted: seq, batch, concurrency"), value);
+            return option_error (error, opt->name, msg);
+          }
+        replace_str (&req->solve, value);
+      }
+      break;
+    case OPT_FIT_GPU:
+      replace_str (&req->fit_gpu, value);
+      break;
+    case OPT_GPU_COUNT:
+      {
+        guint64 n;
+
+        if (!g_ascii_string_to_unsigned (value, 10, 1, 100000, &n, NULL))
+          {
+            g_autofree char *msg = g_strdup_printf (_("“%s” is not a GPU count; accepted: a whole number from 1 to 100000"), value);
+            return option_error (error, opt->name, msg);
+          }
+        req->gpu_count = n;
+      }
       break;
     case OPT_LIST_PRESETS:
       set_action (req, ACTION_LIST_PRESETS, option_name);
@@ -646,7 +687,8 @@ option_context_new (Request *req)
                    "\n  vramcalc --params 7B"
                    "\n  vramcalc --preset llama-3-8b --seq 8192 --concurrency 4 --format json"
                    "\n  vramcalc --preset mistral-7b --mode training --finetune qlora-4bit --lora-rank 64"
-                   "\n  vramcalc --profile plan.json --seq 8192 --format csv");
+                   "\n  vramcalc --profile plan.json --seq 8192 --format csv"
+                   "\n  vramcalc --preset llama-3.1-8b --solve seq --fit-gpu rtx-4090");
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_summary (context, N_("Estimates the GPU memory an LLM needs for inference or fine-tuning, and which GPUs hold it."));
   g_option_context_set_description (context, examples->str);
@@ -863,27 +905,67 @@ apply_request (Request    *req,
   return 0;
 }
 
+/* --solve with --fit-gpu and --gpu-count: the answer, or a usage error (status 2) */
+static int
+solve_request (Request     *req,
+               VcEstimate  *estimate,
+               VcSolution  *solution,
+               guint       *gpu_index)
+{
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+  g_autoptr(GEnumClass) klass = NULL;
+  VcSolveVariable variable;
+  guint n = vc_estimate_get_n_gpus (estimate);
+
+  if (req->solve == NULL)
+    return usage_error (req->fit_gpu ? "fit-gpu" : "gpu-count",
+                        _("it goes with --solve seq|batch|concurrency"));
+  if (req->fit_gpu == NULL)
+    return usage_error ("solve", _("--fit-gpu ID is required: a catalog id (see --list-gpus) or the NAME of a --gpu NAME=SIZE"));
+  klass = g_type_class_ref (VC_TYPE_SOLVE_VARIABLE);
+  variable = g_enum_get_value_by_nick (klass, req->solve)->value;
+  if (!vc_solver_applies (in->mode, variable))
+    return usage_error ("solve", _("concurrency is a serving input: in training, solve seq or batch"));
+  for (*gpu_index = 0; *gpu_index < n; (*gpu_index)++)
+    if (g_str_equal (vc_estimate_get_gpu_key (estimate, *gpu_index), req->fit_gpu))
+      break;
+  if (*gpu_index == n)
+    {
+      g_autofree char *msg = g_strdup_printf (_("“%s” is no GPU of the catalog nor one given with --gpu; accepted: an id of --list-gpus, or the NAME of a --gpu NAME=SIZE"),
+                                              req->fit_gpu);
+      return usage_error ("fit-gpu", msg);
+    }
+  vc_solver_solve (in, variable, vc_estimate_get_gpu (estimate, *gpu_index)->capacity_bytes,
+                   req->gpu_count ? req->gpu_count : 1, solution);
+  return 0;
+}
+
 static void
-print_estimate (VcEstimate *estimate,
-                Format      format,
-                gboolean    explain)
+print_estimate (VcEstimate       *estimate,
+                Format            format,
+                gboolean          explain,
+                const VcSolution *solve,
+                const VcGpu      *solve_gpu,
+                const char       *solve_key)
 {
   if (format == FORMAT_CSV)
     {
       gsize length;
-      g_autofree char *csv = vc_csv_export (estimate, &length);
+      g_autofree char *csv = vc_csv_export_with_solve (estimate, solve, solve_key,
+                                                       solve_gpu ? solve_gpu->name : NULL, &length);
 
       /* as is: CRLF and UTF-8 whatever the terminal's charset */
       fwrite (csv, 1, length, stdout);
     }
   else if (format == FORMAT_JSON)
     {
-      g_autofree char *json = vc_report_json (estimate);
+      g_autofree char *json = vc_report_json_with_solve (estimate, solve, solve_key);
       g_print ("%s\n", json);
     }
   else
     {
-      g_autofree char *table = vc_report_table (estimate, explain);
+      g_autofree char *table = vc_report_table_with_solve (estimate, explain, solve,
+                                                           solve_gpu ? solve_gpu->name : NULL);
       g_print ("%s", table);
     }
 }
@@ -894,6 +976,9 @@ run_estimate (Request *req)
   g_autoptr(VcEstimate) estimate = vc_estimate_new ();
   g_autoptr(VcProfile) profile = vc_profile_new (estimate);
   g_autoptr(GError) error = NULL;
+  VcSolution solution;
+  guint gpu_index = 0;
+  gboolean solving = req->solve || req->fit_gpu || req->gpu_count;
   int status;
 
   if ((status = apply_request (req, estimate, profile)) != 0)
@@ -907,6 +992,8 @@ run_estimate (Request *req)
     if (!check_engine_options (g_strv_length (req->argv), req->argv, estimate, &bad_option, &message))
       return usage_error (bad_option, message);
   }
+  if (solving && (status = solve_request (req, estimate, &solution, &gpu_index)) != 0)
+    return status;
 
   if (req->save_path)
     {
@@ -918,7 +1005,10 @@ run_estimate (Request *req)
           return usage_error ("save-profile", msg);
         }
     }
-  print_estimate (estimate, req->format, req->explain);
+  print_estimate (estimate, req->format, req->explain,
+                  solving ? &solution : NULL,
+                  solving ? vc_estimate_get_gpu (estimate, gpu_index) : NULL,
+                  solving ? vc_estimate_get_gpu_key (estimate, gpu_index) : NULL);
   return 0;
 }
 

@@ -77,6 +77,7 @@ static VcArchField fields[] = {
   UINT_FIELD (recurrent_params, "recurrent-params", N_("Mixer parameters"), N_("Parameters of one linear-attention or state-space mixer"), 0, 2000000000),
   UINT_FIELD (recurrent_state, "recurrent-state", N_("Mixer state"), N_("Values one mixer keeps per sequence (convolution and recurrent state), whatever the context length"), 0, 2000000000),
   UINT_FIELD (encoder_params, "encoder-params", N_("Encoder parameters"), N_("Parameters of a vision or audio encoder and its projector, loaded with the language model (kept in 16 bits)"), 0, 4000000000u),
+  UINT_FIELD (max_context, "max-context", N_("Maximum context"), N_("Longest context the model takes, in tokens (max_position_embeddings with its rope scaling); 0 when unknown"), 0, 100000000),
 };
 
 static void

@@ -59,6 +59,9 @@ typedef struct
   guint recurrent_params;         /* parameters of one mixer */
   guint recurrent_state;          /* values one mixer keeps per sequence: convolution + recurrent */
   guint encoder_params;           /* a vision (or audio) encoder and its projector, loaded with it */
+  /* The longest context the model takes (max_position_embeddings with its rope scaling);
+   * 0: unknown. Counts nothing: it caps the longest sequence the solver reports. */
+  guint max_context;
 } VcArch;
 
 typedef enum

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-csv.c: the CSV export of an estimate.
  *
- * Columns: section (result or input), scenario id, item id (component, "total" or input
- * name), name (for people), bytes (integer), value (in the estimate's unit for results, the
- * input's value for inputs) and unit. Ids are the stable ones of the JSON report and profiles;
+ * Columns: section (result, fit, solve or input), scenario id, item id (component, "total",
+ * GPU and variable, or input name), name (for people), bytes (integer), value (in the estimate's
+ * unit for results, the largest value that fits for fit and solve rows, empty when none does,
+ * the input's value for inputs) and unit. Fit rows give, for each GPU, what fits on one of it
+ * (vc_report_fit_variables()); the solve row, vramcalc --solve's answer. Ids are the stable ones of the JSON report and profiles;
  * names and the header follow the UI language.
  */
 #define G_LOG_DOMAIN "vc-csv"
@@ -14,7 +16,9 @@
 
 #include "vc-component-row.h"
 #include "vc-csv.h"
+#include "vc-enums.h"
 #include "vc-profile.h"
+#include "vc-report.h"
 #include "vc-units.h"
 
 /* OWASP's list: what spreadsheets read as the start of a formula, or that hides one */
@@ -125,6 +129,40 @@ add_size_row (Writer     *w,
   end_row (w);
 }
 
+static const char *
+variable_unit (VcSolveVariable variable)
+{
+  switch (variable)
+    {
+    case VC_SOLVE_VARIABLE_BATCH: return "sequences";
+    case VC_SOLVE_VARIABLE_CONCURRENCY: return "requests";
+    case VC_SOLVE_VARIABLE_SEQ:
+    default: return "tokens";
+    }
+}
+
+/* One answer of the solver: the bytes per GPU at the value, and the value (empty: none fits) */
+static void
+add_solution_row (Writer           *w,
+                  const char       *section,
+                  const char       *scenario,
+                  const char       *item,
+                  const char       *name,
+                  const VcSolution *sol)
+{
+  g_autofree char *integer = vc_format_bytes_machine (sol->total_bytes);
+  g_autofree char *value = sol->found ? g_strdup_printf ("%u", sol->value) : g_strdup ("");
+
+  add_text (w, section);
+  add_text (w, scenario);
+  add_text (w, item);
+  add_text (w, name);
+  add_number (w, integer);
+  add_number (w, value);
+  add_text (w, variable_unit (sol->variable));
+  end_row (w);
+}
+
 static void
 add_input_row (Writer     *w,
                VcEstimate *estimate,
@@ -157,6 +195,20 @@ add_input_row (Writer     *w,
 char *
 vc_csv_export (VcEstimate *estimate,
                gsize      *length)
+{
+  return vc_csv_export_with_solve (estimate, NULL, NULL, NULL, length);
+}
+
+/**
+ * vc_csv_export_with_solve:
+ * @solve: (nullable): the solver's answer for a solve row, on @gpu_key (@gpu_name for people)
+ */
+char *
+vc_csv_export_with_solve (VcEstimate       *estimate,
+                          const VcSolution *solve,
+                          const char       *gpu_key,
+                          const char       *gpu_name,
+                          gsize            *length)
 {
   Writer w = { g_string_new (NULL), 0 };
   const VcInputs *in;
@@ -192,6 +244,25 @@ vc_csv_export (VcEstimate *estimate,
         if (vc_component_applies (in, c))
           add_size_row (&w, id, vc_component_id (c), vc_component_name (c), sc->bytes[c], unit);
       add_size_row (&w, id, "total", vc_scenario_name (sc->id), sc->total, unit);
+    }
+
+  for (guint i = 0; i < vc_estimate_get_n_gpus (estimate); i++)
+    for (guint v = 0; v < 2; v++)
+      {
+        VcSolveVariable var = vc_report_fit_variables (in->mode)[v];
+        const VcSolution *sol = vc_estimate_get_gpu_solution (estimate, i, var);
+        g_autofree char *item = g_strdup_printf ("%s/%s", vc_estimate_get_gpu_key (estimate, i),
+                                                 vc_report_fit_key (var));
+        /* the sentence without its sizes: the Bytes column has them */
+        g_autofree char *name = vc_solution_describe (sol, vc_estimate_get_gpu (estimate, i)->name, NULL, NULL);
+
+        add_solution_row (&w, "fit", vc_scenario_id (r->scenarios[r->selected].id), item, name, sol);
+      }
+  if (solve != NULL)
+    {
+      g_autofree char *item = g_strdup_printf ("%s/%s", gpu_key, vc_enum_nick (VC_TYPE_SOLVE_VARIABLE, solve->variable));
+      g_autofree char *name = vc_solution_describe (solve, gpu_name, NULL, NULL);
+      add_solution_row (&w, "solve", vc_scenario_id (r->scenarios[r->selected].id), item, name, solve);
     }
 
   inputs = vc_estimate_list_inputs (&n);

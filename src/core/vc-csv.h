@@ -19,6 +19,11 @@ G_BEGIN_DECLS
 
 char     *vc_csv_export     (VcEstimate    *estimate,
                              gsize         *length);
+char     *vc_csv_export_with_solve (VcEstimate       *estimate,
+                                    const VcSolution *solve,
+                                    const char       *gpu_key,
+                                    const char       *gpu_name,
+                                    gsize            *length);
 gboolean  vc_csv_write_file (GFile         *file,
                              VcEstimate    *estimate,
                              GCancellable  *cancellable,

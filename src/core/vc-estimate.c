@@ -14,6 +14,7 @@
 #include "vc-error.h"
 #include "vc-engine.h"
 #include "vc-estimate.h"
+#include "vc-solver.h"
 #include "vc-units.h"
 
 struct _VcEstimate
@@ -34,6 +35,9 @@ struct _VcEstimate
   guint n_gpus;
   char *custom_gpus;               /* as typed: "Name=24GB; Other=48GiB" */
   GArray *user_gpus;               /* VcGpu parsed from it, after the catalog */
+  char *chart_gpus;                /* "h100-80gb;My card": ids or custom names, as chosen */
+  VcSolution *solutions;           /* per GPU and variable, solved when first asked for */
+  guint8 *solved;
   GListStore *breakdown;
 };
 
@@ -70,6 +74,7 @@ enum {
   PROP_BLOCK_SIZE,
   PROP_MFU,
   PROP_CUSTOM_GPUS,
+  PROP_CHART_GPUS,
   PROP_UNIT,
   /* results */
   PROP_MODEL_PARAMETERS,
@@ -86,6 +91,10 @@ enum {
 
 #define FIRST_RESULT PROP_MODEL_PARAMETERS
 #define LAST_RESULT PROP_MODEL_NOT_UNDERSTOOD
+
+#define N_SOLVE_VARIABLES (VC_SOLVE_VARIABLE_CONCURRENCY + 1)
+/* a consumer card and a data-centre card: the chart has lines to compare with from the start */
+#define DEFAULT_CHART_GPUS "rtx-4090;h100-80gb"
 
 static GParamSpec **properties;
 static guint n_properties;
@@ -188,6 +197,9 @@ recompute (VcEstimate *self)
   vc_gpus_get_all (&self->n_gpus);
   self->n_gpus += self->user_gpus->len;
   self->fits = g_renew (VcGpuFit, self->fits, self->n_gpus);
+  self->solutions = g_renew (VcSolution, self->solutions, self->n_gpus * N_SOLVE_VARIABLES);
+  self->solved = g_renew (guint8, self->solved, self->n_gpus * N_SOLVE_VARIABLES);
+  memset (self->solved, 0, self->n_gpus * N_SOLVE_VARIABLES);
   for (guint i = 0; i < self->n_gpus; i++)
     vc_estimator_fit_gpu (&self->inputs, &self->result, sc,
                           vc_estimate_get_gpu (self, i)->capacity_bytes, &self->fits[i]);
@@ -325,6 +337,14 @@ vc_estimate_set_property (GObject      *object,
           g_warning ("%s", error->message);
       }
       return;
+    case PROP_CHART_GPUS:
+      {
+        g_autoptr(GError) error = NULL;
+
+        if (!vc_estimate_set_chart_gpus (self, g_value_get_string (value), &error))
+          g_warning ("%s", error->message);
+      }
+      return;
     case PROP_UNIT:
       if (self->unit == (VcUnit) g_value_get_enum (value))
         return;
@@ -399,6 +419,7 @@ vc_estimate_get_property (GObject    *object,
     case PROP_MFU: g_value_set_double (value, in->mfu); break;
     case PROP_UNIT: g_value_set_enum (value, self->unit); break;
     case PROP_CUSTOM_GPUS: g_value_set_string (value, self->custom_gpus); break;
+    case PROP_CHART_GPUS: g_value_set_string (value, self->chart_gpus); break;
     case PROP_MODEL_PARAMETERS: g_value_set_double (value, self->result.parameters); break;
     case PROP_MODEL_ACTIVE_PARAMETERS: g_value_set_double (value, self->result.active_parameters); break;
     case PROP_TRAINABLE_PARAMETERS:
@@ -444,6 +465,9 @@ vc_estimate_finalize (GObject *object)
   g_free (self->fits);
   g_free (self->custom_gpus);
   g_clear_pointer (&self->user_gpus, g_array_unref);
+  g_free (self->chart_gpus);
+  g_free (self->solutions);
+  g_free (self->solved);
   g_free (self->preset);
   g_free (self->model_name);
   g_strfreev (self->model_not_understood);
@@ -561,6 +585,10 @@ install_run_inputs (const VcInputs *d)
     g_param_spec_string ("custom-gpus", N_("Custom GPUs"),
                          N_("Cards added to the catalog: NAME=SIZE separated by semicolons; SIZE in GB, or with a GB, GiB or MiB unit"),
                          "", RW);
+  properties[PROP_CHART_GPUS] =
+    g_param_spec_string ("chart-gpus", N_("Chart GPUs"),
+                         N_("Cards whose capacity the memory chart draws: catalog ids or the names of custom GPUs, separated by semicolons"),
+                         DEFAULT_CHART_GPUS, RW);
   properties[PROP_UNIT] =
     g_param_spec_enum ("unit", N_("Unit"), N_("Sizes in GB (10^9 bytes) or GiB (2^30 bytes)"),
                        VC_TYPE_UNIT, VC_UNIT_GB, RW);
@@ -645,6 +673,7 @@ vc_estimate_init (VcEstimate *self)
   self->model_name = g_strdup ("");
   self->model_not_understood = g_new0 (char *, 1);
   self->custom_gpus = g_strdup ("");
+  self->chart_gpus = g_strdup (DEFAULT_CHART_GPUS);
   self->user_gpus = vc_custom_gpus_parse ("", NULL);
   self->breakdown = g_list_store_new (VC_TYPE_COMPONENT_ROW);
   recompute (self);
@@ -901,6 +930,8 @@ vc_estimate_set_value (VcEstimate   *self,
     return vc_estimate_set_preset (self, g_value_get_string (&v), error);
   if (g_str_equal (pspec->name, "custom-gpus"))
     return vc_estimate_set_custom_gpus (self, g_value_get_string (&v), error);
+  if (g_str_equal (pspec->name, "chart-gpus"))
+    return vc_estimate_set_chart_gpus (self, g_value_get_string (&v), error);
   g_object_set_property (G_OBJECT (self), pspec->name, &v);
   return TRUE;
 }
@@ -1245,6 +1276,154 @@ vc_estimate_get_breakdown (VcEstimate *self)
   return G_LIST_MODEL (self->breakdown);
 }
 
+/* The GPU an entry of chart-gpus names: a catalog id, or a custom GPU's name. -1: none. */
+static int
+find_gpu (VcEstimate *self,
+          const char *key)
+{
+  guint n_catalog;
+  const VcGpu *catalog = vc_gpus_get_all (&n_catalog);
+
+  for (guint i = 0; i < n_catalog; i++)
+    if (g_str_equal (catalog[i].id, key))
+      return i;
+  for (guint i = 0; i < self->user_gpus->len; i++)
+    if (g_str_equal (g_array_index (self->user_gpus, VcGpu, i).name, key))
+      return n_catalog + i;
+  return -1;
+}
+
+static void
+take_chart_gpus (VcEstimate *self,
+                 char       *text)
+{
+  if (g_strcmp0 (self->chart_gpus, text) == 0)
+    {
+      g_free (text);
+      return;
+    }
+  g_free (self->chart_gpus);
+  self->chart_gpus = text;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHART_GPUS]);
+}
+
+/* A custom GPU removed leaves the chart too, so that what is saved always loads again. */
+static void
+prune_chart_gpus (VcEstimate *self)
+{
+  g_auto(GStrv) items = g_strsplit (self->chart_gpus, ";", -1);
+  g_autoptr(GString) kept = g_string_new (NULL);
+
+  for (guint i = 0; items[i]; i++)
+    {
+      g_strstrip (items[i]);
+      if (*items[i] && find_gpu (self, items[i]) >= 0)
+        g_string_append_printf (kept, "%s%s", kept->len ? ";" : "", items[i]);
+    }
+  take_chart_gpus (self, g_string_free (g_steal_pointer (&kept), FALSE));
+}
+
+/**
+ * vc_estimate_set_chart_gpus:
+ * @text: "h100-80gb;rtx-4090;My card": catalog ids or custom GPU names, separated by ";"
+ *
+ * Chooses the cards whose capacity the memory chart draws. Refuses a name that is no GPU of
+ * the catalog nor of the user's own, naming it.
+ */
+gboolean
+vc_estimate_set_chart_gpus (VcEstimate  *self,
+                            const char  *text,
+                            GError     **error)
+{
+  g_auto(GStrv) items = NULL;
+  g_autoptr(GString) normal = g_string_new (NULL);
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
+
+  items = g_strsplit (text ? text : "", ";", -1);
+  for (guint i = 0; items[i]; i++)
+    {
+      g_strstrip (items[i]);
+      if (*items[i] == '\0')
+        continue;
+      if (find_gpu (self, items[i]) < 0)
+        {
+          g_set_error (error, VC_ERROR, VC_ERROR_UNKNOWN_ID,
+                       _("“%s” is not a GPU of the catalog nor one of your own; accepted: a GPU id (see vramcalc --list-gpus) or the name of a custom GPU"),
+                       items[i]);
+          return FALSE;
+        }
+      g_string_append_printf (normal, "%s%s", normal->len ? ";" : "", items[i]);
+    }
+  take_chart_gpus (self, g_string_free (g_steal_pointer (&normal), FALSE));
+  return TRUE;
+}
+
+/* The indices (for vc_estimate_get_gpu()) of the cards chosen for the chart, in their order. */
+GArray *
+vc_estimate_get_chart_gpu_indices (VcEstimate *self)
+{
+  g_auto(GStrv) items = NULL;
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), out);
+  items = g_strsplit (self->chart_gpus, ";", -1);
+  for (guint i = 0; items[i]; i++)
+    {
+      int index;
+
+      g_strstrip (items[i]);
+      index = *items[i] ? find_gpu (self, items[i]) : -1;
+      if (index >= 0)
+        {
+          guint u = index;
+          g_array_append_val (out, u);
+        }
+    }
+  return out;
+}
+
+/* The chart's key for a GPU: its catalog id, or a custom GPU's name. */
+const char *
+vc_estimate_get_gpu_key (VcEstimate *self,
+                         guint       gpu_index)
+{
+  guint n_catalog;
+  const VcGpu *gpu = vc_estimate_get_gpu (self, gpu_index);
+
+  vc_gpus_get_all (&n_catalog);
+  g_return_val_if_fail (gpu != NULL, NULL);
+  return gpu_index < n_catalog ? gpu->id : gpu->name;
+}
+
+/**
+ * vc_estimate_get_gpu_solution:
+ *
+ * The largest value of @variable at which the selected scenario fits one GPU @gpu_index, the
+ * other inputs as they are (vc_solver_solve()). Solved when first asked for after a change, so
+ * the GPU table costs nothing to estimates nobody looks at.
+ */
+const VcSolution *
+vc_estimate_get_gpu_solution (VcEstimate      *self,
+                              guint            gpu_index,
+                              VcSolveVariable  variable)
+{
+  guint k;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  g_return_val_if_fail (variable < N_SOLVE_VARIABLES, NULL);
+  ensure_computed (self);
+  g_return_val_if_fail (gpu_index < self->n_gpus, NULL);
+  k = gpu_index * N_SOLVE_VARIABLES + variable;
+  if (!self->solved[k])
+    {
+      vc_solver_solve (&self->inputs, variable, vc_estimate_get_gpu (self, gpu_index)->capacity_bytes,
+                       1, &self->solutions[k]);
+      self->solved[k] = TRUE;
+    }
+  return &self->solutions[k];
+}
+
 gboolean
 vc_estimate_set_custom_gpus (VcEstimate  *self,
                              const char  *text,
@@ -1265,8 +1444,10 @@ vc_estimate_set_custom_gpus (VcEstimate  *self,
   self->custom_gpus = g_strdup (text);
   g_clear_pointer (&self->user_gpus, g_array_unref);
   self->user_gpus = g_steal_pointer (&parsed);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CUSTOM_GPUS]);
+  /* before notifying: a handler counting the GPUs sees the new list */
   invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CUSTOM_GPUS]);
+  prune_chart_gpus (self);
   return TRUE;
 }
 

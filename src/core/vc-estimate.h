@@ -15,6 +15,7 @@
 
 #include "vc-catalog.h"
 #include "vc-estimator.h"
+#include "vc-solver.h"
 #include "vc-types.h"
 
 G_BEGIN_DECLS
@@ -70,6 +71,15 @@ GListModel     *vc_estimate_get_breakdown      (VcEstimate   *self);
 gboolean        vc_estimate_set_custom_gpus    (VcEstimate   *self,
                                                 const char   *text,
                                                 GError      **error);
+gboolean        vc_estimate_set_chart_gpus     (VcEstimate   *self,
+                                                const char   *text,
+                                                GError      **error);
+GArray         *vc_estimate_get_chart_gpu_indices (VcEstimate *self);
+const char     *vc_estimate_get_gpu_key        (VcEstimate   *self,
+                                                guint         gpu_index);
+const VcSolution *vc_estimate_get_gpu_solution (VcEstimate     *self,
+                                                guint           gpu_index,
+                                                VcSolveVariable variable);
 guint           vc_estimate_get_n_gpus         (VcEstimate   *self);
 const VcGpu    *vc_estimate_get_gpu            (VcEstimate   *self,
                                                 guint         gpu_index);

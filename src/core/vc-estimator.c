@@ -704,10 +704,33 @@ vc_estimator_compute (const VcInputs *in,
     scenario_total (&res->scenarios[i]);
 }
 
-/* How many GPUs hold one scenario: weights, KV cache, activations, gradients and optimizer
- * state split evenly (tensor parallelism for inference, ZeRO-3/FSDP for training), while every
- * GPU keeps its own overhead. KV heads do not split below one per GPU: past a_kv GPUs the
- * cache is replicated. Solved in closed form, no search. */
+/* KV heads do not split below one per GPU: past a_kv GPUs the cache is replicated. */
+static double
+kv_groups (const VcInputs *in)
+{
+  return (in->method == VC_METHOD_ARCHITECTURE && !vc_arch_is_mla (&in->arch))
+         ? MAX (1u, in->arch.n_kv_heads) : INFINITY;
+}
+
+/* What each of `count` GPUs holds of one scenario: weights, KV cache, activations, gradients
+ * and optimizer state split evenly (tensor parallelism for inference, ZeRO-3/FSDP for
+ * training), while every GPU keeps its own overhead. One GPU holds the whole total. */
+double
+vc_estimator_per_gpu_bytes (const VcInputs         *in,
+                            const VcScenarioResult *sc,
+                            double                  count)
+{
+  double O = sc->bytes[VC_COMPONENT_OVERHEAD];
+  double K = sc->bytes[VC_COMPONENT_KV_CACHE];
+  double S = sc->total - O - K;
+
+  if (count <= 1)
+    return sc->total;
+  return S / count + K / MIN (count, kv_groups (in)) + O;
+}
+
+/* How many GPUs hold one scenario, split as vc_estimator_per_gpu_bytes() says. Solved in
+ * closed form, then checked against that function so that both always agree. */
 void
 vc_estimator_fit_gpu (const VcInputs         *in,
                       const VcResult         *res,
@@ -718,8 +741,7 @@ vc_estimator_fit_gpu (const VcInputs         *in,
   double O = sc->bytes[VC_COMPONENT_OVERHEAD];
   double K = sc->bytes[VC_COMPONENT_KV_CACHE];
   double S = sc->total - O - K;
-  double kv_groups = (in->method == VC_METHOD_ARCHITECTURE && !vc_arch_is_mla (&in->arch))
-                     ? MAX (1u, in->arch.n_kv_heads) : INFINITY;
+  double groups = kv_groups (in);
   double n;
 
   fit->capacity_bytes = capacity;
@@ -732,14 +754,19 @@ vc_estimator_fit_gpu (const VcInputs         *in,
   if (capacity <= O)
     return;
   n = MAX (1.0, ceil ((S + K) / (capacity - O) - 1e-9));
-  if (n > kv_groups)
+  if (n > groups)
     {
-      double room = capacity - O - K / kv_groups;
+      double room = capacity - O - K / groups;
 
       if (room <= 0)
         return;
       n = MAX (n, ceil (S / room - 1e-9));
     }
+  /* the closed form rounds; the per-GPU bytes decide */
+  while (vc_estimator_per_gpu_bytes (in, sc, n) > capacity)
+    n++;
+  while (n > 1 && vc_estimator_per_gpu_bytes (in, sc, n - 1) <= capacity)
+    n--;
   fit->count = n;
-  fit->per_gpu_bytes = S / n + K / MIN (n, kv_groups) + O;
+  fit->per_gpu_bytes = vc_estimator_per_gpu_bytes (in, sc, n);
 }

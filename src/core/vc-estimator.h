@@ -88,6 +88,9 @@ gboolean vc_component_applies     (const VcInputs *inputs,
 double   vc_inputs_overhead_bytes (const VcInputs *inputs);
 void     vc_estimator_compute     (const VcInputs *inputs,
                                    VcResult       *result);
+double   vc_estimator_per_gpu_bytes (const VcInputs         *inputs,
+                                     const VcScenarioResult *scenario,
+                                     double                  count);
 void     vc_estimator_fit_gpu     (const VcInputs         *inputs,
                                    const VcResult         *result,
                                    const VcScenarioResult *scenario,

@@ -1482,30 +1482,84 @@ read_llama4_vision (Reader   *r,
 /* ---- what every family shares ------------------------------------------------------------------ */
 
 /* The longest context: max_position_embeddings (GPT-2: n_positions), and rope_scaling's type
- * and factor as the file gives them. Neither changes what the model holds. */
+ * and factor as the file gives them, for the model's description; neither changes what the model
+ * holds. The context the model takes is derived as vLLM does (vllm/config.py,
+ * _get_and_verify_max_len): the positions times the scaling factor, except for the llama3,
+ * longrope and su types, which write the extended length already; yarn scales
+ * original_max_position_embeddings. Gemma 3 writes the scaled length. Absent: 0, unknown. */
 static gboolean
 read_context (Reader   *r,
+              VcArch   *arch,
               GError  **error)
 {
   JsonNode *scaling = member (r, "rope_scaling");
+  guint max_context = field_max ("max-context");
+  JsonObject *o;
+  JsonNode *factor_node;
+  const char *type = NULL;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  double factor = 1.0, length;
 
-  TRY (opt_uint (r, "max_position_embeddings", "n_positions", 0, 0, 1, G_MAXINT32, &r->max_context, error));
-  if (scaling != NULL && JSON_NODE_HOLDS_OBJECT (scaling))
+  TRY (opt_uint (r, "max_position_embeddings", "n_positions", 0, 0, 1, max_context, &r->max_context, error));
+  arch->max_context = r->max_context;
+  if (scaling == NULL || JSON_NODE_HOLDS_NULL (scaling))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (scaling))
     {
-      JsonObject *o = json_node_get_object (scaling);
-      JsonNode *factor = json_object_get_member (o, "factor");
-      const char *type = NULL;
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-      if (!opt_string (o, "rope_scaling.", "rope_type", &type, NULL) || type == NULL)
-        opt_string (o, "rope_scaling.", "type", &type, NULL);
-      if (factor != NULL && JSON_NODE_TYPE (factor) == JSON_NODE_VALUE &&
-          (json_node_get_value_type (factor) == G_TYPE_DOUBLE || json_node_get_value_type (factor) == G_TYPE_INT64))
-        r->rope_scaling = g_strdup_printf ("%s ×%s", type ? type : "",
-                                           g_ascii_formatd (buf, sizeof buf, "%g", json_node_get_double (factor)));
-      else if (type != NULL)
-        r->rope_scaling = g_strdup (type);
+      g_autofree char *got = describe_node (scaling);
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("\"%srope_scaling\" must be an object or null, got %s"), r->prefix, got);
+      return FALSE;
     }
+  o = json_node_get_object (scaling);
+  factor_node = json_object_get_member (o, "factor");
+  TRY (opt_string (o, "rope_scaling.", "rope_type", &type, error));
+  if (type == NULL)
+    TRY (opt_string (o, "rope_scaling.", "type", &type, error));
+  if (factor_node != NULL && !JSON_NODE_HOLDS_NULL (factor_node))
+    {
+      if (JSON_NODE_TYPE (factor_node) != JSON_NODE_VALUE ||
+          (json_node_get_value_type (factor_node) != G_TYPE_DOUBLE &&
+           json_node_get_value_type (factor_node) != G_TYPE_INT64) ||
+          !(json_node_get_double (factor_node) >= 1.0 && json_node_get_double (factor_node) <= 1e6))
+        {
+          g_autofree char *got = describe_node (factor_node);
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                       _("\"%srope_scaling.factor\" must be a number from 1 to 1000000, got %s"),
+                       r->prefix, got);
+          return FALSE;
+        }
+      factor = json_node_get_double (factor_node);
+      r->rope_scaling = g_strdup_printf ("%s ×%s", type ? type : "",
+                                         g_ascii_formatd (buf, sizeof buf, "%g", factor));
+    }
+  else if (type != NULL)
+    r->rope_scaling = g_strdup (type);
+
+  if (r->max_context == 0 || g_str_equal (r->family->id, "gemma3") ||
+      g_strcmp0 (type, "llama3") == 0 || g_strcmp0 (type, "longrope") == 0 || g_strcmp0 (type, "su") == 0)
+    return TRUE;
+  length = r->max_context;
+  if (g_strcmp0 (type, "yarn") == 0)
+    {
+      Reader sub = *r;
+      guint original = 0;
+      g_autofree char *prefix = g_strconcat (r->prefix, "rope_scaling.", NULL);
+
+      sub.object = o;
+      sub.prefix = prefix;
+      sub.nested = FALSE;
+      TRY (need_uint (&sub, "original_max_position_embeddings", NULL, 0, 1, G_MAXINT32, &original, error));
+      length = original;
+    }
+  length = floor (length * factor);
+  if (length > max_context)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("the context the rope scaling gives (%.0f tokens) is beyond %u"), length, max_context);
+      return FALSE;
+    }
+  arch->max_context = (guint) length;
   return TRUE;
 }
 
@@ -1518,7 +1572,7 @@ read_common (Reader   *r,
   gboolean tied = r->family->tied, sliding_given = FALSE;
   guint n_sliding = 0, n_linear = 0;
 
-  TRY (read_context (r, error));
+  TRY (read_context (r, arch, error));
   TRY (opt_bool (r, "tie_word_embeddings", r->family->tied, &tied, error));
   arch->tied_embeddings = tied;
   TRY (read_layer_types (r, arch->n_layers, &sliding_given, &n_sliding, &n_linear, error));
@@ -2020,7 +2074,7 @@ read_config (VcHfConfig   *self,
   find_unread_keys (&r);
   TRY (read_encoder (self, &r, root, error));
   self->mtp_layers = r.mtp_layers;
-  self->max_context = r.max_context;
+  self->max_context = self->arch.max_context;
   return vc_arch_validate (&self->arch, error);
 }
 

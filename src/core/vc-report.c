@@ -71,7 +71,6 @@ add_speed (JsonBuilder    *b,
         add_bytes (b, kv.tokens);
       else
         json_builder_add_null_value (b);
-      add_number_or_null (b, "max_concurrency", kv.known, kv.max_concurrency);
       add_number_or_null (b, "decode_tokens_per_s", speed.known, speed.decode_tokens_per_s);
       add_number_or_null (b, "prefill_tokens_per_s", speed.known, speed.prefill_tokens_per_s);
     }
@@ -102,8 +101,80 @@ add_components (JsonBuilder            *b,
   json_builder_end_array (b);
 }
 
+/* What each GPU entry says fits on one of it: the longest sequence and the most concurrent
+ * requests when serving; the largest batch and the longest sequence when training. */
+const VcSolveVariable *
+vc_report_fit_variables (VcMode mode)
+{
+  static const VcSolveVariable inference[] = { VC_SOLVE_VARIABLE_SEQ, VC_SOLVE_VARIABLE_CONCURRENCY };
+  static const VcSolveVariable training[] = { VC_SOLVE_VARIABLE_BATCH, VC_SOLVE_VARIABLE_SEQ };
+
+  return mode == VC_MODE_TRAINING ? training : inference;
+}
+
+const char *
+vc_report_fit_key (VcSolveVariable variable)
+{
+  switch (variable)
+    {
+    case VC_SOLVE_VARIABLE_BATCH: return "max_batch";
+    case VC_SOLVE_VARIABLE_CONCURRENCY: return "max_concurrency";
+    case VC_SOLVE_VARIABLE_SEQ:
+    default: return "max_seq";
+    }
+}
+
+/* The solver's answer: the value, or null when not even 1 fits */
+static void
+add_solution_value (JsonBuilder      *b,
+                    const VcSolution *sol)
+{
+  if (sol->found)
+    json_builder_add_int_value (b, sol->value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_solve (JsonBuilder      *b,
+           const VcSolution *sol,
+           const char       *gpu_key)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "variable");
+  json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_SOLVE_VARIABLE, sol->variable));
+  json_builder_set_member_name (b, "value");
+  add_solution_value (b, sol);
+  json_builder_set_member_name (b, "gpu");
+  json_builder_add_string_value (b, gpu_key);
+  json_builder_set_member_name (b, "gpu_count");
+  json_builder_add_int_value (b, sol->gpu_count);
+  json_builder_set_member_name (b, "limit");
+  json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_SOLVE_LIMIT, sol->limit));
+  json_builder_set_member_name (b, "total_bytes");
+  add_bytes (b, sol->total_bytes);
+  json_builder_set_member_name (b, "capacity_bytes");
+  add_bytes (b, sol->capacity_bytes);
+  json_builder_end_object (b);
+}
+
 char *
 vc_report_json (VcEstimate *estimate)
+{
+  return vc_report_json_with_solve (estimate, NULL, NULL);
+}
+
+/**
+ * vc_report_json_with_solve:
+ * @solve: (nullable): the solver's answer to report as "solve", with @gpu_key naming the GPU
+ *
+ * The JSON report; each GPU carries what fits on one of it (max_seq and max_concurrency in
+ * inference, max_batch and max_seq in training).
+ */
+char *
+vc_report_json_with_solve (VcEstimate       *estimate,
+                           const VcSolution *solve,
+                           const char       *gpu_key)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
@@ -196,10 +267,22 @@ vc_report_json (VcEstimate *estimate)
         add_bytes (b, fit->count);
       else
         json_builder_add_null_value (b);
+      for (guint v = 0; v < 2; v++)
+        {
+          VcSolveVariable var = vc_report_fit_variables (in->mode)[v];
+
+          json_builder_set_member_name (b, vc_report_fit_key (var));
+          add_solution_value (b, vc_estimate_get_gpu_solution (estimate, i, var));
+        }
       add_speed (b, estimate, gpu, fit);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  if (solve != NULL)
+    {
+      json_builder_set_member_name (b, "solve");
+      add_solve (b, solve, gpu_key);
+    }
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
@@ -380,11 +463,36 @@ char *
 vc_report_table (VcEstimate *estimate,
                  gboolean    explain)
 {
+  return vc_report_table_with_solve (estimate, explain, NULL, NULL);
+}
+
+/* The table, and the solver's answer in a sentence at the end when there is one. */
+char *
+vc_report_table_with_solve (VcEstimate       *estimate,
+                            gboolean          explain,
+                            const VcSolution *solve,
+                            const char       *gpu_name)
+{
   g_autoptr(GString) s = g_string_new (NULL);
 
   table_header (s, estimate);
   table_scenarios (s, estimate);
   table_breakdown (s, estimate, explain);
   table_gpus (s, estimate);
+  if (solve != NULL)
+    {
+      VcUnit unit = vc_estimate_get_unit (estimate);
+      g_autofree char *need = vc_format_size (solve->total_bytes, unit);
+      g_autofree char *capacity = vc_format_size (solve->capacity_bytes, unit);
+      g_autofree char *line = vc_solution_describe (solve, gpu_name, need, capacity);
+
+      g_string_append_printf (s, "\n%s\n", line);
+      /* a sequence stopped by memory alone may still be beyond what the model was made for */
+      if (solve->variable == VC_SOLVE_VARIABLE_SEQ &&
+          vc_solver_model_context (vc_estimate_get_inputs (estimate)) == 0)
+        g_string_append_printf (s, "%s\n", _("The model's maximum context is not known here "
+                                               "(--max-context N with the architecture method), "
+                                               "so nothing but the input's range caps the sequence."));
+    }
   return g_string_free (g_steal_pointer (&s), FALSE);
 }

@@ -146,4 +146,21 @@ typedef enum
   VC_NORM_LAYER,
 } VcNorm;
 
+/* What the solver looks for: the longest sequence, the largest batch, the most requests. */
+typedef enum
+{
+  VC_SOLVE_VARIABLE_SEQ,
+  VC_SOLVE_VARIABLE_BATCH,
+  VC_SOLVE_VARIABLE_CONCURRENCY,
+} VcSolveVariable;
+
+/* What stops the solved value from growing: the GPU's memory, the model's maximum context, or
+ * nothing below the largest value the input accepts. */
+typedef enum
+{
+  VC_SOLVE_LIMIT_MEMORY,
+  VC_SOLVE_LIMIT_MODEL_CONTEXT,
+  VC_SOLVE_LIMIT_NONE,
+} VcSolveLimit;
+
 G_END_DECLS

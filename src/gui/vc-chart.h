@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* vc-chart.h: the base of the widgets that draw the estimate with Cairo (the breakdown bar and
- * the GPU chart): the "estimate" property, an update when its figures or unit change, and the
- * colours they share. */
+/* vc-chart.h: the base of the widgets that draw the estimate with Cairo (the breakdown bar, the
+ * GPU chart and the memory-versus-context chart): the "estimate" property, an update when its
+ * figures or unit change, and the colours they share. */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -24,5 +24,7 @@ char        *vc_gpu_chart_describe     (VcGpuChart      *self,
                                         guint            gpu_index);
 char        *vc_gpu_chart_describe_speed (VcGpuChart    *self,
                                           guint          gpu_index);
+char        *vc_gpu_chart_describe_fit (VcGpuChart      *self,
+                                        guint            gpu_index);
 
 G_END_DECLS

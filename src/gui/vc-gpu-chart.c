@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-gpu-chart.c: the GPU comparison, drawn with Cairo. Each row names a GPU, draws the memory
- * the selected scenario needs over the GPU's capacity, and says how many such GPUs it takes:
- * colour and text carry the same information. Beside the fit, its speed (and with vLLM or
- * SGLang, the KV-cache capacity). Rows are grouped by vendor under a heading, the user's own
- * cards last, and can be narrowed to one vendor. */
+ * the selected scenario needs over the GPU's capacity, says how many such GPUs it takes (colour
+ * and text carry the same information), and what fits on one of them: the longest context in
+ * inference, the largest batch in training. Beside it, its speed (and with vLLM or SGLang, the
+ * KV-cache capacity). Rows are grouped by vendor under a heading, the user's own cards last, and
+ * can be narrowed to one vendor. */
 #define G_LOG_DOMAIN "vc-gpu-chart"
 
 #include "config.h"
@@ -24,6 +25,7 @@ typedef struct
 {
   int name_w;
   int text_w;
+  int fit_w;
   int speed_w;                 /* 0 when no row has a speed */
   int row_h;
   int text_h;
@@ -191,6 +193,41 @@ vc_gpu_chart_describe_speed (VcGpuChart *self,
                             gpu, fit);
 }
 
+/* The variable the "what fits" column solves for: context when serving, batch when training. */
+static VcSolveVariable
+fit_variable (VcGpuChart *self)
+{
+  return vc_estimate_get_inputs (vc_chart_get_estimate (VC_CHART (self)))->mode == VC_MODE_TRAINING
+         ? VC_SOLVE_VARIABLE_BATCH : VC_SOLVE_VARIABLE_SEQ;
+}
+
+/* "up to 59,944 tokens", "up to 131,072 tokens (the model's maximum)", "batch up to 12",
+ * "no context fits" */
+char *
+vc_gpu_chart_describe_fit (VcGpuChart *self,
+                           guint       gpu_index)
+{
+  const VcSolution *sol;
+  g_autofree char *n = NULL;
+
+  g_return_val_if_fail (VC_IS_GPU_CHART (self), NULL);
+  g_return_val_if_fail (vc_chart_get_estimate (VC_CHART (self)) != NULL, NULL);
+
+  sol = vc_estimate_get_gpu_solution (vc_chart_get_estimate (VC_CHART (self)), gpu_index, fit_variable (self));
+  g_return_val_if_fail (sol != NULL, NULL);
+  if (!sol->found)
+    return g_strdup (sol->variable == VC_SOLVE_VARIABLE_BATCH ? _("no batch fits") : _("no context fits"));
+  n = g_strdup_printf ("%'u", sol->value);
+  if (sol->variable == VC_SOLVE_VARIABLE_BATCH)
+    /* TRANSLATORS: the largest training batch that fits on one GPU */
+    return g_strdup_printf (_("batch up to %s"), n);
+  if (sol->limit == VC_SOLVE_LIMIT_MODEL_CONTEXT)
+    /* TRANSLATORS: the longest context that fits on one GPU is the model's own maximum */
+    return g_strdup_printf (_("up to %s tokens (the model's maximum)"), n);
+  /* TRANSLATORS: the longest context that fits on one GPU */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "up to %s token", "up to %s tokens", sol->value), n);
+}
+
 static void
 measure_rows (VcGpuChart *self,
               Metrics    *m)
@@ -204,10 +241,11 @@ measure_rows (VcGpuChart *self,
       return;
     }
   layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-  m->name_w = m->text_w = m->speed_w = m->text_h = 0;
+  m->name_w = m->text_w = m->fit_w = m->speed_w = m->text_h = 0;
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *text = vc_gpu_chart_describe (self, i);
+      g_autofree char *fit = vc_gpu_chart_describe_fit (self, i);
       g_autofree char *speed = vc_gpu_chart_describe_speed (self, i);
       int w, h;
 
@@ -218,6 +256,9 @@ measure_rows (VcGpuChart *self,
       pango_layout_set_text (layout, text, -1);
       pango_layout_get_pixel_size (layout, &w, &h);
       m->text_w = MAX (m->text_w, w);
+      pango_layout_set_text (layout, fit, -1);
+      pango_layout_get_pixel_size (layout, &w, &h);
+      m->fit_w = MAX (m->fit_w, w);
       pango_layout_set_text (layout, speed, -1);
       pango_layout_get_pixel_size (layout, &w, &h);
       m->speed_w = MAX (m->speed_w, w);
@@ -238,7 +279,8 @@ bar_geometry (VcGpuChart      *self,
   const VcGpuFit *fit = vc_estimate_get_gpu_fit (vc_chart_get_estimate (VC_CHART (self)), i);
   double total = vc_estimate_get_selected (vc_chart_get_estimate (VC_CHART (self)))->total;
   double x = m->name_w + COL_GAP;
-  double w = MAX (0, width - x - COL_GAP - m->text_w - (m->speed_w > 0 ? COL_GAP + m->speed_w : 0));
+  double w = MAX (0, width - x - COL_GAP - m->text_w - COL_GAP - m->fit_w -
+                    (m->speed_w > 0 ? COL_GAP + m->speed_w : 0));
   double share = fit->capacity_bytes > 0 ? total / fit->capacity_bytes : 1;
   int row = MAX (0, row_of (self, i));
 
@@ -284,8 +326,8 @@ vc_gpu_chart_measure (GtkWidget      *widget,
     {
       int speed = m.speed_w > 0 ? COL_GAP + m.speed_w : 0;
 
-      *minimum = m.name_w + m.text_w + speed + 2 * COL_GAP + 80;
-      *natural = m.name_w + m.text_w + speed + 2 * COL_GAP + 240;
+      *minimum = m.name_w + m.text_w + m.fit_w + speed + 3 * COL_GAP + 80;
+      *natural = m.name_w + m.text_w + m.fit_w + speed + 3 * COL_GAP + 240;
     }
   else
     *minimum = *natural = vc_chart_get_estimate (VC_CHART (self)) != NULL ? (int) self->rows->len * m.row_h : 0;
@@ -315,7 +357,7 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
   for (guint r = 0; r < self->rows->len; r++)
     {
       const Row *row = &g_array_index (self->rows, Row, r);
-      g_autofree char *text = NULL, *speed = NULL;
+      g_autofree char *text = NULL, *fit = NULL, *speed = NULL;
       graphene_rect_t track, filled;
       GdkRGBA c;
       guint i;
@@ -338,6 +380,7 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
         }
       i = row->gpu;
       text = vc_gpu_chart_describe (self, i);
+      fit = vc_gpu_chart_describe_fit (self, i);
       speed = vc_gpu_chart_describe_speed (self, i);
       bar_geometry (self, &m, width, i, &track, &filled);
 
@@ -374,7 +417,13 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
       gdk_cairo_set_source_rgba (cr, &fg);
       pango_layout_set_text (layout, text, -1);
       pango_layout_get_pixel_size (layout, &tw, &th);
-      cairo_move_to (cr, width - m.text_w - (m.speed_w > 0 ? COL_GAP + m.speed_w : 0),
+      cairo_move_to (cr, width - m.text_w - COL_GAP - m.fit_w - (m.speed_w > 0 ? COL_GAP + m.speed_w : 0),
+                     r * m.row_h + (m.row_h - th) / 2.0);
+      pango_cairo_show_layout (cr, layout);
+
+      pango_layout_set_text (layout, fit, -1);
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      cairo_move_to (cr, width - m.fit_w - (m.speed_w > 0 ? COL_GAP + m.speed_w : 0),
                      r * m.row_h + (m.row_h - th) / 2.0);
       pango_cairo_show_layout (cr, layout);
 
@@ -397,6 +446,7 @@ update (VcChart *chart)
   g_autoptr(GString) several = g_string_new (NULL);
   g_autoptr(GString) none = g_string_new (NULL);
   g_autoptr(GString) summary = g_string_new (NULL);
+  g_autoptr(GString) fits = g_string_new (NULL);
   guint n = vc_estimate_get_n_gpus (vc_chart_get_estimate (VC_CHART (self)));
 
   for (guint i = 0; i < n; i++)
@@ -420,6 +470,10 @@ update (VcChart *chart)
         }
       else
         g_string_append (s, name);
+      {
+        g_autofree char *fit = vc_gpu_chart_describe_fit (self, i);
+        g_string_append_printf (fits, "%s%s %s", fits->len ? ", " : "", name, fit);
+      }
     }
   if (one->len > 0)
     g_string_append_printf (summary, _("Fits on one GPU: %s. "), one->str);
@@ -427,6 +481,11 @@ update (VcChart *chart)
     g_string_append_printf (summary, _("Needs several GPUs: %s. "), several->str);
   if (none->len > 0)
     g_string_append_printf (summary, _("Does not fit: %s."), none->str);
+  if (fits->len > 0)
+    g_string_append_printf (summary, " %s %s.",
+                            fit_variable (self) == VC_SOLVE_VARIABLE_BATCH
+                            ? _("Largest batch on one GPU:") : _("Longest context on one GPU:"),
+                            fits->str);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary->str,
                                   -1);

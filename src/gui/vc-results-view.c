@@ -8,8 +8,10 @@
 #include <glib/gi18n.h>
 
 #include "vc-breakdown-bar.h"
+#include "vc-card-picker.h"
 #include "vc-compat.h"
 #include "vc-component-row.h"
+#include "vc-context-chart.h"
 #include "vc-formula.h"
 #include "vc-gpu-chart.h"
 #include "vc-gpu-editor.h"
@@ -44,6 +46,10 @@ struct _VcResultsView
   GtkMenuButton *gpu_editor_button;
   GtkDropDown *vendor_filter;
   GPtrArray *vendors;          /* the filter's choices after "All vendors"; "" the user's cards */
+  GtkLabel *context_heading;
+  GtkLabel *context_note;
+  VcCardPicker *card_picker;
+  VcContextChart *context_chart;
 };
 
 G_DEFINE_FINAL_TYPE (VcResultsView, vc_results_view, GTK_TYPE_WIDGET)
@@ -230,6 +236,23 @@ update_headline (VcResultsView *self)
     g_autofree char *heading = g_strdup_printf (_("Breakdown of %s"), vc_scenario_name (sc->id));
     gtk_label_set_label (self->breakdown_heading, heading);
   }
+  if (in->mode == VC_MODE_TRAINING)
+    {
+      gtk_label_set_label (self->context_heading, _("Memory and Batch Size"));
+      gtk_label_set_label (self->context_note,
+                           _("Memory of one GPU as the batch grows, the other inputs as they are. "
+                             "Lines show the capacity of the cards you choose; the dot is the current batch. "
+                             "Point at the chart, or focus it and use the arrow keys, to read the figures."));
+    }
+  else
+    {
+      gtk_label_set_label (self->context_heading, _("Memory and Context Length"));
+      gtk_label_set_label (self->context_note,
+                           _("Memory of one GPU as the sequence grows, up to the model's maximum context "
+                             "(or 1M tokens when it is unknown), the other inputs as they are. "
+                             "Lines show the capacity of the cards you choose; the dot is the current sequence. "
+                             "Point at the chart, or focus it and use the arrow keys, to read the figures."));
+    }
 }
 
 static void
@@ -256,6 +279,8 @@ vc_results_view_set_estimate (VcResultsView *self,
   vc_chart_set_estimate (VC_CHART (self->breakdown_bar), estimate);
   vc_chart_set_estimate (VC_CHART (self->gpu_chart), estimate);
   vc_gpu_editor_set_estimate (self->gpu_editor, estimate);
+  vc_card_picker_set_estimate (self->card_picker, estimate);
+  vc_chart_set_estimate (VC_CHART (self->context_chart), estimate);
   set_breakdown_model (self);
   g_signal_connect_object (estimate, "changed", G_CALLBACK (estimate_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::unit", G_CALLBACK (estimate_changed), self, G_CONNECT_SWAPPED);
@@ -334,6 +359,8 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   g_type_ensure (VC_TYPE_COMPONENT_ROW);
   g_type_ensure (VC_TYPE_GPU_CHART);
   g_type_ensure (VC_TYPE_GPU_EDITOR);
+  g_type_ensure (VC_TYPE_CARD_PICKER);
+  g_type_ensure (VC_TYPE_CONTEXT_CHART);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/vramcalc/VramCalculator/vc-results-view.ui");
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, box);
@@ -351,6 +378,10 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_chart);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_editor);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_editor_button);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_heading);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_note);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, card_picker);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_chart);
   gtk_widget_class_bind_template_callback (widget_class, format_size);
   gtk_widget_class_bind_template_callback (widget_class, format_share);
   gtk_widget_class_bind_template_callback (widget_class, breakdown_query_tooltip);

@@ -207,3 +207,21 @@ vc_test_destroy_window (VcWindow *window)
     g_main_context_iteration (NULL, FALSE);
   g_assert_finalize_object (window);
 }
+
+/* Scrolls the scrolled window holding `widget` so that its top shows: a widget scrolled out of
+ * sight is not drawn, and so cannot be rendered to pixels. */
+void
+vc_test_scroll_into_view (GtkWidget *widget)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *content;
+  GtkAdjustment *adjustment;
+  graphene_rect_t bounds;
+
+  g_assert_nonnull (scrolled);
+  content = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled));
+  g_assert_true (gtk_widget_compute_bounds (widget, content, &bounds));
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  gtk_adjustment_set_value (adjustment, bounds.origin.y - 12);
+  vc_test_wait_for_frame (widget);
+}

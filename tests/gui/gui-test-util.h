@@ -40,4 +40,6 @@ void        vc_test_pixel            (const guint8 *data,
                                       int           y,
                                       GdkRGBA      *color);
 
+void        vc_test_scroll_into_view (GtkWidget  *widget);
+
 G_END_DECLS

@@ -1088,6 +1088,85 @@ test_cli_errors (void)
   vc_test_remove_tree (tmp);
 }
 
+/* The model's maximum context: max_position_embeddings (n_positions) with the rope scaling
+ * applied as vLLM's _get_and_verify_max_len does (vllm/config.py): llama3, longrope and su
+ * give the written length; yarn scales original_max_position_embeddings; linear and dynamic
+ * scale the written length; Gemma 3 writes the scaled length already. */
+static void
+test_max_context (void)
+{
+  static const struct { const char *dir; guint expected; } files[] = {
+    { "Llama-3.1-8B", 131072 },       /* llama3, factor 8: written scaled */
+    { "DeepSeek-V3", 163840 },        /* yarn: 4,096 × 40 */
+    { "DeepSeek-V2-Lite", 163840 },   /* yarn: 4,096 × 40 */
+    { "Qwen2.5-7B", 131072 },
+    { "Qwen3-8B", 40960 },
+    { "Mistral-7B-v0.1", 32768 },
+    { "Phi-3-mini-4k-instruct", 4096 },
+    { "gemma-2b", 8192 },
+    { "gemma-3-1b-pt", 32768 },
+    { "gemma-3-4b-it", 0 },           /* its text_config does not say */
+    { "gpt2", 1024 },                 /* n_positions */
+    { "pythia-160m", 2048 },
+    { "falcon-7b", 0 },               /* no length in the file: unknown */
+  };
+  static const struct { const char *preset, *dir; } preset_files[] = {
+    { "gpt2", "gpt2" }, { "phi-3-mini", "Phi-3-mini-4k-instruct" }, { "mistral-7b", "Mistral-7B-v0.1" },
+    { "qwen2.5-7b", "Qwen2.5-7B" }, { "falcon-7b", "falcon-7b" }, { "qwen3-8b", "Qwen3-8B" },
+    { "llama-3.1-8b", "Llama-3.1-8B" }, { "gemma-2-9b", "gemma-2-9b" }, { "qwen3-30b-a3b", "Qwen3-30B-A3B" },
+    { "mixtral-8x7b", "Mixtral-8x7B-v0.1" }, { "deepseek-r1", "DeepSeek-V3" },
+  };
+  static const struct { const char *dir, *key, *value; guint expected; const char *message; } variants[] = {
+    { "Qwen2.5-7B", "rope_scaling", "{\"type\": \"yarn\", \"factor\": 4.0, \"original_max_position_embeddings\": 32768}", 131072, NULL },
+    { "Llama-3.1-8B", "rope_scaling", "{\"rope_type\": \"linear\", \"factor\": 2}", 262144, NULL },
+    { "Phi-3-mini-4k-instruct", "rope_scaling", "{\"type\": \"dynamic\", \"factor\": 2.0}", 8192, NULL },
+    { "Phi-3-mini-4k-instruct", "rope_scaling", "{\"type\": \"longrope\", \"factor\": 32.0}", 4096, NULL },
+    { "Llama-3.1-8B", "max_position_embeddings", NULL, 0, NULL },
+    { "Llama-3.1-8B", "max_position_embeddings", "-1", 0, "~\"max_position_embeddings\" must be a whole number from 1 to 100000000, got -1" },
+    { "Llama-3.1-8B", "rope_scaling", "\"long\"", 0, "~\"rope_scaling\" must be an object or null, got the text \"long\"" },
+    { "Llama-3.1-8B", "rope_scaling", "{\"rope_type\": \"linear\", \"factor\": \"8\"}", 0, "~\"rope_scaling.factor\" must be a number from 1 to 1000000, got the text \"8\"" },
+    { "Llama-3.1-8B", "rope_scaling", "{\"rope_type\": \"yarn\", \"factor\": 4}", 0, "~\"rope_scaling.original_max_position_embeddings\" is missing" },
+    { "Llama-3.1-8B", "rope_scaling", "{\"rope_type\": \"linear\", \"factor\": 10000}", 0, "~the context the rope scaling gives (1310720000 tokens) is beyond 100000000" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autoptr(VcHfConfig) config = load_model (files[i].dir);
+
+      g_test_message ("%s", files[i].dir);
+      g_assert_cmpuint (vc_hf_config_get_arch (config)->max_context, ==, files[i].expected);
+    }
+  /* the presets whose config.json is here record what import derives from it (DeepSeek-R1
+   * has DeepSeek-V3's architecture and rope scaling) */
+  for (guint i = 0; i < G_N_ELEMENTS (preset_files); i++)
+    {
+      g_autoptr(VcHfConfig) config = load_model (preset_files[i].dir);
+      g_autoptr(VcEstimate) estimate = vc_estimate_new ();
+      guint preset_context = 0;
+
+      g_assert_true (vc_estimate_set_preset (estimate, preset_files[i].preset, NULL));
+      g_object_get (estimate, "max-context", &preset_context, NULL);
+      g_test_message ("%s: %u", preset_files[i].preset, preset_context);
+      g_assert_cmpuint (preset_context, ==, vc_hf_config_get_arch (config)->max_context);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (variants); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(VcHfConfig) config = load_variant (variants[i].dir, variants[i].key, variants[i].value, &error);
+
+      g_test_message ("%s: %s = %s", variants[i].dir, variants[i].key, variants[i].value);
+      if (variants[i].message)
+        {
+          g_assert_null (config);
+          g_assert_nonnull (error);
+          check_message (error->message, variants[i].message);
+          continue;
+        }
+      g_assert_no_error (error);
+      g_assert_cmpuint (vc_hf_config_get_arch (config)->max_context, ==, variants[i].expected);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1112,5 +1191,6 @@ main (int    argc,
   g_test_add_func ("/hf-config/cli/overrides", test_cli_overrides);
   g_test_add_func ("/hf-config/cli/errors", test_cli_errors);
   g_test_add_func ("/hf-config/cli/sequence-state", test_cli_sequence_state);
+  g_test_add_func ("/hf-config/max-context", test_max_context);
   return g_test_run ();
 }

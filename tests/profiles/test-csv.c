@@ -12,6 +12,7 @@
 #include "vc-csv.h"
 #include "vc-enums.h"
 #include "vc-profile.h"
+#include "vc-report.h"
 #include "vc-test-util.h"
 #include "vc-units.h"
 
@@ -235,7 +236,7 @@ check_structure (VcEstimate *e)
   double divisor = vc_unit_divisor (vc_estimate_get_unit (e));
   g_autoptr(GRegex) integer = g_regex_new ("^[0-9]+$", 0, 0, NULL);
   g_autoptr(GRegex) decimal = g_regex_new ("^[0-9]+\\.[0-9]{3}$", 0, 0, NULL);
-  guint n_inputs, n_result = 0, n_input = 0, n_components = 0;
+  guint n_inputs, n_result = 0, n_input = 0, n_components = 0, n_fit = 0;
 
   g_assert_true (g_utf8_validate (csv, -1, NULL));
   for (guint c = 0; c < VC_N_COMPONENTS; c++)
@@ -266,6 +267,21 @@ check_structure (VcEstimate *e)
           g_assert_cmpfloat_with_epsilon (value, bytes / divisor, 0.0005);
           g_assert_cmpstr (row[6], ==, vc_estimate_get_unit (e) == VC_UNIT_GIB ? "GiB" : "GB");
         }
+      else if (g_str_equal (row[0], "fit"))
+        {
+          /* what fits on one GPU: two rows a GPU, in GPU order, the value empty when none */
+          guint gpu = n_fit / 2;
+          const VcSolution *sol = vc_estimate_get_gpu_solution (e, gpu, vc_report_fit_variables (in->mode)[n_fit % 2]);
+          g_autofree char *item = g_strdup_printf ("%s/%s", vc_estimate_get_gpu_key (e, gpu),
+                                                   vc_report_fit_key (sol->variable));
+          g_autofree char *value = sol->found ? g_strdup_printf ("%u", sol->value) : g_strdup ("");
+
+          g_assert_cmpstr (row[1], ==, vc_scenario_id (vc_estimate_get_selected (e)->id));
+          g_assert_cmpstr (row[2], ==, item);
+          g_assert_true (g_regex_match (integer, row[4], 0, NULL));
+          g_assert_cmpstr (row[5], ==, value);
+          n_fit++;
+        }
       else
         {
           g_assert_cmpstr (row[0], ==, "input");
@@ -275,6 +291,7 @@ check_structure (VcEstimate *e)
     }
   g_assert_cmpuint (n_result, ==, r->n_scenarios * (n_components + 1));
   g_assert_cmpuint (n_input, ==, n_inputs);
+  g_assert_cmpuint (n_fit, ==, 2 * vc_estimate_get_n_gpus (e));
   /* the selected scenario's total matches the estimate's */
   {
     g_autofree char *total = vc_format_bytes_machine (vc_estimate_get_selected (e)->total);

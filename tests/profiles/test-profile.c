@@ -126,6 +126,8 @@ every_input_estimate (void)
         }
       else if (G_IS_PARAM_SPEC_STRING (p) && g_str_equal (p->name, "custom-gpus"))
         g_value_set_string (&v, "Lab card «A», rev 2=24GB;Old card=11.5GiB");
+      else if (G_IS_PARAM_SPEC_STRING (p) && g_str_equal (p->name, "chart-gpus"))
+        g_value_set_string (&v, "Lab card «A», rev 2;h200");
       else if (G_IS_PARAM_SPEC_STRING (p))
         g_value_set_string (&v, "Modèle « 8×7B », \"v2\"\nsecond line");
       else
@@ -465,6 +467,8 @@ static const BadCase bad_cases[] = {
   { "unknown-lora-target.json", VC_ERROR_INVALID_VALUE, "inputs.lora-targets: “q,x_proj” is not valid" },
   { "empty-lora-targets.json", VC_ERROR_INVALID_VALUE, "inputs.lora-targets: “” is not valid" },
   { "unknown-preset.json", VC_ERROR_UNKNOWN_ID, "inputs.preset: unknown preset “gpt-17-1t”" },
+  /* the chart's cards name GPUs of the catalog or of custom-gpus, which has none here */
+  { "unknown-chart-gpu.json", VC_ERROR_UNKNOWN_ID, "inputs.chart-gpus: “My card” is not a GPU of the catalog nor one of your own" },
 };
 
 /* Loads @file into a profile whose estimate has every input changed, and checks that the

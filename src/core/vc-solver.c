@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vc-solver.c: the largest sequence, batch or concurrency that fits a GPU, exactly.
+ *
+ * Every component of the estimate grows with each of the three inputs or stays flat (the KV
+ * cache stops at a sliding window, inference activations at the prefill chunk), so "fits" is
+ * true up to some value and false after it. The search keeps a bracket [fits, does not fit]
+ * and probes where the straight line between its ends crosses the capacity: the estimate is
+ * piecewise linear in each input, so that guess is usually exact and a probe on either side of
+ * it closes the bracket in three or four estimates. When a guess does not halve the bracket,
+ * the next probe bisects it, so no shape of the curve takes more than about 2·log2(range)
+ * estimates. The answer is an integer checked by the estimator itself: the estimate at
+ * `value` fits, at `value` + 1 it does not, unless the model's context or the input's range
+ * stops it first.
+ */
+#define G_LOG_DOMAIN "vc-solver"
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "vc-estimate.h"
+#include "vc-engine.h"
+#include "vc-solver.h"
+
+/* The accepted range of each input, from the estimate's property specs. */
+guint
+vc_solver_input_max (VcSolveVariable variable)
+{
+  static gsize initialized = 0;
+  static guint max[3];
+
+  if (g_once_init_enter (&initialized))
+    {
+      static const char *names[] = { "seq", "batch", "concurrency" };
+      g_autoptr(GTypeClass) klass = g_type_class_ref (VC_TYPE_ESTIMATE);
+
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        {
+          GParamSpec *pspec = g_object_class_find_property (G_OBJECT_CLASS (klass), names[i]);
+
+          max[i] = G_PARAM_SPEC_UINT (pspec)->maximum;
+        }
+      g_once_init_leave (&initialized, 1);
+    }
+  g_return_val_if_fail (variable <= VC_SOLVE_VARIABLE_CONCURRENCY, 1);
+  return max[variable];
+}
+
+/* Concurrency is a serving notion: training has a batch and a sequence only. */
+gboolean
+vc_solver_applies (VcMode          mode,
+                   VcSolveVariable variable)
+{
+  return variable != VC_SOLVE_VARIABLE_CONCURRENCY || mode == VC_MODE_INFERENCE;
+}
+
+/* The model's maximum context, when the estimate knows the model: the architecture method with
+ * a context recorded by a preset, a config.json or the user. 0: unknown. The rule of thumb
+ * sizes a parameter count, which says nothing of a context. */
+guint
+vc_solver_model_context (const VcInputs *in)
+{
+  return in->method == VC_METHOD_ARCHITECTURE ? in->arch.max_context : 0;
+}
+
+guint
+vc_solver_get (const VcInputs  *in,
+               VcSolveVariable  variable)
+{
+  switch (variable)
+    {
+    case VC_SOLVE_VARIABLE_BATCH: return in->batch;
+    case VC_SOLVE_VARIABLE_CONCURRENCY: return in->concurrency;
+    case VC_SOLVE_VARIABLE_SEQ:
+    default: return in->seq;
+    }
+}
+
+void
+vc_solver_set (VcInputs        *in,
+               VcSolveVariable  variable,
+               guint            value)
+{
+  switch (variable)
+    {
+    case VC_SOLVE_VARIABLE_BATCH: in->batch = value; break;
+    case VC_SOLVE_VARIABLE_CONCURRENCY: in->concurrency = value; break;
+    case VC_SOLVE_VARIABLE_SEQ:
+    default: in->seq = value; break;
+    }
+}
+
+/* The selected scenario's bytes per GPU with the variable at `value`. */
+double
+vc_solver_bytes_at (const VcInputs  *in,
+                    VcSolveVariable  variable,
+                    guint            value,
+                    guint            gpu_count)
+{
+  VcInputs probe = *in;
+  VcResult res;
+
+  vc_solver_set (&probe, variable, value);
+  vc_estimator_compute (&probe, &res);
+  return vc_estimator_per_gpu_bytes (&probe, &res.scenarios[res.selected], MAX (1u, gpu_count));
+}
+
+/* The selected scenario's components on one GPU with the variable at `value`: a point of the
+ * memory-versus-context chart. Returns the total. */
+double
+vc_solver_components_at (const VcInputs  *in,
+                         VcSolveVariable  variable,
+                         guint            value,
+                         double           bytes[VC_N_COMPONENTS])
+{
+  VcInputs probe = *in;
+  VcResult res;
+  const VcScenarioResult *sc;
+
+  vc_solver_set (&probe, variable, value);
+  vc_estimator_compute (&probe, &res);
+  sc = &res.scenarios[res.selected];
+  for (guint c = 0; c < VC_N_COMPONENTS; c++)
+    bytes[c] = sc->bytes[c];
+  return sc->total;
+}
+
+void
+vc_solver_solve (const VcInputs  *in,
+                 VcSolveVariable  variable,
+                 double           capacity,
+                 guint            gpu_count,
+                 VcSolution      *sol)
+{
+  guint top = vc_solver_input_max (variable);
+  guint context = variable == VC_SOLVE_VARIABLE_SEQ ? vc_solver_model_context (in) : 0;
+  VcSolveLimit top_limit = VC_SOLVE_LIMIT_NONE;
+  guint lo, hi;
+  double f_lo, f_hi, f, usable;
+  gboolean bisect = FALSE;
+
+  gpu_count = MAX (1u, gpu_count);
+  /* what the engine lets the model use of each card, as the GPU table counts it */
+  usable = vc_engine_usable_bytes (in, capacity, round (vc_inputs_overhead_bytes (in)));
+  *sol = (VcSolution) {
+    .variable = variable,
+    .limit = VC_SOLVE_LIMIT_MEMORY,
+    .gpu_count = gpu_count,
+    .capacity_bytes = capacity,
+  };
+  if (context > 0 && context <= top)
+    {
+      top = context;
+      top_limit = VC_SOLVE_LIMIT_MODEL_CONTEXT;
+    }
+
+#define EVAL(v) (sol->n_evaluations++, vc_solver_bytes_at (in, variable, (v), gpu_count))
+
+  f_lo = EVAL (1);
+  if (!(f_lo <= usable))
+    {
+      sol->total_bytes = f_lo;
+      return;
+    }
+  sol->found = TRUE;
+  f_hi = top > 1 ? EVAL (top) : f_lo;
+  if (f_hi <= usable)
+    {
+      sol->value = top;
+      sol->limit = top_limit;
+      sol->total_bytes = f_hi;
+      return;
+    }
+
+  /* invariant: lo fits (f_lo), hi does not (f_hi) */
+  lo = 1;
+  hi = top;
+  while (hi - lo > 1)
+    {
+      guint width = hi - lo;
+      guint g;
+
+      if (bisect || !(f_hi > f_lo))
+        g = lo + width / 2;
+      else
+        {
+          double t = (usable - f_lo) / (f_hi - f_lo) * width;
+
+          g = lo + (guint) CLAMP (t, 1.0, (double) (width - 1));
+        }
+      f = EVAL (g);
+      if (f <= usable)
+        {
+          lo = g;
+          f_lo = f;
+          /* the guess is often exact: its neighbour closes the bracket */
+          if (hi - lo > 1)
+            {
+              f = EVAL (g + 1);
+              if (f <= usable)
+                {
+                  lo = g + 1;
+                  f_lo = f;
+                }
+              else
+                {
+                  hi = g + 1;
+                  f_hi = f;
+                }
+            }
+        }
+      else
+        {
+          hi = g;
+          f_hi = f;
+          if (hi - lo > 1)
+            {
+              f = EVAL (g - 1);
+              if (f <= usable)
+                {
+                  lo = g - 1;
+                  f_lo = f;
+                }
+              else
+                {
+                  hi = g - 1;
+                  f_hi = f;
+                }
+            }
+        }
+      bisect = (hi - lo) > width / 2;
+    }
+#undef EVAL
+
+  sol->value = lo;
+  sol->total_bytes = f_lo;
+}
+
+/* The smallest count of a GPU that holds the estimate as it stands: the count the GPU table
+ * shows (vc_estimator_fit_gpu). 0 when no count is enough. */
+guint
+vc_solver_min_gpus (const VcInputs *in,
+                    double          capacity)
+{
+  VcResult res;
+  VcGpuFit fit;
+
+  vc_estimator_compute (in, &res);
+  vc_estimator_fit_gpu (in, &res, &res.scenarios[res.selected], capacity, &fit);
+  return fit.count <= G_MAXUINT ? (guint) fit.count : 0;
+}
+
+/* "59,944 tokens", "12 sequences", "251 requests": the value with its unit, grouped as the
+ * locale groups thousands. */
+char *
+vc_solution_format_value (const VcSolution *sol)
+{
+  g_autofree char *n = g_strdup_printf ("%'u", sol->value);
+
+  switch (sol->variable)
+    {
+    case VC_SOLVE_VARIABLE_BATCH:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sequence", "%s sequences", sol->value), n);
+    case VC_SOLVE_VARIABLE_CONCURRENCY:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s request", "%s requests", sol->value), n);
+    case VC_SOLVE_VARIABLE_SEQ:
+    default:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s token", "%s tokens", sol->value), n);
+    }
+}
+
+const char *
+vc_solve_limit_name (VcSolveLimit limit)
+{
+  switch (limit)
+    {
+    case VC_SOLVE_LIMIT_MODEL_CONTEXT: return _("the model's maximum context");
+    case VC_SOLVE_LIMIT_NONE: return _("none below the largest value accepted");
+    case VC_SOLVE_LIMIT_MEMORY:
+    default: return _("memory");
+    }
+}
+
+/* The table's line: "Longest sequence that fits on 1 × H100 80 GB: 183,296 tokens (limit:
+ * memory)", or why nothing does. `gpu_name` names one card; sizes are formatted by the caller
+ * (NULL: the sentence without them). */
+char *
+vc_solution_describe (const VcSolution *sol,
+                      const char       *gpu_name,
+                      const char       *need_text,
+                      const char       *capacity_text)
+{
+  g_autofree char *value = NULL;
+
+  if (!sol->found && need_text == NULL)
+    switch (sol->variable)
+      {
+      case VC_SOLVE_VARIABLE_BATCH:
+        /* TRANSLATORS: GPU count, GPU name */
+        return g_strdup_printf (_("Not even a batch of 1 fits on %u × %s"), sol->gpu_count, gpu_name);
+      case VC_SOLVE_VARIABLE_CONCURRENCY:
+        return g_strdup_printf (_("Not even 1 request fits on %u × %s"), sol->gpu_count, gpu_name);
+      case VC_SOLVE_VARIABLE_SEQ:
+      default:
+        return g_strdup_printf (_("Not even a sequence of 1 token fits on %u × %s"), sol->gpu_count, gpu_name);
+      }
+  if (!sol->found)
+    switch (sol->variable)
+      {
+      case VC_SOLVE_VARIABLE_BATCH:
+        /* TRANSLATORS: GPU count, GPU name, memory needed per GPU, capacity of one GPU */
+        return g_strdup_printf (_("Not even a batch of 1 fits on %u × %s: it needs %s per GPU, of %s"),
+                                sol->gpu_count, gpu_name, need_text, capacity_text);
+      case VC_SOLVE_VARIABLE_CONCURRENCY:
+        return g_strdup_printf (_("Not even 1 request fits on %u × %s: it needs %s per GPU, of %s"),
+                                sol->gpu_count, gpu_name, need_text, capacity_text);
+      case VC_SOLVE_VARIABLE_SEQ:
+      default:
+        return g_strdup_printf (_("Not even a sequence of 1 token fits on %u × %s: it needs %s per GPU, of %s"),
+                                sol->gpu_count, gpu_name, need_text, capacity_text);
+      }
+
+  value = vc_solution_format_value (sol);
+  switch (sol->variable)
+    {
+    case VC_SOLVE_VARIABLE_BATCH:
+      /* TRANSLATORS: GPU count, GPU name, "12 sequences", what limits it ("memory") */
+      return g_strdup_printf (_("Largest batch that fits on %u × %s: %s (limit: %s)"),
+                              sol->gpu_count, gpu_name, value, vc_solve_limit_name (sol->limit));
+    case VC_SOLVE_VARIABLE_CONCURRENCY:
+      return g_strdup_printf (_("Most concurrent requests that fit on %u × %s: %s (limit: %s)"),
+                              sol->gpu_count, gpu_name, value, vc_solve_limit_name (sol->limit));
+    case VC_SOLVE_VARIABLE_SEQ:
+    default:
+      return g_strdup_printf (_("Longest sequence that fits on %u × %s: %s (limit: %s)"),
+                              sol->gpu_count, gpu_name, value, vc_solve_limit_name (sol->limit));
+    }
+}

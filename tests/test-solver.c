@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The solver: for every preset and every catalog GPU, the value it finds fits and one more does
+ * not (or the model's context, or the input's range, stops it); exact values worked out by hand
+ * from the estimator's formulas; custom GPUs, MoE, MLA, sliding windows, nothing fitting, and
+ * the smallest GPU count agreeing with the GPU table's. */
+#include "config.h"
+
+#include <math.h>
+
+#include "vc-catalog.h"
+#include "vc-estimate.h"
+#include "vc-solver.h"
+
+static const VcSolveVariable all_variables[] = {
+  VC_SOLVE_VARIABLE_SEQ, VC_SOLVE_VARIABLE_BATCH, VC_SOLVE_VARIABLE_CONCURRENCY,
+};
+
+/* A GPU of the catalog by its id */
+static const VcGpu *
+gpu_lookup (const char *id)
+{
+  guint n;
+  const VcGpu *gpus = vc_gpus_get_all (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (gpus[i].id, id))
+      return &gpus[i];
+  g_assert_not_reached ();
+}
+
+static void
+preset_inputs (const char *id,
+               VcMode      mode,
+               VcInputs   *in)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (vc_estimate_set_preset (e, id, &error));
+  g_assert_no_error (error);
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "mode", mode, NULL);
+  *in = *vc_estimate_get_inputs (e);
+}
+
+/* What the issue asks of every answer. Returns the solution for further checks. */
+static void
+check_solution (const VcInputs  *in,
+                VcSolveVariable  var,
+                double           capacity,
+                guint            count,
+                VcSolution      *sol)
+{
+  vc_solver_solve (in, var, capacity, count, sol);
+  g_assert_cmpuint (sol->gpu_count, ==, MAX (count, 1u));
+  g_assert_cmpfloat (sol->capacity_bytes, ==, capacity);
+  if (!sol->found)
+    {
+      g_assert_cmpuint (sol->value, ==, 0);
+      g_assert_cmpint (sol->limit, ==, VC_SOLVE_LIMIT_MEMORY);
+      g_assert_cmpfloat (vc_solver_bytes_at (in, var, 1, count), >, capacity);
+      g_assert_cmpfloat (sol->total_bytes, ==, vc_solver_bytes_at (in, var, 1, count));
+      return;
+    }
+  g_assert_cmpuint (sol->value, >=, 1);
+  g_assert_cmpfloat (sol->total_bytes, ==, vc_solver_bytes_at (in, var, sol->value, count));
+  g_assert_cmpfloat (sol->total_bytes, <=, capacity);
+  switch (sol->limit)
+    {
+    case VC_SOLVE_LIMIT_MEMORY:
+      g_assert_cmpuint (sol->value, <, vc_solver_input_max (var));
+      g_assert_cmpfloat (vc_solver_bytes_at (in, var, sol->value + 1, count), >, capacity);
+      break;
+    case VC_SOLVE_LIMIT_MODEL_CONTEXT:
+      g_assert_cmpint (var, ==, VC_SOLVE_VARIABLE_SEQ);
+      g_assert_cmpuint (sol->value, ==, in->arch.max_context);
+      break;
+    case VC_SOLVE_LIMIT_NONE:
+      g_assert_cmpuint (sol->value, ==, vc_solver_input_max (var));
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  /* an exact search over at most 10^8 values stays small */
+  g_assert_cmpuint (sol->n_evaluations, <=, 60);
+}
+
+static void
+test_every_preset_every_gpu (void)
+{
+  guint n_presets, n_gpus, n_found = 0, n_none = 0, n_context = 0, n_memory = 0;
+  const VcPreset *presets = vc_presets_get_all (&n_presets);
+  const VcGpu *gpus = vc_gpus_get_all (&n_gpus);
+
+  for (guint p = 0; p < n_presets; p++)
+    for (VcMode mode = VC_MODE_INFERENCE; mode <= VC_MODE_TRAINING; mode++)
+      {
+        VcInputs in;
+
+        preset_inputs (presets[p].id, mode, &in);
+        for (guint g = 0; g < n_gpus; g++)
+          for (guint v = 0; v < G_N_ELEMENTS (all_variables); v++)
+            {
+              VcSolution sol;
+
+              if (!vc_solver_applies (mode, all_variables[v]))
+                continue;
+              check_solution (&in, all_variables[v], gpus[g].capacity_bytes, 1, &sol);
+              n_found += sol.found;
+              n_none += !sol.found;
+              n_context += sol.found && sol.limit == VC_SOLVE_LIMIT_MODEL_CONTEXT;
+              n_memory += sol.found && sol.limit == VC_SOLVE_LIMIT_MEMORY;
+            }
+      }
+  /* every case is met somewhere in the catalog */
+  g_test_message ("%u found (%u memory, %u model context), %u nothing fits", n_found, n_memory, n_context, n_none);
+  g_assert_cmpuint (n_found, >, 0);
+  g_assert_cmpuint (n_none, >, 0);
+  g_assert_cmpuint (n_context, >, 0);
+  g_assert_cmpuint (n_memory, >, 0);
+}
+
+/* Several GPUs: the count the GPU table shows holds the estimate, one fewer does not, and the
+ * solver on that count finds at least the current value. */
+static void
+test_gpu_counts (void)
+{
+  guint n_presets, n_gpus;
+  const VcPreset *presets = vc_presets_get_all (&n_presets);
+  const VcGpu *gpus = vc_gpus_get_all (&n_gpus);
+
+  for (guint p = 0; p < n_presets; p++)
+    for (VcMode mode = VC_MODE_INFERENCE; mode <= VC_MODE_TRAINING; mode++)
+      {
+        VcInputs in;
+        VcResult res;
+
+        preset_inputs (presets[p].id, mode, &in);
+        vc_estimator_compute (&in, &res);
+        for (guint g = 0; g < n_gpus; g++)
+          {
+            const VcScenarioResult *sc = &res.scenarios[res.selected];
+            double cap = gpus[g].capacity_bytes;
+            guint n = vc_solver_min_gpus (&in, cap);
+            VcGpuFit fit;
+
+            vc_estimator_fit_gpu (&in, &res, sc, cap, &fit);
+            g_assert_cmpfloat (n, ==, fit.count);
+            if (n == 0)
+              continue;
+            g_assert_cmpfloat (vc_estimator_per_gpu_bytes (&in, sc, n), <=, cap);
+            if (n > 1)
+              g_assert_cmpfloat (vc_estimator_per_gpu_bytes (&in, sc, n - 1), >, cap);
+            for (guint v = 0; v < G_N_ELEMENTS (all_variables); v++)
+              {
+                VcSolution sol;
+
+                if (!vc_solver_applies (mode, all_variables[v]))
+                  continue;
+                check_solution (&in, all_variables[v], cap, n, &sol);
+                g_assert_true (sol.found);
+                if (sol.limit != VC_SOLVE_LIMIT_MODEL_CONTEXT)
+                  g_assert_cmpuint (sol.value, >=, vc_solver_get (&in, all_variables[v]));
+                check_solution (&in, all_variables[v], cap, n + 3, &sol);
+              }
+          }
+      }
+}
+
+/* Llama 3.1 8B in bf16 on one RTX 4090 (24,564 MiB = 25,757,220,864 bytes), b = C = 1:
+ * weights 2 × 8,030,261,248 = 16,060,522,496; overhead 10^9; from s = 8,192 on the prefill
+ * chunk is full: residual 2·8192·4096·2 = 134,217,728, MLP 8192·14336·3·2 = 704,643,072
+ * (more than attention's 8192·10240·2), logits 128,256·6 = 769,536; KV cache 32 layers ×
+ * 2 × 8 heads × 128 × 2 bytes = 131,072 bytes a token. Room for the cache: 7,857,068,032
+ * bytes, 59,944.9 tokens: 59,944. */
+static void
+test_exact_seq (void)
+{
+  const VcGpu *gpu = gpu_lookup ("rtx-4090");
+  VcInputs in;
+  VcSolution sol;
+
+  preset_inputs ("llama-3.1-8b", VC_MODE_INFERENCE, &in);
+  g_assert_cmpuint (in.arch.max_context, ==, 131072);
+  check_solution (&in, VC_SOLVE_VARIABLE_SEQ, gpu->capacity_bytes, 1, &sol);
+  g_assert_true (sol.found);
+  g_assert_cmpuint (sol.value, ==, 59944);
+  g_assert_cmpint (sol.limit, ==, VC_SOLVE_LIMIT_MEMORY);
+  g_assert_cmpfloat (sol.total_bytes, ==, 16060522496.0 + 1e9 + 134217728 + 704643072 + 769536 + 59944.0 * 131072);
+  g_assert_cmpfloat (sol.capacity_bytes, ==, 25757220864.0);
+}
+
+/* Same model on one H100 (81,559 MiB = 85,520,809,984 bytes) at s = 2,048: from C = 4 on the
+ * chunk is full, so the estimate is 17,899,383,296 + C × (268,435,456 KV + 769,536 logits);
+ * (85,520,809,984 − 17,899,383,296) / 269,204,992 = 251.19: 251 requests. */
+static void
+test_exact_concurrency (void)
+{
+  const VcGpu *gpu = gpu_lookup ("h100-80gb");
+  VcInputs in;
+  VcSolution sol;
+
+  preset_inputs ("llama-3.1-8b", VC_MODE_INFERENCE, &in);
+  check_solution (&in, VC_SOLVE_VARIABLE_CONCURRENCY, gpu->capacity_bytes, 1, &sol);
+  g_assert_cmpfloat (sol.capacity_bytes, ==, 85520809984.0);
+  g_assert_cmpuint (sol.value, ==, 251);
+  g_assert_cmpint (sol.limit, ==, VC_SOLVE_LIMIT_MEMORY);
+  g_assert_cmpfloat (sol.total_bytes, ==, 17899383296.0 + 251.0 * 269204992);
+  /* the longest sequence on the H100 reaches the model's 131,072 tokens */
+  check_solution (&in, VC_SOLVE_VARIABLE_SEQ, gpu->capacity_bytes, 1, &sol);
+  g_assert_cmpuint (sol.value, ==, 131072);
+  g_assert_cmpint (sol.limit, ==, VC_SOLVE_LIMIT_MODEL_CONTEXT);
+}
+
+/* A GPU of the user's own, in MiB, and one too small for anything. */
+static void
+test_custom_gpus (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const VcInputs *in;
+  guint n_catalog;
+  VcSolution sol;
+
+  vc_gpus_get_all (&n_catalog);
+  g_assert_true (vc_estimate_set_preset (e, "llama-3.1-8b", NULL));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, NULL);
+  g_assert_true (vc_estimate_set_custom_gpus (e, "Mine=24564MiB; Tiny=0.5GB", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (vc_estimate_get_n_gpus (e), ==, n_catalog + 2);
+  in = vc_estimate_get_inputs (e);
+
+  /* the same capacity as the RTX 4090: the same answer */
+  check_solution (in, VC_SOLVE_VARIABLE_SEQ, vc_estimate_get_gpu (e, n_catalog)->capacity_bytes, 1, &sol);
+  g_assert_cmpuint (sol.value, ==, 59944);
+
+  check_solution (in, VC_SOLVE_VARIABLE_SEQ, vc_estimate_get_gpu (e, n_catalog + 1)->capacity_bytes, 1, &sol);
+  g_assert_false (sol.found);
+  g_assert_cmpuint (sol.value, ==, 0);
+  g_assert_cmpuint (vc_solver_min_gpus (in, vc_estimate_get_gpu (e, n_catalog + 1)->capacity_bytes), ==, 0);
+}
+
+/* Mixtral 8x7B: all experts stored, two active a token. In 4 bits it fits one A100 80 GB;
+ * the sliding window is off (32k window = context) so the cache grows to the model's 32,768. */
+static void
+test_moe (void)
+{
+  const VcGpu *gpu = gpu_lookup ("a100-80gb");
+  VcInputs in;
+  VcSolution sol;
+
+  preset_inputs ("mixtral-8x7b", VC_MODE_INFERENCE, &in);
+  g_assert_true (vc_arch_is_moe (&in.arch));
+  in.precision = VC_PRECISION_INT4;
+  for (guint v = 0; v < G_N_ELEMENTS (all_variables); v++)
+    {
+      check_solution (&in, all_variables[v], gpu->capacity_bytes, 1, &sol);
+      g_assert_true (sol.found);
+    }
+  check_solution (&in, VC_SOLVE_VARIABLE_SEQ, gpu->capacity_bytes, 1, &sol);
+  g_assert_cmpint (sol.limit, ==, VC_SOLVE_LIMIT_MODEL_CONTEXT);
+  g_assert_cmpuint (sol.value, ==, 32768);
+  /* in bf16 (~93 GB of weights) nothing fits one card, and two do */
+  in.precision = VC_PRECISION_BF16;
+  check_solution (&in, VC_SOLVE_VARIABLE_SEQ, gpu->capacity_bytes, 1, &sol);
+  g_assert_false (sol.found);
+  check_solution (&in, VC_SOLVE_VARIABLE_SEQ, gpu->capacity_bytes, 2, &sol);
+  g_assert_true (sol.found);
+}
+
+/* DeepSeek-R1 (MLA): the cache holds the 512 + 64 latent a layer, not the keys and values, so
+ * on eight H200 in fp8 the 163,840-token context fits; the latent is not split per KV head. */
+static void
+test_mla (void)
+{
+  const VcGpu *gpu = gpu_lookup ("h200");
+  VcInputs in;
+  VcSolution sol;
+  double kv_per_token;
+
+  preset_inputs ("deepseek-r1", VC_MODE_INFERENCE, &in);
+  g_assert_true (vc_arch_is_mla (&in.arch));
+  g_assert_cmpuint (in.arch.max_context, ==, 163840);
+  in.precision = VC_PRECISION_FP8;
+  check_solution (&in, VC_SOLVE_VARIABLE_SEQ, gpu->capacity_bytes, 8, &sol);
+  g_assert_true (sol.found);
+  g_assert_cmpint (sol.limit, ==, VC_SOLVE_LIMIT_MODEL_CONTEXT);
+  /* 61 layers × 576 values × 2 bytes = 70,272 bytes a token, split over 8 GPUs */
+  kv_per_token = 61.0 * 576 * 2;
+  g_assert_cmpfloat (vc_solver_bytes_at (&in, VC_SOLVE_VARIABLE_SEQ, 163840, 8) -
+                     vc_solver_bytes_at (&in, VC_SOLVE_VARIABLE_SEQ, 163839, 8), ==, kv_per_token / 8);
+  check_solution (&in, VC_SOLVE_VARIABLE_CONCURRENCY, gpu->capacity_bytes, 8, &sol);
+  g_assert_true (sol.found);
+  g_assert_cmpint (sol.limit, ==, VC_SOLVE_LIMIT_MEMORY);
+  /* one H200 cannot hold 671B parameters even in 4 bits */
+  in.precision = VC_PRECISION_INT4;
+  check_solution (&in, VC_SOLVE_VARIABLE_SEQ, gpu->capacity_bytes, 1, &sol);
+  g_assert_false (sol.found);
+}
+
+/* Mistral 7B v0.1: every layer has a 4,096-token window, so past the window the cache stops
+ * growing and past the 8,192-token prefill chunk the activations do too: the memory is flat
+ * and only the model's context (or, unknown, the input's range) stops the sequence. */
+static void
+test_sliding_window (void)
+{
+  const VcGpu *gpu = gpu_lookup ("rtx-4090");
+  VcInputs in;
+  VcSolution sol;
+
+  preset_inputs ("mistral-7b", VC_MODE_INFERENCE, &in);
+  g_assert_cmpuint (in.arch.sliding_window, ==, 4096);
+  g_assert_cmpuint (in.arch.sliding_window_layers, ==, in.arch.n_layers);
+  g_assert_cmpfloat (vc_solver_bytes_at (&in, VC_SOLVE_VARIABLE_SEQ, 8192, 1), ==,
+                     vc_solver_bytes_at (&in, VC_SOLVE_VARIABLE_SEQ, 10000000, 1));
+  check_solution (&in, VC_SOLVE_VARIABLE_SEQ, gpu->capacity_bytes, 1, &sol);
+  g_assert_cmpint (sol.limit, ==, VC_SOLVE_LIMIT_MODEL_CONTEXT);
+  g_assert_cmpuint (sol.value, ==, 32768);
+
+  in.arch.max_context = 0;
+  check_solution (&in, VC_SOLVE_VARIABLE_SEQ, gpu->capacity_bytes, 1, &sol);
+  g_assert_cmpint (sol.limit, ==, VC_SOLVE_LIMIT_NONE);
+  g_assert_cmpuint (sol.value, ==, vc_solver_input_max (VC_SOLVE_VARIABLE_SEQ));
+
+  /* concurrency still multiplies the windowed cache: memory stops it */
+  check_solution (&in, VC_SOLVE_VARIABLE_CONCURRENCY, gpu->capacity_bytes, 1, &sol);
+  g_assert_cmpint (sol.limit, ==, VC_SOLVE_LIMIT_MEMORY);
+
+  /* Gemma 2: only half the layers have a window, so the cache keeps growing */
+  preset_inputs ("gemma-2-9b", VC_MODE_INFERENCE, &in);
+  g_assert_cmpuint (in.arch.sliding_window_layers, <, in.arch.n_layers);
+  g_assert_cmpfloat (vc_solver_bytes_at (&in, VC_SOLVE_VARIABLE_SEQ, 20000, 1), <,
+                     vc_solver_bytes_at (&in, VC_SOLVE_VARIABLE_SEQ, 20001, 1));
+}
+
+/* Nothing fits: Llama 3.1 405B on one RTX 4090, in any mode and for any variable; the count of
+ * RTX 4090 that holds it is the GPU table's. */
+static void
+test_nothing_fits (void)
+{
+  const VcGpu *gpu = gpu_lookup ("rtx-4090");
+
+  for (VcMode mode = VC_MODE_INFERENCE; mode <= VC_MODE_TRAINING; mode++)
+    {
+      VcInputs in;
+
+      preset_inputs ("llama-3.1-405b", mode, &in);
+      for (guint v = 0; v < G_N_ELEMENTS (all_variables); v++)
+        {
+          VcSolution sol;
+
+          if (!vc_solver_applies (mode, all_variables[v]))
+            continue;
+          check_solution (&in, all_variables[v], gpu->capacity_bytes, 1, &sol);
+          g_assert_false (sol.found);
+          g_assert_cmpuint (sol.n_evaluations, ==, 1);
+        }
+      g_assert_cmpuint (vc_solver_min_gpus (&in, gpu->capacity_bytes), >, 1);
+    }
+}
+
+/* Training: the largest micro-batch of a LoRA fine-tune of Llama 3 8B on an A100 80 GB, and a
+ * rule-of-thumb estimate, which knows no model context whatever the architecture says. */
+static void
+test_training_and_rule_of_thumb (void)
+{
+  const VcGpu *gpu = gpu_lookup ("a100-80gb");
+  VcInputs in;
+  VcSolution sol;
+
+  preset_inputs ("llama-3-8b", VC_MODE_TRAINING, &in);
+  check_solution (&in, VC_SOLVE_VARIABLE_BATCH, gpu->capacity_bytes, 1, &sol);
+  g_assert_true (sol.found);
+  g_assert_cmpint (sol.limit, ==, VC_SOLVE_LIMIT_MEMORY);
+  g_assert_cmpuint (sol.value, >, 1);
+  g_assert_false (vc_solver_applies (VC_MODE_TRAINING, VC_SOLVE_VARIABLE_CONCURRENCY));
+
+  /* rule of thumb, 7B (seed 000): 14 GB of weights, 2 GB overhead, and 1.4 GB of activations
+   * and 1.4 GB of KV cache per 2,048 tokens: 16e9 + 2 × 7e9 · 2 · s / 20,480 ≤ 24e9 gives
+   * s ≤ 5,851.4: 5,851, the architecture's 4,096 notwithstanding */
+  vc_inputs_init_default (&in);
+  in.arch.max_context = 4096;
+  check_solution (&in, VC_SOLVE_VARIABLE_SEQ, 24e9, 1, &sol);
+  g_assert_cmpuint (sol.value, ==, 5851);
+  g_assert_cmpint (sol.limit, ==, VC_SOLVE_LIMIT_MEMORY);
+}
+
+/* The presets whose config.json is not in tests/hf-config/models (test-hf-config checks those
+ * against import): the published max_position_embeddings (n_positions for StarCoder), rope
+ * scaling applied as vLLM does. */
+static void
+test_preset_contexts (void)
+{
+  static const struct { const char *id; guint context; } cases[] = {
+    /* meta-llama/Llama-3.2-1B and -3B config.json: 131072, rope_type llama3 (factor 32 over
+     * 8192, written scaled) */
+    { "llama-3.2-1b", 131072 },
+    { "llama-3.2-3b", 131072 },
+    /* meta-llama/Llama-2-{7b,13b,70b}-hf config.json: 4096 */
+    { "llama-2-7b", 4096 },
+    { "llama-2-13b", 4096 },
+    { "llama-2-70b", 4096 },
+    /* mistralai/Mistral-7B-Instruct-v0.2 config.json: 32768 (Mistral: "32k context window") */
+    { "mistral-7b-v0.2", 32768 },
+    /* meta-llama/Meta-Llama-3-{8B,70B} config.json: 8192 */
+    { "llama-3-8b", 8192 },
+    { "llama-3-70b", 8192 },
+    /* meta-llama/Llama-3.1-{70B,405B} config.json: 131072, rope_type llama3 */
+    { "llama-3.1-70b", 131072 },
+    { "llama-3.1-405b", 131072 },
+    /* bigcode/starcoder config.json: n_positions 8192 (model card: "a context window of 8192
+     * tokens") */
+    { "starcoder-15b", 8192 },
+    /* 01-ai/Yi-34B config.json: 4096 (the 200K model is another checkpoint) */
+    { "yi-34b", 4096 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      VcInputs in;
+
+      preset_inputs (cases[i].id, VC_MODE_INFERENCE, &in);
+      g_assert_cmpuint (in.arch.max_context, ==, cases[i].context);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/solver/preset-contexts", test_preset_contexts);
+  g_test_add_func ("/solver/every-preset-every-gpu", test_every_preset_every_gpu);
+  g_test_add_func ("/solver/gpu-counts", test_gpu_counts);
+  g_test_add_func ("/solver/exact-seq", test_exact_seq);
+  g_test_add_func ("/solver/exact-concurrency", test_exact_concurrency);
+  g_test_add_func ("/solver/custom-gpus", test_custom_gpus);
+  g_test_add_func ("/solver/moe", test_moe);
+  g_test_add_func ("/solver/mla", test_mla);
+  g_test_add_func ("/solver/sliding-window", test_sliding_window);
+  g_test_add_func ("/solver/nothing-fits", test_nothing_fits);
+  g_test_add_func ("/solver/training-and-rule-of-thumb", test_training_and_rule_of_thumb);
+
+  return g_test_run ();
+}
