@@ -18,6 +18,7 @@
 #include "vc-enums.h"
 #include "vc-estimate.h"
 #include "vc-hf-config.h"
+#include "vc-model-file.h"
 #include "vc-profile.h"
 #include "vc-report.h"
 #include "vc-units.h"
@@ -31,6 +32,7 @@ typedef enum
   OPT_FALSE,           /* --no-NAME sets it to FALSE */
   OPT_PRESET,
   OPT_CONFIG,
+  OPT_MODEL,
   OPT_METHOD,
   OPT_FORMAT,
   OPT_PROFILE,
@@ -59,6 +61,8 @@ static const Option options[] = {
   { "preset", OPT_PRESET, "preset", "ID", N_("A built-in model (see --list-presets); other options override it") },
   { "config", OPT_CONFIG, NULL, "FILE",
     N_("A model's Hugging Face config.json, or the folder holding it; other options override it") },
+  { "model", OPT_MODEL, NULL, "PATH",
+    N_("A model's files: a .gguf file, a folder with config.json and safetensors (or a GGUF), or a config.json; read from their headers; other options override them") },
   { "model-type", OPT_PROPERTY, "model-type", "dense|moe", N_("Rule of thumb: dense or mixture of experts") },
   { "params", OPT_PROPERTY, "parameters", "N", N_("Total parameters: 7B, 124M, 1.5T, 7e9") },
   { "active-params", OPT_PROPERTY, "active-parameters", "N", N_("MoE: parameters activated per token") },
@@ -198,6 +202,7 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   const char *preset = NULL, *method = NULL;
   const char *config_path = NULL;
+  const char *model_path = NULL;
   Format format = FORMAT_TABLE;
   const char *profile_path = NULL, *save_path = NULL;
   g_autoptr(VcProfile) profile = NULL;
@@ -292,6 +297,9 @@ main (int   argc,
         case OPT_CONFIG:
           config_path = value;
           break;
+        case OPT_MODEL:
+          model_path = value;
+          break;
         case OPT_METHOD:
           method = value;
           break;
@@ -372,8 +380,26 @@ main (int   argc,
       if (config == NULL)
         return usage_error ("config", error->message);
       vc_hf_config_apply (config, estimate);
+      g_object_set (estimate, "source-format", "config",
+                    "source-quantization", vc_hf_config_get_torch_dtype (config), NULL);
       if (vc_hf_config_get_warning (config))
         g_printerr ("vramcalc: %s\n", vc_hf_config_get_warning (config));
+    }
+  /* --model: a model's files, applied like a preset; with no --precision the weights are the
+   * tensors' own bytes */
+  if (model_path)
+    {
+      g_autoptr(VcModelFile) model = NULL;
+
+      if (preset || config_path)
+        return usage_error ("model", _("--model, --config and --preset all name the model; give one of them"));
+      model = vc_model_file_new_for_path (model_path, &error);
+      if (model == NULL)
+        return usage_error ("model", error->message);
+      vc_model_file_apply (model, estimate);
+      if (vc_model_file_get_warning (model))
+        g_printerr ("vramcalc: %s\n", vc_model_file_get_warning (model));
+      config_path = model_path;
     }
   /* a profile keeps its own method unless --method is given */
   if (!method && !profile_path)

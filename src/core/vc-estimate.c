@@ -22,6 +22,8 @@ struct _VcEstimate
   VcInputs inputs;
   char *preset;
   char *model_name;
+  char *source_format;          /* "", "config", "safetensors" or "gguf" */
+  char *source_quantization;
   VcUnit unit;
   gboolean applying_preset;
 
@@ -65,6 +67,12 @@ enum {
   PROP_OVERHEAD_GB,
   PROP_CUSTOM_GPUS,
   PROP_UNIT,
+  PROP_SOURCE_FORMAT,
+  PROP_SOURCE_QUANTIZATION,
+  PROP_SOURCE_WEIGHTS_BYTES,
+  PROP_SOURCE_PARAMETERS,
+  PROP_SOURCE_ACTIVE_PARAMETERS,
+  PROP_SOURCE_PRECISION,
   /* results */
   PROP_MODEL_PARAMETERS,
   PROP_MODEL_ACTIVE_PARAMETERS,
@@ -307,6 +315,23 @@ vc_estimate_set_property (GObject      *object,
     case PROP_COMPILE: SET_FIELD (compile, g_value_get_boolean); break;
     case PROP_TRAIN_EMBEDDINGS: SET_FIELD (train_embeddings, g_value_get_boolean); break;
     case PROP_OVERHEAD_GB: SET_FIELD (overhead_gb, g_value_get_double); break;
+    case PROP_SOURCE_FORMAT:
+    case PROP_SOURCE_QUANTIZATION:
+      {
+        char **field = prop_id == PROP_SOURCE_FORMAT ? &self->source_format : &self->source_quantization;
+
+        if (g_strcmp0 (*field, g_value_get_string (value) ? g_value_get_string (value) : "") == 0)
+          return;
+        g_free (*field);
+        *field = g_strdup (g_value_get_string (value) ? g_value_get_string (value) : "");
+        /* names only: nothing to recompute */
+        g_object_notify_by_pspec (object, pspec);
+        return;
+      }
+    case PROP_SOURCE_WEIGHTS_BYTES: SET_FIELD (source_weights_bytes, g_value_get_double); break;
+    case PROP_SOURCE_PARAMETERS: SET_FIELD (source_parameters, g_value_get_double); break;
+    case PROP_SOURCE_ACTIVE_PARAMETERS: SET_FIELD (source_active_parameters, g_value_get_double); break;
+    case PROP_SOURCE_PRECISION: SET_FIELD (source_precision, g_value_get_enum); break;
     case PROP_CUSTOM_GPUS:
       {
         g_autoptr(GError) error = NULL;
@@ -383,6 +408,12 @@ vc_estimate_get_property (GObject    *object,
     case PROP_OVERHEAD_GB: g_value_set_double (value, in->overhead_gb); break;
     case PROP_UNIT: g_value_set_enum (value, self->unit); break;
     case PROP_CUSTOM_GPUS: g_value_set_string (value, self->custom_gpus); break;
+    case PROP_SOURCE_FORMAT: g_value_set_string (value, self->source_format); break;
+    case PROP_SOURCE_QUANTIZATION: g_value_set_string (value, self->source_quantization); break;
+    case PROP_SOURCE_WEIGHTS_BYTES: g_value_set_double (value, in->source_weights_bytes); break;
+    case PROP_SOURCE_PARAMETERS: g_value_set_double (value, in->source_parameters); break;
+    case PROP_SOURCE_ACTIVE_PARAMETERS: g_value_set_double (value, in->source_active_parameters); break;
+    case PROP_SOURCE_PRECISION: g_value_set_enum (value, in->source_precision); break;
     case PROP_MODEL_PARAMETERS: g_value_set_double (value, self->result.parameters); break;
     case PROP_MODEL_ACTIVE_PARAMETERS: g_value_set_double (value, self->result.active_parameters); break;
     case PROP_TRAINABLE_PARAMETERS:
@@ -429,6 +460,8 @@ vc_estimate_finalize (GObject *object)
   g_clear_pointer (&self->user_gpus, g_array_unref);
   g_free (self->preset);
   g_free (self->model_name);
+  g_free (self->source_format);
+  g_free (self->source_quantization);
   G_OBJECT_CLASS (vc_estimate_parent_class)->finalize (object);
 }
 
@@ -537,6 +570,30 @@ vc_estimate_class_init (VcEstimateClass *klass)
     g_param_spec_enum ("unit", N_("Unit"), N_("Sizes in GB (10^9 bytes) or GiB (2^30 bytes)"),
                        VC_TYPE_UNIT, VC_UNIT_GB, RW);
 
+  properties[PROP_SOURCE_FORMAT] =
+    g_param_spec_string ("source-format", N_("Model file format"),
+                         N_("What the model was read from: config, safetensors or gguf; empty for a preset or a custom model"),
+                         "", RW);
+  properties[PROP_SOURCE_QUANTIZATION] =
+    g_param_spec_string ("source-quantization", N_("Checkpoint quantization"),
+                         N_("How the model's files store their weights (Q4_K_M, BF16, fp8, …)"), "", RW);
+  properties[PROP_SOURCE_WEIGHTS_BYTES] =
+    g_param_spec_double ("source-weights-bytes", N_("Weights in the model's files"),
+                         N_("Exact bytes of the tensors read from the model's files, used at their own precision (0: none)"),
+                         0, 1e18, d.source_weights_bytes, RW);
+  properties[PROP_SOURCE_PARAMETERS] =
+    g_param_spec_double ("source-parameters", N_("Parameters in the model's files"),
+                         N_("Elements of the tensors read from the model's files (0: none)"),
+                         0, 1e18, d.source_parameters, RW);
+  properties[PROP_SOURCE_ACTIVE_PARAMETERS] =
+    g_param_spec_double ("source-active-parameters", N_("Activated parameters in the model's files"),
+                         N_("Elements a token goes through, routed experts k of E (0: none)"),
+                         0, 1e18, d.source_active_parameters, RW);
+  properties[PROP_SOURCE_PRECISION] =
+    g_param_spec_enum ("source-precision", N_("Checkpoint precision"),
+                       N_("The weight precision whose figures the model's tensors replace"),
+                       VC_TYPE_PRECISION, d.source_precision, RW);
+
   properties[PROP_MODEL_PARAMETERS] =
     g_param_spec_double ("model-parameters", NULL, NULL, 0, G_MAXDOUBLE, 0, RO);
   properties[PROP_MODEL_ACTIVE_PARAMETERS] =
@@ -583,6 +640,8 @@ vc_estimate_init (VcEstimate *self)
   vc_inputs_init_default (&self->inputs);
   self->preset = g_strdup ("");
   self->model_name = g_strdup ("");
+  self->source_format = g_strdup ("");
+  self->source_quantization = g_strdup ("");
   self->custom_gpus = g_strdup ("");
   self->user_gpus = g_array_new (FALSE, TRUE, sizeof (VcGpu));
   g_array_set_clear_func (self->user_gpus, gpu_clear);
@@ -649,6 +708,14 @@ vc_estimate_set_preset (VcEstimate  *self,
                 "active-parameters", preset->published_active_parameters,
                 "model-type", vc_arch_is_moe (&preset->arch) ? VC_MODEL_TYPE_MOE : VC_MODEL_TYPE_DENSE,
                 "model-name", "",
+                NULL);
+  /* a preset replaces any model read from files */
+  g_object_set (self,
+                "source-format", "",
+                "source-quantization", "",
+                "source-weights-bytes", 0.0,
+                "source-parameters", 0.0,
+                "source-active-parameters", 0.0,
                 NULL);
   self->applying_preset = FALSE;
   g_free (self->preset);

@@ -111,6 +111,10 @@ vc_inputs_init_default (VcInputs *in)
     .compile = FALSE,
     .train_embeddings = FALSE,
     .overhead_gb = -1,
+    .source_weights_bytes = 0,
+    .source_parameters = 0,
+    .source_active_parameters = 0,
+    .source_precision = VC_PRECISION_BF16,
   };
 }
 
@@ -578,6 +582,13 @@ training_architecture (const VcInputs   *in,
   sc->bytes[VC_COMPONENT_MASTER_WEIGHTS] = master;
 }
 
+/* Inference with the model's own tensors read from its files. */
+static gboolean
+from_source (const VcInputs *in)
+{
+  return in->mode == VC_MODE_INFERENCE && in->source_weights_bytes > 0 && in->source_parameters > 0;
+}
+
 static void
 architecture (const VcInputs *in,
               VcResult       *res)
@@ -588,6 +599,13 @@ architecture (const VcInputs *in,
   shapes_init (&in->arch, &s);
   res->parameters = s.counts.total;
   res->active_parameters = s.counts.active;
+  if (from_source (in))
+    {
+      /* what the model's files hold, rather than what the architecture counts */
+      res->parameters = in->source_parameters;
+      res->active_parameters = in->source_active_parameters > 0 ? in->source_active_parameters
+                                                                : in->source_parameters;
+    }
   res->kv_bytes_per_token = vc_arch_kv_bytes_per_token (&in->arch, kv_value_bytes (in->kv_precision));
 
   for (guint i = 0; i < res->n_scenarios; i++)
@@ -602,6 +620,12 @@ architecture (const VcInputs *in,
 
           sc->weight_bits = bits;
           sc->bytes[VC_COMPONENT_WEIGHTS] = stored_weights (&s, bits, quantized, vc_precision_bytes (p));
+          if (from_source (in) && p == in->source_precision)
+            {
+              /* the checkpoint's own precision: its tensors' bytes, exactly */
+              sc->bytes[VC_COMPONENT_WEIGHTS] = in->source_weights_bytes;
+              sc->weight_bits = in->source_weights_bytes * 8.0 / in->source_parameters;
+            }
           sc->bytes[VC_COMPONENT_KV_CACHE] = kv_cache_bytes (in, kv_value_bytes (in->kv_precision));
           sc->bytes[VC_COMPONENT_ACTIVATIONS] = inference_activations (in, &s);
         }

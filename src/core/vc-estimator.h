@@ -41,6 +41,13 @@ typedef struct
   gboolean compile;                /* torch.compile: fused elementwise ops save fewer tensors */
   gboolean train_embeddings;       /* LoRA/QLoRA: the token embedding trains too */
   double overhead_gb;              /* per GPU; < 0: the method's default */
+  /* Architecture method, inference: the model's own tensors (safetensors or GGUF headers).
+   * When the weight precision is source_precision, the weights are their exact bytes and the
+   * parameters their element count. source_weights_bytes 0: no files were read. */
+  double source_weights_bytes;
+  double source_parameters;
+  double source_active_parameters;
+  VcPrecision source_precision;
 } VcInputs;
 
 typedef struct

@@ -1,0 +1,470 @@
+/* Model files read from their headers: GGUF and safetensors, good and bad, through the core
+ * API and vramcalc --model. The files are written by make-fixtures.py beside this test into a
+ * scratch folder (headers only; the data areas are holes).
+ *
+ * The tiny Llama both formats hold: 2 layers, hidden 256, 4 heads of 64, 2 KV heads, MLP 512,
+ * vocabulary 1000, untied. Its elements, counted by hand:
+ *   token embedding 256 × 1000 = 256,000; output 256,000; final norm 256;
+ *   a layer: norms 2 × 256, q 65,536, k 32,768, v 32,768, o 65,536, gate, up and down
+ *   3 × 131,072 = 590,336; two layers 1,180,672;  total 1,692,928.
+ * Its GGUF bytes (Q4_K: 144 bytes a block of 256; Q6_K: 210; F32: 4 a value):
+ *   token_embd Q4_K 1000 rows × 144 = 144,000; output Q6_K 1000 × 210 = 210,000; output_norm
+ *   1,024; a layer: norms 2,048, q Q4_K 256 × 144 = 36,864, k Q4_K 128 × 144 = 18,432, v Q6_K
+ *   128 × 210 = 26,880, o 36,864, gate and up Q4_K 512 × 144 = 73,728 each, down Q6_K 256 rows
+ *   of 2 blocks × 210 = 107,520: 376,064;  total 144,000 + 210,000 + 1,024 + 2 × 376,064
+ *   = 1,107,152 bytes.
+ * KV cache per token at f16: 2 layers × (K and V) × 2 heads × 64 × 2 bytes = 1,024. */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "vc-error.h"
+#include "vc-estimate.h"
+#include "vc-gguf.h"
+#include "vc-model-file.h"
+#include "vc-safetensors.h"
+#include "vc-test-util.h"
+
+#define TINY_ELEMENTS 1692928
+#define TINY_GGUF_BYTES 1107152
+#define TINY_BF16_BYTES (2 * TINY_ELEMENTS)
+
+static char *fixtures;
+
+static char *
+fixture (const char *relative)
+{
+  return g_build_filename (fixtures, relative, NULL);
+}
+
+static VcModelFile *
+load (const char *relative)
+{
+  g_autofree char *path = fixture (relative);
+  g_autoptr(GError) error = NULL;
+  VcModelFile *model = vc_model_file_new_for_path (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (model);
+  return model;
+}
+
+static void
+test_gguf_exact (void)
+{
+  g_autofree char *path = fixture ("gguf/tiny-llama-Q4_K_M.gguf");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_auto(VcGguf) g = { 0 };
+  guint64 v = 0;
+
+  vc_gguf_init (&g);
+  g_assert_true (vc_gguf_read (&g, file, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (g.version, ==, 3);
+  g_assert_cmpuint (g.n_files, ==, 1);
+  g_assert_cmpuint (g.n_tensors, ==, 3 + 2 * 9);
+  g_assert_cmpuint (g.elements, ==, TINY_ELEMENTS);
+  g_assert_cmpuint (g.tensor_bytes, ==, TINY_GGUF_BYTES);
+  /* Q4_K: token_embd 144,000 + per layer q 36,864, k 18,432, o 36,864, gate and up 73,728 */
+  g_assert_cmpuint (g.type_bytes[12], ==, 144000 + 2 * (36864 + 18432 + 36864 + 2 * 73728));
+  /* Q6_K: output 210,000 + per layer v 26,880 and down 107,520 */
+  g_assert_cmpuint (g.type_bytes[14], ==, 210000 + 2 * (26880 + 107520));
+  g_assert_cmpuint (g.type_bytes[0], ==, 4 * (256 + 2 * 512));
+  g_assert_cmpstr (vc_gguf_get_string (&g, "general.architecture"), ==, "llama");
+  g_assert_true (vc_gguf_get_uint (&g, "llama.block_count", &v));
+  g_assert_cmpuint (v, ==, 2);
+  g_assert_cmpuint (vc_gguf_get (&g, "tokenizer.ggml.tokens")->length, ==, 1000);
+
+  /* the type table: block size and bytes, as ggml's block structures give them */
+  g_assert_cmpuint (vc_ggml_type_block (12), ==, 256);
+  g_assert_cmpuint (vc_ggml_type_size (12), ==, 144);
+  g_assert_cmpuint (vc_ggml_type_size (8), ==, 34);     /* Q8_0: fp16 scale + 32 int8 */
+  g_assert_cmpuint (vc_ggml_type_size (39), ==, 17);    /* MXFP4: E8M0 scale + 16 bytes */
+  g_assert_cmpuint (vc_ggml_type_size (34), ==, 54);    /* TQ1_0 */
+  g_assert_cmpuint (vc_ggml_type_size (23), ==, 136);   /* IQ4_XS */
+  g_assert_cmpuint (vc_ggml_type_size (19), ==, 50);    /* IQ1_S */
+  g_assert_null (vc_ggml_type_name (31));               /* removed Q4_0_4_4 */
+  g_assert_null (vc_ggml_type_name (100));
+}
+
+static void
+check_tiny_gguf (VcModelFile *m)
+{
+  const VcArch *a = vc_model_file_get_arch (m);
+  VcPrecision p;
+
+  g_assert_cmpstr (vc_model_file_get_format (m), ==, "gguf");
+  g_assert_cmpstr (vc_model_file_get_quantization (m), ==, "Q4_K_M");
+  g_assert_cmpstr (vc_model_file_get_name (m), ==, "tiny-llama");
+  g_assert_cmpuint (vc_model_file_get_n_tensors (m), ==, 21);
+  g_assert_cmpfloat (vc_model_file_get_weights_bytes (m), ==, TINY_GGUF_BYTES);
+  g_assert_cmpfloat (vc_model_file_get_parameters (m), ==, TINY_ELEMENTS);
+  g_assert_cmpfloat (vc_model_file_get_active_parameters (m), ==, TINY_ELEMENTS);
+  g_assert_cmpuint (vc_model_file_get_max_context (m), ==, 4096);
+  g_assert_true (vc_model_file_get_precision (m, &p));
+  g_assert_cmpint (p, ==, VC_PRECISION_INT4);   /* 5.23 bits a weight */
+  g_assert_cmpuint (a->n_layers, ==, 2);
+  g_assert_cmpuint (a->hidden_size, ==, 256);
+  g_assert_cmpuint (a->n_heads, ==, 4);
+  g_assert_cmpuint (a->n_kv_heads, ==, 2);
+  g_assert_cmpuint (vc_arch_head_dim (a), ==, 64);
+  g_assert_cmpuint (a->intermediate_size, ==, 512);
+  g_assert_cmpuint (a->vocab_size, ==, 1000);
+  g_assert_false (a->tied_embeddings);
+  g_assert_true (a->gated_mlp);
+  g_assert_cmpfloat (vc_arch_kv_bytes_per_token (a, 2), ==, 1024);
+  /* the architecture's own count agrees with the tensors */
+  {
+    VcParamCounts c;
+    vc_arch_count_params (a, &c);
+    g_assert_cmpfloat (c.total, ==, TINY_ELEMENTS);
+  }
+}
+
+static void
+test_gguf_model (void)
+{
+  g_autoptr(VcModelFile) file = load ("gguf/tiny-llama-Q4_K_M.gguf");
+  g_autoptr(VcModelFile) folder = load ("gguf/folder");
+  g_autoptr(VcModelFile) split = load ("gguf/split/tiny-llama-00001-of-00002.gguf");
+  g_autoptr(VcModelFile) split_folder = load ("gguf/split");
+  g_autofree char *path = fixture ("gguf/tiny-llama-Q4_K_M.gguf");
+  g_autoptr(GFile) gfile = g_file_new_for_path (path);
+  g_autoptr(GFileInfo) info = g_file_query_info (gfile, G_FILE_ATTRIBUTE_STANDARD_SIZE, 0, NULL, NULL);
+
+  check_tiny_gguf (file);
+  g_assert_cmpuint (vc_model_file_get_file_bytes (file), ==, g_file_info_get_size (info));
+  check_tiny_gguf (folder);
+  check_tiny_gguf (split);
+  check_tiny_gguf (split_folder);
+}
+
+static void
+test_gguf_moe (void)
+{
+  g_autoptr(VcModelFile) m = load ("gguf/tiny-moe.gguf");
+  const VcArch *a = vc_model_file_get_arch (m);
+
+  /* token_embd Q8_0 256 × 1000 / 32 × 34 = 272,000; output_norm 1,024; a layer: norms 2,048,
+   * q Q8_0 256 × 256 / 32 × 34 = 69,632, k and v 34,816 each, o 69,632, router F32 8,192,
+   * three MXFP4 expert tensors of 256 × 128 × 8 / 32 × 17 = 139,264 each (417,792):
+   * 636,928; tied (no output.weight): 272,000 + 1,024 + 2 × 636,928 = 1,546,880 */
+  g_assert_cmpfloat (vc_model_file_get_weights_bytes (m), ==, 1546880);
+  /* 256,000 + 256 + 2 × (512 + 65,536 + 2 × 32,768 + 65,536 + 2,048 + 3 × 262,144) */
+  g_assert_cmpfloat (vc_model_file_get_parameters (m), ==, 2227456);
+  /* 2 of 8 experts: the expert tensors' 1,572,864 count a quarter */
+  g_assert_cmpfloat (vc_model_file_get_active_parameters (m), ==, 2227456 - 1572864 * 3 / 4);
+  g_assert_cmpuint (a->n_experts, ==, 8);
+  g_assert_cmpuint (a->experts_per_token, ==, 2);
+  g_assert_cmpuint (a->expert_intermediate_size, ==, 128);
+  g_assert_true (a->tied_embeddings);
+  g_assert_cmpuint (vc_model_file_get_max_context (m), ==, 32768);
+  g_assert_cmpstr (vc_model_file_get_quantization (m), ==, "MXFP4");
+}
+
+static void
+test_safetensors (void)
+{
+  g_autoptr(VcModelFile) single = load ("safetensors/single");
+  g_autoptr(VcModelFile) sharded = load ("safetensors/sharded");
+  VcPrecision p;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      VcModelFile *m = i == 0 ? single : sharded;
+
+      g_assert_cmpstr (vc_model_file_get_format (m), ==, "safetensors");
+      g_assert_cmpstr (vc_model_file_get_quantization (m), ==, "BF16");
+      g_assert_cmpuint (vc_model_file_get_n_tensors (m), ==, 21);
+      g_assert_cmpfloat (vc_model_file_get_weights_bytes (m), ==, TINY_BF16_BYTES);
+      g_assert_cmpfloat (vc_model_file_get_parameters (m), ==, TINY_ELEMENTS);
+      g_assert_true (vc_model_file_get_precision (m, &p));
+      g_assert_cmpint (p, ==, VC_PRECISION_BF16);
+    }
+  g_assert_cmpuint (vc_model_file_get_file_bytes (sharded), >, TINY_BF16_BYTES);
+
+  {
+    g_autofree char *path = fixture ("safetensors/sharded");
+    g_autoptr(GFile) folder = g_file_new_for_path (path);
+    g_autoptr(GError) error = NULL;
+    g_auto(VcSafetensors) st = { 0 };
+
+    vc_safetensors_init (&st);
+    g_assert_true (vc_safetensors_read_folder (&st, folder, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (st.n_files, ==, 2);
+    g_assert_cmpuint (st.dtype_elements[VC_ST_DTYPE_BF16], ==, TINY_ELEMENTS);
+    g_assert_cmpuint (st.dtype_bytes[VC_ST_DTYPE_BF16], ==, TINY_BF16_BYTES);
+  }
+}
+
+static void
+test_safetensors_gptq (void)
+{
+  g_autoptr(VcModelFile) m = load ("safetensors/gptq");
+  VcPrecision p;
+
+  /* 4-bit, group 128: a linear layer of in × out stores qweight in/8 × out I32, qzeros
+   * in/128 × out/8 I32, scales in/128 × out F16, g_idx in I32. The layer's linears:
+   * q 35,072, k 18,048, v 18,048, o 35,072, gate and up 69,120 each, down 70,144, with the
+   * norms' 1,024 in F16: 315,648; embedding, head and final norm in F16: 1,024,512;
+   * total 1,024,512 + 2 × 315,648 = 1,655,808. Parameters unpack to the same 1,692,928. */
+  g_assert_cmpfloat (vc_model_file_get_weights_bytes (m), ==, 1655808);
+  g_assert_cmpfloat (vc_model_file_get_parameters (m), ==, TINY_ELEMENTS);
+  g_assert_cmpstr (vc_model_file_get_quantization (m), ==, "gptq 4-bit");
+  g_assert_true (vc_model_file_get_precision (m, &p));
+  g_assert_cmpint (p, ==, VC_PRECISION_INT4);
+}
+
+typedef struct
+{
+  const char *path;
+  const char *fault;
+} BadCase;
+
+static const BadCase bad_cases[] = {
+  { "gguf/bad/magic.gguf", "not a GGUF file" },
+  { "gguf/bad/empty.gguf", "not a GGUF file" },
+  { "gguf/bad/version.gguf", "GGUF version 99 is not known" },
+  { "gguf/bad/truncated.gguf", "past the end of the file" },
+  { "gguf/bad/tensor-count.gguf", "1152921504606846976 tensors, more than the file can hold" },
+  { "gguf/bad/string-length.gguf", "has a length of 1099511627776 bytes, past the end of the file" },
+  { "gguf/bad/dims-overflow.gguf", "multiply past 63 bits" },
+  { "gguf/bad/overlap.gguf", "“blk.0.attn_q.weight” overlaps tensor “blk.0.attn_norm.weight”" },
+  { "gguf/bad/past-end.gguf", "runs past the end of the file" },
+  { "gguf/bad/unknown-type.gguf", "ggml type 31, which is not known" },
+  { "gguf/bad/ssm.gguf", "llama.ssm.state_size describes memory that is not modelled" },
+  { "gguf/split/tiny-llama-00002-of-00002.gguf", "open the first part" },
+  { "safetensors/bad/header-too-large", "over the 100 MB" },
+  { "safetensors/bad/header-past-end", "runs past the end of the file" },
+  { "safetensors/bad/short", "shorter than the 8-byte header length" },
+  { "safetensors/bad/overlap", "overlaps tensor" },
+  { "safetensors/bad/past-end", "runs past the end of the file" },
+  { "safetensors/bad/size-mismatch", "holds 512 bytes but its dtype and shape need 600" },
+  { "safetensors/bad/not-json", "not valid JSON" },
+  { "safetensors/bad/dtype", "dtype “Q9”, which is not known" },
+  { "safetensors/bad/deep", "nests deeper" },
+  { "safetensors/bad/huge-number", "number too large" },
+  { "safetensors/bad/index-escape", "not the name of a .safetensors file" },
+};
+
+static void
+test_bad (gconstpointer data)
+{
+  const BadCase *c = data;
+  g_autofree char *path = fixture (c->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcModelFile) m = vc_model_file_new_for_path (path, &error);
+  g_autofree char *base = g_path_get_basename (path);
+
+  g_assert_null (m);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  /* the message names the file (or its folder) and the fault */
+  g_assert_nonnull (strstr (error->message, base));
+  g_assert_nonnull (strstr (error->message, c->fault));
+}
+
+/* The same bad files given whole to the in-memory parser the fuzz target uses. */
+static void
+test_bad_in_memory (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
+    {
+      g_autofree char *path = fixture (bad_cases[i].path);
+      g_autofree char *contents = NULL;
+      gsize length;
+
+      /* ssm.gguf is a well-formed file whose model is refused, not its format */
+      if (g_str_has_prefix (bad_cases[i].path, "gguf/bad/") && !strstr (bad_cases[i].path, "ssm") &&
+          g_file_get_contents (path, &contents, &length, NULL))
+        {
+          g_auto(VcGguf) g = { 0 };
+          g_autoptr(GError) error = NULL;
+
+          vc_gguf_init (&g);
+          g_assert_false (vc_gguf_parse (&g, (const guint8 *) contents, length, "x.gguf", &error));
+          g_assert_error (error, VC_ERROR, VC_ERROR_PARSE);
+        }
+    }
+}
+
+static JsonObject *
+run_json (JsonParser         *parser,
+          const char * const *args)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = vc_test_run_vramcalc (args, NULL, &out, &err);
+
+  if (status != 0)
+    g_test_message ("%s", err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static gint64
+component (JsonObject *root,
+           const char *id)
+{
+  JsonArray *a = json_object_get_array_member (root, "components");
+
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonObject *c = json_array_get_object_element (a, i);
+      if (g_str_equal (json_object_get_string_member (c, "id"), id))
+        return json_object_get_int_member (c, "bytes");
+    }
+  g_assert_not_reached ();
+}
+
+static void
+test_cli_model (void)
+{
+  g_autofree char *gguf = fixture ("gguf/tiny-llama-Q4_K_M.gguf");
+  g_autofree char *st = fixture ("safetensors/sharded");
+  g_autofree char *config = fixture ("safetensors/single/config.json");
+
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    const char *args[] = { "--model", gguf, "--format", "json", "--seq", "1000", NULL };
+    JsonObject *root = run_json (parser, args);
+    JsonObject *source = json_object_get_object_member (root, "source");
+
+    g_assert_cmpstr (json_object_get_string_member (source, "format"), ==, "gguf");
+    g_assert_cmpint (json_object_get_int_member (source, "weights_bytes"), ==, TINY_GGUF_BYTES);
+    g_assert_cmpstr (json_object_get_string_member (source, "quantization"), ==, "Q4_K_M");
+    g_assert_cmpint (component (root, "weights"), ==, TINY_GGUF_BYTES);
+    g_assert_cmpint (json_object_get_int_member (root, "parameters"), ==, TINY_ELEMENTS);
+    g_assert_cmpint (json_object_get_int_member (root, "kv_bytes_per_token"), ==, 1024);
+    /* llama.cpp's default f16 cache: 1,000 tokens of 1,024 bytes */
+    g_assert_cmpint (component (root, "kv_cache"), ==, 1024000);
+    g_assert_cmpstr (json_object_get_string_member (root, "model"), ==, "tiny-llama");
+  }
+  {
+    /* another precision chosen: the architecture's count at that precision */
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    const char *args[] = { "--model", gguf, "--precision", "bf16", "--format", "json", NULL };
+    JsonObject *root = run_json (parser, args);
+
+    g_assert_cmpint (component (root, "weights"), ==, TINY_BF16_BYTES);
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "source"), "weights_bytes"),
+                     ==, TINY_GGUF_BYTES);
+  }
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    const char *args[] = { "--model", st, "--format", "json", "--kv-precision", "bf16", NULL };
+    JsonObject *root = run_json (parser, args);
+
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "source"), "format"),
+                     ==, "safetensors");
+    g_assert_cmpint (component (root, "weights"), ==, TINY_BF16_BYTES);
+    g_assert_cmpstr (json_object_get_string_member (root, "scenario"), ==, "inference-16bit");
+    g_assert_cmpint (json_object_get_int_member (root, "kv_bytes_per_token"), ==, 1024);
+  }
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    const char *args[] = { "--model", config, "--format", "json", NULL };
+    JsonObject *root = run_json (parser, args);
+    JsonObject *source = json_object_get_object_member (root, "source");
+
+    g_assert_cmpstr (json_object_get_string_member (source, "format"), ==, "config");
+    g_assert_true (json_object_get_null_member (source, "weights_bytes"));
+    g_assert_cmpint (json_object_get_int_member (root, "parameters"), ==, TINY_ELEMENTS);
+  }
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    const char *args[] = { "--config", config, "--format", "json", NULL };
+    JsonObject *root = run_json (parser, args);
+
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "source"), "format"),
+                     ==, "config");
+  }
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    const char *args[] = { "--preset", "llama-3-8b", "--format", "json", NULL };
+    JsonObject *root = run_json (parser, args);
+
+    g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (root, "source")));
+  }
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+    g_autofree char *bad = fixture ("gguf/bad/overlap.gguf");
+    const char *args[] = { "--model", bad, NULL };
+    const char *both[] = { "--model", gguf, "--preset", "llama-3-8b", NULL };
+
+    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "--model"));
+    g_assert_nonnull (strstr (err, "overlap.gguf"));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_assert_cmpint (vc_test_run_vramcalc (both, NULL, &out, &err), ==, 2);
+  }
+}
+
+/* A preset replaces the model read from files; a profile keeps it. */
+static void
+test_estimate_source (void)
+{
+  g_autoptr(VcModelFile) m = load ("gguf/tiny-llama-Q4_K_M.gguf");
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(VcEstimate) copy = vc_estimate_new ();
+  g_autofree char *format = NULL;
+
+  vc_model_file_apply (m, e);
+  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS], ==, TINY_GGUF_BYTES);
+  vc_estimate_copy_inputs (copy, e);
+  g_assert_cmpfloat (vc_estimate_get_selected (copy)->bytes[VC_COMPONENT_WEIGHTS], ==, TINY_GGUF_BYTES);
+  g_assert_true (vc_estimate_set_preset (e, "llama-3-8b", NULL));
+  g_object_get (e, "source-format", &format, NULL);
+  g_assert_cmpstr (format, ==, "");
+  g_assert_cmpfloat (vc_estimate_get_inputs (e)->source_weights_bytes, ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *script = NULL;
+  g_autofree char *python = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0, result;
+
+  g_test_init (&argc, &argv, NULL);
+
+  fixtures = vc_test_make_tmpdir ("vc-model-files-XXXXXX");
+  script = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "model-files", "make-fixtures.py", NULL);
+  python = g_find_program_in_path ("python3");
+  g_assert_nonnull (python);
+  {
+    const char *args[] = { python, script, fixtures, NULL };
+    g_autofree char *err = NULL;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status, &error));
+    if (!g_spawn_check_wait_status (status, NULL))
+      g_error ("make-fixtures.py failed: %s", err);
+  }
+
+  g_test_add_func ("/model-files/gguf/exact", test_gguf_exact);
+  g_test_add_func ("/model-files/gguf/model", test_gguf_model);
+  g_test_add_func ("/model-files/gguf/moe", test_gguf_moe);
+  g_test_add_func ("/model-files/safetensors/exact", test_safetensors);
+  g_test_add_func ("/model-files/safetensors/gptq", test_safetensors_gptq);
+  for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/model-files/bad/%s", bad_cases[i].path);
+      g_test_add_data_func (name, &bad_cases[i], test_bad);
+    }
+  g_test_add_func ("/model-files/bad-in-memory", test_bad_in_memory);
+  g_test_add_func ("/model-files/cli", test_cli_model);
+  g_test_add_func ("/model-files/estimate-source", test_estimate_source);
+
+  result = g_test_run ();
+  vc_test_remove_tree (fixtures);
+  return result;
+}
