@@ -5,6 +5,7 @@
 #include <gtk/gtk.h>
 
 #include "vc-estimate.h"
+#include "vc-model-file.h"
 
 G_BEGIN_DECLS
 
@@ -22,5 +23,8 @@ void        vc_model_section_set_note     (VcModelSection *self,
                                            const char     *text,
                                            gboolean        warning);
 const char *vc_model_section_get_note     (VcModelSection *self);
+void        vc_model_section_set_model_file (VcModelSection *self,
+                                             VcModelFile    *model_file);
+const char *vc_model_section_get_source_text (VcModelSection *self);
 
 G_END_DECLS

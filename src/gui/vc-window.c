@@ -9,6 +9,7 @@
 #include "vc-csv.h"
 #include "vc-enums.h"
 #include "vc-hf-config.h"
+#include "vc-model-file.h"
 #include "vc-inference-page.h"
 #include "vc-model-section.h"
 #include "vc-results-view.h"
@@ -662,28 +663,34 @@ import_done (GObject      *source,
   g_autoptr(Pending) p = data;
   VcWindow *self = p->self;
   g_autoptr(GError) error = NULL;
-  g_autoptr(VcHfConfig) config = vc_hf_config_load_finish (result, &error);
+  g_autoptr(VcModelFile) model = vc_model_file_load_finish (result, &error);
   g_autoptr(GString) note = NULL;
+  VcHfConfig *config;
   const char *warning;
 
   self->n_busy--;
   if (self->estimate == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
-  if (config == NULL)
+  if (model == NULL)
     {
       show_error (self, _("Could not import “%s”"), p->file, error);
       return;
     }
   error_dismissed (self);
-  vc_hf_config_apply (config, self->estimate);
+  vc_model_file_apply (model, self->estimate);
 
-  note = g_string_new (vc_hf_config_get_description (config));
-  warning = vc_hf_config_get_warning (config);
+  config = vc_model_file_get_config (model);
+  note = g_string_new (config ? vc_hf_config_get_description (config) : NULL);
+  warning = vc_model_file_get_warning (model);
   if (warning != NULL && *warning != '\0')
     g_string_append_printf (note, "%s%s", note->len ? "\n" : "", warning);
   for (VcMode mode = VC_MODE_INFERENCE; mode <= VC_MODE_TRAINING; mode++)
-    vc_model_section_set_note (VC_MODEL_SECTION (vc_window_get_model_section (self, mode)),
-                               note->str, warning != NULL && *warning != '\0');
+    {
+      VcModelSection *section = VC_MODEL_SECTION (vc_window_get_model_section (self, mode));
+
+      vc_model_section_set_note (section, note->str, warning != NULL && *warning != '\0');
+      vc_model_section_set_model_file (section, model);
+    }
 }
 
 /* In a thread: the file may sit on a slow disk or a network mount. */
@@ -692,7 +699,7 @@ import_file (VcWindow *self,
              GFile    *file)
 {
   self->n_busy++;
-  vc_hf_config_load_async (file, self->cancellable, import_done, pending_new (self, NULL, file));
+  vc_model_file_load_async (file, self->cancellable, import_done, pending_new (self, NULL, file));
 }
 
 /**
@@ -753,7 +760,7 @@ sniffed (GObject      *source,
     import_file (self, p->file);
 }
 
-/* A profile opens; a config.json or a folder holding one is imported. */
+/* A profile opens; a config.json, a .gguf file or a model folder is imported. */
 static void
 open_dropped (VcWindow *self,
               GFile    *file)
@@ -761,7 +768,7 @@ open_dropped (VcWindow *self,
   g_autofree char *base = g_file_get_basename (file);
 
   if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY ||
-      g_strcmp0 (base, "config.json") == 0)
+      g_strcmp0 (base, "config.json") == 0 || (base && g_str_has_suffix (base, ".gguf")))
     {
       import_file (self, file);
       return;
@@ -885,9 +892,12 @@ profile_action (GtkWidget  *widget,
                    make_filter (_("CSV files"), VC_CSV_MIME_TYPE, "csv"), export_to);
     }
   else if (g_str_equal (action_name, "win.import-config"))
-    choose_file (self, VC_FILE_OPEN, _("Import config.json"), _("_Import"), NULL,
-                 make_filter (_("Model configurations (config.json)"), "application/json", "json"),
-                 import_file);
+    {
+      GtkFileFilter *filter = make_filter (_("Model files (config.json, .gguf)"), "application/json", "json");
+
+      gtk_file_filter_add_suffix (filter, "gguf");
+      choose_file (self, VC_FILE_OPEN, _("Import config.json"), _("_Import"), NULL, filter, import_file);
+    }
   else if (g_str_equal (action_name, "win.import-folder"))
     choose_file (self, VC_FILE_SELECT_FOLDER, _("Import a Model Folder"), _("_Import"), NULL, NULL,
                  import_file);
