@@ -11,6 +11,7 @@
 #include "vc-enums.h"
 #include "vc-error.h"
 #include "vc-estimate.h"
+#include "vc-quant.h"
 #include "vc-units.h"
 
 #define MAX_PARAMETERS 1e15        /* 1,000T: ten times the largest size the issue asks for */
@@ -1138,6 +1139,13 @@ vc_estimate_check (VcEstimate  *self,
                    in->active_parameters, in->parameters);
       return FALSE;
     }
+  if (vc_precision_is_format (in->kv_precision))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("%s is a weight format, not a KV cache precision; accepted: fp32, fp16, bf16, fp8, int8 (llama.cpp's q8_0), int4 (q4_0)"),
+                   vc_enum_nick (VC_TYPE_PRECISION, in->kv_precision));
+      return FALSE;
+    }
   if (in->mode == VC_MODE_TRAINING && !vc_precision_is_float (in->precision))
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
@@ -1192,11 +1200,13 @@ vc_estimate_select_scenario (VcEstimate *self,
         g_object_set (self, "precision", VC_PRECISION_BF16, NULL);
       break;
     case VC_SCENARIO_INFERENCE_8BIT:
-      if (!(self->inputs.precision == VC_PRECISION_FP8 || self->inputs.precision == VC_PRECISION_INT8))
+      if (vc_precision_inference_scenario (self->inputs.precision) != scenario)
         g_object_set (self, "precision", VC_PRECISION_INT8, NULL);
       break;
     case VC_SCENARIO_INFERENCE_4BIT:
-      g_object_set (self, "precision", VC_PRECISION_INT4, NULL);
+      /* a 4-bit format chosen (Q4_K_M, GPTQ, …) stays */
+      if (vc_precision_inference_scenario (self->inputs.precision) != scenario)
+        g_object_set (self, "precision", VC_PRECISION_INT4, NULL);
       break;
     case VC_SCENARIO_FULL:
     case VC_SCENARIO_LORA:
@@ -1390,6 +1400,18 @@ vc_estimate_describe_component (VcEstimate  *self,
     case VC_COMPONENT_WEIGHTS:
       if (rot)
         return g_strdup_printf (_("%s parameters × %g bits = %s"), P, sc->weight_bits, size);
+      if (sc->weights_from_source)
+        return g_strdup_printf (_("The tensors of the model's files, %s parameters at %.2f bits a weight = %s"),
+                                P, sc->weight_bits, size);
+      if (in->mode == VC_MODE_INFERENCE && vc_precision_is_gguf (in->precision) &&
+          vc_precision_inference_scenario (in->precision) == sc->id)
+        return g_strdup_printf (_("Each tensor at the type llama.cpp's %s recipe gives it (output head, some "
+                                  "attn_v and ffn_down layers higher; norms in F32), %.2f bits a weight = %s"),
+                                vc_enum_nick (VC_TYPE_PRECISION, in->precision), sc->weight_bits, size);
+      if (in->mode == VC_MODE_INFERENCE && vc_precision_is_format (in->precision) &&
+          vc_precision_inference_scenario (in->precision) == sc->id)
+        return g_strdup_printf (_("Linear layers in %s with their scales, the rest in 16 bits, %.2f bits a weight = %s"),
+                                vc_enum_nick (VC_TYPE_PRECISION, in->precision), sc->weight_bits, size);
       if (sc->weight_bits >= 16)
         return g_strdup_printf (_("%s parameters counted from the architecture × %g bits%s = %s"),
                                 P, sc->weight_bits,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "vc-estimator.h"
+#include "vc-quant.h"
 
 #define GB 1e9
 
@@ -52,7 +53,11 @@ vc_precision_bits (VcPrecision precision)
     case VC_PRECISION_FP8:
     case VC_PRECISION_INT8: return 8;
     case VC_PRECISION_INT4: return 4;
-    default: return 16;
+    default:
+      /* the weight formats: their nominal bits with scales */
+      if (vc_precision_is_format (precision))
+        return vc_quant_format_bits (precision);
+      return 16;
     }
 }
 
@@ -194,12 +199,29 @@ inference_scenario_for (VcPrecision precision)
     {
     case VC_PRECISION_FP32: return VC_SCENARIO_INFERENCE_32BIT;
     case VC_PRECISION_FP8:
-    case VC_PRECISION_INT8: return VC_SCENARIO_INFERENCE_8BIT;
-    case VC_PRECISION_INT4: return VC_SCENARIO_INFERENCE_4BIT;
+    case VC_PRECISION_INT8:
+    case VC_PRECISION_Q8_0:
+    case VC_PRECISION_Q6_K: return VC_SCENARIO_INFERENCE_8BIT;
+    case VC_PRECISION_INT4:
+    case VC_PRECISION_Q5_K_M:
+    case VC_PRECISION_Q4_K_M:
+    case VC_PRECISION_Q3_K_M:
+    case VC_PRECISION_Q2_K:
+    case VC_PRECISION_IQ4_XS:
+    case VC_PRECISION_GPTQ_INT4:
+    case VC_PRECISION_AWQ_INT4:
+    case VC_PRECISION_MXFP4:
+    case VC_PRECISION_NF4: return VC_SCENARIO_INFERENCE_4BIT;
     case VC_PRECISION_FP16:
     case VC_PRECISION_BF16:
     default: return VC_SCENARIO_INFERENCE_16BIT;
     }
+}
+
+VcScenario
+vc_precision_inference_scenario (VcPrecision precision)
+{
+  return inference_scenario_for (precision);
 }
 
 /* The weight precision each inference scenario stands for: the selected one when it belongs to
@@ -620,11 +642,27 @@ architecture (const VcInputs *in,
 
           sc->weight_bits = bits;
           sc->bytes[VC_COMPONENT_WEIGHTS] = stored_weights (&s, bits, quantized, vc_precision_bytes (p));
+          if (vc_precision_is_gguf (p))
+            {
+              /* llama.cpp's recipe: each tensor at the type it would get */
+              VcGgufRecipe recipe;
+
+              vc_quant_gguf_recipe (&in->arch, p, &recipe);
+              sc->bytes[VC_COMPONENT_WEIGHTS] = recipe.bytes;
+              sc->weight_bits = recipe.bytes * 8.0 / s.counts.total;
+            }
+          else if (vc_precision_is_format (p))
+            {
+              sc->bytes[VC_COMPONENT_WEIGHTS] = vc_quant_format_weights (&in->arch, p);
+              sc->weight_bits = sc->bytes[VC_COMPONENT_WEIGHTS] * 8.0 / s.counts.total;
+            }
+          sc->weights_from_source = FALSE;
           if (from_source (in) && p == in->source_precision)
             {
               /* the checkpoint's own precision: its tensors' bytes, exactly */
               sc->bytes[VC_COMPONENT_WEIGHTS] = in->source_weights_bytes;
               sc->weight_bits = in->source_weights_bytes * 8.0 / in->source_parameters;
+              sc->weights_from_source = TRUE;
             }
           sc->bytes[VC_COMPONENT_KV_CACHE] = kv_cache_bytes (in, kv_value_bytes (in->kv_precision));
           sc->bytes[VC_COMPONENT_ACTIVATIONS] = inference_activations (in, &s);

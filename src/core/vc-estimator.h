@@ -58,6 +58,7 @@ typedef struct
   VcPhase peak_phase;              /* training, architecture method: which phase sets the peak */
   double trainable_parameters;
   double weight_bits;              /* effective bits per quantized weight */
+  gboolean weights_from_source;    /* the weights are the model files' tensors */
 } VcScenarioResult;
 
 typedef struct
@@ -82,6 +83,8 @@ typedef struct
 double   vc_precision_bytes       (VcPrecision precision);
 double   vc_precision_bits        (VcPrecision precision);
 gboolean vc_precision_is_float    (VcPrecision precision);
+/* the inference scenario (16-, 8- or 4-bit column) a weight precision belongs to */
+VcScenario vc_precision_inference_scenario (VcPrecision precision);
 
 void     vc_inputs_init_default   (VcInputs *inputs);
 gboolean vc_component_applies     (const VcInputs *inputs,

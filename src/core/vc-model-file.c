@@ -34,6 +34,7 @@
 #include "vc-error.h"
 #include "vc-gguf.h"
 #include "vc-model-file.h"
+#include "vc-quant.h"
 
 /* 64-bit sizes in messages: %llu, which gettext checks, rather than G_GUINT64_FORMAT */
 #define U(x) ((unsigned long long) (x))
@@ -129,6 +130,7 @@ typedef struct
 {
   char *method;                    /* NULL: not quantized */
   guint bits;
+  gboolean nf4;                    /* bitsandbytes 4-bit: bnb_4bit_quant_type "nf4" */
 } Quant;
 
 static void
@@ -172,6 +174,9 @@ read_quant (GFile   *config_file,
     {
       node = json_object_get_member (qo, "load_in_4bit");
       q->bits = node && JSON_NODE_HOLDS_VALUE (node) && json_node_get_boolean (node) ? 4 : 8;
+      node = json_object_get_member (qo, "bnb_4bit_quant_type");
+      q->nf4 = node && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING &&
+               g_str_equal (json_node_get_string (node), "nf4");
     }
   if (g_str_equal (q->method, "compressed-tensors"))
     {
@@ -345,7 +350,13 @@ load_safetensors (VcModelFile   *self,
   if (q.method && (g_str_has_prefix (q.method, "fp8") || g_str_equal (q.method, "fbgemm_fp8")))
     self->precision = VC_PRECISION_FP8;
   else if (q.method && g_str_equal (q.method, "mxfp4"))
-    self->precision = VC_PRECISION_INT4;
+    self->precision = VC_PRECISION_MXFP4;
+  else if (q.method && q.bits == 4 && g_str_equal (q.method, "gptq"))
+    self->precision = VC_PRECISION_GPTQ_INT4;
+  else if (q.method && q.bits == 4 && g_str_equal (q.method, "awq"))
+    self->precision = VC_PRECISION_AWQ_INT4;
+  else if (q.method && q.bits == 4 && g_str_equal (q.method, "bitsandbytes") && q.nf4)
+    self->precision = VC_PRECISION_NF4;
   else if (q.method && q.bits > 0)
     /* the quantized linear layers decide the scenario, whatever stays in 16 bits */
     self->precision = q.bits <= 4 ? VC_PRECISION_INT4 : VC_PRECISION_INT8;
@@ -608,8 +619,11 @@ load_gguf (VcModelFile   *self,
       self->quantization = g_strdup (vc_ggml_type_name (type));
     }
   self->has_precision = TRUE;
-  self->precision = precision_for_bits (self->weights_bytes * 8.0 / self->parameters,
-                                        g.type_bytes[30] > g.type_bytes[1]);
+  /* a file type with a recipe of its own (Q4_K_M, …) is that precision; others by their bits */
+  if (!(vc_gguf_get_uint (&g, "general.file_type", &ftype) &&
+        vc_precision_from_gguf_ftype (ftype, &self->precision)))
+    self->precision = precision_for_bits (self->weights_bytes * 8.0 / self->parameters,
+                                          g.type_bytes[30] > g.type_bytes[1]);
   return TRUE;
 }
 

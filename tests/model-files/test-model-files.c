@@ -18,11 +18,14 @@
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
+#include <math.h>
 
 #include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-gguf.h"
+#include "vc-catalog.h"
 #include "vc-model-file.h"
+#include "vc-quant.h"
 #include "vc-safetensors.h"
 #include "vc-test-util.h"
 
@@ -104,7 +107,7 @@ check_tiny_gguf (VcModelFile *m)
   g_assert_cmpfloat (vc_model_file_get_active_parameters (m), ==, TINY_ELEMENTS);
   g_assert_cmpuint (vc_model_file_get_max_context (m), ==, 4096);
   g_assert_true (vc_model_file_get_precision (m, &p));
-  g_assert_cmpint (p, ==, VC_PRECISION_INT4);   /* 5.23 bits a weight */
+  g_assert_cmpint (p, ==, VC_PRECISION_Q4_K_M);   /* general.file_type 15 */
   g_assert_cmpuint (a->n_layers, ==, 2);
   g_assert_cmpuint (a->hidden_size, ==, 256);
   g_assert_cmpuint (a->n_heads, ==, 4);
@@ -215,7 +218,9 @@ test_safetensors_gptq (void)
   g_assert_cmpfloat (vc_model_file_get_parameters (m), ==, TINY_ELEMENTS);
   g_assert_cmpstr (vc_model_file_get_quantization (m), ==, "gptq 4-bit");
   g_assert_true (vc_model_file_get_precision (m, &p));
-  g_assert_cmpint (p, ==, VC_PRECISION_INT4);
+  g_assert_cmpint (p, ==, VC_PRECISION_GPTQ_INT4);
+  /* the same format computed from the architecture alone gives the file's bytes */
+  g_assert_cmpfloat (vc_quant_format_weights (vc_model_file_get_arch (m), VC_PRECISION_GPTQ_INT4), ==, 1655808);
 }
 
 typedef struct
@@ -407,6 +412,107 @@ test_cli_model (void)
   }
 }
 
+/* llama.cpp's Q4_K_M recipe over Llama 3.1 8B (32 layers, 4096 wide, 8 KV heads of 128, MLP
+ * 14336, vocabulary 128256, untied). Published: its Q4_K_M GGUF holds 193 q4_K, 33 q6_K and 66
+ * f32 tensors (llama.cpp's loader log in abetlen/llama-cpp-python#1693; the 66th f32 tensor is
+ * rope_freqs, 64 values that Llama 3.1's converter adds, not a weight of the architecture).
+ * Bytes, from the block sizes: token_embd Q4_K 128256 × 16 × 144 = 295,501,824; output Q6_K
+ * 128256 × 16 × 210 = 430,940,160; a layer's q and o 9,437,184 each, k 2,359,296, gate and up
+ * 33,030,144 each, norms 32,768; attn_v Q6_K 3,440,640 on the 16 use_more_bits layers, else
+ * Q4_K 2,359,296; ffn_down Q6_K 48,168,960 on those 16, else 33,030,144; output_norm 16,384:
+ * 4,912,898,048 bytes, 4.58 GiB at 4.89 bits a weight. */
+static void
+test_recipe_llama3 (void)
+{
+  const VcPreset *preset = vc_presets_lookup ("llama-3-8b");
+  VcParamCounts counts;
+  VcGgufRecipe r;
+
+  g_assert_nonnull (preset);
+  vc_quant_gguf_recipe (&preset->arch, VC_PRECISION_Q4_K_M, &r);
+  g_assert_cmpuint (r.n_tensors[12], ==, 193);
+  g_assert_cmpuint (r.n_tensors[14], ==, 33);
+  g_assert_cmpuint (r.n_tensors[0], ==, 65);
+  g_assert_cmpfloat (r.bytes, ==, 4912898048.0);
+  vc_arch_count_params (&preset->arch, &counts);
+  g_assert_cmpfloat (r.elements, ==, counts.total);
+  g_assert_cmpfloat (fabs (r.bytes * 8 / counts.total - 4.89), <, 0.005);
+
+  /* every recipe keeps every element */
+  for (VcPrecision p = VC_PRECISION_Q8_0; p <= VC_PRECISION_IQ4_XS; p++)
+    {
+      vc_quant_gguf_recipe (&preset->arch, p, &r);
+      g_assert_cmpfloat (r.elements, ==, counts.total);
+    }
+  /* Q8_0: every 2-D tensor in Q8_0, 34 bytes per 32: 8.5 bits on all but the norms */
+  vc_quant_gguf_recipe (&preset->arch, VC_PRECISION_Q8_0, &r);
+  g_assert_cmpuint (r.n_tensors[8], ==, 2 + 32 * 7);
+  g_assert_cmpfloat (r.bytes, ==, (counts.total - 65 * 4096.0) / 32 * 34 + 65 * 4096.0 * 4);
+}
+
+/* Mistral Large 2 (88 layers, 12288 wide, 96 heads, 8 KV heads, MLP 28672, vocabulary 32768,
+ * untied) in Q4_K_M: 529 q4_K and 89 q6_K tensors (llama.cpp's loader log in
+ * oobabooga/textgen#6398): use_more_bits picks 44 of 88 layers for attn_v and ffn_down. */
+static void
+test_recipe_mistral_large (void)
+{
+  VcArch a = vc_arch_default;
+  VcGgufRecipe r;
+
+  a.n_layers = 88;
+  a.hidden_size = 12288;
+  a.n_heads = 96;
+  a.n_kv_heads = 8;
+  a.head_dim = 128;
+  a.intermediate_size = 28672;
+  a.vocab_size = 32768;
+  vc_quant_gguf_recipe (&a, VC_PRECISION_Q4_K_M, &r);
+  g_assert_cmpuint (r.n_tensors[12], ==, 529);
+  g_assert_cmpuint (r.n_tensors[14], ==, 89);
+  g_assert_cmpuint (r.n_tensors[0], ==, 1 + 88 * 2);
+}
+
+/* --precision takes the formats; KV precision does not */
+static void
+test_cli_formats (void)
+{
+  static const struct { const char *nick; gint64 weights; const char *scenario; } cases[] = {
+    { "q4_k_m", 4912898048, "inference-4bit" },
+    { "q8_0", 8532934656, "inference-8bit" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      const char *args[] = { "--preset", "llama-3-8b", "--precision", cases[i].nick, "--format", "json", NULL };
+      JsonObject *root = run_json (parser, args);
+
+      g_assert_cmpint (component (root, "weights"), ==, cases[i].weights);
+      g_assert_cmpstr (json_object_get_string_member (root, "scenario"), ==, cases[i].scenario);
+    }
+  for (guint i = 0; i < 11; i++)
+    {
+      static const char *nicks[] = { "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k", "iq4_xs",
+                                     "gptq-int4", "awq-int4", "mxfp4", "nf4" };
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      const char *args[] = { "--preset", "llama-3-8b", "--precision", nicks[i], "--format", "json", NULL };
+      JsonObject *root = run_json (parser, args);
+      gint64 w = component (root, "weights");
+
+      /* between 2 and 9 bits a weight for 8.03B parameters */
+      g_assert_cmpint (w, >, 2e9);
+      g_assert_cmpint (w, <, 9.1e9);
+    }
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+    const char *args[] = { "--preset", "llama-3-8b", "--kv-precision", "q4_k_m", NULL };
+
+    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "not a KV cache precision"));
+  }
+}
+
 /* A preset replaces the model read from files; a profile keeps it. */
 static void
 test_estimate_source (void)
@@ -463,6 +569,9 @@ main (int   argc,
   g_test_add_func ("/model-files/bad-in-memory", test_bad_in_memory);
   g_test_add_func ("/model-files/cli", test_cli_model);
   g_test_add_func ("/model-files/estimate-source", test_estimate_source);
+  g_test_add_func ("/quant/recipe-llama-3-8b", test_recipe_llama3);
+  g_test_add_func ("/quant/recipe-mistral-large", test_recipe_mistral_large);
+  g_test_add_func ("/quant/cli-formats", test_cli_formats);
 
   result = g_test_run ();
   vc_test_remove_tree (fixtures);
