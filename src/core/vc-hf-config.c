@@ -72,6 +72,7 @@
 #include "vc-enums.h"
 #include "vc-error.h"
 #include "vc-hf-config.h"
+#include "vc-quant.h"
 
 typedef enum
 {
@@ -1237,6 +1238,9 @@ vc_hf_config_new_from_data (const char  *data,
         const char *method = NULL;
 
         if (!opt_string (&r, qo, "quantization_config.", "quant_method", &method, error))
+          return NULL;
+        /* a quantization_config that cannot be sized is refused, naming the key (vc-quant.c) */
+        if (!vc_quant_config_check (qo, file_name, error))
           return NULL;
         self->quant_method = g_strdup (method);
         if (bits && JSON_NODE_TYPE (bits) == JSON_NODE_VALUE && json_node_get_value_type (bits) == G_TYPE_INT64)

@@ -627,6 +627,51 @@ load_gguf (VcModelFile   *self,
   return TRUE;
 }
 
+/* ---- a config.json's quantization_config --------------------------------------------------------- */
+
+/* A quantized checkpoint's config.json alone: its weights as quantization_config stores them
+ * (vc-quant.c), which become the weights at the checkpoint's own precision. */
+static gboolean
+size_quantization_config (VcModelFile   *self,
+                          GFile         *file,
+                          GError       **error)
+{
+  g_autoptr(GFile) config_file = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autofree char *contents = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *label = NULL;
+  const char *dtype = vc_hf_config_get_torch_dtype (self->config);
+  JsonNode *root, *q;
+  gsize length;
+  double bytes;
+  VcPrecision precision;
+
+  if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
+    config_file = g_file_get_child (file, "config.json");
+  else
+    config_file = g_object_ref (file);
+  shown = g_file_get_basename (config_file);
+  /* vc_hf_config_new_for_file() read and checked this file a moment ago */
+  if (!g_file_load_contents (config_file, NULL, &contents, &length, NULL, error) ||
+      !json_parser_load_from_data (parser, contents, length, error))
+    return FALSE;
+  root = json_parser_get_root (parser);
+  q = JSON_NODE_HOLDS_OBJECT (root) ? json_object_get_member (json_node_get_object (root), "quantization_config") : NULL;
+  if (q == NULL || !JSON_NODE_HOLDS_OBJECT (q))
+    return TRUE;
+  if (!vc_quant_config_weights (json_node_get_object (q), &self->arch,
+                                g_strcmp0 (dtype, "float32") == 0 ? 4.0 : 2.0,
+                                shown, &bytes, &precision, &label, error))
+    return FALSE;
+  self->weights_bytes = bytes;
+  self->has_precision = TRUE;
+  self->precision = precision;
+  g_free (self->quantization);
+  self->quantization = g_steal_pointer (&label);
+  return TRUE;
+}
+
 /* ---- loading ------------------------------------------------------------------------------------ */
 
 static gboolean
@@ -720,6 +765,8 @@ vc_model_file_new_for_file (GFile         *file,
   self->has_precision = vc_hf_config_get_precision (self->config, &self->precision);
   self->quantization = g_strdup (vc_hf_config_get_torch_dtype (self->config)
                                  ? vc_hf_config_get_torch_dtype (self->config) : "");
+  if (!size_quantization_config (self, file, error))
+    return NULL;
   if (vc_hf_config_get_warning (self->config))
     self->warning = g_strdup (vc_hf_config_get_warning (self->config));
   return g_steal_pointer (&self);

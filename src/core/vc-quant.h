@@ -9,6 +9,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "vc-arch.h"
 #include "vc-gguf.h"
@@ -45,5 +46,23 @@ void     vc_quant_gguf_recipe        (const VcArch   *arch,
 /* The weights' bytes at a non-GGUF quantized format (GPTQ, AWQ, MXFP4, NF4) for `arch`. */
 double   vc_quant_format_weights     (const VcArch   *arch,
                                       VcPrecision     precision);
+
+/* A config.json's quantization_config: whether its method and settings are understood (fp8,
+ * fbgemm_fp8, gptq, awq, bitsandbytes, mxfp4, compressed-tensors), else a refusal naming the
+ * key. file_name: how messages name the file. */
+gboolean vc_quant_config_check       (JsonObject     *quantization_config,
+                                      const char     *file_name,
+                                      GError        **error);
+/* The bytes the checkpoint's weights take as quantization_config stores them, for `arch`
+ * (16-bit parts at float_bytes each); its precision, and a short label ("gptq 4-bit, group
+ * 128"). Modules a skip list names that the architecture does not have are refused. */
+gboolean vc_quant_config_weights     (JsonObject     *quantization_config,
+                                      const VcArch   *arch,
+                                      double          float_bytes,
+                                      const char     *file_name,
+                                      double         *bytes,
+                                      VcPrecision    *precision,
+                                      char          **label,
+                                      GError        **error);
 
 G_END_DECLS

@@ -81,7 +81,8 @@ vc_report_json (VcEstimate *estimate)
         json_builder_set_member_name (b, "format");
         json_builder_add_string_value (b, format);
         json_builder_set_member_name (b, "weights_bytes");
-        if (in->source_weights_bytes > 0)
+        /* the tensors' bytes; a bare config.json has none (its quantization_config is sized) */
+        if (in->source_weights_bytes > 0 && !g_str_equal (format, "config"))
           add_bytes (b, in->source_weights_bytes);
         else
           json_builder_add_null_value (b);

@@ -331,11 +331,37 @@ def make_safetensors(out):
         {'weight_map': {'lm_head.weight': '../model.safetensors'}}).encode()})
 
 
+QUANT_CONFIGS = {
+    'fp8-block': {'quant_method': 'fp8', 'activation_scheme': 'dynamic', 'fmt': 'e4m3',
+                  'weight_block_size': [128, 128]},
+    'fbgemm-fp8': {'quant_method': 'fbgemm_fp8', 'activation_scale_ub': 1200.0,
+                   'modules_to_not_convert': ['model.layers.0.mlp', 'self_attn', 'lm_head']},
+    'bnb-nf4': {'quant_method': 'bitsandbytes', 'load_in_4bit': True, 'bnb_4bit_quant_type': 'nf4',
+                'bnb_4bit_use_double_quant': False, 'bnb_4bit_compute_dtype': 'bfloat16'},
+    'awq': {'quant_method': 'awq', 'bits': 4, 'group_size': 128, 'zero_point': True, 'version': 'gemm'},
+    'gptq': {'quant_method': 'gptq', 'bits': 4, 'group_size': 128, 'desc_act': False, 'sym': True},
+    'unknown-method': {'quant_method': 'hqq', 'nbits': 4},
+    'mxfp4-dense': {'quant_method': 'mxfp4'},
+    'unknown-module': {'quant_method': 'fp8', 'weight_block_size': [128, 128],
+                       'modules_to_not_convert': ['model.layers.0.block_sparse_moe.experts.0.w1']},
+    'gptq-5bit': {'quant_method': 'gptq', 'bits': 5, 'group_size': 128},
+}
+
+
+def make_configs(out):
+    for name, qc in QUANT_CONFIGS.items():
+        d = os.path.join(out, 'configs', name)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, 'config.json'), 'w') as f:
+            json.dump(dict(LLAMA_CONFIG, quantization_config=qc), f)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     make_gguf(out)
     make_safetensors(out)
+    make_configs(out)
 
 
 if __name__ == '__main__':

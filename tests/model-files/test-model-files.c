@@ -513,6 +513,75 @@ test_cli_formats (void)
   }
 }
 
+/* A config.json alone, with its quantization_config: the weights as the checkpoint stores them,
+ * for the tiny Llama. Its linear layers hold 589,824 elements a layer (q 256→256, k and v
+ * 256→128, o 256→256, gate and up 256→512, down 512→256), 1,179,648 in all; the rest (embedding,
+ * head, norms) 513,280 elements, 1,026,560 bytes in bf16. */
+typedef struct
+{
+  const char *name;
+  double weights;
+  VcPrecision precision;
+  const char *refusal;
+} QuantCase;
+
+static const QuantCase quant_cases[] = {
+  /* fp8 with 128 × 128 block scales (DeepSeek-V3's layout): a layer's 36 blocks (q 4, k 2, v 2,
+   * o 4, gate 8, up 8, down 8) keep an fp32 scale: 1,179,648 + 72 × 4 + 1,026,560 */
+  { "fp8-block", 1179648 + 288 + 1026560, VC_PRECISION_FP8, NULL },
+  /* fbgemm_fp8 as Meta's Llama 3.1 405B FP8 config has it: attention, the first layer's MLP
+   * and the head left in bf16; layer 1's gate, up and down (393,216 elements) in fp8 with an
+   * fp32 scale per output row (512 + 512 + 256): 393,216 + 5,120, the other 786,432 linear
+   * elements in bf16 */
+  { "fbgemm-fp8", 393216 + 5120 + 786432 * 2 + 1026560, VC_PRECISION_FP8, NULL },
+  /* bitsandbytes NF4 without double quantization: 4 bits, an fp32 absmax per 64, a 16-value
+   * fp32 quant map a module: per layer 294,912 + 36,864 + 7 × 64 */
+  { "bnb-nf4", 2 * (294912 + 36864 + 448) + 1026560, VC_PRECISION_NF4, NULL },
+  /* AWQ 4-bit, group 128, zero points: GPTQ's bytes without g_idx (16,384 bytes) */
+  { "awq", 1655808 - 16384, VC_PRECISION_AWQ_INT4, NULL },
+  /* GPTQ from the config alone: the bytes of the GPTQ safetensors fixture */
+  { "gptq", 1655808, VC_PRECISION_GPTQ_INT4, NULL },
+  { "unknown-method", 0, 0, "quant_method “hqq” is not understood" },
+  { "mxfp4-dense", 0, 0, "quantizes routed experts, and this model has none" },
+  { "unknown-module", 0, 0, "“model.layers.0.block_sparse_moe.experts.0.w1”, which is not one this architecture has" },
+  { "gptq-5bit", 0, 0, "bits is 5" },
+};
+
+static void
+test_quant_config (gconstpointer data)
+{
+  const QuantCase *c = data;
+  g_autofree char *relative = g_build_filename ("configs", c->name, "config.json", NULL);
+  g_autofree char *path = fixture (relative);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcModelFile) m = vc_model_file_new_for_path (path, &error);
+  VcPrecision p;
+
+  if (c->refusal)
+    {
+      g_assert_null (m);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, "config.json"));
+      g_assert_nonnull (strstr (error->message, c->refusal));
+      return;
+    }
+  g_assert_no_error (error);
+  g_assert_cmpstr (vc_model_file_get_format (m), ==, "config");
+  g_assert_cmpfloat (vc_model_file_get_weights_bytes (m), ==, c->weights);
+  g_assert_true (vc_model_file_get_precision (m, &p));
+  g_assert_cmpint (p, ==, c->precision);
+  {
+    g_autoptr(VcEstimate) e = vc_estimate_new ();
+
+    vc_model_file_apply (m, e);
+    g_assert_cmpint (vc_estimate_get_inputs (e)->precision, ==, c->precision);
+    g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS], ==, c->weights);
+    /* the user can still choose another precision */
+    g_object_set (e, "precision", VC_PRECISION_BF16, NULL);
+    g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS], ==, 2.0 * TINY_ELEMENTS);
+  }
+}
+
 /* A preset replaces the model read from files; a profile keeps it. */
 static void
 test_estimate_source (void)
@@ -572,6 +641,11 @@ main (int   argc,
   g_test_add_func ("/quant/recipe-llama-3-8b", test_recipe_llama3);
   g_test_add_func ("/quant/recipe-mistral-large", test_recipe_mistral_large);
   g_test_add_func ("/quant/cli-formats", test_cli_formats);
+  for (guint i = 0; i < G_N_ELEMENTS (quant_cases); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/quant/config/%s", quant_cases[i].name);
+      g_test_add_data_func (name, &quant_cases[i], test_quant_config);
+    }
 
   result = g_test_run ();
   vc_test_remove_tree (fixtures);
