@@ -325,8 +325,10 @@ vc_estimate_set_property (GObject      *object,
           return;
         g_free (*field);
         *field = g_strdup (g_value_get_string (value) ? g_value_get_string (value) : "");
-        /* names only: nothing to recompute */
+        /* a GGUF runs in llama.cpp: its compute buffer is the activations */
+        self->inputs.llama_cpp = g_str_equal (self->source_format, "gguf");
         g_object_notify_by_pspec (object, pspec);
+        invalidate (self);
         return;
       }
     case PROP_SOURCE_WEIGHTS_BYTES: SET_FIELD (source_weights_bytes, g_value_get_double); break;
@@ -1444,6 +1446,11 @@ vc_estimate_describe_component (VcEstimate  *self,
                                 in->mode == VC_MODE_TRAINING && in->checkpointing != VC_CHECKPOINTING_NONE
                                   ? _(", reduced by gradient checkpointing") : "",
                                 size);
+      if (in->mode == VC_MODE_INFERENCE && in->llama_cpp)
+        return g_strdup_printf (_("llama.cpp compute buffer for a micro-batch of up to 512 tokens: the f32 "
+                                  "attention scores of %u heads against the %u-token context%s, or the f32 logits = %s"),
+                                in->arch.n_heads, in->seq * in->batch * in->concurrency,
+                                in->flash_attention ? _(" (not stored with flash attention)") : "", size);
       if (in->mode == VC_MODE_INFERENCE)
         return g_strdup_printf (_("Largest one-layer transient for up to 8192 prefill tokens, "
                                   "the residual stream%s and the last position's logits = %s"),

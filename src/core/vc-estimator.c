@@ -120,6 +120,7 @@ vc_inputs_init_default (VcInputs *in)
     .source_parameters = 0,
     .source_active_parameters = 0,
     .source_precision = VC_PRECISION_BF16,
+    .llama_cpp = FALSE,
   };
 }
 
@@ -390,6 +391,24 @@ kv_value_bytes (VcPrecision p)
     case VC_PRECISION_INT4: return KV_INT4_BITS / 8.0;
     default: return vc_precision_bytes (p);
     }
+}
+
+/* llama.cpp's compute buffer (the ggml graph allocator's reservation for one micro-batch of
+ * b = min(n_ubatch 512, n_ctx) tokens), as ollama sizes it for llama-style models
+ * (fs/ggml/ggml.go GraphSize): max(4·b·(1 + 4h + n_ctx·(1 + a)), 4·b·(h + V)) — the f32
+ * attention scores of every head against the whole context, or the f32 logits. With flash
+ * attention the scores are never stored: the logits term. n_ctx holds every sequence. */
+static double
+llama_cpp_compute_buffer (const VcInputs *in)
+{
+  double n_ctx = (double) in->seq * in->batch * in->concurrency;
+  double b = MIN (512.0, n_ctx);
+  double h = in->arch.hidden_size, a = in->arch.n_heads, V = in->arch.vocab_size;
+  double logits = 4.0 * b * (h + V);
+
+  if (in->flash_attention)
+    return logits;
+  return MAX (4.0 * b * (1.0 + 4.0 * h + n_ctx * (1.0 + a)), logits);
 }
 
 /* Inference: the largest transient of one layer for the tokens processed at once, the residual
@@ -665,7 +684,8 @@ architecture (const VcInputs *in,
               sc->weights_from_source = TRUE;
             }
           sc->bytes[VC_COMPONENT_KV_CACHE] = kv_cache_bytes (in, kv_value_bytes (in->kv_precision));
-          sc->bytes[VC_COMPONENT_ACTIVATIONS] = inference_activations (in, &s);
+          sc->bytes[VC_COMPONENT_ACTIVATIONS] = in->llama_cpp ? llama_cpp_compute_buffer (in)
+                                                              : inference_activations (in, &s);
         }
       else
         training_architecture (in, &s, sc);

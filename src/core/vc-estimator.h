@@ -48,6 +48,8 @@ typedef struct
   double source_parameters;
   double source_active_parameters;
   VcPrecision source_precision;
+  gboolean llama_cpp;              /* the model runs in llama.cpp (a GGUF): its compute buffer
+                                    * stands for the activations; follows the source format */
 } VcInputs;
 
 typedef struct

@@ -582,6 +582,49 @@ test_quant_config (gconstpointer data)
   }
 }
 
+/* llama.cpp's compute buffer and f16 KV cache for Llama 3.2 1B Q4_K_M at an 8192-token context:
+ * llama.cpp reports "KV self size = 256.00 MiB" and "compute buffer size = 544.00 MiB"
+ * (mozilla-ai/llamafile#577, Metal, no flash attention). 16 layers × K and V × 8 KV heads × 64
+ * × 2 bytes × 8192 = 268,435,456; 4 × 512 × (1 + 4 × 2048 + 8192 × 33) = 570,427,392 bytes,
+ * 544.0 MiB. */
+static void
+test_llama_cpp_buffers (void)
+{
+  VcInputs in;
+  VcResult r;
+  const VcScenarioResult *sc;
+
+  vc_inputs_init_default (&in);
+  in.method = VC_METHOD_ARCHITECTURE;
+  in.arch = vc_arch_default;
+  in.arch.n_layers = 16;
+  in.arch.hidden_size = 2048;
+  in.arch.n_heads = 32;
+  in.arch.n_kv_heads = 8;
+  in.arch.head_dim = 64;
+  in.arch.intermediate_size = 8192;
+  in.arch.vocab_size = 128256;
+  in.arch.tied_embeddings = TRUE;
+  in.seq = 8192;
+  in.precision = VC_PRECISION_Q4_K_M;
+  in.kv_precision = VC_PRECISION_FP16;
+  in.flash_attention = FALSE;
+  in.llama_cpp = TRUE;
+  vc_estimator_compute (&in, &r);
+  sc = &r.scenarios[r.selected];
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_KV_CACHE], ==, 268435456.0);
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_ACTIVATIONS], ==, 570427392.0);
+  /* with flash attention the scores are not stored: the f32 logits of 512 tokens */
+  in.flash_attention = TRUE;
+  vc_estimator_compute (&in, &r);
+  g_assert_cmpfloat (r.scenarios[r.selected].bytes[VC_COMPONENT_ACTIVATIONS], ==, 4.0 * 512 * (2048 + 128256));
+  /* a context under 512 tokens is one micro-batch of its own size */
+  in.flash_attention = FALSE;
+  in.seq = 100;
+  vc_estimator_compute (&in, &r);
+  g_assert_cmpfloat (r.scenarios[r.selected].bytes[VC_COMPONENT_ACTIVATIONS], ==, 4.0 * 100 * (2048 + 128256));
+}
+
 /* A preset replaces the model read from files; a profile keeps it. */
 static void
 test_estimate_source (void)
@@ -641,6 +684,7 @@ main (int   argc,
   g_test_add_func ("/quant/recipe-llama-3-8b", test_recipe_llama3);
   g_test_add_func ("/quant/recipe-mistral-large", test_recipe_mistral_large);
   g_test_add_func ("/quant/cli-formats", test_cli_formats);
+  g_test_add_func ("/model-files/llama-cpp-buffers", test_llama_cpp_buffers);
   for (guint i = 0; i < G_N_ELEMENTS (quant_cases); i++)
     {
       g_autofree char *name = g_strdup_printf ("/quant/config/%s", quant_cases[i].name);
