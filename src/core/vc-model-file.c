@@ -687,16 +687,6 @@ is_gguf_file (GFile *file)
          memcmp (magic, "GGUF", 4) == 0;
 }
 
-gboolean
-vc_model_file_is_model_path (GFile *file)
-{
-  g_autofree char *base = g_file_get_basename (file);
-
-  if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
-    return TRUE;
-  return (base && g_str_has_suffix (base, ".gguf")) || is_gguf_file (file);
-}
-
 VcModelFile *
 vc_model_file_new_for_file (GFile         *file,
                             GCancellable  *cancellable,
@@ -719,7 +709,19 @@ vc_model_file_new_for_file (GFile         *file,
             return NULL;
           return g_steal_pointer (&self);
         }
-      if (!has_config)
+      if (has_config)
+        {
+          /* config.json beside a GGUF: the GGUF is the model that runs */
+          g_autoptr(GFile) gguf = vc_gguf_find_in_folder (file, cancellable, NULL);
+
+          if (gguf != NULL)
+            {
+              if (!load_gguf (self, gguf, cancellable, error))
+                return NULL;
+              return g_steal_pointer (&self);
+            }
+        }
+      else
         {
           g_autoptr(GError) local = NULL;
           g_autoptr(GFile) gguf = vc_gguf_find_in_folder (file, cancellable, &local);
@@ -750,6 +752,13 @@ vc_model_file_new_for_file (GFile         *file,
         {
           fail (error, shown, _("not a GGUF file (it does not begin with “GGUF”)"));
           return NULL;
+        }
+      if (base && g_str_has_suffix (base, ".safetensors"))
+        {
+          /* one shard stands for its folder: config.json and every shard */
+          g_autoptr(GFile) folder = g_file_get_parent (file);
+
+          return folder ? vc_model_file_new_for_file (folder, cancellable, error) : NULL;
         }
     }
 

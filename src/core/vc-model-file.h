@@ -31,8 +31,6 @@ void          vc_model_file_load_async         (GFile               *file,
                                                 gpointer             user_data);
 VcModelFile  *vc_model_file_load_finish        (GAsyncResult        *result,
                                                 GError             **error);
-/* whether a file or folder is one VcModelFile reads beyond a config.json */
-gboolean      vc_model_file_is_model_path      (GFile               *file);
 
 /* "config", "safetensors" or "gguf" */
 const char   *vc_model_file_get_format         (VcModelFile         *self);

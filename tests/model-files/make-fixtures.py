@@ -128,6 +128,13 @@ def make_gguf(out):
     gguf(os.path.join(folder, 'mmproj-tiny.gguf'), [kv_str('general.architecture', 'clip')],
          [('v.patch_embd.weight', [32, 32], F16)])
 
+    # a folder with a config.json beside the GGUF: the GGUF is read
+    with_config = os.path.join(d, 'with-config')
+    os.makedirs(with_config, exist_ok=True)
+    gguf(os.path.join(with_config, 'tiny-llama-Q4_K_M.gguf'), llama_kvs(), tensors)
+    with open(os.path.join(with_config, 'config.json'), 'w') as f:
+        json.dump(LLAMA_CONFIG, f)
+
     # split in two: the first part holds the metadata and the token embedding
     split = os.path.join(d, 'split')
     os.makedirs(split, exist_ok=True)

@@ -142,6 +142,15 @@ test_gguf_model (void)
   check_tiny_gguf (folder);
   check_tiny_gguf (split);
   check_tiny_gguf (split_folder);
+  {
+    g_autoptr(VcModelFile) with_config = load ("gguf/with-config");
+    g_autoptr(VcModelFile) shard = load ("safetensors/sharded/model-00002-of-00002.safetensors");
+
+    check_tiny_gguf (with_config);
+    /* one shard stands for its folder */
+    g_assert_cmpstr (vc_model_file_get_format (shard), ==, "safetensors");
+    g_assert_cmpfloat (vc_model_file_get_weights_bytes (shard), ==, TINY_BF16_BYTES);
+  }
 }
 
 static void
