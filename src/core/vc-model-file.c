@@ -62,6 +62,46 @@ struct _VcModelFile
 
 G_DEFINE_FINAL_TYPE (VcModelFile, vc_model_file, G_TYPE_OBJECT)
 
+enum
+{
+  PROP_0,
+  PROP_FORMAT,
+  PROP_QUANTIZATION,
+  PROP_NAME,
+  PROP_N_TENSORS,
+  PROP_FILE_BYTES,
+  PROP_WEIGHTS_BYTES,
+  PROP_PARAMETERS,
+  PROP_ACTIVE_PARAMETERS,
+  PROP_MAX_CONTEXT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+vc_model_file_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  VcModelFile *self = VC_MODEL_FILE (object);
+
+  switch (prop_id)
+    {
+    case PROP_FORMAT: g_value_set_string (value, self->format); break;
+    case PROP_QUANTIZATION: g_value_set_string (value, self->quantization); break;
+    case PROP_NAME: g_value_set_string (value, self->name); break;
+    case PROP_N_TENSORS: g_value_set_uint64 (value, self->n_tensors); break;
+    case PROP_FILE_BYTES: g_value_set_uint64 (value, self->file_bytes); break;
+    case PROP_WEIGHTS_BYTES: g_value_set_double (value, self->weights_bytes); break;
+    case PROP_PARAMETERS: g_value_set_double (value, self->parameters); break;
+    case PROP_ACTIVE_PARAMETERS: g_value_set_double (value, self->active_parameters); break;
+    case PROP_MAX_CONTEXT: g_value_set_uint64 (value, self->max_context); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
 static void
 vc_model_file_finalize (GObject *object)
 {
@@ -75,10 +115,35 @@ vc_model_file_finalize (GObject *object)
   G_OBJECT_CLASS (vc_model_file_parent_class)->finalize (object);
 }
 
+#define RO (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)
+
 static void
 vc_model_file_class_init (VcModelFileClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = vc_model_file_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = vc_model_file_finalize;
+  object_class->get_property = vc_model_file_get_property;
+
+  properties[PROP_FORMAT] =
+    g_param_spec_string ("format", NULL, "config, safetensors or gguf", NULL, RO);
+  properties[PROP_QUANTIZATION] =
+    g_param_spec_string ("quantization", NULL, "How the files store the weights", NULL, RO);
+  properties[PROP_NAME] =
+    g_param_spec_string ("name", NULL, "The model's name", NULL, RO);
+  properties[PROP_N_TENSORS] =
+    g_param_spec_uint64 ("n-tensors", NULL, "Tensors read (0 for a config.json)", 0, G_MAXUINT64, 0, RO);
+  properties[PROP_FILE_BYTES] =
+    g_param_spec_uint64 ("file-bytes", NULL, "Size of the files on disk", 0, G_MAXUINT64, 0, RO);
+  properties[PROP_WEIGHTS_BYTES] =
+    g_param_spec_double ("weights-bytes", NULL, "The weights' bytes (< 0: unknown)", -1, G_MAXDOUBLE, -1, RO);
+  properties[PROP_PARAMETERS] =
+    g_param_spec_double ("parameters", NULL, "Parameters", 0, G_MAXDOUBLE, 0, RO);
+  properties[PROP_ACTIVE_PARAMETERS] =
+    g_param_spec_double ("active-parameters", NULL, "Parameters a token goes through", 0, G_MAXDOUBLE, 0, RO);
+  properties[PROP_MAX_CONTEXT] =
+    g_param_spec_uint64 ("max-context", NULL, "Longest context (0: not said)", 0, G_MAXUINT64, 0, RO);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -832,17 +897,83 @@ vc_model_file_load_finish (GAsyncResult  *result,
 
 /* ---- reading the result ------------------------------------------------------------------------- */
 
-const char *vc_model_file_get_format (VcModelFile *self) { return self->format; }
-const char *vc_model_file_get_quantization (VcModelFile *self) { return self->quantization; }
-const char *vc_model_file_get_name (VcModelFile *self) { return self->name; }
-const VcArch *vc_model_file_get_arch (VcModelFile *self) { return &self->arch; }
-VcHfConfig *vc_model_file_get_config (VcModelFile *self) { return self->config; }
-guint64 vc_model_file_get_n_tensors (VcModelFile *self) { return self->n_tensors; }
-guint64 vc_model_file_get_file_bytes (VcModelFile *self) { return self->file_bytes; }
-double vc_model_file_get_weights_bytes (VcModelFile *self) { return self->weights_bytes; }
-double vc_model_file_get_parameters (VcModelFile *self) { return self->parameters; }
-double vc_model_file_get_active_parameters (VcModelFile *self) { return self->active_parameters; }
-const char *vc_model_file_get_warning (VcModelFile *self) { return self->warning; }
+const char *
+vc_model_file_get_format (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), NULL);
+  return self->format;
+}
+
+const char *
+vc_model_file_get_quantization (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), NULL);
+  return self->quantization;
+}
+
+const char *
+vc_model_file_get_name (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), NULL);
+  return self->name;
+}
+
+const VcArch *
+vc_model_file_get_arch (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), NULL);
+  return &self->arch;
+}
+
+VcHfConfig *
+vc_model_file_get_config (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), NULL);
+  return self->config;
+}
+
+guint64
+vc_model_file_get_n_tensors (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), 0);
+  return self->n_tensors;
+}
+
+guint64
+vc_model_file_get_file_bytes (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), 0);
+  return self->file_bytes;
+}
+
+double
+vc_model_file_get_weights_bytes (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), -1);
+  return self->weights_bytes;
+}
+
+double
+vc_model_file_get_parameters (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), 0);
+  return self->parameters;
+}
+
+double
+vc_model_file_get_active_parameters (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), 0);
+  return self->active_parameters;
+}
+
+const char *
+vc_model_file_get_warning (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), NULL);
+  return self->warning;
+}
+
 
 guint64
 vc_model_file_get_max_context (VcModelFile *self)
