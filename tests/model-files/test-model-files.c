@@ -25,6 +25,7 @@
 #include "vc-gguf.h"
 #include "vc-catalog.h"
 #include "vc-model-file.h"
+#include "vc-profile.h"
 #include "vc-quant.h"
 #include "vc-safetensors.h"
 #include "vc-test-util.h"
@@ -647,6 +648,19 @@ test_estimate_source (void)
   g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS], ==, TINY_GGUF_BYTES);
   vc_estimate_copy_inputs (copy, e);
   g_assert_cmpfloat (vc_estimate_get_selected (copy)->bytes[VC_COMPONENT_WEIGHTS], ==, TINY_GGUF_BYTES);
+  /* a profile keeps the exact weights and the llama.cpp compute buffer */
+  {
+    g_autoptr(VcEstimate) loaded = vc_estimate_new ();
+    g_autoptr(GError) error = NULL;
+    g_autofree char *saved = vc_profile_serialize (e, "GGUF", "", NULL);
+
+    g_assert_true (vc_profile_parse (saved, strlen (saved), loaded, NULL, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpfloat (vc_estimate_get_selected (loaded)->bytes[VC_COMPONENT_WEIGHTS], ==, TINY_GGUF_BYTES);
+    g_assert_true (vc_estimate_get_inputs (loaded)->llama_cpp);
+    g_assert_cmpfloat (vc_estimate_get_selected (loaded)->bytes[VC_COMPONENT_ACTIVATIONS], ==,
+                       vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS]);
+  }
   g_assert_true (vc_estimate_set_preset (e, "llama-3-8b", NULL));
   g_object_get (e, "source-format", &format, NULL);
   g_assert_cmpstr (format, ==, "");
