@@ -1430,6 +1430,21 @@ vc_estimate_describe_component (VcEstimate  *self,
         return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s·C / 2048 "
                                   "(b = %u, s = %u, C = %u) = %s"),
                                 A, in->batch, in->seq, in->concurrency, size);
+      if (in->llama_cpp && in->mode == VC_MODE_INFERENCE)
+        {
+          /* llama.cpp's cache types: f16 (its default), q8_0 and q4_0 */
+          const char *type = in->kv_precision == VC_PRECISION_INT8 ? "q8_0"
+                             : in->kv_precision == VC_PRECISION_INT4 ? "q4_0"
+                             : in->kv_precision == VC_PRECISION_FP32 ? "f32"
+                             : in->kv_precision == VC_PRECISION_BF16 ? "bf16"
+                             : in->kv_precision == VC_PRECISION_FP16 ? "f16" : NULL;
+
+          if (type != NULL)
+            return g_strdup_printf (_("llama.cpp %s cache: %.0f bytes per token × b·s·C tokens (b = %u, s = %u, C = %u)%s = %s"),
+                                    type, r->kv_bytes_per_token, in->batch, in->seq, in->concurrency,
+                                    in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
+                                    size);
+        }
       return g_strdup_printf (_("%.0f bytes per token (%s) × b·s·C tokens (b = %u, s = %u, C = %u)%s = %s"),
                               r->kv_bytes_per_token,
                               vc_arch_is_mla (&in->arch)
