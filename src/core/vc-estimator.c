@@ -378,8 +378,19 @@ kv_cache_bytes (const VcInputs *in,
   double full = arch->n_layers - sliding;
   double s = in->seq;
   double windowed = arch->sliding_window > 0 ? MIN (s, (double) arch->sliding_window) : s;
+  double n_seq = (double) in->batch * in->concurrency;
 
-  return (double) in->batch * in->concurrency * per_layer * (full * s + sliding * windowed);
+  if (in->llama_cpp && sliding > 0)
+    {
+      /* llama.cpp (llama-kv-cache-iswa.cpp) gives the sliding-window layers one cache of
+       * pad256(min(n_ctx, n_swa · n_seq + n_ubatch)) cells, shared by the sequences */
+      double n_ctx = s * n_seq;
+      double ubatch = MIN (512.0, n_ctx);
+      double cells = ceil (MIN (n_ctx, arch->sliding_window * n_seq + ubatch) / 256.0) * 256.0;
+
+      return per_layer * (full * n_ctx + sliding * cells);
+    }
+  return n_seq * per_layer * (full * s + sliding * windowed);
 }
 
 static double

@@ -628,6 +628,30 @@ test_llama_cpp_buffers (void)
   in.flash_attention = TRUE;
   vc_estimator_compute (&in, &r);
   g_assert_cmpfloat (r.scenarios[r.selected].bytes[VC_COMPONENT_ACTIVATIONS], ==, 4.0 * 512 * (2048 + 128256));
+  /* sliding-window layers: llama.cpp keeps pad256(min(n_ctx, window + 512)) cells for them.
+   * Gemma 3 1B's layout: 26 layers, 22 with a 512-token window, one KV head of 256, at 8192
+   * tokens: 4 full layers × 8192 + 22 × 1024 cells, 1,024 bytes a cell and layer in f16 */
+  {
+    VcInputs g = in;
+
+    g.arch.n_layers = 26;
+    g.arch.hidden_size = 1152;
+    g.arch.n_heads = 4;
+    g.arch.n_kv_heads = 1;
+    g.arch.head_dim = 256;
+    g.arch.sliding_window = 512;
+    g.arch.sliding_window_layers = 22;
+    g.seq = 8192;
+    vc_estimator_compute (&g, &r);
+    g_assert_cmpfloat (r.scenarios[r.selected].bytes[VC_COMPONENT_KV_CACHE], ==,
+                       1024.0 * (4 * 8192 + 22 * 1024));
+    /* a window bigger than the context: the context, padded to 256 */
+    g.seq = 300;
+    g.arch.sliding_window = 4096;
+    vc_estimator_compute (&g, &r);
+    g_assert_cmpfloat (r.scenarios[r.selected].bytes[VC_COMPONENT_KV_CACHE], ==,
+                       1024.0 * (4 * 300 + 22 * 512));
+  }
   /* a context under 512 tokens is one micro-batch of its own size */
   in.flash_attention = FALSE;
   in.seq = 100;
