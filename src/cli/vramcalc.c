@@ -372,18 +372,18 @@ main (int   argc,
   /* a config.json is applied like a preset: every other option overrides it */
   if (config_path)
     {
-      g_autoptr(VcHfConfig) config = NULL;
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (config_path);
+      g_autoptr(VcModelFile) config = NULL;
 
       if (preset)
         return usage_error ("config", _("--config and --preset both name the model; give one of them"));
-      config = vc_hf_config_new_for_path (config_path, &error);
+      /* the config.json alone, its quantization_config sized as an import does */
+      config = vc_model_file_new_for_config (file, NULL, &error);
       if (config == NULL)
         return usage_error ("config", error->message);
-      vc_hf_config_apply (config, estimate);
-      g_object_set (estimate, "source-format", "config",
-                    "source-quantization", vc_hf_config_get_torch_dtype (config), NULL);
-      if (vc_hf_config_get_warning (config))
-        g_printerr ("vramcalc: %s\n", vc_hf_config_get_warning (config));
+      vc_model_file_apply (config, estimate);
+      if (vc_model_file_get_warning (config))
+        g_printerr ("vramcalc: %s\n", vc_model_file_get_warning (config));
     }
   /* --model: a model's files, applied like a preset; with no --precision the weights are the
    * tensors' own bytes */

@@ -752,6 +752,11 @@ is_gguf_file (GFile *file)
          memcmp (magic, "GGUF", 4) == 0;
 }
 
+static gboolean load_config (VcModelFile   *self,
+                             GFile         *file,
+                             GCancellable  *cancellable,
+                             GError       **error);
+
 VcModelFile *
 vc_model_file_new_for_file (GFile         *file,
                             GCancellable  *cancellable,
@@ -828,9 +833,39 @@ vc_model_file_new_for_file (GFile         *file,
     }
 
   /* a config.json alone, or a folder with no weights */
+  if (!load_config (self, file, cancellable, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+/**
+ * vc_model_file_new_for_config:
+ * @file: a config.json (any name) or a folder holding config.json
+ *
+ * Reads the config.json only, never the weights beside it (vramcalc --config).
+ */
+VcModelFile *
+vc_model_file_new_for_config (GFile         *file,
+                              GCancellable  *cancellable,
+                              GError       **error)
+{
+  g_autoptr(VcModelFile) self = g_object_new (VC_TYPE_MODEL_FILE, NULL);
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+  if (!load_config (self, file, cancellable, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+static gboolean
+load_config (VcModelFile   *self,
+             GFile         *file,
+             GCancellable  *cancellable,
+             GError       **error)
+{
   self->config = vc_hf_config_new_for_file (file, cancellable, error);
   if (self->config == NULL)
-    return NULL;
+    return FALSE;
   self->format = g_strdup ("config");
   self->arch = *vc_hf_config_get_arch (self->config);
   self->name = g_strdup (vc_hf_config_get_name (self->config));
@@ -840,10 +875,10 @@ vc_model_file_new_for_file (GFile         *file,
   self->quantization = g_strdup (vc_hf_config_get_torch_dtype (self->config)
                                  ? vc_hf_config_get_torch_dtype (self->config) : "");
   if (!size_quantization_config (self, file, error))
-    return NULL;
+    return FALSE;
   if (vc_hf_config_get_warning (self->config))
     self->warning = g_strdup (vc_hf_config_get_warning (self->config));
-  return g_steal_pointer (&self);
+  return TRUE;
 }
 
 VcModelFile *

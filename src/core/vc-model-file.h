@@ -25,6 +25,9 @@ VcModelFile  *vc_model_file_new_for_file       (GFile               *file,
                                                 GError             **error);
 VcModelFile  *vc_model_file_new_for_path       (const char          *path,
                                                 GError             **error);
+VcModelFile  *vc_model_file_new_for_config     (GFile               *file,
+                                                GCancellable        *cancellable,
+                                                GError             **error);
 void          vc_model_file_load_async         (GFile               *file,
                                                 GCancellable        *cancellable,
                                                 GAsyncReadyCallback  callback,

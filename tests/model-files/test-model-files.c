@@ -400,6 +400,25 @@ test_cli_model (void)
                      ==, "config");
   }
   {
+    /* --config sizes a quantization_config as an import does: DeepSeek-V3's fp8 with
+     * 128 × 128 block scales is the default precision, and bf16 can still be asked for */
+    g_autofree char *deepseek = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models",
+                                                  "DeepSeek-V3", NULL);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(JsonParser) parser16 = json_parser_new ();
+    const char *args[] = { "--config", deepseek, "--format", "json", NULL };
+    const char *args16[] = { "--config", deepseek, "--precision", "bf16", "--format", "json", NULL };
+    JsonObject *root = run_json (parser, args);
+    JsonObject *root16 = run_json (parser16, args16);
+
+    g_assert_cmpstr (json_object_get_string_member (root, "scenario"), ==, "inference-8bit");
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "source"), "quantization"),
+                     ==, "fp8 128×128 blocks");
+    /* one byte a linear weight plus its scales, the rest in bf16: about half the bf16 bytes */
+    g_assert_cmpint (component (root, "weights"), <, component (root16, "weights") * 0.51);
+    g_assert_cmpint (component (root16, "weights"), ==, 2 * (gint64) 671026419200);
+  }
+  {
     g_autoptr(JsonParser) parser = json_parser_new ();
     const char *args[] = { "--preset", "llama-3-8b", "--format", "json", NULL };
     JsonObject *root = run_json (parser, args);
