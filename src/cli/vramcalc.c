@@ -23,6 +23,7 @@
 #include "vc-estimate.h"
 #include "vc-hf-config.h"
 #include "vc-local-gpus.h"
+#include "vc-model-file.h"
 #include "vc-profile.h"
 #include "vc-report.h"
 #include "vc-units.h"
@@ -37,6 +38,7 @@ typedef enum
   OPT_PRESET,
   OPT_CONFIG,
   OPT_APPROXIMATE,
+  OPT_MODEL,
   OPT_METHOD,
   OPT_FORMAT,
   OPT_PROFILE,
@@ -70,13 +72,15 @@ static const Option options[] = {
   { "preset", OPT_PRESET, "preset", "ID", N_("A built-in model (see --list-presets); other options override it") },
   { "config", OPT_CONFIG, NULL, "FILE",
     N_("A model's Hugging Face config.json, or the folder holding it; other options override it") },
+  { "model", OPT_MODEL, NULL, "PATH",
+    N_("A model's files: a .gguf file, a folder with config.json and safetensors (or a GGUF), or a config.json; read from their headers; other options override them") },
   { "approximate", OPT_APPROXIMATE, NULL, NULL,
-    N_("--config: estimate a model whose config holds what is not understood, naming it in the result") },
+    N_("--config, --model: estimate a model whose config holds what is not understood, naming it in the result") },
   { "model-type", OPT_PROPERTY, "model-type", "dense|moe", N_("Rule of thumb: dense or mixture of experts") },
   { "params", OPT_PROPERTY, "parameters", "N", N_("Total parameters: 7B, 124M, 1.5T, 7e9") },
   { "active-params", OPT_PROPERTY, "active-parameters", "N", N_("MoE: parameters activated per token") },
-  { "precision", OPT_PROPERTY, "precision", "fp32|fp16|bf16|fp8|int8|int4",
-    N_("Weights (inference) or parameters (training; fp32, fp16 or bf16)") },
+  { "precision", OPT_PROPERTY, "precision", "fp32|fp16|bf16|fp8|int8|int4|q8_0|q6_k|q5_k_m|q4_k_m|q3_k_m|q2_k|iq4_xs|gptq-int4|awq-int4|mxfp4|nf4",
+    N_("Weights (inference: also llama.cpp's GGUF recipes and 4-bit formats) or parameters (training; fp32, fp16 or bf16)") },
   { "kv-precision", OPT_PROPERTY, "kv-precision", "fp32|fp16|bf16|fp8|int8|int4", N_("KV cache precision") },
   { "finetune", OPT_PROPERTY, "finetune", "full|lora|qlora-8bit|qlora-4bit", N_("Selected fine-tuning scenario") },
   { "optimizer", OPT_PROPERTY, "optimizer", "adamw|adam|sgd|sgd-momentum|rmsprop|adamw-8bit", N_("Optimizer") },
@@ -148,6 +152,7 @@ typedef struct
   GString *custom_gpus;
   char *preset;
   char *config_path;
+  char *model_path;
   char *method;
   char *profile_path;
   char *save_path;
@@ -174,6 +179,7 @@ request_clear (Request *req)
     g_string_free (g_steal_pointer (&req->custom_gpus), TRUE);
   g_clear_pointer (&req->preset, g_free);
   g_clear_pointer (&req->config_path, g_free);
+  g_clear_pointer (&req->model_path, g_free);
   g_clear_pointer (&req->method, g_free);
   g_clear_pointer (&req->profile_path, g_free);
   g_clear_pointer (&req->save_path, g_free);
@@ -358,6 +364,9 @@ apply_option (Request     *req,
       break;
     case OPT_APPROXIMATE:
       req->approximate = TRUE;
+      break;
+    case OPT_MODEL:
+      replace_str (&req->model_path, value);
       break;
     case OPT_METHOD:
       replace_str (&req->method, value);
@@ -855,32 +864,46 @@ apply_request (Request    *req,
 
   if (req->preset && !vc_estimate_set_preset (estimate, req->preset, &error))
     return usage_error ("preset", error->message);
-  if (req->approximate && !req->config_path)
-    return usage_error ("approximate", _("applies to a model read with --config; give --config FILE"));
-  /* a config.json is applied like a preset: every other option overrides it */
-  if (req->config_path)
+  if (req->approximate && !req->config_path && !req->model_path)
+    return usage_error ("approximate", _("applies to a model read with --config or --model; give one of them"));
+  if (req->config_path && req->preset)
+    return usage_error ("config", _("--config and --preset both name the model; give one of them"));
+  if (req->model_path && (req->preset || req->config_path))
+    return usage_error ("model", _("--model, --config and --preset all name the model; give one of them"));
+  /* a config.json or a model's files are applied like a preset: every other option overrides
+   * them; with no --precision the weights are the tensors' own bytes */
+  if (req->config_path || req->model_path)
     {
-      g_autoptr(VcHfConfig) config = NULL;
+      const char *option = req->model_path ? "model" : "config";
+      g_autoptr(VcModelFile) model = NULL;
+      VcHfConfig *config;
 
-      if (req->preset)
-        return usage_error ("config", _("--config and --preset both name the model; give one of them"));
-      config = vc_hf_config_new_for_path (req->config_path, &error);
-      if (config == NULL)
-        return usage_error ("config", error->message);
+      if (req->model_path)
+        model = vc_model_file_new_for_path (req->model_path, &error);
+      else
+        {
+          g_autoptr(GFile) file = g_file_new_for_commandline_arg (req->config_path);
+
+          /* the config.json alone, its quantization_config sized as an import does */
+          model = vc_model_file_new_for_config (file, NULL, &error);
+        }
+      if (model == NULL)
+        return usage_error (option, error->message);
       /* exact or refused, unless the user asks for an approximate estimate */
-      if (!req->approximate && !vc_hf_config_check_exact (config, &error))
+      config = vc_model_file_get_config (model);
+      if (config != NULL && !req->approximate && !vc_hf_config_check_exact (config, &error))
         {
           g_autofree char *msg = g_strdup_printf (_("%s; --approximate estimates it anyway, naming what is not understood"),
                                                   error->message);
-          return usage_error ("config", msg);
+          return usage_error (option, msg);
         }
-      vc_hf_config_apply (config, estimate);
-      if (vc_hf_config_get_warning (config))
-        g_printerr ("vramcalc: %s\n", vc_hf_config_get_warning (config));
+      vc_model_file_apply (model, estimate);
+      if (vc_model_file_get_warning (model))
+        g_printerr ("vramcalc: %s\n", vc_model_file_get_warning (model));
     }
   /* a profile keeps its own method unless --method is given */
   if (!method && !req->profile_path)
-    method = (req->preset || req->config_path || req->arch_given) ? "architecture" : "rule-of-thumb";
+    method = (req->preset || req->config_path || req->model_path || req->arch_given) ? "architecture" : "rule-of-thumb";
   if (method && !vc_estimate_set_from_string (estimate, "method", method, &error))
     return usage_error ("method", error->message);
 

@@ -15,6 +15,7 @@
 #include "vc-engine.h"
 #include "vc-estimate.h"
 #include "vc-solver.h"
+#include "vc-quant.h"
 #include "vc-units.h"
 
 struct _VcEstimate
@@ -25,6 +26,8 @@ struct _VcEstimate
   char *preset;
   char *model_name;
   char **model_not_understood;     /* an imported model's parts the estimate is not exact about */
+  char *source_format;          /* "", "config", "safetensors" or "gguf" */
+  char *source_quantization;
   VcUnit unit;
   gboolean applying_preset;
 
@@ -76,6 +79,12 @@ enum {
   PROP_CUSTOM_GPUS,
   PROP_CHART_GPUS,
   PROP_UNIT,
+  PROP_SOURCE_FORMAT,
+  PROP_SOURCE_QUANTIZATION,
+  PROP_SOURCE_WEIGHTS_BYTES,
+  PROP_SOURCE_PARAMETERS,
+  PROP_SOURCE_ACTIVE_PARAMETERS,
+  PROP_SOURCE_PRECISION,
   /* results */
   PROP_MODEL_PARAMETERS,
   PROP_MODEL_ACTIVE_PARAMETERS,
@@ -329,6 +338,25 @@ vc_estimate_set_property (GObject      *object,
     case PROP_MEMORY_FRACTION: SET_FIELD (memory_fraction, g_value_get_double); break;
     case PROP_BLOCK_SIZE: SET_FIELD (block_size, g_value_get_uint); break;
     case PROP_MFU: SET_FIELD (mfu, g_value_get_double); break;
+    case PROP_SOURCE_FORMAT:
+    case PROP_SOURCE_QUANTIZATION:
+      {
+        char **field = prop_id == PROP_SOURCE_FORMAT ? &self->source_format : &self->source_quantization;
+
+        if (g_strcmp0 (*field, g_value_get_string (value) ? g_value_get_string (value) : "") == 0)
+          return;
+        g_free (*field);
+        *field = g_strdup (g_value_get_string (value) ? g_value_get_string (value) : "");
+        /* a GGUF runs in llama.cpp: its compute buffer is the activations */
+        self->inputs.llama_cpp = g_str_equal (self->source_format, "gguf");
+        g_object_notify_by_pspec (object, pspec);
+        invalidate (self);
+        return;
+      }
+    case PROP_SOURCE_WEIGHTS_BYTES: SET_FIELD (source_weights_bytes, g_value_get_double); break;
+    case PROP_SOURCE_PARAMETERS: SET_FIELD (source_parameters, g_value_get_double); break;
+    case PROP_SOURCE_ACTIVE_PARAMETERS: SET_FIELD (source_active_parameters, g_value_get_double); break;
+    case PROP_SOURCE_PRECISION: SET_FIELD (source_precision, g_value_get_enum); break;
     case PROP_CUSTOM_GPUS:
       {
         g_autoptr(GError) error = NULL;
@@ -420,6 +448,12 @@ vc_estimate_get_property (GObject    *object,
     case PROP_UNIT: g_value_set_enum (value, self->unit); break;
     case PROP_CUSTOM_GPUS: g_value_set_string (value, self->custom_gpus); break;
     case PROP_CHART_GPUS: g_value_set_string (value, self->chart_gpus); break;
+    case PROP_SOURCE_FORMAT: g_value_set_string (value, self->source_format); break;
+    case PROP_SOURCE_QUANTIZATION: g_value_set_string (value, self->source_quantization); break;
+    case PROP_SOURCE_WEIGHTS_BYTES: g_value_set_double (value, in->source_weights_bytes); break;
+    case PROP_SOURCE_PARAMETERS: g_value_set_double (value, in->source_parameters); break;
+    case PROP_SOURCE_ACTIVE_PARAMETERS: g_value_set_double (value, in->source_active_parameters); break;
+    case PROP_SOURCE_PRECISION: g_value_set_enum (value, in->source_precision); break;
     case PROP_MODEL_PARAMETERS: g_value_set_double (value, self->result.parameters); break;
     case PROP_MODEL_ACTIVE_PARAMETERS: g_value_set_double (value, self->result.active_parameters); break;
     case PROP_TRAINABLE_PARAMETERS:
@@ -471,6 +505,8 @@ vc_estimate_finalize (GObject *object)
   g_free (self->preset);
   g_free (self->model_name);
   g_strfreev (self->model_not_understood);
+  g_free (self->source_format);
+  g_free (self->source_quantization);
   G_OBJECT_CLASS (vc_estimate_parent_class)->finalize (object);
 }
 
@@ -592,6 +628,29 @@ install_run_inputs (const VcInputs *d)
   properties[PROP_UNIT] =
     g_param_spec_enum ("unit", N_("Unit"), N_("Sizes in GB (10^9 bytes) or GiB (2^30 bytes)"),
                        VC_TYPE_UNIT, VC_UNIT_GB, RW);
+  properties[PROP_SOURCE_FORMAT] =
+    g_param_spec_string ("source-format", N_("Model file format"),
+                         N_("What the model was read from: config, safetensors or gguf; empty for a preset or a custom model"),
+                         "", RW);
+  properties[PROP_SOURCE_QUANTIZATION] =
+    g_param_spec_string ("source-quantization", N_("Checkpoint quantization"),
+                         N_("How the model's files store their weights (Q4_K_M, BF16, fp8, …)"), "", RW);
+  properties[PROP_SOURCE_WEIGHTS_BYTES] =
+    g_param_spec_double ("source-weights-bytes", N_("Weights in the model's files"),
+                         N_("Exact bytes of the tensors read from the model's files, used at their own precision (0: none)"),
+                         0, 1e18, d->source_weights_bytes, RW);
+  properties[PROP_SOURCE_PARAMETERS] =
+    g_param_spec_double ("source-parameters", N_("Parameters in the model's files"),
+                         N_("Elements of the tensors read from the model's files (0: none)"),
+                         0, 1e18, d->source_parameters, RW);
+  properties[PROP_SOURCE_ACTIVE_PARAMETERS] =
+    g_param_spec_double ("source-active-parameters", N_("Activated parameters in the model's files"),
+                         N_("Elements a token goes through, routed experts k of E (0: none)"),
+                         0, 1e18, d->source_active_parameters, RW);
+  properties[PROP_SOURCE_PRECISION] =
+    g_param_spec_enum ("source-precision", N_("Checkpoint precision"),
+                       N_("The weight precision whose figures the model's tensors replace"),
+                       VC_TYPE_PRECISION, d->source_precision, RW);
 }
 
 static void
@@ -672,6 +731,8 @@ vc_estimate_init (VcEstimate *self)
   self->preset = g_strdup ("");
   self->model_name = g_strdup ("");
   self->model_not_understood = g_new0 (char *, 1);
+  self->source_format = g_strdup ("");
+  self->source_quantization = g_strdup ("");
   self->custom_gpus = g_strdup ("");
   self->chart_gpus = g_strdup (DEFAULT_CHART_GPUS);
   self->user_gpus = vc_custom_gpus_parse ("", NULL);
@@ -740,6 +801,14 @@ vc_estimate_set_preset (VcEstimate  *self,
                 "model-name", "",
                 NULL);
   vc_estimate_set_model_not_understood (self, NULL);
+  /* a preset replaces any model read from files */
+  g_object_set (self,
+                "source-format", "",
+                "source-quantization", "",
+                "source-weights-bytes", 0.0,
+                "source-parameters", 0.0,
+                "source-active-parameters", 0.0,
+                NULL);
   self->applying_preset = FALSE;
   g_free (self->preset);
   self->preset = g_strdup (preset_id);
@@ -1180,6 +1249,13 @@ vc_estimate_check (VcEstimate  *self,
                    in->active_parameters, in->parameters);
       return FALSE;
     }
+  if (vc_precision_is_format (in->kv_precision))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("%s is a weight format, not a KV cache precision; accepted: fp32, fp16, bf16, fp8, int8 (llama.cpp's q8_0), int4 (q4_0)"),
+                   vc_enum_nick (VC_TYPE_PRECISION, in->kv_precision));
+      return FALSE;
+    }
   if (in->mode == VC_MODE_TRAINING && !vc_precision_is_float (in->precision))
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
@@ -1236,11 +1312,13 @@ vc_estimate_select_scenario (VcEstimate *self,
         g_object_set (self, "precision", VC_PRECISION_BF16, NULL);
       break;
     case VC_SCENARIO_INFERENCE_8BIT:
-      if (!(self->inputs.precision == VC_PRECISION_FP8 || self->inputs.precision == VC_PRECISION_INT8))
+      if (vc_precision_inference_scenario (self->inputs.precision) != scenario)
         g_object_set (self, "precision", VC_PRECISION_INT8, NULL);
       break;
     case VC_SCENARIO_INFERENCE_4BIT:
-      g_object_set (self, "precision", VC_PRECISION_INT4, NULL);
+      /* a 4-bit format chosen (Q4_K_M, GPTQ, …) stays */
+      if (vc_precision_inference_scenario (self->inputs.precision) != scenario)
+        g_object_set (self, "precision", VC_PRECISION_INT4, NULL);
       break;
     case VC_SCENARIO_FULL:
     case VC_SCENARIO_LORA:

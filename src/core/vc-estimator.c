@@ -16,6 +16,7 @@
 
 #include "vc-engine.h"
 #include "vc-estimator.h"
+#include "vc-quant.h"
 
 #define GB 1e9
 
@@ -54,7 +55,11 @@ vc_precision_bits (VcPrecision precision)
     case VC_PRECISION_FP8:
     case VC_PRECISION_INT8: return 8;
     case VC_PRECISION_INT4: return 4;
-    default: return 16;
+    default:
+      /* the weight formats: their nominal bits with scales */
+      if (vc_precision_is_format (precision))
+        return vc_quant_format_bits (precision);
+      return 16;
     }
 }
 
@@ -120,6 +125,11 @@ vc_inputs_init_default (VcInputs *in)
     .memory_fraction = 0.9,
     .block_size = 16,
     .mfu = 0.4,
+    .source_weights_bytes = 0,
+    .source_parameters = 0,
+    .source_active_parameters = 0,
+    .source_precision = VC_PRECISION_BF16,
+    .llama_cpp = FALSE,
   };
 }
 
@@ -199,12 +209,29 @@ inference_scenario_for (VcPrecision precision)
     {
     case VC_PRECISION_FP32: return VC_SCENARIO_INFERENCE_32BIT;
     case VC_PRECISION_FP8:
-    case VC_PRECISION_INT8: return VC_SCENARIO_INFERENCE_8BIT;
-    case VC_PRECISION_INT4: return VC_SCENARIO_INFERENCE_4BIT;
+    case VC_PRECISION_INT8:
+    case VC_PRECISION_Q8_0:
+    case VC_PRECISION_Q6_K: return VC_SCENARIO_INFERENCE_8BIT;
+    case VC_PRECISION_INT4:
+    case VC_PRECISION_Q5_K_M:
+    case VC_PRECISION_Q4_K_M:
+    case VC_PRECISION_Q3_K_M:
+    case VC_PRECISION_Q2_K:
+    case VC_PRECISION_IQ4_XS:
+    case VC_PRECISION_GPTQ_INT4:
+    case VC_PRECISION_AWQ_INT4:
+    case VC_PRECISION_MXFP4:
+    case VC_PRECISION_NF4: return VC_SCENARIO_INFERENCE_4BIT;
     case VC_PRECISION_FP16:
     case VC_PRECISION_BF16:
     default: return VC_SCENARIO_INFERENCE_16BIT;
     }
+}
+
+VcScenario
+vc_precision_inference_scenario (VcPrecision precision)
+{
+  return inference_scenario_for (precision);
 }
 
 /* The weight precision each inference scenario stands for: the selected one when it belongs to
@@ -360,8 +387,19 @@ kv_cache_bytes (const VcInputs *in,
   double full = vc_arch_attention_layers (arch) - sliding;
   double s = vc_engine_context_tokens (in);
   double windowed = arch->sliding_window > 0 ? MIN (s, (double) arch->sliding_window) : s;
+  double n_seq = (double) in->batch * in->concurrency;
 
-  return (double) in->batch * in->concurrency * per_layer * (full * s + sliding * windowed);
+  if (in->llama_cpp && sliding > 0)
+    {
+      /* llama.cpp (llama-kv-cache-iswa.cpp) gives the sliding-window layers one cache of
+       * pad256(min(n_ctx, n_swa · n_seq + n_ubatch)) cells, shared by the sequences */
+      double n_ctx = s * n_seq;
+      double ubatch = MIN (512.0, n_ctx);
+      double cells = ceil (MIN (n_ctx, arch->sliding_window * n_seq + ubatch) / 256.0) * 256.0;
+
+      return per_layer * (full * n_ctx + sliding * cells);
+    }
+  return n_seq * per_layer * (full * s + sliding * windowed);
 }
 
 /* Linear-attention and SSM layers keep one state per sequence, whatever its length: b × C
@@ -383,6 +421,24 @@ kv_value_bytes (VcPrecision p)
     case VC_PRECISION_INT4: return KV_INT4_BITS / 8.0;
     default: return vc_precision_bytes (p);
     }
+}
+
+/* llama.cpp's compute buffer (the ggml graph allocator's reservation for one micro-batch of
+ * b = min(n_ubatch 512, n_ctx) tokens), as ollama sizes it for llama-style models
+ * (fs/ggml/ggml.go GraphSize): max(4·b·(1 + 4h + n_ctx·(1 + a)), 4·b·(h + V)) — the f32
+ * attention scores of every head against the whole context, or the f32 logits. With flash
+ * attention the scores are never stored: the logits term. n_ctx holds every sequence. */
+static double
+llama_cpp_compute_buffer (const VcInputs *in)
+{
+  double n_ctx = (double) in->seq * in->batch * in->concurrency;
+  double b = MIN (512.0, n_ctx);
+  double h = in->arch.hidden_size, a = in->arch.n_heads, V = in->arch.vocab_size;
+  double logits = 4.0 * b * (h + V);
+
+  if (in->flash_attention)
+    return logits;
+  return MAX (4.0 * b * (1.0 + 4.0 * h + n_ctx * (1.0 + a)), logits);
 }
 
 /* Inference: the largest transient of one layer for the tokens processed at once, the residual
@@ -627,6 +683,13 @@ training_architecture (const VcInputs   *in,
   sc->bytes[VC_COMPONENT_MASTER_WEIGHTS] = master;
 }
 
+/* Inference with the model's own tensors read from its files. */
+static gboolean
+from_source (const VcInputs *in)
+{
+  return in->mode == VC_MODE_INFERENCE && in->source_weights_bytes > 0 && in->source_parameters > 0;
+}
+
 static void
 architecture (const VcInputs *in,
               VcResult       *res)
@@ -637,6 +700,13 @@ architecture (const VcInputs *in,
   shapes_init (&in->arch, &s);
   res->parameters = s.counts.total;
   res->active_parameters = s.counts.active;
+  if (from_source (in))
+    {
+      /* what the model's files hold, rather than what the architecture counts */
+      res->parameters = in->source_parameters;
+      res->active_parameters = in->source_active_parameters > 0 ? in->source_active_parameters
+                                                                : in->source_parameters;
+    }
   res->kv_bytes_per_token = vc_arch_kv_bytes_per_token (&in->arch, kv_value_bytes (in->kv_precision));
 
   for (guint i = 0; i < res->n_scenarios; i++)
@@ -651,9 +721,31 @@ architecture (const VcInputs *in,
 
           sc->weight_bits = bits;
           sc->bytes[VC_COMPONENT_WEIGHTS] = stored_weights (&s, bits, quantized, vc_precision_bytes (p));
+          if (vc_precision_is_gguf (p))
+            {
+              /* llama.cpp's recipe: each tensor at the type it would get */
+              VcGgufRecipe recipe;
+
+              vc_quant_gguf_recipe (&in->arch, p, &recipe);
+              sc->bytes[VC_COMPONENT_WEIGHTS] = recipe.bytes;
+              sc->weight_bits = recipe.bytes * 8.0 / s.counts.total;
+            }
+          else if (vc_precision_is_format (p))
+            {
+              sc->bytes[VC_COMPONENT_WEIGHTS] = vc_quant_format_weights (&in->arch, p);
+              sc->weight_bits = sc->bytes[VC_COMPONENT_WEIGHTS] * 8.0 / s.counts.total;
+            }
+          sc->weights_from_source = FALSE;
+          if (from_source (in) && p == in->source_precision)
+            {
+              /* the checkpoint's own precision: its tensors' bytes, exactly */
+              sc->bytes[VC_COMPONENT_WEIGHTS] = in->source_weights_bytes;
+              sc->weight_bits = in->source_weights_bytes * 8.0 / in->source_parameters;
+              sc->weights_from_source = TRUE;
+            }
           sc->bytes[VC_COMPONENT_KV_CACHE] = kv_cache_bytes (in, kv_value_bytes (in->kv_precision));
           sc->bytes[VC_COMPONENT_SEQUENCE_STATE] = sequence_state_bytes (in, kv_value_bytes (in->kv_precision));
-          sc->bytes[VC_COMPONENT_ACTIVATIONS] = inference_activations (in, &s) +
+          sc->bytes[VC_COMPONENT_ACTIVATIONS] = (in->llama_cpp ? llama_cpp_compute_buffer (in) : inference_activations (in, &s)) +
                                                 vc_engine_transient_bytes (in, sc->bytes[VC_COMPONENT_KV_CACHE]);
         }
       else

@@ -47,6 +47,15 @@ typedef struct
   double memory_fraction;          /* vLLM gpu_memory_utilization, SGLang mem_fraction_static */
   guint block_size;                /* vLLM/SGLang KV-cache page, in tokens */
   double mfu;                      /* training: model FLOPs utilization */
+  /* Architecture method, inference: the model's own tensors (safetensors or GGUF headers).
+   * When the weight precision is source_precision, the weights are their exact bytes and the
+   * parameters their element count. source_weights_bytes 0: no files were read. */
+  double source_weights_bytes;
+  double source_parameters;
+  double source_active_parameters;
+  VcPrecision source_precision;
+  gboolean llama_cpp;              /* the model runs in llama.cpp (a GGUF): its compute buffer
+                                    * stands for the activations; follows the source format */
 } VcInputs;
 
 typedef struct
@@ -57,6 +66,7 @@ typedef struct
   VcPhase peak_phase;              /* training, architecture method: which phase sets the peak */
   double trainable_parameters;
   double weight_bits;              /* effective bits per quantized weight */
+  gboolean weights_from_source;    /* the weights are the model files' tensors */
 } VcScenarioResult;
 
 typedef struct
@@ -81,6 +91,8 @@ typedef struct
 double   vc_precision_bytes       (VcPrecision precision);
 double   vc_precision_bits        (VcPrecision precision);
 gboolean vc_precision_is_float    (VcPrecision precision);
+/* the inference scenario (16-, 8- or 4-bit column) a weight precision belongs to */
+VcScenario vc_precision_inference_scenario (VcPrecision precision);
 
 void     vc_inputs_init_default   (VcInputs *inputs);
 gboolean vc_component_applies     (const VcInputs *inputs,

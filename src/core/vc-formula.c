@@ -9,6 +9,7 @@
 #include "vc-engine.h"
 #include "vc-enums.h"
 #include "vc-formula.h"
+#include "vc-quant.h"
 #include "vc-units.h"
 
 /* What every formula may quote: the inputs, the results and the counts as text. */
@@ -27,8 +28,22 @@ typedef struct
 static char *
 describe_weights (const Terms *t)
 {
+  const VcInputs *in = t->in;
+
   if (t->rot)
     return g_strdup_printf (_("%s parameters × %g bits = %s"), t->P, t->sc->weight_bits, t->size);
+  if (t->sc->weights_from_source)
+    return g_strdup_printf (_("The tensors of the model's files, %s parameters at %.2f bits a weight = %s"),
+                            t->P, t->sc->weight_bits, t->size);
+  if (in->mode == VC_MODE_INFERENCE && vc_precision_is_gguf (in->precision) &&
+      vc_precision_inference_scenario (in->precision) == t->sc->id)
+    return g_strdup_printf (_("Each tensor at the type llama.cpp's %s recipe gives it (output head, some "
+                              "attn_v and ffn_down layers higher; norms in F32), %.2f bits a weight = %s"),
+                            vc_enum_nick (VC_TYPE_PRECISION, in->precision), t->sc->weight_bits, t->size);
+  if (in->mode == VC_MODE_INFERENCE && vc_precision_is_format (in->precision) &&
+      vc_precision_inference_scenario (in->precision) == t->sc->id)
+    return g_strdup_printf (_("Linear layers in %s with their scales, the rest in 16 bits, %.2f bits a weight = %s"),
+                            vc_enum_nick (VC_TYPE_PRECISION, in->precision), t->sc->weight_bits, t->size);
   if (t->sc->weight_bits >= 16)
     return g_strdup_printf (_("%s parameters counted from the architecture × %g bits%s = %s"),
                             t->P, t->sc->weight_bits,
@@ -63,6 +78,21 @@ describe_kv_cache (const Terms *t)
     return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s·C / 2048 "
                               "(b = %u, s = %u, C = %u) = %s"),
                             t->A, in->batch, in->seq, in->concurrency, t->size);
+  if (in->llama_cpp && in->mode == VC_MODE_INFERENCE)
+    {
+      /* llama.cpp's cache types: f16 (its default), q8_0 and q4_0 */
+      const char *type = in->kv_precision == VC_PRECISION_INT8 ? "q8_0"
+                         : in->kv_precision == VC_PRECISION_INT4 ? "q4_0"
+                         : in->kv_precision == VC_PRECISION_FP32 ? "f32"
+                         : in->kv_precision == VC_PRECISION_BF16 ? "bf16"
+                         : in->kv_precision == VC_PRECISION_FP16 ? "f16" : NULL;
+
+      if (type != NULL)
+        return g_strdup_printf (_("llama.cpp %s cache: %.0f bytes per token × b·s·C tokens (b = %u, s = %u, C = %u)%s = %s"),
+                                type, t->r->kv_bytes_per_token, in->batch, in->seq, in->concurrency,
+                                in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
+                                t->size);
+    }
   /* the clauses that apply, in the one slot the message has for them */
   clauses = g_strconcat (in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
                          vc_engine_context_tokens (in) != in->seq
@@ -100,6 +130,11 @@ describe_activations (const Terms *t)
                             in->mode == VC_MODE_TRAINING && in->checkpointing != VC_CHECKPOINTING_NONE
                               ? _(", reduced by gradient checkpointing") : "",
                             t->size);
+  if (in->mode == VC_MODE_INFERENCE && in->llama_cpp)
+    return g_strdup_printf (_("llama.cpp compute buffer for a micro-batch of up to 512 tokens: the f32 "
+                              "attention scores of %u heads against the %u-token context%s, or the f32 logits = %s"),
+                            in->arch.n_heads, in->seq * in->batch * in->concurrency,
+                            in->flash_attention ? _(" (not stored with flash attention)") : "", t->size);
   if (in->mode == VC_MODE_INFERENCE)
     {
       g_autofree char *clauses =

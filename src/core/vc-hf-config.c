@@ -109,6 +109,7 @@
 #include "vc-enums.h"
 #include "vc-error.h"
 #include "vc-hf-config.h"
+#include "vc-quant.h"
 
 
 typedef struct _Family Family;
@@ -1966,6 +1967,7 @@ read_quantization (VcHfConfig  *self,
   JsonObject *qo;
   JsonNode *bits;
   const char *method = NULL;
+  g_autoptr(GError) unsized = NULL;
 
   if (q == NULL || !JSON_NODE_HOLDS_OBJECT (q))
     return TRUE;
@@ -1982,6 +1984,14 @@ read_quantization (VcHfConfig  *self,
   if (json_object_get_size (qo) == 0 ||
       (self->quant_bits == 0 && bits == NULL && (method == NULL || g_str_equal (method, "bitsandbytes"))))
     return TRUE;
+  /* what vc-quant.c can size is understood; what it cannot, it names */
+  if (vc_quant_config_check (qo, NULL, &unsized))
+    return TRUE;
+  if (unsized != NULL)
+    {
+      not_understood (r, unsized->message);
+      return TRUE;
+    }
   if (method != NULL)
     {
       g_autofree char *part = g_strdup_printf ("quantization_config (quant_method “%s”)", method);

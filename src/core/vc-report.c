@@ -202,6 +202,33 @@ vc_report_json_with_solve (VcEstimate       *estimate,
   for (const char * const *part = vc_estimate_get_model_not_understood (estimate); *part; part++)
     json_builder_add_string_value (b, *part);
   json_builder_end_array (b);
+  json_builder_set_member_name (b, "source");
+  {
+    g_autofree char *format = NULL;
+    g_autofree char *quantization = NULL;
+
+    g_object_get (estimate, "source-format", &format, "source-quantization", &quantization, NULL);
+    if (format == NULL || *format == '\0')
+      json_builder_add_null_value (b);
+    else
+      {
+        json_builder_begin_object (b);
+        json_builder_set_member_name (b, "format");
+        json_builder_add_string_value (b, format);
+        json_builder_set_member_name (b, "weights_bytes");
+        /* the tensors' bytes; a bare config.json has none (its quantization_config is sized) */
+        if (in->source_weights_bytes > 0 && !g_str_equal (format, "config"))
+          add_bytes (b, in->source_weights_bytes);
+        else
+          json_builder_add_null_value (b);
+        json_builder_set_member_name (b, "quantization");
+        if (quantization && *quantization)
+          json_builder_add_string_value (b, quantization);
+        else
+          json_builder_add_null_value (b);
+        json_builder_end_object (b);
+      }
+  }
   json_builder_set_member_name (b, "scenario");
   json_builder_add_string_value (b, vc_scenario_id (sel->id));
   json_builder_set_member_name (b, "parameters");

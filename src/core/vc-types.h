@@ -37,6 +37,19 @@ typedef enum
   VC_PRECISION_FP8,
   VC_PRECISION_INT8,
   VC_PRECISION_INT4,
+  /* Weight formats (not KV cache precisions): llama.cpp's GGUF file types, then 4-bit
+   * checkpoint formats. Their nicks are those of the command line. */
+  VC_PRECISION_Q8_0,          /*< nick=q8_0 >*/
+  VC_PRECISION_Q6_K,          /*< nick=q6_k >*/
+  VC_PRECISION_Q5_K_M,        /*< nick=q5_k_m >*/
+  VC_PRECISION_Q4_K_M,        /*< nick=q4_k_m >*/
+  VC_PRECISION_Q3_K_M,        /*< nick=q3_k_m >*/
+  VC_PRECISION_Q2_K,          /*< nick=q2_k >*/
+  VC_PRECISION_IQ4_XS,        /*< nick=iq4_xs >*/
+  VC_PRECISION_GPTQ_INT4,     /*< nick=gptq-int4 >*/
+  VC_PRECISION_AWQ_INT4,      /*< nick=awq-int4 >*/
+  VC_PRECISION_MXFP4,         /*< nick=mxfp4 >*/
+  VC_PRECISION_NF4,           /*< nick=nf4 >*/
 } VcPrecision;
 
 typedef enum

@@ -100,8 +100,8 @@ vc_application_activate (GApplication *application)
   gtk_window_present (window);
 }
 
-/* `vram-calculator FILE`: a profile opens, a config.json (or its folder) is imported. One window
- * takes the first file; there is one estimate per window. */
+/* `vram-calculator FILE`: a profile opens; a config.json, a .gguf file or a model folder is
+ * imported. One window takes the first file; there is one estimate per window. */
 static void
 vc_application_open (GApplication  *application,
                      GFile        **files,

@@ -68,7 +68,7 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   self->estimate = g_object_ref (estimate);
   vc_model_section_set_estimate (self->model_section, estimate);
   vc_bind_choices (self->precision, estimate, "precision",
-                   vc_precision_choices, vc_n_precision_choices);
+                   vc_weight_precision_choices, vc_n_weight_precision_choices);
   vc_bind_choices (self->kv_precision, estimate, "kv-precision",
                    vc_precision_choices, vc_n_precision_choices);
   vc_bind_spin (self->batch, estimate, "batch", 1, 0);

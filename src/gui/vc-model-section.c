@@ -21,6 +21,7 @@ struct _VcModelSection
   gboolean arch_built;
   gboolean syncing_name;
   char *note_model;            /* the model the note is about: it goes when the model changes */
+  VcModelFile *model_file;     /* the files last imported, while the estimate's source is theirs */
 
   GtkWidget *box;
   GtkWidget *grid;
@@ -34,6 +35,7 @@ struct _VcModelSection
   GtkCheckButton *approximate_check;
   GtkLabel *note;
   GtkLabel *counts_hint;
+  GtkLabel *source;
   GtkExpander *arch_expander;
   GtkLabel *arch_hint;
   GtkGrid *arch_grid;
@@ -100,12 +102,102 @@ update_counts_hint (VcModelSection *self)
                 NULL);
   t = vc_format_count (total);
   a = vc_format_count (active);
-  if (total != active)
+  if (in->mode == VC_MODE_INFERENCE && in->source_weights_bytes > 0)
+    {
+      /* the model's own tensors, not the architecture's count */
+      if (total != active)
+        text = g_strdup_printf (_("In the model's files: %s parameters, %s activated per token"), t, a);
+      else
+        text = g_strdup_printf (_("In the model's files: %s parameters"), t);
+    }
+  else if (total != active)
     text = g_strdup_printf (_("Counted from the architecture: %s parameters, %s activated per token"), t, a);
   else
     text = g_strdup_printf (_("Counted from the architecture: %s parameters"), t);
   gtk_label_set_label (self->counts_hint, text);
   gtk_widget_set_visible (GTK_WIDGET (self->counts_hint), TRUE);
+}
+
+/* What the model's files said: format, quantization, tensors, size on disk, longest context.
+ * Shown while the estimate's model is the one read from them; a preset or a profile without
+ * files hides it, a profile that kept the source shows what it kept. */
+static void
+update_source (VcModelSection *self)
+{
+  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
+  g_autofree char *format = NULL;
+  g_autofree char *quantization = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  const char *shown;
+
+  g_object_get (self->estimate, "source-format", &format, "source-quantization", &quantization, NULL);
+  if (format == NULL || *format == '\0')
+    {
+      g_clear_object (&self->model_file);
+      gtk_widget_set_visible (GTK_WIDGET (self->source), FALSE);
+      return;
+    }
+  if (self->model_file && g_strcmp0 (vc_model_file_get_format (self->model_file), format) != 0)
+    g_clear_object (&self->model_file);
+
+  shown = g_str_equal (format, "gguf") ? "GGUF"
+          : g_str_equal (format, "safetensors") ? "safetensors" : "config.json";
+  /* Translators: where the model was read from: GGUF, safetensors or config.json */
+  g_string_append_printf (text, _("Read from: %s"), shown);
+  if (quantization && *quantization)
+    /* Translators: how the files store the weights: Q4_K_M, BF16, gptq 4-bit, … */
+    g_string_append_printf (text, _(", stored as %s"), quantization);
+  if (self->model_file && vc_model_file_get_n_tensors (self->model_file) > 0)
+    {
+      g_autofree char *disk = vc_format_size (vc_model_file_get_file_bytes (self->model_file),
+                                              vc_estimate_get_unit (self->estimate));
+      guint64 n = vc_model_file_get_n_tensors (self->model_file);
+
+      g_string_append (text, "\n");
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%llu tensor, %s on disk", "%llu tensors, %s on disk",
+                                                 n > 1000000 ? 1000000 : (gulong) n),
+                              (unsigned long long) n, disk);
+    }
+  if (in->source_weights_bytes > 0)
+    {
+      g_autofree char *weights = vc_format_size (in->source_weights_bytes, vc_estimate_get_unit (self->estimate));
+
+      g_string_append (text, "\n");
+      g_string_append_printf (text, _("Weights at the stored precision: %s exactly"), weights);
+    }
+  if (self->model_file && vc_model_file_get_max_context (self->model_file) > 0)
+    {
+      g_string_append (text, "\n");
+      /* the ' flag: grouped digits in the user's locale */
+      g_string_append_printf (text, _("Maximum context: %'llu tokens"),
+                              (unsigned long long) vc_model_file_get_max_context (self->model_file));
+    }
+  gtk_label_set_label (self->source, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->source), TRUE);
+}
+
+/**
+ * vc_model_section_set_model_file:
+ * @model_file: (nullable): the files just imported
+ *
+ * Shows what @model_file held (tensors, size on disk, maximum context) beside the source the
+ * estimate keeps; it goes when the estimate's model stops being the one read from them.
+ */
+void
+vc_model_section_set_model_file (VcModelSection *self,
+                                 VcModelFile    *model_file)
+{
+  g_return_if_fail (VC_IS_MODEL_SECTION (self));
+  g_set_object (&self->model_file, model_file);
+  if (self->estimate)
+    update_source (self);
+}
+
+const char *
+vc_model_section_get_source_text (VcModelSection *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_SECTION (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->source)) ? gtk_label_get_label (self->source) : NULL;
 }
 
 /* A preset names its own model; a custom or imported one takes the name typed here. */
@@ -268,8 +360,13 @@ vc_model_section_set_estimate (VcModelSection *self,
   g_signal_connect_object (estimate, "notify::model-type", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::preset", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "changed", G_CALLBACK (update_counts_hint), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::source-format", G_CALLBACK (update_source), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::source-quantization", G_CALLBACK (update_source), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::source-weights-bytes", G_CALLBACK (update_source), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::unit", G_CALLBACK (update_source), self, G_CONNECT_SWAPPED);
   update_applicable (self);
   update_counts_hint (self);
+  update_source (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ESTIMATE]);
 }
@@ -300,6 +397,7 @@ vc_model_section_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), VC_TYPE_MODEL_SECTION);
   g_clear_pointer (&self->inputs, g_hash_table_unref);
   g_clear_pointer (&self->note_model, g_free);
+  g_clear_object (&self->model_file);
   g_clear_object (&self->estimate);
   G_OBJECT_CLASS (vc_model_section_parent_class)->dispose (object);
 }
@@ -399,6 +497,7 @@ vc_model_section_class_init (VcModelSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, approximate_check);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, note);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, counts_hint);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, source);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, arch_expander);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, arch_hint);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, arch_grid);

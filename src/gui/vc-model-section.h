@@ -6,6 +6,7 @@
 #include <gtk/gtk.h>
 
 #include "vc-estimate.h"
+#include "vc-model-file.h"
 
 G_BEGIN_DECLS
 
@@ -24,5 +25,8 @@ void        vc_model_section_set_note     (VcModelSection *self,
                                            gboolean        warning);
 const char *vc_model_section_get_note     (VcModelSection *self);
 gboolean    vc_model_section_get_approximate (VcModelSection *self);
+void        vc_model_section_set_model_file (VcModelSection *self,
+                                             VcModelFile    *model_file);
+const char *vc_model_section_get_source_text (VcModelSection *self);
 
 G_END_DECLS

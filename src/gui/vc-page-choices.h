@@ -8,6 +8,8 @@ G_BEGIN_DECLS
 
 extern const VcChoice vc_precision_choices[];
 extern const guint vc_n_precision_choices;
+extern const VcChoice vc_weight_precision_choices[];
+extern const guint vc_n_weight_precision_choices;
 extern const VcChoice vc_training_precision_choices[];
 extern const guint vc_n_training_precision_choices;
 

@@ -10,6 +10,7 @@
 
 #include "vc-csv.h"
 #include "vc-hf-config.h"
+#include "vc-model-file.h"
 #include "vc-model-section.h"
 #include "vc-window-private.h"
 
@@ -349,7 +350,7 @@ export_to (VcWindow *self,
   vc_file_replace_contents_async (file, bytes, NULL, exported, _vc_window_pending_new (self, NULL, file));
 }
 
-/* ---- importing a config.json ----------------------------------------------------------------- */
+/* ---- importing a model: config.json, safetensors folder or GGUF -------------------------------- */
 
 static void
 import_done (GObject      *source,
@@ -359,8 +360,9 @@ import_done (GObject      *source,
   g_autoptr(VcWindowPending) p = data;
   VcWindow *self = p->self;
   g_autoptr(GError) error = NULL;
-  g_autoptr(VcHfConfig) config = vc_hf_config_load_finish (result, &error);
+  g_autoptr(VcModelFile) model = vc_model_file_load_finish (result, &error);
   g_autoptr(GString) note = NULL;
+  VcHfConfig *config = model != NULL ? vc_model_file_get_config (model) : NULL;
   const char *warning;
 
   _vc_window_end_io (self, FALSE);
@@ -376,17 +378,21 @@ import_done (GObject      *source,
       report_done (self, FALSE, _("Could not import “%s”"), p->file, refused);
       return;
     }
-  if (!report_done (self, config != NULL, _("Could not import “%s”"), p->file, error))
+  if (!report_done (self, model != NULL, _("Could not import “%s”"), p->file, error))
     return;
-  vc_hf_config_apply (config, self->estimate);
+  vc_model_file_apply (model, self->estimate);
 
-  note = g_string_new (vc_hf_config_get_description (config));
-  warning = vc_hf_config_get_warning (config);
+  note = g_string_new (config ? vc_hf_config_get_description (config) : NULL);
+  warning = vc_model_file_get_warning (model);
   if (warning != NULL && *warning != '\0')
     g_string_append_printf (note, "%s%s", note->len ? "\n" : "", warning);
   for (VcMode mode = VC_MODE_INFERENCE; mode <= VC_MODE_TRAINING; mode++)
-    vc_model_section_set_note (VC_MODEL_SECTION (vc_window_get_model_section (self, mode)),
-                               note->str, warning != NULL && *warning != '\0');
+    {
+      VcModelSection *section = VC_MODEL_SECTION (vc_window_get_model_section (self, mode));
+
+      vc_model_section_set_note (section, note->str, warning != NULL && *warning != '\0');
+      vc_model_section_set_model_file (section, model);
+    }
 }
 
 /* In a thread: the file may sit on a slow disk or a network mount. */
@@ -395,7 +401,7 @@ _vc_window_import (VcWindow *self,
                    GFile    *file)
 {
   _vc_window_begin_io (self, FALSE);
-  vc_hf_config_load_async (file, self->cancellable, import_done, _vc_window_pending_new (self, NULL, file));
+  vc_model_file_load_async (file, self->cancellable, import_done, _vc_window_pending_new (self, NULL, file));
 }
 
 /* ---- actions --------------------------------------------------------------------------------- */
@@ -488,8 +494,10 @@ import_config_action (GtkWidget  *widget,
                       const char *action_name,
                       GVariant   *parameter)
 {
-  choose_file (VC_WINDOW (widget), VC_FILE_OPEN, _("Import config.json"), _("_Import"), NULL,
-               make_filter (_("Model configurations (config.json)"), "application/json", "json"),
+  GtkFileFilter *filter = make_filter (_("Model files (config.json, .gguf)"), "application/json", "json");
+
+  gtk_file_filter_add_suffix (filter, "gguf");
+  choose_file (VC_WINDOW (widget), VC_FILE_OPEN, _("Import config.json"), _("_Import"), NULL, filter,
                _vc_window_import);
 }
 

@@ -64,7 +64,7 @@ vc_window_open_file (VcWindow *self,
 
   base = g_file_get_basename (file);
   if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY ||
-      g_strcmp0 (base, "config.json") == 0)
+      g_strcmp0 (base, "config.json") == 0 || (base && g_str_has_suffix (base, ".gguf")))
     {
       _vc_window_import (self, file);
       return;

@@ -18,6 +18,7 @@
 #include "vc-gpu-chart-private.h"
 #include "vc-gpu-editor.h"
 #include "vc-hf-config.h"
+#include "vc-model-file.h"
 #include "vc-model-section.h"
 #include "vc-results-view.h"
 #include "vc-units.h"
@@ -367,6 +368,84 @@ test_import_config (Fixture       *f,
   g_assert_false (gtk_widget_get_sensitive (name));
 }
 
+static void
+remove_tree (GFile *file)
+{
+  g_autoptr(GFileEnumerator) e = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                                                            G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+  GFileInfo *info;
+
+  while (e && (info = g_file_enumerator_next_file (e, NULL, NULL)) != NULL)
+    {
+      g_autoptr(GFile) child = g_file_get_child (file, g_file_info_get_name (info));
+
+      remove_tree (child);
+      g_object_unref (info);
+    }
+  g_file_delete (file, NULL, NULL);
+}
+
+static GtkDropTarget *find_drop_target (GtkWidget *widget);
+static void drop (Fixture *f, GFile *file);
+
+/* A .gguf file chosen in Import, a safetensors folder dropped, a bad GGUF refused: the model
+ * section shows what the files held. The files are those tests/model-files/make-fixtures.py
+ * writes (its tiny Llama: 1,692,928 parameters, 1,107,152 bytes in Q4_K_M, 3,385,856 in BF16,
+ * 21 tensors, a context of 4,096). */
+static void
+test_import_model (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *dir = g_dir_make_tmp ("vc-gui-models-XXXXXX", NULL);
+  g_autofree char *script = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "model-files", "make-fixtures.py", NULL);
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *gguf_path = g_build_filename (dir, "gguf", "tiny-llama-Q4_K_M.gguf", NULL);
+  g_autofree char *st_path = g_build_filename (dir, "safetensors", "sharded", NULL);
+  g_autofree char *bad_path = g_build_filename (dir, "gguf", "bad", "overlap.gguf", NULL);
+  g_autoptr(GFile) root = g_file_new_for_path (dir);
+  g_autoptr(GFile) gguf = g_file_new_for_path (gguf_path);
+  g_autoptr(GFile) st = g_file_new_for_path (st_path);
+  g_autoptr(GFile) bad = g_file_new_for_path (bad_path);
+  VcModelSection *section = VC_MODEL_SECTION (vc_window_get_model_section (f->window, VC_MODE_INFERENCE));
+  const char *args[] = { python, script, dir, NULL };
+  int status = 0;
+
+  g_assert_nonnull (python);
+  g_assert_true (g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  activate (f, "win.import-config", g_object_ref (gguf));
+  vc_test_wait_while_busy (f->window);
+  g_assert_null (vc_window_get_error (f->window));
+  g_assert_cmpfloat (vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS], ==, 1107152);
+  g_assert_cmpstr (vc_estimate_get_model_name (f->estimate), ==, "tiny-llama");
+  g_assert_nonnull (strstr (vc_model_section_get_source_text (section), "Read from: GGUF, stored as Q4_K_M"));
+  g_assert_nonnull (strstr (vc_model_section_get_source_text (section), "21 tensors"));
+  g_assert_nonnull (strstr (vc_model_section_get_source_text (section), "Maximum context: 4096 tokens"));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_nonnull (vc_test_find_label (GTK_WIDGET (section), "In the model's files: 1.7M parameters"));
+
+  /* a bad file: said, and nothing changes */
+  drop (f, bad);
+  g_assert_nonnull (strstr (vc_window_get_error (f->window), "overlaps"));
+  g_assert_cmpfloat (vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS], ==, 1107152);
+
+  /* a safetensors folder dropped: its bf16 bytes */
+  drop (f, st);
+  g_assert_null (vc_window_get_error (f->window));
+  g_assert_cmpfloat (vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS], ==, 3385856);
+  g_assert_nonnull (strstr (vc_model_section_get_source_text (section), "Read from: safetensors, stored as BF16"));
+
+  /* the user chooses another precision: the architecture's count at it */
+  g_object_set (f->estimate, "precision", VC_PRECISION_FP32, NULL);
+  g_assert_cmpfloat (vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS], ==, 4.0 * 1692928);
+
+  /* a preset: the files are no longer the model */
+  g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3-8b", NULL));
+  g_assert_null (vc_model_section_get_source_text (section));
+  remove_tree (root);
+}
+
 static GtkDropTarget *
 find_drop_target (GtkWidget *widget)
 {
@@ -631,6 +710,7 @@ main (int   argc,
   ADD ("/files/export-csv", test_export_csv);
   ADD ("/files/import-config", test_import_config);
   ADD ("/files/drop", test_drop);
+  ADD ("/files/import-model", test_import_model);
   ADD ("/files/custom-gpus", test_custom_gpus);
   ADD ("/files/close-asks", test_close_asks);
   ADD ("/files/close-while-saving", test_close_while_saving);

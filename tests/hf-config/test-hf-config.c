@@ -96,8 +96,7 @@ static const ModelCase models[] = {
    * 671,026,419,200, the MTP layer's 13,463,426,304 and 41,540,496 FP8 block scales
    * (weight_scale_inv, one per 128 × 128 block of each linear weight). 37B activated; the
    * module count 37,552,297,472 includes the 926,679,040 of the input embedding. */
-  { "DeepSeek-V3", "deepseek_v3", 671026419200, 37552297472, 70272, 0, 0, "bfloat16", FALSE,
-    "quantization_config (quant_method “fp8”)" },
+  { "DeepSeek-V3", "deepseek_v3", 671026419200, 37552297472, 70272, 0, 0, "bfloat16", FALSE, NULL },
   /* moonshotai/Kimi-K2-Base (the values of its config.json as quoted in lumenrl's DeepSeek-V3
    * registry test; model_type kimi_k2, DeepseekV3ForCausalLM): "1 T total, 32 B active" (Kimi
    * K2-Instruct and K2-Thinking, Miles's Kimi K2 launch recipes, from Moonshot's model card).
@@ -157,12 +156,12 @@ static const ModelCase models[] = {
    * layers): the gpt-oss model card (arXiv 2508.10925), as OpenAI's release summarizes it:
    * "gpt-oss-120b: 116.8B total parameters (5.1B active)", "gpt-oss-20b: 20.9B total parameters
    * (3.6B active)"; its active figures leave out the input embedding.
-   * Every other layer attends to a window of 128 tokens. The MXFP4 quantization_config is not
-   * sized here: their import needs --approximate. */
+   * Every other layer attends to a window of 128 tokens. Their MXFP4 quantization_config is
+   * understood: vc-quant.c sizes it (tests/model-files). */
   { "gpt-oss-20b", "gpt_oss", 20914757184, 4187440704, 49152, 128, 12, NULL, FALSE,
-    "quantization_config (quant_method “mxfp4”)", 20.9e9, 3.6e9, 1e8 },
+    NULL, 20.9e9, 3.6e9, 1e8 },
   { "gpt-oss-120b", "gpt_oss", 116829156672, 5711982912, 73728, 128, 18, NULL, FALSE,
-    "quantization_config (quant_method “mxfp4”)", 116.8e9, 5.1e9, 1e8 },
+    NULL, 116.8e9, 5.1e9, 1e8 },
 };
 
 static char *
@@ -694,9 +693,11 @@ test_not_understood (void)
     { "Llama-3.1-8B", "mamba_d_state", "128", "mamba_d_state" },
     { "Llama-3.1-8B", "linear_num_value_heads", "32", "linear_num_value_heads" },
     { "Llama-3.1-8B", "attention_chunk_size", "8192", "attention_chunk_size" },
-    { "Llama-3.1-8B", "quantization_config", "{\"quant_method\": \"awq\", \"bits\": 4, \"group_size\": 128}",
-      "quantization_config (quant_method “awq”)" },
-    { "Llama-3.1-8B", "quantization_config", "{\"bits\": 4}", "quantization_config" },
+    /* what vc-quant.c sizes is understood; what it cannot size, it names */
+    { "Llama-3.1-8B", "quantization_config", "{\"quant_method\": \"awq\", \"bits\": 4, \"group_size\": 128}", NULL },
+    { "Llama-3.1-8B", "quantization_config", "{\"quant_method\": \"awq\", \"bits\": 3, \"group_size\": 128}",
+      "quantization_config.bits is 3; awq checkpoints of 2, 3, 4 or 8 bits (AWQ: 4) are sized" },
+    { "Llama-3.1-8B", "quantization_config", "{\"bits\": 4}", "quantization_config has no quant_method" },
     { "gemma-3-4b-it", "text_config.moe_intermediate_size", "1024", "text_config.moe_intermediate_size" },
     { "Qwen2.5-7B", "layer_types", NULL, "layer_types “linear_attention”" },
     /* what says "none" is understood */
@@ -891,11 +892,14 @@ test_apply (void)
   /* an approximate import says what it is not exact about until another model comes: a
    * preset, or the inputs of a profile */
   {
-    g_autoptr(VcHfConfig) v3 = load_model ("DeepSeek-V3");
+    g_autoptr(VcHfConfig) v3 = load_variant ("DeepSeek-V3", "quantization_config",
+                                             "{\"quant_method\": \"fp8\", \"activation_scheme\": \"other\"}", NULL);
     g_autoptr(VcEstimate) fresh = vc_estimate_new ();
 
+    g_assert_nonnull (v3);
     vc_hf_config_apply (v3, estimate);
-    g_assert_cmpstr (vc_estimate_get_model_not_understood (estimate)[0], ==, "quantization_config (quant_method “fp8”)");
+    g_assert_cmpstr (vc_estimate_get_model_not_understood (estimate)[0], ==,
+                     "quantization_config.activation_scheme “other” is not understood; known: dynamic, static");
     vc_estimate_set_preset (estimate, "llama-3-8b", NULL);
     g_assert_null (vc_estimate_get_model_not_understood (estimate)[0]);
     vc_hf_config_apply (v3, estimate);

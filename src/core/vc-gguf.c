@@ -1,0 +1,798 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vc-gguf.c: GGUF headers, read and checked, the tensor data never read.
+ *
+ * The layout follows ggml's docs/gguf.md and gguf.cpp (versions 2 and 3: 64-bit counts and
+ * lengths, little-endian): magic "GGUF", uint32 version, uint64 tensor count, uint64 key/value
+ * count; each key/value a string key (uint64 length, bytes), a uint32 value type and the value
+ * (arrays: uint32 element type, uint64 count, the elements); each tensor info a string name,
+ * uint32 n_dims (at most 4), n_dims uint64 dimensions, uint32 ggml type, uint64 offset; then
+ * padding to general.alignment (default 32) and the data area.
+ *
+ * The ggml type table (block size in elements, bytes per block) is ggml's type_traits
+ * (ggml/src/ggml.c) with the block structures of ggml/src/ggml-common.h, e.g. block_q4_K:
+ * two fp16 scales, 12 bytes of 6-bit scales and mins, 128 bytes of nibbles = 144 bytes for 256
+ * weights.
+ */
+#define G_LOG_DOMAIN "vc-gguf"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "vc-error.h"
+#include "vc-gguf.h"
+
+/* 64-bit sizes in messages: %llu, which gettext checks, rather than G_GUINT64_FORMAT */
+#define U(x) ((unsigned long long) (x))
+
+/* llama.cpp's largest headers (vocabularies of 256k tokens with merges) are tens of MB: a
+ * header past this is refused rather than walked through. */
+#define MAX_HEADER_BYTES (512u * 1024 * 1024)
+#define MAX_KEPT_STRING 65536
+#define MAX_KEPT_ARRAY (1u << 20)
+#define MAX_NAME 65536
+#define DEFAULT_ALIGNMENT 32
+
+enum
+{
+  GGUF_UINT8, GGUF_INT8, GGUF_UINT16, GGUF_INT16, GGUF_UINT32, GGUF_INT32, GGUF_FLOAT32,
+  GGUF_BOOL, GGUF_STRING, GGUF_ARRAY, GGUF_UINT64, GGUF_INT64, GGUF_FLOAT64, GGUF_N_TYPES
+};
+
+static const guint gguf_type_size[GGUF_N_TYPES] = {
+  [GGUF_UINT8] = 1, [GGUF_INT8] = 1, [GGUF_UINT16] = 2, [GGUF_INT16] = 2,
+  [GGUF_UINT32] = 4, [GGUF_INT32] = 4, [GGUF_FLOAT32] = 4, [GGUF_BOOL] = 1,
+  [GGUF_STRING] = 0, [GGUF_ARRAY] = 0, [GGUF_UINT64] = 8, [GGUF_INT64] = 8, [GGUF_FLOAT64] = 8,
+};
+
+static const struct
+{
+  const char *name;
+  guint block;
+  guint size;
+} ggml_types[VC_GGML_N_TYPES] = {
+  [0] = { "F32", 1, 4 },
+  [1] = { "F16", 1, 2 },
+  [2] = { "Q4_0", 32, 18 },
+  [3] = { "Q4_1", 32, 20 },
+  [6] = { "Q5_0", 32, 22 },
+  [7] = { "Q5_1", 32, 24 },
+  [8] = { "Q8_0", 32, 34 },
+  [9] = { "Q8_1", 32, 36 },
+  [10] = { "Q2_K", 256, 84 },
+  [11] = { "Q3_K", 256, 110 },
+  [12] = { "Q4_K", 256, 144 },
+  [13] = { "Q5_K", 256, 176 },
+  [14] = { "Q6_K", 256, 210 },
+  [15] = { "Q8_K", 256, 292 },
+  [16] = { "IQ2_XXS", 256, 66 },
+  [17] = { "IQ2_XS", 256, 74 },
+  [18] = { "IQ3_XXS", 256, 98 },
+  [19] = { "IQ1_S", 256, 50 },
+  [20] = { "IQ4_NL", 32, 18 },
+  [21] = { "IQ3_S", 256, 110 },
+  [22] = { "IQ2_S", 256, 82 },
+  [23] = { "IQ4_XS", 256, 136 },
+  [24] = { "I8", 1, 1 },
+  [25] = { "I16", 1, 2 },
+  [26] = { "I32", 1, 4 },
+  [27] = { "I64", 1, 8 },
+  [28] = { "F64", 1, 8 },
+  [29] = { "IQ1_M", 256, 56 },
+  [30] = { "BF16", 1, 2 },
+  /* 31 to 33 and 36 to 38: repacked Q4_0/IQ4_NL variants, removed from GGUF files */
+  [34] = { "TQ1_0", 256, 54 },
+  [35] = { "TQ2_0", 256, 66 },
+  [39] = { "MXFP4", 32, 17 },
+};
+
+const char *
+vc_ggml_type_name (guint32 type)
+{
+  return type < VC_GGML_N_TYPES ? ggml_types[type].name : NULL;
+}
+
+guint
+vc_ggml_type_block (guint32 type)
+{
+  return type < VC_GGML_N_TYPES ? ggml_types[type].block : 0;
+}
+
+guint
+vc_ggml_type_size (guint32 type)
+{
+  return type < VC_GGML_N_TYPES ? ggml_types[type].size : 0;
+}
+
+static void
+value_free (gpointer data)
+{
+  VcGgufValue *v = data;
+
+  g_free (v->s);
+  g_clear_pointer (&v->values, g_array_unref);
+  g_free (v);
+}
+
+static void
+tensor_free (gpointer data)
+{
+  VcGgufTensor *t = data;
+
+  g_free (t->name);
+  g_free (t);
+}
+
+void
+vc_gguf_init (VcGguf *gguf)
+{
+  memset (gguf, 0, sizeof *gguf);
+  gguf->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_free);
+  gguf->tensors = g_ptr_array_new_with_free_func (tensor_free);
+}
+
+void
+vc_gguf_clear (VcGguf *gguf)
+{
+  g_clear_pointer (&gguf->metadata, g_hash_table_unref);
+  g_clear_pointer (&gguf->tensors, g_ptr_array_unref);
+}
+
+/* ---- reading, bounded by the file's size -------------------------------------------------- */
+
+typedef struct
+{
+  const guint8 *mem;               /* memory, or */
+  GInputStream *in;                /* a buffered stream */
+  GCancellable *cancellable;
+  guint64 pos;
+  guint64 size;
+  const char *file_name;
+} Reader;
+
+static gboolean
+fail (GError    **error,
+      const char *file_name,
+      const char *format,
+      ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+fail (GError    **error,
+      const char *file_name,
+      const char *format,
+      ...)
+{
+  g_autofree char *message = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  message = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s: %s"), file_name, message);
+  return FALSE;
+}
+
+static gboolean
+truncated (Reader     *r,
+           const char *what,
+           GError    **error)
+{
+  /* Translators: %s is what was being read: "the tensor count", "a string", … */
+  return fail (error, r->file_name, _("the header is truncated: %s at byte %llu runs past the end of the file (%llu bytes)"),
+               what, U(r->pos), U(r->size));
+}
+
+static gboolean
+reader_check (Reader     *r,
+              guint64     count,
+              const char *what,
+              GError    **error)
+{
+  if (count > r->size - r->pos)
+    return truncated (r, what, error);
+  if (r->pos + count > MAX_HEADER_BYTES)
+    return fail (error, r->file_name, _("the header is larger than %u MiB"), MAX_HEADER_BYTES >> 20);
+  return TRUE;
+}
+
+static gboolean
+reader_read (Reader     *r,
+             void       *dest,
+             gsize       count,
+             const char *what,
+             GError    **error)
+{
+  if (!reader_check (r, count, what, error))
+    return FALSE;
+  if (r->mem)
+    memcpy (dest, r->mem + r->pos, count);
+  else
+    {
+      g_autoptr(GError) local = NULL;
+      gsize got = 0;
+
+      if (!g_input_stream_read_all (r->in, dest, count, &got, r->cancellable, &local))
+        return fail (error, r->file_name, "%s", local->message);
+      if (got != count)
+        return truncated (r, what, error);
+    }
+  r->pos += count;
+  return TRUE;
+}
+
+static gboolean
+reader_skip (Reader     *r,
+             guint64     count,
+             const char *what,
+             GError    **error)
+{
+  if (!reader_check (r, count, what, error))
+    return FALSE;
+  if (r->in)
+    {
+      guint64 left = count;
+
+      while (left > 0)
+        {
+          g_autoptr(GError) local = NULL;
+          gssize n = g_input_stream_skip (r->in, MIN (left, (guint64) G_MAXSSIZE), r->cancellable, &local);
+
+          if (n < 0)
+            return fail (error, r->file_name, "%s", local->message);
+          if (n == 0)
+            return truncated (r, what, error);
+          left -= n;
+        }
+    }
+  r->pos += count;
+  return TRUE;
+}
+
+static gboolean
+read_u32 (Reader     *r,
+          guint32    *value,
+          const char *what,
+          GError    **error)
+{
+  guint8 b[4];
+
+  if (!reader_read (r, b, 4, what, error))
+    return FALSE;
+  *value = (guint32) b[0] | (guint32) b[1] << 8 | (guint32) b[2] << 16 | (guint32) b[3] << 24;
+  return TRUE;
+}
+
+static gboolean
+read_u64 (Reader     *r,
+          guint64    *value,
+          const char *what,
+          GError    **error)
+{
+  guint8 b[8];
+
+  if (!reader_read (r, b, 8, what, error))
+    return FALSE;
+  *value = 0;
+  for (int i = 7; i >= 0; i--)
+    *value = (*value << 8) | b[i];
+  return TRUE;
+}
+
+/* A string: kept when at most `keep` bytes (NUL-terminated, made valid UTF-8), else skipped. */
+static gboolean
+read_string (Reader     *r,
+             guint64     keep,
+             char      **out,
+             guint64    *out_length,
+             const char *what,
+             GError    **error)
+{
+  guint64 length;
+
+  if (!read_u64 (r, &length, what, error))
+    return FALSE;
+  if (length > r->size - r->pos)
+    return fail (error, r->file_name, _("%s at byte %llu has a length of %llu bytes, past the end of the file (%llu bytes)"),
+                 what, U(r->pos - 8), U(length), U(r->size));
+  if (out_length)
+    *out_length = length;
+  if (length <= keep && out)
+    {
+      g_autofree char *raw = g_malloc (length + 1);
+
+      if (!reader_read (r, raw, length, what, error))
+        return FALSE;
+      raw[length] = '\0';
+      *out = g_utf8_make_valid (raw, length);
+      return TRUE;
+    }
+  if (out)
+    *out = NULL;
+  return reader_skip (r, length, what, error);
+}
+
+static gboolean
+read_scalar (Reader      *r,
+             guint32      type,
+             VcGgufValue *v,
+             GError     **error)
+{
+  guint8 b[8] = { 0 };
+  guint size = gguf_type_size[type];
+  guint64 raw = 0;
+
+  if (!reader_read (r, b, size, _("a value"), error))
+    return FALSE;
+  for (int i = size - 1; i >= 0; i--)
+    raw = (raw << 8) | b[i];
+  switch (type)
+    {
+    case GGUF_UINT8: case GGUF_UINT16: case GGUF_UINT32: case GGUF_UINT64:
+      v->kind = VC_GGUF_VALUE_UINT;
+      v->u = raw;
+      break;
+    case GGUF_INT8: v->kind = VC_GGUF_VALUE_INT; v->i = (gint8) raw; break;
+    case GGUF_INT16: v->kind = VC_GGUF_VALUE_INT; v->i = (gint16) raw; break;
+    case GGUF_INT32: v->kind = VC_GGUF_VALUE_INT; v->i = (gint32) raw; break;
+    case GGUF_INT64: v->kind = VC_GGUF_VALUE_INT; v->i = (gint64) raw; break;
+    case GGUF_BOOL:
+      v->kind = VC_GGUF_VALUE_BOOL;
+      v->u = raw != 0;
+      break;
+    case GGUF_FLOAT32:
+      {
+        guint32 u32 = (guint32) raw;
+        float f;
+
+        memcpy (&f, &u32, 4);
+        v->kind = VC_GGUF_VALUE_FLOAT;
+        v->f = f;
+      }
+      break;
+    case GGUF_FLOAT64:
+      memcpy (&v->f, &raw, 8);
+      v->kind = VC_GGUF_VALUE_FLOAT;
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  return TRUE;
+}
+
+static gboolean
+read_value (Reader      *r,
+            const char  *key,
+            VcGgufValue *v,
+            GError     **error)
+{
+  guint32 type;
+
+  if (!read_u32 (r, &type, _("a value type"), error))
+    return FALSE;
+  if (type >= GGUF_N_TYPES)
+    return fail (error, r->file_name, _("key “%s” has the value type %u, which is not a GGUF type (0 to 12)"), key, type);
+  v->gguf_type = type;
+  if (type == GGUF_STRING)
+    {
+      v->kind = VC_GGUF_VALUE_STRING;
+      return read_string (r, MAX_KEPT_STRING, &v->s, &v->length, _("a string"), error);
+    }
+  if (type != GGUF_ARRAY)
+    return read_scalar (r, type, v, error);
+
+  {
+    guint32 elem;
+    guint64 n;
+
+    v->kind = VC_GGUF_VALUE_ARRAY;
+    if (!read_u32 (r, &elem, _("an array type"), error) || !read_u64 (r, &n, _("an array length"), error))
+      return FALSE;
+    if (elem >= GGUF_N_TYPES)
+      return fail (error, r->file_name, _("key “%s” is an array of type %u, which is not a GGUF type (0 to 12)"), key, elem);
+    if (elem == GGUF_ARRAY)
+      return fail (error, r->file_name, _("key “%s” is an array of arrays, which GGUF readers do not take"), key);
+    v->gguf_type = elem;
+    v->length = n;
+    if (elem == GGUF_STRING)
+      {
+        /* each string takes at least its 8-byte length */
+        if (n > (r->size - r->pos) / 8)
+          return fail (error, r->file_name, _("key “%s” says it holds %llu strings, more than the rest of the file can hold"), key, U(n));
+        for (guint64 i = 0; i < n; i++)
+          if (!read_string (r, 0, NULL, NULL, _("a string"), error))
+            return FALSE;
+        return TRUE;
+      }
+    if (n > (r->size - r->pos) / gguf_type_size[elem])
+      return fail (error, r->file_name, _("key “%s” says it holds %llu values, more than the rest of the file can hold"), key, U(n));
+    if (n > MAX_KEPT_ARRAY || elem == GGUF_FLOAT32 || elem == GGUF_FLOAT64)
+      return reader_skip (r, n * gguf_type_size[elem], _("an array"), error);
+    v->values = g_array_sized_new (FALSE, FALSE, sizeof (gint64), (guint) n);
+    for (guint64 i = 0; i < n; i++)
+      {
+        VcGgufValue item = { 0 };
+        gint64 x;
+
+        if (!read_scalar (r, elem, &item, error))
+          return FALSE;
+        x = item.kind == VC_GGUF_VALUE_INT ? item.i : (gint64) MIN (item.u, (guint64) G_MAXINT64);
+        g_array_append_val (v->values, x);
+      }
+    return TRUE;
+  }
+}
+
+static int
+tensor_by_offset (gconstpointer a,
+                  gconstpointer b)
+{
+  const VcGgufTensor *x = *(VcGgufTensor * const *) a;
+  const VcGgufTensor *y = *(VcGgufTensor * const *) b;
+
+  return x->offset < y->offset ? -1 : x->offset > y->offset ? 1 : 0;
+}
+
+/* One file: its metadata into `metadata` (when not NULL), its tensors appended to gguf. */
+static gboolean
+parse_file (VcGguf      *gguf,
+            Reader      *r,
+            GHashTable  *metadata,
+            GError     **error)
+{
+  guint8 magic[4];
+  guint32 version, alignment = DEFAULT_ALIGNMENT;
+  guint64 n_tensors, n_kv, data_start, data_size;
+  g_autoptr(GHashTable) kv = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_free);
+  g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) tensors = g_ptr_array_new_with_free_func (tensor_free);
+  g_autoptr(GPtrArray) sorted = NULL;
+  VcGgufValue *align_value;
+  guint64 end = 0;
+
+  if (r->size < 4 || !reader_read (r, magic, 4, _("the magic"), NULL) || memcmp (magic, "GGUF", 4) != 0)
+    return fail (error, r->file_name, _("not a GGUF file (it does not begin with “GGUF”)"));
+  if (!read_u32 (r, &version, _("the version"), error))
+    return FALSE;
+  if (version != 2 && version != 3)
+    return fail (error, r->file_name, _("GGUF version %u is not known; versions 2 and 3 are read"), version);
+  if (!read_u64 (r, &n_tensors, _("the tensor count"), error) ||
+      !read_u64 (r, &n_kv, _("the key/value count"), error))
+    return FALSE;
+  /* a key/value takes at least 8 + 4 + 1 bytes, a tensor info 8 + 4 + 4 + 8 */
+  if (n_kv > (r->size - r->pos) / 13)
+    return fail (error, r->file_name, _("the header says %llu key/value pairs, more than the file can hold"), U(n_kv));
+  if (n_tensors > (r->size - r->pos) / 24)
+    return fail (error, r->file_name, _("the header says %llu tensors, more than the file can hold"), U(n_tensors));
+
+  for (guint64 i = 0; i < n_kv; i++)
+    {
+      g_autofree char *key = NULL;
+      guint64 key_length;
+      VcGgufValue *v;
+
+      if (!read_string (r, MAX_NAME, &key, &key_length, _("a key"), error))
+        return FALSE;
+      if (key == NULL)
+        return fail (error, r->file_name, _("a key is %llu bytes long"), U(key_length));
+      if (g_hash_table_contains (kv, key))
+        return fail (error, r->file_name, _("key “%s” appears twice"), key);
+      v = g_new0 (VcGgufValue, 1);
+      if (!read_value (r, key, v, error))
+        {
+          value_free (v);
+          return FALSE;
+        }
+      g_hash_table_insert (kv, g_steal_pointer (&key), v);
+    }
+
+  align_value = g_hash_table_lookup (kv, "general.alignment");
+  if (align_value)
+    {
+      if (align_value->kind != VC_GGUF_VALUE_UINT || align_value->u == 0 || align_value->u > 1u << 30 ||
+          (align_value->u & (align_value->u - 1)) != 0)
+        return fail (error, r->file_name, _("general.alignment is not a power of two"));
+      alignment = (guint32) align_value->u;
+    }
+
+  for (guint64 i = 0; i < n_tensors; i++)
+    {
+      VcGgufTensor *t = g_new0 (VcGgufTensor, 1);
+      guint32 n_dims;
+      guint64 name_length;
+      guint block, size;
+
+      g_ptr_array_add (tensors, t);
+      if (!read_string (r, MAX_NAME, &t->name, &name_length, _("a tensor name"), error))
+        return FALSE;
+      if (t->name == NULL)
+        return fail (error, r->file_name, _("a tensor name is %llu bytes long"), U(name_length));
+      if (g_hash_table_contains (names, t->name))
+        return fail (error, r->file_name, _("tensor “%s” appears twice"), t->name);
+      g_hash_table_add (names, t->name);
+      if (!read_u32 (r, &n_dims, _("a tensor's dimension count"), error))
+        return FALSE;
+      if (n_dims == 0 || n_dims > VC_GGUF_MAX_DIMS)
+        return fail (error, r->file_name, _("tensor “%s” has %u dimensions; 1 to 4 are possible"), t->name, n_dims);
+      t->n_dims = n_dims;
+      t->elements = 1;
+      for (guint d = 0; d < n_dims; d++)
+        {
+          if (!read_u64 (r, &t->dims[d], _("a tensor dimension"), error))
+            return FALSE;
+          if (t->dims[d] > G_MAXINT64)
+            return fail (error, r->file_name, _("tensor “%s” has a negative dimension"), t->name);
+          if (t->dims[d] != 0 && t->elements > (guint64) G_MAXINT64 / t->dims[d])
+            return fail (error, r->file_name, _("the dimensions of tensor “%s” multiply past 63 bits"), t->name);
+          t->elements *= t->dims[d];
+        }
+      if (!read_u32 (r, &t->type, _("a tensor type"), error) ||
+          !read_u64 (r, &t->offset, _("a tensor offset"), error))
+        return FALSE;
+      block = vc_ggml_type_block (t->type);
+      size = vc_ggml_type_size (t->type);
+      if (block == 0)
+        return fail (error, r->file_name, _("tensor “%s” has the ggml type %u, which is not known"), t->name, t->type);
+      if (t->dims[0] % block != 0)
+        return fail (error, r->file_name, _("tensor “%s” has rows of %llu elements, not a whole number of %s blocks of %u"),
+                     t->name, U(t->dims[0]), vc_ggml_type_name (t->type), block);
+      if (t->elements / block > G_MAXUINT64 / size)
+        return fail (error, r->file_name, _("the size of tensor “%s” is past 64 bits"), t->name);
+      t->bytes = t->elements / block * size;
+      if (t->offset % alignment != 0)
+        return fail (error, r->file_name, _("tensor “%s” begins at offset %llu, not a multiple of the alignment %u"),
+                     t->name, U(t->offset), alignment);
+    }
+
+  data_start = r->pos + (alignment - r->pos % alignment) % alignment;
+  if (data_start > r->size)
+    return fail (error, r->file_name, _("the file ends before its data area (%llu bytes, the data begins at %llu)"),
+                 U(r->size), U(data_start));
+  data_size = r->size - data_start;
+
+  /* a view: the tensors stay owned by `tensors` */
+  sorted = g_ptr_array_sized_new (tensors->len);
+  for (guint i = 0; i < tensors->len; i++)
+    g_ptr_array_add (sorted, tensors->pdata[i]);
+  g_ptr_array_sort (sorted, tensor_by_offset);
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      VcGgufTensor *t = sorted->pdata[i];
+
+      if (t->offset > data_size || t->bytes > data_size - t->offset)
+        return fail (error, r->file_name, _("tensor “%s” (%llu bytes at offset %llu) runs past the end of the file"),
+                     t->name, U(t->bytes), U(t->offset));
+      if (i > 0 && t->offset < end)
+        return fail (error, r->file_name, _("tensor “%s” overlaps tensor “%s”"),
+                     t->name, ((VcGgufTensor *) sorted->pdata[i - 1])->name);
+      end = t->offset + t->bytes;
+    }
+
+  /* all checked: keep this file's tensors and metadata */
+  gguf->version = version;
+  gguf->n_files++;
+  gguf->file_bytes += r->size;
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      VcGgufTensor *t = tensors->pdata[i];
+
+      gguf->n_tensors++;
+      gguf->elements += t->elements;
+      gguf->tensor_bytes += t->bytes;
+      gguf->type_elements[t->type] += t->elements;
+      gguf->type_bytes[t->type] += t->bytes;
+    }
+  g_ptr_array_extend_and_steal (gguf->tensors, g_steal_pointer (&tensors));
+  if (metadata)
+    {
+      GHashTableIter iter;
+      gpointer key, value;
+
+      g_hash_table_iter_init (&iter, kv);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          g_hash_table_iter_steal (&iter);
+          g_hash_table_replace (metadata, key, value);
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+vc_gguf_parse (VcGguf        *gguf,
+               const guint8  *data,
+               gsize          length,
+               const char    *file_name,
+               GError       **error)
+{
+  Reader r = { .mem = data, .size = length, .file_name = file_name };
+
+  g_return_val_if_fail (gguf != NULL && gguf->metadata != NULL, FALSE);
+  return parse_file (gguf, &r, gguf->metadata, error);
+}
+
+static gboolean
+read_one (VcGguf        *gguf,
+          GFile         *file,
+          gboolean       first,
+          GCancellable  *cancellable,
+          GError       **error)
+{
+  g_autofree char *name = g_file_get_parse_name (file);
+  g_autoptr(GFileInputStream) in = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GInputStream) buffered = NULL;
+  g_autoptr(GError) local = NULL;
+  Reader r = { .cancellable = cancellable, .file_name = name };
+
+  in = g_file_read (file, cancellable, &local);
+  if (in == NULL)
+    return fail (error, name, "%s", local->message);
+  info = g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_SIZE, cancellable, &local);
+  if (info == NULL)
+    return fail (error, name, "%s", local->message);
+  buffered = g_buffered_input_stream_new_sized (G_INPUT_STREAM (in), 256 * 1024);
+  r.in = buffered;
+  r.size = g_file_info_get_size (info);
+  return parse_file (gguf, &r, first ? gguf->metadata : NULL, error);
+}
+
+/* "NAME-00001-of-00003.gguf": the prefix and the count, as llama.cpp's llama_split_path
+ * writes them ("%s-%05d-of-%05d.gguf"). */
+static gboolean
+split_name (const char *base,
+            char      **prefix,
+            guint      *number,
+            guint      *count)
+{
+  gsize n = strlen (base);
+  const char *tail;
+
+  if (n < strlen ("-00001-of-00001.gguf") || !g_str_has_suffix (base, ".gguf"))
+    return FALSE;
+  tail = base + n - strlen ("-00001-of-00001.gguf");
+  if (tail[0] != '-' || strncmp (tail + 6, "-of-", 4) != 0)
+    return FALSE;
+  for (int i = 1; i <= 5; i++)
+    if (!g_ascii_isdigit (tail[i]) || !g_ascii_isdigit (tail[i + 9]))
+      return FALSE;
+  *number = (guint) g_ascii_strtoull (tail + 1, NULL, 10);
+  *count = (guint) g_ascii_strtoull (tail + 10, NULL, 10);
+  *prefix = g_strndup (base, tail - base);
+  return TRUE;
+}
+
+GFile *
+vc_gguf_find_in_folder (GFile         *folder,
+                        GCancellable  *cancellable,
+                        GError       **error)
+{
+  g_autoptr(GFileEnumerator) e = NULL;
+  g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *folder_name = g_file_get_parse_name (folder);
+  g_autoptr(GError) local = NULL;
+  GFileInfo *info;
+
+  e = g_file_enumerate_children (folder, G_FILE_ATTRIBUTE_STANDARD_NAME "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                                 G_FILE_QUERY_INFO_NONE, cancellable, &local);
+  if (e == NULL)
+    {
+      fail (error, folder_name, "%s", local->message);
+      return NULL;
+    }
+  while ((info = g_file_enumerator_next_file (e, cancellable, NULL)) != NULL)
+    {
+      const char *base = g_file_info_get_name (info);
+      g_autofree char *prefix = NULL;
+      guint number, count;
+
+      /* the first part of a split model stands for it; vision projectors are not the model */
+      if (g_file_info_get_file_type (info) != G_FILE_TYPE_DIRECTORY &&
+          g_str_has_suffix (base, ".gguf") && !g_str_has_prefix (base, "mmproj") &&
+          !(split_name (base, &prefix, &number, &count) && number != 1))
+        g_ptr_array_add (found, g_strdup (base));
+      g_object_unref (info);
+    }
+  if (found->len == 1)
+    return g_file_get_child (folder, found->pdata[0]);
+  if (found->len == 0)
+    fail (error, folder_name, _("no .gguf file"));
+  else
+    {
+      g_ptr_array_sort (found, (GCompareFunc) g_strcmp0);
+      g_ptr_array_add (found, NULL);
+      {
+        g_autofree char *list = g_strjoinv (", ", (char **) found->pdata);
+        fail (error, folder_name, _("several GGUF models (%s): open one of them"), list);
+      }
+    }
+  return NULL;
+}
+
+gboolean
+vc_gguf_read (VcGguf        *gguf,
+              GFile         *file,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  g_autoptr(GFile) model = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *prefix = NULL;
+  g_autofree char *name = NULL;
+  guint64 split_count = 0, split_no = 0, split_tensors = 0;
+  guint number, count;
+
+  g_return_val_if_fail (gguf != NULL && gguf->metadata != NULL, FALSE);
+
+  if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, cancellable) == G_FILE_TYPE_DIRECTORY)
+    {
+      model = vc_gguf_find_in_folder (file, cancellable, error);
+      if (model == NULL)
+        return FALSE;
+    }
+  else
+    model = g_object_ref (file);
+
+  if (!read_one (gguf, model, TRUE, cancellable, error))
+    return FALSE;
+  name = g_file_get_parse_name (model);
+  vc_gguf_get_uint (gguf, "split.count", &split_count);
+  vc_gguf_get_uint (gguf, "split.no", &split_no);
+  if (split_count <= 1)
+    return TRUE;
+
+  if (split_no != 0)
+    return fail (error, name, _("this is part %llu of a model split in %llu files; open the first part"),
+                 U(split_no + 1), U(split_count));
+  base = g_file_get_basename (model);
+  if (!split_name (base, &prefix, &number, &count) || count != split_count || number != 1)
+    return fail (error, name, _("the first part of a model split in %llu files is not named NAME-00001-of-%05llu.gguf"),
+                 U(split_count), U(split_count));
+  for (guint i = 2; i <= count; i++)
+    {
+      g_autofree char *part_name = g_strdup_printf ("%s-%05u-of-%05u.gguf", prefix, i, count);
+      g_autoptr(GFile) parent = g_file_get_parent (model);
+      g_autoptr(GFile) part = g_file_get_child (parent, part_name);
+
+      if (!read_one (gguf, part, FALSE, cancellable, error))
+        return FALSE;
+    }
+  if (vc_gguf_get_uint (gguf, "split.tensors.count", &split_tensors) && split_tensors != gguf->n_tensors)
+    return fail (error, name, _("the parts hold %llu tensors but split.tensors.count says %llu"),
+                 U(gguf->n_tensors), U(split_tensors));
+  return TRUE;
+}
+
+const VcGgufValue *
+vc_gguf_get (VcGguf     *gguf,
+             const char *key)
+{
+  return g_hash_table_lookup (gguf->metadata, key);
+}
+
+const char *
+vc_gguf_get_string (VcGguf     *gguf,
+                    const char *key)
+{
+  const VcGgufValue *v = vc_gguf_get (gguf, key);
+
+  return v && v->kind == VC_GGUF_VALUE_STRING ? v->s : NULL;
+}
+
+gboolean
+vc_gguf_get_uint (VcGguf     *gguf,
+                  const char *key,
+                  guint64    *value)
+{
+  const VcGgufValue *v = vc_gguf_get (gguf, key);
+
+  if (v == NULL)
+    return FALSE;
+  if (v->kind == VC_GGUF_VALUE_UINT)
+    *value = v->u;
+  else if (v->kind == VC_GGUF_VALUE_INT && v->i >= 0)
+    *value = (guint64) v->i;
+  else
+    return FALSE;
+  return TRUE;
+}

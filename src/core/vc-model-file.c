@@ -1,0 +1,1091 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vc-model-file.c: a config.json, a safetensors folder or a GGUF file, read into an estimate.
+ *
+ * safetensors: the architecture comes from config.json (vc-hf-config.c), the weights from the
+ * tensors' headers. A parameter is a weight element: packed tensors count the values they
+ * pack, scales and zero points count as bytes but not as parameters:
+ *   gptq, awq        *.qweight and *.qzeros are I32 holding 32/bits values each; *.scales,
+ *                    *.qzeros and *.g_idx are not parameters
+ *   mxfp4 (gpt-oss)  *_blocks are U8 holding two 4-bit values; *_scales are not parameters
+ *   fp8              *.weight_scale, *.weight_scale_inv, *.input_scale are not parameters
+ *   bitsandbytes     4-bit: the U8 weight holds two values; absmax, quant_map, nested_* and
+ *                    quant_state.* are not parameters; 8-bit: SCB and weight_format are not
+ *   compressed-tensors  *.weight_packed are I32 holding 32/num_bits values; weight_scale,
+ *                    weight_zero_point, weight_shape and weight_g_idx are not parameters
+ * Any other quant_method with tensors of integer dtypes is refused: its parameters would be a
+ * guess.
+ *
+ * GGUF: the architecture from the metadata keys llama.cpp writes (llama-arch.cpp):
+ * {arch}.block_count, embedding_length, feed_forward_length, attention.head_count,
+ * attention.head_count_kv, attention.key_length, attention.value_length, context_length,
+ * expert_count, expert_used_count, expert_feed_forward_length, expert_shared_count,
+ * leading_dense_block_count, attention.sliding_window; the vocabulary from the token list.
+ * Keys for state that llama.cpp keeps outside the KV cache (SSM, RWKV, linear attention) or for
+ * multi-head latent attention are refused by name: their memory is not modelled here.
+ */
+#define G_LOG_DOMAIN "vc-model-file"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "vc-error.h"
+#include "vc-gguf.h"
+#include "vc-model-file.h"
+#include "vc-quant.h"
+
+/* 64-bit sizes in messages: %llu, which gettext checks, rather than G_GUINT64_FORMAT */
+#define U(x) ((unsigned long long) (x))
+#include "vc-safetensors.h"
+
+struct _VcModelFile
+{
+  GObject parent_instance;
+
+  char *format;
+  char *quantization;
+  char *name;
+  char *warning;
+  VcHfConfig *config;
+  VcArch arch;
+  guint64 n_tensors;
+  guint64 file_bytes;
+  double weights_bytes;
+  double parameters;
+  double active_parameters;
+  guint64 max_context;
+  gboolean has_precision;
+  VcPrecision precision;
+};
+
+G_DEFINE_FINAL_TYPE (VcModelFile, vc_model_file, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_FORMAT,
+  PROP_QUANTIZATION,
+  PROP_NAME,
+  PROP_N_TENSORS,
+  PROP_FILE_BYTES,
+  PROP_WEIGHTS_BYTES,
+  PROP_PARAMETERS,
+  PROP_ACTIVE_PARAMETERS,
+  PROP_MAX_CONTEXT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+vc_model_file_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  VcModelFile *self = VC_MODEL_FILE (object);
+
+  switch (prop_id)
+    {
+    case PROP_FORMAT: g_value_set_string (value, self->format); break;
+    case PROP_QUANTIZATION: g_value_set_string (value, self->quantization); break;
+    case PROP_NAME: g_value_set_string (value, self->name); break;
+    case PROP_N_TENSORS: g_value_set_uint64 (value, self->n_tensors); break;
+    case PROP_FILE_BYTES: g_value_set_uint64 (value, self->file_bytes); break;
+    case PROP_WEIGHTS_BYTES: g_value_set_double (value, self->weights_bytes); break;
+    case PROP_PARAMETERS: g_value_set_double (value, self->parameters); break;
+    case PROP_ACTIVE_PARAMETERS: g_value_set_double (value, self->active_parameters); break;
+    case PROP_MAX_CONTEXT: g_value_set_uint64 (value, self->max_context); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+vc_model_file_finalize (GObject *object)
+{
+  VcModelFile *self = VC_MODEL_FILE (object);
+
+  g_free (self->format);
+  g_free (self->quantization);
+  g_free (self->name);
+  g_free (self->warning);
+  g_clear_object (&self->config);
+  G_OBJECT_CLASS (vc_model_file_parent_class)->finalize (object);
+}
+
+#define RO (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)
+
+static void
+vc_model_file_class_init (VcModelFileClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = vc_model_file_finalize;
+  object_class->get_property = vc_model_file_get_property;
+
+  properties[PROP_FORMAT] =
+    g_param_spec_string ("format", NULL, "config, safetensors or gguf", NULL, RO);
+  properties[PROP_QUANTIZATION] =
+    g_param_spec_string ("quantization", NULL, "How the files store the weights", NULL, RO);
+  properties[PROP_NAME] =
+    g_param_spec_string ("name", NULL, "The model's name", NULL, RO);
+  properties[PROP_N_TENSORS] =
+    g_param_spec_uint64 ("n-tensors", NULL, "Tensors read (0 for a config.json)", 0, G_MAXUINT64, 0, RO);
+  properties[PROP_FILE_BYTES] =
+    g_param_spec_uint64 ("file-bytes", NULL, "Size of the files on disk", 0, G_MAXUINT64, 0, RO);
+  properties[PROP_WEIGHTS_BYTES] =
+    g_param_spec_double ("weights-bytes", NULL, "The weights' bytes (< 0: unknown)", -1, G_MAXDOUBLE, -1, RO);
+  properties[PROP_PARAMETERS] =
+    g_param_spec_double ("parameters", NULL, "Parameters", 0, G_MAXDOUBLE, 0, RO);
+  properties[PROP_ACTIVE_PARAMETERS] =
+    g_param_spec_double ("active-parameters", NULL, "Parameters a token goes through", 0, G_MAXDOUBLE, 0, RO);
+  properties[PROP_MAX_CONTEXT] =
+    g_param_spec_uint64 ("max-context", NULL, "Longest context (0: not said)", 0, G_MAXUINT64, 0, RO);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+vc_model_file_init (VcModelFile *self)
+{
+  self->weights_bytes = -1;
+}
+
+static gboolean
+fail (GError    **error,
+      const char *file_name,
+      const char *format,
+      ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+fail (GError    **error,
+      const char *file_name,
+      const char *format,
+      ...)
+{
+  g_autofree char *message = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  message = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s: %s"), file_name, message);
+  return FALSE;
+}
+
+/* The precision whose scenario a checkpoint's bytes stand for, from its bits per parameter:
+ * above 24 fp32, above 12 16-bit, above 6 the 8-bit scenario, else the 4-bit one. */
+static VcPrecision
+precision_for_bits (double   bits,
+                    gboolean bf16)
+{
+  if (bits > 24)
+    return VC_PRECISION_FP32;
+  if (bits > 12)
+    return bf16 ? VC_PRECISION_BF16 : VC_PRECISION_FP16;
+  if (bits > 6)
+    return VC_PRECISION_INT8;
+  return VC_PRECISION_INT4;
+}
+
+/* ---- safetensors ----------------------------------------------------------------------------- */
+
+typedef struct
+{
+  char *method;                    /* NULL: not quantized */
+  guint bits;
+  gboolean nf4;                    /* bitsandbytes 4-bit: bnb_4bit_quant_type "nf4" */
+} Quant;
+
+static void
+quant_clear (Quant *q)
+{
+  g_clear_pointer (&q->method, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Quant, quant_clear)
+
+static gboolean
+read_quant (GFile   *config_file,
+            Quant   *q,
+            GError **error)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *shown = g_file_get_parse_name (config_file);
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(GError) local = NULL;
+  JsonNode *root, *qnode, *node;
+  JsonObject *qo;
+  gsize length;
+
+  if (!g_file_load_contents (config_file, NULL, &contents, &length, NULL, &local) ||
+      !json_parser_load_from_data (parser, contents, length, &local))
+    return fail (error, shown, "%s", local->message);
+  root = json_parser_get_root (parser);
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    return TRUE;
+  qnode = json_object_get_member (json_node_get_object (root), "quantization_config");
+  if (qnode == NULL || !JSON_NODE_HOLDS_OBJECT (qnode))
+    return TRUE;
+  qo = json_node_get_object (qnode);
+  node = json_object_get_member (qo, "quant_method");
+  q->method = g_strdup (node && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING
+                        ? json_node_get_string (node) : "unknown");
+  node = json_object_get_member (qo, "bits");
+  if (node && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
+    q->bits = (guint) CLAMP (json_node_get_int (node), 0, 64);
+  if (g_str_equal (q->method, "bitsandbytes"))
+    {
+      node = json_object_get_member (qo, "load_in_4bit");
+      q->bits = node && JSON_NODE_HOLDS_VALUE (node) && json_node_get_boolean (node) ? 4 : 8;
+      node = json_object_get_member (qo, "bnb_4bit_quant_type");
+      q->nf4 = node && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING &&
+               g_str_equal (json_node_get_string (node), "nf4");
+    }
+  if (g_str_equal (q->method, "compressed-tensors"))
+    {
+      /* config_groups.*.weights.num_bits: one width for every group, else refused */
+      JsonNode *groups = json_object_get_member (qo, "config_groups");
+
+      if (groups && JSON_NODE_HOLDS_OBJECT (groups))
+        {
+          g_autoptr(GList) members = json_object_get_members (json_node_get_object (groups));
+
+          for (GList *l = members; l; l = l->next)
+            {
+              JsonNode *g = json_object_get_member (json_node_get_object (groups), l->data);
+              JsonNode *w, *nb;
+
+              if (!JSON_NODE_HOLDS_OBJECT (g) ||
+                  (w = json_object_get_member (json_node_get_object (g), "weights")) == NULL ||
+                  !JSON_NODE_HOLDS_OBJECT (w) ||
+                  (nb = json_object_get_member (json_node_get_object (w), "num_bits")) == NULL ||
+                  !JSON_NODE_HOLDS_VALUE (nb) || json_node_get_value_type (nb) != G_TYPE_INT64)
+                continue;
+              if (q->bits != 0 && q->bits != json_node_get_int (nb))
+                return fail (error, shown, _("quantization_config.config_groups use several weight widths; one is read"));
+              q->bits = (guint) CLAMP (json_node_get_int (nb), 0, 64);
+            }
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+name_ends (const char *name,
+           const char *suffix)
+{
+  return g_str_has_suffix (name, suffix);
+}
+
+/* How many parameters a tensor holds (0: scales and other quantization state), or -1 when the
+ * checkpoint's packing is not known. */
+static double
+tensor_parameters (const char       *name,
+                   const VcStTensor *t,
+                   const Quant      *q)
+{
+  gboolean integer = t->dtype == VC_ST_DTYPE_I32 || t->dtype == VC_ST_DTYPE_U32 ||
+                     t->dtype == VC_ST_DTYPE_U8 || t->dtype == VC_ST_DTYPE_I8 ||
+                     t->dtype == VC_ST_DTYPE_I64 || t->dtype == VC_ST_DTYPE_I16 ||
+                     t->dtype == VC_ST_DTYPE_U16;
+  const char *m = q->method;
+
+  if (m == NULL)
+    return (double) t->elements;
+  if (g_str_equal (m, "gptq") || g_str_equal (m, "awq"))
+    {
+      if (name_ends (name, ".qweight"))
+        return q->bits > 0 && 32 % q->bits == 0 ? (double) t->elements * (32 / q->bits) : -1;
+      if (name_ends (name, ".qzeros") || name_ends (name, ".scales") || name_ends (name, ".g_idx"))
+        return 0;
+    }
+  else if (g_str_equal (m, "mxfp4"))
+    {
+      if (name_ends (name, "_blocks"))
+        return (double) t->elements * 2;
+      if (name_ends (name, "_scales"))
+        return 0;
+    }
+  else if (g_str_equal (m, "fp8") || g_str_equal (m, "fbgemm_fp8"))
+    {
+      if (name_ends (name, ".weight_scale") || name_ends (name, ".weight_scale_inv") ||
+          name_ends (name, ".input_scale") || name_ends (name, ".input_scale_ub"))
+        return 0;
+      if (t->dtype == VC_ST_DTYPE_F8_E4M3 || t->dtype == VC_ST_DTYPE_F8_E5M2)
+        return (double) t->elements;
+    }
+  else if (g_str_equal (m, "bitsandbytes"))
+    {
+      if (strstr (name, ".absmax") || strstr (name, ".quant_map") || strstr (name, ".nested_") ||
+          strstr (name, ".quant_state.") || name_ends (name, ".SCB") || name_ends (name, ".weight_format"))
+        return 0;
+      if (q->bits == 4 && t->dtype == VC_ST_DTYPE_U8 && name_ends (name, ".weight"))
+        return (double) t->elements * 2;
+      if (q->bits == 8 && t->dtype == VC_ST_DTYPE_I8)
+        return (double) t->elements;
+    }
+  else if (g_str_equal (m, "compressed-tensors"))
+    {
+      if (name_ends (name, ".weight_packed"))
+        return q->bits > 0 && 32 % q->bits == 0 ? (double) t->elements * (32 / q->bits) : -1;
+      if (name_ends (name, ".weight_scale") || name_ends (name, ".weight_zero_point") ||
+          name_ends (name, ".weight_shape") || name_ends (name, ".weight_g_idx") ||
+          name_ends (name, ".input_scale") || name_ends (name, ".weight_global_scale") ||
+          name_ends (name, ".input_global_scale"))
+        return 0;
+      if (!integer || t->dtype == VC_ST_DTYPE_I8)
+        return (double) t->elements;
+    }
+  /* floating-point tensors are weights kept unquantized (norms, embeddings, skipped modules) */
+  return integer ? -1 : (double) t->elements;
+}
+
+static gboolean
+is_expert_tensor (const char *name)
+{
+  /* Mixtral block_sparse_moe.experts.N, Qwen/DeepSeek mlp.experts.N, gpt-oss mlp.experts.*; not
+   * shared experts */
+  return strstr (name, ".experts.") != NULL && strstr (name, "shared_expert") == NULL;
+}
+
+static gboolean
+load_safetensors (VcModelFile   *self,
+                  GFile         *folder,
+                  GCancellable  *cancellable,
+                  GError       **error)
+{
+  g_auto(VcSafetensors) st = { 0 };
+  g_auto(Quant) q = { 0 };
+  g_autoptr(GFile) config_file = g_file_get_child (folder, "config.json");
+  g_autofree char *shown = g_file_get_parse_name (folder);
+  GHashTableIter iter;
+  gpointer key, value;
+  double params = 0, expert_params = 0;
+  guint64 dominant = 0;
+  VcStDtype dominant_dtype = VC_ST_DTYPE_BF16;
+
+  self->config = vc_hf_config_new_for_file (config_file, cancellable, error);
+  if (self->config == NULL)
+    return FALSE;
+  if (!read_quant (config_file, &q, error))
+    return FALSE;
+  vc_safetensors_init (&st);
+  if (!vc_safetensors_read_folder (&st, folder, cancellable, error))
+    return FALSE;
+
+  g_hash_table_iter_init (&iter, st.tensors);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const VcStTensor *t = value;
+      double p = tensor_parameters (key, t, &q);
+
+      if (p < 0)
+        return fail (error, shown, _("tensor “%s” is %s, packed in a way quantization_config (quant_method “%s”) does not describe"),
+                     (char *) key, vc_st_dtype_name (t->dtype), q.method ? q.method : "none");
+      params += p;
+      if (is_expert_tensor (key))
+        expert_params += p;
+    }
+  for (guint d = 0; d < VC_ST_N_DTYPES; d++)
+    if (st.dtype_bytes[d] > dominant)
+      {
+        dominant = st.dtype_bytes[d];
+        dominant_dtype = d;
+      }
+  if (params <= 0)
+    return fail (error, shown, _("the safetensors files hold no weights"));
+
+  self->format = g_strdup ("safetensors");
+  self->arch = *vc_hf_config_get_arch (self->config);
+  self->max_context = self->arch.max_context;
+  self->name = g_strdup (vc_hf_config_get_name (self->config));
+  self->n_tensors = st.n_tensors;
+  self->file_bytes = st.file_bytes;
+  self->weights_bytes = (double) st.tensor_bytes;
+  self->parameters = params;
+  self->active_parameters = params;
+  if (vc_arch_is_moe (&self->arch) && self->arch.n_experts > 0)
+    self->active_parameters = params - expert_params * (1.0 - (double) self->arch.experts_per_token / self->arch.n_experts);
+  if (q.method)
+    self->quantization = q.bits ? g_strdup_printf ("%s %u-bit", q.method, q.bits) : g_strdup (q.method);
+  else
+    self->quantization = g_strdup (vc_st_dtype_name (dominant_dtype));
+  self->has_precision = TRUE;
+  if (q.method && (g_str_has_prefix (q.method, "fp8") || g_str_equal (q.method, "fbgemm_fp8")))
+    self->precision = VC_PRECISION_FP8;
+  else if (q.method && g_str_equal (q.method, "mxfp4"))
+    self->precision = VC_PRECISION_MXFP4;
+  else if (q.method && q.bits == 4 && g_str_equal (q.method, "gptq"))
+    self->precision = VC_PRECISION_GPTQ_INT4;
+  else if (q.method && q.bits == 4 && g_str_equal (q.method, "awq"))
+    self->precision = VC_PRECISION_AWQ_INT4;
+  else if (q.method && q.bits == 4 && g_str_equal (q.method, "bitsandbytes") && q.nf4)
+    self->precision = VC_PRECISION_NF4;
+  else if (q.method && q.bits > 0)
+    /* the quantized linear layers decide the scenario, whatever stays in 16 bits */
+    self->precision = q.bits <= 4 ? VC_PRECISION_INT4 : VC_PRECISION_INT8;
+  else
+    self->precision = precision_for_bits (self->weights_bytes * 8.0 / params,
+                                          dominant_dtype == VC_ST_DTYPE_BF16);
+  if (dominant_dtype == VC_ST_DTYPE_F32 && !q.method)
+    self->precision = VC_PRECISION_FP32;
+  if (vc_hf_config_get_warning (self->config))
+    self->warning = g_strdup (vc_hf_config_get_warning (self->config));
+  return TRUE;
+}
+
+/* ---- GGUF --------------------------------------------------------------------------------------- */
+
+static const char *
+ftype_name (guint64 ftype)
+{
+  /* llama.h enum llama_ftype */
+  static const char *names[] = {
+    [0] = "F32", [1] = "F16", [2] = "Q4_0", [3] = "Q4_1", [7] = "Q8_0", [8] = "Q5_0",
+    [9] = "Q5_1", [10] = "Q2_K", [11] = "Q3_K_S", [12] = "Q3_K_M", [13] = "Q3_K_L",
+    [14] = "Q4_K_S", [15] = "Q4_K_M", [16] = "Q5_K_S", [17] = "Q5_K_M", [18] = "Q6_K",
+    [19] = "IQ2_XXS", [20] = "IQ2_XS", [21] = "Q2_K_S", [22] = "IQ3_XS", [23] = "IQ3_XXS",
+    [24] = "IQ1_S", [25] = "IQ4_NL", [26] = "IQ3_S", [27] = "IQ3_M", [28] = "IQ2_S",
+    [29] = "IQ2_M", [30] = "IQ4_XS", [31] = "IQ1_M", [32] = "BF16", [36] = "TQ1_0",
+    [37] = "TQ2_0", [38] = "MXFP4_MOE",
+  };
+
+  return ftype < G_N_ELEMENTS (names) ? names[ftype] : NULL;
+}
+
+/* An integer key, scalar or per-layer array; per-layer arrays must hold one value. */
+static gboolean
+gguf_uint (VcGguf      *g,
+           const char  *arch,
+           const char  *suffix,
+           gboolean     required,
+           guint64      fallback,
+           guint64     *out,
+           const char  *file_name,
+           GError     **error)
+{
+  g_autofree char *key = g_strdup_printf ("%s.%s", arch, suffix);
+  const VcGgufValue *v = vc_gguf_get (g, key);
+
+  if (v == NULL)
+    {
+      if (required)
+        return fail (error, file_name, _("the metadata has no %s"), key);
+      *out = fallback;
+      return TRUE;
+    }
+  if (v->kind == VC_GGUF_VALUE_ARRAY && v->values && v->values->len > 0)
+    {
+      gint64 first = g_array_index (v->values, gint64, 0);
+
+      for (guint i = 1; i < v->values->len; i++)
+        if (g_array_index (v->values, gint64, i) != first)
+          return fail (error, file_name, _("%s differs from layer to layer, which is not modelled"), key);
+      if (first < 0)
+        return fail (error, file_name, _("%s is negative"), key);
+      *out = (guint64) first;
+      return TRUE;
+    }
+  if (!vc_gguf_get_uint (g, key, out))
+    return fail (error, file_name, _("%s is not a whole number"), key);
+  return TRUE;
+}
+
+static gboolean
+has_tensor (GHashTable *names,
+            const char *name)
+{
+  return g_hash_table_contains (names, name);
+}
+
+/* Layers with a sliding window when the file gives a window but no per-layer pattern: the
+ * patterns llama.cpp's llama-model.cpp sets per architecture (every n-th layer global). */
+static guint
+swa_pattern_for (const char *arch)
+{
+  if (g_str_equal (arch, "gemma2") || g_str_equal (arch, "gpt-oss") || g_str_equal (arch, "openai-moe"))
+    return 2;
+  if (g_str_equal (arch, "gemma3") || g_str_equal (arch, "gemma3n"))
+    return 6;
+  if (g_str_equal (arch, "cohere2"))
+    return 4;
+  return 0;
+}
+
+static gboolean
+load_gguf (VcModelFile   *self,
+           GFile         *file,
+           GCancellable  *cancellable,
+           GError       **error)
+{
+  g_auto(VcGguf) g = { 0 };
+  g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GList) keys = NULL;
+  g_autofree char *shown = g_file_get_parse_name (file);
+  static const char *const unmodelled[] = {
+    ".ssm.", ".wkv.", ".time_mix", ".token_shift", ".rescale_every_n_layers",
+    ".attention.kv_lora_rank", ".attention.q_lora_rank", ".full_attention_interval",
+    ".shortconv.", ".linear_attention", ".attention.chunk_size", ".n_deepstack_layers",
+  };
+  const char *arch;
+  const VcGgufValue *tokens;
+  VcArch a = { 0 };
+  guint64 v, ftype, head_count, kv_heads, key_length, value_length, window = 0;
+  double expert_elements = 0;
+
+  vc_gguf_init (&g);
+  if (!vc_gguf_read (&g, file, cancellable, error))
+    return FALSE;
+
+  arch = vc_gguf_get_string (&g, "general.architecture");
+  if (arch == NULL)
+    return fail (error, shown, _("the metadata has no general.architecture"));
+  keys = g_hash_table_get_keys (g.metadata);
+  for (GList *l = keys; l; l = l->next)
+    for (guint i = 0; i < G_N_ELEMENTS (unmodelled); i++)
+      if (g_str_has_prefix (l->data, arch) && strstr (l->data, unmodelled[i]))
+        return fail (error, shown, _("%s describes memory that is not modelled (architecture “%s”); it cannot be estimated exactly"),
+                     (char *) l->data, arch);
+
+  for (guint i = 0; i < g.tensors->len; i++)
+    {
+      VcGgufTensor *t = g.tensors->pdata[i];
+
+      g_hash_table_add (names, t->name);
+      if (strstr (t->name, "_exps.") != NULL)
+        expert_elements += (double) t->elements;
+    }
+
+  if (!gguf_uint (&g, arch, "block_count", TRUE, 0, &v, shown, error))
+    return FALSE;
+  a.n_layers = (guint) MIN (v, G_MAXUINT);
+  if (!gguf_uint (&g, arch, "embedding_length", TRUE, 0, &v, shown, error))
+    return FALSE;
+  a.hidden_size = (guint) MIN (v, G_MAXUINT);
+  if (!gguf_uint (&g, arch, "attention.head_count", TRUE, 0, &head_count, shown, error) ||
+      !gguf_uint (&g, arch, "attention.head_count_kv", FALSE, head_count, &kv_heads, shown, error))
+    return FALSE;
+  a.n_heads = (guint) MIN (head_count, G_MAXUINT);
+  a.n_kv_heads = (guint) MIN (kv_heads, G_MAXUINT);
+  if (a.n_heads == 0)
+    return fail (error, shown, _("%s.attention.head_count is 0"), arch);
+  if (!gguf_uint (&g, arch, "attention.key_length", FALSE, a.hidden_size / a.n_heads, &key_length, shown, error) ||
+      !gguf_uint (&g, arch, "attention.value_length", FALSE, key_length, &value_length, shown, error))
+    return FALSE;
+  if (key_length != value_length)
+    return fail (error, shown, _("keys (%llu) and values (%llu) of different lengths are not modelled"),
+                 U(key_length), U(value_length));
+  a.head_dim = (guint) MIN (key_length, G_MAXUINT);
+  if (!gguf_uint (&g, arch, "feed_forward_length", FALSE, 0, &v, shown, error))
+    return FALSE;
+  a.intermediate_size = (guint) MIN (v, G_MAXUINT);
+  if (!gguf_uint (&g, arch, "expert_count", FALSE, 0, &v, shown, error))
+    return FALSE;
+  a.n_experts = (guint) MIN (v, G_MAXUINT);
+  if (a.n_experts > 0)
+    {
+      if (!gguf_uint (&g, arch, "expert_used_count", TRUE, 0, &v, shown, error))
+        return FALSE;
+      a.experts_per_token = (guint) MIN (v, G_MAXUINT);
+      if (!gguf_uint (&g, arch, "expert_feed_forward_length", FALSE, a.intermediate_size, &v, shown, error))
+        return FALSE;
+      a.expert_intermediate_size = (guint) MIN (v, G_MAXUINT);
+      if (!gguf_uint (&g, arch, "expert_shared_count", FALSE, 0, &v, shown, error))
+        return FALSE;
+      a.n_shared_experts = (guint) MIN (v, G_MAXUINT);
+      if (!gguf_uint (&g, arch, "leading_dense_block_count", FALSE, 0, &v, shown, error))
+        return FALSE;
+      a.dense_layers = (guint) MIN (v, a.n_layers);
+    }
+  if (a.intermediate_size == 0)
+    a.intermediate_size = a.expert_intermediate_size ? a.expert_intermediate_size : 1;
+  tokens = vc_gguf_get (&g, "tokenizer.ggml.tokens");
+  if (tokens && tokens->kind == VC_GGUF_VALUE_ARRAY)
+    a.vocab_size = (guint) MIN (tokens->length, G_MAXUINT);
+  else if (!gguf_uint (&g, arch, "vocab_size", TRUE, 0, &v, shown, error))
+    return FALSE;
+  else
+    a.vocab_size = (guint) MIN (v, G_MAXUINT);
+  a.tied_embeddings = !has_tensor (names, "output.weight");
+  a.gated_mlp = has_tensor (names, "blk.0.ffn_gate.weight") || has_tensor (names, "blk.0.ffn_gate_exps.weight") ||
+                !has_tensor (names, "blk.0.ffn_up.weight");
+  a.norm = has_tensor (names, "blk.0.attn_norm.bias") ? VC_NORM_LAYER : VC_NORM_RMS;
+  a.norms_per_layer = has_tensor (names, "blk.0.attn_norm.weight") + has_tensor (names, "blk.0.ffn_norm.weight") +
+                      has_tensor (names, "blk.0.post_attention_norm.weight") + has_tensor (names, "blk.0.post_ffw_norm.weight");
+  a.qk_norm = has_tensor (names, "blk.0.attn_q_norm.weight");
+  a.qkv_bias = has_tensor (names, "blk.0.attn_q.bias") || has_tensor (names, "blk.0.attn_qkv.bias");
+  a.o_bias = has_tensor (names, "blk.0.attn_output.bias");
+  a.mlp_bias = has_tensor (names, "blk.0.ffn_up.bias");
+  if (has_tensor (names, "position_embd.weight"))
+    {
+      if (!gguf_uint (&g, arch, "context_length", TRUE, 0, &v, shown, error))
+        return FALSE;
+      a.max_positions = (guint) MIN (v, G_MAXUINT);
+    }
+
+  if (!gguf_uint (&g, arch, "attention.sliding_window", FALSE, 0, &window, shown, error))
+    return FALSE;
+  if (window > 0)
+    {
+      g_autofree char *pattern_key = g_strdup_printf ("%s.attention.sliding_window_pattern", arch);
+      const VcGgufValue *pattern = vc_gguf_get (&g, pattern_key);
+      guint n = 0;
+
+      if (pattern && pattern->kind == VC_GGUF_VALUE_ARRAY && pattern->values)
+        {
+          for (guint i = 0; i < pattern->values->len && i < a.n_layers; i++)
+            n += g_array_index (pattern->values, gint64, i) != 0;
+        }
+      else if (pattern && vc_gguf_get_uint (&g, pattern_key, &v) && v > 0)
+        n = a.n_layers - a.n_layers / (guint) MIN (v, G_MAXUINT);
+      else if (swa_pattern_for (arch) > 0)
+        n = a.n_layers - a.n_layers / swa_pattern_for (arch);
+      else
+        return fail (error, shown, _("%s.attention.sliding_window is given without the layers that use it"), arch);
+      a.sliding_window = (guint) MIN (window, G_MAXUINT);
+      a.sliding_window_layers = n;
+    }
+  {
+    g_autoptr(GError) local = NULL;
+
+    if (!vc_arch_validate (&a, &local))
+      return fail (error, shown, "%s", local->message);
+  }
+
+  self->format = g_strdup ("gguf");
+  self->arch = a;
+  self->name = g_strdup (vc_gguf_get_string (&g, "general.name") ? vc_gguf_get_string (&g, "general.name")
+                                                                    : arch);
+  self->n_tensors = g.n_tensors;
+  self->file_bytes = g.file_bytes;
+  self->weights_bytes = (double) g.tensor_bytes;
+  self->parameters = (double) g.elements;
+  self->active_parameters = self->parameters;
+  if (a.n_experts > 0)
+    self->active_parameters -= expert_elements * (1.0 - (double) a.experts_per_token / a.n_experts);
+  gguf_uint (&g, arch, "context_length", FALSE, 0, &self->max_context, shown, NULL);
+  /* the longest context the solver may report; beyond the input's range it is unknown */
+  self->arch.max_context = self->max_context <= vc_arch_field_find ("max-context")->max ? (guint) self->max_context : 0;
+  if (g.elements == 0)
+    return fail (error, shown, _("the file holds no tensors"));
+
+  if (vc_gguf_get_uint (&g, "general.file_type", &ftype) && ftype_name (ftype))
+    self->quantization = g_strdup (ftype_name (ftype));
+  else
+    {
+      guint64 most = 0;
+      guint32 type = 0;
+
+      for (guint32 t = 0; t < VC_GGML_N_TYPES; t++)
+        if (g.type_bytes[t] > most)
+          {
+            most = g.type_bytes[t];
+            type = t;
+          }
+      self->quantization = g_strdup (vc_ggml_type_name (type));
+    }
+  self->has_precision = TRUE;
+  /* a file type with a recipe of its own (Q4_K_M, …) is that precision; others by their bits */
+  if (!(vc_gguf_get_uint (&g, "general.file_type", &ftype) &&
+        vc_precision_from_gguf_ftype (ftype, &self->precision)))
+    self->precision = precision_for_bits (self->weights_bytes * 8.0 / self->parameters,
+                                          g.type_bytes[30] > g.type_bytes[1]);
+  return TRUE;
+}
+
+/* ---- a config.json's quantization_config --------------------------------------------------------- */
+
+/* A quantized checkpoint's config.json alone: its weights as quantization_config stores them
+ * (vc-quant.c), which become the weights at the checkpoint's own precision. */
+static gboolean
+size_quantization_config (VcModelFile   *self,
+                          GFile         *file,
+                          GError       **error)
+{
+  g_autoptr(GFile) config_file = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autofree char *contents = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *label = NULL;
+  const char *dtype = vc_hf_config_get_torch_dtype (self->config);
+  JsonNode *root, *q;
+  gsize length;
+  double bytes;
+  VcPrecision precision;
+
+  if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
+    config_file = g_file_get_child (file, "config.json");
+  else
+    config_file = g_object_ref (file);
+  shown = g_file_get_basename (config_file);
+  /* vc_hf_config_new_for_file() read and checked this file a moment ago */
+  if (!g_file_load_contents (config_file, NULL, &contents, &length, NULL, error) ||
+      !json_parser_load_from_data (parser, contents, length, error))
+    return FALSE;
+  root = json_parser_get_root (parser);
+  q = JSON_NODE_HOLDS_OBJECT (root) ? json_object_get_member (json_node_get_object (root), "quantization_config") : NULL;
+  if (q == NULL || !JSON_NODE_HOLDS_OBJECT (q))
+    return TRUE;
+  /* one that cannot be sized is among what the config reader did not understand: refused
+   * unless an approximate estimate is asked for, which then leaves it out */
+  if (!vc_quant_config_check (json_node_get_object (q), NULL, NULL))
+    return TRUE;
+  if (!vc_quant_config_weights (json_node_get_object (q), &self->arch,
+                                g_strcmp0 (dtype, "float32") == 0 ? 4.0 : 2.0,
+                                shown, &bytes, &precision, &label, error))
+    return FALSE;
+  self->weights_bytes = bytes;
+  self->has_precision = TRUE;
+  self->precision = precision;
+  g_free (self->quantization);
+  self->quantization = g_steal_pointer (&label);
+  return TRUE;
+}
+
+/* ---- loading ------------------------------------------------------------------------------------ */
+
+static gboolean
+is_gguf_file (GFile *file)
+{
+  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
+  guint8 magic[4];
+  gsize got = 0;
+
+  if (in == NULL)
+    return FALSE;
+  return g_input_stream_read_all (G_INPUT_STREAM (in), magic, 4, &got, NULL, NULL) && got == 4 &&
+         memcmp (magic, "GGUF", 4) == 0;
+}
+
+static gboolean load_config (VcModelFile   *self,
+                             GFile         *file,
+                             GCancellable  *cancellable,
+                             GError       **error);
+
+VcModelFile *
+vc_model_file_new_for_file (GFile         *file,
+                            GCancellable  *cancellable,
+                            GError       **error)
+{
+  g_autoptr(VcModelFile) self = g_object_new (VC_TYPE_MODEL_FILE, NULL);
+  g_autofree char *shown = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  shown = g_file_get_parse_name (file);
+  if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, cancellable) == G_FILE_TYPE_DIRECTORY)
+    {
+      g_autoptr(GFile) config = g_file_get_child (file, "config.json");
+      gboolean has_config = g_file_query_exists (config, cancellable);
+
+      if (has_config && vc_safetensors_folder_has (file))
+        {
+          if (!load_safetensors (self, file, cancellable, error))
+            return NULL;
+          return g_steal_pointer (&self);
+        }
+      if (has_config)
+        {
+          /* config.json beside a GGUF: the GGUF is the model that runs */
+          g_autoptr(GFile) gguf = vc_gguf_find_in_folder (file, cancellable, NULL);
+
+          if (gguf != NULL)
+            {
+              if (!load_gguf (self, gguf, cancellable, error))
+                return NULL;
+              return g_steal_pointer (&self);
+            }
+        }
+      else
+        {
+          g_autoptr(GError) local = NULL;
+          g_autoptr(GFile) gguf = vc_gguf_find_in_folder (file, cancellable, &local);
+
+          if (gguf == NULL)
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           _("%s holds no config.json, no safetensors and no .gguf file; choose a model's folder, its config.json or a .gguf file"),
+                           shown);
+              return NULL;
+            }
+          if (!load_gguf (self, gguf, cancellable, error))
+            return NULL;
+          return g_steal_pointer (&self);
+        }
+    }
+  else if (is_gguf_file (file))
+    {
+      if (!load_gguf (self, file, cancellable, error))
+        return NULL;
+      return g_steal_pointer (&self);
+    }
+  else
+    {
+      g_autofree char *base = g_file_get_basename (file);
+
+      if (base && g_str_has_suffix (base, ".gguf"))
+        {
+          fail (error, shown, _("not a GGUF file (it does not begin with “GGUF”)"));
+          return NULL;
+        }
+      if (base && g_str_has_suffix (base, ".safetensors"))
+        {
+          /* one shard stands for its folder: config.json and every shard */
+          g_autoptr(GFile) folder = g_file_get_parent (file);
+
+          return folder ? vc_model_file_new_for_file (folder, cancellable, error) : NULL;
+        }
+    }
+
+  /* a config.json alone, or a folder with no weights */
+  if (!load_config (self, file, cancellable, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+/**
+ * vc_model_file_new_for_config:
+ * @file: a config.json (any name) or a folder holding config.json
+ *
+ * Reads the config.json only, never the weights beside it (vramcalc --config).
+ */
+VcModelFile *
+vc_model_file_new_for_config (GFile         *file,
+                              GCancellable  *cancellable,
+                              GError       **error)
+{
+  g_autoptr(VcModelFile) self = g_object_new (VC_TYPE_MODEL_FILE, NULL);
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+  if (!load_config (self, file, cancellable, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+static gboolean
+load_config (VcModelFile   *self,
+             GFile         *file,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  self->config = vc_hf_config_new_for_file (file, cancellable, error);
+  if (self->config == NULL)
+    return FALSE;
+  self->format = g_strdup ("config");
+  self->arch = *vc_hf_config_get_arch (self->config);
+  self->max_context = self->arch.max_context;
+  self->name = g_strdup (vc_hf_config_get_name (self->config));
+  self->parameters = vc_hf_config_get_counts (self->config)->total;
+  self->active_parameters = vc_hf_config_get_counts (self->config)->active;
+  self->has_precision = vc_hf_config_get_precision (self->config, &self->precision);
+  self->quantization = g_strdup (vc_hf_config_get_torch_dtype (self->config)
+                                 ? vc_hf_config_get_torch_dtype (self->config) : "");
+  if (!size_quantization_config (self, file, error))
+    return FALSE;
+  if (vc_hf_config_get_warning (self->config))
+    self->warning = g_strdup (vc_hf_config_get_warning (self->config));
+  return TRUE;
+}
+
+VcModelFile *
+vc_model_file_new_for_path (const char  *path,
+                            GError     **error)
+{
+  g_autoptr(GFile) file = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  file = g_file_new_for_commandline_arg (path);
+  return vc_model_file_new_for_file (file, NULL, error);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  GError *error = NULL;
+  VcModelFile *model = vc_model_file_new_for_file (task_data, cancellable, &error);
+
+  if (model)
+    g_task_return_pointer (task, model, g_object_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+vc_model_file_load_async (GFile               *file,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (G_IS_FILE (file));
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, vc_model_file_load_async);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, load_thread);
+}
+
+VcModelFile *
+vc_model_file_load_finish (GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ---- reading the result ------------------------------------------------------------------------- */
+
+const char *
+vc_model_file_get_format (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), NULL);
+  return self->format;
+}
+
+const char *
+vc_model_file_get_quantization (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), NULL);
+  return self->quantization;
+}
+
+const char *
+vc_model_file_get_name (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), NULL);
+  return self->name;
+}
+
+const VcArch *
+vc_model_file_get_arch (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), NULL);
+  return &self->arch;
+}
+
+VcHfConfig *
+vc_model_file_get_config (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), NULL);
+  return self->config;
+}
+
+guint64
+vc_model_file_get_n_tensors (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), 0);
+  return self->n_tensors;
+}
+
+guint64
+vc_model_file_get_file_bytes (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), 0);
+  return self->file_bytes;
+}
+
+double
+vc_model_file_get_weights_bytes (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), -1);
+  return self->weights_bytes;
+}
+
+double
+vc_model_file_get_parameters (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), 0);
+  return self->parameters;
+}
+
+double
+vc_model_file_get_active_parameters (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), 0);
+  return self->active_parameters;
+}
+
+const char *
+vc_model_file_get_warning (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), NULL);
+  return self->warning;
+}
+
+
+guint64
+vc_model_file_get_max_context (VcModelFile *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), 0);
+  return self->max_context;
+}
+
+gboolean
+vc_model_file_get_precision (VcModelFile *self,
+                             VcPrecision *precision)
+{
+  g_return_val_if_fail (VC_IS_MODEL_FILE (self), FALSE);
+  if (self->has_precision)
+    *precision = self->precision;
+  return self->has_precision;
+}
+
+static double
+clamp_to_pspec (GObject    *object,
+                const char *property,
+                double      value)
+{
+  GParamSpecDouble *pspec = G_PARAM_SPEC_DOUBLE (g_object_class_find_property (G_OBJECT_GET_CLASS (object),
+                                                                             property));
+  return CLAMP (value, pspec->minimum, pspec->maximum);
+}
+
+/* Like choosing a preset: the architecture, the parameter counts, the name, the architecture
+ * method; the weights at the checkpoint's own precision, which becomes the selected one (the
+ * user can still choose another); llama.cpp's default f16 KV cache for a GGUF. */
+void
+vc_model_file_apply (VcModelFile *self,
+                     VcEstimate  *estimate)
+{
+  gboolean moe, tensors;
+
+  g_return_if_fail (VC_IS_MODEL_FILE (self));
+  g_return_if_fail (VC_IS_ESTIMATE (estimate));
+
+  moe = vc_arch_is_moe (&self->arch);
+  tensors = self->weights_bytes > 0;
+  g_object_freeze_notify (G_OBJECT (estimate));
+  if (self->config)
+    vc_hf_config_apply (self->config, estimate);
+  else
+    {
+      vc_estimate_set_preset (estimate, "", NULL);
+      vc_estimate_set_architecture (estimate, &self->arch);
+      g_object_set (estimate,
+                    "parameters", clamp_to_pspec (G_OBJECT (estimate), "parameters", self->parameters),
+                    "active-parameters", moe ? clamp_to_pspec (G_OBJECT (estimate), "active-parameters",
+                                                               self->active_parameters) : 0.0,
+                    "model-type", moe ? VC_MODEL_TYPE_MOE : VC_MODEL_TYPE_DENSE,
+                    "method", VC_METHOD_ARCHITECTURE,
+                    NULL);
+      vc_estimate_set_model_name (estimate, self->name);
+    }
+  g_object_set (estimate,
+                "source-format", self->format,
+                "source-quantization", self->quantization ? self->quantization : "",
+                "source-weights-bytes", tensors ? clamp_to_pspec (G_OBJECT (estimate), "source-weights-bytes", self->weights_bytes) : 0.0,
+                "source-parameters", tensors ? clamp_to_pspec (G_OBJECT (estimate), "source-parameters", self->parameters) : 0.0,
+                "source-active-parameters", tensors ? clamp_to_pspec (G_OBJECT (estimate), "source-active-parameters", self->active_parameters) : 0.0,
+                NULL);
+  if (self->has_precision && tensors)
+    g_object_set (estimate, "source-precision", self->precision, "precision", self->precision, NULL);
+  if (g_str_equal (self->format, "gguf"))
+    g_object_set (estimate, "kv-precision", VC_PRECISION_FP16, NULL);
+  g_object_thaw_notify (G_OBJECT (estimate));
+}

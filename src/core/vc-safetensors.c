@@ -1,0 +1,525 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vc-safetensors.c: safetensors headers, read and checked, the tensor data never read.
+ *
+ * Format (huggingface/safetensors, docs/source/index.mdx "Format"): 8 bytes, a little-endian
+ * unsigned 64-bit header size N; N bytes of UTF-8 JSON, an object mapping each tensor name to
+ * {"dtype", "shape", "data_offsets": [begin, end]} with offsets relative to the byte after the
+ * header, plus an optional "__metadata__" object of strings; then the data. The library itself
+ * refuses N over 100 MB, offsets that do not tile the data area, and sizes that disagree with
+ * dtype × shape: we refuse the same, and offsets past the end of the file.
+ */
+#define G_LOG_DOMAIN "vc-safetensors"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "vc-error.h"
+#include "vc-safetensors.h"
+
+/* 64-bit sizes in messages: %llu, which gettext checks, rather than G_GUINT64_FORMAT */
+#define U(x) ((unsigned long long) (x))
+
+/* json-glib recurses per nesting level and wraps integer literals beyond 64 bits: a header is
+ * scanned for both before it is parsed. */
+#define MAX_JSON_DEPTH 32
+
+static const struct
+{
+  const char *name;
+  guint size;
+} dtypes[VC_ST_N_DTYPES] = {
+  [VC_ST_DTYPE_BOOL] = { "BOOL", 1 },
+  [VC_ST_DTYPE_U8] = { "U8", 1 },
+  [VC_ST_DTYPE_I8] = { "I8", 1 },
+  [VC_ST_DTYPE_F8_E4M3] = { "F8_E4M3", 1 },
+  [VC_ST_DTYPE_F8_E5M2] = { "F8_E5M2", 1 },
+  [VC_ST_DTYPE_F8_E8M0] = { "F8_E8M0", 1 },
+  [VC_ST_DTYPE_I16] = { "I16", 2 },
+  [VC_ST_DTYPE_U16] = { "U16", 2 },
+  [VC_ST_DTYPE_F16] = { "F16", 2 },
+  [VC_ST_DTYPE_BF16] = { "BF16", 2 },
+  [VC_ST_DTYPE_I32] = { "I32", 4 },
+  [VC_ST_DTYPE_U32] = { "U32", 4 },
+  [VC_ST_DTYPE_F32] = { "F32", 4 },
+  [VC_ST_DTYPE_I64] = { "I64", 8 },
+  [VC_ST_DTYPE_U64] = { "U64", 8 },
+  [VC_ST_DTYPE_F64] = { "F64", 8 },
+};
+
+const char *
+vc_st_dtype_name (VcStDtype dtype)
+{
+  g_return_val_if_fail (dtype < VC_ST_N_DTYPES, "?");
+  return dtypes[dtype].name;
+}
+
+guint
+vc_st_dtype_size (VcStDtype dtype)
+{
+  g_return_val_if_fail (dtype < VC_ST_N_DTYPES, 0);
+  return dtypes[dtype].size;
+}
+
+void
+vc_safetensors_init (VcSafetensors *st)
+{
+  memset (st, 0, sizeof *st);
+  st->tensors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+void
+vc_safetensors_clear (VcSafetensors *st)
+{
+  g_clear_pointer (&st->tensors, g_hash_table_unref);
+}
+
+static gboolean
+fail (GError    **error,
+      const char *file_name,
+      const char *format,
+      ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+fail (GError    **error,
+      const char *file_name,
+      const char *format,
+      ...)
+{
+  g_autofree char *message = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  message = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  /* Translators: a file name, then what is wrong with it */
+  g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s: %s"), file_name, message);
+  return FALSE;
+}
+
+/* Nesting depth and integer literals of a JSON text, strings skipped. */
+static gboolean
+scan_json (const char *text,
+           gsize       length,
+           const char *file_name,
+           GError    **error)
+{
+  int depth = 0;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = text[i];
+
+      if (c == '"')
+        {
+          for (i++; i < length && text[i] != '"'; i++)
+            if (text[i] == '\\')
+              i++;
+        }
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > MAX_JSON_DEPTH)
+            return fail (error, file_name, _("the header nests deeper than %d levels"), MAX_JSON_DEPTH);
+        }
+      else if (c == ']' || c == '}')
+        depth--;
+      else if (g_ascii_isdigit (c))
+        {
+          gsize start = i;
+
+          while (i + 1 < length && g_ascii_isdigit (text[i + 1]))
+            i++;
+          if (i - start + 1 > 18)
+            return fail (error, file_name, _("the header holds a number too large to be a size or an offset"));
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+find_dtype (const char *name,
+            VcStDtype  *dtype)
+{
+  for (guint i = 0; i < VC_ST_N_DTYPES; i++)
+    if (g_str_equal (dtypes[i].name, name))
+      {
+        *dtype = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+typedef struct
+{
+  guint64 begin, end;
+  const char *name;
+} Span;
+
+static int
+span_compare (gconstpointer a,
+              gconstpointer b)
+{
+  const Span *x = a, *y = b;
+
+  if (x->begin != y->begin)
+    return x->begin < y->begin ? -1 : 1;
+  if (x->end != y->end)
+    return x->end < y->end ? -1 : 1;
+  return 0;
+}
+
+static gboolean
+get_uint (JsonNode  *node,
+          guint64   *value)
+{
+  gint64 v;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
+    return FALSE;
+  v = json_node_get_int (node);
+  if (v < 0)
+    return FALSE;
+  *value = (guint64) v;
+  return TRUE;
+}
+
+gboolean
+vc_safetensors_parse (VcSafetensors  *st,
+                      const guint8   *data,
+                      gsize           length,
+                      guint64         file_size,
+                      const char     *file_name,
+                      GError        **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) json_error = NULL;
+  g_autoptr(GArray) spans = NULL;
+  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr(GList) members = NULL;
+  JsonObject *root;
+  guint64 header_size = 0, data_size, covered = 0;
+  VcSafetensors add = { 0 };
+
+  g_return_val_if_fail (st != NULL && st->tensors != NULL, FALSE);
+
+  if (length < 8 || file_size < 8)
+    return fail (error, file_name, _("the file is shorter than the 8-byte header length"));
+  for (int i = 7; i >= 0; i--)
+    header_size = (header_size << 8) | data[i];
+  if (header_size > VC_SAFETENSORS_MAX_HEADER)
+    return fail (error, file_name, _("the header length (%llu bytes) is over the 100 MB a safetensors header may have"),
+                 U(header_size));
+  if (header_size > file_size - 8)
+    return fail (error, file_name, _("the header length (%llu bytes) runs past the end of the file (%llu bytes)"),
+                 U(header_size), U(file_size));
+  if (header_size > length - 8)
+    return fail (error, file_name, _("the header is truncated"));
+  if (header_size < 2)
+    return fail (error, file_name, _("the header is empty"));
+  data_size = file_size - 8 - header_size;
+
+  if (!g_utf8_validate ((const char *) data + 8, header_size, NULL) ||
+      memchr (data + 8, '\0', header_size) != NULL)
+    return fail (error, file_name, _("the header is not UTF-8 text"));
+  if (!scan_json ((const char *) data + 8, header_size, file_name, error))
+    return FALSE;
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, (const char *) data + 8, header_size, &json_error))
+    return fail (error, file_name, _("the header is not valid JSON: %s"), json_error->message);
+  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return fail (error, file_name, _("the header is not a JSON object"));
+  root = json_node_get_object (json_parser_get_root (parser));
+
+  spans = g_array_new (FALSE, FALSE, sizeof (Span));
+  names = g_ptr_array_new ();
+  members = json_object_get_members (root);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+      JsonNode *node = json_object_get_member (root, name);
+      JsonObject *t;
+      JsonNode *dtype_node, *shape_node, *offsets_node;
+      JsonArray *shape, *offsets;
+      VcStDtype dtype;
+      VcStTensor tensor = { 0 };
+      guint64 elements = 1, bytes;
+      Span span;
+
+      if (g_str_equal (name, "__metadata__"))
+        {
+          if (!JSON_NODE_HOLDS_OBJECT (node))
+            return fail (error, file_name, _("__metadata__ is not an object"));
+          continue;
+        }
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        return fail (error, file_name, _("tensor “%s” is not an object"), name);
+      t = json_node_get_object (node);
+      dtype_node = json_object_get_member (t, "dtype");
+      shape_node = json_object_get_member (t, "shape");
+      offsets_node = json_object_get_member (t, "data_offsets");
+      if (dtype_node == NULL || !JSON_NODE_HOLDS_VALUE (dtype_node) ||
+          json_node_get_value_type (dtype_node) != G_TYPE_STRING)
+        return fail (error, file_name, _("tensor “%s” has no dtype"), name);
+      if (!find_dtype (json_node_get_string (dtype_node), &dtype))
+        return fail (error, file_name, _("tensor “%s” has the dtype “%s”, which is not known; known: BOOL, U8, I8, F8_E4M3, F8_E5M2, F8_E8M0, I16, U16, F16, BF16, I32, U32, F32, I64, U64, F64"),
+                     name, json_node_get_string (dtype_node));
+      if (shape_node == NULL || !JSON_NODE_HOLDS_ARRAY (shape_node))
+        return fail (error, file_name, _("tensor “%s” has no shape"), name);
+      shape = json_node_get_array (shape_node);
+      if (json_array_get_length (shape) > G_N_ELEMENTS (tensor.dims))
+        return fail (error, file_name, _("tensor “%s” has %u dimensions; at most %u are read"),
+                     name, json_array_get_length (shape), (guint) G_N_ELEMENTS (tensor.dims));
+      for (guint i = 0; i < json_array_get_length (shape); i++)
+        {
+          guint64 dim;
+
+          if (!get_uint (json_array_get_element (shape, i), &dim))
+            return fail (error, file_name, _("tensor “%s” has a dimension that is not a whole number"), name);
+          if (dim != 0 && elements > G_MAXUINT64 / dim)
+            return fail (error, file_name, _("the dimensions of tensor “%s” multiply past 64 bits"), name);
+          elements *= dim;
+          tensor.dims[tensor.n_dims++] = dim;
+        }
+      if (elements > G_MAXUINT64 / dtypes[dtype].size)
+        return fail (error, file_name, _("the size of tensor “%s” is past 64 bits"), name);
+      bytes = elements * dtypes[dtype].size;
+      if (offsets_node == NULL || !JSON_NODE_HOLDS_ARRAY (offsets_node) ||
+          json_array_get_length (offsets = json_node_get_array (offsets_node)) != 2 ||
+          !get_uint (json_array_get_element (offsets, 0), &span.begin) ||
+          !get_uint (json_array_get_element (offsets, 1), &span.end))
+        return fail (error, file_name, _("tensor “%s” has no data_offsets [begin, end]"), name);
+      if (span.end < span.begin)
+        return fail (error, file_name, _("tensor “%s” ends (%llu) before it begins (%llu)"),
+                     name, U(span.end), U(span.begin));
+      if (span.end > data_size)
+        return fail (error, file_name, _("tensor “%s” runs past the end of the file (offset %llu, data area %llu bytes)"),
+                     name, U(span.end), U(data_size));
+      if (span.end - span.begin != bytes)
+        return fail (error, file_name, _("tensor “%s” holds %llu bytes but its dtype and shape need %llu"),
+                     name, U(span.end - span.begin), U(bytes));
+      if (g_hash_table_contains (st->tensors, name))
+        return fail (error, file_name, _("tensor “%s” is also in another file"), name);
+      span.name = name;
+      g_array_append_val (spans, span);
+      g_ptr_array_add (names, (gpointer) name);
+
+      tensor.dtype = dtype;
+      tensor.elements = elements;
+      tensor.bytes = bytes;
+      add.n_tensors++;
+      add.elements += elements;
+      add.tensor_bytes += bytes;
+      add.dtype_elements[dtype] += elements;
+      add.dtype_bytes[dtype] += bytes;
+    }
+
+  /* the tensors tile the data area: sorted, each begins where the previous ends */
+  g_array_sort (spans, span_compare);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const Span *s = &g_array_index (spans, Span, i);
+
+      if (s->begin < covered)
+        return fail (error, file_name, _("tensor “%s” overlaps tensor “%s”"),
+                     s->name, g_array_index (spans, Span, i - 1).name);
+      if (s->begin > covered)
+        return fail (error, file_name, _("the data area has a gap of %llu bytes before tensor “%s”"),
+                     U(s->begin - covered), s->name);
+      covered = s->end;
+    }
+
+  /* all checked: add this file's tensors */
+  for (guint i = 0; i < names->len; i++)
+    {
+      JsonObject *t = json_object_get_object_member (root, names->pdata[i]);
+      JsonArray *shape = json_object_get_array_member (t, "shape");
+      VcStTensor *tensor = g_new0 (VcStTensor, 1);
+      guint64 v = 0;
+
+      find_dtype (json_object_get_string_member (t, "dtype"), &tensor->dtype);
+      tensor->elements = 1;
+      for (guint k = 0; k < json_array_get_length (shape); k++)
+        {
+          get_uint (json_array_get_element (shape, k), &v);
+          tensor->dims[tensor->n_dims++] = v;
+          tensor->elements *= v;
+        }
+      tensor->bytes = tensor->elements * dtypes[tensor->dtype].size;
+      g_hash_table_insert (st->tensors, g_strdup (names->pdata[i]), tensor);
+    }
+  st->n_files++;
+  st->n_tensors += add.n_tensors;
+  st->elements += add.elements;
+  st->tensor_bytes += add.tensor_bytes;
+  st->file_bytes += file_size;
+  for (guint d = 0; d < VC_ST_N_DTYPES; d++)
+    {
+      st->dtype_elements[d] += add.dtype_elements[d];
+      st->dtype_bytes[d] += add.dtype_bytes[d];
+    }
+  return TRUE;
+}
+
+static gboolean
+read_exactly (GInputStream  *in,
+              guint8        *buffer,
+              gsize          count,
+              GCancellable  *cancellable,
+              const char    *file_name,
+              GError       **error)
+{
+  gsize got = 0;
+  g_autoptr(GError) local = NULL;
+
+  if (!g_input_stream_read_all (in, buffer, count, &got, cancellable, &local))
+    return fail (error, file_name, "%s", local->message);
+  if (got != count)
+    return fail (error, file_name, _("the header is truncated"));
+  return TRUE;
+}
+
+gboolean
+vc_safetensors_read_file (VcSafetensors  *st,
+                          GFile          *file,
+                          GCancellable   *cancellable,
+                          GError        **error)
+{
+  g_autofree char *file_name = g_file_get_parse_name (file);
+  g_autoptr(GFileInputStream) in = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GError) local = NULL;
+  g_autofree guint8 *buffer = NULL;
+  guint8 head[8];
+  guint64 size, header_size = 0;
+
+  in = g_file_read (file, cancellable, &local);
+  if (in == NULL)
+    return fail (error, file_name, "%s", local->message);
+  info = g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_SIZE, cancellable, &local);
+  if (info == NULL)
+    return fail (error, file_name, "%s", local->message);
+  size = g_file_info_get_size (info);
+  if (size < 8)
+    return fail (error, file_name, _("the file is shorter than the 8-byte header length"));
+  if (!read_exactly (G_INPUT_STREAM (in), head, 8, cancellable, file_name, error))
+    return FALSE;
+  for (int i = 7; i >= 0; i--)
+    header_size = (header_size << 8) | head[i];
+  /* the checks on the length come before any allocation of that length */
+  if (header_size > VC_SAFETENSORS_MAX_HEADER || header_size > size - 8)
+    return vc_safetensors_parse (st, head, 8, size, file_name, error);
+  buffer = g_malloc (8 + header_size);
+  memcpy (buffer, head, 8);
+  if (!read_exactly (G_INPUT_STREAM (in), buffer + 8, header_size, cancellable, file_name, error))
+    return FALSE;
+  return vc_safetensors_parse (st, buffer, 8 + header_size, size, file_name, error);
+}
+
+gboolean
+vc_safetensors_folder_has (GFile *folder)
+{
+  g_autoptr(GFile) single = g_file_get_child (folder, "model.safetensors");
+  g_autoptr(GFile) index = g_file_get_child (folder, "model.safetensors.index.json");
+
+  return g_file_query_exists (single, NULL) || g_file_query_exists (index, NULL);
+}
+
+static gboolean
+read_index (VcSafetensors  *st,
+            GFile          *folder,
+            GFile          *index,
+            GCancellable   *cancellable,
+            GError        **error)
+{
+  g_autofree char *index_name = g_file_get_parse_name (index);
+  g_autofree char *contents = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GPtrArray) shards = g_ptr_array_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GList) members = NULL;
+  JsonNode *root, *map_node;
+  JsonObject *map;
+  gsize length;
+
+  info = g_file_query_info (index, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE, cancellable, &local);
+  if (info == NULL)
+    return fail (error, index_name, "%s", local->message);
+  if (g_file_info_get_size (info) > VC_SAFETENSORS_MAX_INDEX)
+    return fail (error, index_name, _("the index is larger than %d MiB"), VC_SAFETENSORS_MAX_INDEX >> 20);
+  if (!g_file_load_contents (index, cancellable, &contents, &length, NULL, &local))
+    return fail (error, index_name, "%s", local->message);
+  if (!g_utf8_validate (contents, length, NULL))
+    return fail (error, index_name, _("the index is not UTF-8 text"));
+  if (!scan_json (contents, length, index_name, error))
+    return FALSE;
+  if (!json_parser_load_from_data (parser, contents, length, &local))
+    return fail (error, index_name, _("not valid JSON: %s"), local->message);
+  root = json_parser_get_root (parser);
+  if (!JSON_NODE_HOLDS_OBJECT (root) ||
+      (map_node = json_object_get_member (json_node_get_object (root), "weight_map")) == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (map_node))
+    return fail (error, index_name, _("no weight_map object"));
+  map = json_node_get_object (map_node);
+  members = json_object_get_members (map);
+  if (members == NULL)
+    return fail (error, index_name, _("the weight_map lists no tensor"));
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      JsonNode *n = json_object_get_member (map, l->data);
+      const char *shard;
+
+      if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+        return fail (error, index_name, _("the weight_map entry of “%s” is not a file name"), (char *) l->data);
+      shard = json_node_get_string (n);
+      if (*shard == '\0' || strchr (shard, '/') || strchr (shard, '\\') || g_str_equal (shard, "..") ||
+          !g_str_has_suffix (shard, ".safetensors"))
+        return fail (error, index_name, _("“%s” is not the name of a .safetensors file in the model's folder"), shard);
+      if (!g_hash_table_contains (seen, shard))
+        {
+          g_hash_table_add (seen, (gpointer) shard);
+          g_ptr_array_add (shards, (gpointer) shard);
+        }
+    }
+
+  for (guint i = 0; i < shards->len; i++)
+    {
+      g_autoptr(GFile) file = g_file_get_child (folder, shards->pdata[i]);
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (!vc_safetensors_read_file (st, file, cancellable, error))
+        return FALSE;
+    }
+  /* the index and the shards agree: each listed tensor is where the index says */
+  for (GList *l = members; l != NULL; l = l->next)
+    if (!g_hash_table_contains (st->tensors, l->data))
+      return fail (error, index_name, _("tensor “%s” is listed but in none of its files"), (char *) l->data);
+  if (g_hash_table_size (st->tensors) != g_list_length (members))
+    return fail (error, index_name, _("the files hold %u tensors but the index lists %u"),
+                 g_hash_table_size (st->tensors), g_list_length (members));
+  return TRUE;
+}
+
+gboolean
+vc_safetensors_read_folder (VcSafetensors  *st,
+                            GFile          *folder,
+                            GCancellable   *cancellable,
+                            GError        **error)
+{
+  g_autoptr(GFile) index = g_file_get_child (folder, "model.safetensors.index.json");
+  g_autoptr(GFile) single = g_file_get_child (folder, "model.safetensors");
+
+  if (g_file_query_exists (index, cancellable))
+    return read_index (st, folder, index, cancellable, error);
+  if (g_file_query_exists (single, cancellable))
+    return vc_safetensors_read_file (st, single, cancellable, error);
+  {
+    g_autofree char *name = g_file_get_parse_name (folder);
+    return fail (error, name, _("no model.safetensors and no model.safetensors.index.json"));
+  }
+}

@@ -1,0 +1,376 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Writes the model files the model-file tests read: GGUF files and safetensors folders, good
+and bad. Only headers are written; each file is then extended to its full size with truncate(),
+so the data area is a hole and takes no disk space.
+
+usage: make-fixtures.py OUTDIR
+"""
+import json
+import os
+import struct
+import sys
+
+# ggml types: (id, elements per block, bytes per block), from ggml-common.h's block structures
+F32 = (0, 1, 4)
+F16 = (1, 1, 2)
+Q8_0 = (8, 32, 34)
+Q4_K = (12, 256, 144)
+Q6_K = (14, 256, 210)
+MXFP4 = (39, 32, 17)
+
+GGUF_UINT32, GGUF_STRING, GGUF_ARRAY, GGUF_UINT64 = 4, 8, 9, 10
+
+
+def s(text):
+    b = text.encode()
+    return struct.pack('<Q', len(b)) + b
+
+
+def kv_u32(key, value):
+    return s(key) + struct.pack('<II', GGUF_UINT32, value)
+
+
+def kv_str(key, value):
+    return s(key) + struct.pack('<I', GGUF_STRING) + s(value)
+
+
+def kv_tokens(n):
+    out = s('tokenizer.ggml.tokens') + struct.pack('<IIQ', GGUF_ARRAY, GGUF_STRING, n)
+    for i in range(n):
+        out += s('t%d' % i)
+    return out
+
+
+def tensor_bytes(dims, ggml_type):
+    _, block, size = ggml_type
+    n = 1
+    for d in dims:
+        n *= d
+    return n // block * size
+
+
+def llama_tensors(n_layers, hidden, kv_dim, ff, vocab):
+    """(name, dims in ggml order (row length first), type): a Q4_K_M-like mix."""
+    t = [('token_embd.weight', [hidden, vocab], Q4_K),
+         ('output_norm.weight', [hidden], F32),
+         ('output.weight', [hidden, vocab], Q6_K)]
+    for i in range(n_layers):
+        p = 'blk.%d.' % i
+        t += [(p + 'attn_norm.weight', [hidden], F32),
+              (p + 'attn_q.weight', [hidden, hidden], Q4_K),
+              (p + 'attn_k.weight', [hidden, kv_dim], Q4_K),
+              (p + 'attn_v.weight', [hidden, kv_dim], Q6_K),
+              (p + 'attn_output.weight', [hidden, hidden], Q4_K),
+              (p + 'ffn_norm.weight', [hidden], F32),
+              (p + 'ffn_gate.weight', [hidden, ff], Q4_K),
+              (p + 'ffn_up.weight', [hidden, ff], Q4_K),
+              (p + 'ffn_down.weight', [ff, hidden], Q6_K)]
+    return t
+
+
+def gguf(path, kvs, tensors, version=3, alignment=32, magic=b'GGUF', tensor_count=None,
+         offsets=None, size=None, cut=None, data_size=None):
+    """kvs: encoded key/values; tensors: (name, dims, type). Offsets follow one another, aligned,
+    unless given. size: the file's size (default: header and data); cut: keep only this many
+    bytes of the header."""
+    head = magic + struct.pack('<I', version)
+    head += struct.pack('<QQ', len(tensors) if tensor_count is None else tensor_count, len(kvs))
+    for kv in kvs:
+        head += kv
+    offset = 0
+    end = 0
+    for i, (name, dims, ggml_type) in enumerate(tensors):
+        off = offsets[i] if offsets else offset
+        head += s(name) + struct.pack('<I', len(dims))
+        for d in dims:
+            head += struct.pack('<Q', d)
+        head += struct.pack('<IQ', ggml_type[0], off)
+        nbytes = tensor_bytes(dims, ggml_type) if ggml_type[1] else 0
+        end = max(end, off + nbytes)
+        offset = off + nbytes
+        offset += (alignment - offset % alignment) % alignment
+    if cut is not None:
+        head = head[:cut]
+    data_start = len(head) + (alignment - len(head) % alignment) % alignment
+    if data_size is not None:
+        size = data_start + data_size
+    write_sparse(path, head, data_start + end if size is None else size)
+
+
+def write_sparse(path, head, size):
+    with open(path, 'wb') as f:
+        f.write(head)
+        f.truncate(max(size, len(head)))
+
+
+def llama_kvs(name='tiny-llama', file_type=15, n_layers=2, context=4096, vocab=1000, extra=()):
+    return [kv_str('general.architecture', 'llama'),
+            kv_str('general.name', name),
+            kv_u32('general.file_type', file_type),
+            kv_u32('llama.block_count', n_layers),
+            kv_u32('llama.context_length', context),
+            kv_u32('llama.embedding_length', 256),
+            kv_u32('llama.feed_forward_length', 512),
+            kv_u32('llama.attention.head_count', 4),
+            kv_u32('llama.attention.head_count_kv', 2)] + list(extra) + [kv_tokens(vocab)]
+
+
+def make_gguf(out):
+    d = os.path.join(out, 'gguf')
+    os.makedirs(d, exist_ok=True)
+    tensors = llama_tensors(2, 256, 128, 512, 1000)
+    gguf(os.path.join(d, 'tiny-llama-Q4_K_M.gguf'), llama_kvs(), tensors)
+
+    # a folder holding one GGUF (and a vision projector, which is not the model)
+    folder = os.path.join(d, 'folder')
+    os.makedirs(folder, exist_ok=True)
+    gguf(os.path.join(folder, 'tiny-llama-Q4_K_M.gguf'), llama_kvs(), tensors)
+    gguf(os.path.join(folder, 'mmproj-tiny.gguf'), [kv_str('general.architecture', 'clip')],
+         [('v.patch_embd.weight', [32, 32], F16)])
+
+    # a folder with a config.json beside the GGUF: the GGUF is read
+    with_config = os.path.join(d, 'with-config')
+    os.makedirs(with_config, exist_ok=True)
+    gguf(os.path.join(with_config, 'tiny-llama-Q4_K_M.gguf'), llama_kvs(), tensors)
+    with open(os.path.join(with_config, 'config.json'), 'w') as f:
+        json.dump(LLAMA_CONFIG, f)
+
+    # split in two: the first part holds the metadata and the token embedding
+    split = os.path.join(d, 'split')
+    os.makedirs(split, exist_ok=True)
+    first = tensors[:3]
+    rest = tensors[3:]
+    gguf(os.path.join(split, 'tiny-llama-00001-of-00002.gguf'),
+         llama_kvs(extra=[s('split.no') + struct.pack('<IH', 2, 0),
+                          s('split.count') + struct.pack('<IH', 2, 2),
+                          s('split.tensors.count') + struct.pack('<Ii', 5, len(tensors))]),
+         first)
+    gguf(os.path.join(split, 'tiny-llama-00002-of-00002.gguf'),
+         [s('split.no') + struct.pack('<IH', 2, 1), s('split.count') + struct.pack('<IH', 2, 2)],
+         rest)
+
+    # a Q8_0 model with a sliding window on every layer but each fourth (no pattern key:
+    # refused), and an MoE with MXFP4 experts
+    moe = [('token_embd.weight', [256, 1000], Q8_0), ('output_norm.weight', [256], F32)]
+    for i in range(2):
+        p = 'blk.%d.' % i
+        moe += [(p + 'attn_norm.weight', [256], F32),
+                (p + 'attn_q.weight', [256, 256], Q8_0),
+                (p + 'attn_k.weight', [256, 128], Q8_0),
+                (p + 'attn_v.weight', [256, 128], Q8_0),
+                (p + 'attn_output.weight', [256, 256], Q8_0),
+                (p + 'ffn_norm.weight', [256], F32),
+                (p + 'ffn_gate_inp.weight', [256, 8], F32),
+                (p + 'ffn_gate_exps.weight', [256, 128, 8], MXFP4),
+                (p + 'ffn_up_exps.weight', [256, 128, 8], MXFP4),
+                (p + 'ffn_down_exps.weight', [128, 256, 8], MXFP4)]
+    gguf(os.path.join(d, 'tiny-moe.gguf'),
+         [kv_str('general.architecture', 'qwen3moe'),
+          kv_u32('qwen3moe.block_count', 2),
+          kv_u32('qwen3moe.context_length', 32768),
+          kv_u32('qwen3moe.embedding_length', 256),
+          kv_u32('qwen3moe.feed_forward_length', 512),
+          kv_u32('qwen3moe.expert_feed_forward_length', 128),
+          kv_u32('qwen3moe.expert_count', 8),
+          kv_u32('qwen3moe.expert_used_count', 2),
+          kv_u32('qwen3moe.attention.head_count', 4),
+          kv_u32('qwen3moe.attention.head_count_kv', 2),
+          kv_tokens(1000)], moe)
+
+    # bad files, each with one fault
+    bad = os.path.join(d, 'bad')
+    os.makedirs(bad, exist_ok=True)
+    kvs = llama_kvs()
+    gguf(os.path.join(bad, 'magic.gguf'), kvs, tensors, magic=b'GGUX')
+    gguf(os.path.join(bad, 'version.gguf'), kvs, tensors, version=99)
+    gguf(os.path.join(bad, 'truncated.gguf'), kvs, [], cut=300, size=300)
+    gguf(os.path.join(bad, 'tensor-count.gguf'), kvs, tensors, tensor_count=1 << 60)
+    write_sparse(os.path.join(bad, 'string-length.gguf'),
+                 b'GGUF' + struct.pack('<IQQ', 3, 0, 1) + struct.pack('<Q', 1 << 40) + b'general', 4096)
+    gguf(os.path.join(bad, 'dims-overflow.gguf'), kvs,
+         [('token_embd.weight', [1 << 32, 1 << 32], F32)], size=1 << 20)
+    offs = []
+    off = 0
+    for name, dims, t in tensors:
+        offs.append(off)
+        off += tensor_bytes(dims, t)
+        off += (32 - off % 32) % 32
+    offs[4] = offs[3]  # blk.0.attn_q overlaps blk.0.attn_norm
+    gguf(os.path.join(bad, 'overlap.gguf'), kvs, tensors, offsets=offs)
+    gguf(os.path.join(bad, 'past-end.gguf'), kvs, tensors, data_size=1000000)
+    gguf(os.path.join(bad, 'unknown-type.gguf'), kvs, [('token_embd.weight', [256, 1000], (31, 0, 0))],
+         size=1 << 20)
+    gguf(os.path.join(bad, 'ssm.gguf'), kvs + [kv_u32('llama.ssm.state_size', 16)], tensors)
+    write_sparse(os.path.join(bad, 'empty.gguf'), b'', 0)
+
+
+def st_header(tensors, pad=True):
+    """tensors: (name, dtype, shape, nbytes). Returns (header bytes, data size)."""
+    header = {'__metadata__': {'format': 'pt'}}
+    off = 0
+    for name, dtype, shape, nbytes in tensors:
+        header[name] = {'dtype': dtype, 'shape': shape, 'data_offsets': [off, off + nbytes]}
+        off += nbytes
+    text = json.dumps(header).encode()
+    if pad:
+        text += b' ' * ((8 - len(text) % 8) % 8)
+    return text, off
+
+
+def st_file(path, tensors, header=None, size=None):
+    text, data = st_header(tensors)
+    if header is not None:
+        text = header
+    write_sparse(path, struct.pack('<Q', len(text)) + text, 8 + len(text) + data if size is None else size)
+
+
+LLAMA_CONFIG = {
+    'architectures': ['LlamaForCausalLM'], 'model_type': 'llama', 'hidden_size': 256,
+    'intermediate_size': 512, 'num_attention_heads': 4, 'num_key_value_heads': 2,
+    'num_hidden_layers': 2, 'vocab_size': 1000, 'max_position_embeddings': 4096,
+    'tie_word_embeddings': False, 'torch_dtype': 'bfloat16', 'rms_norm_eps': 1e-5,
+}
+
+
+def hf_llama(dtype='BF16', size=2):
+    t = [('model.embed_tokens.weight', [1000, 256]), ('model.norm.weight', [256]),
+         ('lm_head.weight', [1000, 256])]
+    for i in range(2):
+        p = 'model.layers.%d.' % i
+        t += [(p + 'input_layernorm.weight', [256]), (p + 'post_attention_layernorm.weight', [256]),
+              (p + 'self_attn.q_proj.weight', [256, 256]), (p + 'self_attn.k_proj.weight', [128, 256]),
+              (p + 'self_attn.v_proj.weight', [128, 256]), (p + 'self_attn.o_proj.weight', [256, 256]),
+              (p + 'mlp.gate_proj.weight', [512, 256]), (p + 'mlp.up_proj.weight', [512, 256]),
+              (p + 'mlp.down_proj.weight', [256, 512])]
+    out = []
+    for name, shape in t:
+        n = 1
+        for x in shape:
+            n *= x
+        out.append((name, dtype, shape, n * size))
+    return out
+
+
+def make_safetensors(out):
+    d = os.path.join(out, 'safetensors')
+    tensors = hf_llama()
+
+    single = os.path.join(d, 'single')
+    os.makedirs(single, exist_ok=True)
+    with open(os.path.join(single, 'config.json'), 'w') as f:
+        json.dump(LLAMA_CONFIG, f)
+    st_file(os.path.join(single, 'model.safetensors'), tensors)
+
+    sharded = os.path.join(d, 'sharded')
+    os.makedirs(sharded, exist_ok=True)
+    with open(os.path.join(sharded, 'config.json'), 'w') as f:
+        json.dump(LLAMA_CONFIG, f)
+    halves = [tensors[:3], tensors[3:]]
+    weight_map = {}
+    for i, part in enumerate(halves):
+        name = 'model-%05d-of-00002.safetensors' % (i + 1)
+        st_file(os.path.join(sharded, name), part)
+        for t in part:
+            weight_map[t[0]] = name
+    with open(os.path.join(sharded, 'model.safetensors.index.json'), 'w') as f:
+        json.dump({'metadata': {'total_size': sum(t[3] for t in tensors)}, 'weight_map': weight_map}, f)
+
+    # GPTQ 4-bit, group 128: the linear layers packed in I32 with their scales and zeros
+    gptq = os.path.join(d, 'gptq')
+    os.makedirs(gptq, exist_ok=True)
+    config = dict(LLAMA_CONFIG, torch_dtype='float16',
+                  quantization_config={'quant_method': 'gptq', 'bits': 4, 'group_size': 128,
+                                       'desc_act': False, 'sym': True})
+    with open(os.path.join(gptq, 'config.json'), 'w') as f:
+        json.dump(config, f)
+    packed = []
+    for name, dtype, shape, nbytes in hf_llama('F16'):
+        if len(shape) == 2 and name.startswith('model.layers.'):
+            out_f, in_f = shape
+            base = name[:-len('.weight')]
+            packed += [(base + '.qweight', 'I32', [in_f // 8, out_f], in_f // 8 * out_f * 4),
+                       (base + '.qzeros', 'I32', [in_f // 128, out_f // 8], in_f // 128 * out_f // 8 * 4),
+                       (base + '.scales', 'F16', [in_f // 128, out_f], in_f // 128 * out_f * 2),
+                       (base + '.g_idx', 'I32', [in_f], in_f * 4)]
+        else:
+            packed.append((name, dtype, shape, nbytes))
+    st_file(os.path.join(gptq, 'model.safetensors'), packed)
+
+    bad = os.path.join(d, 'bad')
+    os.makedirs(bad, exist_ok=True)
+    small = tensors[:3]
+
+    def bad_folder(name, header=None, size=None, files=None):
+        folder = os.path.join(bad, name)
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, 'config.json'), 'w') as f:
+            json.dump(LLAMA_CONFIG, f)
+        if files is not None:
+            for fname, content in files.items():
+                with open(os.path.join(folder, fname), 'wb') as f:
+                    f.write(content)
+            return
+        st_file(os.path.join(folder, 'model.safetensors'), small, header=header, size=size)
+
+    text, data = st_header(small)
+    bad_folder('header-too-large', files={'model.safetensors': struct.pack('<Q', 200_000_000) + b'{}'})
+    write_sparse(os.path.join(bad, 'header-too-large', 'model.safetensors'),
+                 struct.pack('<Q', 200_000_000) + b'{}', 300_000_000)
+    bad_folder('header-past-end', files={'model.safetensors': struct.pack('<Q', 5000) + text[:100]})
+    bad_folder('short', files={'model.safetensors': b'\x01\x02'})
+    over = json.loads(text)
+    over['model.norm.weight']['data_offsets'] = [0, 512]
+    bad_folder('overlap', header=json.dumps(over).encode())
+    past = json.loads(text)
+    past['lm_head.weight']['data_offsets'] = [data, data + 512000]
+    bad_folder('past-end', header=json.dumps(past).encode(), size=8 + 4096)
+    wrong = json.loads(text)
+    wrong['model.norm.weight']['shape'] = [300]
+    bad_folder('size-mismatch', header=json.dumps(wrong).encode())
+    bad_folder('not-json', header=b'{"a": [1, 2', size=8 + 11)
+    bad_folder('dtype', header=text.replace(b'"BF16"', b'"Q9"', 1))
+    bad_folder('deep', header=b'[' * 100000 + b']' * 100000)
+    big = json.loads(text)
+    big['model.norm.weight']['data_offsets'] = [0, 123456789012345678901234567890]
+    bad_folder('huge-number', header=json.dumps(big).encode())
+    # an index naming a shard outside the folder
+    bad_folder('index-escape', files={'model.safetensors.index.json': json.dumps(
+        {'weight_map': {'lm_head.weight': '../model.safetensors'}}).encode()})
+
+
+QUANT_CONFIGS = {
+    'fp8-block': {'quant_method': 'fp8', 'activation_scheme': 'dynamic', 'fmt': 'e4m3',
+                  'weight_block_size': [128, 128]},
+    'fbgemm-fp8': {'quant_method': 'fbgemm_fp8', 'activation_scale_ub': 1200.0,
+                   'modules_to_not_convert': ['model.layers.0.mlp', 'self_attn', 'lm_head']},
+    'bnb-nf4': {'quant_method': 'bitsandbytes', 'load_in_4bit': True, 'bnb_4bit_quant_type': 'nf4',
+                'bnb_4bit_use_double_quant': False, 'bnb_4bit_compute_dtype': 'bfloat16'},
+    'awq': {'quant_method': 'awq', 'bits': 4, 'group_size': 128, 'zero_point': True, 'version': 'gemm'},
+    'gptq': {'quant_method': 'gptq', 'bits': 4, 'group_size': 128, 'desc_act': False, 'sym': True},
+    'unknown-method': {'quant_method': 'hqq', 'nbits': 4},
+    'mxfp4-dense': {'quant_method': 'mxfp4'},
+    'unknown-module': {'quant_method': 'fp8', 'weight_block_size': [128, 128],
+                       'modules_to_not_convert': ['model.layers.0.block_sparse_moe.experts.0.w1']},
+    'gptq-5bit': {'quant_method': 'gptq', 'bits': 5, 'group_size': 128},
+}
+
+
+def make_configs(out):
+    for name, qc in QUANT_CONFIGS.items():
+        d = os.path.join(out, 'configs', name)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, 'config.json'), 'w') as f:
+            json.dump(dict(LLAMA_CONFIG, quantization_config=qc), f)
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    make_gguf(out)
+    make_safetensors(out)
+    make_configs(out)
+
+
+if __name__ == '__main__':
+    main()

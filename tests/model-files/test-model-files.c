@@ -1,0 +1,770 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Model files read from their headers: GGUF and safetensors, good and bad, through the core
+ * API and vramcalc --model. The files are written by make-fixtures.py beside this test into a
+ * scratch folder (headers only; the data areas are holes).
+ *
+ * The tiny Llama both formats hold: 2 layers, hidden 256, 4 heads of 64, 2 KV heads, MLP 512,
+ * vocabulary 1000, untied. Its elements, counted by hand:
+ *   token embedding 256 × 1000 = 256,000; output 256,000; final norm 256;
+ *   a layer: norms 2 × 256, q 65,536, k 32,768, v 32,768, o 65,536, gate, up and down
+ *   3 × 131,072 = 590,336; two layers 1,180,672;  total 1,692,928.
+ * Its GGUF bytes (Q4_K: 144 bytes a block of 256; Q6_K: 210; F32: 4 a value):
+ *   token_embd Q4_K 1000 rows × 144 = 144,000; output Q6_K 1000 × 210 = 210,000; output_norm
+ *   1,024; a layer: norms 2,048, q Q4_K 256 × 144 = 36,864, k Q4_K 128 × 144 = 18,432, v Q6_K
+ *   128 × 210 = 26,880, o 36,864, gate and up Q4_K 512 × 144 = 73,728 each, down Q6_K 256 rows
+ *   of 2 blocks × 210 = 107,520: 376,064;  total 144,000 + 210,000 + 1,024 + 2 × 376,064
+ *   = 1,107,152 bytes.
+ * KV cache per token at f16: 2 layers × (K and V) × 2 heads × 64 × 2 bytes = 1,024. */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+
+#include "vc-error.h"
+#include "vc-estimate.h"
+#include "vc-gguf.h"
+#include "vc-catalog.h"
+#include "vc-model-file.h"
+#include "vc-profile.h"
+#include "vc-quant.h"
+#include "vc-safetensors.h"
+#include "vc-test-util.h"
+
+#define TINY_ELEMENTS 1692928
+#define TINY_GGUF_BYTES 1107152
+#define TINY_BF16_BYTES (2 * TINY_ELEMENTS)
+
+static char *fixtures;
+
+static char *
+fixture (const char *relative)
+{
+  return g_build_filename (fixtures, relative, NULL);
+}
+
+static VcModelFile *
+load (const char *relative)
+{
+  g_autofree char *path = fixture (relative);
+  g_autoptr(GError) error = NULL;
+  VcModelFile *model = vc_model_file_new_for_path (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (model);
+  return model;
+}
+
+static void
+test_gguf_exact (void)
+{
+  g_autofree char *path = fixture ("gguf/tiny-llama-Q4_K_M.gguf");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_auto(VcGguf) g = { 0 };
+  guint64 v = 0;
+
+  vc_gguf_init (&g);
+  g_assert_true (vc_gguf_read (&g, file, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (g.version, ==, 3);
+  g_assert_cmpuint (g.n_files, ==, 1);
+  g_assert_cmpuint (g.n_tensors, ==, 3 + 2 * 9);
+  g_assert_cmpuint (g.elements, ==, TINY_ELEMENTS);
+  g_assert_cmpuint (g.tensor_bytes, ==, TINY_GGUF_BYTES);
+  /* Q4_K: token_embd 144,000 + per layer q 36,864, k 18,432, o 36,864, gate and up 73,728 */
+  g_assert_cmpuint (g.type_bytes[12], ==, 144000 + 2 * (36864 + 18432 + 36864 + 2 * 73728));
+  /* Q6_K: output 210,000 + per layer v 26,880 and down 107,520 */
+  g_assert_cmpuint (g.type_bytes[14], ==, 210000 + 2 * (26880 + 107520));
+  g_assert_cmpuint (g.type_bytes[0], ==, 4 * (256 + 2 * 512));
+  g_assert_cmpstr (vc_gguf_get_string (&g, "general.architecture"), ==, "llama");
+  g_assert_true (vc_gguf_get_uint (&g, "llama.block_count", &v));
+  g_assert_cmpuint (v, ==, 2);
+  g_assert_cmpuint (vc_gguf_get (&g, "tokenizer.ggml.tokens")->length, ==, 1000);
+
+  /* the type table: block size and bytes, as ggml's block structures give them */
+  g_assert_cmpuint (vc_ggml_type_block (12), ==, 256);
+  g_assert_cmpuint (vc_ggml_type_size (12), ==, 144);
+  g_assert_cmpuint (vc_ggml_type_size (8), ==, 34);     /* Q8_0: fp16 scale + 32 int8 */
+  g_assert_cmpuint (vc_ggml_type_size (39), ==, 17);    /* MXFP4: E8M0 scale + 16 bytes */
+  g_assert_cmpuint (vc_ggml_type_size (34), ==, 54);    /* TQ1_0 */
+  g_assert_cmpuint (vc_ggml_type_size (23), ==, 136);   /* IQ4_XS */
+  g_assert_cmpuint (vc_ggml_type_size (19), ==, 50);    /* IQ1_S */
+  g_assert_null (vc_ggml_type_name (31));               /* removed Q4_0_4_4 */
+  g_assert_null (vc_ggml_type_name (100));
+}
+
+static void
+check_tiny_gguf (VcModelFile *m)
+{
+  const VcArch *a = vc_model_file_get_arch (m);
+  VcPrecision p;
+
+  g_assert_cmpstr (vc_model_file_get_format (m), ==, "gguf");
+  g_assert_cmpstr (vc_model_file_get_quantization (m), ==, "Q4_K_M");
+  g_assert_cmpstr (vc_model_file_get_name (m), ==, "tiny-llama");
+  g_assert_cmpuint (vc_model_file_get_n_tensors (m), ==, 21);
+  g_assert_cmpfloat (vc_model_file_get_weights_bytes (m), ==, TINY_GGUF_BYTES);
+  g_assert_cmpfloat (vc_model_file_get_parameters (m), ==, TINY_ELEMENTS);
+  g_assert_cmpfloat (vc_model_file_get_active_parameters (m), ==, TINY_ELEMENTS);
+  g_assert_cmpuint (vc_model_file_get_max_context (m), ==, 4096);
+  g_assert_true (vc_model_file_get_precision (m, &p));
+  g_assert_cmpint (p, ==, VC_PRECISION_Q4_K_M);   /* general.file_type 15 */
+  g_assert_cmpuint (a->n_layers, ==, 2);
+  g_assert_cmpuint (a->hidden_size, ==, 256);
+  g_assert_cmpuint (a->n_heads, ==, 4);
+  g_assert_cmpuint (a->n_kv_heads, ==, 2);
+  g_assert_cmpuint (vc_arch_head_dim (a), ==, 64);
+  g_assert_cmpuint (a->intermediate_size, ==, 512);
+  g_assert_cmpuint (a->vocab_size, ==, 1000);
+  g_assert_false (a->tied_embeddings);
+  g_assert_true (a->gated_mlp);
+  g_assert_cmpfloat (vc_arch_kv_bytes_per_token (a, 2), ==, 1024);
+  /* the architecture's own count agrees with the tensors */
+  {
+    VcParamCounts c;
+    vc_arch_count_params (a, &c);
+    g_assert_cmpfloat (c.total, ==, TINY_ELEMENTS);
+  }
+}
+
+static void
+test_gguf_model (void)
+{
+  g_autoptr(VcModelFile) file = load ("gguf/tiny-llama-Q4_K_M.gguf");
+  g_autoptr(VcModelFile) folder = load ("gguf/folder");
+  g_autoptr(VcModelFile) split = load ("gguf/split/tiny-llama-00001-of-00002.gguf");
+  g_autoptr(VcModelFile) split_folder = load ("gguf/split");
+  g_autofree char *path = fixture ("gguf/tiny-llama-Q4_K_M.gguf");
+  g_autoptr(GFile) gfile = g_file_new_for_path (path);
+  g_autoptr(GFileInfo) info = g_file_query_info (gfile, G_FILE_ATTRIBUTE_STANDARD_SIZE, 0, NULL, NULL);
+
+  check_tiny_gguf (file);
+  g_assert_cmpuint (vc_model_file_get_file_bytes (file), ==, g_file_info_get_size (info));
+  check_tiny_gguf (folder);
+  check_tiny_gguf (split);
+  check_tiny_gguf (split_folder);
+  {
+    g_autoptr(VcModelFile) with_config = load ("gguf/with-config");
+    g_autoptr(VcModelFile) shard = load ("safetensors/sharded/model-00002-of-00002.safetensors");
+
+    check_tiny_gguf (with_config);
+    /* one shard stands for its folder */
+    g_assert_cmpstr (vc_model_file_get_format (shard), ==, "safetensors");
+    g_assert_cmpfloat (vc_model_file_get_weights_bytes (shard), ==, TINY_BF16_BYTES);
+  }
+}
+
+static void
+test_gguf_moe (void)
+{
+  g_autoptr(VcModelFile) m = load ("gguf/tiny-moe.gguf");
+  const VcArch *a = vc_model_file_get_arch (m);
+
+  /* token_embd Q8_0 256 × 1000 / 32 × 34 = 272,000; output_norm 1,024; a layer: norms 2,048,
+   * q Q8_0 256 × 256 / 32 × 34 = 69,632, k and v 34,816 each, o 69,632, router F32 8,192,
+   * three MXFP4 expert tensors of 256 × 128 × 8 / 32 × 17 = 139,264 each (417,792):
+   * 636,928; tied (no output.weight): 272,000 + 1,024 + 2 × 636,928 = 1,546,880 */
+  g_assert_cmpfloat (vc_model_file_get_weights_bytes (m), ==, 1546880);
+  /* 256,000 + 256 + 2 × (512 + 65,536 + 2 × 32,768 + 65,536 + 2,048 + 3 × 262,144) */
+  g_assert_cmpfloat (vc_model_file_get_parameters (m), ==, 2227456);
+  /* 2 of 8 experts: the expert tensors' 1,572,864 count a quarter */
+  g_assert_cmpfloat (vc_model_file_get_active_parameters (m), ==, 2227456 - 1572864 * 3 / 4);
+  g_assert_cmpuint (a->n_experts, ==, 8);
+  g_assert_cmpuint (a->experts_per_token, ==, 2);
+  g_assert_cmpuint (a->expert_intermediate_size, ==, 128);
+  g_assert_true (a->tied_embeddings);
+  g_assert_cmpuint (vc_model_file_get_max_context (m), ==, 32768);
+  g_assert_cmpstr (vc_model_file_get_quantization (m), ==, "MXFP4");
+}
+
+static void
+test_safetensors (void)
+{
+  g_autoptr(VcModelFile) single = load ("safetensors/single");
+  g_autoptr(VcModelFile) sharded = load ("safetensors/sharded");
+  VcPrecision p;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      VcModelFile *m = i == 0 ? single : sharded;
+
+      g_assert_cmpstr (vc_model_file_get_format (m), ==, "safetensors");
+      g_assert_cmpstr (vc_model_file_get_quantization (m), ==, "BF16");
+      g_assert_cmpuint (vc_model_file_get_n_tensors (m), ==, 21);
+      g_assert_cmpfloat (vc_model_file_get_weights_bytes (m), ==, TINY_BF16_BYTES);
+      g_assert_cmpfloat (vc_model_file_get_parameters (m), ==, TINY_ELEMENTS);
+      g_assert_true (vc_model_file_get_precision (m, &p));
+      g_assert_cmpint (p, ==, VC_PRECISION_BF16);
+    }
+  g_assert_cmpuint (vc_model_file_get_file_bytes (sharded), >, TINY_BF16_BYTES);
+
+  {
+    g_autofree char *path = fixture ("safetensors/sharded");
+    g_autoptr(GFile) folder = g_file_new_for_path (path);
+    g_autoptr(GError) error = NULL;
+    g_auto(VcSafetensors) st = { 0 };
+
+    vc_safetensors_init (&st);
+    g_assert_true (vc_safetensors_read_folder (&st, folder, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (st.n_files, ==, 2);
+    g_assert_cmpuint (st.dtype_elements[VC_ST_DTYPE_BF16], ==, TINY_ELEMENTS);
+    g_assert_cmpuint (st.dtype_bytes[VC_ST_DTYPE_BF16], ==, TINY_BF16_BYTES);
+  }
+}
+
+static void
+test_safetensors_gptq (void)
+{
+  g_autoptr(VcModelFile) m = load ("safetensors/gptq");
+  VcPrecision p;
+
+  /* 4-bit, group 128: a linear layer of in × out stores qweight in/8 × out I32, qzeros
+   * in/128 × out/8 I32, scales in/128 × out F16, g_idx in I32. The layer's linears:
+   * q 35,072, k 18,048, v 18,048, o 35,072, gate and up 69,120 each, down 70,144, with the
+   * norms' 1,024 in F16: 315,648; embedding, head and final norm in F16: 1,024,512;
+   * total 1,024,512 + 2 × 315,648 = 1,655,808. Parameters unpack to the same 1,692,928. */
+  g_assert_cmpfloat (vc_model_file_get_weights_bytes (m), ==, 1655808);
+  g_assert_cmpfloat (vc_model_file_get_parameters (m), ==, TINY_ELEMENTS);
+  g_assert_cmpstr (vc_model_file_get_quantization (m), ==, "gptq 4-bit");
+  g_assert_true (vc_model_file_get_precision (m, &p));
+  g_assert_cmpint (p, ==, VC_PRECISION_GPTQ_INT4);
+  /* the same format computed from the architecture alone gives the file's bytes */
+  g_assert_cmpfloat (vc_quant_format_weights (vc_model_file_get_arch (m), VC_PRECISION_GPTQ_INT4), ==, 1655808);
+}
+
+typedef struct
+{
+  const char *path;
+  const char *fault;
+} BadCase;
+
+static const BadCase bad_cases[] = {
+  { "gguf/bad/magic.gguf", "not a GGUF file" },
+  { "gguf/bad/empty.gguf", "not a GGUF file" },
+  { "gguf/bad/version.gguf", "GGUF version 99 is not known" },
+  { "gguf/bad/truncated.gguf", "past the end of the file" },
+  { "gguf/bad/tensor-count.gguf", "1152921504606846976 tensors, more than the file can hold" },
+  { "gguf/bad/string-length.gguf", "has a length of 1099511627776 bytes, past the end of the file" },
+  { "gguf/bad/dims-overflow.gguf", "multiply past 63 bits" },
+  { "gguf/bad/overlap.gguf", "“blk.0.attn_q.weight” overlaps tensor “blk.0.attn_norm.weight”" },
+  { "gguf/bad/past-end.gguf", "runs past the end of the file" },
+  { "gguf/bad/unknown-type.gguf", "ggml type 31, which is not known" },
+  { "gguf/bad/ssm.gguf", "llama.ssm.state_size describes memory that is not modelled" },
+  { "gguf/split/tiny-llama-00002-of-00002.gguf", "open the first part" },
+  { "safetensors/bad/header-too-large", "over the 100 MB" },
+  { "safetensors/bad/header-past-end", "runs past the end of the file" },
+  { "safetensors/bad/short", "shorter than the 8-byte header length" },
+  { "safetensors/bad/overlap", "overlaps tensor" },
+  { "safetensors/bad/past-end", "runs past the end of the file" },
+  { "safetensors/bad/size-mismatch", "holds 512 bytes but its dtype and shape need 600" },
+  { "safetensors/bad/not-json", "not valid JSON" },
+  { "safetensors/bad/dtype", "dtype “Q9”, which is not known" },
+  { "safetensors/bad/deep", "nests deeper" },
+  { "safetensors/bad/huge-number", "number too large" },
+  { "safetensors/bad/index-escape", "not the name of a .safetensors file" },
+};
+
+static void
+test_bad (gconstpointer data)
+{
+  const BadCase *c = data;
+  g_autofree char *path = fixture (c->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcModelFile) m = vc_model_file_new_for_path (path, &error);
+  g_autofree char *base = g_path_get_basename (path);
+
+  g_assert_null (m);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  /* the message names the file (or its folder) and the fault */
+  g_assert_nonnull (strstr (error->message, base));
+  g_assert_nonnull (strstr (error->message, c->fault));
+}
+
+/* The same bad files given whole to the in-memory parser the fuzz target uses. */
+static void
+test_bad_in_memory (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
+    {
+      g_autofree char *path = fixture (bad_cases[i].path);
+      g_autofree char *contents = NULL;
+      gsize length;
+
+      /* ssm.gguf is a well-formed file whose model is refused, not its format */
+      if (g_str_has_prefix (bad_cases[i].path, "gguf/bad/") && !strstr (bad_cases[i].path, "ssm") &&
+          g_file_get_contents (path, &contents, &length, NULL))
+        {
+          g_auto(VcGguf) g = { 0 };
+          g_autoptr(GError) error = NULL;
+
+          vc_gguf_init (&g);
+          g_assert_false (vc_gguf_parse (&g, (const guint8 *) contents, length, "x.gguf", &error));
+          g_assert_error (error, VC_ERROR, VC_ERROR_PARSE);
+        }
+    }
+}
+
+static JsonObject *
+run_json (JsonParser         *parser,
+          const char * const *args)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = vc_test_run_vramcalc (args, NULL, &out, &err);
+
+  if (status != 0)
+    g_test_message ("%s", err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static gint64
+component (JsonObject *root,
+           const char *id)
+{
+  JsonArray *a = json_object_get_array_member (root, "components");
+
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonObject *c = json_array_get_object_element (a, i);
+      if (g_str_equal (json_object_get_string_member (c, "id"), id))
+        return json_object_get_int_member (c, "bytes");
+    }
+  g_assert_not_reached ();
+}
+
+static void
+test_cli_model (void)
+{
+  g_autofree char *gguf = fixture ("gguf/tiny-llama-Q4_K_M.gguf");
+  g_autofree char *st = fixture ("safetensors/sharded");
+  g_autofree char *config = fixture ("safetensors/single/config.json");
+
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    const char *args[] = { "--model", gguf, "--format", "json", "--seq", "1000", NULL };
+    JsonObject *root = run_json (parser, args);
+    JsonObject *source = json_object_get_object_member (root, "source");
+
+    g_assert_cmpstr (json_object_get_string_member (source, "format"), ==, "gguf");
+    g_assert_cmpint (json_object_get_int_member (source, "weights_bytes"), ==, TINY_GGUF_BYTES);
+    g_assert_cmpstr (json_object_get_string_member (source, "quantization"), ==, "Q4_K_M");
+    g_assert_cmpint (component (root, "weights"), ==, TINY_GGUF_BYTES);
+    g_assert_cmpint (json_object_get_int_member (root, "parameters"), ==, TINY_ELEMENTS);
+    g_assert_cmpint (json_object_get_int_member (root, "kv_bytes_per_token"), ==, 1024);
+    /* llama.cpp's default f16 cache: 1,000 tokens of 1,024 bytes */
+    g_assert_cmpint (component (root, "kv_cache"), ==, 1024000);
+    g_assert_cmpstr (json_object_get_string_member (root, "model"), ==, "tiny-llama");
+  }
+  {
+    /* another precision chosen: the architecture's count at that precision */
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    const char *args[] = { "--model", gguf, "--precision", "bf16", "--format", "json", NULL };
+    JsonObject *root = run_json (parser, args);
+
+    g_assert_cmpint (component (root, "weights"), ==, TINY_BF16_BYTES);
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "source"), "weights_bytes"),
+                     ==, TINY_GGUF_BYTES);
+  }
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    const char *args[] = { "--model", st, "--format", "json", "--kv-precision", "bf16", NULL };
+    JsonObject *root = run_json (parser, args);
+
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "source"), "format"),
+                     ==, "safetensors");
+    g_assert_cmpint (component (root, "weights"), ==, TINY_BF16_BYTES);
+    g_assert_cmpstr (json_object_get_string_member (root, "scenario"), ==, "inference-16bit");
+    g_assert_cmpint (json_object_get_int_member (root, "kv_bytes_per_token"), ==, 1024);
+  }
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    const char *args[] = { "--model", config, "--format", "json", NULL };
+    JsonObject *root = run_json (parser, args);
+    JsonObject *source = json_object_get_object_member (root, "source");
+
+    g_assert_cmpstr (json_object_get_string_member (source, "format"), ==, "config");
+    g_assert_true (json_object_get_null_member (source, "weights_bytes"));
+    g_assert_cmpint (json_object_get_int_member (root, "parameters"), ==, TINY_ELEMENTS);
+  }
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    const char *args[] = { "--config", config, "--format", "json", NULL };
+    JsonObject *root = run_json (parser, args);
+
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "source"), "format"),
+                     ==, "config");
+  }
+  {
+    /* --config sizes a quantization_config as an import does: DeepSeek-V3's fp8 with
+     * 128 × 128 block scales is the default precision, and bf16 can still be asked for */
+    g_autofree char *deepseek = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models",
+                                                  "DeepSeek-V3", NULL);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(JsonParser) parser16 = json_parser_new ();
+    const char *args[] = { "--config", deepseek, "--format", "json", NULL };
+    const char *args16[] = { "--config", deepseek, "--precision", "bf16", "--format", "json", NULL };
+    JsonObject *root = run_json (parser, args);
+    JsonObject *root16 = run_json (parser16, args16);
+
+    g_assert_cmpstr (json_object_get_string_member (root, "scenario"), ==, "inference-8bit");
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "source"), "quantization"),
+                     ==, "fp8 128×128 blocks");
+    /* one byte a linear weight plus its scales, the rest in bf16: about half the bf16 bytes */
+    g_assert_cmpint (component (root, "weights"), <, component (root16, "weights") * 0.51);
+    g_assert_cmpint (component (root16, "weights"), ==, 2 * (gint64) 671026419200);
+  }
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    const char *args[] = { "--preset", "llama-3-8b", "--format", "json", NULL };
+    JsonObject *root = run_json (parser, args);
+
+    g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (root, "source")));
+  }
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+    g_autofree char *bad = fixture ("gguf/bad/overlap.gguf");
+    const char *args[] = { "--model", bad, NULL };
+    const char *both[] = { "--model", gguf, "--preset", "llama-3-8b", NULL };
+
+    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "--model"));
+    g_assert_nonnull (strstr (err, "overlap.gguf"));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_assert_cmpint (vc_test_run_vramcalc (both, NULL, &out, &err), ==, 2);
+  }
+}
+
+/* llama.cpp's Q4_K_M recipe over Llama 3.1 8B (32 layers, 4096 wide, 8 KV heads of 128, MLP
+ * 14336, vocabulary 128256, untied). Published: its Q4_K_M GGUF holds 193 q4_K, 33 q6_K and 66
+ * f32 tensors (llama.cpp's loader log in abetlen/llama-cpp-python#1693; the 66th f32 tensor is
+ * rope_freqs, 64 values that Llama 3.1's converter adds, not a weight of the architecture).
+ * Bytes, from the block sizes: token_embd Q4_K 128256 × 16 × 144 = 295,501,824; output Q6_K
+ * 128256 × 16 × 210 = 430,940,160; a layer's q and o 9,437,184 each, k 2,359,296, gate and up
+ * 33,030,144 each, norms 32,768; attn_v Q6_K 3,440,640 on the 16 use_more_bits layers, else
+ * Q4_K 2,359,296; ffn_down Q6_K 48,168,960 on those 16, else 33,030,144; output_norm 16,384:
+ * 4,912,898,048 bytes, 4.58 GiB at 4.89 bits a weight. */
+static void
+test_recipe_llama3 (void)
+{
+  const VcPreset *preset = vc_presets_lookup ("llama-3-8b");
+  VcParamCounts counts;
+  VcGgufRecipe r;
+
+  g_assert_nonnull (preset);
+  vc_quant_gguf_recipe (&preset->arch, VC_PRECISION_Q4_K_M, &r);
+  g_assert_cmpuint (r.n_tensors[12], ==, 193);
+  g_assert_cmpuint (r.n_tensors[14], ==, 33);
+  g_assert_cmpuint (r.n_tensors[0], ==, 65);
+  g_assert_cmpfloat (r.bytes, ==, 4912898048.0);
+  vc_arch_count_params (&preset->arch, &counts);
+  g_assert_cmpfloat (r.elements, ==, counts.total);
+  g_assert_cmpfloat (fabs (r.bytes * 8 / counts.total - 4.89), <, 0.005);
+
+  /* every recipe keeps every element */
+  for (VcPrecision p = VC_PRECISION_Q8_0; p <= VC_PRECISION_IQ4_XS; p++)
+    {
+      vc_quant_gguf_recipe (&preset->arch, p, &r);
+      g_assert_cmpfloat (r.elements, ==, counts.total);
+    }
+  /* Q8_0: every 2-D tensor in Q8_0, 34 bytes per 32: 8.5 bits on all but the norms */
+  vc_quant_gguf_recipe (&preset->arch, VC_PRECISION_Q8_0, &r);
+  g_assert_cmpuint (r.n_tensors[8], ==, 2 + 32 * 7);
+  g_assert_cmpfloat (r.bytes, ==, (counts.total - 65 * 4096.0) / 32 * 34 + 65 * 4096.0 * 4);
+}
+
+/* Mistral Large 2 (88 layers, 12288 wide, 96 heads, 8 KV heads, MLP 28672, vocabulary 32768,
+ * untied) in Q4_K_M: 529 q4_K and 89 q6_K tensors (llama.cpp's loader log in
+ * oobabooga/textgen#6398): use_more_bits picks 44 of 88 layers for attn_v and ffn_down. */
+static void
+test_recipe_mistral_large (void)
+{
+  VcArch a = vc_arch_default;
+  VcGgufRecipe r;
+
+  a.n_layers = 88;
+  a.hidden_size = 12288;
+  a.n_heads = 96;
+  a.n_kv_heads = 8;
+  a.head_dim = 128;
+  a.intermediate_size = 28672;
+  a.vocab_size = 32768;
+  vc_quant_gguf_recipe (&a, VC_PRECISION_Q4_K_M, &r);
+  g_assert_cmpuint (r.n_tensors[12], ==, 529);
+  g_assert_cmpuint (r.n_tensors[14], ==, 89);
+  g_assert_cmpuint (r.n_tensors[0], ==, 1 + 88 * 2);
+}
+
+/* --precision takes the formats; KV precision does not */
+static void
+test_cli_formats (void)
+{
+  static const struct { const char *nick; gint64 weights; const char *scenario; } cases[] = {
+    { "q4_k_m", 4912898048, "inference-4bit" },
+    { "q8_0", 8532934656, "inference-8bit" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      const char *args[] = { "--preset", "llama-3-8b", "--precision", cases[i].nick, "--format", "json", NULL };
+      JsonObject *root = run_json (parser, args);
+
+      g_assert_cmpint (component (root, "weights"), ==, cases[i].weights);
+      g_assert_cmpstr (json_object_get_string_member (root, "scenario"), ==, cases[i].scenario);
+    }
+  for (guint i = 0; i < 11; i++)
+    {
+      static const char *nicks[] = { "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k", "iq4_xs",
+                                     "gptq-int4", "awq-int4", "mxfp4", "nf4" };
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      const char *args[] = { "--preset", "llama-3-8b", "--precision", nicks[i], "--format", "json", NULL };
+      JsonObject *root = run_json (parser, args);
+      gint64 w = component (root, "weights");
+
+      /* between 2 and 9 bits a weight for 8.03B parameters */
+      g_assert_cmpint (w, >, 2e9);
+      g_assert_cmpint (w, <, 9.1e9);
+    }
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+    const char *args[] = { "--preset", "llama-3-8b", "--kv-precision", "q4_k_m", NULL };
+
+    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "not a KV cache precision"));
+  }
+}
+
+/* A config.json alone, with its quantization_config: the weights as the checkpoint stores them,
+ * for the tiny Llama. Its linear layers hold 589,824 elements a layer (q 256→256, k and v
+ * 256→128, o 256→256, gate and up 256→512, down 512→256), 1,179,648 in all; the rest (embedding,
+ * head, norms) 513,280 elements, 1,026,560 bytes in bf16. */
+typedef struct
+{
+  const char *name;
+  double weights;
+  VcPrecision precision;
+  const char *refusal;
+} QuantCase;
+
+static const QuantCase quant_cases[] = {
+  /* fp8 with 128 × 128 block scales (DeepSeek-V3's layout): a layer's 36 blocks (q 4, k 2, v 2,
+   * o 4, gate 8, up 8, down 8) keep an fp32 scale: 1,179,648 + 72 × 4 + 1,026,560 */
+  { "fp8-block", 1179648 + 288 + 1026560, VC_PRECISION_FP8, NULL },
+  /* fbgemm_fp8 as Meta's Llama 3.1 405B FP8 config has it: attention, the first layer's MLP
+   * and the head left in bf16; layer 1's gate, up and down (393,216 elements) in fp8 with an
+   * fp32 scale per output row (512 + 512 + 256): 393,216 + 5,120, the other 786,432 linear
+   * elements in bf16 */
+  { "fbgemm-fp8", 393216 + 5120 + 786432 * 2 + 1026560, VC_PRECISION_FP8, NULL },
+  /* bitsandbytes NF4 without double quantization: 4 bits, an fp32 absmax per 64, a 16-value
+   * fp32 quant map a module: per layer 294,912 + 36,864 + 7 × 64 */
+  { "bnb-nf4", 2 * (294912 + 36864 + 448) + 1026560, VC_PRECISION_NF4, NULL },
+  /* AWQ 4-bit, group 128, zero points: GPTQ's bytes without g_idx (16,384 bytes) */
+  { "awq", 1655808 - 16384, VC_PRECISION_AWQ_INT4, NULL },
+  /* GPTQ from the config alone: the bytes of the GPTQ safetensors fixture */
+  { "gptq", 1655808, VC_PRECISION_GPTQ_INT4, NULL },
+  { "unknown-method", 0, 0, "quant_method “hqq” is not understood" },
+  { "mxfp4-dense", 0, 0, "quantizes routed experts, and this model has none" },
+  { "unknown-module", 0, 0, "“model.layers.0.block_sparse_moe.experts.0.w1”, which is not one this architecture has" },
+  { "gptq-5bit", 0, 0, "bits is 5" },
+};
+
+static void
+test_quant_config (gconstpointer data)
+{
+  const QuantCase *c = data;
+  g_autofree char *relative = g_build_filename ("configs", c->name, "config.json", NULL);
+  g_autofree char *path = fixture (relative);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcModelFile) m = vc_model_file_new_for_path (path, &error);
+  VcPrecision p;
+
+  /* refused: at once when the config cannot apply to the model, or as not understood (which
+   * an approximate estimate alone takes) when quantization_config cannot be sized */
+  if (c->refusal)
+    {
+      if (m != NULL)
+        {
+          g_assert_false (vc_hf_config_check_exact (vc_model_file_get_config (m), &error));
+          g_assert_error (error, VC_ERROR, VC_ERROR_NOT_UNDERSTOOD);
+        }
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, "config.json"));
+      g_assert_nonnull (strstr (error->message, c->refusal));
+      return;
+    }
+  g_assert_no_error (error);
+  g_assert_cmpstr (vc_model_file_get_format (m), ==, "config");
+  g_assert_cmpfloat (vc_model_file_get_weights_bytes (m), ==, c->weights);
+  g_assert_true (vc_model_file_get_precision (m, &p));
+  g_assert_cmpint (p, ==, c->precision);
+  {
+    g_autoptr(VcEstimate) e = vc_estimate_new ();
+
+    vc_model_file_apply (m, e);
+    g_assert_cmpint (vc_estimate_get_inputs (e)->precision, ==, c->precision);
+    g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS], ==, c->weights);
+    /* the user can still choose another precision */
+    g_object_set (e, "precision", VC_PRECISION_BF16, NULL);
+    g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS], ==, 2.0 * TINY_ELEMENTS);
+  }
+}
+
+/* llama.cpp's compute buffer and f16 KV cache for Llama 3.2 1B Q4_K_M at an 8192-token context:
+ * llama.cpp reports "KV self size = 256.00 MiB" and "compute buffer size = 544.00 MiB"
+ * (mozilla-ai/llamafile#577, Metal, no flash attention). 16 layers × K and V × 8 KV heads × 64
+ * × 2 bytes × 8192 = 268,435,456; 4 × 512 × (1 + 4 × 2048 + 8192 × 33) = 570,427,392 bytes,
+ * 544.0 MiB. */
+static void
+test_llama_cpp_buffers (void)
+{
+  VcInputs in;
+  VcResult r;
+  const VcScenarioResult *sc;
+
+  vc_inputs_init_default (&in);
+  in.method = VC_METHOD_ARCHITECTURE;
+  in.arch = vc_arch_default;
+  in.arch.n_layers = 16;
+  in.arch.hidden_size = 2048;
+  in.arch.n_heads = 32;
+  in.arch.n_kv_heads = 8;
+  in.arch.head_dim = 64;
+  in.arch.intermediate_size = 8192;
+  in.arch.vocab_size = 128256;
+  in.arch.tied_embeddings = TRUE;
+  in.seq = 8192;
+  in.precision = VC_PRECISION_Q4_K_M;
+  in.kv_precision = VC_PRECISION_FP16;
+  in.flash_attention = FALSE;
+  in.llama_cpp = TRUE;
+  vc_estimator_compute (&in, &r);
+  sc = &r.scenarios[r.selected];
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_KV_CACHE], ==, 268435456.0);
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_ACTIVATIONS], ==, 570427392.0);
+  /* with flash attention the scores are not stored: the f32 logits of 512 tokens */
+  in.flash_attention = TRUE;
+  vc_estimator_compute (&in, &r);
+  g_assert_cmpfloat (r.scenarios[r.selected].bytes[VC_COMPONENT_ACTIVATIONS], ==, 4.0 * 512 * (2048 + 128256));
+  /* sliding-window layers: llama.cpp keeps pad256(min(n_ctx, window + 512)) cells for them.
+   * Gemma 3 1B's layout: 26 layers, 22 with a 512-token window, one KV head of 256, at 8192
+   * tokens: 4 full layers × 8192 + 22 × 1024 cells, 1,024 bytes a cell and layer in f16 */
+  {
+    VcInputs g = in;
+
+    g.arch.n_layers = 26;
+    g.arch.hidden_size = 1152;
+    g.arch.n_heads = 4;
+    g.arch.n_kv_heads = 1;
+    g.arch.head_dim = 256;
+    g.arch.sliding_window = 512;
+    g.arch.sliding_window_layers = 22;
+    g.seq = 8192;
+    vc_estimator_compute (&g, &r);
+    g_assert_cmpfloat (r.scenarios[r.selected].bytes[VC_COMPONENT_KV_CACHE], ==,
+                       1024.0 * (4 * 8192 + 22 * 1024));
+    /* a window bigger than the context: the context, padded to 256 */
+    g.seq = 300;
+    g.arch.sliding_window = 4096;
+    vc_estimator_compute (&g, &r);
+    g_assert_cmpfloat (r.scenarios[r.selected].bytes[VC_COMPONENT_KV_CACHE], ==,
+                       1024.0 * (4 * 300 + 22 * 512));
+  }
+  /* a context under 512 tokens is one micro-batch of its own size */
+  in.flash_attention = FALSE;
+  in.seq = 100;
+  vc_estimator_compute (&in, &r);
+  g_assert_cmpfloat (r.scenarios[r.selected].bytes[VC_COMPONENT_ACTIVATIONS], ==, 4.0 * 100 * (2048 + 128256));
+}
+
+/* A preset replaces the model read from files; a profile keeps it. */
+static void
+test_estimate_source (void)
+{
+  g_autoptr(VcModelFile) m = load ("gguf/tiny-llama-Q4_K_M.gguf");
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(VcEstimate) copy = vc_estimate_new ();
+  g_autofree char *format = NULL;
+
+  vc_model_file_apply (m, e);
+  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS], ==, TINY_GGUF_BYTES);
+  vc_estimate_copy_inputs (copy, e);
+  g_assert_cmpfloat (vc_estimate_get_selected (copy)->bytes[VC_COMPONENT_WEIGHTS], ==, TINY_GGUF_BYTES);
+  /* a profile keeps the exact weights and the llama.cpp compute buffer */
+  {
+    g_autoptr(VcEstimate) loaded = vc_estimate_new ();
+    g_autoptr(GError) error = NULL;
+    g_autofree char *saved = vc_profile_serialize (e, "GGUF", "", NULL);
+
+    g_assert_true (vc_profile_parse (saved, strlen (saved), loaded, NULL, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpfloat (vc_estimate_get_selected (loaded)->bytes[VC_COMPONENT_WEIGHTS], ==, TINY_GGUF_BYTES);
+    g_assert_true (vc_estimate_get_inputs (loaded)->llama_cpp);
+    g_assert_cmpfloat (vc_estimate_get_selected (loaded)->bytes[VC_COMPONENT_ACTIVATIONS], ==,
+                       vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS]);
+  }
+  g_assert_true (vc_estimate_set_preset (e, "llama-3-8b", NULL));
+  g_object_get (e, "source-format", &format, NULL);
+  g_assert_cmpstr (format, ==, "");
+  g_assert_cmpfloat (vc_estimate_get_inputs (e)->source_weights_bytes, ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *script = NULL;
+  g_autofree char *python = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0, result;
+
+  g_test_init (&argc, &argv, NULL);
+
+  fixtures = vc_test_make_tmpdir ("vc-model-files-XXXXXX");
+  script = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "model-files", "make-fixtures.py", NULL);
+  python = g_find_program_in_path ("python3");
+  g_assert_nonnull (python);
+  {
+    const char *args[] = { python, script, fixtures, NULL };
+    g_autofree char *err = NULL;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status, &error));
+    if (!g_spawn_check_wait_status (status, NULL))
+      g_error ("make-fixtures.py failed: %s", err);
+  }
+
+  g_test_add_func ("/model-files/gguf/exact", test_gguf_exact);
+  g_test_add_func ("/model-files/gguf/model", test_gguf_model);
+  g_test_add_func ("/model-files/gguf/moe", test_gguf_moe);
+  g_test_add_func ("/model-files/safetensors/exact", test_safetensors);
+  g_test_add_func ("/model-files/safetensors/gptq", test_safetensors_gptq);
+  for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/model-files/bad/%s", bad_cases[i].path);
+      g_test_add_data_func (name, &bad_cases[i], test_bad);
+    }
+  g_test_add_func ("/model-files/bad-in-memory", test_bad_in_memory);
+  g_test_add_func ("/model-files/cli", test_cli_model);
+  g_test_add_func ("/model-files/estimate-source", test_estimate_source);
+  g_test_add_func ("/quant/recipe-llama-3-8b", test_recipe_llama3);
+  g_test_add_func ("/quant/recipe-mistral-large", test_recipe_mistral_large);
+  g_test_add_func ("/quant/cli-formats", test_cli_formats);
+  g_test_add_func ("/model-files/llama-cpp-buffers", test_llama_cpp_buffers);
+  for (guint i = 0; i < G_N_ELEMENTS (quant_cases); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/quant/config/%s", quant_cases[i].name);
+      g_test_add_data_func (name, &quant_cases[i], test_quant_config);
+    }
+
+  result = g_test_run ();
+  vc_test_remove_tree (fixtures);
+  return result;
+}
