@@ -11,6 +11,7 @@
 #include "vc-enums.h"
 #include "vc-error.h"
 #include "vc-estimate.h"
+#include "vc-layout.h"
 #include "vc-units.h"
 
 #define MAX_PARAMETERS 1e15        /* 1,000T: ten times the largest size the issue asks for */
@@ -30,6 +31,8 @@ struct _VcEstimate
   VcResult result;
   VcGpuFit *fits;
   guint n_gpus;
+  VcLayoutResult layout;           /* the inputs' own layout; valid when layout_ok */
+  gboolean layout_ok;
   char *custom_gpus;               /* as typed: "Name=24GB; Other=48GiB" */
   GArray *user_gpus;               /* VcGpu parsed from it, after the catalog */
   GListStore *breakdown;
@@ -63,6 +66,16 @@ enum {
   PROP_COMPILE,
   PROP_TRAIN_EMBEDDINGS,
   PROP_OVERHEAD_GB,
+  PROP_TP,
+  PROP_PP,
+  PROP_EP,
+  PROP_DP,
+  PROP_SHARDING,
+  PROP_OFFLOAD,
+  PROP_GRAD_ACCUM,
+  PROP_GPU_LAYERS,
+  PROP_EXPERTS_ON_CPU,
+  PROP_GPUS_PER_NODE,
   PROP_CUSTOM_GPUS,
   PROP_UNIT,
   /* results */
@@ -182,9 +195,32 @@ recompute (VcEstimate *self)
   vc_gpus_get_all (&self->n_gpus);
   self->n_gpus += self->user_gpus->len;
   self->fits = g_renew (VcGpuFit, self->fits, self->n_gpus);
+  self->layout_ok = vc_layout_compute (&self->inputs, &self->result, self->result.selected,
+                                       &self->layout, NULL);
   for (guint i = 0; i < self->n_gpus; i++)
-    vc_estimator_fit_gpu (&self->inputs, &self->result, sc,
-                          vc_estimate_get_gpu (self, i)->capacity_bytes, &self->fits[i]);
+    {
+      VcGpuFit *fit = &self->fits[i];
+      VcLayoutResult lr;
+
+      vc_estimator_fit_gpu (&self->inputs, &self->result, sc,
+                            vc_estimate_get_gpu (self, i)->capacity_bytes, fit);
+      /* "how many" is the smallest valid layout of the card (vc-layout.c) */
+      fit->layout = self->inputs.layout;
+      if (!self->layout_ok)
+        continue;
+      if (vc_layout_smallest (&self->inputs, &self->result, self->result.selected,
+                              fit->capacity_bytes, &fit->layout, &lr))
+        {
+          fit->count = vc_layout_n_gpus (&fit->layout);
+          fit->per_gpu_bytes = lr.total;
+          fit->fits = fit->count == 1 && lr.total <= fit->capacity_bytes;
+        }
+      else
+        {
+          fit->count = 0;
+          fit->fits = FALSE;
+        }
+    }
 
   g_object_freeze_notify (G_OBJECT (self));
   if (old.parameters != self->result.parameters)
@@ -307,6 +343,16 @@ vc_estimate_set_property (GObject      *object,
     case PROP_COMPILE: SET_FIELD (compile, g_value_get_boolean); break;
     case PROP_TRAIN_EMBEDDINGS: SET_FIELD (train_embeddings, g_value_get_boolean); break;
     case PROP_OVERHEAD_GB: SET_FIELD (overhead_gb, g_value_get_double); break;
+    case PROP_TP: SET_FIELD (layout.tp, g_value_get_uint); break;
+    case PROP_PP: SET_FIELD (layout.pp, g_value_get_uint); break;
+    case PROP_EP: SET_FIELD (layout.ep, g_value_get_uint); break;
+    case PROP_DP: SET_FIELD (layout.dp, g_value_get_uint); break;
+    case PROP_SHARDING: SET_FIELD (layout.sharding, g_value_get_enum); break;
+    case PROP_OFFLOAD: SET_FIELD (layout.offload, g_value_get_enum); break;
+    case PROP_GRAD_ACCUM: SET_FIELD (layout.grad_accum, g_value_get_uint); break;
+    case PROP_GPU_LAYERS: SET_FIELD (layout.gpu_layers, g_value_get_uint); break;
+    case PROP_EXPERTS_ON_CPU: SET_FIELD (layout.experts_on_cpu, g_value_get_boolean); break;
+    case PROP_GPUS_PER_NODE: SET_FIELD (layout.gpus_per_node, g_value_get_uint); break;
     case PROP_CUSTOM_GPUS:
       {
         g_autoptr(GError) error = NULL;
@@ -381,6 +427,16 @@ vc_estimate_get_property (GObject    *object,
     case PROP_COMPILE: g_value_set_boolean (value, in->compile); break;
     case PROP_TRAIN_EMBEDDINGS: g_value_set_boolean (value, in->train_embeddings); break;
     case PROP_OVERHEAD_GB: g_value_set_double (value, in->overhead_gb); break;
+    case PROP_TP: g_value_set_uint (value, in->layout.tp); break;
+    case PROP_PP: g_value_set_uint (value, in->layout.pp); break;
+    case PROP_EP: g_value_set_uint (value, in->layout.ep); break;
+    case PROP_DP: g_value_set_uint (value, in->layout.dp); break;
+    case PROP_SHARDING: g_value_set_enum (value, in->layout.sharding); break;
+    case PROP_OFFLOAD: g_value_set_enum (value, in->layout.offload); break;
+    case PROP_GRAD_ACCUM: g_value_set_uint (value, in->layout.grad_accum); break;
+    case PROP_GPU_LAYERS: g_value_set_uint (value, in->layout.gpu_layers); break;
+    case PROP_EXPERTS_ON_CPU: g_value_set_boolean (value, in->layout.experts_on_cpu); break;
+    case PROP_GPUS_PER_NODE: g_value_set_uint (value, in->layout.gpus_per_node); break;
     case PROP_UNIT: g_value_set_enum (value, self->unit); break;
     case PROP_CUSTOM_GPUS: g_value_set_string (value, self->custom_gpus); break;
     case PROP_MODEL_PARAMETERS: g_value_set_double (value, self->result.parameters); break;
@@ -529,6 +585,42 @@ vc_estimate_class_init (VcEstimateClass *klass)
     g_param_spec_double ("overhead-gb", N_("Overhead (GB)"),
                          N_("CUDA context, libraries and framework per GPU, in GB (-1: the method's default)"),
                          -1, 10000, d.overhead_gb, RW);
+  properties[PROP_TP] =
+    g_param_spec_uint ("tp", N_("Tensor parallel"),
+                       N_("Inference: GPUs splitting each layer's heads and feed-forward columns (TP)"),
+                       1, 1024, d.layout.tp, RW);
+  properties[PROP_PP] =
+    g_param_spec_uint ("pp", N_("Pipeline parallel"), N_("Inference: pipeline stages, each holding a run of layers (PP)"),
+                       1, 100000, d.layout.pp, RW);
+  properties[PROP_EP] =
+    g_param_spec_uint ("ep", N_("Expert parallel"), N_("Inference, MoE: GPUs the experts are split across (EP)"),
+                       1, 100000, d.layout.ep, RW);
+  properties[PROP_DP] =
+    g_param_spec_uint ("dp", N_("Data parallel"),
+                       N_("Replicas serving requests (inference) or GPUs sharing the batch (training: the ZeRO/FSDP group)"),
+                       1, 100000, d.layout.dp, RW);
+  properties[PROP_SHARDING] =
+    g_param_spec_enum ("sharding", N_("Sharding"), N_("Training: DDP (none), DeepSpeed ZeRO stage or FSDP strategy"),
+                       VC_TYPE_SHARDING, d.layout.sharding, RW);
+  properties[PROP_OFFLOAD] =
+    g_param_spec_enum ("offload", N_("CPU offload"), N_("Training: optimizer state, and parameters too, in host memory"),
+                       VC_TYPE_OFFLOAD, d.layout.offload, RW);
+  properties[PROP_GRAD_ACCUM] =
+    g_param_spec_uint ("grad-accum", N_("Gradient accumulation"),
+                       N_("Training: micro-batches per optimizer step; the batch is one micro-batch"),
+                       1, 1000000, d.layout.grad_accum, RW);
+  properties[PROP_GPU_LAYERS] =
+    g_param_spec_uint ("gpu-layers", N_("Layers on the GPU"),
+                       N_("Inference: layers on the GPU, the rest in system RAM, as llama.cpp -ngl (0: all, no offload)"),
+                       0, 100000, d.layout.gpu_layers, RW);
+  properties[PROP_EXPERTS_ON_CPU] =
+    g_param_spec_boolean ("experts-on-cpu", N_("Experts in system RAM"),
+                          N_("Inference, MoE: routed experts kept in system RAM (llama.cpp --override-tensor exps=CPU)"),
+                          d.layout.experts_on_cpu, RW);
+  properties[PROP_GPUS_PER_NODE] =
+    g_param_spec_uint ("gpus-per-node", N_("GPUs per node"),
+                       N_("GPUs in one machine: tensor parallelism and FSDP hybrid sharding stay inside it"),
+                       1, 1024, d.layout.gpus_per_node, RW);
   properties[PROP_CUSTOM_GPUS] =
     g_param_spec_string ("custom-gpus", N_("Custom GPUs"),
                          N_("Cards added to the catalog: NAME=SIZE separated by semicolons; SIZE in GB, or with a GB, GiB or MiB unit"),
@@ -1063,6 +1155,8 @@ vc_estimate_check (VcEstimate  *self,
 
   if (in->method == VC_METHOD_ARCHITECTURE && !vc_arch_validate (&in->arch, error))
     return FALSE;
+  if (!vc_layout_check (in, error))
+    return FALSE;
   if (in->method == VC_METHOD_RULE_OF_THUMB && in->model_type == VC_MODEL_TYPE_MOE &&
       in->active_parameters > in->parameters)
     {
@@ -1282,6 +1376,20 @@ vc_estimate_get_n_gpus (VcEstimate *self)
   g_return_val_if_fail (VC_IS_ESTIMATE (self), 0);
   ensure_computed (self);
   return self->n_gpus;
+}
+
+/**
+ * vc_estimate_get_layout_result:
+ *
+ * Returns: (nullable): the busiest GPU and the host memory of the inputs' layout, or %NULL
+ * when the layout is impossible (vc_estimate_check() says why)
+ */
+const VcLayoutResult *
+vc_estimate_get_layout_result (VcEstimate *self)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  ensure_computed (self);
+  return self->layout_ok ? &self->layout : NULL;
 }
 
 const VcGpuFit *

@@ -14,6 +14,7 @@
 
 #include "vc-catalog.h"
 #include "vc-estimator.h"
+#include "vc-layout.h"
 #include "vc-types.h"
 
 G_BEGIN_DECLS
@@ -67,6 +68,7 @@ const VcGpu    *vc_estimate_get_gpu            (VcEstimate   *self,
                                                 guint         gpu_index);
 const VcGpuFit *vc_estimate_get_gpu_fit        (VcEstimate   *self,
                                                 guint         gpu_index);
+const VcLayoutResult *vc_estimate_get_layout_result (VcEstimate *self);
 char           *vc_estimate_describe_component (VcEstimate   *self,
                                                 guint         scenario_index,
                                                 VcComponent   component);

@@ -111,6 +111,7 @@ vc_inputs_init_default (VcInputs *in)
     .compile = FALSE,
     .train_embeddings = FALSE,
     .overhead_gb = -1,
+    .layout = { .tp = 1, .pp = 1, .ep = 1, .dp = 1, .grad_accum = 1, .gpus_per_node = 8 },
   };
 }
 
@@ -561,6 +562,9 @@ training_architecture (const VcInputs   *in,
    * activations freed, with one layer's transient still alive. */
   fwd = saved + logits;
   bwd = grads + t * per_layer_max;
+  sc->forward_activations = fwd;
+  sc->backward_activations = t * per_layer_max;
+  sc->gradient_bytes = grads;
   if (fwd >= bwd)
     {
       sc->peak_phase = VC_PHASE_FORWARD;

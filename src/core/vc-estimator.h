@@ -41,6 +41,7 @@ typedef struct
   gboolean compile;                /* torch.compile: fused elementwise ops save fewer tensors */
   gboolean train_embeddings;       /* LoRA/QLoRA: the token embedding trains too */
   double overhead_gb;              /* per GPU; < 0: the method's default */
+  VcLayout layout;                 /* GPUs and host memory: applied by vc-layout.c */
 } VcInputs;
 
 typedef struct
@@ -51,6 +52,10 @@ typedef struct
   VcPhase peak_phase;              /* training, architecture method: which phase sets the peak */
   double trainable_parameters;
   double weight_bits;              /* effective bits per quantized weight */
+  /* training, architecture method: both phases, whichever wins (for vc-layout.c) */
+  double forward_activations;      /* saved activations and logits at the start of backward */
+  double backward_activations;     /* one layer's transient at the end of backward */
+  double gradient_bytes;           /* every gradient, held or not at the peak */
 } VcScenarioResult;
 
 typedef struct
@@ -70,6 +75,7 @@ typedef struct
   gboolean fits;                   /* one GPU holds the whole estimate */
   double count;                    /* GPUs needed; 0 when no number of them is enough */
   double per_gpu_bytes;            /* what each of `count` GPUs holds */
+  VcLayout layout;                 /* the smallest valid layout of `count` GPUs (vc-layout.c) */
 } VcGpuFit;
 
 double   vc_precision_bytes       (VcPrecision precision);

@@ -10,6 +10,7 @@
 #include "vc-catalog.h"
 #include "vc-component-row.h"
 #include "vc-enums.h"
+#include "vc-layout.h"
 #include "vc-report.h"
 #include "vc-units.h"
 
@@ -42,6 +43,155 @@ add_components (JsonBuilder            *b,
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+}
+
+/* ---- layouts (vc-layout.c): the inputs' layout, its busiest GPU and host memory ------------- */
+
+/* "16 × H100 80 GB · TP 8 × PP 2" */
+static char *
+gpu_layout_text (VcEstimate     *estimate,
+                 const VcGpu    *gpu,
+                 const VcGpuFit *fit)
+{
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+  g_autofree char *how = vc_layout_describe (&fit->layout, in->mode, in->method, FALSE);
+
+  if (*how == '\0')
+    return g_strdup_printf ("%.0f × %s", fit->count, gpu->name);
+  return g_strdup_printf ("%.0f × %s · %s", fit->count, gpu->name, how);
+}
+
+static void
+add_layout_json (JsonBuilder *b,
+                 VcEstimate  *estimate)
+{
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+  const VcLayout *l = &in->layout;
+  const VcLayoutResult *lr = vc_estimate_get_layout_result (estimate);
+
+  json_builder_set_member_name (b, "layout");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "tp");
+  json_builder_add_int_value (b, l->tp);
+  json_builder_set_member_name (b, "pp");
+  json_builder_add_int_value (b, l->pp);
+  json_builder_set_member_name (b, "ep");
+  json_builder_add_int_value (b, l->ep);
+  json_builder_set_member_name (b, "dp");
+  json_builder_add_int_value (b, l->dp);
+  json_builder_set_member_name (b, "zero");
+  json_builder_add_int_value (b, vc_layout_zero_stage (l->sharding));
+  json_builder_set_member_name (b, "sharding");
+  json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_SHARDING, l->sharding));
+  json_builder_set_member_name (b, "offload");
+  json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_OFFLOAD, l->offload));
+  json_builder_set_member_name (b, "grad_accum");
+  json_builder_add_int_value (b, l->grad_accum);
+  json_builder_set_member_name (b, "gpu_layers");
+  if (l->gpu_layers > 0)
+    json_builder_add_int_value (b, l->gpu_layers);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "experts_on_cpu");
+  json_builder_add_boolean_value (b, l->experts_on_cpu);
+  json_builder_set_member_name (b, "gpus_per_node");
+  json_builder_add_int_value (b, l->gpus_per_node);
+  json_builder_set_member_name (b, "gpus");
+  json_builder_add_int_value (b, vc_layout_n_gpus (l));
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "per_gpu");
+  if (lr == NULL)
+    json_builder_add_null_value (b);
+  else
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "components");
+      json_builder_begin_array (b);
+      for (guint c = 0; c < VC_N_COMPONENTS; c++)
+        {
+          if (!vc_component_applies (in, c))
+            continue;
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "id");
+          json_builder_add_string_value (b, vc_component_id (c));
+          json_builder_set_member_name (b, "bytes");
+          add_bytes (b, lr->bytes[c]);
+          json_builder_end_object (b);
+        }
+      if (in->mode == VC_MODE_TRAINING)
+        {
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "id");
+          json_builder_add_string_value (b, "buffers");
+          json_builder_set_member_name (b, "bytes");
+          add_bytes (b, lr->buffers);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "total_bytes");
+      add_bytes (b, lr->total);
+      json_builder_set_member_name (b, "stage");
+      json_builder_add_int_value (b, lr->busiest_stage);
+      json_builder_set_member_name (b, "peak_phase");
+      if (lr->peak_phase == VC_PHASE_NONE)
+        json_builder_add_null_value (b);
+      else
+        json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_PHASE, lr->peak_phase));
+      json_builder_set_member_name (b, "all_gpus_bytes");
+      add_bytes (b, lr->all_total);
+      json_builder_end_object (b);
+    }
+  json_builder_set_member_name (b, "host_bytes");
+  if (lr == NULL)
+    json_builder_add_null_value (b);
+  else
+    add_bytes (b, lr->host_bytes);
+}
+
+static void
+append_layout_table (GString    *s,
+                     VcEstimate *estimate,
+                     VcUnit      unit)
+{
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+  const VcLayoutResult *lr = vc_estimate_get_layout_result (estimate);
+  g_autofree char *how = NULL;
+  g_autofree char *total = NULL;
+  g_autofree char *all = NULL;
+
+  if (lr == NULL || vc_layout_is_default (&in->layout))
+    return;
+  how = vc_layout_describe (&in->layout, in->mode, in->method, TRUE);
+  total = vc_format_size (lr->total, unit);
+  all = vc_format_size (lr->all_total, unit);
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "\nLayout: %u GPU%s%s\n", "\nLayout: %u GPUs%s%s\n", lr->n_gpus),
+                          lr->n_gpus, *how ? " · " : "", how);
+  if (in->layout.pp > 1)
+    g_string_append_printf (s, _("Busiest GPU (pipeline stage %u):\n"), lr->busiest_stage + 1);
+  else
+    g_string_append (s, _("Busiest GPU:\n"));
+  for (guint c = 0; c < VC_N_COMPONENTS; c++)
+    {
+      g_autofree char *size = NULL;
+
+      if (!vc_component_applies (in, c))
+        continue;
+      size = vc_format_size (lr->bytes[c], unit);
+      g_string_append_printf (s, "  %-22s %12s\n", vc_component_name (c), size);
+    }
+  if (in->mode == VC_MODE_TRAINING)
+    {
+      g_autofree char *size = vc_format_size (lr->buffers, unit);
+      g_string_append_printf (s, "  %-22s %12s\n", _("Buckets and gathered layers"), size);
+    }
+  g_string_append_printf (s, "  %-22s %12s\n", _("Total"), total);
+  g_string_append_printf (s, _("All GPUs together: %s\n"), all);
+  if (lr->host_bytes > 0)
+    {
+      g_autofree char *host = vc_format_size (lr->host_bytes, unit);
+      g_string_append_printf (s, _("System RAM for what is offloaded: %s\n"), host);
+    }
 }
 
 char *
@@ -107,9 +257,12 @@ vc_report_json (VcEstimate *estimate)
     }
   json_builder_end_array (b);
 
+  add_layout_json (b, estimate);
+
   json_builder_set_member_name (b, "gpu_count_basis");
-  json_builder_add_string_value (b, "weights, KV cache, activations, gradients and optimizer state split "
-                                    "evenly across GPUs (KV heads not below one per GPU); each GPU keeps its own overhead");
+  json_builder_add_string_value (b, "the smallest valid layout of each card: tensor parallel inside a node (dividing "
+                                    "the heads) times pipeline stages for inference, the data-parallel group sharded "
+                                    "with ZeRO-3 unless another stage is set for training; each GPU keeps its own overhead");
   json_builder_set_member_name (b, "gpus");
   json_builder_begin_array (b);
   n_gpus = vc_estimate_get_n_gpus (estimate);
@@ -130,6 +283,19 @@ vc_report_json (VcEstimate *estimate)
       json_builder_set_member_name (b, "count");
       if (fit->count > 0)
         add_bytes (b, fit->count);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "layout");
+      if (fit->count > 0)
+        {
+          g_autofree char *text = gpu_layout_text (estimate, gpu, fit);
+          json_builder_add_string_value (b, text);
+        }
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "per_gpu_bytes");
+      if (fit->count > 0)
+        add_bytes (b, fit->per_gpu_bytes);
       else
         json_builder_add_null_value (b);
       json_builder_end_object (b);
@@ -252,8 +418,10 @@ vc_report_table (VcEstimate *estimate,
   else if (sel->peak_phase == VC_PHASE_BACKWARD)
     g_string_append (s, _("  The peak is at the end of the backward pass (all gradients held).\n"));
 
-  g_string_append_printf (s, _("\nGPUs (several GPUs split weights, KV cache, activations, gradients and "
-                               "optimizer state; each keeps its own %s overhead):\n"), overhead);
+  append_layout_table (s, estimate, unit);
+
+  g_string_append_printf (s, _("\nGPUs (the smallest valid layout of each card; each keeps its own "
+                               "%s overhead):\n"), overhead);
   n_gpus = vc_estimate_get_n_gpus (estimate);
   for (guint i = 0; i < n_gpus; i++)
     {
@@ -268,8 +436,16 @@ vc_report_table (VcEstimate *estimate,
       else if (fit->fits)
         count = g_strdup (_("fits on 1"));
       else if (fit->count < 1e9)
-        count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "needs %.0f GPU", "needs %.0f GPUs",
-                                              (gulong) fit->count), fit->count);
+        {
+          g_autofree char *needs = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "needs %.0f GPU", "needs %.0f GPUs",
+                                                                 (gulong) fit->count), fit->count);
+          g_autofree char *how = vc_layout_describe (&fit->layout, in->mode, in->method, TRUE);
+          g_autofree char *size = vc_format_size (fit->per_gpu_bytes, unit);
+          /* Translators: the memory each GPU of a layout holds, as in "(21.8 GB each)" */
+          g_autofree char *each = g_strdup_printf (_("(%s each)"), size);
+
+          count = g_strdup_printf ("%s%s%s %s", needs, *how ? " · " : "", how, each);
+        }
       else
         count = g_strdup_printf (_("needs %.3g GPUs"), fit->count);
       append_padded (s, "", 2, FALSE);
