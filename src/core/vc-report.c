@@ -149,6 +149,11 @@ add_layout_json (JsonBuilder *b,
     add_bytes (b, lr->host_bytes);
 }
 
+static void append_padded (GString    *s,
+                           const char *text,
+                           int         width,
+                           gboolean    right);
+
 static void
 append_layout_table (GString    *s,
                      VcEstimate *estimate,
@@ -171,21 +176,34 @@ append_layout_table (GString    *s,
     g_string_append_printf (s, _("Busiest GPU (pipeline stage %u):\n"), lr->busiest_stage + 1);
   else
     g_string_append (s, _("Busiest GPU:\n"));
-  for (guint c = 0; c < VC_N_COMPONENTS; c++)
-    {
-      g_autofree char *size = NULL;
+  {
+    const char *buckets = _("Buckets and gathered layers");
+    int width = g_utf8_strlen (_("Total"), -1);
 
-      if (!vc_component_applies (in, c))
-        continue;
-      size = vc_format_size (lr->bytes[c], unit);
-      g_string_append_printf (s, "  %-22s %12s\n", vc_component_name (c), size);
-    }
-  if (in->mode == VC_MODE_TRAINING)
-    {
-      g_autofree char *size = vc_format_size (lr->buffers, unit);
-      g_string_append_printf (s, "  %-22s %12s\n", _("Buckets and gathered layers"), size);
-    }
-  g_string_append_printf (s, "  %-22s %12s\n", _("Total"), total);
+    for (guint c = 0; c < VC_N_COMPONENTS; c++)
+      if (vc_component_applies (in, c))
+        width = MAX (width, g_utf8_strlen (vc_component_name (c), -1));
+    if (in->mode == VC_MODE_TRAINING)
+      width = MAX (width, g_utf8_strlen (buckets, -1));
+    for (guint c = 0; c <= VC_N_COMPONENTS; c++)
+      {
+        g_autofree char *size = NULL;
+
+        if (c < VC_N_COMPONENTS && !vc_component_applies (in, c))
+          continue;
+        if (c == VC_N_COMPONENTS && in->mode != VC_MODE_TRAINING)
+          continue;
+        size = vc_format_size (c < VC_N_COMPONENTS ? lr->bytes[c] : lr->buffers, unit);
+        append_padded (s, "", 2, FALSE);
+        append_padded (s, c < VC_N_COMPONENTS ? vc_component_name (c) : buckets, width + 2, FALSE);
+        append_padded (s, size, 12, TRUE);
+        g_string_append_c (s, '\n');
+      }
+    append_padded (s, "", 2, FALSE);
+    append_padded (s, _("Total"), width + 2, FALSE);
+    append_padded (s, total, 12, TRUE);
+    g_string_append_c (s, '\n');
+  }
   g_string_append_printf (s, _("All GPUs together: %s\n"), all);
   if (lr->host_bytes > 0)
     {
