@@ -191,16 +191,13 @@ test_constraints (void)
     { "llama-3-8b", { "kv-heads", "4", "heads", "32", "tp", "8", "intermediate-size", "14336" }, NULL },
     { "llama-3-8b", { "heads", "24", "kv-heads", "6", "tp", "4" }, "TP (4) and the KV heads (6) must divide one another" },
     { "llama-3-8b", { "intermediate-size", "14000", "tp", "32" }, "TP (32) must divide the feed-forward size (14000)" },
-    { "llama-3-8b", { "sharding", "zero-3" }, "ZeRO, FSDP and --offload" },
     { "llama-3-8b", { "gpu-layers", "8", "tp", "2" }, "modelled on one GPU" },
     { "llama-3-8b", { "experts-on-cpu", "true" }, "needs a mixture-of-experts model" },
-    { "llama-3-8b", { "mode", "training", "tp", "2" }, "training layouts are data parallel" },
     { "llama-3-8b", { "mode", "training", "dp", "4", "offload", "optimizer" }, "--offload needs ZeRO 1, 2 or 3" },
     { "llama-3-8b", { "mode", "training", "sharding", "zero-2", "offload", "optimizer+params" },
       "parameter offload needs ZeRO-3" },
     { "llama-3-8b", { "mode", "training", "sharding", "fsdp-hybrid", "dp", "12" },
       "the data-parallel GPUs (12) must be a multiple of the GPUs per node (8)" },
-    { "llama-3-8b", { "grad-accum", "4" }, "gradient accumulation (4 steps) applies to training only" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -222,6 +219,18 @@ test_constraints (void)
         }
       assert_refused (e, cases[i].message);
     }
+
+  /* one estimate holds both tabs' layouts: each mode uses its own and leaves the other's */
+  {
+    g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "tp", "2", "sharding", "zero-3", "dp", "2", NULL);
+    const VcLayoutResult *lr = layout_of (e);
+
+    g_assert_cmpfloat (lr->bytes[VC_COMPONENT_KV_CACHE], ==, whole (e, VC_COMPONENT_KV_CACHE) / 2);
+    g_object_set (e, "mode", VC_MODE_TRAINING, NULL);
+    lr = layout_of (e);
+    g_assert_cmpuint (lr->n_gpus, ==, 2);
+    g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==, whole (e, VC_COMPONENT_WEIGHTS) / 2);
+  }
 
   /* the rule of thumb knows no experts or layers to place */
   {
@@ -462,6 +471,18 @@ test_cli (void)
     vramcalc (&r, "--preset", "llama-3-8b", "--gpu-layers", "0", NULL);
     g_assert_cmpint (r.status, ==, 2);
     g_assert_nonnull (strstr (r.err, "--gpu-layers: 0 keeps every layer in system RAM"));
+  }
+  {
+    g_auto(Run) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--mode", "training", "--tp", "2", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "--tp: applies to inference only"));
+  }
+  {
+    g_auto(Run) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--grad-accum", "4", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "--grad-accum: applies to training only"));
   }
   {
     g_auto(Run) r = { 0 };

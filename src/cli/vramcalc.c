@@ -774,6 +774,24 @@ run_estimate (Request *req)
 
   if ((status = apply_request (req, estimate, profile)) != 0)
     return status;
+  /* a layout option of the other mode is refused, not ignored (a profile keeps both tabs') */
+  for (guint k = 0; k < req->settings->len; k += 2)
+    {
+      const char *property = req->settings->pdata[k];
+
+      if (!vc_layout_input_applies (property, vc_estimate_get_inputs (estimate)->mode, &error))
+        {
+          const char *option = property;
+
+          for (guint o = 0; o < G_N_ELEMENTS (options); o++)
+            if (g_strcmp0 (options[o].property, property) == 0)
+              {
+                option = options[o].name;
+                break;
+              }
+          return usage_error (option, error->message);
+        }
+    }
   if (!vc_estimate_check (estimate, &error))
     return usage_error (NULL, error->message);
 

@@ -119,12 +119,6 @@ check_inference (const VcInputs *in,
   const VcArch *a = &in->arch;
   gboolean partial = l->gpu_layers > 0 || l->experts_on_cpu;
 
-  if (l->sharding != VC_SHARDING_NONE || l->offload != VC_OFFLOAD_NONE)
-    return refuse (error, _("ZeRO, FSDP and --offload shard and move training state; for inference use "
-                            "TP, PP, EP, DP, --gpu-layers or --experts-on-cpu"));
-  if (l->grad_accum > 1)
-    return refuse (error, _("gradient accumulation (%u steps) applies to training only"), l->grad_accum);
-
   if (in->method == VC_METHOD_RULE_OF_THUMB)
     {
       if (l->ep > 1)
@@ -174,11 +168,6 @@ check_training (const VcInputs *in,
   const VcLayout *l = &in->layout;
   guint zero = vc_layout_zero_stage (l->sharding);
 
-  if (l->tp > 1 || l->pp > 1 || l->ep > 1)
-    return refuse (error, _("training layouts are data parallel (DDP, ZeRO, FSDP): TP, PP and EP are modelled "
-                            "for inference only; use DP with --zero or --fsdp"));
-  if (l->gpu_layers > 0 || l->experts_on_cpu)
-    return refuse (error, _("--gpu-layers and --experts-on-cpu place an inference model; in training use --offload"));
   if (l->offload != VC_OFFLOAD_NONE && zero == 0)
     return refuse (error, _("--offload needs ZeRO 1, 2 or 3 or FSDP sharding: the host runs the optimizer "
                             "step on each GPU's shard"));
@@ -190,12 +179,54 @@ check_training (const VcInputs *in,
   return TRUE;
 }
 
+/* The layout inputs of one mode: an estimate keeps both tabs' settings (the window shares one
+ * estimate between them), and each mode uses its own. */
+static void
+effective_inputs (const VcInputs *in,
+                  VcInputs       *out)
+{
+  *out = *in;
+  if (in->mode == VC_MODE_TRAINING)
+    {
+      out->layout.tp = out->layout.pp = out->layout.ep = 1;
+      out->layout.gpu_layers = 0;
+      out->layout.experts_on_cpu = FALSE;
+    }
+  else
+    {
+      out->layout.sharding = VC_SHARDING_NONE;
+      out->layout.offload = VC_OFFLOAD_NONE;
+      out->layout.grad_accum = 1;
+    }
+}
+
+/* Whether a layout input is used in a mode: vramcalc refuses one given for the other mode. */
 gboolean
-vc_layout_check (const VcInputs *in,
+vc_layout_input_applies (const char *property,
+                         VcMode      mode,
+                         GError    **error)
+{
+  static const char *inference_only[] = { "tp", "pp", "ep", "gpu-layers", "experts-on-cpu", NULL };
+  static const char *training_only[] = { "sharding", "offload", "grad-accum", NULL };
+
+  if (mode == VC_MODE_TRAINING && g_strv_contains (inference_only, property))
+    return refuse (error, _("applies to inference only: training layouts are data parallel (DP with "
+                            "--zero or --fsdp, and --offload)"));
+  if (mode == VC_MODE_INFERENCE && g_strv_contains (training_only, property))
+    return refuse (error, _("applies to training only: inference layouts are TP, PP, EP and DP, "
+                            "--gpu-layers and --experts-on-cpu"));
+  return TRUE;
+}
+
+gboolean
+vc_layout_check (const VcInputs *inputs,
                  GError        **error)
 {
-  const VcLayout *l = &in->layout;
+  VcInputs effective;
+  const VcInputs *in = &effective;
+  const VcLayout *l = &effective.layout;
 
+  effective_inputs (inputs, &effective);
   if (l->tp == 0 || l->pp == 0 || l->ep == 0 || l->dp == 0 || l->gpus_per_node == 0 || l->grad_accum == 0)
     return refuse (error, _("TP, PP, EP, DP, the GPUs per node and the accumulation steps are at least 1"));
   if (in->mode == VC_MODE_TRAINING)
@@ -714,13 +745,17 @@ training (const VcInputs         *in,
 }
 
 gboolean
-vc_layout_compute (const VcInputs *in,
+vc_layout_compute (const VcInputs *inputs,
                    const VcResult *res,
                    guint           index,
                    VcLayoutResult *out,
                    GError        **error)
 {
   const VcScenarioResult *sc;
+  VcInputs effective;
+  const VcInputs *in = &effective;
+
+  effective_inputs (inputs, &effective);
 
   g_return_val_if_fail (index < res->n_scenarios, FALSE);
   sc = &res->scenarios[index];
@@ -761,16 +796,21 @@ try_layout (const VcInputs *in,
  * first at equal count; for training the data-parallel group, sharded as asked or with ZeRO-3
  * when nothing is (more GPUs help only sharded state). Partial offload stays on one GPU. */
 gboolean
-vc_layout_smallest (const VcInputs *in,
+vc_layout_smallest (const VcInputs *inputs,
                     const VcResult *res,
                     guint           index,
                     double          capacity,
                     VcLayout       *best,
                     VcLayoutResult *best_out)
 {
-  VcLayout base = in->layout;
+  VcInputs effective;
+  const VcInputs *in = &effective;
+  VcLayout base;
   VcLayoutResult r;
   gboolean found = FALSE;
+
+  effective_inputs (inputs, &effective);
+  base = in->layout;
 
   if (in->mode == VC_MODE_TRAINING)
     {

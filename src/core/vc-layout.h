@@ -6,6 +6,10 @@
  * their buckets and gathered layers, gradient accumulation and CPU offload. The answer is the
  * busiest GPU's breakdown, the sum over every GPU, and the host memory offload needs.
  * FORMULAS.md beside this file gives each rule and its source.
+ *
+ * An estimate holds the layout inputs of both modes; each mode uses its own (TP, PP, EP,
+ * --gpu-layers and experts in RAM for inference; sharding, offload and accumulation for
+ * training; DP and the GPUs per node for both).
  */
 #pragma once
 
@@ -36,6 +40,9 @@ void     vc_layout_pp_partition  (guint           n_layers,
                                   guint           pp,
                                   guint          *sizes);
 gboolean vc_layout_check         (const VcInputs *inputs,
+                                  GError        **error);
+gboolean vc_layout_input_applies (const char     *property,
+                                  VcMode          mode,
                                   GError        **error);
 gboolean vc_layout_compute       (const VcInputs *inputs,
                                   const VcResult *result,

@@ -73,10 +73,6 @@ assert_inputs_equal (VcEstimate *expected,
   g_assert_true (vc_estimate_inputs_equal (expected, actual));
 }
 
-/* Layout inputs of inference only: a training estimate keeps them at their defaults, since
- * vc_estimate_check() refuses them there. test-layout round-trips them in an inference profile. */
-static const char *inference_layout_inputs[] = { "tp", "pp", "ep", "gpu-layers", "experts-on-cpu", NULL };
-
 /* An estimate in which every input but the preset differs from its default, passing
  * vc_estimate_check() so that vramcalc accepts it too. */
 static VcEstimate *
@@ -93,7 +89,7 @@ every_input_estimate (void)
       GParamSpec *p = inputs[i];
       g_auto(GValue) v = G_VALUE_INIT;
 
-      if (g_str_equal (p->name, "preset") || g_strv_contains (inference_layout_inputs, p->name))
+      if (g_str_equal (p->name, "preset"))
         continue;
       g_value_init (&v, p->value_type);
       if (G_IS_PARAM_SPEC_ENUM (p))
@@ -143,7 +139,7 @@ every_input_estimate (void)
     {
       g_auto(GValue) v = G_VALUE_INIT;
 
-      if (g_str_equal (inputs[i]->name, "preset") || g_strv_contains (inference_layout_inputs, inputs[i]->name))
+      if (g_str_equal (inputs[i]->name, "preset"))
         continue;
       g_value_init (&v, inputs[i]->value_type);
       g_object_get_property (G_OBJECT (e), inputs[i]->name, &v);
