@@ -1,5 +1,5 @@
-/* vc-inference-page.c: the Inference tab: the model, the weight and KV cache precisions and the
- * serving workload. */
+/* vc-inference-page.c: the Inference tab: the model, the weight and KV cache precisions, the
+ * serving workload and its layout over GPUs. */
 #define G_LOG_DOMAIN "vc-inference-page"
 
 #include "config.h"
@@ -27,6 +27,15 @@ struct _VcInferencePage
   GtkSpinButton *concurrency;
   GtkSwitch *flash_attention;
   GtkSpinButton *overhead_gb;
+  GtkGrid *layout_grid;
+  GtkLabel *gpu_count;
+  GtkSpinButton *tp;
+  GtkSpinButton *pp;
+  GtkSpinButton *ep;
+  GtkSpinButton *dp;
+  GtkSpinButton *gpus_per_node;
+  GtkSpinButton *gpu_layers;
+  GtkSwitch *experts_on_cpu;
 };
 
 G_DEFINE_FINAL_TYPE (VcInferencePage, vc_inference_page, GTK_TYPE_WIDGET)
@@ -36,8 +45,18 @@ update_applicable (VcInferencePage *self)
 {
   const VcInputs *in = vc_estimate_get_inputs (self->estimate);
 
-  /* the rule of thumb has no attention to fuse */
-  gtk_widget_set_sensitive (GTK_WIDGET (self->flash_attention), in->method == VC_METHOD_ARCHITECTURE);
+  gboolean arch = in->method == VC_METHOD_ARCHITECTURE;
+  gboolean moe = arch && vc_arch_is_moe (&in->arch);
+  guint n = vc_layout_n_gpus (&in->layout);
+  g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u GPU", "%u GPUs", n), n);
+
+  /* the rule of thumb has no attention to fuse, no layers to place and no experts to split */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->flash_attention), arch);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->ep), moe);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->gpu_layers), arch);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->experts_on_cpu), moe);
+  /* TP × PP × DP, as the layout has it */
+  gtk_label_set_label (self->gpu_count, count);
 }
 
 void
@@ -59,7 +78,16 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   vc_bind_spin (self->concurrency, estimate, "concurrency", 1, 0);
   vc_bind_active (GTK_WIDGET (self->flash_attention), estimate, "flash-attention");
   vc_bind_spin_with_default (self->overhead_gb, estimate, "overhead-gb", 0.1, 1);
+  vc_bind_spin (self->tp, estimate, "tp", 1, 0);
+  vc_bind_spin (self->pp, estimate, "pp", 1, 0);
+  vc_bind_spin (self->ep, estimate, "ep", 1, 0);
+  vc_bind_spin (self->dp, estimate, "dp", 1, 0);
+  vc_bind_spin (self->gpus_per_node, estimate, "gpus-per-node", 1, 0);
+  vc_bind_spin (self->gpu_layers, estimate, "gpu-layers", 1, 0);
+  vc_bind_active (GTK_WIDGET (self->experts_on_cpu), estimate, "experts-on-cpu");
 
+  /* the GPU count and what applies follow the layout and the model */
+  g_signal_connect_object (estimate, "changed", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   update_applicable (self);
 }
@@ -76,6 +104,13 @@ vc_inference_page_get_input (VcInferencePage *self,
     { "concurrency", G_STRUCT_OFFSET (VcInferencePage, concurrency) },
     { "flash-attention", G_STRUCT_OFFSET (VcInferencePage, flash_attention) },
     { "overhead-gb", G_STRUCT_OFFSET (VcInferencePage, overhead_gb) },
+    { "tp", G_STRUCT_OFFSET (VcInferencePage, tp) },
+    { "pp", G_STRUCT_OFFSET (VcInferencePage, pp) },
+    { "ep", G_STRUCT_OFFSET (VcInferencePage, ep) },
+    { "dp", G_STRUCT_OFFSET (VcInferencePage, dp) },
+    { "gpus-per-node", G_STRUCT_OFFSET (VcInferencePage, gpus_per_node) },
+    { "gpu-layers", G_STRUCT_OFFSET (VcInferencePage, gpu_layers) },
+    { "experts-on-cpu", G_STRUCT_OFFSET (VcInferencePage, experts_on_cpu) },
   };
 
   g_return_val_if_fail (VC_IS_INFERENCE_PAGE (self), NULL);
@@ -123,6 +158,15 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, concurrency);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, flash_attention);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, overhead_gb);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, layout_grid);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, gpu_count);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, tp);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, pp);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, ep);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, dp);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, gpus_per_node);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, gpu_layers);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, experts_on_cpu);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
@@ -134,4 +178,5 @@ vc_inference_page_init (VcInferencePage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   vc_model_section_align_labels (self->model_section, labels);
   vc_size_group_add_grid_labels (labels, self->workload_grid);
+  vc_size_group_add_grid_labels (labels, self->layout_grid);
 }

@@ -19,5 +19,6 @@ GtkWidget     *vc_results_view_get_gpu_chart     (VcResultsView *self);
 GtkWidget     *vc_results_view_get_gpu_editor    (VcResultsView *self);
 GtkWidget     *vc_results_view_get_breakdown_bar (VcResultsView *self);
 GtkLabel      *vc_results_view_get_total_label   (VcResultsView *self);
+GtkLabel      *vc_results_view_get_layout_label  (VcResultsView *self);
 
 G_END_DECLS

@@ -40,6 +40,12 @@ struct _VcTrainingPage
   GtkSpinButton *seq;
   GtkSwitch *flash_attention;
   GtkSpinButton *overhead_gb;
+  GtkGrid *layout_grid;
+  GtkSpinButton *dp;
+  GtkDropDown *sharding;
+  GtkDropDown *offload;
+  GtkSpinButton *grad_accum;
+  GtkSpinButton *gpus_per_node;
 };
 
 G_DEFINE_FINAL_TYPE (VcTrainingPage, vc_training_page, GTK_TYPE_WIDGET)
@@ -76,6 +82,22 @@ static const VcChoice loss_choices[] = {
   { VC_LOSS_CHUNKED, N_("Chunked") },
 };
 
+static const VcChoice sharding_choices[] = {
+  { VC_SHARDING_NONE, N_("None (DDP)") },
+  { VC_SHARDING_ZERO_1, N_("ZeRO-1: optimizer state") },
+  { VC_SHARDING_ZERO_2, N_("ZeRO-2: and gradients") },
+  { VC_SHARDING_ZERO_3, N_("ZeRO-3: and parameters") },
+  { VC_SHARDING_FSDP_GRAD_OP, N_("FSDP SHARD_GRAD_OP") },
+  { VC_SHARDING_FSDP_FULL, N_("FSDP FULL_SHARD") },
+  { VC_SHARDING_FSDP_HYBRID, N_("FSDP HYBRID_SHARD (inside a node)") },
+};
+
+static const VcChoice offload_choices[] = {
+  { VC_OFFLOAD_NONE, N_("None") },
+  { VC_OFFLOAD_OPTIMIZER, N_("Optimizer state") },
+  { VC_OFFLOAD_OPTIMIZER_PARAMS, N_("Optimizer state and parameters") },
+};
+
 static const struct { VcLoraTargets flag; const char *label; } target_labels[] = {
   { VC_LORA_TARGET_Q, "q" },
   { VC_LORA_TARGET_K, "k" },
@@ -103,6 +125,9 @@ update_applicable (VcTrainingPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->loss), arch);
   /* the embedding table only counts as its own trainable block for adapters on an architecture */
   gtk_widget_set_sensitive (GTK_WIDGET (self->train_embeddings), arch && adapters);
+  /* more GPUs shard nothing without ZeRO or FSDP; the node size matters to HSDP only */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->offload), in->layout.sharding != VC_SHARDING_NONE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->gpus_per_node), in->layout.sharding == VC_SHARDING_FSDP_HYBRID);
 }
 
 static void
@@ -203,6 +228,12 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::finetune", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::optimizer", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::sharding", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  vc_bind_spin (self->dp, estimate, "dp", 1, 0);
+  vc_bind_choices (self->sharding, estimate, "sharding", sharding_choices, G_N_ELEMENTS (sharding_choices));
+  vc_bind_choices (self->offload, estimate, "offload", offload_choices, G_N_ELEMENTS (offload_choices));
+  vc_bind_spin (self->grad_accum, estimate, "grad-accum", 1, 0);
+  vc_bind_spin (self->gpus_per_node, estimate, "gpus-per-node", 1, 0);
   update_applicable (self);
 }
 
@@ -227,6 +258,11 @@ vc_training_page_get_input (VcTrainingPage *self,
     { "seq", G_STRUCT_OFFSET (VcTrainingPage, seq) },
     { "flash-attention", G_STRUCT_OFFSET (VcTrainingPage, flash_attention) },
     { "overhead-gb", G_STRUCT_OFFSET (VcTrainingPage, overhead_gb) },
+    { "dp", G_STRUCT_OFFSET (VcTrainingPage, dp) },
+    { "sharding", G_STRUCT_OFFSET (VcTrainingPage, sharding) },
+    { "offload", G_STRUCT_OFFSET (VcTrainingPage, offload) },
+    { "grad-accum", G_STRUCT_OFFSET (VcTrainingPage, grad_accum) },
+    { "gpus-per-node", G_STRUCT_OFFSET (VcTrainingPage, gpus_per_node) },
   };
 
   g_return_val_if_fail (VC_IS_TRAINING_PAGE (self), NULL);
@@ -284,6 +320,12 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, seq);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, flash_attention);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, overhead_gb);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, layout_grid);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, dp);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, sharding);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, offload);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, grad_accum);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, gpus_per_node);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
@@ -296,4 +338,5 @@ vc_training_page_init (VcTrainingPage *self)
   vc_model_section_align_labels (self->model_section, labels);
   vc_size_group_add_grid_labels (labels, self->finetune_grid);
   vc_size_group_add_grid_labels (labels, self->workload_grid);
+  vc_size_group_add_grid_labels (labels, self->layout_grid);
 }
