@@ -781,14 +781,11 @@ run_estimate (Request *req)
 
       if (!vc_layout_input_applies (property, vc_estimate_get_inputs (estimate)->mode, &error))
         {
-          const char *option = property;
+          const char *option = g_str_equal (property, "sharding") ? "zero or --fsdp" : property;
 
-          for (guint o = 0; o < G_N_ELEMENTS (options); o++)
+          for (guint o = 0; o < G_N_ELEMENTS (options) && option == property; o++)
             if (g_strcmp0 (options[o].property, property) == 0)
-              {
-                option = options[o].name;
-                break;
-              }
+              option = options[o].name;
           return usage_error (option, error->message);
         }
     }

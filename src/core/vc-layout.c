@@ -488,16 +488,19 @@ inference_architecture (const VcInputs *in,
       guint L = a->n_layers;
       guint g = l->gpu_layers > 0 ? MIN (l->gpu_layers, L) : L;
       gboolean head_on_gpu = l->gpu_layers == 0 || l->gpu_layers > L;
-      Stage gpu = { L - g, g, l->gpu_layers == 0, head_on_gpu };
+      Stage gpu = { L - g, g, FALSE, head_on_gpu };
       Stage cpu = { 0, L - g, TRUE, !head_on_gpu };
       StageBytes gb, cb = { 0 };
 
       stage_bytes (&c, &gpu, &gb);
-      if (l->gpu_layers > 0)
+      if (g < L || !head_on_gpu)
         {
           stage_bytes (&c, &cpu, &cb);
           out->host_bytes = cb.weights + cb.kv;
         }
+      else
+        /* every layer on the GPU: the token embedding alone stays in system RAM */
+        out->host_bytes = c.embedding;
       if (l->experts_on_cpu)
         {
           gb.weights -= gb.experts;
