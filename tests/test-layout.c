@@ -282,6 +282,11 @@ test_smallest_layouts (void)
   g_assert_cmpstr (smallest_layout (l8, "rtx-4090"), ==, "1 × RTX 4090");
   /* 141.1 GB of weights: TP 2 puts 70.6 GB on each H100, with 1.3 GB of the rest */
   g_assert_cmpstr (smallest_layout (l70, "h100-80gb"), ==, "2 × H100 80 GB · TP 2");
+  /* the search sets its own degrees: an impossible layout of the inputs does not blank the table */
+  g_object_set (l70, "tp", 3, NULL);
+  g_assert_null (vc_estimate_get_layout_result (l70));
+  g_assert_cmpstr (smallest_layout (l70, "h100-80gb"), ==, "2 × H100 80 GB · TP 2");
+  g_object_set (l70, "tp", 1, NULL);
   /* on 24 GB cards: 141.1 GB / (24.15 − 1) GB needs 7 cards at least; 7 is no TP degree, so
    * PP 7: 80 layers as 11, 11, 11, 12, 12, 12, 11, and 12 layers of 1.711 GB (855,654,400
    * parameters each) are 20.5 GB + 1 GB. Six stages would hold 14 layers: 24.0 + 1 GB. */

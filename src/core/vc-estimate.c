@@ -205,9 +205,9 @@ recompute (VcEstimate *self)
       vc_estimator_fit_gpu (&self->inputs, &self->result, sc,
                             vc_estimate_get_gpu (self, i)->capacity_bytes, fit);
       /* "how many" is the smallest valid layout of the card (vc-layout.c) */
+      /* the search sets the parallel degrees itself: it answers even while the inputs' own
+       * layout is impossible */
       fit->layout = self->inputs.layout;
-      if (!self->layout_ok)
-        continue;
       if (vc_layout_smallest (&self->inputs, &self->result, self->result.selected,
                               fit->capacity_bytes, &fit->layout, &lr))
         {
