@@ -197,30 +197,30 @@ recompute (VcEstimate *self)
   self->fits = g_renew (VcGpuFit, self->fits, self->n_gpus);
   self->layout_ok = vc_layout_compute (&self->inputs, &self->result, self->result.selected,
                                        &self->layout, NULL);
-  for (guint i = 0; i < self->n_gpus; i++)
-    {
-      VcGpuFit *fit = &self->fits[i];
-      VcLayoutResult lr;
+  {
+    g_autofree double *capacities = g_new (double, self->n_gpus);
+    g_autofree VcLayout *layouts = g_new (VcLayout, self->n_gpus);
+    g_autofree VcLayoutResult *outs = g_new (VcLayoutResult, self->n_gpus);
+    g_autofree gboolean *found = g_new (gboolean, self->n_gpus);
 
-      vc_estimator_fit_gpu (&self->inputs, &self->result, sc,
-                            vc_estimate_get_gpu (self, i)->capacity_bytes, fit);
-      /* "how many" is the smallest valid layout of the card (vc-layout.c) */
-      /* the search sets the parallel degrees itself: it answers even while the inputs' own
-       * layout is impossible */
-      fit->layout = self->inputs.layout;
-      if (vc_layout_smallest (&self->inputs, &self->result, self->result.selected,
-                              fit->capacity_bytes, &fit->layout, &lr))
-        {
-          fit->count = vc_layout_n_gpus (&fit->layout);
-          fit->per_gpu_bytes = lr.total;
-          fit->fits = fit->count == 1 && lr.total <= fit->capacity_bytes;
-        }
-      else
-        {
-          fit->count = 0;
-          fit->fits = FALSE;
-        }
-    }
+    for (guint i = 0; i < self->n_gpus; i++)
+      capacities[i] = vc_estimate_get_gpu (self, i)->capacity_bytes;
+    /* "how many" is the smallest valid layout of each card (vc-layout.c); the search sets the
+     * parallel degrees itself, so it answers even while the inputs' own layout is impossible */
+    vc_layout_smallest_each (&self->inputs, &self->result, self->result.selected, capacities,
+                             self->n_gpus, layouts, outs, found);
+    for (guint i = 0; i < self->n_gpus; i++)
+      {
+        VcGpuFit *fit = &self->fits[i];
+
+        vc_estimator_fit_gpu (&self->inputs, &self->result, sc, capacities[i], fit);
+        fit->layout = found[i] ? layouts[i] : self->inputs.layout;
+        fit->count = found[i] ? vc_layout_n_gpus (&layouts[i]) : 0;
+        if (found[i])
+          fit->per_gpu_bytes = outs[i].total;
+        fit->fits = found[i] && fit->count == 1 && outs[i].total <= fit->capacity_bytes;
+      }
+  }
 
   g_object_freeze_notify (G_OBJECT (self));
   if (old.parameters != self->result.parameters)

@@ -778,33 +778,66 @@ vc_layout_compute (const VcInputs *inputs,
 
 /* ---- the smallest layout of a card ------------------------------------------------------------ */
 
+/* What each layout computes does not depend on the card: a search over the catalog computes
+ * each layout once. Keyed by the degrees the search varies (TP, PP, DP). */
+typedef struct
+{
+  GHashTable *results;            /* gint64 key → VcLayoutResult, or NULL when refused */
+} Memo;
+
+static void
+memo_init (Memo *memo)
+{
+  memo->results = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+}
+
+static void
+memo_clear (Memo *memo)
+{
+  g_clear_pointer (&memo->results, g_hash_table_unref);
+}
+
 static gboolean
-try_layout (const VcInputs *in,
+try_layout (Memo           *memo,
+            const VcInputs *in,
             const VcResult *res,
             guint           index,
             const VcLayout *layout,
             double          capacity,
             VcLayoutResult *out)
 {
+  gint64 key = ((gint64) MIN (layout->tp, 0x1fffffu) << 42) | ((gint64) MIN (layout->pp, 0x1fffffu) << 21) |
+               MIN (layout->dp, 0x1fffffu);
+  gpointer value;
   VcInputs tmp = *in;
 
+  if (g_hash_table_lookup_extended (memo->results, &key, NULL, &value))
+    {
+      if (value == NULL)
+        return FALSE;
+      *out = *(VcLayoutResult *) value;
+      return out->total <= capacity;
+    }
   tmp.layout = *layout;
-  if (!vc_layout_compute (&tmp, res, index, out, NULL))
-    return FALSE;
-  return out->total <= capacity;
+  value = NULL;
+  if (vc_layout_compute (&tmp, res, index, out, NULL))
+    value = g_memdup2 (out, sizeof *out);
+  g_hash_table_insert (memo->results, g_memdup2 (&key, sizeof key), value);
+  return value != NULL && out->total <= capacity;
 }
 
 /* The fewest GPUs of `capacity` bytes that hold the estimate: for inference TP inside a node
  * (1, 2, 4 … up to the GPUs per node, dividing the heads) times pipeline stages, the most TP
  * first at equal count; for training the data-parallel group, sharded as asked or with ZeRO-3
  * when nothing is (more GPUs help only sharded state). Partial offload stays on one GPU. */
-gboolean
-vc_layout_smallest (const VcInputs *inputs,
-                    const VcResult *res,
-                    guint           index,
-                    double          capacity,
-                    VcLayout       *best,
-                    VcLayoutResult *best_out)
+static gboolean
+smallest (Memo           *memo,
+          const VcInputs *inputs,
+          const VcResult *res,
+          guint           index,
+          double          capacity,
+          VcLayout       *best,
+          VcLayoutResult *best_out)
 {
   VcInputs effective;
   const VcInputs *in = &effective;
@@ -828,7 +861,7 @@ vc_layout_smallest (const VcInputs *inputs,
       while (TRUE)
         {
           base.dp = hi;
-          if (try_layout (in, res, index, &base, capacity, &r))
+          if (try_layout (memo, in, res, index, &base, capacity, &r))
             break;
           if (hi >= MAX_SEARCH_GPUS)
             return FALSE;
@@ -840,20 +873,20 @@ vc_layout_smallest (const VcInputs *inputs,
           guint mid = lo + (hi - lo) / 2;
 
           base.dp = mid;
-          if (try_layout (in, res, index, &base, capacity, &r))
+          if (try_layout (memo, in, res, index, &base, capacity, &r))
             hi = mid;
           else
             lo = mid + 1;
         }
       base.dp = hi;
-      try_layout (in, res, index, &base, capacity, best_out);
+      try_layout (memo, in, res, index, &base, capacity, best_out);
       *best = base;
       return TRUE;
     }
 
   if (base.gpu_layers > 0 || base.experts_on_cpu)
     {
-      if (!try_layout (in, res, index, &base, capacity, best_out))
+      if (!try_layout (memo, in, res, index, &base, capacity, best_out))
         return FALSE;
       *best = base;
       return TRUE;
@@ -872,7 +905,7 @@ vc_layout_smallest (const VcInputs *inputs,
         return FALSE;
       base.tp = (guint) n;
       base.pp = base.dp = base.ep = 1;
-      if (!try_layout (in, res, index, &base, capacity, best_out))
+      if (!try_layout (memo, in, res, index, &base, capacity, best_out))
         return FALSE;
       *best = base;
       return TRUE;
@@ -892,14 +925,14 @@ vc_layout_smallest (const VcInputs *inputs,
       if (!vc_layout_check (&tmp, NULL))
         continue;
       cand.pp = hi;
-      if (!try_layout (in, res, index, &cand, capacity, &r))
+      if (!try_layout (memo, in, res, index, &cand, capacity, &r))
         continue;
       while (lo < hi)
         {
           guint mid = lo + (hi - lo) / 2;
 
           cand.pp = mid;
-          if (try_layout (in, res, index, &cand, capacity, &r))
+          if (try_layout (memo, in, res, index, &cand, capacity, &r))
             hi = mid;
           else
             lo = mid + 1;
@@ -913,8 +946,45 @@ vc_layout_smallest (const VcInputs *inputs,
         }
     }
   if (found)
-    try_layout (in, res, index, best, capacity, best_out);
+    try_layout (memo, in, res, index, best, capacity, best_out);
   return found;
+}
+
+gboolean
+vc_layout_smallest (const VcInputs *inputs,
+                    const VcResult *res,
+                    guint           index,
+                    double          capacity,
+                    VcLayout       *best,
+                    VcLayoutResult *best_out)
+{
+  Memo memo;
+  gboolean found;
+
+  memo_init (&memo);
+  found = smallest (&memo, inputs, res, index, capacity, best, best_out);
+  memo_clear (&memo);
+  return found;
+}
+
+/* vc_layout_smallest() for several cards at once, each layout computed once: found[i] says
+ * whether some number of card i holds the estimate. */
+void
+vc_layout_smallest_each (const VcInputs *inputs,
+                         const VcResult *res,
+                         guint           index,
+                         const double   *capacities,
+                         guint           n,
+                         VcLayout       *best,
+                         VcLayoutResult *best_out,
+                         gboolean       *found)
+{
+  Memo memo;
+
+  memo_init (&memo);
+  for (guint i = 0; i < n; i++)
+    found[i] = smallest (&memo, inputs, res, index, capacities[i], &best[i], &best_out[i]);
+  memo_clear (&memo);
 }
 
 /* "TP 8 × PP 2", "ZeRO-3 · optimizer offload", "" for one plain GPU; in English when not

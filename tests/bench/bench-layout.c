@@ -18,20 +18,26 @@ time_layouts (const VcInputs *in,
               guint           n_gpus)
 {
   double samples[ROUNDS];
+  g_autofree double *capacities = g_new (double, n_gpus);
+  g_autofree VcLayout *layouts = g_new (VcLayout, n_gpus);
+  g_autofree VcLayoutResult *outs = g_new (VcLayoutResult, n_gpus);
+  g_autofree gboolean *found = g_new (gboolean, n_gpus);
   VcResult r;
 
+  for (guint g = 0; g < n_gpus; g++)
+    capacities[g] = gpus[g].capacity_bytes;
   vc_estimator_compute (in, &r);
   for (guint round = 0; round < ROUNDS; round++)
     {
       gint64 start = g_get_monotonic_time ();
       VcLayoutResult lr;
-      VcLayout layout;
 
+      /* as the estimate model recomputes: its own layout, then every card's smallest */
       vc_layout_compute (in, &r, r.selected, &lr, NULL);
       sink += lr.total;
+      vc_layout_smallest_each (in, &r, r.selected, capacities, n_gpus, layouts, outs, found);
       for (guint g = 0; g < n_gpus; g++)
-        if (vc_layout_smallest (in, &r, r.selected, gpus[g].capacity_bytes, &layout, &lr))
-          sink += lr.total;
+        sink += found[g] ? outs[g].total : 0;
       samples[round] = (double) (g_get_monotonic_time () - start);
     }
   for (guint i = 1; i < ROUNDS; i++)
