@@ -182,12 +182,15 @@ assert_refused (VcEstimate *e,
 static void
 test_constraints (void)
 {
-  struct { const char *preset; const char *props[8]; const char *message; } cases[] = {
+  struct { const char *preset; const char *props[14]; const char *message; } cases[] = {
     { "llama-3-8b", { "tp", "3" }, "TP (3) must divide the attention heads (32)" },
     { "llama-3-8b", { "pp", "33" }, "PP (33) cannot exceed the layers (32)" },
     { "llama-3-8b", { "ep", "2", "dp", "2" }, "EP (2) needs a mixture-of-experts model" },
     { "mixtral-8x7b", { "ep", "3", "dp", "3" }, "EP (3) must divide the experts (8)" },
-    { "mixtral-8x7b", { "ep", "8", "tp", "2" }, "EP (8) must divide the GPUs of a pipeline stage, TP × DP = 2" },
+    { "mixtral-8x7b", { "ep", "8", "tp", "2" }, "EP (8) is larger than the GPUs of a pipeline stage, TP × DP = 2" },
+    { "mixtral-8x7b", { "ep", "4", "tp", "2", "dp", "3" }, "EP (4) must divide the GPUs of a pipeline stage, TP × DP = 6" },
+    { "llama-3-8b", { "tp", "1024", "heads", "1024", "kv-heads", "1024", "intermediate-size", "1024", "hidden-size", "1024",
+                      "dp", "100000" }, "TP × PP × DP is 102400000 GPUs; accepted: at most 1000000" },
     { "llama-3-8b", { "kv-heads", "4", "heads", "32", "tp", "8", "intermediate-size", "14336" }, NULL },
     { "llama-3-8b", { "heads", "24", "kv-heads", "6", "tp", "4" }, "TP (4) and the KV heads (6) must divide one another" },
     { "llama-3-8b", { "intermediate-size", "14000", "tp", "32" }, "TP (32) must divide the feed-forward size (14000)" },

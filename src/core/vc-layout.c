@@ -23,8 +23,10 @@
  * and stage3_prefetch_bucket_size, the parameters ZeRO-3 fetches ahead. */
 #define DS_REDUCE_BUCKET 5e8
 #define DS_PREFETCH_BUCKET 5e7
-/* The most GPUs the fit search tries in one data-parallel group or pipeline. */
+/* The most GPUs the fit search tries in one data-parallel group or pipeline, and the most a
+ * layout may have (its count stays exact in a guint). */
 #define MAX_SEARCH_GPUS 65536
+#define MAX_LAYOUT_GPUS 1000000
 
 guint
 vc_layout_n_gpus (const VcLayout *l)
@@ -150,11 +152,14 @@ check_inference (const VcInputs *in,
         return refuse (error, _("EP (%u) needs a mixture-of-experts model; this one is dense"), l->ep);
       if (a->n_experts % l->ep != 0)
         return refuse (error, _("EP (%u) must divide the experts (%u)"), l->ep, a->n_experts);
+      if (l->ep > l->tp * l->dp)
+        return refuse (error, _("EP (%u) is larger than the GPUs of a pipeline stage, TP × DP = %u"),
+                       l->ep, l->tp * l->dp);
       if ((l->tp * l->dp) % l->ep != 0)
-        return refuse (error, _("EP (%u) must divide the GPUs of a pipeline stage, TP × DP = %u: the layout is "
-                                "smaller than the expert group"), l->ep, l->tp * l->dp);
+        return refuse (error, _("EP (%u) must divide the GPUs of a pipeline stage, TP × DP = %u"),
+                       l->ep, l->tp * l->dp);
     }
-  if (partial && vc_layout_n_gpus (l) * l->ep > 1)
+  if (partial && (l->tp > 1 || l->pp > 1 || l->dp > 1 || l->ep > 1))
     return refuse (error, _("--gpu-layers and --experts-on-cpu are modelled on one GPU: set TP, PP, EP and DP to 1"));
   if (l->experts_on_cpu && !vc_arch_is_moe (a))
     return refuse (error, _("--experts-on-cpu needs a mixture-of-experts model; this one is dense"));
@@ -229,6 +234,11 @@ vc_layout_check (const VcInputs *inputs,
   effective_inputs (inputs, &effective);
   if (l->tp == 0 || l->pp == 0 || l->ep == 0 || l->dp == 0 || l->gpus_per_node == 0 || l->grad_accum == 0)
     return refuse (error, _("TP, PP, EP, DP, the GPUs per node and the accumulation steps are at least 1"));
+  if ((guint64) l->tp * l->pp * l->dp > MAX_LAYOUT_GPUS)
+    {
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, (guint64) l->tp * l->pp * l->dp);
+      return refuse (error, _("TP × PP × DP is %s GPUs; accepted: at most %u"), count, (guint) MAX_LAYOUT_GPUS);
+    }
   if (in->mode == VC_MODE_TRAINING)
     return check_training (in, error);
   return check_inference (in, error);
