@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "vc-catalog.h"
 #include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-layout.h"
@@ -419,6 +420,38 @@ test_rule_of_thumb_even_split (void)
   g_assert_cmpfloat (lr->all_total, ==, 16.8e9 + 4 * 2e9);
 }
 
+/* Every preset under every TP and PP it allows: the busiest GPU never holds more than one GPU
+ * alone would, and the GPUs together never hold less than the model (replication only adds) */
+static void
+test_presets_sweep (void)
+{
+  guint n_presets;
+  const VcPreset *presets = vc_presets_get_all (&n_presets);
+  guint checked = 0;
+
+  for (guint p = 0; p < n_presets; p++)
+    for (guint tp = 1; tp <= 16; tp *= 2)
+      for (guint pp = 1; pp <= 5; pp++)
+        {
+          g_autoptr(VcEstimate) e = estimate_new (presets[p].id, NULL);
+          const VcScenarioResult *one = vc_estimate_get_selected (e);
+          const VcLayoutResult *lr;
+
+          g_object_set (e, "tp", tp, "pp", pp, "concurrency", 3, NULL);
+          if (!vc_estimate_check (e, NULL))
+            continue;
+          lr = vc_estimate_get_layout_result (e);
+          g_assert_nonnull (lr);
+          g_assert_true (isfinite (lr->total) && lr->total > 0);
+          g_assert_cmpfloat (lr->total, <=, one->total);
+          g_assert_cmpfloat (lr->all_bytes[VC_COMPONENT_WEIGHTS], >=, one->bytes[VC_COMPONENT_WEIGHTS]);
+          g_assert_cmpfloat (lr->all_bytes[VC_COMPONENT_KV_CACHE], >=, one->bytes[VC_COMPONENT_KV_CACHE]);
+          g_assert_cmpuint (lr->n_gpus, ==, tp * pp);
+          checked++;
+        }
+  g_assert_cmpuint (checked, >, 200);
+}
+
 typedef struct
 {
   int status;
@@ -593,6 +626,7 @@ main (int   argc,
   g_test_add_func ("/layout/gpu-layers", test_gpu_layers);
   g_test_add_func ("/layout/experts-on-cpu", test_experts_on_cpu);
   g_test_add_func ("/layout/rule-of-thumb", test_rule_of_thumb_even_split);
+  g_test_add_func ("/layout/presets-sweep", test_presets_sweep);
   g_test_add_func ("/layout/cli", test_cli);
   g_test_add_func ("/layout/profile", test_profile_round_trip);
   return g_test_run ();
