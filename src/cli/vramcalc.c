@@ -54,6 +54,9 @@ typedef enum
   OPT_SOLVE,
   OPT_FIT_GPU,
   OPT_GPU_COUNT,
+  OPT_ZERO,
+  OPT_FSDP,
+  OPT_GPU_LAYERS,
 } OptKind;
 
 typedef struct
@@ -102,6 +105,21 @@ static const Option options[] = {
   { "no-compile", OPT_FALSE, "compile", NULL, NULL },
   { "train-embeddings", OPT_TRUE, "train-embeddings", NULL, N_("LoRA/QLoRA: the token embedding trains too") },
   { "no-train-embeddings", OPT_FALSE, "train-embeddings", NULL, NULL },
+  { "tp", OPT_PROPERTY, "tp", "N", N_("Inference: tensor parallel GPUs; must divide the attention heads (default 1)") },
+  { "pp", OPT_PROPERTY, "pp", "N", N_("Inference: pipeline stages; at most the layer count (default 1)") },
+  { "ep", OPT_PROPERTY, "ep", "N", N_("Inference, MoE: expert parallel GPUs; must divide the experts and TP × DP (default 1)") },
+  { "dp", OPT_PROPERTY, "dp", "N", N_("Data-parallel replicas (inference) or GPUs sharing the batch (training) (default 1)") },
+  { "zero", OPT_ZERO, "sharding", "0|1|2|3", N_("Training: DeepSpeed ZeRO stage across the DP GPUs (default 0, plain DDP)") },
+  { "fsdp", OPT_FSDP, "sharding", "full|grad-op|hybrid",
+    N_("Training: FSDP FULL_SHARD (ZeRO-3), SHARD_GRAD_OP (ZeRO-2) or HYBRID_SHARD (ZeRO-3 inside a node)") },
+  { "offload", OPT_PROPERTY, "offload", "none|optimizer|optimizer+params",
+    N_("Training, with ZeRO or FSDP: optimizer state (and parameters) in host RAM") },
+  { "grad-accum", OPT_PROPERTY, "grad-accum", "N", N_("Training: gradient accumulation steps; --batch is the micro-batch (default 1)") },
+  { "gpu-layers", OPT_GPU_LAYERS, "gpu-layers", "N",
+    N_("Inference: N layers on the GPU, the rest in system RAM, as llama.cpp -ngl (default: all)") },
+  { "experts-on-cpu", OPT_TRUE, "experts-on-cpu", NULL, N_("Inference, MoE: routed experts in system RAM (llama.cpp exps=CPU)") },
+  { "no-experts-on-cpu", OPT_FALSE, "experts-on-cpu", NULL, NULL },
+  { "gpus-per-node", OPT_PROPERTY, "gpus-per-node", "N", N_("GPUs in one machine, for layouts and FSDP hybrid (default 8)") },
   { "overhead", OPT_PROPERTY, "overhead-gb", "GB", N_("Per-GPU overhead in GB (default 2 rule of thumb, 1 architecture)") },
   /* serving engines and speed (FORMULAS.md, "Engines" and "Speed") */
   { "engine", OPT_PROPERTY, "engine", "generic|vllm|sglang|llama.cpp|transformers",
@@ -383,6 +401,35 @@ apply_option (Request     *req,
       if (strchr (value, ';'))
         return option_error (error, opt->name, _("one GPU per --gpu option; “;” is not allowed in its name"));
       g_string_append_printf (req->custom_gpus, "%s%s", req->custom_gpus->len ? ";" : "", value);
+      break;
+    case OPT_ZERO:
+      {
+        static const char *stages[] = { "none", "zero-1", "zero-2", "zero-3" };
+
+        if (strlen (value) != 1 || value[0] < '0' || value[0] > '3')
+          {
+            g_autofree char *msg = g_strdup_printf (_("“%s” is not a ZeRO stage; accepted: 0, 1, 2, 3"), value);
+            return option_error (error, opt->name, msg);
+          }
+        add_setting (req, opt->property, stages[value[0] - '0']);
+      }
+      break;
+    case OPT_FSDP:
+      if (!g_str_equal (value, "full") && !g_str_equal (value, "grad-op") && !g_str_equal (value, "hybrid"))
+        {
+          g_autofree char *msg = g_strdup_printf (_("“%s” is not an FSDP sharding strategy; accepted: full, grad-op, hybrid"), value);
+          return option_error (error, opt->name, msg);
+        }
+      {
+        g_autofree char *nick = g_strconcat ("fsdp-", value, NULL);
+        add_setting (req, opt->property, nick);
+      }
+      break;
+    case OPT_GPU_LAYERS:
+      if (g_str_equal (value, "0"))
+        return option_error (error, opt->name, _("0 keeps every layer in system RAM, with nothing to estimate on the GPU; "
+                                                  "accepted: 1 or more layers (more than the model has puts it all on the GPU)"));
+      add_setting (req, opt->property, value);
       break;
     case OPT_EXPLAIN:
       req->explain = TRUE;
@@ -697,7 +744,9 @@ option_context_new (Request *req)
                    "\n  vramcalc --preset llama-3-8b --seq 8192 --concurrency 4 --format json"
                    "\n  vramcalc --preset mistral-7b --mode training --finetune qlora-4bit --lora-rank 64"
                    "\n  vramcalc --profile plan.json --seq 8192 --format csv"
-                   "\n  vramcalc --preset llama-3.1-8b --solve seq --fit-gpu rtx-4090");
+                   "\n  vramcalc --preset llama-3.1-8b --solve seq --fit-gpu rtx-4090"
+                   "\n  vramcalc --preset llama-3-70b --tp 4 --pp 2 --concurrency 32"
+                   "\n  vramcalc --preset llama-3-8b --mode training --finetune full --dp 8 --zero 3 --offload optimizer");
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_summary (context, N_("Estimates the GPU memory an LLM needs for inference or fine-tuning, and which GPUs hold it."));
   g_option_context_set_description (context, examples->str);
@@ -1006,6 +1055,21 @@ run_estimate (Request *req)
 
   if ((status = apply_request (req, estimate, profile)) != 0)
     return status;
+  /* a layout option of the other mode is refused, not ignored (a profile keeps both tabs') */
+  for (guint k = 0; k < req->settings->len; k += 2)
+    {
+      const char *property = req->settings->pdata[k];
+
+      if (!vc_layout_input_applies (property, vc_estimate_get_inputs (estimate)->mode, &error))
+        {
+          const char *option = g_str_equal (property, "sharding") ? "zero or --fsdp" : property;
+
+          for (guint o = 0; o < G_N_ELEMENTS (options) && option == property; o++)
+            if (g_strcmp0 (options[o].property, property) == 0)
+              option = options[o].name;
+          return usage_error (option, error->message);
+        }
+    }
   if (!vc_estimate_check (estimate, &error))
     return usage_error (NULL, error->message);
   {

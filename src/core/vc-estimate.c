@@ -16,6 +16,7 @@
 #include "vc-estimate.h"
 #include "vc-solver.h"
 #include "vc-quant.h"
+#include "vc-layout.h"
 #include "vc-units.h"
 
 struct _VcEstimate
@@ -36,6 +37,8 @@ struct _VcEstimate
   VcResult result;
   VcGpuFit *fits;
   guint n_gpus;
+  VcLayoutResult layout;           /* the inputs' own layout; valid when layout_ok */
+  gboolean layout_ok;
   char *custom_gpus;               /* as typed: "Name=24GB; Other=48GiB" */
   GArray *user_gpus;               /* VcGpu parsed from it, after the catalog */
   char *chart_gpus;                /* "h100-80gb;My card": ids or custom names, as chosen */
@@ -76,6 +79,16 @@ enum {
   PROP_MEMORY_FRACTION,
   PROP_BLOCK_SIZE,
   PROP_MFU,
+  PROP_TP,
+  PROP_PP,
+  PROP_EP,
+  PROP_DP,
+  PROP_SHARDING,
+  PROP_OFFLOAD,
+  PROP_GRAD_ACCUM,
+  PROP_GPU_LAYERS,
+  PROP_EXPERTS_ON_CPU,
+  PROP_GPUS_PER_NODE,
   PROP_CUSTOM_GPUS,
   PROP_CHART_GPUS,
   PROP_UNIT,
@@ -209,9 +222,34 @@ recompute (VcEstimate *self)
   self->solutions = g_renew (VcSolution, self->solutions, self->n_gpus * N_SOLVE_VARIABLES);
   self->solved = g_renew (guint8, self->solved, self->n_gpus * N_SOLVE_VARIABLES);
   memset (self->solved, 0, self->n_gpus * N_SOLVE_VARIABLES);
-  for (guint i = 0; i < self->n_gpus; i++)
-    vc_estimator_fit_gpu (&self->inputs, &self->result, sc,
-                          vc_estimate_get_gpu (self, i)->capacity_bytes, &self->fits[i]);
+  self->layout_ok = vc_layout_compute (&self->inputs, &self->result, self->result.selected,
+                                       &self->layout, NULL);
+  {
+    g_autofree double *capacities = g_new (double, self->n_gpus);
+    g_autofree VcLayout *layouts = g_new (VcLayout, self->n_gpus);
+    g_autofree VcLayoutResult *outs = g_new (VcLayoutResult, self->n_gpus);
+    g_autofree gboolean *found = g_new (gboolean, self->n_gpus);
+
+    for (guint i = 0; i < self->n_gpus; i++)
+      capacities[i] = vc_engine_usable_bytes (&self->inputs, vc_estimate_get_gpu (self, i)->capacity_bytes,
+                                              sc->bytes[VC_COMPONENT_OVERHEAD]);
+    /* what the engine lets the model use of each card (vLLM's and SGLang's memory share);
+     * "how many" is the smallest valid layout of each card (vc-layout.c); the search sets the
+     * parallel degrees itself, so it answers even while the inputs' own layout is impossible */
+    vc_layout_smallest_each (&self->inputs, &self->result, self->result.selected, capacities,
+                             self->n_gpus, layouts, outs, found);
+    for (guint i = 0; i < self->n_gpus; i++)
+      {
+        VcGpuFit *fit = &self->fits[i];
+
+        vc_estimator_fit_gpu (&self->inputs, &self->result, sc, vc_estimate_get_gpu (self, i)->capacity_bytes, fit);
+        fit->layout = found[i] ? layouts[i] : self->inputs.layout;
+        fit->count = found[i] ? vc_layout_n_gpus (&layouts[i]) : 0;
+        if (found[i])
+          fit->per_gpu_bytes = outs[i].total;
+        fit->fits = found[i] && fit->count == 1 && outs[i].total <= capacities[i];
+      }
+  }
 
   g_object_freeze_notify (G_OBJECT (self));
   if (old.parameters != self->result.parameters)
@@ -357,6 +395,16 @@ vc_estimate_set_property (GObject      *object,
     case PROP_SOURCE_PARAMETERS: SET_FIELD (source_parameters, g_value_get_double); break;
     case PROP_SOURCE_ACTIVE_PARAMETERS: SET_FIELD (source_active_parameters, g_value_get_double); break;
     case PROP_SOURCE_PRECISION: SET_FIELD (source_precision, g_value_get_enum); break;
+    case PROP_TP: SET_FIELD (layout.tp, g_value_get_uint); break;
+    case PROP_PP: SET_FIELD (layout.pp, g_value_get_uint); break;
+    case PROP_EP: SET_FIELD (layout.ep, g_value_get_uint); break;
+    case PROP_DP: SET_FIELD (layout.dp, g_value_get_uint); break;
+    case PROP_SHARDING: SET_FIELD (layout.sharding, g_value_get_enum); break;
+    case PROP_OFFLOAD: SET_FIELD (layout.offload, g_value_get_enum); break;
+    case PROP_GRAD_ACCUM: SET_FIELD (layout.grad_accum, g_value_get_uint); break;
+    case PROP_GPU_LAYERS: SET_FIELD (layout.gpu_layers, g_value_get_uint); break;
+    case PROP_EXPERTS_ON_CPU: SET_FIELD (layout.experts_on_cpu, g_value_get_boolean); break;
+    case PROP_GPUS_PER_NODE: SET_FIELD (layout.gpus_per_node, g_value_get_uint); break;
     case PROP_CUSTOM_GPUS:
       {
         g_autoptr(GError) error = NULL;
@@ -445,6 +493,16 @@ vc_estimate_get_property (GObject    *object,
     case PROP_MEMORY_FRACTION: g_value_set_double (value, in->memory_fraction); break;
     case PROP_BLOCK_SIZE: g_value_set_uint (value, in->block_size); break;
     case PROP_MFU: g_value_set_double (value, in->mfu); break;
+    case PROP_TP: g_value_set_uint (value, in->layout.tp); break;
+    case PROP_PP: g_value_set_uint (value, in->layout.pp); break;
+    case PROP_EP: g_value_set_uint (value, in->layout.ep); break;
+    case PROP_DP: g_value_set_uint (value, in->layout.dp); break;
+    case PROP_SHARDING: g_value_set_enum (value, in->layout.sharding); break;
+    case PROP_OFFLOAD: g_value_set_enum (value, in->layout.offload); break;
+    case PROP_GRAD_ACCUM: g_value_set_uint (value, in->layout.grad_accum); break;
+    case PROP_GPU_LAYERS: g_value_set_uint (value, in->layout.gpu_layers); break;
+    case PROP_EXPERTS_ON_CPU: g_value_set_boolean (value, in->layout.experts_on_cpu); break;
+    case PROP_GPUS_PER_NODE: g_value_set_uint (value, in->layout.gpus_per_node); break;
     case PROP_UNIT: g_value_set_enum (value, self->unit); break;
     case PROP_CUSTOM_GPUS: g_value_set_string (value, self->custom_gpus); break;
     case PROP_CHART_GPUS: g_value_set_string (value, self->chart_gpus); break;
@@ -617,6 +675,42 @@ install_run_inputs (const VcInputs *d)
     g_param_spec_double ("mfu", N_("Model FLOPs utilization"),
                          N_("Training: the share of the GPU's dense peak that the model's FLOPs reach"),
                          0.01, 1.0, d->mfu, RW);
+  properties[PROP_TP] =
+    g_param_spec_uint ("tp", N_("Tensor parallel"),
+                       N_("Inference: GPUs splitting each layer's heads and feed-forward columns (TP)"),
+                       1, 1024, d->layout.tp, RW);
+  properties[PROP_PP] =
+    g_param_spec_uint ("pp", N_("Pipeline parallel"), N_("Inference: pipeline stages, each holding a run of layers (PP)"),
+                       1, 100000, d->layout.pp, RW);
+  properties[PROP_EP] =
+    g_param_spec_uint ("ep", N_("Expert parallel"), N_("Inference, MoE: GPUs the experts are split across (EP)"),
+                       1, 100000, d->layout.ep, RW);
+  properties[PROP_DP] =
+    g_param_spec_uint ("dp", N_("Data parallel"),
+                       N_("Replicas serving requests (inference) or GPUs sharing the batch (training: the ZeRO/FSDP group)"),
+                       1, 100000, d->layout.dp, RW);
+  properties[PROP_SHARDING] =
+    g_param_spec_enum ("sharding", N_("Sharding"), N_("Training: DDP (none), DeepSpeed ZeRO stage or FSDP strategy"),
+                       VC_TYPE_SHARDING, d->layout.sharding, RW);
+  properties[PROP_OFFLOAD] =
+    g_param_spec_enum ("offload", N_("CPU offload"), N_("Training: optimizer state, and parameters too, in host memory"),
+                       VC_TYPE_OFFLOAD, d->layout.offload, RW);
+  properties[PROP_GRAD_ACCUM] =
+    g_param_spec_uint ("grad-accum", N_("Gradient accumulation"),
+                       N_("Training: micro-batches per optimizer step; the batch is one micro-batch"),
+                       1, 1000000, d->layout.grad_accum, RW);
+  properties[PROP_GPU_LAYERS] =
+    g_param_spec_uint ("gpu-layers", N_("Layers on the GPU"),
+                       N_("Inference: layers on the GPU, the rest in system RAM, as llama.cpp -ngl (0: all, no offload)"),
+                       0, 100000, d->layout.gpu_layers, RW);
+  properties[PROP_EXPERTS_ON_CPU] =
+    g_param_spec_boolean ("experts-on-cpu", N_("Experts in system RAM"),
+                          N_("Inference, MoE: routed experts kept in system RAM (llama.cpp --override-tensor exps=CPU)"),
+                          d->layout.experts_on_cpu, RW);
+  properties[PROP_GPUS_PER_NODE] =
+    g_param_spec_uint ("gpus-per-node", N_("GPUs per node"),
+                       N_("GPUs in one machine: tensor parallelism and FSDP hybrid sharding stay inside it"),
+                       1, 1024, d->layout.gpus_per_node, RW);
   properties[PROP_CUSTOM_GPUS] =
     g_param_spec_string ("custom-gpus", N_("Custom GPUs"),
                          N_("Cards added to the catalog: NAME=SIZE separated by semicolons; SIZE in GB, or with a GB, GiB or MiB unit"),
@@ -1241,6 +1335,8 @@ vc_estimate_check (VcEstimate  *self,
 
   if (in->method == VC_METHOD_ARCHITECTURE && !vc_arch_validate (&in->arch, error))
     return FALSE;
+  if (!vc_layout_check (in, error))
+    return FALSE;
   if (in->method == VC_METHOD_RULE_OF_THUMB && in->model_type == VC_MODEL_TYPE_MOE &&
       in->active_parameters > in->parameters)
     {
@@ -1549,6 +1645,20 @@ vc_estimate_get_n_gpus (VcEstimate *self)
   g_return_val_if_fail (VC_IS_ESTIMATE (self), 0);
   ensure_computed (self);
   return self->n_gpus;
+}
+
+/**
+ * vc_estimate_get_layout_result:
+ *
+ * Returns: (nullable): the busiest GPU and the host memory of the inputs' layout, or %NULL
+ * when the layout is impossible (vc_estimate_check() says why)
+ */
+const VcLayoutResult *
+vc_estimate_get_layout_result (VcEstimate *self)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  ensure_computed (self);
+  return self->layout_ok ? &self->layout : NULL;
 }
 
 const VcGpuFit *

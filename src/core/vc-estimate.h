@@ -16,6 +16,7 @@
 #include "vc-catalog.h"
 #include "vc-estimator.h"
 #include "vc-solver.h"
+#include "vc-layout.h"
 #include "vc-types.h"
 
 G_BEGIN_DECLS
@@ -85,6 +86,7 @@ const VcGpu    *vc_estimate_get_gpu            (VcEstimate   *self,
                                                 guint         gpu_index);
 const VcGpuFit *vc_estimate_get_gpu_fit        (VcEstimate   *self,
                                                 guint         gpu_index);
+const VcLayoutResult *vc_estimate_get_layout_result (VcEstimate *self);
 void            vc_estimate_flush              (VcEstimate   *self);
 
 const char     *vc_scenario_id                 (VcScenario    scenario);

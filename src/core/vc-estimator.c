@@ -130,6 +130,7 @@ vc_inputs_init_default (VcInputs *in)
     .source_active_parameters = 0,
     .source_precision = VC_PRECISION_BF16,
     .llama_cpp = FALSE,
+    .layout = { .tp = 1, .pp = 1, .ep = 1, .dp = 1, .grad_accum = 1, .gpus_per_node = 8 },
   };
 }
 
@@ -666,6 +667,9 @@ training_architecture (const VcInputs   *in,
    * activations freed, with one layer's transient still alive. */
   fwd = saved_activations (in, s, &tr, e, per_layer_total, per_layer_max) + logits_bytes (in, s, e);
   bwd = grads + t * per_layer_max;
+  sc->forward_activations = fwd;
+  sc->backward_activations = t * per_layer_max;
+  sc->gradient_bytes = grads;
   if (fwd >= bwd)
     {
       sc->peak_phase = VC_PHASE_FORWARD;

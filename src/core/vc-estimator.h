@@ -56,6 +56,7 @@ typedef struct
   VcPrecision source_precision;
   gboolean llama_cpp;              /* the model runs in llama.cpp (a GGUF): its compute buffer
                                     * stands for the activations; follows the source format */
+  VcLayout layout;                 /* GPUs and host memory: applied by vc-layout.c */
 } VcInputs;
 
 typedef struct
@@ -67,6 +68,10 @@ typedef struct
   double trainable_parameters;
   double weight_bits;              /* effective bits per quantized weight */
   gboolean weights_from_source;    /* the weights are the model files' tensors */
+  /* training, architecture method: both phases, whichever wins (for vc-layout.c) */
+  double forward_activations;      /* saved activations and logits at the start of backward */
+  double backward_activations;     /* one layer's transient at the end of backward */
+  double gradient_bytes;           /* every gradient, held or not at the peak */
 } VcScenarioResult;
 
 typedef struct
@@ -86,6 +91,7 @@ typedef struct
   gboolean fits;                   /* one GPU holds the whole estimate */
   double count;                    /* GPUs needed; 0 when no number of them is enough */
   double per_gpu_bytes;            /* what each of `count` GPUs holds */
+  VcLayout layout;                 /* the smallest valid layout of `count` GPUs (vc-layout.c) */
 } VcGpuFit;
 
 double   vc_precision_bytes       (VcPrecision precision);

@@ -13,6 +13,7 @@
 #include "vc-engine.h"
 #include "vc-enums.h"
 #include "vc-formula.h"
+#include "vc-layout.h"
 #include "vc-report.h"
 #include "vc-speed.h"
 #include "vc-units.h"
@@ -158,6 +159,173 @@ add_solve (JsonBuilder      *b,
   json_builder_end_object (b);
 }
 
+/* ---- layouts (vc-layout.c): the inputs' layout, its busiest GPU and host memory ------------- */
+
+/* "16 × H100 80 GB · TP 8 × PP 2" */
+static char *
+gpu_layout_text (VcEstimate     *estimate,
+                 const VcGpu    *gpu,
+                 const VcGpuFit *fit)
+{
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+  g_autofree char *how = vc_layout_describe (&fit->layout, in->mode, in->method, FALSE);
+
+  if (*how == '\0')
+    return g_strdup_printf ("%.0f × %s", fit->count, gpu->name);
+  return g_strdup_printf ("%.0f × %s · %s", fit->count, gpu->name, how);
+}
+
+static void
+add_layout_json (JsonBuilder *b,
+                 VcEstimate  *estimate)
+{
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+  const VcLayout *l = &in->layout;
+  const VcLayoutResult *lr = vc_estimate_get_layout_result (estimate);
+
+  json_builder_set_member_name (b, "layout");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "tp");
+  json_builder_add_int_value (b, l->tp);
+  json_builder_set_member_name (b, "pp");
+  json_builder_add_int_value (b, l->pp);
+  json_builder_set_member_name (b, "ep");
+  json_builder_add_int_value (b, l->ep);
+  json_builder_set_member_name (b, "dp");
+  json_builder_add_int_value (b, l->dp);
+  json_builder_set_member_name (b, "zero");
+  json_builder_add_int_value (b, vc_layout_zero_stage (l->sharding));
+  json_builder_set_member_name (b, "sharding");
+  json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_SHARDING, l->sharding));
+  json_builder_set_member_name (b, "offload");
+  json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_OFFLOAD, l->offload));
+  json_builder_set_member_name (b, "grad_accum");
+  json_builder_add_int_value (b, l->grad_accum);
+  json_builder_set_member_name (b, "gpu_layers");
+  if (l->gpu_layers > 0)
+    json_builder_add_int_value (b, l->gpu_layers);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "experts_on_cpu");
+  json_builder_add_boolean_value (b, l->experts_on_cpu);
+  json_builder_set_member_name (b, "gpus_per_node");
+  json_builder_add_int_value (b, l->gpus_per_node);
+  json_builder_set_member_name (b, "gpus");
+  json_builder_add_int_value (b, vc_layout_n_gpus (l));
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "per_gpu");
+  if (lr == NULL)
+    json_builder_add_null_value (b);
+  else
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "components");
+      json_builder_begin_array (b);
+      for (guint c = 0; c < VC_N_COMPONENTS; c++)
+        {
+          if (!vc_component_applies (in, c))
+            continue;
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "id");
+          json_builder_add_string_value (b, vc_component_id (c));
+          json_builder_set_member_name (b, "bytes");
+          add_bytes (b, lr->bytes[c]);
+          json_builder_end_object (b);
+        }
+      if (in->mode == VC_MODE_TRAINING)
+        {
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "id");
+          json_builder_add_string_value (b, "buffers");
+          json_builder_set_member_name (b, "bytes");
+          add_bytes (b, lr->buffers);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "total_bytes");
+      add_bytes (b, lr->total);
+      json_builder_set_member_name (b, "stage");
+      json_builder_add_int_value (b, lr->busiest_stage);
+      json_builder_set_member_name (b, "peak_phase");
+      if (lr->peak_phase == VC_PHASE_NONE)
+        json_builder_add_null_value (b);
+      else
+        json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_PHASE, lr->peak_phase));
+      json_builder_set_member_name (b, "all_gpus_bytes");
+      add_bytes (b, lr->all_total);
+      json_builder_end_object (b);
+    }
+  json_builder_set_member_name (b, "host_bytes");
+  if (lr == NULL)
+    json_builder_add_null_value (b);
+  else
+    add_bytes (b, lr->host_bytes);
+}
+
+static void append_padded (GString    *s,
+                           const char *text,
+                           int         width,
+                           gboolean    right);
+
+static void
+append_layout_table (GString    *s,
+                     VcEstimate *estimate,
+                     VcUnit      unit)
+{
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+  const VcLayoutResult *lr = vc_estimate_get_layout_result (estimate);
+  g_autofree char *how = NULL;
+  g_autofree char *total = NULL;
+  g_autofree char *all = NULL;
+
+  if (lr == NULL || vc_layout_is_default (&in->layout))
+    return;
+  how = vc_layout_describe (&in->layout, in->mode, in->method, TRUE);
+  total = vc_format_size (lr->total, unit);
+  all = vc_format_size (lr->all_total, unit);
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "\nLayout: %u GPU%s%s\n", "\nLayout: %u GPUs%s%s\n", lr->n_gpus),
+                          lr->n_gpus, *how ? " · " : "", how);
+  if (in->layout.pp > 1)
+    g_string_append_printf (s, _("Busiest GPU (pipeline stage %u):\n"), lr->busiest_stage + 1);
+  else
+    g_string_append (s, _("Busiest GPU:\n"));
+  {
+    const char *buckets = _("Buckets and gathered layers");
+    int width = g_utf8_strlen (_("Total"), -1);
+
+    for (guint c = 0; c < VC_N_COMPONENTS; c++)
+      if (vc_component_applies (in, c))
+        width = MAX (width, g_utf8_strlen (vc_component_name (c), -1));
+    if (in->mode == VC_MODE_TRAINING)
+      width = MAX (width, g_utf8_strlen (buckets, -1));
+    for (guint c = 0; c <= VC_N_COMPONENTS; c++)
+      {
+        g_autofree char *size = NULL;
+
+        if (c < VC_N_COMPONENTS && !vc_component_applies (in, c))
+          continue;
+        if (c == VC_N_COMPONENTS && in->mode != VC_MODE_TRAINING)
+          continue;
+        size = vc_format_size (c < VC_N_COMPONENTS ? lr->bytes[c] : lr->buffers, unit);
+        append_padded (s, "", 2, FALSE);
+        append_padded (s, c < VC_N_COMPONENTS ? vc_component_name (c) : buckets, width + 2, FALSE);
+        append_padded (s, size, 12, TRUE);
+        g_string_append_c (s, '\n');
+      }
+    append_padded (s, "", 2, FALSE);
+    append_padded (s, _("Total"), width + 2, FALSE);
+    append_padded (s, total, 12, TRUE);
+    g_string_append_c (s, '\n');
+  }
+  g_string_append_printf (s, _("All GPUs together: %s\n"), all);
+  if (lr->host_bytes > 0)
+    {
+      g_autofree char *host = vc_format_size (lr->host_bytes, unit);
+      g_string_append_printf (s, _("System RAM for what is offloaded: %s\n"), host);
+    }
+}
+
 char *
 vc_report_json (VcEstimate *estimate)
 {
@@ -269,9 +437,12 @@ vc_report_json_with_solve (VcEstimate       *estimate,
     }
   json_builder_end_array (b);
 
+  add_layout_json (b, estimate);
+
   json_builder_set_member_name (b, "gpu_count_basis");
-  json_builder_add_string_value (b, "weights, KV cache, activations, gradients and optimizer state split "
-                                    "evenly across GPUs (KV heads not below one per GPU); each GPU keeps its own overhead");
+  json_builder_add_string_value (b, "the smallest valid layout of each card: tensor parallel inside a node (dividing "
+                                    "the heads) times pipeline stages for inference, the data-parallel group sharded "
+                                    "with ZeRO-3 unless another stage is set for training; each GPU keeps its own overhead");
   json_builder_set_member_name (b, "gpus");
   json_builder_begin_array (b);
   n_gpus = vc_estimate_get_n_gpus (estimate);
@@ -302,6 +473,19 @@ vc_report_json_with_solve (VcEstimate       *estimate,
           add_solution_value (b, vc_estimate_get_gpu_solution (estimate, i, var));
         }
       add_speed (b, estimate, gpu, fit);
+      json_builder_set_member_name (b, "layout");
+      if (fit->count > 0)
+        {
+          g_autofree char *text = gpu_layout_text (estimate, gpu, fit);
+          json_builder_add_string_value (b, text);
+        }
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "per_gpu_bytes");
+      if (fit->count > 0)
+        add_bytes (b, fit->per_gpu_bytes);
+      else
+        json_builder_add_null_value (b);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -455,13 +639,25 @@ static void
 table_gpus (GString    *s,
             VcEstimate *estimate)
 {
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
   const VcResult *r = vc_estimate_get_result (estimate);
   VcUnit unit = vc_estimate_get_unit (estimate);
   g_autofree char *overhead = vc_format_size (r->overhead_bytes, unit);
   guint n_gpus = vc_estimate_get_n_gpus (estimate);
+  int width = 28;
 
-  g_string_append_printf (s, _("\nGPUs (several GPUs split weights, KV cache, activations, gradients and "
-                               "optimizer state; each keeps its own %s overhead):\n"), overhead);
+  append_layout_table (s, estimate, unit);
+  g_string_append_printf (s, _("\nGPUs (the smallest valid layout of each card; each keeps its own "
+                               "%s overhead):\n"), overhead);
+  /* the card column fits its longest name */
+  for (guint i = 0; i < n_gpus; i++)
+    {
+      const VcGpu *gpu = vc_estimate_get_gpu (estimate, i);
+      g_autofree char *cap = vc_format_size (gpu->memory_bytes, unit);
+      g_autofree char *label = g_strdup_printf ("%s (%s)", gpu->name, cap);
+
+      width = MAX (width, (int) g_utf8_strlen (label, -1));
+    }
   for (guint i = 0; i < n_gpus; i++)
     {
       const VcGpuFit *fit = vc_estimate_get_gpu_fit (estimate, i);
@@ -475,12 +671,20 @@ table_gpus (GString    *s,
       else if (fit->fits)
         count = g_strdup (_("fits on 1"));
       else if (fit->count < 1e9)
-        count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "needs %.0f GPU", "needs %.0f GPUs",
-                                              (gulong) fit->count), fit->count);
+        {
+          g_autofree char *needs = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "needs %.0f GPU", "needs %.0f GPUs",
+                                                                 (gulong) fit->count), fit->count);
+          g_autofree char *how = vc_layout_describe (&fit->layout, in->mode, in->method, TRUE);
+          g_autofree char *size = vc_format_size (fit->per_gpu_bytes, unit);
+          /* Translators: the memory each GPU of a layout holds, as in "(21.8 GB each)" */
+          g_autofree char *each = g_strdup_printf (_("(%s each)"), size);
+
+          count = g_strdup_printf ("%s%s%s %s", needs, *how ? " · " : "", how, each);
+        }
       else
         count = g_strdup_printf (_("needs %.3g GPUs"), fit->count);
       append_padded (s, "", 2, FALSE);
-      append_padded (s, label, 30, FALSE);
+      append_padded (s, label, width + 2, FALSE);
       g_string_append (s, count);
       g_string_append_c (s, '\n');
     }

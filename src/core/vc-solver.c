@@ -22,6 +22,7 @@
 
 #include "vc-estimate.h"
 #include "vc-engine.h"
+#include "vc-layout.h"
 #include "vc-solver.h"
 
 /* The accepted range of each input, from the estimate's property specs. */
@@ -92,19 +93,45 @@ vc_solver_set (VcInputs        *in,
     }
 }
 
-/* The selected scenario's bytes per GPU with the variable at `value`. */
-double
-vc_solver_bytes_at (const VcInputs  *in,
-                    VcSolveVariable  variable,
-                    guint            value,
-                    guint            gpu_count)
+/* Whether the selected scenario, with the variable at `value`, fits on `gpu_count` cards of
+ * `capacity`, counted as the GPU table counts: what the engine lets the model use of a card
+ * (vLLM's and SGLang's memory share), the whole estimate on one card, else the busiest GPU of
+ * the card's smallest valid layout (vc-layout.c), which must use at most `gpu_count` cards.
+ * `bytes`: the estimate on one card, or that busiest GPU; when no layout holds it, the estimate
+ * split evenly, for the record. */
+gboolean
+vc_solver_fits_at (const VcInputs  *in,
+                   VcSolveVariable  variable,
+                   guint            value,
+                   double           capacity,
+                   guint            gpu_count,
+                   double          *bytes)
 {
   VcInputs probe = *in;
   VcResult res;
+  const VcScenarioResult *sc;
+  VcLayout layout;
+  VcLayoutResult out;
+  double usable;
 
+  gpu_count = MAX (1u, gpu_count);
   vc_solver_set (&probe, variable, value);
   vc_estimator_compute (&probe, &res);
-  return vc_estimator_per_gpu_bytes (&probe, &res.scenarios[res.selected], MAX (1u, gpu_count));
+  sc = &res.scenarios[res.selected];
+  usable = vc_engine_usable_bytes (&probe, capacity, sc->bytes[VC_COMPONENT_OVERHEAD]);
+  /* a plain estimate on one card: the smallest layout is that card alone when it holds it all */
+  if (vc_layout_is_default (&probe.layout) && (sc->total <= usable || gpu_count == 1))
+    {
+      *bytes = sc->total;
+      return sc->total <= usable;
+    }
+  if (!vc_layout_smallest (&probe, &res, res.selected, usable, &layout, &out))
+    {
+      *bytes = sc->total / gpu_count;
+      return FALSE;
+    }
+  *bytes = out.total;
+  return vc_layout_n_gpus (&layout) <= gpu_count;
 }
 
 /* The selected scenario's components on one GPU with the variable at `value`: a point of the
@@ -138,12 +165,13 @@ vc_solver_solve (const VcInputs  *in,
   guint context = variable == VC_SOLVE_VARIABLE_SEQ ? vc_solver_model_context (in) : 0;
   VcSolveLimit top_limit = VC_SOLVE_LIMIT_NONE;
   guint lo, hi;
-  double f_lo, f_hi, f, usable;
+  double f_lo, f_hi, f;
   gboolean bisect = FALSE;
+  /* on one card the bytes grow with the variable, piecewise linearly, and guide the guesses; a
+   * layout's busiest GPU drops when the layout grows, so over several cards plain bisection */
+  gboolean guided = gpu_count <= 1 && vc_layout_is_default (&in->layout);
 
   gpu_count = MAX (1u, gpu_count);
-  /* what the engine lets the model use of each card, as the GPU table counts it */
-  usable = vc_engine_usable_bytes (in, capacity, round (vc_inputs_overhead_bytes (in)));
   *sol = (VcSolution) {
     .variable = variable,
     .limit = VC_SOLVE_LIMIT_MEMORY,
@@ -156,25 +184,24 @@ vc_solver_solve (const VcInputs  *in,
       top_limit = VC_SOLVE_LIMIT_MODEL_CONTEXT;
     }
 
-#define EVAL(v) (sol->n_evaluations++, vc_solver_bytes_at (in, variable, (v), gpu_count))
+#define FITS(v, bytes) (sol->n_evaluations++, vc_solver_fits_at (in, variable, (v), capacity, gpu_count, (bytes)))
 
-  f_lo = EVAL (1);
-  if (!(f_lo <= usable))
+  if (!FITS (1, &f_lo))
     {
       sol->total_bytes = f_lo;
       return;
     }
   sol->found = TRUE;
-  f_hi = top > 1 ? EVAL (top) : f_lo;
-  if (f_hi <= usable)
+  if (top <= 1 || FITS (top, &f_hi))
     {
       sol->value = top;
       sol->limit = top_limit;
-      sol->total_bytes = f_hi;
+      sol->total_bytes = top <= 1 ? f_lo : f_hi;
       return;
     }
 
-  /* invariant: lo fits (f_lo), hi does not (f_hi) */
+  /* invariant: lo fits (its bytes f_lo), hi does not (f_hi); the bytes only guide the guesses,
+   * the fits decide */
   lo = 1;
   hi = top;
   while (hi - lo > 1)
@@ -182,24 +209,22 @@ vc_solver_solve (const VcInputs  *in,
       guint width = hi - lo;
       guint g;
 
-      if (bisect || !(f_hi > f_lo))
+      if (!guided || bisect || !(f_hi > f_lo) || !isfinite (f_hi))
         g = lo + width / 2;
       else
         {
-          double t = (usable - f_lo) / (f_hi - f_lo) * width;
+          double t = (capacity - f_lo) / (f_hi - f_lo) * width;
 
           g = lo + (guint) CLAMP (t, 1.0, (double) (width - 1));
         }
-      f = EVAL (g);
-      if (f <= usable)
+      if (FITS (g, &f))
         {
           lo = g;
           f_lo = f;
           /* the guess is often exact: its neighbour closes the bracket */
-          if (hi - lo > 1)
+          if (guided && hi - lo > 1)
             {
-              f = EVAL (g + 1);
-              if (f <= usable)
+              if (FITS (g + 1, &f))
                 {
                   lo = g + 1;
                   f_lo = f;
@@ -215,10 +240,9 @@ vc_solver_solve (const VcInputs  *in,
         {
           hi = g;
           f_hi = f;
-          if (hi - lo > 1)
+          if (guided && hi - lo > 1)
             {
-              f = EVAL (g - 1);
-              if (f <= usable)
+              if (FITS (g - 1, &f))
                 {
                   lo = g - 1;
                   f_lo = f;
@@ -232,24 +256,30 @@ vc_solver_solve (const VcInputs  *in,
         }
       bisect = (hi - lo) > width / 2;
     }
-#undef EVAL
+#undef FITS
 
   sol->value = lo;
   sol->total_bytes = f_lo;
 }
 
 /* The smallest count of a GPU that holds the estimate as it stands: the count the GPU table
- * shows (vc_estimator_fit_gpu). 0 when no count is enough. */
+ * shows: its smallest valid layout (vc-layout.c). 0 when no count is enough. */
 guint
 vc_solver_min_gpus (const VcInputs *in,
                     double          capacity)
 {
   VcResult res;
-  VcGpuFit fit;
+  VcLayout layout;
+  VcLayoutResult out;
+  const VcScenarioResult *sc;
 
   vc_estimator_compute (in, &res);
-  vc_estimator_fit_gpu (in, &res, &res.scenarios[res.selected], capacity, &fit);
-  return fit.count <= G_MAXUINT ? (guint) fit.count : 0;
+  sc = &res.scenarios[res.selected];
+  if (!vc_layout_smallest (in, &res, res.selected,
+                           vc_engine_usable_bytes (in, capacity, sc->bytes[VC_COMPONENT_OVERHEAD]),
+                           &layout, &out))
+    return 0;
+  return vc_layout_n_gpus (&layout);
 }
 
 /* "59,944 tokens", "12 sequences", "251 requests": the value with its unit, grouped as the

@@ -36,10 +36,12 @@ guint    vc_solver_get          (const VcInputs         *inputs,
 void     vc_solver_set          (VcInputs               *inputs,
                                  VcSolveVariable         variable,
                                  guint                   value);
-double   vc_solver_bytes_at     (const VcInputs         *inputs,
+gboolean vc_solver_fits_at      (const VcInputs         *inputs,
                                  VcSolveVariable         variable,
                                  guint                   value,
-                                 guint                   gpu_count);
+                                 double                  capacity_bytes,
+                                 guint                   gpu_count,
+                                 double                 *bytes);
 double   vc_solver_components_at (const VcInputs        *inputs,
                                   VcSolveVariable        variable,
                                   guint                  value,

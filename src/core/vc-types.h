@@ -176,4 +176,40 @@ typedef enum
   VC_SOLVE_LIMIT_NONE,
 } VcSolveLimit;
 
+/* Parallel layouts (vc-layout.c): how training state is sharded across data-parallel GPUs.
+ * DeepSpeed's ZeRO stages and FSDP's sharding strategies; HSDP shards inside a node. */
+typedef enum
+{
+  VC_SHARDING_NONE,
+  VC_SHARDING_ZERO_1,
+  VC_SHARDING_ZERO_2,
+  VC_SHARDING_ZERO_3,
+  VC_SHARDING_FSDP_GRAD_OP,
+  VC_SHARDING_FSDP_FULL,
+  VC_SHARDING_FSDP_HYBRID,
+} VcSharding;
+
+/* What training moves to host memory (ZeRO-Offload, FSDP cpu_offload). */
+typedef enum
+{
+  VC_OFFLOAD_NONE,
+  VC_OFFLOAD_OPTIMIZER,
+  VC_OFFLOAD_OPTIMIZER_PARAMS, /*< nick=optimizer+params >*/
+} VcOffload;
+
+/* How an estimate is spread over GPUs and host memory: the inputs of vc-layout.c. */
+typedef struct
+{
+  guint tp;                       /* tensor parallel degree */
+  guint pp;                       /* pipeline stages */
+  guint ep;                       /* expert parallel degree (MoE) */
+  guint dp;                       /* data-parallel replicas (training: the ZeRO/FSDP group) */
+  VcSharding sharding;
+  VcOffload offload;
+  guint grad_accum;               /* gradient accumulation steps */
+  guint gpu_layers;               /* llama.cpp -ngl: layers on the GPU; 0: all, engine-neutral */
+  gboolean experts_on_cpu;        /* MoE routed experts kept in system RAM */
+  guint gpus_per_node;
+} VcLayout;
+
 G_END_DECLS

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-gpu-chart.c: the GPU comparison, drawn with Cairo. Each row names a GPU, draws the memory
- * the selected scenario needs over the GPU's capacity, says how many such GPUs it takes (colour
- * and text carry the same information), and what fits on one of them: the longest context in
- * inference, the largest batch in training. Beside it, its speed (and with vLLM or SGLang, the
- * KV-cache capacity). Rows are grouped by vendor under a heading, the user's own cards last, and
- * can be narrowed to one vendor. */
+ * each GPU of its smallest valid layout holds over the GPU's capacity, says how many such GPUs
+ * it takes and in which layout (colour and text carry the same information), and what fits on
+ * one of them: the longest context in inference, the largest batch in training. Beside it, its
+ * speed (and with vLLM or SGLang, the KV-cache capacity). Rows are grouped by vendor under a
+ * heading, the user's own cards last, and can be narrowed to one vendor. */
 #define G_LOG_DOMAIN "vc-gpu-chart"
 
 #include "config.h"
@@ -91,12 +91,20 @@ vc_gpu_chart_describe (VcGpuChart *self,
   fit = vc_estimate_get_gpu_fit (vc_chart_get_estimate (VC_CHART (self)), gpu_index);
   g_return_val_if_fail (fit != NULL, NULL);
   unit = vc_estimate_get_unit (vc_chart_get_estimate (VC_CHART (self)));
-  need = vc_format_size (vc_estimate_get_selected (vc_chart_get_estimate (VC_CHART (self)))->total, unit);
+  /* with several GPUs, what each GPU of the card's smallest layout holds, and that layout */
+  need = vc_format_size (fit->count > 0 ? fit->per_gpu_bytes : vc_estimate_get_selected (vc_chart_get_estimate (VC_CHART (self)))->total,
+                         unit);
   capacity = vc_format_size (fit->capacity_bytes, unit);
   if (fit->count > 0)
-    count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%.0f GPU", "%.0f GPUs",
-                                          (gulong) MIN (fit->count, G_MAXULONG)),
-                             fit->count);
+    {
+      const VcInputs *in = vc_estimate_get_inputs (vc_chart_get_estimate (VC_CHART (self)));
+      g_autofree char *how = vc_layout_describe (&fit->layout, in->mode, in->method, TRUE);
+      g_autofree char *n = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%.0f GPU", "%.0f GPUs",
+                                                         (gulong) MIN (fit->count, G_MAXULONG)),
+                                            fit->count);
+
+      count = *how ? g_strdup_printf ("%s · %s", n, how) : g_steal_pointer (&n);
+    }
   else
     count = g_strdup (_("does not fit"));
   /* TRANSLATORS: memory needed, capacity of one GPU, how many GPUs (or "does not fit") */
@@ -277,7 +285,7 @@ bar_geometry (VcGpuChart      *self,
               graphene_rect_t *filled)
 {
   const VcGpuFit *fit = vc_estimate_get_gpu_fit (vc_chart_get_estimate (VC_CHART (self)), i);
-  double total = vc_estimate_get_selected (vc_chart_get_estimate (VC_CHART (self)))->total;
+  double total = fit->count > 0 ? fit->per_gpu_bytes : vc_estimate_get_selected (vc_chart_get_estimate (VC_CHART (self)))->total;
   double x = m->name_w + COL_GAP;
   double w = MAX (0, width - x - COL_GAP - m->text_w - COL_GAP - m->fit_w -
                     (m->speed_w > 0 ? COL_GAP + m->speed_w : 0));

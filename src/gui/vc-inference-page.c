@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* vc-inference-page.c: the Inference tab: the model, the weight and KV cache precisions and the
- * serving workload. */
+/* vc-inference-page.c: the Inference tab: the model, the weight and KV cache precisions, the
+ * serving workload and its layout over GPUs. */
 #define G_LOG_DOMAIN "vc-inference-page"
 
 #include "config.h"
@@ -31,6 +31,15 @@ struct _VcInferencePage
   GtkDropDown *engine;
   GtkSpinButton *memory_fraction;
   GtkSpinButton *block_size;
+  GtkGrid *layout_grid;
+  GtkLabel *gpu_count;
+  GtkSpinButton *tp;
+  GtkSpinButton *pp;
+  GtkSpinButton *ep;
+  GtkSpinButton *dp;
+  GtkSpinButton *gpus_per_node;
+  GtkSpinButton *gpu_layers;
+  GtkSwitch *experts_on_cpu;
 };
 
 static const VcChoice engine_choices[] = {
@@ -43,18 +52,60 @@ static const VcChoice engine_choices[] = {
 
 G_DEFINE_FINAL_TYPE (VcInferencePage, vc_inference_page, GTK_TYPE_WIDGET)
 
+/* "Layers on the GPU": 0 means every layer, shown as a word and read back from it */
+static gboolean
+layers_output (GtkSpinButton *spin,
+               gpointer       user_data)
+{
+  if (gtk_spin_button_get_value (spin) == 0)
+    {
+      gtk_editable_set_text (GTK_EDITABLE (spin), C_("layers", "All"));
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static int
+layers_input (GtkSpinButton *spin,
+              double        *new_value,
+              gpointer       user_data)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
+  char *end = NULL;
+
+  if (g_utf8_collate (text, C_("layers", "All")) == 0 || *text == '\0')
+    {
+      *new_value = 0;
+      return TRUE;
+    }
+  *new_value = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0')
+    return GTK_INPUT_ERROR;
+  return TRUE;
+}
+
 static void
 update_applicable (VcInferencePage *self)
 {
   const VcInputs *in = vc_estimate_get_inputs (self->estimate);
 
-  /* the rule of thumb has no attention to fuse */
-  gtk_widget_set_sensitive (GTK_WIDGET (self->flash_attention), in->method == VC_METHOD_ARCHITECTURE);
+  gboolean arch = in->method == VC_METHOD_ARCHITECTURE;
+  gboolean moe = arch && vc_arch_is_moe (&in->arch);
+  guint n = vc_layout_n_gpus (&in->layout);
+  g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u GPU", "%u GPUs", n), n);
+
+  /* the rule of thumb has no attention to fuse, no layers to place and no experts to split */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->flash_attention), arch);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->ep), moe);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->gpu_layers), arch);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->experts_on_cpu), moe);
   /* only vLLM and SGLang reserve a share of the GPU and cut their cache in blocks */
   gtk_widget_set_sensitive (GTK_WIDGET (self->memory_fraction),
                             in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG);
   gtk_widget_set_sensitive (GTK_WIDGET (self->block_size),
                             in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG);
+  /* TP × PP × DP, as the layout has it */
+  gtk_label_set_label (self->gpu_count, count);
 }
 
 void
@@ -79,7 +130,21 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   vc_bind_choices (self->engine, estimate, "engine", engine_choices, G_N_ELEMENTS (engine_choices));
   vc_bind_spin (self->memory_fraction, estimate, "memory-fraction", 0.01, 2);
   vc_bind_spin (self->block_size, estimate, "block-size", 1, 0);
+  vc_bind_spin (self->tp, estimate, "tp", 1, 0);
+  vc_bind_spin (self->pp, estimate, "pp", 1, 0);
+  vc_bind_spin (self->ep, estimate, "ep", 1, 0);
+  vc_bind_spin (self->dp, estimate, "dp", 1, 0);
+  vc_bind_spin (self->gpus_per_node, estimate, "gpus-per-node", 1, 0);
+  vc_bind_spin (self->gpu_layers, estimate, "gpu-layers", 1, 0);
+  gtk_spin_button_set_numeric (self->gpu_layers, FALSE);
+  g_signal_connect (self->gpu_layers, "output", G_CALLBACK (layers_output), NULL);
+  g_signal_connect (self->gpu_layers, "input", G_CALLBACK (layers_input), NULL);
+  gtk_spin_button_update (self->gpu_layers);
+  layers_output (self->gpu_layers, NULL);
+  vc_bind_active (GTK_WIDGET (self->experts_on_cpu), estimate, "experts-on-cpu");
 
+  /* the GPU count and what applies follow the layout and the model */
+  g_signal_connect_object (estimate, "changed", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::engine", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   update_applicable (self);
@@ -126,6 +191,15 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, engine);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, memory_fraction);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, block_size);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, layout_grid);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, gpu_count);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, tp);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, pp);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, ep);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, dp);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, gpus_per_node);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, gpu_layers);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, experts_on_cpu);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
@@ -137,4 +211,5 @@ vc_inference_page_init (VcInferencePage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   vc_model_section_align_labels (self->model_section, labels);
   vc_size_group_add_grid_labels (labels, self->workload_grid);
+  vc_size_group_add_grid_labels (labels, self->layout_grid);
 }

@@ -33,6 +33,7 @@ struct _VcResultsView
   GtkLabel *title;
   GtkLabel *total;
   GtkLabel *summary;
+  GtkLabel *layout;
   GtkLabel *problem;
   GtkListBox *scenarios;
   GtkLabel *breakdown_heading;
@@ -223,6 +224,38 @@ update_headline (VcResultsView *self)
   g_string_append_printf (summary, _(" · %s overhead per GPU"), overhead);
   gtk_label_set_label (self->summary, summary->str);
 
+  /* a layout over several GPUs or host memory: the busiest GPU, every GPU, system RAM */
+  {
+    const VcLayoutResult *lr = vc_estimate_get_layout_result (self->estimate);
+    gboolean shown = lr != NULL && !vc_layout_is_default (&in->layout);
+
+    if (shown)
+      {
+        g_autofree char *how = vc_layout_describe (&in->layout, in->mode, in->method, TRUE);
+        g_autofree char *per_gpu = vc_format_size (lr->total, unit);
+        g_autofree char *all = vc_format_size (lr->all_total, unit);
+        g_autoptr(GString) text = g_string_new (NULL);
+
+        if (lr->n_gpus == 1)
+          g_string_append_printf (text, _("%s on the GPU"), per_gpu);
+        else
+          g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s on the busiest of %u GPU",
+                                                     "%s on the busiest of %u GPUs", lr->n_gpus),
+                                  per_gpu, lr->n_gpus);
+        if (*how)
+          g_string_append_printf (text, " (%s)", how);
+        if (lr->n_gpus > 1)
+          g_string_append_printf (text, _(" · %s on all GPUs"), all);
+        if (lr->host_bytes > 0)
+          {
+            g_autofree char *host = vc_format_size (lr->host_bytes, unit);
+            g_string_append_printf (text, _(" · %s of system RAM"), host);
+          }
+        gtk_label_set_label (self->layout, text->str);
+      }
+    gtk_widget_set_visible (GTK_WIDGET (self->layout), shown);
+  }
+
   if (!vc_estimate_check (self->estimate, &error))
     {
       g_autofree char *text = g_strdup_printf (_("These inputs do not go together: %s"), error->message);
@@ -367,6 +400,7 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, title);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, total);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, summary);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, layout);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, problem);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, scenarios);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, breakdown_heading);

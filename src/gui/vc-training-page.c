@@ -42,6 +42,12 @@ struct _VcTrainingPage
   GtkSwitch *flash_attention;
   GtkSpinButton *overhead_gb;
   GtkSpinButton *mfu;
+  GtkGrid *layout_grid;
+  GtkSpinButton *dp;
+  GtkDropDown *sharding;
+  GtkDropDown *offload;
+  GtkSpinButton *grad_accum;
+  GtkSpinButton *gpus_per_node;
 };
 
 G_DEFINE_FINAL_TYPE (VcTrainingPage, vc_training_page, GTK_TYPE_WIDGET)
@@ -78,6 +84,22 @@ static const VcChoice loss_choices[] = {
   { VC_LOSS_CHUNKED, N_("Chunked") },
 };
 
+static const VcChoice sharding_choices[] = {
+  { VC_SHARDING_NONE, N_("None (DDP)") },
+  { VC_SHARDING_ZERO_1, N_("ZeRO-1: optimizer state") },
+  { VC_SHARDING_ZERO_2, N_("ZeRO-2: and gradients") },
+  { VC_SHARDING_ZERO_3, N_("ZeRO-3: and parameters") },
+  { VC_SHARDING_FSDP_GRAD_OP, N_("FSDP SHARD_GRAD_OP") },
+  { VC_SHARDING_FSDP_FULL, N_("FSDP FULL_SHARD") },
+  { VC_SHARDING_FSDP_HYBRID, N_("FSDP HYBRID_SHARD (inside a node)") },
+};
+
+static const VcChoice offload_choices[] = {
+  { VC_OFFLOAD_NONE, N_("None") },
+  { VC_OFFLOAD_OPTIMIZER, N_("Optimizer state") },
+  { VC_OFFLOAD_OPTIMIZER_PARAMS, N_("Optimizer state and parameters") },
+};
+
 static const struct { VcLoraTargets flag; const char *label; } target_labels[] = {
   { VC_LORA_TARGET_Q, "q" },
   { VC_LORA_TARGET_K, "k" },
@@ -105,6 +127,9 @@ update_applicable (VcTrainingPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->loss), arch);
   /* the embedding table only counts as its own trainable block for adapters on an architecture */
   gtk_widget_set_sensitive (GTK_WIDGET (self->train_embeddings), arch && adapters);
+  /* more GPUs shard nothing without ZeRO or FSDP; the node size matters to HSDP only */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->offload), in->layout.sharding != VC_SHARDING_NONE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->gpus_per_node), in->layout.sharding == VC_SHARDING_FSDP_HYBRID);
 }
 
 static void
@@ -206,6 +231,12 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::finetune", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::optimizer", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::sharding", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  vc_bind_spin (self->dp, estimate, "dp", 1, 0);
+  vc_bind_choices (self->sharding, estimate, "sharding", sharding_choices, G_N_ELEMENTS (sharding_choices));
+  vc_bind_choices (self->offload, estimate, "offload", offload_choices, G_N_ELEMENTS (offload_choices));
+  vc_bind_spin (self->grad_accum, estimate, "grad-accum", 1, 0);
+  vc_bind_spin (self->gpus_per_node, estimate, "gpus-per-node", 1, 0);
   update_applicable (self);
 }
 
@@ -258,6 +289,12 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, flash_attention);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, overhead_gb);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, mfu);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, layout_grid);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, dp);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, sharding);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, offload);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, grad_accum);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, gpus_per_node);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
@@ -270,4 +307,5 @@ vc_training_page_init (VcTrainingPage *self)
   vc_model_section_align_labels (self->model_section, labels);
   vc_size_group_add_grid_labels (labels, self->finetune_grid);
   vc_size_group_add_grid_labels (labels, self->workload_grid);
+  vc_size_group_add_grid_labels (labels, self->layout_grid);
 }

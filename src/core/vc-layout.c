@@ -1,0 +1,1077 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vc-layout.c: per-GPU memory of parallel layouts and offload.
+ *
+ * Inference, architecture method: one GPU's share of the model is itself a transformer — the
+ * same layers with a/TP heads, max(1, a_kv/TP) KV heads, I/TP feed-forward columns, V/TP
+ * vocabulary rows and E/EP experts — so the estimator computes it, stage by stage. Embeddings
+ * sit on the first pipeline stage, the final norm and head on the last (with a copy of a tied
+ * embedding there), and the busiest GPU is the answer. Training shards the estimator's
+ * components across the data-parallel GPUs as DeepSpeed ZeRO and FSDP do. FORMULAS.md gives
+ * every rule with its source.
+ */
+#define G_LOG_DOMAIN "vc-layout"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "vc-error.h"
+#include "vc-layout.h"
+
+/* DeepSpeed's defaults (deepspeed/runtime/zero/config.py): reduce_bucket_size, in elements,
+ * and stage3_prefetch_bucket_size, the parameters ZeRO-3 fetches ahead. */
+#define DS_REDUCE_BUCKET 5e8
+#define DS_PREFETCH_BUCKET 5e7
+/* The most GPUs the fit search tries in one data-parallel group or pipeline, and the most a
+ * layout may have (its count stays exact in a guint). */
+#define MAX_SEARCH_GPUS 65536
+#define MAX_LAYOUT_GPUS 1000000
+
+guint
+vc_layout_n_gpus (const VcLayout *l)
+{
+  return MAX (1u, l->tp) * MAX (1u, l->pp) * MAX (1u, l->dp);
+}
+
+guint
+vc_layout_zero_stage (VcSharding sharding)
+{
+  switch (sharding)
+    {
+    case VC_SHARDING_ZERO_1: return 1;
+    case VC_SHARDING_ZERO_2:
+    case VC_SHARDING_FSDP_GRAD_OP: return 2;
+    case VC_SHARDING_ZERO_3:
+    case VC_SHARDING_FSDP_FULL:
+    case VC_SHARDING_FSDP_HYBRID: return 3;
+    case VC_SHARDING_NONE:
+    default: return 0;
+    }
+}
+
+/* One GPU, nothing offloaded: the estimate as the estimator gives it. */
+gboolean
+vc_layout_is_default (const VcLayout *l)
+{
+  return vc_layout_n_gpus (l) == 1 && l->ep <= 1 && l->sharding == VC_SHARDING_NONE &&
+         l->offload == VC_OFFLOAD_NONE && l->grad_accum <= 1 && l->gpu_layers == 0 &&
+         !l->experts_on_cpu;
+}
+
+/* vLLM's get_pp_indices (vllm/distributed/utils.py): L / PP layers a stage, the remainder one
+ * each to the stages before the last, from the last but one backwards (the first and last
+ * stages hold the embedding and the head). */
+void
+vc_layout_pp_partition (guint  L,
+                        guint  pp,
+                        guint *sizes)
+{
+  guint remaining = L % pp;
+
+  for (guint i = 0; i < pp; i++)
+    sizes[i] = L / pp;
+  for (guint i = 2; i < remaining + 2; i++)
+    sizes[(pp + pp - i) % pp]++;
+}
+
+static gboolean
+refuse (GError    **error,
+        const char *format,
+        ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+refuse (GError    **error,
+        const char *format,
+        ...)
+{
+  va_list args;
+  g_autofree char *msg = NULL;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error_literal (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION, msg);
+  return FALSE;
+}
+
+static guint
+expert_size (const VcArch *a)
+{
+  return a->expert_intermediate_size ? a->expert_intermediate_size : a->intermediate_size;
+}
+
+static guint
+shared_size (const VcArch *a)
+{
+  return a->shared_intermediate_size ? a->shared_intermediate_size : a->n_shared_experts * expert_size (a);
+}
+
+static guint
+n_dense_layers (const VcArch *a)
+{
+  return vc_arch_is_moe (a) ? MIN (a->dense_layers, a->n_layers) : a->n_layers;
+}
+
+static gboolean
+check_inference (const VcInputs *in,
+                 GError        **error)
+{
+  const VcLayout *l = &in->layout;
+  const VcArch *a = &in->arch;
+  gboolean partial = l->gpu_layers > 0 || l->experts_on_cpu;
+
+  if (in->method == VC_METHOD_RULE_OF_THUMB)
+    {
+      if (l->ep > 1)
+        return refuse (error, _("EP (%u) needs the architecture method: the rule of thumb knows no experts to split"), l->ep);
+      if (l->gpu_layers > 0)
+        return refuse (error, _("--gpu-layers needs the architecture method: the rule of thumb knows no layers"));
+      if (l->experts_on_cpu)
+        return refuse (error, _("--experts-on-cpu needs the architecture method: the rule of thumb knows no experts"));
+      return TRUE;
+    }
+
+  if (a->n_heads % l->tp != 0)
+    return refuse (error, _("TP (%u) must divide the attention heads (%u)"), l->tp, a->n_heads);
+  if (!vc_arch_is_mla (a) && a->n_kv_heads % l->tp != 0 && l->tp % a->n_kv_heads != 0)
+    return refuse (error, _("TP (%u) and the KV heads (%u) must divide one another: each GPU holds whole KV heads"),
+                   l->tp, a->n_kv_heads);
+  if (n_dense_layers (a) > 0 && a->intermediate_size % l->tp != 0)
+    return refuse (error, _("TP (%u) must divide the feed-forward size (%u)"), l->tp, a->intermediate_size);
+  if (vc_arch_is_moe (a) && l->ep <= 1 && expert_size (a) % l->tp != 0)
+    return refuse (error, _("TP (%u) must divide the expert feed-forward size (%u)"), l->tp, expert_size (a));
+  if (vc_arch_is_moe (a) && shared_size (a) % l->tp != 0)
+    return refuse (error, _("TP (%u) must divide the shared expert feed-forward size (%u)"), l->tp, shared_size (a));
+  if (l->pp > a->n_layers)
+    return refuse (error, _("PP (%u) cannot exceed the layers (%u): each stage holds at least one layer"),
+                   l->pp, a->n_layers);
+  if (l->ep > 1)
+    {
+      if (!vc_arch_is_moe (a))
+        return refuse (error, _("EP (%u) needs a mixture-of-experts model; this one is dense"), l->ep);
+      if (a->n_experts % l->ep != 0)
+        return refuse (error, _("EP (%u) must divide the experts (%u)"), l->ep, a->n_experts);
+      if (l->ep > l->tp * l->dp)
+        return refuse (error, _("EP (%u) is larger than the GPUs of a pipeline stage, TP × DP = %u"),
+                       l->ep, l->tp * l->dp);
+      if ((l->tp * l->dp) % l->ep != 0)
+        return refuse (error, _("EP (%u) must divide the GPUs of a pipeline stage, TP × DP = %u"),
+                       l->ep, l->tp * l->dp);
+    }
+  if (partial && (l->tp > 1 || l->pp > 1 || l->dp > 1 || l->ep > 1))
+    return refuse (error, _("--gpu-layers and --experts-on-cpu are modelled on one GPU: set TP, PP, EP and DP to 1"));
+  if (l->experts_on_cpu && !vc_arch_is_moe (a))
+    return refuse (error, _("--experts-on-cpu needs a mixture-of-experts model; this one is dense"));
+  return TRUE;
+}
+
+static gboolean
+check_training (const VcInputs *in,
+                GError        **error)
+{
+  const VcLayout *l = &in->layout;
+  guint zero = vc_layout_zero_stage (l->sharding);
+
+  if (l->offload != VC_OFFLOAD_NONE && zero == 0)
+    return refuse (error, _("--offload needs ZeRO 1, 2 or 3 or FSDP sharding: the host runs the optimizer "
+                            "step on each GPU's shard"));
+  if (l->offload == VC_OFFLOAD_OPTIMIZER_PARAMS && zero < 3)
+    return refuse (error, _("parameter offload needs ZeRO-3 or FSDP full or hybrid sharding"));
+  if (l->sharding == VC_SHARDING_FSDP_HYBRID && l->dp > l->gpus_per_node && l->dp % l->gpus_per_node != 0)
+    return refuse (error, _("FSDP hybrid shards inside a node: the data-parallel GPUs (%u) must be a multiple "
+                            "of the GPUs per node (%u)"), l->dp, l->gpus_per_node);
+  return TRUE;
+}
+
+/* The layout inputs of one mode: an estimate keeps both tabs' settings (the window shares one
+ * estimate between them), and each mode uses its own. */
+static void
+effective_inputs (const VcInputs *in,
+                  VcInputs       *out)
+{
+  *out = *in;
+  if (in->mode == VC_MODE_TRAINING)
+    {
+      out->layout.tp = out->layout.pp = out->layout.ep = 1;
+      out->layout.gpu_layers = 0;
+      out->layout.experts_on_cpu = FALSE;
+    }
+  else
+    {
+      out->layout.sharding = VC_SHARDING_NONE;
+      out->layout.offload = VC_OFFLOAD_NONE;
+      out->layout.grad_accum = 1;
+    }
+}
+
+/* Whether a layout input is used in a mode: vramcalc refuses one given for the other mode. */
+gboolean
+vc_layout_input_applies (const char *property,
+                         VcMode      mode,
+                         GError    **error)
+{
+  static const char *inference_only[] = { "tp", "pp", "ep", "gpu-layers", "experts-on-cpu", NULL };
+  static const char *training_only[] = { "sharding", "offload", "grad-accum", NULL };
+
+  if (mode == VC_MODE_TRAINING && g_strv_contains (inference_only, property))
+    return refuse (error, _("applies to inference only: training layouts are data parallel (DP with "
+                            "--zero or --fsdp, and --offload)"));
+  if (mode == VC_MODE_INFERENCE && g_strv_contains (training_only, property))
+    return refuse (error, _("applies to training only: inference layouts are TP, PP, EP and DP, "
+                            "--gpu-layers and --experts-on-cpu"));
+  return TRUE;
+}
+
+gboolean
+vc_layout_check (const VcInputs *inputs,
+                 GError        **error)
+{
+  VcInputs effective;
+  const VcInputs *in = &effective;
+  const VcLayout *l = &effective.layout;
+
+  effective_inputs (inputs, &effective);
+  if (l->tp == 0 || l->pp == 0 || l->ep == 0 || l->dp == 0 || l->gpus_per_node == 0 || l->grad_accum == 0)
+    return refuse (error, _("TP, PP, EP, DP, the GPUs per node and the accumulation steps are at least 1"));
+  if ((guint64) l->tp * l->pp * l->dp > MAX_LAYOUT_GPUS)
+    {
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, (guint64) l->tp * l->pp * l->dp);
+      return refuse (error, _("TP × PP × DP is %s GPUs; accepted: at most %u"), count, (guint) MAX_LAYOUT_GPUS);
+    }
+  if (in->mode == VC_MODE_TRAINING)
+    return check_training (in, error);
+  return check_inference (in, error);
+}
+
+/* ---- inference ------------------------------------------------------------------------------ */
+
+/* One GPU's share of every layer under TP (and EP): a narrower transformer. Norms, the router,
+ * learned positions and MLA's latent projections keep their full size: they are replicated. */
+static void
+shard_arch (const VcInputs *in,
+            VcArch         *s)
+{
+  const VcArch *a = &in->arch;
+  const VcLayout *l = &in->layout;
+  guint tp = l->tp;
+
+  *s = *a;
+  s->head_dim = vc_arch_head_dim (a);
+  s->n_heads = a->n_heads / tp;
+  if (!vc_arch_is_mla (a))
+    s->n_kv_heads = MAX (1u, a->n_kv_heads / tp);
+  s->intermediate_size = a->intermediate_size / tp;
+  s->vocab_size = (a->vocab_size + tp - 1) / tp;
+  if (vc_arch_is_moe (a))
+    {
+      guint shared = shared_size (a);
+
+      if (l->ep > 1)
+        {
+          s->n_experts = a->n_experts / l->ep;
+          s->experts_per_token = MIN (a->experts_per_token, s->n_experts);
+          s->expert_intermediate_size = expert_size (a);
+        }
+      else
+        s->expert_intermediate_size = expert_size (a) / tp;
+      s->shared_intermediate_size = shared / tp;
+    }
+}
+
+typedef struct
+{
+  guint first_layer;
+  guint n_layers;
+  gboolean embedding;             /* holds the token embedding */
+  gboolean head;                  /* holds the final norm and the output head */
+} Stage;
+
+static void
+stage_arch (const VcArch *full,
+            const VcArch *shard,
+            const Stage  *st,
+            VcArch       *out)
+{
+  guint dense = vc_arch_is_moe (full) ? MIN (full->dense_layers, full->n_layers) : 0;
+
+  *out = *shard;
+  out->n_layers = st->n_layers;
+  out->dense_layers = st->first_layer < dense ? MIN (st->n_layers, dense - st->first_layer) : 0;
+  if (full->sliding_window > 0)
+    {
+      /* which layers slide is not in VcArch: the busiest case, full-attention layers first */
+      guint full_layers = full->n_layers - full->sliding_window_layers;
+      out->sliding_window_layers = st->n_layers - MIN (st->n_layers, full_layers);
+    }
+}
+
+static void
+run (const VcInputs   *in,
+     const VcArch     *arch,
+     guint             concurrency,
+     VcScenario        id,
+     VcScenarioResult *out)
+{
+  VcInputs tmp = *in;
+  VcResult r;
+
+  tmp.arch = *arch;
+  tmp.concurrency = concurrency;
+  tmp.method = VC_METHOD_ARCHITECTURE;
+  vc_estimator_compute (&tmp, &r);
+  for (guint i = 0; i < r.n_scenarios; i++)
+    if (r.scenarios[i].id == id)
+      {
+        *out = r.scenarios[i];
+        return;
+      }
+  g_assert_not_reached ();
+}
+
+static double
+weights_of (const VcInputs *in,
+            const VcArch   *arch,
+            VcScenario      id)
+{
+  VcScenarioResult sc;
+
+  run (in, arch, in->concurrency, id, &sc);
+  return sc.bytes[VC_COMPONENT_WEIGHTS];
+}
+
+typedef struct
+{
+  const VcInputs *in;
+  VcScenario id;
+  VcArch shard;
+  guint concurrency;              /* per data-parallel replica */
+  double w0;                      /* weights of the shard with no layers: embedding, head, norm */
+  double embedding, head, final_norm;
+  double linear_bytes, other_bytes;
+} Ctx;
+
+static void
+ctx_init (Ctx            *c,
+          const VcInputs *in,
+          VcScenario      id)
+{
+  VcArch a;
+  double tied, bare, untied;
+  VcScenarioResult sc;
+
+  c->in = in;
+  c->id = id;
+  shard_arch (in, &c->shard);
+  c->concurrency = (in->concurrency + in->layout.dp - 1) / in->layout.dp;
+
+  a = c->shard;
+  a.n_layers = 0;
+  a.dense_layers = 0;
+  a.sliding_window_layers = 0;
+  c->w0 = weights_of (in, &a, id);
+  a.tied_embeddings = TRUE;
+  tied = weights_of (in, &a, id);
+  a.tied_embeddings = FALSE;
+  untied = weights_of (in, &a, id);
+  a.tied_embeddings = TRUE;
+  a.vocab_size = 0;
+  a.max_positions = 0;
+  bare = weights_of (in, &a, id);
+  c->final_norm = bare;
+  c->embedding = tied - bare;
+  c->head = untied - tied;
+
+  /* bytes per parameter as the estimator stores them: 8/4-bit formats quantize the linear
+   * layers only, keeping norms, biases and embeddings in 16 bits */
+  run (in, &c->shard, c->concurrency, id, &sc);
+  c->linear_bytes = sc.weight_bits / 8.0;
+  c->other_bytes = sc.weight_bits < 16 ? 2.0 : sc.weight_bits / 8.0;
+}
+
+/* Routed experts of the MoE layers in `arch`, in bytes (llama.cpp's ffn_*_exps tensors). */
+static double
+expert_bytes (const Ctx    *c,
+              const VcArch *arch)
+{
+  const VcArch *a = arch;
+  double e = expert_size (a);
+  double n_moe = vc_arch_is_moe (a) ? a->n_layers - MIN (a->dense_layers, a->n_layers) : 0;
+  double linear = (a->gated_mlp ? 3.0 : 2.0) * a->hidden_size * e;
+  double bias = a->mlp_bias ? (a->gated_mlp ? 2.0 : 1.0) * e + a->hidden_size : 0;
+
+  return n_moe * a->n_experts * (linear * c->linear_bytes + bias * c->other_bytes);
+}
+
+typedef struct
+{
+  double weights, kv, activations, experts;
+} StageBytes;
+
+static void
+stage_bytes (const Ctx   *c,
+             const Stage *st,
+             StageBytes  *out)
+{
+  const VcInputs *in = c->in;
+  const VcArch *a = &in->arch;
+  VcArch sa;
+  VcScenarioResult sc;
+  double n_moe;
+
+  stage_arch (a, &c->shard, st, &sa);
+  run (in, &sa, c->concurrency, c->id, &sc);
+  out->kv = sc.bytes[VC_COMPONENT_KV_CACHE];
+
+  /* the layers, then what the stage holds besides them; a tied embedding needs its own copy on
+   * a last stage without the embedding (vLLM's and Megatron's pipelines, llama.cpp's output) */
+  out->weights = sc.bytes[VC_COMPONENT_WEIGHTS] - c->w0;
+  if (st->embedding)
+    out->weights += c->embedding;
+  if (st->head)
+    out->weights += c->final_norm + (a->tied_embeddings && st->embedding ? 0 : c->head);
+  /* the router stays whole under EP: each GPU holds all E rows, not E/EP */
+  n_moe = vc_arch_is_moe (a) ? sa.n_layers - MIN (sa.dense_layers, sa.n_layers) : 0;
+  if (sa.n_experts < a->n_experts)
+    out->weights += n_moe * (a->n_experts - sa.n_experts) *
+                    ((double) a->hidden_size * c->linear_bytes + (a->router_bias ? c->other_bytes : 0));
+  out->experts = expert_bytes (c, &sa);
+
+  /* logits only where the head is, gathered whole (vLLM's LogitsProcessor gathers the
+   * vocabulary-parallel logits) */
+  sa.vocab_size = st->head ? a->vocab_size : 0;
+  run (in, &sa, c->concurrency, c->id, &sc);
+  out->activations = sc.bytes[VC_COMPONENT_ACTIVATIONS];
+}
+
+static void
+result_clear (VcLayoutResult *out,
+              const VcLayout *l)
+{
+  memset (out, 0, sizeof *out);
+  out->n_gpus = vc_layout_n_gpus (l);
+}
+
+static void
+result_finish (VcLayoutResult *out)
+{
+  out->total = out->buffers;
+  out->all_total = out->all_buffers;
+  for (guint c = 0; c < VC_N_COMPONENTS; c++)
+    {
+      out->bytes[c] = round (MAX (0.0, out->bytes[c]));
+      out->all_bytes[c] = round (MAX (0.0, out->all_bytes[c]));
+      out->total += out->bytes[c];
+      out->all_total += out->all_bytes[c];
+    }
+  out->buffers = round (out->buffers);
+  out->all_buffers = round (out->all_buffers);
+  out->host_bytes = round (MAX (0.0, out->host_bytes));
+}
+
+/* Stages that hold the same layers compute the same: they are computed once. */
+typedef struct
+{
+  Stage stage;
+  guint dense, sliding;
+  StageBytes bytes;
+} StageCache;
+
+static void
+inference_architecture (const VcInputs *in,
+                        VcScenario      id,
+                        double          overhead,
+                        VcLayoutResult *out)
+{
+  const VcLayout *l = &in->layout;
+  const VcArch *a = &in->arch;
+  Ctx c;
+  double per_stage_gpus = (double) l->tp * l->dp;
+  double best = -1;
+
+  ctx_init (&c, in, id);
+
+  if (l->gpu_layers > 0 || l->experts_on_cpu)
+    {
+      /* llama.cpp: the last N repeating layers on the GPU, the output layer too when N exceeds
+       * them; the token embedding always in system RAM. KV follows its layer. */
+      guint L = a->n_layers;
+      guint g = l->gpu_layers > 0 ? MIN (l->gpu_layers, L) : L;
+      gboolean head_on_gpu = l->gpu_layers == 0 || l->gpu_layers > L;
+      Stage gpu = { L - g, g, FALSE, head_on_gpu };
+      Stage cpu = { 0, L - g, TRUE, !head_on_gpu };
+      StageBytes gb, cb = { 0 };
+
+      stage_bytes (&c, &gpu, &gb);
+      if (g < L || !head_on_gpu)
+        {
+          stage_bytes (&c, &cpu, &cb);
+          out->host_bytes = cb.weights + cb.kv;
+        }
+      else
+        /* every layer on the GPU: the token embedding alone stays in system RAM */
+        out->host_bytes = c.embedding;
+      if (l->experts_on_cpu)
+        {
+          gb.weights -= gb.experts;
+          out->host_bytes += gb.experts;
+        }
+      out->bytes[VC_COMPONENT_WEIGHTS] = gb.weights;
+      out->bytes[VC_COMPONENT_KV_CACHE] = gb.kv;
+      out->bytes[VC_COMPONENT_ACTIVATIONS] = gb.activations;
+      out->bytes[VC_COMPONENT_OVERHEAD] = overhead;
+      memcpy (out->all_bytes, out->bytes, sizeof out->bytes);
+      return;
+    }
+
+  {
+    g_autofree guint *sizes = g_new (guint, l->pp);
+    g_autofree StageCache *cache = g_new0 (StageCache, l->pp);
+    guint n_cached = 0, first = 0;
+
+    vc_layout_pp_partition (a->n_layers, l->pp, sizes);
+    for (guint i = 0; i < l->pp; i++)
+      {
+        Stage st = { first, sizes[i], i == 0, i == l->pp - 1 };
+        VcArch sa;
+        StageCache *hit = NULL;
+        double total;
+
+        first += sizes[i];
+        stage_arch (a, &c.shard, &st, &sa);
+        for (guint k = 0; k < n_cached && hit == NULL; k++)
+          if (cache[k].stage.n_layers == st.n_layers && cache[k].stage.embedding == st.embedding &&
+              cache[k].stage.head == st.head && cache[k].dense == sa.dense_layers &&
+              cache[k].sliding == sa.sliding_window_layers)
+            hit = &cache[k];
+        if (hit == NULL)
+          {
+            hit = &cache[n_cached++];
+            hit->stage = st;
+            hit->dense = sa.dense_layers;
+            hit->sliding = sa.sliding_window_layers;
+            stage_bytes (&c, &st, &hit->bytes);
+          }
+
+        total = hit->bytes.weights + hit->bytes.kv + hit->bytes.activations;
+        out->all_bytes[VC_COMPONENT_WEIGHTS] += per_stage_gpus * hit->bytes.weights;
+        out->all_bytes[VC_COMPONENT_KV_CACHE] += per_stage_gpus * hit->bytes.kv;
+        out->all_bytes[VC_COMPONENT_ACTIVATIONS] += per_stage_gpus * hit->bytes.activations;
+        out->all_bytes[VC_COMPONENT_OVERHEAD] += per_stage_gpus * overhead;
+        if (total > best)
+          {
+            best = total;
+            out->busiest_stage = i;
+            out->bytes[VC_COMPONENT_WEIGHTS] = hit->bytes.weights;
+            out->bytes[VC_COMPONENT_KV_CACHE] = hit->bytes.kv;
+            out->bytes[VC_COMPONENT_ACTIVATIONS] = hit->bytes.activations;
+            out->bytes[VC_COMPONENT_OVERHEAD] = overhead;
+          }
+      }
+  }
+}
+
+/* The rule of thumb knows neither heads nor layers: TP × PP GPUs split weights, KV cache and
+ * activations evenly (the split a valid layout approaches), each keeping its own overhead. */
+static void
+inference_rule_of_thumb (const VcInputs *in,
+                         VcScenario      id,
+                         double          overhead,
+                         VcLayoutResult *out)
+{
+  const VcLayout *l = &in->layout;
+  VcInputs tmp = *in;
+  VcResult r;
+  double split = (double) l->tp * l->pp;
+
+  tmp.concurrency = (in->concurrency + l->dp - 1) / l->dp;
+  vc_estimator_compute (&tmp, &r);
+  for (guint i = 0; i < r.n_scenarios; i++)
+    if (r.scenarios[i].id == id)
+      for (guint comp = 0; comp < VC_N_COMPONENTS; comp++)
+        if (comp != VC_COMPONENT_OVERHEAD)
+          {
+            out->bytes[comp] = r.scenarios[i].bytes[comp] / split;
+            out->all_bytes[comp] = r.scenarios[i].bytes[comp] * l->dp;
+          }
+  out->bytes[VC_COMPONENT_OVERHEAD] = overhead;
+  out->all_bytes[VC_COMPONENT_OVERHEAD] = overhead * vc_layout_n_gpus (l);
+}
+
+/* ---- training ------------------------------------------------------------------------------- */
+
+static double
+training_value_bytes (const VcInputs *in)
+{
+  return vc_precision_is_float (in->precision) ? vc_precision_bytes (in->precision) : 2.0;
+}
+
+/* What ZeRO-3 / FSDP gathers at once: the largest layer's parameters at their stored precision
+ * (with_params) and its unsharded gradient before the reduce-scatter (DeepSpeed's
+ * largest_layer_memory, docs/code-docs/source/memory.rst). FSDP wraps each decoder layer, the
+ * root unit holding the embedding and head. The rule of thumb knows no layer: it takes
+ * DeepSpeed's prefetch bucket (stage3_prefetch_bucket_size). */
+static double
+gathered_layer_bytes (const VcInputs         *in,
+                      const VcScenarioResult *sc,
+                      gboolean                with_params)
+{
+  double e = training_value_bytes (in);
+  double lb = sc->weight_bits / 8.0;
+  double ob = sc->weight_bits < 16 ? 2.0 : sc->weight_bits / 8.0;
+  gboolean full = sc->id == VC_SCENARIO_FULL;
+  double params, bytes;
+
+  if (in->method == VC_METHOD_RULE_OF_THUMB)
+    {
+      params = MIN (DS_PREFETCH_BUCKET, in->parameters);
+      return (with_params ? params * lb : 0) + (full ? params * e : 0);
+    }
+  else
+    {
+      const VcArch *a = &in->arch;
+      VcArch one = *a, none = *a;
+      VcParamCounts c0, c1;
+      double layer_linear = 0, layer_other = 0, embed, trained;
+
+      none.n_layers = 0;
+      none.dense_layers = 0;
+      vc_arch_count_params (&none, &c0);
+      one.n_layers = 1;
+      for (int moe = 0; moe <= 1; moe++)
+        {
+          if ((moe && (!vc_arch_is_moe (a) || n_dense_layers (a) == a->n_layers)) ||
+              (!moe && n_dense_layers (a) == 0))
+            continue;
+          one.dense_layers = moe ? 0 : 1;
+          vc_arch_count_params (&one, &c1);
+          if ((c1.linear - c0.linear) * lb + (c1.other - c0.other) * ob > layer_linear * lb + layer_other * ob)
+            {
+              layer_linear = c1.linear - c0.linear;
+              layer_other = c1.other - c0.other;
+            }
+        }
+      embed = MAX (c0.embedding, c0.head);
+      params = layer_linear + layer_other;
+      bytes = layer_linear * lb + layer_other * ob;
+      if (embed * (lb < 2 ? 2.0 : lb) > bytes)
+        {
+          params = embed;
+          bytes = embed * (lb < 2 ? 2.0 : lb);
+        }
+      trained = full ? params : vc_arch_lora_params (a, in->lora_rank, in->lora_targets) / MAX (1u, a->n_layers);
+      return (with_params ? bytes : 0) + trained * e;
+    }
+}
+
+static void
+training (const VcInputs         *in,
+          const VcScenarioResult *sc,
+          double                  overhead,
+          VcLayoutResult         *out)
+{
+  const VcLayout *l = &in->layout;
+  guint zero = vc_layout_zero_stage (l->sharding);
+  double n = l->sharding == VC_SHARDING_FSDP_HYBRID ? MIN (l->dp, l->gpus_per_node) : l->dp;
+  double e = training_value_bytes (in);
+  double T = sc->trainable_parameters;
+  gboolean arch = in->method == VC_METHOD_ARCHITECTURE;
+  double W = sc->bytes[VC_COMPONENT_WEIGHTS];
+  double O = sc->bytes[VC_COMPONENT_OPTIMIZER];
+  double M = sc->bytes[VC_COMPONENT_MASTER_WEIGHTS];
+  double G = arch ? sc->gradient_bytes : sc->bytes[VC_COMPONENT_GRADIENTS];
+  double weights, optimizer, master, grads16, grads32, buffers = 0, host = 0, grads_gpu;
+  double node_gpus = MIN (l->dp, l->gpus_per_node);
+
+  weights = zero >= 3 ? W / n : W;
+  optimizer = zero >= 1 ? O / n : O;
+  master = zero >= 1 ? M / n : M;
+  /* ZeRO-2/3 keep the gradient partition only; with mixed precision the optimizer step reads it
+   * in fp32 (DeepSpeed's memory.rst: 4 bytes of fp32 gradient a parameter in its 16 and 18) */
+  grads16 = zero >= 2 ? (in->mixed_precision ? 0 : G / n) : G;
+  grads32 = zero >= 1 && in->mixed_precision ? T * 4.0 / n : 0;
+
+  if (zero == 0 && l->dp > 1)
+    /* PyTorch DDP's gradient buckets copy every gradient (gradient_as_bucket_view=False) */
+    buffers = G;
+  else if (l->sharding == VC_SHARDING_ZERO_1 || l->sharding == VC_SHARDING_ZERO_2)
+    /* DeepSpeed allocates its contiguous gradient bucket whole at each backward pass */
+    buffers = DS_REDUCE_BUCKET * e;
+  else if (l->sharding == VC_SHARDING_FSDP_GRAD_OP)
+    /* FSDP reduce-scatters one unit's gradients at a time */
+    buffers = gathered_layer_bytes (in, sc, FALSE);
+  else if (zero == 3)
+    buffers = gathered_layer_bytes (in, sc, TRUE);
+
+  if (l->offload != VC_OFFLOAD_NONE)
+    {
+      /* ZeRO-Offload / FSDP cpu_offload: the optimizer step runs on the host on its shard:
+       * optimizer state, fp32 master and gradient partitions live there */
+      host += optimizer + master + grads32 + (zero >= 2 ? grads16 : 0);
+      optimizer = master = grads32 = 0;
+      if (zero >= 2)
+        grads16 = 0;
+      if (l->offload == VC_OFFLOAD_OPTIMIZER_PARAMS)
+        {
+          host += weights;
+          weights = 0;
+        }
+    }
+  grads_gpu = grads16 + grads32;
+
+  out->bytes[VC_COMPONENT_WEIGHTS] = weights;
+  out->bytes[VC_COMPONENT_OPTIMIZER] = optimizer;
+  out->bytes[VC_COMPONENT_MASTER_WEIGHTS] = master;
+  out->bytes[VC_COMPONENT_OVERHEAD] = overhead;
+  out->buffers = buffers;
+  out->host_bytes = host * node_gpus;
+
+  if (arch)
+    {
+      /* with gradient accumulation the gradients stay through the next micro-batch's forward */
+      double held = l->grad_accum > 1 ? grads_gpu : 0;
+      double fwd = sc->forward_activations + held;
+      double bwd = sc->backward_activations + grads_gpu;
+
+      if (fwd >= bwd)
+        {
+          out->peak_phase = VC_PHASE_FORWARD;
+          out->bytes[VC_COMPONENT_ACTIVATIONS] = sc->forward_activations;
+          out->bytes[VC_COMPONENT_GRADIENTS] = held;
+        }
+      else
+        {
+          out->peak_phase = VC_PHASE_BACKWARD;
+          out->bytes[VC_COMPONENT_ACTIVATIONS] = sc->backward_activations;
+          out->bytes[VC_COMPONENT_GRADIENTS] = grads_gpu;
+        }
+    }
+  else
+    {
+      out->bytes[VC_COMPONENT_ACTIVATIONS] = sc->bytes[VC_COMPONENT_ACTIVATIONS];
+      out->bytes[VC_COMPONENT_GRADIENTS] = grads_gpu;
+    }
+
+  for (guint c = 0; c < VC_N_COMPONENTS; c++)
+    out->all_bytes[c] = out->bytes[c] * l->dp;
+  out->all_buffers = out->buffers * l->dp;
+}
+
+gboolean
+vc_layout_compute (const VcInputs *inputs,
+                   const VcResult *res,
+                   guint           index,
+                   VcLayoutResult *out,
+                   GError        **error)
+{
+  const VcScenarioResult *sc;
+  VcInputs effective;
+  const VcInputs *in = &effective;
+
+  effective_inputs (inputs, &effective);
+
+  g_return_val_if_fail (index < res->n_scenarios, FALSE);
+  sc = &res->scenarios[index];
+  result_clear (out, &in->layout);
+  if (!vc_layout_check (in, error))
+    return FALSE;
+
+  if (in->mode == VC_MODE_TRAINING)
+    training (in, sc, res->overhead_bytes, out);
+  else if (in->method == VC_METHOD_RULE_OF_THUMB)
+    inference_rule_of_thumb (in, sc->id, res->overhead_bytes, out);
+  else
+    inference_architecture (in, sc->id, res->overhead_bytes, out);
+  result_finish (out);
+  return TRUE;
+}
+
+/* ---- the smallest layout of a card ------------------------------------------------------------ */
+
+/* What each layout computes does not depend on the card: a search over the catalog computes
+ * each layout once. Keyed by the degrees the search varies (TP, PP, DP). */
+typedef struct
+{
+  GHashTable *results;            /* gint64 key → VcLayoutResult, or NULL when refused */
+} Memo;
+
+static void
+memo_init (Memo *memo)
+{
+  memo->results = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+}
+
+static void
+memo_clear (Memo *memo)
+{
+  g_clear_pointer (&memo->results, g_hash_table_unref);
+}
+
+static gboolean
+try_layout (Memo           *memo,
+            const VcInputs *in,
+            const VcResult *res,
+            guint           index,
+            const VcLayout *layout,
+            double          capacity,
+            VcLayoutResult *out)
+{
+  gint64 key = ((gint64) MIN (layout->tp, 0x1fffffu) << 42) | ((gint64) MIN (layout->pp, 0x1fffffu) << 21) |
+               MIN (layout->dp, 0x1fffffu);
+  gpointer value;
+  VcInputs tmp = *in;
+
+  if (g_hash_table_lookup_extended (memo->results, &key, NULL, &value))
+    {
+      if (value == NULL)
+        return FALSE;
+      *out = *(VcLayoutResult *) value;
+      return out->total <= capacity;
+    }
+  tmp.layout = *layout;
+  value = NULL;
+  if (vc_layout_compute (&tmp, res, index, out, NULL))
+    value = g_memdup2 (out, sizeof *out);
+  g_hash_table_insert (memo->results, g_memdup2 (&key, sizeof key), value);
+  return value != NULL && out->total <= capacity;
+}
+
+/* The fewest GPUs of `capacity` bytes that hold the estimate: for inference TP inside a node
+ * (1, 2, 4 … up to the GPUs per node, dividing the heads) times pipeline stages, the most TP
+ * first at equal count; for training one GPU as the inputs have it when it holds the estimate,
+ * else the data-parallel group, sharded as asked or with ZeRO-3 when nothing is (more GPUs help
+ * only sharded state). Partial offload stays on one GPU. */
+static gboolean
+smallest (Memo           *memo,
+          const VcInputs *inputs,
+          const VcResult *res,
+          guint           index,
+          double          capacity,
+          VcLayout       *best,
+          VcLayoutResult *best_out)
+{
+  VcInputs effective;
+  const VcInputs *in = &effective;
+  VcLayout base;
+  VcLayoutResult r;
+  gboolean found = FALSE;
+
+  effective_inputs (inputs, &effective);
+  base = in->layout;
+
+  if (in->mode == VC_MODE_TRAINING)
+    {
+      guint lo = 1, hi = 1;
+      VcInputs one = *in;
+
+      base.dp = 1;
+      /* one GPU that holds it needs no sharding nor its buffers: the inputs' own layout on it */
+      one.layout = base;
+      if (vc_layout_compute (&one, res, index, best_out, NULL) && best_out->total <= capacity)
+        {
+          *best = base;
+          return TRUE;
+        }
+      if (vc_layout_zero_stage (base.sharding) == 0)
+        base.sharding = VC_SHARDING_ZERO_3;
+      if (base.sharding == VC_SHARDING_FSDP_HYBRID)
+        base.sharding = VC_SHARDING_FSDP_FULL;
+      /* find a count that fits, doubling, then the smallest by bisection */
+      while (TRUE)
+        {
+          base.dp = hi;
+          if (try_layout (memo, in, res, index, &base, capacity, &r))
+            break;
+          if (hi >= MAX_SEARCH_GPUS)
+            return FALSE;
+          lo = hi + 1;
+          hi = MIN (2 * hi, (guint) MAX_SEARCH_GPUS);
+        }
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          base.dp = mid;
+          if (try_layout (memo, in, res, index, &base, capacity, &r))
+            hi = mid;
+          else
+            lo = mid + 1;
+        }
+      base.dp = hi;
+      try_layout (memo, in, res, index, &base, capacity, best_out);
+      *best = base;
+      return TRUE;
+    }
+
+  if (base.gpu_layers > 0 || base.experts_on_cpu)
+    {
+      if (!try_layout (memo, in, res, index, &base, capacity, best_out))
+        return FALSE;
+      *best = base;
+      return TRUE;
+    }
+  if (in->method == VC_METHOD_RULE_OF_THUMB)
+    {
+      /* even split: n = ⌈S / (C − O)⌉ */
+      const VcScenarioResult *sc = &res->scenarios[index];
+      double O = sc->bytes[VC_COMPONENT_OVERHEAD];
+      double n;
+
+      if (capacity <= O)
+        return FALSE;
+      n = MAX (1.0, ceil ((sc->total - O) / (capacity - O) - 1e-9));
+      if (n > MAX_SEARCH_GPUS)
+        return FALSE;
+      base.tp = (guint) n;
+      base.pp = base.dp = base.ep = 1;
+      if (!try_layout (memo, in, res, index, &base, capacity, best_out))
+        return FALSE;
+      *best = base;
+      return TRUE;
+    }
+
+  base.ep = 1;
+  base.dp = 1;
+  for (guint tp = 1; tp <= base.gpus_per_node; tp *= 2)
+    {
+      VcLayout cand = base;
+      guint lo = 1, hi = in->arch.n_layers;
+      VcInputs tmp = *in;
+
+      cand.tp = tp;
+      cand.pp = 1;
+      tmp.layout = cand;
+      if (!vc_layout_check (&tmp, NULL))
+        continue;
+      cand.pp = hi;
+      if (!try_layout (memo, in, res, index, &cand, capacity, &r))
+        continue;
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          cand.pp = mid;
+          if (try_layout (memo, in, res, index, &cand, capacity, &r))
+            hi = mid;
+          else
+            lo = mid + 1;
+        }
+      cand.pp = hi;
+      if (!found || vc_layout_n_gpus (&cand) < vc_layout_n_gpus (best) ||
+          (vc_layout_n_gpus (&cand) == vc_layout_n_gpus (best) && cand.tp > best->tp))
+        {
+          *best = cand;
+          found = TRUE;
+        }
+    }
+  if (found)
+    try_layout (memo, in, res, index, best, capacity, best_out);
+  return found;
+}
+
+gboolean
+vc_layout_smallest (const VcInputs *inputs,
+                    const VcResult *res,
+                    guint           index,
+                    double          capacity,
+                    VcLayout       *best,
+                    VcLayoutResult *best_out)
+{
+  Memo memo;
+  gboolean found;
+
+  memo_init (&memo);
+  found = smallest (&memo, inputs, res, index, capacity, best, best_out);
+  memo_clear (&memo);
+  return found;
+}
+
+/* vc_layout_smallest() for several cards at once, each layout computed once: found[i] says
+ * whether some number of card i holds the estimate. */
+void
+vc_layout_smallest_each (const VcInputs *inputs,
+                         const VcResult *res,
+                         guint           index,
+                         const double   *capacities,
+                         guint           n,
+                         VcLayout       *best,
+                         VcLayoutResult *best_out,
+                         gboolean       *found)
+{
+  Memo memo;
+
+  memo_init (&memo);
+  for (guint i = 0; i < n; i++)
+    found[i] = smallest (&memo, inputs, res, index, capacities[i], &best[i], &best_out[i]);
+  memo_clear (&memo);
+}
+
+/* "TP 8 × PP 2", "ZeRO-3 · optimizer offload", "" for one plain GPU; in English when not
+ * translated (JSON). */
+char *
+vc_layout_describe (const VcLayout *l,
+                    VcMode          mode,
+                    VcMethod        method,
+                    gboolean        translate)
+{
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) s = g_string_new (NULL);
+  g_autofree char *joined = NULL;
+
+  if (mode == VC_MODE_TRAINING)
+    {
+      switch (l->sharding)
+        {
+        case VC_SHARDING_ZERO_1:
+        case VC_SHARDING_ZERO_2:
+        case VC_SHARDING_ZERO_3:
+          g_string_append_printf (s, "ZeRO-%u", vc_layout_zero_stage (l->sharding));
+          break;
+        case VC_SHARDING_FSDP_GRAD_OP: g_string_append (s, "FSDP SHARD_GRAD_OP"); break;
+        case VC_SHARDING_FSDP_FULL: g_string_append (s, "FSDP FULL_SHARD"); break;
+        case VC_SHARDING_FSDP_HYBRID: g_string_append (s, "FSDP HYBRID_SHARD"); break;
+        case VC_SHARDING_NONE:
+        default:
+          if (l->dp > 1)
+            g_string_append (s, "DDP");
+          break;
+        }
+      if (l->offload == VC_OFFLOAD_OPTIMIZER)
+        g_string_append_printf (s, "%s%s", s->len ? " · " : "", (translate ? _("optimizer offload") : "optimizer offload"));
+      else if (l->offload == VC_OFFLOAD_OPTIMIZER_PARAMS)
+        g_string_append_printf (s, "%s%s", s->len ? " · " : "", (translate ? _("optimizer and parameter offload") : "optimizer and parameter offload"));
+      return g_string_free (g_steal_pointer (&s), FALSE);
+    }
+
+  if (method == VC_METHOD_RULE_OF_THUMB)
+    {
+      if (l->tp * l->pp > 1)
+        g_string_append (s, (translate ? _("even split") : "even split"));
+    }
+  else
+    {
+      if (l->tp > 1)
+        g_ptr_array_add (parts, g_strdup_printf ("TP %u", l->tp));
+      if (l->pp > 1)
+        g_ptr_array_add (parts, g_strdup_printf ("PP %u", l->pp));
+      if (l->dp > 1)
+        g_ptr_array_add (parts, g_strdup_printf ("DP %u", l->dp));
+      g_ptr_array_add (parts, NULL);
+      joined = g_strjoinv (" × ", (char **) parts->pdata);
+      g_string_append (s, joined);
+      if (l->ep > 1)
+        g_string_append_printf (s, "%sEP %u", s->len ? " · " : "", l->ep);
+    }
+  if (l->gpu_layers > 0)
+    {
+      const char *format = translate ? g_dngettext (GETTEXT_PACKAGE, "%u layer on the GPU", "%u layers on the GPU",
+                                                    l->gpu_layers)
+                                     : l->gpu_layers == 1 ? "%u layer on the GPU" : "%u layers on the GPU";
+      g_autofree char *t = g_strdup_printf (format, l->gpu_layers);
+      g_string_append_printf (s, "%s%s", s->len ? " · " : "", t);
+    }
+  if (l->experts_on_cpu)
+    g_string_append_printf (s, "%s%s", s->len ? " · " : "", (translate ? _("experts in system RAM") : "experts in system RAM"));
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vc-layout.h: an estimate spread over several GPUs and host memory.
+ *
+ * Inference: tensor parallel (TP), pipeline parallel (PP), expert parallel (EP) and data-parallel
+ * replicas (DP), as vLLM and Megatron place the tensors; llama.cpp's partial offload (-ngl N,
+ * experts in system RAM). Training: DDP, DeepSpeed ZeRO 1/2/3 and FSDP (HSDP inside a node), with
+ * their buckets and gathered layers, gradient accumulation and CPU offload. The answer is the
+ * busiest GPU's breakdown, the sum over every GPU, and the host memory offload needs.
+ * FORMULAS.md beside this file gives each rule and its source.
+ *
+ * An estimate holds the layout inputs of both modes; each mode uses its own (TP, PP, EP,
+ * --gpu-layers and experts in RAM for inference; sharding, offload and accumulation for
+ * training; DP and the GPUs per node for both).
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "vc-estimator.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  double bytes[VC_N_COMPONENTS];      /* the busiest GPU, by component */
+  double buffers;                     /* its communication buckets and gathered layers */
+  double total;                       /* the busiest GPU, everything */
+  double all_bytes[VC_N_COMPONENTS];  /* summed over every GPU */
+  double all_buffers;
+  double all_total;
+  double host_bytes;                  /* system RAM the busiest node needs for what is offloaded */
+  guint n_gpus;                       /* TP × PP × DP */
+  guint busiest_stage;                /* pipeline stage of the busiest GPU, from 0 */
+  VcPhase peak_phase;
+} VcLayoutResult;
+
+guint    vc_layout_n_gpus        (const VcLayout *layout);
+guint    vc_layout_zero_stage    (VcSharding      sharding);
+gboolean vc_layout_is_default    (const VcLayout *layout);
+void     vc_layout_pp_partition  (guint           n_layers,
+                                  guint           pp,
+                                  guint          *sizes);
+gboolean vc_layout_check         (const VcInputs *inputs,
+                                  GError        **error);
+gboolean vc_layout_input_applies (const char     *property,
+                                  VcMode          mode,
+                                  GError        **error);
+gboolean vc_layout_compute       (const VcInputs *inputs,
+                                  const VcResult *result,
+                                  guint           scenario_index,
+                                  VcLayoutResult *out,
+                                  GError        **error);
+gboolean vc_layout_smallest      (const VcInputs *inputs,
+                                  const VcResult *result,
+                                  guint           scenario_index,
+                                  double          capacity_bytes,
+                                  VcLayout       *layout,
+                                  VcLayoutResult *out);
+void     vc_layout_smallest_each (const VcInputs *inputs,
+                                  const VcResult *result,
+                                  guint           scenario_index,
+                                  const double   *capacities,
+                                  guint           n,
+                                  VcLayout       *layouts,
+                                  VcLayoutResult *outs,
+                                  gboolean       *found);
+char    *vc_layout_describe      (const VcLayout *layout,
+                                  VcMode          mode,
+                                  VcMethod        method,
+                                  gboolean        translate);
+
+G_END_DECLS

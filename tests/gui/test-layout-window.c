@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The parallelism groups of the real window: their widgets drive the layout inputs, the results
+ * show the busiest GPU, all GPUs and system RAM, the GPU chart each card's layout, and a saved
+ * profile keeps it all.
+ *
+ * With VC_SCREENSHOT_DIR set, /layout-window/screenshots saves the README's screenshots of both
+ * tabs there (inference.png, training.png, 1280 × 1000). */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "gui-test-util.h"
+#include "vc-catalog.h"
+#include "vc-gpu-chart-private.h"
+#include "vc-profile.h"
+#include "vc-results-view.h"
+#include "vc-units.h"
+#include "vc-window.h"
+
+typedef struct
+{
+  VcWindow *window;
+  VcEstimate *estimate;
+  VcResultsView *results;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (VC_SCHEMA_ID);
+
+  g_settings_reset (settings, "last-inputs");
+  g_settings_reset (settings, "tab");
+  f->window = vc_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 1150);
+  f->estimate = vc_window_get_estimate (f->window);
+  g_object_add_weak_pointer (G_OBJECT (f->estimate), (gpointer *) &f->estimate);
+  f->results = VC_RESULTS_VIEW (vc_test_window_results (f->window));
+  gtk_window_present (GTK_WINDOW (f->window));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  gint64 deadline;
+
+  vc_test_destroy_window (f->window);
+  deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  while (f->estimate != NULL && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_null (f->estimate);
+}
+
+static guint
+choice_position (GtkWidget  *dropdown,
+                 const char *label)
+{
+  GListModel *model = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkStringObject) s = g_list_model_get_item (model, i);
+      if (g_str_equal (gtk_string_object_get_string (s), label))
+        return i;
+    }
+  g_assert_not_reached ();
+}
+
+static guint
+gpu_index (VcEstimate *e,
+           const char *id)
+{
+  for (guint i = 0; i < vc_estimate_get_n_gpus (e); i++)
+    if (g_str_equal (vc_estimate_get_gpu (e, i)->id, id))
+      return i;
+  g_assert_not_reached ();
+}
+
+static void
+test_inference_group (Fixture       *f,
+                      gconstpointer  data)
+{
+  GtkWidget *tp = vc_test_window_input (f->window, VC_MODE_INFERENCE, "tp");
+  GtkWidget *pp = vc_test_window_input (f->window, VC_MODE_INFERENCE, "pp");
+  GtkWidget *ep = vc_test_window_input (f->window, VC_MODE_INFERENCE, "ep");
+  GtkWidget *layers = vc_test_window_input (f->window, VC_MODE_INFERENCE, "gpu-layers");
+  GtkLabel *layout = GTK_LABEL (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "layout"));
+  GtkWidget *chart = vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "gpu_chart");
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+  g_autoptr(GError) error = NULL;
+
+  /* one plain GPU: nothing more to say */
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (layout)));
+
+  g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3-70b", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  /* a dense model has no experts to split or keep in system RAM */
+  g_assert_false (gtk_widget_get_sensitive (ep));
+  g_assert_true (gtk_widget_get_sensitive (layers));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (layers)), ==, "All");
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (tp), 4);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (pp), 2);
+  g_assert_cmpuint (in->layout.tp, ==, 4);
+  g_assert_cmpuint (in->layout.pp, ==, 2);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (layout)));
+  {
+    const VcLayoutResult *lr = vc_estimate_get_layout_result (f->estimate);
+    g_autofree char *per_gpu = vc_format_size (lr->total, VC_UNIT_GB);
+    g_autofree char *expected = g_strdup_printf ("%s on the busiest of 8 GPUs (TP 4 × PP 2)", per_gpu);
+
+    g_assert_nonnull (strstr (gtk_label_get_label (layout), expected));
+  }
+
+  /* the chart names each card's smallest layout and what one GPU of it holds */
+  {
+    guint h100 = gpu_index (f->estimate, "h100-80gb");
+    const VcGpuFit *fit = vc_estimate_get_gpu_fit (f->estimate, h100);
+    g_autofree char *text = vc_gpu_chart_describe (VC_GPU_CHART (chart), h100);
+    g_autofree char *each = vc_format_size (fit->per_gpu_bytes, VC_UNIT_GB);
+
+    g_assert_nonnull (strstr (text, "2 GPUs · TP 2"));
+    g_assert_true (g_str_has_prefix (text, each));
+  }
+
+  /* an impossible layout says which constraint it breaks */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (tp), 3);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (layout)));
+  g_assert_false (vc_estimate_check (f->estimate, &error));
+  g_assert_nonnull (strstr (error->message, "TP (3) must divide the attention heads (64)"));
+  g_clear_error (&error);
+
+  /* llama.cpp offload on one GPU: system RAM shown beside it */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (tp), 1);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (pp), 1);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (layers), 40);
+  g_assert_cmpuint (in->layout.gpu_layers, ==, 40);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_nonnull (strstr (gtk_label_get_label (layout), "40 layers on the GPU"));
+  g_assert_nonnull (strstr (gtk_label_get_label (layout), "of system RAM"));
+}
+
+static void
+test_training_group (Fixture       *f,
+                     gconstpointer  data)
+{
+  GtkWidget *dp, *sharding, *offload;
+  GtkLabel *layout = GTK_LABEL (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "layout"));
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+  g_autofree char *dir = g_dir_make_tmp ("layout-window-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "plan.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+
+  vc_window_set_mode (f->window, VC_MODE_TRAINING);
+  dp = vc_test_window_input (f->window, VC_MODE_TRAINING, "dp");
+  sharding = vc_test_window_input (f->window, VC_MODE_TRAINING, "sharding");
+  offload = vc_test_window_input (f->window, VC_MODE_TRAINING, "offload");
+
+  /* offload needs sharding */
+  g_assert_false (gtk_widget_get_sensitive (offload));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (dp), 8);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (sharding), choice_position (sharding, "ZeRO-3: and parameters"));
+  g_assert_cmpint (in->layout.sharding, ==, VC_SHARDING_ZERO_3);
+  g_assert_true (gtk_widget_get_sensitive (offload));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (offload), choice_position (offload, "Optimizer state"));
+  g_assert_cmpint (in->layout.offload, ==, VC_OFFLOAD_OPTIMIZER);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (layout)));
+  g_assert_nonnull (strstr (gtk_label_get_label (layout), "busiest of 8 GPUs (ZeRO-3 · optimizer offload)"));
+  g_assert_nonnull (strstr (gtk_label_get_label (layout), "of system RAM"));
+
+  /* the profile keeps the layout, and loading it brings it back into the widgets */
+  g_assert_true (vc_profile_save (vc_window_get_profile (f->window), file, NULL, &error));
+  g_assert_no_error (error);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (dp), 1);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (sharding), 0);
+  g_assert_cmpint (in->layout.offload, ==, VC_OFFLOAD_OPTIMIZER);
+  g_assert_true (vc_profile_load (vc_window_get_profile (f->window), file, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (in->layout.dp, ==, 8);
+  g_assert_cmpint (in->layout.sharding, ==, VC_SHARDING_ZERO_3);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (dp)), ==, 8);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (sharding)), ==,
+                    choice_position (sharding, "ZeRO-3: and parameters"));
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+static void
+save_png (GtkWidget  *root,
+          const char *dir,
+          const char *name)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (root);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  int width = gtk_widget_get_width (root);
+  int height = gtk_widget_get_height (root);
+
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (root)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("saved %s (%d × %d)", path, width, height);
+}
+
+/* Llama 3 8B, 8192-token sequences, 4 concurrent requests; Llama 3 8B LoRA over 2 GPUs with
+ * ZeRO-3: the README's screenshots */
+static void
+test_screenshots (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *dir = g_getenv ("VC_SCREENSHOT_DIR");
+  GtkWidget *root = GTK_WIDGET (f->window);
+
+  if (dir == NULL)
+    {
+      g_test_skip ("VC_SCREENSHOT_DIR is not set");
+      return;
+    }
+  /* the application's style sheet, as the application loads it */
+  {
+    g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+    gtk_css_provider_load_from_resource (css, "/io/github/vramcalc/VramCalculator/style.css");
+    gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  }
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1280, 1000);
+  g_object_set (f->estimate, "preset", "llama-3-8b", NULL);
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "concurrency", 4, NULL);
+  vc_profile_set_name (vc_window_get_profile (f->window), "Chat server");
+  vc_profile_mark_saved (vc_window_get_profile (f->window));
+  vc_test_wait_for_frame (root);
+  vc_test_wait_for_frame (root);
+  save_png (root, dir, "inference.png");
+
+  vc_window_set_mode (f->window, VC_MODE_TRAINING);
+  g_object_set (f->estimate, "seq", 2048, "batch", 2, "dp", 2, "sharding", VC_SHARDING_ZERO_3, NULL);
+  vc_profile_set_name (vc_window_get_profile (f->window), "Fine-tune on two cards");
+  vc_profile_mark_saved (vc_window_get_profile (f->window));
+  vc_test_wait_for_frame (root);
+  vc_test_wait_for_frame (root);
+  save_png (root, dir, "training.png");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_test_skip ("no display: GUI tests need one (build-aux/test runs them under Xvfb)");
+      return g_test_run ();
+    }
+  g_test_add ("/layout-window/inference", Fixture, NULL, fixture_setup, test_inference_group, fixture_teardown);
+  g_test_add ("/layout-window/training", Fixture, NULL, fixture_setup, test_training_group, fixture_teardown);
+  g_test_add ("/layout-window/screenshots", Fixture, NULL, fixture_setup, test_screenshots, fixture_teardown);
+  return g_test_run ();
+}

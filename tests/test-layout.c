@@ -1,0 +1,634 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Layouts over several GPUs and host memory (vc-layout.c): per-GPU parts that add up to the
+ * whole, replication counted exactly, every constraint refused with its message, the smallest
+ * valid layout of a card, ZeRO/FSDP sharding, offload, and the command line and profiles.
+ *
+ * Shapes used below (presets, from each model's config.json):
+ *   Llama 3 8B:   L = 32, h = 4096, a = 32, a_kv = 8, d = 128, I = 14336, V = 128256, untied
+ *   Llama 3.2 1B: L = 16, h = 2048, V = 128256, tied embeddings
+ *   Mixtral 8x7B: L = 32, h = 4096, 8 experts of I = 14336, 2 per token
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "vc-catalog.h"
+#include "vc-error.h"
+#include "vc-estimate.h"
+#include "vc-layout.h"
+#include "vc-profile.h"
+#include "vc-test-util.h"
+
+/* Llama 3 8B, by hand: one decoder layer holds q and o (h·a·d each), k and v (h·a_kv·d each),
+ * gate, up and down (3·h·I) and two RMSNorms (2h) */
+#define L8_LAYER ((double) (2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336 + 2 * 4096))
+#define L8_VOCAB ((double) 128256 * 4096)
+/* what TP replicates: every norm, 2h a layer and the final h, in 16 bits */
+#define L8_NORM_BYTES ((32.0 * 2 * 4096 + 4096) * 2)
+/* KV cache per layer for 2048 tokens: 2 × 8 heads × 128 × 2 bytes × 2048 */
+#define L8_KV_LAYER (2.0 * 8 * 128 * 2 * 2048)
+
+static VcEstimate *
+estimate_new (const char *preset,
+              ...) G_GNUC_NULL_TERMINATED;
+
+/* A preset (architecture method) and property/value text pairs */
+static VcEstimate *
+estimate_new (const char *preset,
+              ...)
+{
+  VcEstimate *e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const char *name;
+  va_list args;
+
+  g_assert_true (vc_estimate_set_preset (e, preset, &error));
+  g_assert_true (vc_estimate_set_from_string (e, "method", "architecture", &error));
+  va_start (args, preset);
+  while ((name = va_arg (args, const char *)) != NULL)
+    {
+      const char *value = va_arg (args, const char *);
+      g_assert_true (vc_estimate_set_from_string (e, name, value, &error));
+      g_assert_no_error (error);
+    }
+  va_end (args);
+  return e;
+}
+
+static const VcLayoutResult *
+layout_of (VcEstimate *e)
+{
+  g_autoptr(GError) error = NULL;
+  const VcLayoutResult *lr;
+
+  vc_estimate_check (e, &error);
+  g_assert_no_error (error);
+  lr = vc_estimate_get_layout_result (e);
+  g_assert_nonnull (lr);
+  return lr;
+}
+
+static double
+whole (VcEstimate *e,
+       VcComponent c)
+{
+  return vc_estimate_get_selected (e)->bytes[c];
+}
+
+static void
+test_pp_partition (void)
+{
+  guint s[5];
+
+  /* vLLM's get_pp_indices: the remainder goes to the stages before the last, backwards */
+  vc_layout_pp_partition (32, 4, s);
+  g_assert_cmpuint (s[0], ==, 8); g_assert_cmpuint (s[3], ==, 8);
+  vc_layout_pp_partition (32, 3, s);
+  g_assert_cmpuint (s[0], ==, 11); g_assert_cmpuint (s[1], ==, 11); g_assert_cmpuint (s[2], ==, 10);
+  vc_layout_pp_partition (22, 4, s);
+  g_assert_cmpuint (s[0], ==, 5); g_assert_cmpuint (s[1], ==, 6);
+  g_assert_cmpuint (s[2], ==, 6); g_assert_cmpuint (s[3], ==, 5);
+  vc_layout_pp_partition (61, 4, s);
+  g_assert_cmpuint (s[0], ==, 15); g_assert_cmpuint (s[1], ==, 15);
+  g_assert_cmpuint (s[2], ==, 16); g_assert_cmpuint (s[3], ==, 15);
+  vc_layout_pp_partition (126, 5, s);
+  g_assert_cmpuint (s[3], ==, 26); g_assert_cmpuint (s[4], ==, 25);
+}
+
+/* Under PP nothing is replicated in an untied model: stages add up to the whole exactly */
+static void
+test_pp_adds_up (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "pp", "4", NULL);
+  const VcLayoutResult *lr = layout_of (e);
+
+  g_assert_cmpuint (lr->n_gpus, ==, 4);
+  g_assert_cmpfloat (lr->all_bytes[VC_COMPONENT_WEIGHTS], ==, whole (e, VC_COMPONENT_WEIGHTS));
+  g_assert_cmpfloat (lr->all_bytes[VC_COMPONENT_KV_CACHE], ==, whole (e, VC_COMPONENT_KV_CACHE));
+  /* the last stage is the busiest: 8 layers, the final norm and the head */
+  g_assert_cmpuint (lr->busiest_stage, ==, 3);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==, (8 * L8_LAYER + 4096 + L8_VOCAB) * 2);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_KV_CACHE], ==, 8 * L8_KV_LAYER);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_OVERHEAD], ==, 1e9);
+  g_assert_cmpfloat (lr->total, ==, lr->bytes[VC_COMPONENT_WEIGHTS] + lr->bytes[VC_COMPONENT_KV_CACHE] +
+                                    lr->bytes[VC_COMPONENT_ACTIVATIONS] + 1e9);
+}
+
+/* TP: norms replicated, KV heads split while TP ≤ a_kv and replicated beyond */
+static void
+test_tp_replication (void)
+{
+  g_autoptr(VcEstimate) tp2 = estimate_new ("llama-3-8b", "tp", "2", NULL);
+  g_autoptr(VcEstimate) tp16 = estimate_new ("llama-3-8b", "tp", "16", NULL);
+  const VcLayoutResult *lr;
+  double W = whole (tp2, VC_COMPONENT_WEIGHTS);
+  double K = whole (tp2, VC_COMPONENT_KV_CACHE);
+
+  lr = layout_of (tp2);
+  g_assert_cmpfloat (lr->all_bytes[VC_COMPONENT_WEIGHTS], ==, W + L8_NORM_BYTES);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==, (W + L8_NORM_BYTES) / 2);
+  g_assert_cmpfloat (lr->all_bytes[VC_COMPONENT_KV_CACHE], ==, K);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_KV_CACHE], ==, K / 2);
+
+  /* TP 16 over 8 KV heads: each GPU keeps one whole KV head, so K and V (projections and
+   * cache) exist twice: 8 more heads' k and v weights, h × d each, in every layer */
+  lr = layout_of (tp16);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_KV_CACHE], ==, K / 8);
+  g_assert_cmpfloat (lr->all_bytes[VC_COMPONENT_KV_CACHE], ==, 2 * K);
+  g_assert_cmpfloat (lr->all_bytes[VC_COMPONENT_WEIGHTS], ==,
+                     W + 15 * L8_NORM_BYTES + 32.0 * 8 * 2 * 4096 * 128 * 2);
+}
+
+/* A tied embedding has a copy on the last stage, as vLLM and Megatron place it */
+static void
+test_tied_embedding_under_pp (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("llama-3.2-1b", "pp", "2", NULL);
+  const VcLayoutResult *lr = layout_of (e);
+
+  g_assert_cmpfloat (lr->all_bytes[VC_COMPONENT_WEIGHTS], ==,
+                     whole (e, VC_COMPONENT_WEIGHTS) + 128256.0 * 2048 * 2);
+}
+
+/* EP 8 over 8 GPUs: each holds one of the 8 experts of every layer; attention, norms, router
+ * and embeddings are replicated on all 8 */
+static void
+test_expert_parallel (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("mixtral-8x7b", "ep", "8", "dp", "8", NULL);
+  const VcLayoutResult *lr = layout_of (e);
+  double experts = 32.0 * 8 * 3 * 4096 * 14336 * 2;
+  double W = whole (e, VC_COMPONENT_WEIGHTS);
+
+  g_assert_cmpuint (lr->n_gpus, ==, 8);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==, W - experts * 7 / 8);
+  g_assert_cmpfloat (lr->all_bytes[VC_COMPONENT_WEIGHTS], ==, W + 7 * (W - experts));
+}
+
+static void
+assert_refused (VcEstimate *e,
+                const char *message)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (vc_estimate_check (e, &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION);
+  if (strstr (error->message, message) == NULL)
+    g_error ("expected “%s” in “%s”", message, error->message);
+  g_assert_null (vc_estimate_get_layout_result (e));
+}
+
+static void
+test_constraints (void)
+{
+  struct { const char *preset; const char *props[14]; const char *message; } cases[] = {
+    { "llama-3-8b", { "tp", "3" }, "TP (3) must divide the attention heads (32)" },
+    { "llama-3-8b", { "pp", "33" }, "PP (33) cannot exceed the layers (32)" },
+    { "llama-3-8b", { "ep", "2", "dp", "2" }, "EP (2) needs a mixture-of-experts model" },
+    { "mixtral-8x7b", { "ep", "3", "dp", "3" }, "EP (3) must divide the experts (8)" },
+    { "mixtral-8x7b", { "ep", "8", "tp", "2" }, "EP (8) is larger than the GPUs of a pipeline stage, TP × DP = 2" },
+    { "mixtral-8x7b", { "ep", "4", "tp", "2", "dp", "3" }, "EP (4) must divide the GPUs of a pipeline stage, TP × DP = 6" },
+    { "llama-3-8b", { "tp", "1024", "heads", "1024", "kv-heads", "1024", "intermediate-size", "1024", "hidden-size", "1024",
+                      "dp", "100000" }, "TP × PP × DP is 102400000 GPUs; accepted: at most 1000000" },
+    { "llama-3-8b", { "kv-heads", "4", "heads", "32", "tp", "8", "intermediate-size", "14336" }, NULL },
+    { "llama-3-8b", { "heads", "24", "kv-heads", "6", "tp", "4" }, "TP (4) and the KV heads (6) must divide one another" },
+    { "llama-3-8b", { "intermediate-size", "14000", "tp", "32" }, "TP (32) must divide the feed-forward size (14000)" },
+    { "llama-3-8b", { "gpu-layers", "8", "tp", "2" }, "modelled on one GPU" },
+    { "llama-3-8b", { "experts-on-cpu", "true" }, "needs a mixture-of-experts model" },
+    { "llama-3-8b", { "mode", "training", "dp", "4", "offload", "optimizer" }, "--offload needs ZeRO 1, 2 or 3" },
+    { "llama-3-8b", { "mode", "training", "sharding", "zero-2", "offload", "optimizer+params" },
+      "parameter offload needs ZeRO-3" },
+    { "llama-3-8b", { "mode", "training", "sharding", "fsdp-hybrid", "dp", "12" },
+      "the data-parallel GPUs (12) must be a multiple of the GPUs per node (8)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(VcEstimate) e = estimate_new (cases[i].preset, NULL);
+      g_autoptr(GError) error = NULL;
+
+      for (guint k = 0; cases[i].props[k]; k += 2)
+        {
+          g_assert_true (vc_estimate_set_from_string (e, cases[i].props[k], cases[i].props[k + 1], &error));
+          g_assert_no_error (error);
+        }
+      if (cases[i].message == NULL)
+        {
+          /* TP 8 over 4 KV heads: allowed, each KV head on two GPUs */
+          g_assert_true (vc_estimate_check (e, &error));
+          g_assert_no_error (error);
+          continue;
+        }
+      assert_refused (e, cases[i].message);
+    }
+
+  /* one estimate holds both tabs' layouts: each mode uses its own and leaves the other's */
+  {
+    g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "tp", "2", "sharding", "zero-3", "dp", "2", NULL);
+    const VcLayoutResult *lr = layout_of (e);
+
+    g_assert_cmpfloat (lr->bytes[VC_COMPONENT_KV_CACHE], ==, whole (e, VC_COMPONENT_KV_CACHE) / 2);
+    g_object_set (e, "mode", VC_MODE_TRAINING, NULL);
+    lr = layout_of (e);
+    g_assert_cmpuint (lr->n_gpus, ==, 2);
+    g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==, whole (e, VC_COMPONENT_WEIGHTS) / 2);
+  }
+
+  /* the rule of thumb knows no experts or layers to place */
+  {
+    g_autoptr(VcEstimate) e = vc_estimate_new ();
+    g_object_set (e, "ep", 2, "dp", 2, NULL);
+    assert_refused (e, "EP (2) needs the architecture method");
+    g_object_set (e, "ep", 1, "gpu-layers", 10, NULL);
+    assert_refused (e, "--gpu-layers needs the architecture method");
+  }
+}
+
+static const char *
+smallest_layout (VcEstimate *e,
+                 const char *gpu_id)
+{
+  static char text[128];
+
+  for (guint i = 0; i < vc_estimate_get_n_gpus (e); i++)
+    {
+      const VcGpu *gpu = vc_estimate_get_gpu (e, i);
+      const VcGpuFit *fit = vc_estimate_get_gpu_fit (e, i);
+      const VcInputs *in = vc_estimate_get_inputs (e);
+      g_autofree char *how = NULL;
+
+      if (!g_str_equal (gpu->id, gpu_id))
+        continue;
+      if (fit->count <= 0)
+        return "none";
+      how = vc_layout_describe (&fit->layout, in->mode, in->method, FALSE);
+      g_snprintf (text, sizeof text, "%.0f × %s%s%s", fit->count, gpu->name, *how ? " · " : "", how);
+      return text;
+    }
+  g_assert_not_reached ();
+}
+
+/* The smallest valid layout of a card, worked out by hand (bf16, s = 2048, C = 1, 1 GB
+ * overhead a GPU; H100 80 GB = 81559 MiB = 85.52 GB, L4 = 23034 MiB = 24.15 GB,
+ * RTX 4090 = 24564 MiB = 25.76 GB) */
+static void
+test_smallest_layouts (void)
+{
+  g_autoptr(VcEstimate) l8 = estimate_new ("llama-3-8b", NULL);
+  g_autoptr(VcEstimate) l70 = estimate_new ("llama-3-70b", NULL);
+  g_autoptr(VcEstimate) l405 = estimate_new ("llama-3.1-405b", NULL);
+  g_autoptr(VcEstimate) train = estimate_new ("llama-3-8b", "mode", "training", "finetune", "full",
+                                              "mixed-precision", "true", NULL);
+
+  /* 16.06 GB of weights, 0.27 GB of KV, 0.21 GB of activations, 1 GB: one card */
+  g_assert_cmpstr (smallest_layout (l8, "rtx-4090"), ==, "1 × RTX 4090");
+  /* 141.1 GB of weights: TP 2 puts 70.6 GB on each H100, with 1.3 GB of the rest */
+  g_assert_cmpstr (smallest_layout (l70, "h100-80gb"), ==, "2 × H100 80 GB · TP 2");
+  /* the search sets its own degrees: an impossible layout of the inputs does not blank the table */
+  g_object_set (l70, "tp", 3, NULL);
+  g_assert_null (vc_estimate_get_layout_result (l70));
+  g_assert_cmpstr (smallest_layout (l70, "h100-80gb"), ==, "2 × H100 80 GB · TP 2");
+  g_object_set (l70, "tp", 1, NULL);
+  /* on 24 GB cards: 141.1 GB / (24.15 − 1) GB needs 7 cards at least; 7 is no TP degree, so
+   * PP 7: 80 layers as 11, 11, 11, 12, 12, 12, 11, and 12 layers of 1.711 GB (855,654,400
+   * parameters each) are 20.5 GB + 1 GB. Six stages would hold 14 layers: 24.0 + 1 GB. */
+  g_assert_cmpstr (smallest_layout (l70, "l4"), ==, "7 × L4 · PP 7");
+  /* 811.7 GB of weights need at least 10 H100s; TP 8 alone gives 101 GB a card, and 10 GPUs
+   * are TP 2 × PP 5 (126 layers as 25, 25, 25, 26, 25: 81.2 + 1 GB on the busiest stage) */
+  g_assert_cmpstr (smallest_layout (l405, "h100-80gb"), ==, "10 × H100 80 GB · TP 2 × PP 5");
+  /* full fine-tuning, mixed precision AdamW: 8.03B × 16 bytes (131 GB with 16.9 GB of
+   * activations) is too much for one; ZeRO-3 over 2 holds 8.0 GB of bf16 weights, 32.1 of Adam
+   * state, 16.1 of master weights and, at the start of the backward pass, the 16.9 GB of
+   * activations (the fp32 gradient partition not yet written): 73.1 + 1 GB, with one gathered
+   * layer */
+  g_assert_cmpstr (smallest_layout (train, "h100-80gb"), ==, "2 × H100 80 GB · ZeRO-3");
+}
+
+/* ZeRO and DDP over 8 GPUs, rule of thumb 7B full fine-tuning with mixed precision AdamW:
+ * 14 GB of bf16 weights, 14 of gradients, 56 of Adam state, 28 of fp32 master weights,
+ * 1.4 of activations and 2 of overhead (seed 000) */
+static void
+test_zero (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  const VcLayoutResult *lr;
+
+  g_object_set (e, "mode", VC_MODE_TRAINING, "finetune", VC_FINETUNE_FULL, "mixed-precision", TRUE,
+                "dp", 8, NULL);
+  /* DDP: everything replicated, plus buckets holding a copy of every gradient */
+  lr = layout_of (e);
+  g_assert_cmpfloat (lr->total, ==, (14 + 14 + 56 + 28 + 14 + 1.4 + 2) * 1e9);
+  g_assert_cmpfloat (lr->buffers, ==, 14e9);
+
+  /* ZeRO-1: state sharded; 16-bit gradients whole, an fp32 gradient partition for the step and
+   * DeepSpeed's 5e8-element reduce bucket */
+  g_object_set (e, "sharding", VC_SHARDING_ZERO_1, NULL);
+  lr = layout_of (e);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_GRADIENTS], ==, 14e9 + 28e9 / 8);
+  g_assert_cmpfloat (lr->total, ==, (14 + 14 + 3.5 + 7 + 3.5 + 1 + 1.4 + 2) * 1e9);
+
+  /* ZeRO-3: 18 bytes a parameter over 8 GPUs (DeepSpeed's memory.rst), and the gathered
+   * 5e7-parameter prefetch bucket with its gradients */
+  g_object_set (e, "sharding", VC_SHARDING_ZERO_3, NULL);
+  lr = layout_of (e);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS] + lr->bytes[VC_COMPONENT_GRADIENTS] +
+                     lr->bytes[VC_COMPONENT_OPTIMIZER] + lr->bytes[VC_COMPONENT_MASTER_WEIGHTS], ==, 18 * 7e9 / 8);
+  g_assert_cmpfloat (lr->buffers, ==, 5e7 * 4);
+  g_assert_cmpfloat (lr->all_bytes[VC_COMPONENT_OPTIMIZER], ==, 56e9);
+  g_assert_cmpfloat (lr->host_bytes, ==, 0);
+
+  /* ZeRO-Offload: state and fp32 gradients of the 8 GPUs of the node in host RAM */
+  g_object_set (e, "offload", VC_OFFLOAD_OPTIMIZER, NULL);
+  lr = layout_of (e);
+  g_assert_cmpfloat (lr->total, ==, (1.75 + 0.2 + 1.4 + 2) * 1e9);
+  g_assert_cmpfloat (lr->host_bytes, ==, (7 + 3.5 + 3.5) * 1e9 * 8);
+  g_object_set (e, "offload", VC_OFFLOAD_OPTIMIZER_PARAMS, NULL);
+  lr = layout_of (e);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==, 0);
+  g_assert_cmpfloat (lr->host_bytes, ==, (1.75 + 7 + 3.5 + 3.5) * 1e9 * 8);
+
+  /* HSDP shards inside a node of 4: the state is a quarter, whatever the count */
+  g_object_set (e, "offload", VC_OFFLOAD_NONE, "sharding", VC_SHARDING_FSDP_HYBRID, "gpus-per-node", 4, NULL);
+  lr = layout_of (e);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_OPTIMIZER], ==, 56e9 / 4);
+}
+
+/* Gradient accumulation keeps the gradients through the next micro-batch's forward pass */
+static void
+test_grad_accum (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("llama-3.2-1b", "mode", "training", "finetune", "full",
+                                          "seq", "4096", NULL);
+  const VcScenarioResult *sc = vc_estimate_get_selected (e);
+  const VcLayoutResult *lr = layout_of (e);
+
+  g_assert_cmpint (sc->peak_phase, ==, VC_PHASE_FORWARD);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_GRADIENTS], ==, 0);
+  g_assert_cmpfloat (lr->total, ==, sc->total);
+  g_object_set (e, "grad-accum", 8, NULL);
+  lr = layout_of (e);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_GRADIENTS], ==, round (sc->gradient_bytes));
+  g_assert_cmpfloat (lr->total, ==, sc->total + round (sc->gradient_bytes));
+}
+
+/* llama.cpp -ngl: the last N layers on the GPU, the output layer when N exceeds them, the
+ * token embedding always in system RAM; KV follows its layer */
+static void
+test_gpu_layers (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "gpu-layers", "16", NULL);
+  const VcLayoutResult *lr = layout_of (e);
+
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==, 16 * L8_LAYER * 2);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_KV_CACHE], ==, 16 * L8_KV_LAYER);
+  g_assert_cmpfloat (lr->host_bytes, ==, (16 * L8_LAYER + 2 * L8_VOCAB + 4096) * 2 + 16 * L8_KV_LAYER);
+
+  g_object_set (e, "gpu-layers", 33, NULL);
+  lr = layout_of (e);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==, (32 * L8_LAYER + L8_VOCAB + 4096) * 2);
+  g_assert_cmpfloat (lr->host_bytes, ==, L8_VOCAB * 2);
+}
+
+/* --override-tensor exps=CPU: the routed experts in system RAM with the token embedding (which
+ * llama.cpp always keeps there), everything else on the GPU */
+static void
+test_experts_on_cpu (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("mixtral-8x7b", "experts-on-cpu", "true", NULL);
+  const VcLayoutResult *lr = layout_of (e);
+  double experts = 32.0 * 8 * 3 * 4096 * 14336 * 2;
+  double embedding = 32000.0 * 4096 * 2;
+
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==, whole (e, VC_COMPONENT_WEIGHTS) - experts - embedding);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_KV_CACHE], ==, whole (e, VC_COMPONENT_KV_CACHE));
+  g_assert_cmpfloat (lr->host_bytes, ==, experts + embedding);
+}
+
+/* The rule of thumb splits evenly: no heads or layers to check */
+static void
+test_rule_of_thumb_even_split (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  const VcLayoutResult *lr;
+
+  g_object_set (e, "tp", 2, "pp", 2, NULL);
+  lr = layout_of (e);
+  /* the seed's 7B: 14 + 1.4 + 1.4 GB over 4 GPUs, 2 GB overhead each */
+  g_assert_cmpfloat (lr->total, ==, 16.8e9 / 4 + 2e9);
+  g_assert_cmpfloat (lr->all_total, ==, 16.8e9 + 4 * 2e9);
+}
+
+/* Every preset under every TP and PP it allows: the busiest GPU never holds more than one GPU
+ * alone would, and the GPUs together never hold less than the model (replication only adds) */
+static void
+test_presets_sweep (void)
+{
+  guint n_presets;
+  const VcPreset *presets = vc_presets_get_all (&n_presets);
+  guint checked = 0;
+
+  for (guint p = 0; p < n_presets; p++)
+    for (guint tp = 1; tp <= 16; tp *= 2)
+      for (guint pp = 1; pp <= 5; pp++)
+        {
+          g_autoptr(VcEstimate) e = estimate_new (presets[p].id, NULL);
+          const VcScenarioResult *one = vc_estimate_get_selected (e);
+          const VcLayoutResult *lr;
+
+          g_object_set (e, "tp", tp, "pp", pp, "concurrency", 3, NULL);
+          if (!vc_estimate_check (e, NULL))
+            continue;
+          lr = vc_estimate_get_layout_result (e);
+          g_assert_nonnull (lr);
+          g_assert_true (isfinite (lr->total) && lr->total > 0);
+          g_assert_cmpfloat (lr->total, <=, one->total);
+          g_assert_cmpfloat (lr->all_bytes[VC_COMPONENT_WEIGHTS], >=, one->bytes[VC_COMPONENT_WEIGHTS]);
+          g_assert_cmpfloat (lr->all_bytes[VC_COMPONENT_KV_CACHE], >=, one->bytes[VC_COMPONENT_KV_CACHE]);
+          g_assert_cmpuint (lr->n_gpus, ==, tp * pp);
+          checked++;
+        }
+  g_assert_cmpuint (checked, >, 200);
+}
+
+typedef struct
+{
+  int status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static void
+vramcalc (Run        *r,
+          const char *first,
+          ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  va_list ap;
+
+  va_start (ap, first);
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (args, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  r->status = vc_test_run_vramcalc ((const char * const *) args->pdata, NULL, &r->out, &r->err);
+}
+
+static void
+test_cli (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root, *layout, *per_gpu;
+  JsonArray *gpus;
+
+  {
+    g_auto(Run) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--tp", "3", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "TP (3) must divide the attention heads (32)"));
+  }
+  {
+    g_auto(Run) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--mode", "training", "--zero", "4", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "--zero: “4” is not a ZeRO stage; accepted: 0, 1, 2, 3"));
+  }
+  {
+    g_auto(Run) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--mode", "training", "--fsdp", "all", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "accepted: full, grad-op, hybrid"));
+  }
+  {
+    g_auto(Run) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--gpu-layers", "0", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "--gpu-layers: 0 keeps every layer in system RAM"));
+  }
+  {
+    g_auto(Run) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--mode", "training", "--tp", "2", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "--tp: applies to inference only"));
+  }
+  {
+    g_auto(Run) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--grad-accum", "4", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "--grad-accum: applies to training only"));
+  }
+  {
+    g_auto(Run) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--pp", "40", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "PP (40) cannot exceed the layers (32)"));
+  }
+  {
+    g_auto(Run) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--pp", "4", "--format", "json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
+    root = json_node_get_object (json_parser_get_root (parser));
+    layout = json_object_get_object_member (root, "layout");
+    g_assert_cmpint (json_object_get_int_member (layout, "tp"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (layout, "pp"), ==, 4);
+    g_assert_cmpint (json_object_get_int_member (layout, "zero"), ==, 0);
+    per_gpu = json_object_get_object_member (root, "per_gpu");
+    g_assert_cmpint (json_object_get_int_member (per_gpu, "total_bytes"), ==,
+                     (gint64) ((8 * L8_LAYER + 4096 + L8_VOCAB) * 2 + 8 * L8_KV_LAYER + 1e9)
+                     + json_object_get_int_member (json_array_get_object_element (
+                         json_object_get_array_member (per_gpu, "components"), 2), "bytes"));
+    g_assert_cmpint (json_object_get_int_member (root, "host_bytes"), ==, 0);
+    gpus = json_object_get_array_member (root, "gpus");
+    for (guint i = 0; i < json_array_get_length (gpus); i++)
+      {
+        JsonObject *g = json_array_get_object_element (gpus, i);
+        if (g_str_equal (json_object_get_string_member (g, "id"), "rtx-4090"))
+          g_assert_cmpstr (json_object_get_string_member (g, "layout"), ==, "1 × RTX 4090");
+      }
+  }
+  {
+    g_auto(Run) r = { 0 };
+    vramcalc (&r, "--params", "7B", "--mode", "training", "--finetune", "full", "--mixed-precision",
+              "--dp", "8", "--fsdp", "full", "--offload", "optimizer+params", "--format", "json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
+    root = json_node_get_object (json_parser_get_root (parser));
+    layout = json_object_get_object_member (root, "layout");
+    g_assert_cmpint (json_object_get_int_member (layout, "zero"), ==, 3);
+    g_assert_cmpstr (json_object_get_string_member (layout, "sharding"), ==, "fsdp-full");
+    g_assert_cmpstr (json_object_get_string_member (layout, "offload"), ==, "optimizer+params");
+    g_assert_cmpint (json_object_get_int_member (root, "host_bytes"), ==, (gint64) ((1.75 + 7 + 3.5 + 3.5) * 8e9));
+  }
+  {
+    g_auto(Run) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-70b", "--tp", "4", "--pp", "2", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "Layout: 8 GPUs · TP 4 × PP 2"));
+    g_assert_nonnull (strstr (r.out, "needs 7 GPUs · PP 7 ("));
+  }
+}
+
+/* Profiles keep the layout */
+static void
+test_profile_round_trip (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("mixtral-8x7b", "tp", "2", "pp", "2", "ep", "4", "dp", "2",
+                                          "gpus-per-node", "4", NULL);
+  g_autoptr(VcEstimate) offload = estimate_new ("mixtral-8x7b", "gpu-layers", "20", "experts-on-cpu", "true", NULL);
+  g_autofree char *dir = vc_test_make_tmpdir ("layout");
+  g_autofree char *path = g_build_filename (dir, "plan.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  VcEstimate *sources[] = { e, offload };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      g_autoptr(VcProfile) saver = vc_profile_new (sources[i]);
+      g_autoptr(VcEstimate) loaded = vc_estimate_new ();
+      g_autoptr(VcProfile) loader = vc_profile_new (loaded);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (vc_profile_save (saver, file, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_true (vc_profile_load (loader, file, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_true (vc_estimate_inputs_equal (sources[i], loaded));
+      g_assert_cmpfloat (layout_of (loaded)->total, ==, layout_of (sources[i])->total);
+    }
+  vc_test_remove_tree (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/layout/pp-partition", test_pp_partition);
+  g_test_add_func ("/layout/pp-adds-up", test_pp_adds_up);
+  g_test_add_func ("/layout/tp-replication", test_tp_replication);
+  g_test_add_func ("/layout/tied-embedding-under-pp", test_tied_embedding_under_pp);
+  g_test_add_func ("/layout/expert-parallel", test_expert_parallel);
+  g_test_add_func ("/layout/constraints", test_constraints);
+  g_test_add_func ("/layout/smallest", test_smallest_layouts);
+  g_test_add_func ("/layout/zero", test_zero);
+  g_test_add_func ("/layout/grad-accum", test_grad_accum);
+  g_test_add_func ("/layout/gpu-layers", test_gpu_layers);
+  g_test_add_func ("/layout/experts-on-cpu", test_experts_on_cpu);
+  g_test_add_func ("/layout/rule-of-thumb", test_rule_of_thumb_even_split);
+  g_test_add_func ("/layout/presets-sweep", test_presets_sweep);
+  g_test_add_func ("/layout/cli", test_cli);
+  g_test_add_func ("/layout/profile", test_profile_round_trip);
+  return g_test_run ();
+}
