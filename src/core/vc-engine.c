@@ -39,11 +39,20 @@ vc_engine_usable_bytes (const VcInputs *in,
     }
 }
 
+/* Whether the model runs in llama.cpp: chosen as the engine, or a GGUF file read with no
+ * engine chosen (generic); vLLM or another engine chosen for a GGUF is taken at its word. */
+gboolean
+vc_engine_is_llama_cpp (const VcInputs *in)
+{
+  return in->mode == VC_MODE_INFERENCE &&
+         (in->engine == VC_ENGINE_LLAMA_CPP || (in->engine == VC_ENGINE_GENERIC && in->llama_cpp));
+}
+
 /* the context each sequence's cache is allocated for */
 guint
 vc_engine_context_tokens (const VcInputs *in)
 {
-  if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_LLAMA_CPP)
+  if (vc_engine_is_llama_cpp (in))
     return (in->seq + LLAMA_CPP_CTX_PAD - 1) / LLAMA_CPP_CTX_PAD * LLAMA_CPP_CTX_PAD;
   return in->seq;
 }

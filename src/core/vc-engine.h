@@ -22,6 +22,7 @@ typedef struct
 double vc_engine_usable_bytes (const VcInputs *inputs,
                                double          capacity_bytes,
                                double          overhead_bytes);
+gboolean vc_engine_is_llama_cpp (const VcInputs *inputs);
 guint  vc_engine_context_tokens (const VcInputs *inputs);
 double vc_engine_transient_bytes (const VcInputs *inputs,
                                   double          kv_cache_bytes);

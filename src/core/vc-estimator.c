@@ -390,7 +390,7 @@ kv_cache_bytes (const VcInputs *in,
   double windowed = arch->sliding_window > 0 ? MIN (s, (double) arch->sliding_window) : s;
   double n_seq = (double) in->batch * in->concurrency;
 
-  if (in->llama_cpp && sliding > 0)
+  if (vc_engine_is_llama_cpp (in) && sliding > 0)
     {
       /* llama.cpp (llama-kv-cache-iswa.cpp) gives the sliding-window layers one cache of
        * pad256(min(n_ctx, n_swa · n_seq + n_ubatch)) cells, shared by the sequences */
@@ -749,7 +749,7 @@ architecture (const VcInputs *in,
             }
           sc->bytes[VC_COMPONENT_KV_CACHE] = kv_cache_bytes (in, kv_value_bytes (in->kv_precision));
           sc->bytes[VC_COMPONENT_SEQUENCE_STATE] = sequence_state_bytes (in, kv_value_bytes (in->kv_precision));
-          sc->bytes[VC_COMPONENT_ACTIVATIONS] = (in->llama_cpp ? llama_cpp_compute_buffer (in) : inference_activations (in, &s)) +
+          sc->bytes[VC_COMPONENT_ACTIVATIONS] = (vc_engine_is_llama_cpp (in) ? llama_cpp_compute_buffer (in) : inference_activations (in, &s)) +
                                                 vc_engine_transient_bytes (in, sc->bytes[VC_COMPONENT_KV_CACHE]);
         }
       else

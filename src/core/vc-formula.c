@@ -78,7 +78,12 @@ describe_kv_cache (const Terms *t)
     return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s·C / 2048 "
                               "(b = %u, s = %u, C = %u) = %s"),
                             t->A, in->batch, in->seq, in->concurrency, t->size);
-  if (in->llama_cpp && in->mode == VC_MODE_INFERENCE)
+  /* the clauses that apply, in the one slot the message has for them */
+  clauses = g_strconcat (in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
+                         vc_engine_context_tokens (in) != in->seq
+                           ? _(", each context padded to 256 tokens by llama.cpp") : "",
+                         NULL);
+  if (vc_engine_is_llama_cpp (in))
     {
       /* llama.cpp's cache types: f16 (its default), q8_0 and q4_0 */
       const char *type = in->kv_precision == VC_PRECISION_INT8 ? "q8_0"
@@ -90,14 +95,8 @@ describe_kv_cache (const Terms *t)
       if (type != NULL)
         return g_strdup_printf (_("llama.cpp %s cache: %.0f bytes per token × b·s·C tokens (b = %u, s = %u, C = %u)%s = %s"),
                                 type, t->r->kv_bytes_per_token, in->batch, in->seq, in->concurrency,
-                                in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
-                                t->size);
+                                clauses, t->size);
     }
-  /* the clauses that apply, in the one slot the message has for them */
-  clauses = g_strconcat (in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
-                         vc_engine_context_tokens (in) != in->seq
-                           ? _(", each context padded to 256 tokens by llama.cpp") : "",
-                         NULL);
   return g_strdup_printf (_("%.0f bytes per token (%s) × b·s·C tokens (b = %u, s = %u, C = %u)%s = %s"),
                           t->r->kv_bytes_per_token,
                           kv_per_token_text (in),
@@ -130,7 +129,7 @@ describe_activations (const Terms *t)
                             in->mode == VC_MODE_TRAINING && in->checkpointing != VC_CHECKPOINTING_NONE
                               ? _(", reduced by gradient checkpointing") : "",
                             t->size);
-  if (in->mode == VC_MODE_INFERENCE && in->llama_cpp)
+  if (vc_engine_is_llama_cpp (in))
     return g_strdup_printf (_("llama.cpp compute buffer for a micro-batch of up to 512 tokens: the f32 "
                               "attention scores of %u heads against the %u-token context%s, or the f32 logits = %s"),
                             in->arch.n_heads, in->seq * in->batch * in->concurrency,

@@ -357,8 +357,9 @@ test_cli_model (void)
     g_assert_cmpint (component (root, "weights"), ==, TINY_GGUF_BYTES);
     g_assert_cmpint (json_object_get_int_member (root, "parameters"), ==, TINY_ELEMENTS);
     g_assert_cmpint (json_object_get_int_member (root, "kv_bytes_per_token"), ==, 1024);
-    /* llama.cpp's default f16 cache: 1,000 tokens of 1,024 bytes */
-    g_assert_cmpint (component (root, "kv_cache"), ==, 1024000);
+    /* llama.cpp's default f16 cache: 1,000 tokens padded to 1,024 cells (GGML_PAD (n_ctx,
+     * 256)) of 1,024 bytes */
+    g_assert_cmpint (component (root, "kv_cache"), ==, 1048576);
     g_assert_cmpstr (json_object_get_string_member (root, "model"), ==, "tiny-llama");
   }
   {
@@ -671,12 +672,13 @@ test_llama_cpp_buffers (void)
     vc_estimator_compute (&g, &r);
     g_assert_cmpfloat (r.scenarios[r.selected].bytes[VC_COMPONENT_KV_CACHE], ==,
                        1024.0 * (4 * 8192 + 22 * 1024));
-    /* a window bigger than the context: the context, padded to 256 */
+    /* a window bigger than the context: the context, padded to 256 in every layer
+     * (GGML_PAD (n_ctx, 256)) */
     g.seq = 300;
     g.arch.sliding_window = 4096;
     vc_estimator_compute (&g, &r);
     g_assert_cmpfloat (r.scenarios[r.selected].bytes[VC_COMPONENT_KV_CACHE], ==,
-                       1024.0 * (4 * 300 + 22 * 512));
+                       1024.0 * (4 * 512 + 22 * 512));
   }
   /* a context under 512 tokens is one micro-batch of its own size */
   in.flash_attention = FALSE;
