@@ -8,10 +8,10 @@
 #include "vc-catalog.h"
 
 static const char *required_gpus[] = {
-  "rtx-3060-12gb", "rtx-4060-8gb", "rtx-4070-12gb", "rtx-4080-16gb", "rtx-4090", "rtx-5080",
-  "rtx-5090", "a40", "h100-pcie",
+  "rtx-3060-12gb", "rtx-4060-8gb", "rtx-4070-12gb", "rtx-4080-16gb", "rtx-4090", "rtx-5070-ti",
+  "rtx-5080", "rtx-5090", "a40", "h100-pcie", "h100-nvl",
   "h100-80gb", "h20", "gb200", "mi250x", "mi300x", "mi325x", "mi355x", "rx-7900-xtx",
-  "apple-m3-max-128gb", "apple-m2-ultra-192gb", "gaudi-3", "arc-a770-16gb",
+  "apple-m3-max-128gb", "apple-m2-ultra-192gb", "gaudi-3", "arc-a770-16gb", "arc-b580-12gb",
 };
 
 static gboolean
@@ -78,6 +78,35 @@ test_values (void)
   g_assert_cmpstr (vc_gpus_lookup ("gaudi-3")->vendor, ==, "Intel");
 }
 
+/* RTX 5070 Ti: NVIDIA's 1,406 sparse FP4 TOPS / 2 (dense) / 2 (FP8) / 2 (FP32 accumulation)
+ * = 175.75, / 2 again for 16-bit = 87.875, rounded to 0.1 in data/gpus.json; 16 GB, 896 GB/s.
+ * H100 NVL: NVIDIA's 1,671 and 3,341 sparse TFLOPS halved; 94 GB, 3.9 TB/s.
+ * Arc B580: Intel's 233 INT8 TOPS halved for XMX's 16-bit rate; no FP8; 12 GB, 456 GB/s. */
+static void
+test_added_cards (void)
+{
+  const VcGpu *r5070ti = vc_gpus_lookup ("rtx-5070-ti");
+  const VcGpu *nvl = vc_gpus_lookup ("h100-nvl");
+  const VcGpu *b580 = vc_gpus_lookup ("arc-b580-12gb");
+
+  g_assert_cmpfloat (r5070ti->memory_bytes, ==, 16e9);
+  g_assert_cmpfloat (r5070ti->bandwidth_bytes_per_s, ==, 896e9);
+  g_assert_cmpfloat (fabs (r5070ti->bf16_flops - 87.9e12), <, 1e9);
+  g_assert_cmpfloat (fabs (r5070ti->fp8_flops - 175.8e12), <, 1e9);
+  g_assert_cmpstr (r5070ti->vendor, ==, "NVIDIA");
+
+  g_assert_cmpfloat (nvl->memory_bytes, ==, 94e9);
+  g_assert_cmpfloat (nvl->bandwidth_bytes_per_s, ==, 3900e9);
+  g_assert_cmpfloat (fabs (nvl->bf16_flops - 835.5e12), <, 1e9);
+  g_assert_cmpfloat (fabs (nvl->fp8_flops - 1670.5e12), <, 1e9);
+
+  g_assert_cmpfloat (b580->memory_bytes, ==, 12e9);
+  g_assert_cmpfloat (b580->bandwidth_bytes_per_s, ==, 456e9);
+  g_assert_cmpfloat (fabs (b580->bf16_flops - 116.5e12), <, 1e9);
+  g_assert_cmpfloat (b580->fp8_flops, ==, 0);
+  g_assert_cmpstr (b580->vendor, ==, "Intel");
+}
+
 /* unified memory: fits are checked against the share a GPU program may use, not the total */
 static void
 test_unified_memory (void)
@@ -100,6 +129,7 @@ main (int   argc,
   g_test_add_func ("/catalog/every-figure-sourced", test_every_figure_sourced);
   g_test_add_func ("/catalog/required-cards", test_required_cards);
   g_test_add_func ("/catalog/values", test_values);
+  g_test_add_func ("/catalog/added-cards", test_added_cards);
   g_test_add_func ("/catalog/unified-memory", test_unified_memory);
   return g_test_run ();
 }

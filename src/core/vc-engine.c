@@ -103,7 +103,9 @@ vc_engine_kv_capacity (const VcInputs         *in,
     {
       /* vllm/v1/worker/gpu_worker.py determine_available_memory: requested_memory (total ×
        * gpu_memory_utilization) less the non-KV memory (weights, the profiled activation
-       * peak, non-torch memory and the CUDA-graph estimate: here the overhead); then
+       * peak and non-torch memory: here the overhead; CUDA graphs are captured after the
+       * cache is sized and count only when VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is set,
+       * src/core/FORMULAS.md "Engines"); then
        * vllm/v1/core/kv_cache_utils.py: num_blocks = available // page_size // num_layers */
       double available = in->memory_fraction * capacity - weights - activations - overhead;
       double block = (double) in->block_size * per_token;
