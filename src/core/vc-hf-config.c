@@ -84,6 +84,9 @@
  *                    moe_intermediate_size, n_shared_experts, first_k_dense_replace, the router's
  *                    e_score_correction_bias; num_nextn_predict_layers not counted: see
  *                    read_glm4_moe()
+ *   glm4_moe_lite    DeepSeek-V3's multi-head latent attention (keys as deepseek_v2/v3) with
+ *                    glm4_moe's experts; mlp_layer_types says which layers are dense (absent:
+ *                    the first), first_k_dense_replace must agree: see read_glm4_moe_lite()
  *   layer_types      when present, says which layers are "sliding_attention" for any family
  *                    (and "linear_attention" for qwen3_next, "mamba" and "attention" for
  *                    granitemoehybrid)
@@ -187,6 +190,7 @@ static gboolean read_falcon_h1   (Reader *r, VcArch *arch, GError **error);
 static gboolean read_granitemoehybrid (Reader *r, VcArch *arch, GError **error);
 static gboolean read_llama4      (Reader *r, VcArch *arch, GError **error);
 static gboolean read_glm4_moe    (Reader *r, VcArch *arch, GError **error);
+static gboolean read_glm4_moe_lite (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
   { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
@@ -216,6 +220,8 @@ static const Family families[] = {
   { "gpt_oss", "gpt-oss", read_gpt_oss, 201088, 2880, 2880, 36, 64, 8, 64, FALSE, 128 },
   /* GLM-4.5, GLM-4.5-Air (and GLM-4.6, GLM-4.7): Glm4MoeConfig's defaults */
   { "glm4_moe", "GLM-4 MoE", read_glm4_moe, 151552, 4096, 10944, 46, 96, 8, 0, FALSE, 0 },
+  /* GLM-4.7-Flash: DeepSeek-V3's latent attention with GLM-4.5's experts */
+  { "glm4_moe_lite", "GLM-4 MoE Lite", read_glm4_moe_lite, 154880, 2048, 10240, 47, 20, 20, 0, FALSE, 0 },
 };
 
 /* A model_type no family reads: the Llama way, with Llama's defaults. */
@@ -1396,16 +1402,38 @@ read_granitemoehybrid (Reader   *r,
   return mamba2_apply (r, &m, arch, error);
 }
 
+/* The experts Glm4MoeMoE builds (GLM-4.5's and GLM-4.7-Flash's): n_routed_experts (or
+ * num_local_experts, its other name) experts of moe_intermediate_size, a shared expert of
+ * n_shared_experts × moe_intermediate_size, and a router h → E with its e_score_correction_bias
+ * (E values, kept in the checkpoint). n_group and topk_group only restrict the routing. */
+static gboolean
+read_glm4_experts (Reader   *r,
+                   guint     experts_default,
+                   guint     k_default,
+                   guint     size_default,
+                   VcArch   *arch,
+                   GError  **error)
+{
+  TRY (need_uint (r, "n_routed_experts", "num_local_experts", experts_default, 1, field_max ("experts"),
+                  &arch->n_experts, error));
+  TRY (need_uint (r, "num_experts_per_tok", NULL, k_default, 1, arch->n_experts, &arch->experts_per_token, error));
+  TRY (need_uint (r, "moe_intermediate_size", NULL, size_default, 1, field_max ("expert-intermediate-size"),
+                  &arch->expert_intermediate_size, error));
+  TRY (opt_uint (r, "n_shared_experts", NULL, 1, 0, 0, field_max ("shared-experts"), &arch->n_shared_experts, error));
+  arch->router_bias = TRUE;
+  member (r, "n_group");
+  member (r, "topk_group");
+  return TRUE;
+}
+
 /* GLM-4.5 (glm4_moe; GLM-4.5-Air, GLM-4.6 and GLM-4.7 too), as Glm4MoeModel builds it:
  * grouped-query attention of head_dim (absent: hidden / heads) whose q, k and v have a bias when
  * attention_bias (o_proj never has one), with per-head q_norm and k_norm when use_qk_norm; the
  * first first_k_dense_replace layers have a gated MLP of intermediate_size, the others
- * n_routed_experts experts of moe_intermediate_size, a shared expert of n_shared_experts ×
- * moe_intermediate_size and a router h → E with its e_score_correction_bias (E values, kept in
- * the checkpoint). n_group and topk_group only restrict the routing, and partial_rotary_factor
- * rotates part of each head: neither changes what is stored or cached. The multi-token
- * prediction layer (num_nextn_predict_layers, stored as layer num_hidden_layers) is not loaded
- * by transformers and not counted. */
+ * Glm4MoeMoE's experts (read_glm4_experts). partial_rotary_factor rotates part of each head:
+ * it changes nothing stored or cached. The multi-token prediction layer
+ * (num_nextn_predict_layers, stored as layer num_hidden_layers) is not loaded by transformers
+ * and not counted. */
 static gboolean
 read_glm4_moe (Reader   *r,
                VcArch   *arch,
@@ -1420,18 +1448,76 @@ read_glm4_moe (Reader   *r,
   arch->o_bias = FALSE;
   TRY (opt_bool (r, "use_qk_norm", FALSE, &qk_norm, error));
   arch->qk_norm = qk_norm;
-
-  TRY (need_uint (r, "n_routed_experts", "num_local_experts", 128, 1, field_max ("experts"),
-                  &arch->n_experts, error));
-  TRY (need_uint (r, "num_experts_per_tok", NULL, 8, 1, arch->n_experts, &arch->experts_per_token, error));
-  TRY (need_uint (r, "moe_intermediate_size", NULL, 1408, 1, field_max ("expert-intermediate-size"),
-                  &arch->expert_intermediate_size, error));
-  TRY (opt_uint (r, "n_shared_experts", NULL, 1, 0, 0, field_max ("shared-experts"), &arch->n_shared_experts, error));
+  TRY (read_glm4_experts (r, 128, 8, 1408, arch, error));
   TRY (opt_uint (r, "first_k_dense_replace", NULL, 1, 0, 0, arch->n_layers, &first_dense, error));
   arch->dense_layers = first_dense;
-  arch->router_bias = TRUE;
-  member (r, "n_group");
-  member (r, "topk_group");
+  member (r, "partial_rotary_factor");
+  return read_mtp_layers (r, error);
+}
+
+/* GLM-4.7-Flash (glm4_moe_lite), as Glm4MoeLiteModel builds it: DeepSeek-V3's multi-head latent
+ * attention (read_mla; q_lora_rank 768 when absent) and Glm4MoeMoE's experts in the layers
+ * mlp_layer_types calls "sparse" ("dense": a gated MLP of intermediate_size; absent: the first
+ * layer dense, the others sparse). transformers does not read first_k_dense_replace, vLLM does:
+ * where it says otherwise than mlp_layer_types, it is not understood. The multi-token
+ * prediction layer is not counted. */
+static gboolean
+read_glm4_moe_lite (Reader   *r,
+                    VcArch   *arch,
+                    GError  **error)
+{
+  g_autofree gboolean *dense = NULL;
+  JsonNode *types, *first;
+
+  TRY (read_llama_style (r, FALSE, arch, error));
+  TRY (read_mla (r, 768, arch, error));
+  TRY (read_glm4_experts (r, 64, 4, 1536, arch, error));
+
+  dense = g_new0 (gboolean, arch->n_layers);
+  types = member (r, "mlp_layer_types");
+  if (types == NULL || JSON_NODE_HOLDS_NULL (types))
+    dense[0] = TRUE;
+  else
+    {
+      JsonArray *array = JSON_NODE_HOLDS_ARRAY (types) ? json_node_get_array (types) : NULL;
+
+      for (guint i = 0; array != NULL && i < json_array_get_length (array) && i < arch->n_layers; i++)
+        {
+          JsonNode *item = json_array_get_element (array, i);
+          const char *type = JSON_NODE_HOLDS_VALUE (item) && json_node_get_value_type (item) == G_TYPE_STRING
+                             ? json_node_get_string (item) : "";
+
+          if (g_str_equal (type, "dense"))
+            dense[i] = TRUE;
+          else if (!g_str_equal (type, "sparse"))
+            array = NULL;
+        }
+      if (array == NULL || json_array_get_length (array) != arch->n_layers)
+        {
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                       _("\"%smlp_layer_types\" must list \"dense\" or \"sparse\" for each of the %u layers"),
+                       r->prefix, arch->n_layers);
+          return FALSE;
+        }
+    }
+  arch->dense_layers = 0;
+  for (guint i = 0; i < arch->n_layers; i++)
+    arch->dense_layers += dense[i];
+
+  first = member (r, "first_k_dense_replace");
+  if (first != NULL && !JSON_NODE_HOLDS_NULL (first))
+    {
+      guint first_dense = 0;
+
+      TRY (node_uint (r, "first_k_dense_replace", first, 0, arch->n_layers, &first_dense, error));
+      for (guint i = 0; i < arch->n_layers; i++)
+        if (dense[i] != (i < first_dense))
+          {
+            g_autofree char *part = g_strconcat (r->prefix, "first_k_dense_replace", NULL);
+            not_understood (r, part);
+            break;
+          }
+    }
   member (r, "partial_rotary_factor");
   return read_mtp_layers (r, error);
 }
@@ -1663,10 +1749,11 @@ static const char *const memory_keys[] = {
   "num_experts", "num_local_experts", "n_routed_experts", "num_experts_per_tok",
   "moe_intermediate_size", "n_shared_experts", "num_shared_experts", "shared_expert_intermediate_size",
   "first_k_dense_replace", "moe_layer_freq", "decoder_sparse_step", "mlp_only_layers",
-  "interleave_moe_layer_step", "moe_layers", "expert_layer_period", "expert_layer_offset",
-  "num_nextn_predict_layers",
-  /* multi-head latent attention */
+  "mlp_layer_types", "interleave_moe_layer_step", "moe_layers", "expert_layer_period",
+  "expert_layer_offset", "num_nextn_predict_layers",
+  /* multi-head latent attention, and DeepSeek's sparse attention indexer */
   "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim",
+  "index_n_heads", "index_head_dim", "indexer_types",
   /* which layers attend how far */
   "sliding_window", "sliding_window_size", "sliding_window_pattern", "_sliding_window_pattern",
   "use_sliding_window", "max_window_layers", "layer_types", "attention_chunk_size",

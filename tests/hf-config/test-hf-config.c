@@ -186,6 +186,17 @@ static const ModelCase models[] = {
    * model card's "106 billion total parameters and 12 billion active" counts neither exactly;
    * its activated 12B leave out the embedding and the head (12,182,615,680). */
   { "GLM-4.5-Air", "glm4_moe", 106852251264, 13424129664, 188416, 0, 0, "bfloat16", FALSE, NULL },
+  /* zai-org/GLM-4.7-Flash (model_type glm4_moe_lite; config.json as vLLM's glm4_moe_lite config
+   * test writes it, with the list of end tokens the checkpoint has, and num_nextn_predict_layers
+   * as mlxcel's GLM-4.7-Flash metadata test gives it): DeepSeek-V3's latent attention (20
+   * heads, q rank 768, KV rank 512, nope 192 + rope 64, values 256) and GLM-4.5's experts (64
+   * of 1536, 4 routed, a shared one) after one dense layer of 10240. "GLM-4.7-Flash is a 30B-A3B
+   * MoE model" (its model card); like GLM-4.5's, its activated 3B leave out the embedding and
+   * the head (3,262,377,600): checked in test_glm4_moe(). KV cache: the 512 + 64 latent values
+   * of each of the 47 layers. The multi-token prediction layer model.layers.47 is not loaded by
+   * transformers and not counted. */
+  { "GLM-4.7-Flash", "glm4_moe_lite", 29943393920, 3896766080, 54144, 0, 0, "bfloat16", FALSE, NULL,
+    30e9, -1, 1e9 },
 };
 
 static char *
@@ -513,6 +524,11 @@ static const BadCase bad_cases[] = {
   { "GLM-4.5", "num_experts_per_tok", "161", "~\"num_experts_per_tok\" must be a whole number from 1 to 160, got 161" },
   { "GLM-4.5", "moe_intermediate_size", NULL, "~\"moe_intermediate_size\" is missing" },
   { "GLM-4.5", "use_qk_norm", "\"true\"", "~\"use_qk_norm\" must be true or false" },
+  { "GLM-4.7-Flash", "mlp_layer_types", "[\"dense\", \"sparse\"]",
+    "~\"mlp_layer_types\" must list \"dense\" or \"sparse\" for each of the 47 layers" },
+  { "GLM-4.7-Flash", "mlp_layer_types", "\"dense\"", "~\"mlp_layer_types\" must list \"dense\" or \"sparse\"" },
+  { "GLM-4.7-Flash", "kv_lora_rank", NULL, "~\"kv_lora_rank\" is missing" },
+  { "GLM-4.7-Flash", "attention_bias", "true", "~\"attention_bias\": true is not supported with multi-head latent attention" },
   { "GLM-4.5", "head_dim", NULL, "~\"hidden_size\" (5120) is not a multiple of the number of attention heads (96)" },
 };
 
@@ -732,6 +748,50 @@ test_glm4_moe (void)
       g_assert_cmpfloat (fabs (counts->total + mtp - cases[i].stored), <=, cases[i].stored_unit / 2);
       g_assert_cmpfloat (fabs (counts->active - 2 * embedding - cases[i].active), <=, 0.5e9);
     }
+
+  /* GLM-4.7-Flash: latent attention, GLM-4.5's experts after the dense first layer; which
+   * layers are dense comes from mlp_layer_types, and first_k_dense_replace must agree */
+  {
+    g_autoptr(VcHfConfig) flash = load_model ("GLM-4.7-Flash");
+    const VcArch *a = vc_hf_config_get_arch (flash);
+    double embedding = (double) a->vocab_size * a->hidden_size;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(VcHfConfig) listed = NULL, two = NULL, disagree = NULL;
+    g_autoptr(GString) types = g_string_new ("[\"dense\"");
+    g_autoptr(GString) types2 = g_string_new ("[\"dense\", \"dense\"");
+
+    g_assert_true (vc_arch_is_mla (a));
+    g_assert_cmpuint (a->q_lora_rank, ==, 768);
+    g_assert_cmpuint (a->v_head_dim, ==, 256);
+    g_assert_true (a->router_bias);
+    g_assert_cmpuint (a->n_shared_experts, ==, 1);
+    g_assert_cmpuint (a->dense_layers, ==, 1);
+    g_assert_nonnull (strstr (vc_hf_config_get_description (flash), "multi-token"));
+    g_assert_cmpfloat (fabs (vc_hf_config_get_counts (flash)->active - 2 * embedding - 3e9), <=, 0.5e9);
+
+    for (guint i = 1; i < 47; i++)
+      g_string_append (types, ", \"sparse\"");
+    for (guint i = 2; i < 47; i++)
+      g_string_append (types2, ", \"sparse\"");
+    g_string_append (types, "]");
+    g_string_append (types2, "]");
+    listed = load_variant ("GLM-4.7-Flash", "mlp_layer_types", types->str, &error);
+    g_assert_no_error (error);
+    g_assert_true (vc_hf_config_is_exact (listed));
+    g_assert_cmpfloat (vc_hf_config_get_counts (listed)->total, ==, 29943393920);
+
+    /* two dense layers where first_k_dense_replace says one: not understood */
+    two = load_variant ("GLM-4.7-Flash", "mlp_layer_types", types2->str, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (two)->dense_layers, ==, 2);
+    g_assert_cmpstr (vc_hf_config_get_not_understood (two)[0], ==, "first_k_dense_replace");
+    g_assert_null (vc_hf_config_get_not_understood (two)[1]);
+
+    disagree = load_variant ("GLM-4.7-Flash", "first_k_dense_replace", "3", &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (disagree)->dense_layers, ==, 1);
+    g_assert_false (vc_hf_config_is_exact (disagree));
+  }
 }
 
 static void
@@ -787,6 +847,9 @@ test_not_understood (void)
     { "GLM-4.5", "kv_lora_rank", "512", "kv_lora_rank" },
     { "Llama-3.1-8B", "use_qk_norm", "true", "use_qk_norm" },
     { "GLM-4.5", "num_local_experts", "160", NULL },
+    { "GLM-4.7-Flash", "moe_layer_freq", "2", "moe_layer_freq" },
+    { "DeepSeek-V3", "mlp_layer_types", "[\"dense\"]", "mlp_layer_types" },
+    { "DeepSeek-V3", "index_n_heads", "64", "index_n_heads" },
     /* what says "none" is understood */
     { "Llama-3.1-8B", "num_local_experts", "null", NULL },
     { "Llama-3.1-8B", "num_experts", "0", NULL },
