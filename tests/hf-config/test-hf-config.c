@@ -172,23 +172,24 @@ static const ModelCase models[] = {
    * further MoE decoder layer (3,935,625,632), eh_proj 10240 → 5120, three norms and its own
    * copies of the embedding and the output head: 5,539,962,272, so the safetensors hold
    * 358,337,791,296, the "358.34B Params" (667.5 GiB in bfloat16) the Hub lists for the model
-   * (free2aitools' zai-org/glm-4.5 page; "params 358B" on onlylabs' capture of the Hub page):
-   * checked in test_glm4_moe(). The model card's "355 billion total parameters with 32 billion
-   * active" is neither count; its activated 32B leave out the embedding and the head
-   * (32,080,373,664). */
+   * (https://free2aitools.com/model/zai-org/glm-4.5; "params 358B" on onlylabs.fyi's capture of
+   * the Hub page): checked in test_glm4_moe(). The model card's "355 billion total parameters
+   * with 32 billion active" is neither count; its activated 32B leave out the embedding and the
+   * head (32,080,373,664). */
   { "GLM-4.5", "glm4_moe", 352797829024, 33632266144, 376832, 0, 0, "bfloat16", FALSE, NULL },
   /* zai-org/GLM-4.5-Air (its Glm4MoeConfig as ms-swift's Megatron conversion notes print it):
    * 46 layers, the first dense (MLP 10944), then 128 experts of 1408 (8 routed) and a shared
    * one; q, k and v biases, no q/k norms. Loaded by transformers: 106,852,251,264 (13,424,129,664
    * activated). With the multi-token prediction layer model.layers.46 (2,341,492,864 + eh_proj,
    * three norms, embedding and head copies: 3,616,573,568) the safetensors hold 110,468,824,832,
-   * the "110.5B-parameter" model llmrun.dev lists from the Hub: checked in test_glm4_moe(). The
-   * model card's "106 billion total parameters and 12 billion active" counts neither exactly;
-   * its activated 12B leave out the embedding and the head (12,182,615,680). */
+   * the "110.5B-parameter" model the Hub's figures give on
+   * https://llmrun.dev/model/zai-org-glm-4-5-air: checked in test_glm4_moe(). The model card's
+   * "106 billion total parameters and 12 billion active" counts neither exactly; its activated
+   * 12B leave out the embedding and the head (12,182,615,680). */
   { "GLM-4.5-Air", "glm4_moe", 106852251264, 13424129664, 188416, 0, 0, "bfloat16", FALSE, NULL },
   /* zai-org/GLM-4.7-Flash (model_type glm4_moe_lite; config.json as vLLM's glm4_moe_lite config
    * test writes it, with the list of end tokens the checkpoint has, and num_nextn_predict_layers
-   * as mlxcel's GLM-4.7-Flash metadata test gives it): DeepSeek-V3's latent attention (20
+   * as GLM-4.7-Flash metadata importers' tests give it): DeepSeek-V3's latent attention (20
    * heads, q rank 768, KV rank 512, nope 192 + rope 64, values 256) and GLM-4.5's experts (64
    * of 1536, 4 routed, a shared one) after one dense layer of 10240. "GLM-4.7-Flash is a 30B-A3B
    * MoE model" (its model card); like GLM-4.5's, its activated 3B leave out the embedding and
