@@ -79,6 +79,14 @@
  *   granitemoehybrid layer_types "mamba" (a Mamba-2 mixer, Bamba's) or "attention" per layer,
  *                    num_local_experts experts of intermediate_size and a shared MLP of
  *                    shared_intermediate_size in every layer: see read_granitemoehybrid()
+ *   glm4_moe         llama-style grouped-query attention with head_dim, attention_bias (q, k and
+ *                    v only), use_qk_norm; n_routed_experts|num_local_experts, num_experts_per_tok,
+ *                    moe_intermediate_size, n_shared_experts, first_k_dense_replace, the router's
+ *                    e_score_correction_bias; num_nextn_predict_layers not counted: see
+ *                    read_glm4_moe()
+ *   glm4_moe_lite    DeepSeek-V3's multi-head latent attention (keys as deepseek_v2/v3) with
+ *                    glm4_moe's experts; mlp_layer_types says which layers are dense (absent:
+ *                    the first), first_k_dense_replace must agree: see read_glm4_moe_lite()
  *   layer_types      when present, says which layers are "sliding_attention" for any family
  *                    (and "linear_attention" for qwen3_next, "mamba" and "attention" for
  *                    granitemoehybrid)
@@ -181,6 +189,8 @@ static gboolean read_qwen3_next  (Reader *r, VcArch *arch, GError **error);
 static gboolean read_falcon_h1   (Reader *r, VcArch *arch, GError **error);
 static gboolean read_granitemoehybrid (Reader *r, VcArch *arch, GError **error);
 static gboolean read_llama4      (Reader *r, VcArch *arch, GError **error);
+static gboolean read_glm4_moe    (Reader *r, VcArch *arch, GError **error);
+static gboolean read_glm4_moe_lite (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
   { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
@@ -208,6 +218,10 @@ static const Family families[] = {
   { "falcon_h1", "Falcon-H1", read_falcon_h1, 128000, 4096, 14336, 32, 32, 8, 0, FALSE, 0 },
   { "qwen3_next", "Qwen3-Next", read_qwen3_next, 151936, 2048, 5632, 48, 16, 2, 256, FALSE, 0 },
   { "gpt_oss", "gpt-oss", read_gpt_oss, 201088, 2880, 2880, 36, 64, 8, 64, FALSE, 128 },
+  /* GLM-4.5, GLM-4.5-Air (and GLM-4.6, GLM-4.7): Glm4MoeConfig's defaults */
+  { "glm4_moe", "GLM-4 MoE", read_glm4_moe, 151552, 4096, 10944, 46, 96, 8, 0, FALSE, 0 },
+  /* GLM-4.7-Flash: DeepSeek-V3's latent attention with GLM-4.5's experts */
+  { "glm4_moe_lite", "GLM-4 MoE Lite", read_glm4_moe_lite, 154880, 2048, 10240, 47, 20, 20, 0, FALSE, 0 },
 };
 
 /* A model_type no family reads: the Llama way, with Llama's defaults. */
@@ -1388,6 +1402,126 @@ read_granitemoehybrid (Reader   *r,
   return mamba2_apply (r, &m, arch, error);
 }
 
+/* The experts Glm4MoeMoE builds (GLM-4.5's and GLM-4.7-Flash's): n_routed_experts (or
+ * num_local_experts, its other name) experts of moe_intermediate_size, a shared expert of
+ * n_shared_experts × moe_intermediate_size, and a router h → E with its e_score_correction_bias
+ * (E values, kept in the checkpoint). n_group and topk_group only restrict the routing. */
+static gboolean
+read_glm4_experts (Reader   *r,
+                   guint     experts_default,
+                   guint     k_default,
+                   guint     size_default,
+                   VcArch   *arch,
+                   GError  **error)
+{
+  TRY (need_uint (r, "n_routed_experts", "num_local_experts", experts_default, 1, field_max ("experts"),
+                  &arch->n_experts, error));
+  TRY (need_uint (r, "num_experts_per_tok", NULL, k_default, 1, arch->n_experts, &arch->experts_per_token, error));
+  TRY (need_uint (r, "moe_intermediate_size", NULL, size_default, 1, field_max ("expert-intermediate-size"),
+                  &arch->expert_intermediate_size, error));
+  TRY (opt_uint (r, "n_shared_experts", NULL, 1, 0, 0, field_max ("shared-experts"), &arch->n_shared_experts, error));
+  arch->router_bias = TRUE;
+  member (r, "n_group");
+  member (r, "topk_group");
+  return TRUE;
+}
+
+/* GLM-4.5 (glm4_moe; GLM-4.5-Air, GLM-4.6 and GLM-4.7 too), as Glm4MoeModel builds it:
+ * grouped-query attention of head_dim (absent: hidden / heads) whose q, k and v have a bias when
+ * attention_bias (o_proj never has one), with per-head q_norm and k_norm when use_qk_norm; the
+ * first first_k_dense_replace layers have a gated MLP of intermediate_size, the others
+ * Glm4MoeMoE's experts (read_glm4_experts). partial_rotary_factor rotates part of each head:
+ * it changes nothing stored or cached. The multi-token prediction layer
+ * (num_nextn_predict_layers, stored as layer num_hidden_layers) is not loaded by transformers
+ * and not counted. */
+static gboolean
+read_glm4_moe (Reader   *r,
+               VcArch   *arch,
+               GError  **error)
+{
+  gboolean bias = FALSE, qk_norm = FALSE;
+  guint first_dense = 1;
+
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (opt_bool (r, "attention_bias", FALSE, &bias, error));
+  arch->qkv_bias = bias;
+  arch->o_bias = FALSE;
+  TRY (opt_bool (r, "use_qk_norm", FALSE, &qk_norm, error));
+  arch->qk_norm = qk_norm;
+  TRY (read_glm4_experts (r, 128, 8, 1408, arch, error));
+  TRY (opt_uint (r, "first_k_dense_replace", NULL, 1, 0, 0, arch->n_layers, &first_dense, error));
+  arch->dense_layers = first_dense;
+  member (r, "partial_rotary_factor");
+  return read_mtp_layers (r, error);
+}
+
+/* GLM-4.7-Flash (glm4_moe_lite), as Glm4MoeLiteModel builds it: DeepSeek-V3's multi-head latent
+ * attention (read_mla; q_lora_rank 768 when absent) and Glm4MoeMoE's experts in the layers
+ * mlp_layer_types calls "sparse" ("dense": a gated MLP of intermediate_size; absent: the first
+ * layer dense, the others sparse). transformers does not read first_k_dense_replace, vLLM does:
+ * where it says otherwise than mlp_layer_types, it is not understood. The multi-token
+ * prediction layer is not counted. */
+static gboolean
+read_glm4_moe_lite (Reader   *r,
+                    VcArch   *arch,
+                    GError  **error)
+{
+  g_autofree gboolean *dense = NULL;
+  JsonNode *types, *first;
+
+  TRY (read_llama_style (r, FALSE, arch, error));
+  TRY (read_mla (r, 768, arch, error));
+  TRY (read_glm4_experts (r, 64, 4, 1536, arch, error));
+
+  dense = g_new0 (gboolean, arch->n_layers);
+  types = member (r, "mlp_layer_types");
+  if (types == NULL || JSON_NODE_HOLDS_NULL (types))
+    dense[0] = TRUE;
+  else
+    {
+      JsonArray *array = JSON_NODE_HOLDS_ARRAY (types) ? json_node_get_array (types) : NULL;
+
+      for (guint i = 0; array != NULL && i < json_array_get_length (array) && i < arch->n_layers; i++)
+        {
+          JsonNode *item = json_array_get_element (array, i);
+          const char *type = JSON_NODE_HOLDS_VALUE (item) && json_node_get_value_type (item) == G_TYPE_STRING
+                             ? json_node_get_string (item) : "";
+
+          if (g_str_equal (type, "dense"))
+            dense[i] = TRUE;
+          else if (!g_str_equal (type, "sparse"))
+            array = NULL;
+        }
+      if (array == NULL || json_array_get_length (array) != arch->n_layers)
+        {
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                       _("\"%smlp_layer_types\" must list \"dense\" or \"sparse\" for each of the %u layers"),
+                       r->prefix, arch->n_layers);
+          return FALSE;
+        }
+    }
+  arch->dense_layers = 0;
+  for (guint i = 0; i < arch->n_layers; i++)
+    arch->dense_layers += dense[i];
+
+  first = member (r, "first_k_dense_replace");
+  if (first != NULL && !JSON_NODE_HOLDS_NULL (first))
+    {
+      guint first_dense = 0;
+
+      TRY (node_uint (r, "first_k_dense_replace", first, 0, arch->n_layers, &first_dense, error));
+      for (guint i = 0; i < arch->n_layers; i++)
+        if (dense[i] != (i < first_dense))
+          {
+            g_autofree char *part = g_strconcat (r->prefix, "first_k_dense_replace", NULL);
+            not_understood (r, part);
+            break;
+          }
+    }
+  member (r, "partial_rotary_factor");
+  return read_mtp_layers (r, error);
+}
+
 /* Llama 4 (text): attention_bias, q/k L2 norms without weights (use_qk_norm); MoE layers (moe_layers,
  * else every interleave_moe_layer_step-th) of num_local_experts experts of intermediate_size
  * with a bias-free router and a shared expert of intermediate_size, dense layers of
@@ -1610,15 +1744,16 @@ static const char *const memory_keys[] = {
   /* shape */
   "num_key_value_heads", "num_kv_heads", "head_dim", "intermediate_size", "n_inner",
   "ffn_hidden_size", "intermediate_size_mlp", "attention_bias", "mlp_bias", "qkv_bias", "bias",
-  "multi_query", "new_decoder_architecture", "num_ln_in_parallel_attn",
+  "use_qk_norm", "multi_query", "new_decoder_architecture", "num_ln_in_parallel_attn",
   /* experts */
   "num_experts", "num_local_experts", "n_routed_experts", "num_experts_per_tok",
   "moe_intermediate_size", "n_shared_experts", "num_shared_experts", "shared_expert_intermediate_size",
   "first_k_dense_replace", "moe_layer_freq", "decoder_sparse_step", "mlp_only_layers",
-  "interleave_moe_layer_step", "moe_layers", "expert_layer_period", "expert_layer_offset",
-  "num_nextn_predict_layers",
-  /* multi-head latent attention */
+  "mlp_layer_types", "interleave_moe_layer_step", "moe_layers", "expert_layer_period",
+  "expert_layer_offset", "num_nextn_predict_layers",
+  /* multi-head latent attention, and DeepSeek's sparse attention indexer */
   "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim",
+  "index_n_heads", "index_head_dim", "indexer_types",
   /* which layers attend how far */
   "sliding_window", "sliding_window_size", "sliding_window_pattern", "_sliding_window_pattern",
   "use_sliding_window", "max_window_layers", "layer_types", "attention_chunk_size",

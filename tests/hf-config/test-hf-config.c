@@ -162,6 +162,42 @@ static const ModelCase models[] = {
     NULL, 20.9e9, 3.6e9, 1e8 },
   { "gpt-oss-120b", "gpt_oss", 116829156672, 5711982912, 73728, 128, 18, NULL, FALSE,
     NULL, 116.8e9, 5.1e9, 1e8 },
+  /* zai-org/GLM-4.5 (config.json as NVIDIA Megatron-Bridge's GLM-4.5 bridge test quotes it,
+   * under the model_type the Hub's file now has, with the routing and multi-token prediction
+   * keys Glm4MoeConfig writes, as ms-swift's printout of GLM-4.5-Air's config shows them):
+   * 92 layers, the first 3 dense (MLP 12288), then 160 experts of 1536 (8 routed) with a shared
+   * one; 96 heads and 8 KV heads of 128 with q, k and v biases and per-head q/k norms. What
+   * transformers loads is 352,797,829,024 parameters (33,632,266,144 activated). The checkpoint
+   * also holds the multi-token prediction layer, model.layers.92, which Glm4MoeModel skips: a
+   * further MoE decoder layer (3,935,625,632), eh_proj 10240 → 5120, three norms and its own
+   * copies of the embedding and the output head: 5,539,962,272, so the safetensors hold
+   * 358,337,791,296, the "358.34B Params" (667.5 GiB in bfloat16) the Hub lists for the model
+   * (https://free2aitools.com/model/zai-org/glm-4.5; "params 358B" on onlylabs.fyi's capture of
+   * the Hub page): checked in test_glm4_moe(). The model card's "355 billion total parameters
+   * with 32 billion active" is neither count; its activated 32B leave out the embedding and the
+   * head (32,080,373,664). */
+  { "GLM-4.5", "glm4_moe", 352797829024, 33632266144, 376832, 0, 0, "bfloat16", FALSE, NULL },
+  /* zai-org/GLM-4.5-Air (its Glm4MoeConfig as ms-swift's Megatron conversion notes print it):
+   * 46 layers, the first dense (MLP 10944), then 128 experts of 1408 (8 routed) and a shared
+   * one; q, k and v biases, no q/k norms. Loaded by transformers: 106,852,251,264 (13,424,129,664
+   * activated). With the multi-token prediction layer model.layers.46 (2,341,492,864 + eh_proj,
+   * three norms, embedding and head copies: 3,616,573,568) the safetensors hold 110,468,824,832,
+   * the "110.5B-parameter" model the Hub's figures give on
+   * https://llmrun.dev/model/zai-org-glm-4-5-air: checked in test_glm4_moe(). The model card's
+   * "106 billion total parameters and 12 billion active" counts neither exactly; its activated
+   * 12B leave out the embedding and the head (12,182,615,680). */
+  { "GLM-4.5-Air", "glm4_moe", 106852251264, 13424129664, 188416, 0, 0, "bfloat16", FALSE, NULL },
+  /* zai-org/GLM-4.7-Flash (model_type glm4_moe_lite; config.json as vLLM's glm4_moe_lite config
+   * test writes it, with the list of end tokens the checkpoint has, and num_nextn_predict_layers
+   * as GLM-4.7-Flash metadata importers' tests give it): DeepSeek-V3's latent attention (20
+   * heads, q rank 768, KV rank 512, nope 192 + rope 64, values 256) and GLM-4.5's experts (64
+   * of 1536, 4 routed, a shared one) after one dense layer of 10240. "GLM-4.7-Flash is a 30B-A3B
+   * MoE model" (its model card); like GLM-4.5's, its activated 3B leave out the embedding and
+   * the head (3,262,377,600): checked in test_glm4_moe(). KV cache: the 512 + 64 latent values
+   * of each of the 47 layers. The multi-token prediction layer model.layers.47 is not loaded by
+   * transformers and not counted. */
+  { "GLM-4.7-Flash", "glm4_moe_lite", 29943393920, 3896766080, 54144, 0, 0, "bfloat16", FALSE, NULL,
+    30e9, -1, 1e9 },
 };
 
 static char *
@@ -484,6 +520,17 @@ static const BadCase bad_cases[] = {
   { "gpt2", "n_positions", NULL, "~\"n_positions\" is missing" },
   { "falcon-7b", "bias", "\"false\"", "~\"bias\" must be true or false" },
   { "pythia-160m", "num_attention_heads", "7", "~\"hidden_size\" (768) is not a multiple" },
+  { "GLM-4.5", "first_k_dense_replace", "93", "~\"first_k_dense_replace\" must be a whole number from 0 to 92, got 93" },
+  { "GLM-4.5", "n_routed_experts", "0", "~\"n_routed_experts\" must be a whole number from 1 to 100000, got 0" },
+  { "GLM-4.5", "num_experts_per_tok", "161", "~\"num_experts_per_tok\" must be a whole number from 1 to 160, got 161" },
+  { "GLM-4.5", "moe_intermediate_size", NULL, "~\"moe_intermediate_size\" is missing" },
+  { "GLM-4.5", "use_qk_norm", "\"true\"", "~\"use_qk_norm\" must be true or false" },
+  { "GLM-4.7-Flash", "mlp_layer_types", "[\"dense\", \"sparse\"]",
+    "~\"mlp_layer_types\" must list \"dense\" or \"sparse\" for each of the 47 layers" },
+  { "GLM-4.7-Flash", "mlp_layer_types", "\"dense\"", "~\"mlp_layer_types\" must list \"dense\" or \"sparse\"" },
+  { "GLM-4.7-Flash", "kv_lora_rank", NULL, "~\"kv_lora_rank\" is missing" },
+  { "GLM-4.7-Flash", "attention_bias", "true", "~\"attention_bias\": true is not supported with multi-head latent attention" },
+  { "GLM-4.5", "head_dim", NULL, "~\"hidden_size\" (5120) is not a multiple of the number of attention heads (96)" },
 };
 
 static void
@@ -653,6 +700,101 @@ test_async (void)
   g_assert_finalize_object (config);
 }
 
+/* GLM-4.5: what the checkpoint adds to what transformers loads (the multi-token prediction
+ * layer: one more MoE decoder layer, eh_proj 2h → h, enorm, hnorm and shared_head.norm, and its
+ * own embedding and output head), against the parameters the Hub lists for the safetensors; and
+ * the activated parameters without the embedding and the head, against the model cards. */
+static void
+test_glm4_moe (void)
+{
+  static const struct
+  {
+    const char *dir;
+    double mtp;            /* the multi-token prediction layer as the checkpoint stores it */
+    double stored;         /* what the Hub lists, and the unit of its last digit */
+    double stored_unit;
+    double active;         /* the model card's activated parameters */
+    gboolean qk_norm;
+    guint dense;
+  } cases[] = {
+    { "GLM-4.5", 5539962272, 358.34e9, 1e7, 32e9, TRUE, 3 },
+    { "GLM-4.5-Air", 3616573568, 110.5e9, 1e8, 12e9, FALSE, 1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(VcHfConfig) config = load_model (cases[i].dir);
+      const VcArch *a = vc_hf_config_get_arch (config);
+      const VcParamCounts *counts = vc_hf_config_get_counts (config);
+      VcArch more = *a;
+      VcParamCounts with_layer;
+      double h = a->hidden_size, embedding = (double) a->vocab_size * a->hidden_size;
+      double mtp;
+
+      g_test_message ("%s", cases[i].dir);
+      g_assert_true (a->qkv_bias);
+      g_assert_false (a->o_bias);
+      g_assert_cmpint (a->qk_norm, ==, cases[i].qk_norm);
+      g_assert_true (a->router_bias);
+      g_assert_cmpuint (a->n_shared_experts, ==, 1);
+      g_assert_cmpuint (a->dense_layers, ==, cases[i].dense);
+      g_assert_false (a->tied_embeddings);
+      g_assert_nonnull (strstr (vc_hf_config_get_description (config), "multi-token"));
+
+      /* one more layer after the dense ones is one more MoE decoder layer */
+      more.n_layers++;
+      vc_arch_count_params (&more, &with_layer);
+      mtp = (with_layer.total - counts->total) + 2 * h * h + 3 * h + 2 * embedding;
+      g_assert_cmpfloat (mtp, ==, cases[i].mtp);
+      g_assert_cmpfloat (fabs (counts->total + mtp - cases[i].stored), <=, cases[i].stored_unit / 2);
+      g_assert_cmpfloat (fabs (counts->active - 2 * embedding - cases[i].active), <=, 0.5e9);
+    }
+
+  /* GLM-4.7-Flash: latent attention, GLM-4.5's experts after the dense first layer; which
+   * layers are dense comes from mlp_layer_types, and first_k_dense_replace must agree */
+  {
+    g_autoptr(VcHfConfig) flash = load_model ("GLM-4.7-Flash");
+    const VcArch *a = vc_hf_config_get_arch (flash);
+    double embedding = (double) a->vocab_size * a->hidden_size;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(VcHfConfig) listed = NULL, two = NULL, disagree = NULL;
+    g_autoptr(GString) types = g_string_new ("[\"dense\"");
+    g_autoptr(GString) types2 = g_string_new ("[\"dense\", \"dense\"");
+
+    g_assert_true (vc_arch_is_mla (a));
+    g_assert_cmpuint (a->q_lora_rank, ==, 768);
+    g_assert_cmpuint (a->v_head_dim, ==, 256);
+    g_assert_true (a->router_bias);
+    g_assert_cmpuint (a->n_shared_experts, ==, 1);
+    g_assert_cmpuint (a->dense_layers, ==, 1);
+    g_assert_nonnull (strstr (vc_hf_config_get_description (flash), "multi-token"));
+    g_assert_cmpfloat (fabs (vc_hf_config_get_counts (flash)->active - 2 * embedding - 3e9), <=, 0.5e9);
+
+    for (guint i = 1; i < 47; i++)
+      g_string_append (types, ", \"sparse\"");
+    for (guint i = 2; i < 47; i++)
+      g_string_append (types2, ", \"sparse\"");
+    g_string_append (types, "]");
+    g_string_append (types2, "]");
+    listed = load_variant ("GLM-4.7-Flash", "mlp_layer_types", types->str, &error);
+    g_assert_no_error (error);
+    g_assert_true (vc_hf_config_is_exact (listed));
+    g_assert_cmpfloat (vc_hf_config_get_counts (listed)->total, ==, 29943393920);
+
+    /* two dense layers where first_k_dense_replace says one: not understood */
+    two = load_variant ("GLM-4.7-Flash", "mlp_layer_types", types2->str, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (two)->dense_layers, ==, 2);
+    g_assert_cmpstr (vc_hf_config_get_not_understood (two)[0], ==, "first_k_dense_replace");
+    g_assert_null (vc_hf_config_get_not_understood (two)[1]);
+
+    disagree = load_variant ("GLM-4.7-Flash", "first_k_dense_replace", "3", &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (disagree)->dense_layers, ==, 1);
+    g_assert_false (vc_hf_config_is_exact (disagree));
+  }
+}
+
 static void
 test_unknown_family (void)
 {
@@ -700,6 +842,15 @@ test_not_understood (void)
     { "Llama-3.1-8B", "quantization_config", "{\"bits\": 4}", "quantization_config has no quant_method" },
     { "gemma-3-4b-it", "text_config.moe_intermediate_size", "1024", "text_config.moe_intermediate_size" },
     { "Qwen2.5-7B", "layer_types", NULL, "layer_types “linear_attention”" },
+    /* GLM-4.5: what Glm4MoeModel does not read changes nothing it builds, but it is not
+     * understood; Llama's files never say use_qk_norm */
+    { "GLM-4.5", "moe_layer_freq", "2", "moe_layer_freq" },
+    { "GLM-4.5", "kv_lora_rank", "512", "kv_lora_rank" },
+    { "Llama-3.1-8B", "use_qk_norm", "true", "use_qk_norm" },
+    { "GLM-4.5", "num_local_experts", "160", NULL },
+    { "GLM-4.7-Flash", "moe_layer_freq", "2", "moe_layer_freq" },
+    { "DeepSeek-V3", "mlp_layer_types", "[\"dense\"]", "mlp_layer_types" },
+    { "DeepSeek-V3", "index_n_heads", "64", "index_n_heads" },
     /* what says "none" is understood */
     { "Llama-3.1-8B", "num_local_experts", "null", NULL },
     { "Llama-3.1-8B", "num_experts", "0", NULL },
@@ -1183,6 +1334,7 @@ main (int    argc,
       g_test_add_data_func (name, &models[i], test_model);
     }
   g_test_add_func ("/hf-config/family-details", test_family_details);
+  g_test_add_func ("/hf-config/glm4-moe", test_glm4_moe);
   g_test_add_func ("/hf-config/unknown-family", test_unknown_family);
   g_test_add_func ("/hf-config/not-understood", test_not_understood);
   g_test_add_func ("/hf-config/windows-and-layers", test_windows_and_layers);
