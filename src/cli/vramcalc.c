@@ -16,6 +16,7 @@
 #include "vc-catalog.h"
 #include "vc-csv.h"
 #include "vc-enums.h"
+#include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-hf-config.h"
 #include "vc-profile.h"
@@ -186,6 +187,48 @@ list_gpus (void)
       /* Translators: GPU id, GPU name, memory in GB, memory in MiB; keep the widths */
       g_print (_("%-18s %-20s %4.0f GB  %s\n"), g[i].id, g[i].name, g[i].memory_bytes / 1e9, mib);
     }
+}
+
+/* --active-params is never ignored: activated parameters other than the total describe a
+ * mixture of experts, so the rule of thumb counts the model as one unless --model-type says
+ * otherwise, which is refused; the architecture method counts them itself. */
+static gboolean
+apply_active_parameters (VcEstimate  *estimate,
+                         GPtrArray   *settings,
+                         GError     **error)
+{
+  gboolean active_given = FALSE, type_given = FALSE;
+  VcMethod method;
+  VcModelType type;
+  double total, active;
+
+  for (guint k = 0; k < settings->len; k += 2)
+    {
+      active_given |= g_str_equal (settings->pdata[k], "active-parameters");
+      type_given |= g_str_equal (settings->pdata[k], "model-type");
+    }
+  if (!active_given)
+    return TRUE;
+  g_object_get (estimate, "method", &method, "model-type", &type,
+                "parameters", &total, "active-parameters", &active, NULL);
+  if (method == VC_METHOD_ARCHITECTURE)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("the architecture gives the activated parameters itself; --active-params is for "
+                     "the rule of thumb (add --method rule-of-thumb)"));
+      return FALSE;
+    }
+  if (type == VC_MODEL_TYPE_MOE || active == total)
+    return TRUE;
+  if (type_given)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("activated parameters other than the total describe a mixture of experts; "
+                     "use --model-type moe, not dense"));
+      return FALSE;
+    }
+  g_object_set (estimate, "model-type", VC_MODEL_TYPE_MOE, NULL);
+  return TRUE;
 }
 
 int
@@ -400,6 +443,8 @@ main (int   argc,
         }
     }
 
+  if (!apply_active_parameters (estimate, settings, &error))
+    return usage_error ("active-params", error->message);
   if (!vc_estimate_check (estimate, &error))
     return usage_error (NULL, error->message);
 
@@ -425,7 +470,10 @@ main (int   argc,
   else if (format == FORMAT_JSON)
     {
       g_autofree char *json = vc_report_json (estimate);
-      g_print ("%s\n", json);
+
+      /* as is: UTF-8 whatever the terminal's charset (g_print would turn "é" into "?") */
+      fputs (json, stdout);
+      fputc ('\n', stdout);
     }
   else
     {

@@ -12,12 +12,13 @@
 
 #include "vc-arch.h"
 #include "vc-estimate.h"
+#include "vc-json-input.h"
 #include "vc-types.h"
 
 G_BEGIN_DECLS
 
 /* A config.json is a few kilobytes; anything beyond this is not one. */
-#define VC_HF_CONFIG_MAX_SIZE (4 * 1024 * 1024)
+#define VC_HF_CONFIG_MAX_SIZE VC_JSON_INPUT_MAX_SIZE
 /* The largest model an estimate takes (its "parameters" property): 1,000T. */
 #define VC_HF_CONFIG_MAX_PARAMETERS 1e15
 

@@ -277,5 +277,7 @@ vc_report_table (VcEstimate *estimate,
       g_string_append (s, count);
       g_string_append_c (s, '\n');
     }
+  /* a terminal whose charset has no no-break space would show "?" in "18.8 GB" */
+  vc_plain_spaces_unless_utf8 (s);
   return g_string_free (g_steal_pointer (&s), FALSE);
 }

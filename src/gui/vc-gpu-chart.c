@@ -88,8 +88,10 @@ vc_gpu_chart_describe (VcGpuChart *self,
   need = vc_format_size (vc_estimate_get_selected (self->estimate)->total, unit);
   capacity = vc_format_size (fit->capacity_bytes, unit);
   if (fit->count > 0)
+    /* the plural form from a count that fits an unsigned long: a double beyond it (the
+     * count can pass 2^64) does not convert */
     count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%.0f GPU", "%.0f GPUs",
-                                          (gulong) MIN (fit->count, G_MAXULONG)),
+                                          fit->count < 1e9 ? (gulong) fit->count : 1000000000UL),
                              fit->count);
   else
     count = g_strdup (_("does not fit"));

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "vc-catalog.h"
 #include "vc-input-bind.h"
@@ -20,12 +21,81 @@ find_input (VcEstimate *estimate,
   return pspec;
 }
 
-void
-vc_bind_spin (GtkSpinButton *spin,
-              VcEstimate    *estimate,
-              const char    *property,
-              double         step,
-              guint          digits)
+/* What a spin button last displayed, so that leaving it without typing (Tab) reads back the
+ * value it holds, not the rounded text: a field the user did not edit never changes. */
+#define SHOWN_KEY "vc-shown"
+
+static void
+show_spin_text (GtkSpinButton *spin,
+                const char    *text)
+{
+  g_object_set_data_full (G_OBJECT (spin), SHOWN_KEY, g_strdup (text), g_free);
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (spin)), text) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (spin), text);
+}
+
+static gboolean
+spin_unedited (GtkSpinButton *spin,
+               double        *new_value)
+{
+  const char *shown = g_object_get_data (G_OBJECT (spin), SHOWN_KEY);
+
+  if (shown == NULL || g_strcmp0 (shown, gtk_editable_get_text (GTK_EDITABLE (spin))) != 0)
+    return FALSE;
+  *new_value = gtk_adjustment_get_value (gtk_spin_button_get_adjustment (spin));
+  return TRUE;
+}
+
+static gboolean
+spin_output (GtkSpinButton *spin,
+             gpointer       user_data)
+{
+  g_autofree char *text = g_strdup_printf ("%0.*f", gtk_spin_button_get_digits (spin),
+                                           gtk_spin_button_get_value (spin));
+  show_spin_text (spin, text);
+  return TRUE;
+}
+
+/* Whole numbers (batch, sequence length, architecture sizes) take the count suffixes too:
+ * 128k is 128,000 (k, M, B and T are powers of ten, as for parameters); the spin then shows
+ * 128000, the value as read. Other text is refused: the spin keeps its value. */
+static int
+spin_input (GtkSpinButton *spin,
+            double        *new_value,
+            gpointer       user_data)
+{
+  gboolean whole = GPOINTER_TO_INT (user_data);
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
+  double v;
+
+  if (spin_unedited (spin, new_value))
+    return TRUE;
+  if (whole)
+    {
+      if (!vc_parse_count (text, &v, NULL) || v != floor (v))
+        return GTK_INPUT_ERROR;
+    }
+  else
+    {
+      char *end = NULL;
+
+      /* the spin shows numbers in the locale: read them back the same way (g_strtod tries
+       * the locale, then C) */
+      v = g_strtod (text, &end);
+      if (end == text || *end != '\0' || !isfinite (v))
+        return GTK_INPUT_ERROR;
+    }
+  *new_value = v;
+  return TRUE;
+}
+
+static void
+bind_spin (GtkSpinButton *spin,
+           VcEstimate    *estimate,
+           const char    *property,
+           double         step,
+           guint          digits,
+           gboolean       own_text)
 {
   GParamSpec *pspec = find_input (estimate, property);
   double lower, upper;
@@ -48,11 +118,30 @@ vc_bind_spin (GtkSpinButton *spin,
 
   adj = gtk_adjustment_new (lower, lower, upper, step, step * 10, 0);
   gtk_spin_button_configure (spin, adj, step, digits);
-  gtk_spin_button_set_numeric (spin, TRUE);
+  /* not numeric: "128k" must reach the input handler, which refuses what is not a number */
+  gtk_spin_button_set_numeric (spin, FALSE);
   gtk_widget_set_tooltip_text (GTK_WIDGET (spin), _(g_param_spec_get_blurb (pspec)));
+  if (own_text)
+    {
+      g_signal_connect (spin, "output", G_CALLBACK (spin_output), NULL);
+      g_signal_connect (spin, "input", G_CALLBACK (spin_input),
+                        GINT_TO_POINTER (G_IS_PARAM_SPEC_UINT (pspec)));
+    }
   /* GBinding converts between the spin's double and the property's uint */
   g_object_bind_property (estimate, property, spin, "value",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  if (own_text)
+    spin_output (spin, NULL);
+}
+
+void
+vc_bind_spin (GtkSpinButton *spin,
+              VcEstimate    *estimate,
+              const char    *property,
+              double         step,
+              guint          digits)
+{
+  bind_spin (spin, estimate, property, step, digits, TRUE);
 }
 
 typedef struct
@@ -188,7 +277,17 @@ count_to_text (GBinding     *binding,
                GValue       *to,
                gpointer      user_data)
 {
-  g_value_take_string (to, vc_format_count (g_value_get_double (from)));
+  GObject *entry = g_binding_dup_target (binding);
+  char *text = vc_format_count (g_value_get_double (from));
+
+  /* what the model's value looks like: leaving the entry with this text changes nothing
+   * ("7.24B" stands for 7,241,732,096 and must not become 7,240,000,000) */
+  if (entry != NULL)
+    {
+      g_object_set_data_full (entry, SHOWN_KEY, g_strdup (text), g_free);
+      g_object_unref (entry);
+    }
+  g_value_take_string (to, text);
   return TRUE;
 }
 
@@ -203,6 +302,14 @@ commit_count (GtkEntry *entry)
 
   if (estimate == NULL)
     return;
+  if (g_strcmp0 (text, g_object_get_data (G_OBJECT (entry), SHOWN_KEY)) == 0)
+    {
+      /* not edited: the model keeps its exact value */
+      gtk_widget_remove_css_class (GTK_WIDGET (entry), "error");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (entry),
+                                   _("A number, optionally with K, M, B or T (7B, 46.7B, 1.5T)"));
+      return;
+    }
   if (vc_estimate_set_from_string (estimate, property, text, &error))
     {
       g_auto(GValue) v = G_VALUE_INIT;
@@ -215,6 +322,7 @@ commit_count (GtkEntry *entry)
       g_value_init (&v, G_TYPE_DOUBLE);
       g_object_get_property (G_OBJECT (estimate), property, &v);
       shown = vc_format_count (g_value_get_double (&v));
+      g_object_set_data_full (G_OBJECT (entry), SHOWN_KEY, g_strdup (shown), g_free);
       if (g_strcmp0 (shown, text) != 0)
         gtk_editable_set_text (GTK_EDITABLE (entry), shown);
     }
@@ -284,10 +392,10 @@ default_output (GtkSpinButton *spin,
 {
   if (gtk_spin_button_get_value (spin) < 0)
     {
-      gtk_editable_set_text (GTK_EDITABLE (spin), C_("overhead", "Default"));
+      show_spin_text (spin, C_("overhead", "Default"));
       return TRUE;
     }
-  return FALSE;
+  return spin_output (spin, user_data);
 }
 
 static int
@@ -298,6 +406,8 @@ default_input (GtkSpinButton *spin,
   const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
   char *end = NULL;
 
+  if (spin_unedited (spin, new_value))
+    return TRUE;
   if (g_utf8_collate (text, C_("overhead", "Default")) == 0 || *text == '\0')
     {
       *new_value = -1;
@@ -306,7 +416,7 @@ default_input (GtkSpinButton *spin,
   /* the spin shows numbers in the locale: read them back the same way (g_strtod tries the
    * locale, then C) */
   *new_value = g_strtod (text, &end);
-  if (end == text || *end != '\0')
+  if (end == text || *end != '\0' || !isfinite (*new_value))
     return GTK_INPUT_ERROR;
   return TRUE;
 }
@@ -318,8 +428,7 @@ vc_bind_spin_with_default (GtkSpinButton *spin,
                            double         step,
                            guint          digits)
 {
-  vc_bind_spin (spin, estimate, property, step, digits);
-  gtk_spin_button_set_numeric (spin, FALSE);
+  bind_spin (spin, estimate, property, step, digits, FALSE);
   g_signal_connect (spin, "output", G_CALLBACK (default_output), NULL);
   g_signal_connect (spin, "input", G_CALLBACK (default_input), NULL);
   gtk_spin_button_update (spin);
