@@ -70,6 +70,8 @@ spin_input (GtkSpinButton *spin,
 
   if (spin_unedited (spin, new_value))
     return TRUE;
+  /* on an error GTK still takes *new_value: the value the spin holds, so nothing changes */
+  *new_value = gtk_adjustment_get_value (gtk_spin_button_get_adjustment (spin));
   if (whole)
     {
       if (!vc_parse_count (text, &v, NULL) || v != floor (v))
@@ -405,6 +407,7 @@ default_input (GtkSpinButton *spin,
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
   char *end = NULL;
+  double v;
 
   if (spin_unedited (spin, new_value))
     return TRUE;
@@ -415,9 +418,14 @@ default_input (GtkSpinButton *spin,
     }
   /* the spin shows numbers in the locale: read them back the same way (g_strtod tries the
    * locale, then C) */
-  *new_value = g_strtod (text, &end);
-  if (end == text || *end != '\0' || !isfinite (*new_value))
-    return GTK_INPUT_ERROR;
+  v = g_strtod (text, &end);
+  if (end == text || *end != '\0' || !isfinite (v))
+    {
+      /* GTK still takes *new_value: the value the spin holds */
+      *new_value = gtk_adjustment_get_value (gtk_spin_button_get_adjustment (spin));
+      return GTK_INPUT_ERROR;
+    }
+  *new_value = v;
   return TRUE;
 }
 
