@@ -255,6 +255,7 @@ vc_bind_preset_dropdown (GtkDropDown *dropdown,
                          VcEstimate  *estimate)
 {
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
+  g_autoptr(GtkExpression) expression = NULL;
   guint n;
   const VcPreset *presets = vc_presets_get_all (&n);
 
@@ -263,8 +264,9 @@ vc_bind_preset_dropdown (GtkDropDown *dropdown,
     gtk_string_list_append (list, presets[i].name);
   gtk_drop_down_set_model (dropdown, G_LIST_MODEL (list));
   gtk_drop_down_set_enable_search (dropdown, TRUE);
-  gtk_drop_down_set_expression (dropdown,
-                                gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string"));
+  /* the dropdown takes its own reference */
+  expression = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
+  gtk_drop_down_set_expression (dropdown, expression);
   g_object_bind_property_full (estimate, "preset", dropdown, "selected",
                                G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
                                preset_to_position, position_to_preset, NULL, NULL);

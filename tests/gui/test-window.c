@@ -359,7 +359,10 @@ test_inputs_kept (Fixture       *f,
   gtk_window_close (GTK_WINDOW (f->window));
   /* closing destroyed it: make the teardown's destroy a no-op on a fresh window */
   saved = g_settings_get_value (settings, "last-inputs");
-  g_assert_cmpstr (g_settings_get_string (settings, "tab"), ==, "training");
+  {
+    g_autofree char *tab = g_settings_get_string (settings, "tab");
+    g_assert_cmpstr (tab, ==, "training");
+  }
 
   second = vc_window_new (NULL);
   in = vc_estimate_get_inputs (vc_window_get_estimate (second));
