@@ -282,7 +282,9 @@ vc_json_input_check (const char  *data,
                    name, kind);
       return FALSE;
     }
-  if (a.second_value && b.second_value)
+  /* either reading: json-glib 1.6 ignores a second value after a list or an object, and
+   * leaks it */
+  if (a.second_value || b.second_value)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
                    _("%s holds more than one JSON value; %s is a single JSON object"), name, kind);
@@ -358,8 +360,11 @@ vc_json_input_parse (const char  *data,
   parser = json_parser_new ();
   if (!json_parser_load_from_data (parser, data, length, &local))
     {
+      /* json-glib quotes the text at fault cut at a byte count, possibly inside a character */
+      g_autofree char *reason = g_utf8_make_valid (local->message, -1);
+
       /* TRANSLATORS: “config.json is not valid JSON: <data>:1:5: Parse error: …” */
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s is not valid JSON: %s"), name, local->message);
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s is not valid JSON: %s"), name, reason);
       return NULL;
     }
   root = json_parser_steal_root (parser);

@@ -582,6 +582,44 @@ test_token_suffixes (void)
   g_assert_nonnull (strstr (out, "sequence length 128000"));
 }
 
+/* Inputs the fuzzers found (tests/fuzz/regressions): each is refused, with a UTF-8 message,
+ * by every reader, and nothing leaks (the sanitizer run checks). */
+static void
+test_fuzz_regressions (void)
+{
+  g_autofree char *dir = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "fuzz", "regressions", NULL);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *data = NULL;
+      gsize length;
+      g_autoptr(GError) e1 = NULL;
+      g_autoptr(GError) e2 = NULL;
+      g_autoptr(GError) e3 = NULL;
+      g_autoptr(JsonNode) node = NULL;
+      g_autoptr(VcHfConfig) config = NULL;
+      g_autoptr(VcEstimate) e = vc_estimate_new ();
+
+      g_assert_true (g_file_get_contents (path, &data, &length, NULL));
+      node = vc_json_input_parse (data, length, name, "a test", NULL, &e1);
+      config = vc_hf_config_new_from_data (data, length, name, NULL, &e2);
+      g_assert_false (vc_profile_parse (data, length, e, NULL, NULL, &e3));
+      g_assert_null (node);
+      g_assert_null (config);
+      g_assert_true (g_utf8_validate (e1->message, -1, NULL));
+      g_assert_true (g_utf8_validate (e2->message, -1, NULL));
+      g_assert_true (g_utf8_validate (e3->message, -1, NULL));
+      g_test_message ("%s: %s", name, e1->message);
+      n++;
+    }
+  g_assert_cmpuint (n, >=, 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -604,5 +642,6 @@ main (int   argc,
   g_test_add_func ("/reliability/active-parameters", test_active_parameters);
   g_test_add_func ("/reliability/c-locale-spaces", test_c_locale_spaces);
   g_test_add_func ("/reliability/token-suffixes", test_token_suffixes);
+  g_test_add_func ("/reliability/fuzz-regressions", test_fuzz_regressions);
   return g_test_run ();
 }
