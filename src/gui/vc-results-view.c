@@ -397,10 +397,6 @@ vc_results_view_dispose (GObject *object)
 {
   VcResultsView *self = VC_RESULTS_VIEW (object);
 
-  /* GTK 4.8's column view sorter keeps the column it sorts by until it is told otherwise: a
-   * leaked column once the view is gone */
-  if (self->breakdown_view != NULL)
-    gtk_column_view_sort_by_column (self->breakdown_view, NULL, GTK_SORT_ASCENDING);
   gtk_widget_dispose_template (GTK_WIDGET (self), VC_TYPE_RESULTS_VIEW);
   g_clear_object (&self->sorted);
   g_clear_object (&self->estimate);

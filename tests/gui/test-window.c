@@ -235,10 +235,11 @@ test_scenario_drives_breakdown (Fixture       *f,
   g_assert_cmpfloat (weights, ==, 3.5e9);
 
   /* sorting by size puts the largest component first */
-  gtk_column_view_sort_by_column (view,
-                                  g_list_model_get_item (gtk_column_view_get_columns (view), 1) /* size */,
-                                  GTK_SORT_DESCENDING);
-  g_object_unref (g_list_model_get_item (gtk_column_view_get_columns (view), 1));
+  {
+    g_autoptr(GtkColumnViewColumn) size = g_list_model_get_item (gtk_column_view_get_columns (view), 1);
+
+    gtk_column_view_sort_by_column (view, size, GTK_SORT_DESCENDING);
+  }
   vc_test_spin_until_idle ();
   for (guint i = 1; i < g_list_model_get_n_items (rows); i++)
     {
