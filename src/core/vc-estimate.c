@@ -633,6 +633,12 @@ vc_estimate_set_preset (VcEstimate  *self,
       return TRUE;
     }
 
+  if (!g_utf8_validate (preset_id, -1, NULL))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("the value given for %s is not UTF-8 text"), "preset");
+      return FALSE;
+    }
   preset = vc_presets_lookup (preset_id);
   if (preset == NULL)
     {

@@ -314,6 +314,10 @@ test_invalid_utf8 (void)
   g_clear_error (&error);
   g_assert_false (vc_estimate_set_from_string (e, "lora-targets", "q,\xff", &error));
   g_clear_error (&error);
+  /* the message must not quote the bytes either */
+  g_assert_false (vc_estimate_set_preset (e, "llama\xff", &error));
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
+  g_clear_error (&error);
 
   /* setters without an error: the bytes become U+FFFD, and the profile reopens */
   vc_estimate_set_model_name (e, "caf\xe9");
