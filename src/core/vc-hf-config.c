@@ -979,8 +979,6 @@ read_family (Reader   *r,
   return TRUE;
 }
 
-/* ---- the scan for integers json-glib cannot hold --------------------------------------------- */
-
 /* ---- loading ------------------------------------------------------------------------------- */
 
 static char *
