@@ -20,8 +20,10 @@ depth_of (JsonNode *node)
       json_object_iter_init (&iter, json_node_get_object (node));
       while (json_object_iter_next (&iter, &member, &child))
         {
+          guint d = depth_of (child);   /* not inside MAX (): it would run twice */
+
           g_assert_true (g_utf8_validate (member, -1, NULL));
-          deepest = MAX (deepest, depth_of (child));
+          deepest = MAX (deepest, d);
         }
       return deepest + 1;
     }
@@ -30,7 +32,10 @@ depth_of (JsonNode *node)
       JsonArray *array = json_node_get_array (node);
 
       for (guint i = 0; i < json_array_get_length (array); i++)
-        deepest = MAX (deepest, depth_of (json_array_get_element (array, i)));
+        {
+          guint d = depth_of (json_array_get_element (array, i));
+          deepest = MAX (deepest, d);
+        }
       return deepest + 1;
     }
   if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
