@@ -20,6 +20,7 @@
 #include "vc-catalog.h"
 #include "vc-csv.h"
 #include "vc-enums.h"
+#include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-hf-config.h"
 #include "vc-local-gpus.h"
@@ -733,6 +734,48 @@ list_local_gpus (void)
   return 0;
 }
 
+/* --active-params is never ignored: activated parameters other than the total describe a
+ * mixture of experts, so the rule of thumb counts the model as one unless --model-type says
+ * otherwise, which is refused; the architecture method counts them itself. */
+static gboolean
+apply_active_parameters (VcEstimate  *estimate,
+                         GPtrArray   *settings,
+                         GError     **error)
+{
+  gboolean active_given = FALSE, type_given = FALSE;
+  VcMethod method;
+  VcModelType type;
+  double total, active;
+
+  for (guint k = 0; k < settings->len; k += 2)
+    {
+      active_given |= g_str_equal (settings->pdata[k], "active-parameters");
+      type_given |= g_str_equal (settings->pdata[k], "model-type");
+    }
+  if (!active_given)
+    return TRUE;
+  g_object_get (estimate, "method", &method, "model-type", &type,
+                "parameters", &total, "active-parameters", &active, NULL);
+  if (method == VC_METHOD_ARCHITECTURE)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("the architecture gives the activated parameters itself; --active-params is for "
+                     "the rule of thumb (add --method rule-of-thumb)"));
+      return FALSE;
+    }
+  if (type == VC_MODEL_TYPE_MOE || active == total)
+    return TRUE;
+  if (type_given)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("activated parameters other than the total describe a mixture of experts; "
+                     "use --model-type moe, not dense"));
+      return FALSE;
+    }
+  g_object_set (estimate, "model-type", VC_MODEL_TYPE_MOE, NULL);
+  return TRUE;
+}
+
 static GOptionContext *
 option_context_new (Request *req)
 {
@@ -1032,7 +1075,10 @@ print_estimate (VcEstimate       *estimate,
   else if (format == FORMAT_JSON)
     {
       g_autofree char *json = vc_report_json_with_solve (estimate, solve, solve_key);
-      g_print ("%s\n", json);
+
+      /* as is: UTF-8 whatever the terminal's charset (g_print would turn "é" into "?") */
+      fputs (json, stdout);
+      fputc ('\n', stdout);
     }
   else
     {
@@ -1070,6 +1116,8 @@ run_estimate (Request *req)
           return usage_error (option, error->message);
         }
     }
+  if (!apply_active_parameters (estimate, req->settings, &error))
+    return usage_error ("active-params", error->message);
   if (!vc_estimate_check (estimate, &error))
     return usage_error (NULL, error->message);
   {

@@ -37,6 +37,12 @@ vc_custom_gpus_parse (const char  *text,
   g_autoptr(GArray) out = g_array_new (FALSE, TRUE, sizeof (VcGpu));
 
   g_array_set_clear_func (out, gpu_clear);
+  if (text != NULL && !g_utf8_validate (text, -1, NULL))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("the GPU list is not UTF-8 text; accepted: NAME=SIZE, the size in GB or with a GB, GiB or MiB unit (RTX 6000 Ada=48GB)"));
+      return NULL;
+    }
 
   for (guint i = 0; items[i]; i++)
     {
@@ -59,7 +65,8 @@ vc_custom_gpus_parse (const char  *text,
         }
       name = g_strstrip (g_strndup (item, eq - item));
       size = g_strstrip (g_strdup (eq + 1));
-      if (*name == '\0' || g_utf8_strlen (name, -1) > 64 || !g_utf8_validate (name, -1, NULL))
+      /* validated before its characters are counted: g_utf8_strlen trusts its input */
+      if (*name == '\0' || !g_utf8_validate (name, -1, NULL) || g_utf8_strlen (name, -1) > 64)
         {
           g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
                        _("a GPU needs a name of 1 to 64 characters before “=”: “%s”"), item);

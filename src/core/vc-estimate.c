@@ -877,6 +877,12 @@ vc_estimate_set_preset (VcEstimate  *self,
       return TRUE;
     }
 
+  if (!g_utf8_validate (preset_id, -1, NULL))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("the value given for %s is not UTF-8 text"), "preset");
+      return FALSE;
+    }
   preset = vc_presets_lookup (preset_id);
   if (preset == NULL)
     {
@@ -927,9 +933,14 @@ void
 vc_estimate_set_model_name (VcEstimate *self,
                             const char *name)
 {
+  g_autofree char *valid = NULL;
+
   g_return_if_fail (VC_IS_ESTIMATE (self));
   if (name == NULL)
     name = "";
+  /* what is saved or printed must be UTF-8: other bytes become U+FFFD */
+  if (!g_utf8_validate (name, -1, NULL))
+    name = valid = g_utf8_make_valid (name, -1);
   if (g_strcmp0 (self->model_name, name) == 0)
     return;
   g_free (self->model_name);
@@ -1065,6 +1076,13 @@ vc_estimate_set_value (VcEstimate   *self,
                    _("%s has the wrong type; accepted: %s"), property, accepted);
       return FALSE;
     }
+  if (G_IS_PARAM_SPEC_STRING (pspec) && g_value_get_string (&v) != NULL &&
+      !g_utf8_validate (g_value_get_string (&v), -1, NULL))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("the value given for %s is not UTF-8 text"), property);
+      return FALSE;
+    }
   if (G_IS_PARAM_SPEC_DOUBLE (pspec) && !isfinite (g_value_get_double (&v)))
     {
       g_autofree char *accepted = describe_range (pspec);
@@ -1198,9 +1216,10 @@ parse_flags (GFlagsClass *klass,
              guint       *out)
 {
   g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+  g_autofree char *stripped = g_strstrip (g_strdup (text));
   guint flags = 0;
 
-  if (g_strcmp0 (g_strstrip (g_strdup (text)), "") == 0)
+  if (*stripped == '\0')
     return FALSE;
   for (guint i = 0; parts[i]; i++)
     {
@@ -1243,6 +1262,15 @@ vc_estimate_set_from_string (VcEstimate  *self,
   if (pspec == NULL || !(pspec->flags & G_PARAM_WRITABLE))
     {
       g_set_error (error, VC_ERROR, VC_ERROR_UNKNOWN_ID, _("unknown input “%s”"), property);
+      return FALSE;
+    }
+  if (text == NULL)
+    text = "";
+  /* every text input is UTF-8: what is saved must reopen, what is printed must be text */
+  if (!g_utf8_validate (text, -1, NULL))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("the value given for %s is not UTF-8 text"), property);
       return FALSE;
     }
 
@@ -1337,6 +1365,21 @@ vc_estimate_check (VcEstimate  *self,
     return FALSE;
   if (!vc_layout_check (in, error))
     return FALSE;
+  if (in->method == VC_METHOD_ARCHITECTURE)
+    {
+      VcParamCounts counts;
+
+      /* each field within its range can still multiply into a model no estimate takes: the
+       * same ceiling as for the parameter count itself */
+      vc_arch_count_params (&in->arch, &counts);
+      if (!(counts.total <= VC_MAX_PARAMETERS))
+        {
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                       _("the architecture describes a model of %.3g parameters; accepted: up to %.0e"),
+                       counts.total, VC_MAX_PARAMETERS);
+          return FALSE;
+        }
+    }
   if (in->method == VC_METHOD_RULE_OF_THUMB && in->model_type == VC_MODEL_TYPE_MOE &&
       in->active_parameters > in->parameters)
     {
@@ -1609,6 +1652,12 @@ vc_estimate_set_custom_gpus (VcEstimate  *self,
 
   if (text == NULL)
     text = "";
+  if (!g_utf8_validate (text, -1, NULL))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("the GPU list is not UTF-8 text; accepted: NAME=SIZE, the size in GB or with a GB, GiB or MiB unit (RTX 6000 Ada=48GB)"));
+      return FALSE;
+    }
   if (g_strcmp0 (self->custom_gpus, text) == 0)
     return TRUE;
   parsed = vc_custom_gpus_parse (text, error);

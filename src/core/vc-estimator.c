@@ -858,10 +858,11 @@ vc_estimator_fit_gpu (const VcInputs         *in,
         return;
       n = MAX (n, ceil (S / room - 1e-9));
     }
-  /* the closed form rounds; the per-GPU bytes decide */
-  while (vc_estimator_per_gpu_bytes (in, sc, n) > capacity)
+  /* the closed form rounds; the per-GPU bytes decide, a few steps at most (beyond 2^52 a
+   * double has no room for one GPU more or less, and the closed form stands) */
+  for (guint step = 0; step < 4 && n < 0x1p52 && vc_estimator_per_gpu_bytes (in, sc, n) > capacity; step++)
     n++;
-  while (n > 1 && vc_estimator_per_gpu_bytes (in, sc, n - 1) <= capacity)
+  for (guint step = 0; step < 4 && n > 1 && n < 0x1p52 && vc_estimator_per_gpu_bytes (in, sc, n - 1) <= capacity; step++)
     n--;
   fit->count = n;
   fit->per_gpu_bytes = vc_estimator_per_gpu_bytes (in, sc, n);

@@ -22,6 +22,7 @@
 
 #include "vc-error.h"
 #include "vc-gguf.h"
+#include "vc-json-input.h"
 
 /* 64-bit sizes in messages: %llu, which gettext checks, rather than G_GUINT64_FORMAT */
 #define U(x) ((unsigned long long) (x))
@@ -625,6 +626,8 @@ read_one (VcGguf        *gguf,
   g_autoptr(GError) local = NULL;
   Reader r = { .cancellable = cancellable, .file_name = name };
 
+  if (!vc_file_check_regular (file, name, _("a GGUF file"), cancellable, error))
+    return FALSE;
   in = g_file_read (file, cancellable, &local);
   if (in == NULL)
     return fail (error, name, "%s", local->message);

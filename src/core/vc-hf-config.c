@@ -118,6 +118,7 @@
 #include "vc-error.h"
 #include "vc-hf-config.h"
 #include "vc-quant.h"
+#include "vc-json-input.h"
 
 
 typedef struct _Family Family;
@@ -1843,56 +1844,6 @@ family_for (const char *model_type)
       return &families[i];
   return &llama_way;
 }
-/* ---- the scan for integers json-glib cannot hold --------------------------------------------- */
-
-/* json-glib wraps integer literals beyond 64 bits silently (99999999999999999999 reads as -1),
- * so find them in the text first: the key before each such literal → the literal. */
-static GHashTable *
-scan_huge_integers (const char *data,
-                    gsize       length)
-{
-  GHashTable *huge = NULL;
-  const char *key = NULL;
-  gsize key_len = 0;
-
-  for (gsize i = 0; i < length; i++)
-    {
-      char c = data[i];
-
-      if (c == '"')
-        {
-          gsize start = ++i;
-
-          while (i < length && data[i] != '"')
-            i += data[i] == '\\' ? 2 : 1;
-          key = data + start;
-          key_len = MIN (i, length) - start;
-        }
-      else if (c == '-' || g_ascii_isdigit (c))
-        {
-          gsize start = i;
-          gboolean integer = TRUE;
-          g_autofree char *literal = NULL;
-          gint64 v;
-
-          while (i < length && data[i] != '\0' && (g_ascii_isdigit (data[i]) || strchr ("+-.eE", data[i]) != NULL))
-            {
-              if (data[i] == '.' || data[i] == 'e' || data[i] == 'E')
-                integer = FALSE;
-              i++;
-            }
-          literal = g_strndup (data + start, i - start);
-          i--;
-          if (integer && !g_ascii_string_to_signed (literal, 10, G_MININT64, G_MAXINT64, &v, NULL) && key)
-            {
-              if (huge == NULL)
-                huge = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-              g_hash_table_replace (huge, g_strndup (key, key_len), g_steal_pointer (&literal));
-            }
-        }
-    }
-  return huge;
-}
 
 /* ---- loading ------------------------------------------------------------------------------- */
 
@@ -2016,43 +1967,27 @@ build_texts (VcHfConfig *self)
   self->warning = w->len ? g_string_free (g_steal_pointer (&w), FALSE) : NULL;
 }
 
-/* The JSON object of data, checked to be a config.json's; NULL with error otherwise. */
+/* The JSON object of data, checked to be a config.json's; NULL with error otherwise. Through
+ * the one guarded way in: size, UTF-8, nesting depth, a single value; the integers beyond 64
+ * bits (which json-glib would wrap around) are listed in huge. */
 static JsonNode *
-parse_config (const char  *data,
-              gsize        length,
-              const char  *file_name,
-              GError     **error)
+parse_config (const char   *data,
+              gsize         length,
+              const char   *file_name,
+              GHashTable  **huge,
+              GError      **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(GError) local_error = NULL;
-  JsonNode *root;
+  g_autoptr(JsonNode) root = vc_json_input_parse (data, length, file_name, _("a config.json"), huge, error);
 
-  if (length > VC_HF_CONFIG_MAX_SIZE)
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
-                   _("%s is %lu bytes; a config.json is at most %d bytes"),
-                   file_name, (unsigned long) length, VC_HF_CONFIG_MAX_SIZE);
-      return NULL;
-    }
-  if (!g_utf8_validate_len (data, length, NULL))
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s is not UTF-8 text, so not a config.json"), file_name);
-      return NULL;
-    }
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, data, length, &local_error))
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s is not valid JSON: %s"), file_name, local_error->message);
-      return NULL;
-    }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (root == NULL)
+    return NULL;
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
                    _("%s does not hold a JSON object with the model's settings"), file_name);
       return NULL;
     }
-  return json_parser_steal_root (parser);
+  return g_steal_pointer (&root);
 }
 
 /* text_config: a multimodal wrapper's text model, which is what is read. */
@@ -2262,10 +2197,9 @@ vc_hf_config_new_from_data (const char  *data,
 
   if (file_name == NULL)
     file_name = "config.json";
-  root = parse_config (data, length, file_name, error);
+  root = parse_config (data, length, file_name, &huge, error);
   if (root == NULL)
     return NULL;
-  huge = scan_huge_integers (data, length);
 
   self = g_object_new (VC_TYPE_HF_CONFIG, NULL);
   self->file_name = g_strdup (file_name);
@@ -2333,14 +2267,14 @@ vc_hf_config_new_for_file (GFile         *file,
                            GError       **error)
 {
   g_autoptr(GFile) target = NULL;
-  g_autoptr(GFileInputStream) stream = NULL;
-  g_autoptr(GByteArray) bytes = g_byte_array_new ();
-  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
   g_autofree char *shown = NULL;
+  g_autofree char *raw_base = NULL;
   g_autofree char *base = NULL;
   g_autofree char *name = NULL;
   VcHfConfig *config;
-  guint8 buffer[65536];
+  const char *data;
+  gsize length;
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
@@ -2358,44 +2292,26 @@ vc_hf_config_new_for_file (GFile         *file,
   else
     target = g_object_ref (file);
 
-  base = g_file_get_basename (target);
-  stream = g_file_read (target, cancellable, &local_error);
-  if (stream == NULL)
-    {
-      g_autofree char *target_shown = g_file_get_parse_name (target);
-      g_set_error (error, local_error->domain, local_error->code, _("cannot read %s: %s"),
-                   target_shown, local_error->message);
-      return NULL;
-    }
-  /* read at most one byte more than allowed, so that neither a huge file nor an endless
-   * device is read whole */
-  for (;;)
-    {
-      gssize n = g_input_stream_read (G_INPUT_STREAM (stream), buffer, sizeof buffer, cancellable, &local_error);
-
-      if (n < 0)
-        {
-          g_set_error (error, local_error->domain, local_error->code, _("cannot read %s: %s"),
-                       base, local_error->message);
-          return NULL;
-        }
-      if (n == 0)
-        break;
-      g_byte_array_append (bytes, buffer, n);
-      if (bytes->len > VC_HF_CONFIG_MAX_SIZE)
-        {
-          g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
-                       _("%s is over %d bytes: too large for a config.json"), base, VC_HF_CONFIG_MAX_SIZE);
-          return NULL;
-        }
-    }
-
-  config = vc_hf_config_new_from_data ((const char *) bytes->data, bytes->len, base, NULL, error);
+  /* file names are bytes: shown as UTF-8 whatever they hold */
+  raw_base = g_file_get_basename (target);
+  base = raw_base ? g_filename_display_name (raw_base) : g_strdup ("config.json");
+  /* regular files only: a FIFO or a device is refused before it is read */
+  bytes = vc_json_input_read_file (target, base, _("a config.json"), cancellable, error);
+  if (bytes == NULL)
+    return NULL;
+  data = g_bytes_get_data (bytes, &length);
+  config = vc_hf_config_new_from_data (data ? data : "", length, base, NULL, error);
   if (config == NULL)
     return NULL;
   /* the place of the file names the model better than _name_or_path, which is often a path on
    * the machine that saved it, unless it is a Hub id (org/name) */
   name = name_from_location (target);
+  if (name != NULL && !g_utf8_validate (name, -1, NULL))
+    {
+      /* a folder whose name is not UTF-8: its name as the file system would show it */
+      g_autofree char *raw = g_steal_pointer (&name);
+      name = g_filename_display_name (raw);
+    }
   if (name != NULL && !config->hub_name)
     {
       g_free (config->name);
@@ -2411,6 +2327,13 @@ vc_hf_config_new_for_path (const char  *path,
   g_autoptr(GFile) file = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
+  /* "" would name the current folder */
+  if (*path == '\0')
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("no file given; accepted: a model's config.json or the folder holding it"));
+      return NULL;
+    }
   file = g_file_new_for_commandline_arg (path);
   return vc_hf_config_new_for_file (file, NULL, error);
 }

@@ -13,12 +13,13 @@
 
 #include "vc-arch.h"
 #include "vc-estimate.h"
+#include "vc-json-input.h"
 #include "vc-types.h"
 
 G_BEGIN_DECLS
 
 /* A config.json is a few kilobytes; anything beyond this is not one. */
-#define VC_HF_CONFIG_MAX_SIZE (4 * 1024 * 1024)
+#define VC_HF_CONFIG_MAX_SIZE VC_JSON_INPUT_MAX_SIZE
 
 #define VC_TYPE_HF_CONFIG (vc_hf_config_get_type ())
 G_DECLARE_FINAL_TYPE (VcHfConfig, vc_hf_config, VC, HF_CONFIG, GObject)

@@ -34,6 +34,7 @@
 
 #include "vc-error.h"
 #include "vc-gguf.h"
+#include "vc-json-input.h"
 #include "vc-model-file.h"
 #include "vc-quant.h"
 
@@ -207,23 +208,36 @@ quant_clear (Quant *q)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Quant, quant_clear)
 
+/* A config.json's JSON, through the one guarded way in (vc-json-input.c) */
+static JsonNode *
+load_config_json (GFile       *config_file,
+                  const char  *shown,
+                  GError     **error)
+{
+  g_autoptr(GBytes) bytes = vc_json_input_read_file (config_file, shown, _("a config.json"), NULL, error);
+  const char *data;
+  gsize length;
+
+  if (bytes == NULL)
+    return NULL;
+  data = g_bytes_get_data (bytes, &length);
+  return vc_json_input_parse (data ? data : "", length, shown, _("a config.json"), NULL, error);
+}
+
 static gboolean
 read_quant (GFile   *config_file,
             Quant   *q,
             GError **error)
 {
-  g_autofree char *contents = NULL;
   g_autofree char *shown = g_file_get_parse_name (config_file);
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  g_autoptr(GError) local = NULL;
+  g_autoptr(JsonNode) root_owner = NULL;
   JsonNode *root, *qnode, *node;
   JsonObject *qo;
-  gsize length;
 
-  if (!g_file_load_contents (config_file, NULL, &contents, &length, NULL, &local) ||
-      !json_parser_load_from_data (parser, contents, length, &local))
-    return fail (error, shown, "%s", local->message);
-  root = json_parser_get_root (parser);
+  root_owner = load_config_json (config_file, shown, error);
+  if (root_owner == NULL)
+    return FALSE;
+  root = root_owner;
   if (!JSON_NODE_HOLDS_OBJECT (root))
     return TRUE;
   qnode = json_object_get_member (json_node_get_object (root), "quantization_config");
@@ -706,13 +720,11 @@ size_quantization_config (VcModelFile   *self,
                           GError       **error)
 {
   g_autoptr(GFile) config_file = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  g_autofree char *contents = NULL;
+  g_autoptr(JsonNode) root = NULL;
   g_autofree char *shown = NULL;
   g_autofree char *label = NULL;
   const char *dtype = vc_hf_config_get_torch_dtype (self->config);
-  JsonNode *root, *q;
-  gsize length;
+  JsonNode *q;
   double bytes;
   VcPrecision precision;
 
@@ -721,11 +733,10 @@ size_quantization_config (VcModelFile   *self,
   else
     config_file = g_object_ref (file);
   shown = g_file_get_basename (config_file);
-  /* vc_hf_config_new_for_file() read and checked this file a moment ago */
-  if (!g_file_load_contents (config_file, NULL, &contents, &length, NULL, error) ||
-      !json_parser_load_from_data (parser, contents, length, error))
+  /* vc_hf_config_new_for_file() read this file a moment ago: read it the same guarded way */
+  root = load_config_json (config_file, shown, error);
+  if (root == NULL)
     return FALSE;
-  root = json_parser_get_root (parser);
   q = JSON_NODE_HOLDS_OBJECT (root) ? json_object_get_member (json_node_get_object (root), "quantization_config") : NULL;
   if (q == NULL || !JSON_NODE_HOLDS_OBJECT (q))
     return TRUE;
@@ -750,10 +761,14 @@ size_quantization_config (VcModelFile   *self,
 static gboolean
 is_gguf_file (GFile *file)
 {
-  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
+  g_autoptr(GFileInputStream) in = NULL;
   guint8 magic[4];
   gsize got = 0;
 
+  /* a FIFO would block the open */
+  if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) != G_FILE_TYPE_REGULAR)
+    return FALSE;
+  in = g_file_read (file, NULL, NULL);
   if (in == NULL)
     return FALSE;
   return g_input_stream_read_all (G_INPUT_STREAM (in), magic, 4, &got, NULL, NULL) && got == 4 &&

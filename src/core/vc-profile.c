@@ -9,13 +9,11 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 
+#include "vc-atomic-file.h"
 #include "vc-enums.h"
 #include "vc-error.h"
+#include "vc-json-input.h"
 #include "vc-profile.h"
-
-/* A profile is three levels deep (root, inputs, lora-targets); json-glib's parser recurses
- * once per level, so a file of a million '[' would exhaust the stack before it said no. */
-#define MAX_DEPTH 32
 
 /* ---- writing ------------------------------------------------------------------------------- */
 
@@ -81,6 +79,9 @@ vc_profile_serialize (VcEstimate *estimate,
   g_autoptr(JsonNode) root = NULL;
   g_autofree GParamSpec **inputs = NULL;
   g_autofree char *text = NULL;
+  /* what is saved must reopen: bytes that are not UTF-8 become U+FFFD */
+  g_autofree char *valid_name = g_utf8_make_valid (name ? name : "", -1);
+  g_autofree char *valid_notes = g_utf8_make_valid (notes ? notes : "", -1);
   gsize len = 0;
   guint n;
 
@@ -93,9 +94,9 @@ vc_profile_serialize (VcEstimate *estimate,
   json_builder_set_member_name (b, "version");
   json_builder_add_int_value (b, VC_PROFILE_VERSION);
   json_builder_set_member_name (b, "name");
-  json_builder_add_string_value (b, name ? name : "");
+  json_builder_add_string_value (b, valid_name);
   json_builder_set_member_name (b, "notes");
-  json_builder_add_string_value (b, notes ? notes : "");
+  json_builder_add_string_value (b, valid_notes);
   json_builder_set_member_name (b, "inputs");
   json_builder_begin_object (b);
   for (guint i = 0; i < n; i++)
@@ -160,10 +161,17 @@ static gboolean
 apply_input (VcEstimate  *scratch,
              GParamSpec  *pspec,
              JsonNode    *node,
+             GHashTable  *huge,
              GError     **error)
 {
   const char *name = pspec->name;
   g_auto(GValue) v = G_VALUE_INIT;
+
+  /* an integer json-glib could not hold (it wraps around: -99999999999999999999 reads as 1):
+   * the literal as written goes through the range check, which refuses it */
+  if (huge != NULL && node_is (node, G_TYPE_INT64) && g_hash_table_contains (huge, name) &&
+      (G_IS_PARAM_SPEC_UINT (pspec) || G_IS_PARAM_SPEC_DOUBLE (pspec)))
+    return vc_estimate_set_from_string (scratch, name, g_hash_table_lookup (huge, name), error);
 
   if (G_IS_PARAM_SPEC_ENUM (pspec))
     {
@@ -242,39 +250,6 @@ apply_input (VcEstimate  *scratch,
   return FALSE;
 }
 
-/* Depth of nesting of arrays and objects, strings skipped; stops counting past the limit. */
-static gboolean
-nesting_within (const char *data,
-                gsize       length,
-                guint       limit)
-{
-  guint depth = 0;
-  gboolean in_string = FALSE;
-
-  for (gsize i = 0; i < length; i++)
-    {
-      char c = data[i];
-
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == '[' || c == '{')
-        {
-          if (++depth > limit)
-            return FALSE;
-        }
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
-    }
-  return TRUE;
-}
-
 static gboolean
 read_optional_text (JsonObject  *object,
                     const char  *member,
@@ -319,45 +294,21 @@ vc_profile_parse (const char  *data,
                   char       **notes,
                   GError     **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(GError) local = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GHashTable) huge = NULL;
   g_autoptr(VcEstimate) scratch = NULL;
   g_autofree GParamSpec **inputs = NULL;
   g_autofree char *profile_name = NULL, *profile_notes = NULL;
-  JsonNode *root, *node;
+  JsonNode *node;
   JsonObject *object, *values;
   guint n;
 
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
   g_return_val_if_fail (VC_IS_ESTIMATE (target), FALSE);
 
-  if (length > VC_PROFILE_MAX_SIZE)
-    {
-      g_autofree char *max = g_format_size_full (VC_PROFILE_MAX_SIZE, G_FORMAT_SIZE_LONG_FORMAT);
-      g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
-                   _("the file is too large for a profile: the limit is %s"), max);
-      return FALSE;
-    }
-  if (!g_utf8_validate_len (data, length, NULL))
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
-                   _("not a profile: the file is not UTF-8 text (a profile is a JSON file)"));
-      return FALSE;
-    }
-  if (!nesting_within (data, length, MAX_DEPTH))
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
-                   _("not a profile: lists or objects are nested too deeply"));
-      return FALSE;
-    }
-
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, data, length, &local))
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("not valid JSON: %s"), local->message);
-      return FALSE;
-    }
-  root = json_parser_get_root (parser);
+  root = vc_json_input_parse (data, length, _("the file"), _("a profile"), &huge, error);
+  if (root == NULL)
+    return FALSE;
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
@@ -393,6 +344,13 @@ vc_profile_parse (const char  *data,
     {
       wrong_type (node, _("a whole number"), error);
       g_prefix_error (error, "version: ");
+      return FALSE;
+    }
+  if (huge != NULL && g_hash_table_contains (huge, "version"))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                   _("version: %s is not a format version; accepted: a whole number from 1 to %d"),
+                   (const char *) g_hash_table_lookup (huge, "version"), VC_PROFILE_VERSION);
       return FALSE;
     }
   if (json_node_get_int (node) > VC_PROFILE_VERSION)
@@ -438,7 +396,7 @@ vc_profile_parse (const char  *data,
     {
       for (guint i = 0; i < n; i++)
         if (g_str_equal (inputs[i]->name, "preset") &&
-            !apply_input (scratch, inputs[i], node, error))
+            !apply_input (scratch, inputs[i], node, huge, error))
           {
             g_prefix_error (error, "inputs.preset: ");
             return FALSE;
@@ -449,7 +407,7 @@ vc_profile_parse (const char  *data,
       if (g_str_equal (inputs[i]->name, "preset"))
         continue;
       node = json_object_get_member (values, inputs[i]->name);
-      if (node != NULL && !apply_input (scratch, inputs[i], node, error))
+      if (node != NULL && !apply_input (scratch, inputs[i], node, huge, error))
         {
           g_prefix_error (error, "inputs.%s: ", inputs[i]->name);
           return FALSE;
@@ -477,41 +435,11 @@ vc_profile_read_bytes (GFile         *file,
                        GCancellable  *cancellable,
                        GError       **error)
 {
-  g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(GFileInputStream) stream = NULL;
-  g_autofree char *data = NULL;
-  gsize length = 0;
-
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
-                            G_FILE_QUERY_INFO_NONE, cancellable, error);
-  if (info == NULL)
-    return NULL;
-  if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("this is a folder, not a profile"));
-      return NULL;
-    }
-  if (g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE) &&
-      g_file_info_get_size (info) > VC_PROFILE_MAX_SIZE)
-    {
-      g_autofree char *size = g_format_size_full (g_file_info_get_size (info), G_FORMAT_SIZE_LONG_FORMAT);
-      g_autofree char *max = g_format_size_full (VC_PROFILE_MAX_SIZE, G_FORMAT_SIZE_LONG_FORMAT);
-      g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
-                   _("the file is too large for a profile: %s, the limit is %s"), size, max);
-      return NULL;
-    }
-
-  stream = g_file_read (file, cancellable, error);
-  if (stream == NULL)
-    return NULL;
-  data = g_malloc (VC_PROFILE_MAX_SIZE + 1);
-  if (!g_input_stream_read_all (G_INPUT_STREAM (stream), data, VC_PROFILE_MAX_SIZE + 1, &length,
-                                cancellable, error))
-    return NULL;
-  /* vc_profile_parse refuses what is over the limit */
-  return g_bytes_new_take (g_steal_pointer (&data), length);
+  /* the one guarded way in: regular files only (a FIFO or a device is refused before it is
+   * read), one size cap, read no further than it */
+  return vc_json_input_read_file (file, _("the file"), _("a profile"), cancellable, error);
 }
 
 /**
@@ -528,7 +456,7 @@ vc_profile_read_file (GFile         *file,
                       GError       **error)
 {
   g_autoptr(GBytes) bytes = NULL;
-  gsize length;
+  gsize length = 0;
   const char *data;
 
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
@@ -538,7 +466,8 @@ vc_profile_read_file (GFile         *file,
   if (bytes == NULL)
     return FALSE;
   data = g_bytes_get_data (bytes, &length);
-  return vc_profile_parse (data, length, target, name, notes, error);
+  /* vc_profile_parse refuses an empty file with its message */
+  return vc_profile_parse (data ? data : "", length, target, name, notes, error);
 }
 
 /**
@@ -569,9 +498,8 @@ vc_profile_write_file (GFile         *file,
 /**
  * vc_file_replace_contents:
  *
- * Replaces @file's contents atomically: the data goes to a temporary file beside it, which
- * takes the file's place only once completely written. On any failure the previous file is
- * left exactly as it was.
+ * Replaces @file's contents atomically (see vc_atomic_file_replace()): on any failure the
+ * previous file is left exactly as it was.
  */
 gboolean
 vc_file_replace_contents (GFile         *file,
@@ -580,27 +508,7 @@ vc_file_replace_contents (GFile         *file,
                           GCancellable  *cancellable,
                           GError       **error)
 {
-  g_autoptr(GFileOutputStream) out = NULL;
-  gsize written;
-
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-  g_return_val_if_fail (data != NULL || length == 0, FALSE);
-
-  out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, cancellable, error);
-  if (out == NULL)
-    return FALSE;
-  if (!g_output_stream_write_all (G_OUTPUT_STREAM (out), data, length, &written, cancellable, error))
-    {
-      /* Not g_file_replace_contents(): on a failed write (disk full, file size limit) it
-       * closes the stream normally, which moves the partial temporary file over the
-       * original. Closing with a cancelled cancellable discards the temporary file instead. */
-      g_autoptr(GCancellable) abandon = g_cancellable_new ();
-
-      g_cancellable_cancel (abandon);
-      g_output_stream_close (G_OUTPUT_STREAM (out), abandon, NULL);
-      return FALSE;
-    }
-  return g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, error);
+  return vc_atomic_file_replace (file, data, length, cancellable, error);
 }
 
 /* ---- VcProfile ----------------------------------------------------------------------------- */
@@ -664,8 +572,13 @@ static gboolean
 set_text (char       **field,
           const char  *text)
 {
+  g_autofree char *valid = NULL;
+
   if (text == NULL)
     text = "";
+  /* what is saved must reopen: bytes that are not UTF-8 become U+FFFD */
+  if (!g_utf8_validate (text, -1, NULL))
+    text = valid = g_utf8_make_valid (text, -1);
   if (g_strcmp0 (*field, text) == 0)
     return FALSE;
   g_free (*field);

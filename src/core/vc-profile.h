@@ -15,13 +15,14 @@
 #include <gio/gio.h>
 
 #include "vc-estimate.h"
+#include "vc-json-input.h"
 
 G_BEGIN_DECLS
 
 #define VC_PROFILE_FORMAT   "vram-calculator-profile"
 #define VC_PROFILE_VERSION  1
 /* No real profile comes near this (one is about 2 KiB); bigger files are refused unread. */
-#define VC_PROFILE_MAX_SIZE (1024 * 1024)
+#define VC_PROFILE_MAX_SIZE VC_JSON_INPUT_MAX_SIZE
 /* For file dialogs and drop targets. */
 #define VC_PROFILE_MIME_TYPE "application/json"
 #define VC_PROFILE_SUFFIX    ".json"

@@ -725,5 +725,7 @@ vc_report_table_with_solve (VcEstimate       *estimate,
                                                "(--max-context N with the architecture method), "
                                                "so nothing but the input's range caps the sequence."));
     }
+  /* a terminal whose charset has no no-break space would show "?" in "18.8 GB" */
+  vc_plain_spaces_unless_utf8 (s);
   return g_string_free (g_steal_pointer (&s), FALSE);
 }

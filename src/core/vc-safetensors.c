@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "vc-error.h"
+#include "vc-json-input.h"
 #include "vc-safetensors.h"
 
 /* 64-bit sizes in messages: %llu, which gettext checks, rather than G_GUINT64_FORMAT */
@@ -24,7 +25,6 @@
 
 /* json-glib recurses per nesting level and wraps integer literals beyond 64 bits: a header is
  * scanned for both before it is parsed. */
-#define MAX_JSON_DEPTH 32
 
 static const struct
 {
@@ -99,43 +99,28 @@ fail (GError    **error,
   return FALSE;
 }
 
-/* Nesting depth and integer literals of a JSON text, strings skipped. */
-static gboolean
-scan_json (const char *text,
-           gsize       length,
-           const char *file_name,
-           GError    **error)
+/* A JSON text of the files, through the one guarded way in (vc-json-input.c: depth, UTF-8,
+ * comments and both quote styles, a single value) with the cap of its kind; an integer beyond
+ * 64 bits, which json-glib would wrap around, is no size or offset. */
+static JsonNode *
+parse_json (const char  *text,
+            gsize        length,
+            gsize        max_size,
+            const char  *file_name,
+            const char  *kind,
+            GError     **error)
 {
-  int depth = 0;
+  g_autoptr(GHashTable) huge = NULL;
+  g_autoptr(JsonNode) root = vc_json_input_parse_max (text, length, max_size, file_name, kind, &huge, error);
 
-  for (gsize i = 0; i < length; i++)
+  if (root == NULL)
+    return NULL;
+  if (huge != NULL)
     {
-      char c = text[i];
-
-      if (c == '"')
-        {
-          for (i++; i < length && text[i] != '"'; i++)
-            if (text[i] == '\\')
-              i++;
-        }
-      else if (c == '[' || c == '{')
-        {
-          if (++depth > MAX_JSON_DEPTH)
-            return fail (error, file_name, _("the header nests deeper than %d levels"), MAX_JSON_DEPTH);
-        }
-      else if (c == ']' || c == '}')
-        depth--;
-      else if (g_ascii_isdigit (c))
-        {
-          gsize start = i;
-
-          while (i + 1 < length && g_ascii_isdigit (text[i + 1]))
-            i++;
-          if (i - start + 1 > 18)
-            return fail (error, file_name, _("the header holds a number too large to be a size or an offset"));
-        }
+      fail (error, file_name, _("the header holds a number too large to be a size or an offset"));
+      return NULL;
     }
-  return TRUE;
+  return g_steal_pointer (&root);
 }
 
 static gboolean
@@ -193,8 +178,7 @@ vc_safetensors_parse (VcSafetensors  *st,
                       const char     *file_name,
                       GError        **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(GError) json_error = NULL;
+  g_autoptr(JsonNode) root_node = NULL;
   g_autoptr(GArray) spans = NULL;
   g_autoptr(GPtrArray) names = NULL;
   g_autoptr(GList) members = NULL;
@@ -223,15 +207,13 @@ vc_safetensors_parse (VcSafetensors  *st,
   if (!g_utf8_validate ((const char *) data + 8, header_size, NULL) ||
       memchr (data + 8, '\0', header_size) != NULL)
     return fail (error, file_name, _("the header is not UTF-8 text"));
-  if (!scan_json ((const char *) data + 8, header_size, file_name, error))
+  root_node = parse_json ((const char *) data + 8, header_size, VC_SAFETENSORS_MAX_HEADER, file_name,
+                          _("a safetensors header"), error);
+  if (root_node == NULL)
     return FALSE;
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, (const char *) data + 8, header_size, &json_error))
-    return fail (error, file_name, _("the header is not valid JSON: %s"), json_error->message);
-  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (!JSON_NODE_HOLDS_OBJECT (root_node))
     return fail (error, file_name, _("the header is not a JSON object"));
-  root = json_node_get_object (json_parser_get_root (parser));
+  root = json_node_get_object (root_node);
 
   spans = g_array_new (FALSE, FALSE, sizeof (Span));
   names = g_ptr_array_new ();
@@ -395,6 +377,8 @@ vc_safetensors_read_file (VcSafetensors  *st,
   guint8 head[8];
   guint64 size, header_size = 0;
 
+  if (!vc_file_check_regular (file, file_name, _("a safetensors file"), cancellable, error))
+    return FALSE;
   in = g_file_read (file, cancellable, &local);
   if (in == NULL)
     return fail (error, file_name, "%s", local->message);
@@ -437,29 +421,31 @@ read_index (VcSafetensors  *st,
   g_autofree char *index_name = g_file_get_parse_name (index);
   g_autofree char *contents = NULL;
   g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) local = NULL;
   g_autoptr(GPtrArray) shards = g_ptr_array_new ();
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GList) members = NULL;
-  JsonNode *root, *map_node;
+  JsonNode *map_node;
   JsonObject *map;
   gsize length;
 
-  info = g_file_query_info (index, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE, cancellable, &local);
+  info = g_file_query_info (index, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                            G_FILE_QUERY_INFO_NONE, cancellable, &local);
   if (info == NULL)
     return fail (error, index_name, "%s", local->message);
+  /* a FIFO or a device would be read without end */
+  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+    return fail (error, index_name, _("not a regular file"));
   if (g_file_info_get_size (info) > VC_SAFETENSORS_MAX_INDEX)
     return fail (error, index_name, _("the index is larger than %d MiB"), VC_SAFETENSORS_MAX_INDEX >> 20);
   if (!g_file_load_contents (index, cancellable, &contents, &length, NULL, &local))
     return fail (error, index_name, "%s", local->message);
   if (!g_utf8_validate (contents, length, NULL))
     return fail (error, index_name, _("the index is not UTF-8 text"));
-  if (!scan_json (contents, length, index_name, error))
+  root = parse_json (contents, length, VC_SAFETENSORS_MAX_INDEX, index_name, _("a safetensors index"), error);
+  if (root == NULL)
     return FALSE;
-  if (!json_parser_load_from_data (parser, contents, length, &local))
-    return fail (error, index_name, _("not valid JSON: %s"), local->message);
-  root = json_parser_get_root (parser);
   if (!JSON_NODE_HOLDS_OBJECT (root) ||
       (map_node = json_object_get_member (json_node_get_object (root), "weight_map")) == NULL ||
       !JSON_NODE_HOLDS_OBJECT (map_node))

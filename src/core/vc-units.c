@@ -11,11 +11,50 @@
 #include "vc-error.h"
 #include "vc-units.h"
 
+/* A plain decimal number: an optional sign, digits with an optional point, an optional
+ * exponent. g_ascii_strtod alone would also take hexadecimal ("0x1p40"), "inf" and "nan". */
+static gboolean
+is_decimal (const char *p)
+{
+  gboolean digits = FALSE;
+
+  if (*p == '+' || *p == '-')
+    p++;
+  while (g_ascii_isdigit (*p))
+    {
+      p++;
+      digits = TRUE;
+    }
+  if (*p == '.')
+    {
+      p++;
+      while (g_ascii_isdigit (*p))
+        {
+          p++;
+          digits = TRUE;
+        }
+    }
+  if (!digits)
+    return FALSE;
+  if (*p == 'e' || *p == 'E')
+    {
+      p++;
+      if (*p == '+' || *p == '-')
+        p++;
+      if (!g_ascii_isdigit (*p))
+        return FALSE;
+      while (g_ascii_isdigit (*p))
+        p++;
+    }
+  return *p == '\0';
+}
+
 gboolean
 vc_parse_number (const char *text,
                  double     *value,
                  GError    **error)
 {
+  g_autofree char *copy = NULL;
   char *end = NULL;
   double v;
 
@@ -24,11 +63,19 @@ vc_parse_number (const char *text,
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE, _("a number is required"));
       return FALSE;
     }
-  v = g_ascii_strtod (text, &end);
-  if (end == text || *end != '\0' || !isfinite (v))
+  copy = g_strstrip (g_strdup (text));
+  if (!is_decimal (copy))
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
                    _("“%s” is not a number"), text);
+      return FALSE;
+    }
+  v = g_ascii_strtod (copy, &end);
+  if (end == copy || *end != '\0' || !isfinite (v))
+    {
+      /* beyond what a double holds (1e400): too large, not infinite */
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("“%s” is too large a number"), text);
       return FALSE;
     }
   *value = v;
@@ -87,6 +134,13 @@ vc_parse_count (const char *text,
                    text);
       return FALSE;
     }
+  if (!isfinite (*value * multiplier))
+    {
+      /* 1e308T: finite as typed, infinite once multiplied */
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("“%s” is too large a number"), text);
+      return FALSE;
+    }
   *value = *value * multiplier;
   return TRUE;
 }
@@ -141,4 +195,33 @@ vc_format_bytes_machine (double bytes)
     bytes = 0;
   g_ascii_formatd (buf, sizeof buf, "%.0f", round (bytes));
   return g_strdup (buf);
+}
+
+/**
+ * vc_plain_spaces_unless_utf8:
+ *
+ * In a locale whose charset is not UTF-8 (the C locale), writes the text in ASCII: the no-break
+ * spaces that sizes and French punctuation carry (U+00A0, U+202F) become plain spaces, the
+ * signs the tables use ("·", "×", "…", "≤", "→", typographic quotes and dashes) their ASCII
+ * forms, and anything else is transliterated by GLib. Converted to such a charset they would
+ * print as "?".
+ */
+void
+vc_plain_spaces_unless_utf8 (GString *text)
+{
+  static const char *const plain[][2] = {
+    { "\u00a0", " " }, { "\u202f", " " }, { "\u00b7", "-" }, { "\u00d7", "x" },
+    { "\u2026", "..." }, { "\u2264", "<=" }, { "\u2265", ">=" }, { "\u2192", "->" },
+    { "\u201c", "\"" }, { "\u201d", "\"" }, { "\u2018", "'" }, { "\u2019", "'" },
+    { "\u00ab", "\"" }, { "\u00bb", "\"" }, { "\u2013", "-" }, { "\u2014", "-" },
+    { "\u2212", "-" }, { "\u221a", "sqrt " },
+  };
+  g_autofree char *ascii = NULL;
+
+  if (g_get_charset (NULL))
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (plain); i++)
+    g_string_replace (text, plain[i][0], plain[i][1], 0);
+  ascii = g_str_to_ascii (text->str, "C");
+  g_string_assign (text, ascii);
 }

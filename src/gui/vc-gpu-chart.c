@@ -99,8 +99,10 @@ vc_gpu_chart_describe (VcGpuChart *self,
     {
       const VcInputs *in = vc_estimate_get_inputs (vc_chart_get_estimate (VC_CHART (self)));
       g_autofree char *how = vc_layout_describe (&fit->layout, in->mode, in->method, TRUE);
+      /* the plural form from a count that fits an unsigned long: a double beyond it (the
+       * count can pass 2^64) does not convert */
       g_autofree char *n = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%.0f GPU", "%.0f GPUs",
-                                                         (gulong) MIN (fit->count, G_MAXULONG)),
+                                                         fit->count < 1e9 ? (gulong) fit->count : 1000000000UL),
                                             fit->count);
 
       count = *how ? g_strdup_printf ("%s · %s", n, how) : g_steal_pointer (&n);

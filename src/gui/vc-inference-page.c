@@ -52,38 +52,6 @@ static const VcChoice engine_choices[] = {
 
 G_DEFINE_FINAL_TYPE (VcInferencePage, vc_inference_page, GTK_TYPE_WIDGET)
 
-/* "Layers on the GPU": 0 means every layer, shown as a word and read back from it */
-static gboolean
-layers_output (GtkSpinButton *spin,
-               gpointer       user_data)
-{
-  if (gtk_spin_button_get_value (spin) == 0)
-    {
-      gtk_editable_set_text (GTK_EDITABLE (spin), C_("layers", "All"));
-      return TRUE;
-    }
-  return FALSE;
-}
-
-static int
-layers_input (GtkSpinButton *spin,
-              double        *new_value,
-              gpointer       user_data)
-{
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
-  char *end = NULL;
-
-  if (g_utf8_collate (text, C_("layers", "All")) == 0 || *text == '\0')
-    {
-      *new_value = 0;
-      return TRUE;
-    }
-  *new_value = g_ascii_strtod (text, &end);
-  if (end == text || *end != '\0')
-    return GTK_INPUT_ERROR;
-  return TRUE;
-}
-
 static void
 update_applicable (VcInferencePage *self)
 {
@@ -135,12 +103,8 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   vc_bind_spin (self->ep, estimate, "ep", 1, 0);
   vc_bind_spin (self->dp, estimate, "dp", 1, 0);
   vc_bind_spin (self->gpus_per_node, estimate, "gpus-per-node", 1, 0);
-  vc_bind_spin (self->gpu_layers, estimate, "gpu-layers", 1, 0);
-  gtk_spin_button_set_numeric (self->gpu_layers, FALSE);
-  g_signal_connect (self->gpu_layers, "output", G_CALLBACK (layers_output), NULL);
-  g_signal_connect (self->gpu_layers, "input", G_CALLBACK (layers_input), NULL);
-  gtk_spin_button_update (self->gpu_layers);
-  layers_output (self->gpu_layers, NULL);
+  /* "Layers on the GPU": 0 means every layer, shown as a word and read back from it */
+  vc_bind_spin_with_word (self->gpu_layers, estimate, "gpu-layers", 1, 0, 0, C_("layers", "All"));
   vc_bind_active (GTK_WIDGET (self->experts_on_cpu), estimate, "experts-on-cpu");
 
   /* the GPU count and what applies follow the layout and the model */

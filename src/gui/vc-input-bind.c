@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "vc-catalog.h"
 #include "vc-input-bind.h"
@@ -21,12 +22,83 @@ find_input (VcEstimate *estimate,
   return pspec;
 }
 
-void
-vc_bind_spin (GtkSpinButton *spin,
-              VcEstimate    *estimate,
-              const char    *property,
-              double         step,
-              guint          digits)
+/* What a spin button last displayed, so that leaving it without typing (Tab) reads back the
+ * value it holds, not the rounded text: a field the user did not edit never changes. */
+#define SHOWN_KEY "vc-shown"
+
+static void
+show_spin_text (GtkSpinButton *spin,
+                const char    *text)
+{
+  g_object_set_data_full (G_OBJECT (spin), SHOWN_KEY, g_strdup (text), g_free);
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (spin)), text) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (spin), text);
+}
+
+static gboolean
+spin_unedited (GtkSpinButton *spin,
+               double        *new_value)
+{
+  const char *shown = g_object_get_data (G_OBJECT (spin), SHOWN_KEY);
+
+  if (shown == NULL || g_strcmp0 (shown, gtk_editable_get_text (GTK_EDITABLE (spin))) != 0)
+    return FALSE;
+  *new_value = gtk_adjustment_get_value (gtk_spin_button_get_adjustment (spin));
+  return TRUE;
+}
+
+static gboolean
+spin_output (GtkSpinButton *spin,
+             gpointer       user_data)
+{
+  g_autofree char *text = g_strdup_printf ("%0.*f", gtk_spin_button_get_digits (spin),
+                                           gtk_spin_button_get_value (spin));
+  show_spin_text (spin, text);
+  return TRUE;
+}
+
+/* Whole numbers (batch, sequence length, architecture sizes) take the count suffixes too:
+ * 128k is 128,000 (k, M, B and T are powers of ten, as for parameters); the spin then shows
+ * 128000, the value as read. Other text is refused: the spin keeps its value. */
+static int
+spin_input (GtkSpinButton *spin,
+            double        *new_value,
+            gpointer       user_data)
+{
+  gboolean whole = GPOINTER_TO_INT (user_data);
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
+  double v;
+
+  if (spin_unedited (spin, new_value))
+    return TRUE;
+  /* on an error GTK still takes *new_value: the value the spin holds, so nothing changes */
+  *new_value = gtk_adjustment_get_value (gtk_spin_button_get_adjustment (spin));
+  if (whole)
+    {
+      if (!vc_parse_count (text, &v, NULL) || v != floor (v))
+        return GTK_INPUT_ERROR;
+    }
+  else
+    {
+      char *end = NULL;
+
+      /* the spin shows numbers in the locale: read them back the same way (g_strtod tries
+       * the locale, then C) */
+      v = g_strtod (text, &end);
+      if (end == text || *end != '\0' || !isfinite (v))
+        return GTK_INPUT_ERROR;
+    }
+  *new_value = v;
+  return TRUE;
+}
+
+static void
+bind_spin (GtkSpinButton *spin,
+           VcEstimate    *estimate,
+           const char    *property,
+           double         step,
+           guint          digits,
+           gboolean       own_text)
 {
   GParamSpec *pspec = find_input (estimate, property);
   double lower, upper;
@@ -49,11 +121,30 @@ vc_bind_spin (GtkSpinButton *spin,
 
   adj = gtk_adjustment_new (lower, lower, upper, step, step * 10, 0);
   gtk_spin_button_configure (spin, adj, step, digits);
-  gtk_spin_button_set_numeric (spin, TRUE);
+  /* not numeric: "128k" must reach the input handler, which refuses what is not a number */
+  gtk_spin_button_set_numeric (spin, FALSE);
   gtk_widget_set_tooltip_text (GTK_WIDGET (spin), _(g_param_spec_get_blurb (pspec)));
+  if (own_text)
+    {
+      g_signal_connect (spin, "output", G_CALLBACK (spin_output), NULL);
+      g_signal_connect (spin, "input", G_CALLBACK (spin_input),
+                        GINT_TO_POINTER (G_IS_PARAM_SPEC_UINT (pspec)));
+    }
   /* GBinding converts between the spin's double and the property's uint */
   g_object_bind_property (estimate, property, spin, "value",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  if (own_text)
+    spin_output (spin, NULL);
+}
+
+void
+vc_bind_spin (GtkSpinButton *spin,
+              VcEstimate    *estimate,
+              const char    *property,
+              double         step,
+              guint          digits)
+{
+  bind_spin (spin, estimate, property, step, digits, TRUE);
 }
 
 typedef struct
@@ -165,6 +256,7 @@ vc_bind_preset_dropdown (GtkDropDown *dropdown,
                          VcEstimate  *estimate)
 {
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
+  g_autoptr(GtkExpression) expression = NULL;
   guint n;
   const VcPreset *presets = vc_presets_get_all (&n);
 
@@ -173,8 +265,9 @@ vc_bind_preset_dropdown (GtkDropDown *dropdown,
     gtk_string_list_append (list, presets[i].name);
   gtk_drop_down_set_model (dropdown, G_LIST_MODEL (list));
   gtk_drop_down_set_enable_search (dropdown, TRUE);
-  gtk_drop_down_set_expression (dropdown,
-                                gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string"));
+  /* the dropdown takes its own reference */
+  expression = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
+  gtk_drop_down_set_expression (dropdown, expression);
   g_object_bind_property_full (estimate, "preset", dropdown, "selected",
                                G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
                                preset_to_position, position_to_preset, NULL, NULL);
@@ -189,7 +282,17 @@ count_to_text (GBinding     *binding,
                GValue       *to,
                gpointer      user_data)
 {
-  g_value_take_string (to, vc_format_count (g_value_get_double (from)));
+  GObject *entry = g_binding_dup_target (binding);
+  char *text = vc_format_count (g_value_get_double (from));
+
+  /* what the model's value looks like: leaving the entry with this text changes nothing
+   * ("7.24B" stands for 7,241,732,096 and must not become 7,240,000,000) */
+  if (entry != NULL)
+    {
+      g_object_set_data_full (entry, SHOWN_KEY, g_strdup (text), g_free);
+      g_object_unref (entry);
+    }
+  g_value_take_string (to, text);
   return TRUE;
 }
 
@@ -204,6 +307,14 @@ commit_count (GtkEntry *entry)
 
   if (estimate == NULL)
     return;
+  if (g_strcmp0 (text, g_object_get_data (G_OBJECT (entry), SHOWN_KEY)) == 0)
+    {
+      /* not edited: the model keeps its exact value */
+      gtk_widget_remove_css_class (GTK_WIDGET (entry), "error");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (entry),
+                                   _("A number, optionally with K, M, B or T (7B, 46.7B, 1.5T)"));
+      return;
+    }
   if (vc_estimate_set_from_string (estimate, property, text, &error))
     {
       g_auto(GValue) v = G_VALUE_INIT;
@@ -216,6 +327,7 @@ commit_count (GtkEntry *entry)
       g_value_init (&v, G_TYPE_DOUBLE);
       g_object_get_property (G_OBJECT (estimate), property, &v);
       shown = vc_format_count (g_value_get_double (&v));
+      g_object_set_data_full (G_OBJECT (entry), SHOWN_KEY, g_strdup (shown), g_free);
       if (g_strcmp0 (shown, text) != 0)
         gtk_editable_set_text (GTK_EDITABLE (entry), shown);
     }
@@ -277,41 +389,98 @@ vc_bind_active (GtkWidget  *toggle,
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
 }
 
-/* A spin button whose negative values mean "the default" (the overhead): it shows a word for
- * them and accepts that word back. */
-static gboolean
-default_output (GtkSpinButton *spin,
-                gpointer       user_data)
+/* A spin button with one value that means something other than a number: a word is shown for
+ * it and read back. */
+typedef struct
 {
-  if (gtk_spin_button_get_value (spin) < 0)
+  double value;
+  char *word;
+} SpinWord;
+
+static void
+spin_word_free (gpointer data)
+{
+  SpinWord *w = data;
+
+  g_free (w->word);
+  g_free (w);
+}
+
+#define SPIN_WORD_KEY "vc-spin-word"
+
+static gboolean
+word_output (GtkSpinButton *spin,
+             gpointer       user_data)
+{
+  const SpinWord *w = g_object_get_data (G_OBJECT (spin), SPIN_WORD_KEY);
+
+  if (gtk_spin_button_get_value (spin) == w->value)
     {
-      gtk_editable_set_text (GTK_EDITABLE (spin), C_("overhead", "Default"));
+      show_spin_text (spin, w->word);
       return TRUE;
     }
-  return FALSE;
+  return spin_output (spin, user_data);
 }
 
 static int
-default_input (GtkSpinButton *spin,
-               double        *new_value,
-               gpointer       user_data)
+word_input (GtkSpinButton *spin,
+            double        *new_value,
+            gpointer       user_data)
 {
+  const SpinWord *w = g_object_get_data (G_OBJECT (spin), SPIN_WORD_KEY);
   const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
   char *end = NULL;
+  double v;
 
-  if (g_utf8_collate (text, C_("overhead", "Default")) == 0 || *text == '\0')
+  if (spin_unedited (spin, new_value))
+    return TRUE;
+  if (g_utf8_collate (text, w->word) == 0 || *text == '\0')
     {
-      *new_value = -1;
+      *new_value = w->value;
       return TRUE;
     }
   /* the spin shows numbers in the locale: read them back the same way (g_strtod tries the
    * locale, then C) */
-  *new_value = g_strtod (text, &end);
-  if (end == text || *end != '\0')
-    return GTK_INPUT_ERROR;
+  v = g_strtod (text, &end);
+  if (end == text || *end != '\0' || !isfinite (v))
+    {
+      /* GTK still takes *new_value: the value the spin holds */
+      *new_value = gtk_adjustment_get_value (gtk_spin_button_get_adjustment (spin));
+      return GTK_INPUT_ERROR;
+    }
+  *new_value = v;
   return TRUE;
 }
 
+/**
+ * vc_bind_spin_with_word:
+ * @value: the value shown as @word
+ * @word: (transfer none): the translated word, as "All" for every layer
+ *
+ * vc_bind_spin() for an input one of whose values is a word: "Default", "All".
+ */
+void
+vc_bind_spin_with_word (GtkSpinButton *spin,
+                        VcEstimate    *estimate,
+                        const char    *property,
+                        double         step,
+                        guint          digits,
+                        double         value,
+                        const char    *word)
+{
+  SpinWord *w = g_new0 (SpinWord, 1);
+
+  w->value = value;
+  w->word = g_strdup (word);
+  g_object_set_data_full (G_OBJECT (spin), SPIN_WORD_KEY, w, spin_word_free);
+  bind_spin (spin, estimate, property, step, digits, FALSE);
+  g_signal_connect (spin, "output", G_CALLBACK (word_output), NULL);
+  g_signal_connect (spin, "input", G_CALLBACK (word_input), NULL);
+  gtk_spin_button_update (spin);
+  word_output (spin, NULL);
+}
+
+/* negative values of the overhead mean "the method's default" */
 void
 vc_bind_spin_with_default (GtkSpinButton *spin,
                            VcEstimate    *estimate,
@@ -319,12 +488,7 @@ vc_bind_spin_with_default (GtkSpinButton *spin,
                            double         step,
                            guint          digits)
 {
-  vc_bind_spin (spin, estimate, property, step, digits);
-  gtk_spin_button_set_numeric (spin, FALSE);
-  g_signal_connect (spin, "output", G_CALLBACK (default_output), NULL);
-  g_signal_connect (spin, "input", G_CALLBACK (default_input), NULL);
-  gtk_spin_button_update (spin);
-  default_output (spin, NULL);
+  vc_bind_spin_with_word (spin, estimate, property, step, digits, -1, C_("overhead", "Default"));
 }
 
 /* Lines up the label column of several grids (the model section and a tab's own sections). */

@@ -35,19 +35,20 @@ void vc_bind_active          (GtkWidget      *toggle,
                               VcEstimate     *estimate,
                               const char     *property);
 
-G_END_DECLS
 
-G_BEGIN_DECLS
-
+void vc_bind_spin_with_word (GtkSpinButton *spin,
+                             VcEstimate    *estimate,
+                             const char    *property,
+                             double         step,
+                             guint          digits,
+                             double         value,
+                             const char    *word);
 void vc_bind_spin_with_default (GtkSpinButton *spin,
                                 VcEstimate    *estimate,
                                 const char    *property,
                                 double         step,
                                 guint          digits);
 
-G_END_DECLS
-
-G_BEGIN_DECLS
 
 void vc_size_group_add_grid_labels (GtkSizeGroup *group,
                                     GtkGrid      *grid);

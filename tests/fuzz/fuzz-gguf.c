@@ -2,11 +2,8 @@
 /* fuzz-gguf: libFuzzer target for the GGUF header reader.
  *
  * The input is a whole file; vc_gguf_parse() must accept it or refuse it with a message, never
- * crash, hang or read outside it. Build by hand:
- *   clang -g -fsanitize=fuzzer,address,undefined -Isrc/core -I_build -I_build/src/core \
- *     tests/fuzz/fuzz-gguf.c src/core/vc-gguf.c src/core/vc-arch.c \
- *     $(pkg-config --cflags --libs gio-2.0) -o fuzz-gguf
- * Seeds: the files tests/model-files/make-fixtures.py writes under gguf/. */
+ * crash, hang or read outside it.
+ * Built and run by build-aux/fuzz (tests/fuzz/meson.build); seeds in tests/fuzz/corpus. */
 #include "config.h"
 
 #include <stddef.h>

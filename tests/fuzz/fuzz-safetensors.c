@@ -3,11 +3,8 @@
  *
  * The input is the beginning of a file: its 8-byte length and header. The file's size is the
  * input's size, or, when the input is long enough, its last 8 bytes read as a size (so that
- * tensors past the input, in a file that would be larger, are explored too). Build by hand:
- *   clang -g -fsanitize=fuzzer,address,undefined -Isrc/core -I_build -I_build/src/core \
- *     tests/fuzz/fuzz-safetensors.c src/core/vc-safetensors.c src/core/vc-arch.c \
- *     $(pkg-config --cflags --libs gio-2.0 json-glib-1.0) -o fuzz-safetensors
- * Seeds: the model.safetensors files tests/model-files/make-fixtures.py writes. */
+ * tensors past the input, in a file that would be larger, are explored too).
+ * Built and run by build-aux/fuzz (tests/fuzz/meson.build); seeds in tests/fuzz/corpus. */
 #include "config.h"
 
 #include <stddef.h>

@@ -46,7 +46,10 @@ test_actions_and_accels (void)
   g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
   vc_test_spin_until_idle ();
   g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
-  g_assert_cmpstr (g_settings_get_string (settings, "tab"), ==, "training");
+  {
+    g_autofree char *tab = g_settings_get_string (settings, "tab");
+    g_assert_cmpstr (tab, ==, "training");
+  }
   {
     g_autoptr(GVariant) inputs = g_settings_get_value (settings, "last-inputs");
     const char *batch = NULL;

@@ -233,10 +233,11 @@ test_scenario_drives_breakdown (Fixture       *f,
   g_assert_cmpfloat (weights, ==, 3.5e9);
 
   /* sorting by size puts the largest component first */
-  gtk_column_view_sort_by_column (view,
-                                  g_list_model_get_item (gtk_column_view_get_columns (view), 1) /* size */,
-                                  GTK_SORT_DESCENDING);
-  g_object_unref (g_list_model_get_item (gtk_column_view_get_columns (view), 1));
+  {
+    g_autoptr(GtkColumnViewColumn) size = g_list_model_get_item (gtk_column_view_get_columns (view), 1);
+
+    gtk_column_view_sort_by_column (view, size, GTK_SORT_DESCENDING);
+  }
   vc_test_spin_until_idle ();
   for (guint i = 1; i < g_list_model_get_n_items (rows); i++)
     {
@@ -363,7 +364,10 @@ test_inputs_kept (Fixture       *f,
   gtk_window_close (GTK_WINDOW (f->window));
   /* closing destroyed it: make the teardown's destroy a no-op on a fresh window */
   saved = g_settings_get_value (settings, "last-inputs");
-  g_assert_cmpstr (g_settings_get_string (settings, "tab"), ==, "training");
+  {
+    g_autofree char *tab = g_settings_get_string (settings, "tab");
+    g_assert_cmpstr (tab, ==, "training");
+  }
 
   second = vc_window_new (NULL);
   in = vc_estimate_get_inputs (vc_window_get_estimate (second));

@@ -568,7 +568,7 @@ test_bad_files (void)
 {
   static const struct { const char *data; const char *message; } files[] = {
     { "{ \"model_type\": \"llama\", ", "~config.json is not valid JSON" },
-    { "", "~config.json does not hold a JSON object" },
+    { "", "config.json is empty; a config.json is a JSON object" },
     { "[1, 2, 3]", "~config.json does not hold a JSON object" },
     { "\"llama\"", "~config.json does not hold a JSON object" },
     { "{\"a\": NaN}", "~is not valid JSON" },

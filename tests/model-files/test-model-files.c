@@ -261,7 +261,7 @@ static const BadCase bad_cases[] = {
   { "safetensors/bad/size-mismatch", "holds 512 bytes but its dtype and shape need 600" },
   { "safetensors/bad/not-json", "not valid JSON" },
   { "safetensors/bad/dtype", "dtype “Q9”, which is not known" },
-  { "safetensors/bad/deep", "nests deeper" },
+  { "safetensors/bad/deep", "nests lists or objects too deeply" },
   { "safetensors/bad/huge-number", "number too large" },
   { "safetensors/bad/index-escape", "not the name of a .safetensors file" },
 };

@@ -439,7 +439,7 @@ typedef struct
 
 static const BadCase bad_cases[] = {
   { "truncated.json", VC_ERROR_PARSE, "not valid JSON" },
-  { "empty.json", VC_ERROR_PARSE, "not a profile: the file must hold a JSON object" },
+  { "empty.json", VC_ERROR_PARSE, "the file is empty; a profile is a JSON object" },
   { "garbage.bin", VC_ERROR_PARSE, "not UTF-8 text" },
   { "not-an-object.json", VC_ERROR_PARSE, "must hold a JSON object" },
   { "missing-format.json", VC_ERROR_PARSE, "format: missing" },
@@ -536,7 +536,7 @@ test_bad_huge (void)
   file = g_file_new_for_path (sparse);
   start = g_get_monotonic_time ();
   assert_rejected (file, VC_ERROR_TOO_LARGE, "the file is too large for a profile: 8.6\302\240GB (8589934592 bytes), "
-                  "the limit is 1.0\302\240MB (1048576 bytes)");
+                  "the limit is 4.2\302\240MB (4194304 bytes)");
   g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * G_USEC_PER_SEC);
 
   /* a valid profile one byte over the limit */
@@ -549,7 +549,7 @@ test_bad_huge (void)
   g_assert_no_error (error);
   g_clear_object (&file);
   file = g_file_new_for_path (just_over);
-  assert_rejected (file, VC_ERROR_TOO_LARGE, "(1048577 bytes), the limit is 1.0\302\240MB (1048576 bytes)");
+  assert_rejected (file, VC_ERROR_TOO_LARGE, "(4194305 bytes), the limit is 4.2\302\240MB (4194304 bytes)");
 
   /* and the same one byte shorter is accepted */
   g_string_truncate (text, VC_PROFILE_MAX_SIZE);
@@ -581,7 +581,7 @@ test_bad_deep (void)
     g_string_append_c (text, '[');
   g_file_set_contents (path, text->str, text->len, &error);
   g_assert_no_error (error);
-  assert_rejected (file, VC_ERROR_PARSE, "nested too deeply");
+  assert_rejected (file, VC_ERROR_PARSE, "nests lists or objects too deeply");
   vc_test_remove_tree (dir);
 }
 

@@ -1,0 +1,198 @@
+/* vc-atomic-file.c: the data goes to a new file in the same folder, is flushed to the disk,
+ * then renamed over the old file in one step. GLib's g_file_replace() writes over the old file
+ * in place when it cannot create a file beside it (a read-only folder holding a writable
+ * file): a full disk then leaves a truncated file. This never does. */
+#define G_LOG_DOMAIN "vc-atomic-file"
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vc-atomic-file.h"
+
+static gboolean
+fail (GError     **error,
+      int          saved_errno,
+      const char  *format,
+      ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+fail (GError     **error,
+      int          saved_errno,
+      const char  *format,
+      ...)
+{
+  va_list args;
+  g_autofree char *message = NULL;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), message);
+  return FALSE;
+}
+
+static gboolean
+replace_local (const char    *path,
+               const char    *data,
+               gsize          length,
+               GCancellable  *cancellable,
+               GError       **error)
+{
+  g_autofree char *real = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *tmp = NULL;
+  struct stat st;
+  gboolean exists;
+  int mode = 0666, fd, saved;
+  gsize done = 0;
+
+  /* a link is followed: the file it names is replaced, the link stays */
+  real = realpath (path, NULL);
+  if (real == NULL)
+    real = g_strdup (path);
+  exists = g_stat (real, &st) == 0;
+  if (exists && !S_ISREG (st.st_mode))
+    return fail (error, S_ISDIR (st.st_mode) ? EISDIR : EINVAL,
+                 _("this is a folder or a special file, not a file that can be replaced"));
+  if (exists)
+    mode = st.st_mode & 07777;
+
+  dir = g_path_get_dirname (real);
+  base = g_path_get_basename (real);
+  tmp = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
+  fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, exists ? (mode & 0777) : 0666);
+  if (fd < 0)
+    {
+      saved = errno;
+      if (exists)
+        return fail (error, saved,
+                     _("cannot write in the file's folder (%s); a save writes a new file beside the "
+                       "old one and never writes over it, so the file was left as it was"),
+                     g_strerror (saved));
+      return fail (error, saved, _("cannot create the file: %s"), g_strerror (saved));
+    }
+  if (exists)
+    (void) fchmod (fd, mode);
+
+  while (done < length)
+    {
+      gssize n;
+
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          saved = ECANCELED;
+          goto failed;
+        }
+      n = write (fd, data + done, length - done);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          saved = errno;
+          goto failed;
+        }
+      done += n;
+    }
+  if (fsync (fd) != 0)
+    {
+      saved = errno;
+      goto failed;
+    }
+  if (close (fd) != 0)
+    {
+      saved = errno;
+      fd = -1;
+      goto failed;
+    }
+  fd = -1;
+  if (g_rename (tmp, real) != 0)
+    {
+      saved = errno;
+      goto failed;
+    }
+  /* the rename itself reaches the disk with the folder */
+  fd = g_open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  if (fd >= 0)
+    {
+      (void) fsync (fd);
+      close (fd);
+    }
+  return TRUE;
+
+failed:
+  if (fd >= 0)
+    close (fd);
+  g_unlink (tmp);
+  if (saved == ECANCELED)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("the save was cancelled"));
+      return FALSE;
+    }
+  if (exists)
+    return fail (error, saved, _("cannot write the file: %s; the old file was left as it was"),
+                 g_strerror (saved));
+  return fail (error, saved, _("cannot write the file: %s; nothing was saved"), g_strerror (saved));
+}
+
+/* Other locations (GVfs): GIO's replace, abandoning the temporary file on a failed write. */
+static gboolean
+replace_other (GFile         *file,
+               const char    *data,
+               gsize          length,
+               GCancellable  *cancellable,
+               GError       **error)
+{
+  g_autoptr(GFileOutputStream) out = NULL;
+  gsize written;
+
+  out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, cancellable, error);
+  if (out == NULL)
+    return FALSE;
+  if (!g_output_stream_write_all (G_OUTPUT_STREAM (out), data, length, &written, cancellable, error))
+    {
+      /* closing with a cancelled cancellable discards the temporary file */
+      g_autoptr(GCancellable) abandon = g_cancellable_new ();
+
+      g_cancellable_cancel (abandon);
+      g_output_stream_close (G_OUTPUT_STREAM (out), abandon, NULL);
+      return FALSE;
+    }
+  return g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, error);
+}
+
+/**
+ * vc_atomic_file_replace:
+ *
+ * Replaces @file's contents: a temporary file in the same folder receives @data, is flushed
+ * to the disk and renamed over @file. When that is impossible (a read-only folder, a full
+ * disk) the error says so, the previous file is left byte for byte as it was and no
+ * temporary file stays behind. A new file keeps the default permissions; a replaced one keeps
+ * its own.
+ */
+gboolean
+vc_atomic_file_replace (GFile         *file,
+                        const char    *data,
+                        gsize          length,
+                        GCancellable  *cancellable,
+                        GError       **error)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  path = g_file_get_path (file);
+  if (path != NULL)
+    return replace_local (path, data, length, cancellable, error);
+  return replace_other (file, data, length, cancellable, error);
+}

@@ -1,0 +1,624 @@
+/* vc-json-input.c: the guarded way JSON files come in (see vc-json-input.h). */
+#define G_LOG_DOMAIN "vc-json-input"
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vc-error.h"
+#include "vc-json-input.h"
+
+/* How comments are read. json-glib 1.6 takes everything from a '/' to the next '/' as a
+ * comment (so "/​* … *​/" works, and "//" is an empty comment); other versions may read C
+ * comments ("//" to the end of the line, "/​* … *​/"). The data is scanned both ways and must
+ * pass both, so that no version's parser goes deeper than the check saw. */
+typedef enum
+{
+  COMMENTS_SLASH_PAIR,
+  COMMENTS_C,
+} CommentStyle;
+
+typedef struct
+{
+  guint max_depth;
+  gboolean second_value;     /* something after the first complete top-level value */
+  gboolean any_value;
+  gboolean nul_escape;       /* "\u0000" in a double-quoted string */
+} Scan;
+
+/* An integer literal json-glib would wrap around (it keeps integers in 64 bits without an
+ * overflow check): "-99999999999999999999" becomes 1. */
+static gboolean
+integer_overflows (const char *literal,
+                   gboolean    negative)
+{
+  const char *p = literal;
+  gboolean hex;
+  guint64 u;
+
+  if (*p == '-')
+    {
+      negative = !negative;
+      p++;
+    }
+  hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+  if (hex)
+    p += 2;
+  if (*p == '\0')
+    return FALSE;
+  for (const char *q = p; *q; q++)
+    if (!(hex ? g_ascii_isxdigit (*q) : g_ascii_isdigit (*q)))
+      return FALSE;   /* not an integer: a double, a word, or junk json-glib refuses */
+  if (!g_ascii_string_to_unsigned (p, hex ? 16 : 10, 0, G_MAXUINT64, &u, NULL))
+    return TRUE;
+  return negative ? u > (guint64) G_MAXINT64 + 1 : u > (guint64) G_MAXINT64;
+}
+
+static void
+scan (const char   *data,
+      gsize         length,
+      CommentStyle  style,
+      guint         limit,
+      GHashTable   *huge,
+      Scan         *out)
+{
+  guint depth = 0;
+  gboolean done = FALSE, negative = FALSE;
+  const char *key = NULL;
+  gsize key_len = 0;
+  gsize i = 0;
+
+  memset (out, 0, sizeof *out);
+  if (length >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0)
+    i = 3;
+
+  while (i < length)
+    {
+      char c = data[i];
+
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+        {
+          i++;
+          continue;
+        }
+      if (c == '/')
+        {
+          const char *end = NULL;
+
+          if (style == COMMENTS_SLASH_PAIR)
+            {
+              end = memchr (data + i + 1, '/', length - i - 1);
+              if (end == NULL)
+                break;               /* an unterminated comment: the parser refuses it */
+              i = end - data + 1;
+              continue;
+            }
+          if (i + 1 < length && data[i + 1] == '/')
+            {
+              end = memchr (data + i, '\n', length - i);
+              i = end ? (gsize) (end - data) + 1 : length;
+              continue;
+            }
+          if (i + 1 < length && data[i + 1] == '*')
+            {
+              end = g_strstr_len (data + i + 2, length - i - 2, "*/");
+              if (end == NULL)
+                break;
+              i = end - data + 2;
+              continue;
+            }
+          /* a stray '/': a token like any other below */
+        }
+
+      if (depth == 0 && done)
+        {
+          out->second_value = TRUE;
+          break;
+        }
+
+      if (c == '"' || c == '\'')
+        {
+          gsize start = ++i;
+
+          /* single-quoted strings have no escapes in json-glib: they end at the next quote */
+          while (i < length && data[i] != c)
+            {
+              if (c == '"' && data[i] == '\\')
+                {
+                  if (length - i >= 6 && memcmp (data + i, "\\u0000", 6) == 0)
+                    out->nul_escape = TRUE;
+                  i += 2;
+                }
+              else
+                i++;
+            }
+          key = data + start;
+          key_len = MIN (i, length) - start;
+          i++;
+          negative = FALSE;
+          if (depth == 0)
+            done = TRUE;
+          continue;
+        }
+      if (c == '[' || c == '{')
+        {
+          depth++;
+          out->max_depth = MAX (out->max_depth, depth);
+          if (depth > limit)
+            break;
+          i++;
+          continue;
+        }
+      if (c == ']' || c == '}')
+        {
+          if (depth > 0)
+            depth--;
+          if (depth == 0)
+            done = TRUE;
+          i++;
+          continue;
+        }
+      if (c == ',' || c == ':')
+        {
+          negative = FALSE;
+          i++;
+          continue;
+        }
+
+      /* a bare word: a number, true, false, null, or something the parser refuses */
+      {
+        gsize start = i;
+        g_autofree char *word = NULL;
+
+        while (i < length && strchr (" \t\n\r/\"'[]{},:", data[i]) == NULL)
+          i++;
+        if (i == start)
+          i++;                        /* a stray '/' in C comment style */
+        word = g_strndup (data + start, i - start);
+        if (g_str_equal (word, "-"))
+          {
+            /* json-glib reads "- 5" as -5 */
+            negative = TRUE;
+            continue;
+          }
+        if (huge != NULL && key != NULL && integer_overflows (word, negative))
+          g_hash_table_replace (huge, g_strndup (key, key_len),
+                                g_strconcat (negative ? "-" : "", word, NULL));
+        negative = FALSE;
+        if (depth == 0)
+          done = TRUE;
+      }
+    }
+  out->any_value = done || depth > 0;
+}
+
+/* UTF-8, NUL bytes aside (g_utf8_validate_len() stops at the first) */
+static gboolean
+utf8_valid_but_nul (const char *data,
+                    gsize       length)
+{
+  const char *end;
+
+  while (!g_utf8_validate_len (data, length, &end))
+    {
+      if (*end != '\0')
+        return FALSE;
+      length -= end - data + 1;
+      data = end + 1;
+    }
+  return TRUE;
+}
+
+/**
+ * vc_json_input_check:
+ * @data: the bytes, as read
+ * @length: their number
+ * @name: the file, as messages name it ("config.json", "the file")
+ * @kind: what the file should be, for messages ("a profile")
+ * @huge_integers: (out) (optional) (transfer full): member name → integer literal, for every
+ *   integer json-glib cannot hold in 64 bits (it would wrap around); %NULL when there is none
+ *
+ * Everything but the parse itself (see vc_json_input_parse()).
+ */
+gboolean
+vc_json_input_check (const char  *data,
+                     gsize        length,
+                     const char  *name,
+                     const char  *kind,
+                     GHashTable **huge_integers,
+                     GError     **error)
+{
+  return vc_json_input_check_max (data, length, VC_JSON_INPUT_MAX_SIZE, name, kind, huge_integers, error);
+}
+
+/**
+ * vc_json_input_check_max:
+ * @max_size: the most bytes accepted, for a JSON text that may be larger than a profile or a
+ *   config.json (a safetensors header, its index)
+ *
+ * vc_json_input_check() with another size cap.
+ */
+gboolean
+vc_json_input_check_max (const char  *data,
+                         gsize        length,
+                         gsize        max_size,
+                         const char  *name,
+                         const char  *kind,
+                         GHashTable **huge_integers,
+                         GError     **error)
+{
+  g_autoptr(GHashTable) huge = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  Scan a, b;
+
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+
+  if (length == 0)
+    {
+      /* TRANSLATORS: “config.json is empty; a config.json is a JSON object” */
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s is empty; %s is a JSON object"), name, kind);
+      return FALSE;
+    }
+  if (length > max_size)
+    {
+      g_autofree char *size = g_format_size_full (length, G_FORMAT_SIZE_LONG_FORMAT);
+      g_autofree char *max = g_format_size_full (max_size, G_FORMAT_SIZE_LONG_FORMAT);
+
+      /* TRANSLATORS: “the file is too large for a profile: 8.6 GB (…), the limit is 4.2 MB (…)” */
+      g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE, _("%s is too large for %s: %s, the limit is %s"),
+                   name, kind, size, max);
+      return FALSE;
+    }
+  if (!utf8_valid_but_nul (data, length))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s is not UTF-8 text, so not %s (a JSON file)"), name, kind);
+      return FALSE;
+    }
+  if (memchr (data, '\0', length) != NULL)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s holds a NUL byte, so it is not %s (a JSON text file)"),
+                   name, kind);
+      return FALSE;
+    }
+
+  scan (data, length, COMMENTS_SLASH_PAIR, VC_JSON_INPUT_MAX_DEPTH, huge, &a);
+  scan (data, length, COMMENTS_C, VC_JSON_INPUT_MAX_DEPTH, huge, &b);
+  if (MAX (a.max_depth, b.max_depth) > VC_JSON_INPUT_MAX_DEPTH)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                   _("%s nests lists or objects too deeply (more than %d levels) for %s"),
+                   name, VC_JSON_INPUT_MAX_DEPTH, kind);
+      return FALSE;
+    }
+  if (!a.any_value && !b.any_value)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s holds only blanks or comments; %s is a JSON object"),
+                   name, kind);
+      return FALSE;
+    }
+  /* either reading: json-glib 1.6 ignores a second value after a list or an object, and
+   * leaks it */
+  if (a.second_value || b.second_value)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                   _("%s holds more than one JSON value; %s is a single JSON object"), name, kind);
+      return FALSE;
+    }
+  if (a.nul_escape || b.nul_escape)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                   _("%s holds the escape \\u0000 (a NUL character) in a text; %s cannot hold it"),
+                   name, kind);
+      return FALSE;
+    }
+  if (huge_integers)
+    *huge_integers = g_hash_table_size (huge) > 0 ? g_steal_pointer (&huge) : NULL;
+  return TRUE;
+}
+
+static gboolean
+texts_valid (JsonNode *node,
+             guint     depth)
+{
+  if (depth > VC_JSON_INPUT_MAX_DEPTH)
+    return FALSE;
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObjectIter iter;
+      const char *member;
+      JsonNode *child;
+
+      json_object_iter_init (&iter, json_node_get_object (node));
+      while (json_object_iter_next (&iter, &member, &child))
+        if (!g_utf8_validate (member, -1, NULL) || !texts_valid (child, depth + 1))
+          return FALSE;
+      return TRUE;
+    }
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        if (!texts_valid (json_array_get_element (array, i), depth + 1))
+          return FALSE;
+      return TRUE;
+    }
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return g_utf8_validate (json_node_get_string (node), -1, NULL);
+  return TRUE;
+}
+
+/**
+ * vc_json_input_parse:
+ *
+ * Checks @data (see vc_json_input_check()), parses it with json-glib, then checks that every
+ * text in it is valid UTF-8.
+ *
+ * Returns: (transfer full) (nullable): the top-level value, or %NULL with @error set
+ */
+JsonNode *
+vc_json_input_parse (const char  *data,
+                     gsize        length,
+                     const char  *name,
+                     const char  *kind,
+                     GHashTable **huge_integers,
+                     GError     **error)
+{
+  return vc_json_input_parse_max (data, length, VC_JSON_INPUT_MAX_SIZE, name, kind, huge_integers, error);
+}
+
+/**
+ * vc_json_input_parse_max:
+ *
+ * vc_json_input_parse() with another size cap (see vc_json_input_check_max()).
+ */
+JsonNode *
+vc_json_input_parse_max (const char  *data,
+                         gsize        length,
+                         gsize        max_size,
+                         const char  *name,
+                         const char  *kind,
+                         GHashTable **huge_integers,
+                         GError     **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GHashTable) huge = NULL;
+  g_autoptr(JsonNode) root = NULL;
+
+  if (!vc_json_input_check_max (data, length, max_size, name, kind, &huge, error))
+    return NULL;
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, data, length, &local))
+    {
+      /* json-glib quotes the text at fault cut at a byte count, possibly inside a character */
+      g_autofree char *reason = g_utf8_make_valid (local->message, -1);
+
+      /* TRANSLATORS: “config.json is not valid JSON: <data>:1:5: Parse error: …” */
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s is not valid JSON: %s"), name, reason);
+      return NULL;
+    }
+  root = json_parser_steal_root (parser);
+  if (root == NULL)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s holds only blanks or comments; %s is a JSON object"),
+                   name, kind);
+      return NULL;
+    }
+  if (!texts_valid (root, 0))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                   _("%s holds a text that is not UTF-8 once its escapes are read (such as \\377); "
+                     "write characters as they are or as \\uXXXX"), name);
+      return NULL;
+    }
+  if (huge_integers)
+    *huge_integers = g_steal_pointer (&huge);
+  return g_steal_pointer (&root);
+}
+
+static GBytes *
+too_large (const char *name,
+           const char *kind,
+           goffset     size,
+           GError    **error)
+{
+  g_autofree char *shown = g_format_size_full (size, G_FORMAT_SIZE_LONG_FORMAT);
+  g_autofree char *max = g_format_size_full (VC_JSON_INPUT_MAX_SIZE, G_FORMAT_SIZE_LONG_FORMAT);
+
+  g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE, _("%s is too large for %s: %s, the limit is %s"),
+               name, kind, shown, max);
+  return NULL;
+}
+
+static GBytes *
+not_regular (const char *name,
+             const char *kind,
+             gboolean    folder,
+             GError    **error)
+{
+  if (folder)
+    g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s is a folder, not %s"), name, kind);
+  else
+    g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                 _("%s is not a regular file (a pipe, device or socket), so not %s"), name, kind);
+  return NULL;
+}
+
+/* Local files: opened without blocking (a FIFO would wait for a writer forever), then checked
+ * on the open descriptor, so that nothing can be swapped in between. */
+static GBytes *
+read_local (const char    *path,
+            const char    *name,
+            const char    *kind,
+            GCancellable  *cancellable,
+            GError       **error)
+{
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+  struct stat st;
+  int fd, flags;
+
+  fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), _("cannot read %s: %s"),
+                   name, g_strerror (saved));
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      gboolean folder = S_ISDIR (st.st_mode);
+      close (fd);
+      return not_regular (name, kind, folder, error);
+    }
+  if (st.st_size > VC_JSON_INPUT_MAX_SIZE)
+    {
+      close (fd);
+      return too_large (name, kind, st.st_size, error);
+    }
+  flags = fcntl (fd, F_GETFL);
+  if (flags >= 0)
+    fcntl (fd, F_SETFL, flags & ~O_NONBLOCK);
+
+  /* at most one byte more than allowed, should the file grow meanwhile */
+  g_byte_array_set_size (bytes, VC_JSON_INPUT_MAX_SIZE + 1);
+  {
+    gsize total = 0;
+
+    while (total < bytes->len)
+      {
+        gssize n;
+
+        if (g_cancellable_set_error_if_cancelled (cancellable, error))
+          {
+            close (fd);
+            return NULL;
+          }
+        n = read (fd, bytes->data + total, bytes->len - total);
+        if (n < 0 && errno == EINTR)
+          continue;
+        if (n < 0)
+          {
+            int saved = errno;
+            close (fd);
+            g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), _("cannot read %s: %s"),
+                         name, g_strerror (saved));
+            return NULL;
+          }
+        if (n == 0)
+          break;
+        total += n;
+      }
+    close (fd);
+    if (total > VC_JSON_INPUT_MAX_SIZE)
+      return too_large (name, kind, total, error);
+    g_byte_array_set_size (bytes, total);
+  }
+  return g_byte_array_free_to_bytes (g_steal_pointer (&bytes));
+}
+
+/**
+ * vc_json_input_read_file:
+ * @file: the file to read
+ * @name: the file, as messages name it
+ * @kind: what it should be, for messages ("a profile")
+ *
+ * Reads a regular file of at most VC_JSON_INPUT_MAX_SIZE bytes; folders, pipes, devices and
+ * sockets are refused before anything is read. An empty file is read (as no bytes):
+ * vc_json_input_check() refuses it with its message.
+ *
+ * Returns: (transfer full) (nullable): the bytes
+ */
+GBytes *
+vc_json_input_read_file (GFile         *file,
+                         const char    *name,
+                         const char    *kind,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autoptr(GError) local = NULL;
+  g_autofree guint8 *data = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  path = g_file_get_path (file);
+  if (path != NULL)
+    return read_local (path, name, kind, cancellable, error);
+
+  /* other locations (a URI through GVfs): the same checks through GIO */
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                            G_FILE_QUERY_INFO_NONE, cancellable, &local);
+  if (info == NULL)
+    {
+      g_set_error (error, local->domain, local->code, _("cannot read %s: %s"), name, local->message);
+      return NULL;
+    }
+  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+    return not_regular (name, kind, g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY, error);
+  if (g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE) &&
+      g_file_info_get_size (info) > VC_JSON_INPUT_MAX_SIZE)
+    return too_large (name, kind, g_file_info_get_size (info), error);
+  stream = g_file_read (file, cancellable, &local);
+  if (stream == NULL)
+    {
+      g_set_error (error, local->domain, local->code, _("cannot read %s: %s"), name, local->message);
+      return NULL;
+    }
+  data = g_malloc (VC_JSON_INPUT_MAX_SIZE + 1);
+  if (!g_input_stream_read_all (G_INPUT_STREAM (stream), data, VC_JSON_INPUT_MAX_SIZE + 1, &length,
+                                cancellable, &local))
+    {
+      g_set_error (error, local->domain, local->code, _("cannot read %s: %s"), name, local->message);
+      return NULL;
+    }
+  if (length > VC_JSON_INPUT_MAX_SIZE)
+    return too_large (name, kind, length, error);
+  return g_bytes_new (data, length);
+}
+
+/**
+ * vc_file_check_regular:
+ * @name: the file as messages name it
+ * @kind: what it should be, as "a GGUF file"
+ *
+ * Whether @file is a regular file, checked before a reader opens it: a FIFO would block the
+ * open and a device be read without end. The readers of binary headers (GGUF, safetensors)
+ * read only a file's beginning through GIO and check it here first.
+ *
+ * Returns: %TRUE when it is one, else %FALSE with @error naming the file
+ */
+gboolean
+vc_file_check_regular (GFile         *file,
+                       const char    *name,
+                       const char    *kind,
+                       GCancellable  *cancellable,
+                       GError       **error)
+{
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GError) local = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE, G_FILE_QUERY_INFO_NONE, cancellable, &local);
+  if (info == NULL)
+    {
+      g_set_error (error, local->domain, local->code, _("cannot read %s: %s"), name, local->message);
+      return FALSE;
+    }
+  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+    {
+      not_regular (name, kind, g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY, error);
+      return FALSE;
+    }
+  return TRUE;
+}
