@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-atomic-file.c: the data goes to a new file in the same folder, is flushed to the disk,
  * then renamed over the old file in one step. GLib's g_file_replace() writes over the old file
  * in place when it cannot create a file beside it (a read-only folder holding a writable

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-atomic-file.h: replacing a file's contents without ever writing over the old file. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-json-input.c: the guarded way JSON files come in (see vc-json-input.h). */
 #define G_LOG_DOMAIN "vc-json-input"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-json-input.h: the one guarded way JSON files come in (profiles and config.json).
  *
  * Before json-glib sees the data, it is checked: not empty, at most VC_JSON_INPUT_MAX_SIZE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-cli: the command-line parser, the real vramcalc.c with its main() renamed. The input
  * is the arguments, separated by NUL bytes. Options that only print and exit (help,
  * version) or write files (--save-profile) are left out; libFuzzer's -close_fd_mask=3 keeps

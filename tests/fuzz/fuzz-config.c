@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-config: config.json import. A config either loads into an estimate that computes
  * finite, non-negative figures and UTF-8 reports, or is refused with a UTF-8 message. */
 #include "config.h"

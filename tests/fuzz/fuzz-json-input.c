@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-json-input: the guarded way JSON comes in. Whatever it accepts, json-glib parsed
  * without going deeper than the limit, and every text in it is UTF-8. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-profile: profile load. What loads saves, and what is saved reopens with the same
  * inputs; what is refused leaves the target untouched. */
 #include "config.h"

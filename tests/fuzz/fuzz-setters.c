@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-setters: every text input setter. The first byte picks the input (or the custom GPU
  * list), the rest is the text. A value that is taken reads back as text that is taken again
  * unchanged, the estimate computes, and its profile reopens. */

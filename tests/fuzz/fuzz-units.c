@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-units: number and size parsing. What parses is finite and formats as UTF-8. */
 #include "config.h"
 

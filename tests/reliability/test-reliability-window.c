@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-reliability-window.c: the window's side of the defects that once crashed it or changed
  * the model behind the user's back: an empty or deep config.json through Import, drop and
  * opening a file; leaving a field without typing; "128k" in a spin button; a GPU count beyond

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-reliability.c: inputs that once crashed, hung, lost data or slipped through wrong;
  * each case names the defect it guards against. Core API and vramcalc. */
 #include "config.h"
