@@ -67,6 +67,8 @@ static const Option options[] = {
   { "active-params", OPT_PROPERTY, "active-parameters", "N", N_("MoE: parameters activated per token") },
   { "precision", OPT_PROPERTY, "precision", "fp32|fp16|bf16|fp8|int8|int4",
     N_("Weights (inference) or parameters (training; fp32, fp16 or bf16)") },
+  { "training-precision", OPT_PROPERTY, "training-precision", "fp32|fp16|bf16",
+    N_("Parameters of a training run, whatever the mode estimated (default bf16)") },
   { "kv-precision", OPT_PROPERTY, "kv-precision", "fp32|fp16|bf16|fp8|int8|int4", N_("KV cache precision") },
   { "finetune", OPT_PROPERTY, "finetune", "full|lora|qlora-8bit|qlora-4bit", N_("Selected fine-tuning scenario") },
   { "optimizer", OPT_PROPERTY, "optimizer", "adamw|adam|sgd|sgd-momentum|rmsprop|adamw-8bit", N_("Optimizer") },
@@ -633,6 +635,7 @@ apply_request (Request    *req,
 {
   g_autoptr(GError) error = NULL;
   const char *method = req->method;
+  const char *precision = NULL;
 
   if (req->profile_path)
     {
@@ -674,6 +677,12 @@ apply_request (Request    *req,
       const char *property = req->settings->pdata[k];
       const char *value = req->settings->pdata[k + 1];
 
+      /* --precision is the precision of the mode estimated, known once every option is read */
+      if (g_str_equal (property, "precision"))
+        {
+          precision = value;
+          continue;
+        }
       if (!vc_estimate_set_from_string (estimate, property, value, &error))
         {
           const char *option = property;
@@ -685,6 +694,27 @@ apply_request (Request    *req,
                 break;
               }
           return usage_error (option, error->message);
+        }
+    }
+  if (precision != NULL)
+    {
+      if (vc_estimate_get_inputs (estimate)->mode != VC_MODE_TRAINING)
+        {
+          if (!vc_estimate_set_from_string (estimate, "precision", precision, &error))
+            return usage_error ("precision", error->message);
+        }
+      else if (!vc_estimate_set_from_string (estimate, "training-precision", precision, &error))
+        {
+          g_autoptr(VcEstimate) scratch = vc_estimate_new ();
+
+          g_clear_error (&error);
+          /* a precision, but not one a training run keeps its parameters in */
+          if (vc_estimate_set_from_string (scratch, "precision", precision, NULL))
+            return usage_error ("precision",
+                                _("in training the parameter precision is fp32, fp16 or bf16; "
+                                  "the QLoRA scenarios quantize the base model to 8 or 4 bits themselves"));
+          vc_estimate_set_from_string (scratch, "precision", precision, &error);
+          return usage_error ("precision", error->message);
         }
     }
   return 0;

@@ -46,6 +46,7 @@ enum {
   PROP_PARAMETERS,
   PROP_ACTIVE_PARAMETERS,
   PROP_PRECISION,
+  PROP_TRAINING_PRECISION,
   PROP_KV_PRECISION,
   PROP_FINETUNE,
   PROP_OPTIMIZER,
@@ -290,6 +291,7 @@ vc_estimate_set_property (GObject      *object,
     case PROP_PARAMETERS: SET_FIELD (parameters, g_value_get_double); leave_preset (self); break;
     case PROP_ACTIVE_PARAMETERS: SET_FIELD (active_parameters, g_value_get_double); leave_preset (self); break;
     case PROP_PRECISION: SET_FIELD (precision, g_value_get_enum); break;
+    case PROP_TRAINING_PRECISION: SET_FIELD (training_precision, g_value_get_enum); break;
     case PROP_KV_PRECISION: SET_FIELD (kv_precision, g_value_get_enum); break;
     case PROP_FINETUNE: SET_FIELD (finetune, g_value_get_enum); break;
     case PROP_OPTIMIZER: SET_FIELD (optimizer, g_value_get_enum); break;
@@ -364,6 +366,7 @@ vc_estimate_get_property (GObject    *object,
     case PROP_PARAMETERS: g_value_set_double (value, in->parameters); break;
     case PROP_ACTIVE_PARAMETERS: g_value_set_double (value, in->active_parameters); break;
     case PROP_PRECISION: g_value_set_enum (value, in->precision); break;
+    case PROP_TRAINING_PRECISION: g_value_set_enum (value, in->training_precision); break;
     case PROP_KV_PRECISION: g_value_set_enum (value, in->kv_precision); break;
     case PROP_FINETUNE: g_value_set_enum (value, in->finetune); break;
     case PROP_OPTIMIZER: g_value_set_enum (value, in->optimizer); break;
@@ -473,8 +476,12 @@ vc_estimate_class_init (VcEstimateClass *klass)
                          N_("Parameters activated per token, MoE (0: all)"),
                          0, MAX_PARAMETERS, d.active_parameters, RW);
   properties[PROP_PRECISION] =
-    g_param_spec_enum ("precision", N_("Precision"), N_("Weight precision (inference) or parameter precision (training)"),
+    g_param_spec_enum ("precision", N_("Precision"), N_("Weight precision (inference)"),
                        VC_TYPE_PRECISION, d.precision, RW);
+  properties[PROP_TRAINING_PRECISION] =
+    g_param_spec_enum ("training-precision", N_("Training precision"),
+                       N_("Parameter precision of a training run: fp32, fp16 or bf16"),
+                       VC_TYPE_TRAINING_PRECISION, d.training_precision, RW);
   properties[PROP_KV_PRECISION] =
     g_param_spec_enum ("kv-precision", N_("KV cache precision"), N_("Precision of the KV cache"),
                        VC_TYPE_PRECISION, d.kv_precision, RW);
@@ -818,26 +825,23 @@ vc_estimate_set_value (VcEstimate   *self,
   return TRUE;
 }
 
-/**
- * vc_estimate_inputs_equal:
- *
- * Returns: whether every input (as listed by vc_estimate_list_inputs()) is the same in both
- */
-gboolean
-vc_estimate_inputs_equal (VcEstimate *a,
-                          VcEstimate *b)
+/* whether every input (as listed by vc_estimate_list_inputs()) is the same in both */
+static gboolean
+inputs_equal (VcEstimate *a,
+              VcEstimate *b,
+              gboolean    with_mode)
 {
   g_autofree GParamSpec **inputs = NULL;
   guint n;
-
-  g_return_val_if_fail (VC_IS_ESTIMATE (a), FALSE);
-  g_return_val_if_fail (VC_IS_ESTIMATE (b), FALSE);
 
   inputs = vc_estimate_list_inputs (&n);
   for (guint i = 0; i < n; i++)
     {
       g_auto(GValue) va = G_VALUE_INIT;
       g_auto(GValue) vb = G_VALUE_INIT;
+
+      if (!with_mode && inputs[i] == properties[PROP_MODE])
+        continue;
 
       g_value_init (&va, inputs[i]->value_type);
       g_value_init (&vb, inputs[i]->value_type);
@@ -853,6 +857,32 @@ vc_estimate_inputs_equal (VcEstimate *a,
         return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+vc_estimate_inputs_equal (VcEstimate *a,
+                          VcEstimate *b)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (a), FALSE);
+  g_return_val_if_fail (VC_IS_ESTIMATE (b), FALSE);
+  return inputs_equal (a, b, TRUE);
+}
+
+/**
+ * vc_estimate_edits_equal:
+ *
+ * Like vc_estimate_inputs_equal(), but the mode, which follows the tab shown, is view state:
+ * looking at the other tab is not an edit.
+ *
+ * Returns: whether every input but the mode is the same in both
+ */
+gboolean
+vc_estimate_edits_equal (VcEstimate *a,
+                         VcEstimate *b)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (a), FALSE);
+  g_return_val_if_fail (VC_IS_ESTIMATE (b), FALSE);
+  return inputs_equal (a, b, FALSE);
 }
 
 
@@ -1069,13 +1099,6 @@ vc_estimate_check (VcEstimate  *self,
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
                    _("activated parameters (%g) cannot exceed total parameters (%g)"),
                    in->active_parameters, in->parameters);
-      return FALSE;
-    }
-  if (in->mode == VC_MODE_TRAINING && !vc_precision_is_float (in->precision))
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                   _("in training the parameter precision is fp32, fp16 or bf16; "
-                     "the QLoRA scenarios quantize the base model to 8 or 4 bits themselves"));
       return FALSE;
     }
   return TRUE;
@@ -1378,7 +1401,7 @@ vc_estimate_describe_component (VcEstimate  *self,
         return g_strdup_printf (_("Not yet allocated at the peak (start of the backward pass); "
                                   "%s trainable parameters"), T);
       return g_strdup_printf (_("%s trainable parameters × %g bytes = %s"), T,
-                              vc_precision_is_float (in->precision) ? vc_precision_bytes (in->precision) : 2.0,
+                              vc_precision_bytes ((VcPrecision) in->training_precision),
                               size);
     case VC_COMPONENT_OPTIMIZER:
       return g_strdup_printf (_("%s trainable parameters × %s state (%s) = %s"), T,

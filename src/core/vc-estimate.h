@@ -49,6 +49,8 @@ void            vc_estimate_copy_inputs        (VcEstimate   *self,
                                                 VcEstimate   *source);
 gboolean        vc_estimate_inputs_equal       (VcEstimate   *a,
                                                 VcEstimate   *b);
+gboolean        vc_estimate_edits_equal        (VcEstimate   *a,
+                                                VcEstimate   *b);
 char           *vc_estimate_dup_input_string   (VcEstimate   *self,
                                                 const char   *property);
 GParamSpec    **vc_estimate_list_inputs        (guint        *n_inputs);

@@ -219,6 +219,24 @@ build_arch_grid (VcModelSection *self)
     }
 }
 
+/* A model chosen from the list has an architecture: counting it is what the user wants (the
+ * rule of thumb gives Llama 3 8B six times its KV cache). The method can be switched back. The
+ * preset coming from the estimate (a profile opened, the inputs restored) changes no method:
+ * then the estimate already holds the preset shown. */
+static void
+preset_chosen (VcModelSection *self)
+{
+  guint pos = gtk_drop_down_get_selected (self->preset);
+  guint n;
+  const VcPreset *presets = vc_presets_get_all (&n);
+
+  if (self->estimate == NULL || pos == 0 || pos == GTK_INVALID_LIST_POSITION || pos > n)
+    return;
+  if (g_strcmp0 (vc_estimate_get_preset (self->estimate), presets[pos - 1].id) == 0)
+    return;
+  g_object_set (self->estimate, "method", VC_METHOD_ARCHITECTURE, NULL);
+}
+
 VcEstimate *
 vc_model_section_get_estimate (VcModelSection *self)
 {
@@ -239,6 +257,9 @@ vc_model_section_set_estimate (VcModelSection *self,
   g_return_if_fail (self->estimate == NULL);
   self->estimate = g_object_ref (estimate);
 
+  /* connected before the binding, so it runs while the estimate still holds the previous preset */
+  g_signal_connect_object (self->preset, "notify::selected", G_CALLBACK (preset_chosen), self,
+                           G_CONNECT_SWAPPED);
   vc_bind_preset_dropdown (self->preset, estimate);
   vc_bind_choices (self->method, estimate, "method", method_choices, G_N_ELEMENTS (method_choices));
   vc_bind_choices (self->model_type, estimate, "model-type",

@@ -20,10 +20,10 @@ struct _VcResultsView
 
   VcEstimate *estimate;
   GtkSortListModel *sorted;
-  gboolean updating_selection;
   VcScenario shown[VC_MAX_SCENARIOS];
   guint n_shown;
   GtkWidget *scenario_totals[VC_MAX_SCENARIOS];
+  GtkWidget *scenario_marks[VC_MAX_SCENARIOS];
 
   GtkWidget *box;
   GtkLabel *title;
@@ -187,6 +187,9 @@ setup_columns (VcResultsView *self)
 
 /* ---- scenario table ------------------------------------------------------------------------ */
 
+/* The scenario list selects nothing by itself: moving the focus through it (Tab, arrows) must
+ * never change the model. A scenario is chosen by activating its row (click, Enter or Space);
+ * the chosen one carries a check mark and the "selected" accessible state. */
 static void
 rebuild_scenarios (VcResultsView *self,
                    const VcResult *r)
@@ -201,22 +204,27 @@ rebuild_scenarios (VcResultsView *self,
     {
       GtkWidget *row = gtk_list_box_row_new ();
       GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+      GtkWidget *mark = gtk_image_new_from_icon_name ("object-select-symbolic");
       GtkWidget *name = gtk_label_new (vc_scenario_name (r->scenarios[i].id));
       GtkWidget *total = gtk_label_new (NULL);
 
       self->shown[i] = r->scenarios[i].id;
       gtk_widget_set_hexpand (name, TRUE);
       gtk_label_set_xalign (GTK_LABEL (name), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
       gtk_label_set_xalign (GTK_LABEL (total), 1);
       gtk_widget_add_css_class (total, "numeric");
+      gtk_box_append (GTK_BOX (box), mark);
       gtk_box_append (GTK_BOX (box), name);
       gtk_box_append (GTK_BOX (box), total);
       gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+      gtk_widget_set_tooltip_text (row, _("Click, or press Enter or Space, to show this scenario"));
       gtk_accessible_update_relation (GTK_ACCESSIBLE (row),
                                       GTK_ACCESSIBLE_RELATION_LABELLED_BY, name, total, NULL, -1);
       g_object_set_data (G_OBJECT (row), "vc-scenario", GINT_TO_POINTER (r->scenarios[i].id));
       gtk_list_box_append (self->scenarios, row);
       self->scenario_totals[i] = total;
+      self->scenario_marks[i] = mark;
     }
 }
 
@@ -230,27 +238,48 @@ update_scenarios (VcResultsView *self)
   for (guint i = 0; same && i < r->n_scenarios; i++)
     same = self->shown[i] == r->scenarios[i].id;
 
-  self->updating_selection = TRUE;
   if (!same)
     rebuild_scenarios (self, r);
   for (guint i = 0; i < r->n_scenarios; i++)
     {
       g_autofree char *size = vc_format_size (r->scenarios[i].total, unit);
+      GtkWidget *row = GTK_WIDGET (gtk_list_box_get_row_at_index (self->scenarios, i));
+      gboolean chosen = i == r->selected;
+
       gtk_label_set_label (GTK_LABEL (self->scenario_totals[i]), size);
+      gtk_widget_set_opacity (self->scenario_marks[i], chosen ? 1.0 : 0.0);
+      if (chosen)
+        gtk_widget_add_css_class (row, "vc-chosen");
+      else
+        gtk_widget_remove_css_class (row, "vc-chosen");
+      gtk_accessible_update_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_SELECTED, chosen, -1);
     }
-  gtk_list_box_select_row (self->scenarios, gtk_list_box_get_row_at_index (self->scenarios, r->selected));
-  self->updating_selection = FALSE;
 }
 
 static void
-scenario_selected (GtkListBox    *box,
-                   GtkListBoxRow *row,
-                   VcResultsView *self)
+scenario_activated (GtkListBox    *box,
+                    GtkListBoxRow *row,
+                    VcResultsView *self)
 {
-  if (self->updating_selection || row == NULL || self->estimate == NULL)
+  if (row == NULL || self->estimate == NULL)
     return;
   vc_estimate_select_scenario (self->estimate,
                                GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "vc-scenario")));
+}
+
+/**
+ * vc_results_view_get_chosen_scenario:
+ *
+ * Returns: the row of the scenario shown in the breakdown (the one marked), or %NULL
+ */
+GtkListBoxRow *
+vc_results_view_get_chosen_scenario (VcResultsView *self)
+{
+  g_return_val_if_fail (VC_IS_RESULTS_VIEW (self), NULL);
+  for (guint i = 0; i < self->n_shown; i++)
+    if (gtk_widget_get_opacity (self->scenario_marks[i]) > 0)
+      return gtk_list_box_get_row_at_index (self->scenarios, i);
+  return NULL;
 }
 
 /* ---- headline ------------------------------------------------------------------------------ */
@@ -438,5 +467,5 @@ static void
 vc_results_view_init (VcResultsView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  g_signal_connect (self->scenarios, "row-selected", G_CALLBACK (scenario_selected), self);
+  g_signal_connect (self->scenarios, "row-activated", G_CALLBACK (scenario_activated), self);
 }

@@ -180,7 +180,7 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   self->estimate = g_object_ref (estimate);
   vc_model_section_set_estimate (self->model_section, estimate);
   vc_bind_choices (self->finetune, estimate, "finetune", finetune_choices, G_N_ELEMENTS (finetune_choices));
-  vc_bind_choices (self->precision, estimate, "precision",
+  vc_bind_choices (self->precision, estimate, "training-precision",
                    vc_training_precision_choices, vc_n_training_precision_choices);
   vc_bind_spin (self->lora_rank, estimate, "lora-rank", 1, 0);
   vc_bind_spin (self->lora_percent, estimate, "lora-percent", 0.1, 3);
@@ -212,7 +212,7 @@ vc_training_page_get_input (VcTrainingPage *self,
 {
   static const struct { const char *name; gsize offset; } own[] = {
     { "finetune", G_STRUCT_OFFSET (VcTrainingPage, finetune) },
-    { "precision", G_STRUCT_OFFSET (VcTrainingPage, precision) },
+    { "training-precision", G_STRUCT_OFFSET (VcTrainingPage, precision) },
     { "lora-rank", G_STRUCT_OFFSET (VcTrainingPage, lora_rank) },
     { "lora-percent", G_STRUCT_OFFSET (VcTrainingPage, lora_percent) },
     { "lora-targets", G_STRUCT_OFFSET (VcTrainingPage, lora_targets) },

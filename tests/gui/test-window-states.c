@@ -1,0 +1,303 @@
+/* The window as a new user finds it: inputs change only when the user changes them, each tab
+ * has its own inputs and results, and what is only looked at is no edit. Drives the real
+ * window under a display, with G_DEBUG=fatal-warnings. */
+#include "config.h"
+
+#include <gtk/gtk.h>
+
+#include "gui-test-util.h"
+#include "vc-catalog.h"
+#include "vc-component-row.h"
+#include "vc-profile.h"
+#include "vc-results-view.h"
+#include "vc-units.h"
+#include "vc-window.h"
+
+typedef struct
+{
+  VcWindow *window;
+  VcEstimate *estimate;
+  VcResultsView *results;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (VC_SCHEMA_ID);
+
+  g_settings_reset (settings, "last-inputs");
+  g_settings_reset (settings, "tab");
+  f->window = vc_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 900);
+  f->estimate = vc_window_get_estimate (f->window);
+  f->results = VC_RESULTS_VIEW (vc_window_get_results (f->window));
+  gtk_window_present (GTK_WINDOW (f->window));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  vc_test_spin_until_idle ();
+}
+
+static guint
+choice_position (GtkWidget  *dropdown,
+                 const char *label)
+{
+  GListModel *model = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkStringObject) s = g_list_model_get_item (model, i);
+      if (g_str_equal (gtk_string_object_get_string (s), label))
+        return i;
+    }
+  g_error ("no choice “%s”", label);
+}
+
+static const char *
+selected_label (GtkWidget *dropdown)
+{
+  GtkStringObject *s = gtk_drop_down_get_selected_item (GTK_DROP_DOWN (dropdown));
+  return s ? gtk_string_object_get_string (s) : NULL;
+}
+
+/* No label drawn in the window says something is wrong next to figures. */
+static void
+assert_no_error_shown (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (!gtk_widget_get_visible (child))
+        continue;
+      if (GTK_IS_LABEL (child) && gtk_widget_has_css_class (child, "error") &&
+          *gtk_label_get_label (GTK_LABEL (child)) != '\0')
+        g_error ("an error is shown next to figures: %s", gtk_label_get_label (GTK_LABEL (child)));
+      assert_no_error_shown (child);
+    }
+}
+
+static const char *
+total_text (Fixture *f)
+{
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  return gtk_label_get_label (vc_results_view_get_total_label (f->results));
+}
+
+/* Item 1: tabbing through every focusable control, the scenario rows included, changes no
+ * input; a scenario is chosen by activating its row (what a click, Enter and Space do). */
+static void
+test_focus_changes_nothing (Fixture       *f,
+                            gconstpointer  data)
+{
+  GtkListBox *scenarios = vc_results_view_get_scenarios (f->results);
+  VcProfile *profile = vc_window_get_profile (f->window);
+  GtkWidget *first_row;
+  g_autofree char *before = NULL, *after = NULL;
+  gboolean visited_rows = FALSE;
+
+  before = vc_profile_serialize (f->estimate, "", "", NULL);
+  g_assert_false (vc_profile_get_modified (profile));
+
+  /* Tab forward through the whole window, then back */
+  for (guint i = 0; i < 120; i++)
+    {
+      GtkWidget *focus;
+
+      if (!gtk_widget_child_focus (GTK_WIDGET (f->window), GTK_DIR_TAB_FORWARD))
+        gtk_widget_child_focus (GTK_WIDGET (f->window), GTK_DIR_TAB_FORWARD);
+      focus = gtk_root_get_focus (GTK_ROOT (f->window));
+      if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (scenarios)))
+        {
+          visited_rows = TRUE;
+          /* arrows move the focus between rows: still nothing changes */
+          gtk_widget_child_focus (GTK_WIDGET (scenarios), GTK_DIR_DOWN);
+          gtk_widget_child_focus (GTK_WIDGET (scenarios), GTK_DIR_DOWN);
+        }
+      vc_test_spin_until_idle ();
+    }
+  for (guint i = 0; i < 60; i++)
+    gtk_widget_child_focus (GTK_WIDGET (f->window), GTK_DIR_TAB_BACKWARD);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (visited_rows);
+
+  after = vc_profile_serialize (f->estimate, "", "", NULL);
+  g_assert_cmpstr (after, ==, before);
+  g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->precision, ==, VC_PRECISION_BF16);
+  g_assert_false (vc_profile_get_modified (profile));
+  /* the seed's 7B in 16 bits is still the scenario shown */
+  g_assert_cmpstr (total_text (f), ==, "18.8\u00a0GB");
+  first_row = GTK_WIDGET (gtk_list_box_get_row_at_index (scenarios, 0));
+  g_assert_true (GTK_WIDGET (vc_results_view_get_chosen_scenario (f->results)) == first_row);
+
+  /* Enter or Space on the 4-bit row (the row's activate keybinding), or a click, choose it */
+  gtk_widget_grab_focus (GTK_WIDGET (gtk_list_box_get_row_at_index (scenarios, 2)));
+  g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->precision, ==, VC_PRECISION_BF16);
+  gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (scenarios, 2)));
+  g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->precision, ==, VC_PRECISION_INT4);
+  g_assert_cmpstr (total_text (f), ==, "8.3\u00a0GB");
+  g_assert_true (vc_results_view_get_chosen_scenario (f->results) == gtk_list_box_get_row_at_index (scenarios, 2));
+  g_assert_true (vc_profile_get_modified (profile));
+}
+
+/* Item 2: inference weight precision and training parameter precision are two inputs. */
+static void
+test_two_precisions (Fixture       *f,
+                     gconstpointer  data)
+{
+  GtkWidget *weights = vc_window_get_input (f->window, VC_MODE_INFERENCE, "precision");
+  GtkWidget *training = vc_window_get_input (f->window, VC_MODE_TRAINING, "training-precision");
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+  const char *quantized[] = { "4-bit integer (int4)", "8-bit integer (int8)", "8-bit float (fp8)" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (quantized); i++)
+    {
+      vc_window_set_mode (f->window, VC_MODE_INFERENCE);
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (weights), choice_position (weights, quantized[i]));
+      vc_window_set_mode (f->window, VC_MODE_TRAINING);
+      vc_test_wait_for_frame (GTK_WIDGET (f->window));
+      /* the Training tab keeps its own precision, never "(None)", and no error */
+      g_assert_cmpstr (selected_label (training), ==, "16-bit bfloat (bf16)");
+      g_assert_cmpint (in->training_precision, ==, VC_TRAINING_PRECISION_BF16);
+      g_assert_true (vc_estimate_check (f->estimate, NULL));
+      assert_no_error_shown (GTK_WIDGET (f->window));
+      g_assert_cmpstr (selected_label (weights), ==, quantized[i]);
+    }
+
+  /* the seed's 7B, LoRA, then full fine-tuning in fp32: the inference precision stays */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (training), choice_position (training, "32-bit float (fp32)"));
+  g_assert_cmpint (in->training_precision, ==, VC_TRAINING_PRECISION_FP32);
+  g_assert_cmpint (in->precision, ==, VC_PRECISION_FP8);
+  vc_window_set_mode (f->window, VC_MODE_INFERENCE);
+  g_assert_cmpstr (selected_label (weights), ==, "8-bit float (fp8)");
+  g_assert_cmpstr (total_text (f), ==, "11.8\u00a0GB");
+}
+
+/* Item 3: the Inference results use only the Inference tab's inputs. */
+static void
+test_modes_independent (Fixture       *f,
+                        gconstpointer  data)
+{
+  GtkWidget *checkpointing = vc_window_get_input (f->window, VC_MODE_TRAINING, "checkpointing");
+  GtkWidget *training = vc_window_get_input (f->window, VC_MODE_TRAINING, "training-precision");
+  GtkWidget *mixed = vc_window_get_input (f->window, VC_MODE_TRAINING, "mixed-precision");
+  GtkListBox *scenarios = vc_results_view_get_scenarios (f->results);
+  const char *expected[] = { "18.8\u00a0GB", "11.8\u00a0GB", "8.3\u00a0GB" };
+
+  vc_window_set_mode (f->window, VC_MODE_TRAINING);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (checkpointing),
+                              choice_position (checkpointing, "Every layer"));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (training), choice_position (training, "32-bit float (fp32)"));
+  gtk_switch_set_active (GTK_SWITCH (mixed), TRUE);
+  vc_window_set_mode (f->window, VC_MODE_INFERENCE);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+
+  /* the seed's 7B inference table: 18.8 / 11.8 / 8.3 GB, whatever the Training tab says */
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      GtkWidget *row = GTK_WIDGET (gtk_list_box_get_row_at_index (scenarios, i));
+      g_assert_nonnull (vc_test_find_label (row, expected[i]));
+    }
+}
+
+/* Item 4: a preset chosen selects the architecture method; the user can switch back. */
+static void
+test_preset_selects_architecture (Fixture       *f,
+                                  gconstpointer  data)
+{
+  GtkWidget *preset = vc_window_get_input (f->window, VC_MODE_INFERENCE, "preset");
+  GtkWidget *method = vc_window_get_input (f->window, VC_MODE_INFERENCE, "method");
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+  const VcScenarioResult *sc;
+
+  g_assert_cmpint (in->method, ==, VC_METHOD_RULE_OF_THUMB);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (preset),
+                              choice_position (preset, vc_presets_lookup ("llama-3-8b")->name));
+  g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "llama-3-8b");
+  g_assert_cmpint (in->method, ==, VC_METHOD_ARCHITECTURE);
+  g_assert_cmpstr (selected_label (method), ==, "Architecture");
+  /* 8 KV heads × 128 × 32 layers × 2 (K and V) × 2 bytes × 2048 tokens = 268,435,456 bytes */
+  sc = vc_estimate_get_selected (f->estimate);
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_KV_CACHE], ==, 268435456.0);
+
+  /* back to the rule of thumb: it stays, the preset too */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (method), choice_position (method, "Rule of thumb"));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_cmpint (in->method, ==, VC_METHOD_RULE_OF_THUMB);
+  g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "llama-3-8b");
+
+  /* a preset set from the model (a profile opened, inputs restored) keeps its method */
+  g_assert_true (vc_estimate_set_preset (f->estimate, "mistral-7b", NULL));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_cmpstr (selected_label (preset), ==, vc_presets_lookup ("mistral-7b")->name);
+  g_assert_cmpint (in->method, ==, VC_METHOD_RULE_OF_THUMB);
+}
+
+/* Item 5: the tab shown is view state; each tab keeps its scroll position. */
+static void
+test_tab_is_view_state (Fixture       *f,
+                        gconstpointer  data)
+{
+  VcProfile *profile = vc_window_get_profile (f->window);
+  GtkWidget *inference = vc_window_get_page (f->window, VC_MODE_INFERENCE);
+  GtkWidget *training = vc_window_get_page (f->window, VC_MODE_TRAINING);
+  GtkAdjustment *inference_scroll, *training_scroll;
+  double lower;
+
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1000, 500);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-training", NULL));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->mode, ==, VC_MODE_TRAINING);
+  g_assert_false (vc_profile_get_modified (profile));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-inference", NULL));
+  g_assert_false (vc_profile_get_modified (profile));
+
+  inference_scroll = gtk_scrolled_window_get_vadjustment (
+    GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (inference, GTK_TYPE_SCROLLED_WINDOW)));
+  training_scroll = gtk_scrolled_window_get_vadjustment (
+    GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (training, GTK_TYPE_SCROLLED_WINDOW)));
+  g_assert_true (inference_scroll != training_scroll);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  lower = gtk_adjustment_get_upper (inference_scroll) - gtk_adjustment_get_page_size (inference_scroll);
+  g_assert_cmpfloat (lower, >, 40);
+  gtk_adjustment_set_value (inference_scroll, 40);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-training", NULL));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_cmpfloat (gtk_adjustment_get_value (training_scroll), ==, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-inference", NULL));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_cmpfloat (gtk_adjustment_get_value (inference_scroll), ==, 40);
+
+  /* an edit still counts */
+  g_object_set (f->estimate, "batch", 2, NULL);
+  g_assert_true (vc_profile_get_modified (profile));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_test_skip ("no display: GUI tests need one (build-aux/test runs them under Xvfb)");
+      return g_test_run ();
+    }
+
+#define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("/window-states/focus-changes-nothing", test_focus_changes_nothing);
+  ADD ("/window-states/two-precisions", test_two_precisions);
+  ADD ("/window-states/modes-independent", test_modes_independent);
+  ADD ("/window-states/preset-selects-architecture", test_preset_selects_architecture);
+  ADD ("/window-states/tab-is-view-state", test_tab_is_view_state);
+  return g_test_run ();
+}
