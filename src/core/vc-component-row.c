@@ -15,7 +15,7 @@ struct _VcComponentRow
   VcComponent component;
   double bytes;
   double share;
-  char *formula;
+  VcUnit unit;
 };
 
 enum {
@@ -25,7 +25,7 @@ enum {
   PROP_NAME,
   PROP_BYTES,
   PROP_SHARE,
-  PROP_FORMULA,
+  PROP_UNIT,
   N_PROPS
 };
 
@@ -61,15 +61,6 @@ vc_component_name (VcComponent component)
 }
 
 static void
-vc_component_row_finalize (GObject *object)
-{
-  VcComponentRow *self = VC_COMPONENT_ROW (object);
-
-  g_free (self->formula);
-  G_OBJECT_CLASS (vc_component_row_parent_class)->finalize (object);
-}
-
-static void
 vc_component_row_get_property (GObject    *object,
                                guint       prop_id,
                                GValue     *value,
@@ -84,7 +75,7 @@ vc_component_row_get_property (GObject    *object,
     case PROP_NAME: g_value_set_string (value, vc_component_name (self->component)); break;
     case PROP_BYTES: g_value_set_double (value, self->bytes); break;
     case PROP_SHARE: g_value_set_double (value, self->share); break;
-    case PROP_FORMULA: g_value_set_string (value, self->formula); break;
+    case PROP_UNIT: g_value_set_enum (value, self->unit); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -109,7 +100,6 @@ vc_component_row_class_init (VcComponentRowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  object_class->finalize = vc_component_row_finalize;
   object_class->get_property = vc_component_row_get_property;
   object_class->set_property = vc_component_row_set_property;
 
@@ -125,8 +115,10 @@ vc_component_row_class_init (VcComponentRowClass *klass)
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_SHARE] =
     g_param_spec_double ("share", NULL, NULL, 0, 1, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  properties[PROP_FORMULA] =
-    g_param_spec_string ("formula", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /* the estimate's unit, for views that show the bytes */
+  properties[PROP_UNIT] =
+    g_param_spec_enum ("unit", NULL, NULL, VC_TYPE_UNIT, VC_UNIT_GB,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -146,13 +138,12 @@ const char *vc_component_row_get_id (VcComponentRow *self) { return vc_component
 const char *vc_component_row_get_name (VcComponentRow *self) { return vc_component_name (self->component); }
 double vc_component_row_get_bytes (VcComponentRow *self) { return self->bytes; }
 double vc_component_row_get_share (VcComponentRow *self) { return self->share; }
-const char *vc_component_row_get_formula (VcComponentRow *self) { return self->formula; }
+VcUnit vc_component_row_get_unit (VcComponentRow *self) { return self->unit; }
 
 void
 vc_component_row_update (VcComponentRow *self,
                          double          bytes,
-                         double          share,
-                         const char     *formula)
+                         double          share)
 {
   g_return_if_fail (VC_IS_COMPONENT_ROW (self));
 
@@ -166,10 +157,16 @@ vc_component_row_update (VcComponentRow *self,
       self->share = share;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHARE]);
     }
-  if (g_strcmp0 (self->formula, formula) != 0)
-    {
-      g_free (self->formula);
-      self->formula = g_strdup (formula);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FORMULA]);
-    }
+}
+
+void
+vc_component_row_set_unit (VcComponentRow *self,
+                           VcUnit          unit)
+{
+  g_return_if_fail (VC_IS_COMPONENT_ROW (self));
+
+  if (self->unit == unit)
+    return;
+  self->unit = unit;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT]);
 }

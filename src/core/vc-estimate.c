@@ -8,6 +8,7 @@
 
 #include "vc-catalog.h"
 #include "vc-component-row.h"
+#include "vc-custom-gpus.h"
 #include "vc-enums.h"
 #include "vc-error.h"
 #include "vc-estimate.h"
@@ -92,7 +93,6 @@ static guint signals[N_SIGNALS];
 G_DEFINE_FINAL_TYPE (VcEstimate, vc_estimate, G_TYPE_OBJECT)
 
 static void ensure_computed (VcEstimate *self);
-static void gpu_clear (gpointer data);
 
 const char *
 vc_enum_nick (GType enum_type,
@@ -162,10 +162,10 @@ update_breakdown (VcEstimate *self)
   for (guint i = 0; i < n_shown; i++)
     {
       g_autoptr(VcComponentRow) row = g_list_model_get_item (G_LIST_MODEL (self->breakdown), i);
-      g_autofree char *formula = vc_estimate_describe_component (self, self->result.selected, shown[i]);
       double bytes = sc->bytes[shown[i]];
 
-      vc_component_row_update (row, bytes, sc->total > 0 ? bytes / sc->total : 0, formula);
+      vc_component_row_update (row, bytes, sc->total > 0 ? bytes / sc->total : 0);
+      vc_component_row_set_unit (row, self->unit);
     }
 }
 
@@ -322,6 +322,8 @@ vc_estimate_set_property (GObject      *object,
         return;
       self->unit = g_value_get_enum (value);
       g_object_notify_by_pspec (object, pspec);
+      /* the breakdown's rows carry the unit */
+      invalidate (self);
       return;
     default:
       if (prop_id >= PROP_ARCH_0 && prop_id < PROP_ARCH_0 + n_arch_fields)
@@ -591,8 +593,7 @@ vc_estimate_init (VcEstimate *self)
   self->preset = g_strdup ("");
   self->model_name = g_strdup ("");
   self->custom_gpus = g_strdup ("");
-  self->user_gpus = g_array_new (FALSE, TRUE, sizeof (VcGpu));
-  g_array_set_clear_func (self->user_gpus, gpu_clear);
+  self->user_gpus = vc_custom_gpus_parse ("", NULL);
   self->breakdown = g_list_store_new (VC_TYPE_COMPONENT_ROW);
   recompute (self);
 }
@@ -837,23 +838,13 @@ inputs_equal (VcEstimate *a,
   inputs = vc_estimate_list_inputs (&n);
   for (guint i = 0; i < n; i++)
     {
-      g_auto(GValue) va = G_VALUE_INIT;
-      g_auto(GValue) vb = G_VALUE_INIT;
+      /* the text form is exact: doubles in their shortest round-trip form */
+      g_autofree char *ta = vc_estimate_dup_input_string (a, inputs[i]->name);
+      g_autofree char *tb = vc_estimate_dup_input_string (b, inputs[i]->name);
 
       if (!with_mode && inputs[i] == properties[PROP_MODE])
         continue;
-
-      g_value_init (&va, inputs[i]->value_type);
-      g_value_init (&vb, inputs[i]->value_type);
-      g_object_get_property (G_OBJECT (a), inputs[i]->name, &va);
-      g_object_get_property (G_OBJECT (b), inputs[i]->name, &vb);
-      if (G_IS_PARAM_SPEC_DOUBLE (inputs[i]))
-        {
-          /* exact: g_param_values_cmp would call 7e9 and 7e9 + 1e-7 equal */
-          if (g_value_get_double (&va) != g_value_get_double (&vb))
-            return FALSE;
-        }
-      else if (g_param_values_cmp (inputs[i], &va, &vb) != 0)
+      if (!g_str_equal (ta, tb))
         return FALSE;
     }
   return TRUE;
@@ -1188,93 +1179,21 @@ vc_estimate_get_breakdown (VcEstimate *self)
   return G_LIST_MODEL (self->breakdown);
 }
 
-static void
-gpu_clear (gpointer data)
-{
-  VcGpu *gpu = data;
-
-  g_free (gpu->id);
-  g_free (gpu->name);
-  g_free (gpu->vendor);
-}
-
-/* "RTX 6000 Ada=48; My card=23028MiB": a name, '=', a size in GB or with a unit. */
-static gboolean
-parse_custom_gpus (const char  *text,
-                   GArray      *out,
-                   GError     **error)
-{
-  g_auto(GStrv) items = g_strsplit (text ? text : "", ";", -1);
-
-  for (guint i = 0; items[i]; i++)
-    {
-      g_autofree char *item = g_strstrip (g_strdup (items[i]));
-      g_autofree char *name = NULL;
-      g_autofree char *size = NULL;
-      const char *eq;
-      double value, factor = 1e9;
-      VcGpu gpu = { 0 };
-
-      if (*item == '\0')
-        continue;
-      eq = strrchr (item, '=');
-      if (eq == NULL)
-        {
-          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                       _("“%s” is not a GPU; accepted: NAME=SIZE, the size in GB or with a GB, GiB or MiB unit (RTX 6000 Ada=48GB)"),
-                       item);
-          return FALSE;
-        }
-      name = g_strstrip (g_strndup (item, eq - item));
-      size = g_strstrip (g_strdup (eq + 1));
-      if (*name == '\0' || g_utf8_strlen (name, -1) > 64 || !g_utf8_validate (name, -1, NULL))
-        {
-          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                       _("a GPU needs a name of 1 to 64 characters before “=”: “%s”"), item);
-          return FALSE;
-        }
-      if (g_str_has_suffix (size, "GiB"))
-        factor = 1073741824.0;
-      else if (g_str_has_suffix (size, "MiB"))
-        factor = 1048576.0;
-      if (g_str_has_suffix (size, "GiB") || g_str_has_suffix (size, "MiB"))
-        size[strlen (size) - 3] = '\0';
-      else if (g_str_has_suffix (size, "GB"))
-        size[strlen (size) - 2] = '\0';
-      g_strstrip (size);
-      if (!vc_parse_number (size, &value, NULL) || value * factor < 1e8 || value * factor > 1e14)
-        {
-          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                       _("the size of GPU “%s” must be between 0.1 GB and 100000 GB (a number, optionally followed by GB, GiB or MiB)"),
-                       name);
-          return FALSE;
-        }
-      gpu.id = g_strdup_printf ("custom-%u", out->len + 1);
-      gpu.name = g_steal_pointer (&name);
-      gpu.vendor = g_strdup ("");
-      gpu.memory_bytes = value * factor;
-      gpu.memory_mib = factor == 1048576.0 ? value : 0;
-      gpu.capacity_bytes = value * factor;
-      g_array_append_val (out, gpu);
-    }
-  return TRUE;
-}
-
 gboolean
 vc_estimate_set_custom_gpus (VcEstimate  *self,
                              const char  *text,
                              GError     **error)
 {
-  g_autoptr(GArray) parsed = g_array_new (FALSE, TRUE, sizeof (VcGpu));
+  g_autoptr(GArray) parsed = NULL;
 
   g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
 
-  g_array_set_clear_func (parsed, gpu_clear);
   if (text == NULL)
     text = "";
   if (g_strcmp0 (self->custom_gpus, text) == 0)
     return TRUE;
-  if (!parse_custom_gpus (text, parsed, error))
+  parsed = vc_custom_gpus_parse (text, error);
+  if (parsed == NULL)
     return FALSE;
   g_free (self->custom_gpus);
   self->custom_gpus = g_strdup (text);
@@ -1317,107 +1236,3 @@ vc_estimate_get_gpu_fit (VcEstimate *self,
   return &self->fits[gpu_index];
 }
 
-/* ---- formulas, for tooltips and the CLI's --explain ---------------------------------------- */
-
-char *
-vc_estimate_describe_component (VcEstimate  *self,
-                                guint        scenario_index,
-                                VcComponent  component)
-{
-  const VcInputs *in;
-  const VcResult *r;
-  const VcScenarioResult *sc;
-  g_autofree char *P = NULL, *A = NULL, *T = NULL, *size = NULL;
-  gboolean rot;
-
-  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
-  in = &self->inputs;
-  r = vc_estimate_get_result (self);
-  g_return_val_if_fail (scenario_index < r->n_scenarios, NULL);
-  sc = &r->scenarios[scenario_index];
-  rot = in->method == VC_METHOD_RULE_OF_THUMB;
-  P = vc_format_count (r->parameters);
-  A = vc_format_count (r->active_parameters);
-  T = vc_format_count (sc->trainable_parameters);
-  size = vc_format_size (sc->bytes[component], self->unit);
-
-  switch (component)
-    {
-    case VC_COMPONENT_WEIGHTS:
-      if (rot)
-        return g_strdup_printf (_("%s parameters × %g bits = %s"), P, sc->weight_bits, size);
-      if (sc->weight_bits >= 16)
-        return g_strdup_printf (_("%s parameters counted from the architecture × %g bits%s = %s"),
-                                P, sc->weight_bits,
-                                in->mode == VC_MODE_TRAINING && sc->id != VC_SCENARIO_FULL
-                                  ? _(", plus the LoRA adapters") : "",
-                                size);
-      return g_strdup_printf (_("Linear layers at %.2f bits a weight (scales included); embeddings, "
-                                "output head, norms and biases kept in 16 bits%s = %s"),
-                              sc->weight_bits,
-                              in->mode == VC_MODE_TRAINING ? _("; plus the LoRA adapters") : "",
-                              size);
-    case VC_COMPONENT_KV_CACHE:
-      if (rot)
-        return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s·C / 2048 "
-                                  "(b = %u, s = %u, C = %u) = %s"),
-                                A, in->batch, in->seq, in->concurrency, size);
-      return g_strdup_printf (_("%.0f bytes per token (%s) × b·s·C tokens (b = %u, s = %u, C = %u)%s = %s"),
-                              r->kv_bytes_per_token,
-                              vc_arch_is_mla (&in->arch)
-                                ? _("one latent of kv_lora_rank + rope dimension per layer")
-                                : _("2 × KV heads × head dimension × layers"),
-                              in->batch, in->seq, in->concurrency,
-                              in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
-                              size);
-    case VC_COMPONENT_ACTIVATIONS:
-      if (rot)
-        return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s / 2048 "
-                                  "(b = %u, s = %u)%s = %s"),
-                                A, in->batch, in->seq,
-                                in->mode == VC_MODE_TRAINING && in->checkpointing != VC_CHECKPOINTING_NONE
-                                  ? _(", reduced by gradient checkpointing") : "",
-                                size);
-      if (in->mode == VC_MODE_INFERENCE)
-        return g_strdup_printf (_("Largest one-layer transient for up to 8192 prefill tokens, "
-                                  "the residual stream%s and the last position's logits = %s"),
-                                in->flash_attention ? "" : _(", the s × s attention scores"), size);
-      if (sc->peak_phase == VC_PHASE_BACKWARD)
-        return g_strdup_printf (_("Peak at the end of the backward pass: one layer's transient "
-                                  "for b·s = %u tokens = %s"), in->batch * in->seq, size);
-      return g_strdup_printf (_("Peak at the start of the backward pass: what autograd saved for "
-                                "b·s = %u tokens in %u layers (%s), plus the logits "
-                                "b·s × %u vocabulary × %s = %s"),
-                              in->batch * in->seq, in->arch.n_layers,
-                              in->checkpointing == VC_CHECKPOINTING_FULL ? _("layer inputs only, one layer recomputed")
-                              : in->checkpointing == VC_CHECKPOINTING_SQRT ? _("√L checkpoints")
-                              : _("no checkpointing"),
-                              in->arch.vocab_size,
-                              in->loss == VC_LOSS_CHUNKED ? _("4 bytes (chunked loss)")
-                                                          : _("16-bit logits, fp32 copy and its log-softmax"),
-                              size);
-    case VC_COMPONENT_GRADIENTS:
-      if (!rot && sc->peak_phase == VC_PHASE_FORWARD)
-        return g_strdup_printf (_("Not yet allocated at the peak (start of the backward pass); "
-                                  "%s trainable parameters"), T);
-      return g_strdup_printf (_("%s trainable parameters × %g bytes = %s"), T,
-                              vc_precision_bytes ((VcPrecision) in->training_precision),
-                              size);
-    case VC_COMPONENT_OPTIMIZER:
-      return g_strdup_printf (_("%s trainable parameters × %s state (%s) = %s"), T,
-                              vc_enum_nick (VC_TYPE_OPTIMIZER, in->optimizer),
-                              in->optimizer == VC_OPTIMIZER_SGD ? _("none")
-                              : in->optimizer == VC_OPTIMIZER_ADAMW_8BIT ? _("2 × 1 byte")
-                              : in->optimizer == VC_OPTIMIZER_SGD_MOMENTUM || in->optimizer == VC_OPTIMIZER_RMSPROP
-                                ? (in->optimizer_precision == VC_STATE_PRECISION_BF16 ? _("1 × 2 bytes") : _("1 × 4 bytes"))
-                                : (in->optimizer_precision == VC_STATE_PRECISION_BF16 ? _("2 × 2 bytes") : _("2 × 4 bytes")),
-                              size);
-    case VC_COMPONENT_MASTER_WEIGHTS:
-      return g_strdup_printf (_("fp32 master copy: %s trainable parameters × 4 bytes = %s"), T, size);
-    case VC_COMPONENT_OVERHEAD:
-      return g_strdup_printf (_("CUDA context, kernels, library workspaces and framework, per GPU%s = %s"),
-                              in->overhead_gb < 0 ? _(" (default)") : "", size);
-    default:
-      return g_strdup ("");
-    }
-}

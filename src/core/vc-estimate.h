@@ -69,9 +69,6 @@ const VcGpu    *vc_estimate_get_gpu            (VcEstimate   *self,
                                                 guint         gpu_index);
 const VcGpuFit *vc_estimate_get_gpu_fit        (VcEstimate   *self,
                                                 guint         gpu_index);
-char           *vc_estimate_describe_component (VcEstimate   *self,
-                                                guint         scenario_index,
-                                                VcComponent   component);
 void            vc_estimate_flush              (VcEstimate   *self);
 
 const char     *vc_scenario_id                 (VcScenario    scenario);

@@ -10,6 +10,7 @@
 #include "vc-catalog.h"
 #include "vc-component-row.h"
 #include "vc-enums.h"
+#include "vc-formula.h"
 #include "vc-report.h"
 #include "vc-units.h"
 
@@ -238,7 +239,11 @@ vc_report_table (VcEstimate *estimate,
       append_padded (s, share, 7, TRUE);
       g_string_append_c (s, '\n');
       if (explain)
-        g_string_append_printf (s, "      %s\n", vc_component_row_get_formula (row));
+        {
+          g_autofree char *formula = vc_formula_describe (estimate, r->selected,
+                                                          vc_component_row_get_component (row));
+          g_string_append_printf (s, "      %s\n", formula);
+        }
     }
   {
     g_autofree char *total = vc_format_size (sel->total, unit);

@@ -219,34 +219,6 @@ vc_gpu_editor_set_estimate (VcGpuEditor *self,
   rebuild (self);
 }
 
-GtkEntry *
-vc_gpu_editor_get_name_entry (VcGpuEditor *self)
-{
-  g_return_val_if_fail (VC_IS_GPU_EDITOR (self), NULL);
-  return self->name_entry;
-}
-
-GtkSpinButton *
-vc_gpu_editor_get_size_spin (VcGpuEditor *self)
-{
-  g_return_val_if_fail (VC_IS_GPU_EDITOR (self), NULL);
-  return self->size_spin;
-}
-
-GtkLabel *
-vc_gpu_editor_get_error_label (VcGpuEditor *self)
-{
-  g_return_val_if_fail (VC_IS_GPU_EDITOR (self), NULL);
-  return self->error_label;
-}
-
-GtkListBox *
-vc_gpu_editor_get_list (VcGpuEditor *self)
-{
-  g_return_val_if_fail (VC_IS_GPU_EDITOR (self), NULL);
-  return self->list;
-}
-
 static void
 vc_gpu_editor_dispose (GObject *object)
 {

@@ -20,9 +20,5 @@ gboolean    vc_gpu_editor_add          (VcGpuEditor  *self,
 gboolean    vc_gpu_editor_remove       (VcGpuEditor  *self,
                                         guint         position,
                                         GError      **error);
-GtkEntry   *vc_gpu_editor_get_name_entry (VcGpuEditor *self);
-GtkSpinButton *vc_gpu_editor_get_size_spin (VcGpuEditor *self);
-GtkLabel   *vc_gpu_editor_get_error_label (VcGpuEditor *self);
-GtkListBox *vc_gpu_editor_get_list     (VcGpuEditor  *self);
 
 G_END_DECLS

@@ -65,27 +65,6 @@ vc_inference_page_set_estimate (VcInferencePage *self,
 }
 
 GtkWidget *
-vc_inference_page_get_input (VcInferencePage *self,
-                             const char      *property)
-{
-  static const struct { const char *name; gsize offset; } own[] = {
-    { "precision", G_STRUCT_OFFSET (VcInferencePage, precision) },
-    { "kv-precision", G_STRUCT_OFFSET (VcInferencePage, kv_precision) },
-    { "batch", G_STRUCT_OFFSET (VcInferencePage, batch) },
-    { "seq", G_STRUCT_OFFSET (VcInferencePage, seq) },
-    { "concurrency", G_STRUCT_OFFSET (VcInferencePage, concurrency) },
-    { "flash-attention", G_STRUCT_OFFSET (VcInferencePage, flash_attention) },
-    { "overhead-gb", G_STRUCT_OFFSET (VcInferencePage, overhead_gb) },
-  };
-
-  g_return_val_if_fail (VC_IS_INFERENCE_PAGE (self), NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (own); i++)
-    if (g_str_equal (own[i].name, property))
-      return G_STRUCT_MEMBER (GtkWidget *, self, own[i].offset);
-  return vc_model_section_get_input (self->model_section, property);
-}
-
-GtkWidget *
 vc_inference_page_get_model_section (VcInferencePage *self)
 {
   g_return_val_if_fail (VC_IS_INFERENCE_PAGE (self), NULL);

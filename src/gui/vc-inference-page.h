@@ -12,8 +12,6 @@ G_DECLARE_FINAL_TYPE (VcInferencePage, vc_inference_page, VC, INFERENCE_PAGE, Gt
 
 void       vc_inference_page_set_estimate (VcInferencePage *self,
                                            VcEstimate      *estimate);
-GtkWidget *vc_inference_page_get_input    (VcInferencePage *self,
-                                           const char      *property);
 GtkWidget *vc_inference_page_get_model_section (VcInferencePage *self);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include "vc-breakdown-bar.h"
 #include "vc-compat.h"
 #include "vc-component-row.h"
+#include "vc-formula.h"
 #include "vc-gpu-chart.h"
 #include "vc-gpu-editor.h"
 #include "vc-results-view.h"
@@ -46,143 +47,56 @@ G_DEFINE_FINAL_TYPE (VcResultsView, vc_results_view, GTK_TYPE_WIDGET)
 
 /* ---- breakdown column view ----------------------------------------------------------------- */
 
-typedef enum { COLUMN_COMPONENT, COLUMN_SIZE, COLUMN_SHARE } Column;
+/* The columns, their sorters and cells are in the .ui; these format the cells. */
 
-static gboolean
-bytes_to_text (GBinding     *binding,
-               const GValue *from,
-               GValue       *to,
-               gpointer      user_data)
+static char *
+format_size (GtkListItem *item,
+             double       bytes,
+             VcUnit       unit)
 {
-  VcResultsView *self = user_data;
-
-  g_value_take_string (to, vc_format_size (g_value_get_double (from),
-                                           vc_estimate_get_unit (self->estimate)));
-  return TRUE;
+  return vc_format_size (bytes, unit);
 }
 
-static gboolean
-share_to_text (GBinding     *binding,
-               const GValue *from,
-               GValue       *to,
-               gpointer      user_data)
+static char *
+format_share (GtkListItem *item,
+              double       share)
 {
   /* TRANSLATORS: a share of the total memory, in percent */
-  g_value_take_string (to, g_strdup_printf (_("%.1f%%"), g_value_get_double (from) * 100));
+  return g_strdup_printf (_("%.1f%%"), share * 100);
+}
+
+/* The formula is formatted when its tooltip shows, not on every recomputation. The handler's
+ * data is the cell's list item. */
+static gboolean
+breakdown_query_tooltip (GtkWidget  *cell,
+                         int         x,
+                         int         y,
+                         gboolean    keyboard,
+                         GtkTooltip *tooltip,
+                         gpointer    data)
+{
+  GtkWidget *view = gtk_widget_get_ancestor (cell, VC_TYPE_RESULTS_VIEW);
+  VcComponentRow *row = GTK_IS_LIST_ITEM (data) ? gtk_list_item_get_item (data) : NULL;
+  VcEstimate *estimate = view ? VC_RESULTS_VIEW (view)->estimate : NULL;
+  g_autofree char *formula = NULL;
+
+  if (row == NULL || estimate == NULL)
+    return FALSE;
+  formula = vc_formula_describe (estimate, vc_estimate_get_result (estimate)->selected,
+                                 vc_component_row_get_component (row));
+  gtk_tooltip_set_text (tooltip, formula);
   return TRUE;
 }
 
-static void
-setup_cell (GtkSignalListItemFactory *factory,
-            GtkListItem              *item,
-            gpointer                  user_data)
-{
-  Column column = GPOINTER_TO_INT (user_data);
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), column == COLUMN_COMPONENT ? 0 : 1);
-  if (column != COLUMN_COMPONENT)
-    gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-bind_cell (GtkSignalListItemFactory *factory,
-           GtkListItem              *item,
-           gpointer                  user_data)
-{
-  Column column = GPOINTER_TO_INT (user_data);
-  VcResultsView *self = g_object_get_data (G_OBJECT (factory), "vc-view");
-  GtkWidget *label = gtk_list_item_get_child (item);
-  VcComponentRow *row = gtk_list_item_get_item (item);
-  g_autoptr(GPtrArray) bindings = g_ptr_array_new ();
-
-  switch (column)
-    {
-    case COLUMN_COMPONENT:
-      gtk_label_set_label (GTK_LABEL (label), vc_component_row_get_name (row));
-      break;
-    case COLUMN_SIZE:
-      g_ptr_array_add (bindings,
-                       g_object_bind_property_full (row, "bytes", label, "label", G_BINDING_SYNC_CREATE,
-                                                    bytes_to_text, NULL, self, NULL));
-      break;
-    case COLUMN_SHARE:
-    default:
-      g_ptr_array_add (bindings,
-                       g_object_bind_property_full (row, "share", label, "label", G_BINDING_SYNC_CREATE,
-                                                    share_to_text, NULL, NULL, NULL));
-      break;
-    }
-  /* the formula and the values it used, on every cell of the row */
-  g_ptr_array_add (bindings,
-                   g_object_bind_property (row, "formula", label, "tooltip-text", G_BINDING_SYNC_CREATE));
-  g_object_set_data_full (G_OBJECT (item), "vc-bindings", g_ptr_array_ref (bindings),
-                          (GDestroyNotify) g_ptr_array_unref);
-}
-
-static void
-unbind_cell (GtkSignalListItemFactory *factory,
-             GtkListItem              *item,
-             gpointer                  user_data)
-{
-  GPtrArray *bindings = g_object_get_data (G_OBJECT (item), "vc-bindings");
-
-  for (guint i = 0; bindings != NULL && i < bindings->len; i++)
-    g_binding_unbind (g_ptr_array_index (bindings, i));
-  g_object_set_data (G_OBJECT (item), "vc-bindings", NULL);
-}
-
-static GtkListItemFactory *
-cell_factory (VcResultsView *self,
-              Column         column)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-
-  g_object_set_data (G_OBJECT (factory), "vc-view", self);
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (column));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (column));
-  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), GINT_TO_POINTER (column));
-  return factory;
-}
-
-/* A fresh selection model rebinds every row: used when the unit changes, which changes no row. */
 static void
 set_breakdown_model (VcResultsView *self)
 {
   g_autoptr(GtkNoSelection) selection = NULL;
 
-  g_clear_object (&self->sorted);
   self->sorted = gtk_sort_list_model_new (g_object_ref (vc_estimate_get_breakdown (self->estimate)),
                                           g_object_ref (gtk_column_view_get_sorter (self->breakdown_view)));
   selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
   gtk_column_view_set_model (self->breakdown_view, GTK_SELECTION_MODEL (selection));
-}
-
-static void
-setup_columns (VcResultsView *self)
-{
-  g_autoptr(GtkListItemFactory) f0 = cell_factory (self, COLUMN_COMPONENT);
-  g_autoptr(GtkListItemFactory) f1 = cell_factory (self, COLUMN_SIZE);
-  g_autoptr(GtkListItemFactory) f2 = cell_factory (self, COLUMN_SHARE);
-  GtkSorter *by_name, *by_bytes, *by_share;
-
-  by_name = GTK_SORTER (gtk_string_sorter_new (gtk_property_expression_new (VC_TYPE_COMPONENT_ROW, NULL, "name")));
-  by_bytes = GTK_SORTER (gtk_numeric_sorter_new (gtk_property_expression_new (VC_TYPE_COMPONENT_ROW, NULL, "bytes")));
-  by_share = GTK_SORTER (gtk_numeric_sorter_new (gtk_property_expression_new (VC_TYPE_COMPONENT_ROW, NULL, "share")));
-
-  gtk_column_view_column_set_factory (self->component_column, f0);
-  gtk_column_view_column_set_factory (self->size_column, f1);
-  gtk_column_view_column_set_factory (self->share_column, f2);
-  gtk_column_view_column_set_sorter (self->component_column, by_name);
-  gtk_column_view_column_set_sorter (self->size_column, by_bytes);
-  gtk_column_view_column_set_sorter (self->share_column, by_share);
-  vc_column_view_column_set_id (self->component_column, "component");
-  vc_column_view_column_set_id (self->size_column, "size");
-  vc_column_view_column_set_id (self->share_column, "share");
-  g_object_unref (by_name);
-  g_object_unref (by_bytes);
-  g_object_unref (by_share);
 }
 
 /* ---- scenario table ------------------------------------------------------------------------ */
@@ -267,20 +181,6 @@ scenario_activated (GtkListBox    *box,
                                GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "vc-scenario")));
 }
 
-/**
- * vc_results_view_get_chosen_scenario:
- *
- * Returns: the row of the scenario shown in the breakdown (the one marked), or %NULL
- */
-GtkListBoxRow *
-vc_results_view_get_chosen_scenario (VcResultsView *self)
-{
-  g_return_val_if_fail (VC_IS_RESULTS_VIEW (self), NULL);
-  for (guint i = 0; i < self->n_shown; i++)
-    if (gtk_widget_get_opacity (self->scenario_marks[i]) > 0)
-      return gtk_list_box_get_row_at_index (self->scenarios, i);
-  return NULL;
-}
 
 /* ---- headline ------------------------------------------------------------------------------ */
 
@@ -356,13 +256,6 @@ estimate_changed (VcResultsView *self)
     gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
 }
 
-static void
-unit_changed (VcResultsView *self)
-{
-  estimate_changed (self);
-  set_breakdown_model (self);
-}
-
 void
 vc_results_view_set_estimate (VcResultsView *self,
                               VcEstimate    *estimate)
@@ -375,50 +268,12 @@ vc_results_view_set_estimate (VcResultsView *self,
   vc_breakdown_bar_set_estimate (self->breakdown_bar, estimate);
   vc_gpu_chart_set_estimate (self->gpu_chart, estimate);
   vc_gpu_editor_set_estimate (self->gpu_editor, estimate);
-  setup_columns (self);
   set_breakdown_model (self);
   g_signal_connect_object (estimate, "changed", G_CALLBACK (estimate_changed), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (estimate, "notify::unit", G_CALLBACK (unit_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::unit", G_CALLBACK (estimate_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::model-name", G_CALLBACK (update_headline), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::preset", G_CALLBACK (update_headline), self, G_CONNECT_SWAPPED);
   estimate_changed (self);
-}
-
-GtkListBox *
-vc_results_view_get_scenarios (VcResultsView *self)
-{
-  return self->scenarios;
-}
-
-GtkColumnView *
-vc_results_view_get_breakdown_view (VcResultsView *self)
-{
-  return self->breakdown_view;
-}
-
-GtkWidget *
-vc_results_view_get_gpu_editor (VcResultsView *self)
-{
-  g_return_val_if_fail (VC_IS_RESULTS_VIEW (self), NULL);
-  return GTK_WIDGET (self->gpu_editor);
-}
-
-GtkWidget *
-vc_results_view_get_gpu_chart (VcResultsView *self)
-{
-  return GTK_WIDGET (self->gpu_chart);
-}
-
-GtkWidget *
-vc_results_view_get_breakdown_bar (VcResultsView *self)
-{
-  return GTK_WIDGET (self->breakdown_bar);
-}
-
-GtkLabel *
-vc_results_view_get_total_label (VcResultsView *self)
-{
-  return self->total;
 }
 
 static void
@@ -441,6 +296,7 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   object_class->dispose = vc_results_view_dispose;
 
   g_type_ensure (VC_TYPE_BREAKDOWN_BAR);
+  g_type_ensure (VC_TYPE_COMPONENT_ROW);
   g_type_ensure (VC_TYPE_GPU_CHART);
   g_type_ensure (VC_TYPE_GPU_EDITOR);
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -460,6 +316,9 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_chart);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_editor);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_editor_button);
+  gtk_widget_class_bind_template_callback (widget_class, format_size);
+  gtk_widget_class_bind_template_callback (widget_class, format_share);
+  gtk_widget_class_bind_template_callback (widget_class, breakdown_query_tooltip);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
@@ -467,5 +326,8 @@ static void
 vc_results_view_init (VcResultsView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  vc_column_view_column_set_id (self->component_column, "component");
+  vc_column_view_column_set_id (self->size_column, "size");
+  vc_column_view_column_set_id (self->share_column, "share");
   g_signal_connect (self->scenarios, "row-activated", G_CALLBACK (scenario_activated), self);
 }

@@ -13,12 +13,5 @@ G_DECLARE_FINAL_TYPE (VcResultsView, vc_results_view, VC, RESULTS_VIEW, GtkWidge
 
 void           vc_results_view_set_estimate      (VcResultsView *self,
                                                   VcEstimate    *estimate);
-GtkListBox    *vc_results_view_get_scenarios     (VcResultsView *self);
-GtkListBoxRow *vc_results_view_get_chosen_scenario (VcResultsView *self);
-GtkColumnView *vc_results_view_get_breakdown_view (VcResultsView *self);
-GtkWidget     *vc_results_view_get_gpu_chart     (VcResultsView *self);
-GtkWidget     *vc_results_view_get_gpu_editor    (VcResultsView *self);
-GtkWidget     *vc_results_view_get_breakdown_bar (VcResultsView *self);
-GtkLabel      *vc_results_view_get_total_label   (VcResultsView *self);
 
 G_END_DECLS

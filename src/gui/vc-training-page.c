@@ -25,7 +25,7 @@ struct _VcTrainingPage
   GtkGrid *finetune_grid;
   GtkGrid *workload_grid;
   GtkDropDown *finetune;
-  GtkDropDown *precision;
+  GtkDropDown *training_precision;
   GtkSpinButton *lora_rank;
   GtkSpinButton *lora_percent;
   GtkBox *lora_targets;
@@ -180,7 +180,7 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   self->estimate = g_object_ref (estimate);
   vc_model_section_set_estimate (self->model_section, estimate);
   vc_bind_choices (self->finetune, estimate, "finetune", finetune_choices, G_N_ELEMENTS (finetune_choices));
-  vc_bind_choices (self->precision, estimate, "training-precision",
+  vc_bind_choices (self->training_precision, estimate, "training-precision",
                    vc_training_precision_choices, vc_n_training_precision_choices);
   vc_bind_spin (self->lora_rank, estimate, "lora-rank", 1, 0);
   vc_bind_spin (self->lora_percent, estimate, "lora-percent", 0.1, 3);
@@ -204,36 +204,6 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   g_signal_connect_object (estimate, "notify::finetune", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::optimizer", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   update_applicable (self);
-}
-
-GtkWidget *
-vc_training_page_get_input (VcTrainingPage *self,
-                            const char     *property)
-{
-  static const struct { const char *name; gsize offset; } own[] = {
-    { "finetune", G_STRUCT_OFFSET (VcTrainingPage, finetune) },
-    { "training-precision", G_STRUCT_OFFSET (VcTrainingPage, precision) },
-    { "lora-rank", G_STRUCT_OFFSET (VcTrainingPage, lora_rank) },
-    { "lora-percent", G_STRUCT_OFFSET (VcTrainingPage, lora_percent) },
-    { "lora-targets", G_STRUCT_OFFSET (VcTrainingPage, lora_targets) },
-    { "optimizer", G_STRUCT_OFFSET (VcTrainingPage, optimizer) },
-    { "optimizer-precision", G_STRUCT_OFFSET (VcTrainingPage, optimizer_precision) },
-    { "mixed-precision", G_STRUCT_OFFSET (VcTrainingPage, mixed_precision) },
-    { "checkpointing", G_STRUCT_OFFSET (VcTrainingPage, checkpointing) },
-    { "loss", G_STRUCT_OFFSET (VcTrainingPage, loss) },
-    { "train-embeddings", G_STRUCT_OFFSET (VcTrainingPage, train_embeddings) },
-    { "compile", G_STRUCT_OFFSET (VcTrainingPage, compile) },
-    { "batch", G_STRUCT_OFFSET (VcTrainingPage, batch) },
-    { "seq", G_STRUCT_OFFSET (VcTrainingPage, seq) },
-    { "flash-attention", G_STRUCT_OFFSET (VcTrainingPage, flash_attention) },
-    { "overhead-gb", G_STRUCT_OFFSET (VcTrainingPage, overhead_gb) },
-  };
-
-  g_return_val_if_fail (VC_IS_TRAINING_PAGE (self), NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (own); i++)
-    if (g_str_equal (own[i].name, property))
-      return G_STRUCT_MEMBER (GtkWidget *, self, own[i].offset);
-  return vc_model_section_get_input (self->model_section, property);
 }
 
 GtkWidget *
@@ -269,7 +239,7 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, workload_grid);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, finetune_grid);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, finetune);
-  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, precision);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, training_precision);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, lora_rank);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, lora_percent);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, lora_targets);

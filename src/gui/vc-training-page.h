@@ -12,8 +12,6 @@ G_DECLARE_FINAL_TYPE (VcTrainingPage, vc_training_page, VC, TRAINING_PAGE, GtkWi
 
 void       vc_training_page_set_estimate (VcTrainingPage *self,
                                            VcEstimate      *estimate);
-GtkWidget *vc_training_page_get_input    (VcTrainingPage *self,
-                                           const char      *property);
 GtkWidget *vc_training_page_get_model_section (VcTrainingPage *self);
 
 G_END_DECLS

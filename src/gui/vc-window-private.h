@@ -11,6 +11,35 @@
 
 G_BEGIN_DECLS
 
+/* ---- for tests ------------------------------------------------------------------------------- */
+
+/* The answers of the unsaved-changes question, in the order of its buttons. */
+typedef enum
+{
+  VC_WINDOW_ANSWER_CANCEL,
+  VC_WINDOW_ANSWER_DISCARD,
+  VC_WINDOW_ANSWER_SAVE,
+} VcWindowAnswer;
+
+/* Tests drive the real actions with these in place of the file dialogs and the question:
+ * `choose` returns the file a dialog would have returned (NULL: cancelled), `ask` the answer. */
+typedef GFile          *(*VcWindowChooseFunc) (VcWindow   *self,
+                                               VcFileMode  mode,
+                                               gpointer    user_data);
+typedef VcWindowAnswer  (*VcWindowAskFunc)    (VcWindow   *self,
+                                               gpointer    user_data);
+
+void        vc_window_set_dialog_hooks  (VcWindow           *self,
+                                         VcWindowChooseFunc  choose,
+                                         VcWindowAskFunc     ask,
+                                         gpointer            user_data);
+gboolean    vc_window_is_busy           (VcWindow           *self);
+const char *vc_window_get_error         (VcWindow           *self);
+GtkWidget  *vc_window_get_model_section (VcWindow           *self,
+                                         VcMode              mode);
+
+/* ---- shared by the window's files ------------------------------------------------------------ */
+
 /* what runs once a file is chosen, a question answered or a profile written */
 typedef void (*VcWindowFileFunc) (VcWindow *self,
                                   GFile    *file);

@@ -68,13 +68,6 @@ rebuild_recent (VcWindow *self)
   g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
 }
 
-GMenuModel *
-vc_window_get_recent_menu (VcWindow *self)
-{
-  g_return_val_if_fail (VC_IS_WINDOW (self), NULL);
-  return G_MENU_MODEL (self->recent_menu);
-}
-
 void
 _vc_window_recent_init (VcWindow *self)
 {

@@ -6,29 +6,6 @@
 
 #include "vc-window-private.h"
 
-/* Enums and flags are stored by nick, as on the command line and in profiles, so stored values
- * survive a reordering of the C enums. */
-static GVariant *
-input_to_variant (VcEstimate *estimate,
-                  GParamSpec *pspec)
-{
-  g_auto(GValue) v = G_VALUE_INIT;
-
-  g_value_init (&v, pspec->value_type);
-  g_object_get_property (G_OBJECT (estimate), pspec->name, &v);
-  if (G_IS_PARAM_SPEC_ENUM (pspec) || G_IS_PARAM_SPEC_FLAGS (pspec))
-    return g_variant_new_take_string (vc_estimate_dup_input_string (estimate, pspec->name));
-  if (G_IS_PARAM_SPEC_BOOLEAN (pspec))
-    return g_variant_new_boolean (g_value_get_boolean (&v));
-  if (G_IS_PARAM_SPEC_UINT (pspec))
-    return g_variant_new_uint32 (g_value_get_uint (&v));
-  if (G_IS_PARAM_SPEC_DOUBLE (pspec))
-    return g_variant_new_double (g_value_get_double (&v));
-  if (G_IS_PARAM_SPEC_STRING (pspec))
-    return g_variant_new_string (g_value_get_string (&v) ? g_value_get_string (&v) : "");
-  return NULL;
-}
-
 GVariant *
 vc_window_save_inputs (VcWindow *self)
 {
@@ -40,10 +17,10 @@ vc_window_save_inputs (VcWindow *self)
 
   for (guint i = 0; i < n; i++)
     {
-      GVariant *value = input_to_variant (self->estimate, inputs[i]);
+      /* the inputs' one text form, as in profiles and on the command line */
+      char *text = vc_estimate_dup_input_string (self->estimate, inputs[i]->name);
 
-      if (value != NULL)
-        g_variant_builder_add (&builder, "{sv}", inputs[i]->name, value);
+      g_variant_builder_add (&builder, "{sv}", inputs[i]->name, g_variant_new_take_string (text));
     }
   return g_variant_builder_end (&builder);
 }
@@ -56,11 +33,11 @@ restore_one (VcEstimate *estimate,
   g_autoptr(GError) error = NULL;
   gboolean ok;
 
-  if ((G_IS_PARAM_SPEC_ENUM (pspec) || G_IS_PARAM_SPEC_FLAGS (pspec)) &&
-      g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
+  if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
     ok = vc_estimate_set_from_string (estimate, pspec->name, g_variant_get_string (value, NULL), &error);
   else
     {
+      /* numbers and booleans as an older version stored them */
       g_auto(GValue) v = G_VALUE_INIT;
 
       g_dbus_gvariant_to_gvalue (value, &v);

@@ -275,25 +275,6 @@ vc_window_get_estimate (VcWindow *self)
   return self->estimate;
 }
 
-GtkWidget *
-vc_window_get_page (VcWindow *self,
-                    VcMode    mode)
-{
-  g_return_val_if_fail (VC_IS_WINDOW (self), NULL);
-  return mode == VC_MODE_TRAINING ? GTK_WIDGET (self->training_page) : GTK_WIDGET (self->inference_page);
-}
-
-GtkWidget *
-vc_window_get_input (VcWindow   *self,
-                     VcMode      mode,
-                     const char *property)
-{
-  g_return_val_if_fail (VC_IS_WINDOW (self), NULL);
-  if (mode == VC_MODE_TRAINING)
-    return vc_training_page_get_input (self->training_page, property);
-  return vc_inference_page_get_input (self->inference_page, property);
-}
-
 VcProfile *
 vc_window_get_profile (VcWindow *self)
 {
@@ -309,13 +290,6 @@ vc_window_get_model_section (VcWindow *self,
   if (mode == VC_MODE_TRAINING)
     return vc_training_page_get_model_section (self->training_page);
   return vc_inference_page_get_model_section (self->inference_page);
-}
-
-GtkWidget *
-vc_window_get_results (VcWindow *self)
-{
-  g_return_val_if_fail (VC_IS_WINDOW (self), NULL);
-  return GTK_WIDGET (self->results);
 }
 
 /* ---- GObject --------------------------------------------------------------------------------- */

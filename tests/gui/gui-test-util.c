@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "gui-test-util.h"
+#include "vc-model-section.h"
 
 void
 vc_test_spin_until_idle (void)
@@ -101,4 +102,75 @@ vc_test_pixel (const guint8 *data,
   color->red = a > 0 ? ((p >> 16) & 0xff) / 255.0 / a : 0;
   color->green = a > 0 ? ((p >> 8) & 0xff) / 255.0 / a : 0;
   color->blue = a > 0 ? (p & 0xff) / 255.0 / a : 0;
+}
+
+/* A child of a widget's template, by its id in the .ui; the test fails without it. */
+GtkWidget *
+vc_test_child (gpointer    widget,
+               GType       template_type,
+               const char *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (widget), template_type, name);
+
+  g_assert_true (GTK_IS_WIDGET (child));
+  return GTK_WIDGET (child);
+}
+
+GtkWidget *
+vc_test_window_page (VcWindow *window,
+                     VcMode    mode)
+{
+  return vc_test_child (window, VC_TYPE_WINDOW, mode == VC_MODE_TRAINING ? "training_page" : "inference_page");
+}
+
+GtkWidget *
+vc_test_window_results (VcWindow *window)
+{
+  return vc_test_child (window, VC_TYPE_WINDOW, "results");
+}
+
+/* The widget that edits an input on a tab: one of the page's own (its id in the .ui is the
+ * property's name with '_'), or one of its model section's. */
+GtkWidget *
+vc_test_window_input (VcWindow   *window,
+                      VcMode      mode,
+                      const char *property)
+{
+  GtkWidget *page = vc_test_window_page (window, mode);
+  GType type = G_OBJECT_TYPE (page);
+  g_autofree char *id = g_strdelimit (g_strdup (property), "-", '_');
+  GObject *own = gtk_widget_get_template_child (page, type, id);
+  GtkWidget *input;
+
+  if (GTK_IS_WIDGET (own) && !VC_IS_MODEL_SECTION (own))
+    return GTK_WIDGET (own);
+  input = vc_model_section_get_input (VC_MODEL_SECTION (vc_test_child (page, type, "model_section")), property);
+  g_assert_nonnull (input);
+  return input;
+}
+
+/* Files are read and written in threads: waits until the window has none left. */
+void
+vc_test_wait_while_busy (VcWindow *window)
+{
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  while (vc_window_is_busy (window) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (vc_window_is_busy (window));
+  vc_test_spin_until_idle ();
+}
+
+/* Destroys the window and checks that nothing keeps it alive (a widget may linger until its
+ * last timeout, a cursor blink, has run). */
+void
+vc_test_destroy_window (VcWindow *window)
+{
+  gint64 deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+
+  g_object_ref (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (G_OBJECT (window)->ref_count > 1 && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_finalize_object (window);
 }

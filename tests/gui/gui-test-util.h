@@ -1,8 +1,11 @@
 /* gui-test-util.h: helpers shared by the GUI tests and the benchmark: waiting for the main loop
- * and for frames, finding widgets, rendering a widget to pixels. */
+ * and for frames, finding widgets (template children, the window's inputs), rendering a widget
+ * to pixels, and destroying a window with a check that it is freed. */
 #pragma once
 
 #include <gtk/gtk.h>
+
+#include "vc-window-private.h"
 
 G_BEGIN_DECLS
 
@@ -14,6 +17,17 @@ guint8     *vc_test_render           (GtkWidget  *widget,
                                       int        *width,
                                       int        *height,
                                       gsize      *stride);
+GtkWidget  *vc_test_child            (gpointer    widget,
+                                      GType       template_type,
+                                      const char *name);
+GtkWidget  *vc_test_window_page      (VcWindow   *window,
+                                      VcMode      mode);
+GtkWidget  *vc_test_window_results   (VcWindow   *window);
+GtkWidget  *vc_test_window_input     (VcWindow   *window,
+                                      VcMode      mode,
+                                      const char *property);
+void        vc_test_wait_while_busy  (VcWindow   *window);
+void        vc_test_destroy_window   (VcWindow   *window);
 void        vc_test_pixel            (const guint8 *data,
                                       gsize         stride,
                                       int           x,

@@ -84,13 +84,8 @@ static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
-  gint64 deadline;
-
   g_assert_null (f->next_file);
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
-  while (f->estimate != NULL && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, FALSE);
+  vc_test_destroy_window (f->window);
   g_assert_null (f->estimate);
 }
 
@@ -99,18 +94,6 @@ tmp_file (const char *name)
 {
   g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
   return g_file_new_for_path (path);
-}
-
-/* Profiles, exports, imports and dropped files are read and written in threads. */
-static void
-wait_until_idle (Fixture *f)
-{
-  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-
-  while (vc_window_is_busy (f->window) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (vc_window_is_busy (f->window));
-  vc_test_spin_until_idle ();
 }
 
 static void
@@ -122,7 +105,7 @@ activate (Fixture    *f,
   f->next_file = file;
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), action, NULL));
   g_assert_null (f->next_file);
-  wait_until_idle (f);
+  vc_test_wait_while_busy (f->window);
 }
 
 static const char *
@@ -135,7 +118,7 @@ static gboolean
 recent_menu_has (Fixture    *f,
                  const char *uri)
 {
-  GMenuModel *menu = vc_window_get_recent_menu (f->window);
+  GMenuModel *menu = G_MENU_MODEL (gtk_widget_get_template_child (GTK_WIDGET (f->window), VC_TYPE_WINDOW, "recent_menu"));
 
   for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
     {
@@ -153,9 +136,9 @@ test_save_and_reopen (Fixture       *f,
 {
   g_autoptr(GFile) file = tmp_file ("plan.json");
   g_autofree char *uri = g_file_get_uri (file);
-  GtkWidget *batch = vc_window_get_input (f->window, VC_MODE_INFERENCE, "batch");
-  GtkWidget *compile = vc_window_get_input (f->window, VC_MODE_TRAINING, "compile");
-  GtkWidget *embeddings = vc_window_get_input (f->window, VC_MODE_TRAINING, "train-embeddings");
+  GtkWidget *batch = vc_test_window_input (f->window, VC_MODE_INFERENCE, "batch");
+  GtkWidget *compile = vc_test_window_input (f->window, VC_MODE_TRAINING, "compile");
+  GtkWidget *embeddings = vc_test_window_input (f->window, VC_MODE_TRAINING, "train-embeddings");
   const VcInputs *in = vc_estimate_get_inputs (f->estimate);
   g_autofree char *contents = NULL;
   gint64 deadline;
@@ -237,7 +220,7 @@ test_save_and_reopen (Fixture       *f,
 
   /* the recent menu's item reopens it, with the batch saved by the question */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open-recent", "s", uri));
-  wait_until_idle (f);
+  vc_test_wait_while_busy (f->window);
   g_assert_cmpuint (f->n_asked, ==, 3);
   g_assert_cmpuint (in->batch, ==, 3);
   g_assert_cmpuint (in->seq, ==, 8192);
@@ -344,15 +327,15 @@ test_import_config (Fixture       *f,
   const char *bad_text = "{ \"model_type\": \"llama\", \"hidden_size\": -4096, \"num_hidden_layers\": 2,"
                          "  \"num_attention_heads\": 2, \"vocab_size\": 10, \"intermediate_size\": 10 }";
   VcModelSection *section = VC_MODEL_SECTION (vc_window_get_model_section (f->window, VC_MODE_INFERENCE));
-  GtkWidget *name = vc_window_get_input (f->window, VC_MODE_INFERENCE, "model-name");
-  GtkWidget *preset = vc_window_get_input (f->window, VC_MODE_INFERENCE, "preset");
-  GtkWidget *method = vc_window_get_input (f->window, VC_MODE_INFERENCE, "method");
+  GtkWidget *name = vc_test_window_input (f->window, VC_MODE_INFERENCE, "model-name");
+  GtkWidget *preset = vc_test_window_input (f->window, VC_MODE_INFERENCE, "preset");
+  GtkWidget *method = vc_test_window_input (f->window, VC_MODE_INFERENCE, "method");
   const VcInputs *in = vc_estimate_get_inputs (f->estimate);
   double parameters, active;
 
   g_assert_nonnull (expected);
   activate (f, "win.import-config", g_object_ref (mistral));
-  wait_until_idle (f);
+  vc_test_wait_while_busy (f->window);
   g_assert_null (vc_window_get_error (f->window));
   g_object_get (f->estimate, "model-parameters", &parameters, NULL);
   /* mistralai/Mistral-7B-v0.1: 7,241,732,096 parameters (its safetensors index) */
@@ -368,7 +351,7 @@ test_import_config (Fixture       *f,
 
   /* a folder holding a config.json, an MoE: both counts */
   activate (f, "win.import-folder", g_object_ref (qwen_dir));
-  wait_until_idle (f);
+  vc_test_wait_while_busy (f->window);
   g_object_get (f->estimate, "model-parameters", &parameters, "model-active-parameters", &active, NULL);
   /* Qwen/Qwen3-30B-A3B: 30,532,122,624 total, 3.3B activated (model card) */
   g_assert_cmpfloat (parameters, ==, 30532122624.0);
@@ -378,7 +361,7 @@ test_import_config (Fixture       *f,
   /* a bad config: the message names the field, nothing changes */
   g_assert_true (g_file_replace_contents (bad, bad_text, strlen (bad_text), NULL, FALSE, 0, NULL, NULL, NULL));
   activate (f, "win.import-config", g_object_ref (bad));
-  wait_until_idle (f);
+  vc_test_wait_while_busy (f->window);
   g_assert_nonnull (strstr (vc_window_get_error (f->window), "hidden_size"));
   g_object_get (f->estimate, "model-parameters", &parameters, NULL);
   g_assert_cmpfloat (parameters, ==, 30532122624.0);
@@ -417,7 +400,7 @@ drop (Fixture *f,
   g_value_take_boxed (&value, gdk_file_list_new_from_array ((GFile *[]) { file }, 1));
   g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
   g_assert_true (accepted);
-  wait_until_idle (f);
+  vc_test_wait_while_busy (f->window);
 }
 
 static void
@@ -447,7 +430,7 @@ test_drop (Fixture       *f,
   g_assert_cmpstr (title (f), ==, "Dropped — VRAM Calculator");
   /* the tab follows the mode the profile holds */
   g_assert_cmpint (in->mode, ==, VC_MODE_TRAINING);
-  g_assert_true (gtk_widget_get_mapped (vc_window_get_page (f->window, VC_MODE_TRAINING)));
+  g_assert_true (gtk_widget_get_mapped (vc_test_window_page (f->window, VC_MODE_TRAINING)));
 
   /* a folder with a config.json of an unknown family: imported the Llama way, and said so */
   g_assert_cmpint (g_mkdir_with_parents (g_file_peek_path (unknown_dir), 0700), ==, 0);
@@ -466,9 +449,9 @@ static void
 test_custom_gpus (Fixture       *f,
                   gconstpointer  data)
 {
-  VcResultsView *results = VC_RESULTS_VIEW (vc_window_get_results (f->window));
-  VcGpuEditor *editor = VC_GPU_EDITOR (vc_results_view_get_gpu_editor (results));
-  VcGpuChart *chart = VC_GPU_CHART (vc_results_view_get_gpu_chart (results));
+  VcResultsView *results = VC_RESULTS_VIEW (vc_test_window_results (f->window));
+  VcGpuEditor *editor = VC_GPU_EDITOR (vc_test_child (results, VC_TYPE_RESULTS_VIEW, "gpu_editor"));
+  VcGpuChart *chart = VC_GPU_CHART (vc_test_child (results, VC_TYPE_RESULTS_VIEW, "gpu_chart"));
   g_autoptr(GError) error = NULL;
   g_autofree char *custom = NULL;
   graphene_rect_t bar;
@@ -481,8 +464,8 @@ test_custom_gpus (Fixture       *f,
   height_before = gtk_widget_get_height (GTK_WIDGET (chart));
 
   /* through the editor's own widgets, as typed */
-  gtk_editable_set_text (GTK_EDITABLE (vc_gpu_editor_get_name_entry (editor)), "Lab card");
-  gtk_spin_button_set_value (vc_gpu_editor_get_size_spin (editor), 48);
+  gtk_editable_set_text (GTK_EDITABLE (vc_test_child (editor, VC_TYPE_GPU_EDITOR, "name_entry")), "Lab card");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (vc_test_child (editor, VC_TYPE_GPU_EDITOR, "size_spin")), 48);
   g_signal_emit_by_name (gtk_widget_get_last_child (gtk_widget_get_first_child (GTK_WIDGET (editor))), "clicked");
   g_object_get (f->estimate, "custom-gpus", &custom, NULL);
   g_assert_cmpstr (custom, ==, "Lab card=48GB");
@@ -512,20 +495,20 @@ test_custom_gpus (Fixture       *f,
   g_assert_false (vc_gpu_editor_add (editor, "Tiny", 0.01, &error));
   g_assert_nonnull (strstr (error->message, "Tiny"));
   g_clear_error (&error);
-  gtk_editable_set_text (GTK_EDITABLE (vc_gpu_editor_get_name_entry (editor)), "  ");
+  gtk_editable_set_text (GTK_EDITABLE (vc_test_child (editor, VC_TYPE_GPU_EDITOR, "name_entry")), "  ");
   g_signal_emit_by_name (gtk_widget_get_last_child (gtk_widget_get_first_child (GTK_WIDGET (editor))), "clicked");
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (vc_gpu_editor_get_error_label (editor))));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (vc_test_child (editor, VC_TYPE_GPU_EDITOR, "error_label"))));
   g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n_catalog + 1);
 
   g_assert_true (vc_gpu_editor_add (editor, "Second", 96, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n_catalog + 2);
-  g_assert_nonnull (gtk_list_box_get_row_at_index (vc_gpu_editor_get_list (editor), 1));
+  g_assert_nonnull (gtk_list_box_get_row_at_index (GTK_LIST_BOX (vc_test_child (editor, VC_TYPE_GPU_EDITOR, "list")), 1));
   g_assert_true (vc_gpu_editor_remove (editor, 0, &error));
   g_assert_cmpstr (vc_estimate_get_gpu (f->estimate, n_catalog)->name, ==, "Second");
   g_assert_true (vc_gpu_editor_remove (editor, 0, &error));
   g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n_catalog);
-  g_assert_null (gtk_list_box_get_row_at_index (vc_gpu_editor_get_list (editor), 0));
+  g_assert_null (gtk_list_box_get_row_at_index (GTK_LIST_BOX (vc_test_child (editor, VC_TYPE_GPU_EDITOR, "list")), 0));
 }
 
 static void

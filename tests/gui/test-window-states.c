@@ -9,9 +9,7 @@
 #include "vc-catalog.h"
 #include "vc-component-row.h"
 #include "vc-profile.h"
-#include "vc-results-view.h"
 #include "vc-units.h"
-#include "vc-window.h"
 
 typedef struct
 {
@@ -31,7 +29,7 @@ fixture_setup (Fixture       *f,
   f->window = vc_window_new (NULL);
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 900);
   f->estimate = vc_window_get_estimate (f->window);
-  f->results = VC_RESULTS_VIEW (vc_window_get_results (f->window));
+  f->results = VC_RESULTS_VIEW (vc_test_window_results (f->window));
   gtk_window_present (GTK_WINDOW (f->window));
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
 }
@@ -40,8 +38,7 @@ static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  vc_test_spin_until_idle ();
+  vc_test_destroy_window (f->window);
 }
 
 static guint
@@ -86,7 +83,7 @@ static const char *
 total_text (Fixture *f)
 {
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
-  return gtk_label_get_label (vc_results_view_get_total_label (f->results));
+  return gtk_label_get_label (GTK_LABEL (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "total")));
 }
 
 /* Item 1: tabbing through every focusable control, the scenario rows included, changes no
@@ -95,7 +92,7 @@ static void
 test_focus_changes_nothing (Fixture       *f,
                             gconstpointer  data)
 {
-  GtkListBox *scenarios = vc_results_view_get_scenarios (f->results);
+  GtkListBox *scenarios = GTK_LIST_BOX (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "scenarios"));
   VcProfile *profile = vc_window_get_profile (f->window);
   GtkWidget *first_row;
   g_autofree char *before = NULL, *after = NULL;
@@ -133,7 +130,7 @@ test_focus_changes_nothing (Fixture       *f,
   /* the seed's 7B in 16 bits is still the scenario shown */
   g_assert_cmpstr (total_text (f), ==, "18.8\u00a0GB");
   first_row = GTK_WIDGET (gtk_list_box_get_row_at_index (scenarios, 0));
-  g_assert_true (GTK_WIDGET (vc_results_view_get_chosen_scenario (f->results)) == first_row);
+  g_assert_true (gtk_widget_has_css_class (first_row, "vc-chosen"));
 
   /* Enter or Space on the 4-bit row (the row's activate keybinding), or a click, choose it */
   gtk_widget_grab_focus (GTK_WIDGET (gtk_list_box_get_row_at_index (scenarios, 2)));
@@ -141,7 +138,8 @@ test_focus_changes_nothing (Fixture       *f,
   gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (scenarios, 2)));
   g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->precision, ==, VC_PRECISION_INT4);
   g_assert_cmpstr (total_text (f), ==, "8.3\u00a0GB");
-  g_assert_true (vc_results_view_get_chosen_scenario (f->results) == gtk_list_box_get_row_at_index (scenarios, 2));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (gtk_list_box_get_row_at_index (scenarios, 2)), "vc-chosen"));
+  g_assert_false (gtk_widget_has_css_class (first_row, "vc-chosen"));
   g_assert_true (vc_profile_get_modified (profile));
 }
 
@@ -150,8 +148,8 @@ static void
 test_two_precisions (Fixture       *f,
                      gconstpointer  data)
 {
-  GtkWidget *weights = vc_window_get_input (f->window, VC_MODE_INFERENCE, "precision");
-  GtkWidget *training = vc_window_get_input (f->window, VC_MODE_TRAINING, "training-precision");
+  GtkWidget *weights = vc_test_window_input (f->window, VC_MODE_INFERENCE, "precision");
+  GtkWidget *training = vc_test_window_input (f->window, VC_MODE_TRAINING, "training-precision");
   const VcInputs *in = vc_estimate_get_inputs (f->estimate);
   const char *quantized[] = { "4-bit integer (int4)", "8-bit integer (int8)", "8-bit float (fp8)" };
 
@@ -183,10 +181,10 @@ static void
 test_modes_independent (Fixture       *f,
                         gconstpointer  data)
 {
-  GtkWidget *checkpointing = vc_window_get_input (f->window, VC_MODE_TRAINING, "checkpointing");
-  GtkWidget *training = vc_window_get_input (f->window, VC_MODE_TRAINING, "training-precision");
-  GtkWidget *mixed = vc_window_get_input (f->window, VC_MODE_TRAINING, "mixed-precision");
-  GtkListBox *scenarios = vc_results_view_get_scenarios (f->results);
+  GtkWidget *checkpointing = vc_test_window_input (f->window, VC_MODE_TRAINING, "checkpointing");
+  GtkWidget *training = vc_test_window_input (f->window, VC_MODE_TRAINING, "training-precision");
+  GtkWidget *mixed = vc_test_window_input (f->window, VC_MODE_TRAINING, "mixed-precision");
+  GtkListBox *scenarios = GTK_LIST_BOX (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "scenarios"));
   const char *expected[] = { "18.8\u00a0GB", "11.8\u00a0GB", "8.3\u00a0GB" };
 
   vc_window_set_mode (f->window, VC_MODE_TRAINING);
@@ -210,8 +208,8 @@ static void
 test_preset_selects_architecture (Fixture       *f,
                                   gconstpointer  data)
 {
-  GtkWidget *preset = vc_window_get_input (f->window, VC_MODE_INFERENCE, "preset");
-  GtkWidget *method = vc_window_get_input (f->window, VC_MODE_INFERENCE, "method");
+  GtkWidget *preset = vc_test_window_input (f->window, VC_MODE_INFERENCE, "preset");
+  GtkWidget *method = vc_test_window_input (f->window, VC_MODE_INFERENCE, "method");
   const VcInputs *in = vc_estimate_get_inputs (f->estimate);
   const VcScenarioResult *sc;
 
@@ -244,8 +242,8 @@ test_tab_is_view_state (Fixture       *f,
                         gconstpointer  data)
 {
   VcProfile *profile = vc_window_get_profile (f->window);
-  GtkWidget *inference = vc_window_get_page (f->window, VC_MODE_INFERENCE);
-  GtkWidget *training = vc_window_get_page (f->window, VC_MODE_TRAINING);
+  GtkWidget *inference = vc_test_window_page (f->window, VC_MODE_INFERENCE);
+  GtkWidget *training = vc_test_window_page (f->window, VC_MODE_TRAINING);
   GtkAdjustment *inference_scroll, *training_scroll;
   double lower;
 

@@ -35,7 +35,7 @@ fixture_setup (Fixture       *f,
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 1150);
   f->estimate = vc_window_get_estimate (f->window);
   g_object_add_weak_pointer (G_OBJECT (f->estimate), (gpointer *) &f->estimate);
-  f->results = VC_RESULTS_VIEW (vc_window_get_results (f->window));
+  f->results = VC_RESULTS_VIEW (vc_test_window_results (f->window));
   gtk_window_present (GTK_WINDOW (f->window));
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
 }
@@ -44,14 +44,8 @@ static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
-  gint64 deadline;
-
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  /* nothing keeps the model alive once the window is gone (a widget may linger until its
-   * last timeout, a cursor blink, has run) */
-  deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
-  while (f->estimate != NULL && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, FALSE);
+  /* nothing keeps the window or the model alive once the window is gone */
+  vc_test_destroy_window (f->window);
   g_assert_null (f->estimate);
 }
 
@@ -81,12 +75,12 @@ static void
 test_model_updates_widgets (Fixture       *f,
                             gconstpointer  data)
 {
-  GtkWidget *batch = vc_window_get_input (f->window, VC_MODE_INFERENCE, "batch");
-  GtkWidget *precision = vc_window_get_input (f->window, VC_MODE_INFERENCE, "precision");
-  GtkWidget *preset = vc_window_get_input (f->window, VC_MODE_INFERENCE, "preset");
-  GtkWidget *parameters = vc_window_get_input (f->window, VC_MODE_INFERENCE, "parameters");
-  GtkWidget *training_preset = vc_window_get_input (f->window, VC_MODE_TRAINING, "preset");
-  GtkColumnView *view = vc_results_view_get_breakdown_view (f->results);
+  GtkWidget *batch = vc_test_window_input (f->window, VC_MODE_INFERENCE, "batch");
+  GtkWidget *precision = vc_test_window_input (f->window, VC_MODE_INFERENCE, "precision");
+  GtkWidget *preset = vc_test_window_input (f->window, VC_MODE_INFERENCE, "preset");
+  GtkWidget *parameters = vc_test_window_input (f->window, VC_MODE_INFERENCE, "parameters");
+  GtkWidget *training_preset = vc_test_window_input (f->window, VC_MODE_TRAINING, "preset");
+  GtkColumnView *view = GTK_COLUMN_VIEW (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "breakdown_view"));
   GListModel *rows;
   g_autofree char *weights_text = NULL;
   g_autofree char *total_text = NULL;
@@ -110,7 +104,18 @@ test_model_updates_widgets (Fixture       *f,
   weights_text = vc_format_size (sc->bytes[VC_COMPONENT_WEIGHTS], VC_UNIT_GB);
   g_assert_nonnull (vc_test_find_label (GTK_WIDGET (view), weights_text));
   total_text = vc_format_size (sc->total, VC_UNIT_GB);
-  g_assert_cmpstr (gtk_label_get_label (vc_results_view_get_total_label (f->results)), ==, total_text);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "total"))), ==, total_text);
+  /* each cell's tooltip gives the formula, formatted when it is asked for */
+  {
+    GtkWidget *cell = vc_test_find_label (GTK_WIDGET (view), weights_text);
+    GtkTooltip *tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
+    gboolean shown = FALSE;
+
+    g_assert_true (gtk_widget_get_has_tooltip (cell));
+    g_signal_emit_by_name (cell, "query-tooltip", 1, 1, FALSE, tooltip, &shown);
+    g_assert_true (shown);
+    g_object_unref (tooltip);
+  }
 
   /* training adds gradients, optimizer state and, with mixed precision, the master weights */
   vc_window_set_mode (f->window, VC_MODE_TRAINING);
@@ -118,7 +123,7 @@ test_model_updates_widgets (Fixture       *f,
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->mode, ==, VC_MODE_TRAINING);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 6);
-  g_assert_true (gtk_switch_get_active (GTK_SWITCH (vc_window_get_input (f->window, VC_MODE_TRAINING, "mixed-precision"))));
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (vc_test_window_input (f->window, VC_MODE_TRAINING, "mixed-precision"))));
   g_assert_nonnull (vc_test_find_label (GTK_WIDGET (view), "Master weights"));
 
   /* the unit, from the menu's action, switches every size shown, rows included */
@@ -137,16 +142,16 @@ static void
 test_widgets_update_model (Fixture       *f,
                            gconstpointer  data)
 {
-  GtkWidget *batch = vc_window_get_input (f->window, VC_MODE_INFERENCE, "batch");
-  GtkWidget *kv = vc_window_get_input (f->window, VC_MODE_INFERENCE, "kv-precision");
-  GtkWidget *parameters = vc_window_get_input (f->window, VC_MODE_INFERENCE, "parameters");
-  GtkWidget *method = vc_window_get_input (f->window, VC_MODE_INFERENCE, "method");
-  GtkWidget *layers = vc_window_get_input (f->window, VC_MODE_INFERENCE, "layers");
-  GtkWidget *preset = vc_window_get_input (f->window, VC_MODE_INFERENCE, "preset");
-  GtkWidget *lora_rank = vc_window_get_input (f->window, VC_MODE_TRAINING, "lora-rank");
-  GtkWidget *lora_percent = vc_window_get_input (f->window, VC_MODE_TRAINING, "lora-percent");
-  GtkWidget *finetune = vc_window_get_input (f->window, VC_MODE_TRAINING, "finetune");
-  GtkWidget *training_precision = vc_window_get_input (f->window, VC_MODE_TRAINING, "training-precision");
+  GtkWidget *batch = vc_test_window_input (f->window, VC_MODE_INFERENCE, "batch");
+  GtkWidget *kv = vc_test_window_input (f->window, VC_MODE_INFERENCE, "kv-precision");
+  GtkWidget *parameters = vc_test_window_input (f->window, VC_MODE_INFERENCE, "parameters");
+  GtkWidget *method = vc_test_window_input (f->window, VC_MODE_INFERENCE, "method");
+  GtkWidget *layers = vc_test_window_input (f->window, VC_MODE_INFERENCE, "layers");
+  GtkWidget *preset = vc_test_window_input (f->window, VC_MODE_INFERENCE, "preset");
+  GtkWidget *lora_rank = vc_test_window_input (f->window, VC_MODE_TRAINING, "lora-rank");
+  GtkWidget *lora_percent = vc_test_window_input (f->window, VC_MODE_TRAINING, "lora-percent");
+  GtkWidget *finetune = vc_test_window_input (f->window, VC_MODE_TRAINING, "finetune");
+  GtkWidget *training_precision = vc_test_window_input (f->window, VC_MODE_TRAINING, "training-precision");
   const VcInputs *in = vc_estimate_get_inputs (f->estimate);
   double before;
 
@@ -208,8 +213,8 @@ static void
 test_scenario_drives_breakdown (Fixture       *f,
                                 gconstpointer  data)
 {
-  GtkListBox *scenarios = vc_results_view_get_scenarios (f->results);
-  GtkColumnView *view = vc_results_view_get_breakdown_view (f->results);
+  GtkListBox *scenarios = GTK_LIST_BOX (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "scenarios"));
+  GtkColumnView *view = GTK_COLUMN_VIEW (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "breakdown_view"));
   GListModel *rows = G_LIST_MODEL (gtk_column_view_get_model (view));
   const VcResult *r;
   double weights = -1;
@@ -225,7 +230,7 @@ test_scenario_drives_breakdown (Fixture       *f,
   r = vc_estimate_get_result (f->estimate);
   g_assert_cmpint (r->scenarios[r->selected].id, ==, VC_SCENARIO_INFERENCE_4BIT);
   g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->precision, ==, VC_PRECISION_INT4);
-  g_assert_true (vc_results_view_get_chosen_scenario (f->results) == gtk_list_box_get_row_at_index (scenarios, 2));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (gtk_list_box_get_row_at_index (scenarios, 2)), "vc-chosen"));
 
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
@@ -254,7 +259,7 @@ test_scenario_drives_breakdown (Fixture       *f,
   vc_estimate_select_scenario (f->estimate, VC_SCENARIO_QLORA_4BIT);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_nonnull (gtk_list_box_get_row_at_index (scenarios, 3));
-  g_assert_true (vc_results_view_get_chosen_scenario (f->results) == gtk_list_box_get_row_at_index (scenarios, 3));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (gtk_list_box_get_row_at_index (scenarios, 3)), "vc-chosen"));
 }
 
 static gboolean
@@ -269,7 +274,7 @@ static void
 test_gpu_chart_pixels (Fixture       *f,
                        gconstpointer  data)
 {
-  GtkWidget *chart = vc_results_view_get_gpu_chart (f->results);
+  GtkWidget *chart = vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "gpu_chart");
   g_autofree guint8 *pixels = NULL;
   int width, height;
   gsize stride;
@@ -329,7 +334,7 @@ static void
 test_breakdown_bar_pixels (Fixture       *f,
                            gconstpointer  data)
 {
-  GtkWidget *bar = vc_results_view_get_breakdown_bar (f->results);
+  GtkWidget *bar = vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "breakdown_bar");
   g_autofree guint8 *pixels = NULL;
   int width, height;
   gsize stride;
@@ -371,7 +376,7 @@ test_inputs_kept (Fixture       *f,
   g_assert_cmpuint (in->lora_targets, ==, VC_LORA_TARGET_Q | VC_LORA_TARGET_V);
   g_assert_cmpint (in->mode, ==, VC_MODE_TRAINING);
   g_assert_cmpint (vc_estimate_get_unit (vc_window_get_estimate (second)), ==, VC_UNIT_GIB);
-  gtk_window_destroy (GTK_WINDOW (second));
+  vc_test_destroy_window (second);
 
   /* stored values that are out of range or unknown are skipped without a warning */
   g_variant_dict_init (&dict, saved);
@@ -387,7 +392,22 @@ test_inputs_kept (Fixture       *f,
   g_assert_cmpuint (in->batch, ==, 1);
   g_assert_cmpuint (in->seq, ==, 4096);
   g_assert_cmpint (in->kv_precision, ==, VC_PRECISION_FP8);
-  gtk_window_destroy (GTK_WINDOW (second));
+  vc_test_destroy_window (second);
+
+  /* numbers and booleans stored typed, as versions before the text form did, still restore */
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert (&dict, "batch", "u", 7);
+  g_variant_dict_insert (&dict, "overhead-gb", "d", 1.5);
+  g_variant_dict_insert (&dict, "flash-attention", "b", FALSE);
+  g_clear_pointer (&bad, g_variant_unref);
+  bad = g_variant_ref_sink (g_variant_dict_end (&dict));
+  second = vc_window_new (NULL);
+  vc_window_restore_inputs (second, bad);
+  in = vc_estimate_get_inputs (vc_window_get_estimate (second));
+  g_assert_cmpuint (in->batch, ==, 7);
+  g_assert_cmpfloat (in->overhead_gb, ==, 1.5);
+  g_assert_false (in->flash_attention);
+  vc_test_destroy_window (second);
 
   f->window = vc_window_new (NULL);
   f->estimate = vc_window_get_estimate (f->window);

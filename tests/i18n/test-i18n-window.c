@@ -49,14 +49,10 @@ static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
-  gint64 deadline;
-
   if (f->window == NULL)
     return;
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
-  while (f->estimate != NULL && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, FALSE);
+  vc_test_destroy_window (f->window);
+  g_assert_null (f->estimate);
 }
 
 #define SKIP_IF_NEEDED()                  \

@@ -1,0 +1,92 @@
+/* vc-custom-gpus.c: GPUs of the user's own, as the estimate's custom-gpus text gives them
+ * (the window's GPU editor, vramcalc --gpu and profiles all write that text). */
+#define G_LOG_DOMAIN "vc-custom-gpus"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "vc-custom-gpus.h"
+#include "vc-error.h"
+#include "vc-units.h"
+
+static void
+gpu_clear (gpointer data)
+{
+  VcGpu *gpu = data;
+
+  g_free (gpu->id);
+  g_free (gpu->name);
+  g_free (gpu->vendor);
+}
+
+/**
+ * vc_custom_gpus_parse:
+ * @text: (nullable): "RTX 6000 Ada=48; My card=23028MiB": a name, '=', a size in GB or with a
+ *   unit, for each GPU, separated by ';'
+ *
+ * Returns: (transfer full) (nullable): the GPUs (VcGpu, ids custom-1, custom-2, …; freed with
+ *   the array), %NULL with @error saying which one is wrong
+ */
+GArray *
+vc_custom_gpus_parse (const char  *text,
+                      GError     **error)
+{
+  g_auto(GStrv) items = g_strsplit (text ? text : "", ";", -1);
+  g_autoptr(GArray) out = g_array_new (FALSE, TRUE, sizeof (VcGpu));
+
+  g_array_set_clear_func (out, gpu_clear);
+
+  for (guint i = 0; items[i]; i++)
+    {
+      g_autofree char *item = g_strstrip (g_strdup (items[i]));
+      g_autofree char *name = NULL;
+      g_autofree char *size = NULL;
+      const char *eq;
+      double value, factor = 1e9;
+      VcGpu gpu = { 0 };
+
+      if (*item == '\0')
+        continue;
+      eq = strrchr (item, '=');
+      if (eq == NULL)
+        {
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                       _("“%s” is not a GPU; accepted: NAME=SIZE, the size in GB or with a GB, GiB or MiB unit (RTX 6000 Ada=48GB)"),
+                       item);
+          return NULL;
+        }
+      name = g_strstrip (g_strndup (item, eq - item));
+      size = g_strstrip (g_strdup (eq + 1));
+      if (*name == '\0' || g_utf8_strlen (name, -1) > 64 || !g_utf8_validate (name, -1, NULL))
+        {
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                       _("a GPU needs a name of 1 to 64 characters before “=”: “%s”"), item);
+          return NULL;
+        }
+      if (g_str_has_suffix (size, "GiB"))
+        factor = 1073741824.0;
+      else if (g_str_has_suffix (size, "MiB"))
+        factor = 1048576.0;
+      if (g_str_has_suffix (size, "GiB") || g_str_has_suffix (size, "MiB"))
+        size[strlen (size) - 3] = '\0';
+      else if (g_str_has_suffix (size, "GB"))
+        size[strlen (size) - 2] = '\0';
+      g_strstrip (size);
+      if (!vc_parse_number (size, &value, NULL) || value * factor < 1e8 || value * factor > 1e14)
+        {
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                       _("the size of GPU “%s” must be between 0.1 GB and 100000 GB (a number, optionally followed by GB, GiB or MiB)"),
+                       name);
+          return NULL;
+        }
+      gpu.id = g_strdup_printf ("custom-%u", out->len + 1);
+      gpu.name = g_steal_pointer (&name);
+      gpu.vendor = g_strdup ("");
+      gpu.memory_bytes = value * factor;
+      gpu.memory_mib = factor == 1048576.0 ? value : 0;
+      gpu.capacity_bytes = value * factor;
+      g_array_append_val (out, gpu);
+    }
+  return g_steal_pointer (&out);
+}

@@ -1,0 +1,178 @@
+/* vc-formula.c: see vc-formula.h. One function per component; the texts follow FORMULAS.md. */
+#define G_LOG_DOMAIN "vc-formula"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "vc-enums.h"
+#include "vc-formula.h"
+#include "vc-units.h"
+
+/* What every formula may quote: the inputs, the results and the counts as text. */
+typedef struct
+{
+  const VcInputs *in;
+  const VcResult *r;
+  const VcScenarioResult *sc;
+  gboolean rot;                /* rule of thumb */
+  char *P;                     /* parameters */
+  char *A;                     /* activated parameters */
+  char *T;                     /* trainable parameters */
+  char *size;                  /* the component's size, in the estimate's unit */
+} Terms;
+
+static char *
+describe_weights (const Terms *t)
+{
+  if (t->rot)
+    return g_strdup_printf (_("%s parameters × %g bits = %s"), t->P, t->sc->weight_bits, t->size);
+  if (t->sc->weight_bits >= 16)
+    return g_strdup_printf (_("%s parameters counted from the architecture × %g bits%s = %s"),
+                            t->P, t->sc->weight_bits,
+                            t->in->mode == VC_MODE_TRAINING && t->sc->id != VC_SCENARIO_FULL
+                              ? _(", plus the LoRA adapters") : "",
+                            t->size);
+  return g_strdup_printf (_("Linear layers at %.2f bits a weight (scales included); embeddings, "
+                            "output head, norms and biases kept in 16 bits%s = %s"),
+                          t->sc->weight_bits,
+                          t->in->mode == VC_MODE_TRAINING ? _("; plus the LoRA adapters") : "",
+                          t->size);
+}
+
+static char *
+describe_kv_cache (const Terms *t)
+{
+  const VcInputs *in = t->in;
+
+  if (t->rot)
+    return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s·C / 2048 "
+                              "(b = %u, s = %u, C = %u) = %s"),
+                            t->A, in->batch, in->seq, in->concurrency, t->size);
+  return g_strdup_printf (_("%.0f bytes per token (%s) × b·s·C tokens (b = %u, s = %u, C = %u)%s = %s"),
+                          t->r->kv_bytes_per_token,
+                          vc_arch_is_mla (&in->arch)
+                            ? _("one latent of kv_lora_rank + rope dimension per layer")
+                            : _("2 × KV heads × head dimension × layers"),
+                          in->batch, in->seq, in->concurrency,
+                          in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
+                          t->size);
+}
+
+static char *
+describe_activations (const Terms *t)
+{
+  const VcInputs *in = t->in;
+
+  if (t->rot)
+    return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s / 2048 "
+                              "(b = %u, s = %u)%s = %s"),
+                            t->A, in->batch, in->seq,
+                            in->mode == VC_MODE_TRAINING && in->checkpointing != VC_CHECKPOINTING_NONE
+                              ? _(", reduced by gradient checkpointing") : "",
+                            t->size);
+  if (in->mode == VC_MODE_INFERENCE)
+    return g_strdup_printf (_("Largest one-layer transient for up to 8192 prefill tokens, "
+                              "the residual stream%s and the last position's logits = %s"),
+                            in->flash_attention ? "" : _(", the s × s attention scores"), t->size);
+  if (t->sc->peak_phase == VC_PHASE_BACKWARD)
+    return g_strdup_printf (_("Peak at the end of the backward pass: one layer's transient "
+                              "for b·s = %u tokens = %s"), in->batch * in->seq, t->size);
+  return g_strdup_printf (_("Peak at the start of the backward pass: what autograd saved for "
+                            "b·s = %u tokens in %u layers (%s), plus the logits "
+                            "b·s × %u vocabulary × %s = %s"),
+                          in->batch * in->seq, in->arch.n_layers,
+                          in->checkpointing == VC_CHECKPOINTING_FULL ? _("layer inputs only, one layer recomputed")
+                          : in->checkpointing == VC_CHECKPOINTING_SQRT ? _("√L checkpoints")
+                          : _("no checkpointing"),
+                          in->arch.vocab_size,
+                          in->loss == VC_LOSS_CHUNKED ? _("4 bytes (chunked loss)")
+                                                      : _("16-bit logits, fp32 copy and its log-softmax"),
+                          t->size);
+}
+
+static char *
+describe_gradients (const Terms *t)
+{
+  if (!t->rot && t->sc->peak_phase == VC_PHASE_FORWARD)
+    return g_strdup_printf (_("Not yet allocated at the peak (start of the backward pass); "
+                              "%s trainable parameters"), t->T);
+  return g_strdup_printf (_("%s trainable parameters × %g bytes = %s"), t->T,
+                          vc_precision_bytes ((VcPrecision) t->in->training_precision),
+                          t->size);
+}
+
+static const char *
+optimizer_state (const VcInputs *in)
+{
+  gboolean bf16 = in->optimizer_precision == VC_STATE_PRECISION_BF16;
+
+  switch (in->optimizer)
+    {
+    case VC_OPTIMIZER_SGD:
+      return _("none");
+    case VC_OPTIMIZER_ADAMW_8BIT:
+      return _("2 × 1 byte");
+    case VC_OPTIMIZER_SGD_MOMENTUM:
+    case VC_OPTIMIZER_RMSPROP:
+      return bf16 ? _("1 × 2 bytes") : _("1 × 4 bytes");
+    default:
+      return bf16 ? _("2 × 2 bytes") : _("2 × 4 bytes");
+    }
+}
+
+static char *
+describe_optimizer (const Terms *t)
+{
+  return g_strdup_printf (_("%s trainable parameters × %s state (%s) = %s"), t->T,
+                          vc_enum_nick (VC_TYPE_OPTIMIZER, t->in->optimizer),
+                          optimizer_state (t->in), t->size);
+}
+
+/**
+ * vc_formula_describe:
+ * @scenario_index: a scenario of the estimate's result
+ * @component: one of its components
+ *
+ * Returns: (transfer full): how the component's size is computed, with the values used
+ */
+char *
+vc_formula_describe (VcEstimate  *estimate,
+                     guint        scenario_index,
+                     VcComponent  component)
+{
+  g_autofree char *P = NULL, *A = NULL, *T = NULL, *size = NULL;
+  Terms t;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (estimate), NULL);
+  t.in = vc_estimate_get_inputs (estimate);
+  t.r = vc_estimate_get_result (estimate);
+  g_return_val_if_fail (scenario_index < t.r->n_scenarios, NULL);
+  t.sc = &t.r->scenarios[scenario_index];
+  t.rot = t.in->method == VC_METHOD_RULE_OF_THUMB;
+  t.P = P = vc_format_count (t.r->parameters);
+  t.A = A = vc_format_count (t.r->active_parameters);
+  t.T = T = vc_format_count (t.sc->trainable_parameters);
+  t.size = size = vc_format_size (t.sc->bytes[component], vc_estimate_get_unit (estimate));
+
+  switch (component)
+    {
+    case VC_COMPONENT_WEIGHTS:
+      return describe_weights (&t);
+    case VC_COMPONENT_KV_CACHE:
+      return describe_kv_cache (&t);
+    case VC_COMPONENT_ACTIVATIONS:
+      return describe_activations (&t);
+    case VC_COMPONENT_GRADIENTS:
+      return describe_gradients (&t);
+    case VC_COMPONENT_OPTIMIZER:
+      return describe_optimizer (&t);
+    case VC_COMPONENT_MASTER_WEIGHTS:
+      return g_strdup_printf (_("fp32 master copy: %s trainable parameters × 4 bytes = %s"), T, size);
+    case VC_COMPONENT_OVERHEAD:
+      return g_strdup_printf (_("CUDA context, kernels, library workspaces and framework, per GPU%s = %s"),
+                              t.in->overhead_gb < 0 ? _(" (default)") : "", size);
+    default:
+      return g_strdup ("");
+    }
+}
