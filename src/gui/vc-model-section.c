@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "vc-a11y.h"
 #include "vc-arch.h"
 #include "vc-input-bind.h"
 #include "vc-model-section.h"
@@ -211,8 +212,7 @@ build_arch_grid (VcModelSection *self)
                            norm_choices, G_N_ELEMENTS (norm_choices));
         }
       gtk_widget_set_tooltip_text (input, _(f->blurb));
-      gtk_accessible_update_relation (GTK_ACCESSIBLE (input),
-                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
+      vc_a11y_labelled_by (input, label);
       gtk_grid_attach (self->arch_grid, label, 0, i, 1, 1);
       gtk_grid_attach (self->arch_grid, input, 1, i, 1, 1);
       g_hash_table_insert (self->inputs, (gpointer) f->name, input);

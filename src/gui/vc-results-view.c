@@ -67,6 +67,20 @@ format_share (GtkListItem *item,
 
 /* The formula is formatted when its tooltip shows, not on every recomputation. The handler's
  * data is the cell's list item. */
+/* The row of the breakdown takes the focus, not its cells: it is named after its component
+ * (GTK 4.8 has no accessible label for list items). Rows keep their cells when recycled. */
+static void
+name_breakdown_row (GtkWidget *label)
+{
+  GtkWidget *row = label;
+
+  while (gtk_widget_get_parent (row) != NULL && gtk_widget_get_parent (gtk_widget_get_parent (row)) != NULL &&
+         !GTK_IS_COLUMN_VIEW (gtk_widget_get_parent (gtk_widget_get_parent (row))))
+    row = gtk_widget_get_parent (row);
+  if (row != label)
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
+}
+
 static gboolean
 breakdown_query_tooltip (GtkWidget  *cell,
                          int         x,
@@ -319,6 +333,7 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, format_size);
   gtk_widget_class_bind_template_callback (widget_class, format_share);
   gtk_widget_class_bind_template_callback (widget_class, breakdown_query_tooltip);
+  gtk_widget_class_bind_template_callback (widget_class, name_breakdown_row);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "vc-enums.h"
+#include "vc-a11y.h"
 #include "vc-input-bind.h"
 #include "vc-model-section.h"
 #include "vc-page-choices.h"
@@ -263,6 +264,7 @@ vc_training_page_init (VcTrainingPage *self)
   g_autoptr(GtkSizeGroup) labels = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  vc_a11y_label_mnemonics (GTK_WIDGET (self));
   vc_model_section_align_labels (self->model_section, labels);
   vc_size_group_add_grid_labels (labels, self->finetune_grid);
   vc_size_group_add_grid_labels (labels, self->workload_grid);

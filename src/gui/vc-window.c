@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "vc-a11y.h"
 #include "vc-enums.h"
 #include "vc-model-section.h"
 #include "vc-window-private.h"
@@ -349,6 +350,8 @@ static void
 vc_window_init (VcWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  vc_a11y_name (GTK_WIDGET (self->menu_button), _("Main Menu"));
+  vc_a11y_labelled_by (GTK_WIDGET (self->profile_button), GTK_WIDGET (self->profile_label));
 
   if (g_str_equal (PROFILE, "development"))
     gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
