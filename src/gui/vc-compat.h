@@ -10,6 +10,7 @@ void vc_widget_get_color               (GtkWidget           *widget,
                                         GdkRGBA             *color);
 void vc_column_view_column_set_id      (GtkColumnViewColumn *column,
                                         const char          *id);
+void vc_drop_down_search_any_part      (GtkDropDown         *dropdown);
 void vc_widget_show_error              (GtkWidget           *parent,
                                         const char          *heading,
                                         const char          *message);

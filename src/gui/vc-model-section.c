@@ -10,6 +10,7 @@
 #include "vc-arch.h"
 #include "vc-input-bind.h"
 #include "vc-model-section.h"
+#include "vc-preset-search.h"
 #include "vc-units.h"
 
 struct _VcModelSection
@@ -261,6 +262,7 @@ vc_model_section_set_estimate (VcModelSection *self,
   g_signal_connect_object (self->preset, "notify::selected", G_CALLBACK (preset_chosen), self,
                            G_CONNECT_SWAPPED);
   vc_bind_preset_dropdown (self->preset, estimate);
+  vc_preset_search_setup (self->preset);
   vc_bind_choices (self->method, estimate, "method", method_choices, G_N_ELEMENTS (method_choices));
   vc_bind_choices (self->model_type, estimate, "model-type",
                    model_type_choices, G_N_ELEMENTS (model_type_choices));

@@ -280,6 +280,102 @@ test_tab_is_view_state (Fixture       *f,
   g_assert_true (vc_profile_get_modified (profile));
 }
 
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        return child;
+      if ((found = find_descendant (child, type)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* What the open list shows for a search typed in its entry. */
+static GListModel *
+search_list (GtkWidget  *dropdown,
+             const char *text,
+             guint       expected)
+{
+  GtkWidget *popover = find_descendant (dropdown, GTK_TYPE_POPOVER);
+  GtkWidget *entry = find_descendant (popover, GTK_TYPE_SEARCH_ENTRY);
+  GtkWidget *list = find_descendant (popover, GTK_TYPE_LIST_VIEW);
+  GListModel *shown = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (list)));
+  gint64 deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  /* the entry reports a search after a short delay */
+  while (g_list_model_get_n_items (shown) != expected && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  return shown;
+}
+
+static const char *
+item_string (GListModel *model,
+             guint       position)
+{
+  g_autoptr(GtkStringObject) s = g_list_model_get_item (model, position);
+  static char buffer[256];
+
+  g_strlcpy (buffer, gtk_string_object_get_string (s), sizeof buffer);
+  return buffer;
+}
+
+/* Item 13: the preset search matches any part of the name, id and size; Enter picks the
+ * first match; one Escape closes the list. */
+static void
+test_preset_search (Fixture       *f,
+                    gconstpointer  data)
+{
+  GtkWidget *preset = vc_test_window_input (f->window, VC_MODE_INFERENCE, "preset");
+  GtkWidget *popover = find_descendant (preset, GTK_TYPE_POPOVER);
+  GtkWidget *entry = find_descendant (popover, GTK_TYPE_SEARCH_ENTRY);
+  GListModel *shown;
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_descendant (preset, GTK_TYPE_TOGGLE_BUTTON)), TRUE);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (popover));
+
+  /* inside the name */
+  shown = search_list (preset, "405", 1);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
+  g_assert_cmpstr (item_string (shown, 0), ==, "Llama 3.1 405B");
+  shown = search_list (preset, "R1", 1);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
+  g_assert_cmpstr (item_string (shown, 0), ==, vc_presets_lookup ("deepseek-r1")->name);
+  /* the id: "qwen3-30b-a3b" is written "Qwen3 30B-A3B" */
+  shown = search_list (preset, "30b-a3b", 1);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
+  g_assert_cmpstr (item_string (shown, 0), ==, vc_presets_lookup ("qwen3-30b-a3b")->name);
+  /* the size, as the parameter field shows it: Llama 3 8B and 3.1 8B have 8.03B */
+  shown = search_list (preset, "8.03B", 2);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 2);
+  g_assert_cmpstr (item_string (shown, 0), ==, "Llama 3 8B");
+
+  /* Enter picks the first match and closes the list */
+  g_signal_emit_by_name (entry, "activate");
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "llama-3-8b");
+  g_assert_false (gtk_widget_get_visible (popover));
+
+  /* one Escape closes the list, with a search typed */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_descendant (preset, GTK_TYPE_TOGGLE_BUTTON)), TRUE);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  /* three 70B models, and Mixtral 8x7B for its 46.70B parameters */
+  shown = search_list (preset, "70B", 4);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 4);
+  g_signal_emit_by_name (entry, "stop-search");
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_visible (popover));
+  g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "llama-3-8b");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -297,5 +393,6 @@ main (int   argc,
   ADD ("/window-states/modes-independent", test_modes_independent);
   ADD ("/window-states/preset-selects-architecture", test_preset_selects_architecture);
   ADD ("/window-states/tab-is-view-state", test_tab_is_view_state);
+  ADD ("/window-states/preset-search", test_preset_search);
   return g_test_run ();
 }
