@@ -78,6 +78,7 @@ struct _VcWindow
   VcInferencePage *inference_page;
   VcTrainingPage *training_page;
   VcResultsView *results;
+  GtkWidget *help_window;      /* weak */
 };
 
 /* A window, a function to run and a file, carried through a dialog or an asynchronous call. */

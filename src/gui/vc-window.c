@@ -302,6 +302,8 @@ vc_window_dispose (GObject *object)
 
   /* what is still being read finds the window gone */
   g_cancellable_cancel (self->cancellable);
+  if (self->help_window != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->help_window));
   /* the children go first: their bindings and handlers let go of the estimate */
   G_OBJECT_CLASS (vc_window_parent_class)->dispose (object);
   g_clear_object (&self->settings);

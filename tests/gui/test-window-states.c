@@ -376,6 +376,121 @@ test_preset_search (Fixture       *f,
   g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "llama-3-8b");
 }
 
+/* The window's own shortcut for a key, as GTK runs it on a key press. */
+static void
+press_shortcut (GtkWidget  *widget,
+                const char *accel)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (controller)); k++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), k);
+          g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+
+          if (g_str_equal (trigger, accel))
+            {
+              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, widget,
+                                                           gtk_shortcut_get_arguments (shortcut)));
+              return;
+            }
+        }
+    }
+  g_error ("no shortcut %s on %s", accel, G_OBJECT_TYPE_NAME (widget));
+}
+
+static GtkWidget *
+find_help_window (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) w = g_list_model_get_item (toplevels, i);
+      if (g_str_equal (G_OBJECT_TYPE_NAME (w), "VcHelpWindow") && gtk_widget_get_visible (w))
+        return w;
+    }
+  return NULL;
+}
+
+static gboolean
+menu_has_action (GMenuModel *menu,
+                 const char *action)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *name = NULL;
+      GMenuModel *link;
+
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_ACTION, "s", &name) &&
+          g_str_equal (name, action))
+        return TRUE;
+      if ((link = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SECTION)) != NULL)
+        {
+          gboolean found = menu_has_action (link, action);
+          g_object_unref (link);
+          if (found)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static gboolean
+has_label_starting (GtkWidget  *widget,
+                    const char *start)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if ((GTK_IS_LABEL (child) && g_str_has_prefix (gtk_label_get_label (GTK_LABEL (child)), start)) ||
+        has_label_starting (child, start))
+      return TRUE;
+  return FALSE;
+}
+
+/* Item 15: F1 and the main menu open the offline help; Ctrl+W closes the window. */
+static void
+test_help_and_close (Fixture       *f,
+                     gconstpointer  data)
+{
+  GtkMenuButton *menu = GTK_MENU_BUTTON (vc_test_child (f->window, VC_TYPE_WINDOW, "menu_button"));
+  GtkWidget *help;
+
+  g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (menu), "win.help"));
+  g_assert_null (find_help_window ());
+  press_shortcut (GTK_WIDGET (f->window), "F1");
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  help = find_help_window ();
+  g_assert_nonnull (help);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (help)) == GTK_WINDOW (f->window));
+  /* what each method does, the components, the GPU counts, the sources */
+  g_assert_true (has_label_starting (help, "Rule of thumb needs only the parameter count"));
+  g_assert_true (has_label_starting (help, "Architecture counts every tensor"));
+  g_assert_true (has_label_starting (help, "KV cache (inference): per token and layer"));
+  g_assert_true (has_label_starting (help, "Weights, KV cache, activations, gradients and optimizer state are split"));
+  g_assert_true (has_label_starting (help, "The rule of thumb follows the classic calculator"));
+  /* the menu's item and F1 again show the same window; Escape closes it */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.help", NULL));
+  g_assert_true (find_help_window () == help);
+  press_shortcut (help, "Escape");
+  vc_test_spin_until_idle ();
+  g_assert_null (find_help_window ());
+
+  /* Ctrl+W closes the main window */
+  g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
+  press_shortcut (GTK_WIDGET (f->window), "<Control>w");
+  vc_test_spin_until_idle ();
+  g_assert_null (f->window);
+  f->window = vc_window_new (NULL);
+  f->estimate = vc_window_get_estimate (f->window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -394,5 +509,6 @@ main (int   argc,
   ADD ("/window-states/preset-selects-architecture", test_preset_selects_architecture);
   ADD ("/window-states/tab-is-view-state", test_tab_is_view_state);
   ADD ("/window-states/preset-search", test_preset_search);
+  ADD ("/window-states/help-and-close", test_help_and_close);
   return g_test_run ();
 }
