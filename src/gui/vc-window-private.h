@@ -6,6 +6,7 @@
 
 #include "vc-inference-page.h"
 #include "vc-results-view.h"
+#include "vc-split-view.h"
 #include "vc-training-page.h"
 #include "vc-window.h"
 
@@ -73,7 +74,7 @@ struct _VcWindow
 
   GtkHeaderBar *header_bar;
   GtkMenuButton *menu_button;
-  GtkPaned *paned;
+  VcSplitView *split;
   GtkStack *stack;
   VcInferencePage *inference_page;
   VcTrainingPage *training_page;

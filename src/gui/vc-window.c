@@ -326,11 +326,12 @@ vc_window_class_init (VcWindowClass *klass)
   g_type_ensure (VC_TYPE_INFERENCE_PAGE);
   g_type_ensure (VC_TYPE_TRAINING_PAGE);
   g_type_ensure (VC_TYPE_RESULTS_VIEW);
+  g_type_ensure (VC_TYPE_SPLIT_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/vramcalc/VramCalculator/vc-window.ui");
   gtk_widget_class_bind_template_child (widget_class, VcWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, menu_button);
-  gtk_widget_class_bind_template_child (widget_class, VcWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, VcWindow, split);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, inference_page);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, training_page);

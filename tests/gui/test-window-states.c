@@ -9,6 +9,7 @@
 #include "vc-catalog.h"
 #include "vc-component-row.h"
 #include "vc-profile.h"
+#include "vc-split-view.h"
 #include "vc-units.h"
 
 typedef struct
@@ -491,6 +492,112 @@ test_help_and_close (Fixture       *f,
   f->estimate = vc_window_get_estimate (f->window);
 }
 
+/* With VC_SCREENSHOT_DIR set, saves the window as drawn to that folder. */
+static void
+save_screenshot (Fixture    *f,
+                 const char *name)
+{
+  const char *dir = g_getenv ("VC_SCREENSHOT_DIR");
+  GtkWidget *root = GTK_WIDGET (f->window);
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+  int width, height;
+
+  if (dir == NULL)
+    return;
+  vc_test_wait_for_frame (root);
+  width = gtk_widget_get_width (root);
+  height = gtk_widget_get_height (root);
+  paintable = gtk_widget_paintable_new (root);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (root)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  path = g_build_filename (dir, name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+static int
+min_width (GtkWidget *widget)
+{
+  int min = 0;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  return min;
+}
+
+/* Whether a widget lies inside the window, as drawn. */
+static void
+assert_inside_window (Fixture    *f,
+                      GtkWidget  *widget,
+                      const char *what)
+{
+  graphene_rect_t bounds;
+
+  g_assert_true (gtk_widget_get_mapped (widget));
+  g_assert_true (gtk_widget_compute_bounds (widget, GTK_WIDGET (f->window), &bounds));
+  if (bounds.origin.x < 0 || bounds.origin.x + bounds.size.width > gtk_widget_get_width (GTK_WIDGET (f->window)) + 0.5)
+    g_error ("%s spans x = %g to %g, outside the window's %d pixels", what, bounds.origin.x,
+             bounds.origin.x + bounds.size.width, gtk_widget_get_width (GTK_WIDGET (f->window)));
+}
+
+static void
+resize (Fixture *f,
+        int      width,
+        int      height)
+{
+  gtk_window_set_default_size (GTK_WINDOW (f->window), width, height);
+  for (guint i = 0; i < 4; i++)
+    vc_test_wait_for_frame (GTK_WIDGET (f->window));
+}
+
+/* Item 11: complete at 800 × 600; narrower, down to 600 pixels and less, the inputs and the
+ * results stack and scroll; content never widens the window. */
+static void
+test_small_screens (Fixture       *f,
+                    gconstpointer  data)
+{
+  GtkWidget *split = vc_test_child (f->window, VC_TYPE_WINDOW, "split");
+  GtkWidget *menu = vc_test_child (f->window, VC_TYPE_WINDOW, "menu_button");
+  GtkWidget *total = vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "total");
+  int min;
+
+  min = min_width (GTK_WIDGET (f->window));
+  g_test_message ("minimum width %d px; inputs %d, results %d", min,
+                  min_width (vc_test_window_page (f->window, VC_MODE_INFERENCE)),
+                  min_width (GTK_WIDGET (f->results)));
+  g_assert_cmpint (min, <=, 600);
+
+  /* wide: side by side */
+  resize (f, 1280, 900);
+  g_assert_cmpint (vc_split_view_get_orientation (VC_SPLIT_VIEW (split)), ==, GTK_ORIENTATION_HORIZONTAL);
+
+  /* 800 × 600: everything inside the window, the menu and the total included */
+  resize (f, 800, 600);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), <=, 800);
+  assert_inside_window (f, menu, "the main menu button");
+  assert_inside_window (f, total, "the total");
+  assert_inside_window (f, vc_test_window_input (f->window, VC_MODE_INFERENCE, "preset"), "the preset");
+  save_screenshot (f, "window-800x600.png");
+
+  /* 600 pixels: stacked, still inside */
+  resize (f, 600, 600);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), <=, 600);
+  g_assert_cmpint (vc_split_view_get_orientation (VC_SPLIT_VIEW (split)), ==, GTK_ORIENTATION_VERTICAL);
+  assert_inside_window (f, menu, "the main menu button");
+  assert_inside_window (f, total, "the total");
+  assert_inside_window (f, vc_test_window_input (f->window, VC_MODE_INFERENCE, "preset"), "the preset");
+  save_screenshot (f, "window-600x600.png");
+
+  /* and back: side by side again */
+  resize (f, 1280, 900);
+  g_assert_cmpint (vc_split_view_get_orientation (VC_SPLIT_VIEW (split)), ==, GTK_ORIENTATION_HORIZONTAL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -510,5 +617,6 @@ main (int   argc,
   ADD ("/window-states/tab-is-view-state", test_tab_is_view_state);
   ADD ("/window-states/preset-search", test_preset_search);
   ADD ("/window-states/help-and-close", test_help_and_close);
+  ADD ("/window-states/small-screens", test_small_screens);
   return g_test_run ();
 }
