@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Exact parameter counts, activated parameters, KV bytes per token and LoRA trainable counts
  * computed from each preset's architecture, against published figures. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vramcalc end to end: JSON output values, option parsing, and every rejection path
  * (exit status 2 and a message naming the option and what it accepts). */
 #include "config.h"
@@ -213,6 +214,15 @@ test_rejections (void)
     { { "--mode", "training", "--precision", "int4" }, "parameter precision is fp32, fp16 or bf16" },
     { { "--method", "architecture", "--kv-heads", "5" }, "multiple of kv-heads" },
     { { "--model-type", "moe", "--params", "7B", "--active-params", "8B" }, "cannot exceed" },
+    /* what GOption would take otherwise: "--" ends nothing, a switch gets no stray value */
+    { { "--" }, "unknown option --;" },
+    { { "--explain", "stray" }, "unexpected argument “stray”" },
+    { { "--tied-embeddings", "false" }, "unexpected argument “false”" },
+    { { "--no-tied-embeddings=false" }, "--no-tied-embeddings: this option takes no value" },
+    /* the first wrong argument on the line is the one reported */
+    { { "--frobnicate", "--format", "xml" }, "unknown option --frobnicate" },
+    { { "--format", "xml", "--frobnicate" }, "--format:" },
+    { { "stray", "--batch" }, "unexpected argument “stray”" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)

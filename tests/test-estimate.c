@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The estimate model object: properties, ranges, recomputation once per burst, presets,
  * breakdown model, copying, no leaks. */
 #include "config.h"

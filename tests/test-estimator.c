@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The rule-of-thumb method against the seed's worked examples, to the last digit. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-test-util.c: running vramcalc ($VRAMCALC, set by the test environment) and scratch folders
  * for the core and command-line tests. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-test-util.h: what the core and command-line tests share: running vramcalc, and scratch
  * folders. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vramcalc: the estimator on the command line, for scripts and tests.
  *
  * Options map onto the estimate model's properties; every value goes through the same range
@@ -127,6 +128,7 @@ typedef struct
   char *save_path;
   Format format;
   Action action;
+  int action_at;              /* its place in argv */
   gboolean explain;
   gboolean arch_given;
   GError *error;              /* the first option found wrong, */
@@ -182,25 +184,63 @@ find_option (const char *name)
   return NULL;
 }
 
+/* where an option stands in argv: the first --NAME=VALUE or --NAME VALUE (--NAME for a switch) */
+static int
+arg_position (Request    *req,
+              const char *option_name,
+              const char *value)
+{
+  g_autofree char *glued = value ? g_strconcat (option_name, "=", value, NULL) : NULL;
+
+  for (int i = 1; req->argv[i] != NULL; i++)
+    if (value == NULL ? g_str_equal (req->argv[i], option_name)
+                      : (g_str_equal (req->argv[i], glued) ||
+                         (g_str_equal (req->argv[i], option_name) && g_strcmp0 (req->argv[i + 1], value) == 0)))
+      return i;
+  return 0;
+}
+
+/* GOption skips unknown options and goes on: a wrong option is kept and reported once the
+ * whole line is read, so that the error reported is the first one on the line. */
+static void
+keep_error (Request *req,
+            int      position,
+            GError  *error)
+{
+  if (req->error != NULL)
+    {
+      g_error_free (error);
+      return;
+    }
+  req->error = error;
+  req->error_at = position;
+}
+
 /* A switch is declared with an optional argument, so that a value glued to it with "=" reaches
  * us instead of being dropped. GOption also hands it the next argument when that one does not
- * start with "-": that one is a stray argument, not the switch's value. */
+ * start with "-": that one is a stray argument, kept as the error at its place, and the switch
+ * works without it (*value becomes NULL). */
 static gboolean
 check_switch_value (Request     *req,
                     const char  *option_name,
-                    const char  *value,
+                    const char **value,
                     gboolean     value_allowed,
                     GError     **error)
 {
   g_autofree char *glued = NULL;
 
-  if (value == NULL)
+  if (*value == NULL)
     return TRUE;
-  glued = g_strdup_printf ("%s=%s", option_name, value);
+  glued = g_strdup_printf ("%s=%s", option_name, *value);
   if (!g_strv_contains ((const char * const *) req->argv, glued))
     {
-      g_autofree char *msg = g_strdup_printf (_("unexpected argument “%s”; options start with --, see vramcalc --help"), value);
-      return option_error (error, NULL, msg);
+      g_autofree char *msg = g_strdup_printf (_("unexpected argument “%s”; options start with --, see vramcalc --help"), *value);
+      GError *stray = NULL;
+
+      option_error (&stray, NULL, msg);
+      keep_error (req, arg_position (req, option_name, *value) + 1, stray);
+      *value = NULL;
+      return TRUE;
     }
   if (!value_allowed)
     return option_error (error, option_name + 2, _("this option takes no value"));
@@ -216,13 +256,17 @@ add_setting (Request    *req,
   g_ptr_array_add (req->settings, g_strdup (value));
 }
 
-/* the first of --list-presets, --list-gpus, --help and --version wins */
+/* The first of --list-presets, --list-gpus, --help and --version wins; what comes after it on
+ * the line is not looked at. */
 static void
-set_action (Request *req,
-            Action   action)
+set_action (Request    *req,
+            Action      action,
+            const char *option_name)
 {
-  if (req->action == ACTION_ESTIMATE)
-    req->action = action;
+  if (req->action != ACTION_ESTIMATE)
+    return;
+  req->action = action;
+  req->action_at = arg_position (req, option_name, NULL);
 }
 
 static gboolean
@@ -262,7 +306,7 @@ apply_option (Request     *req,
   const Option *opt = find_option (option_name + 2);
 
   g_assert (opt != NULL);
-  if (opt->arg == NULL && !check_switch_value (req, option_name, value, FALSE, error))
+  if (opt->arg == NULL && !check_switch_value (req, option_name, &value, FALSE, error))
     return FALSE;
 
   switch (opt->kind)
@@ -300,16 +344,16 @@ apply_option (Request     *req,
       req->explain = TRUE;
       break;
     case OPT_LIST_PRESETS:
-      set_action (req, ACTION_LIST_PRESETS);
+      set_action (req, ACTION_LIST_PRESETS, option_name);
       break;
     case OPT_LIST_GPUS:
-      set_action (req, ACTION_LIST_GPUS);
+      set_action (req, ACTION_LIST_GPUS, option_name);
       break;
     case OPT_HELP:
-      set_action (req, ACTION_HELP);
+      set_action (req, ACTION_HELP, option_name);
       break;
     case OPT_VERSION:
-      set_action (req, ACTION_VERSION);
+      set_action (req, ACTION_VERSION, option_name);
       break;
     default:
       g_assert_not_reached ();
@@ -335,45 +379,13 @@ apply_arch_option (Request     *req,
   g_assert (field != NULL);
   if (field->type == VC_ARCH_FIELD_BOOL)
     {
-      if (!check_switch_value (req, option_name, value, !negated, error))
+      if (!check_switch_value (req, option_name, &value, !negated, error))
         return FALSE;
       value = negated ? "false" : (value ? value : "true");
     }
   req->arch_given = TRUE;
   add_setting (req, field->name, value);
   return TRUE;
-}
-
-/* where an option stands in argv: the first --NAME=VALUE or --NAME VALUE */
-static int
-arg_position (Request    *req,
-              const char *option_name,
-              const char *value)
-{
-  g_autofree char *glued = g_strconcat (option_name, "=", value, NULL);
-
-  for (int i = 1; req->argv[i] != NULL; i++)
-    if (g_str_equal (req->argv[i], glued)
-        || (g_str_equal (req->argv[i], option_name) && g_strcmp0 (req->argv[i + 1], value) == 0))
-      return i;
-  return 0;
-}
-
-/* GOption skips unknown options and goes on: a wrong option is kept and reported once the
- * whole line is read, so that the error reported is the first one on the line. */
-static void
-keep_error (Request    *req,
-            const char *option_name,
-            const char *value,
-            GError     *error)
-{
-  if (req->error != NULL)
-    {
-      g_error_free (error);
-      return;
-    }
-  req->error = error;
-  req->error_at = arg_position (req, option_name, value);
 }
 
 static gboolean
@@ -386,7 +398,7 @@ on_option (const char  *option_name,
   GError *local_error = NULL;
 
   if (!apply_option (req, option_name, value, &local_error))
-    keep_error (req, option_name, value, local_error);
+    keep_error (req, arg_position (req, option_name, value), local_error);
   return TRUE;
 }
 
@@ -400,7 +412,7 @@ on_arch_option (const char  *option_name,
   GError *local_error = NULL;
 
   if (!apply_arch_option (req, option_name, value, &local_error))
-    keep_error (req, option_name, value, local_error);
+    keep_error (req, arg_position (req, option_name, value), local_error);
   return TRUE;
 }
 
@@ -607,12 +619,21 @@ parse_command_line (GOptionContext  *context,
           given[argc - 1] = NULL;
           if (!parse_command_line (context, req, argc - 1, given, error))
             return FALSE;
+          if (req->action != ACTION_ESTIMATE)
+            return TRUE;
           return option_error (error, NULL, missing);
         }
       g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
     }
   unparsed = first_unparsed (given, argc, argv);
+  if (req->action != ACTION_ESTIMATE &&
+      (unparsed == 0 || req->action_at < unparsed) &&
+      (req->error == NULL || req->action_at < req->error_at))
+    {
+      g_clear_error (&req->error);
+      return TRUE;
+    }
   if (unparsed > 0 && (req->error == NULL || unparsed < req->error_at))
     {
       set_unparsed_error (error, given[unparsed]);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-arch.c: exact parameter counts and KV cache sizes from a transformer's architecture.
  *
  * Counts follow the module lists of the Hugging Face implementations (modeling_llama.py,
@@ -15,8 +16,6 @@
 
 #include "vc-arch.h"
 #include "vc-error.h"
-
-G_DEFINE_QUARK (vc-error-quark, vc_error)
 
 const VcArch vc_arch_default = {
   .n_layers = 32,

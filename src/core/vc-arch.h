@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-arch.h: a transformer's architecture, and what follows from it exactly: parameter counts,
  * the shapes of the layers LoRA can adapt, and the KV cache per token.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-catalog.c: loading data/presets.json and data/gpus.json from the core's resources. */
 #define G_LOG_DOMAIN "vc-catalog"
 
@@ -198,14 +199,4 @@ vc_gpus_get_all (guint *n)
   ensure_loaded ();
   *n = n_gpus;
   return gpus;
-}
-
-const VcGpu *
-vc_gpus_lookup (const char *id)
-{
-  ensure_loaded ();
-  for (guint i = 0; id != NULL && i < n_gpus; i++)
-    if (g_str_equal (gpus[i].id, id))
-      return &gpus[i];
-  return NULL;
 }

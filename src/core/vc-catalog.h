@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-catalog.h: the built-in model presets and GPU catalog, read once from the JSON files in
  * data/ (compiled into the core as a GResource, so nothing is read from disk at run time). */
 #pragma once
@@ -32,7 +33,6 @@ typedef struct
 const VcPreset *vc_presets_get_all (guint      *n_presets);
 const VcPreset *vc_presets_lookup  (const char *id);
 const VcGpu    *vc_gpus_get_all    (guint      *n_gpus);
-const VcGpu    *vc_gpus_lookup     (const char *id);
 
 /* Reads architecture fields named as the estimate's properties ("layers", "hidden-size", …)
  * from `object` into `arch`; members that are not architecture fields are ignored. */

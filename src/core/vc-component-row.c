@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-component-row.c: a breakdown row, updated in place when the estimate recomputes so that
  * views bound to it redraw without rebuilding the list. */
 #define G_LOG_DOMAIN "vc-component-row"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-component-row.h: one row of the breakdown of the selected scenario (weights, KV cache, …),
  * an item of the estimate's breakdown GListModel. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-csv.c: the CSV export of an estimate.
  *
  * Columns: section (result or input), scenario id, item id (component, "total" or input

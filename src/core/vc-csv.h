@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-csv.h: an estimate as CSV for spreadsheets (the window's Export and vramcalc --format csv).
  *
  * RFC 4180: CRLF line ends, fields holding a comma, quote, CR or LF quoted with quotes doubled,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-custom-gpus.c: GPUs of the user's own, as the estimate's custom-gpus text gives them
  * (the window's GPU editor, vramcalc --gpu and profiles all write that text). */
 #define G_LOG_DOMAIN "vc-custom-gpus"

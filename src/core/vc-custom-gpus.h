@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-custom-gpus.h: parsing the GPUs a user adds to the catalog. */
 #pragma once
 

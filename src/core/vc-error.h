@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-error.h: the error domain for everything a user can get wrong (inputs, files, options). */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-estimate.c: the estimate model object. */
 #define G_LOG_DOMAIN "vc-estimate"
 
@@ -13,8 +14,6 @@
 #include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-units.h"
-
-#define MAX_PARAMETERS 1e15        /* 1,000T: ten times the largest size the issue asks for */
 
 struct _VcEstimate
 {
@@ -440,30 +439,19 @@ vc_estimate_finalize (GObject *object)
 #define RW (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS)
 #define RO (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)
 
+/* What the model is and how it is stored. */
 static void
-vc_estimate_class_init (VcEstimateClass *klass)
+install_model_inputs (const VcInputs *d)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  VcInputs d;
-
-  vc_inputs_init_default (&d);
-  object_class->finalize = vc_estimate_finalize;
-  object_class->get_property = vc_estimate_get_property;
-  object_class->set_property = vc_estimate_set_property;
-
-  arch_fields = vc_arch_fields (&n_arch_fields);
-  n_properties = PROP_ARCH_0 + n_arch_fields;
-  properties = g_new0 (GParamSpec *, n_properties);
-
   properties[PROP_MODE] =
     g_param_spec_enum ("mode", N_("Mode"), N_("Inference or training (fine-tuning)"),
-                       VC_TYPE_MODE, d.mode, RW);
+                       VC_TYPE_MODE, d->mode, RW);
   properties[PROP_METHOD] =
     g_param_spec_enum ("method", N_("Method"), N_("Rule of thumb (parameter counts only) or architecture"),
-                       VC_TYPE_METHOD, d.method, RW);
+                       VC_TYPE_METHOD, d->method, RW);
   properties[PROP_MODEL_TYPE] =
     g_param_spec_enum ("model-type", N_("Model type"), N_("Dense or mixture of experts (rule of thumb)"),
-                       VC_TYPE_MODEL_TYPE, d.model_type, RW);
+                       VC_TYPE_MODEL_TYPE, d->model_type, RW);
   properties[PROP_PRESET] =
     g_param_spec_string ("preset", N_("Preset"), N_("Id of the built-in model, or empty for a custom model"),
                          "", RW);
@@ -472,72 +460,78 @@ vc_estimate_class_init (VcEstimateClass *klass)
                          "", RW);
   properties[PROP_PARAMETERS] =
     g_param_spec_double ("parameters", N_("Parameters"), N_("Total parameters (rule of thumb)"),
-                         1e3, MAX_PARAMETERS, d.parameters, RW);
+                         1e3, VC_MAX_PARAMETERS, d->parameters, RW);
   properties[PROP_ACTIVE_PARAMETERS] =
     g_param_spec_double ("active-parameters", N_("Activated parameters"),
                          N_("Parameters activated per token, MoE (0: all)"),
-                         0, MAX_PARAMETERS, d.active_parameters, RW);
+                         0, VC_MAX_PARAMETERS, d->active_parameters, RW);
   properties[PROP_PRECISION] =
     g_param_spec_enum ("precision", N_("Precision"), N_("Weight precision (inference)"),
-                       VC_TYPE_PRECISION, d.precision, RW);
+                       VC_TYPE_PRECISION, d->precision, RW);
   properties[PROP_TRAINING_PRECISION] =
     g_param_spec_enum ("training-precision", N_("Training precision"),
                        N_("Parameter precision of a training run: fp32, fp16 or bf16"),
-                       VC_TYPE_TRAINING_PRECISION, d.training_precision, RW);
+                       VC_TYPE_TRAINING_PRECISION, d->training_precision, RW);
   properties[PROP_KV_PRECISION] =
     g_param_spec_enum ("kv-precision", N_("KV cache precision"), N_("Precision of the KV cache"),
-                       VC_TYPE_PRECISION, d.kv_precision, RW);
+                       VC_TYPE_PRECISION, d->kv_precision, RW);
   properties[PROP_FINETUNE] =
     g_param_spec_enum ("finetune", N_("Fine-tuning method"), N_("Full, LoRA, QLoRA 8-bit or QLoRA 4-bit"),
-                       VC_TYPE_FINETUNE, d.finetune, RW);
+                       VC_TYPE_FINETUNE, d->finetune, RW);
   properties[PROP_OPTIMIZER] =
-    g_param_spec_enum ("optimizer", N_("Optimizer"), N_("Optimizer"), VC_TYPE_OPTIMIZER, d.optimizer, RW);
+    g_param_spec_enum ("optimizer", N_("Optimizer"), N_("Optimizer"), VC_TYPE_OPTIMIZER, d->optimizer, RW);
   properties[PROP_OPTIMIZER_PRECISION] =
     g_param_spec_enum ("optimizer-precision", N_("Optimizer state precision"),
                        N_("fp32 (the seed's default) or bf16 (pure-bf16 trainers)"),
-                       VC_TYPE_STATE_PRECISION, d.optimizer_precision, RW);
+                       VC_TYPE_STATE_PRECISION, d->optimizer_precision, RW);
+}
+
+/* How it runs: batch, sequences, fine-tuning choices, overhead, GPUs and unit. */
+static void
+install_run_inputs (const VcInputs *d)
+{
   properties[PROP_BATCH] =
-    g_param_spec_uint ("batch", N_("Batch size"), N_("Sequences per batch (b)"), 1, 1000000, d.batch, RW);
+    g_param_spec_uint ("batch", N_("Batch size"), N_("Sequences per batch (b)"), 1, 1000000, d->batch, RW);
   properties[PROP_SEQ] =
     g_param_spec_uint ("seq", N_("Sequence length"), N_("Tokens per sequence, input and output (s)"),
-                       1, 100000000, d.seq, RW);
+                       1, 100000000, d->seq, RW);
   properties[PROP_CONCURRENCY] =
     g_param_spec_uint ("concurrency", N_("Concurrency"), N_("Requests served at once (C)"),
-                       1, 1000000, d.concurrency, RW);
+                       1, 1000000, d->concurrency, RW);
   properties[PROP_LORA_RANK] =
     g_param_spec_uint ("lora-rank", N_("LoRA rank"), N_("Rank r of the LoRA adapters (architecture)"),
-                       1, 65536, d.lora_rank, RW);
+                       1, 65536, d->lora_rank, RW);
   properties[PROP_LORA_PERCENT] =
     g_param_spec_double ("lora-percent", N_("LoRA trainable share"),
                          N_("Trainable parameters as a percentage of the total (rule of thumb)"),
-                         0.001, 100, d.lora_percent, RW);
+                         0.001, 100, d->lora_percent, RW);
   properties[PROP_LORA_TARGETS] =
     g_param_spec_flags ("lora-targets", N_("LoRA target modules"), N_("Linear layers that get adapters"),
-                        VC_TYPE_LORA_TARGETS, d.lora_targets, RW);
+                        VC_TYPE_LORA_TARGETS, d->lora_targets, RW);
   properties[PROP_MIXED_PRECISION] =
     g_param_spec_boolean ("mixed-precision", N_("Mixed precision"),
-                          N_("Keep an fp32 master copy of the trainable weights"), d.mixed_precision, RW);
+                          N_("Keep an fp32 master copy of the trainable weights"), d->mixed_precision, RW);
   properties[PROP_CHECKPOINTING] =
     g_param_spec_enum ("checkpointing", N_("Gradient checkpointing"), N_("None, √L segments or every layer"),
-                       VC_TYPE_CHECKPOINTING, d.checkpointing, RW);
+                       VC_TYPE_CHECKPOINTING, d->checkpointing, RW);
   properties[PROP_FLASH_ATTENTION] =
     g_param_spec_boolean ("flash-attention", N_("Flash attention"),
-                          N_("Fused attention that never stores the s × s scores"), d.flash_attention, RW);
+                          N_("Fused attention that never stores the s × s scores"), d->flash_attention, RW);
   properties[PROP_LOSS] =
     g_param_spec_enum ("loss", N_("Loss"), N_("Cross-entropy over full logits or in chunks"),
-                       VC_TYPE_LOSS, d.loss, RW);
+                       VC_TYPE_LOSS, d->loss, RW);
   properties[PROP_COMPILE] =
     g_param_spec_boolean ("compile", N_("torch.compile"),
                           N_("Training compiled with torch.compile: fused operations keep fewer activations"),
-                          d.compile, RW);
+                          d->compile, RW);
   properties[PROP_TRAIN_EMBEDDINGS] =
     g_param_spec_boolean ("train-embeddings", N_("Train embeddings"),
                           N_("LoRA/QLoRA: the token embedding trains too (PEFT modules_to_save)"),
-                          d.train_embeddings, RW);
+                          d->train_embeddings, RW);
   properties[PROP_OVERHEAD_GB] =
     g_param_spec_double ("overhead-gb", N_("Overhead (GB)"),
                          N_("CUDA context, libraries and framework per GPU, in GB (-1: the method's default)"),
-                         -1, 10000, d.overhead_gb, RW);
+                         -1, 10000, d->overhead_gb, RW);
   properties[PROP_CUSTOM_GPUS] =
     g_param_spec_string ("custom-gpus", N_("Custom GPUs"),
                          N_("Cards added to the catalog: NAME=SIZE separated by semicolons; SIZE in GB, or with a GB, GiB or MiB unit"),
@@ -545,7 +539,11 @@ vc_estimate_class_init (VcEstimateClass *klass)
   properties[PROP_UNIT] =
     g_param_spec_enum ("unit", N_("Unit"), N_("Sizes in GB (10^9 bytes) or GiB (2^30 bytes)"),
                        VC_TYPE_UNIT, VC_UNIT_GB, RW);
+}
 
+static void
+install_results (void)
+{
   properties[PROP_MODEL_PARAMETERS] =
     g_param_spec_double ("model-parameters", NULL, NULL, 0, G_MAXDOUBLE, 0, RO);
   properties[PROP_MODEL_ACTIVE_PARAMETERS] =
@@ -562,7 +560,12 @@ vc_estimate_class_init (VcEstimateClass *klass)
     g_param_spec_enum ("peak-phase", NULL, NULL, VC_TYPE_PHASE, VC_PHASE_NONE, RO);
   properties[PROP_OVERHEAD_BYTES] =
     g_param_spec_double ("overhead-bytes", NULL, NULL, 0, G_MAXDOUBLE, 0, RO);
+}
 
+/* one input per field of the architecture table */
+static void
+install_arch_inputs (void)
+{
   for (guint i = 0; i < n_arch_fields; i++)
     {
       const VcArchField *f = &arch_fields[i];
@@ -579,7 +582,26 @@ vc_estimate_class_init (VcEstimateClass *klass)
                                    RW);
       properties[PROP_ARCH_0 + i] = pspec;
     }
+}
 
+static void
+vc_estimate_class_init (VcEstimateClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  VcInputs d;
+
+  vc_inputs_init_default (&d);
+  object_class->finalize = vc_estimate_finalize;
+  object_class->get_property = vc_estimate_get_property;
+  object_class->set_property = vc_estimate_set_property;
+
+  arch_fields = vc_arch_fields (&n_arch_fields);
+  n_properties = PROP_ARCH_0 + n_arch_fields;
+  properties = g_new0 (GParamSpec *, n_properties);
+  install_model_inputs (&d);
+  install_run_inputs (&d);
+  install_results ();
+  install_arch_inputs ();
   g_object_class_install_properties (object_class, n_properties, properties);
 
   signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-estimate.h: the estimate model, one object holding every input of an estimate (a property
  * each, with its range and default in the GParamSpec) and its results (read-only properties,
  * the breakdown as a GListModel, the GPU fits). The window, the command line and profiles all
@@ -17,6 +18,10 @@
 #include "vc-types.h"
 
 G_BEGIN_DECLS
+
+/* The largest model an estimate takes (its "parameters" property): 1,000T, ten times the
+ * largest size asked for. */
+#define VC_MAX_PARAMETERS 1e15
 
 #define VC_TYPE_ESTIMATE (vc_estimate_get_type ())
 G_DECLARE_FINAL_TYPE (VcEstimate, vc_estimate, VC, ESTIMATE, GObject)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-estimator.c: GPU memory for LLM inference and fine-tuning.
  *
  * Two methods. The rule of thumb reproduces seed 000 (a cloud vendor's calculator) to the last
@@ -463,70 +464,62 @@ layer_saved_bytes (const VcInputs   *in,
   return bytes;
 }
 
-static void
-training_architecture (const VcInputs   *in,
-                       const Shapes     *s,
-                       VcScenarioResult *sc)
+/* The weights a scenario holds; its trainable parameters in *trainable. */
+static double
+training_weights (const VcInputs   *in,
+                  const Shapes     *s,
+                  const TrainedSet *tr,
+                  VcScenarioResult *sc,
+                  double           *trainable)
 {
   double e_w = training_bytes (in);
-  /* mixed precision computes in 16 bits whatever the stored precision */
-  double e = in->mixed_precision ? 2.0 : e_w;
-  double t = (double) in->batch * in->seq;
   const VcParamCounts *c = &s->counts;
-  TrainedSet tr = {
-    .full = sc->id == VC_SCENARIO_FULL,
-    .quantized_base = sc->id == VC_SCENARIO_QLORA_8BIT || sc->id == VC_SCENARIO_QLORA_4BIT,
-    .targets = in->lora_targets,
-    .rank = in->lora_rank,
-  };
-  double T, adapters, weights, grads, opt, master;
-  double dense_layer, moe_layer;
-  double per_layer_total, per_layer_max, saved, logits, layer_input;
-  double fwd, bwd;
+  double adapters, weights;
 
-  if (tr.full)
+  if (tr->full)
     {
-      T = c->total;
-      weights = c->total * e_w;
+      *trainable = c->total;
       sc->weight_bits = e_w * 8;
+      return c->total * e_w;
     }
-  else
+  adapters = vc_arch_lora_params (&in->arch, in->lora_rank, in->lora_targets);
+  *trainable = adapters;
+  /* a trained embedding (PEFT's modules_to_save, LitGPT's QLoRA, which swaps in a
+   * trainable StableEmbedding) adds V·h trainable parameters; its 16-bit weights are
+   * already counted in the base */
+  if (in->train_embeddings)
+    *trainable += (double) in->arch.vocab_size * in->arch.hidden_size;
+  switch (sc->id)
     {
-      adapters = vc_arch_lora_params (&in->arch, in->lora_rank, in->lora_targets);
-      T = adapters;
-      /* a trained embedding (PEFT's modules_to_save, LitGPT's QLoRA, which swaps in a
-       * trainable StableEmbedding) adds V·h trainable parameters; its 16-bit weights are
-       * already counted in the base */
-      if (in->train_embeddings)
-        T += (double) in->arch.vocab_size * in->arch.hidden_size;
-      switch (sc->id)
-        {
-        case VC_SCENARIO_QLORA_8BIT:
-          sc->weight_bits = INT8_BITS;
-          weights = stored_weights (s, INT8_BITS, TRUE, 2.0);
-          break;
-        case VC_SCENARIO_QLORA_4BIT:
-          sc->weight_bits = QLORA_NF4_BITS;
-          weights = stored_weights (s, QLORA_NF4_BITS, TRUE, 2.0);
-          break;
-        case VC_SCENARIO_LORA:
-        default:
-          sc->weight_bits = e_w * 8;
-          weights = c->total * e_w;
-          break;
-        }
-      weights += adapters * e_w;
+    case VC_SCENARIO_QLORA_8BIT:
+      sc->weight_bits = INT8_BITS;
+      weights = stored_weights (s, INT8_BITS, TRUE, 2.0);
+      break;
+    case VC_SCENARIO_QLORA_4BIT:
+      sc->weight_bits = QLORA_NF4_BITS;
+      weights = stored_weights (s, QLORA_NF4_BITS, TRUE, 2.0);
+      break;
+    case VC_SCENARIO_LORA:
+    default:
+      sc->weight_bits = e_w * 8;
+      weights = c->total * e_w;
+      break;
     }
-  sc->trainable_parameters = T;
-  grads = T * e_w;
-  opt = T * optimizer_bytes_per_param (in);
-  master = in->mixed_precision ? T * 4.0 : 0;
+  return weights + adapters * e_w;
+}
 
-  dense_layer = s->n_dense > 0 ? layer_saved_bytes (in, s, &tr, s->dense_inter, e) : 0;
-  moe_layer = s->n_moe > 0 ? layer_saved_bytes (in, s, &tr, s->moe_inter, e) : 0;
-  per_layer_total = s->n_dense * dense_layer + s->n_moe * moe_layer;
-  per_layer_max = MAX (dense_layer, moe_layer);
-  layer_input = e * s->h;
+/* What the layers save for the backward pass, for all b·s tokens, with checkpointing. */
+static double
+saved_activations (const VcInputs   *in,
+                   const Shapes     *s,
+                   const TrainedSet *tr,
+                   double            e,
+                   double            per_layer_total,
+                   double            per_layer_max)
+{
+  double t = (double) in->batch * in->seq;
+  double layer_input = e * s->h;
+  double saved;
 
   switch (in->checkpointing)
     {
@@ -544,26 +537,64 @@ training_architecture (const VcInputs   *in,
       break;
     }
   /* the final norm, and the head's input when the head trains */
-  saved += 4.0 * s->h + (tr.full ? 2.0 * e * s->h : 0);
-  saved *= t;
+  saved += 4.0 * s->h + (tr->full ? 2.0 * e * s->h : 0);
+  return saved * t;
+}
 
-  /* logits: b·s·V values. Unchunked (Hugging Face, torchtune's plain cross-entropy), at the
-   * start of the backward pass the 16-bit logits, their fp32 copy, the saved fp32 log-softmax
-   * and the fp32 gradient coexist: e + 12 bytes a value. A chunked loss upcasts one chunk at a
-   * time and keeps one fp32 log-softmax value per logit. */
+/* logits: b·s·V values. Unchunked (Hugging Face, torchtune's plain cross-entropy), at the
+ * start of the backward pass the 16-bit logits, their fp32 copy, the saved fp32 log-softmax
+ * and the fp32 gradient coexist: e + 12 bytes a value. A chunked loss upcasts one chunk at a
+ * time and keeps one fp32 log-softmax value per logit. */
+static double
+logits_bytes (const VcInputs *in,
+              const Shapes   *s,
+              double          e)
+{
+  double t = (double) in->batch * in->seq;
+
   if (in->compile)
     /* a compiled cross-entropy keeps its input logits and one log-sum-exp per token,
      * recomputing the softmax in the backward pass: 16-bit chunks when chunked; unchunked,
      * the logits arrive upcast to fp32 (torchtune's model output, Hugging Face's loss) and
      * their fp32 gradient joins them */
-    logits = t * s->V * (in->loss == VC_LOSS_CHUNKED ? e : 8.0);
-  else
-    logits = t * s->V * (in->loss == VC_LOSS_CHUNKED ? 4.0 : e + 12.0);
+    return t * s->V * (in->loss == VC_LOSS_CHUNKED ? e : 8.0);
+  return t * s->V * (in->loss == VC_LOSS_CHUNKED ? 4.0 : e + 12.0);
+}
+
+static void
+training_architecture (const VcInputs   *in,
+                       const Shapes     *s,
+                       VcScenarioResult *sc)
+{
+  double e_w = training_bytes (in);
+  /* mixed precision computes in 16 bits whatever the stored precision */
+  double e = in->mixed_precision ? 2.0 : e_w;
+  double t = (double) in->batch * in->seq;
+  TrainedSet tr = {
+    .full = sc->id == VC_SCENARIO_FULL,
+    .quantized_base = sc->id == VC_SCENARIO_QLORA_8BIT || sc->id == VC_SCENARIO_QLORA_4BIT,
+    .targets = in->lora_targets,
+    .rank = in->lora_rank,
+  };
+  double T, weights, grads, opt, master;
+  double dense_layer, moe_layer, per_layer_total, per_layer_max;
+  double fwd, bwd;
+
+  weights = training_weights (in, s, &tr, sc, &T);
+  sc->trainable_parameters = T;
+  grads = T * e_w;
+  opt = T * optimizer_bytes_per_param (in);
+  master = in->mixed_precision ? T * 4.0 : 0;
+
+  dense_layer = s->n_dense > 0 ? layer_saved_bytes (in, s, &tr, s->dense_inter, e) : 0;
+  moe_layer = s->n_moe > 0 ? layer_saved_bytes (in, s, &tr, s->moe_inter, e) : 0;
+  per_layer_total = s->n_dense * dense_layer + s->n_moe * moe_layer;
+  per_layer_max = MAX (dense_layer, moe_layer);
 
   /* Start of backward: all saved activations and the logits, gradients not yet allocated
    * (trainers free them with zero_grad(set_to_none=True)). End of backward: every gradient,
    * activations freed, with one layer's transient still alive. */
-  fwd = saved + logits;
+  fwd = saved_activations (in, s, &tr, e, per_layer_total, per_layer_max) + logits_bytes (in, s, e);
   bwd = grads + t * per_layer_max;
   if (fwd >= bwd)
     {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-estimator.h: the arithmetic of GPU memory, free of GObject and of allocation.
  *
  * vc_estimator_compute() fills a VcResult from VcInputs: every scenario of the selected mode

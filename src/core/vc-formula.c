@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-formula.c: see vc-formula.h. One function per component; the texts follow FORMULAS.md. */
 #define G_LOG_DOMAIN "vc-formula"
 

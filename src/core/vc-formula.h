@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-formula.h: the formula behind each figure of the breakdown, with the values it used, as
  * text for people: the window's tooltips and vramcalc --explain. Formatted when asked for,
  * never by the estimate itself. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-profile.c: reading, validating and writing estimate profiles, and the open profile
  * (file, name, notes, unsaved changes) shared by the window and vramcalc. */
 #define G_LOG_DOMAIN "vc-profile"

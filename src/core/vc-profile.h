@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-profile.h: estimate profiles, the files in which users keep an estimate's inputs with a
  * name and notes (format described in data/profile-format.md).
  *

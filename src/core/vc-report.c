@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-report.c: JSON and text reports of an estimate, used by vramcalc and the tests. */
 #define G_LOG_DOMAIN "vc-report"
 
@@ -163,23 +164,16 @@ append_padded (GString    *s,
       g_string_append_c (s, ' ');
 }
 
-char *
-vc_report_table (VcEstimate *estimate,
-                 gboolean    explain)
+/* The model, the method and the figures every scenario shares. */
+static void
+table_header (GString    *s,
+              VcEstimate *estimate)
 {
-  g_autoptr(GString) s = g_string_new (NULL);
   const VcInputs *in = vc_estimate_get_inputs (estimate);
   const VcResult *r = vc_estimate_get_result (estimate);
-  const VcScenarioResult *sel = &r->scenarios[r->selected];
-  VcUnit unit = vc_estimate_get_unit (estimate);
   const char *name = vc_estimate_get_model_name (estimate);
   g_autofree char *params = vc_format_count (r->parameters);
   g_autofree char *active = vc_format_count (r->active_parameters);
-  g_autofree char *overhead = vc_format_size (r->overhead_bytes, unit);
-  GListModel *rows;
-  guint n_gpus;
-  int name_width = 0;
-  int component_width;
 
   g_string_append_printf (s, _("Model: %s\n"), *name ? name : _("custom"));
   g_string_append_printf (s, _("Method: %s\n"),
@@ -200,6 +194,16 @@ vc_report_table (VcEstimate *estimate,
     g_string_append_printf (s, _("Training: sequence length %u, batch %u, optimizer %s\n"),
                             in->seq, in->batch, vc_enum_nick (VC_TYPE_OPTIMIZER, in->optimizer));
   g_string_append_c (s, '\n');
+}
+
+/* One line per scenario, the selected one starred. */
+static void
+table_scenarios (GString    *s,
+                 VcEstimate *estimate)
+{
+  const VcResult *r = vc_estimate_get_result (estimate);
+  VcUnit unit = vc_estimate_get_unit (estimate);
+  int name_width = 0;
 
   for (guint i = 0; i < r->n_scenarios; i++)
     name_width = MAX (name_width, g_utf8_strlen (vc_scenario_name (r->scenarios[i].id), -1));
@@ -216,9 +220,22 @@ vc_report_table (VcEstimate *estimate,
       append_padded (s, total, 20, TRUE);
       g_string_append_c (s, '\n');
     }
+}
+
+/* The selected scenario's components, with their formulas when asked to explain. */
+static void
+table_breakdown (GString    *s,
+                 VcEstimate *estimate,
+                 gboolean    explain)
+{
+  const VcResult *r = vc_estimate_get_result (estimate);
+  const VcScenarioResult *sel = &r->scenarios[r->selected];
+  VcUnit unit = vc_estimate_get_unit (estimate);
+  GListModel *rows = vc_estimate_get_breakdown (estimate);
+  g_autofree char *total = vc_format_size (sel->total, unit);
+  int component_width;
 
   g_string_append_printf (s, _("\nBreakdown of %s:\n"), vc_scenario_name (sel->id));
-  rows = vc_estimate_get_breakdown (estimate);
   /* the widest component name sets the column, in whatever language */
   component_width = g_utf8_strlen (_("Total"), -1);
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
@@ -245,21 +262,28 @@ vc_report_table (VcEstimate *estimate,
           g_string_append_printf (s, "      %s\n", formula);
         }
     }
-  {
-    g_autofree char *total = vc_format_size (sel->total, unit);
-    append_padded (s, "", 2, FALSE);
-    append_padded (s, _("Total"), component_width + 2, FALSE);
-    append_padded (s, total, 12, TRUE);
-    g_string_append_c (s, '\n');
-  }
+  append_padded (s, "", 2, FALSE);
+  append_padded (s, _("Total"), component_width + 2, FALSE);
+  append_padded (s, total, 12, TRUE);
+  g_string_append_c (s, '\n');
   if (sel->peak_phase == VC_PHASE_FORWARD)
     g_string_append (s, _("  The peak is at the start of the backward pass (activations and logits held).\n"));
   else if (sel->peak_phase == VC_PHASE_BACKWARD)
     g_string_append (s, _("  The peak is at the end of the backward pass (all gradients held).\n"));
+}
+
+/* How many of each GPU the selected scenario takes. */
+static void
+table_gpus (GString    *s,
+            VcEstimate *estimate)
+{
+  const VcResult *r = vc_estimate_get_result (estimate);
+  VcUnit unit = vc_estimate_get_unit (estimate);
+  g_autofree char *overhead = vc_format_size (r->overhead_bytes, unit);
+  guint n_gpus = vc_estimate_get_n_gpus (estimate);
 
   g_string_append_printf (s, _("\nGPUs (several GPUs split weights, KV cache, activations, gradients and "
                                "optimizer state; each keeps its own %s overhead):\n"), overhead);
-  n_gpus = vc_estimate_get_n_gpus (estimate);
   for (guint i = 0; i < n_gpus; i++)
     {
       const VcGpuFit *fit = vc_estimate_get_gpu_fit (estimate, i);
@@ -282,5 +306,17 @@ vc_report_table (VcEstimate *estimate,
       g_string_append (s, count);
       g_string_append_c (s, '\n');
     }
+}
+
+char *
+vc_report_table (VcEstimate *estimate,
+                 gboolean    explain)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  table_header (s, estimate);
+  table_scenarios (s, estimate);
+  table_breakdown (s, estimate, explain);
+  table_gpus (s, estimate);
   return g_string_free (g_steal_pointer (&s), FALSE);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-report.h: an estimate written out: JSON for machines (stable keys, integer bytes, no
  * locale) and a text table for people (the locale's numbers and units). */
 #pragma once

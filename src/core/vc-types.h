@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-types.h: the enumerations shared by the estimator, the estimate model, the CLI and the UI.
  *
  * The GEnum nicks generated from these names ("rule-of-thumb", "qlora-8bit", "adamw-8bit", …)

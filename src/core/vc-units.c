@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-units.c: parsing and formatting of counts and sizes. */
 #define G_LOG_DOMAIN "vc-units"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-units.h: reading counts and sizes typed by people ("7B", "124M", "1.5T", "7e9", "2.5")
  * and writing sizes for people (locale-aware) and for machines (locale-independent). */
 #pragma once

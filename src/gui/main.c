@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* main.c: starts VRAM Calculator.
  *
  * With VC_REPORT_FIRST_FRAME set, the program prints, after its first frame is drawn, the wall

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-application.c: application-wide actions and the window's creation. */
 #define G_LOG_DOMAIN "vc-application"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-application.h: the GtkApplication: app actions (about, quit), accelerators, styles. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-breakdown-bar.c: a stacked bar of the breakdown rows of the selected scenario, drawn with
  * Cairo, and a legend naming each component with its size and share, so the colours are never
  * the only cue. */
@@ -20,53 +21,18 @@
 
 struct _VcBreakdownBar
 {
-  GtkWidget parent_instance;
+  VcChart parent_instance;
 
-  VcEstimate *estimate;
 };
 
-enum {
-  PROP_0,
-  PROP_ESTIMATE,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (VcBreakdownBar, vc_breakdown_bar, GTK_TYPE_WIDGET)
-
-/* GNOME palette; lighter shades on dark backgrounds */
-void
-vc_component_color (VcComponent  component,
-                    gboolean     dark,
-                    GdkRGBA     *color)
-{
-  static const char *light[VC_N_COMPONENTS] = {
-    "#1c71d8", "#813d9c", "#e66100", "#c01c28", "#26a269", "#986a44", "#77767b",
-  };
-  static const char *night[VC_N_COMPONENTS] = {
-    "#62a0ea", "#c061cb", "#ffa348", "#f66151", "#57e389", "#cdab8f", "#9a9996",
-  };
-
-  gdk_rgba_parse (color, (dark ? night : light)[MIN ((guint) component, VC_N_COMPONENTS - 1)]);
-}
-
-/* Light text means a dark theme. */
-gboolean
-vc_widget_is_dark (GtkWidget *widget)
-{
-  GdkRGBA fg;
-
-  vc_widget_get_color (widget, &fg);
-  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
-}
+G_DEFINE_FINAL_TYPE (VcBreakdownBar, vc_breakdown_bar, VC_TYPE_CHART)
 
 static char *
 legend_text (VcBreakdownBar *self,
              VcComponentRow *row)
 {
   g_autofree char *size = vc_format_size (vc_component_row_get_bytes (row),
-                                          vc_estimate_get_unit (self->estimate));
+                                          vc_estimate_get_unit (vc_chart_get_estimate (VC_CHART (self))));
 
   /* TRANSLATORS: a legend item: component, size, share of the total */
   return g_strdup_printf (_("%s %s (%.0f%%)"), vc_component_row_get_name (row), size,
@@ -84,9 +50,9 @@ legend (VcBreakdownBar *self,
   GListModel *rows;
   int x = 0, y = 0, line_h = 0;
 
-  if (self->estimate == NULL)
+  if (vc_chart_get_estimate (VC_CHART (self)) == NULL)
     return 0;
-  rows = vc_estimate_get_breakdown (self->estimate);
+  rows = vc_estimate_get_breakdown (vc_chart_get_estimate (VC_CHART (self)));
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
       g_autoptr(VcComponentRow) row = g_list_model_get_item (rows, i);
@@ -163,7 +129,7 @@ vc_breakdown_bar_snapshot (GtkWidget   *widget,
   GdkRGBA fg;
   double x = 0;
 
-  if (self->estimate == NULL || width <= 0)
+  if (vc_chart_get_estimate (VC_CHART (self)) == NULL || width <= 0)
     return;
 
   vc_widget_get_color (widget, &fg);
@@ -181,7 +147,7 @@ vc_breakdown_bar_snapshot (GtkWidget   *widget,
   cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.1);
   cairo_fill (cr);
 
-  rows = vc_estimate_get_breakdown (self->estimate);
+  rows = vc_estimate_get_breakdown (vc_chart_get_estimate (VC_CHART (self)));
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
       g_autoptr(VcComponentRow) row = g_list_model_get_item (rows, i);
@@ -204,9 +170,10 @@ vc_breakdown_bar_snapshot (GtkWidget   *widget,
 }
 
 static void
-update (VcBreakdownBar *self)
+update (VcChart *chart)
 {
-  GListModel *rows = vc_estimate_get_breakdown (self->estimate);
+  VcBreakdownBar *self = VC_BREAKDOWN_BAR (chart);
+  GListModel *rows = vc_estimate_get_breakdown (vc_chart_get_estimate (VC_CHART (self)));
   g_autoptr(GString) summary = g_string_new (NULL);
 
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
@@ -224,102 +191,18 @@ update (VcBreakdownBar *self)
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
-VcEstimate *
-vc_breakdown_bar_get_estimate (VcBreakdownBar *self)
-{
-  g_return_val_if_fail (VC_IS_BREAKDOWN_BAR (self), NULL);
-  return self->estimate;
-}
-
-void
-vc_breakdown_bar_set_estimate (VcBreakdownBar *self,
-                               VcEstimate     *estimate)
-{
-  g_return_if_fail (VC_IS_BREAKDOWN_BAR (self));
-  g_return_if_fail (estimate == NULL || VC_IS_ESTIMATE (estimate));
-
-  if (self->estimate == estimate)
-    return;
-  if (self->estimate != NULL)
-    g_signal_handlers_disconnect_by_data (self->estimate, self);
-  g_set_object (&self->estimate, estimate);
-  if (estimate != NULL)
-    {
-      g_signal_connect_object (estimate, "changed", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (estimate, "notify::unit", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
-      update (self);
-    }
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ESTIMATE]);
-}
-
-static void
-vc_breakdown_bar_css_changed (GtkWidget         *widget,
-                              GtkCssStyleChange *change)
-{
-  GTK_WIDGET_CLASS (vc_breakdown_bar_parent_class)->css_changed (widget, change);
-  gtk_widget_queue_resize (widget);
-}
-
-static void
-vc_breakdown_bar_dispose (GObject *object)
-{
-  vc_breakdown_bar_set_estimate (VC_BREAKDOWN_BAR (object), NULL);
-  G_OBJECT_CLASS (vc_breakdown_bar_parent_class)->dispose (object);
-}
-
-static void
-vc_breakdown_bar_get_property (GObject    *object,
-                               guint       prop_id,
-                               GValue     *value,
-                               GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_ESTIMATE:
-      g_value_set_object (value, VC_BREAKDOWN_BAR (object)->estimate);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-vc_breakdown_bar_set_property (GObject      *object,
-                               guint         prop_id,
-                               const GValue *value,
-                               GParamSpec   *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_ESTIMATE:
-      vc_breakdown_bar_set_estimate (VC_BREAKDOWN_BAR (object), g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
 static void
 vc_breakdown_bar_class_init (VcBreakdownBarClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->dispose = vc_breakdown_bar_dispose;
-  object_class->get_property = vc_breakdown_bar_get_property;
-  object_class->set_property = vc_breakdown_bar_set_property;
   widget_class->get_request_mode = vc_breakdown_bar_get_request_mode;
   widget_class->measure = vc_breakdown_bar_measure;
   widget_class->snapshot = vc_breakdown_bar_snapshot;
-  widget_class->css_changed = vc_breakdown_bar_css_changed;
 
-  properties[PROP_ESTIMATE] =
-    g_param_spec_object ("estimate", NULL, NULL, VC_TYPE_ESTIMATE,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  VC_CHART_CLASS (klass)->update = update;
 
   gtk_widget_class_set_css_name (widget_class, "breakdownbar");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
 
 static void

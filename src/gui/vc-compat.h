@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-compat.h: the one place where GTK versions differ. Debian 12 has GTK 4.8; the GNOME
  * runtime has newer API that replaces deprecated calls. Everything else calls these. */
 #pragma once
@@ -11,9 +12,6 @@ void vc_widget_get_color               (GtkWidget           *widget,
 void vc_column_view_column_set_id      (GtkColumnViewColumn *column,
                                         const char          *id);
 void vc_drop_down_search_any_part      (GtkDropDown         *dropdown);
-void vc_widget_show_error              (GtkWidget           *parent,
-                                        const char          *heading,
-                                        const char          *message);
 
 /* File dialogs: GtkFileDialog on GTK 4.10 and later, GtkFileChooserNative before. The callback
  * gets the chosen file, or NULL when the dialog was cancelled or failed. */

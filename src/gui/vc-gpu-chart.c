@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-gpu-chart.c: the GPU comparison, drawn with Cairo. Each row names a GPU, draws the memory
  * the selected scenario needs over the GPU's capacity, and says how many such GPUs it takes:
  * colour and text carry the same information. */
@@ -7,10 +8,9 @@
 
 #include <glib/gi18n.h>
 
-#include "vc-breakdown-bar.h"
 #include "vc-catalog.h"
 #include "vc-compat.h"
-#include "vc-gpu-chart.h"
+#include "vc-gpu-chart-private.h"
 #include "vc-units.h"
 
 #define ROW_PAD 8
@@ -27,22 +27,13 @@ typedef struct
 
 struct _VcGpuChart
 {
-  GtkWidget parent_instance;
+  VcChart parent_instance;
 
-  VcEstimate *estimate;
   Metrics metrics;             /* text sizes, measured once per change of figures or style */
   gboolean metrics_valid;
 };
 
-enum {
-  PROP_0,
-  PROP_ESTIMATE,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (VcGpuChart, vc_gpu_chart, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (VcGpuChart, vc_gpu_chart, VC_TYPE_CHART)
 
 VcGpuFitKind
 vc_gpu_chart_get_fit_kind (VcGpuChart *self,
@@ -51,8 +42,8 @@ vc_gpu_chart_get_fit_kind (VcGpuChart *self,
   const VcGpuFit *fit;
 
   g_return_val_if_fail (VC_IS_GPU_CHART (self), VC_GPU_FIT_NONE);
-  g_return_val_if_fail (self->estimate != NULL, VC_GPU_FIT_NONE);
-  fit = vc_estimate_get_gpu_fit (self->estimate, gpu_index);
+  g_return_val_if_fail (vc_chart_get_estimate (VC_CHART (self)) != NULL, VC_GPU_FIT_NONE);
+  fit = vc_estimate_get_gpu_fit (vc_chart_get_estimate (VC_CHART (self)), gpu_index);
   g_return_val_if_fail (fit != NULL, VC_GPU_FIT_NONE);
   if (fit->fits)
     return VC_GPU_FIT_ONE;
@@ -80,12 +71,12 @@ vc_gpu_chart_describe (VcGpuChart *self,
   g_autofree char *need = NULL, *capacity = NULL, *count = NULL;
 
   g_return_val_if_fail (VC_IS_GPU_CHART (self), NULL);
-  g_return_val_if_fail (self->estimate != NULL, NULL);
+  g_return_val_if_fail (vc_chart_get_estimate (VC_CHART (self)) != NULL, NULL);
 
-  fit = vc_estimate_get_gpu_fit (self->estimate, gpu_index);
+  fit = vc_estimate_get_gpu_fit (vc_chart_get_estimate (VC_CHART (self)), gpu_index);
   g_return_val_if_fail (fit != NULL, NULL);
-  unit = vc_estimate_get_unit (self->estimate);
-  need = vc_format_size (vc_estimate_get_selected (self->estimate)->total, unit);
+  unit = vc_estimate_get_unit (vc_chart_get_estimate (VC_CHART (self)));
+  need = vc_format_size (vc_estimate_get_selected (vc_chart_get_estimate (VC_CHART (self)))->total, unit);
   capacity = vc_format_size (fit->capacity_bytes, unit);
   if (fit->count > 0)
     count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%.0f GPU", "%.0f GPUs",
@@ -101,7 +92,7 @@ static void
 measure_rows (VcGpuChart *self,
               Metrics    *m)
 {
-  guint n = self->estimate != NULL ? vc_estimate_get_n_gpus (self->estimate) : 0;
+  guint n = vc_chart_get_estimate (VC_CHART (self)) != NULL ? vc_estimate_get_n_gpus (vc_chart_get_estimate (VC_CHART (self))) : 0;
   g_autoptr(PangoLayout) layout = NULL;
 
   if (self->metrics_valid)
@@ -116,7 +107,7 @@ measure_rows (VcGpuChart *self,
       g_autofree char *text = vc_gpu_chart_describe (self, i);
       int w, h;
 
-      pango_layout_set_text (layout, vc_estimate_get_gpu (self->estimate, i)->name, -1);
+      pango_layout_set_text (layout, vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name, -1);
       pango_layout_get_pixel_size (layout, &w, &h);
       m->name_w = MAX (m->name_w, w);
       m->text_h = MAX (m->text_h, h);
@@ -137,8 +128,8 @@ bar_geometry (VcGpuChart      *self,
               graphene_rect_t *track,
               graphene_rect_t *filled)
 {
-  const VcGpuFit *fit = vc_estimate_get_gpu_fit (self->estimate, i);
-  double total = vc_estimate_get_selected (self->estimate)->total;
+  const VcGpuFit *fit = vc_estimate_get_gpu_fit (vc_chart_get_estimate (VC_CHART (self)), i);
+  double total = vc_estimate_get_selected (vc_chart_get_estimate (VC_CHART (self)))->total;
   double x = m->name_w + COL_GAP;
   double w = MAX (0, width - x - COL_GAP - m->text_w);
   double share = fit->capacity_bytes > 0 ? total / fit->capacity_bytes : 1;
@@ -159,7 +150,7 @@ vc_gpu_chart_get_bar (VcGpuChart      *self,
   graphene_rect_t track;
 
   g_return_val_if_fail (VC_IS_GPU_CHART (self), FALSE);
-  if (self->estimate == NULL || gpu_index >= vc_estimate_get_n_gpus (self->estimate))
+  if (vc_chart_get_estimate (VC_CHART (self)) == NULL || gpu_index >= vc_estimate_get_n_gpus (vc_chart_get_estimate (VC_CHART (self))))
     return FALSE;
   measure_rows (self, &m);
   bar_geometry (self, &m, gtk_widget_get_width (GTK_WIDGET (self)), gpu_index, &track, filled);
@@ -178,7 +169,7 @@ vc_gpu_chart_measure (GtkWidget      *widget,
 {
   VcGpuChart *self = VC_GPU_CHART (widget);
   Metrics m;
-  guint n = self->estimate != NULL ? vc_estimate_get_n_gpus (self->estimate) : 0;
+  guint n = vc_chart_get_estimate (VC_CHART (self)) != NULL ? vc_estimate_get_n_gpus (vc_chart_get_estimate (VC_CHART (self))) : 0;
 
   measure_rows (self, &m);
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
@@ -187,7 +178,7 @@ vc_gpu_chart_measure (GtkWidget      *widget,
       *natural = m.name_w + m.text_w + 2 * COL_GAP + 240;
     }
   else
-    *minimum = *natural = self->estimate != NULL ? (int) n * m.row_h : 0;
+    *minimum = *natural = vc_chart_get_estimate (VC_CHART (self)) != NULL ? (int) n * m.row_h : 0;
 }
 
 static void
@@ -204,11 +195,11 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
   Metrics m;
   guint n;
 
-  if (self->estimate == NULL || width <= 0)
+  if (vc_chart_get_estimate (VC_CHART (self)) == NULL || width <= 0)
     return;
 
   /* the catalog first, then the user's own cards */
-  n = vc_estimate_get_n_gpus (self->estimate);
+  n = vc_estimate_get_n_gpus (vc_chart_get_estimate (VC_CHART (self)));
   measure_rows (self, &m);
   vc_widget_get_color (widget, &fg);
   layout = gtk_widget_create_pango_layout (widget, NULL);
@@ -232,7 +223,7 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
         }
 
       gdk_cairo_set_source_rgba (cr, &fg);
-      pango_layout_set_text (layout, vc_estimate_get_gpu (self->estimate, i)->name, -1);
+      pango_layout_set_text (layout, vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name, -1);
       pango_layout_get_pixel_size (layout, &tw, &th);
       cairo_move_to (cr, 0, i * m.row_h + (m.row_h - th) / 2.0);
       pango_cairo_show_layout (cr, layout);
@@ -263,17 +254,18 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
 }
 
 static void
-update (VcGpuChart *self)
+update (VcChart *chart)
 {
+  VcGpuChart *self = VC_GPU_CHART (chart);
   g_autoptr(GString) one = g_string_new (NULL);
   g_autoptr(GString) several = g_string_new (NULL);
   g_autoptr(GString) none = g_string_new (NULL);
   g_autoptr(GString) summary = g_string_new (NULL);
-  guint n = vc_estimate_get_n_gpus (self->estimate);
+  guint n = vc_estimate_get_n_gpus (vc_chart_get_estimate (VC_CHART (self)));
 
   for (guint i = 0; i < n; i++)
     {
-      const char *name = vc_estimate_get_gpu (self->estimate, i)->name;
+      const char *name = vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name;
       GString *s;
 
       switch (vc_gpu_chart_get_fit_kind (self, i))
@@ -306,103 +298,26 @@ update (VcGpuChart *self)
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
-VcEstimate *
-vc_gpu_chart_get_estimate (VcGpuChart *self)
-{
-  g_return_val_if_fail (VC_IS_GPU_CHART (self), NULL);
-  return self->estimate;
-}
-
-void
-vc_gpu_chart_set_estimate (VcGpuChart *self,
-                           VcEstimate *estimate)
-{
-  g_return_if_fail (VC_IS_GPU_CHART (self));
-  g_return_if_fail (estimate == NULL || VC_IS_ESTIMATE (estimate));
-
-  if (self->estimate == estimate)
-    return;
-  if (self->estimate != NULL)
-    g_signal_handlers_disconnect_by_data (self->estimate, self);
-  g_set_object (&self->estimate, estimate);
-  self->metrics_valid = FALSE;
-  if (estimate != NULL)
-    {
-      g_signal_connect_object (estimate, "changed", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (estimate, "notify::unit", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
-      update (self);
-    }
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ESTIMATE]);
-}
-
 static void
 vc_gpu_chart_css_changed (GtkWidget         *widget,
                           GtkCssStyleChange *change)
 {
-  GTK_WIDGET_CLASS (vc_gpu_chart_parent_class)->css_changed (widget, change);
   VC_GPU_CHART (widget)->metrics_valid = FALSE;
-  gtk_widget_queue_resize (widget);
-}
-
-static void
-vc_gpu_chart_dispose (GObject *object)
-{
-  vc_gpu_chart_set_estimate (VC_GPU_CHART (object), NULL);
-  G_OBJECT_CLASS (vc_gpu_chart_parent_class)->dispose (object);
-}
-
-static void
-vc_gpu_chart_get_property (GObject    *object,
-                           guint       prop_id,
-                           GValue     *value,
-                           GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_ESTIMATE:
-      g_value_set_object (value, VC_GPU_CHART (object)->estimate);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-vc_gpu_chart_set_property (GObject      *object,
-                           guint         prop_id,
-                           const GValue *value,
-                           GParamSpec   *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_ESTIMATE:
-      vc_gpu_chart_set_estimate (VC_GPU_CHART (object), g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  GTK_WIDGET_CLASS (vc_gpu_chart_parent_class)->css_changed (widget, change);
 }
 
 static void
 vc_gpu_chart_class_init (VcGpuChartClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->dispose = vc_gpu_chart_dispose;
-  object_class->get_property = vc_gpu_chart_get_property;
-  object_class->set_property = vc_gpu_chart_set_property;
   widget_class->measure = vc_gpu_chart_measure;
   widget_class->snapshot = vc_gpu_chart_snapshot;
   widget_class->css_changed = vc_gpu_chart_css_changed;
 
-  properties[PROP_ESTIMATE] =
-    g_param_spec_object ("estimate", NULL, NULL, VC_TYPE_ESTIMATE,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  VC_CHART_CLASS (klass)->update = update;
 
   gtk_widget_class_set_css_name (widget_class, "gpuchart");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
 
 static void

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-gpu-editor.c: the user's own GPUs. The estimate's "custom-gpus" text ("NAME=SIZE; …") is
  * the one store: the list is rebuilt from it, and adding or removing a card rewrites it, so the
  * core validates every card the same way as on the command line. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-gpu-editor.h: the user's own GPUs beside the catalog: add a card by name and memory size,
  * remove the ones added. Writes the estimate's "custom-gpus" input. */
 #pragma once

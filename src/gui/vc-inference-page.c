@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-inference-page.c: the Inference tab: the model, the weight and KV cache precisions and the
  * serving workload. */
 #define G_LOG_DOMAIN "vc-inference-page"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-inference-page.h: the Inference tab's inputs. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-input-bind.h: binds input widgets to properties of the estimate model. The ranges come
  * from the properties' GParamSpecs, so the window, the command line and profiles accept the
  * same values. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-model-section.c: the model inputs of both tabs. The architecture fields are laid out from
  * the core's field table, so a field added there shows here without a change. */
 #define G_LOG_DOMAIN "vc-model-section"

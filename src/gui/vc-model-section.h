@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-model-section.h: the model inputs shared by both tabs (preset, method, parameter counts,
  * architecture fields), bound to the estimate model. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-page-choices.h: the labels the dropdowns of both tabs show for the core's enums. */
 #pragma once
 

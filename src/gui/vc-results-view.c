@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-results-view.c: the results side of the window. Every figure comes from the estimate
  * model; this file only formats and lays out. */
 #define G_LOG_DOMAIN "vc-results-view"
@@ -279,8 +280,8 @@ vc_results_view_set_estimate (VcResultsView *self,
   g_return_if_fail (self->estimate == NULL);
 
   self->estimate = g_object_ref (estimate);
-  vc_breakdown_bar_set_estimate (self->breakdown_bar, estimate);
-  vc_gpu_chart_set_estimate (self->gpu_chart, estimate);
+  vc_chart_set_estimate (VC_CHART (self->breakdown_bar), estimate);
+  vc_chart_set_estimate (VC_CHART (self->gpu_chart), estimate);
   vc_gpu_editor_set_estimate (self->gpu_editor, estimate);
   set_breakdown_model (self);
   g_signal_connect_object (estimate, "changed", G_CALLBACK (estimate_changed), self, G_CONNECT_SWAPPED);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-results-view.h: everything the estimate model computes for the visible tab: the total, the
  * scenario table, the breakdown (column view and stacked bar) and the GPU comparison. */
 #pragma once

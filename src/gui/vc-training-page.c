@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-training-page.c: the Training tab: the model, the fine-tuning method and its settings,
  * and the workload. */
 #define G_LOG_DOMAIN "vc-training-page"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-training-page.h: the Training tab's inputs. */
 #pragma once
 

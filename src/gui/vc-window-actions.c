@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-window-actions.c: the window's actions, one callback each, and what they do with files:
  * profiles opened and saved, CSV exported and config.json imported, all read and written in
  * threads; the file dialogs and the unsaved-changes question (replaceable by tests). */
@@ -104,6 +105,24 @@ suggested_name (VcWindow   *self,
 
 /* ---- profiles -------------------------------------------------------------------------------- */
 
+/* How a file read or written in a thread ended, said in the error bar: whether it went well and
+ * the window is still there to go on. A read cancelled because the window went says nothing. */
+static gboolean
+report_done (VcWindow     *self,
+             gboolean      done,
+             const char   *format,
+             GFile        *file,
+             const GError *error)
+{
+  if (_vc_window_is_disposed (self))
+    return FALSE;
+  if (done)
+    _vc_window_dismiss_error (self);
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    _vc_window_show_error (self, format, file, (GError *) error);
+  return done;
+}
+
 /* One open or save of the profile at a time: the others wait, their actions disabled. */
 static void
 set_profile_busy (VcWindow *self,
@@ -129,17 +148,10 @@ profile_saved (GObject      *source,
   if (saved)
     _vc_window_add_recent (vc_profile_save_target (result));
   if (!_vc_window_is_disposed (self))
-    {
-      set_profile_busy (self, FALSE);
-      if (!saved)
-        _vc_window_show_error (self, _("Could not save “%s”"), vc_profile_save_target (result), error);
-      else
-        {
-          _vc_window_dismiss_error (self);
-          if (p->func != NULL)
-            p->func (self, p->file);
-        }
-    }
+    set_profile_busy (self, FALSE);
+  if (report_done (self, saved, _("Could not save “%s”"), vc_profile_save_target (result), error) &&
+      p->func != NULL)
+    p->func (self, p->file);
   _vc_window_end_io (self, TRUE);
 }
 
@@ -180,18 +192,15 @@ profile_opened (GObject      *source,
   g_autoptr(VcWindowPending) p = data;
   VcWindow *self = p->self;
   g_autoptr(GError) error = NULL;
+  gboolean opened;
 
   _vc_window_end_io (self, FALSE);
   if (_vc_window_is_disposed (self))
     return;
   set_profile_busy (self, FALSE);
-  if (!vc_profile_load_finish (VC_PROFILE (source), result, &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        _vc_window_show_error (self, _("Could not open “%s”"), p->file, error);
-      return;
-    }
-  _vc_window_dismiss_error (self);
+  opened = vc_profile_load_finish (VC_PROFILE (source), result, &error);
+  if (!report_done (self, opened, _("Could not open “%s”"), p->file, error))
+    return;
   _vc_window_clear_notes (self);
   _vc_window_add_recent (p->file);
 }
@@ -325,13 +334,7 @@ exported (GObject      *source,
   g_autoptr(GError) error = NULL;
   gboolean written = vc_file_replace_contents_finish (G_FILE (source), result, &error);
 
-  if (!_vc_window_is_disposed (self))
-    {
-      if (!written)
-        _vc_window_show_error (self, _("Could not export to “%s”"), p->file, error);
-      else
-        _vc_window_dismiss_error (self);
-    }
+  report_done (self, written, _("Could not export to “%s”"), p->file, error);
   _vc_window_end_io (self, TRUE);
 }
 
@@ -362,14 +365,8 @@ import_done (GObject      *source,
   const char *warning;
 
   _vc_window_end_io (self, FALSE);
-  if (_vc_window_is_disposed (self) || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (!report_done (self, config != NULL, _("Could not import “%s”"), p->file, error))
     return;
-  if (config == NULL)
-    {
-      _vc_window_show_error (self, _("Could not import “%s”"), p->file, error);
-      return;
-    }
-  _vc_window_dismiss_error (self);
   vc_hf_config_apply (config, self->estimate);
 
   note = g_string_new (vc_hf_config_get_description (config));

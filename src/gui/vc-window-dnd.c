@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-window-dnd.c: files dropped on the window, or given on the command line: a profile opens,
  * a config.json or a folder holding one is imported. */
 #define G_LOG_DOMAIN "vc-window"

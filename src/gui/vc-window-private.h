@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-window-private.h: what the files of the main window share (vc-window.c, the class and its
  * state; vc-window-actions.c, the actions and the profile files; vc-window-dnd.c, dropped
  * files; vc-window-recent.c, the recent profiles; vc-window-settings.c, the state kept in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-window-recent.c: the Open Recent menu, from the profiles this program opened or saved. */
 #define G_LOG_DOMAIN "vc-window"
 

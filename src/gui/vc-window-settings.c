@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-window-settings.c: what the window keeps in GSettings between runs: its size, the tab and
  * every input of the estimate. */
 #define G_LOG_DOMAIN "vc-window"

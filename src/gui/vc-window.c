@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-window.c: the main window. It owns the one estimate both tabs edit: the visible tab sets
  * its mode. The actions and their files are in vc-window-actions.c, dropped files in
  * vc-window-dnd.c, the recent profiles in vc-window-recent.c and the state kept between runs

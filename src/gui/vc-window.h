@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-window.h: the main window: the Inference and Training tabs over one estimate model, and
  * the results beside them. */
 #pragma once

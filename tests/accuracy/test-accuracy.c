@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The architecture method against published peak memory of real runs (cases.tsv, taken from
  * measurements.csv): each row runs vramcalc with the options that express the run and compares.
  * The goal: a median error within 10 % and no row beyond 25 % over the rows marked "check: yes".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Benchmark: one full estimate — every scenario of the mode and the fit of every GPU of the
  * catalog — by the architecture method on Llama 3 8B in training mode (the longest path) and
  * by the rule of thumb. Prints the median per estimate as estimate_ns_median=N; the goal is

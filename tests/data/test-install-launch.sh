@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the build into a temporary DESTDIR, checks that the desktop files are named after the
 # application id, then launches the installed program from the installed desktop file's Exec
 # line, with the installed schema, under the test's display and a private D-Bus session. The

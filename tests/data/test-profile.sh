@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Desktop files follow the build profile: in this build directory, and in a second one
 # configured with the other profile (development <-> default), the generated desktop file,
 # metainfo and config.h carry that profile's application id, and the files to install (desktop

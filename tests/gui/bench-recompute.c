@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Benchmark: one input changes; how long until the window shows the new numbers? Measures the
  * recomputation (vc_estimate_flush: the core, the breakdown rows, every "changed" handler) plus
  * the next frame's layout and paint of the whole window, GPU chart with the full catalog

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gui-test-util.c: see gui-test-util.h. */
 #include "config.h"
 
@@ -102,6 +103,38 @@ vc_test_pixel (const guint8 *data,
   color->red = a > 0 ? ((p >> 16) & 0xff) / 255.0 / a : 0;
   color->green = a > 0 ? ((p >> 8) & 0xff) / 255.0 / a : 0;
   color->blue = a > 0 ? (p & 0xff) / 255.0 / a : 0;
+}
+
+/* Every test starts from the defaults, not from what the previous one left in GSettings. */
+void
+vc_test_reset_stored_state (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (VC_SCHEMA_ID);
+
+  g_settings_reset (settings, "last-inputs");
+  g_settings_reset (settings, "tab");
+}
+
+/* A window of that size, not shown yet; *estimate is its estimate until that is freed. */
+VcWindow *
+vc_test_new_window (int          width,
+                    int          height,
+                    VcEstimate **estimate)
+{
+  VcWindow *window = vc_window_new (NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  *estimate = vc_window_get_estimate (window);
+  g_object_add_weak_pointer (G_OBJECT (*estimate), (gpointer *) estimate);
+  return window;
+}
+
+/* Shows the window and waits until it has drawn. */
+void
+vc_test_present (VcWindow *window)
+{
+  gtk_window_present (GTK_WINDOW (window));
+  vc_test_wait_for_frame (GTK_WIDGET (window));
 }
 
 /* A child of a widget's template, by its id in the .ui; the test fails without it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gui-test-util.h: helpers shared by the GUI tests and the benchmark: waiting for the main loop
  * and for frames, finding widgets (template children, the window's inputs), rendering a widget
  * to pixels, and destroying a window with a check that it is freed. */
@@ -17,6 +18,11 @@ guint8     *vc_test_render           (GtkWidget  *widget,
                                       int        *width,
                                       int        *height,
                                       gsize      *stride);
+void        vc_test_reset_stored_state (void);
+VcWindow   *vc_test_new_window       (int          width,
+                                      int          height,
+                                      VcEstimate **estimate);
+void        vc_test_present          (VcWindow   *window);
 GtkWidget  *vc_test_child            (gpointer    widget,
                                       GType       template_type,
                                       const char *name);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The application: its actions and accelerators, the shortcuts window loaded from the resources,
  * and Ctrl+Q's action closing the windows (so that they save their state). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window's files through its real actions: profiles saved, reopened (by Open, the recent
  * menu and a drop), the unsaved-changes mark and question, CSV export, config.json import (a
  * file, a folder, an unknown family), failures shown in the window with the inputs untouched,
@@ -14,7 +15,7 @@
 #include "vc-csv.h"
 #include "vc-enums.h"
 #include "vc-error.h"
-#include "vc-gpu-chart.h"
+#include "vc-gpu-chart-private.h"
 #include "vc-gpu-editor.h"
 #include "vc-hf-config.h"
 #include "vc-model-section.h"
@@ -59,11 +60,8 @@ ask (VcWindow *window,
 static void
 open_window (Fixture *f)
 {
-  f->window = vc_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 1000);
-  f->estimate = vc_window_get_estimate (f->window);
+  f->window = vc_test_new_window (1100, 1000, &f->estimate);
   f->profile = vc_window_get_profile (f->window);
-  g_object_add_weak_pointer (G_OBJECT (f->estimate), (gpointer *) &f->estimate);
   vc_window_set_dialog_hooks (f->window, choose, ask, f);
 }
 
@@ -71,13 +69,9 @@ static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
-  g_autoptr(GSettings) settings = g_settings_new (VC_SCHEMA_ID);
-
-  g_settings_reset (settings, "last-inputs");
-  g_settings_reset (settings, "tab");
+  vc_test_reset_stored_state ();
   open_window (f);
-  gtk_window_present (GTK_WINDOW (f->window));
-  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  vc_test_present (f->window);
 }
 
 static void

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The real window under a display: model → widgets, widgets → model, the scenario table driving
  * the breakdown, the GPU chart's bars in pixels, inputs kept in GSettings. Runs with
  * G_DEBUG=fatal-warnings, so a GLib warning or critical fails the test. */
@@ -10,7 +11,7 @@
 #include "vc-catalog.h"
 #include "vc-component-row.h"
 #include "vc-enums.h"
-#include "vc-gpu-chart.h"
+#include "vc-gpu-chart-private.h"
 #include "vc-results-view.h"
 #include "vc-units.h"
 #include "vc-window.h"
@@ -26,18 +27,10 @@ static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
-  g_autoptr(GSettings) settings = g_settings_new (VC_SCHEMA_ID);
-
-  /* every test starts from the defaults, not from what the previous one left */
-  g_settings_reset (settings, "last-inputs");
-  g_settings_reset (settings, "tab");
-  f->window = vc_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 1150);
-  f->estimate = vc_window_get_estimate (f->window);
-  g_object_add_weak_pointer (G_OBJECT (f->estimate), (gpointer *) &f->estimate);
+  vc_test_reset_stored_state ();
+  f->window = vc_test_new_window (1100, 1150, &f->estimate);
   f->results = VC_RESULTS_VIEW (vc_test_window_results (f->window));
-  gtk_window_present (GTK_WINDOW (f->window));
-  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  vc_test_present (f->window);
 }
 
 static void
@@ -409,9 +402,8 @@ test_inputs_kept (Fixture       *f,
   g_assert_false (in->flash_attention);
   vc_test_destroy_window (second);
 
-  f->window = vc_window_new (NULL);
-  f->estimate = vc_window_get_estimate (f->window);
-  g_object_add_weak_pointer (G_OBJECT (f->estimate), (gpointer *) &f->estimate);
+  /* for the teardown */
+  f->window = vc_test_new_window (1100, 1150, &f->estimate);
 }
 
 int

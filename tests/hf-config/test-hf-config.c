@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-hf-config: config.json import, through the API and through vramcalc --config.
  *
  * Each model below has its config.json in models/<name>/ with the values of the published

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vramcalc in French and in English: translated labels, the locale's decimal separator and size
  * units in the table, plural forms, messages on stderr, and JSON and CSV that stay the same
  * whatever the locale. The French cases skip when the fr_FR.UTF-8 locale is not installed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The real window in French: translated tabs, labels, scenario names and dropdown choices,
  * sizes with a decimal comma and "Go", GPU counts without a plural s, and a parameter count
  * shown as "46,70B" that reads back. Skips without a display or without the fr_FR.UTF-8 locale
@@ -30,19 +31,11 @@ static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
-  g_autoptr(GSettings) settings = NULL;
-
   if (skip_reason)
     return;
-  settings = g_settings_new (VC_SCHEMA_ID);
-  g_settings_reset (settings, "last-inputs");
-  g_settings_reset (settings, "tab");
-  f->window = vc_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1280, 1000);
-  f->estimate = vc_window_get_estimate (f->window);
-  g_object_add_weak_pointer (G_OBJECT (f->estimate), (gpointer *) &f->estimate);
-  gtk_window_present (GTK_WINDOW (f->window));
-  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  vc_test_reset_stored_state ();
+  f->window = vc_test_new_window (1280, 1000, &f->estimate);
+  vc_test_present (f->window);
 }
 
 static void

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-csv.c: the CSV export: golden files byte for byte (from the API and from vramcalc),
  * RFC 4180 structure, formula neutralisation, '.' decimals in a French locale, atomic save. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-profile.c: estimate profiles: round trips of every input (API, the open-profile object
  * and vramcalc), the bad-profile corpus (each rejected with its message, the current estimate
  * untouched), unknown keys, and saves that fail without harming the previous file. */
