@@ -503,8 +503,11 @@ list_gpus (void)
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *mib = g[i].memory_mib > 0 ? g_strdup_printf (_("%.0f MiB"), g[i].memory_mib) : g_strdup ("");
-      /* Translators: GPU id, GPU name, memory in GB, memory in MiB; keep the widths */
-      g_print (_("%-18s %-20s %4.0f GB  %s\n"), g[i].id, g[i].name, g[i].memory_bytes / 1e9, mib);
+      g_autofree char *name = vc_localize_gpu_name (g[i].name);
+
+      /* Translators: GPU id, GPU name, memory as sold in GiB, memory a program can use in MiB;
+       * keep the widths */
+      g_print (_("%-18s %-20s %4.0f GiB  %s\n"), g[i].id, name, g[i].memory_bytes / 1073741824.0, mib);
     }
 }
 

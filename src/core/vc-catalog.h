@@ -25,7 +25,7 @@ typedef struct
   char *id;
   char *name;
   char *vendor;
-  double memory_bytes;                  /* as sold, decimal */
+  double memory_bytes;                  /* as sold: the "GB" of a card's name are GiB */
   double memory_mib;                    /* as nvidia-smi shows it; 0 when unknown */
   double capacity_bytes;                /* what fits are checked against */
 } VcGpu;

@@ -184,7 +184,7 @@ table_header (GString    *s,
     g_string_append_printf (s, _("Parameters: %s\n"), params);
   if (r->kv_bytes_per_token >= 0 && in->mode == VC_MODE_INFERENCE)
     {
-      g_autofree char *kv = g_format_size_full ((guint64) r->kv_bytes_per_token, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *kv = vc_format_size (r->kv_bytes_per_token, VC_UNIT_GIB);
       g_string_append_printf (s, _("KV cache per token: %s\n"), kv);
     }
   if (in->mode == VC_MODE_INFERENCE)
@@ -284,12 +284,15 @@ table_gpus (GString    *s,
 
   g_string_append_printf (s, _("\nGPUs (several GPUs split weights, KV cache, activations, gradients and "
                                "optimizer state; each keeps its own %s overhead):\n"), overhead);
+  g_string_append (s, _("  Cards are sold in GiB; each is compared with the memory a program can use on it.\n"));
   for (guint i = 0; i < n_gpus; i++)
     {
       const VcGpuFit *fit = vc_estimate_get_gpu_fit (estimate, i);
       const VcGpu *gpu = vc_estimate_get_gpu (estimate, i);
-      g_autofree char *cap = vc_format_size (gpu->memory_bytes, unit);
-      g_autofree char *label = g_strdup_printf ("%s (%s)", gpu->name, cap);
+      g_autofree char *cap = vc_format_size (fit->capacity_bytes, unit);
+      g_autofree char *name = vc_localize_gpu_name (gpu->name);
+      /* TRANSLATORS: a GPU's name and the memory a program can use on it */
+      g_autofree char *label = g_strdup_printf (_("%s (%s usable)"), name, cap);
       g_autofree char *count = NULL;
 
       if (fit->count <= 0)
@@ -300,9 +303,13 @@ table_gpus (GString    *s,
         count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "needs %.0f GPU", "needs %.0f GPUs",
                                               (gulong) fit->count), fit->count);
       else
-        count = g_strdup_printf (_("needs %.3g GPUs"), fit->count);
+        {
+          g_autofree char *n = vc_format_number (fit->count);
+          /* TRANSLATORS: %s is a huge number of GPUs in the compact form "4.83 × 10¹⁵" */
+          count = g_strdup_printf (_("needs %s GPUs"), n);
+        }
       append_padded (s, "", 2, FALSE);
-      append_padded (s, label, 30, FALSE);
+      append_padded (s, label, 38, FALSE);
       g_string_append (s, count);
       g_string_append_c (s, '\n');
     }

@@ -78,14 +78,21 @@ vc_gpu_chart_describe (VcGpuChart *self,
   unit = vc_estimate_get_unit (vc_chart_get_estimate (VC_CHART (self)));
   need = vc_format_size (vc_estimate_get_selected (vc_chart_get_estimate (VC_CHART (self)))->total, unit);
   capacity = vc_format_size (fit->capacity_bytes, unit);
-  if (fit->count > 0)
+  if (fit->count > 0 && fit->count < 1e6)
     count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%.0f GPU", "%.0f GPUs",
                                           (gulong) MIN (fit->count, G_MAXULONG)),
                              fit->count);
+  else if (fit->count > 0)
+    {
+      g_autofree char *n = vc_format_number (fit->count);
+      /* TRANSLATORS: %s is a huge number of GPUs in the compact form "4.83 × 10¹⁵" */
+      count = g_strdup_printf (_("%s GPUs"), n);
+    }
   else
     count = g_strdup (_("does not fit"));
-  /* TRANSLATORS: memory needed, capacity of one GPU, how many GPUs (or "does not fit") */
-  return g_strdup_printf (_("%s of %s · %s"), need, capacity, count);
+  /* TRANSLATORS: memory needed, memory a program can use on one GPU, how many GPUs (or "does
+   * not fit") */
+  return g_strdup_printf (_("%s of %s usable · %s"), need, capacity, count);
 }
 
 static void
@@ -107,7 +114,9 @@ measure_rows (VcGpuChart *self,
       g_autofree char *text = vc_gpu_chart_describe (self, i);
       int w, h;
 
-      pango_layout_set_text (layout, vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name, -1);
+      g_autofree char *name = vc_localize_gpu_name (vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name);
+
+      pango_layout_set_text (layout, name, -1);
       pango_layout_get_pixel_size (layout, &w, &h);
       m->name_w = MAX (m->name_w, w);
       m->text_h = MAX (m->text_h, h);
@@ -118,6 +127,19 @@ measure_rows (VcGpuChart *self,
   m->row_h = m->text_h + ROW_PAD;
   self->metrics = *m;
   self->metrics_valid = TRUE;
+}
+
+/* The figures' column: as wide as the widest text, or what is left beside the names and a
+ * short bar, whichever is less; a text that does not fit is ellipsized (the accessible
+ * description keeps it whole). So no figure widens the window. */
+#define MIN_BAR_W 80
+#define MIN_TEXT_W 160
+
+static int
+text_column_width (const Metrics *m,
+                   int            width)
+{
+  return CLAMP (width - m->name_w - 2 * COL_GAP - MIN_BAR_W, MIN (m->text_w, MIN_TEXT_W), m->text_w);
 }
 
 static void
@@ -131,7 +153,7 @@ bar_geometry (VcGpuChart      *self,
   const VcGpuFit *fit = vc_estimate_get_gpu_fit (vc_chart_get_estimate (VC_CHART (self)), i);
   double total = vc_estimate_get_selected (vc_chart_get_estimate (VC_CHART (self)))->total;
   double x = m->name_w + COL_GAP;
-  double w = MAX (0, width - x - COL_GAP - m->text_w);
+  double w = MAX (0, width - x - COL_GAP - text_column_width (m, width));
   double share = fit->capacity_bytes > 0 ? total / fit->capacity_bytes : 1;
 
   share = CLAMP (share, 0, 1);
@@ -174,7 +196,7 @@ vc_gpu_chart_measure (GtkWidget      *widget,
   measure_rows (self, &m);
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      *minimum = m.name_w + m.text_w + 2 * COL_GAP + 80;
+      *minimum = m.name_w + MIN (m.text_w, MIN_TEXT_W) + 2 * COL_GAP + MIN_BAR_W;
       *natural = m.name_w + m.text_w + 2 * COL_GAP + 240;
     }
   else
@@ -223,7 +245,10 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
         }
 
       gdk_cairo_set_source_rgba (cr, &fg);
-      pango_layout_set_text (layout, vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name, -1);
+      g_autofree char *name = vc_localize_gpu_name (vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name);
+
+      pango_layout_set_width (layout, -1);
+      pango_layout_set_text (layout, name, -1);
       pango_layout_get_pixel_size (layout, &tw, &th);
       cairo_move_to (cr, 0, i * m.row_h + (m.row_h - th) / 2.0);
       pango_cairo_show_layout (cr, layout);
@@ -245,9 +270,11 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
       cairo_stroke (cr);
 
       gdk_cairo_set_source_rgba (cr, &fg);
+      pango_layout_set_width (layout, text_column_width (&m, width) * PANGO_SCALE);
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
       pango_layout_set_text (layout, text, -1);
       pango_layout_get_pixel_size (layout, &tw, &th);
-      cairo_move_to (cr, width - m.text_w, i * m.row_h + (m.row_h - th) / 2.0);
+      cairo_move_to (cr, width - text_column_width (&m, width), i * m.row_h + (m.row_h - th) / 2.0);
       pango_cairo_show_layout (cr, layout);
     }
   cairo_destroy (cr);
@@ -265,7 +292,7 @@ update (VcChart *chart)
 
   for (guint i = 0; i < n; i++)
     {
-      const char *name = vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name;
+      g_autofree char *name = vc_localize_gpu_name (vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name);
       GString *s;
 
       switch (vc_gpu_chart_get_fit_kind (self, i))

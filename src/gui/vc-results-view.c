@@ -231,9 +231,7 @@ update_headline (VcResultsView *self)
     }
   if (in->mode == VC_MODE_INFERENCE && r->kv_bytes_per_token >= 0)
     {
-      g_autofree char *kv = g_format_size_full ((guint64) r->kv_bytes_per_token,
-                                                unit == VC_UNIT_GIB ? G_FORMAT_SIZE_IEC_UNITS
-                                                                    : G_FORMAT_SIZE_DEFAULT);
+      g_autofree char *kv = vc_format_size (r->kv_bytes_per_token, unit);
       g_string_append_printf (summary, _(" · KV cache %s per token"), kv);
     }
   if (sc->peak_phase == VC_PHASE_FORWARD)

@@ -8,6 +8,7 @@
 #include "gui-test-util.h"
 #include "vc-catalog.h"
 #include "vc-component-row.h"
+#include "vc-gpu-chart-private.h"
 #include "vc-profile.h"
 #include "vc-split-view.h"
 #include "vc-units.h"
@@ -138,7 +139,7 @@ test_focus_changes_nothing (Fixture       *f,
   g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->precision, ==, VC_PRECISION_BF16);
   gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (scenarios, 2)));
   g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->precision, ==, VC_PRECISION_INT4);
-  g_assert_cmpstr (total_text (f), ==, "8.3\u00a0GB");
+  g_assert_cmpstr (total_text (f), ==, "8.30\u00a0GB");
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (gtk_list_box_get_row_at_index (scenarios, 2)), "vc-chosen"));
   g_assert_false (gtk_widget_has_css_class (first_row, "vc-chosen"));
   g_assert_true (vc_profile_get_modified (profile));
@@ -186,7 +187,7 @@ test_modes_independent (Fixture       *f,
   GtkWidget *training = vc_test_window_input (f->window, VC_MODE_TRAINING, "training-precision");
   GtkWidget *mixed = vc_test_window_input (f->window, VC_MODE_TRAINING, "mixed-precision");
   GtkListBox *scenarios = GTK_LIST_BOX (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "scenarios"));
-  const char *expected[] = { "18.8\u00a0GB", "11.8\u00a0GB", "8.3\u00a0GB" };
+  const char *expected[] = { "18.8\u00a0GB", "11.8\u00a0GB", "8.30\u00a0GB" };
 
   vc_window_set_mode (f->window, VC_MODE_TRAINING);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (checkpointing),
@@ -598,6 +599,86 @@ test_small_screens (Fixture       *f,
   g_assert_cmpint (vc_split_view_get_orientation (VC_SPLIT_VIEW (split)), ==, GTK_ORIENTATION_HORIZONTAL);
 }
 
+static guint
+gpu_index (Fixture    *f,
+           const char *id)
+{
+  for (guint i = 0; i < vc_estimate_get_n_gpus (f->estimate); i++)
+    if (g_str_equal (vc_estimate_get_gpu (f->estimate, i)->id, id))
+      return i;
+  g_error ("no GPU %s", id);
+}
+
+/* Item 6: one truth for a card in the window and vramcalc: sold in GiB, shown in the user's
+ * unit as the memory a program can use on it. */
+static void
+test_gpu_sizes (Fixture       *f,
+                gconstpointer  data)
+{
+  VcGpuChart *chart = VC_GPU_CHART (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "gpu_chart"));
+  g_autofree char *rtx = NULL, *h100 = NULL, *gib = NULL;
+  g_autofree char *out = NULL;
+  const char *vramcalc = g_getenv ("VRAMCALC");
+
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  /* RTX 4090: 24 GiB sold, 24,564 MiB usable (nvidia-smi) = 25.8 GB; H100 80 GB: 81,559 MiB */
+  rtx = vc_gpu_chart_describe (chart, gpu_index (f, "rtx-4090"));
+  h100 = vc_gpu_chart_describe (chart, gpu_index (f, "h100-80gb"));
+  g_assert_nonnull (strstr (rtx, "of 25.8\u00a0GB usable"));
+  g_assert_nonnull (strstr (h100, "of 85.5\u00a0GB usable"));
+  g_assert_true (has_label_starting (GTK_WIDGET (f->results), "GPU counts split"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (chart)));
+
+  /* vramcalc says the same */
+  if (vramcalc != NULL)
+    {
+      g_autofree char *cmd = g_strdup_printf ("%s --params 7B", vramcalc);
+      g_assert_true (g_spawn_command_line_sync (cmd, &out, NULL, NULL, NULL));
+      g_assert_nonnull (strstr (out, "RTX 4090 (25.8\u00a0GB usable)"));
+      g_assert_nonnull (strstr (out, "H100 80 GB (85.5\u00a0GB usable)"));
+      g_assert_nonnull (strstr (out, "Cards are sold in GiB"));
+    }
+
+  /* in GiB, the card's own 24 GiB (less what the driver keeps) */
+  g_object_set (f->estimate, "unit", VC_UNIT_GIB, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  gib = vc_gpu_chart_describe (chart, gpu_index (f, "rtx-4090"));
+  g_assert_nonnull (strstr (gib, "of 24.0\u00a0GiB usable"));
+}
+
+/* Item 7: three significant digits; huge figures in a compact form that never widens the
+ * window. */
+static void
+test_figures_digits (Fixture       *f,
+                     gconstpointer  data)
+{
+  GtkLabel *total = GTK_LABEL (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "total"));
+  VcGpuChart *chart = VC_GPU_CHART (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "gpu_chart"));
+  g_autofree char *h200 = NULL, *huge = NULL;
+  int width;
+
+  /* DeepSeek-R1 in 16 bits: 1,341,890,… bytes = 1.34 TB, not "1.4 TB" */
+  g_assert_true (vc_estimate_set_preset (f->estimate, "deepseek-r1", NULL));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_cmpstr (gtk_label_get_label (total), ==, "1.34\u00a0TB");
+  h200 = vc_gpu_chart_describe (chart, gpu_index (f, "h200"));
+  g_assert_nonnull (g_str_has_prefix (h200, "1.34\u00a0TB of 151\u00a0GB usable") ? h200 : NULL);
+
+  /* batch 10⁶, sequence 10⁸: compact figures, and the window keeps its width */
+  resize (f, 1100, 800);
+  width = gtk_widget_get_width (GTK_WIDGET (f->window));
+  g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, "batch", 1000000, "seq", 100000000,
+                "concurrency", 1000000, NULL);
+  for (guint i = 0; i < 4; i++)
+    vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_nonnull (strstr (gtk_label_get_label (total), "× 10"));
+  huge = vc_gpu_chart_describe (chart, 0);
+  g_assert_nonnull (strstr (huge, "× 10"));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), ==, width);
+  g_assert_cmpint (min_width (GTK_WIDGET (f->window)), <=, 600);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -618,5 +699,7 @@ main (int   argc,
   ADD ("/window-states/preset-search", test_preset_search);
   ADD ("/window-states/help-and-close", test_help_and_close);
   ADD ("/window-states/small-screens", test_small_screens);
+  ADD ("/window-states/gpu-sizes", test_gpu_sizes);
+  ADD ("/window-states/figures-digits", test_figures_digits);
   return g_test_run ();
 }
