@@ -2,7 +2,7 @@
 /* vc-window-private.h: what the files of the main window share (vc-window.c, the class and its
  * state; vc-window-actions.c, the actions and the profile files; vc-window-dnd.c, dropped
  * files; vc-window-recent.c, the recent profiles; vc-window-settings.c, the state kept in
- * GSettings). Nothing outside them includes it. */
+ * GSettings), and the hooks the GUI tests drive the window with. Nothing else includes it. */
 #pragma once
 
 #include "vc-inference-page.h"
