@@ -290,12 +290,32 @@ test_extremes (void)
   g_assert_null (strstr (r.out, ": -"));
 }
 
+/* Past the model's maximum context (Llama 3 8B: 8,192 tokens, from its config.json) the
+ * estimate is printed with a warning; within it, nothing is said. */
+static void
+test_context_warning (void)
+{
+  g_auto(Run) over = { 0 };
+  g_auto(Run) within = { 0 };
+  g_auto(Run) training = { 0 };
+
+  run_cli (&over, "--preset", "llama-3-8b", "--seq", "131072", NULL);
+  g_assert_cmpint (over.status, ==, 0);
+  g_assert_nonnull (strstr (over.err, "warning: 131072 tokens per sequence is beyond this model's maximum context of 8192 tokens"));
+  run_cli (&within, "--preset", "llama-3-8b", "--seq", "8192", NULL);
+  g_assert_cmpint (within.status, ==, 0);
+  g_assert_cmpstr (within.err, ==, "");
+  run_cli (&training, "--preset", "llama-3.1-8b", "--mode", "training", "--seq", "100000000", NULL);
+  g_assert_nonnull (strstr (training.err, "maximum context of 131072 tokens"));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/seed-json", test_seed_json);
+  g_test_add_func ("/cli/context-warning", test_context_warning);
   g_test_add_func ("/cli/seed-training-json", test_seed_training_json);
   g_test_add_func ("/cli/preset-json", test_preset_json);
   g_test_add_func ("/cli/table-and-lists", test_table_and_lists);

@@ -92,6 +92,8 @@ static const Option options[] = {
   { "train-embeddings", OPT_TRUE, "train-embeddings", NULL, N_("LoRA/QLoRA: the token embedding trains too") },
   { "no-train-embeddings", OPT_FALSE, "train-embeddings", NULL, NULL },
   { "overhead", OPT_PROPERTY, "overhead-gb", "GB", N_("Per-GPU overhead in GB (default 2 rule of thumb, 1 architecture)") },
+  { "max-context", OPT_PROPERTY, "max-context", "N",
+    N_("The model's maximum context in tokens (0: unknown); a longer --seq gets a warning") },
   { "unit", OPT_PROPERTY, "unit", "gb|gib", N_("Units of the table (default gb)") },
   { "format", OPT_FORMAT, NULL, "table|json|csv", N_("Output format (default table)") },
   { "profile", OPT_PROFILE, NULL, "FILE", N_("Start from a saved profile; other options override its values") },
@@ -793,6 +795,12 @@ run_estimate (Request *req)
         }
     }
   print_estimate (estimate, req->format, req->explain);
+  {
+    g_autofree char *warning = vc_estimate_dup_context_warning (estimate);
+
+    if (warning != NULL)
+      g_printerr (_("vramcalc: warning: %s\n"), warning);
+  }
   return 0;
 }
 

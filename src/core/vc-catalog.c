@@ -132,6 +132,7 @@ load_presets (void)
       p->published_parameters = json_object_get_double_member (o, "published_parameters");
       p->published_active_parameters =
         json_object_get_double_member_with_default (o, "published_active_parameters", 0);
+      p->max_context = (guint) CLAMP (json_object_get_int_member_with_default (o, "max_context", 0), 0, G_MAXUINT);
       p->arch = vc_arch_default;
       if (!vc_arch_update_from_json (&p->arch, json_object_get_object_member (o, "architecture"),
                                      p->id, &error))

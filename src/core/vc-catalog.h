@@ -17,6 +17,7 @@ typedef struct
   char *source;
   double published_parameters;
   double published_active_parameters;   /* 0 when the model is dense */
+  guint max_context;                    /* max_position_embeddings (rope scaling included); 0: unknown */
   VcArch arch;
 } VcPreset;
 

@@ -64,6 +64,7 @@ enum {
   PROP_COMPILE,
   PROP_TRAIN_EMBEDDINGS,
   PROP_OVERHEAD_GB,
+  PROP_MAX_CONTEXT,
   PROP_CUSTOM_GPUS,
   PROP_UNIT,
   /* results */
@@ -308,6 +309,7 @@ vc_estimate_set_property (GObject      *object,
     case PROP_COMPILE: SET_FIELD (compile, g_value_get_boolean); break;
     case PROP_TRAIN_EMBEDDINGS: SET_FIELD (train_embeddings, g_value_get_boolean); break;
     case PROP_OVERHEAD_GB: SET_FIELD (overhead_gb, g_value_get_double); break;
+    case PROP_MAX_CONTEXT: SET_FIELD (max_context, g_value_get_uint); break;
     case PROP_CUSTOM_GPUS:
       {
         g_autoptr(GError) error = NULL;
@@ -385,6 +387,7 @@ vc_estimate_get_property (GObject    *object,
     case PROP_COMPILE: g_value_set_boolean (value, in->compile); break;
     case PROP_TRAIN_EMBEDDINGS: g_value_set_boolean (value, in->train_embeddings); break;
     case PROP_OVERHEAD_GB: g_value_set_double (value, in->overhead_gb); break;
+    case PROP_MAX_CONTEXT: g_value_set_uint (value, in->max_context); break;
     case PROP_UNIT: g_value_set_enum (value, self->unit); break;
     case PROP_CUSTOM_GPUS: g_value_set_string (value, self->custom_gpus); break;
     case PROP_MODEL_PARAMETERS: g_value_set_double (value, self->result.parameters); break;
@@ -532,6 +535,11 @@ install_run_inputs (const VcInputs *d)
     g_param_spec_double ("overhead-gb", N_("Overhead (GB)"),
                          N_("CUDA context, libraries and framework per GPU, in GB (-1: the method's default)"),
                          -1, 10000, d->overhead_gb, RW);
+  properties[PROP_MAX_CONTEXT] =
+    g_param_spec_uint ("max-context", N_("Maximum context"),
+                       N_("The longest sequence the model was made for, in tokens (max_position_embeddings, "
+                          "with its rope scaling); 0: unknown"),
+                       0, 100000000, 0, RW);
   properties[PROP_CUSTOM_GPUS] =
     g_param_spec_string ("custom-gpus", N_("Custom GPUs"),
                          N_("Cards added to the catalog: NAME=SIZE separated by semicolons; SIZE in GB, or with a GB, GiB or MiB unit"),
@@ -679,6 +687,7 @@ vc_estimate_set_preset (VcEstimate  *self,
                 "active-parameters", preset->published_active_parameters,
                 "model-type", vc_arch_is_moe (&preset->arch) ? VC_MODEL_TYPE_MOE : VC_MODEL_TYPE_DENSE,
                 "model-name", "",
+                "max-context", preset->max_context,
                 NULL);
   self->applying_preset = FALSE;
   g_free (self->preset);
@@ -1115,6 +1124,27 @@ vc_estimate_check (VcEstimate  *self,
       return FALSE;
     }
   return TRUE;
+}
+
+/**
+ * vc_estimate_dup_context_warning:
+ *
+ * Returns: (transfer full) (nullable): a warning when the sequence length is beyond the model's
+ *   maximum context (known from its preset or its config.json), %NULL otherwise
+ */
+char *
+vc_estimate_dup_context_warning (VcEstimate *self)
+{
+  const VcInputs *in;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  in = &self->inputs;
+  if (in->max_context == 0 || in->seq <= in->max_context)
+    return NULL;
+  /* TRANSLATORS: the sequence length in tokens, then the model's maximum context in tokens */
+  return g_strdup_printf (_("%'u tokens per sequence is beyond this model's maximum context of %'u tokens: "
+                            "it was not made for such lengths, whatever memory they take"),
+                          in->seq, in->max_context);
 }
 
 void

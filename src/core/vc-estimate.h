@@ -50,6 +50,7 @@ gboolean        vc_estimate_set_from_string    (VcEstimate   *self,
                                                 GError      **error);
 gboolean        vc_estimate_check              (VcEstimate   *self,
                                                 GError      **error);
+char           *vc_estimate_dup_context_warning (VcEstimate  *self);
 void            vc_estimate_copy_inputs        (VcEstimate   *self,
                                                 VcEstimate   *source);
 gboolean        vc_estimate_inputs_equal       (VcEstimate   *a,

@@ -43,6 +43,7 @@ typedef struct
   gboolean compile;                /* torch.compile: fused elementwise ops save fewer tensors */
   gboolean train_embeddings;       /* LoRA/QLoRA: the token embedding trains too */
   double overhead_gb;              /* per GPU; < 0: the method's default */
+  guint max_context;               /* the model's maximum context in tokens; 0: unknown */
 } VcInputs;
 
 typedef struct

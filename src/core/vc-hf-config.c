@@ -187,6 +187,7 @@ struct _VcHfConfig
   gboolean hub_name;         /* the name is a Hub id's (org/name) */
   char *description;
   char *warning;
+  guint max_context;         /* max_position_embeddings with rope scaling; 0 when not given */
 };
 
 G_DEFINE_FINAL_TYPE (VcHfConfig, vc_hf_config, G_TYPE_OBJECT)
@@ -1123,6 +1124,39 @@ build_texts (VcHfConfig *self)
   self->warning = w->len ? g_string_free (g_steal_pointer (&w), FALSE) : NULL;
 }
 
+/* The longest context the model takes: max_position_embeddings (n_positions for GPT-2), or
+ * the original length times the rope scaling factor when that is longer (a config that adds
+ * YaRN scaling to a 32,768-token base keeps max_position_embeddings at 32,768). 0 when the
+ * file gives neither. Only the warning past it uses this: a bad value is not an error. */
+static guint
+read_max_context (JsonObject *object)
+{
+  static const char *const keys[] = { "max_position_embeddings", "n_positions", "max_sequence_length" };
+  double max = 0;
+  JsonNode *rope;
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys) && max == 0; i++)
+    {
+      JsonNode *node = json_object_get_member (object, keys[i]);
+
+      if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
+        max = MAX (0, json_node_get_int (node));
+    }
+  rope = json_object_get_member (object, "rope_scaling");
+  if (rope != NULL && JSON_NODE_HOLDS_OBJECT (rope))
+    {
+      JsonObject *r = json_node_get_object (rope);
+      JsonNode *factor = json_object_get_member (r, "factor");
+      JsonNode *original = json_object_get_member (r, "original_max_position_embeddings");
+
+      if (factor != NULL && original != NULL && JSON_NODE_HOLDS_VALUE (factor) &&
+          JSON_NODE_HOLDS_VALUE (original) && json_node_get_value_type (original) == G_TYPE_INT64 &&
+          (json_node_get_value_type (factor) == G_TYPE_DOUBLE || json_node_get_value_type (factor) == G_TYPE_INT64))
+        max = MAX (max, json_node_get_double (factor) * json_node_get_int (original));
+    }
+  return (guint) CLAMP (max, 0, 100000000);
+}
+
 VcHfConfig *
 vc_hf_config_new_from_data (const char  *data,
                             gsize        length,
@@ -1222,6 +1256,7 @@ vc_hf_config_new_from_data (const char  *data,
   else
     family = family_for (self->model_type, &known);
 
+  self->max_context = read_max_context (object);
   self->known = known;
   self->family_id = family;
   self->family = g_strdup (families[family].id);
@@ -1488,6 +1523,18 @@ vc_hf_config_get_known_family (VcHfConfig *self)
   return self->known;
 }
 
+/**
+ * vc_hf_config_get_max_context:
+ *
+ * Returns: the longest context the model takes, in tokens; 0 when the file does not say
+ */
+guint
+vc_hf_config_get_max_context (VcHfConfig *self)
+{
+  g_return_val_if_fail (VC_IS_HF_CONFIG (self), 0);
+  return self->max_context;
+}
+
 gboolean
 vc_hf_config_get_text_only (VcHfConfig *self)
 {
@@ -1572,6 +1619,7 @@ vc_hf_config_apply (VcHfConfig *self,
                                                            self->counts.active) : 0.0,
                 "model-type", moe ? VC_MODEL_TYPE_MOE : VC_MODEL_TYPE_DENSE,
                 "method", VC_METHOD_ARCHITECTURE,
+                "max-context", self->max_context,
                 NULL);
   vc_estimate_set_model_name (estimate, self->name);
   g_object_thaw_notify (G_OBJECT (estimate));

@@ -51,6 +51,7 @@ const char   *vc_hf_config_get_model_type        (VcHfConfig          *self);
 const char   *vc_hf_config_get_family            (VcHfConfig          *self);
 gboolean      vc_hf_config_get_known_family      (VcHfConfig          *self);
 gboolean      vc_hf_config_get_text_only         (VcHfConfig          *self);
+guint         vc_hf_config_get_max_context       (VcHfConfig          *self);
 const char   *vc_hf_config_get_torch_dtype       (VcHfConfig          *self);
 gboolean      vc_hf_config_get_precision         (VcHfConfig          *self,
                                                   VcPrecision         *precision);

@@ -32,6 +32,7 @@ struct _VcResultsView
   GtkLabel *total;
   GtkLabel *summary;
   GtkLabel *problem;
+  GtkLabel *context_warning;
   GtkListBox *scenarios;
   GtkLabel *breakdown_heading;
   VcBreakdownBar *breakdown_bar;
@@ -242,6 +243,13 @@ update_headline (VcResultsView *self)
   g_string_append_printf (summary, _(" · %s overhead per GPU"), overhead);
   gtk_label_set_label (self->summary, summary->str);
 
+  {
+    g_autofree char *warning = vc_estimate_dup_context_warning (self->estimate);
+
+    gtk_label_set_label (self->context_warning, warning ? warning : "");
+    gtk_widget_set_visible (GTK_WIDGET (self->context_warning), warning != NULL);
+  }
+
   if (!vc_estimate_check (self->estimate, &error))
     {
       g_autofree char *text = g_strdup_printf (_("These inputs do not go together: %s"), error->message);
@@ -319,6 +327,7 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, total);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, summary);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, problem);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_warning);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, scenarios);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, breakdown_heading);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, breakdown_bar);

@@ -9,6 +9,7 @@
 #include "vc-catalog.h"
 #include "vc-component-row.h"
 #include "vc-gpu-chart-private.h"
+#include "vc-hf-config.h"
 #include "vc-profile.h"
 #include "vc-split-view.h"
 #include "vc-units.h"
@@ -679,6 +680,54 @@ test_figures_digits (Fixture       *f,
   g_assert_cmpint (min_width (GTK_WIDGET (f->window)), <=, 600);
 }
 
+/* Item 9: a warning past the model's maximum context, from its preset or its config.json. */
+static void
+test_context_warning (Fixture       *f,
+                      gconstpointer  data)
+{
+  GtkWidget *warning = vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "context_warning");
+  GtkWidget *seq = vc_test_window_input (f->window, VC_MODE_INFERENCE, "seq");
+  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models",
+                                              "Llama-3.1-8B", "config.json", NULL);
+  g_autoptr(VcHfConfig) imported = NULL;
+  g_autoptr(GError) error = NULL;
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+
+  /* Llama 3 8B takes 8,192 tokens (its config.json) */
+  g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3-8b", NULL));
+  g_assert_cmpuint (in->max_context, ==, 8192);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (seq), 8192);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_visible (warning));
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (seq), 131072);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (warning));
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (warning)), "maximum context of 8192 tokens"));
+  /* a warning, not an error next to figures */
+  g_assert_true (gtk_widget_has_css_class (warning, "warning"));
+  assert_no_error_shown (GTK_WIDGET (f->window));
+
+  /* 10⁸ tokens too */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (seq), 100000000);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (warning));
+
+  /* an import records it, rope scaling included: Llama 3.1 8B, 8192 × 8 = 131,072 */
+  imported = vc_hf_config_new_for_path (config, &error);
+  g_assert_no_error (error);
+  vc_hf_config_apply (imported, f->estimate);
+  g_assert_cmpuint (in->max_context, ==, 131072);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (seq), 131072);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_visible (warning));
+
+  /* unknown (a custom model): no claim either way */
+  g_object_set (f->estimate, "max-context", 0, "seq", 100000000, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_visible (warning));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -701,5 +750,6 @@ main (int   argc,
   ADD ("/window-states/small-screens", test_small_screens);
   ADD ("/window-states/gpu-sizes", test_gpu_sizes);
   ADD ("/window-states/figures-digits", test_figures_digits);
+  ADD ("/window-states/context-warning", test_context_warning);
   return g_test_run ();
 }

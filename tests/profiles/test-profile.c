@@ -112,6 +112,9 @@ every_input_estimate (void)
         }
       else if (G_IS_PARAM_SPEC_BOOLEAN (p))
         g_value_set_boolean (&v, !G_PARAM_SPEC_BOOLEAN (p)->default_value);
+      else if (g_str_equal (p->name, "max-context"))
+        /* off its default, and longer than the sequence: no warning on the way */
+        g_value_set_uint (&v, 1000000);
       else if (G_IS_PARAM_SPEC_UINT (p))
         {
           GParamSpecUInt *u = G_PARAM_SPEC_UINT (p);
