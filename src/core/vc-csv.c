@@ -125,6 +125,35 @@ add_size_row (Writer     *w,
   end_row (w);
 }
 
+/* One card for one scenario: its usable memory in bytes, how many of it the scenario takes
+ * (empty when no number of them is enough) and whether one holds it: "fits", "several" or
+ * "none". */
+static void
+add_gpu_row (Writer                 *w,
+             VcEstimate             *estimate,
+             const VcScenarioResult *sc,
+             guint                   gpu_index)
+{
+  const VcGpu *gpu = vc_estimate_get_gpu (estimate, gpu_index);
+  g_autofree char *name = vc_localize_gpu_name (gpu->name);
+  g_autofree char *capacity = vc_format_bytes_machine (gpu->capacity_bytes);
+  char count[G_ASCII_DTOSTR_BUF_SIZE] = "";
+  VcGpuFit fit;
+
+  vc_estimator_fit_gpu (vc_estimate_get_inputs (estimate), vc_estimate_get_result (estimate), sc,
+                        gpu->capacity_bytes, &fit);
+  if (fit.count > 0)
+    g_ascii_formatd (count, sizeof count, "%.0f", fit.count);
+  add_text (w, "gpu");
+  add_text (w, vc_scenario_id (sc->id));
+  add_text (w, gpu->id);
+  add_text (w, name);
+  add_number (w, capacity);
+  add_number (w, count);
+  add_text (w, fit.count <= 0 ? "none" : fit.fits ? "fits" : "several");
+  end_row (w);
+}
+
 static void
 add_input_row (Writer     *w,
                VcEstimate *estimate,
@@ -193,6 +222,10 @@ vc_csv_export (VcEstimate *estimate,
           add_size_row (&w, id, vc_component_id (c), vc_component_name (c), sc->bytes[c], unit);
       add_size_row (&w, id, "total", vc_scenario_name (sc->id), sc->total, unit);
     }
+
+  for (guint i = 0; i < r->n_scenarios; i++)
+    for (guint g = 0; g < vc_estimate_get_n_gpus (estimate); g++)
+      add_gpu_row (&w, estimate, &r->scenarios[i], g);
 
   inputs = vc_estimate_list_inputs (&n);
   for (guint i = 0; i < n; i++)
