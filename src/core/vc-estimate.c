@@ -137,8 +137,11 @@ update_breakdown (VcEstimate *self)
   guint n_shown = 0;
   gboolean same;
 
+  /* at the start of the backward pass no gradient exists yet: a bare "0 bytes" row only
+   * puzzled; the summary says which peak it is */
   for (guint c = 0; c < VC_N_COMPONENTS; c++)
-    if (vc_component_applies (&self->inputs, c))
+    if (vc_component_applies (&self->inputs, c) &&
+        !(c == VC_COMPONENT_GRADIENTS && sc->peak_phase == VC_PHASE_FORWARD))
       shown[n_shown++] = c;
 
   same = g_list_model_get_n_items (G_LIST_MODEL (self->breakdown)) == n_shown;

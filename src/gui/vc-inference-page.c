@@ -9,6 +9,7 @@
 
 #include "vc-inference-page.h"
 #include "vc-a11y.h"
+#include "vc-grid-row.h"
 #include "vc-input-bind.h"
 #include "vc-model-section.h"
 #include "vc-page-choices.h"
@@ -39,7 +40,7 @@ update_applicable (VcInferencePage *self)
   const VcInputs *in = vc_estimate_get_inputs (self->estimate);
 
   /* the rule of thumb has no attention to fuse */
-  gtk_widget_set_sensitive (GTK_WIDGET (self->flash_attention), in->method == VC_METHOD_ARCHITECTURE);
+  vc_grid_row_set_visible (GTK_WIDGET (self->flash_attention), in->method == VC_METHOD_ARCHITECTURE);
 }
 
 void

@@ -9,6 +9,7 @@
 
 #include "vc-a11y.h"
 #include "vc-arch.h"
+#include "vc-grid-row.h"
 #include "vc-input-bind.h"
 #include "vc-model-section.h"
 #include "vc-preset-search.h"
@@ -73,10 +74,16 @@ update_applicable (VcModelSection *self)
   gboolean rule = in->method == VC_METHOD_RULE_OF_THUMB;
   gboolean custom = vc_estimate_get_preset (self->estimate)[0] == '\0';
 
+  /* the parameter counts are the rule of thumb's inputs; the architecture counts its own and
+   * says so under them (a published 37B beside a counted 37.55B only puzzled). A dense model
+   * has no activated count to show. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->model_type), rule);
   gtk_widget_set_sensitive (GTK_WIDGET (self->parameters), rule);
   gtk_widget_set_sensitive (GTK_WIDGET (self->active_parameters),
                             rule && in->model_type == VC_MODEL_TYPE_MOE);
+  vc_grid_row_set_visible (GTK_WIDGET (self->model_type), rule);
+  vc_grid_row_set_visible (GTK_WIDGET (self->parameters), rule);
+  vc_grid_row_set_visible (GTK_WIDGET (self->active_parameters), rule && in->model_type == VC_MODEL_TYPE_MOE);
   gtk_widget_set_visible (GTK_WIDGET (self->arch_expander), !rule);
   gtk_widget_set_sensitive (GTK_WIDGET (self->arch_grid), !rule && custom);
   gtk_widget_set_visible (GTK_WIDGET (self->arch_hint), !custom);

@@ -236,7 +236,7 @@ update_headline (VcResultsView *self)
       g_string_append_printf (summary, _(" · KV cache %s per token"), kv);
     }
   if (sc->peak_phase == VC_PHASE_FORWARD)
-    g_string_append (summary, _(" · peak at the start of the backward pass"));
+    g_string_append (summary, _(" · peak at the start of the backward pass, before any gradient is allocated"));
   else if (sc->peak_phase == VC_PHASE_BACKWARD)
     g_string_append (summary, _(" · peak at the end of the backward pass"));
   overhead = vc_format_size (r->overhead_bytes, unit);

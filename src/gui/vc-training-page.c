@@ -9,6 +9,7 @@
 
 #include "vc-enums.h"
 #include "vc-a11y.h"
+#include "vc-grid-row.h"
 #include "vc-input-bind.h"
 #include "vc-model-section.h"
 #include "vc-page-choices.h"
@@ -100,8 +101,10 @@ update_applicable (VcTrainingPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->lora_rank), arch && adapters);
   gtk_widget_set_sensitive (GTK_WIDGET (self->lora_targets), arch && adapters);
   gtk_widget_set_sensitive (GTK_WIDGET (self->lora_percent), !arch && adapters);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->optimizer_precision), stateful);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->flash_attention), arch);
+  /* no state, or 8-bit state: the precision of the state means nothing then */
+  vc_grid_row_set_visible (GTK_WIDGET (self->optimizer_precision), stateful);
+  /* the rule of thumb has no attention to fuse */
+  vc_grid_row_set_visible (GTK_WIDGET (self->flash_attention), arch);
   gtk_widget_set_sensitive (GTK_WIDGET (self->loss), arch);
   /* the embedding table only counts as its own trainable block for adapters on an architecture */
   gtk_widget_set_sensitive (GTK_WIDGET (self->train_embeddings), arch && adapters);

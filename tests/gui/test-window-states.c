@@ -728,6 +728,68 @@ test_context_warning (Fixture       *f,
   g_assert_false (gtk_widget_get_visible (warning));
 }
 
+/* Item 8: no stale or puzzling value: rows that do not apply are hidden, not greyed with a
+ * meaningless value; the header follows the model; no bare 0-byte gradients. */
+static void
+test_no_puzzling_values (Fixture       *f,
+                         gconstpointer  data)
+{
+  GtkWidget *optimizer = vc_test_window_input (f->window, VC_MODE_TRAINING, "optimizer");
+  GtkWidget *state = vc_test_window_input (f->window, VC_MODE_TRAINING, "optimizer-precision");
+  GtkWidget *active = vc_test_window_input (f->window, VC_MODE_INFERENCE, "active-parameters");
+  GtkWidget *parameters = vc_test_window_input (f->window, VC_MODE_INFERENCE, "parameters");
+  GtkWidget *flash = vc_test_window_input (f->window, VC_MODE_INFERENCE, "flash-attention");
+  GtkWidget *training_flash = vc_test_window_input (f->window, VC_MODE_TRAINING, "flash-attention");
+  GtkLabel *title = GTK_LABEL (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "title"));
+  GtkLabel *summary = GTK_LABEL (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "summary"));
+  GtkColumnView *view = GTK_COLUMN_VIEW (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "breakdown_view"));
+
+  /* a dense model has no activated count; the rule of thumb no attention to fuse */
+  g_assert_false (gtk_widget_get_visible (active));
+  g_assert_false (gtk_widget_get_visible (flash));
+  g_assert_false (gtk_widget_get_visible (training_flash));
+  g_object_set (f->estimate, "model-type", VC_MODEL_TYPE_MOE, NULL);
+  g_assert_true (gtk_widget_get_visible (active));
+  g_object_set (f->estimate, "model-type", VC_MODEL_TYPE_DENSE, NULL);
+
+  /* editing a preset's parameter count makes a custom model: the header says so */
+  g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3-8b", NULL));
+  g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_nonnull (strstr (gtk_label_get_label (title), "Llama 3 8B"));
+  gtk_editable_set_text (GTK_EDITABLE (parameters), "9B");
+  g_signal_emit_by_name (parameters, "activate");
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_null (strstr (gtk_label_get_label (title), "Llama 3 8B"));
+  g_assert_true (g_str_has_prefix (gtk_label_get_label (title), "Custom model"));
+
+  /* DeepSeek-R1 by its architecture: the published 37B are not shown beside the counted 37.55B */
+  g_assert_true (vc_estimate_set_preset (f->estimate, "deepseek-r1", NULL));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_visible (parameters));
+  g_assert_false (gtk_widget_get_visible (active));
+  g_assert_true (gtk_widget_get_visible (flash));
+  g_assert_true (has_label_starting (vc_test_window_page (f->window, VC_MODE_INFERENCE),
+                                     "Counted from the architecture: 671.03B parameters, 37.55B activated"));
+
+  /* training at the start-of-backward peak: no "Gradients 0 bytes" row, the summary says why */
+  g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3-8b", NULL));
+  vc_window_set_mode (f->window, VC_MODE_TRAINING);
+  g_object_set (f->estimate, "finetune", VC_FINETUNE_LORA, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_cmpint (vc_estimate_get_selected (f->estimate)->peak_phase, ==, VC_PHASE_FORWARD);
+  g_assert_null (vc_test_find_label (GTK_WIDGET (view), "Gradients"));
+  g_assert_nonnull (strstr (gtk_label_get_label (summary), "before any gradient is allocated"));
+  g_assert_true (gtk_widget_get_visible (training_flash));
+
+  /* AdamW 8-bit keeps 8-bit state: no fp32 / bf16 choice is shown for it */
+  g_assert_true (gtk_widget_get_visible (state));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (optimizer), choice_position (optimizer, "AdamW 8-bit"));
+  g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->optimizer, ==, VC_OPTIMIZER_ADAMW_8BIT);
+  g_assert_false (gtk_widget_get_visible (state));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -751,5 +813,6 @@ main (int   argc,
   ADD ("/window-states/gpu-sizes", test_gpu_sizes);
   ADD ("/window-states/figures-digits", test_figures_digits);
   ADD ("/window-states/context-warning", test_context_warning);
+  ADD ("/window-states/no-puzzling-values", test_no_puzzling_values);
   return g_test_run ();
 }
