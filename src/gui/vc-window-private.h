@@ -78,7 +78,8 @@ struct _VcWindow
   VcSplitView *split;
   GtkStack *stack;
   VcInferencePage *inference_page;
-  VcTrainingPage *training_page;
+  GtkScrolledWindow *training_scroller;
+  VcTrainingPage *training_page;   /* NULL until the Training tab is first shown */
   VcResultsView *results;
   GtkWidget *help_window;      /* weak */
 };
@@ -99,6 +100,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (VcWindowPending, _vc_window_pending_free)
 
 /* vc-window.c */
 gboolean _vc_window_is_disposed      (VcWindow          *self);
+VcTrainingPage *_vc_window_ensure_training_page (VcWindow *self);
 void     _vc_window_show_error       (VcWindow          *self,
                                       const char        *format,
                                       GFile             *file,

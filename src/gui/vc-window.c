@@ -100,10 +100,27 @@ vc_window_is_busy (VcWindow *self)
 
 /* ---- tabs ------------------------------------------------------------------------------------ */
 
+/* Not visible at start-up, the Training tab is built when it is first shown (or first needed):
+ * the window's first frame comes sooner. */
+VcTrainingPage *
+_vc_window_ensure_training_page (VcWindow *self)
+{
+  if (self->training_page == NULL && self->estimate != NULL)
+    {
+      self->training_page = g_object_new (VC_TYPE_TRAINING_PAGE, NULL);
+      gtk_scrolled_window_set_child (self->training_scroller, GTK_WIDGET (self->training_page));
+      vc_training_page_set_estimate (self->training_page, self->estimate);
+    }
+  return self->training_page;
+}
+
 static void
 tab_changed (VcWindow *self)
 {
   const char *name = gtk_stack_get_visible_child_name (self->stack);
+
+  if (g_strcmp0 (name, "training") == 0)
+    _vc_window_ensure_training_page (self);
 
   g_object_set (self->estimate, "mode",
                 g_strcmp0 (name, "training") == 0 ? VC_MODE_TRAINING : VC_MODE_INFERENCE,
@@ -208,8 +225,9 @@ _vc_window_clear_notes (VcWindow *self)
 {
   vc_model_section_set_note (VC_MODEL_SECTION (vc_window_get_model_section (self, VC_MODE_INFERENCE)),
                              NULL, FALSE);
-  vc_model_section_set_note (VC_MODEL_SECTION (vc_window_get_model_section (self, VC_MODE_TRAINING)),
-                             NULL, FALSE);
+  if (self->training_page != NULL)
+    vc_model_section_set_note (VC_MODEL_SECTION (vc_window_get_model_section (self, VC_MODE_TRAINING)),
+                               NULL, FALSE);
 }
 
 static void
@@ -290,7 +308,7 @@ vc_window_get_model_section (VcWindow *self,
 {
   g_return_val_if_fail (VC_IS_WINDOW (self), NULL);
   if (mode == VC_MODE_TRAINING)
-    return vc_training_page_get_model_section (self->training_page);
+    return vc_training_page_get_model_section (_vc_window_ensure_training_page (self));
   return vc_inference_page_get_model_section (self->inference_page);
 }
 
@@ -307,6 +325,7 @@ vc_window_dispose (GObject *object)
     gtk_window_destroy (GTK_WINDOW (self->help_window));
   /* the children go first: their bindings and handlers let go of the estimate */
   G_OBJECT_CLASS (vc_window_parent_class)->dispose (object);
+  self->training_page = NULL;
   g_clear_object (&self->settings);
   g_clear_object (&self->profile);
   g_clear_object (&self->then_file);
@@ -335,7 +354,7 @@ vc_window_class_init (VcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcWindow, split);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, inference_page);
-  gtk_widget_class_bind_template_child (widget_class, VcWindow, training_page);
+  gtk_widget_class_bind_template_child (widget_class, VcWindow, training_scroller);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, results);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, profile_button);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, profile_label);
@@ -362,7 +381,6 @@ vc_window_init (VcWindow *self)
 
   self->estimate = vc_estimate_new ();
   vc_inference_page_set_estimate (self->inference_page, self->estimate);
-  vc_training_page_set_estimate (self->training_page, self->estimate);
   vc_results_view_set_estimate (self->results, self->estimate);
   add_unit_action (self);
 
