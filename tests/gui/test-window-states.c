@@ -584,7 +584,6 @@ test_small_screens (Fixture       *f,
   assert_inside_window (f, menu, "the main menu button");
   assert_inside_window (f, total, "the total");
   assert_inside_window (f, vc_test_window_input (f->window, VC_MODE_INFERENCE, "preset"), "the preset");
-  save_screenshot (f, "window-800x600.png");
 
   /* 600 pixels: stacked, still inside */
   resize (f, 600, 600);
@@ -593,7 +592,7 @@ test_small_screens (Fixture       *f,
   assert_inside_window (f, menu, "the main menu button");
   assert_inside_window (f, total, "the total");
   assert_inside_window (f, vc_test_window_input (f->window, VC_MODE_INFERENCE, "preset"), "the preset");
-  save_screenshot (f, "window-600x600.png");
+  save_screenshot (f, "narrow.png");
 
   /* and back: side by side again */
   resize (f, 1280, 900);
@@ -790,6 +789,35 @@ test_no_puzzling_values (Fixture       *f,
   g_assert_false (gtk_widget_get_visible (state));
 }
 
+/* The README's screenshots: Llama 3 8B with 8192-token sequences and 4 concurrent requests on
+ * the Inference tab, LoRA on the Training tab, and the window at 800 × 600. Saved with
+ * VC_SCREENSHOT_DIR set; the scene is checked either way. */
+static void
+test_screenshots (Fixture       *f,
+                  gconstpointer  data)
+{
+  GtkLabel *total = GTK_LABEL (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "total"));
+
+  resize (f, 1280, 1000);
+  g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3-8b", NULL));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "concurrency", 4, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  /* 16.1 GB of weights, 4.29 GB of KV cache (131,072 bytes a token × 32,768 tokens), … */
+  g_assert_cmpstr (gtk_label_get_label (total), ==, "22.2\u00a0GB");
+  save_screenshot (f, "inference.png");
+
+  vc_window_set_mode (f->window, VC_MODE_TRAINING);
+  g_object_set (f->estimate, "finetune", VC_FINETUNE_LORA, "seq", 2048, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  save_screenshot (f, "training.png");
+
+  vc_window_set_mode (f->window, VC_MODE_INFERENCE);
+  g_object_set (f->estimate, "seq", 8192, NULL);
+  resize (f, 800, 600);
+  save_screenshot (f, "small-screen.png");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -800,6 +828,16 @@ main (int   argc,
       g_test_skip ("no display: GUI tests need one (build-aux/test runs them under Xvfb)");
       return g_test_run ();
     }
+
+  /* the application's style sheet, as VcApplication loads it: headings and the total as users
+   * see them in the screenshots */
+  {
+    g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+    gtk_css_provider_load_from_resource (css, "/io/github/vramcalc/VramCalculator/style.css");
+    gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  }
 
 #define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("/window-states/focus-changes-nothing", test_focus_changes_nothing);
@@ -814,5 +852,6 @@ main (int   argc,
   ADD ("/window-states/figures-digits", test_figures_digits);
   ADD ("/window-states/context-warning", test_context_warning);
   ADD ("/window-states/no-puzzling-values", test_no_puzzling_values);
+  ADD ("/window-states/screenshots", test_screenshots);
   return g_test_run ();
 }
