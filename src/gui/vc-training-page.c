@@ -146,13 +146,21 @@ target_toggled (GtkCheckButton *button,
 static void
 build_targets (VcTrainingPage *self)
 {
+  GtkWidget *line = NULL;
+
   for (guint i = 0; i < G_N_ELEMENTS (target_labels); i++)
     {
       g_autofree char *tooltip = g_strdup_printf (_("Adapters on the %s projection"), target_labels[i].label);
       GtkWidget *button = gtk_check_button_new_with_label (target_labels[i].label);
 
+      /* q, k, v, o, then gate, up, down */
+      if (line == NULL || target_labels[i].flag == VC_LORA_TARGET_GATE)
+        {
+          line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+          gtk_box_append (self->lora_targets, line);
+        }
       gtk_widget_set_tooltip_text (button, tooltip);
-      gtk_box_append (self->lora_targets, button);
+      gtk_box_append (GTK_BOX (line), button);
       self->target_buttons[i] = button;
     }
   sync_targets (self);

@@ -156,6 +156,19 @@ test_inference_tab (Fixture       *f,
   g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, "parameters", 7e9, NULL);
   vc_test_wait_for_frame (root);
 
+  /* French words are longer, yet the window still narrows to 600 pixels or less (the inputs
+   * and results stack), on both tabs */
+  for (VcMode mode = VC_MODE_TRAINING; mode != (VcMode) -1; mode--)
+    {
+      int min = 0;
+
+      vc_window_set_mode (f->window, mode);
+      vc_test_wait_for_frame (root);
+      gtk_widget_measure (root, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+      g_test_message ("minimum width in French, tab %d: %d px", mode, min);
+      g_assert_cmpint (min, <=, 600);
+    }
+
   /* tabs (the stack switcher's buttons), section headings, mnemonic labels */
   assert_label (root, "Inférence");
   assert_label (root, "Entraînement");
