@@ -309,6 +309,23 @@ test_context_warning (void)
   g_assert_nonnull (strstr (training.err, "maximum context of 131072 tokens"));
 }
 
+/* An option of the other mode changes nothing and says so: gradient checkpointing leaves the
+ * seed's 7B inference at 18.8 GB (the seed's table). */
+static void
+test_other_mode_option (void)
+{
+  g_auto(Run) r = { 0 };
+  g_auto(Run) t = { 0 };
+
+  run_cli (&r, "--params", "7B", "--checkpointing", "full", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "18.8\u00a0GB\n"));
+  g_assert_nonnull (strstr (r.err, "--checkpointing applies to training; the inference estimate does not use it"));
+  run_cli (&t, "--params", "7B", "--mode", "training", "--concurrency", "4", NULL);
+  g_assert_cmpint (t.status, ==, 0);
+  g_assert_nonnull (strstr (t.err, "--concurrency applies to inference"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -316,6 +333,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/seed-json", test_seed_json);
   g_test_add_func ("/cli/context-warning", test_context_warning);
+  g_test_add_func ("/cli/other-mode-option", test_other_mode_option);
   g_test_add_func ("/cli/seed-training-json", test_seed_training_json);
   g_test_add_func ("/cli/preset-json", test_preset_json);
   g_test_add_func ("/cli/table-and-lists", test_table_and_lists);

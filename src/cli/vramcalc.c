@@ -722,6 +722,35 @@ apply_request (Request    *req,
           return usage_error (option, error->message);
         }
     }
+  /* an option of the other mode is kept (in a saved profile) but not used: say so */
+  {
+    static const char *const training_only[] = {
+      "finetune", "optimizer", "optimizer-precision", "lora-rank", "lora-percent", "lora-targets",
+      "mixed-precision", "checkpointing", "loss", "compile", "train-embeddings", "training-precision", NULL,
+    };
+    static const char *const inference_only[] = { "concurrency", "kv-precision", NULL };
+    gboolean training = vc_estimate_get_inputs (estimate)->mode == VC_MODE_TRAINING;
+
+    for (guint k = 0; k < req->settings->len; k += 2)
+      {
+        const char *property = req->settings->pdata[k];
+        gboolean other = training ? g_strv_contains (inference_only, property)
+                                  : g_strv_contains (training_only, property);
+
+        for (guint o = 0; other && o < G_N_ELEMENTS (options); o++)
+          if (g_strcmp0 (options[o].property, property) == 0 && options[o].kind != OPT_FALSE)
+            {
+              if (training)
+                g_printerr (_("vramcalc: note: --%s applies to inference; the training estimate does not use it\n"),
+                            options[o].name);
+              else
+                g_printerr (_("vramcalc: note: --%s applies to training; the inference estimate does not use it\n"),
+                            options[o].name);
+              break;
+            }
+      }
+  }
+
   if (precision != NULL)
     {
       if (vc_estimate_get_inputs (estimate)->mode != VC_MODE_TRAINING)
