@@ -280,6 +280,24 @@ vc_window_set_dialog_hooks (VcWindow           *self,
   self->hook_data = user_data;
 }
 
+/* ---- the shortcuts window ------------------------------------------------------------------- */
+
+/* Built after the first frame rather than with the window: it is not visible at start-up. */
+static gboolean
+load_shortcuts (gpointer data)
+{
+  VcWindow *self = data;
+  g_autoptr(GtkBuilder) builder = NULL;
+
+  if (_vc_window_is_disposed (self) ||
+      gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self)) != NULL)
+    return G_SOURCE_REMOVE;
+  builder = gtk_builder_new_from_resource ("/io/github/vramcalc/VramCalculator/vc-shortcuts.ui");
+  gtk_application_window_set_help_overlay (GTK_APPLICATION_WINDOW (self),
+                                           GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay")));
+  return G_SOURCE_REMOVE;
+}
+
 /* ---- public ---------------------------------------------------------------------------------- */
 
 VcWindow *
@@ -396,5 +414,6 @@ vc_window_init (VcWindow *self)
   self->cancellable = g_cancellable_new ();
   setup_profile (self);
   _vc_window_recent_init (self);
+  g_idle_add_full (G_PRIORITY_LOW, load_shortcuts, g_object_ref (self), g_object_unref);
   _vc_window_dnd_init (self);
 }
