@@ -6,6 +6,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-test-util.h"
+#include "vc-results-view.h"
 
 /* Roles that are not exposed on their own: a focusable one (the text inside a spin button or
  * an entry) is named by the first ancestor that is. */
@@ -47,7 +48,6 @@ walk (GtkWidget *window,
       if (focus == NULL || !g_hash_table_add (seen, focus))
         continue;
       (*n_focusable)++;
-      if (g_getenv ("VC_A11Y_DEBUG")) g_printerr ("focus %s in %s: %s\n", G_OBJECT_TYPE_NAME (focus), G_OBJECT_TYPE_NAME (gtk_widget_get_parent (focus)), has_name (focus) ? "named" : "UNNAMED");
       if (!has_name (focus))
         {
           GtkWidget *parent = gtk_widget_get_parent (focus);
@@ -106,6 +106,16 @@ test_every_focusable_named (void)
   g_assert_cmpuint (n_focusable, >, 60);
   if (unnamed->len > 0)
     g_error ("focusable elements without an accessible name:%s", unnamed->str);
+
+  /* the charts keep their text descriptions: what a bar shows, said in words */
+  {
+    GtkWidget *results = vc_test_window_results (window);
+
+    g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (vc_test_child (results, VC_TYPE_RESULTS_VIEW, "gpu_chart")),
+                                                     GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+    g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (vc_test_child (results, VC_TYPE_RESULTS_VIEW, "breakdown_bar")),
+                                                     GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+  }
 
   /* the error bar is an alert: screen readers announce it when it shows */
   {
