@@ -27,6 +27,8 @@ struct _VcResultsView
   GtkWidget *scenario_totals[VC_MAX_SCENARIOS];
   GtkWidget *scenario_marks[VC_MAX_SCENARIOS];
 
+  gboolean chart_ready;            /* the first frame is drawn: the GPU chart may show */
+
   GtkWidget *box;
   GtkLabel *title;
   GtkLabel *total;
@@ -250,14 +252,29 @@ update_headline (VcResultsView *self)
     gtk_widget_set_visible (GTK_WIDGET (self->context_warning), warning != NULL);
   }
 
-  if (!vc_estimate_check (self->estimate, &error))
-    {
-      g_autofree char *text = g_strdup_printf (_("These inputs do not go together: %s"), error->message);
-      gtk_label_set_label (self->problem, text);
-      gtk_widget_set_visible (GTK_WIDGET (self->problem), TRUE);
-    }
-  else
-    gtk_widget_set_visible (GTK_WIDGET (self->problem), FALSE);
+  /* inputs that do not go together have no figures: the message alone, never beside them */
+  {
+    gboolean valid = vc_estimate_check (self->estimate, &error);
+
+    if (!valid)
+      {
+        g_autofree char *text = g_strdup_printf (_("These inputs do not go together: %s"), error->message);
+        gtk_label_set_label (self->problem, text);
+      }
+    gtk_widget_set_visible (GTK_WIDGET (self->problem), !valid);
+    for (GtkWidget *child = gtk_widget_get_first_child (self->box); child != NULL;
+         child = gtk_widget_get_next_sibling (child))
+      {
+        if (child == GTK_WIDGET (self->title) || child == GTK_WIDGET (self->problem))
+          continue;
+        if (child == GTK_WIDGET (self->context_warning))
+          gtk_widget_set_visible (child, valid && *gtk_label_get_label (self->context_warning) != '\0');
+        else if (child == GTK_WIDGET (self->gpu_chart))
+          gtk_widget_set_visible (child, valid && self->chart_ready);
+        else
+          gtk_widget_set_visible (child, valid);
+      }
+  }
 
   {
     g_autofree char *heading = g_strdup_printf (_("Breakdown of %s"), vc_scenario_name (sc->id));
@@ -352,13 +369,14 @@ show_gpu_chart (GdkFrameClock *clock,
                 VcResultsView *self)
 {
   g_signal_handlers_disconnect_by_func (clock, show_gpu_chart, self);
-  gtk_widget_set_visible (GTK_WIDGET (self->gpu_chart), TRUE);
+  self->chart_ready = TRUE;
+  update_headline (self);
 }
 
 static void
 results_realized (VcResultsView *self)
 {
-  if (!gtk_widget_get_visible (GTK_WIDGET (self->gpu_chart)))
+  if (!self->chart_ready)
     g_signal_connect_object (gtk_widget_get_frame_clock (GTK_WIDGET (self)), "after-paint",
                              G_CALLBACK (show_gpu_chart), self, 0);
 }

@@ -818,6 +818,40 @@ test_screenshots (Fixture       *f,
   save_screenshot (f, "small-screen.png");
 }
 
+/* Item 2: no reachable state shows an error next to figures: inputs that do not go together
+ * (a custom architecture with 32 heads over 5 KV heads) show the message instead of figures. */
+static void
+test_no_error_beside_figures (Fixture       *f,
+                              gconstpointer  data)
+{
+  GtkWidget *problem = vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "problem");
+  GtkWidget *total = vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "total");
+  GtkWidget *scenarios = vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "scenarios");
+  GtkWidget *chart = vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "gpu_chart");
+
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_is_drawable (total));
+  g_assert_true (gtk_widget_get_visible (chart));
+  g_assert_false (gtk_widget_get_visible (problem));
+
+  g_object_set (f->estimate, "heads", 32, "kv-heads", 5, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_is_drawable (problem));
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (problem)), "kv-heads"));
+  g_assert_false (gtk_widget_is_drawable (total));
+  g_assert_false (gtk_widget_is_drawable (scenarios));
+  g_assert_false (gtk_widget_is_drawable (chart));
+
+  g_object_set (f->estimate, "kv-heads", 8, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_visible (problem));
+  g_assert_true (gtk_widget_is_drawable (total));
+  g_assert_true (gtk_widget_get_visible (chart));
+  assert_no_error_shown (GTK_WIDGET (f->window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -852,6 +886,7 @@ main (int   argc,
   ADD ("/window-states/figures-digits", test_figures_digits);
   ADD ("/window-states/context-warning", test_context_warning);
   ADD ("/window-states/no-puzzling-values", test_no_puzzling_values);
+  ADD ("/window-states/no-error-beside-figures", test_no_error_beside_figures);
   ADD ("/window-states/screenshots", test_screenshots);
   return g_test_run ();
 }
