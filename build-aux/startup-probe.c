@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* startup-probe.c: how long a GUI program takes to show its first frame, seen from outside:
  * from the exec until the X server reports the first damage (a drawn frame) on the program's
  * first top-level window. Then, after a settle delay, its resident memory. The program is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-a11y.c: accessible names for the controls GTK 4.8 leaves unnamed. A GtkDropDown or a
  * GtkMenuButton puts the focus on a toggle button inside it, which a screen reader announces
  * as "GtkToggleButton" although a label names the drop-down; an expander focuses itself

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-a11y.h: accessible names for the controls GTK 4.8 leaves unnamed: the button inside a
  * drop-down or a menu button takes the focus, not the widget a label names. */
 #pragma once

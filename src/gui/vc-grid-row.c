@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-grid-row.c: an input that does not apply is hidden with its label rather than greyed: a
  * greyed switch that is on looks off, and a greyed choice shows a value that means nothing
  * (fp32 state for an 8-bit optimizer). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-grid-row.h: showing or hiding an input of a label-and-input grid with its label. */
 #pragma once
 

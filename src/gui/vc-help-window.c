@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-help-window.c: the offline help window. Its text is in the .ui, translated like the rest
  * of the interface; Escape and Ctrl+W close it. */
 #define G_LOG_DOMAIN "vc-help-window"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-help-window.h: the offline help: what each method does, each component with its formula,
  * how GPU counts are made and where the numbers come from. Opened by F1 and the main menu. */
 #pragma once

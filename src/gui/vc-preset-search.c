@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-preset-search.c: the search of the preset drop-down. GtkDropDown matches the start of the
  * text only: "405", "8B" or "R1" found nothing. Here each item is searched by its name, its id
  * and its size ("Llama 3.1 405B llama-3.1-405b 406B"), any part matching; Enter in the search

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-split-view.c: the window's two halves, inputs and results, side by side when the width
  * allows both at their minimum (and at least wide-width pixels), stacked when it does not. Its
  * minimum width is the wider half's, so the window can be made as narrow as the content

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-split-view.h: inputs beside results when the window is wide enough, above them when it
  * is narrow; a movable divider in both. */
 #pragma once

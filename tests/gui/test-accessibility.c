@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What a screen reader finds in the window: walks the accessible tree of the real window (both
  * tabs, the architecture fields, the error bar) and fails on any focusable element without a
  * name, given by its label (labelled-by) or by an accessible label. */

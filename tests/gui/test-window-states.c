@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window as a new user finds it: inputs change only when the user changes them, each tab
  * has its own inputs and results, and what is only looked at is no edit. Drives the real
  * window under a display, with G_DEBUG=fatal-warnings. */
