@@ -178,6 +178,33 @@ test_two_precisions (Fixture       *f,
   vc_window_set_mode (f->window, VC_MODE_INFERENCE);
   g_assert_cmpstr (selected_label (weights), ==, "8-bit float (fp8)");
   g_assert_cmpstr (total_text (f), ==, "11.8\u00a0GB");
+
+  /* inputs kept by a version with one precision: a float one was both, a quantized one was
+   * the weights' only (the Training tab then starts from bf16, not from "(None)") */
+  {
+    VcWindow *restored = vc_window_new (NULL);
+    const VcInputs *rin = vc_estimate_get_inputs (vc_window_get_estimate (restored));
+    GVariantDict dict;
+    g_autoptr(GVariant) fp32 = NULL, int4 = NULL;
+
+    g_variant_dict_init (&dict, NULL);
+    g_variant_dict_insert (&dict, "mode", "s", "training");
+    g_variant_dict_insert (&dict, "precision", "s", "fp32");
+    fp32 = g_variant_ref_sink (g_variant_dict_end (&dict));
+    vc_window_restore_inputs (restored, fp32);
+    g_assert_cmpint (rin->precision, ==, VC_PRECISION_FP32);
+    g_assert_cmpint (rin->training_precision, ==, VC_TRAINING_PRECISION_FP32);
+
+    g_variant_dict_init (&dict, NULL);
+    g_variant_dict_insert (&dict, "precision", "s", "int4");
+    g_variant_dict_insert (&dict, "training-precision", "s", "fp16");
+    int4 = g_variant_ref_sink (g_variant_dict_end (&dict));
+    vc_window_restore_inputs (restored, int4);
+    g_assert_cmpint (rin->precision, ==, VC_PRECISION_INT4);
+    g_assert_cmpint (rin->training_precision, ==, VC_TRAINING_PRECISION_FP16);
+    g_assert_true (vc_estimate_check (vc_window_get_estimate (restored), NULL));
+    vc_test_destroy_window (restored);
+  }
 }
 
 /* Item 3: the Inference results use only the Inference tab's inputs. */
