@@ -89,18 +89,18 @@ test_added_cards (void)
   const VcGpu *nvl = vc_gpus_lookup ("h100-nvl");
   const VcGpu *b580 = vc_gpus_lookup ("arc-b580-12gb");
 
-  g_assert_cmpfloat (r5070ti->memory_bytes, ==, 16e9);
+  g_assert_cmpfloat (r5070ti->memory_bytes, ==, 16.0 * 1073741824);  /* sold in GiB */
   g_assert_cmpfloat (r5070ti->bandwidth_bytes_per_s, ==, 896e9);
   g_assert_cmpfloat (fabs (r5070ti->bf16_flops - 87.9e12), <, 1e9);
   g_assert_cmpfloat (fabs (r5070ti->fp8_flops - 175.8e12), <, 1e9);
   g_assert_cmpstr (r5070ti->vendor, ==, "NVIDIA");
 
-  g_assert_cmpfloat (nvl->memory_bytes, ==, 94e9);
+  g_assert_cmpfloat (nvl->memory_bytes, ==, 94.0 * 1073741824);
   g_assert_cmpfloat (nvl->bandwidth_bytes_per_s, ==, 3900e9);
   g_assert_cmpfloat (fabs (nvl->bf16_flops - 835.5e12), <, 1e9);
   g_assert_cmpfloat (fabs (nvl->fp8_flops - 1670.5e12), <, 1e9);
 
-  g_assert_cmpfloat (b580->memory_bytes, ==, 12e9);
+  g_assert_cmpfloat (b580->memory_bytes, ==, 12.0 * 1073741824);
   g_assert_cmpfloat (b580->bandwidth_bytes_per_s, ==, 456e9);
   g_assert_cmpfloat (fabs (b580->bf16_flops - 116.5e12), <, 1e9);
   g_assert_cmpfloat (b580->fp8_flops, ==, 0);
@@ -116,7 +116,8 @@ test_unified_memory (void)
 
   g_assert_true (m2->unified_memory);
   g_assert_cmpfloat (m2->gpu_share, ==, 0.75);
-  g_assert_cmpfloat (m2->capacity_bytes, ==, 144e9);
+  /* 192 GiB × 0.75 */
+  g_assert_cmpfloat (m2->capacity_bytes, ==, 144.0 * 1073741824);
   g_assert_false (h100->unified_memory);
   g_assert_cmpfloat (h100->capacity_bytes, ==, 81559 * 1048576.0);
 }

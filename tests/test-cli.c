@@ -426,12 +426,50 @@ test_this_computer (void)
     }
 }
 
+/* Past the model's maximum context (Llama 3 8B: 8,192 tokens, from its config.json) the
+ * estimate is printed with a warning; within it, nothing is said. */
+static void
+test_context_warning (void)
+{
+  g_auto(Run) over = { 0 };
+  g_auto(Run) within = { 0 };
+  g_auto(Run) training = { 0 };
+
+  run_cli (&over, "--preset", "llama-3-8b", "--seq", "131072", NULL);
+  g_assert_cmpint (over.status, ==, 0);
+  g_assert_nonnull (strstr (over.err, "warning: 131072 tokens per sequence is beyond this model's maximum context of 8192 tokens"));
+  run_cli (&within, "--preset", "llama-3-8b", "--seq", "8192", NULL);
+  g_assert_cmpint (within.status, ==, 0);
+  g_assert_cmpstr (within.err, ==, "");
+  run_cli (&training, "--preset", "llama-3.1-8b", "--mode", "training", "--seq", "100000000", NULL);
+  g_assert_nonnull (strstr (training.err, "maximum context of 131072 tokens"));
+}
+
+/* An option of the other mode changes nothing and says so: gradient checkpointing leaves the
+ * seed's 7B inference at 18.8 GB (the seed's table). */
+static void
+test_other_mode_option (void)
+{
+  g_auto(Run) r = { 0 };
+  g_auto(Run) t = { 0 };
+
+  run_cli (&r, "--params", "7B", "--checkpointing", "full", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "18.8\u00a0GB\n"));
+  g_assert_nonnull (strstr (r.err, "--checkpointing applies to training; the inference estimate does not use it"));
+  run_cli (&t, "--params", "7B", "--mode", "training", "--concurrency", "4", NULL);
+  g_assert_cmpint (t.status, ==, 0);
+  g_assert_nonnull (strstr (t.err, "--concurrency applies to inference"));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/seed-json", test_seed_json);
+  g_test_add_func ("/cli/context-warning", test_context_warning);
+  g_test_add_func ("/cli/other-mode-option", test_other_mode_option);
   g_test_add_func ("/cli/seed-training-json", test_seed_training_json);
   g_test_add_func ("/cli/preset-json", test_preset_json);
   g_test_add_func ("/cli/table-and-lists", test_table_and_lists);

@@ -192,6 +192,23 @@ test_scaling_and_options (void)
   g_assert_cmpuint (r.n_scenarios, ==, 4);
   g_assert_cmpint (r.scenarios[r.selected].id, ==, VC_SCENARIO_INFERENCE_32BIT);
   g_assert_cmpfloat (r.scenarios[r.selected].bytes[VC_COMPONENT_WEIGHTS], ==, 28e9);
+
+  /* training inputs leave inference alone: the seed's 7B serves in 18.8 / 11.8 / 8.3 GB with
+   * any gradient checkpointing and any training precision */
+  seed_inputs (&in);
+  in.checkpointing = VC_CHECKPOINTING_FULL;
+  in.training_precision = VC_TRAINING_PRECISION_FP32;
+  vc_estimator_compute (&in, &r);
+  g_assert_cmpfloat (find (&r, VC_SCENARIO_INFERENCE_16BIT)->total, ==, 18.8e9);
+  g_assert_cmpfloat (find (&r, VC_SCENARIO_INFERENCE_8BIT)->total, ==, 11.8e9);
+  g_assert_cmpfloat (find (&r, VC_SCENARIO_INFERENCE_4BIT)->total, ==, 8.3e9);
+
+  /* and the inference weight precision leaves training alone: 87.4 GB for full fine-tuning */
+  seed_inputs (&in);
+  in.mode = VC_MODE_TRAINING;
+  in.precision = VC_PRECISION_INT4;
+  vc_estimator_compute (&in, &r);
+  g_assert_cmpfloat (find (&r, VC_SCENARIO_FULL)->total, ==, 87.4e9);
 }
 
 static void

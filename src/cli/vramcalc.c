@@ -85,6 +85,8 @@ static const Option options[] = {
   { "active-params", OPT_PROPERTY, "active-parameters", "N", N_("MoE: parameters activated per token") },
   { "precision", OPT_PROPERTY, "precision", "fp32|fp16|bf16|fp8|int8|int4|q8_0|q6_k|q5_k_m|q4_k_m|q3_k_m|q2_k|iq4_xs|gptq-int4|awq-int4|mxfp4|nf4",
     N_("Weights (inference: also llama.cpp's GGUF recipes and 4-bit formats) or parameters (training; fp32, fp16 or bf16)") },
+  { "training-precision", OPT_PROPERTY, "training-precision", "fp32|fp16|bf16",
+    N_("Parameters of a training run, whatever the mode estimated (default bf16)") },
   { "kv-precision", OPT_PROPERTY, "kv-precision", "fp32|fp16|bf16|fp8|int8|int4", N_("KV cache precision") },
   { "finetune", OPT_PROPERTY, "finetune", "full|lora|qlora-8bit|qlora-4bit", N_("Selected fine-tuning scenario") },
   { "optimizer", OPT_PROPERTY, "optimizer", "adamw|adam|sgd|sgd-momentum|rmsprop|adamw-8bit", N_("Optimizer") },
@@ -628,8 +630,11 @@ list_gpus (void)
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *mib = g[i].memory_mib > 0 ? g_strdup_printf (_("%.0f MiB"), g[i].memory_mib) : g_strdup ("");
-      /* Translators: GPU id, GPU name, memory in GB, memory in MiB; keep the widths */
-      g_print (_("%-18s %-20s %4.0f GB  %s\n"), g[i].id, g[i].name, g[i].memory_bytes / 1e9, mib);
+      g_autofree char *name = vc_localize_gpu_name (g[i].name);
+
+      /* Translators: GPU id, GPU name, memory as sold in GiB, memory a program can use in MiB;
+       * keep the widths */
+      g_print (_("%-18s %-20s %4.0f GiB  %s\n"), g[i].id, name, g[i].memory_bytes / 1073741824.0, mib);
     }
 }
 
@@ -927,6 +932,7 @@ apply_request (Request    *req,
 {
   g_autoptr(GError) error = NULL;
   const char *method = req->method;
+  const char *precision = NULL;
 
   if (req->profile_path)
     {
@@ -1004,6 +1010,12 @@ apply_request (Request    *req,
       const char *property = req->settings->pdata[k];
       const char *value = req->settings->pdata[k + 1];
 
+      /* --precision is the precision of the mode estimated, known once every option is read */
+      if (g_str_equal (property, "precision"))
+        {
+          precision = value;
+          continue;
+        }
       if (!vc_estimate_set_from_string (estimate, property, value, &error))
         {
           const char *option = property;
@@ -1015,6 +1027,56 @@ apply_request (Request    *req,
                 break;
               }
           return usage_error (option, error->message);
+        }
+    }
+  /* an option of the other mode is kept (in a saved profile) but not used: say so */
+  {
+    static const char *const training_only[] = {
+      "finetune", "optimizer", "optimizer-precision", "lora-rank", "lora-percent", "lora-targets",
+      "mixed-precision", "checkpointing", "loss", "compile", "train-embeddings", "training-precision", NULL,
+    };
+    static const char *const inference_only[] = { "concurrency", "kv-precision", NULL };
+    gboolean training = vc_estimate_get_inputs (estimate)->mode == VC_MODE_TRAINING;
+
+    for (guint k = 0; k < req->settings->len; k += 2)
+      {
+        const char *property = req->settings->pdata[k];
+        gboolean other = training ? g_strv_contains (inference_only, property)
+                                  : g_strv_contains (training_only, property);
+
+        for (guint o = 0; other && o < G_N_ELEMENTS (options); o++)
+          if (g_strcmp0 (options[o].property, property) == 0 && options[o].kind != OPT_FALSE)
+            {
+              if (training)
+                g_printerr (_("vramcalc: note: --%s applies to inference; the training estimate does not use it\n"),
+                            options[o].name);
+              else
+                g_printerr (_("vramcalc: note: --%s applies to training; the inference estimate does not use it\n"),
+                            options[o].name);
+              break;
+            }
+      }
+  }
+
+  if (precision != NULL)
+    {
+      if (vc_estimate_get_inputs (estimate)->mode != VC_MODE_TRAINING)
+        {
+          if (!vc_estimate_set_from_string (estimate, "precision", precision, &error))
+            return usage_error ("precision", error->message);
+        }
+      else if (!vc_estimate_set_from_string (estimate, "training-precision", precision, &error))
+        {
+          g_autoptr(VcEstimate) scratch = vc_estimate_new ();
+
+          g_clear_error (&error);
+          /* a precision, but not one a training run keeps its parameters in */
+          if (vc_estimate_set_from_string (scratch, "precision", precision, NULL))
+            return usage_error ("precision",
+                                _("in training the parameter precision is fp32, fp16 or bf16; "
+                                  "the QLoRA scenarios quantize the base model to 8 or 4 bits themselves"));
+          vc_estimate_set_from_string (scratch, "precision", precision, &error);
+          return usage_error ("precision", error->message);
         }
     }
   return 0;
@@ -1144,6 +1206,12 @@ run_estimate (Request *req)
                   solving ? &solution : NULL,
                   solving ? vc_estimate_get_gpu (estimate, gpu_index) : NULL,
                   solving ? vc_estimate_get_gpu_key (estimate, gpu_index) : NULL);
+  {
+    g_autofree char *warning = vc_estimate_dup_context_warning (estimate);
+
+    if (warning != NULL)
+      g_printerr (_("vramcalc: warning: %s\n"), warning);
+  }
   return 0;
 }
 

@@ -132,6 +132,7 @@ load_presets (void)
       p->published_parameters = json_object_get_double_member (o, "published_parameters");
       p->published_active_parameters =
         json_object_get_double_member_with_default (o, "published_active_parameters", 0);
+      p->max_context = (guint) CLAMP (json_object_get_int_member_with_default (o, "max_context", 0), 0, G_MAXUINT);
       p->arch = vc_arch_default;
       if (!vc_arch_update_from_json (&p->arch, json_object_get_object_member (o, "architecture"),
                                      p->id, &error))
@@ -223,7 +224,8 @@ load_gpus (void)
       g->id = g_strdup (json_object_get_string_member (o, "id"));
       g->name = g_strdup (json_object_get_string_member (o, "name"));
       g->vendor = g_strdup (json_object_get_string_member_with_default (o, "vendor", ""));
-      g->memory_bytes = json_object_get_double_member (o, "memory_gb") * 1e9;
+      /* cards are sold in GiB: the "24 GB" of an RTX 4090 are 24 GiB */
+      g->memory_bytes = json_object_get_double_member (o, "memory_gb") * 1073741824.0;
       g->memory_mib = (mib && !JSON_NODE_HOLDS_NULL (mib)) ? json_node_get_double (mib) : 0;
       g->capacity_bytes = g->memory_mib > 0 ? g->memory_mib * 1048576.0 : g->memory_bytes;
       load_speed (g, o);

@@ -17,6 +17,7 @@ typedef struct
   char *source;
   double published_parameters;
   double published_active_parameters;   /* 0 when the model is dense */
+  guint max_context;                    /* max_position_embeddings (rope scaling included); 0: unknown */
   VcArch arch;
 } VcPreset;
 
@@ -33,7 +34,7 @@ typedef struct
   char *id;
   char *name;
   char *vendor;
-  double memory_bytes;                  /* as sold, decimal */
+  double memory_bytes;                  /* as sold: the "GB" of a card's name are GiB */
   double memory_mib;                    /* as nvidia-smi shows it; 0 when unknown */
   double capacity_bytes;                /* what fits are checked against */
   /* speed figures from the vendor's specifications (data/gpus.json); 0 when unknown, as for

@@ -16,6 +16,8 @@
 
 #include "vc-component-row.h"
 #include "vc-csv.h"
+#include "vc-layout.h"
+#include "vc-engine.h"
 #include "vc-enums.h"
 #include "vc-profile.h"
 #include "vc-report.h"
@@ -163,6 +165,44 @@ add_solution_row (Writer           *w,
   end_row (w);
 }
 
+/* One card for one scenario: its usable memory in bytes, how many of it the scenario takes
+ * (empty when no number of them is enough) and whether one holds it: "fits", "several" or
+ * "none". */
+static void
+add_gpu_row (Writer     *w,
+             VcEstimate *estimate,
+             guint       scenario_index,
+             guint       gpu_index)
+{
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+  const VcResult *r = vc_estimate_get_result (estimate);
+  const VcScenarioResult *sc = &r->scenarios[scenario_index];
+  const VcGpu *gpu = vc_estimate_get_gpu (estimate, gpu_index);
+  g_autofree char *name = vc_localize_gpu_name (gpu->name);
+  g_autofree char *capacity = vc_format_bytes_machine (gpu->capacity_bytes);
+  char count[G_ASCII_DTOSTR_BUF_SIZE] = "";
+  VcLayout layout;
+  VcLayoutResult out;
+  guint n = 0;
+
+  /* counted as the GPU table counts: the card's smallest valid layout, in what the engine lets
+   * the model use of it */
+  if (vc_layout_smallest (in, r, scenario_index,
+                          vc_engine_usable_bytes (in, gpu->capacity_bytes, sc->bytes[VC_COMPONENT_OVERHEAD]),
+                          &layout, &out))
+    n = vc_layout_n_gpus (&layout);
+  if (n > 0)
+    g_snprintf (count, sizeof count, "%u", n);
+  add_text (w, "gpu");
+  add_text (w, vc_scenario_id (sc->id));
+  add_text (w, gpu->id);
+  add_text (w, name);
+  add_number (w, capacity);
+  add_number (w, count);
+  add_text (w, n == 0 ? "none" : n == 1 ? "fits" : "several");
+  end_row (w);
+}
+
 static void
 add_input_row (Writer     *w,
                VcEstimate *estimate,
@@ -264,6 +304,9 @@ vc_csv_export_with_solve (VcEstimate       *estimate,
       g_autofree char *name = vc_solution_describe (solve, gpu_name, NULL, NULL);
       add_solution_row (&w, "solve", vc_scenario_id (r->scenarios[r->selected].id), item, name, solve);
     }
+  for (guint i = 0; i < r->n_scenarios; i++)
+    for (guint g = 0; g < vc_estimate_get_n_gpus (estimate); g++)
+      add_gpu_row (&w, estimate, i, g);
 
   inputs = vc_estimate_list_inputs (&n);
   for (guint i = 0; i < n; i++)

@@ -58,6 +58,7 @@ enum {
   PROP_PARAMETERS,
   PROP_ACTIVE_PARAMETERS,
   PROP_PRECISION,
+  PROP_TRAINING_PRECISION,
   PROP_KV_PRECISION,
   PROP_FINETUNE,
   PROP_OPTIMIZER,
@@ -173,8 +174,11 @@ update_breakdown (VcEstimate *self)
   guint n_shown = 0;
   gboolean same;
 
+  /* at the start of the backward pass no gradient exists yet: a bare "0 bytes" row only
+   * puzzled; the summary says which peak it is */
   for (guint c = 0; c < VC_N_COMPONENTS; c++)
-    if (vc_component_applies (&self->inputs, c))
+    if (vc_component_applies (&self->inputs, c) &&
+        !(c == VC_COMPONENT_GRADIENTS && sc->peak_phase == VC_PHASE_FORWARD))
       shown[n_shown++] = c;
 
   same = g_list_model_get_n_items (G_LIST_MODEL (self->breakdown)) == n_shown;
@@ -355,6 +359,7 @@ vc_estimate_set_property (GObject      *object,
     case PROP_PARAMETERS: SET_FIELD (parameters, g_value_get_double); leave_preset (self); break;
     case PROP_ACTIVE_PARAMETERS: SET_FIELD (active_parameters, g_value_get_double); leave_preset (self); break;
     case PROP_PRECISION: SET_FIELD (precision, g_value_get_enum); break;
+    case PROP_TRAINING_PRECISION: SET_FIELD (training_precision, g_value_get_enum); break;
     case PROP_KV_PRECISION: SET_FIELD (kv_precision, g_value_get_enum); break;
     case PROP_FINETUNE: SET_FIELD (finetune, g_value_get_enum); break;
     case PROP_OPTIMIZER: SET_FIELD (optimizer, g_value_get_enum); break;
@@ -472,6 +477,7 @@ vc_estimate_get_property (GObject    *object,
     case PROP_PARAMETERS: g_value_set_double (value, in->parameters); break;
     case PROP_ACTIVE_PARAMETERS: g_value_set_double (value, in->active_parameters); break;
     case PROP_PRECISION: g_value_set_enum (value, in->precision); break;
+    case PROP_TRAINING_PRECISION: g_value_set_enum (value, in->training_precision); break;
     case PROP_KV_PRECISION: g_value_set_enum (value, in->kv_precision); break;
     case PROP_FINETUNE: g_value_set_enum (value, in->finetune); break;
     case PROP_OPTIMIZER: g_value_set_enum (value, in->optimizer); break;
@@ -598,8 +604,12 @@ install_model_inputs (const VcInputs *d)
                          N_("Parameters activated per token, MoE (0: all)"),
                          0, VC_MAX_PARAMETERS, d->active_parameters, RW);
   properties[PROP_PRECISION] =
-    g_param_spec_enum ("precision", N_("Precision"), N_("Weight precision (inference) or parameter precision (training)"),
+    g_param_spec_enum ("precision", N_("Precision"), N_("Weight precision (inference)"),
                        VC_TYPE_PRECISION, d->precision, RW);
+  properties[PROP_TRAINING_PRECISION] =
+    g_param_spec_enum ("training-precision", N_("Training precision"),
+                       N_("Parameter precision of a training run: fp32, fp16 or bf16"),
+                       VC_TYPE_TRAINING_PRECISION, d->training_precision, RW);
   properties[PROP_KV_PRECISION] =
     g_param_spec_enum ("kv-precision", N_("KV cache precision"), N_("Precision of the KV cache"),
                        VC_TYPE_PRECISION, d->kv_precision, RW);
@@ -1117,20 +1127,14 @@ vc_estimate_set_value (VcEstimate   *self,
   return TRUE;
 }
 
-/**
- * vc_estimate_inputs_equal:
- *
- * Returns: whether every input (as listed by vc_estimate_list_inputs()) is the same in both
- */
-gboolean
-vc_estimate_inputs_equal (VcEstimate *a,
-                          VcEstimate *b)
+/* whether every input (as listed by vc_estimate_list_inputs()) is the same in both */
+static gboolean
+inputs_equal (VcEstimate *a,
+              VcEstimate *b,
+              gboolean    with_mode)
 {
   g_autofree GParamSpec **inputs = NULL;
   guint n;
-
-  g_return_val_if_fail (VC_IS_ESTIMATE (a), FALSE);
-  g_return_val_if_fail (VC_IS_ESTIMATE (b), FALSE);
 
   inputs = vc_estimate_list_inputs (&n);
   for (guint i = 0; i < n; i++)
@@ -1139,10 +1143,38 @@ vc_estimate_inputs_equal (VcEstimate *a,
       g_autofree char *ta = vc_estimate_dup_input_string (a, inputs[i]->name);
       g_autofree char *tb = vc_estimate_dup_input_string (b, inputs[i]->name);
 
+      if (!with_mode && inputs[i] == properties[PROP_MODE])
+        continue;
       if (!g_str_equal (ta, tb))
         return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+vc_estimate_inputs_equal (VcEstimate *a,
+                          VcEstimate *b)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (a), FALSE);
+  g_return_val_if_fail (VC_IS_ESTIMATE (b), FALSE);
+  return inputs_equal (a, b, TRUE);
+}
+
+/**
+ * vc_estimate_edits_equal:
+ *
+ * Like vc_estimate_inputs_equal(), but the mode, which follows the tab shown, is view state:
+ * looking at the other tab is not an edit.
+ *
+ * Returns: whether every input but the mode is the same in both
+ */
+gboolean
+vc_estimate_edits_equal (VcEstimate *a,
+                         VcEstimate *b)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (a), FALSE);
+  g_return_val_if_fail (VC_IS_ESTIMATE (b), FALSE);
+  return inputs_equal (a, b, FALSE);
 }
 
 
@@ -1395,14 +1427,28 @@ vc_estimate_check (VcEstimate  *self,
                    vc_enum_nick (VC_TYPE_PRECISION, in->kv_precision));
       return FALSE;
     }
-  if (in->mode == VC_MODE_TRAINING && !vc_precision_is_float (in->precision))
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                   _("in training the parameter precision is fp32, fp16 or bf16; "
-                     "the QLoRA scenarios quantize the base model to 8 or 4 bits themselves"));
-      return FALSE;
-    }
   return TRUE;
+}
+
+/**
+ * vc_estimate_dup_context_warning:
+ *
+ * Returns: (transfer full) (nullable): a warning when the sequence length is beyond the model's
+ *   maximum context (known from its preset or its config.json), %NULL otherwise
+ */
+char *
+vc_estimate_dup_context_warning (VcEstimate *self)
+{
+  const VcInputs *in;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  in = &self->inputs;
+  if (in->arch.max_context == 0 || in->seq <= in->arch.max_context)
+    return NULL;
+  /* TRANSLATORS: the sequence length in tokens, then the model's maximum context in tokens */
+  return g_strdup_printf (_("%'u tokens per sequence is beyond this model's maximum context of %'u tokens: "
+                            "it was not made for such lengths, whatever memory they take"),
+                          in->seq, in->arch.max_context);
 }
 
 void

@@ -55,9 +55,12 @@ gboolean        vc_estimate_set_from_string    (VcEstimate   *self,
                                                 GError      **error);
 gboolean        vc_estimate_check              (VcEstimate   *self,
                                                 GError      **error);
+char           *vc_estimate_dup_context_warning (VcEstimate  *self);
 void            vc_estimate_copy_inputs        (VcEstimate   *self,
                                                 VcEstimate   *source);
 gboolean        vc_estimate_inputs_equal       (VcEstimate   *a,
+                                                VcEstimate   *b);
+gboolean        vc_estimate_edits_equal        (VcEstimate   *a,
                                                 VcEstimate   *b);
 char           *vc_estimate_dup_input_string   (VcEstimate   *self,
                                                 const char   *property);

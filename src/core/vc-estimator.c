@@ -104,6 +104,7 @@ vc_inputs_init_default (VcInputs *in)
     .active_parameters = 0,
     .arch = vc_arch_default,
     .precision = VC_PRECISION_BF16,
+    .training_precision = VC_TRAINING_PRECISION_BF16,
     .kv_precision = VC_PRECISION_BF16,
     .finetune = VC_FINETUNE_LORA,
     .optimizer = VC_OPTIMIZER_ADAMW,
@@ -168,18 +169,21 @@ optimizer_bytes_per_param (const VcInputs *in)
 }
 
 /* The precision a training run keeps its trainable parameters, gradients and activations in:
- * the parameter precision, or 16 bits when quantized bases are chosen by the scenario. */
+ * the training precision, never the inference tab's weight precision. */
 static double
 training_bytes (const VcInputs *in)
 {
-  return vc_precision_is_float (in->precision) ? vc_precision_bytes (in->precision) : 2.0;
+  return vc_precision_bytes ((VcPrecision) in->training_precision);
 }
 
+/* Gradient checkpointing is a training input: inference never sees it. */
 static double
 checkpoint_factor (const VcInputs *in)
 {
   double L = MAX (1u, in->arch.n_layers);
 
+  if (in->mode != VC_MODE_TRAINING)
+    return 1.0;
   switch (in->checkpointing)
     {
     case VC_CHECKPOINTING_SQRT:

@@ -24,7 +24,8 @@ typedef struct
   double parameters;               /* rule of thumb: total parameters P */
   double active_parameters;        /* rule of thumb, MoE: activated parameters A (0: P) */
   VcArch arch;                     /* architecture method */
-  VcPrecision precision;           /* weights (inference) / parameters (training) */
+  VcPrecision precision;           /* inference: the weights */
+  VcTrainingPrecision training_precision; /* training: parameters, gradients, activations */
   VcPrecision kv_precision;
   VcFinetune finetune;
   VcOptimizer optimizer;

@@ -169,7 +169,7 @@ describe_gradients (const Terms *t)
     return g_strdup_printf (_("Not yet allocated at the peak (start of the backward pass); "
                               "%s trainable parameters"), t->T);
   return g_strdup_printf (_("%s trainable parameters × %g bytes = %s"), t->T,
-                          vc_precision_is_float (t->in->precision) ? vc_precision_bytes (t->in->precision) : 2.0,
+                          vc_precision_bytes ((VcPrecision) t->in->training_precision),
                           t->size);
 }
 

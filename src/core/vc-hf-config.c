@@ -2505,7 +2505,8 @@ vc_hf_config_check_exact (VcHfConfig  *self,
   return FALSE;
 }
 
-/* The longest context the model was made for (max_position_embeddings); 0 when not given */
+/* The longest context the model takes, in tokens, as vLLM derives it from
+ * max_position_embeddings and rope_scaling; 0 when the file does not say */
 guint
 vc_hf_config_get_max_context (VcHfConfig *self)
 {

@@ -414,6 +414,14 @@ vc_profile_parse (const char  *data,
         }
     }
 
+  /* version 1 had one precision for both modes: a training run kept its parameters in it
+   * when it was a floating-point one */
+  if (json_node_get_int (json_object_get_member (object, "version")) == 1 &&
+      json_object_get_member (values, "training-precision") == NULL &&
+      vc_precision_is_float (vc_estimate_get_inputs (scratch)->precision))
+    g_object_set (scratch, "training-precision",
+                  (VcTrainingPrecision) vc_estimate_get_inputs (scratch)->precision, NULL);
+
   vc_estimate_copy_inputs (target, scratch);
   if (name)
     *name = g_steal_pointer (&profile_name);
@@ -551,7 +559,7 @@ update_modified (VcProfile *self)
     return;
   modified = g_strcmp0 (self->name, self->saved_name) != 0 ||
              g_strcmp0 (self->notes, self->saved_notes) != 0 ||
-             !vc_estimate_inputs_equal (self->estimate, self->saved);
+             !vc_estimate_edits_equal (self->estimate, self->saved);
   if (modified == self->modified)
     return;
   self->modified = modified;

@@ -20,7 +20,7 @@
 G_BEGIN_DECLS
 
 #define VC_PROFILE_FORMAT   "vram-calculator-profile"
-#define VC_PROFILE_VERSION  1
+#define VC_PROFILE_VERSION  2
 /* No real profile comes near this (one is about 2 KiB); bigger files are refused unread. */
 #define VC_PROFILE_MAX_SIZE VC_JSON_INPUT_MAX_SIZE
 /* For file dialogs and drop targets. */

@@ -546,7 +546,7 @@ table_header (GString    *s,
     g_string_append_printf (s, _("Parameters: %s\n"), params);
   if (r->kv_bytes_per_token >= 0 && in->mode == VC_MODE_INFERENCE)
     {
-      g_autofree char *kv = g_format_size_full ((guint64) r->kv_bytes_per_token, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *kv = vc_format_size (r->kv_bytes_per_token, VC_UNIT_GIB);
       g_string_append_printf (s, _("KV cache per token: %s\n"), kv);
     }
   if (in->mode == VC_MODE_INFERENCE)
@@ -649,6 +649,7 @@ table_gpus (GString    *s,
   append_layout_table (s, estimate, unit);
   g_string_append_printf (s, _("\nGPUs (the smallest valid layout of each card; each keeps its own "
                                "%s overhead):\n"), overhead);
+  g_string_append (s, _("  Cards are sold in GiB; each is compared with the memory a program can use on it.\n"));
   /* the card column fits its longest name */
   for (guint i = 0; i < n_gpus; i++)
     {
@@ -662,8 +663,10 @@ table_gpus (GString    *s,
     {
       const VcGpuFit *fit = vc_estimate_get_gpu_fit (estimate, i);
       const VcGpu *gpu = vc_estimate_get_gpu (estimate, i);
-      g_autofree char *cap = vc_format_size (gpu->memory_bytes, unit);
-      g_autofree char *label = g_strdup_printf ("%s (%s)", gpu->name, cap);
+      g_autofree char *cap = vc_format_size (fit->capacity_bytes, unit);
+      g_autofree char *name = vc_localize_gpu_name (gpu->name);
+      /* TRANSLATORS: a GPU's name and the memory a program can use on it */
+      g_autofree char *label = g_strdup_printf (_("%s (%s usable)"), name, cap);
       g_autofree char *count = NULL;
 
       if (fit->count <= 0)
@@ -682,7 +685,11 @@ table_gpus (GString    *s,
           count = g_strdup_printf ("%s%s%s %s", needs, *how ? " · " : "", how, each);
         }
       else
-        count = g_strdup_printf (_("needs %.3g GPUs"), fit->count);
+        {
+          g_autofree char *n = vc_format_number (fit->count);
+          /* TRANSLATORS: %s is a huge number of GPUs in the compact form "4.83 × 10¹⁵" */
+          count = g_strdup_printf (_("needs %s GPUs"), n);
+        }
       append_padded (s, "", 2, FALSE);
       append_padded (s, label, width + 2, FALSE);
       g_string_append (s, count);

@@ -52,6 +52,15 @@ typedef enum
   VC_PRECISION_NF4,           /*< nick=nf4 >*/
 } VcPrecision;
 
+/* What a training run keeps its parameters in: floating point only (the QLoRA scenarios
+ * quantize the base model themselves). The same values as VcPrecision's. */
+typedef enum
+{
+  VC_TRAINING_PRECISION_FP32 = VC_PRECISION_FP32,
+  VC_TRAINING_PRECISION_FP16 = VC_PRECISION_FP16,
+  VC_TRAINING_PRECISION_BF16 = VC_PRECISION_BF16,
+} VcTrainingPrecision;
+
 typedef enum
 {
   VC_FINETUNE_FULL,

@@ -97,6 +97,20 @@ locale_decimal_to_ascii (char *text)
     *p = '.';
 }
 
+/* Spaces around a count, the no-break space before a suffix ("8,19 Md") included. */
+static void
+strip_spaces (char *text)
+{
+  gsize len;
+
+  g_strstrip (text);
+  while ((len = strlen (text)) >= 2 && (guchar) text[len - 2] == 0xc2 && (guchar) text[len - 1] == 0xa0)
+    {
+      text[len - 2] = '\0';
+      g_strchomp (text);
+    }
+}
+
 gboolean
 vc_parse_count (const char *text,
                 double     *value,
@@ -114,6 +128,14 @@ vc_parse_count (const char *text,
   copy = g_strstrip (g_strdup (text));
   locale_decimal_to_ascii (copy);
   len = strlen (copy);
+  /* French milliards: "8,19 Md" */
+  if (len > 2 && g_ascii_strcasecmp (copy + len - 2, "Md") == 0)
+    {
+      copy[len - 2] = '\0';
+      strip_spaces (copy);
+      multiplier = 1e9;
+      len = 0;
+    }
   if (len > 0)
     {
       switch (copy[len - 1])
@@ -126,6 +148,8 @@ vc_parse_count (const char *text,
         }
       if (multiplier != 1)
         copy[len - 1] = '\0';
+      /* "8.19 B", with a space before the suffix, as French writes it */
+      strip_spaces (copy);
     }
   if (!vc_parse_number (copy, value, NULL))
     {
@@ -151,39 +175,142 @@ vc_unit_divisor (VcUnit unit)
   return unit == VC_UNIT_GIB ? 1073741824.0 : 1e9;
 }
 
-/* One decimal, the locale's decimal separator, the locale's unit ("GB"/"Go", "GiB"/"Gio"):
- * GLib's own translations of g_format_size provide the unit names. Sizes below 1 GB keep
- * GLib's smaller units; this keeps 0.14 GB readable as "140.0 MB". */
+/* Superscript digits for the exponent of huge figures: "7.32 × 10¹⁰". */
+static void
+append_exponent (GString *s,
+                 int      exponent)
+{
+  static const char *const digits[] = { "⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹" };
+  char buf[16];
+
+  g_snprintf (buf, sizeof buf, "%d", exponent);
+  for (const char *p = buf; *p; p++)
+    g_string_append (s, *p == '-' ? "⁻" : digits[*p - '0']);
+}
+
+/* At least three significant digits in the locale's format: 8.30, 18.8, 188; from a million
+ * on, the compact form 1.23 × 10⁶, so that a figure stays short whatever the inputs. */
+static char *
+format_significant (double value)
+{
+  int exponent;
+  double mantissa;
+  g_autoptr(GString) s = NULL;
+
+  if (!isfinite (value) || value < 0)
+    value = 0;
+  if (value < 10 - 0.005)
+    return g_strdup_printf ("%.2f", value);
+  if (value < 100 - 0.05)
+    return g_strdup_printf ("%.1f", value);
+  if (value < 1e6 - 0.5)
+    return g_strdup_printf ("%.0f", value);
+  exponent = (int) floor (log10 (value));
+  mantissa = value / pow (10, exponent);
+  if (mantissa >= 10 - 0.005)
+    {
+      mantissa /= 10;
+      exponent++;
+    }
+  s = g_string_new (NULL);
+  g_string_append_printf (s, "%.2f × 10", mantissa);
+  append_exponent (s, exponent);
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/**
+ * vc_format_number:
+ * @value: a figure such as a number of GPUs
+ *
+ * Returns: @value with at least three significant digits, whole numbers as they are up to a
+ *   million, then in the compact form "4.83 × 10¹⁵"
+ */
+char *
+vc_format_number (double value)
+{
+  if (isfinite (value) && value >= 0 && value < 1e6 && value == floor (value))
+    return g_strdup_printf ("%.0f", value);
+  return format_significant (value);
+}
+
+/* At least three significant digits ("8.30 GB", "18.8 GB", "1.37 TB"), the locale's decimal
+ * separator and unit names ("Go", "Gio" in French), a no-break space between. Past the
+ * largest unit the figure takes the compact form ("7.32 × 10¹⁰ PB"). Below 1 kB: bytes. */
 char *
 vc_format_size (double bytes,
                 VcUnit unit)
 {
-  GFormatSizeFlags flags = unit == VC_UNIT_GIB ? G_FORMAT_SIZE_IEC_UNITS : G_FORMAT_SIZE_DEFAULT;
+  /* TRANSLATORS: sizes; keep the no-break space before the unit, and translate the unit as
+   * GLib does (GB is "Go" in French) */
+  static const char *const si[] = { N_("%s kB"), N_("%s MB"), N_("%s GB"), N_("%s TB"), N_("%s PB") };
+  static const char *const iec[] = { N_("%s KiB"), N_("%s MiB"), N_("%s GiB"), N_("%s TiB"), N_("%s PiB") };
+  double base = unit == VC_UNIT_GIB ? 1024.0 : 1000.0;
+  const char *const *names = unit == VC_UNIT_GIB ? iec : si;
+  g_autofree char *number = NULL;
+  double value;
+  guint i;
 
   if (!isfinite (bytes) || bytes < 0)
     bytes = 0;
-  if (bytes >= 1.8e19)
-    {
-      /* beyond guint64: print in the largest unit ourselves */
-      double v = bytes / (unit == VC_UNIT_GIB ? 1125899906842624.0 : 1e15);
-      return g_strdup_printf (unit == VC_UNIT_GIB ? _("%.0f PiB") : _("%.0f PB"), v);
-    }
-  return g_format_size_full ((guint64) bytes, flags);
+  if (bytes < base)
+    return g_format_size_full ((guint64) bytes, unit == VC_UNIT_GIB ? G_FORMAT_SIZE_IEC_UNITS : G_FORMAT_SIZE_DEFAULT);
+  value = bytes / base;
+  for (i = 0; i < G_N_ELEMENTS (si) - 1 && value >= base - 0.5; i++)
+    value /= base;
+  /* 999.6 kB would print as 1000 kB: the next unit's 1.00 MB instead */
+  number = format_significant (value);
+  return g_strdup_printf (_(names[i]), number);
 }
 
 char *
 vc_format_count (double count)
 {
-  /* Translators: parameter counts in trillions, billions and millions. Keep the suffixes T, B
-   * and M as they are and the number right before them: the window reads what it shows back
-   * with the same suffixes. */
+  /* TRANSLATORS: parameter counts in trillions, billions and millions. The window reads back
+   * what it shows: keep a suffix it accepts (K, M, B, G or T, or "Md" for French milliards,
+   * optionally after a no-break space) and the number right before it. */
+  if (!isfinite (count) || count < 0)
+    count = 0;
   if (count >= 1e12)
-    return g_strdup_printf (_("%.2fT"), count / 1e12);
+    return g_strdup_printf (C_("trillions", "%.2fT"), count / 1e12);
   if (count >= 1e9)
-    return g_strdup_printf (_("%.2fB"), count / 1e9);
+    return g_strdup_printf (C_("billions", "%.2fB"), count / 1e9);
   if (count >= 1e6)
-    return g_strdup_printf (_("%.1fM"), count / 1e6);
+    return g_strdup_printf (C_("millions", "%.1fM"), count / 1e6);
   return g_strdup_printf ("%.0f", count);
+}
+
+/**
+ * vc_localize_gpu_name:
+ * @name: a card's name from the catalog, such as "RTX 4060 Ti 16 GB"
+ *
+ * Cards are named after their memory in "GB" (sold in GiB, as the window says); in French
+ * the unit reads "Go".
+ *
+ * Returns: (transfer full): @name with its " GB" in the interface's language
+ */
+char *
+vc_localize_gpu_name (const char *name)
+{
+  /* TRANSLATORS: the unit in a graphics card's name, "16 GB" ("16 Go" in French) */
+  const char *gb = C_("gpu name", "GB");
+  g_autoptr(GString) s = NULL;
+
+  /* untranslated, the name stays as the catalog writes it */
+  if (g_str_equal (gb, "GB"))
+    return g_strdup (name);
+  s = g_string_new (NULL);
+  for (const char *p = name; *p; p++)
+    {
+      if (p > name && g_str_has_prefix (p, " GB") && g_ascii_isdigit (p[-1]) &&
+          (p[3] == '\0' || p[3] == ' ' || p[3] == ','))
+        {
+          g_string_append_printf (s, " %s", gb);
+          p += 2;
+        }
+      else
+        g_string_append_c (s, *p);
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
 char *

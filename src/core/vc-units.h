@@ -23,6 +23,8 @@ gboolean vc_parse_number     (const char *text,
 char    *vc_format_size      (double      bytes,
                               VcUnit      unit);
 char    *vc_format_count     (double      count);
+char    *vc_format_number    (double      value);
+char    *vc_localize_gpu_name (const char *name);
 char    *vc_format_bytes_machine (double  bytes);
 double   vc_unit_divisor     (VcUnit      unit);
 void     vc_plain_spaces_unless_utf8 (GString *text);

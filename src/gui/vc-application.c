@@ -64,6 +64,8 @@ vc_application_startup (GApplication *application)
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *inference_accels[] = { "<Alt>1", NULL };
   static const char *training_accels[] = { "<Alt>2", NULL };
+  /* as GtkApplication sets them for gtk/help-overlay.ui; ours is loaded after the first frame */
+  static const char *shortcuts_accels[] = { "<Control>question", NULL };
   static const struct { const char *action; const char *accel; } window_accels[] = {
     { "win.new", "<Control>n" },
     { "win.open", "<Control>o" },
@@ -80,6 +82,7 @@ vc_application_startup (GApplication *application)
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-inference", inference_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-training", training_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-help-overlay", shortcuts_accels);
   for (guint i = 0; i < G_N_ELEMENTS (window_accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (application), window_accels[i].action,
                                            (const char *[]) { window_accels[i].accel, NULL });

@@ -234,3 +234,45 @@ vc_ask (GtkWindow          *parent,
   }
 #endif
 }
+
+/* A drop-down's search matches any part of the text of its expression, not only the start:
+ * GTK 4.12 has the setting; before it, the string filter GtkDropDown puts on the list inside
+ * its popup (a GtkFilterListModel under the list view's selection) is set to match substrings.
+ * GtkDropDown makes a new filter when its model or expression changes: call this after. */
+#if !GTK_CHECK_VERSION (4, 12, 0)
+static GtkWidget *
+find_list_view (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_LIST_VIEW (child))
+        return child;
+      if ((found = find_list_view (child)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+#endif
+
+void
+vc_drop_down_search_any_part (GtkDropDown *dropdown)
+{
+#if GTK_CHECK_VERSION (4, 12, 0)
+  gtk_drop_down_set_search_match_mode (dropdown, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
+#else
+  GtkWidget *list = find_list_view (GTK_WIDGET (dropdown));
+  GtkSelectionModel *selection = list ? gtk_list_view_get_model (GTK_LIST_VIEW (list)) : NULL;
+  GListModel *model = GTK_IS_SINGLE_SELECTION (selection)
+                      ? gtk_single_selection_get_model (GTK_SINGLE_SELECTION (selection)) : NULL;
+  GtkFilter *filter = GTK_IS_FILTER_LIST_MODEL (model)
+                      ? gtk_filter_list_model_get_filter (GTK_FILTER_LIST_MODEL (model)) : NULL;
+
+  if (GTK_IS_STRING_FILTER (filter))
+    gtk_string_filter_set_match_mode (GTK_STRING_FILTER (filter), GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
+  else
+    g_debug ("No string filter in the drop-down: its search matches the start of the text only");
+#endif
+}

@@ -109,8 +109,9 @@ vc_gpu_chart_describe (VcGpuChart *self,
     }
   else
     count = g_strdup (_("does not fit"));
-  /* TRANSLATORS: memory needed, capacity of one GPU, how many GPUs (or "does not fit") */
-  return g_strdup_printf (_("%s of %s · %s"), need, capacity, count);
+  /* TRANSLATORS: memory needed, memory a program can use on one GPU, how many GPUs (or "does
+   * not fit") */
+  return g_strdup_printf (_("%s of %s usable · %s"), need, capacity, count);
 }
 
 /* NVIDIA, AMD, Intel and Apple first, other vendors by name, the user's own cards last */
@@ -259,7 +260,9 @@ measure_rows (VcGpuChart *self,
       g_autofree char *speed = vc_gpu_chart_describe_speed (self, i);
       int w, h;
 
-      pango_layout_set_text (layout, vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name, -1);
+      g_autofree char *name = vc_localize_gpu_name (vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name);
+
+      pango_layout_set_text (layout, name, -1);
       pango_layout_get_pixel_size (layout, &w, &h);
       m->name_w = MAX (m->name_w, w);
       m->text_h = MAX (m->text_h, h);
@@ -278,6 +281,38 @@ measure_rows (VcGpuChart *self,
   self->metrics_valid = TRUE;
 }
 
+/* The figures' columns: the count, what fits and the speed. The count is as wide as its widest
+ * text, or what is left beside the names, a short bar and the other columns, whichever is
+ * less; a text that does not fit is ellipsized, and when even that leaves no room the speed,
+ * then what fits, are left out (the accessible description keeps everything). So no figure
+ * widens the window. */
+#define MIN_BAR_W 80
+#define MIN_TEXT_W 160
+
+typedef struct
+{
+  int text_w;                  /* the count's column as drawn */
+  gboolean show_fit;
+  gboolean show_speed;
+  int total;                   /* all the columns drawn, with their gaps */
+} Tail;
+
+static void
+tail_layout (const Metrics *m,
+             int            width,
+             Tail          *t)
+{
+  int room = width - m->name_w - 2 * COL_GAP - MIN_BAR_W;
+  int least = MIN (m->text_w, MIN_TEXT_W);
+  int fit = COL_GAP + m->fit_w;
+  int speed = m->speed_w > 0 ? COL_GAP + m->speed_w : 0;
+
+  t->show_speed = speed > 0 && room - fit - speed >= least;
+  t->show_fit = room - fit - (t->show_speed ? speed : 0) >= least;
+  t->text_w = CLAMP (room - (t->show_fit ? fit : 0) - (t->show_speed ? speed : 0), least, m->text_w);
+  t->total = t->text_w + (t->show_fit ? fit : 0) + (t->show_speed ? speed : 0);
+}
+
 static void
 bar_geometry (VcGpuChart      *self,
               const Metrics   *m,
@@ -289,8 +324,11 @@ bar_geometry (VcGpuChart      *self,
   const VcGpuFit *fit = vc_estimate_get_gpu_fit (vc_chart_get_estimate (VC_CHART (self)), i);
   double total = fit->count > 0 ? fit->per_gpu_bytes : vc_estimate_get_selected (vc_chart_get_estimate (VC_CHART (self)))->total;
   double x = m->name_w + COL_GAP;
-  double w = MAX (0, width - x - COL_GAP - m->text_w - COL_GAP - m->fit_w -
-                    (m->speed_w > 0 ? COL_GAP + m->speed_w : 0));
+  Tail t;
+  double w;
+
+  tail_layout (m, width, &t);
+  w = MAX (0, width - x - COL_GAP - t.total);
   double share = fit->capacity_bytes > 0 ? total / fit->capacity_bytes : 1;
   int row = MAX (0, row_of (self, i));
 
@@ -336,8 +374,8 @@ vc_gpu_chart_measure (GtkWidget      *widget,
     {
       int speed = m.speed_w > 0 ? COL_GAP + m.speed_w : 0;
 
-      *minimum = m.name_w + m.text_w + m.fit_w + speed + 3 * COL_GAP + 80;
-      *natural = m.name_w + m.text_w + m.fit_w + speed + 3 * COL_GAP + 240;
+      *minimum = m.name_w + MIN (m.text_w, MIN_TEXT_W) + 2 * COL_GAP + MIN_BAR_W;
+      *natural = m.name_w + m.text_w + COL_GAP + m.fit_w + speed + 2 * COL_GAP + 240;
     }
   else
     *minimum = *natural = vc_chart_get_estimate (VC_CHART (self)) != NULL ? (int) self->rows->len * m.row_h : 0;
@@ -355,11 +393,13 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
   cairo_t *cr;
   GdkRGBA fg;
   Metrics m;
+  Tail t;
 
   if (vc_chart_get_estimate (VC_CHART (self)) == NULL || width <= 0)
     return;
 
   measure_rows (self, &m);
+  tail_layout (&m, width, &t);
   vc_widget_get_color (widget, &fg);
   layout = gtk_widget_create_pango_layout (widget, NULL);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
@@ -403,7 +443,10 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
         }
 
       gdk_cairo_set_source_rgba (cr, &fg);
-      pango_layout_set_text (layout, vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name, -1);
+      g_autofree char *name = vc_localize_gpu_name (vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name);
+
+      pango_layout_set_width (layout, -1);
+      pango_layout_set_text (layout, name, -1);
       pango_layout_get_pixel_size (layout, &tw, &th);
       cairo_move_to (cr, 0, r * m.row_h + (m.row_h - th) / 2.0);
       pango_cairo_show_layout (cr, layout);
@@ -425,19 +468,23 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
       cairo_stroke (cr);
 
       gdk_cairo_set_source_rgba (cr, &fg);
+      pango_layout_set_width (layout, t.text_w * PANGO_SCALE);
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
       pango_layout_set_text (layout, text, -1);
       pango_layout_get_pixel_size (layout, &tw, &th);
-      cairo_move_to (cr, width - m.text_w - COL_GAP - m.fit_w - (m.speed_w > 0 ? COL_GAP + m.speed_w : 0),
-                     r * m.row_h + (m.row_h - th) / 2.0);
+      cairo_move_to (cr, width - t.total, r * m.row_h + (m.row_h - th) / 2.0);
       pango_cairo_show_layout (cr, layout);
+      pango_layout_set_width (layout, -1);
 
-      pango_layout_set_text (layout, fit, -1);
-      pango_layout_get_pixel_size (layout, &tw, &th);
-      cairo_move_to (cr, width - m.fit_w - (m.speed_w > 0 ? COL_GAP + m.speed_w : 0),
-                     r * m.row_h + (m.row_h - th) / 2.0);
-      pango_cairo_show_layout (cr, layout);
-
-      if (m.speed_w > 0)
+      if (t.show_fit)
+        {
+          pango_layout_set_text (layout, fit, -1);
+          pango_layout_get_pixel_size (layout, &tw, &th);
+          cairo_move_to (cr, width - m.fit_w - (t.show_speed ? COL_GAP + m.speed_w : 0),
+                         r * m.row_h + (m.row_h - th) / 2.0);
+          pango_cairo_show_layout (cr, layout);
+        }
+      if (t.show_speed)
         {
           pango_layout_set_text (layout, speed, -1);
           pango_layout_get_pixel_size (layout, &tw, &th);
@@ -461,7 +508,7 @@ update (VcChart *chart)
 
   for (guint i = 0; i < n; i++)
     {
-      const char *name = vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name;
+      g_autofree char *name = vc_localize_gpu_name (vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name);
       GString *s;
 
       switch (vc_gpu_chart_get_fit_kind (self, i))

@@ -8,6 +8,8 @@
 #include <glib/gi18n.h>
 
 #include "vc-inference-page.h"
+#include "vc-a11y.h"
+#include "vc-grid-row.h"
 #include "vc-input-bind.h"
 #include "vc-model-section.h"
 #include "vc-page-choices.h"
@@ -59,19 +61,19 @@ update_applicable (VcInferencePage *self)
 
   gboolean arch = in->method == VC_METHOD_ARCHITECTURE;
   gboolean moe = arch && vc_arch_is_moe (&in->arch);
+  gboolean serving = in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG;
   guint n = vc_layout_n_gpus (&in->layout);
   g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u GPU", "%u GPUs", n), n);
 
-  /* the rule of thumb has no attention to fuse, no layers to place and no experts to split */
-  gtk_widget_set_sensitive (GTK_WIDGET (self->flash_attention), arch);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->ep), moe);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->gpu_layers), arch);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->experts_on_cpu), moe);
-  /* only vLLM and SGLang reserve a share of the GPU and cut their cache in blocks */
-  gtk_widget_set_sensitive (GTK_WIDGET (self->memory_fraction),
-                            in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->block_size),
-                            in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG);
+  /* what does not apply is hidden with its label: the rule of thumb has no attention to fuse,
+   * no layers to place and no experts to split; only vLLM and SGLang reserve a share of the
+   * GPU and cut their cache in blocks */
+  vc_grid_row_set_visible (GTK_WIDGET (self->flash_attention), arch);
+  vc_grid_row_set_visible (GTK_WIDGET (self->ep), moe);
+  vc_grid_row_set_visible (GTK_WIDGET (self->gpu_layers), arch);
+  vc_grid_row_set_visible (GTK_WIDGET (self->experts_on_cpu), moe);
+  vc_grid_row_set_visible (GTK_WIDGET (self->memory_fraction), serving);
+  vc_grid_row_set_visible (GTK_WIDGET (self->block_size), serving);
   /* TP × PP × DP, as the layout has it */
   gtk_label_set_label (self->gpu_count, count);
 }
@@ -173,6 +175,7 @@ vc_inference_page_init (VcInferencePage *self)
   g_autoptr(GtkSizeGroup) labels = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  vc_a11y_label_mnemonics (GTK_WIDGET (self));
   vc_model_section_align_labels (self->model_section, labels);
   vc_size_group_add_grid_labels (labels, self->workload_grid);
   vc_size_group_add_grid_labels (labels, self->layout_grid);

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "vc-a11y.h"
 #include "vc-breakdown-bar.h"
 #include "vc-card-picker.h"
 #include "vc-compat.h"
@@ -24,10 +25,12 @@ struct _VcResultsView
 
   VcEstimate *estimate;
   GtkSortListModel *sorted;
-  gboolean updating_selection;
   VcScenario shown[VC_MAX_SCENARIOS];
   guint n_shown;
   GtkWidget *scenario_totals[VC_MAX_SCENARIOS];
+  GtkWidget *scenario_marks[VC_MAX_SCENARIOS];
+
+  gboolean chart_ready;            /* the first frame is drawn: the GPU chart may show */
 
   GtkWidget *box;
   GtkLabel *title;
@@ -35,6 +38,7 @@ struct _VcResultsView
   GtkLabel *summary;
   GtkLabel *layout;
   GtkLabel *problem;
+  GtkLabel *context_warning;
   GtkListBox *scenarios;
   GtkLabel *breakdown_heading;
   VcBreakdownBar *breakdown_bar;
@@ -77,6 +81,20 @@ format_share (GtkListItem *item,
 
 /* The formula is formatted when its tooltip shows, not on every recomputation. The handler's
  * data is the cell's list item. */
+/* The row of the breakdown takes the focus, not its cells: it is named after its component
+ * (GTK 4.8 has no accessible label for list items). Rows keep their cells when recycled. */
+static void
+name_breakdown_row (GtkWidget *label)
+{
+  GtkWidget *row = label;
+
+  while (gtk_widget_get_parent (row) != NULL && gtk_widget_get_parent (gtk_widget_get_parent (row)) != NULL &&
+         !GTK_IS_COLUMN_VIEW (gtk_widget_get_parent (gtk_widget_get_parent (row))))
+    row = gtk_widget_get_parent (row);
+  if (row != label)
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
+}
+
 static gboolean
 breakdown_query_tooltip (GtkWidget  *cell,
                          int         x,
@@ -111,6 +129,9 @@ set_breakdown_model (VcResultsView *self)
 
 /* ---- scenario table ------------------------------------------------------------------------ */
 
+/* The scenario list selects nothing by itself: moving the focus through it (Tab, arrows) must
+ * never change the model. A scenario is chosen by activating its row (click, Enter or Space);
+ * the chosen one carries a check mark and the "selected" accessible state. */
 static void
 rebuild_scenarios (VcResultsView *self,
                    const VcResult *r)
@@ -125,22 +146,27 @@ rebuild_scenarios (VcResultsView *self,
     {
       GtkWidget *row = gtk_list_box_row_new ();
       GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+      GtkWidget *mark = gtk_image_new_from_icon_name ("object-select-symbolic");
       GtkWidget *name = gtk_label_new (vc_scenario_name (r->scenarios[i].id));
       GtkWidget *total = gtk_label_new (NULL);
 
       self->shown[i] = r->scenarios[i].id;
       gtk_widget_set_hexpand (name, TRUE);
       gtk_label_set_xalign (GTK_LABEL (name), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
       gtk_label_set_xalign (GTK_LABEL (total), 1);
       gtk_widget_add_css_class (total, "numeric");
+      gtk_box_append (GTK_BOX (box), mark);
       gtk_box_append (GTK_BOX (box), name);
       gtk_box_append (GTK_BOX (box), total);
       gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+      gtk_widget_set_tooltip_text (row, _("Click, or press Enter or Space, to show this scenario"));
       gtk_accessible_update_relation (GTK_ACCESSIBLE (row),
                                       GTK_ACCESSIBLE_RELATION_LABELLED_BY, name, total, NULL, -1);
       g_object_set_data (G_OBJECT (row), "vc-scenario", GINT_TO_POINTER (r->scenarios[i].id));
       gtk_list_box_append (self->scenarios, row);
       self->scenario_totals[i] = total;
+      self->scenario_marks[i] = mark;
     }
 }
 
@@ -154,28 +180,35 @@ update_scenarios (VcResultsView *self)
   for (guint i = 0; same && i < r->n_scenarios; i++)
     same = self->shown[i] == r->scenarios[i].id;
 
-  self->updating_selection = TRUE;
   if (!same)
     rebuild_scenarios (self, r);
   for (guint i = 0; i < r->n_scenarios; i++)
     {
       g_autofree char *size = vc_format_size (r->scenarios[i].total, unit);
+      GtkWidget *row = GTK_WIDGET (gtk_list_box_get_row_at_index (self->scenarios, i));
+      gboolean chosen = i == r->selected;
+
       gtk_label_set_label (GTK_LABEL (self->scenario_totals[i]), size);
+      gtk_widget_set_opacity (self->scenario_marks[i], chosen ? 1.0 : 0.0);
+      if (chosen)
+        gtk_widget_add_css_class (row, "vc-chosen");
+      else
+        gtk_widget_remove_css_class (row, "vc-chosen");
+      gtk_accessible_update_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_SELECTED, chosen, -1);
     }
-  gtk_list_box_select_row (self->scenarios, gtk_list_box_get_row_at_index (self->scenarios, r->selected));
-  self->updating_selection = FALSE;
 }
 
 static void
-scenario_selected (GtkListBox    *box,
-                   GtkListBoxRow *row,
-                   VcResultsView *self)
+scenario_activated (GtkListBox    *box,
+                    GtkListBoxRow *row,
+                    VcResultsView *self)
 {
-  if (self->updating_selection || row == NULL || self->estimate == NULL)
+  if (row == NULL || self->estimate == NULL)
     return;
   vc_estimate_select_scenario (self->estimate,
                                GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "vc-scenario")));
 }
+
 
 /* ---- headline ------------------------------------------------------------------------------ */
 
@@ -190,6 +223,7 @@ update_headline (VcResultsView *self)
   g_autofree char *title = NULL, *total = NULL, *params = NULL, *overhead = NULL;
   g_autoptr(GString) summary = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
+  gboolean layout_shown;
 
   title = g_strdup_printf ("%s · %s", model[0] ? model : C_("model", "Custom model"),
                            vc_scenario_name (sc->id));
@@ -211,13 +245,11 @@ update_headline (VcResultsView *self)
     }
   if (in->mode == VC_MODE_INFERENCE && r->kv_bytes_per_token >= 0)
     {
-      g_autofree char *kv = g_format_size_full ((guint64) r->kv_bytes_per_token,
-                                                unit == VC_UNIT_GIB ? G_FORMAT_SIZE_IEC_UNITS
-                                                                    : G_FORMAT_SIZE_DEFAULT);
+      g_autofree char *kv = vc_format_size (r->kv_bytes_per_token, unit);
       g_string_append_printf (summary, _(" · KV cache %s per token"), kv);
     }
   if (sc->peak_phase == VC_PHASE_FORWARD)
-    g_string_append (summary, _(" · peak at the start of the backward pass"));
+    g_string_append (summary, _(" · peak at the start of the backward pass, before any gradient is allocated"));
   else if (sc->peak_phase == VC_PHASE_BACKWARD)
     g_string_append (summary, _(" · peak at the end of the backward pass"));
   overhead = vc_format_size (r->overhead_bytes, unit);
@@ -227,9 +259,9 @@ update_headline (VcResultsView *self)
   /* a layout over several GPUs or host memory: the busiest GPU, every GPU, system RAM */
   {
     const VcLayoutResult *lr = vc_estimate_get_layout_result (self->estimate);
-    gboolean shown = lr != NULL && !vc_layout_is_default (&in->layout);
 
-    if (shown)
+    layout_shown = lr != NULL && !vc_layout_is_default (&in->layout);
+    if (layout_shown)
       {
         g_autofree char *how = vc_layout_describe (&in->layout, in->mode, in->method, TRUE);
         g_autofree char *per_gpu = vc_format_size (lr->total, unit);
@@ -253,17 +285,40 @@ update_headline (VcResultsView *self)
           }
         gtk_label_set_label (self->layout, text->str);
       }
-    gtk_widget_set_visible (GTK_WIDGET (self->layout), shown);
   }
 
-  if (!vc_estimate_check (self->estimate, &error))
-    {
-      g_autofree char *text = g_strdup_printf (_("These inputs do not go together: %s"), error->message);
-      gtk_label_set_label (self->problem, text);
-      gtk_widget_set_visible (GTK_WIDGET (self->problem), TRUE);
-    }
-  else
-    gtk_widget_set_visible (GTK_WIDGET (self->problem), FALSE);
+  {
+    g_autofree char *warning = vc_estimate_dup_context_warning (self->estimate);
+
+    gtk_label_set_label (self->context_warning, warning ? warning : "");
+    gtk_widget_set_visible (GTK_WIDGET (self->context_warning), warning != NULL);
+  }
+
+  /* inputs that do not go together have no figures: the message alone, never beside them */
+  {
+    gboolean valid = vc_estimate_check (self->estimate, &error);
+
+    if (!valid)
+      {
+        g_autofree char *text = g_strdup_printf (_("These inputs do not go together: %s"), error->message);
+        gtk_label_set_label (self->problem, text);
+      }
+    gtk_widget_set_visible (GTK_WIDGET (self->problem), !valid);
+    for (GtkWidget *child = gtk_widget_get_first_child (self->box); child != NULL;
+         child = gtk_widget_get_next_sibling (child))
+      {
+        if (child == GTK_WIDGET (self->title) || child == GTK_WIDGET (self->problem))
+          continue;
+        if (child == GTK_WIDGET (self->layout))
+          gtk_widget_set_visible (child, valid && layout_shown);
+        else if (child == GTK_WIDGET (self->context_warning))
+          gtk_widget_set_visible (child, valid && *gtk_label_get_label (self->context_warning) != '\0');
+        else if (child == GTK_WIDGET (self->gpu_chart))
+          gtk_widget_set_visible (child, valid && self->chart_ready);
+        else
+          gtk_widget_set_visible (child, valid);
+      }
+  }
 
   {
     g_autofree char *heading = g_strdup_printf (_("Breakdown of %s"), vc_scenario_name (sc->id));
@@ -366,6 +421,7 @@ setup_vendor_filter (VcResultsView *self)
   gtk_drop_down_set_model (self->vendor_filter, G_LIST_MODEL (labels));
   gtk_drop_down_set_selected (self->vendor_filter, 0);
   g_signal_connect_swapped (self->vendor_filter, "notify::selected", G_CALLBACK (vendor_filter_changed), self);
+  vc_a11y_name (GTK_WIDGET (self->vendor_filter), _("Vendor of the GPUs shown"));
 }
 
 static void
@@ -402,6 +458,7 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, summary);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, layout);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, problem);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_warning);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, scenarios);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, breakdown_heading);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, breakdown_bar);
@@ -420,7 +477,27 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, format_share);
   gtk_widget_class_bind_template_callback (widget_class, breakdown_query_tooltip);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, vendor_filter);
+  gtk_widget_class_bind_template_callback (widget_class, name_breakdown_row);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+/* The GPU chart, 18 rows of text and bars mostly below the fold, is laid out and drawn after
+ * the window's first frame: the window shows sooner. */
+static void
+show_gpu_chart (GdkFrameClock *clock,
+                VcResultsView *self)
+{
+  g_signal_handlers_disconnect_by_func (clock, show_gpu_chart, self);
+  self->chart_ready = TRUE;
+  update_headline (self);
+}
+
+static void
+results_realized (VcResultsView *self)
+{
+  if (!self->chart_ready)
+    g_signal_connect_object (gtk_widget_get_frame_clock (GTK_WIDGET (self)), "after-paint",
+                             G_CALLBACK (show_gpu_chart), self, 0);
 }
 
 static void
@@ -430,6 +507,7 @@ vc_results_view_init (VcResultsView *self)
   vc_column_view_column_set_id (self->component_column, "component");
   vc_column_view_column_set_id (self->size_column, "size");
   vc_column_view_column_set_id (self->share_column, "share");
-  g_signal_connect (self->scenarios, "row-selected", G_CALLBACK (scenario_selected), self);
+  g_signal_connect (self->scenarios, "row-activated", G_CALLBACK (scenario_activated), self);
+  g_signal_connect (self, "realize", G_CALLBACK (results_realized), NULL);
   setup_vendor_filter (self);
 }

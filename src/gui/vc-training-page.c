@@ -8,6 +8,8 @@
 #include <glib/gi18n.h>
 
 #include "vc-enums.h"
+#include "vc-a11y.h"
+#include "vc-grid-row.h"
 #include "vc-input-bind.h"
 #include "vc-model-section.h"
 #include "vc-page-choices.h"
@@ -26,7 +28,7 @@ struct _VcTrainingPage
   GtkGrid *finetune_grid;
   GtkGrid *workload_grid;
   GtkDropDown *finetune;
-  GtkDropDown *precision;
+  GtkDropDown *training_precision;
   GtkSpinButton *lora_rank;
   GtkSpinButton *lora_percent;
   GtkBox *lora_targets;
@@ -122,8 +124,10 @@ update_applicable (VcTrainingPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->lora_rank), arch && adapters);
   gtk_widget_set_sensitive (GTK_WIDGET (self->lora_targets), arch && adapters);
   gtk_widget_set_sensitive (GTK_WIDGET (self->lora_percent), !arch && adapters);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->optimizer_precision), stateful);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->flash_attention), arch);
+  /* no state, or 8-bit state: the precision of the state means nothing then */
+  vc_grid_row_set_visible (GTK_WIDGET (self->optimizer_precision), stateful);
+  /* the rule of thumb has no attention to fuse */
+  vc_grid_row_set_visible (GTK_WIDGET (self->flash_attention), arch);
   gtk_widget_set_sensitive (GTK_WIDGET (self->loss), arch);
   /* the embedding table only counts as its own trainable block for adapters on an architecture */
   gtk_widget_set_sensitive (GTK_WIDGET (self->train_embeddings), arch && adapters);
@@ -168,13 +172,21 @@ target_toggled (GtkCheckButton *button,
 static void
 build_targets (VcTrainingPage *self)
 {
+  GtkWidget *line = NULL;
+
   for (guint i = 0; i < G_N_ELEMENTS (target_labels); i++)
     {
       g_autofree char *tooltip = g_strdup_printf (_("Adapters on the %s projection"), target_labels[i].label);
       GtkWidget *button = gtk_check_button_new_with_label (target_labels[i].label);
 
+      /* q, k, v, o, then gate, up, down */
+      if (line == NULL || target_labels[i].flag == VC_LORA_TARGET_GATE)
+        {
+          line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+          gtk_box_append (self->lora_targets, line);
+        }
       gtk_widget_set_tooltip_text (button, tooltip);
-      gtk_box_append (self->lora_targets, button);
+      gtk_box_append (GTK_BOX (line), button);
       self->target_buttons[i] = button;
     }
   sync_targets (self);
@@ -207,7 +219,7 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   self->estimate = g_object_ref (estimate);
   vc_model_section_set_estimate (self->model_section, estimate);
   vc_bind_choices (self->finetune, estimate, "finetune", finetune_choices, G_N_ELEMENTS (finetune_choices));
-  vc_bind_choices (self->precision, estimate, "precision",
+  vc_bind_choices (self->training_precision, estimate, "training-precision",
                    vc_training_precision_choices, vc_n_training_precision_choices);
   vc_bind_spin (self->lora_rank, estimate, "lora-rank", 1, 0);
   vc_bind_spin (self->lora_percent, estimate, "lora-percent", 0.1, 3);
@@ -273,7 +285,7 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, workload_grid);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, finetune_grid);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, finetune);
-  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, precision);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, training_precision);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, lora_rank);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, lora_percent);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, lora_targets);
@@ -304,6 +316,7 @@ vc_training_page_init (VcTrainingPage *self)
   g_autoptr(GtkSizeGroup) labels = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  vc_a11y_label_mnemonics (GTK_WIDGET (self));
   vc_model_section_align_labels (self->model_section, labels);
   vc_size_group_add_grid_labels (labels, self->finetune_grid);
   vc_size_group_add_grid_labels (labels, self->workload_grid);

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "vc-csv.h"
+#include "vc-help-window.h"
 #include "vc-hf-config.h"
 #include "vc-model-file.h"
 #include "vc-model-section.h"
@@ -422,6 +423,22 @@ show_training_action (GtkWidget  *widget,
   vc_window_set_mode (VC_WINDOW (widget), VC_MODE_TRAINING);
 }
 
+/* F1 and the main menu: one help window per main window */
+static void
+help_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  VcWindow *self = VC_WINDOW (widget);
+
+  if (self->help_window == NULL)
+    {
+      self->help_window = vc_help_window_new (GTK_WINDOW (self));
+      g_object_add_weak_pointer (G_OBJECT (self->help_window), (gpointer *) &self->help_window);
+    }
+  gtk_window_present (GTK_WINDOW (self->help_window));
+}
+
 static void
 new_action (GtkWidget  *widget,
             const char *action_name,
@@ -517,7 +534,11 @@ _vc_window_class_actions_init (VcWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.show-inference", NULL, show_inference_action);
   gtk_widget_class_install_action (widget_class, "win.show-training", NULL, show_training_action);
+  gtk_widget_class_install_action (widget_class, "win.help", NULL, help_action);
   gtk_widget_class_install_action (widget_class, "win.new", NULL, new_action);
+  /* on the window itself, so they work whichever application runs it */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F1, 0, "win.help", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.no-recent", NULL, NULL);

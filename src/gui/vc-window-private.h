@@ -7,6 +7,7 @@
 
 #include "vc-inference-page.h"
 #include "vc-results-view.h"
+#include "vc-split-view.h"
 #include "vc-training-page.h"
 #include "vc-window.h"
 
@@ -74,11 +75,13 @@ struct _VcWindow
 
   GtkHeaderBar *header_bar;
   GtkMenuButton *menu_button;
-  GtkPaned *paned;
+  VcSplitView *split;
   GtkStack *stack;
   VcInferencePage *inference_page;
-  VcTrainingPage *training_page;
+  GtkScrolledWindow *training_scroller;
+  VcTrainingPage *training_page;   /* NULL until the Training tab is first shown */
   VcResultsView *results;
+  GtkWidget *help_window;      /* weak */
 };
 
 /* A window, a function to run and a file, carried through a dialog or an asynchronous call. */
@@ -97,6 +100,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (VcWindowPending, _vc_window_pending_free)
 
 /* vc-window.c */
 gboolean _vc_window_is_disposed      (VcWindow          *self);
+VcTrainingPage *_vc_window_ensure_training_page (VcWindow *self);
 void     _vc_window_show_error       (VcWindow          *self,
                                       const char        *format,
                                       GFile             *file,

@@ -69,11 +69,25 @@ rebuild_recent (VcWindow *self)
   g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
 }
 
+/* The recent files are read after the first frame: GtkRecentManager parses the whole
+ * recently-used.xbel, which can be large, and the menu is not visible at start-up. */
+static gboolean
+recent_init_later (gpointer data)
+{
+  VcWindow *self = data;
+
+  if (_vc_window_is_disposed (self))
+    return G_SOURCE_REMOVE;
+  g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (rebuild_recent),
+                           self, G_CONNECT_SWAPPED);
+  rebuild_recent (self);
+  return G_SOURCE_REMOVE;
+}
+
 void
 _vc_window_recent_init (VcWindow *self)
 {
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.no-recent", FALSE);
-  g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (rebuild_recent),
-                           self, G_CONNECT_SWAPPED);
-  rebuild_recent (self);
+  g_menu_append (self->recent_menu, _("No Recent Profiles"), "win.no-recent");
+  g_idle_add_full (G_PRIORITY_LOW, recent_init_later, g_object_ref (self), g_object_unref);
 }

@@ -78,6 +78,12 @@ vc_window_restore_inputs (VcWindow *self,
     }
   if (preset != NULL)
     restore_one (self->estimate, preset_pspec, preset);
+  /* inputs kept before training had a precision of its own: training used the one precision
+   * when it was a floating-point one */
+  if (!g_variant_lookup (stored, "training-precision", "&s", NULL) &&
+      vc_precision_is_float (vc_estimate_get_inputs (self->estimate)->precision))
+    g_object_set (self->estimate, "training-precision",
+                  (VcTrainingPrecision) vc_estimate_get_inputs (self->estimate)->precision, NULL);
 }
 
 static void

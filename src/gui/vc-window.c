@@ -9,6 +9,7 @@
 
 #include <glib/gi18n.h>
 
+#include "vc-a11y.h"
 #include "vc-enums.h"
 #include "vc-model-section.h"
 #include "vc-window-private.h"
@@ -99,10 +100,31 @@ vc_window_is_busy (VcWindow *self)
 
 /* ---- tabs ------------------------------------------------------------------------------------ */
 
+/* Not visible at start-up, the Training tab is built when it is first shown (or first needed):
+ * the window's first frame comes sooner. */
+VcTrainingPage *
+_vc_window_ensure_training_page (VcWindow *self)
+{
+  if (self->training_page == NULL && self->estimate != NULL)
+    {
+      self->training_page = g_object_new (VC_TYPE_TRAINING_PAGE, NULL);
+      gtk_scrolled_window_set_child (self->training_scroller, GTK_WIDGET (self->training_page));
+      vc_training_page_set_estimate (self->training_page, self->estimate);
+      /* one "import approximately" choice, shown in both tabs */
+      g_object_bind_property (vc_inference_page_get_model_section (self->inference_page), "approximate",
+                              vc_training_page_get_model_section (self->training_page), "approximate",
+                              G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+    }
+  return self->training_page;
+}
+
 static void
 tab_changed (VcWindow *self)
 {
   const char *name = gtk_stack_get_visible_child_name (self->stack);
+
+  if (g_strcmp0 (name, "training") == 0)
+    _vc_window_ensure_training_page (self);
 
   g_object_set (self->estimate, "mode",
                 g_strcmp0 (name, "training") == 0 ? VC_MODE_TRAINING : VC_MODE_INFERENCE,
@@ -207,8 +229,9 @@ _vc_window_clear_notes (VcWindow *self)
 {
   vc_model_section_set_note (VC_MODEL_SECTION (vc_window_get_model_section (self, VC_MODE_INFERENCE)),
                              NULL, FALSE);
-  vc_model_section_set_note (VC_MODEL_SECTION (vc_window_get_model_section (self, VC_MODE_TRAINING)),
-                             NULL, FALSE);
+  if (self->training_page != NULL)
+    vc_model_section_set_note (VC_MODEL_SECTION (vc_window_get_model_section (self, VC_MODE_TRAINING)),
+                               NULL, FALSE);
 }
 
 static void
@@ -261,6 +284,24 @@ vc_window_set_dialog_hooks (VcWindow           *self,
   self->hook_data = user_data;
 }
 
+/* ---- the shortcuts window ------------------------------------------------------------------- */
+
+/* Built after the first frame rather than with the window: it is not visible at start-up. */
+static gboolean
+load_shortcuts (gpointer data)
+{
+  VcWindow *self = data;
+  g_autoptr(GtkBuilder) builder = NULL;
+
+  if (_vc_window_is_disposed (self) ||
+      gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self)) != NULL)
+    return G_SOURCE_REMOVE;
+  builder = gtk_builder_new_from_resource ("/io/github/vramcalc/VramCalculator/vc-shortcuts.ui");
+  gtk_application_window_set_help_overlay (GTK_APPLICATION_WINDOW (self),
+                                           GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay")));
+  return G_SOURCE_REMOVE;
+}
+
 /* ---- public ---------------------------------------------------------------------------------- */
 
 VcWindow *
@@ -289,7 +330,7 @@ vc_window_get_model_section (VcWindow *self,
 {
   g_return_val_if_fail (VC_IS_WINDOW (self), NULL);
   if (mode == VC_MODE_TRAINING)
-    return vc_training_page_get_model_section (self->training_page);
+    return vc_training_page_get_model_section (_vc_window_ensure_training_page (self));
   return vc_inference_page_get_model_section (self->inference_page);
 }
 
@@ -302,8 +343,11 @@ vc_window_dispose (GObject *object)
 
   /* what is still being read finds the window gone */
   g_cancellable_cancel (self->cancellable);
+  if (self->help_window != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->help_window));
   /* the children go first: their bindings and handlers let go of the estimate */
   G_OBJECT_CLASS (vc_window_parent_class)->dispose (object);
+  self->training_page = NULL;
   g_clear_object (&self->settings);
   g_clear_object (&self->profile);
   g_clear_object (&self->then_file);
@@ -324,14 +368,15 @@ vc_window_class_init (VcWindowClass *klass)
   g_type_ensure (VC_TYPE_INFERENCE_PAGE);
   g_type_ensure (VC_TYPE_TRAINING_PAGE);
   g_type_ensure (VC_TYPE_RESULTS_VIEW);
+  g_type_ensure (VC_TYPE_SPLIT_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/vramcalc/VramCalculator/vc-window.ui");
   gtk_widget_class_bind_template_child (widget_class, VcWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, menu_button);
-  gtk_widget_class_bind_template_child (widget_class, VcWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, VcWindow, split);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, inference_page);
-  gtk_widget_class_bind_template_child (widget_class, VcWindow, training_page);
+  gtk_widget_class_bind_template_child (widget_class, VcWindow, training_scroller);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, results);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, profile_button);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, profile_label);
@@ -350,17 +395,14 @@ static void
 vc_window_init (VcWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  vc_a11y_name (GTK_WIDGET (self->menu_button), _("Main Menu"));
+  vc_a11y_labelled_by (GTK_WIDGET (self->profile_button), GTK_WIDGET (self->profile_label));
 
   if (g_str_equal (PROFILE, "development"))
     gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
 
   self->estimate = vc_estimate_new ();
   vc_inference_page_set_estimate (self->inference_page, self->estimate);
-  vc_training_page_set_estimate (self->training_page, self->estimate);
-  /* one "import approximately" choice, shown in both tabs */
-  g_object_bind_property (vc_window_get_model_section (self, VC_MODE_INFERENCE), "approximate",
-                          vc_window_get_model_section (self, VC_MODE_TRAINING), "approximate",
-                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   vc_results_view_set_estimate (self->results, self->estimate);
   add_unit_action (self);
 
@@ -376,5 +418,6 @@ vc_window_init (VcWindow *self)
   self->cancellable = g_cancellable_new ();
   setup_profile (self);
   _vc_window_recent_init (self);
+  g_idle_add_full (G_PRIORITY_LOW, load_shortcuts, g_object_ref (self), g_object_unref);
   _vc_window_dnd_init (self);
 }

@@ -153,7 +153,10 @@ GtkWidget *
 vc_test_window_page (VcWindow *window,
                      VcMode    mode)
 {
-  return vc_test_child (window, VC_TYPE_WINDOW, mode == VC_MODE_TRAINING ? "training_page" : "inference_page");
+  /* the Training tab is built when first shown: as if it were */
+  if (mode == VC_MODE_TRAINING)
+    return GTK_WIDGET (_vc_window_ensure_training_page (window));
+  return vc_test_child (window, VC_TYPE_WINDOW, "inference_page");
 }
 
 GtkWidget *

@@ -34,7 +34,8 @@ test_actions_and_accels (void)
   g_assert_true (VC_IS_WINDOW (window));
   vc_test_wait_for_frame (GTK_WIDGET (window));
 
-  /* the shortcuts window comes from gtk/help-overlay.ui under the resource base path */
+  /* the shortcuts window (gtk/help-overlay.ui) is loaded after the first frame */
+  vc_test_spin_until_idle ();
   g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
   help = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay");
   g_assert_nonnull (help[0]);

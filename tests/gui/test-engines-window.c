@@ -81,20 +81,20 @@ test_engine_inputs (Fixture       *f,
   GtkWidget *mfu = vc_test_window_input (f->window, VC_MODE_TRAINING, "mfu");
   const VcInputs *in = vc_estimate_get_inputs (f->estimate);
 
-  /* the share and the block size only for the engines that have them */
+  /* the share and the block size only for the engines that have them: hidden otherwise */
   g_assert_cmpint (in->engine, ==, VC_ENGINE_GENERIC);
-  g_assert_false (gtk_widget_get_sensitive (fraction));
+  g_assert_false (gtk_widget_get_visible (fraction));
   gtk_drop_down_set_selected (GTK_DROP_DOWN (engine), choice_position (engine, "vLLM"));
   g_assert_cmpint (in->engine, ==, VC_ENGINE_VLLM);
-  g_assert_true (gtk_widget_get_sensitive (fraction));
-  g_assert_true (gtk_widget_get_sensitive (block));
+  g_assert_true (gtk_widget_get_visible (fraction));
+  g_assert_true (gtk_widget_get_visible (block));
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (fraction), 0.85);
   g_assert_cmpfloat (in->memory_fraction, ==, 0.85);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (block), 32);
   g_assert_cmpuint (in->block_size, ==, 32);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (engine), choice_position (engine, "llama.cpp"));
   g_assert_cmpint (in->engine, ==, VC_ENGINE_LLAMA_CPP);
-  g_assert_false (gtk_widget_get_sensitive (block));
+  g_assert_false (gtk_widget_get_visible (block));
 
   /* the model drives the widget too */
   g_object_set (f->estimate, "engine", VC_ENGINE_SGLANG, NULL);

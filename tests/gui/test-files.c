@@ -295,6 +295,15 @@ test_export_csv (Fixture       *f,
   weights_row = g_strdup_printf ("result,inference-16bit,weights,Weights,%.0f,", sc->bytes[VC_COMPONENT_WEIGHTS]);
   g_assert_true (g_str_has_prefix (lines[1], weights_row));
   g_assert_true (g_str_has_suffix (lines[1], ",GB"));
+  /* per scenario and card: the memory a program can use on it (RTX 4090: 24,564 MiB), how
+   * many it takes and whether one holds it; Llama 3 8B at 16 bits (17.5 GB) fits one, not a
+   * T4 (15,360 MiB) */
+  g_assert_true (g_strv_contains ((const char * const *) lines,
+                                  "gpu,inference-16bit,rtx-4090,RTX 4090,25757220864,1,fits"));
+  g_assert_true (g_strv_contains ((const char * const *) lines,
+                                  "gpu,inference-16bit,t4,T4,16106127360,2,several"));
+  g_assert_true (g_strv_contains ((const char * const *) lines,
+                                  "gpu,inference-4bit,t4,T4,16106127360,1,fits"));
   /* exporting does not count as saving */
   g_assert_true (vc_profile_get_modified (f->profile));
 

@@ -101,8 +101,8 @@ test_inference_group (Fixture       *f,
   g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, NULL);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   /* a dense model has no experts to split or keep in system RAM */
-  g_assert_false (gtk_widget_get_sensitive (ep));
-  g_assert_true (gtk_widget_get_sensitive (layers));
+  g_assert_false (gtk_widget_get_visible (ep));
+  g_assert_true (gtk_widget_get_visible (layers));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (layers)), ==, "All");
 
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (tp), 4);

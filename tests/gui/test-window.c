@@ -144,7 +144,7 @@ test_widgets_update_model (Fixture       *f,
   GtkWidget *lora_rank = vc_test_window_input (f->window, VC_MODE_TRAINING, "lora-rank");
   GtkWidget *lora_percent = vc_test_window_input (f->window, VC_MODE_TRAINING, "lora-percent");
   GtkWidget *finetune = vc_test_window_input (f->window, VC_MODE_TRAINING, "finetune");
-  GtkWidget *training_precision = vc_test_window_input (f->window, VC_MODE_TRAINING, "precision");
+  GtkWidget *training_precision = vc_test_window_input (f->window, VC_MODE_TRAINING, "training-precision");
   const VcInputs *in = vc_estimate_get_inputs (f->estimate);
   double before;
 
@@ -192,7 +192,8 @@ test_widgets_update_model (Fixture       *f,
   g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (training_precision))), ==, 3);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (training_precision),
                               choice_position (training_precision, "32-bit float (fp32)"));
-  g_assert_cmpint (in->precision, ==, VC_PRECISION_FP32);
+  g_assert_cmpint (in->training_precision, ==, VC_TRAINING_PRECISION_FP32);
+  g_assert_cmpint (in->precision, ==, VC_PRECISION_BF16);
 
   /* the visible tab is the estimate's mode */
   vc_window_set_mode (f->window, VC_MODE_TRAINING);
@@ -215,13 +216,14 @@ test_scenario_drives_breakdown (Fixture       *f,
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_nonnull (gtk_list_box_get_row_at_index (scenarios, 2));
   g_assert_null (gtk_list_box_get_row_at_index (scenarios, 3));
-  gtk_list_box_select_row (scenarios, gtk_list_box_get_row_at_index (scenarios, 2));
+  /* Enter or Space on a row, or a click, activates it */
+  gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (scenarios, 2)));
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
 
   r = vc_estimate_get_result (f->estimate);
   g_assert_cmpint (r->scenarios[r->selected].id, ==, VC_SCENARIO_INFERENCE_4BIT);
   g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->precision, ==, VC_PRECISION_INT4);
-  g_assert_true (gtk_list_box_get_selected_row (scenarios) == gtk_list_box_get_row_at_index (scenarios, 2));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (gtk_list_box_get_row_at_index (scenarios, 2)), "vc-chosen"));
 
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
@@ -251,7 +253,7 @@ test_scenario_drives_breakdown (Fixture       *f,
   vc_estimate_select_scenario (f->estimate, VC_SCENARIO_QLORA_4BIT);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_nonnull (gtk_list_box_get_row_at_index (scenarios, 3));
-  g_assert_true (gtk_list_box_get_selected_row (scenarios) == gtk_list_box_get_row_at_index (scenarios, 3));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (gtk_list_box_get_row_at_index (scenarios, 3)), "vc-chosen"));
 }
 
 static gboolean

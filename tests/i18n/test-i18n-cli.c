@@ -131,8 +131,8 @@ test_table_french (void)
   /* numbers: decimal comma, French units after a no-break space */
   assert_contains (r.out, "* Inférence (16" NBSP "bits)               18,8" NBSP "Go\n");
   assert_contains (r.out, "  Inférence (8" NBSP "bits)                11,8" NBSP "Go\n");
-  assert_contains (r.out, "Paramètres" NBSP ": 7,00B\n");
-  assert_contains (r.out, "T4 (16,0" NBSP "Go)");
+  assert_contains (r.out, "Paramètres" NBSP ": 7,00" NBSP "Md\n");
+  assert_contains (r.out, "T4 (16,1" NBSP "Go utilisables)");
   assert_contains (r.out, "  Total             18,8" NBSP "Go\n");
   assert_contains (r.out, "74" NBSP "%");
   /* nothing left in English */
@@ -184,7 +184,7 @@ test_plural_french (void)
   SKIP_WITHOUT_FRENCH ();
   run_vramcalc (&r, "fr_FR.UTF-8", "--params", "70B", NULL);
   g_assert_true (run_succeeded (&r));
-  assert_contains (r.out, "RTX 4060 Ti 16 GB (16,0" NBSP "Go)");
+  assert_contains (r.out, "RTX 4060 Ti 16" NBSP "Go (17,2" NBSP "Go utilisables)");
   assert_contains (r.out, "tient sur 1\n");
   assert_lacks (r.out, "GPUs");
   {

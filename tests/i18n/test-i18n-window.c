@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The real window in French: translated tabs, labels, scenario names and dropdown choices,
  * sizes with a decimal comma and "Go", GPU counts without a plural s, and a parameter count
- * shown as "46,70B" that reads back. Skips without a display or without the fr_FR.UTF-8 locale
+ * shown as "46,70 Md" that reads back. Skips without a display or without the fr_FR.UTF-8 locale
  * (build-aux/test provides both).
  *
  * With VC_SCREENSHOT_DIR set, /i18n/window/screenshot also saves the Inference tab, as the
@@ -14,6 +14,7 @@
 
 #include "gui-test-util.h"
 #include "vc-estimate.h"
+#include "vc-units.h"
 #include "vc-window.h"
 
 #define NBSP "\u00a0"
@@ -155,6 +156,19 @@ test_inference_tab (Fixture       *f,
   g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, "parameters", 7e9, NULL);
   vc_test_wait_for_frame (root);
 
+  /* French words are longer, yet the window still narrows to 600 pixels or less (the inputs
+   * and results stack), on both tabs */
+  for (VcMode mode = VC_MODE_TRAINING; mode != (VcMode) -1; mode--)
+    {
+      int min = 0;
+
+      vc_window_set_mode (f->window, mode);
+      vc_test_wait_for_frame (root);
+      gtk_widget_measure (root, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+      g_test_message ("minimum width in French, tab %d: %d px", mode, min);
+      g_assert_cmpint (min, <=, 600);
+    }
+
   /* tabs (the stack switcher's buttons), section headings, mnemonic labels */
   assert_label (root, "Inférence");
   assert_label (root, "Entraînement");
@@ -177,7 +191,7 @@ test_inference_tab (Fixture       *f,
   /* sizes: decimal comma, "Go" after a no-break space, never the English form */
   assert_label (root, "18,8" NBSP "Go");
   assert_label (root, "14,0" NBSP "Go");
-  g_assert_cmpuint (count_labels_matching (root, "^[0-9]+,[0-9]" NBSP "Go$"), >=, 5);
+  g_assert_cmpuint (count_labels_matching (root, "^[0-9]+,[0-9]+" NBSP "Go$"), >=, 5);
   g_assert_cmpuint (count_labels_matching (root, "[0-9]\\.[0-9]" NBSP "?G"), ==, 0);
   g_assert_cmpuint (count_labels_matching (root, "\\bGB\\b|\\bGiB\\b"), ==, 0);
   g_assert_cmpuint (count_labels_matching (root, "^Inference|^Weights|^Workload"), ==, 0);
@@ -223,7 +237,7 @@ test_training_tab (Fixture       *f,
   g_assert_cmpuint (count_labels_matching (root, "fine-tuning"), ==, 0);
 }
 
-/* "46,70B" in the entry reads back as 46.7e9, not as an error. */
+/* "46,70 Md" (milliards) in the entry reads back as 46.7e9, not as an error. */
 static void
 test_count_reads_back (Fixture       *f,
                        gconstpointer  data)
@@ -240,7 +254,7 @@ test_count_reads_back (Fixture       *f,
 
   collect_widgets (root, GTK_TYPE_ENTRY, entries);
   for (guint i = 0; i < entries->len; i++)
-    if (g_str_equal (gtk_editable_get_text (entries->pdata[i]), "46,70B"))
+    if (g_str_equal (gtk_editable_get_text (entries->pdata[i]), "46,70" NBSP "Md"))
       entry = entries->pdata[i];
   g_assert_nonnull (entry);
 
@@ -257,7 +271,22 @@ test_count_reads_back (Fixture       *f,
   g_assert_false (gtk_widget_has_css_class (entry, "error"));
   g_object_get (f->estimate, "parameters", &parameters, NULL);
   g_assert_cmpfloat (parameters, ==, 1.5e12);
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "1,50T");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "1,50" NBSP "T");
+
+  /* French milliards, as the window writes them: Qwen3 8B's 8.19 billion */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "8,19 Md");
+  g_signal_emit_by_name (entry, "activate");
+  vc_test_wait_for_frame (root);
+  g_assert_false (gtk_widget_has_css_class (entry, "error"));
+  g_object_get (f->estimate, "parameters", &parameters, NULL);
+  g_assert_cmpfloat_with_epsilon (parameters, 8.19e9, 1);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "8,19" NBSP "Md");
+
+  /* cards' names say "Go" in French */
+  {
+    g_autofree char *name = vc_localize_gpu_name ("RTX 4060 Ti 16 GB");
+    g_assert_cmpstr (name, ==, "RTX 4060 Ti 16" NBSP "Go");
+  }
 }
 
 /* Llama 3 8B, 8192-token sequences, 4 concurrent requests: the README's English screenshot. */

@@ -236,7 +236,7 @@ check_structure (VcEstimate *e)
   double divisor = vc_unit_divisor (vc_estimate_get_unit (e));
   g_autoptr(GRegex) integer = g_regex_new ("^[0-9]+$", 0, 0, NULL);
   g_autoptr(GRegex) decimal = g_regex_new ("^[0-9]+\\.[0-9]{3}$", 0, 0, NULL);
-  guint n_inputs, n_result = 0, n_input = 0, n_components = 0, n_fit = 0;
+  guint n_inputs, n_result = 0, n_input = 0, n_gpu = 0, n_components = 0, n_fit = 0;
 
   g_assert_true (g_utf8_validate (csv, -1, NULL));
   for (guint c = 0; c < VC_N_COMPONENTS; c++)
@@ -282,6 +282,16 @@ check_structure (VcEstimate *e)
           g_assert_cmpstr (row[5], ==, value);
           n_fit++;
         }
+      else if (g_str_equal (row[0], "gpu"))
+        {
+          /* usable bytes, GPUs needed (empty: none is enough), and fits, several or none */
+          n_gpu++;
+          g_assert_true (g_regex_match (integer, row[4], 0, NULL));
+          g_assert_true (*row[5] == '\0' || g_regex_match (integer, row[5], 0, NULL));
+          g_assert_true (g_str_equal (row[6], "fits") ? g_str_equal (row[5], "1")
+                         : g_str_equal (row[6], "several") ? g_ascii_strtod (row[5], NULL) >= 2
+                         : g_str_equal (row[6], "none") && *row[5] == '\0');
+        }
       else
         {
           g_assert_cmpstr (row[0], ==, "input");
@@ -292,6 +302,7 @@ check_structure (VcEstimate *e)
   g_assert_cmpuint (n_result, ==, r->n_scenarios * (n_components + 1));
   g_assert_cmpuint (n_input, ==, n_inputs);
   g_assert_cmpuint (n_fit, ==, 2 * vc_estimate_get_n_gpus (e));
+  g_assert_cmpuint (n_gpu, ==, r->n_scenarios * vc_estimate_get_n_gpus (e));
   /* the selected scenario's total matches the estimate's */
   {
     g_autofree char *total = vc_format_bytes_machine (vc_estimate_get_selected (e)->total);

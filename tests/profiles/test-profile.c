@@ -112,6 +112,9 @@ every_input_estimate (void)
         }
       else if (G_IS_PARAM_SPEC_BOOLEAN (p))
         g_value_set_boolean (&v, !G_PARAM_SPEC_BOOLEAN (p)->default_value);
+      else if (g_str_equal (p->name, "max-context"))
+        /* off its default, and longer than the sequence: no warning on the way */
+        g_value_set_uint (&v, 1000000);
       else if (G_IS_PARAM_SPEC_UINT (p))
         {
           GParamSpecUInt *u = G_PARAM_SPEC_UINT (p);
@@ -135,8 +138,6 @@ every_input_estimate (void)
       vc_estimate_set_value (e, p->name, &v, &error);
       g_assert_no_error (error);
     }
-  /* training takes a floating-point precision */
-  g_assert_true (vc_estimate_set_from_string (e, "precision", "fp16", &error));
 
   for (guint i = 0; i < n; i++)
     {
@@ -406,7 +407,7 @@ test_cli_errors (void)
 
   struct { const char *option; const char *file; const char *field; } cases[] = {
     { "--profile", bad, "inputs.batch: 0 is out of range" },
-    { "--profile", newer, "version: the profile has format version 2" },
+    { "--profile", newer, "version: the profile has format version 3" },
     { "--profile", missing, "No such file" },
     { "--save-profile", unwritable, "No such file" },
   };
@@ -446,7 +447,7 @@ static const BadCase bad_cases[] = {
   { "other-format.json", VC_ERROR_PARSE, "format: this is not a VRAM Calculator profile" },
   { "missing-version.json", VC_ERROR_PARSE, "version: missing" },
   { "version-as-text.json", VC_ERROR_INVALID_VALUE, "version: expected a whole number, found text" },
-  { "newer-version.json", VC_ERROR_VERSION, "version: the profile has format version 2, from a newer" },
+  { "newer-version.json", VC_ERROR_VERSION, "version: the profile has format version 3, from a newer" },
   { "missing-inputs.json", VC_ERROR_PARSE, "inputs: missing" },
   { "inputs-not-object.json", VC_ERROR_INVALID_VALUE, "inputs: expected an object, found a list" },
   { "name-not-text.json", VC_ERROR_INVALID_VALUE, "name: expected text, found a number" },
@@ -742,12 +743,55 @@ test_save_write_fails (void)
   vc_test_remove_tree (dir);
 }
 
+/* Version 1 had one precision for both tabs; version 2 gives training its own. A version 1
+ * file reads as it meant: its floating-point precision for both, a quantized one for
+ * inference only (training then keeps the default bf16). */
+static void
+test_version_1 (void)
+{
+  static const struct { const char *precision; VcPrecision weights; VcTrainingPrecision training; } cases[] = {
+    { "fp32", VC_PRECISION_FP32, VC_TRAINING_PRECISION_FP32 },
+    { "fp16", VC_PRECISION_FP16, VC_TRAINING_PRECISION_FP16 },
+    { "int4", VC_PRECISION_INT4, VC_TRAINING_PRECISION_BF16 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(VcEstimate) e = vc_estimate_new ();
+      g_autoptr(GError) error = NULL;
+      g_autofree char *json = g_strdup_printf ("{\"format\": \"vram-calculator-profile\", \"version\": 1, "
+                                               "\"inputs\": {\"mode\": \"training\", \"precision\": \"%s\"}}",
+                                               cases[i].precision);
+
+      g_assert_true (vc_profile_parse (json, strlen (json), e, NULL, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (vc_estimate_get_inputs (e)->precision, ==, cases[i].weights);
+      g_assert_cmpint (vc_estimate_get_inputs (e)->training_precision, ==, cases[i].training);
+      g_assert_true (vc_estimate_check (e, NULL));
+    }
+
+  /* version 2 keeps both as written */
+  {
+    g_autoptr(VcEstimate) e = vc_estimate_new ();
+    g_autoptr(VcEstimate) back = vc_estimate_new ();
+    g_autofree char *text = NULL;
+
+    g_object_set (e, "precision", VC_PRECISION_INT8, "training-precision", VC_TRAINING_PRECISION_FP32, NULL);
+    text = vc_profile_serialize (e, "", "", NULL);
+    g_assert_nonnull (strstr (text, "\"version\" : 2"));
+    g_assert_true (vc_profile_parse (text, strlen (text), back, NULL, NULL, NULL));
+    g_assert_cmpint (vc_estimate_get_inputs (back)->precision, ==, VC_PRECISION_INT8);
+    g_assert_cmpint (vc_estimate_get_inputs (back)->training_precision, ==, VC_TRAINING_PRECISION_FP32);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/profile/version-1", test_version_1);
   g_test_add_func ("/profile/round-trip/api", test_round_trip_api);
   g_test_add_func ("/profile/round-trip/preset", test_round_trip_preset);
   g_test_add_func ("/profile/round-trip/object", test_round_trip_object);

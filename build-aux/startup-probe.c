@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* startup-probe.c: how long a GUI program takes to show its first frame, seen from outside:
+ * from the exec until the X server reports the first damage (a drawn frame) on the program's
+ * first top-level window. Then, after a settle delay, its resident memory. The program is
+ * killed afterwards. Used by build-aux/bench-gui.
+ *
+ *   startup-probe [-s SETTLE_MS] [-t TIMEOUT_MS] -- COMMAND [ARGS...]
+ *
+ * Prints "frame_ms=… rss_kib=…"; exits 1 when no frame came before the timeout. */
+#define _GNU_SOURCE
+#include <X11/Xlib.h>
+#include <X11/extensions/Xdamage.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double
+monotonic_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static long
+resident_kib (pid_t pid)
+{
+  char path[64], line[256];
+  long kib = -1;
+  FILE *f;
+
+  snprintf (path, sizeof path, "/proc/%d/status", (int) pid);
+  if ((f = fopen (path, "r")) == NULL)
+    return -1;
+  while (fgets (line, sizeof line, f) != NULL)
+    if (strncmp (line, "VmRSS:", 6) == 0)
+      {
+        kib = strtol (line + 6, NULL, 10);
+        break;
+      }
+  fclose (f);
+  return kib;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int settle_ms = 500, timeout_ms = 20000, first = 1;
+  int damage_event, damage_error, status;
+  double start, frame_ms = -1;
+  Display *display;
+  Window root, window = 0;
+  pid_t pid;
+
+  for (; first < argc; first++)
+    {
+      if (strcmp (argv[first], "-s") == 0 && first + 1 < argc)
+        settle_ms = atoi (argv[++first]);
+      else if (strcmp (argv[first], "-t") == 0 && first + 1 < argc)
+        timeout_ms = atoi (argv[++first]);
+      else if (strcmp (argv[first], "--") == 0)
+        {
+          first++;
+          break;
+        }
+      else
+        break;
+    }
+  if (first >= argc)
+    {
+      fprintf (stderr, "usage: startup-probe [-s SETTLE_MS] [-t TIMEOUT_MS] -- COMMAND [ARGS...]\n");
+      return 2;
+    }
+  if ((display = XOpenDisplay (NULL)) == NULL ||
+      !XDamageQueryExtension (display, &damage_event, &damage_error))
+    {
+      fprintf (stderr, "startup-probe: needs an X display with the DAMAGE extension\n");
+      return 2;
+    }
+
+  /* watch for top-level windows before the program exists */
+  root = DefaultRootWindow (display);
+  XSelectInput (display, root, SubstructureNotifyMask);
+  XSync (display, False);
+
+  start = monotonic_ms ();
+  pid = fork ();
+  if (pid == 0)
+    {
+      setpgid (0, 0);
+      execvp (argv[first], argv + first);
+      _exit (127);
+    }
+
+  while (frame_ms < 0 && monotonic_ms () - start < timeout_ms)
+    {
+      struct pollfd fd = { ConnectionNumber (display), POLLIN, 0 };
+
+      while (frame_ms < 0 && XPending (display))
+        {
+          XEvent event;
+
+          XNextEvent (display, &event);
+          if (event.type == MapNotify && window == 0 && event.xmap.event == root &&
+              !event.xmap.override_redirect)
+            {
+              window = event.xmap.window;
+              XDamageCreate (display, window, XDamageReportNonEmpty);
+              XSync (display, False);
+            }
+          else if (window != 0 && event.type == damage_event + XDamageNotify)
+            frame_ms = monotonic_ms () - start;
+        }
+      if (frame_ms >= 0 || waitpid (pid, &status, WNOHANG) == pid)
+        break;
+      poll (&fd, 1, 5);
+    }
+
+  if (frame_ms >= 0)
+    usleep (settle_ms * 1000);
+  printf ("frame_ms=%.1f rss_kib=%ld\n", frame_ms, frame_ms >= 0 ? resident_kib (pid) : -1);
+  kill (-pid, SIGTERM);
+  usleep (100000);
+  kill (-pid, SIGKILL);
+  waitpid (pid, NULL, 0);
+  return frame_ms >= 0 ? 0 : 1;
+}
