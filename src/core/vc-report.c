@@ -10,6 +10,7 @@
 #include "vc-catalog.h"
 #include "vc-component-row.h"
 #include "vc-enums.h"
+#include "vc-json-input.h"
 #include "vc-report.h"
 #include "vc-units.h"
 
@@ -140,7 +141,12 @@ vc_report_json (VcEstimate *estimate)
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
   json_generator_set_pretty (gen, TRUE);
-  return json_generator_to_data (gen, NULL);
+  {
+    g_autofree char *raw = json_generator_to_data (gen, NULL);
+
+    /* json-glib 1.6 writes 1e+20 as "1e+20.0", which is not JSON */
+    return vc_json_fix_numbers (raw);
+  }
 }
 
 /* Pads to a width in characters, not bytes, so French accents keep columns aligned. */
