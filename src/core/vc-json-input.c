@@ -623,3 +623,60 @@ vc_file_check_regular (GFile         *file,
     }
   return TRUE;
 }
+
+/**
+ * vc_json_fix_numbers:
+ * @text: JSON text written by json-glib's generator
+ *
+ * json-glib 1.6 writes a double whose shortest form has an exponent but no point with ".0"
+ * appended ("2e-08.0", "1e+20.0"), which is not JSON and which no parser reads back. This
+ * moves the ".0" before the exponent ("2.0e-08"): the same number, valid JSON. Strings are
+ * left alone.
+ *
+ * Returns: (transfer full): the corrected text
+ */
+char *
+vc_json_fix_numbers (const char *text)
+{
+  GString *out = g_string_sized_new (strlen (text));
+  const char *p = text;
+
+  while (*p)
+    {
+      if (*p == '"')
+        {
+          const char *start = p++;
+
+          while (*p && *p != '"')
+            p += (p[0] == '\\' && p[1]) ? 2 : 1;
+          if (*p)
+            p++;
+          g_string_append_len (out, start, p - start);
+          continue;
+        }
+      if (*p == '-' || g_ascii_isdigit (*p))
+        {
+          const char *start = p, *e = NULL, *point = NULL;
+
+          while (*p == '-' || *p == '+' || *p == '.' || *p == 'e' || *p == 'E' || g_ascii_isdigit (*p))
+            {
+              if ((*p == 'e' || *p == 'E') && e == NULL)
+                e = p;
+              else if (*p == '.' && point == NULL)
+                point = p;
+              p++;
+            }
+          if (e != NULL && point != NULL && point > e && p - point == 2 && point[1] == '0')
+            {
+              g_string_append_len (out, start, e - start);
+              g_string_append (out, ".0");
+              g_string_append_len (out, e, point - e);
+            }
+          else
+            g_string_append_len (out, start, p - start);
+          continue;
+        }
+      g_string_append_c (out, *p++);
+    }
+  return g_string_free (out, FALSE);
+}

@@ -43,6 +43,7 @@ JsonNode *vc_json_input_parse_max (const char    *data,
                                    const char    *kind,
                                    GHashTable   **huge_integers,
                                    GError       **error);
+char     *vc_json_fix_numbers     (const char    *text);
 GBytes   *vc_json_input_read_file (GFile         *file,
                                    const char    *name,
                                    const char    *kind,

@@ -78,7 +78,7 @@ vc_profile_serialize (VcEstimate *estimate,
   g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree GParamSpec **inputs = NULL;
-  g_autofree char *text = NULL;
+  g_autofree char *text = NULL, *raw = NULL;
   /* what is saved must reopen: bytes that are not UTF-8 become U+FFFD */
   g_autofree char *valid_name = g_utf8_make_valid (name ? name : "", -1);
   g_autofree char *valid_notes = g_utf8_make_valid (notes ? notes : "", -1);
@@ -108,7 +108,10 @@ vc_profile_serialize (VcEstimate *estimate,
   json_generator_set_root (gen, root);
   json_generator_set_pretty (gen, TRUE);
   json_generator_set_indent (gen, 2);
-  text = json_generator_to_data (gen, &len);
+  raw = json_generator_to_data (gen, NULL);
+  /* json-glib 1.6 would write 2e-08 as "2e-08.0", which does not reopen */
+  text = vc_json_fix_numbers (raw);
+  len = strlen (text);
   if (length)
     *length = len + 1;
   return g_strconcat (text, "\n", NULL);

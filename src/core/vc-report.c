@@ -14,6 +14,7 @@
 #include "vc-enums.h"
 #include "vc-formula.h"
 #include "vc-layout.h"
+#include "vc-json-input.h"
 #include "vc-report.h"
 #include "vc-speed.h"
 #include "vc-units.h"
@@ -499,7 +500,12 @@ vc_report_json_with_solve (VcEstimate       *estimate,
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
   json_generator_set_pretty (gen, TRUE);
-  return json_generator_to_data (gen, NULL);
+  {
+    g_autofree char *raw = json_generator_to_data (gen, NULL);
+
+    /* json-glib 1.6 writes 1e+20 as "1e+20.0", which is not JSON */
+    return vc_json_fix_numbers (raw);
+  }
 }
 
 /* Pads to a width in characters, not bytes, so French accents keep columns aligned. */

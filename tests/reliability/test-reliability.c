@@ -632,6 +632,34 @@ test_fuzz_regressions (void)
   g_assert_cmpuint (n, >=, 3);
 }
 
+/* Found by the fuzzers: json-glib 1.6 writes 2e-08 as "2e-08.0", so a profile with such a
+ * value saved with exit 0 and did not reopen. */
+static void
+test_exponent_numbers (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(VcEstimate) back = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *saved = NULL;
+  const char *cases[][2] = {
+    { "{\"a\" : 2e-08.0, \"b\" : [1e+20.0, -3e-05.0]}", "{\"a\" : 2.0e-08, \"b\" : [1.0e+20, -3.0e-05]}" },
+    { "{\"a\" : \"2e-08.0\", \"b\\\"\" : 1.5e+20, \"c\" : 7.0}", "{\"a\" : \"2e-08.0\", \"b\\\"\" : 1.5e+20, \"c\" : 7.0}" },
+  };
+  double overhead;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *fixed = vc_json_fix_numbers (cases[i][0]);
+      g_assert_cmpstr (fixed, ==, cases[i][1]);
+    }
+  g_object_set (e, "overhead-gb", 2e-8, "lora-percent", 0.001, NULL);
+  saved = vc_profile_serialize (e, "", "", NULL);
+  g_assert_true (vc_profile_parse (saved, strlen (saved), back, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_object_get (back, "overhead-gb", &overhead, NULL);
+  g_assert_cmpfloat (overhead, ==, 2e-8);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -655,5 +683,6 @@ main (int   argc,
   g_test_add_func ("/reliability/c-locale-spaces", test_c_locale_spaces);
   g_test_add_func ("/reliability/token-suffixes", test_token_suffixes);
   g_test_add_func ("/reliability/fuzz-regressions", test_fuzz_regressions);
+  g_test_add_func ("/reliability/exponent-numbers", test_exponent_numbers);
   return g_test_run ();
 }
