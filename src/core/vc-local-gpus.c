@@ -251,8 +251,10 @@ vc_local_gpus_to_custom (GPtrArray *gpus)
       const VcLocalGpu *gpu = gpus->pdata[i];
       g_autofree char *cleared = g_strdelimit (g_strstrip (g_strdup (gpu->name)), ";=", ' ');
       /* the custom-gpus input takes names of 1 to 64 characters */
-      g_autofree char *name = g_utf8_validate (cleared, -1, NULL) ? g_utf8_substring (cleared, 0, 64)
-                                                                   : g_strdup (gpu->vendor);
+      g_autofree char *name = !g_utf8_validate (cleared, -1, NULL) ? g_strdup (gpu->vendor)
+                              /* g_utf8_substring reads past a shorter text's end */
+                              : g_utf8_strlen (cleared, -1) > 64 ? g_utf8_substring (cleared, 0, 64)
+                              : g_strdup (cleared);
 
       g_string_append_printf (s, "%s%s=%.0fMiB", s->len ? "; " : "", name, floor (gpu->memory_bytes / 1048576.0));
     }
