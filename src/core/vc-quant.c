@@ -660,6 +660,21 @@ get_strings (JsonObject *o,
   return TRUE;
 }
 
+/* A block of scales: two positive sizes, outputs then inputs. FALSE when `node` is not. */
+static gboolean
+get_block (JsonNode    *node,
+           QuantConfig *q)
+{
+  JsonArray *a = node && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+
+  if (a == NULL || json_array_get_length (a) != 2 ||
+      json_array_get_int_element (a, 0) <= 0 || json_array_get_int_element (a, 1) <= 0)
+    return FALSE;
+  q->block_out = json_array_get_int_element (a, 0);
+  q->block_in = json_array_get_int_element (a, 1);
+  return TRUE;
+}
+
 /* transformers FP8: block scales when weight_block_size is given, an input scale per module
  * when the activations are static. */
 static gboolean
@@ -672,16 +687,8 @@ parse_fp8 (JsonObject  *qc,
   JsonNode *block = member (qc, "weight_block_size");
   const char *scheme = get_string (qc, "activation_scheme");
 
-  if (block)
-    {
-      JsonArray *a = JSON_NODE_HOLDS_ARRAY (block) ? json_node_get_array (block) : NULL;
-
-      if (a == NULL || json_array_get_length (a) != 2 ||
-          json_array_get_int_element (a, 0) <= 0 || json_array_get_int_element (a, 1) <= 0)
-        return qfail (error, file_name, _("quantization_config.weight_block_size is not two positive sizes"));
-      q->block_out = json_array_get_int_element (a, 0);
-      q->block_in = json_array_get_int_element (a, 1);
-    }
+  if (block && !get_block (block, q))
+    return qfail (error, file_name, _("quantization_config.weight_block_size is not two positive sizes"));
   if (scheme && !g_str_equal (scheme, "dynamic") && !g_str_equal (scheme, "static"))
     return qfail (error, file_name, _("quantization_config.activation_scheme “%s” is not understood; known: dynamic, static"), scheme);
   q->static_activations = scheme && g_str_equal (scheme, "static");
@@ -839,15 +846,8 @@ parse_compressed_weights (JsonObject  *w,
     }
   else if (g_str_equal (strategy, "block"))
     {
-      JsonNode *bs = member (w, "block_structure");
-      JsonArray *a = bs && JSON_NODE_HOLDS_ARRAY (bs) ? json_node_get_array (bs) : NULL;
-
       q->strategy = 3;
-      if (a == NULL || json_array_get_length (a) != 2)
-        return qfail (error, file_name, _("quantization_config weights.block_structure is not two sizes"));
-      q->block_out = json_array_get_int_element (a, 0);
-      q->block_in = json_array_get_int_element (a, 1);
-      if (q->block_out <= 0 || q->block_in <= 0)
+      if (!get_block (member (w, "block_structure"), q))
         return qfail (error, file_name, _("quantization_config weights.block_structure is not two sizes"));
     }
   else
