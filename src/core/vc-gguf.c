@@ -434,38 +434,41 @@ tensor_by_offset (gconstpointer a,
   return x->offset < y->offset ? -1 : x->offset > y->offset ? 1 : 0;
 }
 
-/* One file: its metadata into `metadata` (when not NULL), its tensors appended to gguf. */
+/* The magic, the version and the two counts, each count checked against what the file can
+ * hold. */
 static gboolean
-parse_file (VcGguf      *gguf,
-            Reader      *r,
-            GHashTable  *metadata,
-            GError     **error)
+read_preamble (Reader   *r,
+               guint32  *version,
+               guint64  *n_tensors,
+               guint64  *n_kv,
+               GError  **error)
 {
   guint8 magic[4];
-  guint32 version, alignment = DEFAULT_ALIGNMENT;
-  guint64 n_tensors, n_kv, data_start, data_size;
-  g_autoptr(GHashTable) kv = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_free);
-  g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GPtrArray) tensors = g_ptr_array_new_with_free_func (tensor_free);
-  g_autoptr(GPtrArray) sorted = NULL;
-  VcGgufValue *align_value;
-  guint64 end = 0;
 
   if (r->size < 4 || !reader_read (r, magic, 4, _("the magic"), NULL) || memcmp (magic, "GGUF", 4) != 0)
     return fail (error, r->file_name, _("not a GGUF file (it does not begin with “GGUF”)"));
-  if (!read_u32 (r, &version, _("the version"), error))
+  if (!read_u32 (r, version, _("the version"), error))
     return FALSE;
-  if (version != 2 && version != 3)
-    return fail (error, r->file_name, _("GGUF version %u is not known; versions 2 and 3 are read"), version);
-  if (!read_u64 (r, &n_tensors, _("the tensor count"), error) ||
-      !read_u64 (r, &n_kv, _("the key/value count"), error))
+  if (*version != 2 && *version != 3)
+    return fail (error, r->file_name, _("GGUF version %u is not known; versions 2 and 3 are read"), *version);
+  if (!read_u64 (r, n_tensors, _("the tensor count"), error) ||
+      !read_u64 (r, n_kv, _("the key/value count"), error))
     return FALSE;
   /* a key/value takes at least 8 + 4 + 1 bytes, a tensor info 8 + 4 + 4 + 8 */
-  if (n_kv > (r->size - r->pos) / 13)
-    return fail (error, r->file_name, _("the header says %llu key/value pairs, more than the file can hold"), U(n_kv));
-  if (n_tensors > (r->size - r->pos) / 24)
-    return fail (error, r->file_name, _("the header says %llu tensors, more than the file can hold"), U(n_tensors));
+  if (*n_kv > (r->size - r->pos) / 13)
+    return fail (error, r->file_name, _("the header says %llu key/value pairs, more than the file can hold"), U(*n_kv));
+  if (*n_tensors > (r->size - r->pos) / 24)
+    return fail (error, r->file_name, _("the header says %llu tensors, more than the file can hold"), U(*n_tensors));
+  return TRUE;
+}
 
+/* `n_kv` key/value pairs into `kv`, each key once. */
+static gboolean
+read_metadata (Reader      *r,
+               guint64      n_kv,
+               GHashTable  *kv,
+               GError     **error)
+{
   for (guint64 i = 0; i < n_kv; i++)
     {
       g_autofree char *key = NULL;
@@ -486,66 +489,106 @@ parse_file (VcGguf      *gguf,
         }
       g_hash_table_insert (kv, g_steal_pointer (&key), v);
     }
+  return TRUE;
+}
 
-  align_value = g_hash_table_lookup (kv, "general.alignment");
-  if (align_value)
+/* general.alignment when the metadata has it, a power of two; else the default. */
+static gboolean
+metadata_alignment (Reader      *r,
+                    GHashTable  *kv,
+                    guint32     *alignment,
+                    GError     **error)
+{
+  VcGgufValue *v = g_hash_table_lookup (kv, "general.alignment");
+
+  *alignment = DEFAULT_ALIGNMENT;
+  if (v == NULL)
+    return TRUE;
+  if (v->kind != VC_GGUF_VALUE_UINT || v->u == 0 || v->u > 1u << 30 || (v->u & (v->u - 1)) != 0)
+    return fail (error, r->file_name, _("general.alignment is not a power of two"));
+  *alignment = (guint32) v->u;
+  return TRUE;
+}
+
+/* A tensor's dimensions, and its element count, which must fit 63 bits. */
+static gboolean
+read_tensor_dims (Reader        *r,
+                  VcGgufTensor  *t,
+                  GError       **error)
+{
+  guint32 n_dims;
+
+  if (!read_u32 (r, &n_dims, _("a tensor's dimension count"), error))
+    return FALSE;
+  if (n_dims == 0 || n_dims > VC_GGUF_MAX_DIMS)
+    return fail (error, r->file_name, _("tensor “%s” has %u dimensions; 1 to 4 are possible"), t->name, n_dims);
+  t->n_dims = n_dims;
+  t->elements = 1;
+  for (guint d = 0; d < n_dims; d++)
     {
-      if (align_value->kind != VC_GGUF_VALUE_UINT || align_value->u == 0 || align_value->u > 1u << 30 ||
-          (align_value->u & (align_value->u - 1)) != 0)
-        return fail (error, r->file_name, _("general.alignment is not a power of two"));
-      alignment = (guint32) align_value->u;
+      if (!read_u64 (r, &t->dims[d], _("a tensor dimension"), error))
+        return FALSE;
+      if (t->dims[d] > G_MAXINT64)
+        return fail (error, r->file_name, _("tensor “%s” has a negative dimension"), t->name);
+      if (t->dims[d] != 0 && t->elements > (guint64) G_MAXINT64 / t->dims[d])
+        return fail (error, r->file_name, _("the dimensions of tensor “%s” multiply past 63 bits"), t->name);
+      t->elements *= t->dims[d];
     }
+  return TRUE;
+}
 
-  for (guint64 i = 0; i < n_tensors; i++)
-    {
-      VcGgufTensor *t = g_new0 (VcGgufTensor, 1);
-      guint32 n_dims;
-      guint64 name_length;
-      guint block, size;
+/* One tensor info: its name (once in `names`), dimensions, type and offset; its size from its
+ * type's blocks. */
+static gboolean
+read_tensor_info (Reader        *r,
+                  GHashTable    *names,
+                  guint32        alignment,
+                  VcGgufTensor  *t,
+                  GError       **error)
+{
+  guint64 name_length;
+  guint block, size;
 
-      g_ptr_array_add (tensors, t);
-      if (!read_string (r, MAX_NAME, &t->name, &name_length, _("a tensor name"), error))
-        return FALSE;
-      if (t->name == NULL)
-        return fail (error, r->file_name, _("a tensor name is %llu bytes long"), U(name_length));
-      if (g_hash_table_contains (names, t->name))
-        return fail (error, r->file_name, _("tensor “%s” appears twice"), t->name);
-      g_hash_table_add (names, t->name);
-      if (!read_u32 (r, &n_dims, _("a tensor's dimension count"), error))
-        return FALSE;
-      if (n_dims == 0 || n_dims > VC_GGUF_MAX_DIMS)
-        return fail (error, r->file_name, _("tensor “%s” has %u dimensions; 1 to 4 are possible"), t->name, n_dims);
-      t->n_dims = n_dims;
-      t->elements = 1;
-      for (guint d = 0; d < n_dims; d++)
-        {
-          if (!read_u64 (r, &t->dims[d], _("a tensor dimension"), error))
-            return FALSE;
-          if (t->dims[d] > G_MAXINT64)
-            return fail (error, r->file_name, _("tensor “%s” has a negative dimension"), t->name);
-          if (t->dims[d] != 0 && t->elements > (guint64) G_MAXINT64 / t->dims[d])
-            return fail (error, r->file_name, _("the dimensions of tensor “%s” multiply past 63 bits"), t->name);
-          t->elements *= t->dims[d];
-        }
-      if (!read_u32 (r, &t->type, _("a tensor type"), error) ||
-          !read_u64 (r, &t->offset, _("a tensor offset"), error))
-        return FALSE;
-      block = vc_ggml_type_block (t->type);
-      size = vc_ggml_type_size (t->type);
-      if (block == 0)
-        return fail (error, r->file_name, _("tensor “%s” has the ggml type %u, which is not known"), t->name, t->type);
-      if (t->dims[0] % block != 0)
-        return fail (error, r->file_name, _("tensor “%s” has rows of %llu elements, not a whole number of %s blocks of %u"),
-                     t->name, U(t->dims[0]), vc_ggml_type_name (t->type), block);
-      if (t->elements / block > G_MAXUINT64 / size)
-        return fail (error, r->file_name, _("the size of tensor “%s” is past 64 bits"), t->name);
-      t->bytes = t->elements / block * size;
-      if (t->offset % alignment != 0)
-        return fail (error, r->file_name, _("tensor “%s” begins at offset %llu, not a multiple of the alignment %u"),
-                     t->name, U(t->offset), alignment);
-    }
+  if (!read_string (r, MAX_NAME, &t->name, &name_length, _("a tensor name"), error))
+    return FALSE;
+  if (t->name == NULL)
+    return fail (error, r->file_name, _("a tensor name is %llu bytes long"), U(name_length));
+  if (g_hash_table_contains (names, t->name))
+    return fail (error, r->file_name, _("tensor “%s” appears twice"), t->name);
+  g_hash_table_add (names, t->name);
+  if (!read_tensor_dims (r, t, error))
+    return FALSE;
+  if (!read_u32 (r, &t->type, _("a tensor type"), error) ||
+      !read_u64 (r, &t->offset, _("a tensor offset"), error))
+    return FALSE;
+  block = vc_ggml_type_block (t->type);
+  size = vc_ggml_type_size (t->type);
+  if (block == 0)
+    return fail (error, r->file_name, _("tensor “%s” has the ggml type %u, which is not known"), t->name, t->type);
+  if (t->dims[0] % block != 0)
+    return fail (error, r->file_name, _("tensor “%s” has rows of %llu elements, not a whole number of %s blocks of %u"),
+                 t->name, U(t->dims[0]), vc_ggml_type_name (t->type), block);
+  if (t->elements / block > G_MAXUINT64 / size)
+    return fail (error, r->file_name, _("the size of tensor “%s” is past 64 bits"), t->name);
+  t->bytes = t->elements / block * size;
+  if (t->offset % alignment != 0)
+    return fail (error, r->file_name, _("tensor “%s” begins at offset %llu, not a multiple of the alignment %u"),
+                 t->name, U(t->offset), alignment);
+  return TRUE;
+}
 
-  data_start = r->pos + (alignment - r->pos % alignment) % alignment;
+/* The data area begins at the next multiple of the alignment; every tensor lies inside it and
+ * no two overlap. */
+static gboolean
+check_data_area (Reader     *r,
+                 GPtrArray  *tensors,
+                 guint32     alignment,
+                 GError    **error)
+{
+  guint64 data_start = r->pos + (alignment - r->pos % alignment) % alignment;
+  guint64 data_size, end = 0;
+  g_autoptr(GPtrArray) sorted = NULL;
+
   if (data_start > r->size)
     return fail (error, r->file_name, _("the file ends before its data area (%llu bytes, the data begins at %llu)"),
                  U(r->size), U(data_start));
@@ -568,8 +611,19 @@ parse_file (VcGguf      *gguf,
                      t->name, ((VcGgufTensor *) sorted->pdata[i - 1])->name);
       end = t->offset + t->bytes;
     }
+  return TRUE;
+}
 
-  /* all checked: keep this file's tensors and metadata */
+/* A checked file joins gguf: its tensors and counts, its metadata into `metadata` (when not
+ * NULL). */
+static void
+keep_file (VcGguf     *gguf,
+           Reader     *r,
+           guint32     version,
+           GPtrArray  *tensors,
+           GHashTable *kv,
+           GHashTable *metadata)
+{
   gguf->version = version;
   gguf->n_files++;
   gguf->file_bytes += r->size;
@@ -583,7 +637,7 @@ parse_file (VcGguf      *gguf,
       gguf->type_elements[t->type] += t->elements;
       gguf->type_bytes[t->type] += t->bytes;
     }
-  g_ptr_array_extend_and_steal (gguf->tensors, g_steal_pointer (&tensors));
+  g_ptr_array_extend_and_steal (gguf->tensors, tensors);
   if (metadata)
     {
       GHashTableIter iter;
@@ -596,6 +650,37 @@ parse_file (VcGguf      *gguf,
           g_hash_table_replace (metadata, key, value);
         }
     }
+}
+
+/* One file: its metadata into `metadata` (when not NULL), its tensors appended to gguf. */
+static gboolean
+parse_file (VcGguf      *gguf,
+            Reader      *r,
+            GHashTable  *metadata,
+            GError     **error)
+{
+  guint32 version = 0, alignment = DEFAULT_ALIGNMENT;
+  guint64 n_tensors = 0, n_kv = 0;
+  g_autoptr(GHashTable) kv = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_free);
+  g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) tensors = g_ptr_array_new_with_free_func (tensor_free);
+
+  if (!read_preamble (r, &version, &n_tensors, &n_kv, error) ||
+      !read_metadata (r, n_kv, kv, error) ||
+      !metadata_alignment (r, kv, &alignment, error))
+    return FALSE;
+  for (guint64 i = 0; i < n_tensors; i++)
+    {
+      VcGgufTensor *t = g_new0 (VcGgufTensor, 1);
+
+      g_ptr_array_add (tensors, t);
+      if (!read_tensor_info (r, names, alignment, t, error))
+        return FALSE;
+    }
+  if (!check_data_area (r, tensors, alignment, error))
+    return FALSE;
+  /* all checked: keep this file's tensors and metadata */
+  keep_file (gguf, r, version, g_steal_pointer (&tensors), kv, metadata);
   return TRUE;
 }
 

@@ -837,11 +837,166 @@ try_layout (Memo           *memo,
   return value != NULL && out->total <= capacity;
 }
 
-/* The fewest GPUs of `capacity` bytes that hold the estimate: for inference TP inside a node
- * (1, 2, 4 … up to the GPUs per node, dividing the heads) times pipeline stages, the most TP
- * first at equal count; for training one GPU as the inputs have it when it holds the estimate,
- * else the data-parallel group, sharded as asked or with ZeRO-3 when nothing is (more GPUs help
- * only sharded state). Partial offload stays on one GPU. */
+/* One search for the smallest layout of one card: the effective inputs, the estimate and the
+ * card's capacity. */
+typedef struct
+{
+  Memo           *memo;
+  const VcInputs *in;
+  const VcResult *res;
+  guint           index;
+  double          capacity;
+} Search;
+
+static gboolean
+search_fits (const Search   *s,
+             const VcLayout *layout,
+             VcLayoutResult *out)
+{
+  return try_layout (s->memo, s->in, s->res, s->index, layout, s->capacity, out);
+}
+
+/* `layout` itself, when it holds the estimate. */
+static gboolean
+search_take (const Search   *s,
+             const VcLayout *layout,
+             VcLayout       *best,
+             VcLayoutResult *best_out)
+{
+  if (!search_fits (s, layout, best_out))
+    return FALSE;
+  *best = *layout;
+  return TRUE;
+}
+
+/* Sets `*degree`, one of `layout`'s degrees, to the smallest value in [lo, hi] that holds the
+ * estimate, by bisection; `hi` holds it. */
+static void
+search_bisect (const Search *s,
+               VcLayout     *layout,
+               guint        *degree,
+               guint         lo,
+               guint         hi)
+{
+  VcLayoutResult r;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      *degree = mid;
+      if (search_fits (s, layout, &r))
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  *degree = hi;
+}
+
+/* Training: one GPU as the inputs have it when it holds the estimate, else the data-parallel
+ * group, sharded as asked or with ZeRO-3 when nothing is (more GPUs help only sharded state). */
+static gboolean
+smallest_training (const Search   *s,
+                   VcLayout        base,
+                   VcLayout       *best,
+                   VcLayoutResult *best_out)
+{
+  guint lo = 1, hi = 1;
+  VcInputs one = *s->in;
+  VcLayoutResult r;
+
+  base.dp = 1;
+  /* one GPU that holds it needs no sharding nor its buffers: the inputs' own layout on it */
+  one.layout = base;
+  if (vc_layout_compute (&one, s->res, s->index, best_out, NULL) && best_out->total <= s->capacity)
+    {
+      *best = base;
+      return TRUE;
+    }
+  if (vc_layout_zero_stage (base.sharding) == 0)
+    base.sharding = VC_SHARDING_ZERO_3;
+  if (base.sharding == VC_SHARDING_FSDP_HYBRID)
+    base.sharding = VC_SHARDING_FSDP_FULL;
+  /* find a count that fits, doubling, then the smallest by bisection */
+  while (TRUE)
+    {
+      base.dp = hi;
+      if (search_fits (s, &base, &r))
+        break;
+      if (hi >= MAX_SEARCH_GPUS)
+        return FALSE;
+      lo = hi + 1;
+      hi = MIN (2 * hi, (guint) MAX_SEARCH_GPUS);
+    }
+  search_bisect (s, &base, &base.dp, lo, hi);
+  search_fits (s, &base, best_out);
+  *best = base;
+  return TRUE;
+}
+
+/* Rule of thumb: an even split, n = ⌈S / (C − O)⌉ GPUs of tensor parallelism. */
+static gboolean
+smallest_even_split (const Search   *s,
+                     VcLayout        base,
+                     VcLayout       *best,
+                     VcLayoutResult *best_out)
+{
+  const VcScenarioResult *sc = &s->res->scenarios[s->index];
+  double O = sc->bytes[VC_COMPONENT_OVERHEAD];
+  double n;
+
+  if (s->capacity <= O)
+    return FALSE;
+  n = MAX (1.0, ceil ((sc->total - O) / (s->capacity - O) - 1e-9));
+  if (n > MAX_SEARCH_GPUS)
+    return FALSE;
+  base.tp = (guint) n;
+  base.pp = base.dp = base.ep = 1;
+  return search_take (s, &base, best, best_out);
+}
+
+/* Architecture inference: TP inside a node (1, 2, 4 … up to the GPUs per node, dividing the
+ * heads) times the fewest pipeline stages, the most TP first at equal count. */
+static gboolean
+smallest_tp_pp (const Search   *s,
+                VcLayout        base,
+                VcLayout       *best,
+                VcLayoutResult *best_out)
+{
+  gboolean found = FALSE;
+  VcLayoutResult r;
+
+  base.ep = 1;
+  base.dp = 1;
+  for (guint tp = 1; tp <= base.gpus_per_node; tp *= 2)
+    {
+      VcLayout cand = base;
+      VcInputs tmp = *s->in;
+
+      cand.tp = tp;
+      cand.pp = 1;
+      tmp.layout = cand;
+      if (!vc_layout_check (&tmp, NULL))
+        continue;
+      cand.pp = s->in->arch.n_layers;
+      if (!search_fits (s, &cand, &r))
+        continue;
+      search_bisect (s, &cand, &cand.pp, 1, cand.pp);
+      if (!found || vc_layout_n_gpus (&cand) < vc_layout_n_gpus (best) ||
+          (vc_layout_n_gpus (&cand) == vc_layout_n_gpus (best) && cand.tp > best->tp))
+        {
+          *best = cand;
+          found = TRUE;
+        }
+    }
+  if (found)
+    search_fits (s, best, best_out);
+  return found;
+}
+
+/* The fewest GPUs of `capacity` bytes that hold the estimate: for training, see
+ * smallest_training(); partial offload stays on one GPU; the rule of thumb splits evenly; the
+ * architecture method combines TP and PP (smallest_tp_pp()). */
 static gboolean
 smallest (Memo           *memo,
           const VcInputs *inputs,
@@ -852,122 +1007,16 @@ smallest (Memo           *memo,
           VcLayoutResult *best_out)
 {
   VcInputs effective;
-  const VcInputs *in = &effective;
-  VcLayout base;
-  VcLayoutResult r;
-  gboolean found = FALSE;
+  Search s = { memo, &effective, res, index, capacity };
 
   effective_inputs (inputs, &effective);
-  base = in->layout;
-
-  if (in->mode == VC_MODE_TRAINING)
-    {
-      guint lo = 1, hi = 1;
-      VcInputs one = *in;
-
-      base.dp = 1;
-      /* one GPU that holds it needs no sharding nor its buffers: the inputs' own layout on it */
-      one.layout = base;
-      if (vc_layout_compute (&one, res, index, best_out, NULL) && best_out->total <= capacity)
-        {
-          *best = base;
-          return TRUE;
-        }
-      if (vc_layout_zero_stage (base.sharding) == 0)
-        base.sharding = VC_SHARDING_ZERO_3;
-      if (base.sharding == VC_SHARDING_FSDP_HYBRID)
-        base.sharding = VC_SHARDING_FSDP_FULL;
-      /* find a count that fits, doubling, then the smallest by bisection */
-      while (TRUE)
-        {
-          base.dp = hi;
-          if (try_layout (memo, in, res, index, &base, capacity, &r))
-            break;
-          if (hi >= MAX_SEARCH_GPUS)
-            return FALSE;
-          lo = hi + 1;
-          hi = MIN (2 * hi, (guint) MAX_SEARCH_GPUS);
-        }
-      while (lo < hi)
-        {
-          guint mid = lo + (hi - lo) / 2;
-
-          base.dp = mid;
-          if (try_layout (memo, in, res, index, &base, capacity, &r))
-            hi = mid;
-          else
-            lo = mid + 1;
-        }
-      base.dp = hi;
-      try_layout (memo, in, res, index, &base, capacity, best_out);
-      *best = base;
-      return TRUE;
-    }
-
-  if (base.gpu_layers > 0 || base.experts_on_cpu)
-    {
-      if (!try_layout (memo, in, res, index, &base, capacity, best_out))
-        return FALSE;
-      *best = base;
-      return TRUE;
-    }
-  if (in->method == VC_METHOD_RULE_OF_THUMB)
-    {
-      /* even split: n = ⌈S / (C − O)⌉ */
-      const VcScenarioResult *sc = &res->scenarios[index];
-      double O = sc->bytes[VC_COMPONENT_OVERHEAD];
-      double n;
-
-      if (capacity <= O)
-        return FALSE;
-      n = MAX (1.0, ceil ((sc->total - O) / (capacity - O) - 1e-9));
-      if (n > MAX_SEARCH_GPUS)
-        return FALSE;
-      base.tp = (guint) n;
-      base.pp = base.dp = base.ep = 1;
-      if (!try_layout (memo, in, res, index, &base, capacity, best_out))
-        return FALSE;
-      *best = base;
-      return TRUE;
-    }
-
-  base.ep = 1;
-  base.dp = 1;
-  for (guint tp = 1; tp <= base.gpus_per_node; tp *= 2)
-    {
-      VcLayout cand = base;
-      guint lo = 1, hi = in->arch.n_layers;
-      VcInputs tmp = *in;
-
-      cand.tp = tp;
-      cand.pp = 1;
-      tmp.layout = cand;
-      if (!vc_layout_check (&tmp, NULL))
-        continue;
-      cand.pp = hi;
-      if (!try_layout (memo, in, res, index, &cand, capacity, &r))
-        continue;
-      while (lo < hi)
-        {
-          guint mid = lo + (hi - lo) / 2;
-
-          cand.pp = mid;
-          if (try_layout (memo, in, res, index, &cand, capacity, &r))
-            hi = mid;
-          else
-            lo = mid + 1;
-        }
-      cand.pp = hi;
-      if (!found || vc_layout_n_gpus (&cand) < vc_layout_n_gpus (best) ||
-          (vc_layout_n_gpus (&cand) == vc_layout_n_gpus (best) && cand.tp > best->tp))
-        {
-          *best = cand;
-          found = TRUE;
-        }
-    }
-  if (found)
-    try_layout (memo, in, res, index, best, capacity, best_out);
-  return found;
+  if (effective.mode == VC_MODE_TRAINING)
+    return smallest_training (&s, effective.layout, best, best_out);
+  if (effective.layout.gpu_layers > 0 || effective.layout.experts_on_cpu)
+    return search_take (&s, &effective.layout, best, best_out);
+  if (effective.method == VC_METHOD_RULE_OF_THUMB)
+    return smallest_even_split (&s, effective.layout, best, best_out);
+  return smallest_tp_pp (&s, effective.layout, best, best_out);
 }
 
 gboolean

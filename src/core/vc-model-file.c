@@ -470,24 +470,31 @@ ftype_name (guint64 ftype)
   return ftype < G_N_ELEMENTS (names) ? names[ftype] : NULL;
 }
 
+/* A GGUF file's metadata, with its architecture's name (the prefix of its keys) and the file's
+ * name for messages. */
+typedef struct
+{
+  VcGguf     *g;
+  const char *arch;
+  const char *shown;
+} GgufMeta;
+
 /* An integer key, scalar or per-layer array; per-layer arrays must hold one value. */
 static gboolean
-gguf_uint (VcGguf      *g,
-           const char  *arch,
-           const char  *suffix,
-           gboolean     required,
-           guint64      fallback,
-           guint64     *out,
-           const char  *file_name,
-           GError     **error)
+gguf_uint (const GgufMeta *m,
+           const char     *suffix,
+           gboolean        required,
+           guint64         fallback,
+           guint64        *out,
+           GError        **error)
 {
-  g_autofree char *key = g_strdup_printf ("%s.%s", arch, suffix);
-  const VcGgufValue *v = vc_gguf_get (g, key);
+  g_autofree char *key = g_strdup_printf ("%s.%s", m->arch, suffix);
+  const VcGgufValue *v = vc_gguf_get (m->g, key);
 
   if (v == NULL)
     {
       if (required)
-        return fail (error, file_name, _("the metadata has no %s"), key);
+        return fail (error, m->shown, _("the metadata has no %s"), key);
       *out = fallback;
       return TRUE;
     }
@@ -497,14 +504,31 @@ gguf_uint (VcGguf      *g,
 
       for (guint i = 1; i < v->values->len; i++)
         if (g_array_index (v->values, gint64, i) != first)
-          return fail (error, file_name, _("%s differs from layer to layer, which is not modelled"), key);
+          return fail (error, m->shown, _("%s differs from layer to layer, which is not modelled"), key);
       if (first < 0)
-        return fail (error, file_name, _("%s is negative"), key);
+        return fail (error, m->shown, _("%s is negative"), key);
       *out = (guint64) first;
       return TRUE;
     }
-  if (!vc_gguf_get_uint (g, key, out))
-    return fail (error, file_name, _("%s is not a whole number"), key);
+  if (!vc_gguf_get_uint (m->g, key, out))
+    return fail (error, m->shown, _("%s is not a whole number"), key);
+  return TRUE;
+}
+
+/* gguf_uint() into a guint, at most G_MAXUINT. */
+static gboolean
+gguf_guint (const GgufMeta *m,
+            const char     *suffix,
+            gboolean        required,
+            guint64         fallback,
+            guint          *out,
+            GError        **error)
+{
+  guint64 v;
+
+  if (!gguf_uint (m, suffix, required, fallback, &v, error))
+    return FALSE;
+  *out = (guint) MIN (v, G_MAXUINT);
   return TRUE;
 }
 
@@ -529,6 +553,224 @@ swa_pattern_for (const char *arch)
   return 0;
 }
 
+/* Keys for memory this estimate does not model (state outside the KV cache, latent
+ * attention) are refused by name. */
+static gboolean
+refuse_unmodelled_keys (const GgufMeta *m,
+                        GError        **error)
+{
+  static const char *const unmodelled[] = {
+    ".ssm.", ".wkv.", ".time_mix", ".token_shift", ".rescale_every_n_layers",
+    ".attention.kv_lora_rank", ".attention.q_lora_rank", ".full_attention_interval",
+    ".shortconv.", ".linear_attention", ".attention.chunk_size", ".n_deepstack_layers",
+  };
+  g_autoptr(GList) keys = g_hash_table_get_keys (m->g->metadata);
+
+  for (GList *l = keys; l; l = l->next)
+    for (guint i = 0; i < G_N_ELEMENTS (unmodelled); i++)
+      if (g_str_has_prefix (l->data, m->arch) && strstr (l->data, unmodelled[i]))
+        return fail (error, m->shown, _("%s describes memory that is not modelled (architecture “%s”); it cannot be estimated exactly"),
+                     (char *) l->data, m->arch);
+  return TRUE;
+}
+
+/* The layers, hidden size and attention heads; keys and values of one length. */
+static gboolean
+read_gguf_attention (const GgufMeta *m,
+                     VcArch         *a,
+                     GError        **error)
+{
+  guint64 key_length, value_length;
+
+  if (!gguf_guint (m, "block_count", TRUE, 0, &a->n_layers, error) ||
+      !gguf_guint (m, "embedding_length", TRUE, 0, &a->hidden_size, error) ||
+      !gguf_guint (m, "attention.head_count", TRUE, 0, &a->n_heads, error) ||
+      !gguf_guint (m, "attention.head_count_kv", FALSE, a->n_heads, &a->n_kv_heads, error))
+    return FALSE;
+  if (a->n_heads == 0)
+    return fail (error, m->shown, _("%s.attention.head_count is 0"), m->arch);
+  if (!gguf_uint (m, "attention.key_length", FALSE, a->hidden_size / a->n_heads, &key_length, error) ||
+      !gguf_uint (m, "attention.value_length", FALSE, key_length, &value_length, error))
+    return FALSE;
+  if (key_length != value_length)
+    return fail (error, m->shown, _("keys (%llu) and values (%llu) of different lengths are not modelled"),
+                 U(key_length), U(value_length));
+  a->head_dim = (guint) MIN (key_length, G_MAXUINT);
+  return TRUE;
+}
+
+/* The feed-forward sizes, and the experts of a mixture of experts. */
+static gboolean
+read_gguf_mlp (const GgufMeta *m,
+               VcArch         *a,
+               GError        **error)
+{
+  guint64 v;
+
+  if (!gguf_guint (m, "feed_forward_length", FALSE, 0, &a->intermediate_size, error) ||
+      !gguf_guint (m, "expert_count", FALSE, 0, &a->n_experts, error))
+    return FALSE;
+  if (a->n_experts > 0)
+    {
+      if (!gguf_guint (m, "expert_used_count", TRUE, 0, &a->experts_per_token, error) ||
+          !gguf_guint (m, "expert_feed_forward_length", FALSE, a->intermediate_size, &a->expert_intermediate_size, error) ||
+          !gguf_guint (m, "expert_shared_count", FALSE, 0, &a->n_shared_experts, error) ||
+          !gguf_uint (m, "leading_dense_block_count", FALSE, 0, &v, error))
+        return FALSE;
+      a->dense_layers = (guint) MIN (v, a->n_layers);
+    }
+  if (a->intermediate_size == 0)
+    a->intermediate_size = a->expert_intermediate_size ? a->expert_intermediate_size : 1;
+  return TRUE;
+}
+
+/* The vocabulary: the token list's length, else {arch}.vocab_size. */
+static gboolean
+read_gguf_vocab (const GgufMeta *m,
+                 VcArch         *a,
+                 GError        **error)
+{
+  const VcGgufValue *tokens = vc_gguf_get (m->g, "tokenizer.ggml.tokens");
+
+  if (tokens && tokens->kind == VC_GGUF_VALUE_ARRAY)
+    {
+      a->vocab_size = (guint) MIN (tokens->length, G_MAXUINT);
+      return TRUE;
+    }
+  return gguf_guint (m, "vocab_size", TRUE, 0, &a->vocab_size, error);
+}
+
+/* What the first layer's tensors say: tied embeddings, gated MLP, norms and biases. */
+static void
+arch_from_tensor_names (GHashTable *names,
+                        VcArch     *a)
+{
+  a->tied_embeddings = !has_tensor (names, "output.weight");
+  a->gated_mlp = has_tensor (names, "blk.0.ffn_gate.weight") || has_tensor (names, "blk.0.ffn_gate_exps.weight") ||
+                 !has_tensor (names, "blk.0.ffn_up.weight");
+  a->norm = has_tensor (names, "blk.0.attn_norm.bias") ? VC_NORM_LAYER : VC_NORM_RMS;
+  a->norms_per_layer = has_tensor (names, "blk.0.attn_norm.weight") + has_tensor (names, "blk.0.ffn_norm.weight") +
+                       has_tensor (names, "blk.0.post_attention_norm.weight") + has_tensor (names, "blk.0.post_ffw_norm.weight");
+  a->qk_norm = has_tensor (names, "blk.0.attn_q_norm.weight");
+  a->qkv_bias = has_tensor (names, "blk.0.attn_q.bias") || has_tensor (names, "blk.0.attn_qkv.bias");
+  a->o_bias = has_tensor (names, "blk.0.attn_output.bias");
+  a->mlp_bias = has_tensor (names, "blk.0.ffn_up.bias");
+}
+
+/* The sliding window and the layers that use it: a per-layer pattern, a period, or the
+ * architecture's own pattern. */
+static gboolean
+read_gguf_sliding_window (const GgufMeta *m,
+                          VcArch         *a,
+                          GError        **error)
+{
+  g_autofree char *pattern_key = NULL;
+  const VcGgufValue *pattern;
+  guint64 window = 0, v;
+  guint n = 0;
+
+  if (!gguf_uint (m, "attention.sliding_window", FALSE, 0, &window, error))
+    return FALSE;
+  if (window == 0)
+    return TRUE;
+  pattern_key = g_strdup_printf ("%s.attention.sliding_window_pattern", m->arch);
+  pattern = vc_gguf_get (m->g, pattern_key);
+  if (pattern && pattern->kind == VC_GGUF_VALUE_ARRAY && pattern->values)
+    {
+      for (guint i = 0; i < pattern->values->len && i < a->n_layers; i++)
+        n += g_array_index (pattern->values, gint64, i) != 0;
+    }
+  else if (pattern && vc_gguf_get_uint (m->g, pattern_key, &v) && v > 0)
+    n = a->n_layers - a->n_layers / (guint) MIN (v, G_MAXUINT);
+  else if (swa_pattern_for (m->arch) > 0)
+    n = a->n_layers - a->n_layers / swa_pattern_for (m->arch);
+  else
+    return fail (error, m->shown, _("%s.attention.sliding_window is given without the layers that use it"), m->arch);
+  a->sliding_window = (guint) MIN (window, G_MAXUINT);
+  a->sliding_window_layers = n;
+  return TRUE;
+}
+
+/* The architecture from the metadata and the tensors' names (`names`). */
+static gboolean
+read_gguf_arch (const GgufMeta *m,
+                GHashTable     *names,
+                VcArch         *a,
+                GError        **error)
+{
+  g_autoptr(GError) local = NULL;
+
+  if (!read_gguf_attention (m, a, error) ||
+      !read_gguf_mlp (m, a, error) ||
+      !read_gguf_vocab (m, a, error))
+    return FALSE;
+  arch_from_tensor_names (names, a);
+  if (has_tensor (names, "position_embd.weight") &&
+      !gguf_guint (m, "context_length", TRUE, 0, &a->max_positions, error))
+    return FALSE;
+  if (!read_gguf_sliding_window (m, a, error))
+    return FALSE;
+  if (!vc_arch_validate (a, &local))
+    return fail (error, m->shown, "%s", local->message);
+  return TRUE;
+}
+
+/* The file type's name (Q4_K_M, …), else the ggml type holding the most bytes. */
+static char *
+gguf_quantization (VcGguf *g)
+{
+  guint64 ftype, most = 0;
+  guint32 type = 0;
+
+  if (vc_gguf_get_uint (g, "general.file_type", &ftype) && ftype_name (ftype))
+    return g_strdup (ftype_name (ftype));
+  for (guint32 t = 0; t < VC_GGML_N_TYPES; t++)
+    if (g->type_bytes[t] > most)
+      {
+        most = g->type_bytes[t];
+        type = t;
+      }
+  return g_strdup (vc_ggml_type_name (type));
+}
+
+/* The file's sizes, counts and precision; `expert_elements`: the routed experts' parameters. */
+static gboolean
+set_from_gguf (VcModelFile    *self,
+               const GgufMeta *m,
+               const VcArch   *a,
+               double          expert_elements,
+               GError        **error)
+{
+  VcGguf *g = m->g;
+  guint64 ftype;
+
+  self->format = g_strdup ("gguf");
+  self->arch = *a;
+  self->name = g_strdup (vc_gguf_get_string (g, "general.name") ? vc_gguf_get_string (g, "general.name")
+                                                                   : m->arch);
+  self->n_tensors = g->n_tensors;
+  self->file_bytes = g->file_bytes;
+  self->weights_bytes = (double) g->tensor_bytes;
+  self->parameters = (double) g->elements;
+  self->active_parameters = self->parameters;
+  if (a->n_experts > 0)
+    self->active_parameters -= expert_elements * (1.0 - (double) a->experts_per_token / a->n_experts);
+  gguf_uint (m, "context_length", FALSE, 0, &self->max_context, NULL);
+  /* the longest context the solver may report; beyond the input's range it is unknown */
+  self->arch.max_context = self->max_context <= vc_arch_field_find ("max-context")->max ? (guint) self->max_context : 0;
+  if (g->elements == 0)
+    return fail (error, m->shown, _("the file holds no tensors"));
+
+  self->quantization = gguf_quantization (g);
+  self->has_precision = TRUE;
+  /* a file type with a recipe of its own (Q4_K_M, …) is that precision; others by their bits */
+  if (!(vc_gguf_get_uint (g, "general.file_type", &ftype) &&
+        vc_precision_from_gguf_ftype (ftype, &self->precision)))
+    self->precision = precision_for_bits (self->weights_bytes * 8.0 / self->parameters,
+                                          g->type_bytes[30] > g->type_bytes[1]);
+  return TRUE;
+}
+
 static gboolean
 load_gguf (VcModelFile   *self,
            GFile         *file,
@@ -537,33 +779,20 @@ load_gguf (VcModelFile   *self,
 {
   g_auto(VcGguf) g = { 0 };
   g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GList) keys = NULL;
   g_autofree char *shown = g_file_get_parse_name (file);
-  static const char *const unmodelled[] = {
-    ".ssm.", ".wkv.", ".time_mix", ".token_shift", ".rescale_every_n_layers",
-    ".attention.kv_lora_rank", ".attention.q_lora_rank", ".full_attention_interval",
-    ".shortconv.", ".linear_attention", ".attention.chunk_size", ".n_deepstack_layers",
-  };
-  const char *arch;
-  const VcGgufValue *tokens;
+  GgufMeta m = { &g, NULL, shown };
   VcArch a = { 0 };
-  guint64 v, ftype, head_count, kv_heads, key_length, value_length, window = 0;
   double expert_elements = 0;
 
   vc_gguf_init (&g);
   if (!vc_gguf_read (&g, file, cancellable, error))
     return FALSE;
 
-  arch = vc_gguf_get_string (&g, "general.architecture");
-  if (arch == NULL)
+  m.arch = vc_gguf_get_string (&g, "general.architecture");
+  if (m.arch == NULL)
     return fail (error, shown, _("the metadata has no general.architecture"));
-  keys = g_hash_table_get_keys (g.metadata);
-  for (GList *l = keys; l; l = l->next)
-    for (guint i = 0; i < G_N_ELEMENTS (unmodelled); i++)
-      if (g_str_has_prefix (l->data, arch) && strstr (l->data, unmodelled[i]))
-        return fail (error, shown, _("%s describes memory that is not modelled (architecture “%s”); it cannot be estimated exactly"),
-                     (char *) l->data, arch);
-
+  if (!refuse_unmodelled_keys (&m, error))
+    return FALSE;
   for (guint i = 0; i < g.tensors->len; i++)
     {
       VcGgufTensor *t = g.tensors->pdata[i];
@@ -572,142 +801,8 @@ load_gguf (VcModelFile   *self,
       if (strstr (t->name, "_exps.") != NULL)
         expert_elements += (double) t->elements;
     }
-
-  if (!gguf_uint (&g, arch, "block_count", TRUE, 0, &v, shown, error))
-    return FALSE;
-  a.n_layers = (guint) MIN (v, G_MAXUINT);
-  if (!gguf_uint (&g, arch, "embedding_length", TRUE, 0, &v, shown, error))
-    return FALSE;
-  a.hidden_size = (guint) MIN (v, G_MAXUINT);
-  if (!gguf_uint (&g, arch, "attention.head_count", TRUE, 0, &head_count, shown, error) ||
-      !gguf_uint (&g, arch, "attention.head_count_kv", FALSE, head_count, &kv_heads, shown, error))
-    return FALSE;
-  a.n_heads = (guint) MIN (head_count, G_MAXUINT);
-  a.n_kv_heads = (guint) MIN (kv_heads, G_MAXUINT);
-  if (a.n_heads == 0)
-    return fail (error, shown, _("%s.attention.head_count is 0"), arch);
-  if (!gguf_uint (&g, arch, "attention.key_length", FALSE, a.hidden_size / a.n_heads, &key_length, shown, error) ||
-      !gguf_uint (&g, arch, "attention.value_length", FALSE, key_length, &value_length, shown, error))
-    return FALSE;
-  if (key_length != value_length)
-    return fail (error, shown, _("keys (%llu) and values (%llu) of different lengths are not modelled"),
-                 U(key_length), U(value_length));
-  a.head_dim = (guint) MIN (key_length, G_MAXUINT);
-  if (!gguf_uint (&g, arch, "feed_forward_length", FALSE, 0, &v, shown, error))
-    return FALSE;
-  a.intermediate_size = (guint) MIN (v, G_MAXUINT);
-  if (!gguf_uint (&g, arch, "expert_count", FALSE, 0, &v, shown, error))
-    return FALSE;
-  a.n_experts = (guint) MIN (v, G_MAXUINT);
-  if (a.n_experts > 0)
-    {
-      if (!gguf_uint (&g, arch, "expert_used_count", TRUE, 0, &v, shown, error))
-        return FALSE;
-      a.experts_per_token = (guint) MIN (v, G_MAXUINT);
-      if (!gguf_uint (&g, arch, "expert_feed_forward_length", FALSE, a.intermediate_size, &v, shown, error))
-        return FALSE;
-      a.expert_intermediate_size = (guint) MIN (v, G_MAXUINT);
-      if (!gguf_uint (&g, arch, "expert_shared_count", FALSE, 0, &v, shown, error))
-        return FALSE;
-      a.n_shared_experts = (guint) MIN (v, G_MAXUINT);
-      if (!gguf_uint (&g, arch, "leading_dense_block_count", FALSE, 0, &v, shown, error))
-        return FALSE;
-      a.dense_layers = (guint) MIN (v, a.n_layers);
-    }
-  if (a.intermediate_size == 0)
-    a.intermediate_size = a.expert_intermediate_size ? a.expert_intermediate_size : 1;
-  tokens = vc_gguf_get (&g, "tokenizer.ggml.tokens");
-  if (tokens && tokens->kind == VC_GGUF_VALUE_ARRAY)
-    a.vocab_size = (guint) MIN (tokens->length, G_MAXUINT);
-  else if (!gguf_uint (&g, arch, "vocab_size", TRUE, 0, &v, shown, error))
-    return FALSE;
-  else
-    a.vocab_size = (guint) MIN (v, G_MAXUINT);
-  a.tied_embeddings = !has_tensor (names, "output.weight");
-  a.gated_mlp = has_tensor (names, "blk.0.ffn_gate.weight") || has_tensor (names, "blk.0.ffn_gate_exps.weight") ||
-                !has_tensor (names, "blk.0.ffn_up.weight");
-  a.norm = has_tensor (names, "blk.0.attn_norm.bias") ? VC_NORM_LAYER : VC_NORM_RMS;
-  a.norms_per_layer = has_tensor (names, "blk.0.attn_norm.weight") + has_tensor (names, "blk.0.ffn_norm.weight") +
-                      has_tensor (names, "blk.0.post_attention_norm.weight") + has_tensor (names, "blk.0.post_ffw_norm.weight");
-  a.qk_norm = has_tensor (names, "blk.0.attn_q_norm.weight");
-  a.qkv_bias = has_tensor (names, "blk.0.attn_q.bias") || has_tensor (names, "blk.0.attn_qkv.bias");
-  a.o_bias = has_tensor (names, "blk.0.attn_output.bias");
-  a.mlp_bias = has_tensor (names, "blk.0.ffn_up.bias");
-  if (has_tensor (names, "position_embd.weight"))
-    {
-      if (!gguf_uint (&g, arch, "context_length", TRUE, 0, &v, shown, error))
-        return FALSE;
-      a.max_positions = (guint) MIN (v, G_MAXUINT);
-    }
-
-  if (!gguf_uint (&g, arch, "attention.sliding_window", FALSE, 0, &window, shown, error))
-    return FALSE;
-  if (window > 0)
-    {
-      g_autofree char *pattern_key = g_strdup_printf ("%s.attention.sliding_window_pattern", arch);
-      const VcGgufValue *pattern = vc_gguf_get (&g, pattern_key);
-      guint n = 0;
-
-      if (pattern && pattern->kind == VC_GGUF_VALUE_ARRAY && pattern->values)
-        {
-          for (guint i = 0; i < pattern->values->len && i < a.n_layers; i++)
-            n += g_array_index (pattern->values, gint64, i) != 0;
-        }
-      else if (pattern && vc_gguf_get_uint (&g, pattern_key, &v) && v > 0)
-        n = a.n_layers - a.n_layers / (guint) MIN (v, G_MAXUINT);
-      else if (swa_pattern_for (arch) > 0)
-        n = a.n_layers - a.n_layers / swa_pattern_for (arch);
-      else
-        return fail (error, shown, _("%s.attention.sliding_window is given without the layers that use it"), arch);
-      a.sliding_window = (guint) MIN (window, G_MAXUINT);
-      a.sliding_window_layers = n;
-    }
-  {
-    g_autoptr(GError) local = NULL;
-
-    if (!vc_arch_validate (&a, &local))
-      return fail (error, shown, "%s", local->message);
-  }
-
-  self->format = g_strdup ("gguf");
-  self->arch = a;
-  self->name = g_strdup (vc_gguf_get_string (&g, "general.name") ? vc_gguf_get_string (&g, "general.name")
-                                                                    : arch);
-  self->n_tensors = g.n_tensors;
-  self->file_bytes = g.file_bytes;
-  self->weights_bytes = (double) g.tensor_bytes;
-  self->parameters = (double) g.elements;
-  self->active_parameters = self->parameters;
-  if (a.n_experts > 0)
-    self->active_parameters -= expert_elements * (1.0 - (double) a.experts_per_token / a.n_experts);
-  gguf_uint (&g, arch, "context_length", FALSE, 0, &self->max_context, shown, NULL);
-  /* the longest context the solver may report; beyond the input's range it is unknown */
-  self->arch.max_context = self->max_context <= vc_arch_field_find ("max-context")->max ? (guint) self->max_context : 0;
-  if (g.elements == 0)
-    return fail (error, shown, _("the file holds no tensors"));
-
-  if (vc_gguf_get_uint (&g, "general.file_type", &ftype) && ftype_name (ftype))
-    self->quantization = g_strdup (ftype_name (ftype));
-  else
-    {
-      guint64 most = 0;
-      guint32 type = 0;
-
-      for (guint32 t = 0; t < VC_GGML_N_TYPES; t++)
-        if (g.type_bytes[t] > most)
-          {
-            most = g.type_bytes[t];
-            type = t;
-          }
-      self->quantization = g_strdup (vc_ggml_type_name (type));
-    }
-  self->has_precision = TRUE;
-  /* a file type with a recipe of its own (Q4_K_M, …) is that precision; others by their bits */
-  if (!(vc_gguf_get_uint (&g, "general.file_type", &ftype) &&
-        vc_precision_from_gguf_ftype (ftype, &self->precision)))
-    self->precision = precision_for_bits (self->weights_bytes * 8.0 / self->parameters,
-                                          g.type_bytes[30] > g.type_bytes[1]);
-  return TRUE;
+  return read_gguf_arch (&m, names, &a, error) &&
+         set_from_gguf (self, &m, &a, expert_elements, error);
 }
 
 /* ---- a config.json's quantization_config --------------------------------------------------------- */

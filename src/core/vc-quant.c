@@ -660,6 +660,248 @@ get_strings (JsonObject *o,
   return TRUE;
 }
 
+/* A block of scales: two positive sizes, outputs then inputs. FALSE when `node` is not. */
+static gboolean
+get_block (JsonNode    *node,
+           QuantConfig *q)
+{
+  JsonArray *a = node && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+
+  if (a == NULL || json_array_get_length (a) != 2 ||
+      json_array_get_int_element (a, 0) <= 0 || json_array_get_int_element (a, 1) <= 0)
+    return FALSE;
+  q->block_out = json_array_get_int_element (a, 0);
+  q->block_in = json_array_get_int_element (a, 1);
+  return TRUE;
+}
+
+/* transformers FP8: block scales when weight_block_size is given, an input scale per module
+ * when the activations are static. */
+static gboolean
+parse_fp8 (JsonObject  *qc,
+           const char  *method,
+           const char  *file_name,
+           QuantConfig *q,
+           GError     **error)
+{
+  JsonNode *block = member (qc, "weight_block_size");
+  const char *scheme = get_string (qc, "activation_scheme");
+
+  if (block && !get_block (block, q))
+    return qfail (error, file_name, _("quantization_config.weight_block_size is not two positive sizes"));
+  if (scheme && !g_str_equal (scheme, "dynamic") && !g_str_equal (scheme, "static"))
+    return qfail (error, file_name, _("quantization_config.activation_scheme “%s” is not understood; known: dynamic, static"), scheme);
+  q->static_activations = scheme && g_str_equal (scheme, "static");
+  return TRUE;
+}
+
+/* GPTQ and AWQ: the bits and the group size (AutoAWQ's w_bit and q_group_size too). */
+static gboolean
+parse_int_groups (JsonObject  *qc,
+                  const char  *method,
+                  const char  *file_name,
+                  gboolean     gptq,
+                  QuantConfig *q,
+                  GError     **error)
+{
+  gint64 v;
+
+  if (!get_int (qc, "bits", &v) && !get_int (qc, "w_bit", &v))
+    return qfail (error, file_name, _("quantization_config (%s) has no bits"), method);
+  if (!(v == 2 || v == 3 || v == 4 || v == 8) || (!gptq && v != 4))
+    return qfail (error, file_name, _("quantization_config.bits is %d; %s checkpoints of 2, 3, 4 or 8 bits (AWQ: 4) are sized"),
+                  (int) v, method);
+  q->bits = (guint) v;
+  if (!get_int (qc, "group_size", &v) && !get_int (qc, "q_group_size", &v))
+    v = 128;
+  if (v == 0 || v < -1)
+    return qfail (error, file_name, _("quantization_config.group_size is %d; -1 or a positive size is understood"), (int) v);
+  q->group = v == -1 ? 0 : (double) v;
+  return TRUE;
+}
+
+static gboolean
+parse_gptq (JsonObject  *qc,
+            const char  *method,
+            const char  *file_name,
+            QuantConfig *q,
+            GError     **error)
+{
+  const char *format = get_string (qc, "checkpoint_format");
+
+  if (!parse_int_groups (qc, method, file_name, TRUE, q, error))
+    return FALSE;
+  q->zero_point = TRUE;
+  if (format && !g_str_equal (format, "gptq") && !g_str_equal (format, "gptq_v2"))
+    return qfail (error, file_name, _("quantization_config.checkpoint_format “%s” is not understood; known: gptq, gptq_v2"), format);
+  if (get_bool (qc, "lm_head", FALSE))
+    return qfail (error, file_name, _("quantization_config.lm_head: a quantized output head is not sized"));
+  if (!get_strings (qc, "modules_in_block_to_quantize", &q->only))
+    return qfail (error, file_name, _("quantization_config.modules_in_block_to_quantize is not a list of module names"));
+  return TRUE;
+}
+
+static gboolean
+parse_awq (JsonObject  *qc,
+           const char  *method,
+           const char  *file_name,
+           QuantConfig *q,
+           GError     **error)
+{
+  const char *version = get_string (qc, "version");
+
+  if (!parse_int_groups (qc, method, file_name, FALSE, q, error))
+    return FALSE;
+  q->zero_point = get_bool (qc, "zero_point", TRUE);
+  if (version && g_ascii_strcasecmp (version, "gemm") != 0 && g_ascii_strcasecmp (version, "gemv") != 0)
+    return qfail (error, file_name, _("quantization_config.version “%s” is not understood; known: gemm, gemv"), version);
+  return TRUE;
+}
+
+/* bitsandbytes: 4-bit (nf4 or fp4, nested absmax or not) or 8-bit. */
+static gboolean
+parse_bitsandbytes (JsonObject  *qc,
+                    const char  *method,
+                    const char  *file_name,
+                    QuantConfig *q,
+                    GError     **error)
+{
+  gboolean four = get_bool (qc, "load_in_4bit", FALSE), eight = get_bool (qc, "load_in_8bit", FALSE);
+  const char *type = get_string (qc, "bnb_4bit_quant_type");
+
+  if (four == eight)
+    return qfail (error, file_name, _("quantization_config (bitsandbytes) says neither load_in_4bit nor load_in_8bit"));
+  q->method = four ? QM_BNB_4BIT : QM_BNB_8BIT;
+  q->bits = four ? 4 : 8;
+  if (four && type && !g_str_equal (type, "nf4") && !g_str_equal (type, "fp4"))
+    return qfail (error, file_name, _("quantization_config.bnb_4bit_quant_type “%s” is not understood; known: nf4, fp4"), type);
+  q->nf4 = type == NULL || g_str_equal (type, "nf4");
+  q->double_quant = get_bool (qc, "bnb_4bit_use_double_quant", FALSE);
+  return TRUE;
+}
+
+/* compressed-tensors: the weights of its one config group, which targets Linear layers. */
+static gboolean
+compressed_weights (JsonObject  *qc,
+                    const char  *file_name,
+                    JsonObject **weights,
+                    GError     **error)
+{
+  JsonNode *groups = member (qc, "config_groups");
+  g_autoptr(GList) names = NULL;
+
+  *weights = NULL;
+  if (groups == NULL || !JSON_NODE_HOLDS_OBJECT (groups) ||
+      (names = json_object_get_members (json_node_get_object (groups))) == NULL)
+    return qfail (error, file_name, _("quantization_config.config_groups is missing"));
+  for (GList *l = names; l; l = l->next)
+    {
+      JsonNode *g = json_object_get_member (json_node_get_object (groups), l->data);
+      g_autoptr(GPtrArray) targets = NULL;
+      JsonNode *wn;
+
+      if (!JSON_NODE_HOLDS_OBJECT (g) ||
+          !get_strings (json_node_get_object (g), "targets", &targets) || targets == NULL ||
+          targets->len != 1 || !g_str_equal (targets->pdata[0], "Linear"))
+        return qfail (error, file_name, _("quantization_config.config_groups.%s targets something else than Linear layers"),
+                      (char *) l->data);
+      if (*weights != NULL)
+        return qfail (error, file_name, _("quantization_config.config_groups holds several groups; one is sized"));
+      wn = member (json_node_get_object (g), "weights");
+      if (wn == NULL || !JSON_NODE_HOLDS_OBJECT (wn))
+        return qfail (error, file_name, _("quantization_config.config_groups.%s has no weights"), (char *) l->data);
+      *weights = json_node_get_object (wn);
+    }
+  return TRUE;
+}
+
+/* compressed-tensors weights: their bits, type and scale strategy (tensor, channel, group or
+ * block). */
+static gboolean
+parse_compressed_weights (JsonObject  *w,
+                          const char  *file_name,
+                          QuantConfig *q,
+                          GError     **error)
+{
+  const char *type = get_string (w, "type");
+  const char *strategy = get_string (w, "strategy");
+  gint64 v;
+
+  if (!get_int (w, "num_bits", &v) || !(v == 4 || v == 8))
+    return qfail (error, file_name, _("quantization_config weights.num_bits is not 4 or 8"));
+  q->bits = (guint) v;
+  q->float_weights = type && g_str_equal (type, "float");
+  if (!get_bool (w, "symmetric", TRUE))
+    return qfail (error, file_name, _("quantization_config weights.symmetric is false: zero points are not sized"));
+  if (strategy == NULL || g_str_equal (strategy, "tensor"))
+    q->strategy = 0;
+  else if (g_str_equal (strategy, "channel"))
+    q->strategy = 1;
+  else if (g_str_equal (strategy, "group"))
+    {
+      q->strategy = 2;
+      if (!get_int (w, "group_size", &v) || v <= 0)
+        return qfail (error, file_name, _("quantization_config weights.group_size is missing"));
+      q->group = (double) v;
+    }
+  else if (g_str_equal (strategy, "block"))
+    {
+      q->strategy = 3;
+      if (!get_block (member (w, "block_structure"), q))
+        return qfail (error, file_name, _("quantization_config weights.block_structure is not two sizes"));
+    }
+  else
+    return qfail (error, file_name, _("quantization_config weights.strategy “%s” is not understood; known: tensor, channel, group, block"), strategy);
+  return TRUE;
+}
+
+static gboolean
+parse_compressed (JsonObject  *qc,
+                  const char  *method,
+                  const char  *file_name,
+                  QuantConfig *q,
+                  GError     **error)
+{
+  const char *format = get_string (qc, "format");
+  JsonObject *w;
+
+  if (!compressed_weights (qc, file_name, &w, error) ||
+      !parse_compressed_weights (w, file_name, q, error))
+    return FALSE;
+  if (format && !g_str_equal (format, "pack-quantized") && !g_str_equal (format, "float-quantized") &&
+      !g_str_equal (format, "int-quantized") && !g_str_equal (format, "naive-quantized"))
+    return qfail (error, file_name, _("quantization_config.format “%s” is not understood; known: pack-quantized, float-quantized, int-quantized, naive-quantized"), format);
+  q->packed = format && g_str_equal (format, "pack-quantized");
+  if (q->bits == 4 && !q->packed)
+    return qfail (error, file_name, _("4-bit compressed-tensors weights are sized in the pack-quantized format only"));
+  return TRUE;
+}
+
+typedef gboolean (*ParseMethod) (JsonObject  *qc,
+                                 const char  *method,
+                                 const char  *file_name,
+                                 QuantConfig *q,
+                                 GError     **error);
+
+/* The quant_method values understood: the method and its bits (refined by `parse`, when there
+ * is more to read), and the key listing the modules left unquantized. */
+static const struct
+{
+  const char *name;
+  QuantMethod method;
+  guint bits;
+  ParseMethod parse;
+  const char *skip_key;
+} quant_methods[] = {
+  { "fp8", QM_FP8, 8, parse_fp8, "modules_to_not_convert" },
+  { "fbgemm_fp8", QM_FBGEMM_FP8, 8, NULL, "modules_to_not_convert" },
+  { "gptq", QM_GPTQ, 0, parse_gptq, "modules_to_not_convert" },
+  { "awq", QM_AWQ, 0, parse_awq, "modules_to_not_convert" },
+  { "bitsandbytes", QM_BNB_4BIT, 4, parse_bitsandbytes, "llm_int8_skip_modules" },
+  { "mxfp4", QM_MXFP4, 4, NULL, "modules_to_not_convert" },
+  { "compressed-tensors", QM_COMPRESSED, 0, parse_compressed, "ignore" },
+};
+
 static gboolean
 parse_quant_config (JsonObject  *qc,
                     const char  *file_name,
@@ -667,177 +909,27 @@ parse_quant_config (JsonObject  *qc,
                     GError     **error)
 {
   const char *method = get_string (qc, "quant_method");
-  const char *skip_key = "modules_to_not_convert";
-  gint64 v;
 
   memset (q, 0, sizeof *q);
   q->used = g_hash_table_new (g_str_hash, g_str_equal);
   if (method == NULL)
     return qfail (error, file_name, _("quantization_config has no quant_method"));
-
-  if (g_str_equal (method, "fp8"))
+  for (guint i = 0; i < G_N_ELEMENTS (quant_methods); i++)
     {
-      JsonNode *block = member (qc, "weight_block_size");
-      const char *scheme = get_string (qc, "activation_scheme");
+      const char *skip_key = quant_methods[i].skip_key;
 
-      q->method = QM_FP8;
-      q->bits = 8;
-      if (block)
-        {
-          JsonArray *a = JSON_NODE_HOLDS_ARRAY (block) ? json_node_get_array (block) : NULL;
-
-          if (a == NULL || json_array_get_length (a) != 2 ||
-              json_array_get_int_element (a, 0) <= 0 || json_array_get_int_element (a, 1) <= 0)
-            return qfail (error, file_name, _("quantization_config.weight_block_size is not two positive sizes"));
-          q->block_out = json_array_get_int_element (a, 0);
-          q->block_in = json_array_get_int_element (a, 1);
-        }
-      if (scheme && !g_str_equal (scheme, "dynamic") && !g_str_equal (scheme, "static"))
-        return qfail (error, file_name, _("quantization_config.activation_scheme “%s” is not understood; known: dynamic, static"), scheme);
-      q->static_activations = scheme && g_str_equal (scheme, "static");
+      if (!g_str_equal (method, quant_methods[i].name))
+        continue;
+      q->method = quant_methods[i].method;
+      q->bits = quant_methods[i].bits;
+      if (quant_methods[i].parse && !quant_methods[i].parse (qc, method, file_name, q, error))
+        return FALSE;
+      if (!get_strings (qc, skip_key, &q->skip))
+        return qfail (error, file_name, _("quantization_config.%s is not a list of module names"), skip_key);
+      return TRUE;
     }
-  else if (g_str_equal (method, "fbgemm_fp8"))
-    {
-      q->method = QM_FBGEMM_FP8;
-      q->bits = 8;
-    }
-  else if (g_str_equal (method, "gptq") || g_str_equal (method, "awq"))
-    {
-      gboolean gptq = g_str_equal (method, "gptq");
-
-      q->method = gptq ? QM_GPTQ : QM_AWQ;
-      if (!get_int (qc, gptq ? "bits" : "bits", &v) && !get_int (qc, "w_bit", &v))
-        return qfail (error, file_name, _("quantization_config (%s) has no bits"), method);
-      if (!(v == 2 || v == 3 || v == 4 || v == 8) || (!gptq && v != 4))
-        return qfail (error, file_name, _("quantization_config.bits is %d; %s checkpoints of 2, 3, 4 or 8 bits (AWQ: 4) are sized"),
-                      (int) v, method);
-      q->bits = (guint) v;
-      if (!get_int (qc, "group_size", &v) && !get_int (qc, "q_group_size", &v))
-        v = 128;
-      if (v == 0 || v < -1)
-        return qfail (error, file_name, _("quantization_config.group_size is %d; -1 or a positive size is understood"), (int) v);
-      q->group = v == -1 ? 0 : (double) v;
-      q->zero_point = gptq ? TRUE : get_bool (qc, "zero_point", TRUE);
-      if (gptq)
-        {
-          const char *format = get_string (qc, "checkpoint_format");
-
-          if (format && !g_str_equal (format, "gptq") && !g_str_equal (format, "gptq_v2"))
-            return qfail (error, file_name, _("quantization_config.checkpoint_format “%s” is not understood; known: gptq, gptq_v2"), format);
-          if (get_bool (qc, "lm_head", FALSE))
-            return qfail (error, file_name, _("quantization_config.lm_head: a quantized output head is not sized"));
-          if (!get_strings (qc, "modules_in_block_to_quantize", &q->only))
-            return qfail (error, file_name, _("quantization_config.modules_in_block_to_quantize is not a list of module names"));
-        }
-      else
-        {
-          const char *version = get_string (qc, "version");
-
-          if (version && g_ascii_strcasecmp (version, "gemm") != 0 && g_ascii_strcasecmp (version, "gemv") != 0)
-            return qfail (error, file_name, _("quantization_config.version “%s” is not understood; known: gemm, gemv"), version);
-        }
-    }
-  else if (g_str_equal (method, "bitsandbytes"))
-    {
-      gboolean four = get_bool (qc, "load_in_4bit", FALSE), eight = get_bool (qc, "load_in_8bit", FALSE);
-      const char *type = get_string (qc, "bnb_4bit_quant_type");
-
-      if (four == eight)
-        return qfail (error, file_name, _("quantization_config (bitsandbytes) says neither load_in_4bit nor load_in_8bit"));
-      q->method = four ? QM_BNB_4BIT : QM_BNB_8BIT;
-      q->bits = four ? 4 : 8;
-      if (four && type && !g_str_equal (type, "nf4") && !g_str_equal (type, "fp4"))
-        return qfail (error, file_name, _("quantization_config.bnb_4bit_quant_type “%s” is not understood; known: nf4, fp4"), type);
-      q->nf4 = type == NULL || g_str_equal (type, "nf4");
-      q->double_quant = get_bool (qc, "bnb_4bit_use_double_quant", FALSE);
-      skip_key = "llm_int8_skip_modules";
-    }
-  else if (g_str_equal (method, "mxfp4"))
-    {
-      q->method = QM_MXFP4;
-      q->bits = 4;
-    }
-  else if (g_str_equal (method, "compressed-tensors"))
-    {
-      JsonNode *groups = member (qc, "config_groups");
-      g_autoptr(GList) names = NULL;
-      const char *format = get_string (qc, "format");
-      JsonObject *w = NULL;
-
-      q->method = QM_COMPRESSED;
-      skip_key = "ignore";
-      if (groups == NULL || !JSON_NODE_HOLDS_OBJECT (groups) ||
-          (names = json_object_get_members (json_node_get_object (groups))) == NULL)
-        return qfail (error, file_name, _("quantization_config.config_groups is missing"));
-      for (GList *l = names; l; l = l->next)
-        {
-          JsonNode *g = json_object_get_member (json_node_get_object (groups), l->data);
-          g_autoptr(GPtrArray) targets = NULL;
-          JsonNode *wn;
-
-          if (!JSON_NODE_HOLDS_OBJECT (g) ||
-              !get_strings (json_node_get_object (g), "targets", &targets) || targets == NULL ||
-              targets->len != 1 || !g_str_equal (targets->pdata[0], "Linear"))
-            return qfail (error, file_name, _("quantization_config.config_groups.%s targets something else than Linear layers"),
-                          (char *) l->data);
-          if (w != NULL)
-            return qfail (error, file_name, _("quantization_config.config_groups holds several groups; one is sized"));
-          wn = member (json_node_get_object (g), "weights");
-          if (wn == NULL || !JSON_NODE_HOLDS_OBJECT (wn))
-            return qfail (error, file_name, _("quantization_config.config_groups.%s has no weights"), (char *) l->data);
-          w = json_node_get_object (wn);
-        }
-      {
-        const char *type = get_string (w, "type");
-        const char *strategy = get_string (w, "strategy");
-
-        if (!get_int (w, "num_bits", &v) || !(v == 4 || v == 8))
-          return qfail (error, file_name, _("quantization_config weights.num_bits is not 4 or 8"));
-        q->bits = (guint) v;
-        q->float_weights = type && g_str_equal (type, "float");
-        if (!get_bool (w, "symmetric", TRUE))
-          return qfail (error, file_name, _("quantization_config weights.symmetric is false: zero points are not sized"));
-        if (strategy == NULL || g_str_equal (strategy, "tensor"))
-          q->strategy = 0;
-        else if (g_str_equal (strategy, "channel"))
-          q->strategy = 1;
-        else if (g_str_equal (strategy, "group"))
-          {
-            q->strategy = 2;
-            if (!get_int (w, "group_size", &v) || v <= 0)
-              return qfail (error, file_name, _("quantization_config weights.group_size is missing"));
-            q->group = (double) v;
-          }
-        else if (g_str_equal (strategy, "block"))
-          {
-            JsonNode *bs = member (w, "block_structure");
-            JsonArray *a = bs && JSON_NODE_HOLDS_ARRAY (bs) ? json_node_get_array (bs) : NULL;
-
-            q->strategy = 3;
-            if (a == NULL || json_array_get_length (a) != 2)
-              return qfail (error, file_name, _("quantization_config weights.block_structure is not two sizes"));
-            q->block_out = json_array_get_int_element (a, 0);
-            q->block_in = json_array_get_int_element (a, 1);
-            if (q->block_out <= 0 || q->block_in <= 0)
-              return qfail (error, file_name, _("quantization_config weights.block_structure is not two sizes"));
-          }
-        else
-          return qfail (error, file_name, _("quantization_config weights.strategy “%s” is not understood; known: tensor, channel, group, block"), strategy);
-      }
-      if (format && !g_str_equal (format, "pack-quantized") && !g_str_equal (format, "float-quantized") &&
-          !g_str_equal (format, "int-quantized") && !g_str_equal (format, "naive-quantized"))
-        return qfail (error, file_name, _("quantization_config.format “%s” is not understood; known: pack-quantized, float-quantized, int-quantized, naive-quantized"), format);
-      q->packed = format && g_str_equal (format, "pack-quantized");
-      if (q->bits == 4 && !q->packed)
-        return qfail (error, file_name, _("4-bit compressed-tensors weights are sized in the pack-quantized format only"));
-    }
-  else
-    return qfail (error, file_name, _("quantization_config.quant_method “%s” is not understood; known: fp8, fbgemm_fp8, gptq, awq, bitsandbytes, mxfp4, compressed-tensors"),
-                  method);
-
-  if (!get_strings (qc, skip_key, &q->skip))
-    return qfail (error, file_name, _("quantization_config.%s is not a list of module names"), skip_key);
-  return TRUE;
+  return qfail (error, file_name, _("quantization_config.quant_method “%s” is not understood; known: fp8, fbgemm_fp8, gptq, awq, bitsandbytes, mxfp4, compressed-tensors"),
+                method);
 }
 
 gboolean

@@ -142,6 +142,13 @@ typedef struct
   const char *name;
 } Span;
 
+/* A tensor read and checked, kept until the whole file is. */
+typedef struct
+{
+  const char *name;
+  VcStTensor tensor;
+} Entry;
+
 static int
 span_compare (gconstpointer a,
               gconstpointer b)
@@ -170,135 +177,166 @@ get_uint (JsonNode  *node,
   return TRUE;
 }
 
-gboolean
-vc_safetensors_parse (VcSafetensors  *st,
-                      const guint8   *data,
-                      gsize           length,
-                      guint64         file_size,
-                      const char     *file_name,
-                      GError        **error)
+/* The 8-byte length and the header it announces: within the file, at most 100 MB, UTF-8 text
+ * without NUL. */
+static gboolean
+check_header (const guint8  *data,
+              gsize          length,
+              guint64        file_size,
+              const char    *file_name,
+              guint64       *header_size,
+              GError       **error)
 {
-  g_autoptr(JsonNode) root_node = NULL;
-  g_autoptr(GArray) spans = NULL;
-  g_autoptr(GPtrArray) names = NULL;
-  g_autoptr(GList) members = NULL;
-  JsonObject *root;
-  guint64 header_size = 0, data_size, covered = 0;
-  VcSafetensors add = { 0 };
-
-  g_return_val_if_fail (st != NULL && st->tensors != NULL, FALSE);
-
+  *header_size = 0;
   if (length < 8 || file_size < 8)
     return fail (error, file_name, _("the file is shorter than the 8-byte header length"));
   for (int i = 7; i >= 0; i--)
-    header_size = (header_size << 8) | data[i];
-  if (header_size > VC_SAFETENSORS_MAX_HEADER)
+    *header_size = (*header_size << 8) | data[i];
+  if (*header_size > VC_SAFETENSORS_MAX_HEADER)
     return fail (error, file_name, _("the header length (%llu bytes) is over the 100 MB a safetensors header may have"),
-                 U(header_size));
-  if (header_size > file_size - 8)
+                 U(*header_size));
+  if (*header_size > file_size - 8)
     return fail (error, file_name, _("the header length (%llu bytes) runs past the end of the file (%llu bytes)"),
-                 U(header_size), U(file_size));
-  if (header_size > length - 8)
+                 U(*header_size), U(file_size));
+  if (*header_size > length - 8)
     return fail (error, file_name, _("the header is truncated"));
-  if (header_size < 2)
+  if (*header_size < 2)
     return fail (error, file_name, _("the header is empty"));
-  data_size = file_size - 8 - header_size;
-
-  if (!g_utf8_validate ((const char *) data + 8, header_size, NULL) ||
-      memchr (data + 8, '\0', header_size) != NULL)
+  if (!g_utf8_validate ((const char *) data + 8, *header_size, NULL) ||
+      memchr (data + 8, '\0', *header_size) != NULL)
     return fail (error, file_name, _("the header is not UTF-8 text"));
-  root_node = parse_json ((const char *) data + 8, header_size, VC_SAFETENSORS_MAX_HEADER, file_name,
-                          _("a safetensors header"), error);
-  if (root_node == NULL)
-    return FALSE;
-  if (!JSON_NODE_HOLDS_OBJECT (root_node))
-    return fail (error, file_name, _("the header is not a JSON object"));
-  root = json_node_get_object (root_node);
+  return TRUE;
+}
 
-  spans = g_array_new (FALSE, FALSE, sizeof (Span));
-  names = g_ptr_array_new ();
-  members = json_object_get_members (root);
-  for (GList *l = members; l != NULL; l = l->next)
+/* A tensor's dtype, by name. */
+static gboolean
+read_dtype (JsonObject  *t,
+            const char  *name,
+            const char  *file_name,
+            VcStDtype   *dtype,
+            GError     **error)
+{
+  JsonNode *node = json_object_get_member (t, "dtype");
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return fail (error, file_name, _("tensor “%s” has no dtype"), name);
+  if (!find_dtype (json_node_get_string (node), dtype))
+    return fail (error, file_name, _("tensor “%s” has the dtype “%s”, which is not known; known: BOOL, U8, I8, F8_E4M3, F8_E5M2, F8_E8M0, I16, U16, F16, BF16, I32, U32, F32, I64, U64, F64"),
+                 name, json_node_get_string (node));
+  return TRUE;
+}
+
+/* A tensor's shape, and its element count and size, which must fit 64 bits. */
+static gboolean
+read_shape (JsonObject  *t,
+            const char  *name,
+            const char  *file_name,
+            VcStTensor  *tensor,
+            GError     **error)
+{
+  JsonNode *node = json_object_get_member (t, "shape");
+  JsonArray *shape;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return fail (error, file_name, _("tensor “%s” has no shape"), name);
+  shape = json_node_get_array (node);
+  if (json_array_get_length (shape) > G_N_ELEMENTS (tensor->dims))
+    return fail (error, file_name, _("tensor “%s” has %u dimensions; at most %u are read"),
+                 name, json_array_get_length (shape), (guint) G_N_ELEMENTS (tensor->dims));
+  tensor->elements = 1;
+  for (guint i = 0; i < json_array_get_length (shape); i++)
     {
-      const char *name = l->data;
-      JsonNode *node = json_object_get_member (root, name);
-      JsonObject *t;
-      JsonNode *dtype_node, *shape_node, *offsets_node;
-      JsonArray *shape, *offsets;
-      VcStDtype dtype;
-      VcStTensor tensor = { 0 };
-      guint64 elements = 1, bytes;
-      Span span;
+      guint64 dim;
 
-      if (g_str_equal (name, "__metadata__"))
-        {
-          if (!JSON_NODE_HOLDS_OBJECT (node))
-            return fail (error, file_name, _("__metadata__ is not an object"));
-          continue;
-        }
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        return fail (error, file_name, _("tensor “%s” is not an object"), name);
-      t = json_node_get_object (node);
-      dtype_node = json_object_get_member (t, "dtype");
-      shape_node = json_object_get_member (t, "shape");
-      offsets_node = json_object_get_member (t, "data_offsets");
-      if (dtype_node == NULL || !JSON_NODE_HOLDS_VALUE (dtype_node) ||
-          json_node_get_value_type (dtype_node) != G_TYPE_STRING)
-        return fail (error, file_name, _("tensor “%s” has no dtype"), name);
-      if (!find_dtype (json_node_get_string (dtype_node), &dtype))
-        return fail (error, file_name, _("tensor “%s” has the dtype “%s”, which is not known; known: BOOL, U8, I8, F8_E4M3, F8_E5M2, F8_E8M0, I16, U16, F16, BF16, I32, U32, F32, I64, U64, F64"),
-                     name, json_node_get_string (dtype_node));
-      if (shape_node == NULL || !JSON_NODE_HOLDS_ARRAY (shape_node))
-        return fail (error, file_name, _("tensor “%s” has no shape"), name);
-      shape = json_node_get_array (shape_node);
-      if (json_array_get_length (shape) > G_N_ELEMENTS (tensor.dims))
-        return fail (error, file_name, _("tensor “%s” has %u dimensions; at most %u are read"),
-                     name, json_array_get_length (shape), (guint) G_N_ELEMENTS (tensor.dims));
-      for (guint i = 0; i < json_array_get_length (shape); i++)
-        {
-          guint64 dim;
-
-          if (!get_uint (json_array_get_element (shape, i), &dim))
-            return fail (error, file_name, _("tensor “%s” has a dimension that is not a whole number"), name);
-          if (dim != 0 && elements > G_MAXUINT64 / dim)
-            return fail (error, file_name, _("the dimensions of tensor “%s” multiply past 64 bits"), name);
-          elements *= dim;
-          tensor.dims[tensor.n_dims++] = dim;
-        }
-      if (elements > G_MAXUINT64 / dtypes[dtype].size)
-        return fail (error, file_name, _("the size of tensor “%s” is past 64 bits"), name);
-      bytes = elements * dtypes[dtype].size;
-      if (offsets_node == NULL || !JSON_NODE_HOLDS_ARRAY (offsets_node) ||
-          json_array_get_length (offsets = json_node_get_array (offsets_node)) != 2 ||
-          !get_uint (json_array_get_element (offsets, 0), &span.begin) ||
-          !get_uint (json_array_get_element (offsets, 1), &span.end))
-        return fail (error, file_name, _("tensor “%s” has no data_offsets [begin, end]"), name);
-      if (span.end < span.begin)
-        return fail (error, file_name, _("tensor “%s” ends (%llu) before it begins (%llu)"),
-                     name, U(span.end), U(span.begin));
-      if (span.end > data_size)
-        return fail (error, file_name, _("tensor “%s” runs past the end of the file (offset %llu, data area %llu bytes)"),
-                     name, U(span.end), U(data_size));
-      if (span.end - span.begin != bytes)
-        return fail (error, file_name, _("tensor “%s” holds %llu bytes but its dtype and shape need %llu"),
-                     name, U(span.end - span.begin), U(bytes));
-      if (g_hash_table_contains (st->tensors, name))
-        return fail (error, file_name, _("tensor “%s” is also in another file"), name);
-      span.name = name;
-      g_array_append_val (spans, span);
-      g_ptr_array_add (names, (gpointer) name);
-
-      tensor.dtype = dtype;
-      tensor.elements = elements;
-      tensor.bytes = bytes;
-      add.n_tensors++;
-      add.elements += elements;
-      add.tensor_bytes += bytes;
-      add.dtype_elements[dtype] += elements;
-      add.dtype_bytes[dtype] += bytes;
+      if (!get_uint (json_array_get_element (shape, i), &dim))
+        return fail (error, file_name, _("tensor “%s” has a dimension that is not a whole number"), name);
+      if (dim != 0 && tensor->elements > G_MAXUINT64 / dim)
+        return fail (error, file_name, _("the dimensions of tensor “%s” multiply past 64 bits"), name);
+      tensor->elements *= dim;
+      tensor->dims[tensor->n_dims++] = dim;
     }
+  if (tensor->elements > G_MAXUINT64 / dtypes[tensor->dtype].size)
+    return fail (error, file_name, _("the size of tensor “%s” is past 64 bits"), name);
+  tensor->bytes = tensor->elements * dtypes[tensor->dtype].size;
+  return TRUE;
+}
 
-  /* the tensors tile the data area: sorted, each begins where the previous ends */
+/* A tensor's data_offsets: inside the data area of `data_size` bytes, as long as its dtype and
+ * shape need. */
+static gboolean
+read_offsets (JsonObject       *t,
+              const char       *name,
+              const char       *file_name,
+              guint64           data_size,
+              const VcStTensor *tensor,
+              Span             *span,
+              GError          **error)
+{
+  JsonNode *node = json_object_get_member (t, "data_offsets");
+  JsonArray *offsets;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node) ||
+      json_array_get_length (offsets = json_node_get_array (node)) != 2 ||
+      !get_uint (json_array_get_element (offsets, 0), &span->begin) ||
+      !get_uint (json_array_get_element (offsets, 1), &span->end))
+    return fail (error, file_name, _("tensor “%s” has no data_offsets [begin, end]"), name);
+  if (span->end < span->begin)
+    return fail (error, file_name, _("tensor “%s” ends (%llu) before it begins (%llu)"),
+                 name, U(span->end), U(span->begin));
+  if (span->end > data_size)
+    return fail (error, file_name, _("tensor “%s” runs past the end of the file (offset %llu, data area %llu bytes)"),
+                 name, U(span->end), U(data_size));
+  if (span->end - span->begin != tensor->bytes)
+    return fail (error, file_name, _("tensor “%s” holds %llu bytes but its dtype and shape need %llu"),
+                 name, U(span->end - span->begin), U(tensor->bytes));
+  span->name = name;
+  return TRUE;
+}
+
+/* One member of the header: __metadata__, an object, or a tensor not read from another file. */
+static gboolean
+read_member (VcSafetensors  *st,
+             JsonObject     *root,
+             const char     *name,
+             const char     *file_name,
+             guint64         data_size,
+             GArray         *tensors,
+             GArray         *spans,
+             GError        **error)
+{
+  JsonNode *node = json_object_get_member (root, name);
+  JsonObject *t;
+  Entry entry = { name, { 0 } };
+  Span span;
+
+  if (g_str_equal (name, "__metadata__"))
+    {
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        return fail (error, file_name, _("__metadata__ is not an object"));
+      return TRUE;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return fail (error, file_name, _("tensor “%s” is not an object"), name);
+  t = json_node_get_object (node);
+  if (!read_dtype (t, name, file_name, &entry.tensor.dtype, error) ||
+      !read_shape (t, name, file_name, &entry.tensor, error) ||
+      !read_offsets (t, name, file_name, data_size, &entry.tensor, &span, error))
+    return FALSE;
+  if (g_hash_table_contains (st->tensors, name))
+    return fail (error, file_name, _("tensor “%s” is also in another file"), name);
+  g_array_append_val (spans, span);
+  g_array_append_val (tensors, entry);
+  return TRUE;
+}
+
+/* The tensors tile the data area: sorted, each begins where the previous ends. */
+static gboolean
+check_tiling (GArray      *spans,
+              const char  *file_name,
+              GError     **error)
+{
+  guint64 covered = 0;
+
   g_array_sort (spans, span_compare);
   for (guint i = 0; i < spans->len; i++)
     {
@@ -312,36 +350,69 @@ vc_safetensors_parse (VcSafetensors  *st,
                      U(s->begin - covered), s->name);
       covered = s->end;
     }
+  return TRUE;
+}
 
-  /* all checked: add this file's tensors */
-  for (guint i = 0; i < names->len; i++)
+/* A checked file's tensors join st. */
+static void
+keep_tensors (VcSafetensors *st,
+              GArray        *tensors,
+              guint64        file_size)
+{
+  for (guint i = 0; i < tensors->len; i++)
     {
-      JsonObject *t = json_object_get_object_member (root, names->pdata[i]);
-      JsonArray *shape = json_object_get_array_member (t, "shape");
-      VcStTensor *tensor = g_new0 (VcStTensor, 1);
-      guint64 v = 0;
+      const Entry *e = &g_array_index (tensors, Entry, i);
+      VcStDtype d = e->tensor.dtype;
 
-      find_dtype (json_object_get_string_member (t, "dtype"), &tensor->dtype);
-      tensor->elements = 1;
-      for (guint k = 0; k < json_array_get_length (shape); k++)
-        {
-          get_uint (json_array_get_element (shape, k), &v);
-          tensor->dims[tensor->n_dims++] = v;
-          tensor->elements *= v;
-        }
-      tensor->bytes = tensor->elements * dtypes[tensor->dtype].size;
-      g_hash_table_insert (st->tensors, g_strdup (names->pdata[i]), tensor);
+      g_hash_table_insert (st->tensors, g_strdup (e->name), g_memdup2 (&e->tensor, sizeof e->tensor));
+      st->n_tensors++;
+      st->elements += e->tensor.elements;
+      st->tensor_bytes += e->tensor.bytes;
+      st->dtype_elements[d] += e->tensor.elements;
+      st->dtype_bytes[d] += e->tensor.bytes;
     }
   st->n_files++;
-  st->n_tensors += add.n_tensors;
-  st->elements += add.elements;
-  st->tensor_bytes += add.tensor_bytes;
   st->file_bytes += file_size;
-  for (guint d = 0; d < VC_ST_N_DTYPES; d++)
-    {
-      st->dtype_elements[d] += add.dtype_elements[d];
-      st->dtype_bytes[d] += add.dtype_bytes[d];
-    }
+}
+
+gboolean
+vc_safetensors_parse (VcSafetensors  *st,
+                      const guint8   *data,
+                      gsize           length,
+                      guint64         file_size,
+                      const char     *file_name,
+                      GError        **error)
+{
+  g_autoptr(JsonNode) root_node = NULL;
+  g_autoptr(GArray) spans = NULL;
+  g_autoptr(GArray) tensors = NULL;
+  g_autoptr(GList) members = NULL;
+  JsonObject *root;
+  guint64 header_size, data_size;
+
+  g_return_val_if_fail (st != NULL && st->tensors != NULL, FALSE);
+
+  if (!check_header (data, length, file_size, file_name, &header_size, error))
+    return FALSE;
+  data_size = file_size - 8 - header_size;
+  root_node = parse_json ((const char *) data + 8, header_size, VC_SAFETENSORS_MAX_HEADER, file_name,
+                          _("a safetensors header"), error);
+  if (root_node == NULL)
+    return FALSE;
+  if (!JSON_NODE_HOLDS_OBJECT (root_node))
+    return fail (error, file_name, _("the header is not a JSON object"));
+  root = json_node_get_object (root_node);
+
+  spans = g_array_new (FALSE, FALSE, sizeof (Span));
+  tensors = g_array_new (FALSE, FALSE, sizeof (Entry));
+  members = json_object_get_members (root);
+  for (GList *l = members; l != NULL; l = l->next)
+    if (!read_member (st, root, l->data, file_name, data_size, tensors, spans, error))
+      return FALSE;
+  if (!check_tiling (spans, file_name, error))
+    return FALSE;
+  /* all checked: add this file's tensors */
+  keep_tensors (st, tensors, file_size);
   return TRUE;
 }
 

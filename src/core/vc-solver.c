@@ -154,6 +154,86 @@ vc_solver_components_at (const VcInputs  *in,
   return sc->total;
 }
 
+/* One search of vc_solver_solve(): what it fits, and the bracket it narrows. Invariant: `lo`
+ * fits (its bytes `f_lo`), `hi` does not (`f_hi`); the bytes only guide the guesses, the fits
+ * decide. */
+typedef struct
+{
+  const VcInputs  *in;
+  VcSolveVariable  variable;
+  double           capacity;
+  guint            gpu_count;
+  VcSolution      *sol;
+  /* on one card the bytes grow with the variable, piecewise linearly, and guide the guesses; a
+   * layout's busiest GPU drops when the layout grows, so over several cards plain bisection */
+  gboolean         guided;
+  guint            lo, hi;
+  double           f_lo, f_hi;
+} Search;
+
+/* Whether the variable at `value` fits; one more evaluation counted. */
+static gboolean
+search_fits (Search *s,
+             guint   value,
+             double *bytes)
+{
+  s->sol->n_evaluations++;
+  return vc_solver_fits_at (s->in, s->variable, value, s->capacity, s->gpu_count, bytes);
+}
+
+/* Probes `value`, inside the bracket, and moves the end of the bracket it belongs to. */
+static gboolean
+search_narrow (Search *s,
+               guint   value)
+{
+  double f;
+
+  if (search_fits (s, value, &f))
+    {
+      s->lo = value;
+      s->f_lo = f;
+      return TRUE;
+    }
+  s->hi = value;
+  s->f_hi = f;
+  return FALSE;
+}
+
+/* The next probe: where the straight line between the bracket's ends crosses the capacity,
+ * else (not guided, the last guess did not halve the bracket, or the bytes do not help) its
+ * middle. */
+static guint
+search_guess (const Search *s,
+              gboolean      bisect)
+{
+  guint width = s->hi - s->lo;
+  double t;
+
+  if (!s->guided || bisect || !(s->f_hi > s->f_lo) || !isfinite (s->f_hi))
+    return s->lo + width / 2;
+  t = (s->capacity - s->f_lo) / (s->f_hi - s->f_lo) * width;
+  return s->lo + (guint) CLAMP (t, 1.0, (double) (width - 1));
+}
+
+/* Narrows the bracket until its ends are neighbours. */
+static void
+search_bracket (Search *s)
+{
+  gboolean bisect = FALSE;
+
+  while (s->hi - s->lo > 1)
+    {
+      guint width = s->hi - s->lo;
+      guint g = search_guess (s, bisect);
+      gboolean fits = search_narrow (s, g);
+
+      /* the guess is often exact: its neighbour closes the bracket */
+      if (s->guided && s->hi - s->lo > 1)
+        search_narrow (s, fits ? g + 1 : g - 1);
+      bisect = (s->hi - s->lo) > width / 2;
+    }
+}
+
 void
 vc_solver_solve (const VcInputs  *in,
                  VcSolveVariable  variable,
@@ -164,18 +244,19 @@ vc_solver_solve (const VcInputs  *in,
   guint top = vc_solver_input_max (variable);
   guint context = variable == VC_SOLVE_VARIABLE_SEQ ? vc_solver_model_context (in) : 0;
   VcSolveLimit top_limit = VC_SOLVE_LIMIT_NONE;
-  guint lo, hi;
-  double f_lo, f_hi, f;
-  gboolean bisect = FALSE;
-  /* on one card the bytes grow with the variable, piecewise linearly, and guide the guesses; a
-   * layout's busiest GPU drops when the layout grows, so over several cards plain bisection */
-  gboolean guided = gpu_count <= 1 && vc_layout_is_default (&in->layout);
+  Search s = {
+    .in = in,
+    .variable = variable,
+    .capacity = capacity,
+    .gpu_count = MAX (1u, gpu_count),
+    .sol = sol,
+    .guided = gpu_count <= 1 && vc_layout_is_default (&in->layout),
+  };
 
-  gpu_count = MAX (1u, gpu_count);
   *sol = (VcSolution) {
     .variable = variable,
     .limit = VC_SOLVE_LIMIT_MEMORY,
-    .gpu_count = gpu_count,
+    .gpu_count = s.gpu_count,
     .capacity_bytes = capacity,
   };
   if (context > 0 && context <= top)
@@ -184,82 +265,25 @@ vc_solver_solve (const VcInputs  *in,
       top_limit = VC_SOLVE_LIMIT_MODEL_CONTEXT;
     }
 
-#define FITS(v, bytes) (sol->n_evaluations++, vc_solver_fits_at (in, variable, (v), capacity, gpu_count, (bytes)))
-
-  if (!FITS (1, &f_lo))
+  if (!search_fits (&s, 1, &s.f_lo))
     {
-      sol->total_bytes = f_lo;
+      sol->total_bytes = s.f_lo;
       return;
     }
   sol->found = TRUE;
-  if (top <= 1 || FITS (top, &f_hi))
+  if (top <= 1 || search_fits (&s, top, &s.f_hi))
     {
       sol->value = top;
       sol->limit = top_limit;
-      sol->total_bytes = top <= 1 ? f_lo : f_hi;
+      sol->total_bytes = top <= 1 ? s.f_lo : s.f_hi;
       return;
     }
 
-  /* invariant: lo fits (its bytes f_lo), hi does not (f_hi); the bytes only guide the guesses,
-   * the fits decide */
-  lo = 1;
-  hi = top;
-  while (hi - lo > 1)
-    {
-      guint width = hi - lo;
-      guint g;
-
-      if (!guided || bisect || !(f_hi > f_lo) || !isfinite (f_hi))
-        g = lo + width / 2;
-      else
-        {
-          double t = (capacity - f_lo) / (f_hi - f_lo) * width;
-
-          g = lo + (guint) CLAMP (t, 1.0, (double) (width - 1));
-        }
-      if (FITS (g, &f))
-        {
-          lo = g;
-          f_lo = f;
-          /* the guess is often exact: its neighbour closes the bracket */
-          if (guided && hi - lo > 1)
-            {
-              if (FITS (g + 1, &f))
-                {
-                  lo = g + 1;
-                  f_lo = f;
-                }
-              else
-                {
-                  hi = g + 1;
-                  f_hi = f;
-                }
-            }
-        }
-      else
-        {
-          hi = g;
-          f_hi = f;
-          if (guided && hi - lo > 1)
-            {
-              if (FITS (g - 1, &f))
-                {
-                  lo = g - 1;
-                  f_lo = f;
-                }
-              else
-                {
-                  hi = g - 1;
-                  f_hi = f;
-                }
-            }
-        }
-      bisect = (hi - lo) > width / 2;
-    }
-#undef FITS
-
-  sol->value = lo;
-  sol->total_bytes = f_lo;
+  s.lo = 1;
+  s.hi = top;
+  search_bracket (&s);
+  sol->value = s.lo;
+  sol->total_bytes = s.f_lo;
 }
 
 /* The smallest count of a GPU that holds the estimate as it stands: the count the GPU table

@@ -362,6 +362,258 @@ show_text (cairo_t     *cr,
   cairo_new_path (cr);
 }
 
+/* What every part of one drawing needs. */
+typedef struct
+{
+  VcContextChart *self;
+  cairo_t *cr;
+  PangoLayout *layout;
+  const VcInputs *in;
+  VcUnit unit;
+  GdkRGBA fg;
+  gboolean dark;
+  Plot p;
+  int width;
+} Canvas;
+
+/* The text colour at `alpha`; its opposite with `inverse`. */
+static void
+set_fg (const Canvas *cv,
+        gboolean      inverse,
+        double        alpha)
+{
+  const GdkRGBA *fg = &cv->fg;
+
+  if (inverse)
+    cairo_set_source_rgba (cv->cr, 1 - fg->red, 1 - fg->green, 1 - fg->blue, alpha);
+  else
+    cairo_set_source_rgba (cv->cr, fg->red, fg->green, fg->blue, alpha);
+}
+
+static void
+stroke_line (const Canvas *cv,
+             double        x0,
+             double        y0,
+             double        x1,
+             double        y1)
+{
+  cairo_move_to (cv->cr, x0, y0);
+  cairo_line_to (cv->cr, x1, y1);
+  cairo_stroke (cv->cr);
+}
+
+/* Grid and y labels: five levels from 0 to the top. */
+static void
+draw_y_axis (const Canvas *cv)
+{
+  VcContextChart *self = cv->self;
+  const Plot *p = &cv->p;
+
+  cairo_set_line_width (cv->cr, 1);
+  for (guint k = 0; k <= 4; k++)
+    {
+      double bytes = self->y_max / 1.08 * k / 4;
+      double y = round (vc_context_chart_bytes_to_y (self, bytes)) + 0.5;
+      g_autofree char *label = vc_format_size (bytes, cv->unit);
+
+      set_fg (cv, FALSE, k == 0 ? 0.5 : 0.12);
+      stroke_line (cv, p->x, y, p->x + p->w, y);
+      gdk_cairo_set_source_rgba (cv->cr, &cv->fg);
+      show_text (cv->cr, cv->layout, label, p->x - TICK - 2, y - self->text_h / 2.0, 1, cv->width);
+    }
+}
+
+/* X ticks at powers of two, every other one when the axis is long, and the axis title. */
+static void
+draw_x_axis (const Canvas *cv)
+{
+  VcContextChart *self = cv->self;
+  const Plot *p = &cv->p;
+  guint step = log2 ((double) self->last / self->first) > 8 ? 2 : 1;
+  guint k0 = (guint) ceil (log2 (self->first));
+
+  cairo_set_line_width (cv->cr, 1);
+  for (guint k = k0; exp2 (k) <= self->last; k += step)
+    {
+      guint v = (guint) exp2 (k);
+      double x = round (vc_context_chart_value_to_x (self, v)) + 0.5;
+      g_autofree char *label = tick_label (v);
+
+      set_fg (cv, FALSE, 0.12);
+      stroke_line (cv, x, p->y, x, p->y + p->h + TICK);
+      gdk_cairo_set_source_rgba (cv->cr, &cv->fg);
+      show_text (cv->cr, cv->layout, label, x, p->y + p->h + TICK, 0.5, cv->width);
+    }
+  gdk_cairo_set_source_rgba (cv->cr, &cv->fg);
+  show_text (cv->cr, cv->layout,
+             self->variable == VC_SOLVE_VARIABLE_BATCH ? _("Batch size (sequences)") : _("Sequence length (tokens)"),
+             p->x + p->w / 2, p->y + p->h + TICK + self->text_h + 2, 0.5, cv->width);
+}
+
+/* One component's band, from `lower` up by its bytes; `lower` then rises to its top. */
+static void
+fill_band (const Canvas *cv,
+           guint         c,
+           double       *lower)
+{
+  VcContextChart *self = cv->self;
+  guint n = self->n_samples;
+  GdkRGBA color;
+
+  vc_component_color (c, cv->dark, &color);
+  gdk_cairo_set_source_rgba (cv->cr, &color);
+  cairo_move_to (cv->cr, vc_context_chart_value_to_x (self, self->values[0]),
+                 vc_context_chart_bytes_to_y (self, lower[0] + self->bytes[0][c]));
+  for (guint i = 1; i < n; i++)
+    cairo_line_to (cv->cr, vc_context_chart_value_to_x (self, self->values[i]),
+                   vc_context_chart_bytes_to_y (self, lower[i] + self->bytes[i][c]));
+  for (int i = n - 1; i >= 0; i--)
+    cairo_line_to (cv->cr, vc_context_chart_value_to_x (self, self->values[i]),
+                   vc_context_chart_bytes_to_y (self, lower[i]));
+  cairo_close_path (cv->cr);
+  cairo_fill (cv->cr);
+  for (guint i = 0; i < n; i++)
+    lower[i] += self->bytes[i][c];
+}
+
+/* Stacked areas, component by component, inside the plot. */
+static void
+draw_stack (const Canvas *cv)
+{
+  VcContextChart *self = cv->self;
+  double lower[N_SAMPLES] = { 0 };
+
+  cairo_save (cv->cr);
+  cairo_rectangle (cv->cr, cv->p.x, cv->p.y, cv->p.w, cv->p.h);
+  cairo_clip (cv->cr);
+  for (guint c = 0; c < VC_N_COMPONENTS; c++)
+    {
+      gboolean any = FALSE;
+
+      if (!vc_component_applies (cv->in, c))
+        continue;
+      for (guint i = 0; i < self->n_samples; i++)
+        any |= self->bytes[i][c] > 0;
+      if (any)
+        fill_band (cv, c, lower);
+    }
+  cairo_restore (cv->cr);
+}
+
+/* A line for each chosen card's capacity, named at its right end. Labels alternate sides so
+ * that two cards of about the same size both read; a backing in the opposite of the text
+ * colour keeps them legible over the stack. */
+static void
+draw_capacities (const Canvas *cv)
+{
+  VcContextChart *self = cv->self;
+  const Plot *p = &cv->p;
+
+  for (guint i = 0; self->cards != NULL && i < self->cards->len; i++)
+    {
+      const VcGpu *gpu = vc_estimate_get_gpu (ESTIMATE (self), g_array_index (self->cards, guint, i));
+      double y = round (vc_context_chart_bytes_to_y (self, gpu->capacity_bytes));
+      g_autofree char *size = vc_format_size (gpu->capacity_bytes, cv->unit);
+      /* TRANSLATORS: a GPU's name and capacity, on its line in the chart */
+      g_autofree char *label = g_strdup_printf (_("%s · %s"), gpu->name, size);
+      int tw, th;
+      double lx;
+
+      gdk_cairo_set_source_rgba (cv->cr, &cv->fg);
+      cairo_set_line_width (cv->cr, 2);
+      stroke_line (cv, p->x, y, p->x + p->w, y);
+      pango_layout_set_text (cv->layout, label, -1);
+      pango_layout_get_pixel_size (cv->layout, &tw, &th);
+      lx = i % 2 == 0 ? p->x + p->w - 2 - tw : p->x + 4;
+      set_fg (cv, TRUE, 0.8);
+      cairo_rectangle (cv->cr, lx - 3, y - self->text_h - 2, tw + 6, th + 1);
+      cairo_fill (cv->cr);
+      gdk_cairo_set_source_rgba (cv->cr, &cv->fg);
+      show_text (cv->cr, cv->layout, label, lx, y - self->text_h - 1, 0, cv->width);
+    }
+}
+
+/* The current inputs' point. */
+static void
+draw_marker (const Canvas *cv)
+{
+  VcContextChart *self = cv->self;
+  double x = vc_context_chart_value_to_x (self, vc_solver_get (cv->in, self->variable));
+  double y = vc_context_chart_bytes_to_y (self, vc_estimate_get_selected (ESTIMATE (self))->total);
+
+  cairo_new_path (cv->cr);
+  cairo_arc (cv->cr, x, y, 5, 0, 2 * G_PI);
+  gdk_cairo_set_source_rgba (cv->cr, &cv->fg);
+  cairo_fill_preserve (cv->cr);
+  cairo_set_line_width (cv->cr, 2);
+  set_fg (cv, TRUE, 1);
+  cairo_stroke (cv->cr);
+}
+
+/* The readout: a vertical rule at the cursor and the figures on top. */
+static void
+draw_readout (const Canvas *cv)
+{
+  VcContextChart *self = cv->self;
+  const Plot *p = &cv->p;
+  double x;
+  g_autofree char *readout = NULL;
+
+  if (self->cursor < 0 || self->cursor >= (int) self->n_samples)
+    return;
+  x = round (vc_context_chart_value_to_x (self, self->values[self->cursor])) + 0.5;
+  readout = vc_context_chart_dup_readout (self);
+  set_fg (cv, FALSE, 0.6);
+  cairo_set_line_width (cv->cr, 1);
+  stroke_line (cv, x, p->y, x, p->y + p->h);
+  gdk_cairo_set_source_rgba (cv->cr, &cv->fg);
+  pango_layout_set_width (cv->layout, (cv->width - p->x) * PANGO_SCALE);
+  pango_layout_set_ellipsize (cv->layout, PANGO_ELLIPSIZE_END);
+  show_text (cv->cr, cv->layout, readout, p->x, 0, 0, cv->width);
+  pango_layout_set_width (cv->layout, -1);
+  pango_layout_set_ellipsize (cv->layout, PANGO_ELLIPSIZE_NONE);
+}
+
+/* Legend: a swatch and a name per component, so colour is never the only key. */
+static void
+draw_legend (const Canvas *cv)
+{
+  VcContextChart *self = cv->self;
+  double x = cv->p.x;
+  double y = cv->p.y + cv->p.h + TICK + 2 * (self->text_h + 2);
+
+  for (guint c = 0; c < VC_N_COMPONENTS; c++)
+    {
+      GdkRGBA color;
+      int w, h;
+
+      if (!vc_component_applies (cv->in, c))
+        continue;
+      vc_component_color (c, cv->dark, &color);
+      gdk_cairo_set_source_rgba (cv->cr, &color);
+      cairo_rectangle (cv->cr, x, y + (self->text_h - LEGEND_SWATCH) / 2.0, LEGEND_SWATCH, LEGEND_SWATCH);
+      cairo_fill (cv->cr);
+      gdk_cairo_set_source_rgba (cv->cr, &cv->fg);
+      pango_layout_set_text (cv->layout, vc_component_name (c), -1);
+      pango_layout_get_pixel_size (cv->layout, &w, &h);
+      cairo_move_to (cv->cr, x + LEGEND_SWATCH + 4, y);
+      pango_cairo_show_layout (cv->cr, cv->layout);
+      x += LEGEND_SWATCH + 4 + w + 12;
+    }
+}
+
+/* Keyboard focus: a ring around the plot. */
+static void
+draw_focus_ring (const Canvas *cv)
+{
+  const Plot *p = &cv->p;
+
+  set_fg (cv, FALSE, 0.5);
+  cairo_set_line_width (cv->cr, 1);
+  cairo_rectangle (cv->cr, p->x - 0.5, p->y - 0.5, p->w + 1, p->h + 1);
+  cairo_stroke (cv->cr);
+}
+
 static void
 vc_context_chart_snapshot (GtkWidget   *widget,
                            GtkSnapshot *snapshot)
@@ -369,198 +621,31 @@ vc_context_chart_snapshot (GtkWidget   *widget,
   VcContextChart *self = VC_CONTEXT_CHART (widget);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
-  gboolean dark = vc_widget_is_dark (widget);
   g_autoptr(PangoLayout) layout = NULL;
-  const VcInputs *in;
-  VcUnit unit;
-  double lower[N_SAMPLES] = { 0 };
-  cairo_t *cr;
-  GdkRGBA fg;
-  Plot p;
-  guint n = self->n_samples;
+  Canvas cv = { .self = self, .width = width, .dark = vc_widget_is_dark (widget) };
 
-  if (ESTIMATE (self) == NULL || n == 0 || width <= 0 || height <= 0)
+  if (ESTIMATE (self) == NULL || self->n_samples == 0 || width <= 0 || height <= 0)
     return;
 
-  in = vc_estimate_get_inputs (ESTIMATE (self));
-  unit = vc_estimate_get_unit (ESTIMATE (self));
+  cv.in = vc_estimate_get_inputs (ESTIMATE (self));
+  cv.unit = vc_estimate_get_unit (ESTIMATE (self));
   measure_text (self);
-  plot_area (self, &p);
-  vc_widget_get_color (widget, &fg);
+  plot_area (self, &cv.p);
+  vc_widget_get_color (widget, &cv.fg);
   layout = gtk_widget_create_pango_layout (widget, NULL);
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cv.layout = layout;
+  cv.cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
 
-  /* grid and y labels: five levels from 0 to the top */
-  cairo_set_line_width (cr, 1);
-  for (guint k = 0; k <= 4; k++)
-    {
-      double bytes = self->y_max / 1.08 * k / 4;
-      double y = round (vc_context_chart_bytes_to_y (self, bytes)) + 0.5;
-      g_autofree char *label = vc_format_size (bytes, unit);
-
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, k == 0 ? 0.5 : 0.12);
-      cairo_move_to (cr, p.x, y);
-      cairo_line_to (cr, p.x + p.w, y);
-      cairo_stroke (cr);
-      gdk_cairo_set_source_rgba (cr, &fg);
-      show_text (cr, layout, label, p.x - TICK - 2, y - self->text_h / 2.0, 1, width);
-    }
-
-  /* x ticks at powers of two, every other one when the axis is long */
-  {
-    guint step = log2 ((double) self->last / self->first) > 8 ? 2 : 1;
-    guint k0 = (guint) ceil (log2 (self->first));
-
-    for (guint k = k0; exp2 (k) <= self->last; k += step)
-      {
-        guint v = (guint) exp2 (k);
-        double x = round (vc_context_chart_value_to_x (self, v)) + 0.5;
-        g_autofree char *label = tick_label (v);
-
-        cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.12);
-        cairo_move_to (cr, x, p.y);
-        cairo_line_to (cr, x, p.y + p.h + TICK);
-        cairo_stroke (cr);
-        gdk_cairo_set_source_rgba (cr, &fg);
-        show_text (cr, layout, label, x, p.y + p.h + TICK, 0.5, width);
-      }
-    gdk_cairo_set_source_rgba (cr, &fg);
-    show_text (cr, layout,
-               self->variable == VC_SOLVE_VARIABLE_BATCH ? _("Batch size (sequences)") : _("Sequence length (tokens)"),
-               p.x + p.w / 2, p.y + p.h + TICK + self->text_h + 2, 0.5, width);
-  }
-
-  /* stacked areas, component by component, inside the plot */
-  cairo_save (cr);
-  cairo_rectangle (cr, p.x, p.y, p.w, p.h);
-  cairo_clip (cr);
-  for (guint c = 0; c < VC_N_COMPONENTS; c++)
-    {
-      GdkRGBA color;
-      gboolean any = FALSE;
-
-      if (!vc_component_applies (in, c))
-        continue;
-      for (guint i = 0; i < n; i++)
-        any |= self->bytes[i][c] > 0;
-      if (!any)
-        continue;
-      vc_component_color (c, dark, &color);
-      gdk_cairo_set_source_rgba (cr, &color);
-      cairo_move_to (cr, vc_context_chart_value_to_x (self, self->values[0]),
-                     vc_context_chart_bytes_to_y (self, lower[0] + self->bytes[0][c]));
-      for (guint i = 1; i < n; i++)
-        cairo_line_to (cr, vc_context_chart_value_to_x (self, self->values[i]),
-                       vc_context_chart_bytes_to_y (self, lower[i] + self->bytes[i][c]));
-      for (int i = n - 1; i >= 0; i--)
-        cairo_line_to (cr, vc_context_chart_value_to_x (self, self->values[i]),
-                       vc_context_chart_bytes_to_y (self, lower[i]));
-      cairo_close_path (cr);
-      cairo_fill (cr);
-      for (guint i = 0; i < n; i++)
-        lower[i] += self->bytes[i][c];
-    }
-  cairo_restore (cr);
-
-  /* a line for each chosen card's capacity, named at its right end */
-  for (guint i = 0; self->cards != NULL && i < self->cards->len; i++)
-    {
-      const VcGpu *gpu = vc_estimate_get_gpu (ESTIMATE (self), g_array_index (self->cards, guint, i));
-      double y = round (vc_context_chart_bytes_to_y (self, gpu->capacity_bytes));
-      g_autofree char *size = vc_format_size (gpu->capacity_bytes, unit);
-      /* TRANSLATORS: a GPU's name and capacity, on its line in the chart */
-      g_autofree char *label = g_strdup_printf (_("%s · %s"), gpu->name, size);
-
-      gdk_cairo_set_source_rgba (cr, &fg);
-      cairo_set_line_width (cr, 2);
-      cairo_move_to (cr, p.x, y);
-      cairo_line_to (cr, p.x + p.w, y);
-      cairo_stroke (cr);
-      /* labels alternate sides so that two cards of about the same size both read; a backing
-       * in the opposite of the text colour keeps them legible over the stack */
-      {
-        int tw, th;
-        double lx;
-
-        pango_layout_set_text (layout, label, -1);
-        pango_layout_get_pixel_size (layout, &tw, &th);
-        lx = i % 2 == 0 ? p.x + p.w - 2 - tw : p.x + 4;
-        cairo_set_source_rgba (cr, 1 - fg.red, 1 - fg.green, 1 - fg.blue, 0.8);
-        cairo_rectangle (cr, lx - 3, y - self->text_h - 2, tw + 6, th + 1);
-        cairo_fill (cr);
-        gdk_cairo_set_source_rgba (cr, &fg);
-        show_text (cr, layout, label, lx, y - self->text_h - 1, 0, width);
-      }
-    }
-
-  /* the current inputs' point */
-  {
-    double v = vc_solver_get (in, self->variable);
-    double x = vc_context_chart_value_to_x (self, v);
-    double y = vc_context_chart_bytes_to_y (self, vc_estimate_get_selected (ESTIMATE (self))->total);
-
-    cairo_new_path (cr);
-    cairo_arc (cr, x, y, 5, 0, 2 * G_PI);
-    gdk_cairo_set_source_rgba (cr, &fg);
-    cairo_fill_preserve (cr);
-    cairo_set_line_width (cr, 2);
-    cairo_set_source_rgba (cr, 1 - fg.red, 1 - fg.green, 1 - fg.blue, 1);
-    cairo_stroke (cr);
-  }
-
-  /* the readout: a vertical rule at the cursor and the figures on top */
-  if (self->cursor >= 0 && self->cursor < (int) n)
-    {
-      double x = round (vc_context_chart_value_to_x (self, self->values[self->cursor])) + 0.5;
-      g_autofree char *readout = vc_context_chart_dup_readout (self);
-
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.6);
-      cairo_set_line_width (cr, 1);
-      cairo_move_to (cr, x, p.y);
-      cairo_line_to (cr, x, p.y + p.h);
-      cairo_stroke (cr);
-      gdk_cairo_set_source_rgba (cr, &fg);
-      pango_layout_set_width (layout, (width - p.x) * PANGO_SCALE);
-      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-      show_text (cr, layout, readout, p.x, 0, 0, width);
-      pango_layout_set_width (layout, -1);
-      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
-    }
-
-  /* legend: a swatch and a name per component, so colour is never the only key */
-  {
-    double x = p.x;
-    double y = p.y + p.h + TICK + 2 * (self->text_h + 2);
-
-    for (guint c = 0; c < VC_N_COMPONENTS; c++)
-      {
-        GdkRGBA color;
-        int w, h;
-
-        if (!vc_component_applies (in, c))
-          continue;
-        vc_component_color (c, dark, &color);
-        gdk_cairo_set_source_rgba (cr, &color);
-        cairo_rectangle (cr, x, y + (self->text_h - LEGEND_SWATCH) / 2.0, LEGEND_SWATCH, LEGEND_SWATCH);
-        cairo_fill (cr);
-        gdk_cairo_set_source_rgba (cr, &fg);
-        pango_layout_set_text (layout, vc_component_name (c), -1);
-        pango_layout_get_pixel_size (layout, &w, &h);
-        cairo_move_to (cr, x + LEGEND_SWATCH + 4, y);
-        pango_cairo_show_layout (cr, layout);
-        x += LEGEND_SWATCH + 4 + w + 12;
-      }
-  }
-
-  /* keyboard focus: a ring around the plot */
+  draw_y_axis (&cv);
+  draw_x_axis (&cv);
+  draw_stack (&cv);
+  draw_capacities (&cv);
+  draw_marker (&cv);
+  draw_readout (&cv);
+  draw_legend (&cv);
   if (gtk_widget_has_visible_focus (widget))
-    {
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.5);
-      cairo_set_line_width (cr, 1);
-      cairo_rectangle (cr, p.x - 0.5, p.y - 0.5, p.w + 1, p.h + 1);
-      cairo_stroke (cr);
-    }
-  cairo_destroy (cr);
+    draw_focus_ring (&cv);
+  cairo_destroy (cv.cr);
 }
 
 /* ---- interaction --------------------------------------------------------------------------- */
