@@ -666,12 +666,21 @@ get_block (JsonNode    *node,
            QuantConfig *q)
 {
   JsonArray *a = node && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  gint64 size[2];
 
-  if (a == NULL || json_array_get_length (a) != 2 ||
-      json_array_get_int_element (a, 0) <= 0 || json_array_get_int_element (a, 1) <= 0)
+  if (a == NULL || json_array_get_length (a) != 2)
     return FALSE;
-  q->block_out = json_array_get_int_element (a, 0);
-  q->block_in = json_array_get_int_element (a, 1);
+  for (guint i = 0; i < 2; i++)
+    {
+      JsonNode *e = json_array_get_element (a, i);
+
+      /* whole numbers only: json-glib warns when asked for the integer of anything else */
+      if (!JSON_NODE_HOLDS_VALUE (e) || json_node_get_value_type (e) != G_TYPE_INT64 ||
+          (size[i] = json_node_get_int (e)) <= 0 || size[i] > G_MAXINT32)
+        return FALSE;
+    }
+  q->block_out = size[0];
+  q->block_in = size[1];
   return TRUE;
 }
 

@@ -840,6 +840,10 @@ test_not_understood (void)
     { "Llama-3.1-8B", "quantization_config", "{\"quant_method\": \"awq\", \"bits\": 3, \"group_size\": 128}",
       "quantization_config.bits is 3; awq checkpoints of 2, 3, 4 or 8 bits (AWQ: 4) are sized" },
     { "Llama-3.1-8B", "quantization_config", "{\"bits\": 4}", "quantization_config has no quant_method" },
+    /* nested lists where sizes belong: named, without json-glib's warnings (fatal here) */
+    { "Llama-3.1-8B", "quantization_config",
+      "{\"quant_method\": \"fp8\", \"weight_block_size\": [[1], [2]]}",
+      "quantization_config.weight_block_size is not two positive sizes" },
     { "gemma-3-4b-it", "text_config.moe_intermediate_size", "1024", "text_config.moe_intermediate_size" },
     { "Qwen2.5-7B", "layer_types", NULL, "layer_types “linear_attention”" },
     /* GLM-4.5: what Glm4MoeModel does not read changes nothing it builds, but it is not
