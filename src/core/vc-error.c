@@ -2,6 +2,38 @@
 /* vc-error.c: see vc-error.h. */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "vc-error.h"
 
 G_DEFINE_QUARK (vc-error-quark, vc_error)
+
+/**
+ * vc_error_in_file:
+ * @file_name: (nullable): how the message names the file; %NULL: it does not
+ *
+ * Sets @error to "FILE: what is wrong", the message formatted from @format: the readers of
+ * model files name the file in front of each fault.
+ *
+ * Returns: %FALSE, for `return vc_error_in_file (…)`
+ */
+gboolean
+vc_error_in_file (GError     **error,
+                  VcError      code,
+                  const char  *file_name,
+                  const char  *format,
+                  ...)
+{
+  g_autofree char *message = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  message = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  if (file_name == NULL)
+    g_set_error_literal (error, VC_ERROR, code, message);
+  else
+    /* Translators: a file name, then what is wrong with it */
+    g_set_error (error, VC_ERROR, code, _("%s: %s"), file_name, message);
+  return FALSE;
+}

@@ -19,6 +19,11 @@ typedef enum
   VC_ERROR_NOT_UNDERSTOOD,    /* a model whose estimate would not be exact */
 } VcError;
 
-GQuark vc_error_quark (void);
+GQuark   vc_error_quark (void);
+gboolean vc_error_in_file (GError     **error,
+                           VcError      code,
+                           const char  *file_name,
+                           const char  *format,
+                           ...) G_GNUC_PRINTF (4, 5);
 
 G_END_DECLS

@@ -152,27 +152,7 @@ typedef struct
   const char *file_name;
 } Reader;
 
-static gboolean
-fail (GError    **error,
-      const char *file_name,
-      const char *format,
-      ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-fail (GError    **error,
-      const char *file_name,
-      const char *format,
-      ...)
-{
-  g_autofree char *message = NULL;
-  va_list ap;
-
-  va_start (ap, format);
-  message = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s: %s"), file_name, message);
-  return FALSE;
-}
+#define fail(error, file_name, ...) vc_error_in_file ((error), VC_ERROR_PARSE, (file_name), __VA_ARGS__)
 
 static gboolean
 truncated (Reader     *r,

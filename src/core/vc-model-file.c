@@ -154,27 +154,7 @@ vc_model_file_init (VcModelFile *self)
   self->weights_bytes = -1;
 }
 
-static gboolean
-fail (GError    **error,
-      const char *file_name,
-      const char *format,
-      ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-fail (GError    **error,
-      const char *file_name,
-      const char *format,
-      ...)
-{
-  g_autofree char *message = NULL;
-  va_list ap;
-
-  va_start (ap, format);
-  message = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s: %s"), file_name, message);
-  return FALSE;
-}
+#define fail(error, file_name, ...) vc_error_in_file ((error), VC_ERROR_PARSE, (file_name), __VA_ARGS__)
 
 /* The precision whose scenario a checkpoint's bytes stand for, from its bits per parameter:
  * above 24 fp32, above 12 16-bit, above 6 the 8-bit scenario, else the 4-bit one. */

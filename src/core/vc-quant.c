@@ -552,30 +552,7 @@ quant_config_clear (QuantConfig *q)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (QuantConfig, quant_config_clear)
 
-static gboolean
-qfail (GError    **error,
-       const char *file_name,
-       const char *format,
-       ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-qfail (GError    **error,
-       const char *file_name,
-       const char *format,
-       ...)
-{
-  g_autofree char *message = NULL;
-  va_list ap;
-
-  va_start (ap, format);
-  message = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  if (file_name != NULL)
-    g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE, "%s: %s", file_name, message);
-  else
-    g_set_error_literal (error, VC_ERROR, VC_ERROR_INVALID_VALUE, message);
-  return FALSE;
-}
+#define qfail(error, file_name, ...) vc_error_in_file ((error), VC_ERROR_INVALID_VALUE, (file_name), __VA_ARGS__)
 
 static JsonNode *
 member (JsonObject *o,

@@ -76,28 +76,7 @@ vc_safetensors_clear (VcSafetensors *st)
   g_clear_pointer (&st->tensors, g_hash_table_unref);
 }
 
-static gboolean
-fail (GError    **error,
-      const char *file_name,
-      const char *format,
-      ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-fail (GError    **error,
-      const char *file_name,
-      const char *format,
-      ...)
-{
-  g_autofree char *message = NULL;
-  va_list ap;
-
-  va_start (ap, format);
-  message = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  /* Translators: a file name, then what is wrong with it */
-  g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s: %s"), file_name, message);
-  return FALSE;
-}
+#define fail(error, file_name, ...) vc_error_in_file ((error), VC_ERROR_PARSE, (file_name), __VA_ARGS__)
 
 /* A JSON text of the files, through the one guarded way in (vc-json-input.c: depth, UTF-8,
  * comments and both quote styles, a single value) with the cap of its kind; an integer beyond
