@@ -979,12 +979,8 @@ apply_request (Request    *req,
       if (req->model_path)
         model = vc_model_file_new_for_path (req->model_path, &error);
       else
-        {
-          g_autoptr(GFile) file = g_file_new_for_commandline_arg (req->config_path);
-
-          /* the config.json alone, its quantization_config sized as an import does */
-          model = vc_model_file_new_for_config (file, NULL, &error);
-        }
+        /* the config.json alone, its quantization_config sized as an import does */
+        model = vc_model_file_new_for_config_path (req->config_path, &error);
       if (model == NULL)
         return usage_error (option, error->message);
       /* exact or refused, unless the user asks for an approximate estimate */

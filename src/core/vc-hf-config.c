@@ -2338,44 +2338,6 @@ vc_hf_config_new_for_path (const char  *path,
   return vc_hf_config_new_for_file (file, NULL, error);
 }
 
-static void
-load_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  GError *error = NULL;
-  VcHfConfig *config = vc_hf_config_new_for_file (task_data, cancellable, &error);
-
-  if (config)
-    g_task_return_pointer (task, config, g_object_unref);
-  else
-    g_task_return_error (task, error);
-}
-
-void
-vc_hf_config_load_async (GFile               *file,
-                         GCancellable        *cancellable,
-                         GAsyncReadyCallback  callback,
-                         gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (G_IS_FILE (file));
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, vc_hf_config_load_async);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
-  g_task_run_in_thread (task, load_thread);
-}
-
-VcHfConfig *
-vc_hf_config_load_finish (GAsyncResult  *result,
-                          GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
 /* ---- reading the result -------------------------------------------------------------------- */
 
 const VcArch *

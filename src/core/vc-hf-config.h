@@ -37,12 +37,6 @@ VcHfConfig   *vc_hf_config_new_from_data         (const char          *data,
                                                   const char          *file_name,
                                                   const char          *display_name,
                                                   GError             **error);
-void          vc_hf_config_load_async            (GFile               *file,
-                                                  GCancellable        *cancellable,
-                                                  GAsyncReadyCallback  callback,
-                                                  gpointer             user_data);
-VcHfConfig   *vc_hf_config_load_finish           (GAsyncResult        *result,
-                                                  GError             **error);
 
 const VcArch *vc_hf_config_get_arch              (VcHfConfig          *self);
 const VcParamCounts *vc_hf_config_get_counts     (VcHfConfig          *self);

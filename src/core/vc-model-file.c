@@ -980,6 +980,18 @@ load_config (VcModelFile   *self,
   return TRUE;
 }
 
+/* "" would name the current folder */
+static gboolean
+path_given (const char  *path,
+            GError     **error)
+{
+  if (*path != '\0')
+    return TRUE;
+  g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+               _("no file given; accepted: a model's config.json or the folder holding it"));
+  return FALSE;
+}
+
 VcModelFile *
 vc_model_file_new_for_path (const char  *path,
                             GError     **error)
@@ -987,8 +999,28 @@ vc_model_file_new_for_path (const char  *path,
   g_autoptr(GFile) file = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
+  if (!path_given (path, error))
+    return NULL;
   file = g_file_new_for_commandline_arg (path);
   return vc_model_file_new_for_file (file, NULL, error);
+}
+
+/**
+ * vc_model_file_new_for_config_path:
+ *
+ * vc_model_file_new_for_config() for a path given on a command line.
+ */
+VcModelFile *
+vc_model_file_new_for_config_path (const char  *path,
+                                   GError     **error)
+{
+  g_autoptr(GFile) file = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  if (!path_given (path, error))
+    return NULL;
+  file = g_file_new_for_commandline_arg (path);
+  return vc_model_file_new_for_config (file, NULL, error);
 }
 
 static void

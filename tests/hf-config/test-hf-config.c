@@ -16,6 +16,7 @@
 #include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-hf-config.h"
+#include "vc-model-file.h"
 #include "vc-test-util.h"
 
 typedef struct
@@ -679,25 +680,26 @@ loaded_cb (GObject      *source,
            GAsyncResult *result,
            gpointer      user_data)
 {
-  VcHfConfig **out = user_data;
+  VcModelFile **out = user_data;
   g_autoptr(GError) error = NULL;
 
-  *out = vc_hf_config_load_finish (result, &error);
+  *out = vc_model_file_load_finish (result, &error);
   g_assert_no_error (error);
 }
 
+/* The window reads a config.json in a thread, through the model-file reader */
 static void
 test_async (void)
 {
   g_autofree char *path = model_path ("Mixtral-8x7B-v0.1");
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  VcHfConfig *config = NULL;
+  VcModelFile *model = NULL;
 
-  vc_hf_config_load_async (file, NULL, loaded_cb, &config);
-  while (config == NULL)
+  vc_model_file_load_async (file, NULL, loaded_cb, &model);
+  while (model == NULL)
     g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpfloat (vc_hf_config_get_counts (config)->total, ==, 46702792704);
-  g_assert_finalize_object (config);
+  g_assert_cmpfloat (vc_hf_config_get_counts (vc_model_file_get_config (model))->total, ==, 46702792704);
+  g_assert_finalize_object (model);
 }
 
 /* GLM-4.5: what the checkpoint adds to what transformers loads (the multi-token prediction

@@ -487,10 +487,21 @@ test_odd_values (void)
   write_text (copy, text, -1);
   g_assert_cmpint (g_chdir (dir), ==, 0);
   config = vc_hf_config_new_for_path ("", &error);
-  g_assert_cmpint (g_chdir (here), ==, 0);
   g_assert_null (config);
   g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
   g_clear_error (&error);
+  /* nor through vramcalc, whose --config and --model read through the model-file reader */
+  {
+    const char *config_args[] = { "--config", "", NULL };
+    const char *model_args[] = { "--model", "", NULL };
+    g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+
+    g_assert_cmpint (vc_test_run_vramcalc (config_args, NULL, &out, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "no file given"));
+    g_assert_cmpint (vc_test_run_vramcalc (model_args, NULL, &out2, &err2), ==, 2);
+    g_assert_nonnull (strstr (err2, "no file given"));
+  }
+  g_assert_cmpint (g_chdir (here), ==, 0);
 
   g_assert_false (vc_parse_number ("0x1p40", &v, NULL));
   g_assert_false (vc_parse_count ("0x1p40", &v, NULL));
