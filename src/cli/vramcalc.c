@@ -223,6 +223,23 @@ option_error (GError    **error,
   return FALSE;
 }
 
+/* option_error() with a message to format: "“VALUE” is not …; accepted: …" */
+G_GNUC_PRINTF (3, 4)
+static gboolean
+option_errorf (GError    **error,
+               const char *option,
+               const char *format,
+               ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  return option_error (error, option, message);
+}
+
 static int
 usage_error (const char *option,
              const char *message)
@@ -340,10 +357,7 @@ set_format (Request     *req,
   else if (g_str_equal (value, "csv"))
     req->format = FORMAT_CSV;
   else
-    {
-      g_autofree char *msg = g_strdup_printf (_("“%s” is not a format; accepted: table, json, csv"), value);
-      return option_error (error, "format", msg);
-    }
+    return option_errorf (error, "format", _("“%s” is not a format; accepted: table, json, csv"), value);
   return TRUE;
 }
 
@@ -399,10 +413,7 @@ apply_zero (Request       *req,
   static const char *stages[] = { "none", "zero-1", "zero-2", "zero-3" };
 
   if (strlen (value) != 1 || value[0] < '0' || value[0] > '3')
-    {
-      g_autofree char *msg = g_strdup_printf (_("“%s” is not a ZeRO stage; accepted: 0, 1, 2, 3"), value);
-      return option_error (error, opt->name, msg);
-    }
+    return option_errorf (error, opt->name, _("“%s” is not a ZeRO stage; accepted: 0, 1, 2, 3"), value);
   add_setting (req, opt->property, stages[value[0] - '0']);
   return TRUE;
 }
@@ -416,10 +427,7 @@ apply_fsdp (Request       *req,
   g_autofree char *nick = NULL;
 
   if (!g_str_equal (value, "full") && !g_str_equal (value, "grad-op") && !g_str_equal (value, "hybrid"))
-    {
-      g_autofree char *msg = g_strdup_printf (_("“%s” is not an FSDP sharding strategy; accepted: full, grad-op, hybrid"), value);
-      return option_error (error, opt->name, msg);
-    }
+    return option_errorf (error, opt->name, _("“%s” is not an FSDP sharding strategy; accepted: full, grad-op, hybrid"), value);
   nick = g_strconcat ("fsdp-", value, NULL);
   add_setting (req, opt->property, nick);
   return TRUE;
@@ -434,10 +442,7 @@ apply_solve (Request       *req,
   g_autoptr(GEnumClass) klass = g_type_class_ref (VC_TYPE_SOLVE_VARIABLE);
 
   if (g_enum_get_value_by_nick (klass, value) == NULL)
-    {
-      g_autofree char *msg = g_strdup_printf (_("“%s” is not something to solve for; accepted: seq, batch, concurrency"), value);
-      return option_error (error, opt->name, msg);
-    }
+    return option_errorf (error, opt->name, _("“%s” is not something to solve for; accepted: seq, batch, concurrency"), value);
   replace_str (&req->solve, value);
   return TRUE;
 }
@@ -451,10 +456,7 @@ apply_gpu_count (Request       *req,
   guint64 n;
 
   if (!g_ascii_string_to_unsigned (value, 10, 1, 100000, &n, NULL))
-    {
-      g_autofree char *msg = g_strdup_printf (_("“%s” is not a GPU count; accepted: a whole number from 1 to 100000"), value);
-      return option_error (error, opt->name, msg);
-    }
+    return option_errorf (error, opt->name, _("“%s” is not a GPU count; accepted: a whole number from 1 to 100000"), value);
   req->gpu_count = n;
   return TRUE;
 }

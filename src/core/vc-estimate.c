@@ -1340,30 +1340,22 @@ parse_flags (GFlagsClass *klass,
   return TRUE;
 }
 
+/* A value refused: not one the input takes, or out of its range (quoting what the user typed) */
 static gboolean
-not_valid_error (GError     **error,
-                 GParamSpec  *pspec,
-                 const char  *property,
-                 const char  *text)
+value_error (GError     **error,
+             GParamSpec  *pspec,
+             const char  *property,
+             const char  *text,
+             gboolean     out_of_range)
 {
   g_autofree char *accepted = describe_range (pspec);
 
-  g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-               _("“%s” is not valid for %s; accepted: %s"), text, property, accepted);
-  return FALSE;
-}
-
-/* range errors quote what the user typed */
-static gboolean
-out_of_range_error (GError     **error,
-                    GParamSpec  *pspec,
-                    const char  *property,
-                    const char  *text)
-{
-  g_autofree char *accepted = describe_range (pspec);
-
-  g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-               _("%s is out of range for %s; accepted: %s"), text, property, accepted);
+  if (out_of_range)
+    g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                 _("%s is out of range for %s; accepted: %s"), text, property, accepted);
+  else
+    g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                 _("“%s” is not valid for %s; accepted: %s"), text, property, accepted);
   return FALSE;
 }
 
@@ -1418,11 +1410,11 @@ number_from_text (GParamSpec  *pspec,
   double d;
 
   if (!(counts ? vc_parse_count (text, &d, &local) : vc_parse_number (text, &d, &local)))
-    return not_valid_error (error, pspec, property, text);
+    return value_error (error, pspec, property, text, FALSE);
   if (G_IS_PARAM_SPEC_UINT (pspec))
     {
       if (d != floor (d) || d < 0 || d > G_MAXUINT)
-        return out_of_range_error (error, pspec, property, text);
+        return value_error (error, pspec, property, text, TRUE);
       g_value_init (v, G_TYPE_UINT);
       g_value_set_uint (v, (guint) d);
     }
@@ -1432,7 +1424,7 @@ number_from_text (GParamSpec  *pspec,
       g_value_set_double (v, d);
     }
   if (g_param_value_validate (pspec, v))
-    return out_of_range_error (error, pspec, property, text);
+    return value_error (error, pspec, property, text, TRUE);
   return TRUE;
 }
 
@@ -1466,7 +1458,7 @@ vc_estimate_set_from_string (VcEstimate  *self,
   if (G_IS_PARAM_SPEC_ENUM (pspec) || G_IS_PARAM_SPEC_FLAGS (pspec) || G_IS_PARAM_SPEC_BOOLEAN (pspec))
     {
       if (!choice_from_text (pspec, text, &v))
-        return not_valid_error (error, pspec, property, text);
+        return value_error (error, pspec, property, text, FALSE);
     }
   else if (G_IS_PARAM_SPEC_UINT (pspec) || G_IS_PARAM_SPEC_DOUBLE (pspec))
     {
