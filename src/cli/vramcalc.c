@@ -223,6 +223,23 @@ option_error (GError    **error,
   return FALSE;
 }
 
+/* option_error() with a message to format: "“VALUE” is not …; accepted: …" */
+G_GNUC_PRINTF (3, 4)
+static gboolean
+option_errorf (GError    **error,
+               const char *option,
+               const char *format,
+               ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  return option_error (error, option, message);
+}
+
 static int
 usage_error (const char *option,
              const char *message)
@@ -340,10 +357,7 @@ set_format (Request     *req,
   else if (g_str_equal (value, "csv"))
     req->format = FORMAT_CSV;
   else
-    {
-      g_autofree char *msg = g_strdup_printf (_("“%s” is not a format; accepted: table, json, csv"), value);
-      return option_error (error, "format", msg);
-    }
+    return option_errorf (error, "format", _("“%s” is not a format; accepted: table, json, csv"), value);
   return TRUE;
 }
 
@@ -356,6 +370,130 @@ replace_str (char       **str,
   *str = g_strdup (value);
 }
 
+/* The Request member an option naming a file, a model or a GPU fills in; NULL for others. */
+static char **
+string_option_slot (Request *req,
+                    OptKind  kind)
+{
+  switch (kind)
+    {
+    case OPT_PRESET: return &req->preset;
+    case OPT_CONFIG: return &req->config_path;
+    case OPT_MODEL: return &req->model_path;
+    case OPT_METHOD: return &req->method;
+    case OPT_PROFILE: return &req->profile_path;
+    case OPT_SAVE_PROFILE: return &req->save_path;
+    case OPT_FIT_GPU: return &req->fit_gpu;
+    default: return NULL;
+    }
+}
+
+/* The action an option asks for instead of an estimate; FALSE for an option that is not one. */
+static gboolean
+option_action (OptKind  kind,
+               Action  *action)
+{
+  switch (kind)
+    {
+    case OPT_LIST_PRESETS: *action = ACTION_LIST_PRESETS; return TRUE;
+    case OPT_LIST_GPUS: *action = ACTION_LIST_GPUS; return TRUE;
+    case OPT_LIST_LOCAL_GPUS: *action = ACTION_LIST_LOCAL_GPUS; return TRUE;
+    case OPT_HELP: *action = ACTION_HELP; return TRUE;
+    case OPT_VERSION: *action = ACTION_VERSION; return TRUE;
+    default: return FALSE;
+    }
+}
+
+static gboolean
+apply_zero (Request       *req,
+            const Option  *opt,
+            const char    *value,
+            GError       **error)
+{
+  static const char *stages[] = { "none", "zero-1", "zero-2", "zero-3" };
+
+  if (strlen (value) != 1 || value[0] < '0' || value[0] > '3')
+    return option_errorf (error, opt->name, _("“%s” is not a ZeRO stage; accepted: 0, 1, 2, 3"), value);
+  add_setting (req, opt->property, stages[value[0] - '0']);
+  return TRUE;
+}
+
+static gboolean
+apply_fsdp (Request       *req,
+            const Option  *opt,
+            const char    *value,
+            GError       **error)
+{
+  g_autofree char *nick = NULL;
+
+  if (!g_str_equal (value, "full") && !g_str_equal (value, "grad-op") && !g_str_equal (value, "hybrid"))
+    return option_errorf (error, opt->name, _("“%s” is not an FSDP sharding strategy; accepted: full, grad-op, hybrid"), value);
+  nick = g_strconcat ("fsdp-", value, NULL);
+  add_setting (req, opt->property, nick);
+  return TRUE;
+}
+
+static gboolean
+apply_solve (Request       *req,
+             const Option  *opt,
+             const char    *value,
+             GError       **error)
+{
+  g_autoptr(GEnumClass) klass = g_type_class_ref (VC_TYPE_SOLVE_VARIABLE);
+
+  if (g_enum_get_value_by_nick (klass, value) == NULL)
+    return option_errorf (error, opt->name, _("“%s” is not something to solve for; accepted: seq, batch, concurrency"), value);
+  replace_str (&req->solve, value);
+  return TRUE;
+}
+
+static gboolean
+apply_gpu_count (Request       *req,
+                 const Option  *opt,
+                 const char    *value,
+                 GError       **error)
+{
+  guint64 n;
+
+  if (!g_ascii_string_to_unsigned (value, 10, 1, 100000, &n, NULL))
+    return option_errorf (error, opt->name, _("“%s” is not a GPU count; accepted: a whole number from 1 to 100000"), value);
+  req->gpu_count = n;
+  return TRUE;
+}
+
+/* The options whose value is checked here, before any estimate */
+static gboolean
+apply_checked_option (Request       *req,
+                      const Option  *opt,
+                      const char    *value,
+                      GError       **error)
+{
+  switch (opt->kind)
+    {
+    case OPT_GPU:
+      if (strchr (value, ';'))
+        return option_error (error, opt->name, _("one GPU per --gpu option; “;” is not allowed in its name"));
+      g_string_append_printf (req->custom_gpus, "%s%s", req->custom_gpus->len ? ";" : "", value);
+      return TRUE;
+    case OPT_ZERO:
+      return apply_zero (req, opt, value, error);
+    case OPT_FSDP:
+      return apply_fsdp (req, opt, value, error);
+    case OPT_GPU_LAYERS:
+      if (g_str_equal (value, "0"))
+        return option_error (error, opt->name, _("0 keeps every layer in system RAM, with nothing to estimate on the GPU; "
+                                                  "accepted: 1 or more layers (more than the model has puts it all on the GPU)"));
+      add_setting (req, opt->property, value);
+      return TRUE;
+    case OPT_SOLVE:
+      return apply_solve (req, opt, value, error);
+    case OPT_GPU_COUNT:
+      return apply_gpu_count (req, opt, value, error);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
 static gboolean
 apply_option (Request     *req,
               const char  *option_name,
@@ -363,6 +501,8 @@ apply_option (Request     *req,
               GError     **error)
 {
   const Option *opt = find_option (option_name + 2);
+  char **slot;
+  Action action;
 
   g_assert (opt != NULL);
   if (opt->arg == NULL && !check_switch_value (req, option_name, &value, FALSE, error))
@@ -372,119 +512,31 @@ apply_option (Request     *req,
     {
     case OPT_PROPERTY:
       add_setting (req, opt->property, value);
-      break;
+      return TRUE;
     case OPT_TRUE:
     case OPT_FALSE:
       add_setting (req, opt->property, opt->kind == OPT_TRUE ? "true" : "false");
-      break;
-    case OPT_PRESET:
-      replace_str (&req->preset, value);
-      break;
-    case OPT_CONFIG:
-      replace_str (&req->config_path, value);
-      break;
+      return TRUE;
     case OPT_APPROXIMATE:
       req->approximate = TRUE;
-      break;
-    case OPT_MODEL:
-      replace_str (&req->model_path, value);
-      break;
-    case OPT_METHOD:
-      replace_str (&req->method, value);
-      break;
-    case OPT_FORMAT:
-      return set_format (req, value, error);
-    case OPT_PROFILE:
-      replace_str (&req->profile_path, value);
-      break;
-    case OPT_SAVE_PROFILE:
-      replace_str (&req->save_path, value);
-      break;
-    case OPT_GPU:
-      if (strchr (value, ';'))
-        return option_error (error, opt->name, _("one GPU per --gpu option; “;” is not allowed in its name"));
-      g_string_append_printf (req->custom_gpus, "%s%s", req->custom_gpus->len ? ";" : "", value);
-      break;
-    case OPT_ZERO:
-      {
-        static const char *stages[] = { "none", "zero-1", "zero-2", "zero-3" };
-
-        if (strlen (value) != 1 || value[0] < '0' || value[0] > '3')
-          {
-            g_autofree char *msg = g_strdup_printf (_("“%s” is not a ZeRO stage; accepted: 0, 1, 2, 3"), value);
-            return option_error (error, opt->name, msg);
-          }
-        add_setting (req, opt->property, stages[value[0] - '0']);
-      }
-      break;
-    case OPT_FSDP:
-      if (!g_str_equal (value, "full") && !g_str_equal (value, "grad-op") && !g_str_equal (value, "hybrid"))
-        {
-          g_autofree char *msg = g_strdup_printf (_("“%s” is not an FSDP sharding strategy; accepted: full, grad-op, hybrid"), value);
-          return option_error (error, opt->name, msg);
-        }
-      {
-        g_autofree char *nick = g_strconcat ("fsdp-", value, NULL);
-        add_setting (req, opt->property, nick);
-      }
-      break;
-    case OPT_GPU_LAYERS:
-      if (g_str_equal (value, "0"))
-        return option_error (error, opt->name, _("0 keeps every layer in system RAM, with nothing to estimate on the GPU; "
-                                                  "accepted: 1 or more layers (more than the model has puts it all on the GPU)"));
-      add_setting (req, opt->property, value);
-      break;
+      return TRUE;
     case OPT_EXPLAIN:
       req->explain = TRUE;
-      break;
-    case OPT_SOLVE:
-      {
-        g_autoptr(GEnumClass) klass = g_type_class_ref (VC_TYPE_SOLVE_VARIABLE);
-
-        if (g_enum_get_value_by_nick (klass, value) == NULL)
-          {
-            g_autofree char *msg = g_strdup_printf (_("“%s” is not something to solve for; accepted: seq, batch, concurrency"), value);
-            return option_error (error, opt->name, msg);
-          }
-        replace_str (&req->solve, value);
-      }
-      break;
-    case OPT_FIT_GPU:
-      replace_str (&req->fit_gpu, value);
-      break;
-    case OPT_GPU_COUNT:
-      {
-        guint64 n;
-
-        if (!g_ascii_string_to_unsigned (value, 10, 1, 100000, &n, NULL))
-          {
-            g_autofree char *msg = g_strdup_printf (_("“%s” is not a GPU count; accepted: a whole number from 1 to 100000"), value);
-            return option_error (error, opt->name, msg);
-          }
-        req->gpu_count = n;
-      }
-      break;
-    case OPT_LIST_PRESETS:
-      set_action (req, ACTION_LIST_PRESETS, option_name);
-      break;
-    case OPT_LIST_GPUS:
-      set_action (req, ACTION_LIST_GPUS, option_name);
-      break;
+      return TRUE;
     case OPT_THIS_COMPUTER:
       req->this_computer = TRUE;
-      break;
-    case OPT_LIST_LOCAL_GPUS:
-      set_action (req, ACTION_LIST_LOCAL_GPUS, option_name);
-      break;
-    case OPT_HELP:
-      set_action (req, ACTION_HELP, option_name);
-      break;
-    case OPT_VERSION:
-      set_action (req, ACTION_VERSION, option_name);
-      break;
+      return TRUE;
+    case OPT_FORMAT:
+      return set_format (req, value, error);
     default:
-      g_assert_not_reached ();
+      break;
     }
+  if ((slot = string_option_slot (req, opt->kind)) != NULL)
+    replace_str (slot, value);
+  else if (option_action (opt->kind, &action))
+    set_action (req, action, option_name);
+  else
+    return apply_checked_option (req, opt, value, error);
   return TRUE;
 }
 
@@ -923,6 +975,185 @@ parse_command_line (GOptionContext  *context,
   return TRUE;
 }
 
+/* The option that sets @property, for messages; with @skip_negated, never a --no-NAME. */
+static const char *
+option_for_property (const char *property,
+                     gboolean    skip_negated)
+{
+  for (guint o = 0; o < G_N_ELEMENTS (options); o++)
+    if (g_strcmp0 (options[o].property, property) == 0 && !(skip_negated && options[o].kind == OPT_FALSE))
+      return options[o].name;
+  return NULL;
+}
+
+static int
+load_request_profile (Request   *req,
+                      VcProfile *profile)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (req->profile_path);
+
+  if (!vc_profile_load (profile, file, NULL, &error))
+    {
+      g_autofree char *msg = g_strdup_printf ("%s: %s", req->profile_path, error->message);
+      return usage_error ("profile", msg);
+    }
+  return 0;
+}
+
+/* --this-computer: this computer's GPUs join the --gpu cards */
+static int
+add_this_computer (Request *req)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) gpus = local_gpus (&error);
+  g_autofree char *text = NULL;
+
+  if (gpus == NULL)
+    {
+      g_printerr ("vramcalc: --this-computer: %s\n", error->message);
+      return 1;
+    }
+  text = vc_local_gpus_to_custom (gpus);
+  g_string_append_printf (req->custom_gpus, "%s%s", req->custom_gpus->len ? ";" : "", text);
+  return 0;
+}
+
+/* --preset, then the refusals of options that name the model twice */
+static int
+apply_model_choice (Request    *req,
+                    VcEstimate *estimate)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (req->preset && !vc_estimate_set_preset (estimate, req->preset, &error))
+    return usage_error ("preset", error->message);
+  if (req->approximate && !req->config_path && !req->model_path)
+    return usage_error ("approximate", _("applies to a model read with --config or --model; give one of them"));
+  if (req->config_path && req->preset)
+    return usage_error ("config", _("--config and --preset both name the model; give one of them"));
+  if (req->model_path && (req->preset || req->config_path))
+    return usage_error ("model", _("--model, --config and --preset all name the model; give one of them"));
+  return 0;
+}
+
+/* A config.json or a model's files are applied like a preset: every other option overrides
+ * them; with no --precision the weights are the tensors' own bytes. */
+static int
+apply_model_file (Request    *req,
+                  VcEstimate *estimate)
+{
+  g_autoptr(GError) error = NULL;
+  const char *option = req->model_path ? "model" : "config";
+  g_autoptr(VcModelFile) model = NULL;
+  VcHfConfig *config;
+
+  if (req->model_path)
+    model = vc_model_file_new_for_path (req->model_path, &error);
+  else
+    /* the config.json alone, its quantization_config sized as an import does */
+    model = vc_model_file_new_for_config_path (req->config_path, &error);
+  if (model == NULL)
+    return usage_error (option, error->message);
+  /* exact or refused, unless the user asks for an approximate estimate */
+  config = vc_model_file_get_config (model);
+  if (config != NULL && !req->approximate && !vc_hf_config_check_exact (config, &error))
+    {
+      g_autofree char *msg = g_strdup_printf (_("%s; --approximate estimates it anyway, naming what is not understood"),
+                                              error->message);
+      return usage_error (option, msg);
+    }
+  vc_model_file_apply (model, estimate);
+  if (vc_model_file_get_warning (model))
+    g_printerr ("vramcalc: %s\n", vc_model_file_get_warning (model));
+  return 0;
+}
+
+/* Every property option in command-line order, but --precision, which is the precision of
+ * the mode estimated, known once every option is read: it is left in @precision. */
+static int
+apply_settings (Request     *req,
+                VcEstimate  *estimate,
+                const char **precision)
+{
+  g_autoptr(GError) error = NULL;
+
+  for (guint k = 0; k < req->settings->len; k += 2)
+    {
+      const char *property = req->settings->pdata[k];
+      const char *value = req->settings->pdata[k + 1];
+
+      if (g_str_equal (property, "precision"))
+        {
+          *precision = value;
+          continue;
+        }
+      if (!vc_estimate_set_from_string (estimate, property, value, &error))
+        {
+          const char *option = option_for_property (property, FALSE);
+
+          return usage_error (option ? option : property, error->message);
+        }
+    }
+  return 0;
+}
+
+/* An option of the other mode is kept (in a saved profile) but not used: say so. */
+static void
+note_other_mode_options (Request    *req,
+                         VcEstimate *estimate)
+{
+  static const char *const training_only[] = {
+    "finetune", "optimizer", "optimizer-precision", "lora-rank", "lora-percent", "lora-targets",
+    "mixed-precision", "checkpointing", "loss", "compile", "train-embeddings", "training-precision", NULL,
+  };
+  static const char *const inference_only[] = { "concurrency", "kv-precision", NULL };
+  gboolean training = vc_estimate_get_inputs (estimate)->mode == VC_MODE_TRAINING;
+
+  for (guint k = 0; k < req->settings->len; k += 2)
+    {
+      const char *property = req->settings->pdata[k];
+      gboolean other = training ? g_strv_contains (inference_only, property)
+                                : g_strv_contains (training_only, property);
+      const char *option = other ? option_for_property (property, TRUE) : NULL;
+
+      if (option == NULL)
+        continue;
+      if (training)
+        g_printerr (_("vramcalc: note: --%s applies to inference; the training estimate does not use it\n"), option);
+      else
+        g_printerr (_("vramcalc: note: --%s applies to training; the inference estimate does not use it\n"), option);
+    }
+}
+
+/* --precision: the weights' precision in inference, the parameters' in training */
+static int
+apply_precision (VcEstimate *estimate,
+                 const char *precision)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcEstimate) scratch = NULL;
+
+  if (vc_estimate_get_inputs (estimate)->mode != VC_MODE_TRAINING)
+    {
+      if (!vc_estimate_set_from_string (estimate, "precision", precision, &error))
+        return usage_error ("precision", error->message);
+      return 0;
+    }
+  if (vc_estimate_set_from_string (estimate, "training-precision", precision, &error))
+    return 0;
+
+  g_clear_error (&error);
+  scratch = vc_estimate_new ();
+  /* a precision, but not one a training run keeps its parameters in */
+  if (vc_estimate_set_from_string (scratch, "precision", precision, NULL))
+    return usage_error ("precision",
+                        _("in training the parameter precision is fp32, fp16 or bf16; "
+                          "the QLoRA scenarios quantize the base model to 8 or 4 bits themselves"));
+  vc_estimate_set_from_string (scratch, "precision", precision, &error);
+  return usage_error ("precision", error->message);
+}
+
 /* The profile, the preset or config, the method, then every other option in command-line
  * order: each one overrides what comes before it, whatever its place on the line. */
 static int
@@ -933,148 +1164,30 @@ apply_request (Request    *req,
   g_autoptr(GError) error = NULL;
   const char *method = req->method;
   const char *precision = NULL;
+  int status;
 
-  if (req->profile_path)
-    {
-      g_autoptr(GFile) file = g_file_new_for_commandline_arg (req->profile_path);
-
-      if (!vc_profile_load (profile, file, NULL, &error))
-        {
-          g_autofree char *msg = g_strdup_printf ("%s: %s", req->profile_path, error->message);
-          return usage_error ("profile", msg);
-        }
-    }
-  if (req->this_computer)
-    {
-      g_autoptr(GPtrArray) gpus = local_gpus (&error);
-      g_autofree char *text = NULL;
-
-      if (gpus == NULL)
-        {
-          g_printerr ("vramcalc: --this-computer: %s\n", error->message);
-          return 1;
-        }
-      text = vc_local_gpus_to_custom (gpus);
-      g_string_append_printf (req->custom_gpus, "%s%s", req->custom_gpus->len ? ";" : "", text);
-    }
+  if (req->profile_path && (status = load_request_profile (req, profile)) != 0)
+    return status;
+  if (req->this_computer && (status = add_this_computer (req)) != 0)
+    return status;
   if (req->custom_gpus->len > 0)
     add_setting (req, "custom-gpus", req->custom_gpus->str);
 
-  if (req->preset && !vc_estimate_set_preset (estimate, req->preset, &error))
-    return usage_error ("preset", error->message);
-  if (req->approximate && !req->config_path && !req->model_path)
-    return usage_error ("approximate", _("applies to a model read with --config or --model; give one of them"));
-  if (req->config_path && req->preset)
-    return usage_error ("config", _("--config and --preset both name the model; give one of them"));
-  if (req->model_path && (req->preset || req->config_path))
-    return usage_error ("model", _("--model, --config and --preset all name the model; give one of them"));
-  /* a config.json or a model's files are applied like a preset: every other option overrides
-   * them; with no --precision the weights are the tensors' own bytes */
-  if (req->config_path || req->model_path)
-    {
-      const char *option = req->model_path ? "model" : "config";
-      g_autoptr(VcModelFile) model = NULL;
-      VcHfConfig *config;
-
-      if (req->model_path)
-        model = vc_model_file_new_for_path (req->model_path, &error);
-      else
-        /* the config.json alone, its quantization_config sized as an import does */
-        model = vc_model_file_new_for_config_path (req->config_path, &error);
-      if (model == NULL)
-        return usage_error (option, error->message);
-      /* exact or refused, unless the user asks for an approximate estimate */
-      config = vc_model_file_get_config (model);
-      if (config != NULL && !req->approximate && !vc_hf_config_check_exact (config, &error))
-        {
-          g_autofree char *msg = g_strdup_printf (_("%s; --approximate estimates it anyway, naming what is not understood"),
-                                                  error->message);
-          return usage_error (option, msg);
-        }
-      vc_model_file_apply (model, estimate);
-      if (vc_model_file_get_warning (model))
-        g_printerr ("vramcalc: %s\n", vc_model_file_get_warning (model));
-    }
+  if ((status = apply_model_choice (req, estimate)) != 0)
+    return status;
+  if ((req->config_path || req->model_path) && (status = apply_model_file (req, estimate)) != 0)
+    return status;
   /* a profile keeps its own method unless --method is given */
   if (!method && !req->profile_path)
     method = (req->preset || req->config_path || req->model_path || req->arch_given) ? "architecture" : "rule-of-thumb";
   if (method && !vc_estimate_set_from_string (estimate, "method", method, &error))
     return usage_error ("method", error->message);
 
-  for (guint k = 0; k < req->settings->len; k += 2)
-    {
-      const char *property = req->settings->pdata[k];
-      const char *value = req->settings->pdata[k + 1];
-
-      /* --precision is the precision of the mode estimated, known once every option is read */
-      if (g_str_equal (property, "precision"))
-        {
-          precision = value;
-          continue;
-        }
-      if (!vc_estimate_set_from_string (estimate, property, value, &error))
-        {
-          const char *option = property;
-
-          for (guint o = 0; o < G_N_ELEMENTS (options); o++)
-            if (g_strcmp0 (options[o].property, property) == 0)
-              {
-                option = options[o].name;
-                break;
-              }
-          return usage_error (option, error->message);
-        }
-    }
-  /* an option of the other mode is kept (in a saved profile) but not used: say so */
-  {
-    static const char *const training_only[] = {
-      "finetune", "optimizer", "optimizer-precision", "lora-rank", "lora-percent", "lora-targets",
-      "mixed-precision", "checkpointing", "loss", "compile", "train-embeddings", "training-precision", NULL,
-    };
-    static const char *const inference_only[] = { "concurrency", "kv-precision", NULL };
-    gboolean training = vc_estimate_get_inputs (estimate)->mode == VC_MODE_TRAINING;
-
-    for (guint k = 0; k < req->settings->len; k += 2)
-      {
-        const char *property = req->settings->pdata[k];
-        gboolean other = training ? g_strv_contains (inference_only, property)
-                                  : g_strv_contains (training_only, property);
-
-        for (guint o = 0; other && o < G_N_ELEMENTS (options); o++)
-          if (g_strcmp0 (options[o].property, property) == 0 && options[o].kind != OPT_FALSE)
-            {
-              if (training)
-                g_printerr (_("vramcalc: note: --%s applies to inference; the training estimate does not use it\n"),
-                            options[o].name);
-              else
-                g_printerr (_("vramcalc: note: --%s applies to training; the inference estimate does not use it\n"),
-                            options[o].name);
-              break;
-            }
-      }
-  }
-
+  if ((status = apply_settings (req, estimate, &precision)) != 0)
+    return status;
+  note_other_mode_options (req, estimate);
   if (precision != NULL)
-    {
-      if (vc_estimate_get_inputs (estimate)->mode != VC_MODE_TRAINING)
-        {
-          if (!vc_estimate_set_from_string (estimate, "precision", precision, &error))
-            return usage_error ("precision", error->message);
-        }
-      else if (!vc_estimate_set_from_string (estimate, "training-precision", precision, &error))
-        {
-          g_autoptr(VcEstimate) scratch = vc_estimate_new ();
-
-          g_clear_error (&error);
-          /* a precision, but not one a training run keeps its parameters in */
-          if (vc_estimate_set_from_string (scratch, "precision", precision, NULL))
-            return usage_error ("precision",
-                                _("in training the parameter precision is fp32, fp16 or bf16; "
-                                  "the QLoRA scenarios quantize the base model to 8 or 4 bits themselves"));
-          vc_estimate_set_from_string (scratch, "precision", precision, &error);
-          return usage_error ("precision", error->message);
-        }
-    }
+    return apply_precision (estimate, precision);
   return 0;
 }
 

@@ -39,6 +39,94 @@ fail (GError     **error,
   return FALSE;
 }
 
+/* The temporary file beside @real, with the old file's permissions; -1 with @error set. */
+static int
+open_temporary (const char  *real,
+                gboolean     exists,
+                int          mode,
+                char       **tmp,
+                GError     **error)
+{
+  g_autofree char *dir = g_path_get_dirname (real);
+  g_autofree char *base = g_path_get_basename (real);
+  int fd, saved;
+
+  *tmp = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
+  fd = g_mkstemp_full (*tmp, O_WRONLY | O_CLOEXEC, exists ? (mode & 0777) : 0666);
+  if (fd < 0)
+    {
+      saved = errno;
+      if (exists)
+        fail (error, saved,
+              _("cannot write in the file's folder (%s); a save writes a new file beside the "
+                "old one and never writes over it, so the file was left as it was"),
+              g_strerror (saved));
+      else
+        fail (error, saved, _("cannot create the file: %s"), g_strerror (saved));
+      return -1;
+    }
+  if (exists)
+    (void) fchmod (fd, mode);
+  return fd;
+}
+
+/* Writes everything and syncs it: 0, or the errno of what failed (ECANCELED when cancelled). */
+static int
+write_all (int            fd,
+           const char    *data,
+           gsize          length,
+           GCancellable  *cancellable)
+{
+  gsize done = 0;
+
+  while (done < length)
+    {
+      gssize n;
+
+      if (g_cancellable_is_cancelled (cancellable))
+        return ECANCELED;
+      n = write (fd, data + done, length - done);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return errno;
+      done += n;
+    }
+  if (fsync (fd) != 0)
+    return errno;
+  return 0;
+}
+
+/* The rename itself reaches the disk with the folder. */
+static void
+sync_folder (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  int fd = g_open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+
+  if (fd >= 0)
+    {
+      (void) fsync (fd);
+      close (fd);
+    }
+}
+
+static gboolean
+write_failed (GError   **error,
+              int        saved,
+              gboolean   exists)
+{
+  if (saved == ECANCELED)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("the save was cancelled"));
+      return FALSE;
+    }
+  if (exists)
+    return fail (error, saved, _("cannot write the file: %s; the old file was left as it was"),
+                 g_strerror (saved));
+  return fail (error, saved, _("cannot write the file: %s; nothing was saved"), g_strerror (saved));
+}
+
 static gboolean
 replace_local (const char    *path,
                const char    *data,
@@ -47,13 +135,10 @@ replace_local (const char    *path,
                GError       **error)
 {
   g_autofree char *real = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *base = NULL;
   g_autofree char *tmp = NULL;
   struct stat st;
   gboolean exists;
   int mode = 0666, fd, saved;
-  gsize done = 0;
 
   /* a link is followed: the file it names is replaced, the link stays */
   real = realpath (path, NULL);
@@ -66,81 +151,24 @@ replace_local (const char    *path,
   if (exists)
     mode = st.st_mode & 07777;
 
-  dir = g_path_get_dirname (real);
-  base = g_path_get_basename (real);
-  tmp = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
-  fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, exists ? (mode & 0777) : 0666);
+  fd = open_temporary (real, exists, mode, &tmp, error);
   if (fd < 0)
-    {
-      saved = errno;
-      if (exists)
-        return fail (error, saved,
-                     _("cannot write in the file's folder (%s); a save writes a new file beside the "
-                       "old one and never writes over it, so the file was left as it was"),
-                     g_strerror (saved));
-      return fail (error, saved, _("cannot create the file: %s"), g_strerror (saved));
-    }
-  if (exists)
-    (void) fchmod (fd, mode);
+    return FALSE;
 
-  while (done < length)
-    {
-      gssize n;
-
-      if (g_cancellable_is_cancelled (cancellable))
-        {
-          saved = ECANCELED;
-          goto failed;
-        }
-      n = write (fd, data + done, length - done);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          saved = errno;
-          goto failed;
-        }
-      done += n;
-    }
-  if (fsync (fd) != 0)
-    {
-      saved = errno;
-      goto failed;
-    }
-  if (close (fd) != 0)
-    {
-      saved = errno;
-      fd = -1;
-      goto failed;
-    }
-  fd = -1;
-  if (g_rename (tmp, real) != 0)
-    {
-      saved = errno;
-      goto failed;
-    }
-  /* the rename itself reaches the disk with the folder */
-  fd = g_open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-  if (fd >= 0)
-    {
-      (void) fsync (fd);
-      close (fd);
-    }
-  return TRUE;
-
-failed:
-  if (fd >= 0)
+  saved = write_all (fd, data, length, cancellable);
+  if (saved != 0)
     close (fd);
-  g_unlink (tmp);
-  if (saved == ECANCELED)
+  else if (close (fd) != 0)
+    saved = errno;
+  else if (g_rename (tmp, real) != 0)
+    saved = errno;
+  if (saved != 0)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("the save was cancelled"));
-      return FALSE;
+      g_unlink (tmp);
+      return write_failed (error, saved, exists);
     }
-  if (exists)
-    return fail (error, saved, _("cannot write the file: %s; the old file was left as it was"),
-                 g_strerror (saved));
-  return fail (error, saved, _("cannot write the file: %s; nothing was saved"), g_strerror (saved));
+  sync_folder (real);
+  return TRUE;
 }
 
 /* Other locations (GVfs): GIO's replace, abandoning the temporary file on a failed write. */

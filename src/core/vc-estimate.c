@@ -334,6 +334,94 @@ leave_preset (VcEstimate *self)
     self->inputs.field = v_;                                        \
   } G_STMT_END
 
+/* The properties with setters of their own: each notifies and invalidates only on a change. */
+static void
+set_property_by_setter (VcEstimate   *self,
+                        guint         prop_id,
+                        const GValue *value)
+{
+  g_autoptr(GError) error = NULL;
+
+  switch (prop_id)
+    {
+    case PROP_PRESET:
+      if (!vc_estimate_set_preset (self, g_value_get_string (value), &error))
+        g_warning ("%s", error->message);
+      return;
+    case PROP_MODEL_NAME:
+      vc_estimate_set_model_name (self, g_value_get_string (value));
+      return;
+    case PROP_CUSTOM_GPUS:
+      if (!vc_estimate_set_custom_gpus (self, g_value_get_string (value), &error))
+        g_warning ("%s", error->message);
+      return;
+    case PROP_CHART_GPUS:
+      if (!vc_estimate_set_chart_gpus (self, g_value_get_string (value), &error))
+        g_warning ("%s", error->message);
+      return;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+set_source_text (VcEstimate   *self,
+                 guint         prop_id,
+                 const GValue *value,
+                 GParamSpec   *pspec)
+{
+  char **field = prop_id == PROP_SOURCE_FORMAT ? &self->source_format : &self->source_quantization;
+  const char *text = g_value_get_string (value) ? g_value_get_string (value) : "";
+
+  if (g_strcmp0 (*field, text) == 0)
+    return;
+  g_free (*field);
+  *field = g_strdup (text);
+  /* a GGUF runs in llama.cpp: its compute buffer is the activations */
+  self->inputs.llama_cpp = g_str_equal (self->source_format, "gguf");
+  g_object_notify_by_pspec (G_OBJECT (self), pspec);
+  invalidate (self);
+}
+
+static void
+set_unit (VcEstimate   *self,
+          const GValue *value,
+          GParamSpec   *pspec)
+{
+  if (self->unit == (VcUnit) g_value_get_enum (value))
+    return;
+  self->unit = g_value_get_enum (value);
+  g_object_notify_by_pspec (G_OBJECT (self), pspec);
+  /* the breakdown's rows carry the unit */
+  invalidate (self);
+}
+
+static void
+set_arch_property (VcEstimate   *self,
+                   guint         prop_id,
+                   const GValue *value,
+                   GParamSpec   *pspec)
+{
+  const VcArchField *f;
+  guint v;
+
+  if (prop_id < PROP_ARCH_0 || prop_id >= PROP_ARCH_0 + n_arch_fields)
+    {
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (self, prop_id, pspec);
+      return;
+    }
+  f = &arch_fields[prop_id - PROP_ARCH_0];
+  v = f->type == VC_ARCH_FIELD_BOOL ? (guint) g_value_get_boolean (value)
+    : f->type == VC_ARCH_FIELD_NORM ? (guint) g_value_get_enum (value)
+    : g_value_get_uint (value);
+  if (vc_arch_field_get (&self->inputs.arch, f) == v)
+    return;
+  vc_arch_field_set (&self->inputs.arch, f, v);
+  leave_preset (self);
+  g_object_notify_by_pspec (G_OBJECT (self), pspec);
+  invalidate (self);
+}
+
 static void
 vc_estimate_set_property (GObject      *object,
                           guint         prop_id,
@@ -348,14 +436,11 @@ vc_estimate_set_property (GObject      *object,
     case PROP_METHOD: SET_FIELD (method, g_value_get_enum); break;
     case PROP_MODEL_TYPE: SET_FIELD (model_type, g_value_get_enum); leave_preset (self); break;
     case PROP_PRESET:
-      {
-        g_autoptr(GError) error = NULL;
-
-        if (!vc_estimate_set_preset (self, g_value_get_string (value), &error))
-          g_warning ("%s", error->message);
-      }
+    case PROP_MODEL_NAME:
+    case PROP_CUSTOM_GPUS:
+    case PROP_CHART_GPUS:
+      set_property_by_setter (self, prop_id, value);
       return;
-    case PROP_MODEL_NAME: vc_estimate_set_model_name (self, g_value_get_string (value)); return;
     case PROP_PARAMETERS: SET_FIELD (parameters, g_value_get_double); leave_preset (self); break;
     case PROP_ACTIVE_PARAMETERS: SET_FIELD (active_parameters, g_value_get_double); leave_preset (self); break;
     case PROP_PRECISION: SET_FIELD (precision, g_value_get_enum); break;
@@ -383,19 +468,8 @@ vc_estimate_set_property (GObject      *object,
     case PROP_MFU: SET_FIELD (mfu, g_value_get_double); break;
     case PROP_SOURCE_FORMAT:
     case PROP_SOURCE_QUANTIZATION:
-      {
-        char **field = prop_id == PROP_SOURCE_FORMAT ? &self->source_format : &self->source_quantization;
-
-        if (g_strcmp0 (*field, g_value_get_string (value) ? g_value_get_string (value) : "") == 0)
-          return;
-        g_free (*field);
-        *field = g_strdup (g_value_get_string (value) ? g_value_get_string (value) : "");
-        /* a GGUF runs in llama.cpp: its compute buffer is the activations */
-        self->inputs.llama_cpp = g_str_equal (self->source_format, "gguf");
-        g_object_notify_by_pspec (object, pspec);
-        invalidate (self);
-        return;
-      }
+      set_source_text (self, prop_id, value, pspec);
+      return;
     case PROP_SOURCE_WEIGHTS_BYTES: SET_FIELD (source_weights_bytes, g_value_get_double); break;
     case PROP_SOURCE_PARAMETERS: SET_FIELD (source_parameters, g_value_get_double); break;
     case PROP_SOURCE_ACTIVE_PARAMETERS: SET_FIELD (source_active_parameters, g_value_get_double); break;
@@ -410,45 +484,11 @@ vc_estimate_set_property (GObject      *object,
     case PROP_GPU_LAYERS: SET_FIELD (layout.gpu_layers, g_value_get_uint); break;
     case PROP_EXPERTS_ON_CPU: SET_FIELD (layout.experts_on_cpu, g_value_get_boolean); break;
     case PROP_GPUS_PER_NODE: SET_FIELD (layout.gpus_per_node, g_value_get_uint); break;
-    case PROP_CUSTOM_GPUS:
-      {
-        g_autoptr(GError) error = NULL;
-
-        if (!vc_estimate_set_custom_gpus (self, g_value_get_string (value), &error))
-          g_warning ("%s", error->message);
-      }
-      return;
-    case PROP_CHART_GPUS:
-      {
-        g_autoptr(GError) error = NULL;
-
-        if (!vc_estimate_set_chart_gpus (self, g_value_get_string (value), &error))
-          g_warning ("%s", error->message);
-      }
-      return;
     case PROP_UNIT:
-      if (self->unit == (VcUnit) g_value_get_enum (value))
-        return;
-      self->unit = g_value_get_enum (value);
-      g_object_notify_by_pspec (object, pspec);
-      /* the breakdown's rows carry the unit */
-      invalidate (self);
+      set_unit (self, value, pspec);
       return;
     default:
-      if (prop_id >= PROP_ARCH_0 && prop_id < PROP_ARCH_0 + n_arch_fields)
-        {
-          const VcArchField *f = &arch_fields[prop_id - PROP_ARCH_0];
-          guint v = f->type == VC_ARCH_FIELD_BOOL ? (guint) g_value_get_boolean (value)
-                  : f->type == VC_ARCH_FIELD_NORM ? (guint) g_value_get_enum (value)
-                  : g_value_get_uint (value);
-
-          if (vc_arch_field_get (&self->inputs.arch, f) == v)
-            return;
-          vc_arch_field_set (&self->inputs.arch, f, v);
-          leave_preset (self);
-          break;
-        }
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      set_arch_property (self, prop_id, value, pspec);
       return;
     }
   g_object_notify_by_pspec (object, pspec);
@@ -624,7 +664,7 @@ install_model_inputs (const VcInputs *d)
                        VC_TYPE_STATE_PRECISION, d->optimizer_precision, RW);
 }
 
-/* How it runs: batch, sequences, fine-tuning choices, overhead, GPUs and unit. */
+/* How it runs: batch, sequences, fine-tuning and attention choices. */
 static void
 install_run_inputs (const VcInputs *d)
 {
@@ -666,6 +706,12 @@ install_run_inputs (const VcInputs *d)
     g_param_spec_boolean ("train-embeddings", N_("Train embeddings"),
                           N_("LoRA/QLoRA: the token embedding trains too (PEFT modules_to_save)"),
                           d->train_embeddings, RW);
+}
+
+/* Whose memory arithmetic, and the speed model's utilization. */
+static void
+install_engine_inputs (const VcInputs *d)
+{
   properties[PROP_OVERHEAD_GB] =
     g_param_spec_double ("overhead-gb", N_("Overhead (GB)"),
                          N_("CUDA context, libraries and framework per GPU, in GB (-1: the method's default)"),
@@ -685,6 +731,12 @@ install_run_inputs (const VcInputs *d)
     g_param_spec_double ("mfu", N_("Model FLOPs utilization"),
                          N_("Training: the share of the GPU's dense peak that the model's FLOPs reach"),
                          0.01, 1.0, d->mfu, RW);
+}
+
+/* How the GPUs share the model: parallelism, sharding and offload. */
+static void
+install_layout_inputs (const VcInputs *d)
+{
   properties[PROP_TP] =
     g_param_spec_uint ("tp", N_("Tensor parallel"),
                        N_("Inference: GPUs splitting each layer's heads and feed-forward columns (TP)"),
@@ -721,6 +773,13 @@ install_run_inputs (const VcInputs *d)
     g_param_spec_uint ("gpus-per-node", N_("GPUs per node"),
                        N_("GPUs in one machine: tensor parallelism and FSDP hybrid sharding stay inside it"),
                        1, 1024, d->layout.gpus_per_node, RW);
+}
+
+/* The GPUs added to the catalog and drawn on the chart, the unit, and what a model's files
+ * said about themselves. */
+static void
+install_gpu_and_source_inputs (const VcInputs *d)
+{
   properties[PROP_CUSTOM_GPUS] =
     g_param_spec_string ("custom-gpus", N_("Custom GPUs"),
                          N_("Cards added to the catalog: NAME=SIZE separated by semicolons; SIZE in GB, or with a GB, GiB or MiB unit"),
@@ -820,6 +879,9 @@ vc_estimate_class_init (VcEstimateClass *klass)
   properties = g_new0 (GParamSpec *, n_properties);
   install_model_inputs (&d);
   install_run_inputs (&d);
+  install_engine_inputs (&d);
+  install_layout_inputs (&d);
+  install_gpu_and_source_inputs (&d);
   install_results ();
   install_arch_inputs ();
   g_object_class_install_properties (object_class, n_properties, properties);
@@ -1278,6 +1340,94 @@ parse_flags (GFlagsClass *klass,
   return TRUE;
 }
 
+/* A value refused: not one the input takes, or out of its range (quoting what the user typed) */
+static gboolean
+value_error (GError     **error,
+             GParamSpec  *pspec,
+             const char  *property,
+             const char  *text,
+             gboolean     out_of_range)
+{
+  g_autofree char *accepted = describe_range (pspec);
+
+  if (out_of_range)
+    g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                 _("%s is out of range for %s; accepted: %s"), text, property, accepted);
+  else
+    g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                 _("“%s” is not valid for %s; accepted: %s"), text, property, accepted);
+  return FALSE;
+}
+
+/* An enum's nick, flags' nicks or a boolean word into @v; FALSE when @text is none of them. */
+static gboolean
+choice_from_text (GParamSpec *pspec,
+                  const char *text,
+                  GValue     *v)
+{
+  if (G_IS_PARAM_SPEC_ENUM (pspec))
+    {
+      GEnumValue *ev = g_enum_get_value_by_nick (G_PARAM_SPEC_ENUM (pspec)->enum_class, text);
+
+      if (ev == NULL)
+        return FALSE;
+      g_value_init (v, pspec->value_type);
+      g_value_set_enum (v, ev->value);
+      return TRUE;
+    }
+  if (G_IS_PARAM_SPEC_FLAGS (pspec))
+    {
+      guint flags;
+
+      if (!parse_flags (G_PARAM_SPEC_FLAGS (pspec)->flags_class, text, &flags) || flags == 0)
+        return FALSE;
+      g_value_init (v, pspec->value_type);
+      g_value_set_flags (v, flags);
+      return TRUE;
+    }
+  g_value_init (v, G_TYPE_BOOLEAN);
+  if (g_ascii_strcasecmp (text, "true") == 0 || g_ascii_strcasecmp (text, "yes") == 0 ||
+      g_str_equal (text, "1"))
+    g_value_set_boolean (v, TRUE);
+  else if (g_ascii_strcasecmp (text, "false") == 0 || g_ascii_strcasecmp (text, "no") == 0 ||
+           g_str_equal (text, "0"))
+    g_value_set_boolean (v, FALSE);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* A count or a number into @v, in the property's range. */
+static gboolean
+number_from_text (GParamSpec  *pspec,
+                  const char  *property,
+                  const char  *text,
+                  GValue      *v,
+                  GError     **error)
+{
+  g_autoptr(GError) local = NULL;
+  gboolean counts = G_IS_PARAM_SPEC_UINT (pspec) || g_str_has_suffix (property, "parameters");
+  double d;
+
+  if (!(counts ? vc_parse_count (text, &d, &local) : vc_parse_number (text, &d, &local)))
+    return value_error (error, pspec, property, text, FALSE);
+  if (G_IS_PARAM_SPEC_UINT (pspec))
+    {
+      if (d != floor (d) || d < 0 || d > G_MAXUINT)
+        return value_error (error, pspec, property, text, TRUE);
+      g_value_init (v, G_TYPE_UINT);
+      g_value_set_uint (v, (guint) d);
+    }
+  else
+    {
+      g_value_init (v, G_TYPE_DOUBLE);
+      g_value_set_double (v, d);
+    }
+  if (g_param_value_validate (pspec, v))
+    return value_error (error, pspec, property, text, TRUE);
+  return TRUE;
+}
+
 gboolean
 vc_estimate_set_from_string (VcEstimate  *self,
                              const char  *property,
@@ -1286,7 +1436,6 @@ vc_estimate_set_from_string (VcEstimate  *self,
 {
   GParamSpec *pspec;
   g_auto(GValue) v = G_VALUE_INIT;
-  g_autoptr(GError) local = NULL;
 
   g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
 
@@ -1306,68 +1455,15 @@ vc_estimate_set_from_string (VcEstimate  *self,
       return FALSE;
     }
 
-  if (G_IS_PARAM_SPEC_ENUM (pspec))
+  if (G_IS_PARAM_SPEC_ENUM (pspec) || G_IS_PARAM_SPEC_FLAGS (pspec) || G_IS_PARAM_SPEC_BOOLEAN (pspec))
     {
-      GEnumValue *ev = g_enum_get_value_by_nick (G_PARAM_SPEC_ENUM (pspec)->enum_class, text);
-
-      if (ev == NULL)
-        goto bad;
-      g_value_init (&v, pspec->value_type);
-      g_value_set_enum (&v, ev->value);
-    }
-  else if (G_IS_PARAM_SPEC_FLAGS (pspec))
-    {
-      guint flags;
-
-      if (!parse_flags (G_PARAM_SPEC_FLAGS (pspec)->flags_class, text, &flags) || flags == 0)
-        goto bad;
-      g_value_init (&v, pspec->value_type);
-      g_value_set_flags (&v, flags);
-    }
-  else if (G_IS_PARAM_SPEC_BOOLEAN (pspec))
-    {
-      g_value_init (&v, G_TYPE_BOOLEAN);
-      if (g_ascii_strcasecmp (text, "true") == 0 || g_ascii_strcasecmp (text, "yes") == 0 ||
-          g_str_equal (text, "1"))
-        g_value_set_boolean (&v, TRUE);
-      else if (g_ascii_strcasecmp (text, "false") == 0 || g_ascii_strcasecmp (text, "no") == 0 ||
-               g_str_equal (text, "0"))
-        g_value_set_boolean (&v, FALSE);
-      else
-        goto bad;
+      if (!choice_from_text (pspec, text, &v))
+        return value_error (error, pspec, property, text, FALSE);
     }
   else if (G_IS_PARAM_SPEC_UINT (pspec) || G_IS_PARAM_SPEC_DOUBLE (pspec))
     {
-      double d;
-      gboolean counts = G_IS_PARAM_SPEC_UINT (pspec) || g_str_has_suffix (property, "parameters");
-
-      if (!(counts ? vc_parse_count (text, &d, &local) : vc_parse_number (text, &d, &local)))
-        goto bad;
-      if (G_IS_PARAM_SPEC_UINT (pspec))
-        {
-          if (d != floor (d) || d < 0 || d > G_MAXUINT)
-            {
-              g_autofree char *accepted = describe_range (pspec);
-              g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                           _("%s is out of range for %s; accepted: %s"), text, property, accepted);
-              return FALSE;
-            }
-          g_value_init (&v, G_TYPE_UINT);
-          g_value_set_uint (&v, (guint) d);
-        }
-      else
-        {
-          g_value_init (&v, G_TYPE_DOUBLE);
-          g_value_set_double (&v, d);
-        }
-      /* range errors quote what the user typed */
-      if (g_param_value_validate (pspec, &v))
-        {
-          g_autofree char *accepted = describe_range (pspec);
-          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                       _("%s is out of range for %s; accepted: %s"), text, property, accepted);
-          return FALSE;
-        }
+      if (!number_from_text (pspec, property, text, &v, error))
+        return FALSE;
     }
   else
     {
@@ -1375,14 +1471,6 @@ vc_estimate_set_from_string (VcEstimate  *self,
       g_value_set_string (&v, text);
     }
   return vc_estimate_set_value (self, property, &v, error);
-
-bad:
-  {
-    g_autofree char *accepted = describe_range (pspec);
-    g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                 _("“%s” is not valid for %s; accepted: %s"), text, property, accepted);
-    return FALSE;
-  }
 }
 
 gboolean

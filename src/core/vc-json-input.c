@@ -61,6 +61,117 @@ integer_overflows (const char *literal,
   return negative ? u > (guint64) G_MAXINT64 + 1 : u > (guint64) G_MAXINT64;
 }
 
+/* Where scan() is in the data, and what it has seen so far */
+typedef struct
+{
+  const char *data;
+  gsize length;
+  gsize i;
+  guint depth;
+  gboolean done;             /* a complete top-level value was read */
+  gboolean negative;         /* a "-" word came before the next word */
+  const char *key;           /* the last string read: the member a number belongs to */
+  gsize key_len;
+  GHashTable *huge;
+  Scan *out;
+} Scanner;
+
+typedef enum
+{
+  COMMENT_NONE,
+  COMMENT_SKIPPED,
+  COMMENT_UNTERMINATED,      /* the parser refuses it: the scan stops */
+} CommentSkip;
+
+/* Steps over the comment that starts with the '/' at s->i, read in @style. */
+static CommentSkip
+skip_comment (Scanner      *s,
+              CommentStyle  style)
+{
+  const char *data = s->data;
+  gsize length = s->length, i = s->i;
+  const char *end = NULL;
+
+  if (style == COMMENTS_SLASH_PAIR)
+    {
+      end = memchr (data + i + 1, '/', length - i - 1);
+      if (end == NULL)
+        return COMMENT_UNTERMINATED;
+      s->i = end - data + 1;
+      return COMMENT_SKIPPED;
+    }
+  if (i + 1 < length && data[i + 1] == '/')
+    {
+      end = memchr (data + i, '\n', length - i);
+      s->i = end ? (gsize) (end - data) + 1 : length;
+      return COMMENT_SKIPPED;
+    }
+  if (i + 1 < length && data[i + 1] == '*')
+    {
+      end = g_strstr_len (data + i + 2, length - i - 2, "*/");
+      if (end == NULL)
+        return COMMENT_UNTERMINATED;
+      s->i = end - data + 2;
+      return COMMENT_SKIPPED;
+    }
+  /* a stray '/': a token like any other */
+  return COMMENT_NONE;
+}
+
+/* A string in @quote, from the quote at s->i; it becomes the key of what follows. */
+static void
+scan_string (Scanner *s,
+             char     quote)
+{
+  const char *data = s->data;
+  gsize start = ++s->i;
+
+  /* single-quoted strings have no escapes in json-glib: they end at the next quote */
+  while (s->i < s->length && data[s->i] != quote)
+    {
+      if (quote == '"' && data[s->i] == '\\')
+        {
+          if (s->length - s->i >= 6 && memcmp (data + s->i, "\\u0000", 6) == 0)
+            s->out->nul_escape = TRUE;
+          s->i += 2;
+        }
+      else
+        s->i++;
+    }
+  s->key = data + start;
+  s->key_len = MIN (s->i, s->length) - start;
+  s->i++;
+  s->negative = FALSE;
+  if (s->depth == 0)
+    s->done = TRUE;
+}
+
+/* A bare word: a number, true, false, null, or something the parser refuses */
+static void
+scan_word (Scanner *s)
+{
+  gsize start = s->i;
+  g_autofree char *word = NULL;
+
+  while (s->i < s->length && strchr (" \t\n\r/\"'[]{},:", s->data[s->i]) == NULL)
+    s->i++;
+  if (s->i == start)
+    s->i++;                        /* a stray '/' in C comment style */
+  word = g_strndup (s->data + start, s->i - start);
+  if (g_str_equal (word, "-"))
+    {
+      /* json-glib reads "- 5" as -5 */
+      s->negative = TRUE;
+      return;
+    }
+  if (s->huge != NULL && s->key != NULL && integer_overflows (word, s->negative))
+    g_hash_table_replace (s->huge, g_strndup (s->key, s->key_len),
+                          g_strconcat (s->negative ? "-" : "", word, NULL));
+  s->negative = FALSE;
+  if (s->depth == 0)
+    s->done = TRUE;
+}
+
 static void
 scan (const char   *data,
       gsize         length,
@@ -69,134 +180,64 @@ scan (const char   *data,
       GHashTable   *huge,
       Scan         *out)
 {
-  guint depth = 0;
-  gboolean done = FALSE, negative = FALSE;
-  const char *key = NULL;
-  gsize key_len = 0;
-  gsize i = 0;
+  Scanner s = { .data = data, .length = length, .huge = huge, .out = out };
 
   memset (out, 0, sizeof *out);
   if (length >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0)
-    i = 3;
+    s.i = 3;
 
-  while (i < length)
+  while (s.i < length)
     {
-      char c = data[i];
+      char c = data[s.i];
 
       if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
         {
-          i++;
+          s.i++;
           continue;
         }
       if (c == '/')
         {
-          const char *end = NULL;
+          CommentSkip skip = skip_comment (&s, style);
 
-          if (style == COMMENTS_SLASH_PAIR)
-            {
-              end = memchr (data + i + 1, '/', length - i - 1);
-              if (end == NULL)
-                break;               /* an unterminated comment: the parser refuses it */
-              i = end - data + 1;
-              continue;
-            }
-          if (i + 1 < length && data[i + 1] == '/')
-            {
-              end = memchr (data + i, '\n', length - i);
-              i = end ? (gsize) (end - data) + 1 : length;
-              continue;
-            }
-          if (i + 1 < length && data[i + 1] == '*')
-            {
-              end = g_strstr_len (data + i + 2, length - i - 2, "*/");
-              if (end == NULL)
-                break;
-              i = end - data + 2;
-              continue;
-            }
-          /* a stray '/': a token like any other below */
+          if (skip == COMMENT_UNTERMINATED)
+            break;
+          if (skip == COMMENT_SKIPPED)
+            continue;
         }
 
-      if (depth == 0 && done)
+      if (s.depth == 0 && s.done)
         {
           out->second_value = TRUE;
           break;
         }
 
       if (c == '"' || c == '\'')
+        scan_string (&s, c);
+      else if (c == '[' || c == '{')
         {
-          gsize start = ++i;
-
-          /* single-quoted strings have no escapes in json-glib: they end at the next quote */
-          while (i < length && data[i] != c)
-            {
-              if (c == '"' && data[i] == '\\')
-                {
-                  if (length - i >= 6 && memcmp (data + i, "\\u0000", 6) == 0)
-                    out->nul_escape = TRUE;
-                  i += 2;
-                }
-              else
-                i++;
-            }
-          key = data + start;
-          key_len = MIN (i, length) - start;
-          i++;
-          negative = FALSE;
-          if (depth == 0)
-            done = TRUE;
-          continue;
-        }
-      if (c == '[' || c == '{')
-        {
-          depth++;
-          out->max_depth = MAX (out->max_depth, depth);
-          if (depth > limit)
+          s.depth++;
+          out->max_depth = MAX (out->max_depth, s.depth);
+          if (s.depth > limit)
             break;
-          i++;
-          continue;
+          s.i++;
         }
-      if (c == ']' || c == '}')
+      else if (c == ']' || c == '}')
         {
-          if (depth > 0)
-            depth--;
-          if (depth == 0)
-            done = TRUE;
-          i++;
-          continue;
+          if (s.depth > 0)
+            s.depth--;
+          if (s.depth == 0)
+            s.done = TRUE;
+          s.i++;
         }
-      if (c == ',' || c == ':')
+      else if (c == ',' || c == ':')
         {
-          negative = FALSE;
-          i++;
-          continue;
+          s.negative = FALSE;
+          s.i++;
         }
-
-      /* a bare word: a number, true, false, null, or something the parser refuses */
-      {
-        gsize start = i;
-        g_autofree char *word = NULL;
-
-        while (i < length && strchr (" \t\n\r/\"'[]{},:", data[i]) == NULL)
-          i++;
-        if (i == start)
-          i++;                        /* a stray '/' in C comment style */
-        word = g_strndup (data + start, i - start);
-        if (g_str_equal (word, "-"))
-          {
-            /* json-glib reads "- 5" as -5 */
-            negative = TRUE;
-            continue;
-          }
-        if (huge != NULL && key != NULL && integer_overflows (word, negative))
-          g_hash_table_replace (huge, g_strndup (key, key_len),
-                                g_strconcat (negative ? "-" : "", word, NULL));
-        negative = FALSE;
-        if (depth == 0)
-          done = TRUE;
-      }
+      else
+        scan_word (&s);
     }
-  out->any_value = done || depth > 0;
+  out->any_value = s.done || s.depth > 0;
 }
 
 /* UTF-8, NUL bytes aside (g_utf8_validate_len() stops at the first) */

@@ -276,6 +276,131 @@ read_optional_text (JsonObject  *object,
   return TRUE;
 }
 
+static gboolean
+check_format (JsonObject  *object,
+              GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, "format");
+
+  if (node == NULL)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                   _("format: missing; a profile has “format”: “%s”"), VC_PROFILE_FORMAT);
+      return FALSE;
+    }
+  if (!node_is (node, G_TYPE_STRING) || !g_str_equal (json_node_get_string (node), VC_PROFILE_FORMAT))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                   _("format: this is not a VRAM Calculator profile (expected “%s”)"),
+                   VC_PROFILE_FORMAT);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The format version, from 1 to VC_PROFILE_VERSION; 0 with @error set when it is not one. */
+static gint64
+read_version (JsonObject  *object,
+              GHashTable  *huge,
+              GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, "version");
+
+  if (node == NULL)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("version: missing; accepted: a whole number up to %d"),
+                   VC_PROFILE_VERSION);
+      return 0;
+    }
+  if (!node_is (node, G_TYPE_INT64))
+    {
+      wrong_type (node, _("a whole number"), error);
+      g_prefix_error (error, "version: ");
+      return 0;
+    }
+  if (huge != NULL && g_hash_table_contains (huge, "version"))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                   _("version: %s is not a format version; accepted: a whole number from 1 to %d"),
+                   (const char *) g_hash_table_lookup (huge, "version"), VC_PROFILE_VERSION);
+      return 0;
+    }
+  if (json_node_get_int (node) > VC_PROFILE_VERSION)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_VERSION,
+                   _("version: the profile has format version %lld, from a newer "
+                     "VRAM Calculator; this version reads versions up to %d"),
+                   (long long) json_node_get_int (node), VC_PROFILE_VERSION);
+      return 0;
+    }
+  if (json_node_get_int (node) < 1)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                   _("version: %lld is not a format version; accepted: a whole number from 1 to %d"),
+                   (long long) json_node_get_int (node), VC_PROFILE_VERSION);
+      return 0;
+    }
+  return json_node_get_int (node);
+}
+
+static JsonObject *
+get_inputs_object (JsonObject  *object,
+                   GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, "inputs");
+
+  if (node == NULL)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("inputs: missing"));
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      wrong_type (node, _("an object"), error);
+      g_prefix_error (error, "inputs: ");
+      return NULL;
+    }
+  return json_node_get_object (node);
+}
+
+/* The preset first: it sets the architecture and parameter counts, which the profile's own
+ * values then override (an override that differs leaves the preset, as in the window). */
+static gboolean
+apply_inputs (VcEstimate  *scratch,
+              JsonObject  *values,
+              GHashTable  *huge,
+              GError     **error)
+{
+  g_autofree GParamSpec **inputs = NULL;
+  JsonNode *node;
+  guint n;
+
+  inputs = vc_estimate_list_inputs (&n);
+  node = json_object_get_member (values, "preset");
+  if (node != NULL)
+    {
+      for (guint i = 0; i < n; i++)
+        if (g_str_equal (inputs[i]->name, "preset") &&
+            !apply_input (scratch, inputs[i], node, huge, error))
+          {
+            g_prefix_error (error, "inputs.preset: ");
+            return FALSE;
+          }
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      if (g_str_equal (inputs[i]->name, "preset"))
+        continue;
+      node = json_object_get_member (values, inputs[i]->name);
+      if (node != NULL && !apply_input (scratch, inputs[i], node, huge, error))
+        {
+          g_prefix_error (error, "inputs.%s: ", inputs[i]->name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /**
  * vc_profile_parse:
  * @data: the file's bytes
@@ -300,11 +425,9 @@ vc_profile_parse (const char  *data,
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GHashTable) huge = NULL;
   g_autoptr(VcEstimate) scratch = NULL;
-  g_autofree GParamSpec **inputs = NULL;
   g_autofree char *profile_name = NULL, *profile_notes = NULL;
-  JsonNode *node;
   JsonObject *object, *values;
-  guint n;
+  gint64 version;
 
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
   g_return_val_if_fail (VC_IS_ESTIMATE (target), FALSE);
@@ -321,105 +444,26 @@ vc_profile_parse (const char  *data,
     }
   object = json_node_get_object (root);
 
-  node = json_object_get_member (object, "format");
-  if (node == NULL)
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
-                   _("format: missing; a profile has “format”: “%s”"), VC_PROFILE_FORMAT);
-      return FALSE;
-    }
-  if (!node_is (node, G_TYPE_STRING) || !g_str_equal (json_node_get_string (node), VC_PROFILE_FORMAT))
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
-                   _("format: this is not a VRAM Calculator profile (expected “%s”)"),
-                   VC_PROFILE_FORMAT);
-      return FALSE;
-    }
-
-  node = json_object_get_member (object, "version");
-  if (node == NULL)
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("version: missing; accepted: a whole number up to %d"),
-                   VC_PROFILE_VERSION);
-      return FALSE;
-    }
-  if (!node_is (node, G_TYPE_INT64))
-    {
-      wrong_type (node, _("a whole number"), error);
-      g_prefix_error (error, "version: ");
-      return FALSE;
-    }
-  if (huge != NULL && g_hash_table_contains (huge, "version"))
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
-                   _("version: %s is not a format version; accepted: a whole number from 1 to %d"),
-                   (const char *) g_hash_table_lookup (huge, "version"), VC_PROFILE_VERSION);
-      return FALSE;
-    }
-  if (json_node_get_int (node) > VC_PROFILE_VERSION)
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_VERSION,
-                   _("version: the profile has format version %lld, from a newer "
-                     "VRAM Calculator; this version reads versions up to %d"),
-                   (long long) json_node_get_int (node), VC_PROFILE_VERSION);
-      return FALSE;
-    }
-  if (json_node_get_int (node) < 1)
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
-                   _("version: %lld is not a format version; accepted: a whole number from 1 to %d"),
-                   (long long) json_node_get_int (node), VC_PROFILE_VERSION);
-      return FALSE;
-    }
+  if (!check_format (object, error))
+    return FALSE;
+  version = read_version (object, huge, error);
+  if (version == 0)
+    return FALSE;
 
   if (!read_optional_text (object, "name", &profile_name, error) ||
       !read_optional_text (object, "notes", &profile_notes, error))
     return FALSE;
 
-  node = json_object_get_member (object, "inputs");
-  if (node == NULL)
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("inputs: missing"));
-      return FALSE;
-    }
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      wrong_type (node, _("an object"), error);
-      g_prefix_error (error, "inputs: ");
-      return FALSE;
-    }
-  values = json_node_get_object (node);
-
+  values = get_inputs_object (object, error);
+  if (values == NULL)
+    return FALSE;
   scratch = vc_estimate_new ();
-  inputs = vc_estimate_list_inputs (&n);
-  /* the preset first: it sets the architecture and parameter counts, which the profile's own
-   * values then override (an override that differs leaves the preset, as in the window) */
-  node = json_object_get_member (values, "preset");
-  if (node != NULL)
-    {
-      for (guint i = 0; i < n; i++)
-        if (g_str_equal (inputs[i]->name, "preset") &&
-            !apply_input (scratch, inputs[i], node, huge, error))
-          {
-            g_prefix_error (error, "inputs.preset: ");
-            return FALSE;
-          }
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      if (g_str_equal (inputs[i]->name, "preset"))
-        continue;
-      node = json_object_get_member (values, inputs[i]->name);
-      if (node != NULL && !apply_input (scratch, inputs[i], node, huge, error))
-        {
-          g_prefix_error (error, "inputs.%s: ", inputs[i]->name);
-          return FALSE;
-        }
-    }
+  if (!apply_inputs (scratch, values, huge, error))
+    return FALSE;
 
   /* version 1 had one precision for both modes: a training run kept its parameters in it
    * when it was a floating-point one */
-  if (json_node_get_int (json_object_get_member (object, "version")) == 1 &&
+  if (version == 1 &&
       json_object_get_member (values, "training-precision") == NULL &&
       vc_precision_is_float (vc_estimate_get_inputs (scratch)->precision))
     g_object_set (scratch, "training-precision",

@@ -31,6 +31,27 @@ add_bytes (JsonBuilder *b,
 }
 
 static void
+add_bytes_or_null (JsonBuilder *b,
+                   gboolean     known,
+                   double       bytes)
+{
+  if (known)
+    add_bytes (b, bytes);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_string_or_null (JsonBuilder *b,
+                    const char  *text)
+{
+  if (text != NULL && *text != '\0')
+    json_builder_add_string_value (b, text);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
 add_number_or_null (JsonBuilder *b,
                     const char  *member,
                     gboolean     known,
@@ -58,10 +79,7 @@ add_speed (JsonBuilder    *b,
 
   vc_speed_compute (in, r, &r->scenarios[r->selected], gpu, fit->count, &speed);
   json_builder_set_member_name (b, "bandwidth_bytes_per_s");
-  if (gpu->bandwidth_bytes_per_s > 0)
-    add_bytes (b, gpu->bandwidth_bytes_per_s);
-  else
-    json_builder_add_null_value (b);
+  add_bytes_or_null (b, gpu->bandwidth_bytes_per_s > 0, gpu->bandwidth_bytes_per_s);
   if (in->mode == VC_MODE_INFERENCE)
     {
       VcKvCapacity kv;
@@ -69,10 +87,7 @@ add_speed (JsonBuilder    *b,
       /* the engine's KV-cache capacity (FORMULAS.md, "Engines"): vLLM and SGLang only */
       vc_engine_kv_capacity (in, r, &r->scenarios[r->selected], fit->capacity_bytes, fit->count, &kv);
       json_builder_set_member_name (b, "kv_capacity_tokens");
-      if (kv.known)
-        add_bytes (b, kv.tokens);
-      else
-        json_builder_add_null_value (b);
+      add_bytes_or_null (b, kv.known, kv.tokens);
       add_number_or_null (b, "decode_tokens_per_s", speed.known, speed.decode_tokens_per_s);
       add_number_or_null (b, "prefill_tokens_per_s", speed.known, speed.prefill_tokens_per_s);
     }
@@ -333,36 +348,44 @@ vc_report_json (VcEstimate *estimate)
   return vc_report_json_with_solve (estimate, NULL, NULL);
 }
 
-/**
- * vc_report_json_with_solve:
- * @solve: (nullable): the solver's answer to report as "solve", with @gpu_key naming the GPU
- *
- * The JSON report; each GPU carries what fits on one of it (max_seq and max_concurrency in
- * inference, max_batch and max_seq in training).
- */
-char *
-vc_report_json_with_solve (VcEstimate       *estimate,
-                           const VcSolution *solve,
-                           const char       *gpu_key)
+/* Where an imported model came from: null for a model typed in or built in. */
+static void
+add_source_json (JsonBuilder    *b,
+                 VcEstimate     *estimate,
+                 const VcInputs *in)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  const VcInputs *in = vc_estimate_get_inputs (estimate);
-  const VcResult *r = vc_estimate_get_result (estimate);
-  const VcScenarioResult *sel = &r->scenarios[r->selected];
-  guint n_gpus;
+  g_autofree char *format = NULL;
+  g_autofree char *quantization = NULL;
 
+  g_object_get (estimate, "source-format", &format, "source-quantization", &quantization, NULL);
+  if (format == NULL || *format == '\0')
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
   json_builder_begin_object (b);
+  json_builder_set_member_name (b, "format");
+  json_builder_add_string_value (b, format);
+  json_builder_set_member_name (b, "weights_bytes");
+  /* the tensors' bytes; a bare config.json has none (its quantization_config is sized) */
+  add_bytes_or_null (b, in->source_weights_bytes > 0 && !g_str_equal (format, "config"),
+                     in->source_weights_bytes);
+  json_builder_set_member_name (b, "quantization");
+  add_string_or_null (b, quantization);
+  json_builder_end_object (b);
+}
+
+static void
+add_model_json (JsonBuilder    *b,
+                VcEstimate     *estimate,
+                const VcInputs *in)
+{
   json_builder_set_member_name (b, "method");
   json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_METHOD, in->method));
   json_builder_set_member_name (b, "mode");
   json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_MODE, in->mode));
   json_builder_set_member_name (b, "preset");
-  if (*vc_estimate_get_preset (estimate))
-    json_builder_add_string_value (b, vc_estimate_get_preset (estimate));
-  else
-    json_builder_add_null_value (b);
+  add_string_or_null (b, vc_estimate_get_preset (estimate));
   json_builder_set_member_name (b, "model");
   json_builder_add_string_value (b, vc_estimate_get_model_name (estimate));
   /* an imported model's parts the estimate is not exact about: empty when exact */
@@ -372,32 +395,17 @@ vc_report_json_with_solve (VcEstimate       *estimate,
     json_builder_add_string_value (b, *part);
   json_builder_end_array (b);
   json_builder_set_member_name (b, "source");
-  {
-    g_autofree char *format = NULL;
-    g_autofree char *quantization = NULL;
+  add_source_json (b, estimate, in);
+}
 
-    g_object_get (estimate, "source-format", &format, "source-quantization", &quantization, NULL);
-    if (format == NULL || *format == '\0')
-      json_builder_add_null_value (b);
-    else
-      {
-        json_builder_begin_object (b);
-        json_builder_set_member_name (b, "format");
-        json_builder_add_string_value (b, format);
-        json_builder_set_member_name (b, "weights_bytes");
-        /* the tensors' bytes; a bare config.json has none (its quantization_config is sized) */
-        if (in->source_weights_bytes > 0 && !g_str_equal (format, "config"))
-          add_bytes (b, in->source_weights_bytes);
-        else
-          json_builder_add_null_value (b);
-        json_builder_set_member_name (b, "quantization");
-        if (quantization && *quantization)
-          json_builder_add_string_value (b, quantization);
-        else
-          json_builder_add_null_value (b);
-        json_builder_end_object (b);
-      }
-  }
+/* The selected scenario's figures, then every scenario's total and components. */
+static void
+add_scenarios_json (JsonBuilder    *b,
+                    const VcInputs *in,
+                    const VcResult *r)
+{
+  const VcScenarioResult *sel = &r->scenarios[r->selected];
+
   json_builder_set_member_name (b, "scenario");
   json_builder_add_string_value (b, vc_scenario_id (sel->id));
   json_builder_set_member_name (b, "parameters");
@@ -407,10 +415,7 @@ vc_report_json_with_solve (VcEstimate       *estimate,
   json_builder_set_member_name (b, "trainable_parameters");
   add_bytes (b, sel->trainable_parameters);
   json_builder_set_member_name (b, "kv_bytes_per_token");
-  if (r->kv_bytes_per_token >= 0)
-    add_bytes (b, r->kv_bytes_per_token);
-  else
-    json_builder_add_null_value (b);
+  add_bytes_or_null (b, r->kv_bytes_per_token >= 0, r->kv_bytes_per_token);
   json_builder_set_member_name (b, "peak_phase");
   if (sel->peak_phase == VC_PHASE_NONE)
     json_builder_add_null_value (b);
@@ -437,8 +442,56 @@ vc_report_json_with_solve (VcEstimate       *estimate,
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+}
 
-  add_layout_json (b, estimate);
+/* One GPU of the table: how many hold the model, what fits on one, speed and layout. */
+static void
+add_gpu_json (JsonBuilder    *b,
+              VcEstimate     *estimate,
+              const VcInputs *in,
+              guint           i)
+{
+  const VcGpuFit *fit = vc_estimate_get_gpu_fit (estimate, i);
+  const VcGpu *gpu = vc_estimate_get_gpu (estimate, i);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "id");
+  json_builder_add_string_value (b, gpu->id);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, gpu->name);
+  json_builder_set_member_name (b, "memory_bytes");
+  add_bytes (b, fit->capacity_bytes);
+  json_builder_set_member_name (b, "fits");
+  json_builder_add_boolean_value (b, fit->fits);
+  json_builder_set_member_name (b, "count");
+  add_bytes_or_null (b, fit->count > 0, fit->count);
+  for (guint v = 0; v < 2; v++)
+    {
+      VcSolveVariable var = vc_report_fit_variables (in->mode)[v];
+
+      json_builder_set_member_name (b, vc_report_fit_key (var));
+      add_solution_value (b, vc_estimate_get_gpu_solution (estimate, i, var));
+    }
+  add_speed (b, estimate, gpu, fit);
+  json_builder_set_member_name (b, "layout");
+  if (fit->count > 0)
+    {
+      g_autofree char *text = gpu_layout_text (estimate, gpu, fit);
+      json_builder_add_string_value (b, text);
+    }
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "per_gpu_bytes");
+  add_bytes_or_null (b, fit->count > 0, fit->per_gpu_bytes);
+  json_builder_end_object (b);
+}
+
+static void
+add_gpus_json (JsonBuilder    *b,
+               VcEstimate     *estimate,
+               const VcInputs *in)
+{
+  guint n_gpus = vc_estimate_get_n_gpus (estimate);
 
   json_builder_set_member_name (b, "gpu_count_basis");
   json_builder_add_string_value (b, "the smallest valid layout of each card: tensor parallel inside a node (dividing "
@@ -446,50 +499,34 @@ vc_report_json_with_solve (VcEstimate       *estimate,
                                     "with ZeRO-3 unless another stage is set for training; each GPU keeps its own overhead");
   json_builder_set_member_name (b, "gpus");
   json_builder_begin_array (b);
-  n_gpus = vc_estimate_get_n_gpus (estimate);
   for (guint i = 0; i < n_gpus; i++)
-    {
-      const VcGpuFit *fit = vc_estimate_get_gpu_fit (estimate, i);
-      const VcGpu *gpu = vc_estimate_get_gpu (estimate, i);
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "id");
-      json_builder_add_string_value (b, gpu->id);
-      json_builder_set_member_name (b, "name");
-      json_builder_add_string_value (b, gpu->name);
-      json_builder_set_member_name (b, "memory_bytes");
-      add_bytes (b, fit->capacity_bytes);
-      json_builder_set_member_name (b, "fits");
-      json_builder_add_boolean_value (b, fit->fits);
-      json_builder_set_member_name (b, "count");
-      if (fit->count > 0)
-        add_bytes (b, fit->count);
-      else
-        json_builder_add_null_value (b);
-      for (guint v = 0; v < 2; v++)
-        {
-          VcSolveVariable var = vc_report_fit_variables (in->mode)[v];
-
-          json_builder_set_member_name (b, vc_report_fit_key (var));
-          add_solution_value (b, vc_estimate_get_gpu_solution (estimate, i, var));
-        }
-      add_speed (b, estimate, gpu, fit);
-      json_builder_set_member_name (b, "layout");
-      if (fit->count > 0)
-        {
-          g_autofree char *text = gpu_layout_text (estimate, gpu, fit);
-          json_builder_add_string_value (b, text);
-        }
-      else
-        json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "per_gpu_bytes");
-      if (fit->count > 0)
-        add_bytes (b, fit->per_gpu_bytes);
-      else
-        json_builder_add_null_value (b);
-      json_builder_end_object (b);
-    }
+    add_gpu_json (b, estimate, in, i);
   json_builder_end_array (b);
+}
+
+/**
+ * vc_report_json_with_solve:
+ * @solve: (nullable): the solver's answer to report as "solve", with @gpu_key naming the GPU
+ *
+ * The JSON report; each GPU carries what fits on one of it (max_seq and max_concurrency in
+ * inference, max_batch and max_seq in training).
+ */
+char *
+vc_report_json_with_solve (VcEstimate       *estimate,
+                           const VcSolution *solve,
+                           const char       *gpu_key)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *raw = NULL;
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+
+  json_builder_begin_object (b);
+  add_model_json (b, estimate, in);
+  add_scenarios_json (b, in, vc_estimate_get_result (estimate));
+  add_layout_json (b, estimate);
+  add_gpus_json (b, estimate, in);
   if (solve != NULL)
     {
       json_builder_set_member_name (b, "solve");
@@ -500,12 +537,9 @@ vc_report_json_with_solve (VcEstimate       *estimate,
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
   json_generator_set_pretty (gen, TRUE);
-  {
-    g_autofree char *raw = json_generator_to_data (gen, NULL);
-
-    /* json-glib 1.6 writes 1e+20 as "1e+20.0", which is not JSON */
-    return vc_json_fix_numbers (raw);
-  }
+  raw = json_generator_to_data (gen, NULL);
+  /* json-glib 1.6 writes 1e+20 as "1e+20.0", which is not JSON */
+  return vc_json_fix_numbers (raw);
 }
 
 /* Pads to a width in characters, not bytes, so French accents keep columns aligned. */

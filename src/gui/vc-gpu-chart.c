@@ -381,6 +381,132 @@ vc_gpu_chart_measure (GtkWidget      *widget,
     *minimum = *natural = vc_chart_get_estimate (VC_CHART (self)) != NULL ? (int) self->rows->len * m.row_h : 0;
 }
 
+/* Shows @text at @x, centred in the row that starts at @top; returns its width. */
+static int
+show_text (cairo_t     *cr,
+           PangoLayout *layout,
+           const char  *text,
+           double       x,
+           double       top,
+           int          row_h)
+{
+  int tw, th;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &tw, &th);
+  cairo_move_to (cr, x, top + (row_h - th) / 2.0);
+  pango_cairo_show_layout (cr, layout);
+  return tw;
+}
+
+/* A vendor's name, then a thin rule to the right edge. */
+static void
+draw_heading (cairo_t       *cr,
+              PangoLayout   *layout,
+              const GdkRGBA *fg,
+              const Row     *row,
+              double         top,
+              int            row_h,
+              int            width)
+{
+  g_autofree char *heading = heading_text (row);
+  int tw;
+
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.7);
+  tw = show_text (cr, layout, heading, 0, top, row_h);
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.2);
+  cairo_rectangle (cr, tw + COL_GAP, top + row_h / 2.0, MAX (0, width - tw - COL_GAP), 1);
+  cairo_fill (cr);
+}
+
+/* The capacity, a track with an outline, and the memory needed filled in the fit's colour. */
+static void
+draw_bar (cairo_t               *cr,
+          const GdkRGBA         *fg,
+          const GdkRGBA         *color,
+          const graphene_rect_t *track,
+          const graphene_rect_t *filled)
+{
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.1);
+  cairo_rectangle (cr, track->origin.x, track->origin.y, track->size.width, track->size.height);
+  cairo_fill (cr);
+
+  gdk_cairo_set_source_rgba (cr, color);
+  cairo_rectangle (cr, filled->origin.x, filled->origin.y, filled->size.width, filled->size.height);
+  cairo_fill (cr);
+
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.35);
+  cairo_set_line_width (cr, 1);
+  cairo_rectangle (cr, track->origin.x + 0.5, track->origin.y + 0.5,
+                   MAX (0, track->size.width - 1), track->size.height - 1);
+  cairo_stroke (cr);
+}
+
+/* The count (ellipsized to its column), then what fits and the speed where there is room. */
+static void
+draw_figures (VcGpuChart    *self,
+              cairo_t       *cr,
+              PangoLayout   *layout,
+              const Metrics *m,
+              const Tail    *t,
+              guint          i,
+              double         top,
+              int            width)
+{
+  g_autofree char *text = vc_gpu_chart_describe (self, i);
+  g_autofree char *fit = vc_gpu_chart_describe_fit (self, i);
+  g_autofree char *speed = vc_gpu_chart_describe_speed (self, i);
+
+  pango_layout_set_width (layout, t->text_w * PANGO_SCALE);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  show_text (cr, layout, text, width - t->total, top, m->row_h);
+  pango_layout_set_width (layout, -1);
+
+  if (t->show_fit)
+    show_text (cr, layout, fit, width - m->fit_w - (t->show_speed ? COL_GAP + m->speed_w : 0), top, m->row_h);
+  if (t->show_speed)
+    show_text (cr, layout, speed, width - m->speed_w, top, m->row_h);
+}
+
+static void
+draw_gpu_row (VcGpuChart    *self,
+              cairo_t       *cr,
+              PangoLayout   *layout,
+              const GdkRGBA *fg,
+              const Metrics *m,
+              const Tail    *t,
+              guint          r,
+              guint          i,
+              int            width,
+              gboolean       dark)
+{
+  VcEstimate *estimate = vc_chart_get_estimate (VC_CHART (self));
+  g_autofree char *name = vc_localize_gpu_name (vc_estimate_get_gpu (estimate, i)->name);
+  double top = r * m->row_h;
+  graphene_rect_t track, filled;
+  GdkRGBA c;
+
+  bar_geometry (self, m, width, i, &track, &filled);
+
+  /* zebra rows help the eye from name to figure */
+  if (r % 2 == 1)
+    {
+      cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.04);
+      cairo_rectangle (cr, 0, top, width, m->row_h);
+      cairo_fill (cr);
+    }
+
+  gdk_cairo_set_source_rgba (cr, fg);
+  pango_layout_set_width (layout, -1);
+  show_text (cr, layout, name, 0, top, m->row_h);
+
+  fit_color (vc_gpu_chart_get_fit_kind (self, i), dark, &c);
+  draw_bar (cr, fg, &c, &track, &filled);
+
+  gdk_cairo_set_source_rgba (cr, fg);
+  draw_figures (self, cr, layout, m, t, i, top, width);
+}
+
 static void
 vc_gpu_chart_snapshot (GtkWidget   *widget,
                        GtkSnapshot *snapshot)
@@ -407,90 +533,11 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
   for (guint r = 0; r < self->rows->len; r++)
     {
       const Row *row = &g_array_index (self->rows, Row, r);
-      g_autofree char *text = NULL, *fit = NULL, *speed = NULL;
-      graphene_rect_t track, filled;
-      GdkRGBA c;
-      guint i;
-      int tw, th;
 
       if (row->gpu < 0)
-        {
-          /* the vendor's heading */
-          g_autofree char *heading = heading_text (row);
-
-          cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
-          pango_layout_set_text (layout, heading, -1);
-          pango_layout_get_pixel_size (layout, &tw, &th);
-          cairo_move_to (cr, 0, r * m.row_h + (m.row_h - th) / 2.0);
-          pango_cairo_show_layout (cr, layout);
-          cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.2);
-          cairo_rectangle (cr, tw + COL_GAP, r * m.row_h + m.row_h / 2.0, MAX (0, width - tw - COL_GAP), 1);
-          cairo_fill (cr);
-          continue;
-        }
-      i = row->gpu;
-      text = vc_gpu_chart_describe (self, i);
-      fit = vc_gpu_chart_describe_fit (self, i);
-      speed = vc_gpu_chart_describe_speed (self, i);
-      bar_geometry (self, &m, width, i, &track, &filled);
-
-      /* zebra rows help the eye from name to figure */
-      if (r % 2 == 1)
-        {
-          cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.04);
-          cairo_rectangle (cr, 0, r * m.row_h, width, m.row_h);
-          cairo_fill (cr);
-        }
-
-      gdk_cairo_set_source_rgba (cr, &fg);
-      g_autofree char *name = vc_localize_gpu_name (vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name);
-
-      pango_layout_set_width (layout, -1);
-      pango_layout_set_text (layout, name, -1);
-      pango_layout_get_pixel_size (layout, &tw, &th);
-      cairo_move_to (cr, 0, r * m.row_h + (m.row_h - th) / 2.0);
-      pango_cairo_show_layout (cr, layout);
-
-      /* the capacity: a track with an outline */
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.1);
-      cairo_rectangle (cr, track.origin.x, track.origin.y, track.size.width, track.size.height);
-      cairo_fill (cr);
-
-      fit_color (vc_gpu_chart_get_fit_kind (self, i), dark, &c);
-      gdk_cairo_set_source_rgba (cr, &c);
-      cairo_rectangle (cr, filled.origin.x, filled.origin.y, filled.size.width, filled.size.height);
-      cairo_fill (cr);
-
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.35);
-      cairo_set_line_width (cr, 1);
-      cairo_rectangle (cr, track.origin.x + 0.5, track.origin.y + 0.5,
-                       MAX (0, track.size.width - 1), track.size.height - 1);
-      cairo_stroke (cr);
-
-      gdk_cairo_set_source_rgba (cr, &fg);
-      pango_layout_set_width (layout, t.text_w * PANGO_SCALE);
-      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-      pango_layout_set_text (layout, text, -1);
-      pango_layout_get_pixel_size (layout, &tw, &th);
-      cairo_move_to (cr, width - t.total, r * m.row_h + (m.row_h - th) / 2.0);
-      pango_cairo_show_layout (cr, layout);
-      pango_layout_set_width (layout, -1);
-
-      if (t.show_fit)
-        {
-          pango_layout_set_text (layout, fit, -1);
-          pango_layout_get_pixel_size (layout, &tw, &th);
-          cairo_move_to (cr, width - m.fit_w - (t.show_speed ? COL_GAP + m.speed_w : 0),
-                         r * m.row_h + (m.row_h - th) / 2.0);
-          pango_cairo_show_layout (cr, layout);
-        }
-      if (t.show_speed)
-        {
-          pango_layout_set_text (layout, speed, -1);
-          pango_layout_get_pixel_size (layout, &tw, &th);
-          cairo_move_to (cr, width - m.speed_w, r * m.row_h + (m.row_h - th) / 2.0);
-          pango_cairo_show_layout (cr, layout);
-        }
+        draw_heading (cr, layout, &fg, row, r * m.row_h, m.row_h, width);
+      else
+        draw_gpu_row (self, cr, layout, &fg, &m, &t, r, row->gpu, width, dark);
     }
   cairo_destroy (cr);
 }

@@ -212,24 +212,16 @@ scenario_activated (GtkListBox    *box,
 
 /* ---- headline ------------------------------------------------------------------------------ */
 
-static void
-update_headline (VcResultsView *self)
+/* Parameters, KV cache per token, where training peaks and the overhead, in one line. */
+static char *
+summary_text (VcResultsView *self,
+              VcUnit         unit)
 {
   const VcResult *r = vc_estimate_get_result (self->estimate);
   const VcScenarioResult *sc = &r->scenarios[r->selected];
   const VcInputs *in = vc_estimate_get_inputs (self->estimate);
-  VcUnit unit = vc_estimate_get_unit (self->estimate);
-  const char *model = vc_estimate_get_model_name (self->estimate);
-  g_autofree char *title = NULL, *total = NULL, *params = NULL, *overhead = NULL;
-  g_autoptr(GString) summary = g_string_new (NULL);
-  g_autoptr(GError) error = NULL;
-  gboolean layout_shown;
-
-  title = g_strdup_printf ("%s · %s", model[0] ? model : C_("model", "Custom model"),
-                           vc_scenario_name (sc->id));
-  gtk_label_set_label (self->title, title);
-  total = vc_format_size (sc->total, unit);
-  gtk_label_set_label (self->total, total);
+  g_autofree char *params = NULL, *overhead = NULL;
+  GString *summary = g_string_new (NULL);
 
   params = vc_format_count (r->parameters);
   g_string_append_printf (summary, _("%s parameters"), params);
@@ -254,77 +246,85 @@ update_headline (VcResultsView *self)
     g_string_append (summary, _(" · peak at the end of the backward pass"));
   overhead = vc_format_size (r->overhead_bytes, unit);
   g_string_append_printf (summary, _(" · %s overhead per GPU"), overhead);
-  gtk_label_set_label (self->summary, summary->str);
+  return g_string_free (summary, FALSE);
+}
 
-  /* a layout over several GPUs or host memory: the busiest GPU, every GPU, system RAM */
-  {
-    const VcLayoutResult *lr = vc_estimate_get_layout_result (self->estimate);
+/* A layout over several GPUs or host memory: the busiest GPU, every GPU, system RAM.
+ * Returns whether the layout line is shown. */
+static gboolean
+update_layout_line (VcResultsView *self,
+                    VcUnit         unit)
+{
+  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
+  const VcLayoutResult *lr = vc_estimate_get_layout_result (self->estimate);
+  g_autofree char *how = NULL, *per_gpu = NULL, *all = NULL;
+  g_autoptr(GString) text = NULL;
 
-    layout_shown = lr != NULL && !vc_layout_is_default (&in->layout);
-    if (layout_shown)
-      {
-        g_autofree char *how = vc_layout_describe (&in->layout, in->mode, in->method, TRUE);
-        g_autofree char *per_gpu = vc_format_size (lr->total, unit);
-        g_autofree char *all = vc_format_size (lr->all_total, unit);
-        g_autoptr(GString) text = g_string_new (NULL);
+  if (lr == NULL || vc_layout_is_default (&in->layout))
+    return FALSE;
+  how = vc_layout_describe (&in->layout, in->mode, in->method, TRUE);
+  per_gpu = vc_format_size (lr->total, unit);
+  all = vc_format_size (lr->all_total, unit);
+  text = g_string_new (NULL);
+  if (lr->n_gpus == 1)
+    g_string_append_printf (text, _("%s on the GPU"), per_gpu);
+  else
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s on the busiest of %u GPU",
+                                               "%s on the busiest of %u GPUs", lr->n_gpus),
+                            per_gpu, lr->n_gpus);
+  if (*how)
+    g_string_append_printf (text, " (%s)", how);
+  if (lr->n_gpus > 1)
+    g_string_append_printf (text, _(" · %s on all GPUs"), all);
+  if (lr->host_bytes > 0)
+    {
+      g_autofree char *host = vc_format_size (lr->host_bytes, unit);
+      g_string_append_printf (text, _(" · %s of system RAM"), host);
+    }
+  gtk_label_set_label (self->layout, text->str);
+  return TRUE;
+}
 
-        if (lr->n_gpus == 1)
-          g_string_append_printf (text, _("%s on the GPU"), per_gpu);
-        else
-          g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s on the busiest of %u GPU",
-                                                     "%s on the busiest of %u GPUs", lr->n_gpus),
-                                  per_gpu, lr->n_gpus);
-        if (*how)
-          g_string_append_printf (text, " (%s)", how);
-        if (lr->n_gpus > 1)
-          g_string_append_printf (text, _(" · %s on all GPUs"), all);
-        if (lr->host_bytes > 0)
-          {
-            g_autofree char *host = vc_format_size (lr->host_bytes, unit);
-            g_string_append_printf (text, _(" · %s of system RAM"), host);
-          }
-        gtk_label_set_label (self->layout, text->str);
-      }
-  }
+/* Inputs that do not go together have no figures: the message alone, never beside them. */
+static void
+update_validity (VcResultsView *self,
+                 gboolean       layout_shown)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean valid = vc_estimate_check (self->estimate, &error);
 
-  {
-    g_autofree char *warning = vc_estimate_dup_context_warning (self->estimate);
+  if (!valid)
+    {
+      g_autofree char *text = g_strdup_printf (_("These inputs do not go together: %s"), error->message);
+      gtk_label_set_label (self->problem, text);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->problem), !valid);
+  for (GtkWidget *child = gtk_widget_get_first_child (self->box); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (child == GTK_WIDGET (self->title) || child == GTK_WIDGET (self->problem))
+        continue;
+      if (child == GTK_WIDGET (self->layout))
+        gtk_widget_set_visible (child, valid && layout_shown);
+      else if (child == GTK_WIDGET (self->context_warning))
+        gtk_widget_set_visible (child, valid && *gtk_label_get_label (self->context_warning) != '\0');
+      else if (child == GTK_WIDGET (self->gpu_chart))
+        gtk_widget_set_visible (child, valid && self->chart_ready);
+      else
+        gtk_widget_set_visible (child, valid);
+    }
+}
 
-    gtk_label_set_label (self->context_warning, warning ? warning : "");
-    gtk_widget_set_visible (GTK_WIDGET (self->context_warning), warning != NULL);
-  }
+/* The headings of the breakdown and of the chart, which follow the scenario and the mode. */
+static void
+update_headings (VcResultsView          *self,
+                 const VcScenarioResult *sc,
+                 VcMode                  mode)
+{
+  g_autofree char *heading = g_strdup_printf (_("Breakdown of %s"), vc_scenario_name (sc->id));
 
-  /* inputs that do not go together have no figures: the message alone, never beside them */
-  {
-    gboolean valid = vc_estimate_check (self->estimate, &error);
-
-    if (!valid)
-      {
-        g_autofree char *text = g_strdup_printf (_("These inputs do not go together: %s"), error->message);
-        gtk_label_set_label (self->problem, text);
-      }
-    gtk_widget_set_visible (GTK_WIDGET (self->problem), !valid);
-    for (GtkWidget *child = gtk_widget_get_first_child (self->box); child != NULL;
-         child = gtk_widget_get_next_sibling (child))
-      {
-        if (child == GTK_WIDGET (self->title) || child == GTK_WIDGET (self->problem))
-          continue;
-        if (child == GTK_WIDGET (self->layout))
-          gtk_widget_set_visible (child, valid && layout_shown);
-        else if (child == GTK_WIDGET (self->context_warning))
-          gtk_widget_set_visible (child, valid && *gtk_label_get_label (self->context_warning) != '\0');
-        else if (child == GTK_WIDGET (self->gpu_chart))
-          gtk_widget_set_visible (child, valid && self->chart_ready);
-        else
-          gtk_widget_set_visible (child, valid);
-      }
-  }
-
-  {
-    g_autofree char *heading = g_strdup_printf (_("Breakdown of %s"), vc_scenario_name (sc->id));
-    gtk_label_set_label (self->breakdown_heading, heading);
-  }
-  if (in->mode == VC_MODE_TRAINING)
+  gtk_label_set_label (self->breakdown_heading, heading);
+  if (mode == VC_MODE_TRAINING)
     {
       gtk_label_set_label (self->context_heading, _("Memory and Batch Size"));
       gtk_label_set_label (self->context_note,
@@ -341,6 +341,33 @@ update_headline (VcResultsView *self)
                              "Lines show the capacity of the cards you choose; the dot is the current sequence. "
                              "Point at the chart, or focus it and use the arrow keys, to read the figures."));
     }
+}
+
+static void
+update_headline (VcResultsView *self)
+{
+  const VcResult *r = vc_estimate_get_result (self->estimate);
+  const VcScenarioResult *sc = &r->scenarios[r->selected];
+  VcUnit unit = vc_estimate_get_unit (self->estimate);
+  const char *model = vc_estimate_get_model_name (self->estimate);
+  g_autofree char *title = NULL, *total = NULL, *summary = NULL, *warning = NULL;
+  gboolean layout_shown;
+
+  title = g_strdup_printf ("%s · %s", model[0] ? model : C_("model", "Custom model"),
+                           vc_scenario_name (sc->id));
+  gtk_label_set_label (self->title, title);
+  total = vc_format_size (sc->total, unit);
+  gtk_label_set_label (self->total, total);
+  summary = summary_text (self, unit);
+  gtk_label_set_label (self->summary, summary);
+  layout_shown = update_layout_line (self, unit);
+
+  warning = vc_estimate_dup_context_warning (self->estimate);
+  gtk_label_set_label (self->context_warning, warning ? warning : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->context_warning), warning != NULL);
+
+  update_validity (self, layout_shown);
+  update_headings (self, sc, vc_estimate_get_inputs (self->estimate)->mode);
 }
 
 static void
