@@ -153,7 +153,7 @@ test_llama_cpp_and_others (void)
     const VcScenarioResult *g = vc_estimate_get_selected (generic);
     const VcScenarioResult *t = vc_estimate_get_selected (hf);
     g_autofree char *text = vc_formula_describe (hf, vc_estimate_get_result (hf)->selected,
-                                                            VC_COMPONENT_ACTIVATIONS);
+                                                            VC_COMPONENT_ACTIVATIONS, VC_UNIT_GB);
 
     g_assert_cmpfloat (t->bytes[VC_COMPONENT_KV_CACHE], ==, 4096 * KV_PER_TOKEN);
     g_assert_cmpfloat (t->bytes[VC_COMPONENT_ACTIVATIONS], ==,
@@ -164,7 +164,7 @@ test_llama_cpp_and_others (void)
     g_autofree char *text = NULL;
 
     g_object_set (e, "engine", VC_ENGINE_LLAMA_CPP, NULL);
-    text = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_KV_CACHE);
+    text = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_KV_CACHE, VC_UNIT_GB);
     g_assert_nonnull (strstr (text, "padded to 256"));
   }
 

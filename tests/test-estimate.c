@@ -240,7 +240,7 @@ test_breakdown_and_selection (void)
   g_assert_cmpfloat (fabs (vc_component_row_get_share (row) - 14.0 / 18.1), <, 1e-9);
   {
     g_autofree char *formula = vc_formula_describe (e, vc_estimate_get_result (e)->selected,
-                                                    vc_component_row_get_component (row));
+                                                    vc_component_row_get_component (row), VC_UNIT_GB);
     g_assert_nonnull (strstr (formula, "bits"));
   }
 
@@ -273,7 +273,7 @@ test_copy_inputs (void)
 
   g_assert_true (vc_estimate_set_preset (a, "mixtral-8x7b", &error));
   g_object_set (a, "mode", VC_MODE_TRAINING, "seq", 8192, "optimizer", VC_OPTIMIZER_SGD,
-                "lora-rank", 64, "unit", VC_UNIT_GIB, NULL);
+                "lora-rank", 64, NULL);
   g_assert_false (vc_estimate_inputs_equal (a, b));
   vc_estimate_copy_inputs (b, a);
   g_assert_cmpstr (vc_estimate_get_preset (b), ==, "mixtral-8x7b");

@@ -1070,10 +1070,12 @@ apply_model_file (Request    *req,
 }
 
 /* Every property option in command-line order, but --precision, which is the precision of
- * the mode estimated, known once every option is read: it is left in @precision. */
+ * the mode estimated, known once every option is read: it is left in @precision. The unit is
+ * the profile's, not an input of the estimate. */
 static int
 apply_settings (Request     *req,
                 VcEstimate  *estimate,
+                VcProfile   *profile,
                 const char **precision)
 {
   g_autoptr(GError) error = NULL;
@@ -1086,6 +1088,15 @@ apply_settings (Request     *req,
       if (g_str_equal (property, "precision"))
         {
           *precision = value;
+          continue;
+        }
+      if (g_str_equal (property, "unit"))
+        {
+          VcUnit unit;
+
+          if (!vc_unit_from_string (value, &unit, &error))
+            return usage_error ("unit", error->message);
+          vc_profile_set_unit (profile, unit);
           continue;
         }
       if (!vc_estimate_set_from_string (estimate, property, value, &error))
@@ -1183,7 +1194,7 @@ apply_request (Request    *req,
   if (method && !vc_estimate_set_from_string (estimate, "method", method, &error))
     return usage_error ("method", error->message);
 
-  if ((status = apply_settings (req, estimate, &precision)) != 0)
+  if ((status = apply_settings (req, estimate, profile, &precision)) != 0)
     return status;
   note_other_mode_options (req, estimate);
   if (precision != NULL)
@@ -1228,6 +1239,7 @@ solve_request (Request     *req,
 
 static void
 print_estimate (VcEstimate       *estimate,
+                VcUnit            unit,
                 Format            format,
                 gboolean          explain,
                 const VcSolution *solve,
@@ -1238,7 +1250,7 @@ print_estimate (VcEstimate       *estimate,
     {
       gsize length;
       g_autofree char *csv = vc_csv_export_with_solve (estimate, solve, solve_key,
-                                                       solve_gpu ? solve_gpu->name : NULL, &length);
+                                                       solve_gpu ? solve_gpu->name : NULL, unit, &length);
 
       /* as is: CRLF and UTF-8 whatever the terminal's charset */
       fwrite (csv, 1, length, stdout);
@@ -1253,7 +1265,7 @@ print_estimate (VcEstimate       *estimate,
     }
   else
     {
-      g_autofree char *table = vc_report_table_with_solve (estimate, explain, solve,
+      g_autofree char *table = vc_report_table_with_solve (estimate, explain, unit, solve,
                                                            solve_gpu ? solve_gpu->name : NULL);
       g_print ("%s", table);
     }
@@ -1311,7 +1323,7 @@ run_estimate (Request *req)
           return usage_error ("save-profile", msg);
         }
     }
-  print_estimate (estimate, req->format, req->explain,
+  print_estimate (estimate, vc_profile_get_unit (profile), req->format, req->explain,
                   solving ? &solution : NULL,
                   solving ? vc_estimate_get_gpu (estimate, gpu_index) : NULL,
                   solving ? vc_estimate_get_gpu_key (estimate, gpu_index) : NULL);

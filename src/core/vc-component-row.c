@@ -117,7 +117,7 @@ vc_component_row_class_init (VcComponentRowClass *klass)
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_SHARE] =
     g_param_spec_double ("share", NULL, NULL, 0, 1, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  /* the estimate's unit, for views that show the bytes */
+  /* the unit the view that builds the rows shows the bytes in */
   properties[PROP_UNIT] =
     g_param_spec_enum ("unit", NULL, NULL, VC_TYPE_UNIT, VC_UNIT_GB,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);

@@ -224,9 +224,25 @@ add_input_row (Writer     *w,
   end_row (w);
 }
 
+/* the display unit, listed with the inputs where profiles keep it */
+static void
+add_unit_row (Writer *w,
+              VcUnit  unit)
+{
+  add_text (w, "input");
+  add_text (w, "");
+  add_text (w, "unit");
+  add_text (w, _("Unit"));
+  add_text (w, "");
+  add_text (w, vc_unit_to_string (unit));
+  add_text (w, "");
+  end_row (w);
+}
+
 /**
  * vc_csv_export:
  * @estimate: the estimate
+ * @unit: the unit of the sizes
  * @length: (out) (optional): length in bytes
  *
  * Returns: (transfer full): the CSV text: a header, for each scenario of the current mode one
@@ -234,9 +250,10 @@ add_input_row (Writer     *w,
  */
 char *
 vc_csv_export (VcEstimate *estimate,
+               VcUnit      unit,
                gsize      *length)
 {
-  return vc_csv_export_with_solve (estimate, NULL, NULL, NULL, length);
+  return vc_csv_export_with_solve (estimate, NULL, NULL, NULL, unit, length);
 }
 
 /**
@@ -248,12 +265,12 @@ vc_csv_export_with_solve (VcEstimate       *estimate,
                           const VcSolution *solve,
                           const char       *gpu_key,
                           const char       *gpu_name,
+                          VcUnit            unit,
                           gsize            *length)
 {
   Writer w = { g_string_new (NULL), 0 };
   const VcInputs *in;
   const VcResult *r;
-  VcUnit unit;
   g_autofree GParamSpec **inputs = NULL;
   guint n;
 
@@ -261,7 +278,6 @@ vc_csv_export_with_solve (VcEstimate       *estimate,
 
   in = vc_estimate_get_inputs (estimate);
   r = vc_estimate_get_result (estimate);
-  unit = vc_estimate_get_unit (estimate);
 
   /* TRANSLATORS: CSV column: "result" rows or "input" rows */
   add_text (&w, _("Section"));
@@ -310,7 +326,11 @@ vc_csv_export_with_solve (VcEstimate       *estimate,
 
   inputs = vc_estimate_list_inputs (&n);
   for (guint i = 0; i < n; i++)
-    add_input_row (&w, estimate, inputs[i]);
+    {
+      add_input_row (&w, estimate, inputs[i]);
+      if (g_str_equal (inputs[i]->name, VC_UNIT_FOLLOWS_INPUT))
+        add_unit_row (&w, unit);
+    }
 
   if (length)
     *length = w.out->len;
@@ -325,6 +345,7 @@ vc_csv_export_with_solve (VcEstimate       *estimate,
 gboolean
 vc_csv_write_file (GFile         *file,
                    VcEstimate    *estimate,
+                   VcUnit         unit,
                    GCancellable  *cancellable,
                    GError       **error)
 {
@@ -334,6 +355,6 @@ vc_csv_write_file (GFile         *file,
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
   g_return_val_if_fail (VC_IS_ESTIMATE (estimate), FALSE);
 
-  data = vc_csv_export (estimate, &length);
+  data = vc_csv_export (estimate, unit, &length);
   return vc_file_replace_contents (file, data, length, cancellable, error);
 }

@@ -18,14 +18,17 @@ G_BEGIN_DECLS
 #define VC_CSV_MIME_TYPE "text/csv"
 
 char     *vc_csv_export     (VcEstimate    *estimate,
+                             VcUnit         unit,
                              gsize         *length);
 char     *vc_csv_export_with_solve (VcEstimate       *estimate,
                                     const VcSolution *solve,
                                     const char       *gpu_key,
                                     const char       *gpu_name,
+                                    VcUnit            unit,
                                     gsize            *length);
 gboolean  vc_csv_write_file (GFile         *file,
                              VcEstimate    *estimate,
+                             VcUnit         unit,
                              GCancellable  *cancellable,
                              GError       **error);
 char     *vc_csv_text_cell  (const char    *text);

@@ -29,7 +29,6 @@ struct _VcEstimate
   char **model_not_understood;     /* an imported model's parts the estimate is not exact about */
   char *source_format;          /* "", "config", "safetensors" or "gguf" */
   char *source_quantization;
-  VcUnit unit;
   gboolean applying_preset;
 
   gboolean dirty;
@@ -92,7 +91,6 @@ enum {
   PROP_GPUS_PER_NODE,
   PROP_CUSTOM_GPUS,
   PROP_CHART_GPUS,
-  PROP_UNIT,
   PROP_SOURCE_FORMAT,
   PROP_SOURCE_QUANTIZATION,
   PROP_SOURCE_WEIGHTS_BYTES,
@@ -205,7 +203,6 @@ update_breakdown (VcEstimate *self)
       double bytes = sc->bytes[shown[i]];
 
       vc_component_row_update (row, bytes, sc->total > 0 ? bytes / sc->total : 0);
-      vc_component_row_set_unit (row, self->unit);
     }
 }
 
@@ -384,19 +381,6 @@ set_source_text (VcEstimate   *self,
 }
 
 static void
-set_unit (VcEstimate   *self,
-          const GValue *value,
-          GParamSpec   *pspec)
-{
-  if (self->unit == (VcUnit) g_value_get_enum (value))
-    return;
-  self->unit = g_value_get_enum (value);
-  g_object_notify_by_pspec (G_OBJECT (self), pspec);
-  /* the breakdown's rows carry the unit */
-  invalidate (self);
-}
-
-static void
 set_arch_property (VcEstimate   *self,
                    guint         prop_id,
                    const GValue *value,
@@ -484,9 +468,6 @@ vc_estimate_set_property (GObject      *object,
     case PROP_GPU_LAYERS: SET_FIELD (layout.gpu_layers, g_value_get_uint); break;
     case PROP_EXPERTS_ON_CPU: SET_FIELD (layout.experts_on_cpu, g_value_get_boolean); break;
     case PROP_GPUS_PER_NODE: SET_FIELD (layout.gpus_per_node, g_value_get_uint); break;
-    case PROP_UNIT:
-      set_unit (self, value, pspec);
-      return;
     default:
       set_arch_property (self, prop_id, value, pspec);
       return;
@@ -549,7 +530,6 @@ vc_estimate_get_property (GObject    *object,
     case PROP_GPU_LAYERS: g_value_set_uint (value, in->layout.gpu_layers); break;
     case PROP_EXPERTS_ON_CPU: g_value_set_boolean (value, in->layout.experts_on_cpu); break;
     case PROP_GPUS_PER_NODE: g_value_set_uint (value, in->layout.gpus_per_node); break;
-    case PROP_UNIT: g_value_set_enum (value, self->unit); break;
     case PROP_CUSTOM_GPUS: g_value_set_string (value, self->custom_gpus); break;
     case PROP_CHART_GPUS: g_value_set_string (value, self->chart_gpus); break;
     case PROP_SOURCE_FORMAT: g_value_set_string (value, self->source_format); break;
@@ -775,7 +755,7 @@ install_layout_inputs (const VcInputs *d)
                        1, 1024, d->layout.gpus_per_node, RW);
 }
 
-/* The GPUs added to the catalog and drawn on the chart, the unit, and what a model's files
+/* The GPUs added to the catalog and drawn on the chart, and what a model's files
  * said about themselves. */
 static void
 install_gpu_and_source_inputs (const VcInputs *d)
@@ -788,9 +768,6 @@ install_gpu_and_source_inputs (const VcInputs *d)
     g_param_spec_string ("chart-gpus", N_("Chart GPUs"),
                          N_("Cards whose capacity the memory chart draws: catalog ids or the names of custom GPUs, separated by semicolons"),
                          DEFAULT_CHART_GPUS, RW);
-  properties[PROP_UNIT] =
-    g_param_spec_enum ("unit", N_("Unit"), N_("Sizes in GB (10^9 bytes) or GiB (2^30 bytes)"),
-                       VC_TYPE_UNIT, VC_UNIT_GB, RW);
   properties[PROP_SOURCE_FORMAT] =
     g_param_spec_string ("source-format", N_("Model file format"),
                          N_("What the model was read from: config, safetensors or gguf; empty for a preset or a custom model"),
@@ -1067,13 +1044,6 @@ vc_estimate_set_architecture (VcEstimate   *self,
         }
     }
   g_object_thaw_notify (G_OBJECT (self));
-}
-
-VcUnit
-vc_estimate_get_unit (VcEstimate *self)
-{
-  g_return_val_if_fail (VC_IS_ESTIMATE (self), VC_UNIT_GB);
-  return self->unit;
 }
 
 GParamSpec **

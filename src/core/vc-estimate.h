@@ -44,7 +44,6 @@ void            vc_estimate_set_model_not_understood (VcEstimate         *self,
                                                       const char * const *parts);
 void            vc_estimate_set_architecture   (VcEstimate   *self,
                                                 const VcArch *arch);
-VcUnit          vc_estimate_get_unit           (VcEstimate   *self);
 gboolean        vc_estimate_set_value          (VcEstimate   *self,
                                                 const char   *property,
                                                 const GValue *value,

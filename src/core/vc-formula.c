@@ -22,7 +22,7 @@ typedef struct
   char *P;                     /* parameters */
   char *A;                     /* activated parameters */
   char *T;                     /* trainable parameters */
-  char *size;                  /* the component's size, in the estimate's unit */
+  char *size;                  /* the component's size, in the unit asked for */
 } Terms;
 
 static char *
@@ -204,13 +204,15 @@ describe_optimizer (const Terms *t)
  * vc_formula_describe:
  * @scenario_index: a scenario of the estimate's result
  * @component: one of its components
+ * @unit: the unit of the size shown
  *
  * Returns: (transfer full): how the component's size is computed, with the values used
  */
 char *
 vc_formula_describe (VcEstimate  *estimate,
                      guint        scenario_index,
-                     VcComponent  component)
+                     VcComponent  component,
+                     VcUnit       unit)
 {
   g_autofree char *P = NULL, *A = NULL, *T = NULL, *size = NULL;
   Terms t;
@@ -224,7 +226,7 @@ vc_formula_describe (VcEstimate  *estimate,
   t.P = P = vc_format_count (t.r->parameters);
   t.A = A = vc_format_count (t.r->active_parameters);
   t.T = T = vc_format_count (t.sc->trainable_parameters);
-  t.size = size = vc_format_size (t.sc->bytes[component], vc_estimate_get_unit (estimate));
+  t.size = size = vc_format_size (t.sc->bytes[component], unit);
 
   switch (component)
     {

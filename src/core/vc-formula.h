@@ -10,6 +10,7 @@ G_BEGIN_DECLS
 
 char *vc_formula_describe (VcEstimate  *estimate,
                            guint        scenario_index,
-                           VcComponent  component);
+                           VcComponent  component,
+                           VcUnit       unit);
 
 G_END_DECLS

@@ -14,6 +14,7 @@
 #include "vc-error.h"
 #include "vc-json-input.h"
 #include "vc-profile.h"
+#include "vc-units.h"
 
 /* ---- writing ------------------------------------------------------------------------------- */
 
@@ -64,6 +65,7 @@ add_input (JsonBuilder *b,
  * @estimate: the estimate whose inputs are written
  * @name: (nullable): the profile's name
  * @notes: (nullable): free notes
+ * @unit: the display unit, kept with the inputs
  * @length: (out) (optional): length of the result in bytes
  *
  * Returns: (transfer full): the profile as UTF-8 JSON text, ending with a newline
@@ -72,6 +74,7 @@ char *
 vc_profile_serialize (VcEstimate *estimate,
                       const char *name,
                       const char *notes,
+                      VcUnit      unit,
                       gsize      *length)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
@@ -100,7 +103,14 @@ vc_profile_serialize (VcEstimate *estimate,
   json_builder_set_member_name (b, "inputs");
   json_builder_begin_object (b);
   for (guint i = 0; i < n; i++)
-    add_input (b, estimate, inputs[i]);
+    {
+      add_input (b, estimate, inputs[i]);
+      if (g_str_equal (inputs[i]->name, VC_UNIT_FOLLOWS_INPUT))
+        {
+          json_builder_set_member_name (b, "unit");
+          json_builder_add_string_value (b, vc_unit_to_string (unit));
+        }
+    }
   json_builder_end_object (b);
   json_builder_end_object (b);
 
@@ -363,12 +373,31 @@ get_inputs_object (JsonObject  *object,
   return json_node_get_object (node);
 }
 
+/* the display unit, read where the inputs list it */
+static gboolean
+read_unit (JsonObject  *values,
+           VcUnit      *unit,
+           GError     **error)
+{
+  JsonNode *node = json_object_get_member (values, "unit");
+
+  if (node == NULL)
+    return TRUE;
+  if (!node_is (node, G_TYPE_STRING))
+    wrong_type (node, _("text"), error);
+  else if (vc_unit_from_string (json_node_get_string (node), unit, error))
+    return TRUE;
+  g_prefix_error (error, "inputs.unit: ");
+  return FALSE;
+}
+
 /* The preset first: it sets the architecture and parameter counts, which the profile's own
  * values then override (an override that differs leaves the preset, as in the window). */
 static gboolean
 apply_inputs (VcEstimate  *scratch,
               JsonObject  *values,
               GHashTable  *huge,
+              VcUnit      *unit,
               GError     **error)
 {
   g_autofree GParamSpec **inputs = NULL;
@@ -397,6 +426,8 @@ apply_inputs (VcEstimate  *scratch,
           g_prefix_error (error, "inputs.%s: ", inputs[i]->name);
           return FALSE;
         }
+      if (g_str_equal (inputs[i]->name, VC_UNIT_FOLLOWS_INPUT) && !read_unit (values, unit, error))
+        return FALSE;
     }
   return TRUE;
 }
@@ -408,6 +439,7 @@ apply_inputs (VcEstimate  *scratch,
  * @target: the estimate that receives the inputs, only if the whole profile is valid
  * @name: (out) (optional): the profile's name ("" when it has none)
  * @notes: (out) (optional): its notes ("" when none)
+ * @unit: (out) (optional): its display unit (GB when it names none)
  * @error: a VC_ERROR whose message starts with the field at fault ("inputs.batch: …")
  *
  * Validates every field against the estimate's own ranges, in a scratch estimate; @target is
@@ -420,6 +452,7 @@ vc_profile_parse (const char  *data,
                   VcEstimate  *target,
                   char       **name,
                   char       **notes,
+                  VcUnit      *unit,
                   GError     **error)
 {
   g_autoptr(JsonNode) root = NULL;
@@ -427,6 +460,7 @@ vc_profile_parse (const char  *data,
   g_autoptr(VcEstimate) scratch = NULL;
   g_autofree char *profile_name = NULL, *profile_notes = NULL;
   JsonObject *object, *values;
+  VcUnit profile_unit = VC_UNIT_GB;
   gint64 version;
 
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
@@ -458,7 +492,7 @@ vc_profile_parse (const char  *data,
   if (values == NULL)
     return FALSE;
   scratch = vc_estimate_new ();
-  if (!apply_inputs (scratch, values, huge, error))
+  if (!apply_inputs (scratch, values, huge, &profile_unit, error))
     return FALSE;
 
   /* version 1 had one precision for both modes: a training run kept its parameters in it
@@ -474,6 +508,8 @@ vc_profile_parse (const char  *data,
     *name = g_steal_pointer (&profile_name);
   if (notes)
     *notes = g_steal_pointer (&profile_notes);
+  if (unit)
+    *unit = profile_unit;
   return TRUE;
 }
 
@@ -507,6 +543,7 @@ vc_profile_read_file (GFile         *file,
                       VcEstimate    *target,
                       char         **name,
                       char         **notes,
+                      VcUnit        *unit,
                       GCancellable  *cancellable,
                       GError       **error)
 {
@@ -522,7 +559,7 @@ vc_profile_read_file (GFile         *file,
     return FALSE;
   data = g_bytes_get_data (bytes, &length);
   /* vc_profile_parse refuses an empty file with its message */
-  return vc_profile_parse (data ? data : "", length, target, name, notes, error);
+  return vc_profile_parse (data ? data : "", length, target, name, notes, unit, error);
 }
 
 /**
@@ -537,6 +574,7 @@ vc_profile_write_file (GFile         *file,
                        VcEstimate    *estimate,
                        const char    *name,
                        const char    *notes,
+                       VcUnit         unit,
                        GCancellable  *cancellable,
                        GError       **error)
 {
@@ -546,7 +584,7 @@ vc_profile_write_file (GFile         *file,
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
   g_return_val_if_fail (VC_IS_ESTIMATE (estimate), FALSE);
 
-  data = vc_profile_serialize (estimate, name, notes, &length);
+  data = vc_profile_serialize (estimate, name, notes, unit, &length);
   return vc_file_replace_contents (file, data, length, cancellable, error);
 }
 
@@ -579,6 +617,8 @@ struct _VcProfile
   char *notes;
   char *saved_name;
   char *saved_notes;
+  VcUnit unit;
+  VcUnit saved_unit;
   gboolean modified;
 };
 
@@ -588,6 +628,7 @@ enum {
   PROP_FILE,
   PROP_NAME,
   PROP_NOTES,
+  PROP_UNIT,
   PROP_TITLE,
   PROP_MODIFIED,
   N_PROPS
@@ -606,6 +647,7 @@ update_modified (VcProfile *self)
     return;
   modified = g_strcmp0 (self->name, self->saved_name) != 0 ||
              g_strcmp0 (self->notes, self->saved_notes) != 0 ||
+             self->unit != self->saved_unit ||
              !vc_estimate_edits_equal (self->estimate, self->saved);
   if (modified == self->modified)
     return;
@@ -660,6 +702,9 @@ vc_profile_set_property (GObject      *object,
     case PROP_NOTES:
       vc_profile_set_notes (self, g_value_get_string (value));
       break;
+    case PROP_UNIT:
+      vc_profile_set_unit (self, g_value_get_enum (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -679,6 +724,7 @@ vc_profile_get_property (GObject    *object,
     case PROP_FILE: g_value_set_object (value, self->file); break;
     case PROP_NAME: g_value_set_string (value, self->name); break;
     case PROP_NOTES: g_value_set_string (value, self->notes); break;
+    case PROP_UNIT: g_value_set_enum (value, self->unit); break;
     case PROP_TITLE: g_value_take_string (value, vc_profile_dup_title (self)); break;
     case PROP_MODIFIED: g_value_set_boolean (value, self->modified); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -736,12 +782,16 @@ vc_profile_class_init (VcProfileClass *klass)
   properties[PROP_NOTES] =
     g_param_spec_string ("notes", "Notes", "Free notes", "",
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_UNIT] =
+    g_param_spec_enum ("unit", N_("Unit"), N_("Sizes in GB (10^9 bytes) or GiB (2^30 bytes)"),
+                       VC_TYPE_UNIT, VC_UNIT_GB,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_TITLE] =
     g_param_spec_string ("title", "Title", "The name, else the file's name, else “Untitled profile”",
                          "", G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_MODIFIED] =
     g_param_spec_boolean ("modified", "Modified",
-                          "Whether the inputs, name or notes differ from the last load or save",
+                          "Whether the inputs, unit, name or notes differ from the last load or save",
                           FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -821,6 +871,27 @@ vc_profile_set_notes (VcProfile  *self,
   update_modified (self);
 }
 
+/* the display unit: a view setting, kept and saved with the profile */
+VcUnit
+vc_profile_get_unit (VcProfile *self)
+{
+  g_return_val_if_fail (VC_IS_PROFILE (self), VC_UNIT_GB);
+  return self->unit;
+}
+
+void
+vc_profile_set_unit (VcProfile *self,
+                     VcUnit     unit)
+{
+  g_return_if_fail (VC_IS_PROFILE (self));
+
+  if (self->unit == unit)
+    return;
+  self->unit = unit;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT]);
+  update_modified (self);
+}
+
 /**
  * vc_profile_dup_title:
  *
@@ -876,9 +947,11 @@ static void
 take_as_saved (VcProfile  *self,
                VcEstimate *inputs,
                const char *name,
-               const char *notes)
+               const char *notes,
+               VcUnit      unit)
 {
   vc_estimate_copy_inputs (self->saved, inputs);
+  self->saved_unit = unit;
   set_text (&self->saved_name, name);
   set_text (&self->saved_notes, notes);
   update_modified (self);
@@ -889,7 +962,7 @@ vc_profile_mark_saved (VcProfile *self)
 {
   g_return_if_fail (VC_IS_PROFILE (self));
 
-  take_as_saved (self, self->estimate, self->name, self->notes);
+  take_as_saved (self, self->estimate, self->name, self->notes, self->unit);
 }
 
 /* a file read and parsed into the estimate becomes the open profile */
@@ -897,11 +970,13 @@ static void
 loaded (VcProfile  *self,
         GFile      *file,
         const char *name,
-        const char *notes)
+        const char *notes,
+        VcUnit      unit)
 {
   g_object_freeze_notify (G_OBJECT (self));
   vc_profile_set_name (self, name);
   vc_profile_set_notes (self, notes);
+  vc_profile_set_unit (self, unit);
   set_file (self, file);
   vc_profile_mark_saved (self);
   g_object_thaw_notify (G_OBJECT (self));
@@ -922,14 +997,15 @@ vc_profile_load (VcProfile     *self,
                  GError       **error)
 {
   g_autofree char *name = NULL, *notes = NULL;
+  VcUnit unit = VC_UNIT_GB;
 
   g_return_val_if_fail (VC_IS_PROFILE (self), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
-  if (!vc_profile_read_file (file, self->estimate, &name, &notes, cancellable, error))
+  if (!vc_profile_read_file (file, self->estimate, &name, &notes, &unit, cancellable, error))
     return FALSE;
 
-  loaded (self, file, name, notes);
+  loaded (self, file, name, notes, unit);
   return TRUE;
 }
 
@@ -953,7 +1029,8 @@ vc_profile_save (VcProfile     *self,
 
   if (file == NULL)
     file = self->file;
-  if (!vc_profile_write_file (file, self->estimate, self->name, self->notes, cancellable, error))
+  if (!vc_profile_write_file (file, self->estimate, self->name, self->notes, self->unit,
+                              cancellable, error))
     return FALSE;
 
   g_object_freeze_notify (G_OBJECT (self));
@@ -979,6 +1056,7 @@ vc_profile_reset (VcProfile *self)
   vc_estimate_copy_inputs (self->estimate, defaults);
   vc_profile_set_name (self, "");
   vc_profile_set_notes (self, "");
+  vc_profile_set_unit (self, VC_UNIT_GB);
   set_file (self, NULL);
   vc_profile_mark_saved (self);
   g_object_thaw_notify (G_OBJECT (self));
@@ -1042,6 +1120,7 @@ vc_profile_load_finish (VcProfile     *self,
 {
   g_autoptr(GBytes) bytes = NULL;
   g_autofree char *name = NULL, *notes = NULL;
+  VcUnit unit = VC_UNIT_GB;
   GFile *file;
   const char *data;
   gsize length;
@@ -1054,9 +1133,9 @@ vc_profile_load_finish (VcProfile     *self,
     return FALSE;
   file = g_task_get_task_data (G_TASK (result));
   data = g_bytes_get_data (bytes, &length);
-  if (!vc_profile_parse (data, length, self->estimate, &name, &notes, error))
+  if (!vc_profile_parse (data, length, self->estimate, &name, &notes, &unit, error))
     return FALSE;
-  loaded (self, file, name, notes);
+  loaded (self, file, name, notes, unit);
   return TRUE;
 }
 
@@ -1068,6 +1147,7 @@ typedef struct
   VcEstimate *inputs;
   char *name;
   char *notes;
+  VcUnit unit;
 } SaveData;
 
 static void
@@ -1169,12 +1249,13 @@ vc_profile_save_async (VcProfile           *self,
 
   d = g_new0 (SaveData, 1);
   d->file = g_object_ref (file ? file : self->file);
-  data = vc_profile_serialize (self->estimate, self->name, self->notes, &length);
+  data = vc_profile_serialize (self->estimate, self->name, self->notes, self->unit, &length);
   d->bytes = g_bytes_new_take (data, length);
   d->inputs = vc_estimate_new ();
   vc_estimate_copy_inputs (d->inputs, self->estimate);
   d->name = g_strdup (self->name);
   d->notes = g_strdup (self->notes);
+  d->unit = self->unit;
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, vc_profile_save_async);
@@ -1203,7 +1284,7 @@ vc_profile_save_finish (VcProfile     *self,
   d = g_task_get_task_data (G_TASK (result));
   g_object_freeze_notify (G_OBJECT (self));
   set_file (self, d->file);
-  take_as_saved (self, d->inputs, d->name, d->notes);
+  take_as_saved (self, d->inputs, d->name, d->notes, d->unit);
   g_object_thaw_notify (G_OBJECT (self));
   return TRUE;
 }

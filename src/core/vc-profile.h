@@ -32,12 +32,14 @@ G_BEGIN_DECLS
 char     *vc_profile_serialize  (VcEstimate  *estimate,
                                  const char  *name,
                                  const char  *notes,
+                                 VcUnit       unit,
                                  gsize       *length);
 gboolean  vc_profile_parse      (const char  *data,
                                  gsize        length,
                                  VcEstimate  *target,
                                  char       **name,
                                  char       **notes,
+                                 VcUnit      *unit,
                                  GError     **error);
 GBytes   *vc_profile_read_bytes (GFile       *file,
                                  GCancellable *cancellable,
@@ -46,12 +48,14 @@ gboolean  vc_profile_read_file  (GFile       *file,
                                  VcEstimate  *target,
                                  char       **name,
                                  char       **notes,
+                                 VcUnit      *unit,
                                  GCancellable *cancellable,
                                  GError     **error);
 gboolean  vc_profile_write_file (GFile       *file,
                                  VcEstimate  *estimate,
                                  const char  *name,
                                  const char  *notes,
+                                 VcUnit       unit,
                                  GCancellable *cancellable,
                                  GError     **error);
 gboolean  vc_file_replace_contents (GFile        *file,
@@ -82,6 +86,9 @@ void        vc_profile_set_name     (VcProfile    *self,
 const char *vc_profile_get_notes    (VcProfile    *self);
 void        vc_profile_set_notes    (VcProfile    *self,
                                      const char   *notes);
+VcUnit      vc_profile_get_unit     (VcProfile    *self);
+void        vc_profile_set_unit     (VcProfile    *self,
+                                     VcUnit        unit);
 char       *vc_profile_dup_title    (VcProfile    *self);
 gboolean    vc_profile_get_modified (VcProfile    *self);
 

@@ -601,10 +601,10 @@ table_header (GString    *s,
 /* One line per scenario, the selected one starred. */
 static void
 table_scenarios (GString    *s,
-                 VcEstimate *estimate)
+                 VcEstimate *estimate,
+                 VcUnit      unit)
 {
   const VcResult *r = vc_estimate_get_result (estimate);
-  VcUnit unit = vc_estimate_get_unit (estimate);
   int name_width = 0;
 
   for (guint i = 0; i < r->n_scenarios; i++)
@@ -628,11 +628,11 @@ table_scenarios (GString    *s,
 static void
 table_breakdown (GString    *s,
                  VcEstimate *estimate,
-                 gboolean    explain)
+                 gboolean    explain,
+                 VcUnit      unit)
 {
   const VcResult *r = vc_estimate_get_result (estimate);
   const VcScenarioResult *sel = &r->scenarios[r->selected];
-  VcUnit unit = vc_estimate_get_unit (estimate);
   GListModel *rows = vc_estimate_get_breakdown (estimate);
   g_autofree char *total = vc_format_size (sel->total, unit);
   int component_width;
@@ -660,7 +660,7 @@ table_breakdown (GString    *s,
       if (explain)
         {
           g_autofree char *formula = vc_formula_describe (estimate, r->selected,
-                                                          vc_component_row_get_component (row));
+                                                          vc_component_row_get_component (row), unit);
           g_string_append_printf (s, "      %s\n", formula);
         }
     }
@@ -677,11 +677,11 @@ table_breakdown (GString    *s,
 /* How many of each GPU the selected scenario takes. */
 static void
 table_gpus (GString    *s,
-            VcEstimate *estimate)
+            VcEstimate *estimate,
+            VcUnit      unit)
 {
   const VcInputs *in = vc_estimate_get_inputs (estimate);
   const VcResult *r = vc_estimate_get_result (estimate);
-  VcUnit unit = vc_estimate_get_unit (estimate);
   g_autofree char *overhead = vc_format_size (r->overhead_bytes, unit);
   guint n_gpus = vc_estimate_get_n_gpus (estimate);
   int width = 28;
@@ -739,27 +739,28 @@ table_gpus (GString    *s,
 
 char *
 vc_report_table (VcEstimate *estimate,
-                 gboolean    explain)
+                 gboolean    explain,
+                 VcUnit      unit)
 {
-  return vc_report_table_with_solve (estimate, explain, NULL, NULL);
+  return vc_report_table_with_solve (estimate, explain, unit, NULL, NULL);
 }
 
 /* The table, and the solver's answer in a sentence at the end when there is one. */
 char *
 vc_report_table_with_solve (VcEstimate       *estimate,
                             gboolean          explain,
+                            VcUnit            unit,
                             const VcSolution *solve,
                             const char       *gpu_name)
 {
   g_autoptr(GString) s = g_string_new (NULL);
 
   table_header (s, estimate);
-  table_scenarios (s, estimate);
-  table_breakdown (s, estimate, explain);
-  table_gpus (s, estimate);
+  table_scenarios (s, estimate, unit);
+  table_breakdown (s, estimate, explain, unit);
+  table_gpus (s, estimate, unit);
   if (solve != NULL)
     {
-      VcUnit unit = vc_estimate_get_unit (estimate);
       g_autofree char *need = vc_format_size (solve->total_bytes, unit);
       g_autofree char *capacity = vc_format_size (solve->capacity_bytes, unit);
       g_autofree char *line = vc_solution_describe (solve, gpu_name, need, capacity);

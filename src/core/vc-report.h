@@ -9,12 +9,14 @@ G_BEGIN_DECLS
 
 char *vc_report_json  (VcEstimate *estimate);
 char *vc_report_table (VcEstimate *estimate,
-                       gboolean    explain);
+                       gboolean    explain,
+                       VcUnit      unit);
 char *vc_report_json_with_solve  (VcEstimate       *estimate,
                                   const VcSolution *solve,
                                   const char       *gpu_key);
 char *vc_report_table_with_solve (VcEstimate       *estimate,
                                   gboolean          explain,
+                                  VcUnit            unit,
                                   const VcSolution *solve,
                                   const char       *gpu_name);
 const VcSolveVariable *vc_report_fit_variables (VcMode          mode);

@@ -8,6 +8,7 @@
 #include <locale.h>
 #include <math.h>
 
+#include "vc-enums.h"
 #include "vc-error.h"
 #include "vc-units.h"
 
@@ -351,4 +352,53 @@ vc_plain_spaces_unless_utf8 (GString *text)
     g_string_replace (text, plain[i][0], plain[i][1], 0);
   ascii = g_str_to_ascii (text->str, "C");
   g_string_assign (text, ascii);
+}
+
+/**
+ * vc_unit_to_string:
+ *
+ * Returns: the unit's one text form ("gb", "gib"), as profiles and the command line write it
+ */
+const char *
+vc_unit_to_string (VcUnit unit)
+{
+  g_autoptr(GEnumClass) klass = g_type_class_ref (VC_TYPE_UNIT);
+  GEnumValue *ev = g_enum_get_value (klass, unit);
+
+  return ev ? ev->value_nick : "gb";
+}
+
+/**
+ * vc_unit_from_string:
+ * @text: "gb" or "gib"
+ * @unit: (out): the unit read
+ *
+ * Returns: FALSE with @error naming what is accepted when @text is no unit
+ */
+gboolean
+vc_unit_from_string (const char  *text,
+                     VcUnit      *unit,
+                     GError     **error)
+{
+  g_autoptr(GEnumClass) klass = g_type_class_ref (VC_TYPE_UNIT);
+  g_autoptr(GString) accepted = g_string_new (NULL);
+  GEnumValue *ev;
+
+  if (!g_utf8_validate (text, -1, NULL))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("the value given for %s is not UTF-8 text"), "unit");
+      return FALSE;
+    }
+  ev = g_enum_get_value_by_nick (klass, text);
+  if (ev != NULL)
+    {
+      *unit = ev->value;
+      return TRUE;
+    }
+  for (guint i = 0; i < klass->n_values; i++)
+    g_string_append_printf (accepted, "%s%s", i ? ", " : "", klass->values[i].value_nick);
+  g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+               _("“%s” is not valid for %s; accepted: %s"), text, "unit", accepted->str);
+  return FALSE;
 }

@@ -27,6 +27,13 @@ char    *vc_format_number    (double      value);
 char    *vc_localize_gpu_name (const char *name);
 char    *vc_format_bytes_machine (double  bytes);
 double   vc_unit_divisor     (VcUnit      unit);
+const char *vc_unit_to_string (VcUnit     unit);
+gboolean vc_unit_from_string (const char *text,
+                              VcUnit     *unit,
+                              GError    **error);
+
+/* the input a display unit follows where inputs are listed (profiles, CSV) */
+#define VC_UNIT_FOLLOWS_INPUT "chart-gpus"
 void     vc_plain_spaces_unless_utf8 (GString *text);
 
 G_END_DECLS

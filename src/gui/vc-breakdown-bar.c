@@ -32,7 +32,7 @@ legend_text (VcBreakdownBar *self,
              VcComponentRow *row)
 {
   g_autofree char *size = vc_format_size (vc_component_row_get_bytes (row),
-                                          vc_estimate_get_unit (vc_chart_get_estimate (VC_CHART (self))));
+                                          vc_chart_get_unit (VC_CHART (self)));
 
   /* TRANSLATORS: a legend item: component, size, share of the total */
   return g_strdup_printf (_("%s %s (%.0f%%)"), vc_component_row_get_name (row), size,

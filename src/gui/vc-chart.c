@@ -6,15 +6,18 @@
 
 #include "vc-chart.h"
 #include "vc-compat.h"
+#include "vc-enums.h"
 
 typedef struct
 {
   VcEstimate *estimate;
+  VcUnit unit;
 } VcChartPrivate;
 
 enum {
   PROP_0,
   PROP_ESTIMATE,
+  PROP_UNIT,
   N_PROPS
 };
 
@@ -80,10 +83,35 @@ vc_chart_set_estimate (VcChart    *self,
   if (estimate != NULL)
     {
       g_signal_connect_object (estimate, "changed", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (estimate, "notify::unit", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
       update (self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ESTIMATE]);
+}
+
+VcUnit
+vc_chart_get_unit (VcChart *self)
+{
+  VcChartPrivate *priv = vc_chart_get_instance_private (self);
+
+  g_return_val_if_fail (VC_IS_CHART (self), VC_UNIT_GB);
+  return priv->unit;
+}
+
+/* the unit the sizes are shown in, a view setting */
+void
+vc_chart_set_unit (VcChart *self,
+                   VcUnit   unit)
+{
+  VcChartPrivate *priv = vc_chart_get_instance_private (self);
+
+  g_return_if_fail (VC_IS_CHART (self));
+
+  if (priv->unit == unit)
+    return;
+  priv->unit = unit;
+  if (priv->estimate != NULL)
+    update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT]);
 }
 
 /* sizes follow the style's fonts */
@@ -113,6 +141,9 @@ vc_chart_get_property (GObject    *object,
     case PROP_ESTIMATE:
       g_value_set_object (value, vc_chart_get_estimate (VC_CHART (object)));
       break;
+    case PROP_UNIT:
+      g_value_set_enum (value, vc_chart_get_unit (VC_CHART (object)));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -128,6 +159,9 @@ vc_chart_set_property (GObject      *object,
     {
     case PROP_ESTIMATE:
       vc_chart_set_estimate (VC_CHART (object), g_value_get_object (value));
+      break;
+    case PROP_UNIT:
+      vc_chart_set_unit (VC_CHART (object), g_value_get_enum (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -147,6 +181,9 @@ vc_chart_class_init (VcChartClass *klass)
   properties[PROP_ESTIMATE] =
     g_param_spec_object ("estimate", NULL, NULL, VC_TYPE_ESTIMATE,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_UNIT] =
+    g_param_spec_enum ("unit", NULL, NULL, VC_TYPE_UNIT, VC_UNIT_GB,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_accessible_role (GTK_WIDGET_CLASS (klass), GTK_ACCESSIBLE_ROLE_IMG);

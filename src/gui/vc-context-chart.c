@@ -190,7 +190,7 @@ append_components (VcContextChart *self,
                    const double    bytes[VC_N_COMPONENTS])
 {
   const VcInputs *in = vc_estimate_get_inputs (ESTIMATE (self));
-  VcUnit unit = vc_estimate_get_unit (ESTIMATE (self));
+  VcUnit unit = vc_chart_get_unit (VC_CHART (self));
   gboolean first = TRUE;
 
   for (guint c = 0; c < VC_N_COMPONENTS; c++)
@@ -217,7 +217,7 @@ vc_context_chart_dup_readout (VcContextChart *self)
   if (ESTIMATE (self) == NULL || self->cursor < 0 || self->cursor >= (int) self->n_samples)
     return NULL;
   value = format_value (self->variable, self->values[self->cursor]);
-  total = vc_format_size (self->totals[self->cursor], vc_estimate_get_unit (ESTIMATE (self)));
+  total = vc_format_size (self->totals[self->cursor], vc_chart_get_unit (VC_CHART (self)));
   /* TRANSLATORS: "32,768 tokens: 21.3 GB (weights 16.1 GB, …)" */
   g_string_append_printf (s, _("%s: %s ("), value, total);
   append_components (self, s, self->bytes[self->cursor]);
@@ -242,7 +242,7 @@ vc_context_chart_dup_description (VcContextChart *self)
 
   in = vc_estimate_get_inputs (ESTIMATE (self));
   sc = vc_estimate_get_selected (ESTIMATE (self));
-  unit = vc_estimate_get_unit (ESTIMATE (self));
+  unit = vc_chart_get_unit (VC_CHART (self));
   first = format_value (self->variable, self->values[0]);
   last = format_value (self->variable, self->values[n - 1]);
   first_total = vc_format_size (self->totals[0], unit);
@@ -301,7 +301,7 @@ static void
 measure_text (VcContextChart *self)
 {
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-  VcUnit unit = ESTIMATE (self) ? vc_estimate_get_unit (ESTIMATE (self)) : VC_UNIT_GB;
+  VcUnit unit = vc_chart_get_unit (VC_CHART (self));
   int w, h;
 
   self->y_label_w = 0;
@@ -628,7 +628,7 @@ vc_context_chart_snapshot (GtkWidget   *widget,
     return;
 
   cv.in = vc_estimate_get_inputs (ESTIMATE (self));
-  cv.unit = vc_estimate_get_unit (ESTIMATE (self));
+  cv.unit = vc_chart_get_unit (VC_CHART (self));
   measure_text (self);
   plot_area (self, &cv.p);
   vc_widget_get_color (widget, &cv.fg);

@@ -90,7 +90,7 @@ vc_gpu_chart_describe (VcGpuChart *self,
 
   fit = vc_estimate_get_gpu_fit (vc_chart_get_estimate (VC_CHART (self)), gpu_index);
   g_return_val_if_fail (fit != NULL, NULL);
-  unit = vc_estimate_get_unit (vc_chart_get_estimate (VC_CHART (self)));
+  unit = vc_chart_get_unit (VC_CHART (self));
   /* with several GPUs, what each GPU of the card's smallest layout holds, and that layout */
   need = vc_format_size (fit->count > 0 ? fit->per_gpu_bytes : vc_estimate_get_selected (vc_chart_get_estimate (VC_CHART (self)))->total,
                          unit);

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "vc-catalog.h"
+#include "vc-enums.h"
 #include "vc-error.h"
 #include "vc-gpu-editor.h"
 #include "vc-local-gpus.h"
@@ -19,6 +20,7 @@ struct _VcGpuEditor
   GtkWidget parent_instance;
 
   VcEstimate *estimate;
+  VcUnit unit;                 /* of the capacities shown */
 
   GtkWidget *box;
   GtkListBox *list;
@@ -29,6 +31,14 @@ struct _VcGpuEditor
   GtkButton *add_button;
   GtkButton *this_computer_button;
 };
+
+enum {
+  PROP_0,
+  PROP_UNIT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (VcGpuEditor, vc_gpu_editor, GTK_TYPE_WIDGET)
 
@@ -91,7 +101,7 @@ rebuild (VcGpuEditor *self)
   g_autoptr(GPtrArray) items = split_items (self->estimate);
   GtkWidget *child;
   guint n_catalog;
-  VcUnit unit = vc_estimate_get_unit (self->estimate);
+  VcUnit unit = self->unit;
 
   vc_gpus_get_all (&n_catalog);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
@@ -274,8 +284,54 @@ vc_gpu_editor_set_estimate (VcGpuEditor *self,
 
   self->estimate = g_object_ref (estimate);
   g_signal_connect_object (estimate, "notify::custom-gpus", G_CALLBACK (rebuild), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (estimate, "notify::unit", G_CALLBACK (rebuild), self, G_CONNECT_SWAPPED);
   rebuild (self);
+}
+
+/* the unit of the capacities shown, a view setting */
+void
+vc_gpu_editor_set_unit (VcGpuEditor *self,
+                        VcUnit       unit)
+{
+  g_return_if_fail (VC_IS_GPU_EDITOR (self));
+
+  if (self->unit == unit)
+    return;
+  self->unit = unit;
+  if (self->estimate != NULL)
+    rebuild (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT]);
+}
+
+static void
+vc_gpu_editor_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_UNIT:
+      g_value_set_enum (value, VC_GPU_EDITOR (object)->unit);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+vc_gpu_editor_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_UNIT:
+      vc_gpu_editor_set_unit (VC_GPU_EDITOR (object), g_value_get_enum (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -295,6 +351,13 @@ vc_gpu_editor_class_init (VcGpuEditorClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = vc_gpu_editor_dispose;
+  object_class->get_property = vc_gpu_editor_get_property;
+  object_class->set_property = vc_gpu_editor_set_property;
+
+  properties[PROP_UNIT] =
+    g_param_spec_enum ("unit", NULL, NULL, VC_TYPE_UNIT, VC_UNIT_GB,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/vramcalc/VramCalculator/vc-gpu-editor.ui");

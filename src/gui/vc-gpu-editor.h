@@ -14,6 +14,8 @@ G_DECLARE_FINAL_TYPE (VcGpuEditor, vc_gpu_editor, VC, GPU_EDITOR, GtkWidget)
 
 void        vc_gpu_editor_set_estimate (VcGpuEditor  *self,
                                         VcEstimate   *estimate);
+void        vc_gpu_editor_set_unit     (VcGpuEditor  *self,
+                                        VcUnit        unit);
 gboolean    vc_gpu_editor_add          (VcGpuEditor  *self,
                                         const char   *name,
                                         double        size_gb,

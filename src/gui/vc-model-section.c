@@ -9,6 +9,7 @@
 
 #include "vc-a11y.h"
 #include "vc-arch.h"
+#include "vc-enums.h"
 #include "vc-grid-row.h"
 #include "vc-input-bind.h"
 #include "vc-model-section.h"
@@ -20,6 +21,7 @@ struct _VcModelSection
   GtkWidget parent_instance;
 
   VcEstimate *estimate;
+  VcUnit unit;                 /* of the file's size shown */
   GHashTable *inputs;          /* property name → widget */
   gboolean arch_built;
   gboolean syncing_name;
@@ -48,6 +50,7 @@ enum {
   PROP_0,
   PROP_ESTIMATE,
   PROP_APPROXIMATE,
+  PROP_UNIT,
   N_PROPS
 };
 
@@ -159,7 +162,7 @@ update_source (VcModelSection *self)
   if (self->model_file && vc_model_file_get_n_tensors (self->model_file) > 0)
     {
       g_autofree char *disk = vc_format_size (vc_model_file_get_file_bytes (self->model_file),
-                                              vc_estimate_get_unit (self->estimate));
+                                              self->unit);
       guint64 n = vc_model_file_get_n_tensors (self->model_file);
 
       g_string_append (text, "\n");
@@ -169,7 +172,7 @@ update_source (VcModelSection *self)
     }
   if (in->source_weights_bytes > 0)
     {
-      g_autofree char *weights = vc_format_size (in->source_weights_bytes, vc_estimate_get_unit (self->estimate));
+      g_autofree char *weights = vc_format_size (in->source_weights_bytes, self->unit);
 
       g_string_append (text, "\n");
       g_string_append_printf (text, _("Weights at the stored precision: %s exactly"), weights);
@@ -393,7 +396,6 @@ vc_model_section_set_estimate (VcModelSection *self,
   g_signal_connect_object (estimate, "notify::source-format", G_CALLBACK (update_source), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::source-quantization", G_CALLBACK (update_source), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::source-weights-bytes", G_CALLBACK (update_source), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (estimate, "notify::unit", G_CALLBACK (update_source), self, G_CONNECT_SWAPPED);
   update_applicable (self);
   update_counts_hint (self);
   update_source (self);
@@ -448,6 +450,9 @@ vc_model_section_get_property (GObject    *object,
     case PROP_APPROXIMATE:
       g_value_set_boolean (value, vc_model_section_get_approximate (self));
       break;
+    case PROP_UNIT:
+      g_value_set_enum (value, self->unit);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -470,9 +475,27 @@ vc_model_section_set_property (GObject      *object,
     case PROP_APPROXIMATE:
       gtk_check_button_set_active (self->approximate_check, g_value_get_boolean (value));
       break;
+    case PROP_UNIT:
+      vc_model_section_set_unit (self, g_value_get_enum (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+/* the unit of the sizes shown, a view setting */
+void
+vc_model_section_set_unit (VcModelSection *self,
+                           VcUnit          unit)
+{
+  g_return_if_fail (VC_IS_MODEL_SECTION (self));
+
+  if (self->unit == unit)
+    return;
+  self->unit = unit;
+  if (self->estimate != NULL)
+    update_source (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT]);
 }
 
 static void
@@ -511,6 +534,9 @@ vc_model_section_class_init (VcModelSectionClass *klass)
   properties[PROP_APPROXIMATE] =
     g_param_spec_boolean ("approximate", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_UNIT] =
+    g_param_spec_enum ("unit", NULL, NULL, VC_TYPE_UNIT, VC_UNIT_GB,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,

@@ -25,6 +25,8 @@ void        vc_model_section_set_note     (VcModelSection *self,
                                            gboolean        warning);
 const char *vc_model_section_get_note     (VcModelSection *self);
 gboolean    vc_model_section_get_approximate (VcModelSection *self);
+void        vc_model_section_set_unit     (VcModelSection *self,
+                                           VcUnit          unit);
 void        vc_model_section_set_model_file (VcModelSection *self,
                                              VcModelFile    *model_file);
 const char *vc_model_section_get_source_text (VcModelSection *self);

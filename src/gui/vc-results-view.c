@@ -13,6 +13,7 @@
 #include "vc-compat.h"
 #include "vc-component-row.h"
 #include "vc-context-chart.h"
+#include "vc-enums.h"
 #include "vc-formula.h"
 #include "vc-gpu-chart.h"
 #include "vc-gpu-editor.h"
@@ -24,6 +25,7 @@ struct _VcResultsView
   GtkWidget parent_instance;
 
   VcEstimate *estimate;
+  VcUnit unit;                     /* of every size shown */
   GtkSortListModel *sorted;
   VcScenario shown[VC_MAX_SCENARIOS];
   guint n_shown;
@@ -56,6 +58,14 @@ struct _VcResultsView
   VcCardPicker *card_picker;
   VcContextChart *context_chart;
 };
+
+enum {
+  PROP_0,
+  PROP_UNIT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (VcResultsView, vc_results_view, GTK_TYPE_WIDGET)
 
@@ -111,7 +121,7 @@ breakdown_query_tooltip (GtkWidget  *cell,
   if (row == NULL || estimate == NULL)
     return FALSE;
   formula = vc_formula_describe (estimate, vc_estimate_get_result (estimate)->selected,
-                                 vc_component_row_get_component (row));
+                                 vc_component_row_get_component (row), VC_RESULTS_VIEW (view)->unit);
   gtk_tooltip_set_text (tooltip, formula);
   return TRUE;
 }
@@ -174,7 +184,7 @@ static void
 update_scenarios (VcResultsView *self)
 {
   const VcResult *r = vc_estimate_get_result (self->estimate);
-  VcUnit unit = vc_estimate_get_unit (self->estimate);
+  VcUnit unit = self->unit;
   gboolean same = r->n_scenarios == self->n_shown;
 
   for (guint i = 0; same && i < r->n_scenarios; i++)
@@ -348,7 +358,7 @@ update_headline (VcResultsView *self)
 {
   const VcResult *r = vc_estimate_get_result (self->estimate);
   const VcScenarioResult *sc = &r->scenarios[r->selected];
-  VcUnit unit = vc_estimate_get_unit (self->estimate);
+  VcUnit unit = self->unit;
   const char *model = vc_estimate_get_model_name (self->estimate);
   g_autofree char *title = NULL, *total = NULL, *summary = NULL, *warning = NULL;
   gboolean layout_shown;
@@ -370,11 +380,26 @@ update_headline (VcResultsView *self)
   update_headings (self, sc, vc_estimate_get_inputs (self->estimate)->mode);
 }
 
+/* the breakdown's rows carry the unit their sizes are shown in */
+static void
+update_row_units (VcResultsView *self)
+{
+  GListModel *rows = vc_estimate_get_breakdown (self->estimate);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(VcComponentRow) row = g_list_model_get_item (rows, i);
+
+      vc_component_row_set_unit (row, self->unit);
+    }
+}
+
 static void
 estimate_changed (VcResultsView *self)
 {
   GtkSorter *sorter = gtk_column_view_get_sorter (self->breakdown_view);
 
+  update_row_units (self);
   update_headline (self);
   update_scenarios (self);
   /* rows change in place: the sorted order may have changed with them */
@@ -398,10 +423,64 @@ vc_results_view_set_estimate (VcResultsView *self,
   vc_chart_set_estimate (VC_CHART (self->context_chart), estimate);
   set_breakdown_model (self);
   g_signal_connect_object (estimate, "changed", G_CALLBACK (estimate_changed), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (estimate, "notify::unit", G_CALLBACK (estimate_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::model-name", G_CALLBACK (update_headline), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::preset", G_CALLBACK (update_headline), self, G_CONNECT_SWAPPED);
   estimate_changed (self);
+}
+
+/**
+ * vc_results_view_set_unit:
+ *
+ * The unit every size is shown in, a view setting: the view and its charts redraw.
+ */
+void
+vc_results_view_set_unit (VcResultsView *self,
+                          VcUnit         unit)
+{
+  g_return_if_fail (VC_IS_RESULTS_VIEW (self));
+
+  if (self->unit == unit)
+    return;
+  self->unit = unit;
+  vc_chart_set_unit (VC_CHART (self->breakdown_bar), unit);
+  vc_chart_set_unit (VC_CHART (self->gpu_chart), unit);
+  vc_chart_set_unit (VC_CHART (self->context_chart), unit);
+  vc_gpu_editor_set_unit (self->gpu_editor, unit);
+  if (self->estimate != NULL)
+    estimate_changed (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT]);
+}
+
+static void
+vc_results_view_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_UNIT:
+      g_value_set_enum (value, VC_RESULTS_VIEW (object)->unit);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+vc_results_view_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_UNIT:
+      vc_results_view_set_unit (VC_RESULTS_VIEW (object), g_value_get_enum (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 /* ---- vendor filter of the GPU comparison -------------------------------------------------- */
@@ -470,6 +549,13 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = vc_results_view_dispose;
+  object_class->get_property = vc_results_view_get_property;
+  object_class->set_property = vc_results_view_set_property;
+
+  properties[PROP_UNIT] =
+    g_param_spec_enum ("unit", NULL, NULL, VC_TYPE_UNIT, VC_UNIT_GB,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (VC_TYPE_BREAKDOWN_BAR);
   g_type_ensure (VC_TYPE_COMPONENT_ROW);

@@ -14,5 +14,7 @@ G_DECLARE_FINAL_TYPE (VcResultsView, vc_results_view, VC, RESULTS_VIEW, GtkWidge
 
 void           vc_results_view_set_estimate      (VcResultsView *self,
                                                   VcEstimate    *estimate);
+void           vc_results_view_set_unit          (VcResultsView *self,
+                                                  VcUnit         unit);
 
 G_END_DECLS

@@ -344,7 +344,7 @@ export_to (VcWindow *self,
            GFile    *file)
 {
   gsize length;
-  char *csv = vc_csv_export (self->estimate, &length);
+  char *csv = vc_csv_export (self->estimate, vc_profile_get_unit (self->profile), &length);
   g_autoptr(GBytes) bytes = g_bytes_new_take (csv, length);
 
   _vc_window_begin_io (self, TRUE);

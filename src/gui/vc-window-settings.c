@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include "vc-units.h"
 #include "vc-window-private.h"
 
 GVariant *
@@ -22,6 +23,10 @@ vc_window_save_inputs (VcWindow *self)
       char *text = vc_estimate_dup_input_string (self->estimate, inputs[i]->name);
 
       g_variant_builder_add (&builder, "{sv}", inputs[i]->name, g_variant_new_take_string (text));
+      /* the profile's unit, kept with the inputs as in a profile */
+      if (g_str_equal (inputs[i]->name, VC_UNIT_FOLLOWS_INPUT))
+        g_variant_builder_add (&builder, "{sv}", "unit",
+                               g_variant_new_string (vc_unit_to_string (vc_profile_get_unit (self->profile))));
     }
   return g_variant_builder_end (&builder);
 }
@@ -47,6 +52,23 @@ restore_one (VcEstimate *estimate,
   /* a value stored by another version may be out of range now: keep the default quietly */
   if (!ok)
     g_debug ("Ignoring the stored value of %s: %s", pspec->name, error->message);
+}
+
+static void
+restore_unit (VcWindow *self,
+              GVariant *stored)
+{
+  g_autoptr(GError) error = NULL;
+  const char *text;
+  VcUnit unit;
+
+  if (!g_variant_lookup (stored, "unit", "&s", &text))
+    return;
+  /* a value stored by another version may be unknown now: keep the unit quietly */
+  if (vc_unit_from_string (text, &unit, &error))
+    vc_profile_set_unit (self->profile, unit);
+  else
+    g_debug ("Ignoring the stored value of unit: %s", error->message);
 }
 
 void
@@ -78,6 +100,7 @@ vc_window_restore_inputs (VcWindow *self,
     }
   if (preset != NULL)
     restore_one (self->estimate, preset_pspec, preset);
+  restore_unit (self, stored);
   /* inputs kept before training had a precision of its own: training used the one precision
    * when it was a floating-point one */
   if (!g_variant_lookup (stored, "training-precision", "&s", NULL) &&

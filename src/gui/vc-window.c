@@ -12,6 +12,7 @@
 #include "vc-a11y.h"
 #include "vc-enums.h"
 #include "vc-model-section.h"
+#include "vc-units.h"
 #include "vc-window-private.h"
 
 G_DEFINE_FINAL_TYPE (VcWindow, vc_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -110,6 +111,8 @@ _vc_window_ensure_training_page (VcWindow *self)
       self->training_page = g_object_new (VC_TYPE_TRAINING_PAGE, NULL);
       gtk_scrolled_window_set_child (self->training_scroller, GTK_WIDGET (self->training_page));
       vc_training_page_set_estimate (self->training_page, self->estimate);
+      vc_model_section_set_unit (VC_MODEL_SECTION (vc_training_page_get_model_section (self->training_page)),
+                                 vc_profile_get_unit (self->profile));
       /* one "import approximately" choice, shown in both tabs */
       g_object_bind_property (vc_inference_page_get_model_section (self->inference_page), "approximate",
                               vc_training_page_get_model_section (self->training_page), "approximate",
@@ -154,8 +157,11 @@ unit_change_state (GSimpleAction *action,
                    VcWindow      *self)
 {
   g_autoptr(GError) error = NULL;
+  VcUnit unit;
 
-  if (!vc_estimate_set_from_string (self->estimate, "unit", g_variant_get_string (value, NULL), &error))
+  if (vc_unit_from_string (g_variant_get_string (value, NULL), &unit, &error))
+    vc_profile_set_unit (self->profile, unit);
+  else
     g_debug ("%s", error->message);
 }
 
@@ -163,10 +169,16 @@ static void
 unit_changed (VcWindow *self)
 {
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "unit");
-  const char *nick = vc_enum_nick (VC_TYPE_UNIT, vc_estimate_get_unit (self->estimate));
+  VcUnit unit = vc_profile_get_unit (self->profile);
+  const char *nick = vc_unit_to_string (unit);
 
   if (action != NULL)
     g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (nick));
+  /* the views show the profile's unit */
+  vc_results_view_set_unit (self->results, unit);
+  vc_model_section_set_unit (VC_MODEL_SECTION (vc_inference_page_get_model_section (self->inference_page)), unit);
+  if (self->training_page != NULL)
+    vc_model_section_set_unit (VC_MODEL_SECTION (vc_training_page_get_model_section (self->training_page)), unit);
 }
 
 static void
@@ -174,13 +186,13 @@ add_unit_action (VcWindow *self)
 {
   g_autoptr(GSimpleAction) unit = NULL;
 
-  /* a plain stateful action rather than GPropertyAction, which would keep the estimate alive
+  /* a plain stateful action rather than GPropertyAction, which would keep the profile alive
    * as long as the window's action group */
   unit = g_simple_action_new_stateful ("unit", G_VARIANT_TYPE_STRING,
                                        g_variant_new_string (vc_enum_nick (VC_TYPE_UNIT, VC_UNIT_GB)));
   g_signal_connect_object (unit, "change-state", G_CALLBACK (unit_change_state), self, 0);
   g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (unit));
-  g_signal_connect_object (self->estimate, "notify::unit", G_CALLBACK (unit_changed), self,
+  g_signal_connect_object (self->profile, "notify::unit", G_CALLBACK (unit_changed), self,
                            G_CONNECT_SWAPPED);
 }
 
@@ -260,7 +272,7 @@ update_title (VcWindow *self)
 static void
 setup_profile (VcWindow *self)
 {
-  self->profile = vc_profile_new (self->estimate);
+  vc_profile_mark_saved (self->profile);
   g_signal_connect_object (self->profile, "notify::title", G_CALLBACK (update_title), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->profile, "notify::modified", G_CALLBACK (update_title), self,
@@ -404,6 +416,8 @@ vc_window_init (VcWindow *self)
   self->estimate = vc_estimate_new ();
   vc_inference_page_set_estimate (self->inference_page, self->estimate);
   vc_results_view_set_estimate (self->results, self->estimate);
+  /* the profile keeps the unit the settings restore */
+  self->profile = vc_profile_new (self->estimate);
   add_unit_action (self);
 
   _vc_window_settings_init (self);

@@ -35,7 +35,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   g_assert_true (isfinite (result->parameters) && result->parameters >= 0);
   json = vc_report_json (estimate);
   g_assert_true (g_utf8_validate (json, -1, NULL));
-  table = vc_report_table (estimate, TRUE);
+  table = vc_report_table (estimate, TRUE, VC_UNIT_GB);
   g_assert_true (g_utf8_validate (table, -1, NULL));
   return 0;
 }

@@ -20,7 +20,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   g_autoptr(VcEstimate) again = NULL;
   g_autofree char *name = NULL, *notes = NULL, *saved = NULL;
 
-  if (!vc_profile_parse ((const char *) data, size, estimate, &name, &notes, &error))
+  if (!vc_profile_parse ((const char *) data, size, estimate, &name, &notes, NULL, &error))
     {
       g_assert_nonnull (error);
       g_assert_true (g_utf8_validate (error->message, -1, NULL));
@@ -29,9 +29,9 @@ LLVMFuzzerTestOneInput (const guint8 *data,
     }
   g_assert_true (g_utf8_validate (name, -1, NULL));
   g_assert_true (g_utf8_validate (notes, -1, NULL));
-  saved = vc_profile_serialize (estimate, name, notes, NULL);
+  saved = vc_profile_serialize (estimate, name, notes, VC_UNIT_GB, NULL);
   again = vc_estimate_new ();
-  if (!vc_profile_parse (saved, strlen (saved), again, NULL, NULL, &error))
+  if (!vc_profile_parse (saved, strlen (saved), again, NULL, NULL, NULL, &error))
     {
       g_printerr ("a saved profile does not reopen: %s\n%s\n", error->message, saved);
       abort ();

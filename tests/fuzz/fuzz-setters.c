@@ -51,9 +51,9 @@ LLVMFuzzerTestOneInput (const guint8 *data,
 
   json = vc_report_json (estimate);
   g_assert_true (g_utf8_validate (json, -1, NULL));
-  saved = vc_profile_serialize (estimate, NULL, NULL, NULL);
+  saved = vc_profile_serialize (estimate, NULL, NULL, VC_UNIT_GB, NULL);
   reopened = vc_estimate_new ();
-  if (!vc_profile_parse (saved, strlen (saved), reopened, NULL, NULL, &error))
+  if (!vc_profile_parse (saved, strlen (saved), reopened, NULL, NULL, NULL, &error))
     {
       g_printerr ("a saved profile does not reopen: %s\n%s\n", error->message, saved);
       abort ();

@@ -152,6 +152,9 @@ test_save_and_reopen (Fixture       *f,
   g_assert_true (in->train_embeddings);
   vc_profile_set_name (f->profile, "Cluster plan");
   vc_profile_set_notes (f->profile, "two nodes");
+  /* the unit, from the menu, is the profile's */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.unit", "s", "gib"));
+  g_assert_cmpint (vc_profile_get_unit (f->profile), ==, VC_UNIT_GIB);
   g_assert_true (vc_profile_get_modified (f->profile));
   g_assert_cmpstr (title (f), ==, "• Cluster plan — VRAM Calculator");
 
@@ -171,6 +174,7 @@ test_save_and_reopen (Fixture       *f,
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (batch), 2);
   g_assert_true (vc_estimate_set_preset (f->estimate, "mistral-7b", NULL));
   gtk_switch_set_active (GTK_SWITCH (compile), FALSE);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.unit", "s", "gb"));
   g_assert_cmpstr (title (f), ==, "• Cluster plan — VRAM Calculator");
 
   /* Open with unsaved changes: Cancel keeps everything */
@@ -192,6 +196,11 @@ test_save_and_reopen (Fixture       *f,
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (compile)));
   g_assert_true (in->train_embeddings);
   g_assert_cmpstr (vc_profile_get_notes (f->profile), ==, "two nodes");
+  g_assert_cmpint (vc_profile_get_unit (f->profile), ==, VC_UNIT_GIB);
+  {
+    g_autoptr(GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (f->window), "unit");
+    g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "gib");
+  }
   g_assert_false (vc_profile_get_modified (f->profile));
   g_assert_cmpstr (title (f), ==, "Cluster plan — VRAM Calculator");
 
@@ -203,6 +212,7 @@ test_save_and_reopen (Fixture       *f,
   g_assert_false (vc_profile_get_modified (f->profile));
   g_assert_true (g_file_load_contents (file, NULL, &contents, NULL, NULL, NULL));
   g_assert_nonnull (strstr (contents, "\"seq\" : 8192"));
+  g_assert_nonnull (strstr (contents, "\"unit\" : \"gib\""));
 
   /* New with unsaved changes and Save: saved first, then a fresh untitled profile */
   g_object_set (f->estimate, "batch", 3, NULL);
@@ -210,6 +220,7 @@ test_save_and_reopen (Fixture       *f,
   activate (f, "win.new", NULL);
   g_assert_cmpuint (f->n_asked, ==, 3);
   g_assert_cmpuint (in->batch, ==, 1);
+  g_assert_cmpint (vc_profile_get_unit (f->profile), ==, VC_UNIT_GB);
   g_assert_cmpstr (title (f), ==, "Untitled profile — VRAM Calculator");
   g_assert_null (vc_profile_get_file (f->profile));
 
@@ -287,7 +298,7 @@ test_export_csv (Fixture       *f,
   g_assert_true (g_file_load_contents (file, NULL, &contents, NULL, NULL, NULL));
 
   /* the same bytes as vramcalc's --format csv, which uses the same function */
-  expected = vc_csv_export (f->estimate, NULL);
+  expected = vc_csv_export (f->estimate, VC_UNIT_GB, NULL);
   g_assert_cmpstr (contents, ==, expected);
   lines = g_strsplit (contents, "\r\n", -1);
   g_assert_cmpstr (lines[0], ==, "Section,Scenario,Item,Name,Bytes,Value,Unit");
@@ -505,7 +516,7 @@ test_drop (Fixture       *f,
 
   /* a profile file (any name) opens */
   g_object_set (f->estimate, "batch", 7, "mode", VC_MODE_TRAINING, NULL);
-  saved = vc_profile_serialize (f->estimate, "Dropped", "", NULL);
+  saved = vc_profile_serialize (f->estimate, "Dropped", "", VC_UNIT_GB, NULL);
   g_assert_true (g_file_replace_contents (profile, saved, strlen (saved), NULL, FALSE, 0, NULL, NULL, NULL));
   vc_profile_reset (f->profile);
   g_assert_cmpint (in->mode, ==, VC_MODE_INFERENCE);

@@ -102,7 +102,7 @@ test_focus_changes_nothing (Fixture       *f,
   g_autofree char *before = NULL, *after = NULL;
   gboolean visited_rows = FALSE;
 
-  before = vc_profile_serialize (f->estimate, "", "", NULL);
+  before = vc_profile_serialize (f->estimate, "", "", VC_UNIT_GB, NULL);
   g_assert_false (vc_profile_get_modified (profile));
 
   /* Tab forward through the whole window, then back */
@@ -127,7 +127,7 @@ test_focus_changes_nothing (Fixture       *f,
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_true (visited_rows);
 
-  after = vc_profile_serialize (f->estimate, "", "", NULL);
+  after = vc_profile_serialize (f->estimate, "", "", VC_UNIT_GB, NULL);
   g_assert_cmpstr (after, ==, before);
   g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->precision, ==, VC_PRECISION_BF16);
   g_assert_false (vc_profile_get_modified (profile));
@@ -668,7 +668,7 @@ test_gpu_sizes (Fixture       *f,
     }
 
   /* in GiB, the card's own 24 GiB (less what the driver keeps) */
-  g_object_set (f->estimate, "unit", VC_UNIT_GIB, NULL);
+  vc_profile_set_unit (vc_window_get_profile (f->window), VC_UNIT_GIB);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   gib = vc_gpu_chart_describe (chart, gpu_index (f, "rtx-4090"));
   g_assert_nonnull (strstr (gib, "of 24.0\u00a0GiB usable"));

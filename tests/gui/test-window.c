@@ -121,7 +121,7 @@ test_model_updates_widgets (Fixture       *f,
 
   /* the unit, from the menu's action, switches every size shown, rows included */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.unit", "s", "gib"));
-  g_assert_cmpint (vc_estimate_get_unit (f->estimate), ==, VC_UNIT_GIB);
+  g_assert_cmpint (vc_profile_get_unit (vc_window_get_profile (f->window)), ==, VC_UNIT_GIB);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   {
     g_autofree char *gib = vc_format_size (vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS],
@@ -361,7 +361,8 @@ test_inputs_kept (Fixture       *f,
 
   g_assert_true (vc_estimate_set_preset (f->estimate, "mixtral-8x7b", NULL));
   g_object_set (f->estimate, "seq", 4096, "kv-precision", VC_PRECISION_FP8,
-                "lora-targets", VC_LORA_TARGET_Q | VC_LORA_TARGET_V, "unit", VC_UNIT_GIB, NULL);
+                "lora-targets", VC_LORA_TARGET_Q | VC_LORA_TARGET_V, NULL);
+  vc_profile_set_unit (vc_window_get_profile (f->window), VC_UNIT_GIB);
   vc_window_set_mode (f->window, VC_MODE_TRAINING);
   gtk_window_close (GTK_WINDOW (f->window));
   /* closing destroyed it: make the teardown's destroy a no-op on a fresh window */
@@ -378,7 +379,8 @@ test_inputs_kept (Fixture       *f,
   g_assert_cmpint (in->kv_precision, ==, VC_PRECISION_FP8);
   g_assert_cmpuint (in->lora_targets, ==, VC_LORA_TARGET_Q | VC_LORA_TARGET_V);
   g_assert_cmpint (in->mode, ==, VC_MODE_TRAINING);
-  g_assert_cmpint (vc_estimate_get_unit (vc_window_get_estimate (second)), ==, VC_UNIT_GIB);
+  g_assert_cmpint (vc_profile_get_unit (vc_window_get_profile (second)), ==, VC_UNIT_GIB);
+  g_assert_false (vc_profile_get_modified (vc_window_get_profile (second)));
   vc_test_destroy_window (second);
 
   /* stored values that are out of range or unknown are skipped without a warning */

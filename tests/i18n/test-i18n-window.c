@@ -205,8 +205,8 @@ test_binary_units (Fixture       *f,
 
   SKIP_IF_NEEDED ();
   root = GTK_WIDGET (f->window);
-  g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, "parameters", 7e9,
-                "unit", VC_UNIT_GIB, NULL);
+  g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, "parameters", 7e9, NULL);
+  vc_profile_set_unit (vc_window_get_profile (f->window), VC_UNIT_GIB);
   vc_test_wait_for_frame (root);
   assert_label (root, "17,5" NBSP "Gio");
   g_assert_cmpuint (count_labels_matching (root, "GiB"), ==, 0);

@@ -704,9 +704,9 @@ test_estimate_source (void)
   {
     g_autoptr(VcEstimate) loaded = vc_estimate_new ();
     g_autoptr(GError) error = NULL;
-    g_autofree char *saved = vc_profile_serialize (e, "GGUF", "", NULL);
+    g_autofree char *saved = vc_profile_serialize (e, "GGUF", "", VC_UNIT_GB, NULL);
 
-    g_assert_true (vc_profile_parse (saved, strlen (saved), loaded, NULL, NULL, &error));
+    g_assert_true (vc_profile_parse (saved, strlen (saved), loaded, NULL, NULL, NULL, &error));
     g_assert_no_error (error);
     g_assert_cmpfloat (vc_estimate_get_selected (loaded)->bytes[VC_COMPONENT_WEIGHTS], ==, TINY_GGUF_BYTES);
     g_assert_true (vc_estimate_get_inputs (loaded)->llama_cpp);

@@ -174,6 +174,13 @@ count_notify (GObject    *object,
   (*count)++;
 }
 
+static void
+count_changed (VcEstimate *estimate,
+               guint      *count)
+{
+  (*count)++;
+}
+
 /* ---- round trips --------------------------------------------------------------------------- */
 
 static void
@@ -185,20 +192,66 @@ test_round_trip_api (void)
   g_autofree char *data = NULL, *name = NULL, *notes = NULL, *again = NULL;
   const char *odd_name = "Plan « A », \"quoted\" \\ / \t tab";
   const char *odd_notes = "line 1\nline 2\r\nemoji \360\237\232\200 and NUL-free UTF-8";
+  VcUnit unit = VC_UNIT_GB;
   gsize length;
 
-  data = vc_profile_serialize (source, odd_name, odd_notes, &length);
+  data = vc_profile_serialize (source, odd_name, odd_notes, VC_UNIT_GIB, &length);
   g_assert_cmpuint (length, ==, strlen (data));
   g_assert_true (g_str_has_suffix (data, "}\n"));
-  g_assert_true (vc_profile_parse (data, length, target, &name, &notes, &error));
+  g_assert_true (vc_profile_parse (data, length, target, &name, &notes, &unit, &error));
   g_assert_no_error (error);
   assert_inputs_equal (source, target);
   g_assert_cmpstr (name, ==, odd_name);
   g_assert_cmpstr (notes, ==, odd_notes);
+  g_assert_cmpint (unit, ==, VC_UNIT_GIB);
 
   /* writing what was read gives the same bytes */
-  again = vc_profile_serialize (target, name, notes, NULL);
+  again = vc_profile_serialize (target, name, notes, unit, NULL);
   g_assert_cmpstr (again, ==, data);
+}
+
+/* The display unit is the profile's, not the estimate's: written under inputs, after
+ * "chart-gpus", read back, and a change to it is a change to the profile. */
+static void
+test_unit (void)
+{
+  g_autoptr(GTypeClass) klass = g_type_class_ref (VC_TYPE_ESTIMATE);
+  g_autoptr(VcEstimate) estimate = vc_estimate_new ();
+  g_autoptr(VcEstimate) target = vc_estimate_new ();
+  g_autoptr(VcProfile) profile = vc_profile_new (estimate);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *gib = NULL, *gb = NULL;
+  VcUnit unit = VC_UNIT_GB;
+  guint changes = 0;
+
+  g_assert_null (g_object_class_find_property (G_OBJECT_CLASS (klass), "unit"));
+  g_signal_connect (estimate, "changed", G_CALLBACK (count_changed), &changes);
+
+  g_assert_cmpint (vc_profile_get_unit (profile), ==, VC_UNIT_GB);
+  vc_profile_set_unit (profile, VC_UNIT_GIB);
+  g_assert_true (vc_profile_get_modified (profile));
+  g_assert_cmpuint (changes, ==, 0);
+
+  gib = vc_profile_serialize (estimate, "", "", VC_UNIT_GIB, NULL);
+  g_assert_nonnull (strstr (gib, "\n    \"unit\" : \"gib\",\n"));
+  g_assert_true (strstr (gib, "\"chart-gpus\"") < strstr (gib, "\"unit\""));
+  g_assert_true (vc_profile_parse (gib, strlen (gib), target, NULL, NULL, &unit, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (unit, ==, VC_UNIT_GIB);
+
+  /* a profile that names no unit is in GB; a bad one is refused, naming it */
+  gb = vc_profile_serialize (estimate, "", "", VC_UNIT_GB, NULL);
+  g_assert_nonnull (strstr (gb, "\"unit\" : \"gb\""));
+  g_assert_true (vc_profile_parse ("{\"format\": \"vram-calculator-profile\", \"version\": 2, \"inputs\": {}}",
+                                   -1 + sizeof "{\"format\": \"vram-calculator-profile\", \"version\": 2, \"inputs\": {}}",
+                                   target, NULL, NULL, &unit, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (unit, ==, VC_UNIT_GB);
+  g_assert_false (vc_profile_parse ("{\"format\": \"vram-calculator-profile\", \"version\": 2, \"inputs\": {\"unit\": \"tb\"}}",
+                                    -1 + sizeof "{\"format\": \"vram-calculator-profile\", \"version\": 2, \"inputs\": {\"unit\": \"tb\"}}",
+                                    target, NULL, NULL, &unit, &error));
+  g_assert_cmpstr (error->message, ==, "inputs.unit: “tb” is not valid for unit; accepted: gb, gib");
+  g_assert_cmpint (unit, ==, VC_UNIT_GB);
 }
 
 static void
@@ -214,8 +267,8 @@ test_round_trip_preset (void)
   g_assert_true (vc_estimate_set_from_string (source, "seq", "32768", &error));
   g_assert_true (vc_estimate_set_from_string (source, "kv-precision", "int8", &error));
   g_assert_no_error (error);
-  data = vc_profile_serialize (source, NULL, NULL, &length);
-  g_assert_true (vc_profile_parse (data, length, target, NULL, NULL, &error));
+  data = vc_profile_serialize (source, NULL, NULL, VC_UNIT_GB, &length);
+  g_assert_true (vc_profile_parse (data, length, target, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
   assert_inputs_equal (source, target);
   g_assert_cmpstr (vc_estimate_get_preset (target), ==, "mixtral-8x7b");
@@ -247,6 +300,8 @@ test_round_trip_object (void)
   g_assert_cmpuint (modified_notifies, ==, 1);
   vc_profile_set_notes (profile, "two 80 GB cards");
   g_assert_cmpuint (modified_notifies, ==, 1);
+  vc_profile_set_unit (profile, VC_UNIT_GIB);
+  g_assert_cmpuint (modified_notifies, ==, 1);
 
   g_assert_true (vc_profile_save (profile, file, NULL, &error));
   g_assert_no_error (error);
@@ -259,9 +314,9 @@ test_round_trip_object (void)
   g_assert_true (vc_profile_get_modified (profile));
   g_object_set (estimate, "batch", 2u, NULL);
   g_assert_false (vc_profile_get_modified (profile));
-  g_object_set (estimate, "unit", VC_UNIT_GB, NULL);
+  vc_profile_set_unit (profile, VC_UNIT_GB);
   g_assert_true (vc_profile_get_modified (profile));
-  g_object_set (estimate, "unit", VC_UNIT_GIB, NULL);
+  g_object_set (profile, "unit", VC_UNIT_GIB, NULL);
   g_assert_false (vc_profile_get_modified (profile));
 
   g_assert_true (vc_profile_load (opened, file, NULL, &error));
@@ -269,6 +324,7 @@ test_round_trip_object (void)
   assert_inputs_equal (estimate, other);
   g_assert_cmpstr (vc_profile_get_name (opened), ==, "Plan A");
   g_assert_cmpstr (vc_profile_get_notes (opened), ==, "two 80 GB cards");
+  g_assert_cmpint (vc_profile_get_unit (opened), ==, VC_UNIT_GIB);
   g_assert_true (g_file_equal (vc_profile_get_file (opened), file));
   g_assert_false (vc_profile_get_modified (opened));
 
@@ -316,14 +372,14 @@ test_round_trip_cli (void)
   g_autoptr(GError) error = NULL;
 
   /* every input through vramcalc: profile in, profile out */
-  g_assert_true (vc_profile_write_file (every_file, source, "From the API", NULL, NULL, &error));
+  g_assert_true (vc_profile_write_file (every_file, source, "From the API", NULL, VC_UNIT_GB, NULL, &error));
   g_assert_no_error (error);
   {
     const char *args[] = { "--profile", every, "--save-profile", saved, "--format", "json", NULL };
     g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out1, &err), ==, 0);
     g_assert_cmpstr (err, ==, "");
   }
-  g_assert_true (vc_profile_read_file (saved_file, back, &name, NULL, NULL, &error));
+  g_assert_true (vc_profile_read_file (saved_file, back, &name, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
   assert_inputs_equal (source, back);
   g_assert_cmpstr (name, ==, "From the API");
@@ -366,9 +422,10 @@ test_cli_override_order (void)
   g_autoptr(GFile) a_file = g_file_new_for_path (a);
   g_autoptr(GError) error = NULL;
   const VcPreset *preset = vc_presets_lookup ("llama-2-13b");
+  VcUnit unit = VC_UNIT_GB;
 
   g_assert_nonnull (preset);
-  g_assert_true (vc_profile_write_file (base_file, source, "Base", "kept", NULL, &error));
+  g_assert_true (vc_profile_write_file (base_file, source, "Base", "kept", VC_UNIT_GIB, NULL, &error));
   {
     const char *before[] = { "--batch", "3", "--preset", "llama-2-13b", "--no-flash-attention", "--profile", base,
                              "--save-profile", a, NULL };
@@ -381,7 +438,7 @@ test_cli_override_order (void)
   text_b = read_text (b);
   g_assert_cmpstr (text_a, ==, text_b);
 
-  g_assert_true (vc_profile_read_file (a_file, loaded, NULL, NULL, NULL, &error));
+  g_assert_true (vc_profile_read_file (a_file, loaded, NULL, NULL, &unit, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (vc_estimate_get_inputs (loaded)->batch, ==, 3);
   g_assert_false (vc_estimate_get_inputs (loaded)->flash_attention);
@@ -390,7 +447,7 @@ test_cli_override_order (void)
   /* what no option touched comes from the profile, the method included */
   g_assert_cmpuint (vc_estimate_get_inputs (loaded)->seq, ==, vc_estimate_get_inputs (source)->seq);
   g_assert_cmpint (vc_estimate_get_inputs (loaded)->method, ==, vc_estimate_get_inputs (source)->method);
-  g_assert_cmpint (vc_estimate_get_unit (loaded), ==, VC_UNIT_GIB);
+  g_assert_cmpint (unit, ==, VC_UNIT_GIB);
   g_assert_nonnull (strstr (text_a, "\"notes\" : \"kept\""));
   vc_test_remove_tree (dir);
 }
@@ -560,7 +617,7 @@ test_bad_huge (void)
     g_autoptr(VcEstimate) e = vc_estimate_new ();
     g_autofree char *notes = NULL;
 
-    vc_profile_read_file (file, e, NULL, &notes, NULL, &error);
+    vc_profile_read_file (file, e, NULL, &notes, NULL, NULL, &error);
     g_assert_no_error (error);
     g_assert_cmpuint (strlen (notes), >, VC_PROFILE_MAX_SIZE - 100);
   }
@@ -625,7 +682,7 @@ test_good_partial (void)
   g_autoptr(GError) error = NULL;
 
   /* what a profile leaves out takes its default (after the preset), not the current value */
-  g_assert_true (vc_profile_read_file (file, e, &name, NULL, NULL, &error));
+  g_assert_true (vc_profile_read_file (file, e, &name, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (name, ==, "");
   g_assert_true (vc_estimate_set_preset (expected, "mistral-7b", &error));
@@ -683,7 +740,7 @@ test_save_read_only_folder (void)
   g_autoptr(VcEstimate) e = vc_estimate_new ();
   g_autoptr(GFile) file = g_file_new_for_path (path);
 
-  g_assert_true (vc_profile_write_file (file, e, "Old", NULL, NULL, &error));
+  g_assert_true (vc_profile_write_file (file, e, "Old", NULL, VC_UNIT_GB, NULL, &error));
   before = read_text (path);
   g_assert_cmpint (g_chmod (dir, 0555), ==, 0);
   if (access (dir, W_OK) == 0)
@@ -763,7 +820,7 @@ test_version_1 (void)
                                                "\"inputs\": {\"mode\": \"training\", \"precision\": \"%s\"}}",
                                                cases[i].precision);
 
-      g_assert_true (vc_profile_parse (json, strlen (json), e, NULL, NULL, &error));
+      g_assert_true (vc_profile_parse (json, strlen (json), e, NULL, NULL, NULL, &error));
       g_assert_no_error (error);
       g_assert_cmpint (vc_estimate_get_inputs (e)->precision, ==, cases[i].weights);
       g_assert_cmpint (vc_estimate_get_inputs (e)->training_precision, ==, cases[i].training);
@@ -777,9 +834,9 @@ test_version_1 (void)
     g_autofree char *text = NULL;
 
     g_object_set (e, "precision", VC_PRECISION_INT8, "training-precision", VC_TRAINING_PRECISION_FP32, NULL);
-    text = vc_profile_serialize (e, "", "", NULL);
+    text = vc_profile_serialize (e, "", "", VC_UNIT_GB, NULL);
     g_assert_nonnull (strstr (text, "\"version\" : 2"));
-    g_assert_true (vc_profile_parse (text, strlen (text), back, NULL, NULL, NULL));
+    g_assert_true (vc_profile_parse (text, strlen (text), back, NULL, NULL, NULL, NULL));
     g_assert_cmpint (vc_estimate_get_inputs (back)->precision, ==, VC_PRECISION_INT8);
     g_assert_cmpint (vc_estimate_get_inputs (back)->training_precision, ==, VC_TRAINING_PRECISION_FP32);
   }
@@ -794,6 +851,7 @@ main (int   argc,
   g_test_add_func ("/profile/version-1", test_version_1);
   g_test_add_func ("/profile/round-trip/api", test_round_trip_api);
   g_test_add_func ("/profile/round-trip/preset", test_round_trip_preset);
+  g_test_add_func ("/profile/unit", test_unit);
   g_test_add_func ("/profile/round-trip/object", test_round_trip_object);
   g_test_add_func ("/profile/round-trip/cli", test_round_trip_cli);
   g_test_add_func ("/profile/cli/override-order", test_cli_override_order);

@@ -84,7 +84,7 @@ assert_profile_refused (const char *text,
   g_object_set (e, "batch", 7, NULL);
   if (length < 0)
     length = strlen (text);
-  g_assert_false (vc_profile_parse (text, length, e, NULL, NULL, &error));
+  g_assert_false (vc_profile_parse (text, length, e, NULL, NULL, NULL, &error));
   g_assert_nonnull (error);
   g_test_message ("%s", error->message);
   if (strstr (error->message, message) == NULL)
@@ -199,7 +199,7 @@ test_save_read_only_folder_full_disk (void)
   struct rlimit saved, limit;
   gboolean ok;
 
-  g_assert_true (vc_profile_write_file (file, e, "Old", NULL, NULL, &error));
+  g_assert_true (vc_profile_write_file (file, e, "Old", NULL, VC_UNIT_GB, NULL, &error));
   g_assert_no_error (error);
   before = read_text (path);
   g_assert_cmpint (g_chmod (dir, 0555), ==, 0);
@@ -217,7 +217,7 @@ test_save_read_only_folder_full_disk (void)
   limit = saved;
   limit.rlim_cur = 8192;
   g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
-  ok = vc_profile_write_file (file, e, "New", notes->str, NULL, &error);
+  ok = vc_profile_write_file (file, e, "New", notes->str, VC_UNIT_GB, NULL, &error);
   g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
   signal (SIGXFSZ, SIG_DFL);
 
@@ -251,7 +251,7 @@ test_save_new_full_disk (void)
   limit = saved;
   limit.rlim_cur = 8192;
   g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
-  ok = vc_profile_write_file (file, e, "New", notes->str, NULL, &error);
+  ok = vc_profile_write_file (file, e, "New", notes->str, VC_UNIT_GB, NULL, &error);
   g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
   signal (SIGXFSZ, SIG_DFL);
 
@@ -326,10 +326,10 @@ test_invalid_utf8 (void)
   vc_profile_set_name (profile, "n\xff");
   vc_profile_set_notes (profile, "\xc3");
   g_assert_true (g_utf8_validate (vc_profile_get_name (profile), -1, NULL));
-  saved = vc_profile_serialize (e, "raw\xff", "\xfe", NULL);
+  saved = vc_profile_serialize (e, "raw\xff", "\xfe", VC_UNIT_GB, NULL);
   {
     g_autoptr(VcEstimate) back = vc_estimate_new ();
-    g_assert_true (vc_profile_parse (saved, strlen (saved), back, NULL, NULL, &error));
+    g_assert_true (vc_profile_parse (saved, strlen (saved), back, NULL, NULL, NULL, &error));
     g_assert_no_error (error);
   }
 
@@ -457,7 +457,7 @@ test_fifo (void)
   g_clear_error (&error);
 
   file = g_file_new_for_path (fifo);
-  g_assert_false (vc_profile_read_file (file, e, NULL, NULL, NULL, &error));
+  g_assert_false (vc_profile_read_file (file, e, NULL, NULL, NULL, NULL, &error));
   g_assert_nonnull (strstr (error->message, "not a regular file"));
   g_clear_error (&error);
 
@@ -627,7 +627,7 @@ test_fuzz_regressions (void)
       g_assert_true (g_file_get_contents (path, &data, &length, NULL));
       node = vc_json_input_parse (data, length, name, "a test", NULL, &e1);
       config = vc_hf_config_new_from_data (data, length, name, NULL, &e2);
-      loaded = vc_profile_parse (data, length, e, NULL, NULL, &e3);
+      loaded = vc_profile_parse (data, length, e, NULL, NULL, NULL, &e3);
       if (refused)
         {
           g_assert_null (node);
@@ -664,8 +664,8 @@ test_exponent_numbers (void)
       g_assert_cmpstr (fixed, ==, cases[i][1]);
     }
   g_object_set (e, "overhead-gb", 2e-8, "lora-percent", 0.001, NULL);
-  saved = vc_profile_serialize (e, "", "", NULL);
-  g_assert_true (vc_profile_parse (saved, strlen (saved), back, NULL, NULL, &error));
+  saved = vc_profile_serialize (e, "", "", VC_UNIT_GB, NULL);
+  g_assert_true (vc_profile_parse (saved, strlen (saved), back, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
   g_object_get (back, "overhead-gb", &overhead, NULL);
   g_assert_cmpfloat (overhead, ==, 2e-8);
