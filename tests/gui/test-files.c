@@ -125,6 +125,32 @@ recent_menu_has (Fixture    *f,
   return FALSE;
 }
 
+/* New with unsaved changes answered Save, then the recent menu's item of that profile */
+static void
+new_then_recent (Fixture    *f,
+                 const char *uri)
+{
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+
+  /* New with unsaved changes and Save: saved first, then a fresh untitled profile */
+  g_object_set (f->estimate, "batch", 3, NULL);
+  f->answer = VC_WINDOW_ANSWER_SAVE;
+  activate (f, "win.new", NULL);
+  g_assert_cmpuint (f->n_asked, ==, 3);
+  g_assert_cmpuint (in->batch, ==, 1);
+  g_assert_cmpint (vc_profile_get_unit (f->profile), ==, VC_UNIT_GB);
+  g_assert_cmpstr (title (f), ==, "Untitled profile — VRAM Calculator");
+  g_assert_null (vc_profile_get_file (f->profile));
+
+  /* the recent menu's item reopens it, with the batch saved by the question */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open-recent", "s", uri));
+  vc_test_wait_while_busy (f->window);
+  g_assert_cmpuint (f->n_asked, ==, 3);
+  g_assert_cmpuint (in->batch, ==, 3);
+  g_assert_cmpuint (in->seq, ==, 8192);
+  g_assert_cmpstr (title (f), ==, "Cluster plan — VRAM Calculator");
+}
+
 static void
 test_save_and_reopen (Fixture       *f,
                       gconstpointer  data)
@@ -214,23 +240,7 @@ test_save_and_reopen (Fixture       *f,
   g_assert_nonnull (strstr (contents, "\"seq\" : 8192"));
   g_assert_nonnull (strstr (contents, "\"unit\" : \"gib\""));
 
-  /* New with unsaved changes and Save: saved first, then a fresh untitled profile */
-  g_object_set (f->estimate, "batch", 3, NULL);
-  f->answer = VC_WINDOW_ANSWER_SAVE;
-  activate (f, "win.new", NULL);
-  g_assert_cmpuint (f->n_asked, ==, 3);
-  g_assert_cmpuint (in->batch, ==, 1);
-  g_assert_cmpint (vc_profile_get_unit (f->profile), ==, VC_UNIT_GB);
-  g_assert_cmpstr (title (f), ==, "Untitled profile — VRAM Calculator");
-  g_assert_null (vc_profile_get_file (f->profile));
-
-  /* the recent menu's item reopens it, with the batch saved by the question */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open-recent", "s", uri));
-  vc_test_wait_while_busy (f->window);
-  g_assert_cmpuint (f->n_asked, ==, 3);
-  g_assert_cmpuint (in->batch, ==, 3);
-  g_assert_cmpuint (in->seq, ==, 8192);
-  g_assert_cmpstr (title (f), ==, "Cluster plan — VRAM Calculator");
+  new_then_recent (f, uri);
 }
 
 static void

@@ -324,72 +324,6 @@ test_family_details (void)
   g_assert_false (vc_hf_config_get_arch (granite)->router_bias || vc_hf_config_get_arch (granite)->mlp_bias);
   g_assert_cmpuint (vc_hf_config_get_arch (granite)->n_shared_experts, ==, 0);
   g_assert_true (vc_hf_config_get_arch (granite)->tied_embeddings);
-  /* Qwen3-Next: three Gated DeltaNet layers to one with gated attention */
-  {
-    g_autoptr(VcHfConfig) next = load_model ("Qwen3-Next-80B-A3B-Instruct");
-    const VcArch *a = vc_hf_config_get_arch (next);
-
-    g_assert_cmpuint (a->recurrent_layers, ==, 36);
-    g_assert_false (a->recurrent_with_attention);
-    g_assert_cmpuint (vc_arch_attention_layers (a), ==, 12);
-    g_assert_true (a->gated_attention && a->qk_norm && a->shared_expert_gate);
-    /* in_proj_qkvz 2048 × 12288, in_proj_ba 2048 × 64, conv1d 8192 × 4, dt_bias and A_log 32
-     * each, the gated norm 128, out_proj 4096 × 2048 */
-    g_assert_cmpuint (a->recurrent_params, ==, 33718464);
-    /* the convolution's last 3 inputs of 8192 channels and 32 × 128 × 128 recurrent values */
-    g_assert_cmpuint (a->recurrent_state, ==, 548864);
-  }
-  /* Llama 4: MoE in every layer with a shared expert, chunked attention, the vision tower counted */
-  {
-    g_autoptr(VcHfConfig) scout = load_model ("Llama-4-Scout-17B-16E");
-    const VcArch *a = vc_hf_config_get_arch (scout);
-
-    g_assert_cmpuint (a->encoder_params, ==, 871932416);
-    g_assert_cmpfloat (vc_hf_config_get_counts (scout)->active - a->encoder_params, ==, 17172894720.0);
-    g_assert_cmpuint (a->dense_layers, ==, 0);
-    g_assert_cmpuint (a->n_shared_experts, ==, 1);
-    g_assert_cmpuint (a->shared_intermediate_size, ==, 8192);
-    g_assert_cmpuint (a->intermediate_size, ==, 16384);
-    g_assert_nonnull (strstr (vc_hf_config_get_description (scout), "vision encoder and projector are counted"));
-    g_assert_nonnull (strstr (vc_hf_config_get_description (scout), "chunks of 8192 tokens"));
-  }
-  {
-    g_autoptr(VcHfConfig) maverick = load_model ("Llama-4-Maverick-17B-128E");
-    const VcArch *a = vc_hf_config_get_arch (maverick);
-
-    g_assert_cmpuint (a->dense_layers, ==, 24);
-    g_assert_cmpfloat (vc_hf_config_get_counts (maverick)->active - a->encoder_params, ==, 17184691200.0);
-  }
-  /* Granite 4.0 hybrid: Mamba-2 layers instead of attention, as layer_types says */
-  {
-    g_autoptr(VcHfConfig) g4 = load_model ("granite-4.0-h-tiny");
-    const VcArch *a = vc_hf_config_get_arch (g4);
-
-    g_assert_cmpuint (a->recurrent_layers, ==, 36);
-    g_assert_false (a->recurrent_with_attention);
-    g_assert_cmpuint (vc_arch_attention_layers (a), ==, 4);
-    g_assert_cmpuint (a->n_shared_experts, ==, 1);
-    g_assert_cmpuint (a->shared_intermediate_size, ==, 1024);
-    /* in_proj 1536 × (3072 + 3328 + 48), conv1d 3328 × 4 with its bias, dt_bias, A_log and D 48
-     * each, the gated norm 3072, out_proj 3072 × 1536 */
-    g_assert_cmpuint (a->recurrent_params, ==, 14642576);
-    /* 3328 channels × 3 and 48 heads × 64 × 128 */
-    g_assert_cmpuint (a->recurrent_state, ==, 403200);
-  }
-  /* Falcon-H1: a Mamba-2 mixer beside attention in every layer */
-  {
-    g_autoptr(VcHfConfig) h1 = load_model ("Falcon-H1-Tiny-90M-Instruct");
-    const VcArch *a = vc_hf_config_get_arch (h1);
-
-    g_assert_cmpuint (a->recurrent_layers, ==, 24);
-    g_assert_true (a->recurrent_with_attention);
-    g_assert_cmpuint (vc_arch_attention_layers (a), ==, 24);
-    /* in_proj 512 × (768 + 896 + 24), conv1d 896 × 4 with its bias, dt_bias, A_log and D 24
-     * each, no norm (mamba_rms_norm false), out_proj 768 × 512 */
-    g_assert_cmpuint (a->recurrent_params, ==, 1262024);
-    /* 896 channels × 3 and 24 heads × 32 × 64 */
-    g_assert_cmpuint (a->recurrent_state, ==, 51840);
-  }
   g_assert_cmpuint (vc_hf_config_get_arch (gemma3)->norms_per_layer, ==, 4);
 
   /* the longest context, as max_position_embeddings (GPT-2: n_positions) and rope_scaling say */
@@ -959,49 +893,6 @@ test_windows_and_layers (void)
     g_assert_cmpuint (vc_hf_config_get_arch (falcon)->n_kv_heads, ==, 1);
   }
 
-  /* Qwen3-Next: layer_types, when given, says which layers are Gated DeltaNet */
-  {
-    g_autoptr(GString) kinds = g_string_new ("[");
-    g_autoptr(VcHfConfig) next = NULL;
-
-    for (guint i = 0; i < 48; i++)
-      g_string_append_printf (kinds, "%s\"%s\"", i ? ", " : "", i % 2 ? "full_attention" : "linear_attention");
-    g_string_append (kinds, "]");
-    next = load_variant ("Qwen3-Next-80B-A3B-Instruct", "layer_types", kinds->str, &error);
-    g_assert_no_error (error);
-    g_assert_cmpuint (vc_hf_config_get_arch (next)->recurrent_layers, ==, 24);
-    g_assert_true (vc_hf_config_is_exact (next));
-  }
-
-  /* Llama 4: moe_layers or interleave_moe_layer_step; a text-only config counts no encoder */
-  {
-    g_autoptr(VcHfConfig) half = load_variant ("Llama-4-Scout-17B-16E", "text_config.moe_layers", "[1, 3, 5, 7]", &error);
-
-    g_assert_no_error (error);
-    g_assert_cmpuint (vc_hf_config_get_arch (half)->dense_layers, ==, 44);
-    g_assert_cmpuint (vc_hf_config_get_arch (half)->encoder_params, ==, 871932416);
-  }
-  {
-    g_autofree char *dir = model_path ("Llama-4-Scout-17B-16E");
-    g_autofree char *file = g_build_filename (dir, "config.json", NULL);
-    g_autoptr(JsonParser) p = json_parser_new ();
-    g_autoptr(JsonGenerator) g = json_generator_new ();
-    g_autoptr(JsonNode) text = NULL;
-    g_autofree char *data = NULL;
-    g_autoptr(VcHfConfig) llm = NULL;
-
-    json_parser_load_from_file (p, file, &error);
-    g_assert_no_error (error);
-    text = json_node_copy (json_object_get_member (json_node_get_object (json_parser_get_root (p)), "text_config"));
-    json_generator_set_root (g, text);
-    data = json_generator_to_data (g, NULL);
-    llm = vc_hf_config_new_from_data (data, strlen (data), "config.json", NULL, &error);
-    g_assert_no_error (error);
-    g_assert_cmpstr (vc_hf_config_get_family (llm), ==, "llama4_text");
-    g_assert_cmpuint (vc_hf_config_get_arch (llm)->encoder_params, ==, 0);
-    g_assert_cmpfloat (vc_hf_config_get_counts (llm)->total, ==, 107769861120.0);
-  }
-
   /* Mistral v0.2 has no window */
   mistral = load_variant ("Mistral-7B-v0.1", "sliding_window", "null", &error);
   g_assert_no_error (error);
@@ -1328,6 +1219,129 @@ test_max_context (void)
     }
 }
 
+/* The families with linear-attention or Mamba layers, and Llama 4's experts, chunked attention
+ * and vision tower */
+static void
+test_hybrid_details (void)
+{
+  /* Qwen3-Next: three Gated DeltaNet layers to one with gated attention */
+  {
+    g_autoptr(VcHfConfig) next = load_model ("Qwen3-Next-80B-A3B-Instruct");
+    const VcArch *a = vc_hf_config_get_arch (next);
+
+    g_assert_cmpuint (a->recurrent_layers, ==, 36);
+    g_assert_false (a->recurrent_with_attention);
+    g_assert_cmpuint (vc_arch_attention_layers (a), ==, 12);
+    g_assert_true (a->gated_attention && a->qk_norm && a->shared_expert_gate);
+    /* in_proj_qkvz 2048 × 12288, in_proj_ba 2048 × 64, conv1d 8192 × 4, dt_bias and A_log 32
+     * each, the gated norm 128, out_proj 4096 × 2048 */
+    g_assert_cmpuint (a->recurrent_params, ==, 33718464);
+    /* the convolution's last 3 inputs of 8192 channels and 32 × 128 × 128 recurrent values */
+    g_assert_cmpuint (a->recurrent_state, ==, 548864);
+  }
+  /* Llama 4: MoE in every layer with a shared expert, chunked attention, the vision tower counted */
+  {
+    g_autoptr(VcHfConfig) scout = load_model ("Llama-4-Scout-17B-16E");
+    const VcArch *a = vc_hf_config_get_arch (scout);
+
+    g_assert_cmpuint (a->encoder_params, ==, 871932416);
+    g_assert_cmpfloat (vc_hf_config_get_counts (scout)->active - a->encoder_params, ==, 17172894720.0);
+    g_assert_cmpuint (a->dense_layers, ==, 0);
+    g_assert_cmpuint (a->n_shared_experts, ==, 1);
+    g_assert_cmpuint (a->shared_intermediate_size, ==, 8192);
+    g_assert_cmpuint (a->intermediate_size, ==, 16384);
+    g_assert_nonnull (strstr (vc_hf_config_get_description (scout), "vision encoder and projector are counted"));
+    g_assert_nonnull (strstr (vc_hf_config_get_description (scout), "chunks of 8192 tokens"));
+  }
+  {
+    g_autoptr(VcHfConfig) maverick = load_model ("Llama-4-Maverick-17B-128E");
+    const VcArch *a = vc_hf_config_get_arch (maverick);
+
+    g_assert_cmpuint (a->dense_layers, ==, 24);
+    g_assert_cmpfloat (vc_hf_config_get_counts (maverick)->active - a->encoder_params, ==, 17184691200.0);
+  }
+  /* Granite 4.0 hybrid: Mamba-2 layers instead of attention, as layer_types says */
+  {
+    g_autoptr(VcHfConfig) g4 = load_model ("granite-4.0-h-tiny");
+    const VcArch *a = vc_hf_config_get_arch (g4);
+
+    g_assert_cmpuint (a->recurrent_layers, ==, 36);
+    g_assert_false (a->recurrent_with_attention);
+    g_assert_cmpuint (vc_arch_attention_layers (a), ==, 4);
+    g_assert_cmpuint (a->n_shared_experts, ==, 1);
+    g_assert_cmpuint (a->shared_intermediate_size, ==, 1024);
+    /* in_proj 1536 × (3072 + 3328 + 48), conv1d 3328 × 4 with its bias, dt_bias, A_log and D 48
+     * each, the gated norm 3072, out_proj 3072 × 1536 */
+    g_assert_cmpuint (a->recurrent_params, ==, 14642576);
+    /* 3328 channels × 3 and 48 heads × 64 × 128 */
+    g_assert_cmpuint (a->recurrent_state, ==, 403200);
+  }
+  /* Falcon-H1: a Mamba-2 mixer beside attention in every layer */
+  {
+    g_autoptr(VcHfConfig) h1 = load_model ("Falcon-H1-Tiny-90M-Instruct");
+    const VcArch *a = vc_hf_config_get_arch (h1);
+
+    g_assert_cmpuint (a->recurrent_layers, ==, 24);
+    g_assert_true (a->recurrent_with_attention);
+    g_assert_cmpuint (vc_arch_attention_layers (a), ==, 24);
+    /* in_proj 512 × (768 + 896 + 24), conv1d 896 × 4 with its bias, dt_bias, A_log and D 24
+     * each, no norm (mamba_rms_norm false), out_proj 768 × 512 */
+    g_assert_cmpuint (a->recurrent_params, ==, 1262024);
+    /* 896 channels × 3 and 24 heads × 32 × 64 */
+    g_assert_cmpuint (a->recurrent_state, ==, 51840);
+  }
+}
+
+/* Qwen3-Next's and Llama 4's layer lists: which layers are linear attention, which are MoE */
+static void
+test_hybrid_layers (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* Qwen3-Next: layer_types, when given, says which layers are Gated DeltaNet */
+  {
+    g_autoptr(GString) kinds = g_string_new ("[");
+    g_autoptr(VcHfConfig) next = NULL;
+
+    for (guint i = 0; i < 48; i++)
+      g_string_append_printf (kinds, "%s\"%s\"", i ? ", " : "", i % 2 ? "full_attention" : "linear_attention");
+    g_string_append (kinds, "]");
+    next = load_variant ("Qwen3-Next-80B-A3B-Instruct", "layer_types", kinds->str, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (next)->recurrent_layers, ==, 24);
+    g_assert_true (vc_hf_config_is_exact (next));
+  }
+
+  /* Llama 4: moe_layers or interleave_moe_layer_step; a text-only config counts no encoder */
+  {
+    g_autoptr(VcHfConfig) half = load_variant ("Llama-4-Scout-17B-16E", "text_config.moe_layers", "[1, 3, 5, 7]", &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (half)->dense_layers, ==, 44);
+    g_assert_cmpuint (vc_hf_config_get_arch (half)->encoder_params, ==, 871932416);
+  }
+  {
+    g_autofree char *dir = model_path ("Llama-4-Scout-17B-16E");
+    g_autofree char *file = g_build_filename (dir, "config.json", NULL);
+    g_autoptr(JsonParser) p = json_parser_new ();
+    g_autoptr(JsonGenerator) g = json_generator_new ();
+    g_autoptr(JsonNode) text = NULL;
+    g_autofree char *data = NULL;
+    g_autoptr(VcHfConfig) llm = NULL;
+
+    json_parser_load_from_file (p, file, &error);
+    g_assert_no_error (error);
+    text = json_node_copy (json_object_get_member (json_node_get_object (json_parser_get_root (p)), "text_config"));
+    json_generator_set_root (g, text);
+    data = json_generator_to_data (g, NULL);
+    llm = vc_hf_config_new_from_data (data, strlen (data), "config.json", NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (vc_hf_config_get_family (llm), ==, "llama4_text");
+    g_assert_cmpuint (vc_hf_config_get_arch (llm)->encoder_params, ==, 0);
+    g_assert_cmpfloat (vc_hf_config_get_counts (llm)->total, ==, 107769861120.0);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1340,6 +1354,8 @@ main (int    argc,
       g_test_add_data_func (name, &models[i], test_model);
     }
   g_test_add_func ("/hf-config/family-details", test_family_details);
+  g_test_add_func ("/hf-config/hybrid-details", test_hybrid_details);
+  g_test_add_func ("/hf-config/hybrid-layers", test_hybrid_layers);
   g_test_add_func ("/hf-config/glm4-moe", test_glm4_moe);
   g_test_add_func ("/hf-config/unknown-family", test_unknown_family);
   g_test_add_func ("/hf-config/not-understood", test_not_understood);

@@ -402,25 +402,6 @@ test_cli_model (void)
                      ==, "config");
   }
   {
-    /* --config sizes a quantization_config as an import does: DeepSeek-V3's fp8 with
-     * 128 × 128 block scales is the default precision, and bf16 can still be asked for */
-    g_autofree char *deepseek = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models",
-                                                  "DeepSeek-V3", NULL);
-    g_autoptr(JsonParser) parser = json_parser_new ();
-    g_autoptr(JsonParser) parser16 = json_parser_new ();
-    const char *args[] = { "--config", deepseek, "--format", "json", NULL };
-    const char *args16[] = { "--config", deepseek, "--precision", "bf16", "--format", "json", NULL };
-    JsonObject *root = run_json (parser, args);
-    JsonObject *root16 = run_json (parser16, args16);
-
-    g_assert_cmpstr (json_object_get_string_member (root, "scenario"), ==, "inference-8bit");
-    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "source"), "quantization"),
-                     ==, "fp8 128×128 blocks");
-    /* one byte a linear weight plus its scales, the rest in bf16: about half the bf16 bytes */
-    g_assert_cmpint (component (root, "weights"), <, component (root16, "weights") * 0.51);
-    g_assert_cmpint (component (root16, "weights"), ==, 2 * (gint64) 671026419200);
-  }
-  {
     g_autoptr(JsonParser) parser = json_parser_new ();
     const char *args[] = { "--preset", "llama-3-8b", "--format", "json", NULL };
     JsonObject *root = run_json (parser, args);
@@ -719,6 +700,31 @@ test_estimate_source (void)
   g_assert_cmpfloat (vc_estimate_get_inputs (e)->source_weights_bytes, ==, 0);
 }
 
+/* --config sizes a quantization_config as an import does */
+static void
+test_cli_config_quantization (void)
+{
+  {
+    /* --config sizes a quantization_config as an import does: DeepSeek-V3's fp8 with
+     * 128 × 128 block scales is the default precision, and bf16 can still be asked for */
+    g_autofree char *deepseek = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models",
+                                                  "DeepSeek-V3", NULL);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(JsonParser) parser16 = json_parser_new ();
+    const char *args[] = { "--config", deepseek, "--format", "json", NULL };
+    const char *args16[] = { "--config", deepseek, "--precision", "bf16", "--format", "json", NULL };
+    JsonObject *root = run_json (parser, args);
+    JsonObject *root16 = run_json (parser16, args16);
+
+    g_assert_cmpstr (json_object_get_string_member (root, "scenario"), ==, "inference-8bit");
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "source"), "quantization"),
+                     ==, "fp8 128×128 blocks");
+    /* one byte a linear weight plus its scales, the rest in bf16: about half the bf16 bytes */
+    g_assert_cmpint (component (root, "weights"), <, component (root16, "weights") * 0.51);
+    g_assert_cmpint (component (root16, "weights"), ==, 2 * (gint64) 671026419200);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -755,6 +761,7 @@ main (int   argc,
     }
   g_test_add_func ("/model-files/bad-in-memory", test_bad_in_memory);
   g_test_add_func ("/model-files/cli", test_cli_model);
+  g_test_add_func ("/model-files/cli-config-quantization", test_cli_config_quantization);
   g_test_add_func ("/model-files/estimate-source", test_estimate_source);
   g_test_add_func ("/quant/recipe-llama-3-8b", test_recipe_llama3);
   g_test_add_func ("/quant/recipe-mistral-large", test_recipe_mistral_large);

@@ -226,6 +226,38 @@ test_golden_cli (void)
   g_rmdir (dir);
 }
 
+/* what fits on one GPU: two rows a GPU, in GPU order, the value empty when none */
+static void
+check_fit_row (VcEstimate  *e,
+               char       **row,
+               GRegex      *integer,
+               guint        n_fit)
+{
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  guint gpu = n_fit / 2;
+  const VcSolution *sol = vc_estimate_get_gpu_solution (e, gpu, vc_report_fit_variables (in->mode)[n_fit % 2]);
+  g_autofree char *item = g_strdup_printf ("%s/%s", vc_estimate_get_gpu_key (e, gpu),
+                                           vc_report_fit_key (sol->variable));
+  g_autofree char *value = sol->found ? g_strdup_printf ("%u", sol->value) : g_strdup ("");
+
+  g_assert_cmpstr (row[1], ==, vc_scenario_id (vc_estimate_get_selected (e)->id));
+  g_assert_cmpstr (row[2], ==, item);
+  g_assert_true (g_regex_match (integer, row[4], 0, NULL));
+  g_assert_cmpstr (row[5], ==, value);
+}
+
+/* usable bytes, GPUs needed (empty: none is enough), and fits, several or none */
+static void
+check_gpu_row (char   **row,
+               GRegex  *integer)
+{
+  g_assert_true (g_regex_match (integer, row[4], 0, NULL));
+  g_assert_true (*row[5] == '\0' || g_regex_match (integer, row[5], 0, NULL));
+  g_assert_true (g_str_equal (row[6], "fits") ? g_str_equal (row[5], "1")
+                 : g_str_equal (row[6], "several") ? g_ascii_strtod (row[5], NULL) >= 2
+                 : g_str_equal (row[6], "none") && *row[5] == '\0');
+}
+
 static void
 check_structure (VcEstimate *e,
                  VcUnit      unit)
@@ -270,29 +302,11 @@ check_structure (VcEstimate *e,
           g_assert_cmpstr (row[6], ==, unit == VC_UNIT_GIB ? "GiB" : "GB");
         }
       else if (g_str_equal (row[0], "fit"))
-        {
-          /* what fits on one GPU: two rows a GPU, in GPU order, the value empty when none */
-          guint gpu = n_fit / 2;
-          const VcSolution *sol = vc_estimate_get_gpu_solution (e, gpu, vc_report_fit_variables (in->mode)[n_fit % 2]);
-          g_autofree char *item = g_strdup_printf ("%s/%s", vc_estimate_get_gpu_key (e, gpu),
-                                                   vc_report_fit_key (sol->variable));
-          g_autofree char *value = sol->found ? g_strdup_printf ("%u", sol->value) : g_strdup ("");
-
-          g_assert_cmpstr (row[1], ==, vc_scenario_id (vc_estimate_get_selected (e)->id));
-          g_assert_cmpstr (row[2], ==, item);
-          g_assert_true (g_regex_match (integer, row[4], 0, NULL));
-          g_assert_cmpstr (row[5], ==, value);
-          n_fit++;
-        }
+        check_fit_row (e, row, integer, n_fit++);
       else if (g_str_equal (row[0], "gpu"))
         {
-          /* usable bytes, GPUs needed (empty: none is enough), and fits, several or none */
+          check_gpu_row (row, integer);
           n_gpu++;
-          g_assert_true (g_regex_match (integer, row[4], 0, NULL));
-          g_assert_true (*row[5] == '\0' || g_regex_match (integer, row[5], 0, NULL));
-          g_assert_true (g_str_equal (row[6], "fits") ? g_str_equal (row[5], "1")
-                         : g_str_equal (row[6], "several") ? g_ascii_strtod (row[5], NULL) >= 2
-                         : g_str_equal (row[6], "none") && *row[5] == '\0');
         }
       else
         {
