@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The parallelism groups of the real window: their widgets drive the layout inputs, the results
  * show the busiest GPU, all GPUs and system RAM, the GPU chart each card's layout, and a saved
- * profile keeps it all.
- *
- * With VC_SCREENSHOT_DIR set, /layout-window/screenshots saves the README's screenshots of both
- * tabs there (inference.png, training.png, 1280 × 1000). */
+ * profile keeps it all. */
 #include "config.h"
 
 #include <glib/gstdio.h>
@@ -195,67 +192,6 @@ test_training_group (Fixture       *f,
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
-static void
-save_png (GtkWidget  *root,
-          const char *dir,
-          const char *name)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (root);
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  int width = gtk_widget_get_width (root);
-  int height = gtk_widget_get_height (root);
-
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (root)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("saved %s (%d × %d)", path, width, height);
-}
-
-/* Llama 3 8B, 8192-token sequences, 4 concurrent requests; Llama 3 8B LoRA over 2 GPUs with
- * ZeRO-3: the README's screenshots */
-static void
-test_screenshots (Fixture       *f,
-                  gconstpointer  data)
-{
-  const char *dir = g_getenv ("VC_SCREENSHOT_DIR");
-  GtkWidget *root = GTK_WIDGET (f->window);
-
-  if (dir == NULL)
-    {
-      g_test_skip ("VC_SCREENSHOT_DIR is not set");
-      return;
-    }
-  /* the application's style sheet, as the application loads it */
-  {
-    g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
-
-    gtk_css_provider_load_from_resource (css, "/io/github/vramcalc/VramCalculator/style.css");
-    gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
-                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  }
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1280, 1000);
-  g_object_set (f->estimate, "preset", "llama-3-8b", NULL);
-  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "concurrency", 4, NULL);
-  vc_profile_set_name (vc_window_get_profile (f->window), "Chat server");
-  vc_profile_mark_saved (vc_window_get_profile (f->window));
-  vc_test_wait_for_frame (root);
-  vc_test_wait_for_frame (root);
-  save_png (root, dir, "inference.png");
-
-  vc_window_set_mode (f->window, VC_MODE_TRAINING);
-  g_object_set (f->estimate, "seq", 2048, "batch", 2, "dp", 2, "sharding", VC_SHARDING_ZERO_3, NULL);
-  vc_profile_set_name (vc_window_get_profile (f->window), "Fine-tune on two cards");
-  vc_profile_mark_saved (vc_window_get_profile (f->window));
-  vc_test_wait_for_frame (root);
-  vc_test_wait_for_frame (root);
-  save_png (root, dir, "training.png");
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -268,6 +204,5 @@ main (int   argc,
     }
   g_test_add ("/layout-window/inference", Fixture, NULL, fixture_setup, test_inference_group, fixture_teardown);
   g_test_add ("/layout-window/training", Fixture, NULL, fixture_setup, test_training_group, fixture_teardown);
-  g_test_add ("/layout-window/screenshots", Fixture, NULL, fixture_setup, test_screenshots, fixture_teardown);
   return g_test_run ();
 }
