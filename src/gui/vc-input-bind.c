@@ -251,12 +251,12 @@ position_to_preset (GBinding     *binding,
   return TRUE;
 }
 
+/* The list's factory and its search are vc_preset_search_setup()'s. */
 void
 vc_bind_preset_dropdown (GtkDropDown *dropdown,
                          VcEstimate  *estimate)
 {
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
-  g_autoptr(GtkExpression) expression = NULL;
   guint n;
   const VcPreset *presets = vc_presets_get_all (&n);
 
@@ -264,10 +264,6 @@ vc_bind_preset_dropdown (GtkDropDown *dropdown,
   for (guint i = 0; i < n; i++)
     gtk_string_list_append (list, presets[i].name);
   gtk_drop_down_set_model (dropdown, G_LIST_MODEL (list));
-  gtk_drop_down_set_enable_search (dropdown, TRUE);
-  /* the dropdown takes its own reference */
-  expression = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
-  gtk_drop_down_set_expression (dropdown, expression);
   g_object_bind_property_full (estimate, "preset", dropdown, "selected",
                                G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
                                preset_to_position, position_to_preset, NULL, NULL);

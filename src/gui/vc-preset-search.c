@@ -143,9 +143,17 @@ search_stopped (GtkSearchEntry *entry,
     gtk_popover_popdown (popover);
 }
 
+/* A new model gets a new filter, which matches the start of the text again */
+static void
+model_changed (GtkDropDown *dropdown)
+{
+  vc_drop_down_search_any_part (dropdown);
+}
+
 /**
  * vc_preset_search_setup:
- * @dropdown: the preset drop-down, its model set (a GtkStringList of "Custom" and the names)
+ * @dropdown: the preset drop-down, best before its model is set (a GtkStringList of "Custom"
+ *   and the names): the rows of its list are then made once, with the factory set here
  */
 void
 vc_preset_search_setup (GtkDropDown *dropdown)
@@ -162,6 +170,7 @@ vc_preset_search_setup (GtkDropDown *dropdown)
                                                              G_CALLBACK (search_text), NULL, NULL));
   gtk_drop_down_set_enable_search (dropdown, TRUE);
   vc_drop_down_search_any_part (dropdown);
+  g_signal_connect (dropdown, "notify::model", G_CALLBACK (model_changed), NULL);
 
   entry = find_search_entry (GTK_WIDGET (find_popover (GTK_WIDGET (dropdown))));
   if (entry != NULL)
