@@ -75,6 +75,7 @@ struct _VcWindow
 
   GtkHeaderBar *header_bar;
   GtkMenuButton *menu_button;
+  GMenuModel *primary_menu;
   VcSplitView *split;
   GtkStack *stack;
   VcInferencePage *inference_page;
