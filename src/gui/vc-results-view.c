@@ -16,6 +16,7 @@
 #include "vc-formula.h"
 #include "vc-gpu-chart.h"
 #include "vc-gpu-editor.h"
+#include "vc-input-bind.h"
 #include "vc-results-view.h"
 #include "vc-units.h"
 
@@ -419,6 +420,7 @@ setup_vendor_filter (VcResultsView *self)
       const char *v = self->vendors->pdata[k];
       gtk_string_list_append (labels, *v ? v : _("Your GPUs"));
     }
+  vc_drop_down_list_after_first_frame (self->vendor_filter);
   gtk_drop_down_set_model (self->vendor_filter, G_LIST_MODEL (labels));
   gtk_drop_down_set_selected (self->vendor_filter, 0);
   g_signal_connect_swapped (self->vendor_filter, "notify::selected", G_CALLBACK (vendor_filter_changed), self);
