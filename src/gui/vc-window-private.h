@@ -67,8 +67,8 @@ struct _VcWindow
 
   GtkMenuButton *profile_button;
   GtkLabel *profile_label;
-  GtkEntry *profile_name;
-  GtkTextView *profile_notes;
+  GtkEntry *profile_name;      /* in the profile popover, made after the first frame: */
+  GtkTextView *profile_notes;  /* NULL until then (vc-window.c) */
   GtkRevealer *error_revealer;
   GtkLabel *error_label;
   GMenu *recent_menu;
