@@ -155,15 +155,19 @@ vc_bind_spin (GtkSpinButton *spin,
  * drop-down's own factory, and the rows are made again, as they were. */
 static GtkListItemFactory *empty_rows;
 
-static gboolean
-give_list_back (gpointer data)
+static void
+make_rows (GtkDropDown *dropdown)
 {
-  GtkDropDown *dropdown = data;
-
   /* a drop-down already disposed has let go of its button and popover */
   if (gtk_widget_get_first_child (GTK_WIDGET (dropdown)) != NULL &&
       gtk_drop_down_get_list_factory (dropdown) == empty_rows)
     gtk_drop_down_set_list_factory (dropdown, NULL);
+}
+
+static gboolean
+give_list_back (gpointer data)
+{
+  make_rows (GTK_DROP_DOWN (data));
   return G_SOURCE_REMOVE;
 }
 
@@ -187,6 +191,12 @@ vc_drop_down_list_after_first_frame (GtkDropDown *dropdown)
     empty_rows = gtk_signal_list_item_factory_new ();
   gtk_drop_down_set_list_factory (dropdown, empty_rows);
   g_idle_add_full (G_PRIORITY_LOW, give_list_back, g_object_ref (dropdown), g_object_unref);
+  /* opened before that (within a frame or two of the window's showing), the list makes its
+   * rows as it opens, before it is drawn */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (dropdown)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_POPOVER (child))
+      g_signal_connect_object (child, "show", G_CALLBACK (make_rows), dropdown, G_CONNECT_SWAPPED);
 }
 
 /* ---- choices ------------------------------------------------------------------------------- */
