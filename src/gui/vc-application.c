@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "vc-application.h"
+#include "vc-catalog.h"
 #include "vc-window.h"
 
 #define RESOURCE_BASE "/io/github/vramcalc/VramCalculator"
@@ -54,6 +55,17 @@ quit_activated (GSimpleAction *action,
   g_list_free (windows);
 }
 
+/* The built-in catalog (presets and GPUs, JSON) is read on a thread of its own while GTK opens
+ * the display; the window, which needs it, waits for it if it is not done by then. */
+static gpointer
+read_catalog (gpointer data)
+{
+  guint n;
+
+  vc_presets_get_all (&n);
+  return NULL;
+}
+
 static void
 vc_application_startup (GApplication *application)
 {
@@ -74,9 +86,11 @@ vc_application_startup (GApplication *application)
     { "win.export", "<Control>e" },
     { "win.import-config", "<Control>i" },
   };
-  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+  g_autoptr(GtkCssProvider) css = NULL;
 
+  g_thread_unref (g_thread_new ("vc-catalog", read_catalog, NULL));
   G_APPLICATION_CLASS (vc_application_parent_class)->startup (application);
+  css = gtk_css_provider_new ();
 
   g_action_map_add_action_entries (G_ACTION_MAP (application), actions, G_N_ELEMENTS (actions), application);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);

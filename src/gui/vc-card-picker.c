@@ -15,6 +15,7 @@ struct _VcCardPicker
   VcEstimate *estimate;
   GtkWidget *box;
   GPtrArray *checks;            /* one per GPU, by GPU index */
+  gboolean populated;           /* the check boxes are made: see vc_card_picker_populate() */
   gboolean syncing;
 };
 
@@ -23,8 +24,11 @@ G_DEFINE_FINAL_TYPE (VcCardPicker, vc_card_picker, GTK_TYPE_WIDGET)
 static void
 sync_checks (VcCardPicker *self)
 {
-  g_autoptr(GArray) chosen = vc_estimate_get_chart_gpu_indices (self->estimate);
+  g_autoptr(GArray) chosen = NULL;
 
+  if (!self->populated)
+    return;
+  chosen = vc_estimate_get_chart_gpu_indices (self->estimate);
   self->syncing = TRUE;
   for (guint i = 0; i < self->checks->len; i++)
     {
@@ -59,8 +63,11 @@ static void
 rebuild (VcCardPicker *self)
 {
   GtkWidget *child;
-  guint n = vc_estimate_get_n_gpus (self->estimate);
+  guint n;
 
+  if (!self->populated)
+    return;
+  n = vc_estimate_get_n_gpus (self->estimate);
   while ((child = gtk_widget_get_first_child (self->box)) != NULL)
     gtk_box_remove (GTK_BOX (self->box), child);
   g_ptr_array_set_size (self->checks, 0);
@@ -86,6 +93,21 @@ vc_card_picker_set_estimate (VcCardPicker *self,
   self->estimate = g_object_ref (estimate);
   g_signal_connect_object (estimate, "notify::custom-gpus", G_CALLBACK (rebuild), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::chart-gpus", G_CALLBACK (sync_checks), self, G_CONNECT_SWAPPED);
+}
+
+/**
+ * vc_card_picker_populate:
+ *
+ * Makes the check boxes, one per GPU, once the estimate is set. They are in a popover, never
+ * in the window's first frame: the results view makes them after it.
+ */
+void
+vc_card_picker_populate (VcCardPicker *self)
+{
+  g_return_if_fail (VC_IS_CARD_PICKER (self));
+  if (self->populated || self->estimate == NULL)
+    return;
+  self->populated = TRUE;
   rebuild (self);
 }
 
@@ -95,6 +117,7 @@ vc_card_picker_get_check (VcCardPicker *self,
                           guint         gpu_index)
 {
   g_return_val_if_fail (VC_IS_CARD_PICKER (self), NULL);
+  vc_card_picker_populate (self);
   g_return_val_if_fail (gpu_index < self->checks->len, NULL);
   return g_ptr_array_index (self->checks, gpu_index);
 }

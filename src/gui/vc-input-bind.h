@@ -28,6 +28,7 @@ void vc_bind_choices         (GtkDropDown    *dropdown,
                               guint           n_choices);
 void vc_bind_preset_dropdown (GtkDropDown    *dropdown,
                               VcEstimate     *estimate);
+void vc_drop_down_list_after_first_frame (GtkDropDown *dropdown);
 void vc_bind_count_entry     (GtkEntry       *entry,
                               VcEstimate     *estimate,
                               const char     *property);

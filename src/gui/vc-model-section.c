@@ -366,8 +366,9 @@ vc_model_section_set_estimate (VcModelSection *self,
   /* connected before the binding, so it runs while the estimate still holds the previous preset */
   g_signal_connect_object (self->preset, "notify::selected", G_CALLBACK (preset_chosen), self,
                            G_CONNECT_SWAPPED);
-  vc_bind_preset_dropdown (self->preset, estimate);
+  /* the factory before the model: the list's rows are made once */
   vc_preset_search_setup (self->preset);
+  vc_bind_preset_dropdown (self->preset, estimate);
   vc_bind_choices (self->method, estimate, "method", method_choices, G_N_ELEMENTS (method_choices));
   vc_bind_choices (self->model_type, estimate, "model-type",
                    model_type_choices, G_N_ELEMENTS (model_type_choices));

@@ -143,25 +143,35 @@ search_stopped (GtkSearchEntry *entry,
     gtk_popover_popdown (popover);
 }
 
+/* A new model gets a new filter, which matches the start of the text again */
+static void
+model_changed (GtkDropDown *dropdown)
+{
+  vc_drop_down_search_any_part (dropdown);
+}
+
 /**
  * vc_preset_search_setup:
- * @dropdown: the preset drop-down, its model set (a GtkStringList of "Custom" and the names)
+ * @dropdown: the preset drop-down, best before its model is set (a GtkStringList of "Custom"
+ *   and the names): the rows of its list are then made once, with the factory set here
  */
 void
 vc_preset_search_setup (GtkDropDown *dropdown)
 {
   g_autoptr(GBytes) bytes = g_bytes_new_static (factory_ui, sizeof factory_ui - 1);
   g_autoptr(GtkListItemFactory) factory = gtk_builder_list_item_factory_new_from_bytes (NULL, bytes);
+  /* the drop-down takes a reference of its own */
+  g_autoptr(GtkExpression) expression = gtk_cclosure_expression_new (G_TYPE_STRING, NULL, 0, NULL,
+                                                                     G_CALLBACK (search_text), NULL, NULL);
   GtkWidget *entry;
 
   g_return_if_fail (GTK_IS_DROP_DOWN (dropdown));
 
   gtk_drop_down_set_factory (dropdown, factory);
-  gtk_drop_down_set_expression (dropdown,
-                                gtk_cclosure_expression_new (G_TYPE_STRING, NULL, 0, NULL,
-                                                             G_CALLBACK (search_text), NULL, NULL));
+  gtk_drop_down_set_expression (dropdown, expression);
   gtk_drop_down_set_enable_search (dropdown, TRUE);
   vc_drop_down_search_any_part (dropdown);
+  g_signal_connect (dropdown, "notify::model", G_CALLBACK (model_changed), NULL);
 
   entry = find_search_entry (GTK_WIDGET (find_popover (GTK_WIDGET (dropdown))));
   if (entry != NULL)

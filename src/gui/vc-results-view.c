@@ -17,6 +17,7 @@
 #include "vc-formula.h"
 #include "vc-gpu-chart.h"
 #include "vc-gpu-editor.h"
+#include "vc-input-bind.h"
 #include "vc-results-view.h"
 #include "vc-units.h"
 
@@ -53,6 +54,7 @@ struct _VcResultsView
   GtkMenuButton *gpu_editor_button;
   GtkDropDown *vendor_filter;
   GPtrArray *vendors;          /* the filter's choices after "All vendors"; "" the user's cards */
+  GtkWidget *context_section;
   GtkLabel *context_heading;
   GtkLabel *context_note;
   VcCardPicker *card_picker;
@@ -524,6 +526,7 @@ setup_vendor_filter (VcResultsView *self)
       const char *v = self->vendors->pdata[k];
       gtk_string_list_append (labels, *v ? v : _("Your GPUs"));
     }
+  vc_drop_down_list_after_first_frame (self->vendor_filter);
   gtk_drop_down_set_model (self->vendor_filter, G_LIST_MODEL (labels));
   gtk_drop_down_set_selected (self->vendor_filter, 0);
   g_signal_connect_swapped (self->vendor_filter, "notify::selected", G_CALLBACK (vendor_filter_changed), self);
@@ -582,6 +585,7 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_chart);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_editor);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_editor_button);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_section);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_heading);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_note);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, card_picker);
@@ -594,6 +598,22 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
+/* Below the fold of the first frame, or in a popover: the memory chart's section and the
+ * check boxes of its cards. Made and shown once the first frame is out. */
+static gboolean
+finish_after_first_frame (gpointer data)
+{
+  VcResultsView *self = data;
+
+  if (self->estimate == NULL)
+    return G_SOURCE_REMOVE;
+  for (GtkWidget *child = gtk_widget_get_first_child (self->context_section); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    gtk_widget_set_visible (child, TRUE);
+  vc_card_picker_populate (self->card_picker);
+  return G_SOURCE_REMOVE;
+}
+
 /* The GPU chart, 18 rows of text and bars mostly below the fold, is laid out and drawn after
  * the window's first frame: the window shows sooner. */
 static void
@@ -603,6 +623,8 @@ show_gpu_chart (GdkFrameClock *clock,
   g_signal_handlers_disconnect_by_func (clock, show_gpu_chart, self);
   self->chart_ready = TRUE;
   update_headline (self);
+  /* from the main loop, once the frame has gone to the display */
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, finish_after_first_frame, g_object_ref (self), g_object_unref);
 }
 
 static void

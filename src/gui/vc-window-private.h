@@ -67,14 +67,15 @@ struct _VcWindow
 
   GtkMenuButton *profile_button;
   GtkLabel *profile_label;
-  GtkEntry *profile_name;
-  GtkTextView *profile_notes;
+  GtkEntry *profile_name;      /* in the profile popover, made after the first frame: */
+  GtkTextView *profile_notes;  /* NULL until then (vc-window.c) */
   GtkRevealer *error_revealer;
   GtkLabel *error_label;
   GMenu *recent_menu;
 
   GtkHeaderBar *header_bar;
   GtkMenuButton *menu_button;
+  GMenuModel *primary_menu;
   VcSplitView *split;
   GtkStack *stack;
   VcInferencePage *inference_page;

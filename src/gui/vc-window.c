@@ -277,11 +277,35 @@ setup_profile (VcWindow *self)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->profile, "notify::modified", G_CALLBACK (update_title), self,
                            G_CONNECT_SWAPPED);
+  update_title (self);
+}
+
+/* The profile's name and notes, in the profile button's popover: made after the first frame,
+ * or when the button is pressed sooner. */
+static void
+ensure_profile_popover (VcWindow *self)
+{
+  g_autoptr(GtkBuilder) builder = NULL;
+
+  if (self->profile_name != NULL)
+    return;
+  builder = gtk_builder_new_from_resource ("/io/github/vramcalc/VramCalculator/vc-profile-popover.ui");
+  self->profile_name = GTK_ENTRY (gtk_builder_get_object (builder, "profile_name"));
+  self->profile_notes = GTK_TEXT_VIEW (gtk_builder_get_object (builder, "profile_notes"));
+  gtk_menu_button_set_create_popup_func (self->profile_button, NULL, NULL, NULL);
+  gtk_menu_button_set_popover (self->profile_button,
+                               GTK_WIDGET (gtk_builder_get_object (builder, "profile_popover")));
   g_object_bind_property (self->profile, "name", self->profile_name, "text",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->profile, "notes", gtk_text_view_get_buffer (self->profile_notes), "text",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  update_title (self);
+}
+
+static void
+profile_popover_wanted (GtkMenuButton *button,
+                        gpointer       data)
+{
+  ensure_profile_popover (VC_WINDOW (data));
 }
 
 void
@@ -296,17 +320,40 @@ vc_window_set_dialog_hooks (VcWindow           *self,
   self->hook_data = user_data;
 }
 
-/* ---- the shortcuts window ------------------------------------------------------------------- */
+/* ---- after the first frame ------------------------------------------------------------------ */
 
-/* Built after the first frame rather than with the window: it is not visible at start-up. */
+/* The main menu's popover, a dozen items, is made after the first frame; pressed sooner
+ * (F10 included), the button makes it then. The profile's popover likewise. */
+static void
+ensure_primary_menu (VcWindow *self)
+{
+  if (gtk_menu_button_get_menu_model (self->menu_button) != NULL)
+    return;
+  gtk_menu_button_set_create_popup_func (self->menu_button, NULL, NULL, NULL);
+  gtk_menu_button_set_menu_model (self->menu_button, self->primary_menu);
+}
+
+static void
+primary_menu_wanted (GtkMenuButton *button,
+                     gpointer       data)
+{
+  ensure_primary_menu (VC_WINDOW (data));
+}
+
+/* Built after the first frame rather than with the window, as they are not visible at
+ * start-up: the shortcuts window, the main menu and the profile's popover. (A low-priority
+ * idle runs once the frame clock has drawn the window.) */
 static gboolean
 load_shortcuts (gpointer data)
 {
   VcWindow *self = data;
   g_autoptr(GtkBuilder) builder = NULL;
 
-  if (_vc_window_is_disposed (self) ||
-      gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self)) != NULL)
+  if (_vc_window_is_disposed (self))
+    return G_SOURCE_REMOVE;
+  ensure_primary_menu (self);
+  ensure_profile_popover (self);
+  if (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self)) != NULL)
     return G_SOURCE_REMOVE;
   builder = gtk_builder_new_from_resource ("/io/github/vramcalc/VramCalculator/vc-shortcuts.ui");
   gtk_application_window_set_help_overlay (GTK_APPLICATION_WINDOW (self),
@@ -385,6 +432,7 @@ vc_window_class_init (VcWindowClass *klass)
                                                "/io/github/vramcalc/VramCalculator/vc-window.ui");
   gtk_widget_class_bind_template_child (widget_class, VcWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, VcWindow, primary_menu);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, split);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, inference_page);
@@ -392,8 +440,6 @@ vc_window_class_init (VcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcWindow, results);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, profile_button);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, profile_label);
-  gtk_widget_class_bind_template_child (widget_class, VcWindow, profile_name);
-  gtk_widget_class_bind_template_child (widget_class, VcWindow, profile_notes);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, recent_menu);
@@ -408,6 +454,8 @@ vc_window_init (VcWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   vc_a11y_name (GTK_WIDGET (self->menu_button), _("Main Menu"));
+  gtk_menu_button_set_create_popup_func (self->menu_button, primary_menu_wanted, self, NULL);
+  gtk_menu_button_set_create_popup_func (self->profile_button, profile_popover_wanted, self, NULL);
   vc_a11y_labelled_by (GTK_WIDGET (self->profile_button), GTK_WIDGET (self->profile_label));
 
   if (g_str_equal (PROFILE, "development"))
