@@ -290,7 +290,9 @@ test_help_french (void)
   /* option names and ids stay as they are */
   assert_contains (r.out, "--batch=N");
   assert_contains (r.out, "Taille de lot (par défaut 1)");
-  assert_contains (r.out, "--precision=fp32|fp16|bf16|fp8|int8|int4");
+  assert_contains (r.out, "--kv-precision=fp32|fp16|bf16|fp8|int8|int4");
+  assert_contains (r.out, "--precision=FORMAT");
+  assert_contains (r.out, "en inférence aussi fp8, int8, int4, les recettes GGUF de llama.cpp (q8_0");
   assert_contains (r.out, "--checkpointing=none|sqrt|full");
   assert_contains (r.out, "Points de contrôle des gradients");
   /* the architecture fields' descriptions come from the core */
