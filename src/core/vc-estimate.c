@@ -1023,6 +1023,49 @@ vc_estimate_set_model_not_understood (VcEstimate         *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL_NOT_UNDERSTOOD]);
 }
 
+/* @value brought into the range of the double property @property. */
+double
+vc_estimate_clamp_to_range (VcEstimate *self,
+                            const char *property,
+                            double      value)
+{
+  GParamSpecDouble *pspec;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), value);
+  pspec = G_PARAM_SPEC_DOUBLE (g_object_class_find_property (G_OBJECT_GET_CLASS (self), property));
+  return CLAMP (value, pspec->minimum, pspec->maximum);
+}
+
+/* A model read from its files, as choosing a preset does: no preset, the architecture, its
+ * parameter counts (clamped to the inputs' ranges), the model type, the architecture method
+ * and the model's name. */
+void
+vc_estimate_set_model (VcEstimate   *self,
+                       const VcArch *arch,
+                       double        parameters,
+                       double        active_parameters,
+                       const char   *name)
+{
+  gboolean moe;
+
+  g_return_if_fail (VC_IS_ESTIMATE (self));
+  g_return_if_fail (arch != NULL);
+
+  moe = vc_arch_is_moe (arch);
+  g_object_freeze_notify (G_OBJECT (self));
+  vc_estimate_set_preset (self, "", NULL);
+  vc_estimate_set_architecture (self, arch);
+  g_object_set (self,
+                "parameters", vc_estimate_clamp_to_range (self, "parameters", parameters),
+                "active-parameters",
+                moe ? vc_estimate_clamp_to_range (self, "active-parameters", active_parameters) : 0.0,
+                "model-type", moe ? VC_MODEL_TYPE_MOE : VC_MODEL_TYPE_DENSE,
+                "method", VC_METHOD_ARCHITECTURE,
+                NULL);
+  vc_estimate_set_model_name (self, name);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
 void
 vc_estimate_set_architecture (VcEstimate   *self,
                               const VcArch *arch)

@@ -44,6 +44,14 @@ void            vc_estimate_set_model_not_understood (VcEstimate         *self,
                                                       const char * const *parts);
 void            vc_estimate_set_architecture   (VcEstimate   *self,
                                                 const VcArch *arch);
+void            vc_estimate_set_model          (VcEstimate   *self,
+                                                const VcArch *arch,
+                                                double        parameters,
+                                                double        active_parameters,
+                                                const char   *name);
+double          vc_estimate_clamp_to_range     (VcEstimate   *self,
+                                                const char   *property,
+                                                double        value);
 gboolean        vc_estimate_set_value          (VcEstimate   *self,
                                                 const char   *property,
                                                 const GValue *value,

@@ -2498,39 +2498,17 @@ vc_hf_config_get_warning (VcHfConfig *self)
   return self->warning;
 }
 
-static double
-clamp_to_pspec (GObject    *object,
-                const char *property,
-                double      value)
-{
-  GParamSpecDouble *pspec = G_PARAM_SPEC_DOUBLE (g_object_class_find_property (G_OBJECT_GET_CLASS (object),
-                                                                             property));
-  return CLAMP (value, pspec->minimum, pspec->maximum);
-}
-
 /* Like choosing a preset: the architecture, the rule-of-thumb sizes that match it (so that
  * switching method keeps the same model), the model's name, and the architecture method. */
 void
 vc_hf_config_apply (VcHfConfig *self,
                     VcEstimate *estimate)
 {
-  gboolean moe;
-
   g_return_if_fail (VC_IS_HF_CONFIG (self));
   g_return_if_fail (VC_IS_ESTIMATE (estimate));
 
-  moe = vc_arch_is_moe (&self->arch);
   g_object_freeze_notify (G_OBJECT (estimate));
-  vc_estimate_set_preset (estimate, "", NULL);
-  vc_estimate_set_architecture (estimate, &self->arch);
-  g_object_set (estimate,
-                "parameters", clamp_to_pspec (G_OBJECT (estimate), "parameters", self->counts.total),
-                "active-parameters", moe ? clamp_to_pspec (G_OBJECT (estimate), "active-parameters",
-                                                           self->counts.active) : 0.0,
-                "model-type", moe ? VC_MODEL_TYPE_MOE : VC_MODEL_TYPE_DENSE,
-                "method", VC_METHOD_ARCHITECTURE,
-                NULL);
-  vc_estimate_set_model_name (estimate, self->name);
+  vc_estimate_set_model (estimate, &self->arch, self->counts.total, self->counts.active, self->name);
   vc_estimate_set_model_not_understood (estimate, vc_hf_config_get_not_understood (self));
   g_object_thaw_notify (G_OBJECT (estimate));
 }

@@ -1158,16 +1158,6 @@ vc_model_file_get_precision (VcModelFile *self,
   return self->has_precision;
 }
 
-static double
-clamp_to_pspec (GObject    *object,
-                const char *property,
-                double      value)
-{
-  GParamSpecDouble *pspec = G_PARAM_SPEC_DOUBLE (g_object_class_find_property (G_OBJECT_GET_CLASS (object),
-                                                                             property));
-  return CLAMP (value, pspec->minimum, pspec->maximum);
-}
-
 /* Like choosing a preset: the architecture, the parameter counts, the name, the architecture
  * method; the weights at the checkpoint's own precision, which becomes the selected one (the
  * user can still choose another); llama.cpp's default f16 KV cache for a GGUF. */
@@ -1175,35 +1165,26 @@ void
 vc_model_file_apply (VcModelFile *self,
                      VcEstimate  *estimate)
 {
-  gboolean moe, tensors;
+  gboolean tensors;
 
   g_return_if_fail (VC_IS_MODEL_FILE (self));
   g_return_if_fail (VC_IS_ESTIMATE (estimate));
 
-  moe = vc_arch_is_moe (&self->arch);
   tensors = self->weights_bytes > 0;
   g_object_freeze_notify (G_OBJECT (estimate));
   if (self->config)
     vc_hf_config_apply (self->config, estimate);
   else
-    {
-      vc_estimate_set_preset (estimate, "", NULL);
-      vc_estimate_set_architecture (estimate, &self->arch);
-      g_object_set (estimate,
-                    "parameters", clamp_to_pspec (G_OBJECT (estimate), "parameters", self->parameters),
-                    "active-parameters", moe ? clamp_to_pspec (G_OBJECT (estimate), "active-parameters",
-                                                               self->active_parameters) : 0.0,
-                    "model-type", moe ? VC_MODEL_TYPE_MOE : VC_MODEL_TYPE_DENSE,
-                    "method", VC_METHOD_ARCHITECTURE,
-                    NULL);
-      vc_estimate_set_model_name (estimate, self->name);
-    }
+    vc_estimate_set_model (estimate, &self->arch, self->parameters, self->active_parameters, self->name);
   g_object_set (estimate,
                 "source-format", self->format,
                 "source-quantization", self->quantization ? self->quantization : "",
-                "source-weights-bytes", tensors ? clamp_to_pspec (G_OBJECT (estimate), "source-weights-bytes", self->weights_bytes) : 0.0,
-                "source-parameters", tensors ? clamp_to_pspec (G_OBJECT (estimate), "source-parameters", self->parameters) : 0.0,
-                "source-active-parameters", tensors ? clamp_to_pspec (G_OBJECT (estimate), "source-active-parameters", self->active_parameters) : 0.0,
+                "source-weights-bytes",
+                tensors ? vc_estimate_clamp_to_range (estimate, "source-weights-bytes", self->weights_bytes) : 0.0,
+                "source-parameters",
+                tensors ? vc_estimate_clamp_to_range (estimate, "source-parameters", self->parameters) : 0.0,
+                "source-active-parameters",
+                tensors ? vc_estimate_clamp_to_range (estimate, "source-active-parameters", self->active_parameters) : 0.0,
                 NULL);
   if (self->has_precision && tensors)
     g_object_set (estimate, "source-precision", self->precision, "precision", self->precision, NULL);
