@@ -98,12 +98,12 @@ add_speed (JsonBuilder    *b,
     }
 }
 
+/* One {"id", "bytes"} object for each component that applies, in the array being built. */
 static void
-add_components (JsonBuilder            *b,
-                const VcInputs         *in,
-                const VcScenarioResult *sc)
+add_component_items (JsonBuilder    *b,
+                     const VcInputs *in,
+                     const double    bytes[VC_N_COMPONENTS])
 {
-  json_builder_begin_array (b);
   for (guint c = 0; c < VC_N_COMPONENTS; c++)
     {
       if (!vc_component_applies (in, c))
@@ -112,9 +112,18 @@ add_components (JsonBuilder            *b,
       json_builder_set_member_name (b, "id");
       json_builder_add_string_value (b, vc_component_id (c));
       json_builder_set_member_name (b, "bytes");
-      add_bytes (b, sc->bytes[c]);
+      add_bytes (b, bytes[c]);
       json_builder_end_object (b);
     }
+}
+
+static void
+add_components (JsonBuilder            *b,
+                const VcInputs         *in,
+                const VcScenarioResult *sc)
+{
+  json_builder_begin_array (b);
+  add_component_items (b, in, sc->bytes);
   json_builder_end_array (b);
 }
 
@@ -238,17 +247,7 @@ add_layout_json (JsonBuilder *b,
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "components");
       json_builder_begin_array (b);
-      for (guint c = 0; c < VC_N_COMPONENTS; c++)
-        {
-          if (!vc_component_applies (in, c))
-            continue;
-          json_builder_begin_object (b);
-          json_builder_set_member_name (b, "id");
-          json_builder_add_string_value (b, vc_component_id (c));
-          json_builder_set_member_name (b, "bytes");
-          add_bytes (b, lr->bytes[c]);
-          json_builder_end_object (b);
-        }
+      add_component_items (b, in, lr->bytes);
       if (in->mode == VC_MODE_TRAINING)
         {
           json_builder_begin_object (b);
