@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* vc-a11y.c: accessible names for the controls GTK 4.8 leaves unnamed. A GtkDropDown or a
+/* vc-a11y.c: accessible names for the controls GTK 4.8 leaves unnamed. A drop-down or a
  * GtkMenuButton puts the focus on a toggle button inside it, which a screen reader announces
  * as "GtkToggleButton" although a label names the drop-down; an expander focuses itself
  * without its title as name. These functions pass the name on to what takes the focus. */

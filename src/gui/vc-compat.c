@@ -235,44 +235,28 @@ vc_ask (GtkWindow          *parent,
 #endif
 }
 
-/* A drop-down's search matches any part of the text of its expression, not only the start:
- * GTK 4.12 has the setting; before it, the string filter GtkDropDown puts on the list inside
- * its popup (a GtkFilterListModel under the list view's selection) is set to match substrings.
- * GtkDropDown makes a new filter when its model or expression changes: call this after. */
-#if !GTK_CHECK_VERSION (4, 12, 0)
-static GtkWidget *
-find_list_view (GtkWidget *widget)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (GTK_IS_LIST_VIEW (child))
-        return child;
-      if ((found = find_list_view (child)) != NULL)
-        return found;
-    }
-  return NULL;
-}
-#endif
-
-void
-vc_drop_down_search_any_part (GtkDropDown *dropdown)
+/* The focus on a list's item, scrolled into view. GTK 4.12 has the call; before it, the list
+ * is scrolled by its action and the row is found among the list's children: the child of each
+ * row carries its position (plus one) as "vc-list-position", set when the row is bound. A row
+ * not made yet (the list not laid out) takes no focus: returns whether one did. */
+gboolean
+vc_list_view_focus_item (GtkListView *list,
+                         guint        position)
 {
 #if GTK_CHECK_VERSION (4, 12, 0)
-  gtk_drop_down_set_search_match_mode (dropdown, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
+  gtk_list_view_scroll_to (list, position, GTK_LIST_SCROLL_FOCUS, NULL);
+  return TRUE;
 #else
-  GtkWidget *list = find_list_view (GTK_WIDGET (dropdown));
-  GtkSelectionModel *selection = list ? gtk_list_view_get_model (GTK_LIST_VIEW (list)) : NULL;
-  GListModel *model = GTK_IS_SINGLE_SELECTION (selection)
-                      ? gtk_single_selection_get_model (GTK_SINGLE_SELECTION (selection)) : NULL;
-  GtkFilter *filter = GTK_IS_FILTER_LIST_MODEL (model)
-                      ? gtk_filter_list_model_get_filter (GTK_FILTER_LIST_MODEL (model)) : NULL;
+  gtk_widget_activate_action (GTK_WIDGET (list), "list.scroll-to-item", "u", position);
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (list)); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      GtkWidget *child = gtk_widget_get_first_child (row);
 
-  if (GTK_IS_STRING_FILTER (filter))
-    gtk_string_filter_set_match_mode (GTK_STRING_FILTER (filter), GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
-  else
-    g_debug ("No string filter in the drop-down: its search matches the start of the text only");
+      if (child != NULL &&
+          GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (child), "vc-list-position")) == position + 1)
+        return gtk_widget_grab_focus (row);
+    }
+  return FALSE;
 #endif
 }

@@ -11,7 +11,8 @@ void vc_widget_get_color               (GtkWidget           *widget,
                                         GdkRGBA             *color);
 void vc_column_view_column_set_id      (GtkColumnViewColumn *column,
                                         const char          *id);
-void vc_drop_down_search_any_part      (GtkDropDown         *dropdown);
+gboolean vc_list_view_focus_item       (GtkListView         *list,
+                                        guint                position);
 
 /* File dialogs: GtkFileDialog on GTK 4.10 and later, GtkFileChooserNative before. The callback
  * gets the chosen file, or NULL when the dialog was cancelled or failed. */

@@ -9,6 +9,7 @@
 
 #include "vc-inference-page.h"
 #include "vc-a11y.h"
+#include "vc-drop-down.h"
 #include "vc-grid-row.h"
 #include "vc-input-bind.h"
 #include "vc-model-section.h"
@@ -23,14 +24,14 @@ struct _VcInferencePage
   GtkWidget *box;
   VcModelSection *model_section;
   GtkGrid *workload_grid;
-  GtkDropDown *precision;
-  GtkDropDown *kv_precision;
+  VcDropDown *precision;
+  VcDropDown *kv_precision;
   GtkSpinButton *batch;
   GtkSpinButton *seq;
   GtkSpinButton *concurrency;
   GtkSwitch *flash_attention;
   GtkSpinButton *overhead_gb;
-  GtkDropDown *engine;
+  VcDropDown *engine;
   GtkSpinButton *memory_fraction;
   GtkSpinButton *block_size;
   GtkGrid *layout_grid;
@@ -142,6 +143,7 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   object_class->dispose = vc_inference_page_dispose;
 
   g_type_ensure (VC_TYPE_MODEL_SECTION);
+  g_type_ensure (VC_TYPE_DROP_DOWN);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/vramcalc/VramCalculator/vc-inference-page.ui");
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, box);

@@ -147,58 +147,6 @@ vc_bind_spin (GtkSpinButton *spin,
   bind_spin (spin, estimate, property, step, digits, TRUE);
 }
 
-/* ---- drop-down lists after the first frame ---------------------------------------------------- */
-
-/* A drop-down's list is in its popover, never in the window's first frame. While the window is
- * not shown yet, its rows are made empty (a factory that puts nothing in them); a low-priority
- * idle, which runs once the frame clock has drawn the window, gives the list back the
- * drop-down's own factory, and the rows are made again, as they were. */
-static GtkListItemFactory *empty_rows;
-
-static void
-make_rows (GtkDropDown *dropdown)
-{
-  /* a drop-down already disposed has let go of its button and popover */
-  if (gtk_widget_get_first_child (GTK_WIDGET (dropdown)) != NULL &&
-      gtk_drop_down_get_list_factory (dropdown) == empty_rows)
-    gtk_drop_down_set_list_factory (dropdown, NULL);
-}
-
-static gboolean
-give_list_back (gpointer data)
-{
-  make_rows (GTK_DROP_DOWN (data));
-  return G_SOURCE_REMOVE;
-}
-
-/**
- * vc_drop_down_list_after_first_frame:
- *
- * Call before the drop-down's model is set: while its window has not been shown, the rows of
- * its list are made after the window's first frame. Does nothing for a drop-down in a shown
- * window or with a list factory of its own.
- */
-void
-vc_drop_down_list_after_first_frame (GtkDropDown *dropdown)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (dropdown));
-
-  g_return_if_fail (GTK_IS_DROP_DOWN (dropdown));
-  if ((root != NULL && gtk_widget_get_mapped (GTK_WIDGET (root))) ||
-      gtk_drop_down_get_list_factory (dropdown) != NULL)
-    return;
-  if (empty_rows == NULL)
-    empty_rows = gtk_signal_list_item_factory_new ();
-  gtk_drop_down_set_list_factory (dropdown, empty_rows);
-  g_idle_add_full (G_PRIORITY_LOW, give_list_back, g_object_ref (dropdown), g_object_unref);
-  /* opened before that (within a frame or two of the window's showing), the list makes its
-   * rows as it opens, before it is drawn */
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (dropdown)); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_POPOVER (child))
-      g_signal_connect_object (child, "show", G_CALLBACK (make_rows), dropdown, G_CONNECT_SWAPPED);
-}
-
 /* ---- choices ------------------------------------------------------------------------------- */
 
 typedef struct
@@ -246,7 +194,7 @@ position_to_enum (GBinding     *binding,
 }
 
 void
-vc_bind_choices (GtkDropDown    *dropdown,
+vc_bind_choices (VcDropDown     *dropdown,
                  VcEstimate     *estimate,
                  const char     *property,
                  const VcChoice *choices,
@@ -260,8 +208,7 @@ vc_bind_choices (GtkDropDown    *dropdown,
 
   for (guint i = 0; i < n_choices; i++)
     gtk_string_list_append (list, _(choices[i].label));
-  vc_drop_down_list_after_first_frame (dropdown);
-  gtk_drop_down_set_model (dropdown, G_LIST_MODEL (list));
+  vc_drop_down_set_model (dropdown, G_LIST_MODEL (list));
   gtk_widget_set_tooltip_text (GTK_WIDGET (dropdown), _(g_param_spec_get_blurb (pspec)));
 
   table = g_new (ChoiceTable, 1);
@@ -308,7 +255,7 @@ position_to_preset (GBinding     *binding,
 
 /* The list's factory and its search are vc_preset_search_setup()'s. */
 void
-vc_bind_preset_dropdown (GtkDropDown *dropdown,
+vc_bind_preset_dropdown (VcDropDown  *dropdown,
                          VcEstimate  *estimate)
 {
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
@@ -318,8 +265,7 @@ vc_bind_preset_dropdown (GtkDropDown *dropdown,
   gtk_string_list_append (list, C_("preset", "Custom"));
   for (guint i = 0; i < n; i++)
     gtk_string_list_append (list, presets[i].name);
-  vc_drop_down_list_after_first_frame (dropdown);
-  gtk_drop_down_set_model (dropdown, G_LIST_MODEL (list));
+  vc_drop_down_set_model (dropdown, G_LIST_MODEL (list));
   g_object_bind_property_full (estimate, "preset", dropdown, "selected",
                                G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
                                preset_to_position, position_to_preset, NULL, NULL);

@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "vc-drop-down.h"
 #include "vc-estimate.h"
 
 G_BEGIN_DECLS
@@ -21,14 +22,13 @@ void vc_bind_spin            (GtkSpinButton  *spin,
                               const char     *property,
                               double          step,
                               guint           digits);
-void vc_bind_choices         (GtkDropDown    *dropdown,
+void vc_bind_choices         (VcDropDown     *dropdown,
                               VcEstimate     *estimate,
                               const char     *property,
                               const VcChoice *choices,
                               guint           n_choices);
-void vc_bind_preset_dropdown (GtkDropDown    *dropdown,
+void vc_bind_preset_dropdown (VcDropDown     *dropdown,
                               VcEstimate     *estimate);
-void vc_drop_down_list_after_first_frame (GtkDropDown *dropdown);
 void vc_bind_count_entry     (GtkEntry       *entry,
                               VcEstimate     *estimate,
                               const char     *property);

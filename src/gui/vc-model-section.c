@@ -9,6 +9,7 @@
 
 #include "vc-a11y.h"
 #include "vc-arch.h"
+#include "vc-drop-down.h"
 #include "vc-enums.h"
 #include "vc-grid-row.h"
 #include "vc-input-bind.h"
@@ -30,9 +31,9 @@ struct _VcModelSection
 
   GtkWidget *box;
   GtkWidget *grid;
-  GtkDropDown *preset;
-  GtkDropDown *method;
-  GtkDropDown *model_type;
+  VcDropDown *preset;
+  VcDropDown *method;
+  VcDropDown *model_type;
   GtkEntry *parameters;
   GtkEntry *active_parameters;
   GtkEntry *model_name;
@@ -312,9 +313,9 @@ build_arch_grid (VcModelSection *self)
         }
       else
         {
-          input = gtk_drop_down_new (NULL, NULL);
+          input = vc_drop_down_new ();
           gtk_widget_set_halign (input, GTK_ALIGN_START);
-          vc_bind_choices (GTK_DROP_DOWN (input), self->estimate, f->name,
+          vc_bind_choices (VC_DROP_DOWN (input), self->estimate, f->name,
                            norm_choices, G_N_ELEMENTS (norm_choices));
         }
       gtk_widget_set_tooltip_text (input, _(f->blurb));
@@ -332,7 +333,7 @@ build_arch_grid (VcModelSection *self)
 static void
 preset_chosen (VcModelSection *self)
 {
-  guint pos = gtk_drop_down_get_selected (self->preset);
+  guint pos = vc_drop_down_get_selected (self->preset);
   guint n;
   const VcPreset *presets = vc_presets_get_all (&n);
 
@@ -540,6 +541,7 @@ vc_model_section_class_init (VcModelSectionClass *klass)
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (VC_TYPE_DROP_DOWN);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/vramcalc/VramCalculator/vc-model-section.ui");
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, box);

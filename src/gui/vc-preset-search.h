@@ -3,12 +3,10 @@
  * size matches, Enter picks the first match, one Escape closes the list. */
 #pragma once
 
-#include <gtk/gtk.h>
+#include "vc-drop-down.h"
 
 G_BEGIN_DECLS
 
-void     vc_preset_search_setup   (GtkDropDown *dropdown);
-gboolean vc_preset_search_matches (guint        position,
-                                   const char  *text);
+void vc_preset_search_setup (VcDropDown *dropdown);
 
 G_END_DECLS

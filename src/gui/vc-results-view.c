@@ -13,12 +13,13 @@
 #include "vc-compat.h"
 #include "vc-component-row.h"
 #include "vc-context-chart.h"
+#include "vc-drop-down.h"
 #include "vc-enums.h"
 #include "vc-formula.h"
 #include "vc-gpu-chart.h"
 #include "vc-gpu-editor.h"
 #include "vc-input-bind.h"
-#include "vc-results-view.h"
+#include "vc-results-view-private.h"
 #include "vc-units.h"
 
 struct _VcResultsView
@@ -52,12 +53,13 @@ struct _VcResultsView
   VcGpuChart *gpu_chart;
   VcGpuEditor *gpu_editor;
   GtkMenuButton *gpu_editor_button;
-  GtkDropDown *vendor_filter;
+  VcDropDown *vendor_filter;
   GPtrArray *vendors;          /* the filter's choices after "All vendors"; "" the user's cards */
   GtkWidget *context_section;
   GtkLabel *context_heading;
   GtkLabel *context_note;
-  VcCardPicker *card_picker;
+  GtkMenuButton *card_picker_button;
+  VcCardPicker *card_picker;         /* NULL until its popover is first wanted, as gpu_editor */
   VcContextChart *context_chart;
 };
 
@@ -420,8 +422,6 @@ vc_results_view_set_estimate (VcResultsView *self,
   self->estimate = g_object_ref (estimate);
   vc_chart_set_estimate (VC_CHART (self->breakdown_bar), estimate);
   vc_chart_set_estimate (VC_CHART (self->gpu_chart), estimate);
-  vc_gpu_editor_set_estimate (self->gpu_editor, estimate);
-  vc_card_picker_set_estimate (self->card_picker, estimate);
   vc_chart_set_estimate (VC_CHART (self->context_chart), estimate);
   set_breakdown_model (self);
   g_signal_connect_object (estimate, "changed", G_CALLBACK (estimate_changed), self, G_CONNECT_SWAPPED);
@@ -447,7 +447,8 @@ vc_results_view_set_unit (VcResultsView *self,
   vc_chart_set_unit (VC_CHART (self->breakdown_bar), unit);
   vc_chart_set_unit (VC_CHART (self->gpu_chart), unit);
   vc_chart_set_unit (VC_CHART (self->context_chart), unit);
-  vc_gpu_editor_set_unit (self->gpu_editor, unit);
+  if (self->gpu_editor != NULL)
+    vc_gpu_editor_set_unit (self->gpu_editor, unit);
   if (self->estimate != NULL)
     estimate_changed (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT]);
@@ -490,7 +491,7 @@ vc_results_view_set_property (GObject      *object,
 static void
 vendor_filter_changed (VcResultsView *self)
 {
-  guint pos = gtk_drop_down_get_selected (self->vendor_filter);
+  guint pos = vc_drop_down_get_selected (self->vendor_filter);
 
   vc_gpu_chart_set_vendor_filter (self->gpu_chart,
                                   pos == 0 || pos == GTK_INVALID_LIST_POSITION || pos > self->vendors->len
@@ -526,9 +527,8 @@ setup_vendor_filter (VcResultsView *self)
       const char *v = self->vendors->pdata[k];
       gtk_string_list_append (labels, *v ? v : _("Your GPUs"));
     }
-  vc_drop_down_list_after_first_frame (self->vendor_filter);
-  gtk_drop_down_set_model (self->vendor_filter, G_LIST_MODEL (labels));
-  gtk_drop_down_set_selected (self->vendor_filter, 0);
+  vc_drop_down_set_model (self->vendor_filter, G_LIST_MODEL (labels));
+  vc_drop_down_set_selected (self->vendor_filter, 0);
   g_signal_connect_swapped (self->vendor_filter, "notify::selected", G_CALLBACK (vendor_filter_changed), self);
   vc_a11y_name (GTK_WIDGET (self->vendor_filter), _("Vendor of the GPUs shown"));
 }
@@ -563,9 +563,8 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   g_type_ensure (VC_TYPE_BREAKDOWN_BAR);
   g_type_ensure (VC_TYPE_COMPONENT_ROW);
   g_type_ensure (VC_TYPE_GPU_CHART);
-  g_type_ensure (VC_TYPE_GPU_EDITOR);
-  g_type_ensure (VC_TYPE_CARD_PICKER);
   g_type_ensure (VC_TYPE_CONTEXT_CHART);
+  g_type_ensure (VC_TYPE_DROP_DOWN);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/vramcalc/VramCalculator/vc-results-view.ui");
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, box);
@@ -583,12 +582,11 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, size_column);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, share_column);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_chart);
-  gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_editor);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_editor_button);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_section);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_heading);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_note);
-  gtk_widget_class_bind_template_child (widget_class, VcResultsView, card_picker);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, card_picker_button);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_chart);
   gtk_widget_class_bind_template_callback (widget_class, format_size);
   gtk_widget_class_bind_template_callback (widget_class, format_share);
@@ -598,8 +596,81 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
-/* Below the fold of the first frame, or in a popover: the memory chart's section and the
- * check boxes of its cards. Made and shown once the first frame is out. */
+/* ---- popovers made when first wanted ------------------------------------------------------- */
+
+/**
+ * _vc_results_view_ensure_gpu_editor:
+ *
+ * Returns: (transfer none): the editor of the user's own GPUs, in the popover of "Your GPUs…",
+ *   made now if it was not yet
+ */
+VcGpuEditor *
+_vc_results_view_ensure_gpu_editor (VcResultsView *self)
+{
+  GtkWidget *popover;
+
+  g_return_val_if_fail (VC_IS_RESULTS_VIEW (self), NULL);
+  if (self->gpu_editor != NULL)
+    return self->gpu_editor;
+
+  self->gpu_editor = VC_GPU_EDITOR (g_object_new (VC_TYPE_GPU_EDITOR, NULL));
+  vc_gpu_editor_set_unit (self->gpu_editor, self->unit);
+  if (self->estimate != NULL)
+    vc_gpu_editor_set_estimate (self->gpu_editor, self->estimate);
+  popover = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (popover), GTK_WIDGET (self->gpu_editor));
+  gtk_menu_button_set_popover (self->gpu_editor_button, popover);
+  return self->gpu_editor;
+}
+
+/**
+ * _vc_results_view_ensure_card_picker:
+ *
+ * Returns: (transfer none): the check boxes of the cards the memory chart draws, in the popover
+ *   of "Cards on the Chart…", made now if they were not yet
+ */
+VcCardPicker *
+_vc_results_view_ensure_card_picker (VcResultsView *self)
+{
+  GtkWidget *popover, *scrolled;
+
+  g_return_val_if_fail (VC_IS_RESULTS_VIEW (self), NULL);
+  if (self->card_picker != NULL)
+    return self->card_picker;
+
+  self->card_picker = VC_CARD_PICKER (g_object_new (VC_TYPE_CARD_PICKER, NULL));
+  if (self->estimate != NULL)
+    {
+      vc_card_picker_set_estimate (self->card_picker, self->estimate);
+      vc_card_picker_populate (self->card_picker);
+    }
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 420);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->card_picker));
+  popover = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (popover), scrolled);
+  gtk_menu_button_set_popover (self->card_picker_button, popover);
+  return self->card_picker;
+}
+
+static void
+gpu_editor_wanted (GtkMenuButton *button,
+                   gpointer       data)
+{
+  _vc_results_view_ensure_gpu_editor (VC_RESULTS_VIEW (data));
+}
+
+static void
+card_picker_wanted (GtkMenuButton *button,
+                    gpointer       data)
+{
+  _vc_results_view_ensure_card_picker (VC_RESULTS_VIEW (data));
+}
+
+/* Below the fold of the first frame: the memory chart's section. Shown once the first frame
+ * is out. */
 static gboolean
 finish_after_first_frame (gpointer data)
 {
@@ -610,7 +681,6 @@ finish_after_first_frame (gpointer data)
   for (GtkWidget *child = gtk_widget_get_first_child (self->context_section); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     gtk_widget_set_visible (child, TRUE);
-  vc_card_picker_populate (self->card_picker);
   return G_SOURCE_REMOVE;
 }
 
@@ -644,5 +714,7 @@ vc_results_view_init (VcResultsView *self)
   vc_column_view_column_set_id (self->share_column, "share");
   g_signal_connect (self->scenarios, "row-activated", G_CALLBACK (scenario_activated), self);
   g_signal_connect (self, "realize", G_CALLBACK (results_realized), NULL);
+  gtk_menu_button_set_create_popup_func (self->gpu_editor_button, gpu_editor_wanted, self, NULL);
+  gtk_menu_button_set_create_popup_func (self->card_picker_button, card_picker_wanted, self, NULL);
   setup_vendor_filter (self);
 }

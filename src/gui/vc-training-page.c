@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "vc-drop-down.h"
 #include "vc-enums.h"
 #include "vc-a11y.h"
 #include "vc-grid-row.h"
@@ -27,16 +28,16 @@ struct _VcTrainingPage
   VcModelSection *model_section;
   GtkGrid *finetune_grid;
   GtkGrid *workload_grid;
-  GtkDropDown *finetune;
-  GtkDropDown *training_precision;
+  VcDropDown *finetune;
+  VcDropDown *training_precision;
   GtkSpinButton *lora_rank;
   GtkSpinButton *lora_percent;
   GtkBox *lora_targets;
-  GtkDropDown *optimizer;
-  GtkDropDown *optimizer_precision;
+  VcDropDown *optimizer;
+  VcDropDown *optimizer_precision;
   GtkSwitch *mixed_precision;
-  GtkDropDown *checkpointing;
-  GtkDropDown *loss;
+  VcDropDown *checkpointing;
+  VcDropDown *loss;
   GtkSwitch *train_embeddings;
   GtkSwitch *compile;
   GtkSpinButton *batch;
@@ -46,8 +47,8 @@ struct _VcTrainingPage
   GtkSpinButton *mfu;
   GtkGrid *layout_grid;
   GtkSpinButton *dp;
-  GtkDropDown *sharding;
-  GtkDropDown *offload;
+  VcDropDown *sharding;
+  VcDropDown *offload;
   GtkSpinButton *grad_accum;
   GtkSpinButton *gpus_per_node;
 };
@@ -278,6 +279,7 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   object_class->dispose = vc_training_page_dispose;
 
   g_type_ensure (VC_TYPE_MODEL_SECTION);
+  g_type_ensure (VC_TYPE_DROP_DOWN);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/vramcalc/VramCalculator/vc-training-page.ui");
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, box);

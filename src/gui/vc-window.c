@@ -395,11 +395,26 @@ vc_window_get_model_section (VcWindow *self,
 
 /* ---- GObject --------------------------------------------------------------------------------- */
 
+/* GTK 4.8 keeps a popover that is open when its window is destroyed, and all it holds (the
+ * estimate, through the GPU editor or a drop-down): they are closed first. */
+static void
+close_popovers (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_POPOVER (child) && gtk_widget_get_visible (child))
+        gtk_popover_popdown (GTK_POPOVER (child));
+      close_popovers (child);
+    }
+}
+
 static void
 vc_window_dispose (GObject *object)
 {
   VcWindow *self = VC_WINDOW (object);
 
+  close_popovers (GTK_WIDGET (self));
   /* what is still being read finds the window gone */
   g_cancellable_cancel (self->cancellable);
   if (self->help_window != NULL)

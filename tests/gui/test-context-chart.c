@@ -17,7 +17,7 @@
 #include "vc-compat.h"
 #include "vc-context-chart.h"
 #include "vc-gpu-chart-private.h"
-#include "vc-results-view.h"
+#include "vc-results-view-private.h"
 #include "vc-window.h"
 
 typedef struct
@@ -326,7 +326,8 @@ static void
 test_card_picker (Fixture       *f,
                   gconstpointer  data)
 {
-  GtkWidget *picker = vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "card_picker");
+  GtkWidget *button = vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "card_picker_button");
+  GtkWidget *picker;
   guint n_catalog;
   const VcGpu *catalog = vc_gpus_get_all (&n_catalog);
   guint h200 = 0, rtx = 0;
@@ -339,6 +340,14 @@ test_card_picker (Fixture       *f,
       if (g_str_equal (catalog[i].id, "rtx-4090"))
         rtx = i;
     }
+  /* the popover and its check boxes are made when the button first opens it */
+  g_assert_null (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_nonnull (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)))));
+  picker = GTK_WIDGET (_vc_results_view_ensure_card_picker (VC_RESULTS_VIEW (f->results)));
+  g_assert_true (gtk_widget_is_ancestor (picker, GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)))));
   g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (vc_card_picker_get_check (VC_CARD_PICKER (picker), rtx))));
   g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (vc_card_picker_get_check (VC_CARD_PICKER (picker), h200))));
 

@@ -7,11 +7,12 @@
 #include <gtk/gtk.h>
 
 #include "gui-test-util.h"
+#include "vc-drop-down.h"
 #include "vc-catalog.h"
 #include "vc-gpu-chart-private.h"
 #include "vc-gpu-editor.h"
 #include "vc-local-gpus.h"
-#include "vc-results-view.h"
+#include "vc-results-view-private.h"
 #include "vc-window.h"
 
 typedef struct
@@ -50,7 +51,7 @@ static guint
 choice_position (GtkWidget  *dropdown,
                  const char *label)
 {
-  GListModel *model = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+  GListModel *model = vc_drop_down_get_model (VC_DROP_DOWN (dropdown));
 
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
@@ -84,7 +85,7 @@ test_engine_inputs (Fixture       *f,
   /* the share and the block size only for the engines that have them: hidden otherwise */
   g_assert_cmpint (in->engine, ==, VC_ENGINE_GENERIC);
   g_assert_false (gtk_widget_get_visible (fraction));
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (engine), choice_position (engine, "vLLM"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (engine), choice_position (engine, "vLLM"));
   g_assert_cmpint (in->engine, ==, VC_ENGINE_VLLM);
   g_assert_true (gtk_widget_get_visible (fraction));
   g_assert_true (gtk_widget_get_visible (block));
@@ -92,13 +93,13 @@ test_engine_inputs (Fixture       *f,
   g_assert_cmpfloat (in->memory_fraction, ==, 0.85);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (block), 32);
   g_assert_cmpuint (in->block_size, ==, 32);
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (engine), choice_position (engine, "llama.cpp"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (engine), choice_position (engine, "llama.cpp"));
   g_assert_cmpint (in->engine, ==, VC_ENGINE_LLAMA_CPP);
   g_assert_false (gtk_widget_get_visible (block));
 
   /* the model drives the widget too */
   g_object_set (f->estimate, "engine", VC_ENGINE_SGLANG, NULL);
-  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (engine)), ==, choice_position (engine, "SGLang"));
+  g_assert_cmpuint (vc_drop_down_get_selected (VC_DROP_DOWN (engine)), ==, choice_position (engine, "SGLang"));
 
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (mfu), 0.55);
   g_assert_cmpfloat (in->mfu, ==, 0.55);
@@ -137,7 +138,7 @@ static void
 test_vendor_groups (Fixture       *f,
                     gconstpointer  data)
 {
-  GtkDropDown *filter = GTK_DROP_DOWN (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "vendor_filter"));
+  VcDropDown *filter = VC_DROP_DOWN (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "vendor_filter"));
   guint n = vc_estimate_get_n_gpus (f->estimate);
   int all_height, amd_height;
   graphene_rect_t bar;
@@ -159,7 +160,7 @@ test_vendor_groups (Fixture       *f,
   }
 
   /* one vendor: only its bars, and a shorter chart */
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (filter), choice_position (GTK_WIDGET (filter), "AMD"));
+  vc_drop_down_set_selected (filter, choice_position (GTK_WIDGET (filter), "AMD"));
   g_assert_cmpstr (vc_gpu_chart_get_vendor_filter (f->chart), ==, "AMD");
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   amd_height = gtk_widget_get_height (GTK_WIDGET (f->chart));
@@ -170,7 +171,7 @@ test_vendor_groups (Fixture       *f,
 
   /* a view setting, not an input: the estimate does not change */
   g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n);
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (filter), 0);
+  vc_drop_down_set_selected (filter, 0);
   g_assert_null (vc_gpu_chart_get_vendor_filter (f->chart));
 }
 
@@ -179,7 +180,8 @@ static void
 test_this_computer (Fixture       *f,
                     gconstpointer  data)
 {
-  VcGpuEditor *editor = VC_GPU_EDITOR (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "gpu_editor"));
+  GtkMenuButton *button = GTK_MENU_BUTTON (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "gpu_editor_button"));
+  VcGpuEditor *editor;
   g_autoptr(GPtrArray) gpus = g_ptr_array_new_with_free_func ((GDestroyNotify) vc_local_gpu_free);
   g_autoptr(GPtrArray) none = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
@@ -194,6 +196,15 @@ test_this_computer (Fixture       *f,
   g->memory_bytes = 24564.0 * 1048576;
   g_ptr_array_add (gpus, g);
   vc_gpus_get_all (&n_catalog);
+
+  /* "Your GPUs…" makes its popover and the editor in it when it first opens */
+  g_assert_null (gtk_menu_button_get_popover (button));
+  gtk_menu_button_popup (button);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (button))));
+  editor = _vc_results_view_ensure_gpu_editor (VC_RESULTS_VIEW (f->results));
+  g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (editor), GTK_WIDGET (gtk_menu_button_get_popover (button))));
+  gtk_menu_button_popdown (button);
 
   g_assert_false (vc_gpu_editor_add_local (editor, none, &error));
   g_assert_nonnull (strstr (error->message, "No GPU found"));

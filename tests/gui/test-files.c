@@ -11,6 +11,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-test-util.h"
+#include "vc-drop-down.h"
 #include "vc-catalog.h"
 #include "vc-csv.h"
 #include "vc-enums.h"
@@ -20,7 +21,7 @@
 #include "vc-hf-config.h"
 #include "vc-model-file.h"
 #include "vc-model-section.h"
-#include "vc-results-view.h"
+#include "vc-results-view-private.h"
 #include "vc-units.h"
 #include "vc-window.h"
 
@@ -367,8 +368,8 @@ test_import_config (Fixture       *f,
   g_assert_cmpfloat (parameters, ==, 7241732096.0);
   g_assert_cmpint (in->method, ==, VC_METHOD_ARCHITECTURE);
   g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "");
-  g_assert_cmpstr (gtk_string_object_get_string (gtk_drop_down_get_selected_item (GTK_DROP_DOWN (preset))), ==, "Custom");
-  g_assert_cmpstr (gtk_string_object_get_string (gtk_drop_down_get_selected_item (GTK_DROP_DOWN (method))), ==, "Architecture");
+  g_assert_cmpstr (gtk_string_object_get_string (vc_drop_down_get_selected_item (VC_DROP_DOWN (preset))), ==, "Custom");
+  g_assert_cmpstr (gtk_string_object_get_string (vc_drop_down_get_selected_item (VC_DROP_DOWN (method))), ==, "Architecture");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (name)), ==, vc_hf_config_get_name (expected));
   g_assert_cmpstr (vc_model_section_get_note (section), ==, vc_hf_config_get_description (expected));
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
@@ -573,7 +574,7 @@ test_custom_gpus (Fixture       *f,
                   gconstpointer  data)
 {
   VcResultsView *results = VC_RESULTS_VIEW (vc_test_window_results (f->window));
-  VcGpuEditor *editor = VC_GPU_EDITOR (vc_test_child (results, VC_TYPE_RESULTS_VIEW, "gpu_editor"));
+  VcGpuEditor *editor = _vc_results_view_ensure_gpu_editor (VC_RESULTS_VIEW (results));
   VcGpuChart *chart = VC_GPU_CHART (vc_test_child (results, VC_TYPE_RESULTS_VIEW, "gpu_chart"));
   g_autoptr(GError) error = NULL;
   g_autofree char *custom = NULL;

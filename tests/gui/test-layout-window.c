@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-test-util.h"
+#include "vc-drop-down.h"
 #include "vc-catalog.h"
 #include "vc-gpu-chart-private.h"
 #include "vc-profile.h"
@@ -56,7 +57,7 @@ static guint
 choice_position (GtkWidget  *dropdown,
                  const char *label)
 {
-  GListModel *model = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+  GListModel *model = vc_drop_down_get_model (VC_DROP_DOWN (dropdown));
 
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
@@ -165,10 +166,10 @@ test_training_group (Fixture       *f,
   /* offload needs sharding */
   g_assert_false (gtk_widget_get_sensitive (offload));
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (dp), 8);
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (sharding), choice_position (sharding, "ZeRO-3: and parameters"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (sharding), choice_position (sharding, "ZeRO-3: and parameters"));
   g_assert_cmpint (in->layout.sharding, ==, VC_SHARDING_ZERO_3);
   g_assert_true (gtk_widget_get_sensitive (offload));
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (offload), choice_position (offload, "Optimizer state"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (offload), choice_position (offload, "Optimizer state"));
   g_assert_cmpint (in->layout.offload, ==, VC_OFFLOAD_OPTIMIZER);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (layout)));
@@ -179,14 +180,14 @@ test_training_group (Fixture       *f,
   g_assert_true (vc_profile_save (vc_window_get_profile (f->window), file, NULL, &error));
   g_assert_no_error (error);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (dp), 1);
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (sharding), 0);
+  vc_drop_down_set_selected (VC_DROP_DOWN (sharding), 0);
   g_assert_cmpint (in->layout.offload, ==, VC_OFFLOAD_OPTIMIZER);
   g_assert_true (vc_profile_load (vc_window_get_profile (f->window), file, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (in->layout.dp, ==, 8);
   g_assert_cmpint (in->layout.sharding, ==, VC_SHARDING_ZERO_3);
   g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (dp)), ==, 8);
-  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (sharding)), ==,
+  g_assert_cmpuint (vc_drop_down_get_selected (VC_DROP_DOWN (sharding)), ==,
                     choice_position (sharding, "ZeRO-3: and parameters"));
   g_assert_cmpint (g_remove (path), ==, 0);
   g_assert_cmpint (g_rmdir (dir), ==, 0);

@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-test-util.h"
+#include "vc-drop-down.h"
 #include "vc-catalog.h"
 #include "vc-component-row.h"
 #include "vc-gpu-chart-private.h"
@@ -49,7 +50,7 @@ static guint
 choice_position (GtkWidget  *dropdown,
                  const char *label)
 {
-  GListModel *model = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+  GListModel *model = vc_drop_down_get_model (VC_DROP_DOWN (dropdown));
 
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
@@ -63,7 +64,7 @@ choice_position (GtkWidget  *dropdown,
 static const char *
 selected_label (GtkWidget *dropdown)
 {
-  GtkStringObject *s = gtk_drop_down_get_selected_item (GTK_DROP_DOWN (dropdown));
+  GtkStringObject *s = vc_drop_down_get_selected_item (VC_DROP_DOWN (dropdown));
   return s ? gtk_string_object_get_string (s) : NULL;
 }
 
@@ -160,7 +161,7 @@ test_two_precisions (Fixture       *f,
   for (guint i = 0; i < G_N_ELEMENTS (quantized); i++)
     {
       vc_window_set_mode (f->window, VC_MODE_INFERENCE);
-      gtk_drop_down_set_selected (GTK_DROP_DOWN (weights), choice_position (weights, quantized[i]));
+      vc_drop_down_set_selected (VC_DROP_DOWN (weights), choice_position (weights, quantized[i]));
       vc_window_set_mode (f->window, VC_MODE_TRAINING);
       vc_test_wait_for_frame (GTK_WIDGET (f->window));
       /* the Training tab keeps its own precision, never "(None)", and no error */
@@ -172,7 +173,7 @@ test_two_precisions (Fixture       *f,
     }
 
   /* the seed's 7B, LoRA, then full fine-tuning in fp32: the inference precision stays */
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (training), choice_position (training, "32-bit float (fp32)"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (training), choice_position (training, "32-bit float (fp32)"));
   g_assert_cmpint (in->training_precision, ==, VC_TRAINING_PRECISION_FP32);
   g_assert_cmpint (in->precision, ==, VC_PRECISION_FP8);
   vc_window_set_mode (f->window, VC_MODE_INFERENCE);
@@ -219,9 +220,9 @@ test_modes_independent (Fixture       *f,
   const char *expected[] = { "18.8\u00a0GB", "11.8\u00a0GB", "8.30\u00a0GB" };
 
   vc_window_set_mode (f->window, VC_MODE_TRAINING);
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (checkpointing),
+  vc_drop_down_set_selected (VC_DROP_DOWN (checkpointing),
                               choice_position (checkpointing, "Every layer"));
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (training), choice_position (training, "32-bit float (fp32)"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (training), choice_position (training, "32-bit float (fp32)"));
   gtk_switch_set_active (GTK_SWITCH (mixed), TRUE);
   vc_window_set_mode (f->window, VC_MODE_INFERENCE);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
@@ -245,7 +246,7 @@ test_preset_selects_architecture (Fixture       *f,
   const VcScenarioResult *sc;
 
   g_assert_cmpint (in->method, ==, VC_METHOD_RULE_OF_THUMB);
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (preset),
+  vc_drop_down_set_selected (VC_DROP_DOWN (preset),
                               choice_position (preset, vc_presets_lookup ("llama-3-8b")->name));
   g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "llama-3-8b");
   g_assert_cmpint (in->method, ==, VC_METHOD_ARCHITECTURE);
@@ -255,7 +256,7 @@ test_preset_selects_architecture (Fixture       *f,
   g_assert_cmpfloat (sc->bytes[VC_COMPONENT_KV_CACHE], ==, 268435456.0);
 
   /* back to the rule of thumb: it stays, the preset too */
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (method), choice_position (method, "Rule of thumb"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (method), choice_position (method, "Rule of thumb"));
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_cmpint (in->method, ==, VC_METHOD_RULE_OF_THUMB);
   g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "llama-3-8b");
@@ -365,13 +366,17 @@ test_preset_search (Fixture       *f,
                     gconstpointer  data)
 {
   GtkWidget *preset = vc_test_window_input (f->window, VC_MODE_INFERENCE, "preset");
-  GtkWidget *popover = find_descendant (preset, GTK_TYPE_POPOVER);
-  GtkWidget *entry = find_descendant (popover, GTK_TYPE_SEARCH_ENTRY);
+  GtkWidget *popover, *entry;
   GListModel *shown;
 
+  /* the list is made when it first opens, and the search entry has the focus */
+  g_assert_null (find_descendant (preset, GTK_TYPE_POPOVER));
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_descendant (preset, GTK_TYPE_TOGGLE_BUTTON)), TRUE);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  popover = find_descendant (preset, GTK_TYPE_POPOVER);
+  entry = find_descendant (popover, GTK_TYPE_SEARCH_ENTRY);
   g_assert_true (gtk_widget_get_visible (popover));
+  g_assert_true (gtk_widget_has_focus (find_descendant (entry, GTK_TYPE_TEXT)));
 
   /* inside the name */
   shown = search_list (preset, "405", 1);
@@ -405,6 +410,61 @@ test_preset_search (Fixture       *f,
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_false (gtk_widget_get_visible (popover));
   g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "llama-3-8b");
+}
+
+/* A drop-down makes its list when it first opens (nothing of it is in the first frame), puts
+ * the focus on the chosen item, marks it, and sets the input when an item is activated. */
+static void
+test_drop_down_list (Fixture       *f,
+                     gconstpointer  data)
+{
+  GtkWidget *weights = vc_test_window_input (f->window, VC_MODE_INFERENCE, "precision");
+  GtkWidget *toggle = find_descendant (weights, GTK_TYPE_TOGGLE_BUTTON);
+  guint int8 = choice_position (weights, "8-bit integer (int8)");
+  GtkWidget *popover, *list, *focus;
+  gint64 deadline;
+
+  g_assert_null (find_descendant (weights, GTK_TYPE_POPOVER));
+  g_assert_cmpstr (selected_label (weights), ==, "16-bit bfloat (bf16)");
+  deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+  /* as its label's mnemonic does: the button, pressed, opens the list a moment later */
+  gtk_widget_mnemonic_activate (weights, FALSE);
+  while ((popover = find_descendant (weights, GTK_TYPE_POPOVER)) == NULL && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_nonnull (popover);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  list = find_descendant (popover, GTK_TYPE_LIST_VIEW);
+  g_assert_true (gtk_widget_get_visible (popover));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+  /* the focus is on the chosen item's row, inside the list */
+  focus = gtk_root_get_focus (GTK_ROOT (f->window));
+  g_assert_nonnull (focus);
+  g_assert_true (gtk_widget_is_ancestor (focus, list));
+  g_assert_nonnull (find_descendant (focus, GTK_TYPE_LABEL));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_descendant (focus, GTK_TYPE_LABEL))), ==, "16-bit bfloat (bf16)");
+  /* and it carries the check mark, which the others keep room for */
+  g_assert_cmpfloat (gtk_widget_get_opacity (find_descendant (focus, GTK_TYPE_IMAGE)), ==, 1);
+  g_assert_cmpfloat (gtk_widget_get_opacity (find_descendant (gtk_widget_get_first_child (list), GTK_TYPE_IMAGE)), ==, 0);
+  g_assert_true (gtk_selection_model_is_selected (gtk_list_view_get_model (GTK_LIST_VIEW (list)),
+                                                  choice_position (weights, "16-bit bfloat (bf16)")));
+
+  /* an item activated (click, Enter) is chosen, and the list closes */
+  g_signal_emit_by_name (list, "activate", int8);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_visible (popover));
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+  g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->precision, ==, VC_PRECISION_INT8);
+  g_assert_cmpstr (selected_label (weights), ==, "8-bit integer (int8)");
+
+  /* opened again, the same list; closing it (Escape) changes nothing */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), TRUE);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (find_descendant (weights, GTK_TYPE_POPOVER) == popover);
+  g_assert_true (gtk_selection_model_is_selected (gtk_list_view_get_model (GTK_LIST_VIEW (list)), int8));
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+  g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->precision, ==, VC_PRECISION_INT8);
 }
 
 /* The window's own shortcut for a key, as GTK runs it on a key press. */
@@ -813,7 +873,7 @@ test_no_puzzling_values (Fixture       *f,
 
   /* AdamW 8-bit keeps 8-bit state: no fp32 / bf16 choice is shown for it */
   g_assert_true (gtk_widget_get_visible (state));
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (optimizer), choice_position (optimizer, "AdamW 8-bit"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (optimizer), choice_position (optimizer, "AdamW 8-bit"));
   g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->optimizer, ==, VC_OPTIMIZER_ADAMW_8BIT);
   g_assert_false (gtk_widget_get_visible (state));
 }
@@ -909,6 +969,7 @@ main (int   argc,
   ADD ("/window-states/preset-selects-architecture", test_preset_selects_architecture);
   ADD ("/window-states/tab-is-view-state", test_tab_is_view_state);
   ADD ("/window-states/preset-search", test_preset_search);
+  ADD ("/window-states/drop-down-list", test_drop_down_list);
   ADD ("/window-states/help-and-close", test_help_and_close);
   ADD ("/window-states/small-screens", test_small_screens);
   ADD ("/window-states/gpu-sizes", test_gpu_sizes);

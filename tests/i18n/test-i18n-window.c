@@ -13,6 +13,7 @@
 #include <locale.h>
 
 #include "gui-test-util.h"
+#include "vc-drop-down.h"
 #include "vc-estimate.h"
 #include "vc-units.h"
 #include "vc-window.h"
@@ -128,10 +129,10 @@ dropdown_offers (GtkWidget  *root,
 {
   g_autoptr(GPtrArray) dropdowns = g_ptr_array_new ();
 
-  collect_widgets (root, GTK_TYPE_DROP_DOWN, dropdowns);
+  collect_widgets (root, VC_TYPE_DROP_DOWN, dropdowns);
   for (guint i = 0; i < dropdowns->len; i++)
     {
-      GListModel *model = gtk_drop_down_get_model (dropdowns->pdata[i]);
+      GListModel *model = vc_drop_down_get_model (dropdowns->pdata[i]);
 
       for (guint k = 0; model && k < g_list_model_get_n_items (model); k++)
         {
