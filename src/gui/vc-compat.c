@@ -260,3 +260,45 @@ vc_list_view_focus_item (GtkListView *list,
   return FALSE;
 #endif
 }
+
+/* GTK 4.8 asks the display where the pointer is (three round trips to the X server) each time
+ * a shown widget gets a tooltip, even a widget that is not in a window yet: some forty times
+ * while the window is built. A widget not on screen takes its tooltip hidden, which asks
+ * nothing; on screen, the tooltip is set as GTK does it. */
+void
+vc_widget_set_tooltip_text (GtkWidget  *widget,
+                            const char *text)
+{
+  if (gtk_widget_get_visible (widget) && !gtk_widget_get_mapped (widget))
+    {
+      gtk_widget_set_visible (widget, FALSE);
+      gtk_widget_set_tooltip_text (widget, text);
+      gtk_widget_set_visible (widget, TRUE);
+    }
+  else
+    gtk_widget_set_tooltip_text (widget, text);
+}
+
+/**
+ * vc_widget_set_template_tooltips:
+ * @widget: a widget built from its template
+ * @widget_type: the type whose template holds the children
+ * @tooltips: (array length=n_tooltips): each bound template child's tooltip, untranslated
+ *
+ * The tooltips of a template's children, set in code rather than in the .ui (where GtkBuilder
+ * would set each one as on screen; see vc_widget_set_tooltip_text()).
+ */
+void
+vc_widget_set_template_tooltips (GtkWidget       *widget,
+                                 GType            widget_type,
+                                 const VcTooltip *tooltips,
+                                 guint            n_tooltips)
+{
+  for (guint i = 0; i < n_tooltips; i++)
+    {
+      GObject *child = gtk_widget_get_template_child (widget, widget_type, tooltips[i].child);
+
+      g_return_if_fail (GTK_IS_WIDGET (child));
+      vc_widget_set_tooltip_text (GTK_WIDGET (child), _(tooltips[i].text));
+    }
+}

@@ -13,6 +13,19 @@ void vc_column_view_column_set_id      (GtkColumnViewColumn *column,
                                         const char          *id);
 gboolean vc_list_view_focus_item       (GtkListView         *list,
                                         guint                position);
+void vc_widget_set_tooltip_text        (GtkWidget           *widget,
+                                        const char          *text);
+
+typedef struct
+{
+  const char *child;           /* the name of a bound template child */
+  const char *text;            /* marked with N_(), translated when set */
+} VcTooltip;
+
+void vc_widget_set_template_tooltips   (GtkWidget           *widget,
+                                        GType                widget_type,
+                                        const VcTooltip     *tooltips,
+                                        guint                n_tooltips);
 
 /* File dialogs: GtkFileDialog on GTK 4.10 and later, GtkFileChooserNative before. The callback
  * gets the chosen file, or NULL when the dialog was cancelled or failed. */

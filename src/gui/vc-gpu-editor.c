@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "vc-catalog.h"
+#include "vc-compat.h"
 #include "vc-enums.h"
 #include "vc-error.h"
 #include "vc-gpu-editor.h"
@@ -132,7 +133,7 @@ rebuild (VcGpuEditor *self)
       gtk_widget_add_css_class (remove, "flat");
       /* TRANSLATORS: %s is the name of a GPU the user added */
       tooltip = g_strdup_printf (_("Remove %s"), gpu->name);
-      gtk_widget_set_tooltip_text (remove, tooltip);
+      vc_widget_set_tooltip_text (remove, tooltip);
       gtk_accessible_update_property (GTK_ACCESSIBLE (remove), GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip, -1);
       g_object_set_data (G_OBJECT (remove), "vc-position", GUINT_TO_POINTER (i));
       g_signal_connect (remove, "clicked", G_CALLBACK (remove_clicked), self);
@@ -374,8 +375,14 @@ vc_gpu_editor_class_init (VcGpuEditorClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
+/* Set after the template is built, not in the .ui: see vc_widget_set_tooltip_text() */
+static const VcTooltip tooltips[] = {
+  { "this_computer_button", N_("Reads the GPUs of this computer (NVIDIA through its driver, AMD through the kernel); nothing leaves the machine") },
+};
+
 static void
 vc_gpu_editor_init (VcGpuEditor *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  vc_widget_set_template_tooltips (GTK_WIDGET (self), VC_TYPE_GPU_EDITOR, tooltips, G_N_ELEMENTS (tooltips));
 }

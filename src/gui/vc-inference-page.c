@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "vc-compat.h"
 #include "vc-inference-page.h"
 #include "vc-a11y.h"
 #include "vc-drop-down.h"
@@ -171,12 +172,26 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
+/* Set after the template is built, not in the .ui: see vc_widget_set_tooltip_text() */
+static const VcTooltip tooltips[] = {
+  { "engine", N_("vLLM and SGLang reserve a share of each GPU and fill it with KV-cache blocks; llama.cpp and Transformers run the layers one GPU after the other") },
+  { "memory_fraction", N_("vLLM’s gpu_memory_utilization or SGLang’s mem_fraction_static") },
+  { "tp", N_("GPUs splitting each layer's heads and feed-forward columns; must divide the attention heads") },
+  { "pp", N_("GPUs holding a run of layers each, the embedding on the first and the head on the last") },
+  { "ep", N_("Mixture of experts: GPUs the experts are split across; must divide the experts and TP × DP") },
+  { "dp", N_("Copies of the model, each serving its share of the requests") },
+  { "gpus_per_node", N_("GPUs in one machine: tensor parallelism stays inside it") },
+  { "gpu_layers", N_("As llama.cpp -ngl: the other layers and the token embedding in system RAM; 0 puts every layer on the GPU") },
+  { "experts_on_cpu", N_("Mixture of experts: routed experts kept in system RAM, as llama.cpp --override-tensor exps=CPU") },
+};
+
 static void
 vc_inference_page_init (VcInferencePage *self)
 {
   g_autoptr(GtkSizeGroup) labels = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  vc_widget_set_template_tooltips (GTK_WIDGET (self), VC_TYPE_INFERENCE_PAGE, tooltips, G_N_ELEMENTS (tooltips));
   vc_a11y_label_mnemonics (GTK_WIDGET (self));
   vc_model_section_align_labels (self->model_section, labels);
   vc_size_group_add_grid_labels (labels, self->workload_grid);

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "vc-catalog.h"
+#include "vc-compat.h"
 #include "vc-input-bind.h"
 #include "vc-page-choices.h"
 #include "vc-units.h"
@@ -92,6 +93,16 @@ spin_input (GtkSpinButton *spin,
   return TRUE;
 }
 
+/* The property's description, which the command line's help shares, as the input's tooltip;
+ * a tooltip the window's .ui gives the input says it better for the window, and stays. */
+static void
+describe_input (GtkWidget  *input,
+                GParamSpec *pspec)
+{
+  if (gtk_widget_get_tooltip_text (input) == NULL)
+    vc_widget_set_tooltip_text (input, _(g_param_spec_get_blurb (pspec)));
+}
+
 static void
 bind_spin (GtkSpinButton *spin,
            VcEstimate    *estimate,
@@ -123,7 +134,7 @@ bind_spin (GtkSpinButton *spin,
   gtk_spin_button_configure (spin, adj, step, digits);
   /* not numeric: "128k" must reach the input handler, which refuses what is not a number */
   gtk_spin_button_set_numeric (spin, FALSE);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (spin), _(g_param_spec_get_blurb (pspec)));
+  describe_input (GTK_WIDGET (spin), pspec);
   if (own_text)
     {
       g_signal_connect (spin, "output", G_CALLBACK (spin_output), NULL);
@@ -209,7 +220,7 @@ vc_bind_choices (VcDropDown     *dropdown,
   for (guint i = 0; i < n_choices; i++)
     gtk_string_list_append (list, _(choices[i].label));
   vc_drop_down_set_model (dropdown, G_LIST_MODEL (list));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (dropdown), _(g_param_spec_get_blurb (pspec)));
+  describe_input (GTK_WIDGET (dropdown), pspec);
 
   table = g_new (ChoiceTable, 1);
   table->choices = choices;
@@ -309,7 +320,7 @@ commit_count (GtkEntry *entry)
     {
       /* not edited: the model keeps its exact value */
       gtk_widget_remove_css_class (GTK_WIDGET (entry), "error");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (entry),
+      vc_widget_set_tooltip_text (GTK_WIDGET (entry),
                                    _("A number, optionally with K, M, B or T (7B, 46.7B, 1.5T)"));
       return;
     }
@@ -319,7 +330,7 @@ commit_count (GtkEntry *entry)
       g_autofree char *shown = NULL;
 
       gtk_widget_remove_css_class (GTK_WIDGET (entry), "error");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (entry),
+      vc_widget_set_tooltip_text (GTK_WIDGET (entry),
                                    _("A number, optionally with K, M, B or T (7B, 46.7B, 1.5T)"));
       /* show the value as the model holds it, also when it did not change */
       g_value_init (&v, G_TYPE_DOUBLE);
@@ -332,7 +343,7 @@ commit_count (GtkEntry *entry)
   else
     {
       gtk_widget_add_css_class (GTK_WIDGET (entry), "error");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (entry), error->message);
+      vc_widget_set_tooltip_text (GTK_WIDGET (entry), error->message);
       gtk_accessible_update_property (GTK_ACCESSIBLE (entry),
                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, error->message, -1);
     }
@@ -364,7 +375,7 @@ vc_bind_count_entry (GtkEntry   *entry,
   g_weak_ref_init (ref, estimate);
   g_object_set_data_full (G_OBJECT (entry), "vc-estimate", ref, free_weak_ref);
   g_object_set_data_full (G_OBJECT (entry), "vc-property", g_strdup (property), g_free);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (entry),
+  vc_widget_set_tooltip_text (GTK_WIDGET (entry),
                                _("A number, optionally with K, M, B or T (7B, 46.7B, 1.5T)"));
   g_object_bind_property_full (estimate, property, entry, "text", G_BINDING_SYNC_CREATE,
                                count_to_text, NULL, NULL, NULL);
@@ -382,7 +393,7 @@ vc_bind_active (GtkWidget  *toggle,
   GParamSpec *pspec = find_input (estimate, property);
 
   g_return_if_fail (pspec != NULL);
-  gtk_widget_set_tooltip_text (toggle, _(g_param_spec_get_blurb (pspec)));
+  describe_input (toggle, pspec);
   g_object_bind_property (estimate, property, toggle, "active",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
 }

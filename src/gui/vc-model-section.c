@@ -9,6 +9,7 @@
 
 #include "vc-a11y.h"
 #include "vc-arch.h"
+#include "vc-compat.h"
 #include "vc-drop-down.h"
 #include "vc-enums.h"
 #include "vc-grid-row.h"
@@ -318,7 +319,7 @@ build_arch_grid (VcModelSection *self)
           vc_bind_choices (VC_DROP_DOWN (input), self->estimate, f->name,
                            norm_choices, G_N_ELEMENTS (norm_choices));
         }
-      gtk_widget_set_tooltip_text (input, _(f->blurb));
+      vc_widget_set_tooltip_text (input, _(f->blurb));
       vc_a11y_labelled_by (input, label);
       gtk_grid_attach (self->arch_grid, label, 0, i, 1, 1);
       gtk_grid_attach (self->arch_grid, input, 1, i, 1, 1);
@@ -563,11 +564,19 @@ vc_model_section_class_init (VcModelSectionClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
+/* Set after the template is built, not in the .ui: see vc_widget_set_tooltip_text() */
+static const VcTooltip tooltips[] = {
+  { "import_button", N_("Read the exact architecture from a model's config.json, or from a folder holding one") },
+  { "approximate_check", N_("A config.json holding what is not understood (an unknown model type, keys its family does not have, a quantization) is refused; with this on, it is estimated anyway and what was not understood is named") },
+  { "model_name", N_("Name of a custom or imported model; a preset names its own") },
+};
+
 static void
 vc_model_section_init (VcModelSection *self)
 {
   self->inputs = g_hash_table_new (g_str_hash, g_str_equal);
   gtk_widget_init_template (GTK_WIDGET (self));
+  vc_widget_set_template_tooltips (GTK_WIDGET (self), VC_TYPE_MODEL_SECTION, tooltips, G_N_ELEMENTS (tooltips));
   g_signal_connect_object (self->approximate_check, "toggled", G_CALLBACK (approximate_toggled), self,
                            G_CONNECT_SWAPPED);
 }

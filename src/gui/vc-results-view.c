@@ -174,7 +174,7 @@ rebuild_scenarios (VcResultsView *self,
       gtk_box_append (GTK_BOX (box), name);
       gtk_box_append (GTK_BOX (box), total);
       gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-      gtk_widget_set_tooltip_text (row, _("Click, or press Enter or Space, to show this scenario"));
+      vc_widget_set_tooltip_text (row, _("Click, or press Enter or Space, to show this scenario"));
       gtk_accessible_update_relation (GTK_ACCESSIBLE (row),
                                       GTK_ACCESSIBLE_RELATION_LABELLED_BY, name, total, NULL, -1);
       g_object_set_data (G_OBJECT (row), "vc-scenario", GINT_TO_POINTER (r->scenarios[i].id));
@@ -705,10 +705,18 @@ results_realized (VcResultsView *self)
                              G_CALLBACK (show_gpu_chart), self, 0);
 }
 
+/* Set after the template is built, not in the .ui: see vc_widget_set_tooltip_text() */
+static const VcTooltip tooltips[] = {
+  { "vendor_filter", N_("Show one vendor’s GPUs only") },
+  { "gpu_editor_button", N_("Add GPUs of your own to the comparison, or remove them") },
+  { "card_picker_button", N_("Choose the GPUs whose capacity the chart draws") },
+};
+
 static void
 vc_results_view_init (VcResultsView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  vc_widget_set_template_tooltips (GTK_WIDGET (self), VC_TYPE_RESULTS_VIEW, tooltips, G_N_ELEMENTS (tooltips));
   vc_column_view_column_set_id (self->component_column, "component");
   vc_column_view_column_set_id (self->size_column, "size");
   vc_column_view_column_set_id (self->share_column, "share");

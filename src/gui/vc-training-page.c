@@ -10,6 +10,7 @@
 #include "vc-drop-down.h"
 #include "vc-enums.h"
 #include "vc-a11y.h"
+#include "vc-compat.h"
 #include "vc-grid-row.h"
 #include "vc-input-bind.h"
 #include "vc-model-section.h"
@@ -186,7 +187,7 @@ build_targets (VcTrainingPage *self)
           line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
           gtk_box_append (self->lora_targets, line);
         }
-      gtk_widget_set_tooltip_text (button, tooltip);
+      vc_widget_set_tooltip_text (button, tooltip);
       gtk_box_append (GTK_BOX (line), button);
       self->target_buttons[i] = button;
     }
@@ -312,12 +313,23 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
+/* Set after the template is built, not in the .ui: see vc_widget_set_tooltip_text() */
+static const VcTooltip tooltips[] = {
+  { "train_embeddings", N_("The token embeddings train fully beside the adapters (PEFT modules_to_save); for LoRA and QLoRA with the architecture method") },
+  { "compile", N_("Training compiled with torch.compile: fused operations keep fewer activations") },
+  { "mfu", N_("The share of the GPU’s dense peak that the model’s FLOPs reach: sets the time of a step") },
+  { "dp", N_("GPUs sharing the batch; the batch is each GPU's micro-batch") },
+  { "grad_accum", N_("Micro-batches per optimizer step: the gradients stay through the next forward pass") },
+  { "gpus_per_node", N_("GPUs in one machine: FSDP hybrid sharding shards inside it") },
+};
+
 static void
 vc_training_page_init (VcTrainingPage *self)
 {
   g_autoptr(GtkSizeGroup) labels = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  vc_widget_set_template_tooltips (GTK_WIDGET (self), VC_TYPE_TRAINING_PAGE, tooltips, G_N_ELEMENTS (tooltips));
   vc_a11y_label_mnemonics (GTK_WIDGET (self));
   vc_model_section_align_labels (self->model_section, labels);
   vc_size_group_add_grid_labels (labels, self->finetune_grid);

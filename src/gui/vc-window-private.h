@@ -75,6 +75,7 @@ struct _VcWindow
 
   GtkHeaderBar *header_bar;
   GtkMenuButton *menu_button;
+  GtkButton *dismiss_button;    /* the error bar's */
   GMenuModel *primary_menu;
   VcSplitView *split;
   GtkStack *stack;

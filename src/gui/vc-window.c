@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "vc-a11y.h"
+#include "vc-compat.h"
 #include "vc-enums.h"
 #include "vc-model-section.h"
 #include "vc-units.h"
@@ -262,10 +263,10 @@ update_title (VcWindow *self)
   if (file != NULL)
     {
       g_autofree char *where = g_file_get_parse_name (file);
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->profile_button), where);
+      vc_widget_set_tooltip_text (GTK_WIDGET (self->profile_button), where);
     }
   else
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->profile_button), _("Profile name and notes"));
+    vc_widget_set_tooltip_text (GTK_WIDGET (self->profile_button), _("Profile name and notes"));
 }
 
 /* the inputs restored from the last run are where an untitled profile starts */
@@ -447,6 +448,7 @@ vc_window_class_init (VcWindowClass *klass)
                                                "/io/github/vramcalc/VramCalculator/vc-window.ui");
   gtk_widget_class_bind_template_child (widget_class, VcWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, VcWindow, dismiss_button);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, primary_menu);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, split);
   gtk_widget_class_bind_template_child (widget_class, VcWindow, stack);
@@ -464,10 +466,18 @@ vc_window_class_init (VcWindowClass *klass)
   _vc_window_class_actions_init (klass);
 }
 
+/* Set after the template is built, not in the .ui: see vc_widget_set_tooltip_text() */
+static const VcTooltip tooltips[] = {
+  { "profile_button", N_("Profile name and notes") },
+  { "menu_button", N_("Main Menu") },
+  { "dismiss_button", N_("Dismiss") },
+};
+
 static void
 vc_window_init (VcWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  vc_widget_set_template_tooltips (GTK_WIDGET (self), VC_TYPE_WINDOW, tooltips, G_N_ELEMENTS (tooltips));
   vc_a11y_name (GTK_WIDGET (self->menu_button), _("Main Menu"));
   gtk_menu_button_set_create_popup_func (self->menu_button, primary_menu_wanted, self, NULL);
   gtk_menu_button_set_create_popup_func (self->profile_button, profile_popover_wanted, self, NULL);
