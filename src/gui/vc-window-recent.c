@@ -11,10 +11,16 @@
 #define RECENT_GROUP "vram-calculator-profile"
 #define MAX_RECENT 8
 
+/* GTK 4's gtk_recent_manager_add_full() tests the first byte of the groups array, which is
+ * the lowest byte of the first name's address, where it means the name's first character:
+ * a name stored at an address that ends in 0x00 is dropped, and the profile left out of the
+ * menu (it happened in a sanitizer build). The name is kept at an odd address. */
+static const char group_name[] __attribute__ ((aligned (2))) = "_" RECENT_GROUP;
+
 void
 _vc_window_add_recent (GFile *file)
 {
-  static const char *groups[] = { RECENT_GROUP, NULL };
+  const char *groups[] = { group_name + 1, NULL };
   g_autofree char *uri = g_file_get_uri (file);
   const char *app = g_get_application_name () ? g_get_application_name () : g_get_prgname ();
   GtkRecentData data = {

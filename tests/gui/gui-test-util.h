@@ -11,6 +11,7 @@
 G_BEGIN_DECLS
 
 void        vc_test_spin_until_idle  (void);
+void        vc_test_iterate          (void);
 void        vc_test_wait_for_frame   (GtkWidget  *widget);
 GtkWidget  *vc_test_find_label       (GtkWidget  *root,
                                       const char *text);

@@ -194,7 +194,7 @@ test_save_and_reopen (Fixture       *f,
   g_assert_cmpstr (title (f), ==, "Cluster plan — VRAM Calculator");
   deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
   while (!recent_menu_has (f, uri) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
+    vc_test_iterate ();
   g_assert_true (recent_menu_has (f, uri));
 
   /* changes: the mark comes back */
@@ -704,7 +704,7 @@ test_close_while_saving (Fixture       *f,
 
   deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
   while (f->estimate != NULL && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
+    vc_test_iterate ();
   g_assert_null (f->estimate);
   /* the question was not asked: the profile was saved when the window closed */
   g_assert_cmpuint (f->n_asked, ==, 0);

@@ -71,7 +71,7 @@ wait_until_idle (Fixture *f)
   gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
 
   while (vc_window_is_busy (f->window) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
+    vc_test_iterate ();
   g_assert_false (vc_window_is_busy (f->window));
   vc_test_spin_until_idle ();
 }
