@@ -269,7 +269,8 @@ void
 vc_widget_set_tooltip_text (GtkWidget  *widget,
                             const char *text)
 {
-  if (gtk_widget_get_visible (widget) && !gtk_widget_get_mapped (widget))
+  /* (hiding the focus widget would move the focus) */
+  if (gtk_widget_get_visible (widget) && !gtk_widget_get_mapped (widget) && !gtk_widget_is_focus (widget))
     {
       gtk_widget_set_visible (widget, FALSE);
       gtk_widget_set_tooltip_text (widget, text);
