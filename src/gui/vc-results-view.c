@@ -538,6 +538,9 @@ vc_results_view_dispose (GObject *object)
 {
   VcResultsView *self = VC_RESULTS_VIEW (object);
 
+  /* in the menu buttons' popovers, which go with the template */
+  self->gpu_editor = NULL;
+  self->card_picker = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), VC_TYPE_RESULTS_VIEW);
   g_clear_object (&self->sorted);
   g_clear_object (&self->estimate);
