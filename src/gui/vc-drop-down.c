@@ -77,8 +77,10 @@ update_selected_item (VcDropDown *self)
 
   if (self->selected != GTK_INVALID_LIST_POSITION && self->model != NULL)
     item = g_list_model_get_item (self->model, self->selected);
-  /* TRANSLATORS: shown in a drop-down list when none of its items is chosen */
-  gtk_label_set_label (self->label, item != NULL ? item_string (item) : C_("drop-down", "(None)"));
+  /* (no label once disposed: a binding may still set the position) */
+  if (self->label != NULL)
+    /* TRANSLATORS: shown in a drop-down list when none of its items is chosen */
+    gtk_label_set_label (self->label, item != NULL ? item_string (item) : C_("drop-down", "(None)"));
   if (g_set_object (&self->selected_item, item))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ITEM]);
 }
@@ -418,6 +420,9 @@ vc_drop_down_dispose (GObject *object)
 
   g_clear_pointer (&self->popover, gtk_widget_unparent);
   g_clear_pointer (&self->button, gtk_widget_unparent);
+  self->label = NULL;
+  self->list = NULL;
+  self->search_entry = NULL;
   g_clear_object (&self->popup_selection);
   g_clear_object (&self->filtered);
   if (self->model != NULL)
