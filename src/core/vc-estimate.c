@@ -324,6 +324,16 @@ leave_preset (VcEstimate *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESET]);
 }
 
+/* A double input as set: -0 is 0 (a profile writes and reads it back as 0, the text form says
+ * "-0": the two must not differ). */
+static double
+input_double (const GValue *value)
+{
+  double v = g_value_get_double (value);
+
+  return v == 0 ? 0 : v;
+}
+
 #define SET_FIELD(field, getter) G_STMT_START {                     \
     __typeof__ (self->inputs.field) v_ = (__typeof__ (v_)) getter (value); \
     if (self->inputs.field == v_)                                   \
@@ -425,8 +435,8 @@ vc_estimate_set_property (GObject      *object,
     case PROP_CHART_GPUS:
       set_property_by_setter (self, prop_id, value);
       return;
-    case PROP_PARAMETERS: SET_FIELD (parameters, g_value_get_double); leave_preset (self); break;
-    case PROP_ACTIVE_PARAMETERS: SET_FIELD (active_parameters, g_value_get_double); leave_preset (self); break;
+    case PROP_PARAMETERS: SET_FIELD (parameters, input_double); leave_preset (self); break;
+    case PROP_ACTIVE_PARAMETERS: SET_FIELD (active_parameters, input_double); leave_preset (self); break;
     case PROP_PRECISION: SET_FIELD (precision, g_value_get_enum); break;
     case PROP_TRAINING_PRECISION: SET_FIELD (training_precision, g_value_get_enum); break;
     case PROP_KV_PRECISION: SET_FIELD (kv_precision, g_value_get_enum); break;
@@ -437,7 +447,7 @@ vc_estimate_set_property (GObject      *object,
     case PROP_SEQ: SET_FIELD (seq, g_value_get_uint); break;
     case PROP_CONCURRENCY: SET_FIELD (concurrency, g_value_get_uint); break;
     case PROP_LORA_RANK: SET_FIELD (lora_rank, g_value_get_uint); break;
-    case PROP_LORA_PERCENT: SET_FIELD (lora_percent, g_value_get_double); break;
+    case PROP_LORA_PERCENT: SET_FIELD (lora_percent, input_double); break;
     case PROP_LORA_TARGETS: SET_FIELD (lora_targets, g_value_get_flags); break;
     case PROP_MIXED_PRECISION: SET_FIELD (mixed_precision, g_value_get_boolean); break;
     case PROP_CHECKPOINTING: SET_FIELD (checkpointing, g_value_get_enum); break;
@@ -445,18 +455,18 @@ vc_estimate_set_property (GObject      *object,
     case PROP_LOSS: SET_FIELD (loss, g_value_get_enum); break;
     case PROP_COMPILE: SET_FIELD (compile, g_value_get_boolean); break;
     case PROP_TRAIN_EMBEDDINGS: SET_FIELD (train_embeddings, g_value_get_boolean); break;
-    case PROP_OVERHEAD_GB: SET_FIELD (overhead_gb, g_value_get_double); break;
+    case PROP_OVERHEAD_GB: SET_FIELD (overhead_gb, input_double); break;
     case PROP_ENGINE: SET_FIELD (engine, g_value_get_enum); break;
-    case PROP_MEMORY_FRACTION: SET_FIELD (memory_fraction, g_value_get_double); break;
+    case PROP_MEMORY_FRACTION: SET_FIELD (memory_fraction, input_double); break;
     case PROP_BLOCK_SIZE: SET_FIELD (block_size, g_value_get_uint); break;
-    case PROP_MFU: SET_FIELD (mfu, g_value_get_double); break;
+    case PROP_MFU: SET_FIELD (mfu, input_double); break;
     case PROP_SOURCE_FORMAT:
     case PROP_SOURCE_QUANTIZATION:
       set_source_text (self, prop_id, value, pspec);
       return;
-    case PROP_SOURCE_WEIGHTS_BYTES: SET_FIELD (source_weights_bytes, g_value_get_double); break;
-    case PROP_SOURCE_PARAMETERS: SET_FIELD (source_parameters, g_value_get_double); break;
-    case PROP_SOURCE_ACTIVE_PARAMETERS: SET_FIELD (source_active_parameters, g_value_get_double); break;
+    case PROP_SOURCE_WEIGHTS_BYTES: SET_FIELD (source_weights_bytes, input_double); break;
+    case PROP_SOURCE_PARAMETERS: SET_FIELD (source_parameters, input_double); break;
+    case PROP_SOURCE_ACTIVE_PARAMETERS: SET_FIELD (source_active_parameters, input_double); break;
     case PROP_SOURCE_PRECISION: SET_FIELD (source_precision, g_value_get_enum); break;
     case PROP_TP: SET_FIELD (layout.tp, g_value_get_uint); break;
     case PROP_PP: SET_FIELD (layout.pp, g_value_get_uint); break;
