@@ -992,9 +992,13 @@ path_given (const char  *path,
   return FALSE;
 }
 
-VcModelFile *
-vc_model_file_new_for_path (const char  *path,
-                            GError     **error)
+typedef VcModelFile *(*OpenFileFunc) (GFile *file, GCancellable *cancellable, GError **error);
+
+/* a path given on a command line, opened by @open */
+static VcModelFile *
+open_path (const char    *path,
+           OpenFileFunc   open,
+           GError       **error)
 {
   g_autoptr(GFile) file = NULL;
 
@@ -1002,7 +1006,14 @@ vc_model_file_new_for_path (const char  *path,
   if (!path_given (path, error))
     return NULL;
   file = g_file_new_for_commandline_arg (path);
-  return vc_model_file_new_for_file (file, NULL, error);
+  return open (file, NULL, error);
+}
+
+VcModelFile *
+vc_model_file_new_for_path (const char  *path,
+                            GError     **error)
+{
+  return open_path (path, vc_model_file_new_for_file, error);
 }
 
 /**
@@ -1014,13 +1025,7 @@ VcModelFile *
 vc_model_file_new_for_config_path (const char  *path,
                                    GError     **error)
 {
-  g_autoptr(GFile) file = NULL;
-
-  g_return_val_if_fail (path != NULL, NULL);
-  if (!path_given (path, error))
-    return NULL;
-  file = g_file_new_for_commandline_arg (path);
-  return vc_model_file_new_for_config (file, NULL, error);
+  return open_path (path, vc_model_file_new_for_config, error);
 }
 
 static void
