@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* startup-probe.c: how long a GUI program takes to show its first frame, seen from outside:
- * from the exec until the X server reports the first damage (a drawn frame) on the program's
- * first top-level window. Then, after a settle delay, its resident memory. The program is
- * killed afterwards. Used by build-aux/bench-gui.
+/* startup-probe.c: how long a GUI program takes to start, seen from outside: from the exec until
+ * its first top-level window is shown (mapped) and until the program has drawn its first frame
+ * into it. Then, after a settle delay, its resident memory. The program is killed afterwards.
+ * Used by build-aux/bench-gui.
+ *
+ * The two times differ by the whole first layout and drawing. A DAMAGE object created on a
+ * window that is already shown reports the whole window at once, so "first damage after the
+ * map" is the map itself. Here the damage object is made when the window is created, before it
+ * is shown; what the X server paints when it maps the window (its background) is reported
+ * before the reply to a round trip made on the MapNotify, and is left out.
  *
  *   startup-probe [-s SETTLE_MS] [-t TIMEOUT_MS] -- COMMAND [ARGS...]
  *
- * Prints "frame_ms=… rss_kib=…"; exits 1 when no frame came before the timeout. */
+ * Prints "map_ms=… frame_ms=… rss_kib=…"; exits 1 when no frame came before the timeout. */
 #define _GNU_SOURCE
 #include <X11/Xlib.h>
 #include <X11/extensions/Xdamage.h>
@@ -54,9 +60,10 @@ main (int   argc,
 {
   int settle_ms = 500, timeout_ms = 20000, first = 1;
   int damage_event, damage_error, status;
-  double start, frame_ms = -1;
+  double start, map_ms = -1, frame_ms = -1;
   Display *display;
   Window root, window = 0;
+  Damage damage = None;
   pid_t pid;
 
   for (; first < argc; first++)
@@ -108,14 +115,26 @@ main (int   argc,
           XEvent event;
 
           XNextEvent (display, &event);
-          if (event.type == MapNotify && window == 0 && event.xmap.event == root &&
-              !event.xmap.override_redirect)
+          if (event.type == CreateNotify && window == 0 && event.xcreatewindow.parent == root &&
+              !event.xcreatewindow.override_redirect)
             {
-              window = event.xmap.window;
-              XDamageCreate (display, window, XDamageReportNonEmpty);
+              window = event.xcreatewindow.window;
+              damage = XDamageCreate (display, window, XDamageReportNonEmpty);
               XSync (display, False);
             }
-          else if (window != 0 && event.type == damage_event + XDamageNotify)
+          else if (event.type == MapNotify && window != 0 && event.xmap.window == window &&
+                   map_ms < 0)
+            {
+              map_ms = monotonic_ms () - start;
+              /* the server's own painting at the map was reported before this round trip's
+               * reply: drop it, and empty the region so that the next drawing is reported */
+              XDamageSubtract (display, damage, None, None);
+              XSync (display, False);
+              while (XCheckTypedEvent (display, damage_event + XDamageNotify, &event))
+                ;
+            }
+          else if (map_ms >= 0 && event.type == damage_event + XDamageNotify &&
+                   ((XDamageNotifyEvent *) &event)->drawable == window)
             frame_ms = monotonic_ms () - start;
         }
       if (frame_ms >= 0 || waitpid (pid, &status, WNOHANG) == pid)
@@ -125,7 +144,7 @@ main (int   argc,
 
   if (frame_ms >= 0)
     usleep (settle_ms * 1000);
-  printf ("frame_ms=%.1f rss_kib=%ld\n", frame_ms, frame_ms >= 0 ? resident_kib (pid) : -1);
+  printf ("map_ms=%.1f frame_ms=%.1f rss_kib=%ld\n", map_ms, frame_ms, frame_ms >= 0 ? resident_kib (pid) : -1);
   kill (-pid, SIGTERM);
   usleep (100000);
   kill (-pid, SIGKILL);
