@@ -54,6 +54,16 @@ resident_kib (pid_t pid)
   return kib;
 }
 
+/* a window watched from its creation may be gone before the server sees our request */
+static int
+ignore_error (Display     *display,
+              XErrorEvent *error)
+{
+  (void) display;
+  (void) error;
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -62,8 +72,9 @@ main (int   argc,
   int damage_event, damage_error, status;
   double start, map_ms = -1, frame_ms = -1;
   Display *display;
-  Window root, window = 0;
-  Damage damage = None;
+  Window root, window = 0, created[16];
+  Damage damages[16], damage = None;
+  int n_created = 0;
   pid_t pid;
 
   for (; first < argc; first++)
@@ -92,6 +103,7 @@ main (int   argc,
       return 2;
     }
 
+  XSetErrorHandler (ignore_error);
   /* watch for top-level windows before the program exists */
   root = DefaultRootWindow (display);
   XSelectInput (display, root, SubstructureNotifyMask);
@@ -115,16 +127,25 @@ main (int   argc,
           XEvent event;
 
           XNextEvent (display, &event);
+          /* watched from its creation: every top-level window until one is shown (toolkits
+           * also make windows that are never shown, a GDK leader window for one) */
           if (event.type == CreateNotify && window == 0 && event.xcreatewindow.parent == root &&
-              !event.xcreatewindow.override_redirect)
+              !event.xcreatewindow.override_redirect && n_created < 16)
             {
-              window = event.xcreatewindow.window;
-              damage = XDamageCreate (display, window, XDamageReportNonEmpty);
+              created[n_created] = event.xcreatewindow.window;
+              damages[n_created++] = XDamageCreate (display, event.xcreatewindow.window,
+                                                    XDamageReportNonEmpty);
               XSync (display, False);
             }
-          else if (event.type == MapNotify && window != 0 && event.xmap.window == window &&
-                   map_ms < 0)
+          else if (event.type == MapNotify && window == 0 && event.xmap.event == root &&
+                   !event.xmap.override_redirect)
             {
+              for (int i = 0; i < n_created; i++)
+                if (created[i] == event.xmap.window)
+                  damage = damages[i];
+              if (damage == None)
+                continue;
+              window = event.xmap.window;
               map_ms = monotonic_ms () - start;
               /* the server's own painting at the map was reported before this round trip's
                * reply: drop it, and empty the region so that the next drawing is reported */
