@@ -169,38 +169,51 @@ add_solution_row (Writer           *w,
  * (empty when no number of them is enough) and whether one holds it: "fits", "several" or
  * "none". */
 static void
-add_gpu_row (Writer     *w,
-             VcEstimate *estimate,
-             guint       scenario_index,
-             guint       gpu_index)
+add_gpu_row (Writer      *w,
+             const char  *scenario_id,
+             const VcGpu *gpu,
+             guint        n)
 {
-  const VcInputs *in = vc_estimate_get_inputs (estimate);
-  const VcResult *r = vc_estimate_get_result (estimate);
-  const VcScenarioResult *sc = &r->scenarios[scenario_index];
-  const VcGpu *gpu = vc_estimate_get_gpu (estimate, gpu_index);
   g_autofree char *name = vc_localize_gpu_name (gpu->name);
   g_autofree char *capacity = vc_format_bytes_machine (gpu->capacity_bytes);
   char count[G_ASCII_DTOSTR_BUF_SIZE] = "";
-  VcLayout layout;
-  VcLayoutResult out;
-  guint n = 0;
 
-  /* counted as the GPU table counts: the card's smallest valid layout, in what the engine lets
-   * the model use of it */
-  if (vc_layout_smallest (in, r, scenario_index,
-                          vc_engine_usable_bytes (in, gpu->capacity_bytes, sc->bytes[VC_COMPONENT_OVERHEAD]),
-                          &layout, &out))
-    n = vc_layout_n_gpus (&layout);
   if (n > 0)
     g_snprintf (count, sizeof count, "%u", n);
   add_text (w, "gpu");
-  add_text (w, vc_scenario_id (sc->id));
+  add_text (w, scenario_id);
   add_text (w, gpu->id);
   add_text (w, name);
   add_number (w, capacity);
   add_number (w, count);
   add_text (w, n == 0 ? "none" : n == 1 ? "fits" : "several");
   end_row (w);
+}
+
+/* Every card for one scenario, counted as the GPU table counts: the card's smallest valid
+ * layout, in what the engine lets the model use of it. One search for all the cards, so that a
+ * layout that several cards try is computed once. */
+static void
+add_gpu_rows (Writer     *w,
+              VcEstimate *estimate,
+              guint       scenario_index)
+{
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+  const VcResult *r = vc_estimate_get_result (estimate);
+  const VcScenarioResult *sc = &r->scenarios[scenario_index];
+  guint n_gpus = vc_estimate_get_n_gpus (estimate);
+  g_autofree double *capacities = g_new (double, n_gpus);
+  g_autofree VcLayout *layouts = g_new (VcLayout, n_gpus);
+  g_autofree VcLayoutResult *outs = g_new (VcLayoutResult, n_gpus);
+  g_autofree gboolean *found = g_new (gboolean, n_gpus);
+
+  for (guint g = 0; g < n_gpus; g++)
+    capacities[g] = vc_engine_usable_bytes (in, vc_estimate_get_gpu (estimate, g)->capacity_bytes,
+                                            sc->bytes[VC_COMPONENT_OVERHEAD]);
+  vc_layout_smallest_each (in, r, scenario_index, capacities, n_gpus, layouts, outs, found);
+  for (guint g = 0; g < n_gpus; g++)
+    add_gpu_row (w, vc_scenario_id (sc->id), vc_estimate_get_gpu (estimate, g),
+                 found[g] ? vc_layout_n_gpus (&layouts[g]) : 0);
 }
 
 static void
@@ -321,8 +334,7 @@ vc_csv_export_with_solve (VcEstimate       *estimate,
       add_solution_row (&w, "solve", vc_scenario_id (r->scenarios[r->selected].id), item, name, solve);
     }
   for (guint i = 0; i < r->n_scenarios; i++)
-    for (guint g = 0; g < vc_estimate_get_n_gpus (estimate); g++)
-      add_gpu_row (&w, estimate, i, g);
+    add_gpu_rows (&w, estimate, i);
 
   inputs = vc_estimate_list_inputs (&n);
   for (guint i = 0; i < n; i++)

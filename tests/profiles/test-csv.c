@@ -246,11 +246,24 @@ check_fit_row (VcEstimate  *e,
   g_assert_cmpstr (row[5], ==, value);
 }
 
-/* usable bytes, GPUs needed (empty: none is enough), and fits, several or none */
+/* usable bytes, GPUs needed (empty: none is enough), and fits, several or none; a scenario's
+ * cards in catalog order, and for the selected scenario the count of the window's GPU table */
 static void
-check_gpu_row (char   **row,
-               GRegex  *integer)
+check_gpu_row (VcEstimate  *e,
+               char       **row,
+               GRegex      *integer,
+               guint        n_gpu)
 {
+  guint gpu = n_gpu % vc_estimate_get_n_gpus (e);
+
+  g_assert_cmpstr (row[2], ==, vc_estimate_get_gpu (e, gpu)->id);
+  if (g_str_equal (row[1], vc_scenario_id (vc_estimate_get_selected (e)->id)))
+    {
+      const VcGpuFit *fit = vc_estimate_get_gpu_fit (e, gpu);
+      g_autofree char *count = fit->count > 0 ? g_strdup_printf ("%.0f", fit->count) : g_strdup ("");
+
+      g_assert_cmpstr (row[5], ==, count);
+    }
   g_assert_true (g_regex_match (integer, row[4], 0, NULL));
   g_assert_true (*row[5] == '\0' || g_regex_match (integer, row[5], 0, NULL));
   g_assert_true (g_str_equal (row[6], "fits") ? g_str_equal (row[5], "1")
@@ -305,8 +318,7 @@ check_structure (VcEstimate *e,
         check_fit_row (e, row, integer, n_fit++);
       else if (g_str_equal (row[0], "gpu"))
         {
-          check_gpu_row (row, integer);
-          n_gpu++;
+          check_gpu_row (e, row, integer, n_gpu++);
         }
       else
         {
