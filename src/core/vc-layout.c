@@ -63,17 +63,26 @@ vc_layout_is_default (const VcLayout *l)
 /* vLLM's get_pp_indices (vllm/distributed/utils.py): L / PP layers a stage, the remainder one
  * each to the stages before the last, from the last but one backwards (the first and last
  * stages hold the embedding and the head). */
+/* The layers of stage `i` of `pp` in vLLM's partition of `L` layers. */
+static guint
+pp_stage_size (guint L,
+               guint pp,
+               guint i)
+{
+  guint remaining = L % pp;
+
+  /* stages pp - 1 - remaining … pp - 2 take one more: the indices (2pp - k) % pp, k = 2 …
+   * remaining + 1 */
+  return L / pp + (remaining > 0 && i + 1 + remaining >= pp && i + 2 <= pp ? 1 : 0);
+}
+
 void
 vc_layout_pp_partition (guint  L,
                         guint  pp,
                         guint *sizes)
 {
-  guint remaining = L % pp;
-
   for (guint i = 0; i < pp; i++)
-    sizes[i] = L / pp;
-  for (guint i = 2; i < remaining + 2; i++)
-    sizes[(pp + pp - i) % pp]++;
+    sizes[i] = pp_stage_size (L, pp, i);
 }
 
 static gboolean
@@ -288,23 +297,40 @@ typedef struct
   gboolean head;                  /* holds the final norm and the output head */
 } Stage;
 
+/* The dense and sliding-window layers among a stage's: what, with its layer count, the
+ * embedding and the head, tells stages apart. `dense` is the model's leading dense layers. */
+static void
+stage_counts (const VcArch *full,
+              guint         dense,
+              const Stage  *st,
+              guint        *stage_dense,
+              guint        *stage_sliding)
+{
+  *stage_dense = st->first_layer < dense ? MIN (st->n_layers, dense - st->first_layer) : 0;
+  *stage_sliding = 0;
+  if (full->sliding_window > 0)
+    {
+      /* which layers slide is not in VcArch: the busiest case, full-attention layers first */
+      guint full_layers = full->n_layers - full->sliding_window_layers;
+      *stage_sliding = st->n_layers - MIN (st->n_layers, full_layers);
+    }
+}
+
+static guint
+leading_dense_layers (const VcArch *full)
+{
+  return vc_arch_is_moe (full) ? MIN (full->dense_layers, full->n_layers) : 0;
+}
+
 static void
 stage_arch (const VcArch *full,
             const VcArch *shard,
             const Stage  *st,
             VcArch       *out)
 {
-  guint dense = vc_arch_is_moe (full) ? MIN (full->dense_layers, full->n_layers) : 0;
-
   *out = *shard;
   out->n_layers = st->n_layers;
-  out->dense_layers = st->first_layer < dense ? MIN (st->n_layers, dense - st->first_layer) : 0;
-  if (full->sliding_window > 0)
-    {
-      /* which layers slide is not in VcArch: the busiest case, full-attention layers first */
-      guint full_layers = full->n_layers - full->sliding_window_layers;
-      out->sliding_window_layers = st->n_layers - MIN (st->n_layers, full_layers);
-    }
+  stage_counts (full, leading_dense_layers (full), st, &out->dense_layers, &out->sliding_window_layers);
 }
 
 static void
@@ -526,32 +552,40 @@ inference_architecture (const VcInputs *in,
     }
 
   {
-    g_autofree guint *sizes = g_new (guint, l->pp);
-    g_autofree StageCache *cache = g_new0 (StageCache, l->pp);
-    guint n_cached = 0, first = 0;
+    /* at most two layer counts, the first and last stages, and the stages the leading dense
+     * layers end in: a handful of kinds, however many stages */
+    g_autoptr(GArray) cache = g_array_new (FALSE, FALSE, sizeof (StageCache));
+    guint dense = leading_dense_layers (a), first = 0, last_hit = 0;
 
-    vc_layout_pp_partition (a->n_layers, l->pp, sizes);
     for (guint i = 0; i < l->pp; i++)
       {
-        Stage st = { first, sizes[i], i == 0, i == l->pp - 1 };
-        VcArch sa;
+        Stage st = { first, pp_stage_size (a->n_layers, l->pp, i), i == 0, i == l->pp - 1 };
+        guint st_dense, st_sliding;
         StageCache *hit = NULL;
         double total;
 
-        first += sizes[i];
-        stage_arch (a, &c.shard, &st, &sa);
-        for (guint k = 0; k < n_cached && hit == NULL; k++)
-          if (cache[k].stage.n_layers == st.n_layers && cache[k].stage.embedding == st.embedding &&
-              cache[k].stage.head == st.head && cache[k].dense == sa.dense_layers &&
-              cache[k].sliding == sa.sliding_window_layers)
-            hit = &cache[k];
+        first += st.n_layers;
+        stage_counts (a, dense, &st, &st_dense, &st_sliding);
+        /* neighbouring stages are mostly of one kind: the last one found is tried first */
+        for (guint k = 0; k < cache->len && hit == NULL; k++)
+          {
+            StageCache *e = &g_array_index (cache, StageCache, (last_hit + k) % cache->len);
+
+            if (e->stage.n_layers == st.n_layers && e->stage.embedding == st.embedding &&
+                e->stage.head == st.head && e->dense == st_dense && e->sliding == st_sliding)
+              {
+                hit = e;
+                last_hit = (last_hit + k) % cache->len;
+              }
+          }
         if (hit == NULL)
           {
-            hit = &cache[n_cached++];
-            hit->stage = st;
-            hit->dense = sa.dense_layers;
-            hit->sliding = sa.sliding_window_layers;
-            stage_bytes (&c, &st, &hit->bytes);
+            StageCache entry = { st, st_dense, st_sliding, { 0 } };
+
+            stage_bytes (&c, &st, &entry.bytes);
+            g_array_append_val (cache, entry);
+            last_hit = cache->len - 1;
+            hit = &g_array_index (cache, StageCache, last_hit);
           }
 
         total = hit->bytes.weights + hit->bytes.kv + hit->bytes.activations;
