@@ -16,8 +16,6 @@
 
 #include "vc-component-row.h"
 #include "vc-csv.h"
-#include "vc-layout.h"
-#include "vc-engine.h"
 #include "vc-enums.h"
 #include "vc-profile.h"
 #include "vc-report.h"
@@ -190,30 +188,20 @@ add_gpu_row (Writer      *w,
   end_row (w);
 }
 
-/* Every card for one scenario, counted as the GPU table counts: the card's smallest valid
- * layout, in what the engine lets the model use of it. One search for all the cards, so that a
- * layout that several cards try is computed once. */
+/* Every card for one scenario, counted as the GPU table counts. */
 static void
 add_gpu_rows (Writer     *w,
               VcEstimate *estimate,
               guint       scenario_index)
 {
-  const VcInputs *in = vc_estimate_get_inputs (estimate);
   const VcResult *r = vc_estimate_get_result (estimate);
-  const VcScenarioResult *sc = &r->scenarios[scenario_index];
   guint n_gpus = vc_estimate_get_n_gpus (estimate);
-  g_autofree double *capacities = g_new (double, n_gpus);
-  g_autofree VcLayout *layouts = g_new (VcLayout, n_gpus);
-  g_autofree VcLayoutResult *outs = g_new (VcLayoutResult, n_gpus);
-  g_autofree gboolean *found = g_new (gboolean, n_gpus);
+  g_autofree guint *counts = g_new (guint, n_gpus);
 
+  vc_estimate_count_gpus (estimate, scenario_index, counts);
   for (guint g = 0; g < n_gpus; g++)
-    capacities[g] = vc_engine_usable_bytes (in, vc_estimate_get_gpu (estimate, g)->capacity_bytes,
-                                            sc->bytes[VC_COMPONENT_OVERHEAD]);
-  vc_layout_smallest_each (in, r, scenario_index, capacities, n_gpus, layouts, outs, found);
-  for (guint g = 0; g < n_gpus; g++)
-    add_gpu_row (w, vc_scenario_id (sc->id), vc_estimate_get_gpu (estimate, g),
-                 found[g] ? vc_layout_n_gpus (&layouts[g]) : 0);
+    add_gpu_row (w, vc_scenario_id (r->scenarios[scenario_index].id), vc_estimate_get_gpu (estimate, g),
+                 counts[g]);
 }
 
 static void

@@ -206,6 +206,27 @@ update_breakdown (VcEstimate *self)
     }
 }
 
+/* How many of each card scenario `index` takes: what the engine lets the model use of the
+ * card (vLLM's and SGLang's memory share), and the card's smallest valid layout in it
+ * (vc-layout.c), one search for all the cards. The search sets the parallel degrees itself, so
+ * it answers even while the inputs' own layout is impossible. */
+static void
+smallest_layouts (VcEstimate     *self,
+                  guint           index,
+                  double         *capacities,
+                  VcLayout       *layouts,
+                  VcLayoutResult *outs,
+                  gboolean       *found)
+{
+  const VcScenarioResult *sc = &self->result.scenarios[index];
+
+  for (guint i = 0; i < self->n_gpus; i++)
+    capacities[i] = vc_engine_usable_bytes (&self->inputs, vc_estimate_get_gpu (self, i)->capacity_bytes,
+                                            sc->bytes[VC_COMPONENT_OVERHEAD]);
+  vc_layout_smallest_each (&self->inputs, &self->result, index, capacities, self->n_gpus, layouts,
+                           outs, found);
+}
+
 static void
 recompute (VcEstimate *self)
 {
@@ -231,14 +252,7 @@ recompute (VcEstimate *self)
     g_autofree VcLayoutResult *outs = g_new (VcLayoutResult, self->n_gpus);
     g_autofree gboolean *found = g_new (gboolean, self->n_gpus);
 
-    for (guint i = 0; i < self->n_gpus; i++)
-      capacities[i] = vc_engine_usable_bytes (&self->inputs, vc_estimate_get_gpu (self, i)->capacity_bytes,
-                                              sc->bytes[VC_COMPONENT_OVERHEAD]);
-    /* what the engine lets the model use of each card (vLLM's and SGLang's memory share);
-     * "how many" is the smallest valid layout of each card (vc-layout.c); the search sets the
-     * parallel degrees itself, so it answers even while the inputs' own layout is impossible */
-    vc_layout_smallest_each (&self->inputs, &self->result, self->result.selected, capacities,
-                             self->n_gpus, layouts, outs, found);
+    smallest_layouts (self, self->result.selected, capacities, layouts, outs, found);
     for (guint i = 0; i < self->n_gpus; i++)
       {
         VcGpuFit *fit = &self->fits[i];
@@ -1875,5 +1889,36 @@ vc_estimate_get_gpu_fit (VcEstimate *self,
   ensure_computed (self);
   g_return_val_if_fail (gpu_index < self->n_gpus, NULL);
   return &self->fits[gpu_index];
+}
+
+/**
+ * vc_estimate_count_gpus:
+ * @scenario_index: a scenario of the result
+ * @counts: (out caller-allocates) (array): for each GPU of vc_estimate_get_n_gpus(), how many
+ *   of it the scenario takes, as the GPU table counts; 0 when no number of them is enough
+ *
+ * The GPU table's count for any scenario, not only the selected one (the CSV export lists
+ * them all).
+ */
+void
+vc_estimate_count_gpus (VcEstimate *self,
+                        guint       scenario_index,
+                        guint      *counts)
+{
+  g_autofree double *capacities = NULL;
+  g_autofree VcLayout *layouts = NULL;
+  g_autofree VcLayoutResult *outs = NULL;
+  g_autofree gboolean *found = NULL;
+
+  g_return_if_fail (VC_IS_ESTIMATE (self));
+  ensure_computed (self);
+  g_return_if_fail (scenario_index < self->result.n_scenarios);
+  capacities = g_new (double, self->n_gpus);
+  layouts = g_new (VcLayout, self->n_gpus);
+  outs = g_new (VcLayoutResult, self->n_gpus);
+  found = g_new (gboolean, self->n_gpus);
+  smallest_layouts (self, scenario_index, capacities, layouts, outs, found);
+  for (guint i = 0; i < self->n_gpus; i++)
+    counts[i] = found[i] ? vc_layout_n_gpus (&layouts[i]) : 0;
 }
 

@@ -96,6 +96,9 @@ const VcGpu    *vc_estimate_get_gpu            (VcEstimate   *self,
                                                 guint         gpu_index);
 const VcGpuFit *vc_estimate_get_gpu_fit        (VcEstimate   *self,
                                                 guint         gpu_index);
+void            vc_estimate_count_gpus         (VcEstimate   *self,
+                                                guint         scenario_index,
+                                                guint        *counts);
 const VcLayoutResult *vc_estimate_get_layout_result (VcEstimate *self);
 void            vc_estimate_flush              (VcEstimate   *self);
 
