@@ -60,10 +60,9 @@ vc_layout_is_default (const VcLayout *l)
          !l->experts_on_cpu;
 }
 
-/* vLLM's get_pp_indices (vllm/distributed/utils.py): L / PP layers a stage, the remainder one
- * each to the stages before the last, from the last but one backwards (the first and last
- * stages hold the embedding and the head). */
-/* The layers of stage `i` of `pp` in vLLM's partition of `L` layers. */
+/* The layers of stage `i` of `pp`, as vLLM's get_pp_indices (vllm/distributed/utils.py) splits
+ * `L` layers: L / PP layers a stage, the remainder one each to the stages before the last, from
+ * the last but one backwards (the first and last stages hold the embedding and the head). */
 static guint
 pp_stage_size (guint L,
                guint pp,
@@ -76,6 +75,7 @@ pp_stage_size (guint L,
   return L / pp + (remaining > 0 && i + 1 + remaining >= pp && i + 2 <= pp ? 1 : 0);
 }
 
+/* The layers of every stage (pp_stage_size()). */
 void
 vc_layout_pp_partition (guint  L,
                         guint  pp,
