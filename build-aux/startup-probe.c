@@ -130,7 +130,8 @@ main (int   argc,
           /* watched from its creation: every top-level window until one is shown (toolkits
            * also make windows that are never shown, a GDK leader window for one) */
           if (event.type == CreateNotify && window == 0 && event.xcreatewindow.parent == root &&
-              !event.xcreatewindow.override_redirect && n_created < 16)
+              !event.xcreatewindow.override_redirect &&
+              n_created < (int) (sizeof created / sizeof created[0]))
             {
               created[n_created] = event.xcreatewindow.window;
               damages[n_created++] = XDamageCreate (display, event.xcreatewindow.window,

@@ -81,21 +81,21 @@ whole (VcEstimate *e,
 static void
 test_pp_partition (void)
 {
-  guint s[5];
+  static const struct
+  {
+    guint layers, pp, sizes[5];
+  } cases[] = {
+    { 32, 4, { 8, 8, 8, 8 } },
+    { 32, 3, { 11, 11, 10 } },
+    { 22, 4, { 5, 6, 6, 5 } },
+    { 61, 4, { 15, 15, 16, 15 } },
+    { 126, 5, { 25, 25, 25, 26, 25 } },
+  };
 
   /* vLLM's get_pp_indices: the remainder goes to the stages before the last, backwards */
-  vc_layout_pp_partition (32, 4, s);
-  g_assert_cmpuint (s[0], ==, 8); g_assert_cmpuint (s[3], ==, 8);
-  vc_layout_pp_partition (32, 3, s);
-  g_assert_cmpuint (s[0], ==, 11); g_assert_cmpuint (s[1], ==, 11); g_assert_cmpuint (s[2], ==, 10);
-  vc_layout_pp_partition (22, 4, s);
-  g_assert_cmpuint (s[0], ==, 5); g_assert_cmpuint (s[1], ==, 6);
-  g_assert_cmpuint (s[2], ==, 6); g_assert_cmpuint (s[3], ==, 5);
-  vc_layout_pp_partition (61, 4, s);
-  g_assert_cmpuint (s[0], ==, 15); g_assert_cmpuint (s[1], ==, 15);
-  g_assert_cmpuint (s[2], ==, 16); g_assert_cmpuint (s[3], ==, 15);
-  vc_layout_pp_partition (126, 5, s);
-  g_assert_cmpuint (s[3], ==, 26); g_assert_cmpuint (s[4], ==, 25);
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    for (guint i = 0; i < cases[c].pp; i++)
+      g_assert_cmpuint (vc_layout_pp_stage_size (cases[c].layers, cases[c].pp, i), ==, cases[c].sizes[i]);
 }
 
 /* Under PP nothing is replicated in an untied model: stages add up to the whole exactly */

@@ -1913,6 +1913,13 @@ vc_estimate_count_gpus (VcEstimate *self,
   g_return_if_fail (VC_IS_ESTIMATE (self));
   ensure_computed (self);
   g_return_if_fail (scenario_index < self->result.n_scenarios);
+  if (scenario_index == self->result.selected)
+    {
+      /* the table's own, already counted */
+      for (guint i = 0; i < self->n_gpus; i++)
+        counts[i] = (guint) self->fits[i].count;
+      return;
+    }
   capacities = g_new (double, self->n_gpus);
   layouts = g_new (VcLayout, self->n_gpus);
   outs = g_new (VcLayoutResult, self->n_gpus);

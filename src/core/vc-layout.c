@@ -63,26 +63,16 @@ vc_layout_is_default (const VcLayout *l)
 /* The layers of stage `i` of `pp`, as vLLM's get_pp_indices (vllm/distributed/utils.py) splits
  * `L` layers: L / PP layers a stage, the remainder one each to the stages before the last, from
  * the last but one backwards (the first and last stages hold the embedding and the head). */
-static guint
-pp_stage_size (guint L,
-               guint pp,
-               guint i)
+guint
+vc_layout_pp_stage_size (guint L,
+                         guint pp,
+                         guint i)
 {
   guint remaining = L % pp;
 
   /* stages pp - 1 - remaining … pp - 2 take one more: the indices (2pp - k) % pp, k = 2 …
    * remaining + 1 */
   return L / pp + (remaining > 0 && i + 1 + remaining >= pp && i + 2 <= pp ? 1 : 0);
-}
-
-/* The layers of every stage (pp_stage_size()). */
-void
-vc_layout_pp_partition (guint  L,
-                        guint  pp,
-                        guint *sizes)
-{
-  for (guint i = 0; i < pp; i++)
-    sizes[i] = pp_stage_size (L, pp, i);
 }
 
 static gboolean
@@ -555,28 +545,24 @@ inference_architecture (const VcInputs *in,
     /* at most two layer counts, the first and last stages, and the stages the leading dense
      * layers end in: a handful of kinds, however many stages */
     g_autoptr(GArray) cache = g_array_new (FALSE, FALSE, sizeof (StageCache));
-    guint dense = leading_dense_layers (a), first = 0, last_hit = 0;
+    guint dense = leading_dense_layers (a), first = 0;
 
     for (guint i = 0; i < l->pp; i++)
       {
-        Stage st = { first, pp_stage_size (a->n_layers, l->pp, i), i == 0, i == l->pp - 1 };
+        Stage st = { first, vc_layout_pp_stage_size (a->n_layers, l->pp, i), i == 0, i == l->pp - 1 };
         guint st_dense, st_sliding;
         StageCache *hit = NULL;
         double total;
 
         first += st.n_layers;
         stage_counts (a, dense, &st, &st_dense, &st_sliding);
-        /* neighbouring stages are mostly of one kind: the last one found is tried first */
         for (guint k = 0; k < cache->len && hit == NULL; k++)
           {
-            StageCache *e = &g_array_index (cache, StageCache, (last_hit + k) % cache->len);
+            StageCache *e = &g_array_index (cache, StageCache, k);
 
             if (e->stage.n_layers == st.n_layers && e->stage.embedding == st.embedding &&
                 e->stage.head == st.head && e->dense == st_dense && e->sliding == st_sliding)
-              {
-                hit = e;
-                last_hit = (last_hit + k) % cache->len;
-              }
+              hit = e;
           }
         if (hit == NULL)
           {
@@ -584,8 +570,7 @@ inference_architecture (const VcInputs *in,
 
             stage_bytes (&c, &st, &entry.bytes);
             g_array_append_val (cache, entry);
-            last_hit = cache->len - 1;
-            hit = &g_array_index (cache, StageCache, last_hit);
+            hit = &g_array_index (cache, StageCache, cache->len - 1);
           }
 
         total = hit->bytes.weights + hit->bytes.kv + hit->bytes.activations;

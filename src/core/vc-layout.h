@@ -37,9 +37,9 @@ typedef struct
 guint    vc_layout_n_gpus        (const VcLayout *layout);
 guint    vc_layout_zero_stage    (VcSharding      sharding);
 gboolean vc_layout_is_default    (const VcLayout *layout);
-void     vc_layout_pp_partition  (guint           n_layers,
+guint    vc_layout_pp_stage_size (guint           n_layers,
                                   guint           pp,
-                                  guint          *sizes);
+                                  guint           stage);
 gboolean vc_layout_check         (const VcInputs *inputs,
                                   GError        **error);
 gboolean vc_layout_input_applies (const char     *property,

@@ -11,6 +11,7 @@
 
 #include "vc-csv.h"
 #include "vc-enums.h"
+#include "vc-estimator.h"
 #include "vc-profile.h"
 #include "vc-report.h"
 #include "vc-test-util.h"
@@ -317,9 +318,7 @@ check_structure (VcEstimate *e,
       else if (g_str_equal (row[0], "fit"))
         check_fit_row (e, row, integer, n_fit++);
       else if (g_str_equal (row[0], "gpu"))
-        {
-          check_gpu_row (e, row, integer, n_gpu++);
-        }
+        check_gpu_row (e, row, integer, n_gpu++);
       else
         {
           g_assert_cmpstr (row[0], ==, "input");
@@ -362,6 +361,48 @@ test_structure (void)
     {
       g_autoptr(VcEstimate) e = golden_cases[i].make ();
       check_structure (e, golden_cases[i].unit);
+    }
+}
+
+/* Every scenario's count of a card is what the window's GPU table shows once that scenario is
+ * the one chosen (the weight precision chooses it): Llama 3.1 405B, whose cards need pipeline
+ * stages, and a model with a dense MLP in its first MoE layers. */
+static void
+test_gpu_counts_per_scenario (void)
+{
+  static const char *presets[] = { "llama-3.1-405b", "deepseek-r1" };
+  static const VcPrecision precisions[] = { VC_PRECISION_BF16, VC_PRECISION_INT8, VC_PRECISION_INT4 };
+
+  for (guint p = 0; p < G_N_ELEMENTS (presets); p++)
+    {
+      g_autoptr(VcEstimate) e = vc_estimate_new ();
+      g_autofree guint *counts = NULL;
+      guint n_gpus;
+
+      g_object_set (e, "preset", presets[p], "method", VC_METHOD_ARCHITECTURE, "seq", 8192, NULL);
+      n_gpus = vc_estimate_get_n_gpus (e);
+      counts = g_new (guint, n_gpus);
+      for (guint s = 0; s < vc_estimate_get_result (e)->n_scenarios; s++)
+        {
+          g_autoptr(VcEstimate) chosen = vc_estimate_new ();
+          VcScenario id = vc_estimate_get_result (e)->scenarios[s].id;
+          guint differ = 0;
+
+          vc_estimate_count_gpus (e, s, counts);
+          vc_estimate_copy_inputs (chosen, e);
+          for (guint k = 0; k < G_N_ELEMENTS (precisions); k++)
+            if (vc_precision_inference_scenario (precisions[k]) == id)
+              g_object_set (chosen, "precision", precisions[k], NULL);
+          g_assert_cmpint (vc_estimate_get_selected (chosen)->id, ==, id);
+          for (guint g = 0; g < n_gpus; g++)
+            {
+              g_assert_cmpfloat (counts[g], ==, vc_estimate_get_gpu_fit (chosen, g)->count);
+              differ += counts[g] != vc_estimate_get_gpu_fit (e, g)->count;
+            }
+          /* the scenarios do take other counts: the check is not of one scenario thrice */
+          if (s != vc_estimate_get_result (e)->selected)
+            g_assert_cmpuint (differ, >, 0);
+        }
     }
 }
 
@@ -520,6 +561,7 @@ main (int   argc,
     }
   g_test_add_func ("/csv/golden/cli", test_golden_cli);
   g_test_add_func ("/csv/structure", test_structure);
+  g_test_add_func ("/csv/gpu-counts-per-scenario", test_gpu_counts_per_scenario);
   g_test_add_func ("/csv/header-and-quoting", test_header_and_quoting);
   g_test_add_func ("/csv/injection", test_injection);
   g_test_add_func ("/csv/locale/fr", test_french_locale);
