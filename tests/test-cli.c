@@ -291,6 +291,22 @@ test_extremes (void)
   g_assert_null (strstr (r.out, ": nan"));
   g_assert_null (strstr (r.out, ": inf"));
   g_assert_null (strstr (r.out, ": -"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+
+  /* batch 10⁶ × 10⁸ tokens: 136,718,750,018,… bytes, in exabytes rather than "136719 PB" */
+  run_cli (&r, "--batch", "1000000", "--seq", "100000000", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "KV cache          68.4\u00a0EB   50 %"));
+  g_assert_nonnull (strstr (r.out, "Total              137\u00a0EB"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+
+  /* and a million such requests: 68.4 yottabytes (59.3 EiB × 10⁶ in binary units) */
+  run_cli (&r, "--batch", "1000000", "--seq", "100000000", "--concurrency", "1000000", "--unit", "gib", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Total            56.5\u00a0YiB"));
+  g_assert_null (strstr (r.out, "× 10"));
 }
 
 /* each GPU of the JSON gives its bandwidth and speed; null for a card typed in, whose figures

@@ -10,6 +10,7 @@
 #include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-formula.h"
+#include "vc-units.h"
 
 static void
 count_cb (gpointer  instance,
@@ -308,6 +309,32 @@ test_gpu_fits (void)
   g_assert_true (some_fit && some_not);
 }
 
+/* Sizes keep three significant digits and a unit up to yottabytes; the compact form is left
+ * for what lies beyond (README, "GPU sizes") */
+static void
+test_size_format (void)
+{
+  static const struct { double bytes; VcUnit unit; const char *text; } cases[] = {
+    { 999, VC_UNIT_GB, "999 bytes" },
+    { 999.6e3, VC_UNIT_GB, "1.00\u00a0MB" },
+    { 1341890000000, VC_UNIT_GB, "1.34\u00a0TB" },
+    { 136718750000000000000.0, VC_UNIT_GB, "137\u00a0EB" },
+    { 1.5e22, VC_UNIT_GB, "15.0\u00a0ZB" },
+    { 6.8359375e25, VC_UNIT_GB, "68.4\u00a0YB" },
+    { 999.4e24, VC_UNIT_GB, "999\u00a0YB" },
+    { 1e31, VC_UNIT_GB, "1.00 × 10⁷\u00a0YB" },
+    { 119.0 * 1152921504606846976.0, VC_UNIT_GIB, "119\u00a0EiB" },
+    { 6.8359375e25, VC_UNIT_GIB, "56.5\u00a0YiB" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = vc_format_size (cases[i].bytes, cases[i].unit);
+
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -322,5 +349,6 @@ main (int   argc,
   g_test_add_func ("/estimate/breakdown-and-selection", test_breakdown_and_selection);
   g_test_add_func ("/estimate/copy-inputs", test_copy_inputs);
   g_test_add_func ("/estimate/gpu-fits", test_gpu_fits);
+  g_test_add_func ("/estimate/size-format", test_size_format);
   return g_test_run ();
 }

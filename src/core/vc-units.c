@@ -234,17 +234,22 @@ vc_format_number (double value)
   return format_significant (value);
 }
 
-/* At least three significant digits ("8.30 GB", "18.8 GB", "1.37 TB"), the locale's decimal
- * separator and unit names ("Go", "Gio" in French), a no-break space between. Past the
- * largest unit the figure takes the compact form ("7.32 × 10¹⁰ PB"). Below 1 kB: bytes. */
+/* At least three significant digits ("8.30 GB", "18.8 GB", "1.37 TB", "137 EB"), the locale's
+ * decimal separator and unit names ("Go", "Gio" in French), a no-break space between. Past the
+ * largest unit, a million yottabytes, the figure takes the compact form ("1.00 × 10⁶ YB").
+ * Below 1 kB: bytes. */
 char *
 vc_format_size (double bytes,
                 VcUnit unit)
 {
   /* TRANSLATORS: sizes; keep the no-break space before the unit, and translate the unit as
    * GLib does (GB is "Go" in French) */
-  static const char *const si[] = { N_("%s kB"), N_("%s MB"), N_("%s GB"), N_("%s TB"), N_("%s PB") };
-  static const char *const iec[] = { N_("%s KiB"), N_("%s MiB"), N_("%s GiB"), N_("%s TiB"), N_("%s PiB") };
+  static const char *const si[] = {
+    N_("%s kB"), N_("%s MB"), N_("%s GB"), N_("%s TB"), N_("%s PB"), N_("%s EB"), N_("%s ZB"), N_("%s YB")
+  };
+  static const char *const iec[] = {
+    N_("%s KiB"), N_("%s MiB"), N_("%s GiB"), N_("%s TiB"), N_("%s PiB"), N_("%s EiB"), N_("%s ZiB"), N_("%s YiB")
+  };
   double base = unit == VC_UNIT_GIB ? 1024.0 : 1000.0;
   const char *const *names = unit == VC_UNIT_GIB ? iec : si;
   g_autofree char *number = NULL;

@@ -172,6 +172,19 @@ test_binary_units_french (void)
   /* 18.8e9 bytes = 17.5 GiB */
   assert_contains (r.out, "* Inférence (16" NBSP "bits)              17,5" NBSP "Gio\n");
   assert_lacks (r.out, "GiB");
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+
+  /* exaoctets and yobioctets: "137 Eo", "56,5 Yio" */
+  run_vramcalc (&r, "fr_FR.UTF-8", "--batch", "1000000", "--seq", "100000000", NULL);
+  g_assert_true (run_succeeded (&r));
+  assert_contains (r.out, "  Total              137" NBSP "Eo\n");
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+  run_vramcalc (&r, "fr_FR.UTF-8", "--batch", "1000000", "--seq", "100000000", "--concurrency", "1000000",
+                "--unit", "gib", NULL);
+  g_assert_true (run_succeeded (&r));
+  assert_contains (r.out, "  Total            56,5" NBSP "Yio\n");
 }
 
 /* French plurals: "2 GPU" (invariable), English "2 GPUs". */
