@@ -210,21 +210,49 @@ update_breakdown (VcEstimate *self)
  * card (vLLM's and SGLang's memory share), and the card's smallest valid layout in it
  * (vc-layout.c), one search for all the cards. The search sets the parallel degrees itself, so
  * it answers even while the inputs' own layout is impossible. */
+typedef struct
+{
+  double *capacities;
+  VcLayout *layouts;
+  VcLayoutResult *outs;
+  gboolean *found;
+} SmallestLayouts;
+
 static void
-smallest_layouts (VcEstimate     *self,
-                  guint           index,
-                  double         *capacities,
-                  VcLayout       *layouts,
-                  VcLayoutResult *outs,
-                  gboolean       *found)
+smallest_layouts_clear (SmallestLayouts *s)
+{
+  g_clear_pointer (&s->capacities, g_free);
+  g_clear_pointer (&s->layouts, g_free);
+  g_clear_pointer (&s->outs, g_free);
+  g_clear_pointer (&s->found, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SmallestLayouts, smallest_layouts_clear)
+
+static void
+smallest_layouts (VcEstimate      *self,
+                  guint            index,
+                  SmallestLayouts *s)
 {
   const VcScenarioResult *sc = &self->result.scenarios[index];
 
+  s->capacities = g_new (double, self->n_gpus);
+  s->layouts = g_new (VcLayout, self->n_gpus);
+  s->outs = g_new (VcLayoutResult, self->n_gpus);
+  s->found = g_new (gboolean, self->n_gpus);
   for (guint i = 0; i < self->n_gpus; i++)
-    capacities[i] = vc_engine_usable_bytes (&self->inputs, vc_estimate_get_gpu (self, i)->capacity_bytes,
-                                            sc->bytes[VC_COMPONENT_OVERHEAD]);
-  vc_layout_smallest_each (&self->inputs, &self->result, index, capacities, self->n_gpus, layouts,
-                           outs, found);
+    s->capacities[i] = vc_engine_usable_bytes (&self->inputs, vc_estimate_get_gpu (self, i)->capacity_bytes,
+                                               sc->bytes[VC_COMPONENT_OVERHEAD]);
+  vc_layout_smallest_each (&self->inputs, &self->result, index, s->capacities, self->n_gpus,
+                           s->layouts, s->outs, s->found);
+}
+
+/* how many of card `i`: 0 when no number of them is enough */
+static guint
+smallest_count (const SmallestLayouts *s,
+                guint                  i)
+{
+  return s->found[i] ? vc_layout_n_gpus (&s->layouts[i]) : 0;
 }
 
 static void
@@ -247,22 +275,20 @@ recompute (VcEstimate *self)
   self->layout_ok = vc_layout_compute (&self->inputs, &self->result, self->result.selected,
                                        &self->layout, NULL);
   {
-    g_autofree double *capacities = g_new (double, self->n_gpus);
-    g_autofree VcLayout *layouts = g_new (VcLayout, self->n_gpus);
-    g_autofree VcLayoutResult *outs = g_new (VcLayoutResult, self->n_gpus);
-    g_autofree gboolean *found = g_new (gboolean, self->n_gpus);
+    g_auto(SmallestLayouts) smallest = { 0 };
 
-    smallest_layouts (self, self->result.selected, capacities, layouts, outs, found);
+    smallest_layouts (self, self->result.selected, &smallest);
     for (guint i = 0; i < self->n_gpus; i++)
       {
         VcGpuFit *fit = &self->fits[i];
+        gboolean found = smallest.found[i];
 
         vc_estimator_fit_gpu (&self->inputs, &self->result, sc, vc_estimate_get_gpu (self, i)->capacity_bytes, fit);
-        fit->layout = found[i] ? layouts[i] : self->inputs.layout;
-        fit->count = found[i] ? vc_layout_n_gpus (&layouts[i]) : 0;
-        if (found[i])
-          fit->per_gpu_bytes = outs[i].total;
-        fit->fits = found[i] && fit->count == 1 && outs[i].total <= capacities[i];
+        fit->layout = found ? smallest.layouts[i] : self->inputs.layout;
+        fit->count = smallest_count (&smallest, i);
+        if (found)
+          fit->per_gpu_bytes = smallest.outs[i].total;
+        fit->fits = found && fit->count == 1 && smallest.outs[i].total <= smallest.capacities[i];
       }
   }
 
@@ -1905,10 +1931,7 @@ vc_estimate_count_gpus (VcEstimate *self,
                         guint       scenario_index,
                         guint      *counts)
 {
-  g_autofree double *capacities = NULL;
-  g_autofree VcLayout *layouts = NULL;
-  g_autofree VcLayoutResult *outs = NULL;
-  g_autofree gboolean *found = NULL;
+  g_auto(SmallestLayouts) smallest = { 0 };
 
   g_return_if_fail (VC_IS_ESTIMATE (self));
   ensure_computed (self);
@@ -1920,12 +1943,7 @@ vc_estimate_count_gpus (VcEstimate *self,
         counts[i] = (guint) self->fits[i].count;
       return;
     }
-  capacities = g_new (double, self->n_gpus);
-  layouts = g_new (VcLayout, self->n_gpus);
-  outs = g_new (VcLayoutResult, self->n_gpus);
-  found = g_new (gboolean, self->n_gpus);
-  smallest_layouts (self, scenario_index, capacities, layouts, outs, found);
+  smallest_layouts (self, scenario_index, &smallest);
   for (guint i = 0; i < self->n_gpus; i++)
-    counts[i] = found[i] ? vc_layout_n_gpus (&layouts[i]) : 0;
+    counts[i] = smallest_count (&smallest, i);
 }
-
