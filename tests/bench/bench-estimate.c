@@ -8,6 +8,8 @@
 #include "vc-catalog.h"
 #include "vc-estimator.h"
 
+#include "bench-util.h"
+
 #define BATCH 2000
 #define ROUNDS 101
 
@@ -38,15 +40,7 @@ time_one_estimate (const VcInputs *in,
         }
       samples[round] = (g_get_monotonic_time () - start) * 1000.0 / BATCH;
     }
-  /* median by insertion sort: ROUNDS is small */
-  for (guint i = 1; i < ROUNDS; i++)
-    for (guint j = i; j > 0 && samples[j - 1] > samples[j]; j--)
-      {
-        double t = samples[j];
-        samples[j] = samples[j - 1];
-        samples[j - 1] = t;
-      }
-  return samples[ROUNDS / 2];
+  return bench_sort_median (samples, ROUNDS);
 }
 
 int

@@ -13,6 +13,8 @@
 #include "vc-estimate.h"
 #include "vc-report.h"
 
+#include "bench-util.h"
+
 #define ROUNDS 9
 
 typedef char *(*Export) (VcEstimate *estimate);
@@ -21,15 +23,6 @@ static char *
 export_csv (VcEstimate *estimate)
 {
   return vc_csv_export (estimate, VC_UNIT_GB, NULL);
-}
-
-static int
-compare (const void *a,
-         const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
 }
 
 /* the export of a new estimate, computed beforehand: nothing an earlier export cached */
@@ -55,8 +48,7 @@ time_export (const char *preset,
       samples[round] = (g_get_monotonic_time () - start) / 1000.0;
       g_assert_nonnull (text);
     }
-  qsort (samples, ROUNDS, sizeof samples[0], compare);
-  return samples[ROUNDS / 2];
+  return bench_sort_median (samples, ROUNDS);
 }
 
 int

@@ -9,6 +9,8 @@
 #include "vc-catalog.h"
 #include "vc-layout.h"
 
+#include "bench-util.h"
+
 #define ROUNDS 31
 
 static volatile double sink;
@@ -41,14 +43,7 @@ time_layouts (const VcInputs *in,
         sink += found[g] ? outs[g].total : 0;
       samples[round] = (double) (g_get_monotonic_time () - start);
     }
-  for (guint i = 1; i < ROUNDS; i++)
-    for (guint j = i; j > 0 && samples[j - 1] > samples[j]; j--)
-      {
-        double t = samples[j];
-        samples[j] = samples[j - 1];
-        samples[j - 1] = t;
-      }
-  return samples[ROUNDS / 2];
+  return bench_sort_median (samples, ROUNDS);
 }
 
 int

@@ -14,18 +14,12 @@
 #include "vc-estimate.h"
 #include "vc-report.h"
 
+#include "bench-util.h"
+
 #define ROUNDS 5
 #define GOAL_US 1000.0
 
 static volatile double sink;
-
-static int
-compare (gconstpointer a,
-         gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
 
 int
 main (void)
@@ -65,8 +59,7 @@ main (void)
           n_tables++;
         }
 
-  g_array_sort (times, compare);
-  median = g_array_index (times, double, times->len / 2);
+  median = bench_sort_median ((double *) times->data, times->len);
   slowest = g_array_index (times, double, times->len - 1);
   printf ("gpu_table_with_solver_us_median=%.0f\n", median);
   printf ("gpu_table_with_solver_us_slowest=%.0f\n", slowest);
