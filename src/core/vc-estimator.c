@@ -698,6 +698,69 @@ from_source (const VcInputs *in)
   return in->mode == VC_MODE_INFERENCE && in->source_weights_bytes > 0 && in->source_parameters > 0;
 }
 
+/* The bytes of vc_estimator_inventory() for a precision, from the same builders, without
+ * allocating (the solver computes estimates by the thousand). */
+static double
+inventory_bytes (const VcInputs *in,
+                 VcPrecision     p)
+{
+  double bits = p == VC_PRECISION_INT4 ? INT4_BITS : vc_precision_bits (p);
+
+  if (from_source (in) && p == in->source_precision)
+    return in->source_weights_bytes;
+  if (vc_precision_is_gguf (p))
+    {
+      VcGgufRecipe recipe;
+
+      vc_quant_gguf_recipe (&in->arch, p, &recipe);
+      return recipe.bytes;
+    }
+  if (vc_precision_is_format (p))
+    return vc_quant_format_weights (&in->arch, p);
+  if (vc_precision_is_float (p))
+    return vc_inventory_arch_bytes (&in->arch, vc_precision_bytes (p), vc_precision_bytes (p));
+  return vc_inventory_arch_bytes (&in->arch, bits / 8.0, 2.0);
+}
+
+/* The weights of one inference scenario, tensor by tensor (a new reference): the model files'
+ * tensors at their own precision, llama.cpp's recipe for a GGUF format, the 4-bit formats'
+ * layout, or the architecture's tensors at the precision's bytes (linear layers at 8 or 4 bits,
+ * the rest in 16, when quantized). A profile keeps the files' bytes but not their tensors:
+ * the architecture's tensors then stand for them, scaled to those bytes exactly. */
+VcInventory *
+vc_estimator_inventory (const VcInputs *in,
+                        VcScenario      id)
+{
+  VcPrecision p = inference_precision_of (id, in->precision);
+  double bits = p == VC_PRECISION_INT4 ? INT4_BITS : vc_precision_bits (p);
+  VcInventory *inv;
+
+  if (from_source (in) && p == in->source_precision)
+    {
+      VcInventory *src = in->source_inventory;
+
+      if (src != NULL && vc_inventory_bytes (src) == in->source_weights_bytes &&
+          vc_inventory_get_n_layers (src) == in->arch.n_layers)
+        return vc_inventory_ref (src);
+    }
+  if (vc_precision_is_gguf (p))
+    inv = vc_quant_gguf_inventory (&in->arch, p);
+  else if (vc_precision_is_format (p))
+    inv = vc_quant_format_inventory (&in->arch, p);
+  else if (vc_precision_is_float (p))
+    inv = vc_inventory_new_for_arch (&in->arch, vc_precision_bytes (p), vc_precision_bytes (p));
+  else
+    inv = vc_inventory_new_for_arch (&in->arch, bits / 8.0, 2.0);
+  if (from_source (in) && p == in->source_precision && vc_inventory_bytes (inv) > 0)
+    {
+      VcInventory *scaled = vc_inventory_new_scaled (inv, in->source_weights_bytes / vc_inventory_bytes (inv));
+
+      vc_inventory_unref (inv);
+      inv = scaled;
+    }
+  return inv;
+}
+
 static void
 architecture (const VcInputs *in,
               VcResult       *res)
@@ -724,30 +787,17 @@ architecture (const VcInputs *in,
       if (in->mode == VC_MODE_INFERENCE)
         {
           VcPrecision p = inference_precision_of (sc->id, in->precision);
-          gboolean quantized = !vc_precision_is_float (p);
           double bits = p == VC_PRECISION_INT4 ? INT4_BITS : vc_precision_bits (p);
 
+          /* the inventory's total, without building it (vc_estimator_inventory()) */
+          sc->bytes[VC_COMPONENT_WEIGHTS] = inventory_bytes (in, p);
           sc->weight_bits = bits;
-          sc->bytes[VC_COMPONENT_WEIGHTS] = stored_weights (&s, bits, quantized, vc_precision_bytes (p));
-          if (vc_precision_is_gguf (p))
-            {
-              /* llama.cpp's recipe: each tensor at the type it would get */
-              VcGgufRecipe recipe;
-
-              vc_quant_gguf_recipe (&in->arch, p, &recipe);
-              sc->bytes[VC_COMPONENT_WEIGHTS] = recipe.bytes;
-              sc->weight_bits = recipe.bytes * 8.0 / s.counts.total;
-            }
-          else if (vc_precision_is_format (p))
-            {
-              sc->bytes[VC_COMPONENT_WEIGHTS] = vc_quant_format_weights (&in->arch, p);
-              sc->weight_bits = sc->bytes[VC_COMPONENT_WEIGHTS] * 8.0 / s.counts.total;
-            }
+          if (vc_precision_is_format (p))
+            sc->weight_bits = sc->bytes[VC_COMPONENT_WEIGHTS] * 8.0 / s.counts.total;
           sc->weights_from_source = FALSE;
           if (from_source (in) && p == in->source_precision)
             {
               /* the checkpoint's own precision: its tensors' bytes, exactly */
-              sc->bytes[VC_COMPONENT_WEIGHTS] = in->source_weights_bytes;
               sc->weight_bits = in->source_weights_bytes * 8.0 / in->source_parameters;
               sc->weights_from_source = TRUE;
             }

@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "vc-arch.h"
+#include "vc-inventory.h"
 #include "vc-types.h"
 
 G_BEGIN_DECLS
@@ -55,6 +56,9 @@ typedef struct
   double source_parameters;
   double source_active_parameters;
   VcPrecision source_precision;
+  /* the model files' tensors (borrowed from the estimate; NULL: none were read, or a profile
+   * kept their bytes only); used when their total is source_weights_bytes */
+  VcInventory *source_inventory;
   gboolean llama_cpp;              /* the model runs in llama.cpp (a GGUF): its compute buffer
                                     * stands for the activations; follows the source format */
   VcLayout layout;                 /* GPUs and host memory: applied by vc-layout.c */
@@ -107,6 +111,8 @@ gboolean vc_component_applies     (const VcInputs *inputs,
 double   vc_inputs_overhead_bytes (const VcInputs *inputs);
 void     vc_estimator_compute     (const VcInputs *inputs,
                                    VcResult       *result);
+VcInventory *vc_estimator_inventory (const VcInputs *inputs,
+                                     VcScenario      scenario);
 double   vc_estimator_per_gpu_bytes (const VcInputs         *inputs,
                                      const VcScenarioResult *scenario,
                                      double                  count);

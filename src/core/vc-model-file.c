@@ -821,7 +821,7 @@ size_quantization_config (VcModelFile   *self,
     return TRUE;
   if (!vc_quant_config_weights (json_node_get_object (q), &self->arch,
                                 g_strcmp0 (dtype, "float32") == 0 ? 4.0 : 2.0,
-                                shown, &bytes, &precision, &label, error))
+                                shown, &bytes, &precision, &label, NULL, error))
     return FALSE;
   self->weights_bytes = bytes;
   self->has_precision = TRUE;

@@ -222,11 +222,11 @@ for_each_tensor (const VcArch *a,
 
   emit_m (f, data, KIND_TOKEN_EMBD, 0, h, V, FALSE, "model.embed_tokens");
   if (a->max_positions > 0)
-    emit (f, data, KIND_F32, 0, h, a->max_positions, FALSE);
+    emit_m (f, data, KIND_F32, 0, h, a->max_positions, FALSE, "@positions");
   if (!a->tied_embeddings)
     emit_m (f, data, KIND_OUTPUT, 0, h, V, FALSE, "lm_head");
   for (guint n = 0; n < norm; n++)
-    emit (f, data, KIND_F32, 0, h, 1, FALSE);              /* output_norm (and its bias) */
+    emit_m (f, data, KIND_F32, 0, h, 1, FALSE, "@output_norm");    /* and its bias */
 
   for (guint i = 0; i < a->n_layers; i++)
     {
@@ -239,13 +239,13 @@ for_each_tensor (const VcArch *a,
           if (a->q_lora_rank > 0)
             {
               emit_m (f, data, KIND_LINEAR, i, h, a->q_lora_rank, FALSE, "self_attn.q_a_proj");
-              emit (f, data, KIND_F32, i, a->q_lora_rank, 1, FALSE);
+              emit_m (f, data, KIND_F32, i, a->q_lora_rank, 1, FALSE, "self_attn.q_a_layernorm");
               emit_m (f, data, KIND_LINEAR, i, a->q_lora_rank, heads * qk, FALSE, "self_attn.q_b_proj");
             }
           else
             emit_m (f, data, KIND_ATTN_Q, i, h, heads * qk, FALSE, "self_attn.q_proj");
           emit_m (f, data, KIND_LINEAR, i, h, a->kv_lora_rank + a->qk_rope_head_dim, FALSE, "self_attn.kv_a_proj_with_mqa");
-          emit (f, data, KIND_F32, i, a->kv_lora_rank, 1, FALSE);
+          emit_m (f, data, KIND_F32, i, a->kv_lora_rank, 1, FALSE, "self_attn.kv_a_layernorm");
           emit_m (f, data, KIND_LINEAR, i, a->kv_lora_rank, heads * (a->qk_nope_head_dim + a->v_head_dim), FALSE, "self_attn.kv_b_proj");
           emit_m (f, data, KIND_ATTN_OUTPUT, i, heads * a->v_head_dim, h, FALSE, "self_attn.o_proj");
         }
@@ -257,9 +257,9 @@ for_each_tensor (const VcArch *a,
           emit_m (f, data, KIND_ATTN_OUTPUT, i, heads * d, h, FALSE, "self_attn.o_proj");
           if (a->qkv_bias)
             {
-              emit (f, data, KIND_F32, i, heads * d, 1, FALSE);
-              emit (f, data, KIND_F32, i, kv * d, 1, FALSE);
-              emit (f, data, KIND_F32, i, kv * d, 1, FALSE);
+              emit_m (f, data, KIND_F32, i, heads * d, 1, FALSE, "self_attn.q_proj.bias");
+              emit_m (f, data, KIND_F32, i, kv * d, 1, FALSE, "self_attn.k_proj.bias");
+              emit_m (f, data, KIND_F32, i, kv * d, 1, FALSE, "self_attn.v_proj.bias");
             }
           if (a->o_bias)
             emit (f, data, KIND_F32, i, h, 1, FALSE);
@@ -279,7 +279,7 @@ for_each_tensor (const VcArch *a,
           emit_m (f, data, KIND_FFN_UP, i, h, I, FALSE, "mlp.up_proj");
           emit_m (f, data, KIND_FFN_DOWN, i, I, h, FALSE, "mlp.down_proj");
           if (a->mlp_bias)
-            emit (f, data, KIND_F32, i, (a->gated_mlp ? 2 * I : I) + h, 1, FALSE);
+            emit_m (f, data, KIND_F32, i, (a->gated_mlp ? 2 * I : I) + h, 1, FALSE, "mlp.bias");
         }
       else
         {
@@ -287,9 +287,9 @@ for_each_tensor (const VcArch *a,
           double Ie = a->expert_intermediate_size ? a->expert_intermediate_size : a->intermediate_size;
           double Is = a->shared_intermediate_size ? a->shared_intermediate_size : a->n_shared_experts * Ie;
 
-          emit (f, data, KIND_F32, i, h, E, FALSE);                 /* router */
+          emit_m (f, data, KIND_F32, i, h, E, FALSE, "mlp.gate");
           if (a->router_bias)
-            emit (f, data, KIND_F32, i, E, 1, FALSE);
+            emit_m (f, data, KIND_F32, i, E, 1, FALSE, "mlp.gate.e_score_correction_bias");
           if (a->gated_mlp)
             emit_n (f, data, KIND_FFN_GATE, i, h, Ie * E, TRUE, E, "mlp.experts.gate_proj");
           emit_n (f, data, KIND_FFN_UP, i, h, Ie * E, TRUE, E, "mlp.experts.up_proj");
@@ -303,10 +303,60 @@ for_each_tensor (const VcArch *a,
               emit_m (f, data, KIND_FFN_UP, i, h, Is, FALSE, "mlp.shared_experts.up_proj");
               emit_m (f, data, KIND_FFN_DOWN, i, Is, h, FALSE, "mlp.shared_experts.down_proj");
               if (a->shared_expert_gate)
-                emit (f, data, KIND_F32, i, h, 1, FALSE);
+                emit_m (f, data, KIND_F32, i, h, 1, FALSE, "mlp.shared_expert_gate");
             }
         }
     }
+}
+
+/* The inventory's role of an enumerated tensor (vc-inventory.h). */
+static VcTensorRole
+tensor_role (const Tensor *t)
+{
+  const char *m = t->module ? t->module : "";
+
+  switch (t->kind)
+    {
+    case KIND_TOKEN_EMBD: return VC_TENSOR_EMBEDDING;
+    case KIND_OUTPUT: return VC_TENSOR_HEAD;
+    case KIND_ATTN_Q:
+    case KIND_ATTN_OUTPUT: return VC_TENSOR_ATTENTION;
+    case KIND_ATTN_K:
+    case KIND_ATTN_V: return VC_TENSOR_ATTENTION_KV;
+    case KIND_FFN_GATE:
+    case KIND_FFN_UP:
+    case KIND_FFN_DOWN: return t->expert ? VC_TENSOR_EXPERTS : VC_TENSOR_MLP;
+    case KIND_LINEAR:
+      return strstr (m, "_a_proj") ? VC_TENSOR_LATENT : VC_TENSOR_ATTENTION;
+    case KIND_F32:
+    default:
+      if (t->expert)
+        return VC_TENSOR_EXPERTS;
+      if (g_str_equal (m, "@positions"))
+        return VC_TENSOR_POSITIONS;
+      if (g_str_equal (m, "@output_norm"))
+        return VC_TENSOR_OUTPUT_NORM;
+      if (g_str_has_suffix (m, "_a_layernorm"))
+        return VC_TENSOR_LATENT;
+      if (g_str_equal (m, "self_attn.q_proj.bias"))
+        return VC_TENSOR_ATTENTION;
+      if (g_str_has_prefix (m, "self_attn.k_proj") || g_str_has_prefix (m, "self_attn.v_proj"))
+        return VC_TENSOR_ATTENTION_KV;
+      if (g_str_has_prefix (m, "mlp.gate") || g_str_equal (m, "mlp.shared_expert_gate"))
+        return VC_TENSOR_ROUTER;
+      if (g_str_equal (m, "mlp.bias"))
+        return VC_TENSOR_MLP;
+      return VC_TENSOR_NORM;
+    }
+}
+
+static void
+inventory_add (VcInventory  *inv,
+               const Tensor *t,
+               double        bytes)
+{
+  if (inv != NULL)
+    vc_inventory_add (inv, tensor_role (t), (int) t->layer, t->ne0 * t->rows, bytes);
 }
 
 /* ---- GGUF ---------------------------------------------------------------------------------------- */
@@ -321,6 +371,7 @@ typedef struct
   guint n_expert;
   gboolean is_70b;
   VcGgufRecipe *recipe;
+  VcInventory *inv;                /* NULL: totals only */
 } Recipe;
 
 static gboolean
@@ -429,12 +480,14 @@ recipe_tensor (const Tensor *t,
   r->recipe->type_bytes[type] += bytes;
   r->recipe->bytes += bytes;
   r->recipe->elements += t->ne0 * t->rows;
+  inventory_add (r->inv, t, bytes);
 }
 
-void
-vc_quant_gguf_recipe (const VcArch *arch,
-                      VcPrecision   precision,
-                      VcGgufRecipe *recipe)
+static void
+gguf_recipe (const VcArch *arch,
+             VcPrecision   precision,
+             VcGgufRecipe *recipe,
+             VcInventory  *inv)
 {
   Recipe r = {
     .arch = arch,
@@ -446,11 +499,31 @@ vc_quant_gguf_recipe (const VcArch *arch,
     /* llama-model.cpp: LLM_TYPE_70B is the 80-layer Llama with grouped KV heads */
     .is_70b = arch->n_layers == 80 && arch->hidden_size == 8192 && arch->n_kv_heads < arch->n_heads,
     .recipe = recipe,
+    .inv = inv,
   };
 
   memset (recipe, 0, sizeof *recipe);
   g_return_if_fail (vc_precision_is_gguf (precision));
   for_each_tensor (arch, recipe_tensor, &r);
+}
+
+void
+vc_quant_gguf_recipe (const VcArch *arch,
+                      VcPrecision   precision,
+                      VcGgufRecipe *recipe)
+{
+  gguf_recipe (arch, precision, recipe, NULL);
+}
+
+VcInventory *
+vc_quant_gguf_inventory (const VcArch *arch,
+                         VcPrecision   precision)
+{
+  VcGgufRecipe recipe;
+  VcInventory *inv = vc_inventory_new (arch);
+
+  gguf_recipe (arch, precision, &recipe, inv);
+  return inv;
 }
 
 /* ---- GPTQ, AWQ, MXFP4, NF4 ------------------------------------------------------------------- */
@@ -460,13 +533,27 @@ typedef struct
   VcPrecision precision;
   gboolean moe;
   double bytes;
+  VcInventory *inv;
 } Format;
+
+static void format_bytes (const Tensor *t,
+                          Format       *f);
 
 static void
 format_tensor (const Tensor *t,
                gpointer      data)
 {
   Format *f = data;
+  double before = f->bytes;
+
+  format_bytes (t, f);
+  inventory_add (f->inv, t, f->bytes - before);
+}
+
+static void
+format_bytes (const Tensor *t,
+              Format       *f)
+{
   double n = t->ne0 * t->rows;
   gboolean linear = t->kind >= KIND_ATTN_Q && t->kind <= KIND_LINEAR;
 
@@ -503,11 +590,22 @@ double
 vc_quant_format_weights (const VcArch *arch,
                          VcPrecision   precision)
 {
-  Format f = { precision, vc_arch_is_moe (arch), 0 };
+  Format f = { precision, vc_arch_is_moe (arch), 0, NULL };
 
   g_return_val_if_fail (vc_precision_is_format (precision) && !vc_precision_is_gguf (precision), 0);
   for_each_tensor (arch, format_tensor, &f);
   return f.bytes;
+}
+
+VcInventory *
+vc_quant_format_inventory (const VcArch *arch,
+                           VcPrecision   precision)
+{
+  Format f = { precision, vc_arch_is_moe (arch), 0, vc_inventory_new (arch) };
+
+  g_return_val_if_fail (vc_precision_is_format (precision) && !vc_precision_is_gguf (precision), NULL);
+  for_each_tensor (arch, format_tensor, &f);
+  return f.inv;
 }
 
 /* ---- quantization_config ---------------------------------------------------------------------- */
@@ -969,6 +1067,7 @@ typedef struct
   QuantConfig *q;
   double float_bytes;
   double bytes;
+  VcInventory *inv;
 } ConfigSize;
 
 static gboolean
@@ -1019,11 +1118,24 @@ module_skipped (QuantConfig  *q,
   return skipped;
 }
 
+static void config_bytes (const Tensor *t,
+                          ConfigSize   *c);
+
 static void
 config_tensor (const Tensor *t,
                gpointer      data)
 {
   ConfigSize *c = data;
+  double before = c->bytes;
+
+  config_bytes (t, c);
+  inventory_add (c->inv, t, c->bytes - before);
+}
+
+static void
+config_bytes (const Tensor *t,
+              ConfigSize   *c)
+{
   QuantConfig *q = c->q;
   double n = t->ne0 * t->rows;
   double in = t->ne0, out_rows = t->rows, m = t->modules;
@@ -1108,10 +1220,12 @@ vc_quant_config_weights (JsonObject    *qc,
                          double        *bytes,
                          VcPrecision   *precision,
                          char         **label,
+                         VcInventory  **inventory,
                          GError       **error)
 {
   g_auto(QuantConfig) q = { 0 };
-  ConfigSize c = { &q, float_bytes, 0 };
+  g_autoptr(VcInventory) inv = vc_inventory_new (arch);
+  ConfigSize c = { &q, float_bytes, 0, inv };
   const char *method;
 
   g_return_val_if_fail (qc != NULL && arch != NULL, FALSE);
@@ -1157,5 +1271,7 @@ vc_quant_config_weights (JsonObject    *qc,
         *label = g_strdup (method);
     }
   *bytes = c.bytes;
+  if (inventory)
+    *inventory = g_steal_pointer (&inv);
   return TRUE;
 }

@@ -14,6 +14,7 @@
 
 #include "vc-arch.h"
 #include "vc-gguf.h"
+#include "vc-inventory.h"
 #include "vc-types.h"
 
 G_BEGIN_DECLS
@@ -44,9 +45,15 @@ void     vc_quant_gguf_recipe        (const VcArch   *arch,
                                       VcPrecision     precision,
                                       VcGgufRecipe   *recipe);
 
+/* The same tensors in an inventory, each with its role (vc-inventory.h). */
+VcInventory *vc_quant_gguf_inventory (const VcArch   *arch,
+                                      VcPrecision     precision);
+
 /* The weights' bytes at a non-GGUF quantized format (GPTQ, AWQ, MXFP4, NF4) for `arch`. */
 double   vc_quant_format_weights     (const VcArch   *arch,
                                       VcPrecision     precision);
+VcInventory *vc_quant_format_inventory (const VcArch *arch,
+                                        VcPrecision   precision);
 
 /* A config.json's quantization_config: whether its method and settings are understood (fp8,
  * fbgemm_fp8, gptq, awq, bitsandbytes, mxfp4, compressed-tensors), else a refusal naming the
@@ -56,7 +63,8 @@ gboolean vc_quant_config_check       (JsonObject     *quantization_config,
                                       GError        **error);
 /* The bytes the checkpoint's weights take as quantization_config stores them, for `arch`
  * (16-bit parts at float_bytes each); its precision, and a short label ("gptq 4-bit, group
- * 128"). Modules a skip list names that the architecture does not have are refused. */
+ * 128"), and each tensor in an inventory (NULL: not wanted). Modules a skip list names that the
+ * architecture does not have are refused. */
 gboolean vc_quant_config_weights     (JsonObject     *quantization_config,
                                       const VcArch   *arch,
                                       double          float_bytes,
@@ -64,6 +72,7 @@ gboolean vc_quant_config_weights     (JsonObject     *quantization_config,
                                       double         *bytes,
                                       VcPrecision    *precision,
                                       char          **label,
+                                      VcInventory   **inventory,
                                       GError        **error);
 
 G_END_DECLS
