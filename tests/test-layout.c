@@ -374,17 +374,31 @@ test_grad_accum (void)
   g_assert_cmpfloat (lr->total, ==, sc->total + round (sc->gradient_bytes));
 }
 
-/* llama.cpp -ngl: the last N layers on the GPU, the output layer when N exceeds them, the
- * token embedding always in system RAM; KV follows its layer */
+/* llama.cpp -ngl N (src/llama-model.cpp, load_tensors: i_gpu_start = max(n_layer + 1 − N, 0),
+ * the output being layer n_layer): the output layer and the last N − 1 repeating layers on the
+ * GPU, the token embedding always in system RAM; KV follows its layer */
 static void
 test_gpu_layers (void)
 {
   g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "gpu-layers", "16", NULL);
   const VcLayoutResult *lr = layout_of (e);
 
-  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==, 16 * L8_LAYER * 2);
-  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_KV_CACHE], ==, 16 * L8_KV_LAYER);
-  g_assert_cmpfloat (lr->host_bytes, ==, (16 * L8_LAYER + 2 * L8_VOCAB + 4096) * 2 + 16 * L8_KV_LAYER);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==, (15 * L8_LAYER + L8_VOCAB + 4096) * 2);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_KV_CACHE], ==, 15 * L8_KV_LAYER);
+  g_assert_cmpfloat (lr->host_bytes, ==, (17 * L8_LAYER + L8_VOCAB) * 2 + 17 * L8_KV_LAYER);
+
+  /* -ngl 1: the output layer alone */
+  g_object_set (e, "gpu-layers", 1, NULL);
+  lr = layout_of (e);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==, (L8_VOCAB + 4096) * 2);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_KV_CACHE], ==, 0);
+  g_assert_cmpfloat (lr->host_bytes, ==, (32 * L8_LAYER + L8_VOCAB) * 2 + 32 * L8_KV_LAYER);
+
+  /* -ngl 32 of 33: the first repeating layer stays on the CPU */
+  g_object_set (e, "gpu-layers", 32, NULL);
+  lr = layout_of (e);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==, (31 * L8_LAYER + L8_VOCAB + 4096) * 2);
+  g_assert_cmpfloat (lr->host_bytes, ==, (L8_LAYER + L8_VOCAB) * 2 + L8_KV_LAYER);
 
   g_object_set (e, "gpu-layers", 33, NULL);
   lr = layout_of (e);

@@ -639,6 +639,7 @@ vc_estimate_finalize (GObject *object)
   g_free (self->preset);
   g_free (self->model_name);
   g_strfreev (self->model_not_understood);
+  g_clear_pointer (&self->inputs.source_inventory, vc_inventory_unref);
   g_free (self->source_format);
   g_free (self->source_quantization);
   G_OBJECT_CLASS (vc_estimate_parent_class)->finalize (object);
@@ -1114,6 +1115,29 @@ vc_estimate_set_model (VcEstimate   *self,
                 NULL);
   vc_estimate_set_model_name (self, name);
   g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* The model files' tensors (vc-inventory.h), which the layouts partition while the weights
+ * are the files' bytes (source-weights-bytes). NULL: none; a profile keeps their bytes only. */
+void
+vc_estimate_set_source_inventory (VcEstimate  *self,
+                                  VcInventory *inventory)
+{
+  g_return_if_fail (VC_IS_ESTIMATE (self));
+
+  if (self->inputs.source_inventory == inventory)
+    return;
+  g_clear_pointer (&self->inputs.source_inventory, vc_inventory_unref);
+  if (inventory)
+    self->inputs.source_inventory = vc_inventory_ref (inventory);
+  invalidate (self);
+}
+
+VcInventory *
+vc_estimate_get_source_inventory (VcEstimate *self)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  return self->inputs.source_inventory;
 }
 
 void
@@ -1627,8 +1651,9 @@ vc_estimate_copy_inputs (VcEstimate *self,
   g_free (self->preset);
   self->preset = g_strdup (source->preset);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESET]);
-  /* what an imported model's estimate is not exact about goes with the model */
+  /* what an imported model's estimate is not exact about goes with the model, and its tensors */
   vc_estimate_set_model_not_understood (self, (const char * const *) source->model_not_understood);
+  vc_estimate_set_source_inventory (self, source->inputs.source_inventory);
   g_object_thaw_notify (G_OBJECT (self));
 }
 

@@ -42,6 +42,9 @@ void            vc_estimate_set_model_name     (VcEstimate   *self,
 const char * const *vc_estimate_get_model_not_understood (VcEstimate *self);
 void            vc_estimate_set_model_not_understood (VcEstimate         *self,
                                                       const char * const *parts);
+void            vc_estimate_set_source_inventory (VcEstimate  *self,
+                                                  VcInventory *inventory);
+VcInventory    *vc_estimate_get_source_inventory (VcEstimate  *self);
 void            vc_estimate_set_architecture   (VcEstimate   *self,
                                                 const VcArch *arch);
 void            vc_estimate_set_model          (VcEstimate   *self,

@@ -346,26 +346,13 @@ run (const VcInputs   *in,
   g_assert_not_reached ();
 }
 
-static double
-weights_of (const VcInputs *in,
-            const VcArch   *arch,
-            VcScenario      id)
-{
-  VcScenarioResult sc;
-
-  run (in, arch, in->concurrency, id, &sc);
-  return sc.bytes[VC_COMPONENT_WEIGHTS];
-}
-
 typedef struct
 {
   const VcInputs *in;
   VcScenario id;
   VcArch shard;
   guint concurrency;              /* per data-parallel replica */
-  double w0;                      /* weights of the shard with no layers: embedding, head, norm */
-  double embedding, head, final_norm;
-  double linear_bytes, other_bytes;
+  VcInventory *inv;               /* the scenario's tensors, which the stages partition */
 } Ctx;
 
 static void
@@ -373,51 +360,34 @@ ctx_init (Ctx            *c,
           const VcInputs *in,
           VcScenario      id)
 {
-  VcArch a;
-  double tied, bare, untied;
-  VcScenarioResult sc;
-
   c->in = in;
   c->id = id;
   shard_arch (in, &c->shard);
   c->concurrency = (in->concurrency + in->layout.dp - 1) / in->layout.dp;
-
-  a = c->shard;
-  a.n_layers = 0;
-  a.dense_layers = 0;
-  a.sliding_window_layers = 0;
-  c->w0 = weights_of (in, &a, id);
-  a.tied_embeddings = TRUE;
-  tied = weights_of (in, &a, id);
-  a.tied_embeddings = FALSE;
-  untied = weights_of (in, &a, id);
-  a.tied_embeddings = TRUE;
-  a.vocab_size = 0;
-  a.max_positions = 0;
-  bare = weights_of (in, &a, id);
-  c->final_norm = bare;
-  c->embedding = tied - bare;
-  c->head = untied - tied;
-
-  /* bytes per parameter as the estimator stores them: 8/4-bit formats quantize the linear
-   * layers only, keeping norms, biases and embeddings in 16 bits */
-  run (in, &c->shard, c->concurrency, id, &sc);
-  c->linear_bytes = sc.weight_bits / 8.0;
-  c->other_bytes = sc.weight_bits < 16 ? 2.0 : sc.weight_bits / 8.0;
+  c->inv = vc_estimator_inventory (in, id);
 }
 
-/* Routed experts of the MoE layers in `arch`, in bytes (llama.cpp's ffn_*_exps tensors). */
-static double
-expert_bytes (const Ctx    *c,
-              const VcArch *arch)
+static void
+ctx_clear (Ctx *c)
 {
-  const VcArch *a = arch;
-  double e = expert_size (a);
-  double n_moe = vc_arch_is_moe (a) ? a->n_layers - MIN (a->dense_layers, a->n_layers) : 0;
-  double linear = (a->gated_mlp ? 3.0 : 2.0) * a->hidden_size * e;
-  double bias = a->mlp_bias ? (a->gated_mlp ? 2.0 : 1.0) * e + a->hidden_size : 0;
+  g_clear_pointer (&c->inv, vc_inventory_unref);
+}
 
-  return n_moe * a->n_experts * (linear * c->linear_bytes + bias * c->other_bytes);
+/* One GPU of a stage: its layers, the embedding on the first stage, the final norm and head on
+ * the last; a tied embedding needs its own copy as the head on a last stage without the
+ * embedding (vLLM's and Megatron's pipelines). */
+static VcShard
+stage_shard (const Ctx   *c,
+             const Stage *st)
+{
+  const VcLayout *l = &c->in->layout;
+  VcShard s = {
+    .tp = l->tp, .ep = l->ep, .first_layer = st->first_layer, .n_layers = st->n_layers,
+    .input = st->embedding, .output = st->head,
+    .embedding_copy = c->in->arch.tied_embeddings && st->head && !st->embedding,
+  };
+
+  return s;
 }
 
 typedef struct
@@ -434,25 +404,15 @@ stage_bytes (const Ctx   *c,
   const VcArch *a = &in->arch;
   VcArch sa;
   VcScenarioResult sc;
-  double n_moe;
+
+  VcShard shard = stage_shard (c, st);
 
   stage_arch (a, &c->shard, st, &sa);
   run (in, &sa, c->concurrency, c->id, &sc);
   out->kv = sc.bytes[VC_COMPONENT_KV_CACHE];
-
-  /* the layers, then what the stage holds besides them; a tied embedding needs its own copy on
-   * a last stage without the embedding (vLLM's and Megatron's pipelines, llama.cpp's output) */
-  out->weights = sc.bytes[VC_COMPONENT_WEIGHTS] - c->w0;
-  if (st->embedding)
-    out->weights += c->embedding;
-  if (st->head)
-    out->weights += c->final_norm + (a->tied_embeddings && st->embedding ? 0 : c->head);
-  /* the router stays whole under EP: each GPU holds all E rows, not E/EP */
-  n_moe = vc_arch_is_moe (a) ? sa.n_layers - MIN (sa.dense_layers, sa.n_layers) : 0;
-  if (sa.n_experts < a->n_experts)
-    out->weights += n_moe * (a->n_experts - sa.n_experts) *
-                    ((double) a->hidden_size * c->linear_bytes + (a->router_bias ? c->other_bytes : 0));
-  out->experts = expert_bytes (c, &sa);
+  out->weights = vc_inventory_shard_bytes (c->inv, &shard);
+  shard.roles = VC_TENSOR_ROLE_BIT (VC_TENSOR_EXPERTS);
+  out->experts = vc_inventory_shard_bytes (c->inv, &shard);
 
   /* logits only where the head is, gathered whole (vLLM's LogitsProcessor gathers the
    * vocabulary-parallel logits) */
@@ -494,6 +454,50 @@ typedef struct
   StageBytes bytes;
 } StageCache;
 
+/* llama.cpp's partial offload (src/llama-model.cpp, load_tensors): the output counts as layer
+ * n_layer, and -ngl N puts the layers from i_gpu_start = max(n_layer + 1 − N, 0) on the GPU:
+ * the output (final norm and head, or a duplicate of a tied token embedding) and the last
+ * N − 1 repeating layers. The input layer, the token embedding, always stays on the CPU ("very
+ * little benefit to offloading the input layer"). KV follows its layer; with exps=CPU the
+ * routed experts of the GPU's layers move to system RAM. A multimodal projector (mmproj) is
+ * loaded on the GPU. */
+static void
+llama_cpp_offload (const Ctx      *c,
+                   double          overhead,
+                   VcLayoutResult *out)
+{
+  const VcLayout *l = &c->in->layout;
+  const VcArch *a = &c->in->arch;
+  guint L = a->n_layers;
+  guint n = l->gpu_layers > 0 ? MIN (l->gpu_layers, L + 1) : L + 1;
+  guint start = L + 1 - n;
+  Stage gpu = { start, L - start, FALSE, TRUE };
+  Stage cpu = { 0, start, TRUE, FALSE };
+  guint32 all = (1u << VC_N_TENSOR_ROLES) - 1, encoder = VC_TENSOR_ROLE_BIT (VC_TENSOR_ENCODER);
+  VcShard gs = { 1, 1, start, L - start, FALSE, TRUE, a->tied_embeddings, all & ~encoder };
+  VcShard cs = { 1, 1, 0, start, TRUE, FALSE, FALSE, all & ~encoder };
+  VcShard es = { 1, 1, 0, 0, TRUE, FALSE, FALSE, encoder };
+  StageBytes gb, cb = { 0 };
+
+  stage_bytes (c, &gpu, &gb);
+  if (start > 0)
+    stage_bytes (c, &cpu, &cb);
+  gb.weights = vc_inventory_shard_bytes (c->inv, &gs) + vc_inventory_shard_bytes (c->inv, &es);
+  out->host_bytes = vc_inventory_shard_bytes (c->inv, &cs) + cb.kv;
+  if (l->experts_on_cpu)
+    {
+      gs.roles = VC_TENSOR_ROLE_BIT (VC_TENSOR_EXPERTS);
+      gs.embedding_copy = FALSE;
+      gb.weights -= vc_inventory_shard_bytes (c->inv, &gs);
+      out->host_bytes += vc_inventory_shard_bytes (c->inv, &gs);
+    }
+  out->bytes[VC_COMPONENT_WEIGHTS] = gb.weights;
+  out->bytes[VC_COMPONENT_KV_CACHE] = gb.kv;
+  out->bytes[VC_COMPONENT_ACTIVATIONS] = gb.activations;
+  out->bytes[VC_COMPONENT_OVERHEAD] = overhead;
+  memcpy (out->all_bytes, out->bytes, sizeof out->bytes);
+}
+
 static void
 inference_architecture (const VcInputs *in,
                         VcScenario      id,
@@ -510,34 +514,8 @@ inference_architecture (const VcInputs *in,
 
   if (l->gpu_layers > 0 || l->experts_on_cpu)
     {
-      /* llama.cpp: the last N repeating layers on the GPU, the output layer too when N exceeds
-       * them; the token embedding always in system RAM. KV follows its layer. */
-      guint L = a->n_layers;
-      guint g = l->gpu_layers > 0 ? MIN (l->gpu_layers, L) : L;
-      gboolean head_on_gpu = l->gpu_layers == 0 || l->gpu_layers > L;
-      Stage gpu = { L - g, g, FALSE, head_on_gpu };
-      Stage cpu = { 0, L - g, TRUE, !head_on_gpu };
-      StageBytes gb, cb = { 0 };
-
-      stage_bytes (&c, &gpu, &gb);
-      if (g < L || !head_on_gpu)
-        {
-          stage_bytes (&c, &cpu, &cb);
-          out->host_bytes = cb.weights + cb.kv;
-        }
-      else
-        /* every layer on the GPU: the token embedding alone stays in system RAM */
-        out->host_bytes = c.embedding;
-      if (l->experts_on_cpu)
-        {
-          gb.weights -= gb.experts;
-          out->host_bytes += gb.experts;
-        }
-      out->bytes[VC_COMPONENT_WEIGHTS] = gb.weights;
-      out->bytes[VC_COMPONENT_KV_CACHE] = gb.kv;
-      out->bytes[VC_COMPONENT_ACTIVATIONS] = gb.activations;
-      out->bytes[VC_COMPONENT_OVERHEAD] = overhead;
-      memcpy (out->all_bytes, out->bytes, sizeof out->bytes);
+      llama_cpp_offload (&c, overhead, out);
+      ctx_clear (&c);
       return;
     }
 
@@ -589,6 +567,7 @@ inference_architecture (const VcInputs *in,
           }
       }
   }
+  ctx_clear (&c);
 }
 
 /* The rule of thumb knows neither heads nor layers: TP × PP GPUs split weights, KV cache and

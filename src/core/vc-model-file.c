@@ -60,6 +60,7 @@ struct _VcModelFile
   guint64 max_context;
   gboolean has_precision;
   VcPrecision precision;
+  VcInventory *inventory;          /* the tensors read; NULL: none (a bare config.json) */
 };
 
 G_DEFINE_FINAL_TYPE (VcModelFile, vc_model_file, G_TYPE_OBJECT)
@@ -114,6 +115,7 @@ vc_model_file_finalize (GObject *object)
   g_free (self->name);
   g_free (self->warning);
   g_clear_object (&self->config);
+  g_clear_pointer (&self->inventory, vc_inventory_unref);
   G_OBJECT_CLASS (vc_model_file_parent_class)->finalize (object);
 }
 
@@ -360,6 +362,8 @@ load_safetensors (VcModelFile   *self,
   double params = 0, expert_params = 0;
   guint64 dominant = 0;
   VcStDtype dominant_dtype = VC_ST_DTYPE_BF16;
+  g_autoptr(VcInventory) inv = NULL;
+  const VcArch *arch;
 
   self->config = vc_hf_config_new_for_file (config_file, cancellable, error);
   if (self->config == NULL)
@@ -370,15 +374,21 @@ load_safetensors (VcModelFile   *self,
   if (!vc_safetensors_read_folder (&st, folder, cancellable, error))
     return FALSE;
 
+  arch = vc_hf_config_get_arch (self->config);
+  inv = vc_inventory_new (arch);
   g_hash_table_iter_init (&iter, st.tensors);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       const VcStTensor *t = value;
       double p = tensor_parameters (key, t, &q);
+      int layer;
+      VcTensorRole role;
 
       if (p < 0)
         return fail (error, shown, _("tensor “%s” is %s, packed in a way quantization_config (quant_method “%s”) does not describe"),
                      (char *) key, vc_st_dtype_name (t->dtype), q.method ? q.method : "none");
+      role = vc_tensor_role_for_hf_name (key, arch->n_layers, &layer);
+      vc_inventory_add (inv, role, layer, p, (double) t->bytes);
       params += p;
       if (is_expert_tensor (key))
         expert_params += p;
@@ -399,6 +409,8 @@ load_safetensors (VcModelFile   *self,
   self->n_tensors = st.n_tensors;
   self->file_bytes = st.file_bytes;
   self->weights_bytes = (double) st.tensor_bytes;
+  vc_inventory_seal (inv);
+  self->inventory = g_steal_pointer (&inv);
   self->parameters = params;
   self->active_parameters = params;
   if (vc_arch_is_moe (&self->arch) && self->arch.n_experts > 0)
@@ -781,8 +793,19 @@ load_gguf (VcModelFile   *self,
       if (strstr (t->name, "_exps.") != NULL)
         expert_elements += (double) t->elements;
     }
-  return read_gguf_arch (&m, names, &a, error) &&
-         set_from_gguf (self, &m, &a, expert_elements, error);
+  if (!read_gguf_arch (&m, names, &a, error) || !set_from_gguf (self, &m, &a, expert_elements, error))
+    return FALSE;
+  self->inventory = vc_inventory_new (&self->arch);
+  for (guint i = 0; i < g.tensors->len; i++)
+    {
+      VcGgufTensor *t = g.tensors->pdata[i];
+      int layer;
+      VcTensorRole role = vc_tensor_role_for_gguf_name (t->name, self->arch.n_layers, &layer);
+
+      vc_inventory_add (self->inventory, role, layer, (double) t->elements, (double) t->bytes);
+    }
+  vc_inventory_seal (self->inventory);
+  return TRUE;
 }
 
 /* ---- a config.json's quantization_config --------------------------------------------------------- */
@@ -799,6 +822,7 @@ size_quantization_config (VcModelFile   *self,
   g_autofree char *shown = NULL;
   g_autofree char *label = NULL;
   const char *dtype = vc_hf_config_get_torch_dtype (self->config);
+  g_autoptr(VcInventory) inv = NULL;
   JsonNode *q;
   double bytes;
   VcPrecision precision;
@@ -821,9 +845,11 @@ size_quantization_config (VcModelFile   *self,
     return TRUE;
   if (!vc_quant_config_weights (json_node_get_object (q), &self->arch,
                                 g_strcmp0 (dtype, "float32") == 0 ? 4.0 : 2.0,
-                                shown, &bytes, &precision, &label, NULL, error))
+                                shown, &bytes, &precision, &label, &inv, error))
     return FALSE;
   self->weights_bytes = bytes;
+  g_clear_pointer (&self->inventory, vc_inventory_unref);
+  self->inventory = g_steal_pointer (&inv);
   self->has_precision = TRUE;
   self->precision = precision;
   g_free (self->quantization);
@@ -1193,6 +1219,7 @@ vc_model_file_apply (VcModelFile *self,
                 NULL);
   if (self->has_precision && tensors)
     g_object_set (estimate, "source-precision", self->precision, "precision", self->precision, NULL);
+  vc_estimate_set_source_inventory (estimate, tensors ? self->inventory : NULL);
   if (g_str_equal (self->format, "gguf"))
     g_object_set (estimate, "kv-precision", VC_PRECISION_FP16, NULL);
   g_object_thaw_notify (G_OBJECT (estimate));
