@@ -105,3 +105,24 @@ vc_test_component_bytes (JsonObject *report,
     }
   return -1;
 }
+
+/* The sparse GGUF and safetensors fixtures of tests/model-files, written by make-fixtures.py
+ * into a new scratch folder (the caller removes it). */
+char *
+vc_test_make_model_fixtures (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *script = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "model-files", "make-fixtures.py", NULL);
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *err = NULL;
+  char *fixtures = vc_test_make_tmpdir ("vc-model-files");
+  const char *args[] = { python, script, fixtures, NULL };
+  int status = 0;
+
+  g_assert_nonnull (python);
+  g_assert_true (g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status, &error));
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("make-fixtures.py failed: %s", err);
+  return fixtures;
+}

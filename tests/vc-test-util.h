@@ -16,5 +16,6 @@ gint64 vc_test_component_bytes (JsonObject      *report,
                                 const char      *id);
 char *vc_test_make_tmpdir  (const char         *prefix);
 void  vc_test_remove_tree  (const char         *path);
+char *vc_test_make_model_fixtures (void);
 
 G_END_DECLS

@@ -472,18 +472,20 @@ llama_cpp_offload (const Ctx      *c,
   guint n = l->gpu_layers > 0 ? MIN (l->gpu_layers, L + 1) : L + 1;
   guint start = L + 1 - n;
   Stage gpu = { start, L - start, FALSE, TRUE };
-  Stage cpu = { 0, start, TRUE, FALSE };
   guint32 all = (1u << VC_N_TENSOR_ROLES) - 1, encoder = VC_TENSOR_ROLE_BIT (VC_TENSOR_ENCODER);
   VcShard gs = { 1, 1, start, L - start, FALSE, TRUE, a->tied_embeddings, all & ~encoder };
   VcShard cs = { 1, 1, 0, start, TRUE, FALSE, FALSE, all & ~encoder };
   VcShard es = { 1, 1, 0, 0, TRUE, FALSE, FALSE, encoder };
-  StageBytes gb, cb = { 0 };
+  Stage whole = { 0, L, TRUE, TRUE };
+  StageBytes gb, wb = { 0 };
 
   stage_bytes (c, &gpu, &gb);
+  /* the CPU's layers keep the rest of the cache: which layers slide is not in VcArch, and each
+   * stage alone takes its busiest case, so the whole model's cache less the GPU's */
   if (start > 0)
-    stage_bytes (c, &cpu, &cb);
+    stage_bytes (c, &whole, &wb);
   gb.weights = vc_inventory_shard_bytes (c->inv, &gs) + vc_inventory_shard_bytes (c->inv, &es);
-  out->host_bytes = vc_inventory_shard_bytes (c->inv, &cs) + cb.kv;
+  out->host_bytes = vc_inventory_shard_bytes (c->inv, &cs) + MAX (0.0, wb.kv - gb.kv);
   if (l->experts_on_cpu)
     {
       gs.roles = VC_TENSOR_ROLE_BIT (VC_TENSOR_EXPERTS);

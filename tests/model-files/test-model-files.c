@@ -729,25 +729,11 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *script = NULL;
-  g_autofree char *python = NULL;
-  g_autoptr(GError) error = NULL;
-  int status = 0, result;
+  int result;
 
   g_test_init (&argc, &argv, NULL);
 
-  fixtures = vc_test_make_tmpdir ("vc-model-files-XXXXXX");
-  script = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "model-files", "make-fixtures.py", NULL);
-  python = g_find_program_in_path ("python3");
-  g_assert_nonnull (python);
-  {
-    const char *args[] = { python, script, fixtures, NULL };
-    g_autofree char *err = NULL;
-
-    g_assert_true (g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status, &error));
-    if (!g_spawn_check_wait_status (status, NULL))
-      g_error ("make-fixtures.py failed: %s", err);
-  }
+  fixtures = vc_test_make_model_fixtures ();
 
   g_test_add_func ("/model-files/gguf/exact", test_gguf_exact);
   g_test_add_func ("/model-files/gguf/model", test_gguf_model);
