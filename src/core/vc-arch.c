@@ -314,7 +314,9 @@ vc_arch_count_params (const VcArch  *arch,
   counts->other = L_attn * attn_other + L * layer_norms + n_dense_layers * dense_other
                   + n_moe_layers * moe_other + norm_params (arch, h) + arch->encoder_params;
   counts->total = counts->embedding + counts->head + counts->linear + counts->other;
-  counts->active = counts->total;
+  /* what one decoded token reads: not the vision or audio encoder, which runs on an image's
+   * prefill (it stays in the weights and the total) */
+  counts->active = counts->total - arch->encoder_params;
   if (vc_arch_is_moe (arch))
     {
       double idle = arch->n_experts - MIN (arch->experts_per_token, arch->n_experts);

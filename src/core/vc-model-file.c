@@ -359,7 +359,7 @@ load_safetensors (VcModelFile   *self,
   g_autofree char *shown = g_file_get_parse_name (folder);
   GHashTableIter iter;
   gpointer key, value;
-  double params = 0, expert_params = 0;
+  double params = 0, expert_params = 0, encoder_params = 0;
   guint64 dominant = 0;
   VcStDtype dominant_dtype = VC_ST_DTYPE_BF16;
   g_autoptr(VcInventory) inv = NULL;
@@ -390,6 +390,8 @@ load_safetensors (VcModelFile   *self,
       role = vc_tensor_role_for_hf_name (key, arch->n_layers, &layer);
       vc_inventory_add (inv, role, layer, p, (double) t->bytes);
       params += p;
+      if (role == VC_TENSOR_ENCODER)
+        encoder_params += p;
       if (is_expert_tensor (key))
         expert_params += p;
     }
@@ -412,7 +414,7 @@ load_safetensors (VcModelFile   *self,
   vc_inventory_seal (inv);
   self->inventory = g_steal_pointer (&inv);
   self->parameters = params;
-  self->active_parameters = params;
+  self->active_parameters = params - encoder_params;
   if (vc_arch_is_moe (&self->arch) && self->arch.n_experts > 0)
     self->active_parameters = params - expert_params * (1.0 - (double) self->arch.experts_per_token / self->arch.n_experts);
   if (q.method)
