@@ -569,7 +569,23 @@ test_cli (void)
       {
         JsonObject *g = json_array_get_object_element (gpus, i);
         if (g_str_equal (json_object_get_string_member (g, "id"), "rtx-4090"))
-          g_assert_cmpstr (json_object_get_string_member (g, "layout"), ==, "1 × RTX 4090");
+          {
+            /* one shape for a layout: the top level's object, and the display text beside it */
+            JsonObject *gl = json_object_get_object_member (g, "layout");
+
+            g_assert_cmpstr (json_object_get_string_member (g, "layout_text"), ==, "1 × RTX 4090");
+            g_assert_cmpint (json_object_get_int_member (gl, "tp"), ==, 1);
+            g_assert_cmpint (json_object_get_int_member (gl, "gpus"), ==, 1);
+            g_assert_cmpuint (json_object_get_size (gl), ==, json_object_get_size (layout));
+          }
+        if (g_str_equal (json_object_get_string_member (g, "id"), "rtx-4060-8gb"))
+          {
+            JsonObject *gl = json_object_get_object_member (g, "layout");
+
+            g_assert_cmpstr (json_object_get_string_member (g, "layout_text"), ==, "3 × RTX 4060 8 GB · PP 3");
+            g_assert_cmpint (json_object_get_int_member (gl, "tp"), ==, 1);
+            g_assert_cmpint (json_object_get_int_member (gl, "pp"), ==, 3);
+          }
       }
   }
   {

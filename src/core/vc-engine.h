@@ -9,6 +9,7 @@
 #include <glib.h>
 
 #include "vc-estimator.h"
+#include "vc-layout.h"
 
 G_BEGIN_DECLS
 
@@ -32,5 +33,22 @@ void   vc_engine_kv_capacity  (const VcInputs         *inputs,
                                double                  capacity_bytes,
                                double                  n_gpus,
                                VcKvCapacity           *capacity);
+
+typedef struct
+{
+  gboolean known;                  /* a model whose cache per token the layout gives */
+  guint n_gpus;                    /* TP × PP × DP, or more when asked */
+  guint replicas;                  /* n_gpus / (TP × PP): each a whole model with its own cache */
+  double budget_bytes;             /* what the engine takes of each GPU */
+  double available_kv_bytes;       /* what the busiest GPU leaves of it for the KV cache */
+  double tokens;                   /* KV-cache capacity of one replica, in tokens */
+  double max_concurrency;          /* requests of seq tokens all replicas hold at once */
+} VcEngineAtLayout;
+
+void   vc_engine_at_layout    (const VcInputs         *inputs,
+                               const VcLayoutResult   *layout,
+                               double                  capacity_bytes,
+                               guint                   n_gpus,
+                               VcEngineAtLayout       *out);
 
 G_END_DECLS

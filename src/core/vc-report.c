@@ -200,15 +200,11 @@ gpu_layout_text (VcEstimate     *estimate,
   return g_strdup_printf ("%.0f × %s · %s", fit->count, gpu->name, how);
 }
 
+/* A layout as an object: the same shape at the top level and for each GPU of the table */
 static void
-add_layout_json (JsonBuilder *b,
-                 VcEstimate  *estimate)
+add_layout_object (JsonBuilder    *b,
+                   const VcLayout *l)
 {
-  const VcInputs *in = vc_estimate_get_inputs (estimate);
-  const VcLayout *l = &in->layout;
-  const VcLayoutResult *lr = vc_estimate_get_layout_result (estimate);
-
-  json_builder_set_member_name (b, "layout");
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "tp");
   json_builder_add_int_value (b, l->tp);
@@ -238,6 +234,17 @@ add_layout_json (JsonBuilder *b,
   json_builder_set_member_name (b, "gpus");
   json_builder_add_int_value (b, vc_layout_n_gpus (l));
   json_builder_end_object (b);
+}
+
+static void
+add_layout_json (JsonBuilder *b,
+                 VcEstimate  *estimate)
+{
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+  const VcLayoutResult *lr = vc_estimate_get_layout_result (estimate);
+
+  json_builder_set_member_name (b, "layout");
+  add_layout_object (b, &in->layout);
 
   json_builder_set_member_name (b, "per_gpu");
   if (lr == NULL)
@@ -473,6 +480,11 @@ add_gpu_json (JsonBuilder    *b,
     }
   add_speed (b, estimate, gpu, fit);
   json_builder_set_member_name (b, "layout");
+  if (fit->count > 0)
+    add_layout_object (b, &fit->layout);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "layout_text");
   if (fit->count > 0)
     {
       g_autofree char *text = gpu_layout_text (estimate, gpu, fit);
