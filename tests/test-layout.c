@@ -639,6 +639,58 @@ test_profile_round_trip (void)
   vc_test_remove_tree (dir);
 }
 
+/* The engine at the layout asked for: --engine vllm --tp 4 on H100s answers for TP 4, not for
+ * the card's smallest layout. Llama 3 70B: 80 layers × 2 × 8 KV heads × 128 × 2 bytes = 327,680
+ * bytes a token, 81,920 on each of 4 GPUs; vLLM takes 0.9 of the card, and what the busiest GPU
+ * leaves of it becomes whole 16-token blocks. */
+static void
+test_engine_at_layout (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(Run) r = { 0 };
+  g_auto(Run) table = { 0 };
+  g_auto(Run) refused = { 0 };
+  JsonObject *root, *engine, *layout, *per_gpu;
+  double capacity = 0, nonkv, available;
+  JsonArray *gpus;
+
+  vramcalc (&r, "--preset", "llama-3-70b", "--engine", "vllm", "--tp", "4", "--fit-gpu", "h100-80gb",
+            "--seq", "8192", "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
+  root = json_node_get_object (json_parser_get_root (parser));
+  engine = json_object_get_object_member (root, "engine");
+  layout = json_object_get_object_member (engine, "layout");
+  g_assert_cmpstr (json_object_get_string_member (engine, "name"), ==, "vllm");
+  g_assert_cmpstr (json_object_get_string_member (engine, "gpu"), ==, "h100-80gb");
+  g_assert_cmpint (json_object_get_int_member (engine, "gpu_count"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (layout, "tp"), ==, 4);
+  gpus = json_object_get_array_member (root, "gpus");
+  for (guint i = 0; i < json_array_get_length (gpus); i++)
+    if (g_str_equal (json_object_get_string_member (json_array_get_object_element (gpus, i), "id"), "h100-80gb"))
+      capacity = json_object_get_int_member (json_array_get_object_element (gpus, i), "memory_bytes");
+  g_assert_cmpfloat (capacity, >, 0);
+  per_gpu = json_object_get_object_member (root, "per_gpu");
+  nonkv = json_object_get_int_member (per_gpu, "total_bytes") - vc_test_component_bytes (per_gpu, "kv_cache");
+  available = 0.9 * capacity - nonkv;
+  g_assert_cmpfloat (fabs (json_object_get_int_member (engine, "budget_bytes") - 0.9 * capacity), <=, 1);
+  g_assert_cmpfloat (fabs (json_object_get_int_member (engine, "available_kv_bytes") - available), <=, 2);
+  g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==,
+                   (gint64) floor (json_object_get_int_member (engine, "available_kv_bytes") / (16.0 * 81920)) * 16);
+  g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==,
+                     json_object_get_int_member (engine, "kv_capacity_tokens") / 8192.0);
+
+  /* the table says the same; without an engine --fit-gpu needs --solve */
+  vramcalc (&table, "--preset", "llama-3-70b", "--engine", "vllm", "--tp", "4", "--fit-gpu", "h100-80gb",
+            "--seq", "8192", NULL);
+  g_assert_cmpint (table.status, ==, 0);
+  g_assert_nonnull (strstr (table.out, "Engine vllm on 4 × H100 80 GB · TP 4: "));
+  vramcalc (&refused, "--preset", "llama-3-70b", "--fit-gpu", "h100-80gb", NULL);
+  g_assert_cmpint (refused.status, ==, 2);
+  g_assert_nonnull (strstr (refused.err, "--fit-gpu: it goes with --solve"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -659,6 +711,7 @@ main (int   argc,
   g_test_add_func ("/layout/rule-of-thumb", test_rule_of_thumb_even_split);
   g_test_add_func ("/layout/presets-sweep", test_presets_sweep);
   g_test_add_func ("/layout/cli", test_cli);
+  g_test_add_func ("/layout/engine-at-layout", test_engine_at_layout);
   g_test_add_func ("/layout/profile", test_profile_round_trip);
   return g_test_run ();
 }

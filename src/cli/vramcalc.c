@@ -1203,7 +1203,26 @@ apply_request (Request    *req,
   return 0;
 }
 
-/* --solve with --fit-gpu and --gpu-count: the answer, or a usage error (status 2) */
+/* The card of --fit-gpu: its index in the estimate's table, or a usage error (status 2) */
+static int
+find_fit_gpu (Request    *req,
+              VcEstimate *estimate,
+              guint      *gpu_index)
+{
+  guint n = vc_estimate_get_n_gpus (estimate);
+
+  for (*gpu_index = 0; *gpu_index < n; (*gpu_index)++)
+    if (g_str_equal (vc_estimate_get_gpu_key (estimate, *gpu_index), req->fit_gpu))
+      return 0;
+  {
+    g_autofree char *msg = g_strdup_printf (_("“%s” is no GPU of the catalog nor one given with --gpu; accepted: an id of --list-gpus, or the NAME of a --gpu NAME=SIZE"),
+                                            req->fit_gpu);
+    return usage_error ("fit-gpu", msg);
+  }
+}
+
+/* --solve with --fit-gpu and --gpu-count: the answer, or a usage error (status 2). Without
+ * --solve, --fit-gpu names the card of the engine's figures at the layout asked for. */
 static int
 solve_request (Request     *req,
                VcEstimate  *estimate,
@@ -1213,52 +1232,45 @@ solve_request (Request     *req,
   const VcInputs *in = vc_estimate_get_inputs (estimate);
   g_autoptr(GEnumClass) klass = NULL;
   VcSolveVariable variable;
-  guint n = vc_estimate_get_n_gpus (estimate);
+  int status;
 
-  if (req->solve == NULL)
+  if (req->solve == NULL && (in->engine == VC_ENGINE_GENERIC || in->mode != VC_MODE_INFERENCE))
     return usage_error (req->fit_gpu ? "fit-gpu" : "gpu-count",
-                        _("it goes with --solve seq|batch|concurrency"));
+                        _("it goes with --solve seq|batch|concurrency, or with --engine when serving"));
   if (req->fit_gpu == NULL)
     return usage_error ("solve", _("--fit-gpu ID is required: a catalog id (see --list-gpus) or the NAME of a --gpu NAME=SIZE"));
+  if ((status = find_fit_gpu (req, estimate, gpu_index)) != 0 || req->solve == NULL)
+    return status;
   klass = g_type_class_ref (VC_TYPE_SOLVE_VARIABLE);
   variable = g_enum_get_value_by_nick (klass, req->solve)->value;
   if (!vc_solver_applies (in->mode, variable))
     return usage_error ("solve", _("concurrency is a serving input: in training, solve seq or batch"));
-  for (*gpu_index = 0; *gpu_index < n; (*gpu_index)++)
-    if (g_str_equal (vc_estimate_get_gpu_key (estimate, *gpu_index), req->fit_gpu))
-      break;
-  if (*gpu_index == n)
-    {
-      g_autofree char *msg = g_strdup_printf (_("“%s” is no GPU of the catalog nor one given with --gpu; accepted: an id of --list-gpus, or the NAME of a --gpu NAME=SIZE"),
-                                              req->fit_gpu);
-      return usage_error ("fit-gpu", msg);
-    }
   vc_solver_solve (in, variable, vc_estimate_get_gpu (estimate, *gpu_index)->capacity_bytes,
                    req->gpu_count ? req->gpu_count : 1, solution);
   return 0;
 }
 
 static void
-print_estimate (VcEstimate       *estimate,
-                VcUnit            unit,
-                Format            format,
-                gboolean          explain,
-                const VcSolution *solve,
-                const VcGpu      *solve_gpu,
-                const char       *solve_key)
+print_estimate (VcEstimate            *estimate,
+                VcUnit                 unit,
+                Format                 format,
+                gboolean               explain,
+                const VcReportRequest *report)
 {
   if (format == FORMAT_CSV)
     {
       gsize length;
-      g_autofree char *csv = vc_csv_export_with_solve (estimate, solve, solve_key,
-                                                       solve_gpu ? solve_gpu->name : NULL, unit, &length);
+      const VcGpu *gpu = report->gpu_index >= 0 ? vc_estimate_get_gpu (estimate, report->gpu_index) : NULL;
+      g_autofree char *csv = vc_csv_export_with_solve (estimate, report->solve,
+                                                       gpu ? vc_estimate_get_gpu_key (estimate, report->gpu_index) : NULL,
+                                                       gpu ? gpu->name : NULL, unit, &length);
 
       /* as is: CRLF and UTF-8 whatever the terminal's charset */
       fwrite (csv, 1, length, stdout);
     }
   else if (format == FORMAT_JSON)
     {
-      g_autofree char *json = vc_report_json_with_solve (estimate, solve, solve_key);
+      g_autofree char *json = vc_report_json_request (estimate, report);
 
       /* as is: UTF-8 whatever the terminal's charset (g_print would turn "é" into "?") */
       fputs (json, stdout);
@@ -1266,8 +1278,7 @@ print_estimate (VcEstimate       *estimate,
     }
   else
     {
-      g_autofree char *table = vc_report_table_with_solve (estimate, explain, unit, solve,
-                                                           solve_gpu ? solve_gpu->name : NULL);
+      g_autofree char *table = vc_report_table_request (estimate, explain, unit, report);
       g_print ("%s", table);
     }
 }
@@ -1324,10 +1335,11 @@ run_estimate (Request *req)
           return usage_error ("save-profile", msg);
         }
     }
-  print_estimate (estimate, vc_profile_get_unit (profile), req->format, req->explain,
-                  solving ? &solution : NULL,
-                  solving ? vc_estimate_get_gpu (estimate, gpu_index) : NULL,
-                  solving ? vc_estimate_get_gpu_key (estimate, gpu_index) : NULL);
+  {
+    VcReportRequest report = { req->solve ? &solution : NULL, solving ? (int) gpu_index : -1, req->gpu_count };
+
+    print_estimate (estimate, vc_profile_get_unit (profile), req->format, req->explain, &report);
+  }
   {
     g_autofree char *warning = vc_estimate_dup_context_warning (estimate);
 

@@ -351,7 +351,9 @@ append_layout_table (GString    *s,
 char *
 vc_report_json (VcEstimate *estimate)
 {
-  return vc_report_json_with_solve (estimate, NULL, NULL);
+  VcReportRequest req = { NULL, -1, 0 };
+
+  return vc_report_json_request (estimate, &req);
 }
 
 /* Where an imported model came from: null for a model typed in or built in. */
@@ -515,17 +517,54 @@ add_gpus_json (JsonBuilder    *b,
   json_builder_end_array (b);
 }
 
+/* The engine's figures at the layout asked for, on the card of --fit-gpu (null when there is
+ * no layout result or the engine sizes no cache from it) */
+static void
+add_engine_json (JsonBuilder           *b,
+                 VcEstimate            *estimate,
+                 const VcReportRequest *req)
+{
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+  const VcLayoutResult *lr = vc_estimate_get_layout_result (estimate);
+  const VcGpu *gpu = vc_estimate_get_gpu (estimate, req->gpu_index);
+  VcEngineAtLayout at = { 0 };
+
+  if (lr != NULL)
+    vc_engine_at_layout (in, lr, gpu->capacity_bytes, req->gpu_count, &at);
+  json_builder_set_member_name (b, "engine");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_ENGINE, in->engine));
+  json_builder_set_member_name (b, "gpu");
+  json_builder_add_string_value (b, vc_estimate_get_gpu_key (estimate, req->gpu_index));
+  json_builder_set_member_name (b, "gpu_count");
+  json_builder_add_int_value (b, MAX (req->gpu_count, vc_layout_n_gpus (&in->layout)));
+  json_builder_set_member_name (b, "replicas");
+  json_builder_add_int_value (b, MAX (1u, MAX (req->gpu_count, vc_layout_n_gpus (&in->layout)) /
+                                          (MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp))));
+  json_builder_set_member_name (b, "layout");
+  add_layout_object (b, &in->layout);
+  json_builder_set_member_name (b, "budget_bytes");
+  add_bytes_or_null (b, at.known, at.budget_bytes);
+  json_builder_set_member_name (b, "available_kv_bytes");
+  add_bytes_or_null (b, at.known, at.available_kv_bytes);
+  json_builder_set_member_name (b, "kv_capacity_tokens");
+  add_bytes_or_null (b, at.known, at.tokens);
+  add_number_or_null (b, "max_concurrency", at.known, at.max_concurrency);
+  json_builder_end_object (b);
+}
+
 /**
- * vc_report_json_with_solve:
- * @solve: (nullable): the solver's answer to report as "solve", with @gpu_key naming the GPU
+ * vc_report_json_request:
+ * @req: the solver's answer and the card of --fit-gpu, if any
  *
  * The JSON report; each GPU carries what fits on one of it (max_seq and max_concurrency in
- * inference, max_batch and max_seq in training).
+ * inference, max_batch and max_seq in training). With a card and an engine other than the
+ * generic one, "engine" gives the engine's figures at the inputs' layout on that card.
  */
 char *
-vc_report_json_with_solve (VcEstimate       *estimate,
-                           const VcSolution *solve,
-                           const char       *gpu_key)
+vc_report_json_request (VcEstimate            *estimate,
+                        const VcReportRequest *req)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
@@ -538,10 +577,12 @@ vc_report_json_with_solve (VcEstimate       *estimate,
   add_scenarios_json (b, in, vc_estimate_get_result (estimate));
   add_layout_json (b, estimate);
   add_gpus_json (b, estimate, in);
-  if (solve != NULL)
+  if (req->gpu_index >= 0 && in->engine != VC_ENGINE_GENERIC && in->mode == VC_MODE_INFERENCE)
+    add_engine_json (b, estimate, req);
+  if (req->solve != NULL)
     {
       json_builder_set_member_name (b, "solve");
-      add_solve (b, solve, gpu_key);
+      add_solve (b, req->solve, vc_estimate_get_gpu_key (estimate, req->gpu_index));
     }
   json_builder_end_object (b);
 
@@ -753,33 +794,79 @@ vc_report_table (VcEstimate *estimate,
                  gboolean    explain,
                  VcUnit      unit)
 {
-  return vc_report_table_with_solve (estimate, explain, unit, NULL, NULL);
+  VcReportRequest req = { NULL, -1, 0 };
+
+  return vc_report_table_request (estimate, explain, unit, &req);
 }
 
 /* The table, and the solver's answer in a sentence at the end when there is one. */
+/* "Engine vllm on 4 × H100 80 GB · TP 4: 76.4 GB budget per GPU, 40.2 GB for the KV cache:
+ * 263,168 tokens, 32.1 requests of 8,192 tokens at once" */
+static void
+table_engine (GString               *s,
+              VcEstimate            *estimate,
+              const VcReportRequest *req,
+              VcUnit                 unit)
+{
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+  const VcLayoutResult *lr = vc_estimate_get_layout_result (estimate);
+  const VcGpu *gpu = vc_estimate_get_gpu (estimate, req->gpu_index);
+  g_autofree char *how = vc_layout_describe (&in->layout, in->mode, in->method, TRUE);
+  const char *engine = vc_enum_nick (VC_TYPE_ENGINE, in->engine);
+  VcEngineAtLayout at = { 0 };
+
+  if (lr != NULL)
+    vc_engine_at_layout (in, lr, gpu->capacity_bytes, req->gpu_count, &at);
+  g_string_append_c (s, '\n');
+  if (!at.known)
+    {
+      /* Translators: "Engine vllm on 4 × H100 80 GB · TP 4: no KV-cache figure for this model" */
+      g_string_append_printf (s, _("Engine %s on %u × %s%s%s: no KV-cache figure for this model here\n"),
+                              engine, at.n_gpus, gpu->name, *how ? " · " : "", how);
+      return;
+    }
+  {
+    g_autofree char *budget = vc_format_size (at.budget_bytes, unit);
+    g_autofree char *room = vc_format_size (at.available_kv_bytes, unit);
+    g_autofree char *tokens = g_strdup_printf ("%'.0f", at.tokens);
+    g_autofree char *seq = g_strdup_printf ("%'u", in->seq);
+
+    /* Translators: "Engine vllm on 4 × H100 80 GB · TP 4: 76.4 GB budget per GPU, 40.2 GB for the
+     * KV cache: 263,168 tokens, 32.1 requests of 8,192 tokens at once" */
+    g_string_append_printf (s, _("Engine %s on %u × %s%s%s: %s budget per GPU, %s for the KV cache: %s tokens, "
+                                 "%.1f requests of %s tokens at once\n"),
+                            engine, at.n_gpus, gpu->name, *how ? " · " : "", how, budget, room, tokens,
+                            at.max_concurrency, seq);
+  }
+}
+
 char *
-vc_report_table_with_solve (VcEstimate       *estimate,
-                            gboolean          explain,
-                            VcUnit            unit,
-                            const VcSolution *solve,
-                            const char       *gpu_name)
+vc_report_table_request (VcEstimate            *estimate,
+                         gboolean               explain,
+                         VcUnit                 unit,
+                         const VcReportRequest *req)
 {
   g_autoptr(GString) s = g_string_new (NULL);
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
 
   table_header (s, estimate);
   table_scenarios (s, estimate, unit);
   table_breakdown (s, estimate, explain, unit);
   table_gpus (s, estimate, unit);
-  if (solve != NULL)
+  if (req->gpu_index >= 0 && in->engine != VC_ENGINE_GENERIC && in->mode == VC_MODE_INFERENCE)
+    table_engine (s, estimate, req, unit);
+  if (req->solve != NULL)
     {
+      const VcSolution *solve = req->solve;
       g_autofree char *need = vc_format_size (solve->total_bytes, unit);
       g_autofree char *capacity = vc_format_size (solve->capacity_bytes, unit);
-      g_autofree char *line = vc_solution_describe (solve, gpu_name, need, capacity);
+      g_autofree char *line = vc_solution_describe (solve, vc_estimate_get_gpu (estimate, req->gpu_index)->name,
+                                                    need, capacity);
 
       g_string_append_printf (s, "\n%s\n", line);
       /* a sequence stopped by memory alone may still be beyond what the model was made for */
       if (solve->variable == VC_SOLVE_VARIABLE_SEQ &&
-          vc_solver_model_context (vc_estimate_get_inputs (estimate)) == 0)
+          vc_solver_model_context (in) == 0)
         g_string_append_printf (s, "%s\n", _("The model's maximum context is not known here "
                                                "(--max-context N with the architecture method), "
                                                "so nothing but the input's range caps the sequence."));

@@ -11,14 +11,20 @@ char *vc_report_json  (VcEstimate *estimate);
 char *vc_report_table (VcEstimate *estimate,
                        gboolean    explain,
                        VcUnit      unit);
-char *vc_report_json_with_solve  (VcEstimate       *estimate,
-                                  const VcSolution *solve,
-                                  const char       *gpu_key);
-char *vc_report_table_with_solve (VcEstimate       *estimate,
-                                  gboolean          explain,
-                                  VcUnit            unit,
-                                  const VcSolution *solve,
-                                  const char       *gpu_name);
+/* What the command line asks beside the estimate */
+typedef struct
+{
+  const VcSolution *solve;         /* the solver's answer; NULL: none */
+  int gpu_index;                   /* the card of --fit-gpu; -1: none */
+  guint gpu_count;                 /* --gpu-count; 0: the layout's TP × PP × DP */
+} VcReportRequest;
+
+char *vc_report_json_request  (VcEstimate            *estimate,
+                               const VcReportRequest *req);
+char *vc_report_table_request (VcEstimate            *estimate,
+                               gboolean               explain,
+                               VcUnit                 unit,
+                               const VcReportRequest *req);
 const VcSolveVariable *vc_report_fit_variables (VcMode          mode);
 const char            *vc_report_fit_key       (VcSolveVariable variable);
 
