@@ -406,6 +406,43 @@ test_gpu_layers (void)
   g_assert_cmpfloat (lr->host_bytes, ==, L8_VOCAB * 2);
 }
 
+/* llama.cpp over several GPUs: its layer split (load_tensors: layer il of L + 1, the output
+ * being layer L, goes to the first GPU whose cumulative share exceeds il / (L + 1)), the token
+ * embedding in system RAM; never tensor parallelism, in the inputs or in the GPU table */
+static void
+test_llama_cpp_layer_split (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "engine", "llama.cpp", "pp", "2", NULL);
+  g_autoptr(GError) error = NULL;
+  const VcLayoutResult *lr = layout_of (e);
+  guint n = vc_estimate_get_n_gpus (e);
+
+  /* 33 layers over 2: il 0–16 on the first GPU (17 layers), 17–31 and the output on the second */
+  g_assert_cmpfloat (lr->all_bytes[VC_COMPONENT_WEIGHTS], ==, (32 * L8_LAYER + L8_VOCAB + 4096) * 2);
+  g_assert_cmpuint (lr->busiest_stage, ==, 1);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==, (15 * L8_LAYER + L8_VOCAB + 4096) * 2);
+  g_assert_cmpfloat (lr->bytes[VC_COMPONENT_KV_CACHE], ==, 15 * L8_KV_LAYER);
+  g_assert_cmpfloat (lr->host_bytes, ==, L8_VOCAB * 2);
+
+  g_object_set (e, "pp", 1, "tp", 2, NULL);
+  g_assert_false (vc_estimate_check (e, &error));
+  g_assert_nonnull (strstr (error->message, "llama.cpp splits the layers across GPUs, not the tensors"));
+  g_object_set (e, "tp", 1, "seq", 65536, "concurrency", 4, NULL);
+  for (guint g = 0; g < n; g++)
+    {
+      const VcGpuFit *fit = vc_estimate_get_gpu_fit (e, g);
+
+      g_assert_cmpuint (fit->layout.tp, ==, 1);
+      if (fit->count > 1)
+        {
+          g_autofree char *how = vc_layout_describe (&fit->layout, VC_MODE_INFERENCE, VC_METHOD_ARCHITECTURE, FALSE);
+
+          g_assert_cmpstr (how, ==, "layer split");
+          g_assert_cmpfloat (fit->layout.pp, ==, fit->count);
+        }
+    }
+}
+
 /* --override-tensor exps=CPU: the routed experts in system RAM with the token embedding (which
  * llama.cpp always keeps there), everything else on the GPU */
 static void
@@ -711,6 +748,7 @@ main (int   argc,
   g_test_add_func ("/layout/rule-of-thumb", test_rule_of_thumb_even_split);
   g_test_add_func ("/layout/presets-sweep", test_presets_sweep);
   g_test_add_func ("/layout/cli", test_cli);
+  g_test_add_func ("/layout/llama-cpp-layer-split", test_llama_cpp_layer_split);
   g_test_add_func ("/layout/engine-at-layout", test_engine_at_layout);
   g_test_add_func ("/layout/profile", test_profile_round_trip);
   return g_test_run ();

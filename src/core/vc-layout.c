@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "vc-engine.h"
 #include "vc-error.h"
 #include "vc-layout.h"
 
@@ -58,6 +59,24 @@ vc_layout_is_default (const VcLayout *l)
   return vc_layout_n_gpus (l) == 1 && l->ep <= 1 && l->sharding == VC_SHARDING_NONE &&
          l->offload == VC_OFFLOAD_NONE && l->grad_accum <= 1 && l->gpu_layers == 0 &&
          !l->experts_on_cpu;
+}
+
+/* llama.cpp's layer split over `n` GPUs of equal memory (src/llama-model.cpp, load_tensors,
+ * get_layer_buft_list): with the output counted as layer L, layer il goes to the first device d
+ * whose cumulative split (d + 1) / n exceeds il / (L + 1). Device i holds the layers from
+ * ⌈i(L + 1)/n⌉ to ⌈(i + 1)(L + 1)/n⌉ − 1, the last one the output among them. */
+static void
+llama_split_stage (guint  L,
+                   guint  n,
+                   guint  i,
+                   guint *first,
+                   guint *n_layers)
+{
+  guint64 lo = ((guint64) i * (L + 1) + n - 1) / n;
+  guint64 hi = ((guint64) (i + 1) * (L + 1) + n - 1) / n;
+
+  *first = (guint) lo;
+  *n_layers = (guint) (MIN (hi, (guint64) L) - MIN (lo, (guint64) L));
 }
 
 /* The layers of stage `i` of `pp`, as vLLM's get_pp_indices (vllm/distributed/utils.py) splits
@@ -132,6 +151,9 @@ check_inference (const VcInputs *in,
       return TRUE;
     }
 
+  if (l->layer_split && (l->tp > 1 || l->ep > 1))
+    return refuse (error, _("llama.cpp splits the layers across GPUs, not the tensors: set TP and EP to 1 and PP to the GPUs "
+                            "(its --split-mode row is not modelled)"));
   if (a->n_heads % l->tp != 0)
     return refuse (error, _("TP (%u) must divide the attention heads (%u)"), l->tp, a->n_heads);
   if (!vc_arch_is_mla (a) && a->n_kv_heads % l->tp != 0 && l->tp % a->n_kv_heads != 0)
@@ -203,6 +225,20 @@ effective_inputs (const VcInputs *in,
       out->layout.offload = VC_OFFLOAD_NONE;
       out->layout.grad_accum = 1;
     }
+  out->layout.layer_split = in->mode == VC_MODE_INFERENCE && in->method == VC_METHOD_ARCHITECTURE &&
+                            vc_engine_is_llama_cpp (in);
+}
+
+/* The layout the inputs' mode and engine use (the other mode's inputs left out, llama.cpp's
+ * layer split marked): what the estimate computes and what reports describe. */
+void
+vc_layout_get_effective (const VcInputs *in,
+                         VcLayout       *out)
+{
+  VcInputs effective;
+
+  effective_inputs (in, &effective);
+  *out = effective.layout;
 }
 
 /* Whether a layout input is used in a mode: vramcalc refuses one given for the other mode. */
@@ -373,6 +409,8 @@ ctx_clear (Ctx *c)
   g_clear_pointer (&c->inv, vc_inventory_unref);
 }
 
+#define ALL_ROLES ((1u << VC_N_TENSOR_ROLES) - 1)
+
 /* One GPU of a stage: its layers, the embedding on the first stage, the final norm and head on
  * the last; a tied embedding needs its own copy as the head on a last stage without the
  * embedding (vLLM's and Megatron's pipelines). */
@@ -387,6 +425,13 @@ stage_shard (const Ctx   *c,
     .embedding_copy = c->in->arch.tied_embeddings && st->head && !st->embedding,
   };
 
+  if (l->layer_split && l->pp > 1)
+    {
+      /* llama.cpp: the token embedding (and positions) in system RAM, the output a duplicate
+       * of a tied embedding on the last GPU */
+      s.roles = ALL_ROLES & ~(VC_TENSOR_ROLE_BIT (VC_TENSOR_EMBEDDING) | VC_TENSOR_ROLE_BIT (VC_TENSOR_POSITIONS));
+      s.embedding_copy = c->in->arch.tied_embeddings && st->head;
+    }
   return s;
 }
 
@@ -472,7 +517,7 @@ llama_cpp_offload (const Ctx      *c,
   guint n = l->gpu_layers > 0 ? MIN (l->gpu_layers, L + 1) : L + 1;
   guint start = L + 1 - n;
   Stage gpu = { start, L - start, FALSE, TRUE };
-  guint32 all = (1u << VC_N_TENSOR_ROLES) - 1, encoder = VC_TENSOR_ROLE_BIT (VC_TENSOR_ENCODER);
+  guint32 all = ALL_ROLES, encoder = VC_TENSOR_ROLE_BIT (VC_TENSOR_ENCODER);
   VcShard gs = { 1, 1, start, L - start, FALSE, TRUE, a->tied_embeddings, all & ~encoder };
   VcShard cs = { 1, 1, 0, start, TRUE, FALSE, FALSE, all & ~encoder };
   VcShard es = { 1, 1, 0, 0, TRUE, FALSE, FALSE, encoder };
@@ -534,6 +579,8 @@ inference_architecture (const VcInputs *in,
         StageCache *hit = NULL;
         double total;
 
+        if (l->layer_split)
+          llama_split_stage (a->n_layers, l->pp, i, &st.first_layer, &st.n_layers);
         first += st.n_layers;
         stage_counts (a, dense, &st, &st_dense, &st_sliding);
         for (guint k = 0; k < cache->len && hit == NULL; k++)
@@ -569,6 +616,14 @@ inference_architecture (const VcInputs *in,
           }
       }
   }
+  if (l->layer_split && l->pp > 1)
+    {
+      /* llama.cpp keeps the input layer in system RAM */
+      VcShard host = { 1, 1, 0, 0, TRUE, FALSE, FALSE,
+                       VC_TENSOR_ROLE_BIT (VC_TENSOR_EMBEDDING) | VC_TENSOR_ROLE_BIT (VC_TENSOR_POSITIONS) };
+
+      out->host_bytes = vc_inventory_shard_bytes (c.inv, &host);
+    }
   ctx_clear (&c);
 }
 
@@ -968,7 +1023,8 @@ smallest_tp_pp (const Search   *s,
 
   base.ep = 1;
   base.dp = 1;
-  for (guint tp = 1; tp <= base.gpus_per_node; tp *= 2)
+  /* llama.cpp splits layers, never tensors: TP 1 and its layer split only */
+  for (guint tp = 1; tp <= (base.layer_split ? 1 : base.gpus_per_node); tp *= 2)
     {
       VcLayout cand = base;
       VcInputs tmp = *s->in;
@@ -1102,7 +1158,9 @@ vc_layout_describe (const VcLayout *l,
     {
       if (l->tp > 1)
         g_ptr_array_add (parts, g_strdup_printf ("TP %u", l->tp));
-      if (l->pp > 1)
+      if (l->pp > 1 && l->layer_split)
+        g_ptr_array_add (parts, g_strdup (translate ? _("layer split") : "layer split"));
+      else if (l->pp > 1)
         g_ptr_array_add (parts, g_strdup_printf ("PP %u", l->pp));
       if (l->dp > 1)
         g_ptr_array_add (parts, g_strdup_printf ("DP %u", l->dp));

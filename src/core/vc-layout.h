@@ -40,6 +40,8 @@ gboolean vc_layout_is_default    (const VcLayout *layout);
 guint    vc_layout_pp_stage_size (guint           n_layers,
                                   guint           pp,
                                   guint           stage);
+void     vc_layout_get_effective (const VcInputs *inputs,
+                                  VcLayout       *layout);
 gboolean vc_layout_check         (const VcInputs *inputs,
                                   GError        **error);
 gboolean vc_layout_input_applies (const char     *property,

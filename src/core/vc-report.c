@@ -233,6 +233,8 @@ add_layout_object (JsonBuilder    *b,
   json_builder_add_int_value (b, l->gpus_per_node);
   json_builder_set_member_name (b, "gpus");
   json_builder_add_int_value (b, vc_layout_n_gpus (l));
+  json_builder_set_member_name (b, "layer_split");
+  json_builder_add_boolean_value (b, l->layer_split);
   json_builder_end_object (b);
 }
 
@@ -242,9 +244,11 @@ add_layout_json (JsonBuilder *b,
 {
   const VcInputs *in = vc_estimate_get_inputs (estimate);
   const VcLayoutResult *lr = vc_estimate_get_layout_result (estimate);
+  VcLayout effective;
 
+  vc_layout_get_effective (in, &effective);
   json_builder_set_member_name (b, "layout");
-  add_layout_object (b, &in->layout);
+  add_layout_object (b, &effective);
 
   json_builder_set_member_name (b, "per_gpu");
   if (lr == NULL)
@@ -296,6 +300,7 @@ append_layout_table (GString    *s,
                      VcUnit      unit)
 {
   const VcInputs *in = vc_estimate_get_inputs (estimate);
+  VcLayout effective;
   const VcLayoutResult *lr = vc_estimate_get_layout_result (estimate);
   g_autofree char *how = NULL;
   g_autofree char *total = NULL;
@@ -303,7 +308,8 @@ append_layout_table (GString    *s,
 
   if (lr == NULL || vc_layout_is_default (&in->layout))
     return;
-  how = vc_layout_describe (&in->layout, in->mode, in->method, TRUE);
+  vc_layout_get_effective (in, &effective);
+  how = vc_layout_describe (&effective, in->mode, in->method, TRUE);
   total = vc_format_size (lr->total, unit);
   all = vc_format_size (lr->all_total, unit);
   g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "\nLayout: %u GPU%s%s\n", "\nLayout: %u GPUs%s%s\n", lr->n_gpus),
@@ -528,6 +534,7 @@ add_engine_json (JsonBuilder           *b,
   const VcLayoutResult *lr = vc_estimate_get_layout_result (estimate);
   const VcGpu *gpu = vc_estimate_get_gpu (estimate, req->gpu_index);
   VcEngineAtLayout at = { 0 };
+  VcLayout effective;
 
   if (lr != NULL)
     vc_engine_at_layout (in, lr, gpu->capacity_bytes, req->gpu_count, &at);
@@ -542,8 +549,9 @@ add_engine_json (JsonBuilder           *b,
   json_builder_set_member_name (b, "replicas");
   json_builder_add_int_value (b, MAX (1u, MAX (req->gpu_count, vc_layout_n_gpus (&in->layout)) /
                                           (MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp))));
+  vc_layout_get_effective (in, &effective);
   json_builder_set_member_name (b, "layout");
-  add_layout_object (b, &in->layout);
+  add_layout_object (b, &effective);
   json_builder_set_member_name (b, "budget_bytes");
   add_bytes_or_null (b, at.known, at.budget_bytes);
   json_builder_set_member_name (b, "available_kv_bytes");
@@ -809,12 +817,15 @@ table_engine (GString               *s,
               VcUnit                 unit)
 {
   const VcInputs *in = vc_estimate_get_inputs (estimate);
+  VcLayout effective;
   const VcLayoutResult *lr = vc_estimate_get_layout_result (estimate);
   const VcGpu *gpu = vc_estimate_get_gpu (estimate, req->gpu_index);
-  g_autofree char *how = vc_layout_describe (&in->layout, in->mode, in->method, TRUE);
+  g_autofree char *how = NULL;
   const char *engine = vc_enum_nick (VC_TYPE_ENGINE, in->engine);
   VcEngineAtLayout at = { 0 };
 
+  vc_layout_get_effective (in, &effective);
+  how = vc_layout_describe (&effective, in->mode, in->method, TRUE);
   if (lr != NULL)
     vc_engine_at_layout (in, lr, gpu->capacity_bytes, req->gpu_count, &at);
   g_string_append_c (s, '\n');

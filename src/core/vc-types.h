@@ -219,6 +219,8 @@ typedef struct
   guint gpu_layers;               /* llama.cpp -ngl: layers on the GPU; 0: all, engine-neutral */
   gboolean experts_on_cpu;        /* MoE routed experts kept in system RAM */
   guint gpus_per_node;
+  gboolean layer_split;           /* not an input: the engine is llama.cpp, whose PP stages are
+                                   * its layer split (vc-layout.c) */
 } VcLayout;
 
 G_END_DECLS

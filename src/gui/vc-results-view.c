@@ -270,13 +270,15 @@ update_layout_line (VcResultsView *self,
                     VcUnit         unit)
 {
   const VcInputs *in = vc_estimate_get_inputs (self->estimate);
+  VcLayout effective;
   const VcLayoutResult *lr = vc_estimate_get_layout_result (self->estimate);
   g_autofree char *how = NULL, *per_gpu = NULL, *all = NULL;
   g_autoptr(GString) text = NULL;
 
   if (lr == NULL || vc_layout_is_default (&in->layout))
     return FALSE;
-  how = vc_layout_describe (&in->layout, in->mode, in->method, TRUE);
+  vc_layout_get_effective (in, &effective);
+  how = vc_layout_describe (&effective, in->mode, in->method, TRUE);
   per_gpu = vc_format_size (lr->total, unit);
   all = vc_format_size (lr->all_total, unit);
   text = g_string_new (NULL);
