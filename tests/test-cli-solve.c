@@ -156,10 +156,10 @@ test_table_and_json (void)
   g_assert_cmpint (json_object_get_int_member (entry, "max_seq"), ==, 131072);
   g_assert_cmpint (json_object_get_int_member (entry, "max_concurrency"), ==, 251);
   g_assert_false (json_object_has_member (entry, "max_batch"));
-  /* nothing fits: null */
+  /* a row of several cards answers for them, as --solve with --gpu-count does: two T4s */
   entry = gpu_entry (root, "t4");
-  g_assert_true (json_object_get_null_member (entry, "max_seq"));
-  g_assert_true (json_object_get_null_member (entry, "max_concurrency"));
+  g_assert_cmpint (json_object_get_int_member (entry, "count"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (entry, "max_seq"), ==, 100529);
 
   /* without --solve there is no "solve"; training has max_batch and max_seq */
   root = run_json (p, training_args);
@@ -212,7 +212,8 @@ test_csv (void)
   g_assert_nonnull (strstr (csv, "\r\nsolve,inference-16bit,rtx-4090/seq,Longest sequence that fits on 1 × RTX 4090: 59944 tokens (limit: memory),"));
   g_assert_nonnull (strstr (csv, ",59944,tokens\r\n"));
   g_assert_nonnull (strstr (csv, "\r\nfit,inference-16bit,h100-80gb/max_concurrency,"));
-  g_assert_nonnull (strstr (csv, "\r\nfit,inference-16bit,t4/max_seq,Not even a sequence of 1 token fits on 1 × T4,"));
+  /* each row answers for its count of cards */
+  g_assert_nonnull (strstr (csv, "\r\nfit,inference-16bit,t4/max_seq,Longest sequence that fits on 2 × T4: 100529 tokens (limit: memory),"));
 }
 
 static void

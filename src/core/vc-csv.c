@@ -4,7 +4,7 @@
  * Columns: section (result, fit, solve or input), scenario id, item id (component, "total",
  * GPU and variable, or input name), name (for people), bytes (integer), value (in the estimate's
  * unit for results, the largest value that fits for fit and solve rows, empty when none does,
- * the input's value for inputs) and unit. Fit rows give, for each GPU, what fits on one of it
+ * the input's value for inputs) and unit. Fit rows give, for each GPU, what fits on its row's cards
  * (vc_report_fit_variables()); the solve row, vramcalc --solve's answer. Ids are the stable ones of the JSON report and profiles;
  * names and the header follow the UI language.
  */
@@ -307,7 +307,7 @@ vc_csv_export_with_solve (VcEstimate       *estimate,
     for (guint v = 0; v < 2; v++)
       {
         VcSolveVariable var = vc_report_fit_variables (in->mode)[v];
-        const VcSolution *sol = vc_estimate_get_gpu_solution (estimate, i, var);
+        const VcSolution *sol = vc_estimate_get_row_solution (estimate, i, var);
         g_autofree char *item = g_strdup_printf ("%s/%s", vc_estimate_get_gpu_key (estimate, i),
                                                  vc_report_fit_key (var));
         /* the sentence without its sizes: the Bytes column has them */

@@ -269,9 +269,10 @@ recompute (VcEstimate *self)
   vc_gpus_get_all (&self->n_gpus);
   self->n_gpus += self->user_gpus->len;
   self->fits = g_renew (VcGpuFit, self->fits, self->n_gpus);
-  self->solutions = g_renew (VcSolution, self->solutions, self->n_gpus * N_SOLVE_VARIABLES);
-  self->solved = g_renew (guint8, self->solved, self->n_gpus * N_SOLVE_VARIABLES);
-  memset (self->solved, 0, self->n_gpus * N_SOLVE_VARIABLES);
+  /* one GPU's, then the row's (as many GPUs as the fit counts) */
+  self->solutions = g_renew (VcSolution, self->solutions, 2 * self->n_gpus * N_SOLVE_VARIABLES);
+  self->solved = g_renew (guint8, self->solved, 2 * self->n_gpus * N_SOLVE_VARIABLES);
+  memset (self->solved, 0, 2 * self->n_gpus * N_SOLVE_VARIABLES);
   self->layout_ok = vc_layout_compute (&self->inputs, &self->result, self->result.selected,
                                        &self->layout, NULL);
   {
@@ -1835,6 +1836,30 @@ vc_estimate_get_gpu_key (VcEstimate *self,
   return gpu_index < n_catalog ? gpu->id : gpu->name;
 }
 
+static const VcSolution *
+gpu_solution (VcEstimate      *self,
+              guint            gpu_index,
+              VcSolveVariable  variable,
+              gboolean         row)
+{
+  guint k;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  g_return_val_if_fail (variable < N_SOLVE_VARIABLES, NULL);
+  ensure_computed (self);
+  g_return_val_if_fail (gpu_index < self->n_gpus, NULL);
+  k = (row ? self->n_gpus * N_SOLVE_VARIABLES : 0) + gpu_index * N_SOLVE_VARIABLES + variable;
+  if (!self->solved[k])
+    {
+      double count = row ? vc_estimate_get_gpu_fit (self, gpu_index)->count : 1;
+
+      vc_solver_solve (&self->inputs, variable, vc_estimate_get_gpu (self, gpu_index)->capacity_bytes,
+                       count >= 1 && count <= G_MAXUINT ? (guint) count : 1, &self->solutions[k]);
+      self->solved[k] = TRUE;
+    }
+  return &self->solutions[k];
+}
+
 /**
  * vc_estimate_get_gpu_solution:
  *
@@ -1847,20 +1872,22 @@ vc_estimate_get_gpu_solution (VcEstimate      *self,
                               guint            gpu_index,
                               VcSolveVariable  variable)
 {
-  guint k;
+  return gpu_solution (self, gpu_index, variable, FALSE);
+}
 
-  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
-  g_return_val_if_fail (variable < N_SOLVE_VARIABLES, NULL);
-  ensure_computed (self);
-  g_return_val_if_fail (gpu_index < self->n_gpus, NULL);
-  k = gpu_index * N_SOLVE_VARIABLES + variable;
-  if (!self->solved[k])
-    {
-      vc_solver_solve (&self->inputs, variable, vc_estimate_get_gpu (self, gpu_index)->capacity_bytes,
-                       1, &self->solutions[k]);
-      self->solved[k] = TRUE;
-    }
-  return &self->solutions[k];
+/**
+ * vc_estimate_get_row_solution:
+ *
+ * The same on the GPU table's row of @gpu_index: as many of the card as its fit counts (one
+ * when no number of it holds the estimate), split as its layout, so that a row of several cards
+ * says what fits on them too.
+ */
+const VcSolution *
+vc_estimate_get_row_solution (VcEstimate      *self,
+                              guint            gpu_index,
+                              VcSolveVariable  variable)
+{
+  return gpu_solution (self, gpu_index, variable, TRUE);
 }
 
 gboolean

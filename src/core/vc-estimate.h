@@ -94,6 +94,9 @@ const char     *vc_estimate_get_gpu_key        (VcEstimate   *self,
 const VcSolution *vc_estimate_get_gpu_solution (VcEstimate     *self,
                                                 guint           gpu_index,
                                                 VcSolveVariable variable);
+const VcSolution *vc_estimate_get_row_solution (VcEstimate     *self,
+                                                guint           gpu_index,
+                                                VcSolveVariable variable);
 guint           vc_estimate_get_n_gpus         (VcEstimate   *self);
 const VcGpu    *vc_estimate_get_gpu            (VcEstimate   *self,
                                                 guint         gpu_index);

@@ -127,7 +127,7 @@ add_components (JsonBuilder            *b,
   json_builder_end_array (b);
 }
 
-/* What each GPU entry says fits on one of it: the longest sequence and the most concurrent
+/* What each GPU entry says fits on its row's cards: the longest sequence and the most concurrent
  * requests when serving; the largest batch and the longest sequence when training. */
 const VcSolveVariable *
 vc_report_fit_variables (VcMode mode)
@@ -484,7 +484,7 @@ add_gpu_json (JsonBuilder    *b,
       VcSolveVariable var = vc_report_fit_variables (in->mode)[v];
 
       json_builder_set_member_name (b, vc_report_fit_key (var));
-      add_solution_value (b, vc_estimate_get_gpu_solution (estimate, i, var));
+      add_solution_value (b, vc_estimate_get_row_solution (estimate, i, var));
     }
   add_speed (b, estimate, gpu, fit);
   json_builder_set_member_name (b, "layout");
@@ -566,7 +566,7 @@ add_engine_json (JsonBuilder           *b,
  * vc_report_json_request:
  * @req: the solver's answer and the card of --fit-gpu, if any
  *
- * The JSON report; each GPU carries what fits on one of it (max_seq and max_concurrency in
+ * The JSON report; each GPU carries what fits on its row's cards (max_seq and max_concurrency in
  * inference, max_batch and max_seq in training). With a card and an engine other than the
  * generic one, "engine" gives the engine's figures at the inputs' layout on that card.
  */

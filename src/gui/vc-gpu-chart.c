@@ -224,7 +224,7 @@ vc_gpu_chart_describe_fit (VcGpuChart *self,
   g_return_val_if_fail (VC_IS_GPU_CHART (self), NULL);
   g_return_val_if_fail (vc_chart_get_estimate (VC_CHART (self)) != NULL, NULL);
 
-  sol = vc_estimate_get_gpu_solution (vc_chart_get_estimate (VC_CHART (self)), gpu_index, fit_variable (self));
+  sol = vc_estimate_get_row_solution (vc_chart_get_estimate (VC_CHART (self)), gpu_index, fit_variable (self));
   g_return_val_if_fail (sol != NULL, NULL);
   if (!sol->found)
     return g_strdup (sol->variable == VC_SOLVE_VARIABLE_BATCH ? _("no batch fits") : _("no context fits"));
@@ -588,7 +588,7 @@ update (VcChart *chart)
   if (fits->len > 0)
     g_string_append_printf (summary, " %s %s.",
                             fit_variable (self) == VC_SOLVE_VARIABLE_BATCH
-                            ? _("Largest batch on one GPU:") : _("Longest context on one GPU:"),
+                            ? _("Largest batch on each row's GPUs:") : _("Longest context on each row's GPUs:"),
                             fits->str);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary->str,

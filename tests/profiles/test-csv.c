@@ -227,7 +227,7 @@ test_golden_cli (void)
   g_rmdir (dir);
 }
 
-/* what fits on one GPU: two rows a GPU, in GPU order, the value empty when none */
+/* what fits on each row's cards: two rows a GPU, in GPU order, the value empty when none */
 static void
 check_fit_row (VcEstimate  *e,
                char       **row,
@@ -236,7 +236,7 @@ check_fit_row (VcEstimate  *e,
 {
   const VcInputs *in = vc_estimate_get_inputs (e);
   guint gpu = n_fit / 2;
-  const VcSolution *sol = vc_estimate_get_gpu_solution (e, gpu, vc_report_fit_variables (in->mode)[n_fit % 2]);
+  const VcSolution *sol = vc_estimate_get_row_solution (e, gpu, vc_report_fit_variables (in->mode)[n_fit % 2]);
   g_autofree char *item = g_strdup_printf ("%s/%s", vc_estimate_get_gpu_key (e, gpu),
                                            vc_report_fit_key (sol->variable));
   g_autofree char *value = sol->found ? g_strdup_printf ("%u", sol->value) : g_strdup ("");
