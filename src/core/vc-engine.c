@@ -6,12 +6,83 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "vc-engine.h"
 
 /* llama.cpp pads each sequence's context to 256 cells (src/llama-context.cpp:
  * cparams.n_ctx = GGML_PAD(cparams.n_ctx, 256), and n_ctx_seq likewise) */
 #define LLAMA_CPP_CTX_PAD 256
+
+#define GIB 1073741824.0
+#define MIB 1048576.0
+
+/* vllm/engine/arg_utils.py, EngineArgs.get_batch_defaults (the usage context of `vllm serve`):
+ * a device of 70 GiB or more (torch's total) whose name has no "a100" gets 8192 batched tokens
+ * and 1024 sequences, any other 2048 and 256; _set_default_max_num_seqs_and_batched_tokens_args
+ * then caps max_num_seqs at max_num_batched_tokens. */
+void
+vc_engine_vllm_batch (const VcInputs *in,
+                      const VcGpu    *gpu,
+                      guint          *tokens,
+                      guint          *seqs)
+{
+  gboolean large = TRUE;
+
+  if (gpu != NULL)
+    {
+      g_autofree char *name = g_ascii_strdown (gpu->name ? gpu->name : "", -1);
+      g_autofree char *id = g_ascii_strdown (gpu->id ? gpu->id : "", -1);
+
+      large = vc_engine_gpu_capacity (in, gpu) >= 70 * GIB && strstr (name, "a100") == NULL && strstr (id, "a100") == NULL;
+    }
+  *tokens = in->max_num_batched_tokens > 0 ? in->max_num_batched_tokens : large ? 8192 : 2048;
+  *seqs = in->max_num_seqs > 0 ? in->max_num_seqs : MIN (large ? 1024u : 256u, *tokens);
+}
+
+/* python/sglang/srt/server_args.py, ServerArgs._handle_gpu_memory_settings (CUDA devices):
+ * the card's memory gpu_mem (MiB, as nvidia-smi reports it) sets chunked_prefill_size and
+ * cuda_graph_max_bs, and they the memory kept out of the static pool: reserved = 512 +
+ * max(chunked_prefill_size, 2048) × 1.5 + cuda_graph_max_bs × 2 + tp × pp / 8 × 1024 MiB, at
+ * least 10 GiB above 60 GiB; mem_fraction_static = round((gpu_mem − reserved) / gpu_mem, 3).
+ * Speculative decoding, DP attention and the multimodal adjustment are not followed. */
+double
+vc_engine_sglang_fraction (const VcInputs *in,
+                           double          gpu_mem,
+                           double          tp)
+{
+  double chunk, graph_bs, reserved;
+
+  if (in->mem_fraction_static > 0)
+    return in->mem_fraction_static;
+  if (gpu_mem < 20 * 1024)
+    chunk = 2048, graph_bs = 8;
+  else if (gpu_mem < 35 * 1024)
+    chunk = 2048, graph_bs = tp < 4 ? 24 : 80;
+  else if (gpu_mem < 60 * 1024)
+    chunk = 4096, graph_bs = tp < 4 ? 32 : 160;
+  else if (gpu_mem < 160 * 1024)
+    chunk = 8192, graph_bs = tp < 4 ? 256 : 512;
+  else
+    chunk = 16384, graph_bs = 512;
+  reserved = 512 + MAX (chunk, 2048) * 1.5 + graph_bs * 2 + tp * MAX (1u, in->layout.pp) / 8.0 * 1024;
+  if (gpu_mem > 60 * 1024)
+    reserved = MAX (reserved, 10 * 1024);
+  return round ((gpu_mem - reserved) / gpu_mem * 1000) / 1000;
+}
+
+/* vLLM sizes its request from torch's total (MemorySnapshot.total_memory, from
+ * torch.cuda.mem_get_info) and SGLang its pool from the free memory torch reports: both see the
+ * total CUDA reports, less than nvidia-smi's, where the catalog knows it. */
+double
+vc_engine_gpu_capacity (const VcInputs *in,
+                        const VcGpu    *gpu)
+{
+  if (in->mode == VC_MODE_INFERENCE && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG) &&
+      gpu->cuda_mib > 0)
+    return gpu->cuda_mib * MIB;
+  return gpu->capacity_bytes;
+}
 
 /* What of one GPU the engine lets the model, its cache and its activations use: vLLM requests
  * gpu_memory_utilization of the total; SGLang's mem_fraction_static applies to the memory left
@@ -28,9 +99,14 @@ vc_engine_usable_bytes (const VcInputs *in,
   switch (in->engine)
     {
     case VC_ENGINE_VLLM:
-      return in->memory_fraction * capacity;
+      /* a --kv-cache-memory given "does not respect the gpu_memory_utilization config" */
+      return in->kv_cache_memory_gb > 0 ? capacity : in->memory_fraction * capacity;
     case VC_ENGINE_SGLANG:
-      return in->memory_fraction * MAX (0.0, capacity - overhead) + MIN (capacity, overhead);
+      {
+        double f = vc_engine_sglang_fraction (in, capacity / 1048576.0, MAX (1u, in->layout.tp));
+
+        return f * MAX (0.0, capacity - overhead) + MIN (capacity, overhead);
+      }
     case VC_ENGINE_GENERIC:
     case VC_ENGINE_LLAMA_CPP:
     case VC_ENGINE_TRANSFORMERS:
@@ -79,8 +155,24 @@ vc_engine_kv_capacity (const VcInputs         *in,
                        double                  n,
                        VcKvCapacity           *out)
 {
+  /* a card known by its memory alone */
+  VcGpu gpu = { .id = (char *) "", .name = (char *) "", .capacity_bytes = capacity,
+                .memory_mib = capacity / MIB };
+
+  vc_engine_kv_capacity_on (in, res, sc, &gpu, n, out);
+}
+
+void
+vc_engine_kv_capacity_on (const VcInputs         *in,
+                          const VcResult         *res,
+                          const VcScenarioResult *sc,
+                          const VcGpu            *gpu,
+                          double                  n,
+                          VcKvCapacity           *out)
+{
   const VcArch *arch = &in->arch;
-  double per_token, weights, activations, overhead, tokens;
+  double capacity = vc_engine_gpu_capacity (in, gpu);
+  double per_token, weights, overhead, tokens;
 
   *out = (VcKvCapacity) { 0 };
   /* the block arithmetic needs the KV bytes of a token; sliding-window layers go to vLLM's
@@ -96,31 +188,41 @@ vc_engine_kv_capacity (const VcInputs         *in,
   if (!vc_arch_is_mla (arch) && arch->n_kv_heads > 0)
     per_token *= MAX (1.0, floor (arch->n_kv_heads / n)) / arch->n_kv_heads;
   weights = sc->bytes[VC_COMPONENT_WEIGHTS] / n;
-  activations = sc->bytes[VC_COMPONENT_ACTIVATIONS] / n;
   overhead = sc->bytes[VC_COMPONENT_OVERHEAD];
 
   if (in->engine == VC_ENGINE_VLLM)
     {
-      /* vllm/v1/worker/gpu_worker.py determine_available_memory: requested_memory (total ×
-       * gpu_memory_utilization) less the non-KV memory (weights, the profiled activation
-       * peak and non-torch memory: here the overhead; CUDA graphs are captured after the
-       * cache is sized and count only when VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is set,
-       * src/core/FORMULAS.md "Engines"); then
-       * vllm/v1/core/kv_cache_utils.py: num_blocks = available // page_size // num_layers */
-      double available = in->memory_fraction * capacity - weights - activations - overhead;
-      double block = (double) in->block_size * per_token;
+      /* vllm/v1/worker/gpu_worker.py: init_device takes a memory snapshot once the CUDA context
+       * and NCCL are up (since vLLM 0.11) and requests total × gpu_memory_utilization of it;
+       * determine_available_memory gives the cache requested_memory − non_kv_cache_memory
+       * (vllm/utils/mem_utils.py, memory_profiling: the weights, the torch peak of profile_run
+       * and the non-torch memory allocated since the snapshot), or --kv-cache-memory as
+       * given, the profile run still made; CUDA graphs are captured after the cache is sized
+       * (compile_or_warm_up_model) and take nothing from it. Then
+       * vllm/v1/core/kv_cache_utils.py: num_blocks = available // page_size // num_layers. */
+      guint batch_tokens, seqs;
+      double available, block;
 
+      vc_engine_vllm_batch (in, gpu, &batch_tokens, &seqs);
+      if (in->kv_cache_memory_gb > 0)
+        available = in->kv_cache_memory_gb * 1e9;
+      else
+        available = in->memory_fraction * capacity - weights -
+                    vc_estimator_vllm_profile_bytes (in, batch_tokens, seqs, n);
+      block = (double) in->block_size * per_token;
       tokens = available > 0 ? floor (available / block) * in->block_size : 0;
     }
   else
     {
       /* sglang model_runner profile_max_num_token: rest_memory = available after loading the
        * weights − total × (1 − mem_fraction_static), total being the memory free after the CUDA
-       * context; max_num_token = rest_memory // cell_size; whole pages of block-size tokens */
+       * context; max_num_token = rest_memory // cell_size; init_memory_pool keeps whole pages:
+       * max_total_num_tokens // page_size × page_size */
       double total = capacity - overhead;
-      double rest = in->memory_fraction * total - weights;
+      double gpu_mib = gpu->memory_mib > 0 ? gpu->memory_mib : capacity / MIB;
+      double rest = vc_engine_sglang_fraction (in, gpu_mib, n) * total - weights;
 
-      tokens = rest > 0 ? floor (floor (rest / per_token) / in->block_size) * in->block_size : 0;
+      tokens = rest > 0 ? floor (floor (rest / per_token) / in->page_size) * in->page_size : 0;
     }
   out->known = TRUE;
   out->tokens = tokens;
