@@ -132,8 +132,7 @@ static const Option options[] = {
   { "gpu-memory-utilization", OPT_PROPERTY, "memory-fraction", "F",
     N_("vLLM: share of each GPU's memory the engine takes (default 0.9)") },
   { "mem-fraction", OPT_PROPERTY, "mem-fraction-static", "F",
-    N_("SGLang: mem_fraction_static, share of each GPU's memory for weights and KV cache (default: SGLang's for the card and TP degree)") },
-  { "mem-fraction-static", OPT_PROPERTY, "mem-fraction-static", "F", N_("SGLang: the same as --mem-fraction") },
+    N_("SGLang: --mem-fraction-static, share of each GPU's memory for weights and KV cache (default: SGLang's for the card and TP degree)") },
   { "block-size", OPT_PROPERTY, "block-size", "N", N_("vLLM: tokens per KV-cache block (default 16)") },
   { "max-num-batched-tokens", OPT_PROPERTY, "max-num-batched-tokens", "N",
     N_("vLLM: tokens of one step and of the profile run that sizes the cache (default: vLLM's for each card, 8192 from 70 GiB but on an A100, else 2048)") },
@@ -714,7 +713,6 @@ static const struct
   { "max-num-seqs", "vllm" },
   { "kv-cache-memory", "vllm" },
   { "mem-fraction", "sglang" },
-  { "mem-fraction-static", "sglang" },
   { "page-size", "sglang" },
 };
 
