@@ -226,6 +226,65 @@ test_llama_cpp_and_others (void)
   g_assert_false (kv.known);
 }
 
+/* Over presets × engines × TP degrees × cards: a capacity in whole blocks or pages, never
+ * negative or NaN, that does not grow with a larger profile run or shrink with a larger share */
+static void
+test_kv_capacity_invariants (void)
+{
+  static const char *const presets[] = { "llama-3.2-1b", "qwen3-8b", "mixtral-8x7b", "llama-3.1-70b", "deepseek-r1" };
+  static const VcEngine engines[] = { VC_ENGINE_VLLM, VC_ENGINE_SGLANG };
+  static const guint tps[] = { 1, 2, 8 };
+
+  for (guint p = 0; p < G_N_ELEMENTS (presets); p++)
+    for (guint e = 0; e < G_N_ELEMENTS (engines); e++)
+      for (guint t = 0; t < G_N_ELEMENTS (tps); t++)
+        {
+          g_autoptr(VcEstimate) est = vc_estimate_new ();
+          g_autoptr(GError) error = NULL;
+          const VcInputs *in;
+          const VcResult *r;
+
+          g_assert_true (vc_estimate_set_preset (est, presets[p], &error));
+          g_object_set (est, "method", VC_METHOD_ARCHITECTURE, "engine", engines[e], "tp", tps[t],
+                        "seq", 4096, "block-size", 32, "page-size", 16, NULL);
+          in = vc_estimate_get_inputs (est);
+          r = vc_estimate_get_result (est);
+          for (guint g = 0; g < vc_estimate_get_n_gpus (est); g++)
+            {
+              const VcGpu *gpu = vc_estimate_get_gpu (est, g);
+              double n = MAX (1.0, vc_estimate_get_gpu_fit (est, g)->count);
+              VcKvCapacity kv, more_seqs, more_share, less_share;
+              guint unit = engines[e] == VC_ENGINE_VLLM ? 32 : 16;
+              const char *share = engines[e] == VC_ENGINE_VLLM ? "memory-fraction" : "mem-fraction-static";
+
+              vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, n, &kv);
+              g_assert_true (kv.known);
+              g_assert_true (isfinite (kv.tokens) && kv.tokens >= 0);
+              g_assert_cmpfloat (fmod (kv.tokens, unit), ==, 0);
+              g_assert_cmpfloat (kv.max_concurrency, ==, kv.tokens / 4096);
+
+              g_object_set (est, "max-num-seqs", engines[e] == VC_ENGINE_VLLM ? 4096 : 0,
+                            "memory-fraction", 0.9, NULL);
+              in = vc_estimate_get_inputs (est);
+              r = vc_estimate_get_result (est);
+              vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, n, &more_seqs);
+              g_assert_cmpfloat (more_seqs.tokens, <=, kv.tokens);
+              g_object_set (est, "max-num-seqs", 0, share, 0.6, NULL);
+              in = vc_estimate_get_inputs (est);
+              r = vc_estimate_get_result (est);
+              vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, n, &more_share);
+              g_object_set (est, share, 0.4, NULL);
+              in = vc_estimate_get_inputs (est);
+              r = vc_estimate_get_result (est);
+              vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, n, &less_share);
+              g_assert_cmpfloat (less_share.tokens, <=, more_share.tokens);
+              g_object_set (est, "memory-fraction", 0.9, "mem-fraction-static", 0.0, NULL);
+              in = vc_estimate_get_inputs (est);
+              r = vc_estimate_get_result (est);
+            }
+        }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -234,6 +293,7 @@ main (int   argc,
   g_test_add_func ("/engine/vllm", test_vllm);
   g_test_add_func ("/engine/vllm-reserves", test_vllm_reserves);
   g_test_add_func ("/engine/sglang", test_sglang);
+  g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);
   return g_test_run ();
 }
