@@ -83,6 +83,18 @@ test_vllm (void)
   g_assert_cmpfloat (kv.tokens, >, 400000);
   g_assert_cmpfloat (kv.tokens, <, 500000);
 
+  /* the fit agrees with the cache: as many requests of 8192 tokens as it holds fit on one
+   * H100 (the CUDA context beside the request), one more does not */
+  {
+    double c = floor (kv.tokens / 8192);
+
+    g_object_set (e, "concurrency", (guint) c, NULL);
+    g_assert_true (vc_estimate_get_gpu_fit (e, gpu_index (e, "h100-80gb"))->fits);
+    g_object_set (e, "concurrency", (guint) c + 1, NULL);
+    g_assert_false (vc_estimate_get_gpu_fit (e, gpu_index (e, "h100-80gb"))->fits);
+    g_object_set (e, "concurrency", 1, NULL);
+  }
+
   /* an A100 80 GB, whatever its size, gets vLLM's smaller defaults: 2048 tokens, 256
    * sequences; nvidia-smi's total where CUDA's is not known */
   capacity_on (e, "a100-80gb", &kv);

@@ -85,7 +85,8 @@ vc_engine_gpu_capacity (const VcInputs *in,
 }
 
 /* What of one GPU the engine lets the model, its cache and its activations use: vLLM requests
- * gpu_memory_utilization of the total; SGLang's mem_fraction_static applies to the memory left
+ * gpu_memory_utilization of the total, the CUDA context outside the request; SGLang's
+ * mem_fraction_static applies to the memory left
  * once the CUDA context and NCCL are up (total_gpu_memory in its model runner), the rest being
  * kept for activations and CUDA graphs; the others use the whole card. */
 double
@@ -99,8 +100,12 @@ vc_engine_usable_bytes (const VcInputs *in,
   switch (in->engine)
     {
     case VC_ENGINE_VLLM:
-      /* a --kv-cache-memory given "does not respect the gpu_memory_utilization config" */
-      return in->kv_cache_memory_gb > 0 ? capacity : in->memory_fraction * capacity;
+      /* a --kv-cache-memory given "does not respect the gpu_memory_utilization config"; else
+       * the request, with the CUDA context beside it (it is in the snapshot the request is
+       * taken from, in the share left out) */
+      if (in->kv_cache_memory_gb > 0)
+        return capacity;
+      return in->memory_fraction * capacity + MIN (overhead, (1 - in->memory_fraction) * capacity);
     case VC_ENGINE_SGLANG:
       {
         double f = vc_engine_sglang_fraction (in, capacity / 1048576.0, MAX (1u, in->layout.tp));
