@@ -177,14 +177,19 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
 {
   const VcArch *arch = &in->arch;
   double capacity = vc_engine_gpu_capacity (in, gpu);
-  double per_token, weights, overhead, tokens;
+  double attention = vc_arch_attention_layers (arch);
+  double sliding = arch->sliding_window > 0 ? MIN (arch->sliding_window_layers, attention) : 0;
+  gboolean hybrid = sliding > 0 && sliding < attention;
+  double per_token, weights, overhead, tokens, max_concurrency;
 
   *out = (VcKvCapacity) { 0 };
-  /* the block arithmetic needs the KV bytes of a token; sliding-window layers go to vLLM's
-   * hybrid allocator and SGLang's SWA pool, which are not followed here */
+  /* the block arithmetic needs the KV bytes of a token; SGLang's pool for models with
+   * sliding-window layers beside full ones (its SWA pool) and either engine's for models with
+   * linear-attention or state-space layers (their Mamba pools) are not followed here */
   if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
-      in->method != VC_METHOD_ARCHITECTURE || res->kv_bytes_per_token <= 0 ||
-      (arch->sliding_window > 0 && arch->sliding_window_layers > 0) || !(n >= 1) || !isfinite (n))
+      in->method != VC_METHOD_ARCHITECTURE || res->kv_bytes_per_token <= 0 || attention <= 0 ||
+      (hybrid && in->engine == VC_ENGINE_SGLANG) || vc_arch_state_elements (arch) > 0 ||
+      !(n >= 1) || !isfinite (n))
     return;
 
   /* per GPU of n with tensor parallelism: each keeps a_kv / n KV heads (one at least), MLA's
@@ -214,8 +219,45 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
       else
         available = in->memory_fraction * capacity - weights -
                     vc_estimator_vllm_profile_bytes (in, batch_tokens, seqs, n);
+      available = MAX (0.0, available);
       block = (double) in->block_size * per_token;
-      tokens = available > 0 ? floor (available / block) * in->block_size : 0;
+      if (!hybrid)
+        {
+          /* one group of every layer; a request of seq tokens takes cdiv(seq, block) blocks
+           * (get_max_concurrency_for_kv_cache_config), or with every layer windowed those of
+           * its window (below) */
+          double blocks = floor (available / block);
+          double window_tokens = MIN ((double) arch->sliding_window - 1 + batch_tokens, (double) in->seq);
+
+          tokens = blocks * in->block_size;
+          max_concurrency = blocks / (sliding > 0 ? ceil (window_tokens / in->block_size) + 1
+                                                  : ceil ((double) in->seq / in->block_size));
+        }
+      else
+        {
+          /* The hybrid allocator (vllm/v1/core/kv_cache_utils.py at commit 001cabc):
+           * _get_kv_cache_groups_uniform_page_size groups the full and the sliding-window
+           * layers in groups of group_size layers, the smaller count of the two (the larger
+           * when it is under 1.5 times the smaller), the last group of a kind padded;
+           * get_kv_cache_config_from_groups makes group_size tensors each shared by one layer
+           * of every group, so get_num_blocks = available // page // group_size, page = block
+           * × a layer's bytes of a token; _report_kv_cache_config logs num_blocks // groups ×
+           * block tokens. A request takes cdiv(seq, block) blocks in each full group and, in
+           * each sliding one, cdiv(min(window − 1 + max_num_batched_tokens, seq), block) + 1
+           * (kv_cache_interface.py, SlidingWindowSpec.max_memory_usage_bytes). */
+          double full = attention - sliding;
+          double lo = MIN (full, sliding), hi = MAX (full, sliding);
+          double group_size = hi < lo * 1.5 ? hi : lo;
+          double full_groups = ceil (full / group_size), sliding_groups = ceil (sliding / group_size);
+          double page = in->block_size * per_token / attention;
+          double blocks = floor (floor (available / page) / group_size);
+          double window_tokens = MIN ((double) arch->sliding_window - 1 + batch_tokens, (double) in->seq);
+          double per_request = full_groups * ceil ((double) in->seq / in->block_size) +
+                               sliding_groups * (ceil (window_tokens / in->block_size) + 1);
+
+          tokens = floor (blocks / (full_groups + sliding_groups)) * in->block_size;
+          max_concurrency = blocks / per_request;
+        }
     }
   else
     {
@@ -228,9 +270,10 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
       double rest = vc_engine_sglang_fraction (in, gpu_mib, n) * total - weights;
 
       tokens = rest > 0 ? floor (floor (rest / per_token) / in->page_size) * in->page_size : 0;
+      max_concurrency = tokens / in->seq;
     }
   out->known = TRUE;
   out->tokens = tokens;
-  /* "Maximum concurrency for N tokens per request": num_blocks × block_size / max_model_len */
-  out->max_concurrency = tokens / in->seq;
+  /* vLLM's "Maximum concurrency for N tokens per request" */
+  out->max_concurrency = max_concurrency;
 }
