@@ -280,6 +280,13 @@ test_engines (void)
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GString) md = g_string_new ("\n## Serving engines against their start-up logs\n\n"
+                                         "From `tests/accuracy/engines.tsv` (sources in `measurements.csv`): "
+                                         "vLLM's and SGLang's KV capacity in tokens on the logged card and layout, "
+                                         "or vLLM's profile-run peak as its log implies it. Rows checked must be "
+                                         "within 5 %.\n\n"
+                                         "| run | measured | estimate | error | checked | vramcalc options |\n"
+                                         "|---|---:|---:|---:|---|---|\n");
   guint checked = 0;
 
   g_assert_true (g_file_get_contents (path, &text, NULL, &error));
@@ -299,6 +306,9 @@ test_engines (void)
       g_test_message ("%-32s measured %12.2f %s  estimate %12.2f  error %+6.1f %%  %s", f[0],
                       g_ascii_strtod (f[1], NULL), f[2],
                       estimate / (g_str_equal (f[2], "tokens") ? 1.0 : unit_bytes (f[2])), 100 * err, f[4]);
+      g_string_append_printf (md, "| %s | %s %s | %.2f %s | %+.1f %% | %s | `%s` |\n", f[0], f[1], f[2],
+                              estimate / (g_str_equal (f[2], "tokens") ? 1.0 : unit_bytes (f[2])), f[2],
+                              100 * err, f[4], f[5]);
       g_assert_true (isfinite (estimate) && estimate > 0);
       if (g_str_equal (f[4], "yes"))
         {
@@ -307,6 +317,15 @@ test_engines (void)
         }
     }
   g_assert_cmpuint (checked, >=, 1);
+  if (markdown_path)
+    {
+      g_autofree char *written = NULL;
+      g_autofree char *all = NULL;
+
+      g_assert_true (g_file_get_contents (markdown_path, &written, NULL, &error));
+      all = g_strconcat (written, md->str, NULL);
+      g_assert_true (g_file_set_contents (markdown_path, all, -1, &error));
+    }
 }
 
 int
