@@ -203,7 +203,7 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
   if (in->engine == VC_ENGINE_VLLM)
     {
       /* vllm/v1/worker/gpu_worker.py: init_device takes a memory snapshot once the CUDA context
-       * and NCCL are up (since vLLM 0.11) and requests total × gpu_memory_utilization of it;
+       * and NCCL are up (NCCL first since pull request #25359) and requests total × gpu_memory_utilization of it;
        * determine_available_memory gives the cache requested_memory − non_kv_cache_memory
        * (vllm/utils/mem_utils.py, memory_profiling: the weights, the torch peak of profile_run
        * and the non-torch memory allocated since the snapshot), or --kv-cache-memory as
