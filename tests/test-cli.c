@@ -383,7 +383,7 @@ test_speed_fields (void)
   memset (&r, 0, sizeof r);
   run_cli (&r, "--params", "7B", "--block-size", "32", NULL);
   g_assert_cmpint (r.status, ==, 2);
-  g_assert_nonnull (strstr (r.err, "--engine vllm or sglang"));
+  g_assert_nonnull (strstr (r.err, "--engine vllm"));
   run_clear (&r);
   memset (&r, 0, sizeof r);
   run_cli (&r, "--params", "7B", "--mode", "training", "--engine", "vllm", NULL);
@@ -391,6 +391,32 @@ test_speed_fields (void)
   g_assert_nonnull (strstr (r.err, "inference"));
   run_clear (&r);
   memset (&r, 0, sizeof r);
+  /* vLLM's and SGLang's own options: refused with another engine, and outside their range */
+  {
+    static const char *const refused[][4] = {
+      { "--max-num-seqs", "64", "generic", "--engine vllm" },
+      { "--max-num-batched-tokens", "4096", "sglang", "--engine vllm" },
+      { "--kv-cache-memory", "20", "llama.cpp", "--engine vllm" },
+      { "--block-size", "32", "sglang", "--engine vllm" },
+      { "--page-size", "16", "vllm", "--engine sglang" },
+      { "--mem-fraction", "0.8", "vllm", "--engine sglang" },
+      { "--max-num-seqs", "70000", "vllm", "from 0 to 65536" },
+      { "--max-num-batched-tokens", "2000000", "vllm", "from 0 to 1048576" },
+      { "--kv-cache-memory", "-1", "vllm", "from 0 to 1e+06" },
+      { "--page-size", "0", "sglang", "from 1 to 1024" },
+      { "--mem-fraction", "1.5", "sglang", "from 0 to 1" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+      {
+        run_cli (&r, "--preset", "llama-3-8b", "--engine", refused[i][2], refused[i][0], refused[i][1], NULL);
+        g_assert_cmpint (r.status, ==, 2);
+        g_assert_nonnull (strstr (r.err, refused[i][0]));
+        g_assert_nonnull (strstr (r.err, refused[i][3]));
+        run_clear (&r);
+        memset (&r, 0, sizeof r);
+      }
+  }
 
   /* vLLM's KV-cache capacity in tokens and its concurrency at --seq; null for the generic
    * engine, which sizes no cache */
@@ -416,6 +442,16 @@ test_speed_fields (void)
     run_cli (&r, "--preset", "llama-3-8b", "--format", "json", NULL);
     h100 = gpu_member (parse (p4, &r), "h100-80gb");
     g_assert_true (json_object_get_null_member (h100, "kv_capacity_tokens"));
+  }
+  /* --kv-cache-memory: 20 GB per GPU in blocks of 16 × 131,072 bytes, end to end */
+  {
+    g_autoptr(JsonParser) p5 = json_parser_new ();
+
+    run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--kv-cache-memory", "20", "--format", "json", NULL);
+    h100 = gpu_member (parse (p5, &r), "h100-80gb");
+    g_assert_cmpint (json_object_get_int_member (h100, "kv_capacity_tokens"), ==, 9536 * 16);
   }
 }
 

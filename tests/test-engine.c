@@ -43,8 +43,18 @@ capacity_on (VcEstimate   *e,
   const VcResult *r = vc_estimate_get_result (e);
   const VcGpuFit *fit = vc_estimate_get_gpu_fit (e, i);
 
-  vc_engine_kv_capacity (vc_estimate_get_inputs (e), r, &r->scenarios[r->selected],
-                         fit->capacity_bytes, fit->count, kv);
+  vc_engine_kv_capacity_on (vc_estimate_get_inputs (e), r, &r->scenarios[r->selected],
+                            vc_estimate_get_gpu (e, i), fit->count, kv);
+}
+
+/* vLLM's profile run with Llama 3 8B (vocabulary 128,256, hidden 4,096): the sampler's
+ * 38 bytes a logit for `seqs` requests and the hidden states of `tokens` tokens outweigh the
+ * forward pass */
+static double
+llama3_profile (double tokens,
+                double seqs)
+{
+  return seqs * 128256 * 38.0 + tokens * 4096 * 2.0;
 }
 
 static void
@@ -52,18 +62,20 @@ test_vllm (void)
 {
   g_autoptr(VcEstimate) e = llama3 (VC_ENGINE_VLLM, 8192);
   const VcScenarioResult *sc = vc_estimate_get_selected (e);
-  double C = 81559 * 1048576.0;    /* H100 80 GB as nvidia-smi shows it */
+  double C = 81121 * 1048576.0;    /* H100 80 GB as CUDA reports it (torch's total) */
   double W = sc->bytes[VC_COMPONENT_WEIGHTS], A = sc->bytes[VC_COMPONENT_ACTIVATIONS];
-  double O = sc->bytes[VC_COMPONENT_OVERHEAD];
   double blocks;
   VcKvCapacity kv;
 
   g_assert_cmpfloat (vc_estimate_get_result (e)->kv_bytes_per_token, ==, KV_PER_TOKEN);
   g_assert_cmpfloat (W, ==, 8030261248.0 * 2);
-  g_assert_cmpfloat (O, ==, 1e9);
-  /* requested 0.9 × C; the KV cache gets what weights, activations and overhead leave, in
-   * blocks of 16 tokens × 131,072 bytes */
-  blocks = floor ((0.9 * C - W - A - O) / (16 * KV_PER_TOKEN));
+  /* vLLM's defaults on a card of 70 GiB or more: 8192 batched tokens, 1024 sequences */
+  g_assert_cmpfloat (A, ==, llama3_profile (8192, 1024));
+  g_assert_cmpfloat (vc_estimate_get_gpu_fit (e, gpu_index (e, "h100-80gb"))->capacity_bytes, ==, C);
+  /* requested 0.9 × C; the KV cache gets what the weights and the profile run's peak leave
+   * (the CUDA context is in the snapshot vLLM takes before), in blocks of 16 tokens ×
+   * 131,072 bytes */
+  blocks = floor ((0.9 * C - W - A) / (16 * KV_PER_TOKEN));
   capacity_on (e, "h100-80gb", &kv);
   g_assert_true (kv.known);
   g_assert_cmpfloat (kv.tokens, ==, blocks * 16);
@@ -71,26 +83,99 @@ test_vllm (void)
   g_assert_cmpfloat (kv.tokens, >, 400000);
   g_assert_cmpfloat (kv.tokens, <, 500000);
 
+  /* the fit agrees with the cache: as many requests of 8192 tokens as it holds fit on one
+   * H100 (the CUDA context beside the request), one more does not */
+  {
+    double c = floor (kv.tokens / 8192);
+
+    g_object_set (e, "concurrency", (guint) c, NULL);
+    g_assert_true (vc_estimate_get_gpu_fit (e, gpu_index (e, "h100-80gb"))->fits);
+    g_object_set (e, "concurrency", (guint) c + 1, NULL);
+    g_assert_false (vc_estimate_get_gpu_fit (e, gpu_index (e, "h100-80gb"))->fits);
+    g_object_set (e, "concurrency", 1, NULL);
+  }
+
+  /* an A100 80 GB, whatever its size, gets vLLM's smaller defaults: 2048 tokens, 256
+   * sequences; nvidia-smi's total where CUDA's is not known */
+  capacity_on (e, "a100-80gb", &kv);
+  g_assert_cmpfloat (kv.tokens, ==,
+                     floor ((0.9 * 81920 * 1048576.0 - W - llama3_profile (2048, 256)) / (16 * KV_PER_TOKEN)) * 16);
+
+  /* the profile run's batch as given: max_num_seqs is at most max_num_batched_tokens */
+  g_object_set (e, "max-num-batched-tokens", 512, "max-num-seqs", 4096, NULL);
+  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS], ==, llama3_profile (512, 512));
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (kv.tokens, ==, floor ((0.9 * C - W - llama3_profile (512, 512)) / (16 * KV_PER_TOKEN)) * 16);
+  g_object_set (e, "max-num-batched-tokens", 0, "max-num-seqs", 0, NULL);
+
+  /* --kv-cache-memory: the cache vLLM is given, whatever the utilization */
+  g_object_set (e, "kv-cache-memory", 20.0, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (kv.tokens, ==, floor (20e9 / (16 * KV_PER_TOKEN)) * 16);
+  g_object_set (e, "kv-cache-memory", 0.0, NULL);
+
   /* a lower utilization leaves fewer blocks; bigger blocks round down further */
   g_object_set (e, "memory-fraction", 0.5, "block-size", 32, NULL);
   capacity_on (e, "h100-80gb", &kv);
-  g_assert_cmpfloat (kv.tokens, ==, floor ((0.5 * C - W - A - O) / (32 * KV_PER_TOKEN)) * 32);
+  g_assert_cmpfloat (kv.tokens, ==, floor ((0.5 * C - W - A) / (32 * KV_PER_TOKEN)) * 32);
 
-  /* two GPUs with tensor parallelism: 4 KV heads each, half the weights and activations */
+  /* GPUs with tensor parallelism: a_kv / n KV heads each, weights and the forward pass split,
+   * the sampler's logits of the whole vocabulary on every GPU; an L40S (48 GB) gets vLLM's
+   * smaller defaults */
   g_object_set (e, "memory-fraction", 0.9, "block-size", 16, "seq", 131072, "concurrency", 4, NULL);
   {
     guint i = gpu_index (e, "l40s");
     const VcGpuFit *fit = vc_estimate_get_gpu_fit (e, i);
     double n = fit->count;
+    double peak;
 
     sc = vc_estimate_get_selected (e);
     g_assert_cmpfloat (n, >=, 2);
+    peak = vc_estimator_vllm_profile_bytes (vc_estimate_get_inputs (e), 2048, 256, n);
+    g_assert_cmpfloat (peak, ==, llama3_profile (2048, 256));
     capacity_on (e, "l40s", &kv);
     g_assert_cmpfloat (kv.tokens, ==,
-                       floor ((0.9 * fit->capacity_bytes - sc->bytes[VC_COMPONENT_WEIGHTS] / n -
-                               sc->bytes[VC_COMPONENT_ACTIVATIONS] / n - O) /
+                       floor ((0.9 * fit->capacity_bytes - sc->bytes[VC_COMPONENT_WEIGHTS] / n - peak) /
                               (16 * KV_PER_TOKEN * MAX (1.0, floor (8 / n)) / 8)) * 16);
   }
+}
+
+/* vLLM's hybrid allocator: 8 full and 24 sliding-window layers make groups of 8 layers (1 full,
+ * 3 sliding), pages of 16 tokens × 4,096 bytes (one layer's share of a token) shared by one
+ * layer of each group; SGLang's SWA pool and the state-space pools are not followed */
+static void
+test_vllm_hybrid (void)
+{
+  g_autoptr(VcEstimate) e = llama3 (VC_ENGINE_VLLM, 8192);
+  double C = 81121 * 1048576.0;
+  double W, A, blocks;
+  VcKvCapacity kv;
+
+  g_object_set (e, "sliding-window", 4096, "sliding-window-layers", 24, NULL);
+  W = vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS];
+  A = vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS];
+  g_assert_cmpfloat (A, ==, llama3_profile (8192, 1024));
+  blocks = floor (floor ((0.9 * C - W - A) / (16 * 4096.0)) / 8);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, floor (blocks / 4) * 16);
+  /* a request of 8192 tokens: 512 blocks in the full group, min(4095 + 8192, 8192) tokens in
+   * 512 blocks + 1 in each sliding group */
+  g_assert_cmpfloat (kv.max_concurrency, ==, blocks / (512 + 3 * 513));
+
+  /* 16 and 16: groups of 16, one of each */
+  g_object_set (e, "sliding-window-layers", 16, NULL);
+  blocks = floor (floor ((0.9 * C - W - A) / (16 * 4096.0)) / 16);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (kv.tokens, ==, floor (blocks / 2) * 16);
+
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_false (kv.known);
+  g_object_set (e, "engine", VC_ENGINE_VLLM, "sliding-window", 0, "sliding-window-layers", 0,
+                "recurrent-layers", 8, "recurrent-state", 100000, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_false (kv.known);
 }
 
 static void
@@ -102,10 +187,10 @@ test_vllm_reserves (void)
   double total = vc_estimate_get_selected (generic)->total;
   double C = 24564 * 1048576.0;
 
-  /* the same estimate; a 24 GB card holds it whole, but not within vLLM's 0.9 of it */
-  g_assert_cmpfloat (vc_estimate_get_selected (vllm)->total, ==, total);
+  /* the generic estimate fits a 24 GB card whole; vLLM's, with its profile run's peak, not
+   * within 0.9 of it */
   g_assert_cmpfloat (total, <=, C);
-  g_assert_cmpfloat (total, >, 0.9 * C);
+  g_assert_cmpfloat (vc_estimate_get_selected (vllm)->total, >, 0.9 * C);
   g_assert_true (vc_estimate_get_gpu_fit (generic, i)->fits);
   g_assert_false (vc_estimate_get_gpu_fit (vllm, i)->fits);
   g_assert_cmpfloat (vc_estimate_get_gpu_fit (vllm, i)->capacity_bytes, ==, C);
@@ -116,17 +201,34 @@ test_sglang (void)
 {
   g_autoptr(VcEstimate) e = llama3 (VC_ENGINE_SGLANG, 8192);
   const VcScenarioResult *sc = vc_estimate_get_selected (e);
-  double C = 81559 * 1048576.0;
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  double C = 81121 * 1048576.0;
   double W = sc->bytes[VC_COMPONENT_WEIGHTS], O = sc->bytes[VC_COMPONENT_OVERHEAD];
   VcKvCapacity kv;
 
-  /* rest = (total − weights) − total × (1 − 0.85), total = C − the CUDA context; cells of
-   * 131,072 bytes; pages of 1 token */
-  g_object_set (e, "memory-fraction", 0.85, "block-size", 1, NULL);
+  /* SGLang's own mem_fraction_static from the card's memory (nvidia-smi's MiB) and TP: an
+   * H100 (81,559 MiB) keeps 512 + 8192 × 1.5 + 256 × 2 + 1024 / 8 = 13,440 MiB out at TP 1,
+   * 512 + 12,288 + 512 × 2 + 512 = 14,336 at TP 4; an RTX 4090 (24,564 MiB) 512 + 2048 × 1.5
+   * + 24 × 2 + 128 = 3,760; a B200 (over 160 GiB) 512 + 16384 × 1.5 + 512 × 2 + 128 */
+  g_assert_cmpfloat (vc_engine_sglang_fraction (in, 81559, 1), ==, 0.835);
+  g_assert_cmpfloat (vc_engine_sglang_fraction (in, 81559, 4), ==, 0.824);
+  g_assert_cmpfloat (vc_engine_sglang_fraction (in, 24564, 1), ==, 0.847);
+  g_assert_cmpfloat (vc_engine_sglang_fraction (in, 183359, 1), ==,
+                     round ((183359 - 26240.0) / 183359 * 1000) / 1000);
   capacity_on (e, "h100-80gb", &kv);
   g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, floor ((0.835 * (C - O) - W) / KV_PER_TOKEN));
+
+  /* rest = (total − weights) − total × (1 − 0.85), total = C − the CUDA context; cells of
+   * 131,072 bytes; pages of 1 token, then of 64 */
+  g_object_set (e, "mem-fraction-static", 0.85, NULL);
+  g_assert_cmpfloat (vc_engine_sglang_fraction (in, 81559, 1), ==, 0.85);
+  capacity_on (e, "h100-80gb", &kv);
   g_assert_cmpfloat (kv.tokens, ==, floor ((0.85 * (C - O) - W) / KV_PER_TOKEN));
   g_assert_cmpfloat (kv.max_concurrency, ==, kv.tokens / 8192);
+  g_object_set (e, "page-size", 64, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (kv.tokens, ==, floor (floor ((0.85 * (C - O) - W) / KV_PER_TOKEN) / 64) * 64);
 }
 
 static void
@@ -174,6 +276,74 @@ test_llama_cpp_and_others (void)
   g_assert_false (kv.known);
 }
 
+/* Over presets × engines × TP degrees × cards: a capacity in whole blocks or pages, never
+ * negative or NaN, that does not grow with a larger profile run or shrink with a larger share */
+static void
+test_kv_capacity_invariants (void)
+{
+  static const char *const presets[] = { "llama-3.2-1b", "qwen3-8b", "mistral-7b", "gemma-2-9b", "mixtral-8x7b",
+                                          "llama-3.1-70b", "deepseek-r1" };
+  static const VcEngine engines[] = { VC_ENGINE_VLLM, VC_ENGINE_SGLANG };
+  static const guint tps[] = { 1, 2, 8 };
+
+  for (guint p = 0; p < G_N_ELEMENTS (presets); p++)
+    for (guint e = 0; e < G_N_ELEMENTS (engines); e++)
+      for (guint t = 0; t < G_N_ELEMENTS (tps); t++)
+        {
+          g_autoptr(VcEstimate) est = vc_estimate_new ();
+          g_autoptr(GError) error = NULL;
+          const VcInputs *in;
+          const VcResult *r;
+
+          g_assert_true (vc_estimate_set_preset (est, presets[p], &error));
+          g_object_set (est, "method", VC_METHOD_ARCHITECTURE, "engine", engines[e], "tp", tps[t],
+                        "seq", 4096, "block-size", 32, "page-size", 16, NULL);
+          in = vc_estimate_get_inputs (est);
+          r = vc_estimate_get_result (est);
+          for (guint g = 0; g < vc_estimate_get_n_gpus (est); g++)
+            {
+              const VcGpu *gpu = vc_estimate_get_gpu (est, g);
+              double n = MAX (1.0, vc_estimate_get_gpu_fit (est, g)->count);
+              VcKvCapacity kv, more_seqs, more_share, less_share;
+              guint unit = engines[e] == VC_ENGINE_VLLM ? 32 : 16;
+              const char *share = engines[e] == VC_ENGINE_VLLM ? "memory-fraction" : "mem-fraction-static";
+
+              gboolean hybrid = in->arch.sliding_window > 0 && in->arch.sliding_window_layers > 0 &&
+                                in->arch.sliding_window_layers < vc_arch_attention_layers (&in->arch);
+
+              vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, n, &kv);
+              /* SGLang's SWA pool is not followed: no figure rather than a wrong one */
+              g_assert_true (kv.known == !(hybrid && engines[e] == VC_ENGINE_SGLANG));
+              if (!kv.known)
+                continue;
+              g_assert_true (isfinite (kv.tokens) && kv.tokens >= 0);
+              g_assert_cmpfloat (fmod (kv.tokens, unit), ==, 0);
+              g_assert_true (isfinite (kv.max_concurrency) && kv.max_concurrency >= 0);
+              if (in->arch.sliding_window == 0 || in->arch.sliding_window_layers == 0)
+                g_assert_cmpfloat (kv.max_concurrency, ==, kv.tokens / 4096);
+
+              g_object_set (est, "max-num-seqs", engines[e] == VC_ENGINE_VLLM ? 4096 : 0,
+                            "memory-fraction", 0.9, NULL);
+              in = vc_estimate_get_inputs (est);
+              r = vc_estimate_get_result (est);
+              vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, n, &more_seqs);
+              g_assert_cmpfloat (more_seqs.tokens, <=, kv.tokens);
+              g_object_set (est, "max-num-seqs", 0, share, 0.6, NULL);
+              in = vc_estimate_get_inputs (est);
+              r = vc_estimate_get_result (est);
+              vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, n, &more_share);
+              g_object_set (est, share, 0.4, NULL);
+              in = vc_estimate_get_inputs (est);
+              r = vc_estimate_get_result (est);
+              vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, n, &less_share);
+              g_assert_cmpfloat (less_share.tokens, <=, more_share.tokens);
+              g_object_set (est, "memory-fraction", 0.9, "mem-fraction-static", 0.0, NULL);
+              in = vc_estimate_get_inputs (est);
+              r = vc_estimate_get_result (est);
+            }
+        }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -181,7 +351,9 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/engine/vllm", test_vllm);
   g_test_add_func ("/engine/vllm-reserves", test_vllm_reserves);
+  g_test_add_func ("/engine/vllm-hybrid", test_vllm_hybrid);
   g_test_add_func ("/engine/sglang", test_sglang);
+  g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);
   return g_test_run ();
 }

@@ -19,6 +19,7 @@
 #include "vc-arch.h"
 #include "vc-catalog.h"
 #include "vc-csv.h"
+#include "vc-engine.h"
 #include "vc-enums.h"
 #include "vc-error.h"
 #include "vc-estimate.h"
@@ -130,9 +131,16 @@ static const Option options[] = {
     N_("Whose memory arithmetic to follow: generic (default), vllm, sglang, llama.cpp or transformers") },
   { "gpu-memory-utilization", OPT_PROPERTY, "memory-fraction", "F",
     N_("vLLM: share of each GPU's memory the engine takes (default 0.9)") },
-  { "mem-fraction", OPT_PROPERTY, "memory-fraction", "F",
-    N_("SGLang: mem_fraction_static, share of each GPU's memory for weights and KV cache") },
-  { "block-size", OPT_PROPERTY, "block-size", "N", N_("vLLM/SGLang: tokens per KV-cache block (default 16)") },
+  { "mem-fraction", OPT_PROPERTY, "mem-fraction-static", "F",
+    N_("SGLang: --mem-fraction-static, share of each GPU's memory for weights and KV cache (default: SGLang's for the card and TP degree)") },
+  { "block-size", OPT_PROPERTY, "block-size", "N", N_("vLLM: tokens per KV-cache block (default 16)") },
+  { "max-num-batched-tokens", OPT_PROPERTY, "max-num-batched-tokens", "N",
+    N_("vLLM: tokens of one step and of the profile run that sizes the cache (default: vLLM's for each card's KV capacity, 8192 from 70 GiB but on an A100, else 2048; 8192 in the breakdown)") },
+  { "max-num-seqs", OPT_PROPERTY, "max-num-seqs", "N",
+    N_("vLLM: requests of one step, whose logits the profile run samples (default: vLLM's for each card's KV capacity, 1024 from 70 GiB but on an A100, else 256; 1024 in the breakdown)") },
+  { "kv-cache-memory", OPT_PROPERTY, "kv-cache-memory", "GB",
+    N_("vLLM: each GPU's KV cache in GB, in place of what --gpu-memory-utilization leaves") },
+  { "page-size", OPT_PROPERTY, "page-size", "N", N_("SGLang: tokens per KV-cache page (default 1)") },
   { "mfu", OPT_PROPERTY, "mfu", "F", N_("Training: model FLOPs utilization for the step time (default 0.4)") },
   { "unit", OPT_PROPERTY, "unit", "gb|gib", N_("Units of the table (default gb)") },
   { "format", OPT_FORMAT, NULL, "table|json|csv", N_("Output format (default table)") },
@@ -691,9 +699,23 @@ list_gpus (void)
     }
 }
 
-/* --gpu-memory-utilization is vLLM's and --mem-fraction SGLang's: the same input, read
- * differently, so each is refused with another engine rather than misread; --block-size means
- * something to those two only, and --mfu to training only: refused rather than ignored. */
+/* vLLM's options (--gpu-memory-utilization, --block-size, the profile run's batch,
+ * --kv-cache-memory) and SGLang's (--mem-fraction, --page-size) are refused with another engine
+ * rather than ignored or misread, and --mfu means something to training only. */
+static const struct
+{
+  const char *name;
+  const char *engine;
+} engine_options[] = {
+  { "gpu-memory-utilization", "vllm" },
+  { "block-size", "vllm" },
+  { "max-num-batched-tokens", "vllm" },
+  { "max-num-seqs", "vllm" },
+  { "kv-cache-memory", "vllm" },
+  { "mem-fraction", "sglang" },
+  { "page-size", "sglang" },
+};
+
 static gboolean
 check_engine_options (int          argc,
                       char        *argv[],
@@ -709,14 +731,6 @@ check_engine_options (int          argc,
       const char *a = argv[i];
       const char *wanted = NULL;
 
-      if ((g_str_equal (a, "--block-size") || g_str_has_prefix (a, "--block-size=")) &&
-          in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG)
-        {
-          *bad_option = "block-size";
-          *message = g_strdup_printf (_("KV-cache blocks are vLLM's and SGLang's; the engine is %s "
-                                        "(give --engine vllm or sglang)"), engine);
-          return FALSE;
-        }
       static const char *serving[] = { "engine", "gpu-memory-utilization", "mem-fraction" };
 
       for (guint k = 0; k < G_N_ELEMENTS (serving); k++)
@@ -735,10 +749,10 @@ check_engine_options (int          argc,
           return FALSE;
         }
 
-      if (g_str_equal (a, "--gpu-memory-utilization") || g_str_has_prefix (a, "--gpu-memory-utilization="))
-        wanted = "vllm", *bad_option = "gpu-memory-utilization";
-      else if (g_str_equal (a, "--mem-fraction") || g_str_has_prefix (a, "--mem-fraction="))
-        wanted = "sglang", *bad_option = "mem-fraction";
+      for (guint k = 0; k < G_N_ELEMENTS (engine_options); k++)
+        if (g_str_has_prefix (a, "--") && g_str_has_prefix (a + 2, engine_options[k].name) &&
+            (a[2 + strlen (engine_options[k].name)] == '\0' || a[2 + strlen (engine_options[k].name)] == '='))
+          wanted = engine_options[k].engine, *bad_option = engine_options[k].name;
       if (wanted && !g_str_equal (engine, wanted))
         {
           *message = g_strdup_printf (_("this option is %s's; the engine is %s (give --engine %s)"),
@@ -1245,7 +1259,7 @@ solve_request (Request     *req,
   variable = g_enum_get_value_by_nick (klass, req->solve)->value;
   if (!vc_solver_applies (in->mode, variable))
     return usage_error ("solve", _("concurrency is a serving input: in training, solve seq or batch"));
-  vc_solver_solve (in, variable, vc_estimate_get_gpu (estimate, *gpu_index)->capacity_bytes,
+  vc_solver_solve (in, variable, vc_engine_gpu_capacity (in, vc_estimate_get_gpu (estimate, *gpu_index)),
                    req->gpu_count ? req->gpu_count : 1, solution);
   return 0;
 }

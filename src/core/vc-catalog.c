@@ -207,6 +207,22 @@ load_speed (VcGpu      *g,
     }
 }
 
+/* What a CUDA process sees (cudaMemGetInfo's total, torch.cuda.mem_get_info()[1], which vLLM
+ * logs as total_gpu_memory and sizes its request from) is less than nvidia-smi's total: where
+ * it is known, with its source, the serving engines size their memory from it
+ * (vc_engine_gpu_capacity). */
+static void
+load_cuda_memory (VcGpu      *g,
+                  JsonObject *o)
+{
+  JsonNode *mib = json_object_get_member (o, "cuda_mib");
+
+  if (mib == NULL || JSON_NODE_HOLDS_NULL (mib))
+    return;
+  g->cuda_mib = positive_member (o, g->id, "cuda_mib", FALSE);
+  g->cuda_source = source_member (json_object_get_object_member (o, "sources"), g->id, "cuda");
+}
+
 static void
 load_gpus (void)
 {
@@ -229,6 +245,7 @@ load_gpus (void)
       g->memory_mib = (mib && !JSON_NODE_HOLDS_NULL (mib)) ? json_node_get_double (mib) : 0;
       g->capacity_bytes = g->memory_mib > 0 ? g->memory_mib * 1048576.0 : g->memory_bytes;
       load_speed (g, o);
+      load_cuda_memory (g, o);
     }
 }
 

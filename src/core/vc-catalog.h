@@ -36,6 +36,8 @@ typedef struct
   char *vendor;
   double memory_bytes;                  /* as sold: the "GB" of a card's name are GiB */
   double memory_mib;                    /* as nvidia-smi shows it; 0 when unknown */
+  double cuda_mib;                      /* the total CUDA reports to a process (torch's total); 0 when unknown */
+  char *cuda_source;
   double capacity_bytes;                /* what fits are checked against */
   /* speed figures from the vendor's specifications (data/gpus.json); 0 when unknown, as for
    * a card the user typed in */

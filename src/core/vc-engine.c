@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "vc-engine.h"
 #include "vc-layout.h"
@@ -14,8 +15,79 @@
  * cparams.n_ctx = GGML_PAD(cparams.n_ctx, 256), and n_ctx_seq likewise) */
 #define LLAMA_CPP_CTX_PAD 256
 
+#define GIB 1073741824.0
+#define MIB 1048576.0
+
+/* vllm/engine/arg_utils.py, EngineArgs.get_batch_defaults (the usage context of `vllm serve`):
+ * a device of 70 GiB or more (torch's total) whose name has no "a100" gets 8192 batched tokens
+ * and 1024 sequences, any other 2048 and 256; _set_default_max_num_seqs_and_batched_tokens_args
+ * then caps max_num_seqs at max_num_batched_tokens. */
+void
+vc_engine_vllm_batch (const VcInputs *in,
+                      const VcGpu    *gpu,
+                      guint          *tokens,
+                      guint          *seqs)
+{
+  gboolean large = TRUE;
+
+  if (gpu != NULL)
+    {
+      g_autofree char *name = g_ascii_strdown (gpu->name ? gpu->name : "", -1);
+      g_autofree char *id = g_ascii_strdown (gpu->id ? gpu->id : "", -1);
+
+      large = vc_engine_gpu_capacity (in, gpu) >= 70 * GIB && strstr (name, "a100") == NULL && strstr (id, "a100") == NULL;
+    }
+  *tokens = in->max_num_batched_tokens > 0 ? in->max_num_batched_tokens : large ? 8192 : 2048;
+  *seqs = in->max_num_seqs > 0 ? in->max_num_seqs : MIN (large ? 1024u : 256u, *tokens);
+}
+
+/* python/sglang/srt/server_args.py, ServerArgs._handle_gpu_memory_settings (CUDA devices):
+ * the card's memory gpu_mem (MiB, as nvidia-smi reports it) sets chunked_prefill_size and
+ * cuda_graph_max_bs, and they the memory kept out of the static pool: reserved = 512 +
+ * max(chunked_prefill_size, 2048) × 1.5 + cuda_graph_max_bs × 2 + tp × pp / 8 × 1024 MiB, at
+ * least 10 GiB above 60 GiB; mem_fraction_static = round((gpu_mem − reserved) / gpu_mem, 3).
+ * Speculative decoding, DP attention and the multimodal adjustment are not followed. */
+double
+vc_engine_sglang_fraction (const VcInputs *in,
+                           double          gpu_mem,
+                           double          tp)
+{
+  double chunk, graph_bs, reserved;
+
+  if (in->mem_fraction_static > 0)
+    return in->mem_fraction_static;
+  if (gpu_mem < 20 * 1024)
+    chunk = 2048, graph_bs = 8;
+  else if (gpu_mem < 35 * 1024)
+    chunk = 2048, graph_bs = tp < 4 ? 24 : 80;
+  else if (gpu_mem < 60 * 1024)
+    chunk = 4096, graph_bs = tp < 4 ? 32 : 160;
+  else if (gpu_mem < 160 * 1024)
+    chunk = 8192, graph_bs = tp < 4 ? 256 : 512;
+  else
+    chunk = 16384, graph_bs = 512;
+  reserved = 512 + MAX (chunk, 2048) * 1.5 + graph_bs * 2 + tp * MAX (1u, in->layout.pp) / 8.0 * 1024;
+  if (gpu_mem > 60 * 1024)
+    reserved = MAX (reserved, 10 * 1024);
+  return round ((gpu_mem - reserved) / gpu_mem * 1000) / 1000;
+}
+
+/* vLLM sizes its request from torch's total (MemorySnapshot.total_memory, from
+ * torch.cuda.mem_get_info) and SGLang its pool from the free memory torch reports: both see the
+ * total CUDA reports, less than nvidia-smi's, where the catalog knows it. */
+double
+vc_engine_gpu_capacity (const VcInputs *in,
+                        const VcGpu    *gpu)
+{
+  if (in->mode == VC_MODE_INFERENCE && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG) &&
+      gpu->cuda_mib > 0)
+    return gpu->cuda_mib * MIB;
+  return gpu->capacity_bytes;
+}
+
 /* What of one GPU the engine lets the model, its cache and its activations use: vLLM requests
- * gpu_memory_utilization of the total; SGLang's mem_fraction_static applies to the memory left
+ * gpu_memory_utilization of the total, the CUDA context outside the request; SGLang's
+ * mem_fraction_static applies to the memory left
  * once the CUDA context and NCCL are up (total_gpu_memory in its model runner), the rest being
  * kept for activations and CUDA graphs; the others use the whole card. */
 double
@@ -29,9 +101,18 @@ vc_engine_usable_bytes (const VcInputs *in,
   switch (in->engine)
     {
     case VC_ENGINE_VLLM:
-      return in->memory_fraction * capacity;
+      /* a --kv-cache-memory given "does not respect the gpu_memory_utilization config"; else
+       * the request, with the CUDA context beside it (it is in the snapshot the request is
+       * taken from, in the share left out) */
+      if (in->kv_cache_memory_gb > 0)
+        return capacity;
+      return in->memory_fraction * capacity + MIN (overhead, (1 - in->memory_fraction) * capacity);
     case VC_ENGINE_SGLANG:
-      return in->memory_fraction * MAX (0.0, capacity - overhead) + MIN (capacity, overhead);
+      {
+        double f = vc_engine_sglang_fraction (in, capacity / 1048576.0, MAX (1u, in->layout.tp));
+
+        return f * MAX (0.0, capacity - overhead) + MIN (capacity, overhead);
+      }
     case VC_ENGINE_GENERIC:
     case VC_ENGINE_LLAMA_CPP:
     case VC_ENGINE_TRANSFORMERS:
@@ -72,54 +153,6 @@ vc_engine_transient_bytes (const VcInputs *in,
   return kv_cache_bytes / in->arch.n_layers;
 }
 
-/* What one GPU gives the KV cache: the engine's budget of `capacity` and what is left of it
- * beside the GPU's weights, activations and overhead, in bytes and in tokens of `per_token`
- * bytes (whole blocks). The budget is vLLM's gpu_memory_utilization, SGLang's
- * mem_fraction_static, or the whole card for llama.cpp and the others. */
-static void
-kv_room (const VcInputs *in,
-         double          capacity,
-         double          weights,
-         double          activations,
-         double          overhead,
-         double          per_token,
-         double         *budget,
-         double         *available,
-         double         *tokens)
-{
-  if (in->engine == VC_ENGINE_VLLM)
-    {
-      /* vllm/v1/worker/gpu_worker.py determine_available_memory: requested_memory (total ×
-       * gpu_memory_utilization) less the non-KV memory (weights, the profiled activation
-       * peak and non-torch memory: here the overhead; CUDA graphs are captured after the
-       * cache is sized and count only when VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is set,
-       * src/core/FORMULAS.md "Engines"); then
-       * vllm/v1/core/kv_cache_utils.py: num_blocks = available // page_size // num_layers */
-      double block = (double) in->block_size * per_token;
-
-      *budget = in->memory_fraction * capacity;
-      *available = *budget - weights - activations - overhead;
-      *tokens = *available > 0 ? floor (*available / block) * in->block_size : 0;
-    }
-  else if (in->engine == VC_ENGINE_SGLANG)
-    {
-      /* sglang model_runner profile_max_num_token: rest_memory = available after loading the
-       * weights − total × (1 − mem_fraction_static), total being the memory free after the CUDA
-       * context; max_num_token = rest_memory // cell_size; whole pages of block-size tokens */
-      *budget = in->memory_fraction * (capacity - overhead);
-      *available = *budget - weights;
-      *tokens = *available > 0 ? floor (floor (*available / per_token) / in->block_size) * in->block_size : 0;
-    }
-  else
-    {
-      /* llama.cpp and the others allocate the context asked for: the room is the card's */
-      *budget = capacity;
-      *available = capacity - weights - activations - overhead;
-      *tokens = *available > 0 ? floor (*available / per_token) : 0;
-    }
-  *available = MAX (0.0, *available);
-}
-
 void
 vc_engine_kv_capacity (const VcInputs         *in,
                        const VcResult         *res,
@@ -128,15 +161,36 @@ vc_engine_kv_capacity (const VcInputs         *in,
                        double                  n,
                        VcKvCapacity           *out)
 {
+  /* a card known by its memory alone */
+  VcGpu gpu = { .id = (char *) "", .name = (char *) "", .capacity_bytes = capacity,
+                .memory_mib = capacity / MIB };
+
+  vc_engine_kv_capacity_on (in, res, sc, &gpu, n, out);
+}
+
+void
+vc_engine_kv_capacity_on (const VcInputs         *in,
+                          const VcResult         *res,
+                          const VcScenarioResult *sc,
+                          const VcGpu            *gpu,
+                          double                  n,
+                          VcKvCapacity           *out)
+{
   const VcArch *arch = &in->arch;
-  double per_token, budget, available, tokens;
+  double capacity = vc_engine_gpu_capacity (in, gpu);
+  double attention = vc_arch_attention_layers (arch);
+  double sliding = arch->sliding_window > 0 ? MIN (arch->sliding_window_layers, attention) : 0;
+  gboolean hybrid = sliding > 0 && sliding < attention;
+  double per_token, weights, overhead, tokens, max_concurrency;
 
   *out = (VcKvCapacity) { 0 };
-  /* the block arithmetic needs the KV bytes of a token; sliding-window layers go to vLLM's
-   * hybrid allocator and SGLang's SWA pool, which are not followed here */
+  /* the block arithmetic needs the KV bytes of a token; SGLang's pool for models with
+   * sliding-window layers beside full ones (its SWA pool) and either engine's for models with
+   * linear-attention or state-space layers (their Mamba pools) are not followed here */
   if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
-      in->method != VC_METHOD_ARCHITECTURE || res->kv_bytes_per_token <= 0 ||
-      (arch->sliding_window > 0 && arch->sliding_window_layers > 0) || !(n >= 1) || !isfinite (n))
+      in->method != VC_METHOD_ARCHITECTURE || res->kv_bytes_per_token <= 0 || attention <= 0 ||
+      (hybrid && in->engine == VC_ENGINE_SGLANG) || vc_arch_state_elements (arch) > 0 ||
+      !(n >= 1) || !isfinite (n))
     return;
 
   /* per GPU of n with tensor parallelism: each keeps a_kv / n KV heads (one at least), MLA's
@@ -144,41 +198,147 @@ vc_engine_kv_capacity (const VcInputs         *in,
   per_token = res->kv_bytes_per_token;
   if (!vc_arch_is_mla (arch) && arch->n_kv_heads > 0)
     per_token *= MAX (1.0, floor (arch->n_kv_heads / n)) / arch->n_kv_heads;
-  kv_room (in, capacity, sc->bytes[VC_COMPONENT_WEIGHTS] / n, sc->bytes[VC_COMPONENT_ACTIVATIONS] / n,
-           sc->bytes[VC_COMPONENT_OVERHEAD], per_token, &budget, &available, &tokens);
+  weights = sc->bytes[VC_COMPONENT_WEIGHTS] / n;
+  overhead = sc->bytes[VC_COMPONENT_OVERHEAD];
+
+  if (in->engine == VC_ENGINE_VLLM)
+    {
+      /* vllm/v1/worker/gpu_worker.py: init_device takes a memory snapshot once the CUDA context
+       * and NCCL are up (NCCL first since pull request #25359) and requests total × gpu_memory_utilization of it;
+       * determine_available_memory gives the cache requested_memory − non_kv_cache_memory
+       * (vllm/utils/mem_utils.py, memory_profiling: the weights, the torch peak of profile_run
+       * and the non-torch memory allocated since the snapshot), or --kv-cache-memory as
+       * given, the profile run still made; CUDA graphs are captured after the cache is sized
+       * (compile_or_warm_up_model) and take nothing from it. Then
+       * vllm/v1/core/kv_cache_utils.py: num_blocks = available // page_size // num_layers. */
+      guint batch_tokens, seqs;
+      double available, block;
+
+      vc_engine_vllm_batch (in, gpu, &batch_tokens, &seqs);
+      if (in->kv_cache_memory_gb > 0)
+        available = in->kv_cache_memory_gb * 1e9;
+      else
+        available = in->memory_fraction * capacity - weights -
+                    vc_estimator_vllm_profile_bytes (in, batch_tokens, seqs, n);
+      available = MAX (0.0, available);
+      block = (double) in->block_size * per_token;
+      if (!hybrid)
+        {
+          /* one group of every layer; a request of seq tokens takes cdiv(seq, block) blocks
+           * (get_max_concurrency_for_kv_cache_config), or with every layer windowed those of
+           * its window (below) */
+          double blocks = floor (available / block);
+          double window_tokens = MIN ((double) arch->sliding_window - 1 + batch_tokens, (double) in->seq);
+
+          tokens = blocks * in->block_size;
+          max_concurrency = blocks / (sliding > 0 ? ceil (window_tokens / in->block_size) + 1
+                                                  : ceil ((double) in->seq / in->block_size));
+        }
+      else
+        {
+          /* The hybrid allocator (vllm/v1/core/kv_cache_utils.py at commit 001cabc):
+           * _get_kv_cache_groups_uniform_page_size groups the full and the sliding-window
+           * layers in groups of group_size layers, the smaller count of the two (the larger
+           * when it is under 1.5 times the smaller), the last group of a kind padded;
+           * get_kv_cache_config_from_groups makes group_size tensors each shared by one layer
+           * of every group, so get_num_blocks = available // page // group_size, page = block
+           * × a layer's bytes of a token; _report_kv_cache_config logs num_blocks // groups ×
+           * block tokens. A request takes cdiv(seq, block) blocks in each full group and, in
+           * each sliding one, cdiv(min(window − 1 + max_num_batched_tokens, seq), block) + 1
+           * (kv_cache_interface.py, SlidingWindowSpec.max_memory_usage_bytes). */
+          double full = attention - sliding;
+          double lo = MIN (full, sliding), hi = MAX (full, sliding);
+          double group_size = hi < lo * 1.5 ? hi : lo;
+          double full_groups = ceil (full / group_size), sliding_groups = ceil (sliding / group_size);
+          double page = in->block_size * per_token / attention;
+          double blocks = floor (floor (available / page) / group_size);
+          double window_tokens = MIN ((double) arch->sliding_window - 1 + batch_tokens, (double) in->seq);
+          double per_request = full_groups * ceil ((double) in->seq / in->block_size) +
+                               sliding_groups * (ceil (window_tokens / in->block_size) + 1);
+
+          tokens = floor (blocks / (full_groups + sliding_groups)) * in->block_size;
+          max_concurrency = blocks / per_request;
+        }
+    }
+  else
+    {
+      /* sglang model_runner profile_max_num_token: rest_memory = available after loading the
+       * weights − total × (1 − mem_fraction_static), total being the memory free after the CUDA
+       * context; max_num_token = rest_memory // cell_size; init_memory_pool keeps whole pages:
+       * max_total_num_tokens // page_size × page_size */
+      double total = capacity - overhead;
+      double gpu_mib = gpu->memory_mib > 0 ? gpu->memory_mib : capacity / MIB;
+      double rest = vc_engine_sglang_fraction (in, gpu_mib, n) * total - weights;
+
+      tokens = rest > 0 ? floor (floor (rest / per_token) / in->page_size) * in->page_size : 0;
+      max_concurrency = tokens / in->seq;
+    }
   out->known = TRUE;
   out->tokens = tokens;
-  /* "Maximum concurrency for N tokens per request": num_blocks × block_size / max_model_len */
-  out->max_concurrency = tokens / in->seq;
+  /* vLLM's "Maximum concurrency for N tokens per request" */
+  out->max_concurrency = max_concurrency;
 }
 
-/* The engine at the layout of the inputs (TP, PP, EP, DP), on `n_gpus` GPUs of `capacity`
- * bytes: its budget and what is left for the KV cache on the busiest GPU, the tokens each
- * replica's cache holds, and the requests of seq tokens all replicas serve at once. The busiest
- * GPU's cache gives the bytes of a token there (its KV heads and its stage's layers). */
+/* The engine at the layout of the inputs (TP, PP, EP, DP), on `n_gpus` of `gpu`: its budget
+ * and what is left for the KV cache on the busiest GPU, the tokens each replica's cache holds,
+ * and the requests of seq tokens all replicas serve at once. The busiest GPU's cache gives the
+ * bytes of a token there (its KV heads and its stage's layers); the budget and what it must
+ * keep beside the cache are each engine's, as vc_engine_kv_capacity_on() takes them: vLLM's
+ * request and profile run (or --kv-cache-memory), SGLang's static share of what the CUDA context
+ * leaves, the whole card for llama.cpp and the others, less the GPU's activations. Models vLLM
+ * or SGLang sizes in several pools (sliding windows beside full attention, recurrent state)
+ * are not followed here. */
 void
 vc_engine_at_layout (const VcInputs       *in,
                      const VcLayoutResult *lr,
-                     double                capacity,
+                     const VcGpu          *gpu,
                      guint                 n_gpus,
                      VcEngineAtLayout     *out)
 {
+  const VcArch *arch = &in->arch;
   double per_replica = (double) in->batch * ((in->concurrency + in->layout.dp - 1) / MAX (1u, in->layout.dp));
   double cached = (double) vc_engine_context_tokens (in) * per_replica;
   double kv = lr->bytes[VC_COMPONENT_KV_CACHE];
+  double weights = lr->bytes[VC_COMPONENT_WEIGHTS], overhead = lr->bytes[VC_COMPONENT_OVERHEAD];
+  double capacity = vc_engine_gpu_capacity (in, gpu);
+  double tp = MAX (1u, in->layout.tp);
   double per_token, tokens;
   guint stage_gpus = MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp);
+  gboolean pools = (arch->sliding_window > 0 && arch->sliding_window_layers > 0) || vc_arch_state_elements (arch) > 0;
 
   *out = (VcEngineAtLayout) { 0 };
   out->n_gpus = MAX (n_gpus, vc_layout_n_gpus (&in->layout));
   out->replicas = out->n_gpus / stage_gpus;
   if (in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE || kv <= 0 || cached <= 0 ||
-      (in->arch.sliding_window > 0 && in->arch.sliding_window_layers > 0 && !vc_engine_is_llama_cpp (in)))
+      (pools && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG)))
     return;
   per_token = kv / cached;
-  kv_room (in, capacity, lr->bytes[VC_COMPONENT_WEIGHTS],
-           lr->total - lr->bytes[VC_COMPONENT_WEIGHTS] - kv - lr->bytes[VC_COMPONENT_OVERHEAD],
-           lr->bytes[VC_COMPONENT_OVERHEAD], per_token, &out->budget_bytes, &out->available_kv_bytes, &tokens);
+  if (in->engine == VC_ENGINE_VLLM)
+    {
+      guint batch_tokens, seqs;
+
+      vc_engine_vllm_batch (in, gpu, &batch_tokens, &seqs);
+      out->budget_bytes = in->memory_fraction * capacity;
+      out->available_kv_bytes = in->kv_cache_memory_gb > 0 ? in->kv_cache_memory_gb * 1e9
+                                : out->budget_bytes - weights - vc_estimator_vllm_profile_bytes (in, batch_tokens, seqs, tp);
+      out->available_kv_bytes = MAX (0.0, out->available_kv_bytes);
+      tokens = floor (out->available_kv_bytes / (in->block_size * per_token)) * in->block_size;
+    }
+  else if (in->engine == VC_ENGINE_SGLANG)
+    {
+      double gpu_mib = gpu->memory_mib > 0 ? gpu->memory_mib : capacity / 1048576.0;
+
+      out->budget_bytes = vc_engine_sglang_fraction (in, gpu_mib, tp) * MAX (0.0, capacity - overhead);
+      out->available_kv_bytes = MAX (0.0, out->budget_bytes - weights);
+      tokens = floor (floor (out->available_kv_bytes / per_token) / in->page_size) * in->page_size;
+    }
+  else
+    {
+      /* llama.cpp and the others allocate the context asked for: the room is the card's */
+      out->budget_bytes = capacity;
+      out->available_kv_bytes = MAX (0.0, capacity - (lr->total - kv));
+      tokens = floor (out->available_kv_bytes / per_token);
+    }
   out->known = TRUE;
   out->tokens = tokens;
   out->max_concurrency = tokens / in->seq * out->replicas;

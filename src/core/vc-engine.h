@@ -8,6 +8,7 @@
 
 #include <glib.h>
 
+#include "vc-catalog.h"
 #include "vc-estimator.h"
 #include "vc-layout.h"
 
@@ -20,6 +21,9 @@ typedef struct
   double max_concurrency;          /* requests of seq tokens the cache holds at once */
 } VcKvCapacity;
 
+/* A card's memory as the engine sees it: vLLM and SGLang the total CUDA reports, where known */
+double vc_engine_gpu_capacity (const VcInputs *inputs,
+                               const VcGpu    *gpu);
 double vc_engine_usable_bytes (const VcInputs *inputs,
                                double          capacity_bytes,
                                double          overhead_bytes);
@@ -27,6 +31,24 @@ gboolean vc_engine_is_llama_cpp (const VcInputs *inputs);
 guint  vc_engine_context_tokens (const VcInputs *inputs);
 double vc_engine_transient_bytes (const VcInputs *inputs,
                                   double          kv_cache_bytes);
+/* vLLM's batch of the profile run: max_num_batched_tokens and max_num_seqs as given, or vLLM's
+ * defaults for the card (gpu NULL: a card of 70 GiB or more, such as the H100) */
+void   vc_engine_vllm_batch   (const VcInputs *inputs,
+                               const VcGpu    *gpu,
+                               guint          *tokens,
+                               guint          *seqs);
+/* SGLang's mem_fraction_static: as given, or SGLang's default for a card of `gpu_mib` MiB as
+ * nvidia-smi reports it and `tp` GPUs */
+double vc_engine_sglang_fraction (const VcInputs *inputs,
+                                  double          gpu_mib,
+                                  double          tp);
+/* The KV-cache capacity on `n_gpus` of `gpu` (its memory, name and vLLM's defaults for it) */
+void   vc_engine_kv_capacity_on (const VcInputs         *inputs,
+                                 const VcResult         *result,
+                                 const VcScenarioResult *scenario,
+                                 const VcGpu            *gpu,
+                                 double                  n_gpus,
+                                 VcKvCapacity           *capacity);
 void   vc_engine_kv_capacity  (const VcInputs         *inputs,
                                const VcResult         *result,
                                const VcScenarioResult *scenario,
@@ -47,7 +69,7 @@ typedef struct
 
 void   vc_engine_at_layout    (const VcInputs         *inputs,
                                const VcLayoutResult   *layout,
-                               double                  capacity_bytes,
+                               const VcGpu            *gpu,
                                guint                   n_gpus,
                                VcEngineAtLayout       *out);
 

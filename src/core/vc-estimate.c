@@ -78,6 +78,11 @@ enum {
   PROP_ENGINE,
   PROP_MEMORY_FRACTION,
   PROP_BLOCK_SIZE,
+  PROP_MAX_NUM_BATCHED_TOKENS,
+  PROP_MAX_NUM_SEQS,
+  PROP_KV_CACHE_MEMORY,
+  PROP_MEM_FRACTION_STATIC,
+  PROP_PAGE_SIZE,
   PROP_MFU,
   PROP_TP,
   PROP_PP,
@@ -241,7 +246,7 @@ smallest_layouts (VcEstimate      *self,
   s->outs = g_new (VcLayoutResult, self->n_gpus);
   s->found = g_new (gboolean, self->n_gpus);
   for (guint i = 0; i < self->n_gpus; i++)
-    s->capacities[i] = vc_engine_usable_bytes (&self->inputs, vc_estimate_get_gpu (self, i)->capacity_bytes,
+    s->capacities[i] = vc_engine_usable_bytes (&self->inputs, vc_engine_gpu_capacity (&self->inputs, vc_estimate_get_gpu (self, i)),
                                                sc->bytes[VC_COMPONENT_OVERHEAD]);
   vc_layout_smallest_each (&self->inputs, &self->result, index, s->capacities, self->n_gpus,
                            s->layouts, s->outs, s->found);
@@ -284,7 +289,7 @@ recompute (VcEstimate *self)
         VcGpuFit *fit = &self->fits[i];
         gboolean found = smallest.found[i];
 
-        vc_estimator_fit_gpu (&self->inputs, &self->result, sc, vc_estimate_get_gpu (self, i)->capacity_bytes, fit);
+        vc_estimator_fit_gpu (&self->inputs, &self->result, sc, vc_engine_gpu_capacity (&self->inputs, vc_estimate_get_gpu (self, i)), fit);
         fit->layout = found ? smallest.layouts[i] : self->inputs.layout;
         fit->count = smallest_count (&smallest, i);
         if (found)
@@ -500,6 +505,11 @@ vc_estimate_set_property (GObject      *object,
     case PROP_ENGINE: SET_FIELD (engine, g_value_get_enum); break;
     case PROP_MEMORY_FRACTION: SET_FIELD (memory_fraction, input_double); break;
     case PROP_BLOCK_SIZE: SET_FIELD (block_size, g_value_get_uint); break;
+    case PROP_MAX_NUM_BATCHED_TOKENS: SET_FIELD (max_num_batched_tokens, g_value_get_uint); break;
+    case PROP_MAX_NUM_SEQS: SET_FIELD (max_num_seqs, g_value_get_uint); break;
+    case PROP_KV_CACHE_MEMORY: SET_FIELD (kv_cache_memory_gb, input_double); break;
+    case PROP_MEM_FRACTION_STATIC: SET_FIELD (mem_fraction_static, input_double); break;
+    case PROP_PAGE_SIZE: SET_FIELD (page_size, g_value_get_uint); break;
     case PROP_MFU: SET_FIELD (mfu, input_double); break;
     case PROP_SOURCE_FORMAT:
     case PROP_SOURCE_QUANTIZATION:
@@ -570,6 +580,11 @@ vc_estimate_get_property (GObject    *object,
     case PROP_ENGINE: g_value_set_enum (value, in->engine); break;
     case PROP_MEMORY_FRACTION: g_value_set_double (value, in->memory_fraction); break;
     case PROP_BLOCK_SIZE: g_value_set_uint (value, in->block_size); break;
+    case PROP_MAX_NUM_BATCHED_TOKENS: g_value_set_uint (value, in->max_num_batched_tokens); break;
+    case PROP_MAX_NUM_SEQS: g_value_set_uint (value, in->max_num_seqs); break;
+    case PROP_KV_CACHE_MEMORY: g_value_set_double (value, in->kv_cache_memory_gb); break;
+    case PROP_MEM_FRACTION_STATIC: g_value_set_double (value, in->mem_fraction_static); break;
+    case PROP_PAGE_SIZE: g_value_set_uint (value, in->page_size); break;
     case PROP_MFU: g_value_set_double (value, in->mfu); break;
     case PROP_TP: g_value_set_uint (value, in->layout.tp); break;
     case PROP_PP: g_value_set_uint (value, in->layout.pp); break;
@@ -754,11 +769,31 @@ install_engine_inputs (const VcInputs *d)
                        VC_TYPE_ENGINE, d->engine, RW);
   properties[PROP_MEMORY_FRACTION] =
     g_param_spec_double ("memory-fraction", N_("Memory fraction"),
-                         N_("vLLM gpu_memory_utilization or SGLang mem_fraction_static: the share of each GPU's memory the engine takes"),
+                         N_("vLLM gpu_memory_utilization: the share of each GPU's memory the engine takes"),
                          0.05, 1.0, d->memory_fraction, RW);
   properties[PROP_BLOCK_SIZE] =
     g_param_spec_uint ("block-size", N_("Block size"),
-                       N_("vLLM/SGLang: tokens per KV-cache block"), 1, 1024, d->block_size, RW);
+                       N_("vLLM: tokens per KV-cache block"), 1, 1024, d->block_size, RW);
+  /* vLLM's engine arguments of the same names (vllm/engine/arg_utils.py) */
+  properties[PROP_MAX_NUM_BATCHED_TOKENS] =
+    g_param_spec_uint ("max-num-batched-tokens", N_("Batched tokens"),
+                       N_("vLLM: tokens of one step, and of the profile run that sizes the cache (0: vLLM’s default for the card, 8192 from 70 GiB but on an A100, else 2048)"),
+                       0, 1048576, d->max_num_batched_tokens, RW);
+  properties[PROP_MAX_NUM_SEQS] =
+    g_param_spec_uint ("max-num-seqs", N_("Sequences"),
+                       N_("vLLM: requests in one step, whose logits the profile run samples (0: vLLM’s default for the card, 1024 from 70 GiB but on an A100, else 256)"),
+                       0, 65536, d->max_num_seqs, RW);
+  properties[PROP_KV_CACHE_MEMORY] =
+    g_param_spec_double ("kv-cache-memory", N_("KV cache memory (GB)"),
+                         N_("vLLM: the KV cache of each GPU in GB, in place of what the memory utilization leaves (0: profiled)"),
+                         0, 1e6, d->kv_cache_memory_gb, RW);
+  properties[PROP_MEM_FRACTION_STATIC] =
+    g_param_spec_double ("mem-fraction-static", N_("Static memory fraction"),
+                         N_("SGLang: the share of each GPU’s memory for weights and KV cache (0: SGLang’s default for the card and TP degree)"),
+                         0, 1.0, d->mem_fraction_static, RW);
+  properties[PROP_PAGE_SIZE] =
+    g_param_spec_uint ("page-size", N_("Page size"),
+                       N_("SGLang: tokens per KV-cache page"), 1, 1024, d->page_size, RW);
   properties[PROP_MFU] =
     g_param_spec_double ("mfu", N_("Model FLOPs utilization"),
                          N_("Training: the share of the GPU's dense peak that the model's FLOPs reach"),
@@ -1853,7 +1888,7 @@ gpu_solution (VcEstimate      *self,
     {
       double count = row ? vc_estimate_get_gpu_fit (self, gpu_index)->count : 1;
 
-      vc_solver_solve (&self->inputs, variable, vc_estimate_get_gpu (self, gpu_index)->capacity_bytes,
+      vc_solver_solve (&self->inputs, variable, vc_engine_gpu_capacity (&self->inputs, vc_estimate_get_gpu (self, gpu_index)),
                        count >= 1 && count <= G_MAXUINT ? (guint) count : 1, &self->solutions[k]);
       self->solved[k] = TRUE;
     }

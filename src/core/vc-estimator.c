@@ -125,6 +125,11 @@ vc_inputs_init_default (VcInputs *in)
     .engine = VC_ENGINE_GENERIC,
     .memory_fraction = 0.9,
     .block_size = 16,
+    .max_num_batched_tokens = 0,
+    .max_num_seqs = 0,
+    .kv_cache_memory_gb = 0,
+    .mem_fraction_static = 0,
+    .page_size = 1,
     .mfu = 0.4,
     .source_weights_bytes = 0,
     .source_parameters = 0,
@@ -446,12 +451,53 @@ llama_cpp_compute_buffer (const VcInputs *in)
   return MAX (4.0 * b * (1.0 + 4.0 * h + n_ctx * (1.0 + a)), logits);
 }
 
+/* vLLM's sampler at the profile run (vllm/v1/worker/gpu_model_runner.py, _dummy_sampler_run;
+ * vllm/v1/sample/sampler.py, Sampler.forward; vllm/v1/sample/ops/topk_topp_sampler.py,
+ * apply_top_k_top_p, the native path): bytes held per logit while the sort of the dummy top-k /
+ * top-p runs: the model's 16-bit logits (2), their fp32 copy (4), the sorted values (4) and
+ * int64 indices (8), the int64 positions the sort pairs with the keys (8) and the sort's
+ * temporary keys and values (4 + 8). */
+#define VLLM_SAMPLER_BYTES_PER_LOGIT (2.0 + 4.0 + 4.0 + 8.0 + 8.0 + 12.0)
+
+/* vLLM's profile run (gpu_model_runner.py, profile_run): a forward pass of `tokens` tokens
+ * (max_num_batched_tokens) with attention skipped, then the sampler on `seqs` requests
+ * (min(max_num_seqs, tokens)), each logit of the full vocabulary, which every GPU gathers under
+ * tensor parallelism; the forward's hidden states are still held. The peak is the larger of
+ * the two, per GPU of n. */
+double
+vc_estimator_vllm_profile_bytes (const VcInputs *in,
+                                 double          tokens,
+                                 double          seqs,
+                                 double          n)
+{
+  Shapes s;
+  double e = 2.0, inter, attn, mlp, forward, sampler;
+
+  shapes_init (&in->arch, &s);
+  n = MAX (1.0, n);
+  inter = MAX (s.n_dense > 0 ? s.dense_inter : 0, s.n_moe > 0 ? s.moe_inter : 0);
+  attn = tokens * (2.0 * s.q_dim + 2.0 * s.kv_dim) * e / n;
+  mlp = tokens * inter * (in->arch.gated_mlp ? 3.0 : 2.0) * e / n;
+  forward = 2.0 * tokens * s.h * e + MAX (attn, mlp);
+  sampler = MIN (seqs, tokens) * s.V * VLLM_SAMPLER_BYTES_PER_LOGIT + tokens * s.h * e;
+  return MAX (forward, sampler);
+}
+
 /* Inference: the largest transient of one layer for the tokens processed at once, the residual
  * stream, attention scores without flash attention, and the last position's logits. */
 static double
 inference_activations (const VcInputs *in,
                        const Shapes   *s)
 {
+  if (in->engine == VC_ENGINE_VLLM)
+    {
+      /* the profile run vLLM reserves, with its defaults for a card of 70 GiB or more when
+       * the batch is not given (each card's own in its KV capacity) */
+      guint tokens, seqs;
+
+      vc_engine_vllm_batch (in, NULL, &tokens, &seqs);
+      return vc_estimator_vllm_profile_bytes (in, tokens, seqs, 1);
+    }
   double e = 2.0;
   double seqs = (double) in->batch * in->concurrency;
   double chunk = MIN ((double) in->seq, PREFILL_CHUNK_TOKENS);

@@ -46,8 +46,13 @@ typedef struct
   double overhead_gb;              /* per GPU; < 0: the method's default */
   /* serving engine and speed */
   VcEngine engine;
-  double memory_fraction;          /* vLLM gpu_memory_utilization, SGLang mem_fraction_static */
-  guint block_size;                /* vLLM/SGLang KV-cache page, in tokens */
+  double memory_fraction;          /* vLLM gpu_memory_utilization */
+  guint block_size;                /* vLLM KV-cache block, in tokens */
+  guint max_num_batched_tokens;    /* vLLM: tokens of the profile run; 0: vLLM's default for the card */
+  guint max_num_seqs;              /* vLLM: requests the profile run samples; 0: the card's default */
+  double kv_cache_memory_gb;       /* vLLM --kv-cache-memory, per GPU in GB; 0: profiled */
+  double mem_fraction_static;      /* SGLang; 0: SGLang's default for the card and TP degree */
+  guint page_size;                 /* SGLang: tokens per KV-cache page */
   double mfu;                      /* training: model FLOPs utilization */
   /* Architecture method, inference: the model's own tensors (safetensors or GGUF headers).
    * When the weight precision is source_precision, the weights are their exact bytes and the
@@ -109,6 +114,11 @@ void     vc_inputs_init_default   (VcInputs *inputs);
 gboolean vc_component_applies     (const VcInputs *inputs,
                                    VcComponent     component);
 double   vc_inputs_overhead_bytes (const VcInputs *inputs);
+/* vLLM's profile run on each of n GPUs with tensor parallelism (FORMULAS.md, "Engines") */
+double   vc_estimator_vllm_profile_bytes (const VcInputs *inputs,
+                                          double          tokens,
+                                          double          seqs,
+                                          double          n_gpus);
 void     vc_estimator_compute     (const VcInputs *inputs,
                                    VcResult       *result);
 VcInventory *vc_estimator_inventory (const VcInputs *inputs,

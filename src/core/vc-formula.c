@@ -134,6 +134,19 @@ describe_activations (const Terms *t)
                               "attention scores of %u heads against the %u-token context%s, or the f32 logits = %s"),
                             in->arch.n_heads, in->seq * in->batch * in->concurrency,
                             in->flash_attention ? _(" (not stored with flash attention)") : "", t->size);
+  if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM)
+    {
+      /* the profile run vLLM reserves (FORMULAS.md, "Engines") */
+      guint tokens, seqs;
+
+      vc_engine_vllm_batch (in, NULL, &tokens, &seqs);
+      return g_strdup_printf (_("vLLM’s profile run: the larger of a forward pass of %u tokens "
+                                "(max_num_batched_tokens) and the sampler’s logits for %u requests "
+                                "(max_num_seqs) × %u vocabulary at 38 bytes each, with the hidden "
+                                "states; vLLM’s defaults for cards of 70 GiB or more unless given, "
+                                "each card’s own in its KV capacity = %s"),
+                              tokens, MIN (seqs, tokens), in->arch.vocab_size, t->size);
+    }
   if (in->mode == VC_MODE_INFERENCE)
     {
       g_autofree char *clauses =

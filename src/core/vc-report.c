@@ -85,7 +85,7 @@ add_speed (JsonBuilder    *b,
       VcKvCapacity kv;
 
       /* the engine's KV-cache capacity (FORMULAS.md, "Engines"): vLLM and SGLang only */
-      vc_engine_kv_capacity (in, r, &r->scenarios[r->selected], fit->capacity_bytes, fit->count, &kv);
+      vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, fit->count, &kv);
       json_builder_set_member_name (b, "kv_capacity_tokens");
       add_bytes_or_null (b, kv.known, kv.tokens);
       add_number_or_null (b, "decode_tokens_per_s", speed.known, speed.decode_tokens_per_s);
@@ -537,7 +537,7 @@ add_engine_json (JsonBuilder           *b,
   VcLayout effective;
 
   if (lr != NULL)
-    vc_engine_at_layout (in, lr, gpu->capacity_bytes, req->gpu_count, &at);
+    vc_engine_at_layout (in, lr, gpu, req->gpu_count, &at);
   json_builder_set_member_name (b, "engine");
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
@@ -827,7 +827,7 @@ table_engine (GString               *s,
   vc_layout_get_effective (in, &effective);
   how = vc_layout_describe (&effective, in->mode, in->method, TRUE);
   if (lr != NULL)
-    vc_engine_at_layout (in, lr, gpu->capacity_bytes, req->gpu_count, &at);
+    vc_engine_at_layout (in, lr, gpu, req->gpu_count, &at);
   g_string_append_c (s, '\n');
   if (!at.known)
     {

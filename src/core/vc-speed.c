@@ -164,7 +164,7 @@ vc_speed_describe (const VcInputs *in,
     return g_strdup_printf (_("%.2f s a step"), speed.step_seconds);
   /* TRANSLATORS: tokens generated per second, all requests together */
   rate = g_strdup_printf (_("%'.0f tokens/s"), speed.decode_tokens_per_s);
-  vc_engine_kv_capacity (in, r, sc, fit->capacity_bytes, fit->count, &kv);
+  vc_engine_kv_capacity_on (in, r, sc, gpu, fit->count, &kv);
   if (!kv.known)
     return g_steal_pointer (&rate);
   /* TRANSLATORS: the KV cache's capacity in tokens, how many requests of the sequence length

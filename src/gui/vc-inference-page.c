@@ -35,6 +35,11 @@ struct _VcInferencePage
   VcDropDown *engine;
   GtkSpinButton *memory_fraction;
   GtkSpinButton *block_size;
+  GtkSpinButton *max_num_batched_tokens;
+  GtkSpinButton *max_num_seqs;
+  GtkSpinButton *kv_cache_memory;
+  GtkSpinButton *mem_fraction_static;
+  GtkSpinButton *page_size;
   GtkGrid *layout_grid;
   GtkLabel *gpu_count;
   GtkSpinButton *tp;
@@ -63,19 +68,25 @@ update_applicable (VcInferencePage *self)
 
   gboolean arch = in->method == VC_METHOD_ARCHITECTURE;
   gboolean moe = arch && vc_arch_is_moe (&in->arch);
-  gboolean serving = in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG;
+  gboolean vllm = in->engine == VC_ENGINE_VLLM;
+  gboolean sglang = in->engine == VC_ENGINE_SGLANG;
   guint n = vc_layout_n_gpus (&in->layout);
   g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u GPU", "%u GPUs", n), n);
 
   /* what does not apply is hidden with its label: the rule of thumb has no attention to fuse,
    * no layers to place and no experts to split; only vLLM and SGLang reserve a share of the
-   * GPU and cut their cache in blocks */
+   * GPU and cut their cache in blocks, each with its own inputs */
   vc_grid_row_set_visible (GTK_WIDGET (self->flash_attention), arch);
   vc_grid_row_set_visible (GTK_WIDGET (self->ep), moe);
   vc_grid_row_set_visible (GTK_WIDGET (self->gpu_layers), arch);
   vc_grid_row_set_visible (GTK_WIDGET (self->experts_on_cpu), moe);
-  vc_grid_row_set_visible (GTK_WIDGET (self->memory_fraction), serving);
-  vc_grid_row_set_visible (GTK_WIDGET (self->block_size), serving);
+  vc_grid_row_set_visible (GTK_WIDGET (self->memory_fraction), vllm);
+  vc_grid_row_set_visible (GTK_WIDGET (self->block_size), vllm);
+  vc_grid_row_set_visible (GTK_WIDGET (self->max_num_batched_tokens), vllm);
+  vc_grid_row_set_visible (GTK_WIDGET (self->max_num_seqs), vllm);
+  vc_grid_row_set_visible (GTK_WIDGET (self->kv_cache_memory), vllm);
+  vc_grid_row_set_visible (GTK_WIDGET (self->mem_fraction_static), sglang);
+  vc_grid_row_set_visible (GTK_WIDGET (self->page_size), sglang);
   /* TP × PP × DP, as the layout has it */
   gtk_label_set_label (self->gpu_count, count);
 }
@@ -102,6 +113,14 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   vc_bind_choices (self->engine, estimate, "engine", engine_choices, G_N_ELEMENTS (engine_choices));
   vc_bind_spin (self->memory_fraction, estimate, "memory-fraction", 0.01, 2);
   vc_bind_spin (self->block_size, estimate, "block-size", 1, 0);
+  /* 0 is the engine's own choice, shown as a word */
+  vc_bind_spin_with_word (self->max_num_batched_tokens, estimate, "max-num-batched-tokens", 256, 0, 0,
+                          C_("engine value", "Default"));
+  vc_bind_spin_with_word (self->max_num_seqs, estimate, "max-num-seqs", 8, 0, 0, C_("engine value", "Default"));
+  vc_bind_spin_with_word (self->kv_cache_memory, estimate, "kv-cache-memory", 1, 1, 0, C_("kv cache memory", "Profiled"));
+  vc_bind_spin_with_word (self->mem_fraction_static, estimate, "mem-fraction-static", 0.01, 3, 0,
+                          C_("engine value", "Default"));
+  vc_bind_spin (self->page_size, estimate, "page-size", 1, 0);
   vc_bind_spin (self->tp, estimate, "tp", 1, 0);
   vc_bind_spin (self->pp, estimate, "pp", 1, 0);
   vc_bind_spin (self->ep, estimate, "ep", 1, 0);
@@ -160,6 +179,11 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, engine);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, memory_fraction);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, block_size);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, max_num_batched_tokens);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, max_num_seqs);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, kv_cache_memory);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, mem_fraction_static);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, page_size);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, layout_grid);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, gpu_count);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, tp);
@@ -175,7 +199,13 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
 /* Set after the template is built, not in the .ui: see vc_widget_set_tooltip_text() */
 static const VcTooltip tooltips[] = {
   { "engine", N_("vLLM and SGLang reserve a share of each GPU and fill it with KV-cache blocks; llama.cpp and Transformers run the layers one GPU after the other") },
-  { "memory_fraction", N_("vLLM’s gpu_memory_utilization or SGLang’s mem_fraction_static") },
+  { "memory_fraction", N_("vLLM’s gpu_memory_utilization: the share of the memory CUDA reports that vLLM requests") },
+  { "block_size", N_("vLLM’s --block-size: tokens per KV-cache block; the cache is whole blocks") },
+  { "max_num_batched_tokens", N_("vLLM’s --max-num-batched-tokens: its profile run passes this many tokens through the model before sizing the cache; Default: 8192 on cards of 70 GiB or more but the A100, else 2048") },
+  { "max_num_seqs", N_("vLLM’s --max-num-seqs: its profile run samples this many requests’ logits over the whole vocabulary, the largest part of its peak; Default: 1024 on cards of 70 GiB or more but the A100, else 256") },
+  { "kv_cache_memory", N_("vLLM’s --kv-cache-memory: each GPU’s KV cache as given, in place of what the memory share leaves") },
+  { "mem_fraction_static", N_("SGLang’s --mem-fraction-static: the share of the memory free at start for weights and KV cache; Default: SGLang’s own, from the card’s memory and the TP degree") },
+  { "page_size", N_("SGLang’s --page-size: tokens per KV-cache page; the pool is whole pages") },
   { "tp", N_("GPUs splitting each layer's heads and feed-forward columns; must divide the attention heads") },
   { "pp", N_("GPUs holding a run of layers each, the embedding on the first and the head on the last") },
   { "ep", N_("Mixture of experts: GPUs the experts are split across; must divide the experts and TP × DP") },

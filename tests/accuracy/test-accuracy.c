@@ -232,6 +232,102 @@ test_accuracy (void)
   g_assert_cmpfloat (worst, <=, 0.25);
 }
 
+/* Serving engines against their own start-up logs (engines.tsv): each "yes" row within 5 %. */
+static double
+engine_estimate (const char *metric,
+                 const char *options)
+{
+  g_auto(GStrv) opts = NULL;
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *out = NULL;
+  JsonObject *root;
+
+  g_assert_true (g_shell_parse_argv (options, NULL, &opts, &error));
+  g_ptr_array_add (args, g_strdup ("--format=json"));
+  for (guint i = 0; opts[i]; i++)
+    /* a model's config.json, relative to the tests folder */
+    g_ptr_array_add (args, i > 0 && g_str_equal (opts[i - 1], "--config")
+                           ? g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), opts[i], NULL)
+                           : g_strdup (opts[i]));
+  g_ptr_array_add (args, NULL);
+  g_assert_cmpint (vc_test_run_vramcalc ((const char * const *) args->pdata, NULL, &out, NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  root = json_node_get_object (json_parser_get_root (parser));
+
+  if (g_str_has_prefix (metric, "kv-tokens:"))
+    {
+      JsonArray *gpus = json_object_get_array_member (root, "gpus");
+
+      for (guint i = 0; i < json_array_get_length (gpus); i++)
+        {
+          JsonObject *g = json_array_get_object_element (gpus, i);
+
+          if (g_str_equal (json_object_get_string_member (g, "id"), metric + strlen ("kv-tokens:")))
+            return json_object_get_double_member (g, "kv_capacity_tokens");
+        }
+      g_assert_not_reached ();
+    }
+  g_assert_cmpstr (metric, ==, "gpu-activations");
+  return component (json_object_get_object_member (root, "per_gpu"), "activations");
+}
+
+static void
+test_engines (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "accuracy", "engines.tsv", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) md = g_string_new ("\n## Serving engines against their start-up logs\n\n"
+                                         "From `tests/accuracy/engines.tsv` (sources in `measurements.csv`): "
+                                         "vLLM's and SGLang's KV capacity in tokens on the logged card and layout, "
+                                         "or vLLM's profile-run peak as its log implies it. Rows checked must be "
+                                         "within 5 %.\n\n"
+                                         "| run | measured | estimate | error | checked | vramcalc options |\n"
+                                         "|---|---:|---:|---:|---|---|\n");
+  guint checked = 0;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_auto(GStrv) f = NULL;
+      double measured, estimate, err;
+
+      if (lines[i][0] == '#' || lines[i][0] == '\0')
+        continue;
+      f = g_strsplit (lines[i], "\t", -1);
+      g_assert_cmpuint (g_strv_length (f), ==, 6);
+      measured = g_ascii_strtod (f[1], NULL) * (g_str_equal (f[2], "tokens") ? 1.0 : unit_bytes (f[2]));
+      estimate = engine_estimate (f[3], f[5]);
+      err = (estimate - measured) / measured;
+      g_test_message ("%-32s measured %12.2f %s  estimate %12.2f  error %+6.1f %%  %s", f[0],
+                      g_ascii_strtod (f[1], NULL), f[2],
+                      estimate / (g_str_equal (f[2], "tokens") ? 1.0 : unit_bytes (f[2])), 100 * err, f[4]);
+      g_string_append_printf (md, "| %s | %s %s | %.2f %s | %+.1f %% | %s | `%s` |\n", f[0], f[1], f[2],
+                              estimate / (g_str_equal (f[2], "tokens") ? 1.0 : unit_bytes (f[2])), f[2],
+                              100 * err, f[4], f[5]);
+      g_assert_true (isfinite (estimate) && estimate > 0);
+      if (g_str_equal (f[4], "yes"))
+        {
+          g_assert_cmpfloat (fabs (err), <=, 0.05);
+          checked++;
+        }
+    }
+  g_assert_cmpuint (checked, >=, 1);
+  if (markdown_path)
+    {
+      g_autofree char *written = NULL;
+      g_autofree char *all = NULL;
+
+      g_assert_true (g_file_get_contents (markdown_path, &written, NULL, &error));
+      all = g_strconcat (written, md->str, NULL);
+      g_assert_true (g_file_set_contents (markdown_path, all, -1, &error));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -244,6 +340,7 @@ main (int   argc,
       markdown_path = g_strdup (argv[i + 1]);
   load_cases ();
   g_test_add_func ("/accuracy/measurements", test_accuracy);
+  g_test_add_func ("/accuracy/engines", test_engines);
   status = g_test_run ();
   g_ptr_array_unref (cases);
   g_free (markdown_path);

@@ -79,6 +79,11 @@ test_engine_inputs (Fixture       *f,
   GtkWidget *engine = vc_test_window_input (f->window, VC_MODE_INFERENCE, "engine");
   GtkWidget *fraction = vc_test_window_input (f->window, VC_MODE_INFERENCE, "memory-fraction");
   GtkWidget *block = vc_test_window_input (f->window, VC_MODE_INFERENCE, "block-size");
+  GtkWidget *batched = vc_test_window_input (f->window, VC_MODE_INFERENCE, "max-num-batched-tokens");
+  GtkWidget *seqs = vc_test_window_input (f->window, VC_MODE_INFERENCE, "max-num-seqs");
+  GtkWidget *kv_memory = vc_test_window_input (f->window, VC_MODE_INFERENCE, "kv-cache-memory");
+  GtkWidget *fraction_static = vc_test_window_input (f->window, VC_MODE_INFERENCE, "mem-fraction-static");
+  GtkWidget *page = vc_test_window_input (f->window, VC_MODE_INFERENCE, "page-size");
   GtkWidget *mfu = vc_test_window_input (f->window, VC_MODE_TRAINING, "mfu");
   const VcInputs *in = vc_estimate_get_inputs (f->estimate);
 
@@ -97,9 +102,33 @@ test_engine_inputs (Fixture       *f,
   g_assert_cmpint (in->engine, ==, VC_ENGINE_LLAMA_CPP);
   g_assert_false (gtk_widget_get_visible (block));
 
-  /* the model drives the widget too */
+  /* vLLM's profile run and cache inputs; 0 is vLLM's default, shown as a word */
+  vc_drop_down_set_selected (VC_DROP_DOWN (engine), choice_position (engine, "vLLM"));
+  g_assert_true (gtk_widget_get_visible (batched));
+  g_assert_true (gtk_widget_get_visible (seqs));
+  g_assert_true (gtk_widget_get_visible (kv_memory));
+  g_assert_false (gtk_widget_get_visible (fraction_static));
+  g_assert_false (gtk_widget_get_visible (page));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (batched)), ==, "Default");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (kv_memory)), ==, "Profiled");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (batched), 4096);
+  g_assert_cmpuint (in->max_num_batched_tokens, ==, 4096);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (seqs), 128);
+  g_assert_cmpuint (in->max_num_seqs, ==, 128);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (kv_memory), 30);
+  g_assert_cmpfloat (in->kv_cache_memory_gb, ==, 30);
+
+  /* the model drives the widget too; SGLang has its own share and pages */
   g_object_set (f->estimate, "engine", VC_ENGINE_SGLANG, NULL);
   g_assert_cmpuint (vc_drop_down_get_selected (VC_DROP_DOWN (engine)), ==, choice_position (engine, "SGLang"));
+  g_assert_false (gtk_widget_get_visible (fraction));
+  g_assert_false (gtk_widget_get_visible (batched));
+  g_assert_true (gtk_widget_get_visible (fraction_static));
+  g_assert_true (gtk_widget_get_visible (page));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (fraction_static), 0.8);
+  g_assert_cmpfloat (in->mem_fraction_static, ==, 0.8);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (page), 64);
+  g_assert_cmpuint (in->page_size, ==, 64);
 
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (mfu), 0.55);
   g_assert_cmpfloat (in->mfu, ==, 0.55);
