@@ -35,6 +35,11 @@ struct _VcInferencePage
   VcDropDown *engine;
   GtkSpinButton *memory_fraction;
   GtkSpinButton *block_size;
+  GtkSpinButton *n_ubatch;
+  GtkSpinButton *n_batch;
+  GtkSwitch *kv_unified;
+  VcDropDown *cache_type_k;
+  VcDropDown *cache_type_v;
   GtkGrid *layout_grid;
   GtkLabel *gpu_count;
   GtkSpinButton *tp;
@@ -52,6 +57,21 @@ static const VcChoice engine_choices[] = {
   { VC_ENGINE_SGLANG, N_("SGLang") },
   { VC_ENGINE_LLAMA_CPP, N_("llama.cpp") },
   { VC_ENGINE_TRANSFORMERS, N_("Transformers") },
+  { VC_ENGINE_OLLAMA, N_("Ollama") },
+};
+
+/* llama.cpp's --cache-type-k/-v */
+static const VcChoice cache_type_choices[] = {
+  { VC_CACHE_TYPE_AUTO, N_("As the KV precision") },
+  { VC_CACHE_TYPE_F32, "f32" },
+  { VC_CACHE_TYPE_F16, "f16" },
+  { VC_CACHE_TYPE_BF16, "bf16" },
+  { VC_CACHE_TYPE_Q8_0, "q8_0" },
+  { VC_CACHE_TYPE_Q4_0, "q4_0" },
+  { VC_CACHE_TYPE_Q4_1, "q4_1" },
+  { VC_CACHE_TYPE_IQ4_NL, "iq4_nl" },
+  { VC_CACHE_TYPE_Q5_0, "q5_0" },
+  { VC_CACHE_TYPE_Q5_1, "q5_1" },
 };
 
 G_DEFINE_FINAL_TYPE (VcInferencePage, vc_inference_page, GTK_TYPE_WIDGET)
@@ -64,6 +84,7 @@ update_applicable (VcInferencePage *self)
   gboolean arch = in->method == VC_METHOD_ARCHITECTURE;
   gboolean moe = arch && vc_arch_is_moe (&in->arch);
   gboolean serving = in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG;
+  gboolean llama = arch && (in->engine == VC_ENGINE_LLAMA_CPP || in->engine == VC_ENGINE_OLLAMA);
   guint n = vc_layout_n_gpus (&in->layout);
   g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u GPU", "%u GPUs", n), n);
 
@@ -76,6 +97,12 @@ update_applicable (VcInferencePage *self)
   vc_grid_row_set_visible (GTK_WIDGET (self->experts_on_cpu), moe);
   vc_grid_row_set_visible (GTK_WIDGET (self->memory_fraction), serving);
   vc_grid_row_set_visible (GTK_WIDGET (self->block_size), serving);
+  /* llama.cpp's (and Ollama's) batch sizes, streams and cache types */
+  vc_grid_row_set_visible (GTK_WIDGET (self->n_ubatch), llama);
+  vc_grid_row_set_visible (GTK_WIDGET (self->n_batch), llama);
+  vc_grid_row_set_visible (GTK_WIDGET (self->kv_unified), llama);
+  vc_grid_row_set_visible (GTK_WIDGET (self->cache_type_k), llama);
+  vc_grid_row_set_visible (GTK_WIDGET (self->cache_type_v), llama);
   /* TP × PP × DP, as the layout has it */
   gtk_label_set_label (self->gpu_count, count);
 }
@@ -102,6 +129,12 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   vc_bind_choices (self->engine, estimate, "engine", engine_choices, G_N_ELEMENTS (engine_choices));
   vc_bind_spin (self->memory_fraction, estimate, "memory-fraction", 0.01, 2);
   vc_bind_spin (self->block_size, estimate, "block-size", 1, 0);
+  /* 0 takes the engine's default, shown as a word and read back from it */
+  vc_bind_spin_with_word (self->n_ubatch, estimate, "n-ubatch", 64, 0, 0, C_("batch", "Default"));
+  vc_bind_spin_with_word (self->n_batch, estimate, "n-batch", 64, 0, 0, C_("batch", "Default"));
+  vc_bind_active (GTK_WIDGET (self->kv_unified), estimate, "kv-unified");
+  vc_bind_choices (self->cache_type_k, estimate, "cache-type-k", cache_type_choices, G_N_ELEMENTS (cache_type_choices));
+  vc_bind_choices (self->cache_type_v, estimate, "cache-type-v", cache_type_choices, G_N_ELEMENTS (cache_type_choices));
   vc_bind_spin (self->tp, estimate, "tp", 1, 0);
   vc_bind_spin (self->pp, estimate, "pp", 1, 0);
   vc_bind_spin (self->ep, estimate, "ep", 1, 0);
@@ -160,6 +193,11 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, engine);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, memory_fraction);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, block_size);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, n_ubatch);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, n_batch);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, kv_unified);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, cache_type_k);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, cache_type_v);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, layout_grid);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, gpu_count);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, tp);
@@ -174,7 +212,11 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
 
 /* Set after the template is built, not in the .ui: see vc_widget_set_tooltip_text() */
 static const VcTooltip tooltips[] = {
-  { "engine", N_("vLLM and SGLang reserve a share of each GPU and fill it with KV-cache blocks; llama.cpp and Transformers run the layers one GPU after the other") },
+  { "engine", N_("vLLM and SGLang reserve a share of each GPU and fill it with KV-cache blocks; llama.cpp and Transformers run the layers one GPU after the other; Ollama runs llama.cpp with its own defaults") },
+  { "n_ubatch", N_("llama.cpp -ub: the tokens computed at once, which size the compute buffer") },
+  { "n_batch", N_("llama.cpp -b: the tokens submitted at once; the micro-batch is at most this") },
+  { "kv_unified", N_("llama.cpp --kv-unified: one KV buffer shared by every sequence, rather than one stream and one sliding window each") },
+  { "cache_type_v", N_("llama.cpp --cache-type-v: a quantized value cache needs flash attention") },
   { "memory_fraction", N_("vLLM’s gpu_memory_utilization or SGLang’s mem_fraction_static") },
   { "tp", N_("GPUs splitting each layer's heads and feed-forward columns; must divide the attention heads") },
   { "pp", N_("GPUs holding a run of layers each, the embedding on the first and the head on the last") },
