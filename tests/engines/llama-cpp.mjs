@@ -92,7 +92,7 @@ function ok (pass, name, detail, todoReason) {
     todo++;
   console.log(`${pass ? "ok" : "not ok"} ${n} - ${name}${!pass && todoReason ? " # TODO " + todoReason : ""}`);
   if (!pass && detail)
-    console.log(`  # ${detail}`);
+    console.log(`# ${detail}`);
 }
 
 const pct = (x) => (100 * x).toFixed(2) + " %";
