@@ -247,6 +247,15 @@ test_llama_cpp_context (void)
   g_clear_error (&error);
   g_object_set (e, "kv-precision", VC_PRECISION_BF16, NULL);
 
+  /* llama.cpp's LLAMA_MAX_SEQ: 256 sequences at most */
+  g_object_set (e, "concurrency", 257, NULL);
+  g_assert_false (vc_estimate_check (e, &error));
+  g_assert_nonnull (strstr (error->message, "at most 256 sequences"));
+  g_clear_error (&error);
+  g_object_set (e, "concurrency", 256, NULL);
+  g_assert_true (vc_estimate_check (e, &error));
+  g_object_set (e, "concurrency", 4, NULL);
+
   /* -ub and -b: the micro-batch is at most the logical batch and the context asked for */
   g_object_set (e, "n-ubatch", 4096, "n-batch", 1024, NULL);
   vc_engine_llama_cpp (in, &l);

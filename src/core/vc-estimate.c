@@ -1606,6 +1606,14 @@ vc_estimate_check (VcEstimate  *self,
                    in->active_parameters, in->parameters);
       return FALSE;
     }
+  if (vc_engine_is_llama_cpp (in) && (double) in->batch * in->concurrency > 256)
+    {
+      /* src/llama-context.cpp: "n_seq_max must be <= LLAMA_MAX_SEQ" (src/llama-cparams.h: 256) */
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("llama.cpp serves at most 256 sequences at once; batch × concurrency is %.0f"),
+                   (double) in->batch * in->concurrency);
+      return FALSE;
+    }
   if (vc_engine_is_llama_cpp (in) && in->method == VC_METHOD_ARCHITECTURE &&
       (vc_engine_cache_type_name (in->cache_type_k, in->kv_precision) == NULL ||
        vc_engine_cache_type_name (in->cache_type_v, in->kv_precision) == NULL))
