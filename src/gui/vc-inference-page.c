@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "vc-compat.h"
+#include "vc-engine.h"
 #include "vc-inference-page.h"
 #include "vc-a11y.h"
 #include "vc-drop-down.h"
@@ -84,7 +85,8 @@ update_applicable (VcInferencePage *self)
   gboolean arch = in->method == VC_METHOD_ARCHITECTURE;
   gboolean moe = arch && vc_arch_is_moe (&in->arch);
   gboolean serving = in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG;
-  gboolean llama = arch && (in->engine == VC_ENGINE_LLAMA_CPP || in->engine == VC_ENGINE_OLLAMA);
+  /* llama.cpp or Ollama chosen, or a GGUF file with the engine left generic */
+  gboolean llama = arch && vc_engine_is_llama_cpp (in);
   guint n = vc_layout_n_gpus (&in->layout);
   g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u GPU", "%u GPUs", n), n);
 
