@@ -35,9 +35,10 @@ if ! installed; then
   echo '{ "private": true }' > "$staging/package.json"
   # the CPU build only: the CUDA and Vulkan builds are optional dependencies
   if ! log=$(cd "$staging" && timeout 600 npm install --no-audit --no-fund --ignore-scripts --omit=optional \
+               --fetch-retries 2 --fetch-retry-mintimeout 2000 --fetch-retry-maxtimeout 10000 \
                "node-llama-cpp@$version" "@node-llama-cpp/linux-x64@$version" 2>&1); then
     rm -rf "$staging"
-    skip "the npm registry cannot be reached: npm install node-llama-cpp@$version failed ($(tail -1 <<< "$log"))"
+    skip "the npm registry cannot be reached: npm install node-llama-cpp@$version failed ($(grep -m1 -E 'npm error (code|network|errno)' <<< "$log" || tail -1 <<< "$log"))"
   fi
   rm -rf "$cache"
   mv "$staging" "$cache" || skip "cannot move the package into $cache"
