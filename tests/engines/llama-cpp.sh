@@ -22,7 +22,7 @@ skip () {
   skip "node-llama-cpp's prebuilt llama.cpp used here is for Linux x86-64"
 command -v node >/dev/null 2>&1 || skip "node is not installed"
 command -v npm >/dev/null 2>&1 || skip "npm is not installed"
-[[ $(node -p 'process.versions.node.split(".")[0]') -ge 18 ]] || skip "node-llama-cpp needs Node.js 18 or newer"
+[[ $(node -p 'process.versions.node.split(".")[0]') -ge 20 ]] || skip "node-llama-cpp $version needs Node.js 20 or newer (found $(node --version))"
 
 cache=${VC_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vramcalc/engines}/node-llama-cpp-$version
 installed () {
