@@ -226,6 +226,13 @@ test_rejections (void)
     { { "--frobnicate", "--format", "xml" }, "unknown option --frobnicate" },
     { { "--format", "xml", "--frobnicate" }, "--format:" },
     { { "stray", "--batch" }, "unexpected argument “stray”" },
+    /* llama.cpp's options, refused with another engine or outside their range */
+    { { "--n-ubatch", "256" }, "this option is llama.cpp's; the engine is generic" },
+    { { "--engine", "vllm", "--cache-type-k", "q8_0" }, "this option is llama.cpp's; the engine is vllm" },
+    { { "--engine", "llama.cpp", "--cache-type-v", "q3_k" }, "accepted: auto, f32, f16, bf16, q8_0" },
+    { { "--engine", "ollama", "--n-batch", "-1" }, "--n-batch:" },
+    { { "--engine", "llama.cpp", "--no-flash-attention", "--cache-type-v", "q8_0" },
+      "llama.cpp refuses a quantized V cache without flash attention" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)

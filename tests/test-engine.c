@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "vc-engine.h"
+#include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-formula.h"
 
@@ -344,6 +345,130 @@ test_kv_capacity_invariants (void)
         }
 }
 
+/* llama.cpp's context as llama_context's constructor sizes it (src/llama-context.cpp), worked
+ * by hand for Llama 3 8B (32 heads, 4096 hidden, 14336 MLP, 128256 vocabulary) */
+static void
+test_llama_cpp_context (void)
+{
+  g_autoptr(VcEstimate) e = llama3 (VC_ENGINE_LLAMA_CPP, 1000);
+  g_autoptr(GError) error = NULL;
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  VcLlamaCpp l;
+
+  /* 4 sequences of 1000: -c 4000 padded to 4096, 1024 cells a stream; -b 2048, -ub 512 */
+  g_object_set (e, "concurrency", 4, NULL);
+  vc_engine_llama_cpp (in, &l);
+  g_assert_cmpfloat (l.n_ctx, ==, 4096);
+  g_assert_cmpfloat (l.n_ctx_seq, ==, 1024);
+  g_assert_cmpfloat (l.n_stream, ==, 4);
+  g_assert_cmpfloat (l.n_batch, ==, 2048);
+  g_assert_cmpfloat (l.n_ubatch, ==, 512);
+  /* the logits of one token a sequence, in host memory */
+  g_assert_cmpfloat (l.output_bytes, ==, 4.0 * 128256 * 4);
+  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_KV_CACHE], ==, 4096 * KV_PER_TOKEN);
+  /* flash attention: the f32 logits of 512 tokens and two hidden states outweigh the
+   * feed-forward block (f16 masks over 1024 cells, 4h + 3 × 14336) */
+  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS], ==,
+                     4.0 * 512 * (128256 + 2 * 4096));
+  /* without it: each stream's 128 tokens against its 1024 cells, 32 heads, f32 scores and mask,
+   * beside 3h + 2 q + 2 kv (1024 each), 115 MB: still under the logits */
+  g_object_set (e, "flash-attention", FALSE, NULL);
+  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS], ==,
+                     4.0 * 512 * (128256 + 2 * 4096));
+  /* unified: one stream of 4096 cells, the scores of every token span all of them */
+  g_object_set (e, "kv-unified", TRUE, NULL);
+  vc_engine_llama_cpp (in, &l);
+  g_assert_cmpfloat (l.n_stream, ==, 1);
+  g_assert_cmpfloat (l.n_ctx_seq, ==, 4096);
+  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_KV_CACHE], ==, 4096 * KV_PER_TOKEN);
+  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS], ==,
+                     4.0 * 512 * 4096 * 33 + 4.0 * 512 * (3 * 4096 + 2 * 4096 + 2 * 1024));
+  g_object_set (e, "kv-unified", FALSE, "flash-attention", TRUE, NULL);
+
+  /* a sliding window of 1024 on 24 of the layers: each of the 4 streams keeps
+   * pad256(min(1024, 1024 + 512)) = 1024 cells; unified, one of pad256(min(4096, 4 × 1024 +
+   * 512)) = 4096 */
+  g_object_set (e, "seq", 4096, "sliding-window", 1024, "sliding-window-layers", 24, NULL);
+  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_KV_CACHE], ==,
+                     KV_PER_TOKEN / 32 * (8 * 16384 + 24 * 4 * 1536));
+  g_object_set (e, "kv-unified", TRUE, NULL);
+  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_KV_CACHE], ==,
+                     KV_PER_TOKEN / 32 * (8 * 16384 + 24 * 4608));
+  g_object_set (e, "kv-unified", FALSE, "sliding-window", 0, "sliding-window-layers", 0, NULL);
+
+  /* cache types: q8_0 keys (34 bytes for 32 values), f16 values */
+  g_object_set (e, "cache-type-k", VC_CACHE_TYPE_Q8_0, "cache-type-v", VC_CACHE_TYPE_F16, NULL);
+  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_KV_CACHE], ==,
+                     16384 * KV_PER_TOKEN / 2 * (34.0 / 32 + 2) / 2);
+  g_assert_true (vc_estimate_check (e, &error));
+  /* a quantized V cache without flash attention is refused, as llama.cpp refuses it */
+  g_object_set (e, "cache-type-v", VC_CACHE_TYPE_Q4_0, "flash-attention", FALSE, NULL);
+  g_assert_false (vc_estimate_check (e, &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION);
+  g_assert_nonnull (strstr (error->message, "quantized V cache without flash attention"));
+  g_clear_error (&error);
+  g_object_set (e, "cache-type-v", VC_CACHE_TYPE_AUTO, "kv-precision", VC_PRECISION_INT8, NULL);
+  g_assert_false (vc_estimate_check (e, &error));
+  g_clear_error (&error);
+  /* no fp8 cache in llama.cpp */
+  g_object_set (e, "flash-attention", TRUE, "cache-type-k", VC_CACHE_TYPE_AUTO, "kv-precision", VC_PRECISION_FP8, NULL);
+  g_assert_false (vc_estimate_check (e, &error));
+  g_assert_nonnull (strstr (error->message, "no fp8 KV cache"));
+  g_clear_error (&error);
+  g_object_set (e, "kv-precision", VC_PRECISION_BF16, NULL);
+
+  /* llama.cpp's LLAMA_MAX_SEQ: 256 sequences at most */
+  g_object_set (e, "concurrency", 257, NULL);
+  g_assert_false (vc_estimate_check (e, &error));
+  g_assert_nonnull (strstr (error->message, "at most 256 sequences"));
+  g_clear_error (&error);
+  g_object_set (e, "concurrency", 256, NULL);
+  g_assert_true (vc_estimate_check (e, &error));
+  g_object_set (e, "concurrency", 4, NULL);
+
+  /* -ub and -b: the micro-batch is at most the logical batch and the context asked for */
+  g_object_set (e, "n-ubatch", 4096, "n-batch", 1024, NULL);
+  vc_engine_llama_cpp (in, &l);
+  g_assert_cmpfloat (l.n_ubatch, ==, 1024);
+  g_object_set (e, "seq", 300, "concurrency", 1, NULL);
+  vc_engine_llama_cpp (in, &l);
+  g_assert_cmpfloat (l.n_ubatch, ==, 300);
+  g_assert_cmpfloat (l.n_ctx, ==, 512);
+}
+
+/* Ollama: llama-server with -c num_ctx × num_parallel and -b = -ub by the context of all slots
+ * (server/sched.go generationBatchForContext) */
+static void
+test_ollama (void)
+{
+  g_autoptr(VcEstimate) e = llama3 (VC_ENGINE_OLLAMA, 4096);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  VcLlamaCpp l;
+
+  vc_engine_llama_cpp (in, &l);
+  g_assert_cmpfloat (l.n_ubatch, ==, 512);
+  g_assert_cmpfloat (l.n_batch, ==, 512);
+  g_object_set (e, "seq", 8192, NULL);
+  vc_engine_llama_cpp (in, &l);
+  g_assert_cmpfloat (l.n_ubatch, ==, 1024);
+  g_assert_cmpfloat (l.n_batch, ==, 1024);
+  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS], ==,
+                     4.0 * 1024 * (128256 + 2 * 4096));
+  g_object_set (e, "seq", 16384, "concurrency", 4, NULL);
+  vc_engine_llama_cpp (in, &l);
+  g_assert_cmpfloat (l.n_ubatch, ==, 2048);
+  /* flash attention off: 512; num_batch given: that */
+  g_object_set (e, "flash-attention", FALSE, NULL);
+  vc_engine_llama_cpp (in, &l);
+  g_assert_cmpfloat (l.n_ubatch, ==, 512);
+  g_object_set (e, "n-ubatch", 256, NULL);
+  vc_engine_llama_cpp (in, &l);
+  g_assert_cmpfloat (l.n_ubatch, ==, 256);
+  g_assert_cmpfloat (l.n_batch, ==, 256);
+  /* the same cache as llama.cpp's, one stream a sequence */
+  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_KV_CACHE], ==, 4 * 16384 * KV_PER_TOKEN);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -355,5 +480,7 @@ main (int   argc,
   g_test_add_func ("/engine/sglang", test_sglang);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);
+  g_test_add_func ("/engine/llama.cpp-context", test_llama_cpp_context);
+  g_test_add_func ("/engine/ollama", test_ollama);
   return g_test_run ();
 }

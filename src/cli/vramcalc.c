@@ -22,6 +22,7 @@
 #include "vc-engine.h"
 #include "vc-enums.h"
 #include "vc-error.h"
+#include "vc-engine.h"
 #include "vc-estimate.h"
 #include "vc-hf-config.h"
 #include "vc-local-gpus.h"
@@ -141,6 +142,16 @@ static const Option options[] = {
   { "kv-cache-memory", OPT_PROPERTY, "kv-cache-memory", "GB",
     N_("vLLM: each GPU's KV cache in GB, in place of what --gpu-memory-utilization leaves") },
   { "page-size", OPT_PROPERTY, "page-size", "N", N_("SGLang: tokens per KV-cache page (default 1)") },
+  { "parallel", OPT_PROPERTY, "concurrency", "N", N_("llama.cpp/Ollama -np: sequences served at once, the same as --concurrency") },
+  { "n-ubatch", OPT_PROPERTY, "n-ubatch", "N",
+    N_("llama.cpp/Ollama -ub: micro-batch tokens, which size the compute buffer (default 512; Ollama 512, 1024 past 4096 context tokens, 2048 past 32768)") },
+  { "n-batch", OPT_PROPERTY, "n-batch", "N", N_("llama.cpp/Ollama -b: logical batch tokens, a cap on the micro-batch (default 2048; Ollama the micro-batch)") },
+  { "kv-unified", OPT_TRUE, "kv-unified", NULL, N_("llama.cpp/Ollama: one KV buffer shared by all sequences rather than one stream each") },
+  { "no-kv-unified", OPT_FALSE, "kv-unified", NULL, NULL },
+  { "cache-type-k", OPT_PROPERTY, "cache-type-k", "TYPE",
+    N_("llama.cpp/Ollama key cache: f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1 (default: the KV precision)") },
+  { "cache-type-v", OPT_PROPERTY, "cache-type-v", "TYPE",
+    N_("llama.cpp/Ollama value cache, as --cache-type-k; a quantized one needs flash attention") },
   { "mfu", OPT_PROPERTY, "mfu", "F", N_("Training: model FLOPs utilization for the step time (default 0.4)") },
   { "unit", OPT_PROPERTY, "unit", "gb|gib", N_("Units of the table (default gb)") },
   { "format", OPT_FORMAT, NULL, "table|json|csv", N_("Output format (default table)") },
@@ -740,6 +751,19 @@ check_engine_options (int          argc,
           {
             *bad_option = serving[k];
             *message = g_strdup (_("serving engines apply to inference (give --mode inference, or leave the engine generic)"));
+            return FALSE;
+          }
+      static const char *llama[] = { "parallel", "n-ubatch", "n-batch", "kv-unified", "no-kv-unified",
+                                     "cache-type-k", "cache-type-v" };
+
+      for (guint k = 0; k < G_N_ELEMENTS (llama); k++)
+        if (g_str_has_prefix (a, "--") && g_str_has_prefix (a + 2, llama[k]) &&
+            (a[2 + strlen (llama[k])] == '\0' || a[2 + strlen (llama[k])] == '=') &&
+            !vc_engine_is_llama_cpp (in))
+          {
+            *bad_option = llama[k];
+            *message = g_strdup_printf (_("this option is llama.cpp's; the engine is %s (give --engine llama.cpp or ollama, "
+                                          "with --mode inference)"), engine);
             return FALSE;
           }
       if ((g_str_equal (a, "--mfu") || g_str_has_prefix (a, "--mfu=")) && in->mode != VC_MODE_TRAINING)

@@ -115,6 +115,7 @@ vc_engine_usable_bytes (const VcInputs *in,
       }
     case VC_ENGINE_GENERIC:
     case VC_ENGINE_LLAMA_CPP:
+    case VC_ENGINE_OLLAMA:
     case VC_ENGINE_TRANSFORMERS:
     default:
       return capacity;
@@ -127,7 +128,144 @@ gboolean
 vc_engine_is_llama_cpp (const VcInputs *in)
 {
   return in->mode == VC_MODE_INFERENCE &&
-         (in->engine == VC_ENGINE_LLAMA_CPP || (in->engine == VC_ENGINE_GENERIC && in->llama_cpp));
+         (in->engine == VC_ENGINE_LLAMA_CPP || in->engine == VC_ENGINE_OLLAMA ||
+          (in->engine == VC_ENGINE_GENERIC && in->llama_cpp));
+}
+
+static double
+pad_cells (double n)
+{
+  return ceil (n / LLAMA_CPP_CTX_PAD) * LLAMA_CPP_CTX_PAD;
+}
+
+/* -ub when not given: llama.cpp's common_params n_ubatch 512 (common/common.h); Ollama passes
+ * -b N -ub N (llm/llama_server.go appendBatchArgs) with N its automatic generation batch for
+ * the context of every slot, num_ctx × num_parallel (server/sched.go generationBatchForContext:
+ * 512 up to 4096 tokens, 1024 up to 32768, 2048 beyond; 512 with flash attention off), which
+ * it lowers only when the model leaves the card little headroom */
+guint
+vc_engine_default_ubatch (const VcInputs *in)
+{
+  double ctx = (double) in->seq * in->batch * in->concurrency;
+
+  if (in->n_ubatch > 0)
+    return in->n_ubatch;
+  if (in->engine != VC_ENGINE_OLLAMA || !in->flash_attention || ctx <= 4096)
+    return 512;
+  return ctx <= 32768 ? 1024 : 2048;
+}
+
+/* -b when not given: llama.cpp's n_batch 2048 (common/common.h); Ollama's the same as -ub */
+guint
+vc_engine_default_batch (const VcInputs *in)
+{
+  if (in->n_batch > 0)
+    return in->n_batch;
+  if (in->engine == VC_ENGINE_OLLAMA)
+    return vc_engine_default_ubatch (in);
+  return 2048;
+}
+
+/* Bytes of one cached value: ggml's type_traits (ggml/src/ggml.c), a block of 32 values and its
+ * fp16 scale (and minimum) for the quantized types; auto follows the KV precision. */
+double
+vc_engine_cache_type_bytes (VcCacheType type,
+                            VcPrecision kv_precision)
+{
+  switch (type)
+    {
+    case VC_CACHE_TYPE_F32: return 4;
+    case VC_CACHE_TYPE_F16:
+    case VC_CACHE_TYPE_BF16: return 2;
+    case VC_CACHE_TYPE_Q8_0: return 34.0 / 32.0;
+    case VC_CACHE_TYPE_Q4_0:
+    case VC_CACHE_TYPE_IQ4_NL: return 18.0 / 32.0;
+    case VC_CACHE_TYPE_Q4_1: return 20.0 / 32.0;
+    case VC_CACHE_TYPE_Q5_0: return 22.0 / 32.0;
+    case VC_CACHE_TYPE_Q5_1: return 24.0 / 32.0;
+    case VC_CACHE_TYPE_AUTO:
+    default:
+      switch (kv_precision)
+        {
+        case VC_PRECISION_INT8: return 34.0 / 32.0;
+        case VC_PRECISION_INT4: return 18.0 / 32.0;
+        case VC_PRECISION_FP32: return 4;
+        case VC_PRECISION_FP8: return 1;
+        default: return 2;
+        }
+    }
+}
+
+/* llama.cpp's name of the cache type: auto resolved from the KV precision; NULL for fp8, which
+ * llama.cpp has no cache type for */
+const char *
+vc_engine_cache_type_name (VcCacheType type,
+                           VcPrecision kv_precision)
+{
+  static const char *names[] = {
+    [VC_CACHE_TYPE_F32] = "f32", [VC_CACHE_TYPE_F16] = "f16", [VC_CACHE_TYPE_BF16] = "bf16",
+    [VC_CACHE_TYPE_Q8_0] = "q8_0", [VC_CACHE_TYPE_Q4_0] = "q4_0", [VC_CACHE_TYPE_Q4_1] = "q4_1",
+    [VC_CACHE_TYPE_IQ4_NL] = "iq4_nl", [VC_CACHE_TYPE_Q5_0] = "q5_0", [VC_CACHE_TYPE_Q5_1] = "q5_1",
+  };
+
+  if (type != VC_CACHE_TYPE_AUTO && type < G_N_ELEMENTS (names))
+    return names[type];
+  switch (kv_precision)
+    {
+    case VC_PRECISION_FP32: return "f32";
+    case VC_PRECISION_FP16: return "f16";
+    case VC_PRECISION_BF16: return "bf16";
+    case VC_PRECISION_INT8: return "q8_0";
+    case VC_PRECISION_INT4: return "q4_0";
+    default: return NULL;
+    }
+}
+
+gboolean
+vc_engine_cache_type_is_quantized (VcCacheType type,
+                                   VcPrecision kv_precision)
+{
+  if (type == VC_CACHE_TYPE_AUTO)
+    return kv_precision == VC_PRECISION_INT8 || kv_precision == VC_PRECISION_INT4;
+  return type != VC_CACHE_TYPE_F32 && type != VC_CACHE_TYPE_F16 && type != VC_CACHE_TYPE_BF16;
+}
+
+/* llama_context's constructor (src/llama-context.cpp): n_batch = min(n_ctx, -b) and
+ * n_ubatch = min(n_batch, -ub), both from the context as requested; n_ctx padded to 256;
+ * without --kv-unified each of the n_seq_max streams gets n_ctx_seq = pad256(n_ctx / n_seq)
+ * cells and n_ctx becomes n_ctx_seq × n_seq; with it one stream of n_ctx cells. The
+ * sliding-window cache (src/llama-kv-cache-iswa.cpp) has pad256(min(size, n_swa × (unified ?
+ * n_seq : 1) + n_ubatch)) cells a stream. The output buffer (llama_context::output_reserve)
+ * holds n_vocab f32 logits for each of the n_seq_max sequences. */
+void
+vc_engine_llama_cpp (const VcInputs *in,
+                     VcLlamaCpp     *l)
+{
+  const VcArch *arch = &in->arch;
+
+  *l = (VcLlamaCpp) { 0 };
+  l->n_seq = MAX (1.0, (double) in->batch * in->concurrency);
+  l->n_ctx_requested = (double) in->seq * l->n_seq;
+  l->n_ctx = pad_cells (l->n_ctx_requested);
+  if (in->kv_unified)
+    {
+      l->n_ctx_seq = l->n_ctx;
+      l->n_stream = 1;
+    }
+  else
+    {
+      l->n_ctx_seq = pad_cells (floor (l->n_ctx / l->n_seq));
+      l->n_ctx = l->n_ctx_seq * l->n_seq;
+      l->n_stream = l->n_seq;
+    }
+  l->n_batch = MIN (l->n_ctx_requested, (double) vc_engine_default_batch (in));
+  l->n_ubatch = MIN (l->n_batch, (double) vc_engine_default_ubatch (in));
+  if (arch->sliding_window > 0)
+    l->swa_cells = pad_cells (MIN (l->n_ctx_seq, (double) arch->sliding_window * (in->kv_unified ? l->n_seq : 1) +
+                                                 l->n_ubatch));
+  l->k_bytes = vc_engine_cache_type_bytes (in->cache_type_k, in->kv_precision);
+  l->v_bytes = vc_engine_cache_type_bytes (in->cache_type_v, in->kv_precision);
+  l->output_bytes = 4.0 * arch->vocab_size * l->n_seq;
 }
 
 /* the context each sequence's cache is allocated for */
@@ -135,7 +273,12 @@ guint
 vc_engine_context_tokens (const VcInputs *in)
 {
   if (vc_engine_is_llama_cpp (in))
-    return (in->seq + LLAMA_CPP_CTX_PAD - 1) / LLAMA_CPP_CTX_PAD * LLAMA_CPP_CTX_PAD;
+    {
+      VcLlamaCpp l;
+
+      vc_engine_llama_cpp (in, &l);
+      return (guint) MIN (l.n_ctx / l.n_seq, (double) G_MAXUINT);
+    }
   return in->seq;
 }
 

@@ -27,7 +27,34 @@ double vc_engine_gpu_capacity (const VcInputs *inputs,
 double vc_engine_usable_bytes (const VcInputs *inputs,
                                double          capacity_bytes,
                                double          overhead_bytes);
+/* llama.cpp's context as llama_context's constructor sizes it (src/llama-context.cpp), for the
+ * batch × concurrency sequences of seq tokens each; FORMULAS.md, "llama.cpp" */
+typedef struct
+{
+  double n_seq;                    /* n_seq_max: -np, one slot per sequence */
+  double n_ctx_requested;          /* -c: seq × n_seq */
+  double n_ctx;                    /* padded to 256, a whole number of n_ctx_seq */
+  double n_ctx_seq;                /* the context of one stream (every sequence's when unified) */
+  double n_stream;                 /* KV streams: n_seq, or 1 with --kv-unified */
+  double n_batch;                  /* min(n_ctx requested, -b) */
+  double n_ubatch;                 /* min(n_batch, -ub): the tokens of the reserved graph */
+  double swa_cells;                /* cells of one stream of the sliding-window cache */
+  double k_bytes;                  /* bytes of one cached key value, one value value */
+  double v_bytes;
+  double output_bytes;             /* the f32 logits of one output per sequence (host) */
+} VcLlamaCpp;
+
 gboolean vc_engine_is_llama_cpp (const VcInputs *inputs);
+void   vc_engine_llama_cpp    (const VcInputs *inputs,
+                               VcLlamaCpp     *llama);
+guint  vc_engine_default_ubatch (const VcInputs *inputs);
+guint  vc_engine_default_batch  (const VcInputs *inputs);
+double vc_engine_cache_type_bytes (VcCacheType type,
+                                   VcPrecision kv_precision);
+const char *vc_engine_cache_type_name (VcCacheType type,
+                                       VcPrecision kv_precision);
+gboolean vc_engine_cache_type_is_quantized (VcCacheType type,
+                                            VcPrecision kv_precision);
 guint  vc_engine_context_tokens (const VcInputs *inputs);
 double vc_engine_transient_bytes (const VcInputs *inputs,
                                   double          kv_cache_bytes);

@@ -83,6 +83,11 @@ enum {
   PROP_KV_CACHE_MEMORY,
   PROP_MEM_FRACTION_STATIC,
   PROP_PAGE_SIZE,
+  PROP_N_UBATCH,
+  PROP_N_BATCH,
+  PROP_KV_UNIFIED,
+  PROP_CACHE_TYPE_K,
+  PROP_CACHE_TYPE_V,
   PROP_MFU,
   PROP_TP,
   PROP_PP,
@@ -510,6 +515,11 @@ vc_estimate_set_property (GObject      *object,
     case PROP_KV_CACHE_MEMORY: SET_FIELD (kv_cache_memory_gb, input_double); break;
     case PROP_MEM_FRACTION_STATIC: SET_FIELD (mem_fraction_static, input_double); break;
     case PROP_PAGE_SIZE: SET_FIELD (page_size, g_value_get_uint); break;
+    case PROP_N_UBATCH: SET_FIELD (n_ubatch, g_value_get_uint); break;
+    case PROP_N_BATCH: SET_FIELD (n_batch, g_value_get_uint); break;
+    case PROP_KV_UNIFIED: SET_FIELD (kv_unified, g_value_get_boolean); break;
+    case PROP_CACHE_TYPE_K: SET_FIELD (cache_type_k, g_value_get_enum); break;
+    case PROP_CACHE_TYPE_V: SET_FIELD (cache_type_v, g_value_get_enum); break;
     case PROP_MFU: SET_FIELD (mfu, input_double); break;
     case PROP_SOURCE_FORMAT:
     case PROP_SOURCE_QUANTIZATION:
@@ -585,6 +595,11 @@ vc_estimate_get_property (GObject    *object,
     case PROP_KV_CACHE_MEMORY: g_value_set_double (value, in->kv_cache_memory_gb); break;
     case PROP_MEM_FRACTION_STATIC: g_value_set_double (value, in->mem_fraction_static); break;
     case PROP_PAGE_SIZE: g_value_set_uint (value, in->page_size); break;
+    case PROP_N_UBATCH: g_value_set_uint (value, in->n_ubatch); break;
+    case PROP_N_BATCH: g_value_set_uint (value, in->n_batch); break;
+    case PROP_KV_UNIFIED: g_value_set_boolean (value, in->kv_unified); break;
+    case PROP_CACHE_TYPE_K: g_value_set_enum (value, in->cache_type_k); break;
+    case PROP_CACHE_TYPE_V: g_value_set_enum (value, in->cache_type_v); break;
     case PROP_MFU: g_value_set_double (value, in->mfu); break;
     case PROP_TP: g_value_set_uint (value, in->layout.tp); break;
     case PROP_PP: g_value_set_uint (value, in->layout.pp); break;
@@ -765,7 +780,7 @@ install_engine_inputs (const VcInputs *d)
                          -1, 10000, d->overhead_gb, RW);
   properties[PROP_ENGINE] =
     g_param_spec_enum ("engine", N_("Engine"),
-                       N_("Whose memory arithmetic to follow: generic, vLLM, SGLang, llama.cpp or Transformers"),
+                       N_("Whose memory arithmetic to follow: generic, vLLM, SGLang, llama.cpp, Transformers or Ollama"),
                        VC_TYPE_ENGINE, d->engine, RW);
   properties[PROP_MEMORY_FRACTION] =
     g_param_spec_double ("memory-fraction", N_("Memory fraction"),
@@ -794,6 +809,26 @@ install_engine_inputs (const VcInputs *d)
   properties[PROP_PAGE_SIZE] =
     g_param_spec_uint ("page-size", N_("Page size"),
                        N_("SGLang: tokens per KV-cache page"), 1, 1024, d->page_size, RW);
+  properties[PROP_N_UBATCH] =
+    g_param_spec_uint ("n-ubatch", N_("Micro-batch"),
+                       N_("llama.cpp -ub: tokens computed at once, which size the compute buffer (0: the engine's default, 512; Ollama's follows the context)"),
+                       0, 1048576, d->n_ubatch, RW);
+  properties[PROP_N_BATCH] =
+    g_param_spec_uint ("n-batch", N_("Logical batch"),
+                       N_("llama.cpp -b: tokens submitted at once, which caps the micro-batch (0: the engine's default, 2048; Ollama's equals the micro-batch)"),
+                       0, 1048576, d->n_batch, RW);
+  properties[PROP_KV_UNIFIED] =
+    g_param_spec_boolean ("kv-unified", N_("Unified KV cache"),
+                          N_("llama.cpp --kv-unified: one KV buffer shared by every sequence rather than one stream each"),
+                          d->kv_unified, RW);
+  properties[PROP_CACHE_TYPE_K] =
+    g_param_spec_enum ("cache-type-k", N_("Key cache type"),
+                       N_("llama.cpp --cache-type-k (auto: the KV precision)"),
+                       VC_TYPE_CACHE_TYPE, d->cache_type_k, RW);
+  properties[PROP_CACHE_TYPE_V] =
+    g_param_spec_enum ("cache-type-v", N_("Value cache type"),
+                       N_("llama.cpp --cache-type-v (auto: the KV precision); a quantized one needs flash attention"),
+                       VC_TYPE_CACHE_TYPE, d->cache_type_v, RW);
   properties[PROP_MFU] =
     g_param_spec_double ("mfu", N_("Model FLOPs utilization"),
                          N_("Training: the share of the GPU's dense peak that the model's FLOPs reach"),
@@ -1629,6 +1664,55 @@ vc_estimate_check (VcEstimate  *self,
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
                    _("activated parameters (%g) cannot exceed total parameters (%g)"),
                    in->active_parameters, in->parameters);
+      return FALSE;
+    }
+  if (vc_engine_is_llama_cpp (in) && (double) in->batch * in->concurrency > 256)
+    {
+      /* src/llama-context.cpp: "n_seq_max must be <= LLAMA_MAX_SEQ" (src/llama-cparams.h: 256) */
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("llama.cpp serves at most 256 sequences at once; batch × concurrency is %.0f"),
+                   (double) in->batch * in->concurrency);
+      return FALSE;
+    }
+  if (vc_engine_is_llama_cpp (in) && in->method == VC_METHOD_ARCHITECTURE &&
+      (vc_engine_cache_type_name (in->cache_type_k, in->kv_precision) == NULL ||
+       vc_engine_cache_type_name (in->cache_type_v, in->kv_precision) == NULL))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("llama.cpp has no %s KV cache; accepted: fp32, fp16, bf16, int8 (q8_0), int4 (q4_0), "
+                     "or a type of --cache-type-k/-v"),
+                   vc_enum_nick (VC_TYPE_PRECISION, in->kv_precision));
+      return FALSE;
+    }
+  if (vc_engine_is_llama_cpp (in) && !in->flash_attention &&
+      vc_engine_cache_type_is_quantized (in->cache_type_v, in->kv_precision))
+    {
+      /* src/llama-context.cpp: "quantized V cache was requested, but this requires Flash
+       * Attention" */
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("llama.cpp refuses a quantized V cache without flash attention; "
+                     "turn flash attention on, or keep the value cache in f16, bf16 or f32"));
+      return FALSE;
+    }
+  if (vc_engine_is_llama_cpp (in) && in->method == VC_METHOD_ARCHITECTURE && vc_arch_is_mla (&in->arch) &&
+      g_strcmp0 (vc_engine_cache_type_name (in->cache_type_k, in->kv_precision),
+                 vc_engine_cache_type_name (in->cache_type_v, in->kv_precision)) != 0)
+    {
+      /* src/llama-context.cpp, llama_init_from_model */
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("llama.cpp refuses different key and value cache types for a model with latent attention"));
+      return FALSE;
+    }
+  if (vc_engine_is_llama_cpp (in) && in->method == VC_METHOD_ARCHITECTURE && in->flash_attention &&
+      !vc_arch_is_mla (&in->arch) && vc_arch_head_dim (&in->arch) % 32 != 0 &&
+      (vc_engine_cache_type_is_quantized (in->cache_type_k, in->kv_precision) ||
+       vc_engine_cache_type_is_quantized (in->cache_type_v, in->kv_precision)))
+    {
+      /* src/llama-context.cpp, llama_init_from_model: a quantized cache's blocks of 32 values
+       * must divide the head dimension */
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("llama.cpp refuses a quantized KV cache when its blocks of 32 values do not divide the head dimension (%u)"),
+                   vc_arch_head_dim (&in->arch));
       return FALSE;
     }
   if (vc_precision_is_format (in->kv_precision))

@@ -130,6 +130,11 @@ vc_inputs_init_default (VcInputs *in)
     .kv_cache_memory_gb = 0,
     .mem_fraction_static = 0,
     .page_size = 1,
+    .n_ubatch = 0,
+    .n_batch = 0,
+    .kv_unified = FALSE,
+    .cache_type_k = VC_CACHE_TYPE_AUTO,
+    .cache_type_v = VC_CACHE_TYPE_AUTO,
     .mfu = 0.4,
     .source_weights_bytes = 0,
     .source_parameters = 0,
@@ -399,15 +404,15 @@ kv_cache_bytes (const VcInputs *in,
   double windowed = arch->sliding_window > 0 ? MIN (s, (double) arch->sliding_window) : s;
   double n_seq = (double) in->batch * in->concurrency;
 
-  if (vc_engine_is_llama_cpp (in) && sliding > 0)
+  if (vc_engine_is_llama_cpp (in))
     {
-      /* llama.cpp (llama-kv-cache-iswa.cpp) gives the sliding-window layers one cache of
-       * pad256(min(n_ctx, n_swa · n_seq + n_ubatch)) cells, shared by the sequences */
-      double n_ctx = s * n_seq;
-      double ubatch = MIN (512.0, n_ctx);
-      double cells = ceil (MIN (n_ctx, arch->sliding_window * n_seq + ubatch) / 256.0) * 256.0;
+      /* llama.cpp: n_ctx cells for the full-attention layers, whatever the streams; each
+       * stream's own window for the sliding-window layers; keys and values at their types */
+      VcLlamaCpp l;
 
-      return per_layer * (full * n_ctx + sliding * cells);
+      vc_engine_llama_cpp (in, &l);
+      per_layer = vc_arch_kv_elements_per_token_layer (arch) * (l.k_bytes + l.v_bytes) / 2.0;
+      return per_layer * (full * l.n_ctx + sliding * l.swa_cells * l.n_stream);
     }
   return n_seq * per_layer * (full * s + sliding * windowed);
 }
@@ -433,22 +438,41 @@ kv_value_bytes (VcPrecision p)
     }
 }
 
-/* llama.cpp's compute buffer (the ggml graph allocator's reservation for one micro-batch of
- * b = min(n_ubatch 512, n_ctx) tokens), as ollama sizes it for llama-style models
- * (fs/ggml/ggml.go GraphSize): max(4·b·(1 + 4h + n_ctx·(1 + a)), 4·b·(h + V)) — the f32
- * attention scores of every head against the whole context, or the f32 logits. With flash
- * attention the scores are never stored: the logits term. n_ctx holds every sequence. */
+/* llama.cpp's compute buffer: what the ggml graph allocator reserves for the worst-case graph
+ * (llama_context::sched_reserve, src/llama-context.cpp) of b = n_ubatch tokens spread over the
+ * streams, each against its n_ctx_seq cells, with logits for all b tokens (n_outputs_max is
+ * n_batch). The largest of three moments, each with the attention masks, which live from the
+ * first layer to the last (one per cache: f32, f16 with flash attention):
+ *  - attention without flash attention: the f32 scores of the a heads, softmaxed in place,
+ *    4·b·a·n_kv, beside the residual stream, the normed input and the attention output (3h),
+ *    q and its rotated copy (2·q_dim), k and v (2·kv_dim), 4 bytes each a token;
+ *  - the feed-forward block: the residual, its input, the normed input and the output (4h),
+ *    gate, up and their product (3 × the width a token goes through);
+ *  - the output: f32 logits and the last hidden state, normed: 4·b·(V + 2h).
+ * Measured against llama.cpp on the CPU backend (tests/engines/). */
 static double
-llama_cpp_compute_buffer (const VcInputs *in)
+llama_cpp_compute_buffer (const VcInputs *in,
+                          const Shapes   *s)
 {
-  double n_ctx = (double) in->seq * in->batch * in->concurrency;
-  double b = MIN (512.0, n_ctx);
-  double h = in->arch.hidden_size, a = in->arch.n_heads, V = in->arch.vocab_size;
-  double logits = 4.0 * b * (h + V);
+  const VcArch *arch = &in->arch;
+  VcLlamaCpp l;
+  double b, n_kv, masks, mask_bytes, attention, ffn, logits, inter;
+  gboolean swa = arch->sliding_window > 0 && arch->sliding_window_layers > 0;
+  gboolean full = vc_arch_attention_layers (arch) > (swa ? arch->sliding_window_layers : 0);
 
-  if (in->flash_attention)
-    return logits;
-  return MAX (4.0 * b * (1.0 + 4.0 * h + n_ctx * (1.0 + a)), logits);
+  vc_engine_llama_cpp (in, &l);
+  b = l.n_ubatch;
+  /* the cells each stream's scores span: its whole context, or the window's cache */
+  n_kv = full ? l.n_ctx_seq : l.swa_cells;
+  masks = (full ? l.n_ctx_seq : 0) + (swa ? l.swa_cells : 0);
+  mask_bytes = in->flash_attention ? 2.0 : 4.0;
+  attention = b * masks * mask_bytes + 4.0 * b * (3.0 * s->h + 2.0 * s->q_dim + 2.0 * s->kv_dim);
+  if (!in->flash_attention)
+    attention += 4.0 * b * arch->n_heads * n_kv;
+  inter = MAX (s->n_dense > 0 ? s->dense_inter : 0, s->n_moe > 0 ? s->moe_inter : 0);
+  ffn = b * masks * mask_bytes + 4.0 * b * (4.0 * s->h + 3.0 * inter);
+  logits = 4.0 * b * (s->V + 2.0 * s->h);
+  return MAX (attention, MAX (ffn, logits));
 }
 
 /* vLLM's sampler at the profile run (vllm/v1/worker/gpu_model_runner.py, _dummy_sampler_run;
@@ -849,7 +873,7 @@ architecture (const VcInputs *in,
             }
           sc->bytes[VC_COMPONENT_KV_CACHE] = kv_cache_bytes (in, kv_value_bytes (in->kv_precision));
           sc->bytes[VC_COMPONENT_SEQUENCE_STATE] = sequence_state_bytes (in, kv_value_bytes (in->kv_precision));
-          sc->bytes[VC_COMPONENT_ACTIVATIONS] = (vc_engine_is_llama_cpp (in) ? llama_cpp_compute_buffer (in) : inference_activations (in, &s)) +
+          sc->bytes[VC_COMPONENT_ACTIVATIONS] = (vc_engine_is_llama_cpp (in) ? llama_cpp_compute_buffer (in, &s) : inference_activations (in, &s)) +
                                                 vc_engine_transient_bytes (in, sc->bytes[VC_COMPONENT_KV_CACHE]);
         }
       else

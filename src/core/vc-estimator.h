@@ -53,6 +53,12 @@ typedef struct
   double kv_cache_memory_gb;       /* vLLM --kv-cache-memory, per GPU in GB; 0: profiled */
   double mem_fraction_static;      /* SGLang; 0: SGLang's default for the card and TP degree */
   guint page_size;                 /* SGLang: tokens per KV-cache page */
+  /* llama.cpp (and Ollama): 0 takes the engine's default (FORMULAS.md, "llama.cpp") */
+  guint n_ubatch;                  /* -ub: tokens of one micro-batch */
+  guint n_batch;                   /* -b: tokens of one logical batch */
+  gboolean kv_unified;             /* --kv-unified: one KV stream for every sequence */
+  VcCacheType cache_type_k;        /* --cache-type-k */
+  VcCacheType cache_type_v;        /* --cache-type-v */
   double mfu;                      /* training: model FLOPs utilization */
   /* Architecture method, inference: the model's own tensors (safetensors or GGUF headers).
    * When the weight precision is source_precision, the weights are their exact bytes and the

@@ -23,6 +23,7 @@ typedef struct
   char *A;                     /* activated parameters */
   char *T;                     /* trainable parameters */
   char *size;                  /* the component's size, in the unit asked for */
+  VcUnit unit;
 } Terms;
 
 static char *
@@ -83,19 +84,29 @@ describe_kv_cache (const Terms *t)
                          vc_engine_context_tokens (in) != in->seq
                            ? _(", each context padded to 256 tokens by llama.cpp") : "",
                          NULL);
-  if (vc_engine_is_llama_cpp (in))
+  if (vc_engine_is_llama_cpp (in) && in->method == VC_METHOD_ARCHITECTURE)
     {
-      /* llama.cpp's cache types: f16 (its default), q8_0 and q4_0 */
-      const char *type = in->kv_precision == VC_PRECISION_INT8 ? "q8_0"
-                         : in->kv_precision == VC_PRECISION_INT4 ? "q4_0"
-                         : in->kv_precision == VC_PRECISION_FP32 ? "f32"
-                         : in->kv_precision == VC_PRECISION_BF16 ? "bf16"
-                         : in->kv_precision == VC_PRECISION_FP16 ? "f16" : NULL;
+      /* llama_context's cells: n_ctx for the full-attention layers, each stream's window */
+      VcLlamaCpp l;
+      const char *k = vc_engine_cache_type_name (in->cache_type_k, in->kv_precision);
+      const char *v = vc_engine_cache_type_name (in->cache_type_v, in->kv_precision);
+      g_autofree char *window = NULL;
+      double cell;
 
-      if (type != NULL)
-        return g_strdup_printf (_("llama.cpp %s cache: %.0f bytes per token × b·s·C tokens (b = %u, s = %u, C = %u)%s = %s"),
-                                type, t->r->kv_bytes_per_token, in->batch, in->seq, in->concurrency,
-                                clauses, t->size);
+      vc_engine_llama_cpp (in, &l);
+      cell = vc_arch_kv_elements_per_token_layer (&in->arch) * (l.k_bytes + l.v_bytes) / 2.0 *
+             vc_arch_attention_layers (&in->arch);
+      if (in->arch.sliding_window > 0 && in->arch.sliding_window_layers > 0)
+        window = g_strdup_printf (_("; its %u sliding-window layers keep %.0f cells in each of %.0f streams "
+                                    "(the window of %u + the %.0f-token micro-batch, padded to 256)"),
+                                  in->arch.sliding_window_layers, l.swa_cells, l.n_stream,
+                                  in->arch.sliding_window, l.n_ubatch);
+      return g_strdup_printf (_("llama.cpp %s keys and %s values: %.0f bytes per cell (%s) × %.0f cells "
+                                "(%.0f sequences × %.0f tokens, the context padded to 256, in %.0f %s)%s = %s"),
+                              k ? k : "?", v ? v : "?",
+                              cell, kv_per_token_text (in), l.n_ctx, l.n_seq, l.n_ctx / l.n_seq,
+                              l.n_stream, in->kv_unified ? _("unified stream") : _("streams"),
+                              window ? window : "", t->size);
     }
   return g_strdup_printf (_("%.0f bytes per token (%s) × b·s·C tokens (b = %u, s = %u, C = %u)%s = %s"),
                           t->r->kv_bytes_per_token,
@@ -129,11 +140,22 @@ describe_activations (const Terms *t)
                             in->mode == VC_MODE_TRAINING && in->checkpointing != VC_CHECKPOINTING_NONE
                               ? _(", reduced by gradient checkpointing") : "",
                             t->size);
-  if (vc_engine_is_llama_cpp (in))
-    return g_strdup_printf (_("llama.cpp compute buffer for a micro-batch of up to 512 tokens: the f32 "
-                              "attention scores of %u heads against the %u-token context%s, or the f32 logits = %s"),
-                            in->arch.n_heads, in->seq * in->batch * in->concurrency,
-                            in->flash_attention ? _(" (not stored with flash attention)") : "", t->size);
+  if (vc_engine_is_llama_cpp (in) && in->method == VC_METHOD_ARCHITECTURE)
+    {
+      VcLlamaCpp l;
+      g_autofree char *output = NULL;
+
+      vc_engine_llama_cpp (in, &l);
+      output = vc_format_size (l.output_bytes, t->unit);
+      return g_strdup_printf (_("llama.cpp compute buffer for a micro-batch of %.0f tokens (-ub %u, -b %u): the largest of "
+                                "the attention (%s), the feed-forward block and the f32 logits of every token, "
+                                "each beside the attention masks over %.0f cells a stream; the %s output buffer "
+                                "(one token's logits a sequence) is in system memory = %s"),
+                              l.n_ubatch, vc_engine_default_ubatch (in), vc_engine_default_batch (in),
+                              in->flash_attention ? _("flash attention, no scores stored")
+                                                  : _("the f32 scores of every head against its stream's cells"),
+                              l.n_ctx_seq, output, t->size);
+    }
   if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM)
     {
       /* the profile run vLLM reserves (FORMULAS.md, "Engines") */
@@ -240,6 +262,7 @@ vc_formula_describe (VcEstimate  *estimate,
   t.A = A = vc_format_count (t.r->active_parameters);
   t.T = T = vc_format_count (t.sc->trainable_parameters);
   t.size = size = vc_format_size (t.sc->bytes[component], unit);
+  t.unit = unit;
 
   switch (component)
     {

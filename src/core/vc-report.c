@@ -389,6 +389,47 @@ add_source_json (JsonBuilder    *b,
   json_builder_end_object (b);
 }
 
+/* llama.cpp's context as it sizes it (vc_engine_llama_cpp()); null with another engine */
+static void
+add_llama_cpp_json (JsonBuilder    *b,
+                    const VcInputs *in)
+{
+  VcLlamaCpp l;
+
+  if (!vc_engine_is_llama_cpp (in) || in->method != VC_METHOD_ARCHITECTURE)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  vc_engine_llama_cpp (in, &l);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "n_seq_max");
+  add_bytes (b, l.n_seq);
+  json_builder_set_member_name (b, "n_ctx");
+  add_bytes (b, l.n_ctx);
+  json_builder_set_member_name (b, "n_ctx_seq");
+  add_bytes (b, l.n_ctx_seq);
+  json_builder_set_member_name (b, "kv_streams");
+  add_bytes (b, l.n_stream);
+  json_builder_set_member_name (b, "n_batch");
+  add_bytes (b, l.n_batch);
+  json_builder_set_member_name (b, "n_ubatch");
+  add_bytes (b, l.n_ubatch);
+  json_builder_set_member_name (b, "swa_cells");
+  add_bytes (b, l.swa_cells);
+  json_builder_set_member_name (b, "cache_type_k");
+  add_string_or_null (b, vc_engine_cache_type_name (in->cache_type_k, in->kv_precision));
+  json_builder_set_member_name (b, "cache_type_v");
+  add_string_or_null (b, vc_engine_cache_type_name (in->cache_type_v, in->kv_precision));
+  json_builder_set_member_name (b, "flash_attention");
+  json_builder_add_boolean_value (b, in->flash_attention);
+  /* the logits of the last token of each sequence, in host memory (llama_context's output
+   * buffer), not counted in the GPU's total */
+  json_builder_set_member_name (b, "output_buffer_bytes");
+  add_bytes (b, l.output_bytes);
+  json_builder_end_object (b);
+}
+
 static void
 add_model_json (JsonBuilder    *b,
                 VcEstimate     *estimate,
@@ -410,6 +451,8 @@ add_model_json (JsonBuilder    *b,
   json_builder_end_array (b);
   json_builder_set_member_name (b, "source");
   add_source_json (b, estimate, in);
+  json_builder_set_member_name (b, "llama_cpp");
+  add_llama_cpp_json (b, in);
 }
 
 /* The selected scenario's figures, then every scenario's total and components. */

@@ -79,6 +79,7 @@ parallel_gpus (const VcInputs *in,
   switch (in->engine)
     {
     case VC_ENGINE_LLAMA_CPP:
+    case VC_ENGINE_OLLAMA:
     case VC_ENGINE_TRANSFORMERS:
       return 1;
     case VC_ENGINE_GENERIC:

@@ -160,7 +160,24 @@ typedef enum
   VC_ENGINE_SGLANG,
   VC_ENGINE_LLAMA_CPP,   /*< nick=llama.cpp >*/
   VC_ENGINE_TRANSFORMERS,
+  VC_ENGINE_OLLAMA,      /* llama.cpp as Ollama launches llama-server */
 } VcEngine;
+
+/* llama.cpp's KV cache types (--cache-type-k/-v, common/arg.cpp kv_cache_types); auto: the
+ * KV precision's (f16, bf16, f32; int8 is q8_0 and int4 q4_0) */
+typedef enum
+{
+  VC_CACHE_TYPE_AUTO,
+  VC_CACHE_TYPE_F32,
+  VC_CACHE_TYPE_F16,
+  VC_CACHE_TYPE_BF16,
+  VC_CACHE_TYPE_Q8_0,   /*< nick=q8_0 >*/
+  VC_CACHE_TYPE_Q4_0,   /*< nick=q4_0 >*/
+  VC_CACHE_TYPE_Q4_1,   /*< nick=q4_1 >*/
+  VC_CACHE_TYPE_IQ4_NL, /*< nick=iq4_nl >*/
+  VC_CACHE_TYPE_Q5_0,   /*< nick=q5_0 >*/
+  VC_CACHE_TYPE_Q5_1,   /*< nick=q5_1 >*/
+} VcCacheType;
 
 typedef enum
 {

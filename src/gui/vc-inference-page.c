@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "vc-compat.h"
+#include "vc-engine.h"
 #include "vc-inference-page.h"
 #include "vc-a11y.h"
 #include "vc-drop-down.h"
@@ -40,6 +41,11 @@ struct _VcInferencePage
   GtkSpinButton *kv_cache_memory;
   GtkSpinButton *mem_fraction_static;
   GtkSpinButton *page_size;
+  GtkSpinButton *n_ubatch;
+  GtkSpinButton *n_batch;
+  GtkSwitch *kv_unified;
+  VcDropDown *cache_type_k;
+  VcDropDown *cache_type_v;
   GtkGrid *layout_grid;
   GtkLabel *gpu_count;
   GtkSpinButton *tp;
@@ -57,6 +63,21 @@ static const VcChoice engine_choices[] = {
   { VC_ENGINE_SGLANG, N_("SGLang") },
   { VC_ENGINE_LLAMA_CPP, N_("llama.cpp") },
   { VC_ENGINE_TRANSFORMERS, N_("Transformers") },
+  { VC_ENGINE_OLLAMA, N_("Ollama") },
+};
+
+/* llama.cpp's --cache-type-k/-v */
+static const VcChoice cache_type_choices[] = {
+  { VC_CACHE_TYPE_AUTO, N_("As the KV precision") },
+  { VC_CACHE_TYPE_F32, "f32" },
+  { VC_CACHE_TYPE_F16, "f16" },
+  { VC_CACHE_TYPE_BF16, "bf16" },
+  { VC_CACHE_TYPE_Q8_0, "q8_0" },
+  { VC_CACHE_TYPE_Q4_0, "q4_0" },
+  { VC_CACHE_TYPE_Q4_1, "q4_1" },
+  { VC_CACHE_TYPE_IQ4_NL, "iq4_nl" },
+  { VC_CACHE_TYPE_Q5_0, "q5_0" },
+  { VC_CACHE_TYPE_Q5_1, "q5_1" },
 };
 
 G_DEFINE_FINAL_TYPE (VcInferencePage, vc_inference_page, GTK_TYPE_WIDGET)
@@ -70,6 +91,8 @@ update_applicable (VcInferencePage *self)
   gboolean moe = arch && vc_arch_is_moe (&in->arch);
   gboolean vllm = in->engine == VC_ENGINE_VLLM;
   gboolean sglang = in->engine == VC_ENGINE_SGLANG;
+  /* llama.cpp or Ollama chosen, or a GGUF file with the engine left generic */
+  gboolean llama = arch && vc_engine_is_llama_cpp (in);
   guint n = vc_layout_n_gpus (&in->layout);
   g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u GPU", "%u GPUs", n), n);
 
@@ -87,6 +110,12 @@ update_applicable (VcInferencePage *self)
   vc_grid_row_set_visible (GTK_WIDGET (self->kv_cache_memory), vllm);
   vc_grid_row_set_visible (GTK_WIDGET (self->mem_fraction_static), sglang);
   vc_grid_row_set_visible (GTK_WIDGET (self->page_size), sglang);
+  /* llama.cpp's (and Ollama's) batch sizes, streams and cache types */
+  vc_grid_row_set_visible (GTK_WIDGET (self->n_ubatch), llama);
+  vc_grid_row_set_visible (GTK_WIDGET (self->n_batch), llama);
+  vc_grid_row_set_visible (GTK_WIDGET (self->kv_unified), llama);
+  vc_grid_row_set_visible (GTK_WIDGET (self->cache_type_k), llama);
+  vc_grid_row_set_visible (GTK_WIDGET (self->cache_type_v), llama);
   /* TP × PP × DP, as the layout has it */
   gtk_label_set_label (self->gpu_count, count);
 }
@@ -121,6 +150,12 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   vc_bind_spin_with_word (self->mem_fraction_static, estimate, "mem-fraction-static", 0.01, 3, 0,
                           C_("engine value", "Default"));
   vc_bind_spin (self->page_size, estimate, "page-size", 1, 0);
+  /* 0 takes the engine's default, shown as a word and read back from it */
+  vc_bind_spin_with_word (self->n_ubatch, estimate, "n-ubatch", 64, 0, 0, C_("batch", "Default"));
+  vc_bind_spin_with_word (self->n_batch, estimate, "n-batch", 64, 0, 0, C_("batch", "Default"));
+  vc_bind_active (GTK_WIDGET (self->kv_unified), estimate, "kv-unified");
+  vc_bind_choices (self->cache_type_k, estimate, "cache-type-k", cache_type_choices, G_N_ELEMENTS (cache_type_choices));
+  vc_bind_choices (self->cache_type_v, estimate, "cache-type-v", cache_type_choices, G_N_ELEMENTS (cache_type_choices));
   vc_bind_spin (self->tp, estimate, "tp", 1, 0);
   vc_bind_spin (self->pp, estimate, "pp", 1, 0);
   vc_bind_spin (self->ep, estimate, "ep", 1, 0);
@@ -184,6 +219,11 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, kv_cache_memory);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, mem_fraction_static);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, page_size);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, n_ubatch);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, n_batch);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, kv_unified);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, cache_type_k);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, cache_type_v);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, layout_grid);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, gpu_count);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, tp);
@@ -198,7 +238,7 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
 
 /* Set after the template is built, not in the .ui: see vc_widget_set_tooltip_text() */
 static const VcTooltip tooltips[] = {
-  { "engine", N_("vLLM and SGLang reserve a share of each GPU and fill it with KV-cache blocks; llama.cpp and Transformers run the layers one GPU after the other") },
+  { "engine", N_("vLLM and SGLang reserve a share of each GPU and fill it with KV-cache blocks; llama.cpp and Transformers run the layers one GPU after the other; Ollama runs llama.cpp with its own defaults") },
   { "memory_fraction", N_("vLLM’s gpu_memory_utilization: the share of the memory CUDA reports that vLLM requests") },
   { "block_size", N_("vLLM’s --block-size: tokens per KV-cache block; the cache is whole blocks") },
   { "max_num_batched_tokens", N_("vLLM’s --max-num-batched-tokens: its profile run passes this many tokens through the model before sizing the cache; Default: 8192 on cards of 70 GiB or more but the A100, else 2048") },
@@ -206,6 +246,10 @@ static const VcTooltip tooltips[] = {
   { "kv_cache_memory", N_("vLLM’s --kv-cache-memory: each GPU’s KV cache as given, in place of what the memory share leaves") },
   { "mem_fraction_static", N_("SGLang’s --mem-fraction-static: the share of the memory free at start for weights and KV cache; Default: SGLang’s own, from the card’s memory and the TP degree") },
   { "page_size", N_("SGLang’s --page-size: tokens per KV-cache page; the pool is whole pages") },
+  { "n_ubatch", N_("llama.cpp -ub: the tokens computed at once, which size the compute buffer") },
+  { "n_batch", N_("llama.cpp -b: the tokens submitted at once; the micro-batch is at most this") },
+  { "kv_unified", N_("llama.cpp --kv-unified: one KV buffer shared by every sequence, rather than one stream and one sliding window each") },
+  { "cache_type_v", N_("llama.cpp --cache-type-v: a quantized value cache needs flash attention") },
   { "tp", N_("GPUs splitting each layer's heads and feed-forward columns; must divide the attention heads") },
   { "pp", N_("GPUs holding a run of layers each, the embedding on the first and the head on the last") },
   { "ep", N_("Mixture of experts: GPUs the experts are split across; must divide the experts and TP × DP") },

@@ -134,6 +134,47 @@ test_engine_inputs (Fixture       *f,
   g_assert_cmpfloat (in->mfu, ==, 0.55);
 }
 
+/* llama.cpp's micro-batch, logical batch, unified cache and cache types: shown with llama.cpp
+ * and Ollama (architecture method), bound to the estimate, hidden with the other engines */
+static void
+test_llama_cpp_inputs (Fixture       *f,
+                       gconstpointer  data)
+{
+  GtkWidget *engine = vc_test_window_input (f->window, VC_MODE_INFERENCE, "engine");
+  GtkWidget *ubatch = vc_test_window_input (f->window, VC_MODE_INFERENCE, "n-ubatch");
+  GtkWidget *batch = vc_test_window_input (f->window, VC_MODE_INFERENCE, "n-batch");
+  GtkWidget *unified = vc_test_window_input (f->window, VC_MODE_INFERENCE, "kv-unified");
+  GtkWidget *type_v = vc_test_window_input (f->window, VC_MODE_INFERENCE, "cache-type-v");
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+  g_autoptr(GError) error = NULL;
+
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, NULL);
+  g_assert_false (gtk_widget_get_visible (ubatch));
+  vc_drop_down_set_selected (VC_DROP_DOWN (engine), choice_position (engine, "llama.cpp"));
+  g_assert_true (gtk_widget_get_visible (ubatch));
+  g_assert_true (gtk_widget_get_visible (batch));
+  g_assert_true (gtk_widget_get_visible (unified));
+  g_assert_true (gtk_widget_get_visible (type_v));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (ubatch), 1024);
+  g_assert_cmpuint (in->n_ubatch, ==, 1024);
+  gtk_switch_set_active (GTK_SWITCH (unified), TRUE);
+  g_assert_true (in->kv_unified);
+  vc_drop_down_set_selected (VC_DROP_DOWN (type_v), choice_position (type_v, "q8_0"));
+  g_assert_cmpint (in->cache_type_v, ==, VC_CACHE_TYPE_Q8_0);
+  /* a quantized value cache without flash attention: refused, as llama.cpp refuses it */
+  g_object_set (f->estimate, "flash-attention", FALSE, NULL);
+  g_assert_false (vc_estimate_check (f->estimate, &error));
+  g_assert_nonnull (strstr (error->message, "quantized V cache"));
+  g_object_set (f->estimate, "flash-attention", TRUE, NULL);
+
+  vc_drop_down_set_selected (VC_DROP_DOWN (engine), choice_position (engine, "Ollama"));
+  g_assert_cmpint (in->engine, ==, VC_ENGINE_OLLAMA);
+  g_assert_true (gtk_widget_get_visible (ubatch));
+  vc_drop_down_set_selected (VC_DROP_DOWN (engine), choice_position (engine, "vLLM"));
+  g_assert_false (gtk_widget_get_visible (ubatch));
+  g_assert_false (gtk_widget_get_visible (type_v));
+}
+
 static void
 test_speed_and_capacity (Fixture       *f,
                          gconstpointer  data)
@@ -266,6 +307,7 @@ main (int   argc,
     }
 
 #define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("/engines-window/llama-cpp-inputs", test_llama_cpp_inputs);
   ADD ("/engines-window/engine-inputs", test_engine_inputs);
   ADD ("/engines-window/speed-and-capacity", test_speed_and_capacity);
   ADD ("/engines-window/vendor-groups", test_vendor_groups);
