@@ -557,7 +557,7 @@ apply_option (Request     *req,
       return set_format (req, value, error);
     case OPT_GENERATE:
       if (!vc_cli_doc_format_from_string (value, &req->generate))
-        return option_errorf (error, opt->name, "“%s”: accepted: man, bash, zsh, fish", value);
+        return option_errorf (error, opt->name, _("“%s” is not a format; accepted: man, bash, zsh, fish"), value);
       set_action (req, ACTION_GENERATE, option_name);
       return TRUE;
     default:
