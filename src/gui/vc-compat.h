@@ -62,4 +62,11 @@ void vc_ask                            (GtkWindow           *parent,
                                         VcAnswerFunc         callback,
                                         gpointer             user_data);
 
+/* The desktop's dark preference (the Settings portal's org.freedesktop.appearance
+ * color-scheme) as gtk-application-prefer-dark-theme, read asynchronously and followed when it
+ * changes, where GTK does not read it itself (before 4.20). @connection: the session bus, or
+ * NULL to connect to it. */
+void vc_follow_dark_preference         (GDBusConnection     *connection);
+gboolean vc_follows_dark_preference    (void);
+
 G_END_DECLS
