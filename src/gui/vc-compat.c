@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "vc-compat.h"
+#include "vc-shortcuts-window.h"
 
 /* The foreground colour of a widget from its style: charts draw their text and tracks with it,
  * so they follow light and dark themes. */
@@ -302,6 +303,39 @@ vc_widget_set_template_tooltips (GtkWidget       *widget,
       g_return_if_fail (GTK_IS_WIDGET (child));
       vc_widget_set_tooltip_text (GTK_WIDGET (child), _(tooltips[i].text));
     }
+}
+
+/* ---- the shortcuts window --------------------------------------------------------------------- */
+
+#if GTK_CHECK_VERSION (4, 18, 0)
+static void
+show_shortcuts (GtkWindow *window)
+{
+  gtk_window_present (GTK_WINDOW (vc_shortcuts_window_new (window)));
+}
+#endif
+
+/* Both read the same description, vc-shortcuts.ui (gtk/help-overlay.ui in the sources): GTK 4.8
+ * builds it as the GtkShortcutsWindow it is, newer GTK lists it in a plain window. */
+void
+vc_application_window_add_shortcuts (GtkApplicationWindow *window)
+{
+#if GTK_CHECK_VERSION (4, 18, 0)
+  g_autoptr(GSimpleAction) action = NULL;
+
+  if (g_action_map_lookup_action (G_ACTION_MAP (window), "show-help-overlay") != NULL)
+    return;
+  action = g_simple_action_new ("show-help-overlay", NULL);
+  g_signal_connect_object (action, "activate", G_CALLBACK (show_shortcuts), window, G_CONNECT_SWAPPED);
+  g_action_map_add_action (G_ACTION_MAP (window), G_ACTION (action));
+#else
+  g_autoptr(GtkBuilder) builder = NULL;
+
+  if (gtk_application_window_get_help_overlay (window) != NULL)
+    return;
+  builder = gtk_builder_new_from_resource ("/io/github/vramcalc/VramCalculator/vc-shortcuts.ui");
+  gtk_application_window_set_help_overlay (window, GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay")));
+#endif
 }
 
 /* ---- the dark preference ---------------------------------------------------------------------- */

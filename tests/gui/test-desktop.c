@@ -11,6 +11,7 @@
 #include "vc-application.h"
 #include "vc-compat.h"
 #include "vc-profile.h"
+#include "vc-shortcuts-window.h"
 #include "vc-test-util.h"
 #include "vc-window.h"
 
@@ -246,6 +247,93 @@ test_about (void)
   vc_test_spin_until_idle ();
 }
 
+/* the label beside @title's in its grid row */
+static const char *
+keys_of (GtkWidget  *root,
+         const char *title)
+{
+  GtkWidget *label = find_text (root, title);
+  GtkWidget *grid;
+  int column, row;
+
+  g_assert_nonnull (label);
+  grid = gtk_widget_get_parent (label);
+  g_assert_true (GTK_IS_GRID (grid));
+  gtk_grid_query_child (GTK_GRID (grid), label, &column, &row, NULL, NULL);
+  return gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (grid), 1, row)));
+}
+
+static guint
+count_rows (GtkWidget *root)
+{
+  guint n = 0;
+
+  if (GTK_IS_GRID (root))
+    for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+      n++;
+  else
+    for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+      n += count_rows (child);
+  return n;
+}
+
+static gboolean
+another_window_shown (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) item = g_list_model_get_item (toplevels, i);
+
+      if (item != data && gtk_window_get_transient_for (item) == data && gtk_widget_get_visible (GTK_WIDGET (item)))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Ctrl+? shows the shortcuts (GtkShortcutsWindow on GTK 4.8, VcShortcutsWindow from 4.18);
+ * VcShortcutsWindow lists every shortcut of the description with the application's keys */
+static void
+test_shortcuts (void)
+{
+  g_autoptr(VcApplication) app = vc_application_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) description = NULL;
+  g_auto(GStrv) parts = NULL;
+  GtkWindow *window;
+  GtkWidget *shortcuts;
+
+  g_application_set_application_id (G_APPLICATION (app), APPLICATION_ID ".TestShortcuts");
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_application_activate (G_APPLICATION (app));
+  window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  vc_test_wait_for_frame (GTK_WIDGET (window));
+  vc_test_spin_until_idle ();
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "show-help-overlay"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
+  g_assert_true (spin_until (another_window_shown, window, 5));
+
+  shortcuts = vc_shortcuts_window_new (window);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (shortcuts)), ==, "Keyboard Shortcuts");
+  g_assert_cmpstr (keys_of (shortcuts, "Save As"), ==, "Shift+Ctrl+S");
+  g_assert_cmpstr (keys_of (shortcuts, "Import config.json"), ==, "Ctrl+I");
+  g_assert_cmpstr (keys_of (shortcuts, "Move between panes"), ==, "F6");
+  g_assert_cmpstr (keys_of (shortcuts, "Show Shortcuts"), ==, "Ctrl+?");
+  g_assert_cmpstr (keys_of (shortcuts, "Training"), ==, "Alt+2");
+  g_assert_nonnull (find_text (shortcuts, "Navigation"));
+  /* a title and its keys for each shortcut of the description */
+  description = g_resources_lookup_data ("/io/github/vramcalc/VramCalculator/vc-shortcuts.ui", 0, &error);
+  g_assert_no_error (error);
+  parts = g_strsplit (g_bytes_get_data (description, NULL), "\"GtkShortcutsShortcut\"", -1);
+  g_assert_cmpuint (count_rows (shortcuts), ==, 2 * (g_strv_length (parts) - 1));
+  g_assert_cmpuint (g_strv_length (parts) - 1, ==, 14);
+  gtk_window_destroy (GTK_WINDOW (shortcuts));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+  vc_test_spin_until_idle ();
+}
+
 /* ---- a stand-in Settings portal -------------------------------------------------------------- */
 
 typedef struct
@@ -419,6 +507,7 @@ main (int   argc,
   g_test_add_func ("/desktop/mime-types", test_mime_types);
   g_test_add_func ("/desktop/open-through-mime-type", test_open_through_mime_type);
   g_test_add_func ("/desktop/about", test_about);
+  g_test_add_func ("/desktop/shortcuts", test_shortcuts);
   g_test_add_func ("/desktop/dark-preference", test_dark_preference);
   return g_test_run ();
 }
