@@ -92,14 +92,21 @@ check "bash: --preset=llama-3-8 completes from --list-presets (got: $got)" test 
 got=$(cd "$tmp" && complete_bash "$VRAMCALC" --profile mod | tr '\n' ' ')
 check "bash: --profile completes file names (got: $got)" test "$got" = "models "
 
-# 15-16. zsh and fish parse their scripts, where they are installed.
-for sh in zsh fish; do
-  if command -v $sh >/dev/null; then
-    check "$sh: the completion script parses" $sh -n "$tmp/$sh"
-  else
-    skip "$sh: the completion script parses" "no $sh on this system"
-  fi
-done
+# 15. zsh parses its script, where it is installed.
+if command -v zsh >/dev/null; then
+  check "zsh: the completion script parses" zsh -n "$tmp/zsh"
+else
+  skip "zsh: the completion script parses" "no zsh on this system"
+fi
+
+# 16. fish parses its script and completes a choice's values from it, where it is installed.
+if command -v fish >/dev/null; then
+  got=$(fish -n "$tmp/fish" && fish -c "source '$tmp/fish'; complete -C 'vramcalc --kv-precision '" | cut -f 1 | sort | tr '\n' ' ')
+  check "fish: the completion script parses and offers --kv-precision's values (got: $got)" \
+    test "$got" = "bf16 fp16 fp32 fp8 int4 int8 "
+else
+  skip "fish: the completion script parses and offers --kv-precision's values" "no fish on this system"
+fi
 
 # 17. meson installs them where man and the shells look for them.
 "$MESON" introspect --installed "$VC_BUILD_ROOT" >"$tmp/installed.json"
