@@ -169,6 +169,29 @@ test_config_stdin (void)
   g_assert_cmpstr (from_file.out, ==, from_stdin.out);
 }
 
+/* --config - with a quantization_config: sized as from the file (DeepSeek-V3 stores its
+ * 671026419200 parameters in FP8, about one byte each, though torch_dtype says bfloat16) */
+static void
+test_quantized_config_stdin (void)
+{
+  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models", "DeepSeek-V3",
+                                              "config.json", NULL);
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  g_auto(Run) from_stdin = { 0 };
+  g_auto(Run) from_file = { 0 };
+  gint64 weights;
+
+  run_redirected (&from_stdin, config, NULL, (const char *[]) { "--config", "-", "--format", "json", NULL });
+  g_assert_cmpint (from_stdin.status, ==, 0);
+  run_redirected (&from_file, "/dev/null", NULL, (const char *[]) { "--config", config, "--format", "json", NULL });
+  g_assert_cmpint (from_file.status, ==, 0);
+  weights = vc_test_component_bytes (parse_report (p1, from_stdin.out), "weights");
+  g_assert_cmpint (weights, ==, vc_test_component_bytes (parse_report (p2, from_file.out), "weights"));
+  g_assert_cmpint (weights, >, G_GINT64_CONSTANT (671026419200));
+  g_assert_cmpint (weights, <, G_GINT64_CONSTANT (671026419200) * 11 / 10);
+}
+
 /* --profile -: a saved profile piped in gives what the file gives */
 static void
 test_profile_stdin (void)
@@ -240,6 +263,7 @@ main (int   argc,
   g_test_add_func ("/cli-unix/write-error-usage", test_write_error_usage);
   g_test_add_func ("/cli-unix/short-help", test_short_help);
   g_test_add_func ("/cli-unix/config-stdin", test_config_stdin);
+  g_test_add_func ("/cli-unix/quantized-config-stdin", test_quantized_config_stdin);
   g_test_add_func ("/cli-unix/profile-stdin", test_profile_stdin);
   g_test_add_func ("/cli-unix/stdin-refused", test_stdin_refused);
   return g_test_run ();
