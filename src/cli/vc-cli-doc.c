@@ -244,7 +244,7 @@ append_zsh_option (GString              *out,
   if (opt->short_name != 0)
     g_string_append_printf (out, "'(-%c --%s)'{-%c,--%s}'", opt->short_name, opt->name, opt->short_name, opt->name);
   else
-    g_string_append_printf (out, "'--%s%s", opt->name, opt->arg != NULL ? "=" : "");
+    g_string_append_printf (out, "'%s--%s%s", opt->repeatable ? "*" : "", opt->name, opt->arg != NULL ? "=" : "");
   if (opt->help != NULL)
     {
       g_string_append_c (out, '[');

@@ -24,6 +24,7 @@ typedef struct
   const char *values_option;  /* an option listing the accepted values in its first column, or NULL */
   gboolean file;              /* the value is a file or a folder */
   guint section;              /* index into VcCliDoc.sections */
+  gboolean repeatable;        /* each one given counts (not only the last) */
 } VcCliDocOption;
 
 typedef struct

@@ -1519,6 +1519,7 @@ generate_doc (VcCliDocFormat format)
 
       if (o->kind == OPT_GENERATE)
         continue;
+      d.repeatable = o->kind == OPT_GPU;
       d.file = o->kind == OPT_CONFIG || o->kind == OPT_MODEL || o->kind == OPT_PROFILE || o->kind == OPT_SAVE_PROFILE;
       if (o->kind == OPT_PRESET)
         d.values_option = "list-presets";
