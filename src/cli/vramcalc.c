@@ -6,18 +6,23 @@
  * the table below, the architecture group from the field table of vc-arch. Options are applied
  * in a fixed order whatever their place on the line (profile, preset or config, method, then
  * the rest in command-line order). Exit status: 0 on success, 2 on a bad option or file (with
- * a message on stderr naming it and what is accepted), 1 on any other failure.
+ * a message on stderr naming it and what is accepted), 1 on any other failure, a failed write
+ * to standard output included. "-" as the file of --config or --profile is standard input.
  */
 #define G_LOG_DOMAIN "vramcalc"
 
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "vc-arch.h"
 #include "vc-catalog.h"
+#include "vc-cli-doc.h"
 #include "vc-csv.h"
 #include "vc-engine.h"
 #include "vc-enums.h"
@@ -25,6 +30,7 @@
 #include "vc-engine.h"
 #include "vc-estimate.h"
 #include "vc-hf-config.h"
+#include "vc-json-input.h"
 #include "vc-local-gpus.h"
 #include "vc-model-file.h"
 #include "vc-profile.h"
@@ -60,6 +66,7 @@ typedef enum
   OPT_ZERO,
   OPT_FSDP,
   OPT_GPU_LAYERS,
+  OPT_GENERATE,
 } OptKind;
 
 typedef struct
@@ -69,6 +76,7 @@ typedef struct
   const char *property;
   const char *arg;
   const char *help;
+  char short_name;     /* 0: none */
 } Option;
 
 static const Option options[] = {
@@ -170,7 +178,9 @@ static const Option options[] = {
   { "chart-gpus", OPT_PROPERTY, "chart-gpus", "LIST",
     N_("The cards the window's memory chart draws a line for: ids or custom GPU names separated by “;” (kept in profiles)") },
   { "version", OPT_VERSION, NULL, NULL, N_("Show the version") },
-  { "help", OPT_HELP, NULL, NULL, N_("Show this help") },
+  { "help", OPT_HELP, NULL, NULL, N_("Show this help"), 'h' },
+  /* hidden: the man page and shell completions, written from this table at build time */
+  { "generate", OPT_GENERATE, NULL, "man|bash|zsh|fish", NULL },
 };
 
 typedef enum { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV } Format;
@@ -183,6 +193,7 @@ typedef enum
   ACTION_LIST_LOCAL_GPUS,
   ACTION_HELP,
   ACTION_VERSION,
+  ACTION_GENERATE,
 } Action;
 
 /* What the command line asks for, filled in by the option callbacks. */
@@ -207,6 +218,7 @@ typedef struct
   char *solve;                /* --solve, checked: a nick of VcSolveVariable */
   char *fit_gpu;
   guint gpu_count;            /* 0: not given */
+  VcCliDocFormat generate;    /* --generate */
   GError *error;              /* the first option found wrong, */
   int error_at;               /* at this place in argv */
 } Request;
@@ -278,6 +290,20 @@ find_option (const char *name)
     if (g_str_equal (options[i].name, name))
       return &options[i];
   return NULL;
+}
+
+/* the option GOption names "--NAME" or "-X" */
+static const Option *
+find_option_flag (const char *flag)
+{
+  if (flag[0] == '-' && flag[1] != '-')
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+        if (options[i].short_name != 0 && options[i].short_name == flag[1])
+          return &options[i];
+      return NULL;
+    }
+  return find_option (flag + 2);
 }
 
 /* where an option stands in argv: the first --NAME=VALUE or --NAME VALUE (--NAME for a switch) */
@@ -520,7 +546,7 @@ apply_option (Request     *req,
               const char  *value,
               GError     **error)
 {
-  const Option *opt = find_option (option_name + 2);
+  const Option *opt = find_option_flag (option_name);
   char **slot;
   Action action;
 
@@ -548,6 +574,11 @@ apply_option (Request     *req,
       return TRUE;
     case OPT_FORMAT:
       return set_format (req, value, error);
+    case OPT_GENERATE:
+      if (!vc_cli_doc_format_from_string (value, &req->generate))
+        return option_errorf (error, opt->name, _("“%s” is not a format; accepted: man, bash, zsh, fish"), value);
+      set_action (req, ACTION_GENERATE, option_name);
+      return TRUE;
     default:
       break;
     }
@@ -626,6 +657,7 @@ general_group (Request *req)
       GOptionEntry *e = &entries[i];
 
       e->long_name = options[i].name;
+      e->short_name = options[i].short_name;
       /* FILENAME: values reach us as given, whatever the locale's charset */
       e->flags = G_OPTION_FLAG_FILENAME;
       if (options[i].arg == NULL)
@@ -872,24 +904,31 @@ apply_active_parameters (VcEstimate  *estimate,
   return TRUE;
 }
 
+/* shared by --help and the man page */
+static const char summary[] = N_("Estimates the GPU memory an LLM needs for inference or fine-tuning, and which GPUs hold it.");
+static const char *const examples[] = {
+  "vramcalc --params 7B",
+  "vramcalc --preset llama-3-8b --seq 8192 --concurrency 4 --format json",
+  "vramcalc --preset mistral-7b --mode training --finetune qlora-4bit --lora-rank 64",
+  "vramcalc --profile plan.json --seq 8192 --format csv",
+  "vramcalc --preset llama-3.1-8b --solve seq --fit-gpu rtx-4090",
+  "vramcalc --preset llama-3-70b --tp 4 --pp 2 --concurrency 32",
+  "vramcalc --preset llama-3-8b --mode training --finetune full --dp 8 --zero 3 --offload optimizer",
+  NULL,
+};
+
 static GOptionContext *
 option_context_new (Request *req)
 {
   GOptionContext *context = g_option_context_new (NULL);
-  g_autoptr(GString) examples = g_string_new (_("Examples:"));
+  g_autoptr(GString) text = g_string_new (_("Examples:"));
 
-  g_string_append (examples,
-                   "\n  vramcalc --params 7B"
-                   "\n  vramcalc --preset llama-3-8b --seq 8192 --concurrency 4 --format json"
-                   "\n  vramcalc --preset mistral-7b --mode training --finetune qlora-4bit --lora-rank 64"
-                   "\n  vramcalc --profile plan.json --seq 8192 --format csv"
-                   "\n  vramcalc --preset llama-3.1-8b --solve seq --fit-gpu rtx-4090"
-                   "\n  vramcalc --preset llama-3-70b --tp 4 --pp 2 --concurrency 32"
-                   "\n  vramcalc --preset llama-3-8b --mode training --finetune full --dp 8 --zero 3 --offload optimizer");
+  for (guint i = 0; examples[i] != NULL; i++)
+    g_string_append_printf (text, "\n  %s", examples[i]);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  g_option_context_set_summary (context, N_("Estimates the GPU memory an LLM needs for inference or fine-tuning, and which GPUs hold it."));
-  g_option_context_set_description (context, examples->str);
-  /* --help is ours, listed with the others and showing every group; -h is no option */
+  g_option_context_set_summary (context, summary);
+  g_option_context_set_description (context, text->str);
+  /* --help and -h are ours, listed with the others and showing every group */
   g_option_context_set_help_enabled (context, FALSE);
   /* what is left is reported by parse_command_line, naming the first one */
   g_option_context_set_ignore_unknown_options (context, TRUE);
@@ -1025,16 +1064,72 @@ option_for_property (const char *property,
   return NULL;
 }
 
+/* "-" as a file: standard input, read to its end, or refused once past the size a JSON input
+ * may have */
+static GBytes *
+read_stdin (GError **error)
+{
+  g_autoptr(GByteArray) data = g_byte_array_new ();
+  guint8 buffer[65536];
+  size_t got;
+
+  while (data->len <= VC_JSON_INPUT_MAX_SIZE &&
+         (got = fread (buffer, 1, MIN (sizeof buffer, VC_JSON_INPUT_MAX_SIZE + 1 - data->len), stdin)) > 0)
+    g_byte_array_append (data, buffer, got);
+  if (ferror (stdin))
+    {
+      int saved = errno;
+
+      g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (saved), g_strerror (saved));
+      return NULL;
+    }
+  if (data->len > VC_JSON_INPUT_MAX_SIZE)
+    {
+      g_autofree char *limit = g_format_size (VC_JSON_INPUT_MAX_SIZE);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, _("more than %s, the most a profile or a config.json may have"),
+                   limit);
+      return NULL;
+    }
+  return g_byte_array_free_to_bytes (g_steal_pointer (&data));
+}
+
+/* --profile -: the profile read from standard input; it has no file */
+static gboolean
+load_profile_stdin (VcProfile  *profile,
+                    GError    **error)
+{
+  g_autoptr(GBytes) bytes = read_stdin (error);
+  g_autofree char *name = NULL, *notes = NULL;
+  VcUnit unit = VC_UNIT_GB;
+  const char *data;
+  gsize length;
+
+  if (bytes == NULL)
+    return FALSE;
+  data = g_bytes_get_data (bytes, &length);
+  if (!vc_profile_parse (data ? data : "", length, vc_profile_get_estimate (profile), &name, &notes, &unit, error))
+    return FALSE;
+  vc_profile_set_name (profile, name);
+  vc_profile_set_notes (profile, notes);
+  vc_profile_set_unit (profile, unit);
+  return TRUE;
+}
+
 static int
 load_request_profile (Request   *req,
                       VcProfile *profile)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) file = g_file_new_for_commandline_arg (req->profile_path);
+  gboolean from_stdin = g_str_equal (req->profile_path, "-");
 
-  if (!vc_profile_load (profile, file, NULL, &error))
+  if (from_stdin && req->config_path && g_str_equal (req->config_path, "-"))
+    return usage_error ("profile", _("standard input is read once: give “-” to --profile or to --config, not both"));
+  if (from_stdin ? !load_profile_stdin (profile, &error) : !vc_profile_load (profile, file, NULL, &error))
     {
-      g_autofree char *msg = g_strdup_printf ("%s: %s", req->profile_path, error->message);
+      g_autofree char *msg = g_strdup_printf ("%s: %s", from_stdin ? _("standard input") : req->profile_path,
+                                              error->message);
       return usage_error ("profile", msg);
     }
   return 0;
@@ -1089,6 +1184,17 @@ apply_model_file (Request    *req,
 
   if (req->model_path)
     model = vc_model_file_new_for_path (req->model_path, &error);
+  else if (g_str_equal (req->config_path, "-"))
+    {
+      g_autoptr(GBytes) bytes = read_stdin (&error);
+      gsize length = 0;
+      const char *data = bytes ? g_bytes_get_data (bytes, &length) : NULL;
+
+      if (bytes != NULL)
+        model = vc_model_file_new_for_config_data (data ? data : "", length, _("standard input"), &error);
+      else
+        g_prefix_error (&error, "%s: ", _("standard input"));
+    }
   else
     /* the config.json alone, its quantization_config sized as an import does */
     model = vc_model_file_new_for_config_path (req->config_path, &error);
@@ -1288,6 +1394,53 @@ solve_request (Request     *req,
   return 0;
 }
 
+/* ---- standard output: every write checked --------------------------------------------------- */
+
+/* errno of the first write to standard output that failed; reported when the program ends */
+static int stdout_errno;
+
+static void
+write_stdout (const char *data,
+              gsize       length)
+{
+  if (length > 0 && fwrite (data, 1, length, stdout) < length && stdout_errno == 0)
+    stdout_errno = errno != 0 ? errno : EIO;
+}
+
+/* g_print() through write_stdout(), in the console's charset as GLib's own handler writes it */
+static void
+print_stdout (const char *string)
+{
+  const char *charset;
+  g_autofree char *converted = NULL;
+
+  if (!g_get_console_charset (&charset))
+    string = converted = g_convert_with_fallback (string, -1, charset, "UTF-8", "?", NULL, NULL, NULL);
+  if (string != NULL)
+    write_stdout (string, strlen (string));
+}
+
+/* At exit: what is still buffered is written and standard output closed; any failure on the
+ * way (a full disk, a closed pipe's EPIPE, an NFS server's late error) turns the exit status
+ * into 1 with a message naming it, so that no script takes a truncated result for a whole one. */
+static void
+close_stdout (void)
+{
+  int error = stdout_errno;
+
+  if (fflush (stdout) != 0 && error == 0)
+    error = errno;
+  if (ferror (stdout) && error == 0)
+    error = EIO;
+  /* EBADF with nothing written: standard output was closed from the start, which is no error */
+  if (fclose (stdout) != 0 && error == 0 && errno != EBADF)
+    error = errno;
+  if (error == 0)
+    return;
+  g_printerr (_("vramcalc: cannot write the output: %s\n"), g_strerror (error));
+  _exit (1);
+}
+
 static void
 print_estimate (VcEstimate            *estimate,
                 VcUnit                 unit,
@@ -1304,15 +1457,15 @@ print_estimate (VcEstimate            *estimate,
                                                        gpu ? gpu->name : NULL, unit, &length);
 
       /* as is: CRLF and UTF-8 whatever the terminal's charset */
-      fwrite (csv, 1, length, stdout);
+      write_stdout (csv, length);
     }
   else if (format == FORMAT_JSON)
     {
       g_autofree char *json = vc_report_json_request (estimate, report);
 
       /* as is: UTF-8 whatever the terminal's charset (g_print would turn "é" into "?") */
-      fputs (json, stdout);
-      fputc ('\n', stdout);
+      write_stdout (json, strlen (json));
+      write_stdout ("\n", 1);
     }
   else
     {
@@ -1387,6 +1540,66 @@ run_estimate (Request *req)
   return 0;
 }
 
+/* ---- man page and completions ---------------------------------------------------------------- */
+
+/* The option table and vc-arch's fields as the man page and the completions see them: what
+ * GOption is given, in the same order, the hidden --no-NAME switches too (for completion) but
+ * not --generate. In English, whatever the locale. */
+static char *
+generate_doc (VcCliDocFormat format)
+{
+  static const char *const sections[] = {
+    "Options", "Architecture (override a preset, or describe a custom model)", NULL,
+  };
+  static const char *const exit_status[] = {
+    "0", "Success.",
+    "1", "Failure, a failed write to standard output included: nothing printed is to be trusted.",
+    "2", "A bad option, value or file; the message names it and says what is accepted.",
+    NULL,
+  };
+  guint n_fields;
+  const VcArchField *fields = vc_arch_fields (&n_fields);
+  g_autoptr(GArray) opts = g_array_new (FALSE, TRUE, sizeof (VcCliDocOption));
+  VcCliDoc doc = { "vramcalc", PACKAGE_VERSION, summary, (const char * const *) sections, examples, exit_status };
+
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+    {
+      const Option *o = &options[i];
+      VcCliDocOption d = { o->name, o->short_name, o->arg, o->help, NULL, FALSE, 0 };
+
+      if (o->kind == OPT_GENERATE)
+        continue;
+      d.repeatable = o->kind == OPT_GPU;
+      d.file = o->kind == OPT_CONFIG || o->kind == OPT_MODEL || o->kind == OPT_PROFILE || o->kind == OPT_SAVE_PROFILE;
+      if (o->kind == OPT_PRESET)
+        d.values_option = "list-presets";
+      else if (o->kind == OPT_FIT_GPU)
+        d.values_option = "list-gpus";
+      g_array_append_val (opts, d);
+    }
+  for (guint i = 0; i < n_fields; i++)
+    {
+      VcCliDocOption d = { fields[i].name, 0, "N", fields[i].blurb, NULL, FALSE, 1 };
+
+      if (fields[i].type == VC_ARCH_FIELD_NORM)
+        d.arg = "rms|layer";
+      else if (fields[i].type == VC_ARCH_FIELD_BOOL)
+        d.arg = NULL;
+      g_array_append_val (opts, d);
+      if (fields[i].type == VC_ARCH_FIELD_BOOL)
+        {
+          g_autofree char *no_name = g_strconcat ("no-", fields[i].name, NULL);
+
+          d.name = g_intern_string (no_name);
+          d.help = NULL;
+          g_array_append_val (opts, d);
+        }
+    }
+  doc.options = (const VcCliDocOption *) opts->data;
+  doc.n_options = opts->len;
+  return vc_cli_doc_write (&doc, format);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1395,11 +1608,17 @@ main (int   argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
 
+  static gboolean closing_registered;
+
   setlocale (LC_ALL, "");
   /* VC_LOCALEDIR: translations from another folder, such as the build tree's po/ */
   bindtextdomain (GETTEXT_PACKAGE, g_getenv ("VC_LOCALEDIR") ? g_getenv ("VC_LOCALEDIR") : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+  g_set_print_handler (print_stdout);
+  /* once, however often main() runs (the command-line fuzzer calls it in a loop) */
+  if (!closing_registered)
+    closing_registered = atexit (close_stdout) == 0;
 
   req.settings = g_ptr_array_new_with_free_func (g_free);
   req.custom_gpus = g_string_new (NULL);
@@ -1428,6 +1647,12 @@ main (int   argc,
       return 0;
     case ACTION_VERSION:
       g_print ("vramcalc %s\n", PACKAGE_VERSION);
+      return 0;
+    case ACTION_GENERATE:
+      {
+        g_autofree char *text = generate_doc (req.generate);
+        write_stdout (text, strlen (text));
+      }
       return 0;
     case ACTION_ESTIMATE:
     default:

@@ -815,13 +815,11 @@ load_gguf (VcModelFile   *self,
 /* A quantized checkpoint's config.json alone: its weights as quantization_config stores them
  * (vc-quant.c), which become the weights at the checkpoint's own precision. */
 static gboolean
-size_quantization_config (VcModelFile   *self,
-                          GFile         *file,
-                          GError       **error)
+size_quantization_root (VcModelFile   *self,
+                        JsonNode      *root,
+                        const char    *shown,
+                        GError       **error)
 {
-  g_autoptr(GFile) config_file = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *shown = NULL;
   g_autofree char *label = NULL;
   const char *dtype = vc_hf_config_get_torch_dtype (self->config);
   g_autoptr(VcInventory) inv = NULL;
@@ -829,15 +827,6 @@ size_quantization_config (VcModelFile   *self,
   double bytes;
   VcPrecision precision;
 
-  if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
-    config_file = g_file_get_child (file, "config.json");
-  else
-    config_file = g_object_ref (file);
-  shown = g_file_get_basename (config_file);
-  /* vc_hf_config_new_for_file() read this file a moment ago: read it the same guarded way */
-  root = load_config_json (config_file, shown, error);
-  if (root == NULL)
-    return FALSE;
   q = JSON_NODE_HOLDS_OBJECT (root) ? json_object_get_member (json_node_get_object (root), "quantization_config") : NULL;
   if (q == NULL || !JSON_NODE_HOLDS_OBJECT (q))
     return TRUE;
@@ -857,6 +846,27 @@ size_quantization_config (VcModelFile   *self,
   g_free (self->quantization);
   self->quantization = g_steal_pointer (&label);
   return TRUE;
+}
+
+static gboolean
+size_quantization_config (VcModelFile   *self,
+                          GFile         *file,
+                          GError       **error)
+{
+  g_autoptr(GFile) config_file = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *shown = NULL;
+
+  if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
+    config_file = g_file_get_child (file, "config.json");
+  else
+    config_file = g_object_ref (file);
+  shown = g_file_get_basename (config_file);
+  /* vc_hf_config_new_for_file() read this file a moment ago: read it the same guarded way */
+  root = load_config_json (config_file, shown, error);
+  if (root == NULL)
+    return FALSE;
+  return size_quantization_root (self, root, shown, error);
 }
 
 /* ---- loading ------------------------------------------------------------------------------------ */
@@ -983,15 +993,10 @@ vc_model_file_new_for_config (GFile         *file,
   return g_steal_pointer (&self);
 }
 
-static gboolean
-load_config (VcModelFile   *self,
-             GFile         *file,
-             GCancellable  *cancellable,
-             GError       **error)
+/* what a model file takes from its config.json, read into self->config */
+static void
+take_config (VcModelFile *self)
 {
-  self->config = vc_hf_config_new_for_file (file, cancellable, error);
-  if (self->config == NULL)
-    return FALSE;
   self->format = g_strdup ("config");
   self->arch = *vc_hf_config_get_arch (self->config);
   self->max_context = self->arch.max_context;
@@ -1001,11 +1006,46 @@ load_config (VcModelFile   *self,
   self->has_precision = vc_hf_config_get_precision (self->config, &self->precision);
   self->quantization = g_strdup (vc_hf_config_get_torch_dtype (self->config)
                                  ? vc_hf_config_get_torch_dtype (self->config) : "");
-  if (!size_quantization_config (self, file, error))
-    return FALSE;
   if (vc_hf_config_get_warning (self->config))
     self->warning = g_strdup (vc_hf_config_get_warning (self->config));
-  return TRUE;
+}
+
+static gboolean
+load_config (VcModelFile   *self,
+             GFile         *file,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  self->config = vc_hf_config_new_for_file (file, cancellable, error);
+  if (self->config == NULL)
+    return FALSE;
+  take_config (self);
+  return size_quantization_config (self, file, error);
+}
+
+/**
+ * vc_model_file_new_for_config_data:
+ * @name: how messages name the data ("standard input")
+ *
+ * vc_model_file_new_for_config() for a config.json already read (vramcalc --config -).
+ */
+VcModelFile *
+vc_model_file_new_for_config_data (const char  *data,
+                                   gsize        length,
+                                   const char  *name,
+                                   GError     **error)
+{
+  g_autoptr(VcModelFile) self = g_object_new (VC_TYPE_MODEL_FILE, NULL);
+  g_autoptr(JsonNode) root = NULL;
+
+  self->config = vc_hf_config_new_from_data (data, length, name, NULL, error);
+  if (self->config == NULL)
+    return NULL;
+  take_config (self);
+  root = vc_json_input_parse (data, length, name, _("a config.json"), NULL, error);
+  if (root == NULL || !size_quantization_root (self, root, name, error))
+    return NULL;
+  return g_steal_pointer (&self);
 }
 
 /* "" would name the current folder */

@@ -29,6 +29,10 @@ VcModelFile  *vc_model_file_new_for_path       (const char          *path,
 VcModelFile  *vc_model_file_new_for_config     (GFile               *file,
                                                 GCancellable        *cancellable,
                                                 GError             **error);
+VcModelFile  *vc_model_file_new_for_config_data (const char         *data,
+                                                gsize               length,
+                                                const char         *name,
+                                                GError            **error);
 VcModelFile  *vc_model_file_new_for_config_path (const char         *path,
                                                  GError            **error);
 void          vc_model_file_load_async         (GFile               *file,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* vc-application.c: application-wide actions and the window's creation. */
+/* vc-application.c: application-wide actions, the window's creation, the files it is given
+ * (`vram-calculator FILE`, Files' "Open With") and --version. */
 #define G_LOG_DOMAIN "vc-application"
 
 #include "config.h"
@@ -8,9 +9,13 @@
 
 #include "vc-application.h"
 #include "vc-catalog.h"
+#include "vc-compat.h"
 #include "vc-window.h"
 
 #define RESOURCE_BASE "/io/github/vramcalc/VramCalculator"
+/* as the metainfo's homepage and bugtracker */
+#define WEBSITE "https://github.com/vramcalc/vram-calculator"
+#define ISSUES WEBSITE "/issues"
 
 struct _VcApplication
 {
@@ -27,18 +32,29 @@ about_activated (GSimpleAction *action,
   GtkApplication *app = user_data;
   /* as the metainfo's developer name */
   static const char *developers[] = { "VRAM Calculator developers", NULL };
+  /* GtkAboutDialog has no issue-tracker field: a credits line holding an address is a link */
+  static const char *issues[] = { ISSUES, NULL };
+  GtkWidget *about;
 
-  gtk_show_about_dialog (gtk_application_get_active_window (app),
-                         "program-name", _("VRAM Calculator"),
-                         "logo-icon-name", APPLICATION_ID,
-                         "version", PACKAGE_VERSION,
-                         "comments", _("How much GPU memory a language model needs to run or to fine-tune, "
-                                       "and which GPUs can hold it"),
-                         "license-type", GTK_LICENSE_GPL_3_0,
-                         "authors", developers,
-                         /* TRANSLATORS: your names, one a line */
-                         "translator-credits", _("translator-credits"),
-                         NULL);
+  about = g_object_new (GTK_TYPE_ABOUT_DIALOG,
+                        "transient-for", gtk_application_get_active_window (app),
+                        "modal", TRUE,
+                        "hide-on-close", FALSE,
+                        "program-name", _("VRAM Calculator"),
+                        /* found in the installed icon theme, or in the resources (vc-icons.gresource.xml) */
+                        "logo-icon-name", APPLICATION_ID,
+                        "version", PACKAGE_VERSION,
+                        "website", WEBSITE,
+                        "website-label", _("Website"),
+                        "comments", _("How much GPU memory a language model needs to run or to fine-tune, "
+                                      "and which GPUs can hold it"),
+                        "license-type", GTK_LICENSE_GPL_3_0,
+                        "authors", developers,
+                        /* TRANSLATORS: your names, one a line */
+                        "translator-credits", _("translator-credits"),
+                        NULL);
+  gtk_about_dialog_add_credit_section (GTK_ABOUT_DIALOG (about), _("Report an Issue"), issues);
+  gtk_window_present (GTK_WINDOW (about));
 }
 
 /* Closing each window first lets it save its size and inputs. */
@@ -105,6 +121,8 @@ vc_application_startup (GApplication *application)
   gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   gtk_window_set_default_icon_name (APPLICATION_ID);
+  /* the desktop's dark preference, where GTK does not follow it itself; asynchronous */
+  vc_follow_dark_preference (g_application_get_dbus_connection (application));
 }
 
 static void
@@ -134,11 +152,25 @@ vc_application_open (GApplication  *application,
     vc_window_open_file (VC_WINDOW (window), files[0]);
 }
 
+/* `vram-calculator --version`, answered in the process it is given to */
+static int
+vc_application_handle_local_options (GApplication *application,
+                                     GVariantDict *options)
+{
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("vram-calculator %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+  return -1;
+}
+
 static void
 vc_application_class_init (VcApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
+  app_class->handle_local_options = vc_application_handle_local_options;
   app_class->startup = vc_application_startup;
   app_class->activate = vc_application_activate;
   app_class->open = vc_application_open;
@@ -147,6 +179,14 @@ vc_application_class_init (VcApplicationClass *klass)
 static void
 vc_application_init (VcApplication *self)
 {
+  static const GOptionEntry entries[] = {
+    { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version"), NULL },
+    { NULL },
+  };
+
+  g_application_add_main_option_entries (G_APPLICATION (self), entries);
+  /* TRANSLATORS: what `vram-calculator --help` says it takes after the options */
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
 }
 
 VcApplication *

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "vc-compat.h"
+#include "vc-shortcuts-window.h"
 
 /* The foreground colour of a widget from its style: charts draw their text and tracks with it,
  * so they follow light and dark themes. */
@@ -302,4 +303,159 @@ vc_widget_set_template_tooltips (GtkWidget       *widget,
       g_return_if_fail (GTK_IS_WIDGET (child));
       vc_widget_set_tooltip_text (GTK_WIDGET (child), _(tooltips[i].text));
     }
+}
+
+/* ---- the shortcuts window --------------------------------------------------------------------- */
+
+#if GTK_CHECK_VERSION (4, 18, 0)
+static void
+show_shortcuts (GtkWindow *window)
+{
+  gtk_window_present (GTK_WINDOW (vc_shortcuts_window_new (window)));
+}
+#endif
+
+/* Both read the same description, vc-shortcuts.ui (gtk/help-overlay.ui in the sources): GTK 4.8
+ * builds it as the GtkShortcutsWindow it is, newer GTK lists it in a plain window. */
+void
+vc_application_window_add_shortcuts (GtkApplicationWindow *window)
+{
+#if GTK_CHECK_VERSION (4, 18, 0)
+  g_autoptr(GSimpleAction) action = NULL;
+
+  if (g_action_map_lookup_action (G_ACTION_MAP (window), "show-help-overlay") != NULL)
+    return;
+  action = g_simple_action_new ("show-help-overlay", NULL);
+  g_signal_connect_object (action, "activate", G_CALLBACK (show_shortcuts), window, G_CONNECT_SWAPPED);
+  g_action_map_add_action (G_ACTION_MAP (window), G_ACTION (action));
+#else
+  g_autoptr(GtkBuilder) builder = NULL;
+
+  if (gtk_application_window_get_help_overlay (window) != NULL)
+    return;
+  builder = gtk_builder_new_from_resource ("/io/github/vramcalc/VramCalculator/vc-shortcuts.ui");
+  gtk_application_window_set_help_overlay (window, GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay")));
+#endif
+}
+
+/* ---- the dark preference ---------------------------------------------------------------------- */
+
+/* GTK 4.20 reads the Settings portal's color-scheme itself (GtkSettings:gtk-interface-color-scheme,
+ * docs.gtk.org/gtk4/property.Settings.gtk-interface-color-scheme.html). Before it, GTK 4 leaves
+ * the dark preference to libadwaita, which this app does not use: the portal is read here and
+ * gtk-application-prefer-dark-theme set from it. Nothing waits for the answer: start-up goes on
+ * and the window turns dark when it comes. (xdg-desktop-portal's org.freedesktop.portal.Settings:
+ * ReadOne since version 2, Read before; color-scheme is 0 no preference, 1 dark, 2 light.) */
+#if !GTK_CHECK_VERSION (4, 20, 0)
+#define PORTAL_BUS_NAME "org.freedesktop.portal.Desktop"
+#define PORTAL_PATH "/org/freedesktop/portal/desktop"
+#define PORTAL_SETTINGS "org.freedesktop.portal.Settings"
+#define APPEARANCE "org.freedesktop.appearance"
+
+static void
+apply_color_scheme (GVariant *value)
+{
+  g_autoptr(GVariant) inner = g_variant_ref (value);
+
+  /* ReadOne gives the value in one variant, Read in two */
+  while (g_variant_is_of_type (inner, G_VARIANT_TYPE_VARIANT))
+    {
+      GVariant *next = g_variant_get_variant (inner);
+
+      g_variant_unref (inner);
+      inner = next;
+    }
+  if (!g_variant_is_of_type (inner, G_VARIANT_TYPE_UINT32))
+    return;
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme",
+                g_variant_get_uint32 (inner) == 1, NULL);
+}
+
+static void
+setting_changed (GDBusConnection *connection,
+                 const char      *sender,
+                 const char      *path,
+                 const char      *interface,
+                 const char      *signal,
+                 GVariant        *parameters,
+                 gpointer         data)
+{
+  const char *name_space, *key;
+  g_autoptr(GVariant) value = NULL;
+
+  if (!g_variant_is_of_type (parameters, G_VARIANT_TYPE ("(ssv)")))
+    return;
+  g_variant_get (parameters, "(&s&sv)", &name_space, &key, &value);
+  if (g_str_equal (name_space, APPEARANCE) && g_str_equal (key, "color-scheme"))
+    apply_color_scheme (value);
+}
+
+static void
+color_scheme_read (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      data)
+{
+  GDBusConnection *connection = G_DBUS_CONNECTION (source);
+  gboolean read_one = GPOINTER_TO_INT (data);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = g_dbus_connection_call_finish (connection, result, &error);
+  g_autoptr(GVariant) value = NULL;
+
+  if (reply == NULL)
+    {
+      /* a portal older than ReadOne: Read, deprecated since, gives the same */
+      if (read_one && g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD))
+        g_dbus_connection_call (connection, PORTAL_BUS_NAME, PORTAL_PATH, PORTAL_SETTINGS, "Read",
+                                g_variant_new ("(ss)", APPEARANCE, "color-scheme"), G_VARIANT_TYPE ("(v)"),
+                                G_DBUS_CALL_FLAGS_NONE, -1, NULL, color_scheme_read, GINT_TO_POINTER (FALSE));
+      else
+        g_debug ("No dark preference from the portal: %s", error->message);
+      return;
+    }
+  g_variant_get (reply, "(v)", &value);
+  apply_color_scheme (value);
+}
+
+static void
+follow_on_connection (GDBusConnection *connection)
+{
+  g_dbus_connection_signal_subscribe (connection, PORTAL_BUS_NAME, PORTAL_SETTINGS, "SettingChanged",
+                                      PORTAL_PATH, APPEARANCE, G_DBUS_SIGNAL_FLAGS_NONE,
+                                      setting_changed, NULL, NULL);
+  g_dbus_connection_call (connection, PORTAL_BUS_NAME, PORTAL_PATH, PORTAL_SETTINGS, "ReadOne",
+                          g_variant_new ("(ss)", APPEARANCE, "color-scheme"), G_VARIANT_TYPE ("(v)"),
+                          G_DBUS_CALL_FLAGS_NONE, -1, NULL, color_scheme_read, GINT_TO_POINTER (TRUE));
+}
+
+static void
+bus_ready (GObject      *source,
+           GAsyncResult *result,
+           gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDBusConnection) connection = g_bus_get_finish (result, &error);
+
+  if (connection == NULL)
+    g_debug ("No session bus for the dark preference: %s", error->message);
+  else
+    follow_on_connection (connection);
+}
+#endif
+
+void
+vc_follow_dark_preference (GDBusConnection *connection)
+{
+#if !GTK_CHECK_VERSION (4, 20, 0)
+  if (connection != NULL)
+    follow_on_connection (connection);
+  else
+    g_bus_get (G_BUS_TYPE_SESSION, NULL, bus_ready, NULL);
+#endif
+}
+
+/* TRUE where this app reads the preference (vc_follow_dark_preference), FALSE where GTK does */
+gboolean
+vc_follows_dark_preference (void)
+{
+  return !GTK_CHECK_VERSION (4, 20, 0);
 }

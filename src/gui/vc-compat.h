@@ -62,4 +62,15 @@ void vc_ask                            (GtkWindow           *parent,
                                         VcAnswerFunc         callback,
                                         gpointer             user_data);
 
+/* The keyboard shortcuts behind win.show-help-overlay (Ctrl+?): GtkShortcutsWindow before GTK
+ * 4.18, VcShortcutsWindow from 4.18 on, where GtkShortcutsWindow is deprecated. */
+void vc_application_window_add_shortcuts (GtkApplicationWindow *window);
+
+/* The desktop's dark preference (the Settings portal's org.freedesktop.appearance
+ * color-scheme) as gtk-application-prefer-dark-theme, read asynchronously and followed when it
+ * changes, where GTK does not read it itself (before 4.20). @connection: the session bus, or
+ * NULL to connect to it. */
+void vc_follow_dark_preference         (GDBusConnection     *connection);
+gboolean vc_follows_dark_preference    (void);
+
 G_END_DECLS

@@ -348,17 +348,12 @@ static gboolean
 load_shortcuts (gpointer data)
 {
   VcWindow *self = data;
-  g_autoptr(GtkBuilder) builder = NULL;
 
   if (_vc_window_is_disposed (self))
     return G_SOURCE_REMOVE;
   ensure_primary_menu (self);
   ensure_profile_popover (self);
-  if (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self)) != NULL)
-    return G_SOURCE_REMOVE;
-  builder = gtk_builder_new_from_resource ("/io/github/vramcalc/VramCalculator/vc-shortcuts.ui");
-  gtk_application_window_set_help_overlay (GTK_APPLICATION_WINDOW (self),
-                                           GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay")));
+  vc_application_window_add_shortcuts (GTK_APPLICATION_WINDOW (self));
   return G_SOURCE_REMOVE;
 }
 

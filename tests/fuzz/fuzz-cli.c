@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-cli: the command-line parser, the real vramcalc.c with its main() renamed. The input
  * is the arguments, separated by NUL bytes. Options that only print and exit (help,
- * version) or write files (--save-profile) are left out; libFuzzer's -close_fd_mask=3 keeps
- * the program's output off the terminal. */
+ * version, --generate), write files (--save-profile) or read standard input ("-") are left
+ * out; libFuzzer's -close_fd_mask=3 keeps the program's output off the terminal. */
 #include "config.h"
 
 #include <glib.h>
@@ -15,7 +15,8 @@ static gboolean
 left_out (const char *arg)
 {
   return g_str_has_prefix (arg, "--save-profile") || g_str_has_prefix (arg, "--help") ||
-         g_str_equal (arg, "-h") || g_str_equal (arg, "-?") || g_str_has_prefix (arg, "--version");
+         g_str_equal (arg, "-h") || g_str_equal (arg, "-?") || g_str_has_prefix (arg, "--version") ||
+         g_str_has_prefix (arg, "--generate") || g_str_equal (arg, "-") || g_str_has_suffix (arg, "=-");
 }
 
 int
