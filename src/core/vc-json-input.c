@@ -120,9 +120,10 @@ skip_comment (Scanner      *s,
 }
 
 /* Whether the escape at data[i] (after the backslash) is one JSON does not have that stands
- * for a byte above 127: "\351" or "\xe9". json-glib 1.6 puts the byte itself in the text (not
- * UTF-8: vc_json_input_parse() refuses it), newer versions may read it otherwise, as a
- * character or not at all; refused before parsing, it means the same on every version. */
+ * for a byte above 127: "\351" or "\xe9". json-glib 1.6 puts the byte of "\351" itself in the
+ * text (not UTF-8: vc_json_input_parse() refuses it), 1.10 reads it as the character U+00E9;
+ * both read "\xe9" as the letters "xe9". Refused before parsing, it means the same on every
+ * version, and never a text other than the one written. */
 static gboolean
 is_byte_escape (const char *data,
                 gsize       i,
