@@ -31,6 +31,7 @@ typedef struct
   gboolean second_value;     /* something after the first complete top-level value */
   gboolean any_value;
   gboolean nul_escape;       /* "\u0000" in a double-quoted string */
+  gboolean byte_escape;      /* an octal or \x escape of a byte above 127 */
 } Scan;
 
 /* An integer literal json-glib would wrap around (it keeps integers in 64 bits without an
@@ -118,6 +119,29 @@ skip_comment (Scanner      *s,
   return COMMENT_NONE;
 }
 
+/* Whether the escape at data[i] (after the backslash) is one JSON does not have that stands
+ * for a byte above 127: "\351" or "\xe9". json-glib 1.6 puts the byte of "\351" itself in the
+ * text (not UTF-8: vc_json_input_parse() refuses it), 1.10 reads it as the character U+00E9;
+ * both read "\xe9" as the letters "xe9". Refused before parsing, it means the same on every
+ * version, and never a text other than the one written. */
+static gboolean
+is_byte_escape (const char *data,
+                gsize       i,
+                gsize       length)
+{
+  guint value = 0, n = 0;
+
+  if (i < length && (data[i] == 'x' || data[i] == 'X'))
+    {
+      for (i++; i < length && n < 2 && g_ascii_isxdigit (data[i]); i++, n++)
+        value = value * 16 + g_ascii_xdigit_value (data[i]);
+      return n > 0 && value > 127;
+    }
+  for (; i < length && n < 3 && data[i] >= '0' && data[i] <= '7'; i++, n++)
+    value = value * 8 + (data[i] - '0');
+  return n > 0 && value > 127;
+}
+
 /* A string in @quote, from the quote at s->i; it becomes the key of what follows. */
 static void
 scan_string (Scanner *s,
@@ -133,6 +157,8 @@ scan_string (Scanner *s,
         {
           if (s->length - s->i >= 6 && memcmp (data + s->i, "\\u0000", 6) == 0)
             s->out->nul_escape = TRUE;
+          if (is_byte_escape (data, s->i + 1, s->length))
+            s->out->byte_escape = TRUE;
           s->i += 2;
         }
       else
@@ -238,6 +264,16 @@ scan (const char   *data,
         scan_word (&s);
     }
   out->any_value = s.done || s.depth > 0;
+}
+
+static gboolean
+not_utf8_escape (const char  *name,
+                 GError     **error)
+{
+  g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+               _("%s holds a text that is not UTF-8 once its escapes are read (such as \\377); "
+                 "write characters as they are or as \\uXXXX"), name);
+  return FALSE;
 }
 
 /* UTF-8, NUL bytes aside (g_utf8_validate_len() stops at the first) */
@@ -358,6 +394,8 @@ vc_json_input_check_max (const char  *data,
                    name, kind);
       return FALSE;
     }
+  if (a.byte_escape || b.byte_escape)
+    return not_utf8_escape (name, error);
   if (huge_integers)
     *huge_integers = g_hash_table_size (huge) > 0 ? g_steal_pointer (&huge) : NULL;
   return TRUE;
@@ -454,9 +492,7 @@ vc_json_input_parse_max (const char  *data,
     }
   if (!texts_valid (root, 0))
     {
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
-                   _("%s holds a text that is not UTF-8 once its escapes are read (such as \\377); "
-                     "write characters as they are or as \\uXXXX"), name);
+      not_utf8_escape (name, error);
       return NULL;
     }
   if (huge_integers)

@@ -88,3 +88,41 @@ vc_a11y_name (GtkWidget  *widget,
     if (GTK_IS_BUTTON (child))
       gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
 }
+
+static GtkWidget *
+find_label (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_POPOVER (child))
+        continue;
+      if (GTK_IS_LABEL (child))
+        return child;
+      if ((found = find_label (child)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/**
+ * vc_a11y_named_by_own_label:
+ * @button: a menu button with a label
+ *
+ * Names @button and the toggle button inside it after the label it shows. GTK 4.8 names the
+ * toggle button after it; newer versions leave the name to be read from the button's
+ * contents, which is not set as a name, so that the control is unnamed to some readers.
+ */
+void
+vc_a11y_named_by_own_label (GtkWidget *button)
+{
+  GtkWidget *label;
+
+  g_return_if_fail (GTK_IS_WIDGET (button));
+
+  label = find_label (button);
+  g_return_if_fail (label != NULL);
+  vc_a11y_labelled_by (button, label);
+}

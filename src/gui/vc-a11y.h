@@ -10,6 +10,7 @@ G_BEGIN_DECLS
 void vc_a11y_labelled_by      (GtkWidget *input,
                                GtkWidget *label);
 void vc_a11y_label_mnemonics  (GtkWidget *root);
+void vc_a11y_named_by_own_label (GtkWidget *button);
 void vc_a11y_name             (GtkWidget  *widget,
                                const char *name);
 

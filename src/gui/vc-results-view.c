@@ -729,5 +729,7 @@ vc_results_view_init (VcResultsView *self)
   g_signal_connect (self, "realize", G_CALLBACK (results_realized), NULL);
   gtk_menu_button_set_create_popup_func (self->gpu_editor_button, gpu_editor_wanted, self, NULL);
   gtk_menu_button_set_create_popup_func (self->card_picker_button, card_picker_wanted, self, NULL);
+  vc_a11y_named_by_own_label (GTK_WIDGET (self->gpu_editor_button));
+  vc_a11y_named_by_own_label (GTK_WIDGET (self->card_picker_button));
   setup_vendor_filter (self);
 }

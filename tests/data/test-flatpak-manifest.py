@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-# Checks the Flatpak manifest: valid JSON, the release application id, the GNOME runtime, the
-# installed command, only the permissions the application needs, and one meson module built
-# from this source tree. TAP output.
+# Checks a Flatpak manifest: valid JSON, the application id, the GNOME runtime, the installed
+# command, only the permissions the application needs, and one meson module, built for the
+# release from the git tag of VERSION (what Flathub's linter accepts: an https address, a tag,
+# no branch, a full commit when there is one), for the development id from this source tree.
+# TAP output.
 #
-# Usage: test-flatpak-manifest.py MANIFEST APPLICATION_ID COMMAND SOURCE_ROOT
+# Usage: test-flatpak-manifest.py MANIFEST APPLICATION_ID COMMAND SOURCE_ROOT VERSION
 
 import json
 import os
@@ -11,7 +13,8 @@ import sys
 
 EXPECTED_FINISH_ARGS = ['--share=ipc', '--socket=fallback-x11', '--socket=wayland', '--device=dri']
 
-manifest_path, app_id, command, source_root = sys.argv[1:5]
+manifest_path, app_id, command, source_root, release = sys.argv[1:6]
+devel = app_id.endswith('.Devel')
 results = []
 
 
@@ -57,14 +60,31 @@ module = modules[-1] if modules and isinstance(modules[-1], dict) else {}
 check('last module is built with meson', module.get('buildsystem') == 'meson',
       repr(module.get('buildsystem')))
 sources = module.get('sources', [])
-dirs = [s for s in sources if isinstance(s, dict) and s.get('type') == 'dir']
-src_dir = ''
-if len(dirs) == 1:
-    src_dir = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(manifest_path)),
-                                            dirs[0].get('path', '')))
-check('module is built from this source tree',
-      len(sources) == 1 and src_dir == os.path.normpath(os.path.abspath(source_root)),
-      f'sources {sources!r} resolve to {src_dir!r}')
+if devel:
+    dirs = [s for s in sources if isinstance(s, dict) and s.get('type') == 'dir']
+    src_dir = ''
+    if len(dirs) == 1:
+        src_dir = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(manifest_path)),
+                                                dirs[0].get('path', '')))
+    check('module is built from this source tree',
+          len(sources) == 1 and src_dir == os.path.normpath(os.path.abspath(source_root)),
+          f'sources {sources!r} resolve to {src_dir!r}')
+    check('module is the development profile (-Dprofile=development)',
+          '-Dprofile=development' in module.get('config-opts', []),
+          repr(module.get('config-opts')))
+else:
+    git = sources[0] if len(sources) == 1 and isinstance(sources[0], dict) else {}
+    check('module is built from one git source', git.get('type') == 'git', repr(sources))
+    check('git source is an https address', str(git.get('url', '')).startswith('https://'),
+          repr(git.get('url')))
+    check(f'git source is the tag of this version (v{release})', git.get('tag') == f'v{release}',
+          repr(git.get('tag')))
+    check('git source names no branch and no local path',
+          'branch' not in git and 'path' not in git, repr(git))
+    commit = git.get('commit')
+    check('git commit, when given, is a full hash',
+          commit is None or (isinstance(commit, str) and len(commit) == 40 and
+                             all(c in '0123456789abcdef' for c in commit)), repr(commit))
 check('module requires the window (-Dgui=enabled)',
       '-Dgui=enabled' in module.get('config-opts', []),
       repr(module.get('config-opts')))

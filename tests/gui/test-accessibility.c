@@ -52,9 +52,13 @@ walk (GtkWidget *window,
       if (!has_name (focus))
         {
           GtkWidget *parent = gtk_widget_get_parent (focus);
+          const char *tooltip = gtk_widget_get_tooltip_text (focus);
+
+          /* a menu button's tooltip is on the menu button, not on the button inside */
+          if (tooltip == NULL && parent != NULL)
+            tooltip = gtk_widget_get_tooltip_text (parent);
           g_string_append_printf (unnamed, "\n  %s (in %s, tooltip “%s”)", G_OBJECT_TYPE_NAME (focus),
-                                  parent ? G_OBJECT_TYPE_NAME (parent) : "-",
-                                  gtk_widget_get_tooltip_text (focus) ? gtk_widget_get_tooltip_text (focus) : "");
+                                  parent ? G_OBJECT_TYPE_NAME (parent) : "-", tooltip ? tooltip : "");
         }
     }
 }

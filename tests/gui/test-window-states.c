@@ -582,33 +582,85 @@ test_help_and_close (Fixture       *f,
   f->estimate = vc_window_get_estimate (f->window);
 }
 
-/* With VC_SCREENSHOT_DIR set, saves the window as drawn to that folder. */
+/* Room around the window in a screenshot, for its shadow: a window of about 1152 × 612 makes
+ * a 1280 × 720 picture (16:9). */
+#define SHOT_SIDE 64
+#define SHOT_TOP 40
+#define SHOT_BOTTOM 68
+#define SHOT_RADIUS 12
+
+/* With VC_SCREENSHOT_DIR set, saves the window to that folder as it looks on a GNOME desktop:
+ * GNOME's default button layout (close only), rounded corners and a drop shadow. Xvfb has no
+ * compositing manager, so GTK draws neither the corners nor the shadow there: the window is
+ * drawn by GTK, then clipped to its rounded outline over the shadow that GNOME's theme gives a
+ * window (its box-shadow layers, from the outline). */
 static void
 save_screenshot (Fixture    *f,
-                 const char *name)
+                 const char *name,
+                 gboolean    wide)
 {
+  static const struct { float dy, blur, spread, alpha; } shadows[] = {
+    { 2, 8, 2, 0.13f }, { 3, 20, 10, 0.09f }, { 6, 32, 16, 0.03f },
+  };
   const char *dir = g_getenv ("VC_SCREENSHOT_DIR");
   GtkWidget *root = GTK_WIDGET (f->window);
+  GskRenderer *renderer;
   g_autoptr(GdkPaintable) paintable = NULL;
   g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GskRenderNode) window_node = NULL;
+  g_autoptr(GskRenderNode) picture = NULL;
+  g_autoptr(GdkTexture) window_texture = NULL;
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree char *path = NULL;
-  int width, height;
+  g_autofree char *layout = NULL;
+  GskRenderNode *nodes[G_N_ELEMENTS (shadows) + 1];
+  GskRoundedRect outline;
+  int width, height, canvas_width, canvas_height, x, y;
 
   if (dir == NULL)
     return;
+  g_object_get (gtk_settings_get_default (), "gtk-decoration-layout", &layout, NULL);
+  g_object_set (gtk_settings_get_default (), "gtk-decoration-layout", "appmenu:close", NULL);
+  vc_test_wait_for_frame (root);
   vc_test_wait_for_frame (root);
   width = gtk_widget_get_width (root);
   height = gtk_widget_get_height (root);
+  renderer = gtk_native_get_renderer (GTK_NATIVE (root));
   paintable = gtk_widget_paintable_new (root);
   snapshot = gtk_snapshot_new ();
   gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (root)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  window_node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  window_texture = gsk_renderer_render_texture (renderer, window_node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+  /* wide: 16:9, the window centred across and the room split as SHOT_TOP to SHOT_BOTTOM */
+  canvas_width = width + 2 * SHOT_SIDE;
+  canvas_height = height + SHOT_TOP + SHOT_BOTTOM;
+  if (wide)
+    {
+      canvas_width = (canvas_width + 15) / 16 * 16;
+      canvas_height = MAX (canvas_width * 9 / 16, canvas_height);
+      canvas_width = MAX (canvas_width, (canvas_height + 8) / 9 * 16);
+      canvas_height = canvas_width * 9 / 16;
+    }
+  x = (canvas_width - width) / 2;
+  y = (canvas_height - height) * SHOT_TOP / (SHOT_TOP + SHOT_BOTTOM);
+  gsk_rounded_rect_init_from_rect (&outline, &GRAPHENE_RECT_INIT (x, y, width, height), SHOT_RADIUS);
+  for (guint i = 0; i < G_N_ELEMENTS (shadows); i++)
+    nodes[i] = gsk_outset_shadow_node_new (&outline, &(GdkRGBA) { 0, 0, 0.02f, shadows[i].alpha }, 0,
+                                           shadows[i].dy, shadows[i].spread, shadows[i].blur);
+  {
+    g_autoptr(GskRenderNode) content = gsk_texture_node_new (window_texture, &outline.bounds);
+
+    nodes[G_N_ELEMENTS (shadows)] = gsk_rounded_clip_node_new (content, &outline);
+  }
+  picture = gsk_container_node_new (nodes, G_N_ELEMENTS (nodes));
+  for (guint i = 0; i < G_N_ELEMENTS (nodes); i++)
+    gsk_render_node_unref (nodes[i]);
+  texture = gsk_renderer_render_texture (renderer, picture,
+                                         &GRAPHENE_RECT_INIT (0, 0, canvas_width, canvas_height));
   path = g_build_filename (dir, name, NULL);
   g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_object_set (gtk_settings_get_default (), "gtk-decoration-layout", layout, NULL);
 }
 
 static int
@@ -680,7 +732,7 @@ test_small_screens (Fixture       *f,
   assert_inside_window (f, menu, "the main menu button");
   assert_inside_window (f, total, "the total");
   assert_inside_window (f, vc_test_window_input (f->window, VC_MODE_INFERENCE, "preset"), "the preset");
-  save_screenshot (f, "narrow.png");
+  save_screenshot (f, "narrow.png", FALSE);
 
   /* and back: side by side again */
   resize (f, 1280, 900);
@@ -888,24 +940,24 @@ test_screenshots (Fixture       *f,
 {
   GtkLabel *total = GTK_LABEL (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "total"));
 
-  resize (f, 1280, 1000);
+  resize (f, 1280 - 2 * SHOT_SIDE, 720 - SHOT_TOP - SHOT_BOTTOM);
   g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3-8b", NULL));
   g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "concurrency", 4, NULL);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   /* 16.1 GB of weights, 4.29 GB of KV cache (131,072 bytes a token × 32,768 tokens), … */
   g_assert_cmpstr (gtk_label_get_label (total), ==, "22.2\u00a0GB");
-  save_screenshot (f, "inference.png");
+  save_screenshot (f, "inference.png", TRUE);
 
   vc_window_set_mode (f->window, VC_MODE_TRAINING);
   g_object_set (f->estimate, "finetune", VC_FINETUNE_LORA, "seq", 2048, NULL);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
-  save_screenshot (f, "training.png");
+  save_screenshot (f, "training.png", TRUE);
 
   vc_window_set_mode (f->window, VC_MODE_INFERENCE);
   g_object_set (f->estimate, "seq", 8192, NULL);
   resize (f, 800, 600);
-  save_screenshot (f, "small-screen.png");
+  save_screenshot (f, "small-screen.png", FALSE);
 }
 
 /* Item 2: no reachable state shows an error next to figures: inputs that do not go together

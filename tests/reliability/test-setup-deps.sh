@@ -44,7 +44,7 @@ run_case () {
   echo $?
 }
 
-echo "1..12"
+echo "1..14"
 
 rc=$(run_case 1000 "$(make_bin sudo apt)" none)
 check "everything found: returns 0" "[[ $rc -eq 0 ]]"
@@ -78,4 +78,14 @@ rc=$(
   echo $?
 )
 check "fuzz: clang and libFuzzer from Debian" "[[ $rc -eq 0 ]] && grep -q 'install -y -qq --no-install-recommends clang libclang-rt-14-dev' $tmp/calls"
+rc=$(
+  source "$setup_deps"
+  id () { echo 0; }
+  vc_check_need () { ! [[ $1 =~ xvfb-run|appstreamcli|gtk4 ]]; }
+  PATH=$(make_bin apt)
+  vc_install_deps run > "$tmp/out" 2>&1
+  echo $?
+)
+check "run: what running needs is installed" "[[ $rc -eq 0 ]] && grep -q 'install -y -qq --no-install-recommends libgtk-4-dev\$' $tmp/calls"
+check "run: the test tools are left out" "! grep -q 'xvfb\\|appstream' $tmp/calls"
 exit $failed
