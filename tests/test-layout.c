@@ -436,6 +436,8 @@ test_presets_sweep (void)
         {
           g_autoptr(VcEstimate) e = estimate_new (presets[p].id, NULL);
           const VcScenarioResult *one = vc_estimate_get_selected (e);
+
+          g_test_message ("%s, tp %u, pp %u", presets[p].id, tp, pp);
           const VcLayoutResult *lr;
 
           g_object_set (e, "tp", tp, "pp", pp, "concurrency", 3, NULL);

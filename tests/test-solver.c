@@ -137,6 +137,7 @@ test_gpu_counts (void)
         g_autoptr(VcEstimate) e = vc_estimate_new ();
         VcInputs in;
 
+        g_test_message ("%s, mode %d", presets[p].id, mode);
         g_assert_true (vc_estimate_set_preset (e, presets[p].id, NULL));
         g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "mode", mode, NULL);
         in = *vc_estimate_get_inputs (e);

@@ -56,6 +56,9 @@
  *                    layer), new_decoder_architecture with num_kv_heads, else multi_query (one
  *                    KV head); parallel_attn and num_ln_in_parallel_attn give one or two
  *                    LayerNorms a layer; tied
+ *   gpt_bigcode      as gpt2, with multi_query (default true): one key and value head
+ *   smollm3          as llama (tied by default); no_rope_layers and no_rope_layer_interval
+ *                    change no size; use_sliding_window, sliding_window, max_window_layers as qwen2
  *   kimi_k2          DeepSeek-V3's layout (DeepseekV3ForCausalLM) under its own model_type
  *   granite          as llama; the four multipliers scale activations, not what is stored
  *   granitemoe       as llama with num_local_experts experts of intermediate_size
@@ -192,6 +195,8 @@ static gboolean read_granitemoehybrid (Reader *r, VcArch *arch, GError **error);
 static gboolean read_llama4      (Reader *r, VcArch *arch, GError **error);
 static gboolean read_glm4_moe    (Reader *r, VcArch *arch, GError **error);
 static gboolean read_glm4_moe_lite (Reader *r, VcArch *arch, GError **error);
+static gboolean read_gpt_bigcode (Reader *r, VcArch *arch, GError **error);
+static gboolean read_smollm3     (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
   { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
@@ -223,6 +228,8 @@ static const Family families[] = {
   { "glm4_moe", "GLM-4 MoE", read_glm4_moe, 151552, 4096, 10944, 46, 96, 8, 0, FALSE, 0 },
   /* GLM-4.7-Flash: DeepSeek-V3's latent attention with GLM-4.5's experts */
   { "glm4_moe_lite", "GLM-4 MoE Lite", read_glm4_moe_lite, 154880, 2048, 10240, 47, 20, 20, 0, FALSE, 0 },
+  { "gpt_bigcode", "GPT-BigCode", read_gpt_bigcode, 50257, 768, 0, 12, 12, 0, 0, TRUE, 0 },
+  { "smollm3", "SmolLM3", read_smollm3, 128256, 2048, 11008, 36, 16, 4, 0, TRUE, 0 },
 };
 
 /* A model_type no family reads: the Llama way, with Llama's defaults. */
@@ -911,6 +918,12 @@ read_qwen3_moe (Reader   *r,
   TRY (read_experts (r, "num_experts", 128, 8, arch, error));
   TRY (need_uint (r, "moe_intermediate_size", NULL, 768, 1, field_max ("expert-intermediate-size"),
                   &arch->expert_intermediate_size, error));
+  /* Qwen3-Coder's config.json also writes qkv_bias, use_qk_norm and
+   * shared_expert_intermediate_size, which Qwen3MoeConfig and Qwen3MoeModel never read: the
+   * biases follow attention_bias, every layer has its q/k norms and no shared expert */
+  (void) member (r, "qkv_bias");
+  (void) member (r, "use_qk_norm");
+  (void) member (r, "shared_expert_intermediate_size");
   TRY (read_qwen_moe_layers (r, arch, error));
   return read_qwen_window (r, arch, error);
 }
@@ -993,6 +1006,35 @@ read_gpt2 (Reader   *r,
   arch->norms_per_layer = 2;
   arch->qkv_bias = arch->o_bias = arch->mlp_bias = TRUE;
   return TRUE;
+}
+
+/* GPTBigCodeModel (StarCoder): GPT-2's modules with one shared key and value head when
+ * multi_query (the class default), c_attn h → h + 2 × head_dim */
+static gboolean
+read_gpt_bigcode (Reader   *r,
+                  VcArch   *arch,
+                  GError  **error)
+{
+  gboolean multi_query = TRUE;
+
+  TRY (read_gpt2 (r, arch, error));
+  TRY (opt_bool (r, "multi_query", TRUE, &multi_query, error));
+  arch->n_kv_heads = multi_query ? 1 : arch->n_heads;
+  return TRUE;
+}
+
+/* SmolLM3Model: Llama's modules (attention_bias, mlp_bias), tied by default; no_rope_layers
+ * and no_rope_layer_interval only say which layers rotate positions, which stores nothing;
+ * a window as Qwen2's (use_sliding_window, sliding_window, max_window_layers) */
+static gboolean
+read_smollm3 (Reader   *r,
+              VcArch   *arch,
+              GError  **error)
+{
+  TRY (read_llama (r, arch, error));
+  (void) member (r, "no_rope_layers");
+  (void) member (r, "no_rope_layer_interval");
+  return read_qwen_window (r, arch, error);
 }
 
 static gboolean
