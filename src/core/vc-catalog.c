@@ -12,7 +12,6 @@
 #include "vc-catalog.h"
 #include "vc-error.h"
 #include "vc-hf-config.h"
-#include "vc-units.h"
 
 #define RESOURCE_PREFIX "/io/github/vramcalc/VramCalculator/core/"
 
@@ -133,22 +132,17 @@ string_member (JsonObject *o,
   return g_strdup (s);
 }
 
+/* What the search matches: the name, id, families and repository (which carry the size:
+ * "70B", "30b-a3b"), and "moe" or "dense", and "vision". */
 static char *
 search_text_of (const VcPreset *p)
 {
-  GString *text = g_string_new (NULL);
-  g_autofree char *size = vc_format_count (p->published_parameters);
-  g_autofree char *lower = NULL;
+  g_autofree char *text = g_strdup_printf ("%s %s %s %s %s %s%s", p->name, p->id, p->family_name,
+                                           p->family, p->repository,
+                                           vc_arch_is_moe (&p->arch) ? "moe" : "dense",
+                                           p->vision ? " vision" : "");
 
-  g_string_append_printf (text, "%s %s %s %s %s %s %s", p->name, p->id, p->family_name, p->family,
-                          p->repository, size, vc_arch_is_moe (&p->arch) ? "moe" : "dense");
-  if (p->published_parameters >= 1e9)
-    g_string_append_printf (text, " %.0fb", p->published_parameters / 1e9);
-  if (p->vision)
-    g_string_append (text, " vision");
-  lower = g_utf8_strdown (text->str, -1);
-  g_string_free (text, TRUE);
-  return g_steal_pointer (&lower);
+  return g_utf8_strdown (text, -1);
 }
 
 /* One model: its config.json read as an import is, exact or the build is broken. */

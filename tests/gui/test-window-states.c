@@ -256,7 +256,7 @@ test_preset_selects_architecture (Fixture       *f,
   g_assert_cmpfloat (sc->bytes[VC_COMPONENT_KV_CACHE], ==, 268435456.0);
 
   /* back to the rule of thumb: it stays, the preset too */
-  vc_drop_down_set_selected (VC_DROP_DOWN (method), choice_position (method, "Rule of thumb"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (method), choice_position (method, "By parameter count"));
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_cmpint (in->method, ==, VC_METHOD_RULE_OF_THUMB);
   g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "llama-3-8b");
