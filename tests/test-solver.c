@@ -10,6 +10,7 @@
 #include "vc-catalog.h"
 #include "vc-estimate.h"
 #include "vc-solver.h"
+#include "vc-test-util.h"
 
 static const VcSolveVariable all_variables[] = {
   VC_SOLVE_VARIABLE_SEQ, VC_SOLVE_VARIABLE_BATCH, VC_SOLVE_VARIABLE_CONCURRENCY,
@@ -95,7 +96,8 @@ test_every_preset_every_gpu (void)
   const VcGpu *gpus = vc_gpus_get_all (&n_gpus);
 
   for (guint p = 0; p < n_presets; p++)
-    for (VcMode mode = VC_MODE_INFERENCE; mode <= VC_MODE_TRAINING; mode++)
+    /* every shape of model once (the first of each family and kind) */
+    for (VcMode mode = VC_MODE_INFERENCE; vc_test_first_of_family (p) && mode <= VC_MODE_TRAINING; mode++)
       {
         VcInputs in;
 
@@ -132,7 +134,8 @@ test_gpu_counts (void)
   const VcGpu *gpus = vc_gpus_get_all (&n_gpus);
 
   for (guint p = 0; p < n_presets; p++)
-    for (VcMode mode = VC_MODE_INFERENCE; mode <= VC_MODE_TRAINING; mode++)
+    /* every shape of model once (the first of each family and kind) */
+    for (VcMode mode = VC_MODE_INFERENCE; vc_test_first_of_family (p) && mode <= VC_MODE_TRAINING; mode++)
       {
         g_autoptr(VcEstimate) e = vc_estimate_new ();
         VcInputs in;

@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <sys/wait.h>
 
+#include "vc-catalog.h"
 #include "vc-test-util.h"
 
 /**
@@ -104,4 +105,18 @@ vc_test_component_bytes (JsonObject *report,
         return json_object_get_int_member (c, "bytes");
     }
   return -1;
+}
+
+gboolean
+vc_test_first_of_family (guint index)
+{
+  guint n;
+  const VcPreset *p = vc_presets_get_all (&n);
+
+  g_assert_cmpuint (index, <, n);
+  for (guint i = 0; i < index; i++)
+    if (g_str_equal (p[i].family, p[index].family) &&
+        vc_arch_is_moe (&p[i].arch) == vc_arch_is_moe (&p[index].arch))
+      return FALSE;
+  return TRUE;
 }
