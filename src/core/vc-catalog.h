@@ -33,6 +33,7 @@ typedef struct
   char *config_source;                  /* where the config.json's values were read */
   double published_total;               /* as published, and the unit of its last digit */
   double published_unit;
+  gboolean published_truncated;         /* the count cut to that digit, not rounded (Qwen's cards) */
   double published_active;              /* 0: none published */
   double published_active_unit;
   char *active_source;
