@@ -59,6 +59,9 @@
  *   gpt_bigcode      as gpt2, with multi_query (default true): one key and value head
  *   smollm3          as llama (tied by default); no_rope_layers and no_rope_layer_interval
  *                    change no size; use_sliding_window, sliding_window, max_window_layers as qwen2
+ *   ernie4_5_moe     llama-style with use_bias, moe_num_experts, moe_k, moe_intermediate_size,
+ *                    moe_num_shared_experts, moe_layer_start_index (leading dense layers),
+ *                    the router's correction bias: see read_ernie4_5_moe()
  *   kimi_k2          DeepSeek-V3's layout (DeepseekV3ForCausalLM) under its own model_type
  *   granite          as llama; the four multipliers scale activations, not what is stored
  *   granitemoe       as llama with num_local_experts experts of intermediate_size
@@ -197,6 +200,7 @@ static gboolean read_glm4_moe    (Reader *r, VcArch *arch, GError **error);
 static gboolean read_glm4_moe_lite (Reader *r, VcArch *arch, GError **error);
 static gboolean read_gpt_bigcode (Reader *r, VcArch *arch, GError **error);
 static gboolean read_smollm3     (Reader *r, VcArch *arch, GError **error);
+static gboolean read_ernie4_5_moe (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
   { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
@@ -230,6 +234,7 @@ static const Family families[] = {
   { "glm4_moe_lite", "GLM-4 MoE Lite", read_glm4_moe_lite, 154880, 2048, 10240, 47, 20, 20, 0, FALSE, 0 },
   { "gpt_bigcode", "GPT-BigCode", read_gpt_bigcode, 50257, 768, 0, 12, 12, 0, 0, TRUE, 0 },
   { "smollm3", "SmolLM3", read_smollm3, 128256, 2048, 11008, 36, 16, 4, 0, TRUE, 0 },
+  { "ernie4_5_moe", "ERNIE 4.5 MoE", read_ernie4_5_moe, 103424, 2560, 12288, 28, 20, 4, 0, TRUE, 0 },
 };
 
 /* A model_type no family reads: the Llama way, with Llama's defaults. */
@@ -1035,6 +1040,48 @@ read_smollm3 (Reader   *r,
   (void) member (r, "no_rope_layers");
   (void) member (r, "no_rope_layer_interval");
   return read_qwen_window (r, arch, error);
+}
+
+/* Ernie4_5_MoeModel (ERNIE 4.5 MoE): Llama's attention, with biases on q, k, v, o and the MLPs
+ * when use_bias; the layers from moe_layer_start_index on, every moe_layer_interval-th up to
+ * moe_layer_end_index, hold moe_num_experts experts of moe_intermediate_size (moe_k a token), a
+ * bias-free router h → E, the shared experts as one MLP of moe_num_shared_experts ×
+ * moe_intermediate_size, and the router's correction bias (Ernie4_5_MoeStatics, E values); the
+ * others a dense MLP of intermediate_size. Tied by default. Only the leading dense layers are
+ * counted exactly: another interval or an earlier end is not understood. */
+static gboolean
+read_ernie4_5_moe (Reader   *r,
+                   VcArch   *arch,
+                   GError  **error)
+{
+  gboolean bias = FALSE, aux_free = TRUE;
+  guint start = 1, interval = 1, shared = 0;
+  JsonNode *end;
+
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (opt_bool (r, "use_bias", FALSE, &bias, error));
+  arch->qkv_bias = arch->o_bias = arch->mlp_bias = bias;
+  TRY (need_uint (r, "moe_num_experts", NULL, 64, 1, field_max ("experts"), &arch->n_experts, error));
+  TRY (need_uint (r, "moe_k", NULL, 6, 1, arch->n_experts, &arch->experts_per_token, error));
+  TRY (need_uint (r, "moe_intermediate_size", NULL, 1536, 1, field_max ("expert-intermediate-size"),
+                  &arch->expert_intermediate_size, error));
+  TRY (opt_uint (r, "moe_num_shared_experts", NULL, 0, 0, 0, field_max ("shared-experts"), &shared, error));
+  arch->n_shared_experts = shared;
+  TRY (opt_uint (r, "moe_layer_start_index", NULL, 1, 0, 0, arch->n_layers, &start, error));
+  arch->dense_layers = start;
+  TRY (opt_uint (r, "moe_layer_interval", NULL, 1, 1, 1, arch->n_layers, &interval, error));
+  if (interval != 1)
+    not_understood (r, "moe_layer_interval");
+  end = member (r, "moe_layer_end_index");
+  if (end != NULL && !JSON_NODE_HOLDS_NULL (end) &&
+      !(JSON_NODE_HOLDS_VALUE (end) && (json_node_get_int (end) == -1 ||
+                                        json_node_get_int (end) == (gint64) arch->n_layers - 1)))
+    not_understood (r, "moe_layer_end_index");
+  TRY (opt_bool (r, "moe_use_aux_free", TRUE, &aux_free, error));
+  arch->router_bias = TRUE;
+  if (!aux_free)
+    not_understood (r, "moe_use_aux_free");
+  return TRUE;
 }
 
 static gboolean

@@ -69,7 +69,7 @@ model_details (const VcPreset *p)
   if (p->vision)
     {
       g_string_append (text, " · ");
-      /* Translators: the model also reads images; only its text model is counted */
+      /* Translators: the model also reads images */
       g_string_append (text, _("vision"));
     }
   g_string_append (text, " · ");
