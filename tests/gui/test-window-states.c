@@ -382,16 +382,16 @@ test_preset_search (Fixture       *f,
   shown = search_list (preset, "405", 1);
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
   g_assert_cmpstr (item_string (shown, 0), ==, "Llama 3.1 405B");
-  shown = search_list (preset, "DeepSeek-R1", 1);
+  shown = search_list (preset, "DeepSeek-R1 (", 1);
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
   g_assert_cmpstr (item_string (shown, 0), ==, vc_presets_lookup ("deepseek-r1")->name);
   /* the id: "qwen3-30b-a3b" is written "Qwen3 30B-A3B" (and its Thinking 2507 follows it) */
   shown = search_list (preset, "qwen3-30b-a3b", 2);
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 2);
   g_assert_cmpstr (item_string (shown, 0), ==, vc_presets_lookup ("qwen3-30b-a3b")->name);
-  /* the size, as the parameter field shows it: Llama 3 8B and 3.1 8B have 8.03B */
-  shown = search_list (preset, "8.03B", 2);
-  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 2);
+  /* the size, as the parameter field shows it: Llama 3 8B, 3.1 8B and R1's Llama distill have 8.03B */
+  shown = search_list (preset, "8.03B", 3);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 3);
   g_assert_cmpstr (item_string (shown, 0), ==, "Llama 3 8B");
 
   /* Enter picks the first match and closes the list */
