@@ -62,6 +62,8 @@
  *   ernie4_5_moe     llama-style with use_bias, moe_num_experts, moe_k, moe_intermediate_size,
  *                    moe_num_shared_experts, moe_layer_start_index (leading dense layers),
  *                    the router's correction bias: see read_ernie4_5_moe()
+ *   cohere           llama-style without head_dim, one weight-only LayerNorm a layer (parallel
+ *                    attention and MLP), attention_bias, tied; use_qk_norm not understood
  *   kimi_k2          DeepSeek-V3's layout (DeepseekV3ForCausalLM) under its own model_type
  *   granite          as llama; the four multipliers scale activations, not what is stored
  *   granitemoe       as llama with num_local_experts experts of intermediate_size
@@ -201,6 +203,7 @@ static gboolean read_glm4_moe_lite (Reader *r, VcArch *arch, GError **error);
 static gboolean read_gpt_bigcode (Reader *r, VcArch *arch, GError **error);
 static gboolean read_smollm3     (Reader *r, VcArch *arch, GError **error);
 static gboolean read_ernie4_5_moe (Reader *r, VcArch *arch, GError **error);
+static gboolean read_cohere      (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
   { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
@@ -235,6 +238,7 @@ static const Family families[] = {
   { "gpt_bigcode", "GPT-BigCode", read_gpt_bigcode, 50257, 768, 0, 12, 12, 0, 0, TRUE, 0 },
   { "smollm3", "SmolLM3", read_smollm3, 128256, 2048, 11008, 36, 16, 4, 0, TRUE, 0 },
   { "ernie4_5_moe", "ERNIE 4.5 MoE", read_ernie4_5_moe, 103424, 2560, 12288, 28, 20, 4, 0, TRUE, 0 },
+  { "cohere", "Cohere (Command R)", read_cohere, 256000, 8192, 22528, 40, 64, 0, 0, TRUE, 0 },
 };
 
 /* A model_type no family reads: the Llama way, with Llama's defaults. */
@@ -1081,6 +1085,26 @@ read_ernie4_5_moe (Reader   *r,
   arch->router_bias = TRUE;
   if (!aux_free)
     not_understood (r, "moe_use_aux_free");
+  return TRUE;
+}
+
+/* CohereModel (Command R, Aya 23): one CohereLayerNorm a layer, before attention and MLP run
+ * side by side, a weight without a bias (as many values as an RMSNorm); head_dim is hidden /
+ * heads; attention_bias on q, k, v and o; tied by default. use_qk_norm adds norms of shape
+ * (heads, head_dim), which the architecture does not hold: not understood. */
+static gboolean
+read_cohere (Reader   *r,
+             VcArch   *arch,
+             GError  **error)
+{
+  gboolean qk_norm = FALSE;
+
+  TRY (read_llama_style (r, FALSE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  arch->norms_per_layer = 1;
+  TRY (opt_bool (r, "use_qk_norm", FALSE, &qk_norm, error));
+  if (qk_norm)
+    not_understood (r, "use_qk_norm");
   return TRUE;
 }
 
