@@ -26,7 +26,7 @@ test_every_model_published (void)
   const VcPreset *p = vc_presets_get_all (&n);
   g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_assert_cmpuint (n, >=, 65);
+  g_assert_cmpuint (n, >=, 67);
   for (guint i = 0; i < n; i++)
     {
       const VcPreset *m = &p[i];
@@ -46,7 +46,9 @@ test_every_model_published (void)
           g_assert_cmpfloat (c.total, <, m->published_total + m->published_unit);
         }
       else
-        g_assert_cmpfloat (fabs (c.total - m->published_total), <=, m->published_unit / 2);
+        /* with what the published count holds that is not loaded (GLM-4.5's multi-token
+         * prediction layer, as tests/hf-config/test-hf-config.c counts it) */
+        g_assert_cmpfloat (fabs (c.total + m->published_uncounted - m->published_total), <=, m->published_unit / 2);
       if (m->published_active > 0)
         {
           g_assert_true (vc_arch_is_moe (&m->arch));
@@ -67,7 +69,7 @@ test_every_model_published (void)
       n_recent += strcmp (m->released, "2024-01") >= 0;
     }
   g_test_message ("%u models, %u of 2024 or later", n, n_recent);
-  g_assert_cmpuint (n_recent, >=, 53);
+  g_assert_cmpuint (n_recent, >=, 55);
   for (guint i = 0; i < G_N_ELEMENTS (seed_ids); i++)
     g_assert_nonnull (vc_presets_lookup (seed_ids[i]));
 }

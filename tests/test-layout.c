@@ -431,7 +431,7 @@ test_presets_sweep (void)
   guint checked = 0;
 
   for (guint p = 0; p < n_presets; p++)
-    /* every shape of model once (the first of each family and kind) */
+    /* every shape of model once (the smallest of each family and kind) */
     for (guint tp = 1; vc_test_first_of_family (p) && tp <= 16; tp *= 2)
       for (guint pp = 1; pp <= 5; pp++)
         {

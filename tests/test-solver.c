@@ -96,7 +96,7 @@ test_every_preset_every_gpu (void)
   const VcGpu *gpus = vc_gpus_get_all (&n_gpus);
 
   for (guint p = 0; p < n_presets; p++)
-    /* every shape of model once (the first of each family and kind) */
+    /* every shape of model once (the smallest of each family and kind) */
     for (VcMode mode = VC_MODE_INFERENCE; vc_test_first_of_family (p) && mode <= VC_MODE_TRAINING; mode++)
       {
         VcInputs in;
@@ -134,7 +134,7 @@ test_gpu_counts (void)
   const VcGpu *gpus = vc_gpus_get_all (&n_gpus);
 
   for (guint p = 0; p < n_presets; p++)
-    /* every shape of model once (the first of each family and kind) */
+    /* every shape of model once (the smallest of each family and kind) */
     for (VcMode mode = VC_MODE_INFERENCE; vc_test_first_of_family (p) && mode <= VC_MODE_TRAINING; mode++)
       {
         g_autoptr(VcEstimate) e = vc_estimate_new ();

@@ -107,6 +107,13 @@ vc_test_component_bytes (JsonObject *report,
   return -1;
 }
 
+/* Kimi K2 is DeepSeek-V3's architecture (DeepseekV3ForCausalLM) under its own model_type */
+static const char *
+shape_of (const VcPreset *p)
+{
+  return g_str_equal (p->family, "kimi_k2") ? "deepseek_v3" : p->family;
+}
+
 gboolean
 vc_test_first_of_family (guint index)
 {
@@ -114,9 +121,12 @@ vc_test_first_of_family (guint index)
   const VcPreset *p = vc_presets_get_all (&n);
 
   g_assert_cmpuint (index, <, n);
-  for (guint i = 0; i < index; i++)
-    if (g_str_equal (p[i].family, p[index].family) &&
-        vc_arch_is_moe (&p[i].arch) == vc_arch_is_moe (&p[index].arch))
+  /* the smallest of its family and kind, the first of equals */
+  for (guint i = 0; i < n; i++)
+    if (i != index && g_str_equal (shape_of (&p[i]), shape_of (&p[index])) &&
+        vc_arch_is_moe (&p[i].arch) == vc_arch_is_moe (&p[index].arch) &&
+        (p[i].published_parameters < p[index].published_parameters ||
+         (p[i].published_parameters == p[index].published_parameters && i < index)))
       return FALSE;
   return TRUE;
 }

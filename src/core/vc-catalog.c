@@ -168,6 +168,7 @@ load_model (VcPreset   *p,
   p->published_total = json_object_get_double_member_with_default (o, "published_parameters", 0);
   p->published_unit = json_object_get_double_member_with_default (o, "published_unit", 0);
   p->published_truncated = json_object_get_boolean_member_with_default (o, "published_truncated", FALSE);
+  p->published_uncounted = json_object_get_double_member_with_default (o, "published_uncounted_parameters", 0);
   p->published_active = json_object_get_double_member_with_default (o, "published_active_parameters", 0);
   p->published_active_unit = json_object_get_double_member_with_default (o, "published_active_unit", 0);
   p->active_source = g_strdup (json_object_get_string_member_with_default (o, "published_active_source", ""));

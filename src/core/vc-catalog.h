@@ -34,6 +34,8 @@ typedef struct
   double published_total;               /* as published, and the unit of its last digit */
   double published_unit;
   gboolean published_truncated;         /* the count cut to that digit, not rounded (Qwen's cards) */
+  double published_uncounted;           /* in the published count, not loaded: a multi-token
+                                         * prediction layer the checkpoint also holds */
   double published_active;              /* 0: none published */
   double published_active_unit;
   char *active_source;
