@@ -23,7 +23,7 @@ test_required_presets (void)
 }
 
 /* every preset's count from its architecture equals the count its publisher states
- * (data/presets.json: published_parameters and source) */
+ * (data/models/index.json: published_parameters and published_source) */
 static void
 test_preset_counts (void)
 {

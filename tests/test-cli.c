@@ -181,6 +181,39 @@ test_table_and_lists (void)
   run_clear (&r);
   memset (&r, 0, sizeof r);
 
+  /* the catalog's search: id, name, parameters, activated, context, release date */
+  run_cli (&r, "--list-presets", "--search", "gpt-oss", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+                   "gpt-oss-20b                    gpt-oss 20B                            20.91B    4.19B   131072 2025-08\n"
+                   "gpt-oss-120b                   gpt-oss 120B                          116.83B    5.71B   131072 2025-08\n");
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+  run_cli (&r, "--search", "llama 405b", "--list-presets", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "llama-3.1-405b "));
+  g_assert_cmpstr (strchr (r.out, '\n'), ==, "\n");
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+  run_cli (&r, "--list-presets", "--search", "no such model", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_nonnull (strstr (r.err, "no built-in model matches “no such model”"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+  /* --search lists; alone it would be ignored, so it is refused */
+  run_cli (&r, "--preset", "qwen3-32b", "--search", "x", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--search: it goes with --list-presets"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+  /* --preset takes every id of the catalog */
+  run_cli (&r, "--preset", "smollm3-3b", "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\"parameters\" : 3075098624,"));
+  run_clear (&r);
+  memset (&r, 0, sizeof r);
+
   run_cli (&r, "--list-gpus", NULL);
   g_assert_nonnull (strstr (r.out, "23028 MiB"));
   g_assert_nonnull (strstr (r.out, "143771 MiB"));

@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <sys/wait.h>
 
+#include "vc-catalog.h"
 #include "vc-test-util.h"
 
 /**
@@ -125,4 +126,28 @@ vc_test_make_model_fixtures (void)
   if (!g_spawn_check_wait_status (status, NULL))
     g_error ("make-fixtures.py failed: %s", err);
   return fixtures;
+}
+
+/* Kimi K2 is DeepSeek-V3's architecture (DeepseekV3ForCausalLM) under its own model_type */
+static const char *
+shape_of (const VcPreset *p)
+{
+  return g_str_equal (p->family, "kimi_k2") ? "deepseek_v3" : p->family;
+}
+
+gboolean
+vc_test_first_of_family (guint index)
+{
+  guint n;
+  const VcPreset *p = vc_presets_get_all (&n);
+
+  g_assert_cmpuint (index, <, n);
+  /* the smallest of its family and kind, the first of equals */
+  for (guint i = 0; i < n; i++)
+    if (i != index && g_str_equal (shape_of (&p[i]), shape_of (&p[index])) &&
+        vc_arch_is_moe (&p[i].arch) == vc_arch_is_moe (&p[index].arch) &&
+        (p[i].published_parameters < p[index].published_parameters ||
+         (p[i].published_parameters == p[index].published_parameters && i < index)))
+      return FALSE;
+  return TRUE;
 }

@@ -53,6 +53,7 @@ typedef enum
   OPT_PROFILE,
   OPT_SAVE_PROFILE,
   OPT_LIST_PRESETS,
+  OPT_SEARCH,
   OPT_LIST_GPUS,
   OPT_EXPLAIN,
   OPT_HELP,
@@ -167,6 +168,8 @@ static const Option options[] = {
   { "save-profile", OPT_SAVE_PROFILE, NULL, "FILE", N_("Save the resulting inputs as a profile") },
   { "explain", OPT_EXPLAIN, NULL, NULL, N_("Show each component's formula and values") },
   { "list-presets", OPT_LIST_PRESETS, NULL, NULL, N_("List the built-in models") },
+  { "search", OPT_SEARCH, NULL, "TEXT",
+    N_("With --list-presets: only the models matching every word of TEXT (any part of a name, family or size such as 70b, or moe, dense, vision)") },
   { "list-gpus", OPT_LIST_GPUS, NULL, NULL, N_("List the GPU catalog") },
   { "gpu", OPT_GPU, "custom-gpus", "NAME=SIZE", N_("Add a GPU of your own to the table; SIZE in GB or with GB, GiB or MiB (repeatable)") },
   { "this-computer", OPT_THIS_COMPUTER, NULL, NULL, N_("Add this computer's GPUs to the table (NVIDIA through libnvidia-ml, AMD through /sys)") },
@@ -217,6 +220,7 @@ typedef struct
   gboolean arch_given;
   char *solve;                /* --solve, checked: a nick of VcSolveVariable */
   char *fit_gpu;
+  char *search;               /* --search: what --list-presets lists */
   guint gpu_count;            /* 0: not given */
   VcCliDocFormat generate;    /* --generate */
   GError *error;              /* the first option found wrong, */
@@ -238,6 +242,7 @@ request_clear (Request *req)
   g_clear_pointer (&req->save_path, g_free);
   g_clear_pointer (&req->solve, g_free);
   g_clear_pointer (&req->fit_gpu, g_free);
+  g_clear_pointer (&req->search, g_free);
   g_clear_error (&req->error);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Request, request_clear)
@@ -430,6 +435,7 @@ string_option_slot (Request *req,
     case OPT_PROFILE: return &req->profile_path;
     case OPT_SAVE_PROFILE: return &req->save_path;
     case OPT_FIT_GPU: return &req->fit_gpu;
+    case OPT_SEARCH: return &req->search;
     default: return NULL;
     }
 }
@@ -712,17 +718,35 @@ arch_group (Request *req)
   return group;
 }
 
-static void
-list_presets (void)
+/* id, name, parameters, activated parameters (MoE), longest context, release date: the whole
+ * catalog, or the models whose text matches every word of `search`, as the window's search */
+static int
+list_presets (const char *search)
 {
-  guint n;
+  guint n, n_found;
   const VcPreset *p = vc_presets_get_all (&n);
+  g_autofree guint *found = g_new (guint, MAX (n, 1));
 
-  for (guint i = 0; i < n; i++)
+  if (search != NULL)
+    n_found = vc_presets_search (search, found, n);
+  else
+    for (n_found = 0; n_found < n; n_found++)
+      found[n_found] = n_found;
+  if (search != NULL && n_found == 0)
     {
-      g_autofree char *count = vc_format_count (p[i].published_parameters);
-      g_print ("%-18s %-36s %s\n", p[i].id, p[i].name, count);
+      g_printerr (_("vramcalc: no built-in model matches “%s”\n"), search);
+      return 1;
     }
+  for (guint k = 0; k < n_found; k++)
+    {
+      const VcPreset *m = &p[found[k]];
+      g_autofree char *count = vc_format_count (m->published_parameters);
+      g_autofree char *active = m->published_active_parameters > 0 ? vc_format_count (m->published_active_parameters) : g_strdup ("-");
+      g_autofree char *context = m->max_context > 0 ? g_strdup_printf ("%u", m->max_context) : g_strdup ("-");
+
+      g_print ("%-30s %-36s %8s %8s %8s %s\n", m->id, m->name, count, active, context, m->released);
+    }
+  return 0;
 }
 
 static void
@@ -1629,11 +1653,14 @@ main (int   argc,
       return EXIT_USAGE;
     }
 
+  if (req.search != NULL && req.action != ACTION_LIST_PRESETS && req.action != ACTION_HELP &&
+      req.action != ACTION_VERSION)
+    return usage_error ("search", _("it goes with --list-presets"));
+
   switch (req.action)
     {
     case ACTION_LIST_PRESETS:
-      list_presets ();
-      return 0;
+      return list_presets (req.search);
     case ACTION_LIST_GPUS:
       list_gpus ();
       return 0;

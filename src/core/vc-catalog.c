@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* vc-catalog.c: loading data/presets.json and data/gpus.json from the core's resources. */
+/* vc-catalog.c: loading the models of data/models/ and data/gpus.json from the core's resources. */
 #define G_LOG_DOMAIN "vc-catalog"
 
 #include "config.h"
 
 #include <gio/gio.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "vc-catalog.h"
 #include "vc-error.h"
+#include "vc-hf-config.h"
 
 #define RESOURCE_PREFIX "/io/github/vramcalc/VramCalculator/core/"
 
@@ -88,56 +91,122 @@ vc_arch_update_from_json (VcArch     *arch,
   return TRUE;
 }
 
+static GBytes *
+resource (const char *file)
+{
+  g_autofree char *path = g_strconcat (RESOURCE_PREFIX, file, NULL);
+  g_autoptr(GError) error = NULL;
+  GBytes *bytes = g_resources_lookup_data (path, 0, &error);
+
+  if (bytes == NULL)
+    g_error ("built-in %s is missing: %s", file, error->message);
+  return bytes;
+}
+
 static JsonArray *
 load_array (const char *file,
             const char *member,
             JsonParser *parser)
 {
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) bytes = resource (file);
   g_autoptr(GError) error = NULL;
   gsize size;
-  const char *data;
+  const char *data = g_bytes_get_data (bytes, &size);
   JsonNode *root;
 
-  g_autofree char *path = g_strconcat (RESOURCE_PREFIX, file, NULL);
-
-  bytes = g_resources_lookup_data (path, 0, &error);
-  if (bytes == NULL)
-    g_error ("built-in %s is missing: %s", file, error->message);
-  data = g_bytes_get_data (bytes, &size);
   if (!json_parser_load_from_data (parser, data, size, &error))
     g_error ("built-in %s is malformed: %s", file, error->message);
   root = json_parser_get_root (parser);
   return json_object_get_array_member (json_node_get_object (root), member);
 }
 
+static char *
+string_member (JsonObject *o,
+               const char *id,
+               const char *member)
+{
+  const char *s = json_object_get_string_member_with_default (o, member, NULL);
+
+  if (s == NULL || *s == '\0')
+    g_error ("built-in model %s: “%s” is missing", id, member);
+  return g_strdup (s);
+}
+
+/* What the search matches: the name, id, families and repository (which carry the size:
+ * "70B", "30b-a3b"), and "moe" or "dense", and "vision". */
+static char *
+search_text_of (const VcPreset *p)
+{
+  g_autofree char *text = g_strdup_printf ("%s %s %s %s %s %s%s", p->name, p->id, p->family_name,
+                                           p->family, p->repository,
+                                           vc_arch_is_moe (&p->arch) ? "moe" : "dense",
+                                           p->vision ? " vision" : "");
+
+  return g_utf8_strdown (text, -1);
+}
+
+/* One model: its config.json read as an import is, exact or the build is broken. */
+static void
+load_model (VcPreset   *p,
+            JsonObject *o)
+{
+  g_autofree char *file = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(VcHfConfig) config = NULL;
+  g_autoptr(GError) error = NULL;
+  const VcParamCounts *counts;
+  gsize size;
+  const char *data;
+
+  p->id = string_member (o, "?", "id");
+  p->name = string_member (o, p->id, "name");
+  p->family_name = string_member (o, p->id, "family");
+  p->repository = string_member (o, p->id, "repository");
+  p->released = string_member (o, p->id, "released");
+  p->config_source = string_member (o, p->id, "config_source");
+  p->source = string_member (o, p->id, "published_source");
+  p->published_total = json_object_get_double_member_with_default (o, "published_parameters", 0);
+  p->published_unit = json_object_get_double_member_with_default (o, "published_unit", 0);
+  p->published_truncated = json_object_get_boolean_member_with_default (o, "published_truncated", FALSE);
+  p->published_uncounted = json_object_get_double_member_with_default (o, "published_uncounted_parameters", 0);
+  p->published_active = json_object_get_double_member_with_default (o, "published_active_parameters", 0);
+  p->published_active_unit = json_object_get_double_member_with_default (o, "published_active_unit", 0);
+  p->active_source = g_strdup (json_object_get_string_member_with_default (o, "published_active_source", ""));
+  p->vision = json_object_get_boolean_member_with_default (o, "vision", FALSE);
+  p->suggested = (guint) CLAMP (json_object_get_int_member_with_default (o, "suggested", 0), 0, G_MAXUINT);
+  if (!(p->published_total > 0) || !(p->published_unit > 0))
+    g_error ("built-in model %s: no published parameter count", p->id);
+
+  file = g_strconcat ("models/", p->id, "/config.json", NULL);
+  bytes = resource (file);
+  data = g_bytes_get_data (bytes, &size);
+  config = vc_hf_config_new_from_data (data, size, file, p->name, &error);
+  if (config == NULL || !vc_hf_config_check_exact (config, &error))
+    g_error ("built-in model %s: %s", p->id, error->message);
+  p->arch = *vc_hf_config_get_arch (config);
+  p->family = g_strdup (vc_hf_config_get_family (config));
+  p->max_context = vc_hf_config_get_max_context (config);
+  counts = vc_hf_config_get_counts (config);
+  p->published_parameters = counts->total;
+  /* the activated count the estimate takes: the module count, or where the catalog gives one
+   * (a seed preset's published figure), that */
+  p->published_active_parameters = vc_arch_is_moe (&p->arch) ?
+    json_object_get_double_member_with_default (o, "active_parameters", counts->active) : 0;
+  p->search_text = search_text_of (p);
+}
+
+/* data/models/index.json lists the models; each one's config.json is read with it. The
+ * application reads the catalog on a thread of its own at start-up (vc-application.c). */
 static void
 load_presets (void)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonArray *array = load_array ("presets.json", "presets", parser);
+  JsonArray *array = load_array ("models/index.json", "models", parser);
 
   n_presets = json_array_get_length (array);
   presets = g_new0 (VcPreset, n_presets);
   for (guint i = 0; i < n_presets; i++)
-    {
-      JsonObject *o = json_array_get_object_element (array, i);
-      VcPreset *p = &presets[i];
-      g_autoptr(GError) error = NULL;
-
-      p->id = g_strdup (json_object_get_string_member (o, "id"));
-      p->name = g_strdup (json_object_get_string_member (o, "name"));
-      p->family = g_strdup (json_object_get_string_member_with_default (o, "family", "llama"));
-      p->source = g_strdup (json_object_get_string_member_with_default (o, "source", ""));
-      p->published_parameters = json_object_get_double_member (o, "published_parameters");
-      p->published_active_parameters =
-        json_object_get_double_member_with_default (o, "published_active_parameters", 0);
-      p->max_context = (guint) CLAMP (json_object_get_int_member_with_default (o, "max_context", 0), 0, G_MAXUINT);
-      p->arch = vc_arch_default;
-      if (!vc_arch_update_from_json (&p->arch, json_object_get_object_member (o, "architecture"),
-                                     p->id, &error))
-        g_error ("built-in preset: %s", error->message);
-    }
+    load_model (&presets[i], json_array_get_object_element (array, i));
 }
 
 static double
@@ -296,4 +365,51 @@ vc_gpus_lookup (const char *id)
     if (g_str_equal (gpus[i].id, id))
       return &gpus[i];
   return NULL;
+}
+
+static int
+compare_suggested (gconstpointer a,
+                   gconstpointer b)
+{
+  guint ra = presets[*(const guint *) a].suggested, rb = presets[*(const guint *) b].suggested;
+
+  /* suggested first, by rank; then the catalog's order */
+  if ((ra == 0) != (rb == 0))
+    return ra == 0 ? 1 : -1;
+  if (ra != rb)
+    return ra < rb ? -1 : 1;
+  return *(const guint *) a < *(const guint *) b ? -1 : *(const guint *) a > *(const guint *) b;
+}
+
+guint
+vc_presets_search (const char *text,
+                   guint      *found,
+                   guint       max)
+{
+  g_autofree char *lower = NULL;
+  g_auto(GStrv) words = NULL;
+  g_autofree guint *all = NULL;
+  guint n = 0;
+  gboolean any_word = FALSE;
+
+  ensure_loaded ();
+  lower = g_utf8_strdown (text ? text : "", -1);
+  words = g_strsplit_set (lower, " \t\n", -1);
+  for (guint w = 0; words[w] != NULL; w++)
+    any_word |= words[w][0] != '\0';
+  all = g_new (guint, n_presets);
+  for (guint i = 0; i < n_presets; i++)
+    {
+      gboolean match = any_word || presets[i].suggested > 0;
+
+      for (guint w = 0; match && words[w] != NULL; w++)
+        match = words[w][0] == '\0' || strstr (presets[i].search_text, words[w]) != NULL;
+      if (match)
+        all[n++] = i;
+    }
+  qsort (all, n, sizeof (guint), compare_suggested);
+  n = MIN (n, max);
+  if (found != NULL)
+    memcpy (found, all, n * sizeof (guint));
+  return n;
 }

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* vc-catalog.h: the built-in model presets and GPU catalog, read once from the JSON files in
- * data/ (compiled into the core as a GResource, so nothing is read from disk at run time). */
+/* vc-catalog.h: the built-in model catalog and GPU catalog, read once from the files in data/
+ * (compiled into the core as a GResource, so nothing is read from disk at run time).
+ *
+ * Each model of the catalog is its own config.json (data/models/<id>/config.json), read by the
+ * reader of an imported config.json (vc-hf-config.c), so that a preset and an import are one
+ * path; data/models/index.json gives its name, family, repository, release date and the
+ * published parameter count with where it is published. */
 #pragma once
 
 #include <json-glib/json-glib.h>
@@ -13,12 +18,30 @@ typedef struct
 {
   char *id;
   char *name;
-  char *family;
-  char *source;
+  char *family;                         /* the reader's family id ("qwen3_moe") */
+  char *source;                         /* where the published count is published */
+  /* the counts the estimate takes: the architecture's exact count (tests/test-catalog-models.c
+   * checks it against the published one) */
   double published_parameters;
   double published_active_parameters;   /* 0 when the model is dense */
   guint max_context;                    /* max_position_embeddings (rope scaling included); 0: unknown */
   VcArch arch;
+  /* from data/models/index.json */
+  char *family_name;                    /* as people name it ("Qwen3") */
+  char *repository;                     /* "org/name" on the Hugging Face Hub */
+  char *released;                       /* "YYYY-MM" */
+  char *config_source;                  /* where the config.json's values were read */
+  double published_total;               /* as published, and the unit of its last digit */
+  double published_unit;
+  gboolean published_truncated;         /* the count cut to that digit, not rounded (Qwen's cards) */
+  double published_uncounted;           /* in the published count, not loaded: a multi-token
+                                         * prediction layer the checkpoint also holds */
+  double published_active;              /* 0: none published */
+  double published_active_unit;
+  char *active_source;
+  gboolean vision;                      /* the checkpoint holds a vision model (not counted) */
+  guint suggested;                      /* the most-run models: 1 first; 0: not suggested */
+  char *search_text;                    /* lower-case text the search matches */
 } VcPreset;
 
 typedef enum
@@ -54,6 +77,13 @@ typedef struct
 
 const VcPreset *vc_presets_get_all (guint      *n_presets);
 const VcPreset *vc_presets_lookup  (const char *id);
+/* The models whose search text holds every word of text (any part of the name, id, family,
+ * repository, size such as "70b", "moe", "dense", "vision"), suggested ones first, then in
+ * catalog order: at most max of them into found (indices into vc_presets_get_all()). An empty
+ * text gives the suggested models. Returns how many were put. */
+guint           vc_presets_search  (const char *text,
+                                    guint      *found,
+                                    guint       max);
 const VcGpu    *vc_gpus_get_all    (guint      *n_gpus);
 const VcGpu    *vc_gpus_lookup     (const char *id);
 

@@ -56,6 +56,14 @@
  *                    layer), new_decoder_architecture with num_kv_heads, else multi_query (one
  *                    KV head); parallel_attn and num_ln_in_parallel_attn give one or two
  *                    LayerNorms a layer; tied
+ *   gpt_bigcode      as gpt2, with multi_query (default true): one key and value head
+ *   smollm3          as llama (tied by default); no_rope_layers and no_rope_layer_interval
+ *                    change no size; use_sliding_window, sliding_window, max_window_layers as qwen2
+ *   ernie4_5_moe     llama-style with use_bias, moe_num_experts, moe_k, moe_intermediate_size,
+ *                    moe_num_shared_experts, moe_layer_start_index (leading dense layers),
+ *                    the router's correction bias: see read_ernie4_5_moe()
+ *   cohere           llama-style without head_dim, one weight-only LayerNorm a layer (parallel
+ *                    attention and MLP), attention_bias, tied; use_qk_norm not understood
  *   kimi_k2          DeepSeek-V3's layout (DeepseekV3ForCausalLM) under its own model_type
  *   granite          as llama; the four multipliers scale activations, not what is stored
  *   granitemoe       as llama with num_local_experts experts of intermediate_size
@@ -192,6 +200,10 @@ static gboolean read_granitemoehybrid (Reader *r, VcArch *arch, GError **error);
 static gboolean read_llama4      (Reader *r, VcArch *arch, GError **error);
 static gboolean read_glm4_moe    (Reader *r, VcArch *arch, GError **error);
 static gboolean read_glm4_moe_lite (Reader *r, VcArch *arch, GError **error);
+static gboolean read_gpt_bigcode (Reader *r, VcArch *arch, GError **error);
+static gboolean read_smollm3     (Reader *r, VcArch *arch, GError **error);
+static gboolean read_ernie4_5_moe (Reader *r, VcArch *arch, GError **error);
+static gboolean read_cohere      (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
   { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
@@ -223,6 +235,10 @@ static const Family families[] = {
   { "glm4_moe", "GLM-4 MoE", read_glm4_moe, 151552, 4096, 10944, 46, 96, 8, 0, FALSE, 0 },
   /* GLM-4.7-Flash: DeepSeek-V3's latent attention with GLM-4.5's experts */
   { "glm4_moe_lite", "GLM-4 MoE Lite", read_glm4_moe_lite, 154880, 2048, 10240, 47, 20, 20, 0, FALSE, 0 },
+  { "gpt_bigcode", "GPT-BigCode", read_gpt_bigcode, 50257, 768, 0, 12, 12, 0, 0, TRUE, 0 },
+  { "smollm3", "SmolLM3", read_smollm3, 128256, 2048, 11008, 36, 16, 4, 0, TRUE, 0 },
+  { "ernie4_5_moe", "ERNIE 4.5 MoE", read_ernie4_5_moe, 103424, 2560, 12288, 28, 20, 4, 0, TRUE, 0 },
+  { "cohere", "Cohere (Command R)", read_cohere, 256000, 8192, 22528, 40, 64, 0, 0, TRUE, 0 },
 };
 
 /* A model_type no family reads: the Llama way, with Llama's defaults. */
@@ -911,6 +927,12 @@ read_qwen3_moe (Reader   *r,
   TRY (read_experts (r, "num_experts", 128, 8, arch, error));
   TRY (need_uint (r, "moe_intermediate_size", NULL, 768, 1, field_max ("expert-intermediate-size"),
                   &arch->expert_intermediate_size, error));
+  /* Qwen3-Coder's config.json also writes qkv_bias, use_qk_norm and
+   * shared_expert_intermediate_size, which Qwen3MoeConfig and Qwen3MoeModel never read: the
+   * biases follow attention_bias, every layer has its q/k norms and no shared expert */
+  (void) member (r, "qkv_bias");
+  (void) member (r, "use_qk_norm");
+  (void) member (r, "shared_expert_intermediate_size");
   TRY (read_qwen_moe_layers (r, arch, error));
   return read_qwen_window (r, arch, error);
 }
@@ -992,6 +1014,97 @@ read_gpt2 (Reader   *r,
   arch->norm = VC_NORM_LAYER;
   arch->norms_per_layer = 2;
   arch->qkv_bias = arch->o_bias = arch->mlp_bias = TRUE;
+  return TRUE;
+}
+
+/* GPTBigCodeModel (StarCoder): GPT-2's modules with one shared key and value head when
+ * multi_query (the class default), c_attn h → h + 2 × head_dim */
+static gboolean
+read_gpt_bigcode (Reader   *r,
+                  VcArch   *arch,
+                  GError  **error)
+{
+  gboolean multi_query = TRUE;
+
+  TRY (read_gpt2 (r, arch, error));
+  TRY (opt_bool (r, "multi_query", TRUE, &multi_query, error));
+  arch->n_kv_heads = multi_query ? 1 : arch->n_heads;
+  return TRUE;
+}
+
+/* SmolLM3Model: Llama's modules (attention_bias, mlp_bias), tied by default; no_rope_layers
+ * and no_rope_layer_interval only say which layers rotate positions, which stores nothing;
+ * a window as Qwen2's (use_sliding_window, sliding_window, max_window_layers) */
+static gboolean
+read_smollm3 (Reader   *r,
+              VcArch   *arch,
+              GError  **error)
+{
+  TRY (read_llama (r, arch, error));
+  (void) member (r, "no_rope_layers");
+  (void) member (r, "no_rope_layer_interval");
+  return read_qwen_window (r, arch, error);
+}
+
+/* Ernie4_5_MoeModel (ERNIE 4.5 MoE): Llama's attention, with biases on q, k, v, o and the MLPs
+ * when use_bias; the layers from moe_layer_start_index on, every moe_layer_interval-th up to
+ * moe_layer_end_index, hold moe_num_experts experts of moe_intermediate_size (moe_k a token), a
+ * bias-free router h → E, the shared experts as one MLP of moe_num_shared_experts ×
+ * moe_intermediate_size, and the router's correction bias (Ernie4_5_MoeStatics, E values); the
+ * others a dense MLP of intermediate_size. Tied by default. Only the leading dense layers are
+ * counted exactly: another interval or an earlier end is not understood. */
+static gboolean
+read_ernie4_5_moe (Reader   *r,
+                   VcArch   *arch,
+                   GError  **error)
+{
+  gboolean bias = FALSE, aux_free = TRUE;
+  guint start = 1, interval = 1, shared = 0;
+  JsonNode *end;
+
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (opt_bool (r, "use_bias", FALSE, &bias, error));
+  arch->qkv_bias = arch->o_bias = arch->mlp_bias = bias;
+  TRY (need_uint (r, "moe_num_experts", NULL, 64, 1, field_max ("experts"), &arch->n_experts, error));
+  TRY (need_uint (r, "moe_k", NULL, 6, 1, arch->n_experts, &arch->experts_per_token, error));
+  TRY (need_uint (r, "moe_intermediate_size", NULL, 1536, 1, field_max ("expert-intermediate-size"),
+                  &arch->expert_intermediate_size, error));
+  TRY (opt_uint (r, "moe_num_shared_experts", NULL, 0, 0, 0, field_max ("shared-experts"), &shared, error));
+  arch->n_shared_experts = shared;
+  TRY (opt_uint (r, "moe_layer_start_index", NULL, 1, 0, 0, arch->n_layers, &start, error));
+  arch->dense_layers = start;
+  TRY (opt_uint (r, "moe_layer_interval", NULL, 1, 1, 1, arch->n_layers, &interval, error));
+  if (interval != 1)
+    not_understood (r, "moe_layer_interval");
+  end = member (r, "moe_layer_end_index");
+  if (end != NULL && !JSON_NODE_HOLDS_NULL (end) &&
+      !(JSON_NODE_HOLDS_VALUE (end) && (json_node_get_int (end) == -1 ||
+                                        json_node_get_int (end) == (gint64) arch->n_layers - 1)))
+    not_understood (r, "moe_layer_end_index");
+  TRY (opt_bool (r, "moe_use_aux_free", TRUE, &aux_free, error));
+  arch->router_bias = TRUE;
+  if (!aux_free)
+    not_understood (r, "moe_use_aux_free");
+  return TRUE;
+}
+
+/* CohereModel (Command R, Aya 23): one CohereLayerNorm a layer, before attention and MLP run
+ * side by side, a weight without a bias (as many values as an RMSNorm); head_dim is hidden /
+ * heads; attention_bias on q, k, v and o; tied by default. use_qk_norm adds norms of shape
+ * (heads, head_dim), which the architecture does not hold: not understood. */
+static gboolean
+read_cohere (Reader   *r,
+             VcArch   *arch,
+             GError  **error)
+{
+  gboolean qk_norm = FALSE;
+
+  TRY (read_llama_style (r, FALSE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  arch->norms_per_layer = 1;
+  TRY (opt_bool (r, "use_qk_norm", FALSE, &qk_norm, error));
+  if (qk_norm)
+    not_understood (r, "use_qk_norm");
   return TRUE;
 }
 

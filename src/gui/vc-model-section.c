@@ -14,6 +14,7 @@
 #include "vc-enums.h"
 #include "vc-grid-row.h"
 #include "vc-input-bind.h"
+#include "vc-model-search.h"
 #include "vc-model-section.h"
 #include "vc-preset-search.h"
 #include "vc-units.h"
@@ -32,6 +33,7 @@ struct _VcModelSection
 
   GtkWidget *box;
   GtkWidget *grid;
+  VcModelSearch *search;
   VcDropDown *preset;
   VcDropDown *method;
   VcDropDown *model_type;
@@ -61,7 +63,7 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE (VcModelSection, vc_model_section, GTK_TYPE_WIDGET)
 
 static const VcChoice method_choices[] = {
-  { VC_METHOD_RULE_OF_THUMB, N_("Rule of thumb") },
+  { VC_METHOD_RULE_OF_THUMB, N_("By parameter count") },
   { VC_METHOD_ARCHITECTURE, N_("Architecture") },
 };
 
@@ -345,6 +347,14 @@ preset_chosen (VcModelSection *self)
   g_object_set (self->estimate, "method", VC_METHOD_ARCHITECTURE, NULL);
 }
 
+/* the search of the catalog, where a new user starts */
+GtkWidget *
+vc_model_section_get_search (VcModelSection *self)
+{
+  g_return_val_if_fail (VC_IS_MODEL_SECTION (self), NULL);
+  return GTK_WIDGET (self->search);
+}
+
 VcEstimate *
 vc_model_section_get_estimate (VcModelSection *self)
 {
@@ -370,6 +380,7 @@ vc_model_section_set_estimate (VcModelSection *self,
                            G_CONNECT_SWAPPED);
   /* the factory before the model: the list's rows are made once */
   vc_preset_search_setup (self->preset);
+  vc_model_search_set_estimate (self->search, estimate);
   vc_bind_preset_dropdown (self->preset, estimate);
   vc_bind_choices (self->method, estimate, "method", method_choices, G_N_ELEMENTS (method_choices));
   vc_bind_choices (self->model_type, estimate, "model-type",
@@ -543,10 +554,12 @@ vc_model_section_class_init (VcModelSectionClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (VC_TYPE_DROP_DOWN);
+  g_type_ensure (VC_TYPE_MODEL_SEARCH);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/vramcalc/VramCalculator/vc-model-section.ui");
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, box);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, grid);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, search);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, preset);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, method);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, model_type);

@@ -16,6 +16,7 @@ G_DECLARE_FINAL_TYPE (VcModelSection, vc_model_section, VC, MODEL_SECTION, GtkWi
 VcEstimate *vc_model_section_get_estimate (VcModelSection *self);
 void        vc_model_section_set_estimate (VcModelSection *self,
                                            VcEstimate     *estimate);
+GtkWidget  *vc_model_section_get_search   (VcModelSection *self);
 GtkWidget  *vc_model_section_get_input    (VcModelSection *self,
                                            const char     *property);
 void        vc_model_section_align_labels (VcModelSection *self,

@@ -12,6 +12,7 @@
 #include "vc-a11y.h"
 #include "vc-compat.h"
 #include "vc-enums.h"
+#include "vc-model-search.h"
 #include "vc-model-section.h"
 #include "vc-units.h"
 #include "vc-window-private.h"
@@ -502,4 +503,10 @@ vc_window_init (VcWindow *self)
   _vc_window_recent_init (self);
   g_idle_add_full (G_PRIORITY_LOW, load_shortcuts, g_object_ref (self), g_object_unref);
   _vc_window_dnd_init (self);
+
+  /* the first question is "which model?": with none chosen, typing goes to the search */
+  if (vc_estimate_get_preset (self->estimate)[0] == '\0')
+    gtk_window_set_focus (GTK_WINDOW (self),
+                          vc_model_search_get_entry (VC_MODEL_SEARCH (vc_model_section_get_search (
+                            VC_MODEL_SECTION (vc_inference_page_get_model_section (self->inference_page))))));
 }

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The model catalog (data/models): every model is its config.json, read exactly by the reader of
+ * an imported config.json, and its count is within the rounding of the published count its
+ * index entry names (the total, rounded, or cut where the index says so; the activated
+ * parameters without the input embedding, as model cards count them); the search finds models by any part of their name, family, size, "moe",
+ * "dense" and "vision". */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "vc-catalog.h"
+
+/* the seed's presets keep their ids */
+static const char *seed_ids[] = {
+  "gpt2", "llama-3.2-1b", "llama-3.2-3b", "phi-3-mini", "llama-2-7b", "mistral-7b", "mistral-7b-v0.2",
+  "qwen2.5-7b", "falcon-7b", "qwen3-8b", "llama-3-8b", "llama-3.1-8b", "gemma-2-9b", "llama-2-13b",
+  "starcoder-15b", "qwen3-30b-a3b", "yi-34b", "mixtral-8x7b", "llama-2-70b", "llama-3-70b",
+  "llama-3.1-70b", "llama-3.1-405b", "deepseek-r1",
+};
+
+static void
+test_every_model_published (void)
+{
+  guint n, n_recent = 0;
+  const VcPreset *p = vc_presets_get_all (&n);
+  g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
+
+  g_assert_cmpuint (n, >=, 67);
+  for (guint i = 0; i < n; i++)
+    {
+      const VcPreset *m = &p[i];
+      VcParamCounts c;
+      double embedding = (double) m->arch.vocab_size * m->arch.hidden_size;
+
+      g_test_message ("%s", m->id);
+      g_assert_true (g_hash_table_add (ids, m->id));
+      g_assert_true (vc_arch_validate (&m->arch, NULL));
+      vc_arch_count_params (&m->arch, &c);
+      g_assert_cmpfloat (c.total, ==, m->published_parameters);
+      g_assert_cmpfloat (m->published_unit, >=, 1);
+      if (m->published_truncated)
+        {
+          /* "14.7B" for 14,770,033,664: the count cut to the published digit */
+          g_assert_cmpfloat (c.total, >=, m->published_total);
+          g_assert_cmpfloat (c.total, <, m->published_total + m->published_unit);
+        }
+      else
+        /* with what the published count holds that is not loaded (GLM-4.5's multi-token
+         * prediction layer, as tests/hf-config/test-hf-config.c counts it) */
+        g_assert_cmpfloat (fabs (c.total + m->published_uncounted - m->published_total), <=, m->published_unit / 2);
+      if (m->published_active > 0)
+        {
+          g_assert_true (vc_arch_is_moe (&m->arch));
+          g_assert_cmpfloat (fabs (c.active - embedding - m->published_active), <=, m->published_active_unit / 2);
+          g_assert_cmpstr (m->active_source, !=, "");
+        }
+      if (vc_arch_is_moe (&m->arch))
+        g_assert_cmpfloat (m->published_active_parameters, >, 0);
+      else
+        g_assert_cmpfloat (m->published_active_parameters, ==, 0);
+      /* where each figure was read */
+      g_assert_cmpuint (strlen (m->source), >=, 20);
+      g_assert_cmpuint (strlen (m->config_source), >=, 20);
+      g_assert_nonnull (strchr (m->repository, '/'));
+      g_assert_cmpuint (strlen (m->released), ==, 7);
+      g_assert_true (g_ascii_isdigit (m->released[0]) && m->released[4] == '-');
+      g_assert_cmpstr (m->family_name, !=, "");
+      n_recent += strcmp (m->released, "2024-01") >= 0;
+    }
+  g_test_message ("%u models, %u of 2024 or later", n, n_recent);
+  g_assert_cmpuint (n_recent, >=, 55);
+  for (guint i = 0; i < G_N_ELEMENTS (seed_ids); i++)
+    g_assert_nonnull (vc_presets_lookup (seed_ids[i]));
+}
+
+/* counts as the sources name them (data/models/index.json) */
+static void
+test_values (void)
+{
+  const VcPreset *oss = vc_presets_lookup ("gpt-oss-120b");
+  const VcPreset *coder = vc_presets_lookup ("qwen3-coder-480b-a35b-instruct");
+  const VcPreset *r1 = vc_presets_lookup ("deepseek-r1");
+  const VcPreset *smol = vc_presets_lookup ("smollm3-3b");
+
+  g_assert_cmpfloat (oss->published_parameters, ==, 116829156672.0);
+  g_assert_cmpfloat (oss->published_active_parameters, ==, 5711982912.0);
+  g_assert_cmpuint (oss->max_context, ==, 131072);
+  g_assert_cmpstr (oss->released, ==, "2025-08");
+  g_assert_cmpfloat (coder->published_parameters, ==, 480154875392.0);
+  g_assert_cmpuint (coder->max_context, ==, 262144);
+  /* the seed's DeepSeek-R1 keeps its published 37B activated for the estimate */
+  g_assert_cmpfloat (r1->published_active_parameters, ==, 37e9);
+  g_assert_cmpfloat (r1->published_parameters, ==, 671026419200.0);
+  /* SmolLM3, refused before its reader: transformers' modules, tied (Keras Hub counts 2,304 more) */
+  g_assert_nonnull (smol);
+  g_assert_cmpfloat (smol->published_parameters, ==, 3075098624.0);
+}
+
+static char *
+search_ids (const char *text)
+{
+  guint found[200];
+  guint n_presets, n = vc_presets_search (text, found, G_N_ELEMENTS (found));
+  const VcPreset *p = vc_presets_get_all (&n_presets);
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%s", i ? " " : "", p[found[i]].id);
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_search (void)
+{
+  guint found[200];
+  guint n_presets, n;
+  const VcPreset *p = vc_presets_get_all (&n_presets);
+  g_autofree char *b70 = search_ids ("70b");
+  g_autofree char *oss = search_ids ("GPT-OSS");
+  g_autofree char *coder = search_ids ("qwen3 coder");
+  g_autofree char *none = search_ids ("no such model");
+  g_autofree char *suggested = search_ids ("");
+  g_autofree char *words = search_ids ("  llama   405b ");
+
+  /* suggested models first, then the catalog's order */
+  g_assert_cmpstr (b70, ==, "llama-3.1-70b llama-2-70b llama-3-70b");
+  g_assert_cmpstr (oss, ==, "gpt-oss-20b gpt-oss-120b");
+  g_assert_cmpstr (coder, ==, "qwen3-coder-480b-a35b-instruct");
+  g_assert_cmpstr (none, ==, "");
+  g_assert_cmpstr (words, ==, "llama-3.1-405b");
+  g_assert_true (g_str_has_prefix (suggested, "llama-3.1-8b gpt-oss-20b qwen3-8b qwen3-30b-a3b llama-3.1-70b"));
+
+  /* "moe" and "dense" part the catalog; "vision" finds the models that also read images */
+  n = vc_presets_search ("moe", found, G_N_ELEMENTS (found));
+  g_assert_cmpuint (n, >=, 12);
+  for (guint i = 0; i < n; i++)
+    g_assert_true (vc_arch_is_moe (&p[found[i]].arch));
+  g_assert_cmpuint (n + vc_presets_search ("dense", NULL, G_N_ELEMENTS (found)), ==, n_presets);
+  n = vc_presets_search ("vision", found, G_N_ELEMENTS (found));
+  g_assert_cmpuint (n, >=, 3);
+  for (guint i = 0; i < n; i++)
+    g_assert_true (p[found[i]].vision);
+  /* a family by its name, and the most asked for */
+  g_assert_cmpuint (vc_presets_search ("qwen3 moe", NULL, 200), >=, 4);
+  g_assert_cmpuint (vc_presets_search ("gemma", NULL, 200), >=, 6);
+  g_assert_cmpuint (vc_presets_search ("moe", found, 2), ==, 2);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/catalog-models/every-model-published", test_every_model_published);
+  g_test_add_func ("/catalog-models/values", test_values);
+  g_test_add_func ("/catalog-models/search", test_search);
+  return g_test_run ();
+}
