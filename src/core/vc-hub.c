@@ -729,6 +729,8 @@ http_get (Fetch       *f,
       if (g->length > 0)
         soup_message_headers_set_range (headers, g->start, g->start + g->length - 1);
 
+      if (g_cancellable_set_error_if_cancelled (f->cancellable, error))
+        return FALSE;
       g_atomic_int_inc (&f->self->n_requests);
       in = soup_session_send (f->session, msg, f->cancellable, &local);
       if (in == NULL)
