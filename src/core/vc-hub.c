@@ -115,7 +115,9 @@ read_token_file (const char *path)
   return *text != '\0' ? g_steal_pointer (&text) : NULL;
 }
 
-/* HF_HOME, else $XDG_CACHE_HOME/huggingface (huggingface_hub's constants.py) */
+/* HF_HOME, else $XDG_CACHE_HOME/huggingface (huggingface_hub's constants.py); in the Flatpak
+ * sandbox, whose XDG_CACHE_HOME is the application's own, the host's ~/.cache/huggingface (the
+ * manifest grants it read-only) */
 static char *
 hf_home (void)
 {
@@ -123,6 +125,8 @@ hf_home (void)
 
   if (home != NULL && *home != '\0')
     return g_strdup (home);
+  if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
+    return g_build_filename (g_get_home_dir (), ".cache", "huggingface", NULL);
   return g_build_filename (g_get_user_cache_dir (), "huggingface", NULL);
 }
 

@@ -535,6 +535,10 @@ hf_cache_dir (void)
     return g_file_new_for_path (cache);
   if (home != NULL && *home != '\0')
     return g_file_new_build_filename (home, "hub", NULL);
+  /* the Flatpak sandbox's XDG_CACHE_HOME is the application's own: the host's ~/.cache, which
+   * the manifest grants read-only */
+  if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
+    return g_file_new_build_filename (g_get_home_dir (), ".cache", "huggingface", "hub", NULL);
   return g_file_new_build_filename (g_get_user_cache_dir (), "huggingface", "hub", NULL);
 }
 
