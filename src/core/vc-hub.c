@@ -1569,8 +1569,9 @@ from_cache (Fetch   *f,
     commit = g_strdup (f->revision);
   else if (g_file_load_contents (ref, NULL, &commit, NULL, NULL, NULL))
     g_strstrip (commit);
-  if (commit == NULL || !is_commit (commit))
+  if (commit != NULL && !is_commit (commit))
     return NULL;
+  /* no commit: a mirror that does not send X-Repo-Commit, whose snapshot has the revision's name */
   g_free (f->commit);
   f->commit = g_steal_pointer (&commit);
   g_clear_object (&f->snapshot);
@@ -1628,7 +1629,7 @@ fetch_run (VcHub         *self,
         }
       if (notice)
         *notice = g_strdup_printf (_("HF_HUB_OFFLINE is set: the cached copy of %s (commit %.7s) is used"),
-                                   f.repo, f.commit);
+                                   f.repo, f.commit ? f.commit : f.revision);
       return model;
     }
   f.endpoint_uri = g_uri_parse (self->endpoint, SOUP_HTTP_URI_FLAGS, NULL);
@@ -1653,7 +1654,7 @@ fetch_run (VcHub         *self,
             {
               g_free (*notice);
               *notice = g_strdup_printf (_("The Hub could not be reached (%s): the cached copy of %s (commit %.7s) is used"),
-                                         local->message, f.repo, f.commit);
+                                         local->message, f.repo, f.commit ? f.commit : f.revision);
             }
           g_error_free (local);
           return model;

@@ -300,6 +300,24 @@ test_gated (void)
   /* the token went to the Hub, never to the CDN it redirects to */
   g_assert_cmpuint (hub_test_server_n_cdn (server), ==, 2);
   g_assert_cmpuint (hub_test_server_n_leaks (server), ==, 0);
+
+  /* the Hub's token file: HF_HOME/token, as "hf auth login" writes it */
+  {
+    g_autofree char *home = vc_test_make_tmpdir ("hf-home");
+    g_autofree char *token = g_build_filename (home, "token", NULL);
+    g_autoptr(VcHub) from_file = NULL;
+    g_autoptr(VcModelFile) model = NULL;
+
+    g_assert_true (g_file_set_contents (token, HUB_TEST_TOKEN "\n", -1, NULL));
+    g_setenv ("HF_HOME", home, TRUE);
+    from_file = vc_hub_new ();
+    g_unsetenv ("HF_HOME");
+    vc_hub_set_endpoint (from_file, hub_test_server_url (server));
+    vc_hub_set_cache_dir (from_file, cache);
+    model = fetch_model (from_file, "tiny/gated", NULL);
+    g_assert_cmpfloat (vc_model_file_get_parameters (model), ==, TINY_ELEMENTS);
+    vc_test_remove_tree (home);
+  }
   vc_test_remove_tree (cache);
 }
 
@@ -531,6 +549,8 @@ main (int   argc,
   g_unsetenv ("HF_TOKEN");
   g_unsetenv ("HF_HUB_OFFLINE");
   g_unsetenv ("HF_ENDPOINT");
+  g_unsetenv ("HF_HOME");
+  g_unsetenv ("HF_TOKEN_PATH");
   g_test_init (&argc, &argv, NULL);
 
   fixtures = vc_test_make_tmpdir ("hub-fixtures");
