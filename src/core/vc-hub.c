@@ -1550,7 +1550,7 @@ fetch_online (Fetch       *f,
       return NULL;
     }
   /* no weights to read: the architecture from config.json, as an imported one */
-  if (notice)
+  if (notice && f->file == NULL)
     *notice = g_strdup_printf (_("%s has no model.safetensors: the weights are counted from config.json"), f->repo);
   remember_revision (f);
   return g_file_get_child (f->snapshot, "config.json");
