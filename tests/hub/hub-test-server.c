@@ -373,6 +373,10 @@ server_thread (gpointer data)
   soup_server_disconnect (s->cdn);
   g_clear_object (&s->hub);
   g_clear_object (&s->cdn);
+  /* the connections' closing runs in this context: let it, so that nothing is left behind */
+  for (int i = 0; i < 100; i++)
+    while (g_main_context_iteration (s->context, FALSE))
+      ;
   g_main_context_pop_thread_default (s->context);
   return NULL;
 }
