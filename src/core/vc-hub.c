@@ -1440,7 +1440,7 @@ choose_error (Fetch      *f,
       VcHubQuant *q = quants->pdata[i];
       g_autofree char *size = g_format_size (q->bytes);
 
-      g_string_append_printf (list, "\n  %s:%s  (%s)", f->repo, q->file, size);
+      g_string_append_printf (list, "\n  hf:%s:%s  (%s)", f->repo, q->file, size);
     }
   g_set_error (error, VC_HUB_ERROR, VC_HUB_ERROR_CHOOSE,
                _("%s holds %u GGUF quantizations; name one:%s"), f->repo, quants->len, list->str);

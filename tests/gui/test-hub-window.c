@@ -231,6 +231,9 @@ main (int   argc,
   g_unsetenv ("HF_HOME");
   g_unsetenv ("HF_HUB_CACHE");
   g_unsetenv ("OLLAMA_MODELS");
+  g_setenv ("no_proxy", "127.0.0.1,localhost", TRUE);
+  g_unsetenv ("http_proxy");
+  g_unsetenv ("HTTP_PROXY");
 
   g_test_init (&argc, &argv, NULL);
   if (!gtk_init_check ())
