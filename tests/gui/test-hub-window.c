@@ -80,8 +80,11 @@ test_by_name (Fixture       *f,
   /* the network only when asked: nothing was fetched by opening the window or the dialog */
   g_assert_cmpuint (hub_test_server_n_hub (server), ==, 0);
 
-  vc_hub_dialog_fetch (dialog, "tiny/llama-4shard");
+  /* typed, then Fetch */
+  gtk_editable_set_text (GTK_EDITABLE (vc_test_child (dialog, VC_TYPE_HUB_DIALOG, "entry")), "tiny/llama-4shard");
+  g_signal_emit_by_name (vc_test_child (dialog, VC_TYPE_HUB_DIALOG, "fetch_button"), "clicked");
   g_assert_true (vc_hub_dialog_is_busy (dialog));
+  g_assert_false (gtk_widget_get_sensitive (vc_test_child (dialog, VC_TYPE_HUB_DIALOG, "fetch_button")));
   wait_dialog (dialog);
   vc_test_wait_while_busy (f->window);
   g_assert_cmpstr (vc_hub_dialog_get_status (dialog), ==, "Opened tiny/llama-4shard.");
