@@ -183,6 +183,9 @@ vc_hub_dialog_fetch (VcHubDialog *self,
       set_status (self, error->message, TRUE);
       return;
     }
+  /* the entry says what is fetched, also when a quantization was clicked */
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->entry)), name) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->entry), name);
   /* a new repository: its own quantizations, once known */
   if (g_strcmp0 (repo, self->repo) != 0 || g_strcmp0 (revision, self->revision) != 0)
     show_quants (self, NULL);
