@@ -1248,6 +1248,29 @@ walk_gguf (Walk *w)
   return TRUE;
 }
 
+/**
+ * vc_hub_gguf_header_length:
+ * @end: (out): where the tensor infos end, when the header is complete in @data
+ * @need: (out): how many bytes from the start are needed to go on, when it is not (0: @data
+ *   does not begin a GGUF header of version 2 or 3 that can be walked)
+ *
+ * Walks a GGUF header's first bytes without allocating. G_MAXUINT64 in @need: a length past
+ * any file.
+ */
+gboolean
+vc_hub_gguf_header_length (const guint8 *data,
+                           gsize         length,
+                           guint64      *end,
+                           guint64      *need)
+{
+  Walk w = { .d = data, .len = length };
+  gboolean done = walk_gguf (&w);
+
+  *end = done ? w.pos : 0;
+  *need = done ? 0 : w.need;
+  return done;
+}
+
 /* A GGUF file's header, in ranges that double until the tensor infos end. */
 static gboolean
 fetch_gguf (Fetch       *f,

@@ -78,6 +78,13 @@ gboolean    vc_hub_parse_name      (const char     *text,
                                     char          **file,
                                     GError        **error);
 
+/* A GGUF header in data: TRUE with where its tensor infos end, else FALSE with the bytes
+ * needed to go on (0: not a GGUF header of version 2 or 3). For fuzzing and tests. */
+gboolean    vc_hub_gguf_header_length (const guint8 *data,
+                                       gsize         length,
+                                       guint64      *end,
+                                       guint64      *need);
+
 /* The local copy to read with vc_model_file_new_for_file(): a folder, or a GGUF file. notice:
  * a line to show (the cached copy was used, …), or NULL. quants: with VC_HUB_ERROR_CHOOSE, the
  * quantizations to choose from (VcHubQuant); the repository's GGUF ones in any case. */
