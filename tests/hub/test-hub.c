@@ -410,6 +410,35 @@ test_bad_answers (void)
   vc_test_remove_tree (cache);
 }
 
+/* the walk that tells where a GGUF header ends in the bytes a range returned */
+static void
+test_gguf_walk (void)
+{
+  g_autofree char *path = g_build_filename (repos, "tiny/llama-gguf/tiny-llama-Q4_K_M.gguf", NULL);
+  g_autofree char *data = NULL;
+  gsize length = 0;
+  guint64 end = 0, need = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &length, NULL));
+  g_assert_true (vc_hub_gguf_header_length ((guint8 *) data, length, &end, &need));
+  g_assert_cmpuint (need, ==, 0);
+  g_assert_cmpuint (end, >, 24);
+  g_assert_cmpuint (end, <, 65536);
+  /* one byte short: that byte and more are needed */
+  {
+    guint64 header = end;
+
+    g_assert_false (vc_hub_gguf_header_length ((guint8 *) data, header - 1, &end, &need));
+    g_assert_cmpuint (need, ==, header);
+    g_assert_cmpuint (end, ==, 0);
+  }
+  g_assert_false (vc_hub_gguf_header_length ((guint8 *) data, 10, &end, &need));
+  g_assert_cmpuint (need, ==, 16);
+  /* not GGUF: nothing to wait for */
+  g_assert_false (vc_hub_gguf_header_length ((guint8 *) "GGUX\3\0\0\0", 8, &end, &need));
+  g_assert_cmpuint (need, ==, 0);
+}
+
 static void
 test_offline (void)
 {
@@ -579,6 +608,7 @@ main (int   argc,
   g_test_add_func ("/hub/rate-limited", test_rate_limited);
   g_test_add_func ("/hub/stall", test_stall);
   g_test_add_func ("/hub/bad-answers", test_bad_answers);
+  g_test_add_func ("/hub/gguf-walk", test_gguf_walk);
   g_test_add_func ("/hub/offline", test_offline);
   g_test_add_func ("/hub/async", test_async);
   g_test_add_func ("/hub/cli", test_cli);
