@@ -31,7 +31,9 @@
 #include "vc-estimate.h"
 #include "vc-hf-config.h"
 #include "vc-json-input.h"
+#include "vc-hub.h"
 #include "vc-local-gpus.h"
+#include "vc-local-model.h"
 #include "vc-model-file.h"
 #include "vc-profile.h"
 #include "vc-report.h"
@@ -61,6 +63,7 @@ typedef enum
   OPT_GPU,
   OPT_THIS_COMPUTER,
   OPT_LIST_LOCAL_GPUS,
+  OPT_LIST_LOCAL_MODELS,
   OPT_SOLVE,
   OPT_FIT_GPU,
   OPT_GPU_COUNT,
@@ -88,7 +91,9 @@ static const Option options[] = {
   { "config", OPT_CONFIG, NULL, "FILE",
     N_("A model's Hugging Face config.json, or the folder holding it; other options override it") },
   { "model", OPT_MODEL, NULL, "PATH",
-    N_("A model's files: a .gguf file, a folder with config.json and safetensors (or a GGUF), or a config.json; read from their headers; other options override them") },
+    N_("A model's files: a .gguf file, a folder with config.json and safetensors (or a GGUF), or a config.json; read from their headers; other options override them. "
+       "Also hf:ORG/NAME[@REVISION][:FILE] or a Hub address (headers read over the network, HF_ENDPOINT, HF_TOKEN and HF_HUB_OFFLINE as the Hub's tools read them) "
+       "and ollama:NAME[:TAG] (see --list-local-models)") },
   { "approximate", OPT_APPROXIMATE, NULL, NULL,
     N_("--config, --model: estimate a model whose config holds what is not understood, naming it in the result") },
   { "model-type", OPT_PROPERTY, "model-type", "dense|moe", N_("Rule of thumb: dense or mixture of experts") },
@@ -174,6 +179,8 @@ static const Option options[] = {
   { "gpu", OPT_GPU, "custom-gpus", "NAME=SIZE", N_("Add a GPU of your own to the table; SIZE in GB or with GB, GiB or MiB (repeatable)") },
   { "this-computer", OPT_THIS_COMPUTER, NULL, NULL, N_("Add this computer's GPUs to the table (NVIDIA through libnvidia-ml, AMD through /sys)") },
   { "list-local-gpus", OPT_LIST_LOCAL_GPUS, NULL, NULL, N_("List this computer's GPUs and system memory") },
+  { "list-local-models", OPT_LIST_LOCAL_MODELS, NULL, NULL,
+    N_("List the models on this computer: Ollama's, LM Studio's and the Hugging Face cache's") },
   { "solve", OPT_SOLVE, NULL, "seq|batch|concurrency",
     N_("Find the longest sequence, the largest batch or the most concurrent requests (inference) that fit on --fit-gpu, the other inputs as given") },
   { "fit-gpu", OPT_FIT_GPU, NULL, "ID", N_("The GPU --solve fits on, and with --engine the card of the engine's figures at the layout set: a catalog id (see --list-gpus) or the NAME of a --gpu NAME=SIZE") },
@@ -194,6 +201,7 @@ typedef enum
   ACTION_LIST_PRESETS,
   ACTION_LIST_GPUS,
   ACTION_LIST_LOCAL_GPUS,
+  ACTION_LIST_LOCAL_MODELS,
   ACTION_HELP,
   ACTION_VERSION,
   ACTION_GENERATE,
@@ -450,6 +458,7 @@ option_action (OptKind  kind,
     case OPT_LIST_PRESETS: *action = ACTION_LIST_PRESETS; return TRUE;
     case OPT_LIST_GPUS: *action = ACTION_LIST_GPUS; return TRUE;
     case OPT_LIST_LOCAL_GPUS: *action = ACTION_LIST_LOCAL_GPUS; return TRUE;
+    case OPT_LIST_LOCAL_MODELS: *action = ACTION_LIST_LOCAL_MODELS; return TRUE;
     case OPT_HELP: *action = ACTION_HELP; return TRUE;
     case OPT_VERSION: *action = ACTION_VERSION; return TRUE;
     default: return FALSE;
@@ -764,6 +773,29 @@ list_gpus (void)
        * keep the widths */
       g_print (_("%-18s %-20s %4.0f GiB  %s\n"), g[i].id, name, g[i].memory_bytes / 1073741824.0, mib);
     }
+}
+
+/* One line a model: where it comes from, its name, format, size and file; what was found but
+ * cannot be read on standard error. */
+static int
+list_local_models (void)
+{
+  g_autoptr(GPtrArray) skipped = NULL;
+  g_autoptr(GPtrArray) models = vc_local_models_list (&skipped, NULL);
+
+  for (guint i = 0; i < models->len; i++)
+    {
+      VcLocalModel *m = models->pdata[i];
+      g_autofree char *size = g_format_size (vc_local_model_get_bytes (m));
+
+      g_print ("%-9s %-40s %-12s %10s  %s\n", vc_local_model_get_source (m), vc_local_model_get_name (m),
+               vc_local_model_get_format (m), size, g_file_peek_path (vc_local_model_get_file (m)));
+    }
+  for (guint i = 0; i < skipped->len; i++)
+    g_printerr (_("vramcalc: left out: %s\n"), (char *) skipped->pdata[i]);
+  if (models->len == 0)
+    g_printerr (_("vramcalc: no model found in Ollama's, LM Studio's or the Hugging Face cache's folders\n"));
+  return 0;
 }
 
 /* vLLM's options (--gpu-memory-utilization, --block-size, the profile run's batch,
@@ -1195,6 +1227,35 @@ apply_model_choice (Request    *req,
   return 0;
 }
 
+/* --model: a path, hf:ORG/NAME… or a Hub address (its headers fetched), or ollama:NAME */
+static VcModelFile *
+open_model (const char  *spec,
+            GError     **error)
+{
+  if (g_str_has_prefix (spec, "hf:") || g_str_has_prefix (spec, "https://huggingface.co/") ||
+      g_str_has_prefix (spec, "https://hf.co/"))
+    {
+      g_autoptr(VcHub) hub = vc_hub_new ();
+      g_autofree char *notice = NULL;
+      g_autoptr(GFile) file = vc_hub_fetch (hub, spec, &notice, NULL, NULL, error);
+
+      if (file == NULL)
+        return NULL;
+      if (notice)
+        g_printerr ("vramcalc: %s\n", notice);
+      return vc_model_file_new_for_file (file, NULL, error);
+    }
+  if (g_str_has_prefix (spec, "ollama:"))
+    {
+      g_autoptr(VcLocalModel) local = vc_local_models_find_ollama (spec + strlen ("ollama:"), error);
+
+      if (local == NULL)
+        return NULL;
+      return vc_model_file_new_for_file (vc_local_model_get_file (local), NULL, error);
+    }
+  return vc_model_file_new_for_path (spec, error);
+}
+
 /* A config.json or a model's files are applied like a preset: every other option overrides
  * them; with no --precision the weights are the tensors' own bytes. */
 static int
@@ -1207,7 +1268,7 @@ apply_model_file (Request    *req,
   VcHfConfig *config;
 
   if (req->model_path)
-    model = vc_model_file_new_for_path (req->model_path, &error);
+    model = open_model (req->model_path, &error);
   else if (g_str_equal (req->config_path, "-"))
     {
       g_autoptr(GBytes) bytes = read_stdin (&error);
@@ -1666,6 +1727,8 @@ main (int   argc,
       return 0;
     case ACTION_LIST_LOCAL_GPUS:
       return list_local_gpus ();
+    case ACTION_LIST_LOCAL_MODELS:
+      return list_local_models ();
     case ACTION_HELP:
       {
         g_autofree char *help = g_option_context_get_help (context, FALSE, NULL);

@@ -101,6 +101,7 @@ vc_application_startup (GApplication *application)
     { "win.save-as", "<Shift><Control>s" },
     { "win.export", "<Control>e" },
     { "win.import-config", "<Control>i" },
+    { "win.open-hub", "<Control>h" },
   };
   g_autoptr(GtkCssProvider) css = NULL;
 

@@ -11,6 +11,7 @@
 #include "vc-csv.h"
 #include "vc-help-window.h"
 #include "vc-hf-config.h"
+#include "vc-hub-dialog.h"
 #include "vc-model-file.h"
 #include "vc-model-section.h"
 #include "vc-window-private.h"
@@ -439,6 +440,39 @@ help_action (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (self->help_window));
 }
 
+/* A model by name from the Hub or from this computer: one dialog per window; what it hands on
+ * is imported as a file chosen by hand is. */
+static void
+hub_model_chosen (VcHubDialog *dialog,
+                  GFile       *file,
+                  VcWindow    *self)
+{
+  _vc_window_import (self, file);
+}
+
+static void
+open_hub_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  VcWindow *self = VC_WINDOW (widget);
+
+  if (self->hub_dialog == NULL)
+    {
+      self->hub_dialog = vc_hub_dialog_new (GTK_WINDOW (self));
+      g_object_add_weak_pointer (G_OBJECT (self->hub_dialog), (gpointer *) &self->hub_dialog);
+      g_signal_connect_object (self->hub_dialog, "model-chosen", G_CALLBACK (hub_model_chosen), self, 0);
+    }
+  gtk_window_present (GTK_WINDOW (self->hub_dialog));
+}
+
+GtkWidget *
+vc_window_get_hub_dialog (VcWindow *self)
+{
+  g_return_val_if_fail (VC_IS_WINDOW (self), NULL);
+  return self->hub_dialog;
+}
+
 static void
 new_action (GtkWidget  *widget,
             const char *action_name,
@@ -548,4 +582,5 @@ _vc_window_class_actions_init (VcWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "win.import-config", NULL, import_config_action);
   gtk_widget_class_install_action (widget_class, "win.import-folder", NULL, import_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.open-hub", NULL, open_hub_action);
 }

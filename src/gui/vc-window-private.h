@@ -39,6 +39,8 @@ gboolean    vc_window_is_busy           (VcWindow           *self);
 const char *vc_window_get_error         (VcWindow           *self);
 GtkWidget  *vc_window_get_model_section (VcWindow           *self,
                                          VcMode              mode);
+/* the dialog win.open-hub opened, or NULL */
+GtkWidget  *vc_window_get_hub_dialog    (VcWindow           *self);
 
 /* ---- shared by the window's files ------------------------------------------------------------ */
 
@@ -84,6 +86,7 @@ struct _VcWindow
   VcTrainingPage *training_page;   /* NULL until the Training tab is first shown */
   VcResultsView *results;
   GtkWidget *help_window;      /* weak */
+  GtkWidget *hub_dialog;       /* weak */
 };
 
 /* A window, a function to run and a file, carried through a dialog or an asynchronous call. */

@@ -416,6 +416,8 @@ vc_window_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   if (self->help_window != NULL)
     gtk_window_destroy (GTK_WINDOW (self->help_window));
+  if (self->hub_dialog != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->hub_dialog));
   /* the children go first: their bindings and handlers let go of the estimate */
   G_OBJECT_CLASS (vc_window_parent_class)->dispose (object);
   self->training_page = NULL;

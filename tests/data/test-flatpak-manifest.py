@@ -11,7 +11,12 @@ import json
 import os
 import sys
 
-EXPECTED_FINISH_ARGS = ['--share=ipc', '--socket=fallback-x11', '--socket=wayland', '--device=dri']
+EXPECTED_FINISH_ARGS = ['--share=ipc', '--socket=fallback-x11', '--socket=wayland', '--device=dri',
+                        # the Hugging Face Hub, when the user asks for a model by name
+                        '--share=network',
+                        # the models on this computer, read only
+                        '--filesystem=~/.ollama/models:ro', '--filesystem=~/.lmstudio/models:ro',
+                        '--filesystem=~/.cache/lm-studio/models:ro', '--filesystem=~/.cache/huggingface:ro']
 
 manifest_path, app_id, command, source_root, release = sys.argv[1:6]
 devel = app_id.endswith('.Devel')
@@ -51,8 +56,8 @@ check('finish-args are exactly ' + ' '.join(EXPECTED_FINISH_ARGS),
       sorted(finish_args) == sorted(EXPECTED_FINISH_ARGS) and
       len(finish_args) == len(EXPECTED_FINISH_ARGS),
       'got ' + ' '.join(finish_args))
-check('no filesystem or network access',
-      not any(a.startswith(('--filesystem', '--share=network')) for a in finish_args),
+check('files only read, never written',
+      all(a.endswith(':ro') for a in finish_args if a.startswith('--filesystem')),
       'got ' + ' '.join(finish_args))
 
 modules = manifest.get('modules', [])

@@ -2,7 +2,8 @@
 /* fuzz-cli: the command-line parser, the real vramcalc.c with its main() renamed. The input
  * is the arguments, separated by NUL bytes. Options that only print and exit (help,
  * version, --generate), write files (--save-profile) or read standard input ("-") are left
- * out; libFuzzer's -close_fd_mask=3 keeps the program's output off the terminal. */
+ * out; libFuzzer's -close_fd_mask=3 keeps the program's output off the terminal. The Hub is
+ * read offline (HF_HUB_OFFLINE=1). */
 #include "config.h"
 
 #include <glib.h>
@@ -27,6 +28,8 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   g_autofree char *text = g_malloc (size + 1);
   const char *p, *end;
 
+  /* --model hf:… reads the Hub's cache only: a fuzzer never uses the network */
+  g_setenv ("HF_HUB_OFFLINE", "1", TRUE);
   memcpy (text, data, size);
   text[size] = '\0';
   g_ptr_array_add (argv, g_strdup ("vramcalc"));

@@ -328,7 +328,7 @@ test_shortcuts (void)
   g_assert_no_error (error);
   parts = g_strsplit (g_bytes_get_data (description, NULL), "\"GtkShortcutsShortcut\"", -1);
   g_assert_cmpuint (count_rows (shortcuts), ==, 2 * (g_strv_length (parts) - 1));
-  g_assert_cmpuint (g_strv_length (parts) - 1, ==, 14);
+  g_assert_cmpuint (g_strv_length (parts) - 1, ==, 15);
   gtk_window_destroy (GTK_WINDOW (shortcuts));
   g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
   vc_test_spin_until_idle ();
