@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "vc-allocator.h"
 #include "vc-engine.h"
 #include "vc-estimator.h"
 #include "vc-quant.h"
@@ -121,6 +122,7 @@ vc_inputs_init_default (VcInputs *in)
     .loss = VC_LOSS_FULL,
     .compile = FALSE,
     .train_embeddings = FALSE,
+    .expandable_segments = FALSE,
     .overhead_gb = -1,
     .engine = VC_ENGINE_GENERIC,
     .memory_fraction = 0.9,
@@ -491,12 +493,17 @@ typedef struct
  *  - the gated MLP keeps gate and up outputs and the activation (3·e·I), and the product when
  *    the down projection needs it (e·I);
  *  - a frozen linear keeps nothing; a LoRA adapter keeps its rank-r intermediate. */
-static double
-layer_saved_bytes (const VcInputs   *in,
-                   const Shapes     *s,
-                   const TrainedSet *tr,
-                   double            inter,
-                   double            e)
+#define MAX_LAYER_TENSORS 24
+
+/* The tensors of layer_saved_bytes(), one value per tensor (bytes per token), in `out`; returns
+ * how many. */
+static guint
+layer_saved_tensors (const VcInputs   *in,
+                     const Shapes     *s,
+                     const TrainedSet *tr,
+                     double            inter,
+                     double            e,
+                     double           *out)
 {
   const VcArch *arch = &in->arch;
   gboolean keep = tr->full || tr->quantized_base;
@@ -505,37 +512,69 @@ layer_saved_bytes (const VcInputs   *in,
   gboolean down_grad = keep || (tr->targets & VC_LORA_TARGET_DOWN);
   /* compiled (Inductor) norms keep their 16-bit input and recompute the rest */
   double norm_fp32 = in->compile ? e * s->h : 4.0 * s->h;
-  double n_norms = arch->norms_per_layer;
-  double bytes = 0;
-  guint n_adapted = 0;
+  guint n_norms = MIN (arch->norms_per_layer, 4u);
+  guint n = 0;
 
   /* norms: fp32 input copy each, normalized value when the norm weight trains */
-  bytes += n_norms * (norm_fp32 + (tr->full ? e * s->h : 0));
+  for (guint i = 0; i < n_norms; i++)
+    {
+      out[n++] = norm_fp32;
+      if (tr->full)
+        out[n++] = e * s->h;
+    }
   /* norm outputs feeding attention and MLP, when their linears need the input */
   if (qkv_grad)
-    bytes += e * s->h;
+    out[n++] = e * s->h;
   if (up_grad && arch->norms_per_layer != 1)
-    bytes += e * s->h;
+    out[n++] = e * s->h;
 
-  /* attention */
-  bytes += e * (2.0 * s->q_dim + 2.0 * s->kv_dim);
-  bytes += 4.0 * arch->n_heads;      /* log-sum-exp */
+  /* attention: q, k, v, output, log-sum-exp */
+  out[n++] = e * s->q_dim;
+  out[n++] = e * s->kv_dim;
+  out[n++] = e * s->kv_dim;
+  out[n++] = e * s->q_dim;
+  out[n++] = 4.0 * arch->n_heads;
   if (!in->flash_attention)
-    bytes += (double) arch->n_heads * in->seq * (4.0 + e);
+    out[n++] = (double) arch->n_heads * in->seq * (4.0 + e);
 
   /* MLP; compiled, the activation is recomputed from the gate output */
+  out[n++] = e * inter;
   if (arch->gated_mlp)
-    bytes += (in->compile ? 2.0 : 3.0) * e * inter + (down_grad ? e * inter : 0);
-  else
-    bytes += e * inter + (down_grad ? e * inter : 0);
+    {
+      out[n++] = e * inter;
+      if (!in->compile)
+        out[n++] = e * inter;
+    }
+  if (down_grad)
+    out[n++] = e * inter;
 
   if (!tr->full)
     {
+      guint n_adapted = 0;
+
       for (guint bit = 0; bit < 7; bit++)
         if (tr->targets & (1u << bit))
           n_adapted++;
-      bytes += n_adapted * e * tr->rank;
+      if (n_adapted > 0)
+        out[n++] = n_adapted * e * tr->rank;
     }
+  g_assert (n <= MAX_LAYER_TENSORS);
+  return n;
+}
+
+static double
+layer_saved_bytes (const VcInputs   *in,
+                   const Shapes     *s,
+                   const TrainedSet *tr,
+                   double            inter,
+                   double            e)
+{
+  double t[MAX_LAYER_TENSORS];
+  guint n = layer_saved_tensors (in, s, tr, inter, e, t);
+  double bytes = 0;
+
+  for (guint i = 0; i < n; i++)
+    bytes += t[i];
   return bytes;
 }
 
@@ -691,6 +730,348 @@ training_architecture (const VcInputs   *in,
   sc->bytes[VC_COMPONENT_MASTER_WEIGHTS] = master;
 }
 
+/* ---- Reserved by PyTorch's caching allocator ----------------------------------------------- */
+
+/* The tensors of one training step, in the order a trainer allocates and frees them, replayed
+ * through the caching allocator (vc-allocator.c). Sizes come from the same terms as the
+ * allocated estimate; each list is scaled so that it sums to what the GPU holds of it. */
+typedef struct
+{
+  GArray *weights;                 /* double: bytes of each stored weight tensor */
+  GArray *trained;                 /* double: elements of each trainable tensor */
+  double dense[MAX_LAYER_TENSORS], moe[MAX_LAYER_TENSORS]; /* saved per token, one layer */
+  guint n_dense_tensors, n_moe_tensors;
+  double transient;                /* one layer's backward transient, all tokens */
+  double head_saved;               /* final norm and head input, all tokens */
+  double logits[8];                /* logits tensors alive at the start of the backward pass */
+  guint n_logits;
+} StepTensors;
+
+static void
+push (GArray *a,
+      double  v)
+{
+  if (v > 0)
+    g_array_append_val (a, v);
+}
+
+/* a linear layer's two LoRA matrices, r × d_in and d_out × r */
+static void
+push_adapter (GArray *a,
+              double  r,
+              double  d_in,
+              double  d_out)
+{
+  push (a, r * d_in);
+  push (a, r * d_out);
+}
+
+static void
+step_tensors_init (const VcInputs   *in,
+                   const Shapes     *s,
+                   const TrainedSet *tr,
+                   const VcScenarioResult *sc,
+                   double            e,
+                   StepTensors      *st)
+{
+  const VcArch *arch = &in->arch;
+  const VcParamCounts *c = &s->counts;
+  double t = (double) in->batch * in->seq;
+  double lb = tr->quantized_base ? sc->weight_bits / 8.0 : training_bytes (in);
+  double ob = tr->quantized_base ? 2.0 : training_bytes (in);
+  double attn = s->h * (2.0 * s->q_dim + 2.0 * s->kv_dim);
+  double mlp = s->L > 0 ? MAX (0.0, c->linear / s->L - attn) : 0;
+  guint n_mlp = vc_arch_is_moe (arch) ? 2 : (arch->gated_mlp ? 3 : 2);
+  double listed = 0, per_value;
+  double logit_values = t * s->V;
+
+  st->weights = g_array_new (FALSE, FALSE, sizeof (double));
+  st->trained = g_array_new (FALSE, FALSE, sizeof (double));
+  /* weights as the checkpoint stores them: per layer q, k, v, o, the MLP's projections (a MoE
+   * layer's experts fused in two tensors, as transformers keeps them) and the norms */
+  for (guint l = 0; l < arch->n_layers; l++)
+    {
+      double w[] = { s->h * s->q_dim, s->h * s->kv_dim, s->h * s->kv_dim, s->q_dim * s->h };
+
+      for (guint i = 0; i < G_N_ELEMENTS (w); i++)
+        push (st->weights, w[i] * lb);
+      for (guint i = 0; i < n_mlp; i++)
+        push (st->weights, mlp / n_mlp * lb);
+      for (guint i = 0; i < arch->norms_per_layer; i++)
+        push (st->weights, s->h * ob);
+      listed += attn + mlp + arch->norms_per_layer * s->h;
+    }
+  push (st->weights, c->embedding * ob);
+  push (st->weights, c->head * ob);
+  listed += c->embedding + c->head;
+  push (st->weights, MAX (0.0, c->total - listed) * ob);
+
+  if (tr->full)
+    for (guint i = 0; i < st->weights->len; i++)
+      push (st->trained, 1.0);     /* scaled below: the same shapes as the weights */
+  else
+    {
+      double r = tr->rank;
+
+      for (guint l = 0; l < arch->n_layers; l++)
+        {
+          if (tr->targets & VC_LORA_TARGET_Q) push_adapter (st->trained, r, s->h, s->q_dim);
+          if (tr->targets & VC_LORA_TARGET_K) push_adapter (st->trained, r, s->h, s->kv_dim);
+          if (tr->targets & VC_LORA_TARGET_V) push_adapter (st->trained, r, s->h, s->kv_dim);
+          if (tr->targets & VC_LORA_TARGET_O) push_adapter (st->trained, r, s->q_dim, s->h);
+          if (tr->targets & VC_LORA_TARGET_GATE) push_adapter (st->trained, r, s->h, s->dense_inter);
+          if (tr->targets & VC_LORA_TARGET_UP) push_adapter (st->trained, r, s->h, s->dense_inter);
+          if (tr->targets & VC_LORA_TARGET_DOWN) push_adapter (st->trained, r, s->dense_inter, s->h);
+        }
+      if (in->train_embeddings)
+        push (st->trained, (double) arch->vocab_size * arch->hidden_size);
+    }
+  if (tr->full)
+    {
+      /* full fine-tuning: each trainable tensor as large as its weight */
+      for (guint i = 0; i < st->trained->len; i++)
+        g_array_index (st->trained, double, i) = g_array_index (st->weights, double, i);
+    }
+
+  st->n_dense_tensors = s->n_dense > 0 ? layer_saved_tensors (in, s, tr, s->dense_inter, e, st->dense) : 0;
+  st->n_moe_tensors = s->n_moe > 0 ? layer_saved_tensors (in, s, tr, s->moe_inter, e, st->moe) : 0;
+  st->head_saved = t * (4.0 * s->h + (tr->full ? 2.0 * e * s->h : 0));
+
+  /* logits_bytes(), tensor by tensor: the 16-bit logits, fp32 copy, fp32 log-softmax and
+   * gradient; a chunked loss in 8 chunks */
+  per_value = logits_bytes (in, s, e) / MAX (1.0, logit_values);
+  st->n_logits = 0;
+  if (in->loss == VC_LOSS_CHUNKED)
+    for (guint i = 0; i < 8; i++)
+      st->logits[st->n_logits++] = logit_values / 8.0 * per_value;
+  else if (in->compile)
+    {
+      st->logits[st->n_logits++] = logit_values * 4.0;
+      st->logits[st->n_logits++] = logit_values * (per_value - 4.0);
+    }
+  else
+    {
+      st->logits[st->n_logits++] = logit_values * e;
+      for (guint i = 0; i < 3; i++)
+        st->logits[st->n_logits++] = logit_values * (per_value - e) / 3.0;
+    }
+}
+
+static void
+step_tensors_clear (StepTensors *st)
+{
+  g_array_unref (st->weights);
+  g_array_unref (st->trained);
+}
+
+static double
+array_sum (GArray *a)
+{
+  double sum = 0;
+
+  for (guint i = 0; i < a->len; i++)
+    sum += g_array_index (a, double, i);
+  return sum;
+}
+
+/* allocates every tensor of `sizes` × scale, appending the handles to `handles` */
+static void
+alloc_all (VcAllocator *a,
+           GArray      *sizes,
+           double       scale,
+           GArray      *handles)
+{
+  for (guint i = 0; i < sizes->len; i++)
+    {
+      guint h = vc_allocator_malloc (a, g_array_index (sizes, double, i) * scale);
+
+      g_array_append_val (handles, h);
+    }
+}
+
+static void
+release_all (VcAllocator *a,
+             GArray      *handles)
+{
+  for (guint i = 0; i < handles->len; i++)
+    vc_allocator_release (a, g_array_index (handles, guint, i));
+  g_array_set_size (handles, 0);
+}
+
+static double
+scale_to (double  bytes,
+          GArray *sizes)
+{
+  double sum = array_sum (sizes);
+
+  return sum > 0 ? bytes / sum : 0;
+}
+
+static guint
+optimizer_states (const VcInputs *in)
+{
+  switch (in->optimizer)
+    {
+    case VC_OPTIMIZER_SGD: return 0;
+    case VC_OPTIMIZER_SGD_MOMENTUM:
+    case VC_OPTIMIZER_RMSPROP: return 1;
+    default: return 2;
+    }
+}
+
+/* The allocator's reserve is modelled for training with the architecture: the trainers' own
+ * figures are PyTorch's; an inference engine sizes its memory itself (vc-engine.c). */
+gboolean
+vc_estimator_models_reserve (const VcInputs *in)
+{
+  return in->mode == VC_MODE_TRAINING && in->method == VC_METHOD_ARCHITECTURE;
+}
+
+double
+vc_estimator_training_cache_bytes (const VcInputs         *in,
+                                const VcScenarioResult *sc,
+                                const VcReserveShare   *share)
+{
+  Shapes s;
+  TrainedSet tr = {
+    .full = sc->id == VC_SCENARIO_FULL,
+    .quantized_base = sc->id == VC_SCENARIO_QLORA_8BIT || sc->id == VC_SCENARIO_QLORA_4BIT,
+    .targets = in->lora_targets,
+    .rank = in->lora_rank,
+  };
+  double e = in->mixed_precision ? 2.0 : training_bytes (in);
+  double t = (double) in->batch * in->seq;
+  g_autoptr(VcAllocator) a = vc_allocator_new (in->expandable_segments);
+  g_autoptr(GArray) persistent = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) grads = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) layer = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) saved = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) logits = g_array_new (FALSE, FALSE, sizeof (guint));
+  StepTensors st;
+  double gscale, oscale, mscale, act;
+  guint n_states = optimizer_states (in);
+  gboolean optimizer_ready = FALSE;
+  gboolean checkpointed = in->checkpointing != VC_CHECKPOINTING_NONE;
+
+  if (!vc_estimator_models_reserve (in))
+    return 0;
+  shapes_init (&in->arch, &s);
+  step_tensors_init (in, &s, &tr, sc, e, &st);
+  /* what the GPU holds of the activations: the same share as of the gradients, for the
+   * layouts whose GPUs see fewer tokens (none yet): 1 */
+  act = 1.0;
+  gscale = scale_to (share->gradients, st.trained);
+  oscale = n_states > 0 ? scale_to (share->optimizer / n_states, st.trained) : 0;
+  mscale = scale_to (share->master, st.trained);
+
+  /* loading: the weights, the fp32 master copy, the communication buffers */
+  alloc_all (a, st.weights, scale_to (share->weights, st.weights), persistent);
+  if (mscale > 0)
+    alloc_all (a, st.trained, mscale, persistent);
+  if (share->buffers > 0)
+    {
+      guint h = vc_allocator_malloc (a, share->buffers);
+      g_array_append_val (persistent, h);
+    }
+
+  /* two steps: the optimizer state appears after the first backward pass, in what the
+   * activations left; the second step's activations then find the cache as the first left it */
+  for (guint step = 0; step < 2; step++)
+    {
+      gboolean keep_grads = share->held_gradients && step == 0;
+
+      /* forward: each layer's saved tensors (with checkpointing its input alone) */
+      for (guint l = 0; l < in->arch.n_layers; l++)
+        {
+          gboolean moe = l >= s.n_dense;
+          const double *tensors = moe ? st.moe : st.dense;
+          guint n = moe ? st.n_moe_tensors : st.n_dense_tensors;
+
+          if (checkpointed)
+            {
+              guint h = vc_allocator_malloc (a, act * t * e * s.h);
+              g_array_append_val (saved, h);
+              continue;
+            }
+          for (guint i = 0; i < n; i++)
+            {
+              guint h = vc_allocator_malloc (a, act * t * tensors[i]);
+              g_array_append_val (saved, h);
+            }
+        }
+      {
+        guint h = vc_allocator_malloc (a, act * st.head_saved);
+        g_array_append_val (saved, h);
+      }
+      for (guint i = 0; i < st.n_logits; i++)
+        {
+          guint h = vc_allocator_malloc (a, act * st.logits[i]);
+          g_array_append_val (logits, h);
+        }
+      /* backward: the loss frees the logits, then each layer from the last one: its transient
+       * (recomputed activations with checkpointing), its gradients, its saved tensors freed */
+      release_all (a, logits);
+      for (guint l = in->arch.n_layers; l-- > 0;)
+        {
+          gboolean moe = l >= s.n_dense;
+          const double *tensors = moe ? st.moe : st.dense;
+          guint n = moe ? st.n_moe_tensors : st.n_dense_tensors;
+          guint per = st.trained->len / MAX (1u, in->arch.n_layers);
+
+          if (checkpointed)
+            for (guint i = 0; i < n; i++)
+              {
+                guint h = vc_allocator_malloc (a, act * t * tensors[i]);
+                g_array_append_val (layer, h);
+              }
+          else
+            {
+              guint h = vc_allocator_malloc (a, act * t * (moe ? s.moe_inter : s.dense_inter) * e);
+              g_array_append_val (layer, h);
+            }
+          if (grads->len == 0 || step == 0 || !share->held_gradients)
+            for (guint i = l * per; i < (l + 1) * per && i < st.trained->len && gscale > 0; i++)
+              {
+                guint h = vc_allocator_malloc (a, g_array_index (st.trained, double, i) * gscale);
+                g_array_append_val (grads, h);
+              }
+          release_all (a, layer);
+          if (saved->len > 0)
+            {
+              /* this layer's saved tensors are the last ones allocated before the head's */
+              guint keep = checkpointed ? 1 : n;
+              guint head = g_array_index (saved, guint, saved->len - 1);
+
+              g_array_set_size (saved, saved->len - 1);
+              for (guint i = 0; i < keep && saved->len > 0; i++)
+                {
+                  vc_allocator_release (a, g_array_index (saved, guint, saved->len - 1));
+                  g_array_set_size (saved, saved->len - 1);
+                }
+              g_array_append_val (saved, head);
+            }
+        }
+      release_all (a, saved);
+      /* the gradients of what is not in a layer: embedding, head, norms */
+      if (gscale > 0)
+        for (guint i = (st.trained->len / MAX (1u, in->arch.n_layers)) * in->arch.n_layers; i < st.trained->len; i++)
+          {
+            guint h = vc_allocator_malloc (a, g_array_index (st.trained, double, i) * gscale);
+            g_array_append_val (grads, h);
+          }
+      /* the optimizer's step: its state at the first one */
+      if (!optimizer_ready && oscale > 0)
+        for (guint k = 0; k < n_states; k++)
+          alloc_all (a, st.trained, oscale, persistent);
+      optimizer_ready = TRUE;
+      /* zero_grad(set_to_none=True), unless the gradients accumulate */
+      if (!keep_grads)
+        release_all (a, grads);
+    }
+  step_tensors_clear (&st);
+  return MAX (0.0, vc_allocator_peak_reserved (a) - vc_allocator_peak_allocated (a));
+}
+
 /* Inference with the model's own tensors read from its files. */
 static gboolean
 from_source (const VcInputs *in)
@@ -801,7 +1182,24 @@ vc_estimator_compute (const VcInputs *in,
 
   res->overhead_bytes = round (vc_inputs_overhead_bytes (in));
   for (guint i = 0; i < res->n_scenarios; i++)
-    scenario_total (&res->scenarios[i]);
+    {
+      VcScenarioResult *sc = &res->scenarios[i];
+
+      scenario_total (sc);
+      sc->reserved = sc->total;
+      /* the selected scenario's: replaying a step costs more than the rest of an estimate */
+      if (vc_estimator_models_reserve (in) && i == res->selected)
+        {
+          VcReserveShare one = {
+            .weights = sc->bytes[VC_COMPONENT_WEIGHTS],
+            .optimizer = sc->bytes[VC_COMPONENT_OPTIMIZER],
+            .master = sc->bytes[VC_COMPONENT_MASTER_WEIGHTS],
+            .gradients = sc->gradient_bytes,
+          };
+
+          sc->reserved += round (vc_estimator_training_cache_bytes (in, sc, &one));
+        }
+    }
 }
 
 /* KV heads do not split below one per GPU: past a_kv GPUs the cache is replicated. */
@@ -847,7 +1245,7 @@ vc_estimator_fit_gpu (const VcInputs         *in,
   fit->capacity_bytes = capacity;
   /* what the engine lets the model use: vLLM and SGLang reserve a fraction of the card */
   capacity = vc_engine_usable_bytes (in, capacity, O);
-  fit->fits = sc->total <= capacity;
+  fit->fits = sc->reserved <= capacity;
   fit->count = 0;
   fit->per_gpu_bytes = sc->total;
 
