@@ -34,12 +34,21 @@ typedef struct
   gint tail;                       /* the block at the segment's end */
 } Segment;
 
+/* A free block's key, kept in the free list itself so that searching touches one array */
+typedef struct
+{
+  double size;
+  guint segment;
+  double offset;
+  guint index;
+} FreeEntry;
+
 struct _VcAllocator
 {
   gboolean expandable;
   GArray *blocks;                  /* Block */
   GArray *segments;                /* Segment */
-  GArray *free_blocks[2];          /* guint block indices: large pool, small pool */
+  GTree *free_blocks[2];           /* FreeEntry: large pool, small pool */
   gint expandable_segment[2];      /* the growing segment of each pool, -1 before the first */
   double allocated, reserved, peak_allocated, peak_reserved;
 };
@@ -64,6 +73,24 @@ vc_allocator_segment_size (double rounded)
   return VC_ALLOCATOR_ROUND_LARGE * ceil (rounded / VC_ALLOCATOR_ROUND_LARGE);
 }
 
+/* The free blocks of a pool in BlockComparatorSize's order: by size, then address (segment,
+ * then offset within it). */
+static int
+entry_compare (gconstpointer a,
+               gconstpointer b,
+               gpointer      data)
+{
+  const FreeEntry *x = a, *y = b;
+
+  if (x->size != y->size)
+    return x->size < y->size ? -1 : 1;
+  if (x->segment != y->segment)
+    return x->segment < y->segment ? -1 : 1;
+  if (x->offset != y->offset)
+    return x->offset < y->offset ? -1 : 1;
+  return 0;
+}
+
 VcAllocator *
 vc_allocator_new (gboolean expandable_segments)
 {
@@ -74,7 +101,7 @@ vc_allocator_new (gboolean expandable_segments)
   self->segments = g_array_new (FALSE, FALSE, sizeof (Segment));
   for (guint i = 0; i < 2; i++)
     {
-      self->free_blocks[i] = g_array_new (FALSE, FALSE, sizeof (guint));
+      self->free_blocks[i] = g_tree_new_full (entry_compare, NULL, g_free, NULL);
       self->expandable_segment[i] = -1;
     }
   return self;
@@ -87,8 +114,8 @@ vc_allocator_free (VcAllocator *self)
     return;
   g_array_unref (self->blocks);
   g_array_unref (self->segments);
-  g_array_unref (self->free_blocks[0]);
-  g_array_unref (self->free_blocks[1]);
+  g_tree_unref (self->free_blocks[0]);
+  g_tree_unref (self->free_blocks[1]);
   g_free (self);
 }
 
@@ -106,59 +133,33 @@ segment_at (const VcAllocator *self,
   return &g_array_index (self->segments, Segment, i);
 }
 
-/* The free blocks of a pool are kept in BlockComparatorSize's order: by size, then address
- * (segment, then offset within it). */
-static gboolean
-block_before (const Block *a,
-              const Block *b)
+static FreeEntry
+entry_of (const VcAllocator *self,
+          guint              index)
 {
-  if (a->size != b->size)
-    return a->size < b->size;
-  if (a->segment != b->segment)
-    return a->segment < b->segment;
-  return a->offset < b->offset;
-}
+  const Block *b = block_at (self, index);
 
-/* the position of the first free block not before `key` */
-static guint
-lower_bound (const VcAllocator *self,
-             GArray            *list,
-             const Block       *key)
-{
-  guint lo = 0, hi = list->len;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (block_before (block_at (self, g_array_index (list, guint, mid)), key))
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return (FreeEntry) { .size = b->size, .segment = b->segment, .offset = b->offset, .index = index };
 }
 
 static void
 free_list_add (VcAllocator *self,
                guint        index)
 {
-  const Block *b = block_at (self, index);
-  GArray *list = self->free_blocks[b->small];
+  FreeEntry *key = g_new (FreeEntry, 1);
 
-  g_array_insert_val (list, lower_bound (self, list, b), index);
+  *key = entry_of (self, index);
+  g_tree_insert (self->free_blocks[block_at (self, index)->small], key, key);
 }
 
 static void
 free_list_remove (VcAllocator *self,
                   guint        index)
 {
-  const Block *b = block_at (self, index);
-  GArray *list = self->free_blocks[b->small];
-  guint at = lower_bound (self, list, b);
+  FreeEntry key = entry_of (self, index);
+  gboolean removed = g_tree_remove (self->free_blocks[block_at (self, index)->small], &key);
 
-  g_assert (at < list->len && g_array_index (list, guint, at) == index);
-  g_array_remove_index (list, at);
+  g_assert (removed);
 }
 
 /* get_free_block(): the smallest free block that holds `rounded`, the lowest address among
@@ -168,11 +169,10 @@ find_free (const VcAllocator *self,
            gboolean           small,
            double             rounded)
 {
-  GArray *list = self->free_blocks[small];
-  Block key = { .size = rounded, .segment = 0, .offset = -1 };
-  guint at = lower_bound (self, list, &key);
+  FreeEntry key = { .size = rounded, .segment = 0, .offset = -1 };
+  GTreeNode *node = g_tree_lower_bound (self->free_blocks[small], &key);
 
-  return at < list->len ? (gint) g_array_index (list, guint, at) : -1;
+  return node ? (gint) ((const FreeEntry *) g_tree_node_key (node))->index : -1;
 }
 
 static void

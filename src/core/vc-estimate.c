@@ -265,6 +265,7 @@ recompute (VcEstimate *self)
 
   self->dirty = FALSE;
   vc_estimator_compute (&self->inputs, &self->result);
+  vc_estimator_add_reserve (&self->inputs, &self->result);
   sc = &self->result.scenarios[self->result.selected];
   old_sc = &old.scenarios[old.selected];
 
@@ -288,8 +289,9 @@ recompute (VcEstimate *self)
         vc_estimator_fit_gpu (&self->inputs, &self->result, sc, vc_estimate_get_gpu (self, i)->capacity_bytes, fit);
         fit->layout = found ? smallest.layouts[i] : self->inputs.layout;
         fit->count = smallest_count (&smallest, i);
+        /* in training what the caching allocator reserves is what the card must hold */
         if (found)
-          fit->per_gpu_bytes = smallest.outs[i].total;
+          fit->per_gpu_bytes = smallest.outs[i].reserved;
         fit->fits = found && fit->count == 1 && smallest.outs[i].reserved <= smallest.capacities[i];
       }
   }

@@ -735,44 +735,45 @@ training_architecture (const VcInputs   *in,
 /* The tensors of one training step, in the order a trainer allocates and frees them, replayed
  * through the caching allocator (vc-allocator.c). Sizes come from the same terms as the
  * allocated estimate; each list is scaled so that it sums to what the GPU holds of it. */
+#define MAX_LAYER_WEIGHTS 16
+#define MAX_LAYER_TRAINED 16
+/* layers replayed exactly; deeper models are extrapolated from two shorter replays */
+#define REPLAY_LAYERS 32
+
 typedef struct
 {
-  GArray *weights;                 /* double: bytes of each stored weight tensor */
-  GArray *trained;                 /* double: elements of each trainable tensor */
+  double layer_weights[MAX_LAYER_WEIGHTS];   /* bytes of one layer's weight tensors */
+  double layer_trained[MAX_LAYER_TRAINED];   /* elements of one layer's trainable tensors */
+  guint n_layer_weights, n_layer_trained;
+  double other_weights[3];                   /* embedding, head, the rest */
+  double other_trained[3];
+  guint n_other_trained;
   double dense[MAX_LAYER_TENSORS], moe[MAX_LAYER_TENSORS]; /* saved per token, one layer */
   guint n_dense_tensors, n_moe_tensors;
-  double transient;                /* one layer's backward transient, all tokens */
   double head_saved;               /* final norm and head input, all tokens */
+  double transient_dense, transient_moe; /* one layer's backward transient, per token */
   double logits[8];                /* logits tensors alive at the start of the backward pass */
   guint n_logits;
+  double weights_sum, trained_sum; /* over the whole model */
 } StepTensors;
 
 static void
-push (GArray *a,
-      double  v)
+add_to (double *list,
+        guint  *n,
+        guint   max,
+        double  v)
 {
-  if (v > 0)
-    g_array_append_val (a, v);
-}
-
-/* a linear layer's two LoRA matrices, r × d_in and d_out × r */
-static void
-push_adapter (GArray *a,
-              double  r,
-              double  d_in,
-              double  d_out)
-{
-  push (a, r * d_in);
-  push (a, r * d_out);
+  if (v > 0 && *n < max)
+    list[(*n)++] = v;
 }
 
 static void
-step_tensors_init (const VcInputs   *in,
-                   const Shapes     *s,
-                   const TrainedSet *tr,
+step_tensors_init (const VcInputs         *in,
+                   const Shapes           *s,
+                   const TrainedSet       *tr,
                    const VcScenarioResult *sc,
-                   double            e,
-                   StepTensors      *st)
+                   double                  e,
+                   StepTensors            *st)
 {
   const VcArch *arch = &in->arch;
   const VcParamCounts *c = &s->counts;
@@ -782,65 +783,71 @@ step_tensors_init (const VcInputs   *in,
   double attn = s->h * (2.0 * s->q_dim + 2.0 * s->kv_dim);
   double mlp = s->L > 0 ? MAX (0.0, c->linear / s->L - attn) : 0;
   guint n_mlp = vc_arch_is_moe (arch) ? 2 : (arch->gated_mlp ? 3 : 2);
-  double listed = 0, per_value;
+  double w[] = { s->h * s->q_dim, s->h * s->kv_dim, s->h * s->kv_dim, s->q_dim * s->h };
+  double layer_params = attn + mlp + MIN (arch->norms_per_layer, 4u) * s->h;
+  double per_value, layer_w = 0, layer_t = 0;
   double logit_values = t * s->V;
 
-  st->weights = g_array_new (FALSE, FALSE, sizeof (double));
-  st->trained = g_array_new (FALSE, FALSE, sizeof (double));
-  /* weights as the checkpoint stores them: per layer q, k, v, o, the MLP's projections (a MoE
-   * layer's experts fused in two tensors, as transformers keeps them) and the norms */
-  for (guint l = 0; l < arch->n_layers; l++)
-    {
-      double w[] = { s->h * s->q_dim, s->h * s->kv_dim, s->h * s->kv_dim, s->q_dim * s->h };
-
-      for (guint i = 0; i < G_N_ELEMENTS (w); i++)
-        push (st->weights, w[i] * lb);
-      for (guint i = 0; i < n_mlp; i++)
-        push (st->weights, mlp / n_mlp * lb);
-      for (guint i = 0; i < arch->norms_per_layer; i++)
-        push (st->weights, s->h * ob);
-      listed += attn + mlp + arch->norms_per_layer * s->h;
-    }
-  push (st->weights, c->embedding * ob);
-  push (st->weights, c->head * ob);
-  listed += c->embedding + c->head;
-  push (st->weights, MAX (0.0, c->total - listed) * ob);
+  memset (st, 0, sizeof *st);
+  /* one layer's weights as the checkpoint stores them: q, k, v, o, the MLP's projections (a
+   * MoE layer's experts fused in two tensors, as transformers keeps them) and the norms */
+  for (guint i = 0; i < G_N_ELEMENTS (w); i++)
+    add_to (st->layer_weights, &st->n_layer_weights, MAX_LAYER_WEIGHTS, w[i] * lb);
+  for (guint i = 0; i < n_mlp; i++)
+    add_to (st->layer_weights, &st->n_layer_weights, MAX_LAYER_WEIGHTS, mlp / n_mlp * lb);
+  for (guint i = 0; i < MIN (arch->norms_per_layer, 4u); i++)
+    add_to (st->layer_weights, &st->n_layer_weights, MAX_LAYER_WEIGHTS, s->h * ob);
+  st->other_weights[0] = c->embedding * ob;
+  st->other_weights[1] = c->head * ob;
+  st->other_weights[2] = MAX (0.0, c->total - s->L * layer_params - c->embedding - c->head) * ob;
 
   if (tr->full)
-    for (guint i = 0; i < st->weights->len; i++)
-      push (st->trained, 1.0);     /* scaled below: the same shapes as the weights */
+    {
+      /* each trainable tensor as large as its weight */
+      for (guint i = 0; i < st->n_layer_weights; i++)
+        st->layer_trained[i] = st->layer_weights[i];
+      st->n_layer_trained = st->n_layer_weights;
+      for (guint i = 0; i < 3; i++)
+        st->other_trained[i] = st->other_weights[i];
+      st->n_other_trained = 3;
+    }
   else
     {
-      double r = tr->rank;
+      /* a LoRA adapter's two matrices, r × d_in and d_out × r */
+      static const VcLoraTargets targets[] = {
+        VC_LORA_TARGET_Q, VC_LORA_TARGET_K, VC_LORA_TARGET_V, VC_LORA_TARGET_O,
+        VC_LORA_TARGET_GATE, VC_LORA_TARGET_UP, VC_LORA_TARGET_DOWN,
+      };
+      double d_in[] = { s->h, s->h, s->h, s->q_dim, s->h, s->h, s->dense_inter };
+      double d_out[] = { s->q_dim, s->kv_dim, s->kv_dim, s->h, s->dense_inter, s->dense_inter, s->h };
 
-      for (guint l = 0; l < arch->n_layers; l++)
-        {
-          if (tr->targets & VC_LORA_TARGET_Q) push_adapter (st->trained, r, s->h, s->q_dim);
-          if (tr->targets & VC_LORA_TARGET_K) push_adapter (st->trained, r, s->h, s->kv_dim);
-          if (tr->targets & VC_LORA_TARGET_V) push_adapter (st->trained, r, s->h, s->kv_dim);
-          if (tr->targets & VC_LORA_TARGET_O) push_adapter (st->trained, r, s->q_dim, s->h);
-          if (tr->targets & VC_LORA_TARGET_GATE) push_adapter (st->trained, r, s->h, s->dense_inter);
-          if (tr->targets & VC_LORA_TARGET_UP) push_adapter (st->trained, r, s->h, s->dense_inter);
-          if (tr->targets & VC_LORA_TARGET_DOWN) push_adapter (st->trained, r, s->dense_inter, s->h);
-        }
+      for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
+        if (tr->targets & targets[i])
+          {
+            add_to (st->layer_trained, &st->n_layer_trained, MAX_LAYER_TRAINED, tr->rank * d_in[i]);
+            add_to (st->layer_trained, &st->n_layer_trained, MAX_LAYER_TRAINED, tr->rank * d_out[i]);
+          }
       if (in->train_embeddings)
-        push (st->trained, (double) arch->vocab_size * arch->hidden_size);
+        st->other_trained[st->n_other_trained++] = (double) arch->vocab_size * arch->hidden_size;
     }
-  if (tr->full)
-    {
-      /* full fine-tuning: each trainable tensor as large as its weight */
-      for (guint i = 0; i < st->trained->len; i++)
-        g_array_index (st->trained, double, i) = g_array_index (st->weights, double, i);
-    }
+  for (guint i = 0; i < st->n_layer_weights; i++)
+    layer_w += st->layer_weights[i];
+  for (guint i = 0; i < st->n_layer_trained; i++)
+    layer_t += st->layer_trained[i];
+  st->weights_sum = s->L * layer_w + st->other_weights[0] + st->other_weights[1] + st->other_weights[2];
+  st->trained_sum = s->L * layer_t;
+  for (guint i = 0; i < st->n_other_trained; i++)
+    st->trained_sum += st->other_trained[i];
 
   st->n_dense_tensors = s->n_dense > 0 ? layer_saved_tensors (in, s, tr, s->dense_inter, e, st->dense) : 0;
   st->n_moe_tensors = s->n_moe > 0 ? layer_saved_tensors (in, s, tr, s->moe_inter, e, st->moe) : 0;
   st->head_saved = t * (4.0 * s->h + (tr->full ? 2.0 * e * s->h : 0));
+  st->transient_dense = e * s->dense_inter;
+  st->transient_moe = e * s->moe_inter;
 
   /* logits_bytes(), tensor by tensor: the 16-bit logits, fp32 copy, fp32 log-softmax and
    * gradient; a chunked loss in 8 chunks */
   per_value = logits_bytes (in, s, e) / MAX (1.0, logit_values);
-  st->n_logits = 0;
   if (in->loss == VC_LOSS_CHUNKED)
     for (guint i = 0; i < 8; i++)
       st->logits[st->n_logits++] = logit_values / 8.0 * per_value;
@@ -858,35 +865,16 @@ step_tensors_init (const VcInputs   *in,
 }
 
 static void
-step_tensors_clear (StepTensors *st)
+hold (VcAllocator *a,
+      GArray      *handles,
+      double       bytes)
 {
-  g_array_unref (st->weights);
-  g_array_unref (st->trained);
-}
+  guint h;
 
-static double
-array_sum (GArray *a)
-{
-  double sum = 0;
-
-  for (guint i = 0; i < a->len; i++)
-    sum += g_array_index (a, double, i);
-  return sum;
-}
-
-/* allocates every tensor of `sizes` × scale, appending the handles to `handles` */
-static void
-alloc_all (VcAllocator *a,
-           GArray      *sizes,
-           double       scale,
-           GArray      *handles)
-{
-  for (guint i = 0; i < sizes->len; i++)
-    {
-      guint h = vc_allocator_malloc (a, g_array_index (sizes, double, i) * scale);
-
-      g_array_append_val (handles, h);
-    }
+  if (bytes <= 0)
+    return;
+  h = vc_allocator_malloc (a, bytes);
+  g_array_append_val (handles, h);
 }
 
 static void
@@ -898,13 +886,16 @@ release_all (VcAllocator *a,
   g_array_set_size (handles, 0);
 }
 
-static double
-scale_to (double  bytes,
-          GArray *sizes)
+static void
+release_last (VcAllocator *a,
+              GArray      *handles,
+              guint        n)
 {
-  double sum = array_sum (sizes);
-
-  return sum > 0 ? bytes / sum : 0;
+  for (guint i = 0; i < n && handles->len > 0; i++)
+    {
+      vc_allocator_release (a, g_array_index (handles, guint, handles->len - 1));
+      g_array_set_size (handles, handles->len - 1);
+    }
 }
 
 static guint
@@ -919,6 +910,113 @@ optimizer_states (const VcInputs *in)
     }
 }
 
+typedef struct
+{
+  double weights, trained;          /* bytes per listed byte or element */
+  double gradients, optimizer, master;
+} ReplayScale;
+
+/* Two steps of a model of `n_layers` layers (the first `n_dense` dense): what the allocator
+ * caches beyond the allocated peak. */
+static double
+replay (const VcInputs       *in,
+        const StepTensors    *st,
+        const ReplayScale    *k,
+        const VcReserveShare *share,
+        double                e,
+        double                h,
+        guint                 n_layers,
+        guint                 n_dense)
+{
+  double t = (double) in->batch * in->seq;
+  g_autoptr(VcAllocator) a = vc_allocator_new (in->expandable_segments);
+  g_autoptr(GArray) persistent = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) grads = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) layer = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) saved = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) logits = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n_states = optimizer_states (in);
+  gboolean checkpointed = in->checkpointing != VC_CHECKPOINTING_NONE;
+
+  /* loading: the weights, the fp32 master copy, the communication buffers */
+  for (guint l = 0; l < n_layers; l++)
+    for (guint i = 0; i < st->n_layer_weights; i++)
+      hold (a, persistent, st->layer_weights[i] * k->weights);
+  for (guint i = 0; i < 3; i++)
+    hold (a, persistent, st->other_weights[i] * k->weights);
+  if (k->master > 0)
+    {
+      for (guint l = 0; l < n_layers; l++)
+        for (guint i = 0; i < st->n_layer_trained; i++)
+          hold (a, persistent, st->layer_trained[i] * k->master);
+      for (guint i = 0; i < st->n_other_trained; i++)
+        hold (a, persistent, st->other_trained[i] * k->master);
+    }
+  hold (a, persistent, share->buffers);
+
+  /* two steps: the optimizer state appears at the first one (torch.optim creates it in step()),
+   * in what the first backward pass freed; the second forward pass finds the cache as the first
+   * step left it */
+  for (guint step = 0; step < 2; step++)
+    {
+      gboolean have_grads = grads->len > 0;
+
+      /* forward: each layer's saved tensors, with checkpointing its input alone */
+      for (guint l = 0; l < n_layers; l++)
+        {
+          const double *tensors = l >= n_dense ? st->moe : st->dense;
+          guint n = l >= n_dense ? st->n_moe_tensors : st->n_dense_tensors;
+
+          if (checkpointed)
+            hold (a, saved, t * e * h);
+          else
+            for (guint i = 0; i < n; i++)
+              hold (a, saved, t * tensors[i]);
+        }
+      hold (a, saved, st->head_saved);
+      for (guint i = 0; i < st->n_logits; i++)
+        hold (a, logits, st->logits[i]);
+      /* backward: the loss frees the logits; the head's input goes with the head */
+      release_all (a, logits);
+      release_last (a, saved, 1);
+      if (!have_grads)
+        for (guint i = 0; i < st->n_other_trained; i++)
+          hold (a, grads, st->other_trained[i] * k->gradients);
+      /* each layer from the last: its recomputed tensors (checkpointing) or its transient, its
+       * gradients, then its saved tensors freed */
+      for (guint l = n_layers; l-- > 0;)
+        {
+          const double *tensors = l >= n_dense ? st->moe : st->dense;
+          guint n = l >= n_dense ? st->n_moe_tensors : st->n_dense_tensors;
+
+          if (checkpointed)
+            for (guint i = 0; i < n; i++)
+              hold (a, layer, t * tensors[i]);
+          else
+            hold (a, layer, t * (l >= n_dense ? st->transient_moe : st->transient_dense));
+          if (!have_grads)
+            for (guint i = 0; i < st->n_layer_trained; i++)
+              hold (a, grads, st->layer_trained[i] * k->gradients);
+          release_all (a, layer);
+          release_last (a, saved, checkpointed ? 1 : n);
+        }
+      /* the optimizer's step: its state at the first one */
+      if (step == 0 && n_states > 0 && k->optimizer > 0)
+        for (guint s = 0; s < n_states; s++)
+          {
+            for (guint l = 0; l < n_layers; l++)
+              for (guint i = 0; i < st->n_layer_trained; i++)
+                hold (a, persistent, st->layer_trained[i] * k->optimizer);
+            for (guint i = 0; i < st->n_other_trained; i++)
+              hold (a, persistent, st->other_trained[i] * k->optimizer);
+          }
+      /* zero_grad(set_to_none=True), unless the gradients accumulate over micro-batches */
+      if (!share->held_gradients)
+        release_all (a, grads);
+    }
+  return MAX (0.0, vc_allocator_peak_reserved (a) - vc_allocator_peak_allocated (a));
+}
+
 /* The allocator's reserve is modelled for training with the architecture: the trainers' own
  * figures are PyTorch's; an inference engine sizes its memory itself (vc-engine.c). */
 gboolean
@@ -927,10 +1025,72 @@ vc_estimator_models_reserve (const VcInputs *in)
   return in->mode == VC_MODE_TRAINING && in->method == VC_METHOD_ARCHITECTURE;
 }
 
+/* Replays are remembered: the GPU table, its layouts and the solver ask for the same ones
+ * card after card. The key is every byte the replay reads (the inputs without their layout,
+ * which the share stands for). */
+typedef struct
+{
+  VcInputs in;
+  VcScenario id;
+  double weight_bits;
+  VcReserveShare share;
+} ReplayKey;
+
+#define REPLAY_CACHE_MAX 4096
+
+G_LOCK_DEFINE_STATIC (replay_cache);
+static GHashTable *replay_cache;
+
+static double replay_model (const VcInputs         *in,
+                            const VcScenarioResult *sc,
+                            const VcReserveShare   *share);
+
+/* What the caching allocator keeps beyond the allocated peak of one GPU holding `share`. */
 double
 vc_estimator_training_cache_bytes (const VcInputs         *in,
-                                const VcScenarioResult *sc,
-                                const VcReserveShare   *share)
+                                   const VcScenarioResult *sc,
+                                   const VcReserveShare   *share)
+{
+  ReplayKey key;
+  g_autoptr(GBytes) bytes = NULL;
+  gpointer found;
+  double *value;
+
+  if (!vc_estimator_models_reserve (in))
+    return 0;
+  memset (&key, 0, sizeof key);
+  memcpy (&key.in, in, sizeof *in);
+  memset (&key.in.layout, 0, sizeof key.in.layout);
+  key.id = sc->id;
+  key.weight_bits = sc->weight_bits;
+  memcpy (&key.share, share, sizeof *share);
+  bytes = g_bytes_new (&key, sizeof key);
+
+  G_LOCK (replay_cache);
+  if (replay_cache == NULL)
+    replay_cache = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, g_free);
+  found = g_hash_table_lookup (replay_cache, bytes);
+  G_UNLOCK (replay_cache);
+  if (found != NULL)
+    return *(double *) found;
+
+  value = g_new (double, 1);
+  *value = replay_model (in, sc, share);
+  G_LOCK (replay_cache);
+  if (g_hash_table_size (replay_cache) >= REPLAY_CACHE_MAX)
+    g_hash_table_remove_all (replay_cache);
+  g_hash_table_replace (replay_cache, g_bytes_ref (bytes), value);
+  G_UNLOCK (replay_cache);
+  return *value;
+}
+
+/* Models of more than REPLAY_LAYERS layers are replayed at REPLAY_LAYERS / 2 and REPLAY_LAYERS
+ * layers, with the whole model's tensor sizes, and the cache extrapolated linearly in the
+ * layers. */
+static double
+replay_model (const VcInputs         *in,
+              const VcScenarioResult *sc,
+              const VcReserveShare   *share)
 {
   Shapes s;
   TrainedSet tr = {
@@ -940,136 +1100,28 @@ vc_estimator_training_cache_bytes (const VcInputs         *in,
     .rank = in->lora_rank,
   };
   double e = in->mixed_precision ? 2.0 : training_bytes (in);
-  double t = (double) in->batch * in->seq;
-  g_autoptr(VcAllocator) a = vc_allocator_new (in->expandable_segments);
-  g_autoptr(GArray) persistent = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GArray) grads = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GArray) layer = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GArray) saved = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GArray) logits = g_array_new (FALSE, FALSE, sizeof (guint));
-  StepTensors st;
-  double gscale, oscale, mscale, act;
   guint n_states = optimizer_states (in);
-  gboolean optimizer_ready = FALSE;
-  gboolean checkpointed = in->checkpointing != VC_CHECKPOINTING_NONE;
+  guint L = in->arch.n_layers;
+  StepTensors st;
+  ReplayScale k = { 0 };
+  double few, many;
 
-  if (!vc_estimator_models_reserve (in))
-    return 0;
   shapes_init (&in->arch, &s);
   step_tensors_init (in, &s, &tr, sc, e, &st);
-  /* what the GPU holds of the activations: the same share as of the gradients, for the
-   * layouts whose GPUs see fewer tokens (none yet): 1 */
-  act = 1.0;
-  gscale = scale_to (share->gradients, st.trained);
-  oscale = n_states > 0 ? scale_to (share->optimizer / n_states, st.trained) : 0;
-  mscale = scale_to (share->master, st.trained);
-
-  /* loading: the weights, the fp32 master copy, the communication buffers */
-  alloc_all (a, st.weights, scale_to (share->weights, st.weights), persistent);
-  if (mscale > 0)
-    alloc_all (a, st.trained, mscale, persistent);
-  if (share->buffers > 0)
+  k.weights = st.weights_sum > 0 ? share->weights / st.weights_sum : 0;
+  if (st.trained_sum > 0)
     {
-      guint h = vc_allocator_malloc (a, share->buffers);
-      g_array_append_val (persistent, h);
+      k.gradients = share->gradients / st.trained_sum;
+      k.optimizer = n_states > 0 ? share->optimizer / n_states / st.trained_sum : 0;
+      k.master = share->master / st.trained_sum;
     }
-
-  /* two steps: the optimizer state appears after the first backward pass, in what the
-   * activations left; the second step's activations then find the cache as the first left it */
-  for (guint step = 0; step < 2; step++)
-    {
-      gboolean keep_grads = share->held_gradients && step == 0;
-
-      /* forward: each layer's saved tensors (with checkpointing its input alone) */
-      for (guint l = 0; l < in->arch.n_layers; l++)
-        {
-          gboolean moe = l >= s.n_dense;
-          const double *tensors = moe ? st.moe : st.dense;
-          guint n = moe ? st.n_moe_tensors : st.n_dense_tensors;
-
-          if (checkpointed)
-            {
-              guint h = vc_allocator_malloc (a, act * t * e * s.h);
-              g_array_append_val (saved, h);
-              continue;
-            }
-          for (guint i = 0; i < n; i++)
-            {
-              guint h = vc_allocator_malloc (a, act * t * tensors[i]);
-              g_array_append_val (saved, h);
-            }
-        }
-      {
-        guint h = vc_allocator_malloc (a, act * st.head_saved);
-        g_array_append_val (saved, h);
-      }
-      for (guint i = 0; i < st.n_logits; i++)
-        {
-          guint h = vc_allocator_malloc (a, act * st.logits[i]);
-          g_array_append_val (logits, h);
-        }
-      /* backward: the loss frees the logits, then each layer from the last one: its transient
-       * (recomputed activations with checkpointing), its gradients, its saved tensors freed */
-      release_all (a, logits);
-      for (guint l = in->arch.n_layers; l-- > 0;)
-        {
-          gboolean moe = l >= s.n_dense;
-          const double *tensors = moe ? st.moe : st.dense;
-          guint n = moe ? st.n_moe_tensors : st.n_dense_tensors;
-          guint per = st.trained->len / MAX (1u, in->arch.n_layers);
-
-          if (checkpointed)
-            for (guint i = 0; i < n; i++)
-              {
-                guint h = vc_allocator_malloc (a, act * t * tensors[i]);
-                g_array_append_val (layer, h);
-              }
-          else
-            {
-              guint h = vc_allocator_malloc (a, act * t * (moe ? s.moe_inter : s.dense_inter) * e);
-              g_array_append_val (layer, h);
-            }
-          if (grads->len == 0 || step == 0 || !share->held_gradients)
-            for (guint i = l * per; i < (l + 1) * per && i < st.trained->len && gscale > 0; i++)
-              {
-                guint h = vc_allocator_malloc (a, g_array_index (st.trained, double, i) * gscale);
-                g_array_append_val (grads, h);
-              }
-          release_all (a, layer);
-          if (saved->len > 0)
-            {
-              /* this layer's saved tensors are the last ones allocated before the head's */
-              guint keep = checkpointed ? 1 : n;
-              guint head = g_array_index (saved, guint, saved->len - 1);
-
-              g_array_set_size (saved, saved->len - 1);
-              for (guint i = 0; i < keep && saved->len > 0; i++)
-                {
-                  vc_allocator_release (a, g_array_index (saved, guint, saved->len - 1));
-                  g_array_set_size (saved, saved->len - 1);
-                }
-              g_array_append_val (saved, head);
-            }
-        }
-      release_all (a, saved);
-      /* the gradients of what is not in a layer: embedding, head, norms */
-      if (gscale > 0)
-        for (guint i = (st.trained->len / MAX (1u, in->arch.n_layers)) * in->arch.n_layers; i < st.trained->len; i++)
-          {
-            guint h = vc_allocator_malloc (a, g_array_index (st.trained, double, i) * gscale);
-            g_array_append_val (grads, h);
-          }
-      /* the optimizer's step: its state at the first one */
-      if (!optimizer_ready && oscale > 0)
-        for (guint k = 0; k < n_states; k++)
-          alloc_all (a, st.trained, oscale, persistent);
-      optimizer_ready = TRUE;
-      /* zero_grad(set_to_none=True), unless the gradients accumulate */
-      if (!keep_grads)
-        release_all (a, grads);
-    }
-  step_tensors_clear (&st);
-  return MAX (0.0, vc_allocator_peak_reserved (a) - vc_allocator_peak_allocated (a));
+  if (L <= REPLAY_LAYERS)
+    return replay (in, &st, &k, share, e, s.h, L, (guint) s.n_dense);
+  few = replay (in, &st, &k, share, e, s.h, REPLAY_LAYERS / 2,
+                (guint) round (s.n_dense * (REPLAY_LAYERS / 2) / s.L));
+  many = replay (in, &st, &k, share, e, s.h, REPLAY_LAYERS,
+                 (guint) round (s.n_dense * REPLAY_LAYERS / s.L));
+  return MAX (0.0, many + (many - few) * (L - REPLAY_LAYERS) / (REPLAY_LAYERS / 2.0));
 }
 
 /* Inference with the model's own tensors read from its files. */
@@ -1187,19 +1239,26 @@ vc_estimator_compute (const VcInputs *in,
 
       scenario_total (sc);
       sc->reserved = sc->total;
-      /* the selected scenario's: replaying a step costs more than the rest of an estimate */
-      if (vc_estimator_models_reserve (in) && i == res->selected)
-        {
-          VcReserveShare one = {
-            .weights = sc->bytes[VC_COMPONENT_WEIGHTS],
-            .optimizer = sc->bytes[VC_COMPONENT_OPTIMIZER],
-            .master = sc->bytes[VC_COMPONENT_MASTER_WEIGHTS],
-            .gradients = sc->gradient_bytes,
-          };
-
-          sc->reserved += round (vc_estimator_training_cache_bytes (in, sc, &one));
-        }
     }
+}
+
+/* The selected scenario's reserve (vc_estimator_compute() leaves it at the total): replaying a
+ * step costs more than all the rest of an estimate, so callers ask for it when they need it. */
+void
+vc_estimator_add_reserve (const VcInputs *in,
+                          VcResult       *res)
+{
+  VcScenarioResult *sc = &res->scenarios[res->selected];
+  VcReserveShare one = {
+    .weights = sc->bytes[VC_COMPONENT_WEIGHTS],
+    .optimizer = sc->bytes[VC_COMPONENT_OPTIMIZER],
+    .master = sc->bytes[VC_COMPONENT_MASTER_WEIGHTS],
+    .gradients = sc->gradient_bytes,
+  };
+
+  sc->reserved = sc->total;
+  if (vc_estimator_models_reserve (in))
+    sc->reserved += round (vc_estimator_training_cache_bytes (in, sc, &one));
 }
 
 /* KV heads do not split below one per GPU: past a_kv GPUs the cache is replicated. */
@@ -1247,7 +1306,7 @@ vc_estimator_fit_gpu (const VcInputs         *in,
   capacity = vc_engine_usable_bytes (in, capacity, O);
   fit->fits = sc->reserved <= capacity;
   fit->count = 0;
-  fit->per_gpu_bytes = sc->total;
+  fit->per_gpu_bytes = sc->reserved;
 
   if (capacity <= O)
     return;

@@ -75,8 +75,8 @@ typedef struct
   double backward_activations;     /* one layer's transient at the end of backward */
   double gradient_bytes;           /* every gradient, held or not at the peak */
   /* what PyTorch's caching allocator reserves at the peak, with the overhead: the figure to
-   * hold a card's capacity against (training, architecture method, the selected scenario);
-   * else the total */
+   * hold a card's capacity against (training, architecture method, the selected scenario,
+   * once vc_estimator_add_reserve() has run); else the total */
   double reserved;
 } VcScenarioResult;
 
@@ -119,6 +119,8 @@ gboolean vc_component_applies     (const VcInputs *inputs,
                                    VcComponent     component);
 double   vc_inputs_overhead_bytes (const VcInputs *inputs);
 void     vc_estimator_compute     (const VcInputs *inputs,
+                                   VcResult       *result);
+void     vc_estimator_add_reserve (const VcInputs *inputs,
                                    VcResult       *result);
 double   vc_estimator_per_gpu_bytes (const VcInputs         *inputs,
                                      const VcScenarioResult *scenario,

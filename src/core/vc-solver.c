@@ -120,7 +120,10 @@ vc_solver_fits_at (const VcInputs  *in,
   sc = &res.scenarios[res.selected];
   usable = vc_engine_usable_bytes (&probe, capacity, sc->bytes[VC_COMPONENT_OVERHEAD]);
   /* a plain estimate on one card: the smallest layout is that card alone when it holds it all */
-  /* training: the caching allocator's reserve is what meets the card's capacity */
+  /* training: the caching allocator's reserve is what meets the card's capacity; never below
+   * the total, it is needed only when the total fits */
+  if (sc->total <= usable)
+    vc_estimator_add_reserve (&probe, &res);
   if (vc_layout_is_default (&probe.layout) && (sc->reserved <= usable || gpu_count == 1))
     {
       *bytes = sc->reserved;
