@@ -75,6 +75,7 @@ enum {
   PROP_COMPILE,
   PROP_TRAIN_EMBEDDINGS,
   PROP_EXPANDABLE_SEGMENTS,
+  PROP_TRAINER,
   PROP_OVERHEAD_GB,
   PROP_ENGINE,
   PROP_MEMORY_FRACTION,
@@ -502,6 +503,7 @@ vc_estimate_set_property (GObject      *object,
     case PROP_COMPILE: SET_FIELD (compile, g_value_get_boolean); break;
     case PROP_TRAIN_EMBEDDINGS: SET_FIELD (train_embeddings, g_value_get_boolean); break;
     case PROP_EXPANDABLE_SEGMENTS: SET_FIELD (expandable_segments, g_value_get_boolean); break;
+    case PROP_TRAINER: SET_FIELD (trainer, g_value_get_enum); break;
     case PROP_OVERHEAD_GB: SET_FIELD (overhead_gb, input_double); break;
     case PROP_ENGINE: SET_FIELD (engine, g_value_get_enum); break;
     case PROP_MEMORY_FRACTION: SET_FIELD (memory_fraction, input_double); break;
@@ -573,6 +575,7 @@ vc_estimate_get_property (GObject    *object,
     case PROP_COMPILE: g_value_set_boolean (value, in->compile); break;
     case PROP_TRAIN_EMBEDDINGS: g_value_set_boolean (value, in->train_embeddings); break;
     case PROP_EXPANDABLE_SEGMENTS: g_value_set_boolean (value, in->expandable_segments); break;
+    case PROP_TRAINER: g_value_set_enum (value, in->trainer); break;
     case PROP_OVERHEAD_GB: g_value_set_double (value, in->overhead_gb); break;
     case PROP_ENGINE: g_value_set_enum (value, in->engine); break;
     case PROP_MEMORY_FRACTION: g_value_set_double (value, in->memory_fraction); break;
@@ -752,6 +755,10 @@ install_run_inputs (const VcInputs *d)
     g_param_spec_boolean ("expandable-segments", N_("Expandable segments"),
                           N_("PyTorch's allocator grows one segment per pool (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True) instead of reserving a segment per large tensor"),
                           d->expandable_segments, RW);
+  properties[PROP_TRAINER] =
+    g_param_spec_enum ("trainer", N_("Trainer"),
+                       N_("The fine-tuning framework whose own habits are followed: what torch.compile covers, the optimizer state's precision"),
+                       VC_TYPE_TRAINER, d->trainer, RW);
 }
 
 /* Whose memory arithmetic, and the speed model's utilization. */

@@ -123,6 +123,7 @@ vc_inputs_init_default (VcInputs *in)
     .compile = FALSE,
     .train_embeddings = FALSE,
     .expandable_segments = FALSE,
+    .trainer = VC_TRAINER_GENERIC,
     .overhead_gb = -1,
     .engine = VC_ENGINE_GENERIC,
     .memory_fraction = 0.9,
@@ -147,11 +148,47 @@ vc_inputs_overhead_bytes (const VcInputs *in)
   return ARCHITECTURE_OVERHEAD_GB * GB;
 }
 
+/* With --compile, whether the loss is compiled with the model: the Hugging Face Trainer
+ * (and TRL, Axolotl, LLaMA-Factory, which run it) compiles the whole model, whose forward
+ * computes the loss from the labels; torchtune compiles its loss on its own (compile_loss).
+ * Otherwise (generic, torchtitan) the decoder blocks are compiled one by one and the loss runs
+ * eagerly. */
+gboolean
+vc_trainer_compiles_loss (const VcInputs *in)
+{
+  if (!in->compile)
+    return FALSE;
+  switch (in->trainer)
+    {
+    case VC_TRAINER_HF:
+    case VC_TRAINER_TRL:
+    case VC_TRAINER_AXOLOTL:
+    case VC_TRAINER_LLAMAFACTORY:
+    case VC_TRAINER_TORCHTUNE:
+      return TRUE;
+    case VC_TRAINER_GENERIC:
+    case VC_TRAINER_TORCHTITAN:
+    default:
+      return FALSE;
+    }
+}
+
+/* torchtune trains in pure bf16: the model is loaded in its dtype and torch.optim creates the
+ * optimizer state like the parameters, so bf16 parameters have bf16 state. */
+gboolean
+vc_trainer_bf16_state (const VcInputs *in)
+{
+  if (in->optimizer_precision == VC_STATE_PRECISION_BF16)
+    return TRUE;
+  return in->trainer == VC_TRAINER_TORCHTUNE && !in->mixed_precision &&
+         in->training_precision == VC_TRAINING_PRECISION_BF16;
+}
+
 /* Bytes per optimizer state value and number of state values per trainable parameter. */
 static double
 optimizer_bytes_per_param (const VcInputs *in)
 {
-  double state_bytes = in->optimizer_precision == VC_STATE_PRECISION_BF16 ? 2 : 4;
+  double state_bytes = vc_trainer_bf16_state (in) ? 2 : 4;
 
   switch (in->optimizer)
     {
@@ -666,7 +703,7 @@ logits_bytes (const VcInputs *in,
 {
   double t = (double) in->batch * in->seq;
 
-  if (in->compile)
+  if (vc_trainer_compiles_loss (in))
     /* a compiled cross-entropy keeps its input logits and one log-sum-exp per token,
      * recomputing the softmax in the backward pass: 16-bit chunks when chunked; unchunked,
      * the logits arrive upcast to fp32 (torchtune's model output, Hugging Face's loss) and
@@ -851,7 +888,7 @@ step_tensors_init (const VcInputs         *in,
   if (in->loss == VC_LOSS_CHUNKED)
     for (guint i = 0; i < 8; i++)
       st->logits[st->n_logits++] = logit_values / 8.0 * per_value;
-  else if (in->compile)
+  else if (vc_trainer_compiles_loss (in))
     {
       st->logits[st->n_logits++] = logit_values * 4.0;
       st->logits[st->n_logits++] = logit_values * (per_value - 4.0);

@@ -43,6 +43,7 @@ typedef struct
   gboolean compile;                /* torch.compile: fused elementwise ops save fewer tensors */
   gboolean train_embeddings;       /* LoRA/QLoRA: the token embedding trains too */
   gboolean expandable_segments;    /* PyTorch's allocator grows one segment per pool */
+  VcTrainer trainer;               /* whose habits: compile scope, optimizer state precision */
   double overhead_gb;              /* per GPU; < 0: the method's default */
   /* serving engine and speed */
   VcEngine engine;
@@ -126,6 +127,8 @@ double   vc_estimator_per_gpu_bytes (const VcInputs         *inputs,
                                      const VcScenarioResult *scenario,
                                      double                  count);
 gboolean vc_estimator_models_reserve (const VcInputs *inputs);
+gboolean vc_trainer_compiles_loss (const VcInputs *inputs);
+gboolean vc_trainer_bf16_state   (const VcInputs *inputs);
 double   vc_estimator_training_cache_bytes (const VcInputs         *inputs,
                                             const VcScenarioResult *scenario,
                                             const VcReserveShare   *share);
