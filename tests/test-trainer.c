@@ -109,6 +109,29 @@ test_torchtune_bf16_state (void)
   g_assert_cmpfloat (mixed.scenarios[mixed.selected].bytes[VC_COMPONENT_OPTIMIZER], ==, opt);
 }
 
+/* Unsloth's offloaded checkpointing: with --checkpointing full the saved layer inputs (2h bytes
+ * a token in each of the 32 layers) go to system RAM but the one recomputed: 31·2·4096 bytes a
+ * token less on the GPU. Without checkpointing nothing is offloaded. */
+static void
+test_unsloth_offloaded_checkpoints (void)
+{
+  VcInputs in;
+  VcResult generic, unsloth;
+
+  inputs (&in, VC_TRAINER_GENERIC, FALSE);
+  in.finetune = VC_FINETUNE_LORA;
+  in.checkpointing = VC_CHECKPOINTING_FULL;
+  compute (&in, &generic);
+  in.trainer = VC_TRAINER_UNSLOTH;
+  g_assert_true (vc_trainer_offloads_checkpoints (&in));
+  compute (&in, &unsloth);
+  g_assert_cmpfloat (generic.scenarios[generic.selected].bytes[VC_COMPONENT_ACTIVATIONS] -
+                     unsloth.scenarios[unsloth.selected].bytes[VC_COMPONENT_ACTIVATIONS], ==,
+                     31.0 * 2 * 4096 * T);
+  in.checkpointing = VC_CHECKPOINTING_NONE;
+  g_assert_false (vc_trainer_offloads_checkpoints (&in));
+}
+
 /* The seed's rule-of-thumb table is the generic trainer's: 87.4 GB for 7B full fine-tuning. */
 static void
 test_rule_of_thumb_unchanged (void)
@@ -131,6 +154,7 @@ main (int   argc,
   g_test_add_func ("/trainer/per-block-compile", test_per_block_compile);
   g_test_add_func ("/trainer/compiled-loss", test_compiled_loss);
   g_test_add_func ("/trainer/torchtune-bf16-state", test_torchtune_bf16_state);
+  g_test_add_func ("/trainer/unsloth-offloaded-checkpoints", test_unsloth_offloaded_checkpoints);
   g_test_add_func ("/trainer/rule-of-thumb-unchanged", test_rule_of_thumb_unchanged);
   return g_test_run ();
 }

@@ -111,7 +111,7 @@ static const Option options[] = {
   { "no-train-embeddings", OPT_FALSE, "train-embeddings", NULL, NULL },
   { "expandable-segments", OPT_TRUE, "expandable-segments", NULL, N_("PyTorch's allocator grows one segment per pool (expandable_segments:True)") },
   { "no-expandable-segments", OPT_FALSE, "expandable-segments", NULL, NULL },
-  { "trainer", OPT_PROPERTY, "trainer", "generic|hf|trl|axolotl|torchtune|torchtitan|llamafactory", N_("Training: the framework whose habits are followed (default: generic)") },
+  { "trainer", OPT_PROPERTY, "trainer", "generic|hf|trl|axolotl|torchtune|torchtitan|llamafactory|unsloth", N_("Training: the framework whose habits are followed (default: generic)") },
   { "tp", OPT_PROPERTY, "tp", "N", N_("Inference: tensor parallel GPUs; must divide the attention heads (default 1)") },
   { "pp", OPT_PROPERTY, "pp", "N", N_("Inference: pipeline stages; at most the layer count (default 1)") },
   { "ep", OPT_PROPERTY, "ep", "N", N_("Inference, MoE: expert parallel GPUs; must divide the experts and TP × DP (default 1)") },

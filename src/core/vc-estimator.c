@@ -184,6 +184,16 @@ vc_trainer_bf16_state (const VcInputs *in)
          in->training_precision == VC_TRAINING_PRECISION_BF16;
 }
 
+/* Unsloth's gradient checkpointing (use_gradient_checkpointing="unsloth") sends each layer's
+ * saved input to host memory in the forward pass and brings it back for the layer's
+ * recomputation (unsloth_zoo/gradient_checkpointing.py, Unsloth_Offloaded_Gradient_Checkpointer:
+ * hidden_states.to("cpu", non_blocking = True)). */
+gboolean
+vc_trainer_offloads_checkpoints (const VcInputs *in)
+{
+  return in->trainer == VC_TRAINER_UNSLOTH && in->checkpointing == VC_CHECKPOINTING_FULL;
+}
+
 /* Bytes per optimizer state value and number of state values per trainable parameter. */
 static double
 optimizer_bytes_per_param (const VcInputs *in)
@@ -675,8 +685,9 @@ saved_activations (const VcInputs   *in,
   switch (in->checkpointing)
     {
     case VC_CHECKPOINTING_FULL:
-      /* each layer's input, and one layer recomputed during the backward pass */
-      saved = s->L * layer_input + per_layer_max;
+      /* each layer's input, and one layer recomputed during the backward pass; offloaded
+       * (Unsloth), the input of the layer being recomputed alone is back on the GPU */
+      saved = (vc_trainer_offloads_checkpoints (in) ? 1.0 : s->L) * layer_input + per_layer_max;
       break;
     case VC_CHECKPOINTING_SQRT:
       /* √L segments: their inputs, and one segment of √L layers recomputed */
@@ -1004,6 +1015,8 @@ replay (const VcInputs       *in,
           const double *tensors = l >= n_dense ? st->moe : st->dense;
           guint n = l >= n_dense ? st->n_moe_tensors : st->n_dense_tensors;
 
+          if (checkpointed && vc_trainer_offloads_checkpoints (in))
+            continue;
           if (checkpointed)
             hold (a, saved, t * e * h);
           else
@@ -1035,7 +1048,7 @@ replay (const VcInputs       *in,
             for (guint i = 0; i < st->n_layer_trained; i++)
               hold (a, grads, st->layer_trained[i] * k->gradients);
           release_all (a, layer);
-          release_last (a, saved, checkpointed ? 1 : n);
+          release_last (a, saved, vc_trainer_offloads_checkpoints (in) ? 0 : checkpointed ? 1 : n);
         }
       /* the optimizer's step: its state at the first one */
       if (step == 0 && n_states > 0 && k->optimizer > 0)

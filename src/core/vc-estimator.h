@@ -129,6 +129,7 @@ double   vc_estimator_per_gpu_bytes (const VcInputs         *inputs,
 gboolean vc_estimator_models_reserve (const VcInputs *inputs);
 gboolean vc_trainer_compiles_loss (const VcInputs *inputs);
 gboolean vc_trainer_bf16_state   (const VcInputs *inputs);
+gboolean vc_trainer_offloads_checkpoints (const VcInputs *inputs);
 double   vc_estimator_training_cache_bytes (const VcInputs         *inputs,
                                             const VcScenarioResult *scenario,
                                             const VcReserveShare   *share);

@@ -153,7 +153,8 @@ describe_activations (const Terms *t)
                             "b·s = %u tokens in %u layers (%s), plus the logits "
                             "b·s × %u vocabulary × %s = %s"),
                           in->batch * in->seq, in->arch.n_layers,
-                          in->checkpointing == VC_CHECKPOINTING_FULL ? _("layer inputs only, one layer recomputed")
+                          vc_trainer_offloads_checkpoints (in) ? _("layer inputs offloaded to system RAM, one layer recomputed")
+                          : in->checkpointing == VC_CHECKPOINTING_FULL ? _("layer inputs only, one layer recomputed")
                           : in->checkpointing == VC_CHECKPOINTING_SQRT ? _("√L checkpoints")
                           : _("no checkpointing"),
                           in->arch.vocab_size,

@@ -94,6 +94,7 @@ static const VcChoice trainer_choices[] = {
   { VC_TRAINER_TORCHTUNE, "torchtune" },
   { VC_TRAINER_TORCHTITAN, "torchtitan" },
   { VC_TRAINER_LLAMAFACTORY, "LLaMA-Factory" },
+  { VC_TRAINER_UNSLOTH, "Unsloth" },
 };
 
 static const VcChoice loss_choices[] = {
@@ -336,7 +337,7 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
 static const VcTooltip tooltips[] = {
   { "train_embeddings", N_("The token embeddings train fully beside the adapters (PEFT modules_to_save); for LoRA and QLoRA with the architecture method") },
   { "compile", N_("Training compiled with torch.compile: fused operations keep fewer activations") },
-  { "trainer", N_("The fine-tuning framework whose own habits are followed: what torch.compile covers (the loss too with the Hugging Face Trainer family and torchtune) and torchtune’s bf16 optimizer state") },
+  { "trainer", N_("The fine-tuning framework whose own habits are followed: what torch.compile covers (the loss too with the Hugging Face Trainer family and torchtune), torchtune’s bf16 optimizer state, Unsloth’s checkpoints offloaded to system RAM") },
   { "expandable_segments", N_("PyTorch's allocator grows one segment per pool (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True): less memory cached beside the tensors") },
   { "mfu", N_("The share of the GPU’s dense peak that the model’s FLOPs reach: sets the time of a step") },
   { "dp", N_("GPUs sharing the batch; the batch is each GPU's micro-batch") },
