@@ -125,6 +125,9 @@ static const Option options[] = {
   { "no-compile", OPT_FALSE, "compile", NULL, NULL },
   { "train-embeddings", OPT_TRUE, "train-embeddings", NULL, N_("LoRA/QLoRA: the token embedding trains too") },
   { "no-train-embeddings", OPT_FALSE, "train-embeddings", NULL, NULL },
+  { "expandable-segments", OPT_TRUE, "expandable-segments", NULL, N_("PyTorch's allocator grows one segment per pool (expandable_segments:True)") },
+  { "no-expandable-segments", OPT_FALSE, "expandable-segments", NULL, NULL },
+  { "trainer", OPT_PROPERTY, "trainer", "generic|hf|trl|axolotl|torchtune|torchtitan|llamafactory|unsloth", N_("Training: the framework whose habits are followed (default: generic)") },
   { "tp", OPT_PROPERTY, "tp", "N", N_("Inference: tensor parallel GPUs; must divide the attention heads (default 1)") },
   { "pp", OPT_PROPERTY, "pp", "N", N_("Inference: pipeline stages; at most the layer count (default 1)") },
   { "ep", OPT_PROPERTY, "ep", "N", N_("Inference, MoE: expert parallel GPUs; must divide the experts and TP × DP (default 1)") },
@@ -1346,7 +1349,8 @@ note_other_mode_options (Request    *req,
 {
   static const char *const training_only[] = {
     "finetune", "optimizer", "optimizer-precision", "lora-rank", "lora-percent", "lora-targets",
-    "mixed-precision", "checkpointing", "loss", "compile", "train-embeddings", "training-precision", NULL,
+    "mixed-precision", "checkpointing", "loss", "compile", "train-embeddings", "training-precision",
+    "expandable-segments", "trainer", NULL,
   };
   static const char *const inference_only[] = { "concurrency", "kv-precision", NULL };
   gboolean training = vc_estimate_get_inputs (estimate)->mode == VC_MODE_TRAINING;

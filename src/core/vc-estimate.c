@@ -74,6 +74,8 @@ enum {
   PROP_LOSS,
   PROP_COMPILE,
   PROP_TRAIN_EMBEDDINGS,
+  PROP_EXPANDABLE_SEGMENTS,
+  PROP_TRAINER,
   PROP_OVERHEAD_GB,
   PROP_ENGINE,
   PROP_MEMORY_FRACTION,
@@ -113,6 +115,7 @@ enum {
   PROP_TRAINABLE_PARAMETERS,
   PROP_KV_BYTES_PER_TOKEN,
   PROP_TOTAL_BYTES,
+  PROP_RESERVED_BYTES,
   PROP_SCENARIO,
   PROP_PEAK_PHASE,
   PROP_OVERHEAD_BYTES,
@@ -273,6 +276,7 @@ recompute (VcEstimate *self)
 
   self->dirty = FALSE;
   vc_estimator_compute (&self->inputs, &self->result);
+  vc_estimator_add_reserve (&self->inputs, &self->result);
   sc = &self->result.scenarios[self->result.selected];
   old_sc = &old.scenarios[old.selected];
 
@@ -297,9 +301,10 @@ recompute (VcEstimate *self)
         vc_estimator_fit_gpu (&self->inputs, &self->result, sc, vc_engine_gpu_capacity (&self->inputs, vc_estimate_get_gpu (self, i)), fit);
         fit->layout = found ? smallest.layouts[i] : self->inputs.layout;
         fit->count = smallest_count (&smallest, i);
+        /* in training what the caching allocator reserves is what the card must hold */
         if (found)
-          fit->per_gpu_bytes = smallest.outs[i].total;
-        fit->fits = found && fit->count == 1 && smallest.outs[i].total <= smallest.capacities[i];
+          fit->per_gpu_bytes = smallest.outs[i].reserved;
+        fit->fits = found && fit->count == 1 && smallest.outs[i].reserved <= smallest.capacities[i];
       }
   }
 
@@ -314,6 +319,8 @@ recompute (VcEstimate *self)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OVERHEAD_BYTES]);
   if (old_sc->total != sc->total)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOTAL_BYTES]);
+  if (old_sc->reserved != sc->reserved)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RESERVED_BYTES]);
   if (old_sc->id != sc->id)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
   if (old_sc->peak_phase != sc->peak_phase)
@@ -506,6 +513,8 @@ vc_estimate_set_property (GObject      *object,
     case PROP_LOSS: SET_FIELD (loss, g_value_get_enum); break;
     case PROP_COMPILE: SET_FIELD (compile, g_value_get_boolean); break;
     case PROP_TRAIN_EMBEDDINGS: SET_FIELD (train_embeddings, g_value_get_boolean); break;
+    case PROP_EXPANDABLE_SEGMENTS: SET_FIELD (expandable_segments, g_value_get_boolean); break;
+    case PROP_TRAINER: SET_FIELD (trainer, g_value_get_enum); break;
     case PROP_OVERHEAD_GB: SET_FIELD (overhead_gb, input_double); break;
     case PROP_ENGINE: SET_FIELD (engine, g_value_get_enum); break;
     case PROP_MEMORY_FRACTION: SET_FIELD (memory_fraction, input_double); break;
@@ -586,6 +595,8 @@ vc_estimate_get_property (GObject    *object,
     case PROP_LOSS: g_value_set_enum (value, in->loss); break;
     case PROP_COMPILE: g_value_set_boolean (value, in->compile); break;
     case PROP_TRAIN_EMBEDDINGS: g_value_set_boolean (value, in->train_embeddings); break;
+    case PROP_EXPANDABLE_SEGMENTS: g_value_set_boolean (value, in->expandable_segments); break;
+    case PROP_TRAINER: g_value_set_enum (value, in->trainer); break;
     case PROP_OVERHEAD_GB: g_value_set_double (value, in->overhead_gb); break;
     case PROP_ENGINE: g_value_set_enum (value, in->engine); break;
     case PROP_MEMORY_FRACTION: g_value_set_double (value, in->memory_fraction); break;
@@ -627,6 +638,10 @@ vc_estimate_get_property (GObject    *object,
     case PROP_KV_BYTES_PER_TOKEN: g_value_set_double (value, self->result.kv_bytes_per_token); break;
     case PROP_TOTAL_BYTES:
       g_value_set_double (value, self->result.scenarios[self->result.selected].total);
+      break;
+    case PROP_RESERVED_BYTES:
+      g_value_set_double (value, vc_estimator_models_reserve (in)
+                                 ? self->result.scenarios[self->result.selected].reserved : -1);
       break;
     case PROP_SCENARIO:
       g_value_set_enum (value, self->result.scenarios[self->result.selected].id);
@@ -768,6 +783,14 @@ install_run_inputs (const VcInputs *d)
     g_param_spec_boolean ("train-embeddings", N_("Train embeddings"),
                           N_("LoRA/QLoRA: the token embedding trains too (PEFT modules_to_save)"),
                           d->train_embeddings, RW);
+  properties[PROP_EXPANDABLE_SEGMENTS] =
+    g_param_spec_boolean ("expandable-segments", N_("Expandable segments"),
+                          N_("PyTorch's allocator grows one segment per pool (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True) instead of reserving a segment per large tensor"),
+                          d->expandable_segments, RW);
+  properties[PROP_TRAINER] =
+    g_param_spec_enum ("trainer", N_("Trainer"),
+                       N_("The fine-tuning framework whose own habits are followed: what torch.compile covers, the optimizer state's precision"),
+                       VC_TYPE_TRAINER, d->trainer, RW);
 }
 
 /* Whose memory arithmetic, and the speed model's utilization. */
@@ -928,6 +951,9 @@ install_results (void)
     g_param_spec_double ("kv-bytes-per-token", NULL, NULL, -1, G_MAXDOUBLE, -1, RO);
   properties[PROP_TOTAL_BYTES] =
     g_param_spec_double ("total-bytes", NULL, NULL, 0, G_MAXDOUBLE, 0, RO);
+  /* what PyTorch's caching allocator reserves (training, architecture method); -1: not modelled */
+  properties[PROP_RESERVED_BYTES] =
+    g_param_spec_double ("reserved-bytes", NULL, NULL, -1, G_MAXDOUBLE, -1, RO);
   properties[PROP_SCENARIO] =
     g_param_spec_enum ("scenario", NULL, NULL, VC_TYPE_SCENARIO, VC_SCENARIO_INFERENCE_16BIT, RO);
   properties[PROP_PEAK_PHASE] =

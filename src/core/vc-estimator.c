@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "vc-allocator.h"
 #include "vc-engine.h"
 #include "vc-estimator.h"
 #include "vc-quant.h"
@@ -121,6 +122,8 @@ vc_inputs_init_default (VcInputs *in)
     .loss = VC_LOSS_FULL,
     .compile = FALSE,
     .train_embeddings = FALSE,
+    .expandable_segments = FALSE,
+    .trainer = VC_TRAINER_GENERIC,
     .overhead_gb = -1,
     .engine = VC_ENGINE_GENERIC,
     .memory_fraction = 0.9,
@@ -155,11 +158,57 @@ vc_inputs_overhead_bytes (const VcInputs *in)
   return ARCHITECTURE_OVERHEAD_GB * GB;
 }
 
+/* With --compile, whether the loss is compiled with the model: the Hugging Face Trainer
+ * (and TRL, Axolotl, LLaMA-Factory, which run it) compiles the whole model, whose forward
+ * computes the loss from the labels; torchtune compiles its loss on its own (compile_loss).
+ * Otherwise (generic, torchtitan) the decoder blocks are compiled one by one and the loss runs
+ * eagerly. */
+gboolean
+vc_trainer_compiles_loss (const VcInputs *in)
+{
+  if (!in->compile)
+    return FALSE;
+  switch (in->trainer)
+    {
+    case VC_TRAINER_HF:
+    case VC_TRAINER_TRL:
+    case VC_TRAINER_AXOLOTL:
+    case VC_TRAINER_LLAMAFACTORY:
+    case VC_TRAINER_TORCHTUNE:
+      return TRUE;
+    case VC_TRAINER_GENERIC:
+    case VC_TRAINER_TORCHTITAN:
+    default:
+      return FALSE;
+    }
+}
+
+/* torchtune trains in pure bf16: the model is loaded in its dtype and torch.optim creates the
+ * optimizer state like the parameters, so bf16 parameters have bf16 state. */
+gboolean
+vc_trainer_bf16_state (const VcInputs *in)
+{
+  if (in->optimizer_precision == VC_STATE_PRECISION_BF16)
+    return TRUE;
+  return in->trainer == VC_TRAINER_TORCHTUNE && !in->mixed_precision &&
+         in->training_precision == VC_TRAINING_PRECISION_BF16;
+}
+
+/* Unsloth's gradient checkpointing (use_gradient_checkpointing="unsloth") sends each layer's
+ * saved input to host memory in the forward pass and brings it back for the layer's
+ * recomputation (unsloth_zoo/gradient_checkpointing.py, Unsloth_Offloaded_Gradient_Checkpointer:
+ * hidden_states.to("cpu", non_blocking = True)). */
+gboolean
+vc_trainer_offloads_checkpoints (const VcInputs *in)
+{
+  return in->trainer == VC_TRAINER_UNSLOTH && in->checkpointing == VC_CHECKPOINTING_FULL;
+}
+
 /* Bytes per optimizer state value and number of state values per trainable parameter. */
 static double
 optimizer_bytes_per_param (const VcInputs *in)
 {
-  double state_bytes = in->optimizer_precision == VC_STATE_PRECISION_BF16 ? 2 : 4;
+  double state_bytes = vc_trainer_bf16_state (in) ? 2 : 4;
 
   switch (in->optimizer)
     {
@@ -561,12 +610,17 @@ typedef struct
  *  - the gated MLP keeps gate and up outputs and the activation (3·e·I), and the product when
  *    the down projection needs it (e·I);
  *  - a frozen linear keeps nothing; a LoRA adapter keeps its rank-r intermediate. */
-static double
-layer_saved_bytes (const VcInputs   *in,
-                   const Shapes     *s,
-                   const TrainedSet *tr,
-                   double            inter,
-                   double            e)
+#define MAX_LAYER_TENSORS 24
+
+/* The tensors of layer_saved_bytes(), one value per tensor (bytes per token), in `out`; returns
+ * how many. */
+static guint
+layer_saved_tensors (const VcInputs   *in,
+                     const Shapes     *s,
+                     const TrainedSet *tr,
+                     double            inter,
+                     double            e,
+                     double           *out)
 {
   const VcArch *arch = &in->arch;
   gboolean keep = tr->full || tr->quantized_base;
@@ -575,37 +629,69 @@ layer_saved_bytes (const VcInputs   *in,
   gboolean down_grad = keep || (tr->targets & VC_LORA_TARGET_DOWN);
   /* compiled (Inductor) norms keep their 16-bit input and recompute the rest */
   double norm_fp32 = in->compile ? e * s->h : 4.0 * s->h;
-  double n_norms = arch->norms_per_layer;
-  double bytes = 0;
-  guint n_adapted = 0;
+  guint n_norms = MIN (arch->norms_per_layer, 4u);
+  guint n = 0;
 
   /* norms: fp32 input copy each, normalized value when the norm weight trains */
-  bytes += n_norms * (norm_fp32 + (tr->full ? e * s->h : 0));
+  for (guint i = 0; i < n_norms; i++)
+    {
+      out[n++] = norm_fp32;
+      if (tr->full)
+        out[n++] = e * s->h;
+    }
   /* norm outputs feeding attention and MLP, when their linears need the input */
   if (qkv_grad)
-    bytes += e * s->h;
+    out[n++] = e * s->h;
   if (up_grad && arch->norms_per_layer != 1)
-    bytes += e * s->h;
+    out[n++] = e * s->h;
 
-  /* attention */
-  bytes += e * (2.0 * s->q_dim + 2.0 * s->kv_dim);
-  bytes += 4.0 * arch->n_heads;      /* log-sum-exp */
+  /* attention: q, k, v, output, log-sum-exp */
+  out[n++] = e * s->q_dim;
+  out[n++] = e * s->kv_dim;
+  out[n++] = e * s->kv_dim;
+  out[n++] = e * s->q_dim;
+  out[n++] = 4.0 * arch->n_heads;
   if (!in->flash_attention)
-    bytes += (double) arch->n_heads * in->seq * (4.0 + e);
+    out[n++] = (double) arch->n_heads * in->seq * (4.0 + e);
 
   /* MLP; compiled, the activation is recomputed from the gate output */
+  out[n++] = e * inter;
   if (arch->gated_mlp)
-    bytes += (in->compile ? 2.0 : 3.0) * e * inter + (down_grad ? e * inter : 0);
-  else
-    bytes += e * inter + (down_grad ? e * inter : 0);
+    {
+      out[n++] = e * inter;
+      if (!in->compile)
+        out[n++] = e * inter;
+    }
+  if (down_grad)
+    out[n++] = e * inter;
 
   if (!tr->full)
     {
+      guint n_adapted = 0;
+
       for (guint bit = 0; bit < 7; bit++)
         if (tr->targets & (1u << bit))
           n_adapted++;
-      bytes += n_adapted * e * tr->rank;
+      if (n_adapted > 0)
+        out[n++] = n_adapted * e * tr->rank;
     }
+  g_assert (n <= MAX_LAYER_TENSORS);
+  return n;
+}
+
+static double
+layer_saved_bytes (const VcInputs   *in,
+                   const Shapes     *s,
+                   const TrainedSet *tr,
+                   double            inter,
+                   double            e)
+{
+  double t[MAX_LAYER_TENSORS];
+  guint n = layer_saved_tensors (in, s, tr, inter, e, t);
+  double bytes = 0;
+
+  for (guint i = 0; i < n; i++)
+    bytes += t[i];
   return bytes;
 }
 
@@ -669,8 +755,9 @@ saved_activations (const VcInputs   *in,
   switch (in->checkpointing)
     {
     case VC_CHECKPOINTING_FULL:
-      /* each layer's input, and one layer recomputed during the backward pass */
-      saved = s->L * layer_input + per_layer_max;
+      /* each layer's input, and one layer recomputed during the backward pass; offloaded
+       * (Unsloth), the input of the layer being recomputed alone is back on the GPU */
+      saved = (vc_trainer_offloads_checkpoints (in) ? 1.0 : s->L) * layer_input + per_layer_max;
       break;
     case VC_CHECKPOINTING_SQRT:
       /* √L segments: their inputs, and one segment of √L layers recomputed */
@@ -697,7 +784,7 @@ logits_bytes (const VcInputs *in,
 {
   double t = (double) in->batch * in->seq;
 
-  if (in->compile)
+  if (vc_trainer_compiles_loss (in))
     /* a compiled cross-entropy keeps its input logits and one log-sum-exp per token,
      * recomputing the softmax in the backward pass: 16-bit chunks when chunked; unchunked,
      * the logits arrive upcast to fp32 (torchtune's model output, Hugging Face's loss) and
@@ -759,6 +846,402 @@ training_architecture (const VcInputs   *in,
   sc->bytes[VC_COMPONENT_WEIGHTS] = weights;
   sc->bytes[VC_COMPONENT_OPTIMIZER] = opt;
   sc->bytes[VC_COMPONENT_MASTER_WEIGHTS] = master;
+}
+
+/* ---- Reserved by PyTorch's caching allocator ----------------------------------------------- */
+
+/* The tensors of one training step, in the order a trainer allocates and frees them, replayed
+ * through the caching allocator (vc-allocator.c). Sizes come from the same terms as the
+ * allocated estimate; each list is scaled so that it sums to what the GPU holds of it. */
+#define MAX_LAYER_WEIGHTS 16
+#define MAX_LAYER_TRAINED 16
+/* layers replayed exactly; deeper models are extrapolated from two shorter replays */
+#define REPLAY_LAYERS 32
+
+typedef struct
+{
+  double layer_weights[MAX_LAYER_WEIGHTS];   /* bytes of one layer's weight tensors */
+  double layer_trained[MAX_LAYER_TRAINED];   /* elements of one layer's trainable tensors */
+  guint n_layer_weights, n_layer_trained;
+  double other_weights[3];                   /* embedding, head, the rest */
+  double other_trained[3];
+  guint n_other_trained;
+  double dense[MAX_LAYER_TENSORS], moe[MAX_LAYER_TENSORS]; /* saved per token, one layer */
+  guint n_dense_tensors, n_moe_tensors;
+  double head_saved;               /* final norm and head input, all tokens */
+  double transient_dense, transient_moe; /* one layer's backward transient, per token */
+  double logits[8];                /* logits tensors alive at the start of the backward pass */
+  guint n_logits;
+  double weights_sum, trained_sum; /* over the whole model */
+} StepTensors;
+
+static void
+add_to (double *list,
+        guint  *n,
+        guint   max,
+        double  v)
+{
+  if (v > 0 && *n < max)
+    list[(*n)++] = v;
+}
+
+static void
+step_tensors_init (const VcInputs         *in,
+                   const Shapes           *s,
+                   const TrainedSet       *tr,
+                   const VcScenarioResult *sc,
+                   double                  e,
+                   StepTensors            *st)
+{
+  const VcArch *arch = &in->arch;
+  const VcParamCounts *c = &s->counts;
+  double t = (double) in->batch * in->seq;
+  double lb = tr->quantized_base ? sc->weight_bits / 8.0 : training_bytes (in);
+  double ob = tr->quantized_base ? 2.0 : training_bytes (in);
+  double attn = s->h * (2.0 * s->q_dim + 2.0 * s->kv_dim);
+  double mlp = s->L > 0 ? MAX (0.0, c->linear / s->L - attn) : 0;
+  guint n_mlp = vc_arch_is_moe (arch) ? 2 : (arch->gated_mlp ? 3 : 2);
+  double w[] = { s->h * s->q_dim, s->h * s->kv_dim, s->h * s->kv_dim, s->q_dim * s->h };
+  double layer_params = attn + mlp + MIN (arch->norms_per_layer, 4u) * s->h;
+  double per_value, layer_w = 0, layer_t = 0;
+  double logit_values = t * s->V;
+
+  memset (st, 0, sizeof *st);
+  /* one layer's weights as the checkpoint stores them: q, k, v, o, the MLP's projections (a
+   * MoE layer's experts fused in two tensors, as transformers keeps them) and the norms */
+  for (guint i = 0; i < G_N_ELEMENTS (w); i++)
+    add_to (st->layer_weights, &st->n_layer_weights, MAX_LAYER_WEIGHTS, w[i] * lb);
+  for (guint i = 0; i < n_mlp; i++)
+    add_to (st->layer_weights, &st->n_layer_weights, MAX_LAYER_WEIGHTS, mlp / n_mlp * lb);
+  for (guint i = 0; i < MIN (arch->norms_per_layer, 4u); i++)
+    add_to (st->layer_weights, &st->n_layer_weights, MAX_LAYER_WEIGHTS, s->h * ob);
+  st->other_weights[0] = c->embedding * ob;
+  st->other_weights[1] = c->head * ob;
+  st->other_weights[2] = MAX (0.0, c->total - s->L * layer_params - c->embedding - c->head) * ob;
+
+  if (tr->full)
+    {
+      /* each trainable tensor as large as its weight */
+      for (guint i = 0; i < st->n_layer_weights; i++)
+        st->layer_trained[i] = st->layer_weights[i];
+      st->n_layer_trained = st->n_layer_weights;
+      for (guint i = 0; i < 3; i++)
+        st->other_trained[i] = st->other_weights[i];
+      st->n_other_trained = 3;
+    }
+  else
+    {
+      /* a LoRA adapter's two matrices, r × d_in and d_out × r */
+      static const VcLoraTargets targets[] = {
+        VC_LORA_TARGET_Q, VC_LORA_TARGET_K, VC_LORA_TARGET_V, VC_LORA_TARGET_O,
+        VC_LORA_TARGET_GATE, VC_LORA_TARGET_UP, VC_LORA_TARGET_DOWN,
+      };
+      double d_in[] = { s->h, s->h, s->h, s->q_dim, s->h, s->h, s->dense_inter };
+      double d_out[] = { s->q_dim, s->kv_dim, s->kv_dim, s->h, s->dense_inter, s->dense_inter, s->h };
+
+      for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
+        if (tr->targets & targets[i])
+          {
+            add_to (st->layer_trained, &st->n_layer_trained, MAX_LAYER_TRAINED, tr->rank * d_in[i]);
+            add_to (st->layer_trained, &st->n_layer_trained, MAX_LAYER_TRAINED, tr->rank * d_out[i]);
+          }
+      if (in->train_embeddings)
+        st->other_trained[st->n_other_trained++] = (double) arch->vocab_size * arch->hidden_size;
+    }
+  for (guint i = 0; i < st->n_layer_weights; i++)
+    layer_w += st->layer_weights[i];
+  for (guint i = 0; i < st->n_layer_trained; i++)
+    layer_t += st->layer_trained[i];
+  st->weights_sum = s->L * layer_w + st->other_weights[0] + st->other_weights[1] + st->other_weights[2];
+  st->trained_sum = s->L * layer_t;
+  for (guint i = 0; i < st->n_other_trained; i++)
+    st->trained_sum += st->other_trained[i];
+
+  st->n_dense_tensors = s->n_dense > 0 ? layer_saved_tensors (in, s, tr, s->dense_inter, e, st->dense) : 0;
+  st->n_moe_tensors = s->n_moe > 0 ? layer_saved_tensors (in, s, tr, s->moe_inter, e, st->moe) : 0;
+  st->head_saved = t * (4.0 * s->h + (tr->full ? 2.0 * e * s->h : 0));
+  st->transient_dense = e * s->dense_inter;
+  st->transient_moe = e * s->moe_inter;
+
+  /* logits_bytes(), tensor by tensor: the 16-bit logits, fp32 copy, fp32 log-softmax and
+   * gradient; a chunked loss in 8 chunks */
+  per_value = logits_bytes (in, s, e) / MAX (1.0, logit_values);
+  if (in->loss == VC_LOSS_CHUNKED)
+    for (guint i = 0; i < 8; i++)
+      st->logits[st->n_logits++] = logit_values / 8.0 * per_value;
+  else if (vc_trainer_compiles_loss (in))
+    {
+      st->logits[st->n_logits++] = logit_values * 4.0;
+      st->logits[st->n_logits++] = logit_values * (per_value - 4.0);
+    }
+  else
+    {
+      st->logits[st->n_logits++] = logit_values * e;
+      for (guint i = 0; i < 3; i++)
+        st->logits[st->n_logits++] = logit_values * (per_value - e) / 3.0;
+    }
+}
+
+static void
+hold (VcAllocator *a,
+      GArray      *handles,
+      double       bytes)
+{
+  guint h;
+
+  if (bytes <= 0)
+    return;
+  h = vc_allocator_malloc (a, bytes);
+  g_array_append_val (handles, h);
+}
+
+static void
+release_all (VcAllocator *a,
+             GArray      *handles)
+{
+  for (guint i = 0; i < handles->len; i++)
+    vc_allocator_release (a, g_array_index (handles, guint, i));
+  g_array_set_size (handles, 0);
+}
+
+static void
+release_last (VcAllocator *a,
+              GArray      *handles,
+              guint        n)
+{
+  for (guint i = 0; i < n && handles->len > 0; i++)
+    {
+      vc_allocator_release (a, g_array_index (handles, guint, handles->len - 1));
+      g_array_set_size (handles, handles->len - 1);
+    }
+}
+
+static guint
+optimizer_states (const VcInputs *in)
+{
+  switch (in->optimizer)
+    {
+    case VC_OPTIMIZER_SGD: return 0;
+    case VC_OPTIMIZER_SGD_MOMENTUM:
+    case VC_OPTIMIZER_RMSPROP: return 1;
+    default: return 2;
+    }
+}
+
+typedef struct
+{
+  double weights, trained;          /* bytes per listed byte or element */
+  double gradients, optimizer, master;
+} ReplayScale;
+
+/* Two steps of a model of `n_layers` layers (the first `n_dense` dense): what the allocator
+ * caches beyond the allocated peak. */
+static double
+replay (const VcInputs       *in,
+        const StepTensors    *st,
+        const ReplayScale    *k,
+        const VcReserveShare *share,
+        double                e,
+        double                h,
+        guint                 n_layers,
+        guint                 n_dense)
+{
+  double t = (double) in->batch * in->seq;
+  g_autoptr(VcAllocator) a = vc_allocator_new (in->expandable_segments);
+  g_autoptr(GArray) persistent = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) grads = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) layer = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) saved = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) logits = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n_states = optimizer_states (in);
+  gboolean checkpointed = in->checkpointing != VC_CHECKPOINTING_NONE;
+
+  /* loading: the weights, the fp32 master copy, the communication buffers */
+  for (guint l = 0; l < n_layers; l++)
+    for (guint i = 0; i < st->n_layer_weights; i++)
+      hold (a, persistent, st->layer_weights[i] * k->weights);
+  for (guint i = 0; i < 3; i++)
+    hold (a, persistent, st->other_weights[i] * k->weights);
+  if (k->master > 0)
+    {
+      for (guint l = 0; l < n_layers; l++)
+        for (guint i = 0; i < st->n_layer_trained; i++)
+          hold (a, persistent, st->layer_trained[i] * k->master);
+      for (guint i = 0; i < st->n_other_trained; i++)
+        hold (a, persistent, st->other_trained[i] * k->master);
+    }
+  hold (a, persistent, share->buffers);
+
+  /* two steps: the optimizer state appears at the first one (torch.optim creates it in step()),
+   * in what the first backward pass freed; the second forward pass finds the cache as the first
+   * step left it */
+  for (guint step = 0; step < 2; step++)
+    {
+      gboolean have_grads = grads->len > 0;
+
+      /* forward: each layer's saved tensors, with checkpointing its input alone */
+      for (guint l = 0; l < n_layers; l++)
+        {
+          const double *tensors = l >= n_dense ? st->moe : st->dense;
+          guint n = l >= n_dense ? st->n_moe_tensors : st->n_dense_tensors;
+
+          if (checkpointed && vc_trainer_offloads_checkpoints (in))
+            continue;
+          if (checkpointed)
+            hold (a, saved, t * e * h);
+          else
+            for (guint i = 0; i < n; i++)
+              hold (a, saved, t * tensors[i]);
+        }
+      hold (a, saved, st->head_saved);
+      for (guint i = 0; i < st->n_logits; i++)
+        hold (a, logits, st->logits[i]);
+      /* backward: the loss frees the logits; the head's input goes with the head */
+      release_all (a, logits);
+      release_last (a, saved, 1);
+      if (!have_grads)
+        for (guint i = 0; i < st->n_other_trained; i++)
+          hold (a, grads, st->other_trained[i] * k->gradients);
+      /* each layer from the last: its recomputed tensors (checkpointing) or its transient, its
+       * gradients, then its saved tensors freed */
+      for (guint l = n_layers; l-- > 0;)
+        {
+          const double *tensors = l >= n_dense ? st->moe : st->dense;
+          guint n = l >= n_dense ? st->n_moe_tensors : st->n_dense_tensors;
+
+          if (checkpointed)
+            for (guint i = 0; i < n; i++)
+              hold (a, layer, t * tensors[i]);
+          else
+            hold (a, layer, t * (l >= n_dense ? st->transient_moe : st->transient_dense));
+          if (!have_grads)
+            for (guint i = 0; i < st->n_layer_trained; i++)
+              hold (a, grads, st->layer_trained[i] * k->gradients);
+          release_all (a, layer);
+          release_last (a, saved, vc_trainer_offloads_checkpoints (in) ? 0 : checkpointed ? 1 : n);
+        }
+      /* the optimizer's step: its state at the first one */
+      if (step == 0 && n_states > 0 && k->optimizer > 0)
+        for (guint s = 0; s < n_states; s++)
+          {
+            for (guint l = 0; l < n_layers; l++)
+              for (guint i = 0; i < st->n_layer_trained; i++)
+                hold (a, persistent, st->layer_trained[i] * k->optimizer);
+            for (guint i = 0; i < st->n_other_trained; i++)
+              hold (a, persistent, st->other_trained[i] * k->optimizer);
+          }
+      /* zero_grad(set_to_none=True), unless the gradients accumulate over micro-batches */
+      if (!share->held_gradients)
+        release_all (a, grads);
+    }
+  return MAX (0.0, vc_allocator_peak_reserved (a) - vc_allocator_peak_allocated (a));
+}
+
+/* The allocator's reserve is modelled for training with the architecture: the trainers' own
+ * figures are PyTorch's; an inference engine sizes its memory itself (vc-engine.c). */
+gboolean
+vc_estimator_models_reserve (const VcInputs *in)
+{
+  return in->mode == VC_MODE_TRAINING && in->method == VC_METHOD_ARCHITECTURE;
+}
+
+/* Replays are remembered: the GPU table, its layouts and the solver ask for the same ones
+ * card after card. The key is every byte the replay reads (the inputs without their layout,
+ * which the share stands for). */
+typedef struct
+{
+  VcInputs in;
+  VcScenario id;
+  double weight_bits;
+  VcReserveShare share;
+} ReplayKey;
+
+#define REPLAY_CACHE_MAX 4096
+
+G_LOCK_DEFINE_STATIC (replay_cache);
+static GHashTable *replay_cache;
+
+static double replay_model (const VcInputs         *in,
+                            const VcScenarioResult *sc,
+                            const VcReserveShare   *share);
+
+/* What the caching allocator keeps beyond the allocated peak of one GPU holding `share`. */
+double
+vc_estimator_training_cache_bytes (const VcInputs         *in,
+                                   const VcScenarioResult *sc,
+                                   const VcReserveShare   *share)
+{
+  ReplayKey key;
+  g_autoptr(GBytes) bytes = NULL;
+  gpointer found;
+  double *value;
+
+  if (!vc_estimator_models_reserve (in))
+    return 0;
+  memset (&key, 0, sizeof key);
+  memcpy (&key.in, in, sizeof *in);
+  memset (&key.in.layout, 0, sizeof key.in.layout);
+  key.id = sc->id;
+  key.weight_bits = sc->weight_bits;
+  memcpy (&key.share, share, sizeof *share);
+  bytes = g_bytes_new (&key, sizeof key);
+
+  G_LOCK (replay_cache);
+  if (replay_cache == NULL)
+    replay_cache = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, g_free);
+  found = g_hash_table_lookup (replay_cache, bytes);
+  G_UNLOCK (replay_cache);
+  if (found != NULL)
+    return *(double *) found;
+
+  value = g_new (double, 1);
+  *value = replay_model (in, sc, share);
+  G_LOCK (replay_cache);
+  if (g_hash_table_size (replay_cache) >= REPLAY_CACHE_MAX)
+    g_hash_table_remove_all (replay_cache);
+  g_hash_table_replace (replay_cache, g_bytes_ref (bytes), value);
+  G_UNLOCK (replay_cache);
+  return *value;
+}
+
+/* Models of more than REPLAY_LAYERS layers are replayed at REPLAY_LAYERS / 2 and REPLAY_LAYERS
+ * layers, with the whole model's tensor sizes, and the cache extrapolated linearly in the
+ * layers. */
+static double
+replay_model (const VcInputs         *in,
+              const VcScenarioResult *sc,
+              const VcReserveShare   *share)
+{
+  Shapes s;
+  TrainedSet tr = {
+    .full = sc->id == VC_SCENARIO_FULL,
+    .quantized_base = sc->id == VC_SCENARIO_QLORA_8BIT || sc->id == VC_SCENARIO_QLORA_4BIT,
+    .targets = in->lora_targets,
+    .rank = in->lora_rank,
+  };
+  double e = in->mixed_precision ? 2.0 : training_bytes (in);
+  guint n_states = optimizer_states (in);
+  guint L = in->arch.n_layers;
+  StepTensors st;
+  ReplayScale k = { 0 };
+  double few, many;
+
+  shapes_init (&in->arch, &s);
+  step_tensors_init (in, &s, &tr, sc, e, &st);
+  k.weights = st.weights_sum > 0 ? share->weights / st.weights_sum : 0;
+  if (st.trained_sum > 0)
+    {
+      k.gradients = share->gradients / st.trained_sum;
+      k.optimizer = n_states > 0 ? share->optimizer / n_states / st.trained_sum : 0;
+      k.master = share->master / st.trained_sum;
+    }
+  if (L <= REPLAY_LAYERS)
+    return replay (in, &st, &k, share, e, s.h, L, (guint) s.n_dense);
+  few = replay (in, &st, &k, share, e, s.h, REPLAY_LAYERS / 2,
+                (guint) round (s.n_dense * (REPLAY_LAYERS / 2) / s.L));
+  many = replay (in, &st, &k, share, e, s.h, REPLAY_LAYERS,
+                 (guint) round (s.n_dense * REPLAY_LAYERS / s.L));
+  return MAX (0.0, many + (many - few) * (L - REPLAY_LAYERS) / (REPLAY_LAYERS / 2.0));
 }
 
 /* Inference with the model's own tensors read from its files. */
@@ -921,7 +1404,31 @@ vc_estimator_compute (const VcInputs *in,
 
   res->overhead_bytes = round (vc_inputs_overhead_bytes (in));
   for (guint i = 0; i < res->n_scenarios; i++)
-    scenario_total (&res->scenarios[i]);
+    {
+      VcScenarioResult *sc = &res->scenarios[i];
+
+      scenario_total (sc);
+      sc->reserved = sc->total;
+    }
+}
+
+/* The selected scenario's reserve (vc_estimator_compute() leaves it at the total): replaying a
+ * step costs more than all the rest of an estimate, so callers ask for it when they need it. */
+void
+vc_estimator_add_reserve (const VcInputs *in,
+                          VcResult       *res)
+{
+  VcScenarioResult *sc = &res->scenarios[res->selected];
+  VcReserveShare one = {
+    .weights = sc->bytes[VC_COMPONENT_WEIGHTS],
+    .optimizer = sc->bytes[VC_COMPONENT_OPTIMIZER],
+    .master = sc->bytes[VC_COMPONENT_MASTER_WEIGHTS],
+    .gradients = sc->gradient_bytes,
+  };
+
+  sc->reserved = sc->total;
+  if (vc_estimator_models_reserve (in))
+    sc->reserved += round (vc_estimator_training_cache_bytes (in, sc, &one));
 }
 
 /* KV heads do not split below one per GPU: past a_kv GPUs the cache is replicated. */
@@ -967,9 +1474,9 @@ vc_estimator_fit_gpu (const VcInputs         *in,
   fit->capacity_bytes = capacity;
   /* what the engine lets the model use: vLLM and SGLang reserve a fraction of the card */
   capacity = vc_engine_usable_bytes (in, capacity, O);
-  fit->fits = sc->total <= capacity;
+  fit->fits = sc->reserved <= capacity;
   fit->count = 0;
-  fit->per_gpu_bytes = sc->total;
+  fit->per_gpu_bytes = sc->reserved;
 
   if (capacity <= O)
     return;

@@ -43,6 +43,8 @@ typedef struct
   VcLoss loss;
   gboolean compile;                /* torch.compile: fused elementwise ops save fewer tensors */
   gboolean train_embeddings;       /* LoRA/QLoRA: the token embedding trains too */
+  gboolean expandable_segments;    /* PyTorch's allocator grows one segment per pool */
+  VcTrainer trainer;               /* whose habits: compile scope, optimizer state precision */
   double overhead_gb;              /* per GPU; < 0: the method's default */
   /* serving engine and speed */
   VcEngine engine;
@@ -88,6 +90,10 @@ typedef struct
   double forward_activations;      /* saved activations and logits at the start of backward */
   double backward_activations;     /* one layer's transient at the end of backward */
   double gradient_bytes;           /* every gradient, held or not at the peak */
+  /* what PyTorch's caching allocator reserves at the peak, with the overhead: the figure to
+   * hold a card's capacity against (training, architecture method, the selected scenario,
+   * once vc_estimator_add_reserve() has run); else the total */
+  double reserved;
 } VcScenarioResult;
 
 typedef struct
@@ -110,6 +116,14 @@ typedef struct
   VcLayout layout;                 /* the smallest valid layout of `count` GPUs (vc-layout.c) */
 } VcGpuFit;
 
+/* What one GPU holds of a training scenario, for the allocator's reserve around it. */
+typedef struct
+{
+  double weights, optimizer, master, gradients;
+  double buffers;                  /* communication buffers held through the step */
+  gboolean held_gradients;         /* gradient accumulation keeps them between micro-batches */
+} VcReserveShare;
+
 double   vc_precision_bytes       (VcPrecision precision);
 double   vc_precision_bits        (VcPrecision precision);
 gboolean vc_precision_is_float    (VcPrecision precision);
@@ -129,9 +143,19 @@ void     vc_estimator_compute     (const VcInputs *inputs,
                                    VcResult       *result);
 VcInventory *vc_estimator_inventory (const VcInputs *inputs,
                                      VcScenario      scenario);
+
+void     vc_estimator_add_reserve (const VcInputs *inputs,
+                                   VcResult       *result);
 double   vc_estimator_per_gpu_bytes (const VcInputs         *inputs,
                                      const VcScenarioResult *scenario,
                                      double                  count);
+gboolean vc_estimator_models_reserve (const VcInputs *inputs);
+gboolean vc_trainer_compiles_loss (const VcInputs *inputs);
+gboolean vc_trainer_bf16_state   (const VcInputs *inputs);
+gboolean vc_trainer_offloads_checkpoints (const VcInputs *inputs);
+double   vc_estimator_training_cache_bytes (const VcInputs         *inputs,
+                                            const VcScenarioResult *scenario,
+                                            const VcReserveShare   *share);
 void     vc_estimator_fit_gpu     (const VcInputs         *inputs,
                                    const VcResult         *result,
                                    const VcScenarioResult *scenario,

@@ -188,11 +188,15 @@ describe_activations (const Terms *t)
                             "b·s = %u tokens in %u layers (%s), plus the logits "
                             "b·s × %u vocabulary × %s = %s"),
                           in->batch * in->seq, in->arch.n_layers,
-                          in->checkpointing == VC_CHECKPOINTING_FULL ? _("layer inputs only, one layer recomputed")
+                          vc_trainer_offloads_checkpoints (in) ? _("layer inputs offloaded to system RAM, one layer recomputed")
+                          : in->checkpointing == VC_CHECKPOINTING_FULL ? _("layer inputs only, one layer recomputed")
                           : in->checkpointing == VC_CHECKPOINTING_SQRT ? _("√L checkpoints")
                           : _("no checkpointing"),
                           in->arch.vocab_size,
-                          in->loss == VC_LOSS_CHUNKED ? _("4 bytes (chunked loss)")
+                          vc_trainer_compiles_loss (in)
+                          ? (in->loss == VC_LOSS_CHUNKED ? _("2 bytes (compiled chunked loss)")
+                                                         : _("fp32 logits and their gradient (compiled loss)"))
+                          : in->loss == VC_LOSS_CHUNKED ? _("4 bytes (chunked loss)")
                                                       : _("16-bit logits, fp32 copy and its log-softmax"),
                           t->size);
 }

@@ -724,7 +724,8 @@ static void
 training (const VcInputs         *in,
           const VcScenarioResult *sc,
           double                  overhead,
-          VcLayoutResult         *out)
+          VcLayoutResult         *out,
+          double                 *gradients_on_gpu)
 {
   const VcLayout *l = &in->layout;
   guint zero = vc_layout_zero_stage (l->sharding);
@@ -774,6 +775,7 @@ training (const VcInputs         *in,
         }
     }
   grads_gpu = grads16 + grads32;
+  *gradients_on_gpu = grads_gpu;
 
   out->bytes[VC_COMPONENT_WEIGHTS] = weights;
   out->bytes[VC_COMPONENT_OPTIMIZER] = optimizer;
@@ -813,16 +815,20 @@ training (const VcInputs         *in,
   out->all_buffers = out->buffers * l->dp;
 }
 
-gboolean
-vc_layout_compute (const VcInputs *inputs,
-                   const VcResult *res,
-                   guint           index,
-                   VcLayoutResult *out,
-                   GError        **error)
+/* with_reserve FALSE leaves the allocator's reserve uncomputed (reserved < 0): replaying a
+ * step costs more than the rest, and a layout whose total exceeds a card needs none */
+static gboolean
+layout_compute (const VcInputs *inputs,
+                const VcResult *res,
+                guint           index,
+                VcLayoutResult *out,
+                gboolean        with_reserve,
+                GError        **error)
 {
   const VcScenarioResult *sc;
   VcInputs effective;
   const VcInputs *in = &effective;
+  double reserve_gradients = 0;
 
   effective_inputs (inputs, &effective);
 
@@ -833,13 +839,40 @@ vc_layout_compute (const VcInputs *inputs,
     return FALSE;
 
   if (in->mode == VC_MODE_TRAINING)
-    training (in, sc, res->overhead_bytes, out);
+    training (in, sc, res->overhead_bytes, out, &reserve_gradients);
   else if (in->method == VC_METHOD_RULE_OF_THUMB)
     inference_rule_of_thumb (in, sc->id, res->overhead_bytes, out);
   else
     inference_architecture (in, sc->id, res->overhead_bytes, out);
   result_finish (out);
+  out->reserved = out->total;
+  if (vc_estimator_models_reserve (in) && !with_reserve)
+    out->reserved = -1;
+  else if (vc_estimator_models_reserve (in))
+    {
+      /* the allocator's cache around what this GPU holds through a step */
+      VcReserveShare share = {
+        .weights = out->bytes[VC_COMPONENT_WEIGHTS],
+        .optimizer = out->bytes[VC_COMPONENT_OPTIMIZER],
+        .master = out->bytes[VC_COMPONENT_MASTER_WEIGHTS],
+        .gradients = reserve_gradients,
+        .buffers = out->buffers,
+        .held_gradients = in->layout.grad_accum > 1,
+      };
+
+      out->reserved += round (vc_estimator_training_cache_bytes (in, sc, &share));
+    }
   return TRUE;
+}
+
+gboolean
+vc_layout_compute (const VcInputs *inputs,
+                   const VcResult *res,
+                   guint           index,
+                   VcLayoutResult *out,
+                   GError        **error)
+{
+  return layout_compute (inputs, res, index, out, TRUE, error);
 }
 
 /* ---- the smallest layout of a card ------------------------------------------------------------ */
@@ -877,19 +910,26 @@ try_layout (Memo           *memo,
   gpointer value;
   VcInputs tmp = *in;
 
+  tmp.layout = *layout;
   if (g_hash_table_lookup_extended (memo->results, &key, NULL, &value))
     {
       if (value == NULL)
         return FALSE;
+      if (((VcLayoutResult *) value)->reserved < 0 && ((VcLayoutResult *) value)->total <= capacity)
+        layout_compute (&tmp, res, index, value, TRUE, NULL);
       *out = *(VcLayoutResult *) value;
-      return out->total <= capacity;
+      return out->reserved >= 0 && out->reserved <= capacity;
     }
-  tmp.layout = *layout;
   value = NULL;
-  if (vc_layout_compute (&tmp, res, index, out, NULL))
-    value = g_memdup2 (out, sizeof *out);
+  if (layout_compute (&tmp, res, index, out, FALSE, NULL))
+    {
+      /* the reserve is never below the total: only a layout within the card needs it */
+      if (out->reserved < 0 && out->total <= capacity)
+        layout_compute (&tmp, res, index, out, TRUE, NULL);
+      value = g_memdup2 (out, sizeof *out);
+    }
   g_hash_table_insert (memo->results, g_memdup2 (&key, sizeof key), value);
-  return value != NULL && out->total <= capacity;
+  return value != NULL && out->reserved >= 0 && out->reserved <= capacity;
 }
 
 /* One search for the smallest layout of one card: the effective inputs, the estimate and the
@@ -963,7 +1003,8 @@ smallest_training (const Search   *s,
   base.dp = 1;
   /* one GPU that holds it needs no sharding nor its buffers: the inputs' own layout on it */
   one.layout = base;
-  if (vc_layout_compute (&one, s->res, s->index, best_out, NULL) && best_out->total <= s->capacity)
+  if (layout_compute (&one, s->res, s->index, best_out, FALSE, NULL) && best_out->total <= s->capacity &&
+      layout_compute (&one, s->res, s->index, best_out, TRUE, NULL) && best_out->reserved <= s->capacity)
     {
       *best = base;
       return TRUE;

@@ -25,6 +25,9 @@ typedef struct
   double bytes[VC_N_COMPONENTS];      /* the busiest GPU, by component */
   double buffers;                     /* its communication buckets and gathered layers */
   double total;                       /* the busiest GPU, everything */
+  double reserved;                    /* what PyTorch's caching allocator reserves on it, with
+                                       * the overhead (training, architecture method; else
+                                       * the total): what meets the card's capacity */
   double all_bytes[VC_N_COMPONENTS];  /* summed over every GPU */
   double all_buffers;
   double all_total;

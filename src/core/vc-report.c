@@ -271,6 +271,8 @@ add_layout_json (JsonBuilder *b,
       json_builder_end_array (b);
       json_builder_set_member_name (b, "total_bytes");
       add_bytes (b, lr->total);
+      json_builder_set_member_name (b, "reserved_bytes");
+      add_bytes_or_null (b, vc_estimator_models_reserve (in), lr->reserved);
       json_builder_set_member_name (b, "stage");
       json_builder_add_int_value (b, lr->busiest_stage);
       json_builder_set_member_name (b, "peak_phase");
@@ -346,6 +348,12 @@ append_layout_table (GString    *s,
     append_padded (s, total, 12, TRUE);
     g_string_append_c (s, '\n');
   }
+  if (vc_estimator_models_reserve (in))
+    {
+      g_autofree char *reserved = vc_format_size (lr->reserved, unit);
+
+      g_string_append_printf (s, _("Reserved by PyTorch's caching allocator on it: %s\n"), reserved);
+    }
   g_string_append_printf (s, _("All GPUs together: %s\n"), all);
   if (lr->host_bytes > 0)
     {
@@ -482,6 +490,8 @@ add_scenarios_json (JsonBuilder    *b,
   add_components (b, in, sel);
   json_builder_set_member_name (b, "total_bytes");
   add_bytes (b, sel->total);
+  json_builder_set_member_name (b, "reserved_bytes");
+  add_bytes_or_null (b, vc_estimator_models_reserve (in), sel->reserved);
 
   json_builder_set_member_name (b, "scenarios");
   json_builder_begin_array (b);
@@ -775,6 +785,18 @@ table_breakdown (GString    *s,
     g_string_append (s, _("  The peak is at the start of the backward pass (activations and logits held).\n"));
   else if (sel->peak_phase == VC_PHASE_BACKWARD)
     g_string_append (s, _("  The peak is at the end of the backward pass (all gradients held).\n"));
+  if (vc_estimator_models_reserve (vc_estimate_get_inputs (estimate)))
+    {
+      g_autofree char *reserved = vc_format_size (sel->reserved, unit);
+
+      g_string_append_printf (s, _("  Reserved by PyTorch's caching allocator: %s (what a GPU must hold).\n"), reserved);
+      if (explain)
+        g_string_append (s, _("      One training step replayed through the allocator: requests rounded to 512 bytes; up to 1 MiB "
+                              "in 2 MiB segments, up to 10 MiB in 20 MiB segments, larger ones in segments rounded to "
+                              "2 MiB (with expandable segments, one segment a pool growing by 2 or 20 MiB pages); freed "
+                              "blocks reused best fit and kept, the optimizer state created after the first backward "
+                              "pass.\n"));
+    }
 }
 
 /* How many of each GPU the selected scenario takes. */

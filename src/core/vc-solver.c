@@ -120,17 +120,21 @@ vc_solver_fits_at (const VcInputs  *in,
   sc = &res.scenarios[res.selected];
   usable = vc_engine_usable_bytes (&probe, capacity, sc->bytes[VC_COMPONENT_OVERHEAD]);
   /* a plain estimate on one card: the smallest layout is that card alone when it holds it all */
-  if (vc_layout_is_default (&probe.layout) && (sc->total <= usable || gpu_count == 1))
+  /* training: the caching allocator's reserve is what meets the card's capacity; never below
+   * the total, it is needed only when the total fits */
+  if (sc->total <= usable)
+    vc_estimator_add_reserve (&probe, &res);
+  if (vc_layout_is_default (&probe.layout) && (sc->reserved <= usable || gpu_count == 1))
     {
-      *bytes = sc->total;
-      return sc->total <= usable;
+      *bytes = sc->reserved;
+      return sc->reserved <= usable;
     }
   if (!vc_layout_smallest (&probe, &res, res.selected, usable, &layout, &out))
     {
       *bytes = sc->total / gpu_count;
       return FALSE;
     }
-  *bytes = out.total;
+  *bytes = out.reserved;
   return vc_layout_n_gpus (&layout) <= gpu_count;
 }
 

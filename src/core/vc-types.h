@@ -179,6 +179,20 @@ typedef enum
   VC_CACHE_TYPE_Q5_1,   /*< nick=q5_1 >*/
 } VcCacheType;
 
+/* The fine-tuning framework whose own memory habits are followed (FORMULAS.md, "Trainers").
+ * generic: the estimate's own inputs alone. */
+typedef enum
+{
+  VC_TRAINER_GENERIC,
+  VC_TRAINER_HF,
+  VC_TRAINER_TRL,
+  VC_TRAINER_AXOLOTL,
+  VC_TRAINER_TORCHTUNE,
+  VC_TRAINER_TORCHTITAN,
+  VC_TRAINER_LLAMAFACTORY,
+  VC_TRAINER_UNSLOTH,
+} VcTrainer;
+
 typedef enum
 {
   VC_NORM_RMS,

@@ -260,6 +260,11 @@ summary_text (VcResultsView *self,
     g_string_append (summary, _(" · peak at the end of the backward pass"));
   overhead = vc_format_size (r->overhead_bytes, unit);
   g_string_append_printf (summary, _(" · %s overhead per GPU"), overhead);
+  if (vc_estimator_models_reserve (in))
+    {
+      g_autofree char *reserved = vc_format_size (sc->reserved, unit);
+      g_string_append_printf (summary, _(" · %s reserved by PyTorch's caching allocator, which a GPU must hold"), reserved);
+    }
   return g_string_free (summary, FALSE);
 }
 

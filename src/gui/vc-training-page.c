@@ -41,6 +41,8 @@ struct _VcTrainingPage
   VcDropDown *loss;
   GtkSwitch *train_embeddings;
   GtkSwitch *compile;
+  GtkSwitch *expandable_segments;
+  VcDropDown *trainer;
   GtkSpinButton *batch;
   GtkSpinButton *seq;
   GtkSwitch *flash_attention;
@@ -81,6 +83,18 @@ static const VcChoice checkpointing_choices[] = {
   { VC_CHECKPOINTING_NONE, N_("None") },
   { VC_CHECKPOINTING_SQRT, N_("Every √L layers") },
   { VC_CHECKPOINTING_FULL, N_("Every layer") },
+};
+
+/* framework names stay as their projects write them */
+static const VcChoice trainer_choices[] = {
+  { VC_TRAINER_GENERIC, N_("Generic") },
+  { VC_TRAINER_HF, "Hugging Face Trainer" },
+  { VC_TRAINER_TRL, "TRL" },
+  { VC_TRAINER_AXOLOTL, "Axolotl" },
+  { VC_TRAINER_TORCHTUNE, "torchtune" },
+  { VC_TRAINER_TORCHTITAN, "torchtitan" },
+  { VC_TRAINER_LLAMAFACTORY, "LLaMA-Factory" },
+  { VC_TRAINER_UNSLOTH, "Unsloth" },
 };
 
 static const VcChoice loss_choices[] = {
@@ -133,6 +147,8 @@ update_applicable (VcTrainingPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->loss), arch);
   /* the embedding table only counts as its own trainable block for adapters on an architecture */
   gtk_widget_set_sensitive (GTK_WIDGET (self->train_embeddings), arch && adapters);
+  /* the allocator is replayed on the architecture's tensors */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->expandable_segments), arch);
   /* more GPUs shard nothing without ZeRO or FSDP; the node size matters to HSDP only */
   gtk_widget_set_sensitive (GTK_WIDGET (self->offload), in->layout.sharding != VC_SHARDING_NONE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->gpus_per_node), in->layout.sharding == VC_SHARDING_FSDP_HYBRID);
@@ -234,6 +250,8 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   vc_bind_choices (self->loss, estimate, "loss", loss_choices, G_N_ELEMENTS (loss_choices));
   vc_bind_active (GTK_WIDGET (self->train_embeddings), estimate, "train-embeddings");
   vc_bind_active (GTK_WIDGET (self->compile), estimate, "compile");
+  vc_bind_active (GTK_WIDGET (self->expandable_segments), estimate, "expandable-segments");
+  vc_bind_choices (self->trainer, estimate, "trainer", trainer_choices, G_N_ELEMENTS (trainer_choices));
   vc_bind_spin (self->batch, estimate, "batch", 1, 0);
   vc_bind_spin (self->seq, estimate, "seq", 256, 0);
   vc_bind_active (GTK_WIDGET (self->flash_attention), estimate, "flash-attention");
@@ -299,6 +317,8 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, loss);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, train_embeddings);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, compile);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, expandable_segments);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, trainer);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, batch);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, seq);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, flash_attention);
@@ -317,6 +337,8 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
 static const VcTooltip tooltips[] = {
   { "train_embeddings", N_("The token embeddings train fully beside the adapters (PEFT modules_to_save); for LoRA and QLoRA with the architecture method") },
   { "compile", N_("Training compiled with torch.compile: fused operations keep fewer activations") },
+  { "trainer", N_("The fine-tuning framework whose own habits are followed: what torch.compile covers (the loss too with the Hugging Face Trainer family and torchtune), torchtune’s bf16 optimizer state, Unsloth’s checkpoints offloaded to system RAM") },
+  { "expandable_segments", N_("PyTorch's allocator grows one segment per pool (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True): less memory cached beside the tensors") },
   { "mfu", N_("The share of the GPU’s dense peak that the model’s FLOPs reach: sets the time of a step") },
   { "dp", N_("GPUs sharing the batch; the batch is each GPU's micro-batch") },
   { "grad_accum", N_("Micro-batches per optimizer step: the gradients stay through the next forward pass") },

@@ -133,6 +133,8 @@ run_case (Case *c)
         c->estimate = component (gpu, "weights");
       else if (g_str_equal (c->metric, "gpu-allocator"))
         c->estimate = json_object_get_double_member (gpu, "total_bytes") - component (gpu, "overhead");
+      else if (g_str_equal (c->metric, "gpu-reserved"))
+        c->estimate = json_object_get_double_member (gpu, "reserved_bytes") - component (gpu, "overhead");
       else
         {
           /* DeepSpeed's estimators count parameters, gradients and optimizer state, and with
@@ -149,6 +151,8 @@ run_case (Case *c)
     c->estimate = component (root, "weights");
   else if (g_str_equal (c->metric, "allocator"))
     c->estimate = json_object_get_double_member (root, "total_bytes") - component (root, "overhead");
+  else if (g_str_equal (c->metric, "reserved"))
+    c->estimate = json_object_get_double_member (root, "reserved_bytes") - component (root, "overhead");
   else
     c->estimate = json_object_get_double_member (root, "total_bytes");
   c->error = (c->estimate - c->measured) / c->measured;
@@ -175,7 +179,8 @@ write_markdown (double median,
                       "published peak memory measurement (`tests/accuracy/measurements.csv` gives its source, "
                       "settings and caveats) and the `vramcalc` options that express the run. Rows measured with "
                       "PyTorch's counters are compared with the estimate less its per-GPU overhead (the counters "
-                      "never include the CUDA context); weights-only rows with the weights component. Rows of "
+                      "never include the CUDA context); rows of max_memory_reserved (`reserved`, `gpu-reserved`) with "
+                      "the allocator's reserve less the overhead; weights-only rows with the weights component. Rows of "
                       "several GPUs compare the busiest GPU of the layout: `gpu-allocator` and `gpu-weights` as "
                       "above, `model-states` its weights, gradients, optimizer state and master weights, with the "
                       "gathered layer under ZeRO-3 (what DeepSpeed's estimators count; not the reduce bucket).\n\n");

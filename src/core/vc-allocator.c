@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vc-allocator.c: PyTorch's CUDA caching allocator, replayed on a list of allocations.
+ *
+ * The rules are those of c10/cuda/CUDACachingAllocator.cpp (DeviceCachingAllocator): round_size,
+ * get_pool, get_allocation_size, get_free_block (best fit: the smallest cached block of the pool
+ * that holds the request), should_split, free_block (merging with free neighbours of the same
+ * segment) and, with expandable_segments, ExpandableSegment's pages. One stream, no CUDA graph,
+ * max_split_size and roundup_power2_divisions left at their defaults (unlimited, off), and no
+ * cudaFree: memory reserved stays reserved, as it does until empty_cache() or an out-of-memory
+ * retry. Sizes are doubles: exact integers below 2^53 bytes.
+ */
+#define G_LOG_DOMAIN "vc-allocator"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "vc-allocator.h"
+
+typedef struct
+{
+  double offset;
+  double size;
+  guint segment;
+  gint prev, next;                 /* neighbours in the same segment, -1 at its ends */
+  gboolean allocated;
+  gboolean small;
+  gboolean dead;                   /* merged into a neighbour */
+} Block;
+
+typedef struct
+{
+  double size;
+  gint tail;                       /* the block at the segment's end */
+} Segment;
+
+/* A free block's key, kept in the free list itself so that searching touches one array */
+typedef struct
+{
+  double size;
+  guint segment;
+  double offset;
+  guint index;
+} FreeEntry;
+
+struct _VcAllocator
+{
+  gboolean expandable;
+  GArray *blocks;                  /* Block */
+  GArray *segments;                /* Segment */
+  GTree *free_blocks[2];           /* FreeEntry: large pool, small pool */
+  gint expandable_segment[2];      /* the growing segment of each pool, -1 before the first */
+  double allocated, reserved, peak_allocated, peak_reserved;
+};
+
+/* round_size(): at least kMinBlockSize, in multiples of it */
+double
+vc_allocator_round_size (double bytes)
+{
+  if (bytes < VC_ALLOCATOR_MIN_BLOCK)
+    return VC_ALLOCATOR_MIN_BLOCK;
+  return VC_ALLOCATOR_MIN_BLOCK * ceil (bytes / VC_ALLOCATOR_MIN_BLOCK);
+}
+
+/* get_allocation_size(): what cudaMalloc is asked for when no cached block holds a request */
+double
+vc_allocator_segment_size (double rounded)
+{
+  if (rounded <= VC_ALLOCATOR_SMALL_SIZE)
+    return VC_ALLOCATOR_SMALL_BUFFER;
+  if (rounded < VC_ALLOCATOR_MIN_LARGE)
+    return VC_ALLOCATOR_LARGE_BUFFER;
+  return VC_ALLOCATOR_ROUND_LARGE * ceil (rounded / VC_ALLOCATOR_ROUND_LARGE);
+}
+
+/* The free blocks of a pool in BlockComparatorSize's order: by size, then address (segment,
+ * then offset within it). */
+static int
+entry_compare (gconstpointer a,
+               gconstpointer b,
+               gpointer      data)
+{
+  const FreeEntry *x = a, *y = b;
+
+  if (x->size != y->size)
+    return x->size < y->size ? -1 : 1;
+  if (x->segment != y->segment)
+    return x->segment < y->segment ? -1 : 1;
+  if (x->offset != y->offset)
+    return x->offset < y->offset ? -1 : 1;
+  return 0;
+}
+
+VcAllocator *
+vc_allocator_new (gboolean expandable_segments)
+{
+  VcAllocator *self = g_new0 (VcAllocator, 1);
+
+  self->expandable = expandable_segments;
+  self->blocks = g_array_new (FALSE, FALSE, sizeof (Block));
+  self->segments = g_array_new (FALSE, FALSE, sizeof (Segment));
+  for (guint i = 0; i < 2; i++)
+    {
+      self->free_blocks[i] = g_tree_new_full (entry_compare, NULL, g_free, NULL);
+      self->expandable_segment[i] = -1;
+    }
+  return self;
+}
+
+void
+vc_allocator_free (VcAllocator *self)
+{
+  if (self == NULL)
+    return;
+  g_array_unref (self->blocks);
+  g_array_unref (self->segments);
+  g_tree_unref (self->free_blocks[0]);
+  g_tree_unref (self->free_blocks[1]);
+  g_free (self);
+}
+
+static Block *
+block_at (const VcAllocator *self,
+          gint               i)
+{
+  return &g_array_index (self->blocks, Block, i);
+}
+
+static Segment *
+segment_at (const VcAllocator *self,
+            guint              i)
+{
+  return &g_array_index (self->segments, Segment, i);
+}
+
+static FreeEntry
+entry_of (const VcAllocator *self,
+          guint              index)
+{
+  const Block *b = block_at (self, index);
+
+  return (FreeEntry) { .size = b->size, .segment = b->segment, .offset = b->offset, .index = index };
+}
+
+static void
+free_list_add (VcAllocator *self,
+               guint        index)
+{
+  FreeEntry *key = g_new (FreeEntry, 1);
+
+  *key = entry_of (self, index);
+  g_tree_insert (self->free_blocks[block_at (self, index)->small], key, key);
+}
+
+static void
+free_list_remove (VcAllocator *self,
+                  guint        index)
+{
+  FreeEntry key = entry_of (self, index);
+  gboolean removed = g_tree_remove (self->free_blocks[block_at (self, index)->small], &key);
+
+  g_assert (removed);
+}
+
+/* get_free_block(): the smallest free block that holds `rounded`, the lowest address among
+ * equals */
+static gint
+find_free (const VcAllocator *self,
+           gboolean           small,
+           double             rounded)
+{
+  FreeEntry key = { .size = rounded, .segment = 0, .offset = -1 };
+  GTreeNode *node = g_tree_lower_bound (self->free_blocks[small], &key);
+
+  return node ? (gint) ((const FreeEntry *) g_tree_node_key (node))->index : -1;
+}
+
+static void
+add_reserved (VcAllocator *self,
+              double       bytes)
+{
+  self->reserved += bytes;
+  self->peak_reserved = MAX (self->peak_reserved, self->reserved);
+}
+
+static guint
+new_block (VcAllocator *self,
+           guint        segment,
+           double       offset,
+           double       size,
+           gboolean     small)
+{
+  Block b = { .offset = offset, .size = size, .segment = segment, .prev = -1, .next = -1,
+              .small = small };
+
+  g_array_append_val (self->blocks, b);
+  return self->blocks->len - 1;
+}
+
+/* alloc_block(): a new segment of get_allocation_size() bytes, one free block */
+static guint
+new_segment (VcAllocator *self,
+             gboolean     small,
+             double       rounded)
+{
+  Segment seg = { .size = vc_allocator_segment_size (rounded) };
+  guint index;
+
+  g_array_append_val (self->segments, seg);
+  index = new_block (self, self->segments->len - 1, 0, seg.size, small);
+  segment_at (self, self->segments->len - 1)->tail = index;
+  add_reserved (self, seg.size);
+  free_list_add (self, index);
+  return index;
+}
+
+/* ExpandableSegment::map(): the pool's one segment grows by whole pages (2 MiB for the small
+ * pool, 20 MiB for the large one) at its end, joining a free block already there */
+static guint
+expand (VcAllocator *self,
+        gboolean     small,
+        double       rounded)
+{
+  double page = small ? VC_ALLOCATOR_SMALL_BUFFER : VC_ALLOCATOR_LARGE_BUFFER;
+  gint s = self->expandable_segment[small];
+  Segment *seg;
+  double add;
+  guint index;
+
+  if (s < 0)
+    {
+      Segment fresh = { .size = 0, .tail = -1 };
+
+      g_array_append_val (self->segments, fresh);
+      s = self->expandable_segment[small] = self->segments->len - 1;
+    }
+  seg = segment_at (self, s);
+  if (seg->tail >= 0 && !block_at (self, seg->tail)->allocated)
+    {
+      gint index_tail = seg->tail;
+      Block *tail;
+
+      free_list_remove (self, index_tail);
+      tail = block_at (self, index_tail);
+      add = page * ceil ((rounded - tail->size) / page);
+      tail->size += add;
+      seg->size += add;
+      add_reserved (self, add);
+      free_list_add (self, index_tail);
+      return index_tail;
+    }
+  add = page * ceil (rounded / page);
+  index = new_block (self, s, seg->size, add, small);
+  seg = segment_at (self, s);
+  if (seg->tail >= 0)
+    {
+      block_at (self, seg->tail)->next = index;
+      block_at (self, index)->prev = seg->tail;
+    }
+  seg->tail = index;
+  seg->size += add;
+  add_reserved (self, add);
+  free_list_add (self, index);
+  return index;
+}
+
+/* should_split(): the small pool and expandable segments split when a whole 512-byte block
+ * remains; the large pool only when more than 1 MiB does */
+static gboolean
+should_split (const VcAllocator *self,
+              const Block       *b,
+              double             rounded)
+{
+  double remaining = b->size - rounded;
+
+  if (b->small || self->expandable)
+    return remaining >= VC_ALLOCATOR_MIN_BLOCK;
+  return remaining > VC_ALLOCATOR_SMALL_SIZE;
+}
+
+guint
+vc_allocator_malloc (VcAllocator *self,
+                     double       bytes)
+{
+  double rounded = vc_allocator_round_size (MAX (0.0, bytes));
+  gboolean small = rounded <= VC_ALLOCATOR_SMALL_SIZE;
+  gint index = find_free (self, small, rounded);
+  Block *b;
+
+  if (index < 0)
+    index = self->expandable ? expand (self, small, rounded) : new_segment (self, small, rounded);
+  free_list_remove (self, index);
+  b = block_at (self, index);
+  if (should_split (self, b, rounded))
+    {
+      double rest = b->size - rounded;
+      guint segment = b->segment;
+      guint r = new_block (self, segment, b->offset + rounded, rest, small);
+      Block *split;
+
+      b = block_at (self, index);
+      split = block_at (self, r);
+      split->prev = index;
+      split->next = b->next;
+      if (b->next >= 0)
+        block_at (self, b->next)->prev = r;
+      else
+        segment_at (self, segment)->tail = r;
+      b->next = r;
+      b->size = rounded;
+      free_list_add (self, r);
+    }
+  b->allocated = TRUE;
+  self->allocated += b->size;
+  self->peak_allocated = MAX (self->peak_allocated, self->allocated);
+  return index;
+}
+
+/* merges free block `from` into its free neighbour `into` (try_merge_blocks) */
+static void
+merge (VcAllocator *self,
+       guint        into,
+       guint        from)
+{
+  Block *a = block_at (self, into);
+  Block *b = block_at (self, from);
+  Segment *seg = segment_at (self, a->segment);
+
+  free_list_remove (self, from);
+  if (b->offset < a->offset)
+    {
+      a->offset = b->offset;
+      a->prev = b->prev;
+      if (b->prev >= 0)
+        block_at (self, b->prev)->next = into;
+    }
+  else
+    {
+      a->next = b->next;
+      if (b->next >= 0)
+        block_at (self, b->next)->prev = into;
+      else
+        seg->tail = into;
+    }
+  a->size += b->size;
+  b->dead = TRUE;
+}
+
+void
+vc_allocator_release (VcAllocator *self,
+                      guint        handle)
+{
+  Block *b;
+
+  g_return_if_fail (handle < self->blocks->len);
+  b = block_at (self, handle);
+  g_return_if_fail (b->allocated && !b->dead);
+  b->allocated = FALSE;
+  self->allocated -= b->size;
+  if (b->prev >= 0 && !block_at (self, b->prev)->allocated)
+    {
+      guint prev = b->prev;
+
+      merge (self, handle, prev);
+    }
+  b = block_at (self, handle);
+  if (b->next >= 0 && !block_at (self, b->next)->allocated)
+    {
+      guint next = b->next;
+
+      merge (self, handle, next);
+    }
+  free_list_add (self, handle);
+}
+
+double
+vc_allocator_allocated (const VcAllocator *self)
+{
+  return self->allocated;
+}
+
+double
+vc_allocator_reserved (const VcAllocator *self)
+{
+  return self->reserved;
+}
+
+double
+vc_allocator_peak_allocated (const VcAllocator *self)
+{
+  return self->peak_allocated;
+}
+
+double
+vc_allocator_peak_reserved (const VcAllocator *self)
+{
+  return self->peak_reserved;
+}
+
+guint
+vc_allocator_n_segments (const VcAllocator *self)
+{
+  return self->segments->len;
+}
