@@ -461,6 +461,53 @@ vc_safetensors_folder_has (GFile *folder)
   return g_file_query_exists (single, NULL) || g_file_query_exists (index, NULL);
 }
 
+/* At most `cap` bytes of a file, read until its end whatever size it reports (procfs files
+ * report 0): one byte more than the cap is refused, and memory grows with what is read, never
+ * with what a size says. */
+static char *
+read_capped (GFile         *file,
+             gsize          cap,
+             const char    *file_name,
+             gsize         *length,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  g_autoptr(GFileInputStream) in = NULL;
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+  g_autoptr(GError) local = NULL;
+  gsize total = 0;
+
+  in = g_file_read (file, cancellable, &local);
+  if (in == NULL)
+    {
+      fail (error, file_name, "%s", local->message);
+      return NULL;
+    }
+  for (;;)
+    {
+      gsize want = MIN ((gsize) 1 << 20, cap + 1 - total), got = 0;
+
+      g_byte_array_set_size (bytes, total + want);
+      if (!g_input_stream_read_all (G_INPUT_STREAM (in), bytes->data + total, want, &got, cancellable, &local))
+        {
+          fail (error, file_name, "%s", local->message);
+          return NULL;
+        }
+      total += got;
+      if (total > cap)
+        {
+          fail (error, file_name, _("the index is larger than %d MiB"), (int) (cap >> 20));
+          return NULL;
+        }
+      if (got < want)
+        break;
+    }
+  g_byte_array_set_size (bytes, total + 1);
+  bytes->data[total] = '\0';
+  *length = total;
+  return (char *) g_byte_array_free (g_steal_pointer (&bytes), FALSE);
+}
+
 static gboolean
 read_index (VcSafetensors  *st,
             GFile          *folder,
@@ -489,8 +536,9 @@ read_index (VcSafetensors  *st,
     return fail (error, index_name, _("not a regular file"));
   if (g_file_info_get_size (info) > VC_SAFETENSORS_MAX_INDEX)
     return fail (error, index_name, _("the index is larger than %d MiB"), VC_SAFETENSORS_MAX_INDEX >> 20);
-  if (!g_file_load_contents (index, cancellable, &contents, &length, NULL, &local))
-    return fail (error, index_name, "%s", local->message);
+  contents = read_capped (index, VC_SAFETENSORS_MAX_INDEX, index_name, &length, cancellable, error);
+  if (contents == NULL)
+    return FALSE;
   if (!g_utf8_validate (contents, length, NULL))
     return fail (error, index_name, _("the index is not UTF-8 text"));
   root = parse_json (contents, length, VC_SAFETENSORS_MAX_INDEX, index_name, _("a safetensors index"), error);
