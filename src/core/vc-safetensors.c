@@ -485,7 +485,8 @@ read_capped (GFile         *file,
     }
   for (;;)
     {
-      gsize want = MIN ((gsize) 1 << 20, cap + 1 - total), got = 0;
+      /* whole chunks: some procfs files refuse reads of odd lengths */
+      gsize want = (gsize) 1 << 20, got = 0;
 
       g_byte_array_set_size (bytes, total + want);
       if (!g_input_stream_read_all (G_INPUT_STREAM (in), bytes->data + total, want, &got, cancellable, &local))

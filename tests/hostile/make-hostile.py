@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Writes the hostile model files the hostile tests and build-aux/bench-hostile read. Long
+arrays are holes (sparse files): a header of hundreds of MB takes a few MB of disk.
+
+usage: make-hostile.py OUTDIR [--parts N]
+"""
+import json
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'model-files'))
+from importlib import import_module  # noqa: E402
+
+fx = import_module('make-fixtures')
+
+GGUF_UINT8, GGUF_UINT16 = 0, 2
+
+
+def u16(key, value):
+    return fx.s(key) + struct.pack('<IH', GGUF_UINT16, value)
+
+
+def sparse_gguf(path, kvs, arrays, array_len, tensors):
+    """A GGUF whose metadata ends with `arrays` uint8 arrays of `array_len` elements, each a
+    hole; then the tensor infos, padding and the data area (a hole too)."""
+    with open(path, 'wb') as f:
+        f.write(b'GGUF' + struct.pack('<IQQ', 3, len(tensors), len(kvs) + arrays))
+        for kv in kvs:
+            f.write(kv)
+        for i in range(arrays):
+            f.write(fx.s('junk.%d' % i) + struct.pack('<IIQ', 9, GGUF_UINT8, array_len))
+            f.seek(array_len, 1)
+        offset = 0
+        for name, dims, t in tensors:
+            f.write(fx.s(name) + struct.pack('<I', len(dims)))
+            for d in dims:
+                f.write(struct.pack('<Q', d))
+            f.write(struct.pack('<IQ', t[0], offset))
+            offset += fx.tensor_bytes(dims, t)
+            offset += (32 - offset % 32) % 32
+        pos = f.tell()
+        data_start = pos + (32 - pos % 32) % 32
+        f.truncate(data_start + offset)
+
+
+def split_kvs(no, count, extra=()):
+    return [u16('split.no', no), u16('split.count', count)] + list(extra)
+
+
+def main():
+    out = sys.argv[1]
+    parts = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[2] == '--parts' else 3
+    tensors = fx.llama_tensors(2, 256, 128, 512, 1000)
+
+    # 480 arrays of 1 MiB: 503 MB of header, skipped; 700 arrays of 100,000: each one kept, the
+    # whole past the 64 MiB a header may take
+    sparse_gguf(os.path.join(out, 'arrays-long.gguf'), fx.llama_kvs(), 480, 1 << 20, tensors)
+    sparse_gguf(os.path.join(out, 'arrays-kept.gguf'), fx.llama_kvs(), 700, 100000, tensors)
+
+    # a split model whose later parts are the first one again
+    d = os.path.join(out, 'split-repeat')
+    os.makedirs(d, exist_ok=True)
+    first = 'tiny-00001-of-%05d.gguf' % parts
+    fx.gguf(os.path.join(d, first),
+            fx.llama_kvs(extra=split_kvs(0, parts)), tensors)
+    for i in range(2, parts + 1):
+        link = os.path.join(d, 'tiny-%05d-of-%05d.gguf' % (i, parts))
+        if not os.path.lexists(link):
+            os.symlink(first, link)
+
+    # a split model whose second part says it is the second but holds the first part's tensors
+    d = os.path.join(out, 'split-dup')
+    os.makedirs(d, exist_ok=True)
+    fx.gguf(os.path.join(d, 'tiny-00001-of-00002.gguf'),
+            fx.llama_kvs(extra=split_kvs(0, 2)), tensors[:3])
+    fx.gguf(os.path.join(d, 'tiny-00002-of-00002.gguf'), split_kvs(1, 2), tensors[:3] + tensors[3:])
+
+    # a name that clears the screen and forges a line
+    fx.gguf(os.path.join(out, 'control-name.gguf'),
+            fx.llama_kvs(name='evil\x1b[2J\rFITS \x9b31m'), tensors)
+
+    # an index that is really /proc/self/pagemap (size 0, endless)
+    d = os.path.join(out, 'pagemap')
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, 'config.json'), 'w') as f:
+        json.dump(fx.LLAMA_CONFIG, f)
+    link = os.path.join(d, 'model.safetensors.index.json')
+    if not os.path.lexists(link):
+        os.symlink('/proc/self/pagemap', link)
+
+
+if __name__ == '__main__':
+    main()
