@@ -27,6 +27,7 @@
 #include "vc-model-file.h"
 #include "vc-profile.h"
 #include "vc-report.h"
+#include "vc-text.h"
 #include "vc-units.h"
 
 #define EXIT_USAGE 2
@@ -1009,13 +1010,19 @@ add_this_computer (Request *req)
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) gpus = local_gpus (&error);
   g_autofree char *text = NULL;
+  g_auto(GStrv) notes = NULL;
 
   if (gpus == NULL)
     {
       g_printerr ("vramcalc: --this-computer: %s\n", error->message);
       return 1;
     }
-  text = vc_local_gpus_to_custom (gpus);
+  /* a card the estimate cannot take is left out, and said; the others are kept */
+  text = vc_local_gpus_to_custom_full (gpus, &notes);
+  for (guint i = 0; notes[i] != NULL; i++)
+    g_printerr ("vramcalc: --this-computer: %s\n", notes[i]);
+  if (*text == '\0')
+    return 1;
   g_string_append_printf (req->custom_gpus, "%s%s", req->custom_gpus->len ? ";" : "", text);
   return 0;
 }
@@ -1337,6 +1344,39 @@ run_estimate (Request *req)
   return 0;
 }
 
+/* Everything printed with g_print and g_printerr: control characters from files and drivers
+ * (a model's name, a shard's, a GPU's) are escaped, the lines of the table and of the messages
+ * kept; then the text in the terminal's charset, as g_print writes it. */
+static void
+print_escaped (FILE       *stream,
+               const char *text)
+{
+  g_autofree char *escaped = vc_escape_controls (text, TRUE);
+  const char *charset;
+
+  if (g_get_console_charset (&charset))
+    fputs (escaped, stream);
+  else
+    {
+      g_autofree char *converted = g_convert_with_fallback (escaped, -1, charset, "UTF-8", "?", NULL, NULL, NULL);
+
+      fputs (converted ? converted : escaped, stream);
+    }
+  fflush (stream);
+}
+
+static void
+print_out (const char *text)
+{
+  print_escaped (stdout, text);
+}
+
+static void
+print_err (const char *text)
+{
+  print_escaped (stderr, text);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1350,6 +1390,8 @@ main (int   argc,
   bindtextdomain (GETTEXT_PACKAGE, g_getenv ("VC_LOCALEDIR") ? g_getenv ("VC_LOCALEDIR") : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+  g_set_print_handler (print_out);
+  g_set_printerr_handler (print_err);
 
   req.settings = g_ptr_array_new_with_free_func (g_free);
   req.custom_gpus = g_string_new (NULL);

@@ -17,6 +17,7 @@
 #include "vc-json-input.h"
 #include "vc-report.h"
 #include "vc-speed.h"
+#include "vc-text.h"
 #include "vc-units.h"
 
 static void
@@ -567,7 +568,8 @@ table_header (GString    *s,
 {
   const VcInputs *in = vc_estimate_get_inputs (estimate);
   const VcResult *r = vc_estimate_get_result (estimate);
-  const char *name = vc_estimate_get_model_name (estimate);
+  /* a name read from a file: its control characters escaped, newlines included */
+  g_autofree char *name = vc_escape_controls (vc_estimate_get_model_name (estimate), FALSE);
   g_autofree char *params = vc_format_count (r->parameters);
   g_autofree char *active = vc_format_count (r->active_parameters);
 
@@ -694,7 +696,8 @@ table_gpus (GString    *s,
     {
       const VcGpu *gpu = vc_estimate_get_gpu (estimate, i);
       g_autofree char *cap = vc_format_size (gpu->memory_bytes, unit);
-      g_autofree char *label = g_strdup_printf ("%s (%s)", gpu->name, cap);
+      g_autofree char *shown = vc_escape_controls (gpu->name, FALSE);
+      g_autofree char *label = g_strdup_printf ("%s (%s)", shown, cap);
 
       width = MAX (width, (int) g_utf8_strlen (label, -1));
     }
@@ -703,7 +706,8 @@ table_gpus (GString    *s,
       const VcGpuFit *fit = vc_estimate_get_gpu_fit (estimate, i);
       const VcGpu *gpu = vc_estimate_get_gpu (estimate, i);
       g_autofree char *cap = vc_format_size (fit->capacity_bytes, unit);
-      g_autofree char *name = vc_localize_gpu_name (gpu->name);
+      g_autofree char *localized = vc_localize_gpu_name (gpu->name);
+      g_autofree char *name = vc_escape_controls (localized, FALSE);
       /* TRANSLATORS: a GPU's name and the memory a program can use on it */
       g_autofree char *label = g_strdup_printf (_("%s (%s usable)"), name, cap);
       g_autofree char *count = NULL;

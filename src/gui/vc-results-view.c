@@ -20,6 +20,7 @@
 #include "vc-gpu-editor.h"
 #include "vc-input-bind.h"
 #include "vc-results-view-private.h"
+#include "vc-text.h"
 #include "vc-units.h"
 
 struct _VcResultsView
@@ -310,7 +311,9 @@ update_validity (VcResultsView *self,
   if (!valid)
     {
       g_autofree char *text = g_strdup_printf (_("These inputs do not go together: %s"), error->message);
-      gtk_label_set_label (self->problem, text);
+      g_autofree char *shown = vc_escape_controls (text, TRUE);
+
+      gtk_label_set_label (self->problem, shown);
     }
   gtk_widget_set_visible (GTK_WIDGET (self->problem), !valid);
   for (GtkWidget *child = gtk_widget_get_first_child (self->box); child != NULL;

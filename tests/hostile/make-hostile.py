@@ -81,6 +81,10 @@ def main():
     fx.gguf(os.path.join(out, 'control-name.gguf'),
             fx.llama_kvs(name='evil\x1b[2J\rFITS \x9b31m'), tensors)
 
+    # a refused tensor whose name would clear the screen in the message
+    fx.gguf(os.path.join(out, 'control-tensor.gguf'), fx.llama_kvs(),
+            [('evil\x1b[2J\r.weight', [256, 1000], (31, 0, 0))], size=1 << 20)
+
     # an index that is really /proc/self/pagemap (size 0, endless)
     d = os.path.join(out, 'pagemap')
     os.makedirs(d, exist_ok=True)

@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "vc-error.h"
+#include "vc-estimate.h"
 #include "vc-gguf.h"
+#include "vc-local-gpus.h"
 #include "vc-model-file.h"
 #include "vc-safetensors.h"
 #include "vc-test-util.h"
@@ -195,6 +197,112 @@ test_gguf_split (void)
                                    "tiny-00001-of-00002.gguf: tensor “token_embd.weight” is in two parts of the split model"));
 }
 
+/* 5. A profile with 75,000 GPUs of one's own is refused at once, naming the limit; 256 are
+ * accepted. Smaller: a name twice, or a name of the catalog, is refused. */
+static void
+test_custom_gpus_cap (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GString) many = g_string_new (NULL);
+  g_autoptr(GString) most = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *profile = g_build_filename (scratch, "many-gpus.json", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  const char *args[] = { "--profile", profile, NULL };
+
+  for (guint i = 0; i < 75000; i++)
+    g_string_append_printf (many, "%sCard %u=24GB", i ? "; " : "", i);
+  for (guint i = 0; i < 256; i++)
+    g_string_append_printf (most, "%sCard %u=24GB", i ? "; " : "", i);
+  g_assert_false (vc_estimate_set_custom_gpus (e, many->str, &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
+  g_assert_cmpstr (error->message, ==, "the GPU list holds 75000 GPUs; accepted: at most 256 GPUs of one's own");
+  g_clear_error (&error);
+  g_assert_true (vc_estimate_set_custom_gpus (e, most->str, &error));
+  g_assert_no_error (error);
+
+  text = g_strdup_printf ("{\"format\": \"vram-calculator-profile\", \"version\": 1, \"name\": \"many\","
+                          " \"inputs\": {\"custom-gpus\": \"%s\"}}", many->str);
+  g_assert_true (g_file_set_contents (profile, text, -1, NULL));
+  g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "the GPU list holds 75000 GPUs; accepted: at most 256 GPUs of one's own"));
+
+  g_assert_false (vc_estimate_set_custom_gpus (e, "Lab=24GB; lab=48GB", &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
+  g_assert_cmpstr (error->message, ==, "the GPU name “lab” is already taken (by the catalog or an earlier GPU); accepted: a name of its own");
+  g_clear_error (&error);
+  g_assert_false (vc_estimate_set_custom_gpus (e, "H100 80 GB=24GB", &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
+  g_clear_error (&error);
+  g_assert_false (vc_estimate_set_custom_gpus (e, "rtx-4090=24GB", &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
+}
+
+/* 12. Control characters of a model's name and of a tensor's name reach the terminal escaped, in
+ * the table and in messages. */
+static void
+test_controls_escaped (void)
+{
+  g_autofree char *model = hostile ("control-name.gguf");
+  g_autofree char *evil = hostile ("control-tensor.gguf");
+  g_autofree char *out = NULL, *err = NULL;
+  const char *table[] = { "--model", model, NULL };
+  const char *refused[] = { "--model", evil, NULL };
+
+  g_assert_cmpint (vc_test_run_vramcalc (table, NULL, &out, &err), ==, 0);
+  g_assert_true (g_str_has_prefix (out, "Model: evil\\e[2J\\rFITS \\u009B31m\n"));
+  g_assert_null (strchr (out, '\x1b'));
+  g_assert_null (strchr (out, '\r'));
+  g_assert_null (strstr (out, "\xc2\x9b"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (vc_test_run_vramcalc (refused, NULL, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "tensor “evil\\e[2J\\r.weight” has the ggml type 31, which is not known"));
+  g_assert_null (strchr (err, '\x1b'));
+  g_assert_null (strchr (err, '\r'));
+}
+
+static VcLocalGpu *
+local_gpu (const char *name,
+           const char *vendor,
+           double      mib)
+{
+  VcLocalGpu *gpu = g_new0 (VcLocalGpu, 1);
+
+  gpu->name = g_strdup (name);
+  gpu->vendor = g_strdup (vendor);
+  gpu->memory_bytes = mib * 1048576.0;
+  return gpu;
+}
+
+/* 14. One odd card (an APU's 64 MiB carve-out) is left out and said; names with separators or
+ * control characters are cleared; the others are kept and the estimate takes them. */
+static void
+test_local_odd_card (void)
+{
+  g_autoptr(GPtrArray) gpus = g_ptr_array_new_with_free_func ((GDestroyNotify) vc_local_gpu_free);
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) notes = NULL;
+  g_autofree char *text = NULL;
+
+  g_ptr_array_add (gpus, local_gpu ("NVIDIA GeForce RTX 4090", "NVIDIA", 24564));
+  g_ptr_array_add (gpus, local_gpu ("AMD Radeon 780M", "AMD", 64));
+  g_ptr_array_add (gpus, local_gpu ("Lab;card=2\x1b[2J\xc2\x9b", "AMD", 49152));
+  g_ptr_array_add (gpus, local_gpu ("NVIDIA GeForce RTX 4090", "NVIDIA", 24564));
+  g_ptr_array_add (gpus, local_gpu ("NVIDIA GeForce RTX 4090", "NVIDIA", 24000));
+  g_ptr_array_add (gpus, local_gpu (";;", "AMD", 16384));
+  text = vc_local_gpus_to_custom_full (gpus, &notes);
+  g_assert_cmpstr (text, ==, "NVIDIA GeForce RTX 4090=24564MiB; Lab card 2 [2J=49152MiB; "
+                             "NVIDIA GeForce RTX 4090 (2)=24000MiB; AMD GPU=16384MiB");
+  g_assert_cmpuint (g_strv_length (notes), ==, 1);
+  g_assert_cmpstr (notes[0], ==, "“AMD Radeon 780M” is left out: its 64 MiB of memory is outside the 0.1 GB to 100000 GB a GPU may have");
+  g_assert_true (vc_estimate_set_custom_gpus (e, text, &error));
+  g_assert_no_error (error);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -219,6 +327,9 @@ main (int   argc,
   g_test_add_func ("/hostile/index-capped", test_index_capped);
   g_test_add_func ("/hostile/gguf-arrays", test_gguf_arrays);
   g_test_add_func ("/hostile/gguf-split", test_gguf_split);
+  g_test_add_func ("/hostile/custom-gpus-cap", test_custom_gpus_cap);
+  g_test_add_func ("/hostile/controls-escaped", test_controls_escaped);
+  g_test_add_func ("/hostile/local-odd-card", test_local_odd_card);
   status = g_test_run ();
   vc_test_remove_tree (scratch);
   g_free (scratch);
