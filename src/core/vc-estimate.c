@@ -1242,6 +1242,14 @@ vc_estimate_set_value (VcEstimate   *self,
                    _("%s is out of range for %s; accepted: %s"), shown, property, accepted);
       return FALSE;
     }
+  /* -1 stands for the method's default: another negative is no overhead, not the default */
+  if (g_str_equal (pspec->name, "overhead-gb") && g_value_get_double (&v) < 0 && g_value_get_double (&v) != -1)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("%g is out of range for overhead-gb; accepted: -1 (the method's default) or 0 to 10000"),
+                   g_value_get_double (&v));
+      return FALSE;
+    }
   if (g_str_equal (pspec->name, "preset"))
     return vc_estimate_set_preset (self, g_value_get_string (&v), error);
   if (g_str_equal (pspec->name, "custom-gpus"))

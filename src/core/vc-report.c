@@ -765,7 +765,8 @@ vc_report_table_with_solve (VcEstimate       *estimate,
   if (solve != NULL)
     {
       g_autofree char *need = vc_format_size (solve->total_bytes, unit);
-      g_autofree char *capacity = vc_format_size (solve->capacity_bytes, unit);
+      /* nothing fits: the need is compared with what the engine may use */
+      g_autofree char *capacity = vc_format_size (solve->found ? solve->capacity_bytes : solve->usable_bytes, unit);
       g_autofree char *line = vc_solution_describe (solve, gpu_name, need, capacity);
 
       g_string_append_printf (s, "\n%s\n", line);

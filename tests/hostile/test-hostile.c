@@ -303,6 +303,30 @@ test_local_odd_card (void)
   g_assert_no_error (error);
 }
 
+/* 9. When nothing fits, the need is compared with what the engine may use, never with a larger
+ * figure it would fit in. 10. A negative overhead other than -1 (the default) is refused. */
+static void
+test_solver_message_and_overhead (void)
+{
+  g_autofree char *model = hostile ("control-name.gguf");
+  g_autofree char *out = NULL, *err = NULL;
+  const char *solve[] = { "--model", model, "--solve", "seq", "--fit-gpu", "rtx-4060-8gb", "--engine", "vllm",
+                          "--gpu-memory-utilization", "0.05", NULL };
+  const char *overhead[] = { "--params", "7B", "--overhead=-0.1", NULL };
+  const char *fallback[] = { "--params", "7B", "--overhead=-1", "--format", "json", NULL };
+
+  g_assert_cmpint (vc_test_run_vramcalc (solve, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "Not even a sequence of 1 token fits on 1 × RTX 4060 8 GB: it needs 1.00\u00a0GB per GPU, of 429\u00a0MB usable\n"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (vc_test_run_vramcalc (overhead, NULL, &out, &err), ==, 2);
+  g_assert_cmpstr (err, ==, "vramcalc: --overhead: -0.1 is out of range for overhead-gb; accepted: -1 (the method's default) or 0 to 10000\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (vc_test_run_vramcalc (fallback, NULL, &out, &err), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -330,6 +354,7 @@ main (int   argc,
   g_test_add_func ("/hostile/custom-gpus-cap", test_custom_gpus_cap);
   g_test_add_func ("/hostile/controls-escaped", test_controls_escaped);
   g_test_add_func ("/hostile/local-odd-card", test_local_odd_card);
+  g_test_add_func ("/hostile/solver-message-overhead", test_solver_message_and_overhead);
   status = g_test_run ();
   vc_test_remove_tree (scratch);
   g_free (scratch);
