@@ -1077,6 +1077,47 @@ apply_model_file (Request    *req,
   return 0;
 }
 
+/* Whether a property describes the model itself: its architecture or its parameter counts. */
+static gboolean
+describes_model (const char *property)
+{
+  guint n;
+  const VcArchField *fields = vc_arch_fields (&n);
+
+  if (g_str_equal (property, "parameters") || g_str_equal (property, "active-parameters") ||
+      g_str_equal (property, "model-type"))
+    return TRUE;
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (property, fields[i].name))
+      return TRUE;
+  return FALSE;
+}
+
+/* A property's value as a message shows it: "2", "1.69293e+06", "dense", "true". */
+static char *
+property_text (VcEstimate *estimate,
+               const char *property)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (estimate), property);
+  g_auto(GValue) v = G_VALUE_INIT;
+
+  g_value_init (&v, pspec->value_type);
+  g_object_get_property (G_OBJECT (estimate), property, &v);
+  if (G_VALUE_HOLDS_UINT (&v))
+    return g_strdup_printf ("%u", g_value_get_uint (&v));
+  if (G_VALUE_HOLDS_DOUBLE (&v))
+    return g_strdup_printf ("%g", g_value_get_double (&v));
+  if (G_VALUE_HOLDS_BOOLEAN (&v))
+    return g_strdup (g_value_get_boolean (&v) ? "true" : "false");
+  if (G_VALUE_HOLDS_ENUM (&v))
+    {
+      GEnumValue *e = g_enum_get_value (g_type_class_peek (pspec->value_type), g_value_get_enum (&v));
+
+      return g_strdup (e ? e->value_nick : "?");
+    }
+  return g_strdup_value_contents (&v);
+}
+
 /* Every property option in command-line order, but --precision, which is the precision of
  * the mode estimated, known once every option is read: it is left in @precision. The unit is
  * the profile's, not an input of the estimate. */
@@ -1105,6 +1146,31 @@ apply_settings (Request     *req,
           if (!vc_unit_from_string (value, &unit, &error))
             return usage_error ("unit", error->message);
           vc_profile_set_unit (profile, unit);
+          continue;
+        }
+      /* a model file's tensors are its figures: an option that changes what the file says
+       * the model is would leave them describing another model */
+      if (req->model_path && describes_model (property) &&
+          vc_estimate_get_inputs (estimate)->source_weights_bytes > 0)
+        {
+          g_autofree char *before = NULL, *after = NULL;
+
+          before = property_text (estimate, property);
+          if (!vc_estimate_set_from_string (estimate, property, value, &error))
+            {
+              const char *option = option_for_property (property, FALSE);
+
+              return usage_error (option ? option : property, error->message);
+            }
+          after = property_text (estimate, property);
+          if (g_strcmp0 (before, after) != 0)
+            {
+              const char *option = option_for_property (property, FALSE);
+              g_autofree char *msg = g_strdup_printf (_("the model file's tensors say %s is %s; an option that changes the model would leave the file's weights and parameters describing another one; accepted: %s, or --config to describe a model"),
+                                                      property, before, before);
+
+              return usage_error (option ? option : property, msg);
+            }
           continue;
         }
       if (!vc_estimate_set_from_string (estimate, property, value, &error))

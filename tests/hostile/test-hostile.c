@@ -327,6 +327,49 @@ test_solver_message_and_overhead (void)
   g_assert_cmpint (vc_test_run_vramcalc (fallback, NULL, &out, &err), ==, 0);
 }
 
+/* 8. Architecture options after a model file that contradict its tensors are refused; a
+ * profile's hand-edited source-* fields are checked like every other input. */
+static void
+test_file_figures_kept_honest (void)
+{
+  static const struct { const char *inputs; const char *message; } profiles[] = {
+    { "\"method\": \"architecture\", \"layers\": 80, \"source-format\": \"gguf\", \"source-weights-bytes\": 1107152, \"source-parameters\": 1692928",
+      "the architecture describes 1.645e+10 parameters, the model's files 1.693e+06: the file's figures would be shown for another model" },
+    { "\"source-format\": \"zip\"", "source-format “zip” is not known; accepted: config, safetensors, gguf, or empty" },
+    { "\"source-weights-bytes\": 1107152, \"source-parameters\": 1692928",
+      "source-weights-bytes and source-parameters go together, with a source-format" },
+    { "\"source-format\": \"gguf\", \"source-weights-bytes\": 1, \"source-parameters\": 1692928",
+      "source-weights-bytes (1) for 1.69293e+06 parameters is not 1 to 64 bits a parameter" },
+  };
+  g_autofree char *model = hostile ("control-name.gguf");
+  g_autofree char *out = NULL, *err = NULL;
+  const char *layers[] = { "--model", model, "--layers", "80", NULL };
+  const char *same[] = { "--model", model, "--layers", "2", "--format", "json", NULL };
+
+  g_assert_cmpint (vc_test_run_vramcalc (layers, NULL, &out, &err), ==, 2);
+  g_assert_cmpstr (err, ==, "vramcalc: --layers: the model file's tensors say layers is 2; an option that changes the model "
+                            "would leave the file's weights and parameters describing another one; accepted: 2, or --config to describe a model\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (vc_test_run_vramcalc (same, NULL, &out, &err), ==, 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
+    {
+      g_autofree char *path = g_build_filename (scratch, "edited.json", NULL);
+      g_autofree char *text = g_strdup_printf ("{\"format\": \"vram-calculator-profile\", \"version\": 1, \"name\": \"edited\", \"inputs\": {%s}}",
+                                               profiles[i].inputs);
+      const char *args[] = { "--profile", path, NULL };
+
+      g_assert_true (g_file_set_contents (path, text, -1, NULL));
+      g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), !=, 0);
+      g_assert_nonnull (strstr (err, profiles[i].message));
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -355,6 +398,7 @@ main (int   argc,
   g_test_add_func ("/hostile/controls-escaped", test_controls_escaped);
   g_test_add_func ("/hostile/local-odd-card", test_local_odd_card);
   g_test_add_func ("/hostile/solver-message-overhead", test_solver_message_and_overhead);
+  g_test_add_func ("/hostile/file-figures", test_file_figures_kept_honest);
   status = g_test_run ();
   vc_test_remove_tree (scratch);
   g_free (scratch);
