@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "vc-error.h"
 #include "vc-estimate.h"
@@ -370,6 +371,74 @@ test_file_figures_kept_honest (void)
     }
 }
 
+/* 11. Saving never replaces a file made read-only, never parts hard links, writes through a
+ * link (dangling or not) to its target; smaller: a name of 255 bytes is saved. */
+static void
+test_save_safely (void)
+{
+  g_autofree char *dir = g_build_filename (scratch, "save", NULL);
+  g_autofree char *ro = g_build_filename (dir, "read-only.json", NULL);
+  g_autofree char *linked = g_build_filename (dir, "linked.json", NULL);
+  g_autofree char *other = g_build_filename (dir, "other-name.json", NULL);
+  g_autofree char *symbolic = g_build_filename (dir, "link.json", NULL);
+  g_autofree char *target = g_build_filename (dir, "target.json", NULL);
+  g_autofree char *longname = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *before = NULL, *after = NULL;
+  g_autofree char *base = g_strnfill (250, 'p');
+  GStatBuf st;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  {
+    const char *args[] = { "--params", "7B", "--save-profile", ro, NULL };
+    const char *again[] = { "--params", "8B", "--save-profile", ro, NULL };
+
+    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
+    g_assert_cmpint (g_chmod (ro, 0444), ==, 0);
+    g_assert_true (g_file_get_contents (ro, &before, NULL, NULL));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_assert_cmpint (vc_test_run_vramcalc (again, NULL, &out, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "read-only.json: the file is read-only; it was left as it was (make it writable, or save under another name)"));
+    g_assert_true (g_file_get_contents (ro, &after, NULL, NULL));
+    g_assert_cmpstr (after, ==, before);
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char *args[] = { "--params", "7B", "--save-profile", linked, NULL };
+    const char *again[] = { "--params", "8B", "--save-profile", linked, NULL };
+
+    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
+    g_assert_cmpint (link (linked, other), ==, 0);
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_assert_cmpint (vc_test_run_vramcalc (again, NULL, &out, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "the file has other names (hard links)"));
+    g_assert_cmpint (g_stat (linked, &st), ==, 0);
+    g_assert_cmpuint (st.st_nlink, ==, 2);
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char *args[] = { "--params", "7B", "--save-profile", symbolic, NULL };
+
+    g_assert_cmpint (symlink ("target.json", symbolic), ==, 0);
+    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
+    g_assert_true (g_file_test (symbolic, G_FILE_TEST_IS_SYMLINK));
+    g_assert_true (g_file_test (target, G_FILE_TEST_IS_REGULAR));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    longname = g_strdup_printf ("%s/%s.json", dir, base);
+    const char *args[] = { "--params", "7B", "--save-profile", longname, NULL };
+
+    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
+    g_assert_true (g_file_test (longname, G_FILE_TEST_IS_REGULAR));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -399,6 +468,7 @@ main (int   argc,
   g_test_add_func ("/hostile/local-odd-card", test_local_odd_card);
   g_test_add_func ("/hostile/solver-message-overhead", test_solver_message_and_overhead);
   g_test_add_func ("/hostile/file-figures", test_file_figures_kept_honest);
+  g_test_add_func ("/hostile/save-safely", test_save_safely);
   status = g_test_run ();
   vc_test_remove_tree (scratch);
   g_free (scratch);
