@@ -830,6 +830,13 @@ split_name (const char *base,
   return TRUE;
 }
 
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
 GFile *
 vc_gguf_find_in_folder (GFile         *folder,
                         GCancellable  *cancellable,
@@ -867,11 +874,13 @@ vc_gguf_find_in_folder (GFile         *folder,
     fail (error, folder_name, _("no .gguf file"));
   else
     {
-      g_ptr_array_sort (found, (GCompareFunc) g_strcmp0);
+      g_ptr_array_sort (found, compare_names);
       g_ptr_array_add (found, NULL);
       {
         g_autofree char *list = g_strjoinv (", ", (char **) found->pdata);
-        fail (error, folder_name, _("several GGUF models (%s): open one of them"), list);
+        /* a code of its own: the folder does hold models, which callers must not say it lacks */
+        vc_error_in_file (error, VC_ERROR_INVALID_COMBINATION, folder_name,
+                          _("several GGUF models (%s): open one of them"), list);
       }
     }
   return NULL;
