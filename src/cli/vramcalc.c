@@ -14,6 +14,7 @@
 
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "vc-arch.h"
@@ -455,11 +456,12 @@ apply_gpu_count (Request       *req,
                  const char    *value,
                  GError       **error)
 {
-  guint64 n;
+  double n;
 
-  if (!g_ascii_string_to_unsigned (value, 10, 1, 100000, &n, NULL))
+  /* counts as other counts are written: "1k" is 1000 */
+  if (!vc_parse_count (value, &n, NULL) || n != floor (n) || n < 1 || n > 100000)
     return option_errorf (error, opt->name, _("“%s” is not a GPU count; accepted: a whole number from 1 to 100000"), value);
-  req->gpu_count = n;
+  req->gpu_count = (guint) n;
   return TRUE;
 }
 

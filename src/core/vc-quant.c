@@ -699,13 +699,13 @@ parse_int_groups (JsonObject  *qc,
   if (!get_int (qc, "bits", &v) && !get_int (qc, "w_bit", &v))
     return qfail (error, file_name, _("quantization_config (%s) has no bits"), method);
   if (!(v == 2 || v == 3 || v == 4 || v == 8) || (!gptq && v != 4))
-    return qfail (error, file_name, _("quantization_config.bits is %d; %s checkpoints of 2, 3, 4 or 8 bits (AWQ: 4) are sized"),
-                  (int) v, method);
+    return qfail (error, file_name, _("quantization_config.bits is %lld; %s checkpoints of 2, 3, 4 or 8 bits (AWQ: 4) are sized"),
+                  (long long) v, method);
   q->bits = (guint) v;
   if (!get_int (qc, "group_size", &v) && !get_int (qc, "q_group_size", &v))
     v = 128;
   if (v == 0 || v < -1)
-    return qfail (error, file_name, _("quantization_config.group_size is %d; -1 or a positive size is understood"), (int) v);
+    return qfail (error, file_name, _("quantization_config.group_size is %lld; -1 or a positive size is understood"), (long long) v);
   q->group = v == -1 ? 0 : (double) v;
   return TRUE;
 }

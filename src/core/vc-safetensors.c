@@ -156,6 +156,82 @@ get_uint (JsonNode  *node,
   return TRUE;
 }
 
+/* The header's tokens are JSON's own (RFC 8259), as the format's reference reader (serde_json)
+ * takes them: no comments, no single quotes, no hex or other number forms, which the lenient
+ * reader of our other inputs would let through. The structure is json-glib's to check. Returns
+ * the offset of the first byte that is not, or -1. */
+static gssize
+strict_json_tokens (const char *text,
+                    gsize       length)
+{
+  gsize i = 0;
+
+  while (i < length)
+    {
+      char c = text[i];
+
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || strchr ("{}[]:,", c))
+        i++;
+      else if (c == '"')
+        {
+          for (i++; i < length && text[i] != '"'; i++)
+            {
+              if ((guchar) text[i] < 0x20)
+                return i;
+              if (text[i] == '\\')
+                {
+                  if (++i >= length || !strchr ("\"\\/bfnrtu", text[i]))
+                    return i;
+                  if (text[i] == 'u')
+                    for (int k = 0; k < 4; k++)
+                      if (++i >= length || !g_ascii_isxdigit (text[i]))
+                        return i;
+                }
+            }
+          if (i >= length)
+            return i;
+          i++;
+        }
+      else if (c == '-' || g_ascii_isdigit (c))
+        {
+          gsize start = i;
+
+          if (text[i] == '-')
+            i++;
+          if (i < length && text[i] == '0')
+            i++;
+          else if (i < length && g_ascii_isdigit (text[i]))
+            while (i < length && g_ascii_isdigit (text[i]))
+              i++;
+          else
+            return start;
+          if (i < length && text[i] == '.')
+            {
+              if (++i >= length || !g_ascii_isdigit (text[i]))
+                return i;
+              while (i < length && g_ascii_isdigit (text[i]))
+                i++;
+            }
+          if (i < length && (text[i] == 'e' || text[i] == 'E'))
+            {
+              if (++i < length && (text[i] == '+' || text[i] == '-'))
+                i++;
+              if (i >= length || !g_ascii_isdigit (text[i]))
+                return i;
+              while (i < length && g_ascii_isdigit (text[i]))
+                i++;
+            }
+        }
+      else if (length - i >= 4 && (strncmp (text + i, "true", 4) == 0 || strncmp (text + i, "null", 4) == 0))
+        i += 4;
+      else if (length - i >= 5 && strncmp (text + i, "false", 5) == 0)
+        i += 5;
+      else
+        return i;
+    }
+  return -1;
+}
+
 /* The 8-byte length and the header it announces: within the file, at most 100 MB, UTF-8 text
  * without NUL. */
 static gboolean
@@ -184,6 +260,13 @@ check_header (const guint8  *data,
   if (!g_utf8_validate ((const char *) data + 8, *header_size, NULL) ||
       memchr (data + 8, '\0', *header_size) != NULL)
     return fail (error, file_name, _("the header is not UTF-8 text"));
+  {
+    gssize bad = strict_json_tokens ((const char *) data + 8, *header_size);
+
+    if (bad >= 0)
+      return fail (error, file_name, _("the header is not plain JSON at byte %llu (comments, single quotes and hex numbers are not taken)"),
+                   U(8 + bad));
+  }
   return TRUE;
 }
 

@@ -85,6 +85,21 @@ def main():
     fx.gguf(os.path.join(out, 'control-tensor.gguf'), fx.llama_kvs(),
             [('evil\x1b[2J\r.weight', [256, 1000], (31, 0, 0))], size=1 << 20)
 
+    # safetensors headers that only a lenient reader takes: a comment, a hex number
+    for name, text in (('st-comment.safetensors', b'{"w": /* a comment */ {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}}'),
+                       ('st-hex.safetensors', b'{"w": {"dtype": "F32", "shape": [0x1], "data_offsets": [0, 4]}}')):
+        fx.st_file(os.path.join(out, name), [], header=text, size=8 + len(text) + 4)
+
+    # a folder of two models; a pipe and a dangling link named like models
+    d = os.path.join(out, 'two-models')
+    os.makedirs(d, exist_ok=True)
+    fx.gguf(os.path.join(d, 'a.gguf'), fx.llama_kvs(), tensors)
+    fx.gguf(os.path.join(d, 'b.gguf'), fx.llama_kvs(), tensors)
+    if not os.path.exists(os.path.join(out, 'pipe.gguf')):
+        os.mkfifo(os.path.join(out, 'pipe.gguf'))
+    if not os.path.lexists(os.path.join(out, 'dangling.gguf')):
+        os.symlink('nowhere.gguf', os.path.join(out, 'dangling.gguf'))
+
     # an index that is really /proc/self/pagemap (size 0, endless)
     d = os.path.join(out, 'pagemap')
     os.makedirs(d, exist_ok=True)

@@ -439,6 +439,59 @@ test_save_safely (void)
   }
 }
 
+/* The smaller items: each message says what the input is. */
+static void
+test_smaller (void)
+{
+  static const struct { const char *args[8]; const char *message; } cases[] = {
+    { { "--model", "two-models" }, "two-models: several GGUF models (a.gguf, b.gguf): open one of them" },
+    { { "--model", "pipe.gguf" }, "pipe.gguf is not a regular file (a pipe, device or socket), so not a GGUF file" },
+    { { "--model", "dangling.gguf" }, "dangling.gguf is a link to a file that does not exist" },
+  };
+  g_autofree char *bits = write_quantized ("Llama-3.1-8B", "bits-wide",
+                                           "{\"quant_method\": \"awq\", \"bits\": 4294967300, \"group_size\": 128}", NULL);
+  g_autofree char *config = g_build_filename (bits, "config.json", NULL);
+  const char *bits_args[] = { "--config", config, NULL };
+  const char *count_args[] = { "--preset", "llama-3.1-8b", "--solve", "seq", "--fit-gpu", "t4", "--gpu-count", "1k", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = hostile (cases[i].args[1]);
+      const char *args[] = { cases[i].args[0], path, NULL };
+
+      g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 2);
+      g_test_message ("%s", err);
+      g_assert_nonnull (strstr (err, cases[i].message));
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+    }
+
+  g_assert_cmpint (vc_test_run_vramcalc (bits_args, NULL, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "quantization_config.bits is 4294967300;"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (vc_test_run_vramcalc (count_args, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "fits on 1000 × T4"));
+
+  /* safetensors headers are plain JSON, as the format's own reader takes them */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *path = hostile (i == 0 ? "st-comment.safetensors" : "st-hex.safetensors");
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(GError) error = NULL;
+      VcSafetensors st;
+
+      vc_safetensors_init (&st);
+      g_assert_false (vc_safetensors_read_file (&st, file, NULL, &error));
+      g_assert_error (error, VC_ERROR, VC_ERROR_PARSE);
+      g_assert_true (g_str_has_suffix (error->message, i == 0 ? "the header is not plain JSON at byte 14 (comments, single quotes and hex numbers are not taken)"
+                                                              : "the header is not plain JSON at byte 42 (comments, single quotes and hex numbers are not taken)"));
+      vc_safetensors_clear (&st);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -469,6 +522,7 @@ main (int   argc,
   g_test_add_func ("/hostile/solver-message-overhead", test_solver_message_and_overhead);
   g_test_add_func ("/hostile/file-figures", test_file_figures_kept_honest);
   g_test_add_func ("/hostile/save-safely", test_save_safely);
+  g_test_add_func ("/hostile/smaller", test_smaller);
   status = g_test_run ();
   vc_test_remove_tree (scratch);
   g_free (scratch);
