@@ -871,9 +871,9 @@ parse_compressed (JsonObject  *qc,
  * SKIP_MATCH_STEPS backtracking steps from each starting point (PCRE2's match limit, lowered
  * through its "(*LIMIT_MATCH=)" pattern start), and the entries × module names checked are
  * capped, so that a hostile config is refused in well under a second rather than run. */
-#define SKIP_MATCH_STEPS 2000
+#define SKIP_MATCH_STEPS 200
 #define MAX_SKIP_CHECKS 4000000
-#define MAX_SKIP_REGEX_CHECKS 100000
+#define MAX_SKIP_REGEX_CHECKS 5000
 
 static void
 regex_free (gpointer re)

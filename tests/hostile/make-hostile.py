@@ -46,12 +46,52 @@ def sparse_gguf(path, kvs, arrays, array_len, tensors):
 
 
 def split_kvs(no, count, extra=()):
-    return [u16('split.no', no), u16('split.count', count)] + list(extra)
+    # llama.cpp writes uint16 counts; a count past 65,535 needs a wider one
+    count_kv = u16('split.count', count) if count < 65536 else fx.kv_u32('split.count', count)
+    return [u16('split.no', no), count_kv] + list(extra)
+
+
+def quantized(out, folder, model, quant, layers=None):
+    """model's config.json (tests/hf-config/models) with quantization_config `quant`."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'hf-config', 'models', model, 'config.json')
+    with open(src) as f:
+        config = json.load(f)
+    config['quantization_config'] = quant
+    if layers:
+        config['num_hidden_layers'] = layers
+    d = os.path.join(out, folder)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, 'config.json'), 'w') as f:
+        json.dump(config, f)
+
+
+def bench_inputs(out):
+    """The inputs build-aux/bench-hostile times, beyond the tests' own."""
+    stall = 're:(.*)*(.*)*(.*)*(.*)*mlp\\.gate$'
+    ct = {'quant_method': 'compressed-tensors', 'format': 'float-quantized',
+          'config_groups': {'group_0': {'targets': ['Linear'], 'weights': {'num_bits': 8, 'type': 'float'}}},
+          'ignore': ['lm_head', stall]}
+    quantized(out, 'regex-llama', 'Llama-3.1-8B', ct)
+    quantized(out, 'regex-deepseek', 'DeepSeek-V3', ct)
+    quantized(out, 'regex-wide', 'Llama-3.1-8B',
+              {'quant_method': 'fp8', 'modules_to_not_convert': ['model.layers.*.mlp.x%d*' % i for i in range(50)]},
+              layers=20000)
+    # the slowest pattern found that stays under the step limit, on as many names as allowed
+    quantized(out, 'regex-slow', 'Llama-3.1-8B',
+              {'quant_method': 'fp8', 'modules_to_not_convert': ['re:(.?){5}.{5}$']}, layers=700)
+    gpus = '; '.join('Card %d=24GB' % i for i in range(75000))
+    with open(os.path.join(out, 'gpus-75000.json'), 'w') as f:
+        json.dump({'format': 'vram-calculator-profile', 'version': 1, 'name': 'many',
+                   'inputs': {'custom-gpus': gpus}}, f)
+    if not os.path.exists(os.path.join(out, 'pipe.json')):
+        os.mkfifo(os.path.join(out, 'pipe.json'))
 
 
 def main():
     out = sys.argv[1]
     parts = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[2] == '--parts' else 3
+    if '--bench' in sys.argv:
+        bench_inputs(out)
     tensors = fx.llama_tensors(2, 256, 128, 512, 1000)
 
     # 480 arrays of 1 MiB: 503 MB of header, skipped; 700 arrays of 100,000: each one kept, the
