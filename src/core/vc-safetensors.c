@@ -506,7 +506,6 @@ vc_safetensors_read_file (VcSafetensors  *st,
   g_autoptr(GFileInputStream) in = NULL;
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GError) local = NULL;
-  g_autofree guint8 *buffer = NULL;
   guint8 head[8];
   guint64 size, header_size = 0;
 
@@ -528,11 +527,21 @@ vc_safetensors_read_file (VcSafetensors  *st,
   /* the checks on the length come before any allocation of that length */
   if (header_size > VC_SAFETENSORS_MAX_HEADER || header_size > size - 8)
     return vc_safetensors_parse (st, head, 8, size, file_name, error);
-  buffer = g_malloc (8 + header_size);
-  memcpy (buffer, head, 8);
-  if (!read_exactly (G_INPUT_STREAM (in), buffer + 8, header_size, cancellable, file_name, error))
-    return FALSE;
-  return vc_safetensors_parse (st, buffer, 8 + header_size, size, file_name, error);
+  /* memory grows with what is read, a chunk at a time, never with what the length claims */
+  {
+    g_autoptr(GByteArray) bytes = g_byte_array_new ();
+
+    g_byte_array_append (bytes, head, 8);
+    while (bytes->len < 8 + header_size)
+      {
+        gsize chunk = MIN ((guint64) 1 << 20, 8 + header_size - bytes->len), at = bytes->len;
+
+        g_byte_array_set_size (bytes, at + chunk);
+        if (!read_exactly (G_INPUT_STREAM (in), bytes->data + at, chunk, cancellable, file_name, error))
+          return FALSE;
+      }
+    return vc_safetensors_parse (st, bytes->data, bytes->len, size, file_name, error);
+  }
 }
 
 gboolean
