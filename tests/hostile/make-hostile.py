@@ -79,6 +79,28 @@ def bench_inputs(out):
     # the slowest pattern found that stays under the step limit, on as many names as allowed
     quantized(out, 'regex-slow', 'Llama-3.1-8B',
               {'quant_method': 'fp8', 'modules_to_not_convert': ['re:(.?){5}.{5}$']}, layers=700)
+    # 60 million empty strings (480 MB of header, zeros: a hole)
+    tensors = fx.llama_tensors(2, 256, 128, 512, 1000)
+    with open(os.path.join(out, 'strings.gguf'), 'wb') as f:
+        f.write(b'GGUF' + struct.pack('<IQQ', 3, len(tensors), len(fx.llama_kvs()) + 1))
+        for kv in fx.llama_kvs()[:-1]:
+            f.write(kv)
+        f.write(fx.s('junk.strings') + struct.pack('<IIQ', 9, 8, 60000000))
+        f.seek(60000000 * 8, 1)
+        f.write(fx.kv_tokens(1000))
+        offset = 0
+        for name, dims, t in tensors:
+            f.write(fx.s(name) + struct.pack('<I', len(dims)))
+            for d in dims:
+                f.write(struct.pack('<Q', d))
+            f.write(struct.pack('<IQ', t[0], offset))
+            offset += fx.tensor_bytes(dims, t)
+            offset += (32 - offset % 32) % 32
+        pos = f.tell()
+        f.truncate(pos + (32 - pos % 32) % 32 + offset)
+    with open(os.path.join(out, 'gpus-256.json'), 'w') as f:
+        json.dump({'format': 'vram-calculator-profile', 'version': 1, 'name': 'most',
+                   'inputs': {'custom-gpus': '; '.join('Card %d=24GB' % i for i in range(256))}}, f)
     gpus = '; '.join('Card %d=24GB' % i for i in range(75000))
     with open(os.path.join(out, 'gpus-75000.json'), 'w') as f:
         json.dump({'format': 'vram-calculator-profile', 'version': 1, 'name': 'many',
@@ -98,6 +120,11 @@ def main():
     # whole past the 64 MiB a header may take
     sparse_gguf(os.path.join(out, 'arrays-long.gguf'), fx.llama_kvs(), 480, 1 << 20, tensors)
     sparse_gguf(os.path.join(out, 'arrays-kept.gguf'), fx.llama_kvs(), 700, 100000, tensors)
+
+    # 150,000 strings of 1 to 40 bytes (3 MB): lengths and strings across the reader's chunks
+    strings = fx.s('junk.tokens') + struct.pack('<IIQ', 9, 8, 150000)
+    strings += b''.join(fx.s('t' * (1 + i % 40)) for i in range(150000))
+    fx.gguf(os.path.join(out, 'many-strings.gguf'), fx.llama_kvs(extra=[strings]), tensors)
 
     # a split model whose later parts are the first one again
     d = os.path.join(out, 'split-repeat')

@@ -172,6 +172,17 @@ test_gguf_arrays (void)
   g_assert_cmpuint (v->length, ==, 1 << 20);
   g_assert_null (v->values);
 
+  /* strings skipped straight from the reader's buffer, across its chunks */
+  {
+    g_auto(VcGguf) strings = { 0 };
+
+    g_assert_true (read_gguf ("many-strings.gguf", &strings, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_gguf_get (&strings, "junk.tokens")->length, ==, 150000);
+    g_assert_cmpstr (vc_gguf_get_string (&strings, "llama.attention.head_count") , ==, NULL);
+    g_assert_cmpuint (strings.tensor_bytes, ==, 1107152);
+  }
+
   g_assert_false (read_gguf ("arrays-kept.gguf", &kept, &error));
   g_assert_error (error, VC_ERROR, VC_ERROR_PARSE);
   g_assert_true (g_str_has_suffix (error->message, "arrays-kept.gguf: the header's keys, values and tensor names take more than 64 MiB"));
