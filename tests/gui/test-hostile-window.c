@@ -18,6 +18,24 @@
 
 static char *tmp_dir;
 
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_remove (child);
+    }
+  g_rmdir (path);
+}
+
 typedef struct
 {
   VcWindow *window;
@@ -118,6 +136,36 @@ test_odd_local_card (Fixture       *f,
                    "“AMD Radeon 780M” is left out: its 64 MiB of memory is outside the 0.1 GB to 100000 GB a GPU may have");
 }
 
+/* 8. After a GGUF's import, an architecture edited away from the file's tensors is refused in
+ * the window too: the file's figures are never shown for another model. */
+static void
+test_edit_after_import (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *script = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hostile", "make-hostile.py", NULL);
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *dir = g_build_filename (tmp_dir, "files", NULL);
+  g_autofree char *path = g_build_filename (dir, "control-name.gguf", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GtkWidget *results = vc_test_window_results (f->window);
+  GtkLabel *problem = GTK_LABEL (vc_test_child (results, VC_TYPE_RESULTS_VIEW, "problem"));
+  const char *args[] = { python, script, dir, NULL };
+  int status = 0;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  vc_window_open_file (f->window, file);
+  vc_test_wait_while_busy (f->window);
+  g_assert_null (vc_window_get_error (f->window));
+  g_assert_cmpfloat (vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS], ==, 1107152);
+
+  g_object_set (f->estimate, "layers", 80, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (problem)));
+  g_assert_nonnull (strstr (gtk_label_get_label (problem), "the model's files 1.693e+06: the file's figures would be shown for another model"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -136,7 +184,8 @@ main (int   argc,
   ADD ("/hostile-window/fifo", test_fifo);
   ADD ("/hostile-window/long-name", test_long_name);
   ADD ("/hostile-window/odd-local-card", test_odd_local_card);
+  ADD ("/hostile-window/edit-after-import", test_edit_after_import);
   status = g_test_run ();
-  g_rmdir (tmp_dir);
+  remove_tree (tmp_dir);
   return status;
 }
