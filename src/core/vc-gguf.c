@@ -368,30 +368,36 @@ skip_strings (Reader      *r,
               guint64      n,
               GError     **error)
 {
-  for (guint64 i = 0; i < n; i++)
-    {
-      gsize available;
-      const guint8 *p = reader_window (r, &available);
-      guint64 length = 0;
+  guint64 i = 0;
 
-      if (available < 8 || r->pos + 8 > MAX_HEADER_BYTES)
+  while (i < n)
+    {
+      gsize available, used = 0;
+      const guint8 *p = reader_window (r, &available);
+
+      /* as many strings as lie wholly in the window, in one tight loop */
+      while (i < n && available - used >= 8)
         {
-          if (!read_string (r, 0, NULL, NULL, _("a string"), error))
-            return FALSE;
-          continue;
-        }
-      for (int k = 7; k >= 0; k--)
-        length = (length << 8) | p[k];
-      if (length > available - 8 || r->pos + 8 + length > MAX_HEADER_BYTES)
-        {
-          if (!read_string (r, 0, NULL, NULL, _("a string"), error))
-            return FALSE;
-          continue;
+          guint64 length;
+
+          memcpy (&length, p + used, 8);
+          length = GUINT64_FROM_LE (length);
+          if (length > available - used - 8 || r->pos + used + 8 + length > MAX_HEADER_BYTES)
+            break;
+          used += 8 + length;
+          i++;
         }
       /* within the window, hence within the file */
       if (!r->mem)
-        r->buf_pos += 8 + length;
-      r->pos += 8 + length;
+        r->buf_pos += used;
+      r->pos += used;
+      /* a length or a string across the window's end (or past a limit) takes the general way */
+      if (i < n)
+        {
+          if (!read_string (r, 0, NULL, NULL, _("a string"), error))
+            return FALSE;
+          i++;
+        }
     }
   return TRUE;
 }
