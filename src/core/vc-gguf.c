@@ -215,6 +215,9 @@ reader_read (Reader     *r,
 {
   if (!reader_check (r, count, what, error))
     return FALSE;
+  /* nothing to copy (an empty array, whose block may be NULL) */
+  if (count == 0)
+    return TRUE;
   if (r->mem)
     memcpy (dest, r->mem + r->pos, count);
   else

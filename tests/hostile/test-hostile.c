@@ -188,6 +188,47 @@ test_gguf_arrays (void)
   g_assert_true (g_str_has_suffix (error->message, "arrays-kept.gguf: the header's keys, values and tensor names take more than 64 MiB"));
 }
 
+/* Found by fuzz-gguf: an empty integer array, read as a block of no bytes (a NULL block passed to
+ * memcpy, which UBSan refuses). Read, as an empty array. */
+static void
+test_gguf_empty_array (void)
+{
+  static const char crash[] =
+    "R0dVRgMAAAABAAAAAAAAAAEAAAAAAAAAFAAAAAAAAABnZW5lAAAAAAAAAAAAAAAAAAAAAAkAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+    "AAAAAAAAcmFsKWFyY2hpdGVjdHVyZQgAAAAEAAAAAAAAAGNsaXATAAAAAAAAAHYucGF0Y2hfZW1iZC53ZWlnaHQCAAAA////////"
+    "//////////////////8oAAAA//////////////////////////////////8gAAAAAAAAACDv778ABQAAAAAAAABAAGwA";
+  gsize length;
+  g_autofree guint8 *data = g_base64_decode (crash, &length);
+  g_autoptr(GError) error = NULL;
+  g_auto(VcGguf) g = { 0 };
+  gboolean ok;
+  const VcGgufValue *v;
+
+  vc_gguf_init (&g);
+  ok = vc_gguf_parse (&g, data, length, "fuzz.gguf", &error);
+  g_assert_true (ok == (error == NULL));
+  /* the array of no values is kept as such before any later fault */
+  vc_gguf_clear (&g);
+  vc_gguf_init (&g);
+  {
+    static const guint8 empty[] = {
+      'G', 'G', 'U', 'F', 3, 0, 0, 0,  0, 0, 0, 0, 0, 0, 0, 0,  1, 0, 0, 0, 0, 0, 0, 0,
+      1, 0, 0, 0, 0, 0, 0, 0, 'k',  9, 0, 0, 0,  4, 0, 0, 0,  0, 0, 0, 0, 0, 0, 0, 0,
+      /* padding to the data area, at 64 */
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    };
+
+    g_clear_error (&error);
+    g_assert_true (vc_gguf_parse (&g, empty, sizeof empty, "empty.gguf", &error));
+    g_assert_no_error (error);
+    v = vc_gguf_get (&g, "k");
+    g_assert_nonnull (v);
+    g_assert_cmpint (v->kind, ==, VC_GGUF_VALUE_ARRAY);
+    g_assert_nonnull (v->values);
+    g_assert_cmpuint (v->values->len, ==, 0);
+  }
+}
+
 /* 4 and 7. A split model's parts each say their place, and no tensor is in two of them: a
  * part repeated (a link to the first) or tensors repeated are refused, as llama.cpp does. */
 static void
@@ -527,6 +568,7 @@ main (int   argc,
   g_test_add_func ("/hostile/index-capped", test_index_capped);
   g_test_add_func ("/hostile/gguf-arrays", test_gguf_arrays);
   g_test_add_func ("/hostile/gguf-split", test_gguf_split);
+  g_test_add_func ("/hostile/gguf-empty-array", test_gguf_empty_array);
   g_test_add_func ("/hostile/custom-gpus-cap", test_custom_gpus_cap);
   g_test_add_func ("/hostile/controls-escaped", test_controls_escaped);
   g_test_add_func ("/hostile/local-odd-card", test_local_odd_card);
