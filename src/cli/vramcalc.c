@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 #include <errno.h>
 #include <locale.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -37,6 +38,7 @@
 #include "vc-model-file.h"
 #include "vc-profile.h"
 #include "vc-report.h"
+#include "vc-text.h"
 #include "vc-units.h"
 
 #define EXIT_USAGE 2
@@ -517,11 +519,12 @@ apply_gpu_count (Request       *req,
                  const char    *value,
                  GError       **error)
 {
-  guint64 n;
+  double n;
 
-  if (!g_ascii_string_to_unsigned (value, 10, 1, 100000, &n, NULL))
+  /* counts as other counts are written: "1k" is 1000 */
+  if (!vc_parse_count (value, &n, NULL) || n != floor (n) || n < 1 || n > 100000)
     return option_errorf (error, opt->name, _("“%s” is not a GPU count; accepted: a whole number from 1 to 100000"), value);
-  req->gpu_count = n;
+  req->gpu_count = (guint) n;
   return TRUE;
 }
 
@@ -1201,13 +1204,19 @@ add_this_computer (Request *req)
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) gpus = local_gpus (&error);
   g_autofree char *text = NULL;
+  g_auto(GStrv) notes = NULL;
 
   if (gpus == NULL)
     {
       g_printerr ("vramcalc: --this-computer: %s\n", error->message);
       return 1;
     }
-  text = vc_local_gpus_to_custom (gpus);
+  /* a card the estimate cannot take is left out, and said; the others are kept */
+  text = vc_local_gpus_to_custom_full (gpus, &notes);
+  for (guint i = 0; notes[i] != NULL; i++)
+    g_printerr ("vramcalc: --this-computer: %s\n", notes[i]);
+  if (*text == '\0')
+    return 1;
   g_string_append_printf (req->custom_gpus, "%s%s", req->custom_gpus->len ? ";" : "", text);
   return 0;
 }
@@ -1302,6 +1311,47 @@ apply_model_file (Request    *req,
   return 0;
 }
 
+/* Whether a property describes the model itself: its architecture or its parameter counts. */
+static gboolean
+describes_model (const char *property)
+{
+  guint n;
+  const VcArchField *fields = vc_arch_fields (&n);
+
+  if (g_str_equal (property, "parameters") || g_str_equal (property, "active-parameters") ||
+      g_str_equal (property, "model-type"))
+    return TRUE;
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (property, fields[i].name))
+      return TRUE;
+  return FALSE;
+}
+
+/* A property's value as a message shows it: "2", "1.69293e+06", "dense", "true". */
+static char *
+property_text (VcEstimate *estimate,
+               const char *property)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (estimate), property);
+  g_auto(GValue) v = G_VALUE_INIT;
+
+  g_value_init (&v, pspec->value_type);
+  g_object_get_property (G_OBJECT (estimate), property, &v);
+  if (G_VALUE_HOLDS_UINT (&v))
+    return g_strdup_printf ("%u", g_value_get_uint (&v));
+  if (G_VALUE_HOLDS_DOUBLE (&v))
+    return g_strdup_printf ("%g", g_value_get_double (&v));
+  if (G_VALUE_HOLDS_BOOLEAN (&v))
+    return g_strdup (g_value_get_boolean (&v) ? "true" : "false");
+  if (G_VALUE_HOLDS_ENUM (&v))
+    {
+      GEnumValue *e = g_enum_get_value (g_type_class_peek (pspec->value_type), g_value_get_enum (&v));
+
+      return g_strdup (e ? e->value_nick : "?");
+    }
+  return g_strdup_value_contents (&v);
+}
+
 /* Every property option in command-line order, but --precision, which is the precision of
  * the mode estimated, known once every option is read: it is left in @precision. The unit is
  * the profile's, not an input of the estimate. */
@@ -1330,6 +1380,31 @@ apply_settings (Request     *req,
           if (!vc_unit_from_string (value, &unit, &error))
             return usage_error ("unit", error->message);
           vc_profile_set_unit (profile, unit);
+          continue;
+        }
+      /* a model file's tensors are its figures: an option that changes what the file says
+       * the model is would leave them describing another model */
+      if (req->model_path && describes_model (property) &&
+          vc_estimate_get_inputs (estimate)->source_weights_bytes > 0)
+        {
+          g_autofree char *before = NULL, *after = NULL;
+
+          before = property_text (estimate, property);
+          if (!vc_estimate_set_from_string (estimate, property, value, &error))
+            {
+              const char *option = option_for_property (property, FALSE);
+
+              return usage_error (option ? option : property, error->message);
+            }
+          after = property_text (estimate, property);
+          if (g_strcmp0 (before, after) != 0)
+            {
+              const char *option = option_for_property (property, FALSE);
+              g_autofree char *msg = g_strdup_printf (_("the model file's tensors say %s is %s; an option that changes the model would leave the file's weights and parameters describing another one; accepted: %s, or --config to describe a model"),
+                                                      property, before, before);
+
+              return usage_error (option ? option : property, msg);
+            }
           continue;
         }
       if (!vc_estimate_set_from_string (estimate, property, value, &error))
@@ -1502,7 +1577,10 @@ print_stdout (const char *string)
 {
   const char *charset;
   g_autofree char *converted = NULL;
+  /* control characters from files and drivers escaped, as on standard error */
+  g_autofree char *escaped = vc_escape_controls (string, TRUE);
 
+  string = escaped;
   if (!g_get_console_charset (&charset))
     string = converted = g_convert_with_fallback (string, -1, charset, "UTF-8", "?", NULL, NULL, NULL);
   if (string != NULL)
@@ -1689,6 +1767,33 @@ generate_doc (VcCliDocFormat format)
   return vc_cli_doc_write (&doc, format);
 }
 
+/* Everything printed with g_printerr (g_print: print_stdout()): control characters from files
+ * and drivers (a model's name, a shard's, a GPU's) are escaped, the lines of the messages kept;
+ * then the text in the terminal's charset, as g_printerr writes it. */
+static void
+print_escaped (FILE       *stream,
+               const char *text)
+{
+  g_autofree char *escaped = vc_escape_controls (text, TRUE);
+  const char *charset;
+
+  if (g_get_console_charset (&charset))
+    fputs (escaped, stream);
+  else
+    {
+      g_autofree char *converted = g_convert_with_fallback (escaped, -1, charset, "UTF-8", "?", NULL, NULL, NULL);
+
+      fputs (converted ? converted : escaped, stream);
+    }
+  fflush (stream);
+}
+
+static void
+print_err (const char *text)
+{
+  print_escaped (stderr, text);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1708,6 +1813,7 @@ main (int   argc,
   /* once, however often main() runs (the command-line fuzzer calls it in a loop) */
   if (!closing_registered)
     closing_registered = atexit (close_stdout) == 0;
+  g_set_printerr_handler (print_err);
 
   req.settings = g_ptr_array_new_with_free_func (g_free);
   req.custom_gpus = g_string_new (NULL);

@@ -51,7 +51,9 @@ open_temporary (const char  *real,
   g_autofree char *base = g_path_get_basename (real);
   int fd, saved;
 
-  *tmp = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
+  /* at most 200 bytes of the name: a name of 255 bytes, the most a folder holds, still gets
+   * its temporary file beside it */
+  *tmp = g_strdup_printf ("%s%c.%.200s.XXXXXX", dir, G_DIR_SEPARATOR, base);
   fd = g_mkstemp_full (*tmp, O_WRONLY | O_CLOEXEC, exists ? (mode & 0777) : 0666);
   if (fd < 0)
     {
@@ -127,6 +129,35 @@ write_failed (GError   **error,
   return fail (error, saved, _("cannot write the file: %s; nothing was saved"), g_strerror (saved));
 }
 
+/* A link whose target does not exist yet: the target, followed link by link (realpath()
+ * refuses it), so that the save creates it and the link stays a link. */
+static char *
+dangling_target (const char *path)
+{
+  char *current = g_strdup (path);
+
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *target = NULL;
+      struct stat st;
+
+      if (g_lstat (current, &st) != 0 || !S_ISLNK (st.st_mode) ||
+          (target = g_file_read_link (current, NULL)) == NULL)
+        break;
+      if (!g_path_is_absolute (target))
+        {
+          g_autofree char *dir = g_path_get_dirname (current);
+          char *joined = g_build_filename (dir, target, NULL);
+
+          g_free (target);
+          target = joined;
+        }
+      g_free (current);
+      current = g_steal_pointer (&target);
+    }
+  return current;
+}
+
 static gboolean
 replace_local (const char    *path,
                const char    *data,
@@ -143,13 +174,21 @@ replace_local (const char    *path,
   /* a link is followed: the file it names is replaced, the link stays */
   real = realpath (path, NULL);
   if (real == NULL)
-    real = g_strdup (path);
+    real = dangling_target (path);
   exists = g_stat (real, &st) == 0;
   if (exists && !S_ISREG (st.st_mode))
     return fail (error, S_ISDIR (st.st_mode) ? EISDIR : EINVAL,
                  _("this is a folder or a special file, not a file that can be replaced"));
   if (exists)
     mode = st.st_mode & 07777;
+  /* a file its owner made read-only is not replaced (a rename in a writable folder would do it,
+   * where a shell redirect or gio save refuses), even for root, who may write anything */
+  if (exists && (access (real, W_OK) != 0 || (st.st_uid == geteuid () && !(st.st_mode & S_IWUSR))))
+    return fail (error, EACCES, _("the file is read-only; it was left as it was (make it writable, or save under another name)"));
+  /* a rename would part the file from its other names, which would keep the old content */
+  if (exists && st.st_nlink > 1)
+    return fail (error, EMLINK,
+                 _("the file has other names (hard links), which a save would part from it; it was left as it was (save under another name)"));
 
   fd = open_temporary (real, exists, mode, &tmp, error);
   if (fd < 0)

@@ -6,10 +6,15 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "vc-custom-gpus.h"
 #include "vc-error.h"
 #include "vc-units.h"
+
+/* A profile or a command line may add this many GPUs of one's own: each is a bar, a row and a
+ * column of every export, so a list of thousands would stall the window and the exports. */
+#define MAX_CUSTOM_GPUS 256
 
 static void
 gpu_clear (gpointer data)
@@ -33,8 +38,11 @@ GArray *
 vc_custom_gpus_parse (const char  *text,
                       GError     **error)
 {
-  g_auto(GStrv) items = g_strsplit (text ? text : "", ";", -1);
+  g_auto(GStrv) items = NULL;
   g_autoptr(GArray) out = g_array_new (FALSE, TRUE, sizeof (VcGpu));
+  g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  guint n_catalog, n_items = 0;
+  const VcGpu *catalog = vc_gpus_get_all (&n_catalog);
 
   g_array_set_clear_func (out, gpu_clear);
   if (text != NULL && !g_utf8_validate (text, -1, NULL))
@@ -43,7 +51,31 @@ vc_custom_gpus_parse (const char  *text,
                    _("the GPU list is not UTF-8 text; accepted: NAME=SIZE, the size in GB or with a GB, GiB or MiB unit (RTX 6000 Ada=48GB)"));
       return NULL;
     }
+  /* counted before anything is split or parsed */
+  for (const char *item = text ? text : ""; item != NULL;)
+    {
+      const char *end = strchr (item, ';');
+      gsize length = end ? (gsize) (end - item) : strlen (item);
+      gboolean blank = TRUE;
 
+      for (gsize k = 0; k < length && blank; k++)
+        blank = g_ascii_isspace (item[k]);
+      n_items += !blank;
+      item = end ? end + 1 : NULL;
+    }
+  if (n_items > MAX_CUSTOM_GPUS)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("the GPU list holds %u GPUs; accepted: at most %u GPUs of one's own"), n_items, MAX_CUSTOM_GPUS);
+      return NULL;
+    }
+  for (guint i = 0; i < n_catalog; i++)
+    {
+      g_hash_table_add (names, g_utf8_casefold (catalog[i].name, -1));
+      g_hash_table_add (names, g_utf8_casefold (catalog[i].id, -1));
+    }
+
+  items = g_strsplit (text ? text : "", ";", -1);
   for (guint i = 0; items[i]; i++)
     {
       g_autofree char *item = g_strstrip (g_strdup (items[i]));
@@ -72,6 +104,17 @@ vc_custom_gpus_parse (const char  *text,
                        _("a GPU needs a name of 1 to 64 characters before “=”: “%s”"), item);
           return NULL;
         }
+      {
+        char *folded = g_utf8_casefold (name, -1);
+
+        if (!g_hash_table_add (names, folded))
+          {
+            g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                         _("the GPU name “%s” is already taken (by the catalog or an earlier GPU); accepted: a name of its own"),
+                         name);
+            return NULL;
+          }
+      }
       if (g_str_has_suffix (size, "GiB"))
         factor = 1073741824.0;
       else if (g_str_has_suffix (size, "MiB"))

@@ -5,6 +5,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "vc-error.h"
+#include "vc-text.h"
 
 G_DEFINE_QUARK (vc-error-quark, vc_error)
 
@@ -30,6 +31,19 @@ vc_error_in_file (GError     **error,
   va_start (ap, format);
   message = g_strdup_vprintf (format, ap);
   va_end (ap);
+  /* what a file holds (names of tensors, shards, keys) reaches terminals and windows: its
+   * control characters are escaped here, once for every reader */
+  if (vc_has_controls (message) || (file_name != NULL && vc_has_controls (file_name)))
+    {
+      g_autofree char *escaped = vc_escape_controls (message, FALSE);
+      g_autofree char *escaped_name = vc_escape_controls (file_name, FALSE);
+
+      if (escaped_name == NULL)
+        g_set_error_literal (error, VC_ERROR, code, escaped);
+      else
+        g_set_error (error, VC_ERROR, code, _("%s: %s"), escaped_name, escaped);
+      return FALSE;
+    }
   if (file_name == NULL)
     g_set_error_literal (error, VC_ERROR, code, message);
   else

@@ -1363,6 +1363,14 @@ vc_estimate_set_value (VcEstimate   *self,
                    _("%s is out of range for %s; accepted: %s"), shown, property, accepted);
       return FALSE;
     }
+  /* -1 stands for the method's default: another negative is no overhead, not the default */
+  if (g_str_equal (pspec->name, "overhead-gb") && g_value_get_double (&v) < 0 && g_value_get_double (&v) != -1)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("%g is out of range for overhead-gb; accepted: -1 (the method's default) or 0 to 10000"),
+                   g_value_get_double (&v));
+      return FALSE;
+    }
   if (g_str_equal (pspec->name, "preset"))
     return vc_estimate_set_preset (self, g_value_get_string (&v), error);
   if (g_str_equal (pspec->name, "custom-gpus"))
@@ -1657,6 +1665,62 @@ vc_estimate_set_from_string (VcEstimate  *self,
   return vc_estimate_set_value (self, property, &v, error);
 }
 
+/* The model file's figures (source-*), as an import sets them or as a profile was edited: a
+ * known format, weights and parameters together, and an architecture that describes the same
+ * model, so that no figure is shown for another model. */
+static gboolean
+check_source (VcEstimate  *self,
+              GError     **error)
+{
+  const VcInputs *in = &self->inputs;
+  static const char *const formats[] = { "", "config", "safetensors", "gguf", NULL };
+  gboolean figures = in->source_weights_bytes > 0 || in->source_parameters > 0 || in->source_active_parameters > 0;
+
+  if (!g_strv_contains (formats, self->source_format))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("source-format “%s” is not known; accepted: config, safetensors, gguf, or empty"), self->source_format);
+      return FALSE;
+    }
+  if (!figures)
+    return TRUE;
+  if (*self->source_format == '\0' || !(in->source_weights_bytes > 0) || !(in->source_parameters > 0))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("source-weights-bytes and source-parameters go together, with a source-format"));
+      return FALSE;
+    }
+  if (in->source_active_parameters > in->source_parameters)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("source-active-parameters (%g) cannot exceed source-parameters (%g)"),
+                   in->source_active_parameters, in->source_parameters);
+      return FALSE;
+    }
+  /* from ternary weights (1.58 bits) to fp64 */
+  if (in->source_weights_bytes * 8 < in->source_parameters || in->source_weights_bytes > 8 * in->source_parameters)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("source-weights-bytes (%g) for %g parameters is not 1 to 64 bits a parameter"),
+                   in->source_weights_bytes, in->source_parameters);
+      return FALSE;
+    }
+  if (in->method == VC_METHOD_ARCHITECTURE)
+    {
+      VcParamCounts counts;
+
+      vc_arch_count_params (&in->arch, &counts);
+      if (counts.total > 1.1 * in->source_parameters || counts.total < in->source_parameters / 1.1)
+        {
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                       _("the architecture describes %.4g parameters, the model's files %.4g: the file's figures would be shown for another model"),
+                       counts.total, in->source_parameters);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 gboolean
 vc_estimate_check (VcEstimate  *self,
                    GError     **error)
@@ -1684,6 +1748,8 @@ vc_estimate_check (VcEstimate  *self,
           return FALSE;
         }
     }
+  if (!check_source (self, error))
+    return FALSE;
   if (in->method == VC_METHOD_RULE_OF_THUMB && in->model_type == VC_MODEL_TYPE_MOE &&
       in->active_parameters > in->parameters)
     {

@@ -31,8 +31,13 @@
  * header past this is refused rather than walked through. */
 #define MAX_HEADER_BYTES (512u * 1024 * 1024)
 #define MAX_KEPT_STRING 65536
-#define MAX_KEPT_ARRAY (1u << 20)
+/* arrays are kept when they can be per-layer (at most the layers an architecture may have);
+ * longer ones (vocabularies) are skipped with one seek */
+#define MAX_KEPT_ARRAY 100000
 #define MAX_NAME 65536
+/* what one file's header may cost in memory once read: keys, kept values, tensor infos */
+#define MAX_KEPT_BYTES (64u * 1024 * 1024)
+#define READ_CHUNK (256u * 1024)
 #define DEFAULT_ALIGNMENT 32
 
 enum
@@ -145,11 +150,14 @@ vc_gguf_clear (VcGguf *gguf)
 typedef struct
 {
   const guint8 *mem;               /* memory, or */
-  GInputStream *in;                /* a buffered stream */
+  GInputStream *in;                /* a stream, read a chunk at a time into buf */
   GCancellable *cancellable;
   guint64 pos;
   guint64 size;
   const char *file_name;
+  guint8 *buf;
+  gsize buf_len, buf_pos;          /* bytes in buf, and read from it */
+  guint64 kept;                    /* bytes of memory the header's kept values take */
 } Reader;
 
 #define fail(error, file_name, ...) vc_error_in_file ((error), VC_ERROR_PARSE, (file_name), __VA_ARGS__)
@@ -177,6 +185,27 @@ reader_check (Reader     *r,
   return TRUE;
 }
 
+/* Refills the chunk buffer from the stream when it is used up. */
+static gboolean
+reader_fill (Reader     *r,
+             const char *what,
+             GError    **error)
+{
+  g_autoptr(GError) local = NULL;
+  gsize got = 0;
+
+  if (r->buf == NULL)
+    r->buf = g_malloc (READ_CHUNK);
+  if (!g_input_stream_read_all (r->in, r->buf, MIN ((guint64) READ_CHUNK, r->size - r->pos), &got,
+                                r->cancellable, &local))
+    return fail (error, r->file_name, "%s", local->message);
+  if (got == 0)
+    return truncated (r, what, error);
+  r->buf_len = got;
+  r->buf_pos = 0;
+  return TRUE;
+}
+
 static gboolean
 reader_read (Reader     *r,
              void       *dest,
@@ -186,22 +215,33 @@ reader_read (Reader     *r,
 {
   if (!reader_check (r, count, what, error))
     return FALSE;
+  /* nothing to copy (an empty array, whose block may be NULL) */
+  if (count == 0)
+    return TRUE;
   if (r->mem)
     memcpy (dest, r->mem + r->pos, count);
   else
     {
-      g_autoptr(GError) local = NULL;
-      gsize got = 0;
+      guint8 *out = dest;
+      gsize done = 0;
 
-      if (!g_input_stream_read_all (r->in, dest, count, &got, r->cancellable, &local))
-        return fail (error, r->file_name, "%s", local->message);
-      if (got != count)
-        return truncated (r, what, error);
+      while (done < count)
+        {
+          gsize n;
+
+          if (r->buf_pos == r->buf_len && !reader_fill (r, what, error))
+            return FALSE;
+          n = MIN (count - done, r->buf_len - r->buf_pos);
+          memcpy (out + done, r->buf + r->buf_pos, n);
+          r->buf_pos += n;
+          done += n;
+        }
     }
   r->pos += count;
   return TRUE;
 }
 
+/* Skips count bytes: from the buffer, then with one seek. */
 static gboolean
 reader_skip (Reader     *r,
              guint64     count,
@@ -212,21 +252,32 @@ reader_skip (Reader     *r,
     return FALSE;
   if (r->in)
     {
-      guint64 left = count;
+      guint64 in_buf = MIN (count, (guint64) (r->buf_len - r->buf_pos));
 
-      while (left > 0)
+      r->buf_pos += in_buf;
+      if (count > in_buf)
         {
           g_autoptr(GError) local = NULL;
-          gssize n = g_input_stream_skip (r->in, MIN (left, (guint64) G_MAXSSIZE), r->cancellable, &local);
 
-          if (n < 0)
+          /* the stream stands after the buffer's end */
+          if (!g_seekable_seek (G_SEEKABLE (r->in), count - in_buf, G_SEEK_CUR, r->cancellable, &local))
             return fail (error, r->file_name, "%s", local->message);
-          if (n == 0)
-            return truncated (r, what, error);
-          left -= n;
         }
     }
   r->pos += count;
+  return TRUE;
+}
+
+/* Memory the header's kept values take, bounded for each file. */
+static gboolean
+reader_keep (Reader     *r,
+             guint64     bytes,
+             GError    **error)
+{
+  r->kept += bytes;
+  if (r->kept > MAX_KEPT_BYTES)
+    return fail (error, r->file_name, _("the header's keys, values and tensor names take more than %u MiB"),
+                 MAX_KEPT_BYTES >> 20);
   return TRUE;
 }
 
@@ -280,7 +331,12 @@ read_string (Reader     *r,
     *out_length = length;
   if (length <= keep && out)
     {
-      g_autofree char *raw = g_malloc (length + 1);
+      g_autofree char *raw = NULL;
+
+      /* the text and its valid UTF-8 copy */
+      if (!reader_keep (r, 2 * (length + 1), error))
+        return FALSE;
+      raw = g_malloc (length + 1);
 
       if (!reader_read (r, raw, length, what, error))
         return FALSE;
@@ -291,6 +347,62 @@ read_string (Reader     *r,
   if (out)
     *out = NULL;
   return reader_skip (r, length, what, error);
+}
+
+/* The bytes readable at once: the rest of the memory, or of the chunk buffer. */
+static const guint8 *
+reader_window (Reader *r,
+               gsize  *available)
+{
+  if (r->mem)
+    {
+      *available = r->size - r->pos;
+      return r->mem + r->pos;
+    }
+  *available = r->buf_len - r->buf_pos;
+  return r->buf + r->buf_pos;
+}
+
+/* n strings skipped (a vocabulary: never kept): their lengths read straight from the buffer,
+ * a few nanoseconds each, so that even a header of empty strings is walked in well under a
+ * second; a length or a string across the buffer's end takes the general way. */
+static gboolean
+skip_strings (Reader      *r,
+              guint64      n,
+              GError     **error)
+{
+  guint64 i = 0;
+
+  while (i < n)
+    {
+      gsize available, used = 0;
+      const guint8 *p = reader_window (r, &available);
+
+      /* as many strings as lie wholly in the window, in one tight loop */
+      while (i < n && available - used >= 8)
+        {
+          guint64 length;
+
+          memcpy (&length, p + used, 8);
+          length = GUINT64_FROM_LE (length);
+          if (length > available - used - 8 || r->pos + used + 8 + length > MAX_HEADER_BYTES)
+            break;
+          used += 8 + length;
+          i++;
+        }
+      /* within the window, hence within the file */
+      if (!r->mem)
+        r->buf_pos += used;
+      r->pos += used;
+      /* a length or a string across the window's end (or past a limit) takes the general way */
+      if (i < n)
+        {
+          if (!read_string (r, 0, NULL, NULL, _("a string"), error))
+            return FALSE;
+          i++;
+        }
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -380,26 +492,42 @@ read_value (Reader      *r,
         /* each string takes at least its 8-byte length */
         if (n > (r->size - r->pos) / 8)
           return fail (error, r->file_name, _("key “%s” says it holds %llu strings, more than the rest of the file can hold"), key, U(n));
-        for (guint64 i = 0; i < n; i++)
-          if (!read_string (r, 0, NULL, NULL, _("a string"), error))
-            return FALSE;
-        return TRUE;
+        return skip_strings (r, n, error);
       }
     if (n > (r->size - r->pos) / gguf_type_size[elem])
       return fail (error, r->file_name, _("key “%s” says it holds %llu values, more than the rest of the file can hold"), key, U(n));
     if (n > MAX_KEPT_ARRAY || elem == GGUF_FLOAT32 || elem == GGUF_FLOAT64)
       return reader_skip (r, n * gguf_type_size[elem], _("an array"), error);
+    if (!reader_keep (r, n * sizeof (gint64), error))
+      return FALSE;
     v->values = g_array_sized_new (FALSE, FALSE, sizeof (gint64), (guint) n);
-    for (guint64 i = 0; i < n; i++)
-      {
-        VcGgufValue item = { 0 };
-        gint64 x;
+    {
+      guint size = gguf_type_size[elem];
+      g_autofree guint8 *block = g_malloc (n * size);
 
-        if (!read_scalar (r, elem, &item, error))
-          return FALSE;
-        x = item.kind == VC_GGUF_VALUE_INT ? item.i : (gint64) MIN (item.u, (guint64) G_MAXINT64);
-        g_array_append_val (v->values, x);
-      }
+      /* one read for the whole array */
+      if (!reader_read (r, block, n * size, _("an array"), error))
+        return FALSE;
+      for (guint64 i = 0; i < n; i++)
+        {
+          const guint8 *b = block + i * size;
+          guint64 raw = 0;
+          gint64 x;
+
+          for (int k = size - 1; k >= 0; k--)
+            raw = (raw << 8) | b[k];
+          switch (elem)
+            {
+            case GGUF_INT8: x = (gint8) raw; break;
+            case GGUF_INT16: x = (gint16) raw; break;
+            case GGUF_INT32: x = (gint32) raw; break;
+            case GGUF_INT64: x = (gint64) raw; break;
+            case GGUF_BOOL: x = raw != 0; break;
+            default: x = (gint64) MIN (raw, (guint64) G_MAXINT64); break;
+            }
+          g_array_append_val (v->values, x);
+        }
+    }
     return TRUE;
   }
 }
@@ -461,6 +589,9 @@ read_metadata (Reader      *r,
         return fail (error, r->file_name, _("a key is %llu bytes long"), U(key_length));
       if (g_hash_table_contains (kv, key))
         return fail (error, r->file_name, _("key “%s” appears twice"), key);
+      /* a hash table entry, the key and its value */
+      if (!reader_keep (r, 64 + sizeof (VcGgufValue), error))
+        return FALSE;
       v = g_new0 (VcGgufValue, 1);
       if (!read_value (r, key, v, error))
         {
@@ -632,11 +763,31 @@ keep_file (VcGguf     *gguf,
     }
 }
 
-/* One file: its metadata into `metadata` (when not NULL), its tensors appended to gguf. */
+/* A later part of a split model says where it stands: split.no (from 0) is its place, as
+ * llama.cpp's llama_model_loader requires of each part ("invalid split file idx"). */
+static gboolean
+check_split_no (Reader      *r,
+                GHashTable  *kv,
+                guint64      split_no,
+                GError     **error)
+{
+  VcGgufValue *v = g_hash_table_lookup (kv, "split.no");
+
+  if (v == NULL)
+    return fail (error, r->file_name, _("this part of a split model has no split.no"));
+  if (v->kind != VC_GGUF_VALUE_UINT || v->u != split_no)
+    return fail (error, r->file_name, _("this file says it is not part %llu of the split model (its split.no is not %llu)"),
+                 U(split_no + 1), U(split_no));
+  return TRUE;
+}
+
+/* One file: its metadata into `metadata` (when not NULL), its tensors appended to gguf;
+ * split_no: the place a later part of a split model must say it has (0: none asked). */
 static gboolean
 parse_file (VcGguf      *gguf,
             Reader      *r,
             GHashTable  *metadata,
+            guint64      split_no,
             GError     **error)
 {
   guint32 version = 0, alignment = DEFAULT_ALIGNMENT;
@@ -647,12 +798,16 @@ parse_file (VcGguf      *gguf,
 
   if (!read_preamble (r, &version, &n_tensors, &n_kv, error) ||
       !read_metadata (r, n_kv, kv, error) ||
-      !metadata_alignment (r, kv, &alignment, error))
+      !metadata_alignment (r, kv, &alignment, error) ||
+      (split_no > 0 && !check_split_no (r, kv, split_no, error)))
     return FALSE;
   for (guint64 i = 0; i < n_tensors; i++)
     {
-      VcGgufTensor *t = g_new0 (VcGgufTensor, 1);
+      VcGgufTensor *t;
 
+      if (!reader_keep (r, 64 + sizeof (VcGgufTensor), error))
+        return FALSE;
+      t = g_new0 (VcGgufTensor, 1);
       g_ptr_array_add (tensors, t);
       if (!read_tensor_info (r, names, alignment, t, error))
         return FALSE;
@@ -674,22 +829,22 @@ vc_gguf_parse (VcGguf        *gguf,
   Reader r = { .mem = data, .size = length, .file_name = file_name };
 
   g_return_val_if_fail (gguf != NULL && gguf->metadata != NULL, FALSE);
-  return parse_file (gguf, &r, gguf->metadata, error);
+  return parse_file (gguf, &r, gguf->metadata, 0, error);
 }
 
 static gboolean
 read_one (VcGguf        *gguf,
           GFile         *file,
-          gboolean       first,
+          guint64        split_no,
           GCancellable  *cancellable,
           GError       **error)
 {
   g_autofree char *name = g_file_get_parse_name (file);
   g_autoptr(GFileInputStream) in = NULL;
   g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(GInputStream) buffered = NULL;
   g_autoptr(GError) local = NULL;
   Reader r = { .cancellable = cancellable, .file_name = name };
+  gboolean ok;
 
   if (!vc_file_check_regular (file, name, _("a GGUF file"), cancellable, error))
     return FALSE;
@@ -699,10 +854,11 @@ read_one (VcGguf        *gguf,
   info = g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_SIZE, cancellable, &local);
   if (info == NULL)
     return fail (error, name, "%s", local->message);
-  buffered = g_buffered_input_stream_new_sized (G_INPUT_STREAM (in), 256 * 1024);
-  r.in = buffered;
+  r.in = G_INPUT_STREAM (in);
   r.size = g_file_info_get_size (info);
-  return parse_file (gguf, &r, first ? gguf->metadata : NULL, error);
+  ok = parse_file (gguf, &r, split_no == 0 ? gguf->metadata : NULL, split_no, error);
+  g_free (r.buf);
+  return ok;
 }
 
 /* "NAME-00001-of-00003.gguf": the prefix and the count, as llama.cpp's llama_split_path
@@ -728,6 +884,13 @@ split_name (const char *base,
   *count = (guint) g_ascii_strtoull (tail + 10, NULL, 10);
   *prefix = g_strndup (base, tail - base);
   return TRUE;
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
 }
 
 GFile *
@@ -767,11 +930,13 @@ vc_gguf_find_in_folder (GFile         *folder,
     fail (error, folder_name, _("no .gguf file"));
   else
     {
-      g_ptr_array_sort (found, (GCompareFunc) g_strcmp0);
+      g_ptr_array_sort (found, compare_names);
       g_ptr_array_add (found, NULL);
       {
         g_autofree char *list = g_strjoinv (", ", (char **) found->pdata);
-        fail (error, folder_name, _("several GGUF models (%s): open one of them"), list);
+        /* a code of its own: the folder does hold models, which callers must not say it lacks */
+        vc_error_in_file (error, VC_ERROR_INVALID_COMBINATION, folder_name,
+                          _("several GGUF models (%s): open one of them"), list);
       }
     }
   return NULL;
@@ -801,7 +966,7 @@ vc_gguf_read (VcGguf        *gguf,
   else
     model = g_object_ref (file);
 
-  if (!read_one (gguf, model, TRUE, cancellable, error))
+  if (!read_one (gguf, model, 0, cancellable, error))
     return FALSE;
   name = g_file_get_parse_name (model);
   vc_gguf_get_uint (gguf, "split.count", &split_count);
@@ -822,9 +987,22 @@ vc_gguf_read (VcGguf        *gguf,
       g_autoptr(GFile) parent = g_file_get_parent (model);
       g_autoptr(GFile) part = g_file_get_child (parent, part_name);
 
-      if (!read_one (gguf, part, FALSE, cancellable, error))
+      if (!read_one (gguf, part, i - 1, cancellable, error))
         return FALSE;
     }
+  /* a tensor in two parts would be counted twice: llama.cpp refuses it ("invalid model: tensor
+   * '%s' is duplicated") */
+  {
+    g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+
+    for (guint i = 0; i < gguf->tensors->len; i++)
+      {
+        const VcGgufTensor *t = gguf->tensors->pdata[i];
+
+        if (!g_hash_table_add (names, t->name))
+          return fail (error, name, _("tensor “%s” is in two parts of the split model"), t->name);
+      }
+  }
   if (vc_gguf_get_uint (gguf, "split.tensors.count", &split_tensors) && split_tensors != gguf->n_tensors)
     return fail (error, name, _("the parts hold %llu tensors but split.tensors.count says %llu"),
                  U(gguf->n_tensors), U(split_tensors));

@@ -693,6 +693,12 @@ vc_file_check_regular (GFile         *file,
       g_set_error (error, local->domain, local->code, _("cannot read %s: %s"), name, local->message);
       return FALSE;
     }
+  /* followed, a link is only itself when it leads nowhere */
+  if (g_file_info_get_file_type (info) == G_FILE_TYPE_SYMBOLIC_LINK)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("%s is a link to a file that does not exist"), name);
+      return FALSE;
+    }
   if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
     {
       not_regular (name, kind, g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY, error);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "vc-local-gpus.h"
+#include "vc-text.h"
 
 #define AMD_PCI_VENDOR 0x1002
 
@@ -240,23 +241,80 @@ vc_local_gpus_allowed (const char  *flatpak_info_path,
   return FALSE;
 }
 
-/* The custom-gpus text for them: "NAME=SIZEMiB; …", names cleared of the separators */
+/* The custom-gpus text for them: "NAME=SIZEMiB; …", names cleared of the separators and of
+ * control characters. A card the custom-gpus input cannot take (a carve-out under 0.1 GB, more
+ * than 100000 GB) is left out and `notes` (when not NULL) says why; the same card twice is
+ * one card type; two different cards of one name are numbered. */
 char *
-vc_local_gpus_to_custom (GPtrArray *gpus)
+vc_local_gpus_to_custom_full (GPtrArray  *gpus,
+                              GStrv      *notes)
 {
   GString *s = g_string_new (NULL);
+  g_autoptr(GStrvBuilder) said = g_strv_builder_new ();
+  g_autoptr(GHashTable) items = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   for (guint i = 0; i < gpus->len; i++)
     {
       const VcLocalGpu *gpu = gpus->pdata[i];
       g_autofree char *cleared = g_strdelimit (g_strstrip (g_strdup (gpu->name)), ";=", ' ');
-      /* the custom-gpus input takes names of 1 to 64 characters */
-      g_autofree char *name = !g_utf8_validate (cleared, -1, NULL) ? g_strdup (gpu->vendor)
-                              /* g_utf8_substring reads past a shorter text's end */
-                              : g_utf8_strlen (cleared, -1) > 64 ? g_utf8_substring (cleared, 0, 64)
-                              : g_strdup (cleared);
+      g_autofree char *name = NULL;
+      g_autofree char *shown = NULL;
+      g_autofree char *item = NULL;
+      double mib = floor (gpu->memory_bytes / 1048576.0);
 
-      g_string_append_printf (s, "%s%s=%.0fMiB", s->len ? "; " : "", name, floor (gpu->memory_bytes / 1048576.0));
+      /* control characters (ESC, CR, C1) would reach terminals and file names */
+      for (char *c = cleared; *c; c++)
+        if ((guchar) *c < 0x20 || *c == 0x7f)
+          *c = ' ';
+      if (g_utf8_validate (cleared, -1, NULL))
+        {
+          g_autoptr(GString) clean = g_string_new (NULL);
+
+          for (const char *c = cleared; *c; c = g_utf8_next_char (c))
+            {
+              gunichar u = g_utf8_get_char (c);
+
+              if (u >= 0x80 && u < 0xa0)
+                g_string_append_c (clean, ' ');
+              else
+                g_string_append_unichar (clean, u);
+            }
+          g_free (cleared);
+          cleared = g_strstrip (g_string_free (g_steal_pointer (&clean), FALSE));
+        }
+      /* the custom-gpus input takes names of 1 to 64 characters */
+      name = !g_utf8_validate (cleared, -1, NULL) || *cleared == '\0' ? g_strdup_printf ("%s GPU", gpu->vendor)
+             /* g_utf8_substring reads past a shorter text's end */
+             : g_utf8_strlen (cleared, -1) > 64 ? g_utf8_substring (cleared, 0, 64)
+             : g_strdup (cleared);
+      shown = vc_escape_controls (gpu->name, FALSE);
+      if (!(mib * 1048576.0 >= 1e8 && mib * 1048576.0 <= 1e14))
+        {
+          g_autofree char *note = g_strdup_printf (_("“%s” is left out: its %.0f MiB of memory is outside the 0.1 GB to 100000 GB a GPU may have"),
+                                                   shown, mib);
+
+          g_strv_builder_add (said, note);
+          continue;
+        }
+      item = g_strdup_printf ("%s=%.0fMiB", name, mib);
+      if (!g_hash_table_add (items, g_strdup (item)))
+        continue;
+      for (guint n = 2; g_hash_table_contains (names, name); n++)
+        {
+          g_free (name);
+          name = g_strdup_printf ("%.58s (%u)", cleared, n);
+        }
+      g_hash_table_add (names, g_strdup (name));
+      g_string_append_printf (s, "%s%s=%.0fMiB", s->len ? "; " : "", name, mib);
     }
+  if (notes)
+    *notes = g_strv_builder_end (said);
   return g_string_free (s, FALSE);
+}
+
+char *
+vc_local_gpus_to_custom (GPtrArray *gpus)
+{
+  return vc_local_gpus_to_custom_full (gpus, NULL);
 }

@@ -28,5 +28,7 @@ double     vc_local_system_memory      (const char  *procfs_root);
 gboolean   vc_local_gpus_allowed       (const char  *flatpak_info_path,
                                         GError     **error);
 char      *vc_local_gpus_to_custom     (GPtrArray   *gpus);
+char      *vc_local_gpus_to_custom_full (GPtrArray  *gpus,
+                                         GStrv      *notes);
 
 G_END_DECLS

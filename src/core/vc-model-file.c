@@ -932,6 +932,11 @@ vc_model_file_new_for_file (GFile         *file,
           g_autoptr(GError) local = NULL;
           g_autoptr(GFile) gguf = vc_gguf_find_in_folder (file, cancellable, &local);
 
+          if (gguf == NULL && g_error_matches (local, VC_ERROR, VC_ERROR_INVALID_COMBINATION))
+            {
+              g_propagate_error (error, g_steal_pointer (&local));
+              return NULL;
+            }
           if (gguf == NULL)
             {
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
@@ -956,7 +961,9 @@ vc_model_file_new_for_file (GFile         *file,
 
       if (base && g_str_has_suffix (base, ".gguf"))
         {
-          fail (error, shown, _("not a GGUF file (it does not begin with “GGUF”)"));
+          /* a pipe, a device or a link to nothing is said to be one, not to begin wrongly */
+          if (vc_file_check_regular (file, shown, _("a GGUF file"), cancellable, error))
+            fail (error, shown, _("not a GGUF file (it does not begin with “GGUF”)"));
           return NULL;
         }
       if (base && g_str_has_suffix (base, ".safetensors"))

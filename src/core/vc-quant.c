@@ -638,6 +638,8 @@ typedef struct
   GPtrArray *skip;                 /* module name parts not converted */
   GPtrArray *only;                 /* gptq modules_in_block_to_quantize, flattened; NULL: all */
   GHashTable *used;                /* skip entries that matched a module */
+  GPtrArray *skip_match;           /* per skip entry: its GRegex, compiled once; NULL: a substring */
+  GError *match_error;             /* the first match that ran out of steps */
 } QuantConfig;
 
 static void
@@ -646,6 +648,8 @@ quant_config_clear (QuantConfig *q)
   g_clear_pointer (&q->skip, g_ptr_array_unref);
   g_clear_pointer (&q->only, g_ptr_array_unref);
   g_clear_pointer (&q->used, g_hash_table_unref);
+  g_clear_pointer (&q->skip_match, g_ptr_array_unref);
+  g_clear_error (&q->match_error);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (QuantConfig, quant_config_clear)
@@ -793,13 +797,13 @@ parse_int_groups (JsonObject  *qc,
   if (!get_int (qc, "bits", &v) && !get_int (qc, "w_bit", &v))
     return qfail (error, file_name, _("quantization_config (%s) has no bits"), method);
   if (!(v == 2 || v == 3 || v == 4 || v == 8) || (!gptq && v != 4))
-    return qfail (error, file_name, _("quantization_config.bits is %d; %s checkpoints of 2, 3, 4 or 8 bits (AWQ: 4) are sized"),
-                  (int) v, method);
+    return qfail (error, file_name, _("quantization_config.bits is %lld; %s checkpoints of 2, 3, 4 or 8 bits (AWQ: 4) are sized"),
+                  (long long) v, method);
   q->bits = (guint) v;
   if (!get_int (qc, "group_size", &v) && !get_int (qc, "q_group_size", &v))
     v = 128;
   if (v == 0 || v < -1)
-    return qfail (error, file_name, _("quantization_config.group_size is %d; -1 or a positive size is understood"), (int) v);
+    return qfail (error, file_name, _("quantization_config.group_size is %lld; -1 or a positive size is understood"), (long long) v);
   q->group = v == -1 ? 0 : (double) v;
   return TRUE;
 }
@@ -961,6 +965,87 @@ parse_compressed (JsonObject  *qc,
   return TRUE;
 }
 
+/* Work bounds for the skip lists: a pattern is compiled once, each match may take at most
+ * SKIP_MATCH_STEPS backtracking steps from each starting point (PCRE2's match limit, lowered
+ * through its "(*LIMIT_MATCH=)" pattern start), and the entries × module names checked are
+ * capped, so that a hostile config is refused in well under a second rather than run. */
+#define SKIP_MATCH_STEPS 200
+#define MAX_SKIP_CHECKS 4000000
+#define MAX_SKIP_REGEX_CHECKS 5000
+
+static void
+regex_free (gpointer re)
+{
+  if (re != NULL)
+    g_regex_unref (re);
+}
+
+/* Each skip entry's matcher: transformers tests `entry in name` (a substring);
+ * compressed-tensors' "re:" entries are regular expressions, and '*' matches any part. */
+static gboolean
+compile_skip (QuantConfig  *q,
+              const char   *file_name,
+              GError      **error)
+{
+  q->skip_match = g_ptr_array_new_with_free_func (regex_free);
+  for (guint i = 0; q->skip && i < q->skip->len; i++)
+    {
+      const char *entry = q->skip->pdata[i];
+      g_autofree char *pattern = NULL;
+      g_autoptr(GError) local = NULL;
+      GRegex *re;
+
+      if (g_str_has_prefix (entry, "re:"))
+        {
+          /* a pattern's own start options could raise the step limit again */
+          if (g_str_has_prefix (entry + 3, "(*"))
+            return qfail (error, file_name, _("quantization_config: the pattern “%s” sets matching options, which are not accepted"),
+                          entry);
+          pattern = g_strdup_printf ("(*LIMIT_MATCH=%u)%s", SKIP_MATCH_STEPS, entry + 3);
+        }
+      else if (strchr (entry, '*'))
+        {
+          g_autofree char *escaped = g_regex_escape_string (entry, -1);
+          g_auto(GStrv) parts = g_strsplit (escaped, "\\*", -1);
+          g_autofree char *joined = g_strjoinv ("[^.]*", parts);
+
+          pattern = g_strdup_printf ("(*LIMIT_MATCH=%u)%s", SKIP_MATCH_STEPS, joined);
+        }
+      if (pattern == NULL)
+        {
+          g_ptr_array_add (q->skip_match, NULL);
+          continue;
+        }
+      re = g_regex_new (pattern, G_REGEX_OPTIMIZE, 0, &local);
+      if (re == NULL)
+        return qfail (error, file_name, _("quantization_config: “%s” is not a regular expression: %s"), entry, local->message);
+      g_ptr_array_add (q->skip_match, re);
+    }
+  return TRUE;
+}
+
+/* Whether skip entry i names a module; a match that runs out of steps is kept as the error. */
+static gboolean
+entry_matches (QuantConfig *q,
+               guint        i,
+               const char  *name)
+{
+  GRegex *re = q->skip_match->pdata[i];
+  g_autoptr(GError) local = NULL;
+
+  if (re == NULL)
+    return strstr (name, q->skip->pdata[i]) != NULL;
+  if (q->match_error != NULL)
+    return FALSE;
+  if (g_regex_match_full (re, name, -1, 0, 0, NULL, &local))
+    return TRUE;
+  if (local != NULL)
+    q->match_error = g_error_new (VC_ERROR, VC_ERROR_INVALID_VALUE,
+                                  _("quantization_config: the pattern “%s” takes more than %u steps to match “%s”; simpler patterns are accepted"),
+                                  (const char *) q->skip->pdata[i], SKIP_MATCH_STEPS, name);
+  return FALSE;
+}
+
 typedef gboolean (*ParseMethod) (JsonObject  *qc,
                                  const char  *method,
                                  const char  *file_name,
@@ -1010,7 +1095,7 @@ parse_quant_config (JsonObject  *qc,
         return FALSE;
       if (!get_strings (qc, skip_key, &q->skip))
         return qfail (error, file_name, _("quantization_config.%s is not a list of module names"), skip_key);
-      return TRUE;
+      return compile_skip (q, file_name, error);
     }
   return qfail (error, file_name, _("quantization_config.quant_method “%s” is not understood; known: fp8, fbgemm_fp8, gptq, awq, bitsandbytes, mxfp4, compressed-tensors"),
                 method);
@@ -1025,25 +1110,6 @@ vc_quant_config_check (JsonObject  *qc,
 
   g_return_val_if_fail (qc != NULL, FALSE);
   return parse_quant_config (qc, file_name, &q, error);
-}
-
-/* Whether a skip entry names a module: transformers tests `entry in name` (a substring);
- * compressed-tensors' "re:" entries are regular expressions, and '*' matches any part. */
-static gboolean
-entry_matches (const char *entry,
-               const char *name)
-{
-  if (g_str_has_prefix (entry, "re:"))
-    return g_regex_match_simple (entry + 3, name, 0, 0);
-  if (strchr (entry, '*'))
-    {
-      g_autofree char *escaped = g_regex_escape_string (entry, -1);
-      g_auto(GStrv) parts = g_strsplit (escaped, "\\*", -1);
-      g_autofree char *pattern = g_strjoinv ("[^.]*", parts);
-
-      return g_regex_match_simple (pattern, name, 0, 0);
-    }
-  return strstr (name, entry) != NULL;
 }
 
 /* Modules an architecture has but never quantizes here: a skip entry naming them is known. */
@@ -1100,7 +1166,7 @@ module_skipped (QuantConfig  *q,
 
           first = g_strdup_printf ("model.layers.%u.%.*s.0%s", t->layer, (int) (dot - t->module), t->module, dot);
           name = g_strdup_printf ("model.layers.%u.%s", t->layer, t->module);
-          if (entry_matches (entry, first) || entry_matches (entry, name))
+          if (entry_matches (q, i, first) || entry_matches (q, i, name))
             {
               g_hash_table_add (q->used, (gpointer) entry);
               skipped = TRUE;
@@ -1109,13 +1175,25 @@ module_skipped (QuantConfig  *q,
         }
       name = g_str_has_prefix (t->module, "model.") || g_str_equal (t->module, "lm_head")
              ? g_strdup (t->module) : g_strdup_printf ("model.layers.%u.%s", t->layer, t->module);
-      if (entry_matches (entry, name))
+      if (entry_matches (q, i, name))
         {
           g_hash_table_add (q->used, (gpointer) entry);
           skipped = TRUE;
         }
     }
   return skipped;
+}
+
+/* The module names a skip list is checked against: two for routed experts (the first expert's
+ * name and the layer's), one for other modules. */
+static void
+count_names (const Tensor *t,
+             gpointer      data)
+{
+  guint64 *n = data;
+
+  if (t->module)
+    *n += t->expert ? 2 : 1;
 }
 
 static void config_bytes (const Tensor *t,
@@ -1234,7 +1312,22 @@ vc_quant_config_weights (JsonObject    *qc,
   if (q.method == QM_MXFP4 && !vc_arch_is_moe (arch))
     return qfail (error, file_name, _("quantization_config (mxfp4) quantizes routed experts, and this model has none"));
 
+  if ((q.skip && q.skip->len > 0) || (q.only && q.only->len > 0))
+    {
+      guint64 names = 0, entries = (q.skip ? q.skip->len : 0) + (q.only ? q.only->len : 0), patterns = 0;
+
+      for (guint i = 0; q.skip && i < q.skip->len; i++)
+        patterns += q.skip_match->pdata[i] != NULL;
+      for_each_tensor (arch, count_names, &names);
+      if (entries * names > MAX_SKIP_CHECKS || patterns * names > MAX_SKIP_REGEX_CHECKS)
+        return qfail (error, file_name,
+                      _("quantization_config lists %llu modules (%llu of them patterns) to check against %llu module names; accepted: at most %u checks, %u of them patterns"),
+                      (unsigned long long) entries, (unsigned long long) patterns, (unsigned long long) names,
+                      (guint) MAX_SKIP_CHECKS, (guint) MAX_SKIP_REGEX_CHECKS);
+    }
   for_each_tensor (arch, config_tensor, &c);
+  if (q.match_error != NULL)
+    return qfail (error, file_name, "%s", q.match_error->message);
   for (guint i = 0; q.skip && i < q.skip->len; i++)
     if (!g_hash_table_contains (q.used, q.skip->pdata[i]) && !entry_is_kept_anyway (q.skip->pdata[i]) &&
         q.method != QM_MXFP4)

@@ -17,6 +17,7 @@
 #include "vc-json-input.h"
 #include "vc-report.h"
 #include "vc-speed.h"
+#include "vc-text.h"
 #include "vc-units.h"
 
 static void
@@ -681,7 +682,8 @@ table_header (GString    *s,
 {
   const VcInputs *in = vc_estimate_get_inputs (estimate);
   const VcResult *r = vc_estimate_get_result (estimate);
-  const char *name = vc_estimate_get_model_name (estimate);
+  /* a name read from a file: its control characters escaped, newlines included */
+  g_autofree char *name = vc_escape_controls (vc_estimate_get_model_name (estimate), FALSE);
   g_autofree char *params = vc_format_count (r->parameters);
   g_autofree char *active = vc_format_count (r->active_parameters);
 
@@ -820,7 +822,8 @@ table_gpus (GString    *s,
     {
       const VcGpu *gpu = vc_estimate_get_gpu (estimate, i);
       g_autofree char *cap = vc_format_size (gpu->memory_bytes, unit);
-      g_autofree char *label = g_strdup_printf ("%s (%s)", gpu->name, cap);
+      g_autofree char *shown = vc_escape_controls (gpu->name, FALSE);
+      g_autofree char *label = g_strdup_printf ("%s (%s)", shown, cap);
 
       width = MAX (width, (int) g_utf8_strlen (label, -1));
     }
@@ -829,7 +832,8 @@ table_gpus (GString    *s,
       const VcGpuFit *fit = vc_estimate_get_gpu_fit (estimate, i);
       const VcGpu *gpu = vc_estimate_get_gpu (estimate, i);
       g_autofree char *cap = vc_format_size (fit->capacity_bytes, unit);
-      g_autofree char *name = vc_localize_gpu_name (gpu->name);
+      g_autofree char *localized = vc_localize_gpu_name (gpu->name);
+      g_autofree char *name = vc_escape_controls (localized, FALSE);
       /* TRANSLATORS: a GPU's name and the memory a program can use on it */
       g_autofree char *label = g_strdup_printf (_("%s (%s usable)"), name, cap);
       g_autofree char *count = NULL;
@@ -935,7 +939,8 @@ vc_report_table_request (VcEstimate            *estimate,
     {
       const VcSolution *solve = req->solve;
       g_autofree char *need = vc_format_size (solve->total_bytes, unit);
-      g_autofree char *capacity = vc_format_size (solve->capacity_bytes, unit);
+      /* nothing fits: the need is compared with what the engine may use */
+      g_autofree char *capacity = vc_format_size (solve->found ? solve->capacity_bytes : solve->usable_bytes, unit);
       g_autofree char *line = vc_solution_describe (solve, vc_estimate_get_gpu (estimate, req->gpu_index)->name,
                                                     need, capacity);
 

@@ -156,6 +156,82 @@ get_uint (JsonNode  *node,
   return TRUE;
 }
 
+/* The header's tokens are JSON's own (RFC 8259), as the format's reference reader (serde_json)
+ * takes them: no comments, no single quotes, no hex or other number forms, which the lenient
+ * reader of our other inputs would let through. The structure is json-glib's to check. Returns
+ * the offset of the first byte that is not, or -1. */
+static gssize
+strict_json_tokens (const char *text,
+                    gsize       length)
+{
+  gsize i = 0;
+
+  while (i < length)
+    {
+      char c = text[i];
+
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || strchr ("{}[]:,", c))
+        i++;
+      else if (c == '"')
+        {
+          for (i++; i < length && text[i] != '"'; i++)
+            {
+              if ((guchar) text[i] < 0x20)
+                return i;
+              if (text[i] == '\\')
+                {
+                  if (++i >= length || !strchr ("\"\\/bfnrtu", text[i]))
+                    return i;
+                  if (text[i] == 'u')
+                    for (int k = 0; k < 4; k++)
+                      if (++i >= length || !g_ascii_isxdigit (text[i]))
+                        return i;
+                }
+            }
+          if (i >= length)
+            return i;
+          i++;
+        }
+      else if (c == '-' || g_ascii_isdigit (c))
+        {
+          gsize start = i;
+
+          if (text[i] == '-')
+            i++;
+          if (i < length && text[i] == '0')
+            i++;
+          else if (i < length && g_ascii_isdigit (text[i]))
+            while (i < length && g_ascii_isdigit (text[i]))
+              i++;
+          else
+            return start;
+          if (i < length && text[i] == '.')
+            {
+              if (++i >= length || !g_ascii_isdigit (text[i]))
+                return i;
+              while (i < length && g_ascii_isdigit (text[i]))
+                i++;
+            }
+          if (i < length && (text[i] == 'e' || text[i] == 'E'))
+            {
+              if (++i < length && (text[i] == '+' || text[i] == '-'))
+                i++;
+              if (i >= length || !g_ascii_isdigit (text[i]))
+                return i;
+              while (i < length && g_ascii_isdigit (text[i]))
+                i++;
+            }
+        }
+      else if (length - i >= 4 && (strncmp (text + i, "true", 4) == 0 || strncmp (text + i, "null", 4) == 0))
+        i += 4;
+      else if (length - i >= 5 && strncmp (text + i, "false", 5) == 0)
+        i += 5;
+      else
+        return i;
+    }
+  return -1;
+}
+
 /* The 8-byte length and the header it announces: within the file, at most 100 MB, UTF-8 text
  * without NUL. */
 static gboolean
@@ -184,6 +260,13 @@ check_header (const guint8  *data,
   if (!g_utf8_validate ((const char *) data + 8, *header_size, NULL) ||
       memchr (data + 8, '\0', *header_size) != NULL)
     return fail (error, file_name, _("the header is not UTF-8 text"));
+  {
+    gssize bad = strict_json_tokens ((const char *) data + 8, *header_size);
+
+    if (bad >= 0)
+      return fail (error, file_name, _("the header is not plain JSON at byte %llu (comments, single quotes and hex numbers are not taken)"),
+                   U(8 + bad));
+  }
   return TRUE;
 }
 
@@ -423,7 +506,6 @@ vc_safetensors_read_file (VcSafetensors  *st,
   g_autoptr(GFileInputStream) in = NULL;
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GError) local = NULL;
-  g_autofree guint8 *buffer = NULL;
   guint8 head[8];
   guint64 size, header_size = 0;
 
@@ -445,11 +527,21 @@ vc_safetensors_read_file (VcSafetensors  *st,
   /* the checks on the length come before any allocation of that length */
   if (header_size > VC_SAFETENSORS_MAX_HEADER || header_size > size - 8)
     return vc_safetensors_parse (st, head, 8, size, file_name, error);
-  buffer = g_malloc (8 + header_size);
-  memcpy (buffer, head, 8);
-  if (!read_exactly (G_INPUT_STREAM (in), buffer + 8, header_size, cancellable, file_name, error))
-    return FALSE;
-  return vc_safetensors_parse (st, buffer, 8 + header_size, size, file_name, error);
+  /* memory grows with what is read, a chunk at a time, never with what the length claims */
+  {
+    g_autoptr(GByteArray) bytes = g_byte_array_new ();
+
+    g_byte_array_append (bytes, head, 8);
+    while (bytes->len < 8 + header_size)
+      {
+        gsize chunk = MIN ((guint64) 1 << 20, 8 + header_size - bytes->len), at = bytes->len;
+
+        g_byte_array_set_size (bytes, at + chunk);
+        if (!read_exactly (G_INPUT_STREAM (in), bytes->data + at, chunk, cancellable, file_name, error))
+          return FALSE;
+      }
+    return vc_safetensors_parse (st, bytes->data, bytes->len, size, file_name, error);
+  }
 }
 
 gboolean
@@ -459,6 +551,54 @@ vc_safetensors_folder_has (GFile *folder)
   g_autoptr(GFile) index = g_file_get_child (folder, "model.safetensors.index.json");
 
   return g_file_query_exists (single, NULL) || g_file_query_exists (index, NULL);
+}
+
+/* At most `cap` bytes of a file, read until its end whatever size it reports (procfs files
+ * report 0): one byte more than the cap is refused, and memory grows with what is read, never
+ * with what a size says. */
+static char *
+read_capped (GFile         *file,
+             gsize          cap,
+             const char    *file_name,
+             gsize         *length,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  g_autoptr(GFileInputStream) in = NULL;
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+  g_autoptr(GError) local = NULL;
+  gsize total = 0;
+
+  in = g_file_read (file, cancellable, &local);
+  if (in == NULL)
+    {
+      fail (error, file_name, "%s", local->message);
+      return NULL;
+    }
+  for (;;)
+    {
+      /* whole chunks: some procfs files refuse reads of odd lengths */
+      gsize want = (gsize) 1 << 20, got = 0;
+
+      g_byte_array_set_size (bytes, total + want);
+      if (!g_input_stream_read_all (G_INPUT_STREAM (in), bytes->data + total, want, &got, cancellable, &local))
+        {
+          fail (error, file_name, "%s", local->message);
+          return NULL;
+        }
+      total += got;
+      if (total > cap)
+        {
+          fail (error, file_name, _("the index is larger than %d MiB"), (int) (cap >> 20));
+          return NULL;
+        }
+      if (got < want)
+        break;
+    }
+  g_byte_array_set_size (bytes, total + 1);
+  bytes->data[total] = '\0';
+  *length = total;
+  return (char *) g_byte_array_free (g_steal_pointer (&bytes), FALSE);
 }
 
 static gboolean
@@ -489,8 +629,9 @@ read_index (VcSafetensors  *st,
     return fail (error, index_name, _("not a regular file"));
   if (g_file_info_get_size (info) > VC_SAFETENSORS_MAX_INDEX)
     return fail (error, index_name, _("the index is larger than %d MiB"), VC_SAFETENSORS_MAX_INDEX >> 20);
-  if (!g_file_load_contents (index, cancellable, &contents, &length, NULL, &local))
-    return fail (error, index_name, "%s", local->message);
+  contents = read_capped (index, VC_SAFETENSORS_MAX_INDEX, index_name, &length, cancellable, error);
+  if (contents == NULL)
+    return FALSE;
   if (!g_utf8_validate (contents, length, NULL))
     return fail (error, index_name, _("the index is not UTF-8 text"));
   root = parse_json (contents, length, VC_SAFETENSORS_MAX_INDEX, index_name, _("a safetensors index"), error);

@@ -271,7 +271,15 @@ vc_solver_solve (const VcInputs  *in,
 
   if (!search_fits (&s, 1, &s.f_lo))
     {
+      VcInputs probe = *in;
+      VcResult res;
+
       sol->total_bytes = s.f_lo;
+      /* the message compares the need with what the engine may use, not with the card */
+      vc_solver_set (&probe, variable, 1);
+      vc_estimator_compute (&probe, &res);
+      sol->usable_bytes = vc_engine_usable_bytes (&probe, capacity,
+                                                  res.scenarios[res.selected].bytes[VC_COMPONENT_OVERHEAD]);
       return;
     }
   sol->found = TRUE;
@@ -364,19 +372,35 @@ vc_solution_describe (const VcSolution *sol,
       default:
         return g_strdup_printf (_("Not even a sequence of 1 token fits on %u × %s"), sol->gpu_count, gpu_name);
       }
+  /* what each GPU would hold fits, but the smallest layout takes more GPUs than given */
+  if (!sol->found && sol->total_bytes <= sol->usable_bytes)
+    switch (sol->variable)
+      {
+      case VC_SOLVE_VARIABLE_BATCH:
+        /* TRANSLATORS: GPU count, GPU name, GPU count */
+        return g_strdup_printf (_("Not even a batch of 1 fits on %u × %s: its smallest layout takes more than %u GPUs"),
+                                sol->gpu_count, gpu_name, sol->gpu_count);
+      case VC_SOLVE_VARIABLE_CONCURRENCY:
+        return g_strdup_printf (_("Not even 1 request fits on %u × %s: its smallest layout takes more than %u GPUs"),
+                                sol->gpu_count, gpu_name, sol->gpu_count);
+      case VC_SOLVE_VARIABLE_SEQ:
+      default:
+        return g_strdup_printf (_("Not even a sequence of 1 token fits on %u × %s: its smallest layout takes more than %u GPUs"),
+                                sol->gpu_count, gpu_name, sol->gpu_count);
+      }
   if (!sol->found)
     switch (sol->variable)
       {
       case VC_SOLVE_VARIABLE_BATCH:
-        /* TRANSLATORS: GPU count, GPU name, memory needed per GPU, capacity of one GPU */
-        return g_strdup_printf (_("Not even a batch of 1 fits on %u × %s: it needs %s per GPU, of %s"),
+        /* TRANSLATORS: GPU count, GPU name, memory needed per GPU, memory usable on one GPU */
+        return g_strdup_printf (_("Not even a batch of 1 fits on %u × %s: it needs %s per GPU, of %s usable"),
                                 sol->gpu_count, gpu_name, need_text, capacity_text);
       case VC_SOLVE_VARIABLE_CONCURRENCY:
-        return g_strdup_printf (_("Not even 1 request fits on %u × %s: it needs %s per GPU, of %s"),
+        return g_strdup_printf (_("Not even 1 request fits on %u × %s: it needs %s per GPU, of %s usable"),
                                 sol->gpu_count, gpu_name, need_text, capacity_text);
       case VC_SOLVE_VARIABLE_SEQ:
       default:
-        return g_strdup_printf (_("Not even a sequence of 1 token fits on %u × %s: it needs %s per GPU, of %s"),
+        return g_strdup_printf (_("Not even a sequence of 1 token fits on %u × %s: it needs %s per GPU, of %s usable"),
                                 sol->gpu_count, gpu_name, need_text, capacity_text);
       }
 

@@ -25,6 +25,7 @@ typedef struct
   double capacity_bytes;     /* of one GPU */
   double total_bytes;        /* per GPU, at `value` (at 1 when nothing fits) */
   guint n_evaluations;       /* estimates computed to find it */
+  double usable_bytes;       /* what the engine may use of one GPU, at 1 when nothing fits */
 } VcSolution;
 
 gboolean vc_solver_applies      (VcMode                  mode,

@@ -14,6 +14,7 @@
 #include "vc-error.h"
 #include "vc-gpu-editor.h"
 #include "vc-local-gpus.h"
+#include "vc-text.h"
 #include "vc-units.h"
 
 struct _VcGpuEditor
@@ -81,7 +82,10 @@ static void
 show_error (VcGpuEditor *self,
             GError      *error)
 {
-  gtk_label_set_label (self->error_label, error ? error->message : "");
+  /* names read from a driver or typed may hold control characters */
+  g_autofree char *shown = error ? vc_escape_controls (error->message, TRUE) : NULL;
+
+  gtk_label_set_label (self->error_label, shown ? shown : "");
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), error != NULL);
 }
 
@@ -234,6 +238,8 @@ vc_gpu_editor_add_local (VcGpuEditor  *self,
   g_autoptr(GPtrArray) items = NULL;
   g_autofree char *text = NULL;
   g_auto(GStrv) found = NULL;
+  g_auto(GStrv) notes = NULL;
+  g_autofree char *said = NULL;
 
   g_return_val_if_fail (VC_IS_GPU_EDITOR (self), FALSE);
   g_return_val_if_fail (self->estimate != NULL, FALSE);
@@ -246,12 +252,28 @@ vc_gpu_editor_add_local (VcGpuEditor  *self,
       return FALSE;
     }
   items = split_items (self->estimate);
-  text = vc_local_gpus_to_custom (gpus);
+  text = vc_local_gpus_to_custom_full (gpus, &notes);
+  said = g_strjoinv ("\n", notes);
+  if (*text == '\0')
+    {
+      g_set_error_literal (error, VC_ERROR, VC_ERROR_INVALID_VALUE, said);
+      return FALSE;
+    }
   found = g_strsplit (text, "; ", -1);
   for (guint i = 0; found[i] != NULL; i++)
     if (!g_ptr_array_find_with_equal_func (items, found[i], g_str_equal, NULL))
       g_ptr_array_add (items, g_strdup (found[i]));
-  return write_items (self, items, error);
+  if (!write_items (self, items, error))
+    return FALSE;
+  /* the cards left out, and why; the others are added */
+  if (*said != '\0')
+    {
+      g_autoptr(GError) note = g_error_new_literal (VC_ERROR, VC_ERROR_INVALID_VALUE, said);
+      show_error (self, note);
+    }
+  else
+    show_error (self, NULL);
+  return TRUE;
 }
 
 static void
@@ -268,11 +290,7 @@ this_computer_clicked (VcGpuEditor *self)
     }
   gpus = vc_local_gpus_detect_default ();
   if (!vc_gpu_editor_add_local (self, gpus, &error))
-    {
-      show_error (self, error);
-      return;
-    }
-  show_error (self, NULL);
+    show_error (self, error);
 }
 
 void

@@ -20,6 +20,7 @@
 #include "vc-gpu-editor.h"
 #include "vc-input-bind.h"
 #include "vc-results-view-private.h"
+#include "vc-text.h"
 #include "vc-units.h"
 
 struct _VcResultsView
@@ -317,7 +318,9 @@ update_validity (VcResultsView *self,
   if (!valid)
     {
       g_autofree char *text = g_strdup_printf (_("These inputs do not go together: %s"), error->message);
-      gtk_label_set_label (self->problem, text);
+      g_autofree char *shown = vc_escape_controls (text, TRUE);
+
+      gtk_label_set_label (self->problem, shown);
     }
   gtk_widget_set_visible (GTK_WIDGET (self->problem), !valid);
   for (GtkWidget *child = gtk_widget_get_first_child (self->box); child != NULL;
@@ -371,12 +374,16 @@ update_headline (VcResultsView *self)
   const VcScenarioResult *sc = &r->scenarios[r->selected];
   VcUnit unit = self->unit;
   const char *model = vc_estimate_get_model_name (self->estimate);
-  g_autofree char *title = NULL, *total = NULL, *summary = NULL, *warning = NULL;
+  g_autofree char *title = NULL, *total = NULL, *summary = NULL, *warning = NULL, *shown_model = NULL;
   gboolean layout_shown;
 
-  title = g_strdup_printf ("%s · %s", model[0] ? model : C_("model", "Custom model"),
+  /* a name read from a file: its control characters escaped; a long one ellipsized, whole in
+   * the tooltip */
+  shown_model = vc_escape_controls (model, FALSE);
+  title = g_strdup_printf ("%s · %s", shown_model[0] ? shown_model : C_("model", "Custom model"),
                            vc_scenario_name (sc->id));
   gtk_label_set_label (self->title, title);
+  vc_widget_set_tooltip_text (GTK_WIDGET (self->title), title);
   total = vc_format_size (sc->total, unit);
   gtk_label_set_label (self->total, total);
   summary = summary_text (self, unit);

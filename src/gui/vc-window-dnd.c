@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "vc-json-input.h"
 #include "vc-window-private.h"
 
 /* The start of a file tells a profile from a config.json: a profile says what it is first. */
@@ -69,6 +70,18 @@ vc_window_open_file (VcWindow *self,
       _vc_window_import (self, file);
       return;
     }
+  /* a pipe would block the sniffing read forever, a device never end it: said at once, as the
+   * command line says it */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *name = g_file_get_parse_name (file);
+
+    if (!vc_file_check_regular (file, name, _("a profile or a model’s config.json"), NULL, &error))
+      {
+        _vc_window_show_error (self, _("Could not open “%s”"), file, error);
+        return;
+      }
+  }
   _vc_window_begin_io (self, FALSE);
   g_file_load_partial_contents_async (file, self->cancellable, read_more, sniffed,
                                       _vc_window_pending_new (self, NULL, file));

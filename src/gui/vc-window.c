@@ -14,6 +14,7 @@
 #include "vc-enums.h"
 #include "vc-model-search.h"
 #include "vc-model-section.h"
+#include "vc-text.h"
 #include "vc-units.h"
 #include "vc-window-private.h"
 
@@ -211,8 +212,10 @@ _vc_window_show_error (VcWindow   *self,
   g_autofree char *name = g_file_get_parse_name (file);
   g_autofree char *heading = g_strdup_printf (format, name);
   g_autofree char *text = g_strdup_printf ("%s: %s", heading, error->message);
+  /* file, shard and tensor names come from whoever wrote the file */
+  g_autofree char *shown = vc_escape_controls (text, TRUE);
 
-  gtk_label_set_label (self->error_label, text);
+  gtk_label_set_label (self->error_label, shown);
   gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
 }
 

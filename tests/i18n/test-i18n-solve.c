@@ -51,7 +51,7 @@ test_cli (void)
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (vc_test_run_vramcalc (nothing, env, &out, &err), ==, 0);
   g_assert_nonnull (strstr (out, "\nMême un lot de 1 ne tient pas sur 1" NBSP "×" NBSP "RTX 4090" NBSP ": il faut "));
-  g_assert_nonnull (strstr (out, " par GPU, sur 25,8" NBSP "Go\n"));
+  g_assert_nonnull (strstr (out, " par GPU, sur 25,8" NBSP "Go utilisables\n"));
 }
 
 static void

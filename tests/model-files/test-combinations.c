@@ -291,7 +291,8 @@ test_config_and_precision_agree (void)
 
       vc_estimate_copy_inputs (b, a);
       vc_estimate_set_source_inventory (b, NULL);
-      g_object_set (b, "source-weights-bytes", 0.0, NULL);
+      g_object_set (b, "source-weights-bytes", 0.0, "source-parameters", 0.0, "source-active-parameters", 0.0,
+                    "source-format", "", "source-quantization", "", NULL);
       g_assert_true (vc_estimate_set_from_string (b, "precision", cases[i].precision, NULL));
       g_assert_true (vc_estimate_get_selected (a)->weights_from_source);
       g_assert_false (vc_estimate_get_selected (b)->weights_from_source);

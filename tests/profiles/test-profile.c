@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "vc-arch.h"
 #include "vc-catalog.h"
 #include "vc-enums.h"
 #include "vc-error.h"
@@ -90,7 +91,8 @@ every_input_estimate (void)
       GParamSpec *p = inputs[i];
       g_auto(GValue) v = G_VALUE_INIT;
 
-      if (g_str_equal (p->name, "preset"))
+      /* the model file's figures agree with each other and with the architecture: set last */
+      if (g_str_equal (p->name, "preset") || g_str_has_prefix (p->name, "source-"))
         continue;
       g_value_init (&v, p->value_type);
       if (G_IS_PARAM_SPEC_ENUM (p))
@@ -120,6 +122,9 @@ every_input_estimate (void)
           GParamSpecUInt *u = G_PARAM_SPEC_UINT (p);
           g_value_set_uint (&v, u->default_value < u->maximum ? u->default_value + 1 : u->default_value - 1);
         }
+      else if (G_IS_PARAM_SPEC_DOUBLE (p) && g_str_equal (p->name, "overhead-gb"))
+        /* -1 is the default and other negatives are refused: a third of a GB */
+        g_value_set_double (&v, 1.0 / 3);
       else if (G_IS_PARAM_SPEC_DOUBLE (p))
         {
           /* a third: no short decimal form, so only an exact round trip keeps it */
@@ -138,6 +143,14 @@ every_input_estimate (void)
       vc_estimate_set_value (e, p->name, &v, &error);
       g_assert_no_error (error);
     }
+  {
+    VcParamCounts counts;
+
+    vc_arch_count_params (&vc_estimate_get_inputs (e)->arch, &counts);
+    g_object_set (e, "source-format", "gguf", "source-quantization", "Modèle « 8×7B », \"v2\"\nsecond line",
+                  "source-parameters", counts.total, "source-active-parameters", counts.total / 3,
+                  "source-weights-bytes", counts.total * 2 / 3, "source-precision", VC_PRECISION_FP16, NULL);
+  }
 
   for (guint i = 0; i < n; i++)
     {
