@@ -354,9 +354,15 @@ stage_arch (const VcArch *full,
             const Stage  *st,
             VcArch       *out)
 {
+  guint L = full->n_layers, rec = MIN (full->recurrent_layers, L);
+  guint lo = MAX (st->first_layer, L - rec), hi = MIN (st->first_layer + st->n_layers, L);
+
   *out = *shard;
   out->n_layers = st->n_layers;
   stage_counts (full, leading_dense_layers (full), st, &out->dense_layers, &out->sliding_window_layers);
+  /* the stage's own recurrent mixers: which layers have one is not in VcArch, so the last ones,
+   * as the inventory places them (vc-inventory.c) */
+  out->recurrent_layers = hi > lo ? hi - lo : 0;
 }
 
 static void
@@ -437,7 +443,7 @@ stage_shard (const Ctx   *c,
 
 typedef struct
 {
-  double weights, kv, activations, experts;
+  double weights, kv, state, activations, experts;
 } StageBytes;
 
 static void
@@ -455,6 +461,7 @@ stage_bytes (const Ctx   *c,
   stage_arch (a, &c->shard, st, &sa);
   run (in, &sa, c->concurrency, c->id, &sc);
   out->kv = sc.bytes[VC_COMPONENT_KV_CACHE];
+  out->state = sc.bytes[VC_COMPONENT_SEQUENCE_STATE];
   out->weights = vc_inventory_shard_bytes (c->inv, &shard);
   shard.roles = VC_TENSOR_ROLE_BIT (VC_TENSOR_EXPERTS);
   out->experts = vc_inventory_shard_bytes (c->inv, &shard);
@@ -530,7 +537,7 @@ llama_cpp_offload (const Ctx      *c,
   if (start > 0)
     stage_bytes (c, &whole, &wb);
   gb.weights = vc_inventory_shard_bytes (c->inv, &gs) + vc_inventory_shard_bytes (c->inv, &es);
-  out->host_bytes = vc_inventory_shard_bytes (c->inv, &cs) + MAX (0.0, wb.kv - gb.kv);
+  out->host_bytes = vc_inventory_shard_bytes (c->inv, &cs) + MAX (0.0, wb.kv - gb.kv) + MAX (0.0, wb.state - gb.state);
   if (l->experts_on_cpu)
     {
       gs.roles = VC_TENSOR_ROLE_BIT (VC_TENSOR_EXPERTS);
@@ -540,6 +547,7 @@ llama_cpp_offload (const Ctx      *c,
     }
   out->bytes[VC_COMPONENT_WEIGHTS] = gb.weights;
   out->bytes[VC_COMPONENT_KV_CACHE] = gb.kv;
+  out->bytes[VC_COMPONENT_SEQUENCE_STATE] = gb.state;
   out->bytes[VC_COMPONENT_ACTIVATIONS] = gb.activations;
   out->bytes[VC_COMPONENT_OVERHEAD] = overhead;
   memcpy (out->all_bytes, out->bytes, sizeof out->bytes);
@@ -600,9 +608,10 @@ inference_architecture (const VcInputs *in,
             hit = &g_array_index (cache, StageCache, cache->len - 1);
           }
 
-        total = hit->bytes.weights + hit->bytes.kv + hit->bytes.activations;
+        total = hit->bytes.weights + hit->bytes.kv + hit->bytes.state + hit->bytes.activations;
         out->all_bytes[VC_COMPONENT_WEIGHTS] += per_stage_gpus * hit->bytes.weights;
         out->all_bytes[VC_COMPONENT_KV_CACHE] += per_stage_gpus * hit->bytes.kv;
+        out->all_bytes[VC_COMPONENT_SEQUENCE_STATE] += per_stage_gpus * hit->bytes.state;
         out->all_bytes[VC_COMPONENT_ACTIVATIONS] += per_stage_gpus * hit->bytes.activations;
         out->all_bytes[VC_COMPONENT_OVERHEAD] += per_stage_gpus * overhead;
         if (total > best)
@@ -611,6 +620,7 @@ inference_architecture (const VcInputs *in,
             out->busiest_stage = i;
             out->bytes[VC_COMPONENT_WEIGHTS] = hit->bytes.weights;
             out->bytes[VC_COMPONENT_KV_CACHE] = hit->bytes.kv;
+            out->bytes[VC_COMPONENT_SEQUENCE_STATE] = hit->bytes.state;
             out->bytes[VC_COMPONENT_ACTIVATIONS] = hit->bytes.activations;
             out->bytes[VC_COMPONENT_OVERHEAD] = overhead;
           }

@@ -43,6 +43,7 @@ static const Source sources[] = {
   { "config-moe", NULL, NULL, "hf:hf-config/models/Qwen3-30B-A3B" },
   { "config-fp8-mla", NULL, NULL, "hf:hf-config/models/DeepSeek-V3" },
   { "config-mxfp4", NULL, NULL, "hf:hf-config/models/gpt-oss-120b" },
+  { "config-hybrid", NULL, NULL, "hf:hf-config/models/granite-4.0-h-tiny" },
   { "config-gptq", NULL, NULL, "configs/gptq" },
   { "config-awq", NULL, NULL, "configs/awq" },
   { "config-bnb-nf4", NULL, NULL, "configs/bnb-nf4" },
@@ -219,7 +220,8 @@ check_offload (VcEstimate *e,
         g_assert_true (vc_estimate_check (e, NULL));
         lr = vc_estimate_get_layout_result (e);
         (*cells)++;
-        sum = lr->bytes[VC_COMPONENT_WEIGHTS] + lr->bytes[VC_COMPONENT_KV_CACHE] + lr->host_bytes;
+        sum = lr->bytes[VC_COMPONENT_WEIGHTS] + lr->bytes[VC_COMPONENT_KV_CACHE] +
+              lr->bytes[VC_COMPONENT_SEQUENCE_STATE] + lr->host_bytes;
         if (constant < 0)
           constant = sum;
         if (fabs (sum - constant) > 2)
@@ -311,6 +313,29 @@ test_config_and_precision_agree (void)
     }
 }
 
+/* A hybrid model's stages each keep their own layers' cache and state: over the stages, the KV
+ * cache and the recurrent state are the model's, whatever the count (Granite 4.0-H Tiny: 4
+ * attention layers and 36 Mamba-2 mixers) */
+static void
+test_hybrid_stages (void)
+{
+  Source src = { "hybrid", NULL, NULL, "hf:hf-config/models/granite-4.0-h-tiny" };
+  g_autoptr(VcEstimate) e = source_estimate (&src);
+  const VcScenarioResult *sc = vc_estimate_get_selected (e);
+  double kv = sc->bytes[VC_COMPONENT_KV_CACHE], state = sc->bytes[VC_COMPONENT_SEQUENCE_STATE];
+
+  g_assert_cmpfloat (state, >, 0);
+  for (guint pp = 1; pp <= 8; pp++)
+    {
+      const VcLayoutResult *lr = layout_at (e, 1, pp, 1, 1);
+
+      g_assert_nonnull (lr);
+      g_assert_cmpfloat (fabs (lr->all_bytes[VC_COMPONENT_KV_CACHE] - kv), <=, 1);
+      g_assert_cmpfloat (fabs (lr->all_bytes[VC_COMPONENT_SEQUENCE_STATE] - state), <=, 1);
+      g_assert_cmpfloat (lr->bytes[VC_COMPONENT_KV_CACHE] + lr->bytes[VC_COMPONENT_SEQUENCE_STATE], >, 0);
+    }
+}
+
 /* The defects this inventory mends, each once wrong: DeepSeek-V3.1's FP8 checkpoint left 627 GiB
  * on every GPU at TP 8; gpt-oss-120b (MXFP4) at -ngl 20 put no weights on the GPU; -ngl past the
  * layers kept the token embedding on the GPU. */
@@ -364,6 +389,7 @@ main (int   argc,
     }
   g_test_add_func ("/combinations/config-and-precision-agree", test_config_and_precision_agree);
   g_test_add_func ("/combinations/regressions", test_regressions);
+  g_test_add_func ("/combinations/hybrid-stages", test_hybrid_stages);
 
   result = g_test_run ();
   vc_test_remove_tree (fixtures);
