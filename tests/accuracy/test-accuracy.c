@@ -274,6 +274,8 @@ engine_estimate (const char *metric,
         }
       g_assert_not_reached ();
     }
+  if (g_str_equal (metric, "gpu-weights"))
+    return component (json_object_get_object_member (root, "per_gpu"), "weights");
   g_assert_cmpstr (metric, ==, "gpu-activations");
   return component (json_object_get_object_member (root, "per_gpu"), "activations");
 }
