@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "vc-engine.h"
+#include "vc-layout.h"
 #include "vc-speed.h"
 
 /* Shares of the peak memory bandwidth and of the dense matrix rate that single-stream runs
@@ -145,12 +146,15 @@ vc_speed_compute (const VcInputs         *in,
 /* One GPU's speed in words, for the window's GPU comparison and vramcalc's table:
  * "KV cache: 231,000 tokens · 28 requests of 8,192 tokens · 54 tokens/s" (the capacity with vLLM
  * and SGLang only), or for training "0.42 s a step"; "" when the card's figures are unknown or
- * no number of it is enough. */
+ * no number of it is enough. With `layout` (the inputs' layout result), when the inputs set a
+ * layout of several GPUs, the capacity is the engine's at that layout on this card
+ * (vc_engine_at_layout()): "At TP 4: KV cache 441,296 tokens · 53 requests of 8,192 tokens". */
 char *
-vc_speed_describe (const VcInputs *in,
-                   const VcResult *r,
-                   const VcGpu    *gpu,
-                   const VcGpuFit *fit)
+vc_speed_describe (const VcInputs       *in,
+                   const VcResult       *r,
+                   const VcLayoutResult *layout,
+                   const VcGpu          *gpu,
+                   const VcGpuFit       *fit)
 {
   const VcScenarioResult *sc = &r->scenarios[r->selected];
   g_autofree char *rate = NULL;
@@ -165,6 +169,22 @@ vc_speed_describe (const VcInputs *in,
     return g_strdup_printf (_("%.2f s a step"), speed.step_seconds);
   /* TRANSLATORS: tokens generated per second, all requests together */
   rate = g_strdup_printf (_("%'.0f tokens/s"), speed.decode_tokens_per_s);
+  if (layout != NULL && vc_layout_n_gpus (&in->layout) > 1 &&
+      (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG))
+    {
+      VcEngineAtLayout at;
+      VcLayout effective;
+      g_autofree char *how = NULL;
+
+      vc_engine_at_layout (in, layout, gpu, 0, &at);
+      vc_layout_get_effective (in, &effective);
+      how = vc_layout_describe (&effective, in->mode, in->method, TRUE);
+      if (at.known)
+        /* TRANSLATORS: the layout set in the Parallelism group ("TP 4"), the engine's KV cache
+         * there in tokens, the requests of the sequence length it holds at once, that length */
+        return g_strdup_printf (_("At %s: KV cache %'.0f tokens · %'.0f requests of %'u tokens"),
+                                how, at.tokens, floor (at.max_concurrency), in->seq);
+    }
   vc_engine_kv_capacity_on (in, r, sc, gpu, fit->count, &kv);
   if (!kv.known)
     return g_steal_pointer (&rate);

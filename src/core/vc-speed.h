@@ -13,6 +13,7 @@
 
 #include "vc-catalog.h"
 #include "vc-estimator.h"
+#include "vc-layout.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +37,7 @@ double vc_speed_matrix_flops         (const VcInputs         *inputs,
                                       const VcGpu            *gpu);
 char  *vc_speed_describe             (const VcInputs         *inputs,
                                       const VcResult         *result,
+                                      const VcLayoutResult   *layout,
                                       const VcGpu            *gpu,
                                       const VcGpuFit         *fit);
 void   vc_speed_compute              (const VcInputs         *inputs,

@@ -200,8 +200,10 @@ vc_gpu_chart_describe_speed (VcGpuChart *self,
   fit = vc_estimate_get_gpu_fit (vc_chart_get_estimate (VC_CHART (self)), gpu_index);
   gpu = vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), gpu_index);
   g_return_val_if_fail (fit != NULL && gpu != NULL, NULL);
-  return vc_speed_describe (vc_estimate_get_inputs (vc_chart_get_estimate (VC_CHART (self))), vc_estimate_get_result (vc_chart_get_estimate (VC_CHART (self))),
-                            gpu, fit);
+  /* the engine's capacity at the layout of the Parallelism group, when one is set */
+  return vc_speed_describe (vc_estimate_get_inputs (vc_chart_get_estimate (VC_CHART (self))),
+                            vc_estimate_get_result (vc_chart_get_estimate (VC_CHART (self))),
+                            vc_estimate_get_layout_result (vc_chart_get_estimate (VC_CHART (self))), gpu, fit);
 }
 
 /* The variable the "what fits" column solves for: context when serving, batch when training. */

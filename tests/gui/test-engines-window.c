@@ -4,11 +4,14 @@
  * capacity beside each GPU's fit, the GPU comparison grouped by vendor and narrowed to one. */
 #include "config.h"
 
+#include <math.h>
+
 #include <gtk/gtk.h>
 
 #include "gui-test-util.h"
 #include "vc-drop-down.h"
 #include "vc-catalog.h"
+#include "vc-engine.h"
 #include "vc-gpu-chart-private.h"
 #include "vc-gpu-editor.h"
 #include "vc-local-gpus.h"
@@ -196,6 +199,24 @@ test_speed_and_capacity (Fixture       *f,
   capacity = vc_gpu_chart_describe_speed (f->chart, h100);
   g_assert_true (g_str_has_prefix (capacity, "KV cache: "));
   g_assert_nonnull (strstr (capacity, " requests of 8192 tokens · "));
+
+  /* a layout set in the Parallelism group: each row gives the engine's cache at that layout,
+   * as vramcalc --engine vllm --tp 2 --fit-gpu ID does */
+  g_object_set (f->estimate, "tp", 2, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  {
+    g_autofree char *at_tp2 = vc_gpu_chart_describe_speed (f->chart, h100);
+    VcEngineAtLayout at;
+    g_autofree char *expected = NULL;
+
+    vc_engine_at_layout (vc_estimate_get_inputs (f->estimate), vc_estimate_get_layout_result (f->estimate),
+                         vc_estimate_get_gpu (f->estimate, h100), 0, &at);
+    g_assert_true (at.known);
+    expected = g_strdup_printf ("At TP 2: KV cache %.0f tokens · %.0f requests of 8192 tokens",
+                                at.tokens, floor (at.max_concurrency));
+    g_assert_cmpstr (at_tp2, ==, expected);
+  }
+  g_object_set (f->estimate, "tp", 1, NULL);
 
   /* training: the time of a step */
   g_object_set (f->estimate, "mode", VC_MODE_TRAINING, NULL);
