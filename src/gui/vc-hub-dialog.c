@@ -116,7 +116,8 @@ progress_said (VcHub       *hub,
                double       fraction,
                VcHubDialog *self)
 {
-  if (self->cancellable == NULL)
+  /* a fetch cancelled by closing the dialog may still say something: its widgets are gone */
+  if (self->cancellable == NULL || self->disposed)
     return;
   gtk_progress_bar_set_text (self->progress, message);
   if (fraction >= 0)
@@ -341,6 +342,8 @@ vc_hub_dialog_dispose (GObject *object)
   VcHubDialog *self = VC_HUB_DIALOG (object);
 
   self->disposed = TRUE;
+  if (self->hub)
+    g_signal_handlers_disconnect_by_data (self->hub, self);
   if (self->cancellable)
     g_cancellable_cancel (self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), VC_TYPE_HUB_DIALOG);
