@@ -141,7 +141,7 @@ static const Option options[] = {
     N_("Training, with ZeRO or FSDP: optimizer state (and parameters) in host RAM") },
   { "grad-accum", OPT_PROPERTY, "grad-accum", "N", N_("Training: gradient accumulation steps; --batch is the micro-batch (default 1)") },
   { "gpu-layers", OPT_GPU_LAYERS, "gpu-layers", "N",
-    N_("Inference: N layers on the GPU, the rest in system RAM, as llama.cpp -ngl (default: all)") },
+    N_("Inference: N layers on the GPU as llama.cpp -ngl counts them, the output layer and the last N − 1; the rest and the token embedding in system RAM (default: all)") },
   { "experts-on-cpu", OPT_TRUE, "experts-on-cpu", NULL, N_("Inference, MoE: routed experts in system RAM (llama.cpp exps=CPU)") },
   { "no-experts-on-cpu", OPT_FALSE, "experts-on-cpu", NULL, NULL },
   { "gpus-per-node", OPT_PROPERTY, "gpus-per-node", "N", N_("GPUs in one machine, for layouts and FSDP hybrid (default 8)") },

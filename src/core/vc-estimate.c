@@ -888,7 +888,7 @@ install_layout_inputs (const VcInputs *d)
                        1, 1000000, d->layout.grad_accum, RW);
   properties[PROP_GPU_LAYERS] =
     g_param_spec_uint ("gpu-layers", N_("Layers on the GPU"),
-                       N_("Inference: layers on the GPU, the rest in system RAM, as llama.cpp -ngl (0: all, no offload)"),
+                       N_("Inference: layers on the GPU as llama.cpp -ngl counts them (the output layer and the last N − 1), the rest in system RAM (0: all, no offload)"),
                        0, 100000, d->layout.gpu_layers, RW);
   properties[PROP_EXPERTS_ON_CPU] =
     g_param_spec_boolean ("experts-on-cpu", N_("Experts in system RAM"),
