@@ -49,7 +49,7 @@ main (void)
           for (guint g = 0; g < n_gpus; g++)
             for (guint v = 0; v < 2; v++)
               {
-                const VcSolution *sol = vc_estimate_get_gpu_solution (e, g, vc_report_fit_variables (mode)[v]);
+                const VcSolution *sol = vc_estimate_get_row_solution (e, g, vc_report_fit_variables (mode)[v]);
 
                 sink += sol->value + vc_estimate_get_gpu_fit (e, g)->count;
                 n_evaluations += sol->n_evaluations;
