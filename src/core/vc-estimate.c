@@ -2064,6 +2064,12 @@ gpu_solution (VcEstimate      *self,
     {
       double count = row ? vc_estimate_get_gpu_fit (self, gpu_index)->count : 1;
 
+      /* each step of a row's solve searches its card's layouts: bounded to the rows of one
+       * node's GPUs and models of at most 1,000 layers, beyond which the row answers for one
+       * card, as the solution's GPU count says */
+      if (count > MAX (1u, self->inputs.layout.gpus_per_node) || self->inputs.arch.n_layers > 1000)
+        count = 1;
+
       vc_solver_solve (&self->inputs, variable, vc_engine_gpu_capacity (&self->inputs, vc_estimate_get_gpu (self, gpu_index)),
                        count >= 1 && count <= G_MAXUINT ? (guint) count : 1, &self->solutions[k]);
       self->solved[k] = TRUE;
