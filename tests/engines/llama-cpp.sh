@@ -13,9 +13,11 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 vramcalc=$1
 version=3.21.1
 
+# a TAP plan of no test with its reason: meson counts it as skipped (exit 77 would be an error
+# under the TAP protocol)
 skip () {
   echo "1..0 # SKIP $*"
-  exit 77
+  exit 0
 }
 
 [[ $(uname -s) == Linux && $(uname -m) == x86_64 ]] ||
