@@ -863,11 +863,11 @@ read_one (VcGguf        *gguf,
 
 /* "NAME-00001-of-00003.gguf": the prefix and the count, as llama.cpp's llama_split_path
  * writes them ("%s-%05d-of-%05d.gguf"). */
-static gboolean
-split_name (const char *base,
-            char      **prefix,
-            guint      *number,
-            guint      *count)
+gboolean
+vc_gguf_split_name (const char *base,
+                    char      **prefix,
+                    guint      *number,
+                    guint      *count)
 {
   gsize n = strlen (base);
   const char *tail;
@@ -920,7 +920,7 @@ vc_gguf_find_in_folder (GFile         *folder,
       /* the first part of a split model stands for it; vision projectors are not the model */
       if (g_file_info_get_file_type (info) != G_FILE_TYPE_DIRECTORY &&
           g_str_has_suffix (base, ".gguf") && !g_str_has_prefix (base, "mmproj") &&
-          !(split_name (base, &prefix, &number, &count) && number != 1))
+          !(vc_gguf_split_name (base, &prefix, &number, &count) && number != 1))
         g_ptr_array_add (found, g_strdup (base));
       g_object_unref (info);
     }
@@ -978,7 +978,7 @@ vc_gguf_read (VcGguf        *gguf,
     return fail (error, name, _("this is part %llu of a model split in %llu files; open the first part"),
                  U(split_no + 1), U(split_count));
   base = g_file_get_basename (model);
-  if (!split_name (base, &prefix, &number, &count) || count != split_count || number != 1)
+  if (!vc_gguf_split_name (base, &prefix, &number, &count) || count != split_count || number != 1)
     return fail (error, name, _("the first part of a model split in %llu files is not named NAME-00001-of-%05llu.gguf"),
                  U(split_count), U(split_count));
   for (guint i = 2; i <= count; i++)

@@ -83,6 +83,11 @@ gboolean      vc_gguf_read           (VcGguf        *gguf,
                                       GCancellable  *cancellable,
                                       GError       **error);
 /* the .gguf file a folder holds, or NULL (with error) */
+/* "NAME-00001-of-00003.gguf" → "NAME", 1, 3, as llama.cpp's llama_split_path names parts */
+gboolean      vc_gguf_split_name     (const char    *base,
+                                      char         **prefix,
+                                      guint         *number,
+                                      guint         *count);
 GFile        *vc_gguf_find_in_folder (GFile         *folder,
                                       GCancellable  *cancellable,
                                       GError       **error);

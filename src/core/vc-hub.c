@@ -31,6 +31,7 @@
 #include <libsoup/soup.h>
 #include <string.h>
 
+#include "vc-gguf.h"
 #include "vc-hub.h"
 #include "vc-json-input.h"
 #include "vc-safetensors.h"
@@ -942,30 +943,6 @@ parse_json (GByteArray  *body,
   return vc_json_input_parse_max ((const char *) body->data, body->len, max, file, _("a Hub answer"), NULL, error);
 }
 
-/* "name-00001-of-00003.gguf" → "name", 1, 3 (llama.cpp's llama_split_path) */
-static gboolean
-split_part (const char *path,
-            char      **prefix,
-            guint      *number,
-            guint      *count)
-{
-  gsize n = strlen (path);
-  const char *tail;
-
-  if (n < strlen ("-00001-of-00001.gguf") || !g_str_has_suffix (path, ".gguf"))
-    return FALSE;
-  tail = path + n - strlen ("-00001-of-00001.gguf");
-  if (tail[0] != '-' || strncmp (tail + 6, "-of-", 4) != 0)
-    return FALSE;
-  for (int i = 1; i <= 5; i++)
-    if (!g_ascii_isdigit (tail[i]) || !g_ascii_isdigit (tail[i + 9]))
-      return FALSE;
-  *number = (guint) g_ascii_strtoull (tail + 1, NULL, 10);
-  *count = (guint) g_ascii_strtoull (tail + 10, NULL, 10);
-  *prefix = g_strndup (path, tail - path);
-  return TRUE;
-}
-
 static int
 quant_compare (gconstpointer a,
                gconstpointer b)
@@ -1034,7 +1011,7 @@ list_ggufs (Fetch   *f,
         continue;
       bytes = size && JSON_NODE_HOLDS_VALUE (size) && json_node_get_value_type (size) == G_TYPE_INT64
               ? json_node_get_int (size) : 0;
-      if (!split_part (path, &prefix, &number, &count))
+      if (!vc_gguf_split_name (path, &prefix, &number, &count))
         prefix = g_strndup (path, strlen (path) - strlen (".gguf"));
       q = g_hash_table_lookup (by_prefix, prefix);
       if (q == NULL)
@@ -1388,7 +1365,7 @@ fetch_gguf_model (Fetch       *f,
   g_autofree char *prefix = NULL;
   guint number, count;
 
-  if (split_part (file, &prefix, &number, &count))
+  if (vc_gguf_split_name (file, &prefix, &number, &count))
     {
       if (number != 1)
         {
