@@ -1,0 +1,1021 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vc-command.c: the command that runs an estimate (vc-command.h).
+ *
+ * Each engine's flags and keys come from its own parser, at the version named in
+ * engine_sources[] and in tests/data/command-flags/ (the allow-lists the tests hold every
+ * emitted flag against). FORMULAS.md, "Commands", gives each rule.
+ */
+#define G_LOG_DOMAIN "vc-command"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "vc-command.h"
+#include "vc-engine.h"
+#include "vc-enums.h"
+#include "vc-error.h"
+#include "vc-layout.h"
+
+#define MIB (1024.0 * 1024.0)
+
+static const char *engine_ids[VC_N_COMMAND_ENGINES] = {
+  [VC_COMMAND_LLAMA_CPP] = "llama.cpp",
+  [VC_COMMAND_VLLM] = "vllm",
+  [VC_COMMAND_SGLANG] = "sglang",
+  [VC_COMMAND_OLLAMA] = "ollama",
+  [VC_COMMAND_ACCELERATE] = "accelerate",
+  [VC_COMMAND_DEEPSPEED] = "deepspeed",
+  [VC_COMMAND_FSDP] = "fsdp",
+};
+
+/* The parser each engine's flags were checked against */
+static const char *engine_sources[VC_N_COMMAND_ENGINES] = {
+  [VC_COMMAND_LLAMA_CPP] = "llama.cpp 0017d6f (common/arg.cpp)",
+  [VC_COMMAND_VLLM] = "vLLM 002f10e (vllm/engine/arg_utils.py, vllm/config/cache.py)",
+  [VC_COMMAND_SGLANG] = "SGLang 469c63e (python/sglang/srt/server_args.py)",
+  [VC_COMMAND_OLLAMA] = "Ollama fb30760 (docs/modelfile.mdx, api/types.go, envconfig/config.go)",
+  [VC_COMMAND_ACCELERATE] = "Transformers from_pretrained and Accelerate max_memory (accelerate/utils/modeling.py)",
+  [VC_COMMAND_DEEPSPEED] = "DeepSpeed config JSON (docs/_pages/config-json.md), torchrun, Transformers TrainingArguments",
+  [VC_COMMAND_FSDP] = "Accelerate FSDP config (accelerate/commands/config/config_args.py), Transformers TrainingArguments",
+};
+
+/* Every flag or key the builders below can emit, per engine: the allow-list test holds each
+ * against tests/data/command-flags/ENGINE.txt, and each built command's flags against these. */
+static const char *llama_cpp_flags[] = {
+  "-m", "-hf", "-hff", "-ngl", "-sm", "-ts", "-mg", "-c", "-np", "--no-kv-unified", "-fa",
+  "-ctk", "-ctv", "-b", "-ub", "--cpu-moe", "--n-cpu-moe", NULL
+};
+static const char *vllm_flags[] = {
+  "--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size",
+  "--enable-expert-parallel", "--max-model-len", "--gpu-memory-utilization", "--max-num-seqs",
+  "--max-num-batched-tokens", "--kv-cache-memory-bytes", "--block-size", "--dtype",
+  "--quantization", "--kv-cache-dtype", NULL
+};
+static const char *sglang_flags[] = {
+  "--model-path", "--tp-size", "--pp-size", "--dp-size", "--ep-size", "--context-length",
+  "--mem-fraction-static", "--page-size", "--dtype", "--quantization", "--kv-cache-dtype", NULL
+};
+static const char *ollama_flags[] = {
+  "FROM", "PARAMETER", "num_ctx", "num_gpu", "num_batch", "main_gpu", "OLLAMA_NUM_PARALLEL",
+  "OLLAMA_KV_CACHE_TYPE", "OLLAMA_FLASH_ATTENTION", "create", "-f", NULL
+};
+static const char *accelerate_flags[] = {
+  "device_map", "max_memory", "torch_dtype", "quantization_config", "load_in_8bit",
+  "load_in_4bit", "bnb_4bit_quant_type", NULL
+};
+static const char *deepspeed_flags[] = {
+  "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "bf16", "fp16", "enabled",
+  "zero_optimization", "stage", "offload_optimizer", "offload_param", "device",
+  "--nproc_per_node", "--deepspeed", "--per_device_train_batch_size",
+  "--gradient_accumulation_steps", "--bf16", "--fp16", "--gradient_checkpointing", NULL
+};
+static const char *fsdp_flags[] = {
+  "compute_environment", "distributed_type", "fsdp_config", "fsdp_auto_wrap_policy",
+  "fsdp_offload_params", "fsdp_sharding_strategy", "mixed_precision", "num_machines",
+  "num_processes", "--config_file", "--per_device_train_batch_size",
+  "--gradient_accumulation_steps", "--bf16", "--fp16", "--gradient_checkpointing", NULL
+};
+
+static gboolean
+refuse (GError    **error,
+        const char *format,
+        ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+refuse (GError    **error,
+        const char *format,
+        ...)
+{
+  va_list args;
+  g_autofree char *msg = NULL;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error_literal (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION, msg);
+  return FALSE;
+}
+
+const char *
+vc_command_engine_id (VcCommandEngine engine)
+{
+  g_return_val_if_fail (engine < VC_N_COMMAND_ENGINES, NULL);
+  return engine_ids[engine];
+}
+
+const char *
+vc_command_engine_source (VcCommandEngine engine)
+{
+  g_return_val_if_fail (engine < VC_N_COMMAND_ENGINES, NULL);
+  return engine_sources[engine];
+}
+
+const char * const *
+vc_command_flags (VcCommandEngine engine)
+{
+  static const char **flags[VC_N_COMMAND_ENGINES] = {
+    [VC_COMMAND_LLAMA_CPP] = llama_cpp_flags, [VC_COMMAND_VLLM] = vllm_flags,
+    [VC_COMMAND_SGLANG] = sglang_flags, [VC_COMMAND_OLLAMA] = ollama_flags,
+    [VC_COMMAND_ACCELERATE] = accelerate_flags, [VC_COMMAND_DEEPSPEED] = deepspeed_flags,
+    [VC_COMMAND_FSDP] = fsdp_flags,
+  };
+
+  g_return_val_if_fail (engine < VC_N_COMMAND_ENGINES, NULL);
+  return (const char * const *) flags[engine];
+}
+
+char *
+vc_command_engine_list (void)
+{
+  return g_strjoinv (", ", (char **) engine_ids);
+}
+
+gboolean
+vc_command_engine_from_id (const char      *id,
+                           VcCommandEngine *engine,
+                           GError         **error)
+{
+  g_autofree char *list = NULL;
+
+  for (guint i = 0; i < VC_N_COMMAND_ENGINES; i++)
+    if (g_strcmp0 (id, engine_ids[i]) == 0)
+      {
+        *engine = i;
+        return TRUE;
+      }
+  list = vc_command_engine_list ();
+  g_set_error (error, VC_ERROR, VC_ERROR_UNKNOWN_ID, _("unknown engine “%s” for a command; accepted: %s"),
+               id ? id : "", list);
+  return FALSE;
+}
+
+/* The command of the estimate's own engine: the serving engine in inference (Transformers:
+ * its max_memory map), the sharding's framework in training; FALSE when there is none. */
+gboolean
+vc_command_estimate_engine (const VcInputs  *in,
+                            VcCommandEngine *engine)
+{
+  VcLayout l;
+
+  if (in->mode == VC_MODE_TRAINING)
+    {
+      vc_layout_get_effective (in, &l);
+      if (vc_layout_zero_stage (l.sharding) == 0)
+        return FALSE;
+      *engine = l.sharding >= VC_SHARDING_FSDP_GRAD_OP ? VC_COMMAND_FSDP : VC_COMMAND_DEEPSPEED;
+      return TRUE;
+    }
+  switch (in->engine)
+    {
+    case VC_ENGINE_VLLM: *engine = VC_COMMAND_VLLM; return TRUE;
+    case VC_ENGINE_SGLANG: *engine = VC_COMMAND_SGLANG; return TRUE;
+    case VC_ENGINE_LLAMA_CPP: *engine = VC_COMMAND_LLAMA_CPP; return TRUE;
+    case VC_ENGINE_OLLAMA: *engine = VC_COMMAND_OLLAMA; return TRUE;
+    case VC_ENGINE_TRANSFORMERS: *engine = VC_COMMAND_ACCELERATE; return TRUE;
+    case VC_ENGINE_GENERIC:
+    default:
+      return FALSE;
+    }
+}
+
+void
+vc_command_request_init (VcCommandRequest *req,
+                         const VcInputs   *inputs)
+{
+  *req = (VcCommandRequest) { 0 };
+  req->inputs = inputs;
+  req->main_gpu = -1;
+}
+
+/* A model as vramcalc --model names it: hf:ORG/NAME[:FILE], ollama:NAME[:TAG] or a path. */
+gboolean
+vc_command_request_set_model (VcCommandRequest *req,
+                              const char       *spec,
+                              GError          **error)
+{
+  char **owned = req->owned;
+
+  vc_command_request_clear (req);
+  req->model_kind = VC_COMMAND_MODEL_NONE;
+  req->model = req->model_file = NULL;
+  if (spec == NULL || *spec == '\0')
+    return TRUE;
+  if (g_str_has_prefix (spec, "hf:"))
+    {
+      const char *rest = spec + 3;
+      const char *colon = strchr (rest, ':');
+
+      if (strchr (rest, '@') != NULL)
+        return refuse (error, _("the command names no revision of a Hub model (%s): give hf:ORG/NAME or hf:ORG/NAME:FILE"),
+                       spec);
+      owned[0] = colon ? g_strndup (rest, colon - rest) : g_strdup (rest);
+      owned[1] = colon ? g_strdup (colon + 1) : NULL;
+      req->model_kind = VC_COMMAND_MODEL_HUB;
+      req->model = owned[0];
+      req->model_file = owned[1];
+      return TRUE;
+    }
+  if (g_str_has_prefix (spec, "ollama:"))
+    {
+      owned[0] = g_strdup (spec + 7);
+      req->model_kind = VC_COMMAND_MODEL_OLLAMA;
+      req->model = owned[0];
+      return TRUE;
+    }
+  if (g_str_has_prefix (spec, "https://") || g_str_has_prefix (spec, "http://"))
+    return refuse (error, _("the command names a Hub model as hf:ORG/NAME, not an address (%s)"), spec);
+  owned[0] = g_strdup (spec);
+  req->model_kind = VC_COMMAND_MODEL_PATH;
+  req->model = owned[0];
+  return TRUE;
+}
+
+/* The built-in model's repository, and the need on each GPU, from an estimate. */
+void
+vc_command_request_from_estimate (VcCommandRequest *req,
+                                  VcEstimate       *estimate)
+{
+  const char *preset_id = vc_estimate_get_preset (estimate);
+  const VcPreset *preset = preset_id && *preset_id ? vc_presets_lookup (preset_id) : NULL;
+  const VcLayoutResult *lr = vc_estimate_get_layout_result (estimate);
+
+  vc_command_request_init (req, vc_estimate_get_inputs (estimate));
+  if (preset != NULL && preset->repository != NULL && *preset->repository)
+    {
+      req->model_kind = VC_COMMAND_MODEL_HUB;
+      req->model = preset->repository;
+    }
+  if (lr != NULL)
+    req->per_gpu_bytes = lr->reserved > 0 ? lr->reserved : lr->total;
+}
+
+void
+vc_command_request_clear (VcCommandRequest *req)
+{
+  g_clear_pointer (&req->owned[0], g_free);
+  g_clear_pointer (&req->owned[1], g_free);
+}
+
+void
+vc_command_free (VcCommand *command)
+{
+  if (command == NULL)
+    return;
+  g_strfreev (command->argv);
+  g_free (command->file_name);
+  g_free (command->file_text);
+  g_free (command->text);
+  g_free (command);
+}
+
+/* ---- building ---- */
+
+static void
+add (GPtrArray  *argv,
+     const char *arg)
+{
+  g_ptr_array_add (argv, g_strdup (arg));
+}
+
+static void
+add_uint (GPtrArray  *argv,
+          const char *flag,
+          guint64     value)
+{
+  add (argv, flag);
+  g_ptr_array_add (argv, g_strdup_printf ("%" G_GUINT64_FORMAT, value));
+}
+
+static char *
+format_number (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.6g", value));
+}
+
+static void
+add_number (GPtrArray  *argv,
+            const char *flag,
+            double      value)
+{
+  add (argv, flag);
+  g_ptr_array_add (argv, format_number (value));
+}
+
+static gboolean
+is_safe_word (const char *s)
+{
+  if (*s == '\0')
+    return FALSE;
+  for (; *s; s++)
+    if (!g_ascii_isalnum (*s) && strchr ("-_./:,=+@%", *s) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+static char *
+join_shell (char **argv)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; argv[i]; i++)
+    {
+      g_autofree char *quoted = is_safe_word (argv[i]) ? g_strdup (argv[i]) : g_shell_quote (argv[i]);
+
+      if (i > 0)
+        g_string_append_c (s, ' ');
+      g_string_append (s, quoted);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static VcCommand *
+command_new (VcCommandEngine engine,
+             GPtrArray      *argv,
+             const char     *file_name,
+             char           *file_text)
+{
+  VcCommand *c = g_new0 (VcCommand, 1);
+  g_autofree char *line = NULL;
+
+  c->engine = engine;
+  g_ptr_array_add (argv, NULL);
+  c->argv = (char **) g_ptr_array_free (argv, FALSE);
+  line = join_shell (c->argv);
+  c->file_name = g_strdup (file_name);
+  c->file_text = file_text;
+  if (file_name != NULL)
+    c->text = g_strdup_printf ("cat > %s <<'EOF'\n%sEOF\n%s\n", file_name, file_text, line);
+  else
+    c->text = g_steal_pointer (&line);
+  return c;
+}
+
+static gboolean
+is_gguf_name (const char *name)
+{
+  g_autofree char *lower = name ? g_ascii_strdown (name, -1) : NULL;
+
+  return lower != NULL && g_str_has_suffix (lower, ".gguf");
+}
+
+static gboolean
+need_model (const VcCommandRequest *req,
+            VcCommandEngine         engine,
+            GError                **error)
+{
+  if (req->model_kind == VC_COMMAND_MODEL_NONE || req->model == NULL || *req->model == '\0')
+    return refuse (error, _("%s: the command needs the model by name: choose a built-in model or read the model’s files"),
+                   engine_ids[engine]);
+  return TRUE;
+}
+
+/* A checkpoint folder or Hub repository, as vLLM, SGLang and Transformers load one */
+static gboolean
+need_checkpoint (const VcCommandRequest *req,
+                 VcCommandEngine         engine,
+                 GError                **error)
+{
+  if (!need_model (req, engine, error))
+    return FALSE;
+  if (req->model_kind == VC_COMMAND_MODEL_OLLAMA || is_gguf_name (req->model) ||
+      (req->model_kind == VC_COMMAND_MODEL_HUB && req->model_file != NULL))
+    return refuse (error, _("%s loads a checkpoint folder or a Hub repository, not %s"),
+                   engine_ids[engine], req->model);
+  return TRUE;
+}
+
+static gboolean
+has_split (const VcCommandRequest *req)
+{
+  for (guint i = 0; i < VC_COMMAND_MAX_DEVICES; i++)
+    if (req->split[i] > 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+check_devices (const VcCommandRequest *req,
+               GError                **error)
+{
+  if (req->n_devices > VC_COMMAND_MAX_DEVICES)
+    return refuse (error, _("a command names at most %u GPUs, not %u"), VC_COMMAND_MAX_DEVICES, req->n_devices);
+  for (guint i = 0; i < VC_COMMAND_MAX_DEVICES; i++)
+    if (req->split[i] < 0 || !isfinite (req->split[i]) || req->max_memory_bytes[i] < 0 ||
+        !isfinite (req->max_memory_bytes[i]))
+      return refuse (error, _("a GPU’s split or memory is negative or not a number"));
+  return TRUE;
+}
+
+/* Every layer on the GPU: llama.cpp's "all", else the layers -ngl counts */
+static char *
+gpu_layers_value (const VcLayout *l)
+{
+  return l->gpu_layers > 0 ? g_strdup_printf ("%u", l->gpu_layers) : g_strdup ("all");
+}
+
+static gboolean
+llama_cpp_model (GPtrArray              *argv,
+                 const VcCommandRequest *req,
+                 GError                **error)
+{
+  if (!need_model (req, VC_COMMAND_LLAMA_CPP, error))
+    return FALSE;
+  if (req->model_kind == VC_COMMAND_MODEL_PATH && is_gguf_name (req->model))
+    {
+      add (argv, "-m");
+      add (argv, req->model);
+      return TRUE;
+    }
+  if (req->model_kind == VC_COMMAND_MODEL_HUB && is_gguf_name (req->model_file))
+    {
+      add (argv, "-hf");
+      add (argv, req->model);
+      add (argv, "-hff");
+      add (argv, req->model_file);
+      return TRUE;
+    }
+  return refuse (error, _("llama.cpp loads a GGUF file: %s is not one (read a .gguf, or hf:ORG/NAME:FILE.gguf)"),
+                 req->model);
+}
+
+/* llama-server (tools/server), its flags from common/arg.cpp */
+static VcCommand *
+build_llama_cpp (const VcCommandRequest *req,
+                 GError                **error)
+{
+  const VcInputs *in = req->inputs;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  VcLayout l;
+  VcLlamaCpp lc;
+  guint n;
+  const char *ctk, *ctv;
+
+  vc_layout_get_effective (in, &l);
+  if (l.tp > 1 || l.ep > 1)
+    return refuse (error, _("llama.cpp splits layers across GPUs, not tensors or experts: TP %u and EP %u cannot be expressed (use PP)"),
+                   l.tp, l.ep), NULL;
+  if (l.dp > 1)
+    return refuse (error, _("one llama-server serves one copy of the model: DP %u cannot be expressed"), l.dp), NULL;
+  n = req->n_devices > 0 ? req->n_devices : l.pp;
+  vc_engine_llama_cpp (in, &lc);
+  ctk = vc_engine_cache_type_name (in->cache_type_k, in->kv_precision);
+  ctv = vc_engine_cache_type_name (in->cache_type_v, in->kv_precision);
+  if (ctk == NULL || ctv == NULL)
+    return refuse (error, _("llama.cpp has no fp8 KV cache: choose a cache type (f16, q8_0, q4_0…)")), NULL;
+
+  add (argv, "llama-server");
+  if (!llama_cpp_model (argv, req, error))
+    return NULL;
+  g_ptr_array_add (argv, g_strdup ("-ngl"));
+  g_ptr_array_add (argv, gpu_layers_value (&l));
+  if (req->row_split)
+    {
+      add (argv, "-sm");
+      add (argv, "row");
+    }
+  if (n > 1 || has_split (req))
+    {
+      GString *ts = g_string_new (NULL);
+
+      for (guint i = 0; i < MAX (n, 1); i++)
+        {
+          g_autofree char *v = format_number (has_split (req) ? req->split[i] : 1);
+
+          g_string_append_printf (ts, "%s%s", i ? "," : "", v);
+        }
+      add (argv, "-ts");
+      g_ptr_array_add (argv, g_string_free (ts, FALSE));
+    }
+  if (req->main_gpu >= 0)
+    add_uint (argv, "-mg", req->main_gpu);
+  add_uint (argv, "-c", (guint64) lc.n_ctx_requested);
+  add_uint (argv, "-np", (guint64) lc.n_seq);
+  /* the parser's default is a unified cache; the estimate's streams are one per sequence */
+  if (!in->kv_unified && lc.n_seq > 1)
+    add (argv, "--no-kv-unified");
+  /* the default is "auto": the estimate states which */
+  add (argv, "-fa");
+  add (argv, in->flash_attention ? "on" : "off");
+  if (!g_str_equal (ctk, "f16"))
+    {
+      add (argv, "-ctk");
+      add (argv, ctk);
+    }
+  if (!g_str_equal (ctv, "f16"))
+    {
+      add (argv, "-ctv");
+      add (argv, ctv);
+    }
+  if (in->n_batch > 0)
+    add_uint (argv, "-b", in->n_batch);
+  if (in->n_ubatch > 0)
+    add_uint (argv, "-ub", in->n_ubatch);
+  if (l.experts_on_cpu)
+    add (argv, "--cpu-moe");
+  else if (req->n_cpu_moe > 0)
+    add_uint (argv, "--n-cpu-moe", req->n_cpu_moe);
+  return command_new (VC_COMMAND_LLAMA_CPP, g_steal_pointer (&argv), NULL, NULL);
+}
+
+/* What vLLM and SGLang cannot do of llama.cpp's placements */
+static gboolean
+check_gpu_only (const VcCommandRequest *req,
+                const VcLayout         *l,
+                VcCommandEngine         engine,
+                GError                **error)
+{
+  if (l->gpu_layers > 0 || l->experts_on_cpu || req->n_cpu_moe > 0)
+    return refuse (error, _("%s keeps every layer on the GPUs: layers or experts in system RAM cannot be expressed"),
+                   engine_ids[engine]);
+  if (has_split (req) || req->row_split || req->main_gpu >= 0)
+    return refuse (error, _("%s shards tensors equally: a per-GPU split or main GPU cannot be expressed"),
+                   engine_ids[engine]);
+  return TRUE;
+}
+
+static gboolean
+weights_are_source (const VcInputs *in)
+{
+  return in->source_weights_bytes > 0 && in->precision == in->source_precision;
+}
+
+/* --dtype and --quantization: the checkpoint's own format says nothing; a float precision is
+ * the dtype (bf16 left to "auto" unless the checkpoint is of another); fp8 and nf4 are
+ * quantized while loading; other formats need a checkpoint already in them. */
+static gboolean
+add_weight_format (GPtrArray      *argv,
+                   const VcInputs *in,
+                   VcCommandEngine engine,
+                   GError        **error)
+{
+  if (weights_are_source (in))
+    return TRUE;
+  switch (in->precision)
+    {
+    case VC_PRECISION_BF16:
+      if (in->source_weights_bytes > 0)
+        {
+          add (argv, "--dtype");
+          add (argv, "bfloat16");
+        }
+      return TRUE;
+    case VC_PRECISION_FP16:
+      add (argv, "--dtype");
+      add (argv, "float16");
+      return TRUE;
+    case VC_PRECISION_FP32:
+      add (argv, "--dtype");
+      add (argv, "float32");
+      return TRUE;
+    case VC_PRECISION_FP8:
+      add (argv, "--quantization");
+      add (argv, "fp8");
+      return TRUE;
+    case VC_PRECISION_NF4:
+      add (argv, "--quantization");
+      add (argv, "bitsandbytes");
+      return TRUE;
+    default:
+      return refuse (error, _("%s quantizes to %s only from a checkpoint already in it: read such a checkpoint's files"),
+                     engine_ids[engine], vc_enum_nick (VC_TYPE_PRECISION, in->precision));
+    }
+}
+
+/* --kv-cache-dtype: fp8, or the model's own dtype (left out) */
+static gboolean
+add_kv_dtype (GPtrArray      *argv,
+              const VcInputs *in,
+              VcCommandEngine engine,
+              GError        **error)
+{
+  gboolean float_weights = vc_precision_is_float (in->precision) && in->precision != VC_PRECISION_FP8;
+
+  if (in->kv_precision == VC_PRECISION_FP8)
+    {
+      add (argv, "--kv-cache-dtype");
+      add (argv, engine == VC_COMMAND_SGLANG ? "fp8_e4m3" : "fp8");
+      return TRUE;
+    }
+  if ((float_weights && in->kv_precision == in->precision) ||
+      (!float_weights && in->kv_precision == VC_PRECISION_BF16))
+    return TRUE;
+  return refuse (error, _("%s keeps the KV cache in the model’s dtype or in fp8: a %s cache cannot be expressed"),
+                 engine_ids[engine], vc_enum_nick (VC_TYPE_PRECISION, in->kv_precision));
+}
+
+/* vllm serve (vllm/entrypoints/cli/serve.py), EngineArgs' flags (vllm/engine/arg_utils.py) */
+static VcCommand *
+build_vllm (const VcCommandRequest *req,
+            GError                **error)
+{
+  const VcInputs *in = req->inputs;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  VcLayout l;
+
+  vc_layout_get_effective (in, &l);
+  if (!need_checkpoint (req, VC_COMMAND_VLLM, error) || !check_gpu_only (req, &l, VC_COMMAND_VLLM, error))
+    return NULL;
+  if (l.ep > 1 && l.ep != l.tp * l.dp)
+    return refuse (error, _("vLLM’s expert parallelism spans TP × DP = %u GPUs: EP %u cannot be expressed"),
+                   l.tp * l.dp, l.ep), NULL;
+  if (req->n_devices > 0 && req->n_devices != l.tp * l.pp * l.dp)
+    return refuse (error, _("%s runs on TP × PP × DP = %u GPUs, not %u"), "vllm", l.tp * l.pp * l.dp,
+                   req->n_devices), NULL;
+  add (argv, "vllm");
+  add (argv, "serve");
+  add (argv, req->model);
+  if (l.tp > 1)
+    add_uint (argv, "--tensor-parallel-size", l.tp);
+  if (l.pp > 1)
+    add_uint (argv, "--pipeline-parallel-size", l.pp);
+  if (l.dp > 1)
+    add_uint (argv, "--data-parallel-size", l.dp);
+  if (l.ep > 1)
+    add (argv, "--enable-expert-parallel");
+  add_uint (argv, "--max-model-len", in->seq);
+  /* stated: the default has moved between versions (0.9, then 0.92) */
+  add_number (argv, "--gpu-memory-utilization", in->memory_fraction);
+  if (in->max_num_seqs > 0)
+    add_uint (argv, "--max-num-seqs", in->max_num_seqs);
+  if (in->max_num_batched_tokens > 0)
+    add_uint (argv, "--max-num-batched-tokens", in->max_num_batched_tokens);
+  if (in->kv_cache_memory_gb > 0)
+    add_uint (argv, "--kv-cache-memory-bytes", (guint64) llround (in->kv_cache_memory_gb * 1e9));
+  if (in->block_size != 16)
+    add_uint (argv, "--block-size", in->block_size);
+  if (!add_weight_format (argv, in, VC_COMMAND_VLLM, error) || !add_kv_dtype (argv, in, VC_COMMAND_VLLM, error))
+    return NULL;
+  return command_new (VC_COMMAND_VLLM, g_steal_pointer (&argv), NULL, NULL);
+}
+
+/* python -m sglang.launch_server, ServerArgs' flags (python/sglang/srt/server_args.py) */
+static VcCommand *
+build_sglang (const VcCommandRequest *req,
+              GError                **error)
+{
+  const VcInputs *in = req->inputs;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  VcLayout l;
+
+  vc_layout_get_effective (in, &l);
+  if (!need_checkpoint (req, VC_COMMAND_SGLANG, error) || !check_gpu_only (req, &l, VC_COMMAND_SGLANG, error))
+    return NULL;
+  if (req->n_devices > 0 && req->n_devices != l.tp * l.pp * l.dp)
+    return refuse (error, _("%s runs on TP × PP × DP = %u GPUs, not %u"), "sglang", l.tp * l.pp * l.dp,
+                   req->n_devices), NULL;
+  add (argv, "python");
+  add (argv, "-m");
+  add (argv, "sglang.launch_server");
+  add (argv, "--model-path");
+  add (argv, req->model);
+  if (l.tp > 1)
+    add_uint (argv, "--tp-size", l.tp);
+  if (l.pp > 1)
+    add_uint (argv, "--pp-size", l.pp);
+  if (l.dp > 1)
+    add_uint (argv, "--dp-size", l.dp);
+  if (l.ep > 1)
+    add_uint (argv, "--ep-size", l.ep);
+  add_uint (argv, "--context-length", in->seq);
+  if (in->mem_fraction_static > 0)
+    add_number (argv, "--mem-fraction-static", in->mem_fraction_static);
+  if (in->page_size != 1)
+    add_uint (argv, "--page-size", in->page_size);
+  if (!add_weight_format (argv, in, VC_COMMAND_SGLANG, error) || !add_kv_dtype (argv, in, VC_COMMAND_SGLANG, error))
+    return NULL;
+  return command_new (VC_COMMAND_SGLANG, g_steal_pointer (&argv), NULL, NULL);
+}
+
+/* The name `ollama create` gives the model: the file's or model's name in Ollama's letters */
+static char *
+ollama_name (const char *model)
+{
+  g_autofree char *base = g_path_get_basename (model);
+  char *name;
+
+  if (is_gguf_name (base))
+    base[strlen (base) - 5] = '\0';
+  name = g_ascii_strdown (base, -1);
+  for (char *p = name; *p; p++)
+    if (!g_ascii_isalnum (*p) && *p != '.' && *p != '-' && *p != '_')
+      *p = '-';
+  return name;
+}
+
+/* An Ollama Modelfile (docs/modelfile.mdx; its PARAMETERs are api/types.go's Runner options)
+ * and the server's settings from envconfig/config.go */
+static VcCommand *
+build_ollama (const VcCommandRequest *req,
+              GError                **error)
+{
+  const VcInputs *in = req->inputs;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) file = g_string_new (NULL);
+  g_autoptr(GString) env = g_string_new (NULL);
+  g_autofree char *name = NULL;
+  VcLayout l;
+  VcLlamaCpp lc;
+  const char *ctk, *ctv;
+
+  vc_layout_get_effective (in, &l);
+  if (!need_model (req, VC_COMMAND_OLLAMA, error))
+    return NULL;
+  if (!(req->model_kind == VC_COMMAND_MODEL_OLLAMA ||
+        (req->model_kind == VC_COMMAND_MODEL_PATH && is_gguf_name (req->model))))
+    return refuse (error, _("an Ollama Modelfile starts FROM an Ollama model or a GGUF file: %s is neither"),
+                   req->model), NULL;
+  if (l.tp > 1 || l.pp > 1 || l.dp > 1 || l.ep > 1 || has_split (req) || req->row_split || req->n_devices > 1)
+    return refuse (error, _("Ollama places a model’s layers across GPUs itself: a split across GPUs cannot be expressed")), NULL;
+  if (l.experts_on_cpu || req->n_cpu_moe > 0)
+    return refuse (error, _("Ollama has no setting for experts in system RAM")), NULL;
+  ctk = vc_engine_cache_type_name (in->cache_type_k, in->kv_precision);
+  ctv = vc_engine_cache_type_name (in->cache_type_v, in->kv_precision);
+  if (ctk == NULL || ctv == NULL || !g_str_equal (ctk, ctv))
+    return refuse (error, _("Ollama takes one KV cache type, f16, q8_0 or q4_0, for keys and values alike")), NULL;
+  vc_engine_llama_cpp (in, &lc);
+
+  g_string_append_printf (file, "FROM %s\n", req->model);
+  g_string_append_printf (file, "PARAMETER num_ctx %u\n", in->seq);
+  if (l.gpu_layers > 0)
+    g_string_append_printf (file, "PARAMETER num_gpu %u\n", l.gpu_layers);
+  else if (in->method == VC_METHOD_ARCHITECTURE && in->arch.n_layers > 0)
+    /* every repeating layer and the output layer, as Ollama counts them (llm/memory.go) */
+    g_string_append_printf (file, "PARAMETER num_gpu %u\n", in->arch.n_layers + 1);
+  if (in->n_ubatch > 0)
+    g_string_append_printf (file, "PARAMETER num_batch %u\n", in->n_ubatch);
+  if (req->main_gpu >= 0)
+    g_string_append_printf (file, "PARAMETER main_gpu %d\n", req->main_gpu);
+
+  if (lc.n_seq > 1)
+    g_string_append_printf (env, " OLLAMA_NUM_PARALLEL=%u", (guint) lc.n_seq);
+  if (!g_str_equal (ctk, "f16"))
+    g_string_append_printf (env, " OLLAMA_KV_CACHE_TYPE=%s", ctk);
+  if (!in->flash_attention)
+    g_string_append (env, " OLLAMA_FLASH_ATTENTION=0");
+  if (env->len > 0)
+    {
+      g_autofree char *line = g_strdup_printf ("# ollama serve runs with%s\n", env->str);
+
+      g_string_prepend (file, line);
+    }
+
+  name = ollama_name (req->model);
+  add (argv, "ollama");
+  add (argv, "create");
+  add (argv, name);
+  add (argv, "-f");
+  add (argv, "Modelfile");
+  return command_new (VC_COMMAND_OLLAMA, g_steal_pointer (&argv), "Modelfile", g_string_free (g_steal_pointer (&file), FALSE));
+}
+
+/* Accelerate's memory strings ("12345MiB", utils/modeling.py convert_file_size_to_int),
+ * rounded up so the map never holds less than the estimate */
+static char *
+mib_string (double bytes)
+{
+  return g_strdup_printf ("\"%.0fMiB\"", ceil (bytes / MIB));
+}
+
+static gboolean
+python_dtype (GString        *s,
+              const VcInputs *in,
+              GError        **error)
+{
+  if (weights_are_source (in))
+    return TRUE;
+  switch (in->precision)
+    {
+    case VC_PRECISION_BF16: g_string_append (s, "    torch_dtype=torch.bfloat16,\n"); return TRUE;
+    case VC_PRECISION_FP16: g_string_append (s, "    torch_dtype=torch.float16,\n"); return TRUE;
+    case VC_PRECISION_FP32: g_string_append (s, "    torch_dtype=torch.float32,\n"); return TRUE;
+    case VC_PRECISION_INT8:
+      g_string_append (s, "    quantization_config=BitsAndBytesConfig(load_in_8bit=True),\n");
+      return TRUE;
+    case VC_PRECISION_NF4:
+      g_string_append (s, "    quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=\"nf4\"),\n");
+      return TRUE;
+    default:
+      return refuse (error, _("%s quantizes to %s only from a checkpoint already in it: read such a checkpoint's files"),
+                     "accelerate", vc_enum_nick (VC_TYPE_PRECISION, in->precision));
+    }
+}
+
+/* Transformers' from_pretrained with device_map="auto" and Accelerate's max_memory map */
+static VcCommand *
+build_accelerate (const VcCommandRequest *req,
+                  GError                **error)
+{
+  const VcInputs *in = req->inputs;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) s = g_string_new (NULL);
+  g_autofree char *quoted = NULL;
+  gboolean planned = FALSE;
+  VcLayout l;
+  guint n;
+
+  vc_layout_get_effective (in, &l);
+  if (!need_checkpoint (req, VC_COMMAND_ACCELERATE, error))
+    return NULL;
+  if (l.dp > 1 || l.tp > 1 || l.ep > 1)
+    return refuse (error, _("device_map=\"auto\" places one copy of the model layer by layer: TP %u, EP %u and DP %u cannot be expressed"),
+                   l.tp, l.ep, l.dp), NULL;
+  if (l.gpu_layers > 0 || l.experts_on_cpu || req->n_cpu_moe > 0 || req->row_split || has_split (req))
+    return refuse (error, _("llama.cpp’s placements (layers or experts in RAM, a tensor split) are not a max_memory map")), NULL;
+  for (guint i = 0; i < VC_COMMAND_MAX_DEVICES; i++)
+    planned |= req->max_memory_bytes[i] > 0;
+  n = req->n_devices > 0 ? req->n_devices : l.pp;
+  if (!planned && !(req->per_gpu_bytes > 0))
+    return refuse (error, _("the max_memory map needs each GPU’s memory, and the estimate has none")), NULL;
+
+  g_string_append (s, "import torch\nfrom transformers import AutoModelForCausalLM");
+  if (!weights_are_source (in) && (in->precision == VC_PRECISION_INT8 || in->precision == VC_PRECISION_NF4))
+    g_string_append (s, ", BitsAndBytesConfig");
+  quoted = g_strescape (req->model, NULL);
+  g_string_append_printf (s, "\n\nmodel = AutoModelForCausalLM.from_pretrained(\n    \"%s\",\n", quoted);
+  g_string_append (s, "    device_map=\"auto\",\n    max_memory={");
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *v = mib_string (planned ? req->max_memory_bytes[i] : req->per_gpu_bytes);
+
+      g_string_append_printf (s, "%s%u: %s", i ? ", " : "", i, v);
+    }
+  if (req->cpu_memory_bytes > 0)
+    {
+      g_autofree char *v = mib_string (req->cpu_memory_bytes);
+
+      g_string_append_printf (s, ", \"cpu\": %s", v);
+    }
+  g_string_append (s, "},\n");
+  if (!python_dtype (s, in, error))
+    return NULL;
+  g_string_append (s, ")\n");
+  add (argv, "python3");
+  add (argv, "-c");
+  add (argv, s->str);
+  {
+    VcCommand *c = command_new (VC_COMMAND_ACCELERATE, g_steal_pointer (&argv), NULL, NULL);
+
+    g_free (c->text);
+    c->text = g_string_free (g_steal_pointer (&s), FALSE);
+    return c;
+  }
+}
+
+static gboolean
+check_training (const VcCommandRequest *req,
+                VcCommandEngine         engine,
+                const VcLayout         *l,
+                GError                **error)
+{
+  const VcInputs *in = req->inputs;
+
+  if (in->mode != VC_MODE_TRAINING)
+    return refuse (error, _("%s runs training: the estimate is of inference"), engine_ids[engine]);
+  if (l->dp > l->gpus_per_node)
+    return refuse (error, _("the launch line covers one machine: DP %u is more than the %u GPUs of a node"),
+                   l->dp, l->gpus_per_node);
+  if (in->checkpointing == VC_CHECKPOINTING_SQRT)
+    return refuse (error, _("Transformers’ gradient checkpointing keeps every layer’s input: √L segments cannot be expressed"));
+  if (req->n_devices > 0 && req->n_devices != l->dp)
+    return refuse (error, _("%s runs on TP × PP × DP = %u GPUs, not %u"), engine_ids[engine], l->dp, req->n_devices);
+  return TRUE;
+}
+
+/* Transformers TrainingArguments' own flags, which must match the config's */
+static void
+add_training_args (GPtrArray      *argv,
+                   const VcInputs *in,
+                   const VcLayout *l)
+{
+  add_uint (argv, "--per_device_train_batch_size", in->batch);
+  add_uint (argv, "--gradient_accumulation_steps", l->grad_accum);
+  if (in->training_precision == VC_TRAINING_PRECISION_BF16)
+    add (argv, "--bf16");
+  else if (in->training_precision == VC_TRAINING_PRECISION_FP16)
+    add (argv, "--fp16");
+  if (in->checkpointing == VC_CHECKPOINTING_FULL)
+    add (argv, "--gradient_checkpointing");
+}
+
+/* A DeepSpeed JSON (docs/_pages/config-json.md) and torchrun with the Trainer's --deepspeed */
+static VcCommand *
+build_deepspeed (const VcCommandRequest *req,
+                 GError                **error)
+{
+  const VcInputs *in = req->inputs;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) f = g_string_new (NULL);
+  g_autofree char *nproc = NULL;
+  VcLayout l;
+
+  vc_layout_get_effective (in, &l);
+  if (!check_training (req, VC_COMMAND_DEEPSPEED, &l, error))
+    return NULL;
+  if (l.sharding >= VC_SHARDING_FSDP_GRAD_OP)
+    return refuse (error, _("the estimate shards with FSDP: its command is fsdp, not deepspeed")), NULL;
+  g_string_append_printf (f, "{\n  \"train_micro_batch_size_per_gpu\": %u,\n  \"gradient_accumulation_steps\": %u,\n",
+                          in->batch, l.grad_accum);
+  if (in->training_precision == VC_TRAINING_PRECISION_BF16)
+    g_string_append (f, "  \"bf16\": { \"enabled\": true },\n");
+  else if (in->training_precision == VC_TRAINING_PRECISION_FP16)
+    g_string_append (f, "  \"fp16\": { \"enabled\": true },\n");
+  g_string_append_printf (f, "  \"zero_optimization\": {\n    \"stage\": %u", vc_layout_zero_stage (l.sharding));
+  if (l.offload != VC_OFFLOAD_NONE)
+    g_string_append (f, ",\n    \"offload_optimizer\": { \"device\": \"cpu\" }");
+  if (l.offload == VC_OFFLOAD_OPTIMIZER_PARAMS)
+    g_string_append (f, ",\n    \"offload_param\": { \"device\": \"cpu\" }");
+  g_string_append (f, "\n  }\n}\n");
+
+  add (argv, "torchrun");
+  nproc = g_strdup_printf ("--nproc_per_node=%u", l.dp);
+  add (argv, nproc);
+  add (argv, "train.py");
+  add (argv, "--deepspeed");
+  add (argv, "ds_config.json");
+  add_training_args (argv, in, &l);
+  return command_new (VC_COMMAND_DEEPSPEED, g_steal_pointer (&argv), "ds_config.json",
+                      g_string_free (g_steal_pointer (&f), FALSE));
+}
+
+/* An Accelerate config for FSDP (commands/config/config_args.py, utils/dataclasses.py
+ * FullyShardedDataParallelPlugin) and accelerate launch */
+static VcCommand *
+build_fsdp (const VcCommandRequest *req,
+            GError                **error)
+{
+  const VcInputs *in = req->inputs;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) f = g_string_new (NULL);
+  const char *strategy;
+  const char *mixed;
+  VcLayout l;
+
+  vc_layout_get_effective (in, &l);
+  if (!check_training (req, VC_COMMAND_FSDP, &l, error))
+    return NULL;
+  switch (l.sharding)
+    {
+    case VC_SHARDING_FSDP_FULL: strategy = "FULL_SHARD"; break;
+    case VC_SHARDING_FSDP_GRAD_OP: strategy = "SHARD_GRAD_OP"; break;
+    case VC_SHARDING_FSDP_HYBRID: strategy = "HYBRID_SHARD"; break;
+    default:
+      return refuse (error, _("the estimate does not shard with FSDP: its command is deepspeed, not fsdp")), NULL;
+    }
+  if (l.offload == VC_OFFLOAD_OPTIMIZER)
+    return refuse (error, _("FSDP offloads parameters, gradients and optimizer state together: offloading the optimizer alone cannot be expressed")), NULL;
+  mixed = in->training_precision == VC_TRAINING_PRECISION_BF16 ? "bf16"
+          : in->training_precision == VC_TRAINING_PRECISION_FP16 ? "fp16" : "'no'";
+  g_string_append (f, "compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nfsdp_config:\n");
+  g_string_append (f, "  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n");
+  g_string_append_printf (f, "  fsdp_offload_params: %s\n", l.offload == VC_OFFLOAD_OPTIMIZER_PARAMS ? "true" : "false");
+  g_string_append_printf (f, "  fsdp_sharding_strategy: %s\n", strategy);
+  g_string_append_printf (f, "mixed_precision: %s\nnum_machines: 1\nnum_processes: %u\n", mixed, l.dp);
+
+  add (argv, "accelerate");
+  add (argv, "launch");
+  add (argv, "--config_file");
+  add (argv, "fsdp_config.yaml");
+  add (argv, "train.py");
+  add_training_args (argv, in, &l);
+  return command_new (VC_COMMAND_FSDP, g_steal_pointer (&argv), "fsdp_config.yaml",
+                      g_string_free (g_steal_pointer (&f), FALSE));
+}
+
+/**
+ * vc_command_build:
+ *
+ * The command of @engine for @request, or NULL with an error naming what the estimate assumes
+ * and the engine cannot be told.
+ */
+VcCommand *
+vc_command_build (VcCommandEngine         engine,
+                  const VcCommandRequest *req,
+                  GError                **error)
+{
+  g_return_val_if_fail (req != NULL && req->inputs != NULL, NULL);
+  g_return_val_if_fail (engine < VC_N_COMMAND_ENGINES, NULL);
+
+  if (!check_devices (req, error))
+    return NULL;
+  if (engine <= VC_COMMAND_ACCELERATE && req->inputs->mode != VC_MODE_INFERENCE)
+    return refuse (error, _("%s serves a model: the estimate is of training (its commands are deepspeed and fsdp)"),
+                   engine_ids[engine]), NULL;
+  if (!vc_layout_check (req->inputs, error))
+    return NULL;
+  switch (engine)
+    {
+    case VC_COMMAND_LLAMA_CPP: return build_llama_cpp (req, error);
+    case VC_COMMAND_VLLM: return build_vllm (req, error);
+    case VC_COMMAND_SGLANG: return build_sglang (req, error);
+    case VC_COMMAND_OLLAMA: return build_ollama (req, error);
+    case VC_COMMAND_ACCELERATE: return build_accelerate (req, error);
+    case VC_COMMAND_DEEPSPEED: return build_deepspeed (req, error);
+    case VC_COMMAND_FSDP: return build_fsdp (req, error);
+    default: g_assert_not_reached ();
+    }
+}
