@@ -24,6 +24,7 @@
 #include "vc-arch.h"
 #include "vc-catalog.h"
 #include "vc-cli-doc.h"
+#include "vc-command.h"
 #include "vc-csv.h"
 #include "vc-engine.h"
 #include "vc-enums.h"
@@ -73,6 +74,7 @@ typedef enum
   OPT_FSDP,
   OPT_GPU_LAYERS,
   OPT_GENERATE,
+  OPT_PRINT_COMMAND,
 } OptKind;
 
 typedef struct
@@ -174,6 +176,8 @@ static const Option options[] = {
   { "mfu", OPT_PROPERTY, "mfu", "F", N_("Training: model FLOPs utilization for the step time (default 0.4)") },
   { "unit", OPT_PROPERTY, "unit", "gb|gib", N_("Units of the table (default gb)") },
   { "format", OPT_FORMAT, NULL, "table|json|csv", N_("Output format (default table)") },
+  { "print-command", OPT_PRINT_COMMAND, NULL, "llama.cpp|vllm|sglang|ollama|accelerate|deepspeed|fsdp",
+    N_("Print the command that runs the estimate, alone: llama-server, vllm serve, SGLang's launch_server, an Ollama Modelfile, an Accelerate max_memory map, a DeepSpeed JSON or an Accelerate FSDP config with its launch line (flags as of llama.cpp 0017d6f, vLLM 002f10e, SGLang 469c63e, Ollama fb30760)") },
   { "profile", OPT_PROFILE, NULL, "FILE", N_("Start from a saved profile; other options override its values") },
   { "save-profile", OPT_SAVE_PROFILE, NULL, "FILE", N_("Save the resulting inputs as a profile") },
   { "explain", OPT_EXPLAIN, NULL, NULL, N_("Show each component's formula and values") },
@@ -234,6 +238,7 @@ typedef struct
   char *solve;                /* --solve, checked: a nick of VcSolveVariable */
   char *fit_gpu;
   char *search;               /* --search: what --list-presets lists */
+  char *print_command;        /* --print-command: an engine of vc_command_engine_id() */
   guint gpu_count;            /* 0: not given */
   VcCliDocFormat generate;    /* --generate */
   GError *error;              /* the first option found wrong, */
@@ -256,6 +261,7 @@ request_clear (Request *req)
   g_clear_pointer (&req->solve, g_free);
   g_clear_pointer (&req->fit_gpu, g_free);
   g_clear_pointer (&req->search, g_free);
+  g_clear_pointer (&req->print_command, g_free);
   g_clear_error (&req->error);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Request, request_clear)
@@ -554,6 +560,16 @@ apply_checked_option (Request       *req,
       return TRUE;
     case OPT_SOLVE:
       return apply_solve (req, opt, value, error);
+    case OPT_PRINT_COMMAND:
+      {
+        VcCommandEngine engine;
+        g_autoptr(GError) local = NULL;
+
+        if (!vc_command_engine_from_id (value, &engine, &local))
+          return option_error (error, opt->name, local->message);
+        replace_str (&req->print_command, value);
+        return TRUE;
+      }
     case OPT_GPU_COUNT:
       return apply_gpu_count (req, opt, value, error);
     default:
@@ -1641,6 +1657,26 @@ print_estimate (VcEstimate            *estimate,
     }
 }
 
+/* --print-command: the command alone, or the refusal naming what the engine cannot be told */
+static int
+print_command (Request    *req,
+               VcEstimate *estimate)
+{
+  g_auto(VcCommandRequest) creq;
+  g_autoptr(VcCommand) command = NULL;
+  g_autoptr(GError) error = NULL;
+  VcCommandEngine engine;
+
+  vc_command_engine_from_id (req->print_command, &engine, NULL);
+  vc_command_request_from_estimate (&creq, estimate);
+  if (req->model_path && !vc_command_request_set_model (&creq, req->model_path, &error))
+    return usage_error ("print-command", error->message);
+  if ((command = vc_command_build (engine, &creq, &error)) == NULL)
+    return usage_error ("print-command", error->message);
+  g_print ("%s%s", command->text, g_str_has_suffix (command->text, "\n") ? "" : "\n");
+  return 0;
+}
+
 static int
 run_estimate (Request *req)
 {
@@ -1693,9 +1729,12 @@ run_estimate (Request *req)
           return usage_error ("save-profile", msg);
         }
     }
+  if (req->print_command)
+    return print_command (req, estimate);
   {
     VcReportRequest report = { req->solve ? &solution : NULL, solving ? (int) gpu_index : -1, req->gpu_count };
 
+    report.command_model = req->model_path;
     print_estimate (estimate, vc_profile_get_unit (profile), req->format, req->explain, &report);
   }
   {

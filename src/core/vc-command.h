@@ -97,5 +97,6 @@ gboolean    vc_command_estimate_engine (const VcInputs  *inputs,
 const char * const *vc_command_flags  (VcCommandEngine engine);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (VcCommand, vc_command_free)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (VcCommandRequest, vc_command_request_clear)
 
 G_END_DECLS

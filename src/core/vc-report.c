@@ -10,6 +10,7 @@
 
 #include "vc-catalog.h"
 #include "vc-component-row.h"
+#include "vc-command.h"
 #include "vc-engine.h"
 #include "vc-enums.h"
 #include "vc-formula.h"
@@ -616,6 +617,49 @@ add_engine_json (JsonBuilder           *b,
   json_builder_end_object (b);
 }
 
+/* The command that runs the estimate on its engine (vc-command.c): its argv and text, or the
+ * refusal naming what the engine cannot be told */
+static void
+add_command_json (JsonBuilder           *b,
+                  VcEstimate            *estimate,
+                  const VcReportRequest *req)
+{
+  g_auto(VcCommandRequest) creq;
+  g_autoptr(VcCommand) command = NULL;
+  g_autoptr(GError) error = NULL;
+  VcCommandEngine engine;
+
+  if (!vc_command_estimate_engine (vc_estimate_get_inputs (estimate), &engine))
+    return;
+  vc_command_request_from_estimate (&creq, estimate);
+  if (req->command_model == NULL || vc_command_request_set_model (&creq, req->command_model, &error))
+    command = vc_command_build (engine, &creq, &error);
+  json_builder_set_member_name (b, "command");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "engine");
+  json_builder_add_string_value (b, vc_command_engine_id (engine));
+  if (command != NULL)
+    {
+      json_builder_set_member_name (b, "argv");
+      json_builder_begin_array (b);
+      for (guint i = 0; command->argv[i]; i++)
+        json_builder_add_string_value (b, command->argv[i]);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "file_name");
+      add_string_or_null (b, command->file_name);
+      json_builder_set_member_name (b, "file_text");
+      add_string_or_null (b, command->file_text);
+      json_builder_set_member_name (b, "text");
+      json_builder_add_string_value (b, command->text);
+    }
+  else
+    {
+      json_builder_set_member_name (b, "error");
+      json_builder_add_string_value (b, error->message);
+    }
+  json_builder_end_object (b);
+}
+
 /**
  * vc_report_json_request:
  * @req: the solver's answer and the card of --fit-gpu, if any
@@ -641,6 +685,7 @@ vc_report_json_request (VcEstimate            *estimate,
   add_gpus_json (b, estimate, in);
   if (req->gpu_index >= 0 && in->engine != VC_ENGINE_GENERIC && in->mode == VC_MODE_INFERENCE)
     add_engine_json (b, estimate, req);
+  add_command_json (b, estimate, req);
   if (req->solve != NULL)
     {
       json_builder_set_member_name (b, "solve");

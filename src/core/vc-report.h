@@ -17,6 +17,8 @@ typedef struct
   const VcSolution *solve;         /* the solver's answer; NULL: none */
   int gpu_index;                   /* the card of --fit-gpu; -1: none */
   guint gpu_count;                 /* --gpu-count; 0: the layout's TP × PP × DP */
+  const char *command_model;       /* the model of "command" as --model names it; NULL: the
+                                    * built-in model's repository */
 } VcReportRequest;
 
 char *vc_report_json_request  (VcEstimate            *estimate,
