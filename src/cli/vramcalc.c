@@ -1662,7 +1662,7 @@ static int
 print_command (Request    *req,
                VcEstimate *estimate)
 {
-  g_auto(VcCommandRequest) creq;
+  g_auto(VcCommandRequest) creq = { 0 };
   g_autoptr(VcCommand) command = NULL;
   g_autoptr(GError) error = NULL;
   VcCommandEngine engine;

@@ -411,6 +411,22 @@ check_devices (const VcCommandRequest *req,
   return TRUE;
 }
 
+/* A cache type as llama.cpp is told it: "auto" over a 16-bit KV precision is its default f16,
+ * of the same bytes (left out, NULL); else the type's name ("" when llama.cpp has none) */
+static const char *
+cache_type_flag (VcCacheType type,
+                 VcPrecision kv_precision)
+{
+  const char *name = vc_engine_cache_type_name (type, kv_precision);
+
+  if (name == NULL)
+    return "";
+  if (g_str_equal (name, "f16") ||
+      (type == VC_CACHE_TYPE_AUTO && (kv_precision == VC_PRECISION_BF16 || kv_precision == VC_PRECISION_FP16)))
+    return NULL;
+  return name;
+}
+
 /* Every layer on the GPU: llama.cpp's "all", else the layers -ngl counts */
 static char *
 gpu_layers_value (const VcLayout *l)
@@ -463,9 +479,9 @@ build_llama_cpp (const VcCommandRequest *req,
     return refuse (error, _("one llama-server serves one copy of the model: DP %u cannot be expressed"), l.dp), NULL;
   n = req->n_devices > 0 ? req->n_devices : l.pp;
   vc_engine_llama_cpp (in, &lc);
-  ctk = vc_engine_cache_type_name (in->cache_type_k, in->kv_precision);
-  ctv = vc_engine_cache_type_name (in->cache_type_v, in->kv_precision);
-  if (ctk == NULL || ctv == NULL)
+  ctk = cache_type_flag (in->cache_type_k, in->kv_precision);
+  ctv = cache_type_flag (in->cache_type_v, in->kv_precision);
+  if ((ctk && !*ctk) || (ctv && !*ctv))
     return refuse (error, _("llama.cpp has no fp8 KV cache: choose a cache type (f16, q8_0, q4_0…)")), NULL;
 
   add (argv, "llama-server");
@@ -501,12 +517,12 @@ build_llama_cpp (const VcCommandRequest *req,
   /* the default is "auto": the estimate states which */
   add (argv, "-fa");
   add (argv, in->flash_attention ? "on" : "off");
-  if (!g_str_equal (ctk, "f16"))
+  if (ctk != NULL)
     {
       add (argv, "-ctk");
       add (argv, ctk);
     }
-  if (!g_str_equal (ctv, "f16"))
+  if (ctv != NULL)
     {
       add (argv, "-ctv");
       add (argv, ctv);
@@ -604,7 +620,7 @@ add_kv_dtype (GPtrArray      *argv,
   if ((float_weights && in->kv_precision == in->precision) ||
       (!float_weights && in->kv_precision == VC_PRECISION_BF16))
     return TRUE;
-  return refuse (error, _("%s keeps the KV cache in the model’s dtype or in fp8: a %s cache cannot be expressed"),
+  return refuse (error, _("%s keeps the KV cache in the model’s dtype or in fp8: a KV cache in %s cannot be expressed"),
                  engine_ids[engine], vc_enum_nick (VC_TYPE_PRECISION, in->kv_precision));
 }
 
@@ -733,9 +749,9 @@ build_ollama (const VcCommandRequest *req,
     return refuse (error, _("Ollama places a model’s layers across GPUs itself: a split across GPUs cannot be expressed")), NULL;
   if (l.experts_on_cpu || req->n_cpu_moe > 0)
     return refuse (error, _("Ollama has no setting for experts in system RAM")), NULL;
-  ctk = vc_engine_cache_type_name (in->cache_type_k, in->kv_precision);
-  ctv = vc_engine_cache_type_name (in->cache_type_v, in->kv_precision);
-  if (ctk == NULL || ctv == NULL || !g_str_equal (ctk, ctv))
+  ctk = cache_type_flag (in->cache_type_k, in->kv_precision);
+  ctv = cache_type_flag (in->cache_type_v, in->kv_precision);
+  if ((ctk && !*ctk) || g_strcmp0 (ctk, ctv) != 0)
     return refuse (error, _("Ollama takes one KV cache type, f16, q8_0 or q4_0, for keys and values alike")), NULL;
   vc_engine_llama_cpp (in, &lc);
 
@@ -753,7 +769,7 @@ build_ollama (const VcCommandRequest *req,
 
   if (lc.n_seq > 1)
     g_string_append_printf (env, " OLLAMA_NUM_PARALLEL=%u", (guint) lc.n_seq);
-  if (!g_str_equal (ctk, "f16"))
+  if (ctk != NULL)
     g_string_append_printf (env, " OLLAMA_KV_CACHE_TYPE=%s", ctk);
   if (!in->flash_attention)
     g_string_append (env, " OLLAMA_FLASH_ATTENTION=0");

@@ -624,7 +624,7 @@ add_command_json (JsonBuilder           *b,
                   VcEstimate            *estimate,
                   const VcReportRequest *req)
 {
-  g_auto(VcCommandRequest) creq;
+  g_auto(VcCommandRequest) creq = { 0 };
   g_autoptr(VcCommand) command = NULL;
   g_autoptr(GError) error = NULL;
   VcCommandEngine engine;

@@ -1,0 +1,775 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-command.c: the command that runs an estimate, engine by engine: the exact text for
+ * plans of inference and training, the refusals naming what an engine cannot be told, every
+ * flag against the allow-list taken from the engine's parser (tests/data/command-flags/), and
+ * vramcalc's --print-command and JSON "command". */
+#include "config.h"
+
+#include <locale.h>
+#include <string.h>
+
+#include "vc-command.h"
+#include "vc-error.h"
+#include "vc-estimate.h"
+#include "vc-test-util.h"
+
+/* Every command a test built, for the allow-list test at the end */
+static GPtrArray *built;
+
+static VcEstimate *
+estimate_new (const char *preset,
+              const char *first_property,
+              ...)
+{
+  VcEstimate *e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  va_list ap;
+
+  if (preset != NULL)
+    {
+      vc_estimate_set_preset (e, preset, &error);
+      g_assert_no_error (error);
+      g_object_set (e, "method", VC_METHOD_ARCHITECTURE, NULL);
+    }
+  va_start (ap, first_property);
+  g_object_set_valist (G_OBJECT (e), first_property, ap);
+  va_end (ap);
+  vc_estimate_flush (e);
+  return e;
+}
+
+static VcCommand *
+build (VcCommandEngine   engine,
+       VcCommandRequest *req)
+{
+  g_autoptr(GError) error = NULL;
+  VcCommand *c = vc_command_build (engine, req, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (c);
+  g_ptr_array_add (built, c);
+  return c;
+}
+
+static void
+assert_refused (VcCommandEngine         engine,
+                const VcCommandRequest *req,
+                const char             *part)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcCommand) c = vc_command_build (engine, req, &error);
+
+  g_assert_null (c);
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION);
+  if (strstr (error->message, part) == NULL)
+    g_error ("“%s” does not name “%s”", error->message, part);
+}
+
+static void
+set_model (VcCommandRequest *req,
+           const char       *spec)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (vc_command_request_set_model (req, spec, &error));
+  g_assert_no_error (error);
+}
+
+/* ---- llama.cpp ---- */
+
+static void
+test_llama_cpp_one_gpu (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("qwen3-8b", "engine", VC_ENGINE_LLAMA_CPP, "precision", VC_PRECISION_Q4_K_M,
+                                          "seq", 8192, "concurrency", 2, NULL);
+  g_auto(VcCommandRequest) req = { 0 };
+  VcCommand *c;
+
+  vc_command_request_from_estimate (&req, e);
+  set_model (&req, "/models/Qwen3-8B-Q4_K_M.gguf");
+  c = build (VC_COMMAND_LLAMA_CPP, &req);
+  /* -c is every slot's context (seq × -np); the estimate's streams are one per sequence, the
+   * parser's default a unified cache; flash attention's default is auto */
+  g_assert_cmpstr (c->text, ==, "llama-server -m /models/Qwen3-8B-Q4_K_M.gguf -ngl all -c 16384 -np 2 "
+                                "--no-kv-unified -fa on");
+  g_assert_cmpstr (c->argv[0], ==, "llama-server");
+  g_assert_cmpuint (g_strv_length (c->argv), ==, 12);
+  g_assert_null (c->file_name);
+
+  /* the engine's defaults set by hand are stated, a unified cache is its default */
+  g_object_set (e, "kv-unified", TRUE, "flash-attention", FALSE, "cache-type-k", VC_CACHE_TYPE_Q8_0,
+                "cache-type-v", VC_CACHE_TYPE_Q4_0, "n-ubatch", 256, "n-batch", 1024, "gpu-layers", 20, NULL);
+  c = build (VC_COMMAND_LLAMA_CPP, &req);
+  g_assert_cmpstr (c->text, ==, "llama-server -m /models/Qwen3-8B-Q4_K_M.gguf -ngl 20 -c 16384 -np 2 -fa off "
+                                "-ctk q8_0 -ctv q4_0 -b 1024 -ub 256");
+}
+
+static void
+test_llama_cpp_plan (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("qwen3-30b-a3b", "engine", VC_ENGINE_LLAMA_CPP, "precision", VC_PRECISION_Q4_K_M,
+                                          "seq", 4096, "kv-precision", VC_PRECISION_INT8, NULL);
+  g_auto(VcCommandRequest) req = { 0 };
+  VcCommand *c;
+
+  vc_command_request_from_estimate (&req, e);
+  set_model (&req, "hf:unsloth/Qwen3-30B-A3B-GGUF:Qwen3-30B-A3B-Q4_K_M.gguf");
+  /* a plan's hand-made values: three uneven cards, the first the main one, four layers' experts
+   * in RAM */
+  req.n_devices = 3;
+  req.split[0] = 24;
+  req.split[1] = 12;
+  req.split[2] = 7.5;
+  req.main_gpu = 0;
+  req.n_cpu_moe = 4;
+  c = build (VC_COMMAND_LLAMA_CPP, &req);
+  g_assert_cmpstr (c->text, ==, "llama-server -hf unsloth/Qwen3-30B-A3B-GGUF -hff Qwen3-30B-A3B-Q4_K_M.gguf -ngl all "
+                                "-ts 24,12,7.5 -mg 0 -c 4096 -np 1 -fa on -ctk q8_0 -ctv q8_0 --n-cpu-moe 4");
+
+  /* row split; an equal split over the layout's PP GPUs when the plan gives none */
+  req = (VcCommandRequest) { .inputs = req.inputs, .model_kind = req.model_kind, .model = req.model,
+                             .model_file = req.model_file, .owned = { req.owned[0], req.owned[1] },
+                             .main_gpu = -1, .row_split = TRUE };
+  g_object_set (e, "pp", 2, NULL);
+  c = build (VC_COMMAND_LLAMA_CPP, &req);
+  g_assert_cmpstr (c->text, ==, "llama-server -hf unsloth/Qwen3-30B-A3B-GGUF -hff Qwen3-30B-A3B-Q4_K_M.gguf -ngl all "
+                                "-sm row -ts 1,1 -c 4096 -np 1 -fa on -ctk q8_0 -ctv q8_0");
+
+  /* every expert in RAM on one GPU */
+  g_object_set (e, "pp", 1, "experts-on-cpu", TRUE, NULL);
+  req.row_split = FALSE;
+  c = build (VC_COMMAND_LLAMA_CPP, &req);
+  g_assert_cmpstr (c->text, ==, "llama-server -hf unsloth/Qwen3-30B-A3B-GGUF -hff Qwen3-30B-A3B-Q4_K_M.gguf -ngl all "
+                                "-c 4096 -np 1 -fa on -ctk q8_0 -ctv q8_0 --cpu-moe");
+}
+
+static void
+test_llama_cpp_refusals (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("qwen3-8b", "engine", VC_ENGINE_LLAMA_CPP, "precision", VC_PRECISION_Q4_K_M, NULL);
+  g_auto(VcCommandRequest) req = { 0 };
+
+  vc_command_request_from_estimate (&req, e);
+  /* the built-in model is a safetensors repository */
+  assert_refused (VC_COMMAND_LLAMA_CPP, &req, "Qwen/Qwen3-8B is not one");
+  set_model (&req, "/models/qwen3-8b.gguf");
+  g_object_set (e, "dp", 2, NULL);
+  assert_refused (VC_COMMAND_LLAMA_CPP, &req, "DP 2");
+  g_object_set (e, "dp", 1, "kv-precision", VC_PRECISION_FP8, NULL);
+  assert_refused (VC_COMMAND_LLAMA_CPP, &req, "no fp8 KV cache");
+  g_object_set (e, "kv-precision", VC_PRECISION_BF16, "mode", VC_MODE_TRAINING, NULL);
+  assert_refused (VC_COMMAND_LLAMA_CPP, &req, "the estimate is of training");
+  g_object_set (e, "mode", VC_MODE_INFERENCE, NULL);
+  req.n_devices = VC_COMMAND_MAX_DEVICES + 1;
+  assert_refused (VC_COMMAND_LLAMA_CPP, &req, "at most 16 GPUs");
+  req.n_devices = 0;
+  req.split[1] = -1;
+  assert_refused (VC_COMMAND_LLAMA_CPP, &req, "negative");
+  req.split[1] = 0;
+
+  /* no model named at all */
+  {
+    g_autoptr(VcEstimate) custom = estimate_new (NULL, "engine", VC_ENGINE_LLAMA_CPP, NULL);
+    g_auto(VcCommandRequest) none = { 0 };
+
+    vc_command_request_from_estimate (&none, custom);
+    assert_refused (VC_COMMAND_LLAMA_CPP, &none, "needs the model by name");
+    assert_refused (VC_COMMAND_VLLM, &none, "needs the model by name");
+  }
+}
+
+/* ---- vLLM and SGLang ---- */
+
+static void
+test_vllm (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("qwen3-8b", "engine", VC_ENGINE_VLLM, "tp", 2, "seq", 32768,
+                                          "memory-fraction", 0.85, "max-num-seqs", 64,
+                                          "kv-precision", VC_PRECISION_FP8, NULL);
+  g_auto(VcCommandRequest) req = { 0 };
+  VcCommand *c;
+
+  vc_command_request_from_estimate (&req, e);
+  c = build (VC_COMMAND_VLLM, &req);
+  /* bf16 weights of a checkpoint not read: vLLM's "auto" dtype, left out */
+  g_assert_cmpstr (c->text, ==, "vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 --max-model-len 32768 "
+                                "--gpu-memory-utilization 0.85 --max-num-seqs 64 --kv-cache-dtype fp8");
+
+  g_object_set (e, "tp", 1, "pp", 2, "dp", 2, "precision", VC_PRECISION_FP8, "kv-precision", VC_PRECISION_BF16,
+                "max-num-seqs", 0, "max-num-batched-tokens", 4096, "kv-cache-memory", 12.5, "block-size", 32,
+                "memory-fraction", 0.9, NULL);
+  c = build (VC_COMMAND_VLLM, &req);
+  g_assert_cmpstr (c->text, ==, "vllm serve Qwen/Qwen3-8B --pipeline-parallel-size 2 --data-parallel-size 2 "
+                                "--max-model-len 32768 --gpu-memory-utilization 0.9 --max-num-batched-tokens 4096 "
+                                "--kv-cache-memory-bytes 12500000000 --block-size 32 --quantization fp8");
+
+  g_object_set (e, "pp", 1, "dp", 1, "precision", VC_PRECISION_FP16, "kv-precision", VC_PRECISION_FP16,
+                "max-num-batched-tokens", 0, "kv-cache-memory", 0.0, "block-size", 16, NULL);
+  set_model (&req, "/srv/models/Qwen3-8B");
+  c = build (VC_COMMAND_VLLM, &req);
+  g_assert_cmpstr (c->text, ==, "vllm serve /srv/models/Qwen3-8B --max-model-len 32768 --gpu-memory-utilization 0.9 "
+                                "--dtype float16");
+
+  g_object_set (e, "precision", VC_PRECISION_NF4, "kv-precision", VC_PRECISION_BF16, NULL);
+  c = build (VC_COMMAND_VLLM, &req);
+  g_assert_cmpstr (c->text, ==, "vllm serve /srv/models/Qwen3-8B --max-model-len 32768 --gpu-memory-utilization 0.9 "
+                                "--quantization bitsandbytes");
+}
+
+static void
+test_vllm_expert_parallel (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("qwen3-30b-a3b", "engine", VC_ENGINE_VLLM, "tp", 2, "dp", 2, "ep", 4, NULL);
+  g_auto(VcCommandRequest) req = { 0 };
+  VcCommand *c;
+
+  vc_command_request_from_estimate (&req, e);
+  c = build (VC_COMMAND_VLLM, &req);
+  g_assert_cmpstr (c->text, ==, "vllm serve Qwen/Qwen3-30B-A3B --tensor-parallel-size 2 --data-parallel-size 2 "
+                                "--enable-expert-parallel --max-model-len 2048 --gpu-memory-utilization 0.9");
+  c = build (VC_COMMAND_SGLANG, &req);
+  g_assert_cmpstr (c->text, ==, "python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dp-size 2 "
+                                "--ep-size 4 --context-length 2048");
+  /* vLLM's EP is TP × DP, never fewer */
+  g_object_set (e, "ep", 2, NULL);
+  assert_refused (VC_COMMAND_VLLM, &req, "EP 2 cannot be expressed");
+}
+
+static void
+test_vllm_refusals (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("qwen3-8b", "engine", VC_ENGINE_VLLM, NULL);
+  g_auto(VcCommandRequest) req = { 0 };
+
+  vc_command_request_from_estimate (&req, e);
+  g_object_set (e, "kv-precision", VC_PRECISION_INT8, NULL);
+  assert_refused (VC_COMMAND_VLLM, &req, "a KV cache in int8 cannot be expressed");
+  assert_refused (VC_COMMAND_SGLANG, &req, "a KV cache in int8 cannot be expressed");
+  g_object_set (e, "kv-precision", VC_PRECISION_BF16, "precision", VC_PRECISION_AWQ_INT4, NULL);
+  assert_refused (VC_COMMAND_VLLM, &req, "awq-int4 only from a checkpoint already in it");
+  g_object_set (e, "precision", VC_PRECISION_BF16, "gpu-layers", 10, NULL);
+  assert_refused (VC_COMMAND_VLLM, &req, "layers or experts in system RAM");
+  g_object_set (e, "gpu-layers", 0, NULL);
+  req.split[0] = 2;
+  req.split[1] = 1;
+  assert_refused (VC_COMMAND_SGLANG, &req, "a per-GPU split");
+  req.split[0] = req.split[1] = 0;
+  req.n_devices = 3;
+  assert_refused (VC_COMMAND_VLLM, &req, "not 3");
+  req.n_devices = 0;
+  set_model (&req, "/models/qwen3-8b-q4_k_m.gguf");
+  assert_refused (VC_COMMAND_VLLM, &req, "not /models/qwen3-8b-q4_k_m.gguf");
+  set_model (&req, "ollama:qwen3:8b");
+  assert_refused (VC_COMMAND_SGLANG, &req, "not qwen3:8b");
+}
+
+static void
+test_sglang (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("qwen3-32b", "engine", VC_ENGINE_SGLANG, "tp", 4, "seq", 65536,
+                                          "mem-fraction-static", 0.8, "page-size", 16,
+                                          "kv-precision", VC_PRECISION_FP8, NULL);
+  g_auto(VcCommandRequest) req = { 0 };
+  VcCommand *c;
+
+  vc_command_request_from_estimate (&req, e);
+  c = build (VC_COMMAND_SGLANG, &req);
+  g_assert_cmpstr (c->text, ==, "python -m sglang.launch_server --model-path Qwen/Qwen3-32B --tp-size 4 "
+                                "--context-length 65536 --mem-fraction-static 0.8 --page-size 16 "
+                                "--kv-cache-dtype fp8_e4m3");
+  g_object_set (e, "tp", 2, "pp", 2, "mem-fraction-static", 0.0, "page-size", 1, "kv-precision", VC_PRECISION_FP32,
+                "precision", VC_PRECISION_FP32, NULL);
+  c = build (VC_COMMAND_SGLANG, &req);
+  g_assert_cmpstr (c->text, ==, "python -m sglang.launch_server --model-path Qwen/Qwen3-32B --tp-size 2 --pp-size 2 "
+                                "--context-length 65536 --dtype float32");
+}
+
+/* ---- Ollama ---- */
+
+static void
+test_ollama (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("qwen3-8b", "engine", VC_ENGINE_OLLAMA, "precision", VC_PRECISION_Q4_K_M,
+                                          "seq", 8192, "concurrency", 4, "cache-type-k", VC_CACHE_TYPE_Q8_0,
+                                          "cache-type-v", VC_CACHE_TYPE_Q8_0, "n-ubatch", 512, NULL);
+  g_auto(VcCommandRequest) req = { 0 };
+  VcCommand *c;
+
+  vc_command_request_from_estimate (&req, e);
+  set_model (&req, "ollama:qwen3:8b");
+  c = build (VC_COMMAND_OLLAMA, &req);
+  /* num_gpu: Qwen3 8B's 36 layers and the output layer */
+  g_assert_cmpstr (c->file_name, ==, "Modelfile");
+  g_assert_cmpstr (c->file_text, ==, "# ollama serve runs with OLLAMA_NUM_PARALLEL=4 OLLAMA_KV_CACHE_TYPE=q8_0\n"
+                                     "FROM qwen3:8b\n"
+                                     "PARAMETER num_ctx 8192\n"
+                                     "PARAMETER num_gpu 37\n"
+                                     "PARAMETER num_batch 512\n");
+  g_assert_cmpstr (c->text, ==, "cat > Modelfile <<'EOF'\n"
+                                "# ollama serve runs with OLLAMA_NUM_PARALLEL=4 OLLAMA_KV_CACHE_TYPE=q8_0\n"
+                                "FROM qwen3:8b\n"
+                                "PARAMETER num_ctx 8192\n"
+                                "PARAMETER num_gpu 37\n"
+                                "PARAMETER num_batch 512\n"
+                                "EOF\n"
+                                "ollama create qwen3-8b -f Modelfile\n");
+
+  g_object_set (e, "concurrency", 1, "cache-type-k", VC_CACHE_TYPE_AUTO, "cache-type-v", VC_CACHE_TYPE_AUTO,
+                "kv-precision", VC_PRECISION_FP16, "n-ubatch", 0, "gpu-layers", 30, "flash-attention", FALSE, NULL);
+  set_model (&req, "./Qwen3-8B-Q4_K_M.gguf");
+  req.main_gpu = 1;
+  c = build (VC_COMMAND_OLLAMA, &req);
+  g_assert_cmpstr (c->file_text, ==, "# ollama serve runs with OLLAMA_FLASH_ATTENTION=0\n"
+                                     "FROM ./Qwen3-8B-Q4_K_M.gguf\n"
+                                     "PARAMETER num_ctx 8192\n"
+                                     "PARAMETER num_gpu 30\n"
+                                     "PARAMETER main_gpu 1\n");
+  g_assert_cmpstr (c->argv[2], ==, "qwen3-8b-q4_k_m");
+
+  g_object_set (e, "cache-type-k", VC_CACHE_TYPE_Q8_0, NULL);
+  assert_refused (VC_COMMAND_OLLAMA, &req, "one KV cache type");
+  g_object_set (e, "cache-type-k", VC_CACHE_TYPE_AUTO, "gpu-layers", 0, "pp", 2, NULL);
+  assert_refused (VC_COMMAND_OLLAMA, &req, "places a model’s layers across GPUs itself");
+  g_object_set (e, "pp", 1, NULL);
+  set_model (&req, "hf:Qwen/Qwen3-8B");
+  assert_refused (VC_COMMAND_OLLAMA, &req, "Qwen/Qwen3-8B is neither");
+}
+
+/* ---- Accelerate ---- */
+
+static void
+test_accelerate (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("qwen3-0.6b", "engine", VC_ENGINE_TRANSFORMERS, NULL);
+  g_auto(VcCommandRequest) req = { 0 };
+  VcCommand *c;
+
+  /* a plan's hand-made map: a 24 GB and a 12 GB card and 64 GiB of RAM */
+  vc_command_request_from_estimate (&req, e);
+  req.n_devices = 2;
+  req.max_memory_bytes[0] = 22.0 * 1024 * 1024 * 1024;
+  req.max_memory_bytes[1] = 10.5 * 1024 * 1024 * 1024;
+  req.cpu_memory_bytes = 64.0 * 1024 * 1024 * 1024;
+  c = build (VC_COMMAND_ACCELERATE, &req);
+  g_assert_cmpstr (c->text, ==, "import torch\n"
+                                "from transformers import AutoModelForCausalLM\n"
+                                "\n"
+                                "model = AutoModelForCausalLM.from_pretrained(\n"
+                                "    \"Qwen/Qwen3-0.6B\",\n"
+                                "    device_map=\"auto\",\n"
+                                "    max_memory={0: \"22528MiB\", 1: \"10752MiB\", \"cpu\": \"65536MiB\"},\n"
+                                "    torch_dtype=torch.bfloat16,\n"
+                                ")\n");
+  g_assert_cmpstr (c->argv[0], ==, "python3");
+  g_assert_cmpstr (c->argv[1], ==, "-c");
+  g_assert_cmpstr (c->argv[2], ==, c->text);
+
+  /* without a plan: the estimate's need on each GPU, rounded up to the MiB */
+  vc_command_request_from_estimate (&req, e);
+  req.per_gpu_bytes = 3.0 * 1024 * 1024 * 1024 + 1;
+  g_object_set (e, "precision", VC_PRECISION_INT8, "pp", 2, NULL);
+  c = build (VC_COMMAND_ACCELERATE, &req);
+  g_assert_cmpstr (c->text, ==, "import torch\n"
+                                "from transformers import AutoModelForCausalLM, BitsAndBytesConfig\n"
+                                "\n"
+                                "model = AutoModelForCausalLM.from_pretrained(\n"
+                                "    \"Qwen/Qwen3-0.6B\",\n"
+                                "    device_map=\"auto\",\n"
+                                "    max_memory={0: \"3073MiB\", 1: \"3073MiB\"},\n"
+                                "    quantization_config=BitsAndBytesConfig(load_in_8bit=True),\n"
+                                ")\n");
+  g_object_set (e, "pp", 1, "dp", 2, NULL);
+  assert_refused (VC_COMMAND_ACCELERATE, &req, "DP 2 cannot be expressed");
+  g_object_set (e, "dp", 1, NULL);
+  req.per_gpu_bytes = 0;
+  assert_refused (VC_COMMAND_ACCELERATE, &req, "each GPU’s memory");
+}
+
+/* ---- training ---- */
+
+static void
+test_deepspeed (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("qwen3-8b", "mode", VC_MODE_TRAINING, "finetune", VC_FINETUNE_FULL,
+                                          "dp", 8, "sharding", VC_SHARDING_ZERO_2, "offload", VC_OFFLOAD_OPTIMIZER,
+                                          "batch", 4, "grad-accum", 8, "training-precision", VC_TRAINING_PRECISION_FP16,
+                                          NULL);
+  g_auto(VcCommandRequest) req = { 0 };
+  VcCommand *c;
+  VcCommandEngine engine;
+
+  vc_command_request_from_estimate (&req, e);
+  g_assert_true (vc_command_estimate_engine (req.inputs, &engine));
+  g_assert_cmpint (engine, ==, VC_COMMAND_DEEPSPEED);
+  c = build (VC_COMMAND_DEEPSPEED, &req);
+  g_assert_cmpstr (c->file_name, ==, "ds_config.json");
+  g_assert_cmpstr (c->file_text, ==, "{\n"
+                                     "  \"train_micro_batch_size_per_gpu\": 4,\n"
+                                     "  \"gradient_accumulation_steps\": 8,\n"
+                                     "  \"fp16\": { \"enabled\": true },\n"
+                                     "  \"zero_optimization\": {\n"
+                                     "    \"stage\": 2,\n"
+                                     "    \"offload_optimizer\": { \"device\": \"cpu\" }\n"
+                                     "  }\n"
+                                     "}\n");
+  {
+    g_autofree char *line = g_strjoinv (" ", c->argv);
+
+    g_assert_cmpstr (line, ==, "torchrun --nproc_per_node=8 train.py --deepspeed ds_config.json "
+                               "--per_device_train_batch_size 4 --gradient_accumulation_steps 8 --fp16");
+  }
+  /* the file parses as JSON */
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (json_parser_load_from_data (parser, c->file_text, -1, &error));
+    g_assert_no_error (error);
+  }
+
+  g_object_set (e, "sharding", VC_SHARDING_ZERO_3, "offload", VC_OFFLOAD_OPTIMIZER_PARAMS, "batch", 1, "grad-accum", 1,
+                "training-precision", VC_TRAINING_PRECISION_BF16, "checkpointing", VC_CHECKPOINTING_FULL, "dp", 4, NULL);
+  c = build (VC_COMMAND_DEEPSPEED, &req);
+  g_assert_cmpstr (c->text, ==, "cat > ds_config.json <<'EOF'\n"
+                                "{\n"
+                                "  \"train_micro_batch_size_per_gpu\": 1,\n"
+                                "  \"gradient_accumulation_steps\": 1,\n"
+                                "  \"bf16\": { \"enabled\": true },\n"
+                                "  \"zero_optimization\": {\n"
+                                "    \"stage\": 3,\n"
+                                "    \"offload_optimizer\": { \"device\": \"cpu\" },\n"
+                                "    \"offload_param\": { \"device\": \"cpu\" }\n"
+                                "  }\n"
+                                "}\n"
+                                "EOF\n"
+                                "torchrun --nproc_per_node=4 train.py --deepspeed ds_config.json "
+                                "--per_device_train_batch_size 1 --gradient_accumulation_steps 1 --bf16 "
+                                "--gradient_checkpointing\n");
+
+  g_object_set (e, "checkpointing", VC_CHECKPOINTING_SQRT, NULL);
+  assert_refused (VC_COMMAND_DEEPSPEED, &req, "√L segments cannot be expressed");
+  g_object_set (e, "checkpointing", VC_CHECKPOINTING_NONE, "dp", 16, "offload", VC_OFFLOAD_NONE, NULL);
+  assert_refused (VC_COMMAND_DEEPSPEED, &req, "DP 16 is more than the 8 GPUs of a node");
+  g_object_set (e, "dp", 8, "sharding", VC_SHARDING_FSDP_FULL, NULL);
+  assert_refused (VC_COMMAND_DEEPSPEED, &req, "its command is fsdp");
+  assert_refused (VC_COMMAND_VLLM, &req, "the estimate is of training");
+  g_object_set (e, "mode", VC_MODE_INFERENCE, NULL);
+  assert_refused (VC_COMMAND_DEEPSPEED, &req, "the estimate is of inference");
+}
+
+static void
+test_fsdp (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("qwen3-8b", "mode", VC_MODE_TRAINING, "finetune", VC_FINETUNE_LORA,
+                                          "dp", 8, "sharding", VC_SHARDING_FSDP_HYBRID,
+                                          "offload", VC_OFFLOAD_OPTIMIZER_PARAMS, "batch", 2, "grad-accum", 16, NULL);
+  g_auto(VcCommandRequest) req = { 0 };
+  VcCommand *c;
+  VcCommandEngine engine;
+
+  vc_command_request_from_estimate (&req, e);
+  g_assert_true (vc_command_estimate_engine (req.inputs, &engine));
+  g_assert_cmpint (engine, ==, VC_COMMAND_FSDP);
+  c = build (VC_COMMAND_FSDP, &req);
+  g_assert_cmpstr (c->text, ==, "cat > fsdp_config.yaml <<'EOF'\n"
+                                "compute_environment: LOCAL_MACHINE\n"
+                                "distributed_type: FSDP\n"
+                                "fsdp_config:\n"
+                                "  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n"
+                                "  fsdp_offload_params: true\n"
+                                "  fsdp_sharding_strategy: HYBRID_SHARD\n"
+                                "mixed_precision: bf16\n"
+                                "num_machines: 1\n"
+                                "num_processes: 8\n"
+                                "EOF\n"
+                                "accelerate launch --config_file fsdp_config.yaml train.py "
+                                "--per_device_train_batch_size 2 --gradient_accumulation_steps 16 --bf16\n");
+
+  g_object_set (e, "sharding", VC_SHARDING_FSDP_GRAD_OP, "offload", VC_OFFLOAD_NONE, "dp", 2,
+                "training-precision", VC_TRAINING_PRECISION_FP32, NULL);
+  c = build (VC_COMMAND_FSDP, &req);
+  g_assert_cmpstr (c->file_text, ==, "compute_environment: LOCAL_MACHINE\n"
+                                     "distributed_type: FSDP\n"
+                                     "fsdp_config:\n"
+                                     "  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n"
+                                     "  fsdp_offload_params: false\n"
+                                     "  fsdp_sharding_strategy: SHARD_GRAD_OP\n"
+                                     "mixed_precision: 'no'\n"
+                                     "num_machines: 1\n"
+                                     "num_processes: 2\n");
+
+  g_object_set (e, "sharding", VC_SHARDING_FSDP_FULL, "offload", VC_OFFLOAD_OPTIMIZER, NULL);
+  assert_refused (VC_COMMAND_FSDP, &req, "offloading the optimizer alone");
+  g_object_set (e, "sharding", VC_SHARDING_ZERO_1, NULL);
+  assert_refused (VC_COMMAND_FSDP, &req, "its command is deepspeed");
+  /* plain data parallelism has no framework's command of its own */
+  g_object_set (e, "sharding", VC_SHARDING_NONE, "offload", VC_OFFLOAD_NONE, NULL);
+  g_assert_false (vc_command_estimate_engine (req.inputs, &engine));
+}
+
+/* ---- engines and flags ---- */
+
+static void
+test_engine_ids (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *list = vc_command_engine_list ();
+  VcCommandEngine engine;
+
+  g_assert_cmpstr (list, ==, "llama.cpp, vllm, sglang, ollama, accelerate, deepspeed, fsdp");
+  for (guint i = 0; i < VC_N_COMMAND_ENGINES; i++)
+    {
+      g_assert_true (vc_command_engine_from_id (vc_command_engine_id (i), &engine, NULL));
+      g_assert_cmpint (engine, ==, i);
+      g_assert_nonnull (vc_command_engine_source (i));
+    }
+  g_assert_false (vc_command_engine_from_id ("tensorrt-llm", &engine, &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_UNKNOWN_ID);
+  g_assert_nonnull (strstr (error->message, "accepted: llama.cpp, vllm, sglang"));
+}
+
+static GHashTable *
+read_allow_list (VcCommandEngine engine)
+{
+  g_autofree char *name = g_strdup_printf ("%s.txt", vc_command_engine_id (engine));
+  g_autofree char *path = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "data", "command-flags", name, NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  GHashTable *set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gboolean cited = FALSE;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  g_assert_no_error (error);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (lines[i][0] == '#')
+      cited |= strstr (lines[i], ".py") || strstr (lines[i], ".cpp") || strstr (lines[i], ".go") ||
+                strstr (lines[i], ".md");
+    else if (lines[i][0] != '\0')
+      g_hash_table_add (set, g_strdup (lines[i]));
+  /* the header names where the flags were read */
+  g_assert_true (cited);
+  return set;
+}
+
+/* The flag-like words of a command: argv's options, and the keys of the file or code it writes */
+static void
+collect_words (const VcCommand *c,
+               GPtrArray       *words)
+{
+  /* per engine: the JSON's keys, the YAML's, the Modelfile's instructions and parameters and
+   * the server's settings, the Python keywords */
+  static const char *patterns[VC_N_COMMAND_ENGINES][3] = {
+    [VC_COMMAND_DEEPSPEED] = { "\"([a-z_0-9]+)\":" },
+    [VC_COMMAND_FSDP] = { "^ *([a-z_]+):" },
+    [VC_COMMAND_OLLAMA] = { "^(FROM|PARAMETER) ", "^PARAMETER ([a-z_]+)", "(OLLAMA_[A-Z_]+)=" },
+    [VC_COMMAND_ACCELERATE] = { "([a-z_0-9]+)=" },
+  };
+  const char *text = c->engine == VC_COMMAND_ACCELERATE ? c->text : c->file_text;
+
+  /* python's own -m before SGLang's module */
+  for (guint i = c->engine == VC_COMMAND_SGLANG ? 3 : 0; c->argv[i]; i++)
+    if (c->argv[i][0] == '-' && c->engine != VC_COMMAND_ACCELERATE)
+      g_ptr_array_add (words, g_strndup (c->argv[i], strcspn (c->argv[i], "=")));
+  if (c->engine == VC_COMMAND_OLLAMA)
+    g_ptr_array_add (words, g_strdup (c->argv[1]));
+  if (text == NULL)
+    return;
+  for (guint p = 0; p < 3 && patterns[c->engine][p]; p++)
+    {
+      g_autoptr(GRegex) re = g_regex_new (patterns[c->engine][p], G_REGEX_MULTILINE, 0, NULL);
+      g_autoptr(GMatchInfo) m = NULL;
+
+      for (g_regex_match (re, text, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL))
+        for (int g = 1; g < g_match_info_get_match_count (m); g++)
+          {
+            g_autofree char *w = g_match_info_fetch (m, g);
+
+            if (*w)
+              g_ptr_array_add (words, g_steal_pointer (&w));
+          }
+    }
+}
+
+static void
+test_allow_lists (void)
+{
+  guint checked = 0;
+
+  /* every flag the code can emit is in the engine's parser */
+  for (guint e = 0; e < VC_N_COMMAND_ENGINES; e++)
+    {
+      g_autoptr(GHashTable) allowed = read_allow_list (e);
+      const char * const *flags = vc_command_flags (e);
+
+      for (guint i = 0; flags[i]; i++)
+        if (!g_hash_table_contains (allowed, flags[i]))
+          g_error ("%s: %s is not in its allow-list", vc_command_engine_id (e), flags[i]);
+    }
+  /* and every flag of every command built above is one the code declares */
+  for (guint i = 0; i < built->len; i++)
+    {
+      const VcCommand *c = built->pdata[i];
+      g_autoptr(GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
+      const char * const *flags = vc_command_flags (c->engine);
+
+      collect_words (c, words);
+      for (guint w = 0; w < words->len; w++, checked++)
+        if (!g_strv_contains (flags, words->pdata[w]))
+          g_error ("%s: %s emitted, not declared (in %s)", vc_command_engine_id (c->engine),
+                   (char *) words->pdata[w], c->text);
+    }
+  /* each engine's commands were held against it */
+  g_assert_cmpuint (checked, >, 100);
+}
+
+/* ---- the command line ---- */
+
+static void
+test_cli_print_command (void)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *fixtures = vc_test_make_model_fixtures ();
+  g_autofree char *gguf = g_build_filename (fixtures, "gguf", "tiny-llama-Q4_K_M.gguf", NULL);
+  g_autofree char *expected = NULL;
+  int status;
+
+  {
+    const char *args[] = { "--preset", "qwen3-8b", "--tp", "2", "--seq", "16384", "--print-command", "vllm", NULL };
+
+    status = vc_test_run_vramcalc (args, NULL, &out, &err);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_cmpstr (out, ==, "vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 --max-model-len 16384 "
+                              "--gpu-memory-utilization 0.9\n");
+    g_assert_cmpstr (err, ==, "");
+  }
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  {
+    const char *args[] = { "--model", gguf, "--engine", "llama.cpp", "--seq", "4096", "--print-command=llama.cpp", NULL };
+
+    status = vc_test_run_vramcalc (args, NULL, &out, &err);
+    g_assert_cmpint (status, ==, 0);
+    expected = g_strdup_printf ("llama-server -m %s -ngl all -c 4096 -np 1 -fa on\n", gguf);
+    g_assert_cmpstr (out, ==, expected);
+  }
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  {
+    const char *args[] = { "--preset", "qwen3-8b", "--print-command", "tgi", NULL };
+
+    status = vc_test_run_vramcalc (args, NULL, &out, &err);
+    g_assert_cmpint (status, ==, 2);
+    g_assert_cmpstr (out, ==, "");
+    g_assert_nonnull (strstr (err, "--print-command"));
+    g_assert_nonnull (strstr (err, "accepted: llama.cpp, vllm, sglang, ollama, accelerate, deepspeed, fsdp"));
+  }
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  {
+    const char *args[] = { "--preset", "qwen3-8b", "--gpu-layers", "10", "--print-command", "sglang", NULL };
+
+    status = vc_test_run_vramcalc (args, NULL, &out, &err);
+    g_assert_cmpint (status, ==, 2);
+    g_assert_cmpstr (out, ==, "");
+    g_assert_cmpstr (err, ==, "vramcalc: --print-command: sglang keeps every layer on the GPUs: layers or experts "
+                              "in system RAM cannot be expressed\n");
+  }
+  vc_test_remove_tree (fixtures);
+}
+
+static JsonObject *
+run_json (JsonParser         *parser,
+          const char * const *args)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static void
+test_json (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root, *command;
+  JsonArray *argv;
+
+  {
+    const char *args[] = { "--preset", "qwen3-8b", "--engine", "sglang", "--format", "json", NULL };
+
+    root = run_json (parser, args);
+    command = json_object_get_object_member (root, "command");
+    g_assert_nonnull (command);
+    g_assert_cmpstr (json_object_get_string_member (command, "engine"), ==, "sglang");
+    argv = json_object_get_array_member (command, "argv");
+    g_assert_cmpuint (json_array_get_length (argv), ==, 7);
+    g_assert_cmpstr (json_array_get_string_element (argv, 4), ==, "Qwen/Qwen3-8B");
+    g_assert_cmpstr (json_object_get_string_member (command, "text"), ==,
+                     "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 2048");
+    g_assert_true (json_object_get_null_member (command, "file_name"));
+    g_assert_false (json_object_has_member (command, "error"));
+  }
+  {
+    const char *args[] = { "--preset", "qwen3-8b", "--mode", "training", "--zero", "3", "--dp", "2", "--format", "json", NULL };
+
+    root = run_json (parser, args);
+    command = json_object_get_object_member (root, "command");
+    g_assert_cmpstr (json_object_get_string_member (command, "engine"), ==, "deepspeed");
+    g_assert_cmpstr (json_object_get_string_member (command, "file_name"), ==, "ds_config.json");
+    g_assert_nonnull (strstr (json_object_get_string_member (command, "file_text"), "\"stage\": 3"));
+  }
+  {
+    /* the estimate's engine cannot be told what it assumes: the refusal in place of argv */
+    const char *args[] = { "--preset", "qwen3-8b", "--engine", "llama.cpp", "--format", "json", NULL };
+
+    root = run_json (parser, args);
+    command = json_object_get_object_member (root, "command");
+    g_assert_cmpstr (json_object_get_string_member (command, "engine"), ==, "llama.cpp");
+    g_assert_false (json_object_has_member (command, "argv"));
+    g_assert_nonnull (strstr (json_object_get_string_member (command, "error"), "loads a GGUF file"));
+  }
+  {
+    /* no engine: no command */
+    const char *args[] = { "--preset", "qwen3-8b", "--format", "json", NULL };
+
+    root = run_json (parser, args);
+    g_assert_false (json_object_has_member (root, "command"));
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  setlocale (LC_ALL, "");
+  g_test_init (&argc, &argv, NULL);
+  built = g_ptr_array_new_with_free_func ((GDestroyNotify) vc_command_free);
+  g_test_add_func ("/command/llama-cpp/one-gpu", test_llama_cpp_one_gpu);
+  g_test_add_func ("/command/llama-cpp/plan", test_llama_cpp_plan);
+  g_test_add_func ("/command/llama-cpp/refusals", test_llama_cpp_refusals);
+  g_test_add_func ("/command/vllm", test_vllm);
+  g_test_add_func ("/command/vllm/expert-parallel", test_vllm_expert_parallel);
+  g_test_add_func ("/command/vllm/refusals", test_vllm_refusals);
+  g_test_add_func ("/command/sglang", test_sglang);
+  g_test_add_func ("/command/ollama", test_ollama);
+  g_test_add_func ("/command/accelerate", test_accelerate);
+  g_test_add_func ("/command/deepspeed", test_deepspeed);
+  g_test_add_func ("/command/fsdp", test_fsdp);
+  g_test_add_func ("/command/engine-ids", test_engine_ids);
+  /* after every test that builds commands */
+  g_test_add_func ("/command/allow-lists", test_allow_lists);
+  g_test_add_func ("/command/cli/print-command", test_cli_print_command);
+  g_test_add_func ("/command/cli/json", test_json);
+  status = g_test_run ();
+  g_ptr_array_unref (built);
+  return status;
+}
