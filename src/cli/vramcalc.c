@@ -177,7 +177,7 @@ static const Option options[] = {
   { "unit", OPT_PROPERTY, "unit", "gb|gib", N_("Units of the table (default gb)") },
   { "format", OPT_FORMAT, NULL, "table|json|csv", N_("Output format (default table)") },
   { "print-command", OPT_PRINT_COMMAND, NULL, "llama.cpp|vllm|sglang|ollama|accelerate|deepspeed|fsdp",
-    N_("Print the command that runs the estimate, alone: llama-server, vllm serve, SGLang's launch_server, an Ollama Modelfile, an Accelerate max_memory map, a DeepSpeed JSON or an Accelerate FSDP config with its launch line (flags as of llama.cpp 0017d6f, vLLM 002f10e, SGLang 469c63e, Ollama fb30760)") },
+    N_("Print the command that runs the estimate, alone: llama-server, vllm serve, SGLang's launch_server, an Ollama Modelfile, an Accelerate max_memory map, a DeepSpeed JSON or an Accelerate FSDP config with its launch line (flags as of llama.cpp 0017d6f, vLLM 002f10e, SGLang 001067f, Ollama fb30760)") },
   { "profile", OPT_PROFILE, NULL, "FILE", N_("Start from a saved profile; other options override its values") },
   { "save-profile", OPT_SAVE_PROFILE, NULL, "FILE", N_("Save the resulting inputs as a profile") },
   { "explain", OPT_EXPLAIN, NULL, NULL, N_("Show each component's formula and values") },

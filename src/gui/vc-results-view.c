@@ -10,6 +10,7 @@
 #include "vc-a11y.h"
 #include "vc-breakdown-bar.h"
 #include "vc-card-picker.h"
+#include "vc-command-view.h"
 #include "vc-compat.h"
 #include "vc-component-row.h"
 #include "vc-context-chart.h"
@@ -57,6 +58,7 @@ struct _VcResultsView
   VcDropDown *vendor_filter;
   GPtrArray *vendors;          /* the filter's choices after "All vendors"; "" the user's cards */
   GtkWidget *context_section;
+  VcCommandView *command_view;
   GtkLabel *context_heading;
   GtkLabel *context_note;
   GtkMenuButton *card_picker_button;
@@ -437,6 +439,7 @@ vc_results_view_set_estimate (VcResultsView *self,
   vc_chart_set_estimate (VC_CHART (self->breakdown_bar), estimate);
   vc_chart_set_estimate (VC_CHART (self->gpu_chart), estimate);
   vc_chart_set_estimate (VC_CHART (self->context_chart), estimate);
+  vc_command_view_set_estimate (self->command_view, estimate);
   set_breakdown_model (self);
   g_signal_connect_object (estimate, "changed", G_CALLBACK (estimate_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::model-name", G_CALLBACK (update_headline), self, G_CONNECT_SWAPPED);
@@ -582,9 +585,11 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   g_type_ensure (VC_TYPE_GPU_CHART);
   g_type_ensure (VC_TYPE_CONTEXT_CHART);
   g_type_ensure (VC_TYPE_DROP_DOWN);
+  g_type_ensure (VC_TYPE_COMMAND_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/vramcalc/VramCalculator/vc-results-view.ui");
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, box);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, command_view);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, title);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, total);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, summary);
