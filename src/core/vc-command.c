@@ -760,7 +760,8 @@ build_ollama (const VcCommandRequest *req,
   if (l.gpu_layers > 0)
     g_string_append_printf (file, "PARAMETER num_gpu %u\n", l.gpu_layers);
   else if (in->method == VC_METHOD_ARCHITECTURE && in->arch.n_layers > 0)
-    /* every repeating layer and the output layer, as Ollama counts them (llm/memory.go) */
+    /* every repeating layer and the output layer, as Ollama counts them and passes them as -ngl
+     * (llm/llama_server.go: BlockCount() + 1) */
     g_string_append_printf (file, "PARAMETER num_gpu %u\n", in->arch.n_layers + 1);
   if (in->n_ubatch > 0)
     g_string_append_printf (file, "PARAMETER num_batch %u\n", in->n_ubatch);
