@@ -205,10 +205,19 @@ test_vllm (void)
 
   g_object_set (e, "pp", 1, "dp", 1, "precision", VC_PRECISION_FP16, "kv-precision", VC_PRECISION_FP16,
                 "max-num-batched-tokens", 0, "kv-cache-memory", 0.0, "block-size", 16, NULL);
-  set_model (&req, "/srv/models/Qwen3-8B");
+  /* a config.json read stands for its folder */
+  set_model (&req, "/srv/models/Qwen3-8B/config.json");
   c = build (VC_COMMAND_VLLM, &req);
   g_assert_cmpstr (c->text, ==, "vllm serve /srv/models/Qwen3-8B --max-model-len 32768 --gpu-memory-utilization 0.9 "
                                 "--dtype float16");
+
+  /* a 16-bit cache beside 16-bit weights is the model's dtype, of the same bytes */
+  g_object_set (e, "kv-precision", VC_PRECISION_BF16, NULL);
+  c = build (VC_COMMAND_VLLM, &req);
+  g_assert_cmpstr (c->text, ==, "vllm serve /srv/models/Qwen3-8B --max-model-len 32768 --gpu-memory-utilization 0.9 "
+                                "--dtype float16");
+  g_object_set (e, "kv-precision", VC_PRECISION_FP32, NULL);
+  assert_refused (VC_COMMAND_VLLM, &req, "a KV cache in fp32 cannot be expressed");
 
   g_object_set (e, "precision", VC_PRECISION_NF4, "kv-precision", VC_PRECISION_BF16, NULL);
   c = build (VC_COMMAND_VLLM, &req);

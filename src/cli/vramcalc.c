@@ -1669,7 +1669,9 @@ print_command (Request    *req,
 
   vc_command_engine_from_id (req->print_command, &engine, NULL);
   vc_command_request_from_estimate (&creq, estimate);
-  if (req->model_path && !vc_command_request_set_model (&creq, req->model_path, &error))
+  /* the model as --model or --config named it (a config.json: its folder) */
+  if ((req->model_path || req->config_path) &&
+      !vc_command_request_set_model (&creq, req->model_path ? req->model_path : req->config_path, &error))
     return usage_error ("print-command", error->message);
   if ((command = vc_command_build (engine, &creq, &error)) == NULL)
     return usage_error ("print-command", error->message);
@@ -1734,7 +1736,7 @@ run_estimate (Request *req)
   {
     VcReportRequest report = { req->solve ? &solution : NULL, solving ? (int) gpu_index : -1, req->gpu_count };
 
-    report.command_model = req->model_path;
+    report.command_model = req->model_path ? req->model_path : req->config_path;
     print_estimate (estimate, vc_profile_get_unit (profile), req->format, req->explain, &report);
   }
   {

@@ -197,6 +197,7 @@ vc_command_request_set_model (VcCommandRequest *req,
                               GError          **error)
 {
   char **owned = req->owned;
+  g_autofree char *base = NULL;
 
   vc_command_request_clear (req);
   req->model_kind = VC_COMMAND_MODEL_NONE;
@@ -227,7 +228,9 @@ vc_command_request_set_model (VcCommandRequest *req,
     }
   if (g_str_has_prefix (spec, "https://") || g_str_has_prefix (spec, "http://"))
     return refuse (error, _("the command names a Hub model as hf:ORG/NAME, not an address (%s)"), spec);
-  owned[0] = g_strdup (spec);
+  /* a bare config.json stands for its folder, as the engines load it */
+  base = g_path_get_basename (spec);
+  owned[0] = g_str_equal (base, "config.json") ? g_path_get_dirname (spec) : g_strdup (spec);
   req->model_kind = VC_COMMAND_MODEL_PATH;
   req->model = owned[0];
   return TRUE;
@@ -602,14 +605,15 @@ add_weight_format (GPtrArray      *argv,
     }
 }
 
-/* --kv-cache-dtype: fp8, or the model's own dtype (left out) */
+/* --kv-cache-dtype: fp8, or the model's own dtype ("auto", left out): a 16-bit cache beside
+ * 16-bit or quantized weights (fp16 and bf16 are of the same bytes), fp32 beside fp32 */
 static gboolean
 add_kv_dtype (GPtrArray      *argv,
               const VcInputs *in,
               VcCommandEngine engine,
               GError        **error)
 {
-  gboolean float_weights = vc_precision_is_float (in->precision) && in->precision != VC_PRECISION_FP8;
+  gboolean kv16 = in->kv_precision == VC_PRECISION_BF16 || in->kv_precision == VC_PRECISION_FP16;
 
   if (in->kv_precision == VC_PRECISION_FP8)
     {
@@ -617,8 +621,7 @@ add_kv_dtype (GPtrArray      *argv,
       add (argv, engine == VC_COMMAND_SGLANG ? "fp8_e4m3" : "fp8");
       return TRUE;
     }
-  if ((float_weights && in->kv_precision == in->precision) ||
-      (!float_weights && in->kv_precision == VC_PRECISION_BF16))
+  if (in->precision == VC_PRECISION_FP32 ? in->kv_precision == VC_PRECISION_FP32 : kv16)
     return TRUE;
   return refuse (error, _("%s keeps the KV cache in the model’s dtype or in fp8: a KV cache in %s cannot be expressed"),
                  engine_ids[engine], vc_enum_nick (VC_TYPE_PRECISION, in->kv_precision));

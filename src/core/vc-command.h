@@ -79,6 +79,7 @@ gboolean    vc_command_request_set_model (VcCommandRequest *request,
                                           const char       *spec,
                                           GError          **error);
 void        vc_command_request_clear  (VcCommandRequest *request);
+/* initializes the request (what it owned is not freed: clear it first) */
 void        vc_command_request_from_estimate (VcCommandRequest *request,
                                               VcEstimate       *estimate);
 VcCommand  *vc_command_build          (VcCommandEngine         engine,

@@ -550,6 +550,16 @@ setup_vendor_filter (VcResultsView *self)
   vc_a11y_name (GTK_WIDGET (self->vendor_filter), _("Vendor of the GPUs shown"));
 }
 
+/* The model of the command area as its files name it (NULL: the built-in model's repository) */
+void
+vc_results_view_set_command_model (VcResultsView *self,
+                                   const char    *spec)
+{
+  g_return_if_fail (VC_IS_RESULTS_VIEW (self));
+
+  vc_command_view_set_model (self->command_view, spec);
+}
+
 static void
 vc_results_view_dispose (GObject *object)
 {

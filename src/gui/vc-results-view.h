@@ -16,5 +16,7 @@ void           vc_results_view_set_estimate      (VcResultsView *self,
                                                   VcEstimate    *estimate);
 void           vc_results_view_set_unit          (VcResultsView *self,
                                                   VcUnit         unit);
+void           vc_results_view_set_command_model (VcResultsView *self,
+                                                  const char    *spec);
 
 G_END_DECLS

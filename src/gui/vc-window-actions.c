@@ -383,6 +383,12 @@ import_done (GObject      *source,
   if (!report_done (self, model != NULL, _("Could not import “%s”"), p->file, error))
     return;
   vc_model_file_apply (model, self->estimate);
+  {
+    /* the command names the model by its files */
+    g_autofree char *path = g_file_get_path (p->file);
+
+    vc_results_view_set_command_model (self->results, path);
+  }
 
   note = g_string_new (config ? vc_hf_config_get_description (config) : NULL);
   warning = vc_model_file_get_warning (model);

@@ -143,6 +143,57 @@ test_copy (Fixture       *f,
                                            "--per_device_train_batch_size 1 --gradient_accumulation_steps 1 --bf16\n"));
 }
 
+/* A model imported from its files: the command names them */
+static void
+test_imported_model (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *dir = g_dir_make_tmp ("vc-gui-command-XXXXXX", NULL);
+  g_autofree char *script = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "model-files", "make-fixtures.py", NULL);
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *gguf_path = g_build_filename (dir, "gguf", "tiny-llama-Q4_K_M.gguf", NULL);
+  g_autofree char *st_path = g_build_filename (dir, "safetensors", "sharded", NULL);
+  g_autoptr(GFile) gguf = g_file_new_for_path (gguf_path);
+  g_autoptr(GFile) st = g_file_new_for_path (st_path);
+  g_autoptr(GFile) root = g_file_new_for_path (dir);
+  g_autofree char *expected = NULL;
+  const char *args[] = { python, script, dir, NULL };
+  int status = 0;
+
+  g_assert_nonnull (python);
+  g_assert_true (g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  _vc_window_import (f->window, gguf);
+  vc_test_wait_while_busy (f->window);
+  g_object_set (f->estimate, "seq", 4096, NULL);
+  vc_command_view_set_engine (f->view, VC_COMMAND_LLAMA_CPP);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  expected = g_strdup_printf ("llama-server -m %s -ngl all -c 4096 -np 1 -fa on", gguf_path);
+  g_assert_cmpstr (vc_command_view_get_text (f->view), ==, expected);
+
+  _vc_window_import (f->window, st);
+  vc_test_wait_while_busy (f->window);
+  vc_command_view_set_engine (f->view, VC_COMMAND_VLLM);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("vllm serve %s --max-model-len 4096 --gpu-memory-utilization 0.9", st_path);
+  g_assert_cmpstr (vc_command_view_get_text (f->view), ==, expected);
+
+  /* a built-in model chosen afterwards: its repository again */
+  g_assert_true (vc_estimate_set_preset (f->estimate, "qwen3-8b", NULL));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_cmpstr (vc_command_view_get_text (f->view), ==,
+                   "vllm serve Qwen/Qwen3-8B --max-model-len 4096 --gpu-memory-utilization 0.9");
+  g_assert_true (g_file_query_exists (root, NULL));
+  {
+    g_autofree char *rm_args_dir = g_strdup (dir);
+    const char *rm[] = { "rm", "-rf", rm_args_dir, NULL };
+
+    g_spawn_sync (NULL, (char **) rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -154,5 +205,6 @@ main (int   argc,
       return g_test_run ();
     }
   g_test_add ("/command-window/copy", Fixture, NULL, fixture_setup, test_copy, fixture_teardown);
+  g_test_add ("/command-window/imported-model", Fixture, NULL, fixture_setup, test_imported_model, fixture_teardown);
   return g_test_run ();
 }
