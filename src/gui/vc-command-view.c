@@ -54,10 +54,12 @@ update (VcCommandView *self)
   g_autoptr(GError) error = NULL;
   VcCommandEngine engine = vc_command_view_get_engine (self);
   VcCommandRequest req;
+  VcCommand *command = NULL;
 
-  g_clear_pointer (&self->command, vc_command_free);
   if (self->estimate == NULL)
     return;
+  /* reading the estimate's results may recompute it, whose "changed" comes back here: the
+   * command is built aside and put in place after */
   vc_command_request_from_estimate (&req, self->estimate);
   if (self->request.model_kind != VC_COMMAND_MODEL_NONE)
     {
@@ -66,7 +68,9 @@ update (VcCommandView *self)
       req.model_file = self->request.model_file;
     }
   if (vc_estimate_check (self->estimate, &error))
-    self->command = vc_command_build (engine, &req, &error);
+    command = vc_command_build (engine, &req, &error);
+  g_clear_pointer (&self->command, vc_command_free);
+  self->command = command;
   if (self->command != NULL)
     {
       g_autofree char *source = g_strdup_printf (_("Flags as of %s."), vc_command_engine_source (engine));
