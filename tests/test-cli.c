@@ -363,8 +363,10 @@ gpu_member (JsonObject *root,
   g_assert_not_reached ();
 }
 
+/* the speed fields of the JSON: decode and prefill on a catalog card, null on one's own card,
+ * a training step's time */
 static void
-test_speed_fields (void)
+check_speed_json (void)
 {
   g_auto(Run) r = { 0 };
   g_autoptr(JsonParser) p = json_parser_new ();
@@ -394,7 +396,57 @@ test_speed_fields (void)
   g_assert_false (json_object_has_member (h100, "decode_tokens_per_s"));
   run_clear (&r);
   memset (&r, 0, sizeof r);
+}
 
+static void
+check_kv_capacity_json (void)
+{
+  g_auto(Run) r = { 0 };
+  JsonObject *h100;
+
+  /* vLLM's KV-cache capacity in tokens and its concurrency at --seq; null for the generic
+   * engine, which sizes no cache */
+  {
+    g_autoptr(JsonParser) p3 = json_parser_new ();
+    g_autoptr(JsonParser) p4 = json_parser_new ();
+
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--seq", "8192", "--format", "json", NULL);
+    h100 = gpu_member (parse (p3, &r), "h100-80gb");
+    g_assert_cmpint (json_object_get_int_member (h100, "kv_capacity_tokens") % 16, ==, 0);
+    /* max_concurrency is the solver's answer over the whole estimate, whose activation peak
+     * also holds the last position's logits of every request: at most one request below the
+     * requests of 8192 tokens the engine's cache holds */
+    {
+      gint64 by_cache = json_object_get_int_member (h100, "kv_capacity_tokens") / 8192;
+      gint64 solved = json_object_get_int_member (h100, "max_concurrency");
+
+      g_assert_cmpint (solved, <=, by_cache);
+      g_assert_cmpint (solved, >=, by_cache - 1);
+    }
+    run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--format", "json", NULL);
+    h100 = gpu_member (parse (p4, &r), "h100-80gb");
+    g_assert_true (json_object_get_null_member (h100, "kv_capacity_tokens"));
+  }
+  /* --kv-cache-memory: 20 GB per GPU in blocks of 16 × 131,072 bytes, end to end */
+  {
+    g_autoptr(JsonParser) p5 = json_parser_new ();
+
+    run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--kv-cache-memory", "20", "--format", "json", NULL);
+    h100 = gpu_member (parse (p5, &r), "h100-80gb");
+    g_assert_cmpint (json_object_get_int_member (h100, "kv_capacity_tokens"), ==, 9536 * 16);
+  }
+}
+
+static void
+test_speed_fields (void)
+{
+  g_auto(Run) r = { 0 };
+
+  check_speed_json ();
   /* each engine's own name for the memory fraction, refused with another engine */
   run_cli (&r, "--params", "7B", "--mem-fraction", "0.8", NULL);
   g_assert_cmpint (r.status, ==, 2);
@@ -458,41 +510,7 @@ test_speed_fields (void)
       }
   }
 
-  /* vLLM's KV-cache capacity in tokens and its concurrency at --seq; null for the generic
-   * engine, which sizes no cache */
-  {
-    g_autoptr(JsonParser) p3 = json_parser_new ();
-    g_autoptr(JsonParser) p4 = json_parser_new ();
-
-    run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--seq", "8192", "--format", "json", NULL);
-    h100 = gpu_member (parse (p3, &r), "h100-80gb");
-    g_assert_cmpint (json_object_get_int_member (h100, "kv_capacity_tokens") % 16, ==, 0);
-    /* max_concurrency is the solver's answer over the whole estimate, whose activation peak
-     * also holds the last position's logits of every request: at most one request below the
-     * requests of 8192 tokens the engine's cache holds */
-    {
-      gint64 by_cache = json_object_get_int_member (h100, "kv_capacity_tokens") / 8192;
-      gint64 solved = json_object_get_int_member (h100, "max_concurrency");
-
-      g_assert_cmpint (solved, <=, by_cache);
-      g_assert_cmpint (solved, >=, by_cache - 1);
-    }
-    run_clear (&r);
-    memset (&r, 0, sizeof r);
-    run_cli (&r, "--preset", "llama-3-8b", "--format", "json", NULL);
-    h100 = gpu_member (parse (p4, &r), "h100-80gb");
-    g_assert_true (json_object_get_null_member (h100, "kv_capacity_tokens"));
-  }
-  /* --kv-cache-memory: 20 GB per GPU in blocks of 16 × 131,072 bytes, end to end */
-  {
-    g_autoptr(JsonParser) p5 = json_parser_new ();
-
-    run_clear (&r);
-    memset (&r, 0, sizeof r);
-    run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--kv-cache-memory", "20", "--format", "json", NULL);
-    h100 = gpu_member (parse (p5, &r), "h100-80gb");
-    g_assert_cmpint (json_object_get_int_member (h100, "kv_capacity_tokens"), ==, 9536 * 16);
-  }
+  check_kv_capacity_json ();
 }
 
 /* --this-computer adds what it reads, or says why nothing was read; never a made-up card */

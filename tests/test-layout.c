@@ -538,14 +538,10 @@ vramcalc (Run        *r,
   r->status = vc_test_run_vramcalc ((const char * const *) args->pdata, NULL, &r->out, &r->err);
 }
 
+/* layouts the command line refuses, each with its reason */
 static void
-test_cli (void)
+check_cli_refusals (void)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  JsonObject *root, *layout, *per_gpu;
-  JsonArray *gpus;
-
   {
     g_auto(Run) r = { 0 };
     vramcalc (&r, "--preset", "llama-3-8b", "--tp", "3", NULL);
@@ -588,6 +584,17 @@ test_cli (void)
     g_assert_cmpint (r.status, ==, 2);
     g_assert_nonnull (strstr (r.err, "PP (40) cannot exceed the layers (32)"));
   }
+}
+
+static void
+test_cli (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root, *layout, *per_gpu;
+  JsonArray *gpus;
+
+  check_cli_refusals ();
   {
     g_auto(Run) r = { 0 };
     vramcalc (&r, "--preset", "llama-3-8b", "--pp", "4", "--format", "json", NULL);

@@ -556,6 +556,23 @@ vc_estimate_set_property (GObject      *object,
   invalidate (self);
 }
 
+/* An architecture field's property (PROP_ARCH_0 onwards), from the field table of vc-arch.c */
+static void
+get_arch_property (const VcInputs *in,
+                   guint           prop_id,
+                   GValue         *value)
+{
+  const VcArchField *f = &arch_fields[prop_id - PROP_ARCH_0];
+  guint v = vc_arch_field_get (&in->arch, f);
+
+  if (f->type == VC_ARCH_FIELD_BOOL)
+    g_value_set_boolean (value, v);
+  else if (f->type == VC_ARCH_FIELD_NORM)
+    g_value_set_enum (value, v);
+  else
+    g_value_set_uint (value, v);
+}
+
 static void
 vc_estimate_get_property (GObject    *object,
                           guint       prop_id,
@@ -653,19 +670,9 @@ vc_estimate_get_property (GObject    *object,
     case PROP_MODEL_NOT_UNDERSTOOD: g_value_set_boxed (value, self->model_not_understood); break;
     default:
       if (prop_id >= PROP_ARCH_0 && prop_id < PROP_ARCH_0 + n_arch_fields)
-        {
-          const VcArchField *f = &arch_fields[prop_id - PROP_ARCH_0];
-          guint v = vc_arch_field_get (&in->arch, f);
-
-          if (f->type == VC_ARCH_FIELD_BOOL)
-            g_value_set_boolean (value, v);
-          else if (f->type == VC_ARCH_FIELD_NORM)
-            g_value_set_enum (value, v);
-          else
-            g_value_set_uint (value, v);
-          break;
-        }
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+        get_arch_property (in, prop_id, value);
+      else
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
