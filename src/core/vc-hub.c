@@ -32,7 +32,7 @@
 #include <string.h>
 
 #include "vc-gguf.h"
-#include "vc-hub.h"
+#include "vc-hub-private.h"
 #include "vc-json-input.h"
 #include "vc-safetensors.h"
 
