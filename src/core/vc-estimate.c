@@ -562,6 +562,42 @@ vc_estimate_set_property (GObject      *object,
   invalidate (self);
 }
 
+/* A result's property (FIRST_RESULT to LAST_RESULT), once computed */
+static void
+get_result_property (VcEstimate *self,
+                     guint       prop_id,
+                     GValue     *value)
+{
+  const VcInputs *in = &self->inputs;
+
+  switch (prop_id)
+    {
+    case PROP_MODEL_PARAMETERS: g_value_set_double (value, self->result.parameters); break;
+    case PROP_MODEL_ACTIVE_PARAMETERS: g_value_set_double (value, self->result.active_parameters); break;
+    case PROP_TRAINABLE_PARAMETERS:
+      g_value_set_double (value, self->result.scenarios[self->result.selected].trainable_parameters);
+      break;
+    case PROP_KV_BYTES_PER_TOKEN: g_value_set_double (value, self->result.kv_bytes_per_token); break;
+    case PROP_TOTAL_BYTES:
+      g_value_set_double (value, self->result.scenarios[self->result.selected].total);
+      break;
+    case PROP_RESERVED_BYTES:
+      g_value_set_double (value, vc_estimator_models_reserve (in)
+                                 ? self->result.scenarios[self->result.selected].reserved : -1);
+      break;
+    case PROP_SCENARIO:
+      g_value_set_enum (value, self->result.scenarios[self->result.selected].id);
+      break;
+    case PROP_PEAK_PHASE:
+      g_value_set_enum (value, self->result.scenarios[self->result.selected].peak_phase);
+      break;
+    case PROP_OVERHEAD_BYTES: g_value_set_double (value, self->result.overhead_bytes); break;
+    case PROP_MODEL_NOT_UNDERSTOOD: g_value_set_boxed (value, self->model_not_understood); break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
 /* An architecture field's property (PROP_ARCH_0 onwards), from the field table of vc-arch.c */
 static void
 get_arch_property (const VcInputs *in,
@@ -589,7 +625,11 @@ vc_estimate_get_property (GObject    *object,
   const VcInputs *in = &self->inputs;
 
   if (prop_id >= FIRST_RESULT && prop_id <= LAST_RESULT)
-    ensure_computed (self);
+    {
+      ensure_computed (self);
+      get_result_property (self, prop_id, value);
+      return;
+    }
 
   switch (prop_id)
     {
@@ -653,27 +693,6 @@ vc_estimate_get_property (GObject    *object,
     case PROP_SOURCE_PARAMETERS: g_value_set_double (value, in->source_parameters); break;
     case PROP_SOURCE_ACTIVE_PARAMETERS: g_value_set_double (value, in->source_active_parameters); break;
     case PROP_SOURCE_PRECISION: g_value_set_enum (value, in->source_precision); break;
-    case PROP_MODEL_PARAMETERS: g_value_set_double (value, self->result.parameters); break;
-    case PROP_MODEL_ACTIVE_PARAMETERS: g_value_set_double (value, self->result.active_parameters); break;
-    case PROP_TRAINABLE_PARAMETERS:
-      g_value_set_double (value, self->result.scenarios[self->result.selected].trainable_parameters);
-      break;
-    case PROP_KV_BYTES_PER_TOKEN: g_value_set_double (value, self->result.kv_bytes_per_token); break;
-    case PROP_TOTAL_BYTES:
-      g_value_set_double (value, self->result.scenarios[self->result.selected].total);
-      break;
-    case PROP_RESERVED_BYTES:
-      g_value_set_double (value, vc_estimator_models_reserve (in)
-                                 ? self->result.scenarios[self->result.selected].reserved : -1);
-      break;
-    case PROP_SCENARIO:
-      g_value_set_enum (value, self->result.scenarios[self->result.selected].id);
-      break;
-    case PROP_PEAK_PHASE:
-      g_value_set_enum (value, self->result.scenarios[self->result.selected].peak_phase);
-      break;
-    case PROP_OVERHEAD_BYTES: g_value_set_double (value, self->result.overhead_bytes); break;
-    case PROP_MODEL_NOT_UNDERSTOOD: g_value_set_boxed (value, self->model_not_understood); break;
     default:
       if (prop_id >= PROP_ARCH_0 && prop_id < PROP_ARCH_0 + n_arch_fields)
         get_arch_property (in, prop_id, value);
