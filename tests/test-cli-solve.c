@@ -22,18 +22,6 @@ run_ok (const char * const *args)
 }
 
 static JsonObject *
-run_json (JsonParser         *parser,
-          const char * const *args)
-{
-  g_autofree char *out = run_ok (args);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  return json_node_get_object (json_parser_get_root (parser));
-}
-
-static JsonObject *
 gpu_entry (JsonObject *root,
            const char *id)
 {
@@ -63,7 +51,7 @@ fits_with (const char *preset,
   g_autofree char *v = g_strdup_printf ("%" G_GINT64_FORMAT, value);
   g_autofree char *option = g_strconcat ("--", variable, NULL);
   const char *args[] = { "--preset", preset, "--mode", mode, option, v, "--format", "json", NULL };
-  JsonObject *root = run_json (p, args);
+  JsonObject *root = vc_test_run_json (p, args);
   JsonObject *entry = gpu_entry (root, gpu);
 
   if (count == 1)
@@ -92,7 +80,7 @@ test_round_trip (void)
       g_autoptr(JsonParser) p = json_parser_new ();
       const char *args[] = { "--preset", cases[i].preset, "--mode", cases[i].mode, "--solve", cases[i].variable,
                              "--fit-gpu", cases[i].gpu, "--gpu-count", cases[i].count, "--format", "json", NULL };
-      JsonObject *root = run_json (p, args);
+      JsonObject *root = vc_test_run_json (p, args);
       JsonObject *solve = json_object_get_object_member (root, "solve");
       gint64 count = g_ascii_strtoll (cases[i].count, NULL, 10);
       const char *limit;
@@ -144,7 +132,7 @@ test_table_and_json (void)
                                           "input's range caps the sequence.\n"));
   }
 
-  root = run_json (p, json_args);
+  root = vc_test_run_json (p, json_args);
   solve = json_object_get_object_member (root, "solve");
   g_assert_cmpint (json_object_get_int_member (solve, "value"), ==, 131072);
   g_assert_cmpstr (json_object_get_string_member (solve, "limit"), ==, "model-context");
@@ -162,7 +150,7 @@ test_table_and_json (void)
   g_assert_cmpint (json_object_get_int_member (entry, "max_seq"), ==, 100529);
 
   /* without --solve there is no "solve"; training has max_batch and max_seq */
-  root = run_json (p, training_args);
+  root = vc_test_run_json (p, training_args);
   g_assert_false (json_object_has_member (root, "solve"));
   entry = gpu_entry (root, "h100-80gb");
   g_assert_true (json_object_has_member (entry, "max_batch"));
@@ -177,7 +165,7 @@ test_nothing_fits (void)
   g_autoptr(JsonParser) p = json_parser_new ();
   const char *args[] = { "--preset", "llama-3.1-405b", "--solve", "concurrency", "--fit-gpu", "rtx-4090", "--format", "json", NULL };
   const char *table_args[] = { "--preset", "llama-3.1-405b", "--solve", "seq", "--fit-gpu", "rtx-4090", NULL };
-  JsonObject *root = run_json (p, args);
+  JsonObject *root = vc_test_run_json (p, args);
   JsonObject *solve = json_object_get_object_member (root, "solve");
   g_autofree char *table = NULL;
 
@@ -195,7 +183,7 @@ test_custom_gpu (void)
   g_autoptr(JsonParser) p = json_parser_new ();
   const char *args[] = { "--preset", "llama-3.1-8b", "--gpu", "My card=24564MiB", "--solve", "seq",
                          "--fit-gpu", "My card", "--format", "json", NULL };
-  JsonObject *root = run_json (p, args);
+  JsonObject *root = vc_test_run_json (p, args);
   JsonObject *solve = json_object_get_object_member (root, "solve");
 
   g_assert_cmpstr (json_object_get_string_member (solve, "gpu"), ==, "My card");

@@ -12,25 +12,10 @@
 /* Llama 3.1 8B in bf16: 8030261248 parameters × 2 bytes (its config.json in tests/hf-config) */
 #define LLAMA_3_1_8B_WEIGHTS G_GINT64_CONSTANT (16060522496)
 
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_clear_pointer (&r->out, g_free);
-  g_clear_pointer (&r->err, g_free);
-}
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
 /* vramcalc with @args, standard input from @stdin_path and standard output to @stdout_path
  * (each NULL: a pipe); messages in English */
 static void
-run_redirected (Run                *r,
+run_redirected (VcTestRun          *r,
                 const char         *stdin_path,
                 const char         *stdout_path,
                 const char * const *args)
@@ -103,7 +88,7 @@ test_write_error (void)
     }
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto(Run) r = { 0 };
+      g_auto(VcTestRun) r = { 0 };
 
       run_redirected (&r, NULL, "/dev/full", cases[i]);
       g_test_message ("vramcalc %s: %s", cases[i][0], r.err);
@@ -116,7 +101,7 @@ test_write_error (void)
 static void
 test_write_error_usage (void)
 {
-  g_auto(Run) r = { 0 };
+  g_auto(VcTestRun) r = { 0 };
 
   if (!g_file_test ("/dev/full", G_FILE_TEST_EXISTS))
     {
@@ -147,8 +132,8 @@ test_config_stdin (void)
   g_autofree char *config = llama_config ();
   g_autoptr(JsonParser) p1 = json_parser_new ();
   g_autoptr(JsonParser) p2 = json_parser_new ();
-  g_auto(Run) from_stdin = { 0 };
-  g_auto(Run) from_file = { 0 };
+  g_auto(VcTestRun) from_stdin = { 0 };
+  g_auto(VcTestRun) from_file = { 0 };
   JsonObject *a, *b;
 
   run_redirected (&from_stdin, config, NULL, (const char *[]) { "--config", "-", "--format", "json", NULL });
@@ -164,7 +149,7 @@ test_config_stdin (void)
   g_assert_cmpint (vc_test_component_bytes (a, "kv_cache"), >, 0);
 
   /* "--config=-" is the same */
-  run_clear (&from_file);
+  vc_test_run_clear (&from_file);
   run_redirected (&from_file, config, NULL, (const char *[]) { "--config=-", "--format", "json", NULL });
   g_assert_cmpstr (from_file.out, ==, from_stdin.out);
 }
@@ -178,8 +163,8 @@ test_quantized_config_stdin (void)
                                               "config.json", NULL);
   g_autoptr(JsonParser) p1 = json_parser_new ();
   g_autoptr(JsonParser) p2 = json_parser_new ();
-  g_auto(Run) from_stdin = { 0 };
-  g_auto(Run) from_file = { 0 };
+  g_auto(VcTestRun) from_stdin = { 0 };
+  g_auto(VcTestRun) from_file = { 0 };
   gint64 weights;
 
   run_redirected (&from_stdin, config, NULL, (const char *[]) { "--config", "-", "--format", "json", NULL });
@@ -199,9 +184,9 @@ test_profile_stdin (void)
   g_autofree char *dir = vc_test_make_tmpdir ("vc-cli-unix");
   g_autofree char *path = g_build_filename (dir, "plan.json", NULL);
   g_autoptr(JsonParser) parser = json_parser_new ();
-  g_auto(Run) save = { 0 };
-  g_auto(Run) from_stdin = { 0 };
-  g_auto(Run) from_file = { 0 };
+  g_auto(VcTestRun) save = { 0 };
+  g_auto(VcTestRun) from_stdin = { 0 };
+  g_auto(VcTestRun) from_file = { 0 };
 
   run_redirected (&save, "/dev/null", NULL,
                   (const char *[]) { "--preset", "llama-3-8b", "--seq", "8192", "--concurrency", "2",
@@ -226,23 +211,23 @@ test_stdin_refused (void)
   g_autofree char *big = g_build_filename (dir, "big.json", NULL);
   g_autofree char *blank = g_malloc0 (5 * 1024 * 1024);
   g_autoptr(GError) error = NULL;
-  g_auto(Run) r = { 0 };
+  g_auto(VcTestRun) r = { 0 };
 
   run_redirected (&r, config, NULL, (const char *[]) { "--profile", "-", "--config", "-", NULL });
   g_assert_cmpint (r.status, ==, 2);
   g_assert_cmpstr (r.err, ==, "vramcalc: --profile: standard input is read once: "
                               "give “-” to --profile or to --config, not both\n");
-  run_clear (&r);
+  vc_test_run_clear (&r);
 
   run_redirected (&r, "/dev/null", NULL, (const char *[]) { "--config", "-", NULL });
   g_assert_cmpint (r.status, ==, 2);
   g_assert_true (g_str_has_prefix (r.err, "vramcalc: --config: standard input"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
 
   run_redirected (&r, dir, NULL, (const char *[]) { "--config", "-", NULL });
   g_assert_cmpint (r.status, ==, 2);
   g_assert_cmpstr (r.err, ==, "vramcalc: --config: standard input: Is a directory\n");
-  run_clear (&r);
+  vc_test_run_clear (&r);
 
   memset (blank, ' ', 5 * 1024 * 1024);
   g_file_set_contents (big, blank, 5 * 1024 * 1024, &error);

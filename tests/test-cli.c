@@ -11,23 +11,8 @@
 #include "vc-catalog.h"
 #include "vc-test-util.h"
 
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} Run;
-
 static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-run_cli (Run        *r,
+run_cli (VcTestRun  *r,
          const char *first,
          ...)
 {
@@ -43,8 +28,8 @@ run_cli (Run        *r,
 }
 
 static JsonObject *
-parse (JsonParser *parser,
-       const Run  *r)
+parse (JsonParser      *parser,
+       const VcTestRun *r)
 {
   g_autoptr(GError) error = NULL;
 
@@ -72,7 +57,7 @@ scenario_total (JsonObject *root,
 static void
 test_seed_json (void)
 {
-  g_auto(Run) r = { 0 };
+  g_auto(VcTestRun) r = { 0 };
   g_autoptr(JsonParser) p = json_parser_new ();
   JsonObject *root;
   JsonArray *comps, *gpus;
@@ -108,7 +93,7 @@ test_seed_json (void)
 static void
 test_seed_training_json (void)
 {
-  g_auto(Run) r = { 0 };
+  g_auto(VcTestRun) r = { 0 };
   g_autoptr(JsonParser) p = json_parser_new ();
   JsonObject *root;
 
@@ -124,7 +109,7 @@ test_seed_training_json (void)
 static void
 test_preset_json (void)
 {
-  g_auto(Run) r = { 0 };
+  g_auto(VcTestRun) r = { 0 };
   g_autoptr(JsonParser) p = json_parser_new ();
   JsonObject *root;
 
@@ -134,7 +119,7 @@ test_preset_json (void)
   g_assert_cmpstr (json_object_get_string_member (root, "method"), ==, "architecture");
   g_assert_cmpint (json_object_get_int_member (root, "kv_bytes_per_token"), ==, 65536);
   g_clear_object (&p);
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
 
   p = json_parser_new ();
@@ -143,7 +128,7 @@ test_preset_json (void)
   g_assert_cmpint (json_object_get_int_member (root, "parameters"), ==, 8030261248);
   g_assert_cmpint (json_object_get_int_member (root, "kv_bytes_per_token"), ==, 131072);
   g_clear_object (&p);
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
 
   /* MoE by the rule of thumb: activations on activated parameters */
@@ -158,7 +143,7 @@ test_preset_json (void)
 static void
 test_table_and_lists (void)
 {
-  g_auto(Run) r = { 0 };
+  g_auto(VcTestRun) r = { 0 };
 
   /* GLib puts a no-break space between a size and its unit */
   run_cli (&r, "--params", "7B", NULL);
@@ -166,19 +151,19 @@ test_table_and_lists (void)
   g_assert_nonnull (strstr (r.out, "18.8\u00a0GB"));
   g_assert_nonnull (strstr (r.out, "Inference (4-bit)"));
   g_assert_nonnull (strstr (r.out, "each keeps its own"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
 
   run_cli (&r, "--params", "7B", "--unit", "gib", NULL);
   g_assert_nonnull (strstr (r.out, "17.5\u00a0GiB"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
 
   run_cli (&r, "--list-presets", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "llama-3.1-405b"));
   g_assert_nonnull (strstr (r.out, "deepseek-r1"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
 
   /* the catalog's search: id, name, parameters, activated, context, release date */
@@ -187,37 +172,37 @@ test_table_and_lists (void)
   g_assert_cmpstr (r.out, ==,
                    "gpt-oss-20b                    gpt-oss 20B                            20.91B    4.19B   131072 2025-08\n"
                    "gpt-oss-120b                   gpt-oss 120B                          116.83B    5.71B   131072 2025-08\n");
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
   run_cli (&r, "--search", "llama 405b", "--list-presets", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_str_has_prefix (r.out, "llama-3.1-405b "));
   g_assert_cmpstr (strchr (r.out, '\n'), ==, "\n");
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
   run_cli (&r, "--list-presets", "--search", "no such model", NULL);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_cmpstr (r.out, ==, "");
   g_assert_nonnull (strstr (r.err, "no built-in model matches “no such model”"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
   /* --search lists; alone it would be ignored, so it is refused */
   run_cli (&r, "--preset", "qwen3-32b", "--search", "x", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "--search: it goes with --list-presets"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
   /* --preset takes every id of the catalog */
   run_cli (&r, "--preset", "smollm3-3b", "--format", "json", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "\"parameters\" : 3075098624,"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
 
   run_cli (&r, "--list-gpus", NULL);
   g_assert_nonnull (strstr (r.out, "23028 MiB"));
   g_assert_nonnull (strstr (r.out, "143771 MiB"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
 
   run_cli (&r, "--help", NULL);
@@ -270,7 +255,7 @@ test_rejections (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      g_auto(Run) r = { 0 };
+      g_auto(VcTestRun) r = { 0 };
 
       run_cli (&r, bad[i].args[0], bad[i].args[1], bad[i].args[2], bad[i].args[3],
                bad[i].args[4], bad[i].args[5], NULL);
@@ -285,7 +270,7 @@ test_rejections (void)
 static void
 test_custom_gpus (void)
 {
-  g_auto(Run) r = { 0 };
+  g_auto(VcTestRun) r = { 0 };
   g_autoptr(JsonParser) p = json_parser_new ();
   JsonObject *root, *last;
   JsonArray *gpus;
@@ -302,14 +287,14 @@ test_custom_gpus (void)
   last = json_array_get_object_element (gpus, json_array_get_length (gpus) - 2);
   g_assert_cmpstr (json_object_get_string_member (last, "name"), ==, "RTX 6000 Ada");
   g_assert_true (json_object_get_boolean_member (last, "fits"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
 
   run_cli (&r, "--gpu", "nameless", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "--gpu: "));
   g_assert_nonnull (strstr (r.err, "NAME=SIZE"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
 
   run_cli (&r, "--gpu", "Tiny=0.01", NULL);
@@ -320,7 +305,7 @@ test_custom_gpus (void)
 static void
 test_extremes (void)
 {
-  g_auto(Run) r = { 0 };
+  g_auto(VcTestRun) r = { 0 };
   g_autoptr(JsonParser) p = json_parser_new ();
   JsonObject *root;
 
@@ -331,7 +316,7 @@ test_extremes (void)
   g_assert_null (strstr (r.out, ": nan"));
   g_assert_null (strstr (r.out, ": inf"));
   g_assert_null (strstr (r.out, ": -"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
 
   /* batch 10⁶ × 10⁸ tokens: 136,718,750,018,… bytes, in exabytes rather than "136719 PB" */
@@ -339,7 +324,7 @@ test_extremes (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "KV cache          68.4\u00a0EB   50 %"));
   g_assert_nonnull (strstr (r.out, "Total              137\u00a0EB"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
 
   /* and a million such requests: 68.4 yottabytes (59.3 EiB × 10⁶ in binary units) */
@@ -363,10 +348,12 @@ gpu_member (JsonObject *root,
   g_assert_not_reached ();
 }
 
+/* the speed fields of the JSON: decode and prefill on a catalog card, null on one's own card,
+ * a training step's time */
 static void
-test_speed_fields (void)
+check_speed_json (void)
 {
-  g_auto(Run) r = { 0 };
+  g_auto(VcTestRun) r = { 0 };
   g_autoptr(JsonParser) p = json_parser_new ();
   g_autoptr(JsonParser) p2 = json_parser_new ();
   JsonObject *root, *h100, *mine;
@@ -382,7 +369,7 @@ test_speed_fields (void)
   mine = gpu_member (root, "custom-1");
   g_assert_true (json_object_get_null_member (mine, "bandwidth_bytes_per_s"));
   g_assert_true (json_object_get_null_member (mine, "decode_tokens_per_s"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
 
   run_cli (&r, "--params", "7B", "--mode", "training", "--mfu", "0.5", "--format", "json", NULL);
@@ -392,44 +379,94 @@ test_speed_fields (void)
   g_assert_cmpfloat (fabs (json_object_get_double_member (h100, "step_seconds") - 4 * 7e9 * 2048 / (989e12 * 0.5)), <, 1e-12);
   g_assert_true (json_object_has_member (h100, "train_tokens_per_s"));
   g_assert_false (json_object_has_member (h100, "decode_tokens_per_s"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
+}
 
+static void
+check_kv_capacity_json (void)
+{
+  g_auto(VcTestRun) r = { 0 };
+  JsonObject *h100;
+
+  /* vLLM's KV-cache capacity in tokens and its concurrency at --seq; null for the generic
+   * engine, which sizes no cache */
+  {
+    g_autoptr(JsonParser) p3 = json_parser_new ();
+    g_autoptr(JsonParser) p4 = json_parser_new ();
+
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--seq", "8192", "--format", "json", NULL);
+    h100 = gpu_member (parse (p3, &r), "h100-80gb");
+    g_assert_cmpint (json_object_get_int_member (h100, "kv_capacity_tokens") % 16, ==, 0);
+    /* max_concurrency is the solver's answer over the whole estimate, whose activation peak
+     * also holds the last position's logits of every request: at most one request below the
+     * requests of 8192 tokens the engine's cache holds */
+    {
+      gint64 by_cache = json_object_get_int_member (h100, "kv_capacity_tokens") / 8192;
+      gint64 solved = json_object_get_int_member (h100, "max_concurrency");
+
+      g_assert_cmpint (solved, <=, by_cache);
+      g_assert_cmpint (solved, >=, by_cache - 1);
+    }
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--format", "json", NULL);
+    h100 = gpu_member (parse (p4, &r), "h100-80gb");
+    g_assert_true (json_object_get_null_member (h100, "kv_capacity_tokens"));
+  }
+  /* --kv-cache-memory: 20 GB per GPU in blocks of 16 × 131,072 bytes, end to end */
+  {
+    g_autoptr(JsonParser) p5 = json_parser_new ();
+
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--kv-cache-memory", "20", "--format", "json", NULL);
+    h100 = gpu_member (parse (p5, &r), "h100-80gb");
+    g_assert_cmpint (json_object_get_int_member (h100, "kv_capacity_tokens"), ==, 9536 * 16);
+  }
+}
+
+static void
+test_speed_fields (void)
+{
+  g_auto(VcTestRun) r = { 0 };
+
+  check_speed_json ();
   /* each engine's own name for the memory fraction, refused with another engine */
   run_cli (&r, "--params", "7B", "--mem-fraction", "0.8", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "--engine sglang"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
   run_cli (&r, "--params", "7B", "--engine", "sglang", "--gpu-memory-utilization", "0.8", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "--engine vllm"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
   run_cli (&r, "--params", "7B", "--engine", "tensorrt", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "llama.cpp"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
   run_cli (&r, "--params", "7B", "--mode", "training", "--mfu", "1.5", NULL);
   g_assert_cmpint (r.status, ==, 2);
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
   /* options that would change nothing are refused, not ignored */
   run_cli (&r, "--params", "7B", "--mfu", "0.5", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "--mode training"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
   run_cli (&r, "--params", "7B", "--block-size", "32", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "--engine vllm"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
   run_cli (&r, "--params", "7B", "--mode", "training", "--engine", "vllm", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "inference"));
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
   /* vLLM's and SGLang's own options: refused with another engine, and outside their range */
   {
@@ -453,53 +490,19 @@ test_speed_fields (void)
         g_assert_cmpint (r.status, ==, 2);
         g_assert_nonnull (strstr (r.err, refused[i][0]));
         g_assert_nonnull (strstr (r.err, refused[i][3]));
-        run_clear (&r);
+        vc_test_run_clear (&r);
         memset (&r, 0, sizeof r);
       }
   }
 
-  /* vLLM's KV-cache capacity in tokens and its concurrency at --seq; null for the generic
-   * engine, which sizes no cache */
-  {
-    g_autoptr(JsonParser) p3 = json_parser_new ();
-    g_autoptr(JsonParser) p4 = json_parser_new ();
-
-    run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--seq", "8192", "--format", "json", NULL);
-    h100 = gpu_member (parse (p3, &r), "h100-80gb");
-    g_assert_cmpint (json_object_get_int_member (h100, "kv_capacity_tokens") % 16, ==, 0);
-    /* max_concurrency is the solver's answer over the whole estimate, whose activation peak
-     * also holds the last position's logits of every request: at most one request below the
-     * requests of 8192 tokens the engine's cache holds */
-    {
-      gint64 by_cache = json_object_get_int_member (h100, "kv_capacity_tokens") / 8192;
-      gint64 solved = json_object_get_int_member (h100, "max_concurrency");
-
-      g_assert_cmpint (solved, <=, by_cache);
-      g_assert_cmpint (solved, >=, by_cache - 1);
-    }
-    run_clear (&r);
-    memset (&r, 0, sizeof r);
-    run_cli (&r, "--preset", "llama-3-8b", "--format", "json", NULL);
-    h100 = gpu_member (parse (p4, &r), "h100-80gb");
-    g_assert_true (json_object_get_null_member (h100, "kv_capacity_tokens"));
-  }
-  /* --kv-cache-memory: 20 GB per GPU in blocks of 16 × 131,072 bytes, end to end */
-  {
-    g_autoptr(JsonParser) p5 = json_parser_new ();
-
-    run_clear (&r);
-    memset (&r, 0, sizeof r);
-    run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--kv-cache-memory", "20", "--format", "json", NULL);
-    h100 = gpu_member (parse (p5, &r), "h100-80gb");
-    g_assert_cmpint (json_object_get_int_member (h100, "kv_capacity_tokens"), ==, 9536 * 16);
-  }
+  check_kv_capacity_json ();
 }
 
 /* --this-computer adds what it reads, or says why nothing was read; never a made-up card */
 static void
 test_this_computer (void)
 {
-  g_auto(Run) r = { 0 };
+  g_auto(VcTestRun) r = { 0 };
 
   run_cli (&r, "--params", "7B", "--this-computer", "--format", "json", NULL);
   if (r.status == 0)
@@ -523,9 +526,9 @@ test_this_computer (void)
 static void
 test_context_warning (void)
 {
-  g_auto(Run) over = { 0 };
-  g_auto(Run) within = { 0 };
-  g_auto(Run) training = { 0 };
+  g_auto(VcTestRun) over = { 0 };
+  g_auto(VcTestRun) within = { 0 };
+  g_auto(VcTestRun) training = { 0 };
 
   run_cli (&over, "--preset", "llama-3-8b", "--seq", "131072", NULL);
   g_assert_cmpint (over.status, ==, 0);
@@ -542,8 +545,8 @@ test_context_warning (void)
 static void
 test_other_mode_option (void)
 {
-  g_auto(Run) r = { 0 };
-  g_auto(Run) t = { 0 };
+  g_auto(VcTestRun) r = { 0 };
+  g_auto(VcTestRun) t = { 0 };
 
   run_cli (&r, "--params", "7B", "--checkpointing", "full", NULL);
   g_assert_cmpint (r.status, ==, 0);

@@ -10,18 +10,9 @@
 #include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-formula.h"
+#include "vc-test-util.h"
 
 #define KV_PER_TOKEN 131072.0
-
-static guint
-gpu_index (VcEstimate *e,
-           const char *id)
-{
-  for (guint i = 0; i < vc_estimate_get_n_gpus (e); i++)
-    if (g_str_equal (vc_estimate_get_gpu (e, i)->id, id))
-      return i;
-  g_assert_not_reached ();
-}
 
 static VcEstimate *
 llama3 (VcEngine engine,
@@ -40,7 +31,7 @@ capacity_on (VcEstimate   *e,
              const char   *id,
              VcKvCapacity *kv)
 {
-  guint i = gpu_index (e, id);
+  guint i = vc_test_gpu_index (e, id);
   const VcResult *r = vc_estimate_get_result (e);
   const VcGpuFit *fit = vc_estimate_get_gpu_fit (e, i);
 
@@ -72,7 +63,7 @@ test_vllm (void)
   g_assert_cmpfloat (W, ==, 8030261248.0 * 2);
   /* vLLM's defaults on a card of 70 GiB or more: 8192 batched tokens, 1024 sequences */
   g_assert_cmpfloat (A, ==, llama3_profile (8192, 1024));
-  g_assert_cmpfloat (vc_estimate_get_gpu_fit (e, gpu_index (e, "h100-80gb"))->capacity_bytes, ==, C);
+  g_assert_cmpfloat (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->capacity_bytes, ==, C);
   /* requested 0.9 × C; the KV cache gets what the weights and the profile run's peak leave
    * (the CUDA context is in the snapshot vLLM takes before), in blocks of 16 tokens ×
    * 131,072 bytes */
@@ -90,9 +81,9 @@ test_vllm (void)
     double c = floor (kv.tokens / 8192);
 
     g_object_set (e, "concurrency", (guint) c, NULL);
-    g_assert_true (vc_estimate_get_gpu_fit (e, gpu_index (e, "h100-80gb"))->fits);
+    g_assert_true (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->fits);
     g_object_set (e, "concurrency", (guint) c + 1, NULL);
-    g_assert_false (vc_estimate_get_gpu_fit (e, gpu_index (e, "h100-80gb"))->fits);
+    g_assert_false (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->fits);
     g_object_set (e, "concurrency", 1, NULL);
   }
 
@@ -125,7 +116,7 @@ test_vllm (void)
    * smaller defaults */
   g_object_set (e, "memory-fraction", 0.9, "block-size", 16, "seq", 131072, "concurrency", 4, NULL);
   {
-    guint i = gpu_index (e, "l40s");
+    guint i = vc_test_gpu_index (e, "l40s");
     const VcGpuFit *fit = vc_estimate_get_gpu_fit (e, i);
     double n = fit->count;
     double peak;
@@ -184,7 +175,7 @@ test_vllm_reserves (void)
 {
   g_autoptr(VcEstimate) generic = llama3 (VC_ENGINE_GENERIC, 53248);
   g_autoptr(VcEstimate) vllm = llama3 (VC_ENGINE_VLLM, 53248);
-  guint i = gpu_index (generic, "rtx-4090");
+  guint i = vc_test_gpu_index (generic, "rtx-4090");
   double total = vc_estimate_get_selected (generic)->total;
   double C = 24564 * 1048576.0;
 

@@ -4,12 +4,14 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "vc-component-row.h"
 #include "vc-enums.h"
 #include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-formula.h"
+#include "vc-solver.h"
 #include "vc-units.h"
 
 static void
@@ -335,6 +337,53 @@ test_size_format (void)
     }
 }
 
+/* The check is the estimate's, answered again after every change: before the first
+ * recomputation (as vramcalc asks it), after it, and once the inputs go together again */
+static void
+test_check_follows_inputs (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (vc_estimate_set_preset (e, "llama-3-8b", NULL));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "tp", 3, NULL);
+  g_assert_false (vc_estimate_check (e, &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION);
+  g_assert_nonnull (strstr (error->message, "TP (3) must divide the attention heads (32)"));
+  g_clear_error (&error);
+  vc_estimate_flush (e);
+  g_assert_false (vc_estimate_check (e, &error));
+  g_assert_nonnull (strstr (error->message, "TP (3)"));
+  g_clear_error (&error);
+  /* without an error to fill */
+  g_assert_false (vc_estimate_check (e, NULL));
+  g_object_set (e, "tp", 2, NULL);
+  g_assert_true (vc_estimate_check (e, &error));
+  g_assert_no_error (error);
+  vc_estimate_flush (e);
+  g_assert_true (vc_estimate_check (e, NULL));
+  g_object_set (e, "pp", 40, NULL);
+  vc_estimate_flush (e);
+  g_assert_false (vc_estimate_check (e, &error));
+  g_assert_nonnull (strstr (error->message, "PP (40) cannot exceed the layers (32)"));
+}
+
+/* The solver searches up to the largest value the property accepts: one limit for both */
+static void
+test_solver_limits (void)
+{
+  static const char *names[] = { "seq", "batch", "concurrency" };
+  g_autoptr(GTypeClass) klass = g_type_class_ref (VC_TYPE_ESTIMATE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      GParamSpec *pspec = g_object_class_find_property (G_OBJECT_CLASS (klass), names[i]);
+
+      g_assert_cmpuint (G_PARAM_SPEC_UINT (pspec)->maximum, ==, vc_solver_input_max (i));
+    }
+  g_assert_cmpuint (vc_solver_input_max (VC_SOLVE_VARIABLE_SEQ), ==, 100000000);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -350,5 +399,7 @@ main (int   argc,
   g_test_add_func ("/estimate/copy-inputs", test_copy_inputs);
   g_test_add_func ("/estimate/gpu-fits", test_gpu_fits);
   g_test_add_func ("/estimate/size-format", test_size_format);
+  g_test_add_func ("/estimate/check-follows-inputs", test_check_follows_inputs);
+  g_test_add_func ("/estimate/solver-limits", test_solver_limits);
   return g_test_run ();
 }

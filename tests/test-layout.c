@@ -507,23 +507,8 @@ test_presets_sweep (void)
   g_assert_cmpuint (checked, >, 200);
 }
 
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} Run;
-
 static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-vramcalc (Run        *r,
+vramcalc (VcTestRun  *r,
           const char *first,
           ...)
 {
@@ -538,6 +523,54 @@ vramcalc (Run        *r,
   r->status = vc_test_run_vramcalc ((const char * const *) args->pdata, NULL, &r->out, &r->err);
 }
 
+/* layouts the command line refuses, each with its reason */
+static void
+check_cli_refusals (void)
+{
+  {
+    g_auto(VcTestRun) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--tp", "3", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "TP (3) must divide the attention heads (32)"));
+  }
+  {
+    g_auto(VcTestRun) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--mode", "training", "--zero", "4", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "--zero: “4” is not a ZeRO stage; accepted: 0, 1, 2, 3"));
+  }
+  {
+    g_auto(VcTestRun) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--mode", "training", "--fsdp", "all", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "accepted: full, grad-op, hybrid"));
+  }
+  {
+    g_auto(VcTestRun) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--gpu-layers", "0", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "--gpu-layers: 0 keeps every layer in system RAM"));
+  }
+  {
+    g_auto(VcTestRun) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--mode", "training", "--tp", "2", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "--tp: applies to inference only"));
+  }
+  {
+    g_auto(VcTestRun) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--grad-accum", "4", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "--grad-accum: applies to training only"));
+  }
+  {
+    g_auto(VcTestRun) r = { 0 };
+    vramcalc (&r, "--preset", "llama-3-8b", "--pp", "40", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "PP (40) cannot exceed the layers (32)"));
+  }
+}
+
 static void
 test_cli (void)
 {
@@ -546,50 +579,9 @@ test_cli (void)
   JsonObject *root, *layout, *per_gpu;
   JsonArray *gpus;
 
+  check_cli_refusals ();
   {
-    g_auto(Run) r = { 0 };
-    vramcalc (&r, "--preset", "llama-3-8b", "--tp", "3", NULL);
-    g_assert_cmpint (r.status, ==, 2);
-    g_assert_nonnull (strstr (r.err, "TP (3) must divide the attention heads (32)"));
-  }
-  {
-    g_auto(Run) r = { 0 };
-    vramcalc (&r, "--preset", "llama-3-8b", "--mode", "training", "--zero", "4", NULL);
-    g_assert_cmpint (r.status, ==, 2);
-    g_assert_nonnull (strstr (r.err, "--zero: “4” is not a ZeRO stage; accepted: 0, 1, 2, 3"));
-  }
-  {
-    g_auto(Run) r = { 0 };
-    vramcalc (&r, "--preset", "llama-3-8b", "--mode", "training", "--fsdp", "all", NULL);
-    g_assert_cmpint (r.status, ==, 2);
-    g_assert_nonnull (strstr (r.err, "accepted: full, grad-op, hybrid"));
-  }
-  {
-    g_auto(Run) r = { 0 };
-    vramcalc (&r, "--preset", "llama-3-8b", "--gpu-layers", "0", NULL);
-    g_assert_cmpint (r.status, ==, 2);
-    g_assert_nonnull (strstr (r.err, "--gpu-layers: 0 keeps every layer in system RAM"));
-  }
-  {
-    g_auto(Run) r = { 0 };
-    vramcalc (&r, "--preset", "llama-3-8b", "--mode", "training", "--tp", "2", NULL);
-    g_assert_cmpint (r.status, ==, 2);
-    g_assert_nonnull (strstr (r.err, "--tp: applies to inference only"));
-  }
-  {
-    g_auto(Run) r = { 0 };
-    vramcalc (&r, "--preset", "llama-3-8b", "--grad-accum", "4", NULL);
-    g_assert_cmpint (r.status, ==, 2);
-    g_assert_nonnull (strstr (r.err, "--grad-accum: applies to training only"));
-  }
-  {
-    g_auto(Run) r = { 0 };
-    vramcalc (&r, "--preset", "llama-3-8b", "--pp", "40", NULL);
-    g_assert_cmpint (r.status, ==, 2);
-    g_assert_nonnull (strstr (r.err, "PP (40) cannot exceed the layers (32)"));
-  }
-  {
-    g_auto(Run) r = { 0 };
+    g_auto(VcTestRun) r = { 0 };
     vramcalc (&r, "--preset", "llama-3-8b", "--pp", "4", "--format", "json", NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
@@ -629,7 +621,7 @@ test_cli (void)
       }
   }
   {
-    g_auto(Run) r = { 0 };
+    g_auto(VcTestRun) r = { 0 };
     vramcalc (&r, "--params", "7B", "--mode", "training", "--finetune", "full", "--mixed-precision",
               "--dp", "8", "--fsdp", "full", "--offload", "optimizer+params", "--format", "json", NULL);
     g_assert_cmpint (r.status, ==, 0);
@@ -642,7 +634,7 @@ test_cli (void)
     g_assert_cmpint (json_object_get_int_member (root, "host_bytes"), ==, (gint64) ((1.75 + 7 + 3.5 + 3.5) * 8e9));
   }
   {
-    g_auto(Run) r = { 0 };
+    g_auto(VcTestRun) r = { 0 };
     vramcalc (&r, "--preset", "llama-3-70b", "--tp", "4", "--pp", "2", NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.out, "Layout: 8 GPUs · TP 4 × PP 2"));
@@ -688,9 +680,9 @@ test_engine_at_layout (void)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
-  g_auto(Run) r = { 0 };
-  g_auto(Run) table = { 0 };
-  g_auto(Run) refused = { 0 };
+  g_auto(VcTestRun) r = { 0 };
+  g_auto(VcTestRun) table = { 0 };
+  g_auto(VcTestRun) refused = { 0 };
   JsonObject *root, *engine, *layout, *per_gpu;
   double capacity, nonkv, available;
 

@@ -8,28 +8,19 @@
 
 #include "vc-estimate.h"
 #include "vc-speed.h"
+#include "vc-test-util.h"
 
 #define H100_BW 3350e9
 #define H100_BF16 989e12
 #define HBM_BW 0.530
 #define HBM_C 0.178
 
-static guint
-gpu_index (VcEstimate *e,
-           const char *id)
-{
-  for (guint i = 0; i < vc_estimate_get_n_gpus (e); i++)
-    if (g_str_equal (vc_estimate_get_gpu (e, i)->id, id))
-      return i;
-  g_assert_not_reached ();
-}
-
 static void
 speed_for (VcEstimate *e,
            const char *id,
            VcSpeed    *speed)
 {
-  guint i = gpu_index (e, id);
+  guint i = vc_test_gpu_index (e, id);
   const VcResult *r = vc_estimate_get_result (e);
 
   vc_speed_compute (vc_estimate_get_inputs (e), r, &r->scenarios[r->selected], vc_estimate_get_gpu (e, i),

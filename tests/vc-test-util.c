@@ -53,6 +53,39 @@ vc_test_run_vramcalc (const char * const *args,
   return WEXITSTATUS (status);
 }
 
+void
+vc_test_run_clear (VcTestRun *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+JsonObject *
+vc_test_run_json (JsonParser         *parser,
+                  const char * const *args)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = vc_test_run_vramcalc (args, NULL, &out, &err);
+
+  if (status != 0)
+    g_error ("vramcalc %s: status %d: %s", args[0], status, err);
+  json_parser_load_from_data (parser, out, -1, &error);
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+guint
+vc_test_gpu_index (VcEstimate *estimate,
+                   const char *id)
+{
+  for (guint i = 0; i < vc_estimate_get_n_gpus (estimate); i++)
+    if (g_str_equal (vc_estimate_get_gpu (estimate, i)->id, id))
+      return i;
+  g_error ("no GPU %s", id);
+}
+
 char *
 vc_test_make_tmpdir (const char *prefix)
 {

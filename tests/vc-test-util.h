@@ -6,12 +6,30 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "vc-estimate.h"
+
 G_BEGIN_DECLS
+
+/* A run of vramcalc: its exit status and what it wrote */
+typedef struct
+{
+  int status;
+  char *out;
+  char *err;
+} VcTestRun;
 
 int   vc_test_run_vramcalc (const char * const *args,
                             const char * const *env,
                             char              **out,
                             char              **err);
+void  vc_test_run_clear    (VcTestRun          *run);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (VcTestRun, vc_test_run_clear)
+/* vramcalc's JSON report for args, which must succeed; the object lives as long as parser */
+JsonObject *vc_test_run_json (JsonParser         *parser,
+                              const char * const *args);
+/* the index of the catalog card id in the estimate's GPU list */
+guint vc_test_gpu_index    (VcEstimate         *estimate,
+                            const char         *id);
 gint64 vc_test_component_bytes (JsonObject      *report,
                                 const char      *id);
 char *vc_test_make_tmpdir  (const char         *prefix);

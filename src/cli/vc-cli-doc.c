@@ -281,11 +281,12 @@ write_zsh (const VcCliDoc *doc)
 
   g_string_append_printf (out, "#compdef %s\n"
                                "# Written by %s --generate zsh from its option table; do not edit.\n\n"
-                               "# the first column of a listing option's output\n"
+                               "# the first column of a listing option's output (the last argument: _arguments\n"
+                               "# puts compadd's options, such as -J GROUP, before it)\n"
                                "_%s_list ()\n{\n"
                                "  local -a ids\n"
-                               "  ids=(${${(f)\"$(_call_program ids ${words[1]} $1 2>/dev/null)\"}%%%% *})\n"
-                               "  compadd -a ids\n}\n\n"
+                               "  ids=(${${(f)\"$(_call_program ids ${words[1]} ${@[-1]} 2>/dev/null)\"}%%%% *})\n"
+                               "  compadd \"${@[1,-2]}\" -a ids\n}\n\n"
                                "_arguments",
                           doc->program, doc->program, doc->program);
   for (guint i = 0; i < doc->n_options; i++)

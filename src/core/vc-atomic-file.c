@@ -2,7 +2,8 @@
 /* vc-atomic-file.c: the data goes to a new file in the same folder, is flushed to the disk,
  * then renamed over the old file in one step. GLib's g_file_replace() writes over the old file
  * in place when it cannot create a file beside it (a read-only folder holding a writable
- * file): a full disk then leaves a truncated file. This never does. */
+ * file): a full disk then leaves a truncated file. This never does. The window's saves and
+ * exports run it in a thread (vc_atomic_file_replace_async). */
 #define G_LOG_DOMAIN "vc-atomic-file"
 
 #include "config.h"
@@ -263,4 +264,52 @@ vc_atomic_file_replace (GFile         *file,
   if (path != NULL)
     return replace_local (path, data, length, cancellable, error);
   return replace_other (file, data, length, cancellable, error);
+}
+
+static void
+write_thread (GTask        *task,
+              gpointer      source,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  GError *error = NULL;
+  gsize length;
+  const char *data = g_bytes_get_data (task_data, &length);
+
+  if (vc_atomic_file_replace (source, data, length, cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * vc_atomic_file_replace_async:
+ *
+ * vc_atomic_file_replace() in a thread, for the window's saves and exports.
+ */
+void
+vc_atomic_file_replace_async (GFile               *file,
+                              GBytes              *bytes,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (bytes != NULL);
+
+  task = g_task_new (file, cancellable, callback, user_data);
+  g_task_set_source_tag (task, vc_atomic_file_replace_async);
+  g_task_set_task_data (task, g_bytes_ref (bytes), (GDestroyNotify) g_bytes_unref);
+  g_task_run_in_thread (task, write_thread);
+}
+
+gboolean
+vc_atomic_file_replace_finish (GFile         *file,
+                               GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, file), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

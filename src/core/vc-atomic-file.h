@@ -11,5 +11,13 @@ gboolean vc_atomic_file_replace (GFile         *file,
                                  gsize          length,
                                  GCancellable  *cancellable,
                                  GError       **error);
+void     vc_atomic_file_replace_async  (GFile               *file,
+                                        GBytes              *bytes,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data);
+gboolean vc_atomic_file_replace_finish (GFile               *file,
+                                        GAsyncResult        *result,
+                                        GError             **error);
 
 G_END_DECLS

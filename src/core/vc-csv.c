@@ -14,10 +14,10 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "vc-atomic-file.h"
 #include "vc-component-row.h"
 #include "vc-csv.h"
 #include "vc-enums.h"
-#include "vc-profile.h"
 #include "vc-report.h"
 #include "vc-units.h"
 
@@ -356,5 +356,5 @@ vc_csv_write_file (GFile         *file,
   g_return_val_if_fail (VC_IS_ESTIMATE (estimate), FALSE);
 
   data = vc_csv_export (estimate, unit, &length);
-  return vc_file_replace_contents (file, data, length, cancellable, error);
+  return vc_atomic_file_replace (file, data, length, cancellable, error);
 }

@@ -26,6 +26,26 @@ gpu_clear (gpointer data)
   g_free (gpu->vendor);
 }
 
+/* The items of @text that are not blank, without splitting it. */
+static guint
+count_items (const char *text)
+{
+  guint n_items = 0;
+
+  for (const char *item = text ? text : ""; item != NULL;)
+    {
+      const char *end = strchr (item, ';');
+      gsize length = end ? (gsize) (end - item) : strlen (item);
+      gboolean blank = TRUE;
+
+      for (gsize k = 0; k < length && blank; k++)
+        blank = g_ascii_isspace (item[k]);
+      n_items += !blank;
+      item = end ? end + 1 : NULL;
+    }
+  return n_items;
+}
+
 /**
  * vc_custom_gpus_parse:
  * @text: (nullable): "RTX 6000 Ada=48; My card=23028MiB": a name, '=', a size in GB or with a
@@ -41,7 +61,7 @@ vc_custom_gpus_parse (const char  *text,
   g_auto(GStrv) items = NULL;
   g_autoptr(GArray) out = g_array_new (FALSE, TRUE, sizeof (VcGpu));
   g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  guint n_catalog, n_items = 0;
+  guint n_catalog, n_items;
   const VcGpu *catalog = vc_gpus_get_all (&n_catalog);
 
   g_array_set_clear_func (out, gpu_clear);
@@ -52,17 +72,7 @@ vc_custom_gpus_parse (const char  *text,
       return NULL;
     }
   /* counted before anything is split or parsed */
-  for (const char *item = text ? text : ""; item != NULL;)
-    {
-      const char *end = strchr (item, ';');
-      gsize length = end ? (gsize) (end - item) : strlen (item);
-      gboolean blank = TRUE;
-
-      for (gsize k = 0; k < length && blank; k++)
-        blank = g_ascii_isspace (item[k]);
-      n_items += !blank;
-      item = end ? end + 1 : NULL;
-    }
+  n_items = count_items (text);
   if (n_items > MAX_CUSTOM_GPUS)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,

@@ -311,6 +311,44 @@ vc_engine_kv_capacity (const VcInputs         *in,
   vc_engine_kv_capacity_on (in, res, sc, &gpu, n, out);
 }
 
+/* vLLM's cache for a model with both full and sliding-window attention layers: the tokens it
+ * logs and the requests of in->seq tokens it holds in @available bytes. */
+static void
+vllm_hybrid_capacity (const VcInputs *in,
+                      double          attention,
+                      double          sliding,
+                      double          per_token,
+                      guint           batch_tokens,
+                      double          available,
+                      double         *tokens,
+                      double         *max_concurrency)
+{
+  const VcArch *arch = &in->arch;
+
+  /* The hybrid allocator (vllm/v1/core/kv_cache_utils.py at commit 001cabc):
+   * _get_kv_cache_groups_uniform_page_size groups the full and the sliding-window
+   * layers in groups of group_size layers, the smaller count of the two (the larger
+   * when it is under 1.5 times the smaller), the last group of a kind padded;
+   * get_kv_cache_config_from_groups makes group_size tensors each shared by one layer
+   * of every group, so get_num_blocks = available // page // group_size, page = block
+   * × a layer's bytes of a token; _report_kv_cache_config logs num_blocks // groups ×
+   * block tokens. A request takes cdiv(seq, block) blocks in each full group and, in
+   * each sliding one, cdiv(min(window − 1 + max_num_batched_tokens, seq), block) + 1
+   * (kv_cache_interface.py, SlidingWindowSpec.max_memory_usage_bytes). */
+  double full = attention - sliding;
+  double lo = MIN (full, sliding), hi = MAX (full, sliding);
+  double group_size = hi < lo * 1.5 ? hi : lo;
+  double full_groups = ceil (full / group_size), sliding_groups = ceil (sliding / group_size);
+  double page = in->block_size * per_token / attention;
+  double blocks = floor (floor (available / page) / group_size);
+  double window_tokens = MIN ((double) arch->sliding_window - 1 + batch_tokens, (double) in->seq);
+  double per_request = full_groups * ceil ((double) in->seq / in->block_size) +
+                       sliding_groups * (ceil (window_tokens / in->block_size) + 1);
+
+  *tokens = floor (blocks / (full_groups + sliding_groups)) * in->block_size;
+  *max_concurrency = blocks / per_request;
+}
+
 void
 vc_engine_kv_capacity_on (const VcInputs         *in,
                           const VcResult         *res,
@@ -378,30 +416,8 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
                                                   : ceil ((double) in->seq / in->block_size));
         }
       else
-        {
-          /* The hybrid allocator (vllm/v1/core/kv_cache_utils.py at commit 001cabc):
-           * _get_kv_cache_groups_uniform_page_size groups the full and the sliding-window
-           * layers in groups of group_size layers, the smaller count of the two (the larger
-           * when it is under 1.5 times the smaller), the last group of a kind padded;
-           * get_kv_cache_config_from_groups makes group_size tensors each shared by one layer
-           * of every group, so get_num_blocks = available // page // group_size, page = block
-           * × a layer's bytes of a token; _report_kv_cache_config logs num_blocks // groups ×
-           * block tokens. A request takes cdiv(seq, block) blocks in each full group and, in
-           * each sliding one, cdiv(min(window − 1 + max_num_batched_tokens, seq), block) + 1
-           * (kv_cache_interface.py, SlidingWindowSpec.max_memory_usage_bytes). */
-          double full = attention - sliding;
-          double lo = MIN (full, sliding), hi = MAX (full, sliding);
-          double group_size = hi < lo * 1.5 ? hi : lo;
-          double full_groups = ceil (full / group_size), sliding_groups = ceil (sliding / group_size);
-          double page = in->block_size * per_token / attention;
-          double blocks = floor (floor (available / page) / group_size);
-          double window_tokens = MIN ((double) arch->sliding_window - 1 + batch_tokens, (double) in->seq);
-          double per_request = full_groups * ceil ((double) in->seq / in->block_size) +
-                               sliding_groups * (ceil (window_tokens / in->block_size) + 1);
-
-          tokens = floor (blocks / (full_groups + sliding_groups)) * in->block_size;
-          max_concurrency = blocks / per_request;
-        }
+        vllm_hybrid_capacity (in, attention, sliding, per_token, batch_tokens, available,
+                              &tokens, &max_concurrency);
     }
   else
     {

@@ -33,6 +33,8 @@ struct _VcEstimate
 
   gboolean dirty;
   guint idle_id;
+  gboolean checked;                /* invalid is the answer for the current inputs */
+  GError *invalid;                 /* why the inputs do not go together; NULL when they do */
   VcResult result;
   VcGpuFit *fits;
   guint n_gpus;
@@ -268,6 +270,8 @@ smallest_count (const SmallestLayouts *s,
   return s->found[i] ? vc_layout_n_gpus (&s->layouts[i]) : 0;
 }
 
+static void ensure_checked (VcEstimate *self);
+
 static void
 recompute (VcEstimate *self)
 {
@@ -275,6 +279,7 @@ recompute (VcEstimate *self)
   const VcScenarioResult *sc, *old_sc;
 
   self->dirty = FALSE;
+  ensure_checked (self);
   vc_estimator_compute (&self->inputs, &self->result);
   vc_estimator_add_reserve (&self->inputs, &self->result);
   sc = &self->result.scenarios[self->result.selected];
@@ -298,12 +303,12 @@ recompute (VcEstimate *self)
         VcGpuFit *fit = &self->fits[i];
         gboolean found = smallest.found[i];
 
-        vc_estimator_fit_gpu (&self->inputs, &self->result, sc, vc_engine_gpu_capacity (&self->inputs, vc_estimate_get_gpu (self, i)), fit);
+        /* the count is the layout search's alone (vc_layout_smallest_each) */
+        fit->capacity_bytes = vc_engine_gpu_capacity (&self->inputs, vc_estimate_get_gpu (self, i));
         fit->layout = found ? smallest.layouts[i] : self->inputs.layout;
         fit->count = smallest_count (&smallest, i);
         /* in training what the caching allocator reserves is what the card must hold */
-        if (found)
-          fit->per_gpu_bytes = smallest.outs[i].reserved;
+        fit->per_gpu_bytes = found ? smallest.outs[i].reserved : sc->reserved;
         fit->fits = found && fit->count == 1 && smallest.outs[i].reserved <= smallest.capacities[i];
       }
   }
@@ -348,6 +353,7 @@ static void
 invalidate (VcEstimate *self)
 {
   self->dirty = TRUE;
+  self->checked = FALSE;
   /* before GTK's redraw (G_PRIORITY_HIGH_IDLE + 20): the new numbers show in the next frame */
   if (self->idle_id == 0)
     self->idle_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, recompute_idle, self, NULL);
@@ -556,6 +562,59 @@ vc_estimate_set_property (GObject      *object,
   invalidate (self);
 }
 
+/* A result's property (FIRST_RESULT to LAST_RESULT), once computed */
+static void
+get_result_property (VcEstimate *self,
+                     guint       prop_id,
+                     GValue     *value)
+{
+  const VcInputs *in = &self->inputs;
+
+  switch (prop_id)
+    {
+    case PROP_MODEL_PARAMETERS: g_value_set_double (value, self->result.parameters); break;
+    case PROP_MODEL_ACTIVE_PARAMETERS: g_value_set_double (value, self->result.active_parameters); break;
+    case PROP_TRAINABLE_PARAMETERS:
+      g_value_set_double (value, self->result.scenarios[self->result.selected].trainable_parameters);
+      break;
+    case PROP_KV_BYTES_PER_TOKEN: g_value_set_double (value, self->result.kv_bytes_per_token); break;
+    case PROP_TOTAL_BYTES:
+      g_value_set_double (value, self->result.scenarios[self->result.selected].total);
+      break;
+    case PROP_RESERVED_BYTES:
+      g_value_set_double (value, vc_estimator_models_reserve (in)
+                                 ? self->result.scenarios[self->result.selected].reserved : -1);
+      break;
+    case PROP_SCENARIO:
+      g_value_set_enum (value, self->result.scenarios[self->result.selected].id);
+      break;
+    case PROP_PEAK_PHASE:
+      g_value_set_enum (value, self->result.scenarios[self->result.selected].peak_phase);
+      break;
+    case PROP_OVERHEAD_BYTES: g_value_set_double (value, self->result.overhead_bytes); break;
+    case PROP_MODEL_NOT_UNDERSTOOD: g_value_set_boxed (value, self->model_not_understood); break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* An architecture field's property (PROP_ARCH_0 onwards), from the field table of vc-arch.c */
+static void
+get_arch_property (const VcInputs *in,
+                   guint           prop_id,
+                   GValue         *value)
+{
+  const VcArchField *f = &arch_fields[prop_id - PROP_ARCH_0];
+  guint v = vc_arch_field_get (&in->arch, f);
+
+  if (f->type == VC_ARCH_FIELD_BOOL)
+    g_value_set_boolean (value, v);
+  else if (f->type == VC_ARCH_FIELD_NORM)
+    g_value_set_enum (value, v);
+  else
+    g_value_set_uint (value, v);
+}
+
 static void
 vc_estimate_get_property (GObject    *object,
                           guint       prop_id,
@@ -566,7 +625,11 @@ vc_estimate_get_property (GObject    *object,
   const VcInputs *in = &self->inputs;
 
   if (prop_id >= FIRST_RESULT && prop_id <= LAST_RESULT)
-    ensure_computed (self);
+    {
+      ensure_computed (self);
+      get_result_property (self, prop_id, value);
+      return;
+    }
 
   switch (prop_id)
     {
@@ -630,42 +693,11 @@ vc_estimate_get_property (GObject    *object,
     case PROP_SOURCE_PARAMETERS: g_value_set_double (value, in->source_parameters); break;
     case PROP_SOURCE_ACTIVE_PARAMETERS: g_value_set_double (value, in->source_active_parameters); break;
     case PROP_SOURCE_PRECISION: g_value_set_enum (value, in->source_precision); break;
-    case PROP_MODEL_PARAMETERS: g_value_set_double (value, self->result.parameters); break;
-    case PROP_MODEL_ACTIVE_PARAMETERS: g_value_set_double (value, self->result.active_parameters); break;
-    case PROP_TRAINABLE_PARAMETERS:
-      g_value_set_double (value, self->result.scenarios[self->result.selected].trainable_parameters);
-      break;
-    case PROP_KV_BYTES_PER_TOKEN: g_value_set_double (value, self->result.kv_bytes_per_token); break;
-    case PROP_TOTAL_BYTES:
-      g_value_set_double (value, self->result.scenarios[self->result.selected].total);
-      break;
-    case PROP_RESERVED_BYTES:
-      g_value_set_double (value, vc_estimator_models_reserve (in)
-                                 ? self->result.scenarios[self->result.selected].reserved : -1);
-      break;
-    case PROP_SCENARIO:
-      g_value_set_enum (value, self->result.scenarios[self->result.selected].id);
-      break;
-    case PROP_PEAK_PHASE:
-      g_value_set_enum (value, self->result.scenarios[self->result.selected].peak_phase);
-      break;
-    case PROP_OVERHEAD_BYTES: g_value_set_double (value, self->result.overhead_bytes); break;
-    case PROP_MODEL_NOT_UNDERSTOOD: g_value_set_boxed (value, self->model_not_understood); break;
     default:
       if (prop_id >= PROP_ARCH_0 && prop_id < PROP_ARCH_0 + n_arch_fields)
-        {
-          const VcArchField *f = &arch_fields[prop_id - PROP_ARCH_0];
-          guint v = vc_arch_field_get (&in->arch, f);
-
-          if (f->type == VC_ARCH_FIELD_BOOL)
-            g_value_set_boolean (value, v);
-          else if (f->type == VC_ARCH_FIELD_NORM)
-            g_value_set_enum (value, v);
-          else
-            g_value_set_uint (value, v);
-          break;
-        }
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+        get_arch_property (in, prop_id, value);
+      else
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -675,6 +707,7 @@ vc_estimate_finalize (GObject *object)
   VcEstimate *self = VC_ESTIMATE (object);
 
   g_clear_handle_id (&self->idle_id, g_source_remove);
+  g_clear_error (&self->invalid);
   g_clear_object (&self->breakdown);
   g_free (self->fits);
   g_free (self->custom_gpus);
@@ -746,13 +779,13 @@ static void
 install_run_inputs (const VcInputs *d)
 {
   properties[PROP_BATCH] =
-    g_param_spec_uint ("batch", N_("Batch size"), N_("Sequences per batch (b)"), 1, 1000000, d->batch, RW);
+    g_param_spec_uint ("batch", N_("Batch size"), N_("Sequences per batch (b)"), 1, VC_MAX_BATCH, d->batch, RW);
   properties[PROP_SEQ] =
     g_param_spec_uint ("seq", N_("Sequence length"), N_("Tokens per sequence, input and output (s)"),
-                       1, 100000000, d->seq, RW);
+                       1, VC_MAX_SEQ, d->seq, RW);
   properties[PROP_CONCURRENCY] =
     g_param_spec_uint ("concurrency", N_("Concurrency"), N_("Requests served at once (C)"),
-                       1, 1000000, d->concurrency, RW);
+                       1, VC_MAX_CONCURRENCY, d->concurrency, RW);
   properties[PROP_LORA_RANK] =
     g_param_spec_uint ("lora-rank", N_("LoRA rank"), N_("Rank r of the LoRA adapters (architecture)"),
                        1, 65536, d->lora_rank, RW);
@@ -1721,13 +1754,11 @@ check_source (VcEstimate  *self,
   return TRUE;
 }
 
-gboolean
-vc_estimate_check (VcEstimate  *self,
-                   GError     **error)
+static gboolean
+check_inputs (VcEstimate  *self,
+              GError     **error)
 {
   const VcInputs *in = &self->inputs;
-
-  g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
 
   if (in->method == VC_METHOD_ARCHITECTURE && !vc_arch_validate (&in->arch, error))
     return FALSE;
@@ -1812,6 +1843,40 @@ vc_estimate_check (VcEstimate  *self,
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
                    _("%s is a weight format, not a KV cache precision; accepted: fp32, fp16, bf16, fp8, int8 (llama.cpp's q8_0), int4 (q4_0)"),
                    vc_enum_nick (VC_TYPE_PRECISION, in->kv_precision));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The inputs are checked once after each change, by the recomputation or by the first
+ * vc_estimate_check() before it. */
+static void
+ensure_checked (VcEstimate *self)
+{
+  if (self->checked)
+    return;
+  g_clear_error (&self->invalid);
+  check_inputs (self, &self->invalid);
+  self->checked = TRUE;
+}
+
+/**
+ * vc_estimate_check:
+ *
+ * Whether the inputs go together, as checked once after their last change.
+ *
+ * Returns: %FALSE with @error saying why they do not
+ */
+gboolean
+vc_estimate_check (VcEstimate  *self,
+                   GError     **error)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
+
+  ensure_checked (self);
+  if (self->invalid != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->invalid));
       return FALSE;
     }
   return TRUE;

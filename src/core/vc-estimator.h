@@ -17,6 +17,12 @@ G_BEGIN_DECLS
 
 #define VC_MAX_SCENARIOS 4
 
+/* The largest sequence length, batch and concurrency accepted: the estimate's property specs
+ * and the solver's searches share them */
+#define VC_MAX_SEQ 100000000u
+#define VC_MAX_BATCH 1000000u
+#define VC_MAX_CONCURRENCY 1000000u
+
 typedef struct
 {
   VcMode mode;
@@ -146,9 +152,6 @@ VcInventory *vc_estimator_inventory (const VcInputs *inputs,
 
 void     vc_estimator_add_reserve (const VcInputs *inputs,
                                    VcResult       *result);
-double   vc_estimator_per_gpu_bytes (const VcInputs         *inputs,
-                                     const VcScenarioResult *scenario,
-                                     double                  count);
 gboolean vc_estimator_models_reserve (const VcInputs *inputs);
 gboolean vc_trainer_compiles_loss (const VcInputs *inputs);
 gboolean vc_trainer_bf16_state   (const VcInputs *inputs);
@@ -156,10 +159,5 @@ gboolean vc_trainer_offloads_checkpoints (const VcInputs *inputs);
 double   vc_estimator_training_cache_bytes (const VcInputs         *inputs,
                                             const VcScenarioResult *scenario,
                                             const VcReserveShare   *share);
-void     vc_estimator_fit_gpu     (const VcInputs         *inputs,
-                                   const VcResult         *result,
-                                   const VcScenarioResult *scenario,
-                                   double                  capacity_bytes,
-                                   VcGpuFit               *fit);
 
 G_END_DECLS

@@ -32,7 +32,7 @@
 #include <string.h>
 
 #include "vc-gguf.h"
-#include "vc-hub.h"
+#include "vc-hub-private.h"
 #include "vc-json-input.h"
 #include "vc-safetensors.h"
 
@@ -691,6 +691,115 @@ read_body (Fetch         *f,
     }
 }
 
+/* The body of a 200 or 206 answer into g->body: the range asked for (checked against the
+ * answer's headers), or the whole file up to g->cap. */
+static gboolean
+read_answer (Fetch               *f,
+             GInputStream        *in,
+             SoupMessageHeaders  *headers,
+             guint                status,
+             goffset              content_length,
+             const char          *file,
+             Get                 *g,
+             GError             **error)
+{
+  GError *local = NULL;
+
+  if (g->length > 0 && status == SOUP_STATUS_PARTIAL_CONTENT)
+    {
+      guint64 want;
+      goffset start = 0, end = 0, total = 0;
+
+      if (!soup_message_headers_get_content_range (headers, &start, &end, &total) ||
+          total <= 0 || start != (goffset) g->start || end < start || end >= total)
+        {
+          g_set_error (error, VC_HUB_ERROR, VC_HUB_ERROR_PROTOCOL,
+                       _("%s: the answer is not the range asked for (bytes %llu-%llu)"), file,
+                       U(g->start), U(g->start + g->length - 1));
+          return FALSE;
+        }
+      /* the whole range, or up to the end of a shorter file */
+      want = MIN (g->length, (guint64) total - g->start);
+      if ((guint64) (end - start + 1) != want || (content_length >= 0 && (guint64) content_length != want))
+        {
+          g_set_error (error, VC_HUB_ERROR, VC_HUB_ERROR_PROTOCOL,
+                       _("%s: the answer is not the range asked for (bytes %llu-%llu)"), file,
+                       U(g->start), U(g->start + g->length - 1));
+          return FALSE;
+        }
+      g->total = total;
+      if (!read_body (f, in, file, want, g->body, error))
+        return FALSE;
+      if (g->body->len != want)
+        return truncated_answer (error, file, g->body->len, want);
+    }
+  else if (g->length > 0)
+    {
+      /* a server without ranges sends the whole file: its first bytes are kept, the rest
+       * never read */
+      guint64 want;
+      gsize got = 0;
+
+      if (content_length < 0)
+        {
+          g_set_error (error, VC_HUB_ERROR, VC_HUB_ERROR_PROTOCOL,
+                       _("%s: the server answers neither a range nor the file's size"), file);
+          return FALSE;
+        }
+      g->total = content_length;
+      if (g->start >= g->total)
+        {
+          g_set_error (error, VC_HUB_ERROR, VC_HUB_ERROR_PROTOCOL,
+                       _("%s: the answer is not the range asked for (bytes %llu-%llu)"), file,
+                       U(g->start), U(g->start + g->length - 1));
+          return FALSE;
+        }
+      want = MIN (g->length, g->total - g->start);
+      if (g->start > 0 && g_input_stream_skip (in, g->start, f->cancellable, NULL) != (gssize) g->start)
+        return truncated_answer (error, file, 0, g->total);
+      g_byte_array_set_size (g->body, want);
+      if (!g_input_stream_read_all (in, g->body->data, want, &got, f->cancellable, &local))
+        return transport_error (f, local, error);
+      add_bytes (f->self, got);
+      if (got != want)
+        return truncated_answer (error, file, got, want);
+    }
+  else
+    {
+      /* a whole file: refused before reading when it says it is too large */
+      if (content_length >= 0 && (guint64) content_length > g->cap)
+        return too_large (error, file, content_length, g->cap);
+      if (!read_body (f, in, file, g->cap, g->body, error))
+        return FALSE;
+      if (content_length >= 0 && g->body->len != (guint64) content_length)
+        return truncated_answer (error, file, g->body->len, content_length);
+      g->total = g->body->len;
+    }
+  return TRUE;
+}
+
+/* The GET of @uri, not following redirects, with the token (to the Hub only) and the range. */
+static SoupMessage *
+new_request (Fetch  *f,
+             GUri   *uri,
+             Get    *g)
+{
+  SoupMessage *msg = soup_message_new_from_uri ("GET", uri);
+  SoupMessageHeaders *headers = soup_message_get_request_headers (msg);
+
+  soup_message_add_flags (msg, SOUP_MESSAGE_NO_REDIRECT);
+  /* the token goes to the Hub, never to the host a redirect names */
+  if (f->self->token && same_host (uri, f->endpoint_uri))
+    {
+      g_autofree char *bearer = g_strdup_printf ("Bearer %s", f->self->token);
+
+      soup_message_headers_replace (headers, "Authorization", bearer);
+    }
+  if (g->length > 0)
+    soup_message_headers_set_range (headers, g->start, g->start + g->length - 1);
+  return msg;
+}
+
 /* GET url (a range of it when g->length > 0), following redirects; the answer checked. */
 static gboolean
 http_get (Fetch       *f,
@@ -711,7 +820,6 @@ http_get (Fetch       *f,
       GError *local = NULL;
       SoupMessageHeaders *headers;
       guint status;
-      goffset start = 0, end = 0, total = 0;
       goffset content_length = -1;
 
       if (uri == NULL || (g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 &&
@@ -721,18 +829,7 @@ http_get (Fetch       *f,
                        _("%s: not an http(s) address: %s"), file, current);
           return FALSE;
         }
-      msg = soup_message_new_from_uri ("GET", uri);
-      soup_message_add_flags (msg, SOUP_MESSAGE_NO_REDIRECT);
-      headers = soup_message_get_request_headers (msg);
-      /* the token goes to the Hub, never to the host a redirect names */
-      if (f->self->token && same_host (uri, f->endpoint_uri))
-        {
-          g_autofree char *bearer = g_strdup_printf ("Bearer %s", f->self->token);
-
-          soup_message_headers_replace (headers, "Authorization", bearer);
-        }
-      if (g->length > 0)
-        soup_message_headers_set_range (headers, g->start, g->start + g->length - 1);
+      msg = new_request (f, uri, g);
 
       if (g_cancellable_set_error_if_cancelled (f->cancellable, error))
         return FALSE;
@@ -795,75 +892,8 @@ http_get (Fetch       *f,
       if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH)
         content_length = soup_message_headers_get_content_length (headers);
 
-      if (g->length > 0 && status == SOUP_STATUS_PARTIAL_CONTENT)
-        {
-          guint64 want;
-
-          if (!soup_message_headers_get_content_range (headers, &start, &end, &total) ||
-              total <= 0 || start != (goffset) g->start || end < start || end >= total)
-            {
-              g_set_error (error, VC_HUB_ERROR, VC_HUB_ERROR_PROTOCOL,
-                           _("%s: the answer is not the range asked for (bytes %llu-%llu)"), file,
-                           U(g->start), U(g->start + g->length - 1));
-              return FALSE;
-            }
-          /* the whole range, or up to the end of a shorter file */
-          want = MIN (g->length, (guint64) total - g->start);
-          if ((guint64) (end - start + 1) != want || (content_length >= 0 && (guint64) content_length != want))
-            {
-              g_set_error (error, VC_HUB_ERROR, VC_HUB_ERROR_PROTOCOL,
-                           _("%s: the answer is not the range asked for (bytes %llu-%llu)"), file,
-                           U(g->start), U(g->start + g->length - 1));
-              return FALSE;
-            }
-          g->total = total;
-          if (!read_body (f, in, file, want, g->body, error))
-            return FALSE;
-          if (g->body->len != want)
-            return truncated_answer (error, file, g->body->len, want);
-        }
-      else if (g->length > 0)
-        {
-          /* a server without ranges sends the whole file: its first bytes are kept, the rest
-           * never read */
-          guint64 want;
-          gsize got = 0;
-
-          if (content_length < 0)
-            {
-              g_set_error (error, VC_HUB_ERROR, VC_HUB_ERROR_PROTOCOL,
-                           _("%s: the server answers neither a range nor the file's size"), file);
-              return FALSE;
-            }
-          g->total = content_length;
-          if (g->start >= g->total)
-            {
-              g_set_error (error, VC_HUB_ERROR, VC_HUB_ERROR_PROTOCOL,
-                           _("%s: the answer is not the range asked for (bytes %llu-%llu)"), file,
-                           U(g->start), U(g->start + g->length - 1));
-              return FALSE;
-            }
-          want = MIN (g->length, g->total - g->start);
-          if (g->start > 0 && g_input_stream_skip (in, g->start, f->cancellable, NULL) != (gssize) g->start)
-            return truncated_answer (error, file, 0, g->total);
-          g_byte_array_set_size (g->body, want);
-          if (!g_input_stream_read_all (in, g->body->data, want, &got, f->cancellable, &local))
-            return transport_error (f, local, error);
-          add_bytes (f->self, got);
-          if (got != want)
-            return truncated_answer (error, file, got, want);
-        }
-      else
-        {
-          /* a whole file: refused before reading when it says it is too large */
-          if (content_length >= 0 && (guint64) content_length > g->cap)
-            return too_large (error, file, content_length, g->cap);
-          if (!read_body (f, in, file, g->cap, g->body, error))
-            return FALSE;
-          if (content_length >= 0 && g->body->len != (guint64) content_length)
-            return truncated_answer (error, file, g->body->len, content_length);
-          g->total = g->body->len;
-        }
+      if (!read_answer (f, in, headers, status, content_length, file, g, error))
+        return FALSE;
       g_input_stream_close (in, NULL, NULL);
       g->final_url = g_steal_pointer (&current);
       return TRUE;
@@ -1447,6 +1477,39 @@ choose_error (Fetch      *f,
   return FALSE;
 }
 
+/* The safetensors files of the model: those model.safetensors.index.json lists (written to the
+ * snapshot), or model.safetensors alone when there is no index; %NULL with @error set. */
+static GPtrArray *
+safetensors_shards (Fetch   *f,
+                    GError **error)
+{
+  g_auto(Get) index = { .cap = VC_SAFETENSORS_MAX_INDEX };
+  g_autofree char *url = file_url (f, "model.safetensors.index.json");
+  g_autoptr(GPtrArray) shards = NULL;
+  GError *local = NULL;
+
+  say (f, 0.05, _("Fetching model.safetensors.index.json…"));
+  if (http_get (f, url, "model.safetensors.index.json", &index, &local))
+    {
+      shards = index_shards (index.body, error);
+      if (shards == NULL ||
+          !write_sparse (f, "model.safetensors.index.json", index.body->data, index.body->len, index.body->len, error))
+        return NULL;
+    }
+  else if (g_error_matches (local, VC_HUB_ERROR, VC_HUB_ERROR_NOT_FOUND))
+    {
+      g_clear_error (&local);
+      shards = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (shards, g_strdup ("model.safetensors"));
+    }
+  else
+    {
+      g_propagate_error (error, local);
+      return NULL;
+    }
+  return g_steal_pointer (&shards);
+}
+
 /* Over the network: what the repository holds, its headers into the snapshot folder. */
 static GFile *
 fetch_online (Fetch       *f,
@@ -1474,30 +1537,11 @@ fetch_online (Fetch       *f,
     return NULL;
   if (has_config && g_strcmp0 (f->file, "config.json") != 0)
     {
-      g_auto(Get) index = { .cap = VC_SAFETENSORS_MAX_INDEX };
-      g_autofree char *url = file_url (f, "model.safetensors.index.json");
-      g_autoptr(GPtrArray) shards = NULL;
+      g_autoptr(GPtrArray) shards = safetensors_shards (f, error);
       GError *local = NULL;
 
-      say (f, 0.05, _("Fetching model.safetensors.index.json…"));
-      if (http_get (f, url, "model.safetensors.index.json", &index, &local))
-        {
-          shards = index_shards (index.body, error);
-          if (shards == NULL ||
-              !write_sparse (f, "model.safetensors.index.json", index.body->data, index.body->len, index.body->len, error))
-            return NULL;
-        }
-      else if (g_error_matches (local, VC_HUB_ERROR, VC_HUB_ERROR_NOT_FOUND))
-        {
-          g_clear_error (&local);
-          shards = g_ptr_array_new_with_free_func (g_free);
-          g_ptr_array_add (shards, g_strdup ("model.safetensors"));
-        }
-      else
-        {
-          g_propagate_error (error, local);
-          return NULL;
-        }
+      if (shards == NULL)
+        return NULL;
       for (guint i = 0; i < shards->len; i++)
         {
           say (f, 0.1 + 0.9 * i / shards->len, _("Reading the header of %s (%u of %u)…"),

@@ -52,23 +52,6 @@ void        vc_hub_quant_free      (VcHubQuant     *quant);
 
 /* from the environment: HF_ENDPOINT, HF_HUB_OFFLINE, HF_TOKEN / HF_HOME/token */
 VcHub      *vc_hub_new             (void);
-void        vc_hub_set_endpoint    (VcHub          *self,
-                                    const char     *endpoint);
-const char *vc_hub_get_endpoint    (VcHub          *self);
-void        vc_hub_set_token       (VcHub          *self,
-                                    const char     *token);
-void        vc_hub_set_offline     (VcHub          *self,
-                                    gboolean        offline);
-void        vc_hub_set_cache_dir   (VcHub          *self,
-                                    const char     *path);
-const char *vc_hub_get_cache_dir   (VcHub          *self);
-void        vc_hub_set_timeout     (VcHub          *self,
-                                    guint           seconds);
-/* HTTP requests sent (redirects included), redirects followed and body bytes received */
-guint       vc_hub_get_n_requests  (VcHub          *self);
-guint       vc_hub_get_n_redirects (VcHub          *self);
-guint64     vc_hub_get_n_bytes     (VcHub          *self);
-void        vc_hub_reset_counts    (VcHub          *self);
 
 /* org/name[@revision][:FILE], hf:org/name…, or a Hub URL (…/org/name, /tree/REV, /blob/REV/FILE,
  * /resolve/REV/FILE) */
@@ -78,12 +61,6 @@ gboolean    vc_hub_parse_name      (const char     *text,
                                     char          **file,
                                     GError        **error);
 
-/* A GGUF header in data: TRUE with where its tensor infos end, else FALSE with the bytes
- * needed to go on (0: not a GGUF header of version 2 or 3). For fuzzing and tests. */
-gboolean    vc_hub_gguf_header_length (const guint8 *data,
-                                       gsize         length,
-                                       guint64      *end,
-                                       guint64      *need);
 
 /* The local copy to read with vc_model_file_new_for_file(): a folder, or a GGUF file. notice:
  * a line to show (the cached copy was used, …), or NULL. quants: with VC_HUB_ERROR_CHOOSE, the

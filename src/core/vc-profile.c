@@ -585,22 +585,6 @@ vc_profile_write_file (GFile         *file,
   g_return_val_if_fail (VC_IS_ESTIMATE (estimate), FALSE);
 
   data = vc_profile_serialize (estimate, name, notes, unit, &length);
-  return vc_file_replace_contents (file, data, length, cancellable, error);
-}
-
-/**
- * vc_file_replace_contents:
- *
- * Replaces @file's contents atomically (see vc_atomic_file_replace()): on any failure the
- * previous file is left exactly as it was.
- */
-gboolean
-vc_file_replace_contents (GFile         *file,
-                          const char    *data,
-                          gsize          length,
-                          GCancellable  *cancellable,
-                          GError       **error)
-{
   return vc_atomic_file_replace (file, data, length, cancellable, error);
 }
 
@@ -1162,54 +1146,6 @@ save_data_free (SaveData *d)
 }
 
 static void
-write_thread (GTask        *task,
-              gpointer      source,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  GError *error = NULL;
-  gsize length;
-  const char *data = g_bytes_get_data (task_data, &length);
-
-  if (vc_file_replace_contents (source, data, length, cancellable, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
-
-/**
- * vc_file_replace_contents_async:
- *
- * vc_file_replace_contents() in a thread, for the window's saves and exports.
- */
-void
-vc_file_replace_contents_async (GFile               *file,
-                                GBytes              *bytes,
-                                GCancellable        *cancellable,
-                                GAsyncReadyCallback  callback,
-                                gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (G_IS_FILE (file));
-  g_return_if_fail (bytes != NULL);
-
-  task = g_task_new (file, cancellable, callback, user_data);
-  g_task_set_source_tag (task, vc_file_replace_contents_async);
-  g_task_set_task_data (task, g_bytes_ref (bytes), (GDestroyNotify) g_bytes_unref);
-  g_task_run_in_thread (task, write_thread);
-}
-
-gboolean
-vc_file_replace_contents_finish (GFile         *file,
-                                 GAsyncResult  *result,
-                                 GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, file), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static void
 save_written (GObject      *source,
               GAsyncResult *result,
               gpointer      data)
@@ -1217,7 +1153,7 @@ save_written (GObject      *source,
   g_autoptr(GTask) task = data;
   GError *error = NULL;
 
-  if (vc_file_replace_contents_finish (G_FILE (source), result, &error))
+  if (vc_atomic_file_replace_finish (G_FILE (source), result, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -1260,7 +1196,7 @@ vc_profile_save_async (VcProfile           *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, vc_profile_save_async);
   g_task_set_task_data (task, d, (GDestroyNotify) save_data_free);
-  vc_file_replace_contents_async (d->file, d->bytes, cancellable, save_written, g_steal_pointer (&task));
+  vc_atomic_file_replace_async (d->file, d->bytes, cancellable, save_written, g_steal_pointer (&task));
 }
 
 /**

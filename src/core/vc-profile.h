@@ -58,19 +58,6 @@ gboolean  vc_profile_write_file (GFile       *file,
                                  VcUnit       unit,
                                  GCancellable *cancellable,
                                  GError     **error);
-gboolean  vc_file_replace_contents (GFile        *file,
-                                    const char   *data,
-                                    gsize         length,
-                                    GCancellable *cancellable,
-                                    GError      **error);
-void      vc_file_replace_contents_async  (GFile               *file,
-                                           GBytes              *bytes,
-                                           GCancellable        *cancellable,
-                                           GAsyncReadyCallback  callback,
-                                           gpointer             user_data);
-gboolean  vc_file_replace_contents_finish (GFile               *file,
-                                           GAsyncResult        *result,
-                                           GError             **error);
 
 /* ---- the open profile ------------------------------------------------------------------------ */
 

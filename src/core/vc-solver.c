@@ -20,31 +20,17 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "vc-estimate.h"
 #include "vc-engine.h"
 #include "vc-layout.h"
 #include "vc-solver.h"
 
-/* The accepted range of each input, from the estimate's property specs. */
+/* The largest accepted value of each input (vc-estimator.h), as the estimate's property specs
+ * accept it. */
 guint
 vc_solver_input_max (VcSolveVariable variable)
 {
-  static gsize initialized = 0;
-  static guint max[3];
+  static const guint max[] = { VC_MAX_SEQ, VC_MAX_BATCH, VC_MAX_CONCURRENCY };
 
-  if (g_once_init_enter (&initialized))
-    {
-      static const char *names[] = { "seq", "batch", "concurrency" };
-      g_autoptr(GTypeClass) klass = g_type_class_ref (VC_TYPE_ESTIMATE);
-
-      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-        {
-          GParamSpec *pspec = g_object_class_find_property (G_OBJECT_CLASS (klass), names[i]);
-
-          max[i] = G_PARAM_SPEC_UINT (pspec)->maximum;
-        }
-      g_once_init_leave (&initialized, 1);
-    }
   g_return_val_if_fail (variable <= VC_SOLVE_VARIABLE_CONCURRENCY, 1);
   return max[variable];
 }

@@ -16,7 +16,7 @@
 
 #include "vc-compat.h"
 #include "vc-component-row.h"
-#include "vc-context-chart.h"
+#include "vc-context-chart-private.h"
 #include "vc-units.h"
 
 #define N_SAMPLES 97            /* 8 a factor of two over the longest range, plus the ends */

@@ -11,7 +11,7 @@
 
 #include <glib/gi18n.h>
 
-#include "vc-hub-dialog.h"
+#include "vc-hub-dialog-private.h"
 #include "vc-hub.h"
 #include "vc-local-model.h"
 

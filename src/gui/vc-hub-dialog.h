@@ -13,20 +13,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (VcHubDialog, vc_hub_dialog, VC, HUB_DIALOG, GtkWindow)
 
 GtkWidget   *vc_hub_dialog_new              (GtkWindow    *parent);
-/* fetches name (org/name[@revision][:FILE] or an address), as the Fetch button does */
-void         vc_hub_dialog_fetch            (VcHubDialog  *self,
-                                             const char   *name);
 void         vc_hub_dialog_cancel           (VcHubDialog  *self);
-gboolean     vc_hub_dialog_is_busy          (VcHubDialog  *self);
-/* what the dialog says: progress, an error, what was opened */
-const char  *vc_hub_dialog_get_status       (VcHubDialog  *self);
-/* the quantizations offered (GtkStringObject), in the order of the list */
-GListModel  *vc_hub_dialog_get_quantizations (VcHubDialog *self);
-GListModel  *vc_hub_dialog_get_local_models (VcHubDialog  *self);
-/* as a click on the row at position */
-void         vc_hub_dialog_choose_quantization (VcHubDialog *self,
-                                                guint        position);
-void         vc_hub_dialog_choose_local     (VcHubDialog  *self,
-                                             guint         position);
 
 G_END_DECLS

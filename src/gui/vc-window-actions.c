@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "vc-atomic-file.h"
 #include "vc-csv.h"
 #include "vc-help-window.h"
 #include "vc-hf-config.h"
@@ -334,7 +335,7 @@ exported (GObject      *source,
   g_autoptr(VcWindowPending) p = data;
   VcWindow *self = p->self;
   g_autoptr(GError) error = NULL;
-  gboolean written = vc_file_replace_contents_finish (G_FILE (source), result, &error);
+  gboolean written = vc_atomic_file_replace_finish (G_FILE (source), result, &error);
 
   report_done (self, written, _("Could not export to “%s”"), p->file, error);
   _vc_window_end_io (self, TRUE);
@@ -349,7 +350,7 @@ export_to (VcWindow *self,
   g_autoptr(GBytes) bytes = g_bytes_new_take (csv, length);
 
   _vc_window_begin_io (self, TRUE);
-  vc_file_replace_contents_async (file, bytes, NULL, exported, _vc_window_pending_new (self, NULL, file));
+  vc_atomic_file_replace_async (file, bytes, NULL, exported, _vc_window_pending_new (self, NULL, file));
 }
 
 /* ---- importing a model: config.json, safetensors folder or GGUF -------------------------------- */

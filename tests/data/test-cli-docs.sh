@@ -2,13 +2,17 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # vramcalc's man page and shell completions: the built copies are what the option table gives
 # now, byte for byte; every option of --help is in each; the man page formats without a warning;
-# the completion scripts parse, and bash's completes options, values, presets and files; meson
-# installs them where man and the shells look. TAP output.
+# the completion scripts parse, and bash's and zsh's complete options, values, presets and
+# files, fish's values and presets, each loaded by its shell as a user's shell loads it (zsh and
+# fish where they are installed); meson installs them where man and the shells look. TAP output.
 #
 # Environment (set by tests/data/meson.build): VRAMCALC, VC_CLI_DOCS (the folder they are built
 # in), VC_BUILD_ROOT, MESON, VC_MANDIR, VC_DATADIR.
 set -uo pipefail
 export LC_ALL=C.UTF-8
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# the completions run the program by its name, as when it is installed
+PATH=$(dirname "$VRAMCALC"):$PATH
 
 n=0
 failed=0
@@ -22,7 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 declare -A file=([man]=vramcalc.1 [bash]=vramcalc [zsh]=_vramcalc [fish]=vramcalc.fish)
 formats=(man bash zsh fish)
-echo "1..17"
+echo "1..22"
 
 # 1-4. The built copies are what the option table gives now.
 for f in "${formats[@]}"; do
@@ -94,23 +98,49 @@ check "bash: --preset=llama-3-8 completes from --list-presets (got: $got)" \
 got=$(cd "$tmp" && complete_bash "$VRAMCALC" --profile mod | tr '\n' ' ')
 check "bash: --profile completes file names (got: $got)" test "$got" = "models "
 
-# 15. zsh parses its script, where it is installed.
-if command -v zsh >/dev/null; then
-  check "zsh: the completion script parses" zsh -n "$tmp/zsh"
-else
+# 15-19. zsh parses its script and, loaded by compinit in an interactive zsh, completes
+# options, values of a choice, presets from --list-presets and files, where it is installed.
+zsh_checks=("zsh: --conf completes to --config" "zsh: --kv-precision offers its values"
+            "zsh: --preset=llama-3-8 completes from --list-presets" "zsh: --profile completes file names")
+if ! command -v zsh >/dev/null; then
   skip "zsh: the completion script parses" "no zsh on this system"
+  for c in "${zsh_checks[@]}"; do skip "$c" "no zsh on this system"; done
+else
+  check "zsh: the completion script parses" zsh -n "$tmp/zsh"
+  mkdir -p "$tmp/zfunc"
+  cp "$tmp/zsh" "$tmp/zfunc/_vramcalc"
+  complete_zsh () { zsh "$here/complete-zsh.zsh" "$tmp/zfunc" "$1" | tr '\n' ' '; }
+  if ! zsh -c 'zmodload zsh/zpty' 2>/dev/null; then
+    for c in "${zsh_checks[@]}"; do skip "$c" "zsh has no zsh/zpty module to drive it"; done
+  else
+    got=$(complete_zsh "vramcalc --conf")
+    check "${zsh_checks[0]} (got: $got)" test "$got" = "--config "
+    got=$(complete_zsh "vramcalc --kv-precision ")
+    check "${zsh_checks[1]} (got: $got)" test "$got" = "bf16 fp16 fp32 fp8 int4 int8 "
+    got=$(complete_zsh "vramcalc --preset=llama-3-8")
+    presets=$("$VRAMCALC" --list-presets | cut -d ' ' -f 1 | grep '^llama-3-8' | sort | tr '\n' ' ')
+    check "${zsh_checks[2]} (got: $got)" test "$got" = "$presets" -a -n "$presets"
+    got=$(cd "$tmp" && complete_zsh "vramcalc --profile mod")
+    check "${zsh_checks[3]} (got: $got)" test "$got" = "models "
+  fi
 fi
 
-# 16. fish parses its script and completes a choice's values from it, where it is installed.
+# 20-21. fish parses its script and completes a choice's values and the presets from it, where
+# it is installed.
 if command -v fish >/dev/null; then
   got=$(fish -n "$tmp/fish" && fish -c "source '$tmp/fish'; complete -C 'vramcalc --kv-precision '" | cut -f 1 | sort | tr '\n' ' ')
   check "fish: the completion script parses and offers --kv-precision's values (got: $got)" \
     test "$got" = "bf16 fp16 fp32 fp8 int4 int8 "
+  got=$(fish -c "source '$tmp/fish'; complete -C 'vramcalc --preset llama-3-8'" | cut -f 1 | sort | tr '\n' ' ')
+  presets=$("$VRAMCALC" --list-presets | cut -d ' ' -f 1 | grep '^llama-3-8' | sort | tr '\n' ' ')
+  check "fish: --preset llama-3-8 completes from --list-presets (got: $got)" \
+    test "$got" = "$presets" -a -n "$presets"
 else
   skip "fish: the completion script parses and offers --kv-precision's values" "no fish on this system"
+  skip "fish: --preset llama-3-8 completes from --list-presets" "no fish on this system"
 fi
 
-# 17. meson installs them where man and the shells look for them.
+# 22. meson installs them where man and the shells look for them.
 "$MESON" introspect --installed "$VC_BUILD_ROOT" >"$tmp/installed.json"
 missing=()
 for dest in "$VC_MANDIR/man1/vramcalc.1" "$VC_DATADIR/bash-completion/completions/vramcalc" \

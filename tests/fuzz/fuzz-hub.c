@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "vc-hub.h"
+#include "vc-hub-private.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 

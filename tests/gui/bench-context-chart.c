@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "gui-test-util.h"
-#include "vc-context-chart.h"
+#include "vc-context-chart-private.h"
 #include "vc-results-view.h"
 #include "vc-window.h"
 

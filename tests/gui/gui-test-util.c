@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "gui-test-util.h"
+#include "vc-drop-down.h"
 #include "vc-model-section.h"
 
 /* GTK 4.8 keeps the display's tooltip, with its pending timeouts, on the display: a timeout
@@ -262,4 +263,20 @@ vc_test_scroll_into_view (GtkWidget *widget)
   adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
   gtk_adjustment_set_value (adjustment, bounds.origin.y - 12);
   vc_test_wait_for_frame (widget);
+}
+
+guint
+vc_test_choice_position (GtkWidget  *dropdown,
+                         const char *label)
+{
+  GListModel *model = vc_drop_down_get_model (VC_DROP_DOWN (dropdown));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkStringObject) s = g_list_model_get_item (model, i);
+
+      if (g_str_equal (gtk_string_object_get_string (s), label))
+        return i;
+    }
+  g_error ("no choice “%s”", label);
 }

@@ -33,6 +33,9 @@ GtkWidget  *vc_test_window_results   (VcWindow   *window);
 GtkWidget  *vc_test_window_input     (VcWindow   *window,
                                       VcMode      mode,
                                       const char *property);
+/* the position of the choice labelled label in a VcDropDown */
+guint       vc_test_choice_position  (GtkWidget  *dropdown,
+                                      const char *label);
 void        vc_test_wait_while_busy  (VcWindow   *window);
 void        vc_test_destroy_window   (VcWindow   *window);
 void        vc_test_pixel            (const guint8 *data,

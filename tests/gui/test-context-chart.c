@@ -15,7 +15,7 @@
 #include "vc-catalog.h"
 #include "vc-chart.h"
 #include "vc-compat.h"
-#include "vc-context-chart.h"
+#include "vc-context-chart-private.h"
 #include "vc-gpu-chart-private.h"
 #include "vc-results-view-private.h"
 #include "vc-window.h"

@@ -17,6 +17,7 @@
 #include "vc-local-gpus.h"
 #include "vc-results-view-private.h"
 #include "vc-window.h"
+#include "vc-test-util.h"
 
 typedef struct
 {
@@ -50,31 +51,6 @@ fixture_teardown (Fixture       *f,
   vc_test_destroy_window (f->window);
 }
 
-static guint
-choice_position (GtkWidget  *dropdown,
-                 const char *label)
-{
-  GListModel *model = vc_drop_down_get_model (VC_DROP_DOWN (dropdown));
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(GtkStringObject) s = g_list_model_get_item (model, i);
-      if (g_str_equal (gtk_string_object_get_string (s), label))
-        return i;
-    }
-  g_assert_not_reached ();
-}
-
-static guint
-gpu_index (Fixture    *f,
-           const char *id)
-{
-  for (guint i = 0; i < vc_estimate_get_n_gpus (f->estimate); i++)
-    if (g_str_equal (vc_estimate_get_gpu (f->estimate, i)->id, id))
-      return i;
-  g_assert_not_reached ();
-}
-
 static void
 test_engine_inputs (Fixture       *f,
                     gconstpointer  data)
@@ -93,7 +69,7 @@ test_engine_inputs (Fixture       *f,
   /* the share and the block size only for the engines that have them: hidden otherwise */
   g_assert_cmpint (in->engine, ==, VC_ENGINE_GENERIC);
   g_assert_false (gtk_widget_get_visible (fraction));
-  vc_drop_down_set_selected (VC_DROP_DOWN (engine), choice_position (engine, "vLLM"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (engine), vc_test_choice_position (engine, "vLLM"));
   g_assert_cmpint (in->engine, ==, VC_ENGINE_VLLM);
   g_assert_true (gtk_widget_get_visible (fraction));
   g_assert_true (gtk_widget_get_visible (block));
@@ -101,12 +77,12 @@ test_engine_inputs (Fixture       *f,
   g_assert_cmpfloat (in->memory_fraction, ==, 0.85);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (block), 32);
   g_assert_cmpuint (in->block_size, ==, 32);
-  vc_drop_down_set_selected (VC_DROP_DOWN (engine), choice_position (engine, "llama.cpp"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (engine), vc_test_choice_position (engine, "llama.cpp"));
   g_assert_cmpint (in->engine, ==, VC_ENGINE_LLAMA_CPP);
   g_assert_false (gtk_widget_get_visible (block));
 
   /* vLLM's profile run and cache inputs; 0 is vLLM's default, shown as a word */
-  vc_drop_down_set_selected (VC_DROP_DOWN (engine), choice_position (engine, "vLLM"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (engine), vc_test_choice_position (engine, "vLLM"));
   g_assert_true (gtk_widget_get_visible (batched));
   g_assert_true (gtk_widget_get_visible (seqs));
   g_assert_true (gtk_widget_get_visible (kv_memory));
@@ -123,7 +99,7 @@ test_engine_inputs (Fixture       *f,
 
   /* the model drives the widget too; SGLang has its own share and pages */
   g_object_set (f->estimate, "engine", VC_ENGINE_SGLANG, NULL);
-  g_assert_cmpuint (vc_drop_down_get_selected (VC_DROP_DOWN (engine)), ==, choice_position (engine, "SGLang"));
+  g_assert_cmpuint (vc_drop_down_get_selected (VC_DROP_DOWN (engine)), ==, vc_test_choice_position (engine, "SGLang"));
   g_assert_false (gtk_widget_get_visible (fraction));
   g_assert_false (gtk_widget_get_visible (batched));
   g_assert_true (gtk_widget_get_visible (fraction_static));
@@ -153,7 +129,7 @@ test_llama_cpp_inputs (Fixture       *f,
 
   g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, NULL);
   g_assert_false (gtk_widget_get_visible (ubatch));
-  vc_drop_down_set_selected (VC_DROP_DOWN (engine), choice_position (engine, "llama.cpp"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (engine), vc_test_choice_position (engine, "llama.cpp"));
   g_assert_true (gtk_widget_get_visible (ubatch));
   g_assert_true (gtk_widget_get_visible (batch));
   g_assert_true (gtk_widget_get_visible (unified));
@@ -162,7 +138,7 @@ test_llama_cpp_inputs (Fixture       *f,
   g_assert_cmpuint (in->n_ubatch, ==, 1024);
   gtk_switch_set_active (GTK_SWITCH (unified), TRUE);
   g_assert_true (in->kv_unified);
-  vc_drop_down_set_selected (VC_DROP_DOWN (type_v), choice_position (type_v, "q8_0"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (type_v), vc_test_choice_position (type_v, "q8_0"));
   g_assert_cmpint (in->cache_type_v, ==, VC_CACHE_TYPE_Q8_0);
   /* a quantized value cache without flash attention: refused, as llama.cpp refuses it */
   g_object_set (f->estimate, "flash-attention", FALSE, NULL);
@@ -170,10 +146,10 @@ test_llama_cpp_inputs (Fixture       *f,
   g_assert_nonnull (strstr (error->message, "quantized V cache"));
   g_object_set (f->estimate, "flash-attention", TRUE, NULL);
 
-  vc_drop_down_set_selected (VC_DROP_DOWN (engine), choice_position (engine, "Ollama"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (engine), vc_test_choice_position (engine, "Ollama"));
   g_assert_cmpint (in->engine, ==, VC_ENGINE_OLLAMA);
   g_assert_true (gtk_widget_get_visible (ubatch));
-  vc_drop_down_set_selected (VC_DROP_DOWN (engine), choice_position (engine, "vLLM"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (engine), vc_test_choice_position (engine, "vLLM"));
   g_assert_false (gtk_widget_get_visible (ubatch));
   g_assert_false (gtk_widget_get_visible (type_v));
 }
@@ -183,7 +159,7 @@ test_speed_and_capacity (Fixture       *f,
                          gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
-  guint h100 = gpu_index (f, "h100-80gb");
+  guint h100 = vc_test_gpu_index (f->estimate, "h100-80gb");
   g_autofree char *speed = NULL, *capacity = NULL, *training = NULL;
 
   g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3-8b", &error));
@@ -244,14 +220,14 @@ test_vendor_groups (Fixture       *f,
   {
     graphene_rect_t nvidia, amd;
 
-    g_assert_true (vc_gpu_chart_get_bar (f->chart, gpu_index (f, "h200"), &nvidia, &color));
-    g_assert_true (vc_gpu_chart_get_bar (f->chart, gpu_index (f, "rx-7900-xtx"), &amd, &color));
+    g_assert_true (vc_gpu_chart_get_bar (f->chart, vc_test_gpu_index (f->estimate, "h200"), &nvidia, &color));
+    g_assert_true (vc_gpu_chart_get_bar (f->chart, vc_test_gpu_index (f->estimate, "rx-7900-xtx"), &amd, &color));
     g_assert_cmpfloat (nvidia.origin.y, <, amd.origin.y);
     g_assert_cmpfloat (nvidia.origin.y, >, 0);
   }
 
   /* one vendor: only its bars, and a shorter chart */
-  vc_drop_down_set_selected (filter, choice_position (GTK_WIDGET (filter), "AMD"));
+  vc_drop_down_set_selected (filter, vc_test_choice_position (GTK_WIDGET (filter), "AMD"));
   g_assert_cmpstr (vc_gpu_chart_get_vendor_filter (f->chart), ==, "AMD");
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   amd_height = gtk_widget_get_height (GTK_WIDGET (f->chart));

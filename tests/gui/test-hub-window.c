@@ -9,7 +9,7 @@
 
 #include "gui-test-util.h"
 #include "hub-test-server.h"
-#include "vc-hub-dialog.h"
+#include "vc-hub-dialog-private.h"
 
 #define TINY_ELEMENTS 1692928
 #define TINY_BF16_BYTES 3385856

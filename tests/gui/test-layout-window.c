@@ -14,6 +14,7 @@
 #include "vc-profile.h"
 #include "vc-results-view.h"
 #include "vc-units.h"
+#include "vc-test-util.h"
 #include "vc-window.h"
 
 typedef struct
@@ -51,31 +52,6 @@ fixture_teardown (Fixture       *f,
   while (f->estimate != NULL && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, FALSE);
   g_assert_null (f->estimate);
-}
-
-static guint
-choice_position (GtkWidget  *dropdown,
-                 const char *label)
-{
-  GListModel *model = vc_drop_down_get_model (VC_DROP_DOWN (dropdown));
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(GtkStringObject) s = g_list_model_get_item (model, i);
-      if (g_str_equal (gtk_string_object_get_string (s), label))
-        return i;
-    }
-  g_assert_not_reached ();
-}
-
-static guint
-gpu_index (VcEstimate *e,
-           const char *id)
-{
-  for (guint i = 0; i < vc_estimate_get_n_gpus (e); i++)
-    if (g_str_equal (vc_estimate_get_gpu (e, i)->id, id))
-      return i;
-  g_assert_not_reached ();
 }
 
 static void
@@ -119,7 +95,7 @@ test_inference_group (Fixture       *f,
 
   /* the chart names each card's smallest layout and what one GPU of it holds */
   {
-    guint h100 = gpu_index (f->estimate, "h100-80gb");
+    guint h100 = vc_test_gpu_index (f->estimate, "h100-80gb");
     const VcGpuFit *fit = vc_estimate_get_gpu_fit (f->estimate, h100);
     g_autofree char *text = vc_gpu_chart_describe (VC_GPU_CHART (chart), h100);
     g_autofree char *each = vc_format_size (fit->per_gpu_bytes, VC_UNIT_GB);
@@ -166,10 +142,10 @@ test_training_group (Fixture       *f,
   /* offload needs sharding */
   g_assert_false (gtk_widget_get_sensitive (offload));
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (dp), 8);
-  vc_drop_down_set_selected (VC_DROP_DOWN (sharding), choice_position (sharding, "ZeRO-3: and parameters"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (sharding), vc_test_choice_position (sharding, "ZeRO-3: and parameters"));
   g_assert_cmpint (in->layout.sharding, ==, VC_SHARDING_ZERO_3);
   g_assert_true (gtk_widget_get_sensitive (offload));
-  vc_drop_down_set_selected (VC_DROP_DOWN (offload), choice_position (offload, "Optimizer state"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (offload), vc_test_choice_position (offload, "Optimizer state"));
   g_assert_cmpint (in->layout.offload, ==, VC_OFFLOAD_OPTIMIZER);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (layout)));
@@ -188,7 +164,7 @@ test_training_group (Fixture       *f,
   g_assert_cmpint (in->layout.sharding, ==, VC_SHARDING_ZERO_3);
   g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (dp)), ==, 8);
   g_assert_cmpuint (vc_drop_down_get_selected (VC_DROP_DOWN (sharding)), ==,
-                    choice_position (sharding, "ZeRO-3: and parameters"));
+                    vc_test_choice_position (sharding, "ZeRO-3: and parameters"));
   g_assert_cmpint (g_remove (path), ==, 0);
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }

@@ -15,6 +15,7 @@
 #include "vc-profile.h"
 #include "vc-split-view.h"
 #include "vc-units.h"
+#include "vc-test-util.h"
 
 typedef struct
 {
@@ -44,21 +45,6 @@ fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
   vc_test_destroy_window (f->window);
-}
-
-static guint
-choice_position (GtkWidget  *dropdown,
-                 const char *label)
-{
-  GListModel *model = vc_drop_down_get_model (VC_DROP_DOWN (dropdown));
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(GtkStringObject) s = g_list_model_get_item (model, i);
-      if (g_str_equal (gtk_string_object_get_string (s), label))
-        return i;
-    }
-  g_error ("no choice “%s”", label);
 }
 
 static const char *
@@ -161,7 +147,7 @@ test_two_precisions (Fixture       *f,
   for (guint i = 0; i < G_N_ELEMENTS (quantized); i++)
     {
       vc_window_set_mode (f->window, VC_MODE_INFERENCE);
-      vc_drop_down_set_selected (VC_DROP_DOWN (weights), choice_position (weights, quantized[i]));
+      vc_drop_down_set_selected (VC_DROP_DOWN (weights), vc_test_choice_position (weights, quantized[i]));
       vc_window_set_mode (f->window, VC_MODE_TRAINING);
       vc_test_wait_for_frame (GTK_WIDGET (f->window));
       /* the Training tab keeps its own precision, never "(None)", and no error */
@@ -173,7 +159,7 @@ test_two_precisions (Fixture       *f,
     }
 
   /* the seed's 7B, LoRA, then full fine-tuning in fp32: the inference precision stays */
-  vc_drop_down_set_selected (VC_DROP_DOWN (training), choice_position (training, "32-bit float (fp32)"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (training), vc_test_choice_position (training, "32-bit float (fp32)"));
   g_assert_cmpint (in->training_precision, ==, VC_TRAINING_PRECISION_FP32);
   g_assert_cmpint (in->precision, ==, VC_PRECISION_FP8);
   vc_window_set_mode (f->window, VC_MODE_INFERENCE);
@@ -221,8 +207,8 @@ test_modes_independent (Fixture       *f,
 
   vc_window_set_mode (f->window, VC_MODE_TRAINING);
   vc_drop_down_set_selected (VC_DROP_DOWN (checkpointing),
-                              choice_position (checkpointing, "Every layer"));
-  vc_drop_down_set_selected (VC_DROP_DOWN (training), choice_position (training, "32-bit float (fp32)"));
+                              vc_test_choice_position (checkpointing, "Every layer"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (training), vc_test_choice_position (training, "32-bit float (fp32)"));
   gtk_switch_set_active (GTK_SWITCH (mixed), TRUE);
   vc_window_set_mode (f->window, VC_MODE_INFERENCE);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
@@ -247,7 +233,7 @@ test_preset_selects_architecture (Fixture       *f,
 
   g_assert_cmpint (in->method, ==, VC_METHOD_RULE_OF_THUMB);
   vc_drop_down_set_selected (VC_DROP_DOWN (preset),
-                              choice_position (preset, vc_presets_lookup ("llama-3-8b")->name));
+                              vc_test_choice_position (preset, vc_presets_lookup ("llama-3-8b")->name));
   g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "llama-3-8b");
   g_assert_cmpint (in->method, ==, VC_METHOD_ARCHITECTURE);
   g_assert_cmpstr (selected_label (method), ==, "Architecture");
@@ -256,7 +242,7 @@ test_preset_selects_architecture (Fixture       *f,
   g_assert_cmpfloat (sc->bytes[VC_COMPONENT_KV_CACHE], ==, 268435456.0);
 
   /* back to the rule of thumb: it stays, the preset too */
-  vc_drop_down_set_selected (VC_DROP_DOWN (method), choice_position (method, "By parameter count"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (method), vc_test_choice_position (method, "By parameter count"));
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_cmpint (in->method, ==, VC_METHOD_RULE_OF_THUMB);
   g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "llama-3-8b");
@@ -431,7 +417,7 @@ test_drop_down_list (Fixture       *f,
 {
   GtkWidget *weights = vc_test_window_input (f->window, VC_MODE_INFERENCE, "precision");
   GtkWidget *toggle = find_descendant (weights, GTK_TYPE_TOGGLE_BUTTON);
-  guint int8 = choice_position (weights, "8-bit integer (int8)");
+  guint int8 = vc_test_choice_position (weights, "8-bit integer (int8)");
   GtkWidget *popover, *list, *focus;
   gint64 deadline;
 
@@ -457,7 +443,7 @@ test_drop_down_list (Fixture       *f,
   g_assert_cmpfloat (gtk_widget_get_opacity (find_descendant (focus, GTK_TYPE_IMAGE)), ==, 1);
   g_assert_cmpfloat (gtk_widget_get_opacity (find_descendant (gtk_widget_get_first_child (list), GTK_TYPE_IMAGE)), ==, 0);
   g_assert_true (gtk_selection_model_is_selected (gtk_list_view_get_model (GTK_LIST_VIEW (list)),
-                                                  choice_position (weights, "16-bit bfloat (bf16)")));
+                                                  vc_test_choice_position (weights, "16-bit bfloat (bf16)")));
 
   /* an item activated (click, Enter) is chosen, and the list closes */
   g_signal_emit_by_name (list, "activate", int8);
@@ -750,16 +736,6 @@ test_small_screens (Fixture       *f,
   g_assert_cmpint (vc_split_view_get_orientation (VC_SPLIT_VIEW (split)), ==, GTK_ORIENTATION_HORIZONTAL);
 }
 
-static guint
-gpu_index (Fixture    *f,
-           const char *id)
-{
-  for (guint i = 0; i < vc_estimate_get_n_gpus (f->estimate); i++)
-    if (g_str_equal (vc_estimate_get_gpu (f->estimate, i)->id, id))
-      return i;
-  g_error ("no GPU %s", id);
-}
-
 /* Item 6: one truth for a card in the window and vramcalc: sold in GiB, shown in the user's
  * unit as the memory a program can use on it. */
 static void
@@ -773,8 +749,8 @@ test_gpu_sizes (Fixture       *f,
 
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   /* RTX 4090: 24 GiB sold, 24,564 MiB usable (nvidia-smi) = 25.8 GB; H100 80 GB: 81,559 MiB */
-  rtx = vc_gpu_chart_describe (chart, gpu_index (f, "rtx-4090"));
-  h100 = vc_gpu_chart_describe (chart, gpu_index (f, "h100-80gb"));
+  rtx = vc_gpu_chart_describe (chart, vc_test_gpu_index (f->estimate, "rtx-4090"));
+  h100 = vc_gpu_chart_describe (chart, vc_test_gpu_index (f->estimate, "h100-80gb"));
   g_assert_nonnull (strstr (rtx, "of 25.8\u00a0GB usable"));
   g_assert_nonnull (strstr (h100, "of 85.5\u00a0GB usable"));
   g_assert_true (has_label_starting (GTK_WIDGET (f->results), "Each card's smallest valid layout"));
@@ -793,7 +769,7 @@ test_gpu_sizes (Fixture       *f,
   /* in GiB, the card's own 24 GiB (less what the driver keeps) */
   vc_profile_set_unit (vc_window_get_profile (f->window), VC_UNIT_GIB);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
-  gib = vc_gpu_chart_describe (chart, gpu_index (f, "rtx-4090"));
+  gib = vc_gpu_chart_describe (chart, vc_test_gpu_index (f->estimate, "rtx-4090"));
   g_assert_nonnull (strstr (gib, "of 24.0\u00a0GiB usable"));
 }
 
@@ -814,7 +790,7 @@ test_figures_digits (Fixture       *f,
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_cmpstr (gtk_label_get_label (total), ==, "1.34\u00a0TB");
   /* the H200 row: what each GPU of its smallest layout holds, 139,529,410,048 bytes */
-  h200 = vc_gpu_chart_describe (chart, gpu_index (f, "h200"));
+  h200 = vc_gpu_chart_describe (chart, vc_test_gpu_index (f->estimate, "h200"));
   g_assert_nonnull (g_str_has_prefix (h200, "140\u00a0GB of 151\u00a0GB usable · 11 GPUs · PP 11") ? h200 : NULL);
 
   /* batch 10⁶, sequence 10⁸, 10⁶ requests: short figures, and the window keeps its width */
@@ -937,7 +913,7 @@ test_no_puzzling_values (Fixture       *f,
 
   /* AdamW 8-bit keeps 8-bit state: no fp32 / bf16 choice is shown for it */
   g_assert_true (gtk_widget_get_visible (state));
-  vc_drop_down_set_selected (VC_DROP_DOWN (optimizer), choice_position (optimizer, "AdamW 8-bit"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (optimizer), vc_test_choice_position (optimizer, "AdamW 8-bit"));
   g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->optimizer, ==, VC_OPTIMIZER_ADAMW_8BIT);
   g_assert_false (gtk_widget_get_visible (state));
 }

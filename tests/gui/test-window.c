@@ -43,21 +43,6 @@ fixture_teardown (Fixture       *f,
   g_assert_null (f->estimate);
 }
 
-static guint
-choice_position (GtkWidget  *dropdown,
-                 const char *label)
-{
-  GListModel *model = vc_drop_down_get_model (VC_DROP_DOWN (dropdown));
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(GtkStringObject) s = g_list_model_get_item (model, i);
-      if (g_str_equal (gtk_string_object_get_string (s), label))
-        return i;
-    }
-  g_assert_not_reached ();
-}
-
 static const char *
 selected_label (GtkWidget *dropdown)
 {
@@ -151,7 +136,7 @@ test_widgets_update_model (Fixture       *f,
 
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (batch), 8);
   g_assert_cmpuint (in->batch, ==, 8);
-  vc_drop_down_set_selected (VC_DROP_DOWN (kv), choice_position (kv, "4-bit integer (int4)"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (kv), vc_test_choice_position (kv, "4-bit integer (int4)"));
   g_assert_cmpint (in->kv_precision, ==, VC_PRECISION_INT4);
 
   gtk_editable_set_text (GTK_EDITABLE (parameters), "13B");
@@ -169,11 +154,11 @@ test_widgets_update_model (Fixture       *f,
 
   /* the architecture fields only with the architecture method, editable only for Custom */
   g_assert_false (gtk_widget_is_drawable (layers));
-  vc_drop_down_set_selected (VC_DROP_DOWN (method), choice_position (method, "Architecture"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (method), vc_test_choice_position (method, "Architecture"));
   g_assert_cmpint (in->method, ==, VC_METHOD_ARCHITECTURE);
   g_assert_false (gtk_widget_get_sensitive (parameters));
   g_assert_true (gtk_widget_is_sensitive (layers));
-  vc_drop_down_set_selected (VC_DROP_DOWN (preset), choice_position (preset, vc_presets_lookup ("mistral-7b")->name));
+  vc_drop_down_set_selected (VC_DROP_DOWN (preset), vc_test_choice_position (preset, vc_presets_lookup ("mistral-7b")->name));
   g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "mistral-7b");
   g_assert_false (gtk_widget_is_sensitive (layers));
   vc_drop_down_set_selected (VC_DROP_DOWN (preset), 0);
@@ -185,14 +170,14 @@ test_widgets_update_model (Fixture       *f,
   /* LoRA: the rank with the architecture, the share with the rule of thumb; neither for full */
   g_assert_true (gtk_widget_get_sensitive (lora_rank));
   g_assert_false (gtk_widget_get_sensitive (lora_percent));
-  vc_drop_down_set_selected (VC_DROP_DOWN (finetune), choice_position (finetune, "Full fine-tuning"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (finetune), vc_test_choice_position (finetune, "Full fine-tuning"));
   g_assert_cmpint (in->finetune, ==, VC_FINETUNE_FULL);
   g_assert_false (gtk_widget_get_sensitive (lora_rank));
 
   /* the training tab offers float precisions only */
   g_assert_cmpuint (g_list_model_get_n_items (vc_drop_down_get_model (VC_DROP_DOWN (training_precision))), ==, 3);
   vc_drop_down_set_selected (VC_DROP_DOWN (training_precision),
-                              choice_position (training_precision, "32-bit float (fp32)"));
+                              vc_test_choice_position (training_precision, "32-bit float (fp32)"));
   g_assert_cmpint (in->training_precision, ==, VC_TRAINING_PRECISION_FP32);
   g_assert_cmpint (in->precision, ==, VC_PRECISION_BF16);
 

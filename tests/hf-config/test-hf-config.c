@@ -963,22 +963,6 @@ test_apply (void)
 
 /* ---- vramcalc --config ----------------------------------------------------------------------- */
 
-static JsonObject *
-run_json (JsonParser        *parser,
-          const char *const *args)
-{
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autoptr(GError) error = NULL;
-  int code = vc_test_run_vramcalc (args, NULL, &out, &err);
-
-  if (code != 0)
-    g_error ("vramcalc exited %d: %s", code, err);
-  json_parser_load_from_data (parser, out, -1, &error);
-  g_assert_no_error (error);
-  return json_node_get_object (json_parser_get_root (parser));
-}
-
 static void
 test_cli_models (void)
 {
@@ -989,7 +973,7 @@ test_cli_models (void)
       const char *args[] = { "--config", path, "--format", "json",
                              models[i].not_understood ? "--approximate" : NULL, NULL };
       g_autoptr(JsonParser) parser = json_parser_new ();
-      JsonObject *o = run_json (parser, args);
+      JsonObject *o = vc_test_run_json (parser, args);
       JsonArray *parts = json_object_get_array_member (o, "not_understood");
 
       g_test_message ("%s", models[i].dir);
@@ -1025,10 +1009,10 @@ test_cli_overrides (void)
   /* 16 layers of 218,112,000 fewer */
   gint64 sixteen = 8030261248 - 16 * (gint64) 218112000;
 
-  g_assert_cmpint (json_object_get_int_member (run_json (p1, layers), "parameters"), ==, sixteen);
-  g_assert_cmpint (json_object_get_int_member (run_json (p2, before), "parameters"), ==, sixteen);
-  g_assert_cmpint (json_object_get_int_member (run_json (p3, fp8), "kv_bytes_per_token"), ==, 65536);
-  g_assert_cmpstr (json_object_get_string_member (run_json (p4, rule), "method"), ==, "rule-of-thumb");
+  g_assert_cmpint (json_object_get_int_member (vc_test_run_json (p1, layers), "parameters"), ==, sixteen);
+  g_assert_cmpint (json_object_get_int_member (vc_test_run_json (p2, before), "parameters"), ==, sixteen);
+  g_assert_cmpint (json_object_get_int_member (vc_test_run_json (p3, fp8), "kv_bytes_per_token"), ==, 65536);
+  g_assert_cmpstr (json_object_get_string_member (vc_test_run_json (p4, rule), "method"), ==, "rule-of-thumb");
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (json_parser_get_root (p4)), "parameters"),
                    ==, 8030261248);
 }
@@ -1050,8 +1034,8 @@ test_cli_sequence_state (void)
   g_autoptr(JsonParser) p2 = json_parser_new ();
   g_autoptr(JsonParser) p3 = json_parser_new ();
   g_autoptr(JsonParser) p4 = json_parser_new ();
-  JsonObject *o1 = run_json (p1, long_ctx);
-  JsonObject *o2 = run_json (p2, short_ctx);
+  JsonObject *o1 = vc_test_run_json (p1, long_ctx);
+  JsonObject *o2 = vc_test_run_json (p2, short_ctx);
 
   /* 12 layers × 2 × 2 KV heads × 256 × 1 byte × 262,144 tokens × 4 sequences */
   g_assert_cmpint (json_object_get_int_member (o1, "kv_bytes_per_token"), ==, 12 * 2 * 2 * 256);
@@ -1060,8 +1044,8 @@ test_cli_sequence_state (void)
   g_assert_cmpint (vc_test_component_bytes (o1, "sequence_state"), ==, (gint64) 36 * 548864 * 4);
   g_assert_cmpint (vc_test_component_bytes (o2, "sequence_state"), ==, (gint64) 36 * 548864 * 4);
   /* a model without such layers, and training, have no such component */
-  g_assert_cmpint (vc_test_component_bytes (run_json (p3, dense), "sequence_state"), ==, -1);
-  g_assert_cmpint (vc_test_component_bytes (run_json (p4, training), "sequence_state"), ==, -1);
+  g_assert_cmpint (vc_test_component_bytes (vc_test_run_json (p3, dense), "sequence_state"), ==, -1);
+  g_assert_cmpint (vc_test_component_bytes (vc_test_run_json (p4, training), "sequence_state"), ==, -1);
 }
 
 static void

@@ -148,6 +148,61 @@ api_revision (HubTestServer     *s,
   soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_TAKE, text, strlen (text));
 }
 
+/* A file of the test Hub's tree: from the CDN (a redirect) for the large files, as Git LFS
+ * serves them, else the file itself. */
+static void
+serve_file (HubTestServer     *s,
+            SoupServerMessage *msg,
+            const char        *repo,
+            const char        *file_path)
+{
+  g_autofree char *full = g_build_filename (s->root, repo, file_path, NULL);
+
+  if (!g_file_test (full, G_FILE_TEST_IS_REGULAR) || strstr (file_path, ".."))
+    {
+      status (msg, 404);
+      return;
+    }
+  if (is_lfs (file_path))
+    {
+      g_autofree char *location = g_strdup_printf ("%s/cdn/%s/%s", s->cdn_url, repo, file_path);
+
+      soup_server_message_set_redirect (msg, 302, location);
+      return;
+    }
+  {
+    g_autofree char *text = NULL;
+    gsize length;
+
+    g_file_get_contents (full, &text, &length, NULL);
+    status (msg, 200);
+    soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY, text, length);
+  }
+}
+
+/* /api/models/ORG/NAME/revision/REV (@parts: the path split at its first four '/') */
+static void
+serve_api (HubTestServer     *s,
+           SoupServerMessage *msg,
+           char             **parts,
+           const char        *auth)
+{
+  g_auto(GStrv) rest = g_strsplit (parts[4], "/", 3);
+  g_autofree char *repo = g_strdup_printf ("%s/%s", parts[2], parts[3]);
+
+  if (g_strv_length (rest) < 2 || !g_str_equal (rest[0], "revision"))
+    {
+      status (msg, 404);
+      return;
+    }
+  if (g_str_equal (repo, "tiny/gated") && g_strcmp0 (auth, "Bearer " HUB_TEST_TOKEN) != 0)
+    {
+      status (msg, 401);
+      return;
+    }
+  api_revision (s, msg, repo);
+}
+
 static void
 hub_handler (SoupServer        *server,
              SoupServerMessage *msg,
@@ -171,20 +226,7 @@ hub_handler (SoupServer        *server,
   /* /api/models/ORG/NAME/revision/REV */
   if (n >= 5 && g_str_equal (parts[0], "api") && g_str_equal (parts[1], "models"))
     {
-      g_auto(GStrv) rest = g_strsplit (parts[4], "/", 3);
-
-      repo = g_strdup_printf ("%s/%s", parts[2], parts[3]);
-      if (g_strv_length (rest) < 2 || !g_str_equal (rest[0], "revision"))
-        {
-          status (msg, 404);
-          return;
-        }
-      if (g_str_equal (repo, "tiny/gated") && g_strcmp0 (auth, "Bearer " HUB_TEST_TOKEN) != 0)
-        {
-          status (msg, 401);
-          return;
-        }
-      api_revision (s, msg, repo);
+      serve_api (s, msg, parts, auth);
       return;
     }
   /* /ORG/NAME/resolve/REV/FILE… */
@@ -253,30 +295,7 @@ hub_handler (SoupServer        *server,
       repo = g_strdup ("tiny/llama-single");
     }
 
-  {
-    g_autofree char *full = g_build_filename (s->root, repo, file_path, NULL);
-
-    if (!g_file_test (full, G_FILE_TEST_IS_REGULAR) || strstr (file_path, ".."))
-      {
-        status (msg, 404);
-        return;
-      }
-    if (is_lfs (file_path))
-      {
-        g_autofree char *location = g_strdup_printf ("%s/cdn/%s/%s", s->cdn_url, repo, file_path);
-
-        soup_server_message_set_redirect (msg, 302, location);
-        return;
-      }
-    {
-      g_autofree char *text = NULL;
-      gsize length;
-
-      g_file_get_contents (full, &text, &length, NULL);
-      status (msg, 200);
-      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY, text, length);
-    }
-  }
+  serve_file (s, msg, repo, file_path);
 }
 
 static void

@@ -10,7 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "hub-test-server.h"
-#include "vc-hub.h"
+#include "vc-hub-private.h"
 #include "vc-model-file.h"
 #include "vc-test-util.h"
 

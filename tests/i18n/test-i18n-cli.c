@@ -13,22 +13,6 @@
 
 #define NBSP "\u00a0"
 
-typedef struct
-{
-  char *out;
-  char *err;
-  int status;       /* exit status */
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_clear_pointer (&r->out, g_free);
-  g_clear_pointer (&r->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
 static gboolean
 french_available (void)
 {
@@ -42,7 +26,7 @@ french_available (void)
 
 /* Runs vramcalc with the arguments after the locale, in that locale (LANGUAGE follows it). */
 static void
-run_vramcalc (Run        *r,
+run_vramcalc (VcTestRun  *r,
               const char *locale,
               ...)
 {
@@ -64,12 +48,12 @@ run_vramcalc (Run        *r,
   va_end (ap);
   g_ptr_array_add (args, NULL);
 
-  *r = (Run) { 0 };
+  *r = (VcTestRun) { 0 };
   r->status = vc_test_run_vramcalc ((const char * const *) args->pdata, env, &r->out, &r->err);
 }
 
 static gboolean
-run_succeeded (Run *r)
+run_succeeded (VcTestRun *r)
 {
   if (r->status != 0)
     g_test_message ("vramcalc exited with %d; stderr: %s", r->status, r->err);
@@ -112,7 +96,7 @@ show_output (const char *text)
 static void
 test_table_french (void)
 {
-  g_auto(Run) r = { 0 };
+  g_auto(VcTestRun) r = { 0 };
 
   SKIP_WITHOUT_FRENCH ();
   run_vramcalc (&r, "fr_FR.UTF-8", "--params", "7B", NULL);
@@ -148,7 +132,7 @@ test_table_french (void)
 static void
 test_table_english (void)
 {
-  g_auto(Run) r = { 0 };
+  g_auto(VcTestRun) r = { 0 };
 
   /* C.UTF-8 ignores LANGUAGE: English whatever the translations installed */
   run_vramcalc (&r, "C.UTF-8", "--params", "7B", NULL);
@@ -164,7 +148,7 @@ test_table_english (void)
 static void
 test_binary_units_french (void)
 {
-  g_auto(Run) r = { 0 };
+  g_auto(VcTestRun) r = { 0 };
 
   SKIP_WITHOUT_FRENCH ();
   run_vramcalc (&r, "fr_FR.UTF-8", "--params", "7B", "--unit", "gib", NULL);
@@ -172,14 +156,14 @@ test_binary_units_french (void)
   /* 18.8e9 bytes = 17.5 GiB */
   assert_contains (r.out, "* Inférence (16" NBSP "bits)              17,5" NBSP "Gio\n");
   assert_lacks (r.out, "GiB");
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
 
   /* exaoctets and yobioctets: "137 Eo", "56,5 Yio" */
   run_vramcalc (&r, "fr_FR.UTF-8", "--batch", "1000000", "--seq", "100000000", NULL);
   g_assert_true (run_succeeded (&r));
   assert_contains (r.out, "  Total              137" NBSP "Eo\n");
-  run_clear (&r);
+  vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
   run_vramcalc (&r, "fr_FR.UTF-8", "--batch", "1000000", "--seq", "100000000", "--concurrency", "1000000",
                 "--unit", "gib", NULL);
@@ -191,8 +175,8 @@ test_binary_units_french (void)
 static void
 test_plural_french (void)
 {
-  g_auto(Run) r = { 0 };
-  g_auto(Run) en = { 0 };
+  g_auto(VcTestRun) r = { 0 };
+  g_auto(VcTestRun) en = { 0 };
 
   SKIP_WITHOUT_FRENCH ();
   run_vramcalc (&r, "fr_FR.UTF-8", "--params", "70B", NULL);
@@ -229,8 +213,8 @@ test_plural_french (void)
 static void
 test_json_locale_independent (void)
 {
-  g_auto(Run) fr = { 0 };
-  g_auto(Run) c = { 0 };
+  g_auto(VcTestRun) fr = { 0 };
+  g_auto(VcTestRun) c = { 0 };
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   JsonObject *root;
@@ -254,8 +238,8 @@ test_json_locale_independent (void)
 static void
 test_csv_locale_independent (void)
 {
-  g_auto(Run) fr = { 0 };
-  g_auto(Run) c = { 0 };
+  g_auto(VcTestRun) fr = { 0 };
+  g_auto(VcTestRun) c = { 0 };
 
   SKIP_WITHOUT_FRENCH ();
   run_vramcalc (&fr, "fr_FR.UTF-8", "--params", "7B", "--format", "csv", NULL);
@@ -294,7 +278,7 @@ test_csv_locale_independent (void)
 static void
 test_help_french (void)
 {
-  g_auto(Run) r = { 0 };
+  g_auto(VcTestRun) r = { 0 };
 
   SKIP_WITHOUT_FRENCH ();
   run_vramcalc (&r, "fr_FR.UTF-8", "--help", NULL);
@@ -317,8 +301,8 @@ test_help_french (void)
 static void
 test_errors_french (void)
 {
-  g_auto(Run) r = { 0 };
-  g_auto(Run) bad_count = { 0 };
+  g_auto(VcTestRun) r = { 0 };
+  g_auto(VcTestRun) bad_count = { 0 };
 
   SKIP_WITHOUT_FRENCH ();
   run_vramcalc (&r, "fr_FR.UTF-8", "--bogus", NULL);
@@ -336,8 +320,8 @@ test_errors_french (void)
 static void
 test_decimal_comma_input (void)
 {
-  g_auto(Run) fr = { 0 };
-  g_auto(Run) c = { 0 };
+  g_auto(VcTestRun) fr = { 0 };
+  g_auto(VcTestRun) c = { 0 };
 
   SKIP_WITHOUT_FRENCH ();
   run_vramcalc (&fr, "fr_FR.UTF-8", "--params", "46,7B", "--format", "json", NULL);

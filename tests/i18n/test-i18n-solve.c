@@ -11,7 +11,7 @@
 
 #include "gui-test-util.h"
 #include "vc-catalog.h"
-#include "vc-context-chart.h"
+#include "vc-context-chart-private.h"
 #include "vc-gpu-chart-private.h"
 #include "vc-results-view.h"
 #include "vc-test-util.h"

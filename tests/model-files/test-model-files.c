@@ -307,22 +307,6 @@ test_bad_in_memory (void)
     }
 }
 
-static JsonObject *
-run_json (JsonParser         *parser,
-          const char * const *args)
-{
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autoptr(GError) error = NULL;
-  int status = vc_test_run_vramcalc (args, NULL, &out, &err);
-
-  if (status != 0)
-    g_test_message ("%s", err);
-  g_assert_cmpint (status, ==, 0);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  return json_node_get_object (json_parser_get_root (parser));
-}
-
 static gint64
 component (JsonObject *root,
            const char *id)
@@ -348,7 +332,7 @@ test_cli_model (void)
   {
     g_autoptr(JsonParser) parser = json_parser_new ();
     const char *args[] = { "--model", gguf, "--format", "json", "--seq", "1000", NULL };
-    JsonObject *root = run_json (parser, args);
+    JsonObject *root = vc_test_run_json (parser, args);
     JsonObject *source = json_object_get_object_member (root, "source");
 
     g_assert_cmpstr (json_object_get_string_member (source, "format"), ==, "gguf");
@@ -366,7 +350,7 @@ test_cli_model (void)
     /* another precision chosen: the architecture's count at that precision */
     g_autoptr(JsonParser) parser = json_parser_new ();
     const char *args[] = { "--model", gguf, "--precision", "bf16", "--format", "json", NULL };
-    JsonObject *root = run_json (parser, args);
+    JsonObject *root = vc_test_run_json (parser, args);
 
     g_assert_cmpint (component (root, "weights"), ==, TINY_BF16_BYTES);
     g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "source"), "weights_bytes"),
@@ -375,7 +359,7 @@ test_cli_model (void)
   {
     g_autoptr(JsonParser) parser = json_parser_new ();
     const char *args[] = { "--model", st, "--format", "json", "--kv-precision", "bf16", NULL };
-    JsonObject *root = run_json (parser, args);
+    JsonObject *root = vc_test_run_json (parser, args);
 
     g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "source"), "format"),
                      ==, "safetensors");
@@ -386,7 +370,7 @@ test_cli_model (void)
   {
     g_autoptr(JsonParser) parser = json_parser_new ();
     const char *args[] = { "--model", config, "--format", "json", NULL };
-    JsonObject *root = run_json (parser, args);
+    JsonObject *root = vc_test_run_json (parser, args);
     JsonObject *source = json_object_get_object_member (root, "source");
 
     g_assert_cmpstr (json_object_get_string_member (source, "format"), ==, "config");
@@ -396,7 +380,7 @@ test_cli_model (void)
   {
     g_autoptr(JsonParser) parser = json_parser_new ();
     const char *args[] = { "--config", config, "--format", "json", NULL };
-    JsonObject *root = run_json (parser, args);
+    JsonObject *root = vc_test_run_json (parser, args);
 
     g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "source"), "format"),
                      ==, "config");
@@ -404,7 +388,7 @@ test_cli_model (void)
   {
     g_autoptr(JsonParser) parser = json_parser_new ();
     const char *args[] = { "--preset", "llama-3-8b", "--format", "json", NULL };
-    JsonObject *root = run_json (parser, args);
+    JsonObject *root = vc_test_run_json (parser, args);
 
     g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (root, "source")));
   }
@@ -497,7 +481,7 @@ test_cli_formats (void)
     {
       g_autoptr(JsonParser) parser = json_parser_new ();
       const char *args[] = { "--preset", "llama-3-8b", "--precision", cases[i].nick, "--format", "json", NULL };
-      JsonObject *root = run_json (parser, args);
+      JsonObject *root = vc_test_run_json (parser, args);
 
       g_assert_cmpint (component (root, "weights"), ==, cases[i].weights);
       g_assert_cmpstr (json_object_get_string_member (root, "scenario"), ==, cases[i].scenario);
@@ -508,7 +492,7 @@ test_cli_formats (void)
                                      "gptq-int4", "awq-int4", "mxfp4", "nf4" };
       g_autoptr(JsonParser) parser = json_parser_new ();
       const char *args[] = { "--preset", "llama-3-8b", "--precision", nicks[i], "--format", "json", NULL };
-      JsonObject *root = run_json (parser, args);
+      JsonObject *root = vc_test_run_json (parser, args);
       gint64 w = component (root, "weights");
 
       /* between 2 and 9 bits a weight for 8.03B parameters */
@@ -718,8 +702,8 @@ test_cli_config_quantization (void)
     g_autoptr(JsonParser) parser16 = json_parser_new ();
     const char *args[] = { "--config", deepseek, "--format", "json", NULL };
     const char *args16[] = { "--config", deepseek, "--precision", "bf16", "--format", "json", NULL };
-    JsonObject *root = run_json (parser, args);
-    JsonObject *root16 = run_json (parser16, args16);
+    JsonObject *root = vc_test_run_json (parser, args);
+    JsonObject *root16 = vc_test_run_json (parser16, args16);
 
     g_assert_cmpstr (json_object_get_string_member (root, "scenario"), ==, "inference-8bit");
     g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "source"), "quantization"),
