@@ -17,7 +17,6 @@
 #include "vc-allocator.h"
 #include "vc-engine.h"
 #include "vc-estimator.h"
-#include "vc-llama-graph.h"
 #include "vc-quant.h"
 
 #define GB 1e9
@@ -496,18 +495,22 @@ kv_value_bytes (VcPrecision p)
  * multiple of the sequences, n_outputs = min(n_ubatch, n_batch); the mask spans each stream's
  * cells; a quantized K (or V) cache with heads of a multiple of 64 rotates q and k (v and the
  * output) by a Hadamard matrix (llama_kv_cache's attn_rot_k, attn_rot_v). */
-static gboolean
-llama_cpp_graph (const VcInputs   *in,
-                 const VcLlamaCpp *l,
-                 VcLlamaGraph     *g)
+gboolean
+vc_estimator_llama_cpp_graph (const VcInputs *in,
+                              VcLlamaGraph   *g)
 {
   const VcArch *arch = &in->arch;
+  VcLlamaCpp lc, *l = &lc;
   double attention = vc_arch_attention_layers (arch);
   double sliding = arch->sliding_window > 0 ? MIN (arch->sliding_window_layers, attention) : 0;
   guint hd = vc_arch_head_dim (arch);
-  double n_tokens = MIN (l->n_ctx, l->n_ubatch);
+  double n_tokens;
 
   *g = (VcLlamaGraph) { 0 };
+  if (!vc_engine_is_llama_cpp (in) || in->method != VC_METHOD_ARCHITECTURE)
+    return FALSE;
+  vc_engine_llama_cpp (in, l);
+  n_tokens = MIN (l->n_ctx, l->n_ubatch);
   if (!arch->gated_mlp || vc_arch_is_mla (arch) || arch->recurrent_layers > 0 || arch->n_shared_experts > 0 ||
       arch->gated_attention || arch->dense_layers > 0 || arch->router_bias || arch->max_positions > 0 ||
       arch->norm != VC_NORM_RMS || (arch->norms_per_layer != 2 && arch->norms_per_layer != 4) ||
@@ -568,7 +571,7 @@ llama_cpp_compute_buffer (const VcInputs *in,
   gboolean full = vc_arch_attention_layers (arch) > (swa ? arch->sliding_window_layers : 0);
 
   vc_engine_llama_cpp (in, &l);
-  if (llama_cpp_graph (in, &l, &graph))
+  if (vc_estimator_llama_cpp_graph (in, &graph))
     return vc_llama_graph_compute_bytes (&graph);
   b = l.n_ubatch;
   /* the cells each stream's scores span: its whole context, or the window's cache */
