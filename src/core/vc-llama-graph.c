@@ -602,10 +602,10 @@ place_graph (const VcLlamaGraph *p)
 
   if (p->n_tokens == 0 || p->n_layer == 0 || p->n_stream == 0 || p->n_tokens % p->n_stream != 0)
     return 0;
-  g.t = g_array_new (FALSE, FALSE, sizeof (Tensor));
-  g.nodes = g_array_new (FALSE, FALSE, sizeof (int));
-  g.leafs = g_array_new (FALSE, FALSE, sizeof (int));
-  g.blocks = g_array_new (FALSE, FALSE, sizeof (Block));
+  g.t = g_array_sized_new (FALSE, FALSE, sizeof (Tensor), 64 + 96 * p->n_layer);
+  g.nodes = g_array_sized_new (FALSE, FALSE, sizeof (int), 64 + 64 * p->n_layer);
+  g.leafs = g_array_sized_new (FALSE, FALSE, sizeof (int), 64 + 32 * p->n_layer);
+  g.blocks = g_array_sized_new (FALSE, FALSE, sizeof (Block), 64);
   g.alignment = MAX (1u, p->alignment);
 
   /* the largest power of two from 64 dividing the head size (build_input_k_rot) */
