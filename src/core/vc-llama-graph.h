@@ -28,7 +28,6 @@ typedef struct
   gboolean o_bias;
   gboolean qk_norm;
   gboolean swa;                   /* a sliding-window cache beside the full one (llama_kv_cache_iswa) */
-  gboolean swa_every_layer_first; /* unused */
   guint n_swa_pattern;            /* every n-th layer is a full-attention one (gemma2: 2) */
   /* the context */
   guint n_tokens;                 /* the micro-batch, a multiple of the sequences */
@@ -39,7 +38,6 @@ typedef struct
   gboolean flash_attn;
   gboolean k_rot;                 /* quantized K: Hadamard rotation of q and k */
   gboolean v_rot;                 /* quantized V: of v and the attention output */
-  double k_type_bytes;            /* bytes of one cached key (a view of the cache: never allocated) */
   guint alignment;                /* the buffer type's (ggml-cpu: TENSOR_ALIGNMENT 32, CUDA 128) */
 } VcLlamaGraph;
 
