@@ -10,6 +10,7 @@
 #include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-formula.h"
+#include "vc-llama-graph.h"
 #include "vc-test-util.h"
 
 #define KV_PER_TOKEN 131072.0
@@ -357,23 +358,26 @@ test_llama_cpp_context (void)
   /* the logits of one token a sequence, in host memory */
   g_assert_cmpfloat (l.output_bytes, ==, 4.0 * 128256 * 4);
   g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_KV_CACHE], ==, 4096 * KV_PER_TOKEN);
-  /* flash attention: the f32 logits of 512 tokens and two hidden states outweigh the
-   * feed-forward block (f16 masks over 1024 cells, 4h + 3 × 14336) */
+  /* flash attention: ggml-alloc's high-water mark is where it places the f32 logits of the 512
+   * tokens, above the final norm (an output, kept) and the embedding input the token path
+   * leaves unused (a graph input, allocated first): 4 × 512 × (128256 + 2 × 4096) and the
+   * 2048 bytes of one int32 input of 512 tokens below them */
   g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS], ==,
-                     4.0 * 512 * (128256 + 2 * 4096));
-  /* without it: each stream's 128 tokens against its 1024 cells, 32 heads, f32 scores and mask,
-   * beside 3h + 2 q + 2 kv (1024 each), 115 MB: still under the logits */
+                     4.0 * 512 * (128256 + 2 * 4096) + 2048);
+  /* without it: each stream's 128 tokens against its 1024 cells, 32 heads, f32 scores, 64 MiB:
+   * still under the logits */
   g_object_set (e, "flash-attention", FALSE, NULL);
   g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS], ==,
-                     4.0 * 512 * (128256 + 2 * 4096));
-  /* unified: one stream of 4096 cells, the scores of every token span all of them */
+                     4.0 * 512 * (128256 + 2 * 4096) + 2048);
+  /* unified: one stream of 4096 cells, the scores of every token span all of them
+   * (4 × 512 × 4096 × 32 = 256 MiB) with the f32 mask (8 MiB), the value indices (512 × 1024
+   * int64, 4 MiB) and the layer's other tensors where they were placed: 308.01 MiB */
   g_object_set (e, "kv-unified", TRUE, NULL);
   vc_engine_llama_cpp (in, &l);
   g_assert_cmpfloat (l.n_stream, ==, 1);
   g_assert_cmpfloat (l.n_ctx_seq, ==, 4096);
   g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_KV_CACHE], ==, 4096 * KV_PER_TOKEN);
-  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS], ==,
-                     4.0 * 512 * 4096 * 33 + 4.0 * 512 * (3 * 4096 + 2 * 4096 + 2 * 1024));
+  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS], ==, 322971648);
   g_object_set (e, "kv-unified", FALSE, "flash-attention", TRUE, NULL);
 
   /* a sliding window of 1024 on 24 of the layers: each of the 4 streams keeps
@@ -427,6 +431,73 @@ test_llama_cpp_context (void)
   g_assert_cmpfloat (l.n_ctx, ==, 512);
 }
 
+/* The compute buffer as ggml-alloc places llama.cpp's worst-case graph, for the models and
+ * contexts of tests/engines/ (gguf-models.mjs), against the size llama.cpp 3.21.1's CPU backend
+ * logged for each ("CPU compute buffer size", MiB to two decimals) */
+static void
+test_llama_cpp_graph (void)
+{
+  const VcLlamaGraph dense = { .n_embd = 512, .n_head = 8, .n_head_kv = 2, .head_dim = 128, .n_ff = 1536,
+                               .n_layer = 4, .n_vocab = 8192, .n_stream = 1, .alignment = 32 };
+  const VcLlamaGraph bias = { .n_embd = 256, .n_head = 4, .n_head_kv = 4, .head_dim = 64, .n_ff = 768,
+                              .n_layer = 3, .n_vocab = 4096, .qkv_bias = TRUE, .n_stream = 1, .alignment = 32 };
+  const VcLlamaGraph swa = { .n_embd = 256, .n_head = 4, .n_head_kv = 2, .head_dim = 64, .n_ff = 768,
+                             .n_layer = 4, .n_vocab = 4096, .swa = TRUE, .n_swa_pattern = 2, .n_stream = 1,
+                             .alignment = 32 };
+  const VcLlamaGraph moe = { .n_embd = 256, .n_head = 4, .n_head_kv = 2, .head_dim = 64, .n_ff = 256,
+                             .n_layer = 2, .n_vocab = 4096, .n_expert = 8, .n_expert_used = 2, .n_ff_exp = 256,
+                             .n_stream = 1, .alignment = 32 };
+  struct
+  {
+    const VcLlamaGraph *model;
+    guint n_tokens, n_stream;
+    double n_kv, n_kv_swa;
+    gboolean fa, k_rot, v_rot;
+    double bytes, logged_mib;
+  } cases[] = {
+    /* -c 512, flash attention */
+    { &dense, 512, 1, 512, 0, TRUE, FALSE, FALSE, 23607296, 22.51 },
+    /* 4 sequences of 2500: 2560 cells a stream, -ub 2048 */
+    { &dense, 2048, 4, 2560, 0, TRUE, FALSE, FALSE, 102817792, 98.05 },
+    /* -c 4096 without flash attention, q8_0 keys: q and k rotated */
+    { &dense, 512, 1, 4096, 0, FALSE, TRUE, FALSE, 81864704, 78.07 },
+    { &bias, 512, 1, 512, 0, FALSE, FALSE, FALSE, 9963520, 9.50 },
+    /* 4 sequences of 1000, -ub 2048: 1024 cells a stream in both caches */
+    { &swa, 2048, 4, 1024, 1024, FALSE, FALSE, FALSE, 65069056, 62.05 },
+    /* -c 4096, flash attention, q4_0 keys and values: 1536 cells of window */
+    { &swa, 512, 1, 4096, 1536, TRUE, TRUE, TRUE, 12146688, 11.58 },
+    { &moe, 512, 1, 512, 0, FALSE, FALSE, FALSE, 9963520, 9.50 },
+    { &moe, 512, 4, 1024, 0, FALSE, TRUE, FALSE, 13133824, 12.53 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      VcLlamaGraph g = *cases[i].model;
+      double bytes;
+
+      g.n_tokens = g.n_outputs = cases[i].n_tokens;
+      g.n_stream = cases[i].n_stream;
+      g.n_kv = cases[i].n_kv;
+      g.n_kv_swa = cases[i].n_kv_swa;
+      g.flash_attn = cases[i].fa;
+      g.k_rot = cases[i].k_rot;
+      g.v_rot = cases[i].v_rot;
+      bytes = vc_llama_graph_compute_bytes (&g);
+      g_assert_cmpfloat (bytes, ==, cases[i].bytes);
+      g_assert_cmpfloat (fabs (bytes - cases[i].logged_mib * 1048576.0), <=, 0.005 * 1048576.0);
+    }
+  /* no graph: no buffer */
+  {
+    VcLlamaGraph g = dense;
+
+    g.n_tokens = 0;
+    g_assert_cmpfloat (vc_llama_graph_compute_bytes (&g), ==, 0);
+    g.n_tokens = 6;
+    g.n_stream = 4;
+    g_assert_cmpfloat (vc_llama_graph_compute_bytes (&g), ==, 0);
+  }
+}
+
 /* Ollama: llama-server with -c num_ctx × num_parallel and -b = -ub by the context of all slots
  * (server/sched.go generationBatchForContext) */
 static void
@@ -444,7 +515,7 @@ test_ollama (void)
   g_assert_cmpfloat (l.n_ubatch, ==, 1024);
   g_assert_cmpfloat (l.n_batch, ==, 1024);
   g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS], ==,
-                     4.0 * 1024 * (128256 + 2 * 4096));
+                     4.0 * 1024 * (128256 + 2 * 4096) + 4096);
   g_object_set (e, "seq", 16384, "concurrency", 4, NULL);
   vc_engine_llama_cpp (in, &l);
   g_assert_cmpfloat (l.n_ubatch, ==, 2048);
@@ -472,6 +543,7 @@ main (int   argc,
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);
   g_test_add_func ("/engine/llama.cpp-context", test_llama_cpp_context);
+  g_test_add_func ("/engine/llama.cpp-graph", test_llama_cpp_graph);
   g_test_add_func ("/engine/ollama", test_ollama);
   return g_test_run ();
 }

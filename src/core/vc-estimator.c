@@ -487,6 +487,66 @@ kv_value_bytes (VcPrecision p)
     }
 }
 
+/* The worst-case graph of llama_context::sched_reserve (src/llama-context.cpp) for the
+ * architectures whose graph vc-llama-graph.c rebuilds: pre-norm (or Gemma's sandwich-norm)
+ * decoders with gated feed-forward blocks, grouped-query attention with optional q/k/v and
+ * output biases and q/k norms, a sliding window on all but every n-th layer, softmax-routed
+ * experts without shared ones. graph_reserve: n_tokens = min(n_ctx, n_ubatch) rounded up to a
+ * multiple of the sequences, n_outputs = min(n_ubatch, n_batch); the mask spans each stream's
+ * cells; a quantized K (or V) cache with heads of a multiple of 64 rotates q and k (v and the
+ * output) by a Hadamard matrix (llama_kv_cache's attn_rot_k, attn_rot_v). */
+gboolean
+vc_estimator_llama_cpp_graph (const VcInputs *in,
+                              VcLlamaGraph   *g)
+{
+  const VcArch *arch = &in->arch;
+  VcLlamaCpp lc, *l = &lc;
+  double attention = vc_arch_attention_layers (arch);
+  double sliding = arch->sliding_window > 0 ? MIN (arch->sliding_window_layers, attention) : 0;
+  guint hd = vc_arch_head_dim (arch);
+  double n_tokens;
+
+  *g = (VcLlamaGraph) { 0 };
+  if (!vc_engine_is_llama_cpp (in) || in->method != VC_METHOD_ARCHITECTURE)
+    return FALSE;
+  vc_engine_llama_cpp (in, l);
+  n_tokens = MIN (l->n_ctx, l->n_ubatch);
+  if (!arch->gated_mlp || vc_arch_is_mla (arch) || arch->recurrent_layers > 0 || arch->n_shared_experts > 0 ||
+      arch->gated_attention || arch->dense_layers > 0 || arch->router_bias || arch->max_positions > 0 ||
+      arch->norm != VC_NORM_RMS || (arch->norms_per_layer != 2 && arch->norms_per_layer != 4) ||
+      arch->n_layers == 0 || attention != arch->n_layers || hd == 0 || arch->n_kv_heads == 0 ||
+      (sliding > 0 && (sliding >= attention || fmod (attention, attention - sliding) != 0)) ||
+      n_tokens < 1 || n_tokens > 65536 || l->n_seq > 256 || arch->n_layers > 1000)
+    return FALSE;
+  g->n_embd = arch->hidden_size;
+  g->n_head = arch->n_heads;
+  g->n_head_kv = arch->n_kv_heads;
+  g->head_dim = hd;
+  g->n_ff = arch->intermediate_size;
+  g->n_layer = arch->n_layers;
+  g->n_vocab = arch->vocab_size;
+  g->n_expert = arch->n_experts;
+  g->n_expert_used = arch->experts_per_token;
+  g->n_ff_exp = arch->expert_intermediate_size > 0 ? arch->expert_intermediate_size : arch->intermediate_size;
+  g->qkv_bias = arch->qkv_bias;
+  g->o_bias = arch->o_bias;
+  g->qk_norm = arch->qk_norm;
+  g->swa = sliding > 0;
+  g->n_swa_pattern = sliding > 0 ? (guint) (attention / (attention - sliding)) : 0;
+  g->n_stream = (guint) l->n_stream;
+  g->n_tokens = (guint) (ceil (n_tokens / l->n_seq) * l->n_seq);
+  g->n_outputs = (guint) MIN (n_tokens, l->n_batch);
+  g->n_kv = l->n_ctx_seq;
+  g->n_kv_swa = l->swa_cells;
+  g->flash_attn = in->flash_attention;
+  g->k_rot = vc_engine_cache_type_is_quantized (in->cache_type_k, in->kv_precision) && hd % 64 == 0;
+  g->v_rot = vc_engine_cache_type_is_quantized (in->cache_type_v, in->kv_precision) && hd % 64 == 0;
+  g->alignment = 32;
+  if (g->n_expert > 0 && (g->n_expert_used == 0 || g->n_expert_used > g->n_expert))
+    return FALSE;
+  return TRUE;
+}
+
 /* llama.cpp's compute buffer: what the ggml graph allocator reserves for the worst-case graph
  * (llama_context::sched_reserve, src/llama-context.cpp) of b = n_ubatch tokens spread over the
  * streams, each against its n_ctx_seq cells, with logits for all b tokens (n_outputs_max is
@@ -505,11 +565,14 @@ llama_cpp_compute_buffer (const VcInputs *in,
 {
   const VcArch *arch = &in->arch;
   VcLlamaCpp l;
+  VcLlamaGraph graph;
   double b, n_kv, masks, mask_bytes, attention, ffn, logits, inter;
   gboolean swa = arch->sliding_window > 0 && arch->sliding_window_layers > 0;
   gboolean full = vc_arch_attention_layers (arch) > (swa ? arch->sliding_window_layers : 0);
 
   vc_engine_llama_cpp (in, &l);
+  if (vc_estimator_llama_cpp_graph (in, &graph))
+    return vc_llama_graph_compute_bytes (&graph);
   b = l.n_ubatch;
   /* the cells each stream's scores span: its whole context, or the window's cache */
   n_kv = full ? l.n_ctx_seq : l.swa_cells;

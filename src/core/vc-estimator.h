@@ -11,6 +11,7 @@
 
 #include "vc-arch.h"
 #include "vc-inventory.h"
+#include "vc-llama-graph.h"
 #include "vc-types.h"
 
 G_BEGIN_DECLS
@@ -145,6 +146,11 @@ double   vc_estimator_vllm_profile_bytes (const VcInputs *inputs,
                                           double          tokens,
                                           double          seqs,
                                           double          n_gpus);
+/* llama.cpp's worst-case graph for these inputs (FORMULAS.md, "llama.cpp's context"); FALSE
+ * where the architecture's graph is not rebuilt (the compute buffer is then bounded by its
+ * largest moment) */
+gboolean vc_estimator_llama_cpp_graph (const VcInputs *inputs,
+                                       VcLlamaGraph   *graph);
 void     vc_estimator_compute     (const VcInputs *inputs,
                                    VcResult       *result);
 VcInventory *vc_estimator_inventory (const VcInputs *inputs,

@@ -145,8 +145,21 @@ describe_activations (const Terms *t)
       VcLlamaCpp l;
       g_autofree char *output = NULL;
 
+      VcLlamaGraph g;
+
       vc_engine_llama_cpp (in, &l);
       output = vc_format_size (l.output_bytes, t->unit);
+      if (vc_estimator_llama_cpp_graph (in, &g))
+        return g_strdup_printf (_("llama.cpp compute buffer: ggml-alloc’s high-water mark over the worst-case graph "
+                                  "of %u tokens (-ub %u, -b %u; %u outputs, %u streams of %.0f cells), each tensor "
+                                  "placed in the best-fitting free block or in place of its parent, freed after "
+                                  "its last use (%s); the %s output buffer (one token’s logits a sequence) "
+                                  "is in system memory = %s"),
+                                g.n_tokens, vc_engine_default_ubatch (in), vc_engine_default_batch (in),
+                                g.n_outputs, g.n_stream, g.n_kv,
+                                in->flash_attention ? _("flash attention, no scores stored")
+                                                    : _("the f32 scores of every head against its stream's cells"),
+                                output, t->size);
       return g_strdup_printf (_("llama.cpp compute buffer for a micro-batch of %.0f tokens (-ub %u, -b %u): the largest of "
                                 "the attention (%s), the feed-forward block and the f32 logits of every token, "
                                 "each beside the attention masks over %.0f cells a stream; the %s output buffer "

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vc-llama-graph.h: llama.cpp's compute buffer as its graph allocator places it. The worst-case
+ * graph llama_context::sched_reserve builds (src/llama-context.cpp, graph_reserve) is rebuilt
+ * node by node in the order ggml_build_forward_expand visits it (ggml/src/ggml.c,
+ * ggml_visit_parents_graph), and ggml_gallocr's placement is replayed over it
+ * (ggml/src/ggml-alloc.c: leafs and inputs first, in-place reuse of a parent, best-fit free
+ * blocks, frees when the last child has run): the buffer is the allocator's high-water mark. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  /* the model, as llama.cpp's hparams name them */
+  guint n_embd;
+  guint n_head;
+  guint n_head_kv;
+  guint head_dim;
+  guint n_ff;                     /* dense layers' feed-forward width */
+  guint n_layer;
+  guint n_vocab;
+  guint n_expert;                 /* 0: dense */
+  guint n_expert_used;
+  guint n_ff_exp;
+  gboolean qkv_bias;
+  gboolean o_bias;
+  gboolean qk_norm;
+  gboolean swa;                   /* a sliding-window cache beside the full one (llama_kv_cache_iswa) */
+  guint n_swa_pattern;            /* every n-th layer is a full-attention one (gemma2: 2) */
+  /* the context */
+  guint n_tokens;                 /* the micro-batch, a multiple of the sequences */
+  guint n_stream;                 /* KV streams (1 with --kv-unified) */
+  guint n_outputs;
+  double n_kv;                    /* cells of one stream of the full cache */
+  double n_kv_swa;                /* cells of one stream of the sliding-window cache */
+  gboolean flash_attn;
+  gboolean k_rot;                 /* quantized K: Hadamard rotation of q and k */
+  gboolean v_rot;                 /* quantized V: of v and the attention output */
+  guint alignment;                /* the buffer type's (ggml-cpu: TENSOR_ALIGNMENT 32, CUDA 128) */
+} VcLlamaGraph;
+
+/* the high-water mark of ggml-alloc over the graph, in bytes; 0 when the graph has no node */
+double vc_llama_graph_compute_bytes (const VcLlamaGraph *g);
+
+G_END_DECLS
