@@ -203,6 +203,20 @@ check_training (const VcInputs *in,
   if (l->sharding == VC_SHARDING_FSDP_HYBRID && l->dp > l->gpus_per_node && l->dp % l->gpus_per_node != 0)
     return refuse (error, _("FSDP hybrid shards inside a node: the data-parallel GPUs (%u) must be a multiple "
                             "of the GPUs per node (%u)"), l->dp, l->gpus_per_node);
+  /* torchtune refuses it itself: "Gradient accumulation is not supported with optimizer in bwd" */
+  if (in->optimizer_in_backward && l->grad_accum > 1)
+    return refuse (error, _("the optimizer step in the backward pass frees each gradient at once: it "
+                            "cannot accumulate gradients; accepted: --grad-accum 1"));
+  if (in->optimizer_in_backward && l->dp > 1)
+    return refuse (error, _("the optimizer step in the backward pass is modelled on one GPU: set --dp 1"));
+  if (in->optimizer_in_backward && in->method == VC_METHOD_RULE_OF_THUMB)
+    return refuse (error, _("the optimizer step in the backward pass needs the architecture method: its "
+                            "gradient is the largest tensor's"));
+  if (in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT && l->dp > 1)
+    return refuse (error, _("paged optimizers are modelled on one GPU: set --dp 1"));
+  if (in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT && in->method == VC_METHOD_RULE_OF_THUMB)
+    return refuse (error, _("paged optimizers need the architecture method: which states are paged "
+                            "depends on each tensor's size"));
   return TRUE;
 }
 
