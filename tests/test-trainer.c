@@ -271,6 +271,29 @@ test_paged_optimizer (void)
   g_clear_error (&error);
 }
 
+/* bitsandbytes' input gradient through a frozen 8- or 4-bit linear goes through a 16-bit copy
+ * of its weight: the largest, the MLP's 4096 × 11008 × 2 = 90,177,536 bytes, joins the backward
+ * pass's transient (LoRA on every linear keeps the same activations otherwise). */
+static void
+test_dequantized_weight (void)
+{
+  VcInputs in;
+  VcResult r;
+  const VcScenarioResult *lora, *q8, *q4;
+
+  inputs (&in, VC_TRAINER_GENERIC, FALSE);
+  in.finetune = VC_FINETUNE_LORA;
+  vc_estimator_compute (&in, &r);
+  lora = &r.scenarios[1];
+  q8 = &r.scenarios[2];
+  q4 = &r.scenarios[3];
+  g_assert_cmpint (lora->id, ==, VC_SCENARIO_LORA);
+  g_assert_cmpint (q4->id, ==, VC_SCENARIO_QLORA_4BIT);
+  g_assert_cmpfloat (q8->backward_activations - lora->backward_activations, ==, 90177536.0);
+  g_assert_cmpfloat (q4->backward_activations - lora->backward_activations, ==, 90177536.0);
+  g_assert_cmpfloat (q4->forward_activations, ==, lora->forward_activations);
+}
+
 /* The seed's rule-of-thumb table is the generic trainer's: 87.4 GB for 7B full fine-tuning. */
 static void
 test_rule_of_thumb_unchanged (void)
@@ -298,5 +321,6 @@ main (int   argc,
   g_test_add_func ("/trainer/fused-losses", test_fused_losses);
   g_test_add_func ("/trainer/optimizer-in-backward", test_optimizer_in_backward);
   g_test_add_func ("/trainer/paged-optimizer", test_paged_optimizer);
+  g_test_add_func ("/trainer/dequantized-weight", test_dequantized_weight);
   return g_test_run ();
 }

@@ -833,6 +833,28 @@ logits_bytes (const VcInputs *in,
   return t * s->V * (in->loss == VC_LOSS_CHUNKED ? 4.0 : e + 12.0);
 }
 
+/* bitsandbytes computes the input gradient of a frozen 8- or 4-bit linear from a 16-bit copy of
+ * its weight (bitsandbytes/autograd/_functions.py: MatMul4Bit.backward,
+ * F.dequantize_4bit(B, ctx.state).to(grad_output.dtype); MatMul8bitLt.backward,
+ * state.CB.to(ctx.dtype_A, copy=True)), one linear at a time: the largest's, 2 bytes a weight,
+ * beside the layer's transient in the backward pass. */
+static double
+dequantized_weight_bytes (const VcInputs   *in,
+                          const Shapes     *s,
+                          const TrainedSet *tr)
+{
+  double largest = MAX (s->h * s->q_dim, s->h * s->kv_dim);
+
+  if (!tr->quantized_base)
+    return 0;
+  if (s->n_dense > 0)
+    largest = MAX (largest, s->h * s->dense_inter);
+  if (s->n_moe > 0)
+    largest = MAX (largest, s->h * (in->arch.expert_intermediate_size ? in->arch.expert_intermediate_size
+                                                                      : in->arch.intermediate_size));
+  return 2.0 * largest;
+}
+
 /* Of the trainable tensors (trainable_tensors() below, after the replay's tensor list): the
  * largest, in elements; the paged optimizer's state in unified memory and in the allocator. */
 typedef struct
@@ -894,9 +916,9 @@ training_architecture (const VcInputs   *in,
    * (trainers free them with zero_grad(set_to_none=True)). End of backward: every gradient,
    * activations freed, with one layer's transient still alive. */
   fwd = saved_activations (in, s, &tr, e, per_layer_total, per_layer_max) + logits_bytes (in, s, tr.full, e);
-  bwd = grads + t * per_layer_max;
+  bwd = grads + t * per_layer_max + dequantized_weight_bytes (in, s, &tr);
   sc->forward_activations = fwd;
-  sc->backward_activations = t * per_layer_max;
+  sc->backward_activations = t * per_layer_max + dequantized_weight_bytes (in, s, &tr);
   sc->gradient_bytes = grads;
   if (fwd >= bwd)
     {
@@ -907,7 +929,7 @@ training_architecture (const VcInputs   *in,
   else
     {
       sc->peak_phase = VC_PHASE_BACKWARD;
-      sc->bytes[VC_COMPONENT_ACTIVATIONS] = t * per_layer_max;
+      sc->bytes[VC_COMPONENT_ACTIVATIONS] = sc->backward_activations;
       sc->bytes[VC_COMPONENT_GRADIENTS] = grads;
     }
   sc->bytes[VC_COMPONENT_WEIGHTS] = weights;
@@ -937,6 +959,7 @@ typedef struct
   guint n_dense_tensors, n_moe_tensors;
   double head_saved;               /* final norm and head input, all tokens */
   double transient_dense, transient_moe; /* one layer's backward transient, per token */
+  double dequantized;              /* a frozen 8/4-bit weight in 16 bits, in the backward pass */
   double logits[8];                /* logits tensors alive at the start of the backward pass */
   guint n_logits;
   double weights_sum, trained_sum; /* over the whole model */
@@ -1029,6 +1052,7 @@ step_tensors_init (const VcInputs         *in,
   st->head_saved = t * (4.0 * s->h + (tr->full ? 2.0 * e * s->h : 0));
   st->transient_dense = e * s->dense_inter;
   st->transient_moe = e * s->moe_inter;
+  st->dequantized = dequantized_weight_bytes (in, s, tr);
 
   /* logits_bytes(), tensor by tensor: the 16-bit logits, fp32 copy, fp32 log-softmax and
    * gradient; a chunked loss in 8 chunks */
@@ -1257,6 +1281,7 @@ replay (const VcInputs       *in,
           if (!have_grads)
             for (guint i = 0; i < st->n_layer_trained; i++)
               gradient_arrives (in, a, grads, persistent, k, n_states, step, st->layer_trained[i]);
+          hold (a, layer, st->dequantized);
           release_all (a, layer);
           release_last (a, saved, vc_trainer_offloads_checkpoints (in) ? 0 : checkpointed ? 1 : n);
         }
