@@ -294,6 +294,39 @@ test_dequantized_weight (void)
   g_assert_cmpfloat (q4->forward_activations, ==, lora->forward_activations);
 }
 
+/* FSDP2 as torchtitan and torchtune run it, Llama 2 7B, full fine-tuning on 8 GPUs: one block
+ * holds 202,383,360 parameters (404,766,720 bytes in bf16). FSDP1 (generic) gathers one block
+ * and its gradient: 809,533,440 bytes. FSDP2 keeps two blocks unsharded (the next prefetched),
+ * the block's unsharded gradient and its reduce-scatter input in the reduce dtype: fp32 in
+ * torchtitan (2 × 404,766,720 + 404,766,720 + 4 × 202,383,360 = 2,023,833,600), bf16 in
+ * torchtune (1,619,066,880). */
+static void
+test_fsdp2_buffers (void)
+{
+  static const struct { VcTrainer trainer; double buffers; } rows[] = {
+    { VC_TRAINER_GENERIC, 809533440.0 },
+    { VC_TRAINER_HF, 809533440.0 },
+    { VC_TRAINER_TORCHTITAN, 2023833600.0 },
+    { VC_TRAINER_TORCHTUNE, 1619066880.0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      VcInputs in;
+      VcResult r;
+      VcLayoutResult out;
+      GError *error = NULL;
+
+      inputs (&in, rows[i].trainer, FALSE);
+      in.layout.dp = 8;
+      in.layout.sharding = VC_SHARDING_FSDP_FULL;
+      vc_estimator_compute (&in, &r);
+      g_assert_true (vc_layout_compute (&in, &r, r.selected, &out, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat (out.buffers, ==, rows[i].buffers);
+    }
+}
+
 /* The seed's rule-of-thumb table is the generic trainer's: 87.4 GB for 7B full fine-tuning. */
 static void
 test_rule_of_thumb_unchanged (void)
@@ -322,5 +355,6 @@ main (int   argc,
   g_test_add_func ("/trainer/optimizer-in-backward", test_optimizer_in_backward);
   g_test_add_func ("/trainer/paged-optimizer", test_paged_optimizer);
   g_test_add_func ("/trainer/dequantized-weight", test_dequantized_weight);
+  g_test_add_func ("/trainer/fsdp2-buffers", test_fsdp2_buffers);
   return g_test_run ();
 }
