@@ -891,7 +891,10 @@ training_architecture (const VcInputs   *in,
 
   weights = training_weights (in, s, &tr, sc, &T);
   sc->trainable_parameters = T;
-  trainable_tensors (in, s, &tr, sc, &stats);
+  /* tensor by tensor only when a rule needs it: the solver computes estimates by the thousand */
+  memset (&stats, 0, sizeof stats);
+  if (in->optimizer_in_backward || in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT)
+    trainable_tensors (in, s, &tr, sc, &stats);
   grads = T * e_w;
   /* the optimizer step inside the backward pass (torchtune's optimizer_in_bwd,
    * training.register_optim_in_bwd_hooks): each parameter's post-accumulate-grad hook steps its
