@@ -232,7 +232,8 @@ optimizer_bytes_per_param (const VcInputs *in)
       /* bitsandbytes: two uint8 states and one fp32 absmax per block of 2048 */
       return 2.0 * (1.0 + 4.0 / 2048.0);
     case VC_OPTIMIZER_PAGED_ADAMW_8BIT:
-      /* per tensor in training_architecture() (paged_state_add()); this is a large tensor's */
+      /* counted tensor by tensor in training_architecture() (trainable_tensors()); this is a
+       * large tensor's (the rule of thumb has no tensors: vc-layout.c refuses it there) */
       return 2.0 * (1.0 + 4.0 / BNB_OPTIM_BLOCK);
     case VC_OPTIMIZER_ADAM:
     case VC_OPTIMIZER_ADAMW:
