@@ -110,7 +110,7 @@ static const Option options[] = {
   { "kv-precision", OPT_PROPERTY, "kv-precision", "fp32|fp16|bf16|fp8|int8|int4", N_("KV cache precision") },
   { "finetune", OPT_PROPERTY, "finetune", "full|lora|qlora-8bit|qlora-4bit", N_("Selected fine-tuning scenario") },
   { "optimizer", OPT_PROPERTY, "optimizer", "NAME",
-    N_("Optimizer: adamw, adam, sgd, sgd-momentum, rmsprop or adamw-8bit") },
+    N_("Optimizer: adamw, adam, sgd, sgd-momentum, rmsprop, adamw-8bit or paged-adamw-8bit") },
   { "optimizer-precision", OPT_PROPERTY, "optimizer-precision", "fp32|bf16",
     N_("Optimizer state precision: fp32 (default) or bf16 (pure-bf16 trainers such as torchtune, LitGPT)") },
   { "batch", OPT_PROPERTY, "batch", "N", N_("Batch size (default 1)") },
@@ -124,7 +124,8 @@ static const Option options[] = {
   { "checkpointing", OPT_PROPERTY, "checkpointing", "none|sqrt|full", N_("Gradient checkpointing") },
   { "flash-attention", OPT_TRUE, "flash-attention", NULL, N_("Fused attention, no s × s scores (default)") },
   { "no-flash-attention", OPT_FALSE, "flash-attention", NULL, N_("Eager attention") },
-  { "loss", OPT_PROPERTY, "loss", "full|chunked", N_("Training: cross-entropy on full logits or in chunks") },
+  { "loss", OPT_PROPERTY, "loss", "full|chunked|fused|cce",
+    N_("Training: cross-entropy on full logits, in chunks (torchtune), fused with the head (Liger) or cut cross-entropy (no logits stored)") },
   { "compile", OPT_TRUE, "compile", NULL, N_("Training compiled with torch.compile (fused operations keep fewer activations)") },
   { "no-compile", OPT_FALSE, "compile", NULL, NULL },
   { "train-embeddings", OPT_TRUE, "train-embeddings", NULL, N_("LoRA/QLoRA: the token embedding trains too") },
@@ -132,6 +133,8 @@ static const Option options[] = {
   { "expandable-segments", OPT_TRUE, "expandable-segments", NULL, N_("PyTorch's allocator grows one segment per pool (expandable_segments:True)") },
   { "no-expandable-segments", OPT_FALSE, "expandable-segments", NULL, NULL },
   { "trainer", OPT_PROPERTY, "trainer", "generic|hf|trl|axolotl|torchtune|torchtitan|llamafactory|unsloth", N_("Training: the framework whose habits are followed (default: generic)") },
+  { "optimizer-in-backward", OPT_TRUE, "optimizer-in-backward", NULL, N_("Training: each parameter's optimizer step runs in the backward pass and frees its gradient (torchtune's optimizer_in_bwd)") },
+  { "no-optimizer-in-backward", OPT_FALSE, "optimizer-in-backward", NULL, NULL },
   { "tp", OPT_PROPERTY, "tp", "N", N_("Inference: tensor parallel GPUs; must divide the attention heads (default 1)") },
   { "pp", OPT_PROPERTY, "pp", "N", N_("Inference: pipeline stages; at most the layer count (default 1)") },
   { "ep", OPT_PROPERTY, "ep", "N", N_("Inference, MoE: expert parallel GPUs; must divide the experts and TP × DP (default 1)") },
@@ -1441,7 +1444,7 @@ note_other_mode_options (Request    *req,
   static const char *const training_only[] = {
     "finetune", "optimizer", "optimizer-precision", "lora-rank", "lora-percent", "lora-targets",
     "mixed-precision", "checkpointing", "loss", "compile", "train-embeddings", "training-precision",
-    "expandable-segments", "trainer", NULL,
+    "expandable-segments", "trainer", "optimizer-in-backward", NULL,
   };
   static const char *const inference_only[] = { "concurrency", "kv-precision", NULL };
   gboolean training = vc_estimate_get_inputs (estimate)->mode == VC_MODE_TRAINING;

@@ -78,6 +78,7 @@ enum {
   PROP_TRAIN_EMBEDDINGS,
   PROP_EXPANDABLE_SEGMENTS,
   PROP_TRAINER,
+  PROP_OPTIMIZER_IN_BACKWARD,
   PROP_OVERHEAD_GB,
   PROP_ENGINE,
   PROP_MEMORY_FRACTION,
@@ -521,6 +522,7 @@ vc_estimate_set_property (GObject      *object,
     case PROP_TRAIN_EMBEDDINGS: SET_FIELD (train_embeddings, g_value_get_boolean); break;
     case PROP_EXPANDABLE_SEGMENTS: SET_FIELD (expandable_segments, g_value_get_boolean); break;
     case PROP_TRAINER: SET_FIELD (trainer, g_value_get_enum); break;
+    case PROP_OPTIMIZER_IN_BACKWARD: SET_FIELD (optimizer_in_backward, g_value_get_boolean); break;
     case PROP_OVERHEAD_GB: SET_FIELD (overhead_gb, input_double); break;
     case PROP_ENGINE: SET_FIELD (engine, g_value_get_enum); break;
     case PROP_MEMORY_FRACTION: SET_FIELD (memory_fraction, input_double); break;
@@ -660,6 +662,7 @@ vc_estimate_get_property (GObject    *object,
     case PROP_TRAIN_EMBEDDINGS: g_value_set_boolean (value, in->train_embeddings); break;
     case PROP_EXPANDABLE_SEGMENTS: g_value_set_boolean (value, in->expandable_segments); break;
     case PROP_TRAINER: g_value_set_enum (value, in->trainer); break;
+    case PROP_OPTIMIZER_IN_BACKWARD: g_value_set_boolean (value, in->optimizer_in_backward); break;
     case PROP_OVERHEAD_GB: g_value_set_double (value, in->overhead_gb); break;
     case PROP_ENGINE: g_value_set_enum (value, in->engine); break;
     case PROP_MEMORY_FRACTION: g_value_set_double (value, in->memory_fraction); break;
@@ -824,6 +827,10 @@ install_run_inputs (const VcInputs *d)
     g_param_spec_enum ("trainer", N_("Trainer"),
                        N_("The fine-tuning framework whose own habits are followed: what torch.compile covers, the optimizer state's precision"),
                        VC_TYPE_TRAINER, d->trainer, RW);
+  properties[PROP_OPTIMIZER_IN_BACKWARD] =
+    g_param_spec_boolean ("optimizer-in-backward", N_("Optimizer step in backward"),
+                          N_("Each parameter's optimizer step runs as soon as its gradient is ready, which is then freed (torchtune's optimizer_in_bwd): one gradient alive instead of all"),
+                          d->optimizer_in_backward, RW);
 }
 
 /* Whose memory arithmetic, and the speed model's utilization. */

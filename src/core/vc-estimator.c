@@ -124,6 +124,7 @@ vc_inputs_init_default (VcInputs *in)
     .train_embeddings = FALSE,
     .expandable_segments = FALSE,
     .trainer = VC_TRAINER_GENERIC,
+    .optimizer_in_backward = FALSE,
     .overhead_gb = -1,
     .engine = VC_ENGINE_GENERIC,
     .memory_fraction = 0.9,
@@ -204,6 +205,16 @@ vc_trainer_offloads_checkpoints (const VcInputs *in)
   return in->trainer == VC_TRAINER_UNSLOTH && in->checkpointing == VC_CHECKPOINTING_FULL;
 }
 
+/* bitsandbytes' 8-bit optimizers (bitsandbytes/optim/optimizer.py, Optimizer2State.init_state
+ * and Optimizer8bit.get_state_buffer): a tensor of fewer than min_8bit_size = 4096 elements keeps
+ * fp32 state; a larger one two uint8 states and an fp32 absmax per block of 256 for each. A paged
+ * optimizer allocates the two states of a tensor of 1e5 elements or more with F.get_paged (CUDA
+ * unified memory, outside PyTorch's caching allocator, which the driver moves to system RAM when
+ * the GPU runs short); the absmax and smaller tensors' state are ordinary tensors. */
+#define BNB_OPTIM_BLOCK 256.0
+#define BNB_MIN_8BIT_SIZE 4096.0
+#define BNB_PAGED_MIN_ELEMENTS 1e5
+
 /* Bytes per optimizer state value and number of state values per trainable parameter. */
 static double
 optimizer_bytes_per_param (const VcInputs *in)
@@ -220,6 +231,10 @@ optimizer_bytes_per_param (const VcInputs *in)
     case VC_OPTIMIZER_ADAMW_8BIT:
       /* bitsandbytes: two uint8 states and one fp32 absmax per block of 2048 */
       return 2.0 * (1.0 + 4.0 / 2048.0);
+    case VC_OPTIMIZER_PAGED_ADAMW_8BIT:
+      /* counted tensor by tensor in training_architecture() (trainable_tensors()); this is a
+       * large tensor's (the rule of thumb has no tensors: vc-layout.c refuses it there) */
+      return 2.0 * (1.0 + 4.0 / BNB_OPTIM_BLOCK);
     case VC_OPTIMIZER_ADAM:
     case VC_OPTIMIZER_ADAMW:
     default:
@@ -836,6 +851,20 @@ saved_activations (const VcInputs   *in,
   return saved * t;
 }
 
+/* Liger's fused linear cross-entropy (liger_kernel/ops/fused_linear_cross_entropy.py,
+ * fused_linear_cross_entropy_forward) computes the logits of chunk_size tokens at a time:
+ * inc_factor = ⌈V/H⌉, chunk_size = next_power_of_2(⌈BT/inc_factor⌉), never more than BT. */
+double
+vc_estimator_fused_loss_chunk (double tokens,
+                               double vocab,
+                               double hidden)
+{
+  double inc = ceil (vocab / MAX (1.0, hidden));
+  double chunk = exp2 (ceil (log2 (MAX (1.0, ceil (tokens / inc)))));
+
+  return MIN (chunk, tokens);
+}
+
 /* logits: b·s·V values. Unchunked (Hugging Face, torchtune's plain cross-entropy), at the
  * start of the backward pass the 16-bit logits, their fp32 copy, the saved fp32 log-softmax
  * and the fp32 gradient coexist: e + 12 bytes a value. A chunked loss upcasts one chunk at a
@@ -843,10 +872,22 @@ saved_activations (const VcInputs   *in,
 static double
 logits_bytes (const VcInputs *in,
               const Shapes   *s,
+              gboolean        head_trains,
               double          e)
 {
   double t = (double) in->batch * in->seq;
 
+  if (in->loss == VC_LOSS_FUSED)
+    /* Liger computes the gradients in the forward pass and keeps them for the backward: one
+     * chunk's logits in the compute dtype, grad_input (BT × H), the fp32 loss_1d (BT) and, when
+     * the head trains, grad_weight (V × H, like the weight) */
+    return vc_estimator_fused_loss_chunk (t, s->V, s->h) * s->V * e + t * s->h * e + t * 4.0 +
+           (head_trains ? s->V * s->h * training_bytes (in) : 0);
+  if (in->loss == VC_LOSS_CCE)
+    /* cut cross-entropy (apple/ml-cross-entropy, cut_cross_entropy/cce.py,
+     * LinearCrossEntropyFunction) stores no logits: the forward pass keeps the fp32 log-sum-exp
+     * of each token, the backward pass recomputes the logits block by block */
+    return t * 4.0;
   if (vc_trainer_compiles_loss (in))
     /* a compiled cross-entropy keeps its input logits and one log-sum-exp per token,
      * recomputing the softmax in the backward pass: 16-bit chunks when chunked; unchunked,
@@ -855,6 +896,42 @@ logits_bytes (const VcInputs *in,
     return t * s->V * (in->loss == VC_LOSS_CHUNKED ? e : 8.0);
   return t * s->V * (in->loss == VC_LOSS_CHUNKED ? 4.0 : e + 12.0);
 }
+
+/* bitsandbytes computes the input gradient of a frozen 8- or 4-bit linear from a 16-bit copy of
+ * its weight (bitsandbytes/autograd/_functions.py: MatMul4Bit.backward,
+ * F.dequantize_4bit(B, ctx.state).to(grad_output.dtype); MatMul8bitLt.backward,
+ * state.CB.to(ctx.dtype_A, copy=True)), one linear at a time: the largest's, 2 bytes a weight,
+ * beside the layer's transient in the backward pass. */
+static double
+dequantized_weight_bytes (const VcInputs   *in,
+                          const Shapes     *s,
+                          const TrainedSet *tr)
+{
+  double largest = MAX (s->h * s->q_dim, s->h * s->kv_dim);
+
+  if (!tr->quantized_base)
+    return 0;
+  if (s->n_dense > 0)
+    largest = MAX (largest, s->h * s->dense_inter);
+  if (s->n_moe > 0)
+    largest = MAX (largest, s->h * (in->arch.expert_intermediate_size ? in->arch.expert_intermediate_size
+                                                                      : in->arch.intermediate_size));
+  return 2.0 * largest;
+}
+
+/* Of the trainable tensors (trainable_tensors() below, after the replay's tensor list): the
+ * largest, in elements; the paged optimizer's state in unified memory and in the allocator. */
+typedef struct
+{
+  double largest;
+  double paged, allocated;
+} TrainableStats;
+
+static void trainable_tensors (const VcInputs         *in,
+                               const Shapes           *s,
+                               const TrainedSet       *tr,
+                               const VcScenarioResult *sc,
+                               TrainableStats         *stats);
 
 static void
 training_architecture (const VcInputs   *in,
@@ -874,11 +951,27 @@ training_architecture (const VcInputs   *in,
   double T, weights, grads, opt, master;
   double dense_layer, moe_layer, per_layer_total, per_layer_max;
   double fwd, bwd;
+  TrainableStats stats;
 
   weights = training_weights (in, s, &tr, sc, &T);
   sc->trainable_parameters = T;
+  /* tensor by tensor only when a rule needs it: the solver computes estimates by the thousand */
+  memset (&stats, 0, sizeof stats);
+  if (in->optimizer_in_backward || in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT)
+    trainable_tensors (in, s, &tr, sc, &stats);
   grads = T * e_w;
+  /* the optimizer step inside the backward pass (torchtune's optimizer_in_bwd,
+   * training.register_optim_in_bwd_hooks): each parameter's post-accumulate-grad hook steps its
+   * own optimizer and sets its gradient to None, so one gradient at most is alive, the largest */
+  if (in->optimizer_in_backward)
+    grads = stats.largest * e_w;
   opt = T * optimizer_bytes_per_param (in);
+  sc->paged_optimizer = 0;
+  if (in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT)
+    {
+      opt = stats.allocated;
+      sc->paged_optimizer = round (stats.paged);
+    }
   master = in->mixed_precision ? T * 4.0 : 0;
 
   dense_layer = s->n_dense > 0 ? layer_saved_bytes (in, s, &tr, s->dense_inter, e) : 0;
@@ -889,10 +982,10 @@ training_architecture (const VcInputs   *in,
   /* Start of backward: all saved activations and the logits, gradients not yet allocated
    * (trainers free them with zero_grad(set_to_none=True)). End of backward: every gradient,
    * activations freed, with one layer's transient still alive. */
-  fwd = saved_activations (in, s, &tr, e, per_layer_total, per_layer_max) + logits_bytes (in, s, e);
-  bwd = grads + t * per_layer_max;
+  fwd = saved_activations (in, s, &tr, e, per_layer_total, per_layer_max) + logits_bytes (in, s, tr.full, e);
+  bwd = grads + t * per_layer_max + dequantized_weight_bytes (in, s, &tr);
   sc->forward_activations = fwd;
-  sc->backward_activations = t * per_layer_max;
+  sc->backward_activations = t * per_layer_max + dequantized_weight_bytes (in, s, &tr);
   sc->gradient_bytes = grads;
   if (fwd >= bwd)
     {
@@ -903,7 +996,7 @@ training_architecture (const VcInputs   *in,
   else
     {
       sc->peak_phase = VC_PHASE_BACKWARD;
-      sc->bytes[VC_COMPONENT_ACTIVATIONS] = t * per_layer_max;
+      sc->bytes[VC_COMPONENT_ACTIVATIONS] = sc->backward_activations;
       sc->bytes[VC_COMPONENT_GRADIENTS] = grads;
     }
   sc->bytes[VC_COMPONENT_WEIGHTS] = weights;
@@ -933,6 +1026,7 @@ typedef struct
   guint n_dense_tensors, n_moe_tensors;
   double head_saved;               /* final norm and head input, all tokens */
   double transient_dense, transient_moe; /* one layer's backward transient, per token */
+  double dequantized;              /* a frozen 8/4-bit weight in 16 bits, in the backward pass */
   double logits[8];                /* logits tensors alive at the start of the backward pass */
   guint n_logits;
   double weights_sum, trained_sum; /* over the whole model */
@@ -1025,11 +1119,22 @@ step_tensors_init (const VcInputs         *in,
   st->head_saved = t * (4.0 * s->h + (tr->full ? 2.0 * e * s->h : 0));
   st->transient_dense = e * s->dense_inter;
   st->transient_moe = e * s->moe_inter;
+  st->dequantized = dequantized_weight_bytes (in, s, tr);
 
   /* logits_bytes(), tensor by tensor: the 16-bit logits, fp32 copy, fp32 log-softmax and
    * gradient; a chunked loss in 8 chunks */
-  per_value = logits_bytes (in, s, e) / MAX (1.0, logit_values);
-  if (in->loss == VC_LOSS_CHUNKED)
+  per_value = logits_bytes (in, s, tr->full, e) / MAX (1.0, logit_values);
+  if (in->loss == VC_LOSS_FUSED)
+    {
+      st->logits[st->n_logits++] = vc_estimator_fused_loss_chunk (t, s->V, s->h) * s->V * e;
+      st->logits[st->n_logits++] = t * s->h * e;
+      st->logits[st->n_logits++] = t * 4.0;
+      if (tr->full)
+        st->logits[st->n_logits++] = s->V * s->h * training_bytes (in);
+    }
+  else if (in->loss == VC_LOSS_CCE)
+    st->logits[st->n_logits++] = t * 4.0;
+  else if (in->loss == VC_LOSS_CHUNKED)
     for (guint i = 0; i < 8; i++)
       st->logits[st->n_logits++] = logit_values / 8.0 * per_value;
   else if (vc_trainer_compiles_loss (in))
@@ -1042,6 +1147,48 @@ step_tensors_init (const VcInputs         *in,
       st->logits[st->n_logits++] = logit_values * e;
       for (guint i = 0; i < 3; i++)
         st->logits[st->n_logits++] = logit_values * (per_value - e) / 3.0;
+    }
+}
+
+/* Each trainable tensor once, in elements: the replay's list. */
+static void
+trainable_tensors (const VcInputs         *in,
+                   const Shapes           *s,
+                   const TrainedSet       *tr,
+                   const VcScenarioResult *sc,
+                   TrainableStats         *stats)
+{
+  StepTensors st;
+  double unit = tr->full ? training_bytes (in) : 1.0;
+  double n[MAX_LAYER_TRAINED + 3], count[MAX_LAYER_TRAINED + 3];
+  guint k = 0;
+
+  memset (stats, 0, sizeof *stats);
+  step_tensors_init (in, s, tr, sc, training_bytes (in), &st);
+  for (guint i = 0; i < st.n_layer_trained; i++, k++)
+    {
+      n[k] = st.layer_trained[i] / unit;
+      count[k] = s->L;
+    }
+  for (guint i = 0; i < st.n_other_trained; i++, k++)
+    {
+      n[k] = st.other_trained[i] / unit;
+      count[k] = 1;
+    }
+  for (guint i = 0; i < k; i++)
+    {
+      double absmax = 2.0 * 4.0 * ceil (n[i] / BNB_OPTIM_BLOCK);
+
+      stats->largest = MAX (stats->largest, n[i]);
+      if (n[i] < BNB_MIN_8BIT_SIZE)
+        stats->allocated += count[i] * 8.0 * n[i];
+      else if (n[i] < BNB_PAGED_MIN_ELEMENTS)
+        stats->allocated += count[i] * (2.0 * n[i] + absmax);
+      else
+        {
+          stats->paged += count[i] * 2.0 * n[i];
+          stats->allocated += count[i] * absmax;
+        }
     }
 }
 
@@ -1096,6 +1243,27 @@ typedef struct
   double weights, trained;          /* bytes per listed byte or element */
   double gradients, optimizer, master;
 } ReplayScale;
+
+/* A trainable tensor's gradient arrives; with the optimizer step in the backward pass its hook
+ * creates the tensor's state at the first step and frees the gradient at once. */
+static void
+gradient_arrives (const VcInputs    *in,
+                  VcAllocator       *a,
+                  GArray            *grads,
+                  GArray            *persistent,
+                  const ReplayScale *k,
+                  guint              n_states,
+                  guint              step,
+                  double             size)
+{
+  hold (a, grads, size * k->gradients);
+  if (!in->optimizer_in_backward)
+    return;
+  if (step == 0)
+    for (guint i = 0; i < n_states; i++)
+      hold (a, persistent, size * k->optimizer);
+  release_all (a, grads);
+}
 
 /* Two steps of a model of `n_layers` layers (the first `n_dense` dense): what the allocator
  * caches beyond the allocated peak. */
@@ -1164,7 +1332,7 @@ replay (const VcInputs       *in,
       release_last (a, saved, 1);
       if (!have_grads)
         for (guint i = 0; i < st->n_other_trained; i++)
-          hold (a, grads, st->other_trained[i] * k->gradients);
+          gradient_arrives (in, a, grads, persistent, k, n_states, step, st->other_trained[i]);
       /* each layer from the last: its recomputed tensors (checkpointing) or its transient, its
        * gradients, then its saved tensors freed */
       for (guint l = n_layers; l-- > 0;)
@@ -1179,12 +1347,13 @@ replay (const VcInputs       *in,
             hold (a, layer, t * (l >= n_dense ? st->transient_moe : st->transient_dense));
           if (!have_grads)
             for (guint i = 0; i < st->n_layer_trained; i++)
-              hold (a, grads, st->layer_trained[i] * k->gradients);
+              gradient_arrives (in, a, grads, persistent, k, n_states, step, st->layer_trained[i]);
+          hold (a, layer, st->dequantized);
           release_all (a, layer);
           release_last (a, saved, vc_trainer_offloads_checkpoints (in) ? 0 : checkpointed ? 1 : n);
         }
       /* the optimizer's step: its state at the first one */
-      if (step == 0 && n_states > 0 && k->optimizer > 0)
+      if (step == 0 && n_states > 0 && k->optimizer > 0 && !in->optimizer_in_backward)
         for (guint s = 0; s < n_states; s++)
           {
             for (guint l = 0; l < n_layers; l++)
@@ -1295,6 +1464,9 @@ replay_model (const VcInputs         *in,
   if (st.trained_sum > 0)
     {
       k.gradients = share->gradients / st.trained_sum;
+      /* one gradient at a time: each at its own size */
+      if (in->optimizer_in_backward)
+        k.gradients = tr.full ? 1.0 : training_bytes (in);
       k.optimizer = n_states > 0 ? share->optimizer / n_states / st.trained_sum : 0;
       k.master = share->master / st.trained_sum;
     }

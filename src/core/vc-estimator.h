@@ -52,6 +52,7 @@ typedef struct
   gboolean train_embeddings;       /* LoRA/QLoRA: the token embedding trains too */
   gboolean expandable_segments;    /* PyTorch's allocator grows one segment per pool */
   VcTrainer trainer;               /* whose habits: compile scope, optimizer state precision */
+  gboolean optimizer_in_backward;  /* each parameter's optimizer step in its gradient hook */
   double overhead_gb;              /* per GPU; < 0: the method's default */
   /* serving engine and speed */
   VcEngine engine;
@@ -96,7 +97,10 @@ typedef struct
   /* training, architecture method: both phases, whichever wins (for vc-layout.c) */
   double forward_activations;      /* saved activations and logits at the start of backward */
   double backward_activations;     /* one layer's transient at the end of backward */
-  double gradient_bytes;           /* every gradient, held or not at the peak */
+  double gradient_bytes;           /* every gradient, held or not at the peak; with the optimizer
+                                    * step in the backward pass, the largest alone */
+  double paged_optimizer;          /* optimizer state in CUDA unified memory (paged optimizers),
+                                    * outside the components and the total */
   /* what PyTorch's caching allocator reserves at the peak, with the overhead: the figure to
    * hold a card's capacity against (training, architecture method, the selected scenario,
    * once vc_estimator_add_reserve() has run); else the total */
@@ -162,6 +166,9 @@ gboolean vc_estimator_models_reserve (const VcInputs *inputs);
 gboolean vc_trainer_compiles_loss (const VcInputs *inputs);
 gboolean vc_trainer_bf16_state   (const VcInputs *inputs);
 gboolean vc_trainer_offloads_checkpoints (const VcInputs *inputs);
+double   vc_estimator_fused_loss_chunk (double tokens,
+                                        double vocab,
+                                        double hidden);
 double   vc_estimator_training_cache_bytes (const VcInputs         *inputs,
                                             const VcScenarioResult *scenario,
                                             const VcReserveShare   *share);

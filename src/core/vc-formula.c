@@ -206,7 +206,9 @@ describe_activations (const Terms *t)
                           : in->checkpointing == VC_CHECKPOINTING_SQRT ? _("√L checkpoints")
                           : _("no checkpointing"),
                           in->arch.vocab_size,
-                          vc_trainer_compiles_loss (in)
+                          in->loss == VC_LOSS_FUSED ? _("one chunk of logits at a time, with the input's and the head's gradients (fused linear cross-entropy)")
+                          : in->loss == VC_LOSS_CCE ? _("no logits, an fp32 log-sum-exp a token (cut cross-entropy)")
+                          : vc_trainer_compiles_loss (in)
                           ? (in->loss == VC_LOSS_CHUNKED ? _("2 bytes (compiled chunked loss)")
                                                          : _("fp32 logits and their gradient (compiled loss)"))
                           : in->loss == VC_LOSS_CHUNKED ? _("4 bytes (chunked loss)")
@@ -220,6 +222,10 @@ describe_gradients (const Terms *t)
   if (!t->rot && t->sc->peak_phase == VC_PHASE_FORWARD)
     return g_strdup_printf (_("Not yet allocated at the peak (start of the backward pass); "
                               "%s trainable parameters"), t->T);
+  if (t->in->optimizer_in_backward)
+    return g_strdup_printf (_("The optimizer steps each parameter in the backward pass and frees its "
+                              "gradient: the largest trainable tensor's gradient alone, of %s trainable "
+                              "parameters = %s"), t->T, t->size);
   return g_strdup_printf (_("%s trainable parameters × %g bytes = %s"), t->T,
                           vc_precision_bytes ((VcPrecision) t->in->training_precision),
                           t->size);
@@ -236,6 +242,8 @@ optimizer_state (const VcInputs *in)
       return _("none");
     case VC_OPTIMIZER_ADAMW_8BIT:
       return _("2 × 1 byte");
+    case VC_OPTIMIZER_PAGED_ADAMW_8BIT:
+      return _("2 × 1 byte and an fp32 absmax per 256, fp32 under 4,096 elements");
     case VC_OPTIMIZER_SGD_MOMENTUM:
     case VC_OPTIMIZER_RMSPROP:
       return bf16 ? _("1 × 2 bytes") : _("1 × 4 bytes");
@@ -247,6 +255,17 @@ optimizer_state (const VcInputs *in)
 static char *
 describe_optimizer (const Terms *t)
 {
+  if (t->in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT && !t->rot)
+    {
+      g_autofree char *paged = vc_format_size (t->sc->paged_optimizer, t->unit);
+
+      return g_strdup_printf (_("%s trainable parameters × %s state (%s): what PyTorch allocates "
+                                "(absmax, tensors under 100,000 elements) = %s; the states of larger "
+                                "tensors, %s, are paged (CUDA unified memory, which the driver moves to "
+                                "system RAM when the GPU runs short) and left out of the total"),
+                              t->T, vc_enum_nick (VC_TYPE_OPTIMIZER, t->in->optimizer),
+                              optimizer_state (t->in), t->size, paged);
+    }
   return g_strdup_printf (_("%s trainable parameters × %s state (%s) = %s"), t->T,
                           vc_enum_nick (VC_TYPE_OPTIMIZER, t->in->optimizer),
                           optimizer_state (t->in), t->size);

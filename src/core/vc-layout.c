@@ -203,6 +203,20 @@ check_training (const VcInputs *in,
   if (l->sharding == VC_SHARDING_FSDP_HYBRID && l->dp > l->gpus_per_node && l->dp % l->gpus_per_node != 0)
     return refuse (error, _("FSDP hybrid shards inside a node: the data-parallel GPUs (%u) must be a multiple "
                             "of the GPUs per node (%u)"), l->dp, l->gpus_per_node);
+  /* torchtune refuses it itself: "Gradient accumulation is not supported with optimizer in bwd" */
+  if (in->optimizer_in_backward && l->grad_accum > 1)
+    return refuse (error, _("the optimizer step in the backward pass frees each gradient at once: it "
+                            "cannot accumulate gradients; accepted: --grad-accum 1"));
+  if (in->optimizer_in_backward && l->dp > 1)
+    return refuse (error, _("the optimizer step in the backward pass is modelled on one GPU: set --dp 1"));
+  if (in->optimizer_in_backward && in->method == VC_METHOD_RULE_OF_THUMB)
+    return refuse (error, _("the optimizer step in the backward pass needs the architecture method: its "
+                            "gradient is the largest tensor's"));
+  if (in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT && l->dp > 1)
+    return refuse (error, _("paged optimizers are modelled on one GPU: set --dp 1"));
+  if (in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT && in->method == VC_METHOD_RULE_OF_THUMB)
+    return refuse (error, _("paged optimizers need the architecture method: which states are paged "
+                            "depends on each tensor's size"));
   return TRUE;
 }
 
@@ -730,6 +744,34 @@ gathered_layer_bytes (const VcInputs         *in,
     }
 }
 
+/* FSDP2 (`fully_shard`, torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py), as torchtitan
+ * and torchtune run it: the all-gather of the next block is issued while one computes (implicit
+ * forward prefetch, one all-gather state kept; one block prefetched in the backward pass), so two
+ * blocks' unsharded parameters are alive; in post_backward, foreach_reduce copies the block's
+ * unsharded gradients into a reduce-scatter input in the reduce dtype, kept in
+ * reduce_scatter_state until the next block's. torchtitan reduces in fp32 (its
+ * mixed_precision_reduce default "float32"); torchtune sets no mixed-precision policy: the
+ * parameters' dtype. */
+static gboolean
+fsdp2 (const VcInputs *in)
+{
+  return (in->layout.sharding == VC_SHARDING_FSDP_FULL || in->layout.sharding == VC_SHARDING_FSDP_HYBRID) &&
+         in->method == VC_METHOD_ARCHITECTURE &&
+         (in->trainer == VC_TRAINER_TORCHTITAN || in->trainer == VC_TRAINER_TORCHTUNE);
+}
+
+static double
+fsdp2_buffers (const VcInputs         *in,
+               const VcScenarioResult *sc)
+{
+  double e = training_value_bytes (in);
+  double grads = gathered_layer_bytes (in, sc, FALSE);
+  double params = gathered_layer_bytes (in, sc, TRUE) - grads;
+  double reduce = in->trainer == VC_TRAINER_TORCHTITAN ? 4.0 : e;
+
+  return 2.0 * params + grads + grads / e * reduce;
+}
+
 static void
 training (const VcInputs         *in,
           const VcScenarioResult *sc,
@@ -767,6 +809,8 @@ training (const VcInputs         *in,
   else if (l->sharding == VC_SHARDING_FSDP_GRAD_OP)
     /* FSDP reduce-scatters one unit's gradients at a time */
     buffers = gathered_layer_bytes (in, sc, FALSE);
+  else if (zero == 3 && fsdp2 (in))
+    buffers = fsdp2_buffers (in, sc);
   else if (zero == 3)
     buffers = gathered_layer_bytes (in, sc, TRUE);
 

@@ -494,6 +494,10 @@ add_scenarios_json (JsonBuilder    *b,
   add_bytes (b, sel->total);
   json_builder_set_member_name (b, "reserved_bytes");
   add_bytes_or_null (b, vc_estimator_models_reserve (in), sel->reserved);
+  /* a paged optimizer's states in CUDA unified memory, outside the total (FORMULAS.md) */
+  json_builder_set_member_name (b, "paged_optimizer_bytes");
+  add_bytes_or_null (b, vc_estimator_models_reserve (in) && in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT,
+                     sel->paged_optimizer);
 
   json_builder_set_member_name (b, "scenarios");
   json_builder_begin_array (b);

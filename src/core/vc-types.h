@@ -77,6 +77,7 @@ typedef enum
   VC_OPTIMIZER_SGD_MOMENTUM,
   VC_OPTIMIZER_RMSPROP,
   VC_OPTIMIZER_ADAMW_8BIT,
+  VC_OPTIMIZER_PAGED_ADAMW_8BIT, /* bitsandbytes PagedAdamW8bit: large states in CUDA unified memory */
 } VcOptimizer;
 
 typedef enum
@@ -96,6 +97,8 @@ typedef enum
 {
   VC_LOSS_FULL,
   VC_LOSS_CHUNKED,
+  VC_LOSS_FUSED,   /* Liger's fused linear cross-entropy: one chunk of logits at a time */
+  VC_LOSS_CCE,     /* Apple's cut cross-entropy: no logits stored */
 } VcLoss;
 
 typedef enum

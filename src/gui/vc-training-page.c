@@ -42,6 +42,7 @@ struct _VcTrainingPage
   GtkSwitch *train_embeddings;
   GtkSwitch *compile;
   GtkSwitch *expandable_segments;
+  GtkSwitch *optimizer_in_backward;
   VcDropDown *trainer;
   GtkSpinButton *batch;
   GtkSpinButton *seq;
@@ -72,6 +73,7 @@ static const VcChoice optimizer_choices[] = {
   { VC_OPTIMIZER_SGD_MOMENTUM, N_("SGD with momentum") },
   { VC_OPTIMIZER_RMSPROP, N_("RMSprop") },
   { VC_OPTIMIZER_ADAMW_8BIT, N_("AdamW 8-bit") },
+  { VC_OPTIMIZER_PAGED_ADAMW_8BIT, N_("Paged AdamW 8-bit") },
 };
 
 static const VcChoice state_precision_choices[] = {
@@ -100,6 +102,8 @@ static const VcChoice trainer_choices[] = {
 static const VcChoice loss_choices[] = {
   { VC_LOSS_FULL, N_("Full logits") },
   { VC_LOSS_CHUNKED, N_("Chunked") },
+  { VC_LOSS_FUSED, N_("Fused with the head (Liger)") },
+  { VC_LOSS_CCE, N_("Cut cross-entropy") },
 };
 
 static const VcChoice sharding_choices[] = {
@@ -134,7 +138,8 @@ update_applicable (VcTrainingPage *self)
   const VcInputs *in = vc_estimate_get_inputs (self->estimate);
   gboolean arch = in->method == VC_METHOD_ARCHITECTURE;
   gboolean adapters = in->finetune != VC_FINETUNE_FULL;
-  gboolean stateful = in->optimizer != VC_OPTIMIZER_SGD && in->optimizer != VC_OPTIMIZER_ADAMW_8BIT;
+  gboolean stateful = in->optimizer != VC_OPTIMIZER_SGD && in->optimizer != VC_OPTIMIZER_ADAMW_8BIT &&
+                      in->optimizer != VC_OPTIMIZER_PAGED_ADAMW_8BIT;
 
   /* the architecture method counts adapters from their rank; the rule of thumb takes a share */
   gtk_widget_set_sensitive (GTK_WIDGET (self->lora_rank), arch && adapters);
@@ -149,6 +154,8 @@ update_applicable (VcTrainingPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->train_embeddings), arch && adapters);
   /* the allocator is replayed on the architecture's tensors */
   gtk_widget_set_sensitive (GTK_WIDGET (self->expandable_segments), arch);
+  /* which gradient is the largest needs the architecture's tensors */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->optimizer_in_backward), arch);
   /* more GPUs shard nothing without ZeRO or FSDP; the node size matters to HSDP only */
   gtk_widget_set_sensitive (GTK_WIDGET (self->offload), in->layout.sharding != VC_SHARDING_NONE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->gpus_per_node), in->layout.sharding == VC_SHARDING_FSDP_HYBRID);
@@ -251,6 +258,7 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   vc_bind_active (GTK_WIDGET (self->train_embeddings), estimate, "train-embeddings");
   vc_bind_active (GTK_WIDGET (self->compile), estimate, "compile");
   vc_bind_active (GTK_WIDGET (self->expandable_segments), estimate, "expandable-segments");
+  vc_bind_active (GTK_WIDGET (self->optimizer_in_backward), estimate, "optimizer-in-backward");
   vc_bind_choices (self->trainer, estimate, "trainer", trainer_choices, G_N_ELEMENTS (trainer_choices));
   vc_bind_spin (self->batch, estimate, "batch", 1, 0);
   vc_bind_spin (self->seq, estimate, "seq", 256, 0);
@@ -318,6 +326,7 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, train_embeddings);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, compile);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, expandable_segments);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, optimizer_in_backward);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, trainer);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, batch);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, seq);
@@ -339,6 +348,7 @@ static const VcTooltip tooltips[] = {
   { "compile", N_("Training compiled with torch.compile: fused operations keep fewer activations") },
   { "trainer", N_("The fine-tuning framework whose own habits are followed: what torch.compile covers (the loss too with the Hugging Face Trainer family and torchtune), torchtune’s bf16 optimizer state, Unsloth’s checkpoints offloaded to system RAM") },
   { "expandable_segments", N_("PyTorch's allocator grows one segment per pool (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True): less memory cached beside the tensors") },
+  { "optimizer_in_backward", N_("Each parameter’s optimizer step runs as soon as its gradient is ready, which is then freed (torchtune’s optimizer_in_bwd): one gradient alive instead of all; one GPU, no gradient accumulation") },
   { "mfu", N_("The share of the GPU’s dense peak that the model’s FLOPs reach: sets the time of a step") },
   { "dp", N_("GPUs sharing the batch; the batch is each GPU's micro-batch") },
   { "grad_accum", N_("Micro-batches per optimizer step: the gradients stay through the next forward pass") },

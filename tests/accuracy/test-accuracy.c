@@ -153,6 +153,9 @@ run_case (Case *c)
     c->estimate = json_object_get_double_member (root, "total_bytes") - component (root, "overhead");
   else if (g_str_equal (c->metric, "reserved"))
     c->estimate = json_object_get_double_member (root, "reserved_bytes") - component (root, "overhead");
+  else if (g_str_equal (c->metric, "capacity"))
+    /* the card on which the run's longest sequence just fits: what it must hold */
+    c->estimate = json_object_get_double_member (root, "reserved_bytes");
   else
     c->estimate = json_object_get_double_member (root, "total_bytes");
   c->error = (c->estimate - c->measured) / c->measured;
@@ -180,7 +183,9 @@ write_markdown (double median,
                       "settings and caveats) and the `vramcalc` options that express the run. Rows measured with "
                       "PyTorch's counters are compared with the estimate less its per-GPU overhead (the counters "
                       "never include the CUDA context); rows of max_memory_reserved (`reserved`, `gpu-reserved`) with "
-                      "the allocator's reserve less the overhead; weights-only rows with the weights component. Rows of "
+                      "the allocator's reserve less the overhead; weights-only rows with the weights component; "
+                      "rows giving the card on which the longest sequence fits (`capacity`) with the whole "
+                      "reserved figure. Rows of "
                       "several GPUs compare the busiest GPU of the layout: `gpu-allocator` and `gpu-weights` as "
                       "above, `model-states` its weights, gradients, optimizer state and master weights, with the "
                       "gathered layer under ZeRO-3 (what DeepSpeed's estimators count; not the reduce bucket).\n\n");

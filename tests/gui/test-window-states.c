@@ -916,6 +916,23 @@ test_no_puzzling_values (Fixture       *f,
   vc_drop_down_set_selected (VC_DROP_DOWN (optimizer), vc_test_choice_position (optimizer, "AdamW 8-bit"));
   g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->optimizer, ==, VC_OPTIMIZER_ADAMW_8BIT);
   g_assert_false (gtk_widget_get_visible (state));
+  /* paged AdamW 8-bit too; the optimizer step in the backward pass from its switch, which the
+   * rule of thumb (no tensors to know the largest gradient) leaves insensitive */
+  vc_drop_down_set_selected (VC_DROP_DOWN (optimizer), vc_test_choice_position (optimizer, "Paged AdamW 8-bit"));
+  g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->optimizer, ==, VC_OPTIMIZER_PAGED_ADAMW_8BIT);
+  g_assert_false (gtk_widget_get_visible (state));
+  {
+    GtkWidget *in_backward = vc_test_window_input (f->window, VC_MODE_TRAINING, "optimizer-in-backward");
+
+    g_assert_true (gtk_widget_get_sensitive (in_backward));
+    gtk_switch_set_active (GTK_SWITCH (in_backward), TRUE);
+    g_assert_true (vc_estimate_get_inputs (f->estimate)->optimizer_in_backward);
+    g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, NULL);
+    vc_test_wait_for_frame (GTK_WIDGET (f->window));
+    g_assert_false (gtk_widget_get_sensitive (in_backward));
+    g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "optimizer-in-backward", FALSE, NULL);
+    g_assert_false (gtk_switch_get_active (GTK_SWITCH (in_backward)));
+  }
 }
 
 /* The README's screenshots: Llama 3 8B with 8192-token sequences and 4 concurrent requests on
