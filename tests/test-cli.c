@@ -445,6 +445,9 @@ test_speed_fields (void)
       { "--kv-cache-memory", "-1", "vllm", "from 0 to 1e+06" },
       { "--page-size", "0", "sglang", "from 1 to 1024" },
       { "--mem-fraction", "1.5", "sglang", "from 0 to 1" },
+      { "--engine-version", "0.11", "sglang", "--engine vllm" },
+      { "--engine-version", "0.12", "vllm", "0.21" },
+      { "--engine-version", "0.21", "vllm", "--enforce-eager" },
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
@@ -492,6 +495,40 @@ test_speed_fields (void)
     run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--kv-cache-memory", "20", "--format", "json", NULL);
     h100 = gpu_member (parse (p5, &r), "h100-80gb");
     g_assert_cmpint (json_object_get_int_member (h100, "kv_capacity_tokens"), ==, 9536 * 16);
+  }
+  /* --engine-version and --enforce-eager: vLLM's alone; 0.21 sized with eager mode only, 0.10
+   * with one GPU a model only; the JSON engine object names both */
+  {
+    g_autoptr(JsonParser) p6 = json_parser_new ();
+    g_autoptr(JsonParser) p7 = json_parser_new ();
+    JsonObject *engine;
+
+    run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "sglang", "--enforce-eager", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "--enforce-eager"));
+    g_assert_nonnull (strstr (r.err, "--engine vllm"));
+    run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--engine-version", "0.10", "--tp", "2", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "TP × PP = 2"));
+    run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--engine-version", "0.21", "--enforce-eager",
+             "--fit-gpu", "h100-80gb", "--format", "json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    engine = json_object_get_object_member (parse (p6, &r), "engine");
+    g_assert_cmpstr (json_object_get_string_member (engine, "version"), ==, "0.21");
+    g_assert_true (json_object_get_boolean_member (engine, "enforce_eager"));
+    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 422944);
+    run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "sglang", "--fit-gpu", "h100-80gb", "--format", "json", NULL);
+    engine = json_object_get_object_member (parse (p7, &r), "engine");
+    g_assert_true (json_object_get_null_member (engine, "version"));
+    g_assert_true (json_object_get_null_member (engine, "enforce_eager"));
   }
 }
 

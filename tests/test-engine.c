@@ -179,6 +179,78 @@ test_vllm_hybrid (void)
   g_assert_false (kv.known);
 }
 
+/* vLLM's releases (FORMULAS.md, "vLLM's releases"): 0.11 by default; 0.21 subtracts the CUDA
+ * graphs it measures, so only --enforce-eager (none) is sized; 0.10 takes NCCL's buffers from
+ * the cache, so only one GPU a model is sized */
+static void
+test_vllm_versions (void)
+{
+  g_autoptr(VcEstimate) e = llama3 (VC_ENGINE_VLLM, 8192);
+  g_autoptr(GError) error = NULL;
+  const VcScenarioResult *sc = vc_estimate_get_selected (e);
+  double C = 81121 * 1048576.0;
+  double W = sc->bytes[VC_COMPONENT_WEIGHTS];
+  double tokens = floor ((0.9 * C - W - llama3_profile (8192, 1024)) / (16 * KV_PER_TOKEN)) * 16;
+  guint version;
+  gboolean eager;
+  VcKvCapacity kv;
+  g_autofree char *explain = NULL;
+
+  g_object_get (e, "engine-version", &version, "enforce-eager", &eager, NULL);
+  g_assert_cmpuint (version, ==, VC_VLLM_VERSION_0_11);
+  g_assert_false (eager);
+  g_assert_true (vc_estimate_check (e, &error));
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, tokens);
+  g_assert_cmpfloat (tokens, ==, 422944);
+
+  /* eager mode changes nothing in 0.11: the graphs were outside the request */
+  g_object_set (e, "enforce-eager", TRUE, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (kv.tokens, ==, tokens);
+  explain = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_ACTIVATIONS, VC_UNIT_GB);
+  g_assert_nonnull (strstr (explain, "vLLM 0.11: eager, no CUDA graphs"));
+  g_clear_pointer (&explain, g_free);
+
+  /* 0.21 with eager mode: nothing measured, the same cache */
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_21, NULL);
+  g_assert_true (vc_estimate_check (e, &error));
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, tokens);
+  /* 0.21 with CUDA graphs: refused, and no capacity */
+  g_object_set (e, "enforce-eager", FALSE, NULL);
+  g_assert_false (vc_estimate_check (e, &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION);
+  g_assert_nonnull (strstr (error->message, "--enforce-eager"));
+  g_clear_error (&error);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_false (kv.known);
+
+  /* 0.10: one GPU a model as 0.11; TP 2 refused, naming the degree */
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_10, NULL);
+  g_assert_true (vc_estimate_check (e, &error));
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (kv.tokens, ==, tokens);
+  explain = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_ACTIVATIONS, VC_UNIT_GB);
+  g_assert_nonnull (strstr (explain, "vLLM 0.10: CUDA graphs captured after the cache is sized, NCCL set up after"));
+  g_object_set (e, "tp", 2, NULL);
+  g_assert_false (vc_estimate_check (e, &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION);
+  g_assert_nonnull (strstr (error->message, "TP × PP = 2"));
+  g_clear_error (&error);
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_11, NULL);
+  g_assert_true (vc_estimate_check (e, &error));
+
+  /* another engine ignores neither option silently: the properties stay vLLM's, and SGLang's
+   * figures do not move with them */
+  g_object_set (e, "tp", 1, "engine", VC_ENGINE_SGLANG, "engine-version", VC_VLLM_VERSION_0_21, NULL);
+  g_assert_true (vc_estimate_check (e, &error));
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+}
+
 static void
 test_vllm_reserves (void)
 {
@@ -475,6 +547,7 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/engine/vllm", test_vllm);
+  g_test_add_func ("/engine/vllm-versions", test_vllm_versions);
   g_test_add_func ("/engine/vllm-reserves", test_vllm_reserves);
   g_test_add_func ("/engine/vllm-hybrid", test_vllm_hybrid);
   g_test_add_func ("/engine/sglang", test_sglang);

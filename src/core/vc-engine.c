@@ -41,6 +41,29 @@ vc_engine_vllm_batch (const VcInputs *in,
   *seqs = in->max_num_seqs > 0 ? in->max_num_seqs : MIN (large ? 1024u : 256u, *tokens);
 }
 
+/* Whether vLLM's release sizes its cache by arithmetic followed here, on `n_gpus` GPUs a model
+ * (FORMULAS.md, "vLLM's releases"): 0.21 and later subtract the CUDA graphs they measure on the
+ * card unless --enforce-eager leaves none; before 0.11 (pull request #25359) NCCL's buffers,
+ * set up after the memory snapshot, come out of the cache whenever a model spans several GPUs.
+ * Any other engine: TRUE. */
+gboolean
+vc_engine_vllm_version_sized (const VcInputs *in,
+                              double          n_gpus)
+{
+  if (in->engine != VC_ENGINE_VLLM)
+    return TRUE;
+  switch (in->vllm_version)
+    {
+    case VC_VLLM_VERSION_0_21:
+      return in->enforce_eager;
+    case VC_VLLM_VERSION_0_10:
+      return n_gpus <= 1;
+    case VC_VLLM_VERSION_0_11:
+    default:
+      return TRUE;
+    }
+}
+
 /* python/sglang/srt/server_args.py, ServerArgs._handle_gpu_memory_settings (CUDA devices):
  * the card's memory gpu_mem (MiB, as nvidia-smi reports it) sets chunked_prefill_size and
  * cuda_graph_max_bs, and they the memory kept out of the static pool: reserved = 512 +
@@ -333,7 +356,7 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
   if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
       in->method != VC_METHOD_ARCHITECTURE || res->kv_bytes_per_token <= 0 || attention <= 0 ||
       (hybrid && in->engine == VC_ENGINE_SGLANG) || vc_arch_state_elements (arch) > 0 ||
-      !(n >= 1) || !isfinite (n))
+      !(n >= 1) || !isfinite (n) || !vc_engine_vllm_version_sized (in, n))
     return;
 
   /* per GPU of n with tensor parallelism: each keeps a_kv / n KV heads (one at least), MLA's
@@ -453,7 +476,8 @@ vc_engine_at_layout (const VcInputs       *in,
   out->n_gpus = MAX (n_gpus, vc_layout_n_gpus (&in->layout));
   out->replicas = out->n_gpus / stage_gpus;
   if (in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE || kv <= 0 || cached <= 0 ||
-      (pools && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG)))
+      (pools && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG)) ||
+      !vc_engine_vllm_version_sized (in, stage_gpus))
     return;
   per_token = kv / cached;
   if (in->engine == VC_ENGINE_VLLM)

@@ -64,6 +64,8 @@ void   vc_engine_vllm_batch   (const VcInputs *inputs,
                                const VcGpu    *gpu,
                                guint          *tokens,
                                guint          *seqs);
+gboolean vc_engine_vllm_version_sized (const VcInputs *inputs,
+                                       double          n_gpus);
 /* SGLang's mem_fraction_static: as given, or SGLang's default for a card of `gpu_mib` MiB as
  * nvidia-smi reports it and `tp` GPUs */
 double vc_engine_sglang_fraction (const VcInputs *inputs,

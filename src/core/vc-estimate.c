@@ -83,6 +83,8 @@ enum {
   PROP_MAX_NUM_BATCHED_TOKENS,
   PROP_MAX_NUM_SEQS,
   PROP_KV_CACHE_MEMORY,
+  PROP_ENGINE_VERSION,
+  PROP_ENFORCE_EAGER,
   PROP_MEM_FRACTION_STATIC,
   PROP_PAGE_SIZE,
   PROP_N_UBATCH,
@@ -522,6 +524,8 @@ vc_estimate_set_property (GObject      *object,
     case PROP_MAX_NUM_BATCHED_TOKENS: SET_FIELD (max_num_batched_tokens, g_value_get_uint); break;
     case PROP_MAX_NUM_SEQS: SET_FIELD (max_num_seqs, g_value_get_uint); break;
     case PROP_KV_CACHE_MEMORY: SET_FIELD (kv_cache_memory_gb, input_double); break;
+    case PROP_ENGINE_VERSION: SET_FIELD (vllm_version, g_value_get_enum); break;
+    case PROP_ENFORCE_EAGER: SET_FIELD (enforce_eager, g_value_get_boolean); break;
     case PROP_MEM_FRACTION_STATIC: SET_FIELD (mem_fraction_static, input_double); break;
     case PROP_PAGE_SIZE: SET_FIELD (page_size, g_value_get_uint); break;
     case PROP_N_UBATCH: SET_FIELD (n_ubatch, g_value_get_uint); break;
@@ -604,6 +608,8 @@ vc_estimate_get_property (GObject    *object,
     case PROP_MAX_NUM_BATCHED_TOKENS: g_value_set_uint (value, in->max_num_batched_tokens); break;
     case PROP_MAX_NUM_SEQS: g_value_set_uint (value, in->max_num_seqs); break;
     case PROP_KV_CACHE_MEMORY: g_value_set_double (value, in->kv_cache_memory_gb); break;
+    case PROP_ENGINE_VERSION: g_value_set_enum (value, in->vllm_version); break;
+    case PROP_ENFORCE_EAGER: g_value_set_boolean (value, in->enforce_eager); break;
     case PROP_MEM_FRACTION_STATIC: g_value_set_double (value, in->mem_fraction_static); break;
     case PROP_PAGE_SIZE: g_value_set_uint (value, in->page_size); break;
     case PROP_N_UBATCH: g_value_set_uint (value, in->n_ubatch); break;
@@ -825,6 +831,14 @@ install_engine_inputs (const VcInputs *d)
     g_param_spec_double ("kv-cache-memory", N_("KV cache memory (GB)"),
                          N_("vLLM: the KV cache of each GPU in GB, in place of what the memory utilization leaves (0: profiled)"),
                          0, 1e6, d->kv_cache_memory_gb, RW);
+  properties[PROP_ENGINE_VERSION] =
+    g_param_spec_enum ("engine-version", N_("vLLM version"),
+                       N_("vLLM: the release whose memory arithmetic is followed: 0.10 (before 0.11, one GPU a model), 0.11 (0.11 to 0.20, the default) or 0.21 (0.21 and later, with --enforce-eager)"),
+                       VC_TYPE_VLLM_VERSION, d->vllm_version, RW);
+  properties[PROP_ENFORCE_EAGER] =
+    g_param_spec_boolean ("enforce-eager", N_("Eager mode"),
+                          N_("vLLM --enforce-eager: no CUDA graphs, so none measured or kept"),
+                          d->enforce_eager, RW);
   properties[PROP_MEM_FRACTION_STATIC] =
     g_param_spec_double ("mem-fraction-static", N_("Static memory fraction"),
                          N_("SGLang: the share of each GPU’s memory for weights and KV cache (0: SGLang’s default for the card and TP degree)"),
@@ -1805,6 +1819,29 @@ vc_estimate_check (VcEstimate  *self,
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
                    _("llama.cpp refuses a quantized KV cache when its blocks of 32 values do not divide the head dimension (%u)"),
                    vc_arch_head_dim (&in->arch));
+      return FALSE;
+    }
+  if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM &&
+      in->vllm_version == VC_VLLM_VERSION_0_21 && !in->enforce_eager)
+    {
+      /* vllm/v1/worker/gpu_worker.py, determine_available_memory: profile_cudagraph_memory()
+       * captures the graphs on the card and the cache loses what they took */
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("vLLM 0.21 and later take from the KV cache the CUDA graphs’ memory they measure on the card, "
+                     "which is not sized here; give --enforce-eager (no graphs), or --engine-version 0.11 for a run "
+                     "with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0"));
+      return FALSE;
+    }
+  if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM &&
+      in->vllm_version == VC_VLLM_VERSION_0_10 && MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp) > 1)
+    {
+      /* before pull request #25359, init_worker_distributed_environment ran after the memory
+       * snapshot: NCCL's buffers count in the profile's memory outside torch */
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("vLLM before 0.11 sets NCCL up after its memory snapshot and takes NCCL’s buffers, whose size "
+                     "depends on the GPUs’ interconnect, from the KV cache; with TP × PP = %u they are not sized here. "
+                     "Accepted with --engine-version 0.10: one GPU a model (TP 1, PP 1); or give --engine-version 0.11"),
+                   MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp));
       return FALSE;
     }
   if (vc_precision_is_format (in->kv_precision))

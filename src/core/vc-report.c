@@ -596,6 +596,17 @@ add_engine_json (JsonBuilder           *b,
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
   json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_ENGINE, in->engine));
+  /* vLLM's release and eager mode (FORMULAS.md, "vLLM's releases"); null for the others */
+  json_builder_set_member_name (b, "version");
+  if (in->engine == VC_ENGINE_VLLM)
+    json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_VLLM_VERSION, in->vllm_version));
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "enforce_eager");
+  if (in->engine == VC_ENGINE_VLLM)
+    json_builder_add_boolean_value (b, in->enforce_eager);
+  else
+    json_builder_add_null_value (b);
   json_builder_set_member_name (b, "gpu");
   json_builder_add_string_value (b, vc_estimate_get_gpu_key (estimate, req->gpu_index));
   json_builder_set_member_name (b, "gpu_count");
