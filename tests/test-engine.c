@@ -143,7 +143,7 @@ test_vllm (void)
 
 /* vLLM's hybrid allocator: 8 full and 24 sliding-window layers make groups of 8 layers (1 full,
  * 3 sliding), pages of 16 tokens × 4,096 bytes (one layer's share of a token) shared by one
- * layer of each group; SGLang's SWA pool and the state-space pools are not followed */
+ * layer of each group; the state-space pools are not followed */
 static void
 test_vllm_hybrid (void)
 {
@@ -170,9 +170,10 @@ test_vllm_hybrid (void)
   capacity_on (e, "h100-80gb", &kv);
   g_assert_cmpfloat (kv.tokens, ==, floor (blocks / 2) * 16);
 
+  /* SGLang sizes its own hybrid SWA pool (test_sglang) */
   g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
   capacity_on (e, "h100-80gb", &kv);
-  g_assert_false (kv.known);
+  g_assert_true (kv.known);
   g_object_set (e, "engine", VC_ENGINE_VLLM, "sliding-window", 0, "sliding-window-layers", 0,
                 "recurrent-layers", 8, "recurrent-state", 100000, NULL);
   capacity_on (e, "h100-80gb", &kv);
@@ -302,6 +303,31 @@ test_sglang (void)
   g_object_set (e, "page-size", 64, NULL);
   capacity_on (e, "h100-80gb", &kv);
   g_assert_cmpfloat (kv.tokens, ==, floor (floor ((0.85 * (C - O) - W) / KV_PER_TOKEN) / 64) * 64);
+
+  /* half the layers windowed (4096 tokens): SGLang's hybrid SWA pool, the sliding layers'
+   * pool 0.8 times the full one; a cell of 16 full layers and 0.8 × 16 sliding ones of
+   * 4,096 bytes a token each; both pools in whole pages; a request holds its window (and a
+   * page) in the sliding pool */
+  g_object_set (e, "sliding-window", 4096, "sliding-window-layers", 16, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  {
+    double full = floor (floor ((0.85 * (C - O) - W) / (4096.0 * (16 + 0.8 * 16))) / 64) * 64;
+    double swa = floor (floor (full * 0.8) / 64) * 64;
+
+    g_assert_cmpfloat (kv.tokens, ==, full);
+    g_assert_cmpfloat (kv.max_concurrency, ==, MIN (full / 8192, swa / (4096 + 64)));
+    g_assert_cmpfloat (kv.tokens, ==, 469504);
+  }
+  /* every layer windowed: one pool, as without windows */
+  g_object_set (e, "sliding-window-layers", 32, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (kv.tokens, ==, floor (floor ((0.85 * (C - O) - W) / KV_PER_TOKEN) / 64) * 64);
+  /* a pool too small for one window and a page holds nothing */
+  g_object_set (e, "sliding-window-layers", 16, "sliding-window", 1000000, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, 0);
 }
 
 static void
@@ -381,14 +407,10 @@ test_kv_capacity_invariants (void)
               guint unit = engines[e] == VC_ENGINE_VLLM ? 32 : 16;
               const char *share = engines[e] == VC_ENGINE_VLLM ? "memory-fraction" : "mem-fraction-static";
 
-              gboolean hybrid = in->arch.sliding_window > 0 && in->arch.sliding_window_layers > 0 &&
-                                in->arch.sliding_window_layers < vc_arch_attention_layers (&in->arch);
-
               vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, n, &kv);
-              /* SGLang's SWA pool is not followed: no figure rather than a wrong one */
-              g_assert_true (kv.known == !(hybrid && engines[e] == VC_ENGINE_SGLANG));
-              if (!kv.known)
-                continue;
+              /* both engines size models with sliding-window layers beside full ones (vLLM's
+               * hybrid allocator, SGLang's SWA pool) */
+              g_assert_true (kv.known);
               g_assert_true (isfinite (kv.tokens) && kv.tokens >= 0);
               g_assert_cmpfloat (fmod (kv.tokens, unit), ==, 0);
               g_assert_true (isfinite (kv.max_concurrency) && kv.max_concurrency >= 0);

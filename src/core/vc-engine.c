@@ -15,6 +15,10 @@
  * cparams.n_ctx = GGML_PAD(cparams.n_ctx, 256), and n_ctx_seq likewise) */
 #define LLAMA_CPP_CTX_PAD 256
 
+/* python/sglang/srt/server_args.py: ServerArgs.swa_full_tokens_ratio, the sliding-window pool's
+ * tokens for each token of the full pool */
+#define SGLANG_SWA_FULL_TOKENS_RATIO 0.8
+
 #define GIB 1073741824.0
 #define MIB 1048576.0
 
@@ -350,12 +354,11 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
   double per_token, weights, overhead, tokens, max_concurrency;
 
   *out = (VcKvCapacity) { 0 };
-  /* the block arithmetic needs the KV bytes of a token; SGLang's pool for models with
-   * sliding-window layers beside full ones (its SWA pool) and either engine's for models with
+  /* the block arithmetic needs the KV bytes of a token; either engine's pools for models with
    * linear-attention or state-space layers (their Mamba pools) are not followed here */
   if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
       in->method != VC_METHOD_ARCHITECTURE || res->kv_bytes_per_token <= 0 || attention <= 0 ||
-      (hybrid && in->engine == VC_ENGINE_SGLANG) || vc_arch_state_elements (arch) > 0 ||
+      vc_arch_state_elements (arch) > 0 ||
       !(n >= 1) || !isfinite (n) || !vc_engine_vllm_version_sized (in, n))
     return;
 
@@ -436,8 +439,35 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
       double gpu_mib = gpu->memory_mib > 0 ? gpu->memory_mib : capacity / MIB;
       double rest = vc_engine_sglang_fraction (in, gpu_mib, n) * total - weights;
 
-      tokens = rest > 0 ? floor (floor (rest / per_token) / in->page_size) * in->page_size : 0;
-      max_concurrency = tokens / in->seq;
+      if (!hybrid)
+        {
+          tokens = rest > 0 ? floor (floor (rest / per_token) / in->page_size) * in->page_size : 0;
+          max_concurrency = tokens / in->seq;
+        }
+      else
+        {
+          /* python/sglang/srt/model_executor/pool_configurator.py, HybridSWAPoolConfigurator:
+           * a full pool for the full-attention layers and a sliding-window pool of
+           * swa_full_tokens_ratio (0.8 by default, server_args.py) as many tokens for the
+           * others; cell_size = full × F + ratio × sliding × S bytes, max_total_num_tokens =
+           * available // cell_size, full_tokens = that in whole pages, swa_tokens =
+           * int(full_tokens × ratio) in whole pages; a pool that cannot hold the window and a
+           * page is refused ("SWA pool ... cannot hold even one request") */
+          double layer = per_token / attention;
+          double full = attention - sliding;
+          double cell = layer * (full + SGLANG_SWA_FULL_TOKENS_RATIO * sliding);
+          double max_total = rest > 0 ? floor (rest / cell) : 0;
+          double swa_tokens;
+
+          tokens = floor (max_total / in->page_size) * in->page_size;
+          swa_tokens = floor (floor (tokens * SGLANG_SWA_FULL_TOKENS_RATIO) / in->page_size) * in->page_size;
+          if ((double) arch->sliding_window + in->page_size >= swa_tokens)
+            tokens = 0, max_concurrency = 0;
+          else
+            /* each request: seq tokens in the full pool, its window in the sliding one */
+            max_concurrency = MIN (tokens / in->seq, swa_tokens / MIN ((double) in->seq,
+                                                                        (double) arch->sliding_window + in->page_size));
+        }
     }
   out->known = TRUE;
   out->tokens = tokens;
