@@ -228,6 +228,12 @@ test_vllm_versions (void)
   g_clear_error (&error);
   capacity_on (e, "h100-80gb", &kv);
   g_assert_false (kv.known);
+  /* ... unless --kv-cache-memory gives the cache, returned before the graphs are measured */
+  g_object_set (e, "kv-cache-memory", 20.0, NULL);
+  g_assert_true (vc_estimate_check (e, &error));
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (kv.tokens, ==, floor (20e9 / (16 * KV_PER_TOKEN)) * 16);
+  g_object_set (e, "kv-cache-memory", 0.0, NULL);
 
   /* 0.10: one GPU a model as 0.11; TP 2 refused, naming the degree */
   g_object_set (e, "engine-version", VC_VLLM_VERSION_0_10, NULL);

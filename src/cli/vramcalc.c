@@ -161,7 +161,7 @@ static const Option options[] = {
   { "kv-cache-memory", OPT_PROPERTY, "kv-cache-memory", "GB",
     N_("vLLM: each GPU's KV cache in GB, in place of what --gpu-memory-utilization leaves") },
   { "engine-version", OPT_PROPERTY, "engine-version", "0.10|0.11|0.21",
-    N_("vLLM: the release whose memory arithmetic to follow: 0.11 (default: 0.11 to 0.20, or later with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0), 0.10 (before 0.11: one GPU a model) or 0.21 (0.21 and later: with --enforce-eager)") },
+    N_("vLLM: the release whose memory arithmetic to follow: 0.11 (default: 0.11 to 0.20, or later with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0), 0.10 (before 0.11: one GPU a model) or 0.21 (0.21 and later: with --enforce-eager or --kv-cache-memory)") },
   { "enforce-eager", OPT_TRUE, "enforce-eager", NULL,
     N_("vLLM: no CUDA graphs, so none measured before the cache is sized (needed with --engine-version 0.21)") },
   { "no-enforce-eager", OPT_FALSE, "enforce-eager", NULL, NULL },

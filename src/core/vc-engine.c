@@ -47,7 +47,7 @@ vc_engine_vllm_batch (const VcInputs *in,
 
 /* Whether vLLM's release sizes its cache by arithmetic followed here, on `n_gpus` GPUs a model
  * (FORMULAS.md, "vLLM's releases"): 0.21 and later subtract the CUDA graphs they measure on the
- * card unless --enforce-eager leaves none; before 0.11 (pull request #25359) NCCL's buffers,
+ * card unless --enforce-eager leaves none or --kv-cache-memory gives the cache; before 0.11 (pull request #25359) NCCL's buffers,
  * set up after the memory snapshot, come out of the cache whenever a model spans several GPUs.
  * Any other engine: TRUE. */
 gboolean
@@ -59,7 +59,8 @@ vc_engine_vllm_version_sized (const VcInputs *in,
   switch (in->vllm_version)
     {
     case VC_VLLM_VERSION_0_21:
-      return in->enforce_eager;
+      /* --kv-cache-memory returns before the graphs are measured */
+      return in->enforce_eager || in->kv_cache_memory_gb > 0;
     case VC_VLLM_VERSION_0_10:
       return n_gpus <= 1;
     case VC_VLLM_VERSION_0_11:

@@ -833,7 +833,7 @@ install_engine_inputs (const VcInputs *d)
                          0, 1e6, d->kv_cache_memory_gb, RW);
   properties[PROP_ENGINE_VERSION] =
     g_param_spec_enum ("engine-version", N_("vLLM version"),
-                       N_("vLLM: the release whose memory arithmetic is followed: 0.10 (before 0.11, one GPU a model), 0.11 (0.11 to 0.20, the default) or 0.21 (0.21 and later, with --enforce-eager)"),
+                       N_("vLLM: the release whose memory arithmetic is followed: 0.10 (before 0.11, one GPU a model), 0.11 (0.11 to 0.20, the default) or 0.21 (0.21 and later, with --enforce-eager or --kv-cache-memory)"),
                        VC_TYPE_VLLM_VERSION, d->vllm_version, RW);
   properties[PROP_ENFORCE_EAGER] =
     g_param_spec_boolean ("enforce-eager", N_("Eager mode"),
@@ -1822,14 +1822,14 @@ vc_estimate_check (VcEstimate  *self,
       return FALSE;
     }
   if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM &&
-      in->vllm_version == VC_VLLM_VERSION_0_21 && !in->enforce_eager)
+      in->vllm_version == VC_VLLM_VERSION_0_21 && !in->enforce_eager && !(in->kv_cache_memory_gb > 0))
     {
       /* vllm/v1/worker/gpu_worker.py, determine_available_memory: profile_cudagraph_memory()
        * captures the graphs on the card and the cache loses what they took */
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
                    _("vLLM 0.21 and later take from the KV cache the CUDA graphs’ memory they measure on the card, "
-                     "which is not sized here; give --enforce-eager (no graphs), or --engine-version 0.11 for a run "
-                     "with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0"));
+                     "which is not sized here; give --enforce-eager (no graphs) or --kv-cache-memory, or --engine-version "
+                     "0.11 for a run with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0"));
       return FALSE;
     }
   if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM &&

@@ -260,7 +260,7 @@ static const VcTooltip tooltips[] = {
   { "max_num_batched_tokens", N_("vLLM’s --max-num-batched-tokens: its profile run passes this many tokens through the model before sizing the cache; Default: 8192 on cards of 70 GiB or more but the A100, else 2048") },
   { "max_num_seqs", N_("vLLM’s --max-num-seqs: its profile run samples this many requests’ logits over the whole vocabulary, the largest part of its peak; Default: 1024 on cards of 70 GiB or more but the A100, else 256") },
   { "kv_cache_memory", N_("vLLM’s --kv-cache-memory: each GPU’s KV cache as given, in place of what the memory share leaves") },
-  { "engine_version", N_("vLLM’s release: before 0.11 NCCL’s buffers come out of the cache (one GPU a model only); 0.21 and later take out the CUDA graphs they measure (eager mode only); 0.11 to 0.20 keep the graphs outside the memory share") },
+  { "engine_version", N_("vLLM’s release: before 0.11 NCCL’s buffers come out of the cache (one GPU a model only); 0.21 and later take out the CUDA graphs they measure (eager mode or a KV cache memory given only); 0.11 to 0.20 keep the graphs outside the memory share") },
   { "enforce_eager", N_("vLLM’s --enforce-eager: no CUDA graphs, so 0.21 and later have none to take from the cache") },
   { "mem_fraction_static", N_("SGLang’s --mem-fraction-static: the share of the memory free at start for weights and KV cache; Default: SGLang’s own, from the card’s memory and the TP degree") },
   { "page_size", N_("SGLang’s --page-size: tokens per KV-cache page; the pool is whole pages") },
