@@ -325,6 +325,22 @@ test_sglang (void)
     g_assert_cmpfloat (kv.max_concurrency, ==, MIN (full / 8192, swa / (4096 + 64)));
     g_assert_cmpfloat (kv.tokens, ==, 469504);
   }
+  /* the same pools at the layout of the inputs (one GPU); a pipeline's stages are not followed */
+  {
+    VcEngineAtLayout at;
+    guint h100 = gpu_index (e, "h100-80gb");
+
+    vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h100), 1, &at);
+    g_assert_true (at.known);
+    g_assert_cmpfloat (at.tokens, ==, 469504);
+    g_assert_cmpfloat (at.available_kv_bytes, ==, 0.85 * (C - O) - W);
+    g_object_set (e, "pp", 2, NULL);
+    in = vc_estimate_get_inputs (e);
+    vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h100), 2, &at);
+    g_assert_false (at.known);
+    g_object_set (e, "pp", 1, NULL);
+    in = vc_estimate_get_inputs (e);
+  }
   /* every layer windowed: one pool, as without windows */
   g_object_set (e, "sliding-window-layers", 32, NULL);
   capacity_on (e, "h100-80gb", &kv);

@@ -482,9 +482,9 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
  * bytes of a token there (its KV heads and its stage's layers); the budget and what it must
  * keep beside the cache are each engine's, as vc_engine_kv_capacity_on() takes them: vLLM's
  * request and profile run (or --kv-cache-memory), SGLang's static share of what the CUDA context
- * leaves, the whole card for llama.cpp and the others, less the GPU's activations. Models vLLM
- * or SGLang sizes in several pools (sliding windows beside full attention, recurrent state)
- * are not followed here. */
+ * leaves, the whole card for llama.cpp and the others, less the GPU's activations. SGLang's
+ * sliding-window pool is followed on one pipeline stage; the other models vLLM or SGLang sizes
+ * in several pools (vLLM's hybrid groups, recurrent state) are not followed here. */
 void
 vc_engine_at_layout (const VcInputs       *in,
                      const VcLayoutResult *lr,
@@ -502,12 +502,15 @@ vc_engine_at_layout (const VcInputs       *in,
   double per_token, tokens;
   guint stage_gpus = MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp);
   gboolean pools = (arch->sliding_window > 0 && arch->sliding_window_layers > 0) || vc_arch_state_elements (arch) > 0;
+  /* SGLang's sliding-window pool, on one pipeline stage (whose layers are all of the model's) */
+  gboolean swa_pool = in->engine == VC_ENGINE_SGLANG && arch->sliding_window > 0 && arch->sliding_window_layers > 0 &&
+                      vc_arch_state_elements (arch) <= 0 && MAX (1u, in->layout.pp) == 1;
 
   *out = (VcEngineAtLayout) { 0 };
   out->n_gpus = MAX (n_gpus, vc_layout_n_gpus (&in->layout));
   out->replicas = out->n_gpus / stage_gpus;
   if (in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE || kv <= 0 || cached <= 0 ||
-      (pools && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG)) ||
+      (pools && !swa_pool && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG)) ||
       !vc_engine_vllm_version_sized (in, stage_gpus))
     return;
   per_token = kv / cached;
@@ -528,7 +531,38 @@ vc_engine_at_layout (const VcInputs       *in,
 
       out->budget_bytes = vc_engine_sglang_fraction (in, gpu_mib, tp) * MAX (0.0, capacity - overhead);
       out->available_kv_bytes = MAX (0.0, out->budget_bytes - weights);
-      tokens = floor (floor (out->available_kv_bytes / per_token) / in->page_size) * in->page_size;
+      if (swa_pool)
+        {
+          /* the pools of vc_engine_kv_capacity_on(), from one layer's KV bytes of a token on
+           * this GPU: the cache holds every full layer's seq tokens and every sliding layer's
+           * window of each sequence */
+          double attention = vc_arch_attention_layers (arch);
+          double sliding = MIN ((double) arch->sliding_window_layers, attention);
+          double full = attention - sliding;
+          double s = vc_engine_context_tokens (in);
+          double window = arch->sliding_window;
+          double layer = kv / (per_replica * (full * s + sliding * MIN (s, window)));
+          double r = SGLANG_SWA_FULL_TOKENS_RATIO;
+          double cell = full > 0 ? layer * (full + r * sliding) : layer * attention;
+          double swa_tokens;
+
+          tokens = floor (floor (out->available_kv_bytes / cell) / in->page_size) * in->page_size;
+          if (full > 0)
+            {
+              swa_tokens = floor (floor (tokens * r) / in->page_size) * in->page_size;
+              if (window + in->page_size >= swa_tokens)
+                tokens = 0;
+              out->known = TRUE;
+              out->tokens = tokens;
+              out->max_concurrency = tokens > 0 ? MIN (tokens / in->seq, swa_tokens / MIN ((double) in->seq,
+                                                                                          window + in->page_size)) *
+                                                  out->replicas
+                                                : 0;
+              return;
+            }
+        }
+      else
+        tokens = floor (floor (out->available_kv_bytes / per_token) / in->page_size) * in->page_size;
     }
   else
     {
