@@ -276,6 +276,57 @@ test_vllm_reserves (void)
   g_assert_cmpfloat (vc_estimate_get_gpu_fit (vllm, i)->capacity_bytes, ==, C);
 }
 
+/* A vision encoder counted with the model (400 M parameters, 16 bits): vLLM's profile run
+ * passes dummy images through it and holds their embeddings, SGLang lowers its default fraction
+ * for a vision model; neither is sized, so no figure, except where the engine is told its cache
+ * (vLLM's --kv-cache-memory) or its fraction (SGLang's --mem-fraction-static) */
+static void
+test_encoder (void)
+{
+  g_autoptr(VcEstimate) e = llama3 (VC_ENGINE_VLLM, 8192);
+  double C = 81121 * 1048576.0;
+  guint h100 = gpu_index (e, "h100-80gb");
+  const VcScenarioResult *sc;
+  VcEngineAtLayout at;
+  VcKvCapacity kv;
+
+  g_object_set (e, "encoder-params", 400000000, NULL);
+  sc = vc_estimate_get_selected (e);
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_WEIGHTS], ==, 8030261248.0 * 2 + 400000000.0 * 2);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_false (kv.known);
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e),
+                       vc_estimate_get_gpu (e, h100), 1, &at);
+  g_assert_false (at.known);
+
+  g_object_set (e, "kv-cache-memory", 20.0, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, floor (20e9 / (16 * KV_PER_TOKEN)) * 16);
+  g_assert_cmpfloat (kv.tokens, ==, 152576);
+  g_object_set (e, "kv-cache-memory", 0.0, NULL);
+
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_false (kv.known);
+  g_object_set (e, "mem-fraction-static", 0.85, NULL);
+  sc = vc_estimate_get_selected (e);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, floor ((0.85 * (C - sc->bytes[VC_COMPONENT_OVERHEAD]) -
+                                            sc->bytes[VC_COMPONENT_WEIGHTS]) / KV_PER_TOKEN));
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e),
+                       vc_estimate_get_gpu (e, h100), 1, &at);
+  g_assert_true (at.known);
+  g_assert_cmpfloat (at.tokens, ==, kv.tokens);
+
+  /* llama.cpp allocates the context asked for: the encoder is one more weight */
+  g_object_set (e, "engine", VC_ENGINE_LLAMA_CPP, NULL);
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e),
+                       vc_estimate_get_gpu (e, h100), 1, &at);
+  g_assert_true (at.known);
+}
+
 static void
 test_sglang (void)
 {
@@ -595,6 +646,7 @@ main (int   argc,
   g_test_add_func ("/engine/vllm-reserves", test_vllm_reserves);
   g_test_add_func ("/engine/vllm-hybrid", test_vllm_hybrid);
   g_test_add_func ("/engine/sglang", test_sglang);
+  g_test_add_func ("/engine/encoder", test_encoder);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);
   g_test_add_func ("/engine/llama.cpp-context", test_llama_cpp_context);

@@ -339,6 +339,26 @@ vc_engine_kv_capacity (const VcInputs         *in,
   vc_engine_kv_capacity_on (in, res, sc, &gpu, n, out);
 }
 
+/* Whether a model's vision encoder (counted, `encoder_params`) moves the engine's cache by what
+ * is not sized here (FORMULAS.md, "Engines"): vLLM's profile run (vllm/v1/worker/
+ * gpu_model_runner.py, profile_run) passes a batch of dummy items of the largest size through
+ * the encoder and keeps their embeddings (encoder_cache) while the text model's dummy batch
+ * runs, the tokens of an item coming from the processor's settings, not config.json; only a
+ * --kv-cache-memory given leaves the cache as given. SGLang lowers its default
+ * mem_fraction_static for a model with a vision_config (python/sglang/srt/server_args.py,
+ * adjust_mem_fraction_for_vlm), not followed: a fraction given is. */
+static gboolean
+encoder_unsized (const VcInputs *in)
+{
+  if (in->arch.encoder_params == 0)
+    return FALSE;
+  if (in->engine == VC_ENGINE_VLLM)
+    return !(in->kv_cache_memory_gb > 0);
+  if (in->engine == VC_ENGINE_SGLANG)
+    return !(in->mem_fraction_static > 0);
+  return FALSE;
+}
+
 void
 vc_engine_kv_capacity_on (const VcInputs         *in,
                           const VcResult         *res,
@@ -359,7 +379,7 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
    * linear-attention or state-space layers (their Mamba pools) are not followed here */
   if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
       in->method != VC_METHOD_ARCHITECTURE || res->kv_bytes_per_token <= 0 || attention <= 0 ||
-      vc_arch_state_elements (arch) > 0 ||
+      vc_arch_state_elements (arch) > 0 || encoder_unsized (in) ||
       !(n >= 1) || !isfinite (n) || !vc_engine_vllm_version_sized (in, n))
     return;
 
@@ -511,7 +531,7 @@ vc_engine_at_layout (const VcInputs       *in,
   out->replicas = out->n_gpus / stage_gpus;
   if (in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE || kv <= 0 || cached <= 0 ||
       (pools && !swa_pool && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG)) ||
-      !vc_engine_vllm_version_sized (in, stage_gpus))
+      encoder_unsized (in) || !vc_engine_vllm_version_sized (in, stage_gpus))
     return;
   per_token = kv / cached;
   if (in->engine == VC_ENGINE_VLLM)
