@@ -529,6 +529,37 @@ test_speed_fields (void)
     engine = json_object_get_object_member (parse (p7, &r), "engine");
     g_assert_true (json_object_get_null_member (engine, "version"));
     g_assert_true (json_object_get_null_member (engine, "enforce_eager"));
+    g_assert_true (json_object_get_null_member (engine, "no_figure"));
+  }
+  /* a vision encoder counted: no figure, and the part of the model named, unless vLLM is given
+   * its cache (20 GB: 152,576 tokens of 131,072 bytes in blocks of 16) */
+  {
+    g_autoptr(JsonParser) p8 = json_parser_new ();
+    g_autoptr(JsonParser) p9 = json_parser_new ();
+    JsonObject *engine;
+
+    run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--encoder-params", "400M", "--engine", "vllm", "--fit-gpu", "h100-80gb",
+             "--format", "json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    engine = json_object_get_object_member (parse (p8, &r), "engine");
+    g_assert_true (json_object_get_null_member (engine, "kv_capacity_tokens"));
+    g_assert_cmpstr (json_object_get_string_member (engine, "no_figure"), ==, "encoder");
+    run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--encoder-params", "400M", "--engine", "vllm", "--kv-cache-memory", "20",
+             "--fit-gpu", "h100-80gb", "--format", "json", NULL);
+    engine = json_object_get_object_member (parse (p9, &r), "engine");
+    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 152576);
+    g_assert_true (json_object_get_null_member (engine, "no_figure"));
+    run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--encoder-params", "400M", "--engine", "sglang", "--fit-gpu", "h100-80gb",
+             NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "no KV-cache figure for this model here\n  SGLang lowers its default "
+                                     "--mem-fraction-static for a vision model"));
   }
 }
 

@@ -359,6 +359,25 @@ encoder_unsized (const VcInputs *in)
   return FALSE;
 }
 
+const char *
+vc_engine_no_figure (const VcInputs *in)
+{
+  const VcArch *arch = &in->arch;
+
+  if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
+      in->method != VC_METHOD_ARCHITECTURE)
+    return NULL;
+  if (vc_arch_state_elements (arch) > 0)
+    return "state-pools";
+  if (encoder_unsized (in))
+    return "encoder";
+  /* vc_engine_at_layout: vLLM's groups, SGLang's pools with PP > 1 */
+  if (arch->sliding_window > 0 && arch->sliding_window_layers > 0 &&
+      (in->engine == VC_ENGINE_VLLM || MAX (1u, in->layout.pp) > 1))
+    return "layout-groups";
+  return NULL;
+}
+
 void
 vc_engine_kv_capacity_on (const VcInputs         *in,
                           const VcResult         *res,
