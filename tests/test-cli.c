@@ -432,6 +432,79 @@ check_kv_capacity_json (void)
   }
 }
 
+/* --engine-version, --enforce-eager and a vision encoder: what the engine object says */
+static void
+check_engine_version_json (void)
+{
+  g_auto(VcTestRun) r = { 0 };
+
+  /* --engine-version and --enforce-eager: vLLM's alone; 0.21 sized with eager mode only, 0.10
+   * with one GPU a model only; the JSON engine object names both */
+  {
+    g_autoptr(JsonParser) p6 = json_parser_new ();
+    g_autoptr(JsonParser) p7 = json_parser_new ();
+    JsonObject *engine;
+
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "sglang", "--enforce-eager", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "--enforce-eager"));
+    g_assert_nonnull (strstr (r.err, "--engine vllm"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--engine-version", "0.10", "--tp", "2", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "TP × PP = 2"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--engine-version", "0.21", "--enforce-eager",
+             "--fit-gpu", "h100-80gb", "--format", "json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    engine = json_object_get_object_member (parse (p6, &r), "engine");
+    g_assert_cmpstr (json_object_get_string_member (engine, "version"), ==, "0.21");
+    g_assert_true (json_object_get_boolean_member (engine, "enforce_eager"));
+    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 422944);
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "sglang", "--fit-gpu", "h100-80gb", "--format", "json", NULL);
+    engine = json_object_get_object_member (parse (p7, &r), "engine");
+    g_assert_true (json_object_get_null_member (engine, "version"));
+    g_assert_true (json_object_get_null_member (engine, "enforce_eager"));
+    g_assert_true (json_object_get_null_member (engine, "no_figure"));
+  }
+  /* a vision encoder counted: no figure, and the part of the model named, unless vLLM is given
+   * its cache (20 GB: 152,576 tokens of 131,072 bytes in blocks of 16) */
+  {
+    g_autoptr(JsonParser) p8 = json_parser_new ();
+    g_autoptr(JsonParser) p9 = json_parser_new ();
+    JsonObject *engine;
+
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--encoder-params", "400M", "--engine", "vllm", "--fit-gpu", "h100-80gb",
+             "--format", "json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    engine = json_object_get_object_member (parse (p8, &r), "engine");
+    g_assert_true (json_object_get_null_member (engine, "kv_capacity_tokens"));
+    g_assert_cmpstr (json_object_get_string_member (engine, "no_figure"), ==, "encoder");
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--encoder-params", "400M", "--engine", "vllm", "--kv-cache-memory", "20",
+             "--fit-gpu", "h100-80gb", "--format", "json", NULL);
+    engine = json_object_get_object_member (parse (p9, &r), "engine");
+    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 152576);
+    g_assert_true (json_object_get_null_member (engine, "no_figure"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--encoder-params", "400M", "--engine", "sglang", "--fit-gpu", "h100-80gb",
+             NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "no KV-cache figure for this model here\n  SGLang lowers its default "
+                                     "--mem-fraction-static for a vision model"));
+  }
+}
+
 static void
 test_speed_fields (void)
 {
@@ -488,6 +561,9 @@ test_speed_fields (void)
       { "--kv-cache-memory", "-1", "vllm", "from 0 to 1e+06" },
       { "--page-size", "0", "sglang", "from 1 to 1024" },
       { "--mem-fraction", "1.5", "sglang", "from 0 to 1" },
+      { "--engine-version", "0.11", "sglang", "--engine vllm" },
+      { "--engine-version", "0.12", "vllm", "0.21" },
+      { "--engine-version", "0.21", "vllm", "--enforce-eager" },
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
@@ -502,6 +578,7 @@ test_speed_fields (void)
   }
 
   check_kv_capacity_json ();
+  check_engine_version_json ();
 }
 
 /* --this-computer adds what it reads, or says why nothing was read; never a made-up card */

@@ -135,7 +135,7 @@ test_vllm (void)
 
 /* vLLM's hybrid allocator: 8 full and 24 sliding-window layers make groups of 8 layers (1 full,
  * 3 sliding), pages of 16 tokens × 4,096 bytes (one layer's share of a token) shared by one
- * layer of each group; SGLang's SWA pool and the state-space pools are not followed */
+ * layer of each group; the state-space pools are not followed */
 static void
 test_vllm_hybrid (void)
 {
@@ -162,13 +162,92 @@ test_vllm_hybrid (void)
   capacity_on (e, "h100-80gb", &kv);
   g_assert_cmpfloat (kv.tokens, ==, floor (blocks / 2) * 16);
 
+  /* SGLang sizes its own hybrid SWA pool (test_sglang) */
   g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
   capacity_on (e, "h100-80gb", &kv);
-  g_assert_false (kv.known);
+  g_assert_true (kv.known);
   g_object_set (e, "engine", VC_ENGINE_VLLM, "sliding-window", 0, "sliding-window-layers", 0,
                 "recurrent-layers", 8, "recurrent-state", 100000, NULL);
   capacity_on (e, "h100-80gb", &kv);
   g_assert_false (kv.known);
+}
+
+/* vLLM's releases (FORMULAS.md, "vLLM's releases"): 0.11 by default; 0.21 subtracts the CUDA
+ * graphs it measures, so only --enforce-eager (none) is sized; 0.10 takes NCCL's buffers from
+ * the cache, so only one GPU a model is sized */
+static void
+test_vllm_versions (void)
+{
+  g_autoptr(VcEstimate) e = llama3 (VC_ENGINE_VLLM, 8192);
+  g_autoptr(GError) error = NULL;
+  const VcScenarioResult *sc = vc_estimate_get_selected (e);
+  double C = 81121 * 1048576.0;
+  double W = sc->bytes[VC_COMPONENT_WEIGHTS];
+  double tokens = floor ((0.9 * C - W - llama3_profile (8192, 1024)) / (16 * KV_PER_TOKEN)) * 16;
+  guint version;
+  gboolean eager;
+  VcKvCapacity kv;
+  g_autofree char *explain = NULL;
+
+  g_object_get (e, "engine-version", &version, "enforce-eager", &eager, NULL);
+  g_assert_cmpuint (version, ==, VC_VLLM_VERSION_0_11);
+  g_assert_false (eager);
+  g_assert_true (vc_estimate_check (e, &error));
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, tokens);
+  g_assert_cmpfloat (tokens, ==, 422944);
+
+  /* eager mode changes nothing in 0.11: the graphs were outside the request */
+  g_object_set (e, "enforce-eager", TRUE, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (kv.tokens, ==, tokens);
+  explain = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_ACTIVATIONS, VC_UNIT_GB);
+  g_assert_nonnull (strstr (explain, "vLLM 0.11: eager, no CUDA graphs"));
+  g_clear_pointer (&explain, g_free);
+
+  /* 0.21 with eager mode: nothing measured, the same cache */
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_21, NULL);
+  g_assert_true (vc_estimate_check (e, &error));
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, tokens);
+  /* 0.21 with CUDA graphs: refused, and no capacity */
+  g_object_set (e, "enforce-eager", FALSE, NULL);
+  g_assert_false (vc_estimate_check (e, &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION);
+  g_assert_nonnull (strstr (error->message, "--enforce-eager"));
+  g_clear_error (&error);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_false (kv.known);
+  /* ... unless --kv-cache-memory gives the cache, returned before the graphs are measured */
+  g_object_set (e, "kv-cache-memory", 20.0, NULL);
+  g_assert_true (vc_estimate_check (e, &error));
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (kv.tokens, ==, floor (20e9 / (16 * KV_PER_TOKEN)) * 16);
+  g_object_set (e, "kv-cache-memory", 0.0, NULL);
+
+  /* 0.10: one GPU a model as 0.11; TP 2 refused, naming the degree */
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_10, NULL);
+  g_assert_true (vc_estimate_check (e, &error));
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (kv.tokens, ==, tokens);
+  explain = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_ACTIVATIONS, VC_UNIT_GB);
+  g_assert_nonnull (strstr (explain, "vLLM 0.10: CUDA graphs captured after the cache is sized, NCCL set up after"));
+  g_object_set (e, "tp", 2, NULL);
+  g_assert_false (vc_estimate_check (e, &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION);
+  g_assert_nonnull (strstr (error->message, "TP × PP = 2"));
+  g_clear_error (&error);
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_11, NULL);
+  g_assert_true (vc_estimate_check (e, &error));
+
+  /* another engine ignores neither option silently: the properties stay vLLM's, and SGLang's
+   * figures do not move with them */
+  g_object_set (e, "tp", 1, "engine", VC_ENGINE_SGLANG, "engine-version", VC_VLLM_VERSION_0_21, NULL);
+  g_assert_true (vc_estimate_check (e, &error));
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
 }
 
 static void
@@ -187,6 +266,57 @@ test_vllm_reserves (void)
   g_assert_true (vc_estimate_get_gpu_fit (generic, i)->fits);
   g_assert_false (vc_estimate_get_gpu_fit (vllm, i)->fits);
   g_assert_cmpfloat (vc_estimate_get_gpu_fit (vllm, i)->capacity_bytes, ==, C);
+}
+
+/* A vision encoder counted with the model (400 M parameters, 16 bits): vLLM's profile run
+ * passes dummy images through it and holds their embeddings, SGLang lowers its default fraction
+ * for a vision model; neither is sized, so no figure, except where the engine is told its cache
+ * (vLLM's --kv-cache-memory) or its fraction (SGLang's --mem-fraction-static) */
+static void
+test_encoder (void)
+{
+  g_autoptr(VcEstimate) e = llama3 (VC_ENGINE_VLLM, 8192);
+  double C = 81121 * 1048576.0;
+  guint h100 = vc_test_gpu_index (e, "h100-80gb");
+  const VcScenarioResult *sc;
+  VcEngineAtLayout at;
+  VcKvCapacity kv;
+
+  g_object_set (e, "encoder-params", 400000000, NULL);
+  sc = vc_estimate_get_selected (e);
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_WEIGHTS], ==, 8030261248.0 * 2 + 400000000.0 * 2);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_false (kv.known);
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e),
+                       vc_estimate_get_gpu (e, h100), 1, &at);
+  g_assert_false (at.known);
+
+  g_object_set (e, "kv-cache-memory", 20.0, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, floor (20e9 / (16 * KV_PER_TOKEN)) * 16);
+  g_assert_cmpfloat (kv.tokens, ==, 152576);
+  g_object_set (e, "kv-cache-memory", 0.0, NULL);
+
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_false (kv.known);
+  g_object_set (e, "mem-fraction-static", 0.85, NULL);
+  sc = vc_estimate_get_selected (e);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, floor ((0.85 * (C - sc->bytes[VC_COMPONENT_OVERHEAD]) -
+                                            sc->bytes[VC_COMPONENT_WEIGHTS]) / KV_PER_TOKEN));
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e),
+                       vc_estimate_get_gpu (e, h100), 1, &at);
+  g_assert_true (at.known);
+  g_assert_cmpfloat (at.tokens, ==, kv.tokens);
+
+  /* llama.cpp allocates the context asked for: the encoder is one more weight */
+  g_object_set (e, "engine", VC_ENGINE_LLAMA_CPP, NULL);
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e),
+                       vc_estimate_get_gpu (e, h100), 1, &at);
+  g_assert_true (at.known);
 }
 
 static void
@@ -222,6 +352,47 @@ test_sglang (void)
   g_object_set (e, "page-size", 64, NULL);
   capacity_on (e, "h100-80gb", &kv);
   g_assert_cmpfloat (kv.tokens, ==, floor (floor ((0.85 * (C - O) - W) / KV_PER_TOKEN) / 64) * 64);
+
+  /* half the layers windowed (4096 tokens): SGLang's hybrid SWA pool, the sliding layers'
+   * pool 0.8 times the full one; a cell of 16 full layers and 0.8 × 16 sliding ones of
+   * 4,096 bytes a token each; both pools in whole pages; a request holds its window (and a
+   * page) in the sliding pool */
+  g_object_set (e, "sliding-window", 4096, "sliding-window-layers", 16, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  {
+    double full = floor (floor ((0.85 * (C - O) - W) / (4096.0 * (16 + 0.8 * 16))) / 64) * 64;
+    double swa = floor (floor (full * 0.8) / 64) * 64;
+
+    g_assert_cmpfloat (kv.tokens, ==, full);
+    g_assert_cmpfloat (kv.max_concurrency, ==, MIN (full / 8192, swa / (4096 + 64)));
+    g_assert_cmpfloat (kv.tokens, ==, 469504);
+  }
+  /* the same pools at the layout of the inputs (one GPU); a pipeline's stages are not followed */
+  {
+    VcEngineAtLayout at;
+    guint h100 = vc_test_gpu_index (e, "h100-80gb");
+
+    vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h100), 1, &at);
+    g_assert_true (at.known);
+    g_assert_cmpfloat (at.tokens, ==, 469504);
+    g_assert_cmpfloat (at.available_kv_bytes, ==, 0.85 * (C - O) - W);
+    g_object_set (e, "pp", 2, NULL);
+    in = vc_estimate_get_inputs (e);
+    vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h100), 2, &at);
+    g_assert_false (at.known);
+    g_object_set (e, "pp", 1, NULL);
+    in = vc_estimate_get_inputs (e);
+  }
+  /* every layer windowed: one pool, as without windows */
+  g_object_set (e, "sliding-window-layers", 32, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (kv.tokens, ==, floor (floor ((0.85 * (C - O) - W) / KV_PER_TOKEN) / 64) * 64);
+  /* a pool too small for one window and a page holds nothing */
+  g_object_set (e, "sliding-window-layers", 16, "sliding-window", 1000000, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, 0);
 }
 
 static void
@@ -301,14 +472,10 @@ test_kv_capacity_invariants (void)
               guint unit = engines[e] == VC_ENGINE_VLLM ? 32 : 16;
               const char *share = engines[e] == VC_ENGINE_VLLM ? "memory-fraction" : "mem-fraction-static";
 
-              gboolean hybrid = in->arch.sliding_window > 0 && in->arch.sliding_window_layers > 0 &&
-                                in->arch.sliding_window_layers < vc_arch_attention_layers (&in->arch);
-
               vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, n, &kv);
-              /* SGLang's SWA pool is not followed: no figure rather than a wrong one */
-              g_assert_true (kv.known == !(hybrid && engines[e] == VC_ENGINE_SGLANG));
-              if (!kv.known)
-                continue;
+              /* both engines size models with sliding-window layers beside full ones (vLLM's
+               * hybrid allocator, SGLang's SWA pool) */
+              g_assert_true (kv.known);
               g_assert_true (isfinite (kv.tokens) && kv.tokens >= 0);
               g_assert_cmpfloat (fmod (kv.tokens, unit), ==, 0);
               g_assert_true (isfinite (kv.max_concurrency) && kv.max_concurrency >= 0);
@@ -537,9 +704,11 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/engine/vllm", test_vllm);
+  g_test_add_func ("/engine/vllm-versions", test_vllm_versions);
   g_test_add_func ("/engine/vllm-reserves", test_vllm_reserves);
   g_test_add_func ("/engine/vllm-hybrid", test_vllm_hybrid);
   g_test_add_func ("/engine/sglang", test_sglang);
+  g_test_add_func ("/engine/encoder", test_encoder);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);
   g_test_add_func ("/engine/llama.cpp-context", test_llama_cpp_context);

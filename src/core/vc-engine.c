@@ -15,6 +15,10 @@
  * cparams.n_ctx = GGML_PAD(cparams.n_ctx, 256), and n_ctx_seq likewise) */
 #define LLAMA_CPP_CTX_PAD 256
 
+/* python/sglang/srt/server_args.py: ServerArgs.swa_full_tokens_ratio, the sliding-window pool's
+ * tokens for each token of the full pool */
+#define SGLANG_SWA_FULL_TOKENS_RATIO 0.8
+
 #define GIB 1073741824.0
 #define MIB 1048576.0
 
@@ -39,6 +43,30 @@ vc_engine_vllm_batch (const VcInputs *in,
     }
   *tokens = in->max_num_batched_tokens > 0 ? in->max_num_batched_tokens : large ? 8192 : 2048;
   *seqs = in->max_num_seqs > 0 ? in->max_num_seqs : MIN (large ? 1024u : 256u, *tokens);
+}
+
+/* Whether vLLM's release sizes its cache by arithmetic followed here, on `n_gpus` GPUs a model
+ * (FORMULAS.md, "vLLM's releases"): 0.21 and later subtract the CUDA graphs they measure on the
+ * card unless --enforce-eager leaves none or --kv-cache-memory gives the cache; before 0.11 (pull request #25359) NCCL's buffers,
+ * set up after the memory snapshot, come out of the cache whenever a model spans several GPUs.
+ * Any other engine: TRUE. */
+gboolean
+vc_engine_vllm_version_sized (const VcInputs *in,
+                              double          n_gpus)
+{
+  if (in->engine != VC_ENGINE_VLLM)
+    return TRUE;
+  switch (in->vllm_version)
+    {
+    case VC_VLLM_VERSION_0_21:
+      /* --kv-cache-memory returns before the graphs are measured */
+      return in->enforce_eager || in->kv_cache_memory_gb > 0;
+    case VC_VLLM_VERSION_0_10:
+      return n_gpus <= 1;
+    case VC_VLLM_VERSION_0_11:
+    default:
+      return TRUE;
+    }
 }
 
 /* python/sglang/srt/server_args.py, ServerArgs._handle_gpu_memory_settings (CUDA devices):
@@ -349,6 +377,105 @@ vllm_hybrid_capacity (const VcInputs *in,
   *max_concurrency = blocks / per_request;
 }
 
+/* SGLang's pool on one card of @capacity bytes: the tokens it holds and the requests of in->seq
+ * tokens */
+static void
+sglang_capacity (const VcInputs *in,
+                 const VcGpu    *gpu,
+                 double          n,
+                 double          capacity,
+                 double          overhead,
+                 double          weights,
+                 double          per_token,
+                 double          attention,
+                 double          sliding,
+                 gboolean        hybrid,
+                 double         *tokens_out,
+                 double         *max_concurrency_out)
+{
+  const VcArch *arch = &in->arch;
+  double tokens, max_concurrency;
+
+  /* sglang model_runner profile_max_num_token: rest_memory = available after loading the
+   * weights − total × (1 − mem_fraction_static), total being the memory free after the CUDA
+   * context; max_num_token = rest_memory // cell_size; init_memory_pool keeps whole pages:
+   * max_total_num_tokens // page_size × page_size */
+  double total = capacity - overhead;
+  double gpu_mib = gpu->memory_mib > 0 ? gpu->memory_mib : capacity / MIB;
+  double rest = vc_engine_sglang_fraction (in, gpu_mib, n) * total - weights;
+
+  if (!hybrid)
+    {
+      tokens = rest > 0 ? floor (floor (rest / per_token) / in->page_size) * in->page_size : 0;
+      max_concurrency = tokens / in->seq;
+    }
+  else
+    {
+      /* python/sglang/srt/model_executor/pool_configurator.py, HybridSWAPoolConfigurator:
+       * a full pool for the full-attention layers and a sliding-window pool of
+       * swa_full_tokens_ratio (0.8 by default, server_args.py) as many tokens for the
+       * others; cell_size = full × F + ratio × sliding × S bytes, max_total_num_tokens =
+       * available // cell_size, full_tokens = that in whole pages, swa_tokens =
+       * int(full_tokens × ratio) in whole pages; a pool that cannot hold the window and a
+       * page is refused ("SWA pool ... cannot hold even one request") */
+      double layer = per_token / attention;
+      double full = attention - sliding;
+      double cell = layer * (full + SGLANG_SWA_FULL_TOKENS_RATIO * sliding);
+      double max_total = rest > 0 ? floor (rest / cell) : 0;
+      double swa_tokens;
+
+      tokens = floor (max_total / in->page_size) * in->page_size;
+      swa_tokens = floor (floor (tokens * SGLANG_SWA_FULL_TOKENS_RATIO) / in->page_size) * in->page_size;
+      if ((double) arch->sliding_window + in->page_size >= swa_tokens)
+        tokens = 0, max_concurrency = 0;
+      else
+        /* each request: seq tokens in the full pool, its window in the sliding one */
+        max_concurrency = MIN (tokens / in->seq, swa_tokens / MIN ((double) in->seq,
+                                                                    (double) arch->sliding_window + in->page_size));
+    }
+  *tokens_out = tokens;
+  *max_concurrency_out = max_concurrency;
+}
+
+/* Whether a model's vision encoder (counted, `encoder_params`) moves the engine's cache by what
+ * is not sized here (FORMULAS.md, "Engines"): vLLM's profile run (vllm/v1/worker/
+ * gpu_model_runner.py, profile_run) passes a batch of dummy items of the largest size through
+ * the encoder and keeps their embeddings (encoder_cache) while the text model's dummy batch
+ * runs, the tokens of an item coming from the processor's settings, not config.json; only a
+ * --kv-cache-memory given leaves the cache as given. SGLang lowers its default
+ * mem_fraction_static for a model with a vision_config (python/sglang/srt/server_args.py,
+ * adjust_mem_fraction_for_vlm), not followed: a fraction given is. */
+static gboolean
+encoder_unsized (const VcInputs *in)
+{
+  if (in->arch.encoder_params == 0)
+    return FALSE;
+  if (in->engine == VC_ENGINE_VLLM)
+    return !(in->kv_cache_memory_gb > 0);
+  if (in->engine == VC_ENGINE_SGLANG)
+    return !(in->mem_fraction_static > 0);
+  return FALSE;
+}
+
+const char *
+vc_engine_no_figure (const VcInputs *in)
+{
+  const VcArch *arch = &in->arch;
+
+  if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
+      in->method != VC_METHOD_ARCHITECTURE)
+    return NULL;
+  if (vc_arch_state_elements (arch) > 0)
+    return "state-pools";
+  if (encoder_unsized (in))
+    return "encoder";
+  /* vc_engine_at_layout: vLLM's groups, SGLang's pools with PP > 1 */
+  if (arch->sliding_window > 0 && arch->sliding_window_layers > 0 &&
+      (in->engine == VC_ENGINE_VLLM || MAX (1u, in->layout.pp) > 1))
+    return "layout-groups";
+  return NULL;
+}
+
 void
 vc_engine_kv_capacity_on (const VcInputs         *in,
                           const VcResult         *res,
@@ -365,13 +492,12 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
   double per_token, weights, overhead, tokens, max_concurrency;
 
   *out = (VcKvCapacity) { 0 };
-  /* the block arithmetic needs the KV bytes of a token; SGLang's pool for models with
-   * sliding-window layers beside full ones (its SWA pool) and either engine's for models with
+  /* the block arithmetic needs the KV bytes of a token; either engine's pools for models with
    * linear-attention or state-space layers (their Mamba pools) are not followed here */
   if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
       in->method != VC_METHOD_ARCHITECTURE || res->kv_bytes_per_token <= 0 || attention <= 0 ||
-      (hybrid && in->engine == VC_ENGINE_SGLANG) || vc_arch_state_elements (arch) > 0 ||
-      !(n >= 1) || !isfinite (n))
+      vc_arch_state_elements (arch) > 0 || encoder_unsized (in) ||
+      !(n >= 1) || !isfinite (n) || !vc_engine_vllm_version_sized (in, n))
     return;
 
   /* per GPU of n with tensor parallelism: each keeps a_kv / n KV heads (one at least), MLA's
@@ -420,18 +546,8 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
                               &tokens, &max_concurrency);
     }
   else
-    {
-      /* sglang model_runner profile_max_num_token: rest_memory = available after loading the
-       * weights − total × (1 − mem_fraction_static), total being the memory free after the CUDA
-       * context; max_num_token = rest_memory // cell_size; init_memory_pool keeps whole pages:
-       * max_total_num_tokens // page_size × page_size */
-      double total = capacity - overhead;
-      double gpu_mib = gpu->memory_mib > 0 ? gpu->memory_mib : capacity / MIB;
-      double rest = vc_engine_sglang_fraction (in, gpu_mib, n) * total - weights;
-
-      tokens = rest > 0 ? floor (floor (rest / per_token) / in->page_size) * in->page_size : 0;
-      max_concurrency = tokens / in->seq;
-    }
+    sglang_capacity (in, gpu, n, capacity, overhead, weights, per_token, attention, sliding, hybrid,
+                     &tokens, &max_concurrency);
   out->known = TRUE;
   out->tokens = tokens;
   /* vLLM's "Maximum concurrency for N tokens per request" */
@@ -444,9 +560,9 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
  * bytes of a token there (its KV heads and its stage's layers); the budget and what it must
  * keep beside the cache are each engine's, as vc_engine_kv_capacity_on() takes them: vLLM's
  * request and profile run (or --kv-cache-memory), SGLang's static share of what the CUDA context
- * leaves, the whole card for llama.cpp and the others, less the GPU's activations. Models vLLM
- * or SGLang sizes in several pools (sliding windows beside full attention, recurrent state)
- * are not followed here. */
+ * leaves, the whole card for llama.cpp and the others, less the GPU's activations. SGLang's
+ * sliding-window pool is followed on one pipeline stage; the other models vLLM or SGLang sizes
+ * in several pools (vLLM's hybrid groups, recurrent state) are not followed here. */
 void
 vc_engine_at_layout (const VcInputs       *in,
                      const VcLayoutResult *lr,
@@ -464,12 +580,16 @@ vc_engine_at_layout (const VcInputs       *in,
   double per_token, tokens;
   guint stage_gpus = MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp);
   gboolean pools = (arch->sliding_window > 0 && arch->sliding_window_layers > 0) || vc_arch_state_elements (arch) > 0;
+  /* SGLang's sliding-window pool, on one pipeline stage (whose layers are all of the model's) */
+  gboolean swa_pool = in->engine == VC_ENGINE_SGLANG && arch->sliding_window > 0 && arch->sliding_window_layers > 0 &&
+                      vc_arch_state_elements (arch) <= 0 && MAX (1u, in->layout.pp) == 1;
 
   *out = (VcEngineAtLayout) { 0 };
   out->n_gpus = MAX (n_gpus, vc_layout_n_gpus (&in->layout));
   out->replicas = out->n_gpus / stage_gpus;
   if (in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE || kv <= 0 || cached <= 0 ||
-      (pools && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG)))
+      (pools && !swa_pool && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG)) ||
+      encoder_unsized (in) || !vc_engine_vllm_version_sized (in, stage_gpus))
     return;
   per_token = kv / cached;
   if (in->engine == VC_ENGINE_VLLM)
@@ -489,7 +609,38 @@ vc_engine_at_layout (const VcInputs       *in,
 
       out->budget_bytes = vc_engine_sglang_fraction (in, gpu_mib, tp) * MAX (0.0, capacity - overhead);
       out->available_kv_bytes = MAX (0.0, out->budget_bytes - weights);
-      tokens = floor (floor (out->available_kv_bytes / per_token) / in->page_size) * in->page_size;
+      if (swa_pool)
+        {
+          /* the pools of vc_engine_kv_capacity_on(), from one layer's KV bytes of a token on
+           * this GPU: the cache holds every full layer's seq tokens and every sliding layer's
+           * window of each sequence */
+          double attention = vc_arch_attention_layers (arch);
+          double sliding = MIN ((double) arch->sliding_window_layers, attention);
+          double full = attention - sliding;
+          double s = vc_engine_context_tokens (in);
+          double window = arch->sliding_window;
+          double layer = kv / (per_replica * (full * s + sliding * MIN (s, window)));
+          double r = SGLANG_SWA_FULL_TOKENS_RATIO;
+          double cell = full > 0 ? layer * (full + r * sliding) : layer * attention;
+          double swa_tokens;
+
+          tokens = floor (floor (out->available_kv_bytes / cell) / in->page_size) * in->page_size;
+          if (full > 0)
+            {
+              swa_tokens = floor (floor (tokens * r) / in->page_size) * in->page_size;
+              if (window + in->page_size >= swa_tokens)
+                tokens = 0;
+              out->known = TRUE;
+              out->tokens = tokens;
+              out->max_concurrency = tokens > 0 ? MIN (tokens / in->seq, swa_tokens / MIN ((double) in->seq,
+                                                                                          window + in->page_size)) *
+                                                  out->replicas
+                                                : 0;
+              return;
+            }
+        }
+      else
+        tokens = floor (floor (out->available_kv_bytes / per_token) / in->page_size) * in->page_size;
     }
   else
     {

@@ -64,6 +64,11 @@ void   vc_engine_vllm_batch   (const VcInputs *inputs,
                                const VcGpu    *gpu,
                                guint          *tokens,
                                guint          *seqs);
+gboolean vc_engine_vllm_version_sized (const VcInputs *inputs,
+                                       double          n_gpus);
+/* Why vLLM or SGLang has no KV-cache figure for the inputs' model where it is one of these, as a
+ * stable name ("state-pools", "encoder", "layout-groups"); NULL for any other reason or none */
+const char *vc_engine_no_figure (const VcInputs *inputs);
 /* SGLang's mem_fraction_static: as given, or SGLang's default for a card of `gpu_mib` MiB as
  * nvidia-smi reports it and `tp` GPUs */
 double vc_engine_sglang_fraction (const VcInputs *inputs,

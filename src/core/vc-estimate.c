@@ -86,6 +86,8 @@ enum {
   PROP_MAX_NUM_BATCHED_TOKENS,
   PROP_MAX_NUM_SEQS,
   PROP_KV_CACHE_MEMORY,
+  PROP_ENGINE_VERSION,
+  PROP_ENFORCE_EAGER,
   PROP_MEM_FRACTION_STATIC,
   PROP_PAGE_SIZE,
   PROP_N_UBATCH,
@@ -530,6 +532,8 @@ vc_estimate_set_property (GObject      *object,
     case PROP_MAX_NUM_BATCHED_TOKENS: SET_FIELD (max_num_batched_tokens, g_value_get_uint); break;
     case PROP_MAX_NUM_SEQS: SET_FIELD (max_num_seqs, g_value_get_uint); break;
     case PROP_KV_CACHE_MEMORY: SET_FIELD (kv_cache_memory_gb, input_double); break;
+    case PROP_ENGINE_VERSION: SET_FIELD (vllm_version, g_value_get_enum); break;
+    case PROP_ENFORCE_EAGER: SET_FIELD (enforce_eager, g_value_get_boolean); break;
     case PROP_MEM_FRACTION_STATIC: SET_FIELD (mem_fraction_static, input_double); break;
     case PROP_PAGE_SIZE: SET_FIELD (page_size, g_value_get_uint); break;
     case PROP_N_UBATCH: SET_FIELD (n_ubatch, g_value_get_uint); break;
@@ -670,6 +674,8 @@ vc_estimate_get_property (GObject    *object,
     case PROP_MAX_NUM_BATCHED_TOKENS: g_value_set_uint (value, in->max_num_batched_tokens); break;
     case PROP_MAX_NUM_SEQS: g_value_set_uint (value, in->max_num_seqs); break;
     case PROP_KV_CACHE_MEMORY: g_value_set_double (value, in->kv_cache_memory_gb); break;
+    case PROP_ENGINE_VERSION: g_value_set_enum (value, in->vllm_version); break;
+    case PROP_ENFORCE_EAGER: g_value_set_boolean (value, in->enforce_eager); break;
     case PROP_MEM_FRACTION_STATIC: g_value_set_double (value, in->mem_fraction_static); break;
     case PROP_PAGE_SIZE: g_value_set_uint (value, in->page_size); break;
     case PROP_N_UBATCH: g_value_set_uint (value, in->n_ubatch); break;
@@ -865,6 +871,14 @@ install_engine_inputs (const VcInputs *d)
     g_param_spec_double ("kv-cache-memory", N_("KV cache memory (GB)"),
                          N_("vLLM: the KV cache of each GPU in GB, in place of what the memory utilization leaves (0: profiled)"),
                          0, 1e6, d->kv_cache_memory_gb, RW);
+  properties[PROP_ENGINE_VERSION] =
+    g_param_spec_enum ("engine-version", N_("vLLM version"),
+                       N_("vLLM: the release whose memory arithmetic is followed: 0.10 (before 0.11, one GPU a model), 0.11 (0.11 to 0.20, the default) or 0.21 (0.21 and later, with --enforce-eager or --kv-cache-memory)"),
+                       VC_TYPE_VLLM_VERSION, d->vllm_version, RW);
+  properties[PROP_ENFORCE_EAGER] =
+    g_param_spec_boolean ("enforce-eager", N_("Eager mode"),
+                          N_("vLLM --enforce-eager: no CUDA graphs, so none measured or kept"),
+                          d->enforce_eager, RW);
   properties[PROP_MEM_FRACTION_STATIC] =
     g_param_spec_double ("mem-fraction-static", N_("Static memory fraction"),
                          N_("SGLang: the share of each GPU’s memory for weights and KV cache (0: SGLang’s default for the card and TP degree)"),
@@ -1761,41 +1775,11 @@ check_source (VcEstimate  *self,
   return TRUE;
 }
 
+/* What the engine chosen refuses (check_inputs) */
 static gboolean
-check_inputs (VcEstimate  *self,
-              GError     **error)
+check_engine (const VcInputs  *in,
+              GError         **error)
 {
-  const VcInputs *in = &self->inputs;
-
-  if (in->method == VC_METHOD_ARCHITECTURE && !vc_arch_validate (&in->arch, error))
-    return FALSE;
-  if (!vc_layout_check (in, error))
-    return FALSE;
-  if (in->method == VC_METHOD_ARCHITECTURE)
-    {
-      VcParamCounts counts;
-
-      /* each field within its range can still multiply into a model no estimate takes: the
-       * same ceiling as for the parameter count itself */
-      vc_arch_count_params (&in->arch, &counts);
-      if (!(counts.total <= VC_MAX_PARAMETERS))
-        {
-          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                       _("the architecture describes a model of %.3g parameters; accepted: up to %.0e"),
-                       counts.total, VC_MAX_PARAMETERS);
-          return FALSE;
-        }
-    }
-  if (!check_source (self, error))
-    return FALSE;
-  if (in->method == VC_METHOD_RULE_OF_THUMB && in->model_type == VC_MODEL_TYPE_MOE &&
-      in->active_parameters > in->parameters)
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                   _("activated parameters (%g) cannot exceed total parameters (%g)"),
-                   in->active_parameters, in->parameters);
-      return FALSE;
-    }
   if (vc_engine_is_llama_cpp (in) && (double) in->batch * in->concurrency > 256)
     {
       /* src/llama-context.cpp: "n_seq_max must be <= LLAMA_MAX_SEQ" (src/llama-cparams.h: 256) */
@@ -1845,6 +1829,69 @@ check_inputs (VcEstimate  *self,
                    vc_arch_head_dim (&in->arch));
       return FALSE;
     }
+  if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM &&
+      in->vllm_version == VC_VLLM_VERSION_0_21 && !in->enforce_eager && !(in->kv_cache_memory_gb > 0))
+    {
+      /* vllm/v1/worker/gpu_worker.py, determine_available_memory: profile_cudagraph_memory()
+       * captures the graphs on the card and the cache loses what they took */
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("vLLM 0.21 and later take from the KV cache the CUDA graphs’ memory they measure on the card, "
+                     "which is not sized here; give --enforce-eager (no graphs) or --kv-cache-memory, or --engine-version "
+                     "0.11 for a run with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0"));
+      return FALSE;
+    }
+  if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM &&
+      in->vllm_version == VC_VLLM_VERSION_0_10 && MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp) > 1)
+    {
+      /* before pull request #25359, init_worker_distributed_environment ran after the memory
+       * snapshot: NCCL's buffers count in the profile's memory outside torch */
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("vLLM before 0.11 sets NCCL up after its memory snapshot and takes NCCL’s buffers, whose size "
+                     "depends on the GPUs’ interconnect, from the KV cache; with TP × PP = %u they are not sized here. "
+                     "Accepted with --engine-version 0.10: one GPU a model (TP 1, PP 1); or give --engine-version 0.11"),
+                   MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_inputs (VcEstimate  *self,
+              GError     **error)
+{
+  const VcInputs *in = &self->inputs;
+
+  if (in->method == VC_METHOD_ARCHITECTURE && !vc_arch_validate (&in->arch, error))
+    return FALSE;
+  if (!vc_layout_check (in, error))
+    return FALSE;
+  if (in->method == VC_METHOD_ARCHITECTURE)
+    {
+      VcParamCounts counts;
+
+      /* each field within its range can still multiply into a model no estimate takes: the
+       * same ceiling as for the parameter count itself */
+      vc_arch_count_params (&in->arch, &counts);
+      if (!(counts.total <= VC_MAX_PARAMETERS))
+        {
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                       _("the architecture describes a model of %.3g parameters; accepted: up to %.0e"),
+                       counts.total, VC_MAX_PARAMETERS);
+          return FALSE;
+        }
+    }
+  if (!check_source (self, error))
+    return FALSE;
+  if (in->method == VC_METHOD_RULE_OF_THUMB && in->model_type == VC_MODEL_TYPE_MOE &&
+      in->active_parameters > in->parameters)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("activated parameters (%g) cannot exceed total parameters (%g)"),
+                   in->active_parameters, in->parameters);
+      return FALSE;
+    }
+  if (!check_engine (in, error))
+    return FALSE;
   if (vc_precision_is_format (in->kv_precision))
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,

@@ -132,6 +132,8 @@ vc_inputs_init_default (VcInputs *in)
     .max_num_batched_tokens = 0,
     .max_num_seqs = 0,
     .kv_cache_memory_gb = 0,
+    .vllm_version = VC_VLLM_VERSION_0_11,
+    .enforce_eager = FALSE,
     .mem_fraction_static = 0,
     .page_size = 1,
     .n_ubatch = 0,

@@ -61,6 +61,8 @@ typedef struct
   guint max_num_batched_tokens;    /* vLLM: tokens of the profile run; 0: vLLM's default for the card */
   guint max_num_seqs;              /* vLLM: requests the profile run samples; 0: the card's default */
   double kv_cache_memory_gb;       /* vLLM --kv-cache-memory, per GPU in GB; 0: profiled */
+  VcVllmVersion vllm_version;      /* vLLM --engine-version: whose arithmetic */
+  gboolean enforce_eager;          /* vLLM --enforce-eager: no CUDA graphs */
   double mem_fraction_static;      /* SGLang; 0: SGLang's default for the card and TP degree */
   guint page_size;                 /* SGLang: tokens per KV-cache page */
   /* llama.cpp (and Ollama): 0 takes the engine's default (FORMULAS.md, "llama.cpp") */

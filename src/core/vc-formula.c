@@ -179,8 +179,14 @@ describe_activations (const Terms *t)
                                 "(max_num_batched_tokens) and the sampler’s logits for %u requests "
                                 "(max_num_seqs) × %u vocabulary at 38 bytes each, with the hidden "
                                 "states; vLLM’s defaults for cards of 70 GiB or more unless given, "
-                                "each card’s own in its KV capacity = %s"),
-                              tokens, MIN (seqs, tokens), in->arch.vocab_size, t->size);
+                                "each card’s own in its KV capacity; vLLM %s: %s = %s"),
+                              tokens, MIN (seqs, tokens), in->arch.vocab_size,
+                              vc_enum_nick (VC_TYPE_VLLM_VERSION, in->vllm_version),
+                              in->enforce_eager ? _("eager, no CUDA graphs")
+                              : in->vllm_version == VC_VLLM_VERSION_0_10
+                                ? _("CUDA graphs captured after the cache is sized, NCCL set up after the memory snapshot")
+                                : _("CUDA graphs captured after the cache is sized, outside the memory share"),
+                              t->size);
     }
   if (in->mode == VC_MODE_INFERENCE)
     {

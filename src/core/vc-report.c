@@ -601,6 +601,17 @@ add_engine_json (JsonBuilder           *b,
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
   json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_ENGINE, in->engine));
+  /* vLLM's release and eager mode (FORMULAS.md, "vLLM's releases"); null for the others */
+  json_builder_set_member_name (b, "version");
+  if (in->engine == VC_ENGINE_VLLM)
+    json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_VLLM_VERSION, in->vllm_version));
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "enforce_eager");
+  if (in->engine == VC_ENGINE_VLLM)
+    json_builder_add_boolean_value (b, in->enforce_eager);
+  else
+    json_builder_add_null_value (b);
   json_builder_set_member_name (b, "gpu");
   json_builder_add_string_value (b, vc_estimate_get_gpu_key (estimate, req->gpu_index));
   json_builder_set_member_name (b, "gpu_count");
@@ -618,6 +629,12 @@ add_engine_json (JsonBuilder           *b,
   json_builder_set_member_name (b, "kv_capacity_tokens");
   add_bytes_or_null (b, at.known, at.tokens);
   add_number_or_null (b, "max_concurrency", at.known, at.max_concurrency);
+  /* why there is no figure, where it is a part of the model the engine sizes apart */
+  json_builder_set_member_name (b, "no_figure");
+  if (!at.known && vc_engine_no_figure (in) != NULL)
+    json_builder_add_string_value (b, vc_engine_no_figure (in));
+  else
+    json_builder_add_null_value (b);
   json_builder_end_object (b);
 }
 
@@ -928,6 +945,31 @@ vc_report_table (VcEstimate *estimate,
 /* The table, and the solver's answer in a sentence at the end when there is one. */
 /* "Engine vllm on 4 × H100 80 GB · TP 4: 76.4 GB budget per GPU, 40.2 GB for the KV cache:
  * 263,168 tokens, 32.1 requests of 8,192 tokens at once" */
+/* The part of the model vLLM or SGLang sizes apart, named where it leaves no figure
+ * (vc_engine_no_figure; FORMULAS.md, "Engines") */
+static const char *
+no_figure_text (const VcInputs *in)
+{
+  const char *why = vc_engine_no_figure (in);
+
+  if (g_strcmp0 (why, "state-pools") == 0)
+    return _("Its linear-attention or state-space layers keep a state per request in a pool of their own "
+             "(vLLM’s Mamba groups, SGLang’s Mamba pool), which is not sized here.");
+  if (g_strcmp0 (why, "encoder") == 0 && in->engine == VC_ENGINE_VLLM)
+    return _("vLLM’s profile run passes images through the vision encoder and keeps their embeddings, "
+             "whose size the processor’s settings give, not config.json: not sized here; "
+             "--kv-cache-memory gives the cache.");
+  if (g_strcmp0 (why, "encoder") == 0)
+    return _("SGLang lowers its default --mem-fraction-static for a vision model by a rule not followed here; "
+             "--mem-fraction gives the fraction.");
+  if (g_strcmp0 (why, "layout-groups") == 0 && in->engine == VC_ENGINE_VLLM)
+    return _("vLLM sizes sliding-window layers in groups of their own: followed for each card "
+             "(the GPU table), not at a layout.");
+  if (g_strcmp0 (why, "layout-groups") == 0)
+    return _("SGLang’s sliding-window pool is followed with one pipeline stage only.");
+  return NULL;
+}
+
 static void
 table_engine (GString               *s,
               VcEstimate            *estimate,
@@ -952,6 +994,8 @@ table_engine (GString               *s,
       /* Translators: "Engine vllm on 4 × H100 80 GB · TP 4: no KV-cache figure for this model" */
       g_string_append_printf (s, _("Engine %s on %u × %s%s%s: no KV-cache figure for this model here\n"),
                               engine, at.n_gpus, gpu->name, *how ? " · " : "", how);
+      if (no_figure_text (in) != NULL)
+        g_string_append_printf (s, "  %s\n", no_figure_text (in));
       return;
     }
   {

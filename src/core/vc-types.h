@@ -182,6 +182,17 @@ typedef enum
   VC_CACHE_TYPE_Q5_1,   /*< nick=q5_1 >*/
 } VcCacheType;
 
+/* The vLLM release whose arithmetic is followed (--engine-version; FORMULAS.md, "vLLM's
+ * releases"): 0.10 before pull request #25359 (NCCL set up after the memory snapshot), 0.11 for
+ * 0.11.0 to 0.20 (the default), 0.21 for 0.21.0 and later (the CUDA graphs measured before the
+ * cache is sized) */
+typedef enum
+{
+  VC_VLLM_VERSION_0_11, /*< nick=0.11 >*/
+  VC_VLLM_VERSION_0_10, /*< nick=0.10 >*/
+  VC_VLLM_VERSION_0_21, /*< nick=0.21 >*/
+} VcVllmVersion;
+
 /* The fine-tuning framework whose own memory habits are followed (FORMULAS.md, "Trainers").
  * generic: the estimate's own inputs alone. */
 typedef enum

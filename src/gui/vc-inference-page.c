@@ -39,6 +39,8 @@ struct _VcInferencePage
   GtkSpinButton *max_num_batched_tokens;
   GtkSpinButton *max_num_seqs;
   GtkSpinButton *kv_cache_memory;
+  VcDropDown *engine_version;
+  GtkSwitch *enforce_eager;
   GtkSpinButton *mem_fraction_static;
   GtkSpinButton *page_size;
   GtkSpinButton *n_ubatch;
@@ -64,6 +66,13 @@ static const VcChoice engine_choices[] = {
   { VC_ENGINE_LLAMA_CPP, N_("llama.cpp") },
   { VC_ENGINE_TRANSFORMERS, N_("Transformers") },
   { VC_ENGINE_OLLAMA, N_("Ollama") },
+};
+
+/* vLLM's --engine-version: the releases whose arithmetic differs */
+static const VcChoice engine_version_choices[] = {
+  { VC_VLLM_VERSION_0_10, N_("0.10 and earlier") },
+  { VC_VLLM_VERSION_0_11, N_("0.11 to 0.20") },
+  { VC_VLLM_VERSION_0_21, N_("0.21 and later") },
 };
 
 /* llama.cpp's --cache-type-k/-v */
@@ -108,6 +117,8 @@ update_applicable (VcInferencePage *self)
   vc_grid_row_set_visible (GTK_WIDGET (self->max_num_batched_tokens), vllm);
   vc_grid_row_set_visible (GTK_WIDGET (self->max_num_seqs), vllm);
   vc_grid_row_set_visible (GTK_WIDGET (self->kv_cache_memory), vllm);
+  vc_grid_row_set_visible (GTK_WIDGET (self->engine_version), vllm);
+  vc_grid_row_set_visible (GTK_WIDGET (self->enforce_eager), vllm);
   vc_grid_row_set_visible (GTK_WIDGET (self->mem_fraction_static), sglang);
   vc_grid_row_set_visible (GTK_WIDGET (self->page_size), sglang);
   /* llama.cpp's (and Ollama's) batch sizes, streams and cache types */
@@ -147,6 +158,9 @@ vc_inference_page_set_estimate (VcInferencePage *self,
                           C_("engine value", "Default"));
   vc_bind_spin_with_word (self->max_num_seqs, estimate, "max-num-seqs", 8, 0, 0, C_("engine value", "Default"));
   vc_bind_spin_with_word (self->kv_cache_memory, estimate, "kv-cache-memory", 1, 1, 0, C_("kv cache memory", "Profiled"));
+  vc_bind_choices (self->engine_version, estimate, "engine-version", engine_version_choices,
+                   G_N_ELEMENTS (engine_version_choices));
+  vc_bind_active (GTK_WIDGET (self->enforce_eager), estimate, "enforce-eager");
   vc_bind_spin_with_word (self->mem_fraction_static, estimate, "mem-fraction-static", 0.01, 3, 0,
                           C_("engine value", "Default"));
   vc_bind_spin (self->page_size, estimate, "page-size", 1, 0);
@@ -217,6 +231,8 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, max_num_batched_tokens);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, max_num_seqs);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, kv_cache_memory);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, engine_version);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, enforce_eager);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, mem_fraction_static);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, page_size);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, n_ubatch);
@@ -244,6 +260,8 @@ static const VcTooltip tooltips[] = {
   { "max_num_batched_tokens", N_("vLLM’s --max-num-batched-tokens: its profile run passes this many tokens through the model before sizing the cache; Default: 8192 on cards of 70 GiB or more but the A100, else 2048") },
   { "max_num_seqs", N_("vLLM’s --max-num-seqs: its profile run samples this many requests’ logits over the whole vocabulary, the largest part of its peak; Default: 1024 on cards of 70 GiB or more but the A100, else 256") },
   { "kv_cache_memory", N_("vLLM’s --kv-cache-memory: each GPU’s KV cache as given, in place of what the memory share leaves") },
+  { "engine_version", N_("vLLM’s release: before 0.11 NCCL’s buffers come out of the cache (one GPU a model only); 0.21 and later take out the CUDA graphs they measure (eager mode or a KV cache memory given only); 0.11 to 0.20 keep the graphs outside the memory share") },
+  { "enforce_eager", N_("vLLM’s --enforce-eager: no CUDA graphs, so 0.21 and later have none to take from the cache") },
   { "mem_fraction_static", N_("SGLang’s --mem-fraction-static: the share of the memory free at start for weights and KV cache; Default: SGLang’s own, from the card’s memory and the TP degree") },
   { "page_size", N_("SGLang’s --page-size: tokens per KV-cache page; the pool is whole pages") },
   { "n_ubatch", N_("llama.cpp -ub: the tokens computed at once, which size the compute buffer") },

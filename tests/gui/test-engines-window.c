@@ -63,6 +63,8 @@ test_engine_inputs (Fixture       *f,
   GtkWidget *kv_memory = vc_test_window_input (f->window, VC_MODE_INFERENCE, "kv-cache-memory");
   GtkWidget *fraction_static = vc_test_window_input (f->window, VC_MODE_INFERENCE, "mem-fraction-static");
   GtkWidget *page = vc_test_window_input (f->window, VC_MODE_INFERENCE, "page-size");
+  GtkWidget *version = vc_test_window_input (f->window, VC_MODE_INFERENCE, "engine-version");
+  GtkWidget *eager = vc_test_window_input (f->window, VC_MODE_INFERENCE, "enforce-eager");
   GtkWidget *mfu = vc_test_window_input (f->window, VC_MODE_TRAINING, "mfu");
   const VcInputs *in = vc_estimate_get_inputs (f->estimate);
 
@@ -96,12 +98,26 @@ test_engine_inputs (Fixture       *f,
   g_assert_cmpuint (in->max_num_seqs, ==, 128);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (kv_memory), 30);
   g_assert_cmpfloat (in->kv_cache_memory_gb, ==, 30);
+  /* vLLM's release, 0.11 to 0.20 by default, and eager mode */
+  g_assert_true (gtk_widget_get_visible (version));
+  g_assert_true (gtk_widget_get_visible (eager));
+  g_assert_cmpuint (vc_drop_down_get_selected (VC_DROP_DOWN (version)), ==, vc_test_choice_position (version, "0.11 to 0.20"));
+  gtk_switch_set_active (GTK_SWITCH (eager), TRUE);
+  g_assert_true (in->enforce_eager);
+  vc_drop_down_set_selected (VC_DROP_DOWN (version), vc_test_choice_position (version, "0.21 and later"));
+  g_assert_cmpint (in->vllm_version, ==, VC_VLLM_VERSION_0_21);
+  g_object_set (f->estimate, "engine-version", VC_VLLM_VERSION_0_10, "enforce-eager", FALSE, NULL);
+  g_assert_cmpuint (vc_drop_down_get_selected (VC_DROP_DOWN (version)), ==, vc_test_choice_position (version, "0.10 and earlier"));
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (eager)));
+  g_object_set (f->estimate, "engine-version", VC_VLLM_VERSION_0_11, NULL);
 
   /* the model drives the widget too; SGLang has its own share and pages */
   g_object_set (f->estimate, "engine", VC_ENGINE_SGLANG, NULL);
   g_assert_cmpuint (vc_drop_down_get_selected (VC_DROP_DOWN (engine)), ==, vc_test_choice_position (engine, "SGLang"));
   g_assert_false (gtk_widget_get_visible (fraction));
   g_assert_false (gtk_widget_get_visible (batched));
+  g_assert_false (gtk_widget_get_visible (version));
+  g_assert_false (gtk_widget_get_visible (eager));
   g_assert_true (gtk_widget_get_visible (fraction_static));
   g_assert_true (gtk_widget_get_visible (page));
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (fraction_static), 0.8);

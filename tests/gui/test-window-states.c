@@ -561,6 +561,7 @@ test_help_and_close (Fixture       *f,
   g_assert_true (has_label_starting (help, "Rule of thumb needs only the parameter count"));
   g_assert_true (has_label_starting (help, "Architecture counts every tensor"));
   g_assert_true (has_label_starting (help, "KV cache (inference): per token and layer"));
+  g_assert_true (has_label_starting (help, "vLLM and SGLang take a share of each card"));
   g_assert_true (has_label_starting (help, "Weights, KV cache, activations, gradients and optimizer state are split"));
   g_assert_true (has_label_starting (help, "The rule of thumb follows the classic calculator"));
   /* the menu's item and F1 again show the same window; Escape closes it */
