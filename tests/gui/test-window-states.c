@@ -572,11 +572,11 @@ test_help_and_close (Fixture       *f,
   g_assert_nonnull (help);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (help)) == GTK_WINDOW (f->window));
   /* what each method does, the components, the GPU counts, the sources */
-  g_assert_true (has_label_starting (help, "Rule of thumb needs only the parameter count"));
+  g_assert_true (has_label_starting (help, "By parameter count needs only the parameter count"));
   g_assert_true (has_label_starting (help, "Architecture counts every tensor"));
   g_assert_true (has_label_starting (help, "KV cache (inference): per token and layer"));
   g_assert_true (has_label_starting (help, "Weights, KV cache, activations, gradients and optimizer state are split"));
-  g_assert_true (has_label_starting (help, "The rule of thumb follows the classic calculator"));
+  g_assert_true (has_label_starting (help, "By parameter count follows the classic calculator"));
   /* the menu's item and F1 again show the same window; Escape closes it */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.help", NULL));
   g_assert_true (find_help_window () == help);
