@@ -26,7 +26,7 @@ test_every_model_published (void)
   const VcPreset *p = vc_presets_get_all (&n);
   g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_assert_cmpuint (n, >=, 67);
+  g_assert_cmpuint (n, >=, 86);
   for (guint i = 0; i < n; i++)
     {
       const VcPreset *m = &p[i];
@@ -69,7 +69,7 @@ test_every_model_published (void)
       n_recent += strcmp (m->released, "2024-01") >= 0;
     }
   g_test_message ("%u models, %u of 2024 or later", n, n_recent);
-  g_assert_cmpuint (n_recent, >=, 55);
+  g_assert_cmpuint (n_recent, >=, 75);
   for (guint i = 0; i < G_N_ELEMENTS (seed_ids); i++)
     g_assert_nonnull (vc_presets_lookup (seed_ids[i]));
 }
@@ -95,6 +95,49 @@ test_values (void)
   /* SmolLM3, refused before its reader: transformers' modules, tied (Keras Hub counts 2,304 more) */
   g_assert_nonnull (smol);
   g_assert_cmpfloat (smol->published_parameters, ==, 3075098624.0);
+}
+
+/* models added with their sources: the module counts, what the estimate takes as activated and
+ * the longest context, as each one's config.json gives them */
+static void
+test_added_values (void)
+{
+  static const struct
+  {
+    const char *id;
+    double      total;
+    double      active;
+    guint       context;
+    const char *released;
+  } rows[] = {
+    /* 36 Gated DeltaNet layers, 12 with gated attention, 512 experts; the multi-token prediction
+     * module that the Hub's 81,324,862,720 holds is not loaded */
+    { "qwen3-next-80b-a3b-instruct", 79674391296.0, 3874929408.0, 262144, "2025-09" },
+    /* 36 Mamba-2 layers and 4 of attention, 6 of 64 experts and a shared MLP in each */
+    { "granite-4.0-h-tiny", 6939037248.0, 1465470528.0, 131072, "2025-10" },
+    { "qwen3-235b-a22b", 235093634560.0, 22190763520.0, 40960, "2025-04" },
+    { "kimi-k2-instruct", 1026408232448.0, 32861500928.0, 131072, "2025-07" },
+    { "qwen3-30b-a3b-base", 30532122624.0, 3353032704.0, 32768, "2025-04" },
+    { "qwen2.5-7b-instruct", 7615616512.0, 0, 32768, "2024-09" },
+    { "llama-3.2-1b-instruct", 1235814400.0, 0, 131072, "2024-09" },
+    { "mistral-nemo-base-2407", 12247782400.0, 0, 128000, "2024-07" },
+    { "smollm2-135m", 134515008.0, 0, 8192, "2024-11" },
+    { "dolphin-2.9.1-yi-1.5-34b", 34388917248.0, 0, 8192, "2024-05" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      const VcPreset *p = vc_presets_lookup (rows[i].id);
+
+      g_test_message ("%s", rows[i].id);
+      g_assert_nonnull (p);
+      g_assert_cmpfloat (p->published_parameters, ==, rows[i].total);
+      g_assert_cmpfloat (p->published_active_parameters, ==, rows[i].active);
+      g_assert_cmpuint (p->max_context, ==, rows[i].context);
+      g_assert_cmpstr (p->released, ==, rows[i].released);
+    }
+  /* "1.23B" for Llama 3.2 1B is its count cut, not rounded */
+  g_assert_true (vc_presets_lookup ("llama-3.2-1b-instruct")->published_truncated);
 }
 
 static char *
@@ -154,6 +197,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/catalog-models/every-model-published", test_every_model_published);
   g_test_add_func ("/catalog-models/values", test_values);
+  g_test_add_func ("/catalog-models/added-values", test_added_values);
   g_test_add_func ("/catalog-models/search", test_search);
   return g_test_run ();
 }
