@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "vc-catalog.h"
+#include "vc-hf-config.h"
 
 /* the seed's presets keep their ids */
 static const char *seed_ids[] = {
@@ -26,7 +27,7 @@ test_every_model_published (void)
   const VcPreset *p = vc_presets_get_all (&n);
   g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_assert_cmpuint (n, >=, 86);
+  g_assert_cmpuint (n, >=, 88);
   for (guint i = 0; i < n; i++)
     {
       const VcPreset *m = &p[i];
@@ -123,6 +124,9 @@ test_added_values (void)
     { "mistral-nemo-base-2407", 12247782400.0, 0, 128000, "2024-07" },
     { "smollm2-135m", 134515008.0, 0, 8192, "2024-11" },
     { "dolphin-2.9.1-yi-1.5-34b", 34388917248.0, 0, 8192, "2024-05" },
+    /* OLMo 2: q_norm and k_norm over the whole projections, the float32 index's 13,716,198,400 */
+    { "olmo-2-1124-13b", 13716198400.0, 0, 4096, "2024-11" },
+    { "olmo-2-1124-13b-instruct", 13716198400.0, 0, 4096, "2024-11" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
@@ -138,6 +142,36 @@ test_added_values (void)
     }
   /* "1.23B" for Llama 3.2 1B is its count cut, not rounded */
   g_assert_true (vc_presets_lookup ("llama-3.2-1b-instruct")->published_truncated);
+}
+
+/* OLMo 2's q_norm and k_norm span the whole q and k projections: four norms of h a layer with
+ * as many key/value heads as heads; with fewer, k_norm is narrower than the count can say */
+static void
+test_olmo2 (void)
+{
+  static const char mha[] =
+    "{\"model_type\": \"olmo2\", \"hidden_size\": 5120, \"intermediate_size\": 13824, "
+    "\"num_attention_heads\": 40, \"num_hidden_layers\": 40, \"num_key_value_heads\": 40, "
+    "\"vocab_size\": 100352}";
+  static const char gqa[] =
+    "{\"model_type\": \"olmo2\", \"hidden_size\": 5120, \"intermediate_size\": 27648, "
+    "\"num_attention_heads\": 40, \"num_hidden_layers\": 64, \"num_key_value_heads\": 8, "
+    "\"vocab_size\": 100352}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcHfConfig) a = vc_hf_config_new_from_data (mha, strlen (mha), "config.json", NULL, &error);
+  g_autoptr(VcHfConfig) b = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (vc_hf_config_is_exact (a));
+  g_assert_cmpuint (vc_hf_config_get_arch (a)->norms_per_layer, ==, 4);
+  g_assert_false (vc_hf_config_get_arch (a)->qk_norm);
+  g_assert_cmpfloat (vc_hf_config_get_counts (a)->total, ==, 13716198400.0);
+  b = vc_hf_config_new_from_data (gqa, strlen (gqa), "config.json", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (vc_hf_config_is_exact (b));
+  g_assert_cmpstr (vc_hf_config_get_not_understood (b)[0], ==, "num_key_value_heads");
+  g_assert_false (vc_hf_config_check_exact (b, &error));
+  g_assert_nonnull (error);
 }
 
 static char *
@@ -198,6 +232,7 @@ main (int   argc,
   g_test_add_func ("/catalog-models/every-model-published", test_every_model_published);
   g_test_add_func ("/catalog-models/values", test_values);
   g_test_add_func ("/catalog-models/added-values", test_added_values);
+  g_test_add_func ("/catalog-models/olmo2", test_olmo2);
   g_test_add_func ("/catalog-models/search", test_search);
   return g_test_run ();
 }
