@@ -27,7 +27,7 @@ test_every_model_published (void)
   const VcPreset *p = vc_presets_get_all (&n);
   g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_assert_cmpuint (n, >=, 88);
+  g_assert_cmpuint (n, >=, 92);
   for (guint i = 0; i < n; i++)
     {
       const VcPreset *m = &p[i];
@@ -127,6 +127,10 @@ test_added_values (void)
     /* OLMo 2: q_norm and k_norm over the whole projections, the float32 index's 13,716,198,400 */
     { "olmo-2-1124-13b", 13716198400.0, 0, 4096, "2024-11" },
     { "olmo-2-1124-13b-instruct", 13716198400.0, 0, 4096, "2024-11" },
+    { "olmo-2-1124-7b", 7298617344.0, 0, 4096, "2024-11" },
+    { "gemma-7b", 8537680896.0, 0, 8192, "2024-02" },
+    { "gemma-2-9b-it", 9241705984.0, 0, 8192, "2024-06" },
+    { "qwq-32b-preview", 32763876352.0, 0, 32768, "2024-11" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
