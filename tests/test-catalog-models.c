@@ -27,7 +27,7 @@ test_every_model_published (void)
   const VcPreset *p = vc_presets_get_all (&n);
   g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_assert_cmpuint (n, >=, 92);
+  g_assert_cmpuint (n, >=, 93);
   for (guint i = 0; i < n; i++)
     {
       const VcPreset *m = &p[i];
@@ -128,6 +128,7 @@ test_added_values (void)
     { "olmo-2-1124-13b", 13716198400.0, 0, 4096, "2024-11" },
     { "olmo-2-1124-13b-instruct", 13716198400.0, 0, 4096, "2024-11" },
     { "olmo-2-1124-7b", 7298617344.0, 0, 4096, "2024-11" },
+    { "olmo-2-0325-32b", 32234279936.0, 0, 4096, "2025-03" },
     { "gemma-7b", 8537680896.0, 0, 8192, "2024-02" },
     { "gemma-2-9b-it", 9241705984.0, 0, 8192, "2024-06" },
     { "qwq-32b-preview", 32763876352.0, 0, 32768, "2024-11" },
@@ -148,8 +149,8 @@ test_added_values (void)
   g_assert_true (vc_presets_lookup ("llama-3.2-1b-instruct")->published_truncated);
 }
 
-/* OLMo 2's q_norm and k_norm span the whole q and k projections: four norms of h a layer with
- * as many key/value heads as heads; with fewer, k_norm is narrower than the count can say */
+/* OLMo 2's q_norm and k_norm span the whole q and k projections: heads × d and kv heads × d wide,
+ * with grouped-query attention too (OLMo 2 32B: 40 heads, 8 key/value heads) */
 static void
 test_olmo2 (void)
 {
@@ -164,18 +165,23 @@ test_olmo2 (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(VcHfConfig) a = vc_hf_config_new_from_data (mha, strlen (mha), "config.json", NULL, &error);
   g_autoptr(VcHfConfig) b = NULL;
+  VcArch per_head;
+  VcParamCounts c;
 
   g_assert_no_error (error);
   g_assert_true (vc_hf_config_is_exact (a));
-  g_assert_cmpuint (vc_hf_config_get_arch (a)->norms_per_layer, ==, 4);
-  g_assert_false (vc_hf_config_get_arch (a)->qk_norm);
+  g_assert_cmpuint (vc_hf_config_get_arch (a)->norms_per_layer, ==, 2);
+  g_assert_true (vc_hf_config_get_arch (a)->qk_norm && vc_hf_config_get_arch (a)->qk_norm_full);
   g_assert_cmpfloat (vc_hf_config_get_counts (a)->total, ==, 13716198400.0);
   b = vc_hf_config_new_from_data (gqa, strlen (gqa), "config.json", NULL, &error);
   g_assert_no_error (error);
-  g_assert_false (vc_hf_config_is_exact (b));
-  g_assert_cmpstr (vc_hf_config_get_not_understood (b)[0], ==, "num_key_value_heads");
-  g_assert_false (vc_hf_config_check_exact (b, &error));
-  g_assert_nonnull (error);
+  g_assert_true (vc_hf_config_is_exact (b));
+  /* 64 layers × (q_norm 5,120 + k_norm 1,024) */
+  g_assert_cmpfloat (vc_hf_config_get_counts (b)->total, ==, 32234279936.0);
+  per_head = *vc_hf_config_get_arch (b);
+  per_head.qk_norm_full = FALSE;
+  vc_arch_count_params (&per_head, &c);
+  g_assert_cmpfloat (vc_hf_config_get_counts (b)->total - c.total, ==, 64.0 * (5120 + 1024 - 2 * 128));
 }
 
 static char *

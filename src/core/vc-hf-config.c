@@ -67,10 +67,7 @@
  *   olmo2            llama-style without head_dim, attention_bias (q, k, v and o), untied; a norm
  *                    after attention and one after the MLP instead of before them (the same two
  *                    weights), and q_norm and k_norm over the whole q and k projections (heads ×
- *                    head_dim and kv heads × head_dim), not per head: with as many key/value heads
- *                    as heads both are h wide, two more norms of h a layer; with fewer key/value
- *                    heads (grouped-query attention) k_norm is narrower, which the count cannot
- *                    say, and num_key_value_heads is not understood: see read_olmo2()
+ *                    head_dim and kv heads × head_dim: qk_norm_full), not per head
  *   kimi_k2          DeepSeek-V3's layout (DeepseekV3ForCausalLM) under its own model_type
  *   granite          as llama; the four multipliers scale activations, not what is stored
  *   granitemoe       as llama with num_local_experts experts of intermediate_size
@@ -1120,9 +1117,8 @@ read_cohere (Reader   *r,
 
 /* OLMo 2 (modeling_olmo2.py): Olmo2Attention's q_norm is an RMSNorm of heads × head_dim and
  * k_norm one of kv heads × head_dim, over the whole projection; the block's two norms come after
- * attention and after the MLP (post_attention_layernorm, post_feedforward_layernorm). Olmo2Config
- * has no head_dim (hidden / heads), so with as many key/value heads as heads the four norms are h
- * wide each. */
+ * attention and after the MLP (post_attention_layernorm, post_feedforward_layernorm), as many
+ * weights as two pre-norms. Olmo2Config has no head_dim (hidden / heads). */
 static gboolean
 read_olmo2 (Reader   *r,
             VcArch   *arch,
@@ -1130,9 +1126,8 @@ read_olmo2 (Reader   *r,
 {
   TRY (read_llama_style (r, FALSE, arch, error));
   TRY (read_attention_bias (r, arch, error));
-  arch->norms_per_layer = 4;
-  if (arch->n_kv_heads != arch->n_heads)
-    not_understood (r, "num_key_value_heads");
+  arch->qk_norm = TRUE;
+  arch->qk_norm_full = TRUE;
   return TRUE;
 }
 
