@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "vc-catalog.h"
+#include "vc-hf-config.h"
 
 /* the seed's presets keep their ids */
 static const char *seed_ids[] = {
@@ -26,7 +27,7 @@ test_every_model_published (void)
   const VcPreset *p = vc_presets_get_all (&n);
   g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_assert_cmpuint (n, >=, 67);
+  g_assert_cmpuint (n, >=, 93);
   for (guint i = 0; i < n; i++)
     {
       const VcPreset *m = &p[i];
@@ -69,7 +70,7 @@ test_every_model_published (void)
       n_recent += strcmp (m->released, "2024-01") >= 0;
     }
   g_test_message ("%u models, %u of 2024 or later", n, n_recent);
-  g_assert_cmpuint (n_recent, >=, 55);
+  g_assert_cmpuint (n_recent, >=, 75);
   for (guint i = 0; i < G_N_ELEMENTS (seed_ids); i++)
     g_assert_nonnull (vc_presets_lookup (seed_ids[i]));
 }
@@ -95,6 +96,92 @@ test_values (void)
   /* SmolLM3, refused before its reader: transformers' modules, tied (Keras Hub counts 2,304 more) */
   g_assert_nonnull (smol);
   g_assert_cmpfloat (smol->published_parameters, ==, 3075098624.0);
+}
+
+/* models added with their sources: the module counts, what the estimate takes as activated and
+ * the longest context, as each one's config.json gives them */
+static void
+test_added_values (void)
+{
+  static const struct
+  {
+    const char *id;
+    double      total;
+    double      active;
+    guint       context;
+    const char *released;
+  } rows[] = {
+    /* 36 Gated DeltaNet layers, 12 with gated attention, 512 experts; the multi-token prediction
+     * module that the Hub's 81,324,862,720 holds is not loaded */
+    { "qwen3-next-80b-a3b-instruct", 79674391296.0, 3874929408.0, 262144, "2025-09" },
+    /* 36 Mamba-2 layers and 4 of attention, 6 of 64 experts and a shared MLP in each */
+    { "granite-4.0-h-tiny", 6939037248.0, 1465470528.0, 131072, "2025-10" },
+    { "qwen3-235b-a22b", 235093634560.0, 22190763520.0, 40960, "2025-04" },
+    { "kimi-k2-instruct", 1026408232448.0, 32861500928.0, 131072, "2025-07" },
+    { "qwen3-30b-a3b-base", 30532122624.0, 3353032704.0, 32768, "2025-04" },
+    { "qwen2.5-7b-instruct", 7615616512.0, 0, 32768, "2024-09" },
+    { "llama-3.2-1b-instruct", 1235814400.0, 0, 131072, "2024-09" },
+    { "mistral-nemo-base-2407", 12247782400.0, 0, 128000, "2024-07" },
+    { "smollm2-135m", 134515008.0, 0, 8192, "2024-11" },
+    { "dolphin-2.9.1-yi-1.5-34b", 34388917248.0, 0, 8192, "2024-05" },
+    /* OLMo 2: q_norm and k_norm over the whole projections, the float32 index's 13,716,198,400 */
+    { "olmo-2-1124-13b", 13716198400.0, 0, 4096, "2024-11" },
+    { "olmo-2-1124-13b-instruct", 13716198400.0, 0, 4096, "2024-11" },
+    { "olmo-2-1124-7b", 7298617344.0, 0, 4096, "2024-11" },
+    { "olmo-2-0325-32b", 32234279936.0, 0, 4096, "2025-03" },
+    { "gemma-7b", 8537680896.0, 0, 8192, "2024-02" },
+    { "gemma-2-9b-it", 9241705984.0, 0, 8192, "2024-06" },
+    { "qwq-32b-preview", 32763876352.0, 0, 32768, "2024-11" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      const VcPreset *p = vc_presets_lookup (rows[i].id);
+
+      g_test_message ("%s", rows[i].id);
+      g_assert_nonnull (p);
+      g_assert_cmpfloat (p->published_parameters, ==, rows[i].total);
+      g_assert_cmpfloat (p->published_active_parameters, ==, rows[i].active);
+      g_assert_cmpuint (p->max_context, ==, rows[i].context);
+      g_assert_cmpstr (p->released, ==, rows[i].released);
+    }
+  /* "1.23B" for Llama 3.2 1B is its count cut, not rounded */
+  g_assert_true (vc_presets_lookup ("llama-3.2-1b-instruct")->published_truncated);
+}
+
+/* OLMo 2's q_norm and k_norm span the whole q and k projections: heads × d and kv heads × d wide,
+ * with grouped-query attention too (OLMo 2 32B: 40 heads, 8 key/value heads) */
+static void
+test_olmo2 (void)
+{
+  static const char mha[] =
+    "{\"model_type\": \"olmo2\", \"hidden_size\": 5120, \"intermediate_size\": 13824, "
+    "\"num_attention_heads\": 40, \"num_hidden_layers\": 40, \"num_key_value_heads\": 40, "
+    "\"vocab_size\": 100352}";
+  static const char gqa[] =
+    "{\"model_type\": \"olmo2\", \"hidden_size\": 5120, \"intermediate_size\": 27648, "
+    "\"num_attention_heads\": 40, \"num_hidden_layers\": 64, \"num_key_value_heads\": 8, "
+    "\"vocab_size\": 100352}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcHfConfig) a = vc_hf_config_new_from_data (mha, strlen (mha), "config.json", NULL, &error);
+  g_autoptr(VcHfConfig) b = NULL;
+  VcArch per_head;
+  VcParamCounts c;
+
+  g_assert_no_error (error);
+  g_assert_true (vc_hf_config_is_exact (a));
+  g_assert_cmpuint (vc_hf_config_get_arch (a)->norms_per_layer, ==, 2);
+  g_assert_true (vc_hf_config_get_arch (a)->qk_norm && vc_hf_config_get_arch (a)->qk_norm_full);
+  g_assert_cmpfloat (vc_hf_config_get_counts (a)->total, ==, 13716198400.0);
+  b = vc_hf_config_new_from_data (gqa, strlen (gqa), "config.json", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (vc_hf_config_is_exact (b));
+  /* 64 layers × (q_norm 5,120 + k_norm 1,024) */
+  g_assert_cmpfloat (vc_hf_config_get_counts (b)->total, ==, 32234279936.0);
+  per_head = *vc_hf_config_get_arch (b);
+  per_head.qk_norm_full = FALSE;
+  vc_arch_count_params (&per_head, &c);
+  g_assert_cmpfloat (vc_hf_config_get_counts (b)->total - c.total, ==, 64.0 * (5120 + 1024 - 2 * 128));
 }
 
 static char *
@@ -154,6 +241,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/catalog-models/every-model-published", test_every_model_published);
   g_test_add_func ("/catalog-models/values", test_values);
+  g_test_add_func ("/catalog-models/added-values", test_added_values);
+  g_test_add_func ("/catalog-models/olmo2", test_olmo2);
   g_test_add_func ("/catalog-models/search", test_search);
   return g_test_run ();
 }

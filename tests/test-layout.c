@@ -507,6 +507,24 @@ test_presets_sweep (void)
   g_assert_cmpuint (checked, >, 200);
 }
 
+/* A hybrid's pipeline stages: Qwen3-Next's 48 layers over 5 stages are 9, 10, 10, 10 and 9
+ * layers; the first 12 attend and the last 36 hold Gated DeltaNet mixers, so the second stage
+ * holds 3 attention layers and 7 recurrent ones while the third and fourth hold 10 recurrent
+ * ones: three stages of one size that hold different layers. Together the GPUs hold the whole
+ * model, 2 × 79,674,391,296 bytes in 16 bits, and no more. */
+static void
+test_hybrid_stages (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("qwen3-next-80b-a3b-instruct", "pp", "5", NULL);
+  const VcLayoutResult *lr;
+
+  g_assert_true (vc_estimate_check (e, NULL));
+  lr = vc_estimate_get_layout_result (e);
+  g_assert_nonnull (lr);
+  g_assert_cmpuint (lr->n_gpus, ==, 5);
+  g_assert_cmpfloat (lr->all_bytes[VC_COMPONENT_WEIGHTS], ==, 2 * 79674391296.0);
+}
+
 static void
 vramcalc (VcTestRun  *r,
           const char *first,
@@ -739,6 +757,7 @@ main (int   argc,
   g_test_add_func ("/layout/experts-on-cpu", test_experts_on_cpu);
   g_test_add_func ("/layout/rule-of-thumb", test_rule_of_thumb_even_split);
   g_test_add_func ("/layout/presets-sweep", test_presets_sweep);
+  g_test_add_func ("/layout/hybrid-stages", test_hybrid_stages);
   g_test_add_func ("/layout/cli", test_cli);
   g_test_add_func ("/layout/llama-cpp-layer-split", test_llama_cpp_layer_split);
   g_test_add_func ("/layout/engine-at-layout", test_engine_at_layout);

@@ -52,6 +52,7 @@ static VcArchField fields[] = {
   { "norm", N_("Norm"), N_("Normalization: rms or layer (LayerNorm has a bias)"), VC_ARCH_FIELD_NORM, offsetof (VcArch, norm), 0, 1, VC_NORM_RMS },
   UINT_FIELD (norms_per_layer, "norms-per-layer", N_("Norms per layer"), N_("Norms per layer: 2 pre-norm, 1 parallel attention, 4 sandwich"), 0, 16),
   BOOL_FIELD (qk_norm, "qk-norm", N_("Q/K norm"), N_("Per-head norm on queries and keys")),
+  BOOL_FIELD (qk_norm_full, "qk-norm-full", N_("Whole-width Q/K norm"), N_("With the Q/K norm: one norm over all query heads and one over all key heads (OLMo 2), not one head wide")),
   BOOL_FIELD (qkv_bias, "qkv-bias", N_("QKV bias"), N_("Bias on the query, key and value projections")),
   BOOL_FIELD (o_bias, "o-bias", N_("Output bias"), N_("Bias on the attention output projection")),
   BOOL_FIELD (mlp_bias, "mlp-bias", N_("MLP bias"), N_("Bias on the MLP projections")),
@@ -271,7 +272,7 @@ vc_arch_count_params (const VcArch  *arch,
       if (arch->o_bias)
         attn_other += h;
       if (arch->qk_norm)
-        attn_other += 2.0 * d;
+        attn_other += arch->qk_norm_full ? (a + kv) * d : 2.0 * d;
       if (arch->attention_sinks)
         attn_other += a;
     }

@@ -29,6 +29,8 @@ typedef struct
   VcNorm norm;                    /* RMSNorm (weight) or LayerNorm (weight and bias) */
   guint norms_per_layer;          /* 2 pre-norm, 1 parallel (Falcon), 4 sandwich (Gemma 2/3) */
   gboolean qk_norm;               /* per-head RMSNorm on q and k (Qwen 3, Gemma 3) */
+  gboolean qk_norm_full;          /* with qk_norm: the norms span the whole q and k projections,
+                                   * heads × d and kv heads × d wide (OLMo 2), not one head */
   gboolean qkv_bias;
   gboolean o_bias;
   gboolean mlp_bias;

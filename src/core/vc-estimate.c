@@ -744,10 +744,10 @@ install_model_inputs (const VcInputs *d)
     g_param_spec_enum ("mode", N_("Mode"), N_("Inference or training (fine-tuning)"),
                        VC_TYPE_MODE, d->mode, RW);
   properties[PROP_METHOD] =
-    g_param_spec_enum ("method", N_("Method"), N_("Rule of thumb (parameter counts only) or architecture"),
+    g_param_spec_enum ("method", N_("Method"), N_("By parameter count (the counts only) or by architecture"),
                        VC_TYPE_METHOD, d->method, RW);
   properties[PROP_MODEL_TYPE] =
-    g_param_spec_enum ("model-type", N_("Model type"), N_("Dense or mixture of experts (rule of thumb)"),
+    g_param_spec_enum ("model-type", N_("Model type"), N_("Dense or mixture of experts (by parameter count)"),
                        VC_TYPE_MODEL_TYPE, d->model_type, RW);
   properties[PROP_PRESET] =
     g_param_spec_string ("preset", N_("Preset"), N_("Id of the built-in model, or empty for a custom model"),
@@ -756,7 +756,7 @@ install_model_inputs (const VcInputs *d)
     g_param_spec_string ("model-name", N_("Model name"), N_("Name of a custom or imported model"),
                          "", RW);
   properties[PROP_PARAMETERS] =
-    g_param_spec_double ("parameters", N_("Parameters"), N_("Total parameters (rule of thumb)"),
+    g_param_spec_double ("parameters", N_("Parameters"), N_("Total parameters (by parameter count)"),
                          1e3, VC_MAX_PARAMETERS, d->parameters, RW);
   properties[PROP_ACTIVE_PARAMETERS] =
     g_param_spec_double ("active-parameters", N_("Activated parameters"),
@@ -800,7 +800,7 @@ install_run_inputs (const VcInputs *d)
                        1, 65536, d->lora_rank, RW);
   properties[PROP_LORA_PERCENT] =
     g_param_spec_double ("lora-percent", N_("LoRA trainable share"),
-                         N_("Trainable parameters as a percentage of the total (rule of thumb)"),
+                         N_("Trainable parameters as a percentage of the total (by parameter count)"),
                          0.001, 100, d->lora_percent, RW);
   properties[PROP_LORA_TARGETS] =
     g_param_spec_flags ("lora-targets", N_("LoRA target modules"), N_("Linear layers that get adapters"),

@@ -64,6 +64,10 @@
  *                    the router's correction bias: see read_ernie4_5_moe()
  *   cohere           llama-style without head_dim, one weight-only LayerNorm a layer (parallel
  *                    attention and MLP), attention_bias, tied; use_qk_norm not understood
+ *   olmo2            llama-style without head_dim, attention_bias (q, k, v and o), untied; a norm
+ *                    after attention and one after the MLP instead of before them (the same two
+ *                    weights), and q_norm and k_norm over the whole q and k projections (heads ×
+ *                    head_dim and kv heads × head_dim: qk_norm_full), not per head
  *   kimi_k2          DeepSeek-V3's layout (DeepseekV3ForCausalLM) under its own model_type
  *   granite          as llama; the four multipliers scale activations, not what is stored
  *   granitemoe       as llama with num_local_experts experts of intermediate_size
@@ -204,6 +208,7 @@ static gboolean read_gpt_bigcode (Reader *r, VcArch *arch, GError **error);
 static gboolean read_smollm3     (Reader *r, VcArch *arch, GError **error);
 static gboolean read_ernie4_5_moe (Reader *r, VcArch *arch, GError **error);
 static gboolean read_cohere      (Reader *r, VcArch *arch, GError **error);
+static gboolean read_olmo2       (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
   { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
@@ -239,6 +244,8 @@ static const Family families[] = {
   { "smollm3", "SmolLM3", read_smollm3, 128256, 2048, 11008, 36, 16, 4, 0, TRUE, 0 },
   { "ernie4_5_moe", "ERNIE 4.5 MoE", read_ernie4_5_moe, 103424, 2560, 12288, 28, 20, 4, 0, TRUE, 0 },
   { "cohere", "Cohere (Command R)", read_cohere, 256000, 8192, 22528, 40, 64, 0, 0, TRUE, 0 },
+  /* OLMo 2: Olmo2Config's defaults */
+  { "olmo2", "OLMo 2", read_olmo2, 50304, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
 };
 
 /* A model_type no family reads: the Llama way, with Llama's defaults. */
@@ -1105,6 +1112,22 @@ read_cohere (Reader   *r,
   TRY (opt_bool (r, "use_qk_norm", FALSE, &qk_norm, error));
   if (qk_norm)
     not_understood (r, "use_qk_norm");
+  return TRUE;
+}
+
+/* OLMo 2 (modeling_olmo2.py): Olmo2Attention's q_norm is an RMSNorm of heads × head_dim and
+ * k_norm one of kv heads × head_dim, over the whole projection; the block's two norms come after
+ * attention and after the MLP (post_attention_layernorm, post_feedforward_layernorm), as many
+ * weights as two pre-norms. Olmo2Config has no head_dim (hidden / heads). */
+static gboolean
+read_olmo2 (Reader   *r,
+            VcArch   *arch,
+            GError  **error)
+{
+  TRY (read_llama_style (r, FALSE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  arch->qk_norm = TRUE;
+  arch->qk_norm_full = TRUE;
   return TRUE;
 }
 

@@ -331,7 +331,7 @@ add_attention (ArchBuild    *b,
            2.0 * h * heads * d + (a->gated_attention ? h * heads * d : 0),
            (a->qkv_bias ? heads * d : 0) + (a->attention_sinks ? heads : 0));
   add_run (b, VC_TENSOR_ATTENTION_KV, first, n, 2.0 * h * kv * d, a->qkv_bias ? 2.0 * kv * d : 0);
-  add_run (b, VC_TENSOR_NORM, first, n, 0, (a->o_bias ? h : 0) + (a->qk_norm ? 2.0 * d : 0));
+  add_run (b, VC_TENSOR_NORM, first, n, 0, (a->o_bias ? h : 0) + (a->qk_norm ? (a->qk_norm_full ? (heads + kv) * d : 2.0 * d) : 0));
 }
 
 static void

@@ -143,11 +143,11 @@ check_inference (const VcInputs *in,
   if (in->method == VC_METHOD_RULE_OF_THUMB)
     {
       if (l->ep > 1)
-        return refuse (error, _("EP (%u) needs the architecture method: the rule of thumb knows no experts to split"), l->ep);
+        return refuse (error, _("EP (%u) needs the architecture method: counting by parameter count (--method rule-of-thumb) knows no experts to split"), l->ep);
       if (l->gpu_layers > 0)
-        return refuse (error, _("--gpu-layers needs the architecture method: the rule of thumb knows no layers"));
+        return refuse (error, _("--gpu-layers needs the architecture method: counting by parameter count (--method rule-of-thumb) knows no layers"));
       if (l->experts_on_cpu)
-        return refuse (error, _("--experts-on-cpu needs the architecture method: the rule of thumb knows no experts"));
+        return refuse (error, _("--experts-on-cpu needs the architecture method: counting by parameter count (--method rule-of-thumb) knows no experts"));
       return TRUE;
     }
 
@@ -362,21 +362,28 @@ leading_dense_layers (const VcArch *full)
   return vc_arch_is_moe (full) ? MIN (full->dense_layers, full->n_layers) : 0;
 }
 
+/* the stage's own recurrent mixers: which layers have one is not in VcArch, so the last ones,
+ * as the inventory places them (vc-inventory.c) */
+static guint
+stage_recurrent (const VcArch *full,
+                 const Stage  *st)
+{
+  guint L = full->n_layers, rec = MIN (full->recurrent_layers, L);
+  guint lo = MAX (st->first_layer, L - rec), hi = MIN (st->first_layer + st->n_layers, L);
+
+  return hi > lo ? hi - lo : 0;
+}
+
 static void
 stage_arch (const VcArch *full,
             const VcArch *shard,
             const Stage  *st,
             VcArch       *out)
 {
-  guint L = full->n_layers, rec = MIN (full->recurrent_layers, L);
-  guint lo = MAX (st->first_layer, L - rec), hi = MIN (st->first_layer + st->n_layers, L);
-
   *out = *shard;
   out->n_layers = st->n_layers;
   stage_counts (full, leading_dense_layers (full), st, &out->dense_layers, &out->sliding_window_layers);
-  /* the stage's own recurrent mixers: which layers have one is not in VcArch, so the last ones,
-   * as the inventory places them (vc-inventory.c) */
-  out->recurrent_layers = hi > lo ? hi - lo : 0;
+  out->recurrent_layers = stage_recurrent (full, st);
 }
 
 static void
@@ -512,11 +519,13 @@ result_finish (VcLayoutResult *out)
   out->host_bytes = round (MAX (0.0, out->host_bytes));
 }
 
-/* Stages that hold the same layers compute the same: they are computed once. */
+/* Stages that hold the same layers compute the same: they are computed once. The same layers
+ * are as many, as many of them dense, sliding and recurrent (a hybrid's stage across the
+ * attention layers and the recurrent ones differs from one of recurrent layers alone). */
 typedef struct
 {
   Stage stage;
-  guint dense, sliding;
+  guint dense, sliding, recurrent;
   StageBytes bytes;
 } StageCache;
 
@@ -597,7 +606,7 @@ inference_architecture (const VcInputs *in,
     for (guint i = 0; i < l->pp; i++)
       {
         Stage st = { first, vc_layout_pp_stage_size (a->n_layers, l->pp, i), i == 0, i == l->pp - 1 };
-        guint st_dense, st_sliding;
+        guint st_dense, st_sliding, st_recurrent;
         StageCache *hit = NULL;
         double total;
 
@@ -605,17 +614,19 @@ inference_architecture (const VcInputs *in,
           llama_split_stage (a->n_layers, l->pp, i, &st.first_layer, &st.n_layers);
         first += st.n_layers;
         stage_counts (a, dense, &st, &st_dense, &st_sliding);
+        st_recurrent = stage_recurrent (a, &st);
         for (guint k = 0; k < cache->len && hit == NULL; k++)
           {
             StageCache *e = &g_array_index (cache, StageCache, k);
 
             if (e->stage.n_layers == st.n_layers && e->stage.embedding == st.embedding &&
-                e->stage.head == st.head && e->dense == st_dense && e->sliding == st_sliding)
+                e->stage.head == st.head && e->dense == st_dense && e->sliding == st_sliding &&
+                e->recurrent == st_recurrent)
               hit = e;
           }
         if (hit == NULL)
           {
-            StageCache entry = { st, st_dense, st_sliding, { 0 } };
+            StageCache entry = { st, st_dense, st_sliding, st_recurrent, { 0 } };
 
             stage_bytes (&c, &st, &entry.bytes);
             g_array_append_val (cache, entry);

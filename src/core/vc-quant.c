@@ -265,8 +265,8 @@ for_each_tensor (const VcArch *a,
             emit (f, data, KIND_F32, i, h, 1, FALSE);
           if (a->qk_norm)
             {
-              emit (f, data, KIND_F32, i, d, 1, FALSE);
-              emit (f, data, KIND_F32, i, d, 1, FALSE);
+              emit (f, data, KIND_F32, i, a->qk_norm_full ? heads * d : d, 1, FALSE);
+              emit (f, data, KIND_F32, i, a->qk_norm_full ? kv * d : d, 1, FALSE);
             }
         }
 

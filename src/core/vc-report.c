@@ -760,7 +760,7 @@ table_header (GString    *s,
       g_string_append_printf (s, _("Approximate, not understood: %s\n"), parts);
     }
   g_string_append_printf (s, _("Method: %s\n"),
-                          in->method == VC_METHOD_RULE_OF_THUMB ? _("rule of thumb") : _("architecture"));
+                          in->method == VC_METHOD_RULE_OF_THUMB ? _("by parameter count") : _("architecture"));
   if (r->active_parameters < r->parameters)
     g_string_append_printf (s, _("Parameters: %s (%s activated per token)\n"), params, active);
   else

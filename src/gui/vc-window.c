@@ -104,6 +104,14 @@ vc_window_is_busy (VcWindow *self)
 
 /* ---- tabs ------------------------------------------------------------------------------------ */
 
+/* the model search's choice of a model on this computer: imported as a file chosen by hand is */
+static void
+local_model_chosen (VcWindow *self,
+                    GFile    *file)
+{
+  _vc_window_import (self, file);
+}
+
 /* Not visible at start-up, the Training tab is built when it is first shown (or first needed):
  * the window's first frame comes sooner. */
 VcTrainingPage *
@@ -120,6 +128,8 @@ _vc_window_ensure_training_page (VcWindow *self)
       g_object_bind_property (vc_inference_page_get_model_section (self->inference_page), "approximate",
                               vc_training_page_get_model_section (self->training_page), "approximate",
                               G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+      g_signal_connect_object (vc_model_section_get_search (VC_MODEL_SECTION (vc_training_page_get_model_section (self->training_page))),
+                               "local-model-chosen", G_CALLBACK (local_model_chosen), self, G_CONNECT_SWAPPED);
     }
   return self->training_page;
 }
@@ -508,6 +518,11 @@ vc_window_init (VcWindow *self)
   _vc_window_recent_init (self);
   g_idle_add_full (G_PRIORITY_LOW, load_shortcuts, g_object_ref (self), g_object_unref);
   _vc_window_dnd_init (self);
+
+  /* a model on this computer chosen in the search opens as the Hub dialog's choice does (the
+   * training page's search too, when the page is made) */
+  g_signal_connect_object (vc_model_section_get_search (VC_MODEL_SECTION (vc_inference_page_get_model_section (self->inference_page))),
+                           "local-model-chosen", G_CALLBACK (local_model_chosen), self, G_CONNECT_SWAPPED);
 
   /* the first question is "which model?": with none chosen, typing goes to the search */
   if (vc_estimate_get_preset (self->estimate)[0] == '\0')

@@ -2,7 +2,8 @@
 /* test-hub-window.c: the window's "Open from Hugging Face or This Computer" dialog against the
  * test Hub (tests/hub/hub-test-server.c) and a fake home folder: a model opened by name, a GGUF
  * quantization chosen from the list, a model on this computer, a fetch cancelled mid-way, and
- * what the dialog says offline. */
+ * what the dialog says offline; and the model section's search, which lists the models on this
+ * computer under their own heading and opens one as the dialog does. */
 #include "config.h"
 
 #include <glib/gstdio.h>
@@ -10,6 +11,9 @@
 #include "gui-test-util.h"
 #include "hub-test-server.h"
 #include "vc-hub-dialog-private.h"
+#include "vc-inference-page.h"
+#include "vc-model-search.h"
+#include "vc-model-section.h"
 
 #define TINY_ELEMENTS 1692928
 #define TINY_BF16_BYTES 3385856
@@ -136,6 +140,85 @@ test_by_name (Fixture       *f,
   g_assert_nonnull (strstr (vc_hub_dialog_get_status (dialog), "org/name"));
 }
 
+/* the headings of the model search's list, and the names of this computer's models listed */
+static char *
+search_listed (GtkWidget *list,
+               char     **local_names)
+{
+  GString *headings = g_string_new (NULL);
+  GString *names = g_string_new (NULL);
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      GtkWidget *child = gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (row));
+
+      if (vc_model_search_row_file (GTK_LIST_BOX_ROW (row)) != NULL)
+        g_string_append_printf (names, "%s%s", names->len ? " " : "",
+                                gtk_label_get_label (GTK_LABEL (gtk_widget_get_first_child (child))));
+      else if (vc_model_search_row_id (GTK_LIST_BOX_ROW (row)) == NULL && GTK_IS_LABEL (child))
+        g_string_append_printf (headings, "%s%s", headings->len ? " | " : "", gtk_label_get_label (GTK_LABEL (child)));
+    }
+  *local_names = g_string_free (names, FALSE);
+  return g_string_free (headings, FALSE);
+}
+
+static GtkListBoxRow *
+local_row_named (GtkWidget  *list,
+                 const char *name)
+{
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    if (vc_model_search_row_file (GTK_LIST_BOX_ROW (row)) != NULL &&
+        g_str_equal (gtk_label_get_label (GTK_LABEL (gtk_widget_get_first_child (
+          gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (row))))), name))
+      return GTK_LIST_BOX_ROW (row);
+  g_assert_not_reached ();
+}
+
+/* The model section's search: the models of the fake home that match, under "On this computer"
+ * after the catalog's, with where they were found, their format and size; one picked opens as
+ * the dialog opens it. */
+static void
+test_search_local (Fixture       *f,
+                   gconstpointer  data)
+{
+  GtkWidget *page = vc_test_window_page (f->window, VC_MODE_INFERENCE);
+  VcModelSearch *search = VC_MODEL_SEARCH (vc_model_section_get_search (
+    VC_MODEL_SECTION (vc_test_child (page, VC_TYPE_INFERENCE_PAGE, "model_section"))));
+  GtkWidget *entry = vc_model_search_get_entry (search);
+  GtkWidget *list = vc_model_search_get_list (search);
+  g_autofree char *names = NULL, *headings = NULL, *names2 = NULL, *headings2 = NULL;
+  GtkListBoxRow *row;
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "tiny");
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  headings = search_listed (list, &names);
+  g_assert_cmpstr (headings, ==, "Built-in models | On this computer");
+  /* sorted by where they were found, then by name; the broken ones are left out */
+  g_assert_cmpstr (names, ==, "tiny/llama lmstudio-community/Tiny-GGUF/Tiny-Q4_K_M someone/tiny:q4");
+  row = local_row_named (list, "tiny/llama");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (gtk_widget_get_last_child (gtk_list_box_row_get_child (row)))), ==,
+                   "Hugging Face cache · safetensors · 3.4\u00a0MB");
+  row = local_row_named (list, "someone/tiny:q4");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (gtk_widget_get_last_child (gtk_list_box_row_get_child (row)))), ==,
+                   "Ollama · GGUF · 1.1\u00a0MB");
+
+  /* every word counts, the place a model was found too */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "qwen3 ollama");
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  headings2 = search_listed (list, &names2);
+  g_assert_cmpstr (headings2, ==, "No built-in model matches. Import config.json… reads any other model. | On this computer");
+  g_assert_cmpstr (names2, ==, "qwen3:30b-a3b qwen3:latest");
+
+  /* picked: read from its GGUF blob, as the dialog's choice is; the search empties */
+  g_signal_emit_by_name (list, "row-activated", local_row_named (list, "qwen3:30b-a3b"));
+  vc_test_wait_while_busy (f->window);
+  g_assert_null (vc_window_get_error (f->window));
+  g_assert_cmpstr (vc_estimate_get_model_name (f->estimate), ==, "qwen3-tiny");
+  g_assert_cmpfloat (weights (f), ==, TINY_GGUF_BYTES);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
+  g_assert_null (vc_window_get_hub_dialog (f->window));
+}
+
 static void
 test_cancel (Fixture       *f,
              gconstpointer  data)
@@ -250,6 +333,7 @@ main (int   argc,
       ADD ("/hub-window/by-name", test_by_name);
       ADD ("/hub-window/cancel", test_cancel);
       ADD ("/hub-window/offline", test_offline);
+      ADD ("/hub-window/search-local", test_search_local);
       ret = g_test_run ();
     }
   hub_test_server_stop (server);

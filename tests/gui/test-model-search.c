@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The model search of the real window: focused on a first start with the most-run models under
  * it; typing narrows the list at each key; Enter or a click picks a model, and the estimate is
- * that model's, counted from its architecture. Runs with G_DEBUG=fatal-warnings. */
+ * that model's, counted from its architecture; a long list shows its first matches and a row
+ * that shows them all. Runs with G_DEBUG=fatal-warnings. */
 #include "config.h"
 
 #include <gtk/gtk.h>
@@ -184,6 +185,53 @@ test_words (Fixture       *f,
   g_assert_cmpstr (vision, ==, "llama-4-scout-17b-16e llama-4-maverick-17b-128e");
 }
 
+/* A long list: its first matches, then a row that shows them all, until the text changes */
+static void
+test_show_all (Fixture       *f,
+               gconstpointer  data)
+{
+  const char *heading;
+  guint n = vc_presets_search ("qwen", NULL, 1000);
+  g_autofree char *first = NULL, *all = NULL, *narrowed = NULL;
+  g_autofree char *label = g_strdup_printf ("Show all %u matches", n);
+  GtkWidget *last;
+  guint n_all = 0;
+
+  g_assert_cmpuint (n, >, 8);
+  type (f, "qwen");
+  first = listed (f, &heading);
+  g_assert_cmpstr (heading, ==, "Built-in models (first matches; type more to narrow)");
+  {
+    g_auto(GStrv) ids = g_strsplit (first, " ", -1);
+
+    g_assert_cmpuint (g_strv_length (ids), ==, 8);
+  }
+  last = gtk_widget_get_last_child (f->list);
+  g_assert_true (vc_model_search_row_shows_all (GTK_LIST_BOX_ROW (last)));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (last)))), ==, label);
+
+  g_signal_emit_by_name (f->list, "row-activated", last);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  all = listed (f, &heading);
+  {
+    g_auto(GStrv) ids = g_strsplit (all, " ", -1);
+
+    n_all = g_strv_length (ids);
+  }
+  g_assert_cmpuint (n_all, ==, n);
+  g_assert_true (g_str_has_prefix (all, first));
+  for (GtkWidget *row = gtk_widget_get_first_child (f->list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    g_assert_false (vc_model_search_row_shows_all (GTK_LIST_BOX_ROW (row)));
+
+  /* one more key: the first matches of the new text again */
+  type (f, "3 moe");
+  narrowed = listed (f, &heading);
+  g_assert_cmpstr (heading, ==, "Built-in models");
+  g_assert_cmpstr (narrowed, ==, "qwen3-30b-a3b qwen3-235b-a22b-thinking-2507 qwen3-30b-a3b-thinking-2507 "
+                   "qwen3-coder-480b-a35b-instruct tongyi-deepresearch-30b-a3b qwen3-next-80b-a3b-instruct "
+                   "qwen3-235b-a22b qwen3-30b-a3b-base");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -199,5 +247,6 @@ main (int   argc,
   ADD ("/model-search/first-start", test_first_start);
   ADD ("/model-search/type-and-pick", test_type_and_pick);
   ADD ("/model-search/words", test_words);
+  ADD ("/model-search/show-all", test_show_all);
   return g_test_run ();
 }

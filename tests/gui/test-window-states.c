@@ -373,9 +373,9 @@ test_preset_search (Fixture       *f,
   shown = search_list (preset, "DeepSeek-R1 (", 1);
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
   g_assert_cmpstr (item_string (shown, 0), ==, vc_presets_lookup ("deepseek-r1")->name);
-  /* the id: "qwen3-30b-a3b" is written "Qwen3 30B-A3B" (and its Thinking 2507 follows it) */
-  shown = search_list (preset, "qwen3-30b-a3b", 2);
-  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 2);
+  /* the id: "qwen3-30b-a3b" is written "Qwen3 30B-A3B" (and its Thinking 2507 and Base follow) */
+  shown = search_list (preset, "qwen3-30b-a3b", 3);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 3);
   g_assert_cmpstr (item_string (shown, 0), ==, vc_presets_lookup ("qwen3-30b-a3b")->name);
   /* the size, as the parameter field shows it: Llama 3 8B and 3.1 8B have 8.03B, as other
    * models of the catalog (R1's Llama distill, Aya 23 8B) */
@@ -558,12 +558,12 @@ test_help_and_close (Fixture       *f,
   g_assert_nonnull (help);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (help)) == GTK_WINDOW (f->window));
   /* what each method does, the components, the GPU counts, the sources */
-  g_assert_true (has_label_starting (help, "Rule of thumb needs only the parameter count"));
+  g_assert_true (has_label_starting (help, "By parameter count needs only the parameter count"));
   g_assert_true (has_label_starting (help, "Architecture counts every tensor"));
   g_assert_true (has_label_starting (help, "KV cache (inference): per token and layer"));
   g_assert_true (has_label_starting (help, "vLLM and SGLang take a share of each card"));
   g_assert_true (has_label_starting (help, "Weights, KV cache, activations, gradients and optimizer state are split"));
-  g_assert_true (has_label_starting (help, "The rule of thumb follows the classic calculator"));
+  g_assert_true (has_label_starting (help, "By parameter count follows the classic calculator"));
   /* the menu's item and F1 again show the same window; Escape closes it */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.help", NULL));
   g_assert_true (find_help_window () == help);

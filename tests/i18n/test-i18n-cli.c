@@ -104,7 +104,7 @@ test_table_french (void)
 
   /* labels */
   assert_contains (r.out, "Modèle" NBSP ": personnalisé\n");
-  assert_contains (r.out, "Méthode" NBSP ": règle empirique\n");
+  assert_contains (r.out, "Méthode" NBSP ": selon le nombre de paramètres\n");
   assert_contains (r.out, "Scénario");
   assert_contains (r.out, "Mémoire GPU requise");
   assert_contains (r.out, "Répartition pour Inférence (16" NBSP "bits)" NBSP ":\n");
