@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* "My GPUs" and each engine's plan for them (vc-gpu-set.c, vc-plan.c), hand-worked from each
+ * engine's placement code:
+ *
+ * - llama.cpp, src/llama-model.cpp, llama_model::load_tensors: splits[i] = the running sum of
+ *   --tensor-split (or of each device's free memory) over its total; i_gpu_start =
+ *   max(n_layer + 1 − ngl, 0), act_gpu_layers = min(ngl, n_layer + 1); layer il (the output
+ *   being il = n_layer) goes to the CPU below i_gpu_start, else to the device
+ *   std::upper_bound(splits, float(il − i_gpu_start) / act_gpu_layers) points at; the input
+ *   layer always to the CPU;
+ * - Accelerate, src/accelerate/utils/modeling.py, infer_auto_device_map: each module on the
+ *   current device while it fits under max_memory, less the largest module still to place on
+ *   GPU 0 (main_devices), else the next device;
+ * - vLLM: every TP rank allocates the KV-cache blocks of the smallest (the minimum over the
+ *   workers in get_kv_cache_configs).
+ *
+ * Shapes (presets, from each model's config.json):
+ *   Llama 3 8B:   L = 32, h = 4096, a = 32, a_kv = 8, d = 128, I = 14336, V = 128256, untied
+ *   Llama 3.2 1B: L = 16, h = 2048, a = 32, a_kv = 8, d = 64, I = 8192, V = 128256, tied
+ *   Mixtral 8x7B: L = 32, h = 4096, 8 experts of I = 14336
+ */
+#include "config.h"
+
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "vc-error.h"
+#include "vc-estimate.h"
+#include "vc-gpu-set.h"
+#include "vc-plan.h"
+#include "vc-profile.h"
+#include "vc-test-util.h"
+
+/* one Llama 3.2 1B decoder layer: q, o (h·h), k, v (h·512), gate, up, down (3·h·I), 2 norms */
+#define L1_LAYER_BYTES (2.0 * (2 * 2048 * 2048 + 2 * 2048 * 512 + 3 * 2048 * 8192 + 2 * 2048))
+#define L1_EMBED_BYTES (2.0 * 128256 * 2048)
+/* one Mixtral layer's routed experts: 8 × gate, up, down (3·h·I), in 16 bits */
+#define MIXTRAL_EXPERTS_LAYER (2.0 * 8 * 3 * 4096 * 14336)
+
+static VcEstimate *
+estimate_new (const char *preset,
+              ...) G_GNUC_NULL_TERMINATED;
+
+static VcEstimate *
+estimate_new (const char *preset,
+              ...)
+{
+  VcEstimate *e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const char *name;
+  va_list args;
+
+  g_assert_true (vc_estimate_set_preset (e, preset, &error));
+  g_assert_true (vc_estimate_set_from_string (e, "method", "architecture", &error));
+  va_start (args, preset);
+  while ((name = va_arg (args, const char *)) != NULL)
+    {
+      const char *value = va_arg (args, const char *);
+
+      if (!vc_estimate_set_from_string (e, name, value, &error))
+        g_error ("%s=%s: %s", name, value, error->message);
+    }
+  va_end (args);
+  return e;
+}
+
+static void
+plan_of (VcEstimate *e,
+         VcPlan     *plan)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!vc_estimate_compute_plan (e, plan, &error))
+    g_error ("%s", error->message);
+}
+
+static void
+assert_layers (const VcPlan *plan,
+               guint         i,
+               guint         first,
+               guint         n,
+               gboolean      output)
+{
+  const VcPlanDevice *d = vc_plan_get_device (plan, i);
+
+  g_assert_cmpuint (d->n_layers, ==, n);
+  if (n > 0)
+    g_assert_cmpuint (d->first_layer, ==, first);
+  g_assert_cmpint (d->output, ==, output);
+}
+
+static void
+test_set_parse (void)
+{
+  struct { const char *text, *normal; guint n; } good[] = {
+    { "rtx-3090,rtx-3060-12gb", "rtx-3090,rtx-3060-12gb", 2 },
+    { "h100-80gb:8", "h100-80gb:8", 8 },
+    { "h100-80gb, h100-80gb", "h100-80gb:2", 2 },
+    { "My card=23028MiB/20000MiB:2,rtx-3090", "My card=23028MiB/20000MiB:2,rtx-3090", 3 },
+    { "A=24GB", "A=24GB", 1 },
+    { "", "", 0 },
+  };
+  struct { const char *text, *says; } bad[] = {
+    { "rtx-9999", "not a GPU of the catalog" },
+    { "h100-80gb:0", "whole number from 1 to 256" },
+    { "h100-80gb:257", "whole number from 1 to 256" },
+    { "h100-80gb:200,h100-80gb:57", "at most 256 cards" },
+    { "A=0.01GB", "between 0.1 GB and 100000 GB" },
+    { "=24GB", "name of 1 to 64" },
+    { "A=24GB/30GB", "free memory exceeds" },
+    { "rtx-3090,,rtx-3090", "empty item" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(VcGpuSet) set = vc_gpu_set_parse (good[i].text, &error);
+      g_autofree char *text = NULL;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (vc_gpu_set_get_n (set), ==, good[i].n);
+      text = vc_gpu_set_format (set);
+      g_assert_cmpstr (text, ==, good[i].normal);
+    }
+  {
+    g_autoptr(VcGpuSet) set = vc_gpu_set_parse ("My card=23028MiB/20000MiB", NULL);
+
+    g_assert_cmpfloat (vc_gpu_set_get (set, 0)->memory_bytes, ==, 23028.0 * 1048576);
+    g_assert_cmpfloat (vc_gpu_set_available (set, 0), ==, 20000.0 * 1048576);
+    g_assert_null (vc_gpu_set_get (set, 0)->id);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(VcGpuSet) set = vc_gpu_set_parse (bad[i].text, &error);
+
+      g_assert_null (set);
+      g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
+      g_assert_nonnull (strstr (error->message, bad[i].says));
+      g_assert_nonnull (strstr (error->message, "accepted"));
+    }
+}
+
+/* The assignment alone, 33 slots (32 layers and the output) */
+static void
+test_llama_assignment (void)
+{
+  const float two[] = { 0.75f, 1.0f };          /* --tensor-split 3,1 */
+  const float three[] = { 0.5f, 0.75f, 1.0f };  /* --tensor-split 2,1,1 */
+  guint count[3] = { 0 };
+
+  /* 3,1: float(il)/33 < 0.75 up to il = 24 */
+  for (guint il = 0; il <= 32; il++)
+    count[vc_plan_llama_layer_device (32, 33, two, 2, il)]++;
+  g_assert_cmpuint (count[0], ==, 25);
+  g_assert_cmpuint (count[1], ==, 8);
+  /* -ngl 20: i_gpu_start 13; (il − 13)/20 < 0.75 up to il = 27 */
+  g_assert_cmpint (vc_plan_llama_layer_device (32, 20, two, 2, 12), ==, -1);
+  g_assert_cmpint (vc_plan_llama_layer_device (32, 20, two, 2, 13), ==, 0);
+  g_assert_cmpint (vc_plan_llama_layer_device (32, 20, two, 2, 27), ==, 0);
+  g_assert_cmpint (vc_plan_llama_layer_device (32, 20, two, 2, 28), ==, 1);
+  g_assert_cmpint (vc_plan_llama_layer_device (32, 20, two, 2, 32), ==, 1);
+  /* 2,1,1: il/33 < 0.5 up to 16, < 0.75 up to 24 */
+  g_assert_cmpint (vc_plan_llama_layer_device (32, 33, three, 3, 16), ==, 0);
+  g_assert_cmpint (vc_plan_llama_layer_device (32, 33, three, 3, 17), ==, 1);
+  g_assert_cmpint (vc_plan_llama_layer_device (32, 33, three, 3, 24), ==, 1);
+  g_assert_cmpint (vc_plan_llama_layer_device (32, 33, three, 3, 25), ==, 2);
+}
+
+static void
+test_llama_two_cards (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "engine", "llama.cpp", "precision", "fp16",
+                                          "gpu-set", "rtx-3090,rtx-3060-12gb", "tensor-split", "3,1",
+                                          "host-ram", "64GB", NULL);
+  VcPlan plan;
+
+  plan_of (e, &plan);
+  g_assert_cmpuint (plan.devices->len, ==, 2);
+  /* layers 0 … 24 on the 3090, 25 … 31 and the output on the 3060 */
+  assert_layers (&plan, 0, 0, 25, FALSE);
+  assert_layers (&plan, 1, 25, 7, TRUE);
+  g_assert_cmpuint (plan.cpu_layers, ==, 0);
+  /* the input layer in RAM: the 16-bit token embedding, V·h·2 */
+  g_assert_cmpfloat (plan.host_bytes, ==, 2.0 * 128256 * 4096);
+  g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->split, ==, 0.75);
+  /* what the first card holds of the weights: 25 layers of 16-bit tensors */
+  g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->weights, ==,
+                     25 * 2.0 * (2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336 + 2 * 4096));
+  /* the output on the second: 7 layers, the final norm and the untied head */
+  g_assert_cmpfloat (vc_plan_get_device (&plan, 1)->weights, ==,
+                     7 * 2.0 * (2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336 + 2 * 4096) +
+                     2.0 * 4096 + 2.0 * 128256 * 4096);
+  vc_plan_clear (&plan);
+
+  /* by free memory: 21 GB and 9 GB free split at 0.7, layers 0 … 23 (il/33 < 0.7) on the first */
+  g_assert_true (vc_estimate_set_from_string (e, "gpu-set", "A=24GB/21GB,B=12GB/9GB", NULL));
+  g_assert_true (vc_estimate_set_from_string (e, "tensor-split", "", NULL));
+  plan_of (e, &plan);
+  assert_layers (&plan, 0, 0, 24, FALSE);
+  assert_layers (&plan, 1, 24, 8, TRUE);
+  vc_plan_clear (&plan);
+
+  /* -ngl 20 (partial offload): layers 0 … 12 in RAM with their cache */
+  g_assert_true (vc_estimate_set_from_string (e, "gpu-set", "rtx-3090,rtx-3060-12gb", NULL));
+  g_assert_true (vc_estimate_set_from_string (e, "tensor-split", "3,1", NULL));
+  g_assert_true (vc_estimate_set_from_string (e, "gpu-layers", "20", NULL));
+  plan_of (e, &plan);
+  g_assert_cmpuint (plan.cpu_layers, ==, 13);
+  assert_layers (&plan, 0, 13, 15, FALSE);
+  assert_layers (&plan, 1, 28, 4, TRUE);
+  vc_plan_clear (&plan);
+
+  /* --split-mode none: the main GPU alone */
+  g_assert_true (vc_estimate_set_from_string (e, "gpu-layers", "0", NULL));
+  g_assert_true (vc_estimate_set_from_string (e, "split-mode", "none", NULL));
+  g_assert_true (vc_estimate_set_from_string (e, "main-gpu", "1", NULL));
+  plan_of (e, &plan);
+  assert_layers (&plan, 0, 0, 0, FALSE);
+  assert_layers (&plan, 1, 0, 32, TRUE);
+  g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->bytes, ==, 0);
+  g_assert_false (plan.fits);            /* 16 GB of weights on a 12 GB card */
+  g_assert_cmpint (plan.fills_first, ==, 1);
+  vc_plan_clear (&plan);
+}
+
+static void
+test_llama_three_cards_experts (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("mixtral-8x7b", "engine", "llama.cpp", "precision", "fp16",
+                                          "gpu-set", "h100-80gb,a100-40gb,rtx-3090", "tensor-split", "2,1,1",
+                                          "n-cpu-moe", "10", NULL);
+  VcPlan plan;
+  const VcPlanDevice *d0;
+
+  plan_of (e, &plan);
+  assert_layers (&plan, 0, 0, 17, FALSE);
+  assert_layers (&plan, 1, 17, 8, FALSE);
+  assert_layers (&plan, 2, 25, 7, TRUE);
+  d0 = vc_plan_get_device (&plan, 0);
+  /* --n-cpu-moe 10: the experts of layers 0 … 9 leave the first card, 7 of its 17 stay */
+  g_assert_cmpfloat (d0->experts, ==, 7 * MIXTRAL_EXPERTS_LAYER);
+  g_assert_cmpfloat (vc_plan_get_device (&plan, 1)->experts, ==, 8 * MIXTRAL_EXPERTS_LAYER);
+  g_assert_cmpfloat (plan.host_bytes, ==, 10 * MIXTRAL_EXPERTS_LAYER + 2.0 * 32000 * 4096);
+  vc_plan_clear (&plan);
+
+  /* with -ngl 20 as well: the CPU's 13 layers keep their experts, and layers 10 … 12 are among them */
+  g_assert_true (vc_estimate_set_from_string (e, "gpu-layers", "20", NULL));
+  plan_of (e, &plan);
+  g_assert_cmpuint (plan.cpu_layers, ==, 13);
+  /* (il − 13)/20 < 0.5 up to il = 22, < 0.75 up to 27 */
+  assert_layers (&plan, 0, 13, 10, FALSE);
+  assert_layers (&plan, 1, 23, 5, FALSE);
+  assert_layers (&plan, 2, 28, 4, TRUE);
+  g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->experts, ==, 10 * MIXTRAL_EXPERTS_LAYER);
+  vc_plan_clear (&plan);
+}
+
+static void
+test_accelerate (void)
+{
+  /* max_memory {0: 1 GB, 1: 2 GB, "cpu": 8 GB}. GPU 0 keeps room for the largest module left:
+   * the embedding (525,336,576 B) fits under 1 GB − one layer (121,643,008 B), then layers 0
+   * and 1 (768,622,592 B in all); layer 2 would make 890,265,600 B > 878,356,992 B. GPU 1 takes
+   * the 14 other layers (1,703,002,112 B), the final norm and, tied, nothing for the head. */
+  g_autoptr(VcEstimate) e = estimate_new ("llama-3.2-1b", "engine", "transformers", "precision", "fp16",
+                                          "gpu-set", "A=1GB,B=2GB", "host-ram", "8GB", NULL);
+  VcPlan plan;
+
+  plan_of (e, &plan);
+  assert_layers (&plan, 0, 0, 2, TRUE);   /* the tied head goes with the embedding */
+  assert_layers (&plan, 1, 2, 14, FALSE);
+  g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->weights, ==, L1_EMBED_BYTES + 2 * L1_LAYER_BYTES);
+  g_assert_cmpfloat (vc_plan_get_device (&plan, 1)->weights, ==, 14 * L1_LAYER_BYTES + 2.0 * 2048);
+  g_assert_cmpuint (plan.cpu_layers, ==, 0);
+  g_assert_cmpfloat (plan.host_bytes, ==, 0);
+  vc_plan_clear (&plan);
+
+  /* a second card of 1 GB: GPU 1 holds 8 layers (973,144,064 B), the rest goes to the CPU */
+  g_assert_true (vc_estimate_set_from_string (e, "gpu-set", "A=1GB,B=1GB", NULL));
+  plan_of (e, &plan);
+  assert_layers (&plan, 1, 2, 8, FALSE);
+  g_assert_cmpuint (plan.cpu_layers, ==, 6);
+  g_assert_cmpfloat (plan.host_bytes, ==, 6 * L1_LAYER_BYTES + 2.0 * 2048);
+  vc_plan_clear (&plan);
+}
+
+static void
+test_vllm_bounded (void)
+{
+  g_autoptr(VcEstimate) mixed = estimate_new ("llama-3-8b", "engine", "vllm", "precision", "fp16",
+                                              "gpu-set", "rtx-3090,rtx-3060-12gb", NULL);
+  g_autoptr(VcEstimate) small = estimate_new ("llama-3-8b", "engine", "vllm", "precision", "fp16",
+                                              "gpu-set", "rtx-3060-12gb:2", NULL);
+  VcPlan a, b;
+  /* TP 2: every tensor halved but the norms (2h a layer and the final h) */
+  double norms = 2.0 * (32 * 2 * 4096 + 4096);
+  double sharded = 2.0 * (32.0 * (2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336) + 2.0 * 128256 * 4096) / 2;
+
+  plan_of (mixed, &a);
+  plan_of (small, &b);
+  g_assert_cmpuint (a.tp, ==, 2);
+  g_assert_cmpint (a.bounded_by, ==, 1);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->weights, ==, sharded + norms);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->weights, ==, sharded + norms);
+  /* the 24 GB card holds no more cache than the 12 GB one: the pair is two 12 GB cards */
+  g_assert_cmpfloat (a.kv_tokens, >, 0);
+  g_assert_cmpfloat (a.kv_tokens, ==, b.kv_tokens);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->kv, ==, vc_plan_get_device (&b, 0)->kv);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->bytes, ==, vc_plan_get_device (&a, 1)->bytes);
+  vc_plan_clear (&a);
+  vc_plan_clear (&b);
+}
+
+static void
+test_refusals (void)
+{
+  struct { const char *preset; const char *const *settings; const char *says; } cases[] = {
+    { "llama-3-8b", (const char *const[]) { "mode", "training", "gpu-set", "rtx-3090,rtx-3060-12gb", NULL }, "mixed set" },
+    { "llama-3-8b", (const char *const[]) { "engine", "sglang", "gpu-set", "rtx-3090,rtx-3060-12gb", NULL }, "unbalanced" },
+    { "llama-3-8b", (const char *const[]) { "engine", "llama.cpp", "gpu-set", "rtx-3090:2", "split-mode", "row", NULL }, "row" },
+    { "llama-3-8b", (const char *const[]) { "engine", "llama.cpp", "gpu-set", "rtx-3090:2", "main-gpu", "2", NULL }, "--main-gpu" },
+    { "llama-3-8b", (const char *const[]) { "engine", "llama.cpp", "gpu-set", "rtx-3090:2", "tensor-split", "1,1,1", NULL }, "3 ratios" },
+    { "llama-3-8b", (const char *const[]) { "engine", "llama.cpp", "gpu-set", "rtx-3090:2", "n-cpu-moe", "2", NULL }, "dense" },
+    { "llama-3-8b", (const char *const[]) { "engine", "llama.cpp", NULL }, "empty" },
+    { "llama-3-8b", (const char *const[]) { "engine", "transformers", "gpu-set", "A=1GB", "host-ram", "1GB", NULL }, "disk" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(VcEstimate) e = estimate_new (cases[i].preset, NULL);
+      g_autoptr(GError) error = NULL;
+      VcPlan plan;
+
+      for (guint k = 0; cases[i].settings[k]; k += 2)
+        g_assert_true (vc_estimate_set_from_string (e, cases[i].settings[k], cases[i].settings[k + 1], NULL));
+      g_assert_false (vc_estimate_compute_plan (e, &plan, &error));
+      g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
+      if (strstr (error->message, cases[i].says) == NULL)
+        g_error ("case %u: %s", i, error->message);
+      g_assert_null (plan.devices);
+    }
+  {
+    g_autoptr(VcEstimate) e = vc_estimate_new ();
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (vc_estimate_set_from_string (e, "tensor-split", "1,-1", &error));
+    g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
+    g_clear_error (&error);
+    g_assert_false (vc_estimate_set_from_string (e, "host-ram", "lots", &error));
+    g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
+    g_clear_error (&error);
+    g_assert_false (vc_estimate_set_from_string (e, "gpu-set", "rtx-9999", &error));
+    g_assert_nonnull (strstr (error->message, "rtx-9999"));
+  }
+}
+
+static void
+test_training_uniform (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "mode", "training", "sharding", "zero-3",
+                                          "gpu-set", "h100-80gb:4", NULL);
+  g_autoptr(VcEstimate) same = estimate_new ("llama-3-8b", "mode", "training", "sharding", "zero-3",
+                                             "dp", "4", NULL);
+  const VcLayoutResult *lr;
+  VcPlan plan;
+
+  plan_of (e, &plan);
+  lr = vc_estimate_get_layout_result (same);
+  g_assert_nonnull (lr);
+  g_assert_cmpuint (plan.devices->len, ==, 4);
+  /* each rank as the layout of DP 4 computes it */
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpfloat (vc_plan_get_device (&plan, i)->bytes, ==, lr->reserved);
+  vc_plan_clear (&plan);
+}
+
+static void
+test_profile_round_trip (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "gpu-set", "rtx-3090,My card=23028MiB/20000MiB:2",
+                                          "host-ram", "64GB", "tensor-split", "3,1,1", "split-mode", "none",
+                                          "main-gpu", "2", "n-cpu-moe", "4", NULL);
+  g_autoptr(VcEstimate) back = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = vc_profile_serialize (e, "p", "", VC_UNIT_GB, NULL);
+  const char *props[] = { "gpu-set", "host-ram", "tensor-split", "split-mode", "main-gpu", "n-cpu-moe" };
+
+  g_assert_true (vc_profile_parse (data, strlen (data), back, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (props); i++)
+    {
+      g_autofree char *x = vc_estimate_dup_input_string (e, props[i]);
+      g_autofree char *y = vc_estimate_dup_input_string (back, props[i]);
+
+      g_assert_cmpstr (x, ==, y);
+    }
+  g_assert_cmpuint (vc_gpu_set_get_n (vc_estimate_get_gpu_set (back)), ==, 3);
+  /* a profile of an earlier version, without the keys, keeps the defaults */
+  {
+    g_autoptr(VcEstimate) old = vc_estimate_new ();
+    const char *v1 = "{\"format\": \"vramcalc-profile\", \"version\": 1, \"inputs\": {\"parameters\": 7000000000}}";
+    g_autofree char *text = NULL;
+
+    if (vc_profile_parse (v1, strlen (v1), old, NULL, NULL, NULL, NULL))
+      {
+        text = vc_estimate_dup_input_string (old, "gpu-set");
+        g_assert_cmpstr (text, ==, "");
+      }
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/plan/set-parse", test_set_parse);
+  g_test_add_func ("/plan/llama-assignment", test_llama_assignment);
+  g_test_add_func ("/plan/llama-two-cards", test_llama_two_cards);
+  g_test_add_func ("/plan/llama-three-cards-experts", test_llama_three_cards_experts);
+  g_test_add_func ("/plan/accelerate", test_accelerate);
+  g_test_add_func ("/plan/vllm-bounded", test_vllm_bounded);
+  g_test_add_func ("/plan/refusals", test_refusals);
+  g_test_add_func ("/plan/training-uniform", test_training_uniform);
+  g_test_add_func ("/plan/profile-round-trip", test_profile_round_trip);
+  return g_test_run ();
+}
