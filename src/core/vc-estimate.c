@@ -2386,23 +2386,41 @@ vc_estimate_get_gpu_set (VcEstimate *self)
  * The inputs' engine's plan on "My GPUs" (vc-plan.h); %FALSE with @error saying why there is
  * none (no set, or a set or layout the engine refuses).
  */
+/**
+ * vc_estimate_get_plan_options:
+ * @options: (out caller-allocates): its tensor_split is newly allocated (g_free)
+ *
+ * The plan's options as the estimate holds them. Returns: %TRUE
+ */
+gboolean
+vc_estimate_get_plan_options (VcEstimate    *self,
+                              VcPlanOptions *options)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
+  memset (options, 0, sizeof *options);
+  if (*self->tensor_split != '\0')
+    options->tensor_split = vc_plan_parse_tensor_split (self->tensor_split, &n, NULL);
+  options->n_tensor_split = n;
+  options->main_gpu = self->main_gpu;
+  options->split_mode = self->split_mode;
+  options->n_cpu_moe = self->n_cpu_moe;
+  options->ram_bytes = self->ram_bytes;
+  return TRUE;
+}
+
 gboolean
 vc_estimate_compute_plan (VcEstimate  *self,
                           VcPlan      *plan,
                           GError     **error)
 {
-  g_autofree double *ratios = NULL;
-  VcPlanOptions options = { 0 };
-  guint n = 0;
+  VcPlanOptions options;
+  gboolean ok;
 
   g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
-  if (*self->tensor_split != '\0')
-    ratios = vc_plan_parse_tensor_split (self->tensor_split, &n, NULL);
-  options.tensor_split = ratios;
-  options.n_tensor_split = n;
-  options.main_gpu = self->main_gpu;
-  options.split_mode = self->split_mode;
-  options.n_cpu_moe = self->n_cpu_moe;
-  options.ram_bytes = self->ram_bytes;
-  return vc_plan_compute (&self->inputs, vc_estimate_get_result (self), self->set, &options, plan, error);
+  vc_estimate_get_plan_options (self, &options);
+  ok = vc_plan_compute (&self->inputs, vc_estimate_get_result (self), self->set, &options, plan, error);
+  g_free ((double *) options.tensor_split);
+  return ok;
 }

@@ -112,6 +112,8 @@ gboolean        vc_estimate_set_plan_text      (VcEstimate   *self,
                                                 const char   *text,
                                                 GError      **error);
 const VcGpuSet *vc_estimate_get_gpu_set        (VcEstimate   *self);
+gboolean        vc_estimate_get_plan_options   (VcEstimate   *self,
+                                                VcPlanOptions *options);
 gboolean        vc_estimate_compute_plan       (VcEstimate   *self,
                                                 VcPlan       *plan,
                                                 GError      **error);

@@ -90,9 +90,21 @@ vc_gpu_set_is_uniform (const VcGpuSet *set)
 }
 
 /* whole bytes, from 0.1 GB to 100000 GB, as the custom cards take them (vc-custom-gpus.c) */
+static gboolean parse_size (const char *text,
+                            double      min,
+                            double     *bytes);
+
 gboolean
 vc_gpu_set_parse_size (const char *text,
                        double     *bytes)
+{
+  return parse_size (text, 1e8, bytes);
+}
+
+static gboolean
+parse_size (const char *text,
+            double      min,
+            double     *bytes)
 {
   g_autofree char *size = g_strstrip (g_strdup (text ? text : ""));
   double value, factor = 1e9;
@@ -110,7 +122,7 @@ vc_gpu_set_parse_size (const char *text,
       size[strlen (size) - 1] = '\0';
     }
   g_strstrip (size);
-  if (!vc_parse_number (size, &value, NULL) || !(value * factor >= 1e8 && value * factor <= 1e14))
+  if (!vc_parse_number (size, &value, NULL) || !(value * factor >= min && value * factor <= 1e14))
     return FALSE;
   *bytes = round (value * factor);
   return TRUE;
@@ -180,8 +192,8 @@ parse_item (VcGpuSet   *set,
   slash = strrchr (eq ? eq : card, '/');
   if (slash != NULL)
     {
-      if (!vc_gpu_set_parse_size (slash + 1, &free_bytes))
-        return refuse (error, item, _("the free memory after “/” must be between 0.1 GB and 100000 GB"));
+      if (!parse_size (slash + 1, 0, &free_bytes))
+        return refuse (error, item, _("the free memory after “/” must be between 0 and 100000 GB"));
       *slash = '\0';
     }
   if (eq != NULL)

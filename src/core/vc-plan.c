@@ -225,7 +225,7 @@ plan_llama_cpp (const VcInputs      *in,
   for (guint i = 0; i < used; i++)
     {
       splits[i] /= sum;
-      dev[map[i]].split = splits[i] - (i > 0 ? splits[i - 1] : 0);
+      dev[map[i]].split = round ((splits[i] - (i > 0 ? splits[i - 1] : 0)) * 1e6) / 1e6;
     }
 
   ngl = in->layout.gpu_layers > 0 ? in->layout.gpu_layers : L + 1;
@@ -578,5 +578,107 @@ vc_plan_compute (const VcInputs      *inputs,
       return FALSE;
     }
   finish (plan);
+  return TRUE;
+}
+
+/* ---- the solver on the set ------------------------------------------------------------------ */
+
+static gboolean
+fits_at (const VcInputs      *inputs,
+         const VcGpuSet      *set,
+         const VcPlanOptions *options,
+         VcSolveVariable      variable,
+         guint                value,
+         gboolean             layers)
+{
+  VcInputs tmp = *inputs;
+  VcResult r;
+  VcPlan plan;
+  gboolean fits;
+
+  if (layers)
+    tmp.layout.gpu_layers = value;
+  else
+    vc_solver_set (&tmp, variable, value);
+  vc_estimator_compute (&tmp, &r);
+  if (!vc_plan_compute (&tmp, &r, set, options, &plan, NULL))
+    return FALSE;
+  fits = plan.fits;
+  vc_plan_clear (&plan);
+  return fits;
+}
+
+/* the largest value in [1, max] that fits, fits being monotone; 0 when 1 does not */
+static guint
+bisect (const VcInputs      *inputs,
+        const VcGpuSet      *set,
+        const VcPlanOptions *options,
+        VcSolveVariable      variable,
+        guint                max,
+        gboolean             layers)
+{
+  guint lo = 1, hi = max;
+
+  if (!fits_at (inputs, set, options, variable, 1, layers))
+    return 0;
+  if (fits_at (inputs, set, options, variable, max, layers))
+    return max;
+  /* lo fits, hi does not */
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (fits_at (inputs, set, options, variable, mid, layers))
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+gboolean
+vc_plan_solve (const VcInputs      *inputs,
+               const VcGpuSet      *set,
+               const VcPlanOptions *options,
+               VcSolveVariable      variable,
+               guint               *value,
+               GError             **error)
+{
+  VcResult r;
+  VcPlan plan;
+  guint max = vc_solver_input_max (variable);
+
+  *value = 0;
+  if (!vc_solver_applies (inputs->mode, variable))
+    return refuse (error, _("--solve %s does not apply to this mode"), variable == VC_SOLVE_VARIABLE_SEQ ? "seq" : variable == VC_SOLVE_VARIABLE_BATCH ? "batch" : "concurrency");
+  vc_estimator_compute (inputs, &r);
+  if (!vc_plan_compute (inputs, &r, set, options, &plan, error))
+    return FALSE;
+  vc_plan_clear (&plan);
+  if (variable == VC_SOLVE_VARIABLE_SEQ && vc_solver_model_context (inputs) > 0)
+    max = MIN (max, vc_solver_model_context (inputs));
+  *value = bisect (inputs, set, options, variable, max, FALSE);
+  return TRUE;
+}
+
+gboolean
+vc_plan_most_gpu_layers (const VcInputs      *inputs,
+                         const VcGpuSet      *set,
+                         const VcPlanOptions *options,
+                         guint               *layers,
+                         GError             **error)
+{
+  VcResult r;
+  VcPlan plan;
+
+  *layers = 0;
+  if (inputs->mode != VC_MODE_INFERENCE || !vc_engine_is_llama_cpp (inputs) ||
+      inputs->method != VC_METHOD_ARCHITECTURE)
+    return refuse (error, _("the most layers on the GPUs is llama.cpp's -ngl: it needs the llama.cpp or Ollama engine and the architecture method"));
+  vc_estimator_compute (inputs, &r);
+  if (!vc_plan_compute (inputs, &r, set, options, &plan, error))
+    return FALSE;
+  vc_plan_clear (&plan);
+  *layers = bisect (inputs, set, options, VC_SOLVE_VARIABLE_SEQ, inputs->arch.n_layers + 1, TRUE);
   return TRUE;
 }

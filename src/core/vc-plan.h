@@ -21,6 +21,7 @@
 
 #include "vc-estimator.h"
 #include "vc-gpu-set.h"
+#include "vc-solver.h"
 
 G_BEGIN_DECLS
 
@@ -89,6 +90,22 @@ int      vc_plan_llama_layer_device (guint          n_layer,
                                      const float   *splits,
                                      guint          n_devices,
                                      guint          il);
+/* The solver on the set: the largest value of `variable` (the sequence, the batch, the
+ * concurrent requests) whose plan fits, at the other inputs' values; 0 when not even 1 fits.
+ * FALSE with @error when the engine refuses the set. */
+gboolean vc_plan_solve      (const VcInputs      *inputs,
+                             const VcGpuSet      *set,
+                             const VcPlanOptions *options,
+                             VcSolveVariable      variable,
+                             guint               *value,
+                             GError             **error);
+/* llama.cpp: the largest -ngl (1 … n_layer + 1, the output counted) whose plan fits; 0 when
+ * not even the output layer fits. Other engines: FALSE with @error. */
+gboolean vc_plan_most_gpu_layers (const VcInputs      *inputs,
+                                  const VcGpuSet      *set,
+                                  const VcPlanOptions *options,
+                                  guint               *layers,
+                                  GError             **error);
 /* "1,2.5,0": ratios for --tensor-split (at most VC_GPU_SET_MAX, none negative, not all 0) */
 double  *vc_plan_parse_tensor_split (const char    *text,
                                      guint         *n,

@@ -17,6 +17,9 @@ typedef struct
   const VcSolution *solve;         /* the solver's answer; NULL: none */
   int gpu_index;                   /* the card of --fit-gpu; -1: none */
   guint gpu_count;                 /* --gpu-count; 0: the layout's TP × PP × DP */
+  gboolean plan_solved;            /* --solve on "My GPUs": plan_value of plan_variable fits */
+  VcSolveVariable plan_variable;
+  guint plan_value;
 } VcReportRequest;
 
 char *vc_report_json_request  (VcEstimate            *estimate,
