@@ -46,6 +46,24 @@ vc_plan_clear (VcPlan *plan)
   plan->fills_first = plan->bounded_by = -1;
 }
 
+const char *
+vc_plan_engine_id (const VcInputs *inputs)
+{
+  if (inputs->mode == VC_MODE_TRAINING)
+    return "training";
+  switch (inputs->engine)
+    {
+    case VC_ENGINE_LLAMA_CPP: return "llama.cpp";
+    case VC_ENGINE_OLLAMA: return "ollama";
+    case VC_ENGINE_VLLM: return "vllm";
+    case VC_ENGINE_SGLANG: return "sglang";
+    case VC_ENGINE_GENERIC:
+    case VC_ENGINE_TRANSFORMERS:
+    default:
+      return "accelerate";
+    }
+}
+
 const VcPlanDevice *
 vc_plan_get_device (const VcPlan *plan,
                     guint         i)

@@ -81,6 +81,8 @@ gboolean vc_plan_compute  (const VcInputs      *inputs,
                            const VcPlanOptions *options,
                            VcPlan              *plan,
                            GError             **error);
+/* "llama.cpp", "ollama", "vllm", "sglang", "accelerate" or "training": whose plan the inputs get */
+const char *vc_plan_engine_id (const VcInputs *inputs);
 const VcPlanDevice *vc_plan_get_device (const VcPlan *plan,
                                         guint         i);
 /* llama.cpp's assignment alone: the device of layer il (0 … n_layer, the output being

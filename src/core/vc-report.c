@@ -623,15 +623,7 @@ add_engine_json (JsonBuilder           *b,
 static const char *
 plan_engine_name (VcEstimate *estimate)
 {
-  const VcInputs *in = vc_estimate_get_inputs (estimate);
-
-  if (in->mode == VC_MODE_TRAINING)
-    return "training";
-  if (vc_engine_is_llama_cpp (in))
-    return vc_enum_nick (VC_TYPE_ENGINE, in->engine);
-  if (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG)
-    return vc_enum_nick (VC_TYPE_ENGINE, in->engine);
-  return "accelerate";
+  return vc_plan_engine_id (vc_estimate_get_inputs (estimate));
 }
 
 /* What a card holds, as components that add up to its bytes */
