@@ -32,6 +32,8 @@
 #include "vc-profile.h"
 #include "vc-test-util.h"
 
+#include <json-glib/json-glib.h>
+
 /* one Llama 3.2 1B decoder layer: q, o (h·h), k, v (h·512), gate, up, down (3·h·I), 2 norms */
 #define L1_LAYER_BYTES (2.0 * (2 * 2048 * 2048 + 2 * 2048 * 512 + 3 * 2048 * 8192 + 2 * 2048))
 #define L1_EMBED_BYTES (2.0 * 128256 * 2048)
@@ -411,6 +413,141 @@ test_profile_round_trip (void)
   }
 }
 
+
+static int
+vramcalc (char      **out,
+          char      **err,
+          const char *first,
+          ...) G_GNUC_NULL_TERMINATED;
+
+static int
+vramcalc (char      **out,
+          char      **err,
+          const char *first,
+          ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  va_list ap;
+
+  va_start (ap, first);
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (args, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  return vc_test_run_vramcalc ((const char * const *) args->pdata, NULL, out, err);
+}
+
+/* The command line: --gpus, --ram, --tensor-split into the JSON plan and the table; the plan's
+ * options refused without a set and for another engine; --solve on the set */
+static void
+test_cli (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  JsonObject *plan, *d0, *d1;
+  JsonArray *devices, *components;
+  gint64 sum = 0;
+
+  g_assert_cmpint (vramcalc (&out, &err, "--preset", "llama-3-8b", "--engine", "llama.cpp", "--precision", "fp16",
+                             "--gpus", "rtx-3090,rtx-3060-12gb", "--ram", "64GB", "--tensor-split", "3,1",
+                             "--format", "json", NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  plan = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "plan");
+  g_assert_cmpstr (json_object_get_string_member (plan, "engine"), ==, "llama.cpp");
+  devices = json_object_get_array_member (plan, "devices");
+  g_assert_cmpuint (json_array_get_length (devices), ==, 2);
+  d0 = json_array_get_object_element (devices, 0);
+  d1 = json_array_get_object_element (devices, 1);
+  g_assert_cmpstr (json_object_get_string_member (d0, "gpu"), ==, "rtx-3090");
+  g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (d0, "layers"), 0), ==, 0);
+  g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (d0, "layers"), 1), ==, 24);
+  g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (d1, "layers"), 0), ==, 25);
+  g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (d1, "layers"), 1), ==, 31);
+  g_assert_true (json_object_get_boolean_member (d1, "output"));
+  g_assert_cmpfloat (json_object_get_double_member (d0, "split"), ==, 0.75);
+  g_assert_cmpint (json_object_get_int_member (plan, "host_bytes"), ==, 2 * 128256 * 4096);
+  g_assert_cmpint (json_object_get_int_member (plan, "ram_bytes"), ==, 64000000000);
+  /* the components add up to the card's bytes */
+  components = json_object_get_array_member (d0, "components");
+  for (guint i = 0; i < json_array_get_length (components); i++)
+    sum += json_object_get_int_member (json_array_get_object_element (components, i), "bytes");
+  g_assert_cmpint (sum, ==, json_object_get_int_member (d0, "bytes"));
+  /* 33 slots fit on 36 GB in 16 bits */
+  g_assert_cmpint (json_object_get_int_member (plan, "most_gpu_layers"), ==, 33);
+  g_assert_true (json_object_get_boolean_member (plan, "fits"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* the table */
+  g_assert_cmpint (vramcalc (&out, &err, "--preset", "llama-3-8b", "--engine", "llama.cpp", "--precision", "fp16",
+                             "--gpus", "rtx-3090,rtx-3060-12gb", "--tensor-split", "3,1", NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "Plan on My GPUs (llama.cpp): fits"));
+  g_assert_nonnull (strstr (out, "  0  rtx-3090: layers 0–24, "));
+  g_assert_nonnull (strstr (out, "  1  rtx-3060-12gb: layers 25–31 and the output, "));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* refused, in words: a plan option without a set, another engine's, a wrong card */
+  g_assert_cmpint (vramcalc (&out, &err, "--preset", "llama-3-8b", "--engine", "llama.cpp", "--tensor-split", "3,1", NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "--gpus"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (vramcalc (&out, &err, "--preset", "llama-3-8b", "--engine", "vllm", "--gpus", "rtx-3090:2",
+                             "--n-cpu-moe", "2", NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "llama.cpp"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (vramcalc (&out, &err, "--gpus", "rtx-9999", NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "not a GPU of the catalog"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* a refused plan is said in the report, the estimate kept */
+  g_assert_cmpint (vramcalc (&out, &err, "--preset", "llama-3-8b", "--mode", "training", "--gpus", "rtx-3090,rtx-3060-12gb",
+                             "--format", "json", NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  plan = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "plan");
+  g_assert_nonnull (strstr (json_object_get_string_member (plan, "refused"), "mixed set"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* --solve on the set: the longest sequence whose plan fits. On two 36 GB cards the model's own
+   * context (8192) stops it; on 8.5 GB + 9 GB, memory does: the value fits, one more does not */
+  g_assert_cmpint (vramcalc (&out, &err, "--preset", "llama-3-8b", "--engine", "llama.cpp", "--precision", "fp16",
+                             "--gpus", "A=36GB:2", "--solve", "seq", "--format", "json", NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  plan = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "plan");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (plan, "solve"), "value"), ==, 8192);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (vramcalc (&out, &err, "--preset", "llama-3-8b", "--engine", "llama.cpp", "--precision", "fp16",
+                             "--gpus", "A=8.5GB,B=9GB", "--solve", "seq", "--format", "json", NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  plan = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "plan");
+  {
+    JsonObject *solve = json_object_get_object_member (plan, "solve");
+    g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "engine", "llama.cpp", "precision", "fp16",
+                                            "gpu-set", "A=8.5GB,B=9GB", NULL);
+    VcPlan p;
+    gint64 value = json_object_get_int_member (solve, "value");
+    g_autofree char *at = g_strdup_printf ("%" G_GINT64_FORMAT, value);
+    g_autofree char *past = g_strdup_printf ("%" G_GINT64_FORMAT, value + 1);
+
+    g_assert_cmpstr (json_object_get_string_member (solve, "variable"), ==, "seq");
+    g_assert_cmpint (value, >, 0);
+    g_assert_cmpint (value, <, 8192);
+    g_assert_true (vc_estimate_set_from_string (e, "seq", at, NULL));
+    plan_of (e, &p);
+    g_assert_true (p.fits);
+    vc_plan_clear (&p);
+    g_assert_true (vc_estimate_set_from_string (e, "seq", past, NULL));
+    plan_of (e, &p);
+    g_assert_false (p.fits);
+    vc_plan_clear (&p);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -425,5 +562,6 @@ main (int   argc,
   g_test_add_func ("/plan/refusals", test_refusals);
   g_test_add_func ("/plan/training-uniform", test_training_uniform);
   g_test_add_func ("/plan/profile-round-trip", test_profile_round_trip);
+  g_test_add_func ("/plan/cli", test_cli);
   return g_test_run ();
 }

@@ -804,10 +804,14 @@ table_plan (GString               *s,
     }
   {
     g_autofree char *host = vc_format_size (plan.host_bytes, unit);
-    g_autofree char *ram = plan.ram_bytes > 0 ? vc_format_size (plan.ram_bytes, unit) : g_strdup (_("not given"));
+    g_autofree char *ram = plan.ram_bytes > 0 ? vc_format_size (plan.ram_bytes, unit) : NULL;
 
-    /* Translators: "  RAM: 13 layers, 1.1 GB of 64 GB" */
-    g_string_append_printf (s, _("  RAM: %u layers, %s of %s\n"), plan.cpu_layers, host, ram);
+    if (ram != NULL)
+      /* Translators: "  RAM: 13 layers, 1.1 GB of 64 GB" */
+      g_string_append_printf (s, _("  RAM: %u layers, %s of %s\n"), plan.cpu_layers, host, ram);
+    else
+      /* Translators: "  RAM: 13 layers, 1.1 GB (--ram not given)" */
+      g_string_append_printf (s, _("  RAM: %u layers, %s (--ram not given)\n"), plan.cpu_layers, host);
   }
   if (plan.fills_first >= 0)
     g_string_append_printf (s, _("  Fills first: %s\n"), vc_plan_get_device (&plan, plan.fills_first)->gpu);
