@@ -326,6 +326,7 @@ test_refusals (void)
     { "llama-3-8b", (const char *const[]) { "engine", "llama.cpp", "gpu-set", "rtx-3090:2", "tensor-split", "1,1,1", NULL }, "3 ratios" },
     { "llama-3-8b", (const char *const[]) { "engine", "llama.cpp", "gpu-set", "rtx-3090:2", "n-cpu-moe", "2", NULL }, "dense" },
     { "llama-3-8b", (const char *const[]) { "engine", "llama.cpp", NULL }, "empty" },
+    { "llama-3-8b", (const char *const[]) { "engine", "ollama", "gpu-set", "rtx-3090:2", NULL }, "llm/memory.go" },
     { "llama-3-8b", (const char *const[]) { "engine", "transformers", "gpu-set", "A=1GB", "host-ram", "1GB", NULL }, "disk" },
   };
 

@@ -291,18 +291,17 @@ plan_llama_cpp (const VcInputs      *in,
     }
   /* the multimodal projector on the main GPU; the input layer always in RAM ("very little
    * benefit to offloading the input layer") */
-  dev[opt->split_mode == VC_SPLIT_MODE_NONE ? opt->main_gpu : map[0]].weights +=
+  dev[map[0]].weights +=
     vc_layout_role_bytes (in, res, idx, ROLE (ENCODER), 0, 0, TRUE, FALSE);
   plan->host_bytes += vc_layout_role_bytes (in, res, idx, ROLE (EMBEDDING) | ROLE (POSITIONS) | ROLE (OTHER),
                                             0, 0, TRUE, FALSE);
+  /* the CPU's layers, their experts and their cache */
   if (plan->cpu_layers > 0 || output_dev < 0)
     {
       VcLayoutStage st;
-      guint moe_hi = MIN (n_cpu_moe, plan->cpu_layers);
 
       vc_layout_stage_bytes (in, res, idx, 0, plan->cpu_layers, FALSE, output_dev < 0, &st);
       plan->host_bytes += st.weights + st.kv + st.state;
-      (void) moe_hi;    /* the CPU's layers hold their experts already */
     }
   return TRUE;
 }
@@ -586,6 +585,9 @@ vc_plan_compute (const VcInputs      *inputs,
     return plan_tensor_parallel (inputs, result, set, plan, error) || (vc_plan_clear (plan), FALSE);
   else if (inputs->method != VC_METHOD_ARCHITECTURE)
     return refuse (error, _("a plan by layers needs the architecture method: the rule of thumb knows no layers"));
+  else if (inputs->engine == VC_ENGINE_OLLAMA)
+    return refuse (error, _("Ollama picks its own -ngl and --tensor-split for llama.cpp from its memory estimate "
+                            "(llm/memory.go), which is not modelled; accepted: --engine llama.cpp with --tensor-split"));
   else if (vc_engine_is_llama_cpp (inputs))
     ok = plan_llama_cpp (inputs, result, set, options, plan, error);
   else
@@ -690,9 +692,9 @@ vc_plan_most_gpu_layers (const VcInputs      *inputs,
   VcPlan plan;
 
   *layers = 0;
-  if (inputs->mode != VC_MODE_INFERENCE || !vc_engine_is_llama_cpp (inputs) ||
+  if (inputs->mode != VC_MODE_INFERENCE || inputs->engine != VC_ENGINE_LLAMA_CPP ||
       inputs->method != VC_METHOD_ARCHITECTURE)
-    return refuse (error, _("the most layers on the GPUs is llama.cpp's -ngl: it needs the llama.cpp or Ollama engine and the architecture method"));
+    return refuse (error, _("the most layers on the GPUs is llama.cpp's -ngl: it needs the llama.cpp engine and the architecture method"));
   vc_estimator_compute (inputs, &r);
   if (!vc_plan_compute (inputs, &r, set, options, &plan, error))
     return FALSE;

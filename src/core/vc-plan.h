@@ -3,14 +3,15 @@
  * cache and buffers each card holds, its total against what it has free, and what stays in
  * system RAM. FORMULAS.md, "Plans on a set of cards", gives each engine's rule and its source:
  *
- * - llama.cpp (and Ollama): layers split in proportion to --tensor-split or to each card's free
+ * - llama.cpp: layers split in proportion to --tensor-split or to each card's free
  *   memory (llama_model::load_tensors), -ngl, --split-mode layer|none, --main-gpu,
  *   --n-cpu-moe; the input layer in RAM; a compute buffer on each card;
  * - vLLM and SGLang: tensor parallelism over every card (or the layout's TP × PP), equal shards,
  *   the KV cache of the smallest card on all of them; SGLang refuses unbalanced cards;
  * - Transformers (and the generic engine): Accelerate's infer_auto_device_map over max_memory
  *   (each card's free memory, then the RAM);
- * - training: ZeRO/FSDP over equal cards; a mixed set is refused.
+ * - training: ZeRO/FSDP over equal cards; a mixed set is refused;
+ * - Ollama, which picks its own split, is refused.
  *
  * The plan is plain data: the command line, the report and the window read it, and a command
  * builder can take the layer counts and split ratios from `devices`.

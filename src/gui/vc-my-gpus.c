@@ -396,6 +396,8 @@ vc_my_gpus_init (VcMyGpus *self)
   for (guint i = 0; i < n; i++)
     gtk_string_list_append (names, all[i].name);
   gtk_drop_down_set_model (self->catalog_drop, G_LIST_MODEL (names));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("My GPUs and their plan"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->catalog_drop), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Card of the catalog"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->count_spin), GTK_ACCESSIBLE_PROPERTY_LABEL,
