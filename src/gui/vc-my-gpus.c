@@ -27,6 +27,7 @@ struct _VcMyGpus
   GtkSpinButton *count_spin;
   GtkEntry *set_entry;
   GtkEntry *ram_entry;
+  GtkEntry *split_entry;
   GtkLabel *error_label;
   GtkLabel *status_label;
   GtkGrid *plan_grid;
@@ -153,11 +154,14 @@ sync_entries (VcMyGpus *self)
 {
   g_autofree char *set = vc_estimate_dup_input_string (self->estimate, "gpu-set");
   g_autofree char *ram = vc_estimate_dup_input_string (self->estimate, "host-ram");
+  g_autofree char *split = vc_estimate_dup_input_string (self->estimate, "tensor-split");
 
   if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->set_entry)), set) != 0)
     gtk_editable_set_text (GTK_EDITABLE (self->set_entry), set);
   if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->ram_entry)), ram) != 0)
     gtk_editable_set_text (GTK_EDITABLE (self->ram_entry), ram);
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->split_entry)), split) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->split_entry), split);
   refresh (self);
 }
 
@@ -180,6 +184,18 @@ ram_activated (VcMyGpus *self)
 
   if (!vc_estimate_set_from_string (self->estimate, "host-ram",
                                     gtk_editable_get_text (GTK_EDITABLE (self->ram_entry)), &error))
+    show_error (self, error);
+  else
+    show_error (self, NULL);
+}
+
+static void
+split_activated (VcMyGpus *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!vc_estimate_set_from_string (self->estimate, "tensor-split",
+                                    gtk_editable_get_text (GTK_EDITABLE (self->split_entry)), &error))
     show_error (self, error);
   else
     show_error (self, NULL);
@@ -371,6 +387,7 @@ vc_my_gpus_class_init (VcMyGpusClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, count_spin);
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, set_entry);
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, ram_entry);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, split_entry);
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, error_label);
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, status_label);
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, plan_grid);
@@ -380,6 +397,7 @@ vc_my_gpus_class_init (VcMyGpusClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, add_clicked);
   gtk_widget_class_bind_template_callback (widget_class, set_activated);
   gtk_widget_class_bind_template_callback (widget_class, ram_activated);
+  gtk_widget_class_bind_template_callback (widget_class, split_activated);
   gtk_widget_class_bind_template_callback (widget_class, detect_clicked);
   gtk_widget_class_bind_template_callback (widget_class, clear_clicked);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);

@@ -143,6 +143,22 @@ test_set_and_plan (Fixture       *f,
   g_assert_nonnull (strstr (vc_my_gpus_get_status (f->my_gpus), "Plan (llama.cpp): fits"));
   vc_plan_clear (&plan);
 
+  /* llama.cpp's --tensor-split typed: 3,1 puts layers 0 … 24 on the first card (il/33 < 0.75) */
+  type_into (f, "split_entry", "3,1");
+  {
+    g_autofree char *split = NULL;
+    g_autofree char *row = NULL;
+
+    g_object_get (f->estimate, "tensor-split", &split, NULL);
+    g_assert_cmpstr (split, ==, "3,1");
+    row = vc_my_gpus_dup_row_text (f->my_gpus, 0);
+    g_assert_true (g_str_has_prefix (row, "RTX 3090 | 0–24 | "));
+  }
+  type_into (f, "split_entry", "3,-1");
+  g_assert_true (gtk_widget_get_visible (part (f, "error_label")));
+  type_into (f, "split_entry", "");
+  g_assert_false (gtk_widget_get_visible (part (f, "error_label")));
+
   /* a card the catalog lacks: said, and the set kept */
   type_into (f, "set_entry", "rtx-3090,rtx-9999");
   g_assert_true (gtk_widget_get_visible (part (f, "error_label")));
