@@ -480,9 +480,12 @@ plan_accelerate (const VcInputs *in,
       int d = mods[k].device;
 
       if (d > (int) n)
-        return refuse (error, _("Accelerate would offload part of the model to the disk: the cards and %s of RAM "
-                                "do not hold it; accepted: more cards or more --ram"),
-                       vc_format_size (plan->ram_bytes, VC_UNIT_GB));
+        {
+          g_autofree char *ram = vc_format_size (plan->ram_bytes, VC_UNIT_GB);
+
+          return refuse (error, _("Accelerate would offload part of the model to the disk: the cards and %s of RAM "
+                                  "do not hold it; accepted: more cards or more --ram"), ram);
+        }
       if (d == (int) n)
         {
           plan->host_bytes += mods[k].size;
