@@ -262,7 +262,8 @@ test_llama_three_cards_experts (void)
 static void
 test_accelerate (void)
 {
-  /* max_memory {0: 1 GB, 1: 2 GB, "cpu": 8 GB}. GPU 0 keeps room for the largest module left:
+  /* max_memory {0: 1 GB, 1: 2 GB, "cpu": 8 GB}; balancing caps GPU 0 at 1,387,868,160 B (below),
+   * above its 1 GB, so it keeps 1 GB. GPU 0 keeps room for the largest module left:
    * the embedding (525,336,576 B) fits under 1 GB − one layer (121,643,008 B), then layers 0
    * and 1 (768,622,592 B in all); layer 2 would make 890,265,600 B > 878,356,992 B. GPU 1 takes
    * the 14 other layers (1,703,002,112 B), the final norm and, tied, nothing for the head. */
@@ -277,6 +278,16 @@ test_accelerate (void)
   g_assert_cmpfloat (vc_plan_get_device (&plan, 1)->weights, ==, 14 * L1_LAYER_BYTES + 2.0 * 2048);
   g_assert_cmpuint (plan.cpu_layers, ==, 0);
   g_assert_cmpfloat (plan.host_bytes, ==, 0);
+  vc_plan_clear (&plan);
+
+  /* two cards of 2 GB: device_map="auto" balances first (get_balanced_memory): GPU 0 is capped
+   * at 2,471,628,800 B (the model) ÷ 2 + 1.25 × one layer (152,053,760 B) = 1,387,868,160 B,
+   * less the layer it keeps room for: the embedding and 6 layers (1,255,194,624 B ≤
+   * 1,266,225,152 B), a seventh would pass it; GPU 1, the last, keeps its 2 GB for the other 10 */
+  g_assert_true (vc_estimate_set_from_string (e, "gpu-set", "A=2GB,B=2GB", NULL));
+  plan_of (e, &plan);
+  assert_layers (&plan, 0, 0, 6, TRUE);
+  assert_layers (&plan, 1, 6, 10, FALSE);
   vc_plan_clear (&plan);
 
   /* a second card of 1 GB: GPU 1 holds 8 layers (973,144,064 B), the rest goes to the CPU */

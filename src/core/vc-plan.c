@@ -413,7 +413,7 @@ typedef struct
   guint layer;                    /* a repeating layer's index, or G_MAXUINT */
 } Module;
 
-/* accelerate/utils/modeling.py, infer_auto_device_map: modules in order (the embedding, each
+/* accelerate/utils/modeling.py, get_balanced_memory then infer_auto_device_map: modules in order (the embedding, each
  * decoder layer — a no-split module — the final norm, the head), each on the current device if
  * its size fits under max_memory less, on GPU 0 and the CPU (main_devices), the largest layer
  * still to place (get_max_layer_size over the modules left); else the next device, the CPU after
@@ -429,6 +429,7 @@ plan_accelerate (const VcInputs *in,
   guint L = a->n_layers, n = vc_gpu_set_get_n (set), idx = res->selected, m = L + 3, current = 0;
   g_autofree Module *mods = g_new0 (Module, m);
   g_autofree double *used = g_new0 (double, n + 2);
+  g_autofree double *limits = NULL;
   VcPlanDevice *dev;
 
   if (in->layout.tp > 1 || in->layout.pp > 1 || in->layout.ep > 1 || in->layout.dp > 1)
@@ -447,6 +448,24 @@ plan_accelerate (const VcInputs *in,
   mods[L + 2].size = a->tied_embeddings ? 0 : vc_layout_role_bytes (in, res, idx, ROLE (HEAD) | ROLE (MTP), 0, 0, FALSE, TRUE);
   mods[L + 2].layer = G_MAXUINT;
 
+  /* device_map="auto" is "balanced" (transformers' _get_device_map calls get_balanced_memory
+   * unless "sequential"): every GPU but the last is capped at the model's size ÷ the GPUs, plus
+   * 1.25 × the first no-split block (layers.0; the mean leaf module, smaller for any decoder,
+   * is left aside), the last one keeping its max_memory */
+  limits = g_new0 (double, n);
+  for (guint i = 0; i < n; i++)
+    limits[i] = vc_gpu_set_available (set, i);
+  if (n > 1 && L > 0)
+    {
+      double total = 0, per_gpu;
+
+      for (guint k = 0; k < m; k++)
+        total += mods[k].size;
+      per_gpu = floor (total / n) + floor (1.25 * mods[1].size);
+      for (guint i = 0; i + 1 < n; i++)
+        limits[i] = MIN (per_gpu, limits[i]);
+    }
+
   for (guint k = 0; k < m;)
     {
       double max_layer = 0, limit;
@@ -459,7 +478,7 @@ plan_accelerate (const VcInputs *in,
           mods[k++].device = (int) current;     /* the disk: no limit */
           continue;
         }
-      limit = current < n ? vc_gpu_set_available (set, current) : (plan->ram_bytes > 0 ? plan->ram_bytes : G_MAXDOUBLE);
+      limit = current < n ? limits[current] : (plan->ram_bytes > 0 ? plan->ram_bytes : G_MAXDOUBLE);
       if (main_device)
         limit -= max_layer;
       if (used[current] + mods[k].size <= limit)
