@@ -192,6 +192,70 @@ vc_plan_llama_layer_device (guint        n_layer,
   return (int) MIN (d, n_devices - 1);
 }
 
+/* llama.cpp's split points over the `used` devices in use (map: their cards in the set) */
+static void
+llama_split_points (const VcGpuSet      *set,
+                    const VcPlanOptions *opt,
+                    VcPlanDevice        *dev,
+                    const guint         *map,
+                    guint                used,
+                    float               *splits)
+{
+  float sum = 0;
+
+  for (guint i = 0; i < used; i++)
+    {
+      if (opt->tensor_split != NULL && opt->split_mode != VC_SPLIT_MODE_NONE)
+        splits[i] = i < opt->n_tensor_split ? (float) opt->tensor_split[i] : 0.0f;
+      else
+        splits[i] = (float) vc_gpu_set_available (set, map[i]);
+    }
+  for (guint i = 0; i < used; i++)
+    {
+      sum += splits[i];
+      splits[i] = sum;
+    }
+  for (guint i = 0; i < used; i++)
+    {
+      splits[i] /= sum;
+      dev[map[i]].split = round ((splits[i] - (i > 0 ? splits[i - 1] : 0)) * 1e6) / 1e6;
+    }
+}
+
+/* What a device holds of its layers: their tensors, cache and compute buffer, less the experts
+ * --n-cpu-moe N keeps in RAM (layers 0 … N − 1: common/arg.cpp, tensor_buft_overrides
+ * "blk.i.ffn_(up|down|gate)_exps" → CPU) */
+static void
+llama_device_bytes (const VcInputs *in,
+                    const VcResult *res,
+                    guint           n_cpu_moe,
+                    VcPlanDevice   *d,
+                    VcPlan         *plan)
+{
+  VcLayoutStage st;
+  guint moe_hi;
+
+  d->overhead = res->overhead_bytes;
+  if (d->n_layers == 0 && !d->output)
+    return;
+  vc_layout_stage_bytes (in, res, res->selected, d->first_layer, d->n_layers, FALSE, d->output, &st);
+  d->weights = st.weights;
+  d->experts = st.experts;
+  d->kv = st.kv;
+  d->state = st.state;
+  d->activations = st.activations;
+  moe_hi = MIN (n_cpu_moe, d->first_layer + d->n_layers);
+  if (moe_hi > d->first_layer)
+    {
+      double moved = vc_layout_role_bytes (in, res, res->selected, ROLE (EXPERTS), d->first_layer,
+                                           moe_hi - d->first_layer, FALSE, FALSE);
+
+      d->weights -= moved;
+      d->experts -= moved;
+      plan->host_bytes += moved;
+    }
+}
+
 static gboolean
 plan_llama_cpp (const VcInputs      *in,
                 const VcResult      *res,
@@ -205,7 +269,6 @@ plan_llama_cpp (const VcInputs      *in,
   g_autofree float *splits = NULL;
   g_autofree guint *map = NULL;
   VcPlanDevice *dev;
-  float sum = 0;
   guint idx = res->selected, n_cpu_moe = in->layout.experts_on_cpu ? L : opt->n_cpu_moe;
   int output_dev;
 
@@ -228,23 +291,8 @@ plan_llama_cpp (const VcInputs      *in,
   map = g_new0 (guint, used);
   splits = g_new0 (float, used);
   for (guint i = 0; i < used; i++)
-    {
-      map[i] = opt->split_mode == VC_SPLIT_MODE_NONE ? opt->main_gpu : i;
-      if (opt->tensor_split != NULL && opt->split_mode != VC_SPLIT_MODE_NONE)
-        splits[i] = i < opt->n_tensor_split ? (float) opt->tensor_split[i] : 0.0f;
-      else
-        splits[i] = (float) vc_gpu_set_available (set, map[i]);
-    }
-  for (guint i = 0; i < used; i++)
-    {
-      sum += splits[i];
-      splits[i] = sum;
-    }
-  for (guint i = 0; i < used; i++)
-    {
-      splits[i] /= sum;
-      dev[map[i]].split = round ((splits[i] - (i > 0 ? splits[i - 1] : 0)) * 1e6) / 1e6;
-    }
+    map[i] = opt->split_mode == VC_SPLIT_MODE_NONE ? opt->main_gpu : i;
+  llama_split_points (set, opt, dev, map, used, splits);
 
   ngl = in->layout.gpu_layers > 0 ? in->layout.gpu_layers : L + 1;
   plan->cpu_layers = 0;
@@ -262,35 +310,9 @@ plan_llama_cpp (const VcInputs      *in,
     dev[map[output_dev]].output = TRUE;
 
   for (guint i = 0; i < used; i++)
-    {
-      VcPlanDevice *d = &dev[map[i]];
-      VcLayoutStage st;
-      guint moe_hi;
-
-      d->overhead = res->overhead_bytes;
-      if (d->n_layers == 0 && !d->output)
-        continue;
-      vc_layout_stage_bytes (in, res, idx, d->first_layer, d->n_layers, FALSE, d->output, &st);
-      d->weights = st.weights;
-      d->experts = st.experts;
-      d->kv = st.kv;
-      d->state = st.state;
-      d->activations = st.activations;
-      /* --n-cpu-moe N: the experts of layers 0 … N − 1 stay in RAM (common/arg.cpp,
-       * tensor_buft_overrides "blk.i.ffn_(up|down|gate)_exps" → CPU) */
-      moe_hi = MIN (n_cpu_moe, d->first_layer + d->n_layers);
-      if (moe_hi > d->first_layer)
-        {
-          double moved = vc_layout_role_bytes (in, res, idx, ROLE (EXPERTS), d->first_layer,
-                                               moe_hi - d->first_layer, FALSE, FALSE);
-
-          d->weights -= moved;
-          d->experts -= moved;
-          plan->host_bytes += moved;
-        }
-    }
-  /* the multimodal projector on the main GPU; the input layer always in RAM ("very little
-   * benefit to offloading the input layer") */
+    llama_device_bytes (in, res, n_cpu_moe, &dev[map[i]], plan);
+  /* the multimodal projector on the first card in use (its own backend's first GPU); the
+   * input layer always in RAM ("very little benefit to offloading the input layer") */
   dev[map[0]].weights +=
     vc_layout_role_bytes (in, res, idx, ROLE (ENCODER), 0, 0, TRUE, FALSE);
   plan->host_bytes += vc_layout_role_bytes (in, res, idx, ROLE (EMBEDDING) | ROLE (POSITIONS) | ROLE (OTHER),
@@ -418,6 +440,59 @@ typedef struct
  * its size fits under max_memory less, on GPU 0 and the CPU (main_devices), the largest layer
  * still to place (get_max_layer_size over the modules left); else the next device, the CPU after
  * the GPUs, the disk last. */
+/* The modules in the order infer_auto_device_map treats them: the embedding (with any encoder),
+ * each decoder layer, the final norm, the head */
+static void
+accelerate_modules (const VcInputs *in,
+                    const VcResult *res,
+                    Module         *mods)
+{
+  const VcArch *a = &in->arch;
+  guint L = a->n_layers, idx = res->selected;
+
+  mods[0].size = vc_layout_role_bytes (in, res, idx, ROLE (EMBEDDING) | ROLE (POSITIONS) | ROLE (ENCODER) | ROLE (OTHER),
+                                       0, 0, TRUE, FALSE);
+  for (guint i = 0; i < L; i++)
+    {
+      mods[1 + i].size = vc_layout_role_bytes (in, res, idx, 0, i, 1, FALSE, FALSE);
+      mods[1 + i].layer = i;
+    }
+  mods[0].layer = G_MAXUINT;
+  mods[L + 1].size = vc_layout_role_bytes (in, res, idx, ROLE (OUTPUT_NORM), 0, 0, FALSE, TRUE);
+  mods[L + 1].layer = G_MAXUINT;
+  /* a tied head has no parameter of its own: named_parameters() lists the embedding once */
+  mods[L + 2].size = a->tied_embeddings ? 0 : vc_layout_role_bytes (in, res, idx, ROLE (HEAD) | ROLE (MTP), 0, 0, FALSE, TRUE);
+  mods[L + 2].layer = G_MAXUINT;
+}
+
+/* device_map="auto" is "balanced" (transformers' _get_device_map calls get_balanced_memory
+ * unless "sequential"): every GPU but the last is capped at the model's size ÷ the GPUs, plus
+ * 1.25 × the first no-split block (layers.0; the mean leaf module, smaller for any decoder, is
+ * left aside), the last one keeping its max_memory */
+static double *
+accelerate_limits (const VcGpuSet *set,
+                   const Module   *mods,
+                   guint           m,
+                   guint           n_layers)
+{
+  guint n = vc_gpu_set_get_n (set);
+  double *limits = g_new0 (double, n);
+
+  for (guint i = 0; i < n; i++)
+    limits[i] = vc_gpu_set_available (set, i);
+  if (n > 1 && n_layers > 0)
+    {
+      double total = 0, per_gpu;
+
+      for (guint k = 0; k < m; k++)
+        total += mods[k].size;
+      per_gpu = floor (total / n) + floor (1.25 * mods[1].size);
+      for (guint i = 0; i + 1 < n; i++)
+        limits[i] = MIN (per_gpu, limits[i]);
+    }
+  return limits;
+}
+
 static gboolean
 plan_accelerate (const VcInputs *in,
                  const VcResult *res,
@@ -434,37 +509,8 @@ plan_accelerate (const VcInputs *in,
 
   if (in->layout.tp > 1 || in->layout.pp > 1 || in->layout.ep > 1 || in->layout.dp > 1)
     return refuse (error, _("Accelerate's device_map places whole modules on one card each: set TP, PP, EP and DP to 1"));
-  mods[0].size = vc_layout_role_bytes (in, res, idx, ROLE (EMBEDDING) | ROLE (POSITIONS) | ROLE (ENCODER) | ROLE (OTHER),
-                                       0, 0, TRUE, FALSE);
-  for (guint i = 0; i < L; i++)
-    {
-      mods[1 + i].size = vc_layout_role_bytes (in, res, idx, 0, i, 1, FALSE, FALSE);
-      mods[1 + i].layer = i;
-    }
-  mods[0].layer = G_MAXUINT;
-  mods[L + 1].size = vc_layout_role_bytes (in, res, idx, ROLE (OUTPUT_NORM), 0, 0, FALSE, TRUE);
-  mods[L + 1].layer = G_MAXUINT;
-  /* a tied head has no parameter of its own: named_parameters() lists the embedding once */
-  mods[L + 2].size = a->tied_embeddings ? 0 : vc_layout_role_bytes (in, res, idx, ROLE (HEAD) | ROLE (MTP), 0, 0, FALSE, TRUE);
-  mods[L + 2].layer = G_MAXUINT;
-
-  /* device_map="auto" is "balanced" (transformers' _get_device_map calls get_balanced_memory
-   * unless "sequential"): every GPU but the last is capped at the model's size ÷ the GPUs, plus
-   * 1.25 × the first no-split block (layers.0; the mean leaf module, smaller for any decoder,
-   * is left aside), the last one keeping its max_memory */
-  limits = g_new0 (double, n);
-  for (guint i = 0; i < n; i++)
-    limits[i] = vc_gpu_set_available (set, i);
-  if (n > 1 && L > 0)
-    {
-      double total = 0, per_gpu;
-
-      for (guint k = 0; k < m; k++)
-        total += mods[k].size;
-      per_gpu = floor (total / n) + floor (1.25 * mods[1].size);
-      for (guint i = 0; i + 1 < n; i++)
-        limits[i] = MIN (per_gpu, limits[i]);
-    }
+  accelerate_modules (in, res, mods);
+  limits = accelerate_limits (set, mods, m, L);
 
   for (guint k = 0; k < m;)
     {

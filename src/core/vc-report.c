@@ -647,6 +647,54 @@ plan_parts (const VcPlanDevice *d,
 }
 
 static void
+add_plan_device_json (JsonBuilder        *b,
+                      const VcPlanDevice *d,
+                      gboolean            llama_cpp)
+{
+  PlanPart parts[6];
+  guint n = plan_parts (d, parts);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "gpu");
+  json_builder_add_string_value (b, d->gpu);
+  json_builder_set_member_name (b, "memory_bytes");
+  add_bytes (b, d->memory_bytes);
+  json_builder_set_member_name (b, "available_bytes");
+  add_bytes (b, d->available_bytes);
+  json_builder_set_member_name (b, "limit_bytes");
+  add_bytes (b, d->limit_bytes);
+  json_builder_set_member_name (b, "bytes");
+  add_bytes (b, d->bytes);
+  json_builder_set_member_name (b, "layers");
+  if (d->n_layers > 0)
+    {
+      json_builder_begin_array (b);
+      json_builder_add_int_value (b, d->first_layer);
+      json_builder_add_int_value (b, d->first_layer + d->n_layers - 1);
+      json_builder_end_array (b);
+    }
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "output");
+  json_builder_add_boolean_value (b, d->output);
+  if (llama_cpp)
+    add_number_or_null (b, "split", TRUE, d->split);
+  json_builder_set_member_name (b, "components");
+  json_builder_begin_array (b);
+  for (guint k = 0; k < n; k++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "id");
+      json_builder_add_string_value (b, parts[k].id);
+      json_builder_set_member_name (b, "bytes");
+      add_bytes (b, parts[k].bytes);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+static void
 add_plan_json (JsonBuilder           *b,
                VcEstimate            *estimate,
                const VcReportRequest *req)
@@ -669,50 +717,7 @@ add_plan_json (JsonBuilder           *b,
   json_builder_set_member_name (b, "devices");
   json_builder_begin_array (b);
   for (guint i = 0; i < plan.devices->len; i++)
-    {
-      const VcPlanDevice *d = vc_plan_get_device (&plan, i);
-      PlanPart parts[6];
-      guint n = plan_parts (d, parts);
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "gpu");
-      json_builder_add_string_value (b, d->gpu);
-      json_builder_set_member_name (b, "memory_bytes");
-      add_bytes (b, d->memory_bytes);
-      json_builder_set_member_name (b, "available_bytes");
-      add_bytes (b, d->available_bytes);
-      json_builder_set_member_name (b, "limit_bytes");
-      add_bytes (b, d->limit_bytes);
-      json_builder_set_member_name (b, "bytes");
-      add_bytes (b, d->bytes);
-      json_builder_set_member_name (b, "layers");
-      if (d->n_layers > 0)
-        {
-          json_builder_begin_array (b);
-          json_builder_add_int_value (b, d->first_layer);
-          json_builder_add_int_value (b, d->first_layer + d->n_layers - 1);
-          json_builder_end_array (b);
-        }
-      else
-        json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "output");
-      json_builder_add_boolean_value (b, d->output);
-      if (vc_engine_is_llama_cpp (in) && in->mode == VC_MODE_INFERENCE)
-        add_number_or_null (b, "split", TRUE, d->split);
-      json_builder_set_member_name (b, "components");
-      json_builder_begin_array (b);
-      for (guint k = 0; k < n; k++)
-        {
-          json_builder_begin_object (b);
-          json_builder_set_member_name (b, "id");
-          json_builder_add_string_value (b, parts[k].id);
-          json_builder_set_member_name (b, "bytes");
-          add_bytes (b, parts[k].bytes);
-          json_builder_end_object (b);
-        }
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-    }
+    add_plan_device_json (b, vc_plan_get_device (&plan, i), vc_engine_is_llama_cpp (in) && in->mode == VC_MODE_INFERENCE);
   json_builder_end_array (b);
   json_builder_set_member_name (b, "host_bytes");
   add_bytes (b, plan.host_bytes);
