@@ -322,6 +322,11 @@ test_vllm_bounded (void)
   g_assert_cmpfloat (a.kv_tokens, ==, b.kv_tokens);
   g_assert_cmpfloat (vc_plan_get_device (&a, 0)->kv, ==, vc_plan_get_device (&b, 0)->kv);
   g_assert_cmpfloat (vc_plan_get_device (&a, 0)->bytes, ==, vc_plan_get_device (&a, 1)->bytes);
+  /* vLLM takes its whole budget of the smallest card on each: 0.9 of the 3060's 12 GiB, and the
+   * CUDA context beside it; the 2,048 tokens asked for fit in the cache */
+  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->bytes, ==,
+                     round (0.9 * 12.0 * 1073741824) + vc_plan_get_device (&a, 0)->overhead);
+  g_assert_true (a.fits);
   vc_plan_clear (&a);
   vc_plan_clear (&b);
 }

@@ -404,6 +404,11 @@ plan_tensor_parallel (const VcInputs *inputs,
       d->kv = at.tokens > 0 ? MAX (0.0, at.available_kv_bytes) : lr.bytes[VC_COMPONENT_KV_CACHE];
       d->state = lr.bytes[VC_COMPONENT_SEQUENCE_STATE];
       d->activations = lr.bytes[VC_COMPONENT_ACTIVATIONS];
+      /* vLLM takes its whole budget of the smallest card: the cache fills what the model and
+       * the profile run's peak (activations, at the smallest card's batch) leave of it; SGLang
+       * keeps its activations outside mem_fraction_static */
+      if (at.tokens > 0 && in.engine == VC_ENGINE_VLLM)
+        d->activations = MAX (0.0, at.budget_bytes - d->weights - d->kv - d->state);
       d->overhead = lr.bytes[VC_COMPONENT_OVERHEAD];
       /* every rank allocates the cache blocks of the smallest (vLLM's get_kv_cache_configs,
        * the minimum over the workers) */
@@ -421,8 +426,12 @@ plan_tensor_parallel (const VcInputs *inputs,
   plan->kv_tokens = at.tokens;
   plan->bounded_by = (int) smallest;
   finish (plan);
-  /* the cache is sized for the smallest: what a card holds is bounded by it */
-  plan->fits = plan->fits && lr.total <= usable && (at.tokens <= 0 || at.available_kv_bytes >= lr.bytes[VC_COMPONENT_KV_CACHE]);
+  /* the cache is sized for the smallest: it must hold the sequences asked for; with no cache
+   * figure, the estimate itself must fit what the engine may use of the smallest card */
+  if (at.tokens > 0)
+    plan->fits = plan->fits && at.available_kv_bytes >= lr.bytes[VC_COMPONENT_KV_CACHE];
+  else
+    plan->fits = plan->fits && lr.total <= usable;
   return TRUE;
 }
 
