@@ -35,6 +35,8 @@ fake_sysfs (void)
   write_file (root, "class/drm/card0/device/device", "0x744c\n");
   write_file (root, "class/drm/card0/device/mem_info_vram_total", "25753026560\n");
   write_file (root, "class/drm/card0/device/product_name", "AMD Radeon RX 7900 XTX\n");
+  /* amdgpu's VRAM in use: 4 GiB */
+  write_file (root, "class/drm/card0/device/mem_info_vram_used", "4294967296\n");
   write_file (root, "class/drm/card0-DP-1/status", "connected\n");
   write_file (root, "class/drm/renderD128/device/vendor", "0x1002\n");
   /* an AMD card without a product name */
@@ -62,8 +64,11 @@ test_amd_sysfs (void)
   g_assert_cmpstr (a->name, ==, "AMD Radeon RX 7900 XTX");
   g_assert_cmpstr (a->vendor, ==, "AMD");
   g_assert_cmpfloat (a->memory_bytes, ==, 25753026560.0);
+  /* free: the total less mem_info_vram_used; unknown without it */
+  g_assert_cmpfloat (a->free_bytes, ==, 25753026560.0 - 4294967296.0);
   g_assert_cmpstr (b->name, ==, "AMD GPU 0x73bf");
   g_assert_cmpfloat (b->memory_bytes, ==, 17163091968.0);
+  g_assert_cmpfloat (b->free_bytes, <, 0);
   vc_test_remove_tree (root);
 }
 
@@ -92,6 +97,8 @@ test_nvml (void)
   g_assert_cmpstr (g->name, ==, "NVIDIA GeForce RTX 4090");
   g_assert_cmpstr (g->vendor, ==, "NVIDIA");
   g_assert_cmpfloat (g->memory_bytes, ==, 24564.0 * 1048576);
+  /* NVML's free (the stand-in reports half the total) */
+  g_assert_cmpfloat (g->free_bytes, ==, 12282.0 * 1048576);
   g = gpus->pdata[1];
   g_assert_cmpstr (g->name, ==, "NVIDIA GPU 1");
 
@@ -104,6 +111,18 @@ test_nvml (void)
   vc_gpus_get_all (&n_catalog);
   g_assert_cmpuint (vc_estimate_get_n_gpus (e), ==, n_catalog + 4);
   g_assert_cmpfloat (vc_estimate_get_gpu (e, n_catalog)->capacity_bytes, ==, 24564.0 * 1048576);
+
+  /* and as My GPUs: each card with what it has free, in whole MiB */
+  {
+    g_autofree char *set = vc_local_gpus_to_set (gpus);
+
+    g_assert_cmpstr (set, ==, "NVIDIA GeForce RTX 4090=24564MiB/12282MiB,NVIDIA GPU 1=81559MiB/40779MiB,"
+                              "AMD Radeon RX 7900 XTX=24560MiB/20464MiB,AMD GPU 0x73bf=16368MiB");
+    g_assert_true (vc_estimate_set_from_string (e, "gpu-set", set, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_gpu_set_get_n (vc_estimate_get_gpu_set (e)), ==, 4);
+    g_assert_cmpfloat (vc_gpu_set_available (vc_estimate_get_gpu_set (e), 2), ==, 20464.0 * 1048576);
+  }
   vc_test_remove_tree (root);
 }
 

@@ -194,7 +194,14 @@ static const Option options[] = {
     N_("With --list-presets: only the models matching every word of TEXT (any part of a name, family or size such as 70b, or moe, dense, vision)") },
   { "list-gpus", OPT_LIST_GPUS, NULL, NULL, N_("List the GPU catalog") },
   { "gpu", OPT_GPU, "custom-gpus", "NAME=SIZE", N_("Add a GPU of your own to the table; SIZE in GB or with GB, GiB or MiB (repeatable)") },
-  { "this-computer", OPT_THIS_COMPUTER, NULL, NULL, N_("Add this computer's GPUs to the table (NVIDIA through libnvidia-ml, AMD through /sys)") },
+  { "this-computer", OPT_THIS_COMPUTER, NULL, NULL, N_("Add this computer's GPUs to the table and make them My GPUs, with what each has free, and its memory the --ram (NVIDIA through libnvidia-ml, AMD through /sys)") },
+  { "gpus", OPT_PROPERTY, "gpu-set", "LIST",
+    N_("My GPUs, the cards each engine plans for: catalog ids or NAME=SIZE cards separated by commas, each optionally /FREE and :COUNT (rtx-3090,rtx-3060-12gb or h100-80gb:8)") },
+  { "ram", OPT_PROPERTY, "host-ram", "SIZE", N_("System memory beside My GPUs, in GB or with a GB, GiB or MiB unit (64GB)") },
+  { "tensor-split", OPT_PROPERTY, "tensor-split", "LIST", N_("llama.cpp plan: one ratio per card of --gpus (3,1); default: by free memory") },
+  { "main-gpu", OPT_PROPERTY, "main-gpu", "N", N_("llama.cpp plan: the card of --split-mode none, from 0 (default 0)") },
+  { "split-mode", OPT_PROPERTY, "split-mode", "layer|none", N_("llama.cpp plan: layers across the cards (default), or the main GPU alone; row is refused") },
+  { "n-cpu-moe", OPT_PROPERTY, "n-cpu-moe", "N", N_("llama.cpp plan, MoE: the routed experts of the first N layers in system RAM") },
   { "list-local-gpus", OPT_LIST_LOCAL_GPUS, NULL, NULL, N_("List this computer's GPUs and system memory") },
   { "list-local-models", OPT_LIST_LOCAL_MODELS, NULL, NULL,
     N_("List the models on this computer: Ollama's, LM Studio's and the Hugging Face cache's") },
@@ -875,7 +882,20 @@ check_engine_options (int          argc,
             return FALSE;
           }
       static const char *llama[] = { "parallel", "n-ubatch", "n-batch", "kv-unified", "no-kv-unified",
-                                     "cache-type-k", "cache-type-v" };
+                                     "cache-type-k", "cache-type-v", "tensor-split", "main-gpu", "split-mode",
+                                     "n-cpu-moe" };
+      static const char *planned[] = { "tensor-split", "main-gpu", "split-mode", "n-cpu-moe", "ram" };
+
+      /* the plan's options act on My GPUs alone */
+      for (guint k = 0; k < G_N_ELEMENTS (planned); k++)
+        if (g_str_has_prefix (a, "--") && g_str_has_prefix (a + 2, planned[k]) &&
+            (a[2 + strlen (planned[k])] == '\0' || a[2 + strlen (planned[k])] == '=') &&
+            vc_gpu_set_get_n (vc_estimate_get_gpu_set (estimate)) == 0)
+          {
+            *bad_option = planned[k];
+            *message = g_strdup (_("this option shapes the plan on My GPUs: give the cards with --gpus LIST or --this-computer"));
+            return FALSE;
+          }
 
       for (guint k = 0; k < G_N_ELEMENTS (llama); k++)
         if (g_str_has_prefix (a, "--") && g_str_has_prefix (a + 2, llama[k]) &&
@@ -1245,6 +1265,20 @@ add_this_computer (Request *req)
   if (*text == '\0')
     return 1;
   g_string_append_printf (req->custom_gpus, "%s%s", req->custom_gpus->len ? ";" : "", text);
+  /* My GPUs: the cards with what each has free, and the computer's memory; --gpus and --ram
+   * given as well come later and win */
+  {
+    g_autofree char *set = vc_local_gpus_to_set (gpus);
+    double ram = vc_local_system_memory ("/proc");
+
+    add_setting (req, "gpu-set", set);
+    if (ram >= 1e8)
+      {
+        g_autofree char *ram_text = g_strdup_printf ("%.0fB", ram);
+
+        add_setting (req, "host-ram", ram_text);
+      }
+  }
   return 0;
 }
 
@@ -1569,6 +1603,9 @@ solve_request (Request     *req,
   VcSolveVariable variable;
   int status;
 
+  /* --solve on My GPUs: the plan's answer, no --fit-gpu needed */
+  if (req->solve != NULL && req->fit_gpu == NULL && vc_gpu_set_get_n (vc_estimate_get_gpu_set (estimate)) > 0)
+    return 0;
   if (req->solve == NULL && (in->engine == VC_ENGINE_GENERIC || in->mode != VC_MODE_INFERENCE))
     return usage_error (req->fit_gpu ? "fit-gpu" : "gpu-count",
                         _("it goes with --solve seq|batch|concurrency, or with --engine when serving"));
@@ -1699,6 +1736,9 @@ run_estimate (Request *req)
   VcSolution solution;
   guint gpu_index = 0;
   gboolean solving = req->solve || req->fit_gpu || req->gpu_count;
+  gboolean plan_solved = FALSE;
+  VcSolveVariable plan_variable = VC_SOLVE_VARIABLE_SEQ;
+  guint plan_value = 0;
   int status;
 
   if ((status = apply_request (req, estimate, profile)) != 0)
@@ -1731,6 +1771,21 @@ run_estimate (Request *req)
   }
   if (solving && (status = solve_request (req, estimate, &solution, &gpu_index)) != 0)
     return status;
+  plan_solved = req->solve != NULL && req->fit_gpu == NULL && vc_gpu_set_get_n (vc_estimate_get_gpu_set (estimate)) > 0;
+  if (plan_solved)
+    {
+      g_autoptr(GEnumClass) klass = g_type_class_ref (VC_TYPE_SOLVE_VARIABLE);
+      VcPlanOptions plan_options;
+      gboolean ok;
+
+      plan_variable = g_enum_get_value_by_nick (klass, req->solve)->value;
+      vc_estimate_get_plan_options (estimate, &plan_options);
+      ok = vc_plan_solve (vc_estimate_get_inputs (estimate), vc_estimate_get_gpu_set (estimate), &plan_options,
+                          plan_variable, &plan_value, &error);
+      g_free ((double *) plan_options.tensor_split);
+      if (!ok)
+        return usage_error ("solve", error->message);
+    }
 
   if (req->save_path)
     {
@@ -1745,9 +1800,16 @@ run_estimate (Request *req)
   if (req->print_command)
     return print_command (req, estimate);
   {
-    VcReportRequest report = { req->solve ? &solution : NULL, solving ? (int) gpu_index : -1, req->gpu_count };
+    VcReportRequest report = {
+      .solve = req->solve && !plan_solved ? &solution : NULL,
+      .gpu_index = solving && !plan_solved ? (int) gpu_index : -1,
+      .gpu_count = req->gpu_count,
+      .command_model = req->model_path ? req->model_path : req->config_path,
+      .plan_solved = plan_solved,
+      .plan_variable = plan_variable,
+      .plan_value = plan_value,
+    };
 
-    report.command_model = req->model_path ? req->model_path : req->config_path;
     print_estimate (estimate, vc_profile_get_unit (profile), req->format, req->explain, &report);
   }
   {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "vc-command.h"
+#include "vc-plan.h"
 #include "vc-engine.h"
 #include "vc-enums.h"
 #include "vc-error.h"
@@ -199,7 +200,8 @@ vc_command_request_set_model (VcCommandRequest *req,
   char **owned = req->owned;
   g_autofree char *base = NULL;
 
-  vc_command_request_clear (req);
+  g_clear_pointer (&req->owned[0], g_free);
+  g_clear_pointer (&req->owned[1], g_free);
   req->model_kind = VC_COMMAND_MODEL_NONE;
   req->model = req->model_file = NULL;
   if (spec == NULL || *spec == '\0')
@@ -236,6 +238,49 @@ vc_command_request_set_model (VcCommandRequest *req,
   return TRUE;
 }
 
+/* What the plan on "My GPUs" decided, where the estimate has a set and its engine plans on it:
+ * the cards (llama.cpp's split, as the plan assigned the layers, and the options given),
+ * Accelerate's memory map (what each card lets the engine use, and the RAM given), and vLLM's
+ * and SGLang's degrees over the set. A refused plan leaves the request as the layout has it. */
+static void
+request_from_plan (VcCommandRequest *req,
+                   VcEstimate       *estimate)
+{
+  const VcGpuSet *set = vc_estimate_get_gpu_set (estimate);
+  const char *engine;
+  VcPlanOptions options;
+  VcPlan plan = { 0 };
+
+  if (set == NULL || vc_gpu_set_get_n (set) == 0 || !vc_estimate_compute_plan (estimate, &plan, NULL))
+    return;
+  engine = vc_plan_engine_id (req->inputs);
+  vc_estimate_get_plan_options (estimate, &options);
+  req->n_devices = plan.devices->len;
+  for (guint i = 0; i < MIN (plan.devices->len, VC_COMMAND_MAX_DEVICES); i++)
+    {
+      const VcPlanDevice *d = vc_plan_get_device (&plan, i);
+
+      if (g_str_equal (engine, "llama.cpp"))
+        req->split[i] = d->n_layers > 0 || d->output ? MAX (d->split, 1e-6) : 0;
+      req->max_memory_bytes[i] = d->limit_bytes;
+    }
+  req->cpu_memory_bytes = plan.ram_bytes;
+  if (options.main_gpu > 0 || options.split_mode == VC_SPLIT_MODE_NONE)
+    req->main_gpu = (int) options.main_gpu;
+  req->row_split = options.split_mode == VC_SPLIT_MODE_ROW;
+  req->n_cpu_moe = options.n_cpu_moe;
+  if (!plan.training && (plan.engine == VC_ENGINE_VLLM || plan.engine == VC_ENGINE_SGLANG) && plan.tp > 0)
+    {
+      req->planned = g_memdup2 (req->inputs, sizeof *req->inputs);
+      req->planned->layout.tp = plan.tp;
+      req->planned->layout.pp = MAX (1u, plan.pp);
+      req->planned->layout.dp = 1;
+      req->inputs = req->planned;
+    }
+  g_free ((double *) options.tensor_split);
+  vc_plan_clear (&plan);
+}
+
 /* The built-in model's repository, and the need on each GPU, from an estimate. */
 void
 vc_command_request_from_estimate (VcCommandRequest *req,
@@ -253,6 +298,7 @@ vc_command_request_from_estimate (VcCommandRequest *req,
     }
   if (lr != NULL)
     req->per_gpu_bytes = lr->reserved > 0 ? lr->reserved : lr->total;
+  request_from_plan (req, estimate);
 }
 
 void
@@ -260,6 +306,7 @@ vc_command_request_clear (VcCommandRequest *req)
 {
   g_clear_pointer (&req->owned[0], g_free);
   g_clear_pointer (&req->owned[1], g_free);
+  g_clear_pointer (&req->planned, g_free);
 }
 
 void

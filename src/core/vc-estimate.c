@@ -10,6 +10,8 @@
 #include "vc-catalog.h"
 #include "vc-component-row.h"
 #include "vc-custom-gpus.h"
+#include "vc-gpu-set.h"
+#include "vc-plan.h"
 #include "vc-enums.h"
 #include "vc-error.h"
 #include "vc-engine.h"
@@ -43,6 +45,14 @@ struct _VcEstimate
   char *custom_gpus;               /* as typed: "Name=24GB; Other=48GiB" */
   GArray *user_gpus;               /* VcGpu parsed from it, after the catalog */
   char *chart_gpus;                /* "h100-80gb;My card": ids or custom names, as chosen */
+  char *gpu_set;                   /* "My GPUs", in the set's text form (vc-gpu-set.h) */
+  VcGpuSet *set;
+  char *host_ram;                  /* as typed: "64GB"; "" when not given */
+  double ram_bytes;
+  char *tensor_split;              /* llama.cpp --tensor-split as typed: "3,1"; "" by free memory */
+  guint main_gpu;
+  VcSplitMode split_mode;
+  guint n_cpu_moe;
   VcSolution *solutions;           /* per GPU and variable, solved when first asked for */
   guint8 *solved;
   GListStore *breakdown;
@@ -108,6 +118,12 @@ enum {
   PROP_GPUS_PER_NODE,
   PROP_CUSTOM_GPUS,
   PROP_CHART_GPUS,
+  PROP_GPU_SET,
+  PROP_HOST_RAM,
+  PROP_TENSOR_SPLIT,
+  PROP_MAIN_GPU,
+  PROP_SPLIT_MODE,
+  PROP_N_CPU_MOE,
   PROP_SOURCE_FORMAT,
   PROP_SOURCE_QUANTIZATION,
   PROP_SOURCE_WEIGHTS_BYTES,
@@ -433,6 +449,12 @@ set_property_by_setter (VcEstimate   *self,
       if (!vc_estimate_set_chart_gpus (self, g_value_get_string (value), &error))
         g_warning ("%s", error->message);
       return;
+    case PROP_GPU_SET:
+    case PROP_HOST_RAM:
+    case PROP_TENSOR_SPLIT:
+      if (!vc_estimate_set_plan_text (self, properties[prop_id]->name, g_value_get_string (value), &error))
+        g_warning ("%s", error->message);
+      return;
     default:
       g_assert_not_reached ();
     }
@@ -500,8 +522,25 @@ vc_estimate_set_property (GObject      *object,
     case PROP_MODEL_NAME:
     case PROP_CUSTOM_GPUS:
     case PROP_CHART_GPUS:
+    case PROP_GPU_SET:
+    case PROP_HOST_RAM:
+    case PROP_TENSOR_SPLIT:
       set_property_by_setter (self, prop_id, value);
       return;
+    case PROP_MAIN_GPU:
+    case PROP_SPLIT_MODE:
+    case PROP_N_CPU_MOE:
+      {
+        guint *field = prop_id == PROP_MAIN_GPU ? &self->main_gpu
+                       : prop_id == PROP_N_CPU_MOE ? &self->n_cpu_moe : (guint *) &self->split_mode;
+        guint v = prop_id == PROP_SPLIT_MODE ? (guint) g_value_get_enum (value) : g_value_get_uint (value);
+
+        if (*field == v)
+          return;
+        *field = v;
+        g_object_notify_by_pspec (object, pspec);
+        return;
+      }
     case PROP_PARAMETERS: SET_FIELD (parameters, input_double); leave_preset (self); break;
     case PROP_ACTIVE_PARAMETERS: SET_FIELD (active_parameters, input_double); leave_preset (self); break;
     case PROP_PRECISION: SET_FIELD (precision, g_value_get_enum); break;
@@ -696,6 +735,12 @@ vc_estimate_get_property (GObject    *object,
     case PROP_GPUS_PER_NODE: g_value_set_uint (value, in->layout.gpus_per_node); break;
     case PROP_CUSTOM_GPUS: g_value_set_string (value, self->custom_gpus); break;
     case PROP_CHART_GPUS: g_value_set_string (value, self->chart_gpus); break;
+    case PROP_GPU_SET: g_value_set_string (value, self->gpu_set); break;
+    case PROP_HOST_RAM: g_value_set_string (value, self->host_ram); break;
+    case PROP_TENSOR_SPLIT: g_value_set_string (value, self->tensor_split); break;
+    case PROP_MAIN_GPU: g_value_set_uint (value, self->main_gpu); break;
+    case PROP_SPLIT_MODE: g_value_set_enum (value, self->split_mode); break;
+    case PROP_N_CPU_MOE: g_value_set_uint (value, self->n_cpu_moe); break;
     case PROP_SOURCE_FORMAT: g_value_set_string (value, self->source_format); break;
     case PROP_SOURCE_QUANTIZATION: g_value_set_string (value, self->source_quantization); break;
     case PROP_SOURCE_WEIGHTS_BYTES: g_value_set_double (value, in->source_weights_bytes); break;
@@ -722,6 +767,10 @@ vc_estimate_finalize (GObject *object)
   g_free (self->custom_gpus);
   g_clear_pointer (&self->user_gpus, g_array_unref);
   g_free (self->chart_gpus);
+  g_free (self->gpu_set);
+  g_clear_pointer (&self->set, vc_gpu_set_free);
+  g_free (self->host_ram);
+  g_free (self->tensor_split);
   g_free (self->solutions);
   g_free (self->solved);
   g_free (self->preset);
@@ -967,6 +1016,30 @@ install_gpu_and_source_inputs (const VcInputs *d)
     g_param_spec_string ("chart-gpus", N_("Chart GPUs"),
                          N_("Cards whose capacity the memory chart draws: catalog ids or the names of custom GPUs, separated by semicolons"),
                          DEFAULT_CHART_GPUS, RW);
+  properties[PROP_GPU_SET] =
+    g_param_spec_string ("gpu-set", N_("My GPUs"),
+                         N_("The cards of this machine, in order: catalog ids or NAME=SIZE cards separated by commas, each optionally /FREE and :COUNT"),
+                         "", RW);
+  properties[PROP_HOST_RAM] =
+    g_param_spec_string ("host-ram", N_("System memory"),
+                         N_("The machine's RAM beside its cards, in GB or with a GB, GiB or MiB unit; empty: not given"),
+                         "", RW);
+  properties[PROP_TENSOR_SPLIT] =
+    g_param_spec_string ("tensor-split", N_("Tensor split"),
+                         N_("llama.cpp --tensor-split: one ratio per card, separated by commas; empty: by free memory"),
+                         "", RW);
+  properties[PROP_MAIN_GPU] =
+    g_param_spec_uint ("main-gpu", N_("Main GPU"),
+                       N_("llama.cpp --main-gpu: the card of --split-mode none, from 0"),
+                       0, VC_GPU_SET_MAX - 1, 0, RW);
+  properties[PROP_SPLIT_MODE] =
+    g_param_spec_enum ("split-mode", N_("Split mode"),
+                       N_("llama.cpp --split-mode over several cards: layer or none (row is refused)"),
+                       VC_TYPE_SPLIT_MODE, VC_SPLIT_MODE_LAYER, RW);
+  properties[PROP_N_CPU_MOE] =
+    g_param_spec_uint ("n-cpu-moe", N_("Experts in RAM"),
+                       N_("llama.cpp --n-cpu-moe: the routed experts of the first N layers stay in system memory"),
+                       0, 100000, 0, RW);
   properties[PROP_SOURCE_FORMAT] =
     g_param_spec_string ("source-format", N_("Model file format"),
                          N_("What the model was read from: config, safetensors or gguf; empty for a preset or a custom model"),
@@ -1080,6 +1153,10 @@ vc_estimate_init (VcEstimate *self)
   self->source_quantization = g_strdup ("");
   self->custom_gpus = g_strdup ("");
   self->chart_gpus = g_strdup (DEFAULT_CHART_GPUS);
+  self->gpu_set = g_strdup ("");
+  self->set = vc_gpu_set_new ();
+  self->host_ram = g_strdup ("");
+  self->tensor_split = g_strdup ("");
   self->user_gpus = vc_custom_gpus_parse ("", NULL);
   self->breakdown = g_list_store_new (VC_TYPE_COMPONENT_ROW);
   recompute (self);
@@ -1431,6 +1508,9 @@ vc_estimate_set_value (VcEstimate   *self,
     return vc_estimate_set_custom_gpus (self, g_value_get_string (&v), error);
   if (g_str_equal (pspec->name, "chart-gpus"))
     return vc_estimate_set_chart_gpus (self, g_value_get_string (&v), error);
+  if (g_str_equal (pspec->name, "gpu-set") || g_str_equal (pspec->name, "host-ram") ||
+      g_str_equal (pspec->name, "tensor-split"))
+    return vc_estimate_set_plan_text (self, pspec->name, g_value_get_string (&v), error);
   g_object_set_property (G_OBJECT (self), pspec->name, &v);
   return TRUE;
 }
@@ -2334,4 +2414,132 @@ vc_estimate_count_gpus (VcEstimate *self,
   smallest_layouts (self, scenario_index, &smallest);
   for (guint i = 0; i < self->n_gpus; i++)
     counts[i] = smallest_count (&smallest, i);
+}
+
+/**
+ * vc_estimate_set_plan_text:
+ * @property: "gpu-set", "host-ram" or "tensor-split"
+ *
+ * Sets one of the plan's text inputs, refusing with @error a text that does not parse.
+ */
+gboolean
+vc_estimate_set_plan_text (VcEstimate  *self,
+                           const char  *property,
+                           const char  *text,
+                           GError     **error)
+{
+  char **field;
+  g_autofree char *normal = NULL;
+  guint prop;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
+  text = text ? text : "";
+  if (g_str_equal (property, "gpu-set"))
+    {
+      g_autoptr(VcGpuSet) set = vc_gpu_set_parse (text, error);
+
+      if (set == NULL)
+        return FALSE;
+      normal = vc_gpu_set_format (set);
+      g_clear_pointer (&self->set, vc_gpu_set_free);
+      self->set = g_steal_pointer (&set);
+      field = &self->gpu_set;
+      prop = PROP_GPU_SET;
+    }
+  else if (g_str_equal (property, "host-ram"))
+    {
+      g_autofree char *stripped = g_strstrip (g_strdup (text));
+      double bytes = 0;
+
+      if (*stripped != '\0' && !vc_gpu_set_parse_size (stripped, &bytes))
+        {
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                       _("“%s” is not a memory size; accepted: 0.1 GB to 100000 GB, in GB or with a GB, GiB or MiB unit (64GB)"),
+                       stripped);
+          return FALSE;
+        }
+      self->ram_bytes = bytes;
+      normal = g_steal_pointer (&stripped);
+      field = &self->host_ram;
+      prop = PROP_HOST_RAM;
+    }
+  else
+    {
+      g_autofree double *ratios = NULL;
+      guint n = 0;
+
+      if (g_utf8_validate (text, -1, NULL) && *text != '\0')
+        {
+          ratios = vc_plan_parse_tensor_split (text, &n, error);
+          if (ratios == NULL)
+            return FALSE;
+        }
+      else if (*text != '\0')
+        {
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE, _("--tensor-split is not UTF-8 text; accepted: 3,1"));
+          return FALSE;
+        }
+      normal = g_strstrip (g_strdup (text));
+      field = &self->tensor_split;
+      prop = PROP_TENSOR_SPLIT;
+    }
+  if (g_strcmp0 (*field, normal) == 0)
+    return TRUE;
+  g_free (*field);
+  *field = g_steal_pointer (&normal);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+  return TRUE;
+}
+
+const VcGpuSet *
+vc_estimate_get_gpu_set (VcEstimate *self)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  return self->set;
+}
+
+/**
+ * vc_estimate_compute_plan:
+ * @plan: (out caller-allocates): freed with vc_plan_clear()
+ *
+ * The inputs' engine's plan on "My GPUs" (vc-plan.h); %FALSE with @error saying why there is
+ * none (no set, or a set or layout the engine refuses).
+ */
+/**
+ * vc_estimate_get_plan_options:
+ * @options: (out caller-allocates): its tensor_split is newly allocated (g_free)
+ *
+ * The plan's options as the estimate holds them. Returns: %TRUE
+ */
+gboolean
+vc_estimate_get_plan_options (VcEstimate    *self,
+                              VcPlanOptions *options)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
+  memset (options, 0, sizeof *options);
+  if (*self->tensor_split != '\0')
+    options->tensor_split = vc_plan_parse_tensor_split (self->tensor_split, &n, NULL);
+  options->n_tensor_split = n;
+  options->main_gpu = self->main_gpu;
+  options->split_mode = self->split_mode;
+  options->n_cpu_moe = self->n_cpu_moe;
+  options->ram_bytes = self->ram_bytes;
+  return TRUE;
+}
+
+gboolean
+vc_estimate_compute_plan (VcEstimate  *self,
+                          VcPlan      *plan,
+                          GError     **error)
+{
+  VcPlanOptions options;
+  gboolean ok;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
+  vc_estimate_get_plan_options (self, &options);
+  ok = vc_plan_compute (&self->inputs, vc_estimate_get_result (self), self->set, &options, plan, error);
+  g_free ((double *) options.tensor_split);
+  return ok;
 }

@@ -17,6 +17,7 @@
 #include "vc-estimator.h"
 #include "vc-solver.h"
 #include "vc-layout.h"
+#include "vc-plan.h"
 #include "vc-types.h"
 
 G_BEGIN_DECLS
@@ -106,6 +107,16 @@ void            vc_estimate_count_gpus         (VcEstimate   *self,
                                                 guint         scenario_index,
                                                 guint        *counts);
 const VcLayoutResult *vc_estimate_get_layout_result (VcEstimate *self);
+gboolean        vc_estimate_set_plan_text      (VcEstimate   *self,
+                                                const char   *property,
+                                                const char   *text,
+                                                GError      **error);
+const VcGpuSet *vc_estimate_get_gpu_set        (VcEstimate   *self);
+gboolean        vc_estimate_get_plan_options   (VcEstimate   *self,
+                                                VcPlanOptions *options);
+gboolean        vc_estimate_compute_plan       (VcEstimate   *self,
+                                                VcPlan       *plan,
+                                                GError      **error);
 void            vc_estimate_flush              (VcEstimate   *self);
 
 const char     *vc_scenario_id                 (VcScenario    scenario);

@@ -940,6 +940,69 @@ vc_layout_compute (const VcInputs *inputs,
   return layout_compute (inputs, res, index, out, TRUE, error);
 }
 
+void
+vc_layout_stage_bytes (const VcInputs *inputs,
+                       const VcResult *res,
+                       guint           index,
+                       guint           first_layer,
+                       guint           n_layers,
+                       gboolean        input,
+                       gboolean        output,
+                       VcLayoutStage  *out)
+{
+  VcInputs in = *inputs;
+  Ctx c;
+  Stage st = { first_layer, n_layers, input, output };
+  StageBytes b;
+  VcShard shard;
+
+  g_return_if_fail (index < res->n_scenarios);
+  memset (out, 0, sizeof *out);
+  in.layout.tp = in.layout.pp = in.layout.ep = in.layout.dp = 1;
+  in.layout.gpu_layers = 0;
+  in.layout.experts_on_cpu = FALSE;
+  in.layout.layer_split = FALSE;
+  ctx_init (&c, &in, res->scenarios[index].id);
+  if (n_layers > 0 || input || output)
+    {
+      stage_bytes (&c, &st, &b);
+      out->kv = b.kv;
+      out->state = b.state;
+      out->activations = b.activations;
+    }
+  shard = stage_shard (&c, &st);
+  shard.embedding_copy = inputs->arch.tied_embeddings && output && !input;
+  out->weights = vc_inventory_shard_bytes (c.inv, &shard);
+  shard.roles = VC_TENSOR_ROLE_BIT (VC_TENSOR_EXPERTS);
+  shard.embedding_copy = FALSE;
+  out->experts = vc_inventory_shard_bytes (c.inv, &shard);
+  {
+    VcShard one = { 1, 1, inputs->arch.n_layers > 0 ? inputs->arch.n_layers - 1 : 0, 1, FALSE, FALSE, FALSE,
+                    VC_TENSOR_ROLE_BIT (VC_TENSOR_EXPERTS) };
+
+    out->experts_per_layer = vc_inventory_shard_bytes (c.inv, &one);
+  }
+  ctx_clear (&c);
+}
+
+double
+vc_layout_role_bytes (const VcInputs *inputs,
+                      const VcResult *res,
+                      guint           index,
+                      guint32         roles,
+                      guint           first_layer,
+                      guint           n_layers,
+                      gboolean        input,
+                      gboolean        output)
+{
+  g_autoptr(VcInventory) inv = NULL;
+  VcShard shard = { 1, 1, first_layer, n_layers, input, output, FALSE, roles };
+
+  g_return_val_if_fail (index < res->n_scenarios, 0);
+  inv = vc_estimator_inventory (inputs, res->scenarios[index].id);
+  return vc_inventory_shard_bytes (inv, &shard);
+}
+
 /* ---- the smallest layout of a card ------------------------------------------------------------ */
 
 /* What each layout computes does not depend on the card: a search over the catalog computes

@@ -69,6 +69,40 @@ void     vc_layout_smallest_each (const VcInputs *inputs,
                                   VcLayout       *layouts,
                                   VcLayoutResult *outs,
                                   gboolean       *found);
+/* What one GPU holding the layers [first_layer, first_layer + n_layers) of the whole model holds
+ * (TP 1), for a plan over cards of different sizes (vc-plan.c): its tensors (the token embedding
+ * when `input`, the final norm and head when `output`, a tied embedding's copy as the head with
+ * it), the routed experts among them, the cache of its layers and the activations (llama.cpp:
+ * its compute buffer) of a stage of that many layers, logits only with the head. */
+typedef struct
+{
+  double weights;
+  double experts;                     /* of `weights`: the routed experts */
+  double experts_per_layer;           /* the routed experts of one MoE layer */
+  double kv;
+  double state;
+  double activations;
+} VcLayoutStage;
+
+void     vc_layout_stage_bytes   (const VcInputs *inputs,
+                                  const VcResult *result,
+                                  guint           scenario_index,
+                                  guint           first_layer,
+                                  guint           n_layers,
+                                  gboolean        input,
+                                  gboolean        output,
+                                  VcLayoutStage  *out);
+/* The bytes of the tensor roles in `roles` (VC_TENSOR_ROLE_BIT; 0: all) in the layers
+ * [first_layer, first_layer + n_layers), with those of the first stage when `input` and of the
+ * last when `output` */
+double   vc_layout_role_bytes    (const VcInputs *inputs,
+                                  const VcResult *result,
+                                  guint           scenario_index,
+                                  guint32         roles,
+                                  guint           first_layer,
+                                  guint           n_layers,
+                                  gboolean        input,
+                                  gboolean        output);
 char    *vc_layout_describe      (const VcLayout *layout,
                                   VcMode          mode,
                                   VcMethod        method,

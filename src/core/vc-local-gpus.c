@@ -46,13 +46,15 @@ static void
 add_gpu (GPtrArray  *out,
          const char *name,
          const char *vendor,
-         double      bytes)
+         double      bytes,
+         double      free_bytes)
 {
   VcLocalGpu *gpu = g_new0 (VcLocalGpu, 1);
 
   gpu->name = g_strdup (name);
   gpu->vendor = g_strdup (vendor);
   gpu->memory_bytes = bytes;
+  gpu->free_bytes = free_bytes;
   g_ptr_array_add (out, gpu);
 }
 
@@ -109,7 +111,9 @@ detect_nvidia (GPtrArray  *out,
         if (get_name (device, name, sizeof name) != 0 || name[0] == '\0')
           g_snprintf (name, sizeof name, "NVIDIA GPU %u", i);
         name[sizeof name - 1] = '\0';
-        add_gpu (out, name, "NVIDIA", (double) memory.total);
+        /* nvmlMemory_t's free: what no process holds (nvml.h) */
+        add_gpu (out, name, "NVIDIA", (double) memory.total,
+                 memory.free <= memory.total ? (double) memory.free : -1);
       }
   shutdown ();
   dlclose (lib);
@@ -170,7 +174,16 @@ detect_amd (GPtrArray  *out,
       else
         /* TRANSLATORS: an AMD graphics card known by its PCI device id, as "AMD GPU 0x744c" */
         name = g_strdup_printf (_("AMD GPU %s"), pci_id ? pci_id : (const char *) cards->pdata[i]);
-      add_gpu (out, name, "AMD", (double) bytes);
+      {
+        g_autofree char *used_text = read_line (device, "mem_info_vram_used");
+        guint64 used;
+        double free_bytes = -1;
+
+        /* amdgpu's mem_info_vram_used: bytes of VRAM in use */
+        if (used_text != NULL && g_ascii_string_to_unsigned (used_text, 10, 0, bytes, &used, NULL))
+          free_bytes = (double) (bytes - used);
+        add_gpu (out, name, "AMD", (double) bytes, free_bytes);
+      }
     }
 }
 
@@ -317,4 +330,44 @@ char *
 vc_local_gpus_to_custom (GPtrArray *gpus)
 {
   return vc_local_gpus_to_custom_full (gpus, NULL);
+}
+
+/* The cards as "My GPUs" (vc-gpu-set.h): NAME=TOTAL/FREE, sizes in whole MiB as nvidia-smi shows
+ * them; a name loses the characters the set's text form uses (",", ":", "/", "="). Cards the
+ * custom list leaves out (a size outside 0.1 GB to 100000 GB) are left out here too. */
+char *
+vc_local_gpus_to_set (GPtrArray *gpus)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      const VcLocalGpu *gpu = gpus->pdata[i];
+      g_autofree char *name = g_strdelimit (g_strdup (gpu->name), ",:/=;", ' ');
+      double mib = floor (gpu->memory_bytes / 1048576.0);
+      double free_mib = gpu->free_bytes >= 0 ? MIN (mib, floor (gpu->free_bytes / 1048576.0)) : -1;
+
+      for (char *c = name; *c; c++)
+        if ((guchar) *c < 0x20 || *c == 0x7f)
+          *c = ' ';
+      g_strstrip (name);
+      if (!g_utf8_validate (name, -1, NULL) || *name == '\0')
+        {
+          g_free (name);
+          name = g_strdup_printf ("%s GPU", gpu->vendor);
+        }
+      else if (g_utf8_strlen (name, -1) > 64)
+        {
+          char *cut = g_utf8_substring (name, 0, 64);
+
+          g_free (name);
+          name = cut;
+        }
+      if (!(mib * 1048576.0 >= 1e8 && mib * 1048576.0 <= 1e14))
+        continue;
+      g_string_append_printf (s, "%s%s=%.0fMiB", s->len ? "," : "", name, mib);
+      if (free_mib >= 0)
+        g_string_append_printf (s, "/%.0fMiB", free_mib);
+    }
+  return g_string_free (s, FALSE);
 }

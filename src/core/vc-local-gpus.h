@@ -18,6 +18,8 @@ typedef struct
   char *name;
   char *vendor;                  /* "NVIDIA" or "AMD" */
   double memory_bytes;           /* the total the driver reports */
+  double free_bytes;             /* what it reports free (NVML's free, amdgpu's total less
+                                  * mem_info_vram_used); < 0: not reported */
 } VcLocalGpu;
 
 void       vc_local_gpu_free           (VcLocalGpu  *gpu);
@@ -30,5 +32,6 @@ gboolean   vc_local_gpus_allowed       (const char  *flatpak_info_path,
 char      *vc_local_gpus_to_custom     (GPtrArray   *gpus);
 char      *vc_local_gpus_to_custom_full (GPtrArray  *gpus,
                                          GStrv      *notes);
+char      *vc_local_gpus_to_set        (GPtrArray   *gpus);
 
 G_END_DECLS

@@ -15,6 +15,7 @@
 #include "vc-enums.h"
 #include "vc-formula.h"
 #include "vc-layout.h"
+#include "vc-plan.h"
 #include "vc-json-input.h"
 #include "vc-report.h"
 #include "vc-speed.h"
@@ -681,6 +682,224 @@ add_command_json (JsonBuilder           *b,
   json_builder_end_object (b);
 }
 
+
+/* ---- the plan on "My GPUs" ------------------------------------------------------------------ */
+
+static const char *
+plan_engine_name (VcEstimate *estimate)
+{
+  return vc_plan_engine_id (vc_estimate_get_inputs (estimate));
+}
+
+/* What a card holds, as components that add up to its bytes */
+typedef struct
+{
+  const char *id;
+  double bytes;
+} PlanPart;
+
+static guint
+plan_parts (const VcPlanDevice *d,
+            PlanPart            parts[6])
+{
+  parts[0] = (PlanPart) { "weights", d->weights - d->experts };
+  parts[1] = (PlanPart) { "experts", d->experts };
+  parts[2] = (PlanPart) { "kv_cache", d->kv };
+  parts[3] = (PlanPart) { "sequence_state", d->state };
+  parts[4] = (PlanPart) { "activations", d->activations };
+  parts[5] = (PlanPart) { "overhead", d->overhead };
+  return 6;
+}
+
+static void
+add_plan_device_json (JsonBuilder        *b,
+                      const VcPlanDevice *d,
+                      gboolean            llama_cpp)
+{
+  PlanPart parts[6];
+  guint n = plan_parts (d, parts);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "gpu");
+  json_builder_add_string_value (b, d->gpu);
+  json_builder_set_member_name (b, "memory_bytes");
+  add_bytes (b, d->memory_bytes);
+  json_builder_set_member_name (b, "available_bytes");
+  add_bytes (b, d->available_bytes);
+  json_builder_set_member_name (b, "limit_bytes");
+  add_bytes (b, d->limit_bytes);
+  json_builder_set_member_name (b, "bytes");
+  add_bytes (b, d->bytes);
+  json_builder_set_member_name (b, "layers");
+  if (d->n_layers > 0)
+    {
+      json_builder_begin_array (b);
+      json_builder_add_int_value (b, d->first_layer);
+      json_builder_add_int_value (b, d->first_layer + d->n_layers - 1);
+      json_builder_end_array (b);
+    }
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "output");
+  json_builder_add_boolean_value (b, d->output);
+  if (llama_cpp)
+    add_number_or_null (b, "split", TRUE, d->split);
+  json_builder_set_member_name (b, "components");
+  json_builder_begin_array (b);
+  for (guint k = 0; k < n; k++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "id");
+      json_builder_add_string_value (b, parts[k].id);
+      json_builder_set_member_name (b, "bytes");
+      add_bytes (b, parts[k].bytes);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+static void
+add_plan_json (JsonBuilder           *b,
+               VcEstimate            *estimate,
+               const VcReportRequest *req)
+{
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+  g_autoptr(GError) error = NULL;
+  VcPlan plan;
+
+  json_builder_set_member_name (b, "plan");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "engine");
+  json_builder_add_string_value (b, plan_engine_name (estimate));
+  if (!vc_estimate_compute_plan (estimate, &plan, &error))
+    {
+      json_builder_set_member_name (b, "refused");
+      json_builder_add_string_value (b, error->message);
+      json_builder_end_object (b);
+      return;
+    }
+  json_builder_set_member_name (b, "devices");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < plan.devices->len; i++)
+    add_plan_device_json (b, vc_plan_get_device (&plan, i), vc_engine_is_llama_cpp (in) && in->mode == VC_MODE_INFERENCE);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "host_bytes");
+  add_bytes (b, plan.host_bytes);
+  json_builder_set_member_name (b, "ram_bytes");
+  add_bytes_or_null (b, plan.ram_bytes > 0, plan.ram_bytes);
+  json_builder_set_member_name (b, "cpu_layers");
+  json_builder_add_int_value (b, plan.cpu_layers);
+  json_builder_set_member_name (b, "fills_first");
+  if (plan.fills_first >= 0)
+    json_builder_add_int_value (b, plan.fills_first);
+  else
+    json_builder_add_null_value (b);
+  if (!plan.training && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG))
+    {
+      json_builder_set_member_name (b, "tp");
+      json_builder_add_int_value (b, plan.tp);
+      json_builder_set_member_name (b, "pp");
+      json_builder_add_int_value (b, plan.pp);
+      json_builder_set_member_name (b, "kv_capacity_tokens");
+      add_bytes_or_null (b, plan.kv_tokens > 0, plan.kv_tokens);
+      json_builder_set_member_name (b, "bounded_by");
+      json_builder_add_int_value (b, plan.bounded_by);
+    }
+  if (!plan.training && vc_engine_is_llama_cpp (in) && in->method == VC_METHOD_ARCHITECTURE)
+    {
+      VcPlanOptions options = { 0 };
+      guint most = 0;
+
+      /* the plan's own options, as the estimate holds them */
+      if (vc_estimate_get_plan_options (estimate, &options) &&
+          vc_plan_most_gpu_layers (in, vc_estimate_get_gpu_set (estimate), &options, &most, NULL))
+        {
+          json_builder_set_member_name (b, "most_gpu_layers");
+          json_builder_add_int_value (b, most);
+        }
+      g_free ((double *) options.tensor_split);
+    }
+  if (req->plan_solved)
+    {
+      json_builder_set_member_name (b, "solve");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "variable");
+      json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_SOLVE_VARIABLE, req->plan_variable));
+      json_builder_set_member_name (b, "value");
+      json_builder_add_int_value (b, req->plan_value);
+      json_builder_end_object (b);
+    }
+  json_builder_set_member_name (b, "fits");
+  json_builder_add_boolean_value (b, plan.fits);
+  json_builder_end_object (b);
+  vc_plan_clear (&plan);
+}
+
+/* "Plan on My GPUs (llama.cpp): fits", a row per card and one for the RAM */
+static void
+table_plan (GString               *s,
+            VcEstimate            *estimate,
+            const VcReportRequest *req,
+            VcUnit                 unit)
+{
+  g_autoptr(GError) error = NULL;
+  VcPlan plan;
+
+  g_string_append_c (s, '\n');
+  if (!vc_estimate_compute_plan (estimate, &plan, &error))
+    {
+      /* Translators: "Plan on My GPUs (llama.cpp): refused: <why>" */
+      g_string_append_printf (s, _("Plan on My GPUs (%s): refused: %s\n"), plan_engine_name (estimate), error->message);
+      return;
+    }
+  /* Translators: "Plan on My GPUs (llama.cpp): fits" */
+  g_string_append_printf (s, _("Plan on My GPUs (%s): %s\n"), plan_engine_name (estimate),
+                          plan.fits ? _("fits") : _("does not fit"));
+  for (guint i = 0; i < plan.devices->len; i++)
+    {
+      const VcPlanDevice *d = vc_plan_get_device (&plan, i);
+      g_autofree char *holds = vc_format_size (d->bytes, unit);
+      g_autofree char *limit = vc_format_size (d->limit_bytes, unit);
+      g_autofree char *layers = NULL;
+
+      if (d->n_layers > 0)
+        /* Translators: "layers 0–24" */
+        layers = g_strdup_printf (_("layers %u–%u%s"), d->first_layer, d->first_layer + d->n_layers - 1,
+                                  d->output ? _(" and the output") : "");
+      else
+        layers = g_strdup (d->output ? _("the output") : _("no layer"));
+      /* Translators: "  0  rtx-3090: layers 0–24, 15.2 GB of 24.0 GB" */
+      g_string_append_printf (s, _("  %u  %s: %s, %s of %s\n"), i, d->gpu, layers, holds, limit);
+    }
+  {
+    g_autofree char *host = vc_format_size (plan.host_bytes, unit);
+    g_autofree char *ram = plan.ram_bytes > 0 ? vc_format_size (plan.ram_bytes, unit) : NULL;
+
+    if (ram != NULL)
+      /* Translators: "  RAM: 13 layers, 1.1 GB of 64 GB" */
+      g_string_append_printf (s, _("  RAM: %u layers, %s of %s\n"), plan.cpu_layers, host, ram);
+    else
+      /* Translators: "  RAM: 13 layers, 1.1 GB (--ram not given)" */
+      g_string_append_printf (s, _("  RAM: %u layers, %s (--ram not given)\n"), plan.cpu_layers, host);
+  }
+  if (plan.fills_first >= 0)
+    g_string_append_printf (s, _("  Fills first: %s\n"), vc_plan_get_device (&plan, plan.fills_first)->gpu);
+  if (plan.bounded_by >= 0 && plan.kv_tokens > 0)
+    g_string_append_printf (s, _("  KV cache: %'.0f tokens on each card, bounded by %s\n"), plan.kv_tokens,
+                            vc_plan_get_device (&plan, plan.bounded_by)->gpu);
+  if (req->plan_solved)
+    {
+      const char *what = req->plan_variable == VC_SOLVE_VARIABLE_SEQ ? _("Longest sequence")
+                         : req->plan_variable == VC_SOLVE_VARIABLE_BATCH ? _("Largest batch")
+                         : _("Most concurrent requests");
+
+      /* Translators: "  Longest sequence on the set: 32,768" */
+      g_string_append_printf (s, _("  %s on the set: %'u\n"), what, req->plan_value);
+    }
+  vc_plan_clear (&plan);
+}
+
 /**
  * vc_report_json_request:
  * @req: the solver's answer and the card of --fit-gpu, if any
@@ -712,6 +931,8 @@ vc_report_json_request (VcEstimate            *estimate,
       json_builder_set_member_name (b, "solve");
       add_solve (b, req->solve, vc_estimate_get_gpu_key (estimate, req->gpu_index));
     }
+  if (vc_gpu_set_get_n (vc_estimate_get_gpu_set (estimate)) > 0)
+    add_plan_json (b, estimate, req);
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
@@ -1045,6 +1266,8 @@ vc_report_table_request (VcEstimate            *estimate,
                                                "(--max-context N with the architecture method), "
                                                "so nothing but the input's range caps the sequence."));
     }
+  if (vc_gpu_set_get_n (vc_estimate_get_gpu_set (estimate)) > 0)
+    table_plan (s, estimate, req, unit);
   /* a terminal whose charset has no no-break space would show "?" in "18.8 GB" */
   vc_plain_spaces_unless_utf8 (s);
   return g_string_free (g_steal_pointer (&s), FALSE);

@@ -19,6 +19,9 @@ typedef struct
   guint gpu_count;                 /* --gpu-count; 0: the layout's TP × PP × DP */
   const char *command_model;       /* the model of "command" as --model names it; NULL: the
                                     * built-in model's repository */
+  gboolean plan_solved;            /* --solve on "My GPUs": plan_value of plan_variable fits */
+  VcSolveVariable plan_variable;
+  guint plan_value;
 } VcReportRequest;
 
 char *vc_report_json_request  (VcEstimate            *estimate,

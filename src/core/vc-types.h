@@ -268,4 +268,12 @@ typedef struct
                                    * its layer split (vc-layout.c) */
 } VcLayout;
 
+/* llama.cpp's --split-mode over several GPUs (vc-plan.c) */
+typedef enum
+{
+  VC_SPLIT_MODE_LAYER,
+  VC_SPLIT_MODE_ROW,
+  VC_SPLIT_MODE_NONE,
+} VcSplitMode;
+
 G_END_DECLS

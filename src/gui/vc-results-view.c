@@ -19,6 +19,7 @@
 #include "vc-formula.h"
 #include "vc-gpu-chart.h"
 #include "vc-gpu-editor.h"
+#include "vc-my-gpus.h"
 #include "vc-input-bind.h"
 #include "vc-results-view-private.h"
 #include "vc-text.h"
@@ -54,6 +55,7 @@ struct _VcResultsView
   GtkColumnViewColumn *share_column;
   VcGpuChart *gpu_chart;
   VcGpuEditor *gpu_editor;
+  VcMyGpus *my_gpus;
   GtkMenuButton *gpu_editor_button;
   VcDropDown *vendor_filter;
   GPtrArray *vendors;          /* the filter's choices after "All vendors"; "" the user's cards */
@@ -440,6 +442,7 @@ vc_results_view_set_estimate (VcResultsView *self,
   vc_chart_set_estimate (VC_CHART (self->gpu_chart), estimate);
   vc_chart_set_estimate (VC_CHART (self->context_chart), estimate);
   vc_command_view_set_estimate (self->command_view, estimate);
+  vc_my_gpus_set_estimate (self->my_gpus, estimate);
   set_breakdown_model (self);
   g_signal_connect_object (estimate, "changed", G_CALLBACK (estimate_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::model-name", G_CALLBACK (update_headline), self, G_CONNECT_SWAPPED);
@@ -466,6 +469,7 @@ vc_results_view_set_unit (VcResultsView *self,
   vc_chart_set_unit (VC_CHART (self->context_chart), unit);
   if (self->gpu_editor != NULL)
     vc_gpu_editor_set_unit (self->gpu_editor, unit);
+  vc_my_gpus_set_unit (self->my_gpus, unit);
   if (self->estimate != NULL)
     estimate_changed (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT]);
@@ -596,6 +600,7 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   g_type_ensure (VC_TYPE_CONTEXT_CHART);
   g_type_ensure (VC_TYPE_DROP_DOWN);
   g_type_ensure (VC_TYPE_COMMAND_VIEW);
+  g_type_ensure (VC_TYPE_MY_GPUS);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/vramcalc/VramCalculator/vc-results-view.ui");
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, box);
@@ -615,6 +620,7 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, share_column);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_chart);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, gpu_editor_button);
+  gtk_widget_class_bind_template_child (widget_class, VcResultsView, my_gpus);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_section);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_heading);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_note);

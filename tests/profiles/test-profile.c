@@ -139,6 +139,12 @@ every_input_estimate (void)
         g_value_set_string (&v, "Lab card «A», rev 2=24GB;Old card=11.5GiB");
       else if (G_IS_PARAM_SPEC_STRING (p) && g_str_equal (p->name, "chart-gpus"))
         g_value_set_string (&v, "Lab card «A», rev 2;h200");
+      else if (G_IS_PARAM_SPEC_STRING (p) && g_str_equal (p->name, "gpu-set"))
+        g_value_set_string (&v, "rtx-3090,Lab card «A» rev 2=24GB/20GB:2");
+      else if (G_IS_PARAM_SPEC_STRING (p) && g_str_equal (p->name, "host-ram"))
+        g_value_set_string (&v, "59.6GiB");
+      else if (G_IS_PARAM_SPEC_STRING (p) && g_str_equal (p->name, "tensor-split"))
+        g_value_set_string (&v, "3,1.5,1");
       else if (G_IS_PARAM_SPEC_STRING (p))
         g_value_set_string (&v, "Modèle « 8×7B », \"v2\"\nsecond line");
       else

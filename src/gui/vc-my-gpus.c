@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vc-my-gpus.c: "My GPUs". The estimate's "gpu-set" and "host-ram" texts are the one store:
+ * adding cards rewrites the set's text, so the core validates it as on the command line
+ * (--gpus, --ram), and the plan shown is the core's (vc-plan.c), a row per card. */
+#define G_LOG_DOMAIN "vc-my-gpus"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "vc-catalog.h"
+#include "vc-error.h"
+#include "vc-local-gpus.h"
+#include "vc-my-gpus.h"
+#include "vc-units.h"
+
+struct _VcMyGpus
+{
+  GtkWidget parent_instance;
+
+  VcEstimate *estimate;
+  VcUnit unit;
+  char *status;
+
+  GtkExpander *expander;
+  GtkDropDown *catalog_drop;
+  GtkSpinButton *count_spin;
+  GtkEntry *set_entry;
+  GtkEntry *ram_entry;
+  GtkEntry *split_entry;
+  GtkLabel *error_label;
+  GtkLabel *status_label;
+  GtkGrid *plan_grid;
+  GtkButton *add_button;
+  GtkButton *detect_button;
+  GtkButton *clear_button;
+  guint n_rows;                   /* of plan_grid, its heading left out */
+};
+
+G_DEFINE_FINAL_TYPE (VcMyGpus, vc_my_gpus, GTK_TYPE_WIDGET)
+
+#define N_COLUMNS 4
+
+static void
+show_error (VcMyGpus     *self,
+            const GError *error)
+{
+  gtk_label_set_text (self->error_label, error ? error->message : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), error != NULL);
+}
+
+static void
+add_cell (VcMyGpus   *self,
+          guint       column,
+          guint       row,
+          const char *text,
+          gboolean    heading)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), column == 0 ? 0 : 1);
+  if (heading)
+    gtk_widget_add_css_class (label, "dim-label");
+  gtk_grid_attach (self->plan_grid, label, column, row, 1, 1);
+}
+
+static void
+set_status (VcMyGpus   *self,
+            const char *text)
+{
+  g_free (self->status);
+  self->status = g_strdup (text);
+  gtk_label_set_text (self->status_label, text);
+}
+
+/* the plan, rebuilt from the core's on every change of the inputs */
+static void
+refresh (VcMyGpus *self)
+{
+  g_autoptr(GError) error = NULL;
+  GtkWidget *child;
+  VcPlan plan;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->plan_grid))) != NULL)
+    gtk_grid_remove (self->plan_grid, child);
+  self->n_rows = 0;
+  if (self->estimate == NULL)
+    return;
+  if (vc_gpu_set_get_n (vc_estimate_get_gpu_set (self->estimate)) == 0)
+    {
+      set_status (self, _("No cards yet: add them from the catalog, type them, or detect this computer."));
+      return;
+    }
+  if (!vc_estimate_compute_plan (self->estimate, &plan, &error))
+    {
+      g_autofree char *text = g_strdup_printf (_("Plan (%s) refused: %s"),
+                                               vc_plan_engine_id (vc_estimate_get_inputs (self->estimate)),
+                                               error->message);
+
+      set_status (self, text);
+      return;
+    }
+  {
+    g_autofree char *text = NULL;
+
+    if (plan.fills_first >= 0)
+      /* Translators: "Plan (llama.cpp): fits; RTX 3060 fills first" */
+      text = g_strdup_printf (_("Plan (%s): %s; %s fills first"), vc_plan_engine_id (vc_estimate_get_inputs (self->estimate)),
+                              plan.fits ? _("fits") : _("does not fit"),
+                              vc_gpu_set_get (vc_estimate_get_gpu_set (self->estimate), plan.fills_first)->name);
+    else
+      text = g_strdup_printf (_("Plan (%s): %s"), vc_plan_engine_id (vc_estimate_get_inputs (self->estimate)),
+                              plan.fits ? _("fits") : _("does not fit"));
+    set_status (self, text);
+  }
+  add_cell (self, 0, 0, _("Card"), TRUE);
+  add_cell (self, 1, 0, _("Layers"), TRUE);
+  add_cell (self, 2, 0, _("Holds"), TRUE);
+  add_cell (self, 3, 0, _("Available"), TRUE);
+  for (guint i = 0; i < plan.devices->len; i++)
+    {
+      const VcPlanDevice *d = vc_plan_get_device (&plan, i);
+      g_autofree char *layers = NULL;
+      g_autofree char *holds = vc_format_size (d->bytes, self->unit);
+      g_autofree char *limit = vc_format_size (d->limit_bytes, self->unit);
+
+      if (d->n_layers > 0)
+        layers = g_strdup_printf (d->output ? _("%u–%u and the output") : "%u–%u",
+                                  d->first_layer, d->first_layer + d->n_layers - 1);
+      else
+        layers = g_strdup (d->output ? _("the output") : _("none"));
+      add_cell (self, 0, i + 1, vc_gpu_set_get (vc_estimate_get_gpu_set (self->estimate), i)->name, FALSE);
+      add_cell (self, 1, i + 1, layers, FALSE);
+      add_cell (self, 2, i + 1, holds, FALSE);
+      add_cell (self, 3, i + 1, limit, FALSE);
+    }
+  {
+    g_autofree char *layers = g_strdup_printf (g_dngettext (NULL, "%u layer", "%u layers", plan.cpu_layers), plan.cpu_layers);
+    g_autofree char *holds = vc_format_size (plan.host_bytes, self->unit);
+    g_autofree char *ram = plan.ram_bytes > 0 ? vc_format_size (plan.ram_bytes, self->unit) : g_strdup (_("not given"));
+    guint row = plan.devices->len + 1;
+
+    add_cell (self, 0, row, _("System RAM"), FALSE);
+    add_cell (self, 1, row, layers, FALSE);
+    add_cell (self, 2, row, holds, FALSE);
+    add_cell (self, 3, row, ram, FALSE);
+  }
+  self->n_rows = plan.devices->len + 1;
+  vc_plan_clear (&plan);
+}
+
+static void
+sync_entries (VcMyGpus *self)
+{
+  g_autofree char *set = vc_estimate_dup_input_string (self->estimate, "gpu-set");
+  g_autofree char *ram = vc_estimate_dup_input_string (self->estimate, "host-ram");
+  g_autofree char *split = vc_estimate_dup_input_string (self->estimate, "tensor-split");
+
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->set_entry)), set) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->set_entry), set);
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->ram_entry)), ram) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->ram_entry), ram);
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->split_entry)), split) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->split_entry), split);
+  refresh (self);
+}
+
+static void
+set_activated (VcMyGpus *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!vc_estimate_set_from_string (self->estimate, "gpu-set",
+                                    gtk_editable_get_text (GTK_EDITABLE (self->set_entry)), &error))
+    show_error (self, error);
+  else
+    show_error (self, NULL);
+}
+
+static void
+ram_activated (VcMyGpus *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!vc_estimate_set_from_string (self->estimate, "host-ram",
+                                    gtk_editable_get_text (GTK_EDITABLE (self->ram_entry)), &error))
+    show_error (self, error);
+  else
+    show_error (self, NULL);
+}
+
+static void
+split_activated (VcMyGpus *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!vc_estimate_set_from_string (self->estimate, "tensor-split",
+                                    gtk_editable_get_text (GTK_EDITABLE (self->split_entry)), &error))
+    show_error (self, error);
+  else
+    show_error (self, NULL);
+}
+
+/**
+ * vc_my_gpus_add:
+ * @item: a catalog id, or NAME=SIZE
+ *
+ * Appends @count of the card to the set.
+ */
+gboolean
+vc_my_gpus_add (VcMyGpus    *self,
+                const char  *item,
+                guint        count,
+                GError     **error)
+{
+  g_autofree char *set = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (VC_IS_MY_GPUS (self) && self->estimate != NULL, FALSE);
+  set = vc_estimate_dup_input_string (self->estimate, "gpu-set");
+  text = count > 1 ? g_strdup_printf ("%s%s%s:%u", set, *set ? "," : "", item, count)
+                   : g_strdup_printf ("%s%s%s", set, *set ? "," : "", item);
+  if (!vc_estimate_set_from_string (self->estimate, "gpu-set", text, error))
+    return FALSE;
+  show_error (self, NULL);
+  return TRUE;
+}
+
+static void
+add_clicked (VcMyGpus *self)
+{
+  g_autoptr(GError) error = NULL;
+  guint n, i = gtk_drop_down_get_selected (self->catalog_drop);
+  const VcGpu *all = vc_gpus_get_all (&n);
+
+  if (i >= n)
+    return;
+  if (!vc_my_gpus_add (self, all[i].id, (guint) gtk_spin_button_get_value_as_int (self->count_spin), &error))
+    show_error (self, error);
+}
+
+/**
+ * vc_my_gpus_add_local:
+ * @gpus: (element-type VcLocalGpu): cards read from this computer
+ * @ram_bytes: its memory; 0: unknown
+ *
+ * Makes the set this computer's cards, with what each has free, and the RAM its memory.
+ */
+gboolean
+vc_my_gpus_add_local (VcMyGpus   *self,
+                      GPtrArray  *gpus,
+                      double      ram_bytes,
+                      GError    **error)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (VC_IS_MY_GPUS (self) && self->estimate != NULL, FALSE);
+  text = vc_local_gpus_to_set (gpus);
+  if (*text == '\0')
+    {
+      g_set_error_literal (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                           _("No GPU found on this computer: NVIDIA cards are read through their driver’s "
+                             "libnvidia-ml, AMD cards through the amdgpu driver"));
+      return FALSE;
+    }
+  if (!vc_estimate_set_from_string (self->estimate, "gpu-set", text, error))
+    return FALSE;
+  if (ram_bytes >= 1e8)
+    {
+      g_autofree char *ram = g_strdup_printf ("%.0fB", ram_bytes);
+
+      if (!vc_estimate_set_from_string (self->estimate, "host-ram", ram, error))
+        return FALSE;
+    }
+  show_error (self, NULL);
+  return TRUE;
+}
+
+static void
+detect_clicked (VcMyGpus *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) gpus = NULL;
+
+  /* read only on request, and in a Flatpak only with device access */
+  if (!vc_local_gpus_allowed ("/.flatpak-info", &error))
+    {
+      show_error (self, error);
+      return;
+    }
+  gpus = vc_local_gpus_detect_default ();
+  if (!vc_my_gpus_add_local (self, gpus, vc_local_system_memory ("/proc"), &error))
+    show_error (self, error);
+}
+
+static void
+clear_clicked (VcMyGpus *self)
+{
+  vc_estimate_set_from_string (self->estimate, "gpu-set", "", NULL);
+  show_error (self, NULL);
+}
+
+void
+vc_my_gpus_set_estimate (VcMyGpus   *self,
+                         VcEstimate *estimate)
+{
+  static const char *const watched[] = {
+    "notify::gpu-set", "notify::host-ram", "notify::tensor-split", "notify::main-gpu",
+    "notify::split-mode", "notify::n-cpu-moe",
+  };
+
+  g_return_if_fail (VC_IS_MY_GPUS (self));
+  g_return_if_fail (VC_IS_ESTIMATE (estimate));
+  g_return_if_fail (self->estimate == NULL);
+
+  self->estimate = g_object_ref (estimate);
+  for (guint i = 0; i < G_N_ELEMENTS (watched); i++)
+    g_signal_connect_object (estimate, watched[i], G_CALLBACK (sync_entries), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "changed", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
+  sync_entries (self);
+}
+
+void
+vc_my_gpus_set_unit (VcMyGpus *self,
+                     VcUnit    unit)
+{
+  g_return_if_fail (VC_IS_MY_GPUS (self));
+  if (self->unit == unit)
+    return;
+  self->unit = unit;
+  refresh (self);
+}
+
+/* The plan's rows as shown: a card's, then the RAM's, columns joined by " | " */
+guint
+vc_my_gpus_get_n_rows (VcMyGpus *self)
+{
+  g_return_val_if_fail (VC_IS_MY_GPUS (self), 0);
+  return self->n_rows;
+}
+
+char *
+vc_my_gpus_dup_row_text (VcMyGpus *self,
+                         guint     row)
+{
+  GString *s = g_string_new (NULL);
+
+  g_return_val_if_fail (VC_IS_MY_GPUS (self) && row < self->n_rows, NULL);
+  for (guint c = 0; c < N_COLUMNS; c++)
+    {
+      GtkWidget *cell = gtk_grid_get_child_at (self->plan_grid, c, row + 1);
+
+      g_string_append_printf (s, "%s%s", c ? " | " : "", gtk_label_get_text (GTK_LABEL (cell)));
+    }
+  return g_string_free (s, FALSE);
+}
+
+const char *
+vc_my_gpus_get_status (VcMyGpus *self)
+{
+  g_return_val_if_fail (VC_IS_MY_GPUS (self), NULL);
+  return self->status;
+}
+
+static void
+vc_my_gpus_dispose (GObject *object)
+{
+  VcMyGpus *self = VC_MY_GPUS (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), VC_TYPE_MY_GPUS);
+  g_clear_object (&self->estimate);
+  g_clear_pointer (&self->status, g_free);
+  G_OBJECT_CLASS (vc_my_gpus_parent_class)->dispose (object);
+}
+
+static void
+vc_my_gpus_class_init (VcMyGpusClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = vc_my_gpus_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/vramcalc/VramCalculator/vc-my-gpus.ui");
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, expander);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, catalog_drop);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, count_spin);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, set_entry);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, ram_entry);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, split_entry);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, error_label);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, status_label);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, plan_grid);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, add_button);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, detect_button);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, clear_button);
+  gtk_widget_class_bind_template_callback (widget_class, add_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, set_activated);
+  gtk_widget_class_bind_template_callback (widget_class, ram_activated);
+  gtk_widget_class_bind_template_callback (widget_class, split_activated);
+  gtk_widget_class_bind_template_callback (widget_class, detect_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, clear_clicked);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+vc_my_gpus_init (VcMyGpus *self)
+{
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+  guint n;
+  const VcGpu *all = vc_gpus_get_all (&n);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  for (guint i = 0; i < n; i++)
+    gtk_string_list_append (names, all[i].name);
+  gtk_drop_down_set_model (self->catalog_drop, G_LIST_MODEL (names));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("My GPUs and their plan"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->catalog_drop), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Card of the catalog"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->count_spin), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("How many"), -1);
+}
