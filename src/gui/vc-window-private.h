@@ -10,6 +10,7 @@
 #include "vc-split-view.h"
 #include "vc-training-page.h"
 #include "vc-window.h"
+#include "vc-window-state.h"
 
 G_BEGIN_DECLS
 
@@ -54,6 +55,7 @@ struct _VcWindow
 
   VcEstimate *estimate;
   VcProfile *profile;
+  VcWindowState *state;        /* the unit, the imported model's note and files, "approximate" */
   GSettings *settings;
   GCancellable *cancellable;   /* files being read: cancelled when the window goes */
   guint n_busy;                /* files being read or written */
