@@ -106,7 +106,6 @@ void            vc_estimate_count_gpus         (VcEstimate   *self,
                                                 guint         scenario_index,
                                                 guint        *counts);
 const VcLayoutResult *vc_estimate_get_layout_result (VcEstimate *self);
-void            vc_estimate_flush              (VcEstimate   *self);
 
 const char     *vc_scenario_id                 (VcScenario    scenario);
 const char     *vc_scenario_name               (VcScenario    scenario);

@@ -15,7 +15,7 @@
 #include "vc-grid-row.h"
 #include "vc-input-bind.h"
 #include "vc-model-search.h"
-#include "vc-model-section.h"
+#include "vc-model-section-private.h"
 #include "vc-preset-search.h"
 #include "vc-units.h"
 #include "vc-window-state.h"

@@ -18,14 +18,9 @@ VcEstimate *vc_model_section_get_estimate (VcModelSection *self);
 void        vc_model_section_set_estimate (VcModelSection *self,
                                            VcEstimate     *estimate);
 GtkWidget  *vc_model_section_get_search   (VcModelSection *self);
-GtkWidget  *vc_model_section_get_input    (VcModelSection *self,
-                                           const char     *property);
 void        vc_model_section_align_labels (VcModelSection *self,
                                            GtkSizeGroup   *group);
 void        vc_model_section_set_state    (VcModelSection *self,
                                            VcWindowState  *state);
-const char *vc_model_section_get_note     (VcModelSection *self);
-gboolean    vc_model_section_get_approximate (VcModelSection *self);
-const char *vc_model_section_get_source_text (VcModelSection *self);
 
 G_END_DECLS

@@ -37,6 +37,8 @@ void        vc_window_set_dialog_hooks  (VcWindow           *self,
                                          VcWindowAskFunc     ask,
                                          gpointer            user_data);
 gboolean    vc_window_is_busy           (VcWindow           *self);
+VcEstimate *vc_window_get_estimate      (VcWindow           *self);
+VcProfile  *vc_window_get_profile       (VcWindow           *self);
 const char *vc_window_get_error         (VcWindow           *self);
 GtkWidget  *vc_window_get_model_section (VcWindow           *self,
                                          VcMode              mode);
