@@ -9,7 +9,7 @@
 #include "vc-component-row.h"
 #include "vc-enums.h"
 #include "vc-error.h"
-#include "vc-estimate.h"
+#include "vc-estimate-private.h"
 #include "vc-formula.h"
 #include "vc-solver.h"
 #include "vc-units.h"

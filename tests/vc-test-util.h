@@ -6,7 +6,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
-#include "vc-estimate.h"
+#include "vc-estimate-private.h"
 
 G_BEGIN_DECLS
 

@@ -16,7 +16,6 @@ struct _VcComponentRow
   VcComponent component;
   double bytes;
   double share;
-  VcUnit unit;
 };
 
 enum {
@@ -26,7 +25,6 @@ enum {
   PROP_NAME,
   PROP_BYTES,
   PROP_SHARE,
-  PROP_UNIT,
   N_PROPS
 };
 
@@ -77,7 +75,6 @@ vc_component_row_get_property (GObject    *object,
     case PROP_NAME: g_value_set_string (value, vc_component_name (self->component)); break;
     case PROP_BYTES: g_value_set_double (value, self->bytes); break;
     case PROP_SHARE: g_value_set_double (value, self->share); break;
-    case PROP_UNIT: g_value_set_enum (value, self->unit); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -117,10 +114,6 @@ vc_component_row_class_init (VcComponentRowClass *klass)
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_SHARE] =
     g_param_spec_double ("share", NULL, NULL, 0, 1, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  /* the unit the view that builds the rows shows the bytes in */
-  properties[PROP_UNIT] =
-    g_param_spec_enum ("unit", NULL, NULL, VC_TYPE_UNIT, VC_UNIT_GB,
-                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -140,7 +133,6 @@ const char *vc_component_row_get_id (VcComponentRow *self) { return vc_component
 const char *vc_component_row_get_name (VcComponentRow *self) { return vc_component_name (self->component); }
 double vc_component_row_get_bytes (VcComponentRow *self) { return self->bytes; }
 double vc_component_row_get_share (VcComponentRow *self) { return self->share; }
-VcUnit vc_component_row_get_unit (VcComponentRow *self) { return self->unit; }
 
 void
 vc_component_row_update (VcComponentRow *self,
@@ -159,16 +151,4 @@ vc_component_row_update (VcComponentRow *self,
       self->share = share;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHARE]);
     }
-}
-
-void
-vc_component_row_set_unit (VcComponentRow *self,
-                           VcUnit          unit)
-{
-  g_return_if_fail (VC_IS_COMPONENT_ROW (self));
-
-  if (self->unit == unit)
-    return;
-  self->unit = unit;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT]);
 }

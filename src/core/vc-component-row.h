@@ -18,12 +18,9 @@ const char     *vc_component_row_get_id      (VcComponentRow *self);
 const char     *vc_component_row_get_name    (VcComponentRow *self);
 double          vc_component_row_get_bytes   (VcComponentRow *self);
 double          vc_component_row_get_share   (VcComponentRow *self);
-VcUnit          vc_component_row_get_unit    (VcComponentRow *self);
 void            vc_component_row_update      (VcComponentRow *self,
                                               double          bytes,
                                               double          share);
-void            vc_component_row_set_unit    (VcComponentRow *self,
-                                              VcUnit          unit);
 
 const char     *vc_component_id              (VcComponent     component);
 const char     *vc_component_name            (VcComponent     component);

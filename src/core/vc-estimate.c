@@ -15,7 +15,7 @@
 #include "vc-enums.h"
 #include "vc-error.h"
 #include "vc-engine.h"
-#include "vc-estimate.h"
+#include "vc-estimate-private.h"
 #include "vc-solver.h"
 #include "vc-quant.h"
 #include "vc-layout.h"

@@ -117,7 +117,6 @@ gboolean        vc_estimate_get_plan_options   (VcEstimate   *self,
 gboolean        vc_estimate_compute_plan       (VcEstimate   *self,
                                                 VcPlan       *plan,
                                                 GError      **error);
-void            vc_estimate_flush              (VcEstimate   *self);
 
 const char     *vc_scenario_id                 (VcScenario    scenario);
 const char     *vc_scenario_name               (VcScenario    scenario);

@@ -6,7 +6,7 @@
 
 #include "config.h"
 
-#include "vc-card-picker.h"
+#include "vc-card-picker-private.h"
 
 struct _VcCardPicker
 {

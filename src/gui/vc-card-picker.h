@@ -15,7 +15,5 @@ G_DECLARE_FINAL_TYPE (VcCardPicker, vc_card_picker, VC, CARD_PICKER, GtkWidget)
 void        vc_card_picker_set_estimate (VcCardPicker *self,
                                          VcEstimate   *estimate);
 void        vc_card_picker_populate     (VcCardPicker *self);
-GtkWidget  *vc_card_picker_get_check    (VcCardPicker *self,
-                                         guint         gpu_index);
 
 G_END_DECLS

@@ -15,7 +15,7 @@
 #include <glib/gi18n.h>
 
 #include "vc-compat.h"
-#include "vc-drop-down.h"
+#include "vc-drop-down-private.h"
 
 struct _VcDropDown
 {

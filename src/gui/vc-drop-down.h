@@ -12,7 +12,6 @@ G_DECLARE_FINAL_TYPE (VcDropDown, vc_drop_down, VC, DROP_DOWN, GtkWidget)
 GtkWidget     *vc_drop_down_new                   (void);
 void           vc_drop_down_set_model             (VcDropDown    *self,
                                                    GListModel    *model);
-GListModel    *vc_drop_down_get_model             (VcDropDown    *self);
 void           vc_drop_down_set_selected          (VcDropDown    *self,
                                                    guint          position);
 guint          vc_drop_down_get_selected          (VcDropDown    *self);

@@ -15,21 +15,20 @@
 #include "vc-grid-row.h"
 #include "vc-input-bind.h"
 #include "vc-model-search.h"
-#include "vc-model-section.h"
+#include "vc-model-section-private.h"
 #include "vc-preset-search.h"
 #include "vc-units.h"
+#include "vc-window-state.h"
 
 struct _VcModelSection
 {
   GtkWidget parent_instance;
 
   VcEstimate *estimate;
-  VcUnit unit;                 /* of the file's size shown */
+  VcWindowState *state;        /* the window's unit, note and files imported, "approximate" */
   GHashTable *inputs;          /* property name → widget */
   gboolean arch_built;
   gboolean syncing_name;
-  char *note_model;            /* the model the note is about: it goes when the model changes */
-  VcModelFile *model_file;     /* the files last imported, while the estimate's source is theirs */
 
   GtkWidget *box;
   GtkWidget *grid;
@@ -53,8 +52,6 @@ struct _VcModelSection
 enum {
   PROP_0,
   PROP_ESTIMATE,
-  PROP_APPROXIMATE,
-  PROP_UNIT,
   N_PROPS
 };
 
@@ -144,17 +141,19 @@ update_source (VcModelSection *self)
   g_autofree char *format = NULL;
   g_autofree char *quantization = NULL;
   g_autoptr(GString) text = g_string_new (NULL);
+  VcModelFile *model_file = self->state ? vc_window_state_get_model_file (self->state) : NULL;
+  VcUnit unit = self->state ? vc_window_state_get_unit (self->state) : VC_UNIT_GB;
   const char *shown;
 
   g_object_get (self->estimate, "source-format", &format, "source-quantization", &quantization, NULL);
   if (format == NULL || *format == '\0')
     {
-      g_clear_object (&self->model_file);
       gtk_widget_set_visible (GTK_WIDGET (self->source), FALSE);
       return;
     }
-  if (self->model_file && g_strcmp0 (vc_model_file_get_format (self->model_file), format) != 0)
-    g_clear_object (&self->model_file);
+  /* the window's state forgets files of another format; until it has, they are not shown */
+  if (model_file && g_strcmp0 (vc_model_file_get_format (model_file), format) != 0)
+    model_file = NULL;
 
   shown = g_str_equal (format, "gguf") ? "GGUF"
           : g_str_equal (format, "safetensors") ? "safetensors" : "config.json";
@@ -163,11 +162,11 @@ update_source (VcModelSection *self)
   if (quantization && *quantization)
     /* Translators: how the files store the weights: Q4_K_M, BF16, gptq 4-bit, … */
     g_string_append_printf (text, _(", stored as %s"), quantization);
-  if (self->model_file && vc_model_file_get_n_tensors (self->model_file) > 0)
+  if (model_file && vc_model_file_get_n_tensors (model_file) > 0)
     {
-      g_autofree char *disk = vc_format_size (vc_model_file_get_file_bytes (self->model_file),
-                                              self->unit);
-      guint64 n = vc_model_file_get_n_tensors (self->model_file);
+      g_autofree char *disk = vc_format_size (vc_model_file_get_file_bytes (model_file),
+                                              unit);
+      guint64 n = vc_model_file_get_n_tensors (model_file);
 
       g_string_append (text, "\n");
       g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%llu tensor, %s on disk", "%llu tensors, %s on disk",
@@ -176,36 +175,26 @@ update_source (VcModelSection *self)
     }
   if (in->source_weights_bytes > 0)
     {
-      g_autofree char *weights = vc_format_size (in->source_weights_bytes, self->unit);
+      g_autofree char *weights = vc_format_size (in->source_weights_bytes, unit);
 
       g_string_append (text, "\n");
       g_string_append_printf (text, _("Weights at the stored precision: %s exactly"), weights);
     }
-  if (self->model_file && vc_model_file_get_max_context (self->model_file) > 0)
+  if (model_file && vc_model_file_get_max_context (model_file) > 0)
     {
       g_string_append (text, "\n");
       /* the ' flag: grouped digits in the user's locale */
       g_string_append_printf (text, _("Maximum context: %'llu tokens"),
-                              (unsigned long long) vc_model_file_get_max_context (self->model_file));
+                              (unsigned long long) vc_model_file_get_max_context (model_file));
     }
   gtk_label_set_label (self->source, text->str);
   gtk_widget_set_visible (GTK_WIDGET (self->source), TRUE);
 }
 
-/**
- * vc_model_section_set_model_file:
- * @model_file: (nullable): the files just imported
- *
- * Shows what @model_file held (tensors, size on disk, maximum context) beside the source the
- * estimate keeps; it goes when the estimate's model stops being the one read from them.
- */
-void
-vc_model_section_set_model_file (VcModelSection *self,
-                                 VcModelFile    *model_file)
+static void
+update_source_if_ready (VcModelSection *self)
 {
-  g_return_if_fail (VC_IS_MODEL_SECTION (self));
-  g_set_object (&self->model_file, model_file);
-  if (self->estimate)
+  if (self->estimate != NULL)
     update_source (self);
 }
 
@@ -230,10 +219,6 @@ sync_model_name (VcModelSection *self)
       self->syncing_name = FALSE;
     }
   gtk_widget_set_sensitive (GTK_WIDGET (self->model_name), custom);
-
-  if (self->note_model != NULL &&
-      (!custom || g_strcmp0 (self->note_model, vc_estimate_get_model_name (self->estimate)) != 0))
-    vc_model_section_set_note (self, NULL, FALSE);
 }
 
 static void
@@ -244,27 +229,15 @@ model_name_changed (VcModelSection *self)
   vc_estimate_set_model_name (self->estimate, gtk_editable_get_text (GTK_EDITABLE (self->model_name)));
 }
 
-/**
- * vc_model_section_set_note:
- * @text: (nullable): what to say about the current model, such as how an imported config.json
- *   was read; %NULL to hide it
- * @warning: whether @text asks the user to check something (shown in the warning colour)
- *
- * The note stays while the model does: choosing a preset or renaming the model hides it.
- */
-void
-vc_model_section_set_note (VcModelSection *self,
-                           const char     *text,
-                           gboolean        warning)
+/* The window's note about the model imported; it goes when the model changes. */
+static void
+update_note (VcModelSection *self)
 {
-  g_return_if_fail (VC_IS_MODEL_SECTION (self));
+  const char *text = self->state ? vc_window_state_get_note (self->state) : NULL;
 
-  g_clear_pointer (&self->note_model, g_free);
-  if (text != NULL && *text != '\0' && self->estimate != NULL)
-    self->note_model = g_strdup (vc_estimate_get_model_name (self->estimate));
-  gtk_label_set_label (self->note, self->note_model != NULL ? text : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->note), self->note_model != NULL);
-  if (warning)
+  gtk_label_set_label (self->note, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->note), text != NULL);
+  if (self->state && vc_window_state_get_note_warning (self->state))
     {
       gtk_widget_add_css_class (GTK_WIDGET (self->note), "warning");
       gtk_widget_remove_css_class (GTK_WIDGET (self->note), "dim-label");
@@ -280,7 +253,7 @@ const char *
 vc_model_section_get_note (VcModelSection *self)
 {
   g_return_val_if_fail (VC_IS_MODEL_SECTION (self), NULL);
-  return self->note_model != NULL ? gtk_label_get_label (self->note) : NULL;
+  return gtk_widget_get_visible (GTK_WIDGET (self->note)) ? gtk_label_get_label (self->note) : NULL;
 }
 
 /* 31 fields, twice (one section per tab): built when first shown, not at start-up. */
@@ -442,8 +415,7 @@ vc_model_section_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), VC_TYPE_MODEL_SECTION);
   g_clear_pointer (&self->inputs, g_hash_table_unref);
-  g_clear_pointer (&self->note_model, g_free);
-  g_clear_object (&self->model_file);
+  g_clear_object (&self->state);
   g_clear_object (&self->estimate);
   G_OBJECT_CLASS (vc_model_section_parent_class)->dispose (object);
 }
@@ -460,12 +432,6 @@ vc_model_section_get_property (GObject    *object,
     {
     case PROP_ESTIMATE:
       g_value_set_object (value, self->estimate);
-      break;
-    case PROP_APPROXIMATE:
-      g_value_set_boolean (value, vc_model_section_get_approximate (self));
-      break;
-    case PROP_UNIT:
-      g_value_set_enum (value, self->unit);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -486,36 +452,34 @@ vc_model_section_set_property (GObject      *object,
       if (g_value_get_object (value) != NULL)
         vc_model_section_set_estimate (self, g_value_get_object (value));
       break;
-    case PROP_APPROXIMATE:
-      gtk_check_button_set_active (self->approximate_check, g_value_get_boolean (value));
-      break;
-    case PROP_UNIT:
-      vc_model_section_set_unit (self, g_value_get_enum (value));
-      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
-/* the unit of the sizes shown, a view setting */
+/**
+ * vc_model_section_set_state:
+ * @state: the window's settings: the unit of the sizes, the note and files of the model
+ *   imported, and "import approximately", which the check box of each tab edits
+ */
 void
-vc_model_section_set_unit (VcModelSection *self,
-                           VcUnit          unit)
+vc_model_section_set_state (VcModelSection *self,
+                            VcWindowState  *state)
 {
   g_return_if_fail (VC_IS_MODEL_SECTION (self));
+  g_return_if_fail (VC_IS_WINDOW_STATE (state));
+  g_return_if_fail (self->state == NULL);
 
-  if (self->unit == unit)
-    return;
-  self->unit = unit;
-  if (self->estimate != NULL)
-    update_source (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT]);
-}
-
-static void
-approximate_toggled (VcModelSection *self)
-{
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_APPROXIMATE]);
+  self->state = g_object_ref (state);
+  g_object_bind_property (state, "approximate", self->approximate_check, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (state, "notify::note", G_CALLBACK (update_note), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "notify::note-warning", G_CALLBACK (update_note), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "notify::unit", G_CALLBACK (update_source_if_ready), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "notify::model-file", G_CALLBACK (update_source_if_ready), self,
+                           G_CONNECT_SWAPPED);
+  update_note (self);
+  update_source_if_ready (self);
 }
 
 /**
@@ -544,13 +508,6 @@ vc_model_section_class_init (VcModelSectionClass *klass)
   properties[PROP_ESTIMATE] =
     g_param_spec_object ("estimate", NULL, NULL, VC_TYPE_ESTIMATE,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /* whether a config.json holding what is not understood is imported anyway (approximate) */
-  properties[PROP_APPROXIMATE] =
-    g_param_spec_boolean ("approximate", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_UNIT] =
-    g_param_spec_enum ("unit", NULL, NULL, VC_TYPE_UNIT, VC_UNIT_GB,
-                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (VC_TYPE_DROP_DOWN);
@@ -590,6 +547,4 @@ vc_model_section_init (VcModelSection *self)
   self->inputs = g_hash_table_new (g_str_hash, g_str_equal);
   gtk_widget_init_template (GTK_WIDGET (self));
   vc_widget_set_template_tooltips (GTK_WIDGET (self), VC_TYPE_MODEL_SECTION, tooltips, G_N_ELEMENTS (tooltips));
-  g_signal_connect_object (self->approximate_check, "toggled", G_CALLBACK (approximate_toggled), self,
-                           G_CONNECT_SWAPPED);
 }

@@ -7,6 +7,7 @@
 
 #include "vc-estimate.h"
 #include "vc-model-file.h"
+#include "vc-window-state.h"
 
 G_BEGIN_DECLS
 
@@ -17,19 +18,9 @@ VcEstimate *vc_model_section_get_estimate (VcModelSection *self);
 void        vc_model_section_set_estimate (VcModelSection *self,
                                            VcEstimate     *estimate);
 GtkWidget  *vc_model_section_get_search   (VcModelSection *self);
-GtkWidget  *vc_model_section_get_input    (VcModelSection *self,
-                                           const char     *property);
 void        vc_model_section_align_labels (VcModelSection *self,
                                            GtkSizeGroup   *group);
-void        vc_model_section_set_note     (VcModelSection *self,
-                                           const char     *text,
-                                           gboolean        warning);
-const char *vc_model_section_get_note     (VcModelSection *self);
-gboolean    vc_model_section_get_approximate (VcModelSection *self);
-void        vc_model_section_set_unit     (VcModelSection *self,
-                                           VcUnit          unit);
-void        vc_model_section_set_model_file (VcModelSection *self,
-                                             VcModelFile    *model_file);
-const char *vc_model_section_get_source_text (VcModelSection *self);
+void        vc_model_section_set_state    (VcModelSection *self,
+                                           VcWindowState  *state);
 
 G_END_DECLS

@@ -135,6 +135,41 @@ breakdown_query_tooltip (GtkWidget  *cell,
   return TRUE;
 }
 
+/* The size cell: the row's bytes in the view's unit. The unit is the view's own setting, so the
+ * cell binds to the view for it; the core's rows are only read. */
+static void
+size_cell_setup (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 gpointer                  data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  GtkExpression *params[2];
+
+  gtk_label_set_xalign (GTK_LABEL (label), 1);
+  gtk_widget_add_css_class (label, "numeric");
+  /* the formula and the values it used, on every cell of the row */
+  gtk_widget_set_has_tooltip (label, TRUE);
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (breakdown_query_tooltip), item);
+  params[0] = gtk_property_expression_new (VC_TYPE_COMPONENT_ROW,
+                                           gtk_property_expression_new (GTK_TYPE_LIST_ITEM, NULL, "item"),
+                                           "bytes");
+  params[1] = gtk_property_expression_new (VC_TYPE_RESULTS_VIEW, gtk_object_expression_new (G_OBJECT (data)),
+                                           "unit");
+  gtk_expression_bind (gtk_cclosure_expression_new (G_TYPE_STRING, NULL, G_N_ELEMENTS (params), params,
+                                                    G_CALLBACK (format_size), NULL, NULL),
+                       label, "label", item);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+set_size_factory (VcResultsView *self)
+{
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (size_cell_setup), self);
+  gtk_column_view_column_set_factory (self->size_column, factory);
+}
+
 static void
 set_breakdown_model (VcResultsView *self)
 {
@@ -402,26 +437,11 @@ update_headline (VcResultsView *self)
   update_headings (self, sc, vc_estimate_get_inputs (self->estimate)->mode);
 }
 
-/* the breakdown's rows carry the unit their sizes are shown in */
-static void
-update_row_units (VcResultsView *self)
-{
-  GListModel *rows = vc_estimate_get_breakdown (self->estimate);
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr(VcComponentRow) row = g_list_model_get_item (rows, i);
-
-      vc_component_row_set_unit (row, self->unit);
-    }
-}
-
 static void
 estimate_changed (VcResultsView *self)
 {
   GtkSorter *sorter = gtk_column_view_get_sorter (self->breakdown_view);
 
-  update_row_units (self);
   update_headline (self);
   update_scenarios (self);
   /* rows change in place: the sorted order may have changed with them */
@@ -626,7 +646,6 @@ vc_results_view_class_init (VcResultsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_note);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, card_picker_button);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, context_chart);
-  gtk_widget_class_bind_template_callback (widget_class, format_size);
   gtk_widget_class_bind_template_callback (widget_class, format_share);
   gtk_widget_class_bind_template_callback (widget_class, breakdown_query_tooltip);
   gtk_widget_class_bind_template_child (widget_class, VcResultsView, vendor_filter);
@@ -754,6 +773,7 @@ static void
 vc_results_view_init (VcResultsView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  set_size_factory (self);
   vc_widget_set_template_tooltips (GTK_WIDGET (self), VC_TYPE_RESULTS_VIEW, tooltips, G_N_ELEMENTS (tooltips));
   vc_column_view_column_set_id (self->component_column, "component");
   vc_column_view_column_set_id (self->size_column, "size");

@@ -371,7 +371,7 @@ import_done (GObject      *source,
   _vc_window_end_io (self, FALSE);
   /* exact or refused, unless the user asks for an approximate estimate */
   if (config != NULL && !_vc_window_is_disposed (self) &&
-      !vc_model_section_get_approximate (VC_MODEL_SECTION (vc_window_get_model_section (self, VC_MODE_INFERENCE))) &&
+      !vc_window_state_get_approximate (self->state) &&
       !vc_hf_config_check_exact (config, &error))
     {
       g_autoptr(GError) refused = g_error_new (error->domain, error->code,
@@ -395,13 +395,9 @@ import_done (GObject      *source,
   warning = vc_model_file_get_warning (model);
   if (warning != NULL && *warning != '\0')
     g_string_append_printf (note, "%s%s", note->len ? "\n" : "", warning);
-  for (VcMode mode = VC_MODE_INFERENCE; mode <= VC_MODE_TRAINING; mode++)
-    {
-      VcModelSection *section = VC_MODEL_SECTION (vc_window_get_model_section (self, mode));
-
-      vc_model_section_set_note (section, note->str, warning != NULL && *warning != '\0');
-      vc_model_section_set_model_file (section, model);
-    }
+  /* both tabs show them, through the window's state */
+  vc_window_state_set_note (self->state, note->str, warning != NULL && *warning != '\0');
+  vc_window_state_set_model_file (self->state, model);
 }
 
 /* In a thread: the file may sit on a slow disk or a network mount. */

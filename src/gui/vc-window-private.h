@@ -10,6 +10,7 @@
 #include "vc-split-view.h"
 #include "vc-training-page.h"
 #include "vc-window.h"
+#include "vc-window-state.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +37,8 @@ void        vc_window_set_dialog_hooks  (VcWindow           *self,
                                          VcWindowAskFunc     ask,
                                          gpointer            user_data);
 gboolean    vc_window_is_busy           (VcWindow           *self);
+VcEstimate *vc_window_get_estimate      (VcWindow           *self);
+VcProfile  *vc_window_get_profile       (VcWindow           *self);
 const char *vc_window_get_error         (VcWindow           *self);
 GtkWidget  *vc_window_get_model_section (VcWindow           *self,
                                          VcMode              mode);
@@ -54,6 +57,7 @@ struct _VcWindow
 
   VcEstimate *estimate;
   VcProfile *profile;
+  VcWindowState *state;        /* the unit, the imported model's note and files, "approximate" */
   GSettings *settings;
   GCancellable *cancellable;   /* files being read: cancelled when the window goes */
   guint n_busy;                /* files being read or written */

@@ -122,12 +122,9 @@ _vc_window_ensure_training_page (VcWindow *self)
       self->training_page = g_object_new (VC_TYPE_TRAINING_PAGE, NULL);
       gtk_scrolled_window_set_child (self->training_scroller, GTK_WIDGET (self->training_page));
       vc_training_page_set_estimate (self->training_page, self->estimate);
-      vc_model_section_set_unit (VC_MODEL_SECTION (vc_training_page_get_model_section (self->training_page)),
-                                 vc_profile_get_unit (self->profile));
-      /* one "import approximately" choice, shown in both tabs */
-      g_object_bind_property (vc_inference_page_get_model_section (self->inference_page), "approximate",
-                              vc_training_page_get_model_section (self->training_page), "approximate",
-                              G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+      /* one unit, note and "import approximately" choice, shown in both tabs */
+      vc_model_section_set_state (VC_MODEL_SECTION (vc_training_page_get_model_section (self->training_page)),
+                                  self->state);
       g_signal_connect_object (vc_model_section_get_search (VC_MODEL_SECTION (vc_training_page_get_model_section (self->training_page))),
                                "local-model-chosen", G_CALLBACK (local_model_chosen), self, G_CONNECT_SWAPPED);
     }
@@ -187,11 +184,6 @@ unit_changed (VcWindow *self)
 
   if (action != NULL)
     g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (nick));
-  /* the views show the profile's unit */
-  vc_results_view_set_unit (self->results, unit);
-  vc_model_section_set_unit (VC_MODEL_SECTION (vc_inference_page_get_model_section (self->inference_page)), unit);
-  if (self->training_page != NULL)
-    vc_model_section_set_unit (VC_MODEL_SECTION (vc_training_page_get_model_section (self->training_page)), unit);
 }
 
 static void
@@ -254,11 +246,7 @@ vc_window_get_error (VcWindow *self)
 void
 _vc_window_clear_notes (VcWindow *self)
 {
-  vc_model_section_set_note (VC_MODEL_SECTION (vc_window_get_model_section (self, VC_MODE_INFERENCE)),
-                             NULL, FALSE);
-  if (self->training_page != NULL)
-    vc_model_section_set_note (VC_MODEL_SECTION (vc_window_get_model_section (self, VC_MODE_TRAINING)),
-                               NULL, FALSE);
+  vc_window_state_set_note (self->state, NULL, FALSE);
 }
 
 static void
@@ -436,6 +424,7 @@ vc_window_dispose (GObject *object)
   self->training_page = NULL;
   g_clear_object (&self->settings);
   g_clear_object (&self->profile);
+  g_clear_object (&self->state);
   g_clear_object (&self->then_file);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->estimate);
@@ -500,8 +489,14 @@ vc_window_init (VcWindow *self)
   self->estimate = vc_estimate_new ();
   vc_inference_page_set_estimate (self->inference_page, self->estimate);
   vc_results_view_set_estimate (self->results, self->estimate);
-  /* the profile keeps the unit the settings restore */
+  /* the profile keeps the unit the settings restore; the views show it through the window's
+   * state, which both tabs and the results bind to */
   self->profile = vc_profile_new (self->estimate);
+  self->state = vc_window_state_new (self->estimate);
+  g_object_bind_property (self->profile, "unit", self->state, "unit", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->state, "unit", self->results, "unit", G_BINDING_SYNC_CREATE);
+  vc_model_section_set_state (VC_MODEL_SECTION (vc_inference_page_get_model_section (self->inference_page)),
+                              self->state);
   add_unit_action (self);
 
   _vc_window_settings_init (self);

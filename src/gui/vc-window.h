@@ -17,8 +17,6 @@ G_DECLARE_FINAL_TYPE (VcWindow, vc_window, VC, WINDOW, GtkApplicationWindow)
 #define VC_SCHEMA_ID "io.github.vramcalc.VramCalculator"
 
 VcWindow   *vc_window_new            (GtkApplication *application);
-VcEstimate *vc_window_get_estimate   (VcWindow       *self);
-VcProfile  *vc_window_get_profile    (VcWindow       *self);
 void        vc_window_set_mode       (VcWindow       *self,
                                       VcMode          mode);
 GVariant   *vc_window_save_inputs    (VcWindow       *self);

@@ -10,7 +10,7 @@
 
 #include "vc-catalog.h"
 #include "vc-csv.h"
-#include "vc-estimate.h"
+#include "vc-estimate-private.h"
 #include "vc-report.h"
 
 #include "bench-util.h"

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "vc-catalog.h"
-#include "vc-estimate.h"
+#include "vc-estimate-private.h"
 #include "vc-report.h"
 
 #include "bench-util.h"

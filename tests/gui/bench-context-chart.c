@@ -13,6 +13,7 @@
 
 #include "gui-test-util.h"
 #include "vc-context-chart-private.h"
+#include "vc-estimate-private.h"
 #include "vc-results-view.h"
 #include "vc-window.h"
 

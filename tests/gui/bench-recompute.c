@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "gui-test-util.h"
+#include "vc-estimate-private.h"
 #include "vc-window.h"
 
 #define RUNS 120

@@ -6,6 +6,9 @@
 
 #include <gtk/gtk.h>
 
+#include "vc-card-picker-private.h"
+#include "vc-drop-down-private.h"
+#include "vc-model-section-private.h"
 #include "vc-window-private.h"
 
 G_BEGIN_DECLS

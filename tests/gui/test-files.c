@@ -372,6 +372,9 @@ test_import_config (Fixture       *f,
   g_assert_cmpstr (gtk_string_object_get_string (vc_drop_down_get_selected_item (VC_DROP_DOWN (method))), ==, "Architecture");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (name)), ==, vc_hf_config_get_name (expected));
   g_assert_cmpstr (vc_model_section_get_note (section), ==, vc_hf_config_get_description (expected));
+  /* one note for the window: the Training tab, made now, shows it too */
+  g_assert_cmpstr (vc_model_section_get_note (VC_MODEL_SECTION (vc_window_get_model_section (f->window, VC_MODE_TRAINING))),
+                   ==, vc_hf_config_get_description (expected));
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_nonnull (vc_test_find_label (GTK_WIDGET (section), "Counted from the architecture: 7.24B parameters"));
 
@@ -396,6 +399,7 @@ test_import_config (Fixture       *f,
   g_assert_nonnull (vc_model_section_get_note (section));
   g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3-8b", NULL));
   g_assert_null (vc_model_section_get_note (section));
+  g_assert_null (vc_model_section_get_note (VC_MODEL_SECTION (vc_window_get_model_section (f->window, VC_MODE_TRAINING))));
   g_assert_false (gtk_widget_get_sensitive (name));
 }
 
@@ -453,6 +457,17 @@ test_import_model (Fixture       *f,
   g_assert_nonnull (strstr (vc_model_section_get_source_text (section), "Read from: GGUF, stored as Q4_K_M"));
   g_assert_nonnull (strstr (vc_model_section_get_source_text (section), "21 tensors"));
   g_assert_nonnull (strstr (vc_model_section_get_source_text (section), "Maximum context: 4096 tokens"));
+  /* the unit and the files are the window's: both tabs show the same, in the unit chosen */
+  {
+    VcModelSection *training = VC_MODEL_SECTION (vc_window_get_model_section (f->window, VC_MODE_TRAINING));
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.unit", "s", "gib"));
+    g_assert_nonnull (strstr (vc_model_section_get_source_text (section), "iB on disk"));
+    g_assert_cmpstr (vc_model_section_get_source_text (training), ==, vc_model_section_get_source_text (section));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.unit", "s", "gb"));
+    g_assert_null (strstr (vc_model_section_get_source_text (section), "iB on disk"));
+    g_assert_cmpstr (vc_model_section_get_source_text (training), ==, vc_model_section_get_source_text (section));
+  }
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_nonnull (vc_test_find_label (GTK_WIDGET (section), "In the model's files: 1.7M parameters"));
 
@@ -555,6 +570,7 @@ test_drop (Fixture       *f,
                                                            VC_TYPE_MODEL_SECTION, "approximate_check"));
   gtk_widget_activate (approximate);
   g_assert_true (vc_model_section_get_approximate (section));
+  g_assert_true (vc_model_section_get_approximate (VC_MODEL_SECTION (vc_window_get_model_section (f->window, VC_MODE_TRAINING))));
   drop (f, unknown_dir);
   g_assert_null (vc_window_get_error (f->window));
   g_assert_nonnull (strstr (vc_model_section_get_note (section), "Llama way"));

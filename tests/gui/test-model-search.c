@@ -10,6 +10,7 @@
 #include "gui-test-util.h"
 #include "vc-catalog.h"
 #include "vc-enums.h"
+#include "vc-estimate-private.h"
 #include "vc-inference-page.h"
 #include "vc-model-search.h"
 #include "vc-model-section.h"
