@@ -123,6 +123,14 @@ test_nvml (void)
     g_assert_cmpuint (vc_gpu_set_get_n (vc_estimate_get_gpu_set (e)), ==, 4);
     g_assert_cmpfloat (vc_gpu_set_available (vc_estimate_get_gpu_set (e), 2), ==, 20464.0 * 1048576);
   }
+
+  /* added to the cards already in the table, as --this-computer adds them: after them, once */
+  {
+    g_autofree char *merged = vc_local_gpus_merge_custom ("Old=8GB;NVIDIA GPU 1=81559MiB ; ", gpus, NULL);
+
+    g_assert_cmpstr (merged, ==, "Old=8GB; NVIDIA GPU 1=81559MiB; NVIDIA GeForce RTX 4090=24564MiB; "
+                                 "AMD Radeon RX 7900 XTX=24560MiB; AMD GPU 0x73bf=16368MiB");
+  }
   vc_test_remove_tree (root);
 }
 

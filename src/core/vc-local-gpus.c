@@ -326,6 +326,41 @@ vc_local_gpus_to_custom_full (GPtrArray  *gpus,
   return g_string_free (s, FALSE);
 }
 
+/**
+ * vc_local_gpus_merge_custom:
+ * @custom: the custom-gpus text as it stands ("NAME=SIZE; …" or joined by ";")
+ * @gpus: (element-type VcLocalGpu): cards read from this computer
+ * @notes: (out) (optional): why a card was left out (vc_local_gpus_to_custom_full())
+ *
+ * Returns: the custom-gpus text with @gpus added after the cards already there, a card already
+ * there under the same name and size not added twice, as "--this-computer" adds them.
+ */
+char *
+vc_local_gpus_merge_custom (const char *custom,
+                            GPtrArray  *gpus,
+                            GStrv      *notes)
+{
+  g_autofree char *found = vc_local_gpus_to_custom_full (gpus, notes);
+  g_auto(GStrv) old = g_strsplit (custom ? custom : "", ";", -1);
+  g_auto(GStrv) add = g_strsplit (found, ";", -1);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
+  GString *s = g_string_new (NULL);
+
+  for (guint k = 0; k < 2; k++)
+    for (char **p = k == 0 ? old : add; *p != NULL; p++)
+      {
+        char *item = g_strstrip (g_strdup (*p));
+
+        if (*item == '\0' || g_ptr_array_find_with_equal_func (items, item, g_str_equal, NULL))
+          g_free (item);
+        else
+          g_ptr_array_add (items, item);
+      }
+  for (guint i = 0; i < items->len; i++)
+    g_string_append_printf (s, "%s%s", i ? "; " : "", (const char *) items->pdata[i]);
+  return g_string_free (s, FALSE);
+}
+
 char *
 vc_local_gpus_to_custom (GPtrArray *gpus)
 {

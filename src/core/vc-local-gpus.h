@@ -32,6 +32,9 @@ gboolean   vc_local_gpus_allowed       (const char  *flatpak_info_path,
 char      *vc_local_gpus_to_custom     (GPtrArray   *gpus);
 char      *vc_local_gpus_to_custom_full (GPtrArray  *gpus,
                                          GStrv      *notes);
+char      *vc_local_gpus_merge_custom  (const char  *custom,
+                                        GPtrArray   *gpus,
+                                        GStrv       *notes);
 char      *vc_local_gpus_to_set        (GPtrArray   *gpus);
 
 G_END_DECLS

@@ -122,6 +122,11 @@ copy_clicked (VcCommandView *self)
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), self->command->text);
 }
 
+static const char *const plan_inputs[] = {
+  "notify::gpu-set", "notify::host-ram", "notify::tensor-split", "notify::main-gpu",
+  "notify::split-mode", "notify::n-cpu-moe",
+};
+
 void
 vc_command_view_set_estimate (VcCommandView *self,
                               VcEstimate    *estimate)
@@ -133,6 +138,9 @@ vc_command_view_set_estimate (VcCommandView *self,
   self->estimate = g_object_ref (estimate);
   g_signal_connect_object (estimate, "changed", G_CALLBACK (estimate_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::preset", G_CALLBACK (preset_changed), self, G_CONNECT_SWAPPED);
+  /* the plan's own inputs notify without recomputing the estimate: the command states them too */
+  for (guint i = 0; i < G_N_ELEMENTS (plan_inputs); i++)
+    g_signal_connect_object (estimate, plan_inputs[i], G_CALLBACK (update), self, G_CONNECT_SWAPPED);
   estimate_changed (self);
 }
 

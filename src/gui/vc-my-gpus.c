@@ -9,7 +9,9 @@
 #include <glib/gi18n.h>
 
 #include "vc-catalog.h"
+#include "vc-drop-down.h"
 #include "vc-error.h"
+#include "vc-input-bind.h"
 #include "vc-local-gpus.h"
 #include "vc-my-gpus.h"
 #include "vc-units.h"
@@ -28,6 +30,11 @@ struct _VcMyGpus
   GtkEntry *set_entry;
   GtkEntry *ram_entry;
   GtkEntry *split_entry;
+  GtkGrid *set_grid;
+  GtkGrid *llama_grid;            /* llama.cpp's own options, shown for that engine */
+  VcDropDown *split_mode_drop;
+  GtkSpinButton *main_gpu_spin;
+  GtkSpinButton *n_cpu_moe_spin;
   GtkLabel *error_label;
   GtkLabel *status_label;
   GtkGrid *plan_grid;
@@ -86,6 +93,8 @@ refresh (VcMyGpus *self)
   self->n_rows = 0;
   if (self->estimate == NULL)
     return;
+  gtk_widget_set_visible (GTK_WIDGET (self->llama_grid),
+                          g_str_equal (vc_plan_engine_id (vc_estimate_get_inputs (self->estimate)), "llama.cpp"));
   if (vc_gpu_set_get_n (vc_estimate_get_gpu_set (self->estimate)) == 0)
     {
       set_status (self, _("No cards yet: add them from the catalog, type them, or detect this computer."));
@@ -244,7 +253,9 @@ add_clicked (VcMyGpus *self)
  * @gpus: (element-type VcLocalGpu): cards read from this computer
  * @ram_bytes: its memory; 0: unknown
  *
- * Makes the set this computer's cards, with what each has free, and the RAM its memory.
+ * Makes the set this computer's cards, with what each has free, and the RAM its memory; the
+ * cards join the GPU table as well (custom-gpus), as the command line's --this-computer does.
+ * A card the table cannot take is left out of both, and said.
  */
 gboolean
 vc_my_gpus_add_local (VcMyGpus   *self,
@@ -253,6 +264,10 @@ vc_my_gpus_add_local (VcMyGpus   *self,
                       GError    **error)
 {
   g_autofree char *text = NULL;
+  g_autofree char *custom = NULL;
+  g_autofree char *merged = NULL;
+  g_autofree char *said = NULL;
+  g_auto(GStrv) notes = NULL;
 
   g_return_val_if_fail (VC_IS_MY_GPUS (self) && self->estimate != NULL, FALSE);
   text = vc_local_gpus_to_set (gpus);
@@ -263,6 +278,10 @@ vc_my_gpus_add_local (VcMyGpus   *self,
                              "libnvidia-ml, AMD cards through the amdgpu driver"));
       return FALSE;
     }
+  g_object_get (self->estimate, "custom-gpus", &custom, NULL);
+  merged = vc_local_gpus_merge_custom (custom, gpus, &notes);
+  if (!vc_estimate_set_custom_gpus (self->estimate, merged, error))
+    return FALSE;
   if (!vc_estimate_set_from_string (self->estimate, "gpu-set", text, error))
     return FALSE;
   if (ram_bytes >= 1e8)
@@ -272,15 +291,44 @@ vc_my_gpus_add_local (VcMyGpus   *self,
       if (!vc_estimate_set_from_string (self->estimate, "host-ram", ram, error))
         return FALSE;
     }
-  show_error (self, NULL);
+  said = g_strjoinv ("\n", notes);
+  if (*said != '\0')
+    {
+      g_autoptr(GError) note = g_error_new_literal (VC_ERROR, VC_ERROR_INVALID_VALUE, said);
+
+      show_error (self, note);
+    }
+  else
+    show_error (self, NULL);
   return TRUE;
+}
+
+/**
+ * vc_my_gpus_detect:
+ * @sysfs_root: where /sys is ("/sys")
+ * @nvml_library: the NVIDIA management library to open ("libnvidia-ml.so.1")
+ * @procfs_root: where /proc is ("/proc")
+ *
+ * "Detect This Computer": reads the cards and the memory (vc-local-gpus.c) and adds them.
+ */
+gboolean
+vc_my_gpus_detect (VcMyGpus    *self,
+                   const char  *sysfs_root,
+                   const char  *nvml_library,
+                   const char  *procfs_root,
+                   GError     **error)
+{
+  g_autoptr(GPtrArray) gpus = NULL;
+
+  g_return_val_if_fail (VC_IS_MY_GPUS (self) && self->estimate != NULL, FALSE);
+  gpus = vc_local_gpus_detect (sysfs_root, nvml_library);
+  return vc_my_gpus_add_local (self, gpus, vc_local_system_memory (procfs_root), error);
 }
 
 static void
 detect_clicked (VcMyGpus *self)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) gpus = NULL;
 
   /* read only on request, and in a Flatpak only with device access */
   if (!vc_local_gpus_allowed ("/.flatpak-info", &error))
@@ -288,8 +336,7 @@ detect_clicked (VcMyGpus *self)
       show_error (self, error);
       return;
     }
-  gpus = vc_local_gpus_detect_default ();
-  if (!vc_my_gpus_add_local (self, gpus, vc_local_system_memory ("/proc"), &error))
+  if (!vc_my_gpus_detect (self, "/sys", "libnvidia-ml.so.1", "/proc", &error))
     show_error (self, error);
 }
 
@@ -299,6 +346,13 @@ clear_clicked (VcMyGpus *self)
   vc_estimate_set_from_string (self->estimate, "gpu-set", "", NULL);
   show_error (self, NULL);
 }
+
+/* llama.cpp's --split-mode (common/arg.cpp): row is offered, and the plan refuses it in words */
+static const VcChoice split_modes[] = {
+  { VC_SPLIT_MODE_LAYER, N_("Layers across the cards (layer)") },
+  { VC_SPLIT_MODE_ROW, N_("Rows of every matrix (row, not modelled)") },
+  { VC_SPLIT_MODE_NONE, N_("The main GPU alone (none)") },
+};
 
 void
 vc_my_gpus_set_estimate (VcMyGpus   *self,
@@ -314,6 +368,9 @@ vc_my_gpus_set_estimate (VcMyGpus   *self,
   g_return_if_fail (self->estimate == NULL);
 
   self->estimate = g_object_ref (estimate);
+  vc_bind_choices (self->split_mode_drop, estimate, "split-mode", split_modes, G_N_ELEMENTS (split_modes));
+  vc_bind_spin (self->main_gpu_spin, estimate, "main-gpu", 1, 0);
+  vc_bind_spin (self->n_cpu_moe_spin, estimate, "n-cpu-moe", 1, 0);
   for (guint i = 0; i < G_N_ELEMENTS (watched); i++)
     g_signal_connect_object (estimate, watched[i], G_CALLBACK (sync_entries), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "changed", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
@@ -380,6 +437,7 @@ vc_my_gpus_class_init (VcMyGpusClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = vc_my_gpus_dispose;
+  g_type_ensure (VC_TYPE_DROP_DOWN);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/vramcalc/VramCalculator/vc-my-gpus.ui");
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, expander);
@@ -388,6 +446,11 @@ vc_my_gpus_class_init (VcMyGpusClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, set_entry);
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, ram_entry);
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, split_entry);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, set_grid);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, llama_grid);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, split_mode_drop);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, main_gpu_spin);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, n_cpu_moe_spin);
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, error_label);
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, status_label);
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, plan_grid);
@@ -409,8 +472,11 @@ vc_my_gpus_init (VcMyGpus *self)
   g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
   guint n;
   const VcGpu *all = vc_gpus_get_all (&n);
+  g_autoptr(GtkSizeGroup) labels = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  vc_size_group_add_grid_labels (labels, self->set_grid);
+  vc_size_group_add_grid_labels (labels, self->llama_grid);
   for (guint i = 0; i < n; i++)
     gtk_string_list_append (names, all[i].name);
   gtk_drop_down_set_model (self->catalog_drop, G_LIST_MODEL (names));

@@ -24,6 +24,11 @@ gboolean  vc_my_gpus_add_local     (VcMyGpus    *self,
                                     GPtrArray   *gpus,
                                     double       ram_bytes,
                                     GError     **error);
+gboolean  vc_my_gpus_detect        (VcMyGpus    *self,
+                                    const char  *sysfs_root,
+                                    const char  *nvml_library,
+                                    const char  *procfs_root,
+                                    GError     **error);
 guint     vc_my_gpus_get_n_rows    (VcMyGpus    *self);
 char     *vc_my_gpus_dup_row_text  (VcMyGpus    *self,
                                     guint        row);

@@ -12,17 +12,23 @@
 
 #include "gui-test-util.h"
 #include "vc-catalog.h"
+#include "vc-command-view.h"
+#include "vc-drop-down.h"
 #include "vc-local-gpus.h"
 #include "vc-my-gpus.h"
 #include "vc-results-view-private.h"
+#include "vc-test-util.h"
 #include "vc-units.h"
 #include "vc-window.h"
+
+static const char *fake_nvml;
 
 typedef struct
 {
   VcWindow *window;
   VcEstimate *estimate;
   VcMyGpus *my_gpus;
+  VcCommandView *command_view;
 } Fixture;
 
 static void
@@ -39,6 +45,7 @@ fixture_setup (Fixture       *f,
   f->estimate = vc_window_get_estimate (f->window);
   results = vc_test_window_results (f->window);
   f->my_gpus = VC_MY_GPUS (vc_test_child (results, VC_TYPE_RESULTS_VIEW, "my_gpus"));
+  f->command_view = VC_COMMAND_VIEW (vc_test_child (results, VC_TYPE_RESULTS_VIEW, "command_view"));
   gtk_window_present (GTK_WINDOW (f->window));
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
 }
@@ -81,6 +88,18 @@ type_into (Fixture    *f,
 {
   gtk_editable_set_text (GTK_EDITABLE (part (f, entry)), text);
   g_signal_emit_by_name (part (f, entry), "activate");
+}
+
+static void
+write_file (const char *root,
+            const char *path,
+            const char *text)
+{
+  g_autofree char *file = g_build_filename (root, path, NULL);
+  g_autofree char *dir = g_path_get_dirname (file);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (file, text, -1, NULL));
 }
 
 static char *
@@ -213,7 +232,173 @@ test_this_computer (Fixture       *f,
   g_object_get (f->estimate, "gpu-set", &set, "host-ram", &ram, NULL);
   g_assert_cmpstr (set, ==, "NVIDIA GeForce RTX 4090=24564MiB/12282MiB");
   g_assert_cmpstr (ram, ==, "68719476736B");
+  {
+    g_autofree char *custom = NULL;
+
+    g_object_get (f->estimate, "custom-gpus", &custom, NULL);
+    g_assert_cmpstr (custom, ==, "NVIDIA GeForce RTX 4090=24564MiB");
+  }
   g_assert_cmpfloat (vc_gpu_set_available (vc_estimate_get_gpu_set (f->estimate), 0), ==, 12282.0 * 1048576);
+}
+
+/* llama.cpp's own options of the plan: --split-mode, --main-gpu and --n-cpu-moe, from their
+ * controls to the estimate, the rows per card and the command. Qwen3 30B-A3B in fp16: 48 layers,
+ * 128 experts of 3 × 2048 × 768 weights each per layer, so --n-cpu-moe 10 moves
+ * 10 × 128 × 3 × 2048 × 768 × 2 bytes = 12,079,595,520 of experts to RAM (common/arg.cpp's
+ * override of blk.0 … blk.9 ffn_(up|down|gate)_exps to the CPU). */
+static void
+test_llama_options (Fixture       *f,
+                    gconstpointer  data)
+{
+  VcPlan plan;
+  double host_before;
+  guint split_mode, main_gpu, n_cpu_moe;
+
+  gtk_expander_set_expanded (GTK_EXPANDER (part (f, "expander")), TRUE);
+  g_assert_true (vc_estimate_set_preset (f->estimate, "qwen3-30b-a3b", NULL));
+  g_assert_true (vc_estimate_set_from_string (f->estimate, "method", "architecture", NULL));
+  g_assert_true (vc_estimate_set_from_string (f->estimate, "engine", "llama.cpp", NULL));
+  g_assert_true (vc_estimate_set_from_string (f->estimate, "precision", "fp16", NULL));
+  add_from_catalog (f, "rtx-3090", 1);
+  add_from_catalog (f, "rtx-3060-12gb", 1);
+  type_into (f, "ram_entry", "128GB");
+  /* llama.cpp loads a GGUF file: the command names one */
+  vc_command_view_set_model (f->command_view, "hf:Qwen/Qwen3-30B-A3B-GGUF:Qwen3-30B-A3B-F16.gguf");
+  vc_command_view_set_engine (f->command_view, VC_COMMAND_LLAMA_CPP);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+
+  /* shown for llama.cpp, each named by its label */
+  g_assert_true (gtk_widget_get_visible (part (f, "llama_grid")));
+  g_assert_true (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (part (f, "split_mode_drop")),
+                                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY));
+  g_assert_true (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (part (f, "main_gpu_spin")),
+                                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY));
+  g_assert_true (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (part (f, "n_cpu_moe_spin")),
+                                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY));
+  g_assert_cmpstr (vc_command_view_get_text (f->command_view), ==,
+                   "llama-server -hf Qwen/Qwen3-30B-A3B-GGUF -hff Qwen3-30B-A3B-F16.gguf -ngl all "
+                   "-ts 0.666667,0.333333 -c 2048 -np 1 -fa on");
+  g_assert_true (vc_estimate_compute_plan (f->estimate, &plan, NULL));
+  host_before = plan.host_bytes;
+  vc_plan_clear (&plan);
+
+  /* --n-cpu-moe 10: the experts of layers 0 … 9 leave the first card for the RAM */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (part (f, "n_cpu_moe_spin")), 10);
+  g_object_get (f->estimate, "n-cpu-moe", &n_cpu_moe, NULL);
+  g_assert_cmpuint (n_cpu_moe, ==, 10);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (vc_estimate_compute_plan (f->estimate, &plan, NULL));
+  g_assert_cmpfloat (plan.host_bytes - host_before, ==, 10.0 * 128 * 3 * 2048 * 768 * 2);
+  {
+    g_autofree char *row = vc_my_gpus_dup_row_text (f->my_gpus, 2);
+    g_autofree char *holds = size_text (plan.host_bytes);
+    g_autofree char *ram_text = size_text (128e9);
+    g_autofree char *want = g_strdup_printf ("System RAM | 0 layers | %s | %s", holds, ram_text);
+
+    g_assert_cmpstr (row, ==, want);
+  }
+  vc_plan_clear (&plan);
+  g_assert_cmpstr (vc_command_view_get_text (f->command_view), ==,
+                   "llama-server -hf Qwen/Qwen3-30B-A3B-GGUF -hff Qwen3-30B-A3B-F16.gguf -ngl all "
+                   "-ts 0.666667,0.333333 -c 2048 -np 1 -fa on --n-cpu-moe 10");
+
+  /* --split-mode none with --main-gpu 1: the second card alone holds every layer */
+  vc_drop_down_set_selected (VC_DROP_DOWN (part (f, "split_mode_drop")), 2);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (part (f, "main_gpu_spin")), 1);
+  g_object_get (f->estimate, "split-mode", &split_mode, "main-gpu", &main_gpu, NULL);
+  g_assert_cmpuint (split_mode, ==, VC_SPLIT_MODE_NONE);
+  g_assert_cmpuint (main_gpu, ==, 1);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  {
+    g_autofree char *row0 = vc_my_gpus_dup_row_text (f->my_gpus, 0);
+    g_autofree char *row1 = vc_my_gpus_dup_row_text (f->my_gpus, 1);
+
+    g_assert_true (g_str_has_prefix (row0, "RTX 3090 | none | "));
+    g_assert_true (g_str_has_prefix (row1, "RTX 3060 12 GB | 0–47 and the output | "));
+  }
+  g_assert_nonnull (strstr (vc_my_gpus_get_status (f->my_gpus), "does not fit"));
+  g_assert_cmpstr (vc_command_view_get_text (f->command_view), ==,
+                   "llama-server -hf Qwen/Qwen3-30B-A3B-GGUF -hff Qwen3-30B-A3B-F16.gguf -ngl all "
+                   "-ts 0,1 -mg 1 -c 2048 -np 1 -fa on --n-cpu-moe 10");
+
+  /* --main-gpu past the set: refused in words */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (part (f, "main_gpu_spin")), 2);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_nonnull (strstr (vc_my_gpus_get_status (f->my_gpus), "--main-gpu 2: the set has 2 cards"));
+  g_assert_cmpuint (vc_my_gpus_get_n_rows (f->my_gpus), ==, 0);
+
+  /* row split is offered and refused by the plan, its reason shown */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (part (f, "main_gpu_spin")), 0);
+  vc_drop_down_set_selected (VC_DROP_DOWN (part (f, "split_mode_drop")), 1);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_nonnull (strstr (vc_my_gpus_get_status (f->my_gpus),
+                            "Plan (llama.cpp) refused: llama.cpp's --split-mode row splits every weight matrix"));
+  g_assert_cmpuint (vc_my_gpus_get_n_rows (f->my_gpus), ==, 0);
+
+  /* back to layers: both cards hold layers again */
+  vc_drop_down_set_selected (VC_DROP_DOWN (part (f, "split_mode_drop")), 0);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_cmpuint (vc_my_gpus_get_n_rows (f->my_gpus), ==, 3);
+
+  /* another engine: llama.cpp's options are hidden */
+  g_assert_true (vc_estimate_set_from_string (f->estimate, "engine", "vllm", NULL));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_visible (part (f, "llama_grid")));
+}
+
+/* "Detect This Computer" on fake trees: the stand-in libnvidia-ml's two cards and a /sys with
+ * two AMD cards become My GPUs with what each has free, the GPU table's own cards as well (as
+ * --this-computer adds them), and /proc/meminfo the RAM */
+static void
+test_detect (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *sysfs = vc_test_make_tmpdir ("sysfs");
+  g_autofree char *procfs = vc_test_make_tmpdir ("procfs");
+  g_autofree char *set = NULL, *ram = NULL, *custom = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n_catalog;
+
+  if (fake_nvml == NULL)
+    {
+      g_test_skip ("the stand-in libnvidia-ml is given as the first argument");
+      return;
+    }
+  write_file (sysfs, "class/drm/card0/device/vendor", "0x1002\n");
+  write_file (sysfs, "class/drm/card0/device/mem_info_vram_total", "25753026560\n");
+  write_file (sysfs, "class/drm/card0/device/product_name", "AMD Radeon RX 7900 XTX\n");
+  write_file (sysfs, "class/drm/card0/device/mem_info_vram_used", "4294967296\n");
+  write_file (procfs, "meminfo", "MemTotal:       65536000 kB\n");
+  /* a card of the user's own already in the table stays first */
+  g_assert_true (vc_estimate_set_custom_gpus (f->estimate, "Old card=8GB", NULL));
+
+  g_assert_true (vc_my_gpus_detect (f->my_gpus, sysfs, fake_nvml, procfs, &error));
+  g_assert_no_error (error);
+  g_object_get (f->estimate, "gpu-set", &set, "host-ram", &ram, "custom-gpus", &custom, NULL);
+  g_assert_cmpstr (set, ==, "NVIDIA GeForce RTX 4090=24564MiB/12282MiB,NVIDIA GPU 1=81559MiB/40779MiB,"
+                            "AMD Radeon RX 7900 XTX=24560MiB/20464MiB");
+  g_assert_cmpstr (ram, ==, "67108864000B");
+  g_assert_cmpstr (custom, ==, "Old card=8GB; NVIDIA GeForce RTX 4090=24564MiB; NVIDIA GPU 1=81559MiB; "
+                               "AMD Radeon RX 7900 XTX=24560MiB");
+  vc_gpus_get_all (&n_catalog);
+  g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n_catalog + 4);
+  g_assert_cmpfloat (vc_estimate_get_gpu (f->estimate, n_catalog + 1)->capacity_bytes, ==, 24564.0 * 1048576);
+  g_assert_false (gtk_widget_get_visible (part (f, "error_label")));
+
+  /* detected again: the table keeps one of each card */
+  g_assert_true (vc_my_gpus_detect (f->my_gpus, sysfs, fake_nvml, procfs, &error));
+  g_clear_pointer (&custom, g_free);
+  g_object_get (f->estimate, "custom-gpus", &custom, NULL);
+  g_assert_cmpuint (vc_estimate_get_n_gpus (f->estimate), ==, n_catalog + 4);
+
+  /* nothing found: said, and the set kept */
+  g_assert_false (vc_my_gpus_detect (f->my_gpus, "/nonexistent-sysfs", "libdoes-not-exist-nvml.so.1", procfs, &error));
+  g_assert_nonnull (strstr (error->message, "No GPU found"));
+  g_clear_pointer (&set, g_free);
+  g_object_get (f->estimate, "gpu-set", &set, NULL);
+  g_assert_true (g_str_has_prefix (set, "NVIDIA GeForce RTX 4090="));
+  vc_test_remove_tree (sysfs);
+  vc_test_remove_tree (procfs);
 }
 
 int
@@ -221,6 +406,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  fake_nvml = argc >= 2 ? argv[1] : NULL;
   if (!gtk_init_check ())
     {
       g_test_skip ("no display: GUI tests need one (build-aux/test runs them under Xvfb)");
@@ -230,5 +416,7 @@ main (int   argc,
 #define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("/my-gpus/set-and-plan", test_set_and_plan);
   ADD ("/my-gpus/this-computer", test_this_computer);
+  ADD ("/my-gpus/llama-options", test_llama_options);
+  ADD ("/my-gpus/detect", test_detect);
   return g_test_run ();
 }
