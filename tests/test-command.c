@@ -135,6 +135,16 @@ test_llama_cpp_plan (void)
   g_assert_cmpstr (c->text, ==, "llama-server -hf unsloth/Qwen3-30B-A3B-GGUF -hff Qwen3-30B-A3B-Q4_K_M.gguf -ngl all "
                                 "-sm row -ts 1,1 -c 4096 -np 1 -fa on -ctk q8_0 -ctv q8_0");
 
+  /* the main GPU alone: no split given */
+  req.row_split = FALSE;
+  req.no_split = TRUE;
+  req.main_gpu = 1;
+  c = build (VC_COMMAND_LLAMA_CPP, &req);
+  g_assert_cmpstr (c->text, ==, "llama-server -hf unsloth/Qwen3-30B-A3B-GGUF -hff Qwen3-30B-A3B-Q4_K_M.gguf -ngl all "
+                                "-sm none -mg 1 -c 4096 -np 1 -fa on -ctk q8_0 -ctv q8_0");
+  req.no_split = FALSE;
+  req.main_gpu = -1;
+
   /* every expert in RAM on one GPU */
   g_object_set (e, "pp", 1, "experts-on-cpu", TRUE, NULL);
   req.row_split = FALSE;

@@ -268,6 +268,7 @@ request_from_plan (VcCommandRequest *req,
   if (options.main_gpu > 0 || options.split_mode == VC_SPLIT_MODE_NONE)
     req->main_gpu = (int) options.main_gpu;
   req->row_split = options.split_mode == VC_SPLIT_MODE_ROW;
+  req->no_split = options.split_mode == VC_SPLIT_MODE_NONE;
   req->n_cpu_moe = options.n_cpu_moe;
   if (!plan.training && (plan.engine == VC_ENGINE_VLLM || plan.engine == VC_ENGINE_SGLANG) && plan.tp > 0)
     {
@@ -539,12 +540,14 @@ build_llama_cpp (const VcCommandRequest *req,
     return NULL;
   g_ptr_array_add (argv, g_strdup ("-ngl"));
   g_ptr_array_add (argv, gpu_layers_value (&l));
-  if (req->row_split)
+  if (req->row_split || req->no_split)
     {
       add (argv, "-sm");
-      add (argv, "row");
+      add (argv, req->row_split ? "row" : "none");
     }
-  if (n > 1 || has_split (req))
+  /* with --split-mode none the model loads on the main GPU alone (src/llama.cpp,
+   * llama_model_load_from_file_impl): no split to give */
+  if (!req->no_split && (n > 1 || has_split (req)))
     {
       GString *ts = g_string_new (NULL);
 

@@ -59,6 +59,7 @@ typedef struct
   double cpu_memory_bytes;         /* Accelerate max_memory["cpu"]; 0: none */
   int main_gpu;                    /* llama.cpp --main-gpu, Ollama main_gpu; -1: none */
   gboolean row_split;              /* llama.cpp --split-mode row */
+  gboolean no_split;               /* llama.cpp --split-mode none: the main GPU alone */
   guint n_cpu_moe;                 /* llama.cpp --n-cpu-moe: experts of the first N layers in
                                     * RAM; 0: none */
   char *owned[2];                  /* what vc_command_request_set_model() copied */

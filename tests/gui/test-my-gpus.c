@@ -319,7 +319,7 @@ test_llama_options (Fixture       *f,
   g_assert_nonnull (strstr (vc_my_gpus_get_status (f->my_gpus), "does not fit"));
   g_assert_cmpstr (vc_command_view_get_text (f->command_view), ==,
                    "llama-server -hf Qwen/Qwen3-30B-A3B-GGUF -hff Qwen3-30B-A3B-F16.gguf -ngl all "
-                   "-ts 0,1 -mg 1 -c 2048 -np 1 -fa on --n-cpu-moe 10");
+                   "-sm none -mg 1 -c 2048 -np 1 -fa on --n-cpu-moe 10");
 
   /* --main-gpu past the set: refused in words */
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (part (f, "main_gpu_spin")), 2);
