@@ -3,7 +3,8 @@
  *
  * Options map onto the estimate model's properties; every value goes through the same range
  * checks as the window. GOptionContext reads the command line: the general options come from
- * the table below, the architecture group from the field table of vc-arch. Options are applied
+ * the table of vc-cli-options (an input's help being its property's blurb), the architecture
+ * group from the field table of vc-arch. Options are applied
  * in a fixed order whatever their place on the line (profile, preset or config, method, then
  * the rest in command-line order). Exit status: 0 on success, 2 on a bad option or file (with
  * a message on stderr naming it and what is accepted), 1 on any other failure, a failed write
@@ -24,6 +25,7 @@
 #include "vc-arch.h"
 #include "vc-catalog.h"
 #include "vc-cli-doc.h"
+#include "vc-cli-options.h"
 #include "vc-command.h"
 #include "vc-csv.h"
 #include "vc-engine.h"
@@ -43,179 +45,6 @@
 #include "vc-units.h"
 
 #define EXIT_USAGE 2
-
-typedef enum
-{
-  OPT_PROPERTY,        /* --NAME VALUE sets property NAME */
-  OPT_TRUE,            /* --NAME sets boolean property to TRUE */
-  OPT_FALSE,           /* --no-NAME sets it to FALSE */
-  OPT_PRESET,
-  OPT_CONFIG,
-  OPT_APPROXIMATE,
-  OPT_MODEL,
-  OPT_METHOD,
-  OPT_FORMAT,
-  OPT_PROFILE,
-  OPT_SAVE_PROFILE,
-  OPT_LIST_PRESETS,
-  OPT_SEARCH,
-  OPT_LIST_GPUS,
-  OPT_EXPLAIN,
-  OPT_HELP,
-  OPT_VERSION,
-  OPT_GPU,
-  OPT_THIS_COMPUTER,
-  OPT_LIST_LOCAL_GPUS,
-  OPT_LIST_LOCAL_MODELS,
-  OPT_SOLVE,
-  OPT_FIT_GPU,
-  OPT_GPU_COUNT,
-  OPT_ZERO,
-  OPT_FSDP,
-  OPT_GPU_LAYERS,
-  OPT_GENERATE,
-  OPT_PRINT_COMMAND,
-} OptKind;
-
-typedef struct
-{
-  const char *name;
-  OptKind kind;
-  const char *property;
-  const char *arg;
-  const char *help;
-  char short_name;     /* 0: none */
-} Option;
-
-static const Option options[] = {
-  { "mode", OPT_PROPERTY, "mode", "inference|training", N_("What to estimate (default: inference)") },
-  { "method", OPT_METHOD, "method", "rule-of-thumb|architecture",
-    N_("Default: architecture when the model has one (--preset or architecture options), else rule-of-thumb") },
-  { "preset", OPT_PRESET, "preset", "ID", N_("A built-in model (see --list-presets); other options override it") },
-  { "config", OPT_CONFIG, NULL, "FILE",
-    N_("A model's Hugging Face config.json, or the folder holding it; other options override it") },
-  { "model", OPT_MODEL, NULL, "PATH",
-    N_("A model's files: a .gguf file, a folder with config.json and safetensors (or a GGUF), or a config.json; read from their headers; other options override them. "
-       "Also hf:ORG/NAME[@REVISION][:FILE] or a Hub address (headers read over the network, HF_ENDPOINT, HF_TOKEN and HF_HUB_OFFLINE as the Hub's tools read them) "
-       "and ollama:NAME[:TAG] (see --list-local-models)") },
-  { "approximate", OPT_APPROXIMATE, NULL, NULL,
-    N_("--config, --model: estimate a model whose config holds what is not understood, naming it in the result") },
-  { "model-type", OPT_PROPERTY, "model-type", "dense|moe", N_("By parameter count (rule-of-thumb): dense or mixture of experts") },
-  { "params", OPT_PROPERTY, "parameters", "N", N_("Total parameters: 7B, 124M, 1.5T, 7e9") },
-  { "active-params", OPT_PROPERTY, "active-parameters", "N", N_("MoE: parameters activated per token") },
-  { "precision", OPT_PROPERTY, "precision", "FORMAT",
-    N_("Weights or parameters: fp32, fp16 or bf16; inference also fp8, int8, int4, llama.cpp's GGUF recipes (q8_0, q6_k, q5_k_m, q4_k_m, q3_k_m, q2_k, iq4_xs) and gptq-int4, awq-int4, mxfp4, nf4") },
-  { "training-precision", OPT_PROPERTY, "training-precision", "fp32|fp16|bf16",
-    N_("Parameters of a training run, whatever the mode estimated (default bf16)") },
-  { "kv-precision", OPT_PROPERTY, "kv-precision", "fp32|fp16|bf16|fp8|int8|int4", N_("KV cache precision") },
-  { "finetune", OPT_PROPERTY, "finetune", "full|lora|qlora-8bit|qlora-4bit", N_("Selected fine-tuning scenario") },
-  { "optimizer", OPT_PROPERTY, "optimizer", "NAME",
-    N_("Optimizer: adamw, adam, sgd, sgd-momentum, rmsprop, adamw-8bit or paged-adamw-8bit") },
-  { "optimizer-precision", OPT_PROPERTY, "optimizer-precision", "fp32|bf16",
-    N_("Optimizer state precision: fp32 (default) or bf16 (pure-bf16 trainers such as torchtune, LitGPT)") },
-  { "batch", OPT_PROPERTY, "batch", "N", N_("Batch size (default 1)") },
-  { "seq", OPT_PROPERTY, "seq", "N", N_("Sequence length in tokens, input and output (default 2048)") },
-  { "concurrency", OPT_PROPERTY, "concurrency", "N", N_("Inference: requests served at once (default 1)") },
-  { "lora-rank", OPT_PROPERTY, "lora-rank", "R", N_("Architecture: LoRA rank (default 16)") },
-  { "lora-percent", OPT_PROPERTY, "lora-percent", "P", N_("By parameter count (rule-of-thumb): trainable share in percent (default 1)") },
-  { "lora-targets", OPT_PROPERTY, "lora-targets", "LIST", N_("q,k,v,o,gate,up,down or all-linear (default)") },
-  { "mixed-precision", OPT_TRUE, "mixed-precision", NULL, N_("Keep an fp32 master copy of trainable weights") },
-  { "no-mixed-precision", OPT_FALSE, "mixed-precision", NULL, NULL },
-  { "checkpointing", OPT_PROPERTY, "checkpointing", "none|sqrt|full", N_("Gradient checkpointing") },
-  { "flash-attention", OPT_TRUE, "flash-attention", NULL, N_("Fused attention, no s × s scores (default)") },
-  { "no-flash-attention", OPT_FALSE, "flash-attention", NULL, N_("Eager attention") },
-  { "loss", OPT_PROPERTY, "loss", "full|chunked|fused|cce",
-    N_("Training: cross-entropy on full logits, in chunks (torchtune), fused with the head (Liger) or cut cross-entropy (no logits stored)") },
-  { "compile", OPT_TRUE, "compile", NULL, N_("Training compiled with torch.compile (fused operations keep fewer activations)") },
-  { "no-compile", OPT_FALSE, "compile", NULL, NULL },
-  { "train-embeddings", OPT_TRUE, "train-embeddings", NULL, N_("LoRA/QLoRA: the token embedding trains too") },
-  { "no-train-embeddings", OPT_FALSE, "train-embeddings", NULL, NULL },
-  { "expandable-segments", OPT_TRUE, "expandable-segments", NULL, N_("PyTorch's allocator grows one segment per pool (expandable_segments:True)") },
-  { "no-expandable-segments", OPT_FALSE, "expandable-segments", NULL, NULL },
-  { "trainer", OPT_PROPERTY, "trainer", "generic|hf|trl|axolotl|torchtune|torchtitan|llamafactory|unsloth", N_("Training: the framework whose habits are followed (default: generic)") },
-  { "optimizer-in-backward", OPT_TRUE, "optimizer-in-backward", NULL, N_("Training: each parameter's optimizer step runs in the backward pass and frees its gradient (torchtune's optimizer_in_bwd)") },
-  { "no-optimizer-in-backward", OPT_FALSE, "optimizer-in-backward", NULL, NULL },
-  { "tp", OPT_PROPERTY, "tp", "N", N_("Inference: tensor parallel GPUs; must divide the attention heads (default 1)") },
-  { "pp", OPT_PROPERTY, "pp", "N", N_("Inference: pipeline stages; at most the layer count (default 1)") },
-  { "ep", OPT_PROPERTY, "ep", "N", N_("Inference, MoE: expert parallel GPUs; must divide the experts and TP × DP (default 1)") },
-  { "dp", OPT_PROPERTY, "dp", "N", N_("Data-parallel replicas (inference) or GPUs sharing the batch (training) (default 1)") },
-  { "zero", OPT_ZERO, "sharding", "0|1|2|3", N_("Training: DeepSpeed ZeRO stage across the DP GPUs (default 0, plain DDP)") },
-  { "fsdp", OPT_FSDP, "sharding", "full|grad-op|hybrid",
-    N_("Training: FSDP FULL_SHARD (ZeRO-3), SHARD_GRAD_OP (ZeRO-2) or HYBRID_SHARD (ZeRO-3 inside a node)") },
-  { "offload", OPT_PROPERTY, "offload", "none|optimizer|optimizer+params",
-    N_("Training, with ZeRO or FSDP: optimizer state (and parameters) in host RAM") },
-  { "grad-accum", OPT_PROPERTY, "grad-accum", "N", N_("Training: gradient accumulation steps; --batch is the micro-batch (default 1)") },
-  { "gpu-layers", OPT_GPU_LAYERS, "gpu-layers", "N",
-    N_("Inference: N layers on the GPU as llama.cpp -ngl counts them, the output layer and the last N − 1; the rest and the token embedding in system RAM (default: all)") },
-  { "experts-on-cpu", OPT_TRUE, "experts-on-cpu", NULL, N_("Inference, MoE: routed experts in system RAM (llama.cpp exps=CPU)") },
-  { "no-experts-on-cpu", OPT_FALSE, "experts-on-cpu", NULL, NULL },
-  { "gpus-per-node", OPT_PROPERTY, "gpus-per-node", "N", N_("GPUs in one machine, for layouts and FSDP hybrid (default 8)") },
-  { "overhead", OPT_PROPERTY, "overhead-gb", "GB", N_("Per-GPU overhead in GB (default 2 by parameter count, 1 by architecture)") },
-  /* serving engines and speed (FORMULAS.md, "Engines" and "Speed") */
-  { "engine", OPT_PROPERTY, "engine", "NAME",
-    N_("Whose memory arithmetic to follow: generic (default), vllm, sglang, llama.cpp or transformers") },
-  { "gpu-memory-utilization", OPT_PROPERTY, "memory-fraction", "F",
-    N_("vLLM: share of each GPU's memory the engine takes (default 0.9)") },
-  { "mem-fraction", OPT_PROPERTY, "mem-fraction-static", "F",
-    N_("SGLang: --mem-fraction-static, share of each GPU's memory for weights and KV cache (default: SGLang's for the card and TP degree)") },
-  { "block-size", OPT_PROPERTY, "block-size", "N", N_("vLLM: tokens per KV-cache block (default 16)") },
-  { "max-num-batched-tokens", OPT_PROPERTY, "max-num-batched-tokens", "N",
-    N_("vLLM: tokens of one step and of the profile run that sizes the cache (default: vLLM's for each card's KV capacity, 8192 from 70 GiB but on an A100, else 2048; 8192 in the breakdown)") },
-  { "max-num-seqs", OPT_PROPERTY, "max-num-seqs", "N",
-    N_("vLLM: requests of one step, whose logits the profile run samples (default: vLLM's for each card's KV capacity, 1024 from 70 GiB but on an A100, else 256; 1024 in the breakdown)") },
-  { "kv-cache-memory", OPT_PROPERTY, "kv-cache-memory", "GB",
-    N_("vLLM: each GPU's KV cache in GB, in place of what --gpu-memory-utilization leaves") },
-  { "engine-version", OPT_PROPERTY, "engine-version", "0.10|0.11|0.21",
-    N_("vLLM: the release whose memory arithmetic to follow: 0.11 (default: 0.11 to 0.20, or later with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0), 0.10 (before 0.11: one GPU a model) or 0.21 (0.21 and later: with --enforce-eager or --kv-cache-memory)") },
-  { "enforce-eager", OPT_TRUE, "enforce-eager", NULL,
-    N_("vLLM: no CUDA graphs, so none measured before the cache is sized (needed with --engine-version 0.21)") },
-  { "no-enforce-eager", OPT_FALSE, "enforce-eager", NULL, NULL },
-  { "page-size", OPT_PROPERTY, "page-size", "N", N_("SGLang: tokens per KV-cache page (default 1)") },
-  { "parallel", OPT_PROPERTY, "concurrency", "N", N_("llama.cpp/Ollama -np: sequences served at once, the same as --concurrency") },
-  { "n-ubatch", OPT_PROPERTY, "n-ubatch", "N",
-    N_("llama.cpp/Ollama -ub: micro-batch tokens, which size the compute buffer (default 512; Ollama 512, 1024 past 4096 context tokens, 2048 past 32768)") },
-  { "n-batch", OPT_PROPERTY, "n-batch", "N", N_("llama.cpp/Ollama -b: logical batch tokens, a cap on the micro-batch (default 2048; Ollama the micro-batch)") },
-  { "kv-unified", OPT_TRUE, "kv-unified", NULL, N_("llama.cpp/Ollama: one KV buffer shared by all sequences rather than one stream each") },
-  { "no-kv-unified", OPT_FALSE, "kv-unified", NULL, NULL },
-  { "cache-type-k", OPT_PROPERTY, "cache-type-k", "TYPE",
-    N_("llama.cpp/Ollama key cache: f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1 (default: the KV precision)") },
-  { "cache-type-v", OPT_PROPERTY, "cache-type-v", "TYPE",
-    N_("llama.cpp/Ollama value cache, as --cache-type-k; a quantized one needs flash attention") },
-  { "mfu", OPT_PROPERTY, "mfu", "F", N_("Training: model FLOPs utilization for the step time (default 0.4)") },
-  { "unit", OPT_PROPERTY, "unit", "gb|gib", N_("Units of the table (default gb)") },
-  { "format", OPT_FORMAT, NULL, "table|json|csv", N_("Output format (default table)") },
-  { "print-command", OPT_PRINT_COMMAND, NULL, "llama.cpp|vllm|sglang|ollama|accelerate|deepspeed|fsdp",
-    N_("Print the command that runs the estimate, alone: llama-server, vllm serve, SGLang's launch_server, an Ollama Modelfile, an Accelerate max_memory map, a DeepSpeed JSON or an Accelerate FSDP config with its launch line (flags as of llama.cpp 0017d6f, vLLM 002f10e, SGLang 001067f, Ollama fb30760)") },
-  { "profile", OPT_PROFILE, NULL, "FILE", N_("Start from a saved profile; other options override its values") },
-  { "save-profile", OPT_SAVE_PROFILE, NULL, "FILE", N_("Save the resulting inputs as a profile") },
-  { "explain", OPT_EXPLAIN, NULL, NULL, N_("Show each component's formula and values") },
-  { "list-presets", OPT_LIST_PRESETS, NULL, NULL, N_("List the built-in models") },
-  { "search", OPT_SEARCH, NULL, "TEXT",
-    N_("With --list-presets: only the models matching every word of TEXT (any part of a name, family or size such as 70b, or moe, dense, vision)") },
-  { "list-gpus", OPT_LIST_GPUS, NULL, NULL, N_("List the GPU catalog") },
-  { "gpu", OPT_GPU, "custom-gpus", "NAME=SIZE", N_("Add a GPU of your own to the table; SIZE in GB or with GB, GiB or MiB (repeatable)") },
-  { "this-computer", OPT_THIS_COMPUTER, NULL, NULL, N_("Add this computer's GPUs to the table and make them My GPUs, with what each has free, and its memory the --ram (NVIDIA through libnvidia-ml, AMD through /sys)") },
-  { "gpus", OPT_PROPERTY, "gpu-set", "LIST",
-    N_("My GPUs, the cards each engine plans for: catalog ids or NAME=SIZE cards separated by commas, each optionally /FREE and :COUNT (rtx-3090,rtx-3060-12gb or h100-80gb:8)") },
-  { "ram", OPT_PROPERTY, "host-ram", "SIZE", N_("System memory beside My GPUs, in GB or with a GB, GiB or MiB unit (64GB)") },
-  { "tensor-split", OPT_PROPERTY, "tensor-split", "LIST", N_("llama.cpp plan: one ratio per card of --gpus (3,1); default: by free memory") },
-  { "main-gpu", OPT_PROPERTY, "main-gpu", "N", N_("llama.cpp plan: the card of --split-mode none, from 0 (default 0)") },
-  { "split-mode", OPT_PROPERTY, "split-mode", "layer|none", N_("llama.cpp plan: layers across the cards (default), or the main GPU alone; row is refused") },
-  { "n-cpu-moe", OPT_PROPERTY, "n-cpu-moe", "N", N_("llama.cpp plan, MoE: the routed experts of the first N layers in system RAM") },
-  { "list-local-gpus", OPT_LIST_LOCAL_GPUS, NULL, NULL, N_("List this computer's GPUs and system memory") },
-  { "list-local-models", OPT_LIST_LOCAL_MODELS, NULL, NULL,
-    N_("List the models on this computer: Ollama's, LM Studio's and the Hugging Face cache's") },
-  { "solve", OPT_SOLVE, NULL, "seq|batch|concurrency",
-    N_("Find the longest sequence, the largest batch or the most concurrent requests (inference) that fit on --fit-gpu, the other inputs as given") },
-  { "fit-gpu", OPT_FIT_GPU, NULL, "ID", N_("The GPU --solve fits on, and with --engine the card of the engine's figures at the layout set: a catalog id (see --list-gpus) or the NAME of a --gpu NAME=SIZE") },
-  { "gpu-count", OPT_GPU_COUNT, NULL, "N", N_("How many of --fit-gpu share the model for --solve (default 1), or serve it with --engine (default TP × PP × DP)") },
-  { "chart-gpus", OPT_PROPERTY, "chart-gpus", "LIST",
-    N_("The cards the window's memory chart draws a line for: ids or custom GPU names separated by “;” (kept in profiles)") },
-  { "version", OPT_VERSION, NULL, NULL, N_("Show the version") },
-  { "help", OPT_HELP, NULL, NULL, N_("Show this help"), 'h' },
-  /* hidden: the man page and shell completions, written from this table at build time */
-  { "generate", OPT_GENERATE, NULL, "man|bash|zsh|fish", NULL },
-};
 
 typedef enum { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV } Format;
 
@@ -322,24 +151,24 @@ usage_error (const char *option,
   return EXIT_USAGE;
 }
 
-static const Option *
+static const VcCliOption *
 find_option (const char *name)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
-    if (g_str_equal (options[i].name, name))
-      return &options[i];
+  for (guint i = 0; i < vc_cli_n_options; i++)
+    if (g_str_equal (vc_cli_options[i].name, name))
+      return &vc_cli_options[i];
   return NULL;
 }
 
 /* the option GOption names "--NAME" or "-X" */
-static const Option *
+static const VcCliOption *
 find_option_flag (const char *flag)
 {
   if (flag[0] == '-' && flag[1] != '-')
     {
-      for (guint i = 0; i < G_N_ELEMENTS (options); i++)
-        if (options[i].short_name != 0 && options[i].short_name == flag[1])
-          return &options[i];
+      for (guint i = 0; i < vc_cli_n_options; i++)
+        if (vc_cli_options[i].short_name != 0 && vc_cli_options[i].short_name == flag[1])
+          return &vc_cli_options[i];
       return NULL;
     }
   return find_option (flag + 2);
@@ -458,7 +287,7 @@ replace_str (char       **str,
 /* The Request member an option naming a file, a model or a GPU fills in; NULL for others. */
 static char **
 string_option_slot (Request *req,
-                    OptKind  kind)
+                    VcCliOptKind  kind)
 {
   switch (kind)
     {
@@ -476,7 +305,7 @@ string_option_slot (Request *req,
 
 /* The action an option asks for instead of an estimate; FALSE for an option that is not one. */
 static gboolean
-option_action (OptKind  kind,
+option_action (VcCliOptKind  kind,
                Action  *action)
 {
   switch (kind)
@@ -493,7 +322,7 @@ option_action (OptKind  kind,
 
 static gboolean
 apply_zero (Request       *req,
-            const Option  *opt,
+            const VcCliOption  *opt,
             const char    *value,
             GError       **error)
 {
@@ -507,7 +336,7 @@ apply_zero (Request       *req,
 
 static gboolean
 apply_fsdp (Request       *req,
-            const Option  *opt,
+            const VcCliOption  *opt,
             const char    *value,
             GError       **error)
 {
@@ -522,7 +351,7 @@ apply_fsdp (Request       *req,
 
 static gboolean
 apply_solve (Request       *req,
-             const Option  *opt,
+             const VcCliOption  *opt,
              const char    *value,
              GError       **error)
 {
@@ -536,7 +365,7 @@ apply_solve (Request       *req,
 
 static gboolean
 apply_gpu_count (Request       *req,
-                 const Option  *opt,
+                 const VcCliOption  *opt,
                  const char    *value,
                  GError       **error)
 {
@@ -552,7 +381,7 @@ apply_gpu_count (Request       *req,
 /* The options whose value is checked here, before any estimate */
 static gboolean
 apply_checked_option (Request       *req,
-                      const Option  *opt,
+                      const VcCliOption  *opt,
                       const char    *value,
                       GError       **error)
 {
@@ -598,7 +427,7 @@ apply_option (Request     *req,
               const char  *value,
               GError     **error)
 {
-  const Option *opt = find_option_flag (option_name);
+  const VcCliOption *opt = find_option_flag (option_name);
   char **slot;
   Action action;
 
@@ -609,6 +438,7 @@ apply_option (Request     *req,
   switch (opt->kind)
     {
     case OPT_PROPERTY:
+    case OPT_PROPERTY_ALIAS:
       add_setting (req, opt->property, value);
       return TRUE;
     case OPT_TRUE:
@@ -702,24 +532,24 @@ static GOptionGroup *
 general_group (Request *req)
 {
   GOptionGroup *group = g_option_group_new ("general", _("Options:"), _("Options:"), req, NULL);
-  g_autofree GOptionEntry *entries = g_new0 (GOptionEntry, G_N_ELEMENTS (options) + 1);
+  g_autofree GOptionEntry *entries = g_new0 (GOptionEntry, vc_cli_n_options + 1);
 
-  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+  for (guint i = 0; i < vc_cli_n_options; i++)
     {
       GOptionEntry *e = &entries[i];
 
-      e->long_name = options[i].name;
-      e->short_name = options[i].short_name;
+      e->long_name = vc_cli_options[i].name;
+      e->short_name = vc_cli_options[i].short_name;
       /* FILENAME: values reach us as given, whatever the locale's charset */
       e->flags = G_OPTION_FLAG_FILENAME;
-      if (options[i].arg == NULL)
+      if (vc_cli_options[i].arg == NULL)
         e->flags |= G_OPTION_FLAG_OPTIONAL_ARG;
-      if (options[i].help == NULL)
+      if (vc_cli_option_help (&vc_cli_options[i]) == NULL)
         e->flags |= G_OPTION_FLAG_HIDDEN;
       e->arg = G_OPTION_ARG_CALLBACK;
       e->arg_data = (gpointer) on_option;
-      e->description = options[i].help;
-      e->arg_description = options[i].arg;
+      e->description = vc_cli_option_help (&vc_cli_options[i]);
+      e->arg_description = vc_cli_options[i].arg;
     }
   g_option_group_add_entries (group, entries);
   g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
@@ -1052,7 +882,7 @@ missing_value_message (Request *req)
 {
   guint argc = g_strv_length (req->argv);
   const char *last = argc > 1 ? req->argv[argc - 1] : "";
-  const Option *opt = g_str_has_prefix (last, "--") ? find_option (last + 2) : NULL;
+  const VcCliOption *opt = g_str_has_prefix (last, "--") ? find_option (last + 2) : NULL;
   g_autofree char *msg = NULL;
 
   if (opt == NULL && (!g_str_has_prefix (last, "--") || vc_arch_field_find (last + 2) == NULL))
@@ -1064,7 +894,7 @@ missing_value_message (Request *req)
 static gboolean
 takes_value (const char *arg)
 {
-  const Option *opt;
+  const VcCliOption *opt;
   const VcArchField *field;
 
   if (!g_str_has_prefix (arg, "--") || strchr (arg, '=') != NULL)
@@ -1167,9 +997,9 @@ static const char *
 option_for_property (const char *property,
                      gboolean    skip_negated)
 {
-  for (guint o = 0; o < G_N_ELEMENTS (options); o++)
-    if (g_strcmp0 (options[o].property, property) == 0 && !(skip_negated && options[o].kind == OPT_FALSE))
-      return options[o].name;
+  for (guint o = 0; o < vc_cli_n_options; o++)
+    if (g_strcmp0 (vc_cli_options[o].property, property) == 0 && !(skip_negated && vc_cli_options[o].kind == OPT_FALSE))
+      return vc_cli_options[o].name;
   return NULL;
 }
 
@@ -1752,9 +1582,9 @@ run_estimate (Request *req)
         {
           const char *option = g_str_equal (property, "sharding") ? "zero or --fsdp" : property;
 
-          for (guint o = 0; o < G_N_ELEMENTS (options) && option == property; o++)
-            if (g_strcmp0 (options[o].property, property) == 0)
-              option = options[o].name;
+          for (guint o = 0; o < vc_cli_n_options && option == property; o++)
+            if (g_strcmp0 (vc_cli_options[o].property, property) == 0)
+              option = vc_cli_options[o].name;
           return usage_error (option, error->message);
         }
     }
@@ -1843,10 +1673,10 @@ generate_doc (VcCliDocFormat format)
   g_autoptr(GArray) opts = g_array_new (FALSE, TRUE, sizeof (VcCliDocOption));
   VcCliDoc doc = { "vramcalc", PACKAGE_VERSION, summary, (const char * const *) sections, examples, exit_status };
 
-  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+  for (guint i = 0; i < vc_cli_n_options; i++)
     {
-      const Option *o = &options[i];
-      VcCliDocOption d = { o->name, o->short_name, o->arg, o->help, NULL, FALSE, 0 };
+      const VcCliOption *o = &vc_cli_options[i];
+      VcCliDocOption d = { o->name, o->short_name, o->arg, vc_cli_option_help (o), NULL, FALSE, 0 };
 
       if (o->kind == OPT_GENERATE)
         continue;

@@ -790,13 +790,13 @@ static void
 install_model_inputs (const VcInputs *d)
 {
   properties[PROP_MODE] =
-    g_param_spec_enum ("mode", N_("Mode"), N_("Inference or training (fine-tuning)"),
+    g_param_spec_enum ("mode", N_("Mode"), N_("What to estimate (default: inference)"),
                        VC_TYPE_MODE, d->mode, RW);
   properties[PROP_METHOD] =
     g_param_spec_enum ("method", N_("Method"), N_("By parameter count (the counts only) or by architecture"),
                        VC_TYPE_METHOD, d->method, RW);
   properties[PROP_MODEL_TYPE] =
-    g_param_spec_enum ("model-type", N_("Model type"), N_("Dense or mixture of experts (by parameter count)"),
+    g_param_spec_enum ("model-type", N_("Model type"), N_("By parameter count (rule-of-thumb): dense or mixture of experts"),
                        VC_TYPE_MODEL_TYPE, d->model_type, RW);
   properties[PROP_PRESET] =
     g_param_spec_string ("preset", N_("Preset"), N_("Id of the built-in model, or empty for a custom model"),
@@ -805,30 +805,30 @@ install_model_inputs (const VcInputs *d)
     g_param_spec_string ("model-name", N_("Model name"), N_("Name of a custom or imported model"),
                          "", RW);
   properties[PROP_PARAMETERS] =
-    g_param_spec_double ("parameters", N_("Parameters"), N_("Total parameters (by parameter count)"),
+    g_param_spec_double ("parameters", N_("Parameters"), N_("Total parameters: 7B, 124M, 1.5T, 7e9"),
                          1e3, VC_MAX_PARAMETERS, d->parameters, RW);
   properties[PROP_ACTIVE_PARAMETERS] =
     g_param_spec_double ("active-parameters", N_("Activated parameters"),
-                         N_("Parameters activated per token, MoE (0: all)"),
+                         N_("MoE: parameters activated per token"),
                          0, VC_MAX_PARAMETERS, d->active_parameters, RW);
   properties[PROP_PRECISION] =
-    g_param_spec_enum ("precision", N_("Precision"), N_("Weight precision (inference)"),
+    g_param_spec_enum ("precision", N_("Precision"), N_("Weights or parameters: fp32, fp16 or bf16; inference also fp8, int8, int4, llama.cpp's GGUF recipes (q8_0, q6_k, q5_k_m, q4_k_m, q3_k_m, q2_k, iq4_xs) and gptq-int4, awq-int4, mxfp4, nf4"),
                        VC_TYPE_PRECISION, d->precision, RW);
   properties[PROP_TRAINING_PRECISION] =
     g_param_spec_enum ("training-precision", N_("Training precision"),
-                       N_("Parameter precision of a training run: fp32, fp16 or bf16"),
+                       N_("Parameters of a training run, whatever the mode estimated (default bf16)"),
                        VC_TYPE_TRAINING_PRECISION, d->training_precision, RW);
   properties[PROP_KV_PRECISION] =
-    g_param_spec_enum ("kv-precision", N_("KV cache precision"), N_("Precision of the KV cache"),
+    g_param_spec_enum ("kv-precision", N_("KV cache precision"), N_("KV cache precision"),
                        VC_TYPE_PRECISION, d->kv_precision, RW);
   properties[PROP_FINETUNE] =
     g_param_spec_enum ("finetune", N_("Fine-tuning method"), N_("Full, LoRA, QLoRA 8-bit or QLoRA 4-bit"),
                        VC_TYPE_FINETUNE, d->finetune, RW);
   properties[PROP_OPTIMIZER] =
-    g_param_spec_enum ("optimizer", N_("Optimizer"), N_("Optimizer"), VC_TYPE_OPTIMIZER, d->optimizer, RW);
+    g_param_spec_enum ("optimizer", N_("Optimizer"), N_("Optimizer: adamw, adam, sgd, sgd-momentum, rmsprop, adamw-8bit or paged-adamw-8bit"), VC_TYPE_OPTIMIZER, d->optimizer, RW);
   properties[PROP_OPTIMIZER_PRECISION] =
     g_param_spec_enum ("optimizer-precision", N_("Optimizer state precision"),
-                       N_("fp32 (the seed's default) or bf16 (pure-bf16 trainers)"),
+                       N_("Optimizer state precision: fp32 (default) or bf16 (pure-bf16 trainers such as torchtune, LitGPT)"),
                        VC_TYPE_STATE_PRECISION, d->optimizer_precision, RW);
 }
 
@@ -837,22 +837,22 @@ static void
 install_run_inputs (const VcInputs *d)
 {
   properties[PROP_BATCH] =
-    g_param_spec_uint ("batch", N_("Batch size"), N_("Sequences per batch (b)"), 1, VC_MAX_BATCH, d->batch, RW);
+    g_param_spec_uint ("batch", N_("Batch size"), N_("Batch size (default 1)"), 1, VC_MAX_BATCH, d->batch, RW);
   properties[PROP_SEQ] =
-    g_param_spec_uint ("seq", N_("Sequence length"), N_("Tokens per sequence, input and output (s)"),
+    g_param_spec_uint ("seq", N_("Sequence length"), N_("Sequence length in tokens, input and output (default 2048)"),
                        1, VC_MAX_SEQ, d->seq, RW);
   properties[PROP_CONCURRENCY] =
-    g_param_spec_uint ("concurrency", N_("Concurrency"), N_("Requests served at once (C)"),
+    g_param_spec_uint ("concurrency", N_("Concurrency"), N_("Inference: requests served at once (default 1)"),
                        1, VC_MAX_CONCURRENCY, d->concurrency, RW);
   properties[PROP_LORA_RANK] =
-    g_param_spec_uint ("lora-rank", N_("LoRA rank"), N_("Rank r of the LoRA adapters (architecture)"),
+    g_param_spec_uint ("lora-rank", N_("LoRA rank"), N_("Architecture: LoRA rank (default 16)"),
                        1, 65536, d->lora_rank, RW);
   properties[PROP_LORA_PERCENT] =
     g_param_spec_double ("lora-percent", N_("LoRA trainable share"),
-                         N_("Trainable parameters as a percentage of the total (by parameter count)"),
+                         N_("By parameter count (rule-of-thumb): trainable share in percent (default 1)"),
                          0.001, 100, d->lora_percent, RW);
   properties[PROP_LORA_TARGETS] =
-    g_param_spec_flags ("lora-targets", N_("LoRA target modules"), N_("Linear layers that get adapters"),
+    g_param_spec_flags ("lora-targets", N_("LoRA target modules"), N_("q,k,v,o,gate,up,down or all-linear (default)"),
                         VC_TYPE_LORA_TARGETS, d->lora_targets, RW);
   properties[PROP_MIXED_PRECISION] =
     g_param_spec_boolean ("mixed-precision", N_("Mixed precision"),
@@ -864,7 +864,7 @@ install_run_inputs (const VcInputs *d)
     g_param_spec_boolean ("flash-attention", N_("Flash attention"),
                           N_("Fused attention that never stores the s × s scores"), d->flash_attention, RW);
   properties[PROP_LOSS] =
-    g_param_spec_enum ("loss", N_("Loss"), N_("Cross-entropy over full logits or in chunks"),
+    g_param_spec_enum ("loss", N_("Loss"), N_("Training: cross-entropy on full logits, in chunks (torchtune), fused with the head (Liger) or cut cross-entropy (no logits stored)"),
                        VC_TYPE_LOSS, d->loss, RW);
   properties[PROP_COMPILE] =
     g_param_spec_boolean ("compile", N_("torch.compile"),
@@ -880,7 +880,7 @@ install_run_inputs (const VcInputs *d)
                           d->expandable_segments, RW);
   properties[PROP_TRAINER] =
     g_param_spec_enum ("trainer", N_("Trainer"),
-                       N_("The fine-tuning framework whose own habits are followed: what torch.compile covers, the optimizer state's precision"),
+                       N_("Training: the framework whose habits are followed (default: generic)"),
                        VC_TYPE_TRAINER, d->trainer, RW);
   properties[PROP_OPTIMIZER_IN_BACKWARD] =
     g_param_spec_boolean ("optimizer-in-backward", N_("Optimizer step in backward"),
@@ -894,35 +894,35 @@ install_engine_inputs (const VcInputs *d)
 {
   properties[PROP_OVERHEAD_GB] =
     g_param_spec_double ("overhead-gb", N_("Overhead (GB)"),
-                         N_("CUDA context, libraries and framework per GPU, in GB (-1: the method's default)"),
+                         N_("Per-GPU overhead in GB (default 2 by parameter count, 1 by architecture)"),
                          -1, 10000, d->overhead_gb, RW);
   properties[PROP_ENGINE] =
     g_param_spec_enum ("engine", N_("Engine"),
-                       N_("Whose memory arithmetic to follow: generic, vLLM, SGLang, llama.cpp, Transformers or Ollama"),
+                       N_("Whose memory arithmetic to follow: generic (default), vllm, sglang, llama.cpp or transformers"),
                        VC_TYPE_ENGINE, d->engine, RW);
   properties[PROP_MEMORY_FRACTION] =
     g_param_spec_double ("memory-fraction", N_("Memory fraction"),
-                         N_("vLLM gpu_memory_utilization: the share of each GPU's memory the engine takes"),
+                         N_("vLLM: share of each GPU's memory the engine takes (default 0.9)"),
                          0.05, 1.0, d->memory_fraction, RW);
   properties[PROP_BLOCK_SIZE] =
     g_param_spec_uint ("block-size", N_("Block size"),
-                       N_("vLLM: tokens per KV-cache block"), 1, 1024, d->block_size, RW);
+                       N_("vLLM: tokens per KV-cache block (default 16)"), 1, 1024, d->block_size, RW);
   /* vLLM's engine arguments of the same names (vllm/engine/arg_utils.py) */
   properties[PROP_MAX_NUM_BATCHED_TOKENS] =
     g_param_spec_uint ("max-num-batched-tokens", N_("Batched tokens"),
-                       N_("vLLM: tokens of one step, and of the profile run that sizes the cache (0: vLLM’s default for the card, 8192 from 70 GiB but on an A100, else 2048)"),
+                       N_("vLLM: tokens of one step and of the profile run that sizes the cache (default: vLLM's for each card's KV capacity, 8192 from 70 GiB but on an A100, else 2048; 8192 in the breakdown)"),
                        0, 1048576, d->max_num_batched_tokens, RW);
   properties[PROP_MAX_NUM_SEQS] =
     g_param_spec_uint ("max-num-seqs", N_("Sequences"),
-                       N_("vLLM: requests in one step, whose logits the profile run samples (0: vLLM’s default for the card, 1024 from 70 GiB but on an A100, else 256)"),
+                       N_("vLLM: requests of one step, whose logits the profile run samples (default: vLLM's for each card's KV capacity, 1024 from 70 GiB but on an A100, else 256; 1024 in the breakdown)"),
                        0, 65536, d->max_num_seqs, RW);
   properties[PROP_KV_CACHE_MEMORY] =
     g_param_spec_double ("kv-cache-memory", N_("KV cache memory (GB)"),
-                         N_("vLLM: the KV cache of each GPU in GB, in place of what the memory utilization leaves (0: profiled)"),
+                         N_("vLLM: each GPU's KV cache in GB, in place of what --gpu-memory-utilization leaves"),
                          0, 1e6, d->kv_cache_memory_gb, RW);
   properties[PROP_ENGINE_VERSION] =
     g_param_spec_enum ("engine-version", N_("vLLM version"),
-                       N_("vLLM: the release whose memory arithmetic is followed: 0.10 (before 0.11, one GPU a model), 0.11 (0.11 to 0.20, the default) or 0.21 (0.21 and later, with --enforce-eager or --kv-cache-memory)"),
+                       N_("vLLM: the release whose memory arithmetic to follow: 0.11 (default: 0.11 to 0.20, or later with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0), 0.10 (before 0.11: one GPU a model) or 0.21 (0.21 and later: with --enforce-eager or --kv-cache-memory)"),
                        VC_TYPE_VLLM_VERSION, d->vllm_version, RW);
   properties[PROP_ENFORCE_EAGER] =
     g_param_spec_boolean ("enforce-eager", N_("Eager mode"),
@@ -930,18 +930,18 @@ install_engine_inputs (const VcInputs *d)
                           d->enforce_eager, RW);
   properties[PROP_MEM_FRACTION_STATIC] =
     g_param_spec_double ("mem-fraction-static", N_("Static memory fraction"),
-                         N_("SGLang: the share of each GPU’s memory for weights and KV cache (0: SGLang’s default for the card and TP degree)"),
+                         N_("SGLang: --mem-fraction-static, share of each GPU's memory for weights and KV cache (default: SGLang's for the card and TP degree)"),
                          0, 1.0, d->mem_fraction_static, RW);
   properties[PROP_PAGE_SIZE] =
     g_param_spec_uint ("page-size", N_("Page size"),
-                       N_("SGLang: tokens per KV-cache page"), 1, 1024, d->page_size, RW);
+                       N_("SGLang: tokens per KV-cache page (default 1)"), 1, 1024, d->page_size, RW);
   properties[PROP_N_UBATCH] =
     g_param_spec_uint ("n-ubatch", N_("Micro-batch"),
-                       N_("llama.cpp -ub: tokens computed at once, which size the compute buffer (0: the engine's default, 512; Ollama's follows the context)"),
+                       N_("llama.cpp/Ollama -ub: micro-batch tokens, which size the compute buffer (default 512; Ollama 512, 1024 past 4096 context tokens, 2048 past 32768)"),
                        0, 1048576, d->n_ubatch, RW);
   properties[PROP_N_BATCH] =
     g_param_spec_uint ("n-batch", N_("Logical batch"),
-                       N_("llama.cpp -b: tokens submitted at once, which caps the micro-batch (0: the engine's default, 2048; Ollama's equals the micro-batch)"),
+                       N_("llama.cpp/Ollama -b: logical batch tokens, a cap on the micro-batch (default 2048; Ollama the micro-batch)"),
                        0, 1048576, d->n_batch, RW);
   properties[PROP_KV_UNIFIED] =
     g_param_spec_boolean ("kv-unified", N_("Unified KV cache"),
@@ -949,15 +949,15 @@ install_engine_inputs (const VcInputs *d)
                           d->kv_unified, RW);
   properties[PROP_CACHE_TYPE_K] =
     g_param_spec_enum ("cache-type-k", N_("Key cache type"),
-                       N_("llama.cpp --cache-type-k (auto: the KV precision)"),
+                       N_("llama.cpp/Ollama key cache: f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1 (default: the KV precision)"),
                        VC_TYPE_CACHE_TYPE, d->cache_type_k, RW);
   properties[PROP_CACHE_TYPE_V] =
     g_param_spec_enum ("cache-type-v", N_("Value cache type"),
-                       N_("llama.cpp --cache-type-v (auto: the KV precision); a quantized one needs flash attention"),
+                       N_("llama.cpp/Ollama value cache, as --cache-type-k; a quantized one needs flash attention"),
                        VC_TYPE_CACHE_TYPE, d->cache_type_v, RW);
   properties[PROP_MFU] =
     g_param_spec_double ("mfu", N_("Model FLOPs utilization"),
-                         N_("Training: the share of the GPU's dense peak that the model's FLOPs reach"),
+                         N_("Training: model FLOPs utilization for the step time (default 0.4)"),
                          0.01, 1.0, d->mfu, RW);
 }
 
@@ -967,27 +967,27 @@ install_layout_inputs (const VcInputs *d)
 {
   properties[PROP_TP] =
     g_param_spec_uint ("tp", N_("Tensor parallel"),
-                       N_("Inference: GPUs splitting each layer's heads and feed-forward columns (TP)"),
+                       N_("Inference: tensor parallel GPUs; must divide the attention heads (default 1)"),
                        1, 1024, d->layout.tp, RW);
   properties[PROP_PP] =
-    g_param_spec_uint ("pp", N_("Pipeline parallel"), N_("Inference: pipeline stages, each holding a run of layers (PP)"),
+    g_param_spec_uint ("pp", N_("Pipeline parallel"), N_("Inference: pipeline stages; at most the layer count (default 1)"),
                        1, 100000, d->layout.pp, RW);
   properties[PROP_EP] =
-    g_param_spec_uint ("ep", N_("Expert parallel"), N_("Inference, MoE: GPUs the experts are split across (EP)"),
+    g_param_spec_uint ("ep", N_("Expert parallel"), N_("Inference, MoE: expert parallel GPUs; must divide the experts and TP × DP (default 1)"),
                        1, 100000, d->layout.ep, RW);
   properties[PROP_DP] =
     g_param_spec_uint ("dp", N_("Data parallel"),
-                       N_("Replicas serving requests (inference) or GPUs sharing the batch (training: the ZeRO/FSDP group)"),
+                       N_("Data-parallel replicas (inference) or GPUs sharing the batch (training) (default 1)"),
                        1, 100000, d->layout.dp, RW);
   properties[PROP_SHARDING] =
     g_param_spec_enum ("sharding", N_("Sharding"), N_("Training: DDP (none), DeepSpeed ZeRO stage or FSDP strategy"),
                        VC_TYPE_SHARDING, d->layout.sharding, RW);
   properties[PROP_OFFLOAD] =
-    g_param_spec_enum ("offload", N_("CPU offload"), N_("Training: optimizer state, and parameters too, in host memory"),
+    g_param_spec_enum ("offload", N_("CPU offload"), N_("Training, with ZeRO or FSDP: optimizer state (and parameters) in host RAM"),
                        VC_TYPE_OFFLOAD, d->layout.offload, RW);
   properties[PROP_GRAD_ACCUM] =
     g_param_spec_uint ("grad-accum", N_("Gradient accumulation"),
-                       N_("Training: micro-batches per optimizer step; the batch is one micro-batch"),
+                       N_("Training: gradient accumulation steps; --batch is the micro-batch (default 1)"),
                        1, 1000000, d->layout.grad_accum, RW);
   properties[PROP_GPU_LAYERS] =
     g_param_spec_uint ("gpu-layers", N_("Layers on the GPU"),
@@ -999,7 +999,7 @@ install_layout_inputs (const VcInputs *d)
                           d->layout.experts_on_cpu, RW);
   properties[PROP_GPUS_PER_NODE] =
     g_param_spec_uint ("gpus-per-node", N_("GPUs per node"),
-                       N_("GPUs in one machine: tensor parallelism and FSDP hybrid sharding stay inside it"),
+                       N_("GPUs in one machine, for layouts and FSDP hybrid (default 8)"),
                        1, 1024, d->layout.gpus_per_node, RW);
 }
 
@@ -1014,31 +1014,31 @@ install_gpu_and_source_inputs (const VcInputs *d)
                          "", RW);
   properties[PROP_CHART_GPUS] =
     g_param_spec_string ("chart-gpus", N_("Chart GPUs"),
-                         N_("Cards whose capacity the memory chart draws: catalog ids or the names of custom GPUs, separated by semicolons"),
+                         N_("The cards the window's memory chart draws a line for: ids or custom GPU names separated by “;” (kept in profiles)"),
                          DEFAULT_CHART_GPUS, RW);
   properties[PROP_GPU_SET] =
     g_param_spec_string ("gpu-set", N_("My GPUs"),
-                         N_("The cards of this machine, in order: catalog ids or NAME=SIZE cards separated by commas, each optionally /FREE and :COUNT"),
+                         N_("My GPUs, the cards each engine plans for: catalog ids or NAME=SIZE cards separated by commas, each optionally /FREE and :COUNT (rtx-3090,rtx-3060-12gb or h100-80gb:8)"),
                          "", RW);
   properties[PROP_HOST_RAM] =
     g_param_spec_string ("host-ram", N_("System memory"),
-                         N_("The machine's RAM beside its cards, in GB or with a GB, GiB or MiB unit; empty: not given"),
+                         N_("System memory beside My GPUs, in GB or with a GB, GiB or MiB unit (64GB)"),
                          "", RW);
   properties[PROP_TENSOR_SPLIT] =
     g_param_spec_string ("tensor-split", N_("Tensor split"),
-                         N_("llama.cpp --tensor-split: one ratio per card, separated by commas; empty: by free memory"),
+                         N_("llama.cpp plan: one ratio per card of --gpus (3,1); default: by free memory"),
                          "", RW);
   properties[PROP_MAIN_GPU] =
     g_param_spec_uint ("main-gpu", N_("Main GPU"),
-                       N_("llama.cpp --main-gpu: the card of --split-mode none, from 0"),
+                       N_("llama.cpp plan: the card of --split-mode none, from 0 (default 0)"),
                        0, VC_GPU_SET_MAX - 1, 0, RW);
   properties[PROP_SPLIT_MODE] =
     g_param_spec_enum ("split-mode", N_("Split mode"),
-                       N_("llama.cpp --split-mode over several cards: layer or none (row is refused)"),
+                       N_("llama.cpp plan: layers across the cards (default), or the main GPU alone; row is refused"),
                        VC_TYPE_SPLIT_MODE, VC_SPLIT_MODE_LAYER, RW);
   properties[PROP_N_CPU_MOE] =
     g_param_spec_uint ("n-cpu-moe", N_("Experts in RAM"),
-                       N_("llama.cpp --n-cpu-moe: the routed experts of the first N layers stay in system memory"),
+                       N_("llama.cpp plan, MoE: the routed experts of the first N layers in system RAM"),
                        0, 100000, 0, RW);
   properties[PROP_SOURCE_FORMAT] =
     g_param_spec_string ("source-format", N_("Model file format"),

@@ -252,27 +252,11 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
-/* Set after the template is built, not in the .ui: see vc_widget_set_tooltip_text() */
+/* Set after the template is built, not in the .ui: see vc_widget_set_tooltip_text(). An input
+ * that vramcalc sets too has none here: its tooltip is its property's blurb, vramcalc's help. */
 static const VcTooltip tooltips[] = {
-  { "engine", N_("vLLM and SGLang reserve a share of each GPU and fill it with KV-cache blocks; llama.cpp and Transformers run the layers one GPU after the other; Ollama runs llama.cpp with its own defaults") },
-  { "memory_fraction", N_("vLLM’s gpu_memory_utilization: the share of the memory CUDA reports that vLLM requests") },
-  { "block_size", N_("vLLM’s --block-size: tokens per KV-cache block; the cache is whole blocks") },
-  { "max_num_batched_tokens", N_("vLLM’s --max-num-batched-tokens: its profile run passes this many tokens through the model before sizing the cache; Default: 8192 on cards of 70 GiB or more but the A100, else 2048") },
-  { "max_num_seqs", N_("vLLM’s --max-num-seqs: its profile run samples this many requests’ logits over the whole vocabulary, the largest part of its peak; Default: 1024 on cards of 70 GiB or more but the A100, else 256") },
-  { "kv_cache_memory", N_("vLLM’s --kv-cache-memory: each GPU’s KV cache as given, in place of what the memory share leaves") },
-  { "engine_version", N_("vLLM’s release: before 0.11 NCCL’s buffers come out of the cache (one GPU a model only); 0.21 and later take out the CUDA graphs they measure (eager mode or a KV cache memory given only); 0.11 to 0.20 keep the graphs outside the memory share") },
   { "enforce_eager", N_("vLLM’s --enforce-eager: no CUDA graphs, so 0.21 and later have none to take from the cache") },
-  { "mem_fraction_static", N_("SGLang’s --mem-fraction-static: the share of the memory free at start for weights and KV cache; Default: SGLang’s own, from the card’s memory and the TP degree") },
-  { "page_size", N_("SGLang’s --page-size: tokens per KV-cache page; the pool is whole pages") },
-  { "n_ubatch", N_("llama.cpp -ub: the tokens computed at once, which size the compute buffer") },
-  { "n_batch", N_("llama.cpp -b: the tokens submitted at once; the micro-batch is at most this") },
   { "kv_unified", N_("llama.cpp --kv-unified: one KV buffer shared by every sequence, rather than one stream and one sliding window each") },
-  { "cache_type_v", N_("llama.cpp --cache-type-v: a quantized value cache needs flash attention") },
-  { "tp", N_("GPUs splitting each layer's heads and feed-forward columns; must divide the attention heads") },
-  { "pp", N_("GPUs holding a run of layers each, the embedding on the first and the head on the last") },
-  { "ep", N_("Mixture of experts: GPUs the experts are split across; must divide the experts and TP × DP") },
-  { "dp", N_("Copies of the model, each serving its share of the requests") },
-  { "gpus_per_node", N_("GPUs in one machine: tensor parallelism stays inside it") },
   { "gpu_layers", N_("As llama.cpp -ngl: the other layers and the token embedding in system RAM; 0 puts every layer on the GPU") },
   { "experts_on_cpu", N_("Mixture of experts: routed experts kept in system RAM, as llama.cpp --override-tensor exps=CPU") },
 };

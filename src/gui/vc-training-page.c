@@ -342,17 +342,13 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
-/* Set after the template is built, not in the .ui: see vc_widget_set_tooltip_text() */
+/* Set after the template is built, not in the .ui: see vc_widget_set_tooltip_text(). An input
+ * that vramcalc sets too has none here: its tooltip is its property's blurb, vramcalc's help. */
 static const VcTooltip tooltips[] = {
   { "train_embeddings", N_("The token embeddings train fully beside the adapters (PEFT modules_to_save); for LoRA and QLoRA with the architecture method") },
   { "compile", N_("Training compiled with torch.compile: fused operations keep fewer activations") },
-  { "trainer", N_("The fine-tuning framework whose own habits are followed: what torch.compile covers (the loss too with the Hugging Face Trainer family and torchtune), torchtune’s bf16 optimizer state, Unsloth’s checkpoints offloaded to system RAM") },
   { "expandable_segments", N_("PyTorch's allocator grows one segment per pool (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True): less memory cached beside the tensors") },
   { "optimizer_in_backward", N_("Each parameter’s optimizer step runs as soon as its gradient is ready, which is then freed (torchtune’s optimizer_in_bwd): one gradient alive instead of all; one GPU, no gradient accumulation") },
-  { "mfu", N_("The share of the GPU’s dense peak that the model’s FLOPs reach: sets the time of a step") },
-  { "dp", N_("GPUs sharing the batch; the batch is each GPU's micro-batch") },
-  { "grad_accum", N_("Micro-batches per optimizer step: the gradients stay through the next forward pass") },
-  { "gpus_per_node", N_("GPUs in one machine: FSDP hybrid sharding shards inside it") },
 };
 
 static void

@@ -4,6 +4,7 @@
  * G_DEBUG=fatal-warnings, so a GLib warning or critical fails the test. */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <gtk/gtk.h>
 
 #include "gui-test-util.h"
@@ -404,6 +405,32 @@ test_inputs_kept (Fixture       *f,
   f->window = vc_test_new_window (1100, 1150, &f->estimate);
 }
 
+/* an input that vramcalc sets too shows its property's blurb, the text of vramcalc's help */
+static void
+test_tooltips_are_blurbs (Fixture       *f,
+                          gconstpointer  data)
+{
+  static const struct { VcMode mode; const char *property; } inputs[] = {
+    { VC_MODE_INFERENCE, "batch" }, { VC_MODE_INFERENCE, "engine" },
+    { VC_MODE_INFERENCE, "memory-fraction" }, { VC_MODE_INFERENCE, "max-num-seqs" },
+    { VC_MODE_INFERENCE, "engine-version" }, { VC_MODE_INFERENCE, "mem-fraction-static" },
+    { VC_MODE_INFERENCE, "n-ubatch" }, { VC_MODE_INFERENCE, "cache-type-v" },
+    { VC_MODE_INFERENCE, "tp" }, { VC_MODE_INFERENCE, "dp" }, { VC_MODE_INFERENCE, "gpus-per-node" },
+    { VC_MODE_TRAINING, "trainer" }, { VC_MODE_TRAINING, "mfu" }, { VC_MODE_TRAINING, "dp" },
+    { VC_MODE_TRAINING, "grad-accum" }, { VC_MODE_TRAINING, "gpus-per-node" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    {
+      GtkWidget *input = vc_test_window_input (f->window, inputs[i].mode, inputs[i].property);
+      GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (f->estimate), inputs[i].property);
+
+      g_test_message ("%s", inputs[i].property);
+      g_assert_nonnull (pspec);
+      g_assert_cmpstr (gtk_widget_get_tooltip_text (input), ==, _(g_param_spec_get_blurb (pspec)));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -422,5 +449,6 @@ main (int   argc,
   ADD ("/window/gpu-chart-pixels", test_gpu_chart_pixels);
   ADD ("/window/breakdown-bar-pixels", test_breakdown_bar_pixels);
   ADD ("/window/inputs-kept", test_inputs_kept);
+  ADD ("/window/tooltips-are-blurbs", test_tooltips_are_blurbs);
   return g_test_run ();
 }
