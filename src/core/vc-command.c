@@ -80,25 +80,8 @@ static const char *fsdp_flags[] = {
   "--gradient_accumulation_steps", "--bf16", "--fp16", "--gradient_checkpointing", NULL
 };
 
-static gboolean
-refuse (GError    **error,
-        const char *format,
-        ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-refuse (GError    **error,
-        const char *format,
-        ...)
-{
-  va_list args;
-  g_autofree char *msg = NULL;
-
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error_literal (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION, msg);
-  return FALSE;
-}
+/* a refusal: @error set, %FALSE returned */
+#define refuse(error, ...) vc_error_set ((error), VC_ERROR_INVALID_COMBINATION, __VA_ARGS__)
 
 const char *
 vc_command_engine_id (VcCommandEngine engine)

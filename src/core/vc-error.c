@@ -9,6 +9,13 @@
 
 G_DEFINE_QUARK (vc-error-quark, vc_error)
 
+static gboolean
+set_in_file (GError     **error,
+             VcError      code,
+             const char  *file_name,
+             const char  *format,
+             va_list      ap) G_GNUC_PRINTF (4, 0);
+
 /**
  * vc_error_in_file:
  * @file_name: (nullable): how the message names the file; %NULL: it does not
@@ -25,12 +32,46 @@ vc_error_in_file (GError     **error,
                   const char  *format,
                   ...)
 {
-  g_autofree char *message = NULL;
   va_list ap;
+  gboolean ret;
 
   va_start (ap, format);
-  message = g_strdup_vprintf (format, ap);
+  ret = set_in_file (error, code, file_name, format, ap);
   va_end (ap);
+  return ret;
+}
+
+/**
+ * vc_error_set:
+ *
+ * Sets @error to the message formatted from @format, its control characters escaped.
+ *
+ * Returns: %FALSE, for `return vc_error_set (…)`
+ */
+gboolean
+vc_error_set (GError     **error,
+              VcError      code,
+              const char  *format,
+              ...)
+{
+  va_list ap;
+  gboolean ret;
+
+  va_start (ap, format);
+  ret = set_in_file (error, code, NULL, format, ap);
+  va_end (ap);
+  return ret;
+}
+
+static gboolean
+set_in_file (GError     **error,
+             VcError      code,
+             const char  *file_name,
+             const char  *format,
+             va_list      ap)
+{
+  g_autofree char *message = g_strdup_vprintf (format, ap);
+
   /* what a file holds (names of tensors, shards, keys) reaches terminals and windows: its
    * control characters are escaped here, once for every reader */
   if (vc_has_controls (message) || (file_name != NULL && vc_has_controls (file_name)))

@@ -25,5 +25,9 @@ gboolean vc_error_in_file (GError     **error,
                            const char  *file_name,
                            const char  *format,
                            ...) G_GNUC_PRINTF (4, 5);
+gboolean vc_error_set     (GError     **error,
+                           VcError      code,
+                           const char  *format,
+                           ...) G_GNUC_PRINTF (3, 4);
 
 G_END_DECLS

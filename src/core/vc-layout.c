@@ -94,25 +94,8 @@ vc_layout_pp_stage_size (guint L,
   return L / pp + (remaining > 0 && i + 1 + remaining >= pp && i + 2 <= pp ? 1 : 0);
 }
 
-static gboolean
-refuse (GError    **error,
-        const char *format,
-        ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-refuse (GError    **error,
-        const char *format,
-        ...)
-{
-  va_list args;
-  g_autofree char *msg = NULL;
-
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error_literal (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION, msg);
-  return FALSE;
-}
+/* a refusal: @error set, %FALSE returned */
+#define refuse(error, ...) vc_error_set ((error), VC_ERROR_INVALID_COMBINATION, __VA_ARGS__)
 
 static guint
 expert_size (const VcArch *a)

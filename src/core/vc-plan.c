@@ -18,25 +18,8 @@
 
 #define ROLE(r) VC_TENSOR_ROLE_BIT (VC_TENSOR_##r)
 
-static gboolean
-refuse (GError    **error,
-        const char *format,
-        ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-refuse (GError    **error,
-        const char *format,
-        ...)
-{
-  va_list args;
-  g_autofree char *message = NULL;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error_literal (error, VC_ERROR, VC_ERROR_INVALID_VALUE, message);
-  return FALSE;
-}
+/* a refusal: @error set, %FALSE returned */
+#define refuse(error, ...) vc_error_set ((error), VC_ERROR_INVALID_VALUE, __VA_ARGS__)
 
 void
 vc_plan_clear (VcPlan *plan)
