@@ -568,12 +568,8 @@ plan_tensor_parallel (const VcInputs      *inputs,
   guint n = vc_gpu_set_get_n (set), smallest = 0, largest = 0;
   VcLayoutResult lr;
   VcEngineAtLayout at;
-  VcGpu gpu = { 0 };
-  const VcGpu *catalog_gpu = NULL;
-  const VcGpuSetDevice *sd;
+  VcGpu gpu;
   VcPlanDevice *dev;
-  guint n_catalog;
-  const VcGpu *all = vc_gpus_get_all (&n_catalog);
   double usable;
 
   for (guint i = 1; i < n; i++)
@@ -607,18 +603,7 @@ plan_tensor_parallel (const VcInputs      *inputs,
   plan->tp = in.layout.tp;
   plan->pp = in.layout.pp;
 
-  sd = vc_gpu_set_get (set, smallest);
-  for (guint i = 0; sd->id && i < n_catalog; i++)
-    if (g_str_equal (all[i].id, sd->id))
-      catalog_gpu = &all[i];
-  if (catalog_gpu != NULL && sd->free_bytes < 0)
-    gpu = *catalog_gpu;
-  else
-    {
-      gpu.id = (char *) "";
-      gpu.name = sd->name;
-      gpu.memory_bytes = gpu.capacity_bytes = vc_gpu_set_available (set, smallest);
-    }
+  set_card (set, smallest, &gpu);
   vc_engine_at_layout (&in, &lr, &gpu, n, &at);
   usable = vc_engine_usable_bytes (&in, vc_engine_gpu_capacity (&in, &gpu), lr.bytes[VC_COMPONENT_OVERHEAD]);
   if (in.engine == VC_ENGINE_VLLM && plan->pp > 1 && plan->tp == 1 && at.tokens > 0)
