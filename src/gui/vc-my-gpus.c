@@ -124,6 +124,18 @@ refresh (VcMyGpus *self)
     else
       text = g_strdup_printf (_("Plan (%s): %s"), vc_plan_engine_id (vc_estimate_get_inputs (self->estimate)),
                               plan.fits ? _("fits") : _("does not fit"));
+    if (plan.balanced != NULL)
+      {
+        g_autoptr(GString) counts = g_string_new (NULL);
+        char *with;
+
+        for (guint i = 0; i < plan.n_balanced; i++)
+          g_string_append_printf (counts, "%s%u", i > 0 ? "," : "", plan.balanced[i]);
+        /* Translators: "Plan (vllm): fits; B fills first. Layers in proportion to each card's free memory: 21,11" */
+        with = g_strdup_printf (_("%s. Layers in proportion to each card’s free memory: %s"), text, counts->str);
+        g_free (text);
+        text = with;
+      }
     set_status (self, text);
   }
   add_cell (self, 0, 0, _("Card"), TRUE);

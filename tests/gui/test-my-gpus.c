@@ -429,6 +429,8 @@ test_vllm_stages (Fixture       *f,
                                                    GTK_ACCESSIBLE_RELATION_LABELLED_BY));
   row = vc_my_gpus_dup_row_text (f->my_gpus, 1);
   g_assert_true (g_str_has_prefix (row, "B | 16–31 and the output | "));
+  g_assert_cmpstr (vc_my_gpus_get_status (f->my_gpus), ==,
+                   "Plan (vllm): fits; B fills first. Layers in proportion to each card’s free memory: 21,11");
 
   type_into (f, "pp_entry", "22,10");
   g_object_get (f->estimate, "pp-partition", &stages, NULL);
@@ -437,6 +439,12 @@ test_vllm_stages (Fixture       *f,
   g_clear_pointer (&row, g_free);
   row = vc_my_gpus_dup_row_text (f->my_gpus, 1);
   g_assert_true (g_str_has_prefix (row, "B | 22–31 and the output | "));
+  /* the Command area states the partition */
+  vc_command_view_set_engine (f->command_view, VC_COMMAND_VLLM);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (g_str_has_prefix (vc_command_view_get_text (f->command_view),
+                                   "VLLM_PP_LAYER_PARTITION=22,10 vllm serve meta-llama/Meta-Llama-3-8B "
+                                   "--pipeline-parallel-size 2 "));
   g_assert_false (gtk_widget_get_visible (part (f, "error_label")));
 
   type_into (f, "pp_entry", "20,10");
