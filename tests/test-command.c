@@ -584,8 +584,9 @@ collect_words (const VcCommand *c,
     [VC_COMMAND_FSDP] = { "^ *([a-z_]+):" },
     [VC_COMMAND_OLLAMA] = { "^(FROM|PARAMETER) ", "^PARAMETER ([a-z_]+)", "(OLLAMA_[A-Z_]+)=" },
     [VC_COMMAND_ACCELERATE] = { "([a-z_0-9]+)=" },
+    [VC_COMMAND_VLLM] = { "^(VLLM_[A-Z_]+)=" },
   };
-  const char *text = c->engine == VC_COMMAND_ACCELERATE ? c->text : c->file_text;
+  const char *text = c->engine == VC_COMMAND_ACCELERATE || c->engine == VC_COMMAND_VLLM ? c->text : c->file_text;
 
   /* python's own -m before SGLang's module */
   for (guint i = c->engine == VC_COMMAND_SGLANG ? 3 : 0; c->argv[i]; i++)

@@ -332,6 +332,76 @@ test_vllm_bounded (void)
   vc_plan_clear (&b);
 }
 
+/* vLLM's pipeline stages on a 24 GB + 12 GB pair, one card a stage (vllm/distributed/utils.py,
+ * get_pp_indices; VLLM_PP_LAYER_PARTITION). Llama 3 8B in 16 bits: a layer is
+ * 2·(2·4096² + 2·4096·1024 + 3·4096·14336 + 2·4096) = 436,224,000 bytes, the embedding and the
+ * head 2·128256·4096 = 1,050,673,152 each, the final norm 8,192. A token's K and V of one layer:
+ * 2·1024·2 = 4,096 bytes, a block of 16 tokens 65,536. Each card: 0.9 of it, less its weights
+ * and the profile run P, in blocks of its layers; every stage takes the fewest blocks. */
+static void
+test_vllm_pp_partition (void)
+{
+  g_autoptr(VcEstimate) even = estimate_new ("llama-3-8b", "mode", "inference", "engine", "vllm",
+                                             "precision", "fp16", "gpu-set", "A=24GB,B=12GB", "pp", "2", NULL);
+  g_autoptr(VcEstimate) uneven = estimate_new ("llama-3-8b", "mode", "inference", "engine", "vllm",
+                                               "precision", "fp16", "gpu-set", "A=24GB,B=12GB", "pp", "2",
+                                               "pp-partition", "22,10", NULL);
+  const double layer = 436224000, embed = 1050673152, norm = 8192, block = 16 * 4096.0;
+  VcPlan a, b;
+  double profile;
+
+  plan_of (even, &a);
+  plan_of (uneven, &b);
+  profile = vc_plan_get_device (&a, 0)->activations;
+  /* the default 16,16: the first card the embedding and 16 layers, the second 16 layers, the
+   * norm and the head */
+  assert_layers (&a, 0, 0, 16, FALSE);
+  assert_layers (&a, 1, 16, 16, TRUE);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->weights, ==, 8030257152.0);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->weights, ==, embed + 16 * layer);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->weights, ==, 8030265344.0);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->weights, ==, embed + norm + 16 * layer);
+  /* 10.8e9 − 8,030,265,344 − P over 16 layers' blocks: 1,435 blocks on the 12 GB card against
+   * 11,735 on the 24 GB one: 1,435 × 16 = 22,960 tokens on both */
+  g_assert_cmpfloat (floor ((10.8e9 - 8030265344.0 - profile) / (16 * block)), ==, 1435);
+  g_assert_cmpfloat (floor ((21.6e9 - 8030257152.0 - profile) / (16 * block)), ==, 11735);
+  g_assert_cmpfloat (a.kv_tokens, ==, 22960);
+  g_assert_cmpint (a.bounded_by, ==, 1);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->kv, ==, 22960 * 16 * 4096.0);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->kv, ==, 1504706560.0);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->bytes, ==, 8030265344.0 + 1504706560.0 + profile +
+                     vc_plan_get_device (&a, 1)->overhead);
+  g_assert_true (a.fits);
+  /* the cards differ: 32 layers in proportion to 24 and 12 GB are 21 and 11 */
+  g_assert_cmpuint (a.n_balanced, ==, 2);
+  g_assert_cmpuint (a.balanced[0], ==, 21);
+  g_assert_cmpuint (a.balanced[1], ==, 11);
+
+  /* 22,10: the 12 GB card keeps 10.8e9 − 5,412,921,344 − P for 10 layers: 6,290 blocks; the 24 GB
+   * one 21.6e9 − 10,647,601,152 − P for 22 layers: 6,719; 6,290 × 16 = 100,640 tokens */
+  assert_layers (&b, 0, 0, 22, FALSE);
+  assert_layers (&b, 1, 22, 10, TRUE);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->weights, ==, 10647601152.0);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->weights, ==, embed + 22 * layer);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 1)->weights, ==, 5412921344.0);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 1)->weights, ==, embed + norm + 10 * layer);
+  g_assert_cmpfloat (floor ((10.8e9 - 5412921344.0 - profile) / (10 * block)), ==, 6290);
+  g_assert_cmpfloat (floor ((21.6e9 - 10647601152.0 - profile) / (22 * block)), ==, 6719);
+  g_assert_cmpfloat (b.kv_tokens, ==, 100640);
+  g_assert_cmpint (b.bounded_by, ==, 1);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->kv, ==, 9068871680.0);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 1)->kv, ==, 4122214400.0);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->bytes, ==, 10647601152.0 + 9068871680.0 + profile +
+                     vc_plan_get_device (&b, 0)->overhead);
+  g_assert_null (b.balanced);
+  g_assert_true (b.fits);
+  /* the profile run is vLLM's for one GPU, the same on both cards */
+  g_assert_cmpfloat (profile, >, 0);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 1)->activations, ==, profile);
+  vc_plan_clear (&a);
+  vc_plan_clear (&b);
+}
+
 static void
 test_refusals (void)
 {
@@ -345,6 +415,16 @@ test_refusals (void)
     { "llama-3-8b", (const char *const[]) { "engine", "llama.cpp", NULL }, "empty" },
     { "llama-3-8b", (const char *const[]) { "engine", "ollama", "gpu-set", "rtx-3090:2", NULL }, "llm/memory.go" },
     { "llama-3-8b", (const char *const[]) { "engine", "transformers", "gpu-set", "A=1GB", "host-ram", "1GB", NULL }, "disk" },
+    { "llama-3-8b", (const char *const[]) { "engine", "sglang", "gpu-set", "A=24GB,B=23GB", "pp", "2", "pp-partition", "22,10", NULL },
+      "accepted: --engine vllm" },
+    { "llama-3-8b", (const char *const[]) { "engine", "llama.cpp", "gpu-set", "A=24GB,B=12GB", "pp-partition", "22,10", NULL },
+      "accepted: --engine vllm" },
+    { "llama-3-8b", (const char *const[]) { "engine", "vllm", "gpu-set", "A=24GB,B=12GB", "tp", "2", "pp-partition", "22,10", NULL },
+      "accepted: --pp 2 with --tp 1" },
+    { "llama-3-8b", (const char *const[]) { "engine", "vllm", "gpu-set", "A=24GB,B=12GB", "pp", "2", "pp-partition", "20,8,4", NULL },
+      "3 layer counts for 2 pipeline stages" },
+    { "llama-3-8b", (const char *const[]) { "engine", "vllm", "gpu-set", "A=24GB,B=12GB", "pp", "2", "pp-partition", "20,10", NULL },
+      "sums to 30 layers, the model has 32; accepted: counts summing to 32" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -373,6 +453,12 @@ test_refusals (void)
     g_clear_error (&error);
     g_assert_false (vc_estimate_set_from_string (e, "gpu-set", "rtx-9999", &error));
     g_assert_nonnull (strstr (error->message, "rtx-9999"));
+    g_clear_error (&error);
+    g_assert_false (vc_estimate_set_from_string (e, "pp-partition", "20,0", &error));
+    g_assert_nonnull (strstr (error->message, "“0” in --pp-partition is not a layer count; accepted: whole numbers of 1 or more"));
+    g_clear_error (&error);
+    g_assert_false (vc_estimate_set_from_string (e, "pp-partition", "20.5,12", &error));
+    g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
   }
 }
 
@@ -401,11 +487,11 @@ test_profile_round_trip (void)
 {
   g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "gpu-set", "rtx-3090,My card=23028MiB/20000MiB:2",
                                           "host-ram", "64GB", "tensor-split", "3,1,1", "split-mode", "none",
-                                          "main-gpu", "2", "n-cpu-moe", "4", NULL);
+                                          "main-gpu", "2", "n-cpu-moe", "4", "pp-partition", "20,12", NULL);
   g_autoptr(VcEstimate) back = vc_estimate_new ();
   g_autoptr(GError) error = NULL;
   g_autofree char *data = vc_profile_serialize (e, "p", "", VC_UNIT_GB, NULL);
-  const char *props[] = { "gpu-set", "host-ram", "tensor-split", "split-mode", "main-gpu", "n-cpu-moe" };
+  const char *props[] = { "gpu-set", "host-ram", "tensor-split", "split-mode", "main-gpu", "n-cpu-moe", "pp-partition" };
 
   g_assert_true (vc_profile_parse (data, strlen (data), back, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
@@ -500,6 +586,40 @@ check_cli_solve (void)
     g_assert_false (p.fits);
     vc_plan_clear (&p);
   }
+}
+
+/* --pp-partition from the command line: the plan's tokens and layers in the JSON, the balanced
+ * partition named without it, and the option refused without a set */
+static void
+test_cli_pp_partition (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  JsonObject *plan;
+  JsonArray *layers;
+
+  g_assert_cmpint (vramcalc (&out, &err, "--preset", "llama-3-8b", "--method", "architecture", "--engine", "vllm",
+                             "--precision", "fp16", "--gpus", "A=24GB,B=12GB", "--pp", "2", "--pp-partition", "22,10",
+                             "--format", "json", NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  plan = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "plan");
+  g_assert_cmpint (json_object_get_int_member (plan, "kv_capacity_tokens"), ==, 100640);
+  g_assert_false (json_object_has_member (plan, "balanced_pp_partition"));
+  layers = json_object_get_array_member (json_array_get_object_element (json_object_get_array_member (plan, "devices"), 1),
+                                         "layers");
+  g_assert_cmpint (json_array_get_int_element (layers, 0), ==, 22);
+  g_assert_cmpint (json_array_get_int_element (layers, 1), ==, 31);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (vramcalc (&out, &err, "--preset", "llama-3-8b", "--method", "architecture", "--engine", "vllm",
+                             "--precision", "fp16", "--gpus", "A=24GB,B=12GB", "--pp", "2", NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "KV cache: 22960 tokens on each card, bounded by B\n"
+                                 "  Layers in proportion to each card’s free memory: --pp-partition 21,11\n"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (vramcalc (&out, &err, "--preset", "llama-3-8b", "--engine", "vllm", "--pp-partition", "20,12", NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "--pp-partition: this option shapes the plan on My GPUs"));
 }
 
 static void
@@ -606,6 +726,9 @@ test_command (void)
                                             "gpu-set", "rtx-3090,rtx-3090,rtx-4090", "tensor-split", "2,1,1",
                                             "n-cpu-moe", "10", NULL);
   g_autoptr(VcEstimate) vllm = estimate_new ("llama-3-8b", "mode", "inference", "engine", "vllm", "gpu-set", "rtx-3090:2", NULL);
+  g_autoptr(VcEstimate) staged = estimate_new ("llama-3-8b", "mode", "inference", "engine", "vllm", "precision", "fp16",
+                                               "gpu-set", "A=24GB,B=12GB", "pp", "2", "pp-partition", "22,10", NULL);
+  g_autofree char *s = command_text (staged, VC_COMMAND_VLLM, "hf:meta-llama/Meta-Llama-3-8B");
   g_autoptr(VcEstimate) hf = estimate_new ("llama-3.2-1b", "mode", "inference", "gpu-set", "rtx-3090,rtx-3060-12gb", "host-ram", "64GB", NULL);
   g_autofree char *a = command_text (llama, VC_COMMAND_LLAMA_CPP, "hf:org/llama-3-8b-GGUF:model-f16.gguf");
   g_autofree char *b = command_text (moe, VC_COMMAND_LLAMA_CPP, "hf:org/mixtral-GGUF:model-f16.gguf");
@@ -618,6 +741,8 @@ test_command (void)
                           "-np 1 -fa on --n-cpu-moe 10");
   g_assert_cmpstr (c, ==, "vllm serve meta-llama/Meta-Llama-3-8B --tensor-parallel-size 2 --max-model-len 2048 "
                           "--gpu-memory-utilization 0.9");
+  g_assert_cmpstr (s, ==, "VLLM_PP_LAYER_PARTITION=22,10 vllm serve meta-llama/Meta-Llama-3-8B --pipeline-parallel-size 2 "
+                          "--max-model-len 2048 --gpu-memory-utilization 0.9 --dtype float16");
   g_assert_nonnull (strstr (d, "max_memory={0: \"24576MiB\", 1: \"12288MiB\", \"cpu\": \"61036MiB\"}"));
 }
 
@@ -632,10 +757,12 @@ main (int   argc,
   g_test_add_func ("/plan/llama-three-cards-experts", test_llama_three_cards_experts);
   g_test_add_func ("/plan/accelerate", test_accelerate);
   g_test_add_func ("/plan/vllm-bounded", test_vllm_bounded);
+  g_test_add_func ("/plan/vllm-pp-partition", test_vllm_pp_partition);
   g_test_add_func ("/plan/refusals", test_refusals);
   g_test_add_func ("/plan/training-uniform", test_training_uniform);
   g_test_add_func ("/plan/profile-round-trip", test_profile_round_trip);
   g_test_add_func ("/plan/cli", test_cli);
+  g_test_add_func ("/plan/cli-pp-partition", test_cli_pp_partition);
   g_test_add_func ("/plan/command", test_command);
   return g_test_run ();
 }

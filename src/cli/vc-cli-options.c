@@ -105,6 +105,7 @@ const VcCliOption vc_cli_options[] = {
   { "gpus", OPT_PROPERTY, "gpu-set", "LIST" },
   { "ram", OPT_PROPERTY, "host-ram", "SIZE" },
   { "tensor-split", OPT_PROPERTY, "tensor-split", "LIST" },
+  { "pp-partition", OPT_PROPERTY, "pp-partition", "LIST" },
   { "main-gpu", OPT_PROPERTY, "main-gpu", "N" },
   { "split-mode", OPT_PROPERTY, "split-mode", "layer|none" },
   { "n-cpu-moe", OPT_PROPERTY, "n-cpu-moe", "N" },

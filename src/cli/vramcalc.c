@@ -714,7 +714,7 @@ check_engine_options (int          argc,
       static const char *llama[] = { "parallel", "n-ubatch", "n-batch", "kv-unified", "no-kv-unified",
                                      "cache-type-k", "cache-type-v", "tensor-split", "main-gpu", "split-mode",
                                      "n-cpu-moe" };
-      static const char *planned[] = { "tensor-split", "main-gpu", "split-mode", "n-cpu-moe", "ram" };
+      static const char *planned[] = { "tensor-split", "main-gpu", "split-mode", "n-cpu-moe", "ram", "pp-partition" };
 
       /* the plan's options act on My GPUs alone */
       for (guint k = 0; k < G_N_ELEMENTS (planned); k++)
@@ -1613,6 +1613,7 @@ run_estimate (Request *req)
       ok = vc_plan_solve (vc_estimate_get_inputs (estimate), vc_estimate_get_gpu_set (estimate), &plan_options,
                           plan_variable, &plan_value, &error);
       g_free ((double *) plan_options.tensor_split);
+      g_free ((guint *) plan_options.pp_partition);
       if (!ok)
         return usage_error ("solve", error->message);
     }

@@ -53,7 +53,7 @@ static const char *vllm_flags[] = {
   "--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size",
   "--enable-expert-parallel", "--max-model-len", "--gpu-memory-utilization", "--max-num-seqs",
   "--max-num-batched-tokens", "--kv-cache-memory-bytes", "--block-size", "--dtype",
-  "--quantization", "--kv-cache-dtype", NULL
+  "--quantization", "--kv-cache-dtype", "VLLM_PP_LAYER_PARTITION", NULL
 };
 static const char *sglang_flags[] = {
   "--model-path", "--tp-size", "--pp-size", "--dp-size", "--ep-size", "--context-length",
@@ -253,6 +253,15 @@ request_from_plan (VcCommandRequest *req,
   req->row_split = options.split_mode == VC_SPLIT_MODE_ROW;
   req->no_split = options.split_mode == VC_SPLIT_MODE_NONE;
   req->n_cpu_moe = options.n_cpu_moe;
+  if (options.pp_partition != NULL && g_str_equal (engine, "vllm"))
+    {
+      g_autoptr(GString) counts = g_string_new (NULL);
+
+      for (guint i = 0; i < options.n_pp_partition; i++)
+        g_string_append_printf (counts, "%s%u", i > 0 ? "," : "", options.pp_partition[i]);
+      g_free (req->pp_partition);
+      req->pp_partition = g_string_free (g_steal_pointer (&counts), FALSE);
+    }
   if (!plan.training && (plan.engine == VC_ENGINE_VLLM || plan.engine == VC_ENGINE_SGLANG) && plan.tp > 0)
     {
       req->planned = g_memdup2 (req->inputs, sizeof *req->inputs);
@@ -262,6 +271,7 @@ request_from_plan (VcCommandRequest *req,
       req->inputs = req->planned;
     }
   g_free ((double *) options.tensor_split);
+  g_free ((guint *) options.pp_partition);
   vc_plan_clear (&plan);
 }
 
@@ -291,6 +301,7 @@ vc_command_request_clear (VcCommandRequest *req)
   g_clear_pointer (&req->owned[0], g_free);
   g_clear_pointer (&req->owned[1], g_free);
   g_clear_pointer (&req->planned, g_free);
+  g_clear_pointer (&req->pp_partition, g_free);
 }
 
 void
@@ -667,6 +678,7 @@ build_vllm (const VcCommandRequest *req,
 {
   const VcInputs *in = req->inputs;
   g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  VcCommand *cmd;
   VcLayout l;
 
   vc_layout_get_effective (in, &l);
@@ -702,7 +714,17 @@ build_vllm (const VcCommandRequest *req,
     add_uint (argv, "--block-size", in->block_size);
   if (!add_weight_format (argv, in, VC_COMMAND_VLLM, error) || !add_kv_dtype (argv, in, VC_COMMAND_VLLM, error))
     return NULL;
-  return command_new (VC_COMMAND_VLLM, g_steal_pointer (&argv), NULL, NULL);
+  cmd = command_new (VC_COMMAND_VLLM, g_steal_pointer (&argv), NULL, NULL);
+  /* the layers of each pipeline stage: an environment variable, not a flag (vllm/envs.py,
+   * VLLM_PP_LAYER_PARTITION, read by get_pp_indices in vllm/distributed/utils.py) */
+  if (req->pp_partition != NULL && l.pp > 1)
+    {
+      char *text = g_strdup_printf ("VLLM_PP_LAYER_PARTITION=%s %s", req->pp_partition, cmd->text);
+
+      g_free (cmd->text);
+      cmd->text = text;
+    }
+  return cmd;
 }
 
 /* python -m sglang.launch_server, ServerArgs' flags (python/sglang/srt/server_args.py) */

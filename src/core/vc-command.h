@@ -62,6 +62,7 @@ typedef struct
   gboolean no_split;               /* llama.cpp --split-mode none: the main GPU alone */
   guint n_cpu_moe;                 /* llama.cpp --n-cpu-moe: experts of the first N layers in
                                     * RAM; 0: none */
+  char *pp_partition;              /* vLLM's VLLM_PP_LAYER_PARTITION ("20,12"), owned; NULL: none */
   char *owned[2];                  /* what vc_command_request_set_model() copied */
   VcInputs *planned;               /* the inputs at the plan's degrees (vLLM, SGLang), owned */
 } VcCommandRequest;

@@ -50,6 +50,7 @@ struct _VcEstimate
   char *host_ram;                  /* as typed: "64GB"; "" when not given */
   double ram_bytes;
   char *tensor_split;              /* llama.cpp --tensor-split as typed: "3,1"; "" by free memory */
+  char *pp_partition;              /* vLLM's VLLM_PP_LAYER_PARTITION as typed: "20,12"; "" its default */
   guint main_gpu;
   VcSplitMode split_mode;
   guint n_cpu_moe;
@@ -121,6 +122,7 @@ enum {
   PROP_GPU_SET,
   PROP_HOST_RAM,
   PROP_TENSOR_SPLIT,
+  PROP_PP_PARTITION,
   PROP_MAIN_GPU,
   PROP_SPLIT_MODE,
   PROP_N_CPU_MOE,
@@ -452,6 +454,7 @@ set_property_by_setter (VcEstimate   *self,
     case PROP_GPU_SET:
     case PROP_HOST_RAM:
     case PROP_TENSOR_SPLIT:
+    case PROP_PP_PARTITION:
       if (!vc_estimate_set_plan_text (self, properties[prop_id]->name, g_value_get_string (value), &error))
         g_warning ("%s", error->message);
       return;
@@ -525,6 +528,7 @@ vc_estimate_set_property (GObject      *object,
     case PROP_GPU_SET:
     case PROP_HOST_RAM:
     case PROP_TENSOR_SPLIT:
+    case PROP_PP_PARTITION:
       set_property_by_setter (self, prop_id, value);
       return;
     case PROP_MAIN_GPU:
@@ -738,6 +742,7 @@ vc_estimate_get_property (GObject    *object,
     case PROP_GPU_SET: g_value_set_string (value, self->gpu_set); break;
     case PROP_HOST_RAM: g_value_set_string (value, self->host_ram); break;
     case PROP_TENSOR_SPLIT: g_value_set_string (value, self->tensor_split); break;
+    case PROP_PP_PARTITION: g_value_set_string (value, self->pp_partition); break;
     case PROP_MAIN_GPU: g_value_set_uint (value, self->main_gpu); break;
     case PROP_SPLIT_MODE: g_value_set_enum (value, self->split_mode); break;
     case PROP_N_CPU_MOE: g_value_set_uint (value, self->n_cpu_moe); break;
@@ -771,6 +776,7 @@ vc_estimate_finalize (GObject *object)
   g_clear_pointer (&self->set, vc_gpu_set_free);
   g_free (self->host_ram);
   g_free (self->tensor_split);
+  g_free (self->pp_partition);
   g_free (self->solutions);
   g_free (self->solved);
   g_free (self->preset);
@@ -1028,6 +1034,10 @@ install_gpu_and_source_inputs (const VcInputs *d)
     g_param_spec_string ("tensor-split", N_("Tensor split"),
                          N_("llama.cpp plan: one ratio per card of --gpus (3,1); default: by free memory"),
                          "", RW);
+  properties[PROP_PP_PARTITION] =
+    g_param_spec_string ("pp-partition", N_("Layers per stage"),
+                         N_("vLLM plan: the layers of each pipeline stage, one card a stage (20,12), as VLLM_PP_LAYER_PARTITION; default: vLLM's even split"),
+                         "", RW);
   properties[PROP_MAIN_GPU] =
     g_param_spec_uint ("main-gpu", N_("Main GPU"),
                        N_("llama.cpp plan: the card of --split-mode none, from 0 (default 0)"),
@@ -1157,6 +1167,7 @@ vc_estimate_init (VcEstimate *self)
   self->set = vc_gpu_set_new ();
   self->host_ram = g_strdup ("");
   self->tensor_split = g_strdup ("");
+  self->pp_partition = g_strdup ("");
   self->user_gpus = vc_custom_gpus_parse ("", NULL);
   self->breakdown = g_list_store_new (VC_TYPE_COMPONENT_ROW);
   recompute (self);
@@ -1509,7 +1520,7 @@ vc_estimate_set_value (VcEstimate   *self,
   if (g_str_equal (pspec->name, "chart-gpus"))
     return vc_estimate_set_chart_gpus (self, g_value_get_string (&v), error);
   if (g_str_equal (pspec->name, "gpu-set") || g_str_equal (pspec->name, "host-ram") ||
-      g_str_equal (pspec->name, "tensor-split"))
+      g_str_equal (pspec->name, "tensor-split") || g_str_equal (pspec->name, "pp-partition"))
     return vc_estimate_set_plan_text (self, pspec->name, g_value_get_string (&v), error);
   g_object_set_property (G_OBJECT (self), pspec->name, &v);
   return TRUE;
@@ -2418,7 +2429,7 @@ vc_estimate_count_gpus (VcEstimate *self,
 
 /**
  * vc_estimate_set_plan_text:
- * @property: "gpu-set", "host-ram" or "tensor-split"
+ * @property: "gpu-set", "host-ram", "tensor-split" or "pp-partition"
  *
  * Sets one of the plan's text inputs, refusing with @error a text that does not parse.
  */
@@ -2462,6 +2473,26 @@ vc_estimate_set_plan_text (VcEstimate  *self,
       normal = g_steal_pointer (&stripped);
       field = &self->host_ram;
       prop = PROP_HOST_RAM;
+    }
+  else if (g_str_equal (property, "pp-partition"))
+    {
+      g_autofree guint *counts = NULL;
+      guint n = 0;
+
+      if (!g_utf8_validate (text, -1, NULL))
+        {
+          g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE, _("--pp-partition is not UTF-8 text; accepted: 20,12"));
+          return FALSE;
+        }
+      normal = g_strstrip (g_strdup (text));
+      if (*normal != '\0')
+        {
+          counts = vc_plan_parse_pp_partition (normal, &n, error);
+          if (counts == NULL)
+            return FALSE;
+        }
+      field = &self->pp_partition;
+      prop = PROP_PP_PARTITION;
     }
   else
     {
@@ -2507,7 +2538,7 @@ vc_estimate_get_gpu_set (VcEstimate *self)
  */
 /**
  * vc_estimate_get_plan_options:
- * @options: (out caller-allocates): its tensor_split is newly allocated (g_free)
+ * @options: (out caller-allocates): its tensor_split and pp_partition are newly allocated (g_free)
  *
  * The plan's options as the estimate holds them. Returns: %TRUE
  */
@@ -2522,6 +2553,10 @@ vc_estimate_get_plan_options (VcEstimate    *self,
   if (*self->tensor_split != '\0')
     options->tensor_split = vc_plan_parse_tensor_split (self->tensor_split, &n, NULL);
   options->n_tensor_split = n;
+  n = 0;
+  if (*self->pp_partition != '\0')
+    options->pp_partition = vc_plan_parse_pp_partition (self->pp_partition, &n, NULL);
+  options->n_pp_partition = n;
   options->main_gpu = self->main_gpu;
   options->split_mode = self->split_mode;
   options->n_cpu_moe = self->n_cpu_moe;
@@ -2541,5 +2576,6 @@ vc_estimate_compute_plan (VcEstimate  *self,
   vc_estimate_get_plan_options (self, &options);
   ok = vc_plan_compute (&self->inputs, vc_estimate_get_result (self), self->set, &options, plan, error);
   g_free ((double *) options.tensor_split);
+  g_free ((guint *) options.pp_partition);
   return ok;
 }

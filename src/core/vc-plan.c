@@ -25,6 +25,7 @@ void
 vc_plan_clear (VcPlan *plan)
 {
   g_clear_pointer (&plan->devices, g_array_unref);
+  g_clear_pointer (&plan->balanced, g_free);
   memset (plan, 0, sizeof *plan);
   plan->fills_first = plan->bounded_by = -1;
 }
@@ -96,6 +97,50 @@ vc_plan_parse_tensor_split (const char *text,
     }
   *n = out->len;
   return (double *) g_array_free (g_steal_pointer (&out), FALSE);
+}
+
+guint *
+vc_plan_parse_pp_partition (const char  *text,
+                            guint       *n,
+                            GError     **error)
+{
+  g_auto(GStrv) items = NULL;
+  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  *n = 0;
+  if (text == NULL || *text == '\0')
+    return NULL;
+  if (strlen (text) > VC_GPU_SET_MAX * 16)
+    {
+      refuse (error, _("--pp-partition holds more than %u stages; accepted: the layers of each stage, separated by commas (20,12)"),
+              VC_GPU_SET_MAX);
+      return NULL;
+    }
+  /* vLLM's get_pp_indices: int() of each item of VLLM_PP_LAYER_PARTITION.split(",") */
+  items = g_strsplit (text, ",", -1);
+  for (guint i = 0; items[i]; i++)
+    {
+      g_autofree char *item = g_strstrip (g_strdup (items[i]));
+      guint64 v = 0;
+      guint layers;
+
+      if (!g_ascii_string_to_unsigned (item, 10, 1, 1000000, &v, NULL))
+        {
+          refuse (error, _("“%s” in --pp-partition is not a layer count; accepted: whole numbers of 1 or more, one per pipeline stage, separated by commas (20,12)"),
+                  item);
+          return NULL;
+        }
+      layers = (guint) v;
+      g_array_append_val (out, layers);
+    }
+  if (out->len > VC_GPU_SET_MAX)
+    {
+      refuse (error, _("--pp-partition holds more than %u stages; accepted: the layers of each stage, separated by commas (20,12)"),
+              VC_GPU_SET_MAX);
+      return NULL;
+    }
+  *n = out->len;
+  return (guint *) (void *) g_array_free (g_steal_pointer (&out), FALSE);
 }
 
 static VcPlanDevice *
@@ -313,23 +358,201 @@ plan_llama_cpp (const VcInputs      *in,
 
 /* ---- vLLM and SGLang ------------------------------------------------------------------------ */
 
+/* The card `i` of the set as the engines' defaults see it: the catalog's card when its free
+ * memory is not given, else a card of what it has free */
+static void
+set_card (const VcGpuSet *set,
+          guint           i,
+          VcGpu          *gpu)
+{
+  guint n_catalog;
+  const VcGpu *all = vc_gpus_get_all (&n_catalog);
+  const VcGpuSetDevice *sd = vc_gpu_set_get (set, i);
+
+  *gpu = (VcGpu) { 0 };
+  for (guint k = 0; sd->id && k < n_catalog; k++)
+    if (g_str_equal (all[k].id, sd->id) && sd->free_bytes < 0)
+      {
+        *gpu = all[k];
+        return;
+      }
+  gpu->id = (char *) "";
+  gpu->name = sd->name;
+  gpu->memory_bytes = gpu->capacity_bytes = vc_gpu_set_available (set, i);
+}
+
+/* The layers of vLLM's pipeline stage `s`: VLLM_PP_LAYER_PARTITION's when given, else its
+ * default split (vllm/distributed/utils.py, get_pp_indices) */
+static guint
+stage_layers (const VcPlanOptions *options,
+              guint                n_layers,
+              guint                pp,
+              guint                s)
+{
+  return options->pp_partition ? options->pp_partition[s] : vc_layout_pp_stage_size (n_layers, pp, s);
+}
+
+/* --pp-partition is VLLM_PP_LAYER_PARTITION: vLLM alone reads it, one count per stage summing to
+ * the model's layers (get_pp_indices raises otherwise); planned with one card a stage */
 static gboolean
-plan_tensor_parallel (const VcInputs *inputs,
-                      const VcResult *res,
-                      const VcGpuSet *set,
-                      VcPlan         *plan,
-                      GError        **error)
+check_pp_partition (const VcInputs      *in,
+                    const VcGpuSet      *set,
+                    const VcPlanOptions *options,
+                    GError             **error)
+{
+  guint n = vc_gpu_set_get_n (set), sum = 0;
+
+  if (options->pp_partition == NULL)
+    return TRUE;
+  if (in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_VLLM)
+    return refuse (error, _("--pp-partition is vLLM’s VLLM_PP_LAYER_PARTITION: no other engine reads it; accepted: --engine vllm"));
+  if (in->layout.tp != 1 || in->layout.pp != n)
+    return refuse (error, _("--pp-partition plans one card a pipeline stage: the set has %u cards; accepted: --pp %u with --tp 1"),
+                   n, n);
+  if (options->n_pp_partition != n)
+    return refuse (error, _("--pp-partition gives %u layer counts for %u pipeline stages; accepted: one count per stage"),
+                   options->n_pp_partition, n);
+  for (guint i = 0; i < options->n_pp_partition; i++)
+    sum += options->pp_partition[i];
+  if (sum != in->arch.n_layers)
+    return refuse (error, _("--pp-partition sums to %u layers, the model has %u; accepted: counts summing to %u"),
+                   sum, in->arch.n_layers, in->arch.n_layers);
+  return TRUE;
+}
+
+/* The partition in proportion to each card's free memory (largest remainders, a layer at least
+ * on each stage): suggested where it differs from the default */
+static void
+suggest_partition (const VcGpuSet *set,
+                   guint           n_layers,
+                   VcPlan         *plan)
+{
+  guint n = vc_gpu_set_get_n (set), given = 0;
+  g_autofree guint *counts = g_new0 (guint, n);
+  g_autofree double *rest = g_new0 (double, n);
+  double total = 0;
+  gboolean differs = FALSE;
+
+  if (n < 2 || n_layers < n)
+    return;
+  for (guint i = 0; i < n; i++)
+    total += vc_gpu_set_available (set, i);
+  if (!(total > 0))
+    return;
+  for (guint i = 0; i < n; i++)
+    {
+      double ideal = n_layers * vc_gpu_set_available (set, i) / total;
+
+      counts[i] = MAX (1u, (guint) floor (ideal));
+      rest[i] = ideal - floor (ideal);
+      given += counts[i];
+    }
+  while (given < n_layers)
+    {
+      guint best = 0;
+
+      for (guint i = 1; i < n; i++)
+        if (rest[i] > rest[best])
+          best = i;
+      counts[best]++;
+      rest[best] = -1;
+      given++;
+    }
+  while (given > n_layers)
+    {
+      guint best = 0;
+
+      for (guint i = 1; i < n; i++)
+        if (counts[i] > counts[best])
+          best = i;
+      counts[best]--;
+      given--;
+    }
+  for (guint i = 0; i < n; i++)
+    differs = differs || counts[i] != vc_layout_pp_stage_size (n_layers, n, i);
+  if (!differs)
+    return;
+  plan->balanced = g_steal_pointer (&counts);
+  plan->n_balanced = n;
+}
+
+/* vLLM, one card a pipeline stage: each holds its stage's layers; its cache is what
+ * memory_fraction of it leaves after its weights and the profile run, in blocks of its layers;
+ * every stage allocates the fewest blocks of any (get_kv_cache_configs, the minimum over the
+ * workers) */
+static void
+plan_vllm_stages (const VcInputs      *in,
+                  const VcResult      *res,
+                  const VcGpuSet      *set,
+                  const VcPlanOptions *options,
+                  const VcLayoutResult *lr,
+                  VcPlan              *plan)
+{
+  guint n = vc_gpu_set_get_n (set), first = 0;
+  double per_replica = (double) in->batch * in->concurrency;
+  double cached = (double) vc_engine_context_tokens (in) * per_replica;
+  double blocks = G_MAXDOUBLE;
+  g_autofree double *per_token = g_new0 (double, n);
+  g_autofree double *needed = g_new0 (double, n);
+
+  for (guint s = 0; s < n; s++)
+    {
+      VcPlanDevice *d = &g_array_index (plan->devices, VcPlanDevice, s);
+      VcLayoutStage st;
+      VcGpu gpu;
+      guint batch_tokens, seqs;
+      double capacity, profile, space, b;
+
+      d->n_layers = stage_layers (options, in->arch.n_layers, n, s);
+      d->first_layer = first;
+      d->output = s == n - 1;
+      vc_layout_stage_bytes (in, res, res->selected, first, d->n_layers, s == 0, s == n - 1, &st);
+      first += d->n_layers;
+      set_card (set, s, &gpu);
+      capacity = vc_engine_gpu_capacity (in, &gpu);
+      vc_engine_vllm_batch (in, &gpu, &batch_tokens, &seqs);
+      profile = vc_estimator_vllm_profile_bytes (in, batch_tokens, seqs, 1);
+      space = in->kv_cache_memory_gb > 0 ? in->kv_cache_memory_gb * 1e9
+              : MAX (0.0, in->memory_fraction * capacity - st.weights - profile);
+      per_token[s] = st.kv / cached;
+      needed[s] = st.kv;
+      b = per_token[s] > 0 ? floor (space / (in->block_size * per_token[s])) : G_MAXDOUBLE;
+      if (b < blocks)
+        {
+          blocks = b;
+          plan->bounded_by = (int) s;
+        }
+      d->weights = st.weights;
+      d->state = st.state;
+      d->activations = profile;
+      d->overhead = lr->bytes[VC_COMPONENT_OVERHEAD];
+      d->limit_bytes = MIN (d->available_bytes, vc_engine_usable_bytes (in, capacity, d->overhead));
+    }
+  plan->kv_tokens = blocks * in->block_size;
+  for (guint s = 0; s < n; s++)
+    g_array_index (plan->devices, VcPlanDevice, s).kv = plan->kv_tokens * per_token[s];
+  finish (plan);
+  for (guint s = 0; s < n; s++)
+    plan->fits = plan->fits && plan->kv_tokens * per_token[s] >= needed[s];
+  if (options->pp_partition == NULL)
+    suggest_partition (set, in->arch.n_layers, plan);
+}
+
+
+static gboolean
+plan_tensor_parallel (const VcInputs      *inputs,
+                      const VcResult      *res,
+                      const VcGpuSet      *set,
+                      const VcPlanOptions *options,
+                      VcPlan              *plan,
+                      GError             **error)
 {
   VcInputs in = *inputs;
   guint n = vc_gpu_set_get_n (set), smallest = 0, largest = 0;
   VcLayoutResult lr;
   VcEngineAtLayout at;
-  VcGpu gpu = { 0 };
-  const VcGpu *catalog_gpu = NULL;
-  const VcGpuSetDevice *sd;
+  VcGpu gpu;
   VcPlanDevice *dev;
-  guint n_catalog;
-  const VcGpu *all = vc_gpus_get_all (&n_catalog);
   double usable;
 
   for (guint i = 1; i < n; i++)
@@ -363,20 +586,17 @@ plan_tensor_parallel (const VcInputs *inputs,
   plan->tp = in.layout.tp;
   plan->pp = in.layout.pp;
 
-  sd = vc_gpu_set_get (set, smallest);
-  for (guint i = 0; sd->id && i < n_catalog; i++)
-    if (g_str_equal (all[i].id, sd->id))
-      catalog_gpu = &all[i];
-  if (catalog_gpu != NULL && sd->free_bytes < 0)
-    gpu = *catalog_gpu;
-  else
-    {
-      gpu.id = (char *) "";
-      gpu.name = sd->name;
-      gpu.memory_bytes = gpu.capacity_bytes = vc_gpu_set_available (set, smallest);
-    }
+  set_card (set, smallest, &gpu);
   vc_engine_at_layout (&in, &lr, &gpu, n, &at);
   usable = vc_engine_usable_bytes (&in, vc_engine_gpu_capacity (&in, &gpu), lr.bytes[VC_COMPONENT_OVERHEAD]);
+  if (in.engine == VC_ENGINE_VLLM && plan->pp > 1 && plan->tp == 1 && at.tokens > 0)
+    {
+      add_devices (set, plan);
+      plan_vllm_stages (&in, res, set, options, &lr, plan);
+      return TRUE;
+    }
+  if (options->pp_partition != NULL && at.tokens <= 0)
+    return refuse (error, _("--pp-partition needs vLLM’s KV-cache figure for the model, which it has none of here; accepted: --pp-partition left unset"));
 
   dev = add_devices (set, plan);
   for (guint i = 0; i < n; i++)
@@ -398,9 +618,9 @@ plan_tensor_parallel (const VcInputs *inputs,
       d->limit_bytes = MIN (d->available_bytes, usable);
       if (plan->pp > 1)
         {
-          d->n_layers = vc_layout_pp_stage_size (inputs->arch.n_layers, plan->pp, i / plan->tp);
+          d->n_layers = stage_layers (options, inputs->arch.n_layers, plan->pp, i / plan->tp);
           for (guint s = 0; s < i / plan->tp; s++)
-            d->first_layer += vc_layout_pp_stage_size (inputs->arch.n_layers, plan->pp, s);
+            d->first_layer += stage_layers (options, inputs->arch.n_layers, plan->pp, s);
         }
       else
         d->n_layers = inputs->arch.n_layers;
@@ -639,10 +859,12 @@ vc_plan_compute (const VcInputs      *inputs,
   plan->ram_bytes = options->ram_bytes;
   if (vc_gpu_set_get_n (set) == 0)
     return refuse (error, _("the GPU set is empty; accepted: --gpus with catalog ids or NAME=SIZE cards (rtx-3090,rtx-3060-12gb)"));
+  if (!check_pp_partition (inputs, set, options, error))
+    return FALSE;
   if (plan->training)
     ok = plan_training (inputs, result, set, plan, error);
   else if (inputs->engine == VC_ENGINE_VLLM || inputs->engine == VC_ENGINE_SGLANG)
-    return plan_tensor_parallel (inputs, result, set, plan, error) || (vc_plan_clear (plan), FALSE);
+    return plan_tensor_parallel (inputs, result, set, options, plan, error) || (vc_plan_clear (plan), FALSE);
   else if (inputs->method != VC_METHOD_ARCHITECTURE)
     return refuse (error, _("a plan by layers needs the architecture method: the rule of thumb knows no layers"));
   else if (inputs->engine == VC_ENGINE_OLLAMA)

@@ -36,6 +36,9 @@ typedef struct
   VcSplitMode split_mode;         /* llama.cpp --split-mode */
   guint n_cpu_moe;                /* llama.cpp --n-cpu-moe: the experts of the first N layers in RAM */
   double ram_bytes;               /* system memory; 0: not given (RAM is then not checked) */
+  const guint *pp_partition;      /* vLLM's VLLM_PP_LAYER_PARTITION: the layers of each stage;
+                                   * NULL: vLLM's default partition */
+  guint n_pp_partition;
 } VcPlanOptions;
 
 /* One card of the plan. */
@@ -72,6 +75,10 @@ typedef struct
   double kv_tokens;               /* vLLM, SGLang: the cache's tokens, bounded by the smallest
                                    * card; 0: not known */
   int bounded_by;                 /* vLLM, SGLang: the card that bounds the cache; -1 */
+  guint *balanced;                /* vLLM, PP over cards that differ, default partition: the layers
+                                   * each stage would take in proportion to its card's free
+                                   * memory (one per stage); NULL when none is suggested */
+  guint n_balanced;
   gboolean fits;                  /* every card and the RAM hold what the plan puts there */
 } VcPlan;
 
@@ -109,6 +116,11 @@ gboolean vc_plan_most_gpu_layers (const VcInputs      *inputs,
                                   const VcPlanOptions *options,
                                   guint               *layers,
                                   GError             **error);
+/* "20,12": vLLM's layers per pipeline stage (VLLM_PP_LAYER_PARTITION: whole numbers of 1 or
+ * more, at most VC_GPU_SET_MAX); the sum is checked against the model by the plan */
+guint   *vc_plan_parse_pp_partition (const char    *text,
+                                     guint         *n,
+                                     GError       **error);
 /* "1,2.5,0": ratios for --tensor-split (at most VC_GPU_SET_MAX, none negative, not all 0) */
 double  *vc_plan_parse_tensor_split (const char    *text,
                                      guint         *n,

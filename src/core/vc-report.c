@@ -805,6 +805,14 @@ add_plan_json (JsonBuilder           *b,
       add_bytes_or_null (b, plan.kv_tokens > 0, plan.kv_tokens);
       json_builder_set_member_name (b, "bounded_by");
       json_builder_add_int_value (b, plan.bounded_by);
+      if (plan.balanced != NULL)
+        {
+          json_builder_set_member_name (b, "balanced_pp_partition");
+          json_builder_begin_array (b);
+          for (guint i = 0; i < plan.n_balanced; i++)
+            json_builder_add_int_value (b, plan.balanced[i]);
+          json_builder_end_array (b);
+        }
     }
   if (!plan.training && vc_engine_is_llama_cpp (in) && in->method == VC_METHOD_ARCHITECTURE)
     {
@@ -819,6 +827,7 @@ add_plan_json (JsonBuilder           *b,
           json_builder_add_int_value (b, most);
         }
       g_free ((double *) options.tensor_split);
+      g_free ((guint *) options.pp_partition);
     }
   if (req->plan_solved)
     {
@@ -888,6 +897,15 @@ table_plan (GString               *s,
   if (plan.bounded_by >= 0 && plan.kv_tokens > 0)
     g_string_append_printf (s, _("  KV cache: %'.0f tokens on each card, bounded by %s\n"), plan.kv_tokens,
                             vc_plan_get_device (&plan, plan.bounded_by)->gpu);
+  if (plan.balanced != NULL)
+    {
+      g_autoptr(GString) counts = g_string_new (NULL);
+
+      for (guint i = 0; i < plan.n_balanced; i++)
+        g_string_append_printf (counts, "%s%u", i > 0 ? "," : "", plan.balanced[i]);
+      /* Translators: "  Layers in proportion to each card's free memory: --pp-partition 21,11" */
+      g_string_append_printf (s, _("  Layers in proportion to each card’s free memory: --pp-partition %s\n"), counts->str);
+    }
   if (req->plan_solved)
     {
       const char *what = req->plan_variable == VC_SOLVE_VARIABLE_SEQ ? _("Longest sequence")

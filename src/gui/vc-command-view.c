@@ -123,7 +123,7 @@ copy_clicked (VcCommandView *self)
 }
 
 static const char *const plan_inputs[] = {
-  "notify::gpu-set", "notify::host-ram", "notify::tensor-split", "notify::main-gpu",
+  "notify::gpu-set", "notify::host-ram", "notify::tensor-split", "notify::pp-partition", "notify::main-gpu",
   "notify::split-mode", "notify::n-cpu-moe",
 };
 

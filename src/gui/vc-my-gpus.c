@@ -32,6 +32,8 @@ struct _VcMyGpus
   GtkEntry *split_entry;
   GtkGrid *set_grid;
   GtkGrid *llama_grid;            /* llama.cpp's own options, shown for that engine */
+  GtkGrid *vllm_grid;             /* vLLM's layers per pipeline stage, shown for that engine */
+  GtkEntry *pp_entry;
   VcDropDown *split_mode_drop;
   GtkSpinButton *main_gpu_spin;
   GtkSpinButton *n_cpu_moe_spin;
@@ -95,6 +97,8 @@ refresh (VcMyGpus *self)
     return;
   gtk_widget_set_visible (GTK_WIDGET (self->llama_grid),
                           g_str_equal (vc_plan_engine_id (vc_estimate_get_inputs (self->estimate)), "llama.cpp"));
+  gtk_widget_set_visible (GTK_WIDGET (self->vllm_grid),
+                          g_str_equal (vc_plan_engine_id (vc_estimate_get_inputs (self->estimate)), "vllm"));
   if (vc_gpu_set_get_n (vc_estimate_get_gpu_set (self->estimate)) == 0)
     {
       set_status (self, _("No cards yet: add them from the catalog, type them, or detect this computer."));
@@ -120,6 +124,18 @@ refresh (VcMyGpus *self)
     else
       text = g_strdup_printf (_("Plan (%s): %s"), vc_plan_engine_id (vc_estimate_get_inputs (self->estimate)),
                               plan.fits ? _("fits") : _("does not fit"));
+    if (plan.balanced != NULL)
+      {
+        g_autoptr(GString) counts = g_string_new (NULL);
+        char *with;
+
+        for (guint i = 0; i < plan.n_balanced; i++)
+          g_string_append_printf (counts, "%s%u", i > 0 ? "," : "", plan.balanced[i]);
+        /* Translators: "Plan (vllm): fits; B fills first. Layers in proportion to each card's free memory: 21,11" */
+        with = g_strdup_printf (_("%s. Layers in proportion to each card’s free memory: %s"), text, counts->str);
+        g_free (text);
+        text = with;
+      }
     set_status (self, text);
   }
   add_cell (self, 0, 0, _("Card"), TRUE);
@@ -164,6 +180,7 @@ sync_entries (VcMyGpus *self)
   g_autofree char *set = vc_estimate_dup_input_string (self->estimate, "gpu-set");
   g_autofree char *ram = vc_estimate_dup_input_string (self->estimate, "host-ram");
   g_autofree char *split = vc_estimate_dup_input_string (self->estimate, "tensor-split");
+  g_autofree char *stages = vc_estimate_dup_input_string (self->estimate, "pp-partition");
 
   if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->set_entry)), set) != 0)
     gtk_editable_set_text (GTK_EDITABLE (self->set_entry), set);
@@ -171,6 +188,8 @@ sync_entries (VcMyGpus *self)
     gtk_editable_set_text (GTK_EDITABLE (self->ram_entry), ram);
   if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->split_entry)), split) != 0)
     gtk_editable_set_text (GTK_EDITABLE (self->split_entry), split);
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->pp_entry)), stages) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->pp_entry), stages);
   refresh (self);
 }
 
@@ -205,6 +224,18 @@ split_activated (VcMyGpus *self)
 
   if (!vc_estimate_set_from_string (self->estimate, "tensor-split",
                                     gtk_editable_get_text (GTK_EDITABLE (self->split_entry)), &error))
+    show_error (self, error);
+  else
+    show_error (self, NULL);
+}
+
+static void
+pp_activated (VcMyGpus *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!vc_estimate_set_from_string (self->estimate, "pp-partition",
+                                    gtk_editable_get_text (GTK_EDITABLE (self->pp_entry)), &error))
     show_error (self, error);
   else
     show_error (self, NULL);
@@ -360,7 +391,7 @@ vc_my_gpus_set_estimate (VcMyGpus   *self,
 {
   static const char *const watched[] = {
     "notify::gpu-set", "notify::host-ram", "notify::tensor-split", "notify::main-gpu",
-    "notify::split-mode", "notify::n-cpu-moe",
+    "notify::split-mode", "notify::n-cpu-moe", "notify::pp-partition",
   };
 
   g_return_if_fail (VC_IS_MY_GPUS (self));
@@ -448,6 +479,8 @@ vc_my_gpus_class_init (VcMyGpusClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, split_entry);
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, set_grid);
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, llama_grid);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, vllm_grid);
+  gtk_widget_class_bind_template_child (widget_class, VcMyGpus, pp_entry);
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, split_mode_drop);
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, main_gpu_spin);
   gtk_widget_class_bind_template_child (widget_class, VcMyGpus, n_cpu_moe_spin);
@@ -461,6 +494,7 @@ vc_my_gpus_class_init (VcMyGpusClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, set_activated);
   gtk_widget_class_bind_template_callback (widget_class, ram_activated);
   gtk_widget_class_bind_template_callback (widget_class, split_activated);
+  gtk_widget_class_bind_template_callback (widget_class, pp_activated);
   gtk_widget_class_bind_template_callback (widget_class, detect_clicked);
   gtk_widget_class_bind_template_callback (widget_class, clear_clicked);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -477,6 +511,7 @@ vc_my_gpus_init (VcMyGpus *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   vc_size_group_add_grid_labels (labels, self->set_grid);
   vc_size_group_add_grid_labels (labels, self->llama_grid);
+  vc_size_group_add_grid_labels (labels, self->vllm_grid);
   for (guint i = 0; i < n; i++)
     gtk_string_list_append (names, all[i].name);
   gtk_drop_down_set_model (self->catalog_drop, G_LIST_MODEL (names));

@@ -401,6 +401,62 @@ test_detect (Fixture       *f,
   vc_test_remove_tree (procfs);
 }
 
+/* vLLM's layers per pipeline stage: shown for vLLM alone, named by its label; 22,10 on a 24 GB
+ * + 12 GB pair puts layers 22 … 31 on the second card; a sum other than the model's layers is
+ * refused in the plan's words, a text that is no list in the error line */
+static void
+test_vllm_stages (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *stages = NULL;
+  g_autofree char *row = NULL;
+
+  gtk_expander_set_expanded (GTK_EXPANDER (part (f, "expander")), TRUE);
+  g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3-8b", NULL));
+  g_assert_true (vc_estimate_set_from_string (f->estimate, "method", "architecture", NULL));
+  g_assert_true (vc_estimate_set_from_string (f->estimate, "mode", "inference", NULL));
+  g_assert_true (vc_estimate_set_from_string (f->estimate, "engine", "llama.cpp", NULL));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_visible (part (f, "vllm_grid")));
+  g_assert_true (vc_estimate_set_from_string (f->estimate, "engine", "vllm", NULL));
+  g_assert_true (vc_estimate_set_from_string (f->estimate, "precision", "fp16", NULL));
+  g_assert_true (vc_estimate_set_from_string (f->estimate, "pp", "2", NULL));
+  type_into (f, "set_entry", "A=24GB,B=12GB");
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (part (f, "vllm_grid")));
+  g_assert_false (gtk_widget_get_visible (part (f, "llama_grid")));
+  g_assert_true (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (part (f, "pp_entry")),
+                                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY));
+  row = vc_my_gpus_dup_row_text (f->my_gpus, 1);
+  g_assert_true (g_str_has_prefix (row, "B | 16–31 and the output | "));
+  g_assert_cmpstr (vc_my_gpus_get_status (f->my_gpus), ==,
+                   "Plan (vllm): fits; B fills first. Layers in proportion to each card’s free memory: 21,11");
+
+  type_into (f, "pp_entry", "22,10");
+  g_object_get (f->estimate, "pp-partition", &stages, NULL);
+  g_assert_cmpstr (stages, ==, "22,10");
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_clear_pointer (&row, g_free);
+  row = vc_my_gpus_dup_row_text (f->my_gpus, 1);
+  g_assert_true (g_str_has_prefix (row, "B | 22–31 and the output | "));
+  /* the Command area states the partition */
+  vc_command_view_set_engine (f->command_view, VC_COMMAND_VLLM);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (g_str_has_prefix (vc_command_view_get_text (f->command_view),
+                                   "VLLM_PP_LAYER_PARTITION=22,10 vllm serve meta-llama/Meta-Llama-3-8B "
+                                   "--pipeline-parallel-size 2 "));
+  g_assert_false (gtk_widget_get_visible (part (f, "error_label")));
+
+  type_into (f, "pp_entry", "20,10");
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_nonnull (strstr (vc_my_gpus_get_status (f->my_gpus), "sums to 30 layers, the model has 32"));
+  type_into (f, "pp_entry", "20,x");
+  g_assert_true (gtk_widget_get_visible (part (f, "error_label")));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (part (f, "error_label"))), "--pp-partition"));
+  type_into (f, "pp_entry", "");
+  g_assert_false (gtk_widget_get_visible (part (f, "error_label")));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -417,6 +473,7 @@ main (int   argc,
   ADD ("/my-gpus/set-and-plan", test_set_and_plan);
   ADD ("/my-gpus/this-computer", test_this_computer);
   ADD ("/my-gpus/llama-options", test_llama_options);
+  ADD ("/my-gpus/vllm-stages", test_vllm_stages);
   ADD ("/my-gpus/detect", test_detect);
   return g_test_run ();
 }

@@ -145,6 +145,8 @@ every_input_estimate (void)
         g_value_set_string (&v, "59.6GiB");
       else if (G_IS_PARAM_SPEC_STRING (p) && g_str_equal (p->name, "tensor-split"))
         g_value_set_string (&v, "3,1.5,1");
+      else if (G_IS_PARAM_SPEC_STRING (p) && g_str_equal (p->name, "pp-partition"))
+        g_value_set_string (&v, "20,8,4");
       else if (G_IS_PARAM_SPEC_STRING (p))
         g_value_set_string (&v, "Modèle « 8×7B », \"v2\"\nsecond line");
       else
