@@ -106,6 +106,35 @@ test_seed_training_json (void)
   g_assert_cmpint (scenario_total (root, "qlora-4bit"), ==, 7600000000);
 }
 
+/* the loss counted: the trainer's own unless --loss names one (Llama 3.2 3B, full fine-tuning,
+ * b = 2, s = 4096, pure bf16: torchtune's chunked loss, 10·b·s·V bytes below the full logits) */
+static void
+test_trainer_loss_json (void)
+{
+  static const struct { const char *trainer, *loss, *counted; gint64 total; } cases[] = {
+    { "torchtune", NULL, "chunked", 54767309312 },
+    { "torchtune", "full", "full", 65274040832 },
+    { "hf", NULL, "full", 65274040832 },
+    { "torchtitan", NULL, "full", 65274040832 },
+    { "unsloth", NULL, "full", 65274040832 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(VcTestRun) r = { 0 };
+      g_autoptr(JsonParser) p = json_parser_new ();
+      g_autofree char *trainer = g_strconcat ("--trainer=", cases[i].trainer, NULL);
+      g_autofree char *loss = g_strconcat ("--loss=", cases[i].loss ? cases[i].loss : "auto", NULL);
+      JsonObject *root;
+
+      run_cli (&r, "--preset", "llama-3.2-3b", "--mode", "training", "--finetune", "full", "--batch", "2",
+               "--seq", "4096", "--optimizer-precision", "bf16", trainer, loss, "--format=json", NULL);
+      root = parse (p, &r);
+      g_assert_cmpstr (json_object_get_string_member (root, "loss"), ==, cases[i].counted);
+      g_assert_cmpint (json_object_get_int_member (root, "total_bytes"), ==, cases[i].total);
+    }
+}
+
 static void
 test_preset_json (void)
 {
@@ -650,6 +679,7 @@ main (int   argc,
   g_test_add_func ("/cli/other-mode-option", test_other_mode_option);
   g_test_add_func ("/cli/seed-training-json", test_seed_training_json);
   g_test_add_func ("/cli/preset-json", test_preset_json);
+  g_test_add_func ("/cli/trainer-loss-json", test_trainer_loss_json);
   g_test_add_func ("/cli/table-and-lists", test_table_and_lists);
   g_test_add_func ("/cli/rejections", test_rejections);
   g_test_add_func ("/cli/custom-gpus", test_custom_gpus);

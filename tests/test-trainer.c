@@ -79,6 +79,7 @@ test_compiled_loss (void)
   for (guint i = 0; i < G_N_ELEMENTS (whole); i++)
     {
       inputs (&in, whole[i], TRUE);
+      in.loss = VC_LOSS_FULL;   /* torchtune's own default is chunked: /trainer/default-loss */
       g_assert_true (vc_trainer_compiles_loss (&in));
       compute (&in, &r);
       g_assert_cmpfloat (act - r.scenarios[r.selected].bytes[VC_COMPONENT_ACTIVATIONS], ==, 6.0 * T * V);
@@ -100,6 +101,7 @@ test_torchtune_bf16_state (void)
   inputs (&in, VC_TRAINER_GENERIC, FALSE);
   compute (&in, &generic);
   inputs (&in, VC_TRAINER_TORCHTUNE, FALSE);
+  in.loss = VC_LOSS_FULL;
   compute (&in, &tune);
   opt = generic.scenarios[generic.selected].bytes[VC_COMPONENT_OPTIMIZER];
   g_assert_cmpfloat (opt, ==, 8.0 * generic.parameters);
@@ -184,6 +186,53 @@ test_fused_losses (void)
   g_assert_cmpfloat (full.scenarios[full.selected].bytes[VC_COMPONENT_ACTIVATIONS] -
                      fused.scenarios[fused.selected].bytes[VC_COMPONENT_ACTIVATIONS], ==,
                      3670016000.0 - 132677632.0);
+}
+
+/* The loss each trainer runs when --loss is left at auto: torchtune's recipe configs chunk it
+ * (4 bytes a logit instead of 2 + 12: 10 × 8192 × 32000 = 2,621,440,000 bytes less). Its
+ * LinearCrossEntropyLoss does not compile: with --compile it keeps its 4 bytes, against the
+ * full loss's compiled 8 and the compiled CEWithChunkedOutputLoss's 2 (--loss chunked). Every
+ * other trainer takes the full logits, as --loss full does. A loss given by name is kept. */
+static void
+test_default_loss (void)
+{
+  static const VcTrainer full[] = {
+    VC_TRAINER_GENERIC, VC_TRAINER_HF, VC_TRAINER_TRL, VC_TRAINER_AXOLOTL,
+    VC_TRAINER_LLAMAFACTORY, VC_TRAINER_TORCHTITAN, VC_TRAINER_UNSLOTH,
+  };
+  VcInputs in;
+  VcResult named, chosen;
+
+  for (guint compile = 0; compile < 2; compile++)
+    {
+      inputs (&in, VC_TRAINER_TORCHTUNE, compile);
+      g_assert_cmpint (in.loss, ==, VC_LOSS_AUTO);
+      g_assert_cmpint (vc_trainer_loss (&in), ==, VC_LOSS_CHUNKED);
+      compute (&in, &chosen);
+      in.loss = VC_LOSS_FULL;
+      g_assert_cmpint (vc_trainer_loss (&in), ==, VC_LOSS_FULL);
+      compute (&in, &named);
+      g_assert_cmpfloat (named.scenarios[named.selected].bytes[VC_COMPONENT_ACTIVATIONS] -
+                         chosen.scenarios[chosen.selected].bytes[VC_COMPONENT_ACTIVATIONS], ==,
+                         (compile ? 4.0 : 10.0) * T * V);
+      g_assert_cmpfloat (named.scenarios[named.selected].total - chosen.scenarios[chosen.selected].total, ==,
+                         (compile ? 4.0 : 10.0) * T * V);
+      in.loss = VC_LOSS_CHUNKED;
+      compute (&in, &named);
+      g_assert_cmpfloat (chosen.scenarios[chosen.selected].total - named.scenarios[named.selected].total, ==,
+                         (compile ? 2.0 : 0.0) * T * V);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (full); i++)
+    {
+      inputs (&in, full[i], FALSE);
+      g_assert_cmpint (vc_trainer_loss (&in), ==, VC_LOSS_FULL);
+      compute (&in, &chosen);
+      in.loss = VC_LOSS_FULL;
+      compute (&in, &named);
+      g_assert_cmpfloat (named.scenarios[named.selected].total, ==, chosen.scenarios[chosen.selected].total);
+      in.loss = VC_LOSS_CCE;
+      g_assert_cmpint (vc_trainer_loss (&in), ==, VC_LOSS_CCE);
+    }
 }
 
 /* torchtune's optimizer_in_bwd: each parameter's hook steps it and frees its gradient, so one
@@ -352,6 +401,7 @@ main (int   argc,
   g_test_add_func ("/trainer/unsloth-offloaded-checkpoints", test_unsloth_offloaded_checkpoints);
   g_test_add_func ("/trainer/rule-of-thumb-unchanged", test_rule_of_thumb_unchanged);
   g_test_add_func ("/trainer/fused-losses", test_fused_losses);
+  g_test_add_func ("/trainer/default-loss", test_default_loss);
   g_test_add_func ("/trainer/optimizer-in-backward", test_optimizer_in_backward);
   g_test_add_func ("/trainer/paged-optimizer", test_paged_optimizer);
   g_test_add_func ("/trainer/dequantized-weight", test_dequantized_weight);

@@ -870,7 +870,7 @@ install_run_inputs (const VcInputs *d)
     g_param_spec_boolean ("flash-attention", N_("Flash attention"),
                           N_("Fused attention that never stores the s × s scores"), d->flash_attention, RW);
   properties[PROP_LOSS] =
-    g_param_spec_enum ("loss", N_("Loss"), N_("Training: cross-entropy on full logits, in chunks (torchtune), fused with the head (Liger) or cut cross-entropy (no logits stored)"),
+    g_param_spec_enum ("loss", N_("Loss"), N_("Training: cross-entropy on full logits, in chunks (torchtune), fused with the head (Liger), cut cross-entropy (no logits stored), or auto: the trainer’s own default"),
                        VC_TYPE_LOSS, d->loss, RW);
   properties[PROP_COMPILE] =
     g_param_spec_boolean ("compile", N_("torch.compile"),

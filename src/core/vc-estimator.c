@@ -119,7 +119,7 @@ vc_inputs_init_default (VcInputs *in)
     .mixed_precision = FALSE,
     .checkpointing = VC_CHECKPOINTING_NONE,
     .flash_attention = TRUE,
-    .loss = VC_LOSS_FULL,
+    .loss = VC_LOSS_AUTO,
     .compile = FALSE,
     .train_embeddings = FALSE,
     .expandable_segments = FALSE,
@@ -171,6 +171,10 @@ vc_trainer_compiles_loss (const VcInputs *in)
 {
   if (!in->compile)
     return FALSE;
+  /* torchtune's own default, LinearCrossEntropyLoss, turns compile_loss down
+   * (apply_compile_strategy: "Skipping compile loss, as it is not supported at this time") */
+  if (in->trainer == VC_TRAINER_TORCHTUNE && in->loss == VC_LOSS_AUTO)
+    return FALSE;
   switch (in->trainer)
     {
     case VC_TRAINER_HF:
@@ -184,6 +188,20 @@ vc_trainer_compiles_loss (const VcInputs *in)
     default:
       return FALSE;
     }
+}
+
+/* The loss the trainer runs when none is chosen (FORMULAS.md, "Trainers"): torchtune's recipe
+ * configs name a chunked cross-entropy (LinearCrossEntropyLoss, CEWithChunkedOutputLoss before
+ * it); torchtitan's cross_entropy_loss and the Hugging Face Trainer's loss (TRL, Axolotl,
+ * LLaMA-Factory) take the full logits unless Liger or cut cross-entropy is switched on; Unsloth's
+ * fused cross-entropy sizes its chunks from the GPU memory free at run time, which the estimate
+ * cannot know, so it keeps the full logits unless --loss names one. */
+VcLoss
+vc_trainer_loss (const VcInputs *in)
+{
+  if (in->loss != VC_LOSS_AUTO)
+    return in->loss;
+  return in->trainer == VC_TRAINER_TORCHTUNE ? VC_LOSS_CHUNKED : VC_LOSS_FULL;
 }
 
 /* torchtune trains in pure bf16: the model is loaded in its dtype and torch.optim creates the
@@ -878,14 +896,15 @@ logits_bytes (const VcInputs *in,
               double          e)
 {
   double t = (double) in->batch * in->seq;
+  VcLoss loss = vc_trainer_loss (in);
 
-  if (in->loss == VC_LOSS_FUSED)
+  if (loss == VC_LOSS_FUSED)
     /* Liger computes the gradients in the forward pass and keeps them for the backward: one
      * chunk's logits in the compute dtype, grad_input (BT × H), the fp32 loss_1d (BT) and, when
      * the head trains, grad_weight (V × H, like the weight) */
     return vc_estimator_fused_loss_chunk (t, s->V, s->h) * s->V * e + t * s->h * e + t * 4.0 +
            (head_trains ? s->V * s->h * training_bytes (in) : 0);
-  if (in->loss == VC_LOSS_CCE)
+  if (loss == VC_LOSS_CCE)
     /* cut cross-entropy (apple/ml-cross-entropy, cut_cross_entropy/cce.py,
      * LinearCrossEntropyFunction) stores no logits: the forward pass keeps the fp32 log-sum-exp
      * of each token, the backward pass recomputes the logits block by block */
@@ -895,8 +914,8 @@ logits_bytes (const VcInputs *in,
      * recomputing the softmax in the backward pass: 16-bit chunks when chunked; unchunked,
      * the logits arrive upcast to fp32 (torchtune's model output, Hugging Face's loss) and
      * their fp32 gradient joins them */
-    return t * s->V * (in->loss == VC_LOSS_CHUNKED ? e : 8.0);
-  return t * s->V * (in->loss == VC_LOSS_CHUNKED ? 4.0 : e + 12.0);
+    return t * s->V * (loss == VC_LOSS_CHUNKED ? e : 8.0);
+  return t * s->V * (loss == VC_LOSS_CHUNKED ? 4.0 : e + 12.0);
 }
 
 /* bitsandbytes computes the input gradient of a frozen 8- or 4-bit linear from a 16-bit copy of
@@ -1126,7 +1145,7 @@ step_tensors_init (const VcInputs         *in,
   /* logits_bytes(), tensor by tensor: the 16-bit logits, fp32 copy, fp32 log-softmax and
    * gradient; a chunked loss in 8 chunks */
   per_value = logits_bytes (in, s, tr->full, e) / MAX (1.0, logit_values);
-  if (in->loss == VC_LOSS_FUSED)
+  if (vc_trainer_loss (in) == VC_LOSS_FUSED)
     {
       st->logits[st->n_logits++] = vc_estimator_fused_loss_chunk (t, s->V, s->h) * s->V * e;
       st->logits[st->n_logits++] = t * s->h * e;
@@ -1134,9 +1153,9 @@ step_tensors_init (const VcInputs         *in,
       if (tr->full)
         st->logits[st->n_logits++] = s->V * s->h * training_bytes (in);
     }
-  else if (in->loss == VC_LOSS_CCE)
+  else if (vc_trainer_loss (in) == VC_LOSS_CCE)
     st->logits[st->n_logits++] = t * 4.0;
-  else if (in->loss == VC_LOSS_CHUNKED)
+  else if (vc_trainer_loss (in) == VC_LOSS_CHUNKED)
     for (guint i = 0; i < 8; i++)
       st->logits[st->n_logits++] = logit_values / 8.0 * per_value;
   else if (vc_trainer_compiles_loss (in))

@@ -166,6 +166,7 @@ void     vc_estimator_add_reserve (const VcInputs *inputs,
                                    VcResult       *result);
 gboolean vc_estimator_models_reserve (const VcInputs *inputs);
 gboolean vc_trainer_compiles_loss (const VcInputs *inputs);
+VcLoss   vc_trainer_loss          (const VcInputs *inputs);
 gboolean vc_trainer_bf16_state   (const VcInputs *inputs);
 gboolean vc_trainer_offloads_checkpoints (const VcInputs *inputs);
 double   vc_estimator_fused_loss_chunk (double tokens,

@@ -212,12 +212,12 @@ describe_activations (const Terms *t)
                           : in->checkpointing == VC_CHECKPOINTING_SQRT ? _("√L checkpoints")
                           : _("no checkpointing"),
                           in->arch.vocab_size,
-                          in->loss == VC_LOSS_FUSED ? _("one chunk of logits at a time, with the input's and the head's gradients (fused linear cross-entropy)")
-                          : in->loss == VC_LOSS_CCE ? _("no logits, an fp32 log-sum-exp a token (cut cross-entropy)")
+                          vc_trainer_loss (in) == VC_LOSS_FUSED ? _("one chunk of logits at a time, with the input's and the head's gradients (fused linear cross-entropy)")
+                          : vc_trainer_loss (in) == VC_LOSS_CCE ? _("no logits, an fp32 log-sum-exp a token (cut cross-entropy)")
                           : vc_trainer_compiles_loss (in)
-                          ? (in->loss == VC_LOSS_CHUNKED ? _("2 bytes (compiled chunked loss)")
+                          ? (vc_trainer_loss (in) == VC_LOSS_CHUNKED ? _("2 bytes (compiled chunked loss)")
                                                          : _("fp32 logits and their gradient (compiled loss)"))
-                          : in->loss == VC_LOSS_CHUNKED ? _("4 bytes (chunked loss)")
+                          : vc_trainer_loss (in) == VC_LOSS_CHUNKED ? _("4 bytes (chunked loss)")
                                                       : _("16-bit logits, fp32 copy and its log-softmax"),
                           t->size);
 }

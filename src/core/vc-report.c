@@ -500,6 +500,13 @@ add_scenarios_json (JsonBuilder    *b,
   add_bytes_or_null (b, vc_estimator_models_reserve (in) && in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT,
                      sel->paged_optimizer);
 
+  /* the loss the estimate counts: --loss, or the trainer's own default */
+  json_builder_set_member_name (b, "loss");
+  if (in->mode == VC_MODE_TRAINING)
+    json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_LOSS, vc_trainer_loss (in)));
+  else
+    json_builder_add_null_value (b);
+
   json_builder_set_member_name (b, "scenarios");
   json_builder_begin_array (b);
   for (guint i = 0; i < r->n_scenarios; i++)

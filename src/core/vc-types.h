@@ -99,6 +99,7 @@ typedef enum
   VC_LOSS_CHUNKED,
   VC_LOSS_FUSED,   /* Liger's fused linear cross-entropy: one chunk of logits at a time */
   VC_LOSS_CCE,     /* Apple's cut cross-entropy: no logits stored */
+  VC_LOSS_AUTO,    /* the trainer's own default (vc_trainer_loss) */
 } VcLoss;
 
 typedef enum

@@ -39,6 +39,7 @@ struct _VcTrainingPage
   GtkSwitch *mixed_precision;
   VcDropDown *checkpointing;
   VcDropDown *loss;
+  GtkLabel *effective_loss;
   GtkSwitch *train_embeddings;
   GtkSwitch *compile;
   GtkSwitch *expandable_segments;
@@ -104,6 +105,7 @@ static const VcChoice loss_choices[] = {
   { VC_LOSS_CHUNKED, N_("Chunked") },
   { VC_LOSS_FUSED, N_("Fused with the head (Liger)") },
   { VC_LOSS_CCE, N_("Cut cross-entropy") },
+  { VC_LOSS_AUTO, N_("The trainer’s default") },
 };
 
 static const VcChoice sharding_choices[] = {
@@ -159,6 +161,20 @@ update_applicable (VcTrainingPage *self)
   /* more GPUs shard nothing without ZeRO or FSDP; the node size matters to HSDP only */
   gtk_widget_set_sensitive (GTK_WIDGET (self->offload), in->layout.sharding != VC_SHARDING_NONE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->gpus_per_node), in->layout.sharding == VC_SHARDING_FSDP_HYBRID);
+}
+
+/* the loss the estimate counts, the trainer's default resolved */
+static void
+update_effective_loss (VcTrainingPage *self)
+{
+  VcLoss loss = vc_trainer_loss (vc_estimate_get_inputs (self->estimate));
+
+  for (gsize i = 0; i < G_N_ELEMENTS (loss_choices); i++)
+    if (loss_choices[i].value == (int) loss)
+      {
+        g_autofree char *text = g_strdup_printf (_("Counted: %s"), _(loss_choices[i].label));
+        gtk_label_set_text (self->effective_loss, text);
+      }
 }
 
 static void
@@ -269,6 +285,9 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   point_targets_label (self);
 
   g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::loss", G_CALLBACK (update_effective_loss), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::trainer", G_CALLBACK (update_effective_loss), self, G_CONNECT_SWAPPED);
+  update_effective_loss (self);
   g_signal_connect_object (estimate, "notify::finetune", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::optimizer", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::sharding", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
@@ -323,6 +342,7 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, mixed_precision);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, checkpointing);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, loss);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, effective_loss);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, train_embeddings);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, compile);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, expandable_segments);

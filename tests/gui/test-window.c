@@ -105,6 +105,21 @@ test_model_updates_widgets (Fixture       *f,
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 6);
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (vc_test_window_input (f->window, VC_MODE_TRAINING, "mixed-precision"))));
   g_assert_nonnull (vc_test_find_label (GTK_WIDGET (view), "Master weights"));
+  /* the loss left to the trainer, and the one counted beside it */
+  {
+    GtkLabel *counted = GTK_LABEL (vc_test_window_input (f->window, VC_MODE_TRAINING, "effective-loss"));
+
+    g_assert_cmpstr (selected_label (vc_test_window_input (f->window, VC_MODE_TRAINING, "loss")), ==,
+                     "The trainer’s default");
+    g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: Full logits");
+    g_object_set (f->estimate, "trainer", VC_TRAINER_TORCHTUNE, NULL);
+    vc_test_wait_for_frame (GTK_WIDGET (f->window));
+    g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: Chunked");
+    g_object_set (f->estimate, "loss", VC_LOSS_CCE, NULL);
+    g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: Cut cross-entropy");
+    g_object_set (f->estimate, "trainer", VC_TRAINER_GENERIC, "loss", VC_LOSS_AUTO, NULL);
+    g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: Full logits");
+  }
 
   /* the unit, from the menu's action, switches every size shown, rows included */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.unit", "s", "gib"));
