@@ -31,33 +31,6 @@
 /* KV cache per layer for 2048 tokens: 2 × 8 heads × 128 × 2 bytes × 2048 */
 #define L8_KV_LAYER (2.0 * 8 * 128 * 2 * 2048)
 
-static VcEstimate *
-estimate_new (const char *preset,
-              ...) G_GNUC_NULL_TERMINATED;
-
-/* A preset (architecture method) and property/value text pairs */
-static VcEstimate *
-estimate_new (const char *preset,
-              ...)
-{
-  VcEstimate *e = vc_estimate_new ();
-  g_autoptr(GError) error = NULL;
-  const char *name;
-  va_list args;
-
-  g_assert_true (vc_estimate_set_preset (e, preset, &error));
-  g_assert_true (vc_estimate_set_from_string (e, "method", "architecture", &error));
-  va_start (args, preset);
-  while ((name = va_arg (args, const char *)) != NULL)
-    {
-      const char *value = va_arg (args, const char *);
-      g_assert_true (vc_estimate_set_from_string (e, name, value, &error));
-      g_assert_no_error (error);
-    }
-  va_end (args);
-  return e;
-}
-
 static const VcLayoutResult *
 layout_of (VcEstimate *e)
 {
@@ -102,7 +75,7 @@ test_pp_partition (void)
 static void
 test_pp_adds_up (void)
 {
-  g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "pp", "4", NULL);
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "pp", "4", NULL);
   const VcLayoutResult *lr = layout_of (e);
 
   g_assert_cmpuint (lr->n_gpus, ==, 4);
@@ -121,8 +94,8 @@ test_pp_adds_up (void)
 static void
 test_tp_replication (void)
 {
-  g_autoptr(VcEstimate) tp2 = estimate_new ("llama-3-8b", "tp", "2", NULL);
-  g_autoptr(VcEstimate) tp16 = estimate_new ("llama-3-8b", "tp", "16", NULL);
+  g_autoptr(VcEstimate) tp2 = vc_test_estimate_new ("llama-3-8b", "tp", "2", NULL);
+  g_autoptr(VcEstimate) tp16 = vc_test_estimate_new ("llama-3-8b", "tp", "16", NULL);
   const VcLayoutResult *lr;
   double W = whole (tp2, VC_COMPONENT_WEIGHTS);
   double K = whole (tp2, VC_COMPONENT_KV_CACHE);
@@ -146,7 +119,7 @@ test_tp_replication (void)
 static void
 test_tied_embedding_under_pp (void)
 {
-  g_autoptr(VcEstimate) e = estimate_new ("llama-3.2-1b", "pp", "2", NULL);
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3.2-1b", "pp", "2", NULL);
   const VcLayoutResult *lr = layout_of (e);
 
   g_assert_cmpfloat (lr->all_bytes[VC_COMPONENT_WEIGHTS], ==,
@@ -158,7 +131,7 @@ test_tied_embedding_under_pp (void)
 static void
 test_expert_parallel (void)
 {
-  g_autoptr(VcEstimate) e = estimate_new ("mixtral-8x7b", "ep", "8", "dp", "8", NULL);
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("mixtral-8x7b", "ep", "8", "dp", "8", NULL);
   const VcLayoutResult *lr = layout_of (e);
   double experts = 32.0 * 8 * 3 * 4096 * 14336 * 2;
   double W = whole (e, VC_COMPONENT_WEIGHTS);
@@ -207,7 +180,7 @@ test_constraints (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(VcEstimate) e = estimate_new (cases[i].preset, NULL);
+      g_autoptr(VcEstimate) e = vc_test_estimate_new (cases[i].preset, NULL);
       g_autoptr(GError) error = NULL;
 
       for (guint k = 0; cases[i].props[k]; k += 2)
@@ -227,7 +200,7 @@ test_constraints (void)
 
   /* one estimate holds both tabs' layouts: each mode uses its own and leaves the other's */
   {
-    g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "tp", "2", "sharding", "zero-3", "dp", "2", NULL);
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "tp", "2", "sharding", "zero-3", "dp", "2", NULL);
     const VcLayoutResult *lr = layout_of (e);
 
     g_assert_cmpfloat (lr->bytes[VC_COMPONENT_KV_CACHE], ==, whole (e, VC_COMPONENT_KV_CACHE) / 2);
@@ -277,10 +250,10 @@ smallest_layout (VcEstimate *e,
 static void
 test_smallest_layouts (void)
 {
-  g_autoptr(VcEstimate) l8 = estimate_new ("llama-3-8b", NULL);
-  g_autoptr(VcEstimate) l70 = estimate_new ("llama-3-70b", NULL);
-  g_autoptr(VcEstimate) l405 = estimate_new ("llama-3.1-405b", NULL);
-  g_autoptr(VcEstimate) train = estimate_new ("llama-3-8b", "mode", "training", "finetune", "full",
+  g_autoptr(VcEstimate) l8 = vc_test_estimate_new ("llama-3-8b", NULL);
+  g_autoptr(VcEstimate) l70 = vc_test_estimate_new ("llama-3-70b", NULL);
+  g_autoptr(VcEstimate) l405 = vc_test_estimate_new ("llama-3.1-405b", NULL);
+  g_autoptr(VcEstimate) train = vc_test_estimate_new ("llama-3-8b", "mode", "training", "finetune", "full",
                                               "mixed-precision", "true", NULL);
 
   /* 16.06 GB of weights, 0.27 GB of KV, 0.21 GB of activations, 1 GB: one card */
@@ -360,7 +333,7 @@ test_zero (void)
 static void
 test_grad_accum (void)
 {
-  g_autoptr(VcEstimate) e = estimate_new ("llama-3.2-1b", "mode", "training", "finetune", "full",
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3.2-1b", "mode", "training", "finetune", "full",
                                           "seq", "4096", NULL);
   const VcScenarioResult *sc = vc_estimate_get_selected (e);
   const VcLayoutResult *lr = layout_of (e);
@@ -380,7 +353,7 @@ test_grad_accum (void)
 static void
 test_gpu_layers (void)
 {
-  g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "gpu-layers", "16", NULL);
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "gpu-layers", "16", NULL);
   const VcLayoutResult *lr = layout_of (e);
 
   g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==, (15 * L8_LAYER + L8_VOCAB + 4096) * 2);
@@ -412,7 +385,7 @@ test_gpu_layers (void)
 static void
 test_llama_cpp_layer_split (void)
 {
-  g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "engine", "llama.cpp", "pp", "2", NULL);
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "engine", "llama.cpp", "pp", "2", NULL);
   g_autoptr(GError) error = NULL;
   const VcLayoutResult *lr = layout_of (e);
   guint n = vc_estimate_get_n_gpus (e);
@@ -448,7 +421,7 @@ test_llama_cpp_layer_split (void)
 static void
 test_experts_on_cpu (void)
 {
-  g_autoptr(VcEstimate) e = estimate_new ("mixtral-8x7b", "experts-on-cpu", "true", NULL);
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("mixtral-8x7b", "experts-on-cpu", "true", NULL);
   const VcLayoutResult *lr = layout_of (e);
   double experts = 32.0 * 8 * 3 * 4096 * 14336 * 2;
   double embedding = 32000.0 * 4096 * 2;
@@ -486,7 +459,7 @@ test_presets_sweep (void)
     for (guint tp = 1; vc_test_first_of_family (p) && tp <= 16; tp *= 2)
       for (guint pp = 1; pp <= 5; pp++)
         {
-          g_autoptr(VcEstimate) e = estimate_new (presets[p].id, NULL);
+          g_autoptr(VcEstimate) e = vc_test_estimate_new (presets[p].id, NULL);
           const VcScenarioResult *one = vc_estimate_get_selected (e);
 
           g_test_message ("%s, tp %u, pp %u", presets[p].id, tp, pp);
@@ -515,7 +488,7 @@ test_presets_sweep (void)
 static void
 test_hybrid_stages (void)
 {
-  g_autoptr(VcEstimate) e = estimate_new ("qwen3-next-80b-a3b-instruct", "pp", "5", NULL);
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("qwen3-next-80b-a3b-instruct", "pp", "5", NULL);
   const VcLayoutResult *lr;
 
   g_assert_true (vc_estimate_check (e, NULL));
@@ -664,9 +637,9 @@ test_cli (void)
 static void
 test_profile_round_trip (void)
 {
-  g_autoptr(VcEstimate) e = estimate_new ("mixtral-8x7b", "tp", "2", "pp", "2", "ep", "4", "dp", "2",
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("mixtral-8x7b", "tp", "2", "pp", "2", "ep", "4", "dp", "2",
                                           "gpus-per-node", "4", NULL);
-  g_autoptr(VcEstimate) offload = estimate_new ("mixtral-8x7b", "gpu-layers", "20", "experts-on-cpu", "true", NULL);
+  g_autoptr(VcEstimate) offload = vc_test_estimate_new ("mixtral-8x7b", "gpu-layers", "20", "experts-on-cpu", "true", NULL);
   g_autofree char *dir = vc_test_make_tmpdir ("layout");
   g_autofree char *path = g_build_filename (dir, "plan.json", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);

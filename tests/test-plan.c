@@ -41,33 +41,6 @@
 /* one Mixtral layer's routed experts: 8 × gate, up, down (3·h·I), in 16 bits */
 #define MIXTRAL_EXPERTS_LAYER (2.0 * 8 * 3 * 4096 * 14336)
 
-static VcEstimate *
-estimate_new (const char *preset,
-              ...) G_GNUC_NULL_TERMINATED;
-
-static VcEstimate *
-estimate_new (const char *preset,
-              ...)
-{
-  VcEstimate *e = vc_estimate_new ();
-  g_autoptr(GError) error = NULL;
-  const char *name;
-  va_list args;
-
-  g_assert_true (vc_estimate_set_preset (e, preset, &error));
-  g_assert_true (vc_estimate_set_from_string (e, "method", "architecture", &error));
-  va_start (args, preset);
-  while ((name = va_arg (args, const char *)) != NULL)
-    {
-      const char *value = va_arg (args, const char *);
-
-      if (!vc_estimate_set_from_string (e, name, value, &error))
-        g_error ("%s=%s: %s", name, value, error->message);
-    }
-  va_end (args);
-  return e;
-}
-
 static void
 plan_of (VcEstimate *e,
          VcPlan     *plan)
@@ -174,7 +147,7 @@ test_llama_assignment (void)
 static void
 test_llama_two_cards (void)
 {
-  g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "engine", "llama.cpp", "precision", "fp16",
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "engine", "llama.cpp", "precision", "fp16",
                                           "gpu-set", "rtx-3090,rtx-3060-12gb", "tensor-split", "3,1",
                                           "host-ram", "64GB", NULL);
   VcPlan plan;
@@ -231,7 +204,7 @@ test_llama_two_cards (void)
 static void
 test_llama_three_cards_experts (void)
 {
-  g_autoptr(VcEstimate) e = estimate_new ("mixtral-8x7b", "mode", "inference", "engine", "llama.cpp", "precision", "fp16",
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("mixtral-8x7b", "mode", "inference", "engine", "llama.cpp", "precision", "fp16",
                                           "gpu-set", "h100-80gb,a100-40gb,rtx-3090", "tensor-split", "2,1,1",
                                           "n-cpu-moe", "10", NULL);
   VcPlan plan;
@@ -268,7 +241,7 @@ test_accelerate (void)
    * the embedding (525,336,576 B) fits under 1 GB − one layer (121,643,008 B), then layers 0
    * and 1 (768,622,592 B in all); layer 2 would make 890,265,600 B > 878,356,992 B. GPU 1 takes
    * the 14 other layers (1,703,002,112 B), the final norm and, tied, nothing for the head. */
-  g_autoptr(VcEstimate) e = estimate_new ("llama-3.2-1b", "engine", "transformers", "precision", "fp16",
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3.2-1b", "engine", "transformers", "precision", "fp16",
                                           "gpu-set", "A=1GB,B=2GB", "host-ram", "8GB", NULL);
   VcPlan plan;
 
@@ -303,9 +276,9 @@ test_accelerate (void)
 static void
 test_vllm_bounded (void)
 {
-  g_autoptr(VcEstimate) mixed = estimate_new ("llama-3-8b", "engine", "vllm", "precision", "fp16",
+  g_autoptr(VcEstimate) mixed = vc_test_estimate_new ("llama-3-8b", "engine", "vllm", "precision", "fp16",
                                               "gpu-set", "rtx-3090,rtx-3060-12gb", NULL);
-  g_autoptr(VcEstimate) small = estimate_new ("llama-3-8b", "engine", "vllm", "precision", "fp16",
+  g_autoptr(VcEstimate) small = vc_test_estimate_new ("llama-3-8b", "engine", "vllm", "precision", "fp16",
                                               "gpu-set", "rtx-3060-12gb:2", NULL);
   VcPlan a, b;
   /* TP 2: every tensor halved but the norms (2h a layer and the final h) */
@@ -341,9 +314,9 @@ test_vllm_bounded (void)
 static void
 test_vllm_pp_partition (void)
 {
-  g_autoptr(VcEstimate) even = estimate_new ("llama-3-8b", "mode", "inference", "engine", "vllm",
+  g_autoptr(VcEstimate) even = vc_test_estimate_new ("llama-3-8b", "mode", "inference", "engine", "vllm",
                                              "precision", "fp16", "gpu-set", "A=24GB,B=12GB", "pp", "2", NULL);
-  g_autoptr(VcEstimate) uneven = estimate_new ("llama-3-8b", "mode", "inference", "engine", "vllm",
+  g_autoptr(VcEstimate) uneven = vc_test_estimate_new ("llama-3-8b", "mode", "inference", "engine", "vllm",
                                                "precision", "fp16", "gpu-set", "A=24GB,B=12GB", "pp", "2",
                                                "pp-partition", "22,10", NULL);
   const double layer = 436224000, embed = 1050673152, norm = 8192, block = 16 * 4096.0;
@@ -429,7 +402,7 @@ test_refusals (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(VcEstimate) e = estimate_new (cases[i].preset, NULL);
+      g_autoptr(VcEstimate) e = vc_test_estimate_new (cases[i].preset, NULL);
       g_autoptr(GError) error = NULL;
       VcPlan plan;
 
@@ -465,9 +438,9 @@ test_refusals (void)
 static void
 test_training_uniform (void)
 {
-  g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "mode", "training", "sharding", "zero-3",
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "mode", "training", "sharding", "zero-3",
                                           "gpu-set", "h100-80gb:4", NULL);
-  g_autoptr(VcEstimate) same = estimate_new ("llama-3-8b", "mode", "training", "sharding", "zero-3",
+  g_autoptr(VcEstimate) same = vc_test_estimate_new ("llama-3-8b", "mode", "training", "sharding", "zero-3",
                                              "dp", "4", NULL);
   const VcLayoutResult *lr;
   VcPlan plan;
@@ -485,7 +458,7 @@ test_training_uniform (void)
 static void
 test_profile_round_trip (void)
 {
-  g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "gpu-set", "rtx-3090,My card=23028MiB/20000MiB:2",
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "gpu-set", "rtx-3090,My card=23028MiB/20000MiB:2",
                                           "host-ram", "64GB", "tensor-split", "3,1,1", "split-mode", "none",
                                           "main-gpu", "2", "n-cpu-moe", "4", "pp-partition", "20,12", NULL);
   g_autoptr(VcEstimate) back = vc_estimate_new ();
@@ -567,7 +540,7 @@ check_cli_solve (void)
   plan = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "plan");
   {
     JsonObject *solve = json_object_get_object_member (plan, "solve");
-    g_autoptr(VcEstimate) e = estimate_new ("llama-3-8b", "engine", "llama.cpp", "precision", "fp16",
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "engine", "llama.cpp", "precision", "fp16",
                                             "gpu-set", "A=8.5GB,B=9GB", NULL);
     VcPlan p;
     gint64 value = json_object_get_int_member (solve, "value");
@@ -719,17 +692,17 @@ command_text (VcEstimate      *e,
 static void
 test_command (void)
 {
-  g_autoptr(VcEstimate) llama = estimate_new ("llama-3-8b", "mode", "inference", "engine", "llama.cpp",
+  g_autoptr(VcEstimate) llama = vc_test_estimate_new ("llama-3-8b", "mode", "inference", "engine", "llama.cpp",
                                               "precision", "fp16", "gpu-set", "rtx-3090,rtx-3060-12gb",
                                               "tensor-split", "3,1", NULL);
-  g_autoptr(VcEstimate) moe = estimate_new ("mixtral-8x7b", "mode", "inference", "engine", "llama.cpp", "precision", "fp16",
+  g_autoptr(VcEstimate) moe = vc_test_estimate_new ("mixtral-8x7b", "mode", "inference", "engine", "llama.cpp", "precision", "fp16",
                                             "gpu-set", "rtx-3090,rtx-3090,rtx-4090", "tensor-split", "2,1,1",
                                             "n-cpu-moe", "10", NULL);
-  g_autoptr(VcEstimate) vllm = estimate_new ("llama-3-8b", "mode", "inference", "engine", "vllm", "gpu-set", "rtx-3090:2", NULL);
-  g_autoptr(VcEstimate) staged = estimate_new ("llama-3-8b", "mode", "inference", "engine", "vllm", "precision", "fp16",
+  g_autoptr(VcEstimate) vllm = vc_test_estimate_new ("llama-3-8b", "mode", "inference", "engine", "vllm", "gpu-set", "rtx-3090:2", NULL);
+  g_autoptr(VcEstimate) staged = vc_test_estimate_new ("llama-3-8b", "mode", "inference", "engine", "vllm", "precision", "fp16",
                                                "gpu-set", "A=24GB,B=12GB", "pp", "2", "pp-partition", "22,10", NULL);
   g_autofree char *s = command_text (staged, VC_COMMAND_VLLM, "hf:meta-llama/Meta-Llama-3-8B");
-  g_autoptr(VcEstimate) hf = estimate_new ("llama-3.2-1b", "mode", "inference", "gpu-set", "rtx-3090,rtx-3060-12gb", "host-ram", "64GB", NULL);
+  g_autoptr(VcEstimate) hf = vc_test_estimate_new ("llama-3.2-1b", "mode", "inference", "gpu-set", "rtx-3090,rtx-3060-12gb", "host-ram", "64GB", NULL);
   g_autofree char *a = command_text (llama, VC_COMMAND_LLAMA_CPP, "hf:org/llama-3-8b-GGUF:model-f16.gguf");
   g_autofree char *b = command_text (moe, VC_COMMAND_LLAMA_CPP, "hf:org/mixtral-GGUF:model-f16.gguf");
   g_autofree char *c = command_text (vllm, VC_COMMAND_VLLM, "hf:meta-llama/Meta-Llama-3-8B");

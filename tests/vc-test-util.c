@@ -184,3 +184,27 @@ vc_test_first_of_family (guint index)
       return FALSE;
   return TRUE;
 }
+
+VcEstimate *
+vc_test_estimate_new (const char *preset,
+                      ...)
+{
+  VcEstimate *e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const char *name;
+  va_list args;
+
+  if (!vc_estimate_set_preset (e, preset, &error) ||
+      !vc_estimate_set_from_string (e, "method", "architecture", &error))
+    g_error ("%s: %s", preset, error->message);
+  va_start (args, preset);
+  while ((name = va_arg (args, const char *)) != NULL)
+    {
+      const char *value = va_arg (args, const char *);
+
+      if (!vc_estimate_set_from_string (e, name, value, &error))
+        g_error ("%s=%s: %s", name, value, error->message);
+    }
+  va_end (args);
+  return e;
+}

@@ -39,4 +39,9 @@ gboolean vc_test_first_of_family (guint index);
 void  vc_test_remove_tree  (const char         *path);
 char *vc_test_make_model_fixtures (void);
 
+/* A preset by the architecture method, then property / value text pairs, each set as
+ * vc_estimate_set_from_string() reads it (an error aborts the test) */
+VcEstimate *vc_test_estimate_new (const char *preset,
+                                  ...) G_GNUC_NULL_TERMINATED;
+
 G_END_DECLS

@@ -20,36 +20,6 @@
 #define RUNS 60
 #define FRAME_US 16000
 
-typedef struct
-{
-  gint64 paint_start;
-  gint64 paint_end;
-} Frame;
-
-static void
-before_paint (GdkFrameClock *clock,
-              Frame         *frame)
-{
-  if (frame->paint_start == 0)
-    frame->paint_start = g_get_monotonic_time ();
-}
-
-static void
-after_paint (GdkFrameClock *clock,
-             Frame         *frame)
-{
-  if (frame->paint_start != 0)
-    frame->paint_end = g_get_monotonic_time ();
-}
-
-static int
-compare (gconstpointer a,
-         gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return x < y ? -1 : x > y;
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -59,7 +29,7 @@ main (int   argc,
   GtkWidget *chart;
   GdkFrameClock *clock;
   gint64 times[2 * RUNS], recompute_times[2 * RUNS];
-  Frame frame;
+  VcTestFrame frame;
 
   if (!gtk_init_check ())
     {
@@ -79,8 +49,7 @@ main (int   argc,
   gtk_widget_grab_focus (chart);
   vc_test_wait_for_frame (GTK_WIDGET (window));
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
-  g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint), &frame);
-  g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint), &frame);
+  vc_test_frame_watch (clock, &frame);
 
   for (guint i = 0; i < 2 * RUNS; i++)
     {
@@ -94,7 +63,7 @@ main (int   argc,
           gtk_widget_grab_focus (chart);
         }
       vc_test_spin_until_idle ();
-      frame = (Frame) { 0, 0 };
+      frame = (VcTestFrame) { 0, 0 };
       start = g_get_monotonic_time ();
       if (i < RUNS)
         g_object_set (estimate, "seq", 1024 + 512 * (i % 16), NULL);
@@ -108,8 +77,8 @@ main (int   argc,
       recompute_times[i] = recomputed - start;
     }
 
-  qsort (times, 2 * RUNS, sizeof times[0], compare);
-  qsort (recompute_times, 2 * RUNS, sizeof times[0], compare);
+  qsort (times, 2 * RUNS, sizeof times[0], vc_test_compare_int64);
+  qsort (recompute_times, 2 * RUNS, sizeof times[0], vc_test_compare_int64);
   printf ("of which recomputation: median %.2f ms\n", recompute_times[RUNS] / 1000.0);
   printf ("context chart in view: recompute, sample and redraw: median %.2f ms, slowest %.2f ms over %d changes "
           "(%u samples; goal: under %.0f ms)\n",

@@ -26,36 +26,6 @@ static const char *queries[] = {
   "mistral small", "no such model at all",
 };
 
-typedef struct
-{
-  gint64 paint_start;
-  gint64 paint_end;
-} Frame;
-
-static void
-before_paint (GdkFrameClock *clock,
-              Frame         *frame)
-{
-  if (frame->paint_start == 0)
-    frame->paint_start = g_get_monotonic_time ();
-}
-
-static void
-after_paint (GdkFrameClock *clock,
-             Frame         *frame)
-{
-  if (frame->paint_start != 0)
-    frame->paint_end = g_get_monotonic_time ();
-}
-
-static int
-compare (gconstpointer a,
-         gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return x < y ? -1 : x > y;
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -67,7 +37,7 @@ main (int   argc,
   g_autoptr(GArray) lists = g_array_new (FALSE, FALSE, sizeof (gint64));
   guint n_presets;
   gint64 median, slowest;
-  Frame frame;
+  VcTestFrame frame;
 
   if (!gtk_init_check ())
     {
@@ -84,8 +54,7 @@ main (int   argc,
   entry = vc_model_search_get_entry (VC_MODEL_SEARCH (vc_model_section_get_search (
     VC_MODEL_SECTION (vc_test_child (page, VC_TYPE_INFERENCE_PAGE, "model_section")))));
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
-  g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint), &frame);
-  g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint), &frame);
+  vc_test_frame_watch (clock, &frame);
 
   for (guint round = 0; round < ROUNDS; round++)
     for (guint q = 0; q < G_N_ELEMENTS (queries); q++)
@@ -96,7 +65,7 @@ main (int   argc,
             int pos = -1;
 
             vc_test_spin_until_idle ();
-            frame = (Frame) { 0, 0 };
+            frame = (VcTestFrame) { 0, 0 };
             start = g_get_monotonic_time ();
             gtk_editable_insert_text (GTK_EDITABLE (entry), c, 1, &pos);
             listed = g_get_monotonic_time ();
@@ -110,8 +79,8 @@ main (int   argc,
         gtk_editable_set_text (GTK_EDITABLE (entry), "");
       }
 
-  g_array_sort (times, compare);
-  g_array_sort (lists, compare);
+  g_array_sort (times, vc_test_compare_int64);
+  g_array_sort (lists, vc_test_compare_int64);
   median = g_array_index (times, gint64, times->len / 2);
   slowest = g_array_index (times, gint64, times->len - 1);
   printf ("model search in the window, %u models: median %.2f ms, slowest %.2f ms a key over %u keys "

@@ -16,36 +16,6 @@
 #define RUNS 120
 #define FRAME_US 16000
 
-typedef struct
-{
-  gint64 paint_start;
-  gint64 paint_end;
-} Frame;
-
-static void
-before_paint (GdkFrameClock *clock,
-              Frame         *frame)
-{
-  if (frame->paint_start == 0)
-    frame->paint_start = g_get_monotonic_time ();
-}
-
-static void
-after_paint (GdkFrameClock *clock,
-             Frame         *frame)
-{
-  if (frame->paint_start != 0)
-    frame->paint_end = g_get_monotonic_time ();
-}
-
-static int
-compare (gconstpointer a,
-         gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return x < y ? -1 : x > y;
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -54,7 +24,7 @@ main (int   argc,
   VcEstimate *estimate;
   GdkFrameClock *clock;
   gint64 times[RUNS];
-  Frame frame;
+  VcTestFrame frame;
 
   if (!gtk_init_check ())
     {
@@ -70,15 +40,14 @@ main (int   argc,
   g_object_set (estimate, "method", VC_METHOD_ARCHITECTURE, NULL);
   vc_test_wait_for_frame (GTK_WIDGET (window));
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
-  g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint), &frame);
-  g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint), &frame);
+  vc_test_frame_watch (clock, &frame);
 
   for (guint i = 0; i < RUNS; i++)
     {
       gint64 start, recomputed;
 
       vc_test_spin_until_idle ();
-      frame = (Frame) { 0, 0 };
+      frame = (VcTestFrame) { 0, 0 };
       start = g_get_monotonic_time ();
       /* alternate inputs that change every figure: sequence length and weight precision */
       g_object_set (estimate,
@@ -92,7 +61,7 @@ main (int   argc,
       times[i] = (recomputed - start) + (frame.paint_end - frame.paint_start);
     }
 
-  qsort (times, RUNS, sizeof times[0], compare);
+  qsort (times, RUNS, sizeof times[0], vc_test_compare_int64);
   printf ("recompute and redraw: median %.2f ms, slowest %.2f ms over %d changes (goal: under %.0f ms)\n",
           times[RUNS / 2] / 1000.0, times[RUNS - 1] / 1000.0, RUNS, FRAME_US / 1000.0);
   gtk_window_destroy (GTK_WINDOW (window));

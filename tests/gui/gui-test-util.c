@@ -280,3 +280,36 @@ vc_test_choice_position (GtkWidget  *dropdown,
     }
   g_error ("no choice “%s”", label);
 }
+
+static void
+frame_before_paint (GdkFrameClock *clock,
+                    VcTestFrame   *frame)
+{
+  if (frame->paint_start == 0)
+    frame->paint_start = g_get_monotonic_time ();
+}
+
+static void
+frame_after_paint (GdkFrameClock *clock,
+                   VcTestFrame   *frame)
+{
+  if (frame->paint_start != 0)
+    frame->paint_end = g_get_monotonic_time ();
+}
+
+void
+vc_test_frame_watch (GdkFrameClock *clock,
+                     VcTestFrame   *frame)
+{
+  g_signal_connect (clock, "before-paint", G_CALLBACK (frame_before_paint), frame);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (frame_after_paint), frame);
+}
+
+int
+vc_test_compare_int64 (gconstpointer a,
+                       gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}

@@ -49,4 +49,17 @@ void        vc_test_pixel            (const guint8 *data,
 
 void        vc_test_scroll_into_view (GtkWidget  *widget);
 
+/* Benchmarks: one frame's painting, timed from the frame clock's before-paint to its
+ * after-paint (zero the struct before the frame); the order of gint64 values for sorting */
+typedef struct
+{
+  gint64 paint_start;
+  gint64 paint_end;
+} VcTestFrame;
+
+void        vc_test_frame_watch      (GdkFrameClock *clock,
+                                      VcTestFrame   *frame);
+int         vc_test_compare_int64    (gconstpointer  a,
+                                      gconstpointer  b);
+
 G_END_DECLS
