@@ -69,6 +69,8 @@ update (VcCommandView *self)
     }
   if (vc_estimate_check (self->estimate, &error))
     command = vc_command_build (engine, &req, &error);
+  /* what the request owns (the inputs at a plan's degrees); its model is borrowed, not owned */
+  vc_command_request_clear (&req);
   g_clear_pointer (&self->command, vc_command_free);
   self->command = command;
   if (self->command != NULL)

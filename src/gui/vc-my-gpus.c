@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "vc-a11y.h"
 #include "vc-catalog.h"
 #include "vc-drop-down.h"
 #include "vc-error.h"
@@ -517,8 +518,9 @@ vc_my_gpus_init (VcMyGpus *self)
   gtk_drop_down_set_model (self->catalog_drop, G_LIST_MODEL (names));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("My GPUs and their plan"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->catalog_drop), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Card of the catalog"), -1);
+  /* the buttons inside the drop-downs take the focus: they are named too (vc-a11y.h) */
+  vc_a11y_name (GTK_WIDGET (self->catalog_drop), _("Card of the catalog"));
+  vc_a11y_label_mnemonics (GTK_WIDGET (self));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->count_spin), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("How many"), -1);
 }
