@@ -206,7 +206,7 @@ test_inference_tab (Fixture       *f,
   assert_label (root, "Surcoût");
   /* dropdown choices */
   g_assert_true (dropdown_offers (root, "Bfloat 16" NBSP "bits (bf16)"));
-  g_assert_true (dropdown_offers (root, "Selon le nombre de paramètres"));
+  g_assert_true (dropdown_offers (root, "Par nombre de paramètres"));
   g_assert_false (dropdown_offers (root, "By parameter count"));
 
   /* sizes: decimal comma, "Go" after a no-break space, never the English form */
