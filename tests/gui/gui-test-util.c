@@ -247,6 +247,17 @@ vc_test_destroy_window (VcWindow *window)
   g_assert_finalize_object (window);
 }
 
+void
+vc_test_wait_gone (gpointer *object,
+                   guint     seconds)
+{
+  gint64 deadline = g_get_monotonic_time () + seconds * G_USEC_PER_SEC;
+
+  while (*object != NULL && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_null (*object);
+}
+
 /* Scrolls the scrolled window holding `widget` so that its top shows: a widget scrolled out of
  * sight is not drawn, and so cannot be rendered to pixels. */
 void

@@ -41,6 +41,9 @@ guint       vc_test_choice_position  (GtkWidget  *dropdown,
                                       const char *label);
 void        vc_test_wait_while_busy  (VcWindow   *window);
 void        vc_test_destroy_window   (VcWindow   *window);
+/* waits up to `seconds` for the weak pointer `*object` to be cleared, and asserts it was */
+void        vc_test_wait_gone        (gpointer   *object,
+                                      guint       seconds);
 void        vc_test_pixel            (const guint8 *data,
                                       gsize         stride,
                                       int           x,

@@ -45,13 +45,8 @@ static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
-  gint64 deadline;
-
   vc_test_destroy_window (f->window);
-  deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
-  while (f->estimate != NULL && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, FALSE);
-  g_assert_null (f->estimate);
+  vc_test_wait_gone ((gpointer *) &f->estimate, 2);
 }
 
 static void
