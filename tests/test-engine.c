@@ -135,7 +135,7 @@ test_vllm (void)
 
 /* vLLM's hybrid allocator: 8 full and 24 sliding-window layers make groups of 8 layers (1 full,
  * 3 sliding), pages of 16 tokens × 4,096 bytes (one layer's share of a token) shared by one
- * layer of each group; the state-space pools are not followed */
+ * layer of each group; state-space layers raise the block (tests/test-engine-state.c) */
 static void
 test_vllm_hybrid (void)
 {
@@ -168,6 +168,19 @@ test_vllm_hybrid (void)
   g_assert_true (kv.known);
   g_object_set (e, "engine", VC_ENGINE_VLLM, "sliding-window", 0, "sliding-window-layers", 0,
                 "recurrent-layers", 8, "recurrent-state", 100000, NULL);
+  /* 24 attention layers of 4,096 bytes a token and 8 state layers of 100,000 values at 2 bytes:
+   * the attention block is raised to 16 × cdiv(200,000, 16 × 4,096) = 64 tokens, a page of
+   * 262,144 bytes; groups of 8 layers, 3 of attention and 1 of state; a request of 8192 tokens
+   * takes 3 × 128 pages and 1 */
+  W = vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS];
+  A = vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS];
+  blocks = floor (floor ((0.9 * C - W - A) / 262144.0) / 8);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, floor (blocks / 4) * 64);
+  g_assert_cmpfloat (kv.max_concurrency, ==, blocks / (3 * 128 + 1));
+  /* SGLang's Mamba pool is not followed */
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
   capacity_on (e, "h100-80gb", &kv);
   g_assert_false (kv.known);
 }

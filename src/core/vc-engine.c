@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "vc-engine.h"
+#include "vc-engine-state.h"
 #include "vc-layout.h"
 
 /* llama.cpp pads each sequence's context to 256 cells (src/llama-context.cpp:
@@ -465,7 +466,7 @@ vc_engine_no_figure (const VcInputs *in)
   if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
       in->method != VC_METHOD_ARCHITECTURE)
     return NULL;
-  if (vc_arch_state_elements (arch) > 0)
+  if (!vc_engine_state_vllm_followed (in, (double) MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp)))
     return "state-pools";
   if (encoder_unsized (in))
     return "encoder";
@@ -492,11 +493,12 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
   double per_token, weights, overhead, tokens, max_concurrency;
 
   *out = (VcKvCapacity) { 0 };
-  /* the block arithmetic needs the KV bytes of a token; either engine's pools for models with
-   * linear-attention or state-space layers (their Mamba pools) are not followed here */
+  /* the block arithmetic needs the KV bytes of a token; the pools of models with
+   * linear-attention or state-space layers are followed for vLLM on one GPU (vc-engine-state.c),
+   * not for SGLang's Mamba pool */
   if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
       in->method != VC_METHOD_ARCHITECTURE || res->kv_bytes_per_token <= 0 || attention <= 0 ||
-      vc_arch_state_elements (arch) > 0 || encoder_unsized (in) ||
+      !vc_engine_state_vllm_followed (in, n) || encoder_unsized (in) ||
       !(n >= 1) || !isfinite (n) || !vc_engine_vllm_version_sized (in, n))
     return;
 
@@ -529,7 +531,15 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
                     vc_estimator_vllm_profile_bytes (in, batch_tokens, seqs, n);
       available = MAX (0.0, available);
       block = (double) in->block_size * per_token;
-      if (!hybrid)
+      if (vc_arch_state_elements (arch) > 0)
+        {
+          VcVllmStateSpec state;
+
+          if (!vc_engine_state_vllm_spec (in, per_token, &state))
+            return;
+          vc_engine_state_vllm_capacity (in, &state, available, &tokens, &max_concurrency);
+        }
+      else if (!hybrid)
         {
           /* one group of every layer; a request of seq tokens takes cdiv(seq, block) blocks
            * (get_max_concurrency_for_kv_cache_config), or with every layer windowed those of
@@ -579,7 +589,10 @@ vc_engine_at_layout (const VcInputs       *in,
   double tp = MAX (1u, in->layout.tp);
   double per_token, tokens;
   guint stage_gpus = MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp);
-  gboolean pools = (arch->sliding_window > 0 && arch->sliding_window_layers > 0) || vc_arch_state_elements (arch) > 0;
+  /* vLLM's Mamba groups on one GPU (vc-engine-state.c) */
+  gboolean state = vc_arch_state_elements (arch) > 0 && vc_engine_state_vllm_followed (in, stage_gpus);
+  gboolean pools = (arch->sliding_window > 0 && arch->sliding_window_layers > 0) ||
+                   (vc_arch_state_elements (arch) > 0 && !state);
   /* SGLang's sliding-window pool, on one pipeline stage (whose layers are all of the model's) */
   gboolean swa_pool = in->engine == VC_ENGINE_SGLANG && arch->sliding_window > 0 && arch->sliding_window_layers > 0 &&
                       vc_arch_state_elements (arch) <= 0 && MAX (1u, in->layout.pp) == 1;
@@ -601,6 +614,21 @@ vc_engine_at_layout (const VcInputs       *in,
       out->available_kv_bytes = in->kv_cache_memory_gb > 0 ? in->kv_cache_memory_gb * 1e9
                                 : out->budget_bytes - weights - vc_estimator_vllm_profile_bytes (in, batch_tokens, seqs, tp);
       out->available_kv_bytes = MAX (0.0, out->available_kv_bytes);
+      if (state)
+        {
+          VcVllmStateSpec spec;
+          double max_concurrency;
+
+          if (!vc_engine_state_vllm_spec (in, per_token, &spec))
+            return;
+          vc_engine_state_vllm_capacity (in, &spec, out->available_kv_bytes, &tokens, &max_concurrency);
+          out->known = TRUE;
+          out->tokens = tokens;
+          out->max_concurrency = max_concurrency * out->replicas;
+          out->block_size = spec.block_size;
+          out->state_page_bytes = spec.page_bytes;
+          return;
+        }
       tokens = floor (out->available_kv_bytes / (in->block_size * per_token)) * in->block_size;
     }
   else if (in->engine == VC_ENGINE_SGLANG)

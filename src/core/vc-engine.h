@@ -97,6 +97,9 @@ typedef struct
   double available_kv_bytes;       /* what the busiest GPU leaves of it for the KV cache */
   double tokens;                   /* KV-cache capacity of one replica, in tokens */
   double max_concurrency;          /* requests of seq tokens all replicas hold at once */
+  guint block_size;                /* vLLM with recurrent state: the attention block raised to
+                                    * hold a layer's state; 0 otherwise */
+  double state_page_bytes;         /* and the page of one layer's state of one request, padded */
 } VcEngineAtLayout;
 
 void   vc_engine_at_layout    (const VcInputs         *inputs,

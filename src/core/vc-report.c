@@ -637,6 +637,11 @@ add_engine_json (JsonBuilder           *b,
   json_builder_set_member_name (b, "kv_capacity_tokens");
   add_bytes_or_null (b, at.known, at.tokens);
   add_number_or_null (b, "max_concurrency", at.known, at.max_concurrency);
+  /* vLLM's Mamba groups: the attention block raised until a page holds a layer's state, and
+   * that page (vc-engine-state.c) */
+  add_number_or_null (b, "state_block_size", at.known && at.block_size > 0, at.block_size);
+  json_builder_set_member_name (b, "state_page_bytes");
+  add_bytes_or_null (b, at.known && at.block_size > 0, at.state_page_bytes);
   /* why there is no figure, where it is a part of the model the engine sizes apart */
   json_builder_set_member_name (b, "no_figure");
   if (!at.known && vc_engine_no_figure (in) != NULL)
@@ -1198,6 +1203,9 @@ no_figure_text (const VcInputs *in)
 {
   const char *why = vc_engine_no_figure (in);
 
+  if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_VLLM)
+    return _("vLLM’s Mamba groups are followed on one GPU a model (TP 1, PP 1) without a sliding window: "
+             "under TP it splits each layer’s state in parts not known here.");
   if (g_strcmp0 (why, "state-pools") == 0)
     return _("Its linear-attention or state-space layers keep a state per request in a pool of their own "
              "(vLLM’s Mamba groups, SGLang’s Mamba pool), which is not sized here.");
@@ -1256,6 +1264,16 @@ table_engine (GString               *s,
                                  "%.1f requests of %s tokens at once\n"),
                             engine, at.n_gpus, gpu->name, *how ? " · " : "", how, budget, room, tokens,
                             at.max_concurrency, seq);
+    if (at.block_size > 0)
+      {
+        g_autofree char *page = vc_format_size (at.state_page_bytes, unit);
+
+        /* Translators: "  Attention block of 544 tokens, so that a page (1.1 MB) holds one layer's
+         * state of a request" */
+        g_string_append_printf (s, _("  Attention block of %u tokens, so that a page (%s) holds one layer’s state "
+                                     "of a request\n"),
+                                at.block_size, page);
+      }
   }
 }
 

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vc-engine-state.c: vLLM's hybrid KV-cache spec for models with linear-attention or
+ * state-space layers. The arithmetic, and the vLLM source each part follows, are in FORMULAS.md
+ * ("Engines", "Recurrent state"). */
+#define G_LOG_DOMAIN "vc-engine"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "vc-engine-state.h"
+
+/* vllm/model_executor/models/config.py, HybridAttentionMambaModelConfig: the attention block is
+ * suggested in multiples of 16 tokens, what every attention backend takes */
+#define VLLM_STATE_BLOCK_ALIGN 16
+
+gboolean
+vc_engine_state_vllm_followed (const VcInputs *in,
+                               double          stage_gpus)
+{
+  const VcArch *arch = &in->arch;
+
+  if (vc_arch_state_elements (arch) <= 0)
+    return TRUE;
+  /* one GPU holds every layer's whole state: under TP vLLM splits the convolution's channels
+   * and the heads (and repeats Mamba-2's groups when TP does not divide them,
+   * extra_groups_for_head_shards), which one count of a layer's state cannot follow; a window
+   * beside the state would make a third kind of group */
+  return in->engine == VC_ENGINE_VLLM && in->mode == VC_MODE_INFERENCE &&
+         in->method == VC_METHOD_ARCHITECTURE && stage_gpus == 1 && arch->recurrent_state > 0 &&
+         vc_arch_attention_layers (arch) > 0 && !vc_arch_is_mla (arch) &&
+         !(arch->sliding_window > 0 && arch->sliding_window_layers > 0);
+}
+
+gboolean
+vc_engine_state_vllm_spec (const VcInputs  *in,
+                           double           kv_bytes_per_token,
+                           VcVllmStateSpec *spec)
+{
+  const VcArch *arch = &in->arch;
+  double attention = vc_arch_attention_layers (arch);
+  double state = MIN (arch->recurrent_layers, arch->n_layers);
+  /* MambaStateDtypeCalculator (vllm/model_executor/layers/mamba/mamba_utils.py): with
+   * --mamba-cache-dtype and --mamba-ssm-cache-dtype at "auto", the convolution and the
+   * recurrent state are both in the model's dtype, whatever --kv-cache-dtype says */
+  double value_bytes = in->precision == VC_PRECISION_FP32 ? 4.0 : 2.0;
+  double lo, hi, aligned;
+
+  *spec = (VcVllmStateSpec) { 0 };
+  if (!vc_engine_state_vllm_followed (in, 1) || vc_arch_state_elements (arch) <= 0 ||
+      !(kv_bytes_per_token > 0) || !isfinite (kv_bytes_per_token) || state <= 0)
+    return FALSE;
+  spec->attention_layers = attention;
+  spec->state_layers = state;
+  /* MambaSpec.page_size_bytes (vllm/v1/kv_cache_interface.py): each state's shape times its
+   * dtype's size, summed: a request's whole state in one page */
+  spec->state_page_bytes = (double) arch->recurrent_state * value_bytes;
+  /* FullAttentionSpec(block_size=1).page_size_bytes: K and V of one token in one layer */
+  spec->attention_token_bytes = kv_bytes_per_token / attention;
+  /* HybridAttentionMambaModelConfig.verify_and_update_config: attn_block_size = 16 ×
+   * cdiv(mamba_page_size, 16 × attn_page_size_1_token), taken when the block size is unset
+   * or smaller; the Mamba page is then padded to the attention page (mamba_page_size_padded) */
+  aligned = VLLM_STATE_BLOCK_ALIGN * ceil (spec->state_page_bytes /
+                                           (VLLM_STATE_BLOCK_ALIGN * spec->attention_token_bytes));
+  spec->block_size = (guint) MAX ((double) in->block_size, aligned);
+  spec->page_bytes = spec->block_size * spec->attention_token_bytes;
+  /* vllm/v1/core/kv_cache_utils.py, _get_kv_cache_groups_uniform_page_size: groups of
+   * group_size layers, the smaller count of the two kinds (the larger when it is under 1.5
+   * times the smaller), the last group of a kind padded */
+  lo = MIN (attention, state);
+  hi = MAX (attention, state);
+  spec->group_size = hi < lo * 1.5 ? hi : lo;
+  spec->attention_groups = ceil (attention / spec->group_size);
+  spec->state_groups = ceil (state / spec->group_size);
+  spec->known = TRUE;
+  return TRUE;
+}
+
+void
+vc_engine_state_vllm_capacity (const VcInputs        *in,
+                               const VcVllmStateSpec *spec,
+                               double                 available,
+                               double                *tokens,
+                               double                *max_concurrency)
+{
+  /* get_kv_cache_config_from_groups: group_size tensors, each shared by one layer of every
+   * group, num_blocks = available // page_size // group_size (get_num_blocks) */
+  double blocks = floor (floor (MAX (0.0, available) / spec->page_bytes) / spec->group_size);
+  /* the Mamba groups' block_size is max_model_len (cache_config.mamba_block_size without
+   * prefix caching), so _report_kv_cache_config logs num_blocks // groups × min(block, seq) */
+  double min_block = MIN ((double) spec->block_size, (double) in->seq);
+  /* get_max_concurrency_for_kv_cache_config: each attention group takes cdiv(seq, block)
+   * pages a request, each Mamba group one page (MambaSpec.max_memory_usage_bytes) */
+  double per_request = spec->attention_groups * ceil ((double) in->seq / spec->block_size) + spec->state_groups;
+
+  *tokens = floor (blocks / (spec->attention_groups + spec->state_groups)) * min_block;
+  *max_concurrency = blocks / per_request;
+}

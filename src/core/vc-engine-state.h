@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vc-engine-state.h: the pools serving engines keep for a model's per-request state beside its
+ * KV cache: vLLM's hybrid KV-cache spec for linear-attention and state-space (Mamba) layers, its
+ * attention block raised until a page holds a layer's state (FORMULAS.md, "Engines", "Recurrent
+ * state"). Free of GObject and of allocation.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "vc-estimator.h"
+
+G_BEGIN_DECLS
+
+/* vLLM's KV-cache spec of a model with recurrent layers, on one GPU */
+typedef struct
+{
+  gboolean known;
+  double attention_layers;         /* layers with a KV cache (FullAttentionSpec) */
+  double state_layers;             /* layers with a recurrent state (MambaSpec) */
+  double state_page_bytes;         /* one state layer's state of one request, unpadded */
+  double attention_token_bytes;    /* one attention layer's bytes of one token */
+  guint block_size;                /* the attention block, raised to hold a state page */
+  double page_bytes;               /* the one page size of every layer (the state's padded) */
+  double group_size;               /* layers of each KV-cache group */
+  double attention_groups;
+  double state_groups;
+} VcVllmStateSpec;
+
+/* Whether vLLM's pools of the inputs' model are followed on `stage_gpus` GPUs (TP × PP):
+ * TRUE where the model has no recurrent state, or where vc_engine_state_vllm_spec() sizes it */
+gboolean vc_engine_state_vllm_followed (const VcInputs *inputs,
+                                        double          stage_gpus);
+/* The spec, from `kv_bytes_per_token`: the KV bytes of one token in every attention layer */
+gboolean vc_engine_state_vllm_spec     (const VcInputs  *inputs,
+                                        double           kv_bytes_per_token,
+                                        VcVllmStateSpec *spec);
+/* The tokens vLLM logs ("GPU KV cache size") and the requests of inputs->seq tokens it holds
+ * ("Maximum concurrency") in `available` bytes */
+void     vc_engine_state_vllm_capacity (const VcInputs         *inputs,
+                                        const VcVllmStateSpec  *spec,
+                                        double                  available,
+                                        double                 *tokens,
+                                        double                 *max_concurrency);
+
+G_END_DECLS
