@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vLLM's hybrid KV-cache spec for models with linear-attention or state-space layers
+ * (vc-engine-state.c; FORMULAS.md, "Engines"), on hand-worked figures for each family the
+ * reader knows: Qwen3-Next's Gated DeltaNet, Granite 4.0-H's Mamba-2 beside a few attention
+ * layers, Falcon-H1's Mamba-2 beside attention in every layer. */
+#include "config.h"
+
+#include <math.h>
+
+#include "vc-engine.h"
+#include "vc-engine-state.h"
+#include "vc-estimate.h"
+#include "vc-test-util.h"
+
+static VcEstimate *
+hybrid (const char *preset,
+        guint       seq)
+{
+  VcEstimate *e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (vc_estimate_set_preset (e, preset, &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "seq", seq, NULL);
+  return e;
+}
+
+static void
+spec_of (VcEstimate      *e,
+         VcVllmStateSpec *spec)
+{
+  g_assert_true (vc_engine_state_vllm_spec (vc_estimate_get_inputs (e),
+                                            vc_estimate_get_result (e)->kv_bytes_per_token, spec));
+}
+
+static void
+at_layout (VcEstimate       *e,
+           VcEngineAtLayout *at)
+{
+  guint h100 = vc_test_gpu_index (e, "h100-80gb");
+
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e),
+                       vc_estimate_get_gpu (e, h100), 1, at);
+}
+
+/* Qwen3-Next-80B-A3B: 36 Gated DeltaNet layers, 12 attention layers of 2 KV heads of 256.
+ * A DeltaNet layer keeps its convolution's last 3 inputs over 2 × 16 × 128 + 32 × 128 = 8,192
+ * channels and 32 heads × 128 × 128 of state: 548,864 values, 1,097,728 bytes in bf16. An
+ * attention layer's token is 2 × 2 × 256 × 2 = 2,048 bytes, so the block is 16 × cdiv(1,097,728,
+ * 32,768) = 544 tokens (vLLM's "Setting attention block size to 544 tokens"), a page of
+ * 1,114,112 bytes; groups of 12 layers: 1 of attention, 3 of state. */
+static void
+test_qwen3_next (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("qwen3-next-80b-a3b-instruct", 8192);
+  VcVllmStateSpec spec;
+  VcEngineAtLayout at;
+  double tokens, concurrency;
+
+  g_assert_cmpuint (vc_estimate_get_inputs (e)->arch.recurrent_state, ==, 548864);
+  g_assert_cmpfloat (vc_estimate_get_result (e)->kv_bytes_per_token, ==, 12 * 2048.0);
+  spec_of (e, &spec);
+  g_assert_cmpfloat (spec.state_page_bytes, ==, 1097728);
+  g_assert_cmpfloat (spec.attention_token_bytes, ==, 2048);
+  g_assert_cmpuint (spec.block_size, ==, 544);
+  g_assert_cmpfloat (spec.page_bytes, ==, 1114112);
+  g_assert_cmpfloat (spec.group_size, ==, 12);
+  g_assert_cmpfloat (spec.attention_groups, ==, 1);
+  g_assert_cmpfloat (spec.state_groups, ==, 3);
+
+  /* 20 GB of cache: 20e9 // 1,114,112 = 17,951 pages, // 12 = 1,495 blocks; 1,495 // 4 groups ×
+   * 544 = 202,912 tokens; a request of 8,192 tokens takes 16 attention blocks and 3 state
+   * blocks: 1,495 / 19 at once */
+  vc_engine_state_vllm_capacity (vc_estimate_get_inputs (e), &spec, 20e9, &tokens, &concurrency);
+  g_assert_cmpfloat (tokens, ==, 202912);
+  g_assert_cmpfloat (concurrency, ==, 1495.0 / 19);
+  g_object_set (e, "kv-cache-memory", 20.0, NULL);
+  at_layout (e, &at);
+  g_assert_true (at.known);
+  g_assert_cmpfloat (at.tokens, ==, 202912);
+  g_assert_cmpfloat (at.max_concurrency, ==, 1495.0 / 19);
+  g_assert_cmpuint (at.block_size, ==, 544);
+  g_assert_cmpfloat (at.state_page_bytes, ==, 1114112);
+  g_assert_null (vc_engine_no_figure (vc_estimate_get_inputs (e)));
+
+  /* an fp8 KV cache halves an attention token, not the state (the model's dtype): 16 ×
+   * cdiv(1,097,728, 16,384) = 1,072 tokens, whose page is the state's exactly */
+  g_object_set (e, "kv-precision", VC_PRECISION_FP8, NULL);
+  spec_of (e, &spec);
+  g_assert_cmpfloat (spec.state_page_bytes, ==, 1097728);
+  g_assert_cmpuint (spec.block_size, ==, 1072);
+  g_assert_cmpfloat (spec.page_bytes, ==, 1097728);
+}
+
+/* Granite 4.0-H Tiny: 36 Mamba-2 layers (48 heads of 64, state 128, one group, kernel 4) and 4
+ * attention layers of 4 KV heads of 128. A Mamba layer keeps 3 × (3,072 + 2 × 128) = 9,984
+ * convolution values and 48 × 64 × 128 = 393,216 state values: 806,400 bytes; an attention token
+ * 2,048 bytes: a block of 16 × cdiv(806,400, 32,768) = 400 tokens, a page of 819,200 bytes (the
+ * state padded by 1.59 %); groups of 4 layers, 1 of attention and 9 of state. */
+static void
+test_granite_4_h (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("granite-4.0-h-tiny", 8192);
+  VcVllmStateSpec spec;
+  double tokens, concurrency;
+
+  g_assert_cmpuint (vc_estimate_get_inputs (e)->arch.recurrent_state, ==, 403200);
+  spec_of (e, &spec);
+  g_assert_cmpfloat (spec.state_page_bytes, ==, 806400);
+  g_assert_cmpuint (spec.block_size, ==, 400);
+  g_assert_cmpfloat (spec.page_bytes, ==, 819200);
+  g_assert_cmpfloat (spec.group_size, ==, 4);
+  g_assert_cmpfloat (spec.attention_groups, ==, 1);
+  g_assert_cmpfloat (spec.state_groups, ==, 9);
+  /* 20e9 // 819,200 = 24,414 pages, // 4 = 6,103 blocks; 6,103 // 10 × 400 = 244,000 tokens;
+   * a request: 21 attention blocks and 9 state blocks */
+  vc_engine_state_vllm_capacity (vc_estimate_get_inputs (e), &spec, 20e9, &tokens, &concurrency);
+  g_assert_cmpfloat (tokens, ==, 244000);
+  g_assert_cmpfloat (concurrency, ==, 6103.0 / 30);
+
+  /* a context shorter than the block: the state groups' block is max_model_len, the smaller */
+  g_object_set (e, "seq", 256, NULL);
+  spec_of (e, &spec);
+  vc_engine_state_vllm_capacity (vc_estimate_get_inputs (e), &spec, 20e9, &tokens, &concurrency);
+  g_assert_cmpfloat (tokens, ==, 610 * 256);
+  g_assert_cmpfloat (concurrency, ==, 6103.0 / 10);
+
+  /* a block given larger than needed is kept; fp32 weights keep the state in fp32 */
+  g_object_set (e, "seq", 8192, "block-size", 1024, NULL);
+  spec_of (e, &spec);
+  g_assert_cmpuint (spec.block_size, ==, 1024);
+  g_assert_cmpfloat (spec.page_bytes, ==, 1024 * 2048.0);
+  g_object_set (e, "block-size", 16, "precision", VC_PRECISION_FP32, "kv-precision", VC_PRECISION_FP16, NULL);
+  spec_of (e, &spec);
+  g_assert_cmpfloat (spec.state_page_bytes, ==, 1612800);
+  g_assert_cmpuint (spec.block_size, ==, 16 * 50);
+}
+
+/* Falcon-H1-Tiny-90M, read from its config.json by vramcalc: 24 layers, each with attention
+ * (2 KV heads of 64: 512 bytes a token) and a Mamba-2 mixer (24 heads of 32, state 64, one
+ * group, width 768, kernel 4): 3 × 896 + 49,152 = 51,840 values, 103,680 bytes; the block is
+ * 16 × cdiv(103,680, 8,192) = 208 tokens, a page of 106,496 bytes, one group of each kind of 24
+ * layers. 1 GB: 1e9 // 106,496 = 9,390 pages, // 24 = 391 blocks, 195 × 208 = 40,560 tokens;
+ * a request of 4,096 tokens takes 20 + 1 blocks. */
+static void
+test_falcon_h1 (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models",
+                                              "Falcon-H1-Tiny-90M-Instruct", "config.json", NULL);
+  const char *args[] = { "--config", config, "--engine", "vllm", "--seq", "4096", "--kv-cache-memory", "1",
+                         "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  JsonObject *engine = json_object_get_object_member (vc_test_run_json (parser, args), "engine");
+
+  g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 40560);
+  g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==, 391.0 / 21);
+  g_assert_cmpint (json_object_get_int_member (engine, "state_block_size"), ==, 208);
+  g_assert_cmpint (json_object_get_int_member (engine, "state_page_bytes"), ==, 106496);
+  g_assert_true (json_object_get_null_member (engine, "no_figure"));
+}
+
+/* Where the pools are not followed, no figure and the reason: SGLang's Mamba pool, vLLM over
+ * more than one GPU a model; a model without state has no state block */
+static void
+test_refused (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("granite-4.0-h-tiny", 8192);
+  g_autoptr(VcEstimate) dense = hybrid ("llama-3-8b", 8192);
+  VcEngineAtLayout at;
+
+  g_object_set (e, "tp", 2, NULL);
+  at_layout (e, &at);
+  g_assert_false (at.known);
+  g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "state-pools");
+  g_assert_false (vc_engine_state_vllm_followed (vc_estimate_get_inputs (e), 2));
+  g_object_set (e, "tp", 1, "engine", VC_ENGINE_SGLANG, NULL);
+  at_layout (e, &at);
+  g_assert_false (at.known);
+  g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "state-pools");
+  /* vLLM 0.21 measures its CUDA graphs, unless eager */
+  g_object_set (e, "engine", VC_ENGINE_VLLM, "engine-version", VC_VLLM_VERSION_0_21, NULL);
+  at_layout (e, &at);
+  g_assert_false (at.known);
+  g_object_set (e, "enforce-eager", TRUE, NULL);
+  at_layout (e, &at);
+  g_assert_true (at.known);
+  g_assert_cmpuint (at.block_size, ==, 400);
+
+  at_layout (dense, &at);
+  g_assert_true (at.known);
+  g_assert_cmpuint (at.block_size, ==, 0);
+  g_assert_true (vc_engine_state_vllm_followed (vc_estimate_get_inputs (dense), 4));
+}
+
+/* More memory never holds fewer tokens or requests, whatever the model, release or context */
+static void
+test_invariants (void)
+{
+  const char *presets[] = { "qwen3-next-80b-a3b-instruct", "granite-4.0-h-tiny" };
+  const VcVllmVersion versions[] = { VC_VLLM_VERSION_0_10, VC_VLLM_VERSION_0_11, VC_VLLM_VERSION_0_21 };
+  const guint seqs[] = { 128, 4096, 32768 };
+
+  for (guint p = 0; p < G_N_ELEMENTS (presets); p++)
+    for (guint v = 0; v < G_N_ELEMENTS (versions); v++)
+      for (guint q = 0; q < G_N_ELEMENTS (seqs); q++)
+        {
+          g_autoptr(VcEstimate) e = hybrid (presets[p], seqs[q]);
+          double last_tokens = -1, last_requests = -1;
+
+          g_object_set (e, "engine-version", versions[v], "enforce-eager", TRUE, NULL);
+          for (double gb = 1; gb <= 64; gb *= 2)
+            {
+              VcEngineAtLayout at;
+
+              g_object_set (e, "kv-cache-memory", gb, NULL);
+              at_layout (e, &at);
+              g_assert_true (at.known);
+              g_assert_cmpfloat (at.tokens, >=, last_tokens);
+              g_assert_cmpfloat (at.max_concurrency, >=, last_requests);
+              g_assert_true (isfinite (at.max_concurrency));
+              /* whole blocks: the tokens are a multiple of min(block, seq) */
+              g_assert_cmpfloat (fmod (at.tokens, MIN ((double) at.block_size, seqs[q])), ==, 0);
+              g_assert_cmpfloat (at.block_size % 16, ==, 0);
+              last_tokens = at.tokens;
+              last_requests = at.max_concurrency;
+            }
+          g_assert_cmpfloat (last_tokens, >, 0);
+        }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/engine-state/qwen3-next", test_qwen3_next);
+  g_test_add_func ("/engine-state/granite-4-h", test_granite_4_h);
+  g_test_add_func ("/engine-state/falcon-h1", test_falcon_h1);
+  g_test_add_func ("/engine-state/refused", test_refused);
+  g_test_add_func ("/engine-state/invariants", test_invariants);
+  return g_test_run ();
+}
