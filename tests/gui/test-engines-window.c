@@ -217,6 +217,43 @@ test_speed_and_capacity (Fixture       *f,
   g_assert_nonnull (strstr (training, " s a step"));
 }
 
+/* A model with state-space layers under vLLM: the window gives the cache of its Mamba groups
+ * on one card (vc-engine-state.c), the same as the core's */
+static void
+test_state_capacity (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  guint h100 = vc_test_gpu_index (f->estimate, "h100-80gb");
+  const VcResult *r;
+  VcKvCapacity kv;
+  g_autofree char *capacity = NULL, *expected = NULL, *at_tp2 = NULL;
+
+  g_assert_true (vc_estimate_set_preset (f->estimate, "granite-4.0-h-tiny", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_VLLM, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  r = vc_estimate_get_result (f->estimate);
+  vc_engine_kv_capacity_on (vc_estimate_get_inputs (f->estimate), r, &r->scenarios[r->selected],
+                            vc_estimate_get_gpu (f->estimate, h100), 1, &kv);
+  g_assert_true (kv.known);
+  /* whole blocks of 400 tokens (the block raised to hold a Mamba layer's state) */
+  g_assert_cmpfloat (fmod (kv.tokens, 400), ==, 0);
+  g_assert_cmpfloat (kv.tokens, >, 500000);
+  capacity = vc_gpu_chart_describe_speed (f->chart, h100);
+  expected = g_strdup_printf ("KV cache: %.0f tokens · %.0f requests of 8192 tokens · ", kv.tokens,
+                              floor (kv.max_concurrency));
+  g_assert_true (g_str_has_prefix (capacity, expected));
+
+  /* at TP 2 the Mamba groups are not followed: the row keeps the card's own figure, not one
+   * at the layout */
+  g_object_set (f->estimate, "tp", 2, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  at_tp2 = vc_gpu_chart_describe_speed (f->chart, h100);
+  g_assert_null (strstr (at_tp2, "At TP 2"));
+  g_assert_true (g_str_has_prefix (at_tp2, expected));
+  g_object_set (f->estimate, "tp", 1, NULL);
+}
+
 static void
 test_vendor_groups (Fixture       *f,
                     gconstpointer  data)
@@ -323,6 +360,7 @@ main (int   argc,
   ADD ("/engines-window/llama-cpp-inputs", test_llama_cpp_inputs);
   ADD ("/engines-window/engine-inputs", test_engine_inputs);
   ADD ("/engines-window/speed-and-capacity", test_speed_and_capacity);
+  ADD ("/engines-window/state-capacity", test_state_capacity);
   ADD ("/engines-window/vendor-groups", test_vendor_groups);
   ADD ("/engines-window/this-computer", test_this_computer);
   return g_test_run ();
