@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "vc-engine.h"
 #include "vc-engine-state.h"
@@ -158,6 +159,25 @@ test_falcon_h1 (void)
   g_assert_true (json_object_get_null_member (engine, "no_figure"));
 }
 
+/* The text report: the capacity, then the block and its page; at TP 2 the reason for no figure */
+static void
+test_text (void)
+{
+  const char *one[] = { "--preset", "granite-4.0-h-tiny", "--engine", "vllm", "--seq", "8192",
+                        "--kv-cache-memory", "20", "--fit-gpu", "h100-80gb", NULL };
+  const char *tp2[] = { "--preset", "granite-4.0-h-tiny", "--engine", "vllm", "--seq", "8192", "--tp", "2",
+                        "--fit-gpu", "h100-80gb", NULL };
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+
+  g_assert_cmpint (vc_test_run_vramcalc (one, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, ": 244000 tokens, 203.4 requests of 8192 tokens at once\n"
+                                 "  Attention block of 400 tokens, so that a page (819\u00a0kB) holds one layer’s "
+                                 "state of a request\n"));
+  g_assert_cmpint (vc_test_run_vramcalc (tp2, NULL, &out2, &err2), ==, 0);
+  g_assert_nonnull (strstr (out2, "TP 2: no KV-cache figure for this model here\n"
+                                  "  vLLM’s Mamba groups are followed on one GPU a model"));
+}
+
 /* Where the pools are not followed, no figure and the reason: SGLang's Mamba pool, vLLM over
  * more than one GPU a model; a model without state has no state block */
 static void
@@ -235,6 +255,7 @@ main (int    argc,
   g_test_add_func ("/engine-state/qwen3-next", test_qwen3_next);
   g_test_add_func ("/engine-state/granite-4-h", test_granite_4_h);
   g_test_add_func ("/engine-state/falcon-h1", test_falcon_h1);
+  g_test_add_func ("/engine-state/text", test_text);
   g_test_add_func ("/engine-state/refused", test_refused);
   g_test_add_func ("/engine-state/invariants", test_invariants);
   return g_test_run ();
