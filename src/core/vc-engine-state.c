@@ -25,8 +25,11 @@ vc_engine_state_vllm_followed (const VcInputs *in,
   /* one GPU holds every layer's whole state: under TP vLLM splits the convolution's channels
    * and the heads (and repeats Mamba-2's groups when TP does not divide them,
    * extra_groups_for_head_shards), which one count of a layer's state cannot follow; a window
-   * beside the state would make a third kind of group */
+   * beside the state would make a third kind of group; releases after 0.20 log the cache as
+   * max_concurrency × max_model_len (vllm-project/vllm issue #40691) and default to other
+   * prefix-caching modes, not followed */
   return in->engine == VC_ENGINE_VLLM && in->mode == VC_MODE_INFERENCE &&
+         in->vllm_version != VC_VLLM_VERSION_0_21 &&
          in->method == VC_METHOD_ARCHITECTURE && stage_gpus == 1 && arch->recurrent_state > 0 &&
          vc_arch_attention_layers (arch) > 0 && !vc_arch_is_mla (arch) &&
          !(arch->sliding_window > 0 && arch->sliding_window_layers > 0);
