@@ -26,8 +26,7 @@ vc_engine_state_vllm_followed (const VcInputs *in,
    * and the heads (and repeats Mamba-2's groups when TP does not divide them,
    * extra_groups_for_head_shards), which one count of a layer's state cannot follow; a window
    * beside the state would make a third kind of group; releases after 0.20 log the cache as
-   * max_concurrency × max_model_len (vllm-project/vllm issue #40691) and default to other
-   * prefix-caching modes, not followed */
+   * max_concurrency × max_model_len (vllm-project/vllm issue #40691), not followed */
   return in->engine == VC_ENGINE_VLLM && in->mode == VC_MODE_INFERENCE &&
          in->vllm_version != VC_VLLM_VERSION_0_21 &&
          in->method == VC_METHOD_ARCHITECTURE && stage_gpus == 1 && arch->recurrent_state > 0 &&
