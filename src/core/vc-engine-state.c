@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-engine-state.c: vLLM's hybrid KV-cache spec for models with linear-attention or
  * state-space layers. The arithmetic, and the vLLM source each part follows, are in FORMULAS.md
- * ("Engines", "Recurrent state"). */
+ * ("Engines"). */
 #define G_LOG_DOMAIN "vc-engine"
 
 #include "config.h"
@@ -97,4 +97,22 @@ vc_engine_state_vllm_capacity (const VcInputs        *in,
 
   *tokens = floor (blocks / (spec->attention_groups + spec->state_groups)) * min_block;
   *max_concurrency = blocks / per_request;
+}
+
+void
+vc_engine_state_vllm_at_layout (const VcInputs   *in,
+                                double            kv_bytes_per_token,
+                                VcEngineAtLayout *out)
+{
+  VcVllmStateSpec spec;
+  double tokens, max_concurrency;
+
+  if (!vc_engine_state_vllm_spec (in, kv_bytes_per_token, &spec))
+    return;
+  vc_engine_state_vllm_capacity (in, &spec, out->available_kv_bytes, &tokens, &max_concurrency);
+  out->known = TRUE;
+  out->tokens = tokens;
+  out->max_concurrency = max_concurrency * out->replicas;
+  out->block_size = spec.block_size;
+  out->state_page_bytes = spec.page_bytes;
 }

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vc-engine-state.h: the pools serving engines keep for a model's per-request state beside its
  * KV cache: vLLM's hybrid KV-cache spec for linear-attention and state-space (Mamba) layers, its
- * attention block raised until a page holds a layer's state (FORMULAS.md, "Engines", "Recurrent
- * state"). Free of GObject and of allocation.
+ * attention block raised until a page holds a layer's state (FORMULAS.md, "Engines"). Free of
+ * GObject and of allocation.
  */
 #pragma once
 
 #include <glib.h>
 
+#include "vc-engine.h"
 #include "vc-estimator.h"
 
 G_BEGIN_DECLS
@@ -42,5 +43,11 @@ void     vc_engine_state_vllm_capacity (const VcInputs         *inputs,
                                         double                  available,
                                         double                 *tokens,
                                         double                 *max_concurrency);
+
+/* vc_engine_at_layout()'s figures from its available_kv_bytes and replicas, for a model with
+ * recurrent state on one GPU a model; `kv_bytes_per_token` as for vc_engine_state_vllm_spec() */
+void     vc_engine_state_vllm_at_layout (const VcInputs   *inputs,
+                                         double            kv_bytes_per_token,
+                                         VcEngineAtLayout *out);
 
 G_END_DECLS

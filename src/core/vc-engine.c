@@ -616,17 +616,7 @@ vc_engine_at_layout (const VcInputs       *in,
       out->available_kv_bytes = MAX (0.0, out->available_kv_bytes);
       if (state)
         {
-          VcVllmStateSpec spec;
-          double max_concurrency;
-
-          if (!vc_engine_state_vllm_spec (in, per_token, &spec))
-            return;
-          vc_engine_state_vllm_capacity (in, &spec, out->available_kv_bytes, &tokens, &max_concurrency);
-          out->known = TRUE;
-          out->tokens = tokens;
-          out->max_concurrency = max_concurrency * out->replicas;
-          out->block_size = spec.block_size;
-          out->state_page_bytes = spec.page_bytes;
+          vc_engine_state_vllm_at_layout (in, per_token, out);
           return;
         }
       tokens = floor (out->available_kv_bytes / (in->block_size * per_token)) * in->block_size;
