@@ -64,6 +64,9 @@ vc_engine_state_vllm_spec (const VcInputs  *in,
    * or smaller; the Mamba page is then padded to the attention page (mamba_page_size_padded) */
   aligned = VLLM_STATE_BLOCK_ALIGN * ceil (spec->state_page_bytes /
                                            (VLLM_STATE_BLOCK_ALIGN * spec->attention_token_bytes));
+  /* a state too large for any block vLLM could take */
+  if (!(aligned <= VC_MAX_SEQ))
+    return FALSE;
   spec->block_size = (guint) MAX ((double) in->block_size, aligned);
   spec->page_bytes = spec->block_size * spec->attention_token_bytes;
   /* vllm/v1/core/kv_cache_utils.py, _get_kv_cache_groups_uniform_page_size: groups of

@@ -639,7 +639,11 @@ add_engine_json (JsonBuilder           *b,
   add_number_or_null (b, "max_concurrency", at.known, at.max_concurrency);
   /* vLLM's Mamba groups: the attention block raised until a page holds a layer's state, and
    * that page (vc-engine-state.c) */
-  add_number_or_null (b, "state_block_size", at.known && at.block_size > 0, at.block_size);
+  json_builder_set_member_name (b, "state_block_size");
+  if (at.known && at.block_size > 0)
+    json_builder_add_int_value (b, at.block_size);
+  else
+    json_builder_add_null_value (b);
   json_builder_set_member_name (b, "state_page_bytes");
   add_bytes_or_null (b, at.known && at.block_size > 0, at.state_page_bytes);
   /* why there is no figure, where it is a part of the model the engine sizes apart */
