@@ -129,6 +129,27 @@ test_table_french (void)
   g_assert_cmpstr (r.err, ==, "");
 }
 
+/* vLLM's Mamba groups: the block line in French, and the reason where there is no figure */
+static void
+test_state_french (void)
+{
+  g_auto(VcTestRun) r = { 0 };
+  g_auto(VcTestRun) tp2 = { 0 };
+
+  SKIP_WITHOUT_FRENCH ();
+  run_vramcalc (&r, "fr_FR.UTF-8", "--preset", "granite-4.0-h-tiny", "--engine", "vllm", "--seq", "8192",
+                "--kv-cache-memory", "20", "--fit-gpu", "h100-80gb", NULL);
+  g_assert_true (run_succeeded (&r));
+  assert_contains (r.out, " jetons, 203,4 requêtes de ");
+  assert_contains (r.out, "  Bloc d’attention de 400 jetons, pour qu’une page (819" NBSP "ko) tienne l’état "
+                          "d’une couche pour une requête\n");
+  run_vramcalc (&tp2, "fr_FR.UTF-8", "--preset", "granite-4.0-h-tiny", "--engine", "vllm", "--tp", "2",
+                "--fit-gpu", "h100-80gb", NULL);
+  g_assert_true (run_succeeded (&tp2));
+  assert_contains (tp2.out, "  Les groupes Mamba de vLLM sont suivis pour les versions 0.10 à 0.20");
+  assert_lacks (tp2.out, "are followed");
+}
+
 static void
 test_table_english (void)
 {
@@ -341,6 +362,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/i18n/cli/table-french", test_table_french);
+  g_test_add_func ("/i18n/cli/state-french", test_state_french);
   g_test_add_func ("/i18n/cli/table-english", test_table_english);
   g_test_add_func ("/i18n/cli/binary-units-french", test_binary_units_french);
   g_test_add_func ("/i18n/cli/plural-french", test_plural_french);
