@@ -103,6 +103,10 @@
  *                    vision_config is counted: see read_qwen3_vl_vision(); tie_word_embeddings
  *                    from the wrapper where text_config has none
  *   qwen3_vl_moe     (qwen3_vl_moe_text) as qwen3_vl with qwen3_moe's experts
+ *   minimax_m2       num_local_experts experts of intermediate_size in every layer with the
+ *                    router's correction bias, q_norm and k_norm over the whole projections,
+ *                    use_qk_norm, qk_norm_type, use_routing_bias, shared_intermediate_size,
+ *                    use_mtp, num_mtp_modules, mtp_transformer_layers: see read_minimax_m2()
  *   layer_types      when present, says which layers are "sliding_attention" for any family
  *                    (and "linear_attention" for qwen3_next, "mamba" and "attention" for
  *                    granitemoehybrid)
@@ -215,6 +219,7 @@ static gboolean read_ernie4_5_moe (Reader *r, VcArch *arch, GError **error);
 static gboolean read_cohere      (Reader *r, VcArch *arch, GError **error);
 static gboolean read_olmo2       (Reader *r, VcArch *arch, GError **error);
 static gboolean read_qwen3_vl_text (Reader *r, VcArch *arch, GError **error);
+static gboolean read_minimax_m2  (Reader *r, VcArch *arch, GError **error);
 static gboolean read_qwen3_vl_moe_text (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
@@ -256,6 +261,8 @@ static const Family families[] = {
   /* Qwen3-VL's text models: Qwen3VLTextConfig's and Qwen3VLMoeTextConfig's defaults */
   { "qwen3_vl_text", "Qwen3-VL", read_qwen3_vl_text, 151936, 4096, 22016, 32, 32, 32, 128, FALSE, 0 },
   { "qwen3_vl_moe_text", "Qwen3-VL MoE", read_qwen3_vl_moe_text, 151936, 2048, 5632, 24, 16, 16, 0, TRUE, 0 },
+  /* MiniMax-M2 (and M2.5, M2.7): MiniMaxM2Config's defaults */
+  { "minimax_m2", "MiniMax-M2", read_minimax_m2, 200064, 3072, 1536, 62, 48, 8, 128, FALSE, 0 },
 };
 
 /* A model_type no family reads: the Llama way, with Llama's defaults. */
@@ -1140,6 +1147,50 @@ read_olmo2 (Reader   *r,
   TRY (read_attention_bias (r, arch, error));
   arch->qk_norm = TRUE;
   arch->qk_norm_full = TRUE;
+  return TRUE;
+}
+
+/* MiniMax-M2 (transformers models/minimax_m2/modular_minimax_m2.py): in every layer Mixtral's
+ * experts (num_local_experts of intermediate_size, a bias-free router h → E) with the router's
+ * e_score_correction_bias (a buffer of E values, saved with the weights), and FlexOlmo's
+ * attention: q, k, v and o without biases, q_norm and k_norm RMSNorms over the whole projections
+ * (heads × head_dim, kv heads × head_dim); no sliding window. The keys of the config.json that
+ * MiniMaxM2Config does not read describe that model (use_qk_norm true, qk_norm_type "per_layer",
+ * use_routing_bias true, shared_intermediate_size 0): another value is not understood. The
+ * multi-token prediction modules (use_mtp: num_mtp_modules × mtp_transformer_layers) are not
+ * loaded and not counted; rotary_dim (rotation of part of each head) holds no weights. */
+static gboolean
+read_minimax_m2 (Reader   *r,
+                 VcArch   *arch,
+                 GError  **error)
+{
+  gboolean qk_norm = TRUE, routing_bias = TRUE, mtp = FALSE;
+  const char *norm_type = NULL;
+  guint shared = 0, modules = 0, mtp_layers = 1;
+
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_experts (r, "num_local_experts", 256, 8, arch, error));
+  arch->router_bias = TRUE;
+  arch->qk_norm = TRUE;
+  arch->qk_norm_full = TRUE;
+  TRY (opt_bool (r, "use_qk_norm", TRUE, &qk_norm, error));
+  member (r, "qk_norm_type");
+  TRY (opt_string (r->object, r->prefix, "qk_norm_type", &norm_type, error));
+  if (!qk_norm || (norm_type != NULL && !g_str_equal (norm_type, "per_layer")))
+    not_understood (r, "use_qk_norm, qk_norm_type");
+  TRY (opt_bool (r, "use_routing_bias", TRUE, &routing_bias, error));
+  if (!routing_bias)
+    not_understood (r, "use_routing_bias");
+  TRY (opt_uint (r, "shared_intermediate_size", NULL, 0, 0, 0, field_max ("shared-intermediate-size"),
+                 &shared, error));
+  if (shared > 0)
+    not_understood (r, "shared_intermediate_size");
+  member (r, "scoring_func");
+  member (r, "rotary_dim");
+  TRY (opt_bool (r, "use_mtp", FALSE, &mtp, error));
+  TRY (opt_uint (r, "num_mtp_modules", NULL, 0, 0, 0, field_max ("layers"), &modules, error));
+  TRY (opt_uint (r, "mtp_transformer_layers", NULL, 1, 1, 0, field_max ("layers"), &mtp_layers, error));
+  r->mtp_layers = mtp ? modules * mtp_layers : 0;
   return TRUE;
 }
 
