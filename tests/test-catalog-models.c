@@ -27,7 +27,7 @@ test_every_model_published (void)
   const VcPreset *p = vc_presets_get_all (&n);
   g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_assert_cmpuint (n, >=, 93);
+  g_assert_cmpuint (n, >=, 132);
   for (guint i = 0; i < n; i++)
     {
       const VcPreset *m = &p[i];
@@ -70,7 +70,7 @@ test_every_model_published (void)
       n_recent += strcmp (m->released, "2024-01") >= 0;
     }
   g_test_message ("%u models, %u of 2024 or later", n, n_recent);
-  g_assert_cmpuint (n_recent, >=, 75);
+  g_assert_cmpuint (n_recent, >=, 121);
   for (guint i = 0; i < G_N_ELEMENTS (seed_ids); i++)
     g_assert_nonnull (vc_presets_lookup (seed_ids[i]));
 }
@@ -184,6 +184,96 @@ test_olmo2 (void)
   g_assert_cmpfloat (vc_hf_config_get_counts (b)->total - c.total, ==, 64.0 * (5120 + 1024 - 2 * 128));
 }
 
+/* Qwen3-VL: the text model (Qwen3's, or Qwen3-MoE's experts) and the vision tower, counted from
+ * vision_config; the wrapper's tie_word_embeddings where text_config has none */
+static void
+test_qwen3_vl (void)
+{
+  static const char mismatch[] =
+    "{\"model_type\": \"qwen3_vl\", \"tie_word_embeddings\": false, \"text_config\": {"
+    "\"model_type\": \"qwen3_vl_text\", \"hidden_size\": 2048, \"intermediate_size\": 6144, "
+    "\"num_attention_heads\": 16, \"num_hidden_layers\": 28, \"num_key_value_heads\": 8, "
+    "\"head_dim\": 128, \"vocab_size\": 151936}, \"vision_config\": {\"depth\": 24, "
+    "\"hidden_size\": 1024, \"intermediate_size\": 4096, \"num_heads\": 16, \"in_channels\": 3, "
+    "\"patch_size\": 16, \"temporal_patch_size\": 2, \"spatial_merge_size\": 2, "
+    "\"out_hidden_size\": 2560, \"num_position_embeddings\": 2304, "
+    "\"deepstack_visual_indexes\": [5, 11, 17]}}";
+  const VcPreset *vl8 = vc_presets_lookup ("qwen3-vl-8b-instruct");
+  const VcPreset *vl2 = vc_presets_lookup ("qwen3-vl-2b-instruct");
+  const VcPreset *moe = vc_presets_lookup ("qwen3-vl-30b-a3b-instruct");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcHfConfig) bad = NULL;
+  g_autofree char *untied = NULL, *tied = NULL;
+  g_autoptr(VcHfConfig) a = NULL;
+  g_autoptr(VcHfConfig) b = NULL;
+  char *at;
+
+  /* patch 1,770,624, positions 2,654,208, 27 blocks of 15,239,504, merger 40,119,040 and three
+   * deepstack mergers of 40,125,952 */
+  g_assert_cmpuint (vl8->arch.encoder_params, ==, 576388336);
+  g_assert_cmpfloat (vl8->published_parameters, ==, 8190735360.0 + 576388336.0);
+  g_assert_false (vl8->arch.tied_embeddings);
+  g_assert_true (vl2->arch.tied_embeddings);
+  g_assert_cmpuint (vl2->arch.encoder_params, ==, 406957056);
+  /* the MoE: Qwen3-30B-A3B's text model, untied as the wrapper says */
+  g_assert_true (vc_arch_is_moe (&moe->arch));
+  g_assert_false (moe->arch.tied_embeddings);
+  g_assert_cmpfloat (moe->published_parameters, ==, 30532122624.0 + 538631408.0);
+  g_assert_cmpfloat (moe->published_active_parameters, ==, 3353032704.0);
+  g_assert_true (moe->vision);
+
+  /* the mergers project to the text model's width, or the file is refused */
+  bad = vc_hf_config_new_from_data (mismatch, strlen (mismatch), "config.json", NULL, &error);
+  g_assert_null (bad);
+  g_assert_nonnull (strstr (error->message, "\"vision_config.out_hidden_size\" (2560) must equal"));
+  g_clear_error (&error);
+
+  /* text_config's own tie_word_embeddings comes first; without it, the wrapper's */
+  untied = g_strdup (mismatch);
+  at = strstr (untied, "2560");
+  memcpy (at, "2048", 4);
+  a = vc_hf_config_new_from_data (untied, strlen (untied), "config.json", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (vc_hf_config_get_arch (a)->tied_embeddings);
+  g_assert_cmpuint (vc_hf_config_get_arch (a)->encoder_params, ==, 406957056);
+  at = strstr (untied, "\"vocab_size\": 151936}");
+  g_assert_nonnull (at);
+  tied = g_strdup_printf ("%.*s\"vocab_size\": 151936, \"tie_word_embeddings\": true}%s",
+                          (int) (at - untied), untied, at + strlen ("\"vocab_size\": 151936}"));
+  b = vc_hf_config_new_from_data (tied, strlen (tied), "config.json", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (vc_hf_config_get_arch (b)->tied_embeddings);
+  g_assert_cmpfloat (vc_hf_config_get_counts (a)->total - vc_hf_config_get_counts (b)->total, ==,
+                     151936.0 * 2048);
+}
+
+/* MiniMax-M2.5: 62 layers of 256 experts of 1,536 with the router's correction bias, q_norm and
+ * k_norm over the whole projections; what MiniMaxM2Config does not build is not understood */
+static void
+test_minimax_m2 (void)
+{
+  static const char shared[] =
+    "{\"model_type\": \"minimax_m2\", \"hidden_size\": 3072, \"intermediate_size\": 1536, "
+    "\"num_attention_heads\": 48, \"num_hidden_layers\": 62, \"num_key_value_heads\": 8, "
+    "\"head_dim\": 128, \"vocab_size\": 200064, \"num_local_experts\": 256, "
+    "\"num_experts_per_tok\": 8, \"shared_intermediate_size\": 1536}";
+  const VcPreset *m = vc_presets_lookup ("minimax-m2.5");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcHfConfig) c = vc_hf_config_new_from_data (shared, strlen (shared), "config.json", NULL, &error);
+
+  g_assert_nonnull (m);
+  g_assert_true (m->arch.router_bias && m->arch.qk_norm_full);
+  g_assert_cmpuint (m->arch.n_experts, ==, 256);
+  g_assert_cmpuint (m->arch.dense_layers, ==, 0);
+  /* 62 × (attention 44,040,192 + q/k norms 7,168 + 2 norms 6,144 + experts 3,623,878,656 +
+   * router 786,432 + bias 256) + embeddings and head 1,229,193,216 + final norm 3,072 */
+  g_assert_cmpfloat (m->published_parameters, ==, 228689764864.0);
+  g_assert_no_error (error);
+  g_assert_false (vc_hf_config_is_exact (c));
+  g_assert_false (vc_hf_config_check_exact (c, &error));
+  g_assert_nonnull (strstr (error->message, "shared_intermediate_size"));
+}
+
 static char *
 search_ids (const char *text)
 {
@@ -243,6 +333,8 @@ main (int   argc,
   g_test_add_func ("/catalog-models/values", test_values);
   g_test_add_func ("/catalog-models/added-values", test_added_values);
   g_test_add_func ("/catalog-models/olmo2", test_olmo2);
+  g_test_add_func ("/catalog-models/qwen3-vl", test_qwen3_vl);
+  g_test_add_func ("/catalog-models/minimax-m2", test_minimax_m2);
   g_test_add_func ("/catalog-models/search", test_search);
   return g_test_run ();
 }

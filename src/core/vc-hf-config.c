@@ -99,6 +99,14 @@
  *   glm4_moe_lite    DeepSeek-V3's multi-head latent attention (keys as deepseek_v2/v3) with
  *                    glm4_moe's experts; mlp_layer_types says which layers are dense (absent:
  *                    the first), first_k_dense_replace must agree: see read_glm4_moe_lite()
+ *   qwen3_vl         (qwen3_vl_text, in text_config) Qwen3's layers without a window; the
+ *                    vision_config is counted: see read_qwen3_vl_vision(); tie_word_embeddings
+ *                    from the wrapper where text_config has none
+ *   qwen3_vl_moe     (qwen3_vl_moe_text) as qwen3_vl with qwen3_moe's experts
+ *   minimax_m2       num_local_experts experts of intermediate_size in every layer with the
+ *                    router's correction bias, q_norm and k_norm over the whole projections,
+ *                    use_qk_norm, qk_norm_type, use_routing_bias, shared_intermediate_size,
+ *                    use_mtp, num_mtp_modules, mtp_transformer_layers: see read_minimax_m2()
  *   layer_types      when present, says which layers are "sliding_attention" for any family
  *                    (and "linear_attention" for qwen3_next, "mamba" and "attention" for
  *                    granitemoehybrid)
@@ -144,6 +152,7 @@ typedef struct
   JsonObject *object;        /* the config read */
   GHashTable *huge;          /* key → integer literal beyond 64 bits */
   gboolean nested;           /* a sub-config: missing keys take the class defaults */
+  JsonObject *wrapper;       /* the multimodal wrapper around a nested text_config, else NULL */
   const Family *family;
   guint mtp_layers;          /* multi-token prediction layers, which are not counted */
   const char *recurrent_type; /* the layer_types value of a recurrent layer ("linear_attention") */
@@ -209,6 +218,9 @@ static gboolean read_smollm3     (Reader *r, VcArch *arch, GError **error);
 static gboolean read_ernie4_5_moe (Reader *r, VcArch *arch, GError **error);
 static gboolean read_cohere      (Reader *r, VcArch *arch, GError **error);
 static gboolean read_olmo2       (Reader *r, VcArch *arch, GError **error);
+static gboolean read_qwen3_vl_text (Reader *r, VcArch *arch, GError **error);
+static gboolean read_minimax_m2  (Reader *r, VcArch *arch, GError **error);
+static gboolean read_qwen3_vl_moe_text (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
   { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
@@ -246,6 +258,11 @@ static const Family families[] = {
   { "cohere", "Cohere (Command R)", read_cohere, 256000, 8192, 22528, 40, 64, 0, 0, TRUE, 0 },
   /* OLMo 2: Olmo2Config's defaults */
   { "olmo2", "OLMo 2", read_olmo2, 50304, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
+  /* Qwen3-VL's text models: Qwen3VLTextConfig's and Qwen3VLMoeTextConfig's defaults */
+  { "qwen3_vl_text", "Qwen3-VL", read_qwen3_vl_text, 151936, 4096, 22016, 32, 32, 32, 128, FALSE, 0 },
+  { "qwen3_vl_moe_text", "Qwen3-VL MoE", read_qwen3_vl_moe_text, 151936, 2048, 5632, 24, 16, 16, 0, TRUE, 0 },
+  /* MiniMax-M2 (and M2.5, M2.7): MiniMaxM2Config's defaults */
+  { "minimax_m2", "MiniMax-M2", read_minimax_m2, 200064, 3072, 1536, 62, 48, 8, 128, FALSE, 0 },
 };
 
 /* A model_type no family reads: the Llama way, with Llama's defaults. */
@@ -276,6 +293,8 @@ static const struct
   { "llava_next", "llama" },
   { "mistral3", "mistral" },
   { "paligemma", "gemma" },
+  { "qwen3_vl", "qwen3_vl_text" },
+  { "qwen3_vl_moe", "qwen3_vl_moe_text" },
 };
 
 struct _VcHfConfig
@@ -1131,6 +1150,83 @@ read_olmo2 (Reader   *r,
   return TRUE;
 }
 
+/* MiniMax-M2 (transformers models/minimax_m2/modular_minimax_m2.py): in every layer Mixtral's
+ * experts (num_local_experts of intermediate_size, a bias-free router h → E) with the router's
+ * e_score_correction_bias (a buffer of E values, saved with the weights), and FlexOlmo's
+ * attention: q, k, v and o without biases, q_norm and k_norm RMSNorms over the whole projections
+ * (heads × head_dim, kv heads × head_dim); no sliding window. The keys of the config.json that
+ * MiniMaxM2Config does not read describe that model (use_qk_norm true, qk_norm_type "per_layer",
+ * use_routing_bias true, shared_intermediate_size 0): another value is not understood. The
+ * multi-token prediction modules (use_mtp: num_mtp_modules × mtp_transformer_layers) are not
+ * loaded and not counted; rotary_dim (rotation of part of each head) holds no weights. */
+static gboolean
+read_minimax_m2 (Reader   *r,
+                 VcArch   *arch,
+                 GError  **error)
+{
+  gboolean qk_norm = TRUE, routing_bias = TRUE, mtp = FALSE;
+  const char *norm_type = NULL;
+  guint shared = 0, modules = 0, mtp_layers = 1;
+
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_experts (r, "num_local_experts", 256, 8, arch, error));
+  arch->router_bias = TRUE;
+  arch->qk_norm = TRUE;
+  arch->qk_norm_full = TRUE;
+  TRY (opt_bool (r, "use_qk_norm", TRUE, &qk_norm, error));
+  member (r, "qk_norm_type");
+  TRY (opt_string (r->object, r->prefix, "qk_norm_type", &norm_type, error));
+  if (!qk_norm || (norm_type != NULL && !g_str_equal (norm_type, "per_layer")))
+    not_understood (r, "use_qk_norm, qk_norm_type");
+  TRY (opt_bool (r, "use_routing_bias", TRUE, &routing_bias, error));
+  if (!routing_bias)
+    not_understood (r, "use_routing_bias");
+  TRY (opt_uint (r, "shared_intermediate_size", NULL, 0, 0, 0, field_max ("shared-intermediate-size"),
+                 &shared, error));
+  if (shared > 0)
+    not_understood (r, "shared_intermediate_size");
+  member (r, "scoring_func");
+  member (r, "rotary_dim");
+  TRY (opt_bool (r, "use_mtp", FALSE, &mtp, error));
+  TRY (opt_uint (r, "num_mtp_modules", NULL, 0, 0, 0, field_max ("layers"), &modules, error));
+  TRY (opt_uint (r, "mtp_transformer_layers", NULL, 1, 1, 0, field_max ("layers"), &mtp_layers, error));
+  r->mtp_layers = mtp ? modules * mtp_layers : 0;
+  return TRUE;
+}
+
+/* Qwen3-VL's text model (modeling_qwen3_vl.py, Qwen3VLTextModel): Qwen3's layers, q, k, v and o
+ * with attention_bias, per-head q_norm and k_norm, a gated MLP; Qwen3VLTextConfig has no sliding
+ * window. The interleaved multimodal rotary positions (rope_scaling's mrope_section) and the
+ * DeepStack additions of visual features to the first layers' hidden states hold no weights. */
+static gboolean
+read_qwen3_vl_text (Reader   *r,
+                    VcArch   *arch,
+                    GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  arch->qk_norm = TRUE;
+  return TRUE;
+}
+
+/* Qwen3-VL-MoE's text model (modeling_qwen3_vl_moe.py): the attention of Qwen3-VL, and in the
+ * sparse layers Qwen3VLMoeTextSparseMoeBlock: num_experts experts of moe_intermediate_size
+ * (gate_up_proj E × 2I × h, down_proj E × h × I) and a bias-free router h → E, as Qwen3-MoE;
+ * decoder_sparse_step and mlp_only_layers give the dense layers (MLP of intermediate_size). */
+static gboolean
+read_qwen3_vl_moe_text (Reader   *r,
+                        VcArch   *arch,
+                        GError  **error)
+{
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  arch->qk_norm = TRUE;
+  TRY (read_experts (r, "num_experts", 60, 4, arch, error));
+  TRY (need_uint (r, "moe_intermediate_size", NULL, 1408, 1, field_max ("expert-intermediate-size"),
+                  &arch->expert_intermediate_size, error));
+  return read_qwen_moe_layers (r, arch, error);
+}
+
 static gboolean
 read_gpt_neox (Reader   *r,
                VcArch   *arch,
@@ -1751,6 +1847,74 @@ read_llama4_vision (Reader   *r,
   return derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error);
 }
 
+/* Qwen3-VL's vision tower (modeling_qwen3_vl.py, Qwen3VLVisionModel; the same in
+ * modeling_qwen3_vl_moe.py), every key required: a Conv3d patch embedding with a bias (in_channels
+ * × temporal_patch_size × patch_size² → h), a learned grid of num_position_embeddings positions,
+ * depth blocks (two LayerNorms with biases, qkv h → 3h and proj h → h with biases, an MLP h → I →
+ * h with biases), the merger (a LayerNorm of h, then h·m² → h·m² → out_hidden_size with biases,
+ * m the spatial_merge_size) and one more merger per deepstack_visual_indexes entry, whose
+ * LayerNorm is over h·m². out_hidden_size is the text model's width. */
+static gboolean
+read_qwen3_vl_vision (Reader   *r,
+                      VcArch   *arch,
+                      GError  **error)
+{
+  guint depth = 27, h = 1152, inter = 4304, heads = 16, channels = 3, patch = 16, temporal = 2;
+  guint merge = 2, out = 3584, positions = 2304;
+  guint64 merged, block, merger, deepstack_merger, params, deepstack;
+  JsonNode *node;
+
+  TRY (need_uint (r, "depth", NULL, depth, 1, field_max ("layers"), &depth, error));
+  TRY (need_uint (r, "hidden_size", NULL, h, 1, field_max ("hidden-size"), &h, error));
+  TRY (need_uint (r, "intermediate_size", NULL, inter, 1, field_max ("intermediate-size"), &inter, error));
+  TRY (need_uint (r, "num_heads", NULL, heads, 1, h, &heads, error));
+  TRY (need_uint (r, "in_channels", NULL, channels, 1, 64, &channels, error));
+  TRY (need_uint (r, "patch_size", NULL, patch, 1, 1024, &patch, error));
+  TRY (need_uint (r, "temporal_patch_size", NULL, temporal, 1, 64, &temporal, error));
+  TRY (need_uint (r, "spatial_merge_size", NULL, merge, 1, 64, &merge, error));
+  TRY (need_uint (r, "out_hidden_size", NULL, out, 1, field_max ("hidden-size"), &out, error));
+  TRY (need_uint (r, "num_position_embeddings", NULL, positions, 1, 1048576, &positions, error));
+  if (h % heads != 0)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("\"%shidden_size\" (%u) is not a multiple of \"%snum_heads\" (%u)"),
+                   r->prefix, h, r->prefix, heads);
+      return FALSE;
+    }
+  if (out != arch->hidden_size)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("\"%sout_hidden_size\" (%u) must equal the text model's \"hidden_size\" (%u)"),
+                   r->prefix, out, arch->hidden_size);
+      return FALSE;
+    }
+  node = member (r, "deepstack_visual_indexes");
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("\"%sdeepstack_visual_indexes\" must list the vision layers whose features are added "
+                     "to the text model"), r->prefix);
+      return FALSE;
+    }
+  deepstack = json_array_get_length (json_node_get_array (node));
+  if (deepstack > depth)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("\"%sdeepstack_visual_indexes\" lists more layers than \"%sdepth\" (%u)"),
+                   r->prefix, r->prefix, depth);
+      return FALSE;
+    }
+  merged = (guint64) h * merge * merge;
+  block = 4 * (guint64) h + ((guint64) h * 3 * h + 3 * (guint64) h) + ((guint64) h * h + h)
+          + ((guint64) h * inter + inter) + ((guint64) inter * h + h);
+  merger = (merged * merged + merged) + (merged * out + out);
+  deepstack_merger = 2 * merged + merger;
+  merger += 2 * (guint64) h;
+  params = (guint64) channels * temporal * patch * patch * h + h + (guint64) positions * h
+           + depth * block + merger + deepstack * deepstack_merger;
+  return derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error);
+}
+
 /* ---- what every family shares ------------------------------------------------------------------ */
 
 /* The longest context: max_position_embeddings (GPT-2: n_positions), and rope_scaling's type
@@ -1835,6 +1999,15 @@ read_context (Reader   *r,
   return TRUE;
 }
 
+/* The families whose checkpoints follow the wrapper's tie_word_embeddings where text_config has
+ * none: Qwen3-VL-30B-A3B's config.json says false at the top only (its checkpoint has an
+ * lm_head), where Qwen3VLMoeTextConfig's default is true. */
+static gboolean
+wrapper_ties (const Family *family)
+{
+  return g_str_equal (family->id, "qwen3_vl_text") || g_str_equal (family->id, "qwen3_vl_moe_text");
+}
+
 /* The tied head, layer_types, the context, and the shapes that must agree. */
 static gboolean
 read_common (Reader   *r,
@@ -1845,7 +2018,18 @@ read_common (Reader   *r,
   guint n_sliding = 0, n_linear = 0;
 
   TRY (read_context (r, arch, error));
-  TRY (opt_bool (r, "tie_word_embeddings", r->family->tied, &tied, error));
+  if (r->wrapper != NULL && member (r, "tie_word_embeddings") == NULL && wrapper_ties (r->family))
+    {
+      /* Qwen3-VL: the wrapper's tie_word_embeddings where the text model's config has none */
+      Reader w = *r;
+
+      w.object = r->wrapper;
+      w.prefix = "";
+      w.nested = FALSE;
+      TRY (opt_bool (&w, "tie_word_embeddings", r->family->tied, &tied, error));
+    }
+  else
+    TRY (opt_bool (r, "tie_word_embeddings", r->family->tied, &tied, error));
   arch->tied_embeddings = tied;
   TRY (read_layer_types (r, arch->n_layers, &sliding_given, &n_sliding, &n_linear, error));
   if (sliding_given)
@@ -2215,6 +2399,8 @@ static const struct
   FamilyRead read;
 } encoders[] = {
   { "llama4_text", read_llama4_vision },
+  { "qwen3_vl_text", read_qwen3_vl_vision },
+  { "qwen3_vl_moe_text", read_qwen3_vl_vision },
 };
 
 /* A multimodal wrapper's vision_config, counted when its family's encoder is known; else only
@@ -2267,7 +2453,10 @@ read_config (VcHfConfig   *self,
 
   text_node = json_object_get_member (root, "text_config");
   if (text_node != NULL && !JSON_NODE_HOLDS_NULL (text_node))
-    TRY (read_text_config (self, &r, text_node, &dtype, error));
+    {
+      TRY (read_text_config (self, &r, text_node, &dtype, error));
+      r.wrapper = root;
+    }
   type = self->text_only ? self->text_model_type : self->model_type;
   self->family = family_for (type);
   if (self->family == &llama_way)
