@@ -777,6 +777,8 @@ test_custom_all_reduce (void)
   g_assert_cmpfloat (kv.tokens, ==, without);
   explain = vc_formula_describe (e, r->selected, VC_COMPONENT_OVERHEAD, VC_UNIT_GB);
   g_assert_nonnull (strstr (explain, "before vLLM’s memory snapshot, outside the requested share"));
+  /* NCCL's own buffers are said not to be counted */
+  g_assert_nonnull (strstr (explain, "NCCL’s own buffers, which follow its topology search on the machine, are not counted"));
   g_clear_pointer (&explain, g_free);
 
   /* other engines have none, at any TP; one GPU needs none */

@@ -60,6 +60,17 @@ vc_engine_comm_pool_bytes (const VcInputs *in,
   return vc_engine_custom_ar_bytes (in, tp);
 }
 
+/* NCCL's own buffers are not sized (FORMULAS.md): the text says so wherever they exist */
+static const char *
+nccl_clause (const VcInputs *in)
+{
+  if (in->engine == VC_ENGINE_SGLANG)
+    return _("; NCCL’s own buffers, which follow its topology search on the machine, are not counted "
+             "(SGLang measures its total after them)");
+  return _("; NCCL’s own buffers, which follow its topology search on the machine, are not counted "
+           "(those NCCL first connects in the profile run come out of vLLM’s cache)");
+}
+
 char *
 vc_engine_comm_describe (const VcInputs *in,
                          double          tp)
@@ -70,16 +81,17 @@ vc_engine_comm_describe (const VcInputs *in,
   if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) || tp < 2)
     return g_strdup ("");
   if (bytes <= 0)
-    return g_strdup (in->disable_custom_all_reduce ? _("; no custom all-reduce (--disable-custom-all-reduce)")
-                                                   : _("; no custom all-reduce at this TP degree (2, 4, 6 or 8 only)"));
+    return g_strconcat (in->disable_custom_all_reduce ? _("; no custom all-reduce (--disable-custom-all-reduce)")
+                                                      : _("; no custom all-reduce at this TP degree (2, 4, 6 or 8 only)"),
+                        nccl_clause (in), NULL);
   size = g_format_size_full ((guint64) bytes, G_FORMAT_SIZE_IEC_UNITS);
   if (in->engine == VC_ENGINE_SGLANG)
     return g_strdup_printf (_("; beside it, the custom all-reduce at TP %.0f: two 8 MiB buffers shared between "
                               "the GPUs, its signals and 8 MiB of registered pointers = %s a GPU, allocated before "
-                              "SGLang measures the memory its static fraction applies to"),
-                            tp, size);
+                              "SGLang measures the memory its static fraction applies to%s"),
+                            tp, size, nccl_clause (in));
   return g_strdup_printf (_("; beside it, the custom all-reduce at TP %.0f: two 8 MiB buffers shared between "
                             "the GPUs, its signals and 8 MiB of registered pointers = %s a GPU, allocated before "
-                            "vLLM’s memory snapshot, outside the requested share"),
-                          tp, size);
+                            "vLLM’s memory snapshot, outside the requested share%s"),
+                          tp, size, nccl_clause (in));
 }
