@@ -461,6 +461,52 @@ check_kv_capacity_json (void)
   }
 }
 
+/* --disable-custom-all-reduce: what the engine object says */
+static void
+check_custom_all_reduce_json (void)
+{
+  g_auto(VcTestRun) r = { 0 };
+
+  /* --disable-custom-all-reduce: vLLM's and SGLang's; SGLang at TP 4 loses the custom
+   * all-reduce's 24 MiB a GPU (25,169,280 bytes) × 0.85 from its pool, 653 tokens of 32,768
+   * bytes a GPU; the JSON engine object names the option and the buffers */
+  {
+    g_autoptr(JsonParser) pa = json_parser_new ();
+    g_autoptr(JsonParser) pb = json_parser_new ();
+    g_autoptr(JsonParser) pc = json_parser_new ();
+    JsonObject *engine;
+
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "llama.cpp", "--disable-custom-all-reduce", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "--disable-custom-all-reduce"));
+    g_assert_nonnull (strstr (r.err, "--engine vllm or sglang"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "sglang", "--tp", "4", "--mem-fraction", "0.85",
+             "--fit-gpu", "h100-80gb", "--format", "json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    engine = json_object_get_object_member (parse (pa, &r), "engine");
+    g_assert_false (json_object_get_boolean_member (engine, "disable_custom_all_reduce"));
+    g_assert_cmpint (json_object_get_int_member (engine, "custom_all_reduce_bytes"), ==, 25169280);
+    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 2057354);
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "sglang", "--tp", "4", "--mem-fraction", "0.85",
+             "--disable-custom-all-reduce", "--fit-gpu", "h100-80gb", "--format", "json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    engine = json_object_get_object_member (parse (pb, &r), "engine");
+    g_assert_true (json_object_get_boolean_member (engine, "disable_custom_all_reduce"));
+    g_assert_cmpint (json_object_get_int_member (engine, "custom_all_reduce_bytes"), ==, 0);
+    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 2057354 + 653);
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "transformers", "--fit-gpu", "h100-80gb", "--format", "json", NULL);
+    engine = json_object_get_object_member (parse (pc, &r), "engine");
+    g_assert_true (json_object_get_null_member (engine, "disable_custom_all_reduce"));
+    g_assert_true (json_object_get_null_member (engine, "custom_all_reduce_bytes"));
+  }
+}
+
 /* --engine-version, --enforce-eager and a vision encoder: what the engine object says */
 static void
 check_engine_version_json (void)
@@ -608,6 +654,7 @@ test_speed_fields (void)
 
   check_kv_capacity_json ();
   check_engine_version_json ();
+  check_custom_all_reduce_json ();
 }
 
 /* --this-computer adds what it reads, or says why nothing was read; never a made-up card */

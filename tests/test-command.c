@@ -204,6 +204,13 @@ test_vllm (void)
   /* bf16 weights of a checkpoint not read: vLLM's "auto" dtype, left out */
   g_assert_cmpstr (c->text, ==, "vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 --max-model-len 32768 "
                                 "--gpu-memory-utilization 0.85 --max-num-seqs 64 --kv-cache-dtype fp8");
+  /* NCCL alone: vLLM's own flag */
+  g_object_set (e, "disable-custom-all-reduce", TRUE, NULL);
+  c = build (VC_COMMAND_VLLM, &req);
+  g_assert_cmpstr (c->text, ==, "vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 --max-model-len 32768 "
+                                "--gpu-memory-utilization 0.85 --max-num-seqs 64 --disable-custom-all-reduce "
+                                "--kv-cache-dtype fp8");
+  g_object_set (e, "disable-custom-all-reduce", FALSE, NULL);
 
   g_object_set (e, "tp", 1, "pp", 2, "dp", 2, "precision", VC_PRECISION_FP8, "kv-precision", VC_PRECISION_BF16,
                 "max-num-seqs", 0, "max-num-batched-tokens", 4096, "kv-cache-memory", 12.5, "block-size", 32,
@@ -296,6 +303,12 @@ test_sglang (void)
   g_assert_cmpstr (c->text, ==, "python -m sglang.launch_server --model-path Qwen/Qwen3-32B --tp-size 4 "
                                 "--context-length 65536 --mem-fraction-static 0.8 --page-size 16 "
                                 "--kv-cache-dtype fp8_e4m3");
+  g_object_set (e, "disable-custom-all-reduce", TRUE, NULL);
+  c = build (VC_COMMAND_SGLANG, &req);
+  g_assert_cmpstr (c->text, ==, "python -m sglang.launch_server --model-path Qwen/Qwen3-32B --tp-size 4 "
+                                "--context-length 65536 --mem-fraction-static 0.8 --page-size 16 "
+                                "--disable-custom-all-reduce --kv-cache-dtype fp8_e4m3");
+  g_object_set (e, "disable-custom-all-reduce", FALSE, NULL);
   g_object_set (e, "tp", 2, "pp", 2, "mem-fraction-static", 0.0, "page-size", 1, "kv-precision", VC_PRECISION_FP32,
                 "precision", VC_PRECISION_FP32, NULL);
   c = build (VC_COMMAND_SGLANG, &req);

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "vc-engine.h"
+#include "vc-engine-comm.h"
 #include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-formula.h"
@@ -711,6 +712,97 @@ test_ollama (void)
   g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_KV_CACHE], ==, 4 * 16384 * KV_PER_TOKEN);
 }
 
+/* The custom all-reduce under TP (FORMULAS.md, "Tensor parallelism and memory outside torch"):
+ * on each GPU of a group of 2, 4, 6 or 8, two cudaMalloc'd buffers of 8 MiB (the first with
+ * 3,456 bytes of signals) and 8 MiB of registered pointers; SGLang reads the total its fraction
+ * applies to after setting it up, vLLM 0.11 takes its snapshot after it */
+static void
+test_custom_all_reduce (void)
+{
+  g_autoptr(VcEstimate) e = llama3 (VC_ENGINE_SGLANG, 8192);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  const VcResult *r;
+  double C = 81121 * 1048576.0, AR = 3 * 8388608.0 + 3456;
+  double W, O, with, without;
+  guint h100;
+  VcKvCapacity kv;
+  VcEngineAtLayout at;
+  g_autofree char *explain = NULL;
+
+  g_assert_cmpfloat (AR, ==, 25169280);
+  for (guint tp = 1; tp <= 9; tp++)
+    g_assert_cmpfloat (vc_engine_custom_ar_bytes (in, tp), ==, tp == 2 || tp == 4 || tp == 6 || tp == 8 ? AR : 0);
+
+  /* SGLang at TP 4: total = C − O − AR; 8 KV heads, 2 a GPU; a quarter of the weights */
+  g_object_set (e, "tp", 4, "mem-fraction-static", 0.85, NULL);
+  in = vc_estimate_get_inputs (e);
+  r = vc_estimate_get_result (e);
+  W = r->scenarios[r->selected].bytes[VC_COMPONENT_WEIGHTS];
+  O = r->scenarios[r->selected].bytes[VC_COMPONENT_OVERHEAD];
+  h100 = vc_test_gpu_index (e, "h100-80gb");
+  g_assert_cmpfloat (vc_engine_comm_pool_bytes (in, 4), ==, AR);
+  vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], vc_estimate_get_gpu (e, h100), 4, &kv);
+  g_assert_true (kv.known);
+  with = kv.tokens;
+  g_assert_cmpfloat (with, ==, floor ((0.85 * (C - O - AR) - W / 4) / (KV_PER_TOKEN / 4)));
+  vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h100), 4, &at);
+  g_assert_true (at.known);
+  g_assert_cmpfloat (at.budget_bytes, ==,
+                     0.85 * (C - vc_estimate_get_layout_result (e)->bytes[VC_COMPONENT_OVERHEAD] - AR));
+  explain = vc_formula_describe (e, r->selected, VC_COMPONENT_OVERHEAD, VC_UNIT_GB);
+  g_assert_nonnull (strstr (explain, "custom all-reduce at TP 4"));
+  {
+    /* 24.0 MiB, as GLib writes it */
+    g_autofree char *size = g_format_size_full (25169280, G_FORMAT_SIZE_IEC_UNITS);
+    g_autofree char *clause = g_strdup_printf ("= %s a GPU, allocated before SGLang measures", size);
+
+    g_assert_cmpstr (size, ==, "24.0\u00a0MiB");
+    g_assert_nonnull (strstr (explain, clause));
+  }
+  g_clear_pointer (&explain, g_free);
+
+  /* --disable-custom-all-reduce: NCCL alone, the whole total */
+  g_object_set (e, "disable-custom-all-reduce", TRUE, NULL);
+  in = vc_estimate_get_inputs (e);
+  r = vc_estimate_get_result (e);
+  g_assert_cmpfloat (vc_engine_custom_ar_bytes (in, 4), ==, 0);
+  vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], vc_estimate_get_gpu (e, h100), 4, &kv);
+  without = kv.tokens;
+  g_assert_cmpfloat (without, ==, floor ((0.85 * (C - O) - W / 4) / (KV_PER_TOKEN / 4)));
+  g_assert_cmpfloat (without - with, ==, 653);
+  explain = vc_formula_describe (e, r->selected, VC_COMPONENT_OVERHEAD, VC_UNIT_GB);
+  g_assert_nonnull (strstr (explain, "no custom all-reduce (--disable-custom-all-reduce)"));
+  g_clear_pointer (&explain, g_free);
+
+  /* vLLM 0.11 allocates it before its snapshot, outside the request: the same cache either way */
+  g_object_set (e, "engine", VC_ENGINE_VLLM, NULL);
+  in = vc_estimate_get_inputs (e);
+  r = vc_estimate_get_result (e);
+  vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], vc_estimate_get_gpu (e, h100), 4, &kv);
+  without = kv.tokens;
+  g_object_set (e, "disable-custom-all-reduce", FALSE, NULL);
+  in = vc_estimate_get_inputs (e);
+  r = vc_estimate_get_result (e);
+  g_assert_cmpfloat (vc_engine_custom_ar_bytes (in, 4), ==, AR);
+  g_assert_cmpfloat (vc_engine_comm_pool_bytes (in, 4), ==, 0);
+  vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], vc_estimate_get_gpu (e, h100), 4, &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, without);
+  explain = vc_formula_describe (e, r->selected, VC_COMPONENT_OVERHEAD, VC_UNIT_GB);
+  g_assert_nonnull (strstr (explain, "before vLLM’s memory snapshot, outside the requested share"));
+  /* NCCL's own buffers are said not to be counted */
+  g_assert_nonnull (strstr (explain, "NCCL’s own buffers, which follow its topology search on the machine, are not counted"));
+  g_clear_pointer (&explain, g_free);
+
+  /* other engines have none, at any TP; one GPU needs none */
+  g_object_set (e, "engine", VC_ENGINE_LLAMA_CPP, NULL);
+  g_assert_cmpfloat (vc_engine_custom_ar_bytes (vc_estimate_get_inputs (e), 4), ==, 0);
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, "tp", 1, NULL);
+  r = vc_estimate_get_result (e);
+  explain = vc_formula_describe (e, r->selected, VC_COMPONENT_OVERHEAD, VC_UNIT_GB);
+  g_assert_null (strstr (explain, "all-reduce"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -721,6 +813,7 @@ main (int   argc,
   g_test_add_func ("/engine/vllm-reserves", test_vllm_reserves);
   g_test_add_func ("/engine/vllm-hybrid", test_vllm_hybrid);
   g_test_add_func ("/engine/sglang", test_sglang);
+  g_test_add_func ("/engine/custom-all-reduce", test_custom_all_reduce);
   g_test_add_func ("/engine/encoder", test_encoder);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);

@@ -744,6 +744,19 @@ check_engine_options (int          argc,
           return FALSE;
         }
 
+      /* an option vLLM and SGLang both have */
+      static const char *tp_serving[] = { "disable-custom-all-reduce", "no-disable-custom-all-reduce" };
+
+      for (guint k = 0; k < G_N_ELEMENTS (tp_serving); k++)
+        if (g_str_has_prefix (a, "--") && g_str_has_prefix (a + 2, tp_serving[k]) &&
+            (a[2 + strlen (tp_serving[k])] == '\0' || a[2 + strlen (tp_serving[k])] == '=') &&
+            in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG)
+          {
+            *bad_option = tp_serving[k];
+            *message = g_strdup_printf (_("this option is vLLM's and SGLang's; the engine is %s (give --engine vllm or sglang)"),
+                                        engine);
+            return FALSE;
+          }
       for (guint k = 0; k < G_N_ELEMENTS (engine_options); k++)
         if (g_str_has_prefix (a, "--") && g_str_has_prefix (a + 2, engine_options[k].name) &&
             (a[2 + strlen (engine_options[k].name)] == '\0' || a[2 + strlen (engine_options[k].name)] == '='))

@@ -53,11 +53,12 @@ static const char *vllm_flags[] = {
   "--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size",
   "--enable-expert-parallel", "--max-model-len", "--gpu-memory-utilization", "--max-num-seqs",
   "--max-num-batched-tokens", "--kv-cache-memory-bytes", "--block-size", "--dtype",
-  "--quantization", "--kv-cache-dtype", "VLLM_PP_LAYER_PARTITION", NULL
+  "--quantization", "--kv-cache-dtype", "VLLM_PP_LAYER_PARTITION", "--disable-custom-all-reduce", NULL
 };
 static const char *sglang_flags[] = {
   "--model-path", "--tp-size", "--pp-size", "--dp-size", "--ep-size", "--context-length",
-  "--mem-fraction-static", "--page-size", "--dtype", "--quantization", "--kv-cache-dtype", NULL
+  "--mem-fraction-static", "--page-size", "--dtype", "--quantization", "--kv-cache-dtype",
+  "--disable-custom-all-reduce", NULL
 };
 static const char *ollama_flags[] = {
   "FROM", "PARAMETER", "num_ctx", "num_gpu", "num_batch", "main_gpu", "OLLAMA_NUM_PARALLEL",
@@ -712,6 +713,8 @@ build_vllm (const VcCommandRequest *req,
     add_uint (argv, "--kv-cache-memory-bytes", (guint64) llround (in->kv_cache_memory_gb * 1e9));
   if (in->block_size != 16)
     add_uint (argv, "--block-size", in->block_size);
+  if (in->disable_custom_all_reduce)
+    add (argv, "--disable-custom-all-reduce");
   if (!add_weight_format (argv, in, VC_COMMAND_VLLM, error) || !add_kv_dtype (argv, in, VC_COMMAND_VLLM, error))
     return NULL;
   cmd = command_new (VC_COMMAND_VLLM, g_steal_pointer (&argv), NULL, NULL);
@@ -760,6 +763,8 @@ build_sglang (const VcCommandRequest *req,
     add_number (argv, "--mem-fraction-static", in->mem_fraction_static);
   if (in->page_size != 1)
     add_uint (argv, "--page-size", in->page_size);
+  if (in->disable_custom_all_reduce)
+    add (argv, "--disable-custom-all-reduce");
   if (!add_weight_format (argv, in, VC_COMMAND_SGLANG, error) || !add_kv_dtype (argv, in, VC_COMMAND_SGLANG, error))
     return NULL;
   return command_new (VC_COMMAND_SGLANG, g_steal_pointer (&argv), NULL, NULL);

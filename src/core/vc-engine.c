@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "vc-engine.h"
+#include "vc-engine-comm.h"
 #include "vc-engine-state.h"
 #include "vc-layout.h"
 
@@ -139,8 +140,9 @@ vc_engine_usable_bytes (const VcInputs *in,
     case VC_ENGINE_SGLANG:
       {
         double f = vc_engine_sglang_fraction (in, capacity / 1048576.0, MAX (1u, in->layout.tp));
+        double comm = vc_engine_comm_pool_bytes (in, MAX (1u, in->layout.tp));
 
-        return f * MAX (0.0, capacity - overhead) + MIN (capacity, overhead);
+        return f * MAX (0.0, capacity - overhead - comm) + MIN (capacity, overhead);
       }
     case VC_ENGINE_GENERIC:
     case VC_ENGINE_LLAMA_CPP:
@@ -399,9 +401,10 @@ sglang_capacity (const VcInputs *in,
 
   /* sglang model_runner profile_max_num_token: rest_memory = available after loading the
    * weights − total × (1 − mem_fraction_static), total being the memory free after the CUDA
-   * context; max_num_token = rest_memory // cell_size; init_memory_pool keeps whole pages:
+   * context and the tensor-parallel groups (their custom all-reduce: vc-engine-comm.c);
+   * max_num_token = rest_memory // cell_size; init_memory_pool keeps whole pages:
    * max_total_num_tokens // page_size × page_size */
-  double total = capacity - overhead;
+  double total = capacity - overhead - vc_engine_comm_pool_bytes (in, n);
   double gpu_mib = gpu->memory_mib > 0 ? gpu->memory_mib : capacity / MIB;
   double rest = vc_engine_sglang_fraction (in, gpu_mib, n) * total - weights;
 
@@ -625,7 +628,8 @@ vc_engine_at_layout (const VcInputs       *in,
     {
       double gpu_mib = gpu->memory_mib > 0 ? gpu->memory_mib : capacity / 1048576.0;
 
-      out->budget_bytes = vc_engine_sglang_fraction (in, gpu_mib, tp) * MAX (0.0, capacity - overhead);
+      out->budget_bytes = vc_engine_sglang_fraction (in, gpu_mib, tp) *
+                          MAX (0.0, capacity - overhead - vc_engine_comm_pool_bytes (in, tp));
       out->available_kv_bytes = MAX (0.0, out->budget_bytes - weights);
       if (swa_pool)
         {

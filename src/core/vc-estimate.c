@@ -99,6 +99,7 @@ enum {
   PROP_KV_CACHE_MEMORY,
   PROP_ENGINE_VERSION,
   PROP_ENFORCE_EAGER,
+  PROP_DISABLE_CUSTOM_ALL_REDUCE,
   PROP_MEM_FRACTION_STATIC,
   PROP_PAGE_SIZE,
   PROP_N_UBATCH,
@@ -577,6 +578,7 @@ vc_estimate_set_property (GObject      *object,
     case PROP_KV_CACHE_MEMORY: SET_FIELD (kv_cache_memory_gb, input_double); break;
     case PROP_ENGINE_VERSION: SET_FIELD (vllm_version, g_value_get_enum); break;
     case PROP_ENFORCE_EAGER: SET_FIELD (enforce_eager, g_value_get_boolean); break;
+    case PROP_DISABLE_CUSTOM_ALL_REDUCE: SET_FIELD (disable_custom_all_reduce, g_value_get_boolean); break;
     case PROP_MEM_FRACTION_STATIC: SET_FIELD (mem_fraction_static, input_double); break;
     case PROP_PAGE_SIZE: SET_FIELD (page_size, g_value_get_uint); break;
     case PROP_N_UBATCH: SET_FIELD (n_ubatch, g_value_get_uint); break;
@@ -719,6 +721,7 @@ vc_estimate_get_property (GObject    *object,
     case PROP_KV_CACHE_MEMORY: g_value_set_double (value, in->kv_cache_memory_gb); break;
     case PROP_ENGINE_VERSION: g_value_set_enum (value, in->vllm_version); break;
     case PROP_ENFORCE_EAGER: g_value_set_boolean (value, in->enforce_eager); break;
+    case PROP_DISABLE_CUSTOM_ALL_REDUCE: g_value_set_boolean (value, in->disable_custom_all_reduce); break;
     case PROP_MEM_FRACTION_STATIC: g_value_set_double (value, in->mem_fraction_static); break;
     case PROP_PAGE_SIZE: g_value_set_uint (value, in->page_size); break;
     case PROP_N_UBATCH: g_value_set_uint (value, in->n_ubatch); break;
@@ -934,6 +937,10 @@ install_engine_inputs (const VcInputs *d)
     g_param_spec_boolean ("enforce-eager", N_("Eager mode"),
                           N_("vLLM --enforce-eager: no CUDA graphs, so none measured or kept"),
                           d->enforce_eager, RW);
+  properties[PROP_DISABLE_CUSTOM_ALL_REDUCE] =
+    g_param_spec_boolean ("disable-custom-all-reduce", N_("No custom all-reduce"),
+                          N_("vLLM and SGLang --disable-custom-all-reduce: NCCL alone, without the custom all-reduce’s buffers on each GPU at TP 2, 4, 6 or 8"),
+                          d->disable_custom_all_reduce, RW);
   properties[PROP_MEM_FRACTION_STATIC] =
     g_param_spec_double ("mem-fraction-static", N_("Static memory fraction"),
                          N_("SGLang: --mem-fraction-static, share of each GPU's memory for weights and KV cache (default: SGLang's for the card and TP degree)"),

@@ -134,6 +134,7 @@ vc_inputs_init_default (VcInputs *in)
     .kv_cache_memory_gb = 0,
     .vllm_version = VC_VLLM_VERSION_0_11,
     .enforce_eager = FALSE,
+    .disable_custom_all_reduce = FALSE,
     .mem_fraction_static = 0,
     .page_size = 1,
     .n_ubatch = 0,

@@ -63,6 +63,7 @@ typedef struct
   double kv_cache_memory_gb;       /* vLLM --kv-cache-memory, per GPU in GB; 0: profiled */
   VcVllmVersion vllm_version;      /* vLLM --engine-version: whose arithmetic */
   gboolean enforce_eager;          /* vLLM --enforce-eager: no CUDA graphs */
+  gboolean disable_custom_all_reduce; /* vLLM and SGLang --disable-custom-all-reduce */
   double mem_fraction_static;      /* SGLang; 0: SGLang's default for the card and TP degree */
   guint page_size;                 /* SGLang: tokens per KV-cache page */
   /* llama.cpp (and Ollama): 0 takes the engine's default (FORMULAS.md, "llama.cpp") */

@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "vc-engine.h"
+#include "vc-engine-comm.h"
 #include "vc-enums.h"
 #include "vc-formula.h"
 #include "vc-quant.h"
@@ -323,8 +324,13 @@ vc_formula_describe (VcEstimate  *estimate,
     case VC_COMPONENT_MASTER_WEIGHTS:
       return g_strdup_printf (_("fp32 master copy: %s trainable parameters × 4 bytes = %s"), T, size);
     case VC_COMPONENT_OVERHEAD:
-      return g_strdup_printf (_("CUDA context, kernels, library workspaces and framework, per GPU%s = %s"),
-                              t.in->overhead_gb < 0 ? _(" (default)") : "", size);
+      {
+        /* vLLM's and SGLang's custom all-reduce under TP (vc-engine-comm.c) */
+        g_autofree char *comm = vc_engine_comm_describe (t.in, MAX (1u, t.in->layout.tp));
+
+        return g_strdup_printf (_("CUDA context, kernels, library workspaces and framework, per GPU%s = %s%s"),
+                                t.in->overhead_gb < 0 ? _(" (default)") : "", size, comm);
+      }
     default:
       return g_strdup ("");
     }

@@ -12,6 +12,7 @@
 #include "vc-component-row.h"
 #include "vc-command.h"
 #include "vc-engine.h"
+#include "vc-engine-comm.h"
 #include "vc-enums.h"
 #include "vc-formula.h"
 #include "vc-layout.h"
@@ -620,6 +621,16 @@ add_engine_json (JsonBuilder           *b,
     json_builder_add_boolean_value (b, in->enforce_eager);
   else
     json_builder_add_null_value (b);
+  /* vLLM's and SGLang's custom all-reduce (FORMULAS.md, "Tensor parallelism and memory outside
+   * torch"); null for the others */
+  json_builder_set_member_name (b, "disable_custom_all_reduce");
+  if (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG)
+    json_builder_add_boolean_value (b, in->disable_custom_all_reduce);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "custom_all_reduce_bytes");
+  add_bytes_or_null (b, in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG,
+                     vc_engine_custom_ar_bytes (in, MAX (1u, in->layout.tp)));
   json_builder_set_member_name (b, "gpu");
   json_builder_add_string_value (b, vc_estimate_get_gpu_key (estimate, req->gpu_index));
   json_builder_set_member_name (b, "gpu_count");

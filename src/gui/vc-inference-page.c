@@ -41,6 +41,7 @@ struct _VcInferencePage
   GtkSpinButton *kv_cache_memory;
   VcDropDown *engine_version;
   GtkSwitch *enforce_eager;
+  GtkSwitch *disable_custom_all_reduce;
   GtkSpinButton *mem_fraction_static;
   GtkSpinButton *page_size;
   GtkSpinButton *n_ubatch;
@@ -119,6 +120,7 @@ update_applicable (VcInferencePage *self)
   vc_grid_row_set_visible (GTK_WIDGET (self->kv_cache_memory), vllm);
   vc_grid_row_set_visible (GTK_WIDGET (self->engine_version), vllm);
   vc_grid_row_set_visible (GTK_WIDGET (self->enforce_eager), vllm);
+  vc_grid_row_set_visible (GTK_WIDGET (self->disable_custom_all_reduce), vllm || sglang);
   vc_grid_row_set_visible (GTK_WIDGET (self->mem_fraction_static), sglang);
   vc_grid_row_set_visible (GTK_WIDGET (self->page_size), sglang);
   /* llama.cpp's (and Ollama's) batch sizes, streams and cache types */
@@ -161,6 +163,7 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   vc_bind_choices (self->engine_version, estimate, "engine-version", engine_version_choices,
                    G_N_ELEMENTS (engine_version_choices));
   vc_bind_active (GTK_WIDGET (self->enforce_eager), estimate, "enforce-eager");
+  vc_bind_active (GTK_WIDGET (self->disable_custom_all_reduce), estimate, "disable-custom-all-reduce");
   vc_bind_spin_with_word (self->mem_fraction_static, estimate, "mem-fraction-static", 0.01, 3, 0,
                           C_("engine value", "Default"));
   vc_bind_spin (self->page_size, estimate, "page-size", 1, 0);
@@ -233,6 +236,7 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, kv_cache_memory);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, engine_version);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, enforce_eager);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, disable_custom_all_reduce);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, mem_fraction_static);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, page_size);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, n_ubatch);
@@ -256,6 +260,7 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
  * that vramcalc sets too has none here: its tooltip is its property's blurb, vramcalc's help. */
 static const VcTooltip tooltips[] = {
   { "enforce_eager", N_("vLLM’s --enforce-eager: no CUDA graphs, so 0.21 and later have none to take from the cache") },
+  { "disable_custom_all_reduce", N_("vLLM’s and SGLang’s --disable-custom-all-reduce: NCCL alone, so no custom all-reduce buffers on each GPU at TP 2, 4, 6 or 8") },
   { "kv_unified", N_("llama.cpp --kv-unified: one KV buffer shared by every sequence, rather than one stream and one sliding window each") },
   { "gpu_layers", N_("As llama.cpp -ngl: the other layers and the token embedding in system RAM; 0 puts every layer on the GPU") },
   { "experts_on_cpu", N_("Mixture of experts: routed experts kept in system RAM, as llama.cpp --override-tensor exps=CPU") },

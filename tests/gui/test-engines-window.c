@@ -65,6 +65,7 @@ test_engine_inputs (Fixture       *f,
   GtkWidget *page = vc_test_window_input (f->window, VC_MODE_INFERENCE, "page-size");
   GtkWidget *version = vc_test_window_input (f->window, VC_MODE_INFERENCE, "engine-version");
   GtkWidget *eager = vc_test_window_input (f->window, VC_MODE_INFERENCE, "enforce-eager");
+  GtkWidget *no_custom_ar = vc_test_window_input (f->window, VC_MODE_INFERENCE, "disable-custom-all-reduce");
   GtkWidget *mfu = vc_test_window_input (f->window, VC_MODE_TRAINING, "mfu");
   const VcInputs *in = vc_estimate_get_inputs (f->estimate);
 
@@ -82,6 +83,7 @@ test_engine_inputs (Fixture       *f,
   vc_drop_down_set_selected (VC_DROP_DOWN (engine), vc_test_choice_position (engine, "llama.cpp"));
   g_assert_cmpint (in->engine, ==, VC_ENGINE_LLAMA_CPP);
   g_assert_false (gtk_widget_get_visible (block));
+  g_assert_false (gtk_widget_get_visible (no_custom_ar));
 
   /* vLLM's profile run and cache inputs; 0 is vLLM's default, shown as a word */
   vc_drop_down_set_selected (VC_DROP_DOWN (engine), vc_test_choice_position (engine, "vLLM"));
@@ -110,6 +112,11 @@ test_engine_inputs (Fixture       *f,
   g_assert_cmpuint (vc_drop_down_get_selected (VC_DROP_DOWN (version)), ==, vc_test_choice_position (version, "0.10 and earlier"));
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (eager)));
   g_object_set (f->estimate, "engine-version", VC_VLLM_VERSION_0_11, NULL);
+  /* the custom all-reduce, vLLM's and SGLang's both */
+  g_assert_true (gtk_widget_get_visible (no_custom_ar));
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (no_custom_ar)));
+  gtk_switch_set_active (GTK_SWITCH (no_custom_ar), TRUE);
+  g_assert_true (in->disable_custom_all_reduce);
 
   /* the model drives the widget too; SGLang has its own share and pages */
   g_object_set (f->estimate, "engine", VC_ENGINE_SGLANG, NULL);
@@ -120,6 +127,10 @@ test_engine_inputs (Fixture       *f,
   g_assert_false (gtk_widget_get_visible (eager));
   g_assert_true (gtk_widget_get_visible (fraction_static));
   g_assert_true (gtk_widget_get_visible (page));
+  g_assert_true (gtk_widget_get_visible (no_custom_ar));
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (no_custom_ar)));
+  g_object_set (f->estimate, "disable-custom-all-reduce", FALSE, NULL);
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (no_custom_ar)));
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (fraction_static), 0.8);
   g_assert_cmpfloat (in->mem_fraction_static, ==, 0.8);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (page), 64);
