@@ -1399,6 +1399,39 @@ build_llamafactory (const VcCommandRequest *req,
                       g_string_free (g_steal_pointer (&f), FALSE));
 }
 
+/* ModelConfig's PEFT and bitsandbytes flags */
+static void
+add_trl_peft (GPtrArray      *argv,
+              const VcInputs *in)
+{
+  add (argv, "--use_peft");
+  add_uint (argv, "--lora_r", in->lora_rank);
+  add (argv, "--lora_target_modules");
+  if (in->lora_targets == VC_LORA_TARGETS_ALL_LINEAR)
+    add (argv, "all-linear");
+  else
+    {
+      g_autofree char *targets = lora_module_list (in->lora_targets, " ");
+      g_auto(GStrv) v = g_strsplit (targets, " ", -1);
+
+      for (guint i = 0; v[i]; i++)
+        add (argv, v[i]);
+    }
+  if (in->train_embeddings)
+    {
+      add (argv, "--lora_modules_to_save");
+      add (argv, "embed_tokens");
+    }
+  if (in->finetune == VC_FINETUNE_QLORA_8BIT)
+    add (argv, "--load_in_8bit");
+  else if (in->finetune == VC_FINETUNE_QLORA_4BIT)
+    {
+      add (argv, "--load_in_4bit");
+      add (argv, "--bnb_4bit_quant_type");
+      add (argv, "nf4");
+    }
+}
+
 /* TRL's `trl sft` (trl/cli): SFTConfig's, ModelConfig's and ScriptArguments' flags, and
  * accelerate launch's through --accelerate_config (the configs TRL ships, trl/accelerate_configs/)
  * and --num_processes */
@@ -1456,34 +1489,7 @@ build_trl (const VcCommandRequest *req,
   add (argv, "--dtype");
   add (argv, dtype);
   if (in->finetune != VC_FINETUNE_FULL)
-    {
-      add (argv, "--use_peft");
-      add_uint (argv, "--lora_r", in->lora_rank);
-      add (argv, "--lora_target_modules");
-      if (in->lora_targets == VC_LORA_TARGETS_ALL_LINEAR)
-        add (argv, "all-linear");
-      else
-        {
-          g_autofree char *targets = lora_module_list (in->lora_targets, " ");
-          g_auto(GStrv) v = g_strsplit (targets, " ", -1);
-
-          for (guint i = 0; v[i]; i++)
-            add (argv, v[i]);
-        }
-      if (in->train_embeddings)
-        {
-          add (argv, "--lora_modules_to_save");
-          add (argv, "embed_tokens");
-        }
-      if (in->finetune == VC_FINETUNE_QLORA_8BIT)
-        add (argv, "--load_in_8bit");
-      else if (in->finetune == VC_FINETUNE_QLORA_4BIT)
-        {
-          add (argv, "--load_in_4bit");
-          add (argv, "--bnb_4bit_quant_type");
-          add (argv, "nf4");
-        }
-    }
+    add_trl_peft (argv, in);
   add_uint (argv, "--max_length", in->seq);
   add_uint (argv, "--per_device_train_batch_size", in->batch);
   add_uint (argv, "--gradient_accumulation_steps", l.grad_accum);

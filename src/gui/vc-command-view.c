@@ -44,6 +44,9 @@ engine_label (VcCommandEngine engine)
     case VC_COMMAND_ACCELERATE: return _("Transformers (max_memory map)");
     case VC_COMMAND_DEEPSPEED: return _("DeepSpeed (ZeRO config)");
     case VC_COMMAND_FSDP: return _("Accelerate FSDP (config)");
+    case VC_COMMAND_AXOLOTL: return _("Axolotl (YAML config)");
+    case VC_COMMAND_LLAMAFACTORY: return _("LLaMA-Factory (YAML config)");
+    case VC_COMMAND_TRL: return _("TRL (trl sft)");
     default: g_assert_not_reached ();
     }
 }
