@@ -714,9 +714,72 @@ test_trl (void)
   assert_refused (VC_COMMAND_TRL, &req, "no cce loss");
   g_object_set (e, "loss", VC_LOSS_AUTO, "finetune", VC_FINETUNE_LORA, NULL);
   assert_refused (VC_COMMAND_TRL, &req, "mixed precision cannot be expressed");
-  /* the trainer's own config is the Command area's first choice; torchtune has none here */
-  g_object_set (e, "trainer", VC_TRAINER_TORCHTUNE, NULL);
+  /* the trainer's own config is the Command area's first choice; torchtitan has none here */
+  g_object_set (e, "trainer", VC_TRAINER_TORCHTITAN, NULL);
   g_assert_false (vc_command_estimate_engine (req.inputs, &engine));
+}
+
+static void
+test_torchtune (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("llama-3.1-8b", "mode", VC_MODE_TRAINING, "finetune", VC_FINETUNE_LORA,
+                                          "lora-rank", 8, "lora-targets", VC_LORA_TARGET_Q | VC_LORA_TARGET_V |
+                                          VC_LORA_TARGET_O | VC_LORA_TARGET_GATE | VC_LORA_TARGET_UP |
+                                          VC_LORA_TARGET_DOWN,
+                                          "batch", 2, "seq", 2048, "checkpointing", VC_CHECKPOINTING_FULL,
+                                          "compile", TRUE, "trainer", VC_TRAINER_TORCHTUNE, NULL);
+  g_auto(VcCommandRequest) req = { 0 };
+  VcCommand *c;
+  VcCommandEngine engine;
+
+  vc_command_request_from_estimate (&req, e);
+  g_assert_true (vc_command_estimate_engine (req.inputs, &engine));
+  g_assert_cmpint (engine, ==, VC_COMMAND_TORCHTUNE);
+  c = build (VC_COMMAND_TORCHTUNE, &req);
+  g_assert_cmpstr (c->text, ==, "tune run lora_finetune_single_device --config llama3_1/8B_lora_single_device batch_size=2 "
+                                "gradient_accumulation_steps=1 tokenizer.max_seq_len=2048 dtype=bf16 "
+                                "enable_activation_checkpointing=True compile=True "
+                                "loss=torchtune.modules.loss.LinearCrossEntropyLoss model.lora_rank=8 "
+                                "'model.lora_attn_modules=[q_proj,v_proj,output_proj]' model.apply_lora_to_mlp=True "
+                                "model.apply_lora_to_output=False");
+
+  /* full fine-tuning on the config's own paged 8-bit AdamW with the step in the backward pass */
+  g_object_set (e, "finetune", VC_FINETUNE_FULL, "optimizer", VC_OPTIMIZER_PAGED_ADAMW_8BIT,
+                "optimizer-in-backward", TRUE, "loss", VC_LOSS_CHUNKED, NULL);
+  c = build (VC_COMMAND_TORCHTUNE, &req);
+  g_assert_cmpstr (c->text, ==, "tune run full_finetune_single_device --config llama3_1/8B_full_single_device batch_size=2 "
+                                "gradient_accumulation_steps=1 tokenizer.max_seq_len=2048 dtype=bf16 "
+                                "enable_activation_checkpointing=True compile=True optimizer_in_bwd=True "
+                                "loss=torchtune.modules.loss.CEWithChunkedOutputLoss");
+
+  /* 8 GPUs under FSDP with CPU offload, bitsandbytes' AdamW8bit in place of the config's fused AdamW */
+  g_object_set (e, "optimizer-in-backward", FALSE, "optimizer", VC_OPTIMIZER_ADAMW_8BIT, "dp", 8,
+                "sharding", VC_SHARDING_FSDP_FULL, "offload", VC_OFFLOAD_OPTIMIZER_PARAMS, "loss", VC_LOSS_FULL,
+                "checkpointing", VC_CHECKPOINTING_NONE, "compile", FALSE, "expandable-segments", TRUE, NULL);
+  c = build (VC_COMMAND_TORCHTUNE, &req);
+  g_assert_cmpstr (c->text, ==, "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True tune run --nproc_per_node 8 "
+                                "full_finetune_distributed --config llama3_1/8B_full batch_size=2 "
+                                "gradient_accumulation_steps=1 tokenizer.max_seq_len=2048 dtype=bf16 "
+                                "enable_activation_checkpointing=False compile=False "
+                                "optimizer=bitsandbytes.optim.AdamW8bit '~optimizer.fused' optimizer_in_bwd=False "
+                                "loss=torch.nn.CrossEntropyLoss fsdp_cpu_offload=True");
+
+  g_object_set (e, "sharding", VC_SHARDING_ZERO_3, "offload", VC_OFFLOAD_NONE, NULL);
+  assert_refused (VC_COMMAND_TORCHTUNE, &req, "FSDP2’s full sharding: zero-3 cannot be expressed");
+  g_object_set (e, "sharding", VC_SHARDING_NONE, "dp", 1, "finetune", VC_FINETUNE_QLORA_8BIT, NULL);
+  assert_refused (VC_COMMAND_TORCHTUNE, &req, "an 8-bit base");
+  g_object_set (e, "finetune", VC_FINETUNE_LORA, "lora-targets", VC_LORA_TARGET_Q | VC_LORA_TARGET_GATE, NULL);
+  assert_refused (VC_COMMAND_TORCHTUNE, &req, "three projections together");
+  g_object_set (e, "lora-targets", VC_LORA_TARGET_Q, "training-precision", VC_TRAINING_PRECISION_FP16, NULL);
+  assert_refused (VC_COMMAND_TORCHTUNE, &req, "fp16");
+  g_object_set (e, "training-precision", VC_TRAINING_PRECISION_BF16, "loss", VC_LOSS_FUSED, NULL);
+  assert_refused (VC_COMMAND_TORCHTUNE, &req, "no fused loss");
+  g_object_set (e, "loss", VC_LOSS_AUTO, "finetune", VC_FINETUNE_QLORA_4BIT, "dp", 2, "sharding", VC_SHARDING_FSDP_FULL,
+                NULL);
+  assert_refused (VC_COMMAND_TORCHTUNE, &req, "no llama3_1/8B_qlora_single_device recipe config on several GPUs");
+  g_object_set (e, "dp", 1, "sharding", VC_SHARDING_NONE, NULL);
+  set_model (&req, "hf:Qwen/Qwen3-14B");
+  assert_refused (VC_COMMAND_TORCHTUNE, &req, "no recipe config for Qwen/Qwen3-14B");
 }
 
 /* ---- engines and flags ---- */
@@ -728,7 +791,7 @@ test_engine_ids (void)
   g_autofree char *list = vc_command_engine_list ();
   VcCommandEngine engine;
 
-  g_assert_cmpstr (list, ==, "llama.cpp, vllm, sglang, ollama, accelerate, deepspeed, fsdp, axolotl, llamafactory, trl");
+  g_assert_cmpstr (list, ==, "llama.cpp, vllm, sglang, ollama, accelerate, deepspeed, fsdp, axolotl, llamafactory, trl, torchtune");
   for (guint i = 0; i < VC_N_COMMAND_ENGINES; i++)
     {
       g_assert_true (vc_command_engine_from_id (vc_command_engine_id (i), &engine, NULL));
@@ -789,6 +852,9 @@ collect_words (const VcCommand *c,
       g_ptr_array_add (words, g_strndup (c->argv[i], strcspn (c->argv[i], "=")));
     else if (c->engine >= VC_COMMAND_AXOLOTL && g_ascii_isupper (c->argv[i][0]) && strchr (c->argv[i], '='))
       /* the trainers' environment before the launcher */
+      g_ptr_array_add (words, g_strndup (c->argv[i], strcspn (c->argv[i], "=")));
+    else if (c->engine == VC_COMMAND_TORCHTUNE && (strchr (c->argv[i], '=') || c->argv[i][0] == '~'))
+      /* torchtune's config overrides and removals */
       g_ptr_array_add (words, g_strndup (c->argv[i], strcspn (c->argv[i], "=")));
   if (c->engine == VC_COMMAND_OLLAMA)
     g_ptr_array_add (words, g_strdup (c->argv[1]));
@@ -882,7 +948,7 @@ test_cli_print_command (void)
     g_assert_cmpint (status, ==, 2);
     g_assert_cmpstr (out, ==, "");
     g_assert_nonnull (strstr (err, "--print-command"));
-    g_assert_nonnull (strstr (err, "accepted: llama.cpp, vllm, sglang, ollama, accelerate, deepspeed, fsdp, axolotl, llamafactory, trl"));
+    g_assert_nonnull (strstr (err, "accepted: llama.cpp, vllm, sglang, ollama, accelerate, deepspeed, fsdp, axolotl, llamafactory, trl, torchtune"));
   }
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
@@ -985,6 +1051,7 @@ main (int   argc,
   g_test_add_func ("/command/axolotl", test_axolotl);
   g_test_add_func ("/command/llamafactory", test_llamafactory);
   g_test_add_func ("/command/trl", test_trl);
+  g_test_add_func ("/command/torchtune", test_torchtune);
   g_test_add_func ("/command/engine-ids", test_engine_ids);
   /* after every test that builds commands */
   g_test_add_func ("/command/allow-lists", test_allow_lists);

@@ -33,6 +33,7 @@ static const char *engine_ids[VC_N_COMMAND_ENGINES] = {
   [VC_COMMAND_AXOLOTL] = "axolotl",
   [VC_COMMAND_LLAMAFACTORY] = "llamafactory",
   [VC_COMMAND_TRL] = "trl",
+  [VC_COMMAND_TORCHTUNE] = "torchtune",
 };
 
 /* The parser each engine's flags were checked against */
@@ -47,6 +48,7 @@ static const char *engine_sources[VC_N_COMMAND_ENGINES] = {
   [VC_COMMAND_AXOLOTL] = "Axolotl 067b021 (src/axolotl/utils/schemas/config.py, peft.py, training.py, model.py; cli/main.py)",
   [VC_COMMAND_LLAMAFACTORY] = "LLaMA-Factory ff6d4d1 (src/llamafactory/hparams/model_args.py, finetuning_args.py, data_args.py; launcher.py)",
   [VC_COMMAND_TRL] = "TRL f2cd577 (trl/trainer/sft_config.py, model_config.py, trl/cli/accelerate_config.py)",
+  [VC_COMMAND_TORCHTUNE] = "torchtune bd2a0fc (recipes/configs/, recipes/*_finetune_*.py, torchtune/_cli/run.py, torchtune/config/_utils.py)",
 };
 
 /* Every flag or key the builders below can emit, per engine: the allow-list test holds each
@@ -109,6 +111,12 @@ static const char *trl_flags[] = {
   "--attn_implementation", "--torch_compile", "--loss_type", "--use_liger_kernel",
   "--accelerate_config", "--num_processes", "PYTORCH_CUDA_ALLOC_CONF", NULL
 };
+static const char *torchtune_flags[] = {
+  "--nproc_per_node", "--config", "batch_size", "gradient_accumulation_steps", "tokenizer.max_seq_len",
+  "dtype", "enable_activation_checkpointing", "compile", "optimizer", "~optimizer.fused",
+  "optimizer_in_bwd", "loss", "model.lora_rank", "model.lora_attn_modules", "model.apply_lora_to_mlp",
+  "model.apply_lora_to_output", "fsdp_cpu_offload", "PYTORCH_CUDA_ALLOC_CONF", NULL
+};
 
 /* a refusal: @error set, %FALSE returned */
 #define refuse(error, ...) vc_error_set ((error), VC_ERROR_INVALID_COMBINATION, __VA_ARGS__)
@@ -136,6 +144,7 @@ vc_command_flags (VcCommandEngine engine)
     [VC_COMMAND_ACCELERATE] = accelerate_flags, [VC_COMMAND_DEEPSPEED] = deepspeed_flags,
     [VC_COMMAND_FSDP] = fsdp_flags, [VC_COMMAND_AXOLOTL] = axolotl_flags,
     [VC_COMMAND_LLAMAFACTORY] = llamafactory_flags, [VC_COMMAND_TRL] = trl_flags,
+    [VC_COMMAND_TORCHTUNE] = torchtune_flags,
   };
 
   g_return_val_if_fail (engine < VC_N_COMMAND_ENGINES, NULL);
@@ -169,7 +178,7 @@ vc_command_engine_from_id (const char      *id,
 
 /* The command of the estimate's own engine: the serving engine in inference (Transformers:
  * its max_memory map); in training the trainer's own config where it has one (Axolotl,
- * LLaMA-Factory, TRL), else the sharding's framework; FALSE when there is none. */
+ * LLaMA-Factory, TRL, torchtune), else the sharding's framework; FALSE when there is none. */
 gboolean
 vc_command_estimate_engine (const VcInputs  *in,
                             VcCommandEngine *engine)
@@ -183,6 +192,7 @@ vc_command_estimate_engine (const VcInputs  *in,
         case VC_TRAINER_AXOLOTL: *engine = VC_COMMAND_AXOLOTL; return TRUE;
         case VC_TRAINER_LLAMAFACTORY: *engine = VC_COMMAND_LLAMAFACTORY; return TRUE;
         case VC_TRAINER_TRL: *engine = VC_COMMAND_TRL; return TRUE;
+        case VC_TRAINER_TORCHTUNE: *engine = VC_COMMAND_TORCHTUNE; return TRUE;
         default: break;
         }
       vc_layout_get_effective (in, &l);
@@ -1516,6 +1526,224 @@ build_trl (const VcCommandRequest *req,
   return command_new (VC_COMMAND_TRL, g_steal_pointer (&argv), NULL, NULL);
 }
 
+/* torchtune's recipe configs for the built-in models (recipes/configs/ at bd2a0fc): which of
+ * full_single_device, full (distributed), lora_single_device, lora (distributed) and
+ * qlora_single_device exist, and each one's optimizer */
+enum
+{
+  TT_FULL_SD = 1 << 0,
+  TT_FULL = 1 << 1,
+  TT_LORA_SD = 1 << 2,
+  TT_LORA = 1 << 3,
+  TT_QLORA_SD = 1 << 4,
+};
+
+/* the optimizer a config names: torch.optim.AdamW(fused=True) unless listed */
+typedef enum
+{
+  TT_OPT_ADAMW_FUSED,
+  TT_OPT_PAGED_ADAMW_8BIT,         /* bitsandbytes.optim.PagedAdamW8bit */
+  TT_OPT_PAGED_ADAMW,              /* bitsandbytes.optim.PagedAdamW (32-bit) */
+} TtOptimizer;
+
+typedef struct
+{
+  const char *repository;
+  const char *config;              /* "llama3_1/8B" */
+  guint variants;
+  TtOptimizer full_sd_optimizer;   /* full_single_device's; the others are AdamW(fused) */
+} TtModel;
+
+static const TtModel torchtune_models[] = {
+  { "meta-llama/Llama-2-7b-hf", "llama2/7B", TT_FULL | TT_LORA_SD | TT_LORA | TT_QLORA_SD, 0 },
+  { "meta-llama/Llama-2-13b-hf", "llama2/13B", TT_FULL | TT_LORA | TT_QLORA_SD, 0 },
+  { "meta-llama/Meta-Llama-3-8B", "llama3/8B", 0x1f, TT_OPT_PAGED_ADAMW_8BIT },
+  { "meta-llama/Meta-Llama-3-8B-Instruct", "llama3/8B", 0x1f, TT_OPT_PAGED_ADAMW_8BIT },
+  { "meta-llama/Llama-3.1-8B", "llama3_1/8B", 0x1f, TT_OPT_PAGED_ADAMW_8BIT },
+  { "meta-llama/Llama-3.1-8B-Instruct", "llama3_1/8B", 0x1f, TT_OPT_PAGED_ADAMW_8BIT },
+  { "meta-llama/Llama-3.2-1B", "llama3_2/1B", 0x1f, TT_OPT_PAGED_ADAMW_8BIT },
+  { "meta-llama/Llama-3.2-1B-Instruct", "llama3_2/1B", 0x1f, TT_OPT_PAGED_ADAMW_8BIT },
+  { "meta-llama/Llama-3.2-3B", "llama3_2/3B", 0x1f, TT_OPT_PAGED_ADAMW_8BIT },
+  { "meta-llama/Llama-3.2-3B-Instruct", "llama3_2/3B", 0x1f, TT_OPT_PAGED_ADAMW_8BIT },
+  { "Qwen/Qwen3-0.6B", "qwen3/0.6B", TT_FULL_SD | TT_FULL | TT_LORA_SD | TT_LORA, TT_OPT_ADAMW_FUSED },
+  { "Qwen/Qwen3-8B", "qwen3/8B", TT_FULL_SD | TT_FULL | TT_LORA_SD | TT_LORA, TT_OPT_PAGED_ADAMW },
+};
+
+static const TtModel *
+torchtune_model (const char *repository)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (torchtune_models); i++)
+    if (g_strcmp0 (repository, torchtune_models[i].repository) == 0)
+      return &torchtune_models[i];
+  return NULL;
+}
+
+/* torch.optim and bitsandbytes optimizers as a recipe config names them; fused is kept only by
+ * torch's AdamW, Adam and SGD */
+static const char *
+torchtune_optimizer (VcOptimizer optimizer,
+                     gboolean   *takes_fused)
+{
+  *takes_fused = FALSE;
+  switch (optimizer)
+    {
+    case VC_OPTIMIZER_ADAMW: *takes_fused = TRUE; return "torch.optim.AdamW";
+    case VC_OPTIMIZER_ADAM: *takes_fused = TRUE; return "torch.optim.Adam";
+    case VC_OPTIMIZER_SGD: *takes_fused = TRUE; return "torch.optim.SGD";
+    case VC_OPTIMIZER_RMSPROP: return "torch.optim.RMSprop";
+    case VC_OPTIMIZER_ADAMW_8BIT: return "bitsandbytes.optim.AdamW8bit";
+    case VC_OPTIMIZER_PAGED_ADAMW_8BIT: return "bitsandbytes.optim.PagedAdamW8bit";
+    case VC_OPTIMIZER_SGD_MOMENTUM:
+    default:
+      return NULL;
+    }
+}
+
+/* What torchtune cannot be told, before the config is chosen */
+static gboolean
+check_torchtune (const VcCommandRequest *req,
+                 const VcLayout         *l,
+                 GError                **error)
+{
+  const VcInputs *in = req->inputs;
+  VcLoraTargets mlp = VC_LORA_TARGET_GATE | VC_LORA_TARGET_UP | VC_LORA_TARGET_DOWN;
+  VcLoss loss = vc_trainer_loss (in);
+
+  if (!check_training (req, VC_COMMAND_TORCHTUNE, l, error) || !need_checkpoint (req, VC_COMMAND_TORCHTUNE, error))
+    return FALSE;
+  if (in->training_precision == VC_TRAINING_PRECISION_FP16 || in->mixed_precision)
+    return refuse (error, _("%s trains in bf16 or fp32 alone: fp16 and an fp32 master copy cannot be expressed"), "torchtune");
+  if (in->training_precision == VC_TRAINING_PRECISION_FP32 && in->optimizer_precision == VC_STATE_PRECISION_BF16)
+    return refuse (error, _("%s creates the optimizer state in the parameters’ fp32: bf16 state cannot be expressed"), "torchtune");
+  if (in->finetune == VC_FINETUNE_QLORA_8BIT)
+    return refuse (error, _("%s’s QLoRA quantizes to NF4 alone: an 8-bit base cannot be expressed"), "torchtune");
+  if (in->finetune != VC_FINETUNE_FULL && (in->train_embeddings || ((in->lora_targets & mlp) != 0 && (in->lora_targets & mlp) != mlp)))
+    return refuse (error, _("%s puts LoRA on the MLP’s three projections together or none, and never on the embedding"), "torchtune");
+  if (in->finetune != VC_FINETUNE_FULL && in->optimizer_in_backward)
+    return refuse (error, _("%s runs the optimizer step in the backward pass in its full fine-tuning recipes only"), "torchtune");
+  if (!in->flash_attention)
+    return refuse (error, _("%s’s attention is PyTorch’s SDPA: eager attention cannot be expressed"), "torchtune");
+  if (loss == VC_LOSS_FUSED || loss == VC_LOSS_CCE)
+    return refuse (error, _("%s has no %s loss: full or chunked"), "torchtune", vc_enum_nick (VC_TYPE_LOSS, loss));
+  if (l->dp > 1 && l->sharding != VC_SHARDING_FSDP_FULL)
+    return refuse (error, _("%s’s distributed recipes shard with FSDP2’s full sharding: %s cannot be expressed"), "torchtune",
+                   vc_enum_nick (VC_TYPE_SHARDING, l->sharding));
+  if (l->offload == VC_OFFLOAD_OPTIMIZER || (l->offload != VC_OFFLOAD_NONE && l->dp < 2))
+    return refuse (error, _("FSDP offloads parameters, gradients and optimizer state together: offloading the optimizer alone cannot be expressed"));
+  return TRUE;
+}
+
+static void
+add_override (GPtrArray  *argv,
+              const char *key,
+              const char *value)
+{
+  g_ptr_array_add (argv, g_strdup_printf ("%s=%s", key, value));
+}
+
+static void
+add_override_uint (GPtrArray  *argv,
+                   const char *key,
+                   guint       value)
+{
+  g_ptr_array_add (argv, g_strdup_printf ("%s=%u", key, value));
+}
+
+/* The LoRA overrides of torchtune's lora_* model builders */
+static void
+add_torchtune_lora (GPtrArray      *argv,
+                    const VcInputs *in)
+{
+  static const char *names[] = { "q_proj", "k_proj", "v_proj", "output_proj" };
+  g_autoptr(GString) attn = g_string_new ("[");
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (in->lora_targets & (1u << i))
+      g_string_append_printf (attn, "%s%s", attn->len > 1 ? "," : "", names[i]);
+  g_string_append_c (attn, ']');
+  add_override_uint (argv, "model.lora_rank", in->lora_rank);
+  add_override (argv, "model.lora_attn_modules", attn->str);
+  add_override (argv, "model.apply_lora_to_mlp", (in->lora_targets & VC_LORA_TARGET_GATE) ? "True" : "False");
+  add_override (argv, "model.apply_lora_to_output", "False");
+}
+
+/* torchtune's `tune run RECIPE --config CONFIG key=value…` (torchtune/_cli/run.py; overrides and
+ * `~key` removals, torchtune/config/_utils.py _merge_yaml_and_cli_args), on the built-in
+ * model's own recipe config */
+static VcCommand *
+build_torchtune (const VcCommandRequest *req,
+                 GError                **error)
+{
+  const VcInputs *in = req->inputs;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  gboolean full = in->finetune == VC_FINETUNE_FULL, distributed, fused_config, takes_fused;
+  const char *kind, *recipe, *optim, *config_optim;
+  g_autofree char *config = NULL;
+  const TtModel *m;
+  guint variant;
+  VcLayout l;
+
+  vc_layout_get_effective (in, &l);
+  if (!check_torchtune (req, &l, error))
+    return NULL;
+  distributed = l.dp > 1;
+  m = torchtune_model (req->model);
+  if (full)
+    variant = distributed ? TT_FULL : TT_FULL_SD, kind = distributed ? "full" : "full_single_device";
+  else if (in->finetune == VC_FINETUNE_QLORA_4BIT)
+    variant = distributed ? 0 : TT_QLORA_SD, kind = "qlora_single_device";
+  else
+    variant = distributed ? TT_LORA : TT_LORA_SD, kind = distributed ? "lora" : "lora_single_device";
+  if (m == NULL)
+    return refuse (error, _("torchtune has no recipe config for %s"), req->model), NULL;
+  config = g_strdup_printf ("%s_%s", m->config, kind);
+  if (variant == 0 || !(m->variants & variant))
+    return refuse (error, _("torchtune has no %s recipe config%s"), config,
+                   distributed && in->finetune == VC_FINETUNE_QLORA_4BIT ? _(" on several GPUs") : ""), NULL;
+  recipe = full ? (distributed ? "full_finetune_distributed" : "full_finetune_single_device")
+                : (distributed ? "lora_finetune_distributed" : "lora_finetune_single_device");
+  if ((optim = torchtune_optimizer (in->optimizer, &takes_fused)) == NULL)
+    return refuse (error, _("%s names torch.optim and bitsandbytes optimizers: sgd-momentum’s momentum is not an input"), "torchtune"), NULL;
+  config_optim = variant == TT_FULL_SD && m->full_sd_optimizer == TT_OPT_PAGED_ADAMW_8BIT ? "bitsandbytes.optim.PagedAdamW8bit"
+                 : variant == TT_FULL_SD && m->full_sd_optimizer == TT_OPT_PAGED_ADAMW ? "bitsandbytes.optim.PagedAdamW"
+                 : "torch.optim.AdamW";
+  fused_config = g_str_equal (config_optim, "torch.optim.AdamW");
+
+  env_prefix (argv, in);
+  add (argv, "tune");
+  add (argv, "run");
+  if (distributed)
+    add_uint (argv, "--nproc_per_node", l.dp);
+  add (argv, recipe);
+  add (argv, "--config");
+  add (argv, config);
+  add_override_uint (argv, "batch_size", in->batch);
+  add_override_uint (argv, "gradient_accumulation_steps", l.grad_accum);
+  add_override_uint (argv, "tokenizer.max_seq_len", in->seq);
+  add_override (argv, "dtype", in->training_precision == VC_TRAINING_PRECISION_FP32 ? "fp32" : "bf16");
+  add_override (argv, "enable_activation_checkpointing", in->checkpointing == VC_CHECKPOINTING_FULL ? "True" : "False");
+  add_override (argv, "compile", in->compile ? "True" : "False");
+  if (!g_str_equal (optim, config_optim))
+    {
+      add_override (argv, "optimizer", optim);
+      if (fused_config && !takes_fused)
+        add (argv, "~optimizer.fused");
+    }
+  if (full)
+    add_override (argv, "optimizer_in_bwd", in->optimizer_in_backward ? "True" : "False");
+  /* the recipe configs' LinearCrossEntropyLoss is the chunked loss the estimate gives torchtune by
+   * default (vc_trainer_loss), its loss left out of compile; a chunked loss chosen is
+   * CEWithChunkedOutputLoss, compiled with the model */
+  add_override (argv, "loss", in->loss == VC_LOSS_AUTO ? "torchtune.modules.loss.LinearCrossEntropyLoss"
+                              : in->loss == VC_LOSS_CHUNKED ? "torchtune.modules.loss.CEWithChunkedOutputLoss"
+                              : "torch.nn.CrossEntropyLoss");
+  if (!full)
+    add_torchtune_lora (argv, in);
+  if (l.offload == VC_OFFLOAD_OPTIMIZER_PARAMS)
+    add_override (argv, "fsdp_cpu_offload", "True");
+  return command_new (VC_COMMAND_TORCHTUNE, g_steal_pointer (&argv), NULL, NULL);
+}
+
 /**
  * vc_command_build:
  *
@@ -1533,7 +1761,7 @@ vc_command_build (VcCommandEngine         engine,
   if (!check_devices (req, error))
     return NULL;
   if (engine <= VC_COMMAND_ACCELERATE && req->inputs->mode != VC_MODE_INFERENCE)
-    return refuse (error, _("%s serves a model: the estimate is of training (its commands are deepspeed, fsdp, axolotl, llamafactory and trl)"),
+    return refuse (error, _("%s serves a model: the estimate is of training (its commands are deepspeed, fsdp, axolotl, llamafactory, trl and torchtune)"),
                    engine_ids[engine]), NULL;
   if (!vc_layout_check (req->inputs, error))
     return NULL;
@@ -1549,6 +1777,7 @@ vc_command_build (VcCommandEngine         engine,
     case VC_COMMAND_AXOLOTL: return build_axolotl (req, error);
     case VC_COMMAND_LLAMAFACTORY: return build_llamafactory (req, error);
     case VC_COMMAND_TRL: return build_trl (req, error);
+    case VC_COMMAND_TORCHTUNE: return build_torchtune (req, error);
     default: g_assert_not_reached ();
     }
 }

@@ -47,6 +47,7 @@ engine_label (VcCommandEngine engine)
     case VC_COMMAND_AXOLOTL: return _("Axolotl (YAML config)");
     case VC_COMMAND_LLAMAFACTORY: return _("LLaMA-Factory (YAML config)");
     case VC_COMMAND_TRL: return _("TRL (trl sft)");
+    case VC_COMMAND_TORCHTUNE: return _("torchtune (tune run)");
     default: g_assert_not_reached ();
     }
 }
