@@ -539,6 +539,262 @@ test_fsdp (void)
   g_assert_false (vc_command_estimate_engine (req.inputs, &engine));
 }
 
+/* ---- trainers' own configs ---- */
+
+static void
+test_axolotl (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("llama-3.1-8b", "mode", VC_MODE_TRAINING, "finetune", VC_FINETUNE_QLORA_8BIT,
+                                          "lora-rank", 32, "lora-targets", VC_LORA_TARGET_Q | VC_LORA_TARGET_V,
+                                          "batch", 2, "seq", 4096, "grad-accum", 4,
+                                          "checkpointing", VC_CHECKPOINTING_FULL, "trainer", VC_TRAINER_AXOLOTL,
+                                          "loss", VC_LOSS_CCE, "expandable-segments", TRUE, NULL);
+  g_auto(VcCommandRequest) req = { 0 };
+  VcCommand *c;
+  VcCommandEngine engine;
+
+  vc_command_request_from_estimate (&req, e);
+  g_assert_true (vc_command_estimate_engine (req.inputs, &engine));
+  g_assert_cmpint (engine, ==, VC_COMMAND_AXOLOTL);
+  c = build (VC_COMMAND_AXOLOTL, &req);
+  g_assert_cmpstr (c->text, ==, "cat > config.yml <<'EOF'\n"
+                                "base_model: meta-llama/Llama-3.1-8B\n"
+                                "adapter: lora\n"
+                                "load_in_8bit: true\n"
+                                "lora_r: 32\n"
+                                "lora_target_modules: [q_proj, v_proj]\n"
+                                "sequence_len: 4096\n"
+                                "micro_batch_size: 2\n"
+                                "gradient_accumulation_steps: 4\n"
+                                "optimizer: adamw_torch\n"
+                                "bf16: true\n"
+                                "gradient_checkpointing: true\n"
+                                "attn_implementation: sdpa\n"
+                                "plugins:\n"
+                                "  - axolotl.integrations.cut_cross_entropy.CutCrossEntropyPlugin\n"
+                                "cut_cross_entropy: true\n"
+                                "# datasets: yours\n"
+                                "EOF\n"
+                                "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True axolotl train config.yml\n");
+
+  /* full fine-tuning in pure bf16 on 4 GPUs with ZeRO-3, the Liger loss, all linear layers */
+  g_object_set (e, "finetune", VC_FINETUNE_FULL, "optimizer-precision", VC_STATE_PRECISION_BF16,
+                "dp", 4, "sharding", VC_SHARDING_ZERO_3, "grad-accum", 1, "loss", VC_LOSS_FUSED,
+                "expandable-segments", FALSE, "checkpointing", VC_CHECKPOINTING_NONE, "compile", TRUE,
+                "optimizer", VC_OPTIMIZER_ADAMW_8BIT, NULL);
+  c = build (VC_COMMAND_AXOLOTL, &req);
+  g_assert_cmpstr (c->file_text, ==, "base_model: meta-llama/Llama-3.1-8B\n"
+                                     "sequence_len: 4096\n"
+                                     "micro_batch_size: 2\n"
+                                     "gradient_accumulation_steps: 1\n"
+                                     "optimizer: adamw_bnb_8bit\n"
+                                     "bf16: true\n"
+                                     "gradient_checkpointing: false\n"
+                                     "attn_implementation: sdpa\n"
+                                     "torch_compile: true\n"
+                                     "plugins:\n"
+                                     "  - axolotl.integrations.liger.LigerPlugin\n"
+                                     "liger_fused_linear_cross_entropy: true\n"
+                                     "deepspeed: deepspeed_configs/zero3.json\n"
+                                     "# datasets: yours\n");
+  g_assert_cmpstr (c->text + strlen (c->text) - strlen ("axolotl train config.yml -- --num_processes 4\n"), ==,
+                   "axolotl train config.yml -- --num_processes 4\n");
+
+  g_object_set (e, "optimizer-precision", VC_STATE_PRECISION_FP32, NULL);
+  assert_refused (VC_COMMAND_AXOLOTL, &req, "fp32 state beside 16-bit parameters");
+  g_object_set (e, "optimizer-precision", VC_STATE_PRECISION_BF16, "sharding", VC_SHARDING_ZERO_2, NULL);
+  assert_refused (VC_COMMAND_AXOLOTL, &req, "no DeepSpeed config for ZeRO-2 with offload none");
+  g_object_set (e, "sharding", VC_SHARDING_FSDP_FULL, NULL);
+  assert_refused (VC_COMMAND_AXOLOTL, &req, "fsdp command");
+  g_object_set (e, "sharding", VC_SHARDING_NONE, "dp", 1, "optimizer", VC_OPTIMIZER_ADAM, NULL);
+  assert_refused (VC_COMMAND_AXOLOTL, &req, "have no adam:");
+  g_object_set (e, "optimizer", VC_OPTIMIZER_ADAMW, "optimizer-in-backward", TRUE, NULL);
+  assert_refused (VC_COMMAND_AXOLOTL, &req, "optimizer_in_bwd");
+  g_object_set (e, "optimizer-in-backward", FALSE, "checkpointing", VC_CHECKPOINTING_SQRT, NULL);
+  assert_refused (VC_COMMAND_AXOLOTL, &req, "√L segments");
+  g_object_set (e, "mode", VC_MODE_INFERENCE, NULL);
+  assert_refused (VC_COMMAND_AXOLOTL, &req, "the estimate is of inference");
+}
+
+static void
+test_llamafactory (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("qwen3-8b", "mode", VC_MODE_TRAINING, "finetune", VC_FINETUNE_QLORA_4BIT,
+                                          "lora-rank", 8, "batch", 1, "seq", 2048, "grad-accum", 8,
+                                          "checkpointing", VC_CHECKPOINTING_FULL, "trainer", VC_TRAINER_LLAMAFACTORY,
+                                          "train-embeddings", TRUE, NULL);
+  g_auto(VcCommandRequest) req = { 0 };
+  VcCommand *c;
+  VcCommandEngine engine;
+
+  vc_command_request_from_estimate (&req, e);
+  g_assert_true (vc_command_estimate_engine (req.inputs, &engine));
+  g_assert_cmpint (engine, ==, VC_COMMAND_LLAMAFACTORY);
+  c = build (VC_COMMAND_LLAMAFACTORY, &req);
+  g_assert_cmpstr (c->text, ==, "cat > train.yaml <<'EOF'\n"
+                                "model_name_or_path: Qwen/Qwen3-8B\n"
+                                "stage: sft\n"
+                                "do_train: true\n"
+                                "finetuning_type: lora\n"
+                                "lora_rank: 8\n"
+                                "lora_target: all\n"
+                                "additional_target: embed_tokens\n"
+                                "quantization_bit: 4\n"
+                                "cutoff_len: 2048\n"
+                                "per_device_train_batch_size: 1\n"
+                                "gradient_accumulation_steps: 8\n"
+                                "optim: adamw_torch\n"
+                                "bf16: true\n"
+                                "# dataset, template: yours\n"
+                                "EOF\n"
+                                "llamafactory-cli train train.yaml\n");
+
+  /* full fine-tuning: pure bf16, 8 GPUs with ZeRO-3 and both offloads, eager attention */
+  g_object_set (e, "finetune", VC_FINETUNE_FULL, "optimizer-precision", VC_STATE_PRECISION_BF16,
+                "train-embeddings", FALSE, "dp", 8, "sharding", VC_SHARDING_ZERO_3,
+                "offload", VC_OFFLOAD_OPTIMIZER_PARAMS, "grad-accum", 2, "checkpointing", VC_CHECKPOINTING_NONE,
+                "flash-attention", FALSE, NULL);
+  c = build (VC_COMMAND_LLAMAFACTORY, &req);
+  g_assert_cmpstr (c->text, ==, "cat > train.yaml <<'EOF'\n"
+                                "model_name_or_path: Qwen/Qwen3-8B\n"
+                                "stage: sft\n"
+                                "do_train: true\n"
+                                "finetuning_type: full\n"
+                                "cutoff_len: 2048\n"
+                                "per_device_train_batch_size: 1\n"
+                                "gradient_accumulation_steps: 2\n"
+                                "optim: adamw_torch\n"
+                                "bf16: true\n"
+                                "pure_bf16: true\n"
+                                "disable_gradient_checkpointing: true\n"
+                                "flash_attn: disabled\n"
+                                "deepspeed: examples/deepspeed/ds_z3_offload_config.json\n"
+                                "# dataset, template: yours\n"
+                                "EOF\n"
+                                "FORCE_TORCHRUN=1 NPROC_PER_NODE=8 llamafactory-cli train train.yaml\n");
+
+  /* with an fp32 copy, the parameters LLaMA-Factory casts to fp32 */
+  g_object_set (e, "mixed-precision", TRUE, "optimizer-precision", VC_STATE_PRECISION_FP32,
+                "sharding", VC_SHARDING_ZERO_2, "offload", VC_OFFLOAD_OPTIMIZER, "flash-attention", TRUE, NULL);
+  c = build (VC_COMMAND_LLAMAFACTORY, &req);
+  g_assert_nonnull (strstr (c->file_text, "bf16: true\ndisable_gradient_checkpointing: true\n"
+                                          "deepspeed: examples/deepspeed/ds_z2_offload_config.json\n"));
+
+  g_object_set (e, "loss", VC_LOSS_CHUNKED, NULL);
+  assert_refused (VC_COMMAND_LLAMAFACTORY, &req, "no chunked loss");
+  g_object_set (e, "loss", VC_LOSS_AUTO, "sharding", VC_SHARDING_ZERO_3, "offload", VC_OFFLOAD_OPTIMIZER, NULL);
+  assert_refused (VC_COMMAND_LLAMAFACTORY, &req, "ZeRO-3 with offload optimizer");
+  g_object_set (e, "offload", VC_OFFLOAD_NONE, "optimizer", VC_OPTIMIZER_SGD_MOMENTUM, NULL);
+  assert_refused (VC_COMMAND_LLAMAFACTORY, &req, "have no sgd-momentum:");
+}
+
+static void
+test_trl (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("llama-3.1-8b", "mode", VC_MODE_TRAINING, "finetune", VC_FINETUNE_LORA,
+                                          "lora-rank", 16, "lora-targets", VC_LORA_TARGET_Q | VC_LORA_TARGET_K |
+                                          VC_LORA_TARGET_V | VC_LORA_TARGET_O,
+                                          "batch", 4, "seq", 1024, "trainer", VC_TRAINER_TRL,
+                                          "loss", VC_LOSS_CHUNKED, NULL);
+  g_auto(VcCommandRequest) req = { 0 };
+  VcCommand *c;
+  VcCommandEngine engine;
+
+  vc_command_request_from_estimate (&req, e);
+  g_assert_true (vc_command_estimate_engine (req.inputs, &engine));
+  g_assert_cmpint (engine, ==, VC_COMMAND_TRL);
+  c = build (VC_COMMAND_TRL, &req);
+  g_assert_cmpstr (c->text, ==, "trl sft --model_name_or_path meta-llama/Llama-3.1-8B --dataset_name DATASET "
+                                "--dtype bfloat16 --use_peft --lora_r 16 --lora_target_modules q_proj k_proj v_proj o_proj "
+                                "--max_length 1024 --per_device_train_batch_size 4 --gradient_accumulation_steps 1 "
+                                "--optim adamw_torch --bf16 true --gradient_checkpointing false "
+                                "--attn_implementation sdpa --loss_type chunked_nll");
+
+  /* full fine-tuning with an fp32 copy on 8 GPUs under FSDP, checkpointed */
+  g_object_set (e, "finetune", VC_FINETUNE_FULL, "mixed-precision", TRUE, "dp", 8, "sharding", VC_SHARDING_FSDP_FULL,
+                "checkpointing", VC_CHECKPOINTING_FULL, "loss", VC_LOSS_AUTO, "optimizer", VC_OPTIMIZER_ADAMW_8BIT, NULL);
+  c = build (VC_COMMAND_TRL, &req);
+  g_assert_cmpstr (c->text, ==, "trl sft --accelerate_config fsdp2 --num_processes 8 --model_name_or_path meta-llama/Llama-3.1-8B "
+                                "--dataset_name DATASET --dtype float32 --max_length 1024 --per_device_train_batch_size 4 "
+                                "--gradient_accumulation_steps 1 --optim adamw_bnb_8bit --bf16 true --gradient_checkpointing true "
+                                "--attn_implementation sdpa --loss_type nll");
+
+  g_object_set (e, "offload", VC_OFFLOAD_OPTIMIZER_PARAMS, NULL);
+  assert_refused (VC_COMMAND_TRL, &req, "offload optimizer+params cannot be expressed");
+  g_object_set (e, "offload", VC_OFFLOAD_NONE, "sharding", VC_SHARDING_FSDP_HYBRID, NULL);
+  assert_refused (VC_COMMAND_TRL, &req, "hybrid cannot be expressed");
+  g_object_set (e, "sharding", VC_SHARDING_NONE, "dp", 1, "loss", VC_LOSS_CCE, NULL);
+  assert_refused (VC_COMMAND_TRL, &req, "no cce loss");
+  g_object_set (e, "loss", VC_LOSS_AUTO, "finetune", VC_FINETUNE_LORA, NULL);
+  assert_refused (VC_COMMAND_TRL, &req, "mixed precision cannot be expressed");
+  /* the trainer's own config is the Command area's first choice; torchtitan has none here */
+  g_object_set (e, "trainer", VC_TRAINER_TORCHTITAN, NULL);
+  g_assert_false (vc_command_estimate_engine (req.inputs, &engine));
+}
+
+static void
+test_torchtune (void)
+{
+  g_autoptr(VcEstimate) e = estimate_new ("llama-3.1-8b", "mode", VC_MODE_TRAINING, "finetune", VC_FINETUNE_LORA,
+                                          "lora-rank", 8, "lora-targets", VC_LORA_TARGET_Q | VC_LORA_TARGET_V |
+                                          VC_LORA_TARGET_O | VC_LORA_TARGET_GATE | VC_LORA_TARGET_UP |
+                                          VC_LORA_TARGET_DOWN,
+                                          "batch", 2, "seq", 2048, "checkpointing", VC_CHECKPOINTING_FULL,
+                                          "compile", TRUE, "trainer", VC_TRAINER_TORCHTUNE, NULL);
+  g_auto(VcCommandRequest) req = { 0 };
+  VcCommand *c;
+  VcCommandEngine engine;
+
+  vc_command_request_from_estimate (&req, e);
+  g_assert_true (vc_command_estimate_engine (req.inputs, &engine));
+  g_assert_cmpint (engine, ==, VC_COMMAND_TORCHTUNE);
+  c = build (VC_COMMAND_TORCHTUNE, &req);
+  g_assert_cmpstr (c->text, ==, "tune run lora_finetune_single_device --config llama3_1/8B_lora_single_device batch_size=2 "
+                                "gradient_accumulation_steps=1 tokenizer.max_seq_len=2048 dtype=bf16 "
+                                "enable_activation_checkpointing=True compile=True "
+                                "loss=torchtune.modules.loss.LinearCrossEntropyLoss model.lora_rank=8 "
+                                "'model.lora_attn_modules=[q_proj,v_proj,output_proj]' model.apply_lora_to_mlp=True "
+                                "model.apply_lora_to_output=False");
+
+  /* full fine-tuning on the config's own paged 8-bit AdamW with the step in the backward pass */
+  g_object_set (e, "finetune", VC_FINETUNE_FULL, "optimizer", VC_OPTIMIZER_PAGED_ADAMW_8BIT,
+                "optimizer-in-backward", TRUE, "loss", VC_LOSS_CHUNKED, NULL);
+  c = build (VC_COMMAND_TORCHTUNE, &req);
+  g_assert_cmpstr (c->text, ==, "tune run full_finetune_single_device --config llama3_1/8B_full_single_device batch_size=2 "
+                                "gradient_accumulation_steps=1 tokenizer.max_seq_len=2048 dtype=bf16 "
+                                "enable_activation_checkpointing=True compile=True optimizer_in_bwd=True "
+                                "loss=torchtune.modules.loss.CEWithChunkedOutputLoss");
+
+  /* 8 GPUs under FSDP with CPU offload, bitsandbytes' AdamW8bit in place of the config's fused AdamW */
+  g_object_set (e, "optimizer-in-backward", FALSE, "optimizer", VC_OPTIMIZER_ADAMW_8BIT, "dp", 8,
+                "sharding", VC_SHARDING_FSDP_FULL, "offload", VC_OFFLOAD_OPTIMIZER_PARAMS, "loss", VC_LOSS_FULL,
+                "checkpointing", VC_CHECKPOINTING_NONE, "compile", FALSE, "expandable-segments", TRUE, NULL);
+  c = build (VC_COMMAND_TORCHTUNE, &req);
+  g_assert_cmpstr (c->text, ==, "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True tune run --nproc_per_node 8 "
+                                "full_finetune_distributed --config llama3_1/8B_full batch_size=2 "
+                                "gradient_accumulation_steps=1 tokenizer.max_seq_len=2048 dtype=bf16 "
+                                "enable_activation_checkpointing=False compile=False "
+                                "optimizer=bitsandbytes.optim.AdamW8bit '~optimizer.fused' optimizer_in_bwd=False "
+                                "loss=torch.nn.CrossEntropyLoss fsdp_cpu_offload=True");
+
+  g_object_set (e, "sharding", VC_SHARDING_ZERO_3, "offload", VC_OFFLOAD_NONE, NULL);
+  assert_refused (VC_COMMAND_TORCHTUNE, &req, "FSDP2’s full sharding: zero-3 cannot be expressed");
+  g_object_set (e, "sharding", VC_SHARDING_NONE, "dp", 1, "finetune", VC_FINETUNE_QLORA_8BIT, NULL);
+  assert_refused (VC_COMMAND_TORCHTUNE, &req, "an 8-bit base");
+  g_object_set (e, "finetune", VC_FINETUNE_LORA, "lora-targets", VC_LORA_TARGET_Q | VC_LORA_TARGET_GATE, NULL);
+  assert_refused (VC_COMMAND_TORCHTUNE, &req, "three projections together");
+  g_object_set (e, "lora-targets", VC_LORA_TARGET_Q, "training-precision", VC_TRAINING_PRECISION_FP16, NULL);
+  assert_refused (VC_COMMAND_TORCHTUNE, &req, "fp16");
+  g_object_set (e, "training-precision", VC_TRAINING_PRECISION_BF16, "loss", VC_LOSS_FUSED, NULL);
+  assert_refused (VC_COMMAND_TORCHTUNE, &req, "no fused loss");
+  g_object_set (e, "loss", VC_LOSS_AUTO, "finetune", VC_FINETUNE_QLORA_4BIT, "dp", 2, "sharding", VC_SHARDING_FSDP_FULL,
+                NULL);
+  assert_refused (VC_COMMAND_TORCHTUNE, &req, "no llama3_1/8B_qlora_single_device recipe config on several GPUs");
+  g_object_set (e, "dp", 1, "sharding", VC_SHARDING_NONE, NULL);
+  set_model (&req, "hf:Qwen/Qwen3-14B");
+  assert_refused (VC_COMMAND_TORCHTUNE, &req, "no recipe config for Qwen/Qwen3-14B");
+}
+
 /* ---- engines and flags ---- */
 
 static void
@@ -548,7 +804,7 @@ test_engine_ids (void)
   g_autofree char *list = vc_command_engine_list ();
   VcCommandEngine engine;
 
-  g_assert_cmpstr (list, ==, "llama.cpp, vllm, sglang, ollama, accelerate, deepspeed, fsdp");
+  g_assert_cmpstr (list, ==, "llama.cpp, vllm, sglang, ollama, accelerate, deepspeed, fsdp, axolotl, llamafactory, trl, torchtune");
   for (guint i = 0; i < VC_N_COMMAND_ENGINES; i++)
     {
       g_assert_true (vc_command_engine_from_id (vc_command_engine_id (i), &engine, NULL));
@@ -598,12 +854,20 @@ collect_words (const VcCommand *c,
     [VC_COMMAND_OLLAMA] = { "^(FROM|PARAMETER) ", "^PARAMETER ([a-z_]+)", "(OLLAMA_[A-Z_]+)=" },
     [VC_COMMAND_ACCELERATE] = { "([a-z_0-9]+)=" },
     [VC_COMMAND_VLLM] = { "^(VLLM_[A-Z_]+)=" },
+    [VC_COMMAND_AXOLOTL] = { "^ *([a-z_0-9]+):" },
+    [VC_COMMAND_LLAMAFACTORY] = { "^ *([a-z_0-9]+):" },
   };
   const char *text = c->engine == VC_COMMAND_ACCELERATE || c->engine == VC_COMMAND_VLLM ? c->text : c->file_text;
 
   /* python's own -m before SGLang's module */
   for (guint i = c->engine == VC_COMMAND_SGLANG ? 3 : 0; c->argv[i]; i++)
-    if (c->argv[i][0] == '-' && c->engine != VC_COMMAND_ACCELERATE)
+    if (c->argv[i][0] == '-' && c->engine != VC_COMMAND_ACCELERATE && !g_str_equal (c->argv[i], "--"))
+      g_ptr_array_add (words, g_strndup (c->argv[i], strcspn (c->argv[i], "=")));
+    else if (c->engine >= VC_COMMAND_AXOLOTL && g_ascii_isupper (c->argv[i][0]) && strchr (c->argv[i], '='))
+      /* the trainers' environment before the launcher */
+      g_ptr_array_add (words, g_strndup (c->argv[i], strcspn (c->argv[i], "=")));
+    else if (c->engine == VC_COMMAND_TORCHTUNE && (strchr (c->argv[i], '=') || c->argv[i][0] == '~'))
+      /* torchtune's config overrides and removals */
       g_ptr_array_add (words, g_strndup (c->argv[i], strcspn (c->argv[i], "=")));
   if (c->engine == VC_COMMAND_OLLAMA)
     g_ptr_array_add (words, g_strdup (c->argv[1]));
@@ -697,7 +961,7 @@ test_cli_print_command (void)
     g_assert_cmpint (status, ==, 2);
     g_assert_cmpstr (out, ==, "");
     g_assert_nonnull (strstr (err, "--print-command"));
-    g_assert_nonnull (strstr (err, "accepted: llama.cpp, vllm, sglang, ollama, accelerate, deepspeed, fsdp"));
+    g_assert_nonnull (strstr (err, "accepted: llama.cpp, vllm, sglang, ollama, accelerate, deepspeed, fsdp, axolotl, llamafactory, trl, torchtune"));
   }
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
@@ -797,6 +1061,10 @@ main (int   argc,
   g_test_add_func ("/command/accelerate", test_accelerate);
   g_test_add_func ("/command/deepspeed", test_deepspeed);
   g_test_add_func ("/command/fsdp", test_fsdp);
+  g_test_add_func ("/command/axolotl", test_axolotl);
+  g_test_add_func ("/command/llamafactory", test_llamafactory);
+  g_test_add_func ("/command/trl", test_trl);
+  g_test_add_func ("/command/torchtune", test_torchtune);
   g_test_add_func ("/command/engine-ids", test_engine_ids);
   /* after every test that builds commands */
   g_test_add_func ("/command/allow-lists", test_allow_lists);

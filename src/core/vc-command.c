@@ -30,6 +30,10 @@ static const char *engine_ids[VC_N_COMMAND_ENGINES] = {
   [VC_COMMAND_ACCELERATE] = "accelerate",
   [VC_COMMAND_DEEPSPEED] = "deepspeed",
   [VC_COMMAND_FSDP] = "fsdp",
+  [VC_COMMAND_AXOLOTL] = "axolotl",
+  [VC_COMMAND_LLAMAFACTORY] = "llamafactory",
+  [VC_COMMAND_TRL] = "trl",
+  [VC_COMMAND_TORCHTUNE] = "torchtune",
 };
 
 /* The parser each engine's flags were checked against */
@@ -41,6 +45,10 @@ static const char *engine_sources[VC_N_COMMAND_ENGINES] = {
   [VC_COMMAND_ACCELERATE] = "Transformers from_pretrained and Accelerate max_memory (accelerate/utils/modeling.py)",
   [VC_COMMAND_DEEPSPEED] = "DeepSpeed config JSON (docs/_pages/config-json.md), torchrun, Transformers TrainingArguments",
   [VC_COMMAND_FSDP] = "Accelerate FSDP config (accelerate/commands/config/config_args.py), Transformers TrainingArguments",
+  [VC_COMMAND_AXOLOTL] = "Axolotl 067b021 (src/axolotl/utils/schemas/config.py, peft.py, training.py, model.py; cli/main.py)",
+  [VC_COMMAND_LLAMAFACTORY] = "LLaMA-Factory ff6d4d1 (src/llamafactory/hparams/model_args.py, finetuning_args.py, data_args.py; launcher.py)",
+  [VC_COMMAND_TRL] = "TRL f2cd577 (trl/trainer/sft_config.py, model_config.py, trl/cli/accelerate_config.py)",
+  [VC_COMMAND_TORCHTUNE] = "torchtune bd2a0fc (recipes/configs/, recipes/*_finetune_*.py, torchtune/_cli/run.py, torchtune/config/_utils.py)",
 };
 
 /* Every flag or key the builders below can emit, per engine: the allow-list test holds each
@@ -80,6 +88,36 @@ static const char *fsdp_flags[] = {
   "num_processes", "--config_file", "--per_device_train_batch_size",
   "--gradient_accumulation_steps", "--bf16", "--fp16", "--gradient_checkpointing", NULL
 };
+static const char *axolotl_flags[] = {
+  "base_model", "adapter", "load_in_8bit", "load_in_4bit", "lora_r", "lora_target_linear",
+  "lora_target_modules", "lora_modules_to_save", "sequence_len", "micro_batch_size",
+  "gradient_accumulation_steps", "optimizer", "bf16", "fp16", "gradient_checkpointing",
+  "attn_implementation", "torch_compile", "chunked_cross_entropy", "plugins",
+  "liger_fused_linear_cross_entropy", "cut_cross_entropy", "deepspeed", "datasets",
+  "PYTORCH_CUDA_ALLOC_CONF", "--num_processes", NULL
+};
+static const char *llamafactory_flags[] = {
+  "model_name_or_path", "stage", "do_train", "finetuning_type", "lora_rank", "lora_target",
+  "additional_target", "quantization_bit", "cutoff_len", "per_device_train_batch_size",
+  "gradient_accumulation_steps", "optim", "bf16", "fp16", "pure_bf16",
+  "disable_gradient_checkpointing", "flash_attn", "torch_compile", "enable_liger_kernel",
+  "deepspeed", "dataset", "template", "PYTORCH_CUDA_ALLOC_CONF", "FORCE_TORCHRUN",
+  "NPROC_PER_NODE", NULL
+};
+static const char *trl_flags[] = {
+  "--model_name_or_path", "--dataset_name", "--dtype", "--use_peft", "--lora_r",
+  "--lora_target_modules", "--lora_modules_to_save", "--load_in_8bit", "--load_in_4bit",
+  "--bnb_4bit_quant_type", "--max_length", "--per_device_train_batch_size",
+  "--gradient_accumulation_steps", "--optim", "--bf16", "--fp16", "--gradient_checkpointing",
+  "--attn_implementation", "--torch_compile", "--loss_type", "--use_liger_kernel",
+  "--accelerate_config", "--num_processes", "PYTORCH_CUDA_ALLOC_CONF", NULL
+};
+static const char *torchtune_flags[] = {
+  "--nproc_per_node", "--config", "batch_size", "gradient_accumulation_steps", "tokenizer.max_seq_len",
+  "dtype", "enable_activation_checkpointing", "compile", "optimizer", "~optimizer.fused",
+  "optimizer_in_bwd", "loss", "model.lora_rank", "model.lora_attn_modules", "model.apply_lora_to_mlp",
+  "model.apply_lora_to_output", "fsdp_cpu_offload", "PYTORCH_CUDA_ALLOC_CONF", NULL
+};
 
 /* a refusal: @error set, %FALSE returned */
 #define refuse(error, ...) vc_error_set ((error), VC_ERROR_INVALID_COMBINATION, __VA_ARGS__)
@@ -105,7 +143,9 @@ vc_command_flags (VcCommandEngine engine)
     [VC_COMMAND_LLAMA_CPP] = llama_cpp_flags, [VC_COMMAND_VLLM] = vllm_flags,
     [VC_COMMAND_SGLANG] = sglang_flags, [VC_COMMAND_OLLAMA] = ollama_flags,
     [VC_COMMAND_ACCELERATE] = accelerate_flags, [VC_COMMAND_DEEPSPEED] = deepspeed_flags,
-    [VC_COMMAND_FSDP] = fsdp_flags,
+    [VC_COMMAND_FSDP] = fsdp_flags, [VC_COMMAND_AXOLOTL] = axolotl_flags,
+    [VC_COMMAND_LLAMAFACTORY] = llamafactory_flags, [VC_COMMAND_TRL] = trl_flags,
+    [VC_COMMAND_TORCHTUNE] = torchtune_flags,
   };
 
   g_return_val_if_fail (engine < VC_N_COMMAND_ENGINES, NULL);
@@ -138,7 +178,8 @@ vc_command_engine_from_id (const char      *id,
 }
 
 /* The command of the estimate's own engine: the serving engine in inference (Transformers:
- * its max_memory map), the sharding's framework in training; FALSE when there is none. */
+ * its max_memory map); in training the trainer's own config where it has one (Axolotl,
+ * LLaMA-Factory, TRL, torchtune), else the sharding's framework; FALSE when there is none. */
 gboolean
 vc_command_estimate_engine (const VcInputs  *in,
                             VcCommandEngine *engine)
@@ -147,6 +188,14 @@ vc_command_estimate_engine (const VcInputs  *in,
 
   if (in->mode == VC_MODE_TRAINING)
     {
+      switch (in->trainer)
+        {
+        case VC_TRAINER_AXOLOTL: *engine = VC_COMMAND_AXOLOTL; return TRUE;
+        case VC_TRAINER_LLAMAFACTORY: *engine = VC_COMMAND_LLAMAFACTORY; return TRUE;
+        case VC_TRAINER_TRL: *engine = VC_COMMAND_TRL; return TRUE;
+        case VC_TRAINER_TORCHTUNE: *engine = VC_COMMAND_TORCHTUNE; return TRUE;
+        default: break;
+        }
       vc_layout_get_effective (in, &l);
       if (vc_layout_zero_stage (l.sharding) == 0)
         return FALSE;
@@ -1066,6 +1115,640 @@ build_fsdp (const VcCommandRequest *req,
                       g_string_free (g_steal_pointer (&f), FALSE));
 }
 
+/* ---- trainers' own configs ---- */
+
+/* What the Hugging Face trainers (Axolotl, LLaMA-Factory and TRL run Transformers' Trainer) are
+ * told alike: the model, on one machine, with data parallelism alone, no optimizer step in the
+ * backward pass (torchtune's). */
+static gboolean
+check_hf_trainer (const VcCommandRequest *req,
+                  VcCommandEngine         engine,
+                  const VcLayout         *l,
+                  GError                **error)
+{
+  const VcInputs *in = req->inputs;
+
+  if (!check_training (req, engine, l, error) || !need_checkpoint (req, engine, error))
+    return FALSE;
+  if (l->tp > 1 || l->pp > 1 || l->ep > 1)
+    return refuse (error, _("%s trains with data parallelism: TP %u, PP %u and EP %u cannot be expressed"),
+                   engine_ids[engine], l->tp, l->pp, l->ep);
+  if (in->optimizer_in_backward)
+    return refuse (error, _("%s has no optimizer step in the backward pass (torchtune’s optimizer_in_bwd)"),
+                   engine_ids[engine]);
+  return TRUE;
+}
+
+/* Transformers' optimizer names (transformers/training_args.py, OptimizerNames), which the three
+ * take: torch's AdamW, SGD (without momentum) and RMSprop, bitsandbytes' AdamW8bit and
+ * PagedAdamW8bit */
+static const char *
+hf_optimizer (const VcInputs  *in,
+              VcCommandEngine  engine,
+              GError         **error)
+{
+  switch (in->optimizer)
+    {
+    case VC_OPTIMIZER_ADAMW: return "adamw_torch";
+    case VC_OPTIMIZER_SGD: return "sgd";
+    case VC_OPTIMIZER_RMSPROP: return "rmsprop";
+    case VC_OPTIMIZER_ADAMW_8BIT: return "adamw_bnb_8bit";
+    case VC_OPTIMIZER_PAGED_ADAMW_8BIT: return "paged_adamw_8bit";
+    case VC_OPTIMIZER_ADAM:
+    case VC_OPTIMIZER_SGD_MOMENTUM:
+    default:
+      refuse (error, _("%s takes Transformers’ optimizers, which have no %s: adamw, sgd, rmsprop, adamw-8bit or paged-adamw-8bit"),
+              engine_ids[engine], vc_enum_nick (VC_TYPE_OPTIMIZER, in->optimizer));
+      return NULL;
+    }
+}
+
+/* LoRA's targets as PEFT names the Llama-style projections */
+static char *
+lora_module_list (VcLoraTargets targets,
+                  const char   *separator)
+{
+  static const char *names[] = { "q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj" };
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_auto(GStrv) v = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (targets & (1u << i))
+      g_strv_builder_add (b, names[i]);
+  v = g_strv_builder_end (b);
+  return g_strjoinv (separator, v);
+}
+
+/* The parameters' and the optimizer state's precision as a Hugging Face trainer keeps them:
+ * PEFT's adapters in fp32 (get_peft_model's autocast_adapter_dtype), so fp32 state; a fully
+ * trained model's state follows its parameters (torch.optim creates it like them), bf16 or
+ * fp16 when the model is loaded so and trains without an fp32 copy. */
+static gboolean
+check_hf_state (const VcInputs  *in,
+                VcCommandEngine  engine,
+                gboolean         full_fp32_master,
+                GError         **error)
+{
+  gboolean bf16_state = in->optimizer_precision == VC_STATE_PRECISION_BF16;
+  gboolean sixteen = in->training_precision != VC_TRAINING_PRECISION_FP32;
+
+  if (in->finetune != VC_FINETUNE_FULL)
+    {
+      if (bf16_state)
+        return refuse (error, _("%s trains PEFT’s adapters in fp32 with fp32 optimizer state: bf16 state cannot be expressed"),
+                       engine_ids[engine]);
+      if (in->mixed_precision)
+        return refuse (error, _("%s keeps no fp32 copy beside the adapters, themselves fp32: mixed precision cannot be expressed"),
+                       engine_ids[engine]);
+      return TRUE;
+    }
+  if (in->mixed_precision && !full_fp32_master)
+    return refuse (error, _("%s loads the model in the training precision: an fp32 master copy cannot be expressed"),
+                   engine_ids[engine]);
+  if (sixteen && !in->mixed_precision && !bf16_state)
+    return refuse (error, _("%s creates the optimizer state in the parameters’ 16 bits: fp32 state beside 16-bit parameters cannot be expressed"),
+                   engine_ids[engine]);
+  if ((!sixteen || in->mixed_precision) && bf16_state)
+    return refuse (error, _("%s creates the optimizer state in the parameters’ fp32: bf16 state cannot be expressed"),
+                   engine_ids[engine]);
+  return TRUE;
+}
+
+static void
+env_prefix (GPtrArray      *argv,
+            const VcInputs *in)
+{
+  if (in->expandable_segments)
+    add (argv, "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True");
+}
+
+/* Axolotl's YAML (AxolotlInputConfig, src/axolotl/utils/schemas/) and `axolotl train`, whose
+ * arguments after -- go to accelerate launch (cli/utils/train.py) */
+static VcCommand *
+build_axolotl (const VcCommandRequest *req,
+               GError                **error)
+{
+  const VcInputs *in = req->inputs;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) f = g_string_new (NULL);
+  const char *optim, *ds = NULL;
+  VcLoss loss = vc_trainer_loss (in);
+  VcLayout l;
+
+  vc_layout_get_effective (in, &l);
+  if (!check_hf_trainer (req, VC_COMMAND_AXOLOTL, &l, error) ||
+      !check_hf_state (in, VC_COMMAND_AXOLOTL, FALSE, error) ||
+      !(optim = hf_optimizer (in, VC_COMMAND_AXOLOTL, error)))
+    return NULL;
+  /* the DeepSpeed configs Axolotl ships (deepspeed_configs/): zero2.json offloads the optimizer */
+  switch (l.sharding)
+    {
+    case VC_SHARDING_NONE: break;
+    case VC_SHARDING_ZERO_1: ds = l.offload == VC_OFFLOAD_NONE ? "zero1.json" : NULL; break;
+    case VC_SHARDING_ZERO_2: ds = l.offload == VC_OFFLOAD_OPTIMIZER ? "zero2.json" : NULL; break;
+    case VC_SHARDING_ZERO_3:
+      ds = l.offload == VC_OFFLOAD_NONE ? "zero3.json"
+           : l.offload == VC_OFFLOAD_OPTIMIZER_PARAMS && in->training_precision == VC_TRAINING_PRECISION_BF16
+           ? "zero3_bf16_cpuoffload_all.json" : NULL;
+      break;
+    default:
+      return refuse (error, _("%s: FSDP is given with the fsdp command’s config"), "axolotl"), NULL;
+    }
+  if (l.sharding != VC_SHARDING_NONE && ds == NULL)
+    return refuse (error, _("%s ships no DeepSpeed config for ZeRO-%u with offload %s"), "axolotl",
+                   vc_layout_zero_stage (l.sharding), vc_enum_nick (VC_TYPE_OFFLOAD, l.offload)), NULL;
+
+  g_string_append_printf (f, "base_model: %s\n", req->model);
+  if (in->finetune != VC_FINETUNE_FULL)
+    {
+      g_autofree char *targets = lora_module_list (in->lora_targets, ", ");
+
+      g_string_append_printf (f, "adapter: %s\n", in->finetune == VC_FINETUNE_QLORA_4BIT ? "qlora" : "lora");
+      if (in->finetune == VC_FINETUNE_QLORA_8BIT)
+        g_string_append (f, "load_in_8bit: true\n");
+      else if (in->finetune == VC_FINETUNE_QLORA_4BIT)
+        g_string_append (f, "load_in_4bit: true\n");
+      g_string_append_printf (f, "lora_r: %u\n", in->lora_rank);
+      if (in->lora_targets == VC_LORA_TARGETS_ALL_LINEAR)
+        g_string_append (f, "lora_target_linear: true\n");
+      else
+        g_string_append_printf (f, "lora_target_modules: [%s]\n", targets);
+      if (in->train_embeddings)
+        g_string_append (f, "lora_modules_to_save: [embed_tokens]\n");
+    }
+  g_string_append_printf (f, "sequence_len: %u\nmicro_batch_size: %u\ngradient_accumulation_steps: %u\n",
+                          in->seq, in->batch, l.grad_accum);
+  g_string_append_printf (f, "optimizer: %s\n", optim);
+  g_string_append_printf (f, "bf16: %s\n", in->training_precision == VC_TRAINING_PRECISION_BF16 ? "true" : "false");
+  if (in->training_precision == VC_TRAINING_PRECISION_FP16)
+    g_string_append (f, "fp16: true\n");
+  g_string_append_printf (f, "gradient_checkpointing: %s\n", in->checkpointing == VC_CHECKPOINTING_FULL ? "true" : "false");
+  g_string_append_printf (f, "attn_implementation: %s\n", in->flash_attention ? "sdpa" : "eager");
+  if (in->compile)
+    g_string_append (f, "torch_compile: true\n");
+  if (loss == VC_LOSS_CHUNKED)
+    g_string_append (f, "chunked_cross_entropy: true\n");
+  else if (loss == VC_LOSS_FUSED)
+    g_string_append (f, "plugins:\n  - axolotl.integrations.liger.LigerPlugin\nliger_fused_linear_cross_entropy: true\n");
+  else if (loss == VC_LOSS_CCE)
+    g_string_append (f, "plugins:\n  - axolotl.integrations.cut_cross_entropy.CutCrossEntropyPlugin\ncut_cross_entropy: true\n");
+  if (ds != NULL)
+    g_string_append_printf (f, "deepspeed: deepspeed_configs/%s\n", ds);
+  g_string_append (f, "# datasets: yours\n");
+
+  env_prefix (argv, in);
+  add (argv, "axolotl");
+  add (argv, "train");
+  add (argv, "config.yml");
+  if (l.dp > 1)
+    {
+      add (argv, "--");
+      add_uint (argv, "--num_processes", l.dp);
+    }
+  return command_new (VC_COMMAND_AXOLOTL, g_steal_pointer (&argv), "config.yml",
+                      g_string_free (g_steal_pointer (&f), FALSE));
+}
+
+/* LLaMA-Factory's YAML (src/llamafactory/hparams/: model_args.py, finetuning_args.py,
+ * data_args.py, and Transformers' TrainingArguments) and `llamafactory-cli train`, run under
+ * torchrun on NPROC_PER_NODE GPUs with FORCE_TORCHRUN (launcher.py) */
+static VcCommand *
+build_llamafactory (const VcCommandRequest *req,
+                    GError                **error)
+{
+  const VcInputs *in = req->inputs;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) f = g_string_new (NULL);
+  const char *optim, *ds = NULL;
+  VcLoss loss = vc_trainer_loss (in);
+  VcLayout l;
+
+  vc_layout_get_effective (in, &l);
+  if (!check_hf_trainer (req, VC_COMMAND_LLAMAFACTORY, &l, error) ||
+      !(optim = hf_optimizer (in, VC_COMMAND_LLAMAFACTORY, error)))
+    return NULL;
+  /* a fully trained model's parameters are cast to fp32 for training unless pure_bf16
+   * (model/adapter.py, cast_trainable_params_to_fp32): the fp32 copy of mixed precision */
+  if (in->finetune == VC_FINETUNE_FULL && in->training_precision == VC_TRAINING_PRECISION_BF16 && !in->mixed_precision)
+    {
+      if (in->optimizer_precision != VC_STATE_PRECISION_BF16)
+        return refuse (error, _("%s creates the optimizer state in the parameters’ 16 bits: fp32 state beside 16-bit parameters cannot be expressed"),
+                       "llamafactory"), NULL;
+    }
+  else if (in->finetune == VC_FINETUNE_FULL && in->training_precision != VC_TRAINING_PRECISION_FP32 && !in->mixed_precision)
+    return refuse (error, _("%s trains a full model in fp32 unless pure_bf16: 16-bit parameters without an fp32 copy are bf16 only"),
+                   "llamafactory"), NULL;
+  else if (!check_hf_state (in, VC_COMMAND_LLAMAFACTORY, TRUE, error))
+    return NULL;
+  if (loss == VC_LOSS_CHUNKED || loss == VC_LOSS_CCE)
+    return refuse (error, _("%s has no %s loss: full, or fused (Liger)"), "llamafactory",
+                   vc_enum_nick (VC_TYPE_LOSS, loss)), NULL;
+  /* examples/deepspeed/: ds_z2_offload offloads the optimizer, ds_z3_offload it and the parameters */
+  switch (l.sharding)
+    {
+    case VC_SHARDING_NONE: break;
+    case VC_SHARDING_ZERO_2:
+      ds = l.offload == VC_OFFLOAD_NONE ? "ds_z2_config.json"
+           : l.offload == VC_OFFLOAD_OPTIMIZER ? "ds_z2_offload_config.json" : NULL;
+      break;
+    case VC_SHARDING_ZERO_3:
+      ds = l.offload == VC_OFFLOAD_NONE ? "ds_z3_config.json"
+           : l.offload == VC_OFFLOAD_OPTIMIZER_PARAMS ? "ds_z3_offload_config.json" : NULL;
+      break;
+    case VC_SHARDING_ZERO_1:
+      break;
+    default:
+      return refuse (error, _("%s: FSDP is given with the fsdp command’s config"), "llamafactory"), NULL;
+    }
+  if (l.sharding != VC_SHARDING_NONE && ds == NULL)
+    return refuse (error, _("%s ships no DeepSpeed config for ZeRO-%u with offload %s"), "llamafactory",
+                   vc_layout_zero_stage (l.sharding), vc_enum_nick (VC_TYPE_OFFLOAD, l.offload)), NULL;
+
+  g_string_append_printf (f, "model_name_or_path: %s\nstage: sft\ndo_train: true\n", req->model);
+  g_string_append_printf (f, "finetuning_type: %s\n", in->finetune == VC_FINETUNE_FULL ? "full" : "lora");
+  if (in->finetune != VC_FINETUNE_FULL)
+    {
+      g_autofree char *targets = lora_module_list (in->lora_targets, ",");
+
+      g_string_append_printf (f, "lora_rank: %u\nlora_target: %s\n", in->lora_rank,
+                              in->lora_targets == VC_LORA_TARGETS_ALL_LINEAR ? "all" : targets);
+      if (in->train_embeddings)
+        g_string_append (f, "additional_target: embed_tokens\n");
+      if (in->finetune == VC_FINETUNE_QLORA_8BIT)
+        g_string_append (f, "quantization_bit: 8\n");
+      else if (in->finetune == VC_FINETUNE_QLORA_4BIT)
+        g_string_append (f, "quantization_bit: 4\n");
+    }
+  g_string_append_printf (f, "cutoff_len: %u\nper_device_train_batch_size: %u\ngradient_accumulation_steps: %u\n",
+                          in->seq, in->batch, l.grad_accum);
+  g_string_append_printf (f, "optim: %s\n", optim);
+  if (in->training_precision == VC_TRAINING_PRECISION_BF16)
+    g_string_append (f, "bf16: true\n");
+  else if (in->training_precision == VC_TRAINING_PRECISION_FP16)
+    g_string_append (f, "fp16: true\n");
+  if (in->finetune == VC_FINETUNE_FULL && in->training_precision == VC_TRAINING_PRECISION_BF16 && !in->mixed_precision)
+    g_string_append (f, "pure_bf16: true\n");
+  /* checkpointing is on unless disabled (model_args.py) */
+  if (in->checkpointing != VC_CHECKPOINTING_FULL)
+    g_string_append (f, "disable_gradient_checkpointing: true\n");
+  if (!in->flash_attention)
+    g_string_append (f, "flash_attn: disabled\n");
+  if (in->compile)
+    g_string_append (f, "torch_compile: true\n");
+  if (loss == VC_LOSS_FUSED)
+    g_string_append (f, "enable_liger_kernel: true\n");
+  if (ds != NULL)
+    g_string_append_printf (f, "deepspeed: examples/deepspeed/%s\n", ds);
+  g_string_append (f, "# dataset, template: yours\n");
+
+  env_prefix (argv, in);
+  if (l.dp > 1)
+    {
+      add (argv, "FORCE_TORCHRUN=1");
+      g_ptr_array_add (argv, g_strdup_printf ("NPROC_PER_NODE=%u", l.dp));
+    }
+  add (argv, "llamafactory-cli");
+  add (argv, "train");
+  add (argv, "train.yaml");
+  return command_new (VC_COMMAND_LLAMAFACTORY, g_steal_pointer (&argv), "train.yaml",
+                      g_string_free (g_steal_pointer (&f), FALSE));
+}
+
+/* ModelConfig's PEFT and bitsandbytes flags */
+static void
+add_trl_peft (GPtrArray      *argv,
+              const VcInputs *in)
+{
+  add (argv, "--use_peft");
+  add_uint (argv, "--lora_r", in->lora_rank);
+  add (argv, "--lora_target_modules");
+  if (in->lora_targets == VC_LORA_TARGETS_ALL_LINEAR)
+    add (argv, "all-linear");
+  else
+    {
+      g_autofree char *targets = lora_module_list (in->lora_targets, " ");
+      g_auto(GStrv) v = g_strsplit (targets, " ", -1);
+
+      for (guint i = 0; v[i]; i++)
+        add (argv, v[i]);
+    }
+  if (in->train_embeddings)
+    {
+      add (argv, "--lora_modules_to_save");
+      add (argv, "embed_tokens");
+    }
+  if (in->finetune == VC_FINETUNE_QLORA_8BIT)
+    add (argv, "--load_in_8bit");
+  else if (in->finetune == VC_FINETUNE_QLORA_4BIT)
+    {
+      add (argv, "--load_in_4bit");
+      add (argv, "--bnb_4bit_quant_type");
+      add (argv, "nf4");
+    }
+}
+
+/* TRL's `trl sft` (trl/cli): SFTConfig's, ModelConfig's and ScriptArguments' flags, and
+ * accelerate launch's through --accelerate_config (the configs TRL ships, trl/accelerate_configs/)
+ * and --num_processes */
+static VcCommand *
+build_trl (const VcCommandRequest *req,
+           GError                **error)
+{
+  const VcInputs *in = req->inputs;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  const char *optim, *acc = NULL, *dtype;
+  VcLoss loss = vc_trainer_loss (in);
+  VcLayout l;
+
+  vc_layout_get_effective (in, &l);
+  if (!check_hf_trainer (req, VC_COMMAND_TRL, &l, error) || !check_hf_state (in, VC_COMMAND_TRL, TRUE, error) ||
+      !(optim = hf_optimizer (in, VC_COMMAND_TRL, error)))
+    return NULL;
+  if (loss == VC_LOSS_CCE)
+    return refuse (error, _("%s has no %s loss: full, chunked (chunked_nll) or fused (Liger)"), "trl",
+                   vc_enum_nick (VC_TYPE_LOSS, loss)), NULL;
+  switch (l.sharding)
+    {
+    case VC_SHARDING_NONE: acc = l.dp > 1 ? "multi_gpu" : NULL; break;
+    case VC_SHARDING_ZERO_1: acc = "zero1"; break;
+    case VC_SHARDING_ZERO_2: acc = "zero2"; break;
+    case VC_SHARDING_ZERO_3: acc = "zero3"; break;
+    case VC_SHARDING_FSDP_FULL: acc = "fsdp2"; break;
+    default:
+      return refuse (error, _("%s ships accelerate configs for DDP, ZeRO 1 to 3 and FSDP’s full sharding: %s cannot be expressed"),
+                     "trl", vc_enum_nick (VC_TYPE_SHARDING, l.sharding)), NULL;
+    }
+  if (l.offload != VC_OFFLOAD_NONE)
+    return refuse (error, _("%s’s accelerate configs offload nothing: offload %s cannot be expressed"), "trl",
+                   vc_enum_nick (VC_TYPE_OFFLOAD, l.offload)), NULL;
+  /* the model is loaded in ModelConfig's dtype (float32 unless told): fp32 when the trained
+   * parameters keep an fp32 copy or train in fp32 */
+  dtype = in->training_precision == VC_TRAINING_PRECISION_FP32 || in->mixed_precision ? "float32"
+          : in->training_precision == VC_TRAINING_PRECISION_FP16 ? "float16" : "bfloat16";
+  if (in->finetune != VC_FINETUNE_FULL && in->training_precision == VC_TRAINING_PRECISION_FP32)
+    dtype = "float32";
+
+  env_prefix (argv, in);
+  add (argv, "trl");
+  add (argv, "sft");
+  if (acc != NULL)
+    {
+      add (argv, "--accelerate_config");
+      add (argv, acc);
+      add_uint (argv, "--num_processes", l.dp);
+    }
+  add (argv, "--model_name_or_path");
+  add (argv, req->model);
+  add (argv, "--dataset_name");
+  add (argv, "DATASET");
+  add (argv, "--dtype");
+  add (argv, dtype);
+  if (in->finetune != VC_FINETUNE_FULL)
+    add_trl_peft (argv, in);
+  add_uint (argv, "--max_length", in->seq);
+  add_uint (argv, "--per_device_train_batch_size", in->batch);
+  add_uint (argv, "--gradient_accumulation_steps", l.grad_accum);
+  add (argv, "--optim");
+  add (argv, optim);
+  /* SFTConfig turns bf16 and gradient checkpointing on unless told (sft_config.py) */
+  add (argv, "--bf16");
+  add (argv, in->training_precision == VC_TRAINING_PRECISION_BF16 ? "true" : "false");
+  if (in->training_precision == VC_TRAINING_PRECISION_FP16)
+    add (argv, "--fp16");
+  add (argv, "--gradient_checkpointing");
+  add (argv, in->checkpointing == VC_CHECKPOINTING_FULL ? "true" : "false");
+  add (argv, "--attn_implementation");
+  add (argv, in->flash_attention ? "sdpa" : "eager");
+  if (in->compile)
+    add (argv, "--torch_compile");
+  if (loss == VC_LOSS_FUSED)
+    add (argv, "--use_liger_kernel");
+  else
+    {
+      add (argv, "--loss_type");
+      add (argv, loss == VC_LOSS_CHUNKED ? "chunked_nll" : "nll");
+    }
+  return command_new (VC_COMMAND_TRL, g_steal_pointer (&argv), NULL, NULL);
+}
+
+/* torchtune's recipe configs for the built-in models (recipes/configs/ at bd2a0fc): which of
+ * full_single_device, full (distributed), lora_single_device, lora (distributed) and
+ * qlora_single_device exist, and each one's optimizer */
+enum
+{
+  TT_FULL_SD = 1 << 0,
+  TT_FULL = 1 << 1,
+  TT_LORA_SD = 1 << 2,
+  TT_LORA = 1 << 3,
+  TT_QLORA_SD = 1 << 4,
+};
+
+/* the optimizer a config names: torch.optim.AdamW(fused=True) unless listed */
+typedef enum
+{
+  TT_OPT_ADAMW_FUSED,
+  TT_OPT_PAGED_ADAMW_8BIT,         /* bitsandbytes.optim.PagedAdamW8bit */
+  TT_OPT_PAGED_ADAMW,              /* bitsandbytes.optim.PagedAdamW (32-bit) */
+} TtOptimizer;
+
+typedef struct
+{
+  const char *repository;
+  const char *config;              /* "llama3_1/8B" */
+  guint variants;
+  TtOptimizer full_sd_optimizer;   /* full_single_device's; the others are AdamW(fused) */
+} TtModel;
+
+static const TtModel torchtune_models[] = {
+  { "meta-llama/Llama-2-7b-hf", "llama2/7B", TT_FULL | TT_LORA_SD | TT_LORA | TT_QLORA_SD, 0 },
+  { "meta-llama/Llama-2-13b-hf", "llama2/13B", TT_FULL | TT_LORA | TT_QLORA_SD, 0 },
+  { "meta-llama/Meta-Llama-3-8B", "llama3/8B", 0x1f, TT_OPT_PAGED_ADAMW_8BIT },
+  { "meta-llama/Meta-Llama-3-8B-Instruct", "llama3/8B", 0x1f, TT_OPT_PAGED_ADAMW_8BIT },
+  { "meta-llama/Llama-3.1-8B", "llama3_1/8B", 0x1f, TT_OPT_PAGED_ADAMW_8BIT },
+  { "meta-llama/Llama-3.1-8B-Instruct", "llama3_1/8B", 0x1f, TT_OPT_PAGED_ADAMW_8BIT },
+  { "meta-llama/Llama-3.2-1B", "llama3_2/1B", 0x1f, TT_OPT_PAGED_ADAMW_8BIT },
+  { "meta-llama/Llama-3.2-1B-Instruct", "llama3_2/1B", 0x1f, TT_OPT_PAGED_ADAMW_8BIT },
+  { "meta-llama/Llama-3.2-3B", "llama3_2/3B", 0x1f, TT_OPT_PAGED_ADAMW_8BIT },
+  { "meta-llama/Llama-3.2-3B-Instruct", "llama3_2/3B", 0x1f, TT_OPT_PAGED_ADAMW_8BIT },
+  { "Qwen/Qwen3-0.6B", "qwen3/0.6B", TT_FULL_SD | TT_FULL | TT_LORA_SD | TT_LORA, TT_OPT_ADAMW_FUSED },
+  { "Qwen/Qwen3-8B", "qwen3/8B", TT_FULL_SD | TT_FULL | TT_LORA_SD | TT_LORA, TT_OPT_PAGED_ADAMW },
+};
+
+static const TtModel *
+torchtune_model (const char *repository)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (torchtune_models); i++)
+    if (g_strcmp0 (repository, torchtune_models[i].repository) == 0)
+      return &torchtune_models[i];
+  return NULL;
+}
+
+/* torch.optim and bitsandbytes optimizers as a recipe config names them; fused is kept only by
+ * torch's AdamW, Adam and SGD */
+static const char *
+torchtune_optimizer (VcOptimizer optimizer,
+                     gboolean   *takes_fused)
+{
+  *takes_fused = FALSE;
+  switch (optimizer)
+    {
+    case VC_OPTIMIZER_ADAMW: *takes_fused = TRUE; return "torch.optim.AdamW";
+    case VC_OPTIMIZER_ADAM: *takes_fused = TRUE; return "torch.optim.Adam";
+    case VC_OPTIMIZER_SGD: *takes_fused = TRUE; return "torch.optim.SGD";
+    case VC_OPTIMIZER_RMSPROP: return "torch.optim.RMSprop";
+    case VC_OPTIMIZER_ADAMW_8BIT: return "bitsandbytes.optim.AdamW8bit";
+    case VC_OPTIMIZER_PAGED_ADAMW_8BIT: return "bitsandbytes.optim.PagedAdamW8bit";
+    case VC_OPTIMIZER_SGD_MOMENTUM:
+    default:
+      return NULL;
+    }
+}
+
+/* What torchtune cannot be told, before the config is chosen */
+static gboolean
+check_torchtune (const VcCommandRequest *req,
+                 const VcLayout         *l,
+                 GError                **error)
+{
+  const VcInputs *in = req->inputs;
+  VcLoraTargets mlp = VC_LORA_TARGET_GATE | VC_LORA_TARGET_UP | VC_LORA_TARGET_DOWN;
+  VcLoss loss = vc_trainer_loss (in);
+
+  if (!check_training (req, VC_COMMAND_TORCHTUNE, l, error) || !need_checkpoint (req, VC_COMMAND_TORCHTUNE, error))
+    return FALSE;
+  if (in->training_precision == VC_TRAINING_PRECISION_FP16 || in->mixed_precision)
+    return refuse (error, _("%s trains in bf16 or fp32 alone: fp16 and an fp32 master copy cannot be expressed"), "torchtune");
+  if (in->training_precision == VC_TRAINING_PRECISION_FP32 && in->optimizer_precision == VC_STATE_PRECISION_BF16)
+    return refuse (error, _("%s creates the optimizer state in the parameters’ fp32: bf16 state cannot be expressed"), "torchtune");
+  if (in->finetune == VC_FINETUNE_QLORA_8BIT)
+    return refuse (error, _("%s’s QLoRA quantizes to NF4 alone: an 8-bit base cannot be expressed"), "torchtune");
+  if (in->finetune != VC_FINETUNE_FULL && (in->train_embeddings || ((in->lora_targets & mlp) != 0 && (in->lora_targets & mlp) != mlp)))
+    return refuse (error, _("%s puts LoRA on the MLP’s three projections together or none, and never on the embedding"), "torchtune");
+  if (in->finetune != VC_FINETUNE_FULL && in->optimizer_in_backward)
+    return refuse (error, _("%s runs the optimizer step in the backward pass in its full fine-tuning recipes only"), "torchtune");
+  if (!in->flash_attention)
+    return refuse (error, _("%s’s attention is PyTorch’s SDPA: eager attention cannot be expressed"), "torchtune");
+  if (loss == VC_LOSS_FUSED || loss == VC_LOSS_CCE)
+    return refuse (error, _("%s has no %s loss: full or chunked"), "torchtune", vc_enum_nick (VC_TYPE_LOSS, loss));
+  if (l->dp > 1 && l->sharding != VC_SHARDING_FSDP_FULL)
+    return refuse (error, _("%s’s distributed recipes shard with FSDP2’s full sharding: %s cannot be expressed"), "torchtune",
+                   vc_enum_nick (VC_TYPE_SHARDING, l->sharding));
+  if (l->offload == VC_OFFLOAD_OPTIMIZER || (l->offload != VC_OFFLOAD_NONE && l->dp < 2))
+    return refuse (error, _("FSDP offloads parameters, gradients and optimizer state together: offloading the optimizer alone cannot be expressed"));
+  return TRUE;
+}
+
+static void
+add_override (GPtrArray  *argv,
+              const char *key,
+              const char *value)
+{
+  g_ptr_array_add (argv, g_strdup_printf ("%s=%s", key, value));
+}
+
+static void
+add_override_uint (GPtrArray  *argv,
+                   const char *key,
+                   guint       value)
+{
+  g_ptr_array_add (argv, g_strdup_printf ("%s=%u", key, value));
+}
+
+/* The LoRA overrides of torchtune's lora_* model builders */
+static void
+add_torchtune_lora (GPtrArray      *argv,
+                    const VcInputs *in)
+{
+  static const char *names[] = { "q_proj", "k_proj", "v_proj", "output_proj" };
+  g_autoptr(GString) attn = g_string_new ("[");
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (in->lora_targets & (1u << i))
+      g_string_append_printf (attn, "%s%s", attn->len > 1 ? "," : "", names[i]);
+  g_string_append_c (attn, ']');
+  add_override_uint (argv, "model.lora_rank", in->lora_rank);
+  add_override (argv, "model.lora_attn_modules", attn->str);
+  add_override (argv, "model.apply_lora_to_mlp", (in->lora_targets & VC_LORA_TARGET_GATE) ? "True" : "False");
+  add_override (argv, "model.apply_lora_to_output", "False");
+}
+
+/* torchtune's `tune run RECIPE --config CONFIG key=value…` (torchtune/_cli/run.py; overrides and
+ * `~key` removals, torchtune/config/_utils.py _merge_yaml_and_cli_args), on the built-in
+ * model's own recipe config */
+static VcCommand *
+build_torchtune (const VcCommandRequest *req,
+                 GError                **error)
+{
+  const VcInputs *in = req->inputs;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  gboolean full = in->finetune == VC_FINETUNE_FULL, distributed, fused_config, takes_fused;
+  const char *kind, *recipe, *optim, *config_optim;
+  g_autofree char *config = NULL;
+  const TtModel *m;
+  guint variant;
+  VcLayout l;
+
+  vc_layout_get_effective (in, &l);
+  if (!check_torchtune (req, &l, error))
+    return NULL;
+  distributed = l.dp > 1;
+  m = torchtune_model (req->model);
+  if (full)
+    variant = distributed ? TT_FULL : TT_FULL_SD, kind = distributed ? "full" : "full_single_device";
+  else if (in->finetune == VC_FINETUNE_QLORA_4BIT)
+    variant = distributed ? 0 : TT_QLORA_SD, kind = "qlora_single_device";
+  else
+    variant = distributed ? TT_LORA : TT_LORA_SD, kind = distributed ? "lora" : "lora_single_device";
+  if (m == NULL)
+    return refuse (error, _("torchtune has no recipe config for %s"), req->model), NULL;
+  config = g_strdup_printf ("%s_%s", m->config, kind);
+  if (variant == 0 || !(m->variants & variant))
+    return refuse (error, _("torchtune has no %s recipe config%s"), config,
+                   distributed && in->finetune == VC_FINETUNE_QLORA_4BIT ? _(" on several GPUs") : ""), NULL;
+  recipe = full ? (distributed ? "full_finetune_distributed" : "full_finetune_single_device")
+                : (distributed ? "lora_finetune_distributed" : "lora_finetune_single_device");
+  if ((optim = torchtune_optimizer (in->optimizer, &takes_fused)) == NULL)
+    return refuse (error, _("%s names torch.optim and bitsandbytes optimizers: sgd-momentum’s momentum is not an input"), "torchtune"), NULL;
+  config_optim = variant == TT_FULL_SD && m->full_sd_optimizer == TT_OPT_PAGED_ADAMW_8BIT ? "bitsandbytes.optim.PagedAdamW8bit"
+                 : variant == TT_FULL_SD && m->full_sd_optimizer == TT_OPT_PAGED_ADAMW ? "bitsandbytes.optim.PagedAdamW"
+                 : "torch.optim.AdamW";
+  fused_config = g_str_equal (config_optim, "torch.optim.AdamW");
+
+  env_prefix (argv, in);
+  add (argv, "tune");
+  add (argv, "run");
+  if (distributed)
+    add_uint (argv, "--nproc_per_node", l.dp);
+  add (argv, recipe);
+  add (argv, "--config");
+  add (argv, config);
+  add_override_uint (argv, "batch_size", in->batch);
+  add_override_uint (argv, "gradient_accumulation_steps", l.grad_accum);
+  add_override_uint (argv, "tokenizer.max_seq_len", in->seq);
+  add_override (argv, "dtype", in->training_precision == VC_TRAINING_PRECISION_FP32 ? "fp32" : "bf16");
+  add_override (argv, "enable_activation_checkpointing", in->checkpointing == VC_CHECKPOINTING_FULL ? "True" : "False");
+  add_override (argv, "compile", in->compile ? "True" : "False");
+  if (!g_str_equal (optim, config_optim))
+    {
+      add_override (argv, "optimizer", optim);
+      if (fused_config && !takes_fused)
+        add (argv, "~optimizer.fused");
+    }
+  if (full)
+    add_override (argv, "optimizer_in_bwd", in->optimizer_in_backward ? "True" : "False");
+  /* the recipe configs' LinearCrossEntropyLoss is the chunked loss the estimate gives torchtune by
+   * default (vc_trainer_loss), its loss left out of compile; a chunked loss chosen is
+   * CEWithChunkedOutputLoss, compiled with the model */
+  add_override (argv, "loss", in->loss == VC_LOSS_AUTO ? "torchtune.modules.loss.LinearCrossEntropyLoss"
+                              : in->loss == VC_LOSS_CHUNKED ? "torchtune.modules.loss.CEWithChunkedOutputLoss"
+                              : "torch.nn.CrossEntropyLoss");
+  if (!full)
+    add_torchtune_lora (argv, in);
+  if (l.offload == VC_OFFLOAD_OPTIMIZER_PARAMS)
+    add_override (argv, "fsdp_cpu_offload", "True");
+  return command_new (VC_COMMAND_TORCHTUNE, g_steal_pointer (&argv), NULL, NULL);
+}
+
 /**
  * vc_command_build:
  *
@@ -1083,7 +1766,7 @@ vc_command_build (VcCommandEngine         engine,
   if (!check_devices (req, error))
     return NULL;
   if (engine <= VC_COMMAND_ACCELERATE && req->inputs->mode != VC_MODE_INFERENCE)
-    return refuse (error, _("%s serves a model: the estimate is of training (its commands are deepspeed and fsdp)"),
+    return refuse (error, _("%s serves a model: the estimate is of training (its commands are deepspeed, fsdp, axolotl, llamafactory, trl and torchtune)"),
                    engine_ids[engine]), NULL;
   if (!vc_layout_check (req->inputs, error))
     return NULL;
@@ -1096,6 +1779,10 @@ vc_command_build (VcCommandEngine         engine,
     case VC_COMMAND_ACCELERATE: return build_accelerate (req, error);
     case VC_COMMAND_DEEPSPEED: return build_deepspeed (req, error);
     case VC_COMMAND_FSDP: return build_fsdp (req, error);
+    case VC_COMMAND_AXOLOTL: return build_axolotl (req, error);
+    case VC_COMMAND_LLAMAFACTORY: return build_llamafactory (req, error);
+    case VC_COMMAND_TRL: return build_trl (req, error);
+    case VC_COMMAND_TORCHTUNE: return build_torchtune (req, error);
     default: g_assert_not_reached ();
     }
 }

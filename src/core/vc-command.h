@@ -4,7 +4,9 @@
  * From the estimate's effective inputs (its layout, context, engine options; for training the
  * sharding, offload, micro-batch and accumulation) a ready command line: llama-server, vllm
  * serve, SGLang's launch_server, an Ollama Modelfile, an Accelerate max_memory map, a DeepSpeed
- * JSON or an Accelerate FSDP config with its launch line. The command states only what the
+ * JSON or an Accelerate FSDP config with its launch line, or the trainer's own: an Axolotl or
+ * LLaMA-Factory YAML with its launch line, TRL's `trl sft` line, torchtune's `tune run` with its
+ * recipe config's overrides. The command states only what the
  * estimate assumed: a value left to the engine's default is left out. What the estimate assumes
  * and the engine cannot be told is refused, naming it. Every flag and key is taken from the
  * engine's own parser at the version vc_command_engine_source() names.
@@ -27,9 +29,13 @@ typedef enum
   VC_COMMAND_ACCELERATE,
   VC_COMMAND_DEEPSPEED,
   VC_COMMAND_FSDP,
+  VC_COMMAND_AXOLOTL,              /* training with a trainer's own config (--trainer) */
+  VC_COMMAND_LLAMAFACTORY,
+  VC_COMMAND_TRL,
+  VC_COMMAND_TORCHTUNE,
 } VcCommandEngine;
 
-#define VC_N_COMMAND_ENGINES (VC_COMMAND_FSDP + 1)
+#define VC_N_COMMAND_ENGINES (VC_COMMAND_TORCHTUNE + 1)
 #define VC_COMMAND_MAX_DEVICES 16
 
 /* Where the model comes from, as the engine loads it */

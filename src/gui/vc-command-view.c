@@ -44,6 +44,10 @@ engine_label (VcCommandEngine engine)
     case VC_COMMAND_ACCELERATE: return _("Transformers (max_memory map)");
     case VC_COMMAND_DEEPSPEED: return _("DeepSpeed (ZeRO config)");
     case VC_COMMAND_FSDP: return _("Accelerate FSDP (config)");
+    case VC_COMMAND_AXOLOTL: return _("Axolotl (YAML config)");
+    case VC_COMMAND_LLAMAFACTORY: return _("LLaMA-Factory (YAML config)");
+    case VC_COMMAND_TRL: return _("TRL (trl sft)");
+    case VC_COMMAND_TORCHTUNE: return _("torchtune (tune run)");
     default: g_assert_not_reached ();
     }
 }

@@ -169,10 +169,78 @@ compare_abs (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
+/* The trainer a row follows: its --trainer option, else the generic estimate */
+static char *
+case_trainer (const Case *c)
+{
+  const char *t = strstr (c->options, "--trainer ");
+
+  if (t == NULL)
+    return g_strdup ("generic");
+  t += strlen ("--trainer ");
+  return g_strndup (t, strcspn (t, " "));
+}
+
+static double
+median_abs (GArray *errors)
+{
+  guint n = errors->len;
+
+  if (n == 0)
+    return 0;
+  g_array_sort (errors, compare_abs);
+  return n % 2 ? fabs (g_array_index (errors, double, n / 2))
+               : (fabs (g_array_index (errors, double, n / 2 - 1)) + fabs (g_array_index (errors, double, n / 2))) / 2;
+}
+
+/* Median and largest error of the checked rows of each trainer, as a Markdown table */
+static char *
+per_trainer_summary (void)
+{
+  g_autoptr(GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                        (GDestroyNotify) g_array_unref);
+  g_autoptr(GString) md = g_string_new ("| trainer | rows checked | median error | largest error |\n"
+                                        "|---|---:|---:|---:|\n");
+  g_autoptr(GList) keys = NULL;
+
+  for (guint i = 0; i < cases->len; i++)
+    {
+      Case *c = cases->pdata[i];
+      g_autofree char *trainer = NULL;
+      GArray *errors;
+
+      if (!g_str_equal (c->check, "yes"))
+        continue;
+      trainer = case_trainer (c);
+      errors = g_hash_table_lookup (groups, trainer);
+      if (errors == NULL)
+        {
+          errors = g_array_new (FALSE, FALSE, sizeof (double));
+          g_hash_table_insert (groups, g_strdup (trainer), errors);
+        }
+      g_array_append_val (errors, c->error);
+    }
+  keys = g_list_sort (g_hash_table_get_keys (groups), (GCompareFunc) g_strcmp0);
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      GArray *errors = g_hash_table_lookup (groups, l->data);
+      double worst = 0;
+
+      for (guint i = 0; i < errors->len; i++)
+        worst = MAX (worst, fabs (g_array_index (errors, double, i)));
+      g_string_append_printf (md, "| %s | %u | %.1f %% | %.1f %% |\n", (char *) l->data, errors->len,
+                              100 * median_abs (errors), 100 * worst);
+      g_test_message ("trainer %-12s %2u rows checked: median |error| %.1f %%, largest %.1f %%", (char *) l->data,
+                      errors->len, 100 * median_abs (errors), 100 * worst);
+    }
+  return g_string_free (g_steal_pointer (&md), FALSE);
+}
+
 static void
-write_markdown (double median,
-                double worst,
-                guint  n_checked)
+write_markdown (double      median,
+                double      worst,
+                guint       n_checked,
+                const char *by_trainer)
 {
   g_autoptr(GString) s = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
@@ -192,6 +260,7 @@ write_markdown (double median,
   g_string_append_printf (s, "Over the %u rows checked: **median absolute error %.1f %%, largest %.1f %%** "
                              "(goal: median within 10 %%, none beyond 25 %%). The test `accuracy` fails when the goal "
                              "is missed.\n\n", n_checked, 100 * median, 100 * worst);
+  g_string_append_printf (s, "By trainer (the rows' `--trainer`; generic where none is given):\n\n%s\n", by_trainer);
   g_string_append (s, "| run | measured | estimate | error | checked | vramcalc options |\n"
                       "|---|---:|---:|---:|---|---|\n");
   for (guint i = 0; i < cases->len; i++)
@@ -210,6 +279,7 @@ static void
 test_accuracy (void)
 {
   g_autoptr(GArray) errors = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree char *by_trainer = NULL;
   double median, worst = 0;
 
   for (guint i = 0; i < cases->len; i++)
@@ -234,8 +304,9 @@ test_accuracy (void)
               fabs (g_array_index (errors, double, errors->len / 2))) / 2;
   g_test_message ("%u rows checked: median |error| %.1f %%, largest %.1f %%", errors->len,
                   100 * median, 100 * worst);
+  by_trainer = per_trainer_summary ();
   if (markdown_path)
-    write_markdown (median, worst, errors->len);
+    write_markdown (median, worst, errors->len, by_trainer);
 
   g_assert_cmpuint (errors->len, >=, 10);
   g_assert_cmpfloat (median, <=, 0.10);

@@ -136,6 +136,17 @@ test_copy (Fixture       *f,
   g_assert_nonnull (strstr (copied, "    \"stage\": 3\n"));
   g_assert_true (g_str_has_suffix (copied, "torchrun --nproc_per_node=4 train.py --deepspeed ds_config.json "
                                            "--per_device_train_batch_size 1 --gradient_accumulation_steps 1 --bf16\n"));
+  g_clear_pointer (&copied, g_free);
+
+  /* a trainer with a config of its own brings it forward: LLaMA-Factory's YAML on the built-in model */
+  vc_command_view_set_model (f->view, NULL);
+  g_object_set (f->estimate, "trainer", VC_TRAINER_LLAMAFACTORY, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_cmpuint (vc_command_view_get_engine (f->view), ==, VC_COMMAND_LLAMAFACTORY);
+  copied = copy_and_read (f);
+  g_assert_true (g_str_has_prefix (copied, "cat > train.yaml <<'EOF'\nmodel_name_or_path: Qwen/Qwen3-8B\n"));
+  g_assert_nonnull (strstr (copied, "deepspeed: examples/deepspeed/ds_z3_config.json\n"));
+  g_assert_true (g_str_has_suffix (copied, "FORCE_TORCHRUN=1 NPROC_PER_NODE=4 llamafactory-cli train train.yaml\n"));
 }
 
 /* A model imported from its files: the command names them */
