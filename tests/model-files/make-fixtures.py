@@ -364,12 +364,61 @@ def make_configs(out):
             json.dump(dict(LLAMA_CONFIG, quantization_config=qc), f)
 
 
+# One model four ways, for the plans on My GPUs (test-combinations.c): Llama 3 8B as the
+# catalog's preset has it (data/models/llama-3-8b/config.json), as a config.json alone, as a
+# safetensors folder in BF16 and as a GGUF file in BF16 (norms in F32, as convert_hf_to_gguf.py
+# writes them)
+LLAMA3_8B_CONFIG = {
+    'architectures': ['LlamaForCausalLM'], 'model_type': 'llama', 'num_hidden_layers': 32,
+    'hidden_size': 4096, 'num_attention_heads': 32, 'num_key_value_heads': 8,
+    'intermediate_size': 14336, 'vocab_size': 128256, 'max_position_embeddings': 8192,
+    'tie_word_embeddings': False, 'torch_dtype': 'bfloat16', 'rope_theta': 500000.0,
+}
+
+
+def make_llama3_8b(out):
+    h, kv, ff, vocab, n_layers = 4096, 1024, 14336, 128256, 32
+    d = os.path.join(out, 'llama-3-8b')
+    for sub in ('config', 'safetensors', 'gguf'):
+        os.makedirs(os.path.join(d, sub), exist_ok=True)
+    for sub in ('config', 'safetensors'):
+        with open(os.path.join(d, sub, 'config.json'), 'w') as f:
+            json.dump(LLAMA3_8B_CONFIG, f)
+    t = [('model.embed_tokens.weight', [vocab, h]), ('model.norm.weight', [h]), ('lm_head.weight', [vocab, h])]
+    for i in range(n_layers):
+        p = 'model.layers.%d.' % i
+        t += [(p + 'input_layernorm.weight', [h]), (p + 'post_attention_layernorm.weight', [h]),
+              (p + 'self_attn.q_proj.weight', [h, h]), (p + 'self_attn.k_proj.weight', [kv, h]),
+              (p + 'self_attn.v_proj.weight', [kv, h]), (p + 'self_attn.o_proj.weight', [h, h]),
+              (p + 'mlp.gate_proj.weight', [ff, h]), (p + 'mlp.up_proj.weight', [ff, h]),
+              (p + 'mlp.down_proj.weight', [h, ff])]
+    st_file(os.path.join(d, 'safetensors', 'model.safetensors'),
+            [(name, 'BF16', shape, 2 * shape[0] * (shape[1] if len(shape) > 1 else 1)) for name, shape in t])
+    BF16 = (30, 1, 2)
+    g = [('token_embd.weight', [h, vocab], BF16), ('output_norm.weight', [h], F32),
+         ('output.weight', [h, vocab], BF16)]
+    for i in range(n_layers):
+        p = 'blk.%d.' % i
+        g += [(p + 'attn_norm.weight', [h], F32), (p + 'attn_q.weight', [h, h], BF16),
+              (p + 'attn_k.weight', [h, kv], BF16), (p + 'attn_v.weight', [h, kv], BF16),
+              (p + 'attn_output.weight', [h, h], BF16), (p + 'ffn_norm.weight', [h], F32),
+              (p + 'ffn_gate.weight', [h, ff], BF16), (p + 'ffn_up.weight', [h, ff], BF16),
+              (p + 'ffn_down.weight', [ff, h], BF16)]
+    gguf(os.path.join(d, 'gguf', 'llama-3-8b-BF16.gguf'),
+         [kv_str('general.architecture', 'llama'), kv_str('general.name', 'Llama 3 8B'),
+          kv_u32('llama.block_count', n_layers), kv_u32('llama.context_length', 8192),
+          kv_u32('llama.embedding_length', h), kv_u32('llama.feed_forward_length', ff),
+          kv_u32('llama.attention.head_count', 32), kv_u32('llama.attention.head_count_kv', 8),
+          kv_u32('llama.vocab_size', vocab)], g)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     make_gguf(out)
     make_safetensors(out)
     make_configs(out)
+    make_llama3_8b(out)
 
 
 if __name__ == '__main__':
