@@ -553,6 +553,8 @@ plan_tensor_parallel (const VcInputs      *inputs,
   VcEngineAtLayout at;
   VcGpu gpu;
   VcPlanDevice *dev;
+  VcLayoutStage st = { 0 };
+  guint first = 0;
   double usable;
 
   for (guint i = 1; i < n; i++)
@@ -602,10 +604,19 @@ plan_tensor_parallel (const VcInputs      *inputs,
   for (guint i = 0; i < n; i++)
     {
       VcPlanDevice *d = &dev[i];
+      guint stage = i / plan->tp;
 
-      d->weights = lr.bytes[VC_COMPONENT_WEIGHTS];
-      d->kv = at.tokens > 0 ? MAX (0.0, at.available_kv_bytes) : lr.bytes[VC_COMPONENT_KV_CACHE];
-      d->state = lr.bytes[VC_COMPONENT_SEQUENCE_STATE];
+      /* each card holds its own stage's tensors, state and cache, split over the stage's TP
+       * ranks (the layout's figures are its busiest stage's), computed once a stage */
+      if (i % plan->tp == 0)
+        vc_layout_stage_bytes_tp (&in, res, res->selected, first,
+                                  plan->pp > 1 ? stage_layers (options, inputs->arch.n_layers, plan->pp, stage)
+                                               : inputs->arch.n_layers,
+                                  stage == 0, stage == plan->pp - 1, plan->tp, in.layout.ep, &st);
+      d->weights = st.weights;
+      d->experts = st.experts;
+      d->kv = at.tokens > 0 ? MAX (0.0, at.available_kv_bytes) : st.kv;
+      d->state = st.state;
       d->activations = lr.bytes[VC_COMPONENT_ACTIVATIONS];
       /* vLLM takes its whole budget of the smallest card: the cache fills what the model and
        * the profile run's peak (activations, at the smallest card's batch) leave of it; SGLang
@@ -625,6 +636,8 @@ plan_tensor_parallel (const VcInputs      *inputs,
       else
         d->n_layers = inputs->arch.n_layers;
       d->output = i / plan->tp == plan->pp - 1;
+      if (i % plan->tp == plan->tp - 1)
+        first += d->n_layers;
     }
   plan->kv_tokens = at.tokens;
   plan->bounded_by = (int) smallest;

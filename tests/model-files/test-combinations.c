@@ -966,6 +966,43 @@ test_plans (void)
   g_assert_cmpuint (counts.cells, ==, 152);
 }
 
+/* The plans' defects this file found, each once wrong */
+static void
+test_plan_regressions (void)
+{
+  /* vLLM at TP × PP and SGLang at PP gave every card the busiest stage's tensors (the layout's
+   * figures), and no card of either showed its routed experts: Qwen3-30B-A3B on four H100s at
+   * TP 2 × PP 2 held 4096 bytes too many, Llama 3 8B on SGLang's two stages twice the larger */
+  {
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("qwen3-30b-a3b", "precision", "bf16", "engine", "vllm",
+                                                    "gpu-set", "h100-80gb:4", "tp", "2", "pp", "2", NULL);
+    g_autoptr(VcInventory) inv = vc_estimator_inventory (vc_estimate_get_inputs (e), vc_estimate_get_selected (e)->id);
+    VcPlan plan;
+    PlanSums sums;
+
+    g_assert_true (vc_estimate_compute_plan (e, &plan, NULL));
+    sums = plan_sums (&plan);
+    g_assert_cmpfloat (fabs (sums.weights - vc_estimate_get_layout_result (e)->all_bytes[VC_COMPONENT_WEIGHTS]), <=, 4);
+    g_assert_cmpfloat (fabs (sums.experts - vc_inventory_role_bytes (inv, VC_TENSOR_EXPERTS)), <=, 4);
+    g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->weights, ==, vc_plan_get_device (&plan, 1)->weights);
+    g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->weights, !=, vc_plan_get_device (&plan, 2)->weights);
+    g_assert_cmpfloat (vc_plan_get_device (&plan, 3)->experts, >, 0);
+    vc_plan_clear (&plan);
+  }
+  {
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "precision", "bf16", "engine", "sglang",
+                                                    "gpu-set", "rtx-3090:2", "pp", "2", NULL);
+    VcPlan plan;
+
+    g_assert_true (vc_estimate_compute_plan (e, &plan, NULL));
+    /* the token embedding on the first, the final norm and head on the last */
+    g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->weights, ==, 8030257152.0);
+    g_assert_cmpfloat (vc_plan_get_device (&plan, 1)->weights, ==, 8030265344.0);
+    g_assert_cmpfloat (plan_sums (&plan).weights, ==, vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS]);
+    vc_plan_clear (&plan);
+  }
+}
+
 /* More memory never fits fewer layers: one card, then a 12 GB card beside a second, growing
  * from 6 GB to 40 GB. llama.cpp's most -ngl that fits, Accelerate's layers on the cards and
  * vLLM's cache never shrink, and a plan that fits keeps fitting. */
@@ -1116,6 +1153,7 @@ main (int   argc,
   g_test_add_func ("/combinations/hybrid-stages", test_hybrid_stages);
   g_test_add_func ("/combinations/plans", test_plans);
   g_test_add_func ("/combinations/plans-more-memory", test_plans_more_memory);
+  g_test_add_func ("/combinations/plan-regressions", test_plan_regressions);
   g_test_add_func ("/combinations/plans-cli", test_plans_cli);
 
   result = g_test_run ();
