@@ -591,13 +591,14 @@ plan_tensor_parallel (const VcInputs      *inputs,
   set_card (set, smallest, &gpu);
   vc_engine_at_layout (&in, &lr, &gpu, n, &at);
   usable = vc_engine_usable_bytes (&in, vc_engine_gpu_capacity (&in, &gpu), lr.bytes[VC_COMPONENT_OVERHEAD]);
-  if (in.engine == VC_ENGINE_VLLM && plan->pp > 1 && plan->tp == 1 && at.tokens > 0)
+  /* one card a stage: each its own cache blocks, none left when the model does not fit */
+  if (in.engine == VC_ENGINE_VLLM && plan->pp > 1 && plan->tp == 1 && at.known)
     {
       add_devices (set, plan);
       plan_vllm_stages (&in, res, set, options, &lr, plan);
       return TRUE;
     }
-  if (options->pp_partition != NULL && at.tokens <= 0)
+  if (options->pp_partition != NULL && !at.known)
     return refuse (error, _("--pp-partition needs vLLM’s KV-cache figure for the model, which it has none of here; accepted: --pp-partition left unset"));
 
   dev = add_devices (set, plan);

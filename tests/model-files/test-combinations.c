@@ -966,6 +966,16 @@ test_plans (void)
   g_assert_cmpuint (counts.cells, ==, 152);
 }
 
+static void
+assert_stage (const VcPlan *plan,
+              guint         i,
+              guint         first,
+              guint         n)
+{
+  g_assert_cmpuint (vc_plan_get_device (plan, i)->first_layer, ==, first);
+  g_assert_cmpuint (vc_plan_get_device (plan, i)->n_layers, ==, n);
+}
+
 /* The plans' defects this file found, each once wrong */
 static void
 test_plan_regressions (void)
@@ -999,6 +1009,23 @@ test_plan_regressions (void)
     g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->weights, ==, 8030257152.0);
     g_assert_cmpfloat (vc_plan_get_device (&plan, 1)->weights, ==, 8030265344.0);
     g_assert_cmpfloat (plan_sums (&plan).weights, ==, vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS]);
+    vc_plan_clear (&plan);
+  }
+  /* --pp-partition was refused for want of "vLLM's KV-cache figure" where the model simply
+   * does not fit the cards: it is planned, each stage's layers as given, no cache left */
+  {
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("qwen3-30b-a3b", "precision", "bf16", "engine", "vllm",
+                                                    "gpu-set", "rtx-3090,rtx-3060-12gb", "pp", "2",
+                                                    "pp-partition", "30,18", NULL);
+    g_autoptr(GError) error = NULL;
+    VcPlan plan;
+
+    g_assert_true (vc_estimate_compute_plan (e, &plan, &error));
+    g_assert_no_error (error);
+    assert_stage (&plan, 0, 0, 30);
+    assert_stage (&plan, 1, 30, 18);
+    g_assert_cmpfloat (plan.kv_tokens, ==, 0);
+    g_assert_false (plan.fits);
     vc_plan_clear (&plan);
   }
 }
