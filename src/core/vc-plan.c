@@ -802,6 +802,21 @@ plan_accelerate (const VcInputs *in,
       dev[i].state = st.state;
       dev[i].activations = st.activations;
     }
+  /* the modules in RAM run on the main device, the first GPU of the map (accelerate's
+   * dispatch_model: execution_device is main_device for "cpu" and "disk"), and the cache of
+   * their layers is made there (transformers' generate: get_layer_device_map over that
+   * execution map) */
+  if (plan->cpu_layers > 0)
+    for (guint k = 0; k < m; k++)
+      if (mods[k].device >= 0 && mods[k].device < (int) n)
+        {
+          VcLayoutStage st;
+
+          vc_layout_stage_bytes (in, res, idx, L - plan->cpu_layers, plan->cpu_layers, FALSE, FALSE, &st);
+          dev[mods[k].device].kv += st.kv;
+          dev[mods[k].device].state += st.state;
+          break;
+        }
   return TRUE;
 }
 
