@@ -420,6 +420,25 @@ check_pp_partition (const VcInputs      *in,
   return TRUE;
 }
 
+/* --tensor-split, --main-gpu, --split-mode and --n-cpu-moe are llama.cpp's (common/arg.cpp):
+ * another engine's plan would leave them aside, so it refuses them, as --pp-partition is
+ * refused but for vLLM */
+static gboolean
+check_llama_cpp_options (const VcInputs      *in,
+                         const VcPlanOptions *options,
+                         GError             **error)
+{
+  const char *given = options->tensor_split != NULL ? "--tensor-split"
+                      : options->main_gpu > 0 ? "--main-gpu"
+                      : options->split_mode != VC_SPLIT_MODE_LAYER ? "--split-mode"
+                      : options->n_cpu_moe > 0 ? "--n-cpu-moe" : NULL;
+
+  if (given == NULL || vc_engine_is_llama_cpp (in))
+    return TRUE;
+  return refuse (error, _("%s is llama.cpp’s: the %s plan has no such setting; accepted: --engine llama.cpp, or %s left unset"),
+                 given, vc_plan_engine_id (in), given);
+}
+
 /* The partition in proportion to each card's free memory (largest remainders, a layer at least
  * on each stage): suggested where it differs from the default */
 static void
@@ -888,7 +907,7 @@ vc_plan_compute (const VcInputs      *inputs,
   plan->ram_bytes = options->ram_bytes;
   if (vc_gpu_set_get_n (set) == 0)
     return refuse (error, _("the GPU set is empty; accepted: --gpus with catalog ids or NAME=SIZE cards (rtx-3090,rtx-3060-12gb)"));
-  if (!check_pp_partition (inputs, set, options, error))
+  if (!check_pp_partition (inputs, set, options, error) || !check_llama_cpp_options (inputs, options, error))
     return FALSE;
   if (plan->training)
     ok = plan_training (inputs, result, set, plan, error);

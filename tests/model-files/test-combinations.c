@@ -451,6 +451,11 @@ static const PlanVariant plan_variants[] = {
   { "--n-cpu-moe 60 -ngl 30", "llama.cpp", 1, { "n-cpu-moe", "60", "gpu-layers", "30", NULL } },
   { "--pp 2", "vllm", 2, { "pp", "2", NULL } },
   { "--pp 2", "sglang", 2, { "pp", "2", NULL } },
+  /* llama.cpp's options elsewhere: refused, never left aside */
+  { "--tensor-split 3,1", "vllm", 2, { "tensor-split", "3,1", NULL } },
+  { "--main-gpu 1", "sglang", 2, { "main-gpu", "1", NULL } },
+  { "--split-mode none", "transformers", 1, { "split-mode", "none", NULL } },
+  { "--n-cpu-moe 4", "vllm", 1, { "n-cpu-moe", "4", NULL } },
   { "--pp 2 --pp-partition 22,10", "vllm", 2, { "pp", "2", "pp-partition", "22,10", NULL } },
   { "--pp 2 --pp-partition 30,18", "vllm", 2, { "pp", "2", "pp-partition", "30,18", NULL } },
 };
@@ -898,6 +903,10 @@ expected_refusal (const char        *engine,
 {
   if (g_str_equal (engine, "ollama"))
     return "Ollama picks its own";
+  if (!g_str_equal (engine, "llama.cpp") && variant->props[0] != NULL &&
+      (g_str_equal (variant->props[0], "tensor-split") || g_str_equal (variant->props[0], "main-gpu") ||
+       g_str_equal (variant->props[0], "split-mode") || g_str_equal (variant->props[0], "n-cpu-moe")))
+    return "is llama.cpp";
   if (g_str_equal (engine, "sglang") && strchr (set->gpus, ',') != NULL)
     return "SGLang refuses tensor parallelism over cards whose memory differs";
   if (!moe && variant->props[0] != NULL && g_str_equal (variant->props[0], "n-cpu-moe"))
@@ -1008,7 +1017,7 @@ test_plans (void)
         }
   g_test_message ("plans: %u cells (%u refused as they must be), %u assertions", counts.cells, counts.refused,
                   counts.assertions);
-  g_assert_cmpuint (counts.cells, ==, 368);
+  g_assert_cmpuint (counts.cells, ==, 464);
 }
 
 static void
@@ -1067,6 +1076,17 @@ test_plan_regressions (void)
     g_assert_cmpuint (plan.cpu_layers, >, 0);
     g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->kv, ==, 2048.0 * 131072);
     vc_plan_clear (&plan);
+  }
+  /* llama.cpp's --tensor-split was left aside by vLLM's plan (and --main-gpu, --split-mode,
+   * --n-cpu-moe by every other engine's), though --pp-partition is refused but for vLLM */
+  {
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "engine", "vllm", "gpu-set", "rtx-3090:2",
+                                                    "tensor-split", "3,1", NULL);
+    g_autoptr(GError) error = NULL;
+    VcPlan plan;
+
+    g_assert_false (vc_estimate_compute_plan (e, &plan, &error));
+    g_assert_nonnull (strstr (error->message, "--tensor-split is llama.cpp"));
   }
   /* --pp-partition was refused for want of "vLLM's KV-cache figure" where the model simply
    * does not fit the cards: it is planned, each stage's layers as given, no cache left */
