@@ -715,14 +715,40 @@ check_command (const char   *command,
                         "%s: “%s” does not keep the model on card %u alone", cell, command, options.main_gpu);
           }
         else
-          for (guint i = 0; i < n; i++)
-            {
-              const VcPlanDevice *d = vc_plan_get_device (plan, i);
-              double want = d->n_layers > 0 || d->output ? d->split : 0;
+          {
+            guint L = in->arch.n_layers, n_gpu = in->layout.gpu_layers > 0 ? in->layout.gpu_layers : L + 1;
+            g_autofree float *splits = g_new0 (float, n);
+            float sum = 0;
 
-              PLAN_CHECK (counts, fabs (ts_value (command, i) - want) <= 1e-6,
-                          "%s: “%s” gives card %u the share %g, the plan %g", cell, command, i, ts_value (command, i), want);
-            }
+            for (guint i = 0; i < n; i++)
+              {
+                const VcPlanDevice *d = vc_plan_get_device (plan, i);
+                double want = d->n_layers + (d->output ? 1 : 0);
+
+                PLAN_CHECK (counts, ts_value (command, i) == want,
+                            "%s: “%s” gives card %u %g layers, the plan %g", cell, command, i, ts_value (command, i), want);
+                /* llama.cpp's split points from the printed ratios, in float (load_tensors) */
+                sum += (float) ts_value (command, i);
+                splits[i] = sum;
+              }
+            for (guint i = 0; i < n; i++)
+              splits[i] /= sum;
+            /* llama.cpp, told the command, puts each layer where the plan does */
+            for (guint il = 0; il <= L; il++)
+              {
+                int at = vc_plan_llama_layer_device (L, n_gpu, splits, n, il);
+                int want = -1;
+
+                for (guint i = 0; i < n; i++)
+                  {
+                    const VcPlanDevice *d = vc_plan_get_device (plan, i);
+
+                    if (il < L ? d->n_layers > 0 && il >= d->first_layer && il < d->first_layer + d->n_layers : d->output)
+                      want = (int) i;
+                  }
+                PLAN_CHECK (counts, at == want, "%s: “%s” puts layer %u on %d, the plan on %d", cell, command, il, at, want);
+              }
+          }
         if (options.n_cpu_moe > 0)
           {
             g_autofree char *moe = g_strdup_printf (" --n-cpu-moe %u", options.n_cpu_moe);
@@ -1087,6 +1113,20 @@ test_plan_regressions (void)
 
     g_assert_false (vc_estimate_compute_plan (e, &plan, &error));
     g_assert_nonnull (strstr (error->message, "--tensor-split is llama.cpp"));
+  }
+  /* llama.cpp's command gave the plan's shares rounded to six digits, -ts 0.666667,0.333333,
+   * which put layer 22 on the 24 GB card where the plan (2:1, by free memory) had the 12 GB
+   * one: it gives the layers of each card */
+  {
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "precision", "bf16", "engine", "llama.cpp",
+                                                    "gpu-set", "rtx-3090,rtx-3060-12gb", NULL);
+    g_autofree char *command = build_command (e, "llama.cpp", NULL);
+    VcPlan plan;
+
+    g_assert_true (vc_estimate_compute_plan (e, &plan, NULL));
+    assert_stage (&plan, 1, 22, 10);
+    g_assert_nonnull (strstr (command, " -ngl all -ts 22,11 "));
+    vc_plan_clear (&plan);
   }
   /* --pp-partition was refused for want of "vLLM's KV-cache figure" where the model simply
    * does not fit the cards: it is planned, each stage's layers as given, no cache left */
