@@ -573,7 +573,6 @@ plan_tensor_parallel (const VcInputs      *inputs,
   VcGpu gpu;
   VcPlanDevice *dev;
   VcLayoutStage st = { 0 };
-  guint first = 0;
   double usable;
 
   for (guint i = 1; i < n; i++)
@@ -626,13 +625,15 @@ plan_tensor_parallel (const VcInputs      *inputs,
       VcPlanDevice *d = &dev[i];
       guint stage = i / plan->tp;
 
+      d->n_layers = plan->pp > 1 ? stage_layers (options, inputs->arch.n_layers, plan->pp, stage) : inputs->arch.n_layers;
+      for (guint s = 0; plan->pp > 1 && s < stage; s++)
+        d->first_layer += stage_layers (options, inputs->arch.n_layers, plan->pp, s);
+      d->output = stage == plan->pp - 1;
       /* each card holds its own stage's tensors, state and cache, split over the stage's TP
        * ranks (the layout's figures are its busiest stage's), computed once a stage */
       if (i % plan->tp == 0)
-        vc_layout_stage_bytes_tp (&in, res, res->selected, first,
-                                  plan->pp > 1 ? stage_layers (options, inputs->arch.n_layers, plan->pp, stage)
-                                               : inputs->arch.n_layers,
-                                  stage == 0, stage == plan->pp - 1, plan->tp, in.layout.ep, &st);
+        vc_layout_stage_bytes_tp (&in, res, res->selected, d->first_layer, d->n_layers, stage == 0, d->output,
+                                  plan->tp, in.layout.ep, &st);
       d->weights = st.weights;
       d->experts = st.experts;
       d->kv = at.tokens > 0 ? MAX (0.0, at.available_kv_bytes) : st.kv;
@@ -647,17 +648,6 @@ plan_tensor_parallel (const VcInputs      *inputs,
       /* every rank allocates the cache blocks of the smallest (vLLM's get_kv_cache_configs,
        * the minimum over the workers) */
       d->limit_bytes = MIN (d->available_bytes, usable);
-      if (plan->pp > 1)
-        {
-          d->n_layers = stage_layers (options, inputs->arch.n_layers, plan->pp, i / plan->tp);
-          for (guint s = 0; s < i / plan->tp; s++)
-            d->first_layer += stage_layers (options, inputs->arch.n_layers, plan->pp, s);
-        }
-      else
-        d->n_layers = inputs->arch.n_layers;
-      d->output = i / plan->tp == plan->pp - 1;
-      if (i % plan->tp == plan->tp - 1)
-        first += d->n_layers;
     }
   plan->kv_tokens = at.tokens;
   plan->bounded_by = (int) smallest;

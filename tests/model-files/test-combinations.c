@@ -684,6 +684,71 @@ ts_value (const char *command,
   return i < g_strv_length (parts) ? g_ascii_strtod (parts[i], NULL) : -1;
 }
 
+/* llama.cpp's command: -ngl, the split (each card's layers, which llama.cpp's split points put
+ * where the plan does), or -sm none with -mg, and --n-cpu-moe */
+static void
+check_llama_command (const char          *command,
+                     const VcInputs      *in,
+                     const VcPlanOptions *options,
+                     const VcPlan        *plan,
+                     const char          *cell,
+                     PlanCounts          *counts)
+{
+  guint n = plan->devices->len;
+  g_autofree char *ngl = in->layout.gpu_layers > 0 ? g_strdup_printf (" -ngl %u ", in->layout.gpu_layers)
+                                                   : g_strdup (" -ngl all ");
+
+  PLAN_CHECK (counts, strstr (command, ngl) != NULL, "%s: “%s” lacks%s", cell, command, ngl);
+  if (options->split_mode == VC_SPLIT_MODE_NONE)
+    {
+      g_autofree char *mg = g_strdup_printf (" -sm none -mg %u ", options->main_gpu);
+
+      PLAN_CHECK (counts, strstr (command, " -ts ") == NULL && strstr (command, mg) != NULL,
+                  "%s: “%s” does not keep the model on card %u alone", cell, command, options->main_gpu);
+    }
+  else
+    {
+      guint L = in->arch.n_layers, n_gpu = in->layout.gpu_layers > 0 ? in->layout.gpu_layers : L + 1;
+      g_autofree float *splits = g_new0 (float, n);
+      float sum = 0;
+
+      for (guint i = 0; i < n; i++)
+        {
+          const VcPlanDevice *d = vc_plan_get_device (plan, i);
+          double want = d->n_layers + (d->output ? 1 : 0);
+
+          PLAN_CHECK (counts, ts_value (command, i) == want,
+                      "%s: “%s” gives card %u %g layers, the plan %g", cell, command, i, ts_value (command, i), want);
+          /* llama.cpp's split points from the printed ratios, in float (load_tensors) */
+          sum += (float) ts_value (command, i);
+          splits[i] = sum;
+        }
+      for (guint i = 0; i < n; i++)
+        splits[i] /= sum;
+      /* llama.cpp, told the command, puts each layer where the plan does */
+      for (guint il = 0; il <= L; il++)
+        {
+          int at = vc_plan_llama_layer_device (L, n_gpu, splits, n, il);
+          int want = -1;
+
+          for (guint i = 0; i < n; i++)
+            {
+              const VcPlanDevice *d = vc_plan_get_device (plan, i);
+
+              if (il < L ? d->n_layers > 0 && il >= d->first_layer && il < d->first_layer + d->n_layers : d->output)
+                want = (int) i;
+            }
+          PLAN_CHECK (counts, at == want, "%s: “%s” puts layer %u on %d, the plan on %d", cell, command, il, at, want);
+        }
+    }
+  if (options->n_cpu_moe > 0)
+    {
+      g_autofree char *moe = g_strdup_printf (" --n-cpu-moe %u", options->n_cpu_moe);
+
+      PLAN_CHECK (counts, strstr (command, moe) != NULL, "%s: “%s” lacks%s", cell, command, moe);
+    }
+}
+
 /* The command names exactly the plan's split: llama.cpp's -ts (each card's share, 0 for a card
  * with no layer), -sm none and -mg, -ngl and --n-cpu-moe; vLLM's and SGLang's degrees and
  * VLLM_PP_LAYER_PARTITION; Accelerate's max_memory from each card's limit and the RAM */
@@ -702,61 +767,8 @@ check_command (const char   *command,
   switch (plan->engine)
     {
     case VC_ENGINE_LLAMA_CPP:
-      {
-        g_autofree char *ngl = in->layout.gpu_layers > 0 ? g_strdup_printf (" -ngl %u ", in->layout.gpu_layers)
-                                                         : g_strdup (" -ngl all ");
-
-        PLAN_CHECK (counts, strstr (command, ngl) != NULL, "%s: “%s” lacks%s", cell, command, ngl);
-        if (options.split_mode == VC_SPLIT_MODE_NONE)
-          {
-            g_autofree char *mg = g_strdup_printf (" -sm none -mg %u ", options.main_gpu);
-
-            PLAN_CHECK (counts, strstr (command, " -ts ") == NULL && strstr (command, mg) != NULL,
-                        "%s: “%s” does not keep the model on card %u alone", cell, command, options.main_gpu);
-          }
-        else
-          {
-            guint L = in->arch.n_layers, n_gpu = in->layout.gpu_layers > 0 ? in->layout.gpu_layers : L + 1;
-            g_autofree float *splits = g_new0 (float, n);
-            float sum = 0;
-
-            for (guint i = 0; i < n; i++)
-              {
-                const VcPlanDevice *d = vc_plan_get_device (plan, i);
-                double want = d->n_layers + (d->output ? 1 : 0);
-
-                PLAN_CHECK (counts, ts_value (command, i) == want,
-                            "%s: “%s” gives card %u %g layers, the plan %g", cell, command, i, ts_value (command, i), want);
-                /* llama.cpp's split points from the printed ratios, in float (load_tensors) */
-                sum += (float) ts_value (command, i);
-                splits[i] = sum;
-              }
-            for (guint i = 0; i < n; i++)
-              splits[i] /= sum;
-            /* llama.cpp, told the command, puts each layer where the plan does */
-            for (guint il = 0; il <= L; il++)
-              {
-                int at = vc_plan_llama_layer_device (L, n_gpu, splits, n, il);
-                int want = -1;
-
-                for (guint i = 0; i < n; i++)
-                  {
-                    const VcPlanDevice *d = vc_plan_get_device (plan, i);
-
-                    if (il < L ? d->n_layers > 0 && il >= d->first_layer && il < d->first_layer + d->n_layers : d->output)
-                      want = (int) i;
-                  }
-                PLAN_CHECK (counts, at == want, "%s: “%s” puts layer %u on %d, the plan on %d", cell, command, il, at, want);
-              }
-          }
-        if (options.n_cpu_moe > 0)
-          {
-            g_autofree char *moe = g_strdup_printf (" --n-cpu-moe %u", options.n_cpu_moe);
-
-            PLAN_CHECK (counts, strstr (command, moe) != NULL, "%s: “%s” lacks%s", cell, command, moe);
-          }
-        break;
-      }
+      check_llama_command (command, in, &options, plan, cell, counts);
+      break;
     case VC_ENGINE_VLLM:
     case VC_ENGINE_SGLANG:
       {
