@@ -708,9 +708,9 @@ test_command (void)
   g_autofree char *c = command_text (vllm, VC_COMMAND_VLLM, "hf:meta-llama/Meta-Llama-3-8B");
   g_autofree char *d = command_text (hf, VC_COMMAND_ACCELERATE, "hf:meta-llama/Llama-3.2-1B");
 
-  g_assert_cmpstr (a, ==, "llama-server -hf org/llama-3-8b-GGUF -hff model-f16.gguf -ngl all -ts 0.75,0.25 -c 2048 "
+  g_assert_cmpstr (a, ==, "llama-server -hf org/llama-3-8b-GGUF -hff model-f16.gguf -ngl all -ts 25,8 -c 2048 "
                           "-np 1 -fa on");
-  g_assert_cmpstr (b, ==, "llama-server -hf org/mixtral-GGUF -hff model-f16.gguf -ngl all -ts 0.5,0.25,0.25 -c 2048 "
+  g_assert_cmpstr (b, ==, "llama-server -hf org/mixtral-GGUF -hff model-f16.gguf -ngl all -ts 17,8,8 -c 2048 "
                           "-np 1 -fa on --n-cpu-moe 10");
   g_assert_cmpstr (c, ==, "vllm serve meta-llama/Meta-Llama-3-8B --tensor-parallel-size 2 --max-model-len 2048 "
                           "--gpu-memory-utilization 0.9");

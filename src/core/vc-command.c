@@ -293,8 +293,11 @@ request_from_plan (VcCommandRequest *req,
     {
       const VcPlanDevice *d = vc_plan_get_device (&plan, i);
 
+      /* llama.cpp's split as the layers each card holds, the output counted: the split points
+       * are then whole layers, and llama.cpp puts each layer where the plan does (the plan's
+       * shares rounded to six digits moved a layer on a boundary: 24 + 12 GB, layer 22) */
       if (g_str_equal (engine, "llama.cpp"))
-        req->split[i] = d->n_layers > 0 || d->output ? MAX (d->split, 1e-6) : 0;
+        req->split[i] = d->n_layers + (d->output ? 1 : 0);
       req->max_memory_bytes[i] = d->limit_bytes;
     }
   req->cpu_memory_bytes = plan.ram_bytes;

@@ -1508,28 +1508,66 @@ from_source (const VcInputs *in)
   return in->mode == VC_MODE_INFERENCE && in->source_weights_bytes > 0 && in->source_parameters > 0;
 }
 
+/* How a precision's weights are laid out, the one dispatch that both the inventory and its
+ * bytes follow: llama.cpp's recipe for a GGUF format, the weight formats' own layout, or the
+ * architecture's tensors at `linear` bytes a parameter for the linear layers and `other` for
+ * the rest (both the precision's when it is a float; 16 bits for the rest when quantized, int4
+ * counting its block scales). */
+typedef enum
+{
+  WEIGHTS_GGUF_RECIPE,
+  WEIGHTS_FORMAT,
+  WEIGHTS_ARCH,
+} WeightsLayout;
+
+static double
+weight_bits (VcPrecision p)
+{
+  return p == VC_PRECISION_INT4 ? INT4_BITS : vc_precision_bits (p);
+}
+
+static WeightsLayout
+weights_layout (VcPrecision p,
+                double     *linear,
+                double     *other)
+{
+  *linear = *other = 0;
+  if (vc_precision_is_gguf (p))
+    return WEIGHTS_GGUF_RECIPE;
+  if (vc_precision_is_format (p))
+    return WEIGHTS_FORMAT;
+  if (vc_precision_is_float (p))
+    *linear = *other = vc_precision_bytes (p);
+  else
+    {
+      *linear = weight_bits (p) / 8.0;
+      *other = 2.0;
+    }
+  return WEIGHTS_ARCH;
+}
+
 /* The bytes of vc_estimator_inventory() for a precision, from the same builders, without
  * allocating (the solver computes estimates by the thousand). */
 static double
 inventory_bytes (const VcInputs *in,
                  VcPrecision     p)
 {
-  double bits = p == VC_PRECISION_INT4 ? INT4_BITS : vc_precision_bits (p);
+  double linear, other;
+  VcGgufRecipe recipe;
 
   if (from_source (in) && p == in->source_precision)
     return in->source_weights_bytes;
-  if (vc_precision_is_gguf (p))
+  switch (weights_layout (p, &linear, &other))
     {
-      VcGgufRecipe recipe;
-
+    case WEIGHTS_GGUF_RECIPE:
       vc_quant_gguf_recipe (&in->arch, p, &recipe);
       return recipe.bytes;
+    case WEIGHTS_FORMAT:
+      return vc_quant_format_weights (&in->arch, p);
+    case WEIGHTS_ARCH:
+    default:
+      return vc_inventory_arch_bytes (&in->arch, linear, other);
     }
-  if (vc_precision_is_format (p))
-    return vc_quant_format_weights (&in->arch, p);
-  if (vc_precision_is_float (p))
-    return vc_inventory_arch_bytes (&in->arch, vc_precision_bytes (p), vc_precision_bytes (p));
-  return vc_inventory_arch_bytes (&in->arch, bits / 8.0, 2.0);
 }
 
 /* The weights of one inference scenario, tensor by tensor (a new reference): the model files'
@@ -1542,7 +1580,7 @@ vc_estimator_inventory (const VcInputs *in,
                         VcScenario      id)
 {
   VcPrecision p = inference_precision_of (id, in->precision);
-  double bits = p == VC_PRECISION_INT4 ? INT4_BITS : vc_precision_bits (p);
+  double linear, other;
   VcInventory *inv;
 
   if (from_source (in) && p == in->source_precision)
@@ -1553,14 +1591,19 @@ vc_estimator_inventory (const VcInputs *in,
           vc_inventory_get_n_layers (src) == in->arch.n_layers)
         return vc_inventory_ref (src);
     }
-  if (vc_precision_is_gguf (p))
-    inv = vc_quant_gguf_inventory (&in->arch, p);
-  else if (vc_precision_is_format (p))
-    inv = vc_quant_format_inventory (&in->arch, p);
-  else if (vc_precision_is_float (p))
-    inv = vc_inventory_new_for_arch (&in->arch, vc_precision_bytes (p), vc_precision_bytes (p));
-  else
-    inv = vc_inventory_new_for_arch (&in->arch, bits / 8.0, 2.0);
+  switch (weights_layout (p, &linear, &other))
+    {
+    case WEIGHTS_GGUF_RECIPE:
+      inv = vc_quant_gguf_inventory (&in->arch, p);
+      break;
+    case WEIGHTS_FORMAT:
+      inv = vc_quant_format_inventory (&in->arch, p);
+      break;
+    case WEIGHTS_ARCH:
+    default:
+      inv = vc_inventory_new_for_arch (&in->arch, linear, other);
+      break;
+    }
   if (from_source (in) && p == in->source_precision && vc_inventory_bytes (inv) > 0)
     {
       VcInventory *scaled = vc_inventory_new_scaled (inv, in->source_weights_bytes / vc_inventory_bytes (inv));
@@ -1597,7 +1640,7 @@ architecture (const VcInputs *in,
       if (in->mode == VC_MODE_INFERENCE)
         {
           VcPrecision p = inference_precision_of (sc->id, in->precision);
-          double bits = p == VC_PRECISION_INT4 ? INT4_BITS : vc_precision_bits (p);
+          double bits = weight_bits (p);
 
           /* the inventory's total, without building it (vc_estimator_inventory()) */
           sc->bytes[VC_COMPONENT_WEIGHTS] = inventory_bytes (in, p);

@@ -933,6 +933,22 @@ vc_layout_stage_bytes (const VcInputs *inputs,
                        gboolean        output,
                        VcLayoutStage  *out)
 {
+  vc_layout_stage_bytes_tp (inputs, res, index, first_layer, n_layers, input, output, 1, 1, out);
+}
+
+/* The same for one of the `tp` GPUs of a tensor-parallel stage, the experts over `ep` of them */
+void
+vc_layout_stage_bytes_tp (const VcInputs *inputs,
+                          const VcResult *res,
+                          guint           index,
+                          guint           first_layer,
+                          guint           n_layers,
+                          gboolean        input,
+                          gboolean        output,
+                          guint           tp,
+                          guint           ep,
+                          VcLayoutStage  *out)
+{
   VcInputs in = *inputs;
   Ctx c;
   Stage st = { first_layer, n_layers, input, output };
@@ -941,7 +957,9 @@ vc_layout_stage_bytes (const VcInputs *inputs,
 
   g_return_if_fail (index < res->n_scenarios);
   memset (out, 0, sizeof *out);
-  in.layout.tp = in.layout.pp = in.layout.ep = in.layout.dp = 1;
+  in.layout.pp = in.layout.dp = 1;
+  in.layout.tp = MAX (1u, tp);
+  in.layout.ep = MAX (1u, ep);
   in.layout.gpu_layers = 0;
   in.layout.experts_on_cpu = FALSE;
   in.layout.layer_split = FALSE;

@@ -92,6 +92,18 @@ void     vc_layout_stage_bytes   (const VcInputs *inputs,
                                   gboolean        input,
                                   gboolean        output,
                                   VcLayoutStage  *out);
+/* The same for one GPU of a stage split over `tp` GPUs (the experts over `ep`): vLLM's and
+ * SGLang's pipeline stages */
+void     vc_layout_stage_bytes_tp (const VcInputs *inputs,
+                                   const VcResult *result,
+                                   guint           scenario_index,
+                                   guint           first_layer,
+                                   guint           n_layers,
+                                   gboolean        input,
+                                   gboolean        output,
+                                   guint           tp,
+                                   guint           ep,
+                                   VcLayoutStage  *out);
 /* The bytes of the tensor roles in `roles` (VC_TENSOR_ROLE_BIT; 0: all) in the layers
  * [first_layer, first_layer + n_layers), with those of the first stage when `input` and of the
  * last when `output` */

@@ -420,6 +420,25 @@ check_pp_partition (const VcInputs      *in,
   return TRUE;
 }
 
+/* --tensor-split, --main-gpu, --split-mode and --n-cpu-moe are llama.cpp's (common/arg.cpp):
+ * another engine's plan would leave them aside, so it refuses them, as --pp-partition is
+ * refused but for vLLM */
+static gboolean
+check_llama_cpp_options (const VcInputs      *in,
+                         const VcPlanOptions *options,
+                         GError             **error)
+{
+  const char *given = options->tensor_split != NULL ? "--tensor-split"
+                      : options->main_gpu > 0 ? "--main-gpu"
+                      : options->split_mode != VC_SPLIT_MODE_LAYER ? "--split-mode"
+                      : options->n_cpu_moe > 0 ? "--n-cpu-moe" : NULL;
+
+  if (given == NULL || vc_engine_is_llama_cpp (in))
+    return TRUE;
+  return refuse (error, _("%s is llama.cpp’s: the %s plan has no such setting; accepted: --engine llama.cpp, or %s left unset"),
+                 given, vc_plan_engine_id (in), given);
+}
+
 /* The partition in proportion to each card's free memory (largest remainders, a layer at least
  * on each stage): suggested where it differs from the default */
 static void
@@ -553,6 +572,7 @@ plan_tensor_parallel (const VcInputs      *inputs,
   VcEngineAtLayout at;
   VcGpu gpu;
   VcPlanDevice *dev;
+  VcLayoutStage st = { 0 };
   double usable;
 
   for (guint i = 1; i < n; i++)
@@ -589,23 +609,35 @@ plan_tensor_parallel (const VcInputs      *inputs,
   set_card (set, smallest, &gpu);
   vc_engine_at_layout (&in, &lr, &gpu, n, &at);
   usable = vc_engine_usable_bytes (&in, vc_engine_gpu_capacity (&in, &gpu), lr.bytes[VC_COMPONENT_OVERHEAD]);
-  if (in.engine == VC_ENGINE_VLLM && plan->pp > 1 && plan->tp == 1 && at.tokens > 0)
+  /* one card a stage: each its own cache blocks, none left when the model does not fit */
+  if (in.engine == VC_ENGINE_VLLM && plan->pp > 1 && plan->tp == 1 && at.known)
     {
       add_devices (set, plan);
       plan_vllm_stages (&in, res, set, options, &lr, plan);
       return TRUE;
     }
-  if (options->pp_partition != NULL && at.tokens <= 0)
+  if (options->pp_partition != NULL && !at.known)
     return refuse (error, _("--pp-partition needs vLLM’s KV-cache figure for the model, which it has none of here; accepted: --pp-partition left unset"));
 
   dev = add_devices (set, plan);
   for (guint i = 0; i < n; i++)
     {
       VcPlanDevice *d = &dev[i];
+      guint stage = i / plan->tp;
 
-      d->weights = lr.bytes[VC_COMPONENT_WEIGHTS];
-      d->kv = at.tokens > 0 ? MAX (0.0, at.available_kv_bytes) : lr.bytes[VC_COMPONENT_KV_CACHE];
-      d->state = lr.bytes[VC_COMPONENT_SEQUENCE_STATE];
+      d->n_layers = plan->pp > 1 ? stage_layers (options, inputs->arch.n_layers, plan->pp, stage) : inputs->arch.n_layers;
+      for (guint s = 0; plan->pp > 1 && s < stage; s++)
+        d->first_layer += stage_layers (options, inputs->arch.n_layers, plan->pp, s);
+      d->output = stage == plan->pp - 1;
+      /* each card holds its own stage's tensors, state and cache, split over the stage's TP
+       * ranks (the layout's figures are its busiest stage's), computed once a stage */
+      if (i % plan->tp == 0)
+        vc_layout_stage_bytes_tp (&in, res, res->selected, d->first_layer, d->n_layers, stage == 0, d->output,
+                                  plan->tp, in.layout.ep, &st);
+      d->weights = st.weights;
+      d->experts = st.experts;
+      d->kv = at.tokens > 0 ? MAX (0.0, at.available_kv_bytes) : st.kv;
+      d->state = st.state;
       d->activations = lr.bytes[VC_COMPONENT_ACTIVATIONS];
       /* vLLM takes its whole budget of the smallest card: the cache fills what the model and
        * the profile run's peak (activations, at the smallest card's batch) leave of it; SGLang
@@ -616,15 +648,6 @@ plan_tensor_parallel (const VcInputs      *inputs,
       /* every rank allocates the cache blocks of the smallest (vLLM's get_kv_cache_configs,
        * the minimum over the workers) */
       d->limit_bytes = MIN (d->available_bytes, usable);
-      if (plan->pp > 1)
-        {
-          d->n_layers = stage_layers (options, inputs->arch.n_layers, plan->pp, i / plan->tp);
-          for (guint s = 0; s < i / plan->tp; s++)
-            d->first_layer += stage_layers (options, inputs->arch.n_layers, plan->pp, s);
-        }
-      else
-        d->n_layers = inputs->arch.n_layers;
-      d->output = i / plan->tp == plan->pp - 1;
     }
   plan->kv_tokens = at.tokens;
   plan->bounded_by = (int) smallest;
@@ -788,6 +811,21 @@ plan_accelerate (const VcInputs *in,
       dev[i].state = st.state;
       dev[i].activations = st.activations;
     }
+  /* the modules in RAM run on the main device, the first GPU of the map (accelerate's
+   * dispatch_model: execution_device is main_device for "cpu" and "disk"), and the cache of
+   * their layers is made there (transformers' generate: get_layer_device_map over that
+   * execution map) */
+  if (plan->cpu_layers > 0)
+    for (guint k = 0; k < m; k++)
+      if (mods[k].device >= 0 && mods[k].device < (int) n)
+        {
+          VcLayoutStage st;
+
+          vc_layout_stage_bytes (in, res, idx, L - plan->cpu_layers, plan->cpu_layers, FALSE, FALSE, &st);
+          dev[mods[k].device].kv += st.kv;
+          dev[mods[k].device].state += st.state;
+          break;
+        }
   return TRUE;
 }
 
@@ -859,7 +897,7 @@ vc_plan_compute (const VcInputs      *inputs,
   plan->ram_bytes = options->ram_bytes;
   if (vc_gpu_set_get_n (set) == 0)
     return refuse (error, _("the GPU set is empty; accepted: --gpus with catalog ids or NAME=SIZE cards (rtx-3090,rtx-3060-12gb)"));
-  if (!check_pp_partition (inputs, set, options, error))
+  if (!check_pp_partition (inputs, set, options, error) || !check_llama_cpp_options (inputs, options, error))
     return FALSE;
   if (plan->training)
     ok = plan_training (inputs, result, set, plan, error);

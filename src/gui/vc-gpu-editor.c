@@ -235,9 +235,8 @@ vc_gpu_editor_add_local (VcGpuEditor  *self,
                          GPtrArray    *gpus,
                          GError      **error)
 {
-  g_autoptr(GPtrArray) items = NULL;
-  g_autofree char *text = NULL;
-  g_auto(GStrv) found = NULL;
+  g_autofree char *custom = NULL;
+  g_autofree char *merged = NULL;
   g_auto(GStrv) notes = NULL;
   g_autofree char *said = NULL;
 
@@ -251,19 +250,17 @@ vc_gpu_editor_add_local (VcGpuEditor  *self,
                              "libnvidia-ml, AMD cards through the amdgpu driver"));
       return FALSE;
     }
-  items = split_items (self->estimate);
-  text = vc_local_gpus_to_custom_full (gpus, &notes);
+  /* the core merges them as --this-computer does; a card is left out with one note each, so
+   * as many notes as cards means none could be added */
+  g_object_get (self->estimate, "custom-gpus", &custom, NULL);
+  merged = vc_local_gpus_merge_custom (custom, gpus, &notes);
   said = g_strjoinv ("\n", notes);
-  if (*text == '\0')
+  if (g_strv_length (notes) >= gpus->len)
     {
       g_set_error_literal (error, VC_ERROR, VC_ERROR_INVALID_VALUE, said);
       return FALSE;
     }
-  found = g_strsplit (text, "; ", -1);
-  for (guint i = 0; found[i] != NULL; i++)
-    if (!g_ptr_array_find_with_equal_func (items, found[i], g_str_equal, NULL))
-      g_ptr_array_add (items, g_strdup (found[i]));
-  if (!write_items (self, items, error))
+  if (!vc_estimate_set_custom_gpus (self->estimate, merged, error))
     return FALSE;
   /* the cards left out, and why; the others are added */
   if (*said != '\0')

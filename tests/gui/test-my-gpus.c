@@ -277,7 +277,7 @@ test_llama_options (Fixture       *f,
                                                    GTK_ACCESSIBLE_RELATION_LABELLED_BY));
   g_assert_cmpstr (vc_command_view_get_text (f->command_view), ==,
                    "llama-server -hf Qwen/Qwen3-30B-A3B-GGUF -hff Qwen3-30B-A3B-F16.gguf -ngl all "
-                   "-ts 0.666667,0.333333 -c 2048 -np 1 -fa on");
+                   "-ts 33,16 -c 2048 -np 1 -fa on");
   g_assert_true (vc_estimate_compute_plan (f->estimate, &plan, NULL));
   host_before = plan.host_bytes;
   vc_plan_clear (&plan);
@@ -300,7 +300,7 @@ test_llama_options (Fixture       *f,
   vc_plan_clear (&plan);
   g_assert_cmpstr (vc_command_view_get_text (f->command_view), ==,
                    "llama-server -hf Qwen/Qwen3-30B-A3B-GGUF -hff Qwen3-30B-A3B-F16.gguf -ngl all "
-                   "-ts 0.666667,0.333333 -c 2048 -np 1 -fa on --n-cpu-moe 10");
+                   "-ts 33,16 -c 2048 -np 1 -fa on --n-cpu-moe 10");
 
   /* --split-mode none with --main-gpu 1: the second card alone holds every layer */
   vc_drop_down_set_selected (VC_DROP_DOWN (part (f, "split_mode_drop")), 2);

@@ -364,12 +364,120 @@ def make_configs(out):
             json.dump(dict(LLAMA_CONFIG, quantization_config=qc), f)
 
 
+# One model four ways, for the plans on My GPUs (test-combinations.c): Llama 3 8B as the
+# catalog's preset has it (data/models/llama-3-8b/config.json), as a config.json alone, as a
+# safetensors folder in BF16 and as a GGUF file in BF16 (norms in F32, as convert_hf_to_gguf.py
+# writes them)
+LLAMA3_8B_CONFIG = {
+    'architectures': ['LlamaForCausalLM'], 'model_type': 'llama', 'num_hidden_layers': 32,
+    'hidden_size': 4096, 'num_attention_heads': 32, 'num_key_value_heads': 8,
+    'intermediate_size': 14336, 'vocab_size': 128256, 'max_position_embeddings': 8192,
+    'tie_word_embeddings': False, 'torch_dtype': 'bfloat16', 'rope_theta': 500000.0,
+}
+
+
+def make_llama3_8b(out):
+    h, kv, ff, vocab, n_layers = 4096, 1024, 14336, 128256, 32
+    d = os.path.join(out, 'llama-3-8b')
+    for sub in ('config', 'safetensors', 'gguf'):
+        os.makedirs(os.path.join(d, sub), exist_ok=True)
+    for sub in ('config', 'safetensors'):
+        with open(os.path.join(d, sub, 'config.json'), 'w') as f:
+            json.dump(LLAMA3_8B_CONFIG, f)
+    t = [('model.embed_tokens.weight', [vocab, h]), ('model.norm.weight', [h]), ('lm_head.weight', [vocab, h])]
+    for i in range(n_layers):
+        p = 'model.layers.%d.' % i
+        t += [(p + 'input_layernorm.weight', [h]), (p + 'post_attention_layernorm.weight', [h]),
+              (p + 'self_attn.q_proj.weight', [h, h]), (p + 'self_attn.k_proj.weight', [kv, h]),
+              (p + 'self_attn.v_proj.weight', [kv, h]), (p + 'self_attn.o_proj.weight', [h, h]),
+              (p + 'mlp.gate_proj.weight', [ff, h]), (p + 'mlp.up_proj.weight', [ff, h]),
+              (p + 'mlp.down_proj.weight', [h, ff])]
+    st_file(os.path.join(d, 'safetensors', 'model.safetensors'),
+            [(name, 'BF16', shape, 2 * shape[0] * (shape[1] if len(shape) > 1 else 1)) for name, shape in t])
+    BF16 = (30, 1, 2)
+    g = [('token_embd.weight', [h, vocab], BF16), ('output_norm.weight', [h], F32),
+         ('output.weight', [h, vocab], BF16)]
+    for i in range(n_layers):
+        p = 'blk.%d.' % i
+        g += [(p + 'attn_norm.weight', [h], F32), (p + 'attn_q.weight', [h, h], BF16),
+              (p + 'attn_k.weight', [h, kv], BF16), (p + 'attn_v.weight', [h, kv], BF16),
+              (p + 'attn_output.weight', [h, h], BF16), (p + 'ffn_norm.weight', [h], F32),
+              (p + 'ffn_gate.weight', [h, ff], BF16), (p + 'ffn_up.weight', [h, ff], BF16),
+              (p + 'ffn_down.weight', [ff, h], BF16)]
+    gguf(os.path.join(d, 'gguf', 'llama-3-8b-BF16.gguf'),
+         [kv_str('general.architecture', 'llama'), kv_str('general.name', 'Llama 3 8B'),
+          kv_u32('llama.block_count', n_layers), kv_u32('llama.context_length', 8192),
+          kv_u32('llama.embedding_length', h), kv_u32('llama.feed_forward_length', ff),
+          kv_u32('llama.attention.head_count', 32), kv_u32('llama.attention.head_count_kv', 8),
+          kv_u32('llama.vocab_size', vocab)], g)
+
+
+# Qwen3-30B-A3B the same four ways (an MoE: 128 routed experts of 768 a layer, 8 used; q and k
+# norms of head_dim 128): the catalog's config.json keys, safetensors in BF16, GGUF in BF16
+QWEN3_MOE_CONFIG = {
+    'architectures': ['Qwen3MoeForCausalLM'], 'model_type': 'qwen3_moe', 'attention_bias': False,
+    'decoder_sparse_step': 1, 'head_dim': 128, 'hidden_act': 'silu', 'hidden_size': 2048,
+    'intermediate_size': 6144, 'max_position_embeddings': 40960, 'max_window_layers': 48,
+    'mlp_only_layers': [], 'moe_intermediate_size': 768, 'norm_topk_prob': True,
+    'num_attention_heads': 32, 'num_experts': 128, 'num_experts_per_tok': 8,
+    'num_hidden_layers': 48, 'num_key_value_heads': 4, 'rms_norm_eps': 1e-06,
+    'rope_scaling': None, 'rope_theta': 1000000.0, 'sliding_window': None,
+    'tie_word_embeddings': False, 'torch_dtype': 'bfloat16', 'use_sliding_window': False,
+    'vocab_size': 151936,
+}
+
+
+def make_qwen3_moe(out):
+    h, hd, heads, kv_heads, ff, n_exp, vocab, n_layers = 2048, 128, 32, 4, 768, 128, 151936, 48
+    d = os.path.join(out, 'qwen3-30b-a3b')
+    for sub in ('config', 'safetensors', 'gguf'):
+        os.makedirs(os.path.join(d, sub), exist_ok=True)
+    for sub in ('config', 'safetensors'):
+        with open(os.path.join(d, sub, 'config.json'), 'w') as f:
+            json.dump(QWEN3_MOE_CONFIG, f)
+    t = [('model.embed_tokens.weight', [vocab, h]), ('model.norm.weight', [h]), ('lm_head.weight', [vocab, h])]
+    for i in range(n_layers):
+        p = 'model.layers.%d.' % i
+        t += [(p + 'input_layernorm.weight', [h]), (p + 'post_attention_layernorm.weight', [h]),
+              (p + 'self_attn.q_proj.weight', [heads * hd, h]), (p + 'self_attn.k_proj.weight', [kv_heads * hd, h]),
+              (p + 'self_attn.v_proj.weight', [kv_heads * hd, h]), (p + 'self_attn.o_proj.weight', [h, heads * hd]),
+              (p + 'self_attn.q_norm.weight', [hd]), (p + 'self_attn.k_norm.weight', [hd]),
+              (p + 'mlp.gate.weight', [n_exp, h])]
+        for e in range(n_exp):
+            q = p + 'mlp.experts.%d.' % e
+            t += [(q + 'gate_proj.weight', [ff, h]), (q + 'up_proj.weight', [ff, h]), (q + 'down_proj.weight', [h, ff])]
+    st_file(os.path.join(d, 'safetensors', 'model.safetensors'),
+            [(name, 'BF16', shape, 2 * shape[0] * (shape[1] if len(shape) > 1 else 1)) for name, shape in t])
+    BF16 = (30, 1, 2)
+    g = [('token_embd.weight', [h, vocab], BF16), ('output_norm.weight', [h], F32),
+         ('output.weight', [h, vocab], BF16)]
+    for i in range(n_layers):
+        p = 'blk.%d.' % i
+        g += [(p + 'attn_norm.weight', [h], F32), (p + 'attn_q.weight', [h, heads * hd], BF16),
+              (p + 'attn_k.weight', [h, kv_heads * hd], BF16), (p + 'attn_v.weight', [h, kv_heads * hd], BF16),
+              (p + 'attn_output.weight', [heads * hd, h], BF16), (p + 'attn_q_norm.weight', [hd], F32),
+              (p + 'attn_k_norm.weight', [hd], F32), (p + 'ffn_norm.weight', [h], F32),
+              (p + 'ffn_gate_inp.weight', [h, n_exp], F32),
+              (p + 'ffn_gate_exps.weight', [h, ff, n_exp], BF16), (p + 'ffn_up_exps.weight', [h, ff, n_exp], BF16),
+              (p + 'ffn_down_exps.weight', [ff, h, n_exp], BF16)]
+    gguf(os.path.join(d, 'gguf', 'qwen3-30b-a3b-BF16.gguf'),
+         [kv_str('general.architecture', 'qwen3moe'), kv_str('general.name', 'Qwen3 30B A3B'),
+          kv_u32('qwen3moe.block_count', n_layers), kv_u32('qwen3moe.context_length', 40960),
+          kv_u32('qwen3moe.embedding_length', h), kv_u32('qwen3moe.feed_forward_length', 6144),
+          kv_u32('qwen3moe.expert_feed_forward_length', ff), kv_u32('qwen3moe.expert_count', n_exp),
+          kv_u32('qwen3moe.expert_used_count', 8), kv_u32('qwen3moe.attention.head_count', heads),
+          kv_u32('qwen3moe.attention.head_count_kv', kv_heads), kv_u32('qwen3moe.attention.key_length', hd),
+          kv_u32('qwen3moe.attention.value_length', hd), kv_u32('qwen3moe.vocab_size', vocab)], g)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     make_gguf(out)
     make_safetensors(out)
     make_configs(out)
+    make_llama3_8b(out)
+    make_qwen3_moe(out)
 
 
 if __name__ == '__main__':

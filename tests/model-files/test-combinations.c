@@ -10,15 +10,32 @@
  * PP; GPU plus host stay constant as -ngl moves while the GPU's share grows; a checkpoint's
  * quantization_config and the same format given as a precision agree; and no model whose
  * weights divided by 8 fit a card is called "does not fit" on it.
+ *
+ * The plans on My GPUs (vc-plan.c): two models (Llama 3 8B, dense; Qwen3-30B-A3B, MoE), each
+ * described four ways (preset, config.json, safetensors, GGUF) × llama.cpp, Ollama, vLLM,
+ * SGLang, Transformers × one card, two equal, mixed 24 + 12 GB, one card with the RAM given ×
+ * the plan's options (--tensor-split, --split-mode none with --main-gpu, -ngl, --n-cpu-moe,
+ * --pp with --pp-partition). In each cell
+ * the cards and the RAM hold the model's bytes (plus each engine's replicated copies) exactly,
+ * the layers are a partition, the RAM holds what the engine keeps there, the descriptions give
+ * the same plan, the command names the plan's split, and the JSON report and the table agree;
+ * more memory never puts fewer layers on the cards.
  */
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "vc-catalog.h"
+#include "vc-command.h"
 #include "vc-estimate.h"
+#include "vc-gpu-set.h"
+#include "vc-layout.h"
 #include "vc-model-file.h"
+#include "vc-plan.h"
+#include "vc-report.h"
 #include "vc-test-util.h"
+#include "vc-units.h"
 
 static char *fixtures;
 
@@ -71,9 +88,19 @@ source_estimate (const Source *src)
       g_autofree char *path = g_str_has_prefix (src->path, "hf:")
                               ? g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), src->path + 3, NULL)
                               : g_build_filename (fixtures, src->path, NULL);
-      g_autoptr(VcModelFile) m = vc_model_file_new_for_path (path, &error);
+      /* each file read once: a header of 18,000 tensors takes longer to parse than a plan */
+      static GHashTable *read;
+      VcModelFile *m;
 
-      g_assert_no_error (error);
+      if (read == NULL)
+        read = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+      m = g_hash_table_lookup (read, path);
+      if (m == NULL)
+        {
+          m = vc_model_file_new_for_path (path, &error);
+          g_assert_no_error (error);
+          g_hash_table_insert (read, g_strdup (path), m);
+        }
       vc_model_file_apply (m, e);
     }
   g_assert_no_error (error);
@@ -372,6 +399,902 @@ test_regressions (void)
   g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==, vc_estimate_get_selected (o)->bytes[VC_COMPONENT_WEIGHTS] - embedding);
 }
 
+/* ---- the plans on My GPUs ----------------------------------------------------------------- */
+
+/* Two models four ways each (make-fixtures.py writes the files): the catalog's preset, its
+ * config.json alone, a safetensors folder in BF16, a GGUF file in BF16 with its norms (and
+ * router) in F32. Llama 3 8B, dense; Qwen3-30B-A3B, 128 routed experts a layer. */
+#define DESCRIPTIONS 4
+static const Source one_model[] = {
+  { "llama-3-8b preset", "llama-3-8b", "bf16", NULL },
+  { "llama-3-8b config.json", NULL, NULL, "llama-3-8b/config" },
+  { "llama-3-8b safetensors", NULL, NULL, "llama-3-8b/safetensors" },
+  { "llama-3-8b gguf", NULL, NULL, "llama-3-8b/gguf/llama-3-8b-BF16.gguf" },
+  { "qwen3-30b-a3b preset", "qwen3-30b-a3b", "bf16", NULL },
+  { "qwen3-30b-a3b config.json", NULL, NULL, "qwen3-30b-a3b/config" },
+  { "qwen3-30b-a3b safetensors", NULL, NULL, "qwen3-30b-a3b/safetensors" },
+  { "qwen3-30b-a3b gguf", NULL, NULL, "qwen3-30b-a3b/gguf/qwen3-30b-a3b-BF16.gguf" },
+};
+
+static const char *const plan_engines[] = { "llama.cpp", "ollama", "vllm", "sglang", "transformers" };
+
+typedef struct
+{
+  const char *name;
+  const char *gpus;
+  const char *ram;
+} PlanSet;
+
+static const PlanSet plan_sets[] = {
+  { "one card", "rtx-4090", "" },
+  { "two equal", "rtx-3090:2", "" },
+  { "mixed 24+12 GB", "rtx-3090,rtx-3060-12gb", "" },
+  { "with RAM", "rtx-3060-12gb", "64GB" },
+};
+
+/* The plan's own options, each where it applies: property / value pairs */
+typedef struct
+{
+  const char *name;
+  const char *engine;             /* the engine it belongs to; NULL: every engine */
+  guint min_cards;
+  const char *props[8];
+} PlanVariant;
+
+static const PlanVariant plan_variants[] = {
+  { "default", NULL, 1, { NULL } },
+  { "--tensor-split 3,1", "llama.cpp", 2, { "tensor-split", "3,1", NULL } },
+  { "--tensor-split 0,1", "llama.cpp", 2, { "tensor-split", "0,1", NULL } },
+  { "--split-mode none --main-gpu 1", "llama.cpp", 2, { "split-mode", "none", "main-gpu", "1", NULL } },
+  { "-ngl 20", "llama.cpp", 1, { "gpu-layers", "20", NULL } },
+  { "--n-cpu-moe 4", "llama.cpp", 1, { "n-cpu-moe", "4", NULL } },
+  { "--n-cpu-moe 60 -ngl 30", "llama.cpp", 1, { "n-cpu-moe", "60", "gpu-layers", "30", NULL } },
+  { "--pp 2", "vllm", 2, { "pp", "2", NULL } },
+  { "--pp 2", "sglang", 2, { "pp", "2", NULL } },
+  /* llama.cpp's options elsewhere: refused, never left aside */
+  { "--tensor-split 3,1", "vllm", 2, { "tensor-split", "3,1", NULL } },
+  { "--main-gpu 1", "sglang", 2, { "main-gpu", "1", NULL } },
+  { "--split-mode none", "transformers", 1, { "split-mode", "none", NULL } },
+  { "--n-cpu-moe 4", "vllm", 1, { "n-cpu-moe", "4", NULL } },
+  { "--pp 2 --pp-partition 22,10", "vllm", 2, { "pp", "2", "pp-partition", "22,10", NULL } },
+  { "--pp 2 --pp-partition 30,18", "vllm", 2, { "pp", "2", "pp-partition", "30,18", NULL } },
+};
+
+typedef struct
+{
+  guint cells, refused, assertions, cli;
+} PlanCounts;
+
+static void
+plan_set (VcEstimate  *e,
+          const char  *property,
+          const char  *value)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!vc_estimate_set_from_string (e, property, value, &error))
+    g_error ("%s = %s: %s", property, value, error->message);
+}
+
+/* The estimate of one cell: the source, the engine, the set and the variant's options */
+static VcEstimate *
+plan_estimate (const Source      *src,
+               const char        *engine,
+               const PlanSet     *set,
+               const PlanVariant *variant)
+{
+  VcEstimate *e = source_estimate (src);
+
+  plan_set (e, "engine", engine);
+  plan_set (e, "gpu-set", set->gpus);
+  plan_set (e, "host-ram", set->ram);
+  for (guint k = 0; variant->props[k] != NULL; k += 2)
+    plan_set (e, variant->props[k], variant->props[k + 1]);
+  return e;
+}
+
+/* What the devices hold together, by part */
+typedef struct
+{
+  double weights, experts, kv, state, activations, overhead, bytes;
+} PlanSums;
+
+static PlanSums
+plan_sums (const VcPlan *plan)
+{
+  PlanSums s = { 0 };
+
+  for (guint i = 0; i < plan->devices->len; i++)
+    {
+      const VcPlanDevice *d = vc_plan_get_device (plan, i);
+
+      s.weights += d->weights;
+      s.experts += d->experts;
+      s.kv += d->kv;
+      s.state += d->state;
+      s.activations += d->activations;
+      s.overhead += d->overhead;
+      s.bytes += d->bytes;
+    }
+  return s;
+}
+
+#define PLAN_CHECK(counts, cond, ...) \
+  G_STMT_START { (counts)->assertions++; if (!(cond)) g_error (__VA_ARGS__); } G_STMT_END
+
+/* Layers are a partition: llama.cpp's CPU layers first, then each card's in order of the
+ * split; Accelerate's cards in order, then the CPU's; vLLM's stages in order, each TP rank of
+ * a stage holding its stage's layers; the output once (on a card, or in RAM) */
+static void
+check_partition (const VcPlan *plan,
+                 guint         L,
+                 const char   *cell,
+                 PlanCounts   *counts)
+{
+  guint n = plan->devices->len, tp = MAX (1u, plan->tp), next = 0, outputs = 0;
+  gboolean llama = plan->engine == VC_ENGINE_LLAMA_CPP;
+  gboolean tensor_parallel = plan->engine == VC_ENGINE_VLLM || plan->engine == VC_ENGINE_SGLANG;
+
+  if (llama)
+    next = plan->cpu_layers;
+  for (guint i = 0; i < n; i += tensor_parallel ? tp : 1)
+    {
+      const VcPlanDevice *d = vc_plan_get_device (plan, i);
+
+      if (tensor_parallel)
+        for (guint r = 1; r < tp; r++)
+          {
+            const VcPlanDevice *o = vc_plan_get_device (plan, i + r);
+
+            PLAN_CHECK (counts, o->n_layers == d->n_layers && o->first_layer == d->first_layer && o->output == d->output,
+                        "%s: TP rank %u of card %u holds other layers than the stage's first", cell, r, i);
+          }
+      if (d->n_layers > 0)
+        {
+          PLAN_CHECK (counts, d->first_layer == next, "%s: card %u starts at layer %u, expected %u", cell, i,
+                      d->first_layer, next);
+          next += d->n_layers;
+        }
+      outputs += d->output;
+    }
+  if (plan->engine == VC_ENGINE_TRANSFORMERS || plan->engine == VC_ENGINE_GENERIC)
+    next += plan->cpu_layers;
+  PLAN_CHECK (counts, next == L, "%s: the layers placed add up to %u of %u", cell, next, L);
+  PLAN_CHECK (counts, outputs <= 1, "%s: %u stages hold the output", cell, outputs);
+  if (!tensor_parallel && outputs == 0)
+    PLAN_CHECK (counts, plan->cpu_layers > 0 || llama, "%s: the output is nowhere", cell);
+}
+
+/* The bytes: what the cards and the RAM hold together is the model's weights, cache and state,
+ * each once, plus what each engine adds: vLLM and SGLang replicate a tensor-parallel rank's
+ * copies of the norms and pad the vocabulary (expected_all_weights), and size the cache by the
+ * smallest card; the host part is the input layer (llama.cpp), the layers left out of the
+ * cards (llama.cpp, Accelerate) and nothing for vLLM and SGLang */
+static void
+check_bytes (VcEstimate   *e,
+             const VcPlan *plan,
+             const char   *cell,
+             PlanCounts   *counts)
+{
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  const VcScenarioResult *sc = vc_estimate_get_selected (e);
+  g_autoptr(VcInventory) inv = vc_estimator_inventory (in, sc->id);
+  double W = sc->bytes[VC_COMPONENT_WEIGHTS], KV = sc->bytes[VC_COMPONENT_KV_CACHE];
+  double S = sc->bytes[VC_COMPONENT_SEQUENCE_STATE];
+  double input = vc_inventory_role_bytes (inv, VC_TENSOR_EMBEDDING) + vc_inventory_role_bytes (inv, VC_TENSOR_POSITIONS) +
+                 vc_inventory_role_bytes (inv, VC_TENSOR_OTHER);
+  PlanSums s = plan_sums (plan);
+  guint n = plan->devices->len;
+
+  PLAN_CHECK (counts, fabs (vc_inventory_bytes (inv) - W) < 1, "%s: the inventory holds %.0f bytes, the estimate %.0f",
+              cell, vc_inventory_bytes (inv), W);
+  for (guint i = 0; i < n; i++)
+    {
+      const VcPlanDevice *d = vc_plan_get_device (plan, i);
+
+      PLAN_CHECK (counts, d->bytes == d->weights + d->kv + d->state + d->activations + d->overhead,
+                  "%s: card %u's parts do not add up to its %.0f bytes", cell, i, d->bytes);
+      PLAN_CHECK (counts, d->weights >= 0 && d->kv >= 0 && d->state >= 0 && d->activations >= 0 && d->experts >= 0 &&
+                  d->experts <= d->weights, "%s: card %u holds a negative part", cell, i);
+      PLAN_CHECK (counts, d->limit_bytes <= d->available_bytes && d->available_bytes <= d->memory_bytes,
+                  "%s: card %u's limit %.0f is above what it has free", cell, i, d->limit_bytes);
+    }
+  PLAN_CHECK (counts, plan->fits == (plan->fits && (plan->ram_bytes <= 0 || plan->host_bytes <= plan->ram_bytes)),
+              "%s: the plan fits with %.0f bytes in %.0f of RAM", cell, plan->host_bytes, plan->ram_bytes);
+  switch (plan->engine)
+    {
+    case VC_ENGINE_LLAMA_CPP:
+      {
+        double host_expected = input, experts = vc_inventory_role_bytes (inv, VC_TENSOR_EXPERTS);
+        VcPlanOptions options;
+        VcLayoutStage st = { 0 };
+        guint moe_layers;
+
+        /* the CPU's layers (and the output when -ngl leaves it out) in RAM with their cache */
+        if (plan->cpu_layers > 0)
+          {
+            const VcResult *res = vc_estimate_get_result (e);
+            gboolean output_on_gpu = FALSE;
+
+            for (guint i = 0; i < n; i++)
+              output_on_gpu |= vc_plan_get_device (plan, i)->output;
+            vc_layout_stage_bytes (in, res, res->selected, 0, plan->cpu_layers, FALSE, !output_on_gpu, &st);
+            host_expected += st.weights + st.kv + st.state;
+          }
+        /* --n-cpu-moe N: the routed experts of layers 0 … N − 1 in RAM, those of the CPU's
+         * layers already counted (each layer holds the same experts) */
+        vc_estimate_get_plan_options (e, &options);
+        moe_layers = MIN (options.n_cpu_moe, in->arch.n_layers);
+        if (moe_layers > plan->cpu_layers)
+          host_expected += experts / in->arch.n_layers * (moe_layers - plan->cpu_layers);
+        PLAN_CHECK (counts, fabs (s.experts + st.experts + experts / in->arch.n_layers * (MAX (moe_layers, plan->cpu_layers) - plan->cpu_layers) - experts) <= n + 1,
+                    "%s: the cards hold %.0f bytes of experts, the RAM the first %u layers', the model %.0f", cell,
+                    s.experts, MAX (moe_layers, plan->cpu_layers), experts);
+        g_free ((double *) options.tensor_split);
+        g_free ((guint *) options.pp_partition);
+        PLAN_CHECK (counts, fabs (plan->host_bytes - host_expected) <= 1,
+                    "%s: llama.cpp keeps %.0f bytes in RAM, expected %.0f (the input layer, %u layers)", cell,
+                    plan->host_bytes, host_expected, plan->cpu_layers);
+        PLAN_CHECK (counts, fabs (s.weights + plan->host_bytes - st.kv - st.state - W) <= n + 1,
+                    "%s: the cards hold %.0f bytes of weights and the RAM %.0f, the model %.0f", cell, s.weights,
+                    plan->host_bytes - st.kv - st.state, W);
+        PLAN_CHECK (counts, fabs (s.kv + st.kv - KV) <= n + 1 && fabs (s.state + st.state - S) <= n + 1,
+                    "%s: the cache on the cards and in RAM is %.0f bytes, the estimate's %.0f", cell, s.kv + st.kv, KV);
+        break;
+      }
+    case VC_ENGINE_VLLM:
+    case VC_ENGINE_SGLANG:
+      {
+        double expected = plan->pp > 1 ? W : expected_all_weights (inv, &in->arch, plan->tp, 1, 1);
+
+        PLAN_CHECK (counts, plan->host_bytes == 0 && plan->cpu_layers == 0, "%s: %s keeps %.0f bytes in RAM", cell,
+                    vc_plan_engine_id (in), plan->host_bytes);
+        PLAN_CHECK (counts, plan->tp * plan->pp == n, "%s: TP %u × PP %u over %u cards", cell, plan->tp, plan->pp, n);
+        PLAN_CHECK (counts, fabs (s.weights - expected) <= n,
+                    "%s: the cards hold %.0f bytes of weights, expected %.0f", cell, s.weights, expected);
+        /* the cache blocks are the smallest card's on each */
+        for (guint i = 1; plan->pp == 1 && i < n; i++)
+          PLAN_CHECK (counts, vc_plan_get_device (plan, i)->kv == vc_plan_get_device (plan, 0)->kv,
+                      "%s: card %u's cache differs from card 0's", cell, i);
+        break;
+      }
+    default:
+      PLAN_CHECK (counts, fabs (s.weights + plan->host_bytes - W) <= n + 1,
+                  "%s: the cards hold %.0f bytes of weights and the RAM %.0f, the model %.0f", cell, s.weights,
+                  plan->host_bytes, W);
+      /* the cache of the layers in RAM on the main device, where they run */
+      PLAN_CHECK (counts, fabs (s.kv - KV) <= n + 1 && fabs (s.state - S) <= n + 1,
+                  "%s: the cards hold %.0f bytes of cache, the estimate %.0f", cell, s.kv, KV);
+      break;
+    }
+}
+
+static double
+ts_value (const char *command,
+          guint       i)
+{
+  const char *ts = strstr (command, " -ts ");
+  g_auto(GStrv) parts = NULL;
+  g_autofree char *list = NULL;
+
+  if (ts == NULL)
+    return -1;
+  list = g_strndup (ts + 5, strcspn (ts + 5, " "));
+  parts = g_strsplit (list, ",", -1);
+  return i < g_strv_length (parts) ? g_ascii_strtod (parts[i], NULL) : -1;
+}
+
+/* llama.cpp's command: -ngl, the split (each card's layers, which llama.cpp's split points put
+ * where the plan does), or -sm none with -mg, and --n-cpu-moe */
+static void
+check_llama_command (const char          *command,
+                     const VcInputs      *in,
+                     const VcPlanOptions *options,
+                     const VcPlan        *plan,
+                     const char          *cell,
+                     PlanCounts          *counts)
+{
+  guint n = plan->devices->len;
+  g_autofree char *ngl = in->layout.gpu_layers > 0 ? g_strdup_printf (" -ngl %u ", in->layout.gpu_layers)
+                                                   : g_strdup (" -ngl all ");
+
+  PLAN_CHECK (counts, strstr (command, ngl) != NULL, "%s: “%s” lacks%s", cell, command, ngl);
+  if (options->split_mode == VC_SPLIT_MODE_NONE)
+    {
+      g_autofree char *mg = g_strdup_printf (" -sm none -mg %u ", options->main_gpu);
+
+      PLAN_CHECK (counts, strstr (command, " -ts ") == NULL && strstr (command, mg) != NULL,
+                  "%s: “%s” does not keep the model on card %u alone", cell, command, options->main_gpu);
+    }
+  else
+    {
+      guint L = in->arch.n_layers, n_gpu = in->layout.gpu_layers > 0 ? in->layout.gpu_layers : L + 1;
+      g_autofree float *splits = g_new0 (float, n);
+      float sum = 0;
+
+      for (guint i = 0; i < n; i++)
+        {
+          const VcPlanDevice *d = vc_plan_get_device (plan, i);
+          double want = d->n_layers + (d->output ? 1 : 0);
+
+          PLAN_CHECK (counts, ts_value (command, i) == want,
+                      "%s: “%s” gives card %u %g layers, the plan %g", cell, command, i, ts_value (command, i), want);
+          /* llama.cpp's split points from the printed ratios, in float (load_tensors) */
+          sum += (float) ts_value (command, i);
+          splits[i] = sum;
+        }
+      for (guint i = 0; i < n; i++)
+        splits[i] /= sum;
+      /* llama.cpp, told the command, puts each layer where the plan does */
+      for (guint il = 0; il <= L; il++)
+        {
+          int at = vc_plan_llama_layer_device (L, n_gpu, splits, n, il);
+          int want = -1;
+
+          for (guint i = 0; i < n; i++)
+            {
+              const VcPlanDevice *d = vc_plan_get_device (plan, i);
+
+              if (il < L ? d->n_layers > 0 && il >= d->first_layer && il < d->first_layer + d->n_layers : d->output)
+                want = (int) i;
+            }
+          PLAN_CHECK (counts, at == want, "%s: “%s” puts layer %u on %d, the plan on %d", cell, command, il, at, want);
+        }
+    }
+  if (options->n_cpu_moe > 0)
+    {
+      g_autofree char *moe = g_strdup_printf (" --n-cpu-moe %u", options->n_cpu_moe);
+
+      PLAN_CHECK (counts, strstr (command, moe) != NULL, "%s: “%s” lacks%s", cell, command, moe);
+    }
+}
+
+/* The command names exactly the plan's split: llama.cpp's -ts (each card's share, 0 for a card
+ * with no layer), -sm none and -mg, -ngl and --n-cpu-moe; vLLM's and SGLang's degrees and
+ * VLLM_PP_LAYER_PARTITION; Accelerate's max_memory from each card's limit and the RAM */
+static void
+check_command (const char   *command,
+               VcEstimate   *e,
+               const VcPlan *plan,
+               const char   *cell,
+               PlanCounts   *counts)
+{
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  VcPlanOptions options;
+  guint n = plan->devices->len;
+
+  vc_estimate_get_plan_options (e, &options);
+  switch (plan->engine)
+    {
+    case VC_ENGINE_LLAMA_CPP:
+      check_llama_command (command, in, &options, plan, cell, counts);
+      break;
+    case VC_ENGINE_VLLM:
+    case VC_ENGINE_SGLANG:
+      {
+        gboolean vllm = plan->engine == VC_ENGINE_VLLM;
+        g_autofree char *tp = g_strdup_printf (vllm ? " --tensor-parallel-size %u" : " --tp-size %u", plan->tp);
+        g_autofree char *pp = g_strdup_printf (vllm ? " --pipeline-parallel-size %u" : " --pp-size %u", plan->pp);
+
+        PLAN_CHECK (counts, (strstr (command, tp) != NULL) == (plan->tp > 1), "%s: “%s” and TP %u", cell, command, plan->tp);
+        PLAN_CHECK (counts, (strstr (command, pp) != NULL) == (plan->pp > 1), "%s: “%s” and PP %u", cell, command, plan->pp);
+        PLAN_CHECK (counts, strstr (command, vllm ? "--tensor-parallel-size" : "--tp-size") == NULL || plan->tp > 1,
+                    "%s: “%s” names a TP the plan does not use", cell, command);
+        if (options.pp_partition != NULL)
+          {
+            g_autoptr(GString) want = g_string_new ("VLLM_PP_LAYER_PARTITION=");
+
+            for (guint i = 0; i < n; i++)
+              g_string_append_printf (want, "%s%u", i ? "," : "", vc_plan_get_device (plan, i)->n_layers);
+            g_string_append_c (want, ' ');
+            PLAN_CHECK (counts, g_str_has_prefix (command, want->str), "%s: “%s” does not start with %s", cell, command,
+                        want->str);
+          }
+        else
+          PLAN_CHECK (counts, strstr (command, "VLLM_PP_LAYER_PARTITION") == NULL, "%s: “%s”", cell, command);
+        break;
+      }
+    default:
+      {
+        g_autoptr(GString) want = g_string_new ("max_memory={");
+
+        for (guint i = 0; i < n; i++)
+          g_string_append_printf (want, "%s%u: \"%.0fMiB\"", i ? ", " : "", i,
+                                  ceil (vc_plan_get_device (plan, i)->limit_bytes / 1048576.0));
+        if (plan->ram_bytes > 0)
+          g_string_append_printf (want, ", \"cpu\": \"%.0fMiB\"", ceil (plan->ram_bytes / 1048576.0));
+        g_string_append (want, "},");
+        PLAN_CHECK (counts, strstr (command, want->str) != NULL, "%s: “%s” lacks %s", cell, command, want->str);
+        break;
+      }
+    }
+  g_free ((double *) options.tensor_split);
+  g_free ((guint *) options.pp_partition);
+}
+
+/* The model as each engine's command takes it */
+static const char *
+command_model (const char *engine)
+{
+  return g_str_equal (engine, "llama.cpp") || g_str_equal (engine, "ollama")
+         ? "hf:org/Meta-Llama-3-8B-GGUF:Meta-Llama-3-8B-BF16.gguf" : "hf:meta-llama/Meta-Llama-3-8B";
+}
+
+static char *
+build_command (VcEstimate *e,
+               const char *engine,
+               GError    **error)
+{
+  g_auto(VcCommandRequest) req;
+  g_autoptr(VcCommand) command = NULL;
+  VcCommandEngine id;
+
+  g_assert_true (vc_command_engine_from_id (g_str_equal (engine, "transformers") ? "accelerate" : engine, &id, NULL));
+  vc_command_request_from_estimate (&req, e);
+  g_assert_true (vc_command_request_set_model (&req, command_model (engine), NULL));
+  command = vc_command_build (id, &req, error);
+  return command ? g_strdup (command->text) : NULL;
+}
+
+/* A line as the table writes it in this locale (vc_plain_spaces_unless_utf8) */
+static gboolean
+table_has (const char *table,
+           const char *line)
+{
+  g_autoptr(GString) plain = g_string_new (line);
+
+  vc_plain_spaces_unless_utf8 (plain);
+  return strstr (table, plain->str) != NULL;
+}
+
+/* The JSON report's plan and the table's say the same: each card's layers, bytes and limit,
+ * the RAM, the verdict, or the same refusal */
+static void
+check_reports (VcEstimate   *e,
+               const VcPlan *plan,
+               const char   *refusal,
+               const char   *cell,
+               PlanCounts   *counts)
+{
+  VcReportRequest req = { NULL, -1, 0 };
+  g_autofree char *json = vc_report_json_request (e, &req);
+  g_autofree char *table = vc_report_table_request (e, FALSE, VC_UNIT_GB, &req);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *engine = vc_plan_engine_id (vc_estimate_get_inputs (e));
+  JsonObject *p;
+  JsonArray *devices;
+  g_autofree char *head = NULL;
+
+  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+  p = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "plan");
+  g_assert_nonnull (p);
+  PLAN_CHECK (counts, g_str_equal (json_object_get_string_member (p, "engine"), engine), "%s: JSON engine", cell);
+  if (refusal != NULL)
+    {
+      g_autofree char *line = g_strdup_printf ("Plan on My GPUs (%s): refused: %s\n", engine, refusal);
+
+      PLAN_CHECK (counts, g_strcmp0 (json_object_get_string_member_with_default (p, "refused", NULL), refusal) == 0,
+                  "%s: the JSON's refusal is not the plan's (%s)", cell, refusal);
+      PLAN_CHECK (counts, table_has (table, line), "%s: the table lacks %s", cell, line);
+      return;
+    }
+  head = g_strdup_printf ("Plan on My GPUs (%s): %s\n", engine,
+                          json_object_get_boolean_member (p, "fits") ? "fits" : "does not fit");
+  PLAN_CHECK (counts, json_object_get_boolean_member (p, "fits") == plan->fits, "%s: the JSON's verdict", cell);
+  PLAN_CHECK (counts, table_has (table, head), "%s: the table lacks %s", cell, head);
+  devices = json_object_get_array_member (p, "devices");
+  PLAN_CHECK (counts, json_array_get_length (devices) == plan->devices->len, "%s: JSON cards", cell);
+  for (guint i = 0; i < json_array_get_length (devices); i++)
+    {
+      JsonObject *d = json_array_get_object_element (devices, i);
+      JsonArray *components = json_object_get_array_member (d, "components");
+      JsonNode *layers = json_object_get_member (d, "layers");
+      const VcPlanDevice *pd = vc_plan_get_device (plan, i);
+      gint64 bytes = json_object_get_int_member (d, "bytes"), sum = 0;
+      g_autofree char *holds = vc_format_size ((double) bytes, VC_UNIT_GB);
+      g_autofree char *limit = vc_format_size ((double) json_object_get_int_member (d, "limit_bytes"), VC_UNIT_GB);
+      gboolean output = json_object_get_boolean_member (d, "output");
+      g_autofree char *where = NULL;
+      g_autofree char *line = NULL;
+
+      for (guint k = 0; k < json_array_get_length (components); k++)
+        sum += json_object_get_int_member (json_array_get_object_element (components, k), "bytes");
+      PLAN_CHECK (counts, sum == bytes && (double) bytes == pd->bytes, "%s: card %u's JSON parts %" G_GINT64_FORMAT
+                  " and bytes %" G_GINT64_FORMAT ", the plan's %.0f", cell, i, sum, bytes, pd->bytes);
+      if (JSON_NODE_HOLDS_NULL (layers))
+        where = g_strdup (output ? "the output" : "no layer");
+      else
+        {
+          JsonArray *range = json_node_get_array (layers);
+
+          where = g_strdup_printf ("layers %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT "%s", json_array_get_int_element (range, 0),
+                                   json_array_get_int_element (range, 1), output ? " and the output" : "");
+          PLAN_CHECK (counts, json_array_get_int_element (range, 0) == pd->first_layer &&
+                      json_array_get_int_element (range, 1) == pd->first_layer + pd->n_layers - 1,
+                      "%s: card %u's JSON layers", cell, i);
+        }
+      line = g_strdup_printf ("  %u  %s: %s, %s of %s\n", i, json_object_get_string_member (d, "gpu"), where, holds, limit);
+      PLAN_CHECK (counts, table_has (table, line), "%s: the table lacks “%s” of the JSON:\n%s", cell, line, table);
+    }
+  {
+    g_autofree char *host = vc_format_size ((double) json_object_get_int_member (p, "host_bytes"), VC_UNIT_GB);
+    JsonNode *ram_node = json_object_get_member (p, "ram_bytes");
+    g_autofree char *ram = JSON_NODE_HOLDS_NULL (ram_node) ? NULL
+                           : vc_format_size ((double) json_node_get_int (ram_node), VC_UNIT_GB);
+    g_autofree char *line = ram ? g_strdup_printf ("  RAM: %" G_GINT64_FORMAT " layers, %s of %s\n",
+                                                   json_object_get_int_member (p, "cpu_layers"), host, ram)
+                                : g_strdup_printf ("  RAM: %" G_GINT64_FORMAT " layers, %s (--ram not given)\n",
+                                                   json_object_get_int_member (p, "cpu_layers"), host);
+
+    PLAN_CHECK (counts, json_object_get_int_member (p, "host_bytes") == plan->host_bytes &&
+                json_object_get_int_member (p, "cpu_layers") == plan->cpu_layers, "%s: JSON RAM", cell);
+    PLAN_CHECK (counts, table_has (table, line), "%s: the table lacks “%s”:\n%s", cell, line, table);
+  }
+}
+
+/* Why an engine refuses a cell, when it must; NULL: it plans it */
+static const char *
+expected_refusal (const char        *engine,
+                  const PlanSet     *set,
+                  const PlanVariant *variant,
+                  gboolean           moe)
+{
+  if (g_str_equal (engine, "ollama"))
+    return "Ollama picks its own";
+  if (!g_str_equal (engine, "llama.cpp") && variant->props[0] != NULL &&
+      (g_str_equal (variant->props[0], "tensor-split") || g_str_equal (variant->props[0], "main-gpu") ||
+       g_str_equal (variant->props[0], "split-mode") || g_str_equal (variant->props[0], "n-cpu-moe")))
+    return "is llama.cpp";
+  if (g_str_equal (engine, "sglang") && strchr (set->gpus, ',') != NULL)
+    return "SGLang refuses tensor parallelism over cards whose memory differs";
+  if (!moe && variant->props[0] != NULL && g_str_equal (variant->props[0], "n-cpu-moe"))
+    return "--n-cpu-moe needs a mixture-of-experts model";
+  /* the partition's layers are one model's: 32 for Llama 3 8B, 48 for Qwen3-30B-A3B */
+  if (variant->props[2] != NULL && g_str_equal (variant->props[2], "pp-partition") &&
+      g_str_equal (variant->props[3], moe ? "22,10" : "30,18"))
+    return moe ? "--pp-partition sums to 32 layers, the model has 48" : "--pp-partition sums to 48 layers, the model has 32";
+  return NULL;
+}
+
+static guint
+set_cards (const PlanSet *set)
+{
+  g_autoptr(VcGpuSet) s = vc_gpu_set_parse (set->gpus, NULL);
+
+  return vc_gpu_set_get_n (s);
+}
+
+static gboolean
+same_plan (const VcPlan *a,
+           const VcPlan *b,
+           gboolean      bytes)
+{
+  if (a->devices->len != b->devices->len || a->tp != b->tp || a->pp != b->pp || a->cpu_layers != b->cpu_layers)
+    return FALSE;
+  for (guint i = 0; i < a->devices->len; i++)
+    {
+      const VcPlanDevice *x = vc_plan_get_device (a, i), *y = vc_plan_get_device (b, i);
+
+      if (x->n_layers != y->n_layers || x->first_layer != y->first_layer || x->output != y->output || x->split != y->split)
+        return FALSE;
+      if (bytes && (x->weights != y->weights || x->kv != y->kv || x->state != y->state || x->activations != y->activations ||
+                    x->overhead != y->overhead || x->limit_bytes != y->limit_bytes))
+        return FALSE;
+    }
+  return !bytes || (a->host_bytes == b->host_bytes && a->kv_tokens == b->kv_tokens && a->fits == b->fits);
+}
+
+/* Every source of the one model × engine × set × the plan's options */
+static void
+test_plans (void)
+{
+  PlanCounts counts = { 0 };
+
+  for (guint ei = 0; ei < G_N_ELEMENTS (plan_engines); ei++)
+    for (guint si = 0; si < G_N_ELEMENTS (plan_sets); si++)
+      for (guint vi = 0; vi < G_N_ELEMENTS (plan_variants); vi++)
+        {
+          const char *engine = plan_engines[ei];
+          const PlanSet *set = &plan_sets[si];
+          const PlanVariant *variant = &plan_variants[vi];
+          VcPlan first = { 0 };
+          gboolean have_first = FALSE;
+
+          if ((variant->engine && !g_str_equal (variant->engine, engine)) || set_cards (set) < variant->min_cards)
+            continue;
+          for (guint mi = 0; mi < G_N_ELEMENTS (one_model); mi++)
+            {
+              g_autoptr(VcEstimate) e = NULL;
+              g_autofree char *cell = g_strdup_printf ("%s, %s, %s, %s", one_model[mi].name, engine, set->name, variant->name);
+              const char *refusal = expected_refusal (engine, set, variant, mi >= DESCRIPTIONS);
+              g_autoptr(GError) error = NULL;
+              g_autoptr(GError) command_error = NULL;
+              g_autofree char *command = NULL;
+              VcPlan plan;
+
+              /* each model's descriptions against its first */
+              if (mi % DESCRIPTIONS == 0 && have_first)
+                {
+                  vc_plan_clear (&first);
+                  have_first = FALSE;
+                }
+              e = plan_estimate (&one_model[mi], engine, set, variant);
+              counts.cells++;
+              if (!vc_estimate_compute_plan (e, &plan, &error))
+                {
+                  PLAN_CHECK (&counts, refusal != NULL && strstr (error->message, refusal) != NULL,
+                              "%s: refused: %s", cell, error->message);
+                  counts.refused++;
+                  if (mi % DESCRIPTIONS == 0)
+                    check_reports (e, NULL, error->message, cell, &counts);
+                  continue;
+                }
+              PLAN_CHECK (&counts, refusal == NULL, "%s: planned, though it should be refused (%s)", cell, refusal);
+              check_partition (&plan, vc_estimate_get_inputs (e)->arch.n_layers, cell, &counts);
+              check_bytes (e, &plan, cell, &counts);
+              command = build_command (e, engine, &command_error);
+              if (command == NULL)
+                g_error ("%s: no command for the plan: %s", cell, command_error->message);
+              check_command (command, e, &plan, cell, &counts);
+              if (mi % DESCRIPTIONS == 0)
+                check_reports (e, &plan, NULL, cell, &counts);
+              /* two descriptions of one model, one plan: the preset, its config.json and its
+               * safetensors byte for byte; the GGUF (its norms in F32) layer for layer */
+              if (!have_first)
+                {
+                  first = plan;
+                  have_first = TRUE;
+                  continue;
+                }
+              PLAN_CHECK (&counts, same_plan (&first, &plan, !g_str_has_suffix (one_model[mi].name, "gguf")),
+                          "%s: not the plan of %s", cell, one_model[mi - mi % DESCRIPTIONS].name);
+              vc_plan_clear (&plan);
+            }
+          if (have_first)
+            vc_plan_clear (&first);
+        }
+  g_test_message ("plans: %u cells (%u refused as they must be), %u assertions", counts.cells, counts.refused,
+                  counts.assertions);
+  g_assert_cmpuint (counts.cells, ==, 464);
+}
+
+static void
+assert_stage (const VcPlan *plan,
+              guint         i,
+              guint         first,
+              guint         n)
+{
+  g_assert_cmpuint (vc_plan_get_device (plan, i)->first_layer, ==, first);
+  g_assert_cmpuint (vc_plan_get_device (plan, i)->n_layers, ==, n);
+}
+
+/* The plans' defects this file found, each once wrong */
+static void
+test_plan_regressions (void)
+{
+  /* vLLM at TP × PP and SGLang at PP gave every card the busiest stage's tensors (the layout's
+   * figures), and no card of either showed its routed experts: Qwen3-30B-A3B on four H100s at
+   * TP 2 × PP 2 held 8192 bytes too many, Llama 3 8B on SGLang's two stages twice the larger */
+  {
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("qwen3-30b-a3b", "precision", "bf16", "engine", "vllm",
+                                                    "gpu-set", "h100-80gb:4", "tp", "2", "pp", "2", NULL);
+    g_autoptr(VcInventory) inv = vc_estimator_inventory (vc_estimate_get_inputs (e), vc_estimate_get_selected (e)->id);
+    VcPlan plan;
+    PlanSums sums;
+
+    g_assert_true (vc_estimate_compute_plan (e, &plan, NULL));
+    sums = plan_sums (&plan);
+    g_assert_cmpfloat (fabs (sums.weights - vc_estimate_get_layout_result (e)->all_bytes[VC_COMPONENT_WEIGHTS]), <=, 4);
+    g_assert_cmpfloat (fabs (sums.experts - vc_inventory_role_bytes (inv, VC_TENSOR_EXPERTS)), <=, 4);
+    g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->weights, ==, vc_plan_get_device (&plan, 1)->weights);
+    g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->weights, !=, vc_plan_get_device (&plan, 2)->weights);
+    g_assert_cmpfloat (vc_plan_get_device (&plan, 3)->experts, >, 0);
+    vc_plan_clear (&plan);
+  }
+  {
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "precision", "bf16", "engine", "sglang",
+                                                    "gpu-set", "rtx-3090:2", "pp", "2", NULL);
+    VcPlan plan;
+
+    g_assert_true (vc_estimate_compute_plan (e, &plan, NULL));
+    /* the token embedding on the first, the final norm and head on the last */
+    g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->weights, ==, 8030257152.0);
+    g_assert_cmpfloat (vc_plan_get_device (&plan, 1)->weights, ==, 8030265344.0);
+    g_assert_cmpfloat (plan_sums (&plan).weights, ==, vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS]);
+    vc_plan_clear (&plan);
+  }
+  /* Accelerate's plan left out the KV cache of the layers in RAM, which run on the first GPU:
+   * Llama 3 8B on one 12 GB card, 2048 tokens of 128 KiB */
+  {
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "precision", "bf16", "engine", "transformers",
+                                                    "gpu-set", "rtx-3060-12gb", "host-ram", "64GB", NULL);
+    VcPlan plan;
+
+    g_assert_true (vc_estimate_compute_plan (e, &plan, NULL));
+    g_assert_cmpuint (plan.cpu_layers, >, 0);
+    g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->kv, ==, 2048.0 * 131072);
+    vc_plan_clear (&plan);
+  }
+  /* llama.cpp's --tensor-split was left aside by vLLM's plan (and --main-gpu, --split-mode,
+   * --n-cpu-moe by every other engine's), though --pp-partition is refused but for vLLM */
+  {
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "engine", "vllm", "gpu-set", "rtx-3090:2",
+                                                    "tensor-split", "3,1", NULL);
+    g_autoptr(GError) error = NULL;
+    VcPlan plan;
+
+    g_assert_false (vc_estimate_compute_plan (e, &plan, &error));
+    g_assert_nonnull (strstr (error->message, "--tensor-split is llama.cpp"));
+  }
+  /* llama.cpp's command gave the plan's shares rounded to six digits, -ts 0.666667,0.333333,
+   * which put layer 22 on the 24 GB card where the plan (2:1, by free memory) had the 12 GB
+   * one: it gives the layers of each card */
+  {
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "precision", "bf16", "engine", "llama.cpp",
+                                                    "gpu-set", "rtx-3090,rtx-3060-12gb", NULL);
+    g_autofree char *command = build_command (e, "llama.cpp", NULL);
+    VcPlan plan;
+
+    g_assert_true (vc_estimate_compute_plan (e, &plan, NULL));
+    assert_stage (&plan, 1, 22, 10);
+    g_assert_nonnull (strstr (command, " -ngl all -ts 22,11 "));
+    vc_plan_clear (&plan);
+  }
+  /* --pp-partition was refused for want of "vLLM's KV-cache figure" where the model simply
+   * does not fit the cards: it is planned, each stage's layers as given, no cache left */
+  {
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("qwen3-30b-a3b", "precision", "bf16", "engine", "vllm",
+                                                    "gpu-set", "rtx-3090,rtx-3060-12gb", "pp", "2",
+                                                    "pp-partition", "30,18", NULL);
+    g_autoptr(GError) error = NULL;
+    VcPlan plan;
+
+    g_assert_true (vc_estimate_compute_plan (e, &plan, &error));
+    g_assert_no_error (error);
+    assert_stage (&plan, 0, 0, 30);
+    assert_stage (&plan, 1, 30, 18);
+    g_assert_cmpfloat (plan.kv_tokens, ==, 0);
+    g_assert_false (plan.fits);
+    vc_plan_clear (&plan);
+  }
+}
+
+/* More memory never fits fewer layers: one card, then a second beside a 12 GB card growing
+ * from 6 GB to 40 GB (Llama 3 8B), or beside a 40 GB card from 12 GB to 97 GB (Qwen3-30B-A3B).
+ * llama.cpp's most -ngl that fits, Accelerate's layers on the cards and vLLM's cache never
+ * shrink, and a plan that fits keeps fitting. */
+static void
+test_plans_more_memory (void)
+{
+  static const char *const engines[] = { "llama.cpp", "transformers", "vllm" };
+  PlanCounts counts = { 0 };
+
+  for (guint mi = 0; mi < G_N_ELEMENTS (one_model); mi++)
+    for (guint ei = 0; ei < G_N_ELEMENTS (engines); ei++)
+      for (guint two = 0; two <= 1; two++)
+        {
+          guint last_layers = 0;
+          double last_tokens = 0;
+          gboolean fitted = FALSE;
+
+          gboolean moe = mi >= DESCRIPTIONS;
+          guint L = moe ? 48 : 32;
+
+          for (guint k = 0, gb = 0; k < 18; k++)
+            {
+              g_autofree char *gpus = (gb = moe ? 12 + 5 * k : 6 + 2 * k, two) ? g_strdup_printf ("A=%uGB,B=%uGB", moe ? 40 : 12, gb) : g_strdup_printf ("A=%uGB", gb);
+              PlanSet set = { "growing", gpus, "64GB" };
+              PlanVariant none = { "default", NULL, 1, { NULL } };
+              g_autoptr(VcEstimate) e = plan_estimate (&one_model[mi], engines[ei], &set, &none);
+              g_autofree char *cell = g_strdup_printf ("%s, %s, %s", one_model[mi].name, engines[ei], gpus);
+              g_autoptr(GError) error = NULL;
+              VcPlan plan;
+              guint layers = 0;
+
+              counts.cells++;
+              if (!vc_estimate_compute_plan (e, &plan, &error))
+                g_error ("%s: %s", cell, error->message);
+              if (g_str_equal (engines[ei], "llama.cpp"))
+                {
+                  VcPlanOptions options;
+
+                  vc_estimate_get_plan_options (e, &options);
+                  g_assert_true (vc_plan_most_gpu_layers (vc_estimate_get_inputs (e), vc_estimate_get_gpu_set (e), &options,
+                                                          &layers, &error));
+                  g_free ((double *) options.tensor_split);
+                  g_free ((guint *) options.pp_partition);
+                }
+              else if (g_str_equal (engines[ei], "transformers"))
+                layers = vc_estimate_get_inputs (e)->arch.n_layers - plan.cpu_layers;
+              PLAN_CHECK (&counts, layers >= last_layers, "%s: %u layers on the cards, %u with less memory", cell, layers,
+                          last_layers);
+              PLAN_CHECK (&counts, plan.kv_tokens >= last_tokens, "%s: %.0f tokens of cache, %.0f with less memory", cell,
+                          plan.kv_tokens, last_tokens);
+              /* Accelerate places the weights alone under max_memory (the largest module still to
+               * place kept free on the first card), the cache and buffers coming on top: its verdict
+               * may turn as more layers join the card; the others' may not */
+              if (!g_str_equal (engines[ei], "transformers"))
+                PLAN_CHECK (&counts, plan.fits || !fitted, "%s: does not fit, though it did with less memory", cell);
+              last_layers = layers;
+              last_tokens = plan.kv_tokens;
+              fitted = plan.fits;
+              vc_plan_clear (&plan);
+            }
+          PLAN_CHECK (&counts, fitted && last_layers == (g_str_equal (engines[ei], "vllm") ? 0u : g_str_equal (engines[ei], "llama.cpp") ? L + 1 : L),
+                      "%s, %s: does not fit on the largest card", one_model[mi].name, engines[ei]);
+        }
+  g_test_message ("more memory: %u sets, %u assertions", counts.cells, counts.assertions);
+}
+
+/* The command line says what the core does: --print-command prints the plan's split, from the
+ * model's files (vramcalc --model) */
+static void
+test_plans_cli (void)
+{
+  static const struct
+  {
+    const char *engine;
+    guint model;
+    const char *gpus;
+    const char *extra[4];
+  } cases[] = {
+    { "llama.cpp", 3, "rtx-3090,rtx-3060-12gb", { NULL } },
+    { "llama.cpp", 3, "rtx-3090,rtx-3060-12gb", { "--tensor-split", "3,1", NULL } },
+    { "llama.cpp", 3, "rtx-3090:2", { "--split-mode", "none", "--main-gpu", "1" } },
+    { "llama.cpp", 3, "rtx-3060-12gb", { "--gpu-layers", "20", NULL } },
+    { "vllm", 2, "rtx-3090:2", { NULL } },
+    { "vllm", 2, "rtx-3090,rtx-3060-12gb", { "--pp", "2", "--pp-partition", "22,10" } },
+    { "sglang", 1, "rtx-3090:2", { NULL } },
+    { "transformers", 2, "rtx-3060-12gb", { "--ram", "64GB", NULL } },
+    { "llama.cpp", 7, "rtx-3090,rtx-3060-12gb", { "--n-cpu-moe", "30", NULL } },
+    { "vllm", 6, "h100-80gb,a100-80gb", { "--pp", "2", "--pp-partition", "30,18" } },
+  };
+  PlanCounts counts = { 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const Source *src = &one_model[cases[i].model];
+      g_autofree char *path = g_build_filename (fixtures, src->path, NULL);
+      const char *cli_engine = g_str_equal (cases[i].engine, "transformers") ? "accelerate" : cases[i].engine;
+      g_autoptr(GPtrArray) args = g_ptr_array_new ();
+      g_autoptr(VcEstimate) e = source_estimate (src);
+      g_autofree char *out = NULL, *err = NULL;
+      g_autofree char *cell = g_strdup_printf ("vramcalc --model %s --engine %s --gpus %s %s %s %s %s", src->name,
+                                               cases[i].engine, cases[i].gpus, cases[i].extra[0] ? cases[i].extra[0] : "",
+                                               cases[i].extra[1] ? cases[i].extra[1] : "",
+                                               cases[i].extra[0] && cases[i].extra[2] ? cases[i].extra[2] : "",
+                                               cases[i].extra[0] && cases[i].extra[2] ? cases[i].extra[3] : "");
+      VcPlan plan;
+
+      g_ptr_array_add (args, (gpointer) "--model");
+      g_ptr_array_add (args, path);
+      g_ptr_array_add (args, (gpointer) "--engine");
+      g_ptr_array_add (args, (gpointer) cases[i].engine);
+      g_ptr_array_add (args, (gpointer) "--gpus");
+      g_ptr_array_add (args, (gpointer) cases[i].gpus);
+      for (guint k = 0; k < G_N_ELEMENTS (cases[i].extra) && cases[i].extra[k] != NULL; k++)
+        g_ptr_array_add (args, (gpointer) cases[i].extra[k]);
+      g_ptr_array_add (args, (gpointer) "--print-command");
+      g_ptr_array_add (args, (gpointer) cli_engine);
+      g_ptr_array_add (args, NULL);
+      if (vc_test_run_vramcalc ((const char * const *) args->pdata, NULL, &out, &err) != 0)
+        g_error ("%s: %s", cell, err);
+      counts.cli++;
+
+      /* the same inputs in the core */
+      plan_set (e, "engine", cases[i].engine);
+      plan_set (e, "gpu-set", cases[i].gpus);
+      for (guint k = 0; k + 1 < G_N_ELEMENTS (cases[i].extra) && cases[i].extra[k] != NULL; k += 2)
+        plan_set (e, g_str_equal (cases[i].extra[k], "--ram") ? "host-ram"
+                     : cases[i].extra[k] + 2,
+                  cases[i].extra[k + 1]);
+      g_assert_true (vc_estimate_compute_plan (e, &plan, NULL));
+      check_command (out, e, &plan, cell, &counts);
+      vc_plan_clear (&plan);
+    }
+  g_test_message ("command line: %u runs, %u assertions", counts.cli, counts.assertions);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -390,6 +1313,10 @@ main (int   argc,
   g_test_add_func ("/combinations/config-and-precision-agree", test_config_and_precision_agree);
   g_test_add_func ("/combinations/regressions", test_regressions);
   g_test_add_func ("/combinations/hybrid-stages", test_hybrid_stages);
+  g_test_add_func ("/combinations/plans", test_plans);
+  g_test_add_func ("/combinations/plans-more-memory", test_plans_more_memory);
+  g_test_add_func ("/combinations/plan-regressions", test_plan_regressions);
+  g_test_add_func ("/combinations/plans-cli", test_plans_cli);
 
   result = g_test_run ();
   vc_test_remove_tree (fixtures);
