@@ -284,6 +284,51 @@ test_tensor_parallel (void)
   g_assert_cmpuint (at.block_size, ==, 544);
 }
 
+/* The GPU table's path (vc_engine_kv_capacity_on at n GPUs) gives the layout's figures at TP n:
+ * the same rank, block and pages; and vramcalc's JSON for Qwen3-Next at TP 2 */
+static void
+test_tensor_parallel_paths (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("qwen3-next-80b-a3b-instruct", 8192);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *args[] = { "--preset", "qwen3-next-80b-a3b-instruct", "--engine", "vllm", "--seq", "8192",
+                         "--tp", "2", "--kv-cache-memory", "20", "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  JsonObject *engine;
+  const VcResult *r;
+  VcKvCapacity kv;
+  guint h100;
+
+  g_object_set (e, "kv-cache-memory", 20.0, NULL);
+  h100 = vc_test_gpu_index (e, "h100-80gb");
+  r = vc_estimate_get_result (e);
+  for (guint n = 1; n <= 4; n *= 2)
+    {
+      VcEngineAtLayout at;
+
+      vc_engine_kv_capacity_on (vc_estimate_get_inputs (e), r, &r->scenarios[r->selected],
+                                vc_estimate_get_gpu (e, h100), n, &kv);
+      g_object_set (e, "tp", n, NULL);
+      at_layout (e, &at);
+      g_assert_true (kv.known);
+      g_assert_true (at.known);
+      g_assert_cmpfloat (kv.tokens, ==, at.tokens);
+      g_assert_cmpfloat (kv.max_concurrency, ==, at.max_concurrency);
+      g_object_set (e, "tp", 1, NULL);
+      r = vc_estimate_get_result (e);
+    }
+  /* three GPUs divide neither the 16 key heads nor the 32 value heads */
+  vc_engine_kv_capacity_on (vc_estimate_get_inputs (e), r, &r->scenarios[r->selected],
+                            vc_estimate_get_gpu (e, h100), 3, &kv);
+  g_assert_false (kv.known);
+
+  engine = json_object_get_object_member (vc_test_run_json (parser, args), "engine");
+  g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 406368);
+  g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==, 2991.0 / 19);
+  g_assert_cmpint (json_object_get_int_member (engine, "state_block_size"), ==, 544);
+  g_assert_cmpint (json_object_get_int_member (engine, "state_page_bytes"), ==, 557056);
+  g_assert_true (json_object_get_null_member (engine, "no_figure"));
+}
+
 /* Granite 4.0-H Tiny's Mamba-2 has one group, which vLLM repeats on each rank: not followed
  * under TP, whatever divides its 48 heads; followed again on one GPU */
 static void
@@ -396,6 +441,7 @@ main (int    argc,
   g_test_add_func ("/engine-state/text", test_text);
   g_test_add_func ("/engine-state/refused", test_refused);
   g_test_add_func ("/engine-state/tensor-parallel", test_tensor_parallel);
+  g_test_add_func ("/engine-state/tensor-parallel-paths", test_tensor_parallel_paths);
   g_test_add_func ("/engine-state/tensor-parallel-groups", test_tensor_parallel_groups);
   g_test_add_func ("/engine-state/invariants", test_invariants);
   g_test_add_func ("/engine-state/tp-invariants", test_tp_invariants);
