@@ -29,7 +29,7 @@ static void
 spec_of (VcEstimate      *e,
          VcVllmStateSpec *spec)
 {
-  g_assert_true (vc_engine_state_vllm_spec (vc_estimate_get_inputs (e),
+  g_assert_true (vc_engine_state_vllm_spec (vc_estimate_get_inputs (e), 1,
                                             vc_estimate_get_result (e)->kv_bytes_per_token, spec));
 }
 
@@ -159,7 +159,8 @@ test_falcon_h1 (void)
   g_assert_true (json_object_get_null_member (engine, "no_figure"));
 }
 
-/* The text report: the capacity, then the block and its page; at TP 2 the reason for no figure */
+/* The text report: the capacity, then the block and its page; at TP 2 the reason for no figure
+ * (Granite 4.0-H's one Mamba-2 group, which vLLM repeats on both ranks) */
 static void
 test_text (void)
 {
@@ -175,7 +176,9 @@ test_text (void)
                                  "state of a request\n"));
   g_assert_cmpint (vc_test_run_vramcalc (tp2, NULL, &out2, &err2), ==, 0);
   g_assert_nonnull (strstr (out2, "TP 2: no KV-cache figure for this model here\n"
-                                  "  vLLM’s Mamba groups are followed for releases 0.10 to 0.20 on one GPU"));
+                                  "  vLLM’s Mamba groups are followed for releases 0.10 to 0.20 on one pipeline "
+                                  "stage (PP 1) without a sliding window, under TP where it divides the mixer’s "
+                                  "heads and groups"));
 }
 
 /* Where the pools are not followed, no figure and the reason: SGLang's Mamba pool, vLLM over
@@ -191,7 +194,7 @@ test_refused (void)
   at_layout (e, &at);
   g_assert_false (at.known);
   g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "state-pools");
-  g_assert_false (vc_engine_state_vllm_followed (vc_estimate_get_inputs (e), 2));
+  g_assert_false (vc_engine_state_vllm_followed (vc_estimate_get_inputs (e), 2, 1));
   g_object_set (e, "tp", 1, "engine", VC_ENGINE_SGLANG, NULL);
   at_layout (e, &at);
   g_assert_false (at.known);
@@ -209,7 +212,143 @@ test_refused (void)
   at_layout (dense, &at);
   g_assert_true (at.known);
   g_assert_cmpuint (at.block_size, ==, 0);
-  g_assert_true (vc_engine_state_vllm_followed (vc_estimate_get_inputs (dense), 4));
+  g_assert_true (vc_engine_state_vllm_followed (vc_estimate_get_inputs (dense), 4, 2));
+}
+
+/* Qwen3-Next-80B-A3B over TP ranks (vc-engine-state.c, splits_evenly): its 16 key heads and 32
+ * value heads divide by 2 and 4, so a rank keeps half or a quarter of each DeltaNet layer's
+ * state: 548,864 / 2 = 274,432 values (3 × 4,096 channels + 16 × 128 × 128), 548,864 bytes; its
+ * 2 KV heads leave 1 a rank (replicated at TP 4), 1,024 bytes a token in a layer.
+ * TP 2: a block of 16 × cdiv(548,864, 16,384) = 544 tokens, a page of 557,056 bytes (the state
+ * padded by 1.49 %); 20 GB a rank: 20e9 // 557,056 = 35,903 pages, // 12 = 2,991 blocks,
+ * 2,991 // 4 × 544 = 406,368 tokens; a request of 8,192 tokens: 16 + 3 blocks.
+ * TP 4: 274,432 bytes of state, a block of 16 × cdiv(274,432, 16,384) = 272 tokens, a page of
+ * 278,528 bytes; 20e9 // 278,528 = 71,806 pages, // 12 = 5,983 blocks, 1,495 × 272 = 406,640 tokens; a
+ * request: 31 + 3 blocks. */
+static void
+test_tensor_parallel (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("qwen3-next-80b-a3b-instruct", 8192);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  VcVllmStateSpec spec;
+  VcEngineAtLayout at;
+
+  g_assert_cmpuint (in->arch.recurrent_heads, ==, 32);
+  g_assert_cmpuint (in->arch.recurrent_groups, ==, 16);
+  g_assert_true (vc_engine_state_vllm_spec (in, 2, 12 * 1024.0, &spec));
+  g_assert_cmpfloat (spec.state_page_bytes, ==, 548864);
+  g_assert_cmpfloat (spec.attention_token_bytes, ==, 1024);
+  g_assert_cmpuint (spec.block_size, ==, 544);
+  g_assert_cmpfloat (spec.page_bytes, ==, 557056);
+  g_assert_cmpfloat (spec.group_size, ==, 12);
+
+  g_object_set (e, "kv-cache-memory", 20.0, "tp", 2, NULL);
+  at_layout (e, &at);
+  g_assert_true (at.known);
+  g_assert_cmpuint (at.block_size, ==, 544);
+  g_assert_cmpfloat (at.state_page_bytes, ==, 557056);
+  g_assert_cmpfloat (at.tokens, ==, 406368);
+  g_assert_cmpfloat (at.max_concurrency, ==, 2991.0 / 19);
+  g_assert_null (vc_engine_no_figure (in));
+
+  g_object_set (e, "tp", 4, NULL);
+  at_layout (e, &at);
+  g_assert_true (at.known);
+  g_assert_cmpuint (at.block_size, ==, 272);
+  g_assert_cmpfloat (at.state_page_bytes, ==, 278528);
+  g_assert_cmpfloat (at.tokens, ==, 406640);
+  g_assert_cmpfloat (at.max_concurrency, ==, 5983.0 / 34);
+
+  /* two replicas of TP 2 on 4 GPUs serve twice the requests of one */
+  g_object_set (e, "tp", 2, "dp", 2, NULL);
+  at_layout (e, &at);
+  g_assert_true (at.known);
+  g_assert_cmpfloat (at.tokens, ==, 406368);
+  g_assert_cmpfloat (at.max_concurrency, ==, 2 * 2991.0 / 19);
+  g_object_set (e, "dp", 1, NULL);
+
+  /* TP 3 divides neither count; pipeline stages, and heads or groups unknown, are not followed */
+  g_assert_false (vc_engine_state_vllm_followed (in, 3, 1));
+  g_assert_false (vc_engine_state_vllm_followed (in, 2, 2));
+  g_object_set (e, "tp", 1, "pp", 2, NULL);
+  at_layout (e, &at);
+  g_assert_false (at.known);
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
+  g_object_set (e, "pp", 1, "tp", 2, "recurrent-groups", 0, NULL);
+  at_layout (e, &at);
+  g_assert_false (at.known);
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
+  g_object_set (e, "tp", 1, NULL);
+  at_layout (e, &at);
+  g_assert_true (at.known);
+  g_assert_cmpuint (at.block_size, ==, 544);
+}
+
+/* The GPU table's path (vc_engine_kv_capacity_on at n GPUs) gives the layout's figures at TP n:
+ * the same rank, block and pages; and vramcalc's JSON for Qwen3-Next at TP 2 */
+static void
+test_tensor_parallel_paths (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("qwen3-next-80b-a3b-instruct", 8192);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *args[] = { "--preset", "qwen3-next-80b-a3b-instruct", "--engine", "vllm", "--seq", "8192",
+                         "--tp", "2", "--kv-cache-memory", "20", "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  JsonObject *engine;
+  const VcResult *r;
+  VcKvCapacity kv;
+  guint h100;
+
+  g_object_set (e, "kv-cache-memory", 20.0, NULL);
+  h100 = vc_test_gpu_index (e, "h100-80gb");
+  r = vc_estimate_get_result (e);
+  for (guint n = 1; n <= 4; n *= 2)
+    {
+      VcEngineAtLayout at;
+
+      vc_engine_kv_capacity_on (vc_estimate_get_inputs (e), r, &r->scenarios[r->selected],
+                                vc_estimate_get_gpu (e, h100), n, &kv);
+      g_object_set (e, "tp", n, NULL);
+      at_layout (e, &at);
+      g_assert_true (kv.known);
+      g_assert_true (at.known);
+      g_assert_cmpfloat (kv.tokens, ==, at.tokens);
+      g_assert_cmpfloat (kv.max_concurrency, ==, at.max_concurrency);
+      g_object_set (e, "tp", 1, NULL);
+      r = vc_estimate_get_result (e);
+    }
+  /* three GPUs divide neither the 16 key heads nor the 32 value heads */
+  vc_engine_kv_capacity_on (vc_estimate_get_inputs (e), r, &r->scenarios[r->selected],
+                            vc_estimate_get_gpu (e, h100), 3, &kv);
+  g_assert_false (kv.known);
+
+  engine = json_object_get_object_member (vc_test_run_json (parser, args), "engine");
+  g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 406368);
+  g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==, 2991.0 / 19);
+  g_assert_cmpint (json_object_get_int_member (engine, "state_block_size"), ==, 544);
+  g_assert_cmpint (json_object_get_int_member (engine, "state_page_bytes"), ==, 557056);
+  g_assert_true (json_object_get_null_member (engine, "no_figure"));
+}
+
+/* Granite 4.0-H Tiny's Mamba-2 has one group, which vLLM repeats on each rank: not followed
+ * under TP, whatever divides its 48 heads; followed again on one GPU */
+static void
+test_tensor_parallel_groups (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("granite-4.0-h-tiny", 8192);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+
+  g_assert_cmpuint (in->arch.recurrent_heads, ==, 48);
+  g_assert_cmpuint (in->arch.recurrent_groups, ==, 1);
+  for (guint tp = 2; tp <= 8; tp *= 2)
+    {
+      g_object_set (e, "tp", tp, NULL);
+      g_assert_false (vc_engine_state_vllm_followed (in, tp, 1));
+      g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
+    }
+  /* with groups as many as the ranks, each rank keeps its share: a quarter at TP 4 */
+  g_object_set (e, "recurrent-groups", 4, NULL);
+  g_assert_true (vc_engine_state_vllm_followed (in, 4, 1));
+  g_assert_true (vc_engine_state_vllm_followed (in, 2, 1));
 }
 
 /* More memory never holds fewer tokens or requests, whatever the model, release or context */
@@ -248,6 +387,49 @@ test_invariants (void)
         }
 }
 
+/* Under TP, a rank's state page is the one-GPU page divided by TP, the block never larger than
+ * on one GPU's attention with as many KV heads, the tokens whole blocks; more memory never
+ * fewer tokens or requests (vLLM 0.11, where TP is sized) */
+static void
+test_tp_invariants (void)
+{
+  const guint seqs[] = { 128, 4096, 32768 };
+  const guint tps[] = { 1, 2, 4, 8 };
+
+  for (guint q = 0; q < G_N_ELEMENTS (seqs); q++)
+    for (guint t = 0; t < G_N_ELEMENTS (tps); t++)
+      {
+        g_autoptr(VcEstimate) e = hybrid ("qwen3-next-80b-a3b-instruct", seqs[q]);
+        const VcInputs *in = vc_estimate_get_inputs (e);
+        double last_tokens = -1, last_requests = -1;
+        VcVllmStateSpec one, rank;
+
+        g_object_set (e, "engine-version", VC_VLLM_VERSION_0_11, "tp", tps[t], NULL);
+        g_assert_true (vc_engine_state_vllm_spec (in, 1, 12 * 2048.0, &one));
+        g_assert_true (vc_engine_state_vllm_spec (in, tps[t], 12 * 2048.0, &rank));
+        g_assert_cmpfloat (rank.state_page_bytes * tps[t], ==, one.state_page_bytes);
+        g_assert_cmpuint (rank.block_size, <=, one.block_size);
+        g_assert_cmpfloat (rank.page_bytes, >=, rank.state_page_bytes);
+        for (double gb = 1; gb <= 64; gb *= 2)
+          {
+            VcEngineAtLayout at;
+
+            g_object_set (e, "kv-cache-memory", gb, NULL);
+            at_layout (e, &at);
+            g_assert_true (at.known);
+            g_assert_null (vc_engine_no_figure (in));
+            g_assert_cmpfloat (at.tokens, >=, last_tokens);
+            g_assert_cmpfloat (at.max_concurrency, >=, last_requests);
+            g_assert_true (isfinite (at.max_concurrency));
+            g_assert_cmpfloat (fmod (at.tokens, MIN ((double) at.block_size, seqs[q])), ==, 0);
+            g_assert_cmpfloat (at.block_size % 16, ==, 0);
+            last_tokens = at.tokens;
+            last_requests = at.max_concurrency;
+          }
+        g_assert_cmpfloat (last_tokens, >, 0);
+      }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -258,6 +440,10 @@ main (int    argc,
   g_test_add_func ("/engine-state/falcon-h1", test_falcon_h1);
   g_test_add_func ("/engine-state/text", test_text);
   g_test_add_func ("/engine-state/refused", test_refused);
+  g_test_add_func ("/engine-state/tensor-parallel", test_tensor_parallel);
+  g_test_add_func ("/engine-state/tensor-parallel-paths", test_tensor_parallel_paths);
+  g_test_add_func ("/engine-state/tensor-parallel-groups", test_tensor_parallel_groups);
   g_test_add_func ("/engine-state/invariants", test_invariants);
+  g_test_add_func ("/engine-state/tp-invariants", test_tp_invariants);
   return g_test_run ();
 }

@@ -64,6 +64,11 @@ typedef struct
   /* The longest context the model takes (max_position_embeddings with its rope scaling);
    * 0: unknown. Counts nothing: it caps the longest sequence the solver reports. */
   guint max_context;
+  /* How a mixer's state splits over tensor-parallel ranks: the heads its recurrent state is kept
+   * in (Gated DeltaNet value heads, Mamba-2 heads) and the groups its keys come in (Gated DeltaNet
+   * key heads, Mamba-2 groups); 0: unknown */
+  guint recurrent_heads;
+  guint recurrent_groups;
 } VcArch;
 
 typedef enum

@@ -14,28 +14,49 @@
  * suggested in multiples of 16 tokens, what every attention backend takes */
 #define VLLM_STATE_BLOCK_ALIGN 16
 
+/* Whether tp ranks split every mixer's state in equal parts: MambaStateShapeCalculator
+ * (vllm/model_executor/layers/mamba/mamba_utils.py) divides the convolution's channels and the
+ * state's heads by tp (divide(), which asserts), Gated DeltaNet's (gated_delta_net_state_shape)
+ * 2 × key heads × key + value heads × value channels, Mamba-2's (mamba2_state_shape) heads ×
+ * head + 2 × groups × state channels; with the heads and the groups each a multiple of tp, a
+ * rank keeps state / tp. Mamba-2 groups that tp does not divide are repeated on every rank
+ * (extra_groups_for_head_shards: tp − groups more), whose channels the state's one count does
+ * not give: not followed */
+static gboolean
+splits_evenly (const VcArch *arch,
+               double        tp)
+{
+  if (tp == 1)
+    return TRUE;
+  return tp > 1 && arch->recurrent_heads > 0 && arch->recurrent_groups > 0 &&
+         fmod (arch->recurrent_heads, tp) == 0 && fmod (arch->recurrent_groups, tp) == 0 &&
+         fmod (arch->recurrent_state, tp) == 0;
+}
+
 gboolean
 vc_engine_state_vllm_followed (const VcInputs *in,
-                               double          stage_gpus)
+                               double          tp,
+                               double          pp)
 {
   const VcArch *arch = &in->arch;
 
   if (vc_arch_state_elements (arch) <= 0)
     return TRUE;
-  /* one GPU holds every layer's whole state: under TP vLLM splits the convolution's channels
-   * and the heads (and repeats Mamba-2's groups when TP does not divide them,
-   * extra_groups_for_head_shards), which one count of a layer's state cannot follow; a window
-   * beside the state would make a third kind of group; releases after 0.20 log the cache as
+  /* each rank of tp holds its part of every layer's state (splits_evenly); pipeline stages hold
+   * layers of either kind in numbers the stage split gives, not followed; a window beside the
+   * state would make a third kind of group; releases after 0.20 log the cache as
    * max_concurrency × max_model_len (vllm-project/vllm issue #40691), not followed */
   return in->engine == VC_ENGINE_VLLM && in->mode == VC_MODE_INFERENCE &&
          in->vllm_version != VC_VLLM_VERSION_0_21 &&
-         in->method == VC_METHOD_ARCHITECTURE && stage_gpus == 1 && arch->recurrent_state > 0 &&
+         in->method == VC_METHOD_ARCHITECTURE && pp == 1 && splits_evenly (arch, tp) &&
+         arch->recurrent_state > 0 &&
          vc_arch_attention_layers (arch) > 0 && !vc_arch_is_mla (arch) &&
          !(arch->sliding_window > 0 && arch->sliding_window_layers > 0);
 }
 
 gboolean
 vc_engine_state_vllm_spec (const VcInputs  *in,
+                           double           tp,
                            double           kv_bytes_per_token,
                            VcVllmStateSpec *spec)
 {
@@ -49,15 +70,18 @@ vc_engine_state_vllm_spec (const VcInputs  *in,
   double lo, hi, aligned;
 
   *spec = (VcVllmStateSpec) { 0 };
-  if (!vc_engine_state_vllm_followed (in, 1) || vc_arch_state_elements (arch) <= 0 ||
+  if (!vc_engine_state_vllm_followed (in, tp, 1) || vc_arch_state_elements (arch) <= 0 ||
       !(kv_bytes_per_token > 0) || !isfinite (kv_bytes_per_token) || state <= 0)
     return FALSE;
   spec->attention_layers = attention;
   spec->state_layers = state;
   /* MambaSpec.page_size_bytes (vllm/v1/kv_cache_interface.py): each state's shape times its
-   * dtype's size, summed: a request's whole state in one page */
-  spec->state_page_bytes = (double) arch->recurrent_state * value_bytes;
-  /* FullAttentionSpec(block_size=1).page_size_bytes: K and V of one token in one layer */
+   * dtype's size, summed: a request's whole state in one page, a rank's part of it under TP
+   * (splits_evenly) */
+  spec->state_page_bytes = (double) arch->recurrent_state / tp * value_bytes;
+  /* FullAttentionSpec(block_size=1).page_size_bytes: K and V of one token in one layer, with
+   * the KV heads of one rank (model_config.get_num_kv_heads(parallel_config), as
+   * kv_bytes_per_token counts them) */
   spec->attention_token_bytes = kv_bytes_per_token / attention;
   /* HybridAttentionMambaModelConfig.verify_and_update_config: attn_block_size = 16 ×
    * cdiv(mamba_page_size, 16 × attn_page_size_1_token), taken when the block size is unset
@@ -104,13 +128,14 @@ vc_engine_state_vllm_capacity (const VcInputs        *in,
 
 void
 vc_engine_state_vllm_at_layout (const VcInputs   *in,
+                                double            tp,
                                 double            kv_bytes_per_token,
                                 VcEngineAtLayout *out)
 {
   VcVllmStateSpec spec;
   double tokens, max_concurrency;
 
-  if (!vc_engine_state_vllm_spec (in, kv_bytes_per_token, &spec))
+  if (!vc_engine_state_vllm_spec (in, tp, kv_bytes_per_token, &spec))
     return;
   vc_engine_state_vllm_capacity (in, &spec, out->available_kv_bytes, &tokens, &max_concurrency);
   out->known = TRUE;

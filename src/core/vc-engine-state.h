@@ -13,7 +13,7 @@
 
 G_BEGIN_DECLS
 
-/* vLLM's KV-cache spec of a model with recurrent layers, on one GPU */
+/* vLLM's KV-cache spec of a model with recurrent layers, on one GPU or one TP rank */
 typedef struct
 {
   gboolean known;
@@ -28,12 +28,16 @@ typedef struct
   double state_groups;
 } VcVllmStateSpec;
 
-/* Whether vLLM's pools of the inputs' model are followed on `stage_gpus` GPUs (TP × PP):
- * TRUE where the model has no recurrent state, or where vc_engine_state_vllm_spec() sizes it */
+/* Whether vLLM's pools of the inputs' model are followed at `tp` × `pp` GPUs: TRUE where the
+ * model has no recurrent state, or where vc_engine_state_vllm_spec() sizes it (one pipeline
+ * stage; under TP, heads and groups each a multiple of tp) */
 gboolean vc_engine_state_vllm_followed (const VcInputs *inputs,
-                                        double          stage_gpus);
-/* The spec, from `kv_bytes_per_token`: the KV bytes of one token in every attention layer */
+                                        double          tp,
+                                        double          pp);
+/* The spec on one rank of `tp`, from `kv_bytes_per_token`: the KV bytes of one token in every
+ * attention layer on that rank */
 gboolean vc_engine_state_vllm_spec     (const VcInputs  *inputs,
+                                        double           tp,
                                         double           kv_bytes_per_token,
                                         VcVllmStateSpec *spec);
 /* The tokens vLLM logs ("GPU KV cache size") and the requests of inputs->seq tokens it holds
@@ -45,8 +49,9 @@ void     vc_engine_state_vllm_capacity (const VcInputs         *inputs,
                                         double                 *max_concurrency);
 
 /* vc_engine_at_layout()'s figures from its available_kv_bytes and replicas, for a model with
- * recurrent state on one GPU a model; `kv_bytes_per_token` as for vc_engine_state_vllm_spec() */
+ * recurrent state over `tp` ranks; `kv_bytes_per_token` as for vc_engine_state_vllm_spec() */
 void     vc_engine_state_vllm_at_layout (const VcInputs   *inputs,
+                                         double            tp,
                                          double            kv_bytes_per_token,
                                          VcEngineAtLayout *out);
 

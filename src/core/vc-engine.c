@@ -469,7 +469,7 @@ vc_engine_no_figure (const VcInputs *in)
   if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
       in->method != VC_METHOD_ARCHITECTURE)
     return NULL;
-  if (!vc_engine_state_vllm_followed (in, (double) MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp)))
+  if (!vc_engine_state_vllm_followed (in, MAX (1u, in->layout.tp), MAX (1u, in->layout.pp)))
     return "state-pools";
   if (encoder_unsized (in))
     return "encoder";
@@ -497,11 +497,11 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
 
   *out = (VcKvCapacity) { 0 };
   /* the block arithmetic needs the KV bytes of a token; the pools of models with
-   * linear-attention or state-space layers are followed for vLLM on one GPU (vc-engine-state.c),
+   * linear-attention or state-space layers are followed for vLLM on one stage (vc-engine-state.c),
    * not for SGLang's Mamba pool */
   if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
       in->method != VC_METHOD_ARCHITECTURE || res->kv_bytes_per_token <= 0 || attention <= 0 ||
-      !vc_engine_state_vllm_followed (in, n) || encoder_unsized (in) ||
+      !vc_engine_state_vllm_followed (in, n, 1) || encoder_unsized (in) ||
       !(n >= 1) || !isfinite (n) || !vc_engine_vllm_version_sized (in, n))
     return;
 
@@ -538,7 +538,7 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
         {
           VcVllmStateSpec state;
 
-          if (!vc_engine_state_vllm_spec (in, per_token, &state))
+          if (!vc_engine_state_vllm_spec (in, n, per_token, &state))
             return;
           vc_engine_state_vllm_capacity (in, &state, available, &tokens, &max_concurrency);
         }
@@ -592,8 +592,9 @@ vc_engine_at_layout (const VcInputs       *in,
   double tp = MAX (1u, in->layout.tp);
   double per_token, tokens;
   guint stage_gpus = MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp);
-  /* vLLM's Mamba groups on one GPU (vc-engine-state.c) */
-  gboolean state = vc_arch_state_elements (arch) > 0 && vc_engine_state_vllm_followed (in, stage_gpus);
+  /* vLLM's Mamba groups on one pipeline stage (vc-engine-state.c) */
+  gboolean state = vc_arch_state_elements (arch) > 0 &&
+                   vc_engine_state_vllm_followed (in, tp, MAX (1u, in->layout.pp));
   gboolean pools = (arch->sliding_window > 0 && arch->sliding_window_layers > 0) ||
                    (vc_arch_state_elements (arch) > 0 && !state);
   /* SGLang's sliding-window pool, on one pipeline stage (whose layers are all of the model's) */
@@ -619,7 +620,7 @@ vc_engine_at_layout (const VcInputs       *in,
       out->available_kv_bytes = MAX (0.0, out->available_kv_bytes);
       if (state)
         {
-          vc_engine_state_vllm_at_layout (in, per_token, out);
+          vc_engine_state_vllm_at_layout (in, tp, per_token, out);
           return;
         }
       tokens = floor (out->available_kv_bytes / (in->block_size * per_token)) * in->block_size;

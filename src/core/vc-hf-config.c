@@ -1474,6 +1474,8 @@ read_qwen3_next (Reader   *r,
   TRY (opt_uint (r, "linear_num_value_heads", NULL, 32, 32, 1, field_max ("heads"), &v_heads, error));
   r->recurrent_type = "linear_attention";
   arch->recurrent_layers = arch->n_layers - arch->n_layers / interval;
+  arch->recurrent_heads = v_heads;
+  arch->recurrent_groups = k_heads;
 
   h = arch->hidden_size;
   key = (guint64) k_heads * k_dim;
@@ -1516,6 +1518,8 @@ mamba2_apply (Reader        *r,
                    + 3 * m->heads + (m->norm ? m->intermediate : 0) + m->intermediate * h + (m->out_bias ? h : 0);
 
   TRY (derived_uint (r, _("the Mamba-2 weights"), params, "recurrent-params", &arch->recurrent_params, error));
+  arch->recurrent_heads = (guint) m->heads;
+  arch->recurrent_groups = (guint) m->groups;
   return derived_uint (r, _("the Mamba-2 state"), conv * (m->kernel - 1) + m->heads * m->head_dim * m->state,
                        "recurrent-state", &arch->recurrent_state, error);
 }

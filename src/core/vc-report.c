@@ -1219,8 +1219,9 @@ no_figure_text (const VcInputs *in)
   const char *why = vc_engine_no_figure (in);
 
   if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_VLLM)
-    return _("vLLM’s Mamba groups are followed for releases 0.10 to 0.20 on one GPU a model (TP 1, PP 1) "
-             "without a sliding window: under TP it splits each layer’s state in parts not known here.");
+    return _("vLLM’s Mamba groups are followed for releases 0.10 to 0.20 on one pipeline stage (PP 1) "
+             "without a sliding window, under TP where it divides the mixer’s heads and groups: "
+             "otherwise it repeats groups on every rank, or splits layers over stages, in parts not known here.");
   if (g_strcmp0 (why, "state-pools") == 0)
     return _("Its linear-attention or state-space layers keep a state per request in a pool of their own "
              "(vLLM’s Mamba groups, SGLang’s Mamba pool), which is not sized here.");

@@ -1222,6 +1222,9 @@ test_hybrid_details (void)
     g_assert_cmpuint (a->recurrent_params, ==, 33718464);
     /* the convolution's last 3 inputs of 8192 channels and 32 × 128 × 128 recurrent values */
     g_assert_cmpuint (a->recurrent_state, ==, 548864);
+    /* what TP splits: 32 value heads, 16 key heads (linear_num_value_heads, linear_num_key_heads) */
+    g_assert_cmpuint (a->recurrent_heads, ==, 32);
+    g_assert_cmpuint (a->recurrent_groups, ==, 16);
   }
   /* Llama 4: MoE in every layer with a shared expert, chunked attention, the vision tower counted */
   {
@@ -1260,6 +1263,8 @@ test_hybrid_details (void)
     g_assert_cmpuint (a->recurrent_params, ==, 14642576);
     /* 3328 channels × 3 and 48 heads × 64 × 128 */
     g_assert_cmpuint (a->recurrent_state, ==, 403200);
+    g_assert_cmpuint (a->recurrent_heads, ==, 48);
+    g_assert_cmpuint (a->recurrent_groups, ==, 1);
   }
   /* Falcon-H1: a Mamba-2 mixer beside attention in every layer */
   {
@@ -1274,6 +1279,8 @@ test_hybrid_details (void)
     g_assert_cmpuint (a->recurrent_params, ==, 1262024);
     /* 896 channels × 3 and 24 heads × 32 × 64 */
     g_assert_cmpuint (a->recurrent_state, ==, 51840);
+    g_assert_cmpuint (a->recurrent_heads, ==, 24);
+    g_assert_cmpuint (a->recurrent_groups, ==, 1);
   }
 }
 
