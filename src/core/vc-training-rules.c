@@ -18,6 +18,9 @@
 /* a refusal: @error set, %FALSE returned */
 #define refuse(error, ...) vc_error_set ((error), VC_ERROR_INVALID_COMBINATION, __VA_ARGS__)
 
+/* the most GPUs a layout may have (vc-layout.c's MAX_LAYOUT_GPUS) */
+#define MAX_WORLD 1000000
+
 /* torch.nn.attention.flex_attention's _DEFAULT_SPARSE_BLOCK_SIZE */
 #define FLEX_BLOCK 128.0
 
@@ -66,9 +69,12 @@ check_cp (const VcInputs *in,
   if (in->method == VC_METHOD_RULE_OF_THUMB)
     return refuse (error, _("context parallelism needs the architecture method: ring attention exchanges each "
                             "layer’s keys and values"));
-  if ((guint64) in->layout.dp * cp > 1000000)
-    return refuse (error, _("DP × CP is %" G_GUINT64_FORMAT " GPUs; accepted: at most %u"),
-                   (guint64) in->layout.dp * cp, 1000000u);
+  if ((guint64) in->layout.dp * cp > MAX_WORLD)
+    {
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, (guint64) in->layout.dp * cp);
+
+      return refuse (error, _("DP × CP is %s GPUs; accepted: at most %u"), count, (guint) MAX_WORLD);
+    }
   if (in->seq % (VC_CP_CHUNKS_PER_RANK * cp) != 0)
     return refuse (error, _("with CP %u the sequence (%u tokens) must be a multiple of 2 × CP = %u: each rank "
                             "takes two of its 2 × CP chunks"),
