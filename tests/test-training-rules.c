@@ -94,6 +94,56 @@ test_selective_term (void)
   g_assert_cmpfloat (sel.scenarios[sel.selected].reserved, >=, sel.scenarios[sel.selected].total);
 }
 
+/* torchtitan's selective per layer, every N-th layer checkpointed: N = 1 is full
+ * checkpointing, N beyond the 32 layers none; N = 2 keeps 16 layers whole (L1 bytes a token
+ * each) and 16 inputs (8,192), with one layer recomputed: (none + full)/2 + L1/2, where
+ * none - full = 31·L1 - 32 × 8192 a token. */
+static void
+test_selective_layers (void)
+{
+  VcInputs in;
+  VcResult none, full, every;
+  double f_none, f_full, l1;
+
+  inputs (&in, VC_TRAINER_TORCHTITAN);
+  compute (&in, &none);
+  in.checkpointing = VC_CHECKPOINTING_FULL;
+  compute (&in, &full);
+  f_none = none.scenarios[none.selected].forward_activations;
+  f_full = full.scenarios[full.selected].forward_activations;
+  l1 = (f_none - f_full + 32.0 * 8192.0 * T) / 31.0;
+  in.checkpointing = VC_CHECKPOINTING_SELECTIVE_LAYERS;
+  in.checkpoint_every = 1;
+  compute (&in, &every);
+  g_assert_cmpfloat (every.scenarios[every.selected].forward_activations, ==, f_full);
+  in.checkpoint_every = 64;
+  compute (&in, &every);
+  g_assert_cmpfloat (every.scenarios[every.selected].forward_activations, ==, f_none);
+  in.checkpoint_every = 2;
+  compute (&in, &every);
+  g_assert_cmpfloat_with_epsilon (every.scenarios[every.selected].forward_activations,
+                                  (f_none + f_full) / 2 + l1 / 2, 1.0);
+  /* the layers counted from 1, as torchtitan's counter: with N = 3 layers 3, 6 … 30 */
+  g_assert_cmpuint (vc_training_checkpointed_among (&in, 32), ==, 16);
+  in.checkpoint_every = 3;
+  g_assert_cmpuint (vc_training_checkpointed_among (&in, 32), ==, 10);
+  g_assert_false (vc_training_layer_checkpointed (&in, 0));
+  g_assert_false (vc_training_layer_checkpointed (&in, 1));
+  g_assert_true (vc_training_layer_checkpointed (&in, 2));
+  /* the reserve replays the same layers */
+  vc_estimator_compute (&in, &every);
+  vc_estimator_add_reserve (&in, &every);
+  g_assert_cmpfloat (every.scenarios[every.selected].reserved, >=, every.scenarios[every.selected].total);
+  /* LoRA too (whole layers checkpointed); refused for the trainers without it */
+  in.finetune = VC_FINETUNE_LORA;
+  g_assert_true (vc_layout_check (&in, NULL));
+  in.trainer = VC_TRAINER_AXOLOTL;
+  assert_refused (&in, "the axolotl trainer");
+  in.trainer = VC_TRAINER_GENERIC;
+  in.method = VC_METHOD_RULE_OF_THUMB;
+  assert_refused (&in, "architecture method");
+}
+
 static void
 test_selective_refusals (void)
 {
@@ -404,6 +454,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/training-rules/selective-term", test_selective_term);
   g_test_add_func ("/training-rules/selective-refusals", test_selective_refusals);
+  g_test_add_func ("/training-rules/selective-layers", test_selective_layers);
   g_test_add_func ("/training-rules/cp-halves", test_cp_halves);
   g_test_add_func ("/training-rules/cp-layout", test_cp_layout);
   g_test_add_func ("/training-rules/cp-refusals", test_cp_refusals);

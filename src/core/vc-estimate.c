@@ -91,6 +91,7 @@ enum {
   PROP_TRAINER,
   PROP_OPTIMIZER_IN_BACKWARD,
   PROP_PACKING,
+  PROP_CHECKPOINT_EVERY,
   PROP_OVERHEAD_GB,
   PROP_ENGINE,
   PROP_MEMORY_FRACTION,
@@ -571,6 +572,7 @@ vc_estimate_set_property (GObject      *object,
     case PROP_TRAINER: SET_FIELD (trainer, g_value_get_enum); break;
     case PROP_OPTIMIZER_IN_BACKWARD: SET_FIELD (optimizer_in_backward, g_value_get_boolean); break;
     case PROP_PACKING: SET_FIELD (packing, g_value_get_boolean); break;
+    case PROP_CHECKPOINT_EVERY: SET_FIELD (checkpoint_every, g_value_get_uint); break;
     case PROP_OVERHEAD_GB: SET_FIELD (overhead_gb, input_double); break;
     case PROP_ENGINE: SET_FIELD (engine, g_value_get_enum); break;
     case PROP_MEMORY_FRACTION: SET_FIELD (memory_fraction, input_double); break;
@@ -715,6 +717,7 @@ vc_estimate_get_property (GObject    *object,
     case PROP_TRAINER: g_value_set_enum (value, in->trainer); break;
     case PROP_OPTIMIZER_IN_BACKWARD: g_value_set_boolean (value, in->optimizer_in_backward); break;
     case PROP_PACKING: g_value_set_boolean (value, in->packing); break;
+    case PROP_CHECKPOINT_EVERY: g_value_set_uint (value, in->checkpoint_every); break;
     case PROP_OVERHEAD_GB: g_value_set_double (value, in->overhead_gb); break;
     case PROP_ENGINE: g_value_set_enum (value, in->engine); break;
     case PROP_MEMORY_FRACTION: g_value_set_double (value, in->memory_fraction); break;
@@ -870,7 +873,7 @@ install_run_inputs (const VcInputs *d)
     g_param_spec_boolean ("mixed-precision", N_("Mixed precision"),
                           N_("Keep an fp32 master copy of the trainable weights"), d->mixed_precision, RW);
   properties[PROP_CHECKPOINTING] =
-    g_param_spec_enum ("checkpointing", N_("Gradient checkpointing"), N_("None, √L segments or every layer"),
+    g_param_spec_enum ("checkpointing", N_("Gradient checkpointing"), N_("None, √L segments, every layer, or torchtitan’s selective: per operator, or every N-th layer"),
                        VC_TYPE_CHECKPOINTING, d->checkpointing, RW);
   properties[PROP_FLASH_ATTENTION] =
     g_param_spec_boolean ("flash-attention", N_("Flash attention"),
@@ -902,6 +905,10 @@ install_run_inputs (const VcInputs *d)
     g_param_spec_boolean ("packing", N_("Sequence packing"),
                           N_("Training: samples packed to the sequence length; torchtune adds its block-causal mask and positions, torchtitan always packs (nothing changes)"),
                           d->packing, RW);
+  properties[PROP_CHECKPOINT_EVERY] =
+    g_param_spec_uint ("checkpoint-every", N_("Checkpoint every N layers"),
+                       N_("Training, --checkpointing selective-layers: every N-th layer checkpointed, the others keep all they save (torchtitan's selective_ac_option = N) (default 2)"),
+                       1, 1000, d->checkpoint_every, RW);
 }
 
 /* Whose memory arithmetic, and the speed model's utilization. */

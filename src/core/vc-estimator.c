@@ -127,6 +127,7 @@ vc_inputs_init_default (VcInputs *in)
     .trainer = VC_TRAINER_GENERIC,
     .optimizer_in_backward = FALSE,
     .packing = FALSE,
+    .checkpoint_every = 2,
     .overhead_gb = -1,
     .engine = VC_ENGINE_GENERIC,
     .memory_fraction = 0.9,
@@ -845,6 +846,8 @@ saved_activations (const VcInputs   *in,
                    const Shapes     *s,
                    const TrainedSet *tr,
                    double            e,
+                   double            dense_layer,
+                   double            moe_layer,
                    double            per_layer_total,
                    double            per_layer_max)
 {
@@ -864,6 +867,18 @@ saved_activations (const VcInputs   *in,
         for (guint i = 0; i < n; i++)
           layer += kept[i];
         saved = s->L * layer + per_layer_max;
+      }
+      break;
+    case VC_CHECKPOINTING_SELECTIVE_LAYERS:
+      {
+        /* torchtitan's every N-th layer (vc_training_checkpointed_among()): those keep their
+         * input, the others all they save; one checkpointed layer recomputed */
+        double c_all = vc_training_checkpointed_among (in, (guint) s->L);
+        double c_dense = vc_training_checkpointed_among (in, (guint) s->n_dense);
+        double c_moe = c_all - c_dense;
+
+        saved = (s->n_dense - c_dense) * dense_layer + (s->n_moe - c_moe) * moe_layer + c_all * layer_input +
+                (c_all > 0 ? per_layer_max : 0);
       }
       break;
     case VC_CHECKPOINTING_FULL:
@@ -1048,7 +1063,7 @@ training_architecture (const VcInputs   *in,
   /* Start of backward: all saved activations and the logits, gradients not yet allocated
    * (trainers free them with zero_grad(set_to_none=True)). End of backward: every gradient,
    * activations freed, with one layer's transient still alive. */
-  fwd = saved_activations (in, s, &tr, e, per_layer_total, per_layer_max) +
+  fwd = saved_activations (in, s, &tr, e, dense_layer, moe_layer, per_layer_total, per_layer_max) +
         MAX (logits_bytes (in, s, tr.full, e), ring) + packing;
   bwd = grads + t * per_layer_max + dequantized_weight_bytes (in, s, &tr) + ring + packing;
   sc->forward_activations = fwd;
@@ -1364,7 +1379,6 @@ replay (const VcInputs       *in,
   g_autoptr(GArray) saved = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) logits = g_array_new (FALSE, FALSE, sizeof (guint));
   guint n_states = optimizer_states (in);
-  gboolean checkpointed = in->checkpointing != VC_CHECKPOINTING_NONE;
   gboolean selective = in->checkpointing == VC_CHECKPOINTING_SELECTIVE;
 
   /* loading: the weights, the fp32 master copy, the communication buffers */
@@ -1398,6 +1412,7 @@ replay (const VcInputs       *in,
         {
           const double *tensors = l >= n_dense ? st->moe : st->dense;
           guint n = l >= n_dense ? st->n_moe_tensors : st->n_dense_tensors;
+          gboolean checkpointed = vc_training_layer_checkpointed (in, l);
 
           if (checkpointed && vc_trainer_offloads_checkpoints (in))
             continue;
@@ -1425,6 +1440,7 @@ replay (const VcInputs       *in,
         {
           const double *tensors = l >= n_dense ? st->moe : st->dense;
           guint n = l >= n_dense ? st->n_moe_tensors : st->n_dense_tensors;
+          gboolean checkpointed = vc_training_layer_checkpointed (in, l);
 
           if (checkpointed)
             for (guint i = 0; i < n; i++)

@@ -54,6 +54,7 @@ typedef struct
   VcTrainer trainer;               /* whose habits: compile scope, optimizer state precision */
   gboolean optimizer_in_backward;  /* each parameter's optimizer step in its gradient hook */
   gboolean packing;                /* samples packed to the sequence length (the trainer's mask) */
+  guint checkpoint_every;          /* selective per layer: every N-th layer checkpointed */
   double overhead_gb;              /* per GPU; < 0: the method's default */
   /* serving engine and speed */
   VcEngine engine;

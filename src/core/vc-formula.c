@@ -239,6 +239,8 @@ describe_activations (const Terms *t)
                           vc_trainer_offloads_checkpoints (in) ? _("layer inputs offloaded to system RAM, one layer recomputed")
                           : in->checkpointing == VC_CHECKPOINTING_FULL ? _("layer inputs only, one layer recomputed")
                           : in->checkpointing == VC_CHECKPOINTING_SQRT ? _("√L checkpoints")
+                          : in->checkpointing == VC_CHECKPOINTING_SELECTIVE_LAYERS
+                          ? _("every N-th layer’s input, all the other layers save, one layer recomputed (torchtitan’s selective per layer)")
                           : in->checkpointing == VC_CHECKPOINTING_SELECTIVE
                           ? _("each layer’s input and the outputs torchtitan’s selective per-op checkpointing keeps: "
                               "every other matrix product and the attention, one layer recomputed")

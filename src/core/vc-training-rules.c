@@ -118,6 +118,21 @@ check_selective (const VcInputs *in,
 }
 
 static gboolean
+check_selective_layers (const VcInputs *in,
+                        GError        **error)
+{
+  if (in->checkpointing != VC_CHECKPOINTING_SELECTIVE_LAYERS)
+    return TRUE;
+  if (in->trainer != VC_TRAINER_GENERIC && in->trainer != VC_TRAINER_TORCHTITAN)
+    return refuse (error, _("checkpointing every N-th layer follows torchtitan’s selective option: the %s "
+                            "trainer has none modelled; accepted: --trainer torchtitan or generic"),
+                   trainer_nick (in->trainer));
+  if (in->method == VC_METHOD_RULE_OF_THUMB)
+    return refuse (error, _("checkpointing every N-th layer needs the architecture method: it knows no layers"));
+  return TRUE;
+}
+
+static gboolean
 check_packing (const VcInputs *in,
                GError        **error)
 {
@@ -154,7 +169,8 @@ vc_training_rules_check (const VcInputs *in,
 {
   if (in->mode != VC_MODE_TRAINING)
     return TRUE;
-  return check_cp (in, error) && check_selective (in, error) && check_packing (in, error);
+  return check_cp (in, error) && check_selective (in, error) && check_selective_layers (in, error) &&
+         check_packing (in, error);
 }
 
 /* Ring attention's exchange buffers at the peak of one layer's attention, per GPU: PyTorch's
@@ -205,6 +221,37 @@ vc_training_packing_bytes (const VcInputs *in)
   if (!in->packing || in->mode != VC_MODE_TRAINING || in->trainer != VC_TRAINER_TORCHTUNE)
     return 0;
   return b * in->seq * (8.0 + 8.0) + 4.0 * b * n * 4.0 + 4.0 * b * n * n * 4.0;
+}
+
+/* torchtitan's selective checkpointing per layer (activation_checkpoint.mode = "selective",
+ * selective_ac_option = "N"; _apply_ac_to_transformer_block at the same commit): a counter on
+ * ptd_checkpoint_wrapper counts the blocks from 1 and wraps those whose count is a multiple of N,
+ * the others kept whole. Of the first `n_layers` layers, how many are checkpointed; every one
+ * with full or √L checkpointing as the replay sees them, none without. */
+guint
+vc_training_checkpointed_among (const VcInputs *in,
+                                guint           n_layers)
+{
+  switch (in->checkpointing)
+    {
+    case VC_CHECKPOINTING_NONE:
+      return 0;
+    case VC_CHECKPOINTING_SELECTIVE_LAYERS:
+      return n_layers / MAX (1u, in->checkpoint_every);
+    case VC_CHECKPOINTING_SQRT:
+    case VC_CHECKPOINTING_FULL:
+    case VC_CHECKPOINTING_SELECTIVE:
+    default:
+      return n_layers;
+    }
+}
+
+/* Whether layer `layer` (from 0) is checkpointed (above). */
+gboolean
+vc_training_layer_checkpointed (const VcInputs *in,
+                                guint           layer)
+{
+  return vc_training_checkpointed_among (in, layer + 1) > vc_training_checkpointed_among (in, layer);
 }
 
 /* torchtitan's selective per-op checkpointing (activation_checkpoint.mode = "selective",

@@ -20,6 +20,10 @@ double   vc_training_ring_bytes        (const VcInputs *inputs,
                                         double          kv_dim,
                                         double          e);
 double   vc_training_packing_bytes     (const VcInputs *inputs);
+guint    vc_training_checkpointed_among (const VcInputs *inputs,
+                                         guint           n_layers);
+gboolean vc_training_layer_checkpointed (const VcInputs *inputs,
+                                         guint           layer);
 guint    vc_training_selective_tensors (const VcInputs *inputs,
                                         double          hidden,
                                         double          q_dim,

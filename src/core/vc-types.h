@@ -92,6 +92,7 @@ typedef enum
   VC_CHECKPOINTING_SQRT,
   VC_CHECKPOINTING_FULL,
   VC_CHECKPOINTING_SELECTIVE,  /* torchtitan's selective per-op checkpointing (op mode) */
+  VC_CHECKPOINTING_SELECTIVE_LAYERS, /* torchtitan's selective per layer: every N-th layer */
 } VcCheckpointing;
 
 typedef enum

@@ -951,6 +951,20 @@ test_no_puzzling_values (Fixture       *f,
     vc_drop_down_set_selected (VC_DROP_DOWN (checkpointing),
                                vc_test_choice_position (checkpointing, "Selective, per operator"));
     g_assert_cmpint (in->checkpointing, ==, VC_CHECKPOINTING_SELECTIVE);
+    /* every N-th layer: its count shown with it alone */
+    {
+      GtkWidget *every = vc_test_window_input (f->window, VC_MODE_TRAINING, "checkpoint-every");
+
+      g_assert_false (gtk_widget_get_visible (every));
+      vc_drop_down_set_selected (VC_DROP_DOWN (checkpointing),
+                                 vc_test_choice_position (checkpointing, "Selective, every N layers"));
+      g_assert_cmpint (in->checkpointing, ==, VC_CHECKPOINTING_SELECTIVE_LAYERS);
+      g_assert_true (gtk_widget_get_visible (every));
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (every), 4);
+      g_assert_cmpuint (in->checkpoint_every, ==, 4);
+      g_object_set (f->estimate, "checkpointing", VC_CHECKPOINTING_SELECTIVE, NULL);
+      g_assert_false (gtk_widget_get_visible (every));
+    }
     vc_test_wait_for_frame (GTK_WIDGET (f->window));
     g_assert_true (vc_estimate_check (f->estimate, NULL));
     g_assert_cmpuint (vc_estimate_get_layout_result (f->estimate)->n_gpus, ==, 2);
