@@ -1128,6 +1128,48 @@ add_to (double *list,
     list[(*n)++] = v;
 }
 
+/* logits_bytes(), tensor by tensor: the 16-bit logits, fp32 copy, fp32 log-softmax and
+ * gradient; a chunked loss in 8 chunks */
+static void
+step_logits (const VcInputs   *in,
+             const Shapes     *s,
+             const TrainedSet *tr,
+             double            e,
+             StepTensors      *st)
+{
+  double t = vc_training_rank_tokens (in);
+  double logit_values = t * s->V;
+  double per_value = logits_bytes (in, s, tr->full, e) / MAX (1.0, logit_values);
+
+  if (vc_trainer_loss (in) == VC_LOSS_FUSED)
+    {
+      st->logits[st->n_logits++] = vc_estimator_fused_loss_chunk (t, s->V, s->h) * s->V * e;
+      st->logits[st->n_logits++] = t * s->h * e;
+      st->logits[st->n_logits++] = t * 4.0;
+      if (tr->full)
+        st->logits[st->n_logits++] = s->V * s->h * training_bytes (in);
+    }
+  else if (vc_trainer_loss (in) == VC_LOSS_CCE)
+    st->logits[st->n_logits++] = t * 4.0;
+  else if (vc_trainer_loss (in) == VC_LOSS_CHUNKED)
+    for (guint i = 0; i < 8; i++)
+      st->logits[st->n_logits++] = logit_values / 8.0 * per_value;
+  else if (vc_trainer_compiles_loss (in))
+    {
+      st->logits[st->n_logits++] = logit_values * 4.0;
+      st->logits[st->n_logits++] = logit_values * (per_value - 4.0);
+    }
+  else if (vc_trainer_frees_logits (in))
+    for (guint i = 0; i < 3; i++)
+      st->logits[st->n_logits++] = logit_values * TITAN_LOGIT_BYTES / 3.0;
+  else
+    {
+      st->logits[st->n_logits++] = logit_values * e;
+      for (guint i = 0; i < 3; i++)
+        st->logits[st->n_logits++] = logit_values * (per_value - e) / 3.0;
+    }
+}
+
 static void
 step_tensors_init (const VcInputs         *in,
                    const Shapes           *s,
@@ -1146,8 +1188,7 @@ step_tensors_init (const VcInputs         *in,
   guint n_mlp = vc_arch_is_moe (arch) ? 2 : (arch->gated_mlp ? 3 : 2);
   double w[] = { s->h * s->q_dim, s->h * s->kv_dim, s->h * s->kv_dim, s->q_dim * s->h };
   double layer_params = attn + mlp + MIN (arch->norms_per_layer, 4u) * s->h;
-  double per_value, layer_w = 0, layer_t = 0;
-  double logit_values = t * s->V;
+  double layer_w = 0, layer_t = 0;
 
   memset (st, 0, sizeof *st);
   /* one layer's weights as the checkpoint stores them: q, k, v, o, the MLP's projections (a
@@ -1212,36 +1253,7 @@ step_tensors_init (const VcInputs         *in,
   st->ring = vc_training_ring_bytes (in, s->q_dim, s->kv_dim, e);
   st->packing = vc_training_packing_bytes (in);
 
-  /* logits_bytes(), tensor by tensor: the 16-bit logits, fp32 copy, fp32 log-softmax and
-   * gradient; a chunked loss in 8 chunks */
-  per_value = logits_bytes (in, s, tr->full, e) / MAX (1.0, logit_values);
-  if (vc_trainer_loss (in) == VC_LOSS_FUSED)
-    {
-      st->logits[st->n_logits++] = vc_estimator_fused_loss_chunk (t, s->V, s->h) * s->V * e;
-      st->logits[st->n_logits++] = t * s->h * e;
-      st->logits[st->n_logits++] = t * 4.0;
-      if (tr->full)
-        st->logits[st->n_logits++] = s->V * s->h * training_bytes (in);
-    }
-  else if (vc_trainer_loss (in) == VC_LOSS_CCE)
-    st->logits[st->n_logits++] = t * 4.0;
-  else if (vc_trainer_loss (in) == VC_LOSS_CHUNKED)
-    for (guint i = 0; i < 8; i++)
-      st->logits[st->n_logits++] = logit_values / 8.0 * per_value;
-  else if (vc_trainer_compiles_loss (in))
-    {
-      st->logits[st->n_logits++] = logit_values * 4.0;
-      st->logits[st->n_logits++] = logit_values * (per_value - 4.0);
-    }
-  else if (vc_trainer_frees_logits (in))
-    for (guint i = 0; i < 3; i++)
-      st->logits[st->n_logits++] = logit_values * TITAN_LOGIT_BYTES / 3.0;
-  else
-    {
-      st->logits[st->n_logits++] = logit_values * e;
-      for (guint i = 0; i < 3; i++)
-        st->logits[st->n_logits++] = logit_values * (per_value - e) / 3.0;
-    }
+  step_logits (in, s, tr, e, st);
 }
 
 /* Each trainable tensor once, in elements: the replay's list. */
@@ -1359,6 +1371,39 @@ gradient_arrives (const VcInputs    *in,
   release_all (a, grads);
 }
 
+/* The forward pass: each layer's saved tensors, with checkpointing its input alone (selective
+ * per op: and the outputs it keeps). */
+static void
+replay_forward (const VcInputs    *in,
+                const StepTensors *st,
+                VcAllocator       *a,
+                GArray            *saved,
+                double             e,
+                double             h,
+                guint              n_layers,
+                guint              n_dense)
+{
+  double t = vc_training_rank_tokens (in);
+
+  for (guint l = 0; l < n_layers; l++)
+    {
+      const double *tensors = l >= n_dense ? st->moe : st->dense;
+      guint n = l >= n_dense ? st->n_moe_tensors : st->n_dense_tensors;
+      gboolean checkpointed = vc_training_layer_checkpointed (in, l);
+
+      if (checkpointed && vc_trainer_offloads_checkpoints (in))
+        continue;
+      if (in->checkpointing == VC_CHECKPOINTING_SELECTIVE)
+        for (guint i = 0; i < st->n_selective; i++)
+          hold (a, saved, t * st->selective[i]);
+      else if (checkpointed)
+        hold (a, saved, t * e * h);
+      else
+        for (guint i = 0; i < n; i++)
+          hold (a, saved, t * tensors[i]);
+    }
+}
+
 /* Two steps of a model of `n_layers` layers (the first `n_dense` dense): what the allocator
  * caches beyond the allocated peak. */
 static double
@@ -1406,25 +1451,7 @@ replay (const VcInputs       *in,
 
       /* the packed batch's positions and mask, until the step's end */
       hold (a, saved, st->packing);
-      /* forward: each layer's saved tensors, with checkpointing its input alone (selective:
-       * and the outputs it keeps) */
-      for (guint l = 0; l < n_layers; l++)
-        {
-          const double *tensors = l >= n_dense ? st->moe : st->dense;
-          guint n = l >= n_dense ? st->n_moe_tensors : st->n_dense_tensors;
-          gboolean checkpointed = vc_training_layer_checkpointed (in, l);
-
-          if (checkpointed && vc_trainer_offloads_checkpoints (in))
-            continue;
-          if (selective)
-            for (guint i = 0; i < st->n_selective; i++)
-              hold (a, saved, t * st->selective[i]);
-          else if (checkpointed)
-            hold (a, saved, t * e * h);
-          else
-            for (guint i = 0; i < n; i++)
-              hold (a, saved, t * tensors[i]);
-        }
+      replay_forward (in, st, a, saved, e, h, n_layers, n_dense);
       hold (a, saved, st->head_saved);
       for (guint i = 0; i < st->n_logits; i++)
         hold (a, logits, st->logits[i]);

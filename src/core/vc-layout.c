@@ -768,6 +768,17 @@ fsdp2_buffers (const VcInputs         *in,
   return 2.0 * params + grads + grads / e * reduce;
 }
 
+/* FSDP2's MixedPrecisionPolicy (torch/distributed/fsdp/_fully_shard/_fsdp_param.py): the
+ * sharded parameters keep their fp32 and are what the optimizer steps; param_dtype, bf16, is the
+ * all-gathered copies' alone (fsdp2_buffers()): no 16-bit shard beside a master. */
+static gboolean
+fsdp2_fp32_shards (const VcInputs         *in,
+                   const VcScenarioResult *sc)
+{
+  return fsdp2 (in) && in->mixed_precision && sc->id == VC_SCENARIO_FULL &&
+         sc->bytes[VC_COMPONENT_MASTER_WEIGHTS] > 0;
+}
+
 static void
 training (const VcInputs         *in,
           const VcScenarioResult *sc,
@@ -795,11 +806,8 @@ training (const VcInputs         *in,
   weights = zero >= 3 ? W / n : W;
   optimizer = zero >= 1 ? O / n : O;
   master = zero >= 1 ? M / n : M;
-  if (zero == 3 && fsdp2 (in) && in->mixed_precision && sc->id == VC_SCENARIO_FULL && M > 0)
+  if (fsdp2_fp32_shards (in, sc))
     {
-      /* FSDP2's MixedPrecisionPolicy (torch/distributed/fsdp/_fully_shard/_fsdp_param.py): the
-       * sharded parameters keep their fp32 and are what the optimizer steps; param_dtype, bf16,
-       * is the all-gathered copies' alone (fsdp2_buffers()): no 16-bit shard beside a master */
       weights = M / n;
       master = 0;
     }
