@@ -480,6 +480,11 @@ test_deepspeed (void)
 
   g_object_set (e, "checkpointing", VC_CHECKPOINTING_SQRT, NULL);
   assert_refused (VC_COMMAND_DEEPSPEED, &req, "√L segments cannot be expressed");
+  g_object_set (e, "checkpointing", VC_CHECKPOINTING_SELECTIVE_LAYERS, NULL);
+  assert_refused (VC_COMMAND_DEEPSPEED, &req, "or every N-th layer) cannot be expressed");
+  g_object_set (e, "checkpointing", VC_CHECKPOINTING_NONE, "cp", 2, NULL);
+  assert_refused (VC_COMMAND_DEEPSPEED, &req, "CP 2 cannot be expressed");
+  g_object_set (e, "cp", 1, NULL);
   g_object_set (e, "checkpointing", VC_CHECKPOINTING_NONE, "dp", 16, "offload", VC_OFFLOAD_NONE, NULL);
   assert_refused (VC_COMMAND_DEEPSPEED, &req, "DP 16 is more than the 8 GPUs of a node");
   g_object_set (e, "dp", 8, "sharding", VC_SHARDING_FSDP_FULL, NULL);

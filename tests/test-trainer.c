@@ -56,7 +56,10 @@ test_per_block_compile (void)
   g_assert_cmpfloat (plain.scenarios[plain.selected].bytes[VC_COMPONENT_ACTIVATIONS] -
                      compiled.scenarios[compiled.selected].bytes[VC_COMPONENT_ACTIVATIONS], ==,
                      38400.0 * 32 * T);
-  g_assert_cmpfloat (titan.scenarios[titan.selected].total, ==, compiled.scenarios[compiled.selected].total);
+  /* torchtitan's loss the same but for the 16-bit logits, freed before the backward pass: 12
+   * bytes a logit instead of 14 (/training-rules/titan-logits) */
+  g_assert_cmpfloat (compiled.scenarios[compiled.selected].total - titan.scenarios[titan.selected].total, ==,
+                     2.0 * T * V);
   g_assert_false (vc_trainer_compiles_loss (&in));
 }
 

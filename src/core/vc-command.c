@@ -1013,6 +1013,10 @@ check_training (const VcCommandRequest *req,
                    l->dp, l->gpus_per_node);
   if (in->checkpointing == VC_CHECKPOINTING_SQRT)
     return refuse (error, _("Transformers’ gradient checkpointing keeps every layer’s input: √L segments cannot be expressed"));
+  if (in->checkpointing == VC_CHECKPOINTING_SELECTIVE || in->checkpointing == VC_CHECKPOINTING_SELECTIVE_LAYERS)
+    return refuse (error, _("Transformers’ gradient checkpointing keeps every layer’s input: torchtitan’s selective checkpointing (per operator or every N-th layer) cannot be expressed"));
+  if (MAX (1u, l->cp) > 1)
+    return refuse (error, _("the launch line has no context parallelism: CP %u cannot be expressed"), l->cp);
   if (req->n_devices > 0 && req->n_devices != l->dp)
     return refuse (error, _("%s runs on TP × PP × DP = %u GPUs, not %u"), engine_ids[engine], l->dp, req->n_devices);
   return TRUE;

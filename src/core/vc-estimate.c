@@ -90,6 +90,8 @@ enum {
   PROP_EXPANDABLE_SEGMENTS,
   PROP_TRAINER,
   PROP_OPTIMIZER_IN_BACKWARD,
+  PROP_PACKING,
+  PROP_CHECKPOINT_EVERY,
   PROP_OVERHEAD_GB,
   PROP_ENGINE,
   PROP_MEMORY_FRACTION,
@@ -115,6 +117,7 @@ enum {
   PROP_SHARDING,
   PROP_OFFLOAD,
   PROP_GRAD_ACCUM,
+  PROP_CP,
   PROP_GPU_LAYERS,
   PROP_EXPERTS_ON_CPU,
   PROP_GPUS_PER_NODE,
@@ -569,6 +572,8 @@ vc_estimate_set_property (GObject      *object,
     case PROP_EXPANDABLE_SEGMENTS: SET_FIELD (expandable_segments, g_value_get_boolean); break;
     case PROP_TRAINER: SET_FIELD (trainer, g_value_get_enum); break;
     case PROP_OPTIMIZER_IN_BACKWARD: SET_FIELD (optimizer_in_backward, g_value_get_boolean); break;
+    case PROP_PACKING: SET_FIELD (packing, g_value_get_boolean); break;
+    case PROP_CHECKPOINT_EVERY: SET_FIELD (checkpoint_every, g_value_get_uint); break;
     case PROP_OVERHEAD_GB: SET_FIELD (overhead_gb, input_double); break;
     case PROP_ENGINE: SET_FIELD (engine, g_value_get_enum); break;
     case PROP_MEMORY_FRACTION: SET_FIELD (memory_fraction, input_double); break;
@@ -602,6 +607,7 @@ vc_estimate_set_property (GObject      *object,
     case PROP_SHARDING: SET_FIELD (layout.sharding, g_value_get_enum); break;
     case PROP_OFFLOAD: SET_FIELD (layout.offload, g_value_get_enum); break;
     case PROP_GRAD_ACCUM: SET_FIELD (layout.grad_accum, g_value_get_uint); break;
+    case PROP_CP: SET_FIELD (layout.cp, g_value_get_uint); break;
     case PROP_GPU_LAYERS: SET_FIELD (layout.gpu_layers, g_value_get_uint); break;
     case PROP_EXPERTS_ON_CPU: SET_FIELD (layout.experts_on_cpu, g_value_get_boolean); break;
     case PROP_GPUS_PER_NODE: SET_FIELD (layout.gpus_per_node, g_value_get_uint); break;
@@ -712,6 +718,8 @@ vc_estimate_get_property (GObject    *object,
     case PROP_EXPANDABLE_SEGMENTS: g_value_set_boolean (value, in->expandable_segments); break;
     case PROP_TRAINER: g_value_set_enum (value, in->trainer); break;
     case PROP_OPTIMIZER_IN_BACKWARD: g_value_set_boolean (value, in->optimizer_in_backward); break;
+    case PROP_PACKING: g_value_set_boolean (value, in->packing); break;
+    case PROP_CHECKPOINT_EVERY: g_value_set_uint (value, in->checkpoint_every); break;
     case PROP_OVERHEAD_GB: g_value_set_double (value, in->overhead_gb); break;
     case PROP_ENGINE: g_value_set_enum (value, in->engine); break;
     case PROP_MEMORY_FRACTION: g_value_set_double (value, in->memory_fraction); break;
@@ -737,6 +745,7 @@ vc_estimate_get_property (GObject    *object,
     case PROP_SHARDING: g_value_set_enum (value, in->layout.sharding); break;
     case PROP_OFFLOAD: g_value_set_enum (value, in->layout.offload); break;
     case PROP_GRAD_ACCUM: g_value_set_uint (value, in->layout.grad_accum); break;
+    case PROP_CP: g_value_set_uint (value, MAX (1u, in->layout.cp)); break;
     case PROP_GPU_LAYERS: g_value_set_uint (value, in->layout.gpu_layers); break;
     case PROP_EXPERTS_ON_CPU: g_value_set_boolean (value, in->layout.experts_on_cpu); break;
     case PROP_GPUS_PER_NODE: g_value_set_uint (value, in->layout.gpus_per_node); break;
@@ -867,7 +876,7 @@ install_run_inputs (const VcInputs *d)
     g_param_spec_boolean ("mixed-precision", N_("Mixed precision"),
                           N_("Keep an fp32 master copy of the trainable weights"), d->mixed_precision, RW);
   properties[PROP_CHECKPOINTING] =
-    g_param_spec_enum ("checkpointing", N_("Gradient checkpointing"), N_("None, √L segments or every layer"),
+    g_param_spec_enum ("checkpointing", N_("Gradient checkpointing"), N_("None, √L segments, every layer, or torchtitan’s selective: per operator, or every N-th layer"),
                        VC_TYPE_CHECKPOINTING, d->checkpointing, RW);
   properties[PROP_FLASH_ATTENTION] =
     g_param_spec_boolean ("flash-attention", N_("Flash attention"),
@@ -895,6 +904,14 @@ install_run_inputs (const VcInputs *d)
     g_param_spec_boolean ("optimizer-in-backward", N_("Optimizer step in backward"),
                           N_("Each parameter's optimizer step runs as soon as its gradient is ready, which is then freed (torchtune's optimizer_in_bwd): one gradient alive instead of all"),
                           d->optimizer_in_backward, RW);
+  properties[PROP_PACKING] =
+    g_param_spec_boolean ("packing", N_("Sequence packing"),
+                          N_("Training: samples packed to the sequence length; torchtune adds its block-causal mask and positions, torchtitan always packs (nothing changes)"),
+                          d->packing, RW);
+  properties[PROP_CHECKPOINT_EVERY] =
+    g_param_spec_uint ("checkpoint-every", N_("Checkpoint every N layers"),
+                       N_("Training, --checkpointing selective-layers: every N-th layer checkpointed, the others keep all they save (torchtitan's selective_ac_option = N) (default 2)"),
+                       1, 1000, d->checkpoint_every, RW);
 }
 
 /* Whose memory arithmetic, and the speed model's utilization. */
@@ -1002,6 +1019,10 @@ install_layout_inputs (const VcInputs *d)
     g_param_spec_uint ("grad-accum", N_("Gradient accumulation"),
                        N_("Training: gradient accumulation steps; --batch is the micro-batch (default 1)"),
                        1, 1000000, d->layout.grad_accum, RW);
+  properties[PROP_CP] =
+    g_param_spec_uint ("cp", N_("Context parallel"),
+                       N_("Training: context-parallel GPUs splitting each sequence (ring attention, torchtitan); GPUs = DP × CP (default 1)"),
+                       1, 100000, d->layout.cp, RW);
   properties[PROP_GPU_LAYERS] =
     g_param_spec_uint ("gpu-layers", N_("Layers on the GPU"),
                        N_("Inference: layers on the GPU as llama.cpp -ngl counts them (the output layer and the last N − 1), the rest in system RAM (0: all, no offload)"),

@@ -18,6 +18,7 @@
 #include "vc-engine.h"
 #include "vc-estimator.h"
 #include "vc-quant.h"
+#include "vc-training-rules.h"
 
 #define GB 1e9
 
@@ -125,6 +126,8 @@ vc_inputs_init_default (VcInputs *in)
     .expandable_segments = FALSE,
     .trainer = VC_TRAINER_GENERIC,
     .optimizer_in_backward = FALSE,
+    .packing = FALSE,
+    .checkpoint_every = 2,
     .overhead_gb = -1,
     .engine = VC_ENGINE_GENERIC,
     .memory_fraction = 0.9,
@@ -148,7 +151,7 @@ vc_inputs_init_default (VcInputs *in)
     .source_active_parameters = 0,
     .source_precision = VC_PRECISION_BF16,
     .llama_cpp = FALSE,
-    .layout = { .tp = 1, .pp = 1, .ep = 1, .dp = 1, .grad_accum = 1, .gpus_per_node = 8 },
+    .layout = { .tp = 1, .pp = 1, .ep = 1, .dp = 1, .grad_accum = 1, .gpus_per_node = 8, .cp = 1 },
   };
 }
 
@@ -844,15 +847,41 @@ saved_activations (const VcInputs   *in,
                    const Shapes     *s,
                    const TrainedSet *tr,
                    double            e,
+                   double            dense_layer,
+                   double            moe_layer,
                    double            per_layer_total,
                    double            per_layer_max)
 {
-  double t = (double) in->batch * in->seq;
+  double t = vc_training_rank_tokens (in);
   double layer_input = e * s->h;
   double saved;
 
   switch (in->checkpointing)
     {
+    case VC_CHECKPOINTING_SELECTIVE:
+      {
+        /* torchtitan's selective per-op checkpointing: each layer's input and the operator
+         * outputs it keeps (vc_training_selective_tensors()), and one layer recomputed */
+        double kept[MAX_LAYER_TENSORS], layer = 0;
+        guint n = vc_training_selective_tensors (in, s->h, s->q_dim, s->kv_dim, s->dense_inter, e, kept);
+
+        for (guint i = 0; i < n; i++)
+          layer += kept[i];
+        saved = s->L * layer + per_layer_max;
+      }
+      break;
+    case VC_CHECKPOINTING_SELECTIVE_LAYERS:
+      {
+        /* torchtitan's every N-th layer (vc_training_checkpointed_among()): those keep their
+         * input, the others all they save; one checkpointed layer recomputed */
+        double c_all = vc_training_checkpointed_among (in, (guint) s->L);
+        double c_dense = vc_training_checkpointed_among (in, (guint) s->n_dense);
+        double c_moe = c_all - c_dense;
+
+        saved = (s->n_dense - c_dense) * dense_layer + (s->n_moe - c_moe) * moe_layer + c_all * layer_input +
+                (c_all > 0 ? per_layer_max : 0);
+      }
+      break;
     case VC_CHECKPOINTING_FULL:
       /* each layer's input, and one layer recomputed during the backward pass; offloaded
        * (Unsloth), the input of the layer being recomputed alone is back on the GPU */
@@ -886,6 +915,21 @@ vc_estimator_fused_loss_chunk (double tokens,
   return MIN (chunk, tokens);
 }
 
+/* torchtitan drops its reference to the model's 16-bit logits before the backward pass
+ * (torchtitan/trainer.py, forward_backward_step: "del pred", "need to free pred before bwd to
+ * avoid peaking memory"; train.py at the benchmarks of docs/performance.md), and
+ * cross_entropy_loss's fp32 copy (pred.float()) is not saved by log_softmax, whose backward
+ * reads its output alone: the peak is log_softmax's backward, with its fp32 output, the fp32
+ * gradient arriving and the fp32 gradient it computes, 12 bytes a logit. */
+#define TITAN_LOGIT_BYTES 12.0
+
+gboolean
+vc_trainer_frees_logits (const VcInputs *in)
+{
+  return in->trainer == VC_TRAINER_TORCHTITAN && vc_trainer_loss (in) == VC_LOSS_FULL &&
+         !vc_trainer_compiles_loss (in);
+}
+
 /* logits: b·s·V values. Unchunked (Hugging Face, torchtune's plain cross-entropy), at the
  * start of the backward pass the 16-bit logits, their fp32 copy, the saved fp32 log-softmax
  * and the fp32 gradient coexist: e + 12 bytes a value. A chunked loss upcasts one chunk at a
@@ -896,7 +940,7 @@ logits_bytes (const VcInputs *in,
               gboolean        head_trains,
               double          e)
 {
-  double t = (double) in->batch * in->seq;
+  double t = vc_training_rank_tokens (in);
   VcLoss loss = vc_trainer_loss (in);
 
   if (loss == VC_LOSS_FUSED)
@@ -916,7 +960,19 @@ logits_bytes (const VcInputs *in,
      * the logits arrive upcast to fp32 (torchtune's model output, Hugging Face's loss) and
      * their fp32 gradient joins them */
     return t * s->V * (loss == VC_LOSS_CHUNKED ? e : 8.0);
+  if (vc_trainer_frees_logits (in))
+    return t * s->V * TITAN_LOGIT_BYTES;
   return t * s->V * (loss == VC_LOSS_CHUNKED ? 4.0 : e + 12.0);
+}
+
+/* Ring attention's exchange buffers in one layer (context parallelism), for --explain. */
+double
+vc_estimator_ring_bytes (const VcInputs *in)
+{
+  Shapes s;
+
+  shapes_init (&in->arch, &s);
+  return vc_training_ring_bytes (in, s.q_dim, s.kv_dim, in->mixed_precision ? 2.0 : training_bytes (in));
 }
 
 /* bitsandbytes computes the input gradient of a frozen 8- or 4-bit linear from a 16-bit copy of
@@ -963,7 +1019,11 @@ training_architecture (const VcInputs   *in,
   double e_w = training_bytes (in);
   /* mixed precision computes in 16 bits whatever the stored precision */
   double e = in->mixed_precision ? 2.0 : e_w;
-  double t = (double) in->batch * in->seq;
+  /* context parallelism: each GPU holds its share of the sequence */
+  double t = vc_training_rank_tokens (in);
+  /* ring attention's exchange buffers in one layer's attention; the packed batch's mask */
+  double ring = vc_training_ring_bytes (in, s->q_dim, s->kv_dim, e);
+  double packing = vc_training_packing_bytes (in);
   TrainedSet tr = {
     .full = sc->id == VC_SCENARIO_FULL,
     .quantized_base = sc->id == VC_SCENARIO_QLORA_8BIT || sc->id == VC_SCENARIO_QLORA_4BIT,
@@ -1004,10 +1064,11 @@ training_architecture (const VcInputs   *in,
   /* Start of backward: all saved activations and the logits, gradients not yet allocated
    * (trainers free them with zero_grad(set_to_none=True)). End of backward: every gradient,
    * activations freed, with one layer's transient still alive. */
-  fwd = saved_activations (in, s, &tr, e, per_layer_total, per_layer_max) + logits_bytes (in, s, tr.full, e);
-  bwd = grads + t * per_layer_max + dequantized_weight_bytes (in, s, &tr);
+  fwd = saved_activations (in, s, &tr, e, dense_layer, moe_layer, per_layer_total, per_layer_max) +
+        MAX (logits_bytes (in, s, tr.full, e), ring) + packing;
+  bwd = grads + t * per_layer_max + dequantized_weight_bytes (in, s, &tr) + ring + packing;
   sc->forward_activations = fwd;
-  sc->backward_activations = t * per_layer_max + dequantized_weight_bytes (in, s, &tr);
+  sc->backward_activations = t * per_layer_max + dequantized_weight_bytes (in, s, &tr) + ring + packing;
   sc->gradient_bytes = grads;
   if (fwd >= bwd)
     {
@@ -1051,6 +1112,10 @@ typedef struct
   double dequantized;              /* a frozen 8/4-bit weight in 16 bits, in the backward pass */
   double logits[8];                /* logits tensors alive at the start of the backward pass */
   guint n_logits;
+  double selective[MAX_LAYER_TENSORS]; /* selective per-op checkpointing: kept per token, one layer */
+  guint n_selective;
+  double ring;                     /* ring attention's exchange buffers in one layer (CP) */
+  double packing;                  /* the packed batch's positions and mask, through the step */
   double weights_sum, trained_sum; /* over the whole model */
 } StepTensors;
 
@@ -1064,6 +1129,48 @@ add_to (double *list,
     list[(*n)++] = v;
 }
 
+/* logits_bytes(), tensor by tensor: the 16-bit logits, fp32 copy, fp32 log-softmax and
+ * gradient; a chunked loss in 8 chunks */
+static void
+step_logits (const VcInputs   *in,
+             const Shapes     *s,
+             const TrainedSet *tr,
+             double            e,
+             StepTensors      *st)
+{
+  double t = vc_training_rank_tokens (in);
+  double logit_values = t * s->V;
+  double per_value = logits_bytes (in, s, tr->full, e) / MAX (1.0, logit_values);
+
+  if (vc_trainer_loss (in) == VC_LOSS_FUSED)
+    {
+      st->logits[st->n_logits++] = vc_estimator_fused_loss_chunk (t, s->V, s->h) * s->V * e;
+      st->logits[st->n_logits++] = t * s->h * e;
+      st->logits[st->n_logits++] = t * 4.0;
+      if (tr->full)
+        st->logits[st->n_logits++] = s->V * s->h * training_bytes (in);
+    }
+  else if (vc_trainer_loss (in) == VC_LOSS_CCE)
+    st->logits[st->n_logits++] = t * 4.0;
+  else if (vc_trainer_loss (in) == VC_LOSS_CHUNKED)
+    for (guint i = 0; i < 8; i++)
+      st->logits[st->n_logits++] = logit_values / 8.0 * per_value;
+  else if (vc_trainer_compiles_loss (in))
+    {
+      st->logits[st->n_logits++] = logit_values * 4.0;
+      st->logits[st->n_logits++] = logit_values * (per_value - 4.0);
+    }
+  else if (vc_trainer_frees_logits (in))
+    for (guint i = 0; i < 3; i++)
+      st->logits[st->n_logits++] = logit_values * TITAN_LOGIT_BYTES / 3.0;
+  else
+    {
+      st->logits[st->n_logits++] = logit_values * e;
+      for (guint i = 0; i < 3; i++)
+        st->logits[st->n_logits++] = logit_values * (per_value - e) / 3.0;
+    }
+}
+
 static void
 step_tensors_init (const VcInputs         *in,
                    const Shapes           *s,
@@ -1074,7 +1181,7 @@ step_tensors_init (const VcInputs         *in,
 {
   const VcArch *arch = &in->arch;
   const VcParamCounts *c = &s->counts;
-  double t = (double) in->batch * in->seq;
+  double t = vc_training_rank_tokens (in);
   double lb = tr->quantized_base ? sc->weight_bits / 8.0 : training_bytes (in);
   double ob = tr->quantized_base ? 2.0 : training_bytes (in);
   double attn = s->h * (2.0 * s->q_dim + 2.0 * s->kv_dim);
@@ -1082,8 +1189,7 @@ step_tensors_init (const VcInputs         *in,
   guint n_mlp = vc_arch_is_moe (arch) ? 2 : (arch->gated_mlp ? 3 : 2);
   double w[] = { s->h * s->q_dim, s->h * s->kv_dim, s->h * s->kv_dim, s->q_dim * s->h };
   double layer_params = attn + mlp + MIN (arch->norms_per_layer, 4u) * s->h;
-  double per_value, layer_w = 0, layer_t = 0;
-  double logit_values = t * s->V;
+  double layer_w = 0, layer_t = 0;
 
   memset (st, 0, sizeof *st);
   /* one layer's weights as the checkpoint stores them: q, k, v, o, the MLP's projections (a
@@ -1142,34 +1248,13 @@ step_tensors_init (const VcInputs         *in,
   st->transient_dense = e * s->dense_inter;
   st->transient_moe = e * s->moe_inter;
   st->dequantized = dequantized_weight_bytes (in, s, tr);
+  if (in->checkpointing == VC_CHECKPOINTING_SELECTIVE)
+    st->n_selective = vc_training_selective_tensors (in, s->h, s->q_dim, s->kv_dim, s->dense_inter, e,
+                                                     st->selective);
+  st->ring = vc_training_ring_bytes (in, s->q_dim, s->kv_dim, e);
+  st->packing = vc_training_packing_bytes (in);
 
-  /* logits_bytes(), tensor by tensor: the 16-bit logits, fp32 copy, fp32 log-softmax and
-   * gradient; a chunked loss in 8 chunks */
-  per_value = logits_bytes (in, s, tr->full, e) / MAX (1.0, logit_values);
-  if (vc_trainer_loss (in) == VC_LOSS_FUSED)
-    {
-      st->logits[st->n_logits++] = vc_estimator_fused_loss_chunk (t, s->V, s->h) * s->V * e;
-      st->logits[st->n_logits++] = t * s->h * e;
-      st->logits[st->n_logits++] = t * 4.0;
-      if (tr->full)
-        st->logits[st->n_logits++] = s->V * s->h * training_bytes (in);
-    }
-  else if (vc_trainer_loss (in) == VC_LOSS_CCE)
-    st->logits[st->n_logits++] = t * 4.0;
-  else if (vc_trainer_loss (in) == VC_LOSS_CHUNKED)
-    for (guint i = 0; i < 8; i++)
-      st->logits[st->n_logits++] = logit_values / 8.0 * per_value;
-  else if (vc_trainer_compiles_loss (in))
-    {
-      st->logits[st->n_logits++] = logit_values * 4.0;
-      st->logits[st->n_logits++] = logit_values * (per_value - 4.0);
-    }
-  else
-    {
-      st->logits[st->n_logits++] = logit_values * e;
-      for (guint i = 0; i < 3; i++)
-        st->logits[st->n_logits++] = logit_values * (per_value - e) / 3.0;
-    }
+  step_logits (in, s, tr, e, st);
 }
 
 /* Each trainable tensor once, in elements: the replay's list. */
@@ -1287,6 +1372,39 @@ gradient_arrives (const VcInputs    *in,
   release_all (a, grads);
 }
 
+/* The forward pass: each layer's saved tensors, with checkpointing its input alone (selective
+ * per op: and the outputs it keeps). */
+static void
+replay_forward (const VcInputs    *in,
+                const StepTensors *st,
+                VcAllocator       *a,
+                GArray            *saved,
+                double             e,
+                double             h,
+                guint              n_layers,
+                guint              n_dense)
+{
+  double t = vc_training_rank_tokens (in);
+
+  for (guint l = 0; l < n_layers; l++)
+    {
+      const double *tensors = l >= n_dense ? st->moe : st->dense;
+      guint n = l >= n_dense ? st->n_moe_tensors : st->n_dense_tensors;
+      gboolean checkpointed = vc_training_layer_checkpointed (in, l);
+
+      if (checkpointed && vc_trainer_offloads_checkpoints (in))
+        continue;
+      if (in->checkpointing == VC_CHECKPOINTING_SELECTIVE)
+        for (guint i = 0; i < st->n_selective; i++)
+          hold (a, saved, t * st->selective[i]);
+      else if (checkpointed)
+        hold (a, saved, t * e * h);
+      else
+        for (guint i = 0; i < n; i++)
+          hold (a, saved, t * tensors[i]);
+    }
+}
+
 /* Two steps of a model of `n_layers` layers (the first `n_dense` dense): what the allocator
  * caches beyond the allocated peak. */
 static double
@@ -1299,7 +1417,7 @@ replay (const VcInputs       *in,
         guint                 n_layers,
         guint                 n_dense)
 {
-  double t = (double) in->batch * in->seq;
+  double t = vc_training_rank_tokens (in);
   g_autoptr(VcAllocator) a = vc_allocator_new (in->expandable_segments);
   g_autoptr(GArray) persistent = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) grads = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -1307,7 +1425,7 @@ replay (const VcInputs       *in,
   g_autoptr(GArray) saved = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) logits = g_array_new (FALSE, FALSE, sizeof (guint));
   guint n_states = optimizer_states (in);
-  gboolean checkpointed = in->checkpointing != VC_CHECKPOINTING_NONE;
+  gboolean selective = in->checkpointing == VC_CHECKPOINTING_SELECTIVE;
 
   /* loading: the weights, the fp32 master copy, the communication buffers */
   for (guint l = 0; l < n_layers; l++)
@@ -1332,20 +1450,9 @@ replay (const VcInputs       *in,
     {
       gboolean have_grads = grads->len > 0;
 
-      /* forward: each layer's saved tensors, with checkpointing its input alone */
-      for (guint l = 0; l < n_layers; l++)
-        {
-          const double *tensors = l >= n_dense ? st->moe : st->dense;
-          guint n = l >= n_dense ? st->n_moe_tensors : st->n_dense_tensors;
-
-          if (checkpointed && vc_trainer_offloads_checkpoints (in))
-            continue;
-          if (checkpointed)
-            hold (a, saved, t * e * h);
-          else
-            for (guint i = 0; i < n; i++)
-              hold (a, saved, t * tensors[i]);
-        }
+      /* the packed batch's positions and mask, until the step's end */
+      hold (a, saved, st->packing);
+      replay_forward (in, st, a, saved, e, h, n_layers, n_dense);
       hold (a, saved, st->head_saved);
       for (guint i = 0; i < st->n_logits; i++)
         hold (a, logits, st->logits[i]);
@@ -1361,6 +1468,7 @@ replay (const VcInputs       *in,
         {
           const double *tensors = l >= n_dense ? st->moe : st->dense;
           guint n = l >= n_dense ? st->n_moe_tensors : st->n_dense_tensors;
+          gboolean checkpointed = vc_training_layer_checkpointed (in, l);
 
           if (checkpointed)
             for (guint i = 0; i < n; i++)
@@ -1371,9 +1479,12 @@ replay (const VcInputs       *in,
             for (guint i = 0; i < st->n_layer_trained; i++)
               gradient_arrives (in, a, grads, persistent, k, n_states, step, st->layer_trained[i]);
           hold (a, layer, st->dequantized);
+          hold (a, layer, st->ring);
           release_all (a, layer);
-          release_last (a, saved, vc_trainer_offloads_checkpoints (in) ? 0 : checkpointed ? 1 : n);
+          release_last (a, saved, vc_trainer_offloads_checkpoints (in) ? 0 : selective ? st->n_selective
+                                  : checkpointed ? 1 : n);
         }
+      release_all (a, saved);
       /* the optimizer's step: its state at the first one */
       if (step == 0 && n_states > 0 && k->optimizer > 0 && !in->optimizer_in_backward)
         for (guint s = 0; s < n_states; s++)
@@ -1435,6 +1546,7 @@ vc_estimator_training_cache_bytes (const VcInputs         *in,
   memset (&key, 0, sizeof key);
   memcpy (&key.in, in, sizeof *in);
   memset (&key.in.layout, 0, sizeof key.in.layout);
+  key.in.layout.cp = vc_training_cp (in);
   key.id = sc->id;
   key.weight_bits = sc->weight_bits;
   memcpy (&key.share, share, sizeof *share);

@@ -53,6 +53,8 @@ typedef struct
   gboolean expandable_segments;    /* PyTorch's allocator grows one segment per pool */
   VcTrainer trainer;               /* whose habits: compile scope, optimizer state precision */
   gboolean optimizer_in_backward;  /* each parameter's optimizer step in its gradient hook */
+  gboolean packing;                /* samples packed to the sequence length (the trainer's mask) */
+  guint checkpoint_every;          /* selective per layer: every N-th layer checkpointed */
   double overhead_gb;              /* per GPU; < 0: the method's default */
   /* serving engine and speed */
   VcEngine engine;
@@ -170,6 +172,8 @@ gboolean vc_trainer_compiles_loss (const VcInputs *inputs);
 VcLoss   vc_trainer_loss          (const VcInputs *inputs);
 gboolean vc_trainer_bf16_state   (const VcInputs *inputs);
 gboolean vc_trainer_offloads_checkpoints (const VcInputs *inputs);
+gboolean vc_trainer_frees_logits  (const VcInputs *inputs);
+double   vc_estimator_ring_bytes   (const VcInputs *inputs);
 double   vc_estimator_fused_loss_chunk (double tokens,
                                         double vocab,
                                         double hidden);

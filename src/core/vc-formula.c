@@ -11,6 +11,7 @@
 #include "vc-enums.h"
 #include "vc-formula.h"
 #include "vc-quant.h"
+#include "vc-training-rules.h"
 #include "vc-units.h"
 
 /* What every formula may quote: the inputs, the results and the counts as text. */
@@ -129,6 +130,34 @@ describe_sequence_state (const Terms *t)
                           in->batch, in->concurrency, t->size);
 }
 
+/* Context parallelism and packing, after a training activation's description (`text`, taken). */
+static char *
+add_training_rules (const Terms *t,
+                    char        *text)
+{
+  const VcInputs *in = t->in;
+  g_autoptr(GString) s = g_string_new (text);
+  guint cp = vc_training_cp (in);
+
+  g_free (text);
+  if (cp > 1)
+    {
+      g_autofree char *ring = vc_format_size (vc_estimator_ring_bytes (in), t->unit);
+
+      g_string_append_printf (s, _("; context parallelism: this GPU computes b·s / CP = %.0f tokens of CP %u, "
+                                   "with ring attention’s all-gathered keys and values and fp32 gradient "
+                                   "buffers in one layer (%s)"),
+                              vc_training_rank_tokens (in), cp, ring);
+    }
+  if (vc_training_packing_bytes (in) > 0)
+    {
+      g_autofree char *mask = vc_format_size (vc_training_packing_bytes (in), t->unit);
+
+      g_string_append_printf (s, _("; the packed batch’s positions, document ids and block mask (%s)"), mask);
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
 static char *
 describe_activations (const Terms *t)
 {
@@ -202,15 +231,20 @@ describe_activations (const Terms *t)
                               clauses, t->size);
     }
   if (t->sc->peak_phase == VC_PHASE_BACKWARD)
-    return g_strdup_printf (_("Peak at the end of the backward pass: one layer's transient "
-                              "for b·s = %u tokens = %s"), in->batch * in->seq, t->size);
-  return g_strdup_printf (_("Peak at the start of the backward pass: what autograd saved for "
+    return add_training_rules (t, g_strdup_printf (_("Peak at the end of the backward pass: one layer's transient "
+                                                     "for b·s = %u tokens = %s"), in->batch * in->seq, t->size));
+  return add_training_rules (t, g_strdup_printf (_("Peak at the start of the backward pass: what autograd saved for "
                             "b·s = %u tokens in %u layers (%s), plus the logits "
                             "b·s × %u vocabulary × %s = %s"),
                           in->batch * in->seq, in->arch.n_layers,
                           vc_trainer_offloads_checkpoints (in) ? _("layer inputs offloaded to system RAM, one layer recomputed")
                           : in->checkpointing == VC_CHECKPOINTING_FULL ? _("layer inputs only, one layer recomputed")
                           : in->checkpointing == VC_CHECKPOINTING_SQRT ? _("√L checkpoints")
+                          : in->checkpointing == VC_CHECKPOINTING_SELECTIVE_LAYERS
+                          ? _("every N-th layer’s input, all the other layers save, one layer recomputed (torchtitan’s selective per layer)")
+                          : in->checkpointing == VC_CHECKPOINTING_SELECTIVE
+                          ? _("each layer’s input and the outputs torchtitan’s selective per-op checkpointing keeps: "
+                              "every other matrix product and the attention, one layer recomputed")
                           : _("no checkpointing"),
                           in->arch.vocab_size,
                           vc_trainer_loss (in) == VC_LOSS_FUSED ? _("one chunk of logits at a time, with the input's and the head's gradients (fused linear cross-entropy)")
@@ -218,9 +252,11 @@ describe_activations (const Terms *t)
                           : vc_trainer_compiles_loss (in)
                           ? (vc_trainer_loss (in) == VC_LOSS_CHUNKED ? _("2 bytes (compiled chunked loss)")
                                                          : _("fp32 logits and their gradient (compiled loss)"))
+                          : vc_trainer_frees_logits (in)
+                          ? _("12 bytes: the fp32 log-softmax, its gradient and the input’s, the 16-bit logits freed before the backward pass (torchtitan)")
                           : vc_trainer_loss (in) == VC_LOSS_CHUNKED ? _("4 bytes (chunked loss)")
                                                       : _("16-bit logits, fp32 copy and its log-softmax"),
-                          t->size);
+                          t->size));
 }
 
 static char *

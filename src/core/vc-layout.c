@@ -20,6 +20,7 @@
 #include "vc-engine.h"
 #include "vc-error.h"
 #include "vc-layout.h"
+#include "vc-training-rules.h"
 
 /* DeepSpeed's defaults (deepspeed/runtime/zero/config.py): reduce_bucket_size, in elements,
  * and stage3_prefetch_bucket_size, the parameters ZeRO-3 fetches ahead. */
@@ -33,7 +34,7 @@
 guint
 vc_layout_n_gpus (const VcLayout *l)
 {
-  return MAX (1u, l->tp) * MAX (1u, l->pp) * MAX (1u, l->dp);
+  return MAX (1u, l->tp) * MAX (1u, l->pp) * MAX (1u, l->dp) * MAX (1u, l->cp);
 }
 
 guint
@@ -200,7 +201,7 @@ check_training (const VcInputs *in,
   if (in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT && in->method == VC_METHOD_RULE_OF_THUMB)
     return refuse (error, _("paged optimizers need the architecture method: which states are paged "
                             "depends on each tensor's size"));
-  return TRUE;
+  return vc_training_rules_check (in, error);
 }
 
 /* The layout inputs of one mode: an estimate keeps both tabs' settings (the window shares one
@@ -218,6 +219,7 @@ effective_inputs (const VcInputs *in,
     }
   else
     {
+      out->layout.cp = 1;
       out->layout.sharding = VC_SHARDING_NONE;
       out->layout.offload = VC_OFFLOAD_NONE;
       out->layout.grad_accum = 1;
@@ -245,7 +247,7 @@ vc_layout_input_applies (const char *property,
                          GError    **error)
 {
   static const char *inference_only[] = { "tp", "pp", "ep", "gpu-layers", "experts-on-cpu", NULL };
-  static const char *training_only[] = { "sharding", "offload", "grad-accum", NULL };
+  static const char *training_only[] = { "sharding", "offload", "grad-accum", "cp", NULL };
 
   if (mode == VC_MODE_TRAINING && g_strv_contains (inference_only, property))
     return refuse (error, _("applies to inference only: training layouts are data parallel (DP with "
@@ -766,6 +768,17 @@ fsdp2_buffers (const VcInputs         *in,
   return 2.0 * params + grads + grads / e * reduce;
 }
 
+/* FSDP2's MixedPrecisionPolicy (torch/distributed/fsdp/_fully_shard/_fsdp_param.py): the
+ * sharded parameters keep their fp32 and are what the optimizer steps; param_dtype, bf16, is the
+ * all-gathered copies' alone (fsdp2_buffers()): no 16-bit shard beside a master. */
+static gboolean
+fsdp2_fp32_shards (const VcInputs         *in,
+                   const VcScenarioResult *sc)
+{
+  return fsdp2 (in) && in->mixed_precision && sc->id == VC_SCENARIO_FULL &&
+         sc->bytes[VC_COMPONENT_MASTER_WEIGHTS] > 0;
+}
+
 static void
 training (const VcInputs         *in,
           const VcScenarioResult *sc,
@@ -775,7 +788,11 @@ training (const VcInputs         *in,
 {
   const VcLayout *l = &in->layout;
   guint zero = vc_layout_zero_stage (l->sharding);
-  double n = l->sharding == VC_SHARDING_FSDP_HYBRID ? MIN (l->dp, l->gpus_per_node) : l->dp;
+  /* the data-parallel group shards over DP × CP: torchtitan's FSDP mesh is dp_shard_cp
+   * (torchtitan/distributed/parallel_dims.py, fsdp = dp_shard * cp), and the CP ranks, which
+   * hold the same weights, reduce their gradients with it */
+  double world = (double) l->dp * vc_training_cp (in);
+  double n = l->sharding == VC_SHARDING_FSDP_HYBRID ? MIN (world, l->gpus_per_node) : world;
   double e = training_value_bytes (in);
   double T = sc->trainable_parameters;
   gboolean arch = in->method == VC_METHOD_ARCHITECTURE;
@@ -784,17 +801,22 @@ training (const VcInputs         *in,
   double M = sc->bytes[VC_COMPONENT_MASTER_WEIGHTS];
   double G = arch ? sc->gradient_bytes : sc->bytes[VC_COMPONENT_GRADIENTS];
   double weights, optimizer, master, grads16, grads32, buffers = 0, host = 0, grads_gpu;
-  double node_gpus = MIN (l->dp, l->gpus_per_node);
+  double node_gpus = MIN (world, l->gpus_per_node);
 
   weights = zero >= 3 ? W / n : W;
   optimizer = zero >= 1 ? O / n : O;
   master = zero >= 1 ? M / n : M;
+  if (fsdp2_fp32_shards (in, sc))
+    {
+      weights = M / n;
+      master = 0;
+    }
   /* ZeRO-2/3 keep the gradient partition only; with mixed precision the optimizer step reads it
    * in fp32 (DeepSpeed's memory.rst: 4 bytes of fp32 gradient a parameter in its 16 and 18) */
   grads16 = zero >= 2 ? (in->mixed_precision ? 0 : G / n) : G;
   grads32 = zero >= 1 && in->mixed_precision ? T * 4.0 / n : 0;
 
-  if (zero == 0 && l->dp > 1)
+  if (zero == 0 && world > 1)
     /* PyTorch DDP's gradient buckets copy every gradient (gradient_as_bucket_view=False) */
     buffers = G;
   else if (l->sharding == VC_SHARDING_ZERO_1 || l->sharding == VC_SHARDING_ZERO_2)
@@ -859,8 +881,8 @@ training (const VcInputs         *in,
     }
 
   for (guint c = 0; c < VC_N_COMPONENTS; c++)
-    out->all_bytes[c] = out->bytes[c] * l->dp;
-  out->all_buffers = out->buffers * l->dp;
+    out->all_bytes[c] = out->bytes[c] * world;
+  out->all_buffers = out->buffers * world;
 }
 
 /* with_reserve FALSE leaves the allocator's reserve uncomputed (reserved < 0): replaying a
@@ -1312,6 +1334,8 @@ vc_layout_describe (const VcLayout *l,
             g_string_append (s, "DDP");
           break;
         }
+      if (MAX (1u, l->cp) > 1)
+        g_string_append_printf (s, "%sCP %u", s->len ? " · " : "", l->cp);
       if (l->offload == VC_OFFLOAD_OPTIMIZER)
         g_string_append_printf (s, "%s%s", s->len ? " · " : "", (translate ? _("optimizer offload") : "optimizer offload"));
       else if (l->offload == VC_OFFLOAD_OPTIMIZER_PARAMS)

@@ -14,6 +14,7 @@
 #include "vc-error.h"
 #include "vc-layout.h"
 #include "vc-plan.h"
+#include "vc-training-rules.h"
 #include "vc-units.h"
 
 #define ROLE(r) VC_TENSOR_ROLE_BIT (VC_TENSOR_##r)
@@ -851,7 +852,10 @@ plan_training (const VcInputs *inputs,
     return refuse (error, _("training shards its states equally over the data-parallel GPUs (ZeRO partitions and FSDP "
                             "shards are 1/N each, and the ranks step together), so a mixed set is not planned; "
                             "accepted: a set of one kind of card (h100-80gb:8)"));
-  in.layout.dp = n;
+  /* the set's GPUs are DP × CP: the context-parallel ranks of each data-parallel one */
+  if (n % vc_training_cp (&in) != 0)
+    return refuse (error, _("the set’s %u GPUs are DP × CP: CP %u must divide them"), n, vc_training_cp (&in));
+  in.layout.dp = n / vc_training_cp (&in);
   if (!vc_layout_compute (&in, res, res->selected, &lr, error))
     return FALSE;
   plan->tp = 1;

@@ -226,6 +226,8 @@ add_layout_object (JsonBuilder    *b,
   json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_OFFLOAD, l->offload));
   json_builder_set_member_name (b, "grad_accum");
   json_builder_add_int_value (b, l->grad_accum);
+  json_builder_set_member_name (b, "cp");
+  json_builder_add_int_value (b, MAX (1u, l->cp));
   json_builder_set_member_name (b, "gpu_layers");
   if (l->gpu_layers > 0)
     json_builder_add_int_value (b, l->gpu_layers);

@@ -23,6 +23,7 @@
 #include "vc-engine.h"
 #include "vc-layout.h"
 #include "vc-solver.h"
+#include "vc-training-rules.h"
 
 /* The largest accepted value of each input (vc-estimator.h), as the estimate's property specs
  * accept it. */
@@ -157,6 +158,7 @@ typedef struct
   /* on one card the bytes grow with the variable, piecewise linearly, and guide the guesses; a
    * layout's busiest GPU drops when the layout grows, so over several cards plain bisection */
   gboolean         guided;
+  guint            step;           /* the variable moves by steps of this many (CP's sequence) */
   guint            lo, hi;
   double           f_lo, f_hi;
 } Search;
@@ -168,7 +170,7 @@ search_fits (Search *s,
              double *bytes)
 {
   s->sol->n_evaluations++;
-  return vc_solver_fits_at (s->in, s->variable, value, s->capacity, s->gpu_count, bytes);
+  return vc_solver_fits_at (s->in, s->variable, value * s->step, s->capacity, s->gpu_count, bytes);
 }
 
 /* Probes `value`, inside the bracket, and moves the end of the bracket it belongs to. */
@@ -234,14 +236,19 @@ vc_solver_solve (const VcInputs  *in,
   guint top = vc_solver_input_max (variable);
   guint context = variable == VC_SOLVE_VARIABLE_SEQ ? vc_solver_model_context (in) : 0;
   VcSolveLimit top_limit = VC_SOLVE_LIMIT_NONE;
+  /* context parallelism: the CP ranks share each sequence, so a card of them trains with its
+   * CP - 1 peers, and the sequence is a multiple of 2 × CP (vc_training_rules_check()) */
+  guint cp = vc_training_cp (in);
   Search s = {
     .in = in,
     .variable = variable,
     .capacity = capacity,
-    .gpu_count = MAX (1u, gpu_count),
+    .gpu_count = MAX (MAX (1u, gpu_count), cp),
     .sol = sol,
     .guided = gpu_count <= 1 && vc_layout_is_default (&in->layout),
+    .step = variable == VC_SOLVE_VARIABLE_SEQ && cp > 1 ? VC_CP_CHUNKS_PER_RANK * cp : 1,
   };
+
 
   *sol = (VcSolution) {
     .variable = variable,
@@ -254,6 +261,8 @@ vc_solver_solve (const VcInputs  *in,
       top = context;
       top_limit = VC_SOLVE_LIMIT_MODEL_CONTEXT;
     }
+  /* searched in steps: 1 … top / step */
+  top = MAX (1u, top / s.step);
 
   if (!search_fits (&s, 1, &s.f_lo))
     {
@@ -262,7 +271,7 @@ vc_solver_solve (const VcInputs  *in,
 
       sol->total_bytes = s.f_lo;
       /* the message compares the need with what the engine may use, not with the card */
-      vc_solver_set (&probe, variable, 1);
+      vc_solver_set (&probe, variable, s.step);
       vc_estimator_compute (&probe, &res);
       sol->usable_bytes = vc_engine_usable_bytes (&probe, capacity,
                                                   res.scenarios[res.selected].bytes[VC_COMPONENT_OVERHEAD]);
@@ -271,7 +280,7 @@ vc_solver_solve (const VcInputs  *in,
   sol->found = TRUE;
   if (top <= 1 || search_fits (&s, top, &s.f_hi))
     {
-      sol->value = top;
+      sol->value = top * s.step;
       sol->limit = top_limit;
       sol->total_bytes = top <= 1 ? s.f_lo : s.f_hi;
       return;
@@ -280,7 +289,7 @@ vc_solver_solve (const VcInputs  *in,
   s.lo = 1;
   s.hi = top;
   search_bracket (&s);
-  sol->value = s.lo;
+  sol->value = s.lo * s.step;
   sol->total_bytes = s.f_lo;
 }
 

@@ -91,6 +91,8 @@ typedef enum
   VC_CHECKPOINTING_NONE,
   VC_CHECKPOINTING_SQRT,
   VC_CHECKPOINTING_FULL,
+  VC_CHECKPOINTING_SELECTIVE,  /* torchtitan's selective per-op checkpointing (op mode) */
+  VC_CHECKPOINTING_SELECTIVE_LAYERS, /* torchtitan's selective per layer: every N-th layer */
 } VcCheckpointing;
 
 typedef enum
@@ -267,6 +269,7 @@ typedef struct
   guint gpus_per_node;
   gboolean layer_split;           /* not an input: the engine is llama.cpp, whose PP stages are
                                    * its layer split (vc-layout.c) */
+  guint cp;                       /* training: context-parallel degree (ring attention); 0 is 1 */
 } VcLayout;
 
 /* llama.cpp's --split-mode over several GPUs (vc-plan.c) */

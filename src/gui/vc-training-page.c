@@ -44,6 +44,8 @@ struct _VcTrainingPage
   GtkSwitch *compile;
   GtkSwitch *expandable_segments;
   GtkSwitch *optimizer_in_backward;
+  GtkSwitch *packing;
+  GtkSpinButton *checkpoint_every;
   VcDropDown *trainer;
   GtkSpinButton *batch;
   GtkSpinButton *seq;
@@ -56,6 +58,7 @@ struct _VcTrainingPage
   VcDropDown *offload;
   GtkSpinButton *grad_accum;
   GtkSpinButton *gpus_per_node;
+  GtkSpinButton *cp;
 };
 
 G_DEFINE_FINAL_TYPE (VcTrainingPage, vc_training_page, GTK_TYPE_WIDGET)
@@ -86,6 +89,8 @@ static const VcChoice checkpointing_choices[] = {
   { VC_CHECKPOINTING_NONE, N_("None") },
   { VC_CHECKPOINTING_SQRT, N_("Every √L layers") },
   { VC_CHECKPOINTING_FULL, N_("Every layer") },
+  { VC_CHECKPOINTING_SELECTIVE, N_("Selective, per operator") },
+  { VC_CHECKPOINTING_SELECTIVE_LAYERS, N_("Selective, every N layers") },
 };
 
 /* framework names stay as their projects write them */
@@ -158,6 +163,11 @@ update_applicable (VcTrainingPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->expandable_segments), arch);
   /* which gradient is the largest needs the architecture's tensors */
   gtk_widget_set_sensitive (GTK_WIDGET (self->optimizer_in_backward), arch);
+  /* the layer count of torchtitan's selective option, shown with it */
+  vc_grid_row_set_visible (GTK_WIDGET (self->checkpoint_every),
+                           in->checkpointing == VC_CHECKPOINTING_SELECTIVE_LAYERS);
+  /* ring attention exchanges the architecture's keys and values */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->cp), arch);
   /* more GPUs shard nothing without ZeRO or FSDP; the node size matters to HSDP only */
   gtk_widget_set_sensitive (GTK_WIDGET (self->offload), in->layout.sharding != VC_SHARDING_NONE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->gpus_per_node), in->layout.sharding == VC_SHARDING_FSDP_HYBRID);
@@ -275,6 +285,8 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   vc_bind_active (GTK_WIDGET (self->compile), estimate, "compile");
   vc_bind_active (GTK_WIDGET (self->expandable_segments), estimate, "expandable-segments");
   vc_bind_active (GTK_WIDGET (self->optimizer_in_backward), estimate, "optimizer-in-backward");
+  vc_bind_active (GTK_WIDGET (self->packing), estimate, "packing");
+  vc_bind_spin (self->checkpoint_every, estimate, "checkpoint-every", 1, 0);
   vc_bind_choices (self->trainer, estimate, "trainer", trainer_choices, G_N_ELEMENTS (trainer_choices));
   vc_bind_spin (self->batch, estimate, "batch", 1, 0);
   vc_bind_spin (self->seq, estimate, "seq", 256, 0);
@@ -291,11 +303,13 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   g_signal_connect_object (estimate, "notify::finetune", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::optimizer", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::sharding", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::checkpointing", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   vc_bind_spin (self->dp, estimate, "dp", 1, 0);
   vc_bind_choices (self->sharding, estimate, "sharding", sharding_choices, G_N_ELEMENTS (sharding_choices));
   vc_bind_choices (self->offload, estimate, "offload", offload_choices, G_N_ELEMENTS (offload_choices));
   vc_bind_spin (self->grad_accum, estimate, "grad-accum", 1, 0);
   vc_bind_spin (self->gpus_per_node, estimate, "gpus-per-node", 1, 0);
+  vc_bind_spin (self->cp, estimate, "cp", 1, 0);
   update_applicable (self);
 }
 
@@ -347,6 +361,8 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, compile);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, expandable_segments);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, optimizer_in_backward);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, packing);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, checkpoint_every);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, trainer);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, batch);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, seq);
@@ -359,6 +375,7 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, offload);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, grad_accum);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, gpus_per_node);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, cp);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 

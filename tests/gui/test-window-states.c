@@ -860,6 +860,51 @@ test_context_warning (Fixture       *f,
 
 /* Item 8: no stale or puzzling value: rows that do not apply are hidden, not greyed with a
  * meaningless value; the header follows the model; no bare 0-byte gradients. */
+/* Context parallelism from its spin button, packing from its switch, torchtitan's selective
+ * checkpointing (per operator, every N layers) from the checkpointing drop-down; CP needs the
+ * architecture method. */
+static void
+check_training_rules_controls (Fixture *f)
+{
+  GtkWidget *cp = vc_test_window_input (f->window, VC_MODE_TRAINING, "cp");
+  GtkWidget *packing = vc_test_window_input (f->window, VC_MODE_TRAINING, "packing");
+  GtkWidget *checkpointing = vc_test_window_input (f->window, VC_MODE_TRAINING, "checkpointing");
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+
+  g_object_set (f->estimate, "optimizer", VC_OPTIMIZER_ADAMW, "finetune", VC_FINETUNE_FULL,
+                "trainer", VC_TRAINER_TORCHTITAN, NULL);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (cp), 2);
+  g_assert_cmpuint (in->layout.cp, ==, 2);
+  gtk_switch_set_active (GTK_SWITCH (packing), TRUE);
+  g_assert_true (in->packing);
+  vc_drop_down_set_selected (VC_DROP_DOWN (checkpointing),
+                             vc_test_choice_position (checkpointing, "Selective, per operator"));
+  g_assert_cmpint (in->checkpointing, ==, VC_CHECKPOINTING_SELECTIVE);
+  /* every N-th layer: its count shown with it alone */
+  {
+    GtkWidget *every = vc_test_window_input (f->window, VC_MODE_TRAINING, "checkpoint-every");
+
+    g_assert_false (gtk_widget_get_visible (every));
+    vc_drop_down_set_selected (VC_DROP_DOWN (checkpointing),
+                               vc_test_choice_position (checkpointing, "Selective, every N layers"));
+    g_assert_cmpint (in->checkpointing, ==, VC_CHECKPOINTING_SELECTIVE_LAYERS);
+    g_assert_true (gtk_widget_get_visible (every));
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (every), 4);
+    g_assert_cmpuint (in->checkpoint_every, ==, 4);
+    g_object_set (f->estimate, "checkpointing", VC_CHECKPOINTING_SELECTIVE, NULL);
+    g_assert_false (gtk_widget_get_visible (every));
+  }
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (vc_estimate_check (f->estimate, NULL));
+  g_assert_cmpuint (vc_estimate_get_layout_result (f->estimate)->n_gpus, ==, 2);
+  g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, "cp", 1, "checkpointing", VC_CHECKPOINTING_NONE, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_sensitive (cp));
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (cp)), ==, 1);
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "packing", FALSE, "trainer", VC_TRAINER_GENERIC, NULL);
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (packing)));
+}
+
 static void
 test_no_puzzling_values (Fixture       *f,
                          gconstpointer  data)
@@ -935,6 +980,7 @@ test_no_puzzling_values (Fixture       *f,
     g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "optimizer-in-backward", FALSE, NULL);
     g_assert_false (gtk_switch_get_active (GTK_SWITCH (in_backward)));
   }
+  check_training_rules_controls (f);
 }
 
 /* The README's screenshots: Llama 3 8B with 8192-token sequences and 4 concurrent requests on

@@ -313,7 +313,7 @@ test_help_french (void)
   assert_contains (r.out, "en inférence aussi fp8, int8, int4, les recettes GGUF de llama.cpp (q8_0");
   assert_contains (r.out, "--checkpointing=none|sqrt|full");
   /* an input's help is its property's description, which the window's tooltip shows too */
-  assert_contains (r.out, "Aucun, tous les √L segments ou à chaque couche");
+  assert_contains (r.out, "Aucun, tous les √L segments, à chaque couche, ou les sélectifs de torchtitan");
   /* the architecture fields' descriptions come from the core */
   assert_contains (r.out, "Architecture (remplace un modèle prédéfini, ou décrit un modèle personnalisé)" NBSP ":\n");
   assert_contains (r.out, "Nombre de couches du transformeur (L)");

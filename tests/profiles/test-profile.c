@@ -75,6 +75,17 @@ assert_inputs_equal (VcEstimate *expected,
   g_assert_true (vc_estimate_inputs_equal (expected, actual));
 }
 
+/* The inputs every_input_estimate() leaves at their defaults: the optimizer step in the
+ * backward pass is refused with the gradient accumulation and the GPUs set there, context
+ * parallelism and packing with the trainer set there (their own round trips below). */
+static gboolean
+kept_default (const char *name)
+{
+  static const char *const names[] = { "preset", "optimizer-in-backward", "cp", "packing", NULL };
+
+  return g_strv_contains (names, name);
+}
+
 /* An estimate in which every input but the preset differs from its default, passing
  * vc_estimate_check() so that vramcalc accepts it too. */
 static VcEstimate *
@@ -91,11 +102,8 @@ every_input_estimate (void)
       GParamSpec *p = inputs[i];
       g_auto(GValue) v = G_VALUE_INIT;
 
-      /* the model file's figures agree with each other and with the architecture: set last;
-       * the optimizer step in the backward pass is refused with the gradient accumulation and
-       * the GPUs set here (its own round trip below) */
-      if (g_str_equal (p->name, "preset") || g_str_has_prefix (p->name, "source-") ||
-          g_str_equal (p->name, "optimizer-in-backward"))
+      /* the model file's figures agree with each other and with the architecture: set last */
+      if (kept_default (p->name) || g_str_has_prefix (p->name, "source-"))
         continue;
       g_value_init (&v, p->value_type);
       if (G_IS_PARAM_SPEC_ENUM (p))
@@ -167,7 +175,7 @@ every_input_estimate (void)
     {
       g_auto(GValue) v = G_VALUE_INIT;
 
-      if (g_str_equal (inputs[i]->name, "preset") || g_str_equal (inputs[i]->name, "optimizer-in-backward"))
+      if (kept_default (inputs[i]->name))
         continue;
       g_value_init (&v, inputs[i]->value_type);
       g_object_get_property (G_OBJECT (e), inputs[i]->name, &v);
@@ -252,6 +260,36 @@ test_round_trip_optimizer_in_backward (void)
   g_assert_no_error (error);
   g_object_get (target, "optimizer-in-backward", &in_backward, NULL);
   g_assert_true (in_backward);
+}
+
+/* Context parallelism, packing and selective checkpointing with the trainer that runs them: kept. */
+static void
+test_round_trip_training_rules (void)
+{
+  g_autoptr(VcEstimate) source = vc_estimate_new ();
+  g_autoptr(VcEstimate) target = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  gboolean packing = FALSE;
+  guint cp = 0;
+  VcCheckpointing checkpointing = VC_CHECKPOINTING_NONE;
+  gsize length;
+
+  g_object_set (source, "mode", VC_MODE_TRAINING, "method", VC_METHOD_ARCHITECTURE, "finetune", VC_FINETUNE_FULL,
+                "trainer", VC_TRAINER_TORCHTITAN, "cp", 4, "packing", TRUE,
+                "checkpointing", VC_CHECKPOINTING_SELECTIVE, NULL);
+  g_assert_true (vc_estimate_check (source, NULL));
+  data = vc_profile_serialize (source, "p", "", VC_UNIT_GB, &length);
+  g_assert_nonnull (strstr (data, "\"cp\" : 4"));
+  g_assert_nonnull (strstr (data, "\"packing\" : true"));
+  g_assert_nonnull (strstr (data, "\"checkpointing\" : \"selective\""));
+  g_assert_true (vc_profile_parse (data, length, target, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_object_get (target, "cp", &cp, "packing", &packing, "checkpointing", &checkpointing, NULL);
+  g_assert_cmpuint (cp, ==, 4);
+  g_assert_true (packing);
+  g_assert_cmpint (checkpointing, ==, VC_CHECKPOINTING_SELECTIVE);
+  g_assert_true (vc_estimate_check (target, NULL));
 }
 
 /* The display unit is the profile's, not the estimate's: written under inputs, after
@@ -896,6 +934,7 @@ main (int   argc,
   g_test_add_func ("/profile/version-1", test_version_1);
   g_test_add_func ("/profile/round-trip/api", test_round_trip_api);
   g_test_add_func ("/profile/round-trip/optimizer-in-backward", test_round_trip_optimizer_in_backward);
+  g_test_add_func ("/profile/round-trip/training-rules", test_round_trip_training_rules);
   g_test_add_func ("/profile/round-trip/preset", test_round_trip_preset);
   g_test_add_func ("/profile/unit", test_unit);
   g_test_add_func ("/profile/round-trip/object", test_round_trip_object);
