@@ -512,6 +512,24 @@ set_arch_property (VcEstimate   *self,
   invalidate (self);
 }
 
+/* The plan's own inputs (main GPU, split mode, experts in RAM) change the plan on the set of
+ * cards, not the estimate: notified without invalidating it. */
+static void
+set_plan_input (VcEstimate   *self,
+                guint         prop_id,
+                const GValue *value,
+                GParamSpec   *pspec)
+{
+  guint *field = prop_id == PROP_MAIN_GPU ? &self->main_gpu
+                 : prop_id == PROP_N_CPU_MOE ? &self->n_cpu_moe : (guint *) &self->split_mode;
+  guint v = prop_id == PROP_SPLIT_MODE ? (guint) g_value_get_enum (value) : g_value_get_uint (value);
+
+  if (*field == v)
+    return;
+  *field = v;
+  g_object_notify_by_pspec (G_OBJECT (self), pspec);
+}
+
 static void
 vc_estimate_set_property (GObject      *object,
                           guint         prop_id,
@@ -538,17 +556,8 @@ vc_estimate_set_property (GObject      *object,
     case PROP_MAIN_GPU:
     case PROP_SPLIT_MODE:
     case PROP_N_CPU_MOE:
-      {
-        guint *field = prop_id == PROP_MAIN_GPU ? &self->main_gpu
-                       : prop_id == PROP_N_CPU_MOE ? &self->n_cpu_moe : (guint *) &self->split_mode;
-        guint v = prop_id == PROP_SPLIT_MODE ? (guint) g_value_get_enum (value) : g_value_get_uint (value);
-
-        if (*field == v)
-          return;
-        *field = v;
-        g_object_notify_by_pspec (object, pspec);
-        return;
-      }
+      set_plan_input (self, prop_id, value, pspec);
+      return;
     case PROP_PARAMETERS: SET_FIELD (parameters, input_double); leave_preset (self); break;
     case PROP_ACTIVE_PARAMETERS: SET_FIELD (active_parameters, input_double); leave_preset (self); break;
     case PROP_PRECISION: SET_FIELD (precision, g_value_get_enum); break;
