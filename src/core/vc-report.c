@@ -654,6 +654,23 @@ add_engine_json (JsonBuilder           *b,
     json_builder_add_string_value (b, vc_engine_no_figure (in));
   else
     json_builder_add_null_value (b);
+  /* what the figure leaves out, with its bound: NCCL's buffers at TP × PP > 1 (FORMULAS.md,
+   * "Tensor parallelism and memory outside torch") */
+  json_builder_set_member_name (b, "uncounted");
+  if (at.known && vc_engine_nccl_bound_bytes (in, MAX (1u, in->layout.tp), MAX (1u, in->layout.pp)) > 0)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "part");
+      json_builder_add_string_value (b, "nccl-buffers");
+      json_builder_set_member_name (b, "bytes_bound");
+      json_builder_add_int_value (b, (gint64) vc_engine_nccl_bound_bytes (in, MAX (1u, in->layout.tp),
+                                                                          MAX (1u, in->layout.pp)));
+      json_builder_set_member_name (b, "reason");
+      json_builder_add_string_value (b, "topology-search");
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
   json_builder_end_object (b);
 }
 
@@ -1267,6 +1284,12 @@ table_engine (GString               *s,
                                  "%.1f requests of %s tokens at once\n"),
                             engine, at.n_gpus, gpu->name, *how ? " · " : "", how, budget, room, tokens,
                             at.max_concurrency, seq);
+  }
+  {
+    g_autofree char *nccl = vc_engine_nccl_uncounted_text (in, MAX (1u, in->layout.tp), MAX (1u, in->layout.pp));
+
+    if (nccl != NULL)
+      g_string_append_printf (s, "  %s\n", nccl);
   }
 }
 
