@@ -591,8 +591,6 @@ add_gpus_json (JsonBuilder    *b,
   json_builder_end_array (b);
 }
 
-/* The engine's figures at the layout asked for, on the card of --fit-gpu (null when there is
- * no layout result or the engine sizes no cache from it) */
 /* "uncounted": what vLLM's or SGLang's figure leaves out at `tp` × `pp`, with its bound:
  * NCCL's buffers (FORMULAS.md, "Tensor parallelism and memory outside torch"); null where
  * there is no figure or nothing is left out */
@@ -621,6 +619,8 @@ add_uncounted (JsonBuilder    *b,
   json_builder_end_object (b);
 }
 
+/* The engine's figures at the layout asked for, on the card of --fit-gpu (null when there is
+ * no layout result or the engine sizes no cache from it) */
 static void
 add_engine_json (JsonBuilder           *b,
                  VcEstimate            *estimate,

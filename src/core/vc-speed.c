@@ -144,12 +144,6 @@ vc_speed_compute (const VcInputs         *in,
     }
 }
 
-/* One GPU's speed in words, for the window's GPU comparison and vramcalc's table:
- * "KV cache: 231,000 tokens · 28 requests of 8,192 tokens · 54 tokens/s" (the capacity with vLLM
- * and SGLang only), or for training "0.42 s a step"; "" when the card's figures are unknown or
- * no number of it is enough. With `layout` (the inputs' layout result), when the inputs set a
- * layout of several GPUs, the capacity is the engine's at that layout on this card
- * (vc_engine_at_layout()): "At TP 4: KV cache 441,296 tokens · 53 requests of 8,192 tokens". */
 /* The line, and where vLLM's or SGLang's figure leaves NCCL's buffers out, their bound
  * (vc_engine_nccl_bound_bytes()): "… · NCCL’s buffers not counted (up to 10.6 GiB a GPU)" */
 static char *
@@ -168,6 +162,13 @@ with_nccl_bound (const VcInputs *in,
   return g_strdup_printf (_("%s · NCCL’s buffers not counted (up to %s a GPU)"), line, size);
 }
 
+/* One GPU's speed in words, for the window's GPU comparison and vramcalc's table:
+ * "KV cache: 231,000 tokens · 28 requests of 8,192 tokens · 54 tokens/s" (the capacity with vLLM
+ * and SGLang only), or for training "0.42 s a step"; "" when the card's figures are unknown or
+ * no number of it is enough. With `layout` (the inputs' layout result), when the inputs set a
+ * layout of several GPUs, the capacity is the engine's at that layout on this card
+ * (vc_engine_at_layout()): "At TP 4: KV cache 441,296 tokens · 53 requests of 8,192 tokens";
+ * on several GPUs, NCCL's buffers are said not counted, with their bound (with_nccl_bound()). */
 char *
 vc_speed_describe (const VcInputs       *in,
                    const VcResult       *r,
