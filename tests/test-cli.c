@@ -497,6 +497,14 @@ check_custom_all_reduce_json (void)
     g_assert_false (json_object_get_boolean_member (engine, "disable_custom_all_reduce"));
     g_assert_cmpint (json_object_get_int_member (engine, "custom_all_reduce_bytes"), ==, 25169280);
     g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 2057354);
+    /* NCCL's buffers: not counted, at most 5 communicators × 1,920 MiB (FORMULAS.md) */
+    {
+      JsonObject *uncounted = json_object_get_object_member (engine, "uncounted");
+
+      g_assert_cmpstr (json_object_get_string_member (uncounted, "part"), ==, "nccl-buffers");
+      g_assert_cmpint (json_object_get_int_member (uncounted, "bytes_bound"), ==, 5 * 1920 * 1048576LL);
+      g_assert_cmpstr (json_object_get_string_member (uncounted, "reason"), ==, "topology-search");
+    }
     vc_test_run_clear (&r);
     memset (&r, 0, sizeof r);
     run_cli (&r, "--preset", "llama-3-8b", "--engine", "sglang", "--tp", "4", "--mem-fraction", "0.85",
@@ -512,7 +520,15 @@ check_custom_all_reduce_json (void)
     engine = json_object_get_object_member (parse (pc, &r), "engine");
     g_assert_true (json_object_get_null_member (engine, "disable_custom_all_reduce"));
     g_assert_true (json_object_get_null_member (engine, "custom_all_reduce_bytes"));
+    g_assert_true (json_object_get_null_member (engine, "uncounted"));
   }
+  /* the text report says it under the engine's line */
+  vc_test_run_clear (&r);
+  memset (&r, 0, sizeof r);
+  run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--tp", "4", "--fit-gpu", "h100-80gb", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\n  NCCL’s buffers are not counted: up to 10.6\u00a0GiB less for the KV cache on "
+                                   "each GPU (NCCL’s channel count follows its topology search on the machine)\n"));
 }
 
 /* --engine-version, --enforce-eager and a vision encoder: what the engine object says */

@@ -803,6 +803,66 @@ test_custom_all_reduce (void)
   g_assert_null (strstr (explain, "all-reduce"));
 }
 
+/* NCCL's buffers under TP and PP (FORMULAS.md, "Tensor parallelism and memory outside torch"):
+ * not counted, bounded from NCCL's limits. One communicator on one GPU of a group on one
+ * machine: 64 channels × 3 connections (the ring's, the tree's chain up and down) × (LL 512 KiB
+ * + LL128 4,800 KiB rounded up to 6 MiB, Simple 4 MiB) = 1,920 MiB; NVLS under vLLM 0.11 and
+ * later: 32 channels × 2 × 128 KiB × 8 steps = 64 MiB for each head; two communicators for each
+ * of the TP and expert groups, two for the PP group with its send/recv buffers (64 channels × 2
+ * × 4 MiB), one for the world */
+static void
+test_nccl_bound (void)
+{
+  g_autoptr(VcEstimate) e = llama3 (VC_ENGINE_SGLANG, 8192);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  const VcResult *r;
+  double MiB = 1048576.0, comm = 1920 * MiB, nvls = 64 * MiB, p2p = 512 * MiB;
+  g_autofree char *explain = NULL;
+  g_autofree char *text = NULL;
+
+  /* one GPU, or another engine: nothing uncounted */
+  g_assert_cmpfloat (vc_engine_nccl_bound_bytes (in, 1, 1), ==, 0);
+  g_assert_null (vc_engine_nccl_uncounted_text (in, 1, 1));
+  /* SGLang (NCCL_NVLS_ENABLE=0): TP 4 = 5 communicators, 9.4 GiB; TP 2 × PP 2 adds the PP group */
+  g_assert_cmpfloat (vc_engine_nccl_bound_bytes (in, 4, 1), ==, 5 * comm);
+  g_assert_cmpfloat (vc_engine_nccl_bound_bytes (in, 2, 2), ==, 7 * comm + 2 * p2p);
+  g_assert_cmpfloat (vc_engine_nccl_bound_bytes (in, 1, 2), ==, 3 * comm + 2 * p2p);
+  text = vc_engine_nccl_uncounted_text (in, 4, 1);
+  g_assert_cmpstr (text, ==, "NCCL’s buffers are not counted: up to 9.4\u00a0GiB less for the KV cache on each GPU "
+                             "(NCCL’s channel count follows its topology search on the machine)");
+  g_object_set (e, "tp", 4, NULL);
+  r = vc_estimate_get_result (e);
+  explain = vc_formula_describe (e, r->selected, VC_COMPONENT_OVERHEAD, VC_UNIT_GB);
+  g_assert_nonnull (strstr (explain, "(SGLang measures its total after them): up to 9.4\u00a0GiB a GPU"));
+  g_clear_pointer (&explain, g_free);
+
+  /* vLLM 0.11 and later add NVLS, one head per GPU of each communicator: TP 4 = 10.6 GiB */
+  g_object_set (e, "engine", VC_ENGINE_VLLM, NULL);
+  in = vc_estimate_get_inputs (e);
+  g_assert_cmpfloat (vc_engine_nccl_bound_bytes (in, 4, 1), ==, 5 * comm + 5 * 4 * nvls);
+  g_assert_cmpfloat (vc_engine_nccl_bound_bytes (in, 4, 1), ==, 11408506880.0);
+  g_assert_cmpfloat (vc_engine_nccl_bound_bytes (in, 2, 2), ==, 7 * comm + 2 * p2p + (4 * 2 + 2 * 2 + 4) * nvls);
+  r = vc_estimate_get_result (e);
+  explain = vc_formula_describe (e, r->selected, VC_COMPONENT_OVERHEAD, VC_UNIT_GB);
+  g_assert_nonnull (strstr (explain, "come out of vLLM’s cache): up to 10.6\u00a0GiB a GPU"));
+  g_clear_pointer (&explain, g_free);
+  /* with --kv-cache-memory the cache is as given: NCCL moves no figure */
+  g_object_set (e, "kv-cache-memory", 20.0, NULL);
+  g_assert_cmpfloat (vc_engine_nccl_bound_bytes (vc_estimate_get_inputs (e), 4, 1), ==, 0);
+  g_object_set (e, "kv-cache-memory", 0.0, NULL);
+  /* pipeline stages alone: the formula text names NCCL's buffers without a custom all-reduce */
+  g_object_set (e, "tp", 1, "pp", 2, NULL);
+  r = vc_estimate_get_result (e);
+  explain = vc_formula_describe (e, r->selected, VC_COMPONENT_OVERHEAD, VC_UNIT_GB);
+  g_assert_null (strstr (explain, "all-reduce"));
+  g_assert_nonnull (strstr (explain, "NCCL’s own buffers"));
+  g_clear_pointer (&explain, g_free);
+  g_object_set (e, "pp", 1, NULL);
+  /* other engines and training: none */
+  g_object_set (e, "engine", VC_ENGINE_LLAMA_CPP, NULL);
+  g_assert_cmpfloat (vc_engine_nccl_bound_bytes (vc_estimate_get_inputs (e), 4, 1), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -814,6 +874,7 @@ main (int   argc,
   g_test_add_func ("/engine/vllm-hybrid", test_vllm_hybrid);
   g_test_add_func ("/engine/sglang", test_sglang);
   g_test_add_func ("/engine/custom-all-reduce", test_custom_all_reduce);
+  g_test_add_func ("/engine/nccl-bound", test_nccl_bound);
   g_test_add_func ("/engine/encoder", test_encoder);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);

@@ -578,6 +578,8 @@ test_cli_pp_partition (void)
   g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
   plan = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "plan");
   g_assert_cmpint (json_object_get_int_member (plan, "kv_capacity_tokens"), ==, 100640);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (plan, "uncounted"), "bytes_bound"), ==,
+                   7168 * 1048576LL);
   g_assert_false (json_object_has_member (plan, "balanced_pp_partition"));
   layers = json_object_get_array_member (json_array_get_object_element (json_object_get_array_member (plan, "devices"), 1),
                                          "layers");
@@ -587,7 +589,11 @@ test_cli_pp_partition (void)
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (vramcalc (&out, &err, "--preset", "llama-3-8b", "--method", "architecture", "--engine", "vllm",
                              "--precision", "fp16", "--gpus", "A=24GB,B=12GB", "--pp", "2", NULL), ==, 0);
+  /* NCCL's buffers at PP 2, not counted: the PP group's two communicators with their send/recv
+   * buffers, 2 × (1,920 + 512 + 2 × 64) MiB, and the world's, 1,920 + 2 × 64 MiB (FORMULAS.md) */
   g_assert_nonnull (strstr (out, "KV cache: 22960 tokens on each card, bounded by B\n"
+                                 "  NCCL’s buffers are not counted: up to 7.0\u00a0GiB less for the KV cache on each GPU "
+                                 "(NCCL’s channel count follows its topology search on the machine)\n"
                                  "  Layers in proportion to each card’s free memory: --pp-partition 21,11\n"));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);

@@ -24,6 +24,18 @@ double   vc_engine_custom_ar_bytes   (const VcInputs *inputs,
  * releases followed here allocate it before their memory snapshot, outside the request) */
 double   vc_engine_comm_pool_bytes   (const VcInputs *inputs,
                                       double          tp);
+/* NCCL's buffers on each GPU are not counted (FORMULAS.md, "Tensor parallelism and memory
+ * outside torch"): at TP × PP > 1 with vLLM or SGLang, the most they take on one GPU of a group
+ * on one machine, from NCCL's limits (64 channels, the per-protocol buffers of each connection,
+ * NVLS where vLLM leaves it on), in bytes; 0 where there is no NCCL group */
+double   vc_engine_nccl_bound_bytes  (const VcInputs *inputs,
+                                      double          tp,
+                                      double          pp);
+/* "NCCL's buffers are not counted: up to 8 GiB less KV cache per GPU (…)", or NULL where
+ * vc_engine_nccl_bound_bytes() is 0 */
+char    *vc_engine_nccl_uncounted_text (const VcInputs *inputs,
+                                        double          tp,
+                                        double          pp);
 /* A clause for the formula text of the overhead at `tp` GPUs (empty where nothing applies) */
 char    *vc_engine_comm_describe     (const VcInputs *inputs,
                                       double          tp);

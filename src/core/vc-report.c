@@ -593,6 +593,34 @@ add_gpus_json (JsonBuilder    *b,
   json_builder_end_array (b);
 }
 
+/* "uncounted": what vLLM's or SGLang's figure leaves out at `tp` × `pp`, with its bound:
+ * NCCL's buffers (FORMULAS.md, "Tensor parallelism and memory outside torch"); null where
+ * there is no figure or nothing is left out */
+static void
+add_uncounted (JsonBuilder    *b,
+               const VcInputs *in,
+               gboolean        known,
+               double          tp,
+               double          pp)
+{
+  double bound = known ? vc_engine_nccl_bound_bytes (in, tp, pp) : 0;
+
+  json_builder_set_member_name (b, "uncounted");
+  if (bound <= 0)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "part");
+  json_builder_add_string_value (b, "nccl-buffers");
+  json_builder_set_member_name (b, "bytes_bound");
+  json_builder_add_int_value (b, (gint64) bound);
+  json_builder_set_member_name (b, "reason");
+  json_builder_add_string_value (b, "topology-search");
+  json_builder_end_object (b);
+}
+
 /* The engine's figures at the layout asked for, on the card of --fit-gpu (null when there is
  * no layout result or the engine sizes no cache from it) */
 static void
@@ -665,6 +693,9 @@ add_engine_json (JsonBuilder           *b,
     json_builder_add_string_value (b, vc_engine_no_figure (in));
   else
     json_builder_add_null_value (b);
+  /* what the figure leaves out, with its bound: NCCL's buffers at TP × PP > 1 (FORMULAS.md,
+   * "Tensor parallelism and memory outside torch") */
+  add_uncounted (b, in, at.known, MAX (1u, in->layout.tp), MAX (1u, in->layout.pp));
   json_builder_end_object (b);
 }
 
@@ -834,6 +865,7 @@ add_plan_json (JsonBuilder           *b,
       add_bytes_or_null (b, plan.kv_tokens > 0, plan.kv_tokens);
       json_builder_set_member_name (b, "bounded_by");
       json_builder_add_int_value (b, plan.bounded_by);
+      add_uncounted (b, in, plan.kv_tokens > 0, plan.tp, plan.pp);
       if (plan.balanced != NULL)
         {
           json_builder_set_member_name (b, "balanced_pp_partition");
@@ -924,8 +956,14 @@ table_plan (GString               *s,
   if (plan.fills_first >= 0)
     g_string_append_printf (s, _("  Fills first: %s\n"), vc_plan_get_device (&plan, plan.fills_first)->gpu);
   if (plan.bounded_by >= 0 && plan.kv_tokens > 0)
-    g_string_append_printf (s, _("  KV cache: %'.0f tokens on each card, bounded by %s\n"), plan.kv_tokens,
-                            vc_plan_get_device (&plan, plan.bounded_by)->gpu);
+    {
+      g_autofree char *nccl = vc_engine_nccl_uncounted_text (vc_estimate_get_inputs (estimate), plan.tp, plan.pp);
+
+      g_string_append_printf (s, _("  KV cache: %'.0f tokens on each card, bounded by %s\n"), plan.kv_tokens,
+                              vc_plan_get_device (&plan, plan.bounded_by)->gpu);
+      if (nccl != NULL)
+        g_string_append_printf (s, "  %s\n", nccl);
+    }
   if (plan.balanced != NULL)
     {
       g_autoptr(GString) counts = g_string_new (NULL);
@@ -1292,6 +1330,12 @@ table_engine (GString               *s,
                                      "of a request\n"),
                                 at.block_size, page);
       }
+  }
+  {
+    g_autofree char *nccl = vc_engine_nccl_uncounted_text (in, MAX (1u, in->layout.tp), MAX (1u, in->layout.pp));
+
+    if (nccl != NULL)
+      g_string_append_printf (s, "  %s\n", nccl);
   }
 }
 

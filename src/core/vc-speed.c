@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "vc-engine.h"
+#include "vc-engine-comm.h"
 #include "vc-layout.h"
 #include "vc-speed.h"
 
@@ -143,12 +144,31 @@ vc_speed_compute (const VcInputs         *in,
     }
 }
 
+/* The line, and where vLLM's or SGLang's figure leaves NCCL's buffers out, their bound
+ * (vc_engine_nccl_bound_bytes()): "… · NCCL’s buffers not counted (up to 10.6 GiB a GPU)" */
+static char *
+with_nccl_bound (const VcInputs *in,
+                 const char     *line,
+                 double          tp,
+                 double          pp)
+{
+  double bound = vc_engine_nccl_bound_bytes (in, tp, pp);
+  g_autofree char *size = NULL;
+
+  if (bound <= 0)
+    return g_strdup (line);
+  size = g_format_size_full ((guint64) bound, G_FORMAT_SIZE_IEC_UNITS);
+  /* TRANSLATORS: appended to the KV cache's line; the most NCCL's buffers take, "10.6 GiB" */
+  return g_strdup_printf (_("%s · NCCL’s buffers not counted (up to %s a GPU)"), line, size);
+}
+
 /* One GPU's speed in words, for the window's GPU comparison and vramcalc's table:
  * "KV cache: 231,000 tokens · 28 requests of 8,192 tokens · 54 tokens/s" (the capacity with vLLM
  * and SGLang only), or for training "0.42 s a step"; "" when the card's figures are unknown or
  * no number of it is enough. With `layout` (the inputs' layout result), when the inputs set a
  * layout of several GPUs, the capacity is the engine's at that layout on this card
- * (vc_engine_at_layout()): "At TP 4: KV cache 441,296 tokens · 53 requests of 8,192 tokens". */
+ * (vc_engine_at_layout()): "At TP 4: KV cache 441,296 tokens · 53 requests of 8,192 tokens";
+ * on several GPUs, NCCL's buffers are said not counted, with their bound (with_nccl_bound()). */
 char *
 vc_speed_describe (const VcInputs       *in,
                    const VcResult       *r,
@@ -158,6 +178,7 @@ vc_speed_describe (const VcInputs       *in,
 {
   const VcScenarioResult *sc = &r->scenarios[r->selected];
   g_autofree char *rate = NULL;
+  g_autofree char *line = NULL;
   VcSpeed speed;
   VcKvCapacity kv;
 
@@ -180,16 +201,20 @@ vc_speed_describe (const VcInputs       *in,
       vc_layout_get_effective (in, &effective);
       how = vc_layout_describe (&effective, in->mode, in->method, TRUE);
       if (at.known)
-        /* TRANSLATORS: the layout set in the Parallelism group ("TP 4"), the engine's KV cache
-         * there in tokens, the requests of the sequence length it holds at once, that length */
-        return g_strdup_printf (_("At %s: KV cache %'.0f tokens · %'.0f requests of %'u tokens"),
-                                how, at.tokens, floor (at.max_concurrency), in->seq);
+        {
+          /* TRANSLATORS: the layout set in the Parallelism group ("TP 4"), the engine's KV cache
+           * there in tokens, the requests of the sequence length it holds at once, that length */
+          line = g_strdup_printf (_("At %s: KV cache %'.0f tokens · %'.0f requests of %'u tokens"),
+                                  how, at.tokens, floor (at.max_concurrency), in->seq);
+          return with_nccl_bound (in, line, MAX (1u, in->layout.tp), MAX (1u, in->layout.pp));
+        }
     }
   vc_engine_kv_capacity_on (in, r, sc, gpu, fit->count, &kv);
   if (!kv.known)
     return g_steal_pointer (&rate);
   /* TRANSLATORS: the KV cache's capacity in tokens, how many requests of the sequence length
    * it holds at once, that length, and the generation speed */
-  return g_strdup_printf (_("KV cache: %'.0f tokens · %'.0f requests of %'u tokens · %s"),
+  line = g_strdup_printf (_("KV cache: %'.0f tokens · %'.0f requests of %'u tokens · %s"),
                           kv.tokens, floor (kv.max_concurrency), in->seq, rate);
+  return with_nccl_bound (in, line, fit->count, 1);
 }
