@@ -27,7 +27,7 @@ test_every_model_published (void)
   const VcPreset *p = vc_presets_get_all (&n);
   g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_assert_cmpuint (n, >=, 139);
+  g_assert_cmpuint (n, >=, 141);
   for (guint i = 0; i < n; i++)
     {
       const VcPreset *m = &p[i];
@@ -70,7 +70,7 @@ test_every_model_published (void)
       n_recent += strcmp (m->released, "2024-01") >= 0;
     }
   g_test_message ("%u models, %u of 2024 or later", n, n_recent);
-  g_assert_cmpuint (n_recent, >=, 128);
+  g_assert_cmpuint (n_recent, >=, 130);
   for (guint i = 0; i < G_N_ELEMENTS (seed_ids); i++)
     g_assert_nonnull (vc_presets_lookup (seed_ids[i]));
 }
@@ -287,6 +287,32 @@ search_ids (const char *text)
   return g_string_free (s, FALSE);
 }
 
+/* Seed-OSS 36B: Llama's layer with q, k and v biases (attention_bias, true by default), an o
+ * bias only with attention_out_bias, untied */
+static void
+test_seed_oss (void)
+{
+  static const char out_bias[] =
+    "{\"model_type\": \"seed_oss\", \"hidden_size\": 5120, \"intermediate_size\": 27648, "
+    "\"num_attention_heads\": 80, \"num_hidden_layers\": 64, \"vocab_size\": 155136, "
+    "\"attention_out_bias\": true}";
+  const VcPreset *m = vc_presets_lookup ("seed-oss-36b-instruct");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcHfConfig) c = vc_hf_config_new_from_data (out_bias, strlen (out_bias), "config.json", NULL, &error);
+
+  g_assert_nonnull (m);
+  g_assert_true (m->arch.qkv_bias && !m->arch.o_bias && !m->arch.mlp_bias && !m->arch.tied_embeddings);
+  g_assert_cmpuint (m->arch.head_dim, ==, 128);
+  g_assert_cmpuint (m->max_context, ==, 524288);
+  /* 64 × (q 52,428,800 + 10,240, k and v 10,485,760 + 2,048, o 52,428,800, MLP 424,673,280,
+   * 2 norms 10,240) + embeddings and head 2 × 155,136 × 5,120 + final norm 5,120 */
+  g_assert_cmpfloat (m->published_parameters, ==, 36151104512.0);
+  /* 8 key/value heads and head_dim 128 by default; attention_out_bias adds o_proj's 5,120 a layer */
+  g_assert_no_error (error);
+  g_assert_true (vc_hf_config_get_arch (c)->o_bias);
+  g_assert_cmpfloat (vc_hf_config_get_counts (c)->total - m->published_parameters, ==, 64.0 * 5120);
+}
+
 static void
 test_search (void)
 {
@@ -335,6 +361,7 @@ main (int   argc,
   g_test_add_func ("/catalog-models/olmo2", test_olmo2);
   g_test_add_func ("/catalog-models/qwen3-vl", test_qwen3_vl);
   g_test_add_func ("/catalog-models/minimax-m2", test_minimax_m2);
+  g_test_add_func ("/catalog-models/seed-oss", test_seed_oss);
   g_test_add_func ("/catalog-models/search", test_search);
   return g_test_run ();
 }

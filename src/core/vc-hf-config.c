@@ -107,6 +107,9 @@
  *                    router's correction bias, q_norm and k_norm over the whole projections,
  *                    use_qk_norm, qk_norm_type, use_routing_bias, shared_intermediate_size,
  *                    use_mtp, num_mtp_modules, mtp_transformer_layers: see read_minimax_m2()
+ *   seed_oss         llama-style with head_dim (class default 128), q, k and v biases
+ *                    (attention_bias, default true), an o bias only with attention_out_bias
+ *                    (default false), mlp_bias; untied: see read_seed_oss()
  *   layer_types      when present, says which layers are "sliding_attention" for any family
  *                    (and "linear_attention" for qwen3_next, "mamba" and "attention" for
  *                    granitemoehybrid)
@@ -221,6 +224,7 @@ static gboolean read_olmo2       (Reader *r, VcArch *arch, GError **error);
 static gboolean read_qwen3_vl_text (Reader *r, VcArch *arch, GError **error);
 static gboolean read_minimax_m2  (Reader *r, VcArch *arch, GError **error);
 static gboolean read_qwen3_vl_moe_text (Reader *r, VcArch *arch, GError **error);
+static gboolean read_seed_oss    (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
   { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
@@ -263,6 +267,8 @@ static const Family families[] = {
   { "qwen3_vl_moe_text", "Qwen3-VL MoE", read_qwen3_vl_moe_text, 151936, 2048, 5632, 24, 16, 16, 0, TRUE, 0 },
   /* MiniMax-M2 (and M2.5, M2.7): MiniMaxM2Config's defaults */
   { "minimax_m2", "MiniMax-M2", read_minimax_m2, 200064, 3072, 1536, 62, 48, 8, 128, FALSE, 0 },
+  /* Seed-OSS: SeedOssConfig's defaults */
+  { "seed_oss", "Seed-OSS", read_seed_oss, 155136, 4096, 27648, 64, 80, 8, 128, FALSE, 0 },
 };
 
 /* A model_type no family reads: the Llama way, with Llama's defaults. */
@@ -1132,6 +1138,25 @@ read_cohere (Reader   *r,
   if (qk_norm)
     not_understood (r, "use_qk_norm");
   return TRUE;
+}
+
+/* Seed-OSS (transformers models/seed_oss/modular_seed_oss.py): Llama's decoder layer and model;
+ * SeedOssAttention gives q_proj, k_proj and v_proj a bias when attention_bias (SeedOssConfig's
+ * default: true) and o_proj one only when attention_out_bias (default false); SeedOssMLP's three
+ * projections a bias when mlp_bias. head_dim is read (class default 128); untied by default. */
+static gboolean
+read_seed_oss (Reader   *r,
+               VcArch   *arch,
+               GError  **error)
+{
+  gboolean qkv_bias = TRUE, o_bias = FALSE;
+
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (opt_bool (r, "attention_bias", TRUE, &qkv_bias, error));
+  TRY (opt_bool (r, "attention_out_bias", FALSE, &o_bias, error));
+  arch->qkv_bias = qkv_bias;
+  arch->o_bias = o_bias;
+  return opt_bool (r, "mlp_bias", FALSE, &arch->mlp_bias, error);
 }
 
 /* OLMo 2 (modeling_olmo2.py): Olmo2Attention's q_norm is an RMSNorm of heads × head_dim and
