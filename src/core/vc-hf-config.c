@@ -59,6 +59,8 @@
  *   gpt_bigcode      as gpt2, with multi_query (default true): one key and value head
  *   smollm3          as llama (tied by default); no_rope_layers and no_rope_layer_interval
  *                    change no size; use_sliding_window, sliding_window, max_window_layers as qwen2
+ *   ernie4_5         llama-style with head_dim (class default 128), use_bias (q, k, v, o and the
+ *                    MLP), tied by default
  *   ernie4_5_moe     llama-style with use_bias, moe_num_experts, moe_k, moe_intermediate_size,
  *                    moe_num_shared_experts, moe_layer_start_index (leading dense layers),
  *                    the router's correction bias: see read_ernie4_5_moe()
@@ -218,6 +220,7 @@ static gboolean read_glm4_moe    (Reader *r, VcArch *arch, GError **error);
 static gboolean read_glm4_moe_lite (Reader *r, VcArch *arch, GError **error);
 static gboolean read_gpt_bigcode (Reader *r, VcArch *arch, GError **error);
 static gboolean read_smollm3     (Reader *r, VcArch *arch, GError **error);
+static gboolean read_ernie4_5    (Reader *r, VcArch *arch, GError **error);
 static gboolean read_ernie4_5_moe (Reader *r, VcArch *arch, GError **error);
 static gboolean read_cohere      (Reader *r, VcArch *arch, GError **error);
 static gboolean read_olmo2       (Reader *r, VcArch *arch, GError **error);
@@ -258,6 +261,8 @@ static const Family families[] = {
   { "glm4_moe_lite", "GLM-4 MoE Lite", read_glm4_moe_lite, 154880, 2048, 10240, 47, 20, 20, 0, FALSE, 0 },
   { "gpt_bigcode", "GPT-BigCode", read_gpt_bigcode, 50257, 768, 0, 12, 12, 0, 0, TRUE, 0 },
   { "smollm3", "SmolLM3", read_smollm3, 128256, 2048, 11008, 36, 16, 4, 0, TRUE, 0 },
+  /* ERNIE 4.5 dense (0.3B): Ernie4_5Config's defaults */
+  { "ernie4_5", "ERNIE 4.5", read_ernie4_5, 103424, 1024, 3072, 18, 16, 2, 128, TRUE, 0 },
   { "ernie4_5_moe", "ERNIE 4.5 MoE", read_ernie4_5_moe, 103424, 2560, 12288, 28, 20, 4, 0, TRUE, 0 },
   { "cohere", "Cohere (Command R)", read_cohere, 256000, 8192, 22528, 40, 64, 0, 0, TRUE, 0 },
   /* OLMo 2: Olmo2Config's defaults */
@@ -1076,6 +1081,22 @@ read_smollm3 (Reader   *r,
   (void) member (r, "no_rope_layers");
   (void) member (r, "no_rope_layer_interval");
   return read_qwen_window (r, arch, error);
+}
+
+/* Ernie4_5Model (transformers models/ernie4_5/modeling_ernie4_5.py, ERNIE 4.5 0.3B): Llama's
+ * layer, with a bias on q, k, v, o and the three MLP projections when use_bias (default false);
+ * head_dim read (class default 128); tied by default. */
+static gboolean
+read_ernie4_5 (Reader   *r,
+               VcArch   *arch,
+               GError  **error)
+{
+  gboolean bias = FALSE;
+
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (opt_bool (r, "use_bias", FALSE, &bias, error));
+  arch->qkv_bias = arch->o_bias = arch->mlp_bias = bias;
+  return TRUE;
 }
 
 /* Ernie4_5_MoeModel (ERNIE 4.5 MoE): Llama's attention, with biases on q, k, v, o and the MLPs
