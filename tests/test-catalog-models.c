@@ -27,7 +27,7 @@ test_every_model_published (void)
   const VcPreset *p = vc_presets_get_all (&n);
   g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_assert_cmpuint (n, >=, 132);
+  g_assert_cmpuint (n, >=, 144);
   for (guint i = 0; i < n; i++)
     {
       const VcPreset *m = &p[i];
@@ -70,7 +70,7 @@ test_every_model_published (void)
       n_recent += strcmp (m->released, "2024-01") >= 0;
     }
   g_test_message ("%u models, %u of 2024 or later", n, n_recent);
-  g_assert_cmpuint (n_recent, >=, 121);
+  g_assert_cmpuint (n_recent, >=, 133);
   for (guint i = 0; i < G_N_ELEMENTS (seed_ids); i++)
     g_assert_nonnull (vc_presets_lookup (seed_ids[i]));
 }
@@ -132,6 +132,11 @@ test_added_values (void)
     { "gemma-7b", 8537680896.0, 0, 8192, "2024-02" },
     { "gemma-2-9b-it", 9241705984.0, 0, 8192, "2024-06" },
     { "qwq-32b-preview", 32763876352.0, 0, 32768, "2024-11" },
+    /* ERNIE 4.5 0.3B: 18 × 14,157,824 + tied embeddings 105,906,176 + final norm 1,024 */
+    { "ernie-4.5-0.3b-pt", 360748032.0, 0, 131072, "2025-06" },
+    /* Ernie4_5_MoeConfig's defaults: ERNIE-4.5-21B-A3B-Thinking's sizes and count */
+    { "ernie-4.5-21b-a3b-pt", 21825437888.0, 3352150208.0, 131072, "2025-06" },
+    { "llama-3.3-70b-instruct", 70553706496.0, 0, 131072, "2024-12" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
@@ -287,6 +292,54 @@ search_ids (const char *text)
   return g_string_free (s, FALSE);
 }
 
+/* Seed-OSS 36B: Llama's layer with q, k and v biases (attention_bias, true by default), an o
+ * bias only with attention_out_bias, untied */
+static void
+test_seed_oss (void)
+{
+  static const char out_bias[] =
+    "{\"model_type\": \"seed_oss\", \"hidden_size\": 5120, \"intermediate_size\": 27648, "
+    "\"num_attention_heads\": 80, \"num_hidden_layers\": 64, \"vocab_size\": 155136, "
+    "\"attention_out_bias\": true}";
+  const VcPreset *m = vc_presets_lookup ("seed-oss-36b-instruct");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcHfConfig) c = vc_hf_config_new_from_data (out_bias, strlen (out_bias), "config.json", NULL, &error);
+
+  g_assert_nonnull (m);
+  g_assert_true (m->arch.qkv_bias && !m->arch.o_bias && !m->arch.mlp_bias && !m->arch.tied_embeddings);
+  g_assert_cmpuint (m->arch.head_dim, ==, 128);
+  g_assert_cmpuint (m->max_context, ==, 524288);
+  /* 64 × (q 52,428,800 + 10,240, k and v 10,485,760 + 2,048, o 52,428,800, MLP 424,673,280,
+   * 2 norms 10,240) + embeddings and head 2 × 155,136 × 5,120 + final norm 5,120 */
+  g_assert_cmpfloat (m->published_parameters, ==, 36151104512.0);
+  /* 8 key/value heads and head_dim 128 by default; attention_out_bias adds o_proj's 5,120 a layer */
+  g_assert_no_error (error);
+  g_assert_true (vc_hf_config_get_arch (c)->o_bias);
+  g_assert_cmpfloat (vc_hf_config_get_counts (c)->total - m->published_parameters, ==, 64.0 * 5120);
+}
+
+/* ERNIE 4.5 dense: use_bias puts a bias on q, k, v, o and the three MLP projections */
+static void
+test_ernie4_5 (void)
+{
+  static const char bias[] =
+    "{\"model_type\": \"ernie4_5\", \"hidden_size\": 1024, \"intermediate_size\": 3072, "
+    "\"num_attention_heads\": 16, \"num_hidden_layers\": 18, \"vocab_size\": 103424, "
+    "\"use_bias\": true}";
+  const VcPreset *m = vc_presets_lookup ("ernie-4.5-0.3b-pt");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcHfConfig) c = vc_hf_config_new_from_data (bias, strlen (bias), "config.json", NULL, &error);
+
+  g_assert_nonnull (m);
+  g_assert_true (m->arch.tied_embeddings && !m->arch.qkv_bias && !m->arch.mlp_bias);
+  g_assert_cmpuint (m->arch.n_kv_heads, ==, 2);
+  g_assert_cmpuint (m->arch.head_dim, ==, 128);
+  g_assert_no_error (error);
+  g_assert_true (vc_hf_config_is_exact (c));
+  /* 18 × (q 2,048 + k and v 2 × 256 + o 1,024 + gate and up 2 × 3,072 + down 1,024) */
+  g_assert_cmpfloat (vc_hf_config_get_counts (c)->total - m->published_parameters, ==, 18.0 * 10752);
+}
+
 static void
 test_search (void)
 {
@@ -301,7 +354,7 @@ test_search (void)
   g_autofree char *words = search_ids ("  llama   405b ");
 
   /* suggested models first, then the catalog's order */
-  g_assert_cmpstr (b70, ==, "llama-3.1-70b llama-2-70b llama-3-70b");
+  g_assert_cmpstr (b70, ==, "llama-3.1-70b llama-2-70b llama-3-70b llama-3.3-70b-instruct deepseek-r1-distill-llama-70b");
   g_assert_cmpstr (oss, ==, "gpt-oss-20b gpt-oss-120b");
   g_assert_cmpstr (coder, ==, "qwen3-coder-480b-a35b-instruct");
   g_assert_cmpstr (none, ==, "");
@@ -335,6 +388,8 @@ main (int   argc,
   g_test_add_func ("/catalog-models/olmo2", test_olmo2);
   g_test_add_func ("/catalog-models/qwen3-vl", test_qwen3_vl);
   g_test_add_func ("/catalog-models/minimax-m2", test_minimax_m2);
+  g_test_add_func ("/catalog-models/seed-oss", test_seed_oss);
+  g_test_add_func ("/catalog-models/ernie4_5", test_ernie4_5);
   g_test_add_func ("/catalog-models/search", test_search);
   return g_test_run ();
 }

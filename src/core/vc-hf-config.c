@@ -59,6 +59,8 @@
  *   gpt_bigcode      as gpt2, with multi_query (default true): one key and value head
  *   smollm3          as llama (tied by default); no_rope_layers and no_rope_layer_interval
  *                    change no size; use_sliding_window, sliding_window, max_window_layers as qwen2
+ *   ernie4_5         llama-style with head_dim (class default 128), use_bias (q, k, v, o and the
+ *                    MLP), tied by default
  *   ernie4_5_moe     llama-style with use_bias, moe_num_experts, moe_k, moe_intermediate_size,
  *                    moe_num_shared_experts, moe_layer_start_index (leading dense layers),
  *                    the router's correction bias: see read_ernie4_5_moe()
@@ -107,6 +109,9 @@
  *                    router's correction bias, q_norm and k_norm over the whole projections,
  *                    use_qk_norm, qk_norm_type, use_routing_bias, shared_intermediate_size,
  *                    use_mtp, num_mtp_modules, mtp_transformer_layers: see read_minimax_m2()
+ *   seed_oss         llama-style with head_dim (class default 128), q, k and v biases
+ *                    (attention_bias, default true), an o bias only with attention_out_bias
+ *                    (default false), mlp_bias; untied: see read_seed_oss()
  *   layer_types      when present, says which layers are "sliding_attention" for any family
  *                    (and "linear_attention" for qwen3_next, "mamba" and "attention" for
  *                    granitemoehybrid)
@@ -215,12 +220,14 @@ static gboolean read_glm4_moe    (Reader *r, VcArch *arch, GError **error);
 static gboolean read_glm4_moe_lite (Reader *r, VcArch *arch, GError **error);
 static gboolean read_gpt_bigcode (Reader *r, VcArch *arch, GError **error);
 static gboolean read_smollm3     (Reader *r, VcArch *arch, GError **error);
+static gboolean read_ernie4_5    (Reader *r, VcArch *arch, GError **error);
 static gboolean read_ernie4_5_moe (Reader *r, VcArch *arch, GError **error);
 static gboolean read_cohere      (Reader *r, VcArch *arch, GError **error);
 static gboolean read_olmo2       (Reader *r, VcArch *arch, GError **error);
 static gboolean read_qwen3_vl_text (Reader *r, VcArch *arch, GError **error);
 static gboolean read_minimax_m2  (Reader *r, VcArch *arch, GError **error);
 static gboolean read_qwen3_vl_moe_text (Reader *r, VcArch *arch, GError **error);
+static gboolean read_seed_oss    (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
   { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
@@ -254,6 +261,8 @@ static const Family families[] = {
   { "glm4_moe_lite", "GLM-4 MoE Lite", read_glm4_moe_lite, 154880, 2048, 10240, 47, 20, 20, 0, FALSE, 0 },
   { "gpt_bigcode", "GPT-BigCode", read_gpt_bigcode, 50257, 768, 0, 12, 12, 0, 0, TRUE, 0 },
   { "smollm3", "SmolLM3", read_smollm3, 128256, 2048, 11008, 36, 16, 4, 0, TRUE, 0 },
+  /* ERNIE 4.5 dense (0.3B): Ernie4_5Config's defaults */
+  { "ernie4_5", "ERNIE 4.5", read_ernie4_5, 103424, 1024, 3072, 18, 16, 2, 128, TRUE, 0 },
   { "ernie4_5_moe", "ERNIE 4.5 MoE", read_ernie4_5_moe, 103424, 2560, 12288, 28, 20, 4, 0, TRUE, 0 },
   { "cohere", "Cohere (Command R)", read_cohere, 256000, 8192, 22528, 40, 64, 0, 0, TRUE, 0 },
   /* OLMo 2: Olmo2Config's defaults */
@@ -263,6 +272,8 @@ static const Family families[] = {
   { "qwen3_vl_moe_text", "Qwen3-VL MoE", read_qwen3_vl_moe_text, 151936, 2048, 5632, 24, 16, 16, 0, TRUE, 0 },
   /* MiniMax-M2 (and M2.5, M2.7): MiniMaxM2Config's defaults */
   { "minimax_m2", "MiniMax-M2", read_minimax_m2, 200064, 3072, 1536, 62, 48, 8, 128, FALSE, 0 },
+  /* Seed-OSS: SeedOssConfig's defaults */
+  { "seed_oss", "Seed-OSS", read_seed_oss, 155136, 4096, 27648, 64, 80, 8, 128, FALSE, 0 },
 };
 
 /* A model_type no family reads: the Llama way, with Llama's defaults. */
@@ -1072,6 +1083,22 @@ read_smollm3 (Reader   *r,
   return read_qwen_window (r, arch, error);
 }
 
+/* Ernie4_5Model (transformers models/ernie4_5/modeling_ernie4_5.py, ERNIE 4.5 0.3B): Llama's
+ * layer, with a bias on q, k, v, o and the three MLP projections when use_bias (default false);
+ * head_dim read (class default 128); tied by default. */
+static gboolean
+read_ernie4_5 (Reader   *r,
+               VcArch   *arch,
+               GError  **error)
+{
+  gboolean bias = FALSE;
+
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (opt_bool (r, "use_bias", FALSE, &bias, error));
+  arch->qkv_bias = arch->o_bias = arch->mlp_bias = bias;
+  return TRUE;
+}
+
 /* Ernie4_5_MoeModel (ERNIE 4.5 MoE): Llama's attention, with biases on q, k, v, o and the MLPs
  * when use_bias; the layers from moe_layer_start_index on, every moe_layer_interval-th up to
  * moe_layer_end_index, hold moe_num_experts experts of moe_intermediate_size (moe_k a token), a
@@ -1132,6 +1159,25 @@ read_cohere (Reader   *r,
   if (qk_norm)
     not_understood (r, "use_qk_norm");
   return TRUE;
+}
+
+/* Seed-OSS (transformers models/seed_oss/modular_seed_oss.py): Llama's decoder layer and model;
+ * SeedOssAttention gives q_proj, k_proj and v_proj a bias when attention_bias (SeedOssConfig's
+ * default: true) and o_proj one only when attention_out_bias (default false); SeedOssMLP's three
+ * projections a bias when mlp_bias. head_dim is read (class default 128); untied by default. */
+static gboolean
+read_seed_oss (Reader   *r,
+               VcArch   *arch,
+               GError  **error)
+{
+  gboolean qkv_bias = TRUE, o_bias = FALSE;
+
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (opt_bool (r, "attention_bias", TRUE, &qkv_bias, error));
+  TRY (opt_bool (r, "attention_out_bias", FALSE, &o_bias, error));
+  arch->qkv_bias = qkv_bias;
+  arch->o_bias = o_bias;
+  return opt_bool (r, "mlp_bias", FALSE, &arch->mlp_bias, error);
 }
 
 /* OLMo 2 (modeling_olmo2.py): Olmo2Attention's q_norm is an RMSNorm of heads × head_dim and

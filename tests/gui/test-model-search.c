@@ -179,7 +179,7 @@ test_words (Fixture       *f,
 
   type (f, "70b");
   b70 = listed (f, &heading);
-  g_assert_cmpstr (b70, ==, "llama-3.1-70b llama-2-70b llama-3-70b");
+  g_assert_cmpstr (b70, ==, "llama-3.1-70b llama-2-70b llama-3-70b llama-3.3-70b-instruct deepseek-r1-distill-llama-70b");
   gtk_editable_set_text (GTK_EDITABLE (f->entry), "");
   type (f, "llama vision");
   vision = listed (f, &heading);

@@ -401,9 +401,10 @@ test_preset_search (Fixture       *f,
   /* one Escape closes the list, with a search typed */
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_descendant (preset, GTK_TYPE_TOGGLE_BUTTON)), TRUE);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
-  /* three 70B models, and Mixtral 8x7B for its 46.70B parameters */
-  shown = search_list (preset, "70B", 4);
-  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 4);
+  /* five 70B models (Llama 2, 3, 3.1, 3.3 and the R1 distill), and Mixtral 8x7B for its
+   * 46.70B parameters */
+  shown = search_list (preset, "70B", 6);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 6);
   g_signal_emit_by_name (entry, "stop-search");
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_false (gtk_widget_get_visible (popover));
