@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "vc-allocator.h"
 
@@ -43,12 +44,20 @@ typedef struct
   guint index;
 } FreeEntry;
 
+/* A pool's free blocks, sorted by entry_compare(): a search is a binary search, an insertion or
+ * a removal one move of the entries after it (a replay holds at most a few hundred) */
+typedef struct
+{
+  FreeEntry *entries;
+  guint len, size;
+} FreeList;
+
 struct _VcAllocator
 {
   gboolean expandable;
   GArray *blocks;                  /* Block */
   GArray *segments;                /* Segment */
-  GTree *free_blocks[2];           /* FreeEntry: large pool, small pool */
+  FreeList free_blocks[2];         /* large pool, small pool */
   gint expandable_segment[2];      /* the growing segment of each pool, -1 before the first */
   double allocated, reserved, peak_allocated, peak_reserved;
 };
@@ -76,12 +85,9 @@ vc_allocator_segment_size (double rounded)
 /* The free blocks of a pool in BlockComparatorSize's order: by size, then address (segment,
  * then offset within it). */
 static int
-entry_compare (gconstpointer a,
-               gconstpointer b,
-               gpointer      data)
+entry_compare (const FreeEntry *x,
+               const FreeEntry *y)
 {
-  const FreeEntry *x = a, *y = b;
-
   if (x->size != y->size)
     return x->size < y->size ? -1 : 1;
   if (x->segment != y->segment)
@@ -100,10 +106,7 @@ vc_allocator_new (gboolean expandable_segments)
   self->blocks = g_array_new (FALSE, FALSE, sizeof (Block));
   self->segments = g_array_new (FALSE, FALSE, sizeof (Segment));
   for (guint i = 0; i < 2; i++)
-    {
-      self->free_blocks[i] = g_tree_new_full (entry_compare, NULL, g_free, NULL);
-      self->expandable_segment[i] = -1;
-    }
+    self->expandable_segment[i] = -1;
   return self;
 }
 
@@ -114,8 +117,8 @@ vc_allocator_free (VcAllocator *self)
     return;
   g_array_unref (self->blocks);
   g_array_unref (self->segments);
-  g_tree_unref (self->free_blocks[0]);
-  g_tree_unref (self->free_blocks[1]);
+  g_free (self->free_blocks[0].entries);
+  g_free (self->free_blocks[1].entries);
   g_free (self);
 }
 
@@ -142,24 +145,54 @@ entry_of (const VcAllocator *self,
   return (FreeEntry) { .size = b->size, .segment = b->segment, .offset = b->offset, .index = index };
 }
 
+/* The position of the first entry not before `key` */
+static guint
+free_list_lower_bound (const FreeList  *list,
+                       const FreeEntry *key)
+{
+  guint lo = 0, hi = list->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (entry_compare (&list->entries[mid], key) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 static void
 free_list_add (VcAllocator *self,
                guint        index)
 {
-  FreeEntry *key = g_new (FreeEntry, 1);
+  FreeList *list = &self->free_blocks[block_at (self, index)->small];
+  FreeEntry key = entry_of (self, index);
+  guint at = free_list_lower_bound (list, &key);
 
-  *key = entry_of (self, index);
-  g_tree_insert (self->free_blocks[block_at (self, index)->small], key, key);
+  if (list->len == list->size)
+    {
+      list->size = MAX (16u, 2 * list->size);
+      list->entries = g_renew (FreeEntry, list->entries, list->size);
+    }
+  memmove (&list->entries[at + 1], &list->entries[at], (list->len - at) * sizeof (FreeEntry));
+  list->entries[at] = key;
+  list->len++;
 }
 
 static void
 free_list_remove (VcAllocator *self,
                   guint        index)
 {
+  FreeList *list = &self->free_blocks[block_at (self, index)->small];
   FreeEntry key = entry_of (self, index);
-  gboolean removed = g_tree_remove (self->free_blocks[block_at (self, index)->small], &key);
+  guint at = free_list_lower_bound (list, &key);
 
-  g_assert (removed);
+  g_assert (at < list->len && entry_compare (&list->entries[at], &key) == 0);
+  memmove (&list->entries[at], &list->entries[at + 1], (list->len - at - 1) * sizeof (FreeEntry));
+  list->len--;
 }
 
 /* get_free_block(): the smallest free block that holds `rounded`, the lowest address among
@@ -169,10 +202,11 @@ find_free (const VcAllocator *self,
            gboolean           small,
            double             rounded)
 {
+  const FreeList *list = &self->free_blocks[small];
   FreeEntry key = { .size = rounded, .segment = 0, .offset = -1 };
-  GTreeNode *node = g_tree_lower_bound (self->free_blocks[small], &key);
+  guint at = free_list_lower_bound (list, &key);
 
-  return node ? (gint) ((const FreeEntry *) g_tree_node_key (node))->index : -1;
+  return at < list->len ? (gint) list->entries[at].index : -1;
 }
 
 static void
