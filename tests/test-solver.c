@@ -54,8 +54,8 @@ check_solution_memo (VcSolverMemo    *memo,
 {
   double bytes;
 
-  /* the solve with the estimates of the other solves of `in` (test_memo_equals_plain()); the
-   * checks below with the plain vc_solver_fits_at() */
+  /* with the estimates of the other solves and checks of `in` (test_memo_equals_plain()
+   * compares the two ways), else each from scratch */
   if (memo != NULL)
     vc_solver_solve_memo (memo, in, var, capacity, count, sol);
   else
@@ -66,19 +66,19 @@ check_solution_memo (VcSolverMemo    *memo,
     {
       g_assert_cmpuint (sol->value, ==, 0);
       g_assert_cmpint (sol->limit, ==, VC_SOLVE_LIMIT_MEMORY);
-      g_assert_false (vc_solver_fits_at (in, var, 1, capacity, count, &bytes));
+      g_assert_false (vc_solver_fits_at_memo (memo, in, var, 1, capacity, count, &bytes));
       g_assert_cmpfloat (sol->total_bytes, ==, bytes);
       return;
     }
   g_assert_cmpuint (sol->value, >=, 1);
-  g_assert_true (vc_solver_fits_at (in, var, sol->value, capacity, count, &bytes));
+  g_assert_true (vc_solver_fits_at_memo (memo, in, var, sol->value, capacity, count, &bytes));
   g_assert_cmpfloat (sol->total_bytes, ==, bytes);
   g_assert_cmpfloat (sol->total_bytes, <=, capacity);
   switch (sol->limit)
     {
     case VC_SOLVE_LIMIT_MEMORY:
       g_assert_cmpuint (sol->value, <, vc_solver_input_max (var));
-      g_assert_false (vc_solver_fits_at (in, var, sol->value + 1, capacity, count, &bytes));
+      g_assert_false (vc_solver_fits_at_memo (memo, in, var, sol->value + 1, capacity, count, &bytes));
       break;
     case VC_SOLVE_LIMIT_MODEL_CONTEXT:
       g_assert_cmpint (var, ==, VC_SOLVE_VARIABLE_SEQ);
@@ -173,10 +173,10 @@ test_gpu_counts (void)
             g_assert_cmpfloat (n, ==, fit->count);
             if (n == 0)
               continue;
-            g_assert_true (vc_solver_fits_at (&in, VC_SOLVE_VARIABLE_BATCH, in.batch, cap, n, &bytes));
+            g_assert_true (vc_solver_fits_at_memo (memo, &in, VC_SOLVE_VARIABLE_BATCH, in.batch, cap, n, &bytes));
             g_assert_cmpfloat (bytes, ==, fit->per_gpu_bytes);
             if (n > 1)
-              g_assert_false (vc_solver_fits_at (&in, VC_SOLVE_VARIABLE_BATCH, in.batch, cap, n - 1, &bytes));
+              g_assert_false (vc_solver_fits_at_memo (memo, &in, VC_SOLVE_VARIABLE_BATCH, in.batch, cap, n - 1, &bytes));
             for (guint v = 0; v < G_N_ELEMENTS (all_variables); v++)
               {
                 VcSolution sol;
@@ -511,6 +511,17 @@ test_memo_equals_plain (void)
                   vc_solver_solve_memo (pass == 0 ? forward : backward, in, all_variables[v],
                                         gpus[g].capacity_bytes, counts[n], &memo);
                   assert_solutions_equal (&memo, &plain);
+                  for (guint d = 0; d < (plain.found && plain.limit == VC_SOLVE_LIMIT_MEMORY ? 2u : 1u); d++)
+                    {
+                      double b_plain, b_memo;
+                      guint at = MAX (1u, plain.value + d);
+
+                      g_assert_cmpint (vc_solver_fits_at (in, all_variables[v], at, gpus[g].capacity_bytes, counts[n], &b_plain),
+                                       ==,
+                                       vc_solver_fits_at_memo (pass == 0 ? forward : backward, in, all_variables[v], at,
+                                                               gpus[g].capacity_bytes, counts[n], &b_memo));
+                      g_assert_cmpfloat (b_memo, ==, b_plain);
+                    }
                   n_compared++;
                 }
           }

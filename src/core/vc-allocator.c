@@ -44,12 +44,21 @@ typedef struct
   guint index;
 } FreeEntry;
 
-/* A pool's free blocks, sorted by entry_compare(): a search is a binary search, an insertion or
- * a removal one move of the entries after it (a replay holds at most a few hundred) */
+/* A pool's free blocks, sorted by entry_compare(), in chunks of at most FREE_CHUNK: a search
+ * bisects the chunks, then the entries of one; an insertion or a removal moves the entries of
+ * one chunk (a replay's pool holds up to a few hundred free blocks) */
+#define FREE_CHUNK 32
+
 typedef struct
 {
-  FreeEntry *entries;
-  guint len, size;
+  guint len;
+  FreeEntry entries[FREE_CHUNK];
+} FreeChunk;
+
+typedef struct
+{
+  FreeChunk **chunks;
+  guint n_chunks, size;
 } FreeList;
 
 struct _VcAllocator
@@ -117,8 +126,12 @@ vc_allocator_free (VcAllocator *self)
     return;
   g_array_unref (self->blocks);
   g_array_unref (self->segments);
-  g_free (self->free_blocks[0].entries);
-  g_free (self->free_blocks[1].entries);
+  for (guint i = 0; i < 2; i++)
+    {
+      for (guint c = 0; c < self->free_blocks[i].n_chunks; c++)
+        g_free (self->free_blocks[i].chunks[c]);
+      g_free (self->free_blocks[i].chunks);
+    }
   g_free (self);
 }
 
@@ -145,23 +158,63 @@ entry_of (const VcAllocator *self,
   return (FreeEntry) { .size = b->size, .segment = b->segment, .offset = b->offset, .index = index };
 }
 
-/* The position of the first entry not before `key` */
-static guint
+/* The position of the first entry not before `key`: chunk `*c` (n_chunks: none), entry `*at` */
+static void
 free_list_lower_bound (const FreeList  *list,
-                       const FreeEntry *key)
+                       const FreeEntry *key,
+                       guint           *c,
+                       guint           *at)
 {
-  guint lo = 0, hi = list->len;
+  guint lo = 0, hi = list->n_chunks;
+  const FreeChunk *chunk;
 
+  /* the first chunk whose last entry is not before the key */
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (entry_compare (&list->entries[mid], key) < 0)
+      chunk = list->chunks[mid];
+      if (entry_compare (&chunk->entries[chunk->len - 1], key) < 0)
         lo = mid + 1;
       else
         hi = mid;
     }
-  return lo;
+  *c = lo;
+  *at = 0;
+  if (lo == list->n_chunks)
+    return;
+  chunk = list->chunks[lo];
+  hi = chunk->len;
+  lo = 0;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (entry_compare (&chunk->entries[mid], key) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *at = lo;
+}
+
+/* A new empty chunk at position `c` of the list */
+static FreeChunk *
+free_list_new_chunk (FreeList *list,
+                     guint     c)
+{
+  FreeChunk *chunk = g_new (FreeChunk, 1);
+
+  chunk->len = 0;
+  if (list->n_chunks == list->size)
+    {
+      list->size = MAX (4u, 2 * list->size);
+      list->chunks = g_renew (FreeChunk *, list->chunks, list->size);
+    }
+  memmove (&list->chunks[c + 1], &list->chunks[c], (list->n_chunks - c) * sizeof (FreeChunk *));
+  list->chunks[c] = chunk;
+  list->n_chunks++;
+  return chunk;
 }
 
 static void
@@ -170,16 +223,36 @@ free_list_add (VcAllocator *self,
 {
   FreeList *list = &self->free_blocks[block_at (self, index)->small];
   FreeEntry key = entry_of (self, index);
-  guint at = free_list_lower_bound (list, &key);
+  FreeChunk *chunk;
+  guint c, at;
 
-  if (list->len == list->size)
+  free_list_lower_bound (list, &key, &c, &at);
+  if (list->n_chunks == 0)
+    free_list_new_chunk (list, 0);
+  else if (c == list->n_chunks)
     {
-      list->size = MAX (16u, 2 * list->size);
-      list->entries = g_renew (FreeEntry, list->entries, list->size);
+      /* after every entry: at the end of the last chunk */
+      c = list->n_chunks - 1;
+      at = list->chunks[c]->len;
     }
-  memmove (&list->entries[at + 1], &list->entries[at], (list->len - at) * sizeof (FreeEntry));
-  list->entries[at] = key;
-  list->len++;
+  chunk = list->chunks[c];
+  if (chunk->len == FREE_CHUNK)
+    {
+      /* a full chunk gives its upper half to a new one after it */
+      FreeChunk *upper = free_list_new_chunk (list, c + 1);
+
+      upper->len = FREE_CHUNK / 2;
+      memcpy (upper->entries, &chunk->entries[FREE_CHUNK / 2], (FREE_CHUNK / 2) * sizeof (FreeEntry));
+      chunk->len = FREE_CHUNK / 2;
+      if (at > FREE_CHUNK / 2)
+        {
+          chunk = upper;
+          at -= FREE_CHUNK / 2;
+        }
+    }
+  memmove (&chunk->entries[at + 1], &chunk->entries[at], (chunk->len - at) * sizeof (FreeEntry));
+  chunk->entries[at] = key;
+  chunk->len++;
 }
 
 static void
@@ -188,11 +261,20 @@ free_list_remove (VcAllocator *self,
 {
   FreeList *list = &self->free_blocks[block_at (self, index)->small];
   FreeEntry key = entry_of (self, index);
-  guint at = free_list_lower_bound (list, &key);
+  FreeChunk *chunk;
+  guint c, at;
 
-  g_assert (at < list->len && entry_compare (&list->entries[at], &key) == 0);
-  memmove (&list->entries[at], &list->entries[at + 1], (list->len - at - 1) * sizeof (FreeEntry));
-  list->len--;
+  free_list_lower_bound (list, &key, &c, &at);
+  g_assert (c < list->n_chunks && entry_compare (&list->chunks[c]->entries[at], &key) == 0);
+  chunk = list->chunks[c];
+  memmove (&chunk->entries[at], &chunk->entries[at + 1], (chunk->len - at - 1) * sizeof (FreeEntry));
+  chunk->len--;
+  if (chunk->len == 0)
+    {
+      g_free (chunk);
+      memmove (&list->chunks[c], &list->chunks[c + 1], (list->n_chunks - c - 1) * sizeof (FreeChunk *));
+      list->n_chunks--;
+    }
 }
 
 /* get_free_block(): the smallest free block that holds `rounded`, the lowest address among
@@ -204,9 +286,10 @@ find_free (const VcAllocator *self,
 {
   const FreeList *list = &self->free_blocks[small];
   FreeEntry key = { .size = rounded, .segment = 0, .offset = -1 };
-  guint at = free_list_lower_bound (list, &key);
+  guint c, at;
 
-  return at < list->len ? (gint) list->entries[at].index : -1;
+  free_list_lower_bound (list, &key, &c, &at);
+  return c < list->n_chunks ? (gint) list->chunks[c]->entries[at].index : -1;
 }
 
 static void

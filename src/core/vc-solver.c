@@ -238,6 +238,19 @@ vc_solver_fits_at (const VcInputs  *in,
   return fits_at (NULL, in, variable, value, capacity, gpu_count, bytes);
 }
 
+/* vc_solver_fits_at() with the estimates of `memo` (vc_solver_solve_memo()): the same answer */
+gboolean
+vc_solver_fits_at_memo (VcSolverMemo    *memo,
+                        const VcInputs  *in,
+                        VcSolveVariable  variable,
+                        guint            value,
+                        double           capacity,
+                        guint            gpu_count,
+                        double          *bytes)
+{
+  return fits_at (memo, in, variable, value, capacity, gpu_count, bytes);
+}
+
 /* The selected scenario's components on one GPU with the variable at `value`: a point of the
  * memory-versus-context chart. Returns the total. */
 double

@@ -61,6 +61,13 @@ void     vc_solver_solve_memo   (VcSolverMemo           *memo,
                                  double                  capacity_bytes,
                                  guint                   gpu_count,
                                  VcSolution             *solution);
+gboolean vc_solver_fits_at_memo (VcSolverMemo           *memo,
+                                 const VcInputs         *inputs,
+                                 VcSolveVariable         variable,
+                                 guint                   value,
+                                 double                  capacity_bytes,
+                                 guint                   gpu_count,
+                                 double                 *bytes);
 guint    vc_solver_min_gpus     (const VcInputs         *inputs,
                                  double                  capacity_bytes);
 
