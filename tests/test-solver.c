@@ -45,34 +45,40 @@ preset_inputs (const char *id,
 
 /* What the issue asks of every answer. Returns the solution for further checks. */
 static void
-check_solution (const VcInputs  *in,
-                VcSolveVariable  var,
-                double           capacity,
-                guint            count,
-                VcSolution      *sol)
+check_solution_memo (VcSolverMemo    *memo,
+                     const VcInputs  *in,
+                     VcSolveVariable  var,
+                     double           capacity,
+                     guint            count,
+                     VcSolution      *sol)
 {
   double bytes;
 
-  vc_solver_solve (in, var, capacity, count, sol);
+  /* with the estimates of the other solves and checks of `in` (test_memo_equals_plain()
+   * compares the two ways), else each from scratch */
+  if (memo != NULL)
+    vc_solver_solve_memo (memo, in, var, capacity, count, sol);
+  else
+    vc_solver_solve (in, var, capacity, count, sol);
   g_assert_cmpuint (sol->gpu_count, ==, MAX (count, 1u));
   g_assert_cmpfloat (sol->capacity_bytes, ==, capacity);
   if (!sol->found)
     {
       g_assert_cmpuint (sol->value, ==, 0);
       g_assert_cmpint (sol->limit, ==, VC_SOLVE_LIMIT_MEMORY);
-      g_assert_false (vc_solver_fits_at (in, var, 1, capacity, count, &bytes));
+      g_assert_false (vc_solver_fits_at_memo (memo, in, var, 1, capacity, count, &bytes));
       g_assert_cmpfloat (sol->total_bytes, ==, bytes);
       return;
     }
   g_assert_cmpuint (sol->value, >=, 1);
-  g_assert_true (vc_solver_fits_at (in, var, sol->value, capacity, count, &bytes));
+  g_assert_true (vc_solver_fits_at_memo (memo, in, var, sol->value, capacity, count, &bytes));
   g_assert_cmpfloat (sol->total_bytes, ==, bytes);
   g_assert_cmpfloat (sol->total_bytes, <=, capacity);
   switch (sol->limit)
     {
     case VC_SOLVE_LIMIT_MEMORY:
       g_assert_cmpuint (sol->value, <, vc_solver_input_max (var));
-      g_assert_false (vc_solver_fits_at (in, var, sol->value + 1, capacity, count, &bytes));
+      g_assert_false (vc_solver_fits_at_memo (memo, in, var, sol->value + 1, capacity, count, &bytes));
       break;
     case VC_SOLVE_LIMIT_MODEL_CONTEXT:
       g_assert_cmpint (var, ==, VC_SOLVE_VARIABLE_SEQ);
@@ -89,6 +95,16 @@ check_solution (const VcInputs  *in,
 }
 
 static void
+check_solution (const VcInputs  *in,
+                VcSolveVariable  var,
+                double           capacity,
+                guint            count,
+                VcSolution      *sol)
+{
+  check_solution_memo (NULL, in, var, capacity, count, sol);
+}
+
+static void
 test_every_preset_every_gpu (void)
 {
   guint n_presets, n_gpus, n_found = 0, n_none = 0, n_context = 0, n_memory = 0;
@@ -99,6 +115,7 @@ test_every_preset_every_gpu (void)
     /* every shape of model once (the smallest of each family and kind) */
     for (VcMode mode = VC_MODE_INFERENCE; vc_test_first_of_family (p) && mode <= VC_MODE_TRAINING; mode++)
       {
+        g_autoptr(VcSolverMemo) memo = vc_solver_memo_new ();
         VcInputs in;
 
         preset_inputs (presets[p].id, mode, &in);
@@ -109,7 +126,7 @@ test_every_preset_every_gpu (void)
 
               if (!vc_solver_applies (mode, all_variables[v]))
                 continue;
-              check_solution (&in, all_variables[v], gpus[g].capacity_bytes, 1, &sol);
+              check_solution_memo (memo, &in, all_variables[v], gpus[g].capacity_bytes, 1, &sol);
               n_found += sol.found;
               n_none += !sol.found;
               n_context += sol.found && sol.limit == VC_SOLVE_LIMIT_MODEL_CONTEXT;
@@ -138,6 +155,7 @@ test_gpu_counts (void)
     for (VcMode mode = VC_MODE_INFERENCE; vc_test_first_of_family (p) && mode <= VC_MODE_TRAINING; mode++)
       {
         g_autoptr(VcEstimate) e = vc_estimate_new ();
+        g_autoptr(VcSolverMemo) memo = vc_solver_memo_new ();
         VcInputs in;
 
         g_test_message ("%s, mode %d", presets[p].id, mode);
@@ -155,21 +173,21 @@ test_gpu_counts (void)
             g_assert_cmpfloat (n, ==, fit->count);
             if (n == 0)
               continue;
-            g_assert_true (vc_solver_fits_at (&in, VC_SOLVE_VARIABLE_BATCH, in.batch, cap, n, &bytes));
+            g_assert_true (vc_solver_fits_at_memo (memo, &in, VC_SOLVE_VARIABLE_BATCH, in.batch, cap, n, &bytes));
             g_assert_cmpfloat (bytes, ==, fit->per_gpu_bytes);
             if (n > 1)
-              g_assert_false (vc_solver_fits_at (&in, VC_SOLVE_VARIABLE_BATCH, in.batch, cap, n - 1, &bytes));
+              g_assert_false (vc_solver_fits_at_memo (memo, &in, VC_SOLVE_VARIABLE_BATCH, in.batch, cap, n - 1, &bytes));
             for (guint v = 0; v < G_N_ELEMENTS (all_variables); v++)
               {
                 VcSolution sol;
 
                 if (!vc_solver_applies (mode, all_variables[v]))
                   continue;
-                check_solution (&in, all_variables[v], cap, n, &sol);
+                check_solution_memo (memo, &in, all_variables[v], cap, n, &sol);
                 g_assert_true (sol.found);
                 if (sol.limit != VC_SOLVE_LIMIT_MODEL_CONTEXT)
                   g_assert_cmpuint (sol.value, >=, vc_solver_get (&in, all_variables[v]));
-                check_solution (&in, all_variables[v], cap, n + 3, &sol);
+                check_solution_memo (memo, &in, all_variables[v], cap, n + 3, &sol);
               }
           }
       }
@@ -418,6 +436,99 @@ test_training_and_rule_of_thumb (void)
   g_assert_cmpint (sol.limit, ==, VC_SOLVE_LIMIT_MEMORY);
 }
 
+static void
+assert_solutions_equal (const VcSolution *a,
+                        const VcSolution *b)
+{
+  g_assert_cmpint (a->variable, ==, b->variable);
+  g_assert_cmpint (a->found, ==, b->found);
+  g_assert_cmpuint (a->value, ==, b->value);
+  g_assert_cmpint (a->limit, ==, b->limit);
+  g_assert_cmpuint (a->gpu_count, ==, b->gpu_count);
+  g_assert_cmpfloat (a->capacity_bytes, ==, b->capacity_bytes);
+  g_assert_cmpfloat (a->total_bytes, ==, b->total_bytes);
+  g_assert_cmpfloat (a->usable_bytes, ==, b->usable_bytes);
+  /* the same search: the same probes, some of them remembered */
+  g_assert_cmpuint (a->n_evaluations, ==, b->n_evaluations);
+}
+
+/* The GPU table's solves share their estimates (vc_solver_solve_memo()): whatever the order of
+ * the cards, counts and variables, each answer is the plain solve's, field by field, over
+ * engines, layouts, training setups, dense, MoE and MLA models, cards from the smallest to the
+ * largest and counts of 1, 2 and 4. */
+static void
+test_memo_equals_plain (void)
+{
+  static const char *const cases[][9] = {
+    { "llama-3.1-8b", "mode", "inference", NULL },
+    { "llama-3.1-70b", "mode", "inference", "engine", "vllm", NULL },
+    { "mixtral-8x7b", "mode", "inference", "engine", "sglang", NULL },
+    { "deepseek-v2-lite", "mode", "inference", "engine", "llama.cpp", NULL },
+    { "gemma-2-9b", "mode", "inference", "tp", "2", NULL },
+    { "llama-3.1-8b", "mode", "training", NULL },
+    { "qwen3-30b-a3b", "mode", "training", "finetune", "lora", NULL },
+    { "llama-3.1-8b", "mode", "training", "sharding", "zero-3", "grad-accum", "2", NULL },
+  };
+  static const guint counts[] = { 1, 2, 4 };
+  guint n_gpus, n_compared = 0;
+  const VcGpu *gpus = vc_gpus_get_all (&n_gpus);
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(VcEstimate) e = vc_estimate_new ();
+      g_autoptr(VcSolverMemo) forward = vc_solver_memo_new ();
+      g_autoptr(VcSolverMemo) backward = vc_solver_memo_new ();
+      g_autoptr(GError) error = NULL;
+      const VcInputs *in;
+
+      g_assert_true (vc_estimate_set_preset (e, cases[c][0], &error));
+      g_assert_true (vc_estimate_set_from_string (e, "method", "architecture", &error));
+      for (guint i = 1; cases[c][i] != NULL; i += 2)
+        {
+          g_assert_true (vc_estimate_set_from_string (e, cases[c][i], cases[c][i + 1], &error));
+          g_assert_no_error (error);
+        }
+      in = vc_estimate_get_inputs (e);
+      g_test_message ("%s, %s %s", cases[c][0], cases[c][1], cases[c][2]);
+      /* seven cards across the catalog, in both orders, each memo shared by all of them */
+      for (guint pass = 0; pass < 2; pass++)
+        for (guint k = 0; k < 7; k++)
+          {
+            guint g = (pass == 0 ? k : 6 - k) * (n_gpus - 1) / 6;
+
+            for (guint n = 0; n < G_N_ELEMENTS (counts); n++)
+              for (guint v = 0; v < G_N_ELEMENTS (all_variables); v++)
+                {
+                  VcSolution plain, memo;
+
+                  if (!vc_solver_applies (in->mode, all_variables[v]))
+                    continue;
+                  vc_solver_solve (in, all_variables[v], gpus[g].capacity_bytes, counts[n], &plain);
+                  vc_solver_solve_memo (pass == 0 ? forward : backward, in, all_variables[v],
+                                        gpus[g].capacity_bytes, counts[n], &memo);
+                  assert_solutions_equal (&memo, &plain);
+                  /* again, every estimate from the memo */
+                  vc_solver_solve_memo (pass == 0 ? forward : backward, in, all_variables[v],
+                                        gpus[g].capacity_bytes, counts[n], &memo);
+                  assert_solutions_equal (&memo, &plain);
+                  for (guint d = 0; d < (plain.found && plain.limit == VC_SOLVE_LIMIT_MEMORY ? 2u : 1u); d++)
+                    {
+                      double b_plain, b_memo;
+                      guint at = MAX (1u, plain.value + d);
+
+                      g_assert_cmpint (vc_solver_fits_at (in, all_variables[v], at, gpus[g].capacity_bytes, counts[n], &b_plain),
+                                       ==,
+                                       vc_solver_fits_at_memo (pass == 0 ? forward : backward, in, all_variables[v], at,
+                                                               gpus[g].capacity_bytes, counts[n], &b_memo));
+                      g_assert_cmpfloat (b_memo, ==, b_plain);
+                    }
+                  n_compared++;
+                }
+          }
+    }
+  g_assert_cmpuint (n_compared, ==, 2 * 7 * 3 * (5 * 3 + 3 * 2));
+}
+
 /* The presets whose config.json is not in tests/hf-config/models (test-hf-config checks those
  * against import): the published max_position_embeddings (n_positions for StarCoder), rope
  * scaling applied as vLLM does. */
@@ -474,6 +585,7 @@ main (int   argc,
   g_test_add_func ("/solver/sliding-window", test_sliding_window);
   g_test_add_func ("/solver/nothing-fits", test_nothing_fits);
   g_test_add_func ("/solver/training-and-rule-of-thumb", test_training_and_rule_of_thumb);
+  g_test_add_func ("/solver/memo-equals-plain", test_memo_equals_plain);
 
   return g_test_run ();
 }

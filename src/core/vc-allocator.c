@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "vc-allocator.h"
 
@@ -43,12 +44,29 @@ typedef struct
   guint index;
 } FreeEntry;
 
+/* A pool's free blocks, sorted by entry_compare(), in chunks of at most FREE_CHUNK: a search
+ * bisects the chunks, then the entries of one; an insertion or a removal moves the entries of
+ * one chunk (a replay's pool holds up to a few hundred free blocks) */
+#define FREE_CHUNK 32
+
+typedef struct
+{
+  guint len;
+  FreeEntry entries[FREE_CHUNK];
+} FreeChunk;
+
+typedef struct
+{
+  FreeChunk **chunks;
+  guint n_chunks, size;
+} FreeList;
+
 struct _VcAllocator
 {
   gboolean expandable;
   GArray *blocks;                  /* Block */
   GArray *segments;                /* Segment */
-  GTree *free_blocks[2];           /* FreeEntry: large pool, small pool */
+  FreeList free_blocks[2];         /* large pool, small pool */
   gint expandable_segment[2];      /* the growing segment of each pool, -1 before the first */
   double allocated, reserved, peak_allocated, peak_reserved;
 };
@@ -76,12 +94,9 @@ vc_allocator_segment_size (double rounded)
 /* The free blocks of a pool in BlockComparatorSize's order: by size, then address (segment,
  * then offset within it). */
 static int
-entry_compare (gconstpointer a,
-               gconstpointer b,
-               gpointer      data)
+entry_compare (const FreeEntry *x,
+               const FreeEntry *y)
 {
-  const FreeEntry *x = a, *y = b;
-
   if (x->size != y->size)
     return x->size < y->size ? -1 : 1;
   if (x->segment != y->segment)
@@ -100,10 +115,7 @@ vc_allocator_new (gboolean expandable_segments)
   self->blocks = g_array_new (FALSE, FALSE, sizeof (Block));
   self->segments = g_array_new (FALSE, FALSE, sizeof (Segment));
   for (guint i = 0; i < 2; i++)
-    {
-      self->free_blocks[i] = g_tree_new_full (entry_compare, NULL, g_free, NULL);
-      self->expandable_segment[i] = -1;
-    }
+    self->expandable_segment[i] = -1;
   return self;
 }
 
@@ -114,8 +126,12 @@ vc_allocator_free (VcAllocator *self)
     return;
   g_array_unref (self->blocks);
   g_array_unref (self->segments);
-  g_tree_unref (self->free_blocks[0]);
-  g_tree_unref (self->free_blocks[1]);
+  for (guint i = 0; i < 2; i++)
+    {
+      for (guint c = 0; c < self->free_blocks[i].n_chunks; c++)
+        g_free (self->free_blocks[i].chunks[c]);
+      g_free (self->free_blocks[i].chunks);
+    }
   g_free (self);
 }
 
@@ -142,24 +158,123 @@ entry_of (const VcAllocator *self,
   return (FreeEntry) { .size = b->size, .segment = b->segment, .offset = b->offset, .index = index };
 }
 
+/* The position of the first entry not before `key`: chunk `*c` (n_chunks: none), entry `*at` */
+static void
+free_list_lower_bound (const FreeList  *list,
+                       const FreeEntry *key,
+                       guint           *c,
+                       guint           *at)
+{
+  guint lo = 0, hi = list->n_chunks;
+  const FreeChunk *chunk;
+
+  /* the first chunk whose last entry is not before the key */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      chunk = list->chunks[mid];
+      if (entry_compare (&chunk->entries[chunk->len - 1], key) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *c = lo;
+  *at = 0;
+  if (lo == list->n_chunks)
+    return;
+  chunk = list->chunks[lo];
+  hi = chunk->len;
+  lo = 0;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (entry_compare (&chunk->entries[mid], key) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *at = lo;
+}
+
+/* A new empty chunk at position `c` of the list */
+static FreeChunk *
+free_list_new_chunk (FreeList *list,
+                     guint     c)
+{
+  FreeChunk *chunk = g_new (FreeChunk, 1);
+
+  chunk->len = 0;
+  if (list->n_chunks == list->size)
+    {
+      list->size = MAX (4u, 2 * list->size);
+      list->chunks = g_renew (FreeChunk *, list->chunks, list->size);
+    }
+  memmove (&list->chunks[c + 1], &list->chunks[c], (list->n_chunks - c) * sizeof (FreeChunk *));
+  list->chunks[c] = chunk;
+  list->n_chunks++;
+  return chunk;
+}
+
 static void
 free_list_add (VcAllocator *self,
                guint        index)
 {
-  FreeEntry *key = g_new (FreeEntry, 1);
+  FreeList *list = &self->free_blocks[block_at (self, index)->small];
+  FreeEntry key = entry_of (self, index);
+  FreeChunk *chunk;
+  guint c, at;
 
-  *key = entry_of (self, index);
-  g_tree_insert (self->free_blocks[block_at (self, index)->small], key, key);
+  free_list_lower_bound (list, &key, &c, &at);
+  if (list->n_chunks == 0)
+    free_list_new_chunk (list, 0);
+  else if (c == list->n_chunks)
+    {
+      /* after every entry: at the end of the last chunk */
+      c = list->n_chunks - 1;
+      at = list->chunks[c]->len;
+    }
+  chunk = list->chunks[c];
+  if (chunk->len == FREE_CHUNK)
+    {
+      /* a full chunk gives its upper half to a new one after it */
+      FreeChunk *upper = free_list_new_chunk (list, c + 1);
+
+      upper->len = FREE_CHUNK / 2;
+      memcpy (upper->entries, &chunk->entries[FREE_CHUNK / 2], (FREE_CHUNK / 2) * sizeof (FreeEntry));
+      chunk->len = FREE_CHUNK / 2;
+      if (at > FREE_CHUNK / 2)
+        {
+          chunk = upper;
+          at -= FREE_CHUNK / 2;
+        }
+    }
+  memmove (&chunk->entries[at + 1], &chunk->entries[at], (chunk->len - at) * sizeof (FreeEntry));
+  chunk->entries[at] = key;
+  chunk->len++;
 }
 
 static void
 free_list_remove (VcAllocator *self,
                   guint        index)
 {
+  FreeList *list = &self->free_blocks[block_at (self, index)->small];
   FreeEntry key = entry_of (self, index);
-  gboolean removed = g_tree_remove (self->free_blocks[block_at (self, index)->small], &key);
+  FreeChunk *chunk;
+  guint c, at;
 
-  g_assert (removed);
+  free_list_lower_bound (list, &key, &c, &at);
+  g_assert (c < list->n_chunks && entry_compare (&list->chunks[c]->entries[at], &key) == 0);
+  chunk = list->chunks[c];
+  memmove (&chunk->entries[at], &chunk->entries[at + 1], (chunk->len - at - 1) * sizeof (FreeEntry));
+  chunk->len--;
+  if (chunk->len == 0)
+    {
+      g_free (chunk);
+      memmove (&list->chunks[c], &list->chunks[c + 1], (list->n_chunks - c - 1) * sizeof (FreeChunk *));
+      list->n_chunks--;
+    }
 }
 
 /* get_free_block(): the smallest free block that holds `rounded`, the lowest address among
@@ -169,10 +284,12 @@ find_free (const VcAllocator *self,
            gboolean           small,
            double             rounded)
 {
+  const FreeList *list = &self->free_blocks[small];
   FreeEntry key = { .size = rounded, .segment = 0, .offset = -1 };
-  GTreeNode *node = g_tree_lower_bound (self->free_blocks[small], &key);
+  guint c, at;
 
-  return node ? (gint) ((const FreeEntry *) g_tree_node_key (node))->index : -1;
+  free_list_lower_bound (list, &key, &c, &at);
+  return c < list->n_chunks ? (gint) list->chunks[c]->entries[at].index : -1;
 }
 
 static void

@@ -56,6 +56,8 @@ struct _VcEstimate
   guint n_cpu_moe;
   VcSolution *solutions;           /* per GPU and variable, solved when first asked for */
   guint8 *solved;
+  VcSolverMemo *solver_memo;       /* the solutions' estimates, shared by the rows */
+  gboolean fits_computed;          /* `fits` as the inputs stand (ensure_fits()) */
   GListStore *breakdown;
 };
 
@@ -297,6 +299,33 @@ smallest_count (const SmallestLayouts *s,
 
 static void ensure_checked (VcEstimate *self);
 
+/* The GPU table: each card's smallest layout. Searched when first asked for after a change,
+ * as the solutions are: an estimate nobody shows in a table needs none. */
+static void
+ensure_fits (VcEstimate *self)
+{
+  g_auto(SmallestLayouts) smallest = { 0 };
+  const VcScenarioResult *sc = &self->result.scenarios[self->result.selected];
+
+  if (self->fits_computed)
+    return;
+  self->fits_computed = TRUE;
+  smallest_layouts (self, self->result.selected, &smallest);
+  for (guint i = 0; i < self->n_gpus; i++)
+    {
+      VcGpuFit *fit = &self->fits[i];
+      gboolean found = smallest.found[i];
+
+      /* the count is the layout search's alone (vc_layout_smallest_each) */
+      fit->capacity_bytes = vc_engine_gpu_capacity (&self->inputs, vc_estimate_get_gpu (self, i));
+      fit->layout = found ? smallest.layouts[i] : self->inputs.layout;
+      fit->count = smallest_count (&smallest, i);
+      /* in training what the caching allocator reserves is what the card must hold */
+      fit->per_gpu_bytes = found ? smallest.outs[i].reserved : sc->reserved;
+      fit->fits = found && fit->count == 1 && smallest.outs[i].reserved <= smallest.capacities[i];
+    }
+}
+
 static void
 recompute (VcEstimate *self)
 {
@@ -317,26 +346,10 @@ recompute (VcEstimate *self)
   self->solutions = g_renew (VcSolution, self->solutions, 2 * self->n_gpus * N_SOLVE_VARIABLES);
   self->solved = g_renew (guint8, self->solved, 2 * self->n_gpus * N_SOLVE_VARIABLES);
   memset (self->solved, 0, 2 * self->n_gpus * N_SOLVE_VARIABLES);
+  g_clear_pointer (&self->solver_memo, vc_solver_memo_free);
   self->layout_ok = vc_layout_compute (&self->inputs, &self->result, self->result.selected,
                                        &self->layout, NULL);
-  {
-    g_auto(SmallestLayouts) smallest = { 0 };
-
-    smallest_layouts (self, self->result.selected, &smallest);
-    for (guint i = 0; i < self->n_gpus; i++)
-      {
-        VcGpuFit *fit = &self->fits[i];
-        gboolean found = smallest.found[i];
-
-        /* the count is the layout search's alone (vc_layout_smallest_each) */
-        fit->capacity_bytes = vc_engine_gpu_capacity (&self->inputs, vc_estimate_get_gpu (self, i));
-        fit->layout = found ? smallest.layouts[i] : self->inputs.layout;
-        fit->count = smallest_count (&smallest, i);
-        /* in training what the caching allocator reserves is what the card must hold */
-        fit->per_gpu_bytes = found ? smallest.outs[i].reserved : sc->reserved;
-        fit->fits = found && fit->count == 1 && smallest.outs[i].reserved <= smallest.capacities[i];
-      }
-  }
+  self->fits_computed = FALSE;
 
   g_object_freeze_notify (G_OBJECT (self));
   if (old.parameters != self->result.parameters)
@@ -799,6 +812,7 @@ vc_estimate_finalize (GObject *object)
   g_free (self->tensor_split);
   g_free (self->pp_partition);
   g_free (self->solutions);
+  vc_solver_memo_free (self->solver_memo);
   g_free (self->solved);
   g_free (self->preset);
   g_free (self->model_name);
@@ -2317,8 +2331,11 @@ gpu_solution (VcEstimate      *self,
       if (count > MAX (1u, self->inputs.layout.gpus_per_node) || self->inputs.arch.n_layers > 1000)
         count = 1;
 
-      vc_solver_solve (&self->inputs, variable, vc_engine_gpu_capacity (&self->inputs, vc_estimate_get_gpu (self, gpu_index)),
-                       count >= 1 && count <= G_MAXUINT ? (guint) count : 1, &self->solutions[k]);
+      if (self->solver_memo == NULL)
+        self->solver_memo = vc_solver_memo_new ();
+      vc_solver_solve_memo (self->solver_memo, &self->inputs, variable,
+                            vc_engine_gpu_capacity (&self->inputs, vc_estimate_get_gpu (self, gpu_index)),
+                            count >= 1 && count <= G_MAXUINT ? (guint) count : 1, &self->solutions[k]);
       self->solved[k] = TRUE;
     }
   return &self->solutions[k];
@@ -2430,6 +2447,7 @@ vc_estimate_get_gpu_fit (VcEstimate *self,
   g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
   ensure_computed (self);
   g_return_val_if_fail (gpu_index < self->n_gpus, NULL);
+  ensure_fits (self);
   return &self->fits[gpu_index];
 }
 
@@ -2454,7 +2472,8 @@ vc_estimate_count_gpus (VcEstimate *self,
   g_return_if_fail (scenario_index < self->result.n_scenarios);
   if (scenario_index == self->result.selected)
     {
-      /* the table's own, already counted */
+      /* the table's own */
+      ensure_fits (self);
       for (guint i = 0; i < self->n_gpus; i++)
         counts[i] = (guint) self->fits[i].count;
       return;

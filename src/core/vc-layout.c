@@ -1029,11 +1029,14 @@ vc_layout_role_bytes (const VcInputs *inputs,
 /* ---- the smallest layout of a card ------------------------------------------------------------ */
 
 /* What each layout computes does not depend on the card: a search over the catalog computes
- * each layout once. Keyed by the degrees the search varies (TP, PP, DP). */
-typedef struct
+ * each layout once. Keyed by the degrees the search varies (TP, PP, DP); ONE_GPU_KEY is the
+ * inputs' own layout on one GPU (smallest_training()). */
+typedef struct _VcLayoutMemo
 {
   GHashTable *results;            /* gint64 key → VcLayoutResult, or NULL when refused */
 } Memo;
+
+#define ONE_GPU_KEY G_MININT64
 
 static void
 memo_init (Memo *memo)
@@ -1139,6 +1142,31 @@ search_bisect (const Search *s,
   *degree = hi;
 }
 
+/* Whether `one`, the inputs' own layout on one GPU, holds the estimate: its total within the
+ * card, then its reserve (computed only then). Remembered in the memo as the layouts are. */
+static gboolean
+one_gpu_fits (const Search   *s,
+              const VcInputs *one,
+              VcLayoutResult *out)
+{
+  gint64 key = ONE_GPU_KEY;
+  VcLayoutResult *stored;
+
+  if (!g_hash_table_lookup_extended (s->memo->results, &key, NULL, (gpointer *) &stored))
+    {
+      stored = NULL;
+      if (layout_compute (one, s->res, s->index, out, FALSE, NULL))
+        stored = g_memdup2 (out, sizeof *out);
+      g_hash_table_insert (s->memo->results, g_memdup2 (&key, sizeof key), stored);
+    }
+  if (stored == NULL)
+    return FALSE;
+  if (stored->reserved < 0 && stored->total <= s->capacity)
+    layout_compute (one, s->res, s->index, stored, TRUE, NULL);
+  *out = *stored;
+  return out->total <= s->capacity && out->reserved >= 0 && out->reserved <= s->capacity;
+}
+
 /* Training: one GPU as the inputs have it when it holds the estimate, else the data-parallel
  * group, sharded as asked or with ZeRO-3 when nothing is (more GPUs help only sharded state). */
 static gboolean
@@ -1154,8 +1182,7 @@ smallest_training (const Search   *s,
   base.dp = 1;
   /* one GPU that holds it needs no sharding nor its buffers: the inputs' own layout on it */
   one.layout = base;
-  if (layout_compute (&one, s->res, s->index, best_out, FALSE, NULL) && best_out->total <= s->capacity &&
-      layout_compute (&one, s->res, s->index, best_out, TRUE, NULL) && best_out->reserved <= s->capacity)
+  if (one_gpu_fits (s, &one, best_out))
     {
       *best = base;
       return TRUE;
@@ -1282,6 +1309,38 @@ vc_layout_smallest (const VcInputs *inputs,
   found = smallest (&memo, inputs, res, index, capacity, best, best_out);
   memo_clear (&memo);
   return found;
+}
+
+VcLayoutMemo *
+vc_layout_memo_new (void)
+{
+  Memo *memo = g_new0 (Memo, 1);
+
+  memo_init (memo);
+  return memo;
+}
+
+void
+vc_layout_memo_free (VcLayoutMemo *memo)
+{
+  if (memo == NULL)
+    return;
+  memo_clear (memo);
+  g_free (memo);
+}
+
+/* vc_layout_smallest() with the layouts of earlier searches of the same estimate and result
+ * (other capacities) */
+gboolean
+vc_layout_smallest_memo (VcLayoutMemo   *memo,
+                         const VcInputs *inputs,
+                         const VcResult *res,
+                         guint           index,
+                         double          capacity,
+                         VcLayout       *best,
+                         VcLayoutResult *best_out)
+{
+  return smallest (memo, inputs, res, index, capacity, best, best_out);
 }
 
 /* vc_layout_smallest() for several cards at once, each layout computed once: found[i] says

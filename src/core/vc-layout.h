@@ -69,6 +69,19 @@ void     vc_layout_smallest_each (const VcInputs *inputs,
                                   VcLayout       *layouts,
                                   VcLayoutResult *outs,
                                   gboolean       *found);
+/* The layouts a search computed for one estimate (its inputs without their layout, and its
+ * result): what a layout computes does not depend on the card, so searches over several
+ * capacities of the same estimate share it (vc_layout_smallest_memo()). */
+typedef struct _VcLayoutMemo VcLayoutMemo;
+VcLayoutMemo *vc_layout_memo_new     (void);
+void     vc_layout_memo_free         (VcLayoutMemo   *memo);
+gboolean vc_layout_smallest_memo     (VcLayoutMemo   *memo,
+                                      const VcInputs *inputs,
+                                      const VcResult *result,
+                                      guint           scenario_index,
+                                      double          capacity_bytes,
+                                      VcLayout       *layout,
+                                      VcLayoutResult *out);
 /* What one GPU holding the layers [first_layer, first_layer + n_layers) of the whole model holds
  * (TP 1), for a plan over cards of different sizes (vc-plan.c): its tensors (the token embedding
  * when `input`, the final norm and head when `output`, a tied embedding's copy as the head with
@@ -119,5 +132,7 @@ char    *vc_layout_describe      (const VcLayout *layout,
                                   VcMode          mode,
                                   VcMethod        method,
                                   gboolean        translate);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (VcLayoutMemo, vc_layout_memo_free)
 
 G_END_DECLS

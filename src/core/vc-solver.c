@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -80,6 +81,147 @@ vc_solver_set (VcInputs        *in,
     }
 }
 
+/* ---- the estimates of one solve, shared by the solves of the same inputs --------------------- */
+
+/* The estimate at one value of the variable: what does not depend on the card. The
+ * allocator's reserve is added when first needed, the layouts of the cards searched are kept
+ * for the next card. */
+typedef struct
+{
+  VcResult res;                    /* its reserve added when `reserve_added` */
+  double total;                    /* the selected scenario's total, before its reserve */
+  gboolean reserve_added;
+  VcLayoutMemo *layouts;           /* NULL before the first layout search */
+} Evaluation;
+
+#define N_VARIABLES (VC_SOLVE_VARIABLE_CONCURRENCY + 1)
+
+/* Past this many estimates (several hundred kB) a memo starts again */
+#define MEMO_MAX 4096
+
+struct _VcSolverMemo
+{
+  GHashTable *evaluations[N_VARIABLES]; /* value → Evaluation */
+};
+
+static void
+evaluation_free (gpointer data)
+{
+  Evaluation *e = data;
+
+  vc_layout_memo_free (e->layouts);
+  g_free (e);
+}
+
+VcSolverMemo *
+vc_solver_memo_new (void)
+{
+  VcSolverMemo *memo = g_new0 (VcSolverMemo, 1);
+
+  for (guint v = 0; v < N_VARIABLES; v++)
+    memo->evaluations[v] = g_hash_table_new_full (NULL, NULL, NULL, evaluation_free);
+  return memo;
+}
+
+void
+vc_solver_memo_free (VcSolverMemo *memo)
+{
+  if (memo == NULL)
+    return;
+  for (guint v = 0; v < N_VARIABLES; v++)
+    g_hash_table_unref (memo->evaluations[v]);
+  g_free (memo);
+}
+
+/* The estimate of `probe` (the inputs with the variable at `value`), from the memo when it has
+ * it (NULL: none, the estimate goes to `scratch`) */
+static Evaluation *
+evaluation_get (VcSolverMemo    *memo,
+                const VcInputs  *probe,
+                VcSolveVariable  variable,
+                guint            value,
+                Evaluation      *scratch)
+{
+  Evaluation *e;
+
+  if (memo != NULL)
+    {
+      e = g_hash_table_lookup (memo->evaluations[variable], GUINT_TO_POINTER (value));
+      if (e != NULL)
+        return e;
+      if (g_hash_table_size (memo->evaluations[variable]) >= MEMO_MAX)
+        g_hash_table_remove_all (memo->evaluations[variable]);
+      e = g_new0 (Evaluation, 1);
+      g_hash_table_insert (memo->evaluations[variable], GUINT_TO_POINTER (value), e);
+    }
+  else
+    {
+      e = scratch;
+      memset (e, 0, sizeof *e);
+    }
+  vc_estimator_compute (probe, &e->res);
+  e->total = e->res.scenarios[e->res.selected].total;
+  return e;
+}
+
+/* What vc_solver_fits_at() says, from the memo's estimates when it has them */
+static gboolean
+fits_at (VcSolverMemo    *memo,
+         const VcInputs  *in,
+         VcSolveVariable  variable,
+         guint            value,
+         double           capacity,
+         guint            gpu_count,
+         double          *bytes)
+{
+  VcInputs probe = *in;
+  Evaluation scratch;
+  Evaluation *e;
+  const VcScenarioResult *sc;
+  VcLayout layout;
+  VcLayoutResult out;
+  double usable, reserved;
+  gboolean found;
+
+  gpu_count = MAX (1u, gpu_count);
+  vc_solver_set (&probe, variable, value);
+  e = evaluation_get (memo, &probe, variable, value, &scratch);
+  sc = &e->res.scenarios[e->res.selected];
+  usable = vc_engine_usable_bytes (&probe, capacity, sc->bytes[VC_COMPONENT_OVERHEAD]);
+  /* a plain estimate on one card: the smallest layout is that card alone when it holds it all */
+  /* training: the caching allocator's reserve is what meets the card's capacity; never below
+   * the total, it is needed only when the total fits */
+  reserved = e->total;
+  if (e->total <= usable)
+    {
+      if (!e->reserve_added)
+        vc_estimator_add_reserve (&probe, &e->res);
+      e->reserve_added = TRUE;
+      reserved = sc->reserved;
+    }
+  if (vc_layout_is_default (&probe.layout) && (reserved <= usable || gpu_count == 1))
+    {
+      *bytes = reserved;
+      return reserved <= usable;
+    }
+  /* the layouts read the scenarios' components, never their reserve */
+  if (memo != NULL)
+    {
+      if (e->layouts == NULL)
+        e->layouts = vc_layout_memo_new ();
+      found = vc_layout_smallest_memo (e->layouts, &probe, &e->res, e->res.selected, usable, &layout, &out);
+    }
+  else
+    found = vc_layout_smallest (&probe, &e->res, e->res.selected, usable, &layout, &out);
+  if (!found)
+    {
+      *bytes = e->total / gpu_count;
+      return FALSE;
+    }
+  *bytes = out.reserved;
+  return vc_layout_n_gpus (&layout) <= gpu_count;
+}
+
 /* Whether the selected scenario, with the variable at `value`, fits on `gpu_count` cards of
  * `capacity`, counted as the GPU table counts: what the engine lets the model use of a card
  * (vLLM's and SGLang's memory share), the whole estimate on one card, else the busiest GPU of
@@ -94,35 +236,20 @@ vc_solver_fits_at (const VcInputs  *in,
                    guint            gpu_count,
                    double          *bytes)
 {
-  VcInputs probe = *in;
-  VcResult res;
-  const VcScenarioResult *sc;
-  VcLayout layout;
-  VcLayoutResult out;
-  double usable;
+  return fits_at (NULL, in, variable, value, capacity, gpu_count, bytes);
+}
 
-  gpu_count = MAX (1u, gpu_count);
-  vc_solver_set (&probe, variable, value);
-  vc_estimator_compute (&probe, &res);
-  sc = &res.scenarios[res.selected];
-  usable = vc_engine_usable_bytes (&probe, capacity, sc->bytes[VC_COMPONENT_OVERHEAD]);
-  /* a plain estimate on one card: the smallest layout is that card alone when it holds it all */
-  /* training: the caching allocator's reserve is what meets the card's capacity; never below
-   * the total, it is needed only when the total fits */
-  if (sc->total <= usable)
-    vc_estimator_add_reserve (&probe, &res);
-  if (vc_layout_is_default (&probe.layout) && (sc->reserved <= usable || gpu_count == 1))
-    {
-      *bytes = sc->reserved;
-      return sc->reserved <= usable;
-    }
-  if (!vc_layout_smallest (&probe, &res, res.selected, usable, &layout, &out))
-    {
-      *bytes = sc->total / gpu_count;
-      return FALSE;
-    }
-  *bytes = out.reserved;
-  return vc_layout_n_gpus (&layout) <= gpu_count;
+/* vc_solver_fits_at() with the estimates of `memo` (vc_solver_solve_memo()): the same answer */
+gboolean
+vc_solver_fits_at_memo (VcSolverMemo    *memo,
+                        const VcInputs  *in,
+                        VcSolveVariable  variable,
+                        guint            value,
+                        double           capacity,
+                        guint            gpu_count,
+                        double          *bytes)
+{
+  return fits_at (memo, in, variable, value, capacity, gpu_count, bytes);
 }
 
 /* The selected scenario's components on one GPU with the variable at `value`: a point of the
@@ -150,6 +277,7 @@ vc_solver_components_at (const VcInputs  *in,
  * decide. */
 typedef struct
 {
+  VcSolverMemo    *memo;
   const VcInputs  *in;
   VcSolveVariable  variable;
   double           capacity;
@@ -170,7 +298,7 @@ search_fits (Search *s,
              double *bytes)
 {
   s->sol->n_evaluations++;
-  return vc_solver_fits_at (s->in, s->variable, value * s->step, s->capacity, s->gpu_count, bytes);
+  return fits_at (s->memo, s->in, s->variable, value * s->step, s->capacity, s->gpu_count, bytes);
 }
 
 /* Probes `value`, inside the bracket, and moves the end of the bracket it belongs to. */
@@ -226,12 +354,16 @@ search_bracket (Search *s)
     }
 }
 
+/* vc_solver_solve() with the estimates of earlier solves of the same inputs (other cards, other
+ * counts): `memo` belongs to `in` as it stands, and is dropped when an input changes. The same
+ * search, the same probes and answer; an estimate already made is not made again. */
 void
-vc_solver_solve (const VcInputs  *in,
-                 VcSolveVariable  variable,
-                 double           capacity,
-                 guint            gpu_count,
-                 VcSolution      *sol)
+vc_solver_solve_memo (VcSolverMemo    *memo,
+                      const VcInputs  *in,
+                      VcSolveVariable  variable,
+                      double           capacity,
+                      guint            gpu_count,
+                      VcSolution      *sol)
 {
   guint top = vc_solver_input_max (variable);
   guint context = variable == VC_SOLVE_VARIABLE_SEQ ? vc_solver_model_context (in) : 0;
@@ -240,6 +372,7 @@ vc_solver_solve (const VcInputs  *in,
    * CP - 1 peers, and the sequence is a multiple of 2 × CP (vc_training_rules_check()) */
   guint cp = vc_training_cp (in);
   Search s = {
+    .memo = memo,
     .in = in,
     .variable = variable,
     .capacity = capacity,
@@ -248,7 +381,6 @@ vc_solver_solve (const VcInputs  *in,
     .guided = gpu_count <= 1 && vc_layout_is_default (&in->layout),
     .step = variable == VC_SOLVE_VARIABLE_SEQ && cp > 1 ? VC_CP_CHUNKS_PER_RANK * cp : 1,
   };
-
 
   *sol = (VcSolution) {
     .variable = variable,
@@ -267,14 +399,15 @@ vc_solver_solve (const VcInputs  *in,
   if (!search_fits (&s, 1, &s.f_lo))
     {
       VcInputs probe = *in;
-      VcResult res;
+      Evaluation scratch;
+      const Evaluation *e;
 
       sol->total_bytes = s.f_lo;
       /* the message compares the need with what the engine may use, not with the card */
       vc_solver_set (&probe, variable, s.step);
-      vc_estimator_compute (&probe, &res);
+      e = evaluation_get (memo, &probe, variable, s.step, &scratch);
       sol->usable_bytes = vc_engine_usable_bytes (&probe, capacity,
-                                                  res.scenarios[res.selected].bytes[VC_COMPONENT_OVERHEAD]);
+                                                  e->res.scenarios[e->res.selected].bytes[VC_COMPONENT_OVERHEAD]);
       return;
     }
   sol->found = TRUE;
@@ -291,6 +424,16 @@ vc_solver_solve (const VcInputs  *in,
   search_bracket (&s);
   sol->value = s.lo * s.step;
   sol->total_bytes = s.f_lo;
+}
+
+void
+vc_solver_solve (const VcInputs  *in,
+                 VcSolveVariable  variable,
+                 double           capacity,
+                 guint            gpu_count,
+                 VcSolution      *sol)
+{
+  vc_solver_solve_memo (NULL, in, variable, capacity, gpu_count, sol);
 }
 
 /* The smallest count of a GPU that holds the estimate as it stands: the count the GPU table

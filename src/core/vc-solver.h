@@ -52,6 +52,22 @@ void     vc_solver_solve        (const VcInputs         *inputs,
                                  double                  capacity_bytes,
                                  guint                   gpu_count,
                                  VcSolution             *solution);
+typedef struct _VcSolverMemo VcSolverMemo;
+VcSolverMemo *vc_solver_memo_new (void);
+void     vc_solver_memo_free    (VcSolverMemo           *memo);
+void     vc_solver_solve_memo   (VcSolverMemo           *memo,
+                                 const VcInputs         *inputs,
+                                 VcSolveVariable         variable,
+                                 double                  capacity_bytes,
+                                 guint                   gpu_count,
+                                 VcSolution             *solution);
+gboolean vc_solver_fits_at_memo (VcSolverMemo           *memo,
+                                 const VcInputs         *inputs,
+                                 VcSolveVariable         variable,
+                                 guint                   value,
+                                 double                  capacity_bytes,
+                                 guint                   gpu_count,
+                                 double                 *bytes);
 guint    vc_solver_min_gpus     (const VcInputs         *inputs,
                                  double                  capacity_bytes);
 
@@ -61,5 +77,7 @@ char    *vc_solution_describe   (const VcSolution       *solution,
                                  const char             *gpu_name,
                                  const char             *need_text,
                                  const char             *capacity_text);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (VcSolverMemo, vc_solver_memo_free)
 
 G_END_DECLS
