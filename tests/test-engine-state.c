@@ -215,6 +215,39 @@ test_refused (void)
   g_assert_true (vc_engine_state_vllm_followed (vc_estimate_get_inputs (dense), 4, 2));
 }
 
+/* The catalog's multimodal models whose vision encoder the reader counts (Qwen3-VL, Llama 4):
+ * vLLM's profile run passes its dummy items through the encoder (FORMULAS.md, "Multimodal
+ * models"), the tokens of an item coming from preprocessor_config.json (Qwen3-VL's max_pixels,
+ * Llama 4's max_patches), which is not read, so no figure unless --kv-cache-memory gives the
+ * cache; SGLang's fraction for a vision model likewise unless given. Gemma 3's encoder is not
+ * counted: its figure is the text model's, approximate as a whole, not refused for an encoder. */
+static void
+test_encoder_refused (void)
+{
+  static const char *counted[] = { "qwen3-vl-2b-instruct", "qwen3-vl-8b-instruct", "qwen3-vl-30b-a3b-instruct",
+                                   "llama-4-scout-17b-16e", "llama-4-maverick-17b-128e" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (counted); i++)
+    {
+      g_autoptr(VcEstimate) e = hybrid (counted[i], 8192);
+
+      g_assert_cmpuint (vc_estimate_get_inputs (e)->arch.encoder_params, >, 0);
+      g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "encoder");
+      g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+      g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "encoder");
+      g_object_set (e, "mem-fraction-static", 0.8, NULL);
+      g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), !=, "encoder");
+      g_object_set (e, "engine", VC_ENGINE_VLLM, "kv-cache-memory", 20.0, NULL);
+      g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), !=, "encoder");
+    }
+  {
+    g_autoptr(VcEstimate) gemma = hybrid ("gemma-3-4b-it", 8192);
+
+    g_assert_cmpuint (vc_estimate_get_inputs (gemma)->arch.encoder_params, ==, 0);
+    g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (gemma)), !=, "encoder");
+  }
+}
+
 /* Qwen3-Next-80B-A3B over TP ranks (vc-engine-state.c, splits_evenly): its 16 key heads and 32
  * value heads divide by 2 and 4, so a rank keeps half or a quarter of each DeltaNet layer's
  * state: 548,864 / 2 = 274,432 values (3 × 4,096 channels + 16 × 128 × 128), 548,864 bytes; its
@@ -440,6 +473,7 @@ main (int    argc,
   g_test_add_func ("/engine-state/falcon-h1", test_falcon_h1);
   g_test_add_func ("/engine-state/text", test_text);
   g_test_add_func ("/engine-state/refused", test_refused);
+  g_test_add_func ("/engine-state/encoder-refused", test_encoder_refused);
   g_test_add_func ("/engine-state/tensor-parallel", test_tensor_parallel);
   g_test_add_func ("/engine-state/tensor-parallel-paths", test_tensor_parallel_paths);
   g_test_add_func ("/engine-state/tensor-parallel-groups", test_tensor_parallel_groups);
