@@ -20,6 +20,9 @@
  * the layers are a partition, the RAM holds what the engine keeps there, the descriptions give
  * the same plan, the command names the plan's split, and the JSON report and the table agree;
  * more memory never puts fewer layers on the cards.
+ *
+ * A hybrid model's state on every rank of vLLM's plan at TP 1, 2, 4, or the reason it has no
+ * figure.
  */
 #include "config.h"
 
@@ -1295,6 +1298,96 @@ test_plans_cli (void)
   g_test_message ("command line: %u runs, %u assertions", counts.cli, counts.assertions);
 }
 
+/* ---- hybrid models' state under TP -------------------------------------------------------- */
+
+/* The report's member, its engine's figures on `gpus` H100s (--fit-gpu h100-80gb) */
+static JsonObject *
+report_member (JsonParser *parser,
+               VcEstimate *e,
+               const char *member,
+               guint       gpus)
+{
+  VcReportRequest req = { NULL, -1, gpus };
+  g_autofree char *json = NULL;
+
+  for (guint g = 0; g < vc_estimate_get_n_gpus (e); g++)
+    if (g_str_equal (vc_estimate_get_gpu_key (e, g), "h100-80gb"))
+      req.gpu_index = (int) g;
+  json = vc_report_json_request (e, &req);
+  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+  g_assert_true (json_object_has_member (json_node_get_object (json_parser_get_root (parser)), member));
+  return json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), member);
+}
+
+/* Hybrid models' plans on vLLM at TP 1, 2, 4: Qwen3-Next (16 key-value groups, 32 value heads:
+ * TP divides them) keeps a rank's share of the state on every rank, each the same, its cache
+ * growing with the ranks; Granite 4.0-H Tiny (one Mamba-2 group, which vLLM repeats on every
+ * rank at TP 2 and 4) has a figure at TP 1 and none above, said with why in the JSON and the
+ * table (they once left the cache out of the plan without a word); the cards' sums are the
+ * model's and the JSON and the table agree */
+static void
+test_plans_hybrid (void)
+{
+  static const struct
+  {
+    const char *path, *gpus[3];
+    gboolean figure[3];
+  } models[] = {
+    { "hf:hf-config/models/Qwen3-Next-80B-A3B-Instruct", { "b200", "b200:2", "b200:4" }, { TRUE, TRUE, TRUE } },
+    { "hf:hf-config/models/granite-4.0-h-tiny", { "h100-80gb", "h100-80gb:2", "h100-80gb:4" }, { TRUE, FALSE, FALSE } },
+  };
+  PlanCounts counts = { 0 };
+
+  for (guint mi = 0; mi < G_N_ELEMENTS (models); mi++)
+    {
+      Source src = { models[mi].path, NULL, NULL, models[mi].path };
+      double last_tokens = 0;
+
+      for (guint si = 0; si < G_N_ELEMENTS (models[mi].gpus); si++)
+        {
+          g_autoptr(VcEstimate) e = source_estimate (&src);
+          g_autofree char *cell = g_strdup_printf ("%s, vllm, %s", src.name, models[mi].gpus[si]);
+          g_autoptr(GError) error = NULL;
+          g_autoptr(JsonParser) parser = json_parser_new ();
+          VcReportRequest req = { NULL, -1, 0 };
+          g_autofree char *table = NULL;
+          JsonObject *p;
+          VcPlan plan;
+
+          plan_set (e, "engine", "vllm");
+          plan_set (e, "gpu-set", models[mi].gpus[si]);
+          if (!vc_estimate_compute_plan (e, &plan, &error))
+            g_error ("%s: %s", cell, error->message);
+          check_bytes (e, &plan, cell, &counts);
+          check_reports (e, &plan, NULL, cell, &counts);
+          table = vc_report_table_request (e, FALSE, VC_UNIT_GB, &req);
+          p = report_member (parser, e, "plan", 0);
+          for (guint i = 0; i < plan.devices->len; i++)
+            PLAN_CHECK (&counts, vc_plan_get_device (&plan, i)->state > 0 &&
+                        vc_plan_get_device (&plan, i)->state == vc_plan_get_device (&plan, 0)->state,
+                        "%s: card %u holds %.0f bytes of state", cell, i, vc_plan_get_device (&plan, i)->state);
+          if (models[mi].figure[si])
+            {
+              PLAN_CHECK (&counts, plan.kv_tokens > last_tokens, "%s: %.0f tokens, %.0f on fewer ranks", cell,
+                          plan.kv_tokens, last_tokens);
+              PLAN_CHECK (&counts, JSON_NODE_HOLDS_NULL (json_object_get_member (p, "no_figure")),
+                          "%s: plan.no_figure with a figure", cell);
+            }
+          else
+            {
+              PLAN_CHECK (&counts, plan.kv_tokens == 0, "%s: %.0f tokens", cell, plan.kv_tokens);
+              PLAN_CHECK (&counts, g_strcmp0 (json_object_get_string_member_with_default (p, "no_figure", NULL),
+                                              "state-pools") == 0, "%s: plan.no_figure", cell);
+              PLAN_CHECK (&counts, table_has (table, "vLLM’s Mamba groups are followed"),
+                          "%s: the table does not say why there is no figure:\n%s", cell, table);
+            }
+          last_tokens = plan.kv_tokens;
+          vc_plan_clear (&plan);
+        }
+    }
+  g_test_message ("hybrid plans: %u assertions", counts.assertions);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1317,6 +1410,7 @@ main (int   argc,
   g_test_add_func ("/combinations/plans-more-memory", test_plans_more_memory);
   g_test_add_func ("/combinations/plan-regressions", test_plan_regressions);
   g_test_add_func ("/combinations/plans-cli", test_plans_cli);
+  g_test_add_func ("/combinations/plans-hybrid", test_plans_hybrid);
 
   result = g_test_run ();
   vc_test_remove_tree (fixtures);
