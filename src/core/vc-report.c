@@ -819,6 +819,23 @@ add_plan_device_json (JsonBuilder        *b,
   json_builder_end_object (b);
 }
 
+static const char *no_figure_text (const VcInputs *in);
+
+/* Why vLLM's or SGLang's plan has no cache figure at its TP × PP (vc_engine_no_figure at the
+ * plan's degrees, not the layout's); NULL when it has one or the model leaves no cache */
+static const char *
+plan_no_figure (VcEstimate   *estimate,
+                const VcPlan *plan)
+{
+  VcInputs at = *vc_estimate_get_inputs (estimate);
+
+  if (plan->training || plan->kv_tokens > 0 || (at.engine != VC_ENGINE_VLLM && at.engine != VC_ENGINE_SGLANG))
+    return NULL;
+  at.layout.tp = plan->tp;
+  at.layout.pp = plan->pp;
+  return vc_engine_no_figure (&at);
+}
+
 static void
 add_plan_json (JsonBuilder           *b,
                VcEstimate            *estimate,
@@ -866,6 +883,11 @@ add_plan_json (JsonBuilder           *b,
       json_builder_set_member_name (b, "bounded_by");
       json_builder_add_int_value (b, plan.bounded_by);
       add_uncounted (b, in, plan.kv_tokens > 0, plan.tp, plan.pp);
+      json_builder_set_member_name (b, "no_figure");
+      if (plan_no_figure (estimate, &plan) != NULL)
+        json_builder_add_string_value (b, plan_no_figure (estimate, &plan));
+      else
+        json_builder_add_null_value (b);
       if (plan.balanced != NULL)
         {
           json_builder_set_member_name (b, "balanced_pp_partition");
@@ -963,6 +985,15 @@ table_plan (GString               *s,
                               vc_plan_get_device (&plan, plan.bounded_by)->gpu);
       if (nccl != NULL)
         g_string_append_printf (s, "  %s\n", nccl);
+    }
+  else if (plan_no_figure (estimate, &plan) != NULL)
+    {
+      VcInputs at = *vc_estimate_get_inputs (estimate);
+
+      at.layout.tp = plan.tp;
+      at.layout.pp = plan.pp;
+      if (no_figure_text (&at) != NULL)
+        g_string_append_printf (s, "  %s\n", no_figure_text (&at));
     }
   if (plan.balanced != NULL)
     {

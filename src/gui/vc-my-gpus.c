@@ -11,6 +11,7 @@
 #include "vc-a11y.h"
 #include "vc-catalog.h"
 #include "vc-drop-down.h"
+#include "vc-engine.h"
 #include "vc-error.h"
 #include "vc-input-bind.h"
 #include "vc-local-gpus.h"
@@ -45,6 +46,9 @@ struct _VcMyGpus
   GtkButton *detect_button;
   GtkButton *clear_button;
   guint n_rows;                   /* of plan_grid, its heading left out */
+  /* an engine's own options set aside while another engine is chosen (set_aside()) */
+  GValue kept[5];
+  gboolean kept_any[2];
 };
 
 G_DEFINE_FINAL_TYPE (VcMyGpus, vc_my_gpus, GTK_TYPE_WIDGET)
@@ -242,6 +246,94 @@ pp_activated (VcMyGpus *self)
     show_error (self, NULL);
 }
 
+/* An engine's own options: llama.cpp's split (shown in llama_grid) and vLLM's stages (in
+ * vllm_grid). The core refuses them for any other engine, as the command line must; the
+ * window hides their controls for other engines, so it sets them aside when the engine
+ * changes to one that refuses them (the other engine's plan is not refused over inputs the
+ * window no longer shows, and a saved profile holds what is in effect) and brings them back,
+ * where they are still at their defaults, when the engine that reads them is chosen again
+ * (comparing engines back and forth keeps what was set for each). */
+static const char *const engine_options[] = { "tensor-split", "main-gpu", "split-mode", "n-cpu-moe", "pp-partition" };
+static const struct { guint first, n; } option_groups[] = { { 0, 4 }, { 4, 1 } };
+
+static gboolean
+group_accepted (const VcInputs *in,
+                guint           group)
+{
+  if (group == 0)
+    return vc_engine_is_llama_cpp (in);
+  return in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM;
+}
+
+static GParamSpec *
+option_pspec (VcMyGpus *self,
+              guint     k)
+{
+  return g_object_class_find_property (G_OBJECT_GET_CLASS (self->estimate), engine_options[k]);
+}
+
+static void
+put_option (VcMyGpus     *self,
+            guint         k,
+            const GValue *value)
+{
+  /* the texts through the core's parser: a split kept for a set since changed is refused in
+   * words by the plan, never a warning */
+  if (G_VALUE_HOLDS_STRING (value))
+    vc_estimate_set_plan_text (self->estimate, engine_options[k], g_value_get_string (value), NULL);
+  else
+    g_object_set_property (G_OBJECT (self->estimate), engine_options[k], value);
+}
+
+static void
+set_aside (VcMyGpus *self)
+{
+  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
+
+  for (guint g = 0; g < G_N_ELEMENTS (option_groups); g++)
+    {
+      guint first = option_groups[g].first, last = first + option_groups[g].n;
+      gboolean accepted = group_accepted (in, g), set = FALSE;
+
+      if (accepted && self->kept_any[g])
+        {
+          self->kept_any[g] = FALSE;
+          for (guint k = first; k < last; k++)
+            {
+              g_auto(GValue) now = G_VALUE_INIT;
+
+              g_value_init (&now, G_PARAM_SPEC_VALUE_TYPE (option_pspec (self, k)));
+              g_object_get_property (G_OBJECT (self->estimate), engine_options[k], &now);
+              if (g_param_value_defaults (option_pspec (self, k), &now))
+                put_option (self, k, &self->kept[k]);
+              g_value_unset (&self->kept[k]);
+            }
+          continue;
+        }
+      if (accepted)
+        continue;
+      for (guint k = first; k < last; k++)
+        {
+          g_auto(GValue) now = G_VALUE_INIT;
+
+          g_value_init (&now, G_PARAM_SPEC_VALUE_TYPE (option_pspec (self, k)));
+          g_object_get_property (G_OBJECT (self->estimate), engine_options[k], &now);
+          set |= !g_param_value_defaults (option_pspec (self, k), &now);
+        }
+      if (!set)
+        continue;
+      for (guint k = first; k < last; k++)
+        {
+          if (self->kept_any[g])
+            g_value_unset (&self->kept[k]);
+          g_value_init (&self->kept[k], G_PARAM_SPEC_VALUE_TYPE (option_pspec (self, k)));
+          g_object_get_property (G_OBJECT (self->estimate), engine_options[k], &self->kept[k]);
+          put_option (self, k, g_param_spec_get_default_value (option_pspec (self, k)));
+        }
+      self->kept_any[g] = TRUE;
+    }
+}
+
 /**
  * vc_my_gpus_add:
  * @item: a catalog id, or NAME=SIZE
@@ -405,7 +497,10 @@ vc_my_gpus_set_estimate (VcMyGpus   *self,
   vc_bind_spin (self->n_cpu_moe_spin, estimate, "n-cpu-moe", 1, 0);
   for (guint i = 0; i < G_N_ELEMENTS (watched); i++)
     g_signal_connect_object (estimate, watched[i], G_CALLBACK (sync_entries), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::engine", G_CALLBACK (set_aside), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::mode", G_CALLBACK (set_aside), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "changed", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
+  set_aside (self);
   sync_entries (self);
 }
 
@@ -459,6 +554,9 @@ vc_my_gpus_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), VC_TYPE_MY_GPUS);
   g_clear_object (&self->estimate);
   g_clear_pointer (&self->status, g_free);
+  for (guint k = 0; k < G_N_ELEMENTS (self->kept); k++)
+    if (G_IS_VALUE (&self->kept[k]))
+      g_value_unset (&self->kept[k]);
   G_OBJECT_CLASS (vc_my_gpus_parent_class)->dispose (object);
 }
 

@@ -246,6 +246,55 @@ test_this_computer (Fixture       *f,
  * 128 experts of 3 × 2048 × 768 weights each per layer, so --n-cpu-moe 10 moves
  * 10 × 128 × 3 × 2048 × 768 × 2 bytes = 12,079,595,520 of experts to RAM (common/arg.cpp's
  * override of blk.0 … blk.9 ffn_(up|down|gate)_exps to the CPU). */
+/* Another engine: llama.cpp's options (--n-cpu-moe 10 here) are hidden, and set aside, so
+ * vLLM's plan is not refused over a setting the window no longer shows (it once was:
+ * "--n-cpu-moe is llama.cpp's", with no control to clear it); back with llama.cpp */
+static void
+set_aside_and_back (Fixture *f,
+                    double   host_before)
+{
+  VcPlan plan;
+  guint n_cpu_moe;
+
+  g_assert_true (vc_estimate_set_from_string (f->estimate, "engine", "vllm", NULL));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_visible (part (f, "llama_grid")));
+  g_object_get (f->estimate, "n-cpu-moe", &n_cpu_moe, NULL);
+  g_assert_cmpuint (n_cpu_moe, ==, 0);
+  g_assert_true (g_str_has_prefix (vc_my_gpus_get_status (f->my_gpus), "Plan (vllm): "));
+  g_assert_null (strstr (vc_my_gpus_get_status (f->my_gpus), "refused"));
+  g_assert_cmpuint (vc_my_gpus_get_n_rows (f->my_gpus), ==, 3);
+  /* and back: llama.cpp's options as they were, in the controls and the plan */
+  g_assert_true (vc_estimate_set_from_string (f->estimate, "engine", "llama.cpp", NULL));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (part (f, "llama_grid")));
+  g_object_get (f->estimate, "n-cpu-moe", &n_cpu_moe, NULL);
+  g_assert_cmpuint (n_cpu_moe, ==, 10);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (part (f, "n_cpu_moe_spin"))), ==, 10);
+  g_assert_true (vc_estimate_compute_plan (f->estimate, &plan, NULL));
+  g_assert_cmpfloat (plan.host_bytes - host_before, ==, 10.0 * 128 * 3 * 2048 * 768 * 2);
+  vc_plan_clear (&plan);
+  /* a split typed for llama.cpp, then training (whose plan has no split): set aside too */
+  type_into (f, "split_entry", "3,1");
+  g_assert_true (vc_estimate_set_from_string (f->estimate, "mode", "training", NULL));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  {
+    g_autofree char *split = NULL;
+
+    g_object_get (f->estimate, "tensor-split", &split, "n-cpu-moe", &n_cpu_moe, NULL);
+    g_assert_cmpstr (split, ==, "");
+    g_assert_cmpuint (n_cpu_moe, ==, 0);
+    g_assert_null (strstr (vc_my_gpus_get_status (f->my_gpus), "llama.cpp’s"));
+    g_assert_true (vc_estimate_set_from_string (f->estimate, "mode", "inference", NULL));
+    vc_test_wait_for_frame (GTK_WIDGET (f->window));
+    g_clear_pointer (&split, g_free);
+    g_object_get (f->estimate, "tensor-split", &split, "n-cpu-moe", &n_cpu_moe, NULL);
+    g_assert_cmpstr (split, ==, "3,1");
+    g_assert_cmpuint (n_cpu_moe, ==, 10);
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (part (f, "split_entry"))), ==, "3,1");
+  }
+}
+
 static void
 test_llama_options (Fixture       *f,
                     gconstpointer  data)
@@ -340,10 +389,7 @@ test_llama_options (Fixture       *f,
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_cmpuint (vc_my_gpus_get_n_rows (f->my_gpus), ==, 3);
 
-  /* another engine: llama.cpp's options are hidden */
-  g_assert_true (vc_estimate_set_from_string (f->estimate, "engine", "vllm", NULL));
-  vc_test_wait_for_frame (GTK_WIDGET (f->window));
-  g_assert_false (gtk_widget_get_visible (part (f, "llama_grid")));
+  set_aside_and_back (f, host_before);
 }
 
 /* "Detect This Computer" on fake trees: the stand-in libnvidia-ml's two cards and a /sys with
@@ -446,6 +492,25 @@ test_vllm_stages (Fixture       *f,
                                    "VLLM_PP_LAYER_PARTITION=22,10 vllm serve meta-llama/Meta-Llama-3-8B "
                                    "--pipeline-parallel-size 2 "));
   g_assert_false (gtk_widget_get_visible (part (f, "error_label")));
+
+  /* llama.cpp reads no stage partition: it is set aside, and back with vLLM */
+  g_assert_true (vc_estimate_set_from_string (f->estimate, "engine", "llama.cpp", NULL));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_clear_pointer (&stages, g_free);
+  g_object_get (f->estimate, "pp-partition", &stages, NULL);
+  g_assert_cmpstr (stages, ==, "");
+  /* (llama.cpp's plan refuses the layout's PP 2, a control the window shows, not the partition) */
+  g_assert_true (g_str_has_prefix (vc_my_gpus_get_status (f->my_gpus), "Plan (llama.cpp)"));
+  g_assert_null (strstr (vc_my_gpus_get_status (f->my_gpus), "--pp-partition"));
+  g_assert_true (vc_estimate_set_from_string (f->estimate, "engine", "vllm", NULL));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_clear_pointer (&stages, g_free);
+  g_object_get (f->estimate, "pp-partition", &stages, NULL);
+  g_assert_cmpstr (stages, ==, "22,10");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (part (f, "pp_entry"))), ==, "22,10");
+  g_clear_pointer (&row, g_free);
+  row = vc_my_gpus_dup_row_text (f->my_gpus, 1);
+  g_assert_true (g_str_has_prefix (row, "B | 22–31 and the output | "));
 
   type_into (f, "pp_entry", "20,10");
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
