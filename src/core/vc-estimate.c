@@ -32,6 +32,7 @@ struct _VcEstimate
   char *source_format;          /* "", "config", "safetensors" or "gguf" */
   char *source_quantization;
   gboolean applying_preset;
+  guint copies;                 /* inputs replaced as a whole (vc_estimate_copy_inputs()) */
 
   gboolean dirty;
   guint idle_id;
@@ -2110,6 +2111,7 @@ vc_estimate_copy_inputs (VcEstimate *self,
   g_return_if_fail (VC_IS_ESTIMATE (source));
 
   g_object_freeze_notify (G_OBJECT (self));
+  self->copies++;
   for (guint i = 0; i < n; i++)
     {
       g_auto(GValue) v = G_VALUE_INIT;
@@ -2128,6 +2130,20 @@ vc_estimate_copy_inputs (VcEstimate *self,
   vc_estimate_set_model_not_understood (self, (const char * const *) source->model_not_understood);
   vc_estimate_set_source_inventory (self, source->inputs.source_inventory);
   g_object_thaw_notify (G_OBJECT (self));
+}
+
+/**
+ * vc_estimate_get_copies:
+ *
+ * How many times the inputs were replaced as a whole by vc_estimate_copy_inputs() (a profile
+ * opened, a new profile): a view that keeps something of the inputs aside compares it to know
+ * whether what it kept still belongs to these inputs.
+ */
+guint
+vc_estimate_get_copies (VcEstimate *self)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), 0);
+  return self->copies;
 }
 
 void

@@ -49,6 +49,7 @@ struct _VcMyGpus
   /* an engine's own options set aside while another engine is chosen (set_aside()) */
   GValue kept[5];
   gboolean kept_any[2];
+  guint kept_copies[2];           /* vc_estimate_get_copies() when each group was set aside */
 };
 
 G_DEFINE_FINAL_TYPE (VcMyGpus, vc_my_gpus, GTK_TYPE_WIDGET)
@@ -297,6 +298,10 @@ set_aside (VcMyGpus *self)
 
       if (accepted && self->kept_any[g])
         {
+          /* what was kept belongs to the inputs of its time: not brought into an opened or
+           * new profile */
+          gboolean same_inputs = self->kept_copies[g] == vc_estimate_get_copies (self->estimate);
+
           self->kept_any[g] = FALSE;
           for (guint k = first; k < last; k++)
             {
@@ -304,7 +309,7 @@ set_aside (VcMyGpus *self)
 
               g_value_init (&now, G_PARAM_SPEC_VALUE_TYPE (option_pspec (self, k)));
               g_object_get_property (G_OBJECT (self->estimate), engine_options[k], &now);
-              if (g_param_value_defaults (option_pspec (self, k), &now))
+              if (same_inputs && g_param_value_defaults (option_pspec (self, k), &now))
                 put_option (self, k, &self->kept[k]);
               g_value_unset (&self->kept[k]);
             }
@@ -331,6 +336,7 @@ set_aside (VcMyGpus *self)
           put_option (self, k, g_param_spec_get_default_value (option_pspec (self, k)));
         }
       self->kept_any[g] = TRUE;
+      self->kept_copies[g] = vc_estimate_get_copies (self->estimate);
     }
 }
 

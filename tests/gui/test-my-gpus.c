@@ -293,6 +293,22 @@ set_aside_and_back (Fixture *f,
     g_assert_cmpuint (n_cpu_moe, ==, 10);
     g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (part (f, "split_entry"))), ==, "3,1");
   }
+  /* set aside again, then other inputs as a whole (a profile opened: vc_profile_load() copies
+   * them in), on llama.cpp: what was kept belongs to the old inputs and stays out of them */
+  g_assert_true (vc_estimate_set_from_string (f->estimate, "engine", "vllm", NULL));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  {
+    g_autoptr(VcEstimate) opened = vc_estimate_new ();
+    g_autofree char *split = NULL;
+
+    g_assert_true (vc_estimate_set_from_string (opened, "engine", "llama.cpp", NULL));
+    vc_estimate_copy_inputs (f->estimate, opened);
+    vc_test_wait_for_frame (GTK_WIDGET (f->window));
+    g_object_get (f->estimate, "tensor-split", &split, "n-cpu-moe", &n_cpu_moe, NULL);
+    g_assert_cmpstr (split, ==, "");
+    g_assert_cmpuint (n_cpu_moe, ==, 0);
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (part (f, "split_entry"))), ==, "");
+  }
 }
 
 static void
