@@ -106,6 +106,106 @@ test_seed_training_json (void)
   g_assert_cmpint (scenario_total (root, "qlora-4bit"), ==, 7600000000);
 }
 
+/* a JSON components list's bytes for one id */
+static gint64
+component_bytes (JsonObject *o,
+                 const char *id)
+{
+  JsonArray *comps = json_object_get_array_member (o, "components");
+
+  for (guint i = 0; i < json_array_get_length (comps); i++)
+    {
+      JsonObject *c = json_array_get_object_element (comps, i);
+
+      if (g_str_equal (json_object_get_string_member (c, "id"), id))
+        return json_object_get_int_member (c, "bytes");
+    }
+  g_assert_not_reached ();
+}
+
+/* The optimizer step: Mistral 7B (7,241,732,096 parameters), full fine-tuning in pure bf16 with
+ * bf16 AdamW state, b = 4, s = 4096, every layer checkpointed. The foreach step (TRL's default,
+ * or chosen) holds weights 2 + gradients 2 + state 4 + its temporary 2 = 10 bytes a parameter,
+ * 72,417,320,960, above the end of the backward pass; the fused step (Axolotl's default, or
+ * chosen) leaves that end the peak, 61,224,288,256 (+ 1 GB of overhead each). */
+static void
+test_optimizer_step_json (void)
+{
+  static const struct { const char *trainer, *impl, *counted, *phase; gint64 total, optimizer; } cases[] = {
+    { "trl", "auto", "foreach", "step", 72417320960 + 1000000000, 6 * 7241732096LL },
+    { "trl", "fused", "fused", "backward", 62224288256, 4 * 7241732096LL },
+    { "axolotl", "auto", "fused", "backward", 62224288256, 4 * 7241732096LL },
+    { "axolotl", "foreach", "foreach", "step", 72417320960 + 1000000000, 6 * 7241732096LL },
+    { "torchtitan", "auto", "fused", "backward", 62224288256, 4 * 7241732096LL },
+    { "llamafactory", "auto", "foreach", "step", 72417320960 + 1000000000, 6 * 7241732096LL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(VcTestRun) r = { 0 };
+      g_autoptr(JsonParser) p = json_parser_new ();
+      g_autofree char *trainer = g_strconcat ("--trainer=", cases[i].trainer, NULL);
+      g_autofree char *impl = g_strconcat ("--optimizer-impl=", cases[i].impl, NULL);
+      JsonObject *root;
+
+      run_cli (&r, "--preset", "mistral-7b", "--mode", "training", "--finetune", "full", "--batch", "4",
+               "--seq", "4096", "--checkpointing", "full", "--optimizer-precision", "bf16", trainer, impl,
+               "--format=json", NULL);
+      root = parse (p, &r);
+      g_test_message ("%s %s", cases[i].trainer, cases[i].impl);
+      g_assert_cmpstr (json_object_get_string_member (root, "optimizer_impl"), ==, cases[i].counted);
+      g_assert_cmpstr (json_object_get_string_member (root, "peak_phase"), ==, cases[i].phase);
+      g_assert_cmpint (json_object_get_int_member (root, "total_bytes"), ==, cases[i].total);
+      g_assert_cmpint (component_bytes (root, "optimizer"), ==, cases[i].optimizer);
+    }
+}
+
+/* Each rank steps its shard: ZeRO-1 over 2, b = 1, s = 512: bf16 weights and gradients whole
+ * (2T each), half the state (2T) and half the temporary (T), with DeepSpeed's 1 GB bucket and
+ * the overhead: 7 × 7,241,732,096 + 2 GB, at the step. Refused: a choice for bitsandbytes'
+ * 8-bit optimizers, and RMSprop fused (torch.optim has none). */
+static void
+test_optimizer_step_layout (void)
+{
+  g_auto(VcTestRun) r = { 0 };
+  g_autoptr(JsonParser) p = json_parser_new ();
+  JsonObject *gpu;
+
+  run_cli (&r, "--preset", "mistral-7b", "--mode", "training", "--finetune", "full", "--batch", "1",
+           "--seq", "512", "--checkpointing", "full", "--optimizer-precision", "bf16", "--trainer", "trl",
+           "--dp", "2", "--zero", "1", "--format=json", NULL);
+  gpu = json_object_get_object_member (parse (p, &r), "per_gpu");
+  g_assert_cmpstr (json_object_get_string_member (gpu, "peak_phase"), ==, "step");
+  g_assert_cmpint (component_bytes (gpu, "optimizer"), ==, 3 * 7241732096LL);
+  g_assert_cmpint (component_bytes (gpu, "activations"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (gpu, "total_bytes"), ==, 7 * 7241732096LL + 2000000000);
+  vc_test_run_clear (&r);
+  memset (&r, 0, sizeof r);
+  run_cli (&r, "--preset", "mistral-7b", "--mode", "training", "--optimizer", "adamw-8bit",
+           "--optimizer-impl", "foreach", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "bitsandbytes' 8-bit optimizers step in kernels of their own"));
+  vc_test_run_clear (&r);
+  memset (&r, 0, sizeof r);
+  run_cli (&r, "--preset", "mistral-7b", "--mode", "training", "--optimizer", "rmsprop",
+           "--optimizer-impl", "fused", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "torch.optim.RMSprop has no fused step"));
+  /* the trainers' commands run the step the estimate counts */
+  vc_test_run_clear (&r);
+  memset (&r, 0, sizeof r);
+  run_cli (&r, "--preset", "llama-3.1-8b", "--mode", "training", "--finetune", "lora", "--trainer", "torchtune",
+           "--optimizer-impl", "foreach", "--print-command", "torchtune", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, " optimizer.fused=False "));
+  vc_test_run_clear (&r);
+  memset (&r, 0, sizeof r);
+  run_cli (&r, "--preset", "llama-3.1-8b", "--mode", "training", "--finetune", "lora", "--trainer", "axolotl",
+           "--print-command", "trl", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, " --optim adamw_torch_fused "));
+}
+
 /* the loss counted: the trainer's own unless --loss names one (Llama 3.2 3B, full fine-tuning,
  * b = 2, s = 4096, pure bf16: torchtune's chunked loss, 10·b·s·V bytes below the full logits) */
 static void
@@ -751,6 +851,8 @@ main (int   argc,
   g_test_add_func ("/cli/seed-training-json", test_seed_training_json);
   g_test_add_func ("/cli/preset-json", test_preset_json);
   g_test_add_func ("/cli/trainer-loss-json", test_trainer_loss_json);
+  g_test_add_func ("/cli/optimizer-step-json", test_optimizer_step_json);
+  g_test_add_func ("/cli/optimizer-step-layout", test_optimizer_step_layout);
   g_test_add_func ("/cli/table-and-lists", test_table_and_lists);
   g_test_add_func ("/cli/rejections", test_rejections);
   g_test_add_func ("/cli/custom-gpus", test_custom_gpus);

@@ -571,7 +571,8 @@ test_axolotl (void)
                                 "sequence_len: 4096\n"
                                 "micro_batch_size: 2\n"
                                 "gradient_accumulation_steps: 4\n"
-                                "optimizer: adamw_torch\n"
+                                /* Axolotl's own default, the fused step the estimate counts */
+                                "optimizer: adamw_torch_fused\n"
                                 "bf16: true\n"
                                 "gradient_checkpointing: true\n"
                                 "attn_implementation: sdpa\n"

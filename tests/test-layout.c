@@ -274,10 +274,10 @@ test_smallest_layouts (void)
   g_assert_cmpstr (smallest_layout (l405, "h100-80gb"), ==, "10 × H100 80 GB · TP 2 × PP 5");
   /* full fine-tuning, mixed precision AdamW: 8.03B × 16 bytes (131 GB with 16.9 GB of
    * activations) is too much for one; ZeRO-3 over 2 holds 8.0 GB of bf16 weights, 32.1 of Adam
-   * state, 16.1 of master weights and, at the start of the backward pass, the 16.9 GB of
-   * activations (the fp32 gradient partition not yet written): 73.1 + 1 GB, with one gathered
-   * layer */
-  g_assert_cmpstr (smallest_layout (train, "h100-80gb"), ==, "2 × H100 80 GB · ZeRO-3");
+   * state, 16.1 of master weights and, at the optimizer step, the 16.1 GB fp32 gradient
+   * partition and the foreach step's temporary, one fp32 state of the shard, 16.1 GB: 88.3 GB
+   * + 1 GB and 2.1 GB of buffers, too much for 80 GB; over 3 it is 58.9 + 1 + 2.1 GB */
+  g_assert_cmpstr (smallest_layout (train, "h100-80gb"), ==, "3 × H100 80 GB · ZeRO-3");
 }
 
 /* ZeRO and DDP over 8 GPUs, rule of thumb 7B full fine-tuning with mixed precision AdamW:

@@ -196,7 +196,14 @@ test_cp_halves (void)
   /* weights, gradients and optimizer state are not split by CP itself */
   g_assert_cmpfloat (two.scenarios[two.selected].bytes[VC_COMPONENT_WEIGHTS], ==,
                      one.scenarios[one.selected].bytes[VC_COMPONENT_WEIGHTS]);
-  g_assert_cmpfloat (two.scenarios[two.selected].bytes[VC_COMPONENT_OPTIMIZER], ==, 8.0 * P);
+  g_assert_cmpfloat (two.scenarios[two.selected].bytes[VC_COMPONENT_OPTIMIZER] -
+                     two.scenarios[two.selected].step_temporary, ==, 8.0 * P);
+  /* with half the activations the optimizer step is the peak: every fp32 gradient and the
+   * foreach step's temporary, one fp32 state, 4 bytes a parameter, in the optimizer component */
+  g_assert_cmpint (one.scenarios[one.selected].peak_phase, ==, VC_PHASE_FORWARD);
+  g_assert_cmpint (two.scenarios[two.selected].peak_phase, ==, VC_PHASE_STEP);
+  g_assert_cmpfloat (two.scenarios[two.selected].step_temporary, ==, 4.0 * P);
+  g_assert_cmpfloat (two.scenarios[two.selected].bytes[VC_COMPONENT_ACTIVATIONS], ==, 0);
   /* torchtitan repeats the KV heads to the query heads: the same on Llama 2 7B (32 and 32) */
   in.trainer = VC_TRAINER_TORCHTITAN;
   g_assert_cmpfloat (vc_estimator_ring_bytes (&in), ==, ring);

@@ -45,6 +45,7 @@ const VcCliOption vc_cli_options[] = {
   { "flash-attention", OPT_TRUE, "flash-attention", NULL, N_("Fused attention, no s × s scores (default)") },
   { "no-flash-attention", OPT_FALSE, "flash-attention", NULL, N_("Eager attention") },
   { "loss", OPT_PROPERTY, "loss", "full|chunked|fused|cce|auto" },
+  { "optimizer-impl", OPT_PROPERTY, "optimizer-impl", "auto|foreach|fused" },
   { "compile", OPT_TRUE, "compile", NULL, N_("Training compiled with torch.compile (fused operations keep fewer activations)") },
   { "no-compile", OPT_FALSE, "compile", NULL, NULL },
   { "train-embeddings", OPT_TRUE, "train-embeddings", NULL, N_("LoRA/QLoRA: the token embedding trains too") },

@@ -1330,7 +1330,7 @@ note_other_mode_options (Request    *req,
     "finetune", "optimizer", "optimizer-precision", "lora-rank", "lora-percent", "lora-targets",
     "mixed-precision", "checkpointing", "loss", "compile", "train-embeddings", "training-precision",
     "expandable-segments", "trainer", "optimizer-in-backward", "packing",
-    "checkpoint-every", NULL,
+    "checkpoint-every", "optimizer-impl", NULL,
   };
   static const char *const inference_only[] = { "concurrency", "kv-precision", NULL };
   gboolean training = vc_estimate_get_inputs (estimate)->mode == VC_MODE_TRAINING;

@@ -114,7 +114,7 @@ static const char *trl_flags[] = {
 };
 static const char *torchtune_flags[] = {
   "--nproc_per_node", "--config", "batch_size", "gradient_accumulation_steps", "tokenizer.max_seq_len",
-  "dtype", "enable_activation_checkpointing", "compile", "optimizer", "~optimizer.fused",
+  "dtype", "enable_activation_checkpointing", "compile", "optimizer", "~optimizer.fused", "optimizer.fused",
   "optimizer_in_bwd", "loss", "model.lora_rank", "model.lora_attn_modules", "model.apply_lora_to_mlp",
   "model.apply_lora_to_output", "fsdp_cpu_offload", "PYTORCH_CUDA_ALLOC_CONF", NULL
 };
@@ -1156,7 +1156,9 @@ hf_optimizer (const VcInputs  *in,
 {
   switch (in->optimizer)
     {
-    case VC_OPTIMIZER_ADAMW: return "adamw_torch";
+    /* the step the estimate counts (--optimizer-impl, or the trainer's): adamw_torch is foreach */
+    case VC_OPTIMIZER_ADAMW:
+      return vc_trainer_optimizer_impl (in) == VC_OPTIMIZER_IMPL_FUSED ? "adamw_torch_fused" : "adamw_torch";
     case VC_OPTIMIZER_SGD: return "sgd";
     case VC_OPTIMIZER_RMSPROP: return "rmsprop";
     case VC_OPTIMIZER_ADAMW_8BIT: return "adamw_bnb_8bit";
@@ -1741,6 +1743,10 @@ build_torchtune (const VcCommandRequest *req,
       if (fused_config && !takes_fused)
         add (argv, "~optimizer.fused");
     }
+  /* the step the estimate counts (--optimizer-impl, or torchtune's fused): said where the
+   * config's optimizer would step otherwise */
+  if (takes_fused && (fused_config != (vc_trainer_optimizer_impl (in) == VC_OPTIMIZER_IMPL_FUSED)))
+    add_override (argv, "optimizer.fused", fused_config ? "False" : "True");
   if (full)
     add_override (argv, "optimizer_in_bwd", in->optimizer_in_backward ? "True" : "False");
   /* the recipe configs' LinearCrossEntropyLoss is the chunked loss the estimate gives torchtune by

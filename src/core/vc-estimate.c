@@ -88,6 +88,7 @@ enum {
   PROP_CHECKPOINTING,
   PROP_FLASH_ATTENTION,
   PROP_LOSS,
+  PROP_OPTIMIZER_IMPL,
   PROP_COMPILE,
   PROP_TRAIN_EMBEDDINGS,
   PROP_EXPANDABLE_SEGMENTS,
@@ -590,6 +591,7 @@ vc_estimate_set_property (GObject      *object,
     case PROP_CHECKPOINTING: SET_FIELD (checkpointing, g_value_get_enum); break;
     case PROP_FLASH_ATTENTION: SET_FIELD (flash_attention, g_value_get_boolean); break;
     case PROP_LOSS: SET_FIELD (loss, g_value_get_enum); break;
+    case PROP_OPTIMIZER_IMPL: SET_FIELD (optimizer_impl, g_value_get_enum); break;
     case PROP_COMPILE: SET_FIELD (compile, g_value_get_boolean); break;
     case PROP_TRAIN_EMBEDDINGS: SET_FIELD (train_embeddings, g_value_get_boolean); break;
     case PROP_EXPANDABLE_SEGMENTS: SET_FIELD (expandable_segments, g_value_get_boolean); break;
@@ -736,6 +738,7 @@ vc_estimate_get_property (GObject    *object,
     case PROP_CHECKPOINTING: g_value_set_enum (value, in->checkpointing); break;
     case PROP_FLASH_ATTENTION: g_value_set_boolean (value, in->flash_attention); break;
     case PROP_LOSS: g_value_set_enum (value, in->loss); break;
+    case PROP_OPTIMIZER_IMPL: g_value_set_enum (value, in->optimizer_impl); break;
     case PROP_COMPILE: g_value_set_boolean (value, in->compile); break;
     case PROP_TRAIN_EMBEDDINGS: g_value_set_boolean (value, in->train_embeddings); break;
     case PROP_EXPANDABLE_SEGMENTS: g_value_set_boolean (value, in->expandable_segments); break;
@@ -908,6 +911,9 @@ install_run_inputs (const VcInputs *d)
   properties[PROP_LOSS] =
     g_param_spec_enum ("loss", N_("Loss"), N_("Training: cross-entropy on full logits, in chunks (torchtune), fused with the head (Liger), cut cross-entropy (no logits stored), or auto: the trainer’s own default"),
                        VC_TYPE_LOSS, d->loss, RW);
+  properties[PROP_OPTIMIZER_IMPL] =
+    g_param_spec_enum ("optimizer-impl", N_("Optimizer implementation"), N_("Training: how torch.optim steps Adam, AdamW and RMSprop: foreach (one state-sized temporary at the step), fused (none), or auto: the trainer’s own (foreach for generic, hf, trl, llamafactory and unsloth; fused for axolotl, torchtitan and torchtune)"),
+                       VC_TYPE_OPTIMIZER_IMPL, d->optimizer_impl, RW);
   properties[PROP_COMPILE] =
     g_param_spec_boolean ("compile", N_("torch.compile"),
                           N_("Training compiled with torch.compile: fused operations keep fewer activations"),

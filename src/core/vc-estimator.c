@@ -121,6 +121,7 @@ vc_inputs_init_default (VcInputs *in)
     .checkpointing = VC_CHECKPOINTING_NONE,
     .flash_attention = TRUE,
     .loss = VC_LOSS_AUTO,
+    .optimizer_impl = VC_OPTIMIZER_IMPL_AUTO,
     .compile = FALSE,
     .train_embeddings = FALSE,
     .expandable_segments = FALSE,
@@ -208,6 +209,26 @@ vc_trainer_loss (const VcInputs *in)
   return in->trainer == VC_TRAINER_TORCHTUNE ? VC_LOSS_CHUNKED : VC_LOSS_FULL;
 }
 
+/* How the trainer's torch.optim optimizer steps when none is chosen (FORMULAS.md, "The optimizer
+ * step"): Axolotl (adamw_torch_fused), torchtitan (implementation "fused") and torchtune's recipe
+ * configs (torch.optim.AdamW, fused: True) fuse it; the Hugging Face Trainer's adamw_torch (TRL,
+ * LLaMA-Factory, Unsloth) and a bare torch.optim optimizer take PyTorch's default, foreach. */
+VcOptimizerImpl
+vc_trainer_optimizer_impl (const VcInputs *in)
+{
+  if (in->optimizer_impl != VC_OPTIMIZER_IMPL_AUTO)
+    return in->optimizer_impl;
+  switch (in->trainer)
+    {
+    case VC_TRAINER_AXOLOTL:
+    case VC_TRAINER_TORCHTITAN:
+    case VC_TRAINER_TORCHTUNE:
+      return VC_OPTIMIZER_IMPL_FUSED;
+    default:
+      return VC_OPTIMIZER_IMPL_FOREACH;
+    }
+}
+
 /* torchtune trains in pure bf16: the model is loaded in its dtype and torch.optim creates the
  * optimizer state like the parameters, so bf16 parameters have bf16 state. */
 gboolean
@@ -263,6 +284,30 @@ optimizer_bytes_per_param (const VcInputs *in)
     case VC_OPTIMIZER_ADAMW:
     default:
       return 2 * state_bytes;
+    }
+}
+
+/* The optimizer step's temporary: torch.optim's foreach Adam and AdamW (_multi_tensor_adam,
+ * exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs)) and RMSprop (_multi_tensor_rmsprop,
+ * avg = torch._foreach_sqrt(grouped_square_avgs)) allocate one state-sized tensor a parameter,
+ * all alive at once; the fused step (_fused_adam), SGD's in-place step, bitsandbytes' 8-bit
+ * kernels and the step in the backward pass (one parameter at a time) allocate none that counts. */
+double
+vc_estimator_step_temporary (const VcInputs *in,
+                             double          trainable)
+{
+  double state_bytes = vc_trainer_bf16_state (in) ? 2 : 4;
+
+  if (in->optimizer_in_backward || vc_trainer_optimizer_impl (in) != VC_OPTIMIZER_IMPL_FOREACH)
+    return 0;
+  switch (in->optimizer)
+    {
+    case VC_OPTIMIZER_ADAM:
+    case VC_OPTIMIZER_ADAMW:
+    case VC_OPTIMIZER_RMSPROP:
+      return trainable * state_bytes;
+    default:
+      return 0;
     }
 }
 
@@ -1070,17 +1115,26 @@ training_architecture (const VcInputs   *in,
   sc->forward_activations = fwd;
   sc->backward_activations = t * per_layer_max + dequantized_weight_bytes (in, s, &tr) + ring + packing;
   sc->gradient_bytes = grads;
-  if (fwd >= bwd)
+  /* the optimizer step: every gradient, the state and the step's temporary, no activation */
+  sc->step_temporary = vc_estimator_step_temporary (in, T);
+  if (fwd >= bwd && fwd >= grads + sc->step_temporary)
     {
       sc->peak_phase = VC_PHASE_FORWARD;
       sc->bytes[VC_COMPONENT_ACTIVATIONS] = fwd;
       sc->bytes[VC_COMPONENT_GRADIENTS] = 0;
     }
-  else
+  else if (bwd >= grads + sc->step_temporary)
     {
       sc->peak_phase = VC_PHASE_BACKWARD;
       sc->bytes[VC_COMPONENT_ACTIVATIONS] = sc->backward_activations;
       sc->bytes[VC_COMPONENT_GRADIENTS] = grads;
+    }
+  else
+    {
+      sc->peak_phase = VC_PHASE_STEP;
+      sc->bytes[VC_COMPONENT_ACTIVATIONS] = 0;
+      sc->bytes[VC_COMPONENT_GRADIENTS] = grads;
+      opt += sc->step_temporary;
     }
   sc->bytes[VC_COMPONENT_WEIGHTS] = weights;
   sc->bytes[VC_COMPONENT_OPTIMIZER] = opt;
@@ -1349,6 +1403,7 @@ typedef struct
 {
   double weights, trained;          /* bytes per listed byte or element */
   double gradients, optimizer, master;
+  double step;                      /* the foreach step's temporary, per element */
 } ReplayScale;
 
 /* A trainable tensor's gradient arrives; with the optimizer step in the backward pass its hook
@@ -1424,6 +1479,7 @@ replay (const VcInputs       *in,
   g_autoptr(GArray) layer = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) saved = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) logits = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) temporary = g_array_new (FALSE, FALSE, sizeof (guint));
   guint n_states = optimizer_states (in);
   gboolean selective = in->checkpointing == VC_CHECKPOINTING_SELECTIVE;
 
@@ -1495,6 +1551,17 @@ replay (const VcInputs       *in,
             for (guint i = 0; i < st->n_other_trained; i++)
               hold (a, persistent, st->other_trained[i] * k->optimizer);
           }
+      /* the foreach step's temporary: one tensor like a state for each trainable tensor, all
+       * alive until the step ends */
+      if (k->step > 0)
+        {
+          for (guint l = 0; l < n_layers; l++)
+            for (guint i = 0; i < st->n_layer_trained; i++)
+              hold (a, temporary, st->layer_trained[i] * k->step);
+          for (guint i = 0; i < st->n_other_trained; i++)
+            hold (a, temporary, st->other_trained[i] * k->step);
+          release_all (a, temporary);
+        }
       /* zero_grad(set_to_none=True), unless the gradients accumulate over micro-batches */
       if (!share->held_gradients)
         release_all (a, grads);
@@ -1603,6 +1670,7 @@ replay_model (const VcInputs         *in,
         k.gradients = tr.full ? 1.0 : training_bytes (in);
       k.optimizer = n_states > 0 ? share->optimizer / n_states / st.trained_sum : 0;
       k.master = share->master / st.trained_sum;
+      k.step = share->step / st.trained_sum;
     }
   if (L <= REPLAY_LAYERS)
     return replay (in, &st, &k, share, e, s.h, L, (guint) s.n_dense);
@@ -1833,9 +1901,10 @@ vc_estimator_add_reserve (const VcInputs *in,
   VcScenarioResult *sc = &res->scenarios[res->selected];
   VcReserveShare one = {
     .weights = sc->bytes[VC_COMPONENT_WEIGHTS],
-    .optimizer = sc->bytes[VC_COMPONENT_OPTIMIZER],
+    .optimizer = sc->bytes[VC_COMPONENT_OPTIMIZER] - (sc->peak_phase == VC_PHASE_STEP ? sc->step_temporary : 0),
     .master = sc->bytes[VC_COMPONENT_MASTER_WEIGHTS],
     .gradients = sc->gradient_bytes,
+    .step = sc->step_temporary,
   };
 
   sc->reserved = sc->total;

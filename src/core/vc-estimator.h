@@ -48,6 +48,7 @@ typedef struct
   VcCheckpointing checkpointing;
   gboolean flash_attention;
   VcLoss loss;
+  VcOptimizerImpl optimizer_impl; /* training: torch.optim's foreach or fused step; auto: the trainer's */
   gboolean compile;                /* torch.compile: fused elementwise ops save fewer tensors */
   gboolean train_embeddings;       /* LoRA/QLoRA: the token embedding trains too */
   gboolean expandable_segments;    /* PyTorch's allocator grows one segment per pool */
@@ -104,6 +105,8 @@ typedef struct
   double backward_activations;     /* one layer's transient at the end of backward */
   double gradient_bytes;           /* every gradient, held or not at the peak; with the optimizer
                                     * step in the backward pass, the largest alone */
+  double step_temporary;           /* the optimizer step's temporary (foreach: one state list),
+                                    * in the optimizer component when the step is the peak */
   double paged_optimizer;          /* optimizer state in CUDA unified memory (paged optimizers),
                                     * outside the components and the total */
   /* what PyTorch's caching allocator reserves at the peak, with the overhead: the figure to
@@ -136,6 +139,7 @@ typedef struct
 typedef struct
 {
   double weights, optimizer, master, gradients;
+  double step;                     /* the optimizer step's temporary (foreach) */
   double buffers;                  /* communication buffers held through the step */
   gboolean held_gradients;         /* gradient accumulation keeps them between micro-batches */
 } VcReserveShare;
@@ -170,6 +174,9 @@ void     vc_estimator_add_reserve (const VcInputs *inputs,
 gboolean vc_estimator_models_reserve (const VcInputs *inputs);
 gboolean vc_trainer_compiles_loss (const VcInputs *inputs);
 VcLoss   vc_trainer_loss          (const VcInputs *inputs);
+VcOptimizerImpl vc_trainer_optimizer_impl (const VcInputs *inputs);
+double   vc_estimator_step_temporary (const VcInputs *inputs,
+                                      double          trainable);
 gboolean vc_trainer_bf16_state   (const VcInputs *inputs);
 gboolean vc_trainer_offloads_checkpoints (const VcInputs *inputs);
 gboolean vc_trainer_frees_logits  (const VcInputs *inputs);

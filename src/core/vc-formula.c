@@ -230,6 +230,8 @@ describe_activations (const Terms *t)
                                 "the residual stream%s and the last position's logits = %s"),
                               clauses, t->size);
     }
+  if (t->sc->peak_phase == VC_PHASE_STEP)
+    return g_strdup_printf (_("None at the peak (the optimizer step, after the backward pass freed them) = %s"), t->size);
   if (t->sc->peak_phase == VC_PHASE_BACKWARD)
     return add_training_rules (t, g_strdup_printf (_("Peak at the end of the backward pass: one layer's transient "
                                                      "for b·s = %u tokens = %s"), in->batch * in->seq, t->size));
@@ -308,6 +310,16 @@ describe_optimizer (const Terms *t)
                                 "system RAM when the GPU runs short) and left out of the total"),
                               t->T, vc_enum_nick (VC_TYPE_OPTIMIZER, t->in->optimizer),
                               optimizer_state (t->in), t->size, paged);
+    }
+  if (!t->rot && t->sc->peak_phase == VC_PHASE_STEP)
+    {
+      g_autofree char *step = vc_format_size (t->sc->step_temporary, t->unit);
+
+      return g_strdup_printf (_("%s trainable parameters × %s state (%s), plus the foreach step’s "
+                                "temporary at the peak, one state a parameter (torch._foreach_sqrt), "
+                                "%s = %s"), t->T,
+                              vc_enum_nick (VC_TYPE_OPTIMIZER, t->in->optimizer),
+                              optimizer_state (t->in), step, t->size);
     }
   return g_strdup_printf (_("%s trainable parameters × %s state (%s) = %s"), t->T,
                           vc_enum_nick (VC_TYPE_OPTIMIZER, t->in->optimizer),

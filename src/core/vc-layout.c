@@ -196,6 +196,12 @@ check_training (const VcInputs *in,
   if (in->optimizer_in_backward && in->method == VC_METHOD_RULE_OF_THUMB)
     return refuse (error, _("the optimizer step in the backward pass needs the architecture method: its "
                             "gradient is the largest tensor's"));
+  if (in->optimizer_impl != VC_OPTIMIZER_IMPL_AUTO &&
+      (in->optimizer == VC_OPTIMIZER_ADAMW_8BIT || in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT))
+    return refuse (error, _("--optimizer-impl chooses how torch.optim steps; bitsandbytes' 8-bit optimizers "
+                            "step in kernels of their own: leave it at auto"));
+  if (in->optimizer_impl == VC_OPTIMIZER_IMPL_FUSED && in->optimizer == VC_OPTIMIZER_RMSPROP)
+    return refuse (error, _("torch.optim.RMSprop has no fused step: accepted with rmsprop: auto or foreach"));
   if (in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT && l->dp > 1)
     return refuse (error, _("paged optimizers are modelled on one GPU: set --dp 1"));
   if (in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT && in->method == VC_METHOD_RULE_OF_THUMB)
@@ -779,6 +785,42 @@ fsdp2_fp32_shards (const VcInputs         *in,
          sc->bytes[VC_COMPONENT_MASTER_WEIGHTS] > 0;
 }
 
+/* Which phase sets one GPU's peak (architecture method): the start of the backward pass, its
+ * end, or the optimizer step with the GPU's share of the step's temporary. */
+static void
+training_phase (const VcScenarioResult *sc,
+                gboolean                accumulating,
+                double                  grads_gpu,
+                double                  optimizer,
+                double                  step,
+                VcLayoutResult         *out)
+{
+  /* with gradient accumulation the gradients stay through the next micro-batch's forward */
+  double held = accumulating ? grads_gpu : 0;
+  double fwd = sc->forward_activations + held;
+  double bwd = sc->backward_activations + grads_gpu;
+
+  if (fwd >= bwd && fwd >= grads_gpu + step)
+    {
+      out->peak_phase = VC_PHASE_FORWARD;
+      out->bytes[VC_COMPONENT_ACTIVATIONS] = sc->forward_activations;
+      out->bytes[VC_COMPONENT_GRADIENTS] = held;
+    }
+  else if (bwd >= grads_gpu + step)
+    {
+      out->peak_phase = VC_PHASE_BACKWARD;
+      out->bytes[VC_COMPONENT_ACTIVATIONS] = sc->backward_activations;
+      out->bytes[VC_COMPONENT_GRADIENTS] = grads_gpu;
+    }
+  else
+    {
+      out->peak_phase = VC_PHASE_STEP;
+      out->bytes[VC_COMPONENT_ACTIVATIONS] = 0;
+      out->bytes[VC_COMPONENT_GRADIENTS] = grads_gpu;
+      out->bytes[VC_COMPONENT_OPTIMIZER] = optimizer + step;
+    }
+}
+
 static void
 training (const VcInputs         *in,
           const VcScenarioResult *sc,
@@ -797,14 +839,18 @@ training (const VcInputs         *in,
   double T = sc->trainable_parameters;
   gboolean arch = in->method == VC_METHOD_ARCHITECTURE;
   double W = sc->bytes[VC_COMPONENT_WEIGHTS];
-  double O = sc->bytes[VC_COMPONENT_OPTIMIZER];
+  /* the optimizer's state alone: the step's temporary is added back below, sharded like it */
+  double S = arch ? sc->step_temporary : 0;
+  double O = sc->bytes[VC_COMPONENT_OPTIMIZER] - (sc->peak_phase == VC_PHASE_STEP ? S : 0);
   double M = sc->bytes[VC_COMPONENT_MASTER_WEIGHTS];
   double G = arch ? sc->gradient_bytes : sc->bytes[VC_COMPONENT_GRADIENTS];
-  double weights, optimizer, master, grads16, grads32, buffers = 0, host = 0, grads_gpu;
+  double weights, optimizer, master, grads16, grads32, buffers = 0, host = 0, grads_gpu, step;
   double node_gpus = MIN (world, l->gpus_per_node);
 
   weights = zero >= 3 ? W / n : W;
   optimizer = zero >= 1 ? O / n : O;
+  /* each rank steps its own shard of the state: its shard of the temporary */
+  step = zero >= 1 ? S / n : S;
   master = zero >= 1 ? M / n : M;
   if (fsdp2_fp32_shards (in, sc))
     {
@@ -835,7 +881,7 @@ training (const VcInputs         *in,
       /* ZeRO-Offload / FSDP cpu_offload: the optimizer step runs on the host on its shard:
        * optimizer state, fp32 master and gradient partitions live there */
       host += optimizer + master + grads32 + (zero >= 2 ? grads16 : 0);
-      optimizer = master = grads32 = 0;
+      optimizer = master = grads32 = step = 0;
       if (zero >= 2)
         grads16 = 0;
       if (l->offload == VC_OFFLOAD_OPTIMIZER_PARAMS)
@@ -846,6 +892,7 @@ training (const VcInputs         *in,
     }
   grads_gpu = grads16 + grads32;
   *gradients_on_gpu = grads_gpu;
+  out->step_temporary = step;
 
   out->bytes[VC_COMPONENT_WEIGHTS] = weights;
   out->bytes[VC_COMPONENT_OPTIMIZER] = optimizer;
@@ -855,25 +902,7 @@ training (const VcInputs         *in,
   out->host_bytes = host * node_gpus;
 
   if (arch)
-    {
-      /* with gradient accumulation the gradients stay through the next micro-batch's forward */
-      double held = l->grad_accum > 1 ? grads_gpu : 0;
-      double fwd = sc->forward_activations + held;
-      double bwd = sc->backward_activations + grads_gpu;
-
-      if (fwd >= bwd)
-        {
-          out->peak_phase = VC_PHASE_FORWARD;
-          out->bytes[VC_COMPONENT_ACTIVATIONS] = sc->forward_activations;
-          out->bytes[VC_COMPONENT_GRADIENTS] = held;
-        }
-      else
-        {
-          out->peak_phase = VC_PHASE_BACKWARD;
-          out->bytes[VC_COMPONENT_ACTIVATIONS] = sc->backward_activations;
-          out->bytes[VC_COMPONENT_GRADIENTS] = grads_gpu;
-        }
-    }
+    training_phase (sc, l->grad_accum > 1, grads_gpu, optimizer, step, out);
   else
     {
       out->bytes[VC_COMPONENT_ACTIVATIONS] = sc->bytes[VC_COMPONENT_ACTIVATIONS];
@@ -923,7 +952,9 @@ layout_compute (const VcInputs *inputs,
       /* the allocator's cache around what this GPU holds through a step */
       VcReserveShare share = {
         .weights = out->bytes[VC_COMPONENT_WEIGHTS],
-        .optimizer = out->bytes[VC_COMPONENT_OPTIMIZER],
+        .optimizer = out->bytes[VC_COMPONENT_OPTIMIZER] -
+                     (out->peak_phase == VC_PHASE_STEP ? out->step_temporary : 0),
+        .step = out->step_temporary,
         .master = out->bytes[VC_COMPONENT_MASTER_WEIGHTS],
         .gradients = reserve_gradients,
         .buffers = out->buffers,

@@ -35,6 +35,9 @@ typedef struct
   guint n_gpus;                       /* TP × PP × DP */
   guint busiest_stage;                /* pipeline stage of the busiest GPU, from 0 */
   VcPhase peak_phase;
+  double step_temporary;              /* training: the busiest GPU's share of the optimizer
+                                       * step's temporary, in its optimizer component when the
+                                       * step is the peak */
 } VcLayoutResult;
 
 guint    vc_layout_n_gpus        (const VcLayout *layout);

@@ -509,6 +509,12 @@ add_scenarios_json (JsonBuilder    *b,
     json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_LOSS, vc_trainer_loss (in)));
   else
     json_builder_add_null_value (b);
+  /* how the optimizer steps: --optimizer-impl, or the trainer's own */
+  json_builder_set_member_name (b, "optimizer_impl");
+  if (in->mode == VC_MODE_TRAINING)
+    json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_OPTIMIZER_IMPL, vc_trainer_optimizer_impl (in)));
+  else
+    json_builder_add_null_value (b);
 
   json_builder_set_member_name (b, "scenarios");
   json_builder_begin_array (b);
@@ -1190,6 +1196,8 @@ table_breakdown (GString    *s,
     g_string_append (s, _("  The peak is at the start of the backward pass (activations and logits held).\n"));
   else if (sel->peak_phase == VC_PHASE_BACKWARD)
     g_string_append (s, _("  The peak is at the end of the backward pass (all gradients held).\n"));
+  else if (sel->peak_phase == VC_PHASE_STEP)
+    g_string_append (s, _("  The peak is at the optimizer step (all gradients and the foreach step’s temporary held).\n"));
   if (vc_estimator_models_reserve (vc_estimate_get_inputs (estimate)))
     {
       g_autofree char *reserved = vc_format_size (sel->reserved, unit);

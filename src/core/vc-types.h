@@ -104,6 +104,16 @@ typedef enum
   VC_LOSS_AUTO,    /* the trainer's own default (vc_trainer_loss) */
 } VcLoss;
 
+/* How torch.optim steps Adam, AdamW and RMSprop: foreach (_multi_tensor_*: a state-sized
+ * temporary list) or fused (_fused_adam: none); auto: the trainer's own
+ * (vc_trainer_optimizer_impl) */
+typedef enum
+{
+  VC_OPTIMIZER_IMPL_AUTO,
+  VC_OPTIMIZER_IMPL_FOREACH,
+  VC_OPTIMIZER_IMPL_FUSED,
+} VcOptimizerImpl;
+
 typedef enum
 {
   VC_SCENARIO_INFERENCE_32BIT,
@@ -135,6 +145,7 @@ typedef enum
   VC_PHASE_NONE,
   VC_PHASE_FORWARD,
   VC_PHASE_BACKWARD,
+  VC_PHASE_STEP,      /* the optimizer step: every gradient and the step's temporary */
 } VcPhase;
 
 typedef enum

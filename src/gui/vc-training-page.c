@@ -40,6 +40,7 @@ struct _VcTrainingPage
   VcDropDown *checkpointing;
   VcDropDown *loss;
   GtkLabel *effective_loss;
+  VcDropDown *optimizer_impl;
   GtkSwitch *train_embeddings;
   GtkSwitch *compile;
   GtkSwitch *expandable_segments;
@@ -113,6 +114,12 @@ static const VcChoice loss_choices[] = {
   { VC_LOSS_AUTO, N_("The trainer’s default") },
 };
 
+static const VcChoice optimizer_impl_choices[] = {
+  { VC_OPTIMIZER_IMPL_AUTO, N_("The trainer’s default") },
+  { VC_OPTIMIZER_IMPL_FOREACH, N_("foreach (one state-sized temporary)") },
+  { VC_OPTIMIZER_IMPL_FUSED, N_("fused (no temporary)") },
+};
+
 static const VcChoice sharding_choices[] = {
   { VC_SHARDING_NONE, N_("None (DDP)") },
   { VC_SHARDING_ZERO_1, N_("ZeRO-1: optimizer state") },
@@ -157,6 +164,8 @@ update_applicable (VcTrainingPage *self)
   /* the rule of thumb has no attention to fuse */
   vc_grid_row_set_visible (GTK_WIDGET (self->flash_attention), arch);
   gtk_widget_set_sensitive (GTK_WIDGET (self->loss), arch);
+  /* the step's peak is a phase of the architecture's */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->optimizer_impl), arch);
   /* the embedding table only counts as its own trainable block for adapters on an architecture */
   gtk_widget_set_sensitive (GTK_WIDGET (self->train_embeddings), arch && adapters);
   /* the allocator is replayed on the architecture's tensors */
@@ -281,6 +290,8 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   vc_bind_choices (self->checkpointing, estimate, "checkpointing",
                    checkpointing_choices, G_N_ELEMENTS (checkpointing_choices));
   vc_bind_choices (self->loss, estimate, "loss", loss_choices, G_N_ELEMENTS (loss_choices));
+  vc_bind_choices (self->optimizer_impl, estimate, "optimizer-impl", optimizer_impl_choices,
+                   G_N_ELEMENTS (optimizer_impl_choices));
   vc_bind_active (GTK_WIDGET (self->train_embeddings), estimate, "train-embeddings");
   vc_bind_active (GTK_WIDGET (self->compile), estimate, "compile");
   vc_bind_active (GTK_WIDGET (self->expandable_segments), estimate, "expandable-segments");
@@ -357,6 +368,7 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, checkpointing);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, loss);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, effective_loss);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, optimizer_impl);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, train_embeddings);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, compile);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, expandable_segments);

@@ -120,6 +120,16 @@ test_model_updates_widgets (Fixture       *f,
     g_object_set (f->estimate, "trainer", VC_TRAINER_GENERIC, "loss", VC_LOSS_AUTO, NULL);
     g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: Full logits");
   }
+  /* the optimizer step's implementation, chosen in the window, reaches the estimate */
+  {
+    GtkWidget *impl = vc_test_window_input (f->window, VC_MODE_TRAINING, "optimizer-impl");
+
+    g_assert_cmpstr (selected_label (impl), ==, "The trainer’s default");
+    vc_drop_down_set_selected (VC_DROP_DOWN (impl), vc_test_choice_position (impl, "fused (no temporary)"));
+    g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->optimizer_impl, ==, VC_OPTIMIZER_IMPL_FUSED);
+    g_object_set (f->estimate, "optimizer-impl", VC_OPTIMIZER_IMPL_AUTO, NULL);
+    g_assert_cmpstr (selected_label (impl), ==, "The trainer’s default");
+  }
 
   /* the unit, from the menu's action, switches every size shown, rows included */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.unit", "s", "gib"));
