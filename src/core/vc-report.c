@@ -1212,6 +1212,22 @@ table_breakdown (GString    *s,
     }
 }
 
+/* A card's label in the GPU table: its name and the memory a program can use on it */
+static char *
+gpu_label (VcEstimate *estimate,
+           guint       i,
+           VcUnit      unit)
+{
+  const VcGpuFit *fit = vc_estimate_get_gpu_fit (estimate, i);
+  const VcGpu *gpu = vc_estimate_get_gpu (estimate, i);
+  g_autofree char *cap = vc_format_size (fit->capacity_bytes, unit);
+  g_autofree char *localized = vc_localize_gpu_name (gpu->name);
+  g_autofree char *name = vc_escape_controls (localized, FALSE);
+
+  /* TRANSLATORS: a GPU's name and the memory a program can use on it */
+  return g_strdup_printf (_("%s (%s usable)"), name, cap);
+}
+
 /* How many of each GPU the selected scenario takes. */
 static void
 table_gpus (GString    *s,
@@ -1228,25 +1244,17 @@ table_gpus (GString    *s,
   g_string_append_printf (s, _("\nGPUs (the smallest valid layout of each card; each keeps its own "
                                "%s overhead):\n"), overhead);
   g_string_append (s, _("  Cards are sold in GiB; each is compared with the memory a program can use on it.\n"));
-  /* the card column fits its longest name */
+  /* the card column fits its longest label, as printed */
   for (guint i = 0; i < n_gpus; i++)
     {
-      const VcGpu *gpu = vc_estimate_get_gpu (estimate, i);
-      g_autofree char *cap = vc_format_size (gpu->memory_bytes, unit);
-      g_autofree char *shown = vc_escape_controls (gpu->name, FALSE);
-      g_autofree char *label = g_strdup_printf ("%s (%s)", shown, cap);
+      g_autofree char *label = gpu_label (estimate, i, unit);
 
       width = MAX (width, (int) g_utf8_strlen (label, -1));
     }
   for (guint i = 0; i < n_gpus; i++)
     {
       const VcGpuFit *fit = vc_estimate_get_gpu_fit (estimate, i);
-      const VcGpu *gpu = vc_estimate_get_gpu (estimate, i);
-      g_autofree char *cap = vc_format_size (fit->capacity_bytes, unit);
-      g_autofree char *localized = vc_localize_gpu_name (gpu->name);
-      g_autofree char *name = vc_escape_controls (localized, FALSE);
-      /* TRANSLATORS: a GPU's name and the memory a program can use on it */
-      g_autofree char *label = g_strdup_printf (_("%s (%s usable)"), name, cap);
+      g_autofree char *label = gpu_label (estimate, i, unit);
       g_autofree char *count = NULL;
 
       if (fit->count <= 0)
