@@ -840,6 +840,29 @@ test_other_mode_option (void)
   g_assert_nonnull (strstr (t.err, "--concurrency applies to inference"));
 }
 
+/* An option of the architecture method given with the estimate by parameter count changes
+ * nothing and says so: the seed's 7B full fine-tuning stays 87.4 GB (the seed's table), with
+ * an architecture field or a loss; the method taken from an architecture field says nothing */
+static void
+test_other_method_option (void)
+{
+  g_auto(VcTestRun) r = { 0 };
+  g_auto(VcTestRun) t = { 0 };
+  g_auto(VcTestRun) a = { 0 };
+
+  run_cli (&r, "--params", "7B", "--mode", "training", "--method", "rule-of-thumb", "--loss", "full", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "87.4\u00a0GB\n"));
+  g_assert_nonnull (strstr (r.err, "--loss applies to the architecture method; the estimate by parameter count does not use it"));
+  run_cli (&t, "--params", "7B", "--method", "rule-of-thumb", "--layers", "80", NULL);
+  g_assert_cmpint (t.status, ==, 0);
+  g_assert_nonnull (strstr (t.out, "18.8\u00a0GB\n"));
+  g_assert_nonnull (strstr (t.err, "--layers applies to the architecture method"));
+  run_cli (&a, "--layers", "80", NULL);
+  g_assert_cmpint (a.status, ==, 0);
+  g_assert_null (strstr (a.err, "applies to the architecture method"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -848,6 +871,7 @@ main (int   argc,
   g_test_add_func ("/cli/seed-json", test_seed_json);
   g_test_add_func ("/cli/context-warning", test_context_warning);
   g_test_add_func ("/cli/other-mode-option", test_other_mode_option);
+  g_test_add_func ("/cli/other-method-option", test_other_method_option);
   g_test_add_func ("/cli/seed-training-json", test_seed_training_json);
   g_test_add_func ("/cli/preset-json", test_preset_json);
   g_test_add_func ("/cli/trainer-loss-json", test_trainer_loss_json);

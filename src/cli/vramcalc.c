@@ -1351,6 +1351,34 @@ note_other_mode_options (Request    *req,
     }
 }
 
+/* Options of the architecture method given with the by-parameter-count method (the
+ * architecture's own fields, and the training terms that method has no place for: its
+ * activations are a share of the weights) are kept (in a saved profile) but not used: say so. */
+static void
+note_other_method_options (Request    *req,
+                           VcEstimate *estimate)
+{
+  static const char *const architecture_only[] = {
+    "checkpointing", "loss", "compile", "train-embeddings", "expandable-segments",
+    "optimizer-impl", NULL,
+  };
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+
+  if (in->method != VC_METHOD_RULE_OF_THUMB)
+    return;
+  for (guint k = 0; k < req->settings->len; k += 2)
+    {
+      const char *property = req->settings->pdata[k];
+      gboolean unused = vc_arch_field_find (property) != NULL ||
+                        (in->mode == VC_MODE_TRAINING && g_strv_contains (architecture_only, property));
+      const char *option = unused ? option_for_property (property, TRUE) : NULL;
+
+      if (unused)
+        g_printerr (_("vramcalc: note: --%s applies to the architecture method; the estimate by parameter "
+                      "count does not use it (add --method architecture)\n"), option ? option : property);
+    }
+}
+
 /* --precision: the weights' precision in inference, the parameters' in training */
 static int
 apply_precision (VcEstimate *estimate,
@@ -1411,6 +1439,7 @@ apply_request (Request    *req,
   if ((status = apply_settings (req, estimate, profile, &precision)) != 0)
     return status;
   note_other_mode_options (req, estimate);
+  note_other_method_options (req, estimate);
   if (precision != NULL)
     return apply_precision (estimate, precision);
   return 0;
