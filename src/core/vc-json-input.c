@@ -32,6 +32,7 @@ typedef struct
   gboolean any_value;
   gboolean nul_escape;       /* "\u0000" in a double-quoted string */
   gboolean byte_escape;      /* an octal or \x escape of a byte above 127 */
+  gboolean bad_unicode;      /* a \u escape without four hex digits, or half a surrogate pair */
 } Scan;
 
 /* An integer literal json-glib would wrap around (it keeps integers in 64 bits without an
@@ -142,6 +143,46 @@ is_byte_escape (const char *data,
   return n > 0 && value > 127;
 }
 
+/* The four hex digits after "\u" at data[i] (the backslash), or -1 when they are not there */
+static gint
+unicode_escape (const char *data,
+                gsize       i,
+                gsize       length)
+{
+  gint value = 0;
+
+  if (length - i < 6 || data[i] != '\\' || data[i + 1] != 'u')
+    return -1;
+  for (gsize k = i + 2; k < i + 6; k++)
+    {
+      if (!g_ascii_isxdigit (data[k]))
+        return -1;
+      value = value * 16 + g_ascii_xdigit_value (data[k]);
+    }
+  return value;
+}
+
+/* Whether the "\u" escape at data[i] is one JSON text can mean: four hex digits, and a
+ * surrogate only as the first half of a pair followed by the second. json-glib 1.6 reads
+ * "\uZZZZ" as the letters "uZZZZ" where 1.10 refuses it, and leaks the text read so far when
+ * the second half of a pair is wrong ("\ud800\u", "\ude00\ud800"). Returns how many bytes the
+ * escape takes, or 0 when it is malformed. */
+static gsize
+unicode_escape_length (const char *data,
+                       gsize       i,
+                       gsize       length)
+{
+  gint first = unicode_escape (data, i, length);
+  gint second;
+
+  if (first < 0 || (first >= 0xDC00 && first <= 0xDFFF))
+    return 0;
+  if (first < 0xD800 || first > 0xDBFF)
+    return 6;
+  second = unicode_escape (data, i + 6, length);
+  return second >= 0xDC00 && second <= 0xDFFF ? 12 : 0;
+}
+
 /* A string in @quote, from the quote at s->i; it becomes the key of what follows. */
 static void
 scan_string (Scanner *s,
@@ -159,7 +200,16 @@ scan_string (Scanner *s,
             s->out->nul_escape = TRUE;
           if (is_byte_escape (data, s->i + 1, s->length))
             s->out->byte_escape = TRUE;
-          s->i += 2;
+          if (s->i + 1 < s->length && data[s->i + 1] == 'u')
+            {
+              gsize n = unicode_escape_length (data, s->i, s->length);
+
+              if (n == 0)
+                s->out->bad_unicode = TRUE;
+              s->i += MAX (n, 2);
+            }
+          else
+            s->i += 2;
         }
       else
         s->i++;
@@ -396,6 +446,13 @@ vc_json_input_check_max (const char  *data,
     }
   if (a.byte_escape || b.byte_escape)
     return not_utf8_escape (name, error);
+  if (a.bad_unicode || b.bad_unicode)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE,
+                   _("%s holds a malformed \\u escape in a text (four hex digits are needed, and a "
+                     "surrogate only as a pair, \\ud800–\\udbff then \\udc00–\\udfff)"), name);
+      return FALSE;
+    }
   if (huge_integers)
     *huge_integers = g_hash_table_size (huge) > 0 ? g_steal_pointer (&huge) : NULL;
   return TRUE;

@@ -321,6 +321,23 @@ test_invalid_utf8 (void)
     g_assert_no_error (error);
   }
   assert_config_refused ("{\"model_type\": \"llama\\377\"}", -1, "not UTF-8 once its escapes are read");
+  /* \u escapes: four hex digits, surrogates only in pairs. json-glib 1.6 reads "\uZZZZ" as
+   * "uZZZZ" and leaks the text read so far on a broken pair, so these are refused before it */
+  assert_config_refused ("{\"model_type\": \"\\uZZZZ\"}", -1, "malformed \\u escape");
+  assert_config_refused ("{\"\\ude{\\udeepsepseek}mlp_bias", -1, "malformed \\u escape");
+  assert_config_refused ("{\"model_type\": \"\\ud800\\u\"}", -1, "malformed \\u escape");
+  assert_config_refused ("{\"model_type\": \"\\ude00\\ud800\"}", -1, "malformed \\u escape");
+  assert_config_refused ("{\"model_type\": \"\\ud800\"}", -1, "malformed \\u escape");
+  assert_config_refused ("{\"model_type\": \"\\u12\"}", -1, "malformed \\u escape");
+  {
+    /* a whole pair is a character: U+1F600 */
+    const char *pair = "{\"model_type\": \"llama\", \"note\": \"\\ud83d\\ude00 \\u00e9\"}";
+    g_autoptr(JsonNode) node = vc_json_input_parse (pair, strlen (pair), "config.json", "a config.json",
+                                                    NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "note"), ==,
+                     "\xf0\x9f\x98\x80 \xc3\xa9");
+  }
 
   g_assert_false (vc_estimate_set_from_string (e, "model-name", "caf\xe9", &error));
   g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
