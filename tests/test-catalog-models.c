@@ -27,7 +27,7 @@ test_every_model_published (void)
   const VcPreset *p = vc_presets_get_all (&n);
   g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_assert_cmpuint (n, >=, 146);
+  g_assert_cmpuint (n, >=, 147);
   for (guint i = 0; i < n; i++)
     {
       const VcPreset *m = &p[i];
@@ -70,7 +70,7 @@ test_every_model_published (void)
       n_recent += strcmp (m->released, "2024-01") >= 0;
     }
   g_test_message ("%u models, %u of 2024 or later", n, n_recent);
-  g_assert_cmpuint (n_recent, >=, 135);
+  g_assert_cmpuint (n_recent, >=, 136);
   for (guint i = 0; i < G_N_ELEMENTS (seed_ids); i++)
     g_assert_nonnull (vc_presets_lookup (seed_ids[i]));
 }
@@ -139,6 +139,8 @@ test_added_values (void)
     { "llama-3.3-70b-instruct", 70553706496.0, 0, 131072, "2024-12" },
     /* Qwen2.5-Math-7B's sizes, untied; rope_theta 10000 and a 131,072 context of its own */
     { "deepseek-r1-distill-qwen-7b", 7615616512.0, 0, 131072, "2025-01" },
+    /* Qwen2.5-Math-1.5B's sizes with an untied head: 1,543,714,304 + 151,936 × 1,536 */
+    { "deepseek-r1-distill-qwen-1.5b", 1777088000.0, 0, 131072, "2025-01" },
     /* the text model of Mistral3ForConditionalGeneration (Magistral Small's); the Pixtral
      * encoder is not counted */
     { "mistral-small-3.1-24b-instruct", 23572403200.0, 0, 131072, "2025-03" },
