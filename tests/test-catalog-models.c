@@ -359,6 +359,8 @@ test_search (void)
   g_autofree char *none = search_ids ("no such model");
   g_autofree char *suggested = search_ids ("");
   g_autofree char *words = search_ids ("  llama   405b ");
+  g_autofree char *distill = search_ids ("distill qwen");
+  g_autofree char *small = search_ids ("24b vision");
 
   /* suggested models first, then the catalog's order */
   g_assert_cmpstr (b70, ==, "llama-3.1-70b llama-2-70b llama-3-70b llama-3.3-70b-instruct deepseek-r1-distill-llama-70b");
@@ -366,6 +368,9 @@ test_search (void)
   g_assert_cmpstr (coder, ==, "qwen3-coder-480b-a35b-instruct");
   g_assert_cmpstr (none, ==, "");
   g_assert_cmpstr (words, ==, "llama-3.1-405b");
+  /* the R1 distills on Qwen2.5 at each size, the catalog's order */
+  g_assert_cmpstr (distill, ==, "deepseek-r1-distill-qwen-32b deepseek-r1-distill-qwen-7b deepseek-r1-distill-qwen-1.5b");
+  g_assert_cmpstr (small, ==, "mistral-small-3.1-24b-instruct");
   g_assert_true (g_str_has_prefix (suggested, "llama-3.1-8b gpt-oss-20b qwen3-8b qwen3-30b-a3b llama-3.1-70b"));
 
   /* "moe" and "dense" part the catalog; "vision" finds the models that also read images */
