@@ -27,7 +27,7 @@ test_every_model_published (void)
   const VcPreset *p = vc_presets_get_all (&n);
   g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_assert_cmpuint (n, >=, 147);
+  g_assert_cmpuint (n, >=, 148);
   for (guint i = 0; i < n; i++)
     {
       const VcPreset *m = &p[i];
@@ -70,7 +70,7 @@ test_every_model_published (void)
       n_recent += strcmp (m->released, "2024-01") >= 0;
     }
   g_test_message ("%u models, %u of 2024 or later", n, n_recent);
-  g_assert_cmpuint (n_recent, >=, 136);
+  g_assert_cmpuint (n_recent, >=, 137);
   for (guint i = 0; i < G_N_ELEMENTS (seed_ids); i++)
     g_assert_nonnull (vc_presets_lookup (seed_ids[i]));
 }
@@ -144,6 +144,8 @@ test_added_values (void)
     /* the text model of Mistral3ForConditionalGeneration (Magistral Small's); the Pixtral
      * encoder is not counted */
     { "mistral-small-3.1-24b-instruct", 23572403200.0, 0, 131072, "2025-03" },
+    /* params.json under the config.json keys: no sliding window, no context given (0) */
+    { "devstral-small-2507", 23572403200.0, 0, 0, "2025-07" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
@@ -157,6 +159,10 @@ test_added_values (void)
       g_assert_cmpuint (p->max_context, ==, rows[i].context);
       g_assert_cmpstr (p->released, ==, rows[i].released);
     }
+  /* params.json gives no window, which convert_mistral_weights_to_hf.py writes as null (none, not
+   * MistralConfig's 4096), and Devstral's lm_head is its own matrix */
+  g_assert_cmpuint (vc_presets_lookup ("devstral-small-2507")->arch.sliding_window, ==, 0);
+  g_assert_false (vc_presets_lookup ("devstral-small-2507")->arch.tied_embeddings);
   /* "1.23B" for Llama 3.2 1B is its count cut, not rounded */
   g_assert_true (vc_presets_lookup ("llama-3.2-1b-instruct")->published_truncated);
 }
