@@ -27,7 +27,7 @@ test_every_model_published (void)
   const VcPreset *p = vc_presets_get_all (&n);
   g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_assert_cmpuint (n, >=, 144);
+  g_assert_cmpuint (n, >=, 148);
   for (guint i = 0; i < n; i++)
     {
       const VcPreset *m = &p[i];
@@ -70,7 +70,7 @@ test_every_model_published (void)
       n_recent += strcmp (m->released, "2024-01") >= 0;
     }
   g_test_message ("%u models, %u of 2024 or later", n, n_recent);
-  g_assert_cmpuint (n_recent, >=, 133);
+  g_assert_cmpuint (n_recent, >=, 137);
   for (guint i = 0; i < G_N_ELEMENTS (seed_ids); i++)
     g_assert_nonnull (vc_presets_lookup (seed_ids[i]));
 }
@@ -137,6 +137,15 @@ test_added_values (void)
     /* Ernie4_5_MoeConfig's defaults: ERNIE-4.5-21B-A3B-Thinking's sizes and count */
     { "ernie-4.5-21b-a3b-pt", 21825437888.0, 3352150208.0, 131072, "2025-06" },
     { "llama-3.3-70b-instruct", 70553706496.0, 0, 131072, "2024-12" },
+    /* Qwen2.5-Math-7B's sizes, untied; rope_theta 10000 and a 131,072 context of its own */
+    { "deepseek-r1-distill-qwen-7b", 7615616512.0, 0, 131072, "2025-01" },
+    /* Qwen2.5-Math-1.5B's sizes with an untied head: 1,543,714,304 + 151,936 × 1,536 */
+    { "deepseek-r1-distill-qwen-1.5b", 1777088000.0, 0, 131072, "2025-01" },
+    /* the text model of Mistral3ForConditionalGeneration (Magistral Small's); the Pixtral
+     * encoder is not counted */
+    { "mistral-small-3.1-24b-instruct", 23572403200.0, 0, 131072, "2025-03" },
+    /* params.json under the config.json keys: no sliding window, no context given (0) */
+    { "devstral-small-2507", 23572403200.0, 0, 0, "2025-07" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
@@ -150,6 +159,10 @@ test_added_values (void)
       g_assert_cmpuint (p->max_context, ==, rows[i].context);
       g_assert_cmpstr (p->released, ==, rows[i].released);
     }
+  /* params.json gives no window, which convert_mistral_weights_to_hf.py writes as null (none, not
+   * MistralConfig's 4096), and Devstral's lm_head is its own matrix */
+  g_assert_cmpuint (vc_presets_lookup ("devstral-small-2507")->arch.sliding_window, ==, 0);
+  g_assert_false (vc_presets_lookup ("devstral-small-2507")->arch.tied_embeddings);
   /* "1.23B" for Llama 3.2 1B is its count cut, not rounded */
   g_assert_true (vc_presets_lookup ("llama-3.2-1b-instruct")->published_truncated);
 }
@@ -352,6 +365,8 @@ test_search (void)
   g_autofree char *none = search_ids ("no such model");
   g_autofree char *suggested = search_ids ("");
   g_autofree char *words = search_ids ("  llama   405b ");
+  g_autofree char *distill = search_ids ("distill qwen");
+  g_autofree char *small = search_ids ("24b vision");
 
   /* suggested models first, then the catalog's order */
   g_assert_cmpstr (b70, ==, "llama-3.1-70b llama-2-70b llama-3-70b llama-3.3-70b-instruct deepseek-r1-distill-llama-70b");
@@ -359,6 +374,9 @@ test_search (void)
   g_assert_cmpstr (coder, ==, "qwen3-coder-480b-a35b-instruct");
   g_assert_cmpstr (none, ==, "");
   g_assert_cmpstr (words, ==, "llama-3.1-405b");
+  /* the R1 distills on Qwen2.5 at each size, the catalog's order */
+  g_assert_cmpstr (distill, ==, "deepseek-r1-distill-qwen-32b deepseek-r1-distill-qwen-7b deepseek-r1-distill-qwen-1.5b");
+  g_assert_cmpstr (small, ==, "mistral-small-3.1-24b-instruct");
   g_assert_true (g_str_has_prefix (suggested, "llama-3.1-8b gpt-oss-20b qwen3-8b qwen3-30b-a3b llama-3.1-70b"));
 
   /* "moe" and "dense" part the catalog; "vision" finds the models that also read images */
