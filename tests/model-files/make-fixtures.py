@@ -629,6 +629,45 @@ def make_newest(out):
     kvs += [kv_u32('qwen3vl.n_deepstack_layers', 3)]
     newest_folder(out, 'qwen3-vl-2b', 'qwen3-vl-2b-instruct', hf, kvs, g)
 
+    # MiniMax-M2.5 (modular_minimax_m2.py), its checkpoint in FP8 blocks of 128 × 128 as its
+    # quantization_config says: every linear layer in F8_E4M3 with an F32 weight_scale_inv of a
+    # value a block, the router (gate), its e_score_correction_bias, the embedding, the head and the
+    # norms (q_norm and k_norm over the whole projections) in BF16; 256 experts (w1, w2, w3) in
+    # each of 62 layers; the multi-token prediction modules, which transformers does not load,
+    # left out. Its GGUF in BF16 (convert_hf_to_gguf.py dequantizes the blocks).
+    h, heads, kv, hd, ff, vocab, n, n_exp = 3072, 48, 8, 128, 1536, 200064, 62, 256
+
+    def fp8(name, shape):
+        out_f, in_f = shape
+        return [(name + '.weight', 'F8_E4M3', shape, out_f * in_f),
+                (name + '.weight_scale_inv', 'F32', [(out_f + 127) // 128, (in_f + 127) // 128],
+                 4 * ((out_f + 127) // 128) * ((in_f + 127) // 128))]
+
+    def bf(name, shape):
+        return [(name, 'BF16', shape, 2 * prod(shape))]
+
+    st = bf('model.embed_tokens.weight', [vocab, h]) + bf('model.norm.weight', [h]) + bf('lm_head.weight', [vocab, h])
+    g = [('token_embd.weight', [h, vocab], BF16), ('output_norm.weight', [h], F32), ('output.weight', [h, vocab], BF16)]
+    for i in range(n):
+        p, q = 'model.layers.%d.' % i, 'blk.%d.' % i
+        st += bf(p + 'input_layernorm.weight', [h]) + bf(p + 'post_attention_layernorm.weight', [h])
+        st += fp8(p + 'self_attn.q_proj', [heads * hd, h]) + fp8(p + 'self_attn.k_proj', [kv * hd, h])
+        st += fp8(p + 'self_attn.v_proj', [kv * hd, h]) + fp8(p + 'self_attn.o_proj', [h, heads * hd])
+        st += bf(p + 'self_attn.q_norm.weight', [heads * hd]) + bf(p + 'self_attn.k_norm.weight', [kv * hd])
+        st += bf(p + 'block_sparse_moe.gate.weight', [n_exp, h]) + bf(p + 'block_sparse_moe.e_score_correction_bias', [n_exp])
+        for e in range(n_exp):
+            x = p + 'block_sparse_moe.experts.%d.' % e
+            st += fp8(x + 'w1', [ff, h]) + fp8(x + 'w2', [h, ff]) + fp8(x + 'w3', [ff, h])
+        g += gguf_attention(q, h, heads, kv, hd, qk_norm='full')
+        g += [(q + 'ffn_gate_inp.weight', [h, n_exp], F32), (q + 'exp_probs_b.bias', [n_exp], F32),
+              (q + 'ffn_gate_exps.weight', [h, ff, n_exp], BF16), (q + 'ffn_up_exps.weight', [h, ff, n_exp], BF16),
+              (q + 'ffn_down_exps.weight', [ff, h, n_exp], BF16)]
+    kvs = gguf_attention_kvs('minimax-m2', n, 196608, h, heads, kv, hd, vocab, ff)
+    kvs += [kv_u32('minimax-m2.expert_count', n_exp), kv_u32('minimax-m2.expert_used_count', 8),
+            kv_u32('minimax-m2.expert_feed_forward_length', ff)]
+    newest_folder(out, 'minimax-m2.5', 'minimax-m2.5', [], kvs, g)
+    st_file(os.path.join(out, 'newest', 'minimax-m2.5', 'safetensors', 'model.safetensors'), st)
+
 
 def main():
     out = sys.argv[1]
