@@ -834,7 +834,7 @@ size_quantization_root (VcModelFile   *self,
    * unless an approximate estimate is asked for, which then leaves it out */
   if (!vc_quant_config_check (json_node_get_object (q), NULL, NULL))
     return TRUE;
-  if (!vc_quant_config_weights (json_node_get_object (q), &self->arch,
+  if (!vc_quant_config_weights (json_node_get_object (q), &self->arch, vc_hf_config_get_model_type (self->config),
                                 g_strcmp0 (dtype, "float32") == 0 ? 4.0 : 2.0,
                                 shown, &bytes, &precision, &label, &inv, error))
     return FALSE;

@@ -640,6 +640,7 @@ typedef struct
   GHashTable *used;                /* skip entries that matched a module */
   GPtrArray *skip_match;           /* per skip entry: its GRegex, compiled once; NULL: a substring */
   GError *match_error;             /* the first match that ran out of steps */
+  gboolean block_sparse_moe;       /* the checkpoint names its experts Mixtral's way */
 } QuantConfig;
 
 static void
@@ -1136,18 +1137,47 @@ typedef struct
   VcInventory *inv;
 } ConfigSize;
 
+/* The module's name in the checkpoint, which the skip lists name. The tensors are enumerated
+ * under Qwen's and DeepSeek's names (mlp.gate, mlp.experts.N.gate_proj, up_proj, down_proj);
+ * Mixtral's and MiniMax-M2's checkpoints name the router block_sparse_moe.gate (beside it
+ * MiniMax-M2's e_score_correction_bias) and the experts block_sparse_moe.experts.N.w1 (gate),
+ * w3 (up) and w2 (down) (transformers' modeling_mixtral.py, MixtralSparseMoeBlock and
+ * MixtralBlockSparseTop2MLP; ModelCloud/GPTQModel, gptqmodel/models/definitions/minimax_m2.py,
+ * module_tree). transformers matches a skip entry as a substring of the name (`key in
+ * current_key_name_str`, integrations/finegrained_fp8.py): MiniMax-M2's "gate" names its router
+ * alone, not its experts' w1. */
+static const char *
+checkpoint_module (const QuantConfig *q,
+                   const char        *module)
+{
+  static const char *const mixtral[][2] = {
+    { "mlp.gate", "block_sparse_moe.gate" },
+    { "mlp.gate.e_score_correction_bias", "block_sparse_moe.e_score_correction_bias" },
+    { "mlp.experts.gate_proj", "block_sparse_moe.experts.w1" },
+    { "mlp.experts.up_proj", "block_sparse_moe.experts.w3" },
+    { "mlp.experts.down_proj", "block_sparse_moe.experts.w2" },
+  };
+
+  if (q->block_sparse_moe && module != NULL)
+    for (guint i = 0; i < G_N_ELEMENTS (mixtral); i++)
+      if (g_str_equal (module, mixtral[i][0]))
+        return mixtral[i][1];
+  return module;
+}
+
 static gboolean
 module_skipped (QuantConfig  *q,
                 const Tensor *t)
 {
   gboolean skipped = FALSE;
+  const char *module = checkpoint_module (q, t->module);
 
-  if (q->only && t->module)
+  if (q->only && module)
     {
       gboolean listed = FALSE;
 
       for (guint i = 0; i < q->only->len && !listed; i++)
-        listed = g_str_has_suffix (t->module, q->only->pdata[i]) || strstr (t->module, q->only->pdata[i]);
+        listed = g_str_has_suffix (module, q->only->pdata[i]) || strstr (module, q->only->pdata[i]);
       if (!listed)
         return TRUE;
     }
@@ -1156,16 +1186,16 @@ module_skipped (QuantConfig  *q,
       const char *entry = q->skip->pdata[i];
       g_autofree char *name = NULL;
 
-      if (t->module == NULL)
+      if (module == NULL)
         continue;
       if (t->expert)
         {
           /* each expert has its own name: an entry naming one expert is not sized */
           g_autofree char *first = NULL;
-          char *dot = strrchr (t->module, '.');
+          const char *dot = strrchr (module, '.');
 
-          first = g_strdup_printf ("model.layers.%u.%.*s.0%s", t->layer, (int) (dot - t->module), t->module, dot);
-          name = g_strdup_printf ("model.layers.%u.%s", t->layer, t->module);
+          first = g_strdup_printf ("model.layers.%u.%.*s.0%s", t->layer, (int) (dot - module), module, dot);
+          name = g_strdup_printf ("model.layers.%u.%s", t->layer, module);
           if (entry_matches (q, i, first) || entry_matches (q, i, name))
             {
               g_hash_table_add (q->used, (gpointer) entry);
@@ -1173,8 +1203,8 @@ module_skipped (QuantConfig  *q,
             }
           continue;
         }
-      name = g_str_has_prefix (t->module, "model.") || g_str_equal (t->module, "lm_head")
-             ? g_strdup (t->module) : g_strdup_printf ("model.layers.%u.%s", t->layer, t->module);
+      name = g_str_has_prefix (module, "model.") || g_str_equal (module, "lm_head")
+             ? g_strdup (module) : g_strdup_printf ("model.layers.%u.%s", t->layer, module);
       if (entry_matches (q, i, name))
         {
           g_hash_table_add (q->used, (gpointer) entry);
@@ -1293,6 +1323,7 @@ config_bytes (const Tensor *t,
 gboolean
 vc_quant_config_weights (JsonObject    *qc,
                          const VcArch  *arch,
+                         const char    *model_type,
                          double         float_bytes,
                          const char    *file_name,
                          double        *bytes,
@@ -1309,6 +1340,7 @@ vc_quant_config_weights (JsonObject    *qc,
   g_return_val_if_fail (qc != NULL && arch != NULL, FALSE);
   if (!parse_quant_config (qc, file_name, &q, error))
     return FALSE;
+  q.block_sparse_moe = g_strcmp0 (model_type, "mixtral") == 0 || g_strcmp0 (model_type, "minimax_m2") == 0;
   if (q.method == QM_MXFP4 && !vc_arch_is_moe (arch))
     return qfail (error, file_name, _("quantization_config (mxfp4) quantizes routed experts, and this model has none"));
 

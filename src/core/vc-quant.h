@@ -64,9 +64,11 @@ gboolean vc_quant_config_check       (JsonObject     *quantization_config,
 /* The bytes the checkpoint's weights take as quantization_config stores them, for `arch`
  * (16-bit parts at float_bytes each); its precision, and a short label ("gptq 4-bit, group
  * 128"), and each tensor in an inventory (NULL: not wanted). Modules a skip list names that the
- * architecture does not have are refused. */
+ * architecture does not have are refused. model_type (config.json's; NULL: none) gives the
+ * checkpoint's module names the skip list is matched against (Mixtral's block_sparse_moe). */
 gboolean vc_quant_config_weights     (JsonObject     *quantization_config,
                                       const VcArch   *arch,
+                                      const char     *model_type,
                                       double          float_bytes,
                                       const char     *file_name,
                                       double         *bytes,

@@ -470,6 +470,205 @@ def make_qwen3_moe(out):
           kv_u32('qwen3moe.attention.value_length', hd), kv_u32('qwen3moe.vocab_size', vocab)], g)
 
 
+# The newest readers' models as their checkpoints hold them, beside the catalog's config.json
+# (data/models/ID/config.json, copied): a safetensors folder in BF16 with the tensors of
+# transformers' modeling file (names and shapes), and a GGUF file in BF16 with its norms, router
+# and router bias in F32 as convert_hf_to_gguf.py writes them (llama-arch.cpp's names).
+# test-combinations.c checks that each reads as its config.json: the same parameters, bytes and
+# cache. Qwen3-VL's GGUF keys its DeepStack layers (qwen3vl.n_deepstack_layers), which the
+# reader refuses by name.
+CATALOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'data', 'models')
+BF16 = (30, 1, 2)
+
+
+def prod(shape):
+    n = 1
+    for x in shape:
+        n *= x
+    return n
+
+
+def newest_folder(out, name, model_id, hf, gguf_kvs, g):
+    d = os.path.join(out, 'newest', name)
+    for sub in ('config', 'safetensors', 'gguf'):
+        os.makedirs(os.path.join(d, sub), exist_ok=True)
+    with open(os.path.join(CATALOG, model_id, 'config.json')) as f:
+        config = f.read()
+    for sub in ('config', 'safetensors'):
+        with open(os.path.join(d, sub, 'config.json'), 'w') as f:
+            f.write(config)
+    st_file(os.path.join(d, 'safetensors', 'model.safetensors'),
+            [(n, 'BF16', shape, 2 * prod(shape)) for n, shape in hf])
+    gguf(os.path.join(d, 'gguf', name + '-BF16.gguf'), gguf_kvs, g)
+
+
+def gguf_attention_kvs(arch, n_layers, ctx, h, heads, kv_heads, hd, vocab, ff):
+    return [kv_str('general.architecture', arch), kv_str('general.name', arch),
+            kv_u32(arch + '.block_count', n_layers), kv_u32(arch + '.context_length', ctx),
+            kv_u32(arch + '.embedding_length', h), kv_u32(arch + '.feed_forward_length', ff),
+            kv_u32(arch + '.attention.head_count', heads), kv_u32(arch + '.attention.head_count_kv', kv_heads),
+            kv_u32(arch + '.attention.key_length', hd), kv_u32(arch + '.attention.value_length', hd),
+            kv_u32(arch + '.vocab_size', vocab)]
+
+
+def hf_attention(p, h, heads, kv_heads, hd, bias=False, qk_norm=None):
+    t = [(p + 'input_layernorm.weight', [h]), (p + 'post_attention_layernorm.weight', [h]),
+         (p + 'self_attn.q_proj.weight', [heads * hd, h]), (p + 'self_attn.k_proj.weight', [kv_heads * hd, h]),
+         (p + 'self_attn.v_proj.weight', [kv_heads * hd, h]), (p + 'self_attn.o_proj.weight', [h, heads * hd])]
+    if bias:
+        t += [(p + 'self_attn.q_proj.bias', [heads * hd]), (p + 'self_attn.k_proj.bias', [kv_heads * hd]),
+              (p + 'self_attn.v_proj.bias', [kv_heads * hd])]
+    if qk_norm == 'head':
+        t += [(p + 'self_attn.q_norm.weight', [hd]), (p + 'self_attn.k_norm.weight', [hd])]
+    elif qk_norm == 'full':
+        t += [(p + 'self_attn.q_norm.weight', [heads * hd]), (p + 'self_attn.k_norm.weight', [kv_heads * hd])]
+    return t
+
+
+def gguf_attention(p, h, heads, kv_heads, hd, bias=False, qk_norm=None, post_norm='ffn_norm'):
+    g = [(p + 'attn_norm.weight', [h], F32), (p + post_norm + '.weight', [h], F32),
+         (p + 'attn_q.weight', [h, heads * hd], BF16), (p + 'attn_k.weight', [h, kv_heads * hd], BF16),
+         (p + 'attn_v.weight', [h, kv_heads * hd], BF16), (p + 'attn_output.weight', [heads * hd, h], BF16)]
+    if bias:
+        g += [(p + 'attn_q.bias', [heads * hd], F32), (p + 'attn_k.bias', [kv_heads * hd], F32),
+              (p + 'attn_v.bias', [kv_heads * hd], F32)]
+    if qk_norm == 'head':
+        g += [(p + 'attn_q_norm.weight', [hd], F32), (p + 'attn_k_norm.weight', [hd], F32)]
+    elif qk_norm == 'full':
+        g += [(p + 'attn_q_norm.weight', [heads * hd], F32), (p + 'attn_k_norm.weight', [kv_heads * hd], F32)]
+    return g
+
+
+def hf_mlp(p, h, ff):
+    return [(p + 'gate_proj.weight', [ff, h]), (p + 'up_proj.weight', [ff, h]), (p + 'down_proj.weight', [h, ff])]
+
+
+def gguf_mlp(p, h, ff, suffix=''):
+    return [(p + 'ffn_gate%s.weight' % suffix, [h, ff], BF16), (p + 'ffn_up%s.weight' % suffix, [h, ff], BF16),
+            (p + 'ffn_down%s.weight' % suffix, [ff, h], BF16)]
+
+
+def make_newest(out):
+    # ERNIE 4.5 0.3B (modeling_ernie4_5.py: Llama's layer, no bias, head_dim 128, tied)
+    h, heads, kv, hd, ff, vocab, n = 1024, 16, 2, 128, 3072, 103424, 18
+    hf = [('model.embed_tokens.weight', [vocab, h]), ('model.norm.weight', [h])]
+    g = [('token_embd.weight', [h, vocab], BF16), ('output_norm.weight', [h], F32)]
+    for i in range(n):
+        hf += hf_attention('model.layers.%d.' % i, h, heads, kv, hd) + hf_mlp('model.layers.%d.mlp.' % i, h, ff)
+        g += gguf_attention('blk.%d.' % i, h, heads, kv, hd) + gguf_mlp('blk.%d.' % i, h, ff)
+    newest_folder(out, 'ernie-4.5-0.3b', 'ernie-4.5-0.3b-pt', hf,
+                  gguf_attention_kvs('ernie4_5', n, 131072, h, heads, kv, hd, vocab, ff), g)
+
+    # ERNIE 4.5 21B-A3B (modeling_ernie4_5_moe.py): layer 0 dense, then 64 experts of 1536, two
+    # shared as one MLP of 3072, the router and its correction bias (moe_statics); tied
+    h, heads, kv, hd, ff, vocab, n, n_exp, eff = 2560, 20, 4, 128, 12288, 103424, 28, 64, 1536
+    hf = [('model.embed_tokens.weight', [vocab, h]), ('model.norm.weight', [h])]
+    g = [('token_embd.weight', [h, vocab], BF16), ('output_norm.weight', [h], F32)]
+    for i in range(n):
+        p, q = 'model.layers.%d.' % i, 'blk.%d.' % i
+        hf += hf_attention(p, h, heads, kv, hd)
+        g += gguf_attention(q, h, heads, kv, hd)
+        if i == 0:
+            hf += hf_mlp(p + 'mlp.', h, ff)
+            g += gguf_mlp(q, h, ff)
+            continue
+        hf += [(p + 'mlp.gate.weight', [n_exp, h]), (p + 'mlp.moe_statics.e_score_correction_bias', [1, n_exp])]
+        hf += hf_mlp(p + 'mlp.shared_experts.', h, 2 * eff)
+        for e in range(n_exp):
+            hf += hf_mlp(p + 'mlp.experts.%d.' % e, h, eff)
+        g += [(q + 'ffn_gate_inp.weight', [h, n_exp], F32), (q + 'exp_probs_b.bias', [n_exp], F32),
+              (q + 'ffn_gate_exps.weight', [h, eff, n_exp], BF16), (q + 'ffn_up_exps.weight', [h, eff, n_exp], BF16),
+              (q + 'ffn_down_exps.weight', [eff, h, n_exp], BF16)]
+        g += gguf_mlp(q, h, 2 * eff, '_shexp')
+    kvs = gguf_attention_kvs('ernie4_5-moe', n, 131072, h, heads, kv, hd, vocab, ff)
+    kvs += [kv_u32('ernie4_5-moe.expert_count', n_exp), kv_u32('ernie4_5-moe.expert_used_count', 6),
+            kv_u32('ernie4_5-moe.expert_feed_forward_length', eff), kv_u32('ernie4_5-moe.expert_shared_count', 2),
+            kv_u32('ernie4_5-moe.leading_dense_block_count', 1)]
+    newest_folder(out, 'ernie-4.5-21b-a3b', 'ernie-4.5-21b-a3b-pt', hf, kvs, g)
+
+    # Seed-OSS 36B (modular_seed_oss.py: Llama's layer, q, k and v biases, head_dim 128, untied;
+    # llama.cpp names its second norm post_attention_norm)
+    h, heads, kv, hd, ff, vocab, n = 5120, 80, 8, 128, 27648, 155136, 64
+    hf = [('model.embed_tokens.weight', [vocab, h]), ('model.norm.weight', [h]), ('lm_head.weight', [vocab, h])]
+    g = [('token_embd.weight', [h, vocab], BF16), ('output_norm.weight', [h], F32), ('output.weight', [h, vocab], BF16)]
+    for i in range(n):
+        hf += hf_attention('model.layers.%d.' % i, h, heads, kv, hd, bias=True) + hf_mlp('model.layers.%d.mlp.' % i, h, ff)
+        g += gguf_attention('blk.%d.' % i, h, heads, kv, hd, bias=True, post_norm='post_attention_norm')
+        g += gguf_mlp('blk.%d.' % i, h, ff)
+    newest_folder(out, 'seed-oss-36b', 'seed-oss-36b-base', hf,
+                  gguf_attention_kvs('seed_oss', n, 524288, h, heads, kv, hd, vocab, ff), g)
+
+    # Qwen3-VL 2B (modeling_qwen3_vl.py): the text model under model.language_model (Qwen3's
+    # layers, per-head q and k norms, tied), the vision tower under model.visual: the patch
+    # embedding (Conv3d with bias), learned positions, 24 blocks (two LayerNorms, qkv, proj, a
+    # two-layer MLP, all with biases), the merger (LayerNorm over the vision width) and three
+    # DeepStack mergers (LayerNorm over the merged width), each two linear layers with biases
+    h, heads, kv, hd, ff, vocab, n = 2048, 16, 8, 128, 6144, 151936, 28
+    vh, vff, depth, merged = 1024, 4096, 24, 1024 * 4
+    hf = [('model.language_model.embed_tokens.weight', [vocab, h]), ('model.language_model.norm.weight', [h])]
+    for i in range(n):
+        p = 'model.language_model.layers.%d.' % i
+        hf += hf_attention(p, h, heads, kv, hd, qk_norm='head') + hf_mlp(p + 'mlp.', h, ff)
+    hf += [('model.visual.patch_embed.proj.weight', [vh, 3, 2, 16, 16]), ('model.visual.patch_embed.proj.bias', [vh]),
+           ('model.visual.pos_embed.weight', [2304, vh])]
+    for i in range(depth):
+        p = 'model.visual.blocks.%d.' % i
+        hf += [(p + 'norm1.weight', [vh]), (p + 'norm1.bias', [vh]), (p + 'norm2.weight', [vh]), (p + 'norm2.bias', [vh]),
+               (p + 'attn.qkv.weight', [3 * vh, vh]), (p + 'attn.qkv.bias', [3 * vh]),
+               (p + 'attn.proj.weight', [vh, vh]), (p + 'attn.proj.bias', [vh]),
+               (p + 'mlp.linear_fc1.weight', [vff, vh]), (p + 'mlp.linear_fc1.bias', [vff]),
+               (p + 'mlp.linear_fc2.weight', [vh, vff]), (p + 'mlp.linear_fc2.bias', [vh])]
+    for p, norm in [('model.visual.merger.', vh)] + [('model.visual.deepstack_merger_list.%d.' % k, merged) for k in range(3)]:
+        hf += [(p + 'norm.weight', [norm]), (p + 'norm.bias', [norm]),
+               (p + 'linear_fc1.weight', [merged, merged]), (p + 'linear_fc1.bias', [merged]),
+               (p + 'linear_fc2.weight', [h, merged]), (p + 'linear_fc2.bias', [h])]
+    g = [('token_embd.weight', [h, vocab], BF16), ('output_norm.weight', [h], F32)]
+    for i in range(n):
+        g += gguf_attention('blk.%d.' % i, h, heads, kv, hd, qk_norm='head') + gguf_mlp('blk.%d.' % i, h, ff)
+    kvs = gguf_attention_kvs('qwen3vl', n, 262144, h, heads, kv, hd, vocab, ff)
+    kvs += [kv_u32('qwen3vl.n_deepstack_layers', 3)]
+    newest_folder(out, 'qwen3-vl-2b', 'qwen3-vl-2b-instruct', hf, kvs, g)
+
+    # MiniMax-M2.5 (modular_minimax_m2.py), its checkpoint in FP8 blocks of 128 × 128 as its
+    # quantization_config says: every linear layer in F8_E4M3 with an F32 weight_scale_inv of a
+    # value a block, the router (gate), its e_score_correction_bias, the embedding, the head and the
+    # norms (q_norm and k_norm over the whole projections) in BF16; 256 experts (w1, w2, w3) in
+    # each of 62 layers; the multi-token prediction modules, which transformers does not load,
+    # left out. Its GGUF in BF16 (convert_hf_to_gguf.py dequantizes the blocks).
+    h, heads, kv, hd, ff, vocab, n, n_exp = 3072, 48, 8, 128, 1536, 200064, 62, 256
+
+    def fp8(name, shape):
+        out_f, in_f = shape
+        return [(name + '.weight', 'F8_E4M3', shape, out_f * in_f),
+                (name + '.weight_scale_inv', 'F32', [(out_f + 127) // 128, (in_f + 127) // 128],
+                 4 * ((out_f + 127) // 128) * ((in_f + 127) // 128))]
+
+    def bf(name, shape):
+        return [(name, 'BF16', shape, 2 * prod(shape))]
+
+    st = bf('model.embed_tokens.weight', [vocab, h]) + bf('model.norm.weight', [h]) + bf('lm_head.weight', [vocab, h])
+    g = [('token_embd.weight', [h, vocab], BF16), ('output_norm.weight', [h], F32), ('output.weight', [h, vocab], BF16)]
+    for i in range(n):
+        p, q = 'model.layers.%d.' % i, 'blk.%d.' % i
+        st += bf(p + 'input_layernorm.weight', [h]) + bf(p + 'post_attention_layernorm.weight', [h])
+        st += fp8(p + 'self_attn.q_proj', [heads * hd, h]) + fp8(p + 'self_attn.k_proj', [kv * hd, h])
+        st += fp8(p + 'self_attn.v_proj', [kv * hd, h]) + fp8(p + 'self_attn.o_proj', [h, heads * hd])
+        st += bf(p + 'self_attn.q_norm.weight', [heads * hd]) + bf(p + 'self_attn.k_norm.weight', [kv * hd])
+        st += bf(p + 'block_sparse_moe.gate.weight', [n_exp, h]) + bf(p + 'block_sparse_moe.e_score_correction_bias', [n_exp])
+        for e in range(n_exp):
+            x = p + 'block_sparse_moe.experts.%d.' % e
+            st += fp8(x + 'w1', [ff, h]) + fp8(x + 'w2', [h, ff]) + fp8(x + 'w3', [ff, h])
+        g += gguf_attention(q, h, heads, kv, hd, qk_norm='full')
+        g += [(q + 'ffn_gate_inp.weight', [h, n_exp], F32), (q + 'exp_probs_b.bias', [n_exp], F32),
+              (q + 'ffn_gate_exps.weight', [h, ff, n_exp], BF16), (q + 'ffn_up_exps.weight', [h, ff, n_exp], BF16),
+              (q + 'ffn_down_exps.weight', [ff, h, n_exp], BF16)]
+    kvs = gguf_attention_kvs('minimax-m2', n, 196608, h, heads, kv, hd, vocab, ff)
+    kvs += [kv_u32('minimax-m2.expert_count', n_exp), kv_u32('minimax-m2.expert_used_count', 8),
+            kv_u32('minimax-m2.expert_feed_forward_length', ff)]
+    newest_folder(out, 'minimax-m2.5', 'minimax-m2.5', [], kvs, g)
+    st_file(os.path.join(out, 'newest', 'minimax-m2.5', 'safetensors', 'model.safetensors'), st)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -478,6 +677,7 @@ def main():
     make_configs(out)
     make_llama3_8b(out)
     make_qwen3_moe(out)
+    make_newest(out)
 
 
 if __name__ == '__main__':
