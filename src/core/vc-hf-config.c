@@ -1240,6 +1240,7 @@ read_cohere2 (Reader   *r,
 static gboolean
 per_layer_uint (Reader      *r,
                 const char  *key,
+                guint        n_layers,
                 guint        def,
                 guint        min,
                 guint        max,
@@ -1259,10 +1260,11 @@ per_layer_uint (Reader      *r,
   if (!JSON_NODE_HOLDS_ARRAY (node))
     return node_uint (r, key, node, min, max, out, error);
   array = json_node_get_array (node);
-  if (json_array_get_length (array) == 0)
+  if (json_array_get_length (array) != n_layers)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
-                   _("\"%s%s\" must be a whole number or a list of one per layer"), r->prefix, key);
+                   _("\"%s%s\" must be a whole number or a list of one per layer (%u)"),
+                   r->prefix, key, n_layers);
       return FALSE;
     }
   for (guint i = 0; i < json_array_get_length (array); i++)
@@ -1328,17 +1330,19 @@ read_hunyuan_moe (Reader   *r,
   gboolean uniform = TRUE, mixed = TRUE;
 
   TRY (read_hunyuan_attention (r, arch, error));
-  TRY (per_layer_uint (r, "num_experts", 1, 1, field_max ("experts"), &experts, &uniform, error));
+  TRY (per_layer_uint (r, "num_experts", arch->n_layers, 1, 1, field_max ("experts"), &experts,
+                       &uniform, error));
   if (!uniform)
     not_understood (r, "num_experts");
-  TRY (per_layer_uint (r, "moe_topk", 1, 1, experts, &k, &uniform, error));
+  TRY (per_layer_uint (r, "moe_topk", arch->n_layers, 1, 1, experts, &k, &uniform, error));
   if (!uniform)
     not_understood (r, "moe_topk");
-  TRY (per_layer_uint (r, "moe_intermediate_size", arch->intermediate_size, 1,
+  TRY (per_layer_uint (r, "moe_intermediate_size", arch->n_layers, arch->intermediate_size, 1,
                        field_max ("expert-intermediate-size"), &size, &uniform, error));
   if (!uniform || size != arch->intermediate_size)
     not_understood (r, "moe_intermediate_size");
-  TRY (per_layer_uint (r, "num_shared_expert", 1, 0, field_max ("experts"), &shared, &uniform, error));
+  TRY (per_layer_uint (r, "num_shared_expert", arch->n_layers, 1, 0, field_max ("experts"), &shared,
+                       &uniform, error));
   if (!uniform || shared != 1)
     not_understood (r, "num_shared_expert");
   TRY (opt_bool (r, "use_mixed_mlp_moe", FALSE, &mixed, error));

@@ -1543,7 +1543,15 @@ test_hunyuan (void)
   too_many = with_key (moe, "num_experts", "[]");
   bad = read_text (too_many, &error);
   g_assert_null (bad);
-  g_assert_nonnull (strstr (error->message, "\"num_experts\" must be a whole number or a list of one per layer"));
+  g_assert_nonnull (strstr (error->message, "\"num_experts\" must be a whole number or a list of one per layer (32)"));
+  g_clear_error (&error);
+  g_free (too_many);
+  /* one value too few: transformers would index past the list */
+  too_many = with_key (moe, "moe_topk", "[8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, "
+                       "8, 8, 8, 8, 8, 8, 8, 8, 8]");
+  bad = read_text (too_many, &error);
+  g_assert_null (bad);
+  g_assert_nonnull (strstr (error->message, "\"moe_topk\" must be a whole number or a list of one per layer (32)"));
 }
 
 int
