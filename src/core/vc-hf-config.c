@@ -116,8 +116,8 @@
  *                    sliding_window (default 4096) on the layers sliding_window_pattern (default
  *                    4) or layer_types gives; no q/k norm: see read_cohere2()
  *   hunyuan_v1_dense llama-style with head_dim, attention_bias, per-head query_layernorm and
- *                    key_layernorm; use_qk_norm, use_cla, attention_head_dim checked: see
- *                    read_hunyuan_attention()
+ *                    key_layernorm; use_qk_norm, use_cla, attention_head_dim checked, and
+ *                    num_experts 1: see read_hunyuan_attention(), read_hunyuan_dense()
  *   hunyuan_v1_moe   as hunyuan_v1_dense with num_experts experts (a number or one per layer) and
  *                    a shared MLP, all of intermediate_size, moe_topk; moe_intermediate_size,
  *                    num_shared_expert, use_mixed_mlp_moe checked: see read_hunyuan_moe()
@@ -1306,12 +1306,28 @@ read_hunyuan_attention (Reader   *r,
   return TRUE;
 }
 
+/* Hunyuan dense: every layer has Llama's MLP of intermediate_size. HunYuanDenseV1Config does not
+ * read the MoE keys Tencent's files may carry; they say nothing when num_experts is 1 (or
+ * absent), and describe experts the dense model does not build otherwise. */
 static gboolean
 read_hunyuan_dense (Reader   *r,
                     VcArch   *arch,
                     GError  **error)
 {
-  return read_hunyuan_attention (r, arch, error);
+  static const char *const moe_keys[] = {
+    "moe_topk", "moe_intermediate_size", "num_shared_expert", "use_mixed_mlp_moe",
+  };
+  guint experts = 1;
+  gboolean uniform = TRUE;
+
+  TRY (read_hunyuan_attention (r, arch, error));
+  TRY (per_layer_uint (r, "num_experts", arch->n_layers, 1, 1, field_max ("experts"), &experts,
+                       &uniform, error));
+  if (!uniform || experts > 1)
+    not_understood (r, "num_experts");
+  for (guint i = 0; i < G_N_ELEMENTS (moe_keys); i++)
+    (void) member (r, moe_keys[i]);
+  return TRUE;
 }
 
 /* Hunyuan MoE (Hunyuan-A13B; modeling_hunyuan_v1_moe.py, HunYuanMoEV1Moe): in every layer

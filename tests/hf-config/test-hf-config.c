@@ -1517,6 +1517,22 @@ test_hunyuan (void)
   g_assert_false (vc_arch_is_moe (vc_hf_config_get_arch (d)));
   g_assert_true (vc_hf_config_get_arch (d)->qk_norm);
   g_assert_cmpfloat (vc_hf_config_get_counts (d)->total, ==, 7504568320.0);
+  /* the MoE keys a dense file may carry say nothing with one expert, and more are not built */
+  {
+    g_autofree char *one = with_key (dense, "num_experts", "1");
+    g_autofree char *one_moe = with_key (one, "moe_intermediate_size", "14336");
+    g_autofree char *many = with_key (dense, "num_experts", "64");
+    g_autoptr(VcHfConfig) o = read_text (one_moe, &error);
+    g_autoptr(VcHfConfig) e = NULL;
+
+    g_assert_no_error (error);
+    g_assert_true (vc_hf_config_is_exact (o));
+    g_assert_cmpfloat (vc_hf_config_get_counts (o)->total, ==, 7504568320.0);
+    e = read_text (many, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (vc_hf_config_get_not_understood (e)[0], ==, "num_experts");
+    g_assert_cmpfloat (vc_hf_config_get_counts (e)->total, ==, 7504568320.0);
+  }
 
   for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
     {
