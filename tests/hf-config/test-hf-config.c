@@ -1474,10 +1474,6 @@ test_hunyuan (void)
     "3072, 3072, 3072, 3072, 3072], \"num_shared_expert\": 1, \"use_mixed_mlp_moe\": true, "
     "\"use_qk_norm\": true, \"use_cla\": false, \"cla_share_factor\": 2, \"moe_layer_num_skipped\": 0, "
     "\"tie_word_embeddings\": true}";
-  static const char dense[] =
-    "{\"model_type\": \"hunyuan_v1_dense\", \"hidden_size\": 4096, \"intermediate_size\": 14336, "
-    "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"num_hidden_layers\": 32, "
-    "\"head_dim\": 128, \"vocab_size\": 128167, \"use_qk_norm\": true, \"tie_word_embeddings\": true}";
   static const struct { const char *key; const char *value; } refused[] = {
     { "use_qk_norm", "false" },
     { "use_cla", "true" },
@@ -1494,7 +1490,6 @@ test_hunyuan (void)
   };
   g_autoptr(GError) error = NULL;
   g_autoptr(VcHfConfig) m = read_text (moe, &error);
-  g_autoptr(VcHfConfig) d = NULL;
   g_autoptr(VcHfConfig) bad = NULL;
   g_autofree char *too_many = NULL;
   const VcArch *arch;
@@ -1510,29 +1505,6 @@ test_hunyuan (void)
   g_assert_cmpfloat (vc_hf_config_get_counts (m)->total, ==, 80393183232.0);
   /* 8 of 64 experts and the shared MLP a token goes through */
   g_assert_cmpfloat (vc_hf_config_get_counts (m)->active, ==, 12747448320.0);
-
-  d = read_text (dense, &error);
-  g_assert_no_error (error);
-  g_assert_true (vc_hf_config_is_exact (d));
-  g_assert_false (vc_arch_is_moe (vc_hf_config_get_arch (d)));
-  g_assert_true (vc_hf_config_get_arch (d)->qk_norm);
-  g_assert_cmpfloat (vc_hf_config_get_counts (d)->total, ==, 7504568320.0);
-  /* the MoE keys a dense file may carry say nothing with one expert, and more are not built */
-  {
-    g_autofree char *one = with_key (dense, "num_experts", "1");
-    g_autofree char *one_moe = with_key (one, "moe_intermediate_size", "14336");
-    g_autofree char *many = with_key (dense, "num_experts", "64");
-    g_autoptr(VcHfConfig) o = read_text (one_moe, &error);
-    g_autoptr(VcHfConfig) e = NULL;
-
-    g_assert_no_error (error);
-    g_assert_true (vc_hf_config_is_exact (o));
-    g_assert_cmpfloat (vc_hf_config_get_counts (o)->total, ==, 7504568320.0);
-    e = read_text (many, &error);
-    g_assert_no_error (error);
-    g_assert_cmpstr (vc_hf_config_get_not_understood (e)[0], ==, "num_experts");
-    g_assert_cmpfloat (vc_hf_config_get_counts (e)->total, ==, 7504568320.0);
-  }
 
   for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
     {
@@ -1570,6 +1542,42 @@ test_hunyuan (void)
   g_assert_nonnull (strstr (error->message, "\"moe_topk\" must be a whole number or a list of one per layer (32)"));
 }
 
+/* Hunyuan dense with Hunyuan-7B's sizes: 32 layers of attention 41,943,040 + q/k norms 256 +
+ * 2 norms 8,192 + MLP 3 × 4096 × 14336, tied embeddings 128167 × 4096 and the final norm */
+static void
+test_hunyuan_dense (void)
+{
+  static const char dense[] =
+    "{\"model_type\": \"hunyuan_v1_dense\", \"hidden_size\": 4096, \"intermediate_size\": 14336, "
+    "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"num_hidden_layers\": 32, "
+    "\"head_dim\": 128, \"vocab_size\": 128167, \"use_qk_norm\": true, \"tie_word_embeddings\": true}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcHfConfig) d = NULL;
+
+  d = read_text (dense, &error);
+  g_assert_no_error (error);
+  g_assert_true (vc_hf_config_is_exact (d));
+  g_assert_false (vc_arch_is_moe (vc_hf_config_get_arch (d)));
+  g_assert_true (vc_hf_config_get_arch (d)->qk_norm);
+  g_assert_cmpfloat (vc_hf_config_get_counts (d)->total, ==, 7504568320.0);
+  /* the MoE keys a dense file may carry say nothing with one expert, and more are not built */
+  {
+    g_autofree char *one = with_key (dense, "num_experts", "1");
+    g_autofree char *one_moe = with_key (one, "moe_intermediate_size", "14336");
+    g_autofree char *many = with_key (dense, "num_experts", "64");
+    g_autoptr(VcHfConfig) o = read_text (one_moe, &error);
+    g_autoptr(VcHfConfig) e = NULL;
+
+    g_assert_no_error (error);
+    g_assert_true (vc_hf_config_is_exact (o));
+    g_assert_cmpfloat (vc_hf_config_get_counts (o)->total, ==, 7504568320.0);
+    e = read_text (many, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (vc_hf_config_get_not_understood (e)[0], ==, "num_experts");
+    g_assert_cmpfloat (vc_hf_config_get_counts (e)->total, ==, 7504568320.0);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1600,5 +1608,6 @@ main (int    argc,
   g_test_add_func ("/hf-config/max-context", test_max_context);
   g_test_add_func ("/hf-config/cohere2", test_cohere2);
   g_test_add_func ("/hf-config/hunyuan", test_hunyuan);
+  g_test_add_func ("/hf-config/hunyuan-dense", test_hunyuan_dense);
   return g_test_run ();
 }
