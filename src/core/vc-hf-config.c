@@ -112,6 +112,15 @@
  *   seed_oss         llama-style with head_dim (class default 128), q, k and v biases
  *                    (attention_bias, default true), an o bias only with attention_out_bias
  *                    (default false), mlp_bias; untied: see read_seed_oss()
+ *   cohere2          as cohere, head_dim = hidden / heads (another head_dim not understood),
+ *                    sliding_window (default 4096) on the layers sliding_window_pattern (default
+ *                    4) or layer_types gives; no q/k norm: see read_cohere2()
+ *   hunyuan_v1_dense llama-style with head_dim, attention_bias, per-head query_layernorm and
+ *                    key_layernorm; use_qk_norm, use_cla, attention_head_dim checked, and
+ *                    num_experts 1: see read_hunyuan_attention(), read_hunyuan_dense()
+ *   hunyuan_v1_moe   as hunyuan_v1_dense with num_experts experts (a number or one per layer) and
+ *                    a shared MLP, all of intermediate_size, moe_topk; moe_intermediate_size,
+ *                    num_shared_expert, use_mixed_mlp_moe checked: see read_hunyuan_moe()
  *   layer_types      when present, says which layers are "sliding_attention" for any family
  *                    (and "linear_attention" for qwen3_next, "mamba" and "attention" for
  *                    granitemoehybrid)
@@ -228,6 +237,9 @@ static gboolean read_qwen3_vl_text (Reader *r, VcArch *arch, GError **error);
 static gboolean read_minimax_m2  (Reader *r, VcArch *arch, GError **error);
 static gboolean read_qwen3_vl_moe_text (Reader *r, VcArch *arch, GError **error);
 static gboolean read_seed_oss    (Reader *r, VcArch *arch, GError **error);
+static gboolean read_cohere2     (Reader *r, VcArch *arch, GError **error);
+static gboolean read_hunyuan_dense (Reader *r, VcArch *arch, GError **error);
+static gboolean read_hunyuan_moe (Reader *r, VcArch *arch, GError **error);
 
 static const Family families[] = {
   { "llama", "Llama", read_llama, 32000, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
@@ -274,6 +286,11 @@ static const Family families[] = {
   { "minimax_m2", "MiniMax-M2", read_minimax_m2, 200064, 3072, 1536, 62, 48, 8, 128, FALSE, 0 },
   /* Seed-OSS: SeedOssConfig's defaults */
   { "seed_oss", "Seed-OSS", read_seed_oss, 155136, 4096, 27648, 64, 80, 8, 128, FALSE, 0 },
+  /* Command R7B, Command A: Cohere2Config's defaults */
+  { "cohere2", "Cohere 2 (Command R7B, Command A)", read_cohere2, 256000, 8192, 22528, 40, 64, 0, 0, TRUE, 4096 },
+  /* Hunyuan dense and MoE (Hunyuan-A13B): HunYuanDenseV1Config's and HunYuanMoEV1Config's defaults */
+  { "hunyuan_v1_dense", "Hunyuan", read_hunyuan_dense, 290943, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
+  { "hunyuan_v1_moe", "Hunyuan MoE", read_hunyuan_moe, 290943, 4096, 11008, 32, 32, 0, 0, FALSE, 0 },
 };
 
 /* A model_type no family reads: the Llama way, with Llama's defaults. */
@@ -1158,6 +1175,201 @@ read_cohere (Reader   *r,
   TRY (opt_bool (r, "use_qk_norm", FALSE, &qk_norm, error));
   if (qk_norm)
     not_understood (r, "use_qk_norm");
+  return TRUE;
+}
+
+/* A key that must hold the value the implementation hard-codes: keys of the original release
+ * that transformers does not read. Another value is not understood. */
+static gboolean
+expect_bool (Reader      *r,
+             const char  *key,
+             gboolean     want,
+             GError     **error)
+{
+  gboolean value = want;
+
+  TRY (opt_bool (r, key, want, &value, error));
+  if (value != want)
+    not_understood (r, key);
+  return TRUE;
+}
+
+/* Cohere2Model (transformers models/cohere2/modeling_cohere2.py, Command R7B and Command A):
+ * Cohere's layer, one weight-only LayerNorm before attention and the MLP run side by side, q, k,
+ * v and o with a bias when attention_bias, no q/k norm, tied by default; the window on three
+ * layers of four. Cohere2Config (configuration_cohere2.py) builds layer_types, when the file has
+ * none, from sliding_window_pattern (default 4): layer i slides when (i + 1) % pattern != 0; and
+ * it sets head_dim to hidden / heads whatever the file says, so a head_dim that disagrees is not
+ * understood. Keys of Cohere's own release that transformers does not read must describe the
+ * graph it builds: use_parallel_block and use_gated_activation true, use_embedding_sharing as
+ * tie_word_embeddings, order_of_interleaved_layers "local_attn_first". */
+static gboolean
+read_cohere2 (Reader   *r,
+              VcArch   *arch,
+              GError  **error)
+{
+  guint pattern = 4, head_dim = 0;
+  gboolean sharing = TRUE, tied = TRUE;
+  const char *order = NULL;
+
+  TRY (read_llama_style (r, FALSE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  arch->norms_per_layer = 1;
+  TRY (opt_uint (r, "head_dim", NULL, 0, 0, 1, field_max ("head-dim"), &head_dim, error));
+  if (head_dim != 0 && head_dim != arch->hidden_size / arch->n_heads)
+    not_understood (r, "head_dim");
+  TRY (read_window_all_layers (r, arch, error));
+  TRY (opt_uint (r, "sliding_window_pattern", NULL, 4, 4, 1, field_max ("layers"), &pattern, error));
+  if (arch->sliding_window > 0)
+    arch->sliding_window_layers = arch->n_layers - arch->n_layers / pattern;
+  TRY (expect_bool (r, "use_parallel_block", TRUE, error));
+  TRY (expect_bool (r, "use_gated_activation", TRUE, error));
+  TRY (opt_bool (r, "tie_word_embeddings", TRUE, &tied, error));
+  TRY (opt_bool (r, "use_embedding_sharing", tied, &sharing, error));
+  if (sharing != tied)
+    not_understood (r, "use_embedding_sharing");
+  (void) member (r, "order_of_interleaved_layers");
+  TRY (opt_string (r->object, r->prefix, "order_of_interleaved_layers", &order, error));
+  if (order != NULL && !g_str_equal (order, "local_attn_first"))
+    not_understood (r, "order_of_interleaved_layers");
+  return TRUE;
+}
+
+/* An integer, or a list of one per layer (Hunyuan's num_experts, moe_topk, ...). *uniform says
+ * whether every layer has the same value, which *out then holds (else the first layer's). */
+static gboolean
+per_layer_uint (Reader      *r,
+                const char  *key,
+                guint        n_layers,
+                guint        def,
+                guint        min,
+                guint        max,
+                guint       *out,
+                gboolean    *uniform,
+                GError     **error)
+{
+  JsonNode *node = member (r, key);
+  JsonArray *array;
+
+  *uniform = TRUE;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    {
+      *out = def;
+      return TRUE;
+    }
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return node_uint (r, key, node, min, max, out, error);
+  array = json_node_get_array (node);
+  if (json_array_get_length (array) != n_layers)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("\"%s%s\" must be a whole number or a list of one per layer (%u)"),
+                   r->prefix, key, n_layers);
+      return FALSE;
+    }
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      guint v;
+
+      TRY (node_uint (r, key, json_array_get_element (array, i), min, max, &v, error));
+      if (i == 0)
+        *out = v;
+      else if (v != *out)
+        *uniform = FALSE;
+    }
+  return TRUE;
+}
+
+/* Hunyuan's attention (transformers models/hunyuan_v1_dense/modular_hunyuan_v1_dense.py and
+ * models/hunyuan_v1_moe/modular_hunyuan_v1_moe.py): Llama's projections with a bias when
+ * attention_bias, and query_layernorm and key_layernorm, RMSNorms of one head, in every layer;
+ * head_dim read (absent: hidden / heads); the MLP has no bias; untied by default. The keys of
+ * Tencent's config.json that transformers does not read must describe that: use_qk_norm true,
+ * use_cla (cross-layer attention, which shares keys and values between layers) false,
+ * attention_head_dim equal to the head size. */
+static gboolean
+read_hunyuan_attention (Reader   *r,
+                        VcArch   *arch,
+                        GError  **error)
+{
+  guint head_dim = 0;
+
+  TRY (read_llama_style (r, TRUE, arch, error));
+  TRY (read_attention_bias (r, arch, error));
+  arch->qk_norm = TRUE;
+  TRY (expect_bool (r, "use_qk_norm", TRUE, error));
+  TRY (expect_bool (r, "use_cla", FALSE, error));
+  (void) member (r, "cla_share_factor");
+  TRY (opt_uint (r, "attention_head_dim", NULL, 0, 0, 1, field_max ("head-dim"), &head_dim, error));
+  if (head_dim != 0 && head_dim != vc_arch_head_dim (arch))
+    not_understood (r, "attention_head_dim");
+  return TRUE;
+}
+
+/* Hunyuan dense: every layer has Llama's MLP of intermediate_size. HunYuanDenseV1Config does not
+ * read the MoE keys Tencent's files may carry; they say nothing when num_experts is 1 (or
+ * absent), and describe experts the dense model does not build otherwise. */
+static gboolean
+read_hunyuan_dense (Reader   *r,
+                    VcArch   *arch,
+                    GError  **error)
+{
+  static const char *const moe_keys[] = {
+    "moe_topk", "moe_intermediate_size", "num_shared_expert", "use_mixed_mlp_moe",
+  };
+  guint experts = 1;
+  gboolean uniform = TRUE;
+
+  TRY (read_hunyuan_attention (r, arch, error));
+  TRY (per_layer_uint (r, "num_experts", arch->n_layers, 1, 1, field_max ("experts"), &experts,
+                       &uniform, error));
+  if (!uniform || experts > 1)
+    not_understood (r, "num_experts");
+  for (guint i = 0; i < G_N_ELEMENTS (moe_keys); i++)
+    (void) member (r, moe_keys[i]);
+  return TRUE;
+}
+
+/* Hunyuan MoE (Hunyuan-A13B; modeling_hunyuan_v1_moe.py, HunYuanMoEV1Moe): in every layer
+ * num_experts experts and one shared_mlp, all HunYuanMoEV1MLP of intermediate_size, and a
+ * bias-free router wg h → E; num_experts and moe_topk are a number or one per layer. The keys
+ * transformers does not read must agree with what it builds: every layer's
+ * moe_intermediate_size equal to intermediate_size, num_shared_expert 1, use_mixed_mlp_moe
+ * true (the shared MLP beside the experts), moe_layer_num_skipped 0; experts or a top-k that
+ * change from layer to layer are not understood. */
+static gboolean
+read_hunyuan_moe (Reader   *r,
+                  VcArch   *arch,
+                  GError  **error)
+{
+  guint experts = 1, k = 1, size = 0, shared = 1, skipped = 0;
+  gboolean uniform = TRUE, mixed = TRUE;
+
+  TRY (read_hunyuan_attention (r, arch, error));
+  TRY (per_layer_uint (r, "num_experts", arch->n_layers, 1, 1, field_max ("experts"), &experts,
+                       &uniform, error));
+  if (!uniform)
+    not_understood (r, "num_experts");
+  TRY (per_layer_uint (r, "moe_topk", arch->n_layers, 1, 1, experts, &k, &uniform, error));
+  if (!uniform)
+    not_understood (r, "moe_topk");
+  TRY (per_layer_uint (r, "moe_intermediate_size", arch->n_layers, arch->intermediate_size, 1,
+                       field_max ("expert-intermediate-size"), &size, &uniform, error));
+  if (!uniform || size != arch->intermediate_size)
+    not_understood (r, "moe_intermediate_size");
+  TRY (per_layer_uint (r, "num_shared_expert", arch->n_layers, 1, 0, field_max ("experts"), &shared,
+                       &uniform, error));
+  if (!uniform || shared != 1)
+    not_understood (r, "num_shared_expert");
+  TRY (opt_bool (r, "use_mixed_mlp_moe", FALSE, &mixed, error));
+  if (!mixed)
+    not_understood (r, "use_mixed_mlp_moe");
+  TRY (opt_uint (r, "moe_layer_num_skipped", NULL, 0, 0, 0, field_max ("layers"), &skipped, error));
+  if (skipped != 0)
+    not_understood (r, "moe_layer_num_skipped");
+  arch->n_experts = experts;
+  arch->experts_per_token = k;
+  arch->n_shared_experts = 1;
   return TRUE;
 }
 

@@ -1334,6 +1334,250 @@ test_hybrid_layers (void)
   }
 }
 
+/* A config.json given as text, read; NULL with error set when refused. */
+static VcHfConfig *
+read_text (const char  *text,
+           GError     **error)
+{
+  return vc_hf_config_new_from_data (text, strlen (text), "config.json", NULL, error);
+}
+
+/* text with key set to value (JSON text), added or replaced */
+static char *
+with_key (const char *text,
+          const char *key,
+          const char *value)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonParser) value_parser = json_parser_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+  g_assert_true (json_parser_load_from_data (value_parser, value, -1, NULL));
+  json_object_set_member (json_node_get_object (json_parser_get_root (parser)), key,
+                          json_node_copy (json_parser_get_root (value_parser)));
+  json_generator_set_root (generator, json_parser_get_root (parser));
+  return json_generator_to_data (generator, NULL);
+}
+
+/* Cohere 2 (modeling_cohere2.py), with Command R7B's sizes: 32 layers of q 4096 × 4096, k and v
+ * 4096 × 1024, o 4096 × 4096, gated MLP 3 × 4096 × 14336 and one LayerNorm weight, the tied
+ * embeddings 256000 × 4096 and the final norm: 8,028,033,024; the window on three layers of
+ * four (Cohere2Config's layer_types from sliding_window_pattern) */
+static void
+test_cohere2 (void)
+{
+  static const char r7b[] =
+    "{\"model_type\": \"cohere2\", \"hidden_size\": 4096, \"intermediate_size\": 14336, "
+    "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"num_hidden_layers\": 32, "
+    "\"vocab_size\": 256000, \"head_dim\": 128, \"sliding_window\": 4096, "
+    "\"sliding_window_pattern\": 4, \"max_position_embeddings\": 132096, "
+    "\"use_parallel_block\": true, \"use_gated_activation\": true, \"use_embedding_sharing\": true, "
+    "\"order_of_interleaved_layers\": \"local_attn_first\", \"rotary_pct\": 1.0, "
+    "\"position_embedding_type\": \"rope_gptj\"}";
+  static const struct { const char *key; const char *value; } refused[] = {
+    { "head_dim", "64" },
+    { "use_qk_norm", "true" },
+    { "use_parallel_block", "false" },
+    { "use_gated_activation", "false" },
+    { "use_embedding_sharing", "false" },
+    { "order_of_interleaved_layers", "\"global_attn_first\"" },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcHfConfig) c = read_text (r7b, &error);
+  const VcArch *arch;
+
+  g_assert_no_error (error);
+  g_assert_true (vc_hf_config_is_exact (c));
+  arch = vc_hf_config_get_arch (c);
+  g_assert_cmpfloat (vc_hf_config_get_counts (c)->total, ==, 8028033024.0);
+  g_assert_cmpuint (arch->norms_per_layer, ==, 1);
+  g_assert_cmpint (arch->norm, ==, VC_NORM_RMS);
+  g_assert_true (arch->tied_embeddings && arch->gated_mlp && !arch->qk_norm && !arch->qkv_bias);
+  g_assert_cmpuint (arch->sliding_window, ==, 4096);
+  g_assert_cmpuint (arch->sliding_window_layers, ==, 24);
+  g_assert_cmpuint (arch->max_context, ==, 132096);
+  /* keys and values of 8 heads of 128 in 16 bits: 4,096 bytes a layer and token */
+  g_assert_cmpfloat (vc_arch_kv_bytes_per_token (arch, 2), ==, 32 * 4096.0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autofree char *text = with_key (r7b, refused[i].key, refused[i].value);
+      g_autoptr(VcHfConfig) other = read_text (text, &error);
+      const char *const *parts;
+
+      g_test_message ("%s: %s", refused[i].key, refused[i].value);
+      g_assert_no_error (error);
+      g_assert_false (vc_hf_config_is_exact (other));
+      parts = vc_hf_config_get_not_understood (other);
+      g_assert_cmpstr (parts[0], ==, refused[i].key);
+      g_assert_null (parts[1]);
+    }
+
+  /* what changes the count or the window, as Cohere2Config and Cohere2Attention build it */
+  {
+    g_autofree char *bias = with_key (r7b, "attention_bias", "true");
+    g_autofree char *untied = with_key (r7b, "tie_word_embeddings", "false");
+    g_autofree char *no_window = with_key (r7b, "sliding_window", "null");
+    g_autofree char *pattern = with_key (r7b, "sliding_window_pattern", "2");
+    g_autofree char *types = NULL;
+    g_autoptr(GString) list = g_string_new ("[");
+    g_autoptr(VcHfConfig) b = NULL;
+    g_autoptr(VcHfConfig) u = NULL;
+    g_autoptr(VcHfConfig) n = NULL;
+    g_autoptr(VcHfConfig) p = NULL;
+    g_autoptr(VcHfConfig) t = NULL;
+
+    b = read_text (bias, &error);
+    g_assert_no_error (error);
+    g_assert_true (vc_hf_config_is_exact (b));
+    /* q, k, v and o biases: 32 × (4,096 + 1,024 + 1,024 + 4,096) */
+    g_assert_cmpfloat (vc_hf_config_get_counts (b)->total - 8028033024.0, ==, 327680.0);
+    /* untied, with use_embedding_sharing still true: not understood, and the head counted */
+    u = read_text (untied, &error);
+    g_assert_no_error (error);
+    g_assert_false (vc_hf_config_is_exact (u));
+    g_assert_cmpstr (vc_hf_config_get_not_understood (u)[0], ==, "use_embedding_sharing");
+    g_assert_cmpfloat (vc_hf_config_get_counts (u)->total - 8028033024.0, ==, 256000.0 * 4096);
+    n = read_text (no_window, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (n)->sliding_window_layers, ==, 0);
+    p = read_text (pattern, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (p)->sliding_window_layers, ==, 16);
+    /* layer_types, when given, says which layers slide */
+    for (guint i = 0; i < 32; i++)
+      g_string_append_printf (list, "%s\"%s\"", i ? ", " : "", i < 20 ? "sliding_attention" : "full_attention");
+    g_string_append (list, "]");
+    types = with_key (r7b, "layer_types", list->str);
+    t = read_text (types, &error);
+    g_assert_no_error (error);
+    g_assert_true (vc_hf_config_is_exact (t));
+    g_assert_cmpuint (vc_hf_config_get_arch (t)->sliding_window_layers, ==, 20);
+  }
+}
+
+/* Hunyuan (modular_hunyuan_v1_dense.py, modular_hunyuan_v1_moe.py): Llama's projections with
+ * per-head query and key RMSNorms; the MoE with Hunyuan-A13B's sizes: 32 layers of attention
+ * 41,943,040 + q/k norms 256 + 2 norms 8,192, 64 experts and a shared MLP of 3 × 4096 × 3072
+ * and the router 4096 × 64; tied embeddings 128167 × 4096 and the final norm */
+static void
+test_hunyuan (void)
+{
+  static const char moe[] =
+    "{\"model_type\": \"hunyuan_v1_moe\", \"hidden_size\": 4096, \"intermediate_size\": 3072, "
+    "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"num_hidden_layers\": 32, "
+    "\"head_dim\": 128, \"attention_head_dim\": 128, \"vocab_size\": 128167, \"num_experts\": 64, "
+    "\"moe_topk\": [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8], "
+    "\"moe_intermediate_size\": [3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, "
+    "3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, "
+    "3072, 3072, 3072, 3072, 3072], \"num_shared_expert\": 1, \"use_mixed_mlp_moe\": true, "
+    "\"use_qk_norm\": true, \"use_cla\": false, \"cla_share_factor\": 2, \"moe_layer_num_skipped\": 0, "
+    "\"tie_word_embeddings\": true}";
+  static const struct { const char *key; const char *value; } refused[] = {
+    { "use_qk_norm", "false" },
+    { "use_cla", "true" },
+    { "attention_head_dim", "64" },
+    { "moe_intermediate_size", "1536" },
+    { "num_shared_expert", "2" },
+    { "use_mixed_mlp_moe", "false" },
+    { "moe_layer_num_skipped", "1" },
+    { "num_experts", "[64, 32, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, "
+                     "64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64]" },
+    { "moe_topk", "[8, 2, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8]" },
+    { "sliding_window", "4096" },
+    { "mlp_bias", "true" },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcHfConfig) m = read_text (moe, &error);
+  g_autoptr(VcHfConfig) bad = NULL;
+  g_autofree char *too_many = NULL;
+  const VcArch *arch;
+
+  g_assert_no_error (error);
+  g_assert_true (vc_hf_config_is_exact (m));
+  arch = vc_hf_config_get_arch (m);
+  g_assert_true (arch->qk_norm && !arch->qk_norm_full && !arch->qkv_bias && !arch->mlp_bias);
+  g_assert_cmpuint (arch->n_experts, ==, 64);
+  g_assert_cmpuint (arch->experts_per_token, ==, 8);
+  g_assert_cmpuint (arch->n_shared_experts, ==, 1);
+  g_assert_cmpuint (arch->dense_layers, ==, 0);
+  g_assert_cmpfloat (vc_hf_config_get_counts (m)->total, ==, 80393183232.0);
+  /* 8 of 64 experts and the shared MLP a token goes through */
+  g_assert_cmpfloat (vc_hf_config_get_counts (m)->active, ==, 12747448320.0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autofree char *text = with_key (moe, refused[i].key, refused[i].value);
+      g_autoptr(VcHfConfig) other = read_text (text, &error);
+      const char *const *parts;
+
+      g_test_message ("%s: %s", refused[i].key, refused[i].value);
+      g_assert_no_error (error);
+      g_assert_false (vc_hf_config_is_exact (other));
+      parts = vc_hf_config_get_not_understood (other);
+      g_assert_cmpstr (parts[0], ==, refused[i].key);
+      g_assert_null (parts[1]);
+    }
+
+  /* more experts chosen than there are: refused, naming the key */
+  too_many = with_key (moe, "moe_topk", "65");
+  bad = read_text (too_many, &error);
+  g_assert_null (bad);
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
+  g_assert_nonnull (strstr (error->message, "\"moe_topk\" must be a whole number from 1 to 64, got 65"));
+  g_clear_error (&error);
+  g_free (too_many);
+  too_many = with_key (moe, "num_experts", "[]");
+  bad = read_text (too_many, &error);
+  g_assert_null (bad);
+  g_assert_nonnull (strstr (error->message, "\"num_experts\" must be a whole number or a list of one per layer (32)"));
+  g_clear_error (&error);
+  g_free (too_many);
+  /* one value too few: transformers would index past the list */
+  too_many = with_key (moe, "moe_topk", "[8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, "
+                       "8, 8, 8, 8, 8, 8, 8, 8, 8]");
+  bad = read_text (too_many, &error);
+  g_assert_null (bad);
+  g_assert_nonnull (strstr (error->message, "\"moe_topk\" must be a whole number or a list of one per layer (32)"));
+}
+
+/* Hunyuan dense with Hunyuan-7B's sizes: 32 layers of attention 41,943,040 + q/k norms 256 +
+ * 2 norms 8,192 + MLP 3 × 4096 × 14336, tied embeddings 128167 × 4096 and the final norm */
+static void
+test_hunyuan_dense (void)
+{
+  static const char dense[] =
+    "{\"model_type\": \"hunyuan_v1_dense\", \"hidden_size\": 4096, \"intermediate_size\": 14336, "
+    "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"num_hidden_layers\": 32, "
+    "\"head_dim\": 128, \"vocab_size\": 128167, \"use_qk_norm\": true, \"tie_word_embeddings\": true}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcHfConfig) d = NULL;
+
+  d = read_text (dense, &error);
+  g_assert_no_error (error);
+  g_assert_true (vc_hf_config_is_exact (d));
+  g_assert_false (vc_arch_is_moe (vc_hf_config_get_arch (d)));
+  g_assert_true (vc_hf_config_get_arch (d)->qk_norm);
+  g_assert_cmpfloat (vc_hf_config_get_counts (d)->total, ==, 7504568320.0);
+  /* the MoE keys a dense file may carry say nothing with one expert, and more are not built */
+  {
+    g_autofree char *one = with_key (dense, "num_experts", "1");
+    g_autofree char *one_moe = with_key (one, "moe_intermediate_size", "14336");
+    g_autofree char *many = with_key (dense, "num_experts", "64");
+    g_autoptr(VcHfConfig) o = read_text (one_moe, &error);
+    g_autoptr(VcHfConfig) e = NULL;
+
+    g_assert_no_error (error);
+    g_assert_true (vc_hf_config_is_exact (o));
+    g_assert_cmpfloat (vc_hf_config_get_counts (o)->total, ==, 7504568320.0);
+    e = read_text (many, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (vc_hf_config_get_not_understood (e)[0], ==, "num_experts");
+    g_assert_cmpfloat (vc_hf_config_get_counts (e)->total, ==, 7504568320.0);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1362,5 +1606,8 @@ main (int    argc,
   g_test_add_func ("/hf-config/cli/errors", test_cli_errors);
   g_test_add_func ("/hf-config/cli/sequence-state", test_cli_sequence_state);
   g_test_add_func ("/hf-config/max-context", test_max_context);
+  g_test_add_func ("/hf-config/cohere2", test_cohere2);
+  g_test_add_func ("/hf-config/hunyuan", test_hunyuan);
+  g_test_add_func ("/hf-config/hunyuan-dense", test_hunyuan_dense);
   return g_test_run ();
 }
