@@ -695,8 +695,8 @@ add_engine_json (JsonBuilder           *b,
   add_bytes_or_null (b, at.known && at.block_size > 0, at.state_page_bytes);
   /* why there is no figure, where it is a part of the model the engine sizes apart */
   json_builder_set_member_name (b, "no_figure");
-  if (!at.known && vc_engine_no_figure (in) != NULL)
-    json_builder_add_string_value (b, vc_engine_no_figure (in));
+  if (!at.known && vc_engine_no_figure_on (in, gpu, MAX (1u, in->layout.tp)) != NULL)
+    json_builder_add_string_value (b, vc_engine_no_figure_on (in, gpu, MAX (1u, in->layout.tp)));
   else
     json_builder_add_null_value (b);
   /* what the figure leaves out, with its bound: NCCL's buffers at TP × PP > 1 (FORMULAS.md,
@@ -825,7 +825,8 @@ add_plan_device_json (JsonBuilder        *b,
   json_builder_end_object (b);
 }
 
-static const char *no_figure_text (const VcInputs *in);
+static const char *no_figure_text (const VcInputs *in,
+                                   const VcGpu    *gpu);
 
 /* Why vLLM's or SGLang's plan has no cache figure at its TP × PP (vc_engine_no_figure at the
  * plan's degrees, not the layout's); NULL when it has one or the model leaves no cache */
@@ -998,8 +999,8 @@ table_plan (GString               *s,
 
       at.layout.tp = plan.tp;
       at.layout.pp = plan.pp;
-      if (no_figure_text (&at) != NULL)
-        g_string_append_printf (s, "  %s\n", no_figure_text (&at));
+      if (no_figure_text (&at, NULL) != NULL)
+        g_string_append_printf (s, "  %s\n", no_figure_text (&at, NULL));
     }
   if (plan.balanced != NULL)
     {
@@ -1301,9 +1302,15 @@ vc_report_table (VcEstimate *estimate,
 /* The part of the model vLLM or SGLang sizes apart, named where it leaves no figure
  * (vc_engine_no_figure; FORMULAS.md, "Engines") */
 static const char *
-no_figure_text (const VcInputs *in)
+no_figure_text (const VcInputs *in,
+                const VcGpu    *gpu)
 {
-  const char *why = vc_engine_no_figure (in);
+  const char *why = gpu != NULL ? vc_engine_no_figure_on (in, gpu, MAX (1u, in->layout.tp)) : vc_engine_no_figure (in);
+
+  if (g_strcmp0 (why, "mxfp4-backend") == 0)
+    return _("vLLM’s MXFP4 experts are followed on NVIDIA cards of compute capability 8.x (the Marlin backend, "
+             "which pads them): below 8.0 vLLM refuses MXFP4, and from 9.0 on its backend depends on the kernels "
+             "installed and the release.");
 
   if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_VLLM)
     return _("vLLM’s Mamba groups are followed for releases 0.10 to 0.20 on one pipeline stage (PP 1) "
@@ -1351,8 +1358,8 @@ table_engine (GString               *s,
       /* Translators: "Engine vllm on 4 × H100 80 GB · TP 4: no KV-cache figure for this model" */
       g_string_append_printf (s, _("Engine %s on %u × %s%s%s: no KV-cache figure for this model here\n"),
                               engine, at.n_gpus, gpu->name, *how ? " · " : "", how);
-      if (no_figure_text (in) != NULL)
-        g_string_append_printf (s, "  %s\n", no_figure_text (in));
+      if (no_figure_text (in, gpu) != NULL)
+        g_string_append_printf (s, "  %s\n", no_figure_text (in, gpu));
       return;
     }
   {
