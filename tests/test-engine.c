@@ -15,6 +15,7 @@
 #include "vc-test-util.h"
 
 #define KV_PER_TOKEN 131072.0
+#define GIB 1073741824.0
 
 static VcEstimate *
 llama3 (VcEngine engine,
@@ -351,6 +352,18 @@ test_vllm_mxfp4 (void)
   g_object_set (e, "precision", VC_PRECISION_MXFP4, "engine", VC_ENGINE_SGLANG, NULL);
   g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, h100), 1, &extra));
   g_assert_cmpfloat (extra, ==, 0);
+
+  /* gpt-oss-120b, 36 layers of 128 experts: 1,195,264 bytes an expert and layer; with the
+   * checkpoint's 65,248,811,136 bytes, 65.90 GiB, where vLLM 0.10.1 running Marlin (its
+   * marlin_utils_fp4 warning) logged "Model loading took 65.9651 GiB" (vllm-project/vllm issue
+   * #23278) */
+  g_assert_true (vc_estimate_set_preset (e, "gpt-oss-120b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4, NULL);
+  in = vc_estimate_get_inputs (e);
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, a100), 1, &extra));
+  g_assert_cmpfloat (extra, ==, 36 * 128 * 1195264.0);
+  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS], ==, 65248811136.0);
+  g_assert_cmpfloat (fabs ((65248811136.0 + extra) / GIB - 65.9651), <, 0.1);
 
   /* Mixtral 8x7B at mxfp4 (I = 14,336 and H = 4,096 already aligned): the bf16 biases vLLM
    * allocates for every expert, 8 × (2 × 14,336 + 4,096) × 2 bytes a layer, 32 layers; at the
