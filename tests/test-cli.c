@@ -241,9 +241,9 @@ test_trainer_loss_json (void)
 static void
 test_vllm_mxfp4_json (void)
 {
-  static const struct { const char *gpu; gboolean known; } cards[] = {
-    { "a100-80gb", TRUE }, { "l40s", TRUE }, { "h100-80gb", FALSE }, { "b200", FALSE },
-    { "v100-32gb", FALSE }, { "mi300x", FALSE },
+  static const struct { const char *gpu; gboolean known; const char *cc; } cards[] = {
+    { "a100-80gb", TRUE, "8.0" }, { "l40s", TRUE, "8.9" }, { "h100-80gb", FALSE, "9.0" }, { "b200", FALSE, "10.0" },
+    { "v100-32gb", FALSE, "7.0" }, { "mi300x", FALSE, NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cards); i++)
@@ -272,6 +272,8 @@ test_vllm_mxfp4_json (void)
             continue;
           seen = TRUE;
           g_assert_cmpint (JSON_NODE_HOLDS_NULL (json_object_get_member (g, "kv_capacity_tokens")), ==, !cards[i].known);
+          g_assert_cmpstr (json_object_get_string_member_with_default (g, "compute_capability", NULL), ==,
+                           cards[i].cc);
         }
       g_assert_true (seen);
     }

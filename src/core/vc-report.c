@@ -551,6 +551,16 @@ add_gpu_json (JsonBuilder    *b,
   json_builder_add_string_value (b, gpu->name);
   json_builder_set_member_name (b, "memory_bytes");
   add_bytes (b, fit->capacity_bytes);
+  /* NVIDIA's compute capability, which picks vLLM's MXFP4 backend (FORMULAS.md) */
+  json_builder_set_member_name (b, "compute_capability");
+  if (gpu->cc_major > 0)
+    {
+      g_autofree char *cc = g_strdup_printf ("%u.%u", gpu->cc_major, gpu->cc_minor);
+
+      json_builder_add_string_value (b, cc);
+    }
+  else
+    json_builder_add_null_value (b);
   json_builder_set_member_name (b, "fits");
   json_builder_add_boolean_value (b, fit->fits);
   json_builder_set_member_name (b, "count");
