@@ -336,10 +336,16 @@ test_vllm_mxfp4 (void)
   g_assert_true (kv.known);
   capacity_on (e, "h100-80gb", &kv);
   g_assert_false (kv.known);
-  /* --kv-cache-memory gives the cache whatever the weights; the backend is still unknown */
+  /* --kv-cache-memory gives the cache whatever the weights: a figure on the H100 too */
   g_object_set (e, "kv-cache-memory", 20.0, NULL);
   capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, h100), 1), !=, "mxfp4-backend");
+  /* but not on a V100, where vLLM refuses MXFP4 (Mxfp4Config.get_min_capability, 80) */
+  capacity_on (e, "v100-32gb", &kv);
   g_assert_false (kv.known);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb")), 1), ==,
+                   "mxfp4-backend");
   g_object_set (e, "kv-cache-memory", 0.0, NULL);
 
   /* bf16 experts: nothing padded, a figure on every card */

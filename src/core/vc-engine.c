@@ -52,8 +52,8 @@ vc_engine_vllm_batch (const VcInputs *in,
  * (0 where the estimate is not vLLM serving MXFP4 experts). Mxfp4MoEMethod.create_weights
  * (vllm/model_executor/layers/quantization/mxfp4.py) allocates w13 (E × 2I' × H'/2 bytes and
  * E × 2I' × H'/32 E8M0 scales), w2 (E × H' × I'/2 and E × H' × I'/32) and bf16 biases
- * E × 2I' and E × H', I' and H' padded by the backend: get_mxfp4_backend gives Marlin below
- * compute capability 9 (every release since gpt-oss), which rounds the rank's intermediate size
+ * E × 2I' and E × H', I' and H' padded by the backend: get_mxfp4_backend (stored commit 007d500)
+ * gives Marlin on CUDA below compute capability 9, which rounds the rank's intermediate size
  * I/TP up to 128 and the hidden size up to 256 (the Marlin kernel wants n % 256 and k % 128).
  * Mxfp4Config.get_min_capability is 80: vLLM refuses MXFP4 below 8.0. From 9.0 on the backend
  * (Triton, FlashInfer's, or Marlin again) depends on the kernels installed and the release,
@@ -524,6 +524,21 @@ vc_engine_no_figure (const VcInputs *in)
   return NULL;
 }
 
+/* Whether vLLM's cache on @gpu is sized with its MXFP4 experts, their padding in @extra: where
+ * the backend is not followed a --kv-cache-memory given is still the cache, whatever the
+ * weights, but below compute capability 8.0 vLLM refuses MXFP4 and starts with none */
+static gboolean
+vllm_mxfp4_sized (const VcInputs *in,
+                  const VcGpu    *gpu,
+                  double          tp,
+                  double         *extra)
+{
+  if (vc_engine_vllm_mxfp4_extra (in, gpu, tp, extra))
+    return TRUE;
+  *extra = 0;
+  return in->kv_cache_memory_gb > 0 && !(gpu != NULL && gpu->cc_major > 0 && gpu->cc_major < 8);
+}
+
 const char *
 vc_engine_no_figure_on (const VcInputs *in,
                         const VcGpu    *gpu,
@@ -531,7 +546,7 @@ vc_engine_no_figure_on (const VcInputs *in,
 {
   double padding;
 
-  if (in->engine == VC_ENGINE_VLLM && !vc_engine_vllm_mxfp4_extra (in, gpu, tp, &padding))
+  if (in->engine == VC_ENGINE_VLLM && !vllm_mxfp4_sized (in, gpu, tp, &padding))
     return "mxfp4-backend";
   return vc_engine_no_figure (in);
 }
@@ -583,7 +598,7 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
       double available, block, padding;
 
       /* MXFP4 experts padded by the backend of this card, or not followed */
-      if (!vc_engine_vllm_mxfp4_extra (in, gpu, n, &padding))
+      if (!vllm_mxfp4_sized (in, gpu, n, &padding))
         return;
       weights += padding;
       vc_engine_vllm_batch (in, gpu, &batch_tokens, &seqs);
@@ -638,8 +653,9 @@ vllm_padded_at_layout (const VcInputs *in,
 {
   double padding;
 
-  if (!vc_engine_vllm_mxfp4_extra (in, gpu, tp, &padding) ||
-      (padding > 0 && (MAX (1u, in->layout.pp) > 1 || MAX (1u, in->layout.ep) > 1)))
+  if (!vllm_mxfp4_sized (in, gpu, tp, &padding) ||
+      (padding > 0 && !(in->kv_cache_memory_gb > 0) &&
+       (MAX (1u, in->layout.pp) > 1 || MAX (1u, in->layout.ep) > 1)))
     return FALSE;
   *weights += padding;
   return TRUE;
