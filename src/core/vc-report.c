@@ -1320,7 +1320,7 @@ no_figure_text (const VcInputs *in,
   if (g_strcmp0 (why, "mxfp4-backend") == 0)
     return _("vLLM’s MXFP4 experts are followed on NVIDIA cards of compute capability 8.x (the Marlin backend, "
              "which pads them): below 8.0 vLLM refuses MXFP4, and from 9.0 on its backend depends on the kernels "
-             "installed and the release.");
+             "installed and the release; --kv-cache-memory gives the cache there.");
 
   if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_VLLM)
     return _("vLLM’s Mamba groups are followed for releases 0.10 to 0.20 on one pipeline stage (PP 1) "
