@@ -836,7 +836,7 @@ add_plan_device_json (JsonBuilder        *b,
 }
 
 static const char *no_figure_text (const VcInputs *in,
-                                   const VcGpu    *gpu);
+                                   const char     *why);
 
 /* Why vLLM's or SGLang's plan has no cache figure at its TP × PP (vc_engine_no_figure at the
  * plan's degrees, not the layout's); NULL when it has one or the model leaves no cache */
@@ -850,6 +850,16 @@ plan_no_figure (VcEstimate   *estimate,
     return NULL;
   at.layout.tp = plan->tp;
   at.layout.pp = plan->pp;
+  /* vLLM's MXFP4 experts on a card of the set whose backend is not followed (vc-plan.c) */
+  for (guint i = 0; i < plan->devices->len; i++)
+    {
+      const VcPlanDevice *d = vc_plan_get_device (plan, i);
+      const VcGpu *card = vc_gpus_lookup (d->gpu);
+      VcGpu typed = { .id = (char *) "", .name = (char *) d->gpu };
+
+      if (g_strcmp0 (vc_engine_no_figure_on (&at, card != NULL ? card : &typed, plan->tp), "mxfp4-backend") == 0)
+        return "mxfp4-backend";
+    }
   return vc_engine_no_figure (&at);
 }
 
@@ -1009,8 +1019,8 @@ table_plan (GString               *s,
 
       at.layout.tp = plan.tp;
       at.layout.pp = plan.pp;
-      if (no_figure_text (&at, NULL) != NULL)
-        g_string_append_printf (s, "  %s\n", no_figure_text (&at, NULL));
+      if (no_figure_text (&at, plan_no_figure (estimate, &plan)) != NULL)
+        g_string_append_printf (s, "  %s\n", no_figure_text (&at, plan_no_figure (estimate, &plan)));
     }
   if (plan.balanced != NULL)
     {
@@ -1313,10 +1323,8 @@ vc_report_table (VcEstimate *estimate,
  * (vc_engine_no_figure; FORMULAS.md, "Engines") */
 static const char *
 no_figure_text (const VcInputs *in,
-                const VcGpu    *gpu)
+                const char     *why)
 {
-  const char *why = gpu != NULL ? vc_engine_no_figure_on (in, gpu, MAX (1u, in->layout.tp)) : vc_engine_no_figure (in);
-
   if (g_strcmp0 (why, "mxfp4-backend") == 0)
     return _("vLLM’s MXFP4 experts are followed on NVIDIA cards of compute capability 8.x (the Marlin backend, "
              "which pads them): below 8.0 vLLM refuses MXFP4, and from 9.0 on its backend depends on the kernels "
@@ -1365,11 +1373,13 @@ table_engine (GString               *s,
   g_string_append_c (s, '\n');
   if (!at.known)
     {
+      const char *why = vc_engine_no_figure_on (in, gpu, MAX (1u, in->layout.tp));
+
       /* Translators: "Engine vllm on 4 × H100 80 GB · TP 4: no KV-cache figure for this model" */
       g_string_append_printf (s, _("Engine %s on %u × %s%s%s: no KV-cache figure for this model here\n"),
                               engine, at.n_gpus, gpu->name, *how ? " · " : "", how);
-      if (no_figure_text (in, gpu) != NULL)
-        g_string_append_printf (s, "  %s\n", no_figure_text (in, gpu));
+      if (no_figure_text (in, why) != NULL)
+        g_string_append_printf (s, "  %s\n", no_figure_text (in, why));
       return;
     }
   {
