@@ -236,6 +236,49 @@ test_trainer_loss_json (void)
     }
 }
 
+/* vLLM's MXFP4 experts (FORMULAS.md, "vLLM's MXFP4 experts"): a cache on the Marlin cards
+ * (compute capability 8.x), none named on the others, from the window's same core */
+static void
+test_vllm_mxfp4_json (void)
+{
+  static const struct { const char *gpu; gboolean known; const char *cc; } cards[] = {
+    { "a100-80gb", TRUE, "8.0" }, { "l40s", TRUE, "8.9" }, { "h100-80gb", FALSE, "9.0" }, { "b200", FALSE, "10.0" },
+    { "v100-32gb", FALSE, "7.0" }, { "mi300x", FALSE, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cards); i++)
+    {
+      g_auto(VcTestRun) r = { 0 };
+      g_autoptr(JsonParser) p = json_parser_new ();
+      JsonObject *root, *engine;
+      JsonArray *gpus;
+      gboolean seen = FALSE;
+
+      run_cli (&r, "--preset", "mixtral-8x7b", "--precision", "mxfp4", "--engine", "vllm", "--fit-gpu", cards[i].gpu,
+               "--format", "json", NULL);
+      root = parse (p, &r);
+      engine = json_object_get_object_member (root, "engine");
+      g_assert_cmpint (JSON_NODE_HOLDS_NULL (json_object_get_member (engine, "kv_capacity_tokens")), ==, !cards[i].known);
+      if (cards[i].known)
+        g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (engine, "no_figure")));
+      else
+        g_assert_cmpstr (json_object_get_string_member (engine, "no_figure"), ==, "mxfp4-backend");
+      gpus = json_object_get_array_member (root, "gpus");
+      for (guint j = 0; j < json_array_get_length (gpus); j++)
+        {
+          JsonObject *g = json_array_get_object_element (gpus, j);
+
+          if (!g_str_equal (json_object_get_string_member (g, "id"), cards[i].gpu))
+            continue;
+          seen = TRUE;
+          g_assert_cmpint (JSON_NODE_HOLDS_NULL (json_object_get_member (g, "kv_capacity_tokens")), ==, !cards[i].known);
+          g_assert_cmpstr (json_object_get_string_member_with_default (g, "compute_capability", NULL), ==,
+                           cards[i].cc);
+        }
+      g_assert_true (seen);
+    }
+}
+
 static void
 test_preset_json (void)
 {
@@ -874,6 +917,7 @@ main (int   argc,
   g_test_add_func ("/cli/other-method-option", test_other_method_option);
   g_test_add_func ("/cli/seed-training-json", test_seed_training_json);
   g_test_add_func ("/cli/preset-json", test_preset_json);
+  g_test_add_func ("/cli/vllm-mxfp4-json", test_vllm_mxfp4_json);
   g_test_add_func ("/cli/trainer-loss-json", test_trainer_loss_json);
   g_test_add_func ("/cli/optimizer-step-json", test_optimizer_step_json);
   g_test_add_func ("/cli/optimizer-step-layout", test_optimizer_step_layout);

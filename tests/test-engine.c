@@ -15,6 +15,7 @@
 #include "vc-test-util.h"
 
 #define KV_PER_TOKEN 131072.0
+#define GIB 1073741824.0
 
 static VcEstimate *
 llama3 (VcEngine engine,
@@ -286,6 +287,110 @@ test_vllm_reserves (void)
  * passes dummy images through it and holds their embeddings, SGLang lowers its default fraction
  * for a vision model; neither is sized, so no figure, except where the engine is told its cache
  * (vLLM's --kv-cache-memory) or its fraction (SGLang's --mem-fraction-static) */
+/* vLLM's MXFP4 experts (FORMULAS.md, "vLLM's MXFP4 experts"): padded by the Marlin backend on
+ * compute capability 8.x, not followed from 9.0 on, refused below 8.0 */
+static void
+test_vllm_mxfp4 (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const VcInputs *in;
+  guint a100 = vc_test_gpu_index (e, "a100-80gb");
+  guint h100 = vc_test_gpu_index (e, "h100-80gb");
+  double extra = -1, budget;
+  VcEngineAtLayout at;
+  VcKvCapacity kv, kv_bf16;
+
+  g_assert_true (vc_estimate_set_preset (e, "gpt-oss-20b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4,
+                "seq", 8192, NULL);
+  in = vc_estimate_get_inputs (e);
+  g_assert_cmpuint (vc_estimate_get_gpu (e, a100)->cc_major, ==, 8);
+  g_assert_cmpuint (vc_estimate_get_gpu (e, a100)->cc_minor, ==, 0);
+  g_assert_cmpuint (vc_estimate_get_gpu (e, vc_test_gpu_index (e, "rtx-5090"))->cc_major, ==, 12);
+  g_assert_cmpuint (vc_estimate_get_gpu (e, vc_test_gpu_index (e, "mi300x"))->cc_major, ==, 0);
+
+  /* 24 layers of 32 experts, I = H = 2,880: 2,944 × 3,072 shapes, 38,248,448 bytes a layer
+   * beyond the 17 bytes for 32 weights and the biases stored */
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, a100), 1, &extra));
+  g_assert_cmpfloat (extra, ==, 24 * 38248448.0);
+  g_assert_cmpfloat (extra, ==, 917962752.0);
+  /* TP 2: the rank's 1,440 rounded up to 1,536 */
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, a100), 2, &extra));
+  g_assert_cmpfloat (extra, ==, 702185472.0);
+  /* TP 7 does not divide 2,880: vLLM's divide() asserts */
+  g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, a100), 7, &extra));
+  /* Ada and the other Ampere cards too; not on Hopper, Blackwell, Volta, Turing or AMD */
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "l40s")), 1, &extra));
+  g_assert_cmpfloat (extra, ==, 917962752.0);
+  g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, h100), 1, &extra));
+  g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "b200")), 1, &extra));
+  g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb")), 1, &extra));
+  g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "mi300x")), 1, &extra));
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, h100), 1), ==, "mxfp4-backend");
+  /* on an A100 the reason is the model's own: vLLM's sliding-window groups at a layout */
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 1), ==, "layout-groups");
+
+  /* the cache on an A100 loses the padding; none on an H100 */
+  capacity_on (e, "a100-80gb", &kv);
+  g_assert_true (kv.known);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_false (kv.known);
+  /* --kv-cache-memory gives the cache whatever the weights: a figure on the H100 too */
+  g_object_set (e, "kv-cache-memory", 20.0, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, h100), 1), !=, "mxfp4-backend");
+  /* but not on a V100, where vLLM refuses MXFP4 (Mxfp4Config.get_min_capability, 80) */
+  capacity_on (e, "v100-32gb", &kv);
+  g_assert_false (kv.known);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb")), 1), ==,
+                   "mxfp4-backend");
+  g_object_set (e, "kv-cache-memory", 0.0, NULL);
+
+  /* bf16 experts: nothing padded, a figure on every card */
+  g_object_set (e, "precision", VC_PRECISION_BF16, NULL);
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, h100), 1, &extra));
+  g_assert_cmpfloat (extra, ==, 0);
+  capacity_on (e, "h100-80gb", &kv_bf16);
+  g_assert_true (kv_bf16.known);
+  /* nor with another engine */
+  g_object_set (e, "precision", VC_PRECISION_MXFP4, "engine", VC_ENGINE_SGLANG, NULL);
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, h100), 1, &extra));
+  g_assert_cmpfloat (extra, ==, 0);
+
+  /* gpt-oss-120b, 36 layers of 128 experts: 1,195,264 bytes an expert and layer; with the
+   * checkpoint's 65,248,811,136 bytes, 65.90 GiB, where vLLM 0.10.1 running Marlin (its
+   * marlin_utils_fp4 warning) logged "Model loading took 65.9651 GiB" (vllm-project/vllm issue
+   * #23278) */
+  g_assert_true (vc_estimate_set_preset (e, "gpt-oss-120b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4, NULL);
+  in = vc_estimate_get_inputs (e);
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, a100), 1, &extra));
+  g_assert_cmpfloat (extra, ==, 36 * 128 * 1195264.0);
+  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS], ==, 65248811136.0);
+  g_assert_cmpfloat (fabs ((65248811136.0 + extra) / GIB - 65.9651), <, 0.1);
+
+  /* Mixtral 8x7B at mxfp4 (I = 14,336 and H = 4,096 already aligned): the bf16 biases vLLM
+   * allocates for every expert, 8 × (2 × 14,336 + 4,096) × 2 bytes a layer, 32 layers; at the
+   * layout on one A100 the cache loses them */
+  g_assert_true (vc_estimate_set_preset (e, "mixtral-8x7b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4,
+                "seq", 8192, NULL);
+  in = vc_estimate_get_inputs (e);
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, a100), 1, &extra));
+  g_assert_cmpfloat (extra, ==, 16777216.0);
+  vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 1, &at);
+  g_assert_true (at.known);
+  budget = 0.9 * 81920 * 1048576.0;
+  g_assert_cmpfloat (at.budget_bytes, ==, budget);
+  g_assert_cmpfloat (at.available_kv_bytes, ==,
+                     budget - vc_estimate_get_layout_result (e)->bytes[VC_COMPONENT_WEIGHTS] - 16777216.0 -
+                     vc_estimator_vllm_profile_bytes (in, 2048, 256, 1));
+  vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h100), 1, &at);
+  g_assert_false (at.known);
+}
+
 static void
 test_encoder (void)
 {
@@ -875,6 +980,7 @@ main (int   argc,
   g_test_add_func ("/engine/sglang", test_sglang);
   g_test_add_func ("/engine/custom-all-reduce", test_custom_all_reduce);
   g_test_add_func ("/engine/nccl-bound", test_nccl_bound);
+  g_test_add_func ("/engine/vllm-mxfp4", test_vllm_mxfp4);
   g_test_add_func ("/engine/encoder", test_encoder);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "vc-command.h"
+#include "vc-engine.h"
 #include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-gpu-set.h"
@@ -303,6 +304,43 @@ test_vllm_bounded (void)
   g_assert_true (a.fits);
   vc_plan_clear (&a);
   vc_plan_clear (&b);
+}
+
+/* vLLM's MXFP4 experts on a set (FORMULAS.md, "vLLM's MXFP4 experts"): Mixtral 8x7B at mxfp4
+ * over two A100s (TP 2) loses the bf16 biases vLLM allocates for every expert, 8 × (2 × 7,168 +
+ * 4,096) × 2 bytes a layer and rank, 32 layers: 9,437,184 bytes of each card's cache; a set with
+ * an H100, whose backend is not followed, has no cache figure */
+static void
+test_vllm_mxfp4 (void)
+{
+  g_autoptr(VcEstimate) a100 = vc_test_estimate_new ("mixtral-8x7b", "engine", "vllm", "precision", "mxfp4",
+                                                     "gpu-set", "a100-80gb:2", NULL);
+  g_autoptr(VcEstimate) mixed = vc_test_estimate_new ("mixtral-8x7b", "engine", "vllm", "precision", "mxfp4",
+                                                      "gpu-set", "a100-80gb,h100-80gb", NULL);
+  g_autoptr(VcEstimate) free60 = vc_test_estimate_new ("mixtral-8x7b", "engine", "vllm", "precision", "mxfp4",
+                                                       "gpu-set", "a100-80gb/60GiB:2", NULL);
+  const VcInputs *in = vc_estimate_get_inputs (a100);
+  double extra;
+  VcPlan a, m, f;
+
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_gpus_lookup ("a100-80gb"), 2, &extra));
+  g_assert_cmpfloat (extra, ==, 9437184.0);
+  plan_of (a100, &a);
+  plan_of (mixed, &m);
+  plan_of (free60, &f);
+  g_assert_cmpuint (a.tp, ==, 2);
+  g_assert_cmpfloat (a.kv_tokens, >, 0);
+  /* each card's cache: 0.9 of the A100 less its weights, the padding and the profile run at
+   * the A100's defaults (2,048 tokens, 256 requests) */
+  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->kv, ==,
+                     0.9 * 81920 * 1048576.0 - vc_plan_get_device (&a, 0)->weights - extra -
+                     vc_estimator_vllm_profile_bytes (in, 2048, 256, 2));
+  g_assert_cmpfloat (m.kv_tokens, ==, 0);
+  /* an A100 with less free is still an A100: its backend is Marlin */
+  g_assert_cmpfloat (f.kv_tokens, >, 0);
+  vc_plan_clear (&a);
+  vc_plan_clear (&m);
+  vc_plan_clear (&f);
 }
 
 /* vLLM's pipeline stages on a 24 GB + 12 GB pair, one card a stage (vllm/distributed/utils.py,
@@ -736,6 +774,7 @@ main (int   argc,
   g_test_add_func ("/plan/llama-three-cards-experts", test_llama_three_cards_experts);
   g_test_add_func ("/plan/accelerate", test_accelerate);
   g_test_add_func ("/plan/vllm-bounded", test_vllm_bounded);
+  g_test_add_func ("/plan/vllm-mxfp4", test_vllm_mxfp4);
   g_test_add_func ("/plan/vllm-pp-partition", test_vllm_pp_partition);
   g_test_add_func ("/plan/refusals", test_refusals);
   g_test_add_func ("/plan/training-uniform", test_training_uniform);

@@ -292,6 +292,35 @@ load_cuda_memory (VcGpu      *g,
   g->cuda_source = source_member (json_object_get_object_member (o, "sources"), g->id, "cuda");
 }
 
+/* NVIDIA's compute capability, "major.minor" as NVIDIA's CUDA GPUs page gives it, with its
+ * source; null where the page does not list the card. vLLM chooses its MXFP4 expert backend
+ * from it (vc_engine_vllm_mxfp4_extra). */
+static void
+load_compute_capability (VcGpu      *g,
+                         JsonObject *o)
+{
+  JsonNode *node = json_object_get_member (o, "compute_capability");
+  const char *text;
+  guint64 major = 0, minor = 0;
+  char *end = NULL;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return;
+  text = JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING
+         ? json_node_get_string (node) : NULL;
+  if (text != NULL)
+    major = g_ascii_strtoull (text, &end, 10);
+  if (text == NULL || end == text || *end != '.' || major < 1 || major > 99 ||
+      (minor = g_ascii_strtoull (end + 1, &end, 10), *end != '\0') || minor > 9)
+    g_error ("built-in GPU %s: “compute_capability” is not “major.minor”", g->id);
+  if (g_strcmp0 (g->vendor, "NVIDIA") != 0)
+    g_error ("built-in GPU %s: a compute capability is NVIDIA's", g->id);
+  g->cc_major = major;
+  g->cc_minor = minor;
+  g->compute_capability_source = source_member (json_object_get_object_member (o, "sources"), g->id,
+                                                "compute_capability");
+}
+
 static void
 load_gpus (void)
 {
@@ -315,6 +344,7 @@ load_gpus (void)
       g->capacity_bytes = g->memory_mib > 0 ? g->memory_mib * 1048576.0 : g->memory_bytes;
       load_speed (g, o);
       load_cuda_memory (g, o);
+      load_compute_capability (g, o);
     }
 }
 

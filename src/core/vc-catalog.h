@@ -73,6 +73,11 @@ typedef struct
   char *bandwidth_source;
   char *bf16_source;
   char *fp8_source;
+  /* NVIDIA's CUDA compute capability (8.0 for an A100); 0.0 when unknown: another vendor, a
+   * card NVIDIA's CUDA GPUs page does not list, a card the user typed in */
+  guint cc_major;
+  guint cc_minor;
+  char *compute_capability_source;
 } VcGpu;
 
 const VcPreset *vc_presets_get_all (guint      *n_presets);

@@ -47,6 +47,50 @@ vc_engine_vllm_batch (const VcInputs *in,
   *seqs = in->max_num_seqs > 0 ? in->max_num_seqs : MIN (large ? 1024u : 256u, *tokens);
 }
 
+/* vLLM's MXFP4 routed experts on @gpu, one of @tp tensor-parallel ranks (FORMULAS.md, "vLLM's
+ * MXFP4 experts"): the bytes a rank allocates beyond its share of the checkpoint's, in @extra
+ * (0 where the estimate is not vLLM serving MXFP4 experts). Mxfp4MoEMethod.create_weights
+ * (vllm/model_executor/layers/quantization/mxfp4.py) allocates w13 (E × 2I' × H'/2 bytes and
+ * E × 2I' × H'/32 E8M0 scales), w2 (E × H' × I'/2 and E × H' × I'/32) and bf16 biases
+ * E × 2I' and E × H', I' and H' padded by the backend: get_mxfp4_backend (stored commit 007d500)
+ * gives Marlin on CUDA below compute capability 9, which rounds the rank's intermediate size
+ * I/TP up to 128 and the hidden size up to 256 (the Marlin kernel wants n % 256 and k % 128).
+ * Mxfp4Config.get_min_capability is 80: vLLM refuses MXFP4 below 8.0. From 9.0 on the backend
+ * (Triton, FlashInfer's, or Marlin again) depends on the kernels installed and the release,
+ * and the Triton backend swizzles the weights into a layout of its own: FALSE there, as for a
+ * card whose capability is unknown. */
+gboolean
+vc_engine_vllm_mxfp4_extra (const VcInputs *in,
+                            const VcGpu    *gpu,
+                            double          tp,
+                            double         *extra)
+{
+  const VcArch *arch = &in->arch;
+  double e, h, inter, inter_pad, hidden_pad, layers, stored, allocated;
+
+  *extra = 0;
+  if (in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_VLLM || in->method != VC_METHOD_ARCHITECTURE ||
+      in->precision != VC_PRECISION_MXFP4 || !vc_arch_is_moe (arch))
+    return TRUE;
+  if (gpu == NULL || gpu->cc_major != 8 || !arch->gated_mlp || !(tp >= 1))
+    return FALSE;
+  e = arch->n_experts;
+  h = arch->hidden_size;
+  inter = arch->expert_intermediate_size ? arch->expert_intermediate_size : arch->intermediate_size;
+  /* FusedMoE divides the intermediate size by TP with divide(), which asserts */
+  if (fmod (inter, tp) != 0)
+    return FALSE;
+  inter_pad = ceil (inter / tp / 128) * 128;
+  hidden_pad = ceil (h / 256) * 256;
+  layers = arch->n_layers - MIN (arch->dense_layers, arch->n_layers);
+  /* the estimate's share of one rank: 17 bytes for 32 weights, the biases in 16 bits where the
+   * model has them (vc-quant.c) */
+  stored = e * (3 * inter * h * 17.0 / 32.0 + (arch->mlp_bias ? 2.0 * (2 * inter + h) : 0)) / tp;
+  allocated = e * (3 * inter_pad * hidden_pad * 17.0 / 32.0 + 2.0 * (2 * inter_pad + hidden_pad));
+  *extra = layers * MAX (0.0, allocated - stored);
+  return TRUE;
+}
+
 /* Whether vLLM's release sizes its cache by arithmetic followed here, on `n_gpus` GPUs a model
  * (FORMULAS.md, "vLLM's releases"): 0.21 and later subtract the CUDA graphs they measure on the
  * card unless --enforce-eager leaves none or --kv-cache-memory gives the cache; before 0.11 (pull request #25359) NCCL's buffers,
@@ -480,6 +524,33 @@ vc_engine_no_figure (const VcInputs *in)
   return NULL;
 }
 
+/* Whether vLLM's cache on @gpu is sized with its MXFP4 experts, their padding in @extra: where
+ * the backend is not followed a --kv-cache-memory given is still the cache, whatever the
+ * weights, but below compute capability 8.0 vLLM refuses MXFP4 and starts with none */
+static gboolean
+vllm_mxfp4_sized (const VcInputs *in,
+                  const VcGpu    *gpu,
+                  double          tp,
+                  double         *extra)
+{
+  if (vc_engine_vllm_mxfp4_extra (in, gpu, tp, extra))
+    return TRUE;
+  *extra = 0;
+  return in->kv_cache_memory_gb > 0 && !(gpu != NULL && gpu->cc_major > 0 && gpu->cc_major < 8);
+}
+
+const char *
+vc_engine_no_figure_on (const VcInputs *in,
+                        const VcGpu    *gpu,
+                        double          tp)
+{
+  double padding;
+
+  if (in->engine == VC_ENGINE_VLLM && !vllm_mxfp4_sized (in, gpu, tp, &padding))
+    return "mxfp4-backend";
+  return vc_engine_no_figure (in);
+}
+
 void
 vc_engine_kv_capacity_on (const VcInputs         *in,
                           const VcResult         *res,
@@ -524,8 +595,12 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
        * (compile_or_warm_up_model) and take nothing from it. Then
        * vllm/v1/core/kv_cache_utils.py: num_blocks = available // page_size // num_layers. */
       guint batch_tokens, seqs;
-      double available, block;
+      double available, block, padding;
 
+      /* MXFP4 experts padded by the backend of this card, or not followed */
+      if (!vllm_mxfp4_sized (in, gpu, n, &padding))
+        return;
+      weights += padding;
       vc_engine_vllm_batch (in, gpu, &batch_tokens, &seqs);
       if (in->kv_cache_memory_gb > 0)
         available = in->kv_cache_memory_gb * 1e9;
@@ -565,6 +640,25 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
   out->tokens = tokens;
   /* vLLM's "Maximum concurrency for N tokens per request" */
   out->max_concurrency = max_concurrency;
+}
+
+/* vLLM's MXFP4 experts padded by this card's backend (vc_engine_vllm_mxfp4_extra) added to the
+ * busiest GPU's @weights, on one pipeline stage without expert parallelism; FALSE where that is
+ * not followed */
+static gboolean
+vllm_padded_at_layout (const VcInputs *in,
+                       const VcGpu    *gpu,
+                       double          tp,
+                       double         *weights)
+{
+  double padding;
+
+  if (!vllm_mxfp4_sized (in, gpu, tp, &padding) ||
+      (padding > 0 && !(in->kv_cache_memory_gb > 0) &&
+       (MAX (1u, in->layout.pp) > 1 || MAX (1u, in->layout.ep) > 1)))
+    return FALSE;
+  *weights += padding;
+  return TRUE;
 }
 
 /* The engine at the layout of the inputs (TP, PP, EP, DP), on `n_gpus` of `gpu`: its budget
@@ -613,6 +707,8 @@ vc_engine_at_layout (const VcInputs       *in,
     {
       guint batch_tokens, seqs;
 
+      if (!vllm_padded_at_layout (in, gpu, tp, &weights))
+        return;
       vc_engine_vllm_batch (in, gpu, &batch_tokens, &seqs);
       out->budget_bytes = in->memory_fraction * capacity;
       out->available_kv_bytes = in->kv_cache_memory_gb > 0 ? in->kv_cache_memory_gb * 1e9

@@ -69,6 +69,17 @@ gboolean vc_engine_vllm_version_sized (const VcInputs *inputs,
 /* Why vLLM or SGLang has no KV-cache figure for the inputs' model where it is one of these, as a
  * stable name ("state-pools", "encoder", "layout-groups"); NULL for any other reason or none */
 const char *vc_engine_no_figure (const VcInputs *inputs);
+/* the same on `gpu` at `tp` ranks: "mxfp4-backend" where vLLM's MXFP4 expert backend on that
+ * card is not followed */
+const char *vc_engine_no_figure_on (const VcInputs *inputs,
+                                    const VcGpu    *gpu,
+                                    double          tp);
+/* vLLM's MXFP4 experts on `gpu`: the bytes each of `tp` ranks allocates beyond its share of the
+ * checkpoint's (0 where it does not apply); FALSE where the card's backend is not followed */
+gboolean vc_engine_vllm_mxfp4_extra (const VcInputs *inputs,
+                                     const VcGpu    *gpu,
+                                     double          tp,
+                                     double         *extra);
 /* SGLang's mem_fraction_static: as given, or SGLang's default for a card of `gpu_mib` MiB as
  * nvidia-smi reports it and `tp` GPUs */
 double vc_engine_sglang_fraction (const VcInputs *inputs,

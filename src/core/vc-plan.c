@@ -372,10 +372,17 @@ set_card (const VcGpuSet *set,
 
   *gpu = (VcGpu) { 0 };
   for (guint k = 0; sd->id && k < n_catalog; k++)
-    if (g_str_equal (all[k].id, sd->id) && sd->free_bytes < 0)
+    if (g_str_equal (all[k].id, sd->id))
       {
-        *gpu = all[k];
-        return;
+        if (sd->free_bytes < 0)
+          {
+            *gpu = all[k];
+            return;
+          }
+        /* a catalog card with less free: still its compute capability (vLLM's MXFP4 backend) */
+        gpu->cc_major = all[k].cc_major;
+        gpu->cc_minor = all[k].cc_minor;
+        break;
       }
   gpu->id = (char *) "";
   gpu->name = sd->name;
@@ -559,6 +566,24 @@ plan_vllm_stages (const VcInputs      *in,
 }
 
 
+/* vLLM's MXFP4 experts: each card of the set pads them by its own backend (vc-engine.c); a set
+ * with a card whose backend is not followed has no cache figure (vc_engine_no_figure_on) */
+static gboolean
+mxfp4_unsized (const VcInputs *in,
+               const VcGpuSet *set,
+               guint           tp)
+{
+  for (guint i = 0; in->engine == VC_ENGINE_VLLM && i < vc_gpu_set_get_n (set); i++)
+    {
+      VcGpu card;
+
+      set_card (set, i, &card);
+      if (g_strcmp0 (vc_engine_no_figure_on (in, &card, tp), "mxfp4-backend") == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static gboolean
 plan_tensor_parallel (const VcInputs      *inputs,
                       const VcResult      *res,
@@ -609,6 +634,8 @@ plan_tensor_parallel (const VcInputs      *inputs,
 
   set_card (set, smallest, &gpu);
   vc_engine_at_layout (&in, &lr, &gpu, n, &at);
+  if (mxfp4_unsized (&in, set, plan->tp))
+    at = (VcEngineAtLayout) { .n_gpus = at.n_gpus, .replicas = at.replicas };
   usable = vc_engine_usable_bytes (&in, vc_engine_gpu_capacity (&in, &gpu), lr.bytes[VC_COMPONENT_OVERHEAD]);
   /* one card a stage: each its own cache blocks, none left when the model does not fit */
   if (in.engine == VC_ENGINE_VLLM && plan->pp > 1 && plan->tp == 1 && at.known)

@@ -551,6 +551,16 @@ add_gpu_json (JsonBuilder    *b,
   json_builder_add_string_value (b, gpu->name);
   json_builder_set_member_name (b, "memory_bytes");
   add_bytes (b, fit->capacity_bytes);
+  /* NVIDIA's compute capability, which picks vLLM's MXFP4 backend (FORMULAS.md) */
+  json_builder_set_member_name (b, "compute_capability");
+  if (gpu->cc_major > 0)
+    {
+      g_autofree char *cc = g_strdup_printf ("%u.%u", gpu->cc_major, gpu->cc_minor);
+
+      json_builder_add_string_value (b, cc);
+    }
+  else
+    json_builder_add_null_value (b);
   json_builder_set_member_name (b, "fits");
   json_builder_add_boolean_value (b, fit->fits);
   json_builder_set_member_name (b, "count");
@@ -695,8 +705,8 @@ add_engine_json (JsonBuilder           *b,
   add_bytes_or_null (b, at.known && at.block_size > 0, at.state_page_bytes);
   /* why there is no figure, where it is a part of the model the engine sizes apart */
   json_builder_set_member_name (b, "no_figure");
-  if (!at.known && vc_engine_no_figure (in) != NULL)
-    json_builder_add_string_value (b, vc_engine_no_figure (in));
+  if (!at.known && vc_engine_no_figure_on (in, gpu, MAX (1u, in->layout.tp)) != NULL)
+    json_builder_add_string_value (b, vc_engine_no_figure_on (in, gpu, MAX (1u, in->layout.tp)));
   else
     json_builder_add_null_value (b);
   /* what the figure leaves out, with its bound: NCCL's buffers at TP × PP > 1 (FORMULAS.md,
@@ -825,7 +835,8 @@ add_plan_device_json (JsonBuilder        *b,
   json_builder_end_object (b);
 }
 
-static const char *no_figure_text (const VcInputs *in);
+static const char *no_figure_text (const VcInputs *in,
+                                   const char     *why);
 
 /* Why vLLM's or SGLang's plan has no cache figure at its TP × PP (vc_engine_no_figure at the
  * plan's degrees, not the layout's); NULL when it has one or the model leaves no cache */
@@ -839,6 +850,16 @@ plan_no_figure (VcEstimate   *estimate,
     return NULL;
   at.layout.tp = plan->tp;
   at.layout.pp = plan->pp;
+  /* vLLM's MXFP4 experts on a card of the set whose backend is not followed (vc-plan.c) */
+  for (guint i = 0; i < plan->devices->len; i++)
+    {
+      const VcPlanDevice *d = vc_plan_get_device (plan, i);
+      const VcGpu *card = vc_gpus_lookup (d->gpu);
+      VcGpu typed = { .id = (char *) "", .name = (char *) d->gpu };
+
+      if (g_strcmp0 (vc_engine_no_figure_on (&at, card != NULL ? card : &typed, plan->tp), "mxfp4-backend") == 0)
+        return "mxfp4-backend";
+    }
   return vc_engine_no_figure (&at);
 }
 
@@ -998,8 +1019,8 @@ table_plan (GString               *s,
 
       at.layout.tp = plan.tp;
       at.layout.pp = plan.pp;
-      if (no_figure_text (&at) != NULL)
-        g_string_append_printf (s, "  %s\n", no_figure_text (&at));
+      if (no_figure_text (&at, plan_no_figure (estimate, &plan)) != NULL)
+        g_string_append_printf (s, "  %s\n", no_figure_text (&at, plan_no_figure (estimate, &plan)));
     }
   if (plan.balanced != NULL)
     {
@@ -1301,9 +1322,13 @@ vc_report_table (VcEstimate *estimate,
 /* The part of the model vLLM or SGLang sizes apart, named where it leaves no figure
  * (vc_engine_no_figure; FORMULAS.md, "Engines") */
 static const char *
-no_figure_text (const VcInputs *in)
+no_figure_text (const VcInputs *in,
+                const char     *why)
 {
-  const char *why = vc_engine_no_figure (in);
+  if (g_strcmp0 (why, "mxfp4-backend") == 0)
+    return _("vLLM’s MXFP4 experts are followed on NVIDIA cards of compute capability 8.x (the Marlin backend, "
+             "which pads them): below 8.0 vLLM refuses MXFP4, and from 9.0 on its backend depends on the kernels "
+             "installed and the release; --kv-cache-memory gives the cache there.");
 
   if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_VLLM)
     return _("vLLM’s Mamba groups are followed for releases 0.10 to 0.20 on one pipeline stage (PP 1) "
@@ -1348,11 +1373,13 @@ table_engine (GString               *s,
   g_string_append_c (s, '\n');
   if (!at.known)
     {
+      const char *why = vc_engine_no_figure_on (in, gpu, MAX (1u, in->layout.tp));
+
       /* Translators: "Engine vllm on 4 × H100 80 GB · TP 4: no KV-cache figure for this model" */
       g_string_append_printf (s, _("Engine %s on %u × %s%s%s: no KV-cache figure for this model here\n"),
                               engine, at.n_gpus, gpu->name, *how ? " · " : "", how);
-      if (no_figure_text (in) != NULL)
-        g_string_append_printf (s, "  %s\n", no_figure_text (in));
+      if (no_figure_text (in, why) != NULL)
+        g_string_append_printf (s, "  %s\n", no_figure_text (in, why));
       return;
     }
   {

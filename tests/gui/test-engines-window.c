@@ -267,6 +267,40 @@ test_state_capacity (Fixture       *f,
   g_object_set (f->estimate, "tp", 1, NULL);
 }
 
+/* vLLM's MXFP4 experts in the window (FORMULAS.md, "vLLM's MXFP4 experts"): an A100 row gives
+ * the cache less the Marlin backend's padding, as the core does; an H100 row says why it gives
+ * none */
+static void
+test_mxfp4_capacity (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  guint a100 = vc_test_gpu_index (f->estimate, "a100-80gb");
+  guint h100 = vc_test_gpu_index (f->estimate, "h100-80gb");
+  const VcResult *r;
+  VcKvCapacity kv;
+  double extra;
+  g_autofree char *on_a100 = NULL, *on_h100 = NULL, *expected = NULL;
+
+  g_assert_true (vc_estimate_set_preset (f->estimate, "gpt-oss-20b", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_VLLM,
+                "precision", VC_PRECISION_MXFP4, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (vc_engine_vllm_mxfp4_extra (vc_estimate_get_inputs (f->estimate),
+                                             vc_estimate_get_gpu (f->estimate, a100), 1, &extra));
+  g_assert_cmpfloat (extra, ==, 917962752.0);
+  r = vc_estimate_get_result (f->estimate);
+  vc_engine_kv_capacity_on (vc_estimate_get_inputs (f->estimate), r, &r->scenarios[r->selected],
+                            vc_estimate_get_gpu (f->estimate, a100), 1, &kv);
+  g_assert_true (kv.known);
+  on_a100 = vc_gpu_chart_describe_speed (f->chart, a100);
+  expected = g_strdup_printf ("KV cache: %.0f tokens · %.0f requests of 8192 tokens · ", kv.tokens,
+                              floor (kv.max_concurrency));
+  g_assert_true (g_str_has_prefix (on_a100, expected));
+  on_h100 = vc_gpu_chart_describe_speed (f->chart, h100);
+  g_assert_true (g_str_has_suffix (on_h100, " tokens/s · KV cache not sized: vLLM’s MXFP4 backend on this card is not known"));
+}
+
 static void
 test_vendor_groups (Fixture       *f,
                     gconstpointer  data)
@@ -374,6 +408,7 @@ main (int   argc,
   ADD ("/engines-window/engine-inputs", test_engine_inputs);
   ADD ("/engines-window/speed-and-capacity", test_speed_and_capacity);
   ADD ("/engines-window/state-capacity", test_state_capacity);
+  ADD ("/engines-window/mxfp4-capacity", test_mxfp4_capacity);
   ADD ("/engines-window/vendor-groups", test_vendor_groups);
   ADD ("/engines-window/this-computer", test_this_computer);
   return g_test_run ();
