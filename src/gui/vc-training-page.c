@@ -41,6 +41,7 @@ struct _VcTrainingPage
   VcDropDown *loss;
   GtkLabel *effective_loss;
   VcDropDown *optimizer_impl;
+  GtkLabel *effective_optimizer_impl;
   GtkSwitch *train_embeddings;
   GtkSwitch *compile;
   GtkSwitch *expandable_segments;
@@ -196,6 +197,29 @@ update_effective_loss (VcTrainingPage *self)
       }
 }
 
+/* the optimizer step the estimate counts (vc_estimator_step_temporary()), the trainer's default
+ * resolved: torch.optim's implementation, or what steps without one */
+static void
+update_effective_optimizer_impl (VcTrainingPage *self)
+{
+  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
+  VcOptimizerImpl impl = vc_trainer_optimizer_impl (in);
+  g_autofree char *text = NULL;
+
+  if (in->optimizer == VC_OPTIMIZER_ADAMW_8BIT || in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT)
+    text = g_strdup (_("Counted: bitsandbytes’ own 8-bit step (no temporary)"));
+  else if (in->optimizer_in_backward)
+    text = g_strdup (_("Counted: one parameter’s step at a time, in the backward pass (no temporary)"));
+  else if (impl == VC_OPTIMIZER_IMPL_FOREACH &&
+           (in->optimizer == VC_OPTIMIZER_SGD || in->optimizer == VC_OPTIMIZER_SGD_MOMENTUM))
+    text = g_strdup (_("Counted: foreach, in place (no temporary)"));
+  else
+    for (gsize i = 0; i < G_N_ELEMENTS (optimizer_impl_choices); i++)
+      if (optimizer_impl_choices[i].value == (int) impl)
+        text = g_strdup_printf (_("Counted: %s"), _(optimizer_impl_choices[i].label));
+  gtk_label_set_text (self->effective_optimizer_impl, text);
+}
+
 static void
 sync_targets (VcTrainingPage *self)
 {
@@ -311,6 +335,15 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   g_signal_connect_object (estimate, "notify::loss", G_CALLBACK (update_effective_loss), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::trainer", G_CALLBACK (update_effective_loss), self, G_CONNECT_SWAPPED);
   update_effective_loss (self);
+  g_signal_connect_object (estimate, "notify::optimizer-impl", G_CALLBACK (update_effective_optimizer_impl),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::trainer", G_CALLBACK (update_effective_optimizer_impl),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::optimizer", G_CALLBACK (update_effective_optimizer_impl),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::optimizer-in-backward", G_CALLBACK (update_effective_optimizer_impl),
+                           self, G_CONNECT_SWAPPED);
+  update_effective_optimizer_impl (self);
   g_signal_connect_object (estimate, "notify::finetune", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::optimizer", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::sharding", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
@@ -369,6 +402,7 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, loss);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, effective_loss);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, optimizer_impl);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, effective_optimizer_impl);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, train_embeddings);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, compile);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, expandable_segments);

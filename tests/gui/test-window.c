@@ -130,6 +130,27 @@ test_model_updates_widgets (Fixture       *f,
     g_object_set (f->estimate, "optimizer-impl", VC_OPTIMIZER_IMPL_AUTO, NULL);
     g_assert_cmpstr (selected_label (impl), ==, "The trainer’s default");
   }
+  /* the step counted beside it: the trainer's default resolved, and what steps without
+   * torch.optim's two implementations */
+  {
+    GtkLabel *counted = GTK_LABEL (vc_test_window_input (f->window, VC_MODE_TRAINING, "effective-optimizer-impl"));
+
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (counted)));
+    g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: foreach (one state-sized temporary)");
+    g_object_set (f->estimate, "trainer", VC_TRAINER_AXOLOTL, NULL);
+    g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: fused (no temporary)");
+    g_object_set (f->estimate, "optimizer-impl", VC_OPTIMIZER_IMPL_FOREACH, NULL);
+    g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: foreach (one state-sized temporary)");
+    g_object_set (f->estimate, "optimizer", VC_OPTIMIZER_SGD, NULL);
+    g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: foreach, in place (no temporary)");
+    g_object_set (f->estimate, "optimizer", VC_OPTIMIZER_ADAMW_8BIT, "optimizer-impl", VC_OPTIMIZER_IMPL_AUTO, NULL);
+    g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: bitsandbytes’ own 8-bit step (no temporary)");
+    g_object_set (f->estimate, "optimizer", VC_OPTIMIZER_ADAMW, "optimizer-in-backward", TRUE, NULL);
+    g_assert_cmpstr (gtk_label_get_label (counted), ==,
+                     "Counted: one parameter’s step at a time, in the backward pass (no temporary)");
+    g_object_set (f->estimate, "optimizer-in-backward", FALSE, "trainer", VC_TRAINER_GENERIC, NULL);
+    g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: foreach (one state-sized temporary)");
+  }
 
   /* the unit, from the menu's action, switches every size shown, rows included */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.unit", "s", "gib"));
