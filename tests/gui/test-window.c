@@ -151,6 +151,32 @@ test_model_updates_widgets (Fixture       *f,
     g_object_set (f->estimate, "optimizer-in-backward", FALSE, "trainer", VC_TRAINER_GENERIC, NULL);
     g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: foreach (one state-sized temporary)");
   }
+  /* inputs the estimate by parameter count does not use, set before switching to it, are named
+   * under the method; the adapters' own only with adapters */
+  {
+    GtkWidget *note = vc_test_window_input (f->window, VC_MODE_TRAINING, "method-note");
+    VcFinetune finetune = vc_estimate_get_inputs (f->estimate)->finetune;
+    VcMethod method = vc_estimate_get_inputs (f->estimate)->method;
+    guint rank = vc_estimate_get_inputs (f->estimate)->lora_rank;
+
+    g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "finetune", VC_FINETUNE_FULL, "loss", VC_LOSS_CHUNKED,
+                  "compile", TRUE, "lora-rank", rank + 8, NULL);
+    g_assert_false (gtk_widget_get_visible (note));
+    g_assert_true (gtk_widget_get_sensitive (vc_test_window_input (f->window, VC_MODE_TRAINING, "compile")));
+    g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, NULL);
+    g_assert_true (gtk_widget_get_visible (note));
+    g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (note)), ==,
+                     "Set but not used by the estimate by parameter count: Loss, torch.compile. "
+                     "Choose the Architecture method to count them.");
+    g_assert_false (gtk_widget_get_sensitive (vc_test_window_input (f->window, VC_MODE_TRAINING, "compile")));
+    g_object_set (f->estimate, "finetune", VC_FINETUNE_LORA, "flash-attention", FALSE, NULL);
+    g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (note)), ==,
+                     "Set but not used by the estimate by parameter count: LoRA rank, Loss, Flash attention, "
+                     "torch.compile. Choose the Architecture method to count them.");
+    g_object_set (f->estimate, "loss", VC_LOSS_AUTO, "compile", FALSE, "lora-rank", rank, "flash-attention", TRUE, NULL);
+    g_assert_false (gtk_widget_get_visible (note));
+    g_object_set (f->estimate, "finetune", finetune, "method", method, NULL);
+  }
 
   /* the unit, from the menu's action, switches every size shown, rows included */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.unit", "s", "gib"));
