@@ -130,6 +130,28 @@ test_model_updates_widgets (Fixture       *f,
     g_object_set (f->estimate, "optimizer-impl", VC_OPTIMIZER_IMPL_AUTO, NULL);
     g_assert_cmpstr (selected_label (impl), ==, "The trainer’s default");
   }
+
+  /* the unit, from the menu's action, switches every size shown, rows included */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.unit", "s", "gib"));
+  g_assert_cmpint (vc_profile_get_unit (vc_window_get_profile (f->window)), ==, VC_UNIT_GIB);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  {
+    g_autofree char *gib = vc_format_size (vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS],
+                                           VC_UNIT_GIB);
+    g_assert_nonnull (g_strstr_len (gib, -1, "GiB"));
+    g_assert_nonnull (vc_test_find_label (GTK_WIDGET (view), gib));
+  }
+}
+
+/* Beside the optimizer implementation, the step counted; under the method by parameter count,
+ * the inputs it does not use that were set */
+static void
+test_training_notes (Fixture       *f,
+                     gconstpointer  data)
+{
+  vc_window_set_mode (f->window, VC_MODE_TRAINING);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->mode, ==, VC_MODE_TRAINING);
   /* the step counted beside it: the trainer's default resolved, and what steps without
    * torch.optim's two implementations */
   {
@@ -176,17 +198,6 @@ test_model_updates_widgets (Fixture       *f,
     g_object_set (f->estimate, "loss", VC_LOSS_AUTO, "compile", FALSE, "lora-rank", rank, "flash-attention", TRUE, NULL);
     g_assert_false (gtk_widget_get_visible (note));
     g_object_set (f->estimate, "finetune", finetune, "method", method, NULL);
-  }
-
-  /* the unit, from the menu's action, switches every size shown, rows included */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.unit", "s", "gib"));
-  g_assert_cmpint (vc_profile_get_unit (vc_window_get_profile (f->window)), ==, VC_UNIT_GIB);
-  vc_test_wait_for_frame (GTK_WIDGET (f->window));
-  {
-    g_autofree char *gib = vc_format_size (vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS],
-                                           VC_UNIT_GIB);
-    g_assert_nonnull (g_strstr_len (gib, -1, "GiB"));
-    g_assert_nonnull (vc_test_find_label (GTK_WIDGET (view), gib));
   }
 }
 
@@ -516,6 +527,7 @@ main (int   argc,
 
 #define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("/window/model-updates-widgets", test_model_updates_widgets);
+  ADD ("/window/training-notes", test_training_notes);
   ADD ("/window/widgets-update-model", test_widgets_update_model);
   ADD ("/window/scenario-drives-breakdown", test_scenario_drives_breakdown);
   ADD ("/window/gpu-chart-pixels", test_gpu_chart_pixels);
