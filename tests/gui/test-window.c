@@ -14,6 +14,7 @@
 #include "vc-component-row.h"
 #include "vc-enums.h"
 #include "vc-gpu-chart-private.h"
+#include "vc-model-section.h"
 #include "vc-results-view.h"
 #include "vc-units.h"
 #include "vc-window.h"
@@ -199,6 +200,34 @@ test_training_notes (Fixture       *f,
     g_assert_false (gtk_widget_get_visible (note));
     g_object_set (f->estimate, "finetune", finetune, "method", method, NULL);
   }
+}
+
+/* A custom architecture kept under the method by parameter count is said to be unused; the
+ * layer count is used by training's checkpointed activations; a preset's architecture is the
+ * preset's */
+static void
+test_arch_note (Fixture       *f,
+                gconstpointer  data)
+{
+  GtkWidget *page = vc_test_window_page (f->window, VC_MODE_INFERENCE);
+  GtkWidget *section = vc_test_child (page, G_OBJECT_TYPE (page), "model_section");
+  GtkWidget *note = vc_test_child (section, VC_TYPE_MODEL_SECTION, "arch_note");
+
+  g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "");
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "layers", 80, NULL);
+  g_assert_false (gtk_widget_get_visible (note));
+  g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, NULL);
+  g_assert_true (gtk_widget_get_visible (note));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (note)), ==,
+                   "The architecture’s fields set here are kept but not used by the estimate by parameter "
+                   "count. Choose the Architecture method to count them.");
+  g_object_set (f->estimate, "mode", VC_MODE_TRAINING, "checkpointing", VC_CHECKPOINTING_FULL, NULL);
+  g_assert_false (gtk_widget_get_visible (note));
+  g_object_set (f->estimate, "hidden-size", 1024, NULL);
+  g_assert_true (gtk_widget_get_visible (note));
+  g_assert_true (vc_estimate_set_preset (f->estimate, "qwen3-8b", NULL));
+  g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, NULL);
+  g_assert_false (gtk_widget_get_visible (note));
 }
 
 static void
@@ -528,6 +557,7 @@ main (int   argc,
 #define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("/window/model-updates-widgets", test_model_updates_widgets);
   ADD ("/window/training-notes", test_training_notes);
+  ADD ("/window/arch-note", test_arch_note);
   ADD ("/window/widgets-update-model", test_widgets_update_model);
   ADD ("/window/scenario-drives-breakdown", test_scenario_drives_breakdown);
   ADD ("/window/gpu-chart-pixels", test_gpu_chart_pixels);
