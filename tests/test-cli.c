@@ -906,6 +906,26 @@ test_other_method_option (void)
   g_assert_null (strstr (a.err, "applies to the architecture method"));
 }
 
+/* Checkpointing is the rule of thumb's too: its activations (7e9 × 2 × 2048 / 20480 = 1.4 GB
+ * with none) keep 2/L of a 32-layer default with full checkpointing, 2/80 with --layers 80:
+ * neither option gets the note */
+static void
+test_method_option_used (void)
+{
+  g_auto(VcTestRun) c = { 0 };
+  g_auto(VcTestRun) l = { 0 };
+
+  run_cli (&c, "--params", "7B", "--mode", "training", "--method", "rule-of-thumb", "--checkpointing", "full", NULL);
+  g_assert_cmpint (c.status, ==, 0);
+  g_assert_nonnull (strstr (c.out, "86.1\u00a0GB\n"));
+  g_assert_null (strstr (c.err, "applies to the architecture method"));
+  run_cli (&l, "--params", "7B", "--mode", "training", "--method", "rule-of-thumb", "--checkpointing", "full",
+           "--layers", "80", NULL);
+  g_assert_cmpint (l.status, ==, 0);
+  g_assert_nonnull (strstr (l.out, "86.0\u00a0GB\n"));
+  g_assert_null (strstr (l.err, "applies to the architecture method"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -915,6 +935,7 @@ main (int   argc,
   g_test_add_func ("/cli/context-warning", test_context_warning);
   g_test_add_func ("/cli/other-mode-option", test_other_mode_option);
   g_test_add_func ("/cli/other-method-option", test_other_method_option);
+  g_test_add_func ("/cli/method-option-used", test_method_option_used);
   g_test_add_func ("/cli/seed-training-json", test_seed_training_json);
   g_test_add_func ("/cli/preset-json", test_preset_json);
   g_test_add_func ("/cli/vllm-mxfp4-json", test_vllm_mxfp4_json);

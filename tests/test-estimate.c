@@ -292,6 +292,58 @@ test_copy_inputs (void)
   g_assert_true (vc_estimate_inputs_equal (a, b));
 }
 
+/* "inputs-replaced" comes once per vc_estimate_copy_inputs(), with the new values in and before
+ * the notifications of what changed; a plain edit of an input does not emit it */
+typedef struct
+{
+  guint replaced;
+  guint notified;
+  guint notified_at_replace;
+  guint seq_at_replace;
+} ReplaceLog;
+
+static void
+on_inputs_replaced (VcEstimate *e,
+                    ReplaceLog *log)
+{
+  log->replaced++;
+  log->notified_at_replace = log->notified;
+  log->seq_at_replace = vc_estimate_get_inputs (e)->seq;
+}
+
+static void
+on_notify_seq (VcEstimate *e,
+               GParamSpec *pspec,
+               ReplaceLog *log)
+{
+  log->notified++;
+}
+
+static void
+test_inputs_replaced (void)
+{
+  g_autoptr(VcEstimate) a = vc_estimate_new ();
+  g_autoptr(VcEstimate) b = vc_estimate_new ();
+  ReplaceLog log = { 0 };
+
+  g_signal_connect (b, "inputs-replaced", G_CALLBACK (on_inputs_replaced), &log);
+  g_signal_connect (b, "notify::seq", G_CALLBACK (on_notify_seq), &log);
+  g_object_set (b, "seq", 4096, NULL);
+  g_assert_cmpuint (log.replaced, ==, 0);
+  g_assert_cmpuint (log.notified, ==, 1);
+
+  g_object_set (a, "seq", 8192, NULL);
+  vc_estimate_copy_inputs (b, a);
+  g_assert_cmpuint (log.replaced, ==, 1);
+  g_assert_cmpuint (log.seq_at_replace, ==, 8192);
+  g_assert_cmpuint (log.notified_at_replace, ==, 1);
+  g_assert_cmpuint (log.notified, ==, 2);
+  /* the same inputs again: still replaced as a whole */
+  vc_estimate_copy_inputs (b, a);
+  g_assert_cmpuint (log.replaced, ==, 2);
+  g_assert_cmpuint (log.notified, ==, 2);
+}
+
 static void
 test_gpu_fits (void)
 {
@@ -397,6 +449,7 @@ main (int   argc,
   g_test_add_func ("/estimate/preset", test_preset);
   g_test_add_func ("/estimate/breakdown-and-selection", test_breakdown_and_selection);
   g_test_add_func ("/estimate/copy-inputs", test_copy_inputs);
+  g_test_add_func ("/estimate/inputs-replaced", test_inputs_replaced);
   g_test_add_func ("/estimate/gpu-fits", test_gpu_fits);
   g_test_add_func ("/estimate/size-format", test_size_format);
   g_test_add_func ("/estimate/check-follows-inputs", test_check_follows_inputs);

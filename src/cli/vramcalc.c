@@ -1353,14 +1353,15 @@ note_other_mode_options (Request    *req,
 
 /* Options of the architecture method given with the by-parameter-count method (the
  * architecture's own fields, and the training terms that method has no place for: its
- * activations are a share of the weights) are kept (in a saved profile) but not used: say so. */
+ * activations are a share of the weights) are kept (in a saved profile) but not used: say so.
+ * Checkpointing is used: the share kept is one of the layers' (checkpoint_factor() in
+ * vc-estimator.c), the layer count with it. */
 static void
 note_other_method_options (Request    *req,
                            VcEstimate *estimate)
 {
   static const char *const architecture_only[] = {
-    "checkpointing", "loss", "compile", "train-embeddings", "expandable-segments",
-    "optimizer-impl", NULL,
+    "loss", "compile", "train-embeddings", "expandable-segments", "optimizer-impl", NULL,
   };
   const VcInputs *in = vc_estimate_get_inputs (estimate);
 
@@ -1369,7 +1370,10 @@ note_other_method_options (Request    *req,
   for (guint k = 0; k < req->settings->len; k += 2)
     {
       const char *property = req->settings->pdata[k];
-      gboolean unused = vc_arch_field_find (property) != NULL ||
+      gboolean layers_used = g_str_equal (property, "layers") && in->mode == VC_MODE_TRAINING &&
+                             (in->checkpointing == VC_CHECKPOINTING_SQRT ||
+                              in->checkpointing == VC_CHECKPOINTING_FULL);
+      gboolean unused = (vc_arch_field_find (property) != NULL && !layers_used) ||
                         (in->mode == VC_MODE_TRAINING && g_strv_contains (architecture_only, property));
       const char *option = unused ? option_for_property (property, TRUE) : NULL;
 

@@ -1038,44 +1038,164 @@ add_training_args (GPtrArray      *argv,
     add (argv, "--gradient_checkpointing");
 }
 
+/* PyTorch's allocator setting, in the launch line's environment */
+static void
+env_prefix (GPtrArray      *argv,
+            const VcInputs *in)
+{
+  if (in->expandable_segments)
+    add (argv, "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True");
+}
+
+/* What the training commands share: the effective layout, checked for one machine
+ * (check_training()), the launch line and the file it reads. A builder adds its own keys to
+ * the file and its own words to the line. */
+typedef struct
+{
+  const VcCommandRequest *req;
+  VcCommandEngine engine;
+  VcLayout l;
+  GPtrArray *argv;
+  const char *file_name;           /* NULL: the launch line alone */
+  GString *file;
+} Training;
+
+static void
+training_clear (Training *t)
+{
+  g_clear_pointer (&t->argv, g_ptr_array_unref);
+  if (t->file != NULL)
+    g_string_free (g_steal_pointer (&t->file), TRUE);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Training, training_clear)
+
+static gboolean
+training_init (Training               *t,
+               VcCommandEngine         engine,
+               const VcCommandRequest *req,
+               const char             *file_name,
+               GError                **error)
+{
+  t->req = req;
+  t->engine = engine;
+  vc_layout_get_effective (req->inputs, &t->l);
+  t->argv = g_ptr_array_new_with_free_func (g_free);
+  t->file_name = file_name;
+  t->file = file_name != NULL ? g_string_new (NULL) : NULL;
+  return check_training (req, engine, &t->l, error);
+}
+
+/* How a launcher is told its processes, one a GPU of the data-parallel group */
+typedef enum
+{
+  PROCS_IN_FILE,                   /* the file's num_processes (Accelerate's config) */
+  PROCS_TORCHRUN,                  /* torchrun --nproc_per_node=N, always */
+  PROCS_TUNE,                      /* tune run --nproc_per_node N, past one GPU */
+  PROCS_ACCELERATE,                /* --num_processes N, always (TRL's, beside its config) */
+  PROCS_ACCELERATE_AFTER_DASHES,   /* -- --num_processes N, past one GPU: `axolotl train`
+                                    * passes what follows -- to accelerate launch */
+  PROCS_TORCHRUN_ENV,              /* FORCE_TORCHRUN=1 NPROC_PER_NODE=N before the program,
+                                    * past one GPU (LLaMA-Factory's launcher.py) */
+} Procs;
+
+/* where the processes go among a launch line's words */
+static const char processes_here[] = "";
+#define PROCESSES processes_here
+
+/* The launch line's words, NULL-terminated, PROCESSES among them where the launcher takes its
+ * processes (@procs), after PyTorch's allocator setting where @environment (env_prefix()) */
+static void
+training_launch (Training   *t,
+                 gboolean    environment,
+                 Procs       procs,
+                 const char *first,
+                 ...)
+{
+  guint dp = t->l.dp;
+  va_list ap;
+
+  if (environment)
+    env_prefix (t->argv, t->req->inputs);
+  va_start (ap, first);
+  for (const char *word = first; word != NULL; word = va_arg (ap, const char *))
+    {
+      if (word != PROCESSES)
+        {
+          add (t->argv, word);
+          continue;
+        }
+      switch (procs)
+        {
+        case PROCS_TORCHRUN:
+          g_ptr_array_add (t->argv, g_strdup_printf ("--nproc_per_node=%u", dp));
+          break;
+        case PROCS_TUNE:
+          if (dp > 1)
+            add_uint (t->argv, "--nproc_per_node", dp);
+          break;
+        case PROCS_ACCELERATE:
+          add_uint (t->argv, "--num_processes", dp);
+          break;
+        case PROCS_ACCELERATE_AFTER_DASHES:
+          if (dp > 1)
+            {
+              add (t->argv, "--");
+              add_uint (t->argv, "--num_processes", dp);
+            }
+          break;
+        case PROCS_TORCHRUN_ENV:
+          if (dp > 1)
+            {
+              add (t->argv, "FORCE_TORCHRUN=1");
+              g_ptr_array_add (t->argv, g_strdup_printf ("NPROC_PER_NODE=%u", dp));
+            }
+          break;
+        case PROCS_IN_FILE:
+        default:
+          g_assert_not_reached ();
+        }
+    }
+  va_end (ap);
+}
+
+static VcCommand *
+training_command (Training *t)
+{
+  return command_new (t->engine, g_steal_pointer (&t->argv), t->file_name,
+                      t->file != NULL ? g_string_free (g_steal_pointer (&t->file), FALSE) : NULL);
+}
+
 /* A DeepSpeed JSON (docs/_pages/config-json.md) and torchrun with the Trainer's --deepspeed */
 static VcCommand *
 build_deepspeed (const VcCommandRequest *req,
                  GError                **error)
 {
   const VcInputs *in = req->inputs;
-  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GString) f = g_string_new (NULL);
-  g_autofree char *nproc = NULL;
-  VcLayout l;
+  g_auto(Training) t = { 0 };
+  GString *f;
 
-  vc_layout_get_effective (in, &l);
-  if (!check_training (req, VC_COMMAND_DEEPSPEED, &l, error))
+  if (!training_init (&t, VC_COMMAND_DEEPSPEED, req, "ds_config.json", error))
     return NULL;
-  if (l.sharding >= VC_SHARDING_FSDP_GRAD_OP)
+  f = t.file;
+  if (t.l.sharding >= VC_SHARDING_FSDP_GRAD_OP)
     return refuse (error, _("the estimate shards with FSDP: its command is fsdp, not deepspeed")), NULL;
   g_string_append_printf (f, "{\n  \"train_micro_batch_size_per_gpu\": %u,\n  \"gradient_accumulation_steps\": %u,\n",
-                          in->batch, l.grad_accum);
+                          in->batch, t.l.grad_accum);
   if (in->training_precision == VC_TRAINING_PRECISION_BF16)
     g_string_append (f, "  \"bf16\": { \"enabled\": true },\n");
   else if (in->training_precision == VC_TRAINING_PRECISION_FP16)
     g_string_append (f, "  \"fp16\": { \"enabled\": true },\n");
-  g_string_append_printf (f, "  \"zero_optimization\": {\n    \"stage\": %u", vc_layout_zero_stage (l.sharding));
-  if (l.offload != VC_OFFLOAD_NONE)
+  g_string_append_printf (f, "  \"zero_optimization\": {\n    \"stage\": %u", vc_layout_zero_stage (t.l.sharding));
+  if (t.l.offload != VC_OFFLOAD_NONE)
     g_string_append (f, ",\n    \"offload_optimizer\": { \"device\": \"cpu\" }");
-  if (l.offload == VC_OFFLOAD_OPTIMIZER_PARAMS)
+  if (t.l.offload == VC_OFFLOAD_OPTIMIZER_PARAMS)
     g_string_append (f, ",\n    \"offload_param\": { \"device\": \"cpu\" }");
   g_string_append (f, "\n  }\n}\n");
 
-  add (argv, "torchrun");
-  nproc = g_strdup_printf ("--nproc_per_node=%u", l.dp);
-  add (argv, nproc);
-  add (argv, "train.py");
-  add (argv, "--deepspeed");
-  add (argv, "ds_config.json");
-  add_training_args (argv, in, &l);
-  return command_new (VC_COMMAND_DEEPSPEED, g_steal_pointer (&argv), "ds_config.json",
-                      g_string_free (g_steal_pointer (&f), FALSE));
+  training_launch (&t, FALSE, PROCS_TORCHRUN, "torchrun", PROCESSES, "train.py", "--deepspeed", "ds_config.json", NULL);
+  add_training_args (t.argv, in, &t.l);
+  return training_command (&t);
 }
 
 /* An Accelerate config for FSDP (commands/config/config_args.py, utils/dataclasses.py
@@ -1085,16 +1205,15 @@ build_fsdp (const VcCommandRequest *req,
             GError                **error)
 {
   const VcInputs *in = req->inputs;
-  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GString) f = g_string_new (NULL);
+  g_auto(Training) t = { 0 };
+  GString *f;
   const char *strategy;
   const char *mixed;
-  VcLayout l;
 
-  vc_layout_get_effective (in, &l);
-  if (!check_training (req, VC_COMMAND_FSDP, &l, error))
+  if (!training_init (&t, VC_COMMAND_FSDP, req, "fsdp_config.yaml", error))
     return NULL;
-  switch (l.sharding)
+  f = t.file;
+  switch (t.l.sharding)
     {
     case VC_SHARDING_FSDP_FULL: strategy = "FULL_SHARD"; break;
     case VC_SHARDING_FSDP_GRAD_OP: strategy = "SHARD_GRAD_OP"; break;
@@ -1102,24 +1221,20 @@ build_fsdp (const VcCommandRequest *req,
     default:
       return refuse (error, _("the estimate does not shard with FSDP: its command is deepspeed, not fsdp")), NULL;
     }
-  if (l.offload == VC_OFFLOAD_OPTIMIZER)
+  if (t.l.offload == VC_OFFLOAD_OPTIMIZER)
     return refuse (error, _("FSDP offloads parameters, gradients and optimizer state together: offloading the optimizer alone cannot be expressed")), NULL;
   mixed = in->training_precision == VC_TRAINING_PRECISION_BF16 ? "bf16"
           : in->training_precision == VC_TRAINING_PRECISION_FP16 ? "fp16" : "'no'";
   g_string_append (f, "compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nfsdp_config:\n");
   g_string_append (f, "  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n");
-  g_string_append_printf (f, "  fsdp_offload_params: %s\n", l.offload == VC_OFFLOAD_OPTIMIZER_PARAMS ? "true" : "false");
+  g_string_append_printf (f, "  fsdp_offload_params: %s\n", t.l.offload == VC_OFFLOAD_OPTIMIZER_PARAMS ? "true" : "false");
   g_string_append_printf (f, "  fsdp_sharding_strategy: %s\n", strategy);
-  g_string_append_printf (f, "mixed_precision: %s\nnum_machines: 1\nnum_processes: %u\n", mixed, l.dp);
+  g_string_append_printf (f, "mixed_precision: %s\nnum_machines: 1\nnum_processes: %u\n", mixed, t.l.dp);
 
-  add (argv, "accelerate");
-  add (argv, "launch");
-  add (argv, "--config_file");
-  add (argv, "fsdp_config.yaml");
-  add (argv, "train.py");
-  add_training_args (argv, in, &l);
-  return command_new (VC_COMMAND_FSDP, g_steal_pointer (&argv), "fsdp_config.yaml",
-                      g_string_free (g_steal_pointer (&f), FALSE));
+  /* the processes are the file's num_processes */
+  training_launch (&t, FALSE, PROCS_IN_FILE, "accelerate", "launch", "--config_file", "fsdp_config.yaml", "train.py", NULL);
+  add_training_args (t.argv, in, &t.l);
+  return training_command (&t);
 }
 
 /* ---- trainers' own configs ---- */
@@ -1128,14 +1243,14 @@ build_fsdp (const VcCommandRequest *req,
  * told alike: the model, on one machine, with data parallelism alone, no optimizer step in the
  * backward pass (torchtune's). */
 static gboolean
-check_hf_trainer (const VcCommandRequest *req,
-                  VcCommandEngine         engine,
-                  const VcLayout         *l,
-                  GError                **error)
+check_hf_trainer (const Training *t,
+                  GError        **error)
 {
-  const VcInputs *in = req->inputs;
+  const VcInputs *in = t->req->inputs;
+  const VcLayout *l = &t->l;
+  VcCommandEngine engine = t->engine;
 
-  if (!check_training (req, engine, l, error) || !need_checkpoint (req, engine, error))
+  if (!need_checkpoint (t->req, engine, error))
     return FALSE;
   if (l->tp > 1 || l->pp > 1 || l->ep > 1)
     return refuse (error, _("%s trains with data parallelism: TP %u, PP %u and EP %u cannot be expressed"),
@@ -1223,14 +1338,6 @@ check_hf_state (const VcInputs  *in,
   return TRUE;
 }
 
-static void
-env_prefix (GPtrArray      *argv,
-            const VcInputs *in)
-{
-  if (in->expandable_segments)
-    add (argv, "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True");
-}
-
 /* Axolotl's YAML (AxolotlInputConfig, src/axolotl/utils/schemas/) and `axolotl train`, whose
  * arguments after -- go to accelerate launch (cli/utils/train.py) */
 static VcCommand *
@@ -1238,34 +1345,33 @@ build_axolotl (const VcCommandRequest *req,
                GError                **error)
 {
   const VcInputs *in = req->inputs;
-  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GString) f = g_string_new (NULL);
+  g_auto(Training) t = { 0 };
+  GString *f;
   const char *optim, *ds = NULL;
   VcLoss loss = vc_trainer_loss (in);
-  VcLayout l;
 
-  vc_layout_get_effective (in, &l);
-  if (!check_hf_trainer (req, VC_COMMAND_AXOLOTL, &l, error) ||
+  if (!training_init (&t, VC_COMMAND_AXOLOTL, req, "config.yml", error) || !check_hf_trainer (&t, error) ||
       !check_hf_state (in, VC_COMMAND_AXOLOTL, FALSE, error) ||
       !(optim = hf_optimizer (in, VC_COMMAND_AXOLOTL, error)))
     return NULL;
+  f = t.file;
   /* the DeepSpeed configs Axolotl ships (deepspeed_configs/): zero2.json offloads the optimizer */
-  switch (l.sharding)
+  switch (t.l.sharding)
     {
     case VC_SHARDING_NONE: break;
-    case VC_SHARDING_ZERO_1: ds = l.offload == VC_OFFLOAD_NONE ? "zero1.json" : NULL; break;
-    case VC_SHARDING_ZERO_2: ds = l.offload == VC_OFFLOAD_OPTIMIZER ? "zero2.json" : NULL; break;
+    case VC_SHARDING_ZERO_1: ds = t.l.offload == VC_OFFLOAD_NONE ? "zero1.json" : NULL; break;
+    case VC_SHARDING_ZERO_2: ds = t.l.offload == VC_OFFLOAD_OPTIMIZER ? "zero2.json" : NULL; break;
     case VC_SHARDING_ZERO_3:
-      ds = l.offload == VC_OFFLOAD_NONE ? "zero3.json"
-           : l.offload == VC_OFFLOAD_OPTIMIZER_PARAMS && in->training_precision == VC_TRAINING_PRECISION_BF16
+      ds = t.l.offload == VC_OFFLOAD_NONE ? "zero3.json"
+           : t.l.offload == VC_OFFLOAD_OPTIMIZER_PARAMS && in->training_precision == VC_TRAINING_PRECISION_BF16
            ? "zero3_bf16_cpuoffload_all.json" : NULL;
       break;
     default:
       return refuse (error, _("%s: FSDP is given with the fsdp command’s config"), "axolotl"), NULL;
     }
-  if (l.sharding != VC_SHARDING_NONE && ds == NULL)
+  if (t.l.sharding != VC_SHARDING_NONE && ds == NULL)
     return refuse (error, _("%s ships no DeepSpeed config for ZeRO-%u with offload %s"), "axolotl",
-                   vc_layout_zero_stage (l.sharding), vc_enum_nick (VC_TYPE_OFFLOAD, l.offload)), NULL;
+                   vc_layout_zero_stage (t.l.sharding), vc_enum_nick (VC_TYPE_OFFLOAD, t.l.offload)), NULL;
 
   g_string_append_printf (f, "base_model: %s\n", req->model);
   if (in->finetune != VC_FINETUNE_FULL)
@@ -1286,7 +1392,7 @@ build_axolotl (const VcCommandRequest *req,
         g_string_append (f, "lora_modules_to_save: [embed_tokens]\n");
     }
   g_string_append_printf (f, "sequence_len: %u\nmicro_batch_size: %u\ngradient_accumulation_steps: %u\n",
-                          in->seq, in->batch, l.grad_accum);
+                          in->seq, in->batch, t.l.grad_accum);
   g_string_append_printf (f, "optimizer: %s\n", optim);
   g_string_append_printf (f, "bf16: %s\n", in->training_precision == VC_TRAINING_PRECISION_BF16 ? "true" : "false");
   if (in->training_precision == VC_TRAINING_PRECISION_FP16)
@@ -1305,17 +1411,8 @@ build_axolotl (const VcCommandRequest *req,
     g_string_append_printf (f, "deepspeed: deepspeed_configs/%s\n", ds);
   g_string_append (f, "# datasets: yours\n");
 
-  env_prefix (argv, in);
-  add (argv, "axolotl");
-  add (argv, "train");
-  add (argv, "config.yml");
-  if (l.dp > 1)
-    {
-      add (argv, "--");
-      add_uint (argv, "--num_processes", l.dp);
-    }
-  return command_new (VC_COMMAND_AXOLOTL, g_steal_pointer (&argv), "config.yml",
-                      g_string_free (g_steal_pointer (&f), FALSE));
+  training_launch (&t, TRUE, PROCS_ACCELERATE_AFTER_DASHES, "axolotl", "train", "config.yml", PROCESSES, NULL);
+  return training_command (&t);
 }
 
 /* LLaMA-Factory's YAML (src/llamafactory/hparams/: model_args.py, finetuning_args.py,
@@ -1326,16 +1423,15 @@ build_llamafactory (const VcCommandRequest *req,
                     GError                **error)
 {
   const VcInputs *in = req->inputs;
-  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GString) f = g_string_new (NULL);
+  g_auto(Training) t = { 0 };
+  GString *f;
   const char *optim, *ds = NULL;
   VcLoss loss = vc_trainer_loss (in);
-  VcLayout l;
 
-  vc_layout_get_effective (in, &l);
-  if (!check_hf_trainer (req, VC_COMMAND_LLAMAFACTORY, &l, error) ||
+  if (!training_init (&t, VC_COMMAND_LLAMAFACTORY, req, "train.yaml", error) || !check_hf_trainer (&t, error) ||
       !(optim = hf_optimizer (in, VC_COMMAND_LLAMAFACTORY, error)))
     return NULL;
+  f = t.file;
   /* a fully trained model's parameters are cast to fp32 for training unless pure_bf16
    * (model/adapter.py, cast_trainable_params_to_fp32): the fp32 copy of mixed precision */
   if (in->finetune == VC_FINETUNE_FULL && in->training_precision == VC_TRAINING_PRECISION_BF16 && !in->mixed_precision)
@@ -1353,25 +1449,25 @@ build_llamafactory (const VcCommandRequest *req,
     return refuse (error, _("%s has no %s loss: full, or fused (Liger)"), "llamafactory",
                    vc_enum_nick (VC_TYPE_LOSS, loss)), NULL;
   /* examples/deepspeed/: ds_z2_offload offloads the optimizer, ds_z3_offload it and the parameters */
-  switch (l.sharding)
+  switch (t.l.sharding)
     {
     case VC_SHARDING_NONE: break;
     case VC_SHARDING_ZERO_2:
-      ds = l.offload == VC_OFFLOAD_NONE ? "ds_z2_config.json"
-           : l.offload == VC_OFFLOAD_OPTIMIZER ? "ds_z2_offload_config.json" : NULL;
+      ds = t.l.offload == VC_OFFLOAD_NONE ? "ds_z2_config.json"
+           : t.l.offload == VC_OFFLOAD_OPTIMIZER ? "ds_z2_offload_config.json" : NULL;
       break;
     case VC_SHARDING_ZERO_3:
-      ds = l.offload == VC_OFFLOAD_NONE ? "ds_z3_config.json"
-           : l.offload == VC_OFFLOAD_OPTIMIZER_PARAMS ? "ds_z3_offload_config.json" : NULL;
+      ds = t.l.offload == VC_OFFLOAD_NONE ? "ds_z3_config.json"
+           : t.l.offload == VC_OFFLOAD_OPTIMIZER_PARAMS ? "ds_z3_offload_config.json" : NULL;
       break;
     case VC_SHARDING_ZERO_1:
       break;
     default:
       return refuse (error, _("%s: FSDP is given with the fsdp command’s config"), "llamafactory"), NULL;
     }
-  if (l.sharding != VC_SHARDING_NONE && ds == NULL)
+  if (t.l.sharding != VC_SHARDING_NONE && ds == NULL)
     return refuse (error, _("%s ships no DeepSpeed config for ZeRO-%u with offload %s"), "llamafactory",
-                   vc_layout_zero_stage (l.sharding), vc_enum_nick (VC_TYPE_OFFLOAD, l.offload)), NULL;
+                   vc_layout_zero_stage (t.l.sharding), vc_enum_nick (VC_TYPE_OFFLOAD, t.l.offload)), NULL;
 
   g_string_append_printf (f, "model_name_or_path: %s\nstage: sft\ndo_train: true\n", req->model);
   g_string_append_printf (f, "finetuning_type: %s\n", in->finetune == VC_FINETUNE_FULL ? "full" : "lora");
@@ -1389,7 +1485,7 @@ build_llamafactory (const VcCommandRequest *req,
         g_string_append (f, "quantization_bit: 4\n");
     }
   g_string_append_printf (f, "cutoff_len: %u\nper_device_train_batch_size: %u\ngradient_accumulation_steps: %u\n",
-                          in->seq, in->batch, l.grad_accum);
+                          in->seq, in->batch, t.l.grad_accum);
   g_string_append_printf (f, "optim: %s\n", optim);
   if (in->training_precision == VC_TRAINING_PRECISION_BF16)
     g_string_append (f, "bf16: true\n");
@@ -1410,17 +1506,8 @@ build_llamafactory (const VcCommandRequest *req,
     g_string_append_printf (f, "deepspeed: examples/deepspeed/%s\n", ds);
   g_string_append (f, "# dataset, template: yours\n");
 
-  env_prefix (argv, in);
-  if (l.dp > 1)
-    {
-      add (argv, "FORCE_TORCHRUN=1");
-      g_ptr_array_add (argv, g_strdup_printf ("NPROC_PER_NODE=%u", l.dp));
-    }
-  add (argv, "llamafactory-cli");
-  add (argv, "train");
-  add (argv, "train.yaml");
-  return command_new (VC_COMMAND_LLAMAFACTORY, g_steal_pointer (&argv), "train.yaml",
-                      g_string_free (g_steal_pointer (&f), FALSE));
+  training_launch (&t, TRUE, PROCS_TORCHRUN_ENV, PROCESSES, "llamafactory-cli", "train", "train.yaml", NULL);
+  return training_command (&t);
 }
 
 /* ModelConfig's PEFT and bitsandbytes flags */
@@ -1464,32 +1551,32 @@ build_trl (const VcCommandRequest *req,
            GError                **error)
 {
   const VcInputs *in = req->inputs;
-  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_auto(Training) t = { 0 };
+  GPtrArray *argv;
   const char *optim, *acc = NULL, *dtype;
   VcLoss loss = vc_trainer_loss (in);
-  VcLayout l;
 
-  vc_layout_get_effective (in, &l);
-  if (!check_hf_trainer (req, VC_COMMAND_TRL, &l, error) || !check_hf_state (in, VC_COMMAND_TRL, TRUE, error) ||
+  if (!training_init (&t, VC_COMMAND_TRL, req, NULL, error) || !check_hf_trainer (&t, error) ||
+      !check_hf_state (in, VC_COMMAND_TRL, TRUE, error) ||
       !(optim = hf_optimizer (in, VC_COMMAND_TRL, error)))
     return NULL;
   if (loss == VC_LOSS_CCE)
     return refuse (error, _("%s has no %s loss: full, chunked (chunked_nll) or fused (Liger)"), "trl",
                    vc_enum_nick (VC_TYPE_LOSS, loss)), NULL;
-  switch (l.sharding)
+  switch (t.l.sharding)
     {
-    case VC_SHARDING_NONE: acc = l.dp > 1 ? "multi_gpu" : NULL; break;
+    case VC_SHARDING_NONE: acc = t.l.dp > 1 ? "multi_gpu" : NULL; break;
     case VC_SHARDING_ZERO_1: acc = "zero1"; break;
     case VC_SHARDING_ZERO_2: acc = "zero2"; break;
     case VC_SHARDING_ZERO_3: acc = "zero3"; break;
     case VC_SHARDING_FSDP_FULL: acc = "fsdp2"; break;
     default:
       return refuse (error, _("%s ships accelerate configs for DDP, ZeRO 1 to 3 and FSDP’s full sharding: %s cannot be expressed"),
-                     "trl", vc_enum_nick (VC_TYPE_SHARDING, l.sharding)), NULL;
+                     "trl", vc_enum_nick (VC_TYPE_SHARDING, t.l.sharding)), NULL;
     }
-  if (l.offload != VC_OFFLOAD_NONE)
+  if (t.l.offload != VC_OFFLOAD_NONE)
     return refuse (error, _("%s’s accelerate configs offload nothing: offload %s cannot be expressed"), "trl",
-                   vc_enum_nick (VC_TYPE_OFFLOAD, l.offload)), NULL;
+                   vc_enum_nick (VC_TYPE_OFFLOAD, t.l.offload)), NULL;
   /* the model is loaded in ModelConfig's dtype (float32 unless told): fp32 when the trained
    * parameters keep an fp32 copy or train in fp32 */
   dtype = in->training_precision == VC_TRAINING_PRECISION_FP32 || in->mixed_precision ? "float32"
@@ -1497,15 +1584,11 @@ build_trl (const VcCommandRequest *req,
   if (in->finetune != VC_FINETUNE_FULL && in->training_precision == VC_TRAINING_PRECISION_FP32)
     dtype = "float32";
 
-  env_prefix (argv, in);
-  add (argv, "trl");
-  add (argv, "sft");
   if (acc != NULL)
-    {
-      add (argv, "--accelerate_config");
-      add (argv, acc);
-      add_uint (argv, "--num_processes", l.dp);
-    }
+    training_launch (&t, TRUE, PROCS_ACCELERATE, "trl", "sft", "--accelerate_config", acc, PROCESSES, NULL);
+  else
+    training_launch (&t, TRUE, PROCS_ACCELERATE, "trl", "sft", NULL);
+  argv = t.argv;
   add (argv, "--model_name_or_path");
   add (argv, req->model);
   add (argv, "--dataset_name");
@@ -1516,7 +1599,7 @@ build_trl (const VcCommandRequest *req,
     add_trl_peft (argv, in);
   add_uint (argv, "--max_length", in->seq);
   add_uint (argv, "--per_device_train_batch_size", in->batch);
-  add_uint (argv, "--gradient_accumulation_steps", l.grad_accum);
+  add_uint (argv, "--gradient_accumulation_steps", t.l.grad_accum);
   add (argv, "--optim");
   add (argv, optim);
   /* SFTConfig turns bf16 and gradient checkpointing on unless told (sft_config.py) */
@@ -1537,7 +1620,7 @@ build_trl (const VcCommandRequest *req,
       add (argv, "--loss_type");
       add (argv, loss == VC_LOSS_CHUNKED ? "chunked_nll" : "nll");
     }
-  return command_new (VC_COMMAND_TRL, g_steal_pointer (&argv), NULL, NULL);
+  return training_command (&t);
 }
 
 /* torchtune's recipe configs for the built-in models (recipes/configs/ at bd2a0fc): which of
@@ -1615,15 +1698,15 @@ torchtune_optimizer (VcOptimizer optimizer,
 
 /* What torchtune cannot be told, before the config is chosen */
 static gboolean
-check_torchtune (const VcCommandRequest *req,
-                 const VcLayout         *l,
-                 GError                **error)
+check_torchtune (const Training *t,
+                 GError        **error)
 {
-  const VcInputs *in = req->inputs;
+  const VcInputs *in = t->req->inputs;
+  const VcLayout *l = &t->l;
   VcLoraTargets mlp = VC_LORA_TARGET_GATE | VC_LORA_TARGET_UP | VC_LORA_TARGET_DOWN;
   VcLoss loss = vc_trainer_loss (in);
 
-  if (!check_training (req, VC_COMMAND_TORCHTUNE, l, error) || !need_checkpoint (req, VC_COMMAND_TORCHTUNE, error))
+  if (!need_checkpoint (t->req, VC_COMMAND_TORCHTUNE, error))
     return FALSE;
   if (in->training_precision == VC_TRAINING_PRECISION_FP16 || in->mixed_precision)
     return refuse (error, _("%s trains in bf16 or fp32 alone: fp16 and an fp32 master copy cannot be expressed"), "torchtune");
@@ -1689,18 +1772,17 @@ build_torchtune (const VcCommandRequest *req,
                  GError                **error)
 {
   const VcInputs *in = req->inputs;
-  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_auto(Training) t = { 0 };
+  GPtrArray *argv;
   gboolean full = in->finetune == VC_FINETUNE_FULL, distributed, fused_config, takes_fused;
   const char *kind, *recipe, *optim, *config_optim;
   g_autofree char *config = NULL;
   const TtModel *m;
   guint variant;
-  VcLayout l;
 
-  vc_layout_get_effective (in, &l);
-  if (!check_torchtune (req, &l, error))
+  if (!training_init (&t, VC_COMMAND_TORCHTUNE, req, NULL, error) || !check_torchtune (&t, error))
     return NULL;
-  distributed = l.dp > 1;
+  distributed = t.l.dp > 1;
   m = torchtune_model (req->model);
   if (full)
     variant = distributed ? TT_FULL : TT_FULL_SD, kind = distributed ? "full" : "full_single_device";
@@ -1723,16 +1805,10 @@ build_torchtune (const VcCommandRequest *req,
                  : "torch.optim.AdamW";
   fused_config = g_str_equal (config_optim, "torch.optim.AdamW");
 
-  env_prefix (argv, in);
-  add (argv, "tune");
-  add (argv, "run");
-  if (distributed)
-    add_uint (argv, "--nproc_per_node", l.dp);
-  add (argv, recipe);
-  add (argv, "--config");
-  add (argv, config);
+  training_launch (&t, TRUE, PROCS_TUNE, "tune", "run", PROCESSES, recipe, "--config", config, NULL);
+  argv = t.argv;
   add_override_uint (argv, "batch_size", in->batch);
-  add_override_uint (argv, "gradient_accumulation_steps", l.grad_accum);
+  add_override_uint (argv, "gradient_accumulation_steps", t.l.grad_accum);
   add_override_uint (argv, "tokenizer.max_seq_len", in->seq);
   add_override (argv, "dtype", in->training_precision == VC_TRAINING_PRECISION_FP32 ? "fp32" : "bf16");
   add_override (argv, "enable_activation_checkpointing", in->checkpointing == VC_CHECKPOINTING_FULL ? "True" : "False");
@@ -1757,9 +1833,9 @@ build_torchtune (const VcCommandRequest *req,
                               : "torch.nn.CrossEntropyLoss");
   if (!full)
     add_torchtune_lora (argv, in);
-  if (l.offload == VC_OFFLOAD_OPTIMIZER_PARAMS)
+  if (t.l.offload == VC_OFFLOAD_OPTIMIZER_PARAMS)
     add_override (argv, "fsdp_cpu_offload", "True");
-  return command_new (VC_COMMAND_TORCHTUNE, g_steal_pointer (&argv), NULL, NULL);
+  return training_command (&t);
 }
 
 /**

@@ -32,7 +32,6 @@ struct _VcEstimate
   char *source_format;          /* "", "config", "safetensors" or "gguf" */
   char *source_quantization;
   gboolean applying_preset;
-  guint copies;                 /* inputs replaced as a whole (vc_estimate_copy_inputs()) */
 
   gboolean dirty;
   guint idle_id;
@@ -166,7 +165,7 @@ static guint n_properties;
 static guint n_arch_fields;
 static const VcArchField *arch_fields;
 
-enum { CHANGED, N_SIGNALS };
+enum { CHANGED, INPUTS_REPLACED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (VcEstimate, vc_estimate, G_TYPE_OBJECT)
@@ -1208,6 +1207,16 @@ vc_estimate_class_init (VcEstimateClass *klass)
 
   signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                    0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /**
+   * VcEstimate::inputs-replaced:
+   *
+   * The inputs were replaced as a whole by vc_estimate_copy_inputs() (a profile opened, a new
+   * profile). Emitted once the new values are in, before the notifications of the properties
+   * they changed: a view that keeps something of the inputs aside learns here that what it
+   * kept belongs to inputs no longer shown, before it reacts to the changes.
+   */
+  signals[INPUTS_REPLACED] = g_signal_new ("inputs-replaced", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                           0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -2117,7 +2126,6 @@ vc_estimate_copy_inputs (VcEstimate *self,
   g_return_if_fail (VC_IS_ESTIMATE (source));
 
   g_object_freeze_notify (G_OBJECT (self));
-  self->copies++;
   for (guint i = 0; i < n; i++)
     {
       g_auto(GValue) v = G_VALUE_INIT;
@@ -2135,21 +2143,8 @@ vc_estimate_copy_inputs (VcEstimate *self,
   /* what an imported model's estimate is not exact about goes with the model, and its tensors */
   vc_estimate_set_model_not_understood (self, (const char * const *) source->model_not_understood);
   vc_estimate_set_source_inventory (self, source->inputs.source_inventory);
+  g_signal_emit (self, signals[INPUTS_REPLACED], 0);
   g_object_thaw_notify (G_OBJECT (self));
-}
-
-/**
- * vc_estimate_get_copies:
- *
- * How many times the inputs were replaced as a whole by vc_estimate_copy_inputs() (a profile
- * opened, a new profile): a view that keeps something of the inputs aside compares it to know
- * whether what it kept still belongs to these inputs.
- */
-guint
-vc_estimate_get_copies (VcEstimate *self)
-{
-  g_return_val_if_fail (VC_IS_ESTIMATE (self), 0);
-  return self->copies;
 }
 
 void

@@ -69,7 +69,6 @@ gboolean        vc_estimate_check              (VcEstimate   *self,
 char           *vc_estimate_dup_context_warning (VcEstimate  *self);
 void            vc_estimate_copy_inputs        (VcEstimate   *self,
                                                 VcEstimate   *source);
-guint           vc_estimate_get_copies         (VcEstimate   *self);
 gboolean        vc_estimate_inputs_equal       (VcEstimate   *a,
                                                 VcEstimate   *b);
 gboolean        vc_estimate_edits_equal        (VcEstimate   *a,

@@ -43,6 +43,7 @@ struct _VcModelSection
   GtkCheckButton *approximate_check;
   GtkLabel *note;
   GtkLabel *counts_hint;
+  GtkLabel *arch_note;
   GtkLabel *source;
   GtkExpander *arch_expander;
   GtkLabel *arch_hint;
@@ -95,6 +96,58 @@ update_applicable (VcModelSection *self)
   gtk_widget_set_visible (GTK_WIDGET (self->arch_expander), !rule);
   gtk_widget_set_sensitive (GTK_WIDGET (self->arch_grid), !rule && custom);
   gtk_widget_set_visible (GTK_WIDGET (self->arch_hint), !custom);
+}
+
+/* A custom architecture (typed, or read from a model's config) stays in the estimate under the
+ * method by parameter count, which does not use it: said, as vramcalc notes its fields. The
+ * layer count is used in training with checkpointing: the activations kept are a share of the
+ * layers' (checkpoint_factor() in vc-estimator.c). A preset's architecture is the preset's. */
+static void
+update_arch_note (VcModelSection *self)
+{
+  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
+  gboolean layers_used = in->mode == VC_MODE_TRAINING &&
+                         (in->checkpointing == VC_CHECKPOINTING_SQRT || in->checkpointing == VC_CHECKPOINTING_FULL);
+  gboolean set = FALSE;
+  guint n;
+  const VcArchField *fields = vc_arch_fields (&n);
+
+  if (in->method == VC_METHOD_RULE_OF_THUMB && vc_estimate_get_preset (self->estimate)[0] == '\0')
+    for (guint i = 0; i < n && !set; i++)
+      {
+        GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self->estimate), fields[i].name);
+        g_auto(GValue) value = G_VALUE_INIT;
+
+        if (layers_used && g_str_equal (fields[i].name, "layers"))
+          continue;
+        g_value_init (&value, pspec->value_type);
+        g_object_get_property (G_OBJECT (self->estimate), pspec->name, &value);
+        set = !g_param_value_defaults (pspec, &value);
+      }
+  gtk_widget_set_visible (GTK_WIDGET (self->arch_note), set);
+}
+
+/* what update_arch_note() follows: the method, the preset, the layers' use, every field */
+static void
+watch_arch_note (VcModelSection *self,
+                 VcEstimate     *estimate)
+{
+  static const char *const watched[] = { "method", "preset", "mode", "checkpointing" };
+  guint n;
+  const VcArchField *fields = vc_arch_fields (&n);
+
+  for (guint i = 0; i < G_N_ELEMENTS (watched); i++)
+    {
+      g_autofree char *signal = g_strconcat ("notify::", watched[i], NULL);
+
+      g_signal_connect_object (estimate, signal, G_CALLBACK (update_arch_note), self, G_CONNECT_SWAPPED);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *signal = g_strconcat ("notify::", fields[i].name, NULL);
+
+      g_signal_connect_object (estimate, signal, G_CALLBACK (update_arch_note), self, G_CONNECT_SWAPPED);
+    }
 }
 
 static void
@@ -383,9 +436,11 @@ vc_model_section_set_estimate (VcModelSection *self,
   g_signal_connect_object (estimate, "notify::source-format", G_CALLBACK (update_source), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::source-quantization", G_CALLBACK (update_source), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::source-weights-bytes", G_CALLBACK (update_source), self, G_CONNECT_SWAPPED);
+  watch_arch_note (self, estimate);
   update_applicable (self);
   update_counts_hint (self);
   update_source (self);
+  update_arch_note (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ESTIMATE]);
 }
@@ -527,6 +582,7 @@ vc_model_section_class_init (VcModelSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, approximate_check);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, note);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, counts_hint);
+  gtk_widget_class_bind_template_child (widget_class, VcModelSection, arch_note);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, source);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, arch_expander);
   gtk_widget_class_bind_template_child (widget_class, VcModelSection, arch_hint);

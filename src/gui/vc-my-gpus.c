@@ -49,7 +49,6 @@ struct _VcMyGpus
   /* an engine's own options set aside while another engine is chosen (set_aside()) */
   GValue kept[5];
   gboolean kept_any[2];
-  guint kept_copies[2];           /* vc_estimate_get_copies() when each group was set aside */
 };
 
 G_DEFINE_FINAL_TYPE (VcMyGpus, vc_my_gpus, GTK_TYPE_WIDGET)
@@ -298,10 +297,6 @@ set_aside (VcMyGpus *self)
 
       if (accepted && self->kept_any[g])
         {
-          /* what was kept belongs to the inputs of its time: not brought into an opened or
-           * new profile */
-          gboolean same_inputs = self->kept_copies[g] == vc_estimate_get_copies (self->estimate);
-
           self->kept_any[g] = FALSE;
           for (guint k = first; k < last; k++)
             {
@@ -309,7 +304,7 @@ set_aside (VcMyGpus *self)
 
               g_value_init (&now, G_PARAM_SPEC_VALUE_TYPE (option_pspec (self, k)));
               g_object_get_property (G_OBJECT (self->estimate), engine_options[k], &now);
-              if (same_inputs && g_param_value_defaults (option_pspec (self, k), &now))
+              if (g_param_value_defaults (option_pspec (self, k), &now))
                 put_option (self, k, &self->kept[k]);
               g_value_unset (&self->kept[k]);
             }
@@ -336,7 +331,23 @@ set_aside (VcMyGpus *self)
           put_option (self, k, g_param_spec_get_default_value (option_pspec (self, k)));
         }
       self->kept_any[g] = TRUE;
-      self->kept_copies[g] = vc_estimate_get_copies (self->estimate);
+    }
+}
+
+/* What was set aside belongs to the inputs of its time: not brought into an opened or new
+ * profile. Dropped before the replaced inputs' notifications reach set_aside(). */
+static void
+drop_kept (VcMyGpus *self)
+{
+  for (guint g = 0; g < G_N_ELEMENTS (option_groups); g++)
+    {
+      guint first = option_groups[g].first, last = first + option_groups[g].n;
+
+      if (!self->kept_any[g])
+        continue;
+      for (guint k = first; k < last; k++)
+        g_value_unset (&self->kept[k]);
+      self->kept_any[g] = FALSE;
     }
 }
 
@@ -503,6 +514,7 @@ vc_my_gpus_set_estimate (VcMyGpus   *self,
   vc_bind_spin (self->n_cpu_moe_spin, estimate, "n-cpu-moe", 1, 0);
   for (guint i = 0; i < G_N_ELEMENTS (watched); i++)
     g_signal_connect_object (estimate, watched[i], G_CALLBACK (sync_entries), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "inputs-replaced", G_CALLBACK (drop_kept), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::engine", G_CALLBACK (set_aside), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::mode", G_CALLBACK (set_aside), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "changed", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);

@@ -41,6 +41,8 @@ struct _VcTrainingPage
   VcDropDown *loss;
   GtkLabel *effective_loss;
   VcDropDown *optimizer_impl;
+  GtkLabel *effective_optimizer_impl;
+  GtkLabel *method_note;
   GtkSwitch *train_embeddings;
   GtkSwitch *compile;
   GtkSwitch *expandable_segments;
@@ -168,6 +170,8 @@ update_applicable (VcTrainingPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->optimizer_impl), arch);
   /* the embedding table only counts as its own trainable block for adapters on an architecture */
   gtk_widget_set_sensitive (GTK_WIDGET (self->train_embeddings), arch && adapters);
+  /* the rule of thumb keeps no activations of operators to fuse */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->compile), arch);
   /* the allocator is replayed on the architecture's tensors */
   gtk_widget_set_sensitive (GTK_WIDGET (self->expandable_segments), arch);
   /* which gradient is the largest needs the architecture's tensors */
@@ -182,6 +186,76 @@ update_applicable (VcTrainingPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->gpus_per_node), in->layout.sharding == VC_SHARDING_FSDP_HYBRID);
 }
 
+/* The inputs the estimate by parameter count has no place for (its activations are a share of
+ * the weights: vramcalc's note names them too), greyed or hidden under that method; the
+ * adapters' own only with adapters. Checkpointing is not among them: the rule of thumb scales
+ * its activations by it. */
+static const struct { const char *property; gboolean adapters; } unused_by_count[] = {
+  { "lora-rank", TRUE },
+  { "lora-targets", TRUE },
+  { "train-embeddings", TRUE },
+  { "loss", FALSE },
+  { "optimizer-impl", FALSE },
+  { "flash-attention", FALSE },
+  { "compile", FALSE },
+  { "expandable-segments", FALSE },
+};
+
+/* the text of the label naming @input in the page's grids, as the window shows it */
+static const char *
+input_label (VcTrainingPage *self,
+             GtkWidget      *input)
+{
+  GtkWidget *grids[] = { GTK_WIDGET (self->finetune_grid), GTK_WIDGET (self->workload_grid) };
+
+  for (guint g = 0; g < G_N_ELEMENTS (grids); g++)
+    for (GtkWidget *child = gtk_widget_get_first_child (grids[g]);
+         child != NULL;
+         child = gtk_widget_get_next_sibling (child))
+      if (GTK_IS_LABEL (child) && gtk_label_get_mnemonic_widget (GTK_LABEL (child)) == input)
+        return gtk_label_get_text (GTK_LABEL (child));
+  g_return_val_if_reached ("");
+}
+
+/* A value set before switching to the estimate by parameter count stays in the estimate (and in
+ * a saved profile) but is not used: said under the method, naming each */
+static void
+update_method_note (VcTrainingPage *self)
+{
+  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
+  g_autoptr(GString) names = g_string_new (NULL);
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; in->method == VC_METHOD_RULE_OF_THUMB && i < G_N_ELEMENTS (unused_by_count); i++)
+    {
+      GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self->estimate),
+                                                        unused_by_count[i].property);
+      g_autofree char *id = g_strdelimit (g_strdup (unused_by_count[i].property), "-", '_');
+      GtkWidget *input = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (self), VC_TYPE_TRAINING_PAGE, id));
+      g_auto(GValue) value = G_VALUE_INIT;
+
+      if (unused_by_count[i].adapters && in->finetune == VC_FINETUNE_FULL)
+        continue;
+      g_value_init (&value, pspec->value_type);
+      g_object_get_property (G_OBJECT (self->estimate), pspec->name, &value);
+      if (g_param_value_defaults (pspec, &value))
+        continue;
+      /* the targets' label points at their first check button (point_targets_label()) */
+      if (input == GTK_WIDGET (self->lora_targets))
+        input = self->target_buttons[0];
+      if (names->len > 0)
+        /* TRANSLATORS: between the names of inputs in a list */
+        g_string_append (names, _(", "));
+      g_string_append (names, input_label (self, input));
+    }
+  if (names->len > 0)
+    /* TRANSLATORS: the labels of the inputs, separated by commas */
+    text = g_strdup_printf (_("Set but not used by the estimate by parameter count: %s. Choose the Architecture "
+                              "method to count them."), names->str);
+  gtk_label_set_text (self->method_note, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->method_note), text != NULL);
+}
+
 /* the loss the estimate counts, the trainer's default resolved */
 static void
 update_effective_loss (VcTrainingPage *self)
@@ -194,6 +268,29 @@ update_effective_loss (VcTrainingPage *self)
         g_autofree char *text = g_strdup_printf (_("Counted: %s"), _(loss_choices[i].label));
         gtk_label_set_text (self->effective_loss, text);
       }
+}
+
+/* the optimizer step the estimate counts (vc_estimator_step_temporary()), the trainer's default
+ * resolved: torch.optim's implementation, or what steps without one */
+static void
+update_effective_optimizer_impl (VcTrainingPage *self)
+{
+  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
+  VcOptimizerImpl impl = vc_trainer_optimizer_impl (in);
+  g_autofree char *text = NULL;
+
+  if (in->optimizer == VC_OPTIMIZER_ADAMW_8BIT || in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT)
+    text = g_strdup (_("Counted: bitsandbytes’ own 8-bit step (no temporary)"));
+  else if (in->optimizer_in_backward)
+    text = g_strdup (_("Counted: one parameter’s step at a time, in the backward pass (no temporary)"));
+  else if (impl == VC_OPTIMIZER_IMPL_FOREACH &&
+           (in->optimizer == VC_OPTIMIZER_SGD || in->optimizer == VC_OPTIMIZER_SGD_MOMENTUM))
+    text = g_strdup (_("Counted: foreach, in place (no temporary)"));
+  else
+    for (gsize i = 0; i < G_N_ELEMENTS (optimizer_impl_choices); i++)
+      if (optimizer_impl_choices[i].value == (int) impl)
+        text = g_strdup_printf (_("Counted: %s"), _(optimizer_impl_choices[i].label));
+  gtk_label_set_text (self->effective_optimizer_impl, text);
 }
 
 static void
@@ -311,6 +408,15 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   g_signal_connect_object (estimate, "notify::loss", G_CALLBACK (update_effective_loss), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::trainer", G_CALLBACK (update_effective_loss), self, G_CONNECT_SWAPPED);
   update_effective_loss (self);
+  g_signal_connect_object (estimate, "notify::optimizer-impl", G_CALLBACK (update_effective_optimizer_impl),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::trainer", G_CALLBACK (update_effective_optimizer_impl),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::optimizer", G_CALLBACK (update_effective_optimizer_impl),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::optimizer-in-backward", G_CALLBACK (update_effective_optimizer_impl),
+                           self, G_CONNECT_SWAPPED);
+  update_effective_optimizer_impl (self);
   g_signal_connect_object (estimate, "notify::finetune", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::optimizer", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::sharding", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
@@ -322,6 +428,15 @@ vc_training_page_set_estimate (VcTrainingPage *self,
   vc_bind_spin (self->gpus_per_node, estimate, "gpus-per-node", 1, 0);
   vc_bind_spin (self->cp, estimate, "cp", 1, 0);
   update_applicable (self);
+  g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_method_note), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::finetune", G_CALLBACK (update_method_note), self, G_CONNECT_SWAPPED);
+  for (guint i = 0; i < G_N_ELEMENTS (unused_by_count); i++)
+    {
+      g_autofree char *signal = g_strconcat ("notify::", unused_by_count[i].property, NULL);
+
+      g_signal_connect_object (estimate, signal, G_CALLBACK (update_method_note), self, G_CONNECT_SWAPPED);
+    }
+  update_method_note (self);
 }
 
 GtkWidget *
@@ -369,6 +484,8 @@ vc_training_page_class_init (VcTrainingPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, loss);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, effective_loss);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, optimizer_impl);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, effective_optimizer_impl);
+  gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, method_note);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, train_embeddings);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, compile);
   gtk_widget_class_bind_template_child (widget_class, VcTrainingPage, expandable_segments);

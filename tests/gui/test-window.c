@@ -14,6 +14,7 @@
 #include "vc-component-row.h"
 #include "vc-enums.h"
 #include "vc-gpu-chart-private.h"
+#include "vc-model-section.h"
 #include "vc-results-view.h"
 #include "vc-units.h"
 #include "vc-window.h"
@@ -141,6 +142,92 @@ test_model_updates_widgets (Fixture       *f,
     g_assert_nonnull (g_strstr_len (gib, -1, "GiB"));
     g_assert_nonnull (vc_test_find_label (GTK_WIDGET (view), gib));
   }
+}
+
+/* Beside the optimizer implementation, the step counted; under the method by parameter count,
+ * the inputs it does not use that were set */
+static void
+test_training_notes (Fixture       *f,
+                     gconstpointer  data)
+{
+  vc_window_set_mode (f->window, VC_MODE_TRAINING);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->mode, ==, VC_MODE_TRAINING);
+  /* the step counted beside it: the trainer's default resolved, and what steps without
+   * torch.optim's two implementations */
+  {
+    GtkLabel *counted = GTK_LABEL (vc_test_window_input (f->window, VC_MODE_TRAINING, "effective-optimizer-impl"));
+
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (counted)));
+    g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: foreach (one state-sized temporary)");
+    g_object_set (f->estimate, "trainer", VC_TRAINER_AXOLOTL, NULL);
+    g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: fused (no temporary)");
+    g_object_set (f->estimate, "optimizer-impl", VC_OPTIMIZER_IMPL_FOREACH, NULL);
+    g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: foreach (one state-sized temporary)");
+    g_object_set (f->estimate, "optimizer", VC_OPTIMIZER_SGD, NULL);
+    g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: foreach, in place (no temporary)");
+    g_object_set (f->estimate, "optimizer", VC_OPTIMIZER_ADAMW_8BIT, "optimizer-impl", VC_OPTIMIZER_IMPL_AUTO, NULL);
+    g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: bitsandbytes’ own 8-bit step (no temporary)");
+    g_object_set (f->estimate, "optimizer", VC_OPTIMIZER_ADAMW, "optimizer-in-backward", TRUE, NULL);
+    g_assert_cmpstr (gtk_label_get_label (counted), ==,
+                     "Counted: one parameter’s step at a time, in the backward pass (no temporary)");
+    g_object_set (f->estimate, "optimizer-in-backward", FALSE, "trainer", VC_TRAINER_GENERIC, NULL);
+    g_assert_cmpstr (gtk_label_get_label (counted), ==, "Counted: foreach (one state-sized temporary)");
+  }
+  /* inputs the estimate by parameter count does not use, set before switching to it, are named
+   * under the method; the adapters' own only with adapters */
+  {
+    GtkWidget *note = vc_test_window_input (f->window, VC_MODE_TRAINING, "method-note");
+    VcFinetune finetune = vc_estimate_get_inputs (f->estimate)->finetune;
+    VcMethod method = vc_estimate_get_inputs (f->estimate)->method;
+    guint rank = vc_estimate_get_inputs (f->estimate)->lora_rank;
+
+    g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "finetune", VC_FINETUNE_FULL, "loss", VC_LOSS_CHUNKED,
+                  "compile", TRUE, "lora-rank", rank + 8, NULL);
+    g_assert_false (gtk_widget_get_visible (note));
+    g_assert_true (gtk_widget_get_sensitive (vc_test_window_input (f->window, VC_MODE_TRAINING, "compile")));
+    g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, NULL);
+    g_assert_true (gtk_widget_get_visible (note));
+    g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (note)), ==,
+                     "Set but not used by the estimate by parameter count: Loss, torch.compile. "
+                     "Choose the Architecture method to count them.");
+    g_assert_false (gtk_widget_get_sensitive (vc_test_window_input (f->window, VC_MODE_TRAINING, "compile")));
+    g_object_set (f->estimate, "finetune", VC_FINETUNE_LORA, "flash-attention", FALSE, NULL);
+    g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (note)), ==,
+                     "Set but not used by the estimate by parameter count: LoRA rank, Loss, Flash attention, "
+                     "torch.compile. Choose the Architecture method to count them.");
+    g_object_set (f->estimate, "loss", VC_LOSS_AUTO, "compile", FALSE, "lora-rank", rank, "flash-attention", TRUE, NULL);
+    g_assert_false (gtk_widget_get_visible (note));
+    g_object_set (f->estimate, "finetune", finetune, "method", method, NULL);
+  }
+}
+
+/* A custom architecture kept under the method by parameter count is said to be unused; the
+ * layer count is used by training's checkpointed activations; a preset's architecture is the
+ * preset's */
+static void
+test_arch_note (Fixture       *f,
+                gconstpointer  data)
+{
+  GtkWidget *page = vc_test_window_page (f->window, VC_MODE_INFERENCE);
+  GtkWidget *section = vc_test_child (page, G_OBJECT_TYPE (page), "model_section");
+  GtkWidget *note = vc_test_child (section, VC_TYPE_MODEL_SECTION, "arch_note");
+
+  g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "");
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "layers", 80, NULL);
+  g_assert_false (gtk_widget_get_visible (note));
+  g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, NULL);
+  g_assert_true (gtk_widget_get_visible (note));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (note)), ==,
+                   "The architecture’s fields set here are kept but not used by the estimate by parameter "
+                   "count. Choose the Architecture method to count them.");
+  g_object_set (f->estimate, "mode", VC_MODE_TRAINING, "checkpointing", VC_CHECKPOINTING_FULL, NULL);
+  g_assert_false (gtk_widget_get_visible (note));
+  g_object_set (f->estimate, "hidden-size", 1024, NULL);
+  g_assert_true (gtk_widget_get_visible (note));
+  g_assert_true (vc_estimate_set_preset (f->estimate, "qwen3-8b", NULL));
+  g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, NULL);
+  g_assert_false (gtk_widget_get_visible (note));
 }
 
 static void
@@ -469,6 +556,8 @@ main (int   argc,
 
 #define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("/window/model-updates-widgets", test_model_updates_widgets);
+  ADD ("/window/training-notes", test_training_notes);
+  ADD ("/window/arch-note", test_arch_note);
   ADD ("/window/widgets-update-model", test_widgets_update_model);
   ADD ("/window/scenario-drives-breakdown", test_scenario_drives_breakdown);
   ADD ("/window/gpu-chart-pixels", test_gpu_chart_pixels);
