@@ -80,13 +80,15 @@ static const char *deepspeed_flags[] = {
   "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "bf16", "fp16", "enabled",
   "zero_optimization", "stage", "offload_optimizer", "offload_param", "device",
   "--nproc_per_node", "--deepspeed", "--per_device_train_batch_size",
-  "--gradient_accumulation_steps", "--bf16", "--fp16", "--gradient_checkpointing", NULL
+  "--gradient_accumulation_steps", "--bf16", "--fp16", "--gradient_checkpointing",
+  "PYTORCH_CUDA_ALLOC_CONF", NULL
 };
 static const char *fsdp_flags[] = {
   "compute_environment", "distributed_type", "fsdp_config", "fsdp_auto_wrap_policy",
   "fsdp_offload_params", "fsdp_sharding_strategy", "mixed_precision", "num_machines",
   "num_processes", "--config_file", "--per_device_train_batch_size",
-  "--gradient_accumulation_steps", "--bf16", "--fp16", "--gradient_checkpointing", NULL
+  "--gradient_accumulation_steps", "--bf16", "--fp16", "--gradient_checkpointing",
+  "PYTORCH_CUDA_ALLOC_CONF", NULL
 };
 static const char *axolotl_flags[] = {
   "base_model", "adapter", "load_in_8bit", "load_in_4bit", "lora_r", "lora_target_linear",
@@ -1193,7 +1195,7 @@ build_deepspeed (const VcCommandRequest *req,
     g_string_append (f, ",\n    \"offload_param\": { \"device\": \"cpu\" }");
   g_string_append (f, "\n  }\n}\n");
 
-  training_launch (&t, FALSE, PROCS_TORCHRUN, "torchrun", PROCESSES, "train.py", "--deepspeed", "ds_config.json", NULL);
+  training_launch (&t, TRUE, PROCS_TORCHRUN, "torchrun", PROCESSES, "train.py", "--deepspeed", "ds_config.json", NULL);
   add_training_args (t.argv, in, &t.l);
   return training_command (&t);
 }
@@ -1232,7 +1234,7 @@ build_fsdp (const VcCommandRequest *req,
   g_string_append_printf (f, "mixed_precision: %s\nnum_machines: 1\nnum_processes: %u\n", mixed, t.l.dp);
 
   /* the processes are the file's num_processes */
-  training_launch (&t, FALSE, PROCS_IN_FILE, "accelerate", "launch", "--config_file", "fsdp_config.yaml", "train.py", NULL);
+  training_launch (&t, TRUE, PROCS_IN_FILE, "accelerate", "launch", "--config_file", "fsdp_config.yaml", "train.py", NULL);
   add_training_args (t.argv, in, &t.l);
   return training_command (&t);
 }
