@@ -340,6 +340,50 @@ test_sglang_refused (void)
   g_assert_nonnull (strstr (out2, "SGLang’s Mamba pool at commit 003fca8"));
 }
 
+/* SGLang's Mamba pool in the text report and in --explain: Granite 4.0-H Tiny on an H100 keeps
+ * 465 requests of 57,341,952 bytes (26.66 GB) before its cells; the state's 9,984 convolution
+ * values of a layer named with their dtype */
+static void
+test_sglang_text (void)
+{
+  const char *args[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--seq", "8192",
+                         "--fit-gpu", "h100-80gb", "--explain", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "\n  Mamba pool of 465 requests (26.7\u00a0GB), 57.3\u00a0MB a request, "
+                                 "before the KV cache\n"));
+  g_assert_nonnull (strstr (out, "; SGLang (001ccef) keeps them in a Mamba pool sized before the KV cache, "
+                                 "9984 convolution values in bfloat16 and the rest in float32"));
+}
+
+/* SGLang's hybrid SWA pool by source: gpt-oss-20b (12 full and 12 sliding layers of 8 KV heads
+ * of 64, 2,048 bytes a layer's token, a window of 128) on an H100 leaves 28,361,866,268 bytes.
+ * At commit 003fca8: 28,361,866,268 // (2,048 × (12 + 0.8 × 12)) = 641,137 full tokens. At
+ * 001ccef: 28,361,866,268 // 49,152 = 577,023 cells of every layer, × 49,152 / 44,236.8 =
+ * 641,136.7, int 641,136; its sliding pool int(641,136 × 0.8) = 512,908 holds 3,976 windows of
+ * 129, so 641,136 / 8,192 = 78.26 requests at once. */
+static void
+test_sglang_swa_sources (void)
+{
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  const char *mixin[] = { "--preset", "gpt-oss-20b", "--engine", "sglang", "--seq", "8192", "--fit-gpu", "h100-80gb",
+                          "--format", "json", NULL };
+  const char *configurator[] = { "--preset", "gpt-oss-20b", "--engine", "sglang", "--seq", "8192",
+                                 "--sglang-version", "003fca8", "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  JsonObject *a = json_object_get_object_member (vc_test_run_json (p1, mixin), "engine");
+  JsonObject *b = json_object_get_object_member (vc_test_run_json (p2, configurator), "engine");
+
+  g_assert_cmpint (json_object_get_int_member (a, "available_kv_bytes"), ==, 28361866268);
+  g_assert_cmpint (json_object_get_int_member (b, "available_kv_bytes"), ==, 28361866268);
+  g_assert_cmpint (json_object_get_int_member (a, "kv_capacity_tokens"), ==, 641136);
+  g_assert_cmpint (json_object_get_int_member (b, "kv_capacity_tokens"), ==, 641137);
+  g_assert_cmpfloat (json_object_get_double_member (a, "max_concurrency"), ==, 641136.0 / 8192);
+  g_assert_cmpstr (json_object_get_string_member (b, "version"), ==, "003fca8");
+  g_assert_true (json_object_get_null_member (a, "state_request_bytes"));
+}
+
 /* Where the pools are not followed, no figure and the reason: SGLang's Mamba pool, vLLM over
  * more than one GPU a model; a model without state has no state block */
 static void
@@ -637,6 +681,8 @@ main (int    argc,
   g_test_add_func ("/engine-state/sglang-granite-4-h", test_sglang_granite_4_h);
   g_test_add_func ("/engine-state/sglang-falcon-h1", test_sglang_falcon_h1);
   g_test_add_func ("/engine-state/sglang-refused", test_sglang_refused);
+  g_test_add_func ("/engine-state/sglang-text", test_sglang_text);
+  g_test_add_func ("/engine-state/sglang-swa-sources", test_sglang_swa_sources);
   g_test_add_func ("/engine-state/encoder-refused", test_encoder_refused);
   g_test_add_func ("/engine-state/tensor-parallel", test_tensor_parallel);
   g_test_add_func ("/engine-state/tensor-parallel-paths", test_tensor_parallel_paths);
