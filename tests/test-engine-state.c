@@ -362,7 +362,8 @@ test_sglang_text (void)
  * At commit 003fca8: 28,361,866,268 // (2,048 × (12 + 0.8 × 12)) = 641,137 full tokens. At
  * 001ccef: 28,361,866,268 // 49,152 = 577,023 cells of every layer, × 49,152 / 44,236.8 =
  * 641,136.7, int 641,136; its sliding pool int(641,136 × 0.8) = 512,908 holds 3,976 windows of
- * 129, so 641,136 / 8,192 = 78.26 requests at once. */
+ * 129, so 641,136 / 8,192 = 78.26 requests at once (pages of 1 token: the alignments change
+ * nothing). */
 static void
 test_sglang_swa_sources (void)
 {
@@ -382,6 +383,23 @@ test_sglang_swa_sources (void)
   g_assert_cmpfloat (json_object_get_double_member (a, "max_concurrency"), ==, 641136.0 / 8192);
   g_assert_cmpstr (json_object_get_string_member (b, "version"), ==, "003fca8");
   g_assert_true (json_object_get_null_member (a, "state_request_bytes"));
+
+  /* pages of 64: at 001ccef the 577,023 cells are first kept in whole pages, 576,960, × 49,152 /
+   * 44,236.8 = 641,066.7, int 641,066, in pages 641,024; at 003fca8 641,137 in pages 641,088 */
+  {
+    g_autoptr(JsonParser) p3 = json_parser_new ();
+    g_autoptr(JsonParser) p4 = json_parser_new ();
+    const char *mixin64[] = { "--preset", "gpt-oss-20b", "--engine", "sglang", "--seq", "8192", "--page-size", "64",
+                              "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+    const char *configurator64[] = { "--preset", "gpt-oss-20b", "--engine", "sglang", "--seq", "8192", "--page-size",
+                                     "64", "--sglang-version", "003fca8", "--fit-gpu", "h100-80gb", "--format", "json",
+                                     NULL };
+
+    a = json_object_get_object_member (vc_test_run_json (p3, mixin64), "engine");
+    b = json_object_get_object_member (vc_test_run_json (p4, configurator64), "engine");
+    g_assert_cmpint (json_object_get_int_member (a, "kv_capacity_tokens"), ==, 641024);
+    g_assert_cmpint (json_object_get_int_member (b, "kv_capacity_tokens"), ==, 641088);
+  }
 }
 
 /* Where the pools are not followed, no figure and the reason: SGLang's Mamba pool, vLLM over

@@ -385,8 +385,9 @@ vllm_hybrid_capacity (const VcInputs *in,
  * 003fca8 (python/sglang/srt/model_executor/pool_configurator.py, HybridSWAPoolConfigurator):
  * rest // (full × F + ratio × sliding × S). At commit 001ccef
  * (model_runner_kv_cache_mixin.py): profile_max_num_token first takes max_total_num_tokens =
- * rest // (full × F + sliding × S), and set_num_tokens_hybrid_swa then int(max_total_num_tokens
- * × (full × F + sliding × S) / (full × F + ratio × sliding × S)): the same share, rounded twice */
+ * rest // (full × F + sliding × S), init_memory keeps it in whole pages, and
+ * set_num_tokens_hybrid_swa then int(max_total_num_tokens × (full × F + sliding × S) / (full × F +
+ * ratio × sliding × S)): the same share, rounded twice */
 static double
 sglang_swa_full_tokens (const VcInputs *in,
                         double          rest,
@@ -399,8 +400,9 @@ sglang_swa_full_tokens (const VcInputs *in,
 
   if (!(rest > 0))
     return 0;
+  /* init_memory aligns max_total_num_tokens to whole pages before set_num_tokens_hybrid_swa */
   if (in->sglang_version == VC_SGLANG_VERSION_001CCEF)
-    return floor (floor (rest / every) * every / denominator);
+    return floor (floor (floor (rest / every) / in->page_size) * in->page_size * every / denominator);
   return floor (rest / denominator);
 }
 
