@@ -711,7 +711,7 @@ check_engine_version_json (void)
     memset (&r, 0, sizeof r);
     run_cli (&r, "--preset", "llama-3-8b", "--engine", "sglang", "--fit-gpu", "h100-80gb", "--format", "json", NULL);
     engine = json_object_get_object_member (parse (p7, &r), "engine");
-    g_assert_true (json_object_get_null_member (engine, "version"));
+    g_assert_cmpstr (json_object_get_string_member (engine, "version"), ==, "001ccef");
     g_assert_true (json_object_get_null_member (engine, "enforce_eager"));
     g_assert_true (json_object_get_null_member (engine, "no_figure"));
   }

@@ -11,6 +11,7 @@
 #include "vc-engine.h"
 #include "vc-engine-state.h"
 #include "vc-estimate.h"
+#include "vc-hf-config.h"
 #include "vc-test-util.h"
 
 static VcEstimate *
@@ -181,6 +182,226 @@ test_text (void)
                                   "heads and groups"));
 }
 
+/* SGLang's Mamba pool (vc-engine-state.c; ModelRunnerKVCacheMixin at sgl-project/sglang commit
+ * 001ccef): mamba_cache_per_req is each Mamba layer's convolution state in bfloat16 and its
+ * recurrent state in float32; handle_max_mamba_cache gives the pool rest × 0.9 / 1.9 in whole
+ * requests, the full-attention layers' cells what it leaves; the running requests at most
+ * max_mamba_cache_size // 3.
+ * Qwen3-Next-80B-A3B, 20 GB of rest: a DeltaNet layer keeps 3 × 8,192 = 24,576 convolution
+ * values (49,152 bytes) and 32 × 128 × 128 = 524,288 state values (2,097,152 bytes): 2,146,304
+ * bytes, × 36 layers = 77,266,944 bytes a request; 20e9 × 0.9 / 1.9 = 9,473,684,210.5 bytes hold
+ * 122 requests (9,426,567,168 bytes); the 10,573,432,832 left hold 430,234 tokens of 12 × 2,048
+ * bytes; 122 // 3 = 40 requests at once (52.5 of 8,192 tokens fit the cells).
+ * At TP 2 each rank keeps half of each state (38,633,472 bytes) and 1 KV head (12,288 bytes a
+ * token): 245 requests, 857,324 tokens, 81 at once. */
+static void
+test_sglang_qwen3_next (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("qwen3-next-80b-a3b-instruct", 8192);
+  VcSglangStatePool pool;
+
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  g_assert_cmpuint (vc_estimate_get_inputs (e)->arch.recurrent_conv, ==, 24576);
+  g_assert_true (vc_engine_state_sglang_followed (vc_estimate_get_inputs (e), 1, 1));
+  g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (e), 1, 12 * 2048.0, 20e9, &pool));
+  g_assert_cmpfloat (pool.per_request_bytes, ==, 77266944);
+  g_assert_cmpfloat (pool.state_requests, ==, 122);
+  g_assert_cmpfloat (pool.state_bytes, ==, 122 * 77266944.0);
+  g_assert_cmpfloat (pool.tokens, ==, 430234);
+  g_assert_cmpfloat (pool.max_running_requests, ==, 40);
+  g_assert_cmpfloat (pool.max_concurrency, ==, 40);
+  /* the two pools fill the rest, less a request's state and a token's cells */
+  g_assert_cmpfloat (pool.state_bytes + pool.tokens * 12 * 2048.0, <=, 20e9);
+  g_assert_cmpfloat (pool.state_bytes + pool.tokens * 12 * 2048.0 + 12 * 2048.0 + pool.per_request_bytes, >, 20e9);
+
+  g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (e), 2, 12 * 1024.0, 20e9, &pool));
+  g_assert_cmpfloat (pool.per_request_bytes, ==, 38633472);
+  g_assert_cmpfloat (pool.state_requests, ==, 245);
+  g_assert_cmpfloat (pool.tokens, ==, 857324);
+  g_assert_cmpfloat (pool.max_concurrency, ==, 81);
+
+  /* nothing left: no pool, no cells */
+  g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (e), 1, 12 * 2048.0, -1e9, &pool));
+  g_assert_cmpfloat (pool.state_requests, ==, 0);
+  g_assert_cmpfloat (pool.tokens, ==, 0);
+  g_assert_cmpfloat (pool.max_concurrency, ==, 0);
+}
+
+/* Granite 4.0-H Tiny, 20 GB of rest: a Mamba-2 layer keeps 9,984 convolution values (19,968
+ * bytes) and 393,216 state values (1,572,864 bytes), × 36 layers = 57,341,952 bytes a request:
+ * 165 requests (9,461,422,080 bytes); the 10,538,577,920 left hold 1,286,447 tokens of 4 × 2,048
+ * bytes, 1,286,400 in pages of 64; 165 // 3 = 55 requests at once. The engine at its layout
+ * takes the rest SGLang's share leaves: the same arithmetic from the JSON's available bytes. */
+static void
+test_sglang_granite_4_h (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("granite-4.0-h-tiny", 8192);
+  VcSglangStatePool pool, again;
+  VcEngineAtLayout at;
+
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (e), 1, 8192, 20e9, &pool));
+  g_assert_cmpfloat (pool.per_request_bytes, ==, 57341952);
+  g_assert_cmpfloat (pool.state_requests, ==, 165);
+  g_assert_cmpfloat (pool.tokens, ==, 1286447);
+  g_assert_cmpfloat (pool.max_concurrency, ==, 55);
+  g_object_set (e, "page-size", 64, NULL);
+  g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (e), 1, 8192, 20e9, &pool));
+  g_assert_cmpfloat (pool.tokens, ==, 1286400);
+
+  g_object_set (e, "page-size", 1, "mem-fraction-static", 0.8, NULL);
+  at_layout (e, &at);
+  g_assert_true (at.known);
+  g_assert_cmpfloat (at.available_kv_bytes, >, 0);
+  g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (e), 1, 8192, at.available_kv_bytes, &again));
+  g_assert_cmpfloat (at.tokens, ==, again.tokens);
+  g_assert_cmpfloat (at.max_concurrency, ==, again.max_concurrency);
+  g_assert_cmpfloat (at.state_requests, ==, again.state_requests);
+  g_assert_cmpfloat (at.state_request_bytes, ==, 57341952);
+  g_assert_cmpuint (at.block_size, ==, 0);
+  g_assert_null (vc_engine_no_figure (vc_estimate_get_inputs (e)));
+}
+
+/* Falcon-H1-Tiny-90M read from its config.json, 1 GB of rest: 24 layers of attention (512 bytes a
+ * token) and Mamba-2 (2,688 convolution values, 49,152 state values: 201,984 bytes): 4,847,616
+ * bytes a request; 1e9 × 0.9 / 1.9 = 473,684,210.5 bytes hold 97 requests, the 529,781,248 left
+ * 43,113 tokens of 12,288 bytes; 97 // 3 = 32 requests of 4,096 tokens could run, 10.5 fit the
+ * cells. From the CLI, the JSON's figures follow the same arithmetic from its available bytes. */
+static void
+test_sglang_falcon_h1 (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models",
+                                              "Falcon-H1-Tiny-90M-Instruct", "config.json", NULL);
+  const char *args[] = { "--config", config, "--engine", "sglang", "--seq", "4096", "--mem-fraction", "0.8",
+                         "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *engine = json_object_get_object_member (vc_test_run_json (parser, args), "engine");
+  VcSglangStatePool pool;
+  g_autoptr(VcHfConfig) hf = vc_hf_config_new_for_path (config, &error);
+
+  g_assert_no_error (error);
+  vc_hf_config_apply (hf, e);
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_SGLANG, "seq", 4096, NULL);
+  g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (e), 1, 12288, 1e9, &pool));
+  g_assert_cmpfloat (pool.per_request_bytes, ==, 4847616);
+  g_assert_cmpfloat (pool.state_requests, ==, 97);
+  g_assert_cmpfloat (pool.tokens, ==, 43113);
+  g_assert_cmpfloat (pool.max_running_requests, ==, 32);
+  g_assert_cmpfloat (pool.max_concurrency, ==, 43113.0 / 4096);
+
+  g_assert_cmpstr (json_object_get_string_member (engine, "version"), ==, "001ccef");
+  g_assert_true (json_object_get_null_member (engine, "no_figure"));
+  g_assert_cmpint (json_object_get_int_member (engine, "state_request_bytes"), ==, 4847616);
+  g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (e), 1, 12288,
+                                              json_object_get_double_member (engine, "available_kv_bytes"), &pool));
+  g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, (gint64) pool.tokens);
+  g_assert_cmpint (json_object_get_int_member (engine, "state_pool_requests"), ==, (gint64) pool.state_requests);
+  g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==, pool.max_concurrency);
+}
+
+/* Where SGLang's Mamba pool is not followed: the source at commit 003fca8, two pipeline stages,
+ * TP that does not divide Granite 4.0-H's one group, a state whose convolution share the reader
+ * did not give (the architecture set by hand); each with the reason, and the CLI refuses
+ * --sglang-version with another engine */
+static void
+test_sglang_refused (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("granite-4.0-h-tiny", 8192);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  const char *other[] = { "--preset", "granite-4.0-h-tiny", "--engine", "vllm", "--sglang-version", "001ccef",
+                          "--fit-gpu", "h100-80gb", NULL };
+  const char *named[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--sglang-version", "003fca8",
+                          "--fit-gpu", "h100-80gb", NULL };
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+  VcSglangStatePool pool;
+  VcArch arch;
+
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  g_assert_true (vc_engine_state_sglang_followed (in, 1, 1));
+  g_assert_false (vc_engine_state_sglang_followed (in, 1, 2));
+  g_assert_false (vc_engine_state_sglang_followed (in, 2, 1));
+  g_assert_false (vc_engine_state_sglang_pool (in, 2, 4096, 20e9, &pool));
+  g_assert_false (pool.known);
+  g_object_set (e, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  g_assert_false (vc_engine_state_sglang_followed (in, 1, 1));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
+  g_object_set (e, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
+  arch = in->arch;
+  arch.recurrent_conv = 0;
+  vc_estimate_set_architecture (e, &arch);
+  g_assert_false (vc_engine_state_sglang_followed (in, 1, 1));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
+
+  g_assert_cmpint (vc_test_run_vramcalc (other, NULL, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--sglang-version"));
+  g_assert_cmpint (vc_test_run_vramcalc (named, NULL, &out2, &err2), ==, 0);
+  g_assert_nonnull (strstr (out2, "SGLang’s Mamba pool at commit 003fca8"));
+}
+
+/* SGLang's Mamba pool in the text report and in --explain: Granite 4.0-H Tiny on an H100 keeps
+ * 465 requests of 57,341,952 bytes (26.66 GB) before its cells; the state's 9,984 convolution
+ * values of a layer named with their dtype */
+static void
+test_sglang_text (void)
+{
+  const char *args[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--seq", "8192",
+                         "--fit-gpu", "h100-80gb", "--explain", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "\n  Mamba pool of 465 requests (26.7\u00a0GB), 57.3\u00a0MB a request, "
+                                 "before the KV cache\n"));
+  g_assert_nonnull (strstr (out, "; SGLang (001ccef) keeps them in a Mamba pool sized before the KV cache, "
+                                 "9984 convolution values in bfloat16 and the rest in float32"));
+}
+
+/* SGLang's hybrid SWA pool by source: gpt-oss-20b (12 full and 12 sliding layers of 8 KV heads
+ * of 64, 2,048 bytes a layer's token, a window of 128) on an H100 leaves 28,361,866,268 bytes.
+ * At commit 003fca8: 28,361,866,268 // (2,048 × (12 + 0.8 × 12)) = 641,137 full tokens. At
+ * 001ccef: 28,361,866,268 // 49,152 = 577,023 cells of every layer, × 49,152 / 44,236.8 =
+ * 641,136.7, int 641,136; its sliding pool int(641,136 × 0.8) = 512,908 holds 3,976 windows of
+ * 129, so 641,136 / 8,192 = 78.26 requests at once (pages of 1 token: the alignments change
+ * nothing). */
+static void
+test_sglang_swa_sources (void)
+{
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  const char *mixin[] = { "--preset", "gpt-oss-20b", "--engine", "sglang", "--seq", "8192", "--fit-gpu", "h100-80gb",
+                          "--format", "json", NULL };
+  const char *configurator[] = { "--preset", "gpt-oss-20b", "--engine", "sglang", "--seq", "8192",
+                                 "--sglang-version", "003fca8", "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  JsonObject *a = json_object_get_object_member (vc_test_run_json (p1, mixin), "engine");
+  JsonObject *b = json_object_get_object_member (vc_test_run_json (p2, configurator), "engine");
+
+  g_assert_cmpint (json_object_get_int_member (a, "available_kv_bytes"), ==, 28361866268);
+  g_assert_cmpint (json_object_get_int_member (b, "available_kv_bytes"), ==, 28361866268);
+  g_assert_cmpint (json_object_get_int_member (a, "kv_capacity_tokens"), ==, 641136);
+  g_assert_cmpint (json_object_get_int_member (b, "kv_capacity_tokens"), ==, 641137);
+  g_assert_cmpfloat (json_object_get_double_member (a, "max_concurrency"), ==, 641136.0 / 8192);
+  g_assert_cmpstr (json_object_get_string_member (b, "version"), ==, "003fca8");
+  g_assert_true (json_object_get_null_member (a, "state_request_bytes"));
+
+  /* pages of 64: at 001ccef the 577,023 cells are first kept in whole pages, 576,960, × 49,152 /
+   * 44,236.8 = 641,066.7, int 641,066, in pages 641,024; at 003fca8 641,137 in pages 641,088 */
+  {
+    g_autoptr(JsonParser) p3 = json_parser_new ();
+    g_autoptr(JsonParser) p4 = json_parser_new ();
+    const char *mixin64[] = { "--preset", "gpt-oss-20b", "--engine", "sglang", "--seq", "8192", "--page-size", "64",
+                              "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+    const char *configurator64[] = { "--preset", "gpt-oss-20b", "--engine", "sglang", "--seq", "8192", "--page-size",
+                                     "64", "--sglang-version", "003fca8", "--fit-gpu", "h100-80gb", "--format", "json",
+                                     NULL };
+
+    a = json_object_get_object_member (vc_test_run_json (p3, mixin64), "engine");
+    b = json_object_get_object_member (vc_test_run_json (p4, configurator64), "engine");
+    g_assert_cmpint (json_object_get_int_member (a, "kv_capacity_tokens"), ==, 641024);
+    g_assert_cmpint (json_object_get_int_member (b, "kv_capacity_tokens"), ==, 641088);
+  }
+}
+
 /* Where the pools are not followed, no figure and the reason: SGLang's Mamba pool, vLLM over
  * more than one GPU a model; a model without state has no state block */
 static void
@@ -195,10 +416,11 @@ test_refused (void)
   g_assert_false (at.known);
   g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "state-pools");
   g_assert_false (vc_engine_state_vllm_followed (vc_estimate_get_inputs (e), 2, 1));
-  g_object_set (e, "tp", 1, "engine", VC_ENGINE_SGLANG, NULL);
+  g_object_set (e, "tp", 1, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
   at_layout (e, &at);
   g_assert_false (at.known);
   g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "state-pools");
+  g_object_set (e, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
   /* 0.10 on one GPU is followed; 0.21 and later log the cache otherwise, even eager */
   g_object_set (e, "engine", VC_ENGINE_VLLM, "engine-version", VC_VLLM_VERSION_0_10, NULL);
   at_layout (e, &at);
@@ -473,6 +695,12 @@ main (int    argc,
   g_test_add_func ("/engine-state/falcon-h1", test_falcon_h1);
   g_test_add_func ("/engine-state/text", test_text);
   g_test_add_func ("/engine-state/refused", test_refused);
+  g_test_add_func ("/engine-state/sglang-qwen3-next", test_sglang_qwen3_next);
+  g_test_add_func ("/engine-state/sglang-granite-4-h", test_sglang_granite_4_h);
+  g_test_add_func ("/engine-state/sglang-falcon-h1", test_sglang_falcon_h1);
+  g_test_add_func ("/engine-state/sglang-refused", test_sglang_refused);
+  g_test_add_func ("/engine-state/sglang-text", test_sglang_text);
+  g_test_add_func ("/engine-state/sglang-swa-sources", test_sglang_swa_sources);
   g_test_add_func ("/engine-state/encoder-refused", test_encoder_refused);
   g_test_add_func ("/engine-state/tensor-parallel", test_tensor_parallel);
   g_test_add_func ("/engine-state/tensor-parallel-paths", test_tensor_parallel_paths);

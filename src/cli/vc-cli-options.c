@@ -89,6 +89,7 @@ const VcCliOption vc_cli_options[] = {
     N_("vLLM and SGLang: NCCL alone, without the custom all-reduce and its buffers on each GPU (TP 2, 4, 6 or 8)") },
   { "no-disable-custom-all-reduce", OPT_FALSE, "disable-custom-all-reduce", NULL, NULL },
   { "page-size", OPT_PROPERTY, "page-size", "N" },
+  { "sglang-version", OPT_PROPERTY, "sglang-version", "001ccef|003fca8" },
   { "parallel", OPT_PROPERTY_ALIAS, "concurrency", "N", N_("llama.cpp/Ollama -np: sequences served at once, the same as --concurrency") },
   { "n-ubatch", OPT_PROPERTY, "n-ubatch", "N" },
   { "n-batch", OPT_PROPERTY, "n-batch", "N" },

@@ -666,7 +666,7 @@ list_local_models (void)
 }
 
 /* vLLM's options (--gpu-memory-utilization, --block-size, the profile run's batch,
- * --kv-cache-memory) and SGLang's (--mem-fraction, --page-size) are refused with another engine
+ * --kv-cache-memory) and SGLang's (--mem-fraction, --page-size, --sglang-version) are refused with another engine
  * rather than ignored or misread, and --mfu means something to training only. */
 static const struct
 {
@@ -683,6 +683,7 @@ static const struct
   { "no-enforce-eager", "vllm" },
   { "mem-fraction", "sglang" },
   { "page-size", "sglang" },
+  { "sglang-version", "sglang" },
 };
 
 static gboolean

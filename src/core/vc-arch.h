@@ -69,6 +69,10 @@ typedef struct
    * key heads, Mamba-2 groups); 0: unknown */
   guint recurrent_heads;
   guint recurrent_groups;
+  /* Of recurrent_state, the values of the convolution's last inputs (the rest being the recurrent
+   * state), as the config reader derives them; 0: unknown. SGLang keeps the two parts in
+   * different dtypes. */
+  guint recurrent_conv;
 } VcArch;
 
 typedef enum

@@ -144,3 +144,91 @@ vc_engine_state_vllm_at_layout (const VcInputs   *in,
   out->block_size = spec.block_size;
   out->state_page_bytes = spec.page_bytes;
 }
+
+/* python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py (sgl-project/sglang at commit
+ * 001ccef): MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO, the Mamba slots kept for each running
+ * request with the radix cache on and no extra buffer (calculate_mamba_ratio) */
+#define SGLANG_MAMBA_RUNNING_RATIO 3
+/* python/sglang/srt/server_args.py: ServerArgs.mamba_full_memory_ratio (0.9 since pull request
+ * #11679), the Mamba pool's bytes for each byte of the full-attention cache */
+#define SGLANG_MAMBA_FULL_MEMORY_RATIO 0.9
+/* python/sglang/srt/configs/mamba_utils.py, mamba2_state_dtype: the convolution state in
+ * bfloat16 (SGLANG_MAMBA_CONV_DTYPE unset), the recurrent state in float32 (server_args'
+ * mamba_ssm_dtype, SGLANG_MAMBA_SSM_DTYPE unset) */
+#define SGLANG_CONV_BYTES 2.0
+#define SGLANG_SSM_BYTES 4.0
+
+gboolean
+vc_engine_state_sglang_followed (const VcInputs *in,
+                                 double          tp,
+                                 double          pp)
+{
+  const VcArch *arch = &in->arch;
+
+  if (vc_arch_state_elements (arch) <= 0)
+    return TRUE;
+  /* the pool rules read at commit 001ccef, on one pipeline stage (a stage's layers of each kind
+   * are not followed), under TP where the heads, the groups and both parts of the state split
+   * evenly (Mamba2StateShape.create: divide(conv_dim, tp), divide(num_heads, tp)); the
+   * convolution's share known (its dtype differs from the recurrent state's); no window beside
+   * the state (a third pool) */
+  return in->engine == VC_ENGINE_SGLANG && in->mode == VC_MODE_INFERENCE &&
+         in->sglang_version == VC_SGLANG_VERSION_001CCEF &&
+         in->method == VC_METHOD_ARCHITECTURE && pp == 1 && splits_evenly (arch, tp) &&
+         arch->recurrent_state > 0 && arch->recurrent_conv > 0 &&
+         arch->recurrent_conv < arch->recurrent_state && fmod (arch->recurrent_conv, tp) == 0 &&
+         vc_arch_attention_layers (arch) > 0 && !vc_arch_is_mla (arch) &&
+         !(arch->sliding_window > 0 && arch->sliding_window_layers > 0);
+}
+
+gboolean
+vc_engine_state_followed (const VcInputs *in,
+                          double          tp,
+                          double          pp)
+{
+  if (in->engine == VC_ENGINE_SGLANG)
+    return vc_engine_state_sglang_followed (in, tp, pp);
+  return vc_engine_state_vllm_followed (in, tp, pp);
+}
+
+gboolean
+vc_engine_state_sglang_pool (const VcInputs    *in,
+                             double             tp,
+                             double             kv_bytes_per_token,
+                             double             rest,
+                             VcSglangStatePool *pool)
+{
+  const VcArch *arch = &in->arch;
+  double layers = MIN (arch->recurrent_layers, arch->n_layers);
+  double conv, ssm, mamba_raw, kv_rest, tokens, default_reqs;
+
+  *pool = (VcSglangStatePool) { 0 };
+  if (vc_arch_state_elements (arch) <= 0 || !vc_engine_state_sglang_followed (in, tp, 1) ||
+      !(kv_bytes_per_token > 0) || !isfinite (kv_bytes_per_token) || !isfinite (rest) || layers <= 0)
+    return FALSE;
+  /* BaseLinearStateParams.mamba_cache_per_req (configs/mamba_utils.py): per layer, the
+   * convolution's conv_dim / tp × (kernel − 1) values and the recurrent state's heads / tp ×
+   * head × state, each in its dtype, times the Mamba layers */
+  conv = (double) arch->recurrent_conv / tp;
+  ssm = (double) (arch->recurrent_state - arch->recurrent_conv) / tp;
+  pool->per_request_bytes = layers * (conv * SGLANG_CONV_BYTES + ssm * SGLANG_SSM_BYTES);
+  /* handle_max_mamba_cache: mamba_state_memory_raw = rest × ratio / (1 + ratio),
+   * max_mamba_cache_size = int(that // mamba_cache_per_req), and the rest less the pool goes to
+   * the full-attention layers' cells (profile_max_num_token: num_layers = the full-attention
+   * layers, rest // cell_size); init_memory_pool keeps whole pages */
+  rest = MAX (0.0, rest);
+  mamba_raw = rest * SGLANG_MAMBA_FULL_MEMORY_RATIO / (1 + SGLANG_MAMBA_FULL_MEMORY_RATIO);
+  pool->state_requests = floor (mamba_raw / pool->per_request_bytes);
+  pool->state_bytes = pool->state_requests * pool->per_request_bytes;
+  kv_rest = rest - pool->state_bytes;
+  tokens = floor (MAX (0.0, kv_rest) / kv_bytes_per_token);
+  pool->tokens = floor (tokens / in->page_size) * in->page_size;
+  /* init_memory: max_running_requests, when not given, min(max(int(max_total_num_tokens /
+   * context_len × 512), 2048), 4096) (context_len taken as seq, as vLLM's --max-model-len), then
+   * at most max_mamba_cache_size // 3 */
+  default_reqs = MIN (MAX (floor (tokens / in->seq * 512), 2048.0), 4096.0);
+  pool->max_running_requests = MIN (default_reqs, floor (pool->state_requests / SGLANG_MAMBA_RUNNING_RATIO));
+  pool->max_concurrency = MIN (pool->tokens / in->seq, pool->max_running_requests);
+  pool->known = TRUE;
+  return TRUE;
+}

@@ -55,4 +55,35 @@ void     vc_engine_state_vllm_at_layout (const VcInputs   *inputs,
                                          double            kv_bytes_per_token,
                                          VcEngineAtLayout *out);
 
+/* SGLang's Mamba pool (ModelRunnerKVCacheMixin at sgl-project/sglang commit 001ccef) of a model
+ * with recurrent layers, on one GPU or one TP rank */
+typedef struct
+{
+  gboolean known;
+  double per_request_bytes;        /* mamba_cache_per_req */
+  double state_requests;           /* max_mamba_cache_size */
+  double state_bytes;              /* the pool: state_requests × per_request_bytes */
+  double tokens;                   /* max_total_num_tokens, in whole pages */
+  double max_running_requests;     /* the scheduler's cap, max_mamba_cache_size // 3 at most */
+  double max_concurrency;          /* requests of inputs->seq tokens at once */
+} VcSglangStatePool;
+
+/* Whether the pools of the inputs' model are followed for its engine at `tp` × `pp` GPUs:
+ * vc_engine_state_vllm_followed() for vLLM, vc_engine_state_sglang_followed() for SGLang */
+gboolean vc_engine_state_followed        (const VcInputs *inputs,
+                                          double          tp,
+                                          double          pp);
+/* Whether SGLang's Mamba pool of the inputs' model is followed at `tp` × `pp` GPUs: TRUE
+ * where the model has no recurrent state */
+gboolean vc_engine_state_sglang_followed (const VcInputs *inputs,
+                                          double          tp,
+                                          double          pp);
+/* SGLang's pools in `rest` bytes (f × total − weights) on one rank of `tp`, from
+ * `kv_bytes_per_token`: the KV bytes of one token in every attention layer on that rank */
+gboolean vc_engine_state_sglang_pool     (const VcInputs    *inputs,
+                                          double             tp,
+                                          double             kv_bytes_per_token,
+                                          double             rest,
+                                          VcSglangStatePool *pool);
+
 G_END_DECLS

@@ -424,9 +424,48 @@ vllm_hybrid_capacity (const VcInputs *in,
   *max_concurrency = blocks / per_request;
 }
 
+/* SGLang's full-attention pool of a model with sliding-window layers beside full ones, in
+ * @rest bytes, one layer's token taking @layer bytes, before the page alignment. At commit
+ * 003fca8 (python/sglang/srt/model_executor/pool_configurator.py, HybridSWAPoolConfigurator):
+ * rest // (full × F + ratio × sliding × S). At commit 001ccef
+ * (model_runner_kv_cache_mixin.py): profile_max_num_token first takes max_total_num_tokens =
+ * rest // (full × F + sliding × S), init_memory keeps it in whole pages, and
+ * set_num_tokens_hybrid_swa then int(max_total_num_tokens × (full × F + sliding × S) / (full × F +
+ * ratio × sliding × S)): the same share, rounded twice */
+static double
+sglang_swa_full_tokens (const VcInputs *in,
+                        double          rest,
+                        double          layer,
+                        double          full,
+                        double          sliding)
+{
+  double denominator = layer * (full + SGLANG_SWA_FULL_TOKENS_RATIO * sliding);
+  double every = layer * (full + sliding);
+
+  if (!(rest > 0))
+    return 0;
+  /* init_memory aligns max_total_num_tokens to whole pages before set_num_tokens_hybrid_swa */
+  if (in->sglang_version == VC_SGLANG_VERSION_001CCEF)
+    return floor (floor (floor (rest / every) / in->page_size) * in->page_size * every / denominator);
+  return floor (rest / denominator);
+}
+
+/* SGLang's sliding-window pool, int(full tokens × ratio) in whole pages: at commit 001ccef
+ * (set_num_tokens_hybrid_swa) from the full tokens before their page alignment, at commit
+ * 003fca8 (HybridSWAPoolConfigurator) from the aligned full pool */
+static double
+sglang_swa_tokens (const VcInputs *in,
+                   double          full_unaligned,
+                   double          full_aligned)
+{
+  double from = in->sglang_version == VC_SGLANG_VERSION_001CCEF ? full_unaligned : full_aligned;
+
+  return floor (floor (from * SGLANG_SWA_FULL_TOKENS_RATIO) / in->page_size) * in->page_size;
+}
+
 /* SGLang's pool on one card of @capacity bytes: the tokens it holds and the requests of in->seq
  * tokens */
-static void
+static gboolean
 sglang_capacity (const VcInputs *in,
                  const VcGpu    *gpu,
                  double          n,
@@ -452,7 +491,17 @@ sglang_capacity (const VcInputs *in,
   double gpu_mib = gpu->memory_mib > 0 ? gpu->memory_mib : capacity / MIB;
   double rest = vc_engine_sglang_fraction (in, gpu_mib, n) * total - weights;
 
-  if (!hybrid)
+  if (vc_arch_state_elements (arch) > 0)
+    {
+      /* the Mamba pool first, the full-attention cells from what it leaves (vc-engine-state.c) */
+      VcSglangStatePool pool;
+
+      if (!vc_engine_state_sglang_pool (in, n, per_token, rest, &pool))
+        return FALSE;
+      tokens = pool.tokens;
+      max_concurrency = pool.max_concurrency;
+    }
+  else if (!hybrid)
     {
       tokens = rest > 0 ? floor (floor (rest / per_token) / in->page_size) * in->page_size : 0;
       max_concurrency = tokens / in->seq;
@@ -468,12 +517,11 @@ sglang_capacity (const VcInputs *in,
        * page is refused ("SWA pool ... cannot hold even one request") */
       double layer = per_token / attention;
       double full = attention - sliding;
-      double cell = layer * (full + SGLANG_SWA_FULL_TOKENS_RATIO * sliding);
-      double max_total = rest > 0 ? floor (rest / cell) : 0;
+      double max_total = sglang_swa_full_tokens (in, rest, layer, full, sliding);
       double swa_tokens;
 
       tokens = floor (max_total / in->page_size) * in->page_size;
-      swa_tokens = floor (floor (tokens * SGLANG_SWA_FULL_TOKENS_RATIO) / in->page_size) * in->page_size;
+      swa_tokens = sglang_swa_tokens (in, max_total, tokens);
       if ((double) arch->sliding_window + in->page_size >= swa_tokens)
         tokens = 0, max_concurrency = 0;
       else
@@ -483,6 +531,7 @@ sglang_capacity (const VcInputs *in,
     }
   *tokens_out = tokens;
   *max_concurrency_out = max_concurrency;
+  return TRUE;
 }
 
 /* Whether a model's vision encoder (counted, `encoder_params`) moves the engine's cache by what
@@ -513,7 +562,7 @@ vc_engine_no_figure (const VcInputs *in)
   if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
       in->method != VC_METHOD_ARCHITECTURE)
     return NULL;
-  if (!vc_engine_state_vllm_followed (in, MAX (1u, in->layout.tp), MAX (1u, in->layout.pp)))
+  if (!vc_engine_state_followed (in, MAX (1u, in->layout.tp), MAX (1u, in->layout.pp)))
     return "state-pools";
   if (encoder_unsized (in))
     return "encoder";
@@ -568,11 +617,10 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
 
   *out = (VcKvCapacity) { 0 };
   /* the block arithmetic needs the KV bytes of a token; the pools of models with
-   * linear-attention or state-space layers are followed for vLLM on one stage (vc-engine-state.c),
-   * not for SGLang's Mamba pool */
+   * linear-attention or state-space layers are followed on one stage (vc-engine-state.c) */
   if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
       in->method != VC_METHOD_ARCHITECTURE || res->kv_bytes_per_token <= 0 || attention <= 0 ||
-      !vc_engine_state_vllm_followed (in, n, 1) || encoder_unsized (in) ||
+      !vc_engine_state_followed (in, n, 1) || encoder_unsized (in) ||
       !(n >= 1) || !isfinite (n) || !vc_engine_vllm_version_sized (in, n))
     return;
 
@@ -633,9 +681,9 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
         vllm_hybrid_capacity (in, attention, sliding, per_token, batch_tokens, available,
                               &tokens, &max_concurrency);
     }
-  else
-    sglang_capacity (in, gpu, n, capacity, overhead, weights, per_token, attention, sliding, hybrid,
-                     &tokens, &max_concurrency);
+  else if (!sglang_capacity (in, gpu, n, capacity, overhead, weights, per_token, attention, sliding, hybrid,
+                             &tokens, &max_concurrency))
+    return;
   out->known = TRUE;
   out->tokens = tokens;
   /* vLLM's "Maximum concurrency for N tokens per request" */
@@ -661,6 +709,25 @@ vllm_padded_at_layout (const VcInputs *in,
   return TRUE;
 }
 
+/* SGLang's Mamba pool and the cells it leaves in @rest bytes (vc-engine-state.c) */
+static void
+sglang_state_at_layout (const VcInputs   *in,
+                        double            tp,
+                        double            per_token,
+                        double            rest,
+                        VcEngineAtLayout *out)
+{
+  VcSglangStatePool pool;
+
+  if (!vc_engine_state_sglang_pool (in, tp, per_token, rest, &pool))
+    return;
+  out->known = TRUE;
+  out->tokens = pool.tokens;
+  out->max_concurrency = pool.max_concurrency * out->replicas;
+  out->state_request_bytes = pool.per_request_bytes;
+  out->state_requests = pool.state_requests;
+}
+
 /* The engine at the layout of the inputs (TP, PP, EP, DP), on `n_gpus` of `gpu`: its budget
  * and what is left for the KV cache on the busiest GPU, the tokens each replica's cache holds,
  * and the requests of seq tokens all replicas serve at once. The busiest GPU's cache gives the
@@ -668,8 +735,8 @@ vllm_padded_at_layout (const VcInputs *in,
  * keep beside the cache are each engine's, as vc_engine_kv_capacity_on() takes them: vLLM's
  * request and profile run (or --kv-cache-memory), SGLang's static share of what the CUDA context
  * leaves, the whole card for llama.cpp and the others, less the GPU's activations. SGLang's
- * sliding-window pool is followed on one pipeline stage; the other models vLLM or SGLang sizes
- * in several pools (vLLM's hybrid groups, recurrent state) are not followed here. */
+ * sliding-window pool, vLLM's Mamba groups and SGLang's Mamba pool are followed on one pipeline
+ * stage; vLLM's sliding-window groups are not followed at a layout. */
 void
 vc_engine_at_layout (const VcInputs       *in,
                      const VcLayoutResult *lr,
@@ -686,9 +753,9 @@ vc_engine_at_layout (const VcInputs       *in,
   double tp = MAX (1u, in->layout.tp);
   double per_token, tokens;
   guint stage_gpus = MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp);
-  /* vLLM's Mamba groups on one pipeline stage (vc-engine-state.c) */
+  /* vLLM's Mamba groups and SGLang's Mamba pool on one pipeline stage (vc-engine-state.c) */
   gboolean state = vc_arch_state_elements (arch) > 0 &&
-                   vc_engine_state_vllm_followed (in, tp, MAX (1u, in->layout.pp));
+                   vc_engine_state_followed (in, tp, MAX (1u, in->layout.pp));
   gboolean pools = (arch->sliding_window > 0 && arch->sliding_window_layers > 0) ||
                    (vc_arch_state_elements (arch) > 0 && !state);
   /* SGLang's sliding-window pool, on one pipeline stage (whose layers are all of the model's) */
@@ -728,6 +795,11 @@ vc_engine_at_layout (const VcInputs       *in,
       out->budget_bytes = vc_engine_sglang_fraction (in, gpu_mib, tp) *
                           MAX (0.0, capacity - overhead - vc_engine_comm_pool_bytes (in, tp));
       out->available_kv_bytes = MAX (0.0, out->budget_bytes - weights);
+      if (state)
+        {
+          sglang_state_at_layout (in, tp, per_token, out->budget_bytes - weights, out);
+          return;
+        }
       if (swa_pool)
         {
           /* the pools of vc_engine_kv_capacity_on(), from one layer's KV bytes of a token on
@@ -739,14 +811,14 @@ vc_engine_at_layout (const VcInputs       *in,
           double s = vc_engine_context_tokens (in);
           double window = arch->sliding_window;
           double layer = kv / (per_replica * (full * s + sliding * MIN (s, window)));
-          double r = SGLANG_SWA_FULL_TOKENS_RATIO;
-          double cell = full > 0 ? layer * (full + r * sliding) : layer * attention;
+          double unaligned = full > 0 ? sglang_swa_full_tokens (in, out->available_kv_bytes, layer, full, sliding)
+                                      : floor (out->available_kv_bytes / (layer * attention));
           double swa_tokens;
 
-          tokens = floor (floor (out->available_kv_bytes / cell) / in->page_size) * in->page_size;
+          tokens = floor (unaligned / in->page_size) * in->page_size;
           if (full > 0)
             {
-              swa_tokens = floor (floor (tokens * r) / in->page_size) * in->page_size;
+              swa_tokens = sglang_swa_tokens (in, unaligned, tokens);
               if (window + in->page_size >= swa_tokens)
                 tokens = 0;
               out->known = TRUE;

@@ -111,6 +111,9 @@ typedef struct
   guint block_size;                /* vLLM with recurrent state: the attention block raised to
                                     * hold a layer's state; 0 otherwise */
   double state_page_bytes;         /* and the page of one layer's state of one request, padded */
+  double state_request_bytes;      /* SGLang with recurrent state: one request's state in every
+                                    * layer (mamba_cache_per_req); 0 otherwise */
+  double state_requests;           /* and the requests its Mamba pool holds (max_mamba_cache_size) */
 } VcEngineAtLayout;
 
 void   vc_engine_at_layout    (const VcInputs         *inputs,

@@ -106,6 +106,7 @@ enum {
   PROP_ENFORCE_EAGER,
   PROP_DISABLE_CUSTOM_ALL_REDUCE,
   PROP_MEM_FRACTION_STATIC,
+  PROP_SGLANG_VERSION,
   PROP_PAGE_SIZE,
   PROP_N_UBATCH,
   PROP_N_BATCH,
@@ -609,6 +610,7 @@ vc_estimate_set_property (GObject      *object,
     case PROP_ENFORCE_EAGER: SET_FIELD (enforce_eager, g_value_get_boolean); break;
     case PROP_DISABLE_CUSTOM_ALL_REDUCE: SET_FIELD (disable_custom_all_reduce, g_value_get_boolean); break;
     case PROP_MEM_FRACTION_STATIC: SET_FIELD (mem_fraction_static, input_double); break;
+    case PROP_SGLANG_VERSION: SET_FIELD (sglang_version, g_value_get_enum); break;
     case PROP_PAGE_SIZE: SET_FIELD (page_size, g_value_get_uint); break;
     case PROP_N_UBATCH: SET_FIELD (n_ubatch, g_value_get_uint); break;
     case PROP_N_BATCH: SET_FIELD (n_batch, g_value_get_uint); break;
@@ -756,6 +758,7 @@ vc_estimate_get_property (GObject    *object,
     case PROP_ENFORCE_EAGER: g_value_set_boolean (value, in->enforce_eager); break;
     case PROP_DISABLE_CUSTOM_ALL_REDUCE: g_value_set_boolean (value, in->disable_custom_all_reduce); break;
     case PROP_MEM_FRACTION_STATIC: g_value_set_double (value, in->mem_fraction_static); break;
+    case PROP_SGLANG_VERSION: g_value_set_enum (value, in->sglang_version); break;
     case PROP_PAGE_SIZE: g_value_set_uint (value, in->page_size); break;
     case PROP_N_UBATCH: g_value_set_uint (value, in->n_ubatch); break;
     case PROP_N_BATCH: g_value_set_uint (value, in->n_batch); break;
@@ -991,6 +994,10 @@ install_engine_inputs (const VcInputs *d)
     g_param_spec_double ("mem-fraction-static", N_("Static memory fraction"),
                          N_("SGLang: --mem-fraction-static, share of each GPU's memory for weights and KV cache (default: SGLang's for the card and TP degree)"),
                          0, 1.0, d->mem_fraction_static, RW);
+  properties[PROP_SGLANG_VERSION] =
+    g_param_spec_enum ("sglang-version", N_("SGLang version"),
+                       N_("SGLang: the source whose pool rules to follow for models with linear-attention or state-space layers: 001ccef (default: ModelRunnerKVCacheMixin, sgl-project/sglang commit 001ccef) or 003fca8 (KVCacheConfigurator, whose Mamba pool is not followed)"),
+                       VC_TYPE_SGLANG_VERSION, d->sglang_version, RW);
   properties[PROP_PAGE_SIZE] =
     g_param_spec_uint ("page-size", N_("Page size"),
                        N_("SGLang: tokens per KV-cache page (default 1)"), 1, 1024, d->page_size, RW);

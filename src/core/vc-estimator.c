@@ -140,6 +140,7 @@ vc_inputs_init_default (VcInputs *in)
     .enforce_eager = FALSE,
     .disable_custom_all_reduce = FALSE,
     .mem_fraction_static = 0,
+    .sglang_version = VC_SGLANG_VERSION_001CCEF,
     .page_size = 1,
     .n_ubatch = 0,
     .n_batch = 0,

@@ -68,6 +68,7 @@ typedef struct
   gboolean enforce_eager;          /* vLLM --enforce-eager: no CUDA graphs */
   gboolean disable_custom_all_reduce; /* vLLM and SGLang --disable-custom-all-reduce */
   double mem_fraction_static;      /* SGLang; 0: SGLang's default for the card and TP degree */
+  VcSglangVersion sglang_version;  /* SGLang --sglang-version: whose pool rules */
   guint page_size;                 /* SGLang: tokens per KV-cache page */
   /* llama.cpp (and Ollama): 0 takes the engine's default (FORMULAS.md, "llama.cpp") */
   guint n_ubatch;                  /* -ub: tokens of one micro-batch */

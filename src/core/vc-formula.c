@@ -122,12 +122,22 @@ describe_sequence_state (const Terms *t)
 {
   const VcInputs *in = t->in;
   g_autofree char *values = vc_format_count (in->arch.recurrent_state);
+  g_autofree char *text = g_strdup_printf (_("%u linear-attention or state-space layers × %s values each per sequence "
+                                             "(convolution and recurrent state, which do not grow with the context) "
+                                             "× b·C sequences (b = %u, C = %u) at the KV precision = %s"),
+                                           MIN (in->arch.recurrent_layers, in->arch.n_layers), values,
+                                           in->batch, in->concurrency, t->size);
+  g_autofree char *conv = NULL;
 
-  return g_strdup_printf (_("%u linear-attention or state-space layers × %s values each per sequence "
-                            "(convolution and recurrent state, which do not grow with the context) "
-                            "× b·C sequences (b = %u, C = %u) at the KV precision = %s"),
-                          MIN (in->arch.recurrent_layers, in->arch.n_layers), values,
-                          in->batch, in->concurrency, t->size);
+  /* SGLang's Mamba pool (vc-engine-state.c) */
+  if (in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_SGLANG || in->arch.recurrent_conv == 0 ||
+      in->arch.recurrent_conv >= in->arch.recurrent_state)
+    return g_steal_pointer (&text);
+  conv = vc_format_count (in->arch.recurrent_conv);
+  return g_strdup_printf (_("%s; SGLang (%s) keeps them in a Mamba pool sized before the KV cache, "
+                            "%s convolution values in bfloat16 and the rest in float32, "
+                            "0.9 / 1.9 of what its share leaves, in whole requests"),
+                          text, vc_enum_nick (VC_TYPE_SGLANG_VERSION, in->sglang_version), conv);
 }
 
 /* Context parallelism and packing, after a training activation's description (`text`, taken). */

@@ -1741,8 +1741,10 @@ read_qwen3_next (Reader   *r,
   conv = 2 * key + value;
   TRY (derived_uint (r, _("the Gated DeltaNet weights"), h * (2 * key + 2 * value) + h * 2 * v_heads + conv * kernel
                      + 2 * (guint64) v_heads + v_dim + value * h, "recurrent-params", &arch->recurrent_params, error));
-  return derived_uint (r, _("the Gated DeltaNet state"), conv * (kernel - 1) + (guint64) v_heads * k_dim * v_dim,
-                       "recurrent-state", &arch->recurrent_state, error);
+  TRY (derived_uint (r, _("the Gated DeltaNet state"), conv * (kernel - 1) + (guint64) v_heads * k_dim * v_dim,
+                      "recurrent-state", &arch->recurrent_state, error));
+  arch->recurrent_conv = (guint) (conv * (kernel - 1));
+  return TRUE;
 }
 
 /* A Mamba-2 mixer (Bamba's, Falcon-H1's): in_proj h → I + (I + 2·G·N) + H, a depthwise conv1d
@@ -1778,8 +1780,10 @@ mamba2_apply (Reader        *r,
   TRY (derived_uint (r, _("the Mamba-2 weights"), params, "recurrent-params", &arch->recurrent_params, error));
   arch->recurrent_heads = (guint) m->heads;
   arch->recurrent_groups = (guint) m->groups;
-  return derived_uint (r, _("the Mamba-2 state"), conv * (m->kernel - 1) + m->heads * m->head_dim * m->state,
-                       "recurrent-state", &arch->recurrent_state, error);
+  TRY (derived_uint (r, _("the Mamba-2 state"), conv * (m->kernel - 1) + m->heads * m->head_dim * m->state,
+                      "recurrent-state", &arch->recurrent_state, error));
+  arch->recurrent_conv = (guint) (conv * (m->kernel - 1));
+  return TRUE;
 }
 
 /* The mamba_* keys Falcon-H1 and Granite 4.0 share, for a mixer of the given width: heads of

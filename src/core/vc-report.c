@@ -656,10 +656,13 @@ add_engine_json (JsonBuilder           *b,
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
   json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_ENGINE, in->engine));
-  /* vLLM's release and eager mode (FORMULAS.md, "vLLM's releases"); null for the others */
+  /* vLLM's release and eager mode (FORMULAS.md, "vLLM's releases"), SGLang's source of its
+   * pool rules; null for the others */
   json_builder_set_member_name (b, "version");
   if (in->engine == VC_ENGINE_VLLM)
     json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_VLLM_VERSION, in->vllm_version));
+  else if (in->engine == VC_ENGINE_SGLANG)
+    json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_SGLANG_VERSION, in->sglang_version));
   else
     json_builder_add_null_value (b);
   json_builder_set_member_name (b, "enforce_eager");
@@ -703,6 +706,11 @@ add_engine_json (JsonBuilder           *b,
     json_builder_add_null_value (b);
   json_builder_set_member_name (b, "state_page_bytes");
   add_bytes_or_null (b, at.known && at.block_size > 0, at.state_page_bytes);
+  /* SGLang's Mamba pool: one request's state and the requests it holds (vc-engine-state.c) */
+  json_builder_set_member_name (b, "state_request_bytes");
+  add_bytes_or_null (b, at.known && at.state_request_bytes > 0, at.state_request_bytes);
+  json_builder_set_member_name (b, "state_pool_requests");
+  add_bytes_or_null (b, at.known && at.state_request_bytes > 0, at.state_requests);
   /* why there is no figure, where it is a part of the model the engine sizes apart */
   json_builder_set_member_name (b, "no_figure");
   if (!at.known && vc_engine_no_figure_on (in, gpu, MAX (1u, in->layout.tp)) != NULL)
@@ -1334,6 +1342,15 @@ no_figure_text (const VcInputs *in,
     return _("vLLM’s Mamba groups are followed for releases 0.10 to 0.20 on one pipeline stage (PP 1) "
              "without a sliding window, under TP where it divides the mixer’s heads and groups: "
              "otherwise it repeats groups on every rank, or splits layers over stages, in parts not known here.");
+  if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_SGLANG &&
+      in->sglang_version == VC_SGLANG_VERSION_003FCA8)
+    return _("SGLang’s Mamba pool at commit 003fca8 (KVCacheConfigurator: padding slot, request cap by "
+             "radix-cache strategy, slack after CUDA-graph capture) is not followed; "
+             "--sglang-version 001ccef follows the rules before it.");
+  if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_SGLANG)
+    return _("SGLang’s Mamba pool is followed on one pipeline stage (PP 1) without a sliding window, "
+             "under TP where it divides the mixer’s heads and groups, for a model whose convolution state "
+             "the config reader counts apart (its dtype differs from the recurrent state’s).");
   if (g_strcmp0 (why, "state-pools") == 0)
     return _("Its linear-attention or state-space layers keep a state per request in a pool of their own "
              "(vLLM’s Mamba groups, SGLang’s Mamba pool), which is not sized here.");
@@ -1403,6 +1420,16 @@ table_engine (GString               *s,
         g_string_append_printf (s, _("  Attention block of %u tokens, so that a page (%s) holds one layer’s state "
                                      "of a request\n"),
                                 at.block_size, page);
+      }
+    if (at.state_request_bytes > 0)
+      {
+        g_autofree char *state = vc_format_size (at.state_request_bytes, unit);
+        g_autofree char *pool = vc_format_size (at.state_request_bytes * at.state_requests, unit);
+        g_autofree char *requests = g_strdup_printf ("%'.0f", at.state_requests);
+
+        /* Translators: "  Mamba pool of 1,234 requests (3.1 GB), 2.5 MB a request, before the KV cache" */
+        g_string_append_printf (s, _("  Mamba pool of %s requests (%s), %s a request, before the KV cache\n"),
+                                requests, pool, state);
       }
   }
   {

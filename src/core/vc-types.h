@@ -207,6 +207,15 @@ typedef enum
   VC_VLLM_VERSION_0_21, /*< nick=0.21 >*/
 } VcVllmVersion;
 
+/* The SGLang source whose pool rules are followed (--sglang-version; FORMULAS.md, "Engines"):
+ * the state stored at sgl-project/sglang commit 001ccef (ModelRunnerKVCacheMixin, the default)
+ * or at commit 003fca8 (KVCacheConfigurator), whose Mamba pool is not followed */
+typedef enum
+{
+  VC_SGLANG_VERSION_001CCEF, /*< nick=001ccef >*/
+  VC_SGLANG_VERSION_003FCA8, /*< nick=003fca8 >*/
+} VcSglangVersion;
+
 /* The fine-tuning framework whose own memory habits are followed (FORMULAS.md, "Trainers").
  * generic: the estimate's own inputs alone. */
 typedef enum

@@ -40,6 +40,7 @@ struct _VcInferencePage
   GtkSpinButton *max_num_seqs;
   GtkSpinButton *kv_cache_memory;
   VcDropDown *engine_version;
+  VcDropDown *sglang_version;
   GtkSwitch *enforce_eager;
   GtkSwitch *disable_custom_all_reduce;
   GtkSpinButton *mem_fraction_static;
@@ -74,6 +75,13 @@ static const VcChoice engine_version_choices[] = {
   { VC_VLLM_VERSION_0_10, N_("0.10 and earlier") },
   { VC_VLLM_VERSION_0_11, N_("0.11 to 0.20") },
   { VC_VLLM_VERSION_0_21, N_("0.21 and later") },
+};
+
+/* SGLang's --sglang-version: the sources whose pool rules differ for models with
+ * linear-attention or state-space layers */
+static const VcChoice sglang_version_choices[] = {
+  { VC_SGLANG_VERSION_001CCEF, N_("Commit 001ccef (model runner mixin)") },
+  { VC_SGLANG_VERSION_003FCA8, N_("Commit 003fca8 (KV-cache configurator)") },
 };
 
 /* llama.cpp's --cache-type-k/-v */
@@ -123,6 +131,7 @@ update_applicable (VcInferencePage *self)
   vc_grid_row_set_visible (GTK_WIDGET (self->disable_custom_all_reduce), vllm || sglang);
   vc_grid_row_set_visible (GTK_WIDGET (self->mem_fraction_static), sglang);
   vc_grid_row_set_visible (GTK_WIDGET (self->page_size), sglang);
+  vc_grid_row_set_visible (GTK_WIDGET (self->sglang_version), sglang);
   /* llama.cpp's (and Ollama's) batch sizes, streams and cache types */
   vc_grid_row_set_visible (GTK_WIDGET (self->n_ubatch), llama);
   vc_grid_row_set_visible (GTK_WIDGET (self->n_batch), llama);
@@ -162,6 +171,8 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   vc_bind_spin_with_word (self->kv_cache_memory, estimate, "kv-cache-memory", 1, 1, 0, C_("kv cache memory", "Profiled"));
   vc_bind_choices (self->engine_version, estimate, "engine-version", engine_version_choices,
                    G_N_ELEMENTS (engine_version_choices));
+  vc_bind_choices (self->sglang_version, estimate, "sglang-version", sglang_version_choices,
+                   G_N_ELEMENTS (sglang_version_choices));
   vc_bind_active (GTK_WIDGET (self->enforce_eager), estimate, "enforce-eager");
   vc_bind_active (GTK_WIDGET (self->disable_custom_all_reduce), estimate, "disable-custom-all-reduce");
   vc_bind_spin_with_word (self->mem_fraction_static, estimate, "mem-fraction-static", 0.01, 3, 0,
@@ -235,6 +246,7 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, max_num_seqs);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, kv_cache_memory);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, engine_version);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, sglang_version);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, enforce_eager);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, disable_custom_all_reduce);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, mem_fraction_static);

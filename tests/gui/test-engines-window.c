@@ -64,6 +64,7 @@ test_engine_inputs (Fixture       *f,
   GtkWidget *fraction_static = vc_test_window_input (f->window, VC_MODE_INFERENCE, "mem-fraction-static");
   GtkWidget *page = vc_test_window_input (f->window, VC_MODE_INFERENCE, "page-size");
   GtkWidget *version = vc_test_window_input (f->window, VC_MODE_INFERENCE, "engine-version");
+  GtkWidget *sglang_version = vc_test_window_input (f->window, VC_MODE_INFERENCE, "sglang-version");
   GtkWidget *eager = vc_test_window_input (f->window, VC_MODE_INFERENCE, "enforce-eager");
   GtkWidget *no_custom_ar = vc_test_window_input (f->window, VC_MODE_INFERENCE, "disable-custom-all-reduce");
   GtkWidget *mfu = vc_test_window_input (f->window, VC_MODE_TRAINING, "mfu");
@@ -92,6 +93,7 @@ test_engine_inputs (Fixture       *f,
   g_assert_true (gtk_widget_get_visible (kv_memory));
   g_assert_false (gtk_widget_get_visible (fraction_static));
   g_assert_false (gtk_widget_get_visible (page));
+  g_assert_false (gtk_widget_get_visible (sglang_version));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (batched)), ==, "Default");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (kv_memory)), ==, "Profiled");
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (batched), 4096);
@@ -128,6 +130,16 @@ test_engine_inputs (Fixture       *f,
   g_assert_true (gtk_widget_get_visible (fraction_static));
   g_assert_true (gtk_widget_get_visible (page));
   g_assert_true (gtk_widget_get_visible (no_custom_ar));
+  /* SGLang's source of its pool rules: commit 001ccef by default */
+  g_assert_true (gtk_widget_get_visible (sglang_version));
+  g_assert_cmpuint (vc_drop_down_get_selected (VC_DROP_DOWN (sglang_version)), ==,
+                    vc_test_choice_position (sglang_version, "Commit 001ccef (model runner mixin)"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (sglang_version),
+                             vc_test_choice_position (sglang_version, "Commit 003fca8 (KV-cache configurator)"));
+  g_assert_cmpint (in->sglang_version, ==, VC_SGLANG_VERSION_003FCA8);
+  g_object_set (f->estimate, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
+  g_assert_cmpuint (vc_drop_down_get_selected (VC_DROP_DOWN (sglang_version)), ==,
+                    vc_test_choice_position (sglang_version, "Commit 001ccef (model runner mixin)"));
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (no_custom_ar)));
   g_object_set (f->estimate, "disable-custom-all-reduce", FALSE, NULL);
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (no_custom_ar)));
