@@ -728,6 +728,26 @@ sglang_state_at_layout (const VcInputs   *in,
   out->state_requests = pool.state_requests;
 }
 
+/* Which of the engines' separate pools the model at this layout has: @state, vLLM's Mamba
+ * groups or SGLang's Mamba pool on one pipeline stage (vc-engine-state.c); @pools, a pool
+ * apart from the KV cache that is not followed there; @swa_pool, SGLang's sliding-window pool
+ * on one pipeline stage (whose layers are all of the model's) */
+static void
+layout_pools (const VcInputs *in,
+              double          tp,
+              gboolean       *state,
+              gboolean       *pools,
+              gboolean       *swa_pool)
+{
+  const VcArch *arch = &in->arch;
+  gboolean sliding = arch->sliding_window > 0 && arch->sliding_window_layers > 0;
+
+  *state = vc_arch_state_elements (arch) > 0 && vc_engine_state_followed (in, tp, MAX (1u, in->layout.pp));
+  *pools = sliding || (vc_arch_state_elements (arch) > 0 && !*state);
+  *swa_pool = in->engine == VC_ENGINE_SGLANG && sliding && vc_arch_state_elements (arch) <= 0 &&
+              MAX (1u, in->layout.pp) == 1;
+}
+
 /* The engine at the layout of the inputs (TP, PP, EP, DP), on `n_gpus` of `gpu`: its budget
  * and what is left for the KV cache on the busiest GPU, the tokens each replica's cache holds,
  * and the requests of seq tokens all replicas serve at once. The busiest GPU's cache gives the
@@ -753,15 +773,9 @@ vc_engine_at_layout (const VcInputs       *in,
   double tp = MAX (1u, in->layout.tp);
   double per_token, tokens;
   guint stage_gpus = MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp);
-  /* vLLM's Mamba groups and SGLang's Mamba pool on one pipeline stage (vc-engine-state.c) */
-  gboolean state = vc_arch_state_elements (arch) > 0 &&
-                   vc_engine_state_followed (in, tp, MAX (1u, in->layout.pp));
-  gboolean pools = (arch->sliding_window > 0 && arch->sliding_window_layers > 0) ||
-                   (vc_arch_state_elements (arch) > 0 && !state);
-  /* SGLang's sliding-window pool, on one pipeline stage (whose layers are all of the model's) */
-  gboolean swa_pool = in->engine == VC_ENGINE_SGLANG && arch->sliding_window > 0 && arch->sliding_window_layers > 0 &&
-                      vc_arch_state_elements (arch) <= 0 && MAX (1u, in->layout.pp) == 1;
+  gboolean state, pools, swa_pool;
 
+  layout_pools (in, tp, &state, &pools, &swa_pool);
   *out = (VcEngineAtLayout) { 0 };
   out->n_gpus = MAX (n_gpus, vc_layout_n_gpus (&in->layout));
   out->replicas = out->n_gpus / stage_gpus;
