@@ -39,15 +39,15 @@ typedef struct
 typedef struct
 {
   double size;
-  guint segment;
   double offset;
+  guint segment;
   guint index;
 } FreeEntry;
 
 /* A pool's free blocks, sorted by entry_compare(), in chunks of at most FREE_CHUNK: a search
  * bisects the chunks, then the entries of one; an insertion or a removal moves the entries of
  * one chunk (a replay's pool holds up to a few hundred free blocks) */
-#define FREE_CHUNK 32
+#define FREE_CHUNK 16
 
 typedef struct
 {
