@@ -4,6 +4,8 @@
  * merging, and expandable segments' pages. And the training estimate's reserve around it. */
 #include "config.h"
 
+#include <math.h>
+
 #include <glib.h>
 
 #include "vc-allocator.h"
@@ -154,6 +156,245 @@ test_training_reserve (void)
   g_assert_false (vc_estimator_models_reserve (&in));
 }
 
+/* ---- the same rules, plainly: every search a scan of every block ------------------------------ */
+
+typedef struct
+{
+  guint segment;
+  double offset, size;
+  gboolean allocated, small, dead;
+} RefBlock;
+
+typedef struct
+{
+  gboolean expandable;
+  GArray *blocks;                  /* RefBlock */
+  GArray *segments;                /* double: each segment's size */
+  gint pool_segment[2];
+  double allocated, reserved, peak_allocated, peak_reserved;
+} RefAllocator;
+
+static RefBlock *
+ref_block (RefAllocator *r,
+           guint         i)
+{
+  return &g_array_index (r->blocks, RefBlock, i);
+}
+
+/* the free block of the pool that holds `rounded`, smallest first, then the lowest address */
+static gint
+ref_best_fit (RefAllocator *r,
+              gboolean      small,
+              double        rounded)
+{
+  gint best = -1;
+
+  for (guint i = 0; i < r->blocks->len; i++)
+    {
+      RefBlock *b = ref_block (r, i), *c;
+
+      if (b->dead || b->allocated || b->small != small || b->size < rounded)
+        continue;
+      if (best < 0)
+        {
+          best = i;
+          continue;
+        }
+      c = ref_block (r, best);
+      if (b->size < c->size || (b->size == c->size && (b->segment < c->segment ||
+                                                       (b->segment == c->segment && b->offset < c->offset))))
+        best = i;
+    }
+  return best;
+}
+
+/* the live block of `segment` at `offset` (-1: none) */
+static gint
+ref_block_at (RefAllocator *r,
+              guint         segment,
+              double        offset)
+{
+  for (guint i = 0; i < r->blocks->len; i++)
+    if (!ref_block (r, i)->dead && ref_block (r, i)->segment == segment && ref_block (r, i)->offset == offset)
+      return i;
+  return -1;
+}
+
+static void
+ref_reserve (RefAllocator *r,
+             double        bytes)
+{
+  r->reserved += bytes;
+  r->peak_reserved = MAX (r->peak_reserved, r->reserved);
+}
+
+static gint
+ref_new_block (RefAllocator *r,
+               guint         segment,
+               double        offset,
+               double        size,
+               gboolean      small)
+{
+  RefBlock b = { .segment = segment, .offset = offset, .size = size, .small = small };
+
+  g_array_append_val (r->blocks, b);
+  return r->blocks->len - 1;
+}
+
+/* a block for a request no free block holds: a new segment, or the pool's expandable segment
+ * grown at its end */
+static gint
+ref_grow (RefAllocator *r,
+          gboolean      small,
+          double        rounded)
+{
+  double page = small ? VC_ALLOCATOR_SMALL_BUFFER : VC_ALLOCATOR_LARGE_BUFFER;
+  double size;
+  gint s, tail = -1;
+
+  if (!r->expandable)
+    {
+      size = vc_allocator_segment_size (rounded);
+      g_array_append_val (r->segments, size);
+      ref_reserve (r, size);
+      return ref_new_block (r, r->segments->len - 1, 0, size, small);
+    }
+  if (r->pool_segment[small] < 0)
+    {
+      size = 0;
+      g_array_append_val (r->segments, size);
+      r->pool_segment[small] = r->segments->len - 1;
+    }
+  s = r->pool_segment[small];
+  size = g_array_index (r->segments, double, s);
+  for (guint i = 0; i < r->blocks->len; i++)
+    if (!ref_block (r, i)->dead && ref_block (r, i)->segment == (guint) s &&
+        ref_block (r, i)->offset + ref_block (r, i)->size == size)
+      tail = i;
+  if (tail >= 0 && !ref_block (r, tail)->allocated)
+    {
+      double add = page * ceil ((rounded - ref_block (r, tail)->size) / page);
+
+      ref_block (r, tail)->size += add;
+      g_array_index (r->segments, double, s) += add;
+      ref_reserve (r, add);
+      return tail;
+    }
+  g_array_index (r->segments, double, s) += page * ceil (rounded / page);
+  ref_reserve (r, page * ceil (rounded / page));
+  return ref_new_block (r, s, size, page * ceil (rounded / page), small);
+}
+
+static guint
+ref_malloc (RefAllocator *r,
+            double        bytes)
+{
+  double rounded = vc_allocator_round_size (bytes);
+  gboolean small = rounded <= VC_ALLOCATOR_SMALL_SIZE;
+  gint i = ref_best_fit (r, small, rounded);
+  RefBlock *b;
+  double rest;
+
+  if (i < 0)
+    i = ref_grow (r, small, rounded);
+  b = ref_block (r, i);
+  rest = b->size - rounded;
+  if ((small || r->expandable) ? rest >= VC_ALLOCATOR_MIN_BLOCK : rest > VC_ALLOCATOR_SMALL_SIZE)
+    {
+      b->size = rounded;
+      ref_new_block (r, b->segment, b->offset + rounded, rest, small);
+      b = ref_block (r, i);
+    }
+  b->allocated = TRUE;
+  r->allocated += b->size;
+  r->peak_allocated = MAX (r->peak_allocated, r->allocated);
+  return i;
+}
+
+static void
+ref_release (RefAllocator *r,
+             guint         i)
+{
+  RefBlock *b = ref_block (r, i);
+  gint prev = -1, next;
+
+  b->allocated = FALSE;
+  r->allocated -= b->size;
+  for (guint k = 0; k < r->blocks->len; k++)
+    if (!ref_block (r, k)->dead && ref_block (r, k)->segment == b->segment &&
+        ref_block (r, k)->offset + ref_block (r, k)->size == b->offset)
+      prev = k;
+  if (prev >= 0 && !ref_block (r, prev)->allocated)
+    {
+      b->offset = ref_block (r, prev)->offset;
+      b->size += ref_block (r, prev)->size;
+      ref_block (r, prev)->dead = TRUE;
+    }
+  next = ref_block_at (r, b->segment, b->offset + b->size);
+  if (next >= 0 && !ref_block (r, next)->allocated)
+    {
+      b->size += ref_block (r, next)->size;
+      ref_block (r, next)->dead = TRUE;
+    }
+}
+
+/* The allocator against the rules applied plainly, on thousands of random requests and
+ * releases: small, middle and large sizes, many of them equal (a model's layers repeat their
+ * tensors) so that best fit breaks ties by address, with and without expandable segments. After
+ * every call, the same allocated, reserved and peak bytes and segments. */
+static void
+test_against_plain_rules (void)
+{
+  static const double repeated[] = { 4096, 65536, 1048576, 3 * MiB + 512, 16 * MiB, 50 * MiB + 1536 };
+
+  for (guint expandable = 0; expandable < 2; expandable++)
+    for (guint seed = 1; seed <= 4; seed++)
+      {
+        g_autoptr(VcAllocator) a = vc_allocator_new (expandable);
+        RefAllocator r = { .expandable = expandable, .pool_segment = { -1, -1 } };
+        g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+        g_autoptr(GArray) live = g_array_new (FALSE, FALSE, sizeof (guint) * 2);
+
+        r.blocks = g_array_new (FALSE, FALSE, sizeof (RefBlock));
+        r.segments = g_array_new (FALSE, FALSE, sizeof (double));
+        for (guint op = 0; op < 3000; op++)
+          {
+            if (live->len > 0 && g_rand_int_range (rand, 0, 100) < 45)
+              {
+                guint k = g_rand_int_range (rand, 0, live->len);
+                guint *pair = &g_array_index (live, guint, 2 * k);
+
+                vc_allocator_release (a, pair[0]);
+                ref_release (&r, pair[1]);
+                g_array_remove_index_fast (live, k);
+              }
+            else
+              {
+                double bytes;
+                guint pair[2];
+
+                switch (g_rand_int_range (rand, 0, 4))
+                  {
+                  case 0: bytes = g_rand_int_range (rand, 1, 1 << 20); break;
+                  case 1: bytes = g_rand_int_range (rand, 1 << 20, 10 << 20); break;
+                  case 2: bytes = g_rand_double_range (rand, 10 * MiB, 300 * MiB); break;
+                  default: bytes = repeated[g_rand_int_range (rand, 0, G_N_ELEMENTS (repeated))]; break;
+                  }
+                pair[0] = vc_allocator_malloc (a, bytes);
+                pair[1] = ref_malloc (&r, bytes);
+                g_array_append_val (live, pair);
+              }
+            g_assert_cmpfloat (vc_allocator_allocated (a), ==, r.allocated);
+            g_assert_cmpfloat (vc_allocator_reserved (a), ==, r.reserved);
+            g_assert_cmpfloat (vc_allocator_peak_allocated (a), ==, r.peak_allocated);
+            g_assert_cmpfloat (vc_allocator_peak_reserved (a), ==, r.peak_reserved);
+            g_assert_cmpuint (vc_allocator_n_segments (a), ==, r.segments->len);
+          }
+        g_array_unref (r.blocks);
+        g_array_unref (r.segments);
+      }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -164,5 +405,6 @@ main (int   argc,
   g_test_add_func ("/allocator/large-pool", test_large_pool);
   g_test_add_func ("/allocator/expandable-segments", test_expandable);
   g_test_add_func ("/allocator/training-reserve", test_training_reserve);
+  g_test_add_func ("/allocator/against-plain-rules", test_against_plain_rules);
   return g_test_run ();
 }

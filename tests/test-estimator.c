@@ -4,7 +4,10 @@
 
 #include <math.h>
 
+#include "vc-catalog.h"
+#include "vc-estimate.h"
 #include "vc-estimator.h"
+#include "vc-inventory.h"
 #include "vc-test-util.h"
 
 static void
@@ -308,6 +311,43 @@ test_gpu_count_kv_replicated (void)
   }
 }
 
+/* The weights' bytes are remembered per architecture and precision (inventory_bytes()): an
+ * inference estimate's weights equal those of its inventory built afresh, tensor by tensor, for
+ * every shape of model and every weight format, asked twice over in turn (the second round from
+ * what is remembered) and with the architecture changed in between. */
+static void
+test_weights_memo (void)
+{
+  guint n_presets;
+  const VcPreset *presets = vc_presets_get_all (&n_presets);
+  guint n_checked = 0;
+
+  for (guint round = 0; round < 2; round++)
+    for (guint p = 0; p < n_presets; p++)
+      for (VcPrecision precision = VC_PRECISION_FP32; vc_test_first_of_family (p) && precision <= VC_PRECISION_NF4; precision++)
+        for (guint deeper = 0; deeper < 2; deeper++)
+          {
+            g_autoptr(VcEstimate) e = vc_estimate_new ();
+            VcInputs in;
+            VcResult res;
+
+            g_assert_true (vc_estimate_set_preset (e, presets[p].id, NULL));
+            g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "mode", VC_MODE_INFERENCE, NULL);
+            in = *vc_estimate_get_inputs (e);
+            in.precision = precision;
+            in.arch.n_layers += deeper;
+            vc_estimator_compute (&in, &res);
+            for (guint i = 0; i < res.n_scenarios; i++)
+              {
+                g_autoptr(VcInventory) inv = vc_estimator_inventory (&in, res.scenarios[i].id);
+
+                g_assert_cmpfloat (res.scenarios[i].bytes[VC_COMPONENT_WEIGHTS], ==, vc_inventory_bytes (inv));
+                n_checked++;
+              }
+          }
+  g_assert_cmpuint (n_checked, >, 100);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -321,6 +361,7 @@ main (int   argc,
   g_test_add_func ("/estimator/scaling-and-options", test_scaling_and_options);
   g_test_add_func ("/estimator/extremes-finite", test_extremes_finite);
   g_test_add_func ("/estimator/gpu-count", test_gpu_count);
+  g_test_add_func ("/estimator/weights-memo", test_weights_memo);
   g_test_add_func ("/estimator/gpu-count-kv-replicated", test_gpu_count_kv_replicated);
   return g_test_run ();
 }

@@ -39,15 +39,15 @@ typedef struct
 typedef struct
 {
   double size;
-  guint segment;
   double offset;
+  guint segment;
   guint index;
 } FreeEntry;
 
 /* A pool's free blocks, sorted by entry_compare(), in chunks of at most FREE_CHUNK: a search
  * bisects the chunks, then the entries of one; an insertion or a removal moves the entries of
  * one chunk (a replay's pool holds up to a few hundred free blocks) */
-#define FREE_CHUNK 32
+#define FREE_CHUNK 16
 
 typedef struct
 {
@@ -55,9 +55,12 @@ typedef struct
   FreeEntry entries[FREE_CHUNK];
 } FreeChunk;
 
+/* `lasts` holds each chunk's last entry side by side, so that bisecting the chunks reads one
+ * array instead of a chunk each step */
 typedef struct
 {
   FreeChunk **chunks;
+  FreeEntry *lasts;
   guint n_chunks, size;
 } FreeList;
 
@@ -93,7 +96,7 @@ vc_allocator_segment_size (double rounded)
 
 /* The free blocks of a pool in BlockComparatorSize's order: by size, then address (segment,
  * then offset within it). */
-static int
+static inline int
 entry_compare (const FreeEntry *x,
                const FreeEntry *y)
 {
@@ -131,6 +134,7 @@ vc_allocator_free (VcAllocator *self)
       for (guint c = 0; c < self->free_blocks[i].n_chunks; c++)
         g_free (self->free_blocks[i].chunks[c]);
       g_free (self->free_blocks[i].chunks);
+      g_free (self->free_blocks[i].lasts);
     }
   g_free (self);
 }
@@ -173,8 +177,7 @@ free_list_lower_bound (const FreeList  *list,
     {
       guint mid = lo + (hi - lo) / 2;
 
-      chunk = list->chunks[mid];
-      if (entry_compare (&chunk->entries[chunk->len - 1], key) < 0)
+      if (entry_compare (&list->lasts[mid], key) < 0)
         lo = mid + 1;
       else
         hi = mid;
@@ -210,8 +213,10 @@ free_list_new_chunk (FreeList *list,
     {
       list->size = MAX (4u, 2 * list->size);
       list->chunks = g_renew (FreeChunk *, list->chunks, list->size);
+      list->lasts = g_renew (FreeEntry, list->lasts, list->size);
     }
   memmove (&list->chunks[c + 1], &list->chunks[c], (list->n_chunks - c) * sizeof (FreeChunk *));
+  memmove (&list->lasts[c + 1], &list->lasts[c], (list->n_chunks - c) * sizeof (FreeEntry));
   list->chunks[c] = chunk;
   list->n_chunks++;
   return chunk;
@@ -244,15 +249,40 @@ free_list_add (VcAllocator *self,
       upper->len = FREE_CHUNK / 2;
       memcpy (upper->entries, &chunk->entries[FREE_CHUNK / 2], (FREE_CHUNK / 2) * sizeof (FreeEntry));
       chunk->len = FREE_CHUNK / 2;
+      list->lasts[c] = chunk->entries[chunk->len - 1];
+      list->lasts[c + 1] = upper->entries[upper->len - 1];
       if (at > FREE_CHUNK / 2)
         {
           chunk = upper;
           at -= FREE_CHUNK / 2;
+          c++;
         }
     }
   memmove (&chunk->entries[at + 1], &chunk->entries[at], (chunk->len - at) * sizeof (FreeEntry));
   chunk->entries[at] = key;
   chunk->len++;
+  list->lasts[c] = chunk->entries[chunk->len - 1];
+}
+
+/* Removes entry `at` of chunk `c` */
+static void
+free_list_remove_at (FreeList *list,
+                     guint     c,
+                     guint     at)
+{
+  FreeChunk *chunk = list->chunks[c];
+
+  memmove (&chunk->entries[at], &chunk->entries[at + 1], (chunk->len - at - 1) * sizeof (FreeEntry));
+  chunk->len--;
+  if (chunk->len == 0)
+    {
+      g_free (chunk);
+      memmove (&list->chunks[c], &list->chunks[c + 1], (list->n_chunks - c - 1) * sizeof (FreeChunk *));
+      memmove (&list->lasts[c], &list->lasts[c + 1], (list->n_chunks - c - 1) * sizeof (FreeEntry));
+      list->n_chunks--;
+    }
+  else
+    list->lasts[c] = chunk->entries[chunk->len - 1];
 }
 
 static void
@@ -261,35 +291,30 @@ free_list_remove (VcAllocator *self,
 {
   FreeList *list = &self->free_blocks[block_at (self, index)->small];
   FreeEntry key = entry_of (self, index);
-  FreeChunk *chunk;
   guint c, at;
 
   free_list_lower_bound (list, &key, &c, &at);
   g_assert (c < list->n_chunks && entry_compare (&list->chunks[c]->entries[at], &key) == 0);
-  chunk = list->chunks[c];
-  memmove (&chunk->entries[at], &chunk->entries[at + 1], (chunk->len - at - 1) * sizeof (FreeEntry));
-  chunk->len--;
-  if (chunk->len == 0)
-    {
-      g_free (chunk);
-      memmove (&list->chunks[c], &list->chunks[c + 1], (list->n_chunks - c - 1) * sizeof (FreeChunk *));
-      list->n_chunks--;
-    }
+  free_list_remove_at (list, c, at);
 }
 
 /* get_free_block(): the smallest free block that holds `rounded`, the lowest address among
- * equals */
+ * equals, taken off the free list; -1 when none does */
 static gint
-find_free (const VcAllocator *self,
-           gboolean           small,
-           double             rounded)
+take_free (VcAllocator *self,
+           gboolean     small,
+           double       rounded)
 {
-  const FreeList *list = &self->free_blocks[small];
+  FreeList *list = &self->free_blocks[small];
   FreeEntry key = { .size = rounded, .segment = 0, .offset = -1 };
-  guint c, at;
+  guint c, at, index;
 
   free_list_lower_bound (list, &key, &c, &at);
-  return c < list->n_chunks ? (gint) list->chunks[c]->entries[at].index : -1;
+  if (c == list->n_chunks)
+    return -1;
+  index = list->chunks[c]->entries[at].index;
+  free_list_remove_at (list, c, at);
+  return index;
 }
 
 static void
@@ -314,7 +339,8 @@ new_block (VcAllocator *self,
   return self->blocks->len - 1;
 }
 
-/* alloc_block(): a new segment of get_allocation_size() bytes, one free block */
+/* alloc_block(): a new segment of get_allocation_size() bytes, one free block, not on the free
+ * list: the request takes it at once */
 static guint
 new_segment (VcAllocator *self,
              gboolean     small,
@@ -327,12 +353,12 @@ new_segment (VcAllocator *self,
   index = new_block (self, self->segments->len - 1, 0, seg.size, small);
   segment_at (self, self->segments->len - 1)->tail = index;
   add_reserved (self, seg.size);
-  free_list_add (self, index);
   return index;
 }
 
 /* ExpandableSegment::map(): the pool's one segment grows by whole pages (2 MiB for the small
- * pool, 20 MiB for the large one) at its end, joining a free block already there */
+ * pool, 20 MiB for the large one) at its end, joining a free block already there; the block
+ * returned is off the free list, as the request takes it at once */
 static guint
 expand (VcAllocator *self,
         gboolean     small,
@@ -363,7 +389,6 @@ expand (VcAllocator *self,
       tail->size += add;
       seg->size += add;
       add_reserved (self, add);
-      free_list_add (self, index_tail);
       return index_tail;
     }
   add = page * ceil (rounded / page);
@@ -377,7 +402,6 @@ expand (VcAllocator *self,
   seg->tail = index;
   seg->size += add;
   add_reserved (self, add);
-  free_list_add (self, index);
   return index;
 }
 
@@ -401,12 +425,11 @@ vc_allocator_malloc (VcAllocator *self,
 {
   double rounded = vc_allocator_round_size (MAX (0.0, bytes));
   gboolean small = rounded <= VC_ALLOCATOR_SMALL_SIZE;
-  gint index = find_free (self, small, rounded);
+  gint index = take_free (self, small, rounded);
   Block *b;
 
   if (index < 0)
     index = self->expandable ? expand (self, small, rounded) : new_segment (self, small, rounded);
-  free_list_remove (self, index);
   b = block_at (self, index);
   if (should_split (self, b, rounded))
     {

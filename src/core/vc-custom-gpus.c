@@ -46,6 +46,30 @@ count_items (const char *text)
   return n_items;
 }
 
+/* The catalog's names and ids, casefolded, which a GPU of one's own may not take: folded once,
+ * not at every parse (every new estimate parses its empty list, and the catalog holds a few
+ * hundred names) */
+static GHashTable *
+catalog_names (void)
+{
+  static GHashTable *names;
+
+  if (g_once_init_enter (&names))
+    {
+      GHashTable *folded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      guint n_catalog;
+      const VcGpu *catalog = vc_gpus_get_all (&n_catalog);
+
+      for (guint i = 0; i < n_catalog; i++)
+        {
+          g_hash_table_add (folded, g_utf8_casefold (catalog[i].name, -1));
+          g_hash_table_add (folded, g_utf8_casefold (catalog[i].id, -1));
+        }
+      g_once_init_leave (&names, folded);
+    }
+  return names;
+}
+
 /**
  * vc_custom_gpus_parse:
  * @text: (nullable): "RTX 6000 Ada=48; My card=23028MiB": a name, '=', a size in GB or with a
@@ -60,9 +84,10 @@ vc_custom_gpus_parse (const char  *text,
 {
   g_auto(GStrv) items = NULL;
   g_autoptr(GArray) out = g_array_new (FALSE, TRUE, sizeof (VcGpu));
+  /* the names taken so far in this list */
   g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  guint n_catalog, n_items;
-  const VcGpu *catalog = vc_gpus_get_all (&n_catalog);
+  GHashTable *catalog = catalog_names ();
+  guint n_items;
 
   g_array_set_clear_func (out, gpu_clear);
   if (text != NULL && !g_utf8_validate (text, -1, NULL))
@@ -79,12 +104,6 @@ vc_custom_gpus_parse (const char  *text,
                    _("the GPU list holds %u GPUs; accepted: at most %u GPUs of one's own"), n_items, MAX_CUSTOM_GPUS);
       return NULL;
     }
-  for (guint i = 0; i < n_catalog; i++)
-    {
-      g_hash_table_add (names, g_utf8_casefold (catalog[i].name, -1));
-      g_hash_table_add (names, g_utf8_casefold (catalog[i].id, -1));
-    }
-
   items = g_strsplit (text ? text : "", ";", -1);
   for (guint i = 0; items[i]; i++)
     {
@@ -115,9 +134,9 @@ vc_custom_gpus_parse (const char  *text,
           return NULL;
         }
       {
-        char *folded = g_utf8_casefold (name, -1);
+        g_autofree char *folded = g_utf8_casefold (name, -1);
 
-        if (!g_hash_table_add (names, folded))
+        if (g_hash_table_contains (catalog, folded) || !g_hash_table_add (names, g_steal_pointer (&folded)))
           {
             g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
                          _("the GPU name “%s” is already taken (by the catalog or an earlier GPU); accepted: a name of its own"),

@@ -1727,28 +1727,66 @@ weights_layout (VcPrecision p,
   return WEIGHTS_ARCH;
 }
 
+/* The weights' bytes of the last architectures and precisions asked for, in each thread: the
+ * solver's and the layouts' estimates change the sequence, the batch or the concurrency, never
+ * the weights, and walking the architecture's tensors was a tenth of an inference estimate.
+ * VcArch is integers only (no padding, no pointers), so its bytes are its identity. */
+#define WEIGHTS_MEMO_SIZE 8
+
+typedef struct
+{
+  VcArch arch;
+  VcPrecision precision;
+  gboolean valid;
+  double bytes;
+} WeightsMemo;
+
+static __thread WeightsMemo weights_memo[WEIGHTS_MEMO_SIZE];
+static __thread guint weights_memo_next;
+
+static double
+weights_bytes_uncached (const VcArch *arch,
+                        VcPrecision   p)
+{
+  double linear, other;
+  VcGgufRecipe recipe;
+
+  switch (weights_layout (p, &linear, &other))
+    {
+    case WEIGHTS_GGUF_RECIPE:
+      vc_quant_gguf_recipe (arch, p, &recipe);
+      return recipe.bytes;
+    case WEIGHTS_FORMAT:
+      return vc_quant_format_weights (arch, p);
+    case WEIGHTS_ARCH:
+    default:
+      return vc_inventory_arch_bytes (arch, linear, other);
+    }
+}
+
 /* The bytes of vc_estimator_inventory() for a precision, from the same builders, without
  * allocating (the solver computes estimates by the thousand). */
 static double
 inventory_bytes (const VcInputs *in,
                  VcPrecision     p)
 {
-  double linear, other;
-  VcGgufRecipe recipe;
+  WeightsMemo *m;
 
   if (from_source (in) && p == in->source_precision)
     return in->source_weights_bytes;
-  switch (weights_layout (p, &linear, &other))
+  for (guint i = 0; i < WEIGHTS_MEMO_SIZE; i++)
     {
-    case WEIGHTS_GGUF_RECIPE:
-      vc_quant_gguf_recipe (&in->arch, p, &recipe);
-      return recipe.bytes;
-    case WEIGHTS_FORMAT:
-      return vc_quant_format_weights (&in->arch, p);
-    case WEIGHTS_ARCH:
-    default:
-      return vc_inventory_arch_bytes (&in->arch, linear, other);
+      m = &weights_memo[i];
+      if (m->valid && m->precision == p && memcmp (&m->arch, &in->arch, sizeof (VcArch)) == 0)
+        return m->bytes;
     }
+  m = &weights_memo[weights_memo_next];
+  weights_memo_next = (weights_memo_next + 1) % WEIGHTS_MEMO_SIZE;
+  m->arch = in->arch;
+  m->precision = p;
+  m->bytes = weights_bytes_uncached (&in->arch, p);
+  m->valid = TRUE;
+  return m->bytes;
 }
 
 /* The weights of one inference scenario, tensor by tensor (a new reference): the model files'

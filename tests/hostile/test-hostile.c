@@ -290,6 +290,14 @@ test_custom_gpus_cap (void)
   g_clear_error (&error);
   g_assert_false (vc_estimate_set_custom_gpus (e, "rtx-4090=24GB", &error));
   g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
+  g_clear_error (&error);
+  /* the catalog's names and ids in any case, once the list has been parsed before */
+  g_assert_false (vc_estimate_set_custom_gpus (e, "Lab=24GB; h100 80 gb=24GB", &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
+  g_assert_cmpstr (error->message, ==, "the GPU name “h100 80 gb” is already taken (by the catalog or an earlier GPU); accepted: a name of its own");
+  g_clear_error (&error);
+  g_assert_false (vc_estimate_set_custom_gpus (e, "RTX-4090=24GB", &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
 }
 
 /* 12. Control characters of a model's name and of a tensor's name reach the terminal escaped, in
