@@ -349,6 +349,30 @@ test_vllm_mxfp4 (void)
  * head 2·128256·4096 = 1,050,673,152 each, the final norm 8,192. A token's K and V of one layer:
  * 2·1024·2 = 4,096 bytes, a block of 16 tokens 65,536. Each card: 0.9 of it, less its weights
  * and the profile run P, in blocks of its layers; every stage takes the fewest blocks. */
+/* PP alone over a set: TP is the cards per stage (4 H100s at PP 2: TP 2 × PP 2), on vLLM and
+ * SGLang; it was once replaced by TP 4 × PP 1 without a word */
+static void
+test_set_pp (void)
+{
+  static const char *const engines[] = { "vllm", "sglang" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (engines); i++)
+    {
+      g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "mode", "inference", "engine", engines[i],
+                                                      "gpu-set", "h100-80gb:4", "pp", "2", NULL);
+      VcPlan plan;
+
+      plan_of (e, &plan);
+      g_assert_cmpuint (plan.tp, ==, 2);
+      g_assert_cmpuint (plan.pp, ==, 2);
+      g_assert_cmpuint (plan.devices->len, ==, 4);
+      /* layers 0–15 on the first stage's two cards, 16–31 on the second's */
+      assert_layers (&plan, 1, 0, 16, FALSE);
+      assert_layers (&plan, 2, 16, 16, TRUE);
+      vc_plan_clear (&plan);
+    }
+}
+
 static void
 test_vllm_pp_partition (void)
 {
@@ -436,6 +460,11 @@ test_refusals (void)
       "3 layer counts for 2 pipeline stages" },
     { "llama-3-8b", (const char *const[]) { "engine", "vllm", "gpu-set", "A=24GB,B=12GB", "pp", "2", "pp-partition", "20,10", NULL },
       "sums to 30 layers, the model has 32; accepted: counts summing to 32" },
+    /* the layout asked for is kept or refused, never replaced by TP over the whole set */
+    { "llama-3-8b", (const char *const[]) { "engine", "vllm", "gpu-set", "h100-80gb:4", "tp", "2", NULL },
+      "TP 2 × PP 1 makes 2 GPUs, and the set has 4 cards" },
+    { "llama-3-8b", (const char *const[]) { "engine", "sglang", "gpu-set", "h100-80gb:4", "pp", "3", NULL },
+      "TP 1 × PP 3 makes 3 GPUs, and the set has 4 cards" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -776,6 +805,7 @@ main (int   argc,
   g_test_add_func ("/plan/vllm-bounded", test_vllm_bounded);
   g_test_add_func ("/plan/vllm-mxfp4", test_vllm_mxfp4);
   g_test_add_func ("/plan/vllm-pp-partition", test_vllm_pp_partition);
+  g_test_add_func ("/plan/set-pp", test_set_pp);
   g_test_add_func ("/plan/refusals", test_refusals);
   g_test_add_func ("/plan/training-uniform", test_training_uniform);
   g_test_add_func ("/plan/profile-round-trip", test_profile_round_trip);

@@ -618,10 +618,14 @@ plan_tensor_parallel (const VcInputs      *inputs,
                             "the largest %.0f MiB; accepted: cards of one size, or vLLM or llama.cpp"),
                    floor (vc_gpu_set_available (set, smallest) / 1048576.0),
                    floor (vc_gpu_set_available (set, largest) / 1048576.0));
+  /* the set's cards are one model: TP over them, or over the cards of each of PP stages */
   if (in.layout.tp * in.layout.pp != n)
     {
-      in.layout.tp = n;
-      in.layout.pp = 1;
+      if (in.layout.tp > 1 || n % MAX (1u, in.layout.pp) != 0)
+        return refuse (error, _("TP %u × PP %u makes %u GPUs, and the set has %u cards; accepted: TP × PP equal to "
+                                "the cards, or PP alone (a divisor of the cards: TP is then the cards per stage)"),
+                       in.layout.tp, MAX (1u, in.layout.pp), in.layout.tp * MAX (1u, in.layout.pp), n);
+      in.layout.tp = n / MAX (1u, in.layout.pp);
     }
   in.layout.dp = 1;
   if (!vc_layout_compute (&in, res, res->selected, &lr, error))
