@@ -584,6 +584,24 @@ mxfp4_unsized (const VcInputs *in,
   return FALSE;
 }
 
+/* The set's @n cards are one model: TP over them, or over the cards of each of PP stages */
+static gboolean
+layout_on_set (VcLayout *layout,
+               guint     n,
+               GError  **error)
+{
+  if (layout->tp * layout->pp != n)
+    {
+      if (layout->tp > 1 || n % MAX (1u, layout->pp) != 0)
+        return refuse (error, _("TP %u × PP %u makes %u GPUs, and the set has %u cards; accepted: TP × PP equal to "
+                                "the cards, or PP alone (a divisor of the cards: TP is then the cards per stage)"),
+                       layout->tp, MAX (1u, layout->pp), layout->tp * MAX (1u, layout->pp), n);
+      layout->tp = n / MAX (1u, layout->pp);
+    }
+  layout->dp = 1;
+  return TRUE;
+}
+
 static gboolean
 plan_tensor_parallel (const VcInputs      *inputs,
                       const VcResult      *res,
@@ -618,16 +636,8 @@ plan_tensor_parallel (const VcInputs      *inputs,
                             "the largest %.0f MiB; accepted: cards of one size, or vLLM or llama.cpp"),
                    floor (vc_gpu_set_available (set, smallest) / 1048576.0),
                    floor (vc_gpu_set_available (set, largest) / 1048576.0));
-  /* the set's cards are one model: TP over them, or over the cards of each of PP stages */
-  if (in.layout.tp * in.layout.pp != n)
-    {
-      if (in.layout.tp > 1 || n % MAX (1u, in.layout.pp) != 0)
-        return refuse (error, _("TP %u × PP %u makes %u GPUs, and the set has %u cards; accepted: TP × PP equal to "
-                                "the cards, or PP alone (a divisor of the cards: TP is then the cards per stage)"),
-                       in.layout.tp, MAX (1u, in.layout.pp), in.layout.tp * MAX (1u, in.layout.pp), n);
-      in.layout.tp = n / MAX (1u, in.layout.pp);
-    }
-  in.layout.dp = 1;
+  if (!layout_on_set (&in.layout, n, error))
+    return FALSE;
   if (!vc_layout_compute (&in, res, res->selected, &lr, error))
     {
       g_prefix_error (error, _("tensor parallelism over the %u cards of the set: "), n);
