@@ -274,8 +274,8 @@ assert_narrows (GtkWidget  *root,
   g_assert_cmpint (min, <=, 600);
 }
 
-/* The window's strings added with SGLang's source and Mamba pool, the method notes and the
- * optimizer step counted, each shown in French, and the window still narrows to 600 pixels
+/* The window's strings added with SGLang's source and Mamba pool, the method notes (the
+ * architecture's, each tab's) and the optimizer step counted, each shown in French, and the window still narrows to 600 pixels
  * with each: a drop-down's choice or a label that does not wrap would widen it */
 static void
 test_new_strings_width (Fixture       *f,
@@ -290,6 +290,14 @@ test_new_strings_width (Fixture       *f,
   chart = vc_test_child (vc_test_window_results (f->window), VC_TYPE_RESULTS_VIEW, "gpu_chart");
   while (!g_str_equal (vc_estimate_get_gpu (f->estimate, h100)->id, "h100-80gb"))
     h100++;
+
+  /* a custom architecture's fields kept under the method by parameter count */
+  g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "");
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "layers", 80, NULL);
+  g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, NULL);
+  assert_narrows (root, "architecture note");
+  assert_label (root, "Les champs d’architecture réglés ici sont conservés mais inutilisés par l’estimation par "
+                      "nombre de paramètres. Choisissez la méthode Architecture pour les compter.");
 
   /* SGLang's source, each choice selected, and its Mamba pool beside the capacity */
   g_assert_true (vc_estimate_set_preset (f->estimate, "granite-4.0-h-tiny", &error));
