@@ -906,6 +906,31 @@ test_other_method_option (void)
   g_assert_null (strstr (a.err, "applies to the architecture method"));
 }
 
+/* In inference the rule of thumb's KV cache is a share of the 16-bit weights: the KV
+ * precision, flash attention and llama.cpp's cache types change nothing (the seed's 7B stays
+ * 18.8 GB) and each gets the note; the architecture method uses them and says nothing */
+static void
+test_other_method_inference_option (void)
+{
+  g_auto(VcTestRun) r = { 0 };
+  g_auto(VcTestRun) a = { 0 };
+
+  run_cli (&r, "--params", "7B", "--method", "rule-of-thumb", "--kv-precision", "fp8", "--no-flash-attention",
+           "--engine", "llama.cpp", "--cache-type-v", "f32", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "18.8\u00a0GB\n"));
+  g_assert_cmpstr (r.err, ==,
+                   "vramcalc: note: --kv-precision applies to the architecture method; the estimate by parameter "
+                   "count does not use it (add --method architecture)\n"
+                   "vramcalc: note: --flash-attention applies to the architecture method; the estimate by parameter "
+                   "count does not use it (add --method architecture)\n"
+                   "vramcalc: note: --cache-type-v applies to the architecture method; the estimate by parameter "
+                   "count does not use it (add --method architecture)\n");
+  run_cli (&a, "--preset", "llama-3-8b", "--kv-precision", "fp8", "--no-flash-attention", NULL);
+  g_assert_cmpint (a.status, ==, 0);
+  g_assert_null (strstr (a.err, "applies to the architecture method"));
+}
+
 /* Checkpointing is the rule of thumb's too: its activations (7e9 × 2 × 2048 / 20480 = 1.4 GB
  * with none) keep 2/L of a 32-layer default with full checkpointing, 2/80 with --layers 80:
  * neither option gets the note */
@@ -932,6 +957,7 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/seed-json", test_seed_json);
+  g_test_add_func ("/cli/other-method-inference-option", test_other_method_inference_option);
   g_test_add_func ("/cli/context-warning", test_context_warning);
   g_test_add_func ("/cli/other-mode-option", test_other_mode_option);
   g_test_add_func ("/cli/other-method-option", test_other_method_option);

@@ -1353,8 +1353,8 @@ note_other_mode_options (Request    *req,
 }
 
 /* Options of the architecture method given with the by-parameter-count method (the
- * architecture's own fields, and the training terms that method has no place for: its
- * activations are a share of the weights) are kept (in a saved profile) but not used: say so.
+ * architecture's own fields, and the training and serving terms that method has no place for:
+ * its activations and KV cache are shares of the weights) are kept (in a saved profile) but not used: say so.
  * Checkpointing is used: the share kept is one of the layers' (checkpoint_factor() in
  * vc-estimator.c), the layer count with it. */
 static void
@@ -1363,6 +1363,11 @@ note_other_method_options (Request    *req,
 {
   static const char *const architecture_only[] = {
     "loss", "compile", "train-embeddings", "expandable-segments", "optimizer-impl", NULL,
+  };
+  /* in inference its KV cache is a share of the 16-bit weights: no KV precision, no attention
+   * kernel, no llama.cpp graph or cache (the window's Inference tab names the same) */
+  static const char *const inference_architecture_only[] = {
+    "kv-precision", "flash-attention", "n-ubatch", "n-batch", "kv-unified", "cache-type-k", "cache-type-v", NULL,
   };
   const VcInputs *in = vc_estimate_get_inputs (estimate);
 
@@ -1375,7 +1380,8 @@ note_other_method_options (Request    *req,
                              (in->checkpointing == VC_CHECKPOINTING_SQRT ||
                               in->checkpointing == VC_CHECKPOINTING_FULL);
       gboolean unused = (vc_arch_field_find (property) != NULL && !layers_used) ||
-                        (in->mode == VC_MODE_TRAINING && g_strv_contains (architecture_only, property));
+                        (in->mode == VC_MODE_TRAINING && g_strv_contains (architecture_only, property)) ||
+                        (in->mode == VC_MODE_INFERENCE && g_strv_contains (inference_architecture_only, property));
       const char *option = unused ? option_for_property (property, TRUE) : NULL;
 
       if (unused)

@@ -464,7 +464,7 @@ sglang_swa_tokens (const VcInputs *in,
 }
 
 /* SGLang's pool on one card of @capacity bytes: the tokens it holds and the requests of in->seq
- * tokens */
+ * tokens, and with recurrent state its Mamba pool, in @out */
 static gboolean
 sglang_capacity (const VcInputs *in,
                  const VcGpu    *gpu,
@@ -476,8 +476,7 @@ sglang_capacity (const VcInputs *in,
                  double          attention,
                  double          sliding,
                  gboolean        hybrid,
-                 double         *tokens_out,
-                 double         *max_concurrency_out)
+                 VcKvCapacity   *out)
 {
   const VcArch *arch = &in->arch;
   double tokens, max_concurrency;
@@ -500,6 +499,8 @@ sglang_capacity (const VcInputs *in,
         return FALSE;
       tokens = pool.tokens;
       max_concurrency = pool.max_concurrency;
+      out->state_request_bytes = pool.per_request_bytes;
+      out->state_requests = pool.state_requests;
     }
   else if (!hybrid)
     {
@@ -529,8 +530,8 @@ sglang_capacity (const VcInputs *in,
         max_concurrency = MIN (tokens / in->seq, swa_tokens / MIN ((double) in->seq,
                                                                     (double) arch->sliding_window + in->page_size));
     }
-  *tokens_out = tokens;
-  *max_concurrency_out = max_concurrency;
+  out->tokens = tokens;
+  out->max_concurrency = max_concurrency;
   return TRUE;
 }
 
@@ -681,9 +682,14 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
         vllm_hybrid_capacity (in, attention, sliding, per_token, batch_tokens, available,
                               &tokens, &max_concurrency);
     }
-  else if (!sglang_capacity (in, gpu, n, capacity, overhead, weights, per_token, attention, sliding, hybrid,
-                             &tokens, &max_concurrency))
-    return;
+  else
+    {
+      if (!sglang_capacity (in, gpu, n, capacity, overhead, weights, per_token, attention, sliding, hybrid, out))
+        *out = (VcKvCapacity) { 0 };
+      else
+        out->known = TRUE;
+      return;
+    }
   out->known = TRUE;
   out->tokens = tokens;
   /* vLLM's "Maximum concurrency for N tokens per request" */

@@ -19,6 +19,9 @@ typedef struct
   gboolean known;                  /* an engine that sizes its cache, and a model it can size */
   double tokens;                   /* KV-cache capacity of the n GPUs, in tokens */
   double max_concurrency;          /* requests of seq tokens the cache holds at once */
+  double state_request_bytes;      /* SGLang with recurrent state: one request's state in every
+                                    * layer (mamba_cache_per_req); 0 otherwise */
+  double state_requests;           /* and the requests its Mamba pool holds (max_mamba_cache_size) */
 } VcKvCapacity;
 
 /* A card's memory as the engine sees it: vLLM and SGLang the total CUDA reports, where known */

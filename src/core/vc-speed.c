@@ -222,3 +222,47 @@ vc_speed_describe (const VcInputs       *in,
                           kv.tokens, floor (kv.max_concurrency), in->seq, rate);
   return with_nccl_bound (in, line, fit->count, 1);
 }
+
+/* SGLang's Mamba pool behind the capacity vc_speed_describe() gives for the same row (the
+ * engine's at the inputs' layout of several GPUs, else on the row's count of the card): one
+ * request's state in every layer (@request_bytes, mamba_cache_per_req) and the requests the
+ * pool holds (@requests, max_mamba_cache_size), reserved before the KV cache
+ * (vc-engine-state.c); FALSE where that line gives no capacity or the model has no such pool */
+gboolean
+vc_speed_state_pool (const VcInputs       *in,
+                     const VcResult       *r,
+                     const VcLayoutResult *layout,
+                     const VcGpu          *gpu,
+                     const VcGpuFit       *fit,
+                     double               *request_bytes,
+                     double               *requests)
+{
+  const VcScenarioResult *sc = &r->scenarios[r->selected];
+  VcSpeed speed;
+  VcKvCapacity kv;
+
+  *request_bytes = *requests = 0;
+  if (in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_SGLANG)
+    return FALSE;
+  vc_speed_compute (in, r, sc, gpu, fit->count, &speed);
+  if (!speed.known)
+    return FALSE;
+  if (layout != NULL && vc_layout_n_gpus (&in->layout) > 1)
+    {
+      VcEngineAtLayout at;
+
+      vc_engine_at_layout (in, layout, gpu, 0, &at);
+      if (at.known)
+        {
+          *request_bytes = at.state_request_bytes;
+          *requests = at.state_requests;
+          return at.state_request_bytes > 0;
+        }
+    }
+  vc_engine_kv_capacity_on (in, r, sc, gpu, fit->count, &kv);
+  if (!kv.known || !(kv.state_request_bytes > 0))
+    return FALSE;
+  *request_bytes = kv.state_request_bytes;
+  *requests = kv.state_requests;
+  return TRUE;
+}

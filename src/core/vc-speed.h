@@ -40,6 +40,13 @@ char  *vc_speed_describe             (const VcInputs         *inputs,
                                       const VcLayoutResult   *layout,
                                       const VcGpu            *gpu,
                                       const VcGpuFit         *fit);
+gboolean vc_speed_state_pool         (const VcInputs         *inputs,
+                                      const VcResult         *result,
+                                      const VcLayoutResult   *layout,
+                                      const VcGpu            *gpu,
+                                      const VcGpuFit         *fit,
+                                      double                 *request_bytes,
+                                      double                 *requests);
 void   vc_speed_compute              (const VcInputs         *inputs,
                                       const VcResult         *result,
                                       const VcScenarioResult *scenario,

@@ -192,18 +192,35 @@ char *
 vc_gpu_chart_describe_speed (VcGpuChart *self,
                              guint       gpu_index)
 {
+  VcEstimate *estimate;
   const VcGpuFit *fit;
   const VcGpu *gpu;
+  g_autofree char *line = NULL;
+  g_autofree char *state = NULL, *pool = NULL, *count = NULL;
+  double request_bytes, requests;
+  VcUnit unit;
 
   g_return_val_if_fail (VC_IS_GPU_CHART (self), NULL);
-  g_return_val_if_fail (vc_chart_get_estimate (VC_CHART (self)) != NULL, NULL);
-  fit = vc_estimate_get_gpu_fit (vc_chart_get_estimate (VC_CHART (self)), gpu_index);
-  gpu = vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), gpu_index);
+  estimate = vc_chart_get_estimate (VC_CHART (self));
+  g_return_val_if_fail (estimate != NULL, NULL);
+  fit = vc_estimate_get_gpu_fit (estimate, gpu_index);
+  gpu = vc_estimate_get_gpu (estimate, gpu_index);
   g_return_val_if_fail (fit != NULL && gpu != NULL, NULL);
   /* the engine's capacity at the layout of the Parallelism group, when one is set */
-  return vc_speed_describe (vc_estimate_get_inputs (vc_chart_get_estimate (VC_CHART (self))),
-                            vc_estimate_get_result (vc_chart_get_estimate (VC_CHART (self))),
-                            vc_estimate_get_layout_result (vc_chart_get_estimate (VC_CHART (self))), gpu, fit);
+  line = vc_speed_describe (vc_estimate_get_inputs (estimate), vc_estimate_get_result (estimate),
+                            vc_estimate_get_layout_result (estimate), gpu, fit);
+  /* and SGLang's Mamba pool, reserved before that cache, as vramcalc's report gives it */
+  if (!vc_speed_state_pool (vc_estimate_get_inputs (estimate), vc_estimate_get_result (estimate),
+                            vc_estimate_get_layout_result (estimate), gpu, fit, &request_bytes, &requests))
+    return g_steal_pointer (&line);
+  unit = vc_chart_get_unit (VC_CHART (self));
+  state = vc_format_size (request_bytes, unit);
+  pool = vc_format_size (request_bytes * requests, unit);
+  count = g_strdup_printf ("%'.0f", requests);
+  /* TRANSLATORS: appended to the KV cache's line: the requests SGLang's Mamba pool holds, the
+   * whole pool and one request's state, "… · Mamba pool of 1,234 requests (3.1 GB), 2.5 MB a
+   * request" */
+  return g_strdup_printf (_("%s · Mamba pool of %s requests (%s), %s a request"), line, count, pool, state);
 }
 
 /* The variable the "what fits" column solves for: context when serving, batch when training. */

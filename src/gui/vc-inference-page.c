@@ -25,6 +25,7 @@ struct _VcInferencePage
 
   GtkWidget *box;
   VcModelSection *model_section;
+  GtkLabel *method_note;
   GtkGrid *workload_grid;
   VcDropDown *precision;
   VcDropDown *kv_precision;
@@ -142,6 +143,62 @@ update_applicable (VcInferencePage *self)
   gtk_label_set_label (self->gpu_count, count);
 }
 
+/* The inputs the estimate by parameter count has no place for (its KV cache is a share of the
+ * 16-bit weights, FORMULAS.md's seed rule: no KV precision, no attention kernel; llama.cpp's
+ * batches, streams and cache types size the architecture's graph and cache only): the rows
+ * hidden under that method but the KV precision's, which stays in view. Expert parallelism,
+ * layers on the GPU and experts on the CPU are refused under it, not kept. */
+static const char *const unused_by_count[] = {
+  "kv-precision", "flash-attention", "n-ubatch", "n-batch", "kv-unified", "cache-type-k", "cache-type-v",
+};
+
+/* the text of the label naming @input in the workload grid, as the window shows it */
+static const char *
+input_label (VcInferencePage *self,
+             GtkWidget       *input)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->workload_grid));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LABEL (child) && gtk_label_get_mnemonic_widget (GTK_LABEL (child)) == input)
+      return gtk_label_get_text (GTK_LABEL (child));
+  g_return_val_if_reached ("");
+}
+
+/* A value set before switching to the estimate by parameter count stays in the estimate (and in
+ * a saved profile) but is not used: said under the method, naming each, as the Training tab
+ * does (and vramcalc's note) */
+static void
+update_method_note (VcInferencePage *self)
+{
+  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
+  g_autoptr(GString) names = g_string_new (NULL);
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; in->method == VC_METHOD_RULE_OF_THUMB && i < G_N_ELEMENTS (unused_by_count); i++)
+    {
+      GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self->estimate), unused_by_count[i]);
+      g_autofree char *id = g_strdelimit (g_strdup (unused_by_count[i]), "-", '_');
+      GtkWidget *input = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (self), VC_TYPE_INFERENCE_PAGE, id));
+      g_auto(GValue) value = G_VALUE_INIT;
+
+      g_value_init (&value, pspec->value_type);
+      g_object_get_property (G_OBJECT (self->estimate), pspec->name, &value);
+      if (g_param_value_defaults (pspec, &value))
+        continue;
+      if (names->len > 0)
+        /* TRANSLATORS: between the names of inputs in a list */
+        g_string_append (names, _(", "));
+      g_string_append (names, input_label (self, input));
+    }
+  if (names->len > 0)
+    /* TRANSLATORS: the labels of the inputs, separated by commas */
+    text = g_strdup_printf (_("Set but not used by the estimate by parameter count: %s. Choose the Architecture "
+                              "method to count them."), names->str);
+  gtk_label_set_text (self->method_note, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->method_note), text != NULL);
+}
+
 void
 vc_inference_page_set_estimate (VcInferencePage *self,
                                 VcEstimate      *estimate)
@@ -198,6 +255,14 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::engine", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   update_applicable (self);
+  g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_method_note), self, G_CONNECT_SWAPPED);
+  for (guint i = 0; i < G_N_ELEMENTS (unused_by_count); i++)
+    {
+      g_autofree char *signal = g_strconcat ("notify::", unused_by_count[i], NULL);
+
+      g_signal_connect_object (estimate, signal, G_CALLBACK (update_method_note), self, G_CONNECT_SWAPPED);
+    }
+  update_method_note (self);
 }
 
 GtkWidget *
@@ -231,6 +296,7 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
                                                "/io/github/vramcalc/VramCalculator/vc-inference-page.ui");
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, box);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, model_section);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, method_note);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, workload_grid);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, precision);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, kv_precision);

@@ -279,6 +279,65 @@ test_state_capacity (Fixture       *f,
   g_object_set (f->estimate, "tp", 1, NULL);
 }
 
+/* SGLang's Mamba pool beside its capacity, as vramcalc's report gives it ("Mamba pool of 465
+ * requests (26.7 GB), 57.3 MB a request"): Granite 4.0-H Tiny on one H100, Qwen3-Next at TP 4
+ * (the row's figures at the layout); none under vLLM, nor where the pool is not followed */
+static void
+test_sglang_state_pool (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  guint h100 = vc_test_gpu_index (f->estimate, "h100-80gb");
+  const VcResult *r;
+  VcKvCapacity kv;
+  VcEngineAtLayout at;
+  g_autofree char *one = NULL, *tp4 = NULL, *vllm = NULL, *unfollowed = NULL;
+
+  g_assert_true (vc_estimate_set_preset (f->estimate, "granite-4.0-h-tiny", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_SGLANG, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  r = vc_estimate_get_result (f->estimate);
+  vc_engine_kv_capacity_on (vc_estimate_get_inputs (f->estimate), r, &r->scenarios[r->selected],
+                            vc_estimate_get_gpu (f->estimate, h100), 1, &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, 3619299);
+  g_assert_cmpfloat (kv.state_request_bytes, ==, 57341952);
+  g_assert_cmpfloat (kv.state_requests, ==, 465);
+  one = vc_gpu_chart_describe_speed (f->chart, h100);
+  g_assert_true (g_str_has_prefix (one, "KV cache: 3619299 tokens · 155 requests of 8192 tokens · "));
+  g_assert_true (g_str_has_suffix (one, " tokens/s · Mamba pool of 465 requests (26.7\u00a0GB), 57.3\u00a0MB a request"));
+
+  /* the same model under vLLM: its Mamba groups, no pool apart */
+  g_object_set (f->estimate, "engine", VC_ENGINE_VLLM, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  vllm = vc_gpu_chart_describe_speed (f->chart, h100);
+  g_assert_true (g_str_has_prefix (vllm, "KV cache: "));
+  g_assert_null (strstr (vllm, "Mamba pool"));
+
+  /* SGLang's source at commit 003fca8: its pool is not followed, no capacity and no pool */
+  g_object_set (f->estimate, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  unfollowed = vc_gpu_chart_describe_speed (f->chart, h100);
+  g_assert_true (g_str_has_suffix (unfollowed, " tokens/s"));
+  g_assert_null (strstr (unfollowed, "KV cache"));
+  g_object_set (f->estimate, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
+
+  /* at TP 4 set in the Parallelism group: the pool of each rank at that layout */
+  g_assert_true (vc_estimate_set_preset (f->estimate, "qwen3-next-80b-a3b-instruct", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_SGLANG,
+                "tp", 4, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  vc_engine_at_layout (vc_estimate_get_inputs (f->estimate), vc_estimate_get_layout_result (f->estimate),
+                       vc_estimate_get_gpu (f->estimate, h100), 0, &at);
+  g_assert_true (at.known);
+  g_assert_cmpfloat (at.tokens, ==, 1257390);
+  g_assert_cmpfloat (at.state_requests, ==, 718);
+  tp4 = vc_gpu_chart_describe_speed (f->chart, h100);
+  g_assert_true (g_str_has_prefix (tp4, "At TP 4: KV cache 1257390 tokens · 153 requests of 8192 tokens · "));
+  g_assert_true (g_str_has_suffix (tp4, " · Mamba pool of 718 requests (13.9\u00a0GB), 19.3\u00a0MB a request"));
+  g_object_set (f->estimate, "tp", 1, NULL);
+}
+
 /* vLLM's MXFP4 experts in the window (FORMULAS.md, "vLLM's MXFP4 experts"): an A100 row gives
  * the cache less the Marlin backend's padding, as the core does; an H100 row says why it gives
  * none */
@@ -420,6 +479,7 @@ main (int   argc,
   ADD ("/engines-window/engine-inputs", test_engine_inputs);
   ADD ("/engines-window/speed-and-capacity", test_speed_and_capacity);
   ADD ("/engines-window/state-capacity", test_state_capacity);
+  ADD ("/engines-window/sglang-state-pool", test_sglang_state_pool);
   ADD ("/engines-window/mxfp4-capacity", test_mxfp4_capacity);
   ADD ("/engines-window/vendor-groups", test_vendor_groups);
   ADD ("/engines-window/this-computer", test_this_computer);

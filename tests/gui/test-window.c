@@ -202,6 +202,57 @@ test_training_notes (Fixture       *f,
   }
 }
 
+/* The Inference tab's note: the inputs the estimate by parameter count does not use (the KV
+ * precision, flash attention, llama.cpp's batches, streams and cache types), set in the window
+ * under the architecture method and kept after switching, are named; none, no note */
+static void
+test_inference_method_note (Fixture       *f,
+                            gconstpointer  data)
+{
+  GtkWidget *note = vc_test_window_input (f->window, VC_MODE_INFERENCE, "method-note");
+  GtkWidget *flash = vc_test_window_input (f->window, VC_MODE_INFERENCE, "flash-attention");
+  GtkWidget *kv = vc_test_window_input (f->window, VC_MODE_INFERENCE, "kv-precision");
+  GtkWidget *type_k = vc_test_window_input (f->window, VC_MODE_INFERENCE, "cache-type-k");
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3-8b", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_LLAMA_CPP, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_visible (note));
+  /* set in the window, under the architecture method: no note */
+  gtk_switch_set_active (GTK_SWITCH (flash), FALSE);
+  g_assert_false (in->flash_attention);
+  vc_drop_down_set_selected (VC_DROP_DOWN (type_k), vc_test_choice_position (type_k, "q8_0"));
+  g_assert_cmpint (in->cache_type_k, ==, VC_CACHE_TYPE_Q8_0);
+  g_assert_false (gtk_widget_get_visible (note));
+  g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  /* the rows are hidden; the note names them, in the grid's order */
+  g_assert_false (gtk_widget_get_visible (flash));
+  g_assert_true (gtk_widget_get_visible (note));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (note)), ==,
+                   "Set but not used by the estimate by parameter count: Flash attention, Key cache type. "
+                   "Choose the Architecture method to count them.");
+  /* the KV precision stays in view and is not used either */
+  vc_drop_down_set_selected (VC_DROP_DOWN (kv), vc_test_choice_position (kv, "8-bit float (fp8)"));
+  g_assert_cmpint (in->kv_precision, ==, VC_PRECISION_FP8);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (note)), ==,
+                   "Set but not used by the estimate by parameter count: KV cache precision, Flash attention, "
+                   "Key cache type. Choose the Architecture method to count them.");
+  /* back to the defaults: no note */
+  g_object_set (f->estimate, "flash-attention", TRUE, "cache-type-k", VC_CACHE_TYPE_AUTO,
+                "kv-precision", VC_PRECISION_BF16, NULL);
+  g_assert_false (gtk_widget_get_visible (note));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (note)), ==, "");
+  /* and under the architecture method a value away from its default is used: no note */
+  g_object_set (f->estimate, "flash-attention", FALSE, NULL);
+  g_assert_true (gtk_widget_get_visible (note));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, NULL);
+  g_assert_false (gtk_widget_get_visible (note));
+  g_object_set (f->estimate, "flash-attention", TRUE, "engine", VC_ENGINE_GENERIC, NULL);
+}
+
 /* A custom architecture kept under the method by parameter count is said to be unused; the
  * layer count is used by training's checkpointed activations; a preset's architecture is the
  * preset's */
@@ -558,6 +609,7 @@ main (int   argc,
 #define ADD(name, func) g_test_add (name, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("/window/model-updates-widgets", test_model_updates_widgets);
   ADD ("/window/training-notes", test_training_notes);
+  ADD ("/window/inference-method-note", test_inference_method_note);
   ADD ("/window/arch-note", test_arch_note);
   ADD ("/window/widgets-update-model", test_widgets_update_model);
   ADD ("/window/scenario-drives-breakdown", test_scenario_drives_breakdown);

@@ -16,6 +16,8 @@
 #include "vc-catalog.h"
 #include "vc-drop-down.h"
 #include "vc-estimate.h"
+#include "vc-gpu-chart-private.h"
+#include "vc-results-view-private.h"
 #include "vc-units.h"
 #include "vc-window.h"
 
@@ -259,6 +261,84 @@ test_training_tab (Fixture       *f,
   g_assert_cmpuint (count_labels_matching (root, "fine-tuning"), ==, 0);
 }
 
+/* the window's minimum width in French, at most 600 pixels (test_inference_tab) */
+static void
+assert_narrows (GtkWidget  *root,
+                const char *what)
+{
+  int min = 0;
+
+  vc_test_wait_for_frame (root);
+  gtk_widget_measure (root, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  g_test_message ("minimum width in French, %s: %d px", what, min);
+  g_assert_cmpint (min, <=, 600);
+}
+
+/* The window's strings added with SGLang's source and Mamba pool, the method notes (the
+ * architecture's, each tab's) and the optimizer step counted, each shown in French, and the window still narrows to 600 pixels
+ * with each: a drop-down's choice or a label that does not wrap would widen it */
+static void
+test_new_strings_width (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  GtkWidget *root, *chart, *note;
+  guint h100 = 0;
+
+  SKIP_IF_NEEDED ();
+  root = GTK_WIDGET (f->window);
+  chart = vc_test_child (vc_test_window_results (f->window), VC_TYPE_RESULTS_VIEW, "gpu_chart");
+  while (!g_str_equal (vc_estimate_get_gpu (f->estimate, h100)->id, "h100-80gb"))
+    h100++;
+
+  /* a custom architecture's fields kept under the method by parameter count */
+  g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "");
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "layers", 80, NULL);
+  g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, NULL);
+  assert_narrows (root, "architecture note");
+  assert_label (root, "Les champs d’architecture réglés ici sont conservés mais inutilisés par l’estimation par "
+                      "nombre de paramètres. Choisissez la méthode Architecture pour les compter.");
+
+  /* SGLang's source, each choice selected, and its Mamba pool beside the capacity */
+  g_assert_true (vc_estimate_set_preset (f->estimate, "granite-4.0-h-tiny", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_SGLANG, NULL);
+  assert_narrows (root, "SGLang commit 001ccef");
+  assert_label (root, "_Source de SGLang");
+  assert_label (root, "Commit 001ccef (mixin du model runner)");
+  g_assert_true (dropdown_offers (root, "Commit 003fca8 (configurateur du cache KV)"));
+  {
+    g_autofree char *speed = vc_gpu_chart_describe_speed (VC_GPU_CHART (chart), h100);
+
+    g_assert_true (g_str_has_suffix (speed, " · pool Mamba de 465 requêtes (26,7" NBSP "Go), 57,3" NBSP "Mo par requête"));
+  }
+  g_object_set (f->estimate, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  assert_narrows (root, "SGLang commit 003fca8");
+  assert_label (root, "Commit 003fca8 (configurateur du cache KV)");
+
+  /* the Inference tab's note under the method by parameter count */
+  g_object_set (f->estimate, "engine", VC_ENGINE_LLAMA_CPP, "flash-attention", FALSE,
+                "kv-precision", VC_PRECISION_FP8, "cache-type-k", VC_CACHE_TYPE_Q8_0, NULL);
+  g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, NULL);
+  assert_narrows (root, "Inference tab's method note");
+  note = vc_test_window_input (f->window, VC_MODE_INFERENCE, "method-note");
+  g_assert_true (gtk_widget_is_drawable (note));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (note)), ==,
+                   "Réglés mais inutilisés par l’estimation par nombre de paramètres : Précision du cache KV, "
+                   "Attention flash, Type du cache des clés. Choisissez la méthode Architecture pour les compter.");
+
+  /* the Training tab's note and the longest optimizer step counted */
+  g_object_set (f->estimate, "mode", VC_MODE_TRAINING, "method", VC_METHOD_ARCHITECTURE,
+                "optimizer", VC_OPTIMIZER_ADAMW, "optimizer-in-backward", TRUE, NULL);
+  vc_window_set_mode (f->window, VC_MODE_TRAINING);
+  assert_narrows (root, "optimizer step counted");
+  assert_label (root, "Comptée : le pas d’un paramètre à la fois, dans la rétropropagation (aucun temporaire)");
+  g_object_set (f->estimate, "optimizer-in-backward", FALSE, "compile", TRUE, NULL);
+  g_object_set (f->estimate, "method", VC_METHOD_RULE_OF_THUMB, NULL);
+  assert_narrows (root, "Training tab's method note");
+  note = vc_test_window_input (f->window, VC_MODE_TRAINING, "method-note");
+  g_assert_true (gtk_widget_is_drawable (note));
+}
+
 /* "46,70 Md" (milliards) in the entry reads back as 46.7e9, not as an error. */
 static void
 test_count_reads_back (Fixture       *f,
@@ -385,6 +465,7 @@ main (int   argc,
   ADD ("/i18n/window/binary-units", test_binary_units);
   ADD ("/i18n/window/training-tab", test_training_tab);
   ADD ("/i18n/window/count-reads-back", test_count_reads_back);
+  ADD ("/i18n/window/new-strings-width", test_new_strings_width);
   ADD ("/i18n/window/screenshot", test_screenshot);
   return g_test_run ();
 }
