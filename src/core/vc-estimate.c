@@ -332,6 +332,9 @@ ensure_fits (VcEstimate *self)
       /* in training what the caching allocator reserves is what the card must hold */
       fit->per_gpu_bytes = found ? smallest.outs[i].reserved : sc->reserved;
       fit->fits = found && fit->count == 1 && smallest.outs[i].reserved <= smallest.capacities[i];
+      /* padding only adds: "does not fit" stands whatever the backend */
+      fit->experts_as_stored = found && vc_engine_vllm_experts_as_stored (&self->inputs, smallest.gpus[i],
+                                                                          MAX (1u, fit->layout.tp));
     }
 }
 
