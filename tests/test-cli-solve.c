@@ -5,6 +5,8 @@
  * stops it. */
 #include "config.h"
 
+#include <string.h>
+
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
@@ -107,6 +109,43 @@ test_round_trip (void)
       else
         g_assert_cmpstr (limit, ==, "model-context");
     }
+}
+
+/* vLLM's MXFP4 experts as Marlin pads them on an A100 at each TP degree (test-engine.c has
+ * the figures): gpt-oss-120b fits no A100 80 GB alone, two at TP 2 serve 212 requests of
+ * 8,192 tokens, and the table's row needs two; on an H100, whose backend is not followed, the
+ * count and the answer say that they count the experts as stored. */
+static void
+test_mxfp4_padding (void)
+{
+  g_autoptr(JsonParser) p = json_parser_new ();
+  const char *one[] = { "--preset", "gpt-oss-120b", "--method", "architecture", "--engine", "vllm", "--precision", "mxfp4",
+                        "--seq", "8192", "--solve", "concurrency", "--fit-gpu", "a100-80gb", NULL };
+  const char *two[] = { "--preset", "gpt-oss-120b", "--method", "architecture", "--engine", "vllm", "--precision", "mxfp4",
+                        "--seq", "8192", "--solve", "concurrency", "--fit-gpu", "a100-80gb", "--gpu-count", "2",
+                        "--format", "json", NULL };
+  const char *h100[] = { "--preset", "gpt-oss-20b", "--method", "architecture", "--engine", "vllm", "--precision", "mxfp4",
+                         "--seq", "8192", "--solve", "concurrency", "--fit-gpu", "h100-80gb", NULL };
+  g_autofree char *table = run_ok (one);
+  g_autofree char *on_h100 = NULL;
+  JsonObject *root, *entry;
+
+  g_assert_nonnull (strstr (table, "\n  A100 80 GB (85.9\302\240" "GB usable)                    needs 2 GPUs · TP 2 (45.9\302\240" "GB each)\n"));
+  g_assert_true (g_str_has_suffix (table, "\nNot even 1 request fits on 1 × A100 80 GB: it needs 79.9\302\240" "GB per GPU, "
+                                          "of 78.3\302\240" "GB usable\n"));
+  root = vc_test_run_json (p, two);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "solve"), "value"), ==, 212);
+  entry = gpu_entry (root, "a100-80gb");
+  g_assert_cmpint (json_object_get_int_member (entry, "count"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (entry, "per_gpu_bytes"), ==, 45876384384);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (entry, "layout"), "tp"), ==, 2);
+  on_h100 = run_ok (h100);
+  g_assert_nonnull (strstr (on_h100, "\n  H100 80 GB (85.1\302\240" "GB usable)                    fits on 1 · MXFP4 experts as stored: "
+                                     "vLLM’s backend on this card is not known\n"));
+  g_assert_nonnull (strstr (on_h100, "\n  A100 80 GB (85.9\302\240" "GB usable)                    fits on 1\n"));
+  g_assert_true (g_str_has_suffix (on_h100, "\nMost concurrent requests that fit on 1 × H100 80 GB: 268 requests "
+                                            "(limit: memory)\nMXFP4 experts counted as stored: vLLM’s backend on "
+                                            "this card is not known.\n"));
 }
 
 /* Exact figures (see test-solver.c for their derivation from the formulas) */
@@ -239,6 +278,7 @@ main (int   argc,
 
   g_test_add_func ("/cli-solve/round-trip", test_round_trip);
   g_test_add_func ("/cli-solve/table-and-json", test_table_and_json);
+  g_test_add_func ("/cli-solve/mxfp4-padding", test_mxfp4_padding);
   g_test_add_func ("/cli-solve/nothing-fits", test_nothing_fits);
   g_test_add_func ("/cli-solve/custom-gpu", test_custom_gpu);
   g_test_add_func ("/cli-solve/csv", test_csv);

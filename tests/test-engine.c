@@ -12,6 +12,7 @@
 #include "vc-estimate.h"
 #include "vc-formula.h"
 #include "vc-llama-graph.h"
+#include "vc-solver.h"
 #include "vc-test-util.h"
 
 #define KV_PER_TOKEN 131072.0
@@ -389,6 +390,103 @@ test_vllm_mxfp4 (void)
                      vc_estimator_vllm_profile_bytes (in, 2048, 256, 1));
   vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h100), 1, &at);
   g_assert_false (at.known);
+}
+
+/* The GPU table's count and the solver (--solve, --fit-gpu) count vLLM's MXFP4 experts as
+ * Marlin pads them on compute capability 8.x, at the TP degree of each layout they try
+ * (FORMULAS.md, "vLLM's MXFP4 experts"): the busiest GPU holds its layout's bytes plus the
+ * padding of that TP degree. gpt-oss-20b (24 layers of 32 experts): 917,962,752 bytes at TP 1,
+ * 702,185,472 at TP 2 (I/TP = 1,440 → 1,536), 353,452,032 at TP 4 (720 → 768); gpt-oss-120b
+ * (36 layers of 128 experts): 5,507,776,512, 4,213,112,832 and 2,120,712,192. The solver's
+ * answers on n cards are compared with the same capacity given alone (no card, no padding). */
+static void
+test_vllm_mxfp4_fit (void)
+{
+  static const struct
+  {
+    const char *preset;
+    const char *gpu;
+    guint count;            /* the GPU table's count, all of it TP */
+    double per_gpu;         /* its busiest GPU */
+    double padding[3];      /* at TP 1, 2, 4 */
+    guint solved[3];        /* most requests of 8,192 tokens on 1, 2, 4 cards; 0: none */
+    guint plain[3];         /* the same capacity without the card */
+  } cases[] = {
+    { "gpt-oss-20b", "a100-40gb", 1, 23755618944.0, { 917962752.0, 702185472.0, 353452032.0 },
+      { 78, 226, 527 }, { 83, 233, 534 } },
+    { "gpt-oss-20b", "a100-80gb", 1, 23755618944.0, { 917962752.0, 702185472.0, 353452032.0 },
+      { 267, 604, 1284 }, { 272, 611, 1291 } },
+    /* three stages of PP would hold the stored weights; the padding is followed on one stage */
+    { "gpt-oss-120b", "a100-40gb", 4, 27401898624.0, { 5507776512.0, 4213112832.0, 2120712192.0 },
+      { 0, 0, 160 }, { 0, 0, 188 } },
+    /* one card holds the stored weights (74,427,441,792 bytes) but not with the padding */
+    { "gpt-oss-120b", "a100-80gb", 2, 45876384384.0, { 5507776512.0, 4213112832.0, 2120712192.0 },
+      { 0, 212, 664 }, { 13, 239, 692 } },
+  };
+  static const guint counts[] = { 1, 2, 4 };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(VcEstimate) e = vc_estimate_new ();
+      g_autoptr(GError) error = NULL;
+      const VcInputs *in;
+      const VcGpu *gpu;
+      const VcGpuFit *fit;
+      const VcResult *r;
+      VcInputs at;
+      VcLayoutResult plain;
+      double capacity, extra = -1, bytes;
+      guint i;
+
+      g_assert_true (vc_estimate_set_preset (e, cases[c].preset, &error));
+      g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4,
+                    "seq", 8192, NULL);
+      in = vc_estimate_get_inputs (e);
+      i = vc_test_gpu_index (e, cases[c].gpu);
+      gpu = vc_estimate_get_gpu (e, i);
+      capacity = vc_engine_gpu_capacity (in, gpu);
+      for (guint t = 0; t < 3; t++)
+        {
+          g_assert_true (vc_engine_vllm_mxfp4_extra (in, gpu, counts[t], &extra));
+          g_assert_cmpfloat (extra, ==, cases[c].padding[t]);
+        }
+
+      /* the table: the smallest layout with its padding, whose busiest GPU holds it */
+      fit = vc_estimate_get_gpu_fit (e, i);
+      g_assert_cmpfloat (fit->count, ==, cases[c].count);
+      g_assert_cmpuint (fit->layout.tp, ==, cases[c].count);
+      g_assert_cmpuint (fit->layout.pp, ==, 1);
+      g_assert_cmpfloat (fit->per_gpu_bytes, ==, cases[c].per_gpu);
+      g_assert_true (fit->fits == (cases[c].count == 1));
+      r = vc_estimate_get_result (e);
+      at = *in;
+      at.layout = fit->layout;
+      g_assert_true (vc_layout_compute (&at, r, r->selected, &plain, NULL));
+      g_assert_true (vc_engine_vllm_mxfp4_extra (in, gpu, fit->layout.tp, &extra));
+      g_assert_cmpfloat (fit->per_gpu_bytes, ==, plain.reserved + extra);
+
+      /* the solver on 1, 2 and 4 cards: fewer requests than the capacity alone allows */
+      for (guint t = 0; t < 3; t++)
+        {
+          VcSolution with_card, alone;
+
+          vc_solver_solve_memo (NULL, gpu, in, VC_SOLVE_VARIABLE_CONCURRENCY, capacity, counts[t], &with_card);
+          vc_solver_solve_memo (NULL, NULL, in, VC_SOLVE_VARIABLE_CONCURRENCY, capacity, counts[t], &alone);
+          g_assert_true (with_card.found == (cases[c].solved[t] > 0));
+          g_assert_cmpuint (with_card.value, ==, cases[c].solved[t]);
+          g_assert_true (alone.found == (cases[c].plain[t] > 0));
+          g_assert_cmpuint (alone.value, ==, cases[c].plain[t]);
+          if (with_card.found)
+            {
+              g_assert_true (vc_solver_fits_at_memo (NULL, gpu, in, VC_SOLVE_VARIABLE_CONCURRENCY, with_card.value,
+                                                     capacity, counts[t], &bytes));
+              g_assert_cmpfloat (bytes, <=, vc_engine_usable_bytes (in, capacity, vc_estimate_get_selected (e)->bytes[VC_COMPONENT_OVERHEAD]));
+            }
+          /* where the stored weights fit and the padded ones do not, the card is refused */
+          g_assert_false (vc_solver_fits_at_memo (NULL, gpu, in, VC_SOLVE_VARIABLE_CONCURRENCY, with_card.value + 1,
+                                                  capacity, counts[t], &bytes));
+        }
+    }
 }
 
 static void
@@ -981,6 +1079,7 @@ main (int   argc,
   g_test_add_func ("/engine/custom-all-reduce", test_custom_all_reduce);
   g_test_add_func ("/engine/nccl-bound", test_nccl_bound);
   g_test_add_func ("/engine/vllm-mxfp4", test_vllm_mxfp4);
+  g_test_add_func ("/engine/vllm-mxfp4-fit", test_vllm_mxfp4_fit);
   g_test_add_func ("/engine/encoder", test_encoder);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);

@@ -57,7 +57,7 @@ check_solution_memo (VcSolverMemo    *memo,
   /* with the estimates of the other solves and checks of `in` (test_memo_equals_plain()
    * compares the two ways), else each from scratch */
   if (memo != NULL)
-    vc_solver_solve_memo (memo, in, var, capacity, count, sol);
+    vc_solver_solve_memo (memo, NULL, in, var, capacity, count, sol);
   else
     vc_solver_solve (in, var, capacity, count, sol);
   g_assert_cmpuint (sol->gpu_count, ==, MAX (count, 1u));
@@ -66,19 +66,19 @@ check_solution_memo (VcSolverMemo    *memo,
     {
       g_assert_cmpuint (sol->value, ==, 0);
       g_assert_cmpint (sol->limit, ==, VC_SOLVE_LIMIT_MEMORY);
-      g_assert_false (vc_solver_fits_at_memo (memo, in, var, 1, capacity, count, &bytes));
+      g_assert_false (vc_solver_fits_at_memo (memo, NULL, in, var, 1, capacity, count, &bytes));
       g_assert_cmpfloat (sol->total_bytes, ==, bytes);
       return;
     }
   g_assert_cmpuint (sol->value, >=, 1);
-  g_assert_true (vc_solver_fits_at_memo (memo, in, var, sol->value, capacity, count, &bytes));
+  g_assert_true (vc_solver_fits_at_memo (memo, NULL, in, var, sol->value, capacity, count, &bytes));
   g_assert_cmpfloat (sol->total_bytes, ==, bytes);
   g_assert_cmpfloat (sol->total_bytes, <=, capacity);
   switch (sol->limit)
     {
     case VC_SOLVE_LIMIT_MEMORY:
       g_assert_cmpuint (sol->value, <, vc_solver_input_max (var));
-      g_assert_false (vc_solver_fits_at_memo (memo, in, var, sol->value + 1, capacity, count, &bytes));
+      g_assert_false (vc_solver_fits_at_memo (memo, NULL, in, var, sol->value + 1, capacity, count, &bytes));
       break;
     case VC_SOLVE_LIMIT_MODEL_CONTEXT:
       g_assert_cmpint (var, ==, VC_SOLVE_VARIABLE_SEQ);
@@ -173,10 +173,10 @@ test_gpu_counts (void)
             g_assert_cmpfloat (n, ==, fit->count);
             if (n == 0)
               continue;
-            g_assert_true (vc_solver_fits_at_memo (memo, &in, VC_SOLVE_VARIABLE_BATCH, in.batch, cap, n, &bytes));
+            g_assert_true (vc_solver_fits_at_memo (memo, NULL, &in, VC_SOLVE_VARIABLE_BATCH, in.batch, cap, n, &bytes));
             g_assert_cmpfloat (bytes, ==, fit->per_gpu_bytes);
             if (n > 1)
-              g_assert_false (vc_solver_fits_at_memo (memo, &in, VC_SOLVE_VARIABLE_BATCH, in.batch, cap, n - 1, &bytes));
+              g_assert_false (vc_solver_fits_at_memo (memo, NULL, &in, VC_SOLVE_VARIABLE_BATCH, in.batch, cap, n - 1, &bytes));
             for (guint v = 0; v < G_N_ELEMENTS (all_variables); v++)
               {
                 VcSolution sol;
@@ -504,11 +504,11 @@ test_memo_equals_plain (void)
                   if (!vc_solver_applies (in->mode, all_variables[v]))
                     continue;
                   vc_solver_solve (in, all_variables[v], gpus[g].capacity_bytes, counts[n], &plain);
-                  vc_solver_solve_memo (pass == 0 ? forward : backward, in, all_variables[v],
+                  vc_solver_solve_memo (pass == 0 ? forward : backward, NULL, in, all_variables[v],
                                         gpus[g].capacity_bytes, counts[n], &memo);
                   assert_solutions_equal (&memo, &plain);
                   /* again, every estimate from the memo */
-                  vc_solver_solve_memo (pass == 0 ? forward : backward, in, all_variables[v],
+                  vc_solver_solve_memo (pass == 0 ? forward : backward, NULL, in, all_variables[v],
                                         gpus[g].capacity_bytes, counts[n], &memo);
                   assert_solutions_equal (&memo, &plain);
                   for (guint d = 0; d < (plain.found && plain.limit == VC_SOLVE_LIMIT_MEMORY ? 2u : 1u); d++)
@@ -518,7 +518,7 @@ test_memo_equals_plain (void)
 
                       g_assert_cmpint (vc_solver_fits_at (in, all_variables[v], at, gpus[g].capacity_bytes, counts[n], &b_plain),
                                        ==,
-                                       vc_solver_fits_at_memo (pass == 0 ? forward : backward, in, all_variables[v], at,
+                                       vc_solver_fits_at_memo (pass == 0 ? forward : backward, NULL, in, all_variables[v], at,
                                                                gpus[g].capacity_bytes, counts[n], &b_memo));
                       g_assert_cmpfloat (b_memo, ==, b_plain);
                     }

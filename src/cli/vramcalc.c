@@ -1501,8 +1501,9 @@ solve_request (Request     *req,
   variable = g_enum_get_value_by_nick (klass, req->solve)->value;
   if (!vc_solver_applies (in->mode, variable))
     return usage_error ("solve", _("concurrency is a serving input: in training, solve seq or batch"));
-  vc_solver_solve (in, variable, vc_engine_gpu_capacity (in, vc_estimate_get_gpu (estimate, *gpu_index)),
-                   req->gpu_count ? req->gpu_count : 1, solution);
+  vc_solver_solve_memo (NULL, vc_estimate_get_gpu (estimate, *gpu_index), in, variable,
+                        vc_engine_gpu_capacity (in, vc_estimate_get_gpu (estimate, *gpu_index)),
+                        req->gpu_count ? req->gpu_count : 1, solution);
   return 0;
 }
 

@@ -91,6 +91,19 @@ vc_engine_vllm_mxfp4_extra (const VcInputs *in,
   return TRUE;
 }
 
+/* Whether vLLM serves MXFP4 experts on @gpu at @tp ranks with a backend not followed here
+ * (vc_engine_vllm_mxfp4_extra() FALSE: 9.0 and later, unknown capability, below 8.0): what
+ * counts the experts there counts them as stored */
+gboolean
+vc_engine_vllm_experts_as_stored (const VcInputs *in,
+                                  const VcGpu    *gpu,
+                                  double          tp)
+{
+  double padding;
+
+  return !vc_engine_vllm_mxfp4_extra (in, gpu, tp, &padding);
+}
+
 /* Whether vLLM's release sizes its cache by arithmetic followed here, on `n_gpus` GPUs a model
  * (FORMULAS.md, "vLLM's releases"): 0.21 and later subtract the CUDA graphs they measure on the
  * card unless --enforce-eager leaves none or --kv-cache-memory gives the cache; before 0.11 (pull request #25359) NCCL's buffers,

@@ -79,6 +79,9 @@ const char *vc_engine_no_figure_on (const VcInputs *inputs,
                                     double          tp);
 /* vLLM's MXFP4 experts on `gpu`: the bytes each of `tp` ranks allocates beyond its share of the
  * checkpoint's (0 where it does not apply); FALSE where the card's backend is not followed */
+gboolean vc_engine_vllm_experts_as_stored (const VcInputs *inputs,
+                                           const VcGpu    *gpu,
+                                           double          tp);
 gboolean vc_engine_vllm_mxfp4_extra (const VcInputs *inputs,
                                      const VcGpu    *gpu,
                                      double          tp,

@@ -260,6 +260,7 @@ typedef struct
   VcLayout *layouts;
   VcLayoutResult *outs;
   gboolean *found;
+  const VcGpu **gpus;
 } SmallestLayouts;
 
 static void
@@ -269,6 +270,7 @@ smallest_layouts_clear (SmallestLayouts *s)
   g_clear_pointer (&s->layouts, g_free);
   g_clear_pointer (&s->outs, g_free);
   g_clear_pointer (&s->found, g_free);
+  g_clear_pointer (&s->gpus, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SmallestLayouts, smallest_layouts_clear)
@@ -284,10 +286,15 @@ smallest_layouts (VcEstimate      *self,
   s->layouts = g_new (VcLayout, self->n_gpus);
   s->outs = g_new (VcLayoutResult, self->n_gpus);
   s->found = g_new (gboolean, self->n_gpus);
+  s->gpus = g_new (const VcGpu *, self->n_gpus);
   for (guint i = 0; i < self->n_gpus; i++)
-    s->capacities[i] = vc_engine_usable_bytes (&self->inputs, vc_engine_gpu_capacity (&self->inputs, vc_estimate_get_gpu (self, i)),
-                                               sc->bytes[VC_COMPONENT_OVERHEAD]);
-  vc_layout_smallest_each (&self->inputs, &self->result, index, s->capacities, self->n_gpus,
+    {
+      s->gpus[i] = vc_estimate_get_gpu (self, i);
+      s->capacities[i] = vc_engine_usable_bytes (&self->inputs, vc_engine_gpu_capacity (&self->inputs, s->gpus[i]),
+                                                 sc->bytes[VC_COMPONENT_OVERHEAD]);
+    }
+  /* each card's layouts count its MXFP4 padding at their TP degree (vc_layout_smallest_memo) */
+  vc_layout_smallest_each (&self->inputs, &self->result, index, s->capacities, s->gpus, self->n_gpus,
                            s->layouts, s->outs, s->found);
 }
 
@@ -325,6 +332,9 @@ ensure_fits (VcEstimate *self)
       /* in training what the caching allocator reserves is what the card must hold */
       fit->per_gpu_bytes = found ? smallest.outs[i].reserved : sc->reserved;
       fit->fits = found && fit->count == 1 && smallest.outs[i].reserved <= smallest.capacities[i];
+      /* padding only adds: "does not fit" stands whatever the backend */
+      fit->experts_as_stored = found && vc_engine_vllm_experts_as_stored (&self->inputs, smallest.gpus[i],
+                                                                          MAX (1u, fit->layout.tp));
     }
 }
 
@@ -2357,7 +2367,7 @@ gpu_solution (VcEstimate      *self,
 
       if (self->solver_memo == NULL)
         self->solver_memo = vc_solver_memo_new ();
-      vc_solver_solve_memo (self->solver_memo, &self->inputs, variable,
+      vc_solver_solve_memo (self->solver_memo, vc_estimate_get_gpu (self, gpu_index), &self->inputs, variable,
                             vc_engine_gpu_capacity (&self->inputs, vc_estimate_get_gpu (self, gpu_index)),
                             count >= 1 && count <= G_MAXUINT ? (guint) count : 1, &self->solutions[k]);
       self->solved[k] = TRUE;

@@ -134,6 +134,8 @@ typedef struct
   double count;                    /* GPUs needed; 0 when no number of them is enough */
   double per_gpu_bytes;            /* what each of `count` GPUs holds */
   VcLayout layout;                 /* the smallest valid layout of `count` GPUs (vc-layout.c) */
+  gboolean experts_as_stored;      /* `count` counts vLLM's MXFP4 experts as stored: this card's
+                                    * backend is not followed (vc_engine_vllm_experts_as_stored) */
 } VcGpuFit;
 
 /* What one GPU holds of a training scenario, for the allocator's reserve around it. */

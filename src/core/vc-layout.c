@@ -1117,8 +1117,8 @@ try_layout (Memo           *memo,
   return value != NULL && out->reserved >= 0 && out->reserved <= capacity;
 }
 
-/* One search for the smallest layout of one card: the effective inputs, the estimate and the
- * card's capacity. */
+/* One search for the smallest layout of one card: the effective inputs, the estimate, the
+ * card's capacity and the card itself (NULL: a capacity alone). */
 typedef struct
 {
   Memo           *memo;
@@ -1126,14 +1126,46 @@ typedef struct
   const VcResult *res;
   guint           index;
   double          capacity;
+  const VcGpu    *gpu;
 } Search;
+
+/* vLLM's MXFP4 experts as the card's backend pads them at `layout`'s TP degree, in @padding:
+ * what each rank allocates beyond its share of the checkpoint (vc_engine_vllm_mxfp4_extra;
+ * FORMULAS.md, "vLLM's MXFP4 experts"). The padding changes with TP, so each layout counts its
+ * own. It is followed on one pipeline stage without expert parallelism, as the cache at a
+ * layout follows it (vc_engine_at_layout): FALSE for a padded layout beyond that. 0 where the
+ * estimate is not vLLM serving MXFP4 experts on a card whose backend is followed. */
+static gboolean
+search_padding (const Search   *s,
+                const VcLayout *layout,
+                double         *padding)
+{
+  *padding = 0;
+  if (s->gpu == NULL || !vc_engine_vllm_mxfp4_extra (s->in, s->gpu, MAX (1u, layout->tp), padding))
+    {
+      *padding = 0;
+      return TRUE;
+    }
+  return *padding <= 0 || (MAX (1u, layout->pp) == 1 && MAX (1u, layout->ep) == 1);
+}
 
 static gboolean
 search_fits (const Search   *s,
              const VcLayout *layout,
              VcLayoutResult *out)
 {
-  return try_layout (s->memo, s->in, s->res, s->index, layout, s->capacity, out);
+  double padding;
+
+  if (!search_padding (s, layout, &padding) ||
+      !try_layout (s->memo, s->in, s->res, s->index, layout, s->capacity - padding, out))
+    return FALSE;
+  /* the busiest GPU holds the padding beside the weights it is counted with */
+  out->bytes[VC_COMPONENT_WEIGHTS] += padding;
+  out->total += padding;
+  out->reserved += padding;
+  out->all_bytes[VC_COMPONENT_WEIGHTS] += padding * out->n_gpus;
+  out->all_total += padding * out->n_gpus;
+  return TRUE;
 }
 
 /* `layout` itself, when it holds the estimate. */
@@ -1270,6 +1302,7 @@ smallest_tp_pp (const Search   *s,
 {
   gboolean found = FALSE;
   VcLayoutResult r;
+  double padding;
 
   base.ep = 1;
   base.dp = 1;
@@ -1284,7 +1317,9 @@ smallest_tp_pp (const Search   *s,
       tmp.layout = cand;
       if (!vc_layout_check (&tmp, NULL))
         continue;
-      cand.pp = s->in->arch.n_layers;
+      /* vLLM's padded MXFP4 experts are followed on one stage only (search_padding()) */
+      if (!search_padding (s, &cand, &padding) || padding <= 0)
+        cand.pp = s->in->arch.n_layers;
       if (!search_fits (s, &cand, &r))
         continue;
       search_bisect (s, &cand, &cand.pp, 1, cand.pp);
@@ -1309,11 +1344,12 @@ smallest (Memo           *memo,
           const VcResult *res,
           guint           index,
           double          capacity,
+          const VcGpu    *gpu,
           VcLayout       *best,
           VcLayoutResult *best_out)
 {
   VcInputs effective;
-  Search s = { memo, &effective, res, index, capacity };
+  Search s = { memo, &effective, res, index, capacity, gpu };
 
   effective_inputs (inputs, &effective);
   if (effective.mode == VC_MODE_TRAINING)
@@ -1337,7 +1373,7 @@ vc_layout_smallest (const VcInputs *inputs,
   gboolean found;
 
   memo_init (&memo);
-  found = smallest (&memo, inputs, res, index, capacity, best, best_out);
+  found = smallest (&memo, inputs, res, index, capacity, NULL, best, best_out);
   memo_clear (&memo);
   return found;
 }
@@ -1361,36 +1397,41 @@ vc_layout_memo_free (VcLayoutMemo *memo)
 }
 
 /* vc_layout_smallest() with the layouts of earlier searches of the same estimate and result
- * (other capacities) */
+ * (other capacities), on @gpu when given: each layout then counts vLLM's MXFP4 experts as that
+ * card's backend pads them at its TP degree (search_padding()), beside the layout's own bytes */
 gboolean
 vc_layout_smallest_memo (VcLayoutMemo   *memo,
                          const VcInputs *inputs,
                          const VcResult *res,
                          guint           index,
                          double          capacity,
+                         const VcGpu    *gpu,
                          VcLayout       *best,
                          VcLayoutResult *best_out)
 {
-  return smallest (memo, inputs, res, index, capacity, best, best_out);
+  return smallest (memo, inputs, res, index, capacity, gpu, best, best_out);
 }
 
 /* vc_layout_smallest() for several cards at once, each layout computed once: found[i] says
- * whether some number of card i holds the estimate. */
+ * whether some number of card i holds the estimate; with @gpus (NULL: capacities alone), card
+ * i's layouts count its MXFP4 padding as vc_layout_smallest_memo() does. */
 void
-vc_layout_smallest_each (const VcInputs *inputs,
-                         const VcResult *res,
-                         guint           index,
-                         const double   *capacities,
-                         guint           n,
-                         VcLayout       *best,
-                         VcLayoutResult *best_out,
-                         gboolean       *found)
+vc_layout_smallest_each (const VcInputs     *inputs,
+                         const VcResult     *res,
+                         guint               index,
+                         const double       *capacities,
+                         const VcGpu *const *gpus,
+                         guint               n,
+                         VcLayout           *best,
+                         VcLayoutResult     *best_out,
+                         gboolean           *found)
 {
   Memo memo;
 
   memo_init (&memo);
   for (guint i = 0; i < n; i++)
-    found[i] = smallest (&memo, inputs, res, index, capacities[i], &best[i], &best_out[i]);
+    found[i] = smallest (&memo, inputs, res, index, capacities[i], gpus != NULL ? gpus[i] : NULL,
+                         &best[i], &best_out[i]);
   memo_clear (&memo);
 }
 

@@ -16,6 +16,7 @@
 
 #include <glib.h>
 
+#include "vc-catalog.h"
 #include "vc-estimator.h"
 
 G_BEGIN_DECLS
@@ -64,14 +65,15 @@ gboolean vc_layout_smallest      (const VcInputs *inputs,
                                   double          capacity_bytes,
                                   VcLayout       *layout,
                                   VcLayoutResult *out);
-void     vc_layout_smallest_each (const VcInputs *inputs,
-                                  const VcResult *result,
-                                  guint           scenario_index,
-                                  const double   *capacities,
-                                  guint           n,
-                                  VcLayout       *layouts,
-                                  VcLayoutResult *outs,
-                                  gboolean       *found);
+void     vc_layout_smallest_each (const VcInputs     *inputs,
+                                  const VcResult     *result,
+                                  guint               scenario_index,
+                                  const double       *capacities,
+                                  const VcGpu *const *gpus,
+                                  guint               n,
+                                  VcLayout           *layouts,
+                                  VcLayoutResult     *outs,
+                                  gboolean           *found);
 /* The layouts a search computed for one estimate (its inputs without their layout, and its
  * result): what a layout computes does not depend on the card, so searches over several
  * capacities of the same estimate share it (vc_layout_smallest_memo()). */
@@ -83,6 +85,7 @@ gboolean vc_layout_smallest_memo     (VcLayoutMemo   *memo,
                                       const VcResult *result,
                                       guint           scenario_index,
                                       double          capacity_bytes,
+                                      const VcGpu    *gpu,
                                       VcLayout       *layout,
                                       VcLayoutResult *out);
 /* What one GPU holding the layers [first_layer, first_layer + n_layers) of the whole model holds

@@ -1307,6 +1307,14 @@ table_gpus (GString    *s,
           /* TRANSLATORS: %s is a huge number of GPUs in the compact form "4.83 × 10¹⁵" */
           count = g_strdup_printf (_("needs %s GPUs"), n);
         }
+      if (fit->count > 0 && fit->experts_as_stored)
+        {
+          g_autofree char *stored = g_steal_pointer (&count);
+
+          /* TRANSLATORS: after the count of a card on which vLLM's MXFP4 expert backend is
+           * not followed (FORMULAS.md, "vLLM's MXFP4 experts") */
+          count = g_strdup_printf (_("%s · MXFP4 experts as stored: vLLM’s backend on this card is not known"), stored);
+        }
       append_padded (s, "", 2, FALSE);
       append_padded (s, label, width + 2, FALSE);
       g_string_append (s, count);
@@ -1465,6 +1473,8 @@ vc_report_table_request (VcEstimate            *estimate,
                                                     need, capacity);
 
       g_string_append_printf (s, "\n%s\n", line);
+      if (solve->found && vc_engine_vllm_experts_as_stored (in, vc_estimate_get_gpu (estimate, req->gpu_index), 1))
+        g_string_append_printf (s, "%s\n", _("MXFP4 experts counted as stored: vLLM’s backend on this card is not known."));
       /* a sequence stopped by memory alone may still be beyond what the model was made for */
       if (solve->variable == VC_SOLVE_VARIABLE_SEQ &&
           vc_solver_model_context (in) == 0)

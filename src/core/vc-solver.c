@@ -164,9 +164,24 @@ evaluation_get (VcSolverMemo    *memo,
   return e;
 }
 
-/* What vc_solver_fits_at() says, from the memo's estimates when it has them */
+/* vLLM's MXFP4 experts as @gpu's backend pads them on one card (vc_engine_vllm_mxfp4_extra):
+ * 0 without a card, or where the backend is not followed */
+static double
+one_card_padding (const VcInputs *in,
+                  const VcGpu    *gpu)
+{
+  double padding = 0;
+
+  if (gpu == NULL || !vc_engine_vllm_mxfp4_extra (in, gpu, 1, &padding))
+    return 0;
+  return padding;
+}
+
+/* What vc_solver_fits_at() says, from the memo's estimates when it has them, on @gpu when
+ * given (its MXFP4 padding counted at each layout's TP degree) */
 static gboolean
 fits_at (VcSolverMemo    *memo,
+         const VcGpu     *gpu,
          const VcInputs  *in,
          VcSolveVariable  variable,
          guint            value,
@@ -199,20 +214,30 @@ fits_at (VcSolverMemo    *memo,
       e->reserve_added = TRUE;
       reserved = sc->reserved;
     }
-  if (vc_layout_is_default (&probe.layout) && (reserved <= usable || gpu_count == 1))
+  if (vc_layout_is_default (&probe.layout))
     {
-      *bytes = reserved;
-      return reserved <= usable;
+      /* one card: its padding at TP 1 beside the estimate */
+      double padding = one_card_padding (&probe, gpu);
+
+      if (reserved + padding <= usable || gpu_count == 1)
+        {
+          *bytes = reserved + padding;
+          return reserved + padding <= usable;
+        }
     }
   /* the layouts read the scenarios' components, never their reserve */
   if (memo != NULL)
     {
       if (e->layouts == NULL)
         e->layouts = vc_layout_memo_new ();
-      found = vc_layout_smallest_memo (e->layouts, &probe, &e->res, e->res.selected, usable, &layout, &out);
+      found = vc_layout_smallest_memo (e->layouts, &probe, &e->res, e->res.selected, usable, gpu, &layout, &out);
     }
   else
-    found = vc_layout_smallest (&probe, &e->res, e->res.selected, usable, &layout, &out);
+    {
+      g_autoptr(VcLayoutMemo) layouts = vc_layout_memo_new ();
+
+      found = vc_layout_smallest_memo (layouts, &probe, &e->res, e->res.selected, usable, gpu, &layout, &out);
+    }
   if (!found)
     {
       *bytes = e->total / gpu_count;
@@ -236,12 +261,15 @@ vc_solver_fits_at (const VcInputs  *in,
                    guint            gpu_count,
                    double          *bytes)
 {
-  return fits_at (NULL, in, variable, value, capacity, gpu_count, bytes);
+  return fits_at (NULL, NULL, in, variable, value, capacity, gpu_count, bytes);
 }
 
-/* vc_solver_fits_at() with the estimates of `memo` (vc_solver_solve_memo()): the same answer */
+/* vc_solver_fits_at() with the estimates of `memo` (vc_solver_solve_memo()): the same answer;
+ * on @gpu when given, whose MXFP4 padding under vLLM each layout counts at its TP degree
+ * (vc_layout_smallest_memo()) */
 gboolean
 vc_solver_fits_at_memo (VcSolverMemo    *memo,
+                        const VcGpu     *gpu,
                         const VcInputs  *in,
                         VcSolveVariable  variable,
                         guint            value,
@@ -249,7 +277,7 @@ vc_solver_fits_at_memo (VcSolverMemo    *memo,
                         guint            gpu_count,
                         double          *bytes)
 {
-  return fits_at (memo, in, variable, value, capacity, gpu_count, bytes);
+  return fits_at (memo, gpu, in, variable, value, capacity, gpu_count, bytes);
 }
 
 /* The selected scenario's components on one GPU with the variable at `value`: a point of the
@@ -278,6 +306,7 @@ vc_solver_components_at (const VcInputs  *in,
 typedef struct
 {
   VcSolverMemo    *memo;
+  const VcGpu     *gpu;
   const VcInputs  *in;
   VcSolveVariable  variable;
   double           capacity;
@@ -298,7 +327,7 @@ search_fits (Search *s,
              double *bytes)
 {
   s->sol->n_evaluations++;
-  return fits_at (s->memo, s->in, s->variable, value * s->step, s->capacity, s->gpu_count, bytes);
+  return fits_at (s->memo, s->gpu, s->in, s->variable, value * s->step, s->capacity, s->gpu_count, bytes);
 }
 
 /* Probes `value`, inside the bracket, and moves the end of the bracket it belongs to. */
@@ -356,9 +385,12 @@ search_bracket (Search *s)
 
 /* vc_solver_solve() with the estimates of earlier solves of the same inputs (other cards, other
  * counts): `memo` belongs to `in` as it stands, and is dropped when an input changes. The same
- * search, the same probes and answer; an estimate already made is not made again. */
+ * search, the same probes and answer; an estimate already made is not made again. On @gpu when
+ * given (NULL: `capacity` alone): vLLM's MXFP4 experts count as its backend pads them at each
+ * layout's TP degree. */
 void
 vc_solver_solve_memo (VcSolverMemo    *memo,
+                      const VcGpu     *gpu,
                       const VcInputs  *in,
                       VcSolveVariable  variable,
                       double           capacity,
@@ -373,6 +405,7 @@ vc_solver_solve_memo (VcSolverMemo    *memo,
   guint cp = vc_training_cp (in);
   Search s = {
     .memo = memo,
+    .gpu = gpu,
     .in = in,
     .variable = variable,
     .capacity = capacity,
@@ -433,7 +466,7 @@ vc_solver_solve (const VcInputs  *in,
                  guint            gpu_count,
                  VcSolution      *sol)
 {
-  vc_solver_solve_memo (NULL, in, variable, capacity, gpu_count, sol);
+  vc_solver_solve_memo (NULL, NULL, in, variable, capacity, gpu_count, sol);
 }
 
 /* The smallest count of a GPU that holds the estimate as it stands: the count the GPU table

@@ -10,6 +10,7 @@
 
 #include <glib.h>
 
+#include "vc-catalog.h"
 #include "vc-estimator.h"
 #include "vc-types.h"
 
@@ -56,12 +57,14 @@ typedef struct _VcSolverMemo VcSolverMemo;
 VcSolverMemo *vc_solver_memo_new (void);
 void     vc_solver_memo_free    (VcSolverMemo           *memo);
 void     vc_solver_solve_memo   (VcSolverMemo           *memo,
+                                 const VcGpu            *gpu,
                                  const VcInputs         *inputs,
                                  VcSolveVariable         variable,
                                  double                  capacity_bytes,
                                  guint                   gpu_count,
                                  VcSolution             *solution);
 gboolean vc_solver_fits_at_memo (VcSolverMemo           *memo,
+                                 const VcGpu            *gpu,
                                  const VcInputs         *inputs,
                                  VcSolveVariable         variable,
                                  guint                   value,

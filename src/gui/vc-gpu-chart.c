@@ -106,6 +106,14 @@ vc_gpu_chart_describe (VcGpuChart *self,
                                             fit->count);
 
       count = *how ? g_strdup_printf ("%s · %s", n, how) : g_steal_pointer (&n);
+      if (fit->experts_as_stored)
+        {
+          g_autofree char *stored = g_steal_pointer (&count);
+
+          /* TRANSLATORS: after the count of a card on which vLLM's MXFP4 expert backend is
+           * not followed (FORMULAS.md, "vLLM's MXFP4 experts") */
+          count = g_strdup_printf (_("%s · MXFP4 experts as stored: vLLM’s backend on this card is not known"), stored);
+        }
     }
   else
     count = g_strdup (_("does not fit"));

@@ -25,10 +25,14 @@ time_layouts (const VcInputs *in,
   g_autofree VcLayout *layouts = g_new (VcLayout, n_gpus);
   g_autofree VcLayoutResult *outs = g_new (VcLayoutResult, n_gpus);
   g_autofree gboolean *found = g_new (gboolean, n_gpus);
+  g_autofree const VcGpu **cards = g_new (const VcGpu *, n_gpus);
   VcResult r;
 
   for (guint g = 0; g < n_gpus; g++)
-    capacities[g] = gpus[g].capacity_bytes;
+    {
+      capacities[g] = gpus[g].capacity_bytes;
+      cards[g] = &gpus[g];
+    }
   vc_estimator_compute (in, &r);
   for (guint round = 0; round < ROUNDS; round++)
     {
@@ -38,7 +42,7 @@ time_layouts (const VcInputs *in,
       /* as the estimate model recomputes: its own layout, then every card's smallest */
       vc_layout_compute (in, &r, r.selected, &lr, NULL);
       sink += lr.total;
-      vc_layout_smallest_each (in, &r, r.selected, capacities, n_gpus, layouts, outs, found);
+      vc_layout_smallest_each (in, &r, r.selected, capacities, cards, n_gpus, layouts, outs, found);
       for (guint g = 0; g < n_gpus; g++)
         sink += found[g] ? outs[g].total : 0;
       samples[round] = (double) (g_get_monotonic_time () - start);

@@ -351,7 +351,7 @@ test_mxfp4_capacity (Fixture       *f,
   const VcResult *r;
   VcKvCapacity kv;
   double extra;
-  g_autofree char *on_a100 = NULL, *on_h100 = NULL, *expected = NULL;
+  g_autofree char *on_a100 = NULL, *on_h100 = NULL, *expected = NULL, *row_a100 = NULL, *row_h100 = NULL;
 
   g_assert_true (vc_estimate_set_preset (f->estimate, "gpt-oss-20b", &error));
   g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_VLLM,
@@ -370,6 +370,14 @@ test_mxfp4_capacity (Fixture       *f,
   g_assert_true (g_str_has_prefix (on_a100, expected));
   on_h100 = vc_gpu_chart_describe_speed (f->chart, h100);
   g_assert_true (g_str_has_suffix (on_h100, " tokens/s · KV cache not sized: vLLM’s MXFP4 backend on this card is not known"));
+
+  /* the rows' counts: Marlin's padding on the A100 (22,837,656,192 bytes as stored), the
+   * experts as stored on the H100, said */
+  row_a100 = vc_gpu_chart_describe (f->chart, a100);
+  row_h100 = vc_gpu_chart_describe (f->chart, h100);
+  g_assert_cmpfloat (vc_estimate_get_gpu_fit (f->estimate, a100)->per_gpu_bytes, ==, 22837656192.0 + extra);
+  g_assert_cmpstr (row_a100, ==, "23.8\302\240" "GB of 85.9\302\240" "GB usable · 1 GPU");
+  g_assert_cmpstr (row_h100, ==, "22.8\302\240" "GB of 85.1\302\240" "GB usable · 1 GPU · MXFP4 experts as stored: vLLM’s backend on this card is not known");
 }
 
 static void
