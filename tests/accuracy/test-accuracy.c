@@ -352,6 +352,8 @@ engine_estimate (const char *metric,
     }
   if (g_str_equal (metric, "gpu-weights"))
     return component (json_object_get_object_member (root, "per_gpu"), "weights");
+  if (g_str_equal (metric, "gpu-kv"))
+    return component (json_object_get_object_member (root, "per_gpu"), "kv_cache");
   g_assert_cmpstr (metric, ==, "gpu-activations");
   return component (json_object_get_object_member (root, "per_gpu"), "activations");
 }
@@ -366,8 +368,9 @@ test_engines (void)
   g_autoptr(GString) md = g_string_new ("\n## Serving engines against their start-up logs\n\n"
                                          "From `tests/accuracy/engines.tsv` (sources in `measurements.csv`): "
                                          "vLLM's and SGLang's KV capacity in tokens on the logged card and layout, "
-                                         "or vLLM's profile-run peak as its log implies it. Rows checked must be "
-                                         "within 5 %.\n\n"
+                                         "vLLM's profile-run peak as its log implies it, a rank's weights as the "
+                                         "engine logs them, or the size SGLang logs for a KV pool of a given number "
+                                         "of tokens. Rows checked must be within 5 %.\n\n"
                                          "| run | measured | estimate | error | checked | vramcalc options |\n"
                                          "|---|---:|---:|---:|---|---|\n");
   guint checked = 0;
