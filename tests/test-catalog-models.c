@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <json-glib/json-glib.h>
+
 #include "vc-catalog.h"
 #include "vc-hf-config.h"
 
@@ -165,6 +167,60 @@ test_added_values (void)
   g_assert_false (vc_presets_lookup ("devstral-small-2507")->arch.tied_embeddings);
   /* "1.23B" for Llama 3.2 1B is its count cut, not rounded */
   g_assert_true (vc_presets_lookup ("llama-3.2-1b-instruct")->published_truncated);
+}
+
+static guint
+member_uint (JsonObject *o,
+             const char *name)
+{
+  g_assert_true (json_object_has_member (o, name));
+  return (guint) json_object_get_int_member (o, name);
+}
+
+/* Mistral Small 3.1's own published count (KerasHub's mistral3 preset) holds its Pixtral encoder
+ * and multimodal projector, which the catalog does not count: the difference is exactly what the
+ * entry's config.json sizes them to (transformers' PixtralVisionModel and
+ * Mistral3MultiModalProjector, no biases with multimodal_projector_bias false) */
+static void
+test_vision_uncounted (void)
+{
+  const VcPreset *p = vc_presets_lookup ("mistral-small-3.1-24b-instruct");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = g_resources_lookup_data ("/io/github/vramcalc/VramCalculator/core/models/"
+                                                     "mistral-small-3.1-24b-instruct/config.json",
+                                                     0, &error);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root, *vision, *text;
+  double d, f, layers, merge, text_hidden, layer, encoder, projector;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (p);
+  g_assert_true (p->vision);
+  g_assert_true (json_parser_load_from_data (parser, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  vision = json_object_get_object_member (root, "vision_config");
+  text = json_object_get_object_member (root, "text_config");
+  g_assert_false (json_object_get_boolean_member (root, "multimodal_projector_bias"));
+  d = member_uint (vision, "hidden_size");
+  f = member_uint (vision, "intermediate_size");
+  layers = member_uint (vision, "num_hidden_layers");
+  merge = member_uint (root, "spatial_merge_size");
+  text_hidden = member_uint (text, "hidden_size");
+  /* q, k, v and o of heads × head_dim = hidden_size */
+  g_assert_cmpuint (member_uint (vision, "num_attention_heads") * member_uint (vision, "head_dim"), ==, (guint) d);
+  /* attention, gated MLP, attention_norm and ffn_norm */
+  layer = 4 * d * d + 3 * d * f + 2 * d;
+  /* the layers, patch_conv (channels × patch × patch → hidden) and ln_pre */
+  encoder = layers * layer + member_uint (vision, "num_channels") * member_uint (vision, "patch_size")
+            * member_uint (vision, "patch_size") * d + d;
+  /* norm, patch_merger (merge² × hidden → hidden), linear_1 and linear_2 */
+  projector = d + merge * merge * d * d + d * text_hidden + text_hidden * text_hidden;
+  g_assert_cmpfloat (encoder, ==, 403305472.0);
+  g_assert_cmpfloat (projector, ==, 35652608.0);
+  g_assert_cmpfloat (p->published_uncounted, ==, encoder + projector);
+  g_assert_cmpfloat (p->published_total, ==, 24011361280.0);
+  g_assert_cmpfloat (p->published_parameters + p->published_uncounted, ==, p->published_total);
 }
 
 /* OLMo 2's q_norm and k_norm span the whole q and k projections: heads × d and kv heads × d wide,
@@ -403,6 +459,7 @@ main (int   argc,
   g_test_add_func ("/catalog-models/every-model-published", test_every_model_published);
   g_test_add_func ("/catalog-models/values", test_values);
   g_test_add_func ("/catalog-models/added-values", test_added_values);
+  g_test_add_func ("/catalog-models/vision-uncounted", test_vision_uncounted);
   g_test_add_func ("/catalog-models/olmo2", test_olmo2);
   g_test_add_func ("/catalog-models/qwen3-vl", test_qwen3_vl);
   g_test_add_func ("/catalog-models/minimax-m2", test_minimax_m2);

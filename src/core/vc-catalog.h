@@ -35,7 +35,8 @@ typedef struct
   double published_unit;
   gboolean published_truncated;         /* the count cut to that digit, not rounded (Qwen's cards) */
   double published_uncounted;           /* in the published count, not loaded: a multi-token
-                                         * prediction layer the checkpoint also holds */
+                                         * prediction layer the checkpoint also holds, or a
+                                         * vision encoder the catalog does not count */
   double published_active;              /* 0: none published */
   double published_active_unit;
   char *active_source;
