@@ -346,8 +346,24 @@ test_vllm_mxfp4 (void)
   capacity_on (e, "v100-32gb", &kv);
   g_assert_false (kv.known);
   g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb")), 1), ==,
-                   "mxfp4-backend");
+                   "mxfp4-capability");
   g_object_set (e, "kv-cache-memory", 0.0, NULL);
+  /* below 8.0 the reason is vLLM's refusal (VllmConfig._get_quantization_config against
+   * Mxfp4Config.get_min_capability, 80), not the backend; a card of unknown capability is
+   * not refused, its backend is not known */
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb")), 1), ==,
+                   "mxfp4-capability");
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "t4")), 1), ==,
+                   "mxfp4-capability");
+  g_assert_true (vc_engine_vllm_mxfp4_refused (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "t4"))));
+  g_assert_false (vc_engine_vllm_mxfp4_refused (in, vc_estimate_get_gpu (e, a100)));
+  g_assert_false (vc_engine_vllm_mxfp4_refused (in, vc_estimate_get_gpu (e, h100)));
+  g_assert_false (vc_engine_vllm_mxfp4_refused (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "mi300x"))));
+  g_assert_false (vc_engine_vllm_mxfp4_refused (in, NULL));
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "mi300x")), 1), ==,
+                   "mxfp4-backend");
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "rtx-5090")), 1), ==,
+                   "mxfp4-backend");
 
   /* bf16 experts: nothing padded, a figure on every card */
   g_object_set (e, "precision", VC_PRECISION_BF16, NULL);
@@ -390,6 +406,29 @@ test_vllm_mxfp4 (void)
                      vc_estimator_vllm_profile_bytes (in, 2048, 256, 1));
   vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h100), 1, &at);
   g_assert_false (at.known);
+  g_assert_null (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 1));
+
+  /* two pipeline stages, or expert parallelism: the padded experts are not followed there, and
+   * the reason is named; --kv-cache-memory gives the cache whatever the weights */
+  g_object_set (e, "pp", 2, NULL);
+  vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 2, &at);
+  g_assert_false (at.known);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 1), ==, "mxfp4-layout");
+  g_object_set (e, "kv-cache-memory", 20.0, NULL);
+  vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 2, &at);
+  g_assert_true (at.known);
+  g_assert_cmpfloat (at.available_kv_bytes, ==, 20e9);
+  g_assert_null (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 1));
+  g_object_set (e, "kv-cache-memory", 0.0, "pp", 1, "tp", 2, "ep", 2, NULL);
+  vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 2, &at);
+  g_assert_false (at.known);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 2), ==, "mxfp4-layout");
+  /* on a V100 the refusal comes first, whatever the layout */
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb")), 2), ==,
+                   "mxfp4-capability");
+  /* bf16 experts are not padded: the layout is followed */
+  g_object_set (e, "precision", VC_PRECISION_BF16, NULL);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 2), ==, NULL);
 }
 
 /* The GPU table's count and the solver (--solve, --fit-gpu) count vLLM's MXFP4 experts as
