@@ -283,6 +283,28 @@ test_vllm_mxfp4_json (void)
         g_assert_true (json_object_has_member (json_array_get_object_element (gpus, j), "experts_as_stored"));
       g_assert_true (seen);
     }
+
+  /* a set of cards with a V100 in it: vLLM refuses MXFP4 there, and the plan says that, not
+   * that the backend is unknown; on an A100 pair the reason is the model's own (its sliding
+   * window at a layout) */
+  {
+    static const struct { const char *gpus; const char *why; } sets[] = {
+      { "v100-32gb:2", "mxfp4-capability" }, { "v100-32gb,a100-80gb", "mxfp4-capability" },
+      { "h100-80gb,a100-80gb", "mxfp4-backend" }, { "a100-80gb:2", "layout-groups" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
+      {
+        g_auto(VcTestRun) r = { 0 };
+        g_autoptr(JsonParser) p = json_parser_new ();
+        JsonObject *plan;
+
+        run_cli (&r, "--preset", "gpt-oss-20b", "--method", "architecture", "--precision", "mxfp4", "--engine", "vllm",
+                 "--gpus", sets[i].gpus, "--format", "json", NULL);
+        plan = json_object_get_object_member (parse (p, &r), "plan");
+        g_assert_cmpstr (json_object_get_string_member_with_default (plan, "no_figure", NULL), ==, sets[i].why);
+      }
+  }
 }
 
 static void
