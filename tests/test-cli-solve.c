@@ -146,6 +146,21 @@ test_mxfp4_padding (void)
   g_assert_true (g_str_has_suffix (on_h100, "\nMost concurrent requests that fit on 1 × H100 80 GB: 268 requests "
                                             "(limit: memory)\nMXFP4 experts counted as stored: vLLM’s backend on "
                                             "this card is not known.\n"));
+  /* below compute capability 8.0 vLLM refuses MXFP4: the engine's line, the row and the answer
+   * say so, not that the backend is unknown */
+  {
+    const char *v100[] = { "--preset", "gpt-oss-20b", "--method", "architecture", "--engine", "vllm", "--precision", "mxfp4",
+                           "--seq", "8192", "--solve", "concurrency", "--fit-gpu", "v100-32gb", NULL };
+    g_autofree char *on_v100 = run_ok (v100);
+
+    g_assert_nonnull (strstr (on_v100, "  vLLM refuses MXFP4 on this card: its compute capability is below 8.0, the "
+                                       "minimum of vLLM’s MXFP4 quantization (Mxfp4Config.get_min_capability), so vLLM "
+                                       "does not start, whatever the memory.\n"));
+    g_assert_nonnull (strstr (on_v100, " · MXFP4 experts as stored: vLLM refuses MXFP4 below compute capability 8.0\n"));
+    g_assert_true (g_str_has_suffix (on_v100, "\nMXFP4 experts counted as stored: vLLM refuses MXFP4 below compute "
+                                              "capability 8.0 (Mxfp4Config.get_min_capability), so it does not start "
+                                              "on this card.\n"));
+  }
 }
 
 /* Exact figures (see test-solver.c for their derivation from the formulas) */

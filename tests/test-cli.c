@@ -241,9 +241,10 @@ test_trainer_loss_json (void)
 static void
 test_vllm_mxfp4_json (void)
 {
-  static const struct { const char *gpu; gboolean known; const char *cc; } cards[] = {
-    { "a100-80gb", TRUE, "8.0" }, { "l40s", TRUE, "8.9" }, { "h100-80gb", FALSE, "9.0" }, { "b200", FALSE, "10.0" },
-    { "v100-32gb", FALSE, "7.0" }, { "mi300x", FALSE, NULL },
+  static const struct { const char *gpu; gboolean known; const char *cc; const char *why; } cards[] = {
+    { "a100-80gb", TRUE, "8.0", NULL }, { "l40s", TRUE, "8.9", NULL }, { "h100-80gb", FALSE, "9.0", "mxfp4-backend" },
+    { "b200", FALSE, "10.0", "mxfp4-backend" }, { "v100-32gb", FALSE, "7.0", "mxfp4-capability" },
+    { "mi300x", FALSE, NULL, "mxfp4-backend" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cards); i++)
@@ -262,7 +263,7 @@ test_vllm_mxfp4_json (void)
       if (cards[i].known)
         g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (engine, "no_figure")));
       else
-        g_assert_cmpstr (json_object_get_string_member (engine, "no_figure"), ==, "mxfp4-backend");
+        g_assert_cmpstr (json_object_get_string_member (engine, "no_figure"), ==, cards[i].why);
       gpus = json_object_get_array_member (root, "gpus");
       for (guint j = 0; j < json_array_get_length (gpus); j++)
         {
@@ -274,9 +275,36 @@ test_vllm_mxfp4_json (void)
           g_assert_cmpint (JSON_NODE_HOLDS_NULL (json_object_get_member (g, "kv_capacity_tokens")), ==, !cards[i].known);
           g_assert_cmpstr (json_object_get_string_member_with_default (g, "compute_capability", NULL), ==,
                            cards[i].cc);
+          /* the count keeps the experts as stored where there is no figure for the backend */
+          g_assert_cmpint (json_object_get_boolean_member (g, "experts_as_stored"), ==, !cards[i].known);
         }
+      /* every other card says it too */
+      for (guint j = 0; j < json_array_get_length (gpus); j++)
+        g_assert_true (json_object_has_member (json_array_get_object_element (gpus, j), "experts_as_stored"));
       g_assert_true (seen);
     }
+
+  /* a set of cards with a V100 in it: vLLM refuses MXFP4 there, and the plan says that, not
+   * that the backend is unknown; on an A100 pair the reason is the model's own (its sliding
+   * window at a layout) */
+  {
+    static const struct { const char *gpus; const char *why; } sets[] = {
+      { "v100-32gb:2", "mxfp4-capability" }, { "v100-32gb,a100-80gb", "mxfp4-capability" },
+      { "h100-80gb,a100-80gb", "mxfp4-backend" }, { "a100-80gb:2", "layout-groups" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
+      {
+        g_auto(VcTestRun) r = { 0 };
+        g_autoptr(JsonParser) p = json_parser_new ();
+        JsonObject *plan;
+
+        run_cli (&r, "--preset", "gpt-oss-20b", "--method", "architecture", "--precision", "mxfp4", "--engine", "vllm",
+                 "--gpus", sets[i].gpus, "--format", "json", NULL);
+        plan = json_object_get_object_member (parse (p, &r), "plan");
+        g_assert_cmpstr (json_object_get_string_member_with_default (plan, "no_figure", NULL), ==, sets[i].why);
+      }
+  }
 }
 
 static void

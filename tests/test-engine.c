@@ -346,7 +346,7 @@ test_vllm_mxfp4 (void)
   capacity_on (e, "v100-32gb", &kv);
   g_assert_false (kv.known);
   g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb")), 1), ==,
-                   "mxfp4-backend");
+                   "mxfp4-capability");
   g_object_set (e, "kv-cache-memory", 0.0, NULL);
 
   /* bf16 experts: nothing padded, a figure on every card */
@@ -390,6 +390,85 @@ test_vllm_mxfp4 (void)
                      vc_estimator_vllm_profile_bytes (in, 2048, 256, 1));
   vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h100), 1, &at);
   g_assert_false (at.known);
+}
+
+/* Below compute capability 8.0 the reason is vLLM's refusal (VllmConfig._get_quantization_config
+ * against Mxfp4Config.get_min_capability, 80), not the backend; a card of unknown capability
+ * is not refused, its backend is not known */
+static void
+test_vllm_mxfp4_capability (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const VcInputs *in;
+  VcKvCapacity kv;
+
+  g_assert_true (vc_estimate_set_preset (e, "gpt-oss-20b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4,
+                "seq", 8192, NULL);
+  in = vc_estimate_get_inputs (e);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb")), 1), ==,
+                   "mxfp4-capability");
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "t4")), 1), ==,
+                   "mxfp4-capability");
+  g_assert_true (vc_engine_vllm_mxfp4_refused (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "t4"))));
+  g_assert_false (vc_engine_vllm_mxfp4_refused (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "a100-80gb"))));
+  g_assert_false (vc_engine_vllm_mxfp4_refused (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "h100-80gb"))));
+  g_assert_false (vc_engine_vllm_mxfp4_refused (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "mi300x"))));
+  g_assert_false (vc_engine_vllm_mxfp4_refused (in, NULL));
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "mi300x")), 1), ==,
+                   "mxfp4-backend");
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "rtx-5090")), 1), ==,
+                   "mxfp4-backend");
+  /* --kv-cache-memory gives no figure there either: vLLM does not start */
+  g_object_set (e, "kv-cache-memory", 20.0, NULL);
+  capacity_on (e, "v100-32gb", &kv);
+  g_assert_false (kv.known);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb")), 1), ==,
+                   "mxfp4-capability");
+  /* nor with bf16 experts, which vLLM serves on a V100 */
+  g_object_set (e, "kv-cache-memory", 0.0, "precision", VC_PRECISION_BF16, NULL);
+  g_assert_false (vc_engine_vllm_mxfp4_refused (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb"))));
+}
+
+/* Mixtral 8x7B at mxfp4 on an A100 (Marlin): two pipeline stages, or expert parallelism, leave
+ * the padded experts not followed, and the reason is named; --kv-cache-memory gives the cache
+ * whatever the weights */
+static void
+test_vllm_mxfp4_layout (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const VcInputs *in;
+  guint a100 = vc_test_gpu_index (e, "a100-80gb");
+  VcEngineAtLayout at;
+
+  g_assert_true (vc_estimate_set_preset (e, "mixtral-8x7b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4,
+                "seq", 8192, NULL);
+  in = vc_estimate_get_inputs (e);
+  g_assert_null (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 1));
+  /* two pipeline stages, or expert parallelism: the padded experts are not followed there, and
+   * the reason is named; --kv-cache-memory gives the cache whatever the weights */
+  g_object_set (e, "pp", 2, NULL);
+  vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 2, &at);
+  g_assert_false (at.known);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 1), ==, "mxfp4-layout");
+  g_object_set (e, "kv-cache-memory", 20.0, NULL);
+  vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 2, &at);
+  g_assert_true (at.known);
+  g_assert_cmpfloat (at.available_kv_bytes, ==, 20e9);
+  g_assert_null (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 1));
+  g_object_set (e, "kv-cache-memory", 0.0, "pp", 1, "tp", 2, "ep", 2, NULL);
+  vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 2, &at);
+  g_assert_false (at.known);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 2), ==, "mxfp4-layout");
+  /* on a V100 the refusal comes first, whatever the layout */
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb")), 2), ==,
+                   "mxfp4-capability");
+  /* bf16 experts are not padded: the layout is followed */
+  g_object_set (e, "precision", VC_PRECISION_BF16, NULL);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 2), ==, NULL);
 }
 
 /* The GPU table's count and the solver (--solve, --fit-gpu) count vLLM's MXFP4 experts as
@@ -1079,6 +1158,8 @@ main (int   argc,
   g_test_add_func ("/engine/custom-all-reduce", test_custom_all_reduce);
   g_test_add_func ("/engine/nccl-bound", test_nccl_bound);
   g_test_add_func ("/engine/vllm-mxfp4", test_vllm_mxfp4);
+  g_test_add_func ("/engine/vllm-mxfp4-capability", test_vllm_mxfp4_capability);
+  g_test_add_func ("/engine/vllm-mxfp4-layout", test_vllm_mxfp4_layout);
   g_test_add_func ("/engine/vllm-mxfp4-fit", test_vllm_mxfp4_fit);
   g_test_add_func ("/engine/encoder", test_encoder);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);

@@ -323,6 +323,22 @@ vc_csv_export_with_solve (VcEstimate       *estimate,
     }
   for (guint i = 0; i < r->n_scenarios; i++)
     add_gpu_rows (&w, estimate, i);
+  /* the cards whose table count keeps vLLM's MXFP4 experts as stored (FORMULAS.md, "vLLM's
+   * MXFP4 experts"), for the selected scenario, whose count is the table's */
+  for (guint i = 0; i < vc_estimate_get_n_gpus (estimate); i++)
+    if (vc_estimate_get_gpu_fit (estimate, i)->experts_as_stored)
+      {
+        const VcGpu *gpu = vc_estimate_get_gpu (estimate, i);
+
+        add_text (&w, "experts_as_stored");
+        add_text (&w, vc_scenario_id (r->scenarios[r->selected].id));
+        add_text (&w, gpu->id);
+        add_text (&w, vc_report_experts_as_stored_note (in, gpu));
+        add_number (&w, "");
+        add_number (&w, "");
+        add_text (&w, "");
+        end_row (&w);
+      }
 
   inputs = vc_estimate_list_inputs (&n);
   for (guint i = 0; i < n; i++)

@@ -91,6 +91,20 @@ vc_engine_vllm_mxfp4_extra (const VcInputs *in,
   return TRUE;
 }
 
+/* Whether vLLM refuses the inputs' MXFP4 experts on @gpu: VllmConfig._get_quantization_config
+ * (vllm/config/vllm.py) raises "The quantization method mxfp4 is not supported for the current
+ * GPU. Minimum capability: 80" when the card's compute capability is below
+ * Mxfp4Config.get_min_capability() (80, vllm/model_executor/layers/quantization/mxfp4.py):
+ * vLLM does not start there, whatever the memory. FALSE on a card of unknown capability. */
+gboolean
+vc_engine_vllm_mxfp4_refused (const VcInputs *in,
+                              const VcGpu    *gpu)
+{
+  return in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM && in->method == VC_METHOD_ARCHITECTURE &&
+         in->precision == VC_PRECISION_MXFP4 && vc_arch_is_moe (&in->arch) &&
+         gpu != NULL && gpu->cc_major > 0 && gpu->cc_major < 8;
+}
+
 /* Whether vLLM serves MXFP4 experts on @gpu at @tp ranks with a backend not followed here
  * (vc_engine_vllm_mxfp4_extra() FALSE: 9.0 and later, unknown capability, below 8.0): what
  * counts the experts there counts them as stored */
@@ -599,7 +613,19 @@ vllm_mxfp4_sized (const VcInputs *in,
   if (vc_engine_vllm_mxfp4_extra (in, gpu, tp, extra))
     return TRUE;
   *extra = 0;
-  return in->kv_cache_memory_gb > 0 && !(gpu != NULL && gpu->cc_major > 0 && gpu->cc_major < 8);
+  return in->kv_cache_memory_gb > 0 && !vc_engine_vllm_mxfp4_refused (in, gpu);
+}
+
+/* Whether vLLM's MXFP4 experts, padded by @padding bytes a rank, are beyond what is followed at
+ * the inputs' layout: several pipeline stages, or expert parallelism (FusedMoE then gives each
+ * rank whole experts at the full intermediate size, vllm/model_executor/layers/fused_moe/config.py,
+ * FusedMoEParallelConfig.make), unless --kv-cache-memory gives the cache whatever the weights */
+static gboolean
+vllm_padded_layout_unfollowed (const VcInputs *in,
+                               double          padding)
+{
+  return padding > 0 && !(in->kv_cache_memory_gb > 0) &&
+         (MAX (1u, in->layout.pp) > 1 || MAX (1u, in->layout.ep) > 1);
 }
 
 const char *
@@ -609,8 +635,12 @@ vc_engine_no_figure_on (const VcInputs *in,
 {
   double padding;
 
+  if (vc_engine_vllm_mxfp4_refused (in, gpu))
+    return "mxfp4-capability";
   if (in->engine == VC_ENGINE_VLLM && !vllm_mxfp4_sized (in, gpu, tp, &padding))
     return "mxfp4-backend";
+  if (in->engine == VC_ENGINE_VLLM && vllm_padded_layout_unfollowed (in, padding))
+    return "mxfp4-layout";
   return vc_engine_no_figure (in);
 }
 
@@ -720,9 +750,7 @@ vllm_padded_at_layout (const VcInputs *in,
 {
   double padding;
 
-  if (!vllm_mxfp4_sized (in, gpu, tp, &padding) ||
-      (padding > 0 && !(in->kv_cache_memory_gb > 0) &&
-       (MAX (1u, in->layout.pp) > 1 || MAX (1u, in->layout.ep) > 1)))
+  if (!vllm_mxfp4_sized (in, gpu, tp, &padding) || vllm_padded_layout_unfollowed (in, padding))
     return FALSE;
   *weights += padding;
   return TRUE;

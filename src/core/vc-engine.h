@@ -72,8 +72,9 @@ gboolean vc_engine_vllm_version_sized (const VcInputs *inputs,
 /* Why vLLM or SGLang has no KV-cache figure for the inputs' model where it is one of these, as a
  * stable name ("state-pools", "encoder", "layout-groups"); NULL for any other reason or none */
 const char *vc_engine_no_figure (const VcInputs *inputs);
-/* the same on `gpu` at `tp` ranks: "mxfp4-backend" where vLLM's MXFP4 expert backend on that
- * card is not followed */
+/* the same on `gpu` at `tp` ranks: "mxfp4-capability" where vLLM refuses MXFP4 on that card
+ * (compute capability below 8.0), "mxfp4-backend" where its MXFP4 expert backend there is not
+ * followed */
 const char *vc_engine_no_figure_on (const VcInputs *inputs,
                                     const VcGpu    *gpu,
                                     double          tp);
@@ -82,6 +83,9 @@ const char *vc_engine_no_figure_on (const VcInputs *inputs,
 gboolean vc_engine_vllm_experts_as_stored (const VcInputs *inputs,
                                            const VcGpu    *gpu,
                                            double          tp);
+/* Whether vLLM refuses MXFP4 experts on `gpu`: compute capability below 8.0 */
+gboolean vc_engine_vllm_mxfp4_refused (const VcInputs *inputs,
+                                       const VcGpu    *gpu);
 gboolean vc_engine_vllm_mxfp4_extra (const VcInputs *inputs,
                                      const VcGpu    *gpu,
                                      double          tp,

@@ -567,7 +567,8 @@ plan_vllm_stages (const VcInputs      *in,
 
 
 /* vLLM's MXFP4 experts: each card of the set pads them by its own backend (vc-engine.c); a set
- * with a card whose backend is not followed has no cache figure (vc_engine_no_figure_on) */
+ * with a card whose backend is not followed, or on which vLLM refuses MXFP4, has no cache figure
+ * (vc_engine_no_figure_on) */
 static gboolean
 mxfp4_unsized (const VcInputs *in,
                const VcGpuSet *set,
@@ -578,7 +579,9 @@ mxfp4_unsized (const VcInputs *in,
       VcGpu card;
 
       set_card (set, i, &card);
-      if (g_strcmp0 (vc_engine_no_figure_on (in, &card, tp), "mxfp4-backend") == 0)
+      const char *why = vc_engine_no_figure_on (in, &card, tp);
+
+      if (g_strcmp0 (why, "mxfp4-backend") == 0 || g_strcmp0 (why, "mxfp4-capability") == 0)
         return TRUE;
     }
   return FALSE;

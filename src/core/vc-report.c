@@ -588,6 +588,9 @@ add_gpu_json (JsonBuilder    *b,
     json_builder_add_null_value (b);
   json_builder_set_member_name (b, "per_gpu_bytes");
   add_bytes_or_null (b, fit->count > 0, fit->per_gpu_bytes);
+  /* the count keeps vLLM's MXFP4 experts as stored on this card (FORMULAS.md) */
+  json_builder_set_member_name (b, "experts_as_stored");
+  json_builder_add_boolean_value (b, fit->experts_as_stored);
   json_builder_end_object (b);
 }
 
@@ -858,14 +861,18 @@ plan_no_figure (VcEstimate   *estimate,
     return NULL;
   at.layout.tp = plan->tp;
   at.layout.pp = plan->pp;
-  /* vLLM's MXFP4 experts on a card of the set whose backend is not followed (vc-plan.c) */
+  /* vLLM's MXFP4 experts on a card of the set on which vLLM refuses them, or whose backend is
+   * not followed (vc-plan.c) */
   for (guint i = 0; i < plan->devices->len; i++)
     {
       const VcPlanDevice *d = vc_plan_get_device (plan, i);
       const VcGpu *card = vc_gpus_lookup (d->gpu);
       VcGpu typed = { .id = (char *) "", .name = (char *) d->gpu };
+      const char *why = vc_engine_no_figure_on (&at, card != NULL ? card : &typed, plan->tp);
 
-      if (g_strcmp0 (vc_engine_no_figure_on (&at, card != NULL ? card : &typed, plan->tp), "mxfp4-backend") == 0)
+      if (g_strcmp0 (why, "mxfp4-capability") == 0)
+        return "mxfp4-capability";
+      if (g_strcmp0 (why, "mxfp4-backend") == 0)
         return "mxfp4-backend";
     }
   return vc_engine_no_figure (&at);
@@ -1257,6 +1264,25 @@ gpu_label (VcEstimate *estimate,
   return g_strdup_printf (_("%s (%s usable)"), name, cap);
 }
 
+/**
+ * vc_report_experts_as_stored_note:
+ *
+ * Returns: why the count on @gpu keeps vLLM's MXFP4 experts as stored (FORMULAS.md, "vLLM's
+ *   MXFP4 experts"): vLLM refuses MXFP4 on the card, or its backend there is not followed
+ */
+const char *
+vc_report_experts_as_stored_note (const VcInputs *in,
+                                  const VcGpu    *gpu)
+{
+  if (vc_engine_vllm_mxfp4_refused (in, gpu))
+    /* TRANSLATORS: after the count of a card on which vLLM does not start with MXFP4 experts
+     * (its quantization needs compute capability 8.0) */
+    return _("MXFP4 experts as stored: vLLM refuses MXFP4 below compute capability 8.0");
+  /* TRANSLATORS: after the count of a card on which vLLM's MXFP4 expert backend is not
+   * followed (FORMULAS.md, "vLLM's MXFP4 experts") */
+  return _("MXFP4 experts as stored: vLLM’s backend on this card is not known");
+}
+
 /* How many of each GPU the selected scenario takes. */
 static void
 table_gpus (GString    *s,
@@ -1311,9 +1337,8 @@ table_gpus (GString    *s,
         {
           g_autofree char *stored = g_steal_pointer (&count);
 
-          /* TRANSLATORS: after the count of a card on which vLLM's MXFP4 expert backend is
-           * not followed (FORMULAS.md, "vLLM's MXFP4 experts") */
-          count = g_strdup_printf (_("%s · MXFP4 experts as stored: vLLM’s backend on this card is not known"), stored);
+          count = g_strdup_printf ("%s · %s", stored,
+                                   vc_report_experts_as_stored_note (in, vc_estimate_get_gpu (estimate, i)));
         }
       append_padded (s, "", 2, FALSE);
       append_padded (s, label, width + 2, FALSE);
@@ -1341,10 +1366,19 @@ static const char *
 no_figure_text (const VcInputs *in,
                 const char     *why)
 {
+  if (g_strcmp0 (why, "mxfp4-capability") == 0)
+    return _("vLLM refuses MXFP4 on this card: its compute capability is below 8.0, the minimum of vLLM’s MXFP4 "
+             "quantization (Mxfp4Config.get_min_capability), so vLLM does not start, whatever the memory.");
+  if (g_strcmp0 (why, "mxfp4-layout") == 0)
+    return _("vLLM’s padded MXFP4 experts are followed on one pipeline stage without expert parallelism: "
+             "with PP > 1 each stage pads its own layers, and with --ep each rank holds whole experts at the full "
+             "intermediate size, in parts not followed here; --kv-cache-memory gives the cache there.");
   if (g_strcmp0 (why, "mxfp4-backend") == 0)
     return _("vLLM’s MXFP4 experts are followed on NVIDIA cards of compute capability 8.x (the Marlin backend, "
-             "which pads them): below 8.0 vLLM refuses MXFP4, and from 9.0 on its backend depends on the kernels "
-             "installed and the release; --kv-cache-memory gives the cache there.");
+             "which pads them). From 9.0 on vLLM picks by the kernels installed, environment variables and the release: "
+             "Triton’s kernels (9.0 and 10.x, which swizzle the experts into a layout of their own, not followed), "
+             "FlashInfer’s (9.0 and 10.x, each padding its own way) or Marlin; on a card of unknown capability the "
+             "backend is not known. --kv-cache-memory gives the cache there.");
 
   if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_VLLM)
     return _("vLLM’s Mamba groups are followed for releases 0.10 to 0.20 on one pipeline stage (PP 1) "
@@ -1473,7 +1507,10 @@ vc_report_table_request (VcEstimate            *estimate,
                                                     need, capacity);
 
       g_string_append_printf (s, "\n%s\n", line);
-      if (solve->found && vc_engine_vllm_experts_as_stored (in, vc_estimate_get_gpu (estimate, req->gpu_index), 1))
+      if (solve->found && vc_engine_vllm_mxfp4_refused (in, vc_estimate_get_gpu (estimate, req->gpu_index)))
+        g_string_append_printf (s, "%s\n", _("MXFP4 experts counted as stored: vLLM refuses MXFP4 below compute capability 8.0 "
+                                             "(Mxfp4Config.get_min_capability), so it does not start on this card."));
+      else if (solve->found && vc_engine_vllm_experts_as_stored (in, vc_estimate_get_gpu (estimate, req->gpu_index), 1))
         g_string_append_printf (s, "%s\n", _("MXFP4 experts counted as stored: vLLM’s backend on this card is not known."));
       /* a sequence stopped by memory alone may still be beyond what the model was made for */
       if (solve->variable == VC_SOLVE_VARIABLE_SEQ &&

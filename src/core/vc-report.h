@@ -32,5 +32,9 @@ char *vc_report_table_request (VcEstimate            *estimate,
                                const VcReportRequest *req);
 const VcSolveVariable *vc_report_fit_variables (VcMode          mode);
 const char            *vc_report_fit_key       (VcSolveVariable variable);
+/* What follows the count of a card whose count keeps vLLM's MXFP4 experts as stored
+ * (VcGpuFit.experts_as_stored): why, translated */
+const char            *vc_report_experts_as_stored_note (const VcInputs *inputs,
+                                                         const VcGpu    *gpu);
 
 G_END_DECLS

@@ -210,6 +210,10 @@ vc_speed_describe (const VcInputs       *in,
         }
     }
   vc_engine_kv_capacity_on (in, r, sc, gpu, fit->count, &kv);
+  if (!kv.known && g_strcmp0 (vc_engine_no_figure_on (in, gpu, fit->count), "mxfp4-capability") == 0)
+    /* TRANSLATORS: after the generation speed, on a card whose compute capability is below
+     * what vLLM's MXFP4 quantization needs */
+    return g_strdup_printf (_("%s · KV cache not sized: vLLM refuses MXFP4 below compute capability 8.0"), rate);
   if (!kv.known && g_strcmp0 (vc_engine_no_figure_on (in, gpu, fit->count), "mxfp4-backend") == 0)
     /* TRANSLATORS: after the generation speed, on a card whose MXFP4 expert backend vLLM
      * picks by what is installed (FORMULAS.md, "vLLM's MXFP4 experts") */

@@ -14,6 +14,7 @@
 #include "vc-catalog.h"
 #include "vc-compat.h"
 #include "vc-gpu-chart-private.h"
+#include "vc-report.h"
 #include "vc-speed.h"
 #include "vc-units.h"
 
@@ -110,9 +111,9 @@ vc_gpu_chart_describe (VcGpuChart *self,
         {
           g_autofree char *stored = g_steal_pointer (&count);
 
-          /* TRANSLATORS: after the count of a card on which vLLM's MXFP4 expert backend is
-           * not followed (FORMULAS.md, "vLLM's MXFP4 experts") */
-          count = g_strdup_printf (_("%s · MXFP4 experts as stored: vLLM’s backend on this card is not known"), stored);
+          count = g_strdup_printf ("%s · %s", stored,
+                                   vc_report_experts_as_stored_note (in, vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)),
+                                                                                              gpu_index)));
         }
     }
   else

@@ -319,6 +319,14 @@ check_structure (VcEstimate *e,
         check_fit_row (e, row, integer, n_fit++);
       else if (g_str_equal (row[0], "gpu"))
         check_gpu_row (e, row, integer, n_gpu++);
+      else if (g_str_equal (row[0], "experts_as_stored"))
+        {
+          /* a card of the selected scenario whose count keeps vLLM's MXFP4 experts as stored */
+          g_assert_cmpstr (row[1], ==, vc_scenario_id (vc_estimate_get_selected (e)->id));
+          g_assert_cmpstr (row[4], ==, "");
+          g_assert_cmpstr (row[5], ==, "");
+          g_assert_cmpstr (row[6], ==, "");
+        }
       else
         {
           g_assert_cmpstr (row[0], ==, "input");
@@ -362,6 +370,62 @@ test_structure (void)
       g_autoptr(VcEstimate) e = golden_cases[i].make ();
       check_structure (e, golden_cases[i].unit);
     }
+}
+
+/* The cards whose count keeps vLLM's MXFP4 experts as stored (JSON gpus[].experts_as_stored):
+ * one experts_as_stored row each, saying why; none for the Marlin cards (compute capability
+ * 8.x), whose padding is counted, nor for an estimate that is not vLLM serving MXFP4 experts */
+static void
+test_experts_as_stored (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  guint n_rows = 0, n_stored = 0;
+  gboolean v100 = FALSE, h100 = FALSE;
+
+  g_assert_true (vc_estimate_set_preset (e, "gpt-oss-20b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4,
+                "seq", 8192, NULL);
+  check_structure (e, VC_UNIT_GB);
+  csv = vc_csv_export (e, VC_UNIT_GB, NULL);
+  rows = parse_csv (csv);
+  for (guint i = 0; i < vc_estimate_get_n_gpus (e); i++)
+    n_stored += vc_estimate_get_gpu_fit (e, i)->experts_as_stored;
+  for (guint i = 1; i < rows->len; i++)
+    {
+      char **row = rows->pdata[i];
+      guint g;
+
+      if (!g_str_equal (row[0], "experts_as_stored"))
+        continue;
+      n_rows++;
+      g = vc_test_gpu_index (e, row[2]);
+      g_assert_true (vc_estimate_get_gpu_fit (e, g)->experts_as_stored);
+      g_assert_cmpstr (row[2], !=, "a100-80gb");
+      g_assert_cmpstr (row[2], !=, "l40s");
+      if (g_str_equal (row[2], "v100-32gb"))
+        {
+          v100 = TRUE;
+          g_assert_cmpstr (row[3], ==, "MXFP4 experts as stored: vLLM refuses MXFP4 below compute capability 8.0");
+        }
+      if (g_str_equal (row[2], "h100-80gb"))
+        {
+          h100 = TRUE;
+          g_assert_cmpstr (row[3], ==, "MXFP4 experts as stored: vLLM’s backend on this card is not known");
+        }
+    }
+  g_assert_cmpuint (n_stored, >, 0);
+  g_assert_cmpuint (n_rows, ==, n_stored);
+  g_assert_true (v100);
+  g_assert_true (h100);
+
+  /* SGLang: nothing padded, no such row */
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  g_clear_pointer (&csv, g_free);
+  csv = vc_csv_export (e, VC_UNIT_GB, NULL);
+  g_assert_null (strstr (csv, "experts_as_stored"));
 }
 
 /* Every scenario's count of a card is what the window's GPU table shows once that scenario is
@@ -562,6 +626,7 @@ main (int   argc,
   g_test_add_func ("/csv/golden/cli", test_golden_cli);
   g_test_add_func ("/csv/structure", test_structure);
   g_test_add_func ("/csv/gpu-counts-per-scenario", test_gpu_counts_per_scenario);
+  g_test_add_func ("/csv/experts-as-stored", test_experts_as_stored);
   g_test_add_func ("/csv/header-and-quoting", test_header_and_quoting);
   g_test_add_func ("/csv/injection", test_injection);
   g_test_add_func ("/csv/locale/fr", test_french_locale);
