@@ -710,9 +710,11 @@ read_gguf_mamba2_hybrid (const GgufMeta *m,
     return fail (error, m->shown, _("%s.ssm.* do not describe a Mamba-2 mixer (kernel %llu, width %llu, "
                                     "state %llu, heads %llu, groups %llu)"),
                  m->arch, U(kernel), U(width), U(state), U(heads), U(groups));
-  conv = width + 2 * groups * state;
-  if (conv * (kernel - 1) + width * state > G_MAXUINT)
+  /* in doubles first: 2·G·N of two 32-bit counts can pass 64 bits */
+  if ((double) width + 2.0 * groups * state > G_MAXUINT ||
+      ((double) width + 2.0 * groups * state) * (kernel - 1) + (double) width * state > G_MAXUINT)
     return fail (error, m->shown, _("%s.ssm.* give a state too large to model"), m->arch);
+  conv = width + 2 * groups * state;
   a->recurrent_heads = (guint) heads;
   a->recurrent_groups = (guint) groups;
   a->recurrent_conv = (guint) (conv * (kernel - 1));
