@@ -22,7 +22,8 @@
  * leading_dense_block_count, attention.sliding_window; the vocabulary from the token list.
  * Keys for state that llama.cpp keeps outside the KV cache (SSM, RWKV, linear attention) or for
  * multi-head latent attention are refused by name: their memory is not modelled here, except
- * Granite 4.0-H's Mamba-2 layers ("granitehybrid", read_gguf_mamba2_hybrid()).
+ * Granite 4.0-H's and Falcon-H1's Mamba-2 mixers ("granitehybrid", "falcon-h1":
+ * read_gguf_mamba2_hybrid()).
  */
 #define G_LOG_DOMAIN "vc-model-file"
 
@@ -548,18 +549,26 @@ swa_pattern_for (const char *arch)
   return 0;
 }
 
-/* Granite 4.0-H's GGUF (llama.cpp's convert_hf_to_gguf.py, GraniteHybridModel.
- * set_gguf_parameters): its Mamba-2 layers are read from these ssm keys */
+/* Granite 4.0-H's and Falcon-H1's GGUF (llama.cpp's convert_hf_to_gguf.py, GraniteHybridModel.
+ * and Mamba2Model.set_gguf_parameters, FalconH1Model's on top): their Mamba-2 mixers are read
+ * from these ssm keys */
 #define GGUF_MAMBA2_HYBRID "granitehybrid"
+#define GGUF_MAMBA2_PARALLEL "falcon-h1"
 static const char *const mamba2_keys[] = {
   "ssm.conv_kernel", "ssm.inner_size", "ssm.state_size", "ssm.time_step_rank", "ssm.group_count",
 };
 
 static gboolean
+mamba2_arch (const GgufMeta *m)
+{
+  return g_str_equal (m->arch, GGUF_MAMBA2_HYBRID) || g_str_equal (m->arch, GGUF_MAMBA2_PARALLEL);
+}
+
+static gboolean
 mamba2_key (const GgufMeta *m,
             const char     *key)
 {
-  if (!g_str_equal (m->arch, GGUF_MAMBA2_HYBRID) || !g_str_has_prefix (key, m->arch) ||
+  if (!mamba2_arch (m) || !g_str_has_prefix (key, m->arch) ||
       key[strlen (m->arch)] != '.')
     return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (mamba2_keys); i++)
@@ -644,6 +653,12 @@ read_gguf_attention (const GgufMeta *m,
     }
   else if (!gguf_guint (m, "attention.head_count_kv", FALSE, a->n_heads, &a->n_kv_heads, error))
     return FALSE;
+  /* Falcon-H1: a Mamba-2 mixer beside attention in every layer (llm_build_falcon_h1) */
+  if (g_str_equal (m->arch, GGUF_MAMBA2_PARALLEL))
+    {
+      a->recurrent_layers = a->n_layers;
+      a->recurrent_with_attention = TRUE;
+    }
   if (a->n_heads == 0)
     return fail (error, m->shown, _("%s.attention.head_count is 0"), m->arch);
   if (!gguf_uint (m, "attention.key_length", FALSE, a->hidden_size / a->n_heads, &key_length, error) ||
@@ -681,8 +696,9 @@ read_gguf_mlp (const GgufMeta *m,
   return TRUE;
 }
 
-/* Granite 4.0-H's Mamba-2 layers from the keys llama.cpp writes (convert_hf_to_gguf.py,
- * GraniteHybridModel.set_gguf_parameters; read by llama-model.cpp as ssm_d_conv, ssm_d_inner,
+/* Granite 4.0-H's and Falcon-H1's Mamba-2 mixers from the keys llama.cpp writes
+ * (convert_hf_to_gguf.py, GraniteHybridModel and Mamba2Model.set_gguf_parameters, time_step_rank
+ * the heads, d_inner // head_dim; read by llama-model.cpp as ssm_d_conv, ssm_d_inner,
  * ssm_d_state, ssm_dt_rank, ssm_n_group): kernel K, width I = H heads × head, state N, groups G.
  * As the config reader gives them (vc-hf-config.c, mamba2_apply): the convolution's last K − 1
  * inputs over I + 2·G·N channels and an H × head × N state per sequence; a mixer's parameters,
@@ -696,7 +712,7 @@ read_gguf_mamba2_hybrid (const GgufMeta *m,
   g_autofree char *key = g_strdup_printf ("%s.attention.head_count_kv", m->arch);
   const VcGgufValue *kv = vc_gguf_get (m->g, key);
   guint64 kernel, width, state, heads, groups, shared, conv, params = 0;
-  gint layer = -1;
+  gint layer = g_str_equal (m->arch, GGUF_MAMBA2_PARALLEL) ? 0 : -1;
 
   if (!gguf_uint (m, "ssm.conv_kernel", TRUE, 0, &kernel, error) ||
       !gguf_uint (m, "ssm.inner_size", TRUE, 0, &width, error) ||
@@ -720,7 +736,8 @@ read_gguf_mamba2_hybrid (const GgufMeta *m,
   a->recurrent_conv = (guint) (conv * (kernel - 1));
   a->recurrent_state = (guint) (conv * (kernel - 1) + width * state);
 
-  for (guint i = 0; kv != NULL && kv->values != NULL && i < kv->values->len && layer < 0; i++)
+  for (guint i = 0; kv != NULL && kv->kind == VC_GGUF_VALUE_ARRAY && kv->values != NULL && i < kv->values->len &&
+                  layer < 0; i++)
     if (g_array_index (kv->values, gint64, i) == 0)
       layer = (gint) i;
   if (layer >= 0)
@@ -830,7 +847,7 @@ read_gguf_arch (const GgufMeta *m,
       !read_gguf_vocab (m, a, error))
     return FALSE;
   arch_from_tensor_names (names, a);
-  if (g_str_equal (m->arch, GGUF_MAMBA2_HYBRID) && !read_gguf_mamba2_hybrid (m, a, error))
+  if (mamba2_arch (m) && !read_gguf_mamba2_hybrid (m, a, error))
     return FALSE;
   if (has_tensor (names, "position_embd.weight") &&
       !gguf_guint (m, "context_length", TRUE, 0, &a->max_positions, error))

@@ -727,6 +727,32 @@ def make_hybrid(out):
     d = os.path.join(out, 'hybrid')
     os.makedirs(d, exist_ok=True)
     gguf(os.path.join(d, 'granite-4.0-h-tiny-BF16.gguf'), kvs, g)
+    # Falcon-H1-Tiny-90M (FalconH1Model on Mamba2Model): attention and a Mamba-2 mixer in every
+    # layer, head_count_kv one count, ssm.inner_size mamba_d_ssm, time_step_rank d_inner //
+    # mamba_d_head; no ssm_norm (mamba_rms_norm false), no in_proj or out_proj bias; tied
+    with open(os.path.join(CATALOG, 'falcon-h1-tiny-90m-instruct', 'config.json')) as f:
+        fc = json.load(f)
+    fa = 'falcon-h1'
+    fh, fheads, fkv, fhd, fvocab, fn, fff = fc['hidden_size'], fc['num_attention_heads'], \
+        fc['num_key_value_heads'], fc['head_dim'], fc['vocab_size'], fc['num_hidden_layers'], fc['intermediate_size']
+    fw, fstate, fgroups, fkernel = fc['mamba_d_ssm'], fc['mamba_d_state'], fc['mamba_n_groups'], fc['mamba_d_conv']
+    fmh = fw // fc['mamba_d_head']
+    fconv = fw + 2 * fgroups * fstate
+    fg = [('token_embd.weight', [fh, fvocab], BF16), ('output_norm.weight', [fh], F32)]
+    for i in range(fn):
+        q = 'blk.%d.' % i
+        fg += gguf_attention(q, fh, fheads, fkv, fhd)
+        fg += [(q + 'ssm_in.weight', [fh, fw + fconv + fmh], BF16),
+               (q + 'ssm_conv1d.weight', [fkernel, fconv], F32), (q + 'ssm_conv1d.bias', [fconv], F32),
+               (q + 'ssm_dt.bias', [fmh], F32), (q + 'ssm_a', [1, fmh], F32), (q + 'ssm_d', [1, fmh], F32),
+               (q + 'ssm_out.weight', [fw, fh], BF16)]
+        fg += gguf_mlp(q, fh, fff)
+    fkvs = gguf_attention_kvs(fa, fn, fc['max_position_embeddings'], fh, fheads, fkv, fhd, fvocab, fff)
+    fkvs += [kv_u32('general.file_type', 32),
+             kv_u32(fa + '.ssm.conv_kernel', fkernel), kv_u32(fa + '.ssm.inner_size', fw),
+             kv_u32(fa + '.ssm.state_size', fstate), kv_u32(fa + '.ssm.time_step_rank', fmh),
+             kv_u32(fa + '.ssm.group_count', fgroups)]
+    gguf(os.path.join(d, 'falcon-h1-tiny-90m-BF16.gguf'), fkvs, fg)
     # the same file with a Mamba-2 key not read: refused by name
     gguf(os.path.join(d, 'granite-unknown-ssm-key.gguf'), kvs + [kv_u32(arch + '.ssm.dt_b_c_rms', 1)], g)
 

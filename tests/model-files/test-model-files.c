@@ -803,6 +803,66 @@ test_gguf_hybrid (void)
     }
 }
 
+/* Falcon-H1-Tiny-90M's GGUF (make_hybrid: attention and a Mamba-2 mixer in every layer) and its
+ * config.json: 24 layers each with a mixer beside attention, 24 heads of 32 and 1 group, 2,688
+ * convolution values (3 × (768 + 2 × 64)) and 49,152 state values (768 × 64); the same
+ * parameters, KV bytes a token and SGLang's pool (4,847,616 bytes a request) in the GGUF's rest */
+static void
+test_gguf_falcon_h1 (void)
+{
+  g_autoptr(VcModelFile) file = load ("hybrid/falcon-h1-tiny-90m-BF16.gguf");
+  g_autofree char *path = fixture ("hybrid/falcon-h1-tiny-90m-BF16.gguf");
+  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models",
+                                              "falcon-h1-tiny-90m-instruct", "config.json", NULL);
+  g_autoptr(VcModelFile) from_config = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  const char *gguf_args[] = { "--model", path, "--engine", "sglang", "--seq", "4096", "--mem-fraction", "0.8",
+                              "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  const char *config_args[] = { "--config", config, "--engine", "sglang", "--seq", "4096", "--mem-fraction", "0.8",
+                                "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  const VcArch *a = vc_model_file_get_arch (file);
+  const VcArch *b;
+  JsonObject *r1, *r2, *g1;
+  VcSglangStatePool pool;
+
+  from_config = vc_model_file_new_for_config_path (config, &error);
+  g_assert_no_error (error);
+  b = vc_model_file_get_arch (from_config);
+  g_assert_cmpuint (a->recurrent_layers, ==, 24);
+  g_assert_true (a->recurrent_with_attention);
+  g_assert_cmpuint (a->recurrent_heads, ==, 24);
+  g_assert_cmpuint (a->recurrent_conv, ==, 2688);
+  g_assert_cmpuint (a->recurrent_state, ==, 2688 + 49152);
+  g_assert_cmpuint (a->n_layers, ==, b->n_layers);
+  g_assert_cmpuint (a->n_kv_heads, ==, b->n_kv_heads);
+  g_assert_cmpfloat (vc_arch_head_dim (a), ==, vc_arch_head_dim (b));
+  g_assert_cmpuint (a->recurrent_layers, ==, b->recurrent_layers);
+  g_assert_true (a->recurrent_with_attention == b->recurrent_with_attention);
+  g_assert_cmpuint (a->recurrent_params, ==, b->recurrent_params);
+  g_assert_cmpuint (a->recurrent_state, ==, b->recurrent_state);
+  g_assert_cmpuint (a->recurrent_conv, ==, b->recurrent_conv);
+  g_assert_cmpuint (a->recurrent_heads, ==, b->recurrent_heads);
+  g_assert_cmpuint (a->recurrent_groups, ==, b->recurrent_groups);
+
+  r1 = vc_test_run_json (p1, gguf_args);
+  r2 = vc_test_run_json (p2, config_args);
+  g1 = json_object_get_object_member (r1, "engine");
+  g_assert_cmpint (json_object_get_int_member (r1, "parameters"), ==, json_object_get_int_member (r2, "parameters"));
+  g_assert_cmpint (json_object_get_int_member (r1, "kv_bytes_per_token"), ==,
+                   json_object_get_int_member (r2, "kv_bytes_per_token"));
+  g_assert_true (json_object_get_null_member (g1, "no_figure"));
+  g_assert_cmpint (json_object_get_int_member (g1, "state_request_bytes"), ==, 4847616);
+  vc_model_file_apply (from_config, e);
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_SGLANG, "seq", 4096, NULL);
+  g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (e), 1, 12288,
+                                              json_object_get_double_member (g1, "available_kv_bytes"), &pool));
+  g_assert_cmpint (json_object_get_int_member (g1, "kv_capacity_tokens"), ==, (gint64) pool.tokens);
+  g_assert_cmpint (json_object_get_int_member (g1, "state_pool_requests"), ==, (gint64) pool.state_requests);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -817,6 +877,7 @@ main (int   argc,
   g_test_add_func ("/model-files/gguf/model", test_gguf_model);
   g_test_add_func ("/model-files/gguf/moe", test_gguf_moe);
   g_test_add_func ("/model-files/gguf/hybrid", test_gguf_hybrid);
+  g_test_add_func ("/model-files/gguf/falcon-h1", test_gguf_falcon_h1);
   g_test_add_func ("/model-files/safetensors/exact", test_safetensors);
   g_test_add_func ("/model-files/safetensors/gptq", test_safetensors_gptq);
   for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
