@@ -301,9 +301,104 @@ test_sglang_falcon_h1 (void)
   g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==, pool.max_concurrency);
 }
 
-/* Where SGLang's Mamba pool is not followed: the source at commit 003fca8, two pipeline stages,
- * TP that does not divide Granite 4.0-H's one group, a state whose convolution share the reader
- * did not give (the architecture set by hand); each with the reason, and the CLI refuses
+/* SGLang's Mamba pool at commit 003fca8 (KVCacheConfigurator, kv_cache_configurator.py,
+ * _handle_max_mamba_cache and resolve_max_num_reqs): max_mamba_cache_size = (budget − per_req)
+ * // per_req, one padding slot more charged before the cells, the running requests at most
+ * max_mamba_cache_size // 5 (the extra buffer with the overlap schedule) and token_capacity // 2.
+ * Qwen3-Next-80B-A3B, 20 GB of rest: (9,473,684,210.5 − 77,266,944) // 77,266,944 = 121 slots,
+ * the pool 122 × 77,266,944 = 9,426,567,168 bytes (what 001ccef keeps for 122 requests), the
+ * same 430,234 tokens, 121 // 5 = 24 requests at once (40 at 001ccef). At TP 2: 244 slots,
+ * 857,324 tokens, 48 at once. Granite 4.0-H Tiny: 164 slots, 1,286,447 tokens, 32 at once.
+ * Falcon-H1-Tiny-90M, 1 GB: 96 slots, 43,113 tokens, 19 could run, 10.5 fit the cells. A
+ * budget under two requests' state keeps no slot: SGLang refuses to start. */
+static void
+test_sglang_003fca8 (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("qwen3-next-80b-a3b-instruct", 8192);
+  g_autoptr(VcEstimate) g = hybrid ("granite-4.0-h-tiny", 8192);
+  g_autoptr(VcEstimate) f = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models",
+                                              "Falcon-H1-Tiny-90M-Instruct", "config.json", NULL);
+  g_autoptr(VcHfConfig) hf = vc_hf_config_new_for_path (config, &error);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  VcSglangStatePool pool, before;
+
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  g_assert_true (vc_engine_state_sglang_followed (in, 1, 1));
+  g_assert_true (vc_engine_state_sglang_pool (in, 1, 12 * 2048.0, 20e9, &pool));
+  g_assert_cmpfloat (pool.per_request_bytes, ==, 77266944);
+  g_assert_cmpfloat (pool.state_requests, ==, 121);
+  g_assert_cmpfloat (pool.state_bytes, ==, 122 * 77266944.0);
+  g_assert_cmpfloat (pool.tokens, ==, 430234);
+  g_assert_cmpfloat (pool.max_running_requests, ==, 24);
+  g_assert_cmpfloat (pool.max_concurrency, ==, 24);
+  /* the same bytes as 001ccef's pool, one slot of it padding, and a tighter request cap */
+  g_object_set (e, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
+  g_assert_true (vc_engine_state_sglang_pool (in, 1, 12 * 2048.0, 20e9, &before));
+  g_assert_cmpfloat (before.state_bytes, ==, pool.state_bytes);
+  g_assert_cmpfloat (before.tokens, ==, pool.tokens);
+  g_assert_cmpfloat (before.max_concurrency, ==, 40);
+  g_object_set (e, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+
+  g_assert_true (vc_engine_state_sglang_pool (in, 2, 12 * 1024.0, 20e9, &pool));
+  g_assert_cmpfloat (pool.state_requests, ==, 244);
+  g_assert_cmpfloat (pool.tokens, ==, 857324);
+  g_assert_cmpfloat (pool.max_concurrency, ==, 48);
+
+  /* too little for a slot beside the padding one: no pool, no cells */
+  g_assert_true (vc_engine_state_sglang_pool (in, 1, 12 * 2048.0, 77266944.0 * 1.9 / 0.9 * 1.5, &pool));
+  g_assert_cmpfloat (pool.state_requests, ==, 0);
+  g_assert_cmpfloat (pool.tokens, ==, 0);
+  g_assert_cmpfloat (pool.max_concurrency, ==, 0);
+
+  g_object_set (g, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (g), 1, 8192, 20e9, &pool));
+  g_assert_cmpfloat (pool.per_request_bytes, ==, 57341952);
+  g_assert_cmpfloat (pool.state_requests, ==, 164);
+  g_assert_cmpfloat (pool.tokens, ==, 1286447);
+  g_assert_cmpfloat (pool.max_concurrency, ==, 32);
+
+  g_assert_no_error (error);
+  vc_hf_config_apply (hf, f);
+  g_object_set (f, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_SGLANG, "seq", 4096,
+                "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (f), 1, 12288, 1e9, &pool));
+  g_assert_cmpfloat (pool.state_requests, ==, 96);
+  g_assert_cmpfloat (pool.tokens, ==, 43113);
+  g_assert_cmpfloat (pool.max_running_requests, ==, 19);
+  g_assert_cmpfloat (pool.max_concurrency, ==, 43113.0 / 4096);
+}
+
+/* The CLI at 003fca8: Granite 4.0-H Tiny on an H100 gets a figure, its JSON the pool's
+ * arithmetic from its own available bytes, the text its pool line */
+static void
+test_sglang_003fca8_cli (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *args[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--seq", "8192",
+                         "--sglang-version", "003fca8", "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  g_autoptr(VcEstimate) e = hybrid ("granite-4.0-h-tiny", 8192);
+  JsonObject *engine = json_object_get_object_member (vc_test_run_json (parser, args), "engine");
+  VcSglangStatePool pool;
+
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  g_assert_cmpstr (json_object_get_string_member (engine, "version"), ==, "003fca8");
+  g_assert_true (json_object_get_null_member (engine, "no_figure"));
+  g_assert_cmpint (json_object_get_int_member (engine, "state_request_bytes"), ==, 57341952);
+  g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (e), 1, 8192,
+                                              json_object_get_double_member (engine, "available_kv_bytes"), &pool));
+  g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, (gint64) pool.tokens);
+  g_assert_cmpint (json_object_get_int_member (engine, "state_pool_requests"), ==, (gint64) pool.state_requests);
+  g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==, pool.max_concurrency);
+  g_assert_cmpint (json_object_get_int_member (engine, "state_pool_requests"), ==, 464);
+  g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==, 92);
+}
+
+/* Where SGLang's Mamba pool is not followed: two pipeline stages (each stage sizes its own pool
+ * and cells, the smallest taken), TP that does not divide Granite 4.0-H's one group
+ * (extra_groups_for_head_shards), a state whose convolution share the reader did not give (the
+ * architecture set by hand), at either source; each with the reason, and the CLI refuses
  * --sglang-version with another engine */
 static void
 test_sglang_refused (void)
@@ -313,7 +408,7 @@ test_sglang_refused (void)
   const char *other[] = { "--preset", "granite-4.0-h-tiny", "--engine", "vllm", "--sglang-version", "001ccef",
                           "--fit-gpu", "h100-80gb", NULL };
   const char *named[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--sglang-version", "003fca8",
-                          "--fit-gpu", "h100-80gb", NULL };
+                          "--pp", "2", "--fit-gpu", "h100-80gb", NULL };
   g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
   VcSglangStatePool pool;
   VcArch arch;
@@ -325,19 +420,27 @@ test_sglang_refused (void)
   g_assert_false (vc_engine_state_sglang_pool (in, 2, 4096, 20e9, &pool));
   g_assert_false (pool.known);
   g_object_set (e, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
-  g_assert_false (vc_engine_state_sglang_followed (in, 1, 1));
+  g_assert_true (vc_engine_state_sglang_followed (in, 1, 1));
+  g_assert_false (vc_engine_state_sglang_followed (in, 1, 2));
+  g_assert_false (vc_engine_state_sglang_followed (in, 2, 1));
+  g_assert_false (vc_engine_state_sglang_pool (in, 2, 4096, 20e9, &pool));
+  g_assert_null (vc_engine_no_figure (in));
+  g_object_set (e, "pp", 2, NULL);
   g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
-  g_object_set (e, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
+  g_object_set (e, "pp", 1, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
   arch = in->arch;
   arch.recurrent_conv = 0;
   vc_estimate_set_architecture (e, &arch);
   g_assert_false (vc_engine_state_sglang_followed (in, 1, 1));
   g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
+  g_object_set (e, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  g_assert_false (vc_engine_state_sglang_followed (in, 1, 1));
 
   g_assert_cmpint (vc_test_run_vramcalc (other, NULL, &out, &err), ==, 2);
   g_assert_nonnull (strstr (err, "--sglang-version"));
   g_assert_cmpint (vc_test_run_vramcalc (named, NULL, &out2, &err2), ==, 0);
-  g_assert_nonnull (strstr (out2, "SGLang’s Mamba pool at commit 003fca8"));
+  g_assert_nonnull (strstr (out2, "With PP > 1 each stage sizes its own pool and cells and the smallest is taken; "
+                                  "Mamba-2 groups that TP does not divide are repeated on the ranks"));
 }
 
 /* SGLang's Mamba pool in the text report and in --explain: Granite 4.0-H Tiny on an H100 keeps
@@ -416,11 +519,11 @@ test_refused (void)
   g_assert_false (at.known);
   g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "state-pools");
   g_assert_false (vc_engine_state_vllm_followed (vc_estimate_get_inputs (e), 2, 1));
-  g_object_set (e, "tp", 1, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  g_object_set (e, "tp", 1, "pp", 2, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
   at_layout (e, &at);
   g_assert_false (at.known);
   g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "state-pools");
-  g_object_set (e, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
+  g_object_set (e, "pp", 1, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
   /* 0.10 on one GPU is followed; 0.21 and later log the cache otherwise, even eager */
   g_object_set (e, "engine", VC_ENGINE_VLLM, "engine-version", VC_VLLM_VERSION_0_10, NULL);
   at_layout (e, &at);
@@ -698,6 +801,8 @@ main (int    argc,
   g_test_add_func ("/engine-state/sglang-qwen3-next", test_sglang_qwen3_next);
   g_test_add_func ("/engine-state/sglang-granite-4-h", test_sglang_granite_4_h);
   g_test_add_func ("/engine-state/sglang-falcon-h1", test_sglang_falcon_h1);
+  g_test_add_func ("/engine-state/sglang-003fca8", test_sglang_003fca8);
+  g_test_add_func ("/engine-state/sglang-003fca8-cli", test_sglang_003fca8_cli);
   g_test_add_func ("/engine-state/sglang-refused", test_sglang_refused);
   g_test_add_func ("/engine-state/sglang-text", test_sglang_text);
   g_test_add_func ("/engine-state/sglang-swa-sources", test_sglang_swa_sources);

@@ -149,6 +149,14 @@ vc_engine_state_vllm_at_layout (const VcInputs   *in,
  * 001ccef): MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO, the Mamba slots kept for each running
  * request with the radix cache on and no extra buffer (calculate_mamba_ratio) */
 #define SGLANG_MAMBA_RUNNING_RATIO 3
+/* python/sglang/srt/mem_cache/kv_cache_configurator.py (commit 003fca8), _calculate_mamba_ratio:
+ * MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO (3) + MAMBA_CACHE_V2_ADDITIONAL_RATIO_OVERLAP (2),
+ * the extra buffer's ping-pong slots with the overlap schedule on: the radix-cache strategy
+ * "auto" resolves to extra_buffer for Qwen3-Next, Falcon-H1 and Granite 4.0-H with the triton
+ * linear-attention backend and the overlap schedule, SGLang's defaults
+ * (python/sglang/srt/arg_groups/overrides.py, _mamba_radix_cache_resolution,
+ * supports_mamba_cache_extra_buffer); SGLANG_OPT_MAMBA_SKIP_DECODE_LOCK unset */
+#define SGLANG_003FCA8_RUNNING_RATIO 5
 /* python/sglang/srt/server_args.py: ServerArgs.mamba_full_memory_ratio (0.9 since pull request
  * #11679), the Mamba pool's bytes for each byte of the full-attention cache */
 #define SGLANG_MAMBA_FULL_MEMORY_RATIO 0.9
@@ -167,13 +175,14 @@ vc_engine_state_sglang_followed (const VcInputs *in,
 
   if (vc_arch_state_elements (arch) <= 0)
     return TRUE;
-  /* the pool rules read at commit 001ccef, on one pipeline stage (a stage's layers of each kind
-   * are not followed), under TP where the heads, the groups and both parts of the state split
-   * evenly (Mamba2StateShape.create: divide(conv_dim, tp), divide(num_heads, tp)); the
-   * convolution's share known (its dtype differs from the recurrent state's); no window beside
-   * the state (a third pool) */
+  /* the pool rules read at commit 001ccef or 003fca8, on one pipeline stage (a stage's layers
+   * of each kind, and at 003fca8 each stage's own cells with the smallest taken, are not
+   * followed), under TP where the heads, the groups and both parts of the state split evenly
+   * (Mamba2StateShape.create: divide(conv_dim, tp), divide(num_heads, tp); groups that tp does
+   * not divide are widened by extra_groups_for_head_shards, whose channels need the state size
+   * apart, not an architecture field); the convolution's share known (its dtype differs from
+   * the recurrent state's); no window beside the state (a third pool) */
   return in->engine == VC_ENGINE_SGLANG && in->mode == VC_MODE_INFERENCE &&
-         in->sglang_version == VC_SGLANG_VERSION_001CCEF &&
          in->method == VC_METHOD_ARCHITECTURE && pp == 1 && splits_evenly (arch, tp) &&
          arch->recurrent_state > 0 && arch->recurrent_conv > 0 &&
          arch->recurrent_conv < arch->recurrent_state && fmod (arch->recurrent_conv, tp) == 0 &&
@@ -189,6 +198,48 @@ vc_engine_state_followed (const VcInputs *in,
   if (in->engine == VC_ENGINE_SGLANG)
     return vc_engine_state_sglang_followed (in, tp, pp);
   return vc_engine_state_vllm_followed (in, tp, pp);
+}
+
+/* KVCacheConfigurator at sgl-project/sglang commit 003fca8 (python/sglang/srt/mem_cache/
+ * kv_cache_configurator.py): `budget` = the rest × ratio / (1 + ratio) */
+static void
+sglang_pool_003fca8 (const VcInputs    *in,
+                     double             kv_bytes_per_token,
+                     double             rest,
+                     double             budget,
+                     VcSglangStatePool *pool)
+{
+  double per_req = pool->per_request_bytes;
+  double slots, kv_rest, tokens, estimated, reqs;
+
+  /* _handle_max_mamba_cache, ratio-based: max_mamba_cache_size = int((budget − per_req) //
+   * per_req), the pool one padding slot more ((K + 1) × per_req, memory_pool.py's padding
+   * slot); K <= 0 is refused at start ("Not enough GPU memory for hybrid ... state cache") */
+  slots = floor ((budget - per_req) / per_req);
+  if (!(slots > 0))
+    return;
+  pool->state_requests = slots;
+  pool->state_bytes = (slots + 1) * per_req;
+  /* _profile_available_bytes returns the rest less the pool; DefaultPoolConfigurator
+   * (python/sglang/srt/model_executor/pool_configurator.py, the same commit) gives the
+   * full-attention layers' cells: usable // cell_size in whole pages; nothing left is refused
+   * ("Loaded weights leave no GPU memory for the KV cache") */
+  kv_rest = rest - pool->state_bytes;
+  if (!(kv_rest > 0))
+    {
+      pool->state_requests = 0;
+      pool->state_bytes = 0;
+      return;
+    }
+  tokens = floor (floor (kv_rest / kv_bytes_per_token) / in->page_size) * in->page_size;
+  pool->tokens = tokens;
+  /* resolve_max_num_reqs: int(token_capacity / context_len × 512) within [2048, 4096], at most
+   * token_capacity // 2, then at most max_mamba_cache_size // ratio (context_len taken as seq,
+   * as vLLM's --max-model-len) */
+  estimated = MIN (MAX (floor (tokens / in->seq * 512), 2048.0), 4096.0);
+  reqs = MIN (estimated, floor (tokens / 2));
+  pool->max_running_requests = MIN (reqs, floor (slots / SGLANG_003FCA8_RUNNING_RATIO));
+  pool->max_concurrency = MIN (tokens / in->seq, pool->max_running_requests);
 }
 
 gboolean
@@ -218,6 +269,12 @@ vc_engine_state_sglang_pool (const VcInputs    *in,
    * layers, rest // cell_size); init_memory_pool keeps whole pages */
   rest = MAX (0.0, rest);
   mamba_raw = rest * SGLANG_MAMBA_FULL_MEMORY_RATIO / (1 + SGLANG_MAMBA_FULL_MEMORY_RATIO);
+  if (in->sglang_version == VC_SGLANG_VERSION_003FCA8)
+    {
+      sglang_pool_003fca8 (in, kv_bytes_per_token, rest, mamba_raw, pool);
+      pool->known = TRUE;
+      return TRUE;
+    }
   pool->state_requests = floor (mamba_raw / pool->per_request_bytes);
   pool->state_bytes = pool->state_requests * pool->per_request_bytes;
   kv_rest = rest - pool->state_bytes;

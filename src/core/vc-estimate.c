@@ -1006,7 +1006,7 @@ install_engine_inputs (const VcInputs *d)
                          0, 1.0, d->mem_fraction_static, RW);
   properties[PROP_SGLANG_VERSION] =
     g_param_spec_enum ("sglang-version", N_("SGLang version"),
-                       N_("SGLang: the source whose pool rules to follow for models with linear-attention or state-space layers: 001ccef (default: ModelRunnerKVCacheMixin, sgl-project/sglang commit 001ccef) or 003fca8 (KVCacheConfigurator, whose Mamba pool is not followed)"),
+                       N_("SGLang: the source whose pool rules to follow for models with linear-attention or state-space layers: 001ccef (default: ModelRunnerKVCacheMixin, sgl-project/sglang commit 001ccef) or 003fca8 (KVCacheConfigurator: a padding slot in the Mamba pool, the running requests at most a fifth of it)"),
                        VC_TYPE_SGLANG_VERSION, d->sglang_version, RW);
   properties[PROP_PAGE_SIZE] =
     g_param_spec_uint ("page-size", N_("Page size"),

@@ -21,7 +21,9 @@
  * expert_count, expert_used_count, expert_feed_forward_length, expert_shared_count,
  * leading_dense_block_count, attention.sliding_window; the vocabulary from the token list.
  * Keys for state that llama.cpp keeps outside the KV cache (SSM, RWKV, linear attention) or for
- * multi-head latent attention are refused by name: their memory is not modelled here.
+ * multi-head latent attention are refused by name: their memory is not modelled here, except
+ * Granite 4.0-H's and Falcon-H1's Mamba-2 mixers ("granitehybrid", "falcon-h1":
+ * read_gguf_mamba2_hybrid()).
  */
 #define G_LOG_DOMAIN "vc-model-file"
 
@@ -547,8 +549,36 @@ swa_pattern_for (const char *arch)
   return 0;
 }
 
+/* Granite 4.0-H's and Falcon-H1's GGUF (llama.cpp's convert_hf_to_gguf.py, GraniteHybridModel.
+ * and Mamba2Model.set_gguf_parameters, FalconH1Model's on top): their Mamba-2 mixers are read
+ * from these ssm keys */
+#define GGUF_MAMBA2_HYBRID "granitehybrid"
+#define GGUF_MAMBA2_PARALLEL "falcon-h1"
+static const char *const mamba2_keys[] = {
+  "ssm.conv_kernel", "ssm.inner_size", "ssm.state_size", "ssm.time_step_rank", "ssm.group_count",
+};
+
+static gboolean
+mamba2_arch (const GgufMeta *m)
+{
+  return g_str_equal (m->arch, GGUF_MAMBA2_HYBRID) || g_str_equal (m->arch, GGUF_MAMBA2_PARALLEL);
+}
+
+static gboolean
+mamba2_key (const GgufMeta *m,
+            const char     *key)
+{
+  if (!mamba2_arch (m) || !g_str_has_prefix (key, m->arch) ||
+      key[strlen (m->arch)] != '.')
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (mamba2_keys); i++)
+    if (g_str_equal (key + strlen (m->arch) + 1, mamba2_keys[i]))
+      return TRUE;
+  return FALSE;
+}
+
 /* Keys for memory this estimate does not model (state outside the KV cache, latent
- * attention) are refused by name. */
+ * attention) are refused by name, but for the Mamba-2 keys read below. */
 static gboolean
 refuse_unmodelled_keys (const GgufMeta *m,
                         GError        **error)
@@ -562,9 +592,43 @@ refuse_unmodelled_keys (const GgufMeta *m,
 
   for (GList *l = keys; l; l = l->next)
     for (guint i = 0; i < G_N_ELEMENTS (unmodelled); i++)
-      if (g_str_has_prefix (l->data, m->arch) && strstr (l->data, unmodelled[i]))
+      if (g_str_has_prefix (l->data, m->arch) && strstr (l->data, unmodelled[i]) && !mamba2_key (m, l->data))
         return fail (error, m->shown, _("%s describes memory that is not modelled (architecture “%s”); it cannot be estimated exactly"),
                      (char *) l->data, m->arch);
+  return TRUE;
+}
+
+/* Granite 4.0-H's attention.head_count_kv: one value a layer, 0 for its Mamba-2 layers
+ * (llama.cpp's llama-model.cpp: recurrent_layer_arr[i] = n_head_kv(i) == 0), the others' one
+ * count; the Mamba-2 layers in @recurrent */
+static gboolean
+gguf_hybrid_kv_heads (const GgufMeta *m,
+                      VcArch         *a,
+                      guint          *recurrent,
+                      GError        **error)
+{
+  g_autofree char *key = g_strdup_printf ("%s.attention.head_count_kv", m->arch);
+  const VcGgufValue *v = vc_gguf_get (m->g, key);
+  gint64 heads = 0;
+
+  *recurrent = 0;
+  if (v == NULL || v->kind != VC_GGUF_VALUE_ARRAY || v->values == NULL || v->values->len != a->n_layers)
+    return fail (error, m->shown, _("%s must give each of the %u layers its KV heads (0 for a Mamba-2 layer)"),
+                 key, a->n_layers);
+  for (guint i = 0; i < v->values->len; i++)
+    {
+      gint64 n = g_array_index (v->values, gint64, i);
+
+      if (n < 0 || (n > 0 && heads > 0 && n != heads))
+        return fail (error, m->shown, _("%s differs from layer to layer, which is not modelled"), key);
+      if (n == 0)
+        (*recurrent)++;
+      else
+        heads = n;
+    }
+  if (heads == 0 || heads > G_MAXUINT)
+    return fail (error, m->shown, _("%s gives no attention layer"), key);
+  a->n_kv_heads = (guint) heads;
   return TRUE;
 }
 
@@ -575,12 +639,26 @@ read_gguf_attention (const GgufMeta *m,
                      GError        **error)
 {
   guint64 key_length, value_length;
+  guint recurrent = 0;
 
   if (!gguf_guint (m, "block_count", TRUE, 0, &a->n_layers, error) ||
       !gguf_guint (m, "embedding_length", TRUE, 0, &a->hidden_size, error) ||
-      !gguf_guint (m, "attention.head_count", TRUE, 0, &a->n_heads, error) ||
-      !gguf_guint (m, "attention.head_count_kv", FALSE, a->n_heads, &a->n_kv_heads, error))
+      !gguf_guint (m, "attention.head_count", TRUE, 0, &a->n_heads, error))
     return FALSE;
+  if (g_str_equal (m->arch, GGUF_MAMBA2_HYBRID))
+    {
+      if (!gguf_hybrid_kv_heads (m, a, &recurrent, error))
+        return FALSE;
+      a->recurrent_layers = recurrent;
+    }
+  else if (!gguf_guint (m, "attention.head_count_kv", FALSE, a->n_heads, &a->n_kv_heads, error))
+    return FALSE;
+  /* Falcon-H1: a Mamba-2 mixer beside attention in every layer (llm_build_falcon_h1) */
+  if (g_str_equal (m->arch, GGUF_MAMBA2_PARALLEL))
+    {
+      a->recurrent_layers = a->n_layers;
+      a->recurrent_with_attention = TRUE;
+    }
   if (a->n_heads == 0)
     return fail (error, m->shown, _("%s.attention.head_count is 0"), m->arch);
   if (!gguf_uint (m, "attention.key_length", FALSE, a->hidden_size / a->n_heads, &key_length, error) ||
@@ -615,6 +693,76 @@ read_gguf_mlp (const GgufMeta *m,
     }
   if (a->intermediate_size == 0)
     a->intermediate_size = a->expert_intermediate_size ? a->expert_intermediate_size : 1;
+  return TRUE;
+}
+
+/* Granite 4.0-H's and Falcon-H1's Mamba-2 mixers from the keys llama.cpp writes
+ * (convert_hf_to_gguf.py, GraniteHybridModel and Mamba2Model.set_gguf_parameters, time_step_rank
+ * the heads, d_inner // head_dim; read by llama-model.cpp as ssm_d_conv, ssm_d_inner,
+ * ssm_d_state, ssm_dt_rank, ssm_n_group): kernel K, width I = H heads × head, state N, groups G.
+ * As the config reader gives them (vc-hf-config.c, mamba2_apply): the convolution's last K − 1
+ * inputs over I + 2·G·N channels and an H × head × N state per sequence; a mixer's parameters,
+ * the elements of a Mamba-2 layer's ssm_* tensors. Its shared expert: expert_shared_feed_
+ * forward_length (GraniteMoeModel.set_gguf_parameters). */
+static gboolean
+read_gguf_mamba2_hybrid (const GgufMeta *m,
+                         VcArch         *a,
+                         GError        **error)
+{
+  g_autofree char *key = g_strdup_printf ("%s.attention.head_count_kv", m->arch);
+  const VcGgufValue *kv = vc_gguf_get (m->g, key);
+  guint64 kernel, width, state, heads, groups, shared, conv, params = 0;
+  gint layer = g_str_equal (m->arch, GGUF_MAMBA2_PARALLEL) ? 0 : -1;
+
+  if (!gguf_uint (m, "ssm.conv_kernel", TRUE, 0, &kernel, error) ||
+      !gguf_uint (m, "ssm.inner_size", TRUE, 0, &width, error) ||
+      !gguf_uint (m, "ssm.state_size", TRUE, 0, &state, error) ||
+      !gguf_uint (m, "ssm.time_step_rank", TRUE, 0, &heads, error) ||
+      !gguf_uint (m, "ssm.group_count", TRUE, 0, &groups, error) ||
+      !gguf_uint (m, "expert_shared_feed_forward_length", FALSE, 0, &shared, error))
+    return FALSE;
+  if (kernel < 2 || kernel > 1024 || width == 0 || width > G_MAXUINT32 || state == 0 || state > G_MAXUINT32 ||
+      heads == 0 || width % heads != 0 || groups == 0 || groups > heads)
+    return fail (error, m->shown, _("%s.ssm.* do not describe a Mamba-2 mixer (kernel %llu, width %llu, "
+                                    "state %llu, heads %llu, groups %llu)"),
+                 m->arch, U(kernel), U(width), U(state), U(heads), U(groups));
+  /* in doubles first: 2·G·N of two 32-bit counts can pass 64 bits */
+  if ((double) width + 2.0 * groups * state > G_MAXUINT ||
+      ((double) width + 2.0 * groups * state) * (kernel - 1) + (double) width * state > G_MAXUINT)
+    return fail (error, m->shown, _("%s.ssm.* give a state too large to model"), m->arch);
+  conv = width + 2 * groups * state;
+  a->recurrent_heads = (guint) heads;
+  a->recurrent_groups = (guint) groups;
+  a->recurrent_conv = (guint) (conv * (kernel - 1));
+  a->recurrent_state = (guint) (conv * (kernel - 1) + width * state);
+
+  for (guint i = 0; kv != NULL && kv->kind == VC_GGUF_VALUE_ARRAY && kv->values != NULL && i < kv->values->len &&
+                  layer < 0; i++)
+    if (g_array_index (kv->values, gint64, i) == 0)
+      layer = (gint) i;
+  if (layer >= 0)
+    {
+      g_autofree char *prefix = g_strdup_printf ("blk.%d.ssm_", layer);
+
+      for (guint i = 0; i < m->g->tensors->len; i++)
+        {
+          const VcGgufTensor *t = m->g->tensors->pdata[i];
+
+          if (g_str_has_prefix (t->name, prefix))
+            params += t->elements;
+        }
+    }
+  if (params == 0 || params > G_MAXUINT)
+    return fail (error, m->shown, _("the Mamba-2 layers have no ssm tensors to count"));
+  a->recurrent_params = (guint) params;
+  /* as the config reader: the shared MLP beside the experts, or alone without them */
+  if (shared > 0 && shared <= G_MAXUINT && a->n_experts > 0)
+    {
+      a->shared_intermediate_size = (guint) shared;
+      a->n_shared_experts = 1;
+    }
+  else if (shared > 0 && shared <= G_MAXUINT)
+    a->intermediate_size = (guint) shared;
   return TRUE;
 }
 
@@ -699,6 +847,8 @@ read_gguf_arch (const GgufMeta *m,
       !read_gguf_vocab (m, a, error))
     return FALSE;
   arch_from_tensor_names (names, a);
+  if (mamba2_arch (m) && !read_gguf_mamba2_hybrid (m, a, error))
+    return FALSE;
   if (has_tensor (names, "position_embd.weight") &&
       !gguf_guint (m, "context_length", TRUE, 0, &a->max_positions, error))
     return FALSE;

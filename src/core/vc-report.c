@@ -1384,15 +1384,13 @@ no_figure_text (const VcInputs *in,
     return _("vLLM’s Mamba groups are followed for releases 0.10 to 0.20 on one pipeline stage (PP 1) "
              "without a sliding window, under TP where it divides the mixer’s heads and groups: "
              "otherwise it repeats groups on every rank, or splits layers over stages, in parts not known here.");
-  if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_SGLANG &&
-      in->sglang_version == VC_SGLANG_VERSION_003FCA8)
-    return _("SGLang’s Mamba pool at commit 003fca8 (KVCacheConfigurator: padding slot, request cap by "
-             "radix-cache strategy, slack after CUDA-graph capture) is not followed; "
-             "--sglang-version 001ccef follows the rules before it.");
   if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_SGLANG)
     return _("SGLang’s Mamba pool is followed on one pipeline stage (PP 1) without a sliding window, "
              "under TP where it divides the mixer’s heads and groups, for a model whose convolution state "
-             "the config reader counts apart (its dtype differs from the recurrent state’s).");
+             "is counted apart (its dtype differs from the recurrent state’s). With PP > 1 each stage "
+             "sizes its own pool and cells and the smallest is taken; Mamba-2 groups that TP does not "
+             "divide are repeated on the ranks, in channels that need the state size apart: "
+             "neither is followed here.");
   if (g_strcmp0 (why, "state-pools") == 0)
     return _("Its linear-attention or state-space layers keep a state per request in a pool of their own "
              "(vLLM’s Mamba groups, SGLang’s Mamba pool), which is not sized here.");

@@ -209,7 +209,7 @@ typedef enum
 
 /* The SGLang source whose pool rules are followed (--sglang-version; FORMULAS.md, "Engines"):
  * the state stored at sgl-project/sglang commit 001ccef (ModelRunnerKVCacheMixin, the default)
- * or at commit 003fca8 (KVCacheConfigurator), whose Mamba pool is not followed */
+ * or at commit 003fca8 (KVCacheConfigurator) */
 typedef enum
 {
   VC_SGLANG_VERSION_001CCEF, /*< nick=001ccef >*/

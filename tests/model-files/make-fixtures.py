@@ -669,6 +669,94 @@ def make_newest(out):
     st_file(os.path.join(out, 'newest', 'minimax-m2.5', 'safetensors', 'model.safetensors'), st)
 
 
+def kv_u32_array(key, values):
+    return s(key) + struct.pack('<IIQ', GGUF_ARRAY, GGUF_UINT32, len(values)) + \
+        b''.join(struct.pack('<I', v) for v in values)
+
+
+def make_hybrid(out):
+    # Granite 4.0-H Tiny as llama.cpp's convert_hf_to_gguf.py writes it (GraniteHybridModel):
+    # attention.head_count_kv one value a layer, 0 for the Mamba-2 ones (layer_types in
+    # data/models/granite-4.0-h-tiny/config.json); ssm.conv_kernel, inner_size (mamba_expand ×
+    # hidden), state_size, time_step_rank (mamba_n_heads), group_count; the shared MLP as
+    # expert_shared_feed_forward_length. A Mamba-2 layer's tensors (Mamba2Model): ssm_in h → I +
+    # (I + 2GN) + H, ssm_conv1d (K × conv, with its bias), ssm_dt bias, ssm_a, ssm_d, ssm_norm
+    # (I), ssm_out I → h.
+    with open(os.path.join(CATALOG, 'granite-4.0-h-tiny', 'config.json')) as f:
+        c = json.load(f)
+    arch = 'granitehybrid'
+    h, heads, kv, vocab, n = c['hidden_size'], c['num_attention_heads'], c['num_key_value_heads'], \
+        c['vocab_size'], c['num_hidden_layers']
+    hd = h // heads
+    n_exp, used, eff, shared = c['num_local_experts'], c['num_experts_per_tok'], c['intermediate_size'], \
+        c['shared_intermediate_size']
+    width, state, groups, m_heads, kernel = c['mamba_expand'] * h, c['mamba_d_state'], c['mamba_n_groups'], \
+        c['mamba_n_heads'], c['mamba_d_conv']
+    conv = width + 2 * groups * state
+    attention = [t == 'attention' for t in c['layer_types']]
+    g = [('token_embd.weight', [h, vocab], BF16), ('output_norm.weight', [h], F32)]
+    for i in range(n):
+        q = 'blk.%d.' % i
+        g += [(q + 'attn_norm.weight', [h], F32), (q + 'ffn_norm.weight', [h], F32)]
+        if attention[i]:
+            g += [(q + 'attn_q.weight', [h, heads * hd], BF16), (q + 'attn_k.weight', [h, kv * hd], BF16),
+                  (q + 'attn_v.weight', [h, kv * hd], BF16), (q + 'attn_output.weight', [heads * hd, h], BF16)]
+        else:
+            g += [(q + 'ssm_in.weight', [h, width + conv + m_heads], BF16),
+                  (q + 'ssm_conv1d.weight', [kernel, conv], F32), (q + 'ssm_conv1d.bias', [conv], F32),
+                  (q + 'ssm_dt.bias', [m_heads], F32), (q + 'ssm_a', [1, m_heads], F32),
+                  (q + 'ssm_d', [1, m_heads], F32), (q + 'ssm_norm.weight', [width // groups, groups], F32),
+                  (q + 'ssm_out.weight', [width, h], BF16)]
+        g += [(q + 'ffn_gate_inp.weight', [h, n_exp], F32),
+              (q + 'ffn_gate_exps.weight', [h, eff, n_exp], BF16), (q + 'ffn_up_exps.weight', [h, eff, n_exp], BF16),
+              (q + 'ffn_down_exps.weight', [eff, h, n_exp], BF16)]
+        g += gguf_mlp(q, h, shared, '_shexp')
+    kvs = [kv_str('general.architecture', arch), kv_str('general.name', 'granite-4.0-h-tiny'),
+           kv_u32('general.file_type', 32),
+           kv_u32(arch + '.block_count', n), kv_u32(arch + '.context_length', 1 << 20),
+           kv_u32(arch + '.embedding_length', h), kv_u32(arch + '.feed_forward_length', eff),
+           kv_u32(arch + '.attention.head_count', heads),
+           kv_u32_array(arch + '.attention.head_count_kv', [kv if a else 0 for a in attention]),
+           kv_u32(arch + '.vocab_size', vocab),
+           kv_u32(arch + '.expert_count', n_exp), kv_u32(arch + '.expert_used_count', used),
+           kv_u32(arch + '.expert_feed_forward_length', eff),
+           kv_u32(arch + '.expert_shared_feed_forward_length', shared),
+           kv_u32(arch + '.ssm.conv_kernel', kernel), kv_u32(arch + '.ssm.inner_size', width),
+           kv_u32(arch + '.ssm.state_size', state), kv_u32(arch + '.ssm.time_step_rank', m_heads),
+           kv_u32(arch + '.ssm.group_count', groups)]
+    d = os.path.join(out, 'hybrid')
+    os.makedirs(d, exist_ok=True)
+    gguf(os.path.join(d, 'granite-4.0-h-tiny-BF16.gguf'), kvs, g)
+    # Falcon-H1-Tiny-90M (FalconH1Model on Mamba2Model): attention and a Mamba-2 mixer in every
+    # layer, head_count_kv one count, ssm.inner_size mamba_d_ssm, time_step_rank d_inner //
+    # mamba_d_head; no ssm_norm (mamba_rms_norm false), no in_proj or out_proj bias; tied
+    with open(os.path.join(CATALOG, 'falcon-h1-tiny-90m-instruct', 'config.json')) as f:
+        fc = json.load(f)
+    fa = 'falcon-h1'
+    fh, fheads, fkv, fhd, fvocab, fn, fff = fc['hidden_size'], fc['num_attention_heads'], \
+        fc['num_key_value_heads'], fc['head_dim'], fc['vocab_size'], fc['num_hidden_layers'], fc['intermediate_size']
+    fw, fstate, fgroups, fkernel = fc['mamba_d_ssm'], fc['mamba_d_state'], fc['mamba_n_groups'], fc['mamba_d_conv']
+    fmh = fw // fc['mamba_d_head']
+    fconv = fw + 2 * fgroups * fstate
+    fg = [('token_embd.weight', [fh, fvocab], BF16), ('output_norm.weight', [fh], F32)]
+    for i in range(fn):
+        q = 'blk.%d.' % i
+        fg += gguf_attention(q, fh, fheads, fkv, fhd)
+        fg += [(q + 'ssm_in.weight', [fh, fw + fconv + fmh], BF16),
+               (q + 'ssm_conv1d.weight', [fkernel, fconv], F32), (q + 'ssm_conv1d.bias', [fconv], F32),
+               (q + 'ssm_dt.bias', [fmh], F32), (q + 'ssm_a', [1, fmh], F32), (q + 'ssm_d', [1, fmh], F32),
+               (q + 'ssm_out.weight', [fw, fh], BF16)]
+        fg += gguf_mlp(q, fh, fff)
+    fkvs = gguf_attention_kvs(fa, fn, fc['max_position_embeddings'], fh, fheads, fkv, fhd, fvocab, fff)
+    fkvs += [kv_u32('general.file_type', 32),
+             kv_u32(fa + '.ssm.conv_kernel', fkernel), kv_u32(fa + '.ssm.inner_size', fw),
+             kv_u32(fa + '.ssm.state_size', fstate), kv_u32(fa + '.ssm.time_step_rank', fmh),
+             kv_u32(fa + '.ssm.group_count', fgroups)]
+    gguf(os.path.join(d, 'falcon-h1-tiny-90m-BF16.gguf'), fkvs, fg)
+    # the same file with a Mamba-2 key not read: refused by name
+    gguf(os.path.join(d, 'granite-unknown-ssm-key.gguf'), kvs + [kv_u32(arch + '.ssm.dt_b_c_rms', 1)], g)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -678,6 +766,7 @@ def main():
     make_llama3_8b(out)
     make_qwen3_moe(out)
     make_newest(out)
+    make_hybrid(out)
 
 
 if __name__ == '__main__':

@@ -90,6 +90,7 @@ static const Source sources[] = {
   { "config-fp8-block", NULL, NULL, "configs/fp8-block" },
   { "gguf", NULL, NULL, "gguf/tiny-llama-Q4_K_M.gguf" },
   { "gguf-moe", NULL, NULL, "gguf/tiny-moe.gguf" },
+  { "gguf-hybrid", NULL, NULL, "hybrid/granite-4.0-h-tiny-BF16.gguf" },
   { "safetensors", NULL, NULL, "safetensors/sharded" },
   { "safetensors-gptq", NULL, NULL, "safetensors/gptq" },
 };
@@ -1819,6 +1820,7 @@ static const Source step_sources[] = {
   { "config-awq", NULL, NULL, "configs/awq" },
   { "gguf", NULL, NULL, "gguf/tiny-llama-Q4_K_M.gguf" },
   { "gguf-moe", NULL, NULL, "gguf/tiny-moe.gguf" },
+  { "gguf-hybrid", NULL, NULL, "hybrid/granite-4.0-h-tiny-BF16.gguf" },
   { "safetensors", NULL, NULL, "safetensors/sharded" },
   { "safetensors-gptq", NULL, NULL, "safetensors/gptq" },
 };

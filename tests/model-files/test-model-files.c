@@ -21,6 +21,7 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 
+#include "vc-engine-state.h"
 #include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-gguf.h"
@@ -252,6 +253,7 @@ static const BadCase bad_cases[] = {
   { "gguf/bad/past-end.gguf", "runs past the end of the file" },
   { "gguf/bad/unknown-type.gguf", "ggml type 31, which is not known" },
   { "gguf/bad/ssm.gguf", "llama.ssm.state_size describes memory that is not modelled" },
+  { "hybrid/granite-unknown-ssm-key.gguf", "granitehybrid.ssm.dt_b_c_rms describes memory that is not modelled" },
   { "gguf/split/tiny-llama-00002-of-00002.gguf", "open the first part" },
   { "safetensors/bad/header-too-large", "over the 100 MB" },
   { "safetensors/bad/header-past-end", "runs past the end of the file" },
@@ -716,6 +718,151 @@ test_cli_config_quantization (void)
   }
 }
 
+/* Granite 4.0-H Tiny's GGUF (make-fixtures.py, make_hybrid: the keys llama.cpp's converter
+ * writes) and its config.json give one architecture: 40 layers, 36 of them Mamba-2 (the layers
+ * whose attention.head_count_kv is 0), the mixer's 48 heads and 1 group, 9,984 convolution
+ * values (3 × (3,072 + 2 × 128)) and 393,216 state values (3,072 × 128), 6,939,037,248
+ * parameters, 8,192 KV bytes a token. SGLang's Mamba pool from the GGUF is the config's pool
+ * in the same rest, at either source: 57,341,952 bytes a request; the GGUF's weights are
+ * larger (llama.cpp keeps norms, the router and the convolution in F32), so its rest is less. */
+static void
+test_gguf_hybrid (void)
+{
+  g_autoptr(VcModelFile) file = load ("hybrid/granite-4.0-h-tiny-BF16.gguf");
+  g_autofree char *path = fixture ("hybrid/granite-4.0-h-tiny-BF16.gguf");
+  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models",
+                                              "granite-4.0-h-tiny", "config.json", NULL);
+  g_autoptr(VcModelFile) from_config = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  const VcArch *a = vc_model_file_get_arch (file);
+  const VcArch *b;
+  const char *sources[] = { "001ccef", "003fca8" };
+
+  from_config = vc_model_file_new_for_config_path (config, &error);
+  g_assert_no_error (error);
+  b = vc_model_file_get_arch (from_config);
+  g_assert_cmpstr (vc_model_file_get_format (file), ==, "gguf");
+  g_assert_cmpuint (a->n_layers, ==, 40);
+  g_assert_cmpuint (a->recurrent_layers, ==, 36);
+  g_assert_cmpuint (a->n_kv_heads, ==, 4);
+  g_assert_cmpuint (a->recurrent_heads, ==, 48);
+  g_assert_cmpuint (a->recurrent_groups, ==, 1);
+  g_assert_cmpuint (a->recurrent_conv, ==, 9984);
+  g_assert_cmpuint (a->recurrent_state, ==, 9984 + 393216);
+  g_assert_cmpuint (a->n_shared_experts, ==, 1);
+  g_assert_cmpuint (a->shared_intermediate_size, ==, 1024);
+  /* field by field as the config reader gives them */
+  g_assert_cmpuint (a->n_layers, ==, b->n_layers);
+  g_assert_cmpuint (a->hidden_size, ==, b->hidden_size);
+  g_assert_cmpuint (a->n_heads, ==, b->n_heads);
+  g_assert_cmpuint (a->n_kv_heads, ==, b->n_kv_heads);
+  g_assert_cmpfloat (vc_arch_head_dim (a), ==, vc_arch_head_dim (b));
+  g_assert_cmpuint (a->recurrent_layers, ==, b->recurrent_layers);
+  g_assert_cmpuint (a->recurrent_params, ==, b->recurrent_params);
+  g_assert_cmpuint (a->recurrent_state, ==, b->recurrent_state);
+  g_assert_cmpuint (a->recurrent_conv, ==, b->recurrent_conv);
+  g_assert_cmpuint (a->recurrent_heads, ==, b->recurrent_heads);
+  g_assert_cmpuint (a->recurrent_groups, ==, b->recurrent_groups);
+  g_assert_cmpuint (a->n_experts, ==, b->n_experts);
+  g_assert_cmpuint (a->expert_intermediate_size, ==, b->expert_intermediate_size);
+  g_assert_cmpuint (a->shared_intermediate_size, ==, b->shared_intermediate_size);
+  g_assert_cmpfloat (vc_model_file_get_parameters (file), ==, 6939037248.0);
+
+  vc_model_file_apply (from_config, e);
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_SGLANG, "seq", 8192, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      g_autoptr(JsonParser) p1 = json_parser_new ();
+      g_autoptr(JsonParser) p2 = json_parser_new ();
+      const char *gguf_args[] = { "--model", path, "--engine", "sglang", "--seq", "8192", "--sglang-version",
+                                  sources[i], "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+      const char *config_args[] = { "--config", config, "--engine", "sglang", "--seq", "8192", "--sglang-version",
+                                    sources[i], "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+      JsonObject *r1 = vc_test_run_json (p1, gguf_args);
+      JsonObject *r2 = vc_test_run_json (p2, config_args);
+      JsonObject *g1 = json_object_get_object_member (r1, "engine");
+      JsonObject *g2 = json_object_get_object_member (r2, "engine");
+      VcSglangStatePool pool;
+
+      g_object_set (e, "sglang-version", i == 0 ? VC_SGLANG_VERSION_001CCEF : VC_SGLANG_VERSION_003FCA8, NULL);
+      g_assert_cmpint (json_object_get_int_member (r1, "parameters"), ==, json_object_get_int_member (r2, "parameters"));
+      g_assert_cmpint (json_object_get_int_member (r1, "kv_bytes_per_token"), ==, 8192);
+      g_assert_cmpint (json_object_get_int_member (r2, "kv_bytes_per_token"), ==, 8192);
+      g_assert_true (json_object_get_null_member (g1, "no_figure"));
+      g_assert_cmpint (json_object_get_int_member (g1, "state_request_bytes"), ==, 57341952);
+      g_assert_cmpint (json_object_get_int_member (g2, "state_request_bytes"), ==, 57341952);
+      /* the GGUF's figure is the config's pool in the GGUF's rest */
+      g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (e), 1, 8192,
+                                                  json_object_get_double_member (g1, "available_kv_bytes"), &pool));
+      g_assert_cmpint (json_object_get_int_member (g1, "kv_capacity_tokens"), ==, (gint64) pool.tokens);
+      g_assert_cmpint (json_object_get_int_member (g1, "state_pool_requests"), ==, (gint64) pool.state_requests);
+      g_assert_cmpfloat (json_object_get_double_member (g1, "max_concurrency"), ==, pool.max_concurrency);
+      g_assert_cmpfloat (json_object_get_double_member (g1, "available_kv_bytes"), <,
+                         json_object_get_double_member (g2, "available_kv_bytes"));
+    }
+}
+
+/* Falcon-H1-Tiny-90M's GGUF (make_hybrid: attention and a Mamba-2 mixer in every layer) and its
+ * config.json: 24 layers each with a mixer beside attention, 24 heads of 32 and 1 group, 2,688
+ * convolution values (3 × (768 + 2 × 64)) and 49,152 state values (768 × 64); the same
+ * parameters, KV bytes a token and SGLang's pool (4,847,616 bytes a request) in the GGUF's rest */
+static void
+test_gguf_falcon_h1 (void)
+{
+  g_autoptr(VcModelFile) file = load ("hybrid/falcon-h1-tiny-90m-BF16.gguf");
+  g_autofree char *path = fixture ("hybrid/falcon-h1-tiny-90m-BF16.gguf");
+  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models",
+                                              "falcon-h1-tiny-90m-instruct", "config.json", NULL);
+  g_autoptr(VcModelFile) from_config = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  const char *gguf_args[] = { "--model", path, "--engine", "sglang", "--seq", "4096", "--mem-fraction", "0.8",
+                              "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  const char *config_args[] = { "--config", config, "--engine", "sglang", "--seq", "4096", "--mem-fraction", "0.8",
+                                "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  const VcArch *a = vc_model_file_get_arch (file);
+  const VcArch *b;
+  JsonObject *r1, *r2, *g1;
+  VcSglangStatePool pool;
+
+  from_config = vc_model_file_new_for_config_path (config, &error);
+  g_assert_no_error (error);
+  b = vc_model_file_get_arch (from_config);
+  g_assert_cmpuint (a->recurrent_layers, ==, 24);
+  g_assert_true (a->recurrent_with_attention);
+  g_assert_cmpuint (a->recurrent_heads, ==, 24);
+  g_assert_cmpuint (a->recurrent_conv, ==, 2688);
+  g_assert_cmpuint (a->recurrent_state, ==, 2688 + 49152);
+  g_assert_cmpuint (a->n_layers, ==, b->n_layers);
+  g_assert_cmpuint (a->n_kv_heads, ==, b->n_kv_heads);
+  g_assert_cmpfloat (vc_arch_head_dim (a), ==, vc_arch_head_dim (b));
+  g_assert_cmpuint (a->recurrent_layers, ==, b->recurrent_layers);
+  g_assert_true (a->recurrent_with_attention == b->recurrent_with_attention);
+  g_assert_cmpuint (a->recurrent_params, ==, b->recurrent_params);
+  g_assert_cmpuint (a->recurrent_state, ==, b->recurrent_state);
+  g_assert_cmpuint (a->recurrent_conv, ==, b->recurrent_conv);
+  g_assert_cmpuint (a->recurrent_heads, ==, b->recurrent_heads);
+  g_assert_cmpuint (a->recurrent_groups, ==, b->recurrent_groups);
+
+  r1 = vc_test_run_json (p1, gguf_args);
+  r2 = vc_test_run_json (p2, config_args);
+  g1 = json_object_get_object_member (r1, "engine");
+  g_assert_cmpint (json_object_get_int_member (r1, "parameters"), ==, json_object_get_int_member (r2, "parameters"));
+  g_assert_cmpint (json_object_get_int_member (r1, "kv_bytes_per_token"), ==,
+                   json_object_get_int_member (r2, "kv_bytes_per_token"));
+  g_assert_true (json_object_get_null_member (g1, "no_figure"));
+  g_assert_cmpint (json_object_get_int_member (g1, "state_request_bytes"), ==, 4847616);
+  vc_model_file_apply (from_config, e);
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_SGLANG, "seq", 4096, NULL);
+  g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (e), 1, 12288,
+                                              json_object_get_double_member (g1, "available_kv_bytes"), &pool));
+  g_assert_cmpint (json_object_get_int_member (g1, "kv_capacity_tokens"), ==, (gint64) pool.tokens);
+  g_assert_cmpint (json_object_get_int_member (g1, "state_pool_requests"), ==, (gint64) pool.state_requests);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -729,6 +876,8 @@ main (int   argc,
   g_test_add_func ("/model-files/gguf/exact", test_gguf_exact);
   g_test_add_func ("/model-files/gguf/model", test_gguf_model);
   g_test_add_func ("/model-files/gguf/moe", test_gguf_moe);
+  g_test_add_func ("/model-files/gguf/hybrid", test_gguf_hybrid);
+  g_test_add_func ("/model-files/gguf/falcon-h1", test_gguf_falcon_h1);
   g_test_add_func ("/model-files/safetensors/exact", test_safetensors);
   g_test_add_func ("/model-files/safetensors/gptq", test_safetensors_gptq);
   for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
