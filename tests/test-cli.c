@@ -745,6 +745,38 @@ check_engine_version_json (void)
     g_assert_nonnull (strstr (r.out, "no KV-cache figure for this model here\n  SGLang lowers its default "
                                      "--mem-fraction-static for a vision model"));
   }
+  /* with the encoder's layers and width (Gemma 3's, as the config reader keeps them) SGLang's
+   * lowered default is followed: 0.835 × 0.909736328125 on an H100 (FORMULAS.md, "Multimodal
+   * models"), the text saying so and JSON giving both */
+  {
+    g_autoptr(JsonParser) p10 = json_parser_new ();
+    JsonObject *engine;
+
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-4b-it", "--engine", "sglang", "--fit-gpu", "h100-80gb", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "tokens at once\n  SGLang’s default --mem-fraction-static lowered for a vision "
+                                     "model: 0.835 × 0.9097 = 0.7596 (an encoder of 27 layers of 1"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-4b-it", "--engine", "sglang", "--fit-gpu", "h100-80gb", "--format", "json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    engine = json_object_get_object_member (parse (p10, &r), "engine");
+    g_assert_true (json_object_get_null_member (engine, "no_figure"));
+    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), >, 0);
+    g_assert_cmpfloat_with_epsilon (json_object_get_double_member (engine, "mem_fraction_static"),
+                                    0.759629833984375, 1e-12);
+    g_assert_cmpfloat_with_epsilon (json_object_get_double_member (engine, "vlm_fraction_factor"),
+                                    0.909736328125, 1e-12);
+    /* a fraction given is not lowered */
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-4b-it", "--engine", "sglang", "--mem-fraction", "0.8", "--fit-gpu", "h100-80gb",
+             NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_null (strstr (r.out, "lowered for a vision model"));
+  }
 }
 
 static void

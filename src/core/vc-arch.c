@@ -78,6 +78,8 @@ static VcArchField fields[] = {
   UINT_FIELD (recurrent_params, "recurrent-params", N_("Mixer parameters"), N_("Parameters of one linear-attention or state-space mixer"), 0, 2000000000),
   UINT_FIELD (recurrent_state, "recurrent-state", N_("Mixer state"), N_("Values one mixer keeps per sequence (convolution and recurrent state), whatever the context length"), 0, 2000000000),
   UINT_FIELD (encoder_params, "encoder-params", N_("Encoder parameters"), N_("Parameters of a vision or audio encoder and its projector, loaded with the language model (kept in 16 bits)"), 0, 4000000000u),
+  UINT_FIELD (encoder_layers, "encoder-layers", N_("Encoder layers"), N_("Layers of the vision encoder (num_hidden_layers of its vision_config), by which SGLang lowers its default static memory fraction; 0 when unknown"), 0, 100000),
+  UINT_FIELD (encoder_width, "encoder-width", N_("Encoder width"), N_("Hidden size of the vision encoder (hidden_size of its vision_config), by which SGLang lowers its default static memory fraction; 0 when unknown"), 0, 1000000),
   UINT_FIELD (max_context, "max-context", N_("Maximum context"), N_("Longest context the model takes, in tokens (max_position_embeddings with its rope scaling); 0 when unknown"), 0, 100000000),
   UINT_FIELD (recurrent_heads, "recurrent-heads", N_("Mixer heads"), N_("Heads a linear-attention or state-space mixer keeps its state in (Gated DeltaNet value heads, Mamba-2 heads), split by tensor parallelism; 0 when unknown"), 0, 100000),
   UINT_FIELD (recurrent_groups, "recurrent-groups", N_("Mixer groups"), N_("Groups a linear-attention or state-space mixer takes its keys from (Gated DeltaNet key heads, Mamba-2 groups); 0 when unknown"), 0, 100000),

@@ -61,6 +61,10 @@ typedef struct
   guint recurrent_params;         /* parameters of one mixer */
   guint recurrent_state;          /* values one mixer keeps per sequence: convolution + recurrent */
   guint encoder_params;           /* a vision (or audio) encoder and its projector, loaded with it */
+  /* The vision encoder's layers and width (its config's num_hidden_layers and hidden_size), by
+   * which SGLang lowers its default mem_fraction_static; 0: unknown */
+  guint encoder_layers;
+  guint encoder_width;
   /* The longest context the model takes (max_position_embeddings with its rope scaling);
    * 0: unknown. Counts nothing: it caps the longest sequence the solver reports. */
   guint max_context;
