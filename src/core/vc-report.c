@@ -1389,8 +1389,9 @@ no_figure_text (const VcInputs *in,
     return _("Its linear-attention or state-space layers keep a state per request in a pool of their own "
              "(vLLM’s Mamba groups, SGLang’s Mamba pool), which is not sized here.");
   if (g_strcmp0 (why, "encoder") == 0 && in->engine == VC_ENGINE_VLLM)
-    return _("vLLM’s profile run passes images through the vision encoder and keeps their embeddings, "
-             "whose size the processor’s settings give, not config.json: not sized here; "
+    return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
+             "embeddings: the encoder’s peak on that batch (set by its attention backend), and for most "
+             "models the tokens of an image (the processor’s settings, not config.json), are not sized here; "
              "--kv-cache-memory gives the cache.");
   if (g_strcmp0 (why, "encoder") == 0)
     return _("SGLang lowers its default --mem-fraction-static for a vision model by its encoder’s layers and "
