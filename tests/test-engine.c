@@ -564,6 +564,20 @@ test_encoder (void)
   g_assert_cmpfloat_with_epsilon (vc_engine_sglang_vlm_factor (&vc_estimate_get_inputs (e)->arch), 0.76, 1e-15);
   g_object_set (e, "encoder-layers", 1, "encoder-width", 64, NULL);
   g_assert_cmpfloat_with_epsilon (vc_engine_sglang_vlm_factor (&vc_estimate_get_inputs (e)->arch), 0.9975, 1e-15);
+  /* a model SGLang serves without images by default (its Gemma 3 and Llama 4 classes) keeps
+   * the text model's default, its encoder's weights counted all the same */
+  g_object_set (e, "encoder-layers", 27, "encoder-width", 1152, "sglang-multimodal-off", TRUE, NULL);
+  g_assert_cmpfloat (vc_engine_sglang_vlm_factor (&vc_estimate_get_inputs (e)->arch), ==, 1);
+  g_assert_cmpfloat (vc_engine_sglang_fraction (vc_estimate_get_inputs (e), 81559, 1), ==, 0.835);
+  sc = vc_estimate_get_selected (e);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, floor ((0.835 * (C - sc->bytes[VC_COMPONENT_OVERHEAD]) -
+                                            sc->bytes[VC_COMPONENT_WEIGHTS]) / KV_PER_TOKEN));
+  g_object_set (e, "encoder-layers", 0, "encoder-width", 0, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_object_set (e, "sglang-multimodal-off", FALSE, NULL);
   /* a fraction given is taken as given */
   g_object_set (e, "mem-fraction-static", 0.85, NULL);
   g_assert_cmpfloat (vc_engine_sglang_fraction (vc_estimate_get_inputs (e), 81559, 1), ==, 0.85);

@@ -2107,6 +2107,7 @@ read_llama4_vision (Reader   *r,
   TRY (opt_bool (r, "multi_modal_projector_bias", FALSE, &proj_bias, error));
   arch->encoder_layers = layers;
   arch->encoder_width = h;
+  arch->sglang_multimodal_off = TRUE;
   side = image / patch;
   layer = 4 * ((guint64) h * h + h) + ((guint64) h * inter + inter) + ((guint64) inter * h + h) + 4 * (guint64) h;
   params = (guint64) channels * patch * patch * h + h + (side * side + 1) * h + 4 * (guint64) h
@@ -2158,6 +2159,7 @@ read_gemma3_vision (Reader   *r,
     }
   arch->encoder_layers = layers;
   arch->encoder_width = h;
+  arch->sglang_multimodal_off = TRUE;
   side = image / patch;
   layer = 2 * 2 * (guint64) h + 4 * ((guint64) h * h + h) + ((guint64) h * inter + inter) + ((guint64) inter * h + h);
   params = (guint64) channels * patch * patch * h + h + side * side * h + layers * layer + 2 * (guint64) h

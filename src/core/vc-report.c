@@ -643,7 +643,7 @@ static gboolean
 sglang_vlm_lowered (const VcInputs *in)
 {
   return in->engine == VC_ENGINE_SGLANG && !(in->mem_fraction_static > 0) &&
-         in->arch.encoder_layers > 0 && in->arch.encoder_width > 0;
+         vc_engine_sglang_vlm_factor (&in->arch) != 1;
 }
 
 /* SGLang's mem_fraction_static on @gpu at the layout's TP, as its capacity takes it */
@@ -1447,6 +1447,12 @@ table_engine (GString               *s,
                                  "%.1f requests of %s tokens at once\n"),
                             engine, at.n_gpus, gpu->name, *how ? " · " : "", how, budget, room, tokens,
                             at.max_concurrency, seq);
+    if (in->engine == VC_ENGINE_SGLANG && !(in->mem_fraction_static > 0) && in->arch.encoder_params > 0 &&
+        in->arch.sglang_multimodal_off)
+      g_string_append_printf (s, "  %s\n",
+                              _("SGLang serves this model without images unless --enable-multimodal is given: "
+                                "its default --mem-fraction-static is not lowered for the vision encoder, "
+                                "whose weights it loads all the same."));
     if (sglang_vlm_lowered (in))
       {
         double f = sglang_fraction_at (in, gpu);

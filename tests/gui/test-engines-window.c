@@ -280,9 +280,9 @@ test_state_capacity (Fixture       *f,
 }
 
 /* A vision model under SGLang: Gemma 3 4B's tower counted (419,816,304 parameters in the
- * weights) and SGLang's default fraction lowered for it (adjust_mem_fraction_for_vlm, FORMULAS.md,
- * "Multimodal models"), so the H100 row gives the core's cache at that fraction; under vLLM,
- * whose profile run through the encoder is not sized, the row gives none */
+ * weights), served without images by default so at the text model's fraction (FORMULAS.md,
+ * "Multimodal models"): the H100 row gives the core's cache; under vLLM, whose profile run
+ * through the encoder is not sized, the row gives none */
 static void
 test_vision_capacity (Fixture       *f,
                       gconstpointer  data)
@@ -297,8 +297,7 @@ test_vision_capacity (Fixture       *f,
   g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_SGLANG, NULL);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_cmpuint (vc_estimate_get_inputs (f->estimate)->arch.encoder_params, ==, 419816304);
-  g_assert_cmpfloat_with_epsilon (vc_engine_sglang_fraction (vc_estimate_get_inputs (f->estimate), 81559, 1),
-                                  0.759629833984375, 1e-12);
+  g_assert_cmpfloat (vc_engine_sglang_fraction (vc_estimate_get_inputs (f->estimate), 81559, 1), ==, 0.835);
   r = vc_estimate_get_result (f->estimate);
   vc_engine_kv_capacity_on (vc_estimate_get_inputs (f->estimate), r, &r->scenarios[r->selected],
                             vc_estimate_get_gpu (f->estimate, h100), 1, &kv);

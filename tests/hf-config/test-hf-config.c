@@ -1250,6 +1250,8 @@ test_hybrid_details (void)
     g_assert_cmpuint (a->encoder_params, ==, 419816304);
     g_assert_cmpuint (a->encoder_layers, ==, 27);
     g_assert_cmpuint (a->encoder_width, ==, 1152);
+    /* SGLang's Gemma3ForConditionalGeneration: multimodal off by default (mm_disabled_models) */
+    g_assert_true (a->sglang_multimodal_off);
     g_assert_cmpfloat (vc_hf_config_get_counts (gemma)->active, ==, 3880263168.0);
     g_assert_nonnull (strstr (vc_hf_config_get_description (gemma), "vision encoder and projector are counted"));
   }
@@ -1260,6 +1262,7 @@ test_hybrid_details (void)
     g_assert_cmpuint (vc_hf_config_get_arch (small)->encoder_params, ==, 0);
     g_assert_cmpuint (vc_hf_config_get_arch (small)->encoder_layers, ==, 0);
     g_assert_cmpuint (vc_hf_config_get_arch (small)->encoder_width, ==, 0);
+    g_assert_false (vc_hf_config_get_arch (small)->sglang_multimodal_off);
   }
   /* Llama 4: MoE in every layer with a shared expert, chunked attention, the vision tower counted */
   {
@@ -1269,6 +1272,7 @@ test_hybrid_details (void)
     g_assert_cmpuint (a->encoder_params, ==, 871932416);
     g_assert_cmpuint (a->encoder_layers, ==, 34);
     g_assert_cmpuint (a->encoder_width, ==, 1408);
+    g_assert_true (a->sglang_multimodal_off);
     /* 17B active, as published: the encoder is not read per generated token */
     g_assert_cmpfloat (vc_hf_config_get_counts (scout)->active, ==, 17172894720.0);
     g_assert_cmpuint (a->dense_layers, ==, 0);
