@@ -745,6 +745,15 @@ check_engine_version_json (void)
     g_assert_nonnull (strstr (r.out, "no KV-cache figure for this model here\n  SGLang lowers its default "
                                      "--mem-fraction-static for a vision model"));
   }
+}
+
+/* SGLang's fraction for a vision model: Gemma 3 served without images at the text model's, a
+ * hand-set encoder of a model served with images lowered (FORMULAS.md, "Multimodal models") */
+static void
+check_sglang_vision_json (void)
+{
+  g_auto(VcTestRun) r = { 0 };
+
   /* Gemma 3 under SGLang: served without images by default, its fraction the text model's
    * (0.835 on an H100), its tower among the weights; with the encoder's layers and width of a
    * model SGLang serves with images, its default is lowered by adjust_mem_fraction_for_vlm:
@@ -874,6 +883,7 @@ test_speed_fields (void)
 
   check_kv_capacity_json ();
   check_engine_version_json ();
+  check_sglang_vision_json ();
   check_custom_all_reduce_json ();
 }
 

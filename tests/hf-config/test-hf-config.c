@@ -1218,29 +1218,10 @@ test_max_context (void)
     }
 }
 
-/* The families with linear-attention or Mamba layers, and Llama 4's experts, chunked attention
- * and vision tower */
+/* Gemma 3's vision tower read from its vision_config */
 static void
-test_hybrid_details (void)
+test_gemma3_encoder (void)
 {
-  /* Qwen3-Next: three Gated DeltaNet layers to one with gated attention */
-  {
-    g_autoptr(VcHfConfig) next = load_model ("Qwen3-Next-80B-A3B-Instruct");
-    const VcArch *a = vc_hf_config_get_arch (next);
-
-    g_assert_cmpuint (a->recurrent_layers, ==, 36);
-    g_assert_false (a->recurrent_with_attention);
-    g_assert_cmpuint (vc_arch_attention_layers (a), ==, 12);
-    g_assert_true (a->gated_attention && a->qk_norm && a->shared_expert_gate);
-    /* in_proj_qkvz 2048 × 12288, in_proj_ba 2048 × 64, conv1d 8192 × 4, dt_bias and A_log 32
-     * each, the gated norm 128, out_proj 4096 × 2048 */
-    g_assert_cmpuint (a->recurrent_params, ==, 33718464);
-    /* the convolution's last 3 inputs of 8192 channels and 32 × 128 × 128 recurrent values */
-    g_assert_cmpuint (a->recurrent_state, ==, 548864);
-    /* what TP splits: 32 value heads, 16 key heads (linear_num_value_heads, linear_num_key_heads) */
-    g_assert_cmpuint (a->recurrent_heads, ==, 32);
-    g_assert_cmpuint (a->recurrent_groups, ==, 16);
-  }
   /* Gemma 3: the SigLIP tower (416,866,032) and the projector (2,950,272) counted, FORMULAS.md;
    * a token reads the text model alone; the tower's layers and width kept for SGLang */
   {
@@ -1263,6 +1244,31 @@ test_hybrid_details (void)
     g_assert_cmpuint (vc_hf_config_get_arch (small)->encoder_layers, ==, 0);
     g_assert_cmpuint (vc_hf_config_get_arch (small)->encoder_width, ==, 0);
     g_assert_false (vc_hf_config_get_arch (small)->sglang_multimodal_off);
+  }
+}
+
+/* The families with linear-attention or Mamba layers, and Llama 4's experts, chunked attention
+ * and vision tower */
+static void
+test_hybrid_details (void)
+{
+  /* Qwen3-Next: three Gated DeltaNet layers to one with gated attention */
+  {
+    g_autoptr(VcHfConfig) next = load_model ("Qwen3-Next-80B-A3B-Instruct");
+    const VcArch *a = vc_hf_config_get_arch (next);
+
+    g_assert_cmpuint (a->recurrent_layers, ==, 36);
+    g_assert_false (a->recurrent_with_attention);
+    g_assert_cmpuint (vc_arch_attention_layers (a), ==, 12);
+    g_assert_true (a->gated_attention && a->qk_norm && a->shared_expert_gate);
+    /* in_proj_qkvz 2048 × 12288, in_proj_ba 2048 × 64, conv1d 8192 × 4, dt_bias and A_log 32
+     * each, the gated norm 128, out_proj 4096 × 2048 */
+    g_assert_cmpuint (a->recurrent_params, ==, 33718464);
+    /* the convolution's last 3 inputs of 8192 channels and 32 × 128 × 128 recurrent values */
+    g_assert_cmpuint (a->recurrent_state, ==, 548864);
+    /* what TP splits: 32 value heads, 16 key heads (linear_num_value_heads, linear_num_key_heads) */
+    g_assert_cmpuint (a->recurrent_heads, ==, 32);
+    g_assert_cmpuint (a->recurrent_groups, ==, 16);
   }
   /* Llama 4: MoE in every layer with a shared expert, chunked attention, the vision tower counted */
   {
@@ -1632,6 +1638,7 @@ main (int    argc,
     }
   g_test_add_func ("/hf-config/family-details", test_family_details);
   g_test_add_func ("/hf-config/hybrid-details", test_hybrid_details);
+  g_test_add_func ("/hf-config/gemma3-encoder", test_gemma3_encoder);
   g_test_add_func ("/hf-config/hybrid-layers", test_hybrid_layers);
   g_test_add_func ("/hf-config/glm4-moe", test_glm4_moe);
   g_test_add_func ("/hf-config/unknown-family", test_unknown_family);
