@@ -775,6 +775,68 @@ check_engine_version_json (void)
   }
 }
 
+/* SGLang's fraction for a vision model: Gemma 3 served without images at the text model's, a
+ * hand-set encoder of a model served with images lowered (FORMULAS.md, "Multimodal models") */
+static void
+check_sglang_vision_json (void)
+{
+  g_auto(VcTestRun) r = { 0 };
+
+  /* Gemma 3 under SGLang: served without images by default, its fraction the text model's
+   * (0.835 on an H100), its tower among the weights; with the encoder's layers and width of a
+   * model SGLang serves with images, its default is lowered by adjust_mem_fraction_for_vlm:
+   * 0.835 × 0.909736328125 for 27 layers of 1,152 (FORMULAS.md, "Multimodal models") */
+  {
+    g_autoptr(JsonParser) p10 = json_parser_new ();
+    g_autoptr(JsonParser) p11 = json_parser_new ();
+    JsonObject *engine;
+
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-4b-it", "--engine", "sglang", "--fit-gpu", "h100-80gb", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "tokens at once\n  SGLang serves this model without images unless "
+                                     "--enable-multimodal is given"));
+    g_assert_null (strstr (r.out, "lowered for a vision model"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-4b-it", "--engine", "sglang", "--fit-gpu", "h100-80gb", "--format", "json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    engine = json_object_get_object_member (parse (p10, &r), "engine");
+    g_assert_true (json_object_get_null_member (engine, "no_figure"));
+    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), >, 0);
+    g_assert_cmpfloat (json_object_get_double_member (engine, "mem_fraction_static"), ==, 0.835);
+    g_assert_true (json_object_get_null_member (engine, "vlm_fraction_factor"));
+
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--encoder-params", "400M", "--encoder-layers", "27", "--encoder-width", "1152",
+             "--engine", "sglang", "--fit-gpu", "h100-80gb", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "tokens at once\n  SGLang’s default --mem-fraction-static lowered for a vision "
+                                     "model: 0.835 × 0.9097 = 0.7596 (an encoder of 27 layers of 1"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--encoder-params", "400M", "--encoder-layers", "27", "--encoder-width", "1152",
+             "--engine", "sglang", "--fit-gpu", "h100-80gb", "--format", "json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    engine = json_object_get_object_member (parse (p11, &r), "engine");
+    g_assert_true (json_object_get_null_member (engine, "no_figure"));
+    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 358544);
+    g_assert_cmpfloat_with_epsilon (json_object_get_double_member (engine, "mem_fraction_static"),
+                                    0.759629833984375, 1e-12);
+    g_assert_cmpfloat_with_epsilon (json_object_get_double_member (engine, "vlm_fraction_factor"),
+                                    0.909736328125, 1e-12);
+    /* a fraction given is not lowered */
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "llama-3-8b", "--encoder-params", "400M", "--encoder-layers", "27", "--encoder-width", "1152",
+             "--engine", "sglang", "--mem-fraction", "0.8", "--fit-gpu", "h100-80gb", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_null (strstr (r.out, "lowered for a vision model"));
+  }
+}
+
 static void
 test_speed_fields (void)
 {
@@ -849,6 +911,7 @@ test_speed_fields (void)
 
   check_kv_capacity_json ();
   check_engine_version_json ();
+  check_sglang_vision_json ();
   check_custom_all_reduce_json ();
 }
 

@@ -540,37 +540,87 @@ test_refused (void)
   g_assert_true (vc_engine_state_vllm_followed (vc_estimate_get_inputs (dense), 4, 2));
 }
 
-/* The catalog's multimodal models whose vision encoder the reader counts (Qwen3-VL, Llama 4):
- * vLLM's profile run passes its dummy items through the encoder (FORMULAS.md, "Multimodal
- * models"), the tokens of an item coming from preprocessor_config.json (Qwen3-VL's max_pixels,
- * Llama 4's max_patches), which is not read, so no figure unless --kv-cache-memory gives the
- * cache; SGLang's fraction for a vision model likewise unless given. Gemma 3's encoder is not
- * counted: its figure is the text model's, approximate as a whole, not refused for an encoder. */
+/* The catalog's multimodal models whose vision encoder the reader counts (Qwen3-VL, Llama 4,
+ * Gemma 3): vLLM's profile run passes its dummy items through the encoder (FORMULAS.md,
+ * "Multimodal models"), whose forward peak has no formula here, so no figure unless
+ * --kv-cache-memory gives the cache. SGLang serves Gemma 3 and Llama 4 without images by
+ * default (mm_disabled_models), their towers loaded all the same: its text-model fraction, the
+ * encoder in the weights, so a figure. Qwen3-VL is served with images, its fraction lowered by
+ * a tower whose layers the reader does not keep: no figure unless the fraction is given. */
 static void
 test_encoder_refused (void)
 {
-  static const char *counted[] = { "qwen3-vl-2b-instruct", "qwen3-vl-8b-instruct", "qwen3-vl-30b-a3b-instruct",
-                                   "llama-4-scout-17b-16e", "llama-4-maverick-17b-128e" };
+  static const struct
+  {
+    const char *id;
+    guint layers, width;
+    gboolean off;      /* SGLang serves it without images by default */
+    guint gpus;        /* H100s that hold its weights in 16 bits (0: not compared) */
+  } counted[] = {
+    { "qwen3-vl-2b-instruct", 0, 0, FALSE, 1 },
+    { "qwen3-vl-8b-instruct", 0, 0, FALSE, 1 },
+    { "qwen3-vl-30b-a3b-instruct", 0, 0, FALSE, 1 },
+    { "llama-4-scout-17b-16e", 34, 1408, TRUE, 8 },
+    { "llama-4-maverick-17b-128e", 34, 1408, TRUE, 0 },
+    { "gemma-3-4b-it", 27, 1152, TRUE, 1 },
+    { "gemma-3-12b-it", 27, 1152, TRUE, 1 },
+    { "gemma-3-27b-it", 27, 1152, TRUE, 1 },
+  };
 
   for (guint i = 0; i < G_N_ELEMENTS (counted); i++)
     {
-      g_autoptr(VcEstimate) e = hybrid (counted[i], 8192);
+      g_autoptr(VcEstimate) e = hybrid (counted[i].id, 8192);
+      const VcInputs *in = vc_estimate_get_inputs (e);
+      guint h100 = vc_test_gpu_index (e, "h100-80gb");
+      VcKvCapacity kv, given;
 
-      g_assert_cmpuint (vc_estimate_get_inputs (e)->arch.encoder_params, >, 0);
-      g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "encoder");
+      g_test_message ("%s", counted[i].id);
+      g_assert_cmpuint (in->arch.encoder_params, >, 0);
+      g_assert_cmpuint (in->arch.encoder_layers, ==, counted[i].layers);
+      g_assert_cmpuint (in->arch.encoder_width, ==, counted[i].width);
+      g_assert_cmpint (in->arch.sglang_multimodal_off, ==, counted[i].off);
+      g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
       g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
-      g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "encoder");
-      g_object_set (e, "mem-fraction-static", 0.8, NULL);
-      g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), !=, "encoder");
-      g_object_set (e, "engine", VC_ENGINE_VLLM, "kv-cache-memory", 20.0, NULL);
-      g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), !=, "encoder");
-    }
-  {
-    g_autoptr(VcEstimate) gemma = hybrid ("gemma-3-4b-it", 8192);
+      g_assert_cmpfloat (vc_engine_sglang_fraction (in, 81559, 1), ==, 0.835);
+      if (!counted[i].off)
+        g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+      else
+        {
+          double n = counted[i].gpus;
 
-    g_assert_cmpuint (vc_estimate_get_inputs (gemma)->arch.encoder_params, ==, 0);
-    g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (gemma)), !=, "encoder");
-  }
+          g_assert_cmpstr (vc_engine_no_figure (in), ==, NULL);
+          /* with images (--enable-multimodal, not an input here) SGLang would lower it */
+          g_object_set (e, "sglang-multimodal-off", FALSE, NULL);
+          g_assert_cmpfloat_with_epsilon (vc_engine_sglang_fraction (in, 81559, 1),
+                                          0.835 * 0.95 * (1 - 0.1 * ((double) counted[i].layers * counted[i].width *
+                                                                     counted[i].width / (24.0 * 1024 * 1024) - 1)),
+                                          1e-15);
+          g_assert_cmpstr (vc_engine_no_figure (in), ==, NULL);
+          g_object_set (e, "sglang-multimodal-off", TRUE, NULL);
+          if (n > 0)
+            {
+              /* the cache at the text model's default, the tower among the weights */
+              vc_engine_kv_capacity_on (in, vc_estimate_get_result (e), vc_estimate_get_selected (e),
+                                        vc_estimate_get_gpu (e, h100), n, &kv);
+              g_assert_true (kv.known);
+              g_assert_cmpfloat (kv.tokens, >, 0);
+              g_object_set (e, "mem-fraction-static", vc_engine_sglang_fraction (in, 81559, n), NULL);
+              vc_engine_kv_capacity_on (in, vc_estimate_get_result (e), vc_estimate_get_selected (e),
+                                        vc_estimate_get_gpu (e, h100), n, &given);
+              g_assert_cmpfloat (given.tokens, ==, kv.tokens);
+              /* and smaller than without the tower's weights */
+              g_object_set (e, "mem-fraction-static", 0.0, NULL);
+              g_object_set (e, "encoder-params", 0, NULL);
+              vc_engine_kv_capacity_on (in, vc_estimate_get_result (e), vc_estimate_get_selected (e),
+                                        vc_estimate_get_gpu (e, h100), n, &given);
+              g_assert_cmpfloat (given.tokens, >, kv.tokens);
+            }
+        }
+      g_object_set (e, "mem-fraction-static", 0.8, NULL);
+      g_assert_cmpstr (vc_engine_no_figure (in), !=, "encoder");
+      g_object_set (e, "engine", VC_ENGINE_VLLM, "kv-cache-memory", 20.0, NULL);
+      g_assert_cmpstr (vc_engine_no_figure (in), !=, "encoder");
+    }
 }
 
 /* Qwen3-Next-80B-A3B over TP ranks (vc-engine-state.c, splits_evenly): its 16 key heads and 32

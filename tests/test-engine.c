@@ -608,6 +608,60 @@ test_encoder (void)
   g_assert_true (at.known);
   g_assert_cmpfloat (at.tokens, ==, kv.tokens);
 
+  /* SGLang's own fraction lowered for a vision model (adjust_mem_fraction_for_vlm, FORMULAS.md,
+   * "Multimodal models"), once the encoder's layers and width are known: Gemma 3's 27 layers of
+   * 1,152 are 27 × 1,152² / (24 × 1,024²) = 1.423828125 ViT-L/14s, so 0.95 × (1 − 0.1 ×
+   * 0.423828125) = 0.909736328125 of the H100's 0.835; one of them alone leaves it unknown */
+  g_object_set (e, "mem-fraction-static", 0.0, "encoder-layers", 27, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_false (kv.known);
+  g_assert_cmpfloat (vc_engine_sglang_vlm_factor (&vc_estimate_get_inputs (e)->arch), ==, 1);
+  g_object_set (e, "encoder-width", 1152, NULL);
+  g_assert_cmpfloat_with_epsilon (vc_engine_sglang_vlm_factor (&vc_estimate_get_inputs (e)->arch),
+                                  0.909736328125, 1e-15);
+  g_assert_cmpfloat_with_epsilon (vc_engine_sglang_fraction (vc_estimate_get_inputs (e), 81559, 1),
+                                  0.759629833984375, 1e-15);
+  sc = vc_estimate_get_selected (e);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, floor ((0.835 * 0.909736328125 * (C - sc->bytes[VC_COMPONENT_OVERHEAD]) -
+                                            sc->bytes[VC_COMPONENT_WEIGHTS]) / KV_PER_TOKEN));
+  g_assert_cmpfloat (kv.tokens, ==, 358544);
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e),
+                       vc_estimate_get_gpu (e, h100), 1, &at);
+  g_assert_true (at.known);
+  g_assert_cmpfloat (at.tokens, ==, kv.tokens);
+  /* the clamp: Llama 4's 34 layers of 1,408 (2.678 ViT-L/14s) take 0.95 × 0.8321614583…; a
+   * tower of 80 layers of 4,096 would go below 0.8 and takes 0.95 × 0.8; a small one above 1.05
+   * takes 0.95 × 1.05 */
+  g_object_set (e, "encoder-layers", 34, "encoder-width", 1408, NULL);
+  g_assert_cmpfloat_with_epsilon (vc_engine_sglang_vlm_factor (&vc_estimate_get_inputs (e)->arch),
+                                  0.95 * (1 - 0.1 * (34.0 * 1408 * 1408 / (24.0 * 1024 * 1024) - 1)), 1e-15);
+  g_assert_cmpfloat_with_epsilon (vc_engine_sglang_vlm_factor (&vc_estimate_get_inputs (e)->arch),
+                                  0.790553385416667, 1e-12);
+  g_object_set (e, "encoder-layers", 80, "encoder-width", 4096, NULL);
+  g_assert_cmpfloat_with_epsilon (vc_engine_sglang_vlm_factor (&vc_estimate_get_inputs (e)->arch), 0.76, 1e-15);
+  g_object_set (e, "encoder-layers", 1, "encoder-width", 64, NULL);
+  g_assert_cmpfloat_with_epsilon (vc_engine_sglang_vlm_factor (&vc_estimate_get_inputs (e)->arch), 0.9975, 1e-15);
+  /* a model SGLang serves without images by default (its Gemma 3 and Llama 4 classes) keeps
+   * the text model's default, its encoder's weights counted all the same */
+  g_object_set (e, "encoder-layers", 27, "encoder-width", 1152, "sglang-multimodal-off", TRUE, NULL);
+  g_assert_cmpfloat (vc_engine_sglang_vlm_factor (&vc_estimate_get_inputs (e)->arch), ==, 1);
+  g_assert_cmpfloat (vc_engine_sglang_fraction (vc_estimate_get_inputs (e), 81559, 1), ==, 0.835);
+  sc = vc_estimate_get_selected (e);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, floor ((0.835 * (C - sc->bytes[VC_COMPONENT_OVERHEAD]) -
+                                            sc->bytes[VC_COMPONENT_WEIGHTS]) / KV_PER_TOKEN));
+  g_object_set (e, "encoder-layers", 0, "encoder-width", 0, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_object_set (e, "sglang-multimodal-off", FALSE, NULL);
+  /* a fraction given is taken as given */
+  g_object_set (e, "mem-fraction-static", 0.85, NULL);
+  g_assert_cmpfloat (vc_engine_sglang_fraction (vc_estimate_get_inputs (e), 81559, 1), ==, 0.85);
+  g_object_set (e, "encoder-layers", 0, "encoder-width", 0, NULL);
+
   /* llama.cpp allocates the context asked for: the encoder is one more weight */
   g_object_set (e, "engine", VC_ENGINE_LLAMA_CPP, NULL);
   vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e),

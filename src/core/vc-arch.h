@@ -61,6 +61,14 @@ typedef struct
   guint recurrent_params;         /* parameters of one mixer */
   guint recurrent_state;          /* values one mixer keeps per sequence: convolution + recurrent */
   guint encoder_params;           /* a vision (or audio) encoder and its projector, loaded with it */
+  /* The vision encoder's layers and width (its config's num_hidden_layers and hidden_size), by
+   * which SGLang lowers its default mem_fraction_static; 0: unknown */
+  guint encoder_layers;
+  guint encoder_width;
+  /* SGLang serves the model without images unless --enable-multimodal is given
+   * (configs/model_config.py, mm_disabled_models: Gemma 3's and Llama 4's classes), its
+   * default mem_fraction_static then not lowered */
+  gboolean sglang_multimodal_off;
   /* The longest context the model takes (max_position_embeddings with its rope scaling);
    * 0: unknown. Counts nothing: it caps the longest sequence the solver reports. */
   guint max_context;

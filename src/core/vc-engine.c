@@ -147,7 +147,24 @@ vc_engine_vllm_version_sized (const VcInputs *in,
  * cuda_graph_max_bs, and they the memory kept out of the static pool: reserved = 512 +
  * max(chunked_prefill_size, 2048) × 1.5 + cuda_graph_max_bs × 2 + tp × pp / 8 × 1024 MiB, at
  * least 10 GiB above 60 GiB; mem_fraction_static = round((gpu_mem − reserved) / gpu_mem, 3).
- * Speculative decoding, DP attention and the multimodal adjustment are not followed. */
+ * For a multimodal model (configs/model_config.py, is_multimodal: its class in
+ * multimodal_model_archs and multimodal not turned off, as it is by default for the Gemma 3 and
+ * Llama 4 classes, mm_disabled_models) it then calls adjust_mem_fraction_for_vlm: the fraction
+ * times 0.95 × clamp(1 − 0.1 × (L·w² / (24 × 1024²) − 1), 0.8, 1.05), L and w the
+ * vision_config's num_hidden_layers and hidden_size, unrounded (vc_engine_sglang_vlm_factor).
+ * Speculative decoding and DP attention are not followed. */
+double
+vc_engine_sglang_vlm_factor (const VcArch *arch)
+{
+  double ratio, adjust;
+
+  if (arch->sglang_multimodal_off || arch->encoder_layers == 0 || arch->encoder_width == 0)
+    return 1;
+  ratio = (double) arch->encoder_layers * arch->encoder_width * arch->encoder_width / (24.0 * 1024 * 1024);
+  adjust = CLAMP (1.0 - 0.1 * (ratio - 1.0), 0.8, 1.05);
+  return 0.95 * adjust;
+}
+
 double
 vc_engine_sglang_fraction (const VcInputs *in,
                            double          gpu_mem,
@@ -170,7 +187,7 @@ vc_engine_sglang_fraction (const VcInputs *in,
   reserved = 512 + MAX (chunk, 2048) * 1.5 + graph_bs * 2 + tp * MAX (1u, in->layout.pp) / 8.0 * 1024;
   if (gpu_mem > 60 * 1024)
     reserved = MAX (reserved, 10 * 1024);
-  return round ((gpu_mem - reserved) / gpu_mem * 1000) / 1000;
+  return round ((gpu_mem - reserved) / gpu_mem * 1000) / 1000 * vc_engine_sglang_vlm_factor (&in->arch);
 }
 
 /* vLLM sizes its request from torch's total (MemorySnapshot.total_memory, from
@@ -566,10 +583,12 @@ sglang_capacity (const VcInputs *in,
  * is not sized here (FORMULAS.md, "Engines"): vLLM's profile run (vllm/v1/worker/
  * gpu_model_runner.py, profile_run) passes a batch of dummy items of the largest size through
  * the encoder and keeps their embeddings (encoder_cache) while the text model's dummy batch
- * runs, the tokens of an item coming from the processor's settings, not config.json; only a
- * --kv-cache-memory given leaves the cache as given. SGLang lowers its default
- * mem_fraction_static for a model with a vision_config (python/sglang/srt/server_args.py,
- * adjust_mem_fraction_for_vlm), not followed: a fraction given is. */
+ * runs, the encoder's forward peak having no formula here; only a --kv-cache-memory given
+ * leaves the cache as given. SGLang lowers its default mem_fraction_static for a model with a
+ * vision_config (python/sglang/srt/server_args.py, adjust_mem_fraction_for_vlm), followed where
+ * the encoder's layers and width are known (vc_engine_sglang_vlm_factor), not at all for a
+ * model it serves without images by default (sglang_multimodal_off: Gemma 3, Llama 4, whose
+ * towers it loads all the same); a fraction given is taken as given. */
 static gboolean
 encoder_unsized (const VcInputs *in)
 {
@@ -578,7 +597,8 @@ encoder_unsized (const VcInputs *in)
   if (in->engine == VC_ENGINE_VLLM)
     return !(in->kv_cache_memory_gb > 0);
   if (in->engine == VC_ENGINE_SGLANG)
-    return !(in->mem_fraction_static > 0);
+    return !(in->mem_fraction_static > 0) && !in->arch.sglang_multimodal_off &&
+           (in->arch.encoder_layers == 0 || in->arch.encoder_width == 0);
   return FALSE;
 }
 

@@ -90,8 +90,12 @@ gboolean vc_engine_vllm_mxfp4_extra (const VcInputs *inputs,
                                      const VcGpu    *gpu,
                                      double          tp,
                                      double         *extra);
+/* What SGLang multiplies its default mem_fraction_static by for a vision model
+ * (adjust_mem_fraction_for_vlm) of the encoder's layers and width; 1 when they are unknown or
+ * SGLang serves the model without images by default */
+double vc_engine_sglang_vlm_factor (const VcArch *arch);
 /* SGLang's mem_fraction_static: as given, or SGLang's default for a card of `gpu_mib` MiB as
- * nvidia-smi reports it and `tp` GPUs */
+ * nvidia-smi reports it and `tp` GPUs, lowered for a vision model */
 double vc_engine_sglang_fraction (const VcInputs *inputs,
                                   double          gpu_mib,
                                   double          tp);

@@ -2105,11 +2105,65 @@ read_llama4_vision (Reader   *r,
   TRY (need_uint (r, "projector_output_dim", NULL, proj_out, 1, field_max ("hidden-size"), &proj_out, error));
   TRY (need_uint (r, "vision_output_dim", NULL, out, 1, field_max ("hidden-size"), &out, error));
   TRY (opt_bool (r, "multi_modal_projector_bias", FALSE, &proj_bias, error));
+  arch->encoder_layers = layers;
+  arch->encoder_width = h;
+  arch->sglang_multimodal_off = TRUE;
   side = image / patch;
   layer = 4 * ((guint64) h * h + h) + ((guint64) h * inter + inter) + ((guint64) inter * h + h) + 4 * (guint64) h;
   params = (guint64) channels * patch * patch * h + h + (side * side + 1) * h + 4 * (guint64) h
            + layers * layer + (guint64) inter * proj_in + (guint64) proj_out * proj_out
            + (guint64) out * arch->hidden_size + (proj_bias ? arch->hidden_size : 0);
+  return derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error);
+}
+
+/* Gemma 3's vision tower (vision_config, a siglip_vision_model) and projector, as transformers
+ * builds them (modeling_siglip.py, SiglipVisionTransformer; modeling_gemma3.py,
+ * Gemma3MultiModalProjector): a patch Conv2d with a bias (channels × patch² → h), a learned
+ * position per patch of the (image / patch)² grid, num_hidden_layers encoder layers (two
+ * LayerNorms with biases, q, k, v and out projections with biases, an MLP h → I → h with
+ * biases), the post-LayerNorm, no pooling head (vision_use_head false: SiglipVisionConfig's
+ * default is true, whose head is not counted here, so the key is required); the projector is
+ * an RMSNorm of h and a matrix h → the text model's width, no bias (its average pooling to
+ * mm_tokens_per_image has no weights). */
+static gboolean
+read_gemma3_vision (Reader   *r,
+                    VcArch   *arch,
+                    GError  **error)
+{
+  guint h = 1152, layers = 27, inter = 4304, heads = 16, image = 896, patch = 14, channels = 3;
+  gboolean head = TRUE;
+  guint64 side, layer, params;
+
+  TRY (need_uint (r, "hidden_size", NULL, h, 1, field_max ("hidden-size"), &h, error));
+  TRY (need_uint (r, "num_hidden_layers", NULL, layers, 1, field_max ("layers"), &layers, error));
+  TRY (need_uint (r, "intermediate_size", NULL, inter, 1, field_max ("intermediate-size"), &inter, error));
+  TRY (need_uint (r, "num_attention_heads", NULL, heads, 1, h, &heads, error));
+  TRY (need_uint (r, "image_size", NULL, image, 1, 100000, &image, error));
+  TRY (need_uint (r, "patch_size", NULL, patch, 1, image, &patch, error));
+  TRY (opt_uint (r, "num_channels", NULL, 3, 3, 1, 64, &channels, error));
+  TRY (opt_bool (r, "vision_use_head", TRUE, &head, error));
+  member (r, "model_type");
+  if (h % heads != 0)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("\"%shidden_size\" (%u) is not a multiple of \"%snum_attention_heads\" (%u)"),
+                   r->prefix, h, r->prefix, heads);
+      return FALSE;
+    }
+  if (head)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("\"%svision_use_head\" must be false (Gemma 3’s vision tower has no pooling head); "
+                     "a tower with one is not counted here"), r->prefix);
+      return FALSE;
+    }
+  arch->encoder_layers = layers;
+  arch->encoder_width = h;
+  arch->sglang_multimodal_off = TRUE;
+  side = image / patch;
+  layer = 2 * 2 * (guint64) h + 4 * ((guint64) h * h + h) + ((guint64) h * inter + inter) + ((guint64) inter * h + h);
+  params = (guint64) channels * patch * patch * h + h + side * side * h + layers * layer + 2 * (guint64) h
+           + (guint64) h + (guint64) h * arch->hidden_size;
   return derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error);
 }
 
@@ -2664,6 +2718,7 @@ static const struct
   const char *family;
   FamilyRead read;
 } encoders[] = {
+  { "gemma3", read_gemma3_vision },
   { "llama4_text", read_llama4_vision },
   { "qwen3_vl_text", read_qwen3_vl_vision },
   { "qwen3_vl_moe_text", read_qwen3_vl_vision },

@@ -640,6 +640,25 @@ add_uncounted (JsonBuilder    *b,
   json_builder_end_object (b);
 }
 
+/* Whether SGLang's default fraction is lowered for a vision model here: not given, and the
+ * encoder's layers and width known (vc_engine_sglang_vlm_factor) */
+static gboolean
+sglang_vlm_lowered (const VcInputs *in)
+{
+  return in->engine == VC_ENGINE_SGLANG && !(in->mem_fraction_static > 0) &&
+         vc_engine_sglang_vlm_factor (&in->arch) != 1;
+}
+
+/* SGLang's mem_fraction_static on @gpu at the layout's TP, as its capacity takes it */
+static double
+sglang_fraction_at (const VcInputs *in,
+                    const VcGpu    *gpu)
+{
+  double gpu_mib = gpu->memory_mib > 0 ? gpu->memory_mib : vc_engine_gpu_capacity (in, gpu) / 1048576.0;
+
+  return vc_engine_sglang_fraction (in, gpu_mib, MAX (1u, in->layout.tp));
+}
+
 /* The engine's figures at the layout asked for, on the card of --fit-gpu (null when there is
  * no layout result or the engine sizes no cache from it) */
 static void
@@ -714,6 +733,13 @@ add_engine_json (JsonBuilder           *b,
   add_bytes_or_null (b, at.known && at.state_request_bytes > 0, at.state_request_bytes);
   json_builder_set_member_name (b, "state_pool_requests");
   add_bytes_or_null (b, at.known && at.state_request_bytes > 0, at.state_requests);
+  /* SGLang's mem_fraction_static at this card and TP: as given, or its default, lowered for a
+   * vision model (adjust_mem_fraction_for_vlm, FORMULAS.md, "Multimodal models") */
+  add_number_or_null (b, "mem_fraction_static", in->engine == VC_ENGINE_SGLANG,
+                      in->engine == VC_ENGINE_SGLANG ? sglang_fraction_at (in, gpu) : 0);
+  add_number_or_null (b, "vlm_fraction_factor",
+                      in->engine == VC_ENGINE_SGLANG && sglang_vlm_lowered (in),
+                      vc_engine_sglang_vlm_factor (&in->arch));
   /* why there is no figure, where it is a part of the model the engine sizes apart */
   json_builder_set_member_name (b, "no_figure");
   if (!at.known && vc_engine_no_figure_on (in, gpu, MAX (1u, in->layout.tp)) != NULL)
@@ -1395,11 +1421,13 @@ no_figure_text (const VcInputs *in,
     return _("Its linear-attention or state-space layers keep a state per request in a pool of their own "
              "(vLLM’s Mamba groups, SGLang’s Mamba pool), which is not sized here.");
   if (g_strcmp0 (why, "encoder") == 0 && in->engine == VC_ENGINE_VLLM)
-    return _("vLLM’s profile run passes images through the vision encoder and keeps their embeddings, "
-             "whose size the processor’s settings give, not config.json: not sized here; "
+    return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
+             "embeddings: the encoder’s peak on that batch (set by its attention backend), and for most "
+             "models the tokens of an image (the processor’s settings, not config.json), are not sized here; "
              "--kv-cache-memory gives the cache.");
   if (g_strcmp0 (why, "encoder") == 0)
-    return _("SGLang lowers its default --mem-fraction-static for a vision model by a rule not followed here; "
+    return _("SGLang lowers its default --mem-fraction-static for a vision model by its encoder’s layers and "
+             "width, not known here (architecture fields encoder-layers and encoder-width); "
              "--mem-fraction gives the fraction.");
   if (g_strcmp0 (why, "layout-groups") == 0 && in->engine == VC_ENGINE_VLLM)
     return _("vLLM sizes sliding-window layers in groups of their own: followed for each card "
@@ -1451,6 +1479,23 @@ table_engine (GString               *s,
                                  "%.1f requests of %s tokens at once\n"),
                             engine, at.n_gpus, gpu->name, *how ? " · " : "", how, budget, room, tokens,
                             at.max_concurrency, seq);
+    if (in->engine == VC_ENGINE_SGLANG && !(in->mem_fraction_static > 0) && in->arch.encoder_params > 0 &&
+        in->arch.sglang_multimodal_off)
+      g_string_append_printf (s, "  %s\n",
+                              _("SGLang serves this model without images unless --enable-multimodal is given: "
+                                "its default --mem-fraction-static is not lowered for the vision encoder, "
+                                "whose weights it loads all the same."));
+    if (sglang_vlm_lowered (in))
+      {
+        double f = sglang_fraction_at (in, gpu);
+        double factor = vc_engine_sglang_vlm_factor (&in->arch);
+
+        /* Translators: "  SGLang's default --mem-fraction-static lowered for a vision model:
+         * 0.835 × 0.9097 = 0.7596 (an encoder of 27 layers of 1,152)" */
+        g_string_append_printf (s, _("  SGLang’s default --mem-fraction-static lowered for a vision model: "
+                                     "%.3f × %.4f = %.4f (an encoder of %u layers of %'u)\n"),
+                                f / factor, factor, f, in->arch.encoder_layers, in->arch.encoder_width);
+      }
     if (at.block_size > 0)
       {
         g_autofree char *page = vc_format_size (at.state_page_bytes, unit);

@@ -279,6 +279,41 @@ test_state_capacity (Fixture       *f,
   g_object_set (f->estimate, "tp", 1, NULL);
 }
 
+/* A vision model under SGLang: Gemma 3 4B's tower counted (419,816,304 parameters in the
+ * weights), served without images by default so at the text model's fraction (FORMULAS.md,
+ * "Multimodal models"): the H100 row gives the core's cache; under vLLM, whose profile run
+ * through the encoder is not sized, the row gives none */
+static void
+test_vision_capacity (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  guint h100 = vc_test_gpu_index (f->estimate, "h100-80gb");
+  const VcResult *r;
+  VcKvCapacity kv;
+  g_autofree char *sglang = NULL, *expected = NULL, *vllm = NULL;
+
+  g_assert_true (vc_estimate_set_preset (f->estimate, "gemma-3-4b-it", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_SGLANG, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_cmpuint (vc_estimate_get_inputs (f->estimate)->arch.encoder_params, ==, 419816304);
+  g_assert_cmpfloat (vc_engine_sglang_fraction (vc_estimate_get_inputs (f->estimate), 81559, 1), ==, 0.835);
+  r = vc_estimate_get_result (f->estimate);
+  vc_engine_kv_capacity_on (vc_estimate_get_inputs (f->estimate), r, &r->scenarios[r->selected],
+                            vc_estimate_get_gpu (f->estimate, h100), 1, &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, >, 0);
+  sglang = vc_gpu_chart_describe_speed (f->chart, h100);
+  expected = g_strdup_printf ("KV cache: %.0f tokens · %.0f requests of 8192 tokens · ", kv.tokens,
+                              floor (kv.max_concurrency));
+  g_assert_true (g_str_has_prefix (sglang, expected));
+
+  g_object_set (f->estimate, "engine", VC_ENGINE_VLLM, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  vllm = vc_gpu_chart_describe_speed (f->chart, h100);
+  g_assert_null (strstr (vllm, "KV cache: "));
+}
+
 /* SGLang's Mamba pool beside its capacity, as vramcalc's report gives it ("Mamba pool of 465
  * requests (26.7 GB), 57.3 MB a request"): Granite 4.0-H Tiny on one H100, Qwen3-Next at TP 4
  * (the row's figures at the layout); none under vLLM, nor where the pool is not followed */
@@ -499,6 +534,7 @@ main (int   argc,
   ADD ("/engines-window/speed-and-capacity", test_speed_and_capacity);
   ADD ("/engines-window/state-capacity", test_state_capacity);
   ADD ("/engines-window/sglang-state-pool", test_sglang_state_pool);
+  ADD ("/engines-window/vision-capacity", test_vision_capacity);
   ADD ("/engines-window/mxfp4-capacity", test_mxfp4_capacity);
   ADD ("/engines-window/vendor-groups", test_vendor_groups);
   ADD ("/engines-window/this-computer", test_this_computer);

@@ -580,9 +580,11 @@ test_drop (Fixture       *f,
   gtk_widget_activate (approximate);
   g_assert_false (vc_model_section_get_approximate (section));
 
-  /* a multimodal config.json: the text model only, and said so */
+  /* a multimodal config.json: its vision tower counted with the text model, and said so */
   drop (f, gemma3);
-  g_assert_nonnull (strstr (vc_model_section_get_note (section), "only its text model"));
+  g_assert_nonnull (strstr (vc_model_section_get_note (section), "vision encoder and projector are counted"));
+  g_assert_null (strstr (vc_model_section_get_note (section), "only its text model"));
+  g_assert_cmpuint (vc_estimate_get_inputs (f->estimate)->arch.encoder_params, ==, 419816304);
 }
 
 static void

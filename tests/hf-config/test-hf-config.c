@@ -73,9 +73,10 @@ static const ModelCase models[] = {
   /* google/gemma-3-4b-it: 4,300,079,472 parameters in its safetensors (total_size 8,600,158,944
    * bytes, bfloat16), of which the SigLIP vision tower holds 416,866,032 (27 layers of width
    * 1152, MLP 4304, 4096 positions at 896 px) and the projector 2,950,272 (1152 × 2560 and a
-   * norm): the text model is 3,880,263,168. Its text_config gives only what differs from
-   * Gemma3TextConfig (heads 8, KV heads 4, head_dim 256, vocabulary 262,208 are defaults). */
-  { "gemma-3-4b-it", "gemma3", 3880263168, 0, 139264, 1024, 29, "bfloat16", TRUE },
+   * norm), both counted: the text model is 3,880,263,168. Its text_config gives only what
+   * differs from Gemma3TextConfig (heads 8, KV heads 4, head_dim 256, vocabulary 262,208 are
+   * defaults). */
+  { "gemma-3-4b-it", "gemma3", 4300079472, 0, 139264, 1024, 29, "bfloat16", FALSE },
   /* microsoft/Phi-3-mini-4k-instruct: 3,821,079,552 (model card 3.8B; safetensors total_size
    * 7,642,159,104 bytes); window 2047 on every layer */
   { "Phi-3-mini-4k-instruct", "phi3", 3821079552, 0, 393216, 2047, 32, "bfloat16", FALSE },
@@ -244,8 +245,9 @@ test_model (gconstpointer data)
     }
   else
     {
+      /* a token reads all but the vision encoder */
       g_assert_false (vc_arch_is_moe (arch));
-      g_assert_cmpfloat (counts->active, ==, m->total);
+      g_assert_cmpfloat (counts->active, ==, m->total - arch->encoder_params);
     }
   if (m->published_unit > 0)
     {
@@ -445,6 +447,13 @@ static const BadCase bad_cases[] = {
   { "gemma-3-1b-pt", "layer_types", "[\"sliding_attention\"]", "~\"layer_types\" must list one attention type per layer (26)" },
   { "gemma-3-4b-it", "text_config.num_hidden_layers", "-1", "~\"text_config.num_hidden_layers\" must be a whole number from 1 to 100000, got -1" },
   { "gemma-3-4b-it", "text_config", "3", "~\"text_config\" must be an object" },
+  /* Gemma 3's SigLIP tower: every key of vision_config required, no pooling head */
+  { "gemma-3-4b-it", "vision_config.vision_use_head", "true", "~\"vision_config.vision_use_head\" must be false" },
+  { "gemma-3-4b-it", "vision_config.vision_use_head", NULL, "~\"vision_config.vision_use_head\" must be false" },
+  { "gemma-3-4b-it", "vision_config.num_hidden_layers", NULL, "~\"vision_config.num_hidden_layers\" is missing" },
+  { "gemma-3-4b-it", "vision_config.image_size", NULL, "~\"vision_config.image_size\" is missing" },
+  { "gemma-3-4b-it", "vision_config.num_attention_heads", "17",
+    "~\"vision_config.hidden_size\" (1152) is not a multiple of \"vision_config.num_attention_heads\" (17)" },
   { "DeepSeek-V3", "kv_lora_rank", NULL, "~\"kv_lora_rank\" is missing" },
   { "granite-4.0-h-tiny", "layer_types", NULL, "~\"layer_types\" is missing; it must say for each layer \"mamba\" or \"attention\"" },
   { "granite-4.0-h-tiny", "mamba_d_head", "60", "~\"mamba_d_head\" (60) × \"mamba_n_heads\" (48) must equal the Mamba width (3072)" },
@@ -981,8 +990,14 @@ test_cli_models (void)
       g_assert_true (json_node_is_null (json_object_get_member (o, "preset")));
       g_assert_cmpstr (json_object_get_string_member (o, "model"), ==, models[i].dir);
       g_assert_cmpint (json_object_get_int_member (o, "parameters"), ==, (gint64) models[i].total);
-      g_assert_cmpint (json_object_get_int_member (o, "active_parameters"), ==,
-                       (gint64) (models[i].active > 0 ? models[i].active : models[i].total));
+      /* a dense model's token reads all but its vision encoder */
+      {
+        g_autoptr(VcHfConfig) config = load_model (models[i].dir);
+
+        g_assert_cmpint (json_object_get_int_member (o, "active_parameters"), ==,
+                         (gint64) (models[i].active > 0 ? models[i].active
+                                   : models[i].total - vc_hf_config_get_arch (config)->encoder_params));
+      }
       g_assert_cmpint (json_object_get_int_member (o, "kv_bytes_per_token"), ==, (gint64) models[i].kv_bytes);
       if (models[i].not_understood)
         {
@@ -1203,6 +1218,35 @@ test_max_context (void)
     }
 }
 
+/* Gemma 3's vision tower read from its vision_config */
+static void
+test_gemma3_encoder (void)
+{
+  /* Gemma 3: the SigLIP tower (416,866,032) and the projector (2,950,272) counted, FORMULAS.md;
+   * a token reads the text model alone; the tower's layers and width kept for SGLang */
+  {
+    g_autoptr(VcHfConfig) gemma = load_model ("gemma-3-4b-it");
+    const VcArch *a = vc_hf_config_get_arch (gemma);
+
+    g_assert_cmpuint (a->encoder_params, ==, 419816304);
+    g_assert_cmpuint (a->encoder_layers, ==, 27);
+    g_assert_cmpuint (a->encoder_width, ==, 1152);
+    /* SGLang's Gemma3ForConditionalGeneration: multimodal off by default (mm_disabled_models) */
+    g_assert_true (a->sglang_multimodal_off);
+    g_assert_cmpfloat (vc_hf_config_get_counts (gemma)->active, ==, 3880263168.0);
+    g_assert_nonnull (strstr (vc_hf_config_get_description (gemma), "vision encoder and projector are counted"));
+  }
+  /* a text-only Gemma 3 has no encoder */
+  {
+    g_autoptr(VcHfConfig) small = load_model ("gemma-3-1b-pt");
+
+    g_assert_cmpuint (vc_hf_config_get_arch (small)->encoder_params, ==, 0);
+    g_assert_cmpuint (vc_hf_config_get_arch (small)->encoder_layers, ==, 0);
+    g_assert_cmpuint (vc_hf_config_get_arch (small)->encoder_width, ==, 0);
+    g_assert_false (vc_hf_config_get_arch (small)->sglang_multimodal_off);
+  }
+}
+
 /* The families with linear-attention or Mamba layers, and Llama 4's experts, chunked attention
  * and vision tower */
 static void
@@ -1232,6 +1276,9 @@ test_hybrid_details (void)
     const VcArch *a = vc_hf_config_get_arch (scout);
 
     g_assert_cmpuint (a->encoder_params, ==, 871932416);
+    g_assert_cmpuint (a->encoder_layers, ==, 34);
+    g_assert_cmpuint (a->encoder_width, ==, 1408);
+    g_assert_true (a->sglang_multimodal_off);
     /* 17B active, as published: the encoder is not read per generated token */
     g_assert_cmpfloat (vc_hf_config_get_counts (scout)->active, ==, 17172894720.0);
     g_assert_cmpuint (a->dense_layers, ==, 0);
@@ -1591,6 +1638,7 @@ main (int    argc,
     }
   g_test_add_func ("/hf-config/family-details", test_family_details);
   g_test_add_func ("/hf-config/hybrid-details", test_hybrid_details);
+  g_test_add_func ("/hf-config/gemma3-encoder", test_gemma3_encoder);
   g_test_add_func ("/hf-config/hybrid-layers", test_hybrid_layers);
   g_test_add_func ("/hf-config/glm4-moe", test_glm4_moe);
   g_test_add_func ("/hf-config/unknown-family", test_unknown_family);
