@@ -377,8 +377,70 @@ stage_arch (const VcArch *full,
   out->recurrent_layers = stage_recurrent (full, st);
 }
 
+/* What each layout computes does not depend on the card: a search over the catalog computes
+ * each layout once. Keyed by the degrees the search varies (TP, PP, DP); ONE_GPU_KEY is the
+ * inputs' own layout on one GPU (smallest_training()). The layouts of one search share their
+ * stages' estimates too (`runs`: a first stage and a middle one of the same layers differ only
+ * in the embedding's weights, which the estimate of their layers does not read) and the
+ * scenario's tensors (`inv`), which do not depend on the layout. */
+typedef struct _VcLayoutMemo
+{
+  GHashTable *results;            /* gint64 key → VcLayoutResult, or NULL when refused */
+  GHashTable *runs;               /* RunEntry, by its key (run()) */
+  VcInventory *inv;               /* the tensors of scenario `inv_id` */
+  VcScenario inv_id;
+} Memo;
+
+/* Everything run() reads beyond the inputs a memo is for (its inputs without their layout),
+ * and what it gave */
+typedef struct
+{
+  VcLayout layout;
+  VcArch arch;
+  guint concurrency;
+  VcScenario id;
+} RunKey;
+
+typedef struct
+{
+  RunKey key;
+  VcScenarioResult result;
+} RunEntry;
+
+/* straight-line, over the fields that tell a search's stages apart; the keys' bytes decide */
+static guint
+run_key_hash (gconstpointer p)
+{
+  const RunKey *k = p;
+  guint h = k->id;
+
+  h = h * 31 + k->layout.tp;
+  h = h * 31 + k->layout.pp;
+  h = h * 31 + k->layout.dp;
+  h = h * 31 + k->layout.ep;
+  h = h * 31 + k->concurrency;
+  h = h * 31 + k->arch.n_layers;
+  h = h * 31 + k->arch.vocab_size;
+  h = h * 31 + k->arch.dense_layers;
+  h = h * 31 + k->arch.sliding_window_layers;
+  h = h * 31 + k->arch.recurrent_layers;
+  return h;
+}
+
+static gboolean
+run_key_equal (gconstpointer a,
+               gconstpointer b)
+{
+  return memcmp (a, b, sizeof (RunKey)) == 0;
+}
+
+#define RUNS_MAX 4096
+
+/* The estimate of one stage's layers (`arch`, `concurrency` requests per replica) at the
+ * inputs' layout: the estimator's scenario `id`, remembered in `memo` when given. */
 static void
-run (const VcInputs   *in,
+run (Memo             *memo,
+     const VcInputs   *in,
      const VcArch     *arch,
      guint             concurrency,
      VcScenario        id,
@@ -386,18 +448,43 @@ run (const VcInputs   *in,
 {
   VcInputs tmp = *in;
   VcResult r;
+  RunEntry entry;
+  RunEntry *hit;
+  VcScenarioResult *found = NULL;
 
+  if (memo != NULL)
+    {
+      /* the key's padding zeroed: equal keys are equal bytes */
+      memset (&entry.key, 0, sizeof entry.key);
+      memcpy (&entry.key.layout, &in->layout, sizeof entry.key.layout);
+      memcpy (&entry.key.arch, arch, sizeof entry.key.arch);
+      entry.key.concurrency = concurrency;
+      entry.key.id = id;
+      hit = g_hash_table_lookup (memo->runs, &entry.key);
+      if (hit != NULL)
+        {
+          *out = hit->result;
+          return;
+        }
+    }
   tmp.arch = *arch;
   tmp.concurrency = concurrency;
   tmp.method = VC_METHOD_ARCHITECTURE;
   vc_estimator_compute (&tmp, &r);
-  for (guint i = 0; i < r.n_scenarios; i++)
+  for (guint i = 0; i < r.n_scenarios && found == NULL; i++)
     if (r.scenarios[i].id == id)
-      {
-        *out = r.scenarios[i];
-        return;
-      }
-  g_assert_not_reached ();
+      found = &r.scenarios[i];
+  g_assert_nonnull (found);
+  *out = *found;
+  if (memo != NULL)
+    {
+      if (g_hash_table_size (memo->runs) >= RUNS_MAX)
+        g_hash_table_remove_all (memo->runs);
+      entry.result = *out;
+      hit = g_memdup2 (&entry, sizeof entry);
+      /* the key is the entry's first member */
+      g_hash_table_add (memo->runs, hit);
+    }
 }
 
 typedef struct
@@ -407,18 +494,30 @@ typedef struct
   VcArch shard;
   guint concurrency;              /* per data-parallel replica */
   VcInventory *inv;               /* the scenario's tensors, which the stages partition */
+  Memo *memo;                     /* the search's, or NULL */
 } Ctx;
 
 static void
 ctx_init (Ctx            *c,
           const VcInputs *in,
-          VcScenario      id)
+          VcScenario      id,
+          Memo           *memo)
 {
   c->in = in;
   c->id = id;
+  c->memo = memo;
   shard_arch (in, &c->shard);
   c->concurrency = (in->concurrency + in->layout.dp - 1) / in->layout.dp;
-  c->inv = vc_estimator_inventory (in, id);
+  if (memo != NULL && memo->inv != NULL && memo->inv_id == id)
+    c->inv = vc_inventory_ref (memo->inv);
+  else
+    c->inv = vc_estimator_inventory (in, id);
+  if (memo != NULL && memo->inv != c->inv)
+    {
+      g_clear_pointer (&memo->inv, vc_inventory_unref);
+      memo->inv = vc_inventory_ref (c->inv);
+      memo->inv_id = id;
+    }
 }
 
 static void
@@ -471,7 +570,7 @@ stage_bytes (const Ctx   *c,
   VcShard shard = stage_shard (c, st);
 
   stage_arch (a, &c->shard, st, &sa);
-  run (in, &sa, c->concurrency, c->id, &sc);
+  run (c->memo, in, &sa, c->concurrency, c->id, &sc);
   out->kv = sc.bytes[VC_COMPONENT_KV_CACHE];
   out->state = sc.bytes[VC_COMPONENT_SEQUENCE_STATE];
   out->weights = vc_inventory_shard_bytes (c->inv, &shard);
@@ -481,7 +580,7 @@ stage_bytes (const Ctx   *c,
   /* logits only where the head is, gathered whole (vLLM's LogitsProcessor gathers the
    * vocabulary-parallel logits) */
   sa.vocab_size = st->head ? a->vocab_size : 0;
-  run (in, &sa, c->concurrency, c->id, &sc);
+  run (c->memo, in, &sa, c->concurrency, c->id, &sc);
   out->activations = sc.bytes[VC_COMPONENT_ACTIVATIONS];
 }
 
@@ -567,8 +666,96 @@ llama_cpp_offload (const Ctx      *c,
   memcpy (out->all_bytes, out->bytes, sizeof out->bytes);
 }
 
+/* The first layer of stage `i` of vLLM's split (vc_layout_pp_stage_size()): with q = L / PP and
+ * r = L % PP, stages before t = PP − 1 − r hold q layers, stages t … PP − 2 one more. */
+static guint
+vllm_stage_first (guint L,
+                  guint pp,
+                  guint i)
+{
+  guint q = L / pp, r = L % pp, t = pp - 1 - r;
+
+  return i * q + (r > 0 && i > t ? i - t : 0);
+}
+
+/* The stage that holds layer `layer` (< L): the last whose first layer is at most `layer` */
+static guint
+vllm_stage_of_layer (guint L,
+                     guint pp,
+                     guint layer)
+{
+  guint lo = 0, hi = pp - 1;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo + 1) / 2;
+
+      if (vllm_stage_first (L, pp, mid) <= layer)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  return lo;
+}
+
+/* Where the kind of stage changes in vLLM's split of L layers over PP stages (PP ≤ L): after the
+ * first stage (the embedding), at t (one layer more) and at the last stage (the head, one
+ * layer less), around the stage the leading dense layers end in (dense stages before it, none
+ * after) and the one the recurrent layers begin in (none before it, all after). Between two
+ * such stages, every stage holds as many layers, as many of them dense, sliding and recurrent:
+ * the same estimate (inference_architecture() computes each kind once). */
+typedef struct
+{
+  guint at[8];
+  guint n;
+  guint pp;
+} StageRuns;
+
 static void
-inference_architecture (const VcInputs *in,
+stage_runs_init (StageRuns    *runs,
+                 const VcArch *a,
+                 guint         dense,
+                 guint         pp)
+{
+  guint L = a->n_layers, rec = MIN (a->recurrent_layers, L);
+
+  runs->n = 0;
+  runs->pp = pp;
+  runs->at[runs->n++] = 1;
+  runs->at[runs->n++] = pp - 1 - L % pp;
+  runs->at[runs->n++] = pp - 1;
+  if (dense > 0 && dense < L)
+    {
+      guint s = vllm_stage_of_layer (L, pp, dense);
+
+      runs->at[runs->n++] = s;
+      runs->at[runs->n++] = s + 1;
+    }
+  if (rec > 0 && rec < L)
+    {
+      guint s = vllm_stage_of_layer (L, pp, L - rec);
+
+      runs->at[runs->n++] = s;
+      runs->at[runs->n++] = s + 1;
+    }
+}
+
+/* The end of the run of stages of the same kind that starts at stage `i` */
+static guint
+stage_runs_end (const StageRuns *runs,
+                guint            i)
+{
+  guint end = runs->pp;
+
+  for (guint k = 0; k < runs->n; k++)
+    if (runs->at[k] > i && runs->at[k] < end)
+      end = runs->at[k];
+  return end;
+}
+
+static void
+inference_architecture (Memo           *memo,
+                        const VcInputs *in,
                         VcScenario      id,
                         double          overhead,
                         VcLayoutResult *out)
@@ -579,7 +766,7 @@ inference_architecture (const VcInputs *in,
   double per_stage_gpus = (double) l->tp * l->dp;
   double best = -1;
 
-  ctx_init (&c, in, id);
+  ctx_init (&c, in, id, memo);
 
   if (l->gpu_layers > 0 || l->experts_on_cpu)
     {
@@ -593,17 +780,24 @@ inference_architecture (const VcInputs *in,
      * layers end in: a handful of kinds, however many stages */
     g_autoptr(GArray) cache = g_array_new (FALSE, FALSE, sizeof (StageCache));
     guint dense = leading_dense_layers (a), first = 0;
+    StageRuns runs;
 
-    for (guint i = 0; i < l->pp; i++)
+    stage_runs_init (&runs, a, dense, l->pp);
+    for (guint i = 0, end; i < l->pp; i = end)
       {
         Stage st = { first, vc_layout_pp_stage_size (a->n_layers, l->pp, i), i == 0, i == l->pp - 1 };
         guint st_dense, st_sliding, st_recurrent;
         StageCache *hit = NULL;
         double total;
 
+        /* stages [i, end) hold the same layers: a search takes them as one (its layouts reach
+         * a stage per layer); llama.cpp's split, whose layer counts follow no such pattern, and
+         * the plain computation of one layout, which the searches are checked against
+         * (tests/test-layout.c), one stage at a time */
+        end = l->layer_split || memo == NULL ? i + 1 : stage_runs_end (&runs, i);
         if (l->layer_split)
           llama_split_stage (a->n_layers, l->pp, i, &st.first_layer, &st.n_layers);
-        first += st.n_layers;
+        first += (end - i) * st.n_layers;
         stage_counts (a, dense, &st, &st_dense, &st_sliding);
         st_recurrent = stage_recurrent (a, &st);
         for (guint k = 0; k < cache->len && hit == NULL; k++)
@@ -624,12 +818,8 @@ inference_architecture (const VcInputs *in,
             hit = &g_array_index (cache, StageCache, cache->len - 1);
           }
 
+        /* the run's stages are as busy as its first: only the first can be the busiest */
         total = hit->bytes.weights + hit->bytes.kv + hit->bytes.state + hit->bytes.activations;
-        out->all_bytes[VC_COMPONENT_WEIGHTS] += per_stage_gpus * hit->bytes.weights;
-        out->all_bytes[VC_COMPONENT_KV_CACHE] += per_stage_gpus * hit->bytes.kv;
-        out->all_bytes[VC_COMPONENT_SEQUENCE_STATE] += per_stage_gpus * hit->bytes.state;
-        out->all_bytes[VC_COMPONENT_ACTIVATIONS] += per_stage_gpus * hit->bytes.activations;
-        out->all_bytes[VC_COMPONENT_OVERHEAD] += per_stage_gpus * overhead;
         if (total > best)
           {
             best = total;
@@ -639,6 +829,15 @@ inference_architecture (const VcInputs *in,
             out->bytes[VC_COMPONENT_SEQUENCE_STATE] = hit->bytes.state;
             out->bytes[VC_COMPONENT_ACTIVATIONS] = hit->bytes.activations;
             out->bytes[VC_COMPONENT_OVERHEAD] = overhead;
+          }
+        /* summed stage by stage, as the whole is summed */
+        for (guint j = i; j < end; j++)
+          {
+            out->all_bytes[VC_COMPONENT_WEIGHTS] += per_stage_gpus * hit->bytes.weights;
+            out->all_bytes[VC_COMPONENT_KV_CACHE] += per_stage_gpus * hit->bytes.kv;
+            out->all_bytes[VC_COMPONENT_SEQUENCE_STATE] += per_stage_gpus * hit->bytes.state;
+            out->all_bytes[VC_COMPONENT_ACTIVATIONS] += per_stage_gpus * hit->bytes.activations;
+            out->all_bytes[VC_COMPONENT_OVERHEAD] += per_stage_gpus * overhead;
           }
       }
   }
@@ -917,7 +1116,8 @@ training (const VcInputs         *in,
 /* with_reserve FALSE leaves the allocator's reserve uncomputed (reserved < 0): replaying a
  * step costs more than the rest, and a layout whose total exceeds a card needs none */
 static gboolean
-layout_compute (const VcInputs *inputs,
+layout_compute (Memo           *memo,
+                const VcInputs *inputs,
                 const VcResult *res,
                 guint           index,
                 VcLayoutResult *out,
@@ -942,7 +1142,7 @@ layout_compute (const VcInputs *inputs,
   else if (in->method == VC_METHOD_RULE_OF_THUMB)
     inference_rule_of_thumb (in, sc->id, res->overhead_bytes, out);
   else
-    inference_architecture (in, sc->id, res->overhead_bytes, out);
+    inference_architecture (memo, in, sc->id, res->overhead_bytes, out);
   result_finish (out);
   out->reserved = out->total;
   if (vc_estimator_models_reserve (in) && !with_reserve)
@@ -973,7 +1173,7 @@ vc_layout_compute (const VcInputs *inputs,
                    VcLayoutResult *out,
                    GError        **error)
 {
-  return layout_compute (inputs, res, index, out, TRUE, error);
+  return layout_compute (NULL, inputs, res, index, out, TRUE, error);
 }
 
 void
@@ -1016,7 +1216,7 @@ vc_layout_stage_bytes_tp (const VcInputs *inputs,
   in.layout.gpu_layers = 0;
   in.layout.experts_on_cpu = FALSE;
   in.layout.layer_split = FALSE;
-  ctx_init (&c, &in, res->scenarios[index].id);
+  ctx_init (&c, &in, res->scenarios[index].id, NULL);
   if (n_layers > 0 || input || output)
     {
       stage_bytes (&c, &st, &b);
@@ -1059,26 +1259,23 @@ vc_layout_role_bytes (const VcInputs *inputs,
 
 /* ---- the smallest layout of a card ------------------------------------------------------------ */
 
-/* What each layout computes does not depend on the card: a search over the catalog computes
- * each layout once. Keyed by the degrees the search varies (TP, PP, DP); ONE_GPU_KEY is the
- * inputs' own layout on one GPU (smallest_training()). */
-typedef struct _VcLayoutMemo
-{
-  GHashTable *results;            /* gint64 key → VcLayoutResult, or NULL when refused */
-} Memo;
-
 #define ONE_GPU_KEY G_MININT64
 
 static void
 memo_init (Memo *memo)
 {
   memo->results = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  memo->runs = g_hash_table_new_full (run_key_hash, run_key_equal, g_free, NULL);
+  memo->inv = NULL;
+  memo->inv_id = 0;
 }
 
 static void
 memo_clear (Memo *memo)
 {
   g_clear_pointer (&memo->results, g_hash_table_unref);
+  g_clear_pointer (&memo->runs, g_hash_table_unref);
+  g_clear_pointer (&memo->inv, vc_inventory_unref);
 }
 
 static gboolean
@@ -1101,16 +1298,16 @@ try_layout (Memo           *memo,
       if (value == NULL)
         return FALSE;
       if (((VcLayoutResult *) value)->reserved < 0 && ((VcLayoutResult *) value)->total <= capacity)
-        layout_compute (&tmp, res, index, value, TRUE, NULL);
+        layout_compute (memo, &tmp, res, index, value, TRUE, NULL);
       *out = *(VcLayoutResult *) value;
       return out->reserved >= 0 && out->reserved <= capacity;
     }
   value = NULL;
-  if (layout_compute (&tmp, res, index, out, FALSE, NULL))
+  if (layout_compute (memo, &tmp, res, index, out, FALSE, NULL))
     {
       /* the reserve is never below the total: only a layout within the card needs it */
       if (out->reserved < 0 && out->total <= capacity)
-        layout_compute (&tmp, res, index, out, TRUE, NULL);
+        layout_compute (memo, &tmp, res, index, out, TRUE, NULL);
       value = g_memdup2 (out, sizeof *out);
     }
   g_hash_table_insert (memo->results, g_memdup2 (&key, sizeof key), value);
@@ -1218,14 +1415,14 @@ one_gpu_fits (const Search   *s,
   if (!g_hash_table_lookup_extended (s->memo->results, &key, NULL, (gpointer *) &stored))
     {
       stored = NULL;
-      if (layout_compute (one, s->res, s->index, out, FALSE, NULL))
+      if (layout_compute (s->memo, one, s->res, s->index, out, FALSE, NULL))
         stored = g_memdup2 (out, sizeof *out);
       g_hash_table_insert (s->memo->results, g_memdup2 (&key, sizeof key), stored);
     }
   if (stored == NULL)
     return FALSE;
   if (stored->reserved < 0 && stored->total <= s->capacity)
-    layout_compute (one, s->res, s->index, stored, TRUE, NULL);
+    layout_compute (s->memo, one, s->res, s->index, stored, TRUE, NULL);
   *out = *stored;
   return out->total <= s->capacity && out->reserved >= 0 && out->reserved <= s->capacity;
 }
