@@ -1727,14 +1727,15 @@ weights_layout (VcPrecision p,
   return WEIGHTS_ARCH;
 }
 
-/* The weights' bytes of the architectures and precisions asked for, in each thread: the
- * solver's and the layouts' estimates change the sequence, the batch or the concurrency, never
- * the weights, and walking the architecture's tensors was a tenth of an inference estimate. A
- * layout search asks for tens of stage architectures (each layer count, TP degree, first and
- * last stage), so the memo is a table indexed by a hash of the fields that tell them apart, and
- * an entry is taken only when its architecture's bytes are equal. VcArch is integers only (no
- * padding, no pointers), so its bytes are its identity. */
-#define WEIGHTS_MEMO_SIZE 128
+/* The weights' bytes of the architectures and precisions asked for: the solver's and the
+ * layouts' estimates change the sequence, the batch or the concurrency, never the weights, and
+ * walking the architecture's tensors was a tenth of an inference estimate. A layout search asks
+ * for a few hundred stage architectures (each layer count, TP degree, first and last stage),
+ * again at each of the solver's guesses, so the memo is a table indexed by a hash of the fields
+ * that tell them apart, shared by the threads under a lock, and an entry is taken only when its
+ * architecture's bytes are equal. VcArch is integers only (no padding, no pointers), so its
+ * bytes are its identity. */
+#define WEIGHTS_MEMO_SIZE 1024
 
 typedef struct
 {
@@ -1745,7 +1746,8 @@ typedef struct
   double bytes;
 } WeightsMemo;
 
-static __thread WeightsMemo weights_memo[WEIGHTS_MEMO_SIZE];
+G_LOCK_DEFINE_STATIC (weights_memo);
+static WeightsMemo weights_memo[WEIGHTS_MEMO_SIZE];
 
 /* straight-line: a loop over the fields would cost as much as the comparison it saves */
 static guint
@@ -1797,19 +1799,29 @@ inventory_bytes (const VcInputs *in,
 {
   WeightsMemo *m;
   guint hash;
+  double bytes;
 
   if (from_source (in) && p == in->source_precision)
     return in->source_weights_bytes;
   hash = weights_memo_hash (&in->arch, p);
   m = &weights_memo[hash % WEIGHTS_MEMO_SIZE];
+  G_LOCK (weights_memo);
   if (m->valid && m->hash == hash && m->precision == p && memcmp (&m->arch, &in->arch, sizeof (VcArch)) == 0)
-    return m->bytes;
+    {
+      bytes = m->bytes;
+      G_UNLOCK (weights_memo);
+      return bytes;
+    }
+  G_UNLOCK (weights_memo);
+  bytes = weights_bytes_uncached (&in->arch, p);
+  G_LOCK (weights_memo);
   m->arch = in->arch;
   m->precision = p;
   m->hash = hash;
-  m->bytes = weights_bytes_uncached (&in->arch, p);
+  m->bytes = bytes;
   m->valid = TRUE;
-  return m->bytes;
+  G_UNLOCK (weights_memo);
+  return bytes;
 }
 
 /* The weights of one inference scenario, tensor by tensor (a new reference): the model files'
