@@ -379,113 +379,17 @@ stage_arch (const VcArch *full,
 
 /* What each layout computes does not depend on the card: a search over the catalog computes
  * each layout once. Keyed by the degrees the search varies (TP, PP, DP); ONE_GPU_KEY is the
- * inputs' own layout on one GPU (smallest_training()). The layouts of one search share their
- * stages' estimates too (`runs`: a first stage and a middle one of the same layers differ only
- * in the embedding's weights, which the estimate of their layers does not read) and the
- * scenario's tensors (`inv`), which do not depend on the layout. */
+ * inputs' own layout on one GPU (smallest_training()). The layouts of one search share the
+ * scenario's tensors too (`inv`), which do not depend on the layout. */
 typedef struct _VcLayoutMemo
 {
   GHashTable *results;            /* gint64 key → VcLayoutResult, or NULL when refused */
-  GHashTable *runs;               /* RunEntry, by its key (run()) */
   VcInventory *inv;               /* the tensors of scenario `inv_id` */
   VcScenario inv_id;
 } Memo;
 
-/* Everything run() reads beyond the inputs a memo is for (its inputs without their layout),
- * and what it gave */
-typedef struct
-{
-  VcLayout layout;
-  VcArch arch;
-  guint concurrency;
-  VcScenario id;
-} RunKey;
-
-typedef struct
-{
-  RunKey key;
-  VcScenarioResult result;
-} RunEntry;
-
-/* straight-line, over the fields that tell a search's stages apart; the keys' bytes decide */
-static guint
-run_key_hash (gconstpointer p)
-{
-  const RunKey *k = p;
-  guint h = k->id;
-
-  h = h * 31 + k->layout.tp;
-  h = h * 31 + k->layout.pp;
-  h = h * 31 + k->layout.dp;
-  h = h * 31 + k->layout.ep;
-  h = h * 31 + k->concurrency;
-  h = h * 31 + k->arch.n_layers;
-  h = h * 31 + k->arch.vocab_size;
-  h = h * 31 + k->arch.dense_layers;
-  h = h * 31 + k->arch.sliding_window_layers;
-  h = h * 31 + k->arch.recurrent_layers;
-  return h;
-}
-
-static gboolean
-run_key_equal (gconstpointer a,
-               gconstpointer b)
-{
-  return memcmp (a, b, sizeof (RunKey)) == 0;
-}
-
-#define RUNS_MAX 4096
-
-/* The estimate of one stage's layers (`arch`, `concurrency` requests per replica) at the
- * inputs' layout: the estimator's scenario `id`, remembered in `memo` when given. */
-static void
-run (Memo             *memo,
-     const VcInputs   *in,
-     const VcArch     *arch,
-     guint             concurrency,
-     VcScenario        id,
-     VcScenarioResult *out)
-{
-  VcInputs tmp = *in;
-  VcResult r;
-  RunEntry entry;
-  RunEntry *hit;
-  VcScenarioResult *found = NULL;
-
-  if (memo != NULL)
-    {
-      /* the key's padding zeroed: equal keys are equal bytes */
-      memset (&entry.key, 0, sizeof entry.key);
-      memcpy (&entry.key.layout, &in->layout, sizeof entry.key.layout);
-      memcpy (&entry.key.arch, arch, sizeof entry.key.arch);
-      entry.key.concurrency = concurrency;
-      entry.key.id = id;
-      hit = g_hash_table_lookup (memo->runs, &entry.key);
-      if (hit != NULL)
-        {
-          *out = hit->result;
-          return;
-        }
-    }
-  tmp.arch = *arch;
-  tmp.concurrency = concurrency;
-  tmp.method = VC_METHOD_ARCHITECTURE;
-  vc_estimator_compute (&tmp, &r);
-  for (guint i = 0; i < r.n_scenarios && found == NULL; i++)
-    if (r.scenarios[i].id == id)
-      found = &r.scenarios[i];
-  g_assert_nonnull (found);
-  *out = *found;
-  if (memo != NULL)
-    {
-      if (g_hash_table_size (memo->runs) >= RUNS_MAX)
-        g_hash_table_remove_all (memo->runs);
-      entry.result = *out;
-      hit = g_memdup2 (&entry, sizeof entry);
-      /* the key is the entry's first member */
-      g_hash_table_add (memo->runs, hit);
-    }
-}
+/* the stage estimates one layout keeps (run()) */
+#define CTX_RUNS 8
 
 typedef struct
 {
@@ -494,8 +398,47 @@ typedef struct
   VcArch shard;
   guint concurrency;              /* per data-parallel replica */
   VcInventory *inv;               /* the scenario's tensors, which the stages partition */
-  Memo *memo;                     /* the search's, or NULL */
+  /* the estimates of the stage architectures computed at this layout: a first stage and a
+   * middle one of the same layers differ only in the embedding's weights, which the estimate
+   * of their layers does not read; VcArch is integers only, its bytes its identity */
+  VcArch run_arch[CTX_RUNS];
+  VcScenarioResult run_result[CTX_RUNS];
+  guint n_runs;
 } Ctx;
+
+/* The estimate of one stage's layers (`arch`) at the context's layout, scenario and
+ * concurrency, computed once for the layout */
+static void
+run (Ctx              *c,
+     const VcArch     *arch,
+     VcScenarioResult *out)
+{
+  VcInputs tmp = *c->in;
+  VcResult r;
+  const VcScenarioResult *found = NULL;
+
+  for (guint k = 0; k < c->n_runs; k++)
+    if (memcmp (&c->run_arch[k], arch, sizeof *arch) == 0)
+      {
+        *out = c->run_result[k];
+        return;
+      }
+  tmp.arch = *arch;
+  tmp.concurrency = c->concurrency;
+  tmp.method = VC_METHOD_ARCHITECTURE;
+  vc_estimator_compute (&tmp, &r);
+  for (guint i = 0; i < r.n_scenarios && found == NULL; i++)
+    if (r.scenarios[i].id == c->id)
+      found = &r.scenarios[i];
+  g_assert_nonnull (found);
+  *out = *found;
+  if (c->n_runs < CTX_RUNS)
+    {
+      c->run_arch[c->n_runs] = *arch;
+      c->run_result[c->n_runs] = *out;
+      c->n_runs++;
+    }
+}
 
 static void
 ctx_init (Ctx            *c,
@@ -505,7 +448,7 @@ ctx_init (Ctx            *c,
 {
   c->in = in;
   c->id = id;
-  c->memo = memo;
+  c->n_runs = 0;
   shard_arch (in, &c->shard);
   c->concurrency = (in->concurrency + in->layout.dp - 1) / in->layout.dp;
   if (memo != NULL && memo->inv != NULL && memo->inv_id == id)
@@ -558,7 +501,7 @@ typedef struct
 } StageBytes;
 
 static void
-stage_bytes (const Ctx   *c,
+stage_bytes (Ctx         *c,
              const Stage *st,
              StageBytes  *out)
 {
@@ -570,7 +513,7 @@ stage_bytes (const Ctx   *c,
   VcShard shard = stage_shard (c, st);
 
   stage_arch (a, &c->shard, st, &sa);
-  run (c->memo, in, &sa, c->concurrency, c->id, &sc);
+  run (c, &sa, &sc);
   out->kv = sc.bytes[VC_COMPONENT_KV_CACHE];
   out->state = sc.bytes[VC_COMPONENT_SEQUENCE_STATE];
   out->weights = vc_inventory_shard_bytes (c->inv, &shard);
@@ -580,7 +523,7 @@ stage_bytes (const Ctx   *c,
   /* logits only where the head is, gathered whole (vLLM's LogitsProcessor gathers the
    * vocabulary-parallel logits) */
   sa.vocab_size = st->head ? a->vocab_size : 0;
-  run (c->memo, in, &sa, c->concurrency, c->id, &sc);
+  run (c, &sa, &sc);
   out->activations = sc.bytes[VC_COMPONENT_ACTIVATIONS];
 }
 
@@ -627,7 +570,7 @@ typedef struct
  * routed experts of the GPU's layers move to system RAM. A multimodal projector (mmproj) is
  * loaded on the GPU. */
 static void
-llama_cpp_offload (const Ctx      *c,
+llama_cpp_offload (Ctx            *c,
                    double          overhead,
                    VcLayoutResult *out)
 {
@@ -1265,7 +1208,6 @@ static void
 memo_init (Memo *memo)
 {
   memo->results = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  memo->runs = g_hash_table_new_full (run_key_hash, run_key_equal, g_free, NULL);
   memo->inv = NULL;
   memo->inv_id = 0;
 }
@@ -1274,7 +1216,6 @@ static void
 memo_clear (Memo *memo)
 {
   g_clear_pointer (&memo->results, g_hash_table_unref);
-  g_clear_pointer (&memo->runs, g_hash_table_unref);
   g_clear_pointer (&memo->inv, vc_inventory_unref);
 }
 
