@@ -510,7 +510,7 @@ assert_layout_results_equal (const VcLayoutResult *a,
 static void
 test_search_memo_exact (void)
 {
-  static const char *const settings[][6] = {
+  static const char *const settings[][8] = {
     { "engine", "generic", NULL },
     { "engine", "vllm", "seq", "8192", NULL },
     { "engine", "sglang", "concurrency", "4", NULL },
@@ -536,7 +536,12 @@ test_search_memo_exact (void)
         gboolean found[N_CAPACITIES];
 
         for (guint a = 0; settings[k][a] != NULL; a += 2)
-          g_assert_true (vc_estimate_set_from_string (e, settings[k][a], settings[k][a + 1], NULL));
+          {
+            g_autoptr(GError) error = NULL;
+
+            vc_estimate_set_from_string (e, settings[k][a], settings[k][a + 1], &error);
+            g_assert_no_error (error);
+          }
         if (!vc_estimate_check (e, NULL))
           continue;
         in = vc_estimate_get_inputs (e);
