@@ -480,6 +480,98 @@ test_presets_sweep (void)
   g_assert_cmpuint (checked, >, 200);
 }
 
+/* Two layout results, field by field: the same doubles, not nearly */
+static void
+assert_layout_results_equal (const VcLayoutResult *a,
+                             const VcLayoutResult *b)
+{
+  for (guint c = 0; c < VC_N_COMPONENTS; c++)
+    {
+      g_assert_cmpfloat (a->bytes[c], ==, b->bytes[c]);
+      g_assert_cmpfloat (a->all_bytes[c], ==, b->all_bytes[c]);
+    }
+  g_assert_cmpfloat (a->buffers, ==, b->buffers);
+  g_assert_cmpfloat (a->total, ==, b->total);
+  g_assert_cmpfloat (a->reserved, ==, b->reserved);
+  g_assert_cmpfloat (a->all_buffers, ==, b->all_buffers);
+  g_assert_cmpfloat (a->all_total, ==, b->all_total);
+  g_assert_cmpfloat (a->host_bytes, ==, b->host_bytes);
+  g_assert_cmpuint (a->n_gpus, ==, b->n_gpus);
+  g_assert_cmpuint (a->busiest_stage, ==, b->busiest_stage);
+  g_assert_cmpint (a->peak_phase, ==, b->peak_phase);
+  g_assert_cmpfloat (a->step_temporary, ==, b->step_temporary);
+}
+
+/* The search over many cards shares what it computed (vc_layout_smallest_each(): each layout
+ * once, each stage's estimate once, the scenario's tensors once): it answers exactly as a search
+ * of each card alone, and as the plain computation of the layout it found, with nothing
+ * remembered. Every shape of model, by engine and in training, at capacities from a few GiB
+ * (many pipeline stages) to one card that holds the model. */
+static void
+test_search_memo_exact (void)
+{
+  static const char *const settings[][8] = {
+    { "engine", "generic", NULL },
+    { "engine", "vllm", "seq", "8192", NULL },
+    { "engine", "sglang", "concurrency", "4", NULL },
+    { "engine", "llama.cpp", NULL },
+    { "mode", "training", "sharding", "zero-2", NULL },
+    { "mode", "training", "method", "architecture", "seq", "4096", NULL },
+  };
+  enum { N_CAPACITIES = 12 };
+  guint n_presets, compared = 0, found_some = 0;
+  const VcPreset *presets = vc_presets_get_all (&n_presets);
+  double capacities[N_CAPACITIES];
+
+  for (guint i = 0; i < N_CAPACITIES; i++)
+    capacities[i] = (2.0 + 2.0 * i * i) * 1073741824.0;
+  for (guint p = 0; p < n_presets; p++)
+    for (guint k = 0; vc_test_first_of_family (p) && k < G_N_ELEMENTS (settings); k++)
+      {
+        g_autoptr(VcEstimate) e = vc_test_estimate_new (presets[p].id, NULL);
+        const VcInputs *in;
+        const VcResult *res;
+        VcLayout layouts[N_CAPACITIES];
+        VcLayoutResult outs[N_CAPACITIES];
+        gboolean found[N_CAPACITIES];
+
+        for (guint a = 0; settings[k][a] != NULL; a += 2)
+          {
+            g_autoptr(GError) error = NULL;
+
+            vc_estimate_set_from_string (e, settings[k][a], settings[k][a + 1], &error);
+            g_assert_no_error (error);
+          }
+        if (!vc_estimate_check (e, NULL))
+          continue;
+        in = vc_estimate_get_inputs (e);
+        res = vc_estimate_get_result (e);
+        g_test_message ("%s, %s %s", presets[p].id, settings[k][0], settings[k][1]);
+        vc_layout_smallest_each (in, res, res->selected, capacities, NULL, N_CAPACITIES, layouts, outs, found);
+        for (guint i = 0; i < N_CAPACITIES; i++)
+          {
+            VcLayout alone;
+            VcLayoutResult alone_out, plain;
+            VcInputs at = *in;
+
+            g_assert_cmpint (vc_layout_smallest (in, res, res->selected, capacities[i], &alone, &alone_out), ==,
+                             found[i]);
+            compared++;
+            if (!found[i])
+              continue;
+            found_some++;
+            g_assert_cmpmem (&alone, sizeof alone, &layouts[i], sizeof layouts[i]);
+            assert_layout_results_equal (&alone_out, &outs[i]);
+            at.layout = layouts[i];
+            g_assert_true (vc_layout_compute (&at, res, res->selected, &plain, NULL));
+            assert_layout_results_equal (&plain, &outs[i]);
+          }
+      }
+  /* the sweep reaches the searches it is about */
+  g_assert_cmpuint (compared, >, 500);
+  g_assert_cmpuint (found_some, >, 300);
+}
+
 /* A hybrid's pipeline stages: Qwen3-Next's 48 layers over 5 stages are 9, 10, 10, 10 and 9
  * layers; the first 12 attend and the last 36 hold Gated DeltaNet mixers, so the second stage
  * holds 3 attention layers and 7 recurrent ones while the third and fourth hold 10 recurrent
@@ -730,6 +822,7 @@ main (int   argc,
   g_test_add_func ("/layout/experts-on-cpu", test_experts_on_cpu);
   g_test_add_func ("/layout/rule-of-thumb", test_rule_of_thumb_even_split);
   g_test_add_func ("/layout/presets-sweep", test_presets_sweep);
+  g_test_add_func ("/layout/search-memo-exact", test_search_memo_exact);
   g_test_add_func ("/layout/hybrid-stages", test_hybrid_stages);
   g_test_add_func ("/layout/cli", test_cli);
   g_test_add_func ("/layout/llama-cpp-layer-split", test_llama_cpp_layer_split);

@@ -1727,22 +1727,49 @@ weights_layout (VcPrecision p,
   return WEIGHTS_ARCH;
 }
 
-/* The weights' bytes of the last architectures and precisions asked for, in each thread: the
- * solver's and the layouts' estimates change the sequence, the batch or the concurrency, never
- * the weights, and walking the architecture's tensors was a tenth of an inference estimate.
- * VcArch is integers only (no padding, no pointers), so its bytes are its identity. */
-#define WEIGHTS_MEMO_SIZE 8
+/* The weights' bytes of the architectures and precisions asked for: the solver's and the
+ * layouts' estimates change the sequence, the batch or the concurrency, never the weights, and
+ * walking the architecture's tensors was a tenth of an inference estimate. A layout search asks
+ * for a few hundred stage architectures (each layer count, TP degree, first and last stage),
+ * again at each of the solver's guesses, so the memo is a table indexed by a hash of the fields
+ * that tell them apart, shared by the threads under a lock, and an entry is taken only when its
+ * architecture's bytes are equal. VcArch is integers only (no padding, no pointers), so its
+ * bytes are its identity. */
+#define WEIGHTS_MEMO_SIZE 1024
 
 typedef struct
 {
   VcArch arch;
   VcPrecision precision;
+  guint hash;
   gboolean valid;
   double bytes;
 } WeightsMemo;
 
-static __thread WeightsMemo weights_memo[WEIGHTS_MEMO_SIZE];
-static __thread guint weights_memo_next;
+G_LOCK_DEFINE_STATIC (weights_memo);
+static WeightsMemo weights_memo[WEIGHTS_MEMO_SIZE];
+
+/* straight-line: a loop over the fields would cost as much as the comparison it saves */
+static guint
+weights_memo_hash (const VcArch *a,
+                   VcPrecision   p)
+{
+  guint h = (guint) p;
+
+  h = h * 31 + a->n_layers;
+  h = h * 31 + a->hidden_size;
+  h = h * 31 + a->n_heads;
+  h = h * 31 + a->n_kv_heads;
+  h = h * 31 + a->intermediate_size;
+  h = h * 31 + a->vocab_size;
+  h = h * 31 + a->n_experts;
+  h = h * 31 + a->expert_intermediate_size;
+  h = h * 31 + a->shared_intermediate_size;
+  h = h * 31 + a->dense_layers;
+  h = h * 31 + a->sliding_window_layers;
+  h = h * 31 + a->recurrent_layers;
+  return h ^ (h >> 15);
+}
 
 static double
 weights_bytes_uncached (const VcArch *arch,
@@ -1771,22 +1798,30 @@ inventory_bytes (const VcInputs *in,
                  VcPrecision     p)
 {
   WeightsMemo *m;
+  guint hash;
+  double bytes;
 
   if (from_source (in) && p == in->source_precision)
     return in->source_weights_bytes;
-  for (guint i = 0; i < WEIGHTS_MEMO_SIZE; i++)
+  hash = weights_memo_hash (&in->arch, p);
+  m = &weights_memo[hash % WEIGHTS_MEMO_SIZE];
+  G_LOCK (weights_memo);
+  if (m->valid && m->hash == hash && m->precision == p && memcmp (&m->arch, &in->arch, sizeof (VcArch)) == 0)
     {
-      m = &weights_memo[i];
-      if (m->valid && m->precision == p && memcmp (&m->arch, &in->arch, sizeof (VcArch)) == 0)
-        return m->bytes;
+      bytes = m->bytes;
+      G_UNLOCK (weights_memo);
+      return bytes;
     }
-  m = &weights_memo[weights_memo_next];
-  weights_memo_next = (weights_memo_next + 1) % WEIGHTS_MEMO_SIZE;
+  G_UNLOCK (weights_memo);
+  bytes = weights_bytes_uncached (&in->arch, p);
+  G_LOCK (weights_memo);
   m->arch = in->arch;
   m->precision = p;
-  m->bytes = weights_bytes_uncached (&in->arch, p);
+  m->hash = hash;
+  m->bytes = bytes;
   m->valid = TRUE;
-  return m->bytes;
+  G_UNLOCK (weights_memo);
+  return bytes;
 }
 
 /* The weights of one inference scenario, tensor by tensor (a new reference): the model files'

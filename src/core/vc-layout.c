@@ -377,28 +377,19 @@ stage_arch (const VcArch *full,
   out->recurrent_layers = stage_recurrent (full, st);
 }
 
-static void
-run (const VcInputs   *in,
-     const VcArch     *arch,
-     guint             concurrency,
-     VcScenario        id,
-     VcScenarioResult *out)
+/* What each layout computes does not depend on the card: a search over the catalog computes
+ * each layout once. Keyed by the degrees the search varies (TP, PP, DP); ONE_GPU_KEY is the
+ * inputs' own layout on one GPU (smallest_training()). The layouts of one search share the
+ * scenario's tensors too (`inv`), which do not depend on the layout. */
+typedef struct _VcLayoutMemo
 {
-  VcInputs tmp = *in;
-  VcResult r;
+  GHashTable *results;            /* gint64 key → VcLayoutResult, or NULL when refused */
+  VcInventory *inv;               /* the tensors of scenario `inv_id` */
+  VcScenario inv_id;
+} Memo;
 
-  tmp.arch = *arch;
-  tmp.concurrency = concurrency;
-  tmp.method = VC_METHOD_ARCHITECTURE;
-  vc_estimator_compute (&tmp, &r);
-  for (guint i = 0; i < r.n_scenarios; i++)
-    if (r.scenarios[i].id == id)
-      {
-        *out = r.scenarios[i];
-        return;
-      }
-  g_assert_not_reached ();
-}
+/* the stage estimates one layout keeps (run()) */
+#define CTX_RUNS 8
 
 typedef struct
 {
@@ -407,18 +398,69 @@ typedef struct
   VcArch shard;
   guint concurrency;              /* per data-parallel replica */
   VcInventory *inv;               /* the scenario's tensors, which the stages partition */
+  /* the estimates of the stage architectures computed at this layout: a first stage and a
+   * middle one of the same layers differ only in the embedding's weights, which the estimate
+   * of their layers does not read; VcArch is integers only, its bytes its identity */
+  VcArch run_arch[CTX_RUNS];
+  VcScenarioResult run_result[CTX_RUNS];
+  guint n_runs;
 } Ctx;
+
+/* The estimate of one stage's layers (`arch`) at the context's layout, scenario and
+ * concurrency, computed once for the layout */
+static void
+run (Ctx              *c,
+     const VcArch     *arch,
+     VcScenarioResult *out)
+{
+  VcInputs tmp = *c->in;
+  VcResult r;
+  const VcScenarioResult *found = NULL;
+
+  for (guint k = 0; k < c->n_runs; k++)
+    if (memcmp (&c->run_arch[k], arch, sizeof *arch) == 0)
+      {
+        *out = c->run_result[k];
+        return;
+      }
+  tmp.arch = *arch;
+  tmp.concurrency = c->concurrency;
+  tmp.method = VC_METHOD_ARCHITECTURE;
+  vc_estimator_compute (&tmp, &r);
+  for (guint i = 0; i < r.n_scenarios && found == NULL; i++)
+    if (r.scenarios[i].id == c->id)
+      found = &r.scenarios[i];
+  g_assert_nonnull (found);
+  *out = *found;
+  if (c->n_runs < CTX_RUNS)
+    {
+      c->run_arch[c->n_runs] = *arch;
+      c->run_result[c->n_runs] = *out;
+      c->n_runs++;
+    }
+}
 
 static void
 ctx_init (Ctx            *c,
           const VcInputs *in,
-          VcScenario      id)
+          VcScenario      id,
+          Memo           *memo)
 {
   c->in = in;
   c->id = id;
+  c->n_runs = 0;
   shard_arch (in, &c->shard);
   c->concurrency = (in->concurrency + in->layout.dp - 1) / in->layout.dp;
-  c->inv = vc_estimator_inventory (in, id);
+  if (memo != NULL && memo->inv != NULL && memo->inv_id == id)
+    c->inv = vc_inventory_ref (memo->inv);
+  else
+    c->inv = vc_estimator_inventory (in, id);
+  if (memo != NULL && memo->inv != c->inv)
+    {
+      g_clear_pointer (&memo->inv, vc_inventory_unref);
+      memo->inv = vc_inventory_ref (c->inv);
+      memo->inv_id = id;
+    }
 }
 
 static void
@@ -459,7 +501,7 @@ typedef struct
 } StageBytes;
 
 static void
-stage_bytes (const Ctx   *c,
+stage_bytes (Ctx         *c,
              const Stage *st,
              StageBytes  *out)
 {
@@ -471,7 +513,7 @@ stage_bytes (const Ctx   *c,
   VcShard shard = stage_shard (c, st);
 
   stage_arch (a, &c->shard, st, &sa);
-  run (in, &sa, c->concurrency, c->id, &sc);
+  run (c, &sa, &sc);
   out->kv = sc.bytes[VC_COMPONENT_KV_CACHE];
   out->state = sc.bytes[VC_COMPONENT_SEQUENCE_STATE];
   out->weights = vc_inventory_shard_bytes (c->inv, &shard);
@@ -481,7 +523,7 @@ stage_bytes (const Ctx   *c,
   /* logits only where the head is, gathered whole (vLLM's LogitsProcessor gathers the
    * vocabulary-parallel logits) */
   sa.vocab_size = st->head ? a->vocab_size : 0;
-  run (in, &sa, c->concurrency, c->id, &sc);
+  run (c, &sa, &sc);
   out->activations = sc.bytes[VC_COMPONENT_ACTIVATIONS];
 }
 
@@ -528,7 +570,7 @@ typedef struct
  * routed experts of the GPU's layers move to system RAM. A multimodal projector (mmproj) is
  * loaded on the GPU. */
 static void
-llama_cpp_offload (const Ctx      *c,
+llama_cpp_offload (Ctx            *c,
                    double          overhead,
                    VcLayoutResult *out)
 {
@@ -567,8 +609,96 @@ llama_cpp_offload (const Ctx      *c,
   memcpy (out->all_bytes, out->bytes, sizeof out->bytes);
 }
 
+/* The first layer of stage `i` of vLLM's split (vc_layout_pp_stage_size()): with q = L / PP and
+ * r = L % PP, stages before t = PP − 1 − r hold q layers, stages t … PP − 2 one more. */
+static guint
+vllm_stage_first (guint L,
+                  guint pp,
+                  guint i)
+{
+  guint q = L / pp, r = L % pp, t = pp - 1 - r;
+
+  return i * q + (r > 0 && i > t ? i - t : 0);
+}
+
+/* The stage that holds layer `layer` (< L): the last whose first layer is at most `layer` */
+static guint
+vllm_stage_of_layer (guint L,
+                     guint pp,
+                     guint layer)
+{
+  guint lo = 0, hi = pp - 1;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo + 1) / 2;
+
+      if (vllm_stage_first (L, pp, mid) <= layer)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  return lo;
+}
+
+/* Where the kind of stage changes in vLLM's split of L layers over PP stages (PP ≤ L): after the
+ * first stage (the embedding), at t (one layer more) and at the last stage (the head, one
+ * layer less), around the stage the leading dense layers end in (dense stages before it, none
+ * after) and the one the recurrent layers begin in (none before it, all after). Between two
+ * such stages, every stage holds as many layers, as many of them dense, sliding and recurrent:
+ * the same estimate (inference_architecture() computes each kind once). */
+typedef struct
+{
+  guint at[8];
+  guint n;
+  guint pp;
+} StageRuns;
+
 static void
-inference_architecture (const VcInputs *in,
+stage_runs_init (StageRuns    *runs,
+                 const VcArch *a,
+                 guint         dense,
+                 guint         pp)
+{
+  guint L = a->n_layers, rec = MIN (a->recurrent_layers, L);
+
+  runs->n = 0;
+  runs->pp = pp;
+  runs->at[runs->n++] = 1;
+  runs->at[runs->n++] = pp - 1 - L % pp;
+  runs->at[runs->n++] = pp - 1;
+  if (dense > 0 && dense < L)
+    {
+      guint s = vllm_stage_of_layer (L, pp, dense);
+
+      runs->at[runs->n++] = s;
+      runs->at[runs->n++] = s + 1;
+    }
+  if (rec > 0 && rec < L)
+    {
+      guint s = vllm_stage_of_layer (L, pp, L - rec);
+
+      runs->at[runs->n++] = s;
+      runs->at[runs->n++] = s + 1;
+    }
+}
+
+/* The end of the run of stages of the same kind that starts at stage `i` */
+static guint
+stage_runs_end (const StageRuns *runs,
+                guint            i)
+{
+  guint end = runs->pp;
+
+  for (guint k = 0; k < runs->n; k++)
+    if (runs->at[k] > i && runs->at[k] < end)
+      end = runs->at[k];
+  return end;
+}
+
+static void
+inference_architecture (Memo           *memo,
+                        const VcInputs *in,
                         VcScenario      id,
                         double          overhead,
                         VcLayoutResult *out)
@@ -579,7 +709,7 @@ inference_architecture (const VcInputs *in,
   double per_stage_gpus = (double) l->tp * l->dp;
   double best = -1;
 
-  ctx_init (&c, in, id);
+  ctx_init (&c, in, id, memo);
 
   if (l->gpu_layers > 0 || l->experts_on_cpu)
     {
@@ -593,17 +723,24 @@ inference_architecture (const VcInputs *in,
      * layers end in: a handful of kinds, however many stages */
     g_autoptr(GArray) cache = g_array_new (FALSE, FALSE, sizeof (StageCache));
     guint dense = leading_dense_layers (a), first = 0;
+    StageRuns runs;
 
-    for (guint i = 0; i < l->pp; i++)
+    stage_runs_init (&runs, a, dense, l->pp);
+    for (guint i = 0, end; i < l->pp; i = end)
       {
         Stage st = { first, vc_layout_pp_stage_size (a->n_layers, l->pp, i), i == 0, i == l->pp - 1 };
         guint st_dense, st_sliding, st_recurrent;
         StageCache *hit = NULL;
         double total;
 
+        /* stages [i, end) hold the same layers: a search takes them as one (its layouts reach
+         * a stage per layer); llama.cpp's split, whose layer counts follow no such pattern, and
+         * the plain computation of one layout, which the searches are checked against
+         * (tests/test-layout.c), one stage at a time */
+        end = l->layer_split || memo == NULL ? i + 1 : stage_runs_end (&runs, i);
         if (l->layer_split)
           llama_split_stage (a->n_layers, l->pp, i, &st.first_layer, &st.n_layers);
-        first += st.n_layers;
+        first += (end - i) * st.n_layers;
         stage_counts (a, dense, &st, &st_dense, &st_sliding);
         st_recurrent = stage_recurrent (a, &st);
         for (guint k = 0; k < cache->len && hit == NULL; k++)
@@ -624,12 +761,8 @@ inference_architecture (const VcInputs *in,
             hit = &g_array_index (cache, StageCache, cache->len - 1);
           }
 
+        /* the run's stages are as busy as its first: only the first can be the busiest */
         total = hit->bytes.weights + hit->bytes.kv + hit->bytes.state + hit->bytes.activations;
-        out->all_bytes[VC_COMPONENT_WEIGHTS] += per_stage_gpus * hit->bytes.weights;
-        out->all_bytes[VC_COMPONENT_KV_CACHE] += per_stage_gpus * hit->bytes.kv;
-        out->all_bytes[VC_COMPONENT_SEQUENCE_STATE] += per_stage_gpus * hit->bytes.state;
-        out->all_bytes[VC_COMPONENT_ACTIVATIONS] += per_stage_gpus * hit->bytes.activations;
-        out->all_bytes[VC_COMPONENT_OVERHEAD] += per_stage_gpus * overhead;
         if (total > best)
           {
             best = total;
@@ -639,6 +772,15 @@ inference_architecture (const VcInputs *in,
             out->bytes[VC_COMPONENT_SEQUENCE_STATE] = hit->bytes.state;
             out->bytes[VC_COMPONENT_ACTIVATIONS] = hit->bytes.activations;
             out->bytes[VC_COMPONENT_OVERHEAD] = overhead;
+          }
+        /* summed stage by stage, as the whole is summed */
+        for (guint j = i; j < end; j++)
+          {
+            out->all_bytes[VC_COMPONENT_WEIGHTS] += per_stage_gpus * hit->bytes.weights;
+            out->all_bytes[VC_COMPONENT_KV_CACHE] += per_stage_gpus * hit->bytes.kv;
+            out->all_bytes[VC_COMPONENT_SEQUENCE_STATE] += per_stage_gpus * hit->bytes.state;
+            out->all_bytes[VC_COMPONENT_ACTIVATIONS] += per_stage_gpus * hit->bytes.activations;
+            out->all_bytes[VC_COMPONENT_OVERHEAD] += per_stage_gpus * overhead;
           }
       }
   }
@@ -917,7 +1059,8 @@ training (const VcInputs         *in,
 /* with_reserve FALSE leaves the allocator's reserve uncomputed (reserved < 0): replaying a
  * step costs more than the rest, and a layout whose total exceeds a card needs none */
 static gboolean
-layout_compute (const VcInputs *inputs,
+layout_compute (Memo           *memo,
+                const VcInputs *inputs,
                 const VcResult *res,
                 guint           index,
                 VcLayoutResult *out,
@@ -942,7 +1085,7 @@ layout_compute (const VcInputs *inputs,
   else if (in->method == VC_METHOD_RULE_OF_THUMB)
     inference_rule_of_thumb (in, sc->id, res->overhead_bytes, out);
   else
-    inference_architecture (in, sc->id, res->overhead_bytes, out);
+    inference_architecture (memo, in, sc->id, res->overhead_bytes, out);
   result_finish (out);
   out->reserved = out->total;
   if (vc_estimator_models_reserve (in) && !with_reserve)
@@ -973,7 +1116,7 @@ vc_layout_compute (const VcInputs *inputs,
                    VcLayoutResult *out,
                    GError        **error)
 {
-  return layout_compute (inputs, res, index, out, TRUE, error);
+  return layout_compute (NULL, inputs, res, index, out, TRUE, error);
 }
 
 void
@@ -1016,7 +1159,7 @@ vc_layout_stage_bytes_tp (const VcInputs *inputs,
   in.layout.gpu_layers = 0;
   in.layout.experts_on_cpu = FALSE;
   in.layout.layer_split = FALSE;
-  ctx_init (&c, &in, res->scenarios[index].id);
+  ctx_init (&c, &in, res->scenarios[index].id, NULL);
   if (n_layers > 0 || input || output)
     {
       stage_bytes (&c, &st, &b);
@@ -1059,26 +1202,21 @@ vc_layout_role_bytes (const VcInputs *inputs,
 
 /* ---- the smallest layout of a card ------------------------------------------------------------ */
 
-/* What each layout computes does not depend on the card: a search over the catalog computes
- * each layout once. Keyed by the degrees the search varies (TP, PP, DP); ONE_GPU_KEY is the
- * inputs' own layout on one GPU (smallest_training()). */
-typedef struct _VcLayoutMemo
-{
-  GHashTable *results;            /* gint64 key → VcLayoutResult, or NULL when refused */
-} Memo;
-
 #define ONE_GPU_KEY G_MININT64
 
 static void
 memo_init (Memo *memo)
 {
   memo->results = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  memo->inv = NULL;
+  memo->inv_id = 0;
 }
 
 static void
 memo_clear (Memo *memo)
 {
   g_clear_pointer (&memo->results, g_hash_table_unref);
+  g_clear_pointer (&memo->inv, vc_inventory_unref);
 }
 
 static gboolean
@@ -1101,16 +1239,16 @@ try_layout (Memo           *memo,
       if (value == NULL)
         return FALSE;
       if (((VcLayoutResult *) value)->reserved < 0 && ((VcLayoutResult *) value)->total <= capacity)
-        layout_compute (&tmp, res, index, value, TRUE, NULL);
+        layout_compute (memo, &tmp, res, index, value, TRUE, NULL);
       *out = *(VcLayoutResult *) value;
       return out->reserved >= 0 && out->reserved <= capacity;
     }
   value = NULL;
-  if (layout_compute (&tmp, res, index, out, FALSE, NULL))
+  if (layout_compute (memo, &tmp, res, index, out, FALSE, NULL))
     {
       /* the reserve is never below the total: only a layout within the card needs it */
       if (out->reserved < 0 && out->total <= capacity)
-        layout_compute (&tmp, res, index, out, TRUE, NULL);
+        layout_compute (memo, &tmp, res, index, out, TRUE, NULL);
       value = g_memdup2 (out, sizeof *out);
     }
   g_hash_table_insert (memo->results, g_memdup2 (&key, sizeof key), value);
@@ -1218,14 +1356,14 @@ one_gpu_fits (const Search   *s,
   if (!g_hash_table_lookup_extended (s->memo->results, &key, NULL, (gpointer *) &stored))
     {
       stored = NULL;
-      if (layout_compute (one, s->res, s->index, out, FALSE, NULL))
+      if (layout_compute (s->memo, one, s->res, s->index, out, FALSE, NULL))
         stored = g_memdup2 (out, sizeof *out);
       g_hash_table_insert (s->memo->results, g_memdup2 (&key, sizeof key), stored);
     }
   if (stored == NULL)
     return FALSE;
   if (stored->reserved < 0 && stored->total <= s->capacity)
-    layout_compute (one, s->res, s->index, stored, TRUE, NULL);
+    layout_compute (s->memo, one, s->res, s->index, stored, TRUE, NULL);
   *out = *stored;
   return out->total <= s->capacity && out->reserved >= 0 && out->reserved <= s->capacity;
 }
