@@ -313,8 +313,11 @@ test_vllm_mxfp4_json (void)
         JsonObject *plan;
 
         run_cli (&r, "--preset", "gpt-oss-20b", "--method", "architecture", "--precision", "mxfp4", "--engine", "vllm",
-                 "--gpus", sets[i].gpus, "--format", "json", NULL);
+                 "--gpus", sets[i].gpus, "--solve", "concurrency", "--format", "json", NULL);
         plan = json_object_get_object_member (parse (p, &r), "plan");
+        /* and the solver on the set finds no value where vLLM does not start */
+        g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (plan, "solve"), "value") > 0, ==,
+                         sets[i].fits);
         g_assert_cmpstr (json_object_get_string_member_with_default (plan, "no_figure", NULL), ==, sets[i].why);
         /* every rank loads the model: a set holding a card vLLM refuses does not fit, whatever
          * the memory (two V100 32 GB would hold gpt-oss-20b's 13 GB) */
