@@ -147,19 +147,43 @@ test_mxfp4_padding (void)
                                             "(limit: memory)\nMXFP4 experts counted as stored: vLLM’s backend on "
                                             "this card is not known.\n"));
   /* below compute capability 8.0 vLLM refuses MXFP4: the engine's line, the row and the answer
-   * say so, not that the backend is unknown */
+   * say so, not that the backend is unknown, and none of them gives a figure: the 13 GB of
+   * gpt-oss-20b would fit a V100 32 GB, but vLLM does not start there */
   {
     const char *v100[] = { "--preset", "gpt-oss-20b", "--method", "architecture", "--engine", "vllm", "--precision", "mxfp4",
                            "--seq", "8192", "--solve", "concurrency", "--fit-gpu", "v100-32gb", NULL };
+    const char *v100_json[] = { "--preset", "gpt-oss-20b", "--method", "architecture", "--engine", "vllm", "--precision",
+                                "mxfp4", "--seq", "8192", "--solve", "concurrency", "--fit-gpu", "v100-32gb", "--gpu-count",
+                                "2", "--format", "json", NULL };
     g_autofree char *on_v100 = run_ok (v100);
+    g_autoptr(JsonParser) pv = json_parser_new ();
+    JsonObject *v100_root = vc_test_run_json (pv, v100_json);
+    JsonObject *solve = json_object_get_object_member (v100_root, "solve");
+    JsonObject *row;
+
+    g_assert_true (json_object_get_null_member (solve, "value"));
+    g_assert_cmpstr (json_object_get_string_member (solve, "limit"), ==, "engine");
+    g_assert_cmpint (json_object_get_int_member (solve, "gpu_count"), ==, 2);
+    row = gpu_entry (v100_root, "v100-32gb");
+    g_assert_false (json_object_get_boolean_member (row, "fits"));
+    g_assert_true (json_object_get_null_member (row, "count"));
+    g_assert_cmpstr (json_object_get_string_member (row, "refused"), ==, "mxfp4-capability");
+    g_assert_false (json_object_get_boolean_member (row, "experts_as_stored"));
+    g_assert_true (json_object_get_null_member (row, "max_concurrency"));
+    /* the A100 beside it keeps its figure */
+    row = gpu_entry (v100_root, "a100-80gb");
+    g_assert_true (json_object_get_boolean_member (row, "fits"));
+    g_assert_true (json_object_get_null_member (row, "refused"));
 
     g_assert_nonnull (strstr (on_v100, "  vLLM refuses MXFP4 on this card: its compute capability is below 8.0, the "
                                        "minimum of vLLM’s MXFP4 quantization (Mxfp4Config.get_min_capability), so vLLM "
                                        "does not start, whatever the memory.\n"));
-    g_assert_nonnull (strstr (on_v100, " · MXFP4 experts as stored: vLLM refuses MXFP4 below compute capability 8.0\n"));
-    g_assert_true (g_str_has_suffix (on_v100, "\nMXFP4 experts counted as stored: vLLM refuses MXFP4 below compute "
+    g_assert_nonnull (strstr (on_v100, "GB usable)                    vLLM refuses MXFP4 below compute capability 8.0: "
+                                       "it does not start on this card\n"));
+    g_assert_null (strstr (on_v100, "MXFP4 experts as stored: vLLM refuses"));
+    g_assert_true (g_str_has_suffix (on_v100, "\nNothing runs on 1 × V100 32 GB: vLLM refuses MXFP4 below compute "
                                               "capability 8.0 (Mxfp4Config.get_min_capability), so it does not start "
-                                              "on this card.\n"));
+                                              "there\n"));
   }
 }
 

@@ -253,7 +253,7 @@ test_vllm_mxfp4_json (void)
       g_autoptr(JsonParser) p = json_parser_new ();
       JsonObject *root, *engine;
       JsonArray *gpus;
-      gboolean seen = FALSE;
+      gboolean seen = FALSE, refused;
 
       run_cli (&r, "--preset", "mixtral-8x7b", "--precision", "mxfp4", "--engine", "vllm", "--fit-gpu", cards[i].gpu,
                "--format", "json", NULL);
@@ -275,12 +275,25 @@ test_vllm_mxfp4_json (void)
           g_assert_cmpint (JSON_NODE_HOLDS_NULL (json_object_get_member (g, "kv_capacity_tokens")), ==, !cards[i].known);
           g_assert_cmpstr (json_object_get_string_member_with_default (g, "compute_capability", NULL), ==,
                            cards[i].cc);
-          /* the count keeps the experts as stored where there is no figure for the backend */
-          g_assert_cmpint (json_object_get_boolean_member (g, "experts_as_stored"), ==, !cards[i].known);
+          /* the count keeps the experts as stored where there is no figure for the backend; on
+           * a card vLLM refuses there is no count at all, and nothing fits */
+          refused = g_strcmp0 (cards[i].why, "mxfp4-capability") == 0;
+          g_assert_cmpint (json_object_get_boolean_member (g, "experts_as_stored"), ==, !cards[i].known && !refused);
+          g_assert_cmpstr (json_object_get_string_member_with_default (g, "refused", NULL), ==,
+                           refused ? "mxfp4-capability" : NULL);
+          g_assert_cmpint (json_object_get_boolean_member (g, "fits"), ==, !refused);
+          g_assert_cmpint (JSON_NODE_HOLDS_NULL (json_object_get_member (g, "count")), ==, refused);
+          g_assert_cmpint (JSON_NODE_HOLDS_NULL (json_object_get_member (g, "max_seq")), ==, refused);
+          g_assert_cmpint (JSON_NODE_HOLDS_NULL (json_object_get_member (g, "max_concurrency")), ==, refused);
         }
       /* every other card says it too */
       for (guint j = 0; j < json_array_get_length (gpus); j++)
-        g_assert_true (json_object_has_member (json_array_get_object_element (gpus, j), "experts_as_stored"));
+        {
+          JsonObject *g = json_array_get_object_element (gpus, j);
+
+          g_assert_true (json_object_has_member (g, "experts_as_stored"));
+          g_assert_true (json_object_has_member (g, "refused"));
+        }
       g_assert_true (seen);
     }
 
@@ -288,9 +301,9 @@ test_vllm_mxfp4_json (void)
    * that the backend is unknown; on an A100 pair the reason is the model's own (its sliding
    * window at a layout) */
   {
-    static const struct { const char *gpus; const char *why; } sets[] = {
-      { "v100-32gb:2", "mxfp4-capability" }, { "v100-32gb,a100-80gb", "mxfp4-capability" },
-      { "h100-80gb,a100-80gb", "mxfp4-backend" }, { "a100-80gb:2", "layout-groups" },
+    static const struct { const char *gpus; const char *why; gboolean fits; } sets[] = {
+      { "v100-32gb:2", "mxfp4-capability", FALSE }, { "v100-32gb,a100-80gb", "mxfp4-capability", FALSE },
+      { "h100-80gb,a100-80gb", "mxfp4-backend", TRUE }, { "a100-80gb:2", "layout-groups", TRUE },
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
@@ -300,9 +313,15 @@ test_vllm_mxfp4_json (void)
         JsonObject *plan;
 
         run_cli (&r, "--preset", "gpt-oss-20b", "--method", "architecture", "--precision", "mxfp4", "--engine", "vllm",
-                 "--gpus", sets[i].gpus, "--format", "json", NULL);
+                 "--gpus", sets[i].gpus, "--solve", "concurrency", "--format", "json", NULL);
         plan = json_object_get_object_member (parse (p, &r), "plan");
+        /* and the solver on the set finds no value where vLLM does not start */
+        g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (plan, "solve"), "value") > 0, ==,
+                         sets[i].fits);
         g_assert_cmpstr (json_object_get_string_member_with_default (plan, "no_figure", NULL), ==, sets[i].why);
+        /* every rank loads the model: a set holding a card vLLM refuses does not fit, whatever
+         * the memory (two V100 32 GB would hold gpt-oss-20b's 13 GB) */
+        g_assert_cmpint (json_object_get_boolean_member (plan, "fits"), ==, sets[i].fits);
       }
   }
 }

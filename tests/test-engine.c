@@ -431,6 +431,68 @@ test_vllm_mxfp4_capability (void)
   g_assert_false (vc_engine_vllm_mxfp4_refused (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb"))));
 }
 
+/* Exact or refused: where vLLM refuses MXFP4 (a V100, a T4) no number of the card holds the
+ * model, the solver finds no value there (limit "engine") and the row says why, whatever the
+ * memory: gpt-oss-20b's 13 GB would fit a V100 32 GB. Only vLLM with MXFP4 experts; the cards
+ * beside them keep their counts. */
+static void
+test_vllm_mxfp4_refused_fit (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const VcInputs *in;
+  static const char *refused[] = { "v100-32gb", "t4" };
+  static const VcEngine engines[] = { VC_ENGINE_GENERIC, VC_ENGINE_VLLM, VC_ENGINE_SGLANG, VC_ENGINE_LLAMA_CPP };
+
+  g_assert_true (vc_estimate_set_preset (e, "gpt-oss-20b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4,
+                "seq", 8192, NULL);
+  in = vc_estimate_get_inputs (e);
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      guint g = vc_test_gpu_index (e, refused[i]);
+      const VcGpu *gpu = vc_estimate_get_gpu (e, g);
+      const VcGpuFit *fit = vc_estimate_get_gpu_fit (e, g);
+      g_autoptr(VcSolverMemo) memo = vc_solver_memo_new ();
+      VcSolution sol;
+      double bytes;
+
+      g_assert_true (fit->refused);
+      g_assert_false (fit->fits);
+      g_assert_cmpfloat (fit->count, ==, 0);
+      g_assert_false (fit->experts_as_stored);
+      vc_solver_solve_memo (memo, gpu, in, VC_SOLVE_VARIABLE_CONCURRENCY, gpu->capacity_bytes, 1, &sol);
+      g_assert_false (sol.found);
+      g_assert_cmpuint (sol.value, ==, 0);
+      g_assert_cmpint (sol.limit, ==, VC_SOLVE_LIMIT_ENGINE);
+      g_assert_false (vc_solver_fits_at_memo (memo, gpu, in, VC_SOLVE_VARIABLE_SEQ, 1, gpu->capacity_bytes, 8, &bytes));
+      g_assert_false (vc_estimate_get_row_solution (e, g, VC_SOLVE_VARIABLE_SEQ)->found);
+      /* the same capacity without the card: the memory alone of a V100 32 GB holds it (not a
+       * T4's 16 GB) */
+      vc_solver_solve_memo (memo, NULL, in, VC_SOLVE_VARIABLE_CONCURRENCY, gpu->capacity_bytes, 1, &sol);
+      g_assert_cmpint (sol.found, ==, i == 0);
+      g_assert_cmpint (sol.limit, !=, VC_SOLVE_LIMIT_ENGINE);
+    }
+  /* an A100 and an H100 keep their counts: one card each */
+  g_assert_cmpfloat (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "a100-80gb"))->count, ==, 1);
+  g_assert_false (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "a100-80gb"))->refused);
+  g_assert_cmpfloat (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->count, ==, 1);
+  /* any other engine, or bf16 experts, or training: the V100 holds it, not refused */
+  for (guint i = 0; i < G_N_ELEMENTS (engines); i++)
+    for (guint bf16 = 0; bf16 < 2; bf16++)
+      {
+        gboolean refuses = engines[i] == VC_ENGINE_VLLM && !bf16;
+        const VcGpuFit *fit;
+
+        g_object_set (e, "engine", engines[i], "precision", bf16 ? VC_PRECISION_BF16 : VC_PRECISION_MXFP4, NULL);
+        fit = vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "v100-32gb"));
+        g_assert_cmpint (fit->refused, ==, refuses);
+        g_assert_cmpint (fit->count == 0, ==, refuses);
+      }
+  g_object_set (e, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4, "mode", VC_MODE_TRAINING, NULL);
+  g_assert_false (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "v100-32gb"))->refused);
+}
+
 /* Mixtral 8x7B at mxfp4 on an A100 (Marlin): two pipeline stages, or expert parallelism, leave
  * the padded experts not followed, and the reason is named; --kv-cache-memory gives the cache
  * whatever the weights */
@@ -1213,6 +1275,7 @@ main (int   argc,
   g_test_add_func ("/engine/nccl-bound", test_nccl_bound);
   g_test_add_func ("/engine/vllm-mxfp4", test_vllm_mxfp4);
   g_test_add_func ("/engine/vllm-mxfp4-capability", test_vllm_mxfp4_capability);
+  g_test_add_func ("/engine/vllm-mxfp4-refused-fit", test_vllm_mxfp4_refused_fit);
   g_test_add_func ("/engine/vllm-mxfp4-layout", test_vllm_mxfp4_layout);
   g_test_add_func ("/engine/vllm-mxfp4-fit", test_vllm_mxfp4_fit);
   g_test_add_func ("/engine/encoder", test_encoder);

@@ -17,6 +17,7 @@
 #include "vc-atomic-file.h"
 #include "vc-component-row.h"
 #include "vc-csv.h"
+#include "vc-engine.h"
 #include "vc-enums.h"
 #include "vc-report.h"
 #include "vc-units.h"
@@ -165,12 +166,14 @@ add_solution_row (Writer           *w,
 
 /* One card for one scenario: its usable memory in bytes, how many of it the scenario takes
  * (empty when no number of them is enough) and whether one holds it: "fits", "several" or
- * "none". */
+ * "none", or "refused" where the engine does not start on the card whatever the memory
+ * (vLLM's MXFP4 below compute capability 8.0). */
 static void
 add_gpu_row (Writer      *w,
              const char  *scenario_id,
              const VcGpu *gpu,
-             guint        n)
+             guint        n,
+             gboolean     refused)
 {
   g_autofree char *name = vc_localize_gpu_name (gpu->name);
   g_autofree char *capacity = vc_format_bytes_machine (gpu->capacity_bytes);
@@ -184,7 +187,7 @@ add_gpu_row (Writer      *w,
   add_text (w, name);
   add_number (w, capacity);
   add_number (w, count);
-  add_text (w, n == 0 ? "none" : n == 1 ? "fits" : "several");
+  add_text (w, refused ? "refused" : n == 0 ? "none" : n == 1 ? "fits" : "several");
   end_row (w);
 }
 
@@ -201,7 +204,7 @@ add_gpu_rows (Writer     *w,
   vc_estimate_count_gpus (estimate, scenario_index, counts);
   for (guint g = 0; g < n_gpus; g++)
     add_gpu_row (w, vc_scenario_id (r->scenarios[scenario_index].id), vc_estimate_get_gpu (estimate, g),
-                 counts[g]);
+                 counts[g], vc_engine_vllm_mxfp4_refused (vc_estimate_get_inputs (estimate), vc_estimate_get_gpu (estimate, g)));
 }
 
 static void

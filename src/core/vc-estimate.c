@@ -335,6 +335,8 @@ ensure_fits (VcEstimate *self)
       /* padding only adds: "does not fit" stands whatever the backend */
       fit->experts_as_stored = found && vc_engine_vllm_experts_as_stored (&self->inputs, smallest.gpus[i],
                                                                           MAX (1u, fit->layout.tp));
+      /* the layout search finds no number of such a card (vc_layout_smallest_each) */
+      fit->refused = vc_engine_vllm_mxfp4_refused (&self->inputs, smallest.gpus[i]);
     }
 }
 

@@ -136,6 +136,9 @@ typedef struct
   VcLayout layout;                 /* the smallest valid layout of `count` GPUs (vc-layout.c) */
   gboolean experts_as_stored;      /* `count` counts vLLM's MXFP4 experts as stored: this card's
                                     * backend is not followed (vc_engine_vllm_experts_as_stored) */
+  gboolean refused;                /* the engine does not start on this card whatever the memory
+                                    * (vLLM's MXFP4 below compute capability 8.0,
+                                    * vc_engine_vllm_mxfp4_refused): `count` is 0 */
 } VcGpuFit;
 
 /* What one GPU holds of a training scenario, for the allocator's reserve around it. */

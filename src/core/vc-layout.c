@@ -1489,6 +1489,10 @@ smallest (Memo           *memo,
   VcInputs effective;
   Search s = { memo, &effective, res, index, capacity, gpu };
 
+  /* vLLM does not start with MXFP4 experts below compute capability 8.0: no number of the
+   * card holds the model, whatever the memory */
+  if (vc_engine_vllm_mxfp4_refused (inputs, gpu))
+    return FALSE;
   effective_inputs (inputs, &effective);
   if (effective.mode == VC_MODE_TRAINING)
     return smallest_training (&s, effective.layout, best, best_out);

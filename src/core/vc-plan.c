@@ -587,6 +587,23 @@ mxfp4_unsized (const VcInputs *in,
   return FALSE;
 }
 
+/* Whether vLLM refuses the inputs' MXFP4 experts on a card of @set (compute capability below
+ * 8.0): every rank loads the model, so vLLM does not start on the set at all */
+static gboolean
+mxfp4_refused (const VcInputs *in,
+               const VcGpuSet *set)
+{
+  for (guint i = 0; i < vc_gpu_set_get_n (set); i++)
+    {
+      VcGpu card;
+
+      set_card (set, i, &card);
+      if (vc_engine_vllm_mxfp4_refused (in, &card))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* The layout over the set's @n cards, one model: TP over them, or over the cards of each of PP
  * stages; a TP × PP that is not the set's cards is refused */
 static gboolean
@@ -706,6 +723,9 @@ plan_tensor_parallel (const VcInputs      *inputs,
     plan->fits = plan->fits && at.available_kv_bytes >= lr.bytes[VC_COMPONENT_KV_CACHE];
   else
     plan->fits = plan->fits && lr.total <= usable;
+  /* nothing runs where vLLM does not start, whatever the memory */
+  if (mxfp4_refused (&in, set))
+    plan->fits = FALSE;
   return TRUE;
 }
 

@@ -591,6 +591,12 @@ add_gpu_json (JsonBuilder    *b,
   /* the count keeps vLLM's MXFP4 experts as stored on this card (FORMULAS.md) */
   json_builder_set_member_name (b, "experts_as_stored");
   json_builder_add_boolean_value (b, fit->experts_as_stored);
+  /* the engine does not start on this card, whatever the memory (FORMULAS.md) */
+  json_builder_set_member_name (b, "refused");
+  if (fit->refused)
+    json_builder_add_string_value (b, "mxfp4-capability");
+  else
+    json_builder_add_null_value (b);
   json_builder_end_object (b);
 }
 
@@ -1294,19 +1300,29 @@ gpu_label (VcEstimate *estimate,
  * vc_report_experts_as_stored_note:
  *
  * Returns: why the count on @gpu keeps vLLM's MXFP4 experts as stored (FORMULAS.md, "vLLM's
- *   MXFP4 experts"): vLLM refuses MXFP4 on the card, or its backend there is not followed
+ *   MXFP4 experts"): its backend there is not followed
  */
 const char *
 vc_report_experts_as_stored_note (const VcInputs *in,
                                   const VcGpu    *gpu)
 {
-  if (vc_engine_vllm_mxfp4_refused (in, gpu))
-    /* TRANSLATORS: after the count of a card on which vLLM does not start with MXFP4 experts
-     * (its quantization needs compute capability 8.0) */
-    return _("MXFP4 experts as stored: vLLM refuses MXFP4 below compute capability 8.0");
   /* TRANSLATORS: after the count of a card on which vLLM's MXFP4 expert backend is not
    * followed (FORMULAS.md, "vLLM's MXFP4 experts") */
   return _("MXFP4 experts as stored: vLLM’s backend on this card is not known");
+}
+
+/**
+ * vc_report_gpu_refused_note:
+ *
+ * Returns: in place of a count, why the engine does not start on @gpu whatever the memory
+ *   (VcGpuFit.refused: vLLM refuses MXFP4 below compute capability 8.0), translated
+ */
+const char *
+vc_report_gpu_refused_note (void)
+{
+  /* TRANSLATORS: in place of a GPU count, for a card on which vLLM does not start with MXFP4
+   * experts (its MXFP4 quantization needs compute capability 8.0) */
+  return _("vLLM refuses MXFP4 below compute capability 8.0: it does not start on this card");
 }
 
 /* How many of each GPU the selected scenario takes. */
@@ -1338,7 +1354,9 @@ table_gpus (GString    *s,
       g_autofree char *label = gpu_label (estimate, i, unit);
       g_autofree char *count = NULL;
 
-      if (fit->count <= 0)
+      if (fit->refused)
+        count = g_strdup (vc_report_gpu_refused_note ());
+      else if (fit->count <= 0)
         count = g_strdup (_("does not fit on any number"));
       else if (fit->fits)
         count = g_strdup (_("fits on 1"));
@@ -1550,10 +1568,7 @@ vc_report_table_request (VcEstimate            *estimate,
                                                     need, capacity);
 
       g_string_append_printf (s, "\n%s\n", line);
-      if (solve->found && vc_engine_vllm_mxfp4_refused (in, vc_estimate_get_gpu (estimate, req->gpu_index)))
-        g_string_append_printf (s, "%s\n", _("MXFP4 experts counted as stored: vLLM refuses MXFP4 below compute capability 8.0 "
-                                             "(Mxfp4Config.get_min_capability), so it does not start on this card."));
-      else if (solve->found && vc_engine_vllm_experts_as_stored (in, vc_estimate_get_gpu (estimate, req->gpu_index), 1))
+      if (solve->found && vc_engine_vllm_experts_as_stored (in, vc_estimate_get_gpu (estimate, req->gpu_index), 1))
         g_string_append_printf (s, "%s\n", _("MXFP4 experts counted as stored: vLLM’s backend on this card is not known."));
       /* a sequence stopped by memory alone may still be beyond what the model was made for */
       if (solve->variable == VC_SOLVE_VARIABLE_SEQ &&

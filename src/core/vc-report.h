@@ -32,6 +32,9 @@ char *vc_report_table_request (VcEstimate            *estimate,
                                const VcReportRequest *req);
 const VcSolveVariable *vc_report_fit_variables (VcMode          mode);
 const char            *vc_report_fit_key       (VcSolveVariable variable);
+/* In place of the count of a card on which the engine does not start (VcGpuFit.refused):
+ * why, translated */
+const char            *vc_report_gpu_refused_note (void);
 /* What follows the count of a card whose count keeps vLLM's MXFP4 experts as stored
  * (VcGpuFit.experts_as_stored): why, translated */
 const char            *vc_report_experts_as_stored_note (const VcInputs *inputs,

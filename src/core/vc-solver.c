@@ -214,6 +214,12 @@ fits_at (VcSolverMemo    *memo,
       e->reserve_added = TRUE;
       reserved = sc->reserved;
     }
+  /* vLLM does not start with MXFP4 experts below compute capability 8.0 */
+  if (vc_engine_vllm_mxfp4_refused (&probe, gpu))
+    {
+      *bytes = e->total / gpu_count;
+      return FALSE;
+    }
   if (vc_layout_is_default (&probe.layout))
     {
       /* one card: its padding at TP 1 beside the estimate */
@@ -441,6 +447,8 @@ vc_solver_solve_memo (VcSolverMemo    *memo,
       e = evaluation_get (memo, &probe, variable, s.step, &scratch);
       sol->usable_bytes = vc_engine_usable_bytes (&probe, capacity,
                                                   e->res.scenarios[e->res.selected].bytes[VC_COMPONENT_OVERHEAD]);
+      if (vc_engine_vllm_mxfp4_refused (in, gpu))
+        sol->limit = VC_SOLVE_LIMIT_ENGINE;
       return;
     }
   sol->found = TRUE;
@@ -515,6 +523,7 @@ vc_solve_limit_name (VcSolveLimit limit)
     {
     case VC_SOLVE_LIMIT_MODEL_CONTEXT: return _("the model's maximum context");
     case VC_SOLVE_LIMIT_NONE: return _("none below the largest value accepted");
+    case VC_SOLVE_LIMIT_ENGINE: return _("vLLM refuses MXFP4 below compute capability 8.0");
     case VC_SOLVE_LIMIT_MEMORY:
     default: return _("memory");
     }
@@ -531,6 +540,12 @@ vc_solution_describe (const VcSolution *sol,
 {
   g_autofree char *value = NULL;
 
+  /* the engine does not start on the card: no value runs there, whatever the memory */
+  if (!sol->found && sol->limit == VC_SOLVE_LIMIT_ENGINE)
+    /* TRANSLATORS: GPU count, GPU name */
+    return g_strdup_printf (_("Nothing runs on %u × %s: vLLM refuses MXFP4 below compute capability 8.0 "
+                              "(Mxfp4Config.get_min_capability), so it does not start there"),
+                            sol->gpu_count, gpu_name);
   if (!sol->found && need_text == NULL)
     switch (sol->variable)
       {

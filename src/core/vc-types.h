@@ -245,12 +245,14 @@ typedef enum
 } VcSolveVariable;
 
 /* What stops the solved value from growing: the GPU's memory, the model's maximum context, or
- * nothing below the largest value the input accepts. */
+ * nothing below the largest value the input accepts; ENGINE: nothing runs, the engine does
+ * not start on the card (vLLM's MXFP4 below compute capability 8.0). */
 typedef enum
 {
   VC_SOLVE_LIMIT_MEMORY,
   VC_SOLVE_LIMIT_MODEL_CONTEXT,
   VC_SOLVE_LIMIT_NONE,
+  VC_SOLVE_LIMIT_ENGINE,
 } VcSolveLimit;
 
 /* Parallel layouts (vc-layout.c): how training state is sharded across data-parallel GPUs.

@@ -116,6 +116,8 @@ vc_gpu_chart_describe (VcGpuChart *self,
                                                                                               gpu_index)));
         }
     }
+  else if (fit->refused)
+    count = g_strdup (vc_report_gpu_refused_note ());
   else
     count = g_strdup (_("does not fit"));
   /* TRANSLATORS: memory needed, memory a program can use on one GPU, how many GPUs (or "does

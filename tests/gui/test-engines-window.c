@@ -415,14 +415,22 @@ test_mxfp4_capacity (Fixture       *f,
   g_assert_cmpstr (row_a100, ==, "23.8\302\240" "GB of 85.9\302\240" "GB usable · 1 GPU");
   g_assert_cmpstr (row_h100, ==, "22.8\302\240" "GB of 85.1\302\240" "GB usable · 1 GPU · MXFP4 experts as stored: vLLM’s backend on this card is not known");
 
-  /* a V100: vLLM refuses MXFP4 below compute capability 8.0, and its row says that */
+  /* a V100: vLLM refuses MXFP4 below compute capability 8.0, and its row says that in place
+   * of a count: vLLM does not start there, whatever the memory */
   {
     guint v100 = vc_test_gpu_index (f->estimate, "v100-32gb");
     g_autofree char *row_v100 = vc_gpu_chart_describe (f->chart, v100);
     g_autofree char *speed_v100 = vc_gpu_chart_describe_speed (f->chart, v100);
+    const VcGpuFit *fit = vc_estimate_get_gpu_fit (f->estimate, v100);
 
-    g_assert_true (g_str_has_suffix (row_v100, " · 1 GPU · MXFP4 experts as stored: vLLM refuses MXFP4 below compute capability 8.0"));
-    g_assert_true (g_str_has_suffix (speed_v100, " tokens/s · KV cache not sized: vLLM refuses MXFP4 below compute capability 8.0"));
+    g_assert_true (fit->refused);
+    g_assert_false (fit->fits);
+    g_assert_cmpfloat (fit->count, ==, 0);
+    g_assert_false (fit->experts_as_stored);
+    g_assert_false (vc_estimate_get_gpu_fit (f->estimate, a100)->refused);
+    g_assert_true (g_str_has_suffix (row_v100, " usable · vLLM refuses MXFP4 below compute capability 8.0: it does not start on this card"));
+    /* nothing runs there: no speed either */
+    g_assert_cmpstr (speed_v100, ==, "");
   }
 }
 
