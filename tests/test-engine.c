@@ -321,10 +321,13 @@ test_vllm_mxfp4 (void)
   g_assert_cmpfloat (extra, ==, 702185472.0);
   /* TP 7 does not divide 2,880: vLLM's divide() asserts */
   g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, a100), 7, &extra));
+  /* a refusal leaves no padding behind (the layout search counts the experts as stored then) */
+  g_assert_cmpfloat (extra, ==, 0);
   /* Ada and the other Ampere cards too; not on Hopper, Blackwell, Volta, Turing or AMD */
   g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "l40s")), 1, &extra));
   g_assert_cmpfloat (extra, ==, 917962752.0);
   g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, h100), 1, &extra));
+  g_assert_cmpfloat (extra, ==, 0);
   g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "b200")), 1, &extra));
   g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb")), 1, &extra));
   g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "mi300x")), 1, &extra));
