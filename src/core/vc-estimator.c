@@ -1116,15 +1116,16 @@ training_architecture (const VcInputs   *in,
   sc->forward_activations = fwd;
   sc->backward_activations = t * per_layer_max + dequantized_weight_bytes (in, s, &tr) + ring + packing;
   sc->gradient_bytes = grads;
-  /* the optimizer step: every gradient, the state and the step's temporary, no activation */
+  /* the optimizer step: every gradient, the state and the step's temporary, no activation but
+   * the packed batch, which the trainer's loop keeps until the next batch replaces it */
   sc->step_temporary = vc_estimator_step_temporary (in, T);
-  if (fwd >= bwd && fwd >= grads + sc->step_temporary)
+  if (fwd >= bwd && fwd >= grads + sc->step_temporary + packing)
     {
       sc->peak_phase = VC_PHASE_FORWARD;
       sc->bytes[VC_COMPONENT_ACTIVATIONS] = fwd;
       sc->bytes[VC_COMPONENT_GRADIENTS] = 0;
     }
-  else if (bwd >= grads + sc->step_temporary)
+  else if (bwd >= grads + sc->step_temporary + packing)
     {
       sc->peak_phase = VC_PHASE_BACKWARD;
       sc->bytes[VC_COMPONENT_ACTIVATIONS] = sc->backward_activations;
@@ -1133,7 +1134,7 @@ training_architecture (const VcInputs   *in,
   else
     {
       sc->peak_phase = VC_PHASE_STEP;
-      sc->bytes[VC_COMPONENT_ACTIVATIONS] = 0;
+      sc->bytes[VC_COMPONENT_ACTIVATIONS] = packing;
       sc->bytes[VC_COMPONENT_GRADIENTS] = grads;
       opt += sc->step_temporary;
     }
@@ -1481,6 +1482,7 @@ replay (const VcInputs       *in,
   g_autoptr(GArray) saved = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) logits = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) temporary = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) batch = g_array_new (FALSE, FALSE, sizeof (guint));
   guint n_states = optimizer_states (in);
   gboolean selective = in->checkpointing == VC_CHECKPOINTING_SELECTIVE;
 
@@ -1507,8 +1509,10 @@ replay (const VcInputs       *in,
     {
       gboolean have_grads = grads->len > 0;
 
-      /* the packed batch's positions and mask, until the step's end */
-      hold (a, saved, st->packing);
+      /* the packed batch's positions and mask, until the step's end: torchtune's loop keeps the
+       * batch through backward(), optimizer.step() and zero_grad(), until the next batch
+       * replaces it (recipes/full_finetune_single_device.py, train()) */
+      hold (a, batch, st->packing);
       replay_forward (in, st, a, saved, e, h, n_layers, n_dense);
       hold (a, saved, st->head_saved);
       for (guint i = 0; i < st->n_logits; i++)
@@ -1566,8 +1570,11 @@ replay (const VcInputs       *in,
       /* zero_grad(set_to_none=True), unless the gradients accumulate over micro-batches */
       if (!share->held_gradients)
         release_all (a, grads);
+      release_all (a, batch);
     }
-  return MAX (0.0, vc_allocator_peak_reserved (a) - vc_allocator_peak_allocated (a));
+  /* beyond the tensors' own bytes, which the allocated estimate counts: the blocks' rounding and
+   * the whole blocks the large pool hands out are held as the cached segments are */
+  return MAX (0.0, vc_allocator_peak_reserved (a) - vc_allocator_peak_requested (a));
 }
 
 /* The allocator's reserve is modelled for training with the architecture: the trainers' own
