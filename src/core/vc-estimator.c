@@ -1462,8 +1462,33 @@ replay_forward (const VcInputs    *in,
     }
 }
 
+/* Loading: the weights, the fp32 master copy, the communication buffers, kept in @persistent */
+static void
+load (VcAllocator          *a,
+      GArray               *persistent,
+      const StepTensors    *st,
+      const ReplayScale    *k,
+      const VcReserveShare *share,
+      guint                 n_layers)
+{
+  for (guint l = 0; l < n_layers; l++)
+    for (guint i = 0; i < st->n_layer_weights; i++)
+      hold (a, persistent, st->layer_weights[i] * k->weights);
+  for (guint i = 0; i < 3; i++)
+    hold (a, persistent, st->other_weights[i] * k->weights);
+  if (k->master > 0)
+    {
+      for (guint l = 0; l < n_layers; l++)
+        for (guint i = 0; i < st->n_layer_trained; i++)
+          hold (a, persistent, st->layer_trained[i] * k->master);
+      for (guint i = 0; i < st->n_other_trained; i++)
+        hold (a, persistent, st->other_trained[i] * k->master);
+    }
+  hold (a, persistent, share->buffers);
+}
+
 /* Two steps of a model of `n_layers` layers (the first `n_dense` dense): what the allocator
- * caches beyond the allocated peak. */
+ * caches beyond the bytes its tensors asked for at their peak. */
 static double
 replay (const VcInputs       *in,
         const StepTensors    *st,
@@ -1486,21 +1511,7 @@ replay (const VcInputs       *in,
   guint n_states = optimizer_states (in);
   gboolean selective = in->checkpointing == VC_CHECKPOINTING_SELECTIVE;
 
-  /* loading: the weights, the fp32 master copy, the communication buffers */
-  for (guint l = 0; l < n_layers; l++)
-    for (guint i = 0; i < st->n_layer_weights; i++)
-      hold (a, persistent, st->layer_weights[i] * k->weights);
-  for (guint i = 0; i < 3; i++)
-    hold (a, persistent, st->other_weights[i] * k->weights);
-  if (k->master > 0)
-    {
-      for (guint l = 0; l < n_layers; l++)
-        for (guint i = 0; i < st->n_layer_trained; i++)
-          hold (a, persistent, st->layer_trained[i] * k->master);
-      for (guint i = 0; i < st->n_other_trained; i++)
-        hold (a, persistent, st->other_trained[i] * k->master);
-    }
-  hold (a, persistent, share->buffers);
+  load (a, persistent, st, k, share, n_layers);
 
   /* two steps: the optimizer state appears at the first one (torch.optim creates it in step()),
    * in what the first backward pass freed; the second forward pass finds the cache as the first
