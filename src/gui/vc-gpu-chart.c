@@ -345,7 +345,7 @@ measure_rows (VcGpuChart *self,
  * less; a text that does not fit is ellipsized, and when even that leaves no room the speed,
  * then what fits, are left out (the accessible description keeps everything). So no figure
  * widens the window. SGLang's Mamba pool is not one of them: a row that has one draws it on a
- * second line, under the bar, which the chart's least width holds (pool_line()). */
+ * second line, under the name and the bar, which the chart's least width holds (pool_line()). */
 #define MIN_BAR_W 80
 #define MIN_TEXT_W 160
 
@@ -397,8 +397,8 @@ bar_geometry (VcGpuChart      *self,
   graphene_rect_init (filled, x, row * m->row_h + BAR_INSET, w * share, m->line_h - 2 * BAR_INSET);
 }
 
-/* Where row @i draws SGLang's Mamba pool: its second line, from the bar's start to the right
- * edge */
+/* Where row @i draws SGLang's Mamba pool: its second line, the row's whole width, under its
+ * name and bar */
 static void
 pool_line (VcGpuChart      *self,
            const Metrics   *m,
@@ -406,10 +406,8 @@ pool_line (VcGpuChart      *self,
            guint            i,
            graphene_rect_t *where)
 {
-  double x = m->name_w + COL_GAP;
-
-  graphene_rect_init (where, x, MAX (0, row_of (self, i)) * m->row_h + m->line_h - ROW_PAD / 2.0,
-                      MAX (0, width - x), m->text_h);
+  graphene_rect_init (where, 0, MAX (0, row_of (self, i)) * m->row_h + m->line_h - ROW_PAD / 2.0,
+                      MAX (0, width), m->text_h);
 }
 
 /* SGLang's Mamba pool of a row as drawn, for tests: its text (NULL without a pool) and in
@@ -469,8 +467,8 @@ vc_gpu_chart_measure (GtkWidget      *widget,
       int speed = m.speed_w > 0 ? COL_GAP + m.speed_w : 0;
 
       *minimum = m.name_w + MIN (m.text_w, MIN_TEXT_W) + 2 * COL_GAP + MIN_BAR_W;
-      /* a row's Mamba pool, on its own line beside the names, is never cut */
-      *minimum = MAX (*minimum, m.name_w + COL_GAP + m.pool_w);
+      /* a row's Mamba pool, on a line of its own, is never cut */
+      *minimum = MAX (*minimum, m.pool_w);
       *natural = m.name_w + m.text_w + COL_GAP + m.fit_w + speed + 2 * COL_GAP + 240;
     }
   else
