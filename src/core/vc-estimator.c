@@ -1462,6 +1462,22 @@ replay_forward (const VcInputs    *in,
     }
 }
 
+/* One tensor of @scale bytes a trained parameter for each trainable tensor, every layer's then
+ * the others', kept in @handles: the master copy, an optimizer state, the step's temporary */
+static void
+hold_trained (VcAllocator       *a,
+              GArray            *handles,
+              const StepTensors *st,
+              guint              n_layers,
+              double             scale)
+{
+  for (guint l = 0; l < n_layers; l++)
+    for (guint i = 0; i < st->n_layer_trained; i++)
+      hold (a, handles, st->layer_trained[i] * scale);
+  for (guint i = 0; i < st->n_other_trained; i++)
+    hold (a, handles, st->other_trained[i] * scale);
+}
+
 /* Loading: the weights, the fp32 master copy, the communication buffers, kept in @persistent */
 static void
 load (VcAllocator          *a,
@@ -1477,13 +1493,7 @@ load (VcAllocator          *a,
   for (guint i = 0; i < 3; i++)
     hold (a, persistent, st->other_weights[i] * k->weights);
   if (k->master > 0)
-    {
-      for (guint l = 0; l < n_layers; l++)
-        for (guint i = 0; i < st->n_layer_trained; i++)
-          hold (a, persistent, st->layer_trained[i] * k->master);
-      for (guint i = 0; i < st->n_other_trained; i++)
-        hold (a, persistent, st->other_trained[i] * k->master);
-    }
+    hold_trained (a, persistent, st, n_layers, k->master);
   hold (a, persistent, share->buffers);
 }
 
@@ -1560,22 +1570,12 @@ replay (const VcInputs       *in,
       /* the optimizer's step: its state at the first one */
       if (step == 0 && n_states > 0 && k->optimizer > 0 && !in->optimizer_in_backward)
         for (guint s = 0; s < n_states; s++)
-          {
-            for (guint l = 0; l < n_layers; l++)
-              for (guint i = 0; i < st->n_layer_trained; i++)
-                hold (a, persistent, st->layer_trained[i] * k->optimizer);
-            for (guint i = 0; i < st->n_other_trained; i++)
-              hold (a, persistent, st->other_trained[i] * k->optimizer);
-          }
+          hold_trained (a, persistent, st, n_layers, k->optimizer);
       /* the foreach step's temporary: one tensor like a state for each trainable tensor, all
        * alive until the step ends */
       if (k->step > 0)
         {
-          for (guint l = 0; l < n_layers; l++)
-            for (guint i = 0; i < st->n_layer_trained; i++)
-              hold (a, temporary, st->layer_trained[i] * k->step);
-          for (guint i = 0; i < st->n_other_trained; i++)
-            hold (a, temporary, st->other_trained[i] * k->step);
+          hold_trained (a, temporary, st, n_layers, k->step);
           release_all (a, temporary);
         }
       /* zero_grad(set_to_none=True), unless the gradients accumulate over micro-batches */
