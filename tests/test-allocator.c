@@ -42,6 +42,8 @@ test_small_pool (void)
   x = vc_allocator_malloc (a, 1000);
   g_assert_cmpfloat (vc_allocator_allocated (a), ==, 1024);
   g_assert_cmpfloat (vc_allocator_reserved (a), ==, 2 * MiB);
+  /* the bytes asked for, as the allocated estimate counts them, before rounding */
+  g_assert_cmpfloat (vc_allocator_peak_requested (a), ==, 1000);
   /* the rest of the segment (2 MiB − 1024) holds a 1 MiB request */
   y = vc_allocator_malloc (a, MiB);
   g_assert_cmpfloat (vc_allocator_reserved (a), ==, 2 * MiB);
@@ -78,18 +80,24 @@ test_large_pool (void)
   vc_allocator_malloc (a, 16.5 * MiB);
   g_assert_cmpfloat (vc_allocator_reserved (a), ==, 20 * MiB);
   g_assert_cmpfloat (vc_allocator_allocated (a), ==, 20 * MiB);
+  /* asked for: 19.5 MiB; the unsplit half MiB is the allocator's, held as the cache is */
+  g_assert_cmpfloat (vc_allocator_peak_requested (a), ==, 19.5 * MiB);
   /* 25 MB: its own segment of 25,165,824 bytes (12 × 2 MiB) */
   vc_allocator_malloc (a, 25e6);
   g_assert_cmpfloat (vc_allocator_reserved (a), ==, 20 * MiB + 24 * MiB);
   /* the freed 3 MiB block holds a 2 MiB request, split is refused (1 MiB left is not more
    * than 1 MiB): no new segment */
   vc_allocator_release (a, x);
+  g_assert_cmpfloat (vc_allocator_peak_requested (a), ==, 19.5 * MiB + 25e6);
   vc_allocator_malloc (a, 2 * MiB);
   g_assert_cmpfloat (vc_allocator_reserved (a), ==, 44 * MiB);
+  /* 18.5 MiB + 25 MB asked for now: the peak stays */
+  g_assert_cmpfloat (vc_allocator_peak_requested (a), ==, 19.5 * MiB + 25e6);
   g_assert_cmpfloat (vc_allocator_allocated (a), ==, 20 * MiB + 24 * MiB);
   /* a 30 MiB request fits no cached block: a segment of 30 MiB */
   vc_allocator_malloc (a, 30 * MiB);
   g_assert_cmpfloat (vc_allocator_peak_reserved (a), ==, 74 * MiB);
+  g_assert_cmpfloat (vc_allocator_peak_requested (a), ==, 48.5 * MiB + 25e6);
 }
 
 static void

@@ -43,8 +43,35 @@ test_help_is_blurb (void)
       g_assert_cmpuint (strlen (vc_cli_option_help (o)), >, 10);
       n_inputs++;
     }
-  /* mode to chart-gpus, as the table has them */
-  g_assert_cmpuint (n_inputs, ==, 54);
+  /* mode to chart-gpus, as the table has them, but --engine-version (test_engine_version()) */
+  g_assert_cmpuint (n_inputs, ==, 53);
+}
+
+/* --engine-version sets vLLM's release, or SGLang's source with --engine sglang: a behaviour of
+ * its own, so a help of its own naming each engine's values, which --help prints */
+static void
+test_engine_version (void)
+{
+  const char *args[] = { "--help", NULL };
+  g_auto(VcTestRun) help = { 0 };
+  g_autofree char *line = NULL;
+  const VcCliOption *o = NULL;
+
+  for (guint i = 0; i < vc_cli_n_options; i++)
+    if (g_str_equal (vc_cli_options[i].name, "engine-version"))
+      o = &vc_cli_options[i];
+  g_assert_nonnull (o);
+  g_assert_cmpint (o->kind, ==, OPT_ENGINE_VERSION);
+  g_assert_cmpstr (o->property, ==, "engine-version");
+  g_assert_cmpstr (o->arg, ==, "0.10|0.11|0.21|001ccef|003fca8");
+  g_assert_cmpstr (vc_cli_option_help (o), ==, o->help);
+  g_assert_nonnull (strstr (o->help, "vLLM: 0.11 (default"));
+  g_assert_nonnull (strstr (o->help, "SGLang (--engine sglang, the same as --sglang-version): 001ccef (default) or 003fca8"));
+  help.status = vc_test_run_vramcalc (args, NULL, &help.out, &help.err);
+  g_assert_cmpint (help.status, ==, 0);
+  line = g_strdup_printf ("  --engine-version=%s ", o->arg);
+  g_assert_nonnull (strstr (help.out, line));
+  g_assert_nonnull (strstr (help.out, o->help));
 }
 
 /* an alias (--parallel) sets the input of another option under its engine's name */
@@ -130,6 +157,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli-options/help-is-blurb", test_help_is_blurb);
   g_test_add_func ("/cli-options/aliases", test_aliases);
+  g_test_add_func ("/cli-options/engine-version", test_engine_version);
   g_test_add_func ("/cli-options/printed", test_printed);
   return g_test_run ();
 }

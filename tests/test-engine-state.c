@@ -443,6 +443,78 @@ test_sglang_refused (void)
                                   "Mamba-2 groups that TP does not divide are repeated on the ranks"));
 }
 
+/* --engine-version names SGLang's source with --engine sglang, as --sglang-version does (the
+ * engine given before or after it, or by a profile): the same report; a vLLM release there,
+ * an SGLang source with vLLM, or two sources that disagree are refused, naming what each
+ * engine accepts */
+static void
+test_sglang_engine_version (void)
+{
+  const char *alias[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--engine-version", "003fca8",
+                          "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  const char *after[] = { "--preset", "granite-4.0-h-tiny", "--engine-version", "003fca8", "--engine", "sglang",
+                          "--sglang-version", "003fca8", "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  const char *named[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--sglang-version", "003fca8",
+                          "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  const char *followed[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--engine-version", "001ccef",
+                             "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  const char *const *same[] = { alias, after };
+  static const char *const refused[][3] = {
+    /* engine, --engine-version, what the message says */
+    { "sglang", "0.11", "accepted with --engine vllm: 0.10, 0.11, 0.21; with --engine sglang: 001ccef, 003fca8" },
+    { "vllm", "001ccef", "“001ccef” is not a release of vllm here" },
+    { "sglang", "abc", "“abc” is not a release of sglang here" },
+    { "generic", "0.11", "give --engine vllm or sglang" },
+    { "llama.cpp", "001ccef", "with --engine sglang: 001ccef, 003fca8" },
+  };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonParser) named_parser = json_parser_new ();
+  g_autoptr(JsonParser) followed_parser = json_parser_new ();
+  g_autofree char *expected = NULL;
+  JsonObject *engine;
+
+  vc_test_run_json (named_parser, named);
+  expected = json_to_string (json_parser_get_root (named_parser), FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (same); i++)
+    {
+      g_autofree char *got = NULL;
+
+      vc_test_run_json (parser, same[i]);
+      got = json_to_string (json_parser_get_root (parser), FALSE);
+      g_assert_cmpstr (got, ==, expected);
+    }
+  engine = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "engine");
+  g_assert_cmpstr (json_object_get_string_member (engine, "version"), ==, "003fca8");
+  g_assert_true (json_object_get_null_member (engine, "kv_capacity_tokens"));
+  /* the default source, given: the pool is followed (465 requests on an H100) */
+  engine = json_object_get_object_member (vc_test_run_json (followed_parser, followed), "engine");
+  g_assert_cmpstr (json_object_get_string_member (engine, "version"), ==, "001ccef");
+  g_assert_cmpint (json_object_get_int_member (engine, "state_pool_requests"), ==, 465);
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      const char *args[] = { "--preset", "granite-4.0-h-tiny", "--engine", refused[i][0], "--engine-version",
+                             refused[i][1], NULL };
+      g_auto(VcTestRun) r = { 0 };
+
+      r.status = vc_test_run_vramcalc (args, NULL, &r.out, &r.err);
+      g_test_message ("%s %s: %s", refused[i][0], refused[i][1], r.err);
+      g_assert_cmpint (r.status, ==, 2);
+      g_assert_true (g_str_has_prefix (r.err, "vramcalc: --engine-version: "));
+      g_assert_nonnull (strstr (r.err, refused[i][2]));
+    }
+  {
+    const char *args[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--sglang-version", "001ccef",
+                           "--engine-version", "003fca8", NULL };
+    g_auto(VcTestRun) r = { 0 };
+
+    r.status = vc_test_run_vramcalc (args, NULL, &r.out, &r.err);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_cmpstr (r.err, ==, "vramcalc: --engine-version: with --engine sglang it names SGLang’s source, as "
+                     "--sglang-version does: 003fca8 and 001ccef disagree; accepted: one of them, or both the same\n");
+  }
+}
+
 /* SGLang's Mamba pool in the text report and in --explain: Granite 4.0-H Tiny on an H100 keeps
  * 465 requests of 57,341,952 bytes (26.66 GB) before its cells; the state's 9,984 convolution
  * values of a layer named with their dtype */
@@ -854,6 +926,7 @@ main (int    argc,
   g_test_add_func ("/engine-state/sglang-003fca8", test_sglang_003fca8);
   g_test_add_func ("/engine-state/sglang-003fca8-cli", test_sglang_003fca8_cli);
   g_test_add_func ("/engine-state/sglang-refused", test_sglang_refused);
+  g_test_add_func ("/engine-state/sglang-engine-version", test_sglang_engine_version);
   g_test_add_func ("/engine-state/sglang-text", test_sglang_text);
   g_test_add_func ("/engine-state/sglang-swa-sources", test_sglang_swa_sources);
   g_test_add_func ("/engine-state/encoder-refused", test_encoder_refused);

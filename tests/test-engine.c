@@ -284,6 +284,18 @@ test_vllm_reserves (void)
   g_assert_cmpfloat (vc_estimate_get_gpu_fit (vllm, i)->capacity_bytes, ==, C);
 }
 
+/* vLLM's MXFP4 padding refused at @tp ranks on @gpu, leaving 0 */
+static void
+assert_no_padding (const VcInputs *in,
+                   const VcGpu    *gpu,
+                   double          tp)
+{
+  double extra = -1;
+
+  g_assert_false (vc_engine_vllm_mxfp4_extra (in, gpu, tp, &extra));
+  g_assert_cmpfloat (extra, ==, 0);
+}
+
 /* A vision encoder counted with the model (400 M parameters, 16 bits): vLLM's profile run
  * passes dummy images through it and holds their embeddings, SGLang lowers its default fraction
  * for a vision model; neither is sized, so no figure, except where the engine is told its cache
@@ -319,12 +331,13 @@ test_vllm_mxfp4 (void)
   /* TP 2: the rank's 1,440 rounded up to 1,536 */
   g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, a100), 2, &extra));
   g_assert_cmpfloat (extra, ==, 702185472.0);
-  /* TP 7 does not divide 2,880: vLLM's divide() asserts */
-  g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, a100), 7, &extra));
+  /* TP 7 does not divide 2,880: vLLM's divide() asserts; a refusal leaves no padding behind
+   * (the layout search counts the experts as stored then) */
+  assert_no_padding (in, vc_estimate_get_gpu (e, a100), 7);
   /* Ada and the other Ampere cards too; not on Hopper, Blackwell, Volta, Turing or AMD */
   g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "l40s")), 1, &extra));
   g_assert_cmpfloat (extra, ==, 917962752.0);
-  g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, h100), 1, &extra));
+  assert_no_padding (in, vc_estimate_get_gpu (e, h100), 1);
   g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "b200")), 1, &extra));
   g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb")), 1, &extra));
   g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "mi300x")), 1, &extra));

@@ -81,7 +81,10 @@ const VcCliOption vc_cli_options[] = {
   { "max-num-batched-tokens", OPT_PROPERTY, "max-num-batched-tokens", "N" },
   { "max-num-seqs", OPT_PROPERTY, "max-num-seqs", "N" },
   { "kv-cache-memory", OPT_PROPERTY, "kv-cache-memory", "GB" },
-  { "engine-version", OPT_PROPERTY, "engine-version", "0.10|0.11|0.21" },
+  /* vLLM's releases, or with --engine sglang SGLang's sources (vramcalc.c, apply_engine_version()) */
+  { "engine-version", OPT_ENGINE_VERSION, "engine-version", "0.10|0.11|0.21|001ccef|003fca8",
+    N_("The engine's release whose memory arithmetic to follow. vLLM: 0.11 (default: 0.11 to 0.20, or later with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0), 0.10 (before 0.11: one GPU a model) or 0.21 (0.21 and later: with --enforce-eager or --kv-cache-memory). "
+       "SGLang (--engine sglang, the same as --sglang-version): 001ccef (default) or 003fca8") },
   { "enforce-eager", OPT_TRUE, "enforce-eager", NULL,
     N_("vLLM: no CUDA graphs, so none measured before the cache is sized (needed with --engine-version 0.21)") },
   { "no-enforce-eager", OPT_FALSE, "enforce-eager", NULL, NULL },

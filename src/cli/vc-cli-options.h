@@ -41,6 +41,7 @@ typedef enum
   OPT_GPU_LAYERS,
   OPT_GENERATE,
   OPT_PRINT_COMMAND,
+  OPT_ENGINE_VERSION,  /* the engine's release: vLLM's, or SGLang's source with --engine sglang */
 } VcCliOptKind;
 
 typedef struct

@@ -439,6 +439,7 @@ apply_option (Request     *req,
     {
     case OPT_PROPERTY:
     case OPT_PROPERTY_ALIAS:
+    case OPT_ENGINE_VERSION:
       add_setting (req, opt->property, value);
       return TRUE;
     case OPT_TRUE:
@@ -667,7 +668,8 @@ list_local_models (void)
 
 /* vLLM's options (--gpu-memory-utilization, --block-size, the profile run's batch,
  * --kv-cache-memory) and SGLang's (--mem-fraction, --page-size, --sglang-version) are refused with another engine
- * rather than ignored or misread, and --mfu means something to training only. */
+ * rather than ignored or misread, --engine-version (either's release) with neither, and --mfu
+ * means something to training only. */
 static const struct
 {
   const char *name;
@@ -678,7 +680,6 @@ static const struct
   { "max-num-batched-tokens", "vllm" },
   { "max-num-seqs", "vllm" },
   { "kv-cache-memory", "vllm" },
-  { "engine-version", "vllm" },
   { "enforce-eager", "vllm" },
   { "no-enforce-eager", "vllm" },
   { "mem-fraction", "sglang" },
@@ -746,7 +747,7 @@ check_engine_options (int          argc,
         }
 
       /* an option vLLM and SGLang both have */
-      static const char *tp_serving[] = { "disable-custom-all-reduce", "no-disable-custom-all-reduce" };
+      static const char *tp_serving[] = { "disable-custom-all-reduce", "no-disable-custom-all-reduce", "engine-version" };
 
       for (guint k = 0; k < G_N_ELEMENTS (tp_serving); k++)
         if (g_str_has_prefix (a, "--") && g_str_has_prefix (a + 2, tp_serving[k]) &&
@@ -1257,9 +1258,73 @@ property_text (VcEstimate *estimate,
   return g_strdup_value_contents (&v);
 }
 
+static int
+compare_nicks (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The nicks of @type, sorted and separated by commas: "0.10, 0.11, 0.21" */
+static char *
+enum_nicks (GType type)
+{
+  g_autoptr(GEnumClass) klass = g_type_class_ref (type);
+  g_autoptr(GPtrArray) nicks = g_ptr_array_new ();
+
+  for (guint i = 0; i < klass->n_values; i++)
+    g_ptr_array_add (nicks, (gpointer) klass->values[i].value_nick);
+  g_ptr_array_sort (nicks, compare_nicks);
+  g_ptr_array_add (nicks, NULL);
+  return g_strjoinv (", ", (char **) nicks->pdata);
+}
+
+/* --engine-version: vLLM's release, or with --engine sglang SGLang's source, the input
+ * --sglang-version sets (the engine as the whole command line and the profile leave it). Given
+ * with --sglang-version too, both must name the same source. */
+static int
+apply_engine_version (VcEstimate *estimate,
+                      const char *value,
+                      const char *sglang_value)
+{
+  gboolean sglang = vc_estimate_get_inputs (estimate)->engine == VC_ENGINE_SGLANG;
+  GType type = sglang ? VC_TYPE_SGLANG_VERSION : VC_TYPE_VLLM_VERSION;
+  g_autoptr(GEnumClass) klass = g_type_class_ref (type);
+  g_autoptr(GError) error = NULL;
+
+  if (g_enum_get_value_by_nick (klass, value) == NULL)
+    {
+      g_autofree char *engine = vc_estimate_dup_input_string (estimate, "engine");
+      g_autofree char *vllm = enum_nicks (VC_TYPE_VLLM_VERSION);
+      g_autofree char *sources = enum_nicks (VC_TYPE_SGLANG_VERSION);
+      g_autofree char *message = NULL;
+
+      /* TRANSLATORS: the value given, the engine, vLLM's releases ("0.10, 0.11, 0.21"), SGLang's
+       * sources ("001ccef, 003fca8") */
+      message = g_strdup_printf (_("“%s” is not a release of %s here; accepted with --engine vllm: %s; "
+                                   "with --engine sglang: %s (the same as --sglang-version)"),
+                                 value, engine, vllm, sources);
+      return usage_error ("engine-version", message);
+    }
+  if (sglang && sglang_value != NULL && !g_str_equal (sglang_value, value))
+    {
+      g_autofree char *message = NULL;
+
+      /* TRANSLATORS: the SGLang sources given with --engine-version and with --sglang-version */
+      message = g_strdup_printf (_("with --engine sglang it names SGLang’s source, as --sglang-version does: "
+                                   "%s and %s disagree; accepted: one of them, or both the same"),
+                                 value, sglang_value);
+      return usage_error ("engine-version", message);
+    }
+  if (!vc_estimate_set_from_string (estimate, sglang ? "sglang-version" : "engine-version", value, &error))
+    return usage_error ("engine-version", error->message);
+  return 0;
+}
+
 /* Every property option in command-line order, but --precision, which is the precision of
- * the mode estimated, known once every option is read: it is left in @precision. The unit is
- * the profile's, not an input of the estimate. */
+ * the mode estimated, known once every option is read: it is left in @precision, and
+ * --engine-version, whose engine is known then too (apply_engine_version()). The unit is the
+ * profile's, not an input of the estimate. */
 static int
 apply_settings (Request     *req,
                 VcEstimate  *estimate,
@@ -1267,6 +1332,7 @@ apply_settings (Request     *req,
                 const char **precision)
 {
   g_autoptr(GError) error = NULL;
+  const char *engine_version = NULL, *sglang_version = NULL;
 
   for (guint k = 0; k < req->settings->len; k += 2)
     {
@@ -1278,6 +1344,13 @@ apply_settings (Request     *req,
           *precision = value;
           continue;
         }
+      if (g_str_equal (property, "engine-version"))
+        {
+          engine_version = value;
+          continue;
+        }
+      if (g_str_equal (property, "sglang-version"))
+        sglang_version = value;
       if (g_str_equal (property, "unit"))
         {
           VcUnit unit;
@@ -1319,6 +1392,8 @@ apply_settings (Request     *req,
           return usage_error (option ? option : property, error->message);
         }
     }
+  if (engine_version != NULL)
+    return apply_engine_version (estimate, engine_version, sglang_version);
   return 0;
 }
 

@@ -22,6 +22,7 @@ typedef struct
 {
   double offset;
   double size;
+  double requested;                /* the bytes asked for, while allocated */
   guint segment;
   gint prev, next;                 /* neighbours in the same segment, -1 at its ends */
   gboolean allocated;
@@ -72,6 +73,7 @@ struct _VcAllocator
   FreeList free_blocks[2];         /* large pool, small pool */
   gint expandable_segment[2];      /* the growing segment of each pool, -1 before the first */
   double allocated, reserved, peak_allocated, peak_reserved;
+  double requested, peak_requested;  /* the bytes asked for, before any rounding */
 };
 
 /* round_size(): at least kMinBlockSize, in multiples of it */
@@ -451,8 +453,11 @@ vc_allocator_malloc (VcAllocator *self,
       free_list_add (self, r);
     }
   b->allocated = TRUE;
+  b->requested = MAX (0.0, bytes);
   self->allocated += b->size;
   self->peak_allocated = MAX (self->peak_allocated, self->allocated);
+  self->requested += b->requested;
+  self->peak_requested = MAX (self->peak_requested, self->requested);
   return index;
 }
 
@@ -497,6 +502,8 @@ vc_allocator_release (VcAllocator *self,
   g_return_if_fail (b->allocated && !b->dead);
   b->allocated = FALSE;
   self->allocated -= b->size;
+  self->requested -= b->requested;
+  b->requested = 0;
   if (b->prev >= 0 && !block_at (self, b->prev)->allocated)
     {
       guint prev = b->prev;
@@ -529,6 +536,14 @@ double
 vc_allocator_peak_allocated (const VcAllocator *self)
 {
   return self->peak_allocated;
+}
+
+/* The most bytes asked for at once, before rounding and whole blocks: the tensors' own sizes,
+ * as an estimate counts them (what torch.cuda.memory_stats() calls requested_bytes) */
+double
+vc_allocator_peak_requested (const VcAllocator *self)
+{
+  return self->peak_requested;
 }
 
 double

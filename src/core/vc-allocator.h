@@ -37,6 +37,7 @@ void         vc_allocator_release         (VcAllocator *self,
 double       vc_allocator_allocated       (const VcAllocator *self);
 double       vc_allocator_reserved        (const VcAllocator *self);
 double       vc_allocator_peak_allocated  (const VcAllocator *self);
+double       vc_allocator_peak_requested  (const VcAllocator *self);
 double       vc_allocator_peak_reserved   (const VcAllocator *self);
 guint        vc_allocator_n_segments      (const VcAllocator *self);
 

@@ -1116,15 +1116,16 @@ training_architecture (const VcInputs   *in,
   sc->forward_activations = fwd;
   sc->backward_activations = t * per_layer_max + dequantized_weight_bytes (in, s, &tr) + ring + packing;
   sc->gradient_bytes = grads;
-  /* the optimizer step: every gradient, the state and the step's temporary, no activation */
+  /* the optimizer step: every gradient, the state and the step's temporary, no activation but
+   * the packed batch, which the trainer's loop keeps until the next batch replaces it */
   sc->step_temporary = vc_estimator_step_temporary (in, T);
-  if (fwd >= bwd && fwd >= grads + sc->step_temporary)
+  if (fwd >= bwd && fwd >= grads + sc->step_temporary + packing)
     {
       sc->peak_phase = VC_PHASE_FORWARD;
       sc->bytes[VC_COMPONENT_ACTIVATIONS] = fwd;
       sc->bytes[VC_COMPONENT_GRADIENTS] = 0;
     }
-  else if (bwd >= grads + sc->step_temporary)
+  else if (bwd >= grads + sc->step_temporary + packing)
     {
       sc->peak_phase = VC_PHASE_BACKWARD;
       sc->bytes[VC_COMPONENT_ACTIVATIONS] = sc->backward_activations;
@@ -1133,7 +1134,7 @@ training_architecture (const VcInputs   *in,
   else
     {
       sc->peak_phase = VC_PHASE_STEP;
-      sc->bytes[VC_COMPONENT_ACTIVATIONS] = 0;
+      sc->bytes[VC_COMPONENT_ACTIVATIONS] = packing;
       sc->bytes[VC_COMPONENT_GRADIENTS] = grads;
       opt += sc->step_temporary;
     }
@@ -1461,8 +1462,43 @@ replay_forward (const VcInputs    *in,
     }
 }
 
+/* One tensor of @scale bytes a trained parameter for each trainable tensor, every layer's then
+ * the others', kept in @handles: the master copy, an optimizer state, the step's temporary */
+static void
+hold_trained (VcAllocator       *a,
+              GArray            *handles,
+              const StepTensors *st,
+              guint              n_layers,
+              double             scale)
+{
+  for (guint l = 0; l < n_layers; l++)
+    for (guint i = 0; i < st->n_layer_trained; i++)
+      hold (a, handles, st->layer_trained[i] * scale);
+  for (guint i = 0; i < st->n_other_trained; i++)
+    hold (a, handles, st->other_trained[i] * scale);
+}
+
+/* Loading: the weights, the fp32 master copy, the communication buffers, kept in @persistent */
+static void
+load (VcAllocator          *a,
+      GArray               *persistent,
+      const StepTensors    *st,
+      const ReplayScale    *k,
+      const VcReserveShare *share,
+      guint                 n_layers)
+{
+  for (guint l = 0; l < n_layers; l++)
+    for (guint i = 0; i < st->n_layer_weights; i++)
+      hold (a, persistent, st->layer_weights[i] * k->weights);
+  for (guint i = 0; i < 3; i++)
+    hold (a, persistent, st->other_weights[i] * k->weights);
+  if (k->master > 0)
+    hold_trained (a, persistent, st, n_layers, k->master);
+  hold (a, persistent, share->buffers);
+}
+
 /* Two steps of a model of `n_layers` layers (the first `n_dense` dense): what the allocator
- * caches beyond the allocated peak. */
+ * caches beyond the bytes its tensors asked for at their peak. */
 static double
 replay (const VcInputs       *in,
         const StepTensors    *st,
@@ -1481,24 +1517,11 @@ replay (const VcInputs       *in,
   g_autoptr(GArray) saved = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) logits = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) temporary = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) batch = g_array_new (FALSE, FALSE, sizeof (guint));
   guint n_states = optimizer_states (in);
   gboolean selective = in->checkpointing == VC_CHECKPOINTING_SELECTIVE;
 
-  /* loading: the weights, the fp32 master copy, the communication buffers */
-  for (guint l = 0; l < n_layers; l++)
-    for (guint i = 0; i < st->n_layer_weights; i++)
-      hold (a, persistent, st->layer_weights[i] * k->weights);
-  for (guint i = 0; i < 3; i++)
-    hold (a, persistent, st->other_weights[i] * k->weights);
-  if (k->master > 0)
-    {
-      for (guint l = 0; l < n_layers; l++)
-        for (guint i = 0; i < st->n_layer_trained; i++)
-          hold (a, persistent, st->layer_trained[i] * k->master);
-      for (guint i = 0; i < st->n_other_trained; i++)
-        hold (a, persistent, st->other_trained[i] * k->master);
-    }
-  hold (a, persistent, share->buffers);
+  load (a, persistent, st, k, share, n_layers);
 
   /* two steps: the optimizer state appears at the first one (torch.optim creates it in step()),
    * in what the first backward pass freed; the second forward pass finds the cache as the first
@@ -1507,8 +1530,10 @@ replay (const VcInputs       *in,
     {
       gboolean have_grads = grads->len > 0;
 
-      /* the packed batch's positions and mask, until the step's end */
-      hold (a, saved, st->packing);
+      /* the packed batch's positions and mask, until the step's end: torchtune's loop keeps the
+       * batch through backward(), optimizer.step() and zero_grad(), until the next batch
+       * replaces it (recipes/full_finetune_single_device.py, train()) */
+      hold (a, batch, st->packing);
       replay_forward (in, st, a, saved, e, h, n_layers, n_dense);
       hold (a, saved, st->head_saved);
       for (guint i = 0; i < st->n_logits; i++)
@@ -1545,29 +1570,22 @@ replay (const VcInputs       *in,
       /* the optimizer's step: its state at the first one */
       if (step == 0 && n_states > 0 && k->optimizer > 0 && !in->optimizer_in_backward)
         for (guint s = 0; s < n_states; s++)
-          {
-            for (guint l = 0; l < n_layers; l++)
-              for (guint i = 0; i < st->n_layer_trained; i++)
-                hold (a, persistent, st->layer_trained[i] * k->optimizer);
-            for (guint i = 0; i < st->n_other_trained; i++)
-              hold (a, persistent, st->other_trained[i] * k->optimizer);
-          }
+          hold_trained (a, persistent, st, n_layers, k->optimizer);
       /* the foreach step's temporary: one tensor like a state for each trainable tensor, all
        * alive until the step ends */
       if (k->step > 0)
         {
-          for (guint l = 0; l < n_layers; l++)
-            for (guint i = 0; i < st->n_layer_trained; i++)
-              hold (a, temporary, st->layer_trained[i] * k->step);
-          for (guint i = 0; i < st->n_other_trained; i++)
-            hold (a, temporary, st->other_trained[i] * k->step);
+          hold_trained (a, temporary, st, n_layers, k->step);
           release_all (a, temporary);
         }
       /* zero_grad(set_to_none=True), unless the gradients accumulate over micro-batches */
       if (!share->held_gradients)
         release_all (a, grads);
+      release_all (a, batch);
     }
-  return MAX (0.0, vc_allocator_peak_reserved (a) - vc_allocator_peak_allocated (a));
+  /* beyond the tensors' own bytes, which the allocated estimate counts: the blocks' rounding and
+   * the whole blocks the large pool hands out are held as the cached segments are */
+  return MAX (0.0, vc_allocator_peak_reserved (a) - vc_allocator_peak_requested (a));
 }
 
 /* The allocator's reserve is modelled for training with the architecture: the trainers' own

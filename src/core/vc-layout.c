@@ -1279,11 +1279,9 @@ search_padding (const Search   *s,
                 double         *padding)
 {
   *padding = 0;
+  /* vc_engine_vllm_mxfp4_extra() leaves 0 where it follows no backend: the experts as stored */
   if (s->gpu == NULL || !vc_engine_vllm_mxfp4_extra (s->in, s->gpu, MAX (1u, layout->tp), padding))
-    {
-      *padding = 0;
-      return TRUE;
-    }
+    return TRUE;
   return *padding <= 0 || (MAX (1u, layout->pp) == 1 && MAX (1u, layout->ep) == 1);
 }
 

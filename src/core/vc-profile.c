@@ -391,6 +391,40 @@ read_unit (JsonObject  *values,
   return FALSE;
 }
 
+/* "engine-version" names SGLang's source in a profile serving with SGLang, as vramcalc's
+ * --engine-version does with --engine sglang: the input "sglang-version" sets */
+static gboolean
+names_sglang_source (JsonObject *values,
+                     JsonNode   *node)
+{
+  JsonNode *engine = json_object_get_member (values, "engine");
+  g_autoptr(GEnumClass) klass = g_type_class_ref (VC_TYPE_SGLANG_VERSION);
+
+  return engine != NULL && node_is (engine, G_TYPE_STRING) && g_str_equal (json_node_get_string (engine), "sglang") &&
+         node_is (node, G_TYPE_STRING) && g_enum_get_value_by_nick (klass, json_node_get_string (node)) != NULL;
+}
+
+static gboolean
+apply_sglang_source (VcEstimate  *scratch,
+                     JsonObject  *values,
+                     JsonNode    *node,
+                     GError     **error)
+{
+  JsonNode *other = json_object_get_member (values, "sglang-version");
+  const char *source = json_node_get_string (node);
+
+  if (other != NULL && node_is (other, G_TYPE_STRING) && !g_str_equal (json_node_get_string (other), source))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   /* TRANSLATORS: the SGLang sources a profile names in engine-version and in sglang-version */
+                   _("with the engine sglang it names SGLang’s source, as sglang-version does: %s and %s disagree; "
+                     "accepted: one of them, or both the same"),
+                   source, json_node_get_string (other));
+      return FALSE;
+    }
+  return vc_estimate_set_from_string (scratch, "sglang-version", source, error);
+}
+
 /* The preset first: it sets the architecture and parameter counts, which the profile's own
  * values then override (an override that differs leaves the preset, as in the window). */
 static gboolean
@@ -421,6 +455,15 @@ apply_inputs (VcEstimate  *scratch,
       if (g_str_equal (inputs[i]->name, "preset"))
         continue;
       node = json_object_get_member (values, inputs[i]->name);
+      if (node != NULL && g_str_equal (inputs[i]->name, "engine-version") && names_sglang_source (values, node))
+        {
+          if (!apply_sglang_source (scratch, values, node, error))
+            {
+              g_prefix_error (error, "inputs.engine-version: ");
+              return FALSE;
+            }
+          continue;
+        }
       if (node != NULL && !apply_input (scratch, inputs[i], node, huge, error))
         {
           g_prefix_error (error, "inputs.%s: ", inputs[i]->name);

@@ -168,20 +168,30 @@ with_nccl_bound (const VcInputs *in,
  * no number of it is enough. With `layout` (the inputs' layout result), when the inputs set a
  * layout of several GPUs, the capacity is the engine's at that layout on this card
  * (vc_engine_at_layout()): "At TP 4: KV cache 441,296 tokens · 53 requests of 8,192 tokens";
- * on several GPUs, NCCL's buffers are said not counted, with their bound (with_nccl_bound()). */
+ * on several GPUs, NCCL's buffers are said not counted, with their bound (with_nccl_bound()).
+ * In @pool, when not NULL, SGLang's Mamba pool behind that same capacity: one request's state in
+ * every layer (mamba_cache_per_req) and the requests the pool holds (max_mamba_cache_size),
+ * reserved before the KV cache (vc-engine-state.c); zeros where the line gives no capacity or
+ * the model has no such pool. */
 char *
 vc_speed_describe (const VcInputs       *in,
                    const VcResult       *r,
                    const VcLayoutResult *layout,
                    const VcGpu          *gpu,
-                   const VcGpuFit       *fit)
+                   const VcGpuFit       *fit,
+                   VcStatePool          *pool)
 {
   const VcScenarioResult *sc = &r->scenarios[r->selected];
+  gboolean sglang = in->engine == VC_ENGINE_SGLANG;
   g_autofree char *rate = NULL;
   g_autofree char *line = NULL;
   VcSpeed speed;
   VcKvCapacity kv;
+  VcStatePool none = { 0 };
 
+  if (pool == NULL)
+    pool = &none;
+  *pool = (VcStatePool) { 0 };
   vc_speed_compute (in, r, sc, gpu, fit->count, &speed);
   if (!speed.known)
     return g_strdup ("");
@@ -191,7 +201,7 @@ vc_speed_describe (const VcInputs       *in,
   /* TRANSLATORS: tokens generated per second, all requests together */
   rate = g_strdup_printf (_("%'.0f tokens/s"), speed.decode_tokens_per_s);
   if (layout != NULL && vc_layout_n_gpus (&in->layout) > 1 &&
-      (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG))
+      (in->engine == VC_ENGINE_VLLM || sglang))
     {
       VcEngineAtLayout at;
       VcLayout effective;
@@ -202,6 +212,8 @@ vc_speed_describe (const VcInputs       *in,
       how = vc_layout_describe (&effective, in->mode, in->method, TRUE);
       if (at.known)
         {
+          if (sglang && at.state_request_bytes > 0)
+            *pool = (VcStatePool) { at.state_request_bytes, at.state_requests };
           /* TRANSLATORS: the layout set in the Parallelism group ("TP 4"), the engine's KV cache
            * there in tokens, the requests of the sequence length it holds at once, that length */
           line = g_strdup_printf (_("At %s: KV cache %'.0f tokens · %'.0f requests of %'u tokens"),
@@ -220,53 +232,11 @@ vc_speed_describe (const VcInputs       *in,
     return g_strdup_printf (_("%s · KV cache not sized: vLLM’s MXFP4 backend on this card is not known"), rate);
   if (!kv.known)
     return g_steal_pointer (&rate);
+  if (sglang && kv.state_request_bytes > 0)
+    *pool = (VcStatePool) { kv.state_request_bytes, kv.state_requests };
   /* TRANSLATORS: the KV cache's capacity in tokens, how many requests of the sequence length
    * it holds at once, that length, and the generation speed */
   line = g_strdup_printf (_("KV cache: %'.0f tokens · %'.0f requests of %'u tokens · %s"),
                           kv.tokens, floor (kv.max_concurrency), in->seq, rate);
   return with_nccl_bound (in, line, fit->count, 1);
-}
-
-/* SGLang's Mamba pool behind the capacity vc_speed_describe() gives for the same row (the
- * engine's at the inputs' layout of several GPUs, else on the row's count of the card): one
- * request's state in every layer (@request_bytes, mamba_cache_per_req) and the requests the
- * pool holds (@requests, max_mamba_cache_size), reserved before the KV cache
- * (vc-engine-state.c); FALSE where that line gives no capacity or the model has no such pool */
-gboolean
-vc_speed_state_pool (const VcInputs       *in,
-                     const VcResult       *r,
-                     const VcLayoutResult *layout,
-                     const VcGpu          *gpu,
-                     const VcGpuFit       *fit,
-                     double               *request_bytes,
-                     double               *requests)
-{
-  const VcScenarioResult *sc = &r->scenarios[r->selected];
-  VcSpeed speed;
-  VcKvCapacity kv;
-
-  *request_bytes = *requests = 0;
-  if (in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_SGLANG)
-    return FALSE;
-  vc_speed_compute (in, r, sc, gpu, fit->count, &speed);
-  if (!speed.known)
-    return FALSE;
-  if (layout != NULL && vc_layout_n_gpus (&in->layout) > 1)
-    {
-      VcEngineAtLayout at;
-
-      vc_engine_at_layout (in, layout, gpu, 0, &at);
-      if (at.known)
-        {
-          *request_bytes = at.state_request_bytes;
-          *requests = at.state_requests;
-          return at.state_request_bytes > 0;
-        }
-    }
-  vc_engine_kv_capacity_on (in, r, sc, gpu, fit->count, &kv);
-  if (!kv.known || !(kv.state_request_bytes > 0))
-    return FALSE;
-  *request_bytes = kv.state_request_bytes;
-  *requests = kv.state_requests;
-  return TRUE;
 }

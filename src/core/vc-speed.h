@@ -30,6 +30,13 @@ typedef struct
   double train_tokens_per_s;
 } VcSpeed;
 
+/* SGLang's Mamba pool behind an engine's capacity (vc_speed_describe()) */
+typedef struct
+{
+  double request_bytes;            /* one request's state in every layer */
+  double requests;                 /* the requests the pool holds */
+} VcStatePool;
+
 double vc_speed_bandwidth_efficiency (VcMemoryKind kind);
 double vc_speed_compute_efficiency   (VcMemoryKind kind);
 double vc_speed_matrix_flops         (const VcInputs         *inputs,
@@ -39,14 +46,8 @@ char  *vc_speed_describe             (const VcInputs         *inputs,
                                       const VcResult         *result,
                                       const VcLayoutResult   *layout,
                                       const VcGpu            *gpu,
-                                      const VcGpuFit         *fit);
-gboolean vc_speed_state_pool         (const VcInputs         *inputs,
-                                      const VcResult         *result,
-                                      const VcLayoutResult   *layout,
-                                      const VcGpu            *gpu,
                                       const VcGpuFit         *fit,
-                                      double                 *request_bytes,
-                                      double                 *requests);
+                                      VcStatePool            *pool);
 void   vc_speed_compute              (const VcInputs         *inputs,
                                       const VcResult         *result,
                                       const VcScenarioResult *scenario,

@@ -26,5 +26,8 @@ char        *vc_gpu_chart_describe_speed (VcGpuChart    *self,
                                           guint          gpu_index);
 char        *vc_gpu_chart_describe_fit (VcGpuChart      *self,
                                         guint            gpu_index);
+char        *vc_gpu_chart_get_pool_line (VcGpuChart     *self,
+                                         guint           gpu_index,
+                                         graphene_rect_t *where);
 
 G_END_DECLS

@@ -28,7 +28,9 @@ typedef struct
   int text_w;
   int fit_w;
   int speed_w;                 /* 0 when no row has a speed */
-  int row_h;
+  int pool_w;                  /* 0 when no row has SGLang's Mamba pool (describe_pool()) */
+  int line_h;                  /* a line of text: a row, or its first line with a pool */
+  int row_h;                   /* two lines when a row has a pool */
   int text_h;
 } Metrics;
 
@@ -198,40 +200,62 @@ heading_text (const Row *row)
   return g_strdup (*row->vendor ? row->vendor : _("Your GPUs"));
 }
 
-/* vc_speed_describe() for one row (FORMULAS.md, "Speed" and "Engines") */
+/* SGLang's Mamba pool of @pool, as vramcalc's report gives it: "Mamba pool of 1,234 requests
+ * (3.1 GB), 2.5 MB a request"; NULL without a pool */
+static char *
+describe_pool (VcGpuChart        *self,
+               const VcStatePool *pool)
+{
+  VcUnit unit = vc_chart_get_unit (VC_CHART (self));
+  g_autofree char *state = NULL, *size = NULL, *count = NULL;
+
+  if (!(pool->request_bytes > 0))
+    return NULL;
+  state = vc_format_size (pool->request_bytes, unit);
+  size = vc_format_size (pool->request_bytes * pool->requests, unit);
+  count = g_strdup_printf ("%'.0f", pool->requests);
+  /* TRANSLATORS: the requests SGLang's Mamba pool holds, the whole pool and one request's
+   * state, "Mamba pool of 1,234 requests (3.1 GB), 2.5 MB a request" */
+  return g_strdup_printf (_("Mamba pool of %s requests (%s), %s a request"), count, size, state);
+}
+
+/* vc_speed_describe() for one row (FORMULAS.md, "Speed" and "Engines"): the engine's capacity
+ * at the layout of the Parallelism group, when one is set; and in @pool_text SGLang's Mamba
+ * pool reserved before that cache, from the same figures (NULL without one) */
+static char *
+describe_speed (VcGpuChart  *self,
+                guint        gpu_index,
+                char       **pool_text)
+{
+  VcEstimate *estimate = vc_chart_get_estimate (VC_CHART (self));
+  const VcGpuFit *fit = vc_estimate_get_gpu_fit (estimate, gpu_index);
+  const VcGpu *gpu = vc_estimate_get_gpu (estimate, gpu_index);
+  VcStatePool pool;
+  char *line;
+
+  g_return_val_if_fail (fit != NULL && gpu != NULL, NULL);
+  line = vc_speed_describe (vc_estimate_get_inputs (estimate), vc_estimate_get_result (estimate),
+                            vc_estimate_get_layout_result (estimate), gpu, fit, &pool);
+  *pool_text = describe_pool (self, &pool);
+  return line;
+}
+
+/* The speed's column of a row, then SGLang's Mamba pool, which the row draws on a line of its
+ * own: "KV cache: … · 54 tokens/s · Mamba pool of 465 requests (26.7 GB), 57.3 MB a request" */
 char *
 vc_gpu_chart_describe_speed (VcGpuChart *self,
                              guint       gpu_index)
 {
-  VcEstimate *estimate;
-  const VcGpuFit *fit;
-  const VcGpu *gpu;
-  g_autofree char *line = NULL;
-  g_autofree char *state = NULL, *pool = NULL, *count = NULL;
-  double request_bytes, requests;
-  VcUnit unit;
+  g_autofree char *line = NULL, *pool = NULL;
 
   g_return_val_if_fail (VC_IS_GPU_CHART (self), NULL);
-  estimate = vc_chart_get_estimate (VC_CHART (self));
-  g_return_val_if_fail (estimate != NULL, NULL);
-  fit = vc_estimate_get_gpu_fit (estimate, gpu_index);
-  gpu = vc_estimate_get_gpu (estimate, gpu_index);
-  g_return_val_if_fail (fit != NULL && gpu != NULL, NULL);
-  /* the engine's capacity at the layout of the Parallelism group, when one is set */
-  line = vc_speed_describe (vc_estimate_get_inputs (estimate), vc_estimate_get_result (estimate),
-                            vc_estimate_get_layout_result (estimate), gpu, fit);
-  /* and SGLang's Mamba pool, reserved before that cache, as vramcalc's report gives it */
-  if (!vc_speed_state_pool (vc_estimate_get_inputs (estimate), vc_estimate_get_result (estimate),
-                            vc_estimate_get_layout_result (estimate), gpu, fit, &request_bytes, &requests))
+  g_return_val_if_fail (vc_chart_get_estimate (VC_CHART (self)) != NULL, NULL);
+  line = describe_speed (self, gpu_index, &pool);
+  if (pool == NULL)
     return g_steal_pointer (&line);
-  unit = vc_chart_get_unit (VC_CHART (self));
-  state = vc_format_size (request_bytes, unit);
-  pool = vc_format_size (request_bytes * requests, unit);
-  count = g_strdup_printf ("%'.0f", requests);
-  /* TRANSLATORS: appended to the KV cache's line: the requests SGLang's Mamba pool holds, the
-   * whole pool and one request's state, "… · Mamba pool of 1,234 requests (3.1 GB), 2.5 MB a
-   * request" */
-  return g_strdup_printf (_("%s · Mamba pool of %s requests (%s), %s a request"), line, count, pool, state);
+  /* TRANSLATORS: the KV cache's line, then SGLang's Mamba pool ("… · Mamba pool of 1,234
+   * requests (3.1 GB), 2.5 MB a request") */
+  return g_strdup_printf (_("%s · %s"), line, pool);
 }
 
 /* The variable the "what fits" column solves for: context when serving, batch when training. */
@@ -282,12 +306,13 @@ measure_rows (VcGpuChart *self,
       return;
     }
   layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-  m->name_w = m->text_w = m->fit_w = m->speed_w = m->text_h = 0;
+  m->name_w = m->text_w = m->fit_w = m->speed_w = m->pool_w = m->text_h = 0;
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *text = vc_gpu_chart_describe (self, i);
       g_autofree char *fit = vc_gpu_chart_describe_fit (self, i);
-      g_autofree char *speed = vc_gpu_chart_describe_speed (self, i);
+      g_autofree char *pool = NULL;
+      g_autofree char *speed = describe_speed (self, i, &pool);
       int w, h;
 
       g_autofree char *name = vc_localize_gpu_name (vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name);
@@ -305,8 +330,15 @@ measure_rows (VcGpuChart *self,
       pango_layout_set_text (layout, speed, -1);
       pango_layout_get_pixel_size (layout, &w, &h);
       m->speed_w = MAX (m->speed_w, w);
+      if (pool != NULL)
+        {
+          pango_layout_set_text (layout, pool, -1);
+          pango_layout_get_pixel_size (layout, &w, &h);
+          m->pool_w = MAX (m->pool_w, w);
+        }
     }
-  m->row_h = m->text_h + ROW_PAD;
+  m->line_h = m->text_h + ROW_PAD;
+  m->row_h = m->line_h + (m->pool_w > 0 ? m->text_h : 0);
   self->metrics = *m;
   self->metrics_valid = TRUE;
 }
@@ -315,7 +347,8 @@ measure_rows (VcGpuChart *self,
  * text, or what is left beside the names, a short bar and the other columns, whichever is
  * less; a text that does not fit is ellipsized, and when even that leaves no room the speed,
  * then what fits, are left out (the accessible description keeps everything). So no figure
- * widens the window. */
+ * widens the window. SGLang's Mamba pool is not one of them: a row that has one draws it on a
+ * second line, under the name and the bar, which the chart's least width holds (pool_line()). */
 #define MIN_BAR_W 80
 #define MIN_TEXT_W 160
 
@@ -363,8 +396,40 @@ bar_geometry (VcGpuChart      *self,
   int row = MAX (0, row_of (self, i));
 
   share = CLAMP (share, 0, 1);
-  graphene_rect_init (track, x, row * m->row_h + BAR_INSET, w, m->row_h - 2 * BAR_INSET);
-  graphene_rect_init (filled, x, row * m->row_h + BAR_INSET, w * share, m->row_h - 2 * BAR_INSET);
+  graphene_rect_init (track, x, row * m->row_h + BAR_INSET, w, m->line_h - 2 * BAR_INSET);
+  graphene_rect_init (filled, x, row * m->row_h + BAR_INSET, w * share, m->line_h - 2 * BAR_INSET);
+}
+
+/* Where row @i draws SGLang's Mamba pool: its second line, the row's whole width, under its
+ * name and bar */
+static void
+pool_line (VcGpuChart      *self,
+           const Metrics   *m,
+           int              width,
+           guint            i,
+           graphene_rect_t *where)
+{
+  graphene_rect_init (where, 0, MAX (0, row_of (self, i)) * m->row_h + m->line_h - ROW_PAD / 2.0,
+                      MAX (0, width), m->text_h);
+}
+
+/* SGLang's Mamba pool of a row as drawn, for tests: its text (NULL without a pool) and in
+ * @where the room its line has */
+char *
+vc_gpu_chart_get_pool_line (VcGpuChart      *self,
+                            guint            gpu_index,
+                            graphene_rect_t *where)
+{
+  g_autofree char *speed = NULL;
+  char *pool = NULL;
+  Metrics m;
+
+  g_return_val_if_fail (VC_IS_GPU_CHART (self), NULL);
+  g_return_val_if_fail (vc_chart_get_estimate (VC_CHART (self)) != NULL, NULL);
+  measure_rows (self, &m);
+  speed = describe_speed (self, gpu_index, &pool);
+  pool_line (self, &m, gtk_widget_get_width (GTK_WIDGET (self)), gpu_index, where);
+  return pool;
 }
 
 /* Where the filled part of a GPU's bar lies and its colour, for tests and tooltips. */
@@ -405,6 +470,8 @@ vc_gpu_chart_measure (GtkWidget      *widget,
       int speed = m.speed_w > 0 ? COL_GAP + m.speed_w : 0;
 
       *minimum = m.name_w + MIN (m.text_w, MIN_TEXT_W) + 2 * COL_GAP + MIN_BAR_W;
+      /* a row's Mamba pool, on a line of its own, is never cut */
+      *minimum = MAX (*minimum, m.pool_w);
       *natural = m.name_w + m.text_w + COL_GAP + m.fit_w + speed + 2 * COL_GAP + 240;
     }
   else
@@ -485,17 +552,27 @@ draw_figures (VcGpuChart    *self,
 {
   g_autofree char *text = vc_gpu_chart_describe (self, i);
   g_autofree char *fit = vc_gpu_chart_describe_fit (self, i);
-  g_autofree char *speed = vc_gpu_chart_describe_speed (self, i);
+  g_autofree char *pool = NULL;
+  g_autofree char *speed = describe_speed (self, i, &pool);
+  graphene_rect_t where;
 
   pango_layout_set_width (layout, t->text_w * PANGO_SCALE);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-  show_text (cr, layout, text, width - t->total, top, m->row_h);
+  show_text (cr, layout, text, width - t->total, top, m->line_h);
   pango_layout_set_width (layout, -1);
 
   if (t->show_fit)
-    show_text (cr, layout, fit, width - m->fit_w - (t->show_speed ? COL_GAP + m->speed_w : 0), top, m->row_h);
+    show_text (cr, layout, fit, width - m->fit_w - (t->show_speed ? COL_GAP + m->speed_w : 0), top, m->line_h);
   if (t->show_speed)
-    show_text (cr, layout, speed, width - m->speed_w, top, m->row_h);
+    show_text (cr, layout, speed, width - m->speed_w, top, m->line_h);
+  if (pool != NULL)
+    {
+      pool_line (self, m, width, i, &where);
+      pango_layout_set_width (layout, (int) where.size.width * PANGO_SCALE);
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+      show_text (cr, layout, pool, where.origin.x, where.origin.y, m->text_h);
+      pango_layout_set_width (layout, -1);
+    }
 }
 
 static void
@@ -528,7 +605,7 @@ draw_gpu_row (VcGpuChart    *self,
 
   gdk_cairo_set_source_rgba (cr, fg);
   pango_layout_set_width (layout, -1);
-  show_text (cr, layout, name, 0, top, m->row_h);
+  show_text (cr, layout, name, 0, top, m->line_h);
 
   fit_color (vc_gpu_chart_get_fit_kind (self, i), dark, &c);
   draw_bar (cr, fg, &c, &track, &filled);
@@ -565,7 +642,7 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
       const Row *row = &g_array_index (self->rows, Row, r);
 
       if (row->gpu < 0)
-        draw_heading (cr, layout, &fg, row, r * m.row_h, m.row_h, width);
+        draw_heading (cr, layout, &fg, row, r * m.row_h, m.line_h, width);
       else
         draw_gpu_row (self, cr, layout, &fg, &m, &t, r, row->gpu, width, dark);
     }

@@ -14,6 +14,7 @@
 #include "vc-drop-down.h"
 #include "vc-grid-row.h"
 #include "vc-input-bind.h"
+#include "vc-method-note.h"
 #include "vc-model-section.h"
 #include "vc-page-choices.h"
 
@@ -152,51 +153,14 @@ static const char *const unused_by_count[] = {
   "kv-precision", "flash-attention", "n-ubatch", "n-batch", "kv-unified", "cache-type-k", "cache-type-v",
 };
 
-/* the text of the label naming @input in the workload grid, as the window shows it */
-static const char *
-input_label (VcInferencePage *self,
-             GtkWidget       *input)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->workload_grid));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LABEL (child) && gtk_label_get_mnemonic_widget (GTK_LABEL (child)) == input)
-      return gtk_label_get_text (GTK_LABEL (child));
-  g_return_val_if_reached ("");
-}
-
 /* A value set before switching to the estimate by parameter count stays in the estimate (and in
  * a saved profile) but is not used: said under the method, naming each, as the Training tab
  * does (and vramcalc's note) */
 static void
 update_method_note (VcInferencePage *self)
 {
-  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
-  g_autoptr(GString) names = g_string_new (NULL);
-  g_autofree char *text = NULL;
-
-  for (guint i = 0; in->method == VC_METHOD_RULE_OF_THUMB && i < G_N_ELEMENTS (unused_by_count); i++)
-    {
-      GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self->estimate), unused_by_count[i]);
-      g_autofree char *id = g_strdelimit (g_strdup (unused_by_count[i]), "-", '_');
-      GtkWidget *input = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (self), VC_TYPE_INFERENCE_PAGE, id));
-      g_auto(GValue) value = G_VALUE_INIT;
-
-      g_value_init (&value, pspec->value_type);
-      g_object_get_property (G_OBJECT (self->estimate), pspec->name, &value);
-      if (g_param_value_defaults (pspec, &value))
-        continue;
-      if (names->len > 0)
-        /* TRANSLATORS: between the names of inputs in a list */
-        g_string_append (names, _(", "));
-      g_string_append (names, input_label (self, input));
-    }
-  if (names->len > 0)
-    /* TRANSLATORS: the labels of the inputs, separated by commas */
-    text = g_strdup_printf (_("Set but not used by the estimate by parameter count: %s. Choose the Architecture "
-                              "method to count them."), names->str);
-  gtk_label_set_text (self->method_note, text != NULL ? text : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->method_note), text != NULL);
+  vc_method_note_update (self->method_note, self->estimate, GTK_WIDGET (self), VC_TYPE_INFERENCE_PAGE,
+                         unused_by_count, G_N_ELEMENTS (unused_by_count));
 }
 
 void

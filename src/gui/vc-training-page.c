@@ -13,6 +13,7 @@
 #include "vc-compat.h"
 #include "vc-grid-row.h"
 #include "vc-input-bind.h"
+#include "vc-method-note.h"
 #include "vc-model-section.h"
 #include "vc-page-choices.h"
 #include "vc-training-page.h"
@@ -201,59 +202,19 @@ static const struct { const char *property; gboolean adapters; } unused_by_count
   { "expandable-segments", FALSE },
 };
 
-/* the text of the label naming @input in the page's grids, as the window shows it */
-static const char *
-input_label (VcTrainingPage *self,
-             GtkWidget      *input)
-{
-  GtkWidget *grids[] = { GTK_WIDGET (self->finetune_grid), GTK_WIDGET (self->workload_grid) };
-
-  for (guint g = 0; g < G_N_ELEMENTS (grids); g++)
-    for (GtkWidget *child = gtk_widget_get_first_child (grids[g]);
-         child != NULL;
-         child = gtk_widget_get_next_sibling (child))
-      if (GTK_IS_LABEL (child) && gtk_label_get_mnemonic_widget (GTK_LABEL (child)) == input)
-        return gtk_label_get_text (GTK_LABEL (child));
-  g_return_val_if_reached ("");
-}
-
 /* A value set before switching to the estimate by parameter count stays in the estimate (and in
  * a saved profile) but is not used: said under the method, naming each */
 static void
 update_method_note (VcTrainingPage *self)
 {
-  const VcInputs *in = vc_estimate_get_inputs (self->estimate);
-  g_autoptr(GString) names = g_string_new (NULL);
-  g_autofree char *text = NULL;
+  const char *properties[G_N_ELEMENTS (unused_by_count)];
+  guint n = 0;
 
-  for (guint i = 0; in->method == VC_METHOD_RULE_OF_THUMB && i < G_N_ELEMENTS (unused_by_count); i++)
-    {
-      GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self->estimate),
-                                                        unused_by_count[i].property);
-      g_autofree char *id = g_strdelimit (g_strdup (unused_by_count[i].property), "-", '_');
-      GtkWidget *input = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (self), VC_TYPE_TRAINING_PAGE, id));
-      g_auto(GValue) value = G_VALUE_INIT;
-
-      if (unused_by_count[i].adapters && in->finetune == VC_FINETUNE_FULL)
-        continue;
-      g_value_init (&value, pspec->value_type);
-      g_object_get_property (G_OBJECT (self->estimate), pspec->name, &value);
-      if (g_param_value_defaults (pspec, &value))
-        continue;
-      /* the targets' label points at their first check button (point_targets_label()) */
-      if (input == GTK_WIDGET (self->lora_targets))
-        input = self->target_buttons[0];
-      if (names->len > 0)
-        /* TRANSLATORS: between the names of inputs in a list */
-        g_string_append (names, _(", "));
-      g_string_append (names, input_label (self, input));
-    }
-  if (names->len > 0)
-    /* TRANSLATORS: the labels of the inputs, separated by commas */
-    text = g_strdup_printf (_("Set but not used by the estimate by parameter count: %s. Choose the Architecture "
-                              "method to count them."), names->str);
-  gtk_label_set_text (self->method_note, text != NULL ? text : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->method_note), text != NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (unused_by_count); i++)
+    if (!unused_by_count[i].adapters || vc_estimate_get_inputs (self->estimate)->finetune != VC_FINETUNE_FULL)
+      properties[n++] = unused_by_count[i].property;
+  vc_method_note_update (self->method_note, self->estimate, GTK_WIDGET (self), VC_TYPE_TRAINING_PAGE,
+                         properties, n);
 }
 
 /* the loss the estimate counts, the trainer's default resolved */

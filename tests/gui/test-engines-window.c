@@ -341,6 +341,46 @@ test_sglang_state_pool (Fixture       *f,
   one = vc_gpu_chart_describe_speed (f->chart, h100);
   g_assert_true (g_str_has_prefix (one, "KV cache: 3619299 tokens · 155 requests of 8192 tokens · "));
   g_assert_true (g_str_has_suffix (one, " tokens/s · Mamba pool of 465 requests (26.7\u00a0GB), 57.3\u00a0MB a request"));
+  /* the pool at every width, on its row's second line (the speed's column is left out first
+   * when the chart narrows): whole, inside the chart, from the window's widest to below its
+   * least width; the chart is never narrower than the line */
+  {
+    static const int widths[] = { 1600, 1100, 800, 300 };
+    guint a100 = vc_test_gpu_index (f->estimate, "a100-80gb");
+
+    for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+      {
+        g_autofree char *pool = NULL, *other = NULL;
+        g_autoptr(PangoLayout) layout = NULL;
+        graphene_rect_t where, bar;
+        GdkRGBA color;
+        int chart_w, minimum, text_w, text_h;
+
+        gtk_window_set_default_size (GTK_WINDOW (f->window), widths[w], 1150);
+        vc_test_wait_for_frame (GTK_WIDGET (f->window));
+        vc_test_wait_for_frame (GTK_WIDGET (f->window));
+        chart_w = gtk_widget_get_width (GTK_WIDGET (f->chart));
+        gtk_widget_measure (GTK_WIDGET (f->chart), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+        pool = vc_gpu_chart_get_pool_line (f->chart, h100, &where);
+        g_test_message ("window %d: chart %d px (least %d), pool line from %g, %g px wide", widths[w], chart_w,
+                        minimum, where.origin.x, where.size.width);
+        g_assert_cmpstr (pool, ==, "Mamba pool of 465 requests (26.7\u00a0GB), 57.3\u00a0MB a request");
+        layout = gtk_widget_create_pango_layout (GTK_WIDGET (f->chart), pool);
+        pango_layout_get_pixel_size (layout, &text_w, &text_h);
+        g_assert_cmpint (chart_w, >=, minimum);
+        g_assert_cmpfloat (where.origin.x + where.size.width, <=, chart_w);
+        g_assert_cmpfloat (where.size.width, >=, text_w);
+        /* under the name and the bar, in the same row */
+        g_assert_true (vc_gpu_chart_get_bar (f->chart, h100, &bar, &color));
+        g_assert_cmpfloat (where.origin.x, ==, 0);
+        g_assert_cmpfloat (where.origin.y, >=, bar.origin.y + bar.size.height);
+        other = vc_gpu_chart_get_pool_line (f->chart, a100, &where);
+        g_assert_nonnull (other);
+        g_assert_true (g_str_has_prefix (other, "Mamba pool of "));
+      }
+    gtk_window_set_default_size (GTK_WINDOW (f->window), 1400, 1150);
+    vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  }
 
   /* the same model under vLLM: its Mamba groups, no pool apart */
   g_object_set (f->estimate, "engine", VC_ENGINE_VLLM, NULL);
@@ -348,6 +388,11 @@ test_sglang_state_pool (Fixture       *f,
   vllm = vc_gpu_chart_describe_speed (f->chart, h100);
   g_assert_true (g_str_has_prefix (vllm, "KV cache: "));
   g_assert_null (strstr (vllm, "Mamba pool"));
+  {
+    graphene_rect_t where;
+
+    g_assert_null (vc_gpu_chart_get_pool_line (f->chart, h100, &where));
+  }
 
   /* SGLang's source at commit 003fca8: the same bytes, one of the 465 slots a padding one, the
    * running requests at most 464 // 5 = 92 */

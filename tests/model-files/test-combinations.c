@@ -2026,14 +2026,17 @@ test_packing (void)
             PLAN_CHECK (&counts, y->total >= x->total && y->total - x->total <= mask,
                         "%s, scenario %u: %.0f bytes packed, %.0f not", cell, k, y->total, x->total);
           }
-        /* the reserve: the packed tensor is one small-pool block (under 1 MiB), which moves the
-         * small pool's best fits by a segment (2 MiB) at most either way; the allocated estimate
-         * is exact bytes where the replay's blocks are rounded up to 512 (FORMULAS.md, "Training:
-         * reserved and allocated"). Mixtral 8x7B's replay caches one small segment fewer packed. */
+        /* the reserve: packing only adds memory. The packed batch lives from the step's start to
+         * its end, through the optimizer step, and the reserve is the replay's segments beyond
+         * the bytes asked for (FORMULAS.md, "Training: reserved and allocated"), so the packed
+         * run reserves what the other does, or whole segments more (2 MiB multiples, for a
+         * model replayed whole, up to 32 layers) */
         {
           const VcScenarioResult *x = vc_estimate_get_selected (plain), *y = vc_estimate_get_selected (packed);
+          double more = y->reserved - x->reserved;
 
-          PLAN_CHECK (&counts, y->reserved >= y->total && fabs ((y->reserved - y->total) - (x->reserved - x->total)) <= 2 * 1048576.0 + mask + 512,
+          PLAN_CHECK (&counts, y->reserved >= y->total && more >= 0 &&
+                      (in->arch.n_layers > 32 || fmod (more, 2 * 1048576.0) == 0),
                       "%s: %.0f bytes reserved packed (%.0f allocated), %.0f not (%.0f)", cell, y->reserved, y->total,
                       x->reserved, x->total);
         }

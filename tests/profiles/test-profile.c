@@ -773,6 +773,41 @@ test_good_partial (void)
   assert_inputs_equal (expected, e);
 }
 
+/* "engine-version" names SGLang's source in a profile serving with SGLang, as vramcalc's
+ * --engine-version does with --engine sglang; a vLLM release there stays vLLM's (saved profiles
+ * hold both inputs); two sources that disagree are refused */
+static void
+test_sglang_engine_version (void)
+{
+  static const char alias[] = "{\"format\": \"vram-calculator-profile\", \"version\": 1, \"inputs\": "
+                              "{\"engine\": \"sglang\", \"engine-version\": \"003fca8\"}}";
+  static const char saved[] = "{\"format\": \"vram-calculator-profile\", \"version\": 1, \"inputs\": "
+                              "{\"engine\": \"sglang\", \"engine-version\": \"0.21\", \"sglang-version\": \"003fca8\"}}";
+  static const char both[] = "{\"format\": \"vram-calculator-profile\", \"version\": 1, \"inputs\": "
+                             "{\"engine\": \"sglang\", \"engine-version\": \"003fca8\", \"sglang-version\": \"001ccef\"}}";
+  static const char vllm[] = "{\"format\": \"vram-calculator-profile\", \"version\": 1, \"inputs\": "
+                             "{\"engine\": \"vllm\", \"engine-version\": \"003fca8\"}}";
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (vc_profile_parse (alias, strlen (alias), e, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (in->engine, ==, VC_ENGINE_SGLANG);
+  g_assert_cmpint (in->sglang_version, ==, VC_SGLANG_VERSION_003FCA8);
+  g_assert_cmpint (in->vllm_version, ==, VC_VLLM_VERSION_0_11);
+  g_assert_true (vc_profile_parse (saved, strlen (saved), e, NULL, NULL, NULL, &error));
+  g_assert_cmpint (in->sglang_version, ==, VC_SGLANG_VERSION_003FCA8);
+  g_assert_cmpint (in->vllm_version, ==, VC_VLLM_VERSION_0_21);
+  g_assert_false (vc_profile_parse (both, strlen (both), e, NULL, NULL, NULL, &error));
+  g_assert_cmpstr (error->message, ==, "inputs.engine-version: with the engine sglang it names SGLang’s source, as "
+                   "sglang-version does: 003fca8 and 001ccef disagree; accepted: one of them, or both the same");
+  g_clear_error (&error);
+  g_assert_false (vc_profile_parse (vllm, strlen (vllm), e, NULL, NULL, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "inputs.engine-version: "));
+  g_assert_nonnull (strstr (error->message, "0.21"));
+}
+
 /* ---- failed saves -------------------------------------------------------------------------- */
 
 static void
@@ -951,6 +986,7 @@ main (int   argc,
   g_test_add_func ("/profile/bad/folder", test_bad_folder);
   g_test_add_func ("/profile/good/extra-keys", test_good_extra_keys);
   g_test_add_func ("/profile/good/partial", test_good_partial);
+  g_test_add_func ("/profile/sglang-engine-version", test_sglang_engine_version);
   g_test_add_func ("/profile/save/missing-folder", test_save_missing_folder);
   g_test_add_func ("/profile/save/read-only-folder", test_save_read_only_folder);
   g_test_add_func ("/profile/save/write-fails", test_save_write_fails);
