@@ -23,7 +23,8 @@
  * Keys for state that llama.cpp keeps outside the KV cache (SSM, RWKV, linear attention) or for
  * multi-head latent attention are refused by name: their memory is not modelled here, except
  * Granite 4.0-H's and Falcon-H1's Mamba-2 mixers ("granitehybrid", "falcon-h1":
- * read_gguf_mamba2_hybrid()).
+ * read_gguf_mamba2_hybrid()) and Qwen3-Next's Gated DeltaNet ("qwen3next":
+ * read_gguf_gated_deltanet()).
  */
 #define G_LOG_DOMAIN "vc-model-file"
 
@@ -564,13 +565,21 @@ mamba2_arch (const GgufMeta *m)
   return g_str_equal (m->arch, GGUF_MAMBA2_HYBRID) || g_str_equal (m->arch, GGUF_MAMBA2_PARALLEL);
 }
 
+/* Qwen3-Next's GGUF (llama.cpp's conversion/qwen.py, Qwen3NextModel.set_gguf_parameters): its
+ * Gated DeltaNet mixers from the same ssm keys and full_attention_interval */
+#define GGUF_GATED_DELTANET "qwen3next"
+
 static gboolean
 mamba2_key (const GgufMeta *m,
             const char     *key)
 {
-  if (!mamba2_arch (m) || !g_str_has_prefix (key, m->arch) ||
+  gboolean deltanet = g_str_equal (m->arch, GGUF_GATED_DELTANET);
+
+  if ((!mamba2_arch (m) && !deltanet) || !g_str_has_prefix (key, m->arch) ||
       key[strlen (m->arch)] != '.')
     return FALSE;
+  if (deltanet && g_str_equal (key + strlen (m->arch) + 1, "full_attention_interval"))
+    return TRUE;
   for (guint i = 0; i < G_N_ELEMENTS (mamba2_keys); i++)
     if (g_str_equal (key + strlen (m->arch) + 1, mamba2_keys[i]))
       return TRUE;
@@ -578,7 +587,7 @@ mamba2_key (const GgufMeta *m,
 }
 
 /* Keys for memory this estimate does not model (state outside the KV cache, latent
- * attention) are refused by name, but for the Mamba-2 keys read below. */
+ * attention) are refused by name, but for the Mamba-2 and Gated DeltaNet keys read below. */
 static gboolean
 refuse_unmodelled_keys (const GgufMeta *m,
                         GError        **error)
@@ -587,6 +596,7 @@ refuse_unmodelled_keys (const GgufMeta *m,
     ".ssm.", ".wkv.", ".time_mix", ".token_shift", ".rescale_every_n_layers",
     ".attention.kv_lora_rank", ".attention.q_lora_rank", ".full_attention_interval",
     ".shortconv.", ".linear_attention", ".attention.chunk_size", ".n_deepstack_layers",
+    ".attention.recurrent_layers",
   };
   g_autoptr(GList) keys = g_hash_table_get_keys (m->g->metadata);
 
@@ -766,6 +776,79 @@ read_gguf_mamba2_hybrid (const GgufMeta *m,
   return TRUE;
 }
 
+/* Qwen3-Next's Gated DeltaNet mixers from the keys llama.cpp writes (conversion/qwen.py,
+ * Qwen3NextModel.set_gguf_parameters: ssm.conv_kernel linear_conv_kernel_dim, ssm.state_size
+ * linear_key_head_dim, ssm.group_count linear_num_key_heads, ssm.time_step_rank
+ * linear_num_value_heads, ssm.inner_size linear_value_head_dim × linear_num_value_heads,
+ * full_attention_interval; its shared expert expert_shared_feed_forward_length, by
+ * Qwen2MoeModel) and as src/models/qwen3next.cpp loads them: a layer is recurrent unless
+ * (i + 1) % full_attention_interval is 0 (4 without the key), its value heads as wide as its key
+ * heads (ssm_norm and ssm_out take head_v_dim = ssm_d_state), the shared expert n_ff without
+ * expert_shared_feed_forward_length; attention gated (attn_q h → 2 × heads × head) with q and k
+ * norms. As the config reader gives them (read_qwen3_next): recurrent-conv (2·Kd + Vd) × (K − 1),
+ * recurrent-state that + Hv × key × value; recurrent-params the elements of a recurrent layer's
+ * attn_qkv, attn_gate and ssm_* tensors. */
+static gboolean
+read_gguf_gated_deltanet (const GgufMeta *m,
+                          GHashTable     *names,
+                          VcArch         *a,
+                          GError        **error)
+{
+  guint64 kernel, inner, key, v_heads, k_heads, interval, shared, conv, params = 0;
+  g_autofree char *q_norm = NULL;
+
+  if (!gguf_uint (m, "ssm.conv_kernel", TRUE, 0, &kernel, error) ||
+      !gguf_uint (m, "ssm.inner_size", TRUE, 0, &inner, error) ||
+      !gguf_uint (m, "ssm.state_size", TRUE, 0, &key, error) ||
+      !gguf_uint (m, "ssm.time_step_rank", TRUE, 0, &v_heads, error) ||
+      !gguf_uint (m, "ssm.group_count", TRUE, 0, &k_heads, error) ||
+      !gguf_uint (m, "full_attention_interval", FALSE, 4, &interval, error) ||
+      !gguf_uint (m, "expert_shared_feed_forward_length", FALSE, 0, &shared, error))
+    return FALSE;
+  if (kernel < 2 || kernel > 1024 || key == 0 || key > G_MAXUINT32 || v_heads == 0 || v_heads > G_MAXUINT32 ||
+      k_heads == 0 || k_heads > v_heads || v_heads % k_heads != 0 || interval < 2 || interval > a->n_layers)
+    return fail (error, m->shown, _("%s.ssm.* and %s.full_attention_interval do not describe Gated DeltaNet "
+                                    "layers (kernel %llu, key head %llu, key heads %llu, value heads %llu, "
+                                    "full attention every %llu layers)"),
+                 m->arch, m->arch, U(kernel), U(key), U(k_heads), U(v_heads), U(interval));
+  if (inner != key * v_heads)
+    return fail (error, m->shown, _("%s.ssm.inner_size (%llu) is not ssm.state_size × ssm.time_step_rank (%llu), "
+                                    "the only value heads llama.cpp loads"),
+                 m->arch, U(inner), U(key * v_heads));
+  /* in doubles first: the state of two 32-bit counts can pass 64 bits */
+  if (((double) 2 * k_heads * key + inner) * (kernel - 1) + (double) inner * key > G_MAXUINT)
+    return fail (error, m->shown, _("%s.ssm.* give a state too large to model"), m->arch);
+  conv = 2 * k_heads * key + inner;
+  a->recurrent_layers = a->n_layers - a->n_layers / (guint) interval;
+  a->recurrent_heads = (guint) v_heads;
+  a->recurrent_groups = (guint) k_heads;
+  a->recurrent_conv = (guint) (conv * (kernel - 1));
+  a->recurrent_state = (guint) (conv * (kernel - 1) + inner * key);
+  a->gated_attention = TRUE;
+  q_norm = g_strdup_printf ("blk.%u.attn_q_norm.weight", (guint) interval - 1);
+  a->qk_norm = has_tensor (names, q_norm);
+  /* layer 0 is recurrent ((0 + 1) % interval != 0) */
+  for (guint i = 0; i < m->g->tensors->len; i++)
+    {
+      const VcGgufTensor *t = m->g->tensors->pdata[i];
+
+      if (g_str_has_prefix (t->name, "blk.0.ssm_") || g_str_has_prefix (t->name, "blk.0.attn_qkv.") ||
+          g_str_has_prefix (t->name, "blk.0.attn_gate."))
+        params += t->elements;
+    }
+  if (params == 0 || params > G_MAXUINT)
+    return fail (error, m->shown, _("the Gated DeltaNet layers have no tensors to count"));
+  a->recurrent_params = (guint) params;
+  if (shared == 0)
+    shared = a->intermediate_size;
+  if (a->n_experts == 0 || shared > G_MAXUINT)
+    return fail (error, m->shown, _("%s has no experts, which llama.cpp does not load"), m->arch);
+  a->shared_intermediate_size = (guint) shared;
+  a->n_shared_experts = 1;
+  a->shared_expert_gate = TRUE;
+  return TRUE;
+}
+
 /* The vocabulary: the token list's length, else {arch}.vocab_size. */
 static gboolean
 read_gguf_vocab (const GgufMeta *m,
@@ -848,6 +931,8 @@ read_gguf_arch (const GgufMeta *m,
     return FALSE;
   arch_from_tensor_names (names, a);
   if (mamba2_arch (m) && !read_gguf_mamba2_hybrid (m, a, error))
+    return FALSE;
+  if (g_str_equal (m->arch, GGUF_GATED_DELTANET) && !read_gguf_gated_deltanet (m, names, a, error))
     return FALSE;
   if (has_tensor (names, "position_embd.weight") &&
       !gguf_guint (m, "context_length", TRUE, 0, &a->max_positions, error))
@@ -953,6 +1038,12 @@ load_gguf (VcModelFile   *self,
       VcGgufTensor *t = g.tensors->pdata[i];
       int layer;
       VcTensorRole role = vc_tensor_role_for_gguf_name (t->name, self->arch.n_layers, &layer);
+      const char *in_layer = layer >= 0 ? strchr (t->name + 4, '.') : NULL;
+
+      /* Qwen3-Next: a Gated DeltaNet layer's projections, as its config's linear_attn.* */
+      if (g_str_equal (m.arch, GGUF_GATED_DELTANET) && role == VC_TENSOR_ATTENTION && in_layer != NULL &&
+          (g_str_has_prefix (in_layer, ".attn_qkv.") || g_str_has_prefix (in_layer, ".attn_gate.")))
+        role = VC_TENSOR_RECURRENT;
 
       vc_inventory_add (self->inventory, role, layer, (double) t->elements, (double) t->bytes);
     }

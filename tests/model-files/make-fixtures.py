@@ -755,6 +755,64 @@ def make_hybrid(out):
     gguf(os.path.join(d, 'falcon-h1-tiny-90m-BF16.gguf'), fkvs, fg)
     # the same file with a Mamba-2 key not read: refused by name
     gguf(os.path.join(d, 'granite-unknown-ssm-key.gguf'), kvs + [kv_u32(arch + '.ssm.dt_b_c_rms', 1)], g)
+    make_qwen3_next_gguf(d)
+
+
+def make_qwen3_next_gguf(d):
+    # Qwen3-Next-80B-A3B's GGUF as llama.cpp's converter writes it (conversion/qwen.py,
+    # Qwen3NextModel on Qwen2MoeModel; tensors as src/models/qwen3next.cpp loads them):
+    # ssm.conv_kernel linear_conv_kernel_dim, ssm.state_size linear_key_head_dim, ssm.group_count
+    # linear_num_key_heads, ssm.time_step_rank linear_num_value_heads, ssm.inner_size
+    # linear_value_head_dim × linear_num_value_heads, full_attention_interval; the experts'
+    # expert_feed_forward_length and the shared expert's expert_shared_feed_forward_length. A
+    # full-attention layer, every interval-th: attn_q h → 2 × heads × head (queries and gate),
+    # attn_k, attn_v, attn_output, attn_q_norm, attn_k_norm; the others Gated DeltaNet: attn_qkv
+    # h → 2·Kd + Vd, attn_gate h → Vd, ssm_conv1d (K × (2·Kd + Vd)), ssm_dt bias and ssm_a (Hv),
+    # ssm_ba h → 2·Hv, ssm_norm (value head), ssm_out Vd → h. Every layer: attn_norm,
+    # post_attention_norm, the router, the experts and the gated shared expert. MTP layers are
+    # not converted.
+    with open(os.path.join(CATALOG, 'qwen3-next-80b-a3b-instruct', 'config.json')) as f:
+        c = json.load(f)
+    arch = 'qwen3next'
+    h, heads, kv, hd, vocab, n = c['hidden_size'], c['num_attention_heads'], c['num_key_value_heads'], \
+        c['head_dim'], c['vocab_size'], c['num_hidden_layers']
+    n_exp, used, eff, shared = c['num_experts'], c['num_experts_per_tok'], c['moe_intermediate_size'], \
+        c['shared_expert_intermediate_size']
+    kernel, key, k_heads, v_heads, value = c['linear_conv_kernel_dim'], c['linear_key_head_dim'], \
+        c['linear_num_key_heads'], c['linear_num_value_heads'], c['linear_value_head_dim']
+    interval = c['full_attention_interval']
+    kd, vd = key * k_heads, value * v_heads
+    g = [('token_embd.weight', [h, vocab], BF16), ('output_norm.weight', [h], F32),
+         ('output.weight', [h, vocab], BF16)]
+    for i in range(n):
+        q = 'blk.%d.' % i
+        g += [(q + 'attn_norm.weight', [h], F32), (q + 'post_attention_norm.weight', [h], F32)]
+        if (i + 1) % interval == 0:
+            g += [(q + 'attn_q.weight', [h, 2 * heads * hd], BF16), (q + 'attn_k.weight', [h, kv * hd], BF16),
+                  (q + 'attn_v.weight', [h, kv * hd], BF16), (q + 'attn_output.weight', [heads * hd, h], BF16),
+                  (q + 'attn_q_norm.weight', [hd], F32), (q + 'attn_k_norm.weight', [hd], F32)]
+        else:
+            g += [(q + 'attn_qkv.weight', [h, 2 * kd + vd], BF16), (q + 'attn_gate.weight', [h, vd], BF16),
+                  (q + 'ssm_conv1d.weight', [kernel, 2 * kd + vd], F32), (q + 'ssm_dt.bias', [v_heads], F32),
+                  (q + 'ssm_a', [v_heads], F32), (q + 'ssm_ba.weight', [h, 2 * v_heads], BF16),
+                  (q + 'ssm_norm.weight', [value], F32), (q + 'ssm_out.weight', [vd, h], BF16)]
+        g += [(q + 'ffn_gate_inp.weight', [h, n_exp], F32),
+              (q + 'ffn_gate_exps.weight', [h, eff, n_exp], BF16), (q + 'ffn_up_exps.weight', [h, eff, n_exp], BF16),
+              (q + 'ffn_down_exps.weight', [eff, h, n_exp], BF16), (q + 'ffn_gate_inp_shexp.weight', [h], F32)]
+        g += gguf_mlp(q, h, shared, '_shexp')
+    kvs = gguf_attention_kvs(arch, n, c['max_position_embeddings'], h, heads, kv, hd, vocab, c['intermediate_size'])
+    kvs += [kv_u32('general.file_type', 32),
+            kv_u32(arch + '.expert_count', n_exp), kv_u32(arch + '.expert_used_count', used),
+            kv_u32(arch + '.expert_feed_forward_length', eff),
+            kv_u32(arch + '.expert_shared_feed_forward_length', shared),
+            kv_u32(arch + '.ssm.conv_kernel', kernel), kv_u32(arch + '.ssm.state_size', key),
+            kv_u32(arch + '.ssm.group_count', k_heads), kv_u32(arch + '.ssm.time_step_rank', v_heads),
+            kv_u32(arch + '.ssm.inner_size', vd), kv_u32(arch + '.full_attention_interval', interval),
+            kv_u32(arch + '.rope.dimension_count', int(hd * c['partial_rotary_factor']))]
+    gguf(os.path.join(d, 'qwen3-next-80b-a3b-BF16.gguf'), kvs, g)
+    # the same file with value heads wider than the key heads, which llama.cpp does not load
+    bad = [k for k in kvs if not k.startswith(s(arch + '.ssm.inner_size'))]
+    gguf(os.path.join(d, 'qwen3-next-inner-size.gguf'), bad + [kv_u32(arch + '.ssm.inner_size', 2 * vd)], g)
 
 
 def main():

@@ -254,6 +254,7 @@ static const BadCase bad_cases[] = {
   { "gguf/bad/unknown-type.gguf", "ggml type 31, which is not known" },
   { "gguf/bad/ssm.gguf", "llama.ssm.state_size describes memory that is not modelled" },
   { "hybrid/granite-unknown-ssm-key.gguf", "granitehybrid.ssm.dt_b_c_rms describes memory that is not modelled" },
+  { "hybrid/qwen3-next-inner-size.gguf", "qwen3next.ssm.inner_size (8192) is not ssm.state_size × ssm.time_step_rank (4096)" },
   { "gguf/split/tiny-llama-00002-of-00002.gguf", "open the first part" },
   { "safetensors/bad/header-too-large", "over the 100 MB" },
   { "safetensors/bad/header-past-end", "runs past the end of the file" },
@@ -863,6 +864,108 @@ test_gguf_falcon_h1 (void)
   g_assert_cmpint (json_object_get_int_member (g1, "state_pool_requests"), ==, (gint64) pool.state_requests);
 }
 
+/* Qwen3-Next-80B-A3B's GGUF (make-fixtures.py, make_qwen3_next_gguf: the keys llama.cpp's
+ * converter writes) and its config.json give one architecture: 48 layers, 36 of them Gated
+ * DeltaNet (all but every 4th), 32 value heads and 16 key heads, 24,576 convolution values
+ * (3 × (2 × 2,048 + 4,096)) and 524,288 state values (32 × 128 × 128), a gated shared expert of
+ * 512, 79,674,391,296 parameters and 24,576 KV bytes a token (12 attention layers × 2,048). At
+ * TP 4 on H100s each rank keeps a quarter of each state (274,432 bytes) and one KV head (1,024
+ * bytes a token a layer): vLLM's blocks of 16 × cdiv(274,432, 16 × 1,024) = 272 tokens, a page
+ * of 278,528 bytes, and SGLang's 19,316,736 bytes a request (77,266,944 / 4), from either. */
+static void
+test_gguf_qwen3_next (void)
+{
+  g_autoptr(VcModelFile) file = load ("hybrid/qwen3-next-80b-a3b-BF16.gguf");
+  g_autofree char *path = fixture ("hybrid/qwen3-next-80b-a3b-BF16.gguf");
+  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models",
+                                              "qwen3-next-80b-a3b-instruct", "config.json", NULL);
+  g_autoptr(VcModelFile) from_config = NULL;
+  g_autoptr(GError) error = NULL;
+  const VcArch *a = vc_model_file_get_arch (file);
+  const VcArch *b;
+  const char *engines[] = { "vllm", "sglang" };
+
+  from_config = vc_model_file_new_for_config_path (config, &error);
+  g_assert_no_error (error);
+  b = vc_model_file_get_arch (from_config);
+  g_assert_cmpstr (vc_model_file_get_format (file), ==, "gguf");
+  g_assert_cmpuint (a->n_layers, ==, 48);
+  g_assert_cmpuint (a->recurrent_layers, ==, 36);
+  g_assert_false (a->recurrent_with_attention);
+  g_assert_cmpuint (a->n_kv_heads, ==, 2);
+  g_assert_cmpfloat (vc_arch_head_dim (a), ==, 256);
+  g_assert_cmpuint (a->recurrent_heads, ==, 32);
+  g_assert_cmpuint (a->recurrent_groups, ==, 16);
+  g_assert_cmpuint (a->recurrent_conv, ==, 24576);
+  g_assert_cmpuint (a->recurrent_state, ==, 24576 + 524288);
+  g_assert_cmpuint (a->n_experts, ==, 512);
+  g_assert_cmpuint (a->experts_per_token, ==, 10);
+  g_assert_cmpuint (a->n_shared_experts, ==, 1);
+  g_assert_cmpuint (a->shared_intermediate_size, ==, 512);
+  g_assert_true (a->shared_expert_gate);
+  g_assert_true (a->gated_attention);
+  g_assert_true (a->qk_norm);
+  g_assert_cmpfloat (vc_model_file_get_parameters (file), ==, 79674391296.0);
+  /* field by field as the config reader gives them */
+  g_assert_cmpuint (a->n_layers, ==, b->n_layers);
+  g_assert_cmpuint (a->hidden_size, ==, b->hidden_size);
+  g_assert_cmpuint (a->n_heads, ==, b->n_heads);
+  g_assert_cmpuint (a->n_kv_heads, ==, b->n_kv_heads);
+  g_assert_cmpfloat (vc_arch_head_dim (a), ==, vc_arch_head_dim (b));
+  g_assert_cmpuint (a->vocab_size, ==, b->vocab_size);
+  g_assert_true (a->tied_embeddings == b->tied_embeddings);
+  g_assert_true (a->gated_mlp == b->gated_mlp);
+  g_assert_cmpuint (a->norms_per_layer, ==, b->norms_per_layer);
+  g_assert_true (a->qk_norm == b->qk_norm);
+  g_assert_true (a->gated_attention == b->gated_attention);
+  g_assert_cmpuint (a->recurrent_layers, ==, b->recurrent_layers);
+  g_assert_true (a->recurrent_with_attention == b->recurrent_with_attention);
+  g_assert_cmpuint (a->recurrent_params, ==, b->recurrent_params);
+  g_assert_cmpuint (a->recurrent_state, ==, b->recurrent_state);
+  g_assert_cmpuint (a->recurrent_conv, ==, b->recurrent_conv);
+  g_assert_cmpuint (a->recurrent_heads, ==, b->recurrent_heads);
+  g_assert_cmpuint (a->recurrent_groups, ==, b->recurrent_groups);
+  g_assert_cmpuint (a->n_experts, ==, b->n_experts);
+  g_assert_cmpuint (a->experts_per_token, ==, b->experts_per_token);
+  g_assert_cmpuint (a->expert_intermediate_size, ==, b->expert_intermediate_size);
+  g_assert_cmpuint (a->n_shared_experts, ==, b->n_shared_experts);
+  g_assert_cmpuint (a->shared_intermediate_size, ==, b->shared_intermediate_size);
+  g_assert_true (a->shared_expert_gate == b->shared_expert_gate);
+  g_assert_cmpuint (a->dense_layers, ==, b->dense_layers);
+
+  for (guint i = 0; i < G_N_ELEMENTS (engines); i++)
+    {
+      g_autoptr(JsonParser) p1 = json_parser_new ();
+      g_autoptr(JsonParser) p2 = json_parser_new ();
+      const char *gguf_args[] = { "--model", path, "--engine", engines[i], "--seq", "8192", "--tp", "4",
+                                  "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+      const char *config_args[] = { "--config", config, "--engine", engines[i], "--seq", "8192", "--tp", "4",
+                                    "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+      JsonObject *r1 = vc_test_run_json (p1, gguf_args);
+      JsonObject *r2 = vc_test_run_json (p2, config_args);
+      JsonObject *g1 = json_object_get_object_member (r1, "engine");
+      JsonObject *g2 = json_object_get_object_member (r2, "engine");
+
+      g_assert_cmpint (json_object_get_int_member (r1, "parameters"), ==, 79674391296);
+      g_assert_cmpint (json_object_get_int_member (r2, "parameters"), ==, 79674391296);
+      g_assert_cmpint (json_object_get_int_member (r1, "kv_bytes_per_token"), ==, 24576);
+      g_assert_cmpint (json_object_get_int_member (r2, "kv_bytes_per_token"), ==, 24576);
+      g_assert_true (json_object_get_null_member (g1, "no_figure"));
+      if (i == 0)
+        {
+          g_assert_cmpint (json_object_get_int_member (g1, "state_page_bytes"), ==, 278528);
+          g_assert_cmpint (json_object_get_int_member (g2, "state_page_bytes"), ==, 278528);
+          g_assert_cmpint (json_object_get_int_member (g1, "state_block_size"), ==, 272);
+          g_assert_cmpint (json_object_get_int_member (g2, "state_block_size"), ==, 272);
+        }
+      else
+        {
+          g_assert_cmpint (json_object_get_int_member (g1, "state_request_bytes"), ==, 77266944 / 4);
+          g_assert_cmpint (json_object_get_int_member (g2, "state_request_bytes"), ==, 77266944 / 4);
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -878,6 +981,7 @@ main (int   argc,
   g_test_add_func ("/model-files/gguf/moe", test_gguf_moe);
   g_test_add_func ("/model-files/gguf/hybrid", test_gguf_hybrid);
   g_test_add_func ("/model-files/gguf/falcon-h1", test_gguf_falcon_h1);
+  g_test_add_func ("/model-files/gguf/qwen3-next", test_gguf_qwen3_next);
   g_test_add_func ("/model-files/safetensors/exact", test_safetensors);
   g_test_add_func ("/model-files/safetensors/gptq", test_safetensors_gptq);
   for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
