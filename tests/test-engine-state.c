@@ -485,8 +485,10 @@ test_sglang_engine_version (void)
     }
   engine = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "engine");
   g_assert_cmpstr (json_object_get_string_member (engine, "version"), ==, "003fca8");
-  g_assert_true (json_object_get_null_member (engine, "kv_capacity_tokens"));
-  /* the default source, given: the pool is followed (465 requests on an H100) */
+  /* 003fca8's pool: 464 slots and 3,619,299 tokens on an H100 (test_sglang_003fca8) */
+  g_assert_cmpint (json_object_get_int_member (engine, "state_pool_requests"), ==, 464);
+  g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 3619299);
+  /* the default source, given: its pool (465 requests on an H100) */
   engine = json_object_get_object_member (vc_test_run_json (followed_parser, followed), "engine");
   g_assert_cmpstr (json_object_get_string_member (engine, "version"), ==, "001ccef");
   g_assert_cmpint (json_object_get_int_member (engine, "state_pool_requests"), ==, 465);
