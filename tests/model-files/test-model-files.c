@@ -719,6 +719,38 @@ test_cli_config_quantization (void)
   }
 }
 
+/* A hybrid model's GGUF and its config.json read as one architecture, field by field */
+static void
+assert_same_hybrid_arch (const VcArch *a,
+                         const VcArch *b)
+{
+  g_assert_cmpuint (a->n_layers, ==, b->n_layers);
+  g_assert_cmpuint (a->hidden_size, ==, b->hidden_size);
+  g_assert_cmpuint (a->n_heads, ==, b->n_heads);
+  g_assert_cmpuint (a->n_kv_heads, ==, b->n_kv_heads);
+  g_assert_cmpfloat (vc_arch_head_dim (a), ==, vc_arch_head_dim (b));
+  g_assert_cmpuint (a->vocab_size, ==, b->vocab_size);
+  g_assert_true (a->tied_embeddings == b->tied_embeddings);
+  g_assert_true (a->gated_mlp == b->gated_mlp);
+  g_assert_cmpuint (a->norms_per_layer, ==, b->norms_per_layer);
+  g_assert_true (a->qk_norm == b->qk_norm);
+  g_assert_true (a->gated_attention == b->gated_attention);
+  g_assert_cmpuint (a->recurrent_layers, ==, b->recurrent_layers);
+  g_assert_true (a->recurrent_with_attention == b->recurrent_with_attention);
+  g_assert_cmpuint (a->recurrent_params, ==, b->recurrent_params);
+  g_assert_cmpuint (a->recurrent_state, ==, b->recurrent_state);
+  g_assert_cmpuint (a->recurrent_conv, ==, b->recurrent_conv);
+  g_assert_cmpuint (a->recurrent_heads, ==, b->recurrent_heads);
+  g_assert_cmpuint (a->recurrent_groups, ==, b->recurrent_groups);
+  g_assert_cmpuint (a->n_experts, ==, b->n_experts);
+  g_assert_cmpuint (a->experts_per_token, ==, b->experts_per_token);
+  g_assert_cmpuint (a->expert_intermediate_size, ==, b->expert_intermediate_size);
+  g_assert_cmpuint (a->n_shared_experts, ==, b->n_shared_experts);
+  g_assert_cmpuint (a->shared_intermediate_size, ==, b->shared_intermediate_size);
+  g_assert_true (a->shared_expert_gate == b->shared_expert_gate);
+  g_assert_cmpuint (a->dense_layers, ==, b->dense_layers);
+}
+
 /* Granite 4.0-H Tiny's GGUF (make-fixtures.py, make_hybrid: the keys llama.cpp's converter
  * writes) and its config.json give one architecture: 40 layers, 36 of them Mamba-2 (the layers
  * whose attention.head_count_kv is 0), the mixer's 48 heads and 1 group, 9,984 convolution
@@ -753,21 +785,7 @@ test_gguf_hybrid (void)
   g_assert_cmpuint (a->recurrent_state, ==, 9984 + 393216);
   g_assert_cmpuint (a->n_shared_experts, ==, 1);
   g_assert_cmpuint (a->shared_intermediate_size, ==, 1024);
-  /* field by field as the config reader gives them */
-  g_assert_cmpuint (a->n_layers, ==, b->n_layers);
-  g_assert_cmpuint (a->hidden_size, ==, b->hidden_size);
-  g_assert_cmpuint (a->n_heads, ==, b->n_heads);
-  g_assert_cmpuint (a->n_kv_heads, ==, b->n_kv_heads);
-  g_assert_cmpfloat (vc_arch_head_dim (a), ==, vc_arch_head_dim (b));
-  g_assert_cmpuint (a->recurrent_layers, ==, b->recurrent_layers);
-  g_assert_cmpuint (a->recurrent_params, ==, b->recurrent_params);
-  g_assert_cmpuint (a->recurrent_state, ==, b->recurrent_state);
-  g_assert_cmpuint (a->recurrent_conv, ==, b->recurrent_conv);
-  g_assert_cmpuint (a->recurrent_heads, ==, b->recurrent_heads);
-  g_assert_cmpuint (a->recurrent_groups, ==, b->recurrent_groups);
-  g_assert_cmpuint (a->n_experts, ==, b->n_experts);
-  g_assert_cmpuint (a->expert_intermediate_size, ==, b->expert_intermediate_size);
-  g_assert_cmpuint (a->shared_intermediate_size, ==, b->shared_intermediate_size);
+  assert_same_hybrid_arch (a, b);
   g_assert_cmpfloat (vc_model_file_get_parameters (file), ==, 6939037248.0);
 
   vc_model_file_apply (from_config, e);
@@ -837,16 +855,7 @@ test_gguf_falcon_h1 (void)
   g_assert_cmpuint (a->recurrent_heads, ==, 24);
   g_assert_cmpuint (a->recurrent_conv, ==, 2688);
   g_assert_cmpuint (a->recurrent_state, ==, 2688 + 49152);
-  g_assert_cmpuint (a->n_layers, ==, b->n_layers);
-  g_assert_cmpuint (a->n_kv_heads, ==, b->n_kv_heads);
-  g_assert_cmpfloat (vc_arch_head_dim (a), ==, vc_arch_head_dim (b));
-  g_assert_cmpuint (a->recurrent_layers, ==, b->recurrent_layers);
-  g_assert_true (a->recurrent_with_attention == b->recurrent_with_attention);
-  g_assert_cmpuint (a->recurrent_params, ==, b->recurrent_params);
-  g_assert_cmpuint (a->recurrent_state, ==, b->recurrent_state);
-  g_assert_cmpuint (a->recurrent_conv, ==, b->recurrent_conv);
-  g_assert_cmpuint (a->recurrent_heads, ==, b->recurrent_heads);
-  g_assert_cmpuint (a->recurrent_groups, ==, b->recurrent_groups);
+  assert_same_hybrid_arch (a, b);
 
   r1 = vc_test_run_json (p1, gguf_args);
   r2 = vc_test_run_json (p2, config_args);
@@ -906,32 +915,7 @@ test_gguf_qwen3_next (void)
   g_assert_true (a->gated_attention);
   g_assert_true (a->qk_norm);
   g_assert_cmpfloat (vc_model_file_get_parameters (file), ==, 79674391296.0);
-  /* field by field as the config reader gives them */
-  g_assert_cmpuint (a->n_layers, ==, b->n_layers);
-  g_assert_cmpuint (a->hidden_size, ==, b->hidden_size);
-  g_assert_cmpuint (a->n_heads, ==, b->n_heads);
-  g_assert_cmpuint (a->n_kv_heads, ==, b->n_kv_heads);
-  g_assert_cmpfloat (vc_arch_head_dim (a), ==, vc_arch_head_dim (b));
-  g_assert_cmpuint (a->vocab_size, ==, b->vocab_size);
-  g_assert_true (a->tied_embeddings == b->tied_embeddings);
-  g_assert_true (a->gated_mlp == b->gated_mlp);
-  g_assert_cmpuint (a->norms_per_layer, ==, b->norms_per_layer);
-  g_assert_true (a->qk_norm == b->qk_norm);
-  g_assert_true (a->gated_attention == b->gated_attention);
-  g_assert_cmpuint (a->recurrent_layers, ==, b->recurrent_layers);
-  g_assert_true (a->recurrent_with_attention == b->recurrent_with_attention);
-  g_assert_cmpuint (a->recurrent_params, ==, b->recurrent_params);
-  g_assert_cmpuint (a->recurrent_state, ==, b->recurrent_state);
-  g_assert_cmpuint (a->recurrent_conv, ==, b->recurrent_conv);
-  g_assert_cmpuint (a->recurrent_heads, ==, b->recurrent_heads);
-  g_assert_cmpuint (a->recurrent_groups, ==, b->recurrent_groups);
-  g_assert_cmpuint (a->n_experts, ==, b->n_experts);
-  g_assert_cmpuint (a->experts_per_token, ==, b->experts_per_token);
-  g_assert_cmpuint (a->expert_intermediate_size, ==, b->expert_intermediate_size);
-  g_assert_cmpuint (a->n_shared_experts, ==, b->n_shared_experts);
-  g_assert_cmpuint (a->shared_intermediate_size, ==, b->shared_intermediate_size);
-  g_assert_true (a->shared_expert_gate == b->shared_expert_gate);
-  g_assert_cmpuint (a->dense_layers, ==, b->dense_layers);
+  assert_same_hybrid_arch (a, b);
 
   for (guint i = 0; i < G_N_ELEMENTS (engines); i++)
     {
