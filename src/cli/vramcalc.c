@@ -667,7 +667,7 @@ list_local_models (void)
 }
 
 /* vLLM's options (--gpu-memory-utilization, --block-size, the profile run's batch,
- * --kv-cache-memory) and SGLang's (--mem-fraction, --page-size, --sglang-version) are refused with another engine
+ * --kv-cache-memory, --mxfp4-backend) and SGLang's (--mem-fraction, --page-size, --sglang-version) are refused with another engine
  * rather than ignored or misread, --engine-version (either's release) with neither, and --mfu
  * means something to training only. */
 static const struct
@@ -682,6 +682,7 @@ static const struct
   { "kv-cache-memory", "vllm" },
   { "enforce-eager", "vllm" },
   { "no-enforce-eager", "vllm" },
+  { "mxfp4-backend", "vllm" },
   { "mem-fraction", "sglang" },
   { "page-size", "sglang" },
   { "sglang-version", "sglang" },

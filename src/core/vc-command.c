@@ -61,7 +61,8 @@ static const char *vllm_flags[] = {
   "--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size",
   "--enable-expert-parallel", "--max-model-len", "--gpu-memory-utilization", "--max-num-seqs",
   "--max-num-batched-tokens", "--kv-cache-memory-bytes", "--block-size", "--dtype",
-  "--quantization", "--kv-cache-dtype", "VLLM_PP_LAYER_PARTITION", "--disable-custom-all-reduce", NULL
+  "--quantization", "--kv-cache-dtype", "VLLM_PP_LAYER_PARTITION", "--disable-custom-all-reduce",
+  "VLLM_MXFP4_USE_MARLIN", NULL
 };
 static const char *sglang_flags[] = {
   "--model-path", "--tp-size", "--pp-size", "--dp-size", "--ep-size", "--context-length",
@@ -772,6 +773,15 @@ build_vllm (const VcCommandRequest *req,
   if (!add_weight_format (argv, in, VC_COMMAND_VLLM, error) || !add_kv_dtype (argv, in, VC_COMMAND_VLLM, error))
     return NULL;
   cmd = command_new (VC_COMMAND_VLLM, g_steal_pointer (&argv), NULL, NULL);
+  /* Marlin for MXFP4 experts: an environment variable too (vllm/envs.py, VLLM_MXFP4_USE_MARLIN,
+   * read by get_mxfp4_backend and the kernel oracle's select_mxfp4_moe_backend) */
+  if (in->mxfp4_backend == VC_MXFP4_BACKEND_MARLIN)
+    {
+      char *text = g_strdup_printf ("VLLM_MXFP4_USE_MARLIN=1 %s", cmd->text);
+
+      g_free (cmd->text);
+      cmd->text = text;
+    }
   /* the layers of each pipeline stage: an environment variable, not a flag (vllm/envs.py,
    * VLLM_PP_LAYER_PARTITION, read by get_pp_indices in vllm/distributed/utils.py) */
   if (req->pp_partition != NULL && l.pp > 1)

@@ -47,6 +47,28 @@ vc_engine_vllm_batch (const VcInputs *in,
   *seqs = in->max_num_seqs > 0 ? in->max_num_seqs : MIN (large ? 1024u : 256u, *tokens);
 }
 
+/* Whether vLLM serves MXFP4 experts with Marlin on @gpu (FORMULAS.md, "vLLM's MXFP4 experts"):
+ * on 8.x always, Marlin being the only CUDA backend get_mxfp4_backend has there; from 9.0 on
+ * only with --mxfp4-backend marlin (VLLM_MXFP4_USE_MARLIN=1), which get_mxfp4_backend (stored
+ * commit 007d500) honours on 9.0 and 11.x/12.x but, on 10.x, only after FlashInfer's backends
+ * (taken whenever FlashInfer is installed), and which the kernel oracle of pull request #37128
+ * (select_mxfp4_moe_backend in vllm/model_executor/layers/fused_moe/oracle/mxfp4.py, stored
+ * commit 001eda3) honours ahead of every automatic choice: on 10.x Marlin is known only for
+ * --engine-version 0.21, whose releases all have the oracle. MarlinExpertsBase runs on any CUDA
+ * card of capability 8.0 or more. A card of unknown capability: not known. */
+static gboolean
+vllm_marlin_on (const VcInputs *in,
+                const VcGpu    *gpu)
+{
+  if (gpu == NULL || gpu->cc_major < 8)
+    return FALSE;
+  if (gpu->cc_major == 8)
+    return TRUE;
+  if (in->mxfp4_backend != VC_MXFP4_BACKEND_MARLIN)
+    return FALSE;
+  return gpu->cc_major != 10 || in->vllm_version == VC_VLLM_VERSION_0_21;
+}
+
 /* vLLM's MXFP4 routed experts on @gpu, one of @tp tensor-parallel ranks (FORMULAS.md, "vLLM's
  * MXFP4 experts"): the bytes a rank allocates beyond its share of the checkpoint's, in @extra
  * (0 where the estimate is not vLLM serving MXFP4 experts). Mxfp4MoEMethod.create_weights
@@ -58,7 +80,8 @@ vc_engine_vllm_batch (const VcInputs *in,
  * Mxfp4Config.get_min_capability is 80: vLLM refuses MXFP4 below 8.0. From 9.0 on the backend
  * (Triton, FlashInfer's, or Marlin again) depends on the kernels installed and the release,
  * and the Triton backend swizzles the weights into a layout of its own: FALSE there, as for a
- * card whose capability is unknown. */
+ * card whose capability is unknown, unless --mxfp4-backend marlin forces Marlin
+ * (vllm_marlin_on()). */
 gboolean
 vc_engine_vllm_mxfp4_extra (const VcInputs *in,
                             const VcGpu    *gpu,
@@ -72,7 +95,7 @@ vc_engine_vllm_mxfp4_extra (const VcInputs *in,
   if (in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_VLLM || in->method != VC_METHOD_ARCHITECTURE ||
       in->precision != VC_PRECISION_MXFP4 || !vc_arch_is_moe (arch))
     return TRUE;
-  if (gpu == NULL || gpu->cc_major != 8 || !arch->gated_mlp || !(tp >= 1))
+  if (!vllm_marlin_on (in, gpu) || !arch->gated_mlp || !(tp >= 1))
     return FALSE;
   e = arch->n_experts;
   h = arch->hidden_size;

@@ -104,6 +104,7 @@ enum {
   PROP_KV_CACHE_MEMORY,
   PROP_ENGINE_VERSION,
   PROP_ENFORCE_EAGER,
+  PROP_MXFP4_BACKEND,
   PROP_DISABLE_CUSTOM_ALL_REDUCE,
   PROP_MEM_FRACTION_STATIC,
   PROP_SGLANG_VERSION,
@@ -620,6 +621,7 @@ vc_estimate_set_property (GObject      *object,
     case PROP_KV_CACHE_MEMORY: SET_FIELD (kv_cache_memory_gb, input_double); break;
     case PROP_ENGINE_VERSION: SET_FIELD (vllm_version, g_value_get_enum); break;
     case PROP_ENFORCE_EAGER: SET_FIELD (enforce_eager, g_value_get_boolean); break;
+    case PROP_MXFP4_BACKEND: SET_FIELD (mxfp4_backend, g_value_get_enum); break;
     case PROP_DISABLE_CUSTOM_ALL_REDUCE: SET_FIELD (disable_custom_all_reduce, g_value_get_boolean); break;
     case PROP_MEM_FRACTION_STATIC: SET_FIELD (mem_fraction_static, input_double); break;
     case PROP_SGLANG_VERSION: SET_FIELD (sglang_version, g_value_get_enum); break;
@@ -768,6 +770,7 @@ vc_estimate_get_property (GObject    *object,
     case PROP_KV_CACHE_MEMORY: g_value_set_double (value, in->kv_cache_memory_gb); break;
     case PROP_ENGINE_VERSION: g_value_set_enum (value, in->vllm_version); break;
     case PROP_ENFORCE_EAGER: g_value_set_boolean (value, in->enforce_eager); break;
+    case PROP_MXFP4_BACKEND: g_value_set_enum (value, in->mxfp4_backend); break;
     case PROP_DISABLE_CUSTOM_ALL_REDUCE: g_value_set_boolean (value, in->disable_custom_all_reduce); break;
     case PROP_MEM_FRACTION_STATIC: g_value_set_double (value, in->mem_fraction_static); break;
     case PROP_SGLANG_VERSION: g_value_set_enum (value, in->sglang_version); break;
@@ -998,6 +1001,10 @@ install_engine_inputs (const VcInputs *d)
     g_param_spec_boolean ("enforce-eager", N_("Eager mode"),
                           N_("vLLM --enforce-eager: no CUDA graphs, so none measured or kept"),
                           d->enforce_eager, RW);
+  properties[PROP_MXFP4_BACKEND] =
+    g_param_spec_enum ("mxfp4-backend", N_("MXFP4 backend"),
+                       N_("vLLM: the backend of MXFP4 experts (gpt-oss): auto (the one vLLM picks from the card) or marlin (VLLM_MXFP4_USE_MARLIN=1, Marlin on every card of compute capability 8.0 or more)"),
+                       VC_TYPE_MXFP4_BACKEND, d->mxfp4_backend, RW);
   properties[PROP_DISABLE_CUSTOM_ALL_REDUCE] =
     g_param_spec_boolean ("disable-custom-all-reduce", N_("No custom all-reduce"),
                           N_("vLLM and SGLang --disable-custom-all-reduce: NCCL alone, without the custom all-reduce’s buffers on each GPU at TP 2, 4, 6 or 8"),
@@ -2004,6 +2011,31 @@ check_engine (const VcInputs  *in,
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
                    _("llama.cpp refuses a quantized KV cache when its blocks of 32 values do not divide the head dimension (%u)"),
                    vc_arch_head_dim (&in->arch));
+      return FALSE;
+    }
+  /* --mxfp4-backend marlin: vLLM's VLLM_MXFP4_USE_MARLIN, read by its MXFP4 experts alone
+   * (FORMULAS.md, "vLLM's MXFP4 experts"); never ignored where it means nothing */
+  if (in->mode == VC_MODE_INFERENCE && in->mxfp4_backend == VC_MXFP4_BACKEND_MARLIN && in->engine != VC_ENGINE_VLLM)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("the MXFP4 backend marlin is vLLM’s (VLLM_MXFP4_USE_MARLIN=1); the engine is %s: give the engine "
+                     "vllm, or the MXFP4 backend auto"),
+                   vc_enum_nick (VC_TYPE_ENGINE, in->engine));
+      return FALSE;
+    }
+  if (in->mode == VC_MODE_INFERENCE && in->mxfp4_backend == VC_MXFP4_BACKEND_MARLIN &&
+      (in->method != VC_METHOD_ARCHITECTURE || in->precision != VC_PRECISION_MXFP4 || !vc_arch_is_moe (&in->arch)))
+    {
+      if (in->method != VC_METHOD_ARCHITECTURE || in->precision != VC_PRECISION_MXFP4)
+        g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                     _("the MXFP4 backend marlin applies to routed experts stored in MXFP4 (the architecture method "
+                       "at precision mxfp4, as gpt-oss); here the %s method is at precision %s: give the MXFP4 "
+                       "backend auto"),
+                     vc_enum_nick (VC_TYPE_METHOD, in->method), vc_enum_nick (VC_TYPE_PRECISION, in->precision));
+      else
+        g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                     _("the MXFP4 backend marlin applies to routed experts stored in MXFP4; this model has no routed "
+                       "experts (a dense model): give the MXFP4 backend auto"));
       return FALSE;
     }
   if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM &&

@@ -138,6 +138,7 @@ vc_inputs_init_default (VcInputs *in)
     .kv_cache_memory_gb = 0,
     .vllm_version = VC_VLLM_VERSION_0_11,
     .enforce_eager = FALSE,
+    .mxfp4_backend = VC_MXFP4_BACKEND_AUTO,
     .disable_custom_all_reduce = FALSE,
     .mem_fraction_static = 0,
     .sglang_version = VC_SGLANG_VERSION_001CCEF,

@@ -66,6 +66,7 @@ typedef struct
   double kv_cache_memory_gb;       /* vLLM --kv-cache-memory, per GPU in GB; 0: profiled */
   VcVllmVersion vllm_version;      /* vLLM --engine-version: whose arithmetic */
   gboolean enforce_eager;          /* vLLM --enforce-eager: no CUDA graphs */
+  VcMxfp4Backend mxfp4_backend;    /* vLLM --mxfp4-backend: MXFP4 experts' backend */
   gboolean disable_custom_all_reduce; /* vLLM and SGLang --disable-custom-all-reduce */
   double mem_fraction_static;      /* SGLang; 0: SGLang's default for the card and TP degree */
   VcSglangVersion sglang_version;  /* SGLang --sglang-version: whose pool rules */

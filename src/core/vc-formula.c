@@ -29,7 +29,7 @@ typedef struct
 } Terms;
 
 static char *
-describe_weights (const Terms *t)
+describe_stored_weights (const Terms *t)
 {
   const VcInputs *in = t->in;
 
@@ -58,6 +58,26 @@ describe_weights (const Terms *t)
                           t->sc->weight_bits,
                           t->in->mode == VC_MODE_TRAINING ? _("; plus the LoRA adapters") : "",
                           t->size);
+}
+
+/* The weights, and under vLLM the MXFP4 experts' backend, which pads them on each card beyond
+ * what the breakdown (no card) counts (FORMULAS.md, "vLLM's MXFP4 experts") */
+static char *
+describe_weights (const Terms *t)
+{
+  const VcInputs *in = t->in;
+  g_autofree char *stored = describe_stored_weights (t);
+
+  if (t->rot || in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_VLLM || in->method != VC_METHOD_ARCHITECTURE ||
+      in->precision != VC_PRECISION_MXFP4 || !vc_arch_is_moe (&in->arch))
+    return g_steal_pointer (&stored);
+  return g_strdup_printf (_("%s; vLLM’s MXFP4 expert backend: %s, whose padding (Marlin: the intermediate size a GPU "
+                            "rounded up to 128, the hidden size to 256) each card’s GPU count and KV capacity add"),
+                          stored,
+                          in->mxfp4_backend == VC_MXFP4_BACKEND_MARLIN
+                            ? _("Marlin (VLLM_MXFP4_USE_MARLIN=1) on compute capability 8.0 and later, 10.x from "
+                                "release 0.21")
+                            : _("vLLM’s choice for the card, Marlin on compute capability 8.x, not known from 9.0 on"));
 }
 
 /* What a token caches, in words */

@@ -665,6 +665,26 @@ sglang_fraction_at (const VcInputs *in,
   return vc_engine_sglang_fraction (in, gpu_mib, MAX (1u, in->layout.tp));
 }
 
+/* vLLM's MXFP4 expert backend (FORMULAS.md, "vLLM's MXFP4 experts"): the input, and the bytes
+ * each rank of @gpu allocates beyond its share of the stored experts at the layout's TP (0
+ * without MXFP4 experts; null where that backend is not followed, or for the other engines) */
+static void
+add_mxfp4_json (JsonBuilder    *b,
+                const VcInputs *in,
+                const VcGpu    *gpu)
+{
+  double padding = 0;
+  gboolean padded = in->engine == VC_ENGINE_VLLM && vc_engine_vllm_mxfp4_extra (in, gpu, MAX (1u, in->layout.tp), &padding);
+
+  json_builder_set_member_name (b, "mxfp4_backend");
+  if (in->engine == VC_ENGINE_VLLM)
+    json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_MXFP4_BACKEND, in->mxfp4_backend));
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "mxfp4_padding_bytes");
+  add_bytes_or_null (b, padded, padding);
+}
+
 /* The engine's figures at the layout asked for, on the card of --fit-gpu (null when there is
  * no layout result or the engine sizes no cache from it) */
 static void
@@ -698,6 +718,7 @@ add_engine_json (JsonBuilder           *b,
     json_builder_add_boolean_value (b, in->enforce_eager);
   else
     json_builder_add_null_value (b);
+  add_mxfp4_json (b, in, gpu);
   /* vLLM's and SGLang's custom all-reduce (FORMULAS.md, "Tensor parallelism and memory outside
    * torch"); null for the others */
   json_builder_set_member_name (b, "disable_custom_all_reduce");
@@ -1417,6 +1438,12 @@ no_figure_text (const VcInputs *in,
     return _("vLLM’s padded MXFP4 experts are followed on one pipeline stage without expert parallelism: "
              "with PP > 1 each stage pads its own layers, and with --ep each rank holds whole experts at the full "
              "intermediate size, in parts not followed here; --kv-cache-memory gives the cache there.");
+  if (g_strcmp0 (why, "mxfp4-backend") == 0 && in->mxfp4_backend == VC_MXFP4_BACKEND_MARLIN)
+    return _("vLLM’s Marlin backend (--mxfp4-backend marlin, VLLM_MXFP4_USE_MARLIN=1) is followed on NVIDIA cards of "
+             "compute capability 8.0 and later, but on 10.x only from release 0.21 (--engine-version 0.21): before "
+             "the kernel oracle of pull request #37128 FlashInfer’s backend, whenever FlashInfer is installed, comes "
+             "ahead of that variable there; on a card of unknown capability the backend is not known. "
+             "--kv-cache-memory gives the cache there.");
   if (g_strcmp0 (why, "mxfp4-backend") == 0)
     return _("vLLM’s MXFP4 experts are followed on NVIDIA cards of compute capability 8.x (the Marlin backend, "
              "which pads them). From 9.0 on vLLM picks by the kernels installed, environment variables and the release: "

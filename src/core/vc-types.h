@@ -207,6 +207,15 @@ typedef enum
   VC_VLLM_VERSION_0_21, /*< nick=0.21 >*/
 } VcVllmVersion;
 
+/* vLLM's MXFP4 expert backend (--mxfp4-backend; FORMULAS.md, "vLLM's MXFP4 experts"): auto is
+ * the one get_mxfp4_backend picks from the card, marlin the Marlin kernel that
+ * VLLM_MXFP4_USE_MARLIN=1 forces */
+typedef enum
+{
+  VC_MXFP4_BACKEND_AUTO,   /*< nick=auto >*/
+  VC_MXFP4_BACKEND_MARLIN, /*< nick=marlin >*/
+} VcMxfp4Backend;
+
 /* The SGLang source whose pool rules are followed (--sglang-version; FORMULAS.md, "Engines"):
  * the state stored at sgl-project/sglang commit 001ccef (ModelRunnerKVCacheMixin, the default)
  * or at commit 003fca8 (KVCacheConfigurator) */

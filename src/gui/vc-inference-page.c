@@ -42,6 +42,7 @@ struct _VcInferencePage
   GtkSpinButton *max_num_seqs;
   GtkSpinButton *kv_cache_memory;
   VcDropDown *engine_version;
+  VcDropDown *mxfp4_backend;
   VcDropDown *sglang_version;
   GtkSwitch *enforce_eager;
   GtkSwitch *disable_custom_all_reduce;
@@ -77,6 +78,12 @@ static const VcChoice engine_version_choices[] = {
   { VC_VLLM_VERSION_0_10, N_("0.10 and earlier") },
   { VC_VLLM_VERSION_0_11, N_("0.11 to 0.20") },
   { VC_VLLM_VERSION_0_21, N_("0.21 and later") },
+};
+
+/* vLLM's --mxfp4-backend: the backend of MXFP4 experts */
+static const VcChoice mxfp4_backend_choices[] = {
+  { VC_MXFP4_BACKEND_AUTO, N_("vLLM’s choice for the card") },
+  { VC_MXFP4_BACKEND_MARLIN, N_("Marlin (VLLM_MXFP4_USE_MARLIN=1)") },
 };
 
 /* SGLang's --sglang-version: the sources whose pool rules differ for models with
@@ -130,6 +137,10 @@ update_applicable (VcInferencePage *self)
   vc_grid_row_set_visible (GTK_WIDGET (self->kv_cache_memory), vllm);
   vc_grid_row_set_visible (GTK_WIDGET (self->engine_version), vllm);
   vc_grid_row_set_visible (GTK_WIDGET (self->enforce_eager), vllm);
+  /* vLLM's MXFP4 experts, and wherever Marlin is asked for, so that it can be taken back */
+  vc_grid_row_set_visible (GTK_WIDGET (self->mxfp4_backend),
+                           (vllm && moe && in->precision == VC_PRECISION_MXFP4) ||
+                           in->mxfp4_backend == VC_MXFP4_BACKEND_MARLIN);
   vc_grid_row_set_visible (GTK_WIDGET (self->disable_custom_all_reduce), vllm || sglang);
   vc_grid_row_set_visible (GTK_WIDGET (self->mem_fraction_static), sglang);
   vc_grid_row_set_visible (GTK_WIDGET (self->page_size), sglang);
@@ -194,6 +205,8 @@ vc_inference_page_set_estimate (VcInferencePage *self,
                    G_N_ELEMENTS (engine_version_choices));
   vc_bind_choices (self->sglang_version, estimate, "sglang-version", sglang_version_choices,
                    G_N_ELEMENTS (sglang_version_choices));
+  vc_bind_choices (self->mxfp4_backend, estimate, "mxfp4-backend", mxfp4_backend_choices,
+                   G_N_ELEMENTS (mxfp4_backend_choices));
   vc_bind_active (GTK_WIDGET (self->enforce_eager), estimate, "enforce-eager");
   vc_bind_active (GTK_WIDGET (self->disable_custom_all_reduce), estimate, "disable-custom-all-reduce");
   vc_bind_spin_with_word (self->mem_fraction_static, estimate, "mem-fraction-static", 0.01, 3, 0,
@@ -276,6 +289,7 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, max_num_seqs);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, kv_cache_memory);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, engine_version);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, mxfp4_backend);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, sglang_version);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, enforce_eager);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, disable_custom_all_reduce);
