@@ -326,6 +326,105 @@ test_vllm_mxfp4_json (void)
   }
 }
 
+/* The row of card @id in a report's "gpus" */
+static JsonObject *
+gpu_row (JsonObject *root,
+         const char *id)
+{
+  JsonArray *gpus = json_object_get_array_member (root, "gpus");
+
+  for (guint j = 0; j < json_array_get_length (gpus); j++)
+    if (g_str_equal (json_object_get_string_member (json_array_get_object_element (gpus, j), "id"), id))
+      return json_array_get_object_element (gpus, j);
+  g_assert_not_reached ();
+}
+
+/* --mxfp4-backend marlin (vLLM's VLLM_MXFP4_USE_MARLIN=1): an H100 pads gpt-oss's experts as an
+ * A100 does, so its row has a count with the padding and a cache; auto keeps the refusal naming
+ * the backend; another engine, or a model without MXFP4 experts, is refused */
+static void
+test_vllm_mxfp4_marlin_json (void)
+{
+  static const struct
+  {
+    const char *preset;
+    const char *backend;
+    gint64 padding;                   /* -1: null */
+    gint64 count;
+    gint64 per_gpu;
+    gint64 tokens;                    /* -1: null */
+  } cases[] = {
+    { "gpt-oss-20b", "auto", -1, 1, 22837656192, -1 },
+    { "gpt-oss-20b", "marlin", 917962752, 1, 23755618944, 1098704 },
+    /* one H100 holds the stored experts with the request, not Marlin's 5,507,776,512 bytes
+     * more: two at TP 2, each as on an A100 (FORMULAS.md) */
+    { "gpt-oss-120b", "auto", -1, 1, 74427441792, -1 },
+    { "gpt-oss-120b", "marlin", 5507776512, 2, 45876384384, 863872 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(VcTestRun) r = { 0 };
+      g_autoptr(JsonParser) p = json_parser_new ();
+      JsonObject *root, *engine, *row;
+
+      run_cli (&r, "--preset", cases[i].preset, "--method", "architecture", "--precision", "mxfp4", "--engine", "vllm",
+               "--seq", "8192", "--fit-gpu", "h100-80gb", "--mxfp4-backend", cases[i].backend, "--format", "json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      root = parse (p, &r);
+      engine = json_object_get_object_member (root, "engine");
+      g_assert_cmpstr (json_object_get_string_member (engine, "mxfp4_backend"), ==, cases[i].backend);
+      if (cases[i].padding < 0)
+        {
+          g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (engine, "mxfp4_padding_bytes")));
+          g_assert_cmpstr (json_object_get_string_member (engine, "no_figure"), ==, "mxfp4-backend");
+        }
+      else
+        g_assert_cmpint (json_object_get_int_member (engine, "mxfp4_padding_bytes"), ==, cases[i].padding);
+      row = gpu_row (root, "h100-80gb");
+      g_assert_cmpint (json_object_get_int_member (row, "count"), ==, cases[i].count);
+      g_assert_cmpint (json_object_get_int_member (row, "per_gpu_bytes"), ==, cases[i].per_gpu);
+      g_assert_cmpint (json_object_get_boolean_member (row, "experts_as_stored"), ==, cases[i].padding < 0);
+      if (cases[i].tokens < 0)
+        g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (row, "kv_capacity_tokens")));
+      else
+        g_assert_cmpint (json_object_get_int_member (row, "kv_capacity_tokens"), ==, cases[i].tokens);
+    }
+
+  /* the command vLLM runs it with: the variable before vllm serve */
+  {
+    g_auto(VcTestRun) r = { 0 };
+    g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models", "gpt-oss-20b", NULL);
+
+    run_cli (&r, "--config", config, "--engine", "vllm", "--mxfp4-backend", "marlin", "--print-command=vllm", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (g_str_has_prefix (r.out, "VLLM_MXFP4_USE_MARLIN=1 vllm serve "));
+  }
+  /* refused, never ignored */
+  {
+    static const struct { const char *engine; const char *precision; const char *value; const char *message; } bad[] = {
+      { "sglang", "mxfp4", "marlin", "vramcalc: the MXFP4 backend marlin is vLLM’s (VLLM_MXFP4_USE_MARLIN=1); the engine is "
+                                     "sglang: give the engine vllm, or the MXFP4 backend auto\n" },
+      { "sglang", "mxfp4", "auto", "vramcalc: --mxfp4-backend: this option is vLLM's; the engine is sglang (give --engine vllm)\n" },
+      { "vllm", "bf16", "marlin", "vramcalc: the MXFP4 backend marlin applies to routed experts stored in MXFP4 (the "
+                                  "architecture method at precision mxfp4, as gpt-oss); here the architecture method is "
+                                  "at precision bf16: give the MXFP4 backend auto\n" },
+      { "vllm", "mxfp4", "triton", "vramcalc: --mxfp4-backend: “triton” is not valid for mxfp4-backend; accepted: auto, "
+                                   "marlin\n" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        g_auto(VcTestRun) r = { 0 };
+
+        run_cli (&r, "--preset", "gpt-oss-20b", "--method", "architecture", "--engine", bad[i].engine, "--precision",
+                 bad[i].precision, "--mxfp4-backend", bad[i].value, NULL);
+        g_assert_cmpint (r.status, ==, 2);
+        g_assert_cmpstr (r.err, ==, bad[i].message);
+      }
+  }
+}
+
 static void
 test_preset_json (void)
 {
@@ -1075,6 +1174,7 @@ main (int   argc,
   g_test_add_func ("/cli/seed-training-json", test_seed_training_json);
   g_test_add_func ("/cli/preset-json", test_preset_json);
   g_test_add_func ("/cli/vllm-mxfp4-json", test_vllm_mxfp4_json);
+  g_test_add_func ("/cli/vllm-mxfp4-marlin-json", test_vllm_mxfp4_marlin_json);
   g_test_add_func ("/cli/trainer-loss-json", test_trainer_loss_json);
   g_test_add_func ("/cli/optimizer-step-json", test_optimizer_step_json);
   g_test_add_func ("/cli/optimizer-step-layout", test_optimizer_step_layout);

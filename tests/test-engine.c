@@ -405,6 +405,111 @@ test_vllm_mxfp4 (void)
   g_assert_false (at.known);
 }
 
+/* --mxfp4-backend marlin (VLLM_MXFP4_USE_MARLIN=1): Marlin's padding on cards of compute
+ * capability 9.0 and later as on 8.x (get_mxfp4_backend at vLLM 007d500; the kernel oracle's
+ * select_mxfp4_moe_backend after pull request #37128), 10.x only at --engine-version 0.21 (the
+ * older selector puts FlashInfer's backends first there); refused where it means nothing */
+static void
+test_vllm_mxfp4_marlin (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const VcInputs *in;
+  const VcGpu *h100, *b200, *rtx5090, *a100;
+  double extra = -1, marlin_a100 = -1;
+  VcKvCapacity kv;
+
+  g_assert_true (vc_estimate_set_preset (e, "gpt-oss-20b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4,
+                "seq", 8192, NULL);
+  in = vc_estimate_get_inputs (e);
+  h100 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "h100-80gb"));
+  b200 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "b200"));
+  rtx5090 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "rtx-5090"));
+  a100 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "a100-80gb"));
+  g_assert_cmpint (in->mxfp4_backend, ==, VC_MXFP4_BACKEND_AUTO);
+  /* auto: today's refusal naming the backend from 9.0 on */
+  assert_no_padding (in, h100, 1);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_false (kv.known);
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, a100, 1, &marlin_a100));
+
+  g_object_set (e, "mxfp4-backend", VC_MXFP4_BACKEND_MARLIN, NULL);
+  g_assert_true (vc_estimate_check (e, &error));
+  g_assert_no_error (error);
+  /* the H100 pads as the A100 does: 2,944 × 3,072 shapes, 917,962,752 bytes at TP 1, the rank's
+   * 1,440 rounded up to 1,536 at TP 2 */
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, h100, 1, &extra));
+  g_assert_cmpfloat (extra, ==, 917962752.0);
+  g_assert_cmpfloat (extra, ==, marlin_a100);
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, h100, 2, &extra));
+  g_assert_cmpfloat (extra, ==, 702185472.0);
+  /* TP 7 still does not divide 2,880 */
+  assert_no_padding (in, h100, 7);
+  /* RTX 50 series (12.0): Marlin too */
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, rtx5090, 1, &extra));
+  g_assert_cmpfloat (extra, ==, 917962752.0);
+  /* B200 (10.0): FlashInfer's backends come first before the oracle, so 0.11 to 0.20 does not
+   * know it; 0.21 does */
+  assert_no_padding (in, b200, 1);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, b200, 1), ==, "mxfp4-backend");
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_21, "enforce-eager", TRUE, NULL);
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, b200, 1, &extra));
+  g_assert_cmpfloat (extra, ==, 917962752.0);
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_11, "enforce-eager", FALSE, NULL);
+  /* still refused below 8.0, and still unknown on a card of unknown capability */
+  g_assert_true (vc_engine_vllm_mxfp4_refused (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb"))));
+  assert_no_padding (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "mi300x")), 1);
+  assert_no_padding (in, NULL, 1);
+
+  /* the H100's cache with Marlin: one card, 1,098,704 tokens of 8,192-token requests */
+  g_assert_cmpuint (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->count, ==, 1);
+  g_assert_false (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->experts_as_stored);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, 1098704);
+
+  /* gpt-oss-120b: 36 × 128 × 1,195,264 bytes at TP 1, which one H100 no longer holds with the
+   * request: two at TP 2, 863,872 tokens */
+  g_assert_true (vc_estimate_set_preset (e, "gpt-oss-120b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4,
+                "seq", 8192, NULL);
+  in = vc_estimate_get_inputs (e);
+  g_assert_cmpint (in->mxfp4_backend, ==, VC_MXFP4_BACKEND_MARLIN);
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, h100, 1, &extra));
+  g_assert_cmpfloat (extra, ==, 5507776512.0);
+  g_assert_cmpuint (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->count, ==, 2);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, 863872);
+  g_object_set (e, "mxfp4-backend", VC_MXFP4_BACKEND_AUTO, NULL);
+  g_assert_cmpuint (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->count, ==, 1);
+  g_assert_true (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->experts_as_stored);
+  g_object_set (e, "mxfp4-backend", VC_MXFP4_BACKEND_MARLIN, NULL);
+
+  /* refused, never ignored: another engine, a model without MXFP4 experts */
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  g_assert_false (vc_estimate_check (e, &error));
+  g_assert_cmpstr (error->message, ==, "the MXFP4 backend marlin is vLLM’s (VLLM_MXFP4_USE_MARLIN=1); the engine is "
+                   "sglang: give the engine vllm, or the MXFP4 backend auto");
+  g_clear_error (&error);
+  g_object_set (e, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_BF16, NULL);
+  g_assert_false (vc_estimate_check (e, &error));
+  g_assert_cmpstr (error->message, ==, "the MXFP4 backend marlin applies to routed experts stored in MXFP4 (the "
+                   "architecture method at precision mxfp4, as gpt-oss); here the architecture method is at precision "
+                   "bf16: give the MXFP4 backend auto");
+  g_clear_error (&error);
+  g_assert_true (vc_estimate_set_preset (e, "llama-3-8b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "precision", VC_PRECISION_MXFP4, NULL);
+  g_assert_false (vc_estimate_check (e, &error));
+  g_assert_cmpstr (error->message, ==, "the MXFP4 backend marlin applies to routed experts stored in MXFP4; this model "
+                   "has no routed experts (a dense model): give the MXFP4 backend auto");
+  g_clear_error (&error);
+  /* training has no serving engine: the option is not read there */
+  g_object_set (e, "mode", VC_MODE_TRAINING, NULL);
+  g_assert_true (vc_estimate_check (e, NULL));
+}
+
 /* Below compute capability 8.0 the reason is vLLM's refusal (VllmConfig._get_quantization_config
  * against Mxfp4Config.get_min_capability, 80), not the backend; a card of unknown capability
  * is not refused, its backend is not known */
@@ -1288,6 +1393,7 @@ main (int   argc,
   g_test_add_func ("/engine/nccl-bound", test_nccl_bound);
   g_test_add_func ("/engine/vllm-mxfp4", test_vllm_mxfp4);
   g_test_add_func ("/engine/vllm-mxfp4-capability", test_vllm_mxfp4_capability);
+  g_test_add_func ("/engine/vllm-mxfp4-marlin", test_vllm_mxfp4_marlin);
   g_test_add_func ("/engine/vllm-mxfp4-refused-fit", test_vllm_mxfp4_refused_fit);
   g_test_add_func ("/engine/vllm-mxfp4-layout", test_vllm_mxfp4_layout);
   g_test_add_func ("/engine/vllm-mxfp4-fit", test_vllm_mxfp4_fit);

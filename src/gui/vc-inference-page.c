@@ -231,6 +231,7 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   g_signal_connect_object (estimate, "changed", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::engine", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::mxfp4-backend", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   update_applicable (self);
   g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_method_note), self, G_CONNECT_SWAPPED);
   for (guint i = 0; i < G_N_ELEMENTS (unused_by_count); i++)

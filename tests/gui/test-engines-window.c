@@ -479,6 +479,63 @@ test_mxfp4_capacity (Fixture       *f,
   }
 }
 
+/* The MXFP4 backend input: shown for vLLM with MXFP4 experts; Marlin chosen there makes the
+ * H100's row count Marlin's padding and size its cache as on an A100; kept in view while it is
+ * set, so that a refusal it causes (another engine) can be undone where it is shown */
+static void
+test_mxfp4_backend_input (Fixture       *f,
+                          gconstpointer  data)
+{
+  GtkWidget *backend = vc_test_window_input (f->window, VC_MODE_INFERENCE, "mxfp4-backend");
+  GtkWidget *engine = vc_test_window_input (f->window, VC_MODE_INFERENCE, "engine");
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+  guint h100 = vc_test_gpu_index (f->estimate, "h100-80gb");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *row = NULL, *speed = NULL, *expected = NULL;
+  const VcResult *r;
+  VcKvCapacity kv;
+
+  g_assert_false (gtk_widget_get_visible (backend));
+  g_assert_true (vc_estimate_set_preset (f->estimate, "gpt-oss-20b", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_VLLM,
+                "precision", VC_PRECISION_MXFP4, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (backend));
+  g_assert_cmpuint (vc_drop_down_get_selected (VC_DROP_DOWN (backend)), ==,
+                    vc_test_choice_position (backend, "vLLM’s choice for the card"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (backend), vc_test_choice_position (backend, "Marlin (VLLM_MXFP4_USE_MARLIN=1)"));
+  g_assert_cmpint (in->mxfp4_backend, ==, VC_MXFP4_BACKEND_MARLIN);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+
+  /* the H100 row: 22,837,656,192 bytes stored + 917,962,752 of Marlin's, and a cache */
+  row = vc_gpu_chart_describe (f->chart, h100);
+  g_assert_cmpstr (row, ==, "23.8\302\240" "GB of 85.1\302\240" "GB usable · 1 GPU");
+  r = vc_estimate_get_result (f->estimate);
+  vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], vc_estimate_get_gpu (f->estimate, h100), 1, &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, 1098704);
+  speed = vc_gpu_chart_describe_speed (f->chart, h100);
+  expected = g_strdup_printf ("KV cache: %.0f tokens · %.0f requests of 8192 tokens · ", kv.tokens,
+                              floor (kv.max_concurrency));
+  g_assert_true (g_str_has_prefix (speed, expected));
+
+  /* SGLang with Marlin asked for: refused, and the input stays in view to be set back */
+  vc_drop_down_set_selected (VC_DROP_DOWN (engine), vc_test_choice_position (engine, "SGLang"));
+  g_assert_true (gtk_widget_get_visible (backend));
+  g_assert_false (vc_estimate_check (f->estimate, &error));
+  g_assert_nonnull (strstr (error->message, "the MXFP4 backend marlin is vLLM’s"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (backend), vc_test_choice_position (backend, "vLLM’s choice for the card"));
+  g_assert_cmpint (in->mxfp4_backend, ==, VC_MXFP4_BACKEND_AUTO);
+  g_assert_false (gtk_widget_get_visible (backend));
+  g_assert_true (vc_estimate_check (f->estimate, NULL));
+  /* a model without MXFP4 experts under vLLM: hidden */
+  vc_drop_down_set_selected (VC_DROP_DOWN (engine), vc_test_choice_position (engine, "vLLM"));
+  g_assert_true (gtk_widget_get_visible (backend));
+  g_object_set (f->estimate, "precision", VC_PRECISION_BF16, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_visible (backend));
+}
+
 static void
 test_vendor_groups (Fixture       *f,
                     gconstpointer  data)
@@ -589,6 +646,7 @@ main (int   argc,
   ADD ("/engines-window/sglang-state-pool", test_sglang_state_pool);
   ADD ("/engines-window/vision-capacity", test_vision_capacity);
   ADD ("/engines-window/mxfp4-capacity", test_mxfp4_capacity);
+  ADD ("/engines-window/mxfp4-backend-input", test_mxfp4_backend_input);
   ADD ("/engines-window/vendor-groups", test_vendor_groups);
   ADD ("/engines-window/this-computer", test_this_computer);
   return g_test_run ();

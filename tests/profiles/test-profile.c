@@ -262,6 +262,41 @@ test_round_trip_optimizer_in_backward (void)
   g_assert_true (in_backward);
 }
 
+/* vLLM's MXFP4 backend (--mxfp4-backend): kept, and the estimate read back pads an H100 as the
+ * saved one did */
+static void
+test_round_trip_mxfp4_backend (void)
+{
+  g_autoptr(VcEstimate) source = vc_estimate_new ();
+  g_autoptr(VcEstimate) target = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  VcMxfp4Backend backend = VC_MXFP4_BACKEND_AUTO;
+  const char *bad = "{\"format\": \"vram-calculator-profile\", \"version\": 2, \"inputs\": {\"mxfp4-backend\": \"triton\"}}";
+  gsize length;
+
+  g_assert_true (vc_estimate_set_preset (source, "gpt-oss-20b", &error));
+  g_object_set (source, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4,
+                "mxfp4-backend", VC_MXFP4_BACKEND_MARLIN, NULL);
+  g_assert_true (vc_estimate_check (source, NULL));
+  data = vc_profile_serialize (source, "p", "", VC_UNIT_GB, &length);
+  g_assert_nonnull (strstr (data, "\"mxfp4-backend\" : \"marlin\""));
+  g_assert_true (vc_profile_parse (data, length, target, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_object_get (target, "mxfp4-backend", &backend, NULL);
+  g_assert_cmpint (backend, ==, VC_MXFP4_BACKEND_MARLIN);
+  g_assert_true (vc_estimate_check (target, NULL));
+  g_assert_false (vc_estimate_get_gpu_fit (target, vc_test_gpu_index (target, "h100-80gb"))->experts_as_stored);
+  g_assert_true (vc_estimate_get_gpu_fit (source, vc_test_gpu_index (source, "h100-80gb"))->count ==
+                 vc_estimate_get_gpu_fit (target, vc_test_gpu_index (target, "h100-80gb"))->count);
+
+  /* an unknown backend in a profile is named */
+  g_clear_object (&target);
+  target = vc_estimate_new ();
+  g_assert_false (vc_profile_parse (bad, strlen (bad), target, NULL, NULL, NULL, &error));
+  g_assert_cmpstr (error->message, ==, "inputs.mxfp4-backend: “triton” is not valid for mxfp4-backend; accepted: auto, marlin");
+}
+
 /* Context parallelism, packing and selective checkpointing with the trainer that runs them: kept. */
 static void
 test_round_trip_training_rules (void)
@@ -970,6 +1005,7 @@ main (int   argc,
   g_test_add_func ("/profile/round-trip/api", test_round_trip_api);
   g_test_add_func ("/profile/round-trip/optimizer-in-backward", test_round_trip_optimizer_in_backward);
   g_test_add_func ("/profile/round-trip/training-rules", test_round_trip_training_rules);
+  g_test_add_func ("/profile/round-trip/mxfp4-backend", test_round_trip_mxfp4_backend);
   g_test_add_func ("/profile/round-trip/preset", test_round_trip_preset);
   g_test_add_func ("/profile/unit", test_unit);
   g_test_add_func ("/profile/round-trip/object", test_round_trip_object);
