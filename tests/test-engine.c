@@ -462,6 +462,24 @@ test_vllm_mxfp4_marlin (void)
   assert_no_padding (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "mi300x")), 1);
   assert_no_padding (in, NULL, 1);
 
+  /* --explain names the backend beside the weights, which the breakdown (no card) keeps as
+   * stored */
+  {
+    g_autofree char *explain = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_WEIGHTS,
+                                                    VC_UNIT_GB);
+
+    g_assert_true (g_str_has_suffix (explain, "; vLLM’s MXFP4 expert backend: Marlin (VLLM_MXFP4_USE_MARLIN=1) on "
+                                     "compute capability 8.0 and later, 10.x from release 0.21, whose padding "
+                                     "(Marlin: the intermediate size a GPU rounded up to 128, the hidden size to 256) "
+                                     "each card’s GPU count and KV capacity add"));
+    g_object_set (e, "mxfp4-backend", VC_MXFP4_BACKEND_AUTO, NULL);
+    g_clear_pointer (&explain, g_free);
+    explain = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_WEIGHTS, VC_UNIT_GB);
+    g_assert_nonnull (strstr (explain, "backend: vLLM’s choice for the card, Marlin on compute capability 8.x, not "
+                                       "known from 9.0 on"));
+    g_object_set (e, "mxfp4-backend", VC_MXFP4_BACKEND_MARLIN, NULL);
+  }
+
   /* the H100's cache with Marlin: one card, 1,098,704 tokens of 8,192-token requests */
   g_assert_cmpuint (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->count, ==, 1);
   g_assert_false (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->experts_as_stored);
@@ -485,9 +503,20 @@ test_vllm_mxfp4_marlin (void)
   g_object_set (e, "mxfp4-backend", VC_MXFP4_BACKEND_AUTO, NULL);
   g_assert_cmpuint (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->count, ==, 1);
   g_assert_true (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->experts_as_stored);
-  g_object_set (e, "mxfp4-backend", VC_MXFP4_BACKEND_MARLIN, NULL);
+}
 
-  /* refused, never ignored: another engine, a model without MXFP4 experts */
+/* --mxfp4-backend marlin refused, never ignored: another engine, a model without MXFP4 experts;
+ * not read in training, which has no serving engine */
+static void
+test_vllm_mxfp4_marlin_refused (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (vc_estimate_set_preset (e, "gpt-oss-120b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4,
+                "mxfp4-backend", VC_MXFP4_BACKEND_MARLIN, NULL);
+  g_assert_true (vc_estimate_check (e, NULL));
   g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
   g_assert_false (vc_estimate_check (e, &error));
   g_assert_cmpstr (error->message, ==, "the MXFP4 backend marlin is vLLM’s (VLLM_MXFP4_USE_MARLIN=1); the engine is "
@@ -505,7 +534,6 @@ test_vllm_mxfp4_marlin (void)
   g_assert_cmpstr (error->message, ==, "the MXFP4 backend marlin applies to routed experts stored in MXFP4; this model "
                    "has no routed experts (a dense model): give the MXFP4 backend auto");
   g_clear_error (&error);
-  /* training has no serving engine: the option is not read there */
   g_object_set (e, "mode", VC_MODE_TRAINING, NULL);
   g_assert_true (vc_estimate_check (e, NULL));
 }
@@ -1394,6 +1422,7 @@ main (int   argc,
   g_test_add_func ("/engine/vllm-mxfp4", test_vllm_mxfp4);
   g_test_add_func ("/engine/vllm-mxfp4-capability", test_vllm_mxfp4_capability);
   g_test_add_func ("/engine/vllm-mxfp4-marlin", test_vllm_mxfp4_marlin);
+  g_test_add_func ("/engine/vllm-mxfp4-marlin-refused", test_vllm_mxfp4_marlin_refused);
   g_test_add_func ("/engine/vllm-mxfp4-refused-fit", test_vllm_mxfp4_refused_fit);
   g_test_add_func ("/engine/vllm-mxfp4-layout", test_vllm_mxfp4_layout);
   g_test_add_func ("/engine/vllm-mxfp4-fit", test_vllm_mxfp4_fit);
