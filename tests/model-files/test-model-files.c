@@ -751,6 +751,26 @@ assert_same_hybrid_arch (const VcArch *a,
   g_assert_cmpuint (a->dense_layers, ==, b->dense_layers);
 }
 
+/* The opening of the hybrid GGUF tests: the GGUF fixture read (its path in *gguf_path) and the
+ * config.json of data/models/@model read (its path in *config_path, the file in *from_config) */
+static VcModelFile *
+load_gguf_and_config (const char   *gguf,
+                      const char   *model,
+                      char        **gguf_path,
+                      char        **config_path,
+                      VcModelFile **from_config)
+{
+  g_autoptr(GError) error = NULL;
+  VcModelFile *file = load (gguf);
+
+  *gguf_path = fixture (gguf);
+  *config_path = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models", model, "config.json", NULL);
+  *from_config = vc_model_file_new_for_config_path (*config_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (vc_model_file_get_format (file), ==, "gguf");
+  return file;
+}
+
 /* Granite 4.0-H Tiny's GGUF (make-fixtures.py, make_hybrid: the keys llama.cpp's converter
  * writes) and its config.json give one architecture: 40 layers, 36 of them Mamba-2 (the layers
  * whose attention.head_count_kv is 0), the mixer's 48 heads and 1 group, 9,984 convolution
@@ -761,21 +781,16 @@ assert_same_hybrid_arch (const VcArch *a,
 static void
 test_gguf_hybrid (void)
 {
-  g_autoptr(VcModelFile) file = load ("hybrid/granite-4.0-h-tiny-BF16.gguf");
-  g_autofree char *path = fixture ("hybrid/granite-4.0-h-tiny-BF16.gguf");
-  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models",
-                                              "granite-4.0-h-tiny", "config.json", NULL);
+  g_autofree char *path = NULL;
+  g_autofree char *config = NULL;
   g_autoptr(VcModelFile) from_config = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(VcModelFile) file = load_gguf_and_config ("hybrid/granite-4.0-h-tiny-BF16.gguf", "granite-4.0-h-tiny",
+                                                      &path, &config, &from_config);
   g_autoptr(VcEstimate) e = vc_estimate_new ();
   const VcArch *a = vc_model_file_get_arch (file);
-  const VcArch *b;
+  const VcArch *b = vc_model_file_get_arch (from_config);
   const char *sources[] = { "001ccef", "003fca8" };
 
-  from_config = vc_model_file_new_for_config_path (config, &error);
-  g_assert_no_error (error);
-  b = vc_model_file_get_arch (from_config);
-  g_assert_cmpstr (vc_model_file_get_format (file), ==, "gguf");
   g_assert_cmpuint (a->n_layers, ==, 40);
   g_assert_cmpuint (a->recurrent_layers, ==, 36);
   g_assert_cmpuint (a->n_kv_heads, ==, 4);
@@ -829,12 +844,11 @@ test_gguf_hybrid (void)
 static void
 test_gguf_falcon_h1 (void)
 {
-  g_autoptr(VcModelFile) file = load ("hybrid/falcon-h1-tiny-90m-BF16.gguf");
-  g_autofree char *path = fixture ("hybrid/falcon-h1-tiny-90m-BF16.gguf");
-  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models",
-                                              "falcon-h1-tiny-90m-instruct", "config.json", NULL);
+  g_autofree char *path = NULL;
+  g_autofree char *config = NULL;
   g_autoptr(VcModelFile) from_config = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(VcModelFile) file = load_gguf_and_config ("hybrid/falcon-h1-tiny-90m-BF16.gguf",
+                                                      "falcon-h1-tiny-90m-instruct", &path, &config, &from_config);
   g_autoptr(VcEstimate) e = vc_estimate_new ();
   g_autoptr(JsonParser) p1 = json_parser_new ();
   g_autoptr(JsonParser) p2 = json_parser_new ();
@@ -843,13 +857,10 @@ test_gguf_falcon_h1 (void)
   const char *config_args[] = { "--config", config, "--engine", "sglang", "--seq", "4096", "--mem-fraction", "0.8",
                                 "--fit-gpu", "h100-80gb", "--format", "json", NULL };
   const VcArch *a = vc_model_file_get_arch (file);
-  const VcArch *b;
+  const VcArch *b = vc_model_file_get_arch (from_config);
   JsonObject *r1, *r2, *g1;
   VcSglangStatePool pool;
 
-  from_config = vc_model_file_new_for_config_path (config, &error);
-  g_assert_no_error (error);
-  b = vc_model_file_get_arch (from_config);
   g_assert_cmpuint (a->recurrent_layers, ==, 24);
   g_assert_true (a->recurrent_with_attention);
   g_assert_cmpuint (a->recurrent_heads, ==, 24);
@@ -884,20 +895,15 @@ test_gguf_falcon_h1 (void)
 static void
 test_gguf_qwen3_next (void)
 {
-  g_autoptr(VcModelFile) file = load ("hybrid/qwen3-next-80b-a3b-BF16.gguf");
-  g_autofree char *path = fixture ("hybrid/qwen3-next-80b-a3b-BF16.gguf");
-  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models",
-                                              "qwen3-next-80b-a3b-instruct", "config.json", NULL);
+  g_autofree char *path = NULL;
+  g_autofree char *config = NULL;
   g_autoptr(VcModelFile) from_config = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(VcModelFile) file = load_gguf_and_config ("hybrid/qwen3-next-80b-a3b-BF16.gguf",
+                                                      "qwen3-next-80b-a3b-instruct", &path, &config, &from_config);
   const VcArch *a = vc_model_file_get_arch (file);
-  const VcArch *b;
+  const VcArch *b = vc_model_file_get_arch (from_config);
   const char *engines[] = { "vllm", "sglang" };
 
-  from_config = vc_model_file_new_for_config_path (config, &error);
-  g_assert_no_error (error);
-  b = vc_model_file_get_arch (from_config);
-  g_assert_cmpstr (vc_model_file_get_format (file), ==, "gguf");
   g_assert_cmpuint (a->n_layers, ==, 48);
   g_assert_cmpuint (a->recurrent_layers, ==, 36);
   g_assert_false (a->recurrent_with_attention);
