@@ -341,6 +341,19 @@ test_sglang_state_pool (Fixture       *f,
   one = vc_gpu_chart_describe_speed (f->chart, h100);
   g_assert_true (g_str_has_prefix (one, "KV cache: 3619299 tokens · 155 requests of 8192 tokens · "));
   g_assert_true (g_str_has_suffix (one, " tokens/s · Mamba pool of 465 requests (26.7\u00a0GB), 57.3\u00a0MB a request"));
+  /* and in words for assistive technologies: the row's speed column and its pool line, what
+   * the chart's accessible description gives */
+  {
+    g_autofree char *text = vc_gpu_chart_dup_description (f->chart);
+    g_autofree char *row = g_strdup_printf ("H100 80 GB: %s", one);
+    g_autofree char *message = NULL;
+
+    g_test_message ("%s", text);
+    g_assert_nonnull (strstr (text, ". Speed on each row's GPUs: "));
+    g_assert_nonnull (strstr (text, row));
+    message = gtk_test_accessible_check_property (GTK_ACCESSIBLE (f->chart), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text);
+    g_assert_null (message);
+  }
   /* the pool at every width, on its row's second line (the speed's column is left out first
    * when the chart narrows): whole, inside the chart, from the window's widest to below its
    * least width; the chart is never narrower than the line */
@@ -365,6 +378,12 @@ test_sglang_state_pool (Fixture       *f,
         g_test_message ("window %d: chart %d px (least %d), pool line from %g, %g px wide", widths[w], chart_w,
                         minimum, where.origin.x, where.size.width);
         g_assert_cmpstr (pool, ==, "Mamba pool of 465 requests (26.7\u00a0GB), 57.3\u00a0MB a request");
+        /* the speed's column left out of a narrow chart, never out of its description */
+        {
+          g_autofree char *text = vc_gpu_chart_dup_description (f->chart);
+
+          g_assert_nonnull (strstr (text, one));
+        }
         layout = gtk_widget_create_pango_layout (GTK_WIDGET (f->chart), pool);
         pango_layout_get_pixel_size (layout, &text_w, &text_h);
         g_assert_cmpint (chart_w, >=, minimum);
