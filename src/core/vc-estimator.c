@@ -1636,6 +1636,15 @@ vc_estimator_training_cache_bytes (const VcInputs         *in,
   key.id = sc->id;
   key.weight_bits = sc->weight_bits;
   memcpy (&key.share, share, sizeof *share);
+  /* VcInputs has padding (a double after an odd count of 32-bit fields), and a copy made by
+   * assignment leaves it as the stack had it (vc-layout.c's effective inputs): hashed as is,
+   * equal inputs missed each other and replayed again. Never a wrong hit: every byte of every
+   * field is in the key. */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_clear_padding)
+  __builtin_clear_padding (&key);
+#endif
+#endif
   bytes = g_bytes_new (&key, sizeof key);
 
   G_LOCK (replay_cache);
