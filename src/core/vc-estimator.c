@@ -1625,8 +1625,8 @@ vc_estimator_training_cache_bytes (const VcInputs         *in,
 {
   ReplayKey key;
   g_autoptr(GBytes) bytes = NULL;
-  gpointer found;
-  double *value;
+  double *found;
+  double value = 0;
 
   if (!vc_estimator_models_reserve (in))
     return 0;
@@ -1637,24 +1637,36 @@ vc_estimator_training_cache_bytes (const VcInputs         *in,
   key.id = sc->id;
   key.weight_bits = sc->weight_bits;
   memcpy (&key.share, share, sizeof *share);
+  /* VcInputs has padding (a double after an odd count of 32-bit fields), and a copy made by
+   * assignment leaves it as the stack had it (vc-layout.c's effective inputs): hashed as is,
+   * equal inputs missed each other and replayed again. Never a wrong hit: every byte of every
+   * field is in the key. */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_clear_padding)
+  __builtin_clear_padding (&key);
+#endif
+#endif
   bytes = g_bytes_new (&key, sizeof key);
 
   G_LOCK (replay_cache);
   if (replay_cache == NULL)
     replay_cache = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, g_free);
+  /* the value is read under the lock: once it is released, another thread may replace the
+   * entry (it replayed the same key meanwhile) or empty the table, freeing what it pointed to */
   found = g_hash_table_lookup (replay_cache, bytes);
+  if (found != NULL)
+    value = *found;
   G_UNLOCK (replay_cache);
   if (found != NULL)
-    return *(double *) found;
+    return value;
 
-  value = g_new (double, 1);
-  *value = replay_model (in, sc, share);
+  value = replay_model (in, sc, share);
   G_LOCK (replay_cache);
   if (g_hash_table_size (replay_cache) >= REPLAY_CACHE_MAX)
     g_hash_table_remove_all (replay_cache);
-  g_hash_table_replace (replay_cache, g_bytes_ref (bytes), value);
+  g_hash_table_replace (replay_cache, g_bytes_ref (bytes), g_memdup2 (&value, sizeof value));
   G_UNLOCK (replay_cache);
-  return *value;
+  return value;
 }
 
 /* Models of more than REPLAY_LAYERS layers are replayed at REPLAY_LAYERS / 2 and REPLAY_LAYERS
@@ -1808,6 +1820,23 @@ weights_bytes_uncached (const VcArch *arch,
     default:
       return vc_inventory_arch_bytes (arch, linear, other);
     }
+}
+
+/* Forgets what the process-wide memos hold: the allocator's replays, the weights' bytes and
+ * llama.cpp's graphs. Each computes again what it held, to the same value: the tests check
+ * that a remembered value is the one a fresh computation gives, from several threads at once. */
+void
+vc_estimator_forget_memos (void)
+{
+  G_LOCK (replay_cache);
+  if (replay_cache != NULL)
+    g_hash_table_remove_all (replay_cache);
+  G_UNLOCK (replay_cache);
+  G_LOCK (weights_memo);
+  for (guint i = 0; i < WEIGHTS_MEMO_SIZE; i++)
+    weights_memo[i].valid = FALSE;
+  G_UNLOCK (weights_memo);
+  vc_llama_graph_forget ();
 }
 
 /* The bytes of vc_estimator_inventory() for a precision, from the same builders, without

@@ -179,6 +179,8 @@ VcInventory *vc_estimator_inventory (const VcInputs *inputs,
 void     vc_estimator_add_reserve (const VcInputs *inputs,
                                    VcResult       *result);
 gboolean vc_estimator_models_reserve (const VcInputs *inputs);
+/* empties the process-wide memos (allocator replays, weights' bytes, llama.cpp graphs) */
+void     vc_estimator_forget_memos (void);
 gboolean vc_trainer_compiles_loss (const VcInputs *inputs);
 VcLoss   vc_trainer_loss          (const VcInputs *inputs);
 VcOptimizerImpl vc_trainer_optimizer_impl (const VcInputs *inputs);

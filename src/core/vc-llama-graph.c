@@ -560,12 +560,21 @@ static double place_graph (const VcLlamaGraph *p);
  * give the same bytes). A sliding-window stack keeps its last layer's kind. */
 #define MAX_PLACED_LAYERS 8
 
+static GMutex lock;
+static struct { VcLlamaGraph g; double bytes; } seen[N_REMEMBERED];
+static guint n_seen, next;
+
+void
+vc_llama_graph_forget (void)
+{
+  g_mutex_lock (&lock);
+  n_seen = next = 0;
+  g_mutex_unlock (&lock);
+}
+
 double
 vc_llama_graph_compute_bytes (const VcLlamaGraph *graph)
 {
-  static GMutex lock;
-  static struct { VcLlamaGraph g; double bytes; } seen[N_REMEMBERED];
-  static guint n_seen, next;
   VcLlamaGraph placed = *graph, *p = &placed;
   double bytes;
 

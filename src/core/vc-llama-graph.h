@@ -43,5 +43,7 @@ typedef struct
 
 /* the high-water mark of ggml-alloc over the graph, in bytes; 0 when the graph has no node */
 double vc_llama_graph_compute_bytes (const VcLlamaGraph *g);
+/* forgets the graphs remembered (the tests compare a remembered graph with a fresh one) */
+void   vc_llama_graph_forget        (void);
 
 G_END_DECLS

@@ -1032,6 +1032,13 @@ load_gguf (VcModelFile   *self,
     }
   if (!read_gguf_arch (&m, names, &a, error) || !set_from_gguf (self, &m, &a, expert_elements, error))
     return FALSE;
+  /* llama.cpp's converter writes Gemma 3's text model alone (Gemma3Model.modify_tensors skips
+   * the vision tower and projector) and the vision encoder to a separate mmproj file
+   * (Gemma3VisionModel), which llama-server loads only when given --mmproj: not read here */
+  if (g_str_equal (m.arch, "gemma3"))
+    self->warning = g_strdup (_("Gemma 3’s vision encoder, where the model has one, is not in this GGUF: llama.cpp keeps it "
+                                "in a separate mmproj file, loaded with --mmproj, which is not read. The estimate counts "
+                                "the text model only"));
   self->inventory = vc_inventory_new (&self->arch);
   for (guint i = 0; i < g.tensors->len; i++)
     {
@@ -1167,6 +1174,16 @@ vc_model_file_new_for_file (GFile         *file,
                 return NULL;
               return g_steal_pointer (&self);
             }
+        }
+      else if (vc_safetensors_folder_has (file))
+        {
+          /* the architecture (layers, heads, a Mamba or linear-attention mixer) is
+           * config.json's: the tensors' names and shapes do not say it whole */
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                       _("%s holds safetensors but no config.json: the architecture is read from the model’s "
+                         "config.json; put it beside the safetensors, or choose a GGUF file"),
+                       shown);
+          return NULL;
         }
       else
         {

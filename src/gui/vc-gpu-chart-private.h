@@ -26,6 +26,8 @@ char        *vc_gpu_chart_describe_speed (VcGpuChart    *self,
                                           guint          gpu_index);
 char        *vc_gpu_chart_describe_fit (VcGpuChart      *self,
                                         guint            gpu_index);
+/* the accessible description, as update() sets it */
+char        *vc_gpu_chart_dup_description (VcGpuChart   *self);
 char        *vc_gpu_chart_get_pool_line (VcGpuChart     *self,
                                          guint           gpu_index,
                                          graphene_rect_t *where);

@@ -649,20 +649,29 @@ vc_gpu_chart_snapshot (GtkWidget   *widget,
   cairo_destroy (cr);
 }
 
-static void
-update (VcChart *chart)
+/* The chart in words, for assistive technologies: which cards hold the estimate on one GPU, on
+ * several (and how) or not at all; what fits on each row's GPUs; and each row's speed column
+ * with SGLang's Mamba pool, as the row draws them (the speed is left out of a narrow chart,
+ * never out of this) */
+char *
+vc_gpu_chart_dup_description (VcGpuChart *self)
 {
-  VcGpuChart *self = VC_GPU_CHART (chart);
   g_autoptr(GString) one = g_string_new (NULL);
   g_autoptr(GString) several = g_string_new (NULL);
   g_autoptr(GString) none = g_string_new (NULL);
   g_autoptr(GString) summary = g_string_new (NULL);
   g_autoptr(GString) fits = g_string_new (NULL);
-  guint n = vc_estimate_get_n_gpus (vc_chart_get_estimate (VC_CHART (self)));
+  g_autoptr(GString) speeds = g_string_new (NULL);
+  guint n;
 
+  g_return_val_if_fail (VC_IS_GPU_CHART (self), NULL);
+  g_return_val_if_fail (vc_chart_get_estimate (VC_CHART (self)) != NULL, NULL);
+  n = vc_estimate_get_n_gpus (vc_chart_get_estimate (VC_CHART (self)));
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *name = vc_localize_gpu_name (vc_estimate_get_gpu (vc_chart_get_estimate (VC_CHART (self)), i)->name);
+      g_autofree char *fit = vc_gpu_chart_describe_fit (self, i);
+      g_autofree char *speed = vc_gpu_chart_describe_speed (self, i);
       GString *s;
 
       switch (vc_gpu_chart_get_fit_kind (self, i))
@@ -681,10 +690,10 @@ update (VcChart *chart)
         }
       else
         g_string_append (s, name);
-      {
-        g_autofree char *fit = vc_gpu_chart_describe_fit (self, i);
-        g_string_append_printf (fits, "%s%s %s", fits->len ? ", " : "", name, fit);
-      }
+      g_string_append_printf (fits, "%s%s %s", fits->len ? ", " : "", name, fit);
+      /* the speed's figures hold commas and " · ": rows apart by semicolons */
+      if (speed != NULL && *speed)
+        g_string_append_printf (speeds, "%s%s: %s", speeds->len ? "; " : "", name, speed);
     }
   if (one->len > 0)
     g_string_append_printf (summary, _("Fits on one GPU: %s. "), one->str);
@@ -697,8 +706,19 @@ update (VcChart *chart)
                             fit_variable (self) == VC_SOLVE_VARIABLE_BATCH
                             ? _("Largest batch on each row's GPUs:") : _("Longest context on each row's GPUs:"),
                             fits->str);
+  if (speeds->len > 0)
+    g_string_append_printf (summary, " %s %s.", _("Speed on each row's GPUs:"), speeds->str);
+  return g_string_free (g_steal_pointer (&summary), FALSE);
+}
+
+static void
+update (VcChart *chart)
+{
+  VcGpuChart *self = VC_GPU_CHART (chart);
+  g_autofree char *description = vc_gpu_chart_dup_description (self);
+
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary->str,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
                                   -1);
   rebuild_rows (self);
   self->metrics_valid = FALSE;

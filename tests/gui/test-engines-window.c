@@ -314,6 +314,24 @@ test_vision_capacity (Fixture       *f,
   g_assert_null (strstr (vllm, "KV cache: "));
 }
 
+/* The H100's row in words for assistive technologies: its speed column and its pool line, as
+ * the chart's accessible description gives them at every width (the speed's column is left out
+ * of a narrow chart, never out of the description) */
+static void
+assert_h100_described (Fixture    *f,
+                       const char *speed)
+{
+  g_autofree char *text = vc_gpu_chart_dup_description (f->chart);
+  g_autofree char *row = g_strdup_printf ("H100 80 GB: %s", speed);
+  g_autofree char *message = NULL;
+
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, ". Speed on each row's GPUs: "));
+  g_assert_nonnull (strstr (text, row));
+  message = gtk_test_accessible_check_property (GTK_ACCESSIBLE (f->chart), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text);
+  g_assert_null (message);
+}
+
 /* SGLang's Mamba pool beside its capacity, as vramcalc's report gives it ("Mamba pool of 465
  * requests (26.7 GB), 57.3 MB a request"): Granite 4.0-H Tiny on one H100, Qwen3-Next at TP 4
  * (the row's figures at the layout); none under vLLM, nor where the pool is not followed */
@@ -365,6 +383,7 @@ test_sglang_state_pool (Fixture       *f,
         g_test_message ("window %d: chart %d px (least %d), pool line from %g, %g px wide", widths[w], chart_w,
                         minimum, where.origin.x, where.size.width);
         g_assert_cmpstr (pool, ==, "Mamba pool of 465 requests (26.7\u00a0GB), 57.3\u00a0MB a request");
+        assert_h100_described (f, one);
         layout = gtk_widget_create_pango_layout (GTK_WIDGET (f->chart), pool);
         pango_layout_get_pixel_size (layout, &text_w, &text_h);
         g_assert_cmpint (chart_w, >=, minimum);

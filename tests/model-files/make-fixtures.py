@@ -727,6 +727,35 @@ def make_hybrid(out):
     d = os.path.join(out, 'hybrid')
     os.makedirs(d, exist_ok=True)
     gguf(os.path.join(d, 'granite-4.0-h-tiny-BF16.gguf'), kvs, g)
+    # The same model as its safetensors in BF16 (transformers' GraniteMoeHybrid names: a Mamba-2
+    # layer's mamba.in_proj h → I + (I + 2GN) + H, conv1d (conv × 1 × K, with its bias),
+    # dt_bias, A_log and D (H), norm (I), out_proj I → h; the experts fused in input_linear
+    # (E × 2·eff × h) and output_linear; the shared MLP's input_linear 2·shared × h), beside
+    # its config.json; and the same tensors without it
+    t = [('model.embed_tokens.weight', [vocab, h]), ('model.norm.weight', [h])]
+    for i in range(n):
+        q = 'model.layers.%d.' % i
+        t += [(q + 'input_layernorm.weight', [h]), (q + 'post_attention_layernorm.weight', [h])]
+        if attention[i]:
+            t += [(q + 'self_attn.q_proj.weight', [heads * hd, h]), (q + 'self_attn.k_proj.weight', [kv * hd, h]),
+                  (q + 'self_attn.v_proj.weight', [kv * hd, h]), (q + 'self_attn.o_proj.weight', [h, heads * hd])]
+        else:
+            t += [(q + 'mamba.in_proj.weight', [width + conv + m_heads, h]),
+                  (q + 'mamba.conv1d.weight', [conv, 1, kernel]), (q + 'mamba.conv1d.bias', [conv]),
+                  (q + 'mamba.dt_bias', [m_heads]), (q + 'mamba.A_log', [m_heads]), (q + 'mamba.D', [m_heads]),
+                  (q + 'mamba.norm.weight', [width]), (q + 'mamba.out_proj.weight', [h, width])]
+        t += [(q + 'block_sparse_moe.router.layer.weight', [n_exp, h]),
+              (q + 'block_sparse_moe.input_linear.weight', [n_exp, 2 * eff, h]),
+              (q + 'block_sparse_moe.output_linear.weight', [n_exp, h, eff]),
+              (q + 'shared_mlp.input_linear.weight', [2 * shared, h]),
+              (q + 'shared_mlp.output_linear.weight', [h, shared])]
+    st = [(name, 'BF16', shape, prod(shape) * 2) for name, shape in t]
+    for folder, config in (('granite-4.0-h-tiny-safetensors', True), ('granite-4.0-h-tiny-no-config', False)):
+        os.makedirs(os.path.join(d, folder), exist_ok=True)
+        if config:
+            with open(os.path.join(d, folder, 'config.json'), 'w') as f:
+                json.dump(c, f)
+        st_file(os.path.join(d, folder, 'model.safetensors'), st)
     # Falcon-H1-Tiny-90M (FalconH1Model on Mamba2Model): attention and a Mamba-2 mixer in every
     # layer, head_count_kv one count, ssm.inner_size mamba_d_ssm, time_step_rank d_inner //
     # mamba_d_head; no ssm_norm (mamba_rms_norm false), no in_proj or out_proj bias; tied
@@ -756,6 +785,28 @@ def make_hybrid(out):
     # the same file with a Mamba-2 key not read: refused by name
     gguf(os.path.join(d, 'granite-unknown-ssm-key.gguf'), kvs + [kv_u32(arch + '.ssm.dt_b_c_rms', 1)], g)
     make_qwen3_next_gguf(d)
+    make_gemma3_gguf(out)
+
+
+def make_gemma3_gguf(out):
+    # Gemma 3 4B's text model as llama.cpp's converter writes it (Gemma3Model: the vision tower
+    # and projector skipped, Gemma3VisionModel writing them to a separate mmproj file): tied
+    # embeddings, sandwich norms, per-head q/k norms, a 1,024-token window on five layers of six.
+    # Beside it, in a folder of its own, an mmproj file, which is not the model.
+    arch, h, heads, kv, hd, ff, vocab, n = 'gemma3', 2560, 8, 4, 256, 10240, 262208, 34
+    g = [('token_embd.weight', [h, vocab], BF16), ('output_norm.weight', [h], F32)]
+    for i in range(n):
+        q = 'blk.%d.' % i
+        g += gguf_attention(q, h, heads, kv, hd, qk_norm='head', post_norm='post_attention_norm')
+        g += [(q + 'ffn_norm.weight', [h], F32), (q + 'post_ffw_norm.weight', [h], F32)]
+        g += gguf_mlp(q, h, ff)
+    kvs = gguf_attention_kvs(arch, n, 131072, h, heads, kv, hd, vocab, ff)
+    kvs += [kv_u32('general.file_type', 32), kv_u32(arch + '.attention.sliding_window', 1024)]
+    d = os.path.join(out, 'gemma3')
+    os.makedirs(d, exist_ok=True)
+    gguf(os.path.join(d, 'gemma-3-4b-it-BF16.gguf'), kvs, g)
+    gguf(os.path.join(d, 'mmproj-gemma-3-4b-it-F16.gguf'), [kv_str('general.architecture', 'clip')],
+         [('mm.input_projection.weight', [1152, h], BF16)])
 
 
 def make_qwen3_next_gguf(d):

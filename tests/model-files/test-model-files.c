@@ -256,6 +256,8 @@ static const BadCase bad_cases[] = {
   { "hybrid/granite-unknown-ssm-key.gguf", "granitehybrid.ssm.dt_b_c_rms describes memory that is not modelled" },
   { "hybrid/qwen3-next-inner-size.gguf", "qwen3next.ssm.inner_size (8192) is not ssm.state_size × ssm.time_step_rank (4096)" },
   { "gguf/split/tiny-llama-00002-of-00002.gguf", "open the first part" },
+  /* a hybrid's safetensors alone: its Mamba-2 layers are config.json's to say, not guessed */
+  { "hybrid/granite-4.0-h-tiny-no-config", "holds safetensors but no config.json" },
   { "safetensors/bad/header-too-large", "over the 100 MB" },
   { "safetensors/bad/header-past-end", "runs past the end of the file" },
   { "safetensors/bad/short", "shorter than the 8-byte header length" },
@@ -751,6 +753,26 @@ assert_same_hybrid_arch (const VcArch *a,
   g_assert_cmpuint (a->dense_layers, ==, b->dense_layers);
 }
 
+/* The opening of the hybrid GGUF tests: the GGUF fixture read (its path in *gguf_path) and the
+ * config.json of data/models/@model read (its path in *config_path, the file in *from_config) */
+static VcModelFile *
+load_gguf_and_config (const char   *gguf,
+                      const char   *model,
+                      char        **gguf_path,
+                      char        **config_path,
+                      VcModelFile **from_config)
+{
+  g_autoptr(GError) error = NULL;
+  VcModelFile *file = load (gguf);
+
+  *gguf_path = fixture (gguf);
+  *config_path = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models", model, "config.json", NULL);
+  *from_config = vc_model_file_new_for_config_path (*config_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (vc_model_file_get_format (file), ==, "gguf");
+  return file;
+}
+
 /* Granite 4.0-H Tiny's GGUF (make-fixtures.py, make_hybrid: the keys llama.cpp's converter
  * writes) and its config.json give one architecture: 40 layers, 36 of them Mamba-2 (the layers
  * whose attention.head_count_kv is 0), the mixer's 48 heads and 1 group, 9,984 convolution
@@ -761,21 +783,16 @@ assert_same_hybrid_arch (const VcArch *a,
 static void
 test_gguf_hybrid (void)
 {
-  g_autoptr(VcModelFile) file = load ("hybrid/granite-4.0-h-tiny-BF16.gguf");
-  g_autofree char *path = fixture ("hybrid/granite-4.0-h-tiny-BF16.gguf");
-  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models",
-                                              "granite-4.0-h-tiny", "config.json", NULL);
+  g_autofree char *path = NULL;
+  g_autofree char *config = NULL;
   g_autoptr(VcModelFile) from_config = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(VcModelFile) file = load_gguf_and_config ("hybrid/granite-4.0-h-tiny-BF16.gguf", "granite-4.0-h-tiny",
+                                                      &path, &config, &from_config);
   g_autoptr(VcEstimate) e = vc_estimate_new ();
   const VcArch *a = vc_model_file_get_arch (file);
-  const VcArch *b;
+  const VcArch *b = vc_model_file_get_arch (from_config);
   const char *sources[] = { "001ccef", "003fca8" };
 
-  from_config = vc_model_file_new_for_config_path (config, &error);
-  g_assert_no_error (error);
-  b = vc_model_file_get_arch (from_config);
-  g_assert_cmpstr (vc_model_file_get_format (file), ==, "gguf");
   g_assert_cmpuint (a->n_layers, ==, 40);
   g_assert_cmpuint (a->recurrent_layers, ==, 36);
   g_assert_cmpuint (a->n_kv_heads, ==, 4);
@@ -822,6 +839,80 @@ test_gguf_hybrid (void)
     }
 }
 
+/* Granite 4.0-H Tiny's safetensors in BF16 beside its config.json (make_hybrid), under SGLang's
+ * source at commit 003fca8 (--engine-version): the config's 6,939,037,248 parameters and its
+ * figures exactly, the BF16 tensors being the config's bytes: 57,341,952 bytes a request, 464
+ * requests in the pool (465 slots, one a padding one), 3,619,299 tokens, 92 running requests */
+static void
+test_safetensors_hybrid (void)
+{
+  g_autofree char *folder = fixture ("hybrid/granite-4.0-h-tiny-safetensors");
+  g_autoptr(VcModelFile) file = load ("hybrid/granite-4.0-h-tiny-safetensors");
+  g_autofree char *config = g_build_filename (folder, "config.json", NULL);
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  const char *st_args[] = { "--model", folder, "--engine", "sglang", "--engine-version", "003fca8", "--seq", "8192",
+                            "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  const char *config_args[] = { "--config", config, "--engine", "sglang", "--engine-version", "003fca8", "--seq",
+                                "8192", "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  JsonObject *r1, *r2, *g1, *g2;
+
+  g_assert_cmpstr (vc_model_file_get_format (file), ==, "safetensors");
+  g_assert_cmpuint (vc_model_file_get_arch (file)->recurrent_layers, ==, 36);
+  g_assert_cmpfloat (vc_model_file_get_parameters (file), ==, 6939037248.0);
+  r1 = vc_test_run_json (p1, st_args);
+  r2 = vc_test_run_json (p2, config_args);
+  g1 = json_object_get_object_member (r1, "engine");
+  g2 = json_object_get_object_member (r2, "engine");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (r1, "source"), "format"), ==,
+                   "safetensors");
+  g_assert_cmpint (json_object_get_int_member (r1, "parameters"), ==, 6939037248);
+  g_assert_cmpint (component (r1, "weights"), ==, component (r2, "weights"));
+  g_assert_true (json_object_get_null_member (g1, "no_figure"));
+  g_assert_cmpint (json_object_get_int_member (g1, "state_request_bytes"), ==, 57341952);
+  g_assert_cmpint (json_object_get_int_member (g1, "state_pool_requests"), ==, 464);
+  g_assert_cmpint (json_object_get_int_member (g1, "kv_capacity_tokens"), ==, 3619299);
+  g_assert_cmpfloat (json_object_get_double_member (g1, "max_concurrency"), ==, 92);
+  g_assert_cmpfloat (json_object_get_double_member (g1, "available_kv_bytes"), ==,
+                     json_object_get_double_member (g2, "available_kv_bytes"));
+  g_assert_cmpint (json_object_get_int_member (g2, "kv_capacity_tokens"), ==, 3619299);
+
+  /* the same tensors without config.json, as a folder or one shard: refused, config.json named */
+  {
+    g_autofree char *shard = fixture ("hybrid/granite-4.0-h-tiny-no-config/model.safetensors");
+    const char *args[] = { "--model", shard, "--engine", "sglang", "--engine-version", "003fca8", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "granite-4.0-h-tiny-no-config holds safetensors but no config.json"));
+  }
+}
+
+/* Gemma 3 4B's GGUF (make_gemma3_gguf), found in its folder beside an mmproj file: the text
+ * model alone, 3,880,263,168 parameters (34 layers of 94,382,592, the tied embedding of
+ * 671,252,480 and the final norm), and a warning that the vision encoder is not counted, which
+ * vramcalc prints */
+static void
+test_gguf_gemma3 (void)
+{
+  g_autofree char *folder = fixture ("gemma3");
+  g_autoptr(VcModelFile) file = load ("gemma3");
+  const VcArch *a = vc_model_file_get_arch (file);
+  const char *args[] = { "--model", folder, "--engine", "llama.cpp", "--seq", "8192", "--format", "json", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpstr (vc_model_file_get_format (file), ==, "gguf");
+  g_assert_cmpuint (a->n_layers, ==, 34);
+  g_assert_cmpuint (a->encoder_params, ==, 0);
+  g_assert_cmpfloat (vc_model_file_get_parameters (file), ==, 3880263168.0);
+  g_assert_nonnull (vc_model_file_get_warning (file));
+  g_assert_nonnull (strstr (vc_model_file_get_warning (file), "vision encoder"));
+  g_assert_nonnull (strstr (vc_model_file_get_warning (file), "mmproj"));
+  g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "is not in this GGUF: llama.cpp keeps it in a separate mmproj file"));
+  g_assert_nonnull (strstr (out, "\"parameters\" : 3880263168"));
+}
+
 /* Falcon-H1-Tiny-90M's GGUF (make_hybrid: attention and a Mamba-2 mixer in every layer) and its
  * config.json: 24 layers each with a mixer beside attention, 24 heads of 32 and 1 group, 2,688
  * convolution values (3 × (768 + 2 × 64)) and 49,152 state values (768 × 64); the same
@@ -829,12 +920,11 @@ test_gguf_hybrid (void)
 static void
 test_gguf_falcon_h1 (void)
 {
-  g_autoptr(VcModelFile) file = load ("hybrid/falcon-h1-tiny-90m-BF16.gguf");
-  g_autofree char *path = fixture ("hybrid/falcon-h1-tiny-90m-BF16.gguf");
-  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models",
-                                              "falcon-h1-tiny-90m-instruct", "config.json", NULL);
+  g_autofree char *path = NULL;
+  g_autofree char *config = NULL;
   g_autoptr(VcModelFile) from_config = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(VcModelFile) file = load_gguf_and_config ("hybrid/falcon-h1-tiny-90m-BF16.gguf",
+                                                      "falcon-h1-tiny-90m-instruct", &path, &config, &from_config);
   g_autoptr(VcEstimate) e = vc_estimate_new ();
   g_autoptr(JsonParser) p1 = json_parser_new ();
   g_autoptr(JsonParser) p2 = json_parser_new ();
@@ -843,13 +933,10 @@ test_gguf_falcon_h1 (void)
   const char *config_args[] = { "--config", config, "--engine", "sglang", "--seq", "4096", "--mem-fraction", "0.8",
                                 "--fit-gpu", "h100-80gb", "--format", "json", NULL };
   const VcArch *a = vc_model_file_get_arch (file);
-  const VcArch *b;
+  const VcArch *b = vc_model_file_get_arch (from_config);
   JsonObject *r1, *r2, *g1;
   VcSglangStatePool pool;
 
-  from_config = vc_model_file_new_for_config_path (config, &error);
-  g_assert_no_error (error);
-  b = vc_model_file_get_arch (from_config);
   g_assert_cmpuint (a->recurrent_layers, ==, 24);
   g_assert_true (a->recurrent_with_attention);
   g_assert_cmpuint (a->recurrent_heads, ==, 24);
@@ -884,20 +971,15 @@ test_gguf_falcon_h1 (void)
 static void
 test_gguf_qwen3_next (void)
 {
-  g_autoptr(VcModelFile) file = load ("hybrid/qwen3-next-80b-a3b-BF16.gguf");
-  g_autofree char *path = fixture ("hybrid/qwen3-next-80b-a3b-BF16.gguf");
-  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models",
-                                              "qwen3-next-80b-a3b-instruct", "config.json", NULL);
+  g_autofree char *path = NULL;
+  g_autofree char *config = NULL;
   g_autoptr(VcModelFile) from_config = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(VcModelFile) file = load_gguf_and_config ("hybrid/qwen3-next-80b-a3b-BF16.gguf",
+                                                      "qwen3-next-80b-a3b-instruct", &path, &config, &from_config);
   const VcArch *a = vc_model_file_get_arch (file);
-  const VcArch *b;
+  const VcArch *b = vc_model_file_get_arch (from_config);
   const char *engines[] = { "vllm", "sglang" };
 
-  from_config = vc_model_file_new_for_config_path (config, &error);
-  g_assert_no_error (error);
-  b = vc_model_file_get_arch (from_config);
-  g_assert_cmpstr (vc_model_file_get_format (file), ==, "gguf");
   g_assert_cmpuint (a->n_layers, ==, 48);
   g_assert_cmpuint (a->recurrent_layers, ==, 36);
   g_assert_false (a->recurrent_with_attention);
@@ -966,6 +1048,8 @@ main (int   argc,
   g_test_add_func ("/model-files/gguf/hybrid", test_gguf_hybrid);
   g_test_add_func ("/model-files/gguf/falcon-h1", test_gguf_falcon_h1);
   g_test_add_func ("/model-files/gguf/qwen3-next", test_gguf_qwen3_next);
+  g_test_add_func ("/model-files/gguf/gemma3", test_gguf_gemma3);
+  g_test_add_func ("/model-files/safetensors/hybrid", test_safetensors_hybrid);
   g_test_add_func ("/model-files/safetensors/exact", test_safetensors);
   g_test_add_func ("/model-files/safetensors/gptq", test_safetensors_gptq);
   for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
