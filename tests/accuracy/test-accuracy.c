@@ -314,6 +314,20 @@ test_accuracy (void)
 }
 
 /* Serving engines against their own start-up logs (engines.tsv): each "yes" row within 5 %. */
+
+/* The line of measurements.csv whose id is @id (one row a line), or NULL */
+static const char *
+measurement_line (char * const *lines,
+                  const char   *id)
+{
+  g_autofree char *prefix = g_strconcat (id, ",", NULL);
+
+  for (guint i = 0; lines[i]; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      return lines[i];
+  return NULL;
+}
+
 static double
 engine_estimate (const char *metric,
                  const char *options)
@@ -362,8 +376,11 @@ static void
 test_engines (void)
 {
   g_autofree char *path = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "accuracy", "engines.tsv", NULL);
+  g_autofree char *sources_path = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "accuracy", "measurements.csv", NULL);
   g_autofree char *text = NULL;
+  g_autofree char *sources_text = NULL;
   g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) sources = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) md = g_string_new ("\n## Serving engines against their start-up logs\n\n"
                                          "From `tests/accuracy/engines.tsv` (sources in `measurements.csv`): "
@@ -376,16 +393,25 @@ test_engines (void)
   guint checked = 0;
 
   g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  g_assert_true (g_file_get_contents (sources_path, &sources_text, NULL, &error));
+  sources = g_strsplit (sources_text, "\n", -1);
   lines = g_strsplit (text, "\n", -1);
   for (guint i = 0; lines[i]; i++)
     {
       g_auto(GStrv) f = NULL;
       double measured, estimate, err;
+      const char *source;
 
       if (lines[i][0] == '#' || lines[i][0] == '\0')
         continue;
       f = g_strsplit (lines[i], "\t", -1);
       g_assert_cmpuint (g_strv_length (f), ==, 6);
+      /* every published figure carries its source: an issue, a pull request or a page */
+      source = measurement_line (sources, f[0]);
+      if (source == NULL)
+        g_error ("engines.tsv: %s has no row in measurements.csv", f[0]);
+      g_assert_true (strstr (source, "issue #") || strstr (source, "pull request #") ||
+                     strstr (source, "http://") || strstr (source, "https://"));
       measured = g_ascii_strtod (f[1], NULL) * (g_str_equal (f[2], "tokens") ? 1.0 : unit_bytes (f[2]));
       estimate = engine_estimate (f[3], f[5]);
       err = (estimate - measured) / measured;
