@@ -364,6 +364,15 @@ engine_estimate (const char *metric,
         }
       g_assert_not_reached ();
     }
+  if (g_str_equal (metric, "available-kv"))
+    {
+      /* the engine's own figures on the card of the options' --fit-gpu */
+      JsonObject *engine = json_object_get_object_member (root, "engine");
+
+      g_assert_nonnull (engine);
+      g_assert_false (json_object_get_null_member (engine, "available_kv_bytes"));
+      return json_object_get_double_member (engine, "available_kv_bytes");
+    }
   if (g_str_equal (metric, "gpu-weights"))
     return component (json_object_get_object_member (root, "per_gpu"), "weights");
   if (g_str_equal (metric, "gpu-kv"))
@@ -385,6 +394,7 @@ test_engines (void)
   g_autoptr(GString) md = g_string_new ("\n## Serving engines against their start-up logs\n\n"
                                          "From `tests/accuracy/engines.tsv` (sources in `measurements.csv`): "
                                          "vLLM's and SGLang's KV capacity in tokens on the logged card and layout, "
+                                         "vLLM's \"Available KV cache memory\" on the logged card, "
                                          "vLLM's profile-run peak as its log implies it, a rank's weights as the "
                                          "engine logs them, or the size SGLang logs for a KV pool of a given number "
                                          "of tokens. Rows checked must be within 5 %.\n\n"
@@ -406,12 +416,13 @@ test_engines (void)
         continue;
       f = g_strsplit (lines[i], "\t", -1);
       g_assert_cmpuint (g_strv_length (f), ==, 6);
-      /* every published figure carries its source: an issue, a pull request or a page */
+      /* every published figure carries its source: an issue, a pull request, a page or a
+       * repository's file ("github owner/name at commit, path") */
       source = measurement_line (sources, f[0]);
       if (source == NULL)
         g_error ("engines.tsv: %s has no row in measurements.csv", f[0]);
       g_assert_true (strstr (source, "issue #") || strstr (source, "pull request #") ||
-                     strstr (source, "http://") || strstr (source, "https://"));
+                     strstr (source, "http://") || strstr (source, "https://") || strstr (source, "github "));
       measured = g_ascii_strtod (f[1], NULL) * (g_str_equal (f[2], "tokens") ? 1.0 : unit_bytes (f[2]));
       estimate = engine_estimate (f[3], f[5]);
       err = (estimate - measured) / measured;
