@@ -143,9 +143,10 @@ test_added_values (void)
     { "deepseek-r1-distill-qwen-7b", 7615616512.0, 0, 131072, "2025-01" },
     /* Qwen2.5-Math-1.5B's sizes with an untied head: 1,543,714,304 + 151,936 × 1,536 */
     { "deepseek-r1-distill-qwen-1.5b", 1777088000.0, 0, 131072, "2025-01" },
-    /* the text model of Mistral3ForConditionalGeneration (Magistral Small's); the Pixtral
-     * encoder is not counted */
-    { "mistral-small-3.1-24b-instruct", 23572403200.0, 0, 131072, "2025-03" },
+    /* Mistral3ForConditionalGeneration (Magistral Small's too): the text model, the Pixtral
+     * encoder and the multimodal projector */
+    { "mistral-small-3.1-24b-instruct", 24011361280.0, 0, 131072, "2025-03" },
+    { "magistral-small-2509", 24011361280.0, 0, 131072, "2025-09" },
     /* params.json under the config.json keys: no sliding window, no context given (0) */
     { "devstral-small-2507", 23572403200.0, 0, 0, "2025-07" },
   };
@@ -178,11 +179,11 @@ member_uint (JsonObject *o,
 }
 
 /* Mistral Small 3.1's own published count (KerasHub's mistral3 preset) holds its Pixtral encoder
- * and multimodal projector, which the catalog does not count: the difference is exactly what the
- * entry's config.json sizes them to (transformers' PixtralVisionModel and
- * Mistral3MultiModalProjector, no biases with multimodal_projector_bias false) */
+ * and multimodal projector, which the catalog counts: exactly what the entry's config.json sizes
+ * them to (transformers' PixtralVisionModel and Mistral3MultiModalProjector, no biases with
+ * multimodal_projector_bias false), the architecture's encoder_params */
 static void
-test_vision_uncounted (void)
+test_vision_counted (void)
 {
   const VcPreset *p = vc_presets_lookup ("mistral-small-3.1-24b-instruct");
   g_autoptr(GError) error = NULL;
@@ -218,9 +219,11 @@ test_vision_uncounted (void)
   projector = d + merge * merge * d * d + d * text_hidden + text_hidden * text_hidden;
   g_assert_cmpfloat (encoder, ==, 403305472.0);
   g_assert_cmpfloat (projector, ==, 35652608.0);
-  g_assert_cmpfloat (p->published_uncounted, ==, encoder + projector);
+  g_assert_cmpfloat (p->arch.encoder_params, ==, encoder + projector);
+  g_assert_cmpuint (p->arch.encoder_layers, ==, 0);
+  g_assert_cmpfloat (p->published_uncounted, ==, 0);
   g_assert_cmpfloat (p->published_total, ==, 24011361280.0);
-  g_assert_cmpfloat (p->published_parameters + p->published_uncounted, ==, p->published_total);
+  g_assert_cmpfloat (p->published_parameters, ==, p->published_total);
 }
 
 /* OLMo 2's q_norm and k_norm span the whole q and k projections: heads × d and kv heads × d wide,
@@ -459,7 +462,7 @@ main (int   argc,
   g_test_add_func ("/catalog-models/every-model-published", test_every_model_published);
   g_test_add_func ("/catalog-models/values", test_values);
   g_test_add_func ("/catalog-models/added-values", test_added_values);
-  g_test_add_func ("/catalog-models/vision-uncounted", test_vision_uncounted);
+  g_test_add_func ("/catalog-models/vision-counted", test_vision_counted);
   g_test_add_func ("/catalog-models/olmo2", test_olmo2);
   g_test_add_func ("/catalog-models/qwen3-vl", test_qwen3_vl);
   g_test_add_func ("/catalog-models/minimax-m2", test_minimax_m2);

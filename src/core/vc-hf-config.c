@@ -2235,6 +2235,47 @@ read_qwen3_vl_vision (Reader   *r,
   return derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error);
 }
 
+/* Mistral 3's Pixtral vision tower (vision_config, model_type "pixtral") and its projector, as
+ * transformers builds them (modeling_pixtral.py, PixtralVisionModel; modeling_mistral3.py,
+ * Mistral3MultiModalProjector and Mistral3PatchMerger), no bias anywhere but the projector's
+ * two linears with multimodal_projector_bias: a patch Conv2d (channels × patch² → h), ln_pre (an
+ * RMSNorm of h), num_hidden_layers layers (q, k, v and o of h → h, a gated MLP h → I → h,
+ * attention_norm and ffn_norm), then the projector's RMSNorm of h, the patch merger's
+ * h·m² → h (m the wrapper's spatial_merge_size), linear_1 of h · (the vision_feature_layer
+ * layers concatenated, one for a number) → the text model's width and linear_2 of that width
+ * squared. The rotary positions have no weights. */
+static gboolean
+read_pixtral_vision (Reader   *r,
+                     VcArch   *arch,
+                     GError  **error)
+{
+  g_autoptr(GHashTable) read = g_hash_table_new (g_str_hash, g_str_equal);
+  Reader w = { .prefix = "", .object = r->wrapper, .huge = r->huge, .nested = TRUE, .family = r->family,
+               .read = read, .not_understood = r->not_understood };
+  guint h = 1024, layers = 24, inter = 4096, patch = 16, channels = 3, merge = 2;
+  gboolean bias = FALSE;
+  guint64 features = 1, layer, text = arch->hidden_size, params;
+  JsonNode *node;
+
+  TRY (need_uint (r, "hidden_size", NULL, h, 1, field_max ("hidden-size"), &h, error));
+  TRY (need_uint (r, "num_hidden_layers", NULL, layers, 1, field_max ("layers"), &layers, error));
+  TRY (need_uint (r, "intermediate_size", NULL, inter, 1, field_max ("intermediate-size"), &inter, error));
+  TRY (need_uint (r, "patch_size", NULL, patch, 1, 100000, &patch, error));
+  TRY (opt_uint (r, "num_channels", NULL, 3, 3, 1, 64, &channels, error));
+  TRY (opt_uint (&w, "spatial_merge_size", NULL, 2, 2, 1, 64, &merge, error));
+  TRY (opt_bool (&w, "multimodal_projector_bias", FALSE, &bias, error));
+  node = member (&w, "vision_feature_layer");
+  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+    features = MAX (1u, json_array_get_length (json_node_get_array (node)));
+  /* encoder_layers and encoder_width stay 0: whether SGLang lowers its fraction for
+   * Mistral3ForConditionalGeneration depends on its release's multimodal_model_archs, which is
+   * not followed (as for Qwen3-VL's), so SGLang's capacity needs --mem-fraction */
+  layer = 4 * (guint64) h * h + 3 * (guint64) h * inter + 2 * (guint64) h;
+  params = (guint64) channels * patch * patch * h + h + layers * layer
+           + h + (guint64) merge * merge * h * h + features * h * text + text * text + (bias ? 2 * text : 0);
+  return derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error);
+}
+
 /* ---- what every family shares ------------------------------------------------------------------ */
 
 /* The longest context: max_position_embeddings (GPT-2: n_positions), and rope_scaling's type
@@ -2712,16 +2753,22 @@ read_quantization (VcHfConfig  *self,
   return TRUE;
 }
 
-/* The encoders read with their language model: the family, and how its vision_config is counted */
+/* The encoders read with their language model: the family, the wrapper's model_type and the
+ * vision_config's where the family's text model comes with other encoders too (NULL: any), and
+ * how its vision_config is counted. A Mistral text model under llava_next has a CLIP tower,
+ * which stays uncounted. */
 static const struct
 {
   const char *family;
+  const char *wrapper;
+  const char *vision;
   FamilyRead read;
 } encoders[] = {
-  { "gemma3", read_gemma3_vision },
-  { "llama4_text", read_llama4_vision },
-  { "qwen3_vl_text", read_qwen3_vl_vision },
-  { "qwen3_vl_moe_text", read_qwen3_vl_vision },
+  { "gemma3", NULL, NULL, read_gemma3_vision },
+  { "llama4_text", NULL, NULL, read_llama4_vision },
+  { "qwen3_vl_text", NULL, NULL, read_qwen3_vl_vision },
+  { "qwen3_vl_moe_text", NULL, NULL, read_qwen3_vl_vision },
+  { "mistral", "mistral3", "pixtral", read_pixtral_vision },
 };
 
 /* A multimodal wrapper's vision_config, counted when its family's encoder is known; else only
@@ -2734,16 +2781,21 @@ read_encoder (VcHfConfig  *self,
 {
   JsonNode *node = json_object_get_member (root, "vision_config");
   g_autoptr(GHashTable) read = NULL;
+  const char *vision_type = NULL;
   Reader r;
 
   if (!self->text_only || node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     return TRUE;
+  TRY (opt_string (json_node_get_object (node), "vision_config.", "model_type", &vision_type, error));
   for (guint i = 0; i < G_N_ELEMENTS (encoders); i++)
-    if (g_str_equal (encoders[i].family, self->family->id))
+    if (g_str_equal (encoders[i].family, self->family->id) &&
+        (encoders[i].wrapper == NULL || g_strcmp0 (encoders[i].wrapper, self->model_type) == 0) &&
+        (encoders[i].vision == NULL || g_strcmp0 (encoders[i].vision, vision_type) == 0))
       {
         read = g_hash_table_new (g_str_hash, g_str_equal);
         r = (Reader) { .prefix = "vision_config.", .object = json_node_get_object (node), .huge = text->huge,
-                       .read = read, .not_understood = text->not_understood, .family = self->family };
+                       .read = read, .not_understood = text->not_understood, .family = self->family,
+                       .wrapper = root };
         TRY (encoders[i].read (&r, &self->arch, error));
         self->text_only = FALSE;
         self->encoder_counted = TRUE;

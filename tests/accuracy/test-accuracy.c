@@ -314,6 +314,20 @@ test_accuracy (void)
 }
 
 /* Serving engines against their own start-up logs (engines.tsv): each "yes" row within 5 %. */
+
+/* The line of measurements.csv whose id is @id (one row a line), or NULL */
+static const char *
+measurement_line (char * const *lines,
+                  const char   *id)
+{
+  g_autofree char *prefix = g_strconcat (id, ",", NULL);
+
+  for (guint i = 0; lines[i]; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      return lines[i];
+  return NULL;
+}
+
 static double
 engine_estimate (const char *metric,
                  const char *options)
@@ -350,6 +364,15 @@ engine_estimate (const char *metric,
         }
       g_assert_not_reached ();
     }
+  if (g_str_equal (metric, "available-kv"))
+    {
+      /* the engine's own figures on the card of the options' --fit-gpu */
+      JsonObject *engine = json_object_get_object_member (root, "engine");
+
+      g_assert_nonnull (engine);
+      g_assert_false (json_object_get_null_member (engine, "available_kv_bytes"));
+      return json_object_get_double_member (engine, "available_kv_bytes");
+    }
   if (g_str_equal (metric, "gpu-weights"))
     return component (json_object_get_object_member (root, "per_gpu"), "weights");
   if (g_str_equal (metric, "gpu-kv"))
@@ -362,12 +385,16 @@ static void
 test_engines (void)
 {
   g_autofree char *path = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "accuracy", "engines.tsv", NULL);
+  g_autofree char *sources_path = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "accuracy", "measurements.csv", NULL);
   g_autofree char *text = NULL;
+  g_autofree char *sources_text = NULL;
   g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) sources = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) md = g_string_new ("\n## Serving engines against their start-up logs\n\n"
                                          "From `tests/accuracy/engines.tsv` (sources in `measurements.csv`): "
                                          "vLLM's and SGLang's KV capacity in tokens on the logged card and layout, "
+                                         "vLLM's \"Available KV cache memory\" on the logged card, "
                                          "vLLM's profile-run peak as its log implies it, a rank's weights as the "
                                          "engine logs them, or the size SGLang logs for a KV pool of a given number "
                                          "of tokens. Rows checked must be within 5 %.\n\n"
@@ -376,16 +403,26 @@ test_engines (void)
   guint checked = 0;
 
   g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  g_assert_true (g_file_get_contents (sources_path, &sources_text, NULL, &error));
+  sources = g_strsplit (sources_text, "\n", -1);
   lines = g_strsplit (text, "\n", -1);
   for (guint i = 0; lines[i]; i++)
     {
       g_auto(GStrv) f = NULL;
       double measured, estimate, err;
+      const char *source;
 
       if (lines[i][0] == '#' || lines[i][0] == '\0')
         continue;
       f = g_strsplit (lines[i], "\t", -1);
       g_assert_cmpuint (g_strv_length (f), ==, 6);
+      /* every published figure carries its source: an issue, a pull request, a page or a
+       * repository's file ("github owner/name at commit, path") */
+      source = measurement_line (sources, f[0]);
+      if (source == NULL)
+        g_error ("engines.tsv: %s has no row in measurements.csv", f[0]);
+      g_assert_true (strstr (source, "issue #") || strstr (source, "pull request #") ||
+                     strstr (source, "http://") || strstr (source, "https://") || strstr (source, "github "));
       measured = g_ascii_strtod (f[1], NULL) * (g_str_equal (f[2], "tokens") ? 1.0 : unit_bytes (f[2]));
       estimate = engine_estimate (f[3], f[5]);
       err = (estimate - measured) / measured;

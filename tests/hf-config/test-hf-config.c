@@ -1247,6 +1247,75 @@ test_gemma3_encoder (void)
   }
 }
 
+/* Mistral 3's Pixtral tower and projector read from vision_config and the wrapper's keys
+ * (FORMULAS.md): Mistral Small 3.1's 24,011,361,280 with them; the projector's biases and a
+ * list of feature layers grow linear_1 and linear_2; a Mistral text model under llava_next
+ * (a CLIP tower) is still the text model alone */
+static void
+test_pixtral_encoder (void)
+{
+  static const char text[] =
+    "\"text_config\": {\"model_type\": \"mistral\", \"head_dim\": 128, \"hidden_size\": 5120, "
+    "\"intermediate_size\": 32768, \"max_position_embeddings\": 131072, \"num_attention_heads\": 32, "
+    "\"num_hidden_layers\": 40, \"num_key_value_heads\": 8, \"rms_norm_eps\": 1e-05, "
+    "\"rope_theta\": 1000000000.0, \"sliding_window\": null, \"vocab_size\": 131072}";
+  static const char vision[] =
+    "\"vision_config\": {\"model_type\": \"pixtral\", \"head_dim\": 64, \"hidden_size\": 1024, "
+    "\"image_size\": 1540, \"intermediate_size\": 4096, \"num_attention_heads\": 16, \"num_channels\": 3, "
+    "\"num_hidden_layers\": 24, \"patch_size\": 14, \"rope_theta\": 10000.0}";
+  static const struct
+  {
+    const char *wrapper;
+    double total;
+    guint encoder;
+  } cases[] = {
+    { "\"model_type\": \"mistral3\", \"multimodal_projector_bias\": false, \"spatial_merge_size\": 2, "
+      "\"vision_feature_layer\": -1", 24011361280.0, 438958080 },
+    /* linear_1 and linear_2 with biases: 2 × 5,120 */
+    { "\"model_type\": \"mistral3\", \"multimodal_projector_bias\": true", 24011371520.0, 438968320 },
+    /* two feature layers concatenated: linear_1 of 2,048 → 5,120 */
+    { "\"model_type\": \"mistral3\", \"vision_feature_layer\": [-1, -2]", 24016604160.0, 444200960 },
+    /* a spatial merge of 3: the patch merger 9 × 1,024² instead of 4 × 1,024² */
+    { "\"model_type\": \"mistral3\", \"spatial_merge_size\": 3", 24016604160.0, 444200960 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *json = g_strdup_printf ("{%s, %s, %s}", cases[i].wrapper, text, vision);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(VcHfConfig) config = vc_hf_config_new_from_data (json, strlen (json), "config.json", NULL, &error);
+      const VcArch *a;
+
+      g_test_message ("%s", cases[i].wrapper);
+      g_assert_no_error (error);
+      a = vc_hf_config_get_arch (config);
+      g_assert_false (vc_hf_config_get_text_only (config));
+      g_assert_cmpuint (a->encoder_params, ==, cases[i].encoder);
+      g_assert_cmpfloat (vc_hf_config_get_counts (config)->total, ==, cases[i].total);
+      /* the text model alone is active */
+      g_assert_cmpfloat (vc_hf_config_get_counts (config)->active, ==, 23572403200.0);
+      /* whether SGLang's release adjusts its fraction for Mistral3ForConditionalGeneration
+       * (multimodal_model_archs) is not followed: no tower shape for it, its capacity refused */
+      g_assert_cmpuint (a->encoder_layers, ==, 0);
+      g_assert_cmpuint (a->encoder_width, ==, 0);
+      g_assert_false (a->sglang_multimodal_off);
+    }
+  {
+    static const char llava[] =
+      "{\"model_type\": \"llava_next\", \"text_config\": {\"model_type\": \"mistral\", \"hidden_size\": 4096, "
+      "\"intermediate_size\": 14336, \"num_attention_heads\": 32, \"num_hidden_layers\": 32, "
+      "\"num_key_value_heads\": 8, \"vocab_size\": 32064}, \"vision_config\": {\"model_type\": "
+      "\"clip_vision_model\", \"hidden_size\": 1024, \"intermediate_size\": 4096, \"num_hidden_layers\": 24, "
+      "\"patch_size\": 14}}";
+    g_autoptr(GError) error = NULL;
+    g_autoptr(VcHfConfig) config = vc_hf_config_new_from_data (llava, strlen (llava), "config.json", NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (vc_hf_config_get_text_only (config));
+    g_assert_cmpuint (vc_hf_config_get_arch (config)->encoder_params, ==, 0);
+  }
+}
+
 /* The families with linear-attention or Mamba layers, and Llama 4's experts, chunked attention
  * and vision tower */
 static void
@@ -1639,6 +1708,7 @@ main (int    argc,
   g_test_add_func ("/hf-config/family-details", test_family_details);
   g_test_add_func ("/hf-config/hybrid-details", test_hybrid_details);
   g_test_add_func ("/hf-config/gemma3-encoder", test_gemma3_encoder);
+  g_test_add_func ("/hf-config/pixtral-encoder", test_pixtral_encoder);
   g_test_add_func ("/hf-config/hybrid-layers", test_hybrid_layers);
   g_test_add_func ("/hf-config/glm4-moe", test_glm4_moe);
   g_test_add_func ("/hf-config/unknown-family", test_unknown_family);
