@@ -81,6 +81,12 @@ typedef struct
    * state), as the config reader derives them; 0: unknown. SGLang keeps the two parts in
    * different dtypes. */
   guint recurrent_conv;
+  /* Mamba-2 mixers: the state size N of each group (d_state), and the parameters one group adds
+   * to a mixer (2·N rows of in_proj and of the convolution, with their biases); SGLang repeats
+   * groups that tensor parallelism does not divide on every rank. 0: unknown, or not Mamba-2
+   * (Gated DeltaNet's key heads are not repeated). */
+  guint mamba_state_size;
+  guint mamba_group_params;
 } VcArch;
 
 typedef enum

@@ -78,6 +78,10 @@ gboolean vc_engine_state_followed        (const VcInputs *inputs,
 gboolean vc_engine_state_sglang_followed (const VcInputs *inputs,
                                           double          tp,
                                           double          pp);
+/* The weights each rank of `tp` holds beyond an even split where SGLang repeats Mamba-2's one
+ * group on every rank (MambaMixer2's widened in_proj and conv1d rows); 0 elsewhere */
+double   vc_engine_state_sglang_repeated_bytes (const VcInputs *inputs,
+                                                double          tp);
 /* SGLang's pools in `rest` bytes (f × total − weights) on one rank of `tp`, from
  * `kv_bytes_per_token`: the KV bytes of one token in every attention layer on that rank */
 gboolean vc_engine_state_sglang_pool     (const VcInputs    *inputs,
