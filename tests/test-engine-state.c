@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "vc-engine.h"
+#include "vc-engine-comm.h"
 #include "vc-engine-state.h"
 #include "vc-estimate.h"
 #include "vc-hf-config.h"
@@ -531,6 +532,72 @@ test_sglang_groups_repeated (void)
   g_assert_false (vc_engine_state_sglang_followed (vc_estimate_get_inputs (q), 32, 1));
 }
 
+/* The same at the layout and on the GPU rows, from the CLI and the core: Granite 4.0-H Tiny on
+ * H100s at TP 4, 8,192 tokens. At the layout each rank's weights are the layout's busiest plus
+ * the repeated rows (budget − available = 3,475,603,488 + 21,302,784); 001ccef keeps 2,166
+ * requests of 14,376,960 bytes and 16,898,712 tokens, 722 at once; 003fca8 2,165 slots, 433.
+ * A GPU row of 4 cards: the card's rest less a quarter of the weights and the repeated rows. */
+static void
+test_sglang_groups_repeated_cli (void)
+{
+  const char *sources[] = { "001ccef", "003fca8" };
+  const double requests[] = { 2166, 2165 }, at_once[] = { 722, 433 };
+  g_autoptr(VcEstimate) e = hybrid ("granite-4.0-h-tiny", 8192);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  const VcResult *r;
+  guint h100 = vc_test_gpu_index (e, "h100-80gb");
+  const VcGpu *gpu = vc_estimate_get_gpu (e, h100);
+  const char *pp2[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--tp", "4", "--pp", "2",
+                        "--fit-gpu", "h100-80gb", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  VcSglangStatePool pool;
+  VcKvCapacity kv;
+  double rest;
+
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      const char *args[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--seq", "8192", "--tp", "4",
+                             "--sglang-version", sources[i], "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+      JsonObject *root = vc_test_run_json (parser, args);
+      JsonObject *engine = json_object_get_object_member (root, "engine");
+      JsonArray *per_gpu = json_object_get_array_member (json_object_get_object_member (root, "per_gpu"), "components");
+      double weights = json_object_get_double_member (json_array_get_object_element (per_gpu, 0), "bytes");
+
+      g_object_set (e, "engine", VC_ENGINE_SGLANG, "tp", 4, "sglang-version",
+                    i == 0 ? VC_SGLANG_VERSION_001CCEF : VC_SGLANG_VERSION_003FCA8, NULL);
+      g_assert_true (json_object_get_null_member (engine, "no_figure"));
+      g_assert_cmpfloat (weights, ==, 3475603488);
+      g_assert_cmpfloat (json_object_get_double_member (engine, "budget_bytes") -
+                         json_object_get_double_member (engine, "available_kv_bytes"), ==, 3475603488 + 21302784);
+      g_assert_cmpint (json_object_get_int_member (engine, "state_request_bytes"), ==, 14376960);
+      g_assert_true (vc_engine_state_sglang_pool (in, 4, 2048, json_object_get_double_member (engine, "available_kv_bytes"),
+                                                  &pool));
+      g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, (gint64) pool.tokens);
+      g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 16898712);
+      g_assert_cmpint (json_object_get_int_member (engine, "state_pool_requests"), ==, (gint64) requests[i]);
+      g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==, at_once[i]);
+
+      /* a GPU row of 4 cards */
+      r = vc_estimate_get_result (e);
+      vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, 4, &kv);
+      g_assert_true (kv.known);
+      g_assert_cmpfloat (kv.state_request_bytes, ==, 14376960);
+      rest = vc_engine_sglang_fraction (in, gpu->memory_mib, 4) *
+             (vc_engine_gpu_capacity (in, gpu) - r->scenarios[r->selected].bytes[VC_COMPONENT_OVERHEAD] -
+              vc_engine_comm_pool_bytes (in, 4)) -
+             r->scenarios[r->selected].bytes[VC_COMPONENT_WEIGHTS] / 4 - 21302784;
+      g_assert_true (vc_engine_state_sglang_pool (in, 4, 2048, rest, &pool));
+      g_assert_cmpfloat (kv.tokens, ==, pool.tokens);
+      g_assert_cmpfloat (kv.state_requests, ==, pool.state_requests);
+      g_assert_cmpfloat (kv.max_concurrency, ==, pool.max_concurrency);
+    }
+
+  /* two pipeline stages: no figure, the reason named */
+  g_assert_cmpint (vc_test_run_vramcalc (pp2, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "which stage’s cap the scheduler keeps"));
+}
+
 /* --engine-version names SGLang's source with --engine sglang, as --sglang-version does (the
  * engine given before or after it, or by a profile): the same report; a vLLM release there,
  * an SGLang source with vLLM, or two sources that disagree are refused, naming what each
@@ -1017,6 +1084,7 @@ main (int    argc,
   g_test_add_func ("/engine-state/sglang-003fca8-cli", test_sglang_003fca8_cli);
   g_test_add_func ("/engine-state/sglang-refused", test_sglang_refused);
   g_test_add_func ("/engine-state/sglang-groups-repeated", test_sglang_groups_repeated);
+  g_test_add_func ("/engine-state/sglang-groups-repeated-cli", test_sglang_groups_repeated_cli);
   g_test_add_func ("/engine-state/sglang-engine-version", test_sglang_engine_version);
   g_test_add_func ("/engine-state/sglang-text", test_sglang_text);
   g_test_add_func ("/engine-state/sglang-swa-sources", test_sglang_swa_sources);

@@ -327,6 +327,7 @@ test_sglang_state_pool (Fixture       *f,
   VcKvCapacity kv;
   VcEngineAtLayout at;
   g_autofree char *one = NULL, *tp4 = NULL, *vllm = NULL, *configurator = NULL;
+  g_autofree char *repeated = NULL, *repeated_003fca8 = NULL, *staged = NULL;
 
   g_assert_true (vc_estimate_set_preset (f->estimate, "granite-4.0-h-tiny", &error));
   g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_SGLANG, NULL);
@@ -417,6 +418,30 @@ test_sglang_state_pool (Fixture       *f,
   g_assert_true (g_str_has_prefix (tp4, "At TP 4: KV cache 1257390 tokens · 153 requests of 8192 tokens · "));
   g_assert_true (g_str_has_suffix (tp4, " · Mamba pool of 718 requests (13.9\u00a0GB), 19.3\u00a0MB a request"));
   g_object_set (f->estimate, "tp", 1, NULL);
+
+  /* Granite 4.0-H Tiny at TP 4, which does not divide its one Mamba-2 group: SGLang repeats it on
+   * every rank (tests/test-engine-state.c, sglang-groups-repeated-cli), at either source */
+  g_assert_true (vc_estimate_set_preset (f->estimate, "granite-4.0-h-tiny", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_SGLANG,
+                "tp", 4, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  repeated = vc_gpu_chart_describe_speed (f->chart, h100);
+  g_assert_true (g_str_has_prefix (repeated, "At TP 4: KV cache 16898712 tokens · 722 requests of 8192 tokens · "));
+  g_assert_true (g_str_has_suffix (repeated, " · Mamba pool of 2166 requests (31.1\u00a0GB), 14.4\u00a0MB a request"));
+  g_object_set (f->estimate, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  repeated_003fca8 = vc_gpu_chart_describe_speed (f->chart, h100);
+  g_assert_true (g_str_has_prefix (repeated_003fca8, "At TP 4: KV cache 16898712 tokens · 433 requests of 8192 tokens · "));
+  g_assert_true (g_str_has_suffix (repeated_003fca8, " · Mamba pool of 2165 requests (31.1\u00a0GB), 14.4\u00a0MB a request"));
+  /* two pipeline stages: no figure at the layout, the row keeps the card's own (one H100, a
+   * request's whole state) */
+  g_object_set (f->estimate, "pp", 2, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  staged = vc_gpu_chart_describe_speed (f->chart, h100);
+  g_assert_null (strstr (staged, "At TP 4"));
+  g_assert_true (g_str_has_prefix (staged, "KV cache: "));
+  g_assert_true (g_str_has_suffix (staged, ", 57.3\u00a0MB a request"));
+  g_object_set (f->estimate, "tp", 1, "pp", 1, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
 }
 
 /* vLLM's MXFP4 experts in the window (FORMULAS.md, "vLLM's MXFP4 experts"): an A100 row gives
