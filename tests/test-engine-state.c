@@ -549,7 +549,9 @@ test_sglang_groups_repeated_cli (void)
   const VcGpu *gpu = vc_estimate_get_gpu (e, h100);
   const char *pp2[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--tp", "4", "--pp", "2",
                         "--fit-gpu", "h100-80gb", NULL };
-  g_autofree char *out = NULL, *err = NULL;
+  const char *explain[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--seq", "8192", "--tp", "4",
+                            "--fit-gpu", "h100-80gb", "--explain", NULL };
+  g_autofree char *out = NULL, *err = NULL, *explained = NULL, *err_explain = NULL;
   VcSglangStatePool pool;
   VcKvCapacity kv;
   double rest;
@@ -592,6 +594,11 @@ test_sglang_groups_repeated_cli (void)
       g_assert_cmpfloat (kv.state_requests, ==, pool.state_requests);
       g_assert_cmpfloat (kv.max_concurrency, ==, pool.max_concurrency);
     }
+
+  /* --explain names the repeated group's share */
+  g_assert_cmpint (vc_test_run_vramcalc (explain, NULL, &explained, &err_explain), ==, 0);
+  g_assert_nonnull (strstr (explained, "at TP 4 SGLang repeats the mixer’s one group on every rank: 3072 convolution "
+                                       "values a layer on each, and 21.3\u00a0MB of weights more than an even split"));
 
   /* two pipeline stages: no figure, the reason named */
   g_assert_cmpint (vc_test_run_vramcalc (pp2, NULL, &out, &err), ==, 0);

@@ -229,6 +229,15 @@ sglang_rank_state (const VcInputs *in,
   return TRUE;
 }
 
+gboolean
+vc_engine_state_sglang_rank_state (const VcInputs *in,
+                                   double          tp,
+                                   double         *conv,
+                                   double         *ssm)
+{
+  return sglang_rank_state (in, tp, conv, ssm);
+}
+
 double
 vc_engine_state_sglang_repeated_bytes (const VcInputs *in,
                                        double          tp)
