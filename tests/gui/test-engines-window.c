@@ -327,7 +327,6 @@ test_sglang_state_pool (Fixture       *f,
   VcKvCapacity kv;
   VcEngineAtLayout at;
   g_autofree char *one = NULL, *tp4 = NULL, *vllm = NULL, *configurator = NULL;
-  g_autofree char *repeated = NULL, *repeated_003fca8 = NULL, *staged = NULL;
 
   g_assert_true (vc_estimate_set_preset (f->estimate, "granite-4.0-h-tiny", &error));
   g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_SGLANG, NULL);
@@ -418,9 +417,19 @@ test_sglang_state_pool (Fixture       *f,
   g_assert_true (g_str_has_prefix (tp4, "At TP 4: KV cache 1257390 tokens · 153 requests of 8192 tokens · "));
   g_assert_true (g_str_has_suffix (tp4, " · Mamba pool of 718 requests (13.9\u00a0GB), 19.3\u00a0MB a request"));
   g_object_set (f->estimate, "tp", 1, NULL);
+}
 
-  /* Granite 4.0-H Tiny at TP 4, which does not divide its one Mamba-2 group: SGLang repeats it on
-   * every rank (tests/test-engine-state.c, sglang-groups-repeated-cli), at either source */
+/* Granite 4.0-H Tiny at TP 4 set in the Parallelism group, which does not divide its one Mamba-2
+ * group: SGLang repeats it on every rank (tests/test-engine-state.c, sglang-groups-repeated-cli),
+ * and the row gives the pool at that layout at either source; at PP 2 none at the layout */
+static void
+test_sglang_repeated_group (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  guint h100 = vc_test_gpu_index (f->estimate, "h100-80gb");
+  g_autofree char *repeated = NULL, *repeated_003fca8 = NULL, *staged = NULL;
+
   g_assert_true (vc_estimate_set_preset (f->estimate, "granite-4.0-h-tiny", &error));
   g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_SGLANG,
                 "tp", 4, NULL);
@@ -433,6 +442,7 @@ test_sglang_state_pool (Fixture       *f,
   repeated_003fca8 = vc_gpu_chart_describe_speed (f->chart, h100);
   g_assert_true (g_str_has_prefix (repeated_003fca8, "At TP 4: KV cache 16898712 tokens · 433 requests of 8192 tokens · "));
   g_assert_true (g_str_has_suffix (repeated_003fca8, " · Mamba pool of 2165 requests (31.1\u00a0GB), 14.4\u00a0MB a request"));
+
   /* two pipeline stages: no figure at the layout, the row keeps the card's own (one H100, a
    * request's whole state) */
   g_object_set (f->estimate, "pp", 2, NULL);
@@ -612,6 +622,7 @@ main (int   argc,
   ADD ("/engines-window/speed-and-capacity", test_speed_and_capacity);
   ADD ("/engines-window/state-capacity", test_state_capacity);
   ADD ("/engines-window/sglang-state-pool", test_sglang_state_pool);
+  ADD ("/engines-window/sglang-repeated-group", test_sglang_repeated_group);
   ADD ("/engines-window/vision-capacity", test_vision_capacity);
   ADD ("/engines-window/mxfp4-capacity", test_mxfp4_capacity);
   ADD ("/engines-window/vendor-groups", test_vendor_groups);
