@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "vc-engine.h"
+#include "vc-engine-comm.h"
 #include "vc-engine-state.h"
 #include "vc-estimate.h"
 #include "vc-hf-config.h"
@@ -416,14 +417,14 @@ test_sglang_refused (void)
   g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
   g_assert_true (vc_engine_state_sglang_followed (in, 1, 1));
   g_assert_false (vc_engine_state_sglang_followed (in, 1, 2));
-  g_assert_false (vc_engine_state_sglang_followed (in, 2, 1));
-  g_assert_false (vc_engine_state_sglang_pool (in, 2, 4096, 20e9, &pool));
+  g_assert_false (vc_engine_state_sglang_followed (in, 5, 1));
+  g_assert_false (vc_engine_state_sglang_pool (in, 5, 4096, 20e9, &pool));
   g_assert_false (pool.known);
   g_object_set (e, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
   g_assert_true (vc_engine_state_sglang_followed (in, 1, 1));
   g_assert_false (vc_engine_state_sglang_followed (in, 1, 2));
-  g_assert_false (vc_engine_state_sglang_followed (in, 2, 1));
-  g_assert_false (vc_engine_state_sglang_pool (in, 2, 4096, 20e9, &pool));
+  g_assert_false (vc_engine_state_sglang_followed (in, 5, 1));
+  g_assert_false (vc_engine_state_sglang_pool (in, 5, 4096, 20e9, &pool));
   g_assert_null (vc_engine_no_figure (in));
   g_object_set (e, "pp", 2, NULL);
   g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
@@ -439,8 +440,169 @@ test_sglang_refused (void)
   g_assert_cmpint (vc_test_run_vramcalc (other, NULL, &out, &err), ==, 2);
   g_assert_nonnull (strstr (err, "--sglang-version"));
   g_assert_cmpint (vc_test_run_vramcalc (named, NULL, &out2, &err2), ==, 0);
-  g_assert_nonnull (strstr (out2, "With PP > 1 each stage sizes its own pool and cells and the smallest is taken; "
-                                  "Mamba-2 groups that TP does not divide are repeated on the ranks"));
+  g_assert_nonnull (strstr (out2, "With PP > 1 each stage sizes its own pool (at 003fca8 from the largest stage’s "
+                                  "share of the Mamba layers)"));
+}
+
+/* Granite 4.0-H Tiny's one Mamba-2 group under TP that does not divide it (Mamba2StateShape.create,
+ * extra_groups_for_head_shards; MambaMixer2): N 128, 48 heads of 64 (I 3,072), kernel 4, h 1,536,
+ * a convolution bias, no in_proj bias: a group is 2 × 128 × (1,536 + 4 + 1) = 394,496 parameters.
+ * At TP 4 the group is repeated to 4: conv_dim 3,072 + 2 × 4 × 128 = 4,096, a rank's 1,024 × 3
+ * convolution values (6,144 bytes) and 393,216 / 4 recurrent ones (393,216 bytes) a layer, × 36 =
+ * 14,376,960 bytes a request; each rank holds 36 × 3 × 394,496 / 4 × 2 = 21,302,784 bytes of
+ * weights beyond an even split. 20 GB of rest, a rank's token 2,048 bytes (one KV head of 4):
+ * 001ccef 9,473,684,210.5 // 14,376,960 = 658 requests (9,460,039,680 bytes), the 10,539,960,320
+ * left 5,146,465 tokens, 658 // 3 = 219 at once; 003fca8 657 slots, the same tokens, 657 // 5 =
+ * 131 at once. At TP 2: conv_dim 3,584, 1,792 × 3 and 196,608 values a layer, 28,698,624 bytes a
+ * request, 14,201,856 bytes more, 330 requests, 2,570,667 tokens of 4,096 bytes, 110 at once. */
+static void
+test_sglang_groups_repeated (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("granite-4.0-h-tiny", 8192);
+  g_autoptr(VcEstimate) q = hybrid ("qwen3-next-80b-a3b-instruct", 8192);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  VcSglangStatePool pool;
+  VcPrecision precision;
+  VcArch arch;
+
+  g_assert_cmpuint (in->arch.mamba_state_size, ==, 128);
+  g_assert_cmpuint (in->arch.mamba_group_params, ==, 394496);
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  for (guint v = 0; v < 2; v++)
+    {
+      g_object_set (e, "sglang-version", v == 0 ? VC_SGLANG_VERSION_001CCEF : VC_SGLANG_VERSION_003FCA8, NULL);
+      g_assert_true (vc_engine_state_sglang_followed (in, 2, 1));
+      g_assert_true (vc_engine_state_sglang_followed (in, 3, 1));
+      g_assert_true (vc_engine_state_sglang_followed (in, 4, 1));
+      g_assert_true (vc_engine_state_sglang_pool (in, 4, 2048, 20e9, &pool));
+      g_assert_cmpfloat (pool.per_request_bytes, ==, 14376960);
+      g_assert_cmpfloat (pool.tokens, ==, 5146465);
+      g_assert_cmpfloat (pool.state_bytes, ==, 658 * 14376960.0);
+      g_assert_cmpfloat (pool.state_requests, ==, v == 0 ? 658 : 657);
+      g_assert_cmpfloat (pool.max_concurrency, ==, v == 0 ? 219 : 131);
+    }
+  g_object_set (e, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
+  g_assert_true (vc_engine_state_sglang_pool (in, 2, 4096, 20e9, &pool));
+  g_assert_cmpfloat (pool.per_request_bytes, ==, 28698624);
+  g_assert_cmpfloat (pool.state_requests, ==, 330);
+  g_assert_cmpfloat (pool.tokens, ==, 2570667);
+  g_assert_cmpfloat (pool.max_concurrency, ==, 110);
+
+  /* the weights each rank holds beyond an even split: none where TP divides the groups, nor
+   * for vLLM (whose Mamba groups at such TP are not followed) */
+  g_assert_cmpfloat (vc_engine_state_sglang_repeated_bytes (in, 1), ==, 0);
+  g_assert_cmpfloat (vc_engine_state_sglang_repeated_bytes (in, 2), ==, 14201856);
+  g_assert_cmpfloat (vc_engine_state_sglang_repeated_bytes (in, 4), ==, 21302784);
+  g_object_set (e, "engine", VC_ENGINE_VLLM, NULL);
+  g_assert_cmpfloat (vc_engine_state_sglang_repeated_bytes (in, 4), ==, 0);
+  g_assert_false (vc_engine_state_vllm_followed (in, 4, 1));
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+
+  /* what SGLang does not start with: heads TP does not divide, quantized weights, two groups
+   * TP does not divide; the state size unknown (an architecture set by hand) */
+  g_assert_false (vc_engine_state_sglang_followed (in, 5, 1));
+  precision = in->precision;
+  g_object_set (e, "precision", VC_PRECISION_FP8, NULL);
+  g_assert_false (vc_engine_state_sglang_followed (in, 4, 1));
+  g_assert_true (vc_engine_state_sglang_followed (in, 1, 1));
+  g_assert_cmpfloat (vc_engine_state_sglang_repeated_bytes (in, 4), ==, 0);
+  g_object_set (e, "precision", precision, "tp", 4, NULL);
+  g_assert_null (vc_engine_no_figure (in));
+  arch = in->arch;
+  arch.recurrent_groups = 2;
+  arch.recurrent_conv = 3 * (3072 + 2 * 2 * 128);
+  arch.recurrent_state = arch.recurrent_conv + 393216;
+  vc_estimate_set_architecture (e, &arch);
+  g_assert_true (vc_engine_state_sglang_followed (in, 2, 1));
+  g_assert_false (vc_engine_state_sglang_followed (in, 4, 1));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
+  arch.recurrent_groups = 1;
+  arch.recurrent_conv = 9984;
+  arch.recurrent_state = 9984 + 393216;
+  arch.mamba_state_size = 0;
+  vc_estimate_set_architecture (e, &arch);
+  g_assert_true (vc_engine_state_sglang_followed (in, 1, 1));
+  g_assert_false (vc_engine_state_sglang_followed (in, 4, 1));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
+
+  /* Gated DeltaNet's key heads are not repeated so: Qwen3-Next's 16 at TP 32 */
+  g_object_set (q, "engine", VC_ENGINE_SGLANG, NULL);
+  g_assert_cmpuint (vc_estimate_get_inputs (q)->arch.mamba_state_size, ==, 0);
+  g_assert_true (vc_engine_state_sglang_followed (vc_estimate_get_inputs (q), 16, 1));
+  g_assert_false (vc_engine_state_sglang_followed (vc_estimate_get_inputs (q), 32, 1));
+}
+
+/* The same at the layout and on the GPU rows, from the CLI and the core: Granite 4.0-H Tiny on
+ * H100s at TP 4, 8,192 tokens. At the layout each rank's weights are the layout's busiest plus
+ * the repeated rows (budget − available = 3,475,603,488 + 21,302,784); 001ccef keeps 2,166
+ * requests of 14,376,960 bytes and 16,898,712 tokens, 722 at once; 003fca8 2,165 slots, 433.
+ * A GPU row of 4 cards: the card's rest less a quarter of the weights and the repeated rows. */
+static void
+test_sglang_groups_repeated_cli (void)
+{
+  const char *sources[] = { "001ccef", "003fca8" };
+  const double requests[] = { 2166, 2165 }, at_once[] = { 722, 433 };
+  g_autoptr(VcEstimate) e = hybrid ("granite-4.0-h-tiny", 8192);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  const VcResult *r;
+  guint h100 = vc_test_gpu_index (e, "h100-80gb");
+  const VcGpu *gpu = vc_estimate_get_gpu (e, h100);
+  const char *pp2[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--tp", "4", "--pp", "2",
+                        "--fit-gpu", "h100-80gb", NULL };
+  const char *explain[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--seq", "8192", "--tp", "4",
+                            "--fit-gpu", "h100-80gb", "--explain", NULL };
+  g_autofree char *out = NULL, *err = NULL, *explained = NULL, *err_explain = NULL;
+  VcSglangStatePool pool;
+  VcKvCapacity kv;
+  double rest;
+
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      const char *args[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--seq", "8192", "--tp", "4",
+                             "--sglang-version", sources[i], "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+      JsonObject *root = vc_test_run_json (parser, args);
+      JsonObject *engine = json_object_get_object_member (root, "engine");
+      JsonArray *per_gpu = json_object_get_array_member (json_object_get_object_member (root, "per_gpu"), "components");
+      double weights = json_object_get_double_member (json_array_get_object_element (per_gpu, 0), "bytes");
+
+      g_object_set (e, "engine", VC_ENGINE_SGLANG, "tp", 4, "sglang-version",
+                    i == 0 ? VC_SGLANG_VERSION_001CCEF : VC_SGLANG_VERSION_003FCA8, NULL);
+      g_assert_true (json_object_get_null_member (engine, "no_figure"));
+      g_assert_cmpfloat (weights, ==, 3475603488);
+      g_assert_cmpfloat (json_object_get_double_member (engine, "budget_bytes") -
+                         json_object_get_double_member (engine, "available_kv_bytes"), ==, 3475603488 + 21302784);
+      g_assert_cmpint (json_object_get_int_member (engine, "state_request_bytes"), ==, 14376960);
+      g_assert_true (vc_engine_state_sglang_pool (in, 4, 2048, json_object_get_double_member (engine, "available_kv_bytes"),
+                                                  &pool));
+      g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, (gint64) pool.tokens);
+      g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 16898712);
+      g_assert_cmpint (json_object_get_int_member (engine, "state_pool_requests"), ==, (gint64) requests[i]);
+      g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==, at_once[i]);
+
+      /* a GPU row of 4 cards */
+      r = vc_estimate_get_result (e);
+      vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, 4, &kv);
+      g_assert_true (kv.known);
+      g_assert_cmpfloat (kv.state_request_bytes, ==, 14376960);
+      rest = vc_engine_sglang_fraction (in, gpu->memory_mib, 4) *
+             (vc_engine_gpu_capacity (in, gpu) - r->scenarios[r->selected].bytes[VC_COMPONENT_OVERHEAD] -
+              vc_engine_comm_pool_bytes (in, 4)) -
+             r->scenarios[r->selected].bytes[VC_COMPONENT_WEIGHTS] / 4 - 21302784;
+      g_assert_true (vc_engine_state_sglang_pool (in, 4, 2048, rest, &pool));
+      g_assert_cmpfloat (kv.tokens, ==, pool.tokens);
+      g_assert_cmpfloat (kv.state_requests, ==, pool.state_requests);
+      g_assert_cmpfloat (kv.max_concurrency, ==, pool.max_concurrency);
+    }
+
+  /* --explain names the repeated group's share */
+  g_assert_cmpint (vc_test_run_vramcalc (explain, NULL, &explained, &err_explain), ==, 0);
+  g_assert_nonnull (strstr (explained, "at TP 4 SGLang repeats the mixer’s one group on every rank: 3072 convolution "
+                                       "values a layer on each, and 21.3\u00a0MB of weights more than an even split"));
+
+  /* two pipeline stages: no figure, the reason named */
+  g_assert_cmpint (vc_test_run_vramcalc (pp2, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "which stage’s cap the scheduler keeps"));
 }
 
 /* --engine-version names SGLang's source with --engine sglang, as --sglang-version does (the
@@ -928,6 +1090,8 @@ main (int    argc,
   g_test_add_func ("/engine-state/sglang-003fca8", test_sglang_003fca8);
   g_test_add_func ("/engine-state/sglang-003fca8-cli", test_sglang_003fca8_cli);
   g_test_add_func ("/engine-state/sglang-refused", test_sglang_refused);
+  g_test_add_func ("/engine-state/sglang-groups-repeated", test_sglang_groups_repeated);
+  g_test_add_func ("/engine-state/sglang-groups-repeated-cli", test_sglang_groups_repeated_cli);
   g_test_add_func ("/engine-state/sglang-engine-version", test_sglang_engine_version);
   g_test_add_func ("/engine-state/sglang-text", test_sglang_text);
   g_test_add_func ("/engine-state/sglang-swa-sources", test_sglang_swa_sources);

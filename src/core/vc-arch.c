@@ -84,6 +84,8 @@ static VcArchField fields[] = {
   UINT_FIELD (max_context, "max-context", N_("Maximum context"), N_("Longest context the model takes, in tokens (max_position_embeddings with its rope scaling); 0 when unknown"), 0, 100000000),
   UINT_FIELD (recurrent_heads, "recurrent-heads", N_("Mixer heads"), N_("Heads a linear-attention or state-space mixer keeps its state in (Gated DeltaNet value heads, Mamba-2 heads), split by tensor parallelism; 0 when unknown"), 0, 100000),
   UINT_FIELD (recurrent_groups, "recurrent-groups", N_("Mixer groups"), N_("Groups a linear-attention or state-space mixer takes its keys from (Gated DeltaNet key heads, Mamba-2 groups); 0 when unknown"), 0, 100000),
+  UINT_FIELD (mamba_state_size, "mamba-state-size", N_("Mamba-2 state size"), N_("Mamba-2 mixers: the state size (d_state) of each group, by which SGLang widens the groups that tensor parallelism does not divide; 0 when unknown or not Mamba-2"), 0, 1000000),
+  UINT_FIELD (mamba_group_params, "mamba-group-params", N_("Mamba-2 group parameters"), N_("Mamba-2 mixers: the parameters one group adds to a mixer (its rows of in_proj and of the convolution, with their biases), which each tensor-parallel rank repeats where the groups are fewer than the ranks; 0 when unknown or not Mamba-2"), 0, 2000000000),
   UINT_FIELD (recurrent_conv, "recurrent-conv", N_("Mixer convolution state"), N_("Of the mixer state, the values of the convolution’s last inputs (kept in another dtype than the recurrent state by SGLang); 0 when unknown"), 0, 2000000000),
 };
 

@@ -77,6 +77,12 @@ typedef struct
    * key heads, Mamba-2 groups); 0: unknown */
   guint recurrent_heads;
   guint recurrent_groups;
+  /* Mamba-2 mixers: the state size N of each group (d_state), and the parameters one group adds
+   * to a mixer (2·N rows of in_proj and of the convolution, with their biases); SGLang repeats
+   * groups that tensor parallelism does not divide on every rank. 0: unknown, or not Mamba-2
+   * (Gated DeltaNet's key heads are not repeated). */
+  guint mamba_state_size;
+  guint mamba_group_params;
   /* Of recurrent_state, the values of the convolution's last inputs (the rest being the recurrent
    * state), as the config reader derives them; 0: unknown. SGLang keeps the two parts in
    * different dtypes. */

@@ -78,6 +78,16 @@ gboolean vc_engine_state_followed        (const VcInputs *inputs,
 gboolean vc_engine_state_sglang_followed (const VcInputs *inputs,
                                           double          tp,
                                           double          pp);
+/* One mixer's convolution and recurrent values on one rank of `tp`, as SGLang shapes them
+ * (Mamba2StateShape.create); FALSE where that is not followed */
+gboolean vc_engine_state_sglang_rank_state (const VcInputs *inputs,
+                                            double          tp,
+                                            double         *conv,
+                                            double         *ssm);
+/* The weights each rank of `tp` holds beyond an even split where SGLang repeats Mamba-2's one
+ * group on every rank (MambaMixer2's widened in_proj and conv1d rows); 0 elsewhere */
+double   vc_engine_state_sglang_repeated_bytes (const VcInputs *inputs,
+                                                double          tp);
 /* SGLang's pools in `rest` bytes (f × total − weights) on one rank of `tp`, from
  * `kv_bytes_per_token`: the KV bytes of one token in every attention layer on that rank */
 gboolean vc_engine_state_sglang_pool     (const VcInputs    *inputs,

@@ -770,6 +770,8 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
     }
   else
     {
+      /* each rank's copy of Mamba-2's one group where TP does not divide it (vc-engine-state.c) */
+      weights += vc_engine_state_sglang_repeated_bytes (in, n);
       if (!sglang_capacity (in, gpu, n, capacity, overhead, weights, per_token, attention, sliding, hybrid, out))
         *out = (VcKvCapacity) { 0 };
       else
@@ -896,6 +898,7 @@ vc_engine_at_layout (const VcInputs       *in,
     {
       double gpu_mib = gpu->memory_mib > 0 ? gpu->memory_mib : capacity / 1048576.0;
 
+      weights += vc_engine_state_sglang_repeated_bytes (in, tp);
       out->budget_bytes = vc_engine_sglang_fraction (in, gpu_mib, tp) *
                           MAX (0.0, capacity - overhead - vc_engine_comm_pool_bytes (in, tp));
       out->available_kv_bytes = MAX (0.0, out->budget_bytes - weights);

@@ -8,6 +8,7 @@
 
 #include "vc-engine.h"
 #include "vc-engine-comm.h"
+#include "vc-engine-state.h"
 #include "vc-enums.h"
 #include "vc-formula.h"
 #include "vc-quant.h"
@@ -154,10 +155,32 @@ describe_sequence_state (const Terms *t)
       in->arch.recurrent_conv >= in->arch.recurrent_state)
     return g_steal_pointer (&text);
   conv = vc_format_count (in->arch.recurrent_conv);
-  return g_strdup_printf (_("%s; SGLang (%s) keeps them in a Mamba pool sized before the KV cache, "
-                            "%s convolution values in bfloat16 and the rest in float32, "
-                            "0.9 / 1.9 of what its share leaves, in whole requests"),
-                          text, vc_enum_nick (VC_TYPE_SGLANG_VERSION, in->sglang_version), conv);
+  {
+    g_autofree char *base = g_steal_pointer (&text);
+
+    text = g_strdup_printf (_("%s; SGLang (%s) keeps them in a Mamba pool sized before the KV cache, "
+                              "%s convolution values in bfloat16 and the rest in float32, "
+                              "0.9 / 1.9 of what its share leaves, in whole requests"),
+                            base, vc_enum_nick (VC_TYPE_SGLANG_VERSION, in->sglang_version), conv);
+  }
+  /* the one Mamba-2 group TP does not divide, repeated on every rank */
+  {
+    double tp = MAX (1u, in->layout.tp), repeated = vc_engine_state_sglang_repeated_bytes (in, tp);
+    double rank_conv, rank_ssm;
+
+    if (repeated > 0 && vc_engine_state_sglang_rank_state (in, tp, &rank_conv, &rank_ssm))
+      {
+        g_autofree char *head = g_steal_pointer (&text);
+        g_autofree char *on_rank = vc_format_count (rank_conv);
+        g_autofree char *more = vc_format_size (repeated, t->unit);
+
+        text = g_strdup_printf (_("%s; at TP %u SGLang repeats the mixer’s one group on every rank: "
+                                  "%s convolution values a layer on each, and %s of weights more than "
+                                  "an even split"),
+                                head, (guint) tp, on_rank, more);
+      }
+  }
+  return g_steal_pointer (&text);
 }
 
 /* Context parallelism and packing, after a training activation's description (`text`, taken). */

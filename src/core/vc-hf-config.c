@@ -1783,6 +1783,12 @@ mamba2_apply (Reader        *r,
   TRY (derived_uint (r, _("the Mamba-2 state"), conv * (m->kernel - 1) + m->heads * m->head_dim * m->state,
                       "recurrent-state", &arch->recurrent_state, error));
   arch->recurrent_conv = (guint) (conv * (m->kernel - 1));
+  /* one group: its B and C rows of in_proj (with its bias) and of the convolution (with its
+   * bias), 2·N channels each */
+  arch->mamba_state_size = (guint) m->state;
+  TRY (derived_uint (r, _("the Mamba-2 weights of one group"),
+                     2 * m->state * (h + (m->proj_bias ? 1 : 0) + m->kernel + (m->conv_bias ? 1 : 0)),
+                     "mamba-group-params", &arch->mamba_group_params, error));
   return TRUE;
 }
 

@@ -721,7 +721,7 @@ read_gguf_mamba2_hybrid (const GgufMeta *m,
 {
   g_autofree char *key = g_strdup_printf ("%s.attention.head_count_kv", m->arch);
   const VcGgufValue *kv = vc_gguf_get (m->g, key);
-  guint64 kernel, width, state, heads, groups, shared, conv, params = 0;
+  guint64 kernel, width, state, heads, groups, shared, conv, params = 0, group_biases = 0;
   gint layer = g_str_equal (m->arch, GGUF_MAMBA2_PARALLEL) ? 0 : -1;
 
   if (!gguf_uint (m, "ssm.conv_kernel", TRUE, 0, &kernel, error) ||
@@ -759,12 +759,23 @@ read_gguf_mamba2_hybrid (const GgufMeta *m,
           const VcGgufTensor *t = m->g->tensors->pdata[i];
 
           if (g_str_has_prefix (t->name, prefix))
-            params += t->elements;
+            {
+              params += t->elements;
+              /* the biases of in_proj and of the convolution, which a group's rows carry too */
+              if (g_str_equal (t->name + strlen (prefix), "in.bias") || g_str_equal (t->name + strlen (prefix), "conv1d.bias"))
+                group_biases++;
+            }
         }
     }
   if (params == 0 || params > G_MAXUINT)
     return fail (error, m->shown, _("the Mamba-2 layers have no ssm tensors to count"));
   a->recurrent_params = (guint) params;
+  /* as the config reader: one group's 2·N rows of in_proj (h wide) and of the convolution (K
+   * wide), with their biases */
+  if (2.0 * state * ((double) a->hidden_size + kernel + group_biases) > G_MAXUINT)
+    return fail (error, m->shown, _("%s.ssm.* give a state too large to model"), m->arch);
+  a->mamba_state_size = (guint) state;
+  a->mamba_group_params = (guint) (2 * state * (a->hidden_size + kernel + group_biases));
   /* as the config reader: the shared MLP beside the experts, or alone without them */
   if (shared > 0 && shared <= G_MAXUINT && a->n_experts > 0)
     {

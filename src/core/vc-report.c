@@ -1455,13 +1455,18 @@ no_figure_text (const VcInputs *in,
     return _("vLLM’s Mamba groups are followed for releases 0.10 to 0.20 on one pipeline stage (PP 1) "
              "without a sliding window, under TP where it divides the mixer’s heads and groups: "
              "otherwise it repeats groups on every rank, or splits layers over stages, in parts not known here.");
+  if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_SGLANG && MAX (1u, in->layout.pp) > 1)
+    return _("SGLang’s Mamba pool is followed on one pipeline stage (PP 1). With PP > 1 each stage sizes "
+             "its own pool (at 003fca8 from the largest stage’s share of the Mamba layers) and its cells "
+             "from what its own weights leave, the smallest token count taken over the stages, and each caps "
+             "its running requests by its own pool: which stage’s cap the scheduler keeps, and which layers "
+             "hold a mixer where not every layer does, are not known here.");
   if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_SGLANG)
-    return _("SGLang’s Mamba pool is followed on one pipeline stage (PP 1) without a sliding window, "
-             "under TP where it divides the mixer’s heads and groups, for a model whose convolution state "
-             "is counted apart (its dtype differs from the recurrent state’s). With PP > 1 each stage "
-             "sizes its own pool and cells and the smallest is taken; Mamba-2 groups that TP does not "
-             "divide are repeated on the ranks, in channels that need the state size apart: "
-             "neither is followed here.");
+    return _("SGLang’s Mamba pool is followed without a sliding window, for a model whose convolution state "
+             "is counted apart (its dtype differs from the recurrent state’s), under TP where it divides the "
+             "mixer’s heads and groups, or where it divides the heads of a Mamba-2 mixer of one group of "
+             "known state size in unquantized weights (SGLang repeats that group on every rank). SGLang "
+             "refuses other groups that TP does not divide, and quantized weights with them.");
   if (g_strcmp0 (why, "state-pools") == 0)
     return _("Its linear-attention or state-space layers keep a state per request in a pool of their own "
              "(vLLM’s Mamba groups, SGLang’s Mamba pool), which is not sized here.");

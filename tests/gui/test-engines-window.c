@@ -438,6 +438,49 @@ test_sglang_state_pool (Fixture       *f,
   g_object_set (f->estimate, "tp", 1, NULL);
 }
 
+/* The GPU row of @gpu once the properties given are set on the estimate and a frame is drawn */
+static char *
+row_once_set (Fixture    *f,
+              guint       gpu,
+              const char *first_property,
+              ...)
+{
+  va_list args;
+
+  va_start (args, first_property);
+  g_object_set_valist (G_OBJECT (f->estimate), first_property, args);
+  va_end (args);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  return vc_gpu_chart_describe_speed (f->chart, gpu);
+}
+
+/* Granite 4.0-H Tiny at TP 4 set in the Parallelism group, which does not divide its one Mamba-2
+ * group: SGLang repeats it on every rank (tests/test-engine-state.c, sglang-groups-repeated-cli),
+ * and the row gives the pool at that layout at either source; at PP 2 none at the layout, the
+ * row keeping the card's own (one H100, a request's whole state) */
+static void
+test_sglang_repeated_group (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  guint h100 = vc_test_gpu_index (f->estimate, "h100-80gb");
+  g_autofree char *repeated = NULL, *repeated_003fca8 = NULL, *staged = NULL;
+
+  g_assert_true (vc_estimate_set_preset (f->estimate, "granite-4.0-h-tiny", &error));
+  repeated = row_once_set (f, h100, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_SGLANG,
+                           "tp", 4, NULL);
+  g_assert_true (g_str_has_prefix (repeated, "At TP 4: KV cache 16898712 tokens · 722 requests of 8192 tokens · "));
+  g_assert_true (g_str_has_suffix (repeated, " · Mamba pool of 2166 requests (31.1\u00a0GB), 14.4\u00a0MB a request"));
+  repeated_003fca8 = row_once_set (f, h100, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  g_assert_true (g_str_has_prefix (repeated_003fca8, "At TP 4: KV cache 16898712 tokens · 433 requests of 8192 tokens · "));
+  g_assert_true (g_str_has_suffix (repeated_003fca8, " · Mamba pool of 2165 requests (31.1\u00a0GB), 14.4\u00a0MB a request"));
+  staged = row_once_set (f, h100, "pp", 2, NULL);
+  g_assert_null (strstr (staged, "At TP 4"));
+  g_assert_true (g_str_has_prefix (staged, "KV cache: "));
+  g_assert_true (g_str_has_suffix (staged, ", 57.3\u00a0MB a request"));
+  g_object_set (f->estimate, "tp", 1, "pp", 1, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
+}
+
 /* vLLM's MXFP4 experts in the window (FORMULAS.md, "vLLM's MXFP4 experts"): an A100 row gives
  * the cache less the Marlin backend's padding, as the core does; an H100 row says why it gives
  * none */
@@ -663,6 +706,7 @@ main (int   argc,
   ADD ("/engines-window/speed-and-capacity", test_speed_and_capacity);
   ADD ("/engines-window/state-capacity", test_state_capacity);
   ADD ("/engines-window/sglang-state-pool", test_sglang_state_pool);
+  ADD ("/engines-window/sglang-repeated-group", test_sglang_repeated_group);
   ADD ("/engines-window/vision-capacity", test_vision_capacity);
   ADD ("/engines-window/mxfp4-capacity", test_mxfp4_capacity);
   ADD ("/engines-window/mxfp4-backend-input", test_mxfp4_backend_input);

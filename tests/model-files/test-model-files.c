@@ -744,6 +744,8 @@ assert_same_hybrid_arch (const VcArch *a,
   g_assert_cmpuint (a->recurrent_conv, ==, b->recurrent_conv);
   g_assert_cmpuint (a->recurrent_heads, ==, b->recurrent_heads);
   g_assert_cmpuint (a->recurrent_groups, ==, b->recurrent_groups);
+  g_assert_cmpuint (a->mamba_state_size, ==, b->mamba_state_size);
+  g_assert_cmpuint (a->mamba_group_params, ==, b->mamba_group_params);
   g_assert_cmpuint (a->n_experts, ==, b->n_experts);
   g_assert_cmpuint (a->experts_per_token, ==, b->experts_per_token);
   g_assert_cmpuint (a->expert_intermediate_size, ==, b->expert_intermediate_size);
