@@ -85,6 +85,10 @@ static VcArchField fields[] = {
   UINT_FIELD (recurrent_heads, "recurrent-heads", N_("Mixer heads"), N_("Heads a linear-attention or state-space mixer keeps its state in (Gated DeltaNet value heads, Mamba-2 heads), split by tensor parallelism; 0 when unknown"), 0, 100000),
   UINT_FIELD (recurrent_groups, "recurrent-groups", N_("Mixer groups"), N_("Groups a linear-attention or state-space mixer takes its keys from (Gated DeltaNet key heads, Mamba-2 groups); 0 when unknown"), 0, 100000),
   UINT_FIELD (recurrent_conv, "recurrent-conv", N_("Mixer convolution state"), N_("Of the mixer state, the values of the convolution’s last inputs (kept in another dtype than the recurrent state by SGLang); 0 when unknown"), 0, 2000000000),
+  UINT_FIELD (rope_table_rows, "rope-table-rows", N_("RoPE table rows"), N_("Rows of the cos/sin tables vLLM and SGLang build for rotary positions, all distinct tables together (max_position_embeddings, times the scaling factor for some rope types); 0 for none"), 0, 2000000000u),
+  UINT_FIELD (rotary_dim, "rotary-dim", N_("Rotary dimension"), N_("The rotated part of a query/key head, the width of the RoPE table; 0 for no table"), 0, 100000),
+  BOOL_FIELD (rope_table_fp32, "rope-table-fp32", N_("RoPE table in fp32"), N_("vLLM builds the RoPE table in fp32 rather than the model’s dtype (gpt-oss)")),
+  UINT_FIELD (rope_table_kind, "rope-table-kind", N_("RoPE table kind"), N_("How the RoPE table was derived: 0 plain, 1 longrope (short and long tables), 2 multimodal rope (not followed), 3 a rope type not followed, 4 positions not given"), 0, 4),
 };
 
 static void

@@ -516,7 +516,8 @@ stage_bytes (Ctx         *c,
   run (c, &sa, &sc);
   out->kv = sc.bytes[VC_COMPONENT_KV_CACHE];
   out->state = sc.bytes[VC_COMPONENT_SEQUENCE_STATE];
-  out->weights = vc_inventory_shard_bytes (c->inv, &shard);
+  /* each GPU of every stage makes its own RoPE tables (vLLM, SGLang) beside its shard */
+  out->weights = vc_inventory_shard_bytes (c->inv, &shard) + sc.rope_table;
   shard.roles = VC_TENSOR_ROLE_BIT (VC_TENSOR_EXPERTS);
   out->experts = vc_inventory_shard_bytes (c->inv, &shard);
 
