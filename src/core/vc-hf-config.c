@@ -2344,6 +2344,39 @@ opt_fraction (Reader      *r,
   return TRUE;
 }
 
+/* The rows of one table of get_rope's class for rope_scaling's @type (NULL: none), the config's
+ * max_position_embeddings @positions, its original_max_position_embeddings (0: not given) and
+ * factor (read_rope_table()); FALSE where that table is not followed, @kind saying why */
+static gboolean
+rope_rows (const char *type,
+           JsonObject *o,
+           double      positions,
+           guint       original,
+           double      factor,
+           double     *rows,
+           guint      *kind)
+{
+  *kind = VC_ROPE_TABLE_PLAIN;
+  if (type == NULL || g_str_equal (type, "default") || g_str_equal (type, "llama3"))
+    *rows = positions;
+  else if ((g_str_equal (type, "linear") || g_str_equal (type, "dynamic")) &&
+           o != NULL && json_object_has_member (o, "factor") && !json_object_has_member (o, "alpha"))
+    *rows = ceil (positions * factor);
+  else if (g_str_equal (type, "yarn") && original > 0)
+    *rows = ceil (original * factor);
+  else if ((g_str_equal (type, "longrope") || g_str_equal (type, "su")) && original > 0)
+    {
+      *rows = (double) original + positions;
+      *kind = VC_ROPE_TABLE_LONGROPE;
+    }
+  else
+    {
+      *kind = g_str_equal (type, "mrope") ? VC_ROPE_TABLE_MROPE : VC_ROPE_TABLE_UNKNOWN_TYPE;
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* The cos/sin tables vLLM builds when it makes the model (FORMULAS.md, "vLLM's and SGLang's
  * RoPE tables"): vllm/model_executor/layers/rotary_embedding/__init__.py, get_rope, one table
  * per distinct rope (_ROPE_DICT), each class's _compute_cos_sin_cache giving its rows:
@@ -2368,7 +2401,7 @@ read_rope_table (Reader   *r,
   JsonObject *o = NULL;
   const char *type = NULL, *positions = NULL;
   double factor = 1.0, partial = 1.0, rows = 0, positions_max = r->max_context;
-  guint head, original = 0, rotary = 0;
+  guint head, original = 0, rotary = 0, kind;
   gboolean local = FALSE, global = TRUE, is_gemma3 = g_str_equal (r->family->id, "gemma3");
 
   arch->rope_table_rows = 0;
@@ -2377,6 +2410,9 @@ read_rope_table (Reader   *r,
   arch->rope_table_kind = VC_ROPE_TABLE_PLAIN;
   TRY (opt_string (r->object, r->prefix, "position_embedding_type", &positions, error));
   (void) member (r, "position_embedding_type");
+  /* GraniteMoeHybridConfig's default is "nope" (configuration_granitemoehybrid.py) */
+  if (positions == NULL && g_str_equal (r->family->id, "granitemoehybrid"))
+    positions = "nope";
   if (arch->max_positions > 0 || g_strcmp0 (positions, "nope") == 0 || vc_arch_attention_layers (arch) == 0)
     return TRUE;
   if (g_str_equal (r->family->id, "gpt_neox"))
@@ -2392,7 +2428,11 @@ read_rope_table (Reader   *r,
     return TRUE;
   arch->rotary_dim = rotary;
   arch->rope_table_fp32 = g_str_equal (r->family->id, "gpt_oss");
-  if (r->max_context == 0)
+  /* a nested text_config leaves out what equals its class default: Gemma3TextConfig's
+   * max_position_embeddings is 131072 (configuration_gemma3.py) */
+  if (r->max_context == 0 && r->nested && is_gemma3)
+    positions_max = 131072;
+  if (positions_max == 0)
     {
       arch->rope_table_kind = VC_ROPE_TABLE_NO_POSITIONS;
       return TRUE;
@@ -2433,28 +2473,12 @@ read_rope_table (Reader   *r,
       global = arch->sliding_window_layers < vc_arch_attention_layers (arch);
     }
 
-  if (type == NULL || g_str_equal (type, "default") || g_str_equal (type, "llama3"))
-    rows = positions_max;
-  else if ((g_str_equal (type, "linear") || g_str_equal (type, "dynamic")) &&
-           o != NULL && json_object_has_member (o, "factor") && !json_object_has_member (o, "alpha"))
-    rows = ceil (positions_max * factor);
-  else if (g_str_equal (type, "yarn") && original > 0)
-    rows = ceil (original * factor);
-  else if ((g_str_equal (type, "longrope") || g_str_equal (type, "su")) && original > 0)
+  if (!rope_rows (type, o, positions_max, original, factor, &rows, &kind))
     {
-      rows = (double) original + positions_max;
-      arch->rope_table_kind = VC_ROPE_TABLE_LONGROPE;
-    }
-  else if (g_str_equal (type, "mrope"))
-    {
-      arch->rope_table_kind = VC_ROPE_TABLE_MROPE;
+      arch->rope_table_kind = kind;
       return TRUE;
     }
-  else
-    {
-      arch->rope_table_kind = VC_ROPE_TABLE_UNKNOWN_TYPE;
-      return TRUE;
-    }
+  arch->rope_table_kind = kind;
   rows = (global ? rows : 0) + (local ? positions_max : 0);
   if (rows > field_max ("rope-table-rows"))
     {
