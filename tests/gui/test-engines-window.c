@@ -411,11 +411,11 @@ test_sglang_state_pool (Fixture       *f,
   vc_engine_at_layout (vc_estimate_get_inputs (f->estimate), vc_estimate_get_layout_result (f->estimate),
                        vc_estimate_get_gpu (f->estimate, h100), 0, &at);
   g_assert_true (at.known);
-  g_assert_cmpfloat (at.tokens, ==, 1257390);
-  g_assert_cmpfloat (at.state_requests, ==, 718);
+  g_assert_cmpfloat (at.tokens, ==, 1253501);
+  g_assert_cmpfloat (at.state_requests, ==, 717);
   tp4 = vc_gpu_chart_describe_speed (f->chart, h100);
-  g_assert_true (g_str_has_prefix (tp4, "At TP 4: KV cache 1257390 tokens · 153 requests of 8192 tokens · "));
-  g_assert_true (g_str_has_suffix (tp4, " · Mamba pool of 718 requests (13.9\u00a0GB), 19.3\u00a0MB a request"));
+  g_assert_true (g_str_has_prefix (tp4, "At TP 4: KV cache 1253501 tokens · 153 requests of 8192 tokens · "));
+  g_assert_true (g_str_has_suffix (tp4, " · Mamba pool of 717 requests (13.9\u00a0GB), 19.3\u00a0MB a request"));
   g_object_set (f->estimate, "tp", 1, NULL);
 }
 
@@ -452,13 +452,13 @@ test_mxfp4_capacity (Fixture       *f,
   on_h100 = vc_gpu_chart_describe_speed (f->chart, h100);
   g_assert_true (g_str_has_suffix (on_h100, " tokens/s · KV cache not sized: vLLM’s MXFP4 backend on this card is not known"));
 
-  /* the rows' counts: Marlin's padding on the A100 (22,837,656,192 bytes as stored), the
-   * experts as stored on the H100, said */
+  /* the rows' counts: Marlin's padding on the A100 (22,837,656,192 bytes as stored, and vLLM's
+   * fp32 RoPE table of 33,554,432), the experts as stored on the H100, said */
   row_a100 = vc_gpu_chart_describe (f->chart, a100);
   row_h100 = vc_gpu_chart_describe (f->chart, h100);
-  g_assert_cmpfloat (vc_estimate_get_gpu_fit (f->estimate, a100)->per_gpu_bytes, ==, 22837656192.0 + extra);
+  g_assert_cmpfloat (vc_estimate_get_gpu_fit (f->estimate, a100)->per_gpu_bytes, ==, 22837656192.0 + 33554432.0 + extra);
   g_assert_cmpstr (row_a100, ==, "23.8\302\240" "GB of 85.9\302\240" "GB usable · 1 GPU");
-  g_assert_cmpstr (row_h100, ==, "22.8\302\240" "GB of 85.1\302\240" "GB usable · 1 GPU · MXFP4 experts as stored: vLLM’s backend on this card is not known");
+  g_assert_cmpstr (row_h100, ==, "22.9\302\240" "GB of 85.1\302\240" "GB usable · 1 GPU · MXFP4 experts as stored: vLLM’s backend on this card is not known");
 
   /* a V100: vLLM refuses MXFP4 below compute capability 8.0, and its row says that in place
    * of a count: vLLM does not start there, whatever the memory */
