@@ -2432,6 +2432,13 @@ read_rope_table (Reader   *r,
    * max_position_embeddings is 131072 (configuration_gemma3.py) */
   if (r->max_context == 0 && r->nested && is_gemma3)
     positions_max = 131072;
+  /* Qwen3-VL's text model rotates by image, height and width positions whatever rope_scaling
+   * says (vLLM's qwen3_vl.py builds an MRotaryEmbedding) */
+  if (g_str_has_prefix (r->family->id, "qwen3_vl"))
+    {
+      arch->rope_table_kind = VC_ROPE_TABLE_MROPE;
+      return TRUE;
+    }
   if (positions_max == 0)
     {
       arch->rope_table_kind = VC_ROPE_TABLE_NO_POSITIONS;

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <gtk/gtk.h>
 
@@ -12,6 +13,8 @@
 #include "vc-drop-down.h"
 #include "vc-catalog.h"
 #include "vc-engine.h"
+#include "vc-formula.h"
+#include "vc-units.h"
 #include "vc-gpu-chart-private.h"
 #include "vc-gpu-editor.h"
 #include "vc-local-gpus.h"
@@ -570,6 +573,45 @@ test_this_computer (Fixture       *f,
   g_assert_false (vc_gpu_chart_get_bar (f->chart, 0, &bar, &color));
 }
 
+/* vLLM's RoPE tables in the window: Gemma 3 27B's two (163,840 and 1,310,720 positions of 128
+ * in bf16, 377,487,360 bytes) inside the weights row, whose tooltip formula names them */
+static void
+test_rope_table (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkColumnView *view = GTK_COLUMN_VIEW (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "breakdown_view"));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *weights_text = NULL, *generic_text = NULL, *formula = NULL;
+  const VcScenarioResult *sc;
+  GtkWidget *cell;
+
+  g_assert_true (vc_estimate_set_preset (f->estimate, "gemma-3-27b-it", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_GENERIC, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  generic_text = vc_format_size (vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS], VC_UNIT_GB);
+  g_object_set (f->estimate, "engine", VC_ENGINE_VLLM, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  sc = vc_estimate_get_selected (f->estimate);
+  g_assert_cmpfloat (sc->rope_table, ==, 377487360.0);
+  weights_text = vc_format_size (sc->bytes[VC_COMPONENT_WEIGHTS], VC_UNIT_GB);
+  g_assert_cmpstr (weights_text, !=, generic_text);
+  cell = vc_test_find_label (GTK_WIDGET (view), weights_text);
+  g_assert_nonnull (cell);
+  g_assert_null (vc_test_find_label (GTK_WIDGET (view), generic_text));
+  {
+    GtkTooltip *tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
+    gboolean shown = FALSE;
+
+    g_signal_emit_by_name (cell, "query-tooltip", 1, 1, FALSE, tooltip, &shown);
+    g_assert_true (shown);
+    g_object_unref (tooltip);
+  }
+  formula = vc_formula_describe (f->estimate, vc_estimate_get_result (f->estimate)->selected,
+                                 VC_COMPONENT_WEIGHTS, VC_UNIT_GB);
+  g_assert_nonnull (strstr (formula, "; plus the RoPE cos/sin tables vLLM builds on each GPU: 1474560 positions × "
+                                     "128 rotary dimensions × 2 bytes = 377\u00a0MB; in all "));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -590,6 +632,7 @@ main (int   argc,
   ADD ("/engines-window/vision-capacity", test_vision_capacity);
   ADD ("/engines-window/mxfp4-capacity", test_mxfp4_capacity);
   ADD ("/engines-window/vendor-groups", test_vendor_groups);
+  ADD ("/engines-window/rope-table", test_rope_table);
   ADD ("/engines-window/this-computer", test_this_computer);
   return g_test_run ();
 }
