@@ -2377,6 +2377,36 @@ rope_rows (const char *type,
   return TRUE;
 }
 
+/* rope_scaling's type, factor (checked by read_context()) and original_max_position_embeddings
+ * (0: not given) */
+static gboolean
+read_rope_scaling (Reader       *r,
+                   JsonObject   *o,
+                   const char  **type,
+                   double       *factor,
+                   guint        *original,
+                   GError      **error)
+{
+  JsonNode *f = json_object_get_member (o, "factor");
+
+  TRY (opt_string (o, "rope_scaling.", "rope_type", type, error));
+  if (*type == NULL)
+    TRY (opt_string (o, "rope_scaling.", "type", type, error));
+  if (f != NULL && JSON_NODE_TYPE (f) == JSON_NODE_VALUE)
+    *factor = json_node_get_double (f);
+  if (json_object_has_member (o, "original_max_position_embeddings"))
+    {
+      Reader sub = *r;
+      g_autofree char *prefix = g_strconcat (r->prefix, "rope_scaling.", NULL);
+
+      sub.object = o;
+      sub.prefix = prefix;
+      sub.nested = FALSE;
+      TRY (need_uint (&sub, "original_max_position_embeddings", NULL, 0, 1, G_MAXINT32, original, error));
+    }
+  return TRUE;
+}
+
 /* The cos/sin tables vLLM builds when it makes the model (FORMULAS.md, "vLLM's and SGLang's
  * RoPE tables"): vllm/model_executor/layers/rotary_embedding/__init__.py, get_rope, one table
  * per distinct rope (_ROPE_DICT), each class's _compute_cos_sin_cache giving its rows:
@@ -2446,25 +2476,8 @@ read_rope_table (Reader   *r,
     }
   if (scaling != NULL && JSON_NODE_HOLDS_OBJECT (scaling))
     {
-      JsonNode *f;
-
       o = json_node_get_object (scaling);
-      TRY (opt_string (o, "rope_scaling.", "rope_type", &type, error));
-      if (type == NULL)
-        TRY (opt_string (o, "rope_scaling.", "type", &type, error));
-      f = json_object_get_member (o, "factor");
-      if (f != NULL && JSON_NODE_TYPE (f) == JSON_NODE_VALUE)
-        factor = json_node_get_double (f);   /* checked by read_context() */
-      if (json_object_has_member (o, "original_max_position_embeddings"))
-        {
-          Reader sub = *r;
-          g_autofree char *prefix = g_strconcat (r->prefix, "rope_scaling.", NULL);
-
-          sub.object = o;
-          sub.prefix = prefix;
-          sub.nested = FALSE;
-          TRY (need_uint (&sub, "original_max_position_embeddings", NULL, 0, 1, G_MAXINT32, &original, error));
-        }
+      TRY (read_rope_scaling (r, o, &type, &factor, &original, error));
       if (json_object_has_member (o, "mrope_section"))
         {
           arch->rope_table_kind = VC_ROPE_TABLE_MROPE;
