@@ -104,9 +104,12 @@ test_arch_fields (void)
   g_object_set (e, "engine", VC_ENGINE_VLLM, "mode", VC_MODE_TRAINING, NULL);
   g_assert_cmpfloat (vc_estimate_get_selected (e)->rope_table, ==, 0);
 
-  g_autoptr(VcEstimate) oss = vc_test_estimate_new ("gpt-oss-120b", "engine", "vllm", NULL);
+  /* gpt-oss-120b at MXFP4: its 65,248,811,136 bytes of checkpoint and vLLM's fp32 table */
+  g_autoptr(VcEstimate) oss = vc_test_estimate_new ("gpt-oss-120b", "method", "architecture", "engine", "vllm",
+                                                    "precision", "mxfp4", NULL);
   g_assert_true (vc_estimate_get_inputs (oss)->arch.rope_table_fp32);
   g_assert_cmpuint (vc_estimate_get_inputs (oss)->arch.rope_table_rows, ==, 131072);
+  g_assert_cmpfloat (vc_estimate_get_selected (oss)->bytes[VC_COMPONENT_WEIGHTS], ==, 65248811136.0 + 131072 * 64 * 4.0);
 }
 
 /* The weights hold the table once; each of the TP ranks holds its share of the checkpoint and
