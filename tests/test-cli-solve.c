@@ -131,13 +131,13 @@ test_mxfp4_padding (void)
   JsonObject *root, *entry;
 
   g_assert_nonnull (strstr (table, "\n  A100 80 GB (85.9\302\240" "GB usable)                    needs 2 GPUs · TP 2 (45.9\302\240" "GB each)\n"));
-  g_assert_true (g_str_has_suffix (table, "\nNot even 1 request fits on 1 × A100 80 GB: it needs 79.9\302\240" "GB per GPU, "
+  g_assert_true (g_str_has_suffix (table, "\nNot even 1 request fits on 1 × A100 80 GB: it needs 80.0\302\240" "GB per GPU, "
                                           "of 78.3\302\240" "GB usable\n"));
   root = vc_test_run_json (p, two);
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "solve"), "value"), ==, 212);
   entry = gpu_entry (root, "a100-80gb");
   g_assert_cmpint (json_object_get_int_member (entry, "count"), ==, 2);
-  g_assert_cmpint (json_object_get_int_member (entry, "per_gpu_bytes"), ==, 45876384384);
+  g_assert_cmpint (json_object_get_int_member (entry, "per_gpu_bytes"), ==, 45909938816);
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (entry, "layout"), "tp"), ==, 2);
   on_h100 = run_ok (h100);
   g_assert_nonnull (strstr (on_h100, "\n  H100 80 GB (85.1\302\240" "GB usable)                    fits on 1 · MXFP4 experts as stored: "

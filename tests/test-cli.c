@@ -785,7 +785,7 @@ check_custom_all_reduce_json (void)
     engine = json_object_get_object_member (parse (pa, &r), "engine");
     g_assert_false (json_object_get_boolean_member (engine, "disable_custom_all_reduce"));
     g_assert_cmpint (json_object_get_int_member (engine, "custom_all_reduce_bytes"), ==, 25169280);
-    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 2057354);
+    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 2057226);
     /* NCCL's buffers: not counted, at most 5 communicators × 1,920 MiB (FORMULAS.md) */
     {
       JsonObject *uncounted = json_object_get_object_member (engine, "uncounted");
@@ -802,7 +802,7 @@ check_custom_all_reduce_json (void)
     engine = json_object_get_object_member (parse (pb, &r), "engine");
     g_assert_true (json_object_get_boolean_member (engine, "disable_custom_all_reduce"));
     g_assert_cmpint (json_object_get_int_member (engine, "custom_all_reduce_bytes"), ==, 0);
-    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 2057354 + 653);
+    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 2057226 + 653);
     vc_test_run_clear (&r);
     memset (&r, 0, sizeof r);
     run_cli (&r, "--preset", "llama-3-8b", "--engine", "transformers", "--fit-gpu", "h100-80gb", "--format", "json", NULL);
@@ -852,7 +852,7 @@ check_engine_version_json (void)
     engine = json_object_get_object_member (parse (p6, &r), "engine");
     g_assert_cmpstr (json_object_get_string_member (engine, "version"), ==, "0.21");
     g_assert_true (json_object_get_boolean_member (engine, "enforce_eager"));
-    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 422944);
+    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 422928);
     vc_test_run_clear (&r);
     memset (&r, 0, sizeof r);
     run_cli (&r, "--preset", "llama-3-8b", "--engine", "sglang", "--fit-gpu", "h100-80gb", "--format", "json", NULL);
@@ -940,7 +940,7 @@ check_sglang_vision_json (void)
     g_assert_cmpint (r.status, ==, 0);
     engine = json_object_get_object_member (parse (p11, &r), "engine");
     g_assert_true (json_object_get_null_member (engine, "no_figure"));
-    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 358544);
+    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 358512);
     g_assert_cmpfloat_with_epsilon (json_object_get_double_member (engine, "mem_fraction_static"),
                                     0.759629833984375, 1e-12);
     g_assert_cmpfloat_with_epsilon (json_object_get_double_member (engine, "vlm_fraction_factor"),

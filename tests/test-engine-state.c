@@ -697,12 +697,12 @@ test_sglang_text (void)
 }
 
 /* SGLang's hybrid SWA pool by source: gpt-oss-20b (12 full and 12 sliding layers of 8 KV heads
- * of 64, 2,048 bytes a layer's token, a window of 128) on an H100 leaves 28,361,866,268 bytes.
- * At commit 003fca8: 28,361,866,268 // (2,048 × (12 + 0.8 × 12)) = 641,137 full tokens. At
- * 001ccef: 28,361,866,268 // 49,152 = 577,023 cells of every layer, × 49,152 / 44,236.8 =
- * 641,136.7, int 641,136; its sliding pool int(641,136 × 0.8) = 512,908 holds 3,976 windows of
- * 129, so 641,136 / 8,192 = 78.26 requests at once (pages of 1 token: the alignments change
- * nothing). */
+ * of 64, 2,048 bytes a layer's token, a window of 128) on an H100 leaves 28,328,311,836 bytes
+ * (its fp32 RoPE table, 131,072 × 64 × 4 bytes, taken). At commit 003fca8: 28,328,311,836 //
+ * (2,048 × (12 + 0.8 × 12)) = 640,378 full tokens. At 001ccef: 28,328,311,836 // 49,152 =
+ * 576,340 cells of every layer, × 49,152 / 44,236.8 = 640,377.8, int 640,377; its sliding pool
+ * int(640,377 × 0.8) = 512,301 holds 3,971 windows of 129, so 640,377 / 8,192 = 78.17 requests
+ * at once (pages of 1 token: the alignments change nothing). */
 static void
 test_sglang_swa_sources (void)
 {
@@ -715,16 +715,16 @@ test_sglang_swa_sources (void)
   JsonObject *a = json_object_get_object_member (vc_test_run_json (p1, mixin), "engine");
   JsonObject *b = json_object_get_object_member (vc_test_run_json (p2, configurator), "engine");
 
-  g_assert_cmpint (json_object_get_int_member (a, "available_kv_bytes"), ==, 28361866268);
-  g_assert_cmpint (json_object_get_int_member (b, "available_kv_bytes"), ==, 28361866268);
-  g_assert_cmpint (json_object_get_int_member (a, "kv_capacity_tokens"), ==, 641136);
-  g_assert_cmpint (json_object_get_int_member (b, "kv_capacity_tokens"), ==, 641137);
-  g_assert_cmpfloat (json_object_get_double_member (a, "max_concurrency"), ==, 641136.0 / 8192);
+  g_assert_cmpint (json_object_get_int_member (a, "available_kv_bytes"), ==, 28328311836);
+  g_assert_cmpint (json_object_get_int_member (b, "available_kv_bytes"), ==, 28328311836);
+  g_assert_cmpint (json_object_get_int_member (a, "kv_capacity_tokens"), ==, 640377);
+  g_assert_cmpint (json_object_get_int_member (b, "kv_capacity_tokens"), ==, 640378);
+  g_assert_cmpfloat (json_object_get_double_member (a, "max_concurrency"), ==, 640377.0 / 8192);
   g_assert_cmpstr (json_object_get_string_member (b, "version"), ==, "003fca8");
   g_assert_true (json_object_get_null_member (a, "state_request_bytes"));
 
-  /* pages of 64: at 001ccef the 577,023 cells are first kept in whole pages, 576,960, × 49,152 /
-   * 44,236.8 = 641,066.7, int 641,066, in pages 641,024; at 003fca8 641,137 in pages 641,088 */
+  /* pages of 64: at 001ccef the 576,340 cells are first kept in whole pages, 576,320, × 49,152 /
+   * 44,236.8 = 640,355.6, int 640,355, in pages 640,320; at 003fca8 640,378 in pages 640,320 */
   {
     g_autoptr(JsonParser) p3 = json_parser_new ();
     g_autoptr(JsonParser) p4 = json_parser_new ();
@@ -736,8 +736,8 @@ test_sglang_swa_sources (void)
 
     a = json_object_get_object_member (vc_test_run_json (p3, mixin64), "engine");
     b = json_object_get_object_member (vc_test_run_json (p4, configurator64), "engine");
-    g_assert_cmpint (json_object_get_int_member (a, "kv_capacity_tokens"), ==, 641024);
-    g_assert_cmpint (json_object_get_int_member (b, "kv_capacity_tokens"), ==, 641088);
+    g_assert_cmpint (json_object_get_int_member (a, "kv_capacity_tokens"), ==, 640320);
+    g_assert_cmpint (json_object_get_int_member (b, "kv_capacity_tokens"), ==, 640320);
   }
 }
 

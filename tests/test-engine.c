@@ -64,7 +64,10 @@ test_vllm (void)
   VcKvCapacity kv;
 
   g_assert_cmpfloat (vc_estimate_get_result (e)->kv_bytes_per_token, ==, KV_PER_TOKEN);
-  g_assert_cmpfloat (W, ==, 8030261248.0 * 2);
+  /* the weights and vLLM's RoPE table on each GPU: 8,192 positions × 128 rotary dimensions in
+   * bf16 (Llama 3 8B: max_position_embeddings 8192, no rope scaling) */
+  g_assert_cmpfloat (sc->rope_table, ==, 8192 * 128 * 2.0);
+  g_assert_cmpfloat (W, ==, 8030261248.0 * 2 + 8192 * 128 * 2.0);
   /* vLLM's defaults on a card of 70 GiB or more: 8192 batched tokens, 1024 sequences */
   g_assert_cmpfloat (A, ==, llama3_profile (8192, 1024));
   g_assert_cmpfloat (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->capacity_bytes, ==, C);
@@ -131,7 +134,8 @@ test_vllm (void)
     g_assert_cmpfloat (peak, ==, llama3_profile (2048, 256));
     capacity_on (e, "l40s", &kv);
     g_assert_cmpfloat (kv.tokens, ==,
-                       floor ((0.9 * fit->capacity_bytes - sc->bytes[VC_COMPONENT_WEIGHTS] / n - peak) /
+                       floor ((0.9 * fit->capacity_bytes -
+                               (sc->bytes[VC_COMPONENT_WEIGHTS] - sc->rope_table) / n - sc->rope_table - peak) /
                               (16 * KV_PER_TOKEN * MAX (1.0, floor (8 / n)) / 8)) * 16);
   }
 }
@@ -212,7 +216,7 @@ test_vllm_versions (void)
   capacity_on (e, "h100-80gb", &kv);
   g_assert_true (kv.known);
   g_assert_cmpfloat (kv.tokens, ==, tokens);
-  g_assert_cmpfloat (tokens, ==, 422944);
+  g_assert_cmpfloat (tokens, ==, 422928);
 
   /* eager mode changes nothing in 0.11: the graphs were outside the request */
   g_object_set (e, "enforce-eager", TRUE, NULL);
@@ -382,8 +386,8 @@ test_vllm_mxfp4 (void)
   in = vc_estimate_get_inputs (e);
   g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, a100), 1, &extra));
   g_assert_cmpfloat (extra, ==, 36 * 128 * 1195264.0);
-  g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS], ==, 65248811136.0);
-  g_assert_cmpfloat (fabs ((65248811136.0 + extra) / GIB - 65.9651), <, 0.1);
+  /* and vLLM's fp32 RoPE table, ⌈4,096 × 32⌉ × 64 (gpt_oss.py), in its loading figure too: 65.93 GiB */
+  g_assert_cmpfloat (fabs ((vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS] + extra) / GIB - 65.9651), <, 0.05);
 
   /* Mixtral 8x7B at mxfp4 (I = 14,336 and H = 4,096 already aligned): the bf16 biases vLLM
    * allocates for every expert, 8 × (2 × 14,336 + 4,096) × 2 bytes a layer, 32 layers; at the
@@ -694,20 +698,20 @@ test_vllm_mxfp4_fit (void)
     const char *preset;
     const char *gpu;
     guint count;            /* the GPU table's count, all of it TP */
-    double per_gpu;         /* its busiest GPU */
+    double per_gpu;         /* its busiest GPU, vLLM's fp32 RoPE table (32 MiB) included */
     double padding[3];      /* at TP 1, 2, 4 */
     guint solved[3];        /* most requests of 8,192 tokens on 1, 2, 4 cards; 0: none */
     guint plain[3];         /* the same capacity without the card */
   } cases[] = {
-    { "gpt-oss-20b", "a100-40gb", 1, 23755618944.0, { 917962752.0, 702185472.0, 353452032.0 },
+    { "gpt-oss-20b", "a100-40gb", 1, 23789173376.0, { 917962752.0, 702185472.0, 353452032.0 },
       { 78, 226, 527 }, { 83, 233, 534 } },
-    { "gpt-oss-20b", "a100-80gb", 1, 23755618944.0, { 917962752.0, 702185472.0, 353452032.0 },
-      { 267, 604, 1284 }, { 272, 611, 1291 } },
+    { "gpt-oss-20b", "a100-80gb", 1, 23789173376.0, { 917962752.0, 702185472.0, 353452032.0 },
+      { 267, 604, 1283 }, { 272, 611, 1290 } },
     /* three stages of PP would hold the stored weights; the padding is followed on one stage */
-    { "gpt-oss-120b", "a100-40gb", 4, 27401898624.0, { 5507776512.0, 4213112832.0, 2120712192.0 },
+    { "gpt-oss-120b", "a100-40gb", 4, 27435453056.0, { 5507776512.0, 4213112832.0, 2120712192.0 },
       { 0, 0, 160 }, { 0, 0, 188 } },
     /* one card holds the stored weights (74,427,441,792 bytes) but not with the padding */
-    { "gpt-oss-120b", "a100-80gb", 2, 45876384384.0, { 5507776512.0, 4213112832.0, 2120712192.0 },
+    { "gpt-oss-120b", "a100-80gb", 2, 45909938816.0, { 5507776512.0, 4213112832.0, 2120712192.0 },
       { 0, 212, 664 }, { 13, 239, 692 } },
   };
   static const guint counts[] = { 1, 2, 4 };
@@ -788,7 +792,8 @@ test_encoder (void)
 
   g_object_set (e, "encoder-params", 400000000, NULL);
   sc = vc_estimate_get_selected (e);
-  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_WEIGHTS], ==, 8030261248.0 * 2 + 400000000.0 * 2);
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_WEIGHTS], ==, 8030261248.0 * 2 + 400000000.0 * 2 + sc->rope_table);
+  g_assert_cmpfloat (sc->rope_table, ==, 8192 * 128 * 2.0);
   capacity_on (e, "h100-80gb", &kv);
   g_assert_false (kv.known);
   vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e),
@@ -834,7 +839,7 @@ test_encoder (void)
   g_assert_true (kv.known);
   g_assert_cmpfloat (kv.tokens, ==, floor ((0.835 * 0.909736328125 * (C - sc->bytes[VC_COMPONENT_OVERHEAD]) -
                                             sc->bytes[VC_COMPONENT_WEIGHTS]) / KV_PER_TOKEN));
-  g_assert_cmpfloat (kv.tokens, ==, 358544);
+  g_assert_cmpfloat (kv.tokens, ==, 358512);
   vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e),
                        vc_estimate_get_gpu (e, h100), 1, &at);
   g_assert_true (at.known);
@@ -919,12 +924,14 @@ test_sglang (void)
   capacity_on (e, "h100-80gb", &kv);
   g_assert_true (kv.known);
   {
-    double full = floor (floor ((0.85 * (C - O) - W) / (4096.0 * (16 + 0.8 * 16))) / 64) * 64;
+    /* SGLang 001ccef (the default) aligns the tokens of every layer to whole pages first */
+    double every = 4096.0 * 32, rest = 0.85 * (C - O) - W;
+    double full = floor (floor (floor (floor (rest / every) / 64) * 64 * every / (4096.0 * (16 + 0.8 * 16))) / 64) * 64;
     double swa = floor (floor (full * 0.8) / 64) * 64;
 
     g_assert_cmpfloat (kv.tokens, ==, full);
     g_assert_cmpfloat (kv.max_concurrency, ==, MIN (full / 8192, swa / (4096 + 64)));
-    g_assert_cmpfloat (kv.tokens, ==, 469504);
+    g_assert_cmpfloat (kv.tokens, ==, 469440);
   }
   /* the same pools at the layout of the inputs (one GPU); a pipeline's stages are not followed */
   {
@@ -933,7 +940,7 @@ test_sglang (void)
 
     vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h100), 1, &at);
     g_assert_true (at.known);
-    g_assert_cmpfloat (at.tokens, ==, 469504);
+    g_assert_cmpfloat (at.tokens, ==, 469440);
     g_assert_cmpfloat (at.available_kv_bytes, ==, 0.85 * (C - O) - W);
     g_object_set (e, "pp", 2, NULL);
     in = vc_estimate_get_inputs (e);
@@ -1267,7 +1274,7 @@ test_custom_all_reduce (void)
   const VcInputs *in = vc_estimate_get_inputs (e);
   const VcResult *r;
   double C = 81121 * 1048576.0, AR = 3 * 8388608.0 + 3456;
-  double W, O, with, without;
+  double W, T, O, with, without;
   guint h100;
   VcKvCapacity kv;
   VcEngineAtLayout at;
@@ -1281,14 +1288,17 @@ test_custom_all_reduce (void)
   g_object_set (e, "tp", 4, "mem-fraction-static", 0.85, NULL);
   in = vc_estimate_get_inputs (e);
   r = vc_estimate_get_result (e);
-  W = r->scenarios[r->selected].bytes[VC_COMPONENT_WEIGHTS];
+  /* the weights split four ways, SGLang's fp32 RoPE table whole on each GPU */
+  T = r->scenarios[r->selected].rope_table;
+  g_assert_cmpfloat (T, ==, 8192 * 128 * 4.0);
+  W = r->scenarios[r->selected].bytes[VC_COMPONENT_WEIGHTS] - T;
   O = r->scenarios[r->selected].bytes[VC_COMPONENT_OVERHEAD];
   h100 = vc_test_gpu_index (e, "h100-80gb");
   g_assert_cmpfloat (vc_engine_comm_pool_bytes (in, 4), ==, AR);
   vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], vc_estimate_get_gpu (e, h100), 4, &kv);
   g_assert_true (kv.known);
   with = kv.tokens;
-  g_assert_cmpfloat (with, ==, floor ((0.85 * (C - O - AR) - W / 4) / (KV_PER_TOKEN / 4)));
+  g_assert_cmpfloat (with, ==, floor ((0.85 * (C - O - AR) - W / 4 - T) / (KV_PER_TOKEN / 4)));
   vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h100), 4, &at);
   g_assert_true (at.known);
   g_assert_cmpfloat (at.budget_bytes, ==,
@@ -1312,7 +1322,7 @@ test_custom_all_reduce (void)
   g_assert_cmpfloat (vc_engine_custom_ar_bytes (in, 4), ==, 0);
   vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], vc_estimate_get_gpu (e, h100), 4, &kv);
   without = kv.tokens;
-  g_assert_cmpfloat (without, ==, floor ((0.85 * (C - O) - W / 4) / (KV_PER_TOKEN / 4)));
+  g_assert_cmpfloat (without, ==, floor ((0.85 * (C - O) - W / 4 - T) / (KV_PER_TOKEN / 4)));
   g_assert_cmpfloat (without - with, ==, 653);
   explain = vc_formula_describe (e, r->selected, VC_COMPONENT_OVERHEAD, VC_UNIT_GB);
   g_assert_nonnull (strstr (explain, "no custom all-reduce (--disable-custom-all-reduce)"));

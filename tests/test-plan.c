@@ -290,8 +290,11 @@ test_vllm_bounded (void)
   plan_of (small, &b);
   g_assert_cmpuint (a.tp, ==, 2);
   g_assert_cmpint (a.bounded_by, ==, 1);
-  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->weights, ==, sharded + norms);
-  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->weights, ==, sharded + norms);
+  /* and vLLM's RoPE table whole on each: 8,192 positions × 128 in fp16 */
+  double rope = 8192 * 128 * 2.0;
+
+  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->weights, ==, sharded + norms + rope);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->weights, ==, sharded + norms + rope);
   /* the 24 GB card holds no more cache than the 12 GB one: the pair is two 12 GB cards */
   g_assert_cmpfloat (a.kv_tokens, >, 0);
   g_assert_cmpfloat (a.kv_tokens, ==, b.kv_tokens);
@@ -382,6 +385,8 @@ test_vllm_pp_partition (void)
                                                "precision", "fp16", "gpu-set", "A=24GB,B=12GB", "pp", "2",
                                                "pp-partition", "22,10", NULL);
   const double layer = 436224000, embed = 1050673152, norm = 8192, block = 16 * 4096.0;
+  /* vLLM's RoPE table on each card: 8,192 positions × 128 in fp16 */
+  const double rope = 8192 * 128 * 2.0;
   VcPlan a, b;
   double profile;
 
@@ -389,22 +394,22 @@ test_vllm_pp_partition (void)
   plan_of (uneven, &b);
   profile = vc_plan_get_device (&a, 0)->activations;
   /* the default 16,16: the first card the embedding and 16 layers, the second 16 layers, the
-   * norm and the head */
+   * norm and the head, each its RoPE table */
   assert_layers (&a, 0, 0, 16, FALSE);
   assert_layers (&a, 1, 16, 16, TRUE);
-  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->weights, ==, 8030257152.0);
-  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->weights, ==, embed + 16 * layer);
-  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->weights, ==, 8030265344.0);
-  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->weights, ==, embed + norm + 16 * layer);
-  /* 10.8e9 − 8,030,265,344 − P over 16 layers' blocks: 1,435 blocks on the 12 GB card against
-   * 11,735 on the 24 GB one: 1,435 × 16 = 22,960 tokens on both */
-  g_assert_cmpfloat (floor ((10.8e9 - 8030265344.0 - profile) / (16 * block)), ==, 1435);
-  g_assert_cmpfloat (floor ((21.6e9 - 8030257152.0 - profile) / (16 * block)), ==, 11735);
-  g_assert_cmpfloat (a.kv_tokens, ==, 22960);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->weights, ==, 8030257152.0 + rope);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->weights, ==, embed + 16 * layer + rope);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->weights, ==, 8030265344.0 + rope);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->weights, ==, embed + norm + 16 * layer + rope);
+  /* 10.8e9 − 8,032,362,496 − P over 16 layers' blocks: 1,433 blocks on the 12 GB card against
+   * 11,733 on the 24 GB one: 1,433 × 16 = 22,928 tokens on both */
+  g_assert_cmpfloat (floor ((10.8e9 - 8030265344.0 - rope - profile) / (16 * block)), ==, 1433);
+  g_assert_cmpfloat (floor ((21.6e9 - 8030257152.0 - rope - profile) / (16 * block)), ==, 11733);
+  g_assert_cmpfloat (a.kv_tokens, ==, 22928);
   g_assert_cmpint (a.bounded_by, ==, 1);
-  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->kv, ==, 22960 * 16 * 4096.0);
-  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->kv, ==, 1504706560.0);
-  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->bytes, ==, 8030265344.0 + 1504706560.0 + profile +
+  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->kv, ==, 22928 * 16 * 4096.0);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->kv, ==, 1502609408.0);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->bytes, ==, 8030265344.0 + rope + 1502609408.0 + profile +
                      vc_plan_get_device (&a, 1)->overhead);
   g_assert_true (a.fits);
   /* the cards differ: 32 layers in proportion to 24 and 12 GB are 21 and 11 */
@@ -412,21 +417,21 @@ test_vllm_pp_partition (void)
   g_assert_cmpuint (a.balanced[0], ==, 21);
   g_assert_cmpuint (a.balanced[1], ==, 11);
 
-  /* 22,10: the 12 GB card keeps 10.8e9 − 5,412,921,344 − P for 10 layers: 6,290 blocks; the 24 GB
-   * one 21.6e9 − 10,647,601,152 − P for 22 layers: 6,719; 6,290 × 16 = 100,640 tokens */
+  /* 22,10: the 12 GB card keeps 10.8e9 − 5,415,018,496 − P for 10 layers: 6,287 blocks; the 24 GB
+   * one 21.6e9 − 10,649,698,304 − P for 22 layers: 6,717; 6,287 × 16 = 100,592 tokens */
   assert_layers (&b, 0, 0, 22, FALSE);
   assert_layers (&b, 1, 22, 10, TRUE);
-  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->weights, ==, 10647601152.0);
-  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->weights, ==, embed + 22 * layer);
-  g_assert_cmpfloat (vc_plan_get_device (&b, 1)->weights, ==, 5412921344.0);
-  g_assert_cmpfloat (vc_plan_get_device (&b, 1)->weights, ==, embed + norm + 10 * layer);
-  g_assert_cmpfloat (floor ((10.8e9 - 5412921344.0 - profile) / (10 * block)), ==, 6290);
-  g_assert_cmpfloat (floor ((21.6e9 - 10647601152.0 - profile) / (22 * block)), ==, 6719);
-  g_assert_cmpfloat (b.kv_tokens, ==, 100640);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->weights, ==, 10647601152.0 + rope);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->weights, ==, embed + 22 * layer + rope);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 1)->weights, ==, 5412921344.0 + rope);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 1)->weights, ==, embed + norm + 10 * layer + rope);
+  g_assert_cmpfloat (floor ((10.8e9 - 5412921344.0 - rope - profile) / (10 * block)), ==, 6287);
+  g_assert_cmpfloat (floor ((21.6e9 - 10647601152.0 - rope - profile) / (22 * block)), ==, 6717);
+  g_assert_cmpfloat (b.kv_tokens, ==, 100592);
   g_assert_cmpint (b.bounded_by, ==, 1);
-  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->kv, ==, 9068871680.0);
-  g_assert_cmpfloat (vc_plan_get_device (&b, 1)->kv, ==, 4122214400.0);
-  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->bytes, ==, 10647601152.0 + 9068871680.0 + profile +
+  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->kv, ==, 9064546304.0);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 1)->kv, ==, 4120248320.0);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->bytes, ==, 10647601152.0 + rope + 9064546304.0 + profile +
                      vc_plan_get_device (&b, 0)->overhead);
   g_assert_null (b.balanced);
   g_assert_true (b.fits);
@@ -644,7 +649,7 @@ test_cli_pp_partition (void)
                              "--format", "json", NULL), ==, 0);
   g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
   plan = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "plan");
-  g_assert_cmpint (json_object_get_int_member (plan, "kv_capacity_tokens"), ==, 100640);
+  g_assert_cmpint (json_object_get_int_member (plan, "kv_capacity_tokens"), ==, 100592);
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (plan, "uncounted"), "bytes_bound"), ==,
                    7168 * 1048576LL);
   g_assert_false (json_object_has_member (plan, "balanced_pp_partition"));
@@ -658,7 +663,7 @@ test_cli_pp_partition (void)
                              "--precision", "fp16", "--gpus", "A=24GB,B=12GB", "--pp", "2", NULL), ==, 0);
   /* NCCL's buffers at PP 2, not counted: the PP group's two communicators with their send/recv
    * buffers, 2 × (1,920 + 512 + 2 × 64) MiB, and the world's, 1,920 + 2 × 64 MiB (FORMULAS.md) */
-  g_assert_nonnull (strstr (out, "KV cache: 22960 tokens on each card, bounded by B\n"
+  g_assert_nonnull (strstr (out, "KV cache: 22928 tokens on each card, bounded by B\n"
                                  "  NCCL’s buffers are not counted: up to 7.0\u00a0GiB less for the KV cache on each GPU "
                                  "(NCCL’s channel count follows its topology search on the machine)\n"
                                  "  Layers in proportion to each card’s free memory: --pp-partition 21,11\n"));

@@ -87,6 +87,10 @@ static VcArchField fields[] = {
   UINT_FIELD (mamba_state_size, "mamba-state-size", N_("Mamba-2 state size"), N_("Mamba-2 mixers: the state size (d_state) of each group, by which SGLang widens the groups that tensor parallelism does not divide; 0 when unknown or not Mamba-2"), 0, 1000000),
   UINT_FIELD (mamba_group_params, "mamba-group-params", N_("Mamba-2 group parameters"), N_("Mamba-2 mixers: the parameters one group adds to a mixer (its rows of in_proj and of the convolution, with their biases), which each tensor-parallel rank repeats where the groups are fewer than the ranks; 0 when unknown or not Mamba-2"), 0, 2000000000),
   UINT_FIELD (recurrent_conv, "recurrent-conv", N_("Mixer convolution state"), N_("Of the mixer state, the values of the convolution’s last inputs (kept in another dtype than the recurrent state by SGLang); 0 when unknown"), 0, 2000000000),
+  UINT_FIELD (rope_table_rows, "rope-table-rows", N_("RoPE table rows"), N_("Rows of the cos/sin tables vLLM and SGLang build for rotary positions, all distinct tables together (max_position_embeddings, times the scaling factor for some rope types); 0 for none"), 0, 2000000000u),
+  UINT_FIELD (rotary_dim, "rotary-dim", N_("Rotary dimension"), N_("The rotated part of a query/key head, the width of the RoPE table; 0 for no table"), 0, 100000),
+  BOOL_FIELD (rope_table_fp32, "rope-table-fp32", N_("RoPE table in fp32"), N_("vLLM builds the RoPE table in fp32 rather than the model’s dtype (gpt-oss)")),
+  UINT_FIELD (rope_table_kind, "rope-table-kind", N_("RoPE table kind"), N_("How the RoPE table was derived: 0 plain, 1 longrope (short and long tables), 2 multimodal rope (not followed), 3 a rope type not followed, 4 positions not given"), 0, 4),
 };
 
 static void

@@ -87,7 +87,26 @@ typedef struct
    * state), as the config reader derives them; 0: unknown. SGLang keeps the two parts in
    * different dtypes. */
   guint recurrent_conv;
+  /* The cos/sin tables vLLM and SGLang build for rotary positions when the model is made, one
+   * per distinct rope (vLLM's get_rope and its _ROPE_DICT): their rows together and their width
+   * (the rotary dimension), as the config reader derives them from max_position_embeddings,
+   * rope_scaling and the rotary part of a head; 0: no table (learned or no positions, or not
+   * given). rope_table_kind says which construction gave the rows (VcRopeTableKind). */
+  guint rope_table_rows;
+  guint rotary_dim;
+  gboolean rope_table_fp32;       /* vLLM builds it in fp32, not the model's dtype (gpt-oss) */
+  guint rope_table_kind;
 } VcArch;
+
+/* How the engines' rotary tables were derived (VcArch.rope_table_kind) */
+typedef enum
+{
+  VC_ROPE_TABLE_PLAIN,            /* RotaryEmbedding and its scaled subclasses, or no table */
+  VC_ROPE_TABLE_LONGROPE,         /* Phi-3's longrope: a short and a long table */
+  VC_ROPE_TABLE_MROPE,            /* multimodal rope (mrope_section): not followed */
+  VC_ROPE_TABLE_UNKNOWN_TYPE,     /* a rope_scaling type the engines' factory is not read for */
+  VC_ROPE_TABLE_NO_POSITIONS,     /* max_position_embeddings not given */
+} VcRopeTableKind;
 
 typedef enum
 {

@@ -602,6 +602,59 @@ sglang_capacity (const VcInputs *in,
   return TRUE;
 }
 
+static gboolean
+rope_table_engine (const VcInputs *in)
+{
+  return in->mode == VC_MODE_INFERENCE && in->method == VC_METHOD_ARCHITECTURE &&
+         (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG);
+}
+
+const char *
+vc_engine_rope_table_unsized (const VcInputs *in)
+{
+  if (!rope_table_engine (in) || in->arch.rotary_dim == 0)
+    return NULL;
+  switch ((VcRopeTableKind) in->arch.rope_table_kind)
+    {
+    case VC_ROPE_TABLE_PLAIN:
+      return NULL;
+    case VC_ROPE_TABLE_LONGROPE:
+      /* SGLang's Phi3LongRoPEScaledRotaryEmbedding is not read */
+      return in->engine == VC_ENGINE_SGLANG ? "longrope" : NULL;
+    case VC_ROPE_TABLE_MROPE:
+      return "mrope";
+    case VC_ROPE_TABLE_NO_POSITIONS:
+      return "no-positions";
+    case VC_ROPE_TABLE_UNKNOWN_TYPE:
+    default:
+      return "rope-type";
+    }
+}
+
+/* vLLM: RotaryEmbedding.__init__ (vllm/model_executor/layers/rotary_embedding/base.py) computes
+ * the table in fp32 and keeps cache.to(dtype), dtype being the model's (get_rope's default,
+ * torch's default dtype while the model is made) or the one the model passes (gpt-oss: fp32);
+ * Phi3LongRoPEScaledRotaryEmbedding the same for its two tables. SGLang: RotaryEmbedding.__init__
+ * (python/sglang/srt/layers/rotary_embedding/base.py) keeps the fp32 table on CUDA ("cache needs
+ * to be in FP32 for numerical stability"). Rows × rotary_dim values (cos and sin, rotary_dim / 2
+ * each), on every GPU: each rank makes its own model. */
+double
+vc_engine_rope_table_bytes (const VcInputs *in,
+                            VcPrecision     precision)
+{
+  const VcArch *arch = &in->arch;
+  double bytes;
+
+  if (!rope_table_engine (in) || arch->rotary_dim == 0 || arch->rope_table_rows == 0 ||
+      vc_engine_rope_table_unsized (in) != NULL)
+    return 0;
+  if (in->engine == VC_ENGINE_SGLANG || arch->rope_table_fp32 || precision == VC_PRECISION_FP32)
+    bytes = 4.0;
+  else
+    bytes = 2.0;
+  return (double) arch->rope_table_rows * arch->rotary_dim * bytes;
+}
+
 /* Whether a model's vision encoder (counted, `encoder_params`) moves the engine's cache by what
  * is not sized here (FORMULAS.md, "Engines"): vLLM's profile run (vllm/v1/worker/
  * gpu_model_runner.py, profile_run) passes a batch of dummy items of the largest size through
@@ -637,6 +690,8 @@ vc_engine_no_figure (const VcInputs *in)
     return "state-pools";
   if (encoder_unsized (in))
     return "encoder";
+  if (vc_engine_rope_table_unsized (in) != NULL)
+    return "rope-table";
   /* vc_engine_at_layout: vLLM's groups, SGLang's pools with PP > 1 */
   if (arch->sliding_window > 0 && arch->sliding_window_layers > 0 &&
       (in->engine == VC_ENGINE_VLLM || MAX (1u, in->layout.pp) > 1))
@@ -707,7 +762,7 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
    * linear-attention or state-space layers are followed on one stage (vc-engine-state.c) */
   if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
       in->method != VC_METHOD_ARCHITECTURE || res->kv_bytes_per_token <= 0 || attention <= 0 ||
-      !vc_engine_state_followed (in, n, 1) || encoder_unsized (in) ||
+      !vc_engine_state_followed (in, n, 1) || encoder_unsized (in) || vc_engine_rope_table_unsized (in) != NULL ||
       !(n >= 1) || !isfinite (n) || !vc_engine_vllm_version_sized (in, n))
     return;
 
@@ -716,7 +771,8 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
   per_token = res->kv_bytes_per_token;
   if (!vc_arch_is_mla (arch) && arch->n_kv_heads > 0)
     per_token *= MAX (1.0, floor (arch->n_kv_heads / n)) / arch->n_kv_heads;
-  weights = sc->bytes[VC_COMPONENT_WEIGHTS] / n;
+  /* the weights split over the GPUs, the RoPE table on each whole */
+  weights = (sc->bytes[VC_COMPONENT_WEIGHTS] - sc->rope_table) / n + sc->rope_table;
   overhead = sc->bytes[VC_COMPONENT_OVERHEAD];
 
   if (in->engine == VC_ENGINE_VLLM)
@@ -873,7 +929,8 @@ vc_engine_at_layout (const VcInputs       *in,
   out->replicas = out->n_gpus / stage_gpus;
   if (in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE || kv <= 0 || cached <= 0 ||
       (pools && !swa_pool && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG)) ||
-      encoder_unsized (in) || !vc_engine_vllm_version_sized (in, stage_gpus))
+      encoder_unsized (in) || vc_engine_rope_table_unsized (in) != NULL ||
+      !vc_engine_vllm_version_sized (in, stage_gpus))
     return;
   per_token = kv / cached;
   if (in->engine == VC_ENGINE_VLLM)

@@ -90,6 +90,15 @@ gboolean vc_engine_vllm_mxfp4_extra (const VcInputs *inputs,
                                      const VcGpu    *gpu,
                                      double          tp,
                                      double         *extra);
+/* The cos/sin tables for rotary positions that vLLM and SGLang build on every GPU when they make
+ * the model (FORMULAS.md, "vLLM's and SGLang's RoPE tables"), for weights at @precision: vLLM in
+ * the model's dtype (fp32 where the model asks for it), SGLang in fp32 on CUDA; 0 for the other
+ * engines, training, the rule of thumb, a model without such a table, or one not sized */
+double vc_engine_rope_table_bytes (const VcInputs *inputs,
+                                   VcPrecision     precision);
+/* Why that table is not sized, as the rope type's name ("mrope", "longrope" for SGLang, "another
+ * type", "no max_position_embeddings"); NULL when it is sized or there is none */
+const char *vc_engine_rope_table_unsized (const VcInputs *inputs);
 /* What SGLang multiplies its default mem_fraction_static by for a vision model
  * (adjust_mem_fraction_for_vlm) of the encoder's layers and width; 1 when they are unknown or
  * SGLang serves the model without images by default */

@@ -1956,6 +1956,9 @@ architecture (const VcInputs *in,
               sc->weight_bits = in->source_weights_bytes * 8.0 / in->source_parameters;
               sc->weights_from_source = TRUE;
             }
+          /* the engine's RoPE tables, on each GPU beside its share of the weights */
+          sc->rope_table = vc_engine_rope_table_bytes (in, p);
+          sc->bytes[VC_COMPONENT_WEIGHTS] += sc->rope_table;
           sc->bytes[VC_COMPONENT_KV_CACHE] = kv_cache_bytes (in, kv_value_bytes (in->kv_precision));
           sc->bytes[VC_COMPONENT_SEQUENCE_STATE] = sequence_state_bytes (in, kv_value_bytes (in->kv_precision));
           sc->bytes[VC_COMPONENT_ACTIVATIONS] = (vc_engine_is_llama_cpp (in) ? llama_cpp_compute_buffer (in, &s) : inference_activations (in, &s)) +

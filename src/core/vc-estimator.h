@@ -115,6 +115,9 @@ typedef struct
    * hold a card's capacity against (training, architecture method, the selected scenario,
    * once vc_estimator_add_reserve() has run); else the total */
   double reserved;
+  /* vLLM and SGLang serving: the rotary cos/sin tables each GPU builds when the model is made,
+   * counted in the weights (vc_engine_rope_table_bytes); 0 otherwise */
+  double rope_table;
 } VcScenarioResult;
 
 typedef struct

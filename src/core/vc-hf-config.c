@@ -2366,6 +2366,198 @@ read_context (Reader   *r,
   return TRUE;
 }
 
+/* A number of the config in (0, 1] (partial_rotary_factor, rotary_pct); absent or null: 1 */
+static gboolean
+opt_fraction (Reader      *r,
+              const char  *key,
+              double      *out,
+              GError     **error)
+{
+  JsonNode *node = member (r, key);
+
+  *out = 1.0;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (JSON_NODE_TYPE (node) != JSON_NODE_VALUE ||
+      (json_node_get_value_type (node) != G_TYPE_DOUBLE && json_node_get_value_type (node) != G_TYPE_INT64) ||
+      !(json_node_get_double (node) > 0.0 && json_node_get_double (node) <= 1.0))
+    {
+      g_autofree char *got = describe_node (node);
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("\"%s%s\" must be a number above 0 and at most 1, got %s"), r->prefix, key, got);
+      return FALSE;
+    }
+  *out = json_node_get_double (node);
+  return TRUE;
+}
+
+/* The rows of one table of get_rope's class for rope_scaling's @type (NULL: none), the config's
+ * max_position_embeddings @positions, its original_max_position_embeddings (0: not given) and
+ * factor (read_rope_table()); FALSE where that table is not followed, @kind saying why */
+static gboolean
+rope_rows (const char *type,
+           JsonObject *o,
+           double      positions,
+           guint       original,
+           double      factor,
+           double     *rows,
+           guint      *kind)
+{
+  *kind = VC_ROPE_TABLE_PLAIN;
+  if (type == NULL || g_str_equal (type, "default") || g_str_equal (type, "llama3"))
+    *rows = positions;
+  else if ((g_str_equal (type, "linear") || g_str_equal (type, "dynamic")) &&
+           o != NULL && json_object_has_member (o, "factor") && !json_object_has_member (o, "alpha"))
+    *rows = ceil (positions * factor);
+  else if (g_str_equal (type, "yarn") && original > 0)
+    *rows = ceil (original * factor);
+  else if ((g_str_equal (type, "longrope") || g_str_equal (type, "su")) && original > 0)
+    {
+      *rows = (double) original + positions;
+      *kind = VC_ROPE_TABLE_LONGROPE;
+    }
+  else
+    {
+      *kind = g_str_equal (type, "mrope") ? VC_ROPE_TABLE_MROPE : VC_ROPE_TABLE_UNKNOWN_TYPE;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* rope_scaling's type, factor (checked by read_context()) and original_max_position_embeddings
+ * (0: not given) */
+static gboolean
+read_rope_scaling (Reader       *r,
+                   JsonObject   *o,
+                   const char  **type,
+                   double       *factor,
+                   guint        *original,
+                   GError      **error)
+{
+  JsonNode *f = json_object_get_member (o, "factor");
+
+  TRY (opt_string (o, "rope_scaling.", "rope_type", type, error));
+  if (*type == NULL)
+    TRY (opt_string (o, "rope_scaling.", "type", type, error));
+  if (f != NULL && JSON_NODE_TYPE (f) == JSON_NODE_VALUE)
+    *factor = json_node_get_double (f);
+  if (json_object_has_member (o, "original_max_position_embeddings"))
+    {
+      Reader sub = *r;
+      g_autofree char *prefix = g_strconcat (r->prefix, "rope_scaling.", NULL);
+
+      sub.object = o;
+      sub.prefix = prefix;
+      sub.nested = FALSE;
+      TRY (need_uint (&sub, "original_max_position_embeddings", NULL, 0, 1, G_MAXINT32, original, error));
+    }
+  return TRUE;
+}
+
+/* The cos/sin tables vLLM builds when it makes the model (FORMULAS.md, "vLLM's and SGLang's
+ * RoPE tables"): vllm/model_executor/layers/rotary_embedding/__init__.py, get_rope, one table
+ * per distinct rope (_ROPE_DICT), each class's _compute_cos_sin_cache giving its rows:
+ * RotaryEmbedding and Llama3RotaryEmbedding max_position_embeddings, Linear- and
+ * DynamicNTKScalingRotaryEmbedding max_position_embeddings × factor, YaRNScalingRotaryEmbedding
+ * and DeepseekScalingRotaryEmbedding ⌈original_max_position_embeddings × factor⌉,
+ * Phi3LongRoPEScaledRotaryEmbedding original_max_position_embeddings + max_position_embeddings
+ * (its short and long tables); rotary_dim columns (cos and sin, rotary_dim / 2 each), the
+ * head's rotary part: int (head_dim × partial_rotary_factor), MLA's qk_rope_head_dim, GPT-NeoX's
+ * rotary_pct, MiniMax-M2's rotary_dim. Gemma 3 has two ropes (gemma3.py, Gemma3Attention: the
+ * sliding layers' rope_local_base_freq with no scaling, the global layers' rope_scaling);
+ * gpt-oss builds its table in fp32 (gpt_oss.py, OAIAttention). Learned positions (GPT-2,
+ * GPT-BigCode), position_embedding_type "nope" (Granite 4.0 hybrids) and models without
+ * attention have none. Multimodal rope (mrope_section) and types not read are named in
+ * rope_table_kind, for the engines to refuse. */
+static gboolean
+read_rope_table (Reader   *r,
+                 VcArch   *arch,
+                 GError  **error)
+{
+  JsonNode *scaling = json_object_get_member (r->object, "rope_scaling");
+  JsonObject *o = NULL;
+  const char *type = NULL, *positions = NULL;
+  double factor = 1.0, partial = 1.0, rows = 0, positions_max = r->max_context;
+  guint head, original = 0, rotary = 0, kind;
+  gboolean local = FALSE, global = TRUE, is_gemma3 = g_str_equal (r->family->id, "gemma3");
+
+  arch->rope_table_rows = 0;
+  arch->rotary_dim = 0;
+  arch->rope_table_fp32 = FALSE;
+  arch->rope_table_kind = VC_ROPE_TABLE_PLAIN;
+  TRY (opt_string (r->object, r->prefix, "position_embedding_type", &positions, error));
+  (void) member (r, "position_embedding_type");
+  /* GraniteMoeHybridConfig's default is "nope" (configuration_granitemoehybrid.py) */
+  if (positions == NULL && g_str_equal (r->family->id, "granitemoehybrid"))
+    positions = "nope";
+  if (arch->max_positions > 0 || g_strcmp0 (positions, "nope") == 0 || vc_arch_attention_layers (arch) == 0)
+    return TRUE;
+  if (g_str_equal (r->family->id, "gpt_neox"))
+    TRY (opt_fraction (r, "rotary_pct", &partial, error));
+  else
+    TRY (opt_fraction (r, "partial_rotary_factor", &partial, error));
+  head = vc_arch_is_mla (arch) ? arch->qk_rope_head_dim : vc_arch_head_dim (arch);
+  if (g_str_equal (r->family->id, "minimax_m2"))
+    TRY (opt_uint (r, "rotary_dim", NULL, head, head, 1, head, &rotary, error));
+  else
+    rotary = (guint) floor (head * partial);
+  if (rotary == 0)
+    return TRUE;
+  arch->rotary_dim = rotary;
+  arch->rope_table_fp32 = g_str_equal (r->family->id, "gpt_oss");
+  /* a nested text_config leaves out what equals its class default: Gemma3TextConfig's
+   * max_position_embeddings is 131072 (configuration_gemma3.py) */
+  if (r->max_context == 0 && r->nested && is_gemma3)
+    positions_max = 131072;
+  /* Qwen3-VL's text model rotates by image, height and width positions whatever rope_scaling
+   * says (vLLM's qwen3_vl.py builds an MRotaryEmbedding) */
+  if (g_str_has_prefix (r->family->id, "qwen3_vl"))
+    {
+      arch->rope_table_kind = VC_ROPE_TABLE_MROPE;
+      return TRUE;
+    }
+  if (positions_max == 0)
+    {
+      arch->rope_table_kind = VC_ROPE_TABLE_NO_POSITIONS;
+      return TRUE;
+    }
+  if (scaling != NULL && JSON_NODE_HOLDS_OBJECT (scaling))
+    {
+      o = json_node_get_object (scaling);
+      TRY (read_rope_scaling (r, o, &type, &factor, &original, error));
+      if (json_object_has_member (o, "mrope_section"))
+        {
+          arch->rope_table_kind = VC_ROPE_TABLE_MROPE;
+          return TRUE;
+        }
+    }
+  if (original == 0)
+    TRY (opt_uint (r, "original_max_position_embeddings", NULL, 0, 0, 0, G_MAXINT32, &original, error));
+  if (is_gemma3)
+    {
+      /* the sliding layers' table beside the global layers' */
+      local = arch->sliding_window > 0 && arch->sliding_window_layers > 0;
+      global = arch->sliding_window_layers < vc_arch_attention_layers (arch);
+    }
+
+  if (!rope_rows (type, o, positions_max, original, factor, &rows, &kind))
+    {
+      arch->rope_table_kind = kind;
+      return TRUE;
+    }
+  arch->rope_table_kind = kind;
+  rows = (global ? rows : 0) + (local ? positions_max : 0);
+  if (rows > field_max ("rope-table-rows"))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("the rotary table the rope scaling gives (%.0f positions) is beyond %u"),
+                   rows, field_max ("rope-table-rows"));
+      return FALSE;
+    }
+  arch->rope_table_rows = (guint) rows;
+  return TRUE;
+}
+
 /* The families whose checkpoints follow the wrapper's tie_word_embeddings where text_config has
  * none: Qwen3-VL-30B-A3B's config.json says false at the top only (its checkpoint has an
  * lm_head), where Qwen3VLMoeTextConfig's default is true. */
@@ -2403,6 +2595,7 @@ read_common (Reader   *r,
     arch->sliding_window_layers = arch->sliding_window > 0 ? n_sliding : 0;
   if (sliding_given && r->recurrent_type)
     arch->recurrent_layers = n_linear;
+  TRY (read_rope_table (r, arch, error));
   if (vc_arch_is_mla (arch))
     return TRUE;
   if (arch->head_dim == 0 && arch->hidden_size % arch->n_heads != 0)

@@ -516,7 +516,8 @@ stage_bytes (Ctx         *c,
   run (c, &sa, &sc);
   out->kv = sc.bytes[VC_COMPONENT_KV_CACHE];
   out->state = sc.bytes[VC_COMPONENT_SEQUENCE_STATE];
-  out->weights = vc_inventory_shard_bytes (c->inv, &shard);
+  /* each GPU of every stage makes its own RoPE tables (vLLM, SGLang) beside its shard */
+  out->weights = vc_inventory_shard_bytes (c->inv, &shard) + sc.rope_table;
   shard.roles = VC_TENSOR_ROLE_BIT (VC_TENSOR_EXPERTS);
   out->experts = vc_inventory_shard_bytes (c->inv, &shard);
 
@@ -1169,7 +1170,8 @@ vc_layout_stage_bytes_tp (const VcInputs *inputs,
     }
   shard = stage_shard (&c, &st);
   shard.embedding_copy = inputs->arch.tied_embeddings && output && !input;
-  out->weights = vc_inventory_shard_bytes (c.inv, &shard);
+  /* and the engine's RoPE tables, which every GPU makes whole (vLLM, SGLang) */
+  out->weights = vc_inventory_shard_bytes (c.inv, &shard) + res->scenarios[index].rope_table;
   shard.roles = VC_TENSOR_ROLE_BIT (VC_TENSOR_EXPERTS);
   shard.embedding_copy = FALSE;
   out->experts = vc_inventory_shard_bytes (c.inv, &shard);

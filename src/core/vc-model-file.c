@@ -927,6 +927,41 @@ read_gguf_sliding_window (const GgufMeta *m,
   return TRUE;
 }
 
+/* The RoPE table vLLM or SGLang would build for the model (FORMULAS.md, "vLLM's and SGLang's
+ * RoPE tables"; llama.cpp keeps none): context_length is max_position_embeddings as
+ * convert_hf_to_gguf.py writes it, rope.dimension_count the rotary dimension (absent: the key
+ * length). Without rope scaling (or llama3's, which the converter turns into a rope_freqs
+ * tensor) the rows are context_length; another rope.scaling.type is not followed. */
+static gboolean
+read_gguf_rope (const GgufMeta *m,
+                VcArch         *a,
+                GError        **error)
+{
+  g_autofree char *type_key = g_strdup_printf ("%s.rope.scaling.type", m->arch);
+  const char *type = vc_gguf_get_string (m->g, type_key);
+  guint rotary, positions;
+
+  a->rope_table_rows = a->rotary_dim = 0;
+  a->rope_table_kind = VC_ROPE_TABLE_PLAIN;
+  if (a->max_positions > 0 || vc_arch_attention_layers (a) == 0)
+    return TRUE;
+  if (!gguf_guint (m, "rope.dimension_count", FALSE, vc_arch_is_mla (a) ? a->qk_rope_head_dim : vc_arch_head_dim (a),
+                   &rotary, error) ||
+      !gguf_guint (m, "context_length", FALSE, 0, &positions, error))
+    return FALSE;
+  a->rotary_dim = MIN (rotary, 100000u);
+  if (positions == 0)
+    a->rope_table_kind = VC_ROPE_TABLE_NO_POSITIONS;
+  else if (g_str_equal (m->arch, "gemma3"))
+    /* two ropes in vLLM (local and global), whose scaling the GGUF does not keep apart */
+    a->rope_table_kind = VC_ROPE_TABLE_UNKNOWN_TYPE;
+  else if (type != NULL && !g_str_equal (type, "none"))
+    a->rope_table_kind = VC_ROPE_TABLE_UNKNOWN_TYPE;
+  else
+    a->rope_table_rows = MIN (positions, 2000000000u);
+  return TRUE;
+}
+
 /* The architecture from the metadata and the tensors' names (`names`). */
 static gboolean
 read_gguf_arch (const GgufMeta *m,
@@ -948,7 +983,7 @@ read_gguf_arch (const GgufMeta *m,
   if (has_tensor (names, "position_embd.weight") &&
       !gguf_guint (m, "context_length", TRUE, 0, &a->max_positions, error))
     return FALSE;
-  if (!read_gguf_sliding_window (m, a, error))
+  if (!read_gguf_sliding_window (m, a, error) || !read_gguf_rope (m, a, error))
     return FALSE;
   if (!vc_arch_validate (a, &local))
     return fail (error, m->shown, "%s", local->message);

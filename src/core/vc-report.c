@@ -487,6 +487,12 @@ add_scenarios_json (JsonBuilder    *b,
   add_bytes (b, sel->trainable_parameters);
   json_builder_set_member_name (b, "kv_bytes_per_token");
   add_bytes_or_null (b, r->kv_bytes_per_token >= 0, r->kv_bytes_per_token);
+  /* vLLM's and SGLang's RoPE tables on each GPU, inside the weights */
+  json_builder_set_member_name (b, "rope_table_bytes");
+  add_bytes_or_null (b, in->mode == VC_MODE_INFERENCE && in->method == VC_METHOD_ARCHITECTURE &&
+                        (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG) &&
+                        vc_engine_rope_table_unsized (in) == NULL,
+                     sel->rope_table);
   json_builder_set_member_name (b, "peak_phase");
   if (sel->peak_phase == VC_PHASE_NONE)
     json_builder_add_null_value (b);
@@ -1451,6 +1457,24 @@ no_figure_text (const VcInputs *in,
              "FlashInfer’s (9.0 and 10.x, each padding its own way) or Marlin; on a card of unknown capability the "
              "backend is not known. --kv-cache-memory gives the cache there.");
 
+  if (g_strcmp0 (why, "rope-table") == 0)
+    {
+      const char *kind = vc_engine_rope_table_unsized (in);
+
+      if (g_strcmp0 (kind, "mrope") == 0)
+        return _("The model’s rotary positions are multimodal rope (mrope_section): the engine’s "
+                 "cos/sin table for it (MRotaryEmbedding) is not followed here, so what it takes "
+                 "from the KV cache is not known.");
+      if (g_strcmp0 (kind, "longrope") == 0)
+        return _("The model’s rotary positions are longrope: SGLang’s short and long cos/sin tables "
+                 "for it are not followed here (vLLM’s are), so what they take from its pool is not known.");
+      if (g_strcmp0 (kind, "no-positions") == 0)
+        return _("The model’s config gives no max_position_embeddings: the rows of the engine’s RoPE "
+                 "cos/sin table (its class default) are not known.");
+      return _("The model’s rope_scaling type is one whose cos/sin table in the engine’s get_rope is not "
+               "followed here (followed: default, llama3, linear, dynamic with a factor, yarn, longrope "
+               "in vLLM), so what it takes from the KV cache is not known.");
+    }
   if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_VLLM)
     return _("vLLM’s Mamba groups are followed for releases 0.10 to 0.20 on one pipeline stage (PP 1) "
              "without a sliding window, under TP where it divides the mixer’s heads and groups: "

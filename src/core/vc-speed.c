@@ -119,7 +119,7 @@ vc_speed_compute (const VcInputs         *in,
       double B = (double) in->batch * in->concurrency;
       /* a MoE step reads the experts its tokens are routed to: the active share per token,
        * up to all of them */
-      double weights = sc->bytes[VC_COMPONENT_WEIGHTS] * MIN (1.0, A / P * B);
+      double weights = (sc->bytes[VC_COMPONENT_WEIGHTS] - sc->rope_table) * MIN (1.0, A / P * B);
       /* the cache holds batch × concurrency sequences of seq tokens; a step reads each one's
        * context, seq / 2 on average over a generation */
       double kv = sc->bytes[VC_COMPONENT_KV_CACHE] / 2;

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <gtk/gtk.h>
 
@@ -12,6 +13,8 @@
 #include "vc-drop-down.h"
 #include "vc-catalog.h"
 #include "vc-engine.h"
+#include "vc-formula.h"
+#include "vc-units.h"
 #include "vc-gpu-chart-private.h"
 #include "vc-gpu-editor.h"
 #include "vc-local-gpus.h"
@@ -430,11 +433,11 @@ test_sglang_state_pool (Fixture       *f,
   vc_engine_at_layout (vc_estimate_get_inputs (f->estimate), vc_estimate_get_layout_result (f->estimate),
                        vc_estimate_get_gpu (f->estimate, h100), 0, &at);
   g_assert_true (at.known);
-  g_assert_cmpfloat (at.tokens, ==, 1257390);
-  g_assert_cmpfloat (at.state_requests, ==, 718);
+  g_assert_cmpfloat (at.tokens, ==, 1253501);
+  g_assert_cmpfloat (at.state_requests, ==, 717);
   tp4 = vc_gpu_chart_describe_speed (f->chart, h100);
-  g_assert_true (g_str_has_prefix (tp4, "At TP 4: KV cache 1257390 tokens · 153 requests of 8192 tokens · "));
-  g_assert_true (g_str_has_suffix (tp4, " · Mamba pool of 718 requests (13.9\u00a0GB), 19.3\u00a0MB a request"));
+  g_assert_true (g_str_has_prefix (tp4, "At TP 4: KV cache 1253501 tokens · 153 requests of 8192 tokens · "));
+  g_assert_true (g_str_has_suffix (tp4, " · Mamba pool of 717 requests (13.9\u00a0GB), 19.3\u00a0MB a request"));
   g_object_set (f->estimate, "tp", 1, NULL);
 }
 
@@ -514,13 +517,13 @@ test_mxfp4_capacity (Fixture       *f,
   on_h100 = vc_gpu_chart_describe_speed (f->chart, h100);
   g_assert_true (g_str_has_suffix (on_h100, " tokens/s · KV cache not sized: vLLM’s MXFP4 backend on this card is not known"));
 
-  /* the rows' counts: Marlin's padding on the A100 (22,837,656,192 bytes as stored), the
-   * experts as stored on the H100, said */
+  /* the rows' counts: Marlin's padding on the A100 (22,837,656,192 bytes as stored, and vLLM's
+   * fp32 RoPE table of 33,554,432), the experts as stored on the H100, said */
   row_a100 = vc_gpu_chart_describe (f->chart, a100);
   row_h100 = vc_gpu_chart_describe (f->chart, h100);
-  g_assert_cmpfloat (vc_estimate_get_gpu_fit (f->estimate, a100)->per_gpu_bytes, ==, 22837656192.0 + extra);
+  g_assert_cmpfloat (vc_estimate_get_gpu_fit (f->estimate, a100)->per_gpu_bytes, ==, 22837656192.0 + 33554432.0 + extra);
   g_assert_cmpstr (row_a100, ==, "23.8\302\240" "GB of 85.9\302\240" "GB usable · 1 GPU");
-  g_assert_cmpstr (row_h100, ==, "22.8\302\240" "GB of 85.1\302\240" "GB usable · 1 GPU · MXFP4 experts as stored: vLLM’s backend on this card is not known");
+  g_assert_cmpstr (row_h100, ==, "22.9\302\240" "GB of 85.1\302\240" "GB usable · 1 GPU · MXFP4 experts as stored: vLLM’s backend on this card is not known");
 
   /* a V100: vLLM refuses MXFP4 below compute capability 8.0, and its row says that in place
    * of a count: vLLM does not start there, whatever the memory */
@@ -689,6 +692,45 @@ test_this_computer (Fixture       *f,
   g_assert_false (vc_gpu_chart_get_bar (f->chart, 0, &bar, &color));
 }
 
+/* vLLM's RoPE tables in the window: Gemma 3 27B's two (163,840 and 1,310,720 positions of 128
+ * in bf16, 377,487,360 bytes) inside the weights row, whose tooltip formula names them */
+static void
+test_rope_table (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkColumnView *view = GTK_COLUMN_VIEW (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "breakdown_view"));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *weights_text = NULL, *generic_text = NULL, *formula = NULL;
+  const VcScenarioResult *sc;
+  GtkWidget *cell;
+
+  g_assert_true (vc_estimate_set_preset (f->estimate, "gemma-3-27b-it", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_GENERIC, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  generic_text = vc_format_size (vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS], VC_UNIT_GB);
+  g_object_set (f->estimate, "engine", VC_ENGINE_VLLM, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  sc = vc_estimate_get_selected (f->estimate);
+  g_assert_cmpfloat (sc->rope_table, ==, 377487360.0);
+  weights_text = vc_format_size (sc->bytes[VC_COMPONENT_WEIGHTS], VC_UNIT_GB);
+  g_assert_cmpstr (weights_text, !=, generic_text);
+  cell = vc_test_find_label (GTK_WIDGET (view), weights_text);
+  g_assert_nonnull (cell);
+  g_assert_null (vc_test_find_label (GTK_WIDGET (view), generic_text));
+  {
+    GtkTooltip *tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
+    gboolean shown = FALSE;
+
+    g_signal_emit_by_name (cell, "query-tooltip", 1, 1, FALSE, tooltip, &shown);
+    g_assert_true (shown);
+    g_object_unref (tooltip);
+  }
+  formula = vc_formula_describe (f->estimate, vc_estimate_get_result (f->estimate)->selected,
+                                 VC_COMPONENT_WEIGHTS, VC_UNIT_GB);
+  g_assert_nonnull (strstr (formula, "; plus the RoPE cos/sin tables vLLM builds on each GPU: 1474560 positions × "
+                                     "128 rotary dimensions × 2 bytes = 377\u00a0MB; in all "));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -711,6 +753,7 @@ main (int   argc,
   ADD ("/engines-window/mxfp4-capacity", test_mxfp4_capacity);
   ADD ("/engines-window/mxfp4-backend-input", test_mxfp4_backend_input);
   ADD ("/engines-window/vendor-groups", test_vendor_groups);
+  ADD ("/engines-window/rope-table", test_rope_table);
   ADD ("/engines-window/this-computer", test_this_computer);
   return g_test_run ();
 }

@@ -49,6 +49,7 @@
 
 #include "vc-catalog.h"
 #include "vc-command.h"
+#include "vc-engine.h"
 #include "vc-engine-comm.h"
 #include "vc-enums.h"
 #include "vc-estimate.h"
@@ -610,8 +611,9 @@ check_bytes (VcEstimate   *e,
   PlanSums s = plan_sums (plan);
   guint n = plan->devices->len;
 
-  PLAN_CHECK (counts, fabs (vc_inventory_bytes (inv) - W) < 1, "%s: the inventory holds %.0f bytes, the estimate %.0f",
-              cell, vc_inventory_bytes (inv), W);
+  /* the weights are the inventory's, and vLLM's and SGLang's RoPE table on each GPU beside them */
+  PLAN_CHECK (counts, fabs (vc_inventory_bytes (inv) + sc->rope_table - W) < 1 && (sc->rope_table == 0 || in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG),
+              "%s: the inventory holds %.0f bytes, the RoPE table %.0f, the estimate %.0f", cell, vc_inventory_bytes (inv), sc->rope_table, W);
   for (guint i = 0; i < n; i++)
     {
       const VcPlanDevice *d = vc_plan_get_device (plan, i);
@@ -674,7 +676,8 @@ check_bytes (VcEstimate   *e,
         double vocab_share = ceil ((double) in->arch.vocab_size / plan->tp) / in->arch.vocab_size * plan->tp;
         double expected = expected_all_weights (inv, &in->arch, plan->tp, 1, 1) +
                           (plan->pp > 1 && in->arch.tied_embeddings
-                             ? vc_inventory_role_bytes (inv, VC_TENSOR_EMBEDDING) * vocab_share : 0);
+                             ? vc_inventory_role_bytes (inv, VC_TENSOR_EMBEDDING) * vocab_share : 0) +
+                          n * sc->rope_table;
 
         PLAN_CHECK (counts, plan->host_bytes == 0 && plan->cpu_layers == 0, "%s: %s keeps %.0f bytes in RAM", cell,
                     vc_plan_engine_id (in), plan->host_bytes);
@@ -1126,10 +1129,14 @@ test_plan_regressions (void)
     VcPlan plan;
 
     g_assert_true (vc_estimate_compute_plan (e, &plan, NULL));
-    /* the token embedding on the first, the final norm and head on the last */
-    g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->weights, ==, 8030257152.0);
-    g_assert_cmpfloat (vc_plan_get_device (&plan, 1)->weights, ==, 8030265344.0);
-    g_assert_cmpfloat (plan_sums (&plan).weights, ==, vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS]);
+    /* the token embedding on the first, the final norm and head on the last, SGLang's fp32 RoPE
+     * table (8,192 positions × 128) on both */
+    double rope = 8192 * 128 * 4.0;
+
+    g_assert_cmpfloat (vc_estimate_get_selected (e)->rope_table, ==, rope);
+    g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->weights, ==, 8030257152.0 + rope);
+    g_assert_cmpfloat (vc_plan_get_device (&plan, 1)->weights, ==, 8030265344.0 + rope);
+    g_assert_cmpfloat (plan_sums (&plan).weights, ==, vc_estimate_get_selected (e)->bytes[VC_COMPONENT_WEIGHTS] + rope);
     vc_plan_clear (&plan);
   }
   /* Accelerate's plan left out the KV cache of the layers in RAM, which run on the first GPU:
