@@ -348,6 +348,93 @@ test_weights_memo (void)
   g_assert_cmpuint (n_checked, >, 100);
 }
 
+/* vc_estimator_compute_scenario(), which the layouts' stage estimates take, is the full estimate's
+ * scenario, every field of it, over every shape of model × engine × precision × mode × layout;
+ * and in inference the cache, the sequence state and the activations are the same in every
+ * scenario (vc_estimator_compute() counts them once for all the weights' precisions). */
+static void
+assert_scenarios_equal (const VcScenarioResult *a,
+                        const VcScenarioResult *b)
+{
+  g_assert_cmpint (a->id, ==, b->id);
+  for (guint c = 0; c < VC_N_COMPONENTS; c++)
+    g_assert_cmpfloat (a->bytes[c], ==, b->bytes[c]);
+  g_assert_cmpfloat (a->total, ==, b->total);
+  g_assert_cmpint (a->peak_phase, ==, b->peak_phase);
+  g_assert_cmpfloat (a->trainable_parameters, ==, b->trainable_parameters);
+  g_assert_cmpfloat (a->weight_bits, ==, b->weight_bits);
+  g_assert_cmpint (a->weights_from_source, ==, b->weights_from_source);
+  g_assert_cmpfloat (a->forward_activations, ==, b->forward_activations);
+  g_assert_cmpfloat (a->backward_activations, ==, b->backward_activations);
+  g_assert_cmpfloat (a->gradient_bytes, ==, b->gradient_bytes);
+  g_assert_cmpfloat (a->step_temporary, ==, b->step_temporary);
+  g_assert_cmpfloat (a->paged_optimizer, ==, b->paged_optimizer);
+  g_assert_cmpfloat (a->reserved, ==, b->reserved);
+}
+
+static void
+test_one_scenario_exact (void)
+{
+  static const struct
+  {
+    VcMode mode;
+    VcEngine engine;
+    VcPrecision precision;
+    VcFinetune finetune;
+    guint tp, concurrency;
+  } cases[] = {
+    { VC_MODE_INFERENCE, VC_ENGINE_GENERIC, VC_PRECISION_FP16, 0, 1, 1 },
+    { VC_MODE_INFERENCE, VC_ENGINE_GENERIC, VC_PRECISION_FP32, 0, 2, 3 },
+    { VC_MODE_INFERENCE, VC_ENGINE_VLLM, VC_PRECISION_BF16, 0, 1, 8 },
+    { VC_MODE_INFERENCE, VC_ENGINE_VLLM, VC_PRECISION_INT4, 0, 2, 1 },
+    { VC_MODE_INFERENCE, VC_ENGINE_SGLANG, VC_PRECISION_FP8, 0, 1, 4 },
+    { VC_MODE_INFERENCE, VC_ENGINE_LLAMA_CPP, VC_PRECISION_Q4_K_M, 0, 1, 2 },
+    { VC_MODE_INFERENCE, VC_ENGINE_OLLAMA, VC_PRECISION_Q8_0, 0, 1, 1 },
+    { VC_MODE_INFERENCE, VC_ENGINE_TRANSFORMERS, VC_PRECISION_BF16, 0, 1, 2 },
+    { VC_MODE_TRAINING, VC_ENGINE_GENERIC, VC_PRECISION_BF16, VC_FINETUNE_FULL, 1, 1 },
+    { VC_MODE_TRAINING, VC_ENGINE_GENERIC, VC_PRECISION_BF16, VC_FINETUNE_LORA, 1, 1 },
+    { VC_MODE_TRAINING, VC_ENGINE_GENERIC, VC_PRECISION_FP16, VC_FINETUNE_QLORA_4BIT, 2, 1 },
+  };
+  guint n_presets, n_compared = 0;
+  const VcPreset *presets = vc_presets_get_all (&n_presets);
+
+  for (guint p = 0; p < n_presets; p++)
+    for (guint k = 0; vc_test_first_of_family (p) && k < G_N_ELEMENTS (cases); k++)
+      for (VcMethod method = VC_METHOD_RULE_OF_THUMB; method <= VC_METHOD_ARCHITECTURE; method++)
+        {
+          g_autoptr(VcEstimate) e = vc_estimate_new ();
+          VcScenarioResult one;
+          const VcInputs *in;
+          VcResult res;
+
+          g_assert_true (vc_estimate_set_preset (e, presets[p].id, NULL));
+          g_object_set (e, "method", method, "mode", cases[k].mode, "engine", cases[k].engine, "tp", cases[k].tp,
+                        "concurrency", cases[k].concurrency, NULL);
+          if (cases[k].mode == VC_MODE_TRAINING)
+            g_object_set (e, "finetune", cases[k].finetune, "training-precision", cases[k].precision, NULL);
+          else
+            g_object_set (e, "precision", cases[k].precision, NULL);
+          if (!vc_estimate_check (e, NULL))
+            continue;
+          in = vc_estimate_get_inputs (e);
+          vc_estimator_compute (in, &res);
+          for (guint i = 0; i < res.n_scenarios; i++)
+            {
+              g_assert_true (vc_estimator_compute_scenario (in, res.scenarios[i].id, &one));
+              assert_scenarios_equal (&one, &res.scenarios[i]);
+              n_compared++;
+              if (cases[k].mode == VC_MODE_INFERENCE)
+                for (guint c = VC_COMPONENT_KV_CACHE; c <= VC_COMPONENT_ACTIVATIONS; c++)
+                  g_assert_cmpfloat (res.scenarios[i].bytes[c], ==, res.scenarios[0].bytes[c]);
+            }
+          /* a scenario of the other mode is none of this estimate's */
+          g_assert_false (vc_estimator_compute_scenario (in, cases[k].mode == VC_MODE_TRAINING ? VC_SCENARIO_INFERENCE_16BIT
+                                                                                                : VC_SCENARIO_FULL, &one));
+          g_assert_cmpfloat (one.total, ==, 0);
+        }
+  g_assert_cmpuint (n_compared, >, 500);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -363,5 +450,6 @@ main (int   argc,
   g_test_add_func ("/estimator/gpu-count", test_gpu_count);
   g_test_add_func ("/estimator/weights-memo", test_weights_memo);
   g_test_add_func ("/estimator/gpu-count-kv-replicated", test_gpu_count_kv_replicated);
+  g_test_add_func ("/estimator/one-scenario-exact", test_one_scenario_exact);
   return g_test_run ();
 }

@@ -1916,12 +1916,15 @@ vc_estimator_inventory (const VcInputs *in,
   return inv;
 }
 
+/* `only`: the one scenario to count (the others are left at zero), or -1 for all of them */
 static void
 architecture (const VcInputs *in,
-              VcResult       *res)
+              VcResult       *res,
+              int             only)
 {
   Shapes s;
   double overhead = vc_inputs_overhead_bytes (in);
+  double kv = 0, state = 0, activations = 0;
 
   shapes_init (&in->arch, &s);
   res->parameters = s.counts.total;
@@ -1934,11 +1937,23 @@ architecture (const VcInputs *in,
                                                                 : in->source_parameters;
     }
   res->kv_bytes_per_token = vc_arch_kv_bytes_per_token (&in->arch, kv_value_bytes (in->kv_precision));
+  /* the cache, the sequence state and the activations are the same at every precision of the
+   * weights: counted once for the scenarios (the layout search and the solver compute estimates
+   * by the thousand, and these were most of an inference estimate) */
+  if (in->mode == VC_MODE_INFERENCE)
+    {
+      kv = kv_cache_bytes (in, kv_value_bytes (in->kv_precision));
+      state = sequence_state_bytes (in, kv_value_bytes (in->kv_precision));
+      activations = (vc_engine_is_llama_cpp (in) ? llama_cpp_compute_buffer (in, &s) : inference_activations (in, &s)) +
+                    vc_engine_transient_bytes (in, kv);
+    }
 
   for (guint i = 0; i < res->n_scenarios; i++)
     {
       VcScenarioResult *sc = &res->scenarios[i];
 
+      if (only >= 0 && sc->id != (VcScenario) only)
+        continue;
       if (in->mode == VC_MODE_INFERENCE)
         {
           VcPrecision p = inference_precision_of (sc->id, in->precision);
@@ -1959,10 +1974,9 @@ architecture (const VcInputs *in,
           /* the engine's RoPE tables, on each GPU beside its share of the weights */
           sc->rope_table = vc_engine_rope_table_bytes (in, p);
           sc->bytes[VC_COMPONENT_WEIGHTS] += sc->rope_table;
-          sc->bytes[VC_COMPONENT_KV_CACHE] = kv_cache_bytes (in, kv_value_bytes (in->kv_precision));
-          sc->bytes[VC_COMPONENT_SEQUENCE_STATE] = sequence_state_bytes (in, kv_value_bytes (in->kv_precision));
-          sc->bytes[VC_COMPONENT_ACTIVATIONS] = (vc_engine_is_llama_cpp (in) ? llama_cpp_compute_buffer (in, &s) : inference_activations (in, &s)) +
-                                                vc_engine_transient_bytes (in, sc->bytes[VC_COMPONENT_KV_CACHE]);
+          sc->bytes[VC_COMPONENT_KV_CACHE] = kv;
+          sc->bytes[VC_COMPONENT_SEQUENCE_STATE] = state;
+          sc->bytes[VC_COMPONENT_ACTIVATIONS] = activations;
         }
       else
         training_architecture (in, &s, sc);
@@ -1970,9 +1984,10 @@ architecture (const VcInputs *in,
     }
 }
 
-void
-vc_estimator_compute (const VcInputs *in,
-                      VcResult       *res)
+static void
+compute (const VcInputs *in,
+         VcResult       *res,
+         int             only)
 {
   static const VcScenario inference[] = {
     VC_SCENARIO_INFERENCE_16BIT, VC_SCENARIO_INFERENCE_8BIT, VC_SCENARIO_INFERENCE_4BIT,
@@ -2005,7 +2020,7 @@ vc_estimator_compute (const VcInputs *in,
   if (in->method == VC_METHOD_RULE_OF_THUMB)
     rule_of_thumb (in, res);
   else
-    architecture (in, res);
+    architecture (in, res, only);
 
   res->overhead_bytes = round (vc_inputs_overhead_bytes (in));
   for (guint i = 0; i < res->n_scenarios; i++)
@@ -2015,6 +2030,34 @@ vc_estimator_compute (const VcInputs *in,
       scenario_total (sc);
       sc->reserved = sc->total;
     }
+}
+
+void
+vc_estimator_compute (const VcInputs *in,
+                      VcResult       *res)
+{
+  compute (in, res, -1);
+}
+
+/* One scenario of vc_estimator_compute(), the same bytes, without counting the others: the
+ * layouts' stage estimates want one each, by the thousand. FALSE when the inputs' mode has no
+ * such scenario. */
+gboolean
+vc_estimator_compute_scenario (const VcInputs   *in,
+                               VcScenario        id,
+                               VcScenarioResult *out)
+{
+  VcResult r;
+
+  compute (in, &r, (int) id);
+  for (guint i = 0; i < r.n_scenarios; i++)
+    if (r.scenarios[i].id == id)
+      {
+        *out = r.scenarios[i];
+        return TRUE;
+      }
+  memset (out, 0, sizeof *out);
+  return FALSE;
 }
 
 /* The selected scenario's reserve (vc_estimator_compute() leaves it at the total): replaying a

@@ -176,6 +176,9 @@ gboolean vc_estimator_llama_cpp_graph (const VcInputs *inputs,
                                        VcLlamaGraph   *graph);
 void     vc_estimator_compute     (const VcInputs *inputs,
                                    VcResult       *result);
+gboolean vc_estimator_compute_scenario (const VcInputs   *inputs,
+                                        VcScenario        scenario,
+                                        VcScenarioResult *result);
 VcInventory *vc_estimator_inventory (const VcInputs *inputs,
                                      VcScenario      scenario);
 
