@@ -354,12 +354,13 @@ test_vllm_mxfp4_marlin_json (void)
     gint64 per_gpu;
     gint64 tokens;                    /* -1: null */
   } cases[] = {
-    { "gpt-oss-20b", "auto", -1, 1, 22837656192, -1 },
-    { "gpt-oss-20b", "marlin", 917962752, 1, 23755618944, 1098704 },
+    { "gpt-oss-20b", "auto", -1, 1, 22871210624, -1 },
+    { "gpt-oss-20b", "marlin", 917962752, 1, 23789173376, 1098032 },
     /* one H100 holds the stored experts with the request, not Marlin's 5,507,776,512 bytes
-     * more: two at TP 2, each as on an A100 (FORMULAS.md) */
-    { "gpt-oss-120b", "auto", -1, 1, 74427441792, -1 },
-    { "gpt-oss-120b", "marlin", 5507776512, 2, 45876384384, 863872 },
+     * more: two at TP 2, each as on an A100 (FORMULAS.md); every row holds the 32 MiB fp32 RoPE
+     * table */
+    { "gpt-oss-120b", "auto", -1, 1, 74460996224, -1 },
+    { "gpt-oss-120b", "marlin", 5507776512, 2, 45909938816, 862960 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
