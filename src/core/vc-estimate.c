@@ -545,6 +545,31 @@ set_mmproj_text (VcEstimate   *self,
   invalidate (self);
 }
 
+/* The projector file's inputs and the model file's warning */
+static void
+set_mmproj_property (VcEstimate   *self,
+                     guint         prop_id,
+                     const GValue *value,
+                     GParamSpec   *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_MMPROJ_BYTES: SET_FIELD (mmproj_bytes, input_double); break;
+    case PROP_MMPROJ_PARAMETERS: SET_FIELD (mmproj_parameters, input_double); break;
+    case PROP_MMPROJ_OFFLOAD: SET_FIELD (mmproj_offload, g_value_get_boolean); break;
+    case PROP_ENCODER_IN_MMPROJ:
+      if (self->encoder_in_mmproj == g_value_get_boolean (value))
+        return;
+      self->encoder_in_mmproj = g_value_get_boolean (value);
+      break;
+    default:
+      set_mmproj_text (self, prop_id, value, pspec);
+      return;
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), pspec);
+  invalidate (self);
+}
+
 static void
 set_arch_property (VcEstimate   *self,
                    guint         prop_id,
@@ -671,19 +696,6 @@ vc_estimate_set_property (GObject      *object,
     case PROP_SOURCE_PARAMETERS: SET_FIELD (source_parameters, input_double); break;
     case PROP_SOURCE_ACTIVE_PARAMETERS: SET_FIELD (source_active_parameters, input_double); break;
     case PROP_SOURCE_PRECISION: SET_FIELD (source_precision, g_value_get_enum); break;
-    case PROP_MMPROJ:
-    case PROP_MMPROJ_PROJECTOR:
-    case PROP_MODEL_WARNING:
-      set_mmproj_text (self, prop_id, value, pspec);
-      return;
-    case PROP_MMPROJ_BYTES: SET_FIELD (mmproj_bytes, input_double); break;
-    case PROP_MMPROJ_PARAMETERS: SET_FIELD (mmproj_parameters, input_double); break;
-    case PROP_MMPROJ_OFFLOAD: SET_FIELD (mmproj_offload, g_value_get_boolean); break;
-    case PROP_ENCODER_IN_MMPROJ:
-      if (self->encoder_in_mmproj == g_value_get_boolean (value))
-        return;
-      self->encoder_in_mmproj = g_value_get_boolean (value);
-      break;
     case PROP_TP: SET_FIELD (layout.tp, g_value_get_uint); break;
     case PROP_PP: SET_FIELD (layout.pp, g_value_get_uint); break;
     case PROP_EP: SET_FIELD (layout.ep, g_value_get_uint); break;
@@ -696,7 +708,10 @@ vc_estimate_set_property (GObject      *object,
     case PROP_EXPERTS_ON_CPU: SET_FIELD (layout.experts_on_cpu, g_value_get_boolean); break;
     case PROP_GPUS_PER_NODE: SET_FIELD (layout.gpus_per_node, g_value_get_uint); break;
     default:
-      set_arch_property (self, prop_id, value, pspec);
+      if (prop_id >= PROP_MMPROJ && prop_id <= PROP_ENCODER_IN_MMPROJ)
+        set_mmproj_property (self, prop_id, value, pspec);
+      else
+        set_arch_property (self, prop_id, value, pspec);
       return;
     }
   g_object_notify_by_pspec (object, pspec);
@@ -754,6 +769,26 @@ get_arch_property (const VcInputs *in,
     g_value_set_enum (value, v);
   else
     g_value_set_uint (value, v);
+}
+
+static void
+get_mmproj_property (VcEstimate *self,
+                     guint       prop_id,
+                     GValue     *value)
+{
+  const VcInputs *in = &self->inputs;
+
+  switch (prop_id)
+    {
+    case PROP_MMPROJ: g_value_set_string (value, self->mmproj); break;
+    case PROP_MMPROJ_PROJECTOR: g_value_set_string (value, self->mmproj_projector); break;
+    case PROP_MMPROJ_BYTES: g_value_set_double (value, in->mmproj_bytes); break;
+    case PROP_MMPROJ_PARAMETERS: g_value_set_double (value, in->mmproj_parameters); break;
+    case PROP_MMPROJ_OFFLOAD: g_value_set_boolean (value, in->mmproj_offload); break;
+    case PROP_MODEL_WARNING: g_value_set_string (value, self->model_warning); break;
+    case PROP_ENCODER_IN_MMPROJ: g_value_set_boolean (value, self->encoder_in_mmproj); break;
+    default: g_assert_not_reached ();
+    }
 }
 
 static void
@@ -851,16 +886,11 @@ vc_estimate_get_property (GObject    *object,
     case PROP_SOURCE_PARAMETERS: g_value_set_double (value, in->source_parameters); break;
     case PROP_SOURCE_ACTIVE_PARAMETERS: g_value_set_double (value, in->source_active_parameters); break;
     case PROP_SOURCE_PRECISION: g_value_set_enum (value, in->source_precision); break;
-    case PROP_MMPROJ: g_value_set_string (value, self->mmproj); break;
-    case PROP_MMPROJ_PROJECTOR: g_value_set_string (value, self->mmproj_projector); break;
-    case PROP_MMPROJ_BYTES: g_value_set_double (value, in->mmproj_bytes); break;
-    case PROP_MMPROJ_PARAMETERS: g_value_set_double (value, in->mmproj_parameters); break;
-    case PROP_MMPROJ_OFFLOAD: g_value_set_boolean (value, in->mmproj_offload); break;
-    case PROP_MODEL_WARNING: g_value_set_string (value, self->model_warning); break;
-    case PROP_ENCODER_IN_MMPROJ: g_value_set_boolean (value, self->encoder_in_mmproj); break;
     default:
       if (prop_id >= PROP_ARCH_0 && prop_id < PROP_ARCH_0 + n_arch_fields)
         get_arch_property (in, prop_id, value);
+      else if (prop_id >= PROP_MMPROJ && prop_id <= PROP_ENCODER_IN_MMPROJ)
+        get_mmproj_property (self, prop_id, value);
       else
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }

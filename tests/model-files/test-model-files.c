@@ -978,7 +978,7 @@ test_mmproj_refused (void)
 /* Gemma 3 4B's GGUF with its projector file, as `llama-server -m … --mmproj …` runs it: the
  * projector's 840,434,112 bytes are weights on the GPU, the text model's warning goes, and the
  * compute buffer's comes, on stderr and in JSON `warnings`; --no-mmproj-offload keeps them in
- * system RAM; other engines and training are refused; the command and a profile keep it. */
+ * system RAM; other engines and training are refused; the command carries it. */
 static void
 test_mmproj_gemma3 (void)
 {
@@ -1063,6 +1063,19 @@ test_mmproj_gemma3 (void)
     g_assert_cmpint (vc_test_run_vramcalc (train, NULL, &out2, &err2), ==, 2);
     g_assert_nonnull (strstr (err2, "accepted with the engines llama.cpp and ollama, not generic"));
   }
+}
+
+/* A profile keeps the projector's figures: the same estimate, and its warning, without the file */
+static void
+test_mmproj_profile (void)
+{
+  g_autofree char *folder = fixture ("gemma3");
+  g_autofree char *mmproj = fixture ("gemma3/mmproj-gemma-3-4b-it-F16.gguf");
+  const char *mm_args[] = { "--model", folder, "--engine", "llama.cpp", "--seq", "8192", "--mmproj", mmproj,
+                            "--format", "json", NULL };
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  JsonObject *r1 = vc_test_run_json (p1, mm_args);
+
   {
     /* a profile keeps the projector's figures: the same estimate without the file */
     g_autofree char *dir = vc_test_make_tmpdir ("mmproj");
@@ -1223,6 +1236,7 @@ main (int   argc,
   g_test_add_func ("/model-files/mmproj/read", test_mmproj_read);
   g_test_add_func ("/model-files/mmproj/refused", test_mmproj_refused);
   g_test_add_func ("/model-files/mmproj/gemma3", test_mmproj_gemma3);
+  g_test_add_func ("/model-files/mmproj/profile", test_mmproj_profile);
   g_test_add_func ("/model-files/safetensors/hybrid", test_safetensors_hybrid);
   g_test_add_func ("/model-files/safetensors/exact", test_safetensors);
   g_test_add_func ("/model-files/safetensors/gptq", test_safetensors_gptq);
