@@ -42,6 +42,7 @@ typedef enum
   OPT_GENERATE,
   OPT_PRINT_COMMAND,
   OPT_ENGINE_VERSION,  /* the engine's release: vLLM's, or SGLang's source with --engine sglang */
+  OPT_MMPROJ,          /* llama.cpp's multimodal projector file */
 } VcCliOptKind;
 
 typedef struct

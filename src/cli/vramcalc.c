@@ -69,6 +69,7 @@ typedef struct
   char *preset;
   char *config_path;
   char *model_path;
+  char *mmproj_path;
   char *method;
   char *profile_path;
   char *save_path;
@@ -99,6 +100,7 @@ request_clear (Request *req)
   g_clear_pointer (&req->preset, g_free);
   g_clear_pointer (&req->config_path, g_free);
   g_clear_pointer (&req->model_path, g_free);
+  g_clear_pointer (&req->mmproj_path, g_free);
   g_clear_pointer (&req->method, g_free);
   g_clear_pointer (&req->profile_path, g_free);
   g_clear_pointer (&req->save_path, g_free);
@@ -294,6 +296,7 @@ string_option_slot (Request *req,
     case OPT_PRESET: return &req->preset;
     case OPT_CONFIG: return &req->config_path;
     case OPT_MODEL: return &req->model_path;
+    case OPT_MMPROJ: return &req->mmproj_path;
     case OPT_METHOD: return &req->method;
     case OPT_PROFILE: return &req->profile_path;
     case OPT_SAVE_PROFILE: return &req->save_path;
@@ -715,6 +718,7 @@ check_engine_options (int          argc,
             return FALSE;
           }
       static const char *llama[] = { "parallel", "n-ubatch", "n-batch", "kv-unified", "no-kv-unified",
+                                     "mmproj", "mmproj-offload", "no-mmproj-offload",
                                      "cache-type-k", "cache-type-v", "tensor-split", "main-gpu", "split-mode",
                                      "n-cpu-moe" };
       static const char *planned[] = { "tensor-split", "main-gpu", "split-mode", "n-cpu-moe", "ram", "pp-partition" };
@@ -1213,8 +1217,6 @@ apply_model_file (Request    *req,
       return usage_error (option, msg);
     }
   vc_model_file_apply (model, estimate);
-  if (vc_model_file_get_warning (model))
-    g_printerr ("vramcalc: %s\n", vc_model_file_get_warning (model));
   return 0;
 }
 
@@ -1525,6 +1527,20 @@ apply_request (Request    *req,
 
   if ((status = apply_settings (req, estimate, profile, &precision)) != 0)
     return status;
+  if (req->mmproj_path)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (req->mmproj_path);
+
+      if (!vc_estimate_set_mmproj_file (estimate, file, req->mmproj_path, &error))
+        return usage_error ("mmproj", error->message);
+    }
+  {
+    /* what the estimate leaves out: the model file's warning, the projector's compute buffer */
+    g_auto(GStrv) warnings = vc_estimate_dup_warnings (estimate);
+
+    for (guint i = 0; warnings[i] != NULL; i++)
+      g_printerr ("vramcalc: %s\n", warnings[i]);
+  }
   note_other_mode_options (req, estimate);
   note_other_method_options (req, estimate);
   if (precision != NULL)
@@ -1813,7 +1829,7 @@ generate_doc (VcCliDocFormat format)
       if (o->kind == OPT_GENERATE)
         continue;
       d.repeatable = o->kind == OPT_GPU;
-      d.file = o->kind == OPT_CONFIG || o->kind == OPT_MODEL || o->kind == OPT_PROFILE || o->kind == OPT_SAVE_PROFILE;
+      d.file = o->kind == OPT_CONFIG || o->kind == OPT_MODEL || o->kind == OPT_MMPROJ || o->kind == OPT_PROFILE || o->kind == OPT_SAVE_PROFILE;
       if (o->kind == OPT_PRESET)
         d.values_option = "list-presets";
       else if (o->kind == OPT_FIT_GPU)

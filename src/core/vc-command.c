@@ -55,7 +55,7 @@ static const char *engine_sources[VC_N_COMMAND_ENGINES] = {
  * against tests/data/command-flags/ENGINE.txt, and each built command's flags against these. */
 static const char *llama_cpp_flags[] = {
   "-m", "-hf", "-hff", "-ngl", "-sm", "-ts", "-mg", "-c", "-np", "--no-kv-unified", "-fa",
-  "-ctk", "-ctv", "-b", "-ub", "--cpu-moe", "--n-cpu-moe", NULL
+  "-ctk", "-ctv", "-b", "-ub", "--cpu-moe", "--n-cpu-moe", "--mmproj", "--no-mmproj-offload", NULL
 };
 static const char *vllm_flags[] = {
   "--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size",
@@ -341,6 +341,8 @@ vc_command_request_from_estimate (VcCommandRequest *req,
   const VcLayoutResult *lr = vc_estimate_get_layout_result (estimate);
 
   vc_command_request_init (req, vc_estimate_get_inputs (estimate));
+  if (vc_estimate_get_inputs (estimate)->mmproj_bytes > 0 && *vc_estimate_get_mmproj (estimate) != '\0')
+    req->mmproj = vc_estimate_get_mmproj (estimate);
   if (preset != NULL && preset->repository != NULL && *preset->repository)
     {
       req->model_kind = VC_COMMAND_MODEL_HUB;
@@ -638,6 +640,14 @@ build_llama_cpp (const VcCommandRequest *req,
     add (argv, "--cpu-moe");
   else if (req->n_cpu_moe > 0)
     add_uint (argv, "--n-cpu-moe", req->n_cpu_moe);
+  /* common/arg.cpp: -mm/--mmproj FILE, and --no-mmproj-offload (mmproj_use_gpu = false) */
+  if (req->mmproj != NULL)
+    {
+      add (argv, "--mmproj");
+      add (argv, req->mmproj);
+      if (!in->mmproj_offload)
+        add (argv, "--no-mmproj-offload");
+    }
   return command_new (VC_COMMAND_LLAMA_CPP, g_steal_pointer (&argv), NULL, NULL);
 }
 
@@ -876,6 +886,9 @@ build_ollama (const VcCommandRequest *req,
     return refuse (error, _("Ollama places a model’s layers across GPUs itself: a split across GPUs cannot be expressed")), NULL;
   if (l.experts_on_cpu || req->n_cpu_moe > 0)
     return refuse (error, _("Ollama has no setting for experts in system RAM")), NULL;
+  if (req->mmproj != NULL)
+    return refuse (error, _("an Ollama Modelfile with a separate projector file is not written: print the llama.cpp "
+                            "command, or give an Ollama model that holds its projector")), NULL;
   ctk = cache_type_flag (in->cache_type_k, in->kv_precision);
   ctv = cache_type_flag (in->cache_type_v, in->kv_precision);
   if ((ctk && !*ctk) || g_strcmp0 (ctk, ctv) != 0)

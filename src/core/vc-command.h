@@ -55,6 +55,7 @@ typedef struct
   VcCommandModelKind model_kind;
   const char *model;               /* the path, the repository or the Ollama name */
   const char *model_file;          /* HUB: a file in the repository (a GGUF); NULL: none */
+  const char *mmproj;              /* llama.cpp --mmproj: the projector file as given; NULL: none */
   double per_gpu_bytes;            /* the estimate's need on each GPU (the busiest one's) */
   /* from a plan */
   guint n_devices;                 /* GPUs of the plan; 0: the layout's */

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #include "vc-catalog.h"
 #include "vc-component-row.h"
@@ -19,6 +20,7 @@
 #include "vc-solver.h"
 #include "vc-quant.h"
 #include "vc-layout.h"
+#include "vc-mmproj.h"
 #include "vc-units.h"
 
 struct _VcEstimate
@@ -31,6 +33,10 @@ struct _VcEstimate
   char **model_not_understood;     /* an imported model's parts the estimate is not exact about */
   char *source_format;          /* "", "config", "safetensors" or "gguf" */
   char *source_quantization;
+  char *mmproj;                    /* --mmproj: the projector file as given; "" none */
+  char *mmproj_projector;          /* its clip.projector_type */
+  char *model_warning;             /* the model file's warning (vc_model_file_get_warning) */
+  gboolean encoder_in_mmproj;      /* the model file leaves its encoder to a projector file */
   gboolean applying_preset;
 
   gboolean dirty;
@@ -141,6 +147,13 @@ enum {
   PROP_SOURCE_PARAMETERS,
   PROP_SOURCE_ACTIVE_PARAMETERS,
   PROP_SOURCE_PRECISION,
+  PROP_MMPROJ,
+  PROP_MMPROJ_PROJECTOR,
+  PROP_MMPROJ_BYTES,
+  PROP_MMPROJ_PARAMETERS,
+  PROP_MMPROJ_OFFLOAD,
+  PROP_MODEL_WARNING,
+  PROP_ENCODER_IN_MMPROJ,
   /* results */
   PROP_MODEL_PARAMETERS,
   PROP_MODEL_ACTIVE_PARAMETERS,
@@ -515,6 +528,49 @@ set_source_text (VcEstimate   *self,
 }
 
 static void
+set_mmproj_text (VcEstimate   *self,
+                 guint         prop_id,
+                 const GValue *value,
+                 GParamSpec   *pspec)
+{
+  char **field = prop_id == PROP_MMPROJ ? &self->mmproj :
+                 prop_id == PROP_MODEL_WARNING ? &self->model_warning : &self->mmproj_projector;
+  const char *text = g_value_get_string (value) ? g_value_get_string (value) : "";
+
+  if (g_strcmp0 (*field, text) == 0)
+    return;
+  g_free (*field);
+  *field = g_strdup (text);
+  g_object_notify_by_pspec (G_OBJECT (self), pspec);
+  invalidate (self);
+}
+
+/* The projector file's inputs and the model file's warning */
+static void
+set_mmproj_property (VcEstimate   *self,
+                     guint         prop_id,
+                     const GValue *value,
+                     GParamSpec   *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_MMPROJ_BYTES: SET_FIELD (mmproj_bytes, input_double); break;
+    case PROP_MMPROJ_PARAMETERS: SET_FIELD (mmproj_parameters, input_double); break;
+    case PROP_MMPROJ_OFFLOAD: SET_FIELD (mmproj_offload, g_value_get_boolean); break;
+    case PROP_ENCODER_IN_MMPROJ:
+      if (self->encoder_in_mmproj == g_value_get_boolean (value))
+        return;
+      self->encoder_in_mmproj = g_value_get_boolean (value);
+      break;
+    default:
+      set_mmproj_text (self, prop_id, value, pspec);
+      return;
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), pspec);
+  invalidate (self);
+}
+
+static void
 set_arch_property (VcEstimate   *self,
                    guint         prop_id,
                    const GValue *value,
@@ -652,7 +708,10 @@ vc_estimate_set_property (GObject      *object,
     case PROP_EXPERTS_ON_CPU: SET_FIELD (layout.experts_on_cpu, g_value_get_boolean); break;
     case PROP_GPUS_PER_NODE: SET_FIELD (layout.gpus_per_node, g_value_get_uint); break;
     default:
-      set_arch_property (self, prop_id, value, pspec);
+      if (prop_id >= PROP_MMPROJ && prop_id <= PROP_ENCODER_IN_MMPROJ)
+        set_mmproj_property (self, prop_id, value, pspec);
+      else
+        set_arch_property (self, prop_id, value, pspec);
       return;
     }
   g_object_notify_by_pspec (object, pspec);
@@ -710,6 +769,26 @@ get_arch_property (const VcInputs *in,
     g_value_set_enum (value, v);
   else
     g_value_set_uint (value, v);
+}
+
+static void
+get_mmproj_property (VcEstimate *self,
+                     guint       prop_id,
+                     GValue     *value)
+{
+  const VcInputs *in = &self->inputs;
+
+  switch (prop_id)
+    {
+    case PROP_MMPROJ: g_value_set_string (value, self->mmproj); break;
+    case PROP_MMPROJ_PROJECTOR: g_value_set_string (value, self->mmproj_projector); break;
+    case PROP_MMPROJ_BYTES: g_value_set_double (value, in->mmproj_bytes); break;
+    case PROP_MMPROJ_PARAMETERS: g_value_set_double (value, in->mmproj_parameters); break;
+    case PROP_MMPROJ_OFFLOAD: g_value_set_boolean (value, in->mmproj_offload); break;
+    case PROP_MODEL_WARNING: g_value_set_string (value, self->model_warning); break;
+    case PROP_ENCODER_IN_MMPROJ: g_value_set_boolean (value, self->encoder_in_mmproj); break;
+    default: g_assert_not_reached ();
+    }
 }
 
 static void
@@ -810,6 +889,8 @@ vc_estimate_get_property (GObject    *object,
     default:
       if (prop_id >= PROP_ARCH_0 && prop_id < PROP_ARCH_0 + n_arch_fields)
         get_arch_property (in, prop_id, value);
+      else if (prop_id >= PROP_MMPROJ && prop_id <= PROP_ENCODER_IN_MMPROJ)
+        get_mmproj_property (self, prop_id, value);
       else
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -841,6 +922,9 @@ vc_estimate_finalize (GObject *object)
   g_clear_pointer (&self->inputs.source_inventory, vc_inventory_unref);
   g_free (self->source_format);
   g_free (self->source_quantization);
+  g_free (self->mmproj);
+  g_free (self->mmproj_projector);
+  g_free (self->model_warning);
   G_OBJECT_CLASS (vc_estimate_parent_class)->finalize (object);
 }
 
@@ -1156,6 +1240,32 @@ install_gpu_and_source_inputs (const VcInputs *d)
     g_param_spec_enum ("source-precision", N_("Checkpoint precision"),
                        N_("The weight precision whose figures the model's tensors replace"),
                        VC_TYPE_PRECISION, d->source_precision, RW);
+  properties[PROP_MMPROJ] =
+    g_param_spec_string ("mmproj", N_("Multimodal projector"),
+                         N_("llama.cpp --mmproj: the vision or audio encoder's GGUF file, as given (empty: none)"),
+                         "", RW);
+  properties[PROP_MMPROJ_PROJECTOR] =
+    g_param_spec_string ("mmproj-projector", N_("Projector type"),
+                         N_("The projector file's clip.projector_type (gemma3, mlp, …; vision+audio for a file of both)"), "", RW);
+  properties[PROP_MMPROJ_BYTES] =
+    g_param_spec_double ("mmproj-bytes", N_("Weights in the projector file"),
+                         N_("Exact bytes of the projector file's tensors (0: no projector)"),
+                         0, 1e15, d->mmproj_bytes, RW);
+  properties[PROP_MMPROJ_PARAMETERS] =
+    g_param_spec_double ("mmproj-parameters", N_("Parameters in the projector file"),
+                         N_("Elements of the projector file's tensors"),
+                         0, 1e15, d->mmproj_parameters, RW);
+  properties[PROP_MMPROJ_OFFLOAD] =
+    g_param_spec_boolean ("mmproj-offload", N_("Projector on the GPU"),
+                          N_("llama.cpp loads the projector on the GPU unless --no-mmproj-offload, which keeps it in system RAM"),
+                          d->mmproj_offload, RW);
+  properties[PROP_MODEL_WARNING] =
+    g_param_spec_string ("model-warning", N_("Model file's warning"),
+                         N_("What the model's files leave out of the estimate, as their reader says (empty: nothing)"), "", RW);
+  properties[PROP_ENCODER_IN_MMPROJ] =
+    g_param_spec_boolean ("encoder-in-mmproj", N_("Encoder in a projector file"),
+                          N_("The model's file leaves its vision encoder to a separate projector file (llama.cpp's mmproj)"),
+                          FALSE, RW);
 }
 
 static void
@@ -1254,6 +1364,9 @@ vc_estimate_init (VcEstimate *self)
   self->model_not_understood = g_new0 (char *, 1);
   self->source_format = g_strdup ("");
   self->source_quantization = g_strdup ("");
+  self->mmproj = g_strdup ("");
+  self->mmproj_projector = g_strdup ("");
+  self->model_warning = g_strdup ("");
   self->custom_gpus = g_strdup ("");
   self->chart_gpus = g_strdup (DEFAULT_CHART_GPUS);
   self->gpu_set = g_strdup ("");
@@ -1264,6 +1377,71 @@ vc_estimate_init (VcEstimate *self)
   self->user_gpus = vc_custom_gpus_parse ("", NULL);
   self->breakdown = g_list_store_new (VC_TYPE_COMPONENT_ROW);
   recompute (self);
+}
+
+/**
+ * vc_estimate_set_mmproj_file:
+ * @file: (nullable): a multimodal projector GGUF (llama.cpp's --mmproj); %NULL: none
+ * @shown: (nullable): how the file is named back (the path as given); %NULL: its parse name
+ *
+ * Reads the projector's header (vc-mmproj.h) and sets mmproj, mmproj-projector, mmproj-bytes and
+ * mmproj-parameters; on an error nothing changes.
+ */
+gboolean
+vc_estimate_set_mmproj_file (VcEstimate  *self,
+                             GFile       *file,
+                             const char  *shown,
+                             GError     **error)
+{
+  g_auto(VcMmproj) m = { 0 };
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
+  if (file == NULL)
+    {
+      g_object_set (self, "mmproj", "", "mmproj-projector", "", "mmproj-bytes", 0.0, "mmproj-parameters", 0.0, NULL);
+      return TRUE;
+    }
+  if (!vc_mmproj_read (&m, file, NULL, error))
+    return FALSE;
+  name = shown ? g_strdup (shown) : g_file_get_parse_name (file);
+  g_object_set (self, "mmproj", name, "mmproj-projector", m.projector, "mmproj-bytes", (double) m.bytes,
+                "mmproj-parameters", (double) m.elements, NULL);
+  return TRUE;
+}
+
+/* the projector file as given ("" none) */
+const char *
+vc_estimate_get_mmproj (VcEstimate *self)
+{
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), "");
+  return self->mmproj;
+}
+
+/**
+ * vc_estimate_dup_warnings:
+ *
+ * What the estimate leaves out, to be said beside it (stderr, the window's model note, JSON
+ * `warnings`): the model file's warning, unless the projector file it names is given, and with a
+ * projector on the GPU, that clip's compute buffer is not counted.
+ *
+ * Returns: (transfer full): a %NULL-terminated list, empty when there is nothing to say
+ */
+char **
+vc_estimate_dup_warnings (VcEstimate *self)
+{
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  const VcInputs *in;
+
+  g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
+  in = &self->inputs;
+  if (*self->model_warning != '\0' && !(self->encoder_in_mmproj && in->mmproj_bytes > 0))
+    g_strv_builder_add (b, self->model_warning);
+  if (vc_inputs_mmproj_on_gpu (in))
+    g_strv_builder_add (b, _("The multimodal projector’s weights are counted on the first GPU, but not its compute buffer: "
+                             "llama.cpp sizes the encoder’s graph when the projector loads (clip.cpp, "
+                             "alloc_compute_meta, logged as its “compute buffer size”), which is not followed here"));
+  return g_strv_builder_end (b);
 }
 
 VcEstimate *
@@ -1340,6 +1518,8 @@ vc_estimate_set_preset (VcEstimate  *self,
                 "source-weights-bytes", 0.0,
                 "source-parameters", 0.0,
                 "source-active-parameters", 0.0,
+                "model-warning", "",
+                "encoder-in-mmproj", FALSE,
                 NULL);
   self->applying_preset = FALSE;
   g_free (self->preset);
@@ -2064,6 +2244,43 @@ check_engine (const VcInputs  *in,
   return TRUE;
 }
 
+/* The --mmproj file's figures, as the file set them or a profile was edited: for llama.cpp or
+ * Ollama, a projector type llama.cpp knows, bytes and parameters together. */
+static gboolean
+check_mmproj (VcEstimate  *self,
+              GError     **error)
+{
+  const VcInputs *in = &self->inputs;
+
+  if (!(in->mmproj_bytes > 0) && !(in->mmproj_parameters > 0) && *self->mmproj == '\0')
+    return TRUE;
+  /* training serves nothing: the projector, like the engine, applies to inference alone
+   * (vc_inputs_mmproj_on_gpu) */
+  if (in->engine != VC_ENGINE_LLAMA_CPP && in->engine != VC_ENGINE_OLLAMA)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("--mmproj is llama.cpp’s multimodal projector file: accepted with the engines llama.cpp and ollama, not %s"),
+                   vc_enum_nick (VC_TYPE_ENGINE, in->engine));
+      return FALSE;
+    }
+  if (!vc_mmproj_projector_known (self->mmproj_projector))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("mmproj-projector “%s” is not a projector type llama.cpp knows (gemma3, mlp, pixtral, …)"),
+                   self->mmproj_projector);
+      return FALSE;
+    }
+  if (!(in->mmproj_bytes > 0) || !(in->mmproj_parameters > 0) ||
+      in->mmproj_bytes * 8 < in->mmproj_parameters || in->mmproj_bytes > 8 * in->mmproj_parameters)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("mmproj-bytes (%g) and mmproj-parameters (%g) go together, 1 to 64 bits a parameter"),
+                   in->mmproj_bytes, in->mmproj_parameters);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 check_inputs (VcEstimate  *self,
               GError     **error)
@@ -2090,6 +2307,8 @@ check_inputs (VcEstimate  *self,
         }
     }
   if (!check_source (self, error))
+    return FALSE;
+  if (!check_mmproj (self, error))
     return FALSE;
   if (in->method == VC_METHOD_RULE_OF_THUMB && in->model_type == VC_MODEL_TYPE_MOE &&
       in->active_parameters > in->parameters)

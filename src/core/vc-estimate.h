@@ -107,6 +107,12 @@ void            vc_estimate_count_gpus         (VcEstimate   *self,
                                                 guint         scenario_index,
                                                 guint        *counts);
 const VcLayoutResult *vc_estimate_get_layout_result (VcEstimate *self);
+char          **vc_estimate_dup_warnings       (VcEstimate   *self);
+const char     *vc_estimate_get_mmproj         (VcEstimate   *self);
+gboolean        vc_estimate_set_mmproj_file    (VcEstimate   *self,
+                                                GFile        *file,
+                                                const char   *shown,
+                                                GError      **error);
 gboolean        vc_estimate_set_plan_text      (VcEstimate   *self,
                                                 const char   *property,
                                                 const char   *text,

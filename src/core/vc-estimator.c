@@ -148,6 +148,9 @@ vc_inputs_init_default (VcInputs *in)
     .kv_unified = FALSE,
     .cache_type_k = VC_CACHE_TYPE_AUTO,
     .cache_type_v = VC_CACHE_TYPE_AUTO,
+    .mmproj_bytes = 0,
+    .mmproj_parameters = 0,
+    .mmproj_offload = TRUE,
     .mfu = 0.4,
     .source_weights_bytes = 0,
     .source_parameters = 0,
@@ -156,6 +159,17 @@ vc_inputs_init_default (VcInputs *in)
     .llama_cpp = FALSE,
     .layout = { .tp = 1, .pp = 1, .ep = 1, .dp = 1, .grad_accum = 1, .gpus_per_node = 8, .cp = 1 },
   };
+}
+
+/* llama.cpp loads the projector file on the GPU unless --no-mmproj-offload (common/arg.cpp sets
+ * mmproj_use_gpu = false; tools/mtmd/mtmd.cpp passes it to clip_init as use_gpu): its tensors
+ * are the encoder's, on the first stage (vc-inventory.h, VC_TENSOR_ENCODER). Inference only:
+ * the projector is refused for training and for other engines (vc-estimate.c). */
+gboolean
+vc_inputs_mmproj_on_gpu (const VcInputs *in)
+{
+  return in->mmproj_bytes > 0 && in->mmproj_offload && in->mode == VC_MODE_INFERENCE &&
+         (in->engine == VC_ENGINE_LLAMA_CPP || in->engine == VC_ENGINE_OLLAMA);
 }
 
 double
@@ -1842,8 +1856,8 @@ vc_estimator_forget_memos (void)
 /* The bytes of vc_estimator_inventory() for a precision, from the same builders, without
  * allocating (the solver computes estimates by the thousand). */
 static double
-inventory_bytes (const VcInputs *in,
-                 VcPrecision     p)
+model_inventory_bytes (const VcInputs *in,
+                       VcPrecision     p)
 {
   WeightsMemo *m;
   guint hash;
@@ -1872,14 +1886,22 @@ inventory_bytes (const VcInputs *in,
   return bytes;
 }
 
+/* The same with the --mmproj file's tensors, at their own bytes whatever the model's precision */
+static double
+inventory_bytes (const VcInputs *in,
+                 VcPrecision     p)
+{
+  return model_inventory_bytes (in, p) + (vc_inputs_mmproj_on_gpu (in) ? in->mmproj_bytes : 0);
+}
+
 /* The weights of one inference scenario, tensor by tensor (a new reference): the model files'
  * tensors at their own precision, llama.cpp's recipe for a GGUF format, the 4-bit formats'
  * layout, or the architecture's tensors at the precision's bytes (linear layers at 8 or 4 bits,
  * the rest in 16, when quantized). A profile keeps the files' bytes but not their tensors:
  * the architecture's tensors then stand for them, scaled to those bytes exactly. */
-VcInventory *
-vc_estimator_inventory (const VcInputs *in,
-                        VcScenario      id)
+static VcInventory *
+model_inventory (const VcInputs *in,
+                 VcScenario      id)
 {
   VcPrecision p = inference_precision_of (id, in->precision);
   double linear, other;
@@ -1914,6 +1936,23 @@ vc_estimator_inventory (const VcInputs *in,
       inv = scaled;
     }
   return inv;
+}
+
+/* ... and the --mmproj file's tensors as the encoder's, on the first stage's GPU: llama.cpp's
+ * clip_init loads them on one backend, the first GPU device (tools/mtmd/clip.cpp) */
+VcInventory *
+vc_estimator_inventory (const VcInputs *in,
+                        VcScenario      id)
+{
+  VcInventory *inv = model_inventory (in, id), *with;
+
+  if (!vc_inputs_mmproj_on_gpu (in))
+    return inv;
+  with = vc_inventory_new_scaled (inv, 1.0);
+  vc_inventory_unref (inv);
+  vc_inventory_add (with, VC_TENSOR_ENCODER, -1, in->mmproj_parameters, in->mmproj_bytes);
+  vc_inventory_seal (with);
+  return with;
 }
 
 /* `only`: the one scenario to count (the others are left at zero), or -1 for all of them */
@@ -1963,7 +2002,7 @@ architecture (const VcInputs *in,
           sc->bytes[VC_COMPONENT_WEIGHTS] = inventory_bytes (in, p);
           sc->weight_bits = bits;
           if (vc_precision_is_format (p))
-            sc->weight_bits = sc->bytes[VC_COMPONENT_WEIGHTS] * 8.0 / s.counts.total;
+            sc->weight_bits = model_inventory_bytes (in, p) * 8.0 / s.counts.total;
           sc->weights_from_source = FALSE;
           if (from_source (in) && p == in->source_precision)
             {

@@ -77,6 +77,10 @@ typedef struct
   gboolean kv_unified;             /* --kv-unified: one KV stream for every sequence */
   VcCacheType cache_type_k;        /* --cache-type-k */
   VcCacheType cache_type_v;        /* --cache-type-v */
+  /* --mmproj: a multimodal projector file's tensors (vc-mmproj.h); 0: none given */
+  double mmproj_bytes;
+  double mmproj_parameters;
+  gboolean mmproj_offload;         /* on the GPU, llama.cpp's default; --no-mmproj-offload: FALSE */
   double mfu;                      /* training: model FLOPs utilization */
   /* Architecture method, inference: the model's own tensors (safetensors or GGUF headers).
    * When the weight precision is source_precision, the weights are their exact bytes and the
@@ -164,6 +168,8 @@ void     vc_inputs_init_default   (VcInputs *inputs);
 gboolean vc_component_applies     (const VcInputs *inputs,
                                    VcComponent     component);
 double   vc_inputs_overhead_bytes (const VcInputs *inputs);
+/* whether the --mmproj file's weights are on the GPU: given, offloaded, for llama.cpp or Ollama */
+gboolean vc_inputs_mmproj_on_gpu  (const VcInputs *inputs);
 /* vLLM's profile run on each of n GPUs with tensor parallelism (FORMULAS.md, "Engines") */
 double   vc_estimator_vllm_profile_bytes (const VcInputs *inputs,
                                           double          tokens,

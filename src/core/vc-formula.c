@@ -95,6 +95,16 @@ describe_weights (const Terms *t)
   const VcInputs *in = t->in;
   g_autofree char *stored = describe_stored_weights (t);
 
+  if (vc_inputs_mmproj_on_gpu (in))
+    {
+      /* the --mmproj file's tensors, on the first GPU (vc_estimator_inventory) */
+      g_autofree char *mm = vc_format_size (in->mmproj_bytes, t->unit);
+      char *with = g_strdup_printf (_("%s, including the multimodal projector file’s tensors, %s (llama.cpp --mmproj, on the first GPU)"),
+                                    stored, mm);
+
+      g_free (stored);
+      stored = with;
+    }
   if (t->rot || in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_VLLM || in->method != VC_METHOD_ARCHITECTURE ||
       in->precision != VC_PRECISION_MXFP4 || !vc_arch_is_moe (&in->arch))
     return g_steal_pointer (&stored);

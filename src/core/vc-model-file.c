@@ -53,6 +53,7 @@ struct _VcModelFile
   char *quantization;
   char *name;
   char *warning;
+  gboolean encoder_in_mmproj;      /* a Gemma 3 GGUF: its vision encoder is an mmproj file */
   VcHfConfig *config;
   VcArch arch;
   guint64 n_tensors;
@@ -1081,7 +1082,8 @@ load_gguf (VcModelFile   *self,
   /* llama.cpp's converter writes Gemma 3's text model alone (Gemma3Model.modify_tensors skips
    * the vision tower and projector) and the vision encoder to a separate mmproj file
    * (Gemma3VisionModel), which llama-server loads only when given --mmproj: not read here */
-  if (g_str_equal (m.arch, "gemma3"))
+  self->encoder_in_mmproj = g_str_equal (m.arch, "gemma3");
+  if (self->encoder_in_mmproj)
     self->warning = g_strdup (_("Gemma 3’s vision encoder, where the model has one, is not in this GGUF: llama.cpp keeps it "
                                 "in a separate mmproj file, loaded with --mmproj, which is not read. The estimate counts "
                                 "the text model only"));
@@ -1573,6 +1575,8 @@ vc_model_file_apply (VcModelFile *self,
   if (self->has_precision && tensors)
     g_object_set (estimate, "source-precision", self->precision, "precision", self->precision, NULL);
   vc_estimate_set_source_inventory (estimate, tensors ? self->inventory : NULL);
+  g_object_set (estimate, "model-warning", self->warning ? self->warning : "",
+                "encoder-in-mmproj", self->encoder_in_mmproj, NULL);
   if (g_str_equal (self->format, "gguf"))
     g_object_set (estimate, "kv-precision", VC_PRECISION_FP16, NULL);
   g_object_thaw_notify (G_OBJECT (estimate));

@@ -403,6 +403,50 @@ add_source_json (JsonBuilder    *b,
   json_builder_end_object (b);
 }
 
+/* llama.cpp's --mmproj file: its projector type, its tensors' bytes and where they are; null
+ * when none is given */
+static void
+add_mmproj_json (JsonBuilder    *b,
+                 VcEstimate     *estimate,
+                 const VcInputs *in)
+{
+  g_autofree char *file = NULL;
+  g_autofree char *projector = NULL;
+
+  if (!(in->mmproj_bytes > 0))
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  g_object_get (estimate, "mmproj", &file, "mmproj-projector", &projector, NULL);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "file");
+  add_string_or_null (b, file);
+  json_builder_set_member_name (b, "projector");
+  add_string_or_null (b, projector);
+  json_builder_set_member_name (b, "weights_bytes");
+  add_bytes (b, in->mmproj_bytes);
+  json_builder_set_member_name (b, "parameters");
+  json_builder_add_int_value (b, (gint64) in->mmproj_parameters);
+  json_builder_set_member_name (b, "on_gpu");
+  json_builder_add_boolean_value (b, vc_inputs_mmproj_on_gpu (in));
+  json_builder_set_member_name (b, "compute_buffer_counted");
+  json_builder_add_boolean_value (b, FALSE);
+  json_builder_end_object (b);
+}
+
+static void
+add_warnings_json (JsonBuilder *b,
+                   VcEstimate  *estimate)
+{
+  g_auto(GStrv) warnings = vc_estimate_dup_warnings (estimate);
+
+  json_builder_begin_array (b);
+  for (guint i = 0; warnings[i] != NULL; i++)
+    json_builder_add_string_value (b, warnings[i]);
+  json_builder_end_array (b);
+}
+
 /* llama.cpp's context as it sizes it (vc_engine_llama_cpp()); null with another engine */
 static void
 add_llama_cpp_json (JsonBuilder    *b,
@@ -465,6 +509,10 @@ add_model_json (JsonBuilder    *b,
   json_builder_end_array (b);
   json_builder_set_member_name (b, "source");
   add_source_json (b, estimate, in);
+  json_builder_set_member_name (b, "mmproj");
+  add_mmproj_json (b, estimate, in);
+  json_builder_set_member_name (b, "warnings");
+  add_warnings_json (b, estimate);
   json_builder_set_member_name (b, "llama_cpp");
   add_llama_cpp_json (b, in);
 }

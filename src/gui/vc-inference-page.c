@@ -51,6 +51,11 @@ struct _VcInferencePage
   GtkSpinButton *n_ubatch;
   GtkSpinButton *n_batch;
   GtkSwitch *kv_unified;
+  GtkWidget *mmproj_box;
+  GtkButton *mmproj_choose;
+  GtkLabel *mmproj_label;
+  GtkButton *mmproj_clear;
+  GtkSwitch *mmproj_offload;
   VcDropDown *cache_type_k;
   VcDropDown *cache_type_v;
   GtkGrid *layout_grid;
@@ -149,6 +154,9 @@ update_applicable (VcInferencePage *self)
   vc_grid_row_set_visible (GTK_WIDGET (self->n_ubatch), llama);
   vc_grid_row_set_visible (GTK_WIDGET (self->n_batch), llama);
   vc_grid_row_set_visible (GTK_WIDGET (self->kv_unified), llama);
+  /* llama.cpp's --mmproj, and wherever one is given, so that it can be taken back */
+  vc_grid_row_set_visible (self->mmproj_box, llama || in->mmproj_bytes > 0);
+  vc_grid_row_set_visible (GTK_WIDGET (self->mmproj_offload), (llama && in->mmproj_bytes > 0) || !in->mmproj_offload);
   vc_grid_row_set_visible (GTK_WIDGET (self->cache_type_k), llama);
   vc_grid_row_set_visible (GTK_WIDGET (self->cache_type_v), llama);
   /* TP × PP × DP, as the layout has it */
@@ -172,6 +180,17 @@ update_method_note (VcInferencePage *self)
 {
   vc_method_note_update (self->method_note, self->estimate, GTK_WIDGET (self), VC_TYPE_INFERENCE_PAGE,
                          unused_by_count, G_N_ELEMENTS (unused_by_count));
+}
+
+/* The projector's file name on its button, "None" without one */
+static void
+update_mmproj_label (VcInferencePage *self)
+{
+  const char *path = vc_estimate_get_mmproj (self->estimate);
+  g_autofree char *base = *path ? g_path_get_basename (path) : NULL;
+
+  gtk_label_set_label (self->mmproj_label, base ? base : _("None"));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->mmproj_clear), base != NULL);
 }
 
 void
@@ -216,6 +235,9 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   vc_bind_spin_with_word (self->n_ubatch, estimate, "n-ubatch", 64, 0, 0, C_("batch", "Default"));
   vc_bind_spin_with_word (self->n_batch, estimate, "n-batch", 64, 0, 0, C_("batch", "Default"));
   vc_bind_active (GTK_WIDGET (self->kv_unified), estimate, "kv-unified");
+  vc_bind_active (GTK_WIDGET (self->mmproj_offload), estimate, "mmproj-offload");
+  g_signal_connect_object (estimate, "notify::mmproj", G_CALLBACK (update_mmproj_label), self, G_CONNECT_SWAPPED);
+  update_mmproj_label (self);
   vc_bind_choices (self->cache_type_k, estimate, "cache-type-k", cache_type_choices, G_N_ELEMENTS (cache_type_choices));
   vc_bind_choices (self->cache_type_v, estimate, "cache-type-v", cache_type_choices, G_N_ELEMENTS (cache_type_choices));
   vc_bind_spin (self->tp, estimate, "tp", 1, 0);
@@ -299,6 +321,11 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, n_ubatch);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, n_batch);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, kv_unified);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, mmproj_box);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, mmproj_choose);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, mmproj_label);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, mmproj_clear);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, mmproj_offload);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, cache_type_k);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, cache_type_v);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, layout_grid);
@@ -318,6 +345,7 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
 static const VcTooltip tooltips[] = {
   { "enforce_eager", N_("vLLM’s --enforce-eager: no CUDA graphs, so 0.21 and later have none to take from the cache") },
   { "disable_custom_all_reduce", N_("vLLM’s and SGLang’s --disable-custom-all-reduce: NCCL alone, so no custom all-reduce buffers on each GPU at TP 2, 4, 6 or 8") },
+  { "mmproj_choose", N_("llama.cpp --mmproj: the model’s vision or audio encoder in its own GGUF file (mmproj-….gguf), counted as weights on the first GPU") },
   { "kv_unified", N_("llama.cpp --kv-unified: one KV buffer shared by every sequence, rather than one stream and one sliding window each") },
   { "gpu_layers", N_("As llama.cpp -ngl: the other layers and the token embedding in system RAM; 0 puts every layer on the GPU") },
   { "experts_on_cpu", N_("Mixture of experts: routed experts kept in system RAM, as llama.cpp --override-tensor exps=CPU") },

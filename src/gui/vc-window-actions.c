@@ -364,9 +364,7 @@ import_done (GObject      *source,
   VcWindow *self = p->self;
   g_autoptr(GError) error = NULL;
   g_autoptr(VcModelFile) model = vc_model_file_load_finish (result, &error);
-  g_autoptr(GString) note = NULL;
   VcHfConfig *config = model != NULL ? vc_model_file_get_config (model) : NULL;
-  const char *warning;
 
   _vc_window_end_io (self, FALSE);
   /* exact or refused, unless the user asks for an approximate estimate */
@@ -391,13 +389,34 @@ import_done (GObject      *source,
     vc_results_view_set_command_model (self->results, path);
   }
 
-  note = g_string_new (config ? vc_hf_config_get_description (config) : NULL);
-  warning = vc_model_file_get_warning (model);
-  if (warning != NULL && *warning != '\0')
-    g_string_append_printf (note, "%s%s", note->len ? "\n" : "", warning);
-  /* both tabs show them, through the window's state */
-  vc_window_state_set_note (self->state, note->str, warning != NULL && *warning != '\0');
   vc_window_state_set_model_file (self->state, model);
+  _vc_window_update_model_note (self);
+}
+
+/**
+ * _vc_window_update_model_note:
+ *
+ * The note about the model imported: its description, then what the estimate leaves out
+ * (vc_estimate_dup_warnings(): the file's warning, the projector's compute buffer), again
+ * whenever a projector is chosen or the engine changes; none once the model is another.
+ */
+void
+_vc_window_update_model_note (VcWindow *self)
+{
+  VcModelFile *model = vc_window_state_get_model_file (self->state);
+  VcHfConfig *config;
+  g_autoptr(GString) note = NULL;
+  g_auto(GStrv) warnings = NULL;
+
+  if (model == NULL)
+    return;
+  config = vc_model_file_get_config (model);
+  note = g_string_new (config ? vc_hf_config_get_description (config) : NULL);
+  warnings = vc_estimate_dup_warnings (self->estimate);
+  for (guint i = 0; warnings[i] != NULL; i++)
+    g_string_append_printf (note, "%s%s", note->len ? "\n" : "", warnings[i]);
+  /* both tabs show them, through the window's state */
+  vc_window_state_set_note (self->state, note->str, warnings[0] != NULL);
 }
 
 /* In a thread: the file may sit on a slow disk or a network mount. */
@@ -555,6 +574,46 @@ import_config_action (GtkWidget  *widget,
                _vc_window_import);
 }
 
+/* ---- llama.cpp's multimodal projector (--mmproj) --------------------------------------------- */
+
+/* The projector's header read (vc_estimate_set_mmproj_file()); a file that is not one is said
+ * above the inputs and the estimate keeps what it had. */
+static void
+set_mmproj (VcWindow *self,
+            GFile    *file)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_file_get_path (file);
+
+  if (!vc_estimate_set_mmproj_file (self->estimate, file, path, &error))
+    {
+      _vc_window_show_error (self, _("Could not use “%s” as the multimodal projector"), file, error);
+      return;
+    }
+  _vc_window_dismiss_error (self);
+}
+
+static void
+choose_mmproj_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("Multimodal projectors (.gguf)"));
+  gtk_file_filter_add_suffix (filter, "gguf");
+  choose_file (VC_WINDOW (widget), VC_FILE_OPEN, _("Choose a Multimodal Projector"), _("_Choose"), NULL, filter,
+               set_mmproj);
+}
+
+static void
+clear_mmproj_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  vc_estimate_set_mmproj_file (VC_WINDOW (widget)->estimate, NULL, NULL, NULL);
+}
+
 static void
 import_folder_action (GtkWidget  *widget,
                       const char *action_name,
@@ -585,5 +644,7 @@ _vc_window_class_actions_init (VcWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "win.import-config", NULL, import_config_action);
   gtk_widget_class_install_action (widget_class, "win.import-folder", NULL, import_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.choose-mmproj", NULL, choose_mmproj_action);
+  gtk_widget_class_install_action (widget_class, "win.clear-mmproj", NULL, clear_mmproj_action);
   gtk_widget_class_install_action (widget_class, "win.open-hub", NULL, open_hub_action);
 }

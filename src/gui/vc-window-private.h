@@ -116,6 +116,7 @@ void     _vc_window_show_error       (VcWindow          *self,
                                       GError            *error);
 void     _vc_window_dismiss_error    (VcWindow          *self);
 void     _vc_window_clear_notes      (VcWindow          *self);
+void     _vc_window_update_model_note (VcWindow         *self);
 void     _vc_window_begin_io         (VcWindow          *self,
                                       gboolean           writing);
 void     _vc_window_end_io           (VcWindow          *self,

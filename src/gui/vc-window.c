@@ -507,6 +507,13 @@ vc_window_init (VcWindow *self)
   tab_changed (self);
   g_signal_connect_object (self->estimate, "notify::mode", G_CALLBACK (mode_changed), self,
                            G_CONNECT_SWAPPED);
+  /* the model note says what the estimate leaves out, which a projector changes */
+  g_signal_connect_object (self->estimate, "notify::mmproj-bytes", G_CALLBACK (_vc_window_update_model_note), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->estimate, "notify::mmproj-offload", G_CALLBACK (_vc_window_update_model_note), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->estimate, "notify::engine", G_CALLBACK (_vc_window_update_model_note), self,
+                           G_CONNECT_SWAPPED);
 
   self->cancellable = g_cancellable_new ();
   setup_profile (self);

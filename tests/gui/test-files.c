@@ -403,6 +403,79 @@ test_import_config (Fixture       *f,
   g_assert_false (gtk_widget_get_sensitive (name));
 }
 
+static void remove_tree (GFile *file);
+
+/* Gemma 3 4B's GGUF imported, then its projector file chosen with the llama.cpp engine's
+ * "Multimodal projector" button (make-fixtures.py: 840,434,112 bytes): the weights grow by
+ * exactly those bytes, the button names the file, the model note trades the "not in this GGUF"
+ * warning for the projector's compute buffer one; a model file is refused above the inputs with
+ * nothing changed; the switch keeps the projector off the GPU; the clear button takes it away. */
+static void
+test_mmproj (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *dir = g_dir_make_tmp ("vc-gui-mmproj-XXXXXX", NULL);
+  g_autofree char *script = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "model-files", "make-fixtures.py", NULL);
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *gguf_path = g_build_filename (dir, "gemma3", "gemma-3-4b-it-BF16.gguf", NULL);
+  g_autofree char *mmproj_path = g_build_filename (dir, "gemma3", "mmproj-gemma-3-4b-it-F16.gguf", NULL);
+  g_autofree char *model_path = g_build_filename (dir, "mmproj", "a-model.gguf", NULL);
+  g_autoptr(GFile) root = g_file_new_for_path (dir);
+  VcModelSection *section = VC_MODEL_SECTION (vc_window_get_model_section (f->window, VC_MODE_INFERENCE));
+  GtkWidget *choose = vc_test_window_input (f->window, VC_MODE_INFERENCE, "mmproj_choose");
+  GtkWidget *clear = vc_test_window_input (f->window, VC_MODE_INFERENCE, "mmproj_clear");
+  GtkWidget *offload = vc_test_window_input (f->window, VC_MODE_INFERENCE, "mmproj_offload");
+  GtkWidget *label = vc_test_window_input (f->window, VC_MODE_INFERENCE, "mmproj_label");
+  const char *args[] = { python, script, dir, NULL };
+  int status = 0;
+  double text_weights;
+
+  g_assert_nonnull (python);
+  g_assert_true (g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  activate (f, "win.import-config", g_file_new_for_path (gguf_path));
+  g_assert_null (vc_window_get_error (f->window));
+  g_object_set (f->estimate, "engine", VC_ENGINE_LLAMA_CPP, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (choose));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (label)), ==, "None");
+  g_assert_nonnull (strstr (vc_model_section_get_note (section), "is not in this GGUF"));
+  text_weights = vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS];
+
+  /* the button asks for the file (the dialog's answer is the test's) */
+  f->next_file = g_file_new_for_path (mmproj_path);
+  g_signal_emit_by_name (choose, "clicked");
+  g_assert_null (f->next_file);
+  g_assert_null (vc_window_get_error (f->window));
+  g_assert_cmpfloat (vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS], ==, text_weights + 840434112);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (label)), ==, "mmproj-gemma-3-4b-it-F16.gguf");
+  g_assert_null (strstr (vc_model_section_get_note (section), "is not in this GGUF"));
+  g_assert_nonnull (strstr (vc_model_section_get_note (section), "but not its compute buffer"));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (offload));
+
+  /* a model is not a projector: said, nothing changes */
+  activate (f, "win.choose-mmproj", g_file_new_for_path (model_path));
+  g_assert_nonnull (strstr (vc_window_get_error (f->window), "is not a multimodal projector"));
+  g_assert_cmpfloat (vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS], ==, text_weights + 840434112);
+
+  /* in system RAM: the text model's weights on the GPU, and nothing left out to say (a GGUF has
+   * no description) */
+  gtk_switch_set_active (GTK_SWITCH (offload), FALSE);
+  g_assert_cmpfloat (vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS], ==, text_weights);
+  g_assert_null (vc_model_section_get_note (section));
+  gtk_switch_set_active (GTK_SWITCH (offload), TRUE);
+
+  /* taken away: the text model and its warning again */
+  g_assert_true (gtk_widget_get_sensitive (clear));
+  g_signal_emit_by_name (clear, "clicked");
+  g_assert_cmpfloat (vc_estimate_get_selected (f->estimate)->bytes[VC_COMPONENT_WEIGHTS], ==, text_weights);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (label)), ==, "None");
+  g_assert_nonnull (strstr (vc_model_section_get_note (section), "is not in this GGUF"));
+  remove_tree (root);
+}
+
 static void
 remove_tree (GFile *file)
 {
@@ -756,6 +829,7 @@ main (int   argc,
   ADD ("/files/import-config", test_import_config);
   ADD ("/files/drop", test_drop);
   ADD ("/files/import-model", test_import_model);
+  ADD ("/files/mmproj", test_mmproj);
   ADD ("/files/custom-gpus", test_custom_gpus);
   ADD ("/files/close-asks", test_close_asks);
   ADD ("/files/close-while-saving", test_close_while_saving);

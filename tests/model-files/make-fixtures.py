@@ -19,7 +19,7 @@ Q4_K = (12, 256, 144)
 Q6_K = (14, 256, 210)
 MXFP4 = (39, 32, 17)
 
-GGUF_UINT32, GGUF_STRING, GGUF_ARRAY, GGUF_UINT64 = 4, 8, 9, 10
+GGUF_UINT32, GGUF_BOOL, GGUF_STRING, GGUF_ARRAY, GGUF_UINT64 = 4, 7, 8, 9, 10
 
 
 def s(text):
@@ -805,8 +805,55 @@ def make_gemma3_gguf(out):
     d = os.path.join(out, 'gemma3')
     os.makedirs(d, exist_ok=True)
     gguf(os.path.join(d, 'gemma-3-4b-it-BF16.gguf'), kvs, g)
-    gguf(os.path.join(d, 'mmproj-gemma-3-4b-it-F16.gguf'), [kv_str('general.architecture', 'clip')],
-         [('mm.input_projection.weight', [1152, h], BF16)])
+    gguf(os.path.join(d, 'mmproj-gemma-3-4b-it-F16.gguf'), gemma3_mmproj_kvs('gemma3'), gemma3_mmproj_tensors(h))
+    make_mmproj_bad(out, h)
+
+
+def kv_bool(key, value):
+    return s(key) + struct.pack('<IB', GGUF_BOOL, 1 if value else 0)
+
+
+def gemma3_mmproj_kvs(projector, vision=True):
+    kvs = [kv_str('general.architecture', 'clip'), kv_str('general.type', 'mmproj'),
+           kv_str('clip.projector_type', projector), kv_bool('clip.has_vision_encoder', vision),
+           kv_u32('clip.vision.image_size', 896), kv_u32('clip.vision.patch_size', 14),
+           kv_u32('clip.vision.embedding_length', 1152), kv_u32('clip.vision.feed_forward_length', 4304),
+           kv_u32('clip.vision.block_count', 27), kv_u32('clip.vision.attention.head_count', 16),
+           kv_u32('clip.vision.projection_dim', 2560)]
+    return kvs
+
+
+def gemma3_mmproj_tensors(h):
+    # Gemma 3's SigLIP encoder and projector as llama.cpp's converter writes them
+    # (Gemma3VisionModel; names of tools/mtmd/clip-impl.h): a 14 × 14 patch embedding of 3
+    # channels, 4,096 positions (896 / 14 squared), 27 blocks of width 1152 and MLP 4304, the
+    # post-layernorm, and the projector: the soft embedding norm and the input projection to the
+    # text model's width. Matrices in F16, vectors in F32 (--outtype f16).
+    w, ff, n = 1152, 4304, 27
+    t = [('v.patch_embd.weight', [14, 14, 3, w], F16), ('v.patch_embd.bias', [w], F32),
+         ('v.position_embd.weight', [w, 4096], F16)]
+    for i in range(n):
+        q = 'v.blk.%d.' % i
+        for m in ('attn_q', 'attn_k', 'attn_v', 'attn_out'):
+            t += [(q + m + '.weight', [w, w], F16), (q + m + '.bias', [w], F32)]
+        for m in ('ln1', 'ln2'):
+            t += [(q + m + '.weight', [w], F32), (q + m + '.bias', [w], F32)]
+        t += [(q + 'ffn_up.weight', [w, ff], F16), (q + 'ffn_up.bias', [ff], F32),
+              (q + 'ffn_down.weight', [ff, w], F16), (q + 'ffn_down.bias', [w], F32)]
+    t += [('v.post_ln.weight', [w], F32), ('v.post_ln.bias', [w], F32),
+          ('mm.soft_emb_norm.weight', [w], F32), ('mm.input_projection.weight', [w, h], F16)]
+    return t
+
+
+def make_mmproj_bad(out, h):
+    # Files --mmproj refuses: a model (not a projector), a projector type llama.cpp does not
+    # know, a projector with neither a vision nor an audio encoder
+    d = os.path.join(out, 'mmproj')
+    os.makedirs(d, exist_ok=True)
+    gguf(os.path.join(d, 'a-model.gguf'), llama_kvs(), llama_tensors(2, 256, 256, 512, 1000))
+    gguf(os.path.join(d, 'unknown-projector.gguf'), gemma3_mmproj_kvs('gemma9'), gemma3_mmproj_tensors(h)[:3])
+    gguf(os.path.join(d, 'no-encoder.gguf'), gemma3_mmproj_kvs('gemma3', vision=False),
+         gemma3_mmproj_tensors(h)[:3])
 
 
 def make_qwen3_next_gguf(d):

@@ -26,6 +26,7 @@
 #include "vc-estimate.h"
 #include "vc-gguf.h"
 #include "vc-catalog.h"
+#include "vc-mmproj.h"
 #include "vc-model-file.h"
 #include "vc-profile.h"
 #include "vc-quant.h"
@@ -915,6 +916,189 @@ test_gguf_gemma3 (void)
   g_assert_nonnull (strstr (out, "\"parameters\" : 3880263168"));
 }
 
+/* Gemma 3 4B's projector file (make-fixtures.py, gemma3_mmproj_tensors): SigLIP's 27 blocks and
+ * the projector, 419,816,304 parameters, the published vision+text total less the text model
+ * (keras-hub, FORMULAS.md); 419,415,552 matrix elements in F16 and 400,752 vector elements in
+ * F32: 838,831,104 + 1,603,008 = 840,434,112 bytes */
+#define GEMMA3_MMPROJ_BYTES 840434112
+#define GEMMA3_MMPROJ_PARAMETERS 419816304
+
+static void
+test_mmproj_read (void)
+{
+  g_autofree char *path = fixture ("gemma3/mmproj-gemma-3-4b-it-F16.gguf");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_auto(VcMmproj) m = { 0 };
+
+  g_assert_true (vc_mmproj_read (&m, file, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (m.projector, ==, "gemma3");
+  g_assert_cmpuint (m.bytes, ==, GEMMA3_MMPROJ_BYTES);
+  g_assert_cmpuint (m.elements, ==, GEMMA3_MMPROJ_PARAMETERS);
+  g_assert_cmpuint (m.n_tensors, ==, 3 + 27 * 16 + 4);
+  g_assert_true (m.vision);
+  g_assert_false (m.audio);
+  g_assert_true (vc_mmproj_projector_known ("gemma3"));
+  g_assert_true (vc_mmproj_projector_known ("qwen2.5o+qwen2a"));
+  g_assert_false (vc_mmproj_projector_known ("gemma9"));
+  g_assert_false (vc_mmproj_projector_known (""));
+}
+
+/* Files --mmproj refuses, each naming the file and what is wrong */
+static void
+test_mmproj_refused (void)
+{
+  static const struct { const char *path; const char *fault; } cases[] = {
+    { "mmproj/a-model.gguf", "is not a multimodal projector (general.type “”, general.architecture “llama”)" },
+    { "mmproj/unknown-projector.gguf", "clip.projector_type “gemma9” is not a projector type llama.cpp knows; accepted: mlp," },
+    { "mmproj/no-encoder.gguf", "neither a vision nor an audio encoder" },
+    { "mmproj", "this is a folder; a projector is one .gguf file" },
+    { "gemma3/gemma-3-4b-it-BF16.gguf", "general.architecture “gemma3”" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = fixture (cases[i].path);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(GError) error = NULL;
+      g_auto(VcMmproj) m = { 0 };
+      g_autofree char *folder = fixture ("gemma3");
+      const char *args[] = { "--model", folder, "--engine", "llama.cpp", "--mmproj", path, NULL };
+      g_autofree char *out = NULL, *err = NULL;
+
+      g_assert_false (vc_mmproj_read (&m, file, NULL, &error));
+      g_assert_nonnull (error);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, cases[i].fault));
+      g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 2);
+      g_assert_nonnull (strstr (err, "vramcalc: --mmproj: "));
+      g_assert_nonnull (strstr (err, cases[i].fault));
+    }
+}
+
+/* Gemma 3 4B's GGUF with its projector file, as `llama-server -m … --mmproj …` runs it: the
+ * projector's 840,434,112 bytes are weights on the GPU, the text model's warning goes, and the
+ * compute buffer's comes, on stderr and in JSON `warnings`; --no-mmproj-offload keeps them in
+ * system RAM; other engines and training are refused; the command carries it. */
+static void
+test_mmproj_gemma3 (void)
+{
+  g_autofree char *folder = fixture ("gemma3");
+  g_autofree char *mmproj = fixture ("gemma3/mmproj-gemma-3-4b-it-F16.gguf");
+  g_autoptr(JsonParser) p0 = json_parser_new ();
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  const char *text_args[] = { "--model", folder, "--engine", "llama.cpp", "--seq", "8192", "--format", "json", NULL };
+  const char *mm_args[] = { "--model", folder, "--engine", "llama.cpp", "--seq", "8192", "--mmproj", mmproj,
+                            "--format", "json", NULL };
+  const char *cpu_args[] = { "--model", folder, "--engine", "llama.cpp", "--seq", "8192", "--mmproj", mmproj,
+                             "--no-mmproj-offload", "--format", "json", NULL };
+  JsonObject *r0, *r1, *r2, *m1;
+  JsonArray *w0, *w1, *w2;
+
+  r0 = vc_test_run_json (p0, text_args);
+  r1 = vc_test_run_json (p1, mm_args);
+  r2 = vc_test_run_json (p2, cpu_args);
+  g_assert_cmpint (component (r1, "weights"), ==, component (r0, "weights") + GEMMA3_MMPROJ_BYTES);
+  g_assert_cmpint (component (r2, "weights"), ==, component (r0, "weights"));
+  g_assert_cmpint (component (r1, "kv_cache"), ==, component (r0, "kv_cache"));
+  g_assert_true (json_object_get_null_member (r0, "mmproj"));
+  m1 = json_object_get_object_member (r1, "mmproj");
+  g_assert_cmpstr (json_object_get_string_member (m1, "projector"), ==, "gemma3");
+  g_assert_cmpstr (json_object_get_string_member (m1, "file"), ==, mmproj);
+  g_assert_cmpint (json_object_get_int_member (m1, "weights_bytes"), ==, GEMMA3_MMPROJ_BYTES);
+  g_assert_cmpint (json_object_get_int_member (m1, "parameters"), ==, GEMMA3_MMPROJ_PARAMETERS);
+  g_assert_true (json_object_get_boolean_member (m1, "on_gpu"));
+  g_assert_false (json_object_get_boolean_member (m1, "compute_buffer_counted"));
+  g_assert_false (json_object_get_boolean_member (json_object_get_object_member (r2, "mmproj"), "on_gpu"));
+  /* the text model's parameters, the projector's apart */
+  g_assert_cmpint (json_object_get_int_member (r1, "parameters"), ==, 3880263168);
+  w0 = json_object_get_array_member (r0, "warnings");
+  w1 = json_object_get_array_member (r1, "warnings");
+  w2 = json_object_get_array_member (r2, "warnings");
+  g_assert_cmpuint (json_array_get_length (w0), ==, 1);
+  g_assert_nonnull (strstr (json_array_get_string_element (w0, 0), "is not in this GGUF"));
+  g_assert_cmpuint (json_array_get_length (w1), ==, 1);
+  g_assert_nonnull (strstr (json_array_get_string_element (w1, 0), "but not its compute buffer"));
+  g_assert_cmpuint (json_array_get_length (w2), ==, 0);
+
+  {
+    /* stderr says it too; --explain names the projector's bytes */
+    const char *args[] = { "--model", folder, "--engine", "llama.cpp", "--mmproj", mmproj, "--explain", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
+    g_assert_nonnull (strstr (err, "vramcalc: The multimodal projector’s weights are counted on the first GPU, but not its compute buffer"));
+    g_assert_null (strstr (err, "is not in this GGUF"));
+    {
+      /* the explanation as one line, however the table wraps it */
+      g_autoptr(GRegex) space = g_regex_new ("\\s+", 0, 0, NULL);
+      g_autofree char *flat = g_regex_replace_literal (space, out, -1, 0, " ", 0, NULL);
+
+      g_test_message ("%s", flat);
+      g_assert_nonnull (strstr (flat, "including the multimodal projector file’s tensors, 840 MB (llama.cpp --mmproj, on the first GPU)"));
+    }
+  }
+  {
+    /* llama-server's command carries it; Ollama's Modelfile is refused */
+    g_autofree char *gguf = fixture ("gemma3/gemma-3-4b-it-BF16.gguf");
+    const char *args[] = { "--model", gguf, "--engine", "llama.cpp", "--mmproj", mmproj, "--no-mmproj-offload",
+                           "--print-command", "llama.cpp", NULL };
+    const char *ollama[] = { "--model", gguf, "--engine", "ollama", "--mmproj", mmproj, "--print-command", "ollama", NULL };
+    g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+    g_autofree char *flag = g_strdup_printf (" --mmproj %s --no-mmproj-offload", mmproj);
+
+    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
+    g_assert_nonnull (strstr (out, flag));
+    g_assert_cmpint (vc_test_run_vramcalc (ollama, NULL, &out2, &err2), ==, 2);
+    g_assert_nonnull (strstr (err2, "an Ollama Modelfile with a separate projector file is not written"));
+  }
+  {
+    /* other engines and training: refused, naming what is accepted */
+    const char *vllm[] = { "--model", folder, "--engine", "vllm", "--mmproj", mmproj, NULL };
+    const char *train[] = { "--model", folder, "--mode", "training", "--mmproj", mmproj, NULL };
+    g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+
+    g_assert_cmpint (vc_test_run_vramcalc (vllm, NULL, &out, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "vramcalc: --mmproj is llama.cpp’s multimodal projector file: accepted with the engines llama.cpp and ollama, not vllm"));
+    g_assert_cmpint (vc_test_run_vramcalc (train, NULL, &out2, &err2), ==, 2);
+    g_assert_nonnull (strstr (err2, "accepted with the engines llama.cpp and ollama, not generic"));
+  }
+}
+
+/* A profile keeps the projector's figures: the same estimate, and its warning, without the file */
+static void
+test_mmproj_profile (void)
+{
+  g_autofree char *folder = fixture ("gemma3");
+  g_autofree char *mmproj = fixture ("gemma3/mmproj-gemma-3-4b-it-F16.gguf");
+  const char *mm_args[] = { "--model", folder, "--engine", "llama.cpp", "--seq", "8192", "--mmproj", mmproj,
+                            "--format", "json", NULL };
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  JsonObject *r1 = vc_test_run_json (p1, mm_args);
+
+  {
+    /* a profile keeps the projector's figures: the same estimate without the file */
+    g_autofree char *dir = vc_test_make_tmpdir ("mmproj");
+    g_autofree char *profile = g_build_filename (dir, "p.json", NULL);
+    const char *save[] = { "--model", folder, "--engine", "llama.cpp", "--seq", "8192", "--mmproj", mmproj,
+                           "--save-profile", profile, NULL };
+    const char *again[] = { "--profile", profile, "--format", "json", NULL };
+    g_autoptr(JsonParser) p3 = json_parser_new ();
+    g_autofree char *out = NULL, *err = NULL;
+    JsonObject *r3;
+
+    g_assert_cmpint (vc_test_run_vramcalc (save, NULL, &out, &err), ==, 0);
+    r3 = vc_test_run_json (p3, again);
+    g_assert_cmpint (component (r3, "weights"), ==, component (r1, "weights"));
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (r3, "mmproj"), "weights_bytes"), ==,
+                     GEMMA3_MMPROJ_BYTES);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (r3, "warnings")), ==, 1);
+    vc_test_remove_tree (dir);
+  }
+}
+
 /* Falcon-H1-Tiny-90M's GGUF (make_hybrid: attention and a Mamba-2 mixer in every layer) and its
  * config.json: 24 layers each with a mixer beside attention, 24 heads of 32 and 1 group, 2,688
  * convolution values (3 × (768 + 2 × 64)) and 49,152 state values (768 × 64); the same
@@ -1051,6 +1235,10 @@ main (int   argc,
   g_test_add_func ("/model-files/gguf/falcon-h1", test_gguf_falcon_h1);
   g_test_add_func ("/model-files/gguf/qwen3-next", test_gguf_qwen3_next);
   g_test_add_func ("/model-files/gguf/gemma3", test_gguf_gemma3);
+  g_test_add_func ("/model-files/mmproj/read", test_mmproj_read);
+  g_test_add_func ("/model-files/mmproj/refused", test_mmproj_refused);
+  g_test_add_func ("/model-files/mmproj/gemma3", test_mmproj_gemma3);
+  g_test_add_func ("/model-files/mmproj/profile", test_mmproj_profile);
   g_test_add_func ("/model-files/safetensors/hybrid", test_safetensors_hybrid);
   g_test_add_func ("/model-files/safetensors/exact", test_safetensors);
   g_test_add_func ("/model-files/safetensors/gptq", test_safetensors_gptq);
