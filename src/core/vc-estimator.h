@@ -172,6 +172,10 @@ gboolean vc_estimator_llama_cpp_graph (const VcInputs *inputs,
                                        VcLlamaGraph   *graph);
 void     vc_estimator_compute     (const VcInputs *inputs,
                                    VcResult       *result);
+void     vc_estimator_inference_memory (const VcInputs *inputs,
+                                        double         *kv,
+                                        double         *state,
+                                        double         *activations);
 VcInventory *vc_estimator_inventory (const VcInputs *inputs,
                                      VcScenario      scenario);
 
