@@ -487,13 +487,15 @@ typedef struct
   double moe_inter;               /* routed experts × expert size + shared */
 } Shapes;
 
+/* The widths and layer counts alone, without the parameter counts (left at zero): what an
+ * inference estimate's memory besides its weights reads (vc_estimator_inference_memory()) */
 static void
-shapes_init (const VcArch *arch,
-             Shapes       *s)
+shapes_init_dims (const VcArch *arch,
+                  Shapes       *s)
 {
   double d = vc_arch_head_dim (arch);
 
-  vc_arch_count_params (arch, &s->counts);
+  memset (&s->counts, 0, sizeof s->counts);
   s->h = arch->hidden_size;
   s->V = arch->vocab_size;
   s->L = arch->n_layers;
@@ -523,6 +525,14 @@ shapes_init (const VcArch *arch,
       s->n_moe = s->L - s->n_dense;
       s->moe_inter = arch->experts_per_token * e + shared;
     }
+}
+
+static void
+shapes_init (const VcArch *arch,
+             Shapes       *s)
+{
+  shapes_init_dims (arch, s);
+  vc_arch_count_params (arch, &s->counts);
 }
 
 /* Weights stored for inference at `p`, or for a quantized training base: 8/4-bit formats
@@ -709,7 +719,7 @@ vc_estimator_vllm_profile_bytes (const VcInputs *in,
   Shapes s;
   double e = 2.0, inter, attn, mlp, forward, sampler;
 
-  shapes_init (&in->arch, &s);
+  shapes_init_dims (&in->arch, &s);
   n = MAX (1.0, n);
   inter = MAX (s.n_dense > 0 ? s.dense_inter : 0, s.n_moe > 0 ? s.moe_inter : 0);
   attn = tokens * (2.0 * s.q_dim + 2.0 * s.kv_dim) * e / n;
@@ -1955,7 +1965,51 @@ vc_estimator_inventory (const VcInputs *in,
   return with;
 }
 
+/* An inference estimate's KV cache, sequence state and activations: the same in each of its
+ * scenarios, which differ in their weights alone */
+static void
+inference_memory (const VcInputs *in,
+                  const Shapes   *s,
+                  double         *kv,
+                  double         *state,
+                  double         *activations)
+{
+  *kv = kv_cache_bytes (in, kv_value_bytes (in->kv_precision));
+  *state = sequence_state_bytes (in, kv_value_bytes (in->kv_precision));
+  *activations = (vc_engine_is_llama_cpp (in) ? llama_cpp_compute_buffer (in, s) : inference_activations (in, s)) +
+                 vc_engine_transient_bytes (in, *kv);
+}
+
+/* What vc_estimator_compute() gives an inference estimate by the architecture for its KV
+ * cache, sequence state and activations, rounded as scenario_total() rounds them, without its
+ * weights: a layout's stages read these alone (vc-layout.c), several per layout of a search.
+ * Inference mode only. */
+void
+vc_estimator_inference_memory (const VcInputs *in,
+                               double         *kv,
+                               double         *state,
+                               double         *activations)
+{
+  Shapes s;
+
+  g_return_if_fail (in->mode == VC_MODE_INFERENCE);
+  shapes_init_dims (&in->arch, &s);
+  inference_memory (in, &s, kv, state, activations);
+  *kv = round (MAX (0.0, *kv));
+  *state = round (MAX (0.0, *state));
+  *activations = round (MAX (0.0, *activations));
+}
+
 /* `only`: the one scenario to count (the others are left at zero), or -1 for all of them */
+/* The engine's RoPE tables on each GPU for an inference scenario (vc_engine_rope_table_bytes()
+ * at the scenario's precision), as vc_estimator_compute() adds them to its weights */
+double
+vc_estimator_rope_table (const VcInputs *in,
+                         VcScenario      id)
+{
+  return vc_engine_rope_table_bytes (in, inference_precision_of (id, in->precision));
+}
+
 static void
 architecture (const VcInputs *in,
               VcResult       *res,
@@ -1966,6 +2020,11 @@ architecture (const VcInputs *in,
   double kv = 0, state = 0, activations = 0;
 
   shapes_init (&in->arch, &s);
+  /* the cache, the sequence state and the activations are the same at every precision of the
+   * weights: counted once for the scenarios (the layout search and the solver compute estimates
+   * by the thousand, and these were most of an inference estimate) */
+  if (in->mode == VC_MODE_INFERENCE)
+    inference_memory (in, &s, &kv, &state, &activations);
   res->parameters = s.counts.total;
   res->active_parameters = s.counts.active;
   if (from_source (in))
@@ -1976,17 +2035,6 @@ architecture (const VcInputs *in,
                                                                 : in->source_parameters;
     }
   res->kv_bytes_per_token = vc_arch_kv_bytes_per_token (&in->arch, kv_value_bytes (in->kv_precision));
-  /* the cache, the sequence state and the activations are the same at every precision of the
-   * weights: counted once for the scenarios (the layout search and the solver compute estimates
-   * by the thousand, and these were most of an inference estimate) */
-  if (in->mode == VC_MODE_INFERENCE)
-    {
-      kv = kv_cache_bytes (in, kv_value_bytes (in->kv_precision));
-      state = sequence_state_bytes (in, kv_value_bytes (in->kv_precision));
-      activations = (vc_engine_is_llama_cpp (in) ? llama_cpp_compute_buffer (in, &s) : inference_activations (in, &s)) +
-                    vc_engine_transient_bytes (in, kv);
-    }
-
   for (guint i = 0; i < res->n_scenarios; i++)
     {
       VcScenarioResult *sc = &res->scenarios[i];

@@ -185,6 +185,12 @@ void     vc_estimator_compute     (const VcInputs *inputs,
 gboolean vc_estimator_compute_scenario (const VcInputs   *inputs,
                                         VcScenario        scenario,
                                         VcScenarioResult *result);
+void     vc_estimator_inference_memory (const VcInputs *inputs,
+                                        double         *kv,
+                                        double         *state,
+                                        double         *activations);
+double   vc_estimator_rope_table  (const VcInputs *inputs,
+                                   VcScenario      scenario);
 VcInventory *vc_estimator_inventory (const VcInputs *inputs,
                                      VcScenario      scenario);
 

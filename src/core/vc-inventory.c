@@ -601,36 +601,83 @@ role_counted (const VcShard *s,
   return s->roles == 0 || (s->roles & VC_TENSOR_ROLE_BIT (role)) != 0;
 }
 
+/* Group `g`'s bytes on shard `s` (its roles aside); FALSE when none of its tensors are there */
+static inline gboolean
+group_shard_bytes (const VcInventory   *inv,
+                   const VcTensorGroup *g,
+                   const VcShard       *s,
+                   double              *bytes)
+{
+  guint last = s->first_layer + s->n_layers;
+  double count;
+
+  if (g->role == VC_TENSOR_MTP)
+    count = s->output ? MAX (1u, g->n_layers) : 0;
+  else if (role_in_layers (g->role) && g->n_layers > 0)
+    {
+      guint lo = MAX (g->first_layer, s->first_layer);
+      guint hi = MIN (g->first_layer + g->n_layers, last);
+
+      count = hi > lo ? hi - lo : 0;
+    }
+  else if (g->role == VC_TENSOR_OUTPUT_NORM || g->role == VC_TENSOR_HEAD)
+    count = s->output ? 1 : 0;
+  else
+    count = s->input ? 1 : 0;
+  if (count <= 0)
+    return FALSE;
+  *bytes = count * g->bytes * split_share (inv, g->role, s);
+  return TRUE;
+}
+
 double
 vc_inventory_shard_bytes (const VcInventory *inv,
                           const VcShard     *s)
 {
-  guint last = s->first_layer + s->n_layers;
-  double bytes = 0;
+  double bytes = 0, b;
 
   g_return_val_if_fail (inv != NULL && s != NULL, 0);
   for (guint i = 0; i < inv->groups->len; i++)
     {
       const VcTensorGroup *g = &g_array_index (inv->groups, VcTensorGroup, i);
-      double count;
 
-      if (!role_counted (s, g->role))
-        continue;
-      if (g->role == VC_TENSOR_MTP)
-        count = s->output ? MAX (1u, g->n_layers) : 0;
-      else if (role_in_layers (g->role) && g->n_layers > 0)
+      if (role_counted (s, g->role) && group_shard_bytes (inv, g, s, &b))
+        bytes += b;
+    }
+  if (s->embedding_copy && role_counted (s, VC_TENSOR_HEAD))
+    bytes += vc_inventory_role_bytes (inv, VC_TENSOR_EMBEDDING) * split_share (inv, VC_TENSOR_HEAD, s);
+  return bytes;
+}
+
+/**
+ * vc_inventory_shard_bytes_experts:
+ * @experts: (out): what vc_inventory_shard_bytes() gives @shard with its roles the routed
+ *   experts alone (and no embedding copy)
+ *
+ * vc_inventory_shard_bytes() of @shard, and of its routed experts, in one pass over the
+ * tensors: the same sums, added in the same order. A layout's stage asks for both.
+ */
+double
+vc_inventory_shard_bytes_experts (const VcInventory *inv,
+                                  const VcShard     *s,
+                                  double            *experts)
+{
+  double bytes = 0, b;
+
+  g_return_val_if_fail (inv != NULL && s != NULL && experts != NULL, 0);
+  *experts = 0;
+  for (guint i = 0; i < inv->groups->len; i++)
+    {
+      const VcTensorGroup *g = &g_array_index (inv->groups, VcTensorGroup, i);
+      gboolean counted = role_counted (s, g->role);
+
+      if ((counted || g->role == VC_TENSOR_EXPERTS) && group_shard_bytes (inv, g, s, &b))
         {
-          guint lo = MAX (g->first_layer, s->first_layer);
-          guint hi = MIN (g->first_layer + g->n_layers, last);
-
-          count = hi > lo ? hi - lo : 0;
+          if (counted)
+            bytes += b;
+          if (g->role == VC_TENSOR_EXPERTS)
+            *experts += b;
         }
-      else if (g->role == VC_TENSOR_OUTPUT_NORM || g->role == VC_TENSOR_HEAD)
-        count = s->output ? 1 : 0;
-      else
-        count = s->input ? 1 : 0;
-      if (count > 0)
-        bytes += count * g->bytes * split_share (inv, g->role, s);
     }
   if (s->embedding_copy && role_counted (s, VC_TENSOR_HEAD))
     bytes += vc_inventory_role_bytes (inv, VC_TENSOR_EMBEDDING) * split_share (inv, VC_TENSOR_HEAD, s);

@@ -134,6 +134,9 @@ typedef struct
 
 double         vc_inventory_shard_bytes     (const VcInventory *inv,
                                              const VcShard     *shard);
+double         vc_inventory_shard_bytes_experts (const VcInventory *inv,
+                                                 const VcShard     *shard,
+                                                 double            *experts);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (VcInventory, vc_inventory_unref)
 

@@ -781,31 +781,40 @@ vc_json_fix_numbers (const char *text)
   GString *out = g_string_sized_new (strlen (text));
   const char *p = text;
 
+  /* a report is hundreds of kB: the text between strings and numbers, and each string, go over
+   * in one piece */
   while (*p)
     {
+      size_t plain = strcspn (p, "\"-0123456789");
+
+      g_string_append_len (out, p, plain);
+      p += plain;
       if (*p == '"')
         {
           const char *start = p++;
 
-          while (*p && *p != '"')
-            p += (p[0] == '\\' && p[1]) ? 2 : 1;
+          /* to the closing quote; an escape takes the character after it, whatever it is */
+          for (;;)
+            {
+              p += strcspn (p, "\"\\");
+              if (*p != '\\')
+                break;
+              p += p[1] ? 2 : 1;
+            }
           if (*p)
             p++;
           g_string_append_len (out, start, p - start);
-          continue;
         }
-      if (*p == '-' || g_ascii_isdigit (*p))
+      else if (*p)
         {
-          const char *start = p, *e = NULL, *point = NULL;
+          const char *start = p, *e = NULL, *point;
 
-          while (*p == '-' || *p == '+' || *p == '.' || *p == 'e' || *p == 'E' || g_ascii_isdigit (*p))
-            {
-              if ((*p == 'e' || *p == 'E') && e == NULL)
-                e = p;
-              else if (*p == '.' && point == NULL)
-                point = p;
-              p++;
-            }
+          p += strspn (p, "-+.eE0123456789");
+          /* the first exponent mark and the first point */
+          for (const char *q = start; q < p && e == NULL; q++)
+            if (*q == 'e' || *q == 'E')
+              e = q;
+          point = memchr (start, '.', p - start);
           if (e != NULL && point != NULL && point > e && p - point == 2 && point[1] == '0')
             {
               g_string_append_len (out, start, e - start);
@@ -814,9 +823,7 @@ vc_json_fix_numbers (const char *text)
             }
           else
             g_string_append_len (out, start, p - start);
-          continue;
         }
-      g_string_append_c (out, *p++);
     }
   return g_string_free (out, FALSE);
 }

@@ -391,6 +391,13 @@ typedef struct _VcLayoutMemo
 /* the stage estimates one layout keeps (run()) */
 #define CTX_RUNS 8
 
+/* What a stage's estimate gives it: its weights are the inventory's (vc_inventory_shard_bytes) */
+typedef struct
+{
+  double kv, state, activations;
+  double rope_table;              /* the engine's RoPE tables on each of the stage's GPUs */
+} StageMemory;
+
 typedef struct
 {
   const VcInputs *in;
@@ -402,31 +409,50 @@ typedef struct
    * middle one of the same layers differ only in the embedding's weights, which the estimate
    * of their layers does not read; VcArch is integers only, its bytes its identity */
   VcArch run_arch[CTX_RUNS];
-  VcScenarioResult run_result[CTX_RUNS];
+  StageMemory run_result[CTX_RUNS];
   guint n_runs;
 } Ctx;
 
 /* The estimate of one stage's layers (`arch`) at the context's layout, scenario and
- * concurrency, computed once for the layout */
+ * concurrency, computed once for the layout. An inference estimate's memory is the same in
+ * each scenario and needs no weights: vc_estimator_inference_memory() gives it alone, as
+ * vc_estimator_compute() would (tests/test-fast-paths.c checks both agree). */
 static void
-run (Ctx              *c,
-     const VcArch     *arch,
-     VcScenarioResult *out)
+run (Ctx          *c,
+     const VcArch *arch,
+     StageMemory  *out)
 {
-  VcInputs tmp = *c->in;
+  VcInputs tmp;
 
+  /* the fields in which a layout's stages differ first, before the whole */
   for (guint k = 0; k < c->n_runs; k++)
-    if (memcmp (&c->run_arch[k], arch, sizeof *arch) == 0)
+    if (c->run_arch[k].n_layers == arch->n_layers && c->run_arch[k].vocab_size == arch->vocab_size &&
+        memcmp (&c->run_arch[k], arch, sizeof *arch) == 0)
       {
         *out = c->run_result[k];
         return;
       }
+  tmp = *c->in;
   tmp.arch = *arch;
   tmp.concurrency = c->concurrency;
   tmp.method = VC_METHOD_ARCHITECTURE;
-  /* the context's scenario alone: the others' weights are not read here */
-  if (!vc_estimator_compute_scenario (&tmp, c->id, out))
-    g_assert_not_reached ();
+  if (tmp.mode == VC_MODE_INFERENCE)
+    {
+      vc_estimator_inference_memory (&tmp, &out->kv, &out->state, &out->activations);
+      out->rope_table = vc_estimator_rope_table (&tmp, c->id);
+    }
+  else
+    {
+      VcScenarioResult sc;
+
+      /* the context's scenario alone: the others' weights are not read here */
+      if (!vc_estimator_compute_scenario (&tmp, c->id, &sc))
+        g_assert_not_reached ();
+      out->kv = sc.bytes[VC_COMPONENT_KV_CACHE];
+      out->state = sc.bytes[VC_COMPONENT_SEQUENCE_STATE];
+      out->activations = sc.bytes[VC_COMPONENT_ACTIVATIONS];
+      out->rope_table = sc.rope_table;
+    }
   if (c->n_runs < CTX_RUNS)
     {
       c->run_arch[c->n_runs] = *arch;
@@ -503,24 +529,22 @@ stage_bytes (Ctx         *c,
   const VcInputs *in = c->in;
   const VcArch *a = &in->arch;
   VcArch sa;
-  VcScenarioResult sc;
+  StageMemory sc;
 
   VcShard shard = stage_shard (c, st);
 
   stage_arch (a, &c->shard, st, &sa);
   run (c, &sa, &sc);
-  out->kv = sc.bytes[VC_COMPONENT_KV_CACHE];
-  out->state = sc.bytes[VC_COMPONENT_SEQUENCE_STATE];
+  out->kv = sc.kv;
+  out->state = sc.state;
   /* each GPU of every stage makes its own RoPE tables (vLLM, SGLang) beside its shard */
-  out->weights = vc_inventory_shard_bytes (c->inv, &shard) + sc.rope_table;
-  shard.roles = VC_TENSOR_ROLE_BIT (VC_TENSOR_EXPERTS);
-  out->experts = vc_inventory_shard_bytes (c->inv, &shard);
+  out->weights = vc_inventory_shard_bytes_experts (c->inv, &shard, &out->experts) + sc.rope_table;
 
   /* logits only where the head is, gathered whole (vLLM's LogitsProcessor gathers the
    * vocabulary-parallel logits) */
   sa.vocab_size = st->head ? a->vocab_size : 0;
   run (c, &sa, &sc);
-  out->activations = sc.bytes[VC_COMPONENT_ACTIVATIONS];
+  out->activations = sc.activations;
 }
 
 static void
