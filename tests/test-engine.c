@@ -685,7 +685,8 @@ test_vllm_mxfp4_layout (void)
  * padding of that TP degree. gpt-oss-20b (24 layers of 32 experts): 917,962,752 bytes at TP 1,
  * 702,185,472 at TP 2 (I/TP = 1,440 → 1,536), 353,452,032 at TP 4 (720 → 768); gpt-oss-120b
  * (36 layers of 128 experts): 5,507,776,512, 4,213,112,832 and 2,120,712,192. The solver's
- * answers on n cards are compared with the same capacity given alone (no card, no padding). */
+ * answers on n cards are compared with the same capacity given alone (no card, no padding), with
+ * the card's vLLM batch (vc_engine_on_card()). */
 static void
 test_vllm_mxfp4_fit (void)
 {
@@ -699,16 +700,18 @@ test_vllm_mxfp4_fit (void)
     guint solved[3];        /* most requests of 8,192 tokens on 1, 2, 4 cards; 0: none */
     guint plain[3];         /* the same capacity without the card */
   } cases[] = {
-    { "gpt-oss-20b", "a100-40gb", 1, 23755618944.0, { 917962752.0, 702185472.0, 353452032.0 },
-      { 78, 226, 527 }, { 83, 233, 534 } },
-    { "gpt-oss-20b", "a100-80gb", 1, 23755618944.0, { 917962752.0, 702185472.0, 353452032.0 },
-      { 267, 604, 1284 }, { 272, 611, 1291 } },
+    { "gpt-oss-20b", "a100-40gb", 1, 17851677312.0, { 917962752.0, 702185472.0, 353452032.0 },
+      { 107, 284, 643 }, { 112, 291, 650 } },
+    { "gpt-oss-20b", "a100-80gb", 1, 17851677312.0, { 917962752.0, 702185472.0, 353452032.0 },
+      { 296, 662, 1399 }, { 301, 669, 1406 } },
     /* three stages of PP would hold the stored weights; the padding is followed on one stage */
-    { "gpt-oss-120b", "a100-40gb", 4, 27401898624.0, { 5507776512.0, 4213112832.0, 2120712192.0 },
-      { 0, 0, 160 }, { 0, 0, 188 } },
-    /* one card holds the stored weights (74,427,441,792 bytes) but not with the padding */
-    { "gpt-oss-120b", "a100-80gb", 2, 45876384384.0, { 5507776512.0, 4213112832.0, 2120712192.0 },
-      { 0, 212, 664 }, { 13, 239, 692 } },
+    { "gpt-oss-120b", "a100-40gb", 4, 21497956992.0, { 5507776512.0, 4213112832.0, 2120712192.0 },
+      { 0, 0, 237 }, { 0, 26, 265 } },
+    /* one card holds the padded experts beside the A100's profile run of 2,048 tokens and 256
+     * sequences (68,523,500,160 bytes stored, 74,031,276,672 padded, within 0.9 × 80 GiB and the
+     * CUDA context); the large cards' 8,192 and 1,024 would have taken 5.9 GB more: two cards */
+    { "gpt-oss-120b", "a100-80gb", 1, 74031276672.0, { 5507776512.0, 4213112832.0, 2120712192.0 },
+      { 14, 250, 741 }, { 32, 278, 769 } },
   };
   static const guint counts[] = { 1, 2, 4 };
 
@@ -720,7 +723,7 @@ test_vllm_mxfp4_fit (void)
       const VcGpu *gpu;
       const VcGpuFit *fit;
       const VcResult *r;
-      VcInputs at;
+      VcInputs at, on;
       VcLayoutResult plain;
       double capacity, extra = -1, bytes;
       guint i;
@@ -746,7 +749,11 @@ test_vllm_mxfp4_fit (void)
       g_assert_cmpfloat (fit->per_gpu_bytes, ==, cases[c].per_gpu);
       g_assert_true (fit->fits == (cases[c].count == 1));
       r = vc_estimate_get_result (e);
-      at = *in;
+      /* an A100 takes vLLM's small-card batch (2,048 tokens, 256 sequences) */
+      vc_engine_on_card (in, gpu, &on);
+      g_assert_cmpuint (on.max_num_batched_tokens, ==, 2048);
+      g_assert_cmpuint (on.max_num_seqs, ==, 256);
+      at = on;
       at.layout = fit->layout;
       g_assert_true (vc_layout_compute (&at, r, r->selected, &plain, NULL));
       g_assert_true (vc_engine_vllm_mxfp4_extra (in, gpu, fit->layout.tp, &extra));
@@ -758,7 +765,7 @@ test_vllm_mxfp4_fit (void)
           VcSolution with_card, alone;
 
           vc_solver_solve_memo (NULL, gpu, in, VC_SOLVE_VARIABLE_CONCURRENCY, capacity, counts[t], &with_card);
-          vc_solver_solve_memo (NULL, NULL, in, VC_SOLVE_VARIABLE_CONCURRENCY, capacity, counts[t], &alone);
+          vc_solver_solve_memo (NULL, NULL, &on, VC_SOLVE_VARIABLE_CONCURRENCY, capacity, counts[t], &alone);
           g_assert_true (with_card.found == (cases[c].solved[t] > 0));
           g_assert_cmpuint (with_card.value, ==, cases[c].solved[t]);
           g_assert_true (alone.found == (cases[c].plain[t] > 0));
