@@ -32,6 +32,7 @@
 #include "vc-gpu-set.h"
 #include "vc-plan.h"
 #include "vc-profile.h"
+#include "vc-solver.h"
 #include "vc-test-util.h"
 
 #include <json-glib/json-glib.h>
@@ -354,6 +355,20 @@ test_vllm_card_defaults (void)
   g_assert_cmpfloat (fit->count, ==, 2);
   g_assert_cmpfloat (vc_estimate_get_gpu_fit (small, h100)->per_gpu_bytes, ==, 20946414080.0);
   g_assert_cmpfloat (vc_estimate_get_gpu_fit (small, rtx)->per_gpu_bytes, ==, 20946414080.0);
+
+  /* the solver on the card (--solve seq --fit-gpu rtx-3090): its own batch, or the user's */
+  {
+    const VcGpu *card = vc_estimate_get_gpu (e, rtx);
+    double capacity = vc_engine_gpu_capacity (vc_estimate_get_inputs (e), card);
+    VcSolution own, given;
+
+    vc_solver_solve_memo (NULL, card, vc_estimate_get_inputs (e), VC_SOLVE_VARIABLE_SEQ, capacity, 1, &own);
+    vc_solver_solve_memo (NULL, card, vc_estimate_get_inputs (large), VC_SOLVE_VARIABLE_SEQ, capacity, 1, &given);
+    g_assert_true (own.found);
+    g_assert_cmpuint (own.value, ==, 41672);
+    g_assert_true (given.found);
+    g_assert_cmpuint (given.value, ==, 12731);
+  }
 
   /* a mixed set: its first card's batch on both ranks (TP 2); each rank's cache is what
    * 0.9 × the 3090's 25,318,916,096 bytes leaves after its half of the weights and the profile
