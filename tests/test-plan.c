@@ -416,10 +416,10 @@ test_vllm_mxfp4 (void)
   plan_of (free60, &f);
   g_assert_cmpuint (a.tp, ==, 2);
   g_assert_cmpfloat (a.kv_tokens, >, 0);
-  /* each card's cache: 0.9 of the A100 less its weights, the padding and the profile run at
-   * the A100's defaults (2,048 tokens, 256 requests) */
+  /* each card's cache: 0.9 of the A100 (CUDA's total, 81,050 MiB) less its weights, the
+   * padding and the profile run at the A100's defaults (2,048 tokens, 256 requests) */
   g_assert_cmpfloat (vc_plan_get_device (&a, 0)->kv, ==,
-                     0.9 * 81920 * 1048576.0 - vc_plan_get_device (&a, 0)->weights - extra -
+                     0.9 * 81050 * 1048576.0 - vc_plan_get_device (&a, 0)->weights - extra -
                      vc_estimator_vllm_profile_bytes (in, 2048, 256, 2));
   g_assert_cmpfloat (m.kv_tokens, ==, 0);
   /* an A100 with less free is still an A100: its backend is Marlin */
