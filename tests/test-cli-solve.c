@@ -112,37 +112,58 @@ test_round_trip (void)
 }
 
 /* vLLM's MXFP4 experts as Marlin pads them on an A100 at each TP degree (test-engine.c has
- * the figures): gpt-oss-120b fits no A100 80 GB alone, two at TP 2 serve 212 requests of
- * 8,192 tokens, and the table's row needs two; on an H100, whose backend is not followed, the
- * count and the answer say that they count the experts as stored. */
+ * the figures): with the large cards' batch given (8,192 tokens, 1,024 sequences) gpt-oss-120b
+ * fits no A100 80 GB alone, two at TP 2 serve 206 requests of 8,192 tokens, and the table's row
+ * needs two; with the A100's own defaults (2,048 and 256) one card holds it and serves 12, two
+ * serve 245; on an H100, whose backend is not followed, the count and the answer say that they
+ * count the experts as stored. */
 static void
 test_mxfp4_padding (void)
 {
   g_autoptr(JsonParser) p = json_parser_new ();
   const char *one[] = { "--preset", "gpt-oss-120b", "--method", "architecture", "--engine", "vllm", "--precision", "mxfp4",
-                        "--seq", "8192", "--solve", "concurrency", "--fit-gpu", "a100-80gb", NULL };
+                        "--seq", "8192", "--solve", "concurrency", "--fit-gpu", "a100-80gb",
+                        "--max-num-batched-tokens", "8192", "--max-num-seqs", "1024", NULL };
   const char *two[] = { "--preset", "gpt-oss-120b", "--method", "architecture", "--engine", "vllm", "--precision", "mxfp4",
                         "--seq", "8192", "--solve", "concurrency", "--fit-gpu", "a100-80gb", "--gpu-count", "2",
-                        "--format", "json", NULL };
+                        "--max-num-batched-tokens", "8192", "--max-num-seqs", "1024", "--format", "json", NULL };
+  const char *one_own[] = { "--preset", "gpt-oss-120b", "--method", "architecture", "--engine", "vllm", "--precision",
+                            "mxfp4", "--seq", "8192", "--solve", "concurrency", "--fit-gpu", "a100-80gb", NULL };
+  const char *two_own[] = { "--preset", "gpt-oss-120b", "--method", "architecture", "--engine", "vllm", "--precision",
+                            "mxfp4", "--seq", "8192", "--solve", "concurrency", "--fit-gpu", "a100-80gb", "--gpu-count",
+                            "2", "--format", "json", NULL };
   const char *h100[] = { "--preset", "gpt-oss-20b", "--method", "architecture", "--engine", "vllm", "--precision", "mxfp4",
                          "--seq", "8192", "--solve", "concurrency", "--fit-gpu", "h100-80gb", NULL };
   g_autofree char *table = run_ok (one);
   g_autofree char *on_h100 = NULL;
   JsonObject *root, *entry;
 
-  g_assert_nonnull (strstr (table, "\n  A100 80 GB (85.9\302\240" "GB usable)                    needs 2 GPUs · TP 2 (45.9\302\240" "GB each)\n"));
+  g_assert_nonnull (strstr (table, "\n  A100 80 GB (85.0\302\240" "GB usable)                    needs 2 GPUs · TP 2 (45.9\302\240" "GB each)\n"));
   g_assert_true (g_str_has_suffix (table, "\nNot even 1 request fits on 1 × A100 80 GB: it needs 80.0\302\240" "GB per GPU, "
-                                          "of 78.3\302\240" "GB usable\n"));
+                                          "of 77.5\302\240" "GB usable\n"));
   root = vc_test_run_json (p, two);
-  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "solve"), "value"), ==, 212);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "solve"), "value"), ==, 206);
   entry = gpu_entry (root, "a100-80gb");
   g_assert_cmpint (json_object_get_int_member (entry, "count"), ==, 2);
   g_assert_cmpint (json_object_get_int_member (entry, "per_gpu_bytes"), ==, 45909938816);
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (entry, "layout"), "tp"), ==, 2);
+  {
+    g_autofree char *own = run_ok (one_own);
+    g_autoptr(JsonParser) po = json_parser_new ();
+    JsonObject *own_root = vc_test_run_json (po, two_own);
+
+    g_assert_nonnull (strstr (own, "\n  A100 80 GB (85.0\302\240" "GB usable)                    fits on 1\n"));
+    g_assert_true (g_str_has_suffix (own, "\nMost concurrent requests that fit on 1 × A100 80 GB: 12 requests "
+                                          "(limit: memory)\n"));
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (own_root, "solve"), "value"), ==, 245);
+    entry = gpu_entry (own_root, "a100-80gb");
+    g_assert_cmpint (json_object_get_int_member (entry, "count"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (entry, "per_gpu_bytes"), ==, 74064831104);
+  }
   on_h100 = run_ok (h100);
   g_assert_nonnull (strstr (on_h100, "\n  H100 80 GB (85.1\302\240" "GB usable)                    fits on 1 · MXFP4 experts as stored: "
                                      "vLLM’s backend on this card is not known\n"));
-  g_assert_nonnull (strstr (on_h100, "\n  A100 80 GB (85.9\302\240" "GB usable)                    fits on 1\n"));
+  g_assert_nonnull (strstr (on_h100, "\n  A100 80 GB (85.0\302\240" "GB usable)                    fits on 1\n"));
   g_assert_true (g_str_has_suffix (on_h100, "\nMost concurrent requests that fit on 1 × H100 80 GB: 268 requests "
                                             "(limit: memory)\nMXFP4 experts counted as stored: vLLM’s backend on "
                                             "this card is not known.\n"));

@@ -95,10 +95,10 @@ test_vllm (void)
   }
 
   /* an A100 80 GB, whatever its size, gets vLLM's smaller defaults: 2048 tokens, 256
-   * sequences; nvidia-smi's total where CUDA's is not known */
+   * sequences; of CUDA's total, 81,050 MiB (vLLM's log, the catalog's source) */
   capacity_on (e, "a100-80gb", &kv);
   g_assert_cmpfloat (kv.tokens, ==,
-                     floor ((0.9 * 81920 * 1048576.0 - W - llama3_profile (2048, 256)) / (16 * KV_PER_TOKEN)) * 16);
+                     floor ((0.9 * 81050 * 1048576.0 - W - llama3_profile (2048, 256)) / (16 * KV_PER_TOKEN)) * 16);
 
   /* the profile run's batch as given: max_num_seqs is at most max_num_batched_tokens */
   g_object_set (e, "max-num-batched-tokens", 512, "max-num-seqs", 4096, NULL);
@@ -391,7 +391,7 @@ test_vllm_mxfp4 (void)
 
   /* Mixtral 8x7B at mxfp4 (I = 14,336 and H = 4,096 already aligned): the bf16 biases vLLM
    * allocates for every expert, 8 × (2 × 14,336 + 4,096) × 2 bytes a layer, 32 layers; at the
-   * layout on one A100 the cache loses them */
+   * layout on one A100 the cache (0.9 of CUDA's total, 81,050 MiB) loses them */
   g_assert_true (vc_estimate_set_preset (e, "mixtral-8x7b", &error));
   g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4,
                 "seq", 8192, NULL);
@@ -400,7 +400,7 @@ test_vllm_mxfp4 (void)
   g_assert_cmpfloat (extra, ==, 16777216.0);
   vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 1, &at);
   g_assert_true (at.known);
-  budget = 0.9 * 81920 * 1048576.0;
+  budget = 0.9 * 81050 * 1048576.0;
   g_assert_cmpfloat (at.budget_bytes, ==, budget);
   g_assert_cmpfloat (at.available_kv_bytes, ==,
                      budget - vc_estimate_get_layout_result (e)->bytes[VC_COMPONENT_WEIGHTS] - 16777216.0 -
@@ -689,7 +689,8 @@ test_vllm_mxfp4_layout (void)
  * padding of that TP degree. gpt-oss-20b (24 layers of 32 experts): 917,962,752 bytes at TP 1,
  * 702,185,472 at TP 2 (I/TP = 1,440 → 1,536), 353,452,032 at TP 4 (720 → 768); gpt-oss-120b
  * (36 layers of 128 experts): 5,507,776,512, 4,213,112,832 and 2,120,712,192. The solver's
- * answers on n cards are compared with the same capacity given alone (no card, no padding). */
+ * answers on n cards are compared with the same capacity given alone (no card, no padding), with
+ * the card's vLLM batch (vc_engine_on_card()). */
 static void
 test_vllm_mxfp4_fit (void)
 {
@@ -703,16 +704,18 @@ test_vllm_mxfp4_fit (void)
     guint solved[3];        /* most requests of 8,192 tokens on 1, 2, 4 cards; 0: none */
     guint plain[3];         /* the same capacity without the card */
   } cases[] = {
-    { "gpt-oss-20b", "a100-40gb", 1, 23789173376.0, { 917962752.0, 702185472.0, 353452032.0 },
-      { 78, 226, 527 }, { 83, 233, 534 } },
-    { "gpt-oss-20b", "a100-80gb", 1, 23789173376.0, { 917962752.0, 702185472.0, 353452032.0 },
-      { 267, 604, 1283 }, { 272, 611, 1290 } },
+    { "gpt-oss-20b", "a100-40gb", 1, 17885231744.0, { 917962752.0, 702185472.0, 353452032.0 },
+      { 107, 284, 642 }, { 111, 291, 649 } },
+    { "gpt-oss-20b", "a100-80gb", 1, 17885231744.0, { 917962752.0, 702185472.0, 353452032.0 },
+      { 292, 654, 1382 }, { 296, 661, 1389 } },
     /* three stages of PP would hold the stored weights; the padding is followed on one stage */
-    { "gpt-oss-120b", "a100-40gb", 4, 27435453056.0, { 5507776512.0, 4213112832.0, 2120712192.0 },
-      { 0, 0, 160 }, { 0, 0, 188 } },
-    /* one card holds the stored weights (74,427,441,792 bytes) but not with the padding */
-    { "gpt-oss-120b", "a100-80gb", 2, 45909938816.0, { 5507776512.0, 4213112832.0, 2120712192.0 },
-      { 0, 212, 664 }, { 13, 239, 692 } },
+    { "gpt-oss-120b", "a100-40gb", 4, 21531511424.0, { 5507776512.0, 4213112832.0, 2120712192.0 },
+      { 0, 0, 237 }, { 0, 26, 265 } },
+    /* one card holds the padded experts beside the A100's profile run of 2,048 tokens and 256
+     * sequences (68,557,054,592 bytes stored, 74,064,831,104 padded, RoPE table included, within 0.9 × its CUDA total of
+     * 81,050 MiB and the CUDA context); the large cards' 8,192 and 1,024 would have taken 5.9 GB more: two cards */
+    { "gpt-oss-120b", "a100-80gb", 1, 74064831104.0, { 5507776512.0, 4213112832.0, 2120712192.0 },
+      { 12, 245, 730 }, { 30, 272, 758 } },
   };
   static const guint counts[] = { 1, 2, 4 };
 
@@ -724,7 +727,7 @@ test_vllm_mxfp4_fit (void)
       const VcGpu *gpu;
       const VcGpuFit *fit;
       const VcResult *r;
-      VcInputs at;
+      VcInputs at, on;
       VcLayoutResult plain;
       double capacity, extra = -1, bytes;
       guint i;
@@ -750,7 +753,11 @@ test_vllm_mxfp4_fit (void)
       g_assert_cmpfloat (fit->per_gpu_bytes, ==, cases[c].per_gpu);
       g_assert_true (fit->fits == (cases[c].count == 1));
       r = vc_estimate_get_result (e);
-      at = *in;
+      /* an A100 takes vLLM's small-card batch (2,048 tokens, 256 sequences) */
+      vc_engine_on_card (in, gpu, &on);
+      g_assert_cmpuint (on.max_num_batched_tokens, ==, 2048);
+      g_assert_cmpuint (on.max_num_seqs, ==, 256);
+      at = on;
       at.layout = fit->layout;
       g_assert_true (vc_layout_compute (&at, r, r->selected, &plain, NULL));
       g_assert_true (vc_engine_vllm_mxfp4_extra (in, gpu, fit->layout.tp, &extra));
@@ -762,7 +769,7 @@ test_vllm_mxfp4_fit (void)
           VcSolution with_card, alone;
 
           vc_solver_solve_memo (NULL, gpu, in, VC_SOLVE_VARIABLE_CONCURRENCY, capacity, counts[t], &with_card);
-          vc_solver_solve_memo (NULL, NULL, in, VC_SOLVE_VARIABLE_CONCURRENCY, capacity, counts[t], &alone);
+          vc_solver_solve_memo (NULL, NULL, &on, VC_SOLVE_VARIABLE_CONCURRENCY, capacity, counts[t], &alone);
           g_assert_true (with_card.found == (cases[c].solved[t] > 0));
           g_assert_cmpuint (with_card.value, ==, cases[c].solved[t]);
           g_assert_true (alone.found == (cases[c].plain[t] > 0));

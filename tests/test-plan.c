@@ -32,6 +32,7 @@
 #include "vc-gpu-set.h"
 #include "vc-plan.h"
 #include "vc-profile.h"
+#include "vc-solver.h"
 #include "vc-test-util.h"
 
 #include <json-glib/json-glib.h>
@@ -309,6 +310,91 @@ test_vllm_bounded (void)
   vc_plan_clear (&b);
 }
 
+/* vLLM's batch defaults are each card's (vllm/engine/arg_utils.py, EngineArgs.get_batch_defaults:
+ * 8,192 tokens and 1,024 sequences from 70 GiB of torch's total but on an A100, else 2,048 and
+ * 256), in its fit as in its cache, and a set's are its first card's (device 0). Llama 3.1 8B
+ * at 20,000 tokens, bf16: weights 16,060,522,496 bytes, KV 131,072 bytes a token. The profile
+ * run's peak is the sampler's: 256 × 128,256 logits × 38 bytes + 2,048 × 4,096 × 2 of hidden
+ * states = 1,264,428,032 on an RTX 3090, 1,024 × 128,256 × 38 + 8,192 × 4,096 × 2 =
+ * 5,057,712,128 on an H100 (each with 11.5 bytes a batched token the estimate keeps beside it:
+ * 23,552 and 94,208), and vLLM's RoPE table of 33,554,432; so the 3090 holds it (20,979,968,512
+ * bytes of its 23,787,024,486 usable), where the H100's batch (24,773,323,264) would need two. */
+static void
+test_vllm_card_defaults (void)
+{
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3.1-8b", "engine", "vllm", "seq", "20000", NULL);
+  g_autoptr(VcEstimate) large = vc_test_estimate_new ("llama-3.1-8b", "engine", "vllm", "seq", "20000",
+                                                      "max-num-batched-tokens", "8192", "max-num-seqs", "1024", NULL);
+  g_autoptr(VcEstimate) small = vc_test_estimate_new ("llama-3.1-8b", "engine", "vllm", "seq", "20000",
+                                                      "max-num-batched-tokens", "2048", "max-num-seqs", "256", NULL);
+  g_autoptr(VcEstimate) first_small = vc_test_estimate_new ("llama-3.1-8b", "engine", "vllm", "seq", "20000",
+                                                            "gpu-set", "rtx-3090,h100-80gb", NULL);
+  g_autoptr(VcEstimate) first_large = vc_test_estimate_new ("llama-3.1-8b", "engine", "vllm", "seq", "20000",
+                                                            "gpu-set", "h100-80gb,rtx-3090", NULL);
+  guint rtx = vc_test_gpu_index (e, "rtx-3090"), h100 = vc_test_gpu_index (e, "h100-80gb");
+  const VcGpuFit *fit;
+  VcInputs on;
+  VcPlan a, b;
+
+  vc_engine_on_card (vc_estimate_get_inputs (e), vc_estimate_get_gpu (e, rtx), &on);
+  g_assert_cmpuint (on.max_num_batched_tokens, ==, 2048);
+  g_assert_cmpuint (on.max_num_seqs, ==, 256);
+  vc_engine_on_card (vc_estimate_get_inputs (e), vc_estimate_get_gpu (e, h100), &on);
+  g_assert_cmpuint (on.max_num_batched_tokens, ==, 8192);
+  g_assert_cmpuint (on.max_num_seqs, ==, 1024);
+
+  /* the table: each card its own batch */
+  fit = vc_estimate_get_gpu_fit (e, rtx);
+  g_assert_true (fit->fits);
+  g_assert_cmpfloat (fit->count, ==, 1);
+  g_assert_cmpfloat (fit->per_gpu_bytes, ==, 20979968512.0);
+  fit = vc_estimate_get_gpu_fit (e, h100);
+  g_assert_cmpfloat (fit->count, ==, 1);
+  g_assert_cmpfloat (fit->per_gpu_bytes, ==, 24773323264.0);
+  g_assert_cmpfloat (24773323264.0 - 20979968512.0, ==, 5057712128.0 - 1264428032.0 + 94208 - 23552);
+  /* the user's batch wins on every card */
+  fit = vc_estimate_get_gpu_fit (large, rtx);
+  g_assert_false (fit->fits);
+  g_assert_cmpfloat (fit->count, ==, 2);
+  g_assert_cmpfloat (vc_estimate_get_gpu_fit (small, h100)->per_gpu_bytes, ==, 20979968512.0);
+  g_assert_cmpfloat (vc_estimate_get_gpu_fit (small, rtx)->per_gpu_bytes, ==, 20979968512.0);
+
+  /* the solver on the card (--solve seq --fit-gpu rtx-3090): its own batch, or the user's */
+  {
+    const VcGpu *card = vc_estimate_get_gpu (e, rtx);
+    double capacity = vc_engine_gpu_capacity (vc_estimate_get_inputs (e), card);
+    VcSolution own, given;
+
+    vc_solver_solve_memo (NULL, card, vc_estimate_get_inputs (e), VC_SOLVE_VARIABLE_SEQ, capacity, 1, &own);
+    vc_solver_solve_memo (NULL, card, vc_estimate_get_inputs (large), VC_SOLVE_VARIABLE_SEQ, capacity, 1, &given);
+    g_assert_true (own.found);
+    g_assert_cmpuint (own.value, ==, 41416);
+    g_assert_true (given.found);
+    g_assert_cmpuint (given.value, ==, 12475);
+  }
+
+  /* a mixed set: its first card's batch on both ranks (TP 2); each rank's cache is what
+   * 0.9 × the 3090's 25,318,916,096 bytes leaves after its half of the weights, its own 32 MiB RoPE
+   * table and the profile run, in blocks of 16 tokens of 65,536 bytes a rank */
+  plan_of (first_small, &a);
+  plan_of (first_large, &b);
+  g_assert_cmpuint (a.tp, ==, 2);
+  g_assert_cmpuint (b.tp, ==, 2);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->activations, ==, 1264428032.0 + 23552);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->activations, ==, 1264428032.0 + 23552);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->activations, ==, 5057712128.0 + 94208);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 1)->activations, ==, 5057712128.0 + 94208);
+  g_assert_cmpfloat (a.kv_tokens, ==, 205360);
+  g_assert_cmpfloat (b.kv_tokens, ==, 147472);
+  g_assert_cmpfloat (a.kv_tokens - b.kv_tokens, ==,
+                     16 * (floor ((0.9 * 25318916096.0 - 8030527488.0 - 33554432.0 - 1264451584.0) / (16 * 65536.0)) -
+                           floor ((0.9 * 25318916096.0 - 8030527488.0 - 33554432.0 - 5057806336.0) / (16 * 65536.0))));
+  g_assert_true (a.fits);
+  g_assert_true (b.fits);
+  vc_plan_clear (&a);
+  vc_plan_clear (&b);
+}
+
 /* vLLM's MXFP4 experts on a set (FORMULAS.md, "vLLM's MXFP4 experts"): Mixtral 8x7B at mxfp4
  * over two A100s (TP 2) loses the bf16 biases vLLM allocates for every expert, 8 × (2 × 7,168 +
  * 4,096) × 2 bytes a layer and rank, 32 layers: 9,437,184 bytes of each card's cache; a set with
@@ -333,10 +419,10 @@ test_vllm_mxfp4 (void)
   plan_of (free60, &f);
   g_assert_cmpuint (a.tp, ==, 2);
   g_assert_cmpfloat (a.kv_tokens, >, 0);
-  /* each card's cache: 0.9 of the A100 less its weights, the padding and the profile run at
-   * the A100's defaults (2,048 tokens, 256 requests) */
+  /* each card's cache: 0.9 of the A100 (CUDA's total, 81,050 MiB) less its weights, the
+   * padding and the profile run at the A100's defaults (2,048 tokens, 256 requests) */
   g_assert_cmpfloat (vc_plan_get_device (&a, 0)->kv, ==,
-                     0.9 * 81920 * 1048576.0 - vc_plan_get_device (&a, 0)->weights - extra -
+                     0.9 * 81050 * 1048576.0 - vc_plan_get_device (&a, 0)->weights - extra -
                      vc_estimator_vllm_profile_bytes (in, 2048, 256, 2));
   g_assert_cmpfloat (m.kv_tokens, ==, 0);
   /* an A100 with less free is still an A100: its backend is Marlin */
@@ -809,6 +895,7 @@ main (int   argc,
   g_test_add_func ("/plan/accelerate", test_accelerate);
   g_test_add_func ("/plan/vllm-bounded", test_vllm_bounded);
   g_test_add_func ("/plan/vllm-mxfp4", test_vllm_mxfp4);
+  g_test_add_func ("/plan/vllm-card-defaults", test_vllm_card_defaults);
   g_test_add_func ("/plan/vllm-pp-partition", test_vllm_pp_partition);
   g_test_add_func ("/plan/set-pp", test_set_pp);
   g_test_add_func ("/plan/refusals", test_refusals);

@@ -25,9 +25,10 @@
 #define MIB 1048576.0
 
 /* vllm/engine/arg_utils.py, EngineArgs.get_batch_defaults (the usage context of `vllm serve`):
- * a device of 70 GiB or more (torch's total) whose name has no "a100" gets 8192 batched tokens
- * and 1024 sequences, any other 2048 and 256; _set_default_max_num_seqs_and_batched_tokens_args
- * then caps max_num_seqs at max_num_batched_tokens. */
+ * a device of 70 GiB or more (torch's total, current_platform.get_device_total_memory(), of
+ * device 0) whose name has no "a100" gets 8192 batched tokens and 1024 sequences, any other 2048
+ * and 256; _set_default_max_num_seqs_and_batched_tokens_args then caps max_num_seqs at
+ * max_num_batched_tokens. */
 void
 vc_engine_vllm_batch (const VcInputs *in,
                       const VcGpu    *gpu,
@@ -45,6 +46,27 @@ vc_engine_vllm_batch (const VcInputs *in,
     }
   *tokens = in->max_num_batched_tokens > 0 ? in->max_num_batched_tokens : large ? 8192 : 2048;
   *seqs = in->max_num_seqs > 0 ? in->max_num_seqs : MIN (large ? 1024u : 256u, *tokens);
+}
+
+/* The inputs as vLLM runs them with @gpu as its device 0: the batch of its profile run made
+ * explicit, as given or that card's defaults (vc_engine_vllm_batch()). One scheduler
+ * configuration serves every rank, taken from device 0 by EngineArgs.get_batch_defaults; every
+ * figure of a card (its fit, its layouts, its cache, the solver's answers on it) and of a set
+ * (its first card's) is computed from these inputs. @out may be @in. */
+void
+vc_engine_on_card (const VcInputs *in,
+                   const VcGpu    *gpu,
+                   VcInputs       *out)
+{
+  guint tokens, seqs;
+
+  if (out != in)
+    *out = *in;
+  if (gpu == NULL || in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_VLLM)
+    return;
+  vc_engine_vllm_batch (in, gpu, &tokens, &seqs);
+  out->max_num_batched_tokens = tokens;
+  out->max_num_seqs = seqs;
 }
 
 /* Whether vLLM serves MXFP4 experts with Marlin on @gpu (FORMULAS.md, "vLLM's MXFP4 experts"):

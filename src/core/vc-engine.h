@@ -67,6 +67,9 @@ void   vc_engine_vllm_batch   (const VcInputs *inputs,
                                const VcGpu    *gpu,
                                guint          *tokens,
                                guint          *seqs);
+void   vc_engine_on_card      (const VcInputs *inputs,
+                               const VcGpu    *gpu,
+                               VcInputs       *out);
 gboolean vc_engine_vllm_version_sized (const VcInputs *inputs,
                                        double          n_gpus);
 /* Why vLLM or SGLang has no KV-cache figure for the inputs' model where it is one of these, as a

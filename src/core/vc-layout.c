@@ -377,13 +377,45 @@ stage_arch (const VcArch *full,
   out->recurrent_layers = stage_recurrent (full, st);
 }
 
-/* What each layout computes does not depend on the card: a search over the catalog computes
- * each layout once. Keyed by the degrees the search varies (TP, PP, DP); ONE_GPU_KEY is the
+/* What each layout computes depends on the card only through vLLM's batch defaults
+ * (vc_engine_on_card()): a search over the catalog computes each layout once for each batch.
+ * Keyed by the degrees the search varies (TP, PP, DP) and that batch; ONE_GPU_KEY is the
  * inputs' own layout on one GPU (smallest_training()). The layouts of one search share the
  * scenario's tensors too (`inv`), which do not depend on the layout. */
+typedef struct
+{
+  gint64 layout;
+  guint batch_tokens;             /* vLLM: max_num_batched_tokens and max_num_seqs of the card */
+  guint batch_seqs;
+} MemoKey;
+
+static guint
+memo_key_hash (gconstpointer p)
+{
+  const MemoKey *k = p;
+
+  return g_int64_hash (&k->layout) ^ (k->batch_tokens * 2654435761u) ^ (k->batch_seqs * 40503u);
+}
+
+static gboolean
+memo_key_equal (gconstpointer a,
+                gconstpointer b)
+{
+  const MemoKey *x = a, *y = b;
+
+  return x->layout == y->layout && x->batch_tokens == y->batch_tokens && x->batch_seqs == y->batch_seqs;
+}
+
+static MemoKey
+memo_key (const VcInputs *in,
+          gint64          layout)
+{
+  return (MemoKey) { layout, in->max_num_batched_tokens, in->max_num_seqs };
+}
+
 typedef struct _VcLayoutMemo
 {
-  GHashTable *results;            /* gint64 key → VcLayoutResult, or NULL when refused */
+  GHashTable *results;            /* MemoKey → VcLayoutResult, or NULL when refused */
   VcInventory *inv;               /* the tensors of scenario `inv_id` */
   VcScenario inv_id;
 } Memo;
@@ -1228,7 +1260,7 @@ vc_layout_role_bytes (const VcInputs *inputs,
 static void
 memo_init (Memo *memo)
 {
-  memo->results = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  memo->results = g_hash_table_new_full (memo_key_hash, memo_key_equal, g_free, g_free);
   memo->inv = NULL;
   memo->inv_id = 0;
 }
@@ -1249,8 +1281,8 @@ try_layout (Memo           *memo,
             double          capacity,
             VcLayoutResult *out)
 {
-  gint64 key = ((gint64) MIN (layout->tp, 0x1fffffu) << 42) | ((gint64) MIN (layout->pp, 0x1fffffu) << 21) |
-               MIN (layout->dp, 0x1fffffu);
+  MemoKey key = memo_key (in, ((gint64) MIN (layout->tp, 0x1fffffu) << 42) |
+                                ((gint64) MIN (layout->pp, 0x1fffffu) << 21) | MIN (layout->dp, 0x1fffffu));
   gpointer value;
   VcInputs tmp = *in;
 
@@ -1369,7 +1401,7 @@ one_gpu_fits (const Search   *s,
               const VcInputs *one,
               VcLayoutResult *out)
 {
-  gint64 key = ONE_GPU_KEY;
+  MemoKey key = memo_key (one, ONE_GPU_KEY);
   VcLayoutResult *stored;
 
   if (!g_hash_table_lookup_extended (s->memo->results, &key, NULL, (gpointer *) &stored))
@@ -1513,6 +1545,8 @@ smallest (Memo           *memo,
   if (vc_engine_vllm_mxfp4_refused (inputs, gpu))
     return FALSE;
   effective_inputs (inputs, &effective);
+  /* vLLM's batch of this card (its defaults unless given): the profile run it reserves */
+  vc_engine_on_card (&effective, gpu, &effective);
   if (effective.mode == VC_MODE_TRAINING)
     return smallest_training (&s, effective.layout, best, best_out);
   if (effective.layout.gpu_layers > 0 || effective.layout.experts_on_cpu)

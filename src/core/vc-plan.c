@@ -504,9 +504,10 @@ suggest_partition (const VcGpuSet *set,
 }
 
 /* vLLM, one card a pipeline stage: each holds its stage's layers; its cache is what
- * memory_fraction of it leaves after its weights and the profile run, in blocks of its layers;
- * every stage allocates the fewest blocks of any (get_kv_cache_configs, the minimum over the
- * workers) */
+ * memory_fraction of it leaves after its weights and the profile run (every stage's with the
+ * batch of the inputs, made explicit for the set's first card by plan_tensor_parallel()), in
+ * blocks of its layers; every stage allocates the fewest blocks of any (get_kv_cache_configs,
+ * the minimum over the workers) */
 static void
 plan_vllm_stages (const VcInputs      *in,
                   const VcResult      *res,
@@ -661,6 +662,10 @@ plan_tensor_parallel (const VcInputs      *inputs,
                    floor (vc_gpu_set_available (set, largest) / 1048576.0));
   if (!set_layout (&in, n, error))
     return FALSE;
+  /* vLLM: one scheduler configuration for every rank, its batch defaults those of device 0, the
+   * set's first card (vc_engine_on_card()) */
+  set_card (set, 0, &gpu);
+  vc_engine_on_card (&in, &gpu, &in);
   if (!vc_layout_compute (&in, res, res->selected, &lr, error))
     {
       g_prefix_error (error, _("tensor parallelism over the %u cards of the set: "), n);

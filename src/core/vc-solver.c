@@ -99,9 +99,35 @@ typedef struct
 /* Past this many estimates (several hundred kB) a memo starts again */
 #define MEMO_MAX 4096
 
+/* An estimate depends on the card only through vLLM's batch defaults (vc_engine_on_card()):
+ * keyed by the value and that batch */
+typedef struct
+{
+  guint value;
+  guint batch_tokens;
+  guint batch_seqs;
+} EvaluationKey;
+
+static guint
+evaluation_key_hash (gconstpointer p)
+{
+  const EvaluationKey *k = p;
+
+  return k->value ^ (k->batch_tokens * 2654435761u) ^ (k->batch_seqs * 40503u);
+}
+
+static gboolean
+evaluation_key_equal (gconstpointer a,
+                      gconstpointer b)
+{
+  const EvaluationKey *x = a, *y = b;
+
+  return x->value == y->value && x->batch_tokens == y->batch_tokens && x->batch_seqs == y->batch_seqs;
+}
+
 struct _VcSolverMemo
 {
-  GHashTable *evaluations[N_VARIABLES]; /* value → Evaluation */
+  GHashTable *evaluations[N_VARIABLES]; /* EvaluationKey → Evaluation */
 };
 
 static void
@@ -119,7 +145,8 @@ vc_solver_memo_new (void)
   VcSolverMemo *memo = g_new0 (VcSolverMemo, 1);
 
   for (guint v = 0; v < N_VARIABLES; v++)
-    memo->evaluations[v] = g_hash_table_new_full (NULL, NULL, NULL, evaluation_free);
+    memo->evaluations[v] = g_hash_table_new_full (evaluation_key_hash, evaluation_key_equal, g_free,
+                                                  evaluation_free);
   return memo;
 }
 
@@ -142,17 +169,18 @@ evaluation_get (VcSolverMemo    *memo,
                 guint            value,
                 Evaluation      *scratch)
 {
+  EvaluationKey key = { value, probe->max_num_batched_tokens, probe->max_num_seqs };
   Evaluation *e;
 
   if (memo != NULL)
     {
-      e = g_hash_table_lookup (memo->evaluations[variable], GUINT_TO_POINTER (value));
+      e = g_hash_table_lookup (memo->evaluations[variable], &key);
       if (e != NULL)
         return e;
       if (g_hash_table_size (memo->evaluations[variable]) >= MEMO_MAX)
         g_hash_table_remove_all (memo->evaluations[variable]);
       e = g_new0 (Evaluation, 1);
-      g_hash_table_insert (memo->evaluations[variable], GUINT_TO_POINTER (value), e);
+      g_hash_table_insert (memo->evaluations[variable], g_memdup2 (&key, sizeof key), e);
     }
   else
     {
@@ -200,6 +228,8 @@ fits_at (VcSolverMemo    *memo,
 
   gpu_count = MAX (1u, gpu_count);
   vc_solver_set (&probe, variable, value);
+  /* vLLM's batch of this card (its defaults unless given): the profile run it reserves */
+  vc_engine_on_card (&probe, gpu, &probe);
   e = evaluation_get (memo, &probe, variable, value, &scratch);
   sc = &e->res.scenarios[e->res.selected];
   usable = vc_engine_usable_bytes (&probe, capacity, sc->bytes[VC_COMPONENT_OVERHEAD]);
@@ -444,6 +474,7 @@ vc_solver_solve_memo (VcSolverMemo    *memo,
       sol->total_bytes = s.f_lo;
       /* the message compares the need with what the engine may use, not with the card */
       vc_solver_set (&probe, variable, s.step);
+      vc_engine_on_card (&probe, gpu, &probe);
       e = evaluation_get (memo, &probe, variable, s.step, &scratch);
       sol->usable_bytes = vc_engine_usable_bytes (&probe, capacity,
                                                   e->res.scenarios[e->res.selected].bytes[VC_COMPONENT_OVERHEAD]);

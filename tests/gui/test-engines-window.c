@@ -517,12 +517,13 @@ test_mxfp4_capacity (Fixture       *f,
   on_h100 = vc_gpu_chart_describe_speed (f->chart, h100);
   g_assert_true (g_str_has_suffix (on_h100, " tokens/s · KV cache not sized: vLLM’s MXFP4 backend on this card is not known"));
 
-  /* the rows' counts: Marlin's padding on the A100 (22,837,656,192 bytes as stored, and vLLM's
-   * fp32 RoPE table of 33,554,432), the experts as stored on the H100, said */
+  /* the rows' counts: Marlin's padding on the A100 (16,933,714,560 bytes as stored with the
+   * A100's own vLLM batch of 2,048 tokens and 256 sequences, and vLLM's fp32 RoPE table of
+   * 33,554,432), the experts as stored on the H100 (with its 8,192 and 1,024), said */
   row_a100 = vc_gpu_chart_describe (f->chart, a100);
   row_h100 = vc_gpu_chart_describe (f->chart, h100);
-  g_assert_cmpfloat (vc_estimate_get_gpu_fit (f->estimate, a100)->per_gpu_bytes, ==, 22837656192.0 + 33554432.0 + extra);
-  g_assert_cmpstr (row_a100, ==, "23.8\302\240" "GB of 85.9\302\240" "GB usable · 1 GPU");
+  g_assert_cmpfloat (vc_estimate_get_gpu_fit (f->estimate, a100)->per_gpu_bytes, ==, 16933714560.0 + 33554432.0 + extra);
+  g_assert_cmpstr (row_a100, ==, "17.9\302\240" "GB of 85.0\302\240" "GB usable · 1 GPU");
   g_assert_cmpstr (row_h100, ==, "22.9\302\240" "GB of 85.1\302\240" "GB usable · 1 GPU · MXFP4 experts as stored: vLLM’s backend on this card is not known");
 
   /* a V100: vLLM refuses MXFP4 below compute capability 8.0, and its row says that in place
