@@ -87,6 +87,8 @@ static VcArchField fields[] = {
   UINT_FIELD (mamba_state_size, "mamba-state-size", N_("Mamba-2 state size"), N_("Mamba-2 mixers: the state size (d_state) of each group, by which SGLang widens the groups that tensor parallelism does not divide; 0 when unknown or not Mamba-2"), 0, 1000000),
   UINT_FIELD (mamba_group_params, "mamba-group-params", N_("Mamba-2 group parameters"), N_("Mamba-2 mixers: the parameters one group adds to a mixer (its rows of in_proj and of the convolution, with their biases), which each tensor-parallel rank repeats where the groups are fewer than the ranks; 0 when unknown or not Mamba-2"), 0, 2000000000),
   UINT_FIELD (recurrent_conv, "recurrent-conv", N_("Mixer convolution state"), N_("Of the mixer state, the values of the convolution’s last inputs (kept in another dtype than the recurrent state by SGLang); 0 when unknown"), 0, 2000000000),
+  UINT_FIELD (encoder_vllm_tp_params, "encoder-vllm-tp-params", N_("Encoder parameters split by vLLM"), N_("Of the encoder parameters, those vLLM divides over its tensor-parallel ranks (its tower’s and projector’s parallel layers); the rest is whole on every rank; 0 when none or not followed"), 0, 4000000000u),
+  UINT_FIELD (encoder_sglang_tp_params, "encoder-sglang-tp-params", N_("Encoder parameters split by SGLang"), N_("Of the encoder parameters, those SGLang divides over its tensor-parallel ranks (its tower’s and projector’s parallel layers); the rest is whole on every rank; 0 when none or not followed"), 0, 4000000000u),
 };
 
 static void
@@ -425,6 +427,13 @@ vc_arch_validate (const VcArch  *arch,
                        _("%s is %u; accepted: %u to %u"), f[i].name, v, f[i].min, f[i].max);
           return FALSE;
         }
+    }
+  if (arch->encoder_vllm_tp_params > arch->encoder_params || arch->encoder_sglang_tp_params > arch->encoder_params)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("encoder-vllm-tp-params (%u) and encoder-sglang-tp-params (%u) cannot exceed encoder-params (%u)"),
+                   arch->encoder_vllm_tp_params, arch->encoder_sglang_tp_params, arch->encoder_params);
+      return FALSE;
     }
   if (arch->n_kv_heads > arch->n_heads)
     {

@@ -87,6 +87,13 @@ typedef struct
    * state), as the config reader derives them; 0: unknown. SGLang keeps the two parts in
    * different dtypes. */
   guint recurrent_conv;
+  /* Of encoder_params, those each serving engine divides over its tensor-parallel ranks (the
+   * tower's QKVParallelLinear, ColumnParallelLinear and RowParallelLinear weights, the biases
+   * of the column-parallel ones, vocabulary-parallel positions), the rest held whole by every
+   * rank: vLLM's and SGLang's model classes differ (Llama 4's projector). 0: none, or not
+   * followed (the encoder then whole on every rank). */
+  guint encoder_vllm_tp_params;
+  guint encoder_sglang_tp_params;
 } VcArch;
 
 typedef enum

@@ -11,6 +11,7 @@
 #include "vc-engine-state.h"
 #include "vc-enums.h"
 #include "vc-formula.h"
+#include "vc-layout.h"
 #include "vc-quant.h"
 #include "vc-training-rules.h"
 #include "vc-units.h"
@@ -69,6 +70,20 @@ describe_weights (const Terms *t)
   const VcInputs *in = t->in;
   g_autofree char *stored = describe_stored_weights (t);
 
+  /* the vision encoder's share that vLLM or SGLang divides over the TP ranks (vc-layout.c) */
+  if (!t->rot && in->mode == VC_MODE_INFERENCE && in->layout.tp > 1 && vc_layout_encoder_split (in) > 0)
+    {
+      g_autofree char *split = vc_format_count (in->engine == VC_ENGINE_VLLM ? in->arch.encoder_vllm_tp_params
+                                                                              : in->arch.encoder_sglang_tp_params);
+      g_autofree char *all = vc_format_count (in->arch.encoder_params);
+      char *with = g_strdup_printf (_("%s; of the vision encoder’s %s parameters, the %s of %s’s parallel layers "
+                                      "divided over the %u tensor-parallel ranks, the rest whole on each"),
+                                    stored, all, split, in->engine == VC_ENGINE_VLLM ? "vLLM" : "SGLang",
+                                    in->layout.tp);
+
+      g_free (stored);
+      stored = with;
+    }
   if (t->rot || in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_VLLM || in->method != VC_METHOD_ARCHITECTURE ||
       in->precision != VC_PRECISION_MXFP4 || !vc_arch_is_moe (&in->arch))
     return g_steal_pointer (&stored);
