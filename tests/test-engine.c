@@ -831,6 +831,16 @@ test_encoder_tp (void)
   g_assert_cmpfloat (rank_weights ("llama-4-scout-17b-16e", "sglang", "2"), ==, 108668300544.0);
   g_assert_cmpfloat (rank_weights ("llama-4-scout-17b-16e", "sglang", "2"), ==, whole - 849854208.0);
 
+  /* --explain says it */
+  {
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("gemma-3-27b-it", "engine", "vllm", "tp", "4", NULL);
+    g_autofree char *text = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_WEIGHTS,
+                                                 VC_UNIT_GB);
+
+    g_assert_nonnull (strstr (text, "; of the vision encoder’s 423.1M parameters, the 416.0M of vLLM’s parallel "
+                                    "layers divided over the 4 tensor-parallel ranks, the rest whole on each"));
+  }
+
   /* the split cannot exceed the encoder */
   {
     g_autoptr(GError) error = NULL;
