@@ -787,6 +787,87 @@ test_vllm_mxfp4_fit (void)
     }
 }
 
+/* A vision encoder under tensor parallelism (FORMULAS.md, "One inventory of tensors"): vLLM and
+ * SGLang divide the tower's parallel layers over the ranks and keep the rest whole; llama.cpp
+ * and the breakdown without an engine keep it all whole on every GPU. */
+static double
+rank_weights (const char *preset,
+              const char *engine,
+              const char *tp)
+{
+  g_autoptr(VcEstimate) e = vc_test_estimate_new (preset, "engine", engine, "tp", tp, NULL);
+
+  /* the busiest GPU's */
+  return vc_estimate_get_layout_result (e)->bytes[VC_COMPONENT_WEIGHTS];
+}
+
+static void
+test_encoder_tp (void)
+{
+  g_autoptr(VcEstimate) gemma = vc_test_estimate_new ("gemma-3-27b-it", NULL);
+  g_autoptr(VcEstimate) scout = vc_test_estimate_new ("llama-4-scout-17b-16e", NULL);
+  const VcArch *g = &vc_estimate_get_inputs (gemma)->arch;
+  const VcArch *s = &vc_estimate_get_inputs (scout)->arch;
+  double whole;
+
+  /* Gemma 3 27B's SigLIP tower and projector: 27 layers of 4h² + 3h + 2hI + I (h 1,152, I 4,304)
+   * and the 4,096 positions divided, the same in both engines' siglip.py */
+  g_assert_cmpuint (g->encoder_params, ==, 423060336);
+  g_assert_cmpuint (g->encoder_vllm_tp_params, ==, 27u * 15232592 + 4096 * 1152);
+  g_assert_cmpuint (g->encoder_vllm_tp_params, ==, 415998576);
+  g_assert_cmpuint (g->encoder_sglang_tp_params, ==, 415998576);
+  /* Llama 4 Scout's: the projector (4,096 → 5,120) divided by vLLM only */
+  g_assert_cmpuint (s->encoder_params, ==, 871932416);
+  g_assert_cmpuint (s->encoder_vllm_tp_params, ==, 870825728);
+  g_assert_cmpuint (s->encoder_sglang_tp_params, ==, 870825728 - 4096 * 5120);
+
+  /* Gemma 3 27B at TP 4: a rank holds 415,998,576 / 4 + 7,061,760 of the encoder's parameters,
+   * 623,997,864 bytes fewer than whole (the published row vllm-gemma3-27b-tp4-weights), beside
+   * the engine's RoPE tables on every rank: 377,487,360 bytes in bf16 (vLLM), twice that in fp32
+   * (SGLang) */
+  whole = rank_weights ("gemma-3-27b-it", "generic", "4");
+  g_assert_cmpfloat (whole, ==, 14352653536.0);
+  g_assert_cmpfloat (rank_weights ("gemma-3-27b-it", "transformers", "4"), ==, whole);
+  g_assert_cmpfloat (rank_weights ("gemma-3-27b-it", "vllm", "4"), ==, 13728655672.0 + 377487360.0);
+  g_assert_cmpfloat (rank_weights ("gemma-3-27b-it", "vllm", "4"), ==,
+                     whole - 2.0 * (423060336 - (415998576 / 4 + 7061760)) + 377487360.0);
+  g_assert_cmpfloat (rank_weights ("gemma-3-27b-it", "sglang", "4"), ==, 13728655672.0 + 754974720.0);
+  /* at TP 1 nothing is divided */
+  g_assert_cmpfloat (rank_weights ("gemma-3-27b-it", "vllm", "1"), ==,
+                     rank_weights ("gemma-3-27b-it", "generic", "1") + 377487360.0);
+
+  /* Llama 4 Scout at TP 2: vLLM 870,825,728 bytes fewer than whole a rank, SGLang its
+   * projector's 20,971,520 parameters (41,943,040 bytes) fewer less than that; the base
+   * checkpoint's 262,144 positions give RoPE tables of 67,108,864 bytes (vLLM) and 134,217,728
+   * (SGLang) a rank */
+  whole = rank_weights ("llama-4-scout-17b-16e", "generic", "2");
+  g_assert_cmpfloat (whole, ==, 109518154752.0);
+  g_assert_cmpfloat (rank_weights ("llama-4-scout-17b-16e", "vllm", "2"), ==, 108647329024.0 + 67108864.0);
+  g_assert_cmpfloat (rank_weights ("llama-4-scout-17b-16e", "vllm", "2"), ==, whole - 870825728.0 + 67108864.0);
+  g_assert_cmpfloat (rank_weights ("llama-4-scout-17b-16e", "sglang", "2"), ==, 108668300544.0 + 134217728.0);
+  g_assert_cmpfloat (rank_weights ("llama-4-scout-17b-16e", "sglang", "2"), ==, whole - 849854208.0 + 134217728.0);
+
+  /* --explain says it */
+  {
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("gemma-3-27b-it", "engine", "vllm", "tp", "4", NULL);
+    g_autofree char *text = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_WEIGHTS,
+                                                 VC_UNIT_GB);
+
+    g_assert_nonnull (strstr (text, "; of the vision encoder’s 423.1M parameters, the 416.0M of vLLM’s parallel "
+                                    "layers divided over the 4 tensor-parallel ranks, the rest whole on each"));
+  }
+
+  /* the split cannot exceed the encoder */
+  {
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (vc_estimate_set_from_string (gemma, "encoder-params", "1000", &error));
+    g_assert_false (vc_estimate_check (gemma, &error));
+    g_assert_cmpstr (error->message, ==, "encoder-vllm-tp-params (415998576) and encoder-sglang-tp-params "
+                                         "(415998576) cannot exceed encoder-params (1000)");
+  }
+}
+
 static void
 test_encoder (void)
 {
@@ -1444,6 +1525,7 @@ main (int   argc,
   g_test_add_func ("/engine/vllm-mxfp4-layout", test_vllm_mxfp4_layout);
   g_test_add_func ("/engine/vllm-mxfp4-fit", test_vllm_mxfp4_fit);
   g_test_add_func ("/engine/encoder", test_encoder);
+  g_test_add_func ("/engine/encoder-tp", test_encoder_tp);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);
   g_test_add_func ("/engine/llama.cpp-context", test_llama_cpp_context);

@@ -96,6 +96,13 @@ typedef struct
   guint rotary_dim;
   gboolean rope_table_fp32;       /* vLLM builds it in fp32, not the model's dtype (gpt-oss) */
   guint rope_table_kind;
+  /* Of encoder_params, those each serving engine divides over its tensor-parallel ranks (the
+   * tower's QKVParallelLinear, ColumnParallelLinear and RowParallelLinear weights, the biases
+   * of the column-parallel ones, vocabulary-parallel positions), the rest held whole by every
+   * rank: vLLM's and SGLang's model classes differ (Llama 4's projector). 0: none, or not
+   * followed (the encoder then whole on every rank). */
+  guint encoder_vllm_tp_params;
+  guint encoder_sglang_tp_params;
 } VcArch;
 
 /* How the engines' rotary tables were derived (VcArch.rope_table_kind) */

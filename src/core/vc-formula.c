@@ -11,6 +11,7 @@
 #include "vc-engine-state.h"
 #include "vc-enums.h"
 #include "vc-formula.h"
+#include "vc-layout.h"
 #include "vc-quant.h"
 #include "vc-training-rules.h"
 #include "vc-units.h"
@@ -101,6 +102,20 @@ describe_weights (const Terms *t)
       g_autofree char *mm = vc_format_size (in->mmproj_bytes, t->unit);
       char *with = g_strdup_printf (_("%s, including the multimodal projector file’s tensors, %s (llama.cpp --mmproj, on the first GPU)"),
                                     stored, mm);
+
+      g_free (stored);
+      stored = with;
+    }
+  /* the vision encoder's share that vLLM or SGLang divides over the TP ranks (vc-layout.c) */
+  if (!t->rot && in->mode == VC_MODE_INFERENCE && in->layout.tp > 1 && vc_layout_encoder_split (in) > 0)
+    {
+      g_autofree char *split = vc_format_count (in->engine == VC_ENGINE_VLLM ? in->arch.encoder_vllm_tp_params
+                                                                              : in->arch.encoder_sglang_tp_params);
+      g_autofree char *all = vc_format_count (in->arch.encoder_params);
+      char *with = g_strdup_printf (_("%s; of the vision encoder’s %s parameters, the %s of %s’s parallel layers "
+                                      "divided over the %u tensor-parallel ranks, the rest whole on each"),
+                                    stored, all, split, in->engine == VC_ENGINE_VLLM ? "vLLM" : "SGLang",
+                                    in->layout.tp);
 
       g_free (stored);
       stored = with;

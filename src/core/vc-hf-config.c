@@ -2099,7 +2099,7 @@ read_llama4_vision (Reader   *r,
   guint h = 1408, layers = 34, inter = 5632, image = 336, patch = 14, channels = 3;
   guint proj_in = 4096, proj_out = 4096, out = 4096;
   gboolean proj_bias = FALSE;
-  guint64 side, params, layer;
+  guint64 side, params, layer, split;
 
   TRY (need_uint (r, "hidden_size", NULL, h, 1, field_max ("hidden-size"), &h, error));
   TRY (need_uint (r, "num_hidden_layers", NULL, layers, 1, field_max ("layers"), &layers, error));
@@ -2119,7 +2119,20 @@ read_llama4_vision (Reader   *r,
   params = (guint64) channels * patch * patch * h + h + (side * side + 1) * h + 4 * (guint64) h
            + layers * layer + (guint64) inter * proj_in + (guint64) proj_out * proj_out
            + (guint64) out * arch->hidden_size + (proj_bias ? arch->hidden_size : 0);
-  return derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error);
+  /* split over TP ranks (vLLM mllama4.py and SGLang mllama4.py, Llama4VisionModel): the unfolded
+   * patch projection (ColumnParallelLinear), each layer's q, k, v with their biases
+   * (QKVParallelLinear), o and fc2 weights (RowParallelLinear: their biases whole), fc1 with its
+   * bias (ColumnParallelLinear), the adapter's fc1 and fc2 weights; whole: the class and position
+   * embeddings, the LayerNorms, the row-parallel biases. The projector's linear_1 is a
+   * ColumnParallelLinear in vLLM (Llama4MultiModalProjector), transformers' nn.Linear in SGLang. */
+  split = (guint64) channels * patch * patch * h
+          + layers * (4 * (guint64) h * h + 3 * (guint64) h + 2 * (guint64) h * inter + inter)
+          + (guint64) inter * proj_in + (guint64) proj_out * proj_out;
+  TRY (derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error));
+  TRY (derived_uint (r, _("the vision encoder's parameters"), split + (guint64) out * arch->hidden_size,
+                     "encoder-vllm-tp-params", &arch->encoder_vllm_tp_params, error));
+  return derived_uint (r, _("the vision encoder's parameters"), split, "encoder-sglang-tp-params",
+                       &arch->encoder_sglang_tp_params, error);
 }
 
 /* Gemma 3's vision tower (vision_config, a siglip_vision_model) and projector, as transformers
@@ -2138,7 +2151,7 @@ read_gemma3_vision (Reader   *r,
 {
   guint h = 1152, layers = 27, inter = 4304, heads = 16, image = 896, patch = 14, channels = 3;
   gboolean head = TRUE;
-  guint64 side, layer, params;
+  guint64 side, layer, params, split;
 
   TRY (need_uint (r, "hidden_size", NULL, h, 1, field_max ("hidden-size"), &h, error));
   TRY (need_uint (r, "num_hidden_layers", NULL, layers, 1, field_max ("layers"), &layers, error));
@@ -2170,7 +2183,17 @@ read_gemma3_vision (Reader   *r,
   layer = 2 * 2 * (guint64) h + 4 * ((guint64) h * h + h) + ((guint64) h * inter + inter) + ((guint64) inter * h + h);
   params = (guint64) channels * patch * patch * h + h + side * side * h + layers * layer + 2 * (guint64) h
            + (guint64) h + (guint64) h * arch->hidden_size;
-  return derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error);
+  /* split over TP ranks, the same in vLLM and SGLang (their siglip.py, SiglipVisionEmbeddings,
+   * SiglipAttention / VisionAttention, SiglipMLP): the positions (VocabParallelEmbedding), each
+   * layer's q, k, v with their biases (QKVParallelLinear), out_proj and fc2 weights
+   * (RowParallelLinear: their biases whole), fc1 with its bias (ColumnParallelLinear); whole: the
+   * patch Conv2d, the LayerNorms and Gemma3MultiModalProjector (an nn.Parameter and an RMSNorm). */
+  split = side * side * h + layers * (4 * (guint64) h * h + 3 * (guint64) h + 2 * (guint64) h * inter + inter);
+  TRY (derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error));
+  TRY (derived_uint (r, _("the vision encoder's parameters"), split, "encoder-vllm-tp-params",
+                     &arch->encoder_vllm_tp_params, error));
+  return derived_uint (r, _("the vision encoder's parameters"), split, "encoder-sglang-tp-params",
+                       &arch->encoder_sglang_tp_params, error);
 }
 
 /* Qwen3-VL's vision tower (modeling_qwen3_vl.py, Qwen3VLVisionModel; the same in

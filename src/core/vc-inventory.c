@@ -590,6 +590,9 @@ split_share (const VcInventory *inv,
       return s->ep > 1 ? 1.0 / s->ep : 1.0 / tp;
     case VC_SPLIT_REPLICATED:
     default:
+      /* an engine that builds the encoder tensor-parallel divides that share of it */
+      if (role == VC_TENSOR_ENCODER && s->encoder_split > 0)
+        return 1.0 - s->encoder_split + s->encoder_split / tp;
       return 1.0;
     }
 }

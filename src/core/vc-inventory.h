@@ -130,6 +130,8 @@ typedef struct
   gboolean embedding_copy;  /* a tied embedding's copy as the head (a last stage without the
                              * embedding, or llama.cpp's output on the GPU) */
   guint32 roles;            /* VC_TENSOR_ROLE_BIT() of the roles counted; 0: every role */
+  double encoder_split;     /* of the encoder's bytes, the share the engine divides by TP (its
+                             * tower's parallel layers); the rest whole on every GPU */
 } VcShard;
 
 double         vc_inventory_shard_bytes     (const VcInventory *inv,

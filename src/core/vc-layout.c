@@ -524,6 +524,28 @@ ctx_clear (Ctx *c)
 
 #define ALL_ROLES ((1u << VC_N_TENSOR_ROLES) - 1)
 
+/* Of the encoder's bytes, the share the inputs' engine divides over its tensor-parallel ranks:
+ * vLLM and SGLang build some towers with parallel layers (architecture fields
+ * encoder-vllm-tp-params and encoder-sglang-tp-params, FORMULAS.md, "One inventory of tensors");
+ * every other engine, and the breakdown without one, keeps the encoder whole. The encoder's
+ * tensors are all of one precision (16 bits), so the parameters' share is the bytes'. */
+double
+vc_layout_encoder_split (const VcInputs *in)
+{
+  const VcArch *a = &in->arch;
+  guint split;
+
+  if (a->encoder_params == 0)
+    return 0;
+  if (in->engine == VC_ENGINE_VLLM)
+    split = a->encoder_vllm_tp_params;
+  else if (in->engine == VC_ENGINE_SGLANG)
+    split = a->encoder_sglang_tp_params;
+  else
+    return 0;
+  return MIN (1.0, (double) split / a->encoder_params);
+}
+
 /* One GPU of a stage: its layers, the embedding on the first stage, the final norm and head on
  * the last; a tied embedding needs its own copy as the head on a last stage without the
  * embedding (vLLM's and Megatron's pipelines). */
@@ -536,6 +558,7 @@ stage_shard (const Ctx   *c,
     .tp = l->tp, .ep = l->ep, .first_layer = st->first_layer, .n_layers = st->n_layers,
     .input = st->embedding, .output = st->head,
     .embedding_copy = c->in->arch.tied_embeddings && st->head && !st->embedding,
+    .encoder_split = vc_layout_encoder_split (c->in),
   };
 
   if (l->layer_split && l->pp > 1)

@@ -134,6 +134,9 @@ double   vc_layout_role_bytes    (const VcInputs *inputs,
                                   guint           n_layers,
                                   gboolean        input,
                                   gboolean        output);
+/* Of the encoder's bytes, the share the inputs' engine divides over its tensor-parallel ranks
+ * (0: whole on every rank) */
+double   vc_layout_encoder_split (const VcInputs *inputs);
 char    *vc_layout_describe      (const VcLayout *layout,
                                   VcMode          mode,
                                   VcMethod        method,

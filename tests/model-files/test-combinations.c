@@ -80,6 +80,7 @@ static const Source sources[] = {
   { "preset-tied", "llama-3.2-1b", "bf16", NULL },
   { "preset-moe", "mixtral-8x7b", "bf16", NULL },
   { "preset-moe-q4_k_m", "mixtral-8x7b", "q4_k_m", NULL },
+  { "preset-vision", "gemma-3-4b-it", "bf16", NULL },
   { "config", NULL, NULL, "hf:hf-config/models/Llama-3.1-8B" },
   { "config-moe", NULL, NULL, "hf:hf-config/models/Qwen3-30B-A3B" },
   { "config-fp8-mla", NULL, NULL, "hf:hf-config/models/DeepSeek-V3" },
@@ -150,11 +151,15 @@ layout_at (VcEstimate *e,
  * the replicas), each replicated one once a GPU. */
 static double
 expected_all_weights (const VcInventory *inv,
-                      const VcArch      *arch,
+                      const VcInputs    *in,
                       guint              tp,
                       guint              ep,
                       guint              dp)
 {
+  const VcArch *arch = &in->arch;
+  /* the encoder's share vLLM and SGLang divide by TP (vc_layout_encoder_split) */
+  double encoder_split = vc_layout_encoder_split (in);
+
   double all = 0;
 
   for (guint i = 0; i < vc_inventory_get_n_groups (inv); i++)
@@ -171,7 +176,7 @@ expected_all_weights (const VcInventory *inv,
         case VC_SPLIT_VOCAB: share = ceil ((double) arch->vocab_size / tp) / arch->vocab_size; break;
         case VC_SPLIT_EXPERTS: share = ep > 1 ? 1.0 / ep : 1.0 / tp; break;
         case VC_SPLIT_REPLICATED:
-        default: share = 1; break;
+        default: share = g->role == VC_TENSOR_ENCODER ? 1 - encoder_split + encoder_split / tp : 1; break;
         }
       all += bytes * share * tp * dp;
     }
@@ -186,7 +191,9 @@ check_tp_pp (VcEstimate  *e,
   const VcInputs *in = vc_estimate_get_inputs (e);
   const VcScenarioResult *sc = vc_estimate_get_selected (e);
   g_autoptr(VcInventory) inv = vc_estimator_inventory (in, sc->id);
-  double weights = sc->bytes[VC_COMPONENT_WEIGHTS];
+  /* vLLM's and SGLang's RoPE tables sit beside the checkpoint on each GPU, one a GPU */
+  double table = sc->rope_table;
+  double weights = sc->bytes[VC_COMPONENT_WEIGHTS] - table;
   double embedding = vc_inventory_role_bytes (inv, VC_TENSOR_EMBEDDING);
   gboolean moe = vc_arch_is_moe (&in->arch);
   double last_tp = INFINITY;
@@ -213,7 +220,7 @@ check_tp_pp (VcEstimate  *e,
               if (lr == NULL)
                 continue;
               (*cells)++;
-              all = lr->all_bytes[VC_COMPONENT_WEIGHTS];
+              all = lr->all_bytes[VC_COMPONENT_WEIGHTS] - (double) tp * pp * dp * table;
               if (tp == 1 && ep == 1)
                 {
                   /* pipeline stages cover every layer once; a tied embedding gets a copy as
@@ -228,7 +235,7 @@ check_tp_pp (VcEstimate  *e,
                 }
               if (pp == 1)
                 {
-                  expected = expected_all_weights (inv, &in->arch, tp, ep, dp);
+                  expected = expected_all_weights (inv, in, tp, ep, dp);
                   if (fabs (all - expected) > 1 + 1e-12 * expected)
                     g_error ("%s TP %u EP %u DP %u: the GPUs hold %.0f bytes of weights, expected %.0f",
                              name, tp, ep, dp, all, expected);
@@ -318,6 +325,17 @@ test_source (gconstpointer data)
   check_tp_pp (e, src->name, &cells);
   check_offload (e, src->name, &cells);
   check_fits (e, src->name);
+  /* an encoder vLLM and SGLang build tensor-parallel: the same partition under each */
+  if (vc_estimate_get_inputs (e)->arch.encoder_vllm_tp_params > 0)
+    for (guint i = 0; i < 2; i++)
+      {
+        g_autoptr(VcEstimate) engine = source_estimate (src);
+        g_autofree char *name = g_strdup_printf ("%s %s", src->name, i == 0 ? "vllm" : "sglang");
+
+        g_assert_true (vc_estimate_set_from_string (engine, "engine", i == 0 ? "vllm" : "sglang", NULL));
+        g_assert_cmpfloat (vc_layout_encoder_split (vc_estimate_get_inputs (engine)), >, 0);
+        check_tp_pp (engine, name, &cells);
+      }
   g_test_message ("%s: %u layouts", src->name, cells);
   g_assert_cmpuint (cells, >, 8);
 }
@@ -674,7 +692,7 @@ check_bytes (VcEstimate   *e,
         /* each layer on one stage, split over its TP ranks; over stages, a tied embedding gets a
          * copy as the last stage's head (check_tp_pp), split by vocabulary like the embedding */
         double vocab_share = ceil ((double) in->arch.vocab_size / plan->tp) / in->arch.vocab_size * plan->tp;
-        double expected = expected_all_weights (inv, &in->arch, plan->tp, 1, 1) +
+        double expected = expected_all_weights (inv, in, plan->tp, 1, 1) +
                           (plan->pp > 1 && in->arch.tied_embeddings
                              ? vc_inventory_role_bytes (inv, VC_TENSOR_EMBEDDING) * vocab_share : 0) +
                           n * sc->rope_table;
