@@ -1067,11 +1067,11 @@ install_engine_inputs (const VcInputs *d)
   /* vLLM's engine arguments of the same names (vllm/engine/arg_utils.py) */
   properties[PROP_MAX_NUM_BATCHED_TOKENS] =
     g_param_spec_uint ("max-num-batched-tokens", N_("Batched tokens"),
-                       N_("vLLM: tokens of one step and of the profile run that sizes the cache (default: vLLM's for each card's KV capacity, 8192 from 70 GiB but on an A100, else 2048; 8192 in the breakdown)"),
+                       N_("vLLM: tokens of one step and of the profile run that sizes the cache (default: vLLM's for each card, in its GPU count, fit and KV capacity: 8192 from 70 GiB but on an A100, else 2048; a GPU set takes its first card's; 8192 in the breakdown)"),
                        0, 1048576, d->max_num_batched_tokens, RW);
   properties[PROP_MAX_NUM_SEQS] =
     g_param_spec_uint ("max-num-seqs", N_("Sequences"),
-                       N_("vLLM: requests of one step, whose logits the profile run samples (default: vLLM's for each card's KV capacity, 1024 from 70 GiB but on an A100, else 256; 1024 in the breakdown)"),
+                       N_("vLLM: requests of one step, whose logits the profile run samples (default: vLLM's for each card, in its GPU count, fit and KV capacity: 1024 from 70 GiB but on an A100, else 256; a GPU set takes its first card's; 1024 in the breakdown)"),
                        0, 65536, d->max_num_seqs, RW);
   properties[PROP_KV_CACHE_MEMORY] =
     g_param_spec_double ("kv-cache-memory", N_("KV cache memory (GB)"),

@@ -738,7 +738,7 @@ inference_activations (const VcInputs *in,
   if (in->engine == VC_ENGINE_VLLM)
     {
       /* the profile run vLLM reserves, with its defaults for a card of 70 GiB or more when
-       * the batch is not given (each card's own in its KV capacity) */
+       * the batch is not given (each card’s own in its GPU count, fit and KV capacity, vc_engine_on_card) */
       guint tokens, seqs;
 
       vc_engine_vllm_batch (in, NULL, &tokens, &seqs);

@@ -313,7 +313,7 @@ describe_activations (const Terms *t)
                                 "(max_num_batched_tokens) and the sampler’s logits for %u requests "
                                 "(max_num_seqs) × %u vocabulary at 38 bytes each, with the hidden "
                                 "states; vLLM’s defaults for cards of 70 GiB or more unless given, "
-                                "each card’s own in its KV capacity; vLLM %s: %s = %s"),
+                                "each card’s own in its GPU count, fit and KV capacity; vLLM %s: %s = %s"),
                               tokens, MIN (seqs, tokens), in->arch.vocab_size,
                               vc_enum_nick (VC_TYPE_VLLM_VERSION, in->vllm_version),
                               in->enforce_eager ? _("eager, no CUDA graphs")
