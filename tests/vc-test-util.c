@@ -185,6 +185,22 @@ vc_test_first_of_family (guint index)
   return TRUE;
 }
 
+gboolean
+vc_test_sampled (guint index,
+                 guint round)
+{
+  static guint stride;
+
+  if (stride == 0)
+    {
+      const char *env = g_getenv ("VC_TEST_SAMPLE");
+      guint64 n = env != NULL ? g_ascii_strtoull (env, NULL, 10) : 1;
+
+      stride = n >= 1 && n <= 1000 ? (guint) n : 1;
+    }
+  return (index + round) % stride == 0;
+}
+
 VcEstimate *
 vc_test_estimate_new (const char *preset,
                       ...)

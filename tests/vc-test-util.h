@@ -36,6 +36,12 @@ char *vc_test_make_tmpdir  (const char         *prefix);
 /* Whether the catalog's model at `index` is the smallest of its reader family with its kind
  * (dense or MoE): sweeps over every shape of model, in a time the catalog's size leaves alone. */
 gboolean vc_test_first_of_family (guint index);
+/* Whether an exhaustive sweep takes case `index` of its `round`: all of them, unless
+ * VC_TEST_SAMPLE=N is set (the sanitizer pass of build-aux/test sets it), then one in N, the
+ * chosen ones rotating with `round` so that every case is still met across rounds. The plain
+ * builds check every combination's figures; the sanitizers need each path, not each pair. */
+gboolean vc_test_sampled       (guint index,
+                                guint round);
 void  vc_test_remove_tree  (const char         *path);
 char *vc_test_make_model_fixtures (void);
 
