@@ -29,7 +29,7 @@ test_every_model_published (void)
   const VcPreset *p = vc_presets_get_all (&n);
   g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_assert_cmpuint (n, >=, 150);
+  g_assert_cmpuint (n, >=, 151);
   for (guint i = 0; i < n; i++)
     {
       const VcPreset *m = &p[i];
@@ -72,7 +72,7 @@ test_every_model_published (void)
       n_recent += strcmp (m->released, "2024-01") >= 0;
     }
   g_test_message ("%u models, %u of 2024 or later", n, n_recent);
-  g_assert_cmpuint (n_recent, >=, 139);
+  g_assert_cmpuint (n_recent, >=, 140);
   for (guint i = 0; i < G_N_ELEMENTS (seed_ids); i++)
     g_assert_nonnull (vc_presets_lookup (seed_ids[i]));
 }
@@ -153,6 +153,9 @@ test_added_values (void)
      * 3 × 8192 × 22528, one weight-only LayerNorm) + the tied embedding 256000 × 8192 + the final
      * norm; 8,192 positions as the class and the checkpoint's config.json give them */
     { "c4ai-command-r-v01", 34980831232.0, 0, 8192, "2024-03" },
+    /* Hunyuan-A13B, Tencent's own config.json: 64 experts of 3072 (8 routed) and a shared MLP
+     * in each of 32 layers; 32,768 positions as the file gives them */
+    { "hunyuan-a13b-instruct", 80393183232.0, 12747448320.0, 32768, "2025-06" },
     /* params.json under the config.json keys: no sliding window, no context given (0) */
     { "devstral-small-2507", 23572403200.0, 0, 0, "2025-07" },
   };
