@@ -29,7 +29,7 @@ test_every_model_published (void)
   const VcPreset *p = vc_presets_get_all (&n);
   g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_assert_cmpuint (n, >=, 151);
+  g_assert_cmpuint (n, >=, 152);
   for (guint i = 0; i < n; i++)
     {
       const VcPreset *m = &p[i];
@@ -72,7 +72,7 @@ test_every_model_published (void)
       n_recent += strcmp (m->released, "2024-01") >= 0;
     }
   g_test_message ("%u models, %u of 2024 or later", n, n_recent);
-  g_assert_cmpuint (n_recent, >=, 140);
+  g_assert_cmpuint (n_recent, >=, 141);
   for (guint i = 0; i < G_N_ELEMENTS (seed_ids); i++)
     g_assert_nonnull (vc_presets_lookup (seed_ids[i]));
 }
@@ -156,6 +156,10 @@ test_added_values (void)
     /* Hunyuan-A13B, Tencent's own config.json: 64 experts of 3072 (8 routed) and a shared MLP
      * in each of 32 layers; 32,768 positions as the file gives them */
     { "hunyuan-a13b-instruct", 80393183232.0, 12747448320.0, 32768, "2025-06" },
+    /* Falcon-H1 0.5B: 36 layers of attention (8 heads, 2 key/value heads of 64) 1,310,720, a
+     * Mamba-2 mixer of 24 heads of 64 (state 128, one group) 5,014,344, the MLP 6,291,456 and two
+     * norms; untied 32,784 × 1,024 embeddings and head */
+    { "falcon-h1-0.5b-instruct", 521411104.0, 0, 16384, "2025-05" },
     /* params.json under the config.json keys: no sliding window, no context given (0) */
     { "devstral-small-2507", 23572403200.0, 0, 0, "2025-07" },
   };
