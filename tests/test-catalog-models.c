@@ -29,7 +29,7 @@ test_every_model_published (void)
   const VcPreset *p = vc_presets_get_all (&n);
   g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_assert_cmpuint (n, >=, 148);
+  g_assert_cmpuint (n, >=, 152);
   for (guint i = 0; i < n; i++)
     {
       const VcPreset *m = &p[i];
@@ -72,7 +72,7 @@ test_every_model_published (void)
       n_recent += strcmp (m->released, "2024-01") >= 0;
     }
   g_test_message ("%u models, %u of 2024 or later", n, n_recent);
-  g_assert_cmpuint (n_recent, >=, 137);
+  g_assert_cmpuint (n_recent, >=, 141);
   for (guint i = 0; i < G_N_ELEMENTS (seed_ids); i++)
     g_assert_nonnull (vc_presets_lookup (seed_ids[i]));
 }
@@ -147,6 +147,19 @@ test_added_values (void)
      * encoder and the multimodal projector */
     { "mistral-small-3.1-24b-instruct", 24011361280.0, 0, 131072, "2025-03" },
     { "magistral-small-2509", 24011361280.0, 0, 131072, "2025-09" },
+    /* Mistral Small 3.2: 3.1's shapes, encoder and projector counted (KerasHub's mistral3 preset) */
+    { "mistral-small-3.2-24b-instruct-2506", 24011361280.0, 0, 131072, "2025-06" },
+    /* Command R: CohereConfig's defaults, 40 layers of 822,091,776 (attention 4 × 8192², MLP
+     * 3 × 8192 × 22528, one weight-only LayerNorm) + the tied embedding 256000 × 8192 + the final
+     * norm; 8,192 positions as the class and the checkpoint's config.json give them */
+    { "c4ai-command-r-v01", 34980831232.0, 0, 8192, "2024-03" },
+    /* Hunyuan-A13B, Tencent's own config.json: 64 experts of 3072 (8 routed) and a shared MLP
+     * in each of 32 layers; 32,768 positions as the file gives them */
+    { "hunyuan-a13b-instruct", 80393183232.0, 12747448320.0, 32768, "2025-06" },
+    /* Falcon-H1 0.5B: 36 layers of attention (8 heads, 2 key/value heads of 64) 1,310,720, a
+     * Mamba-2 mixer of 24 heads of 64 (state 128, one group) 5,014,344, the MLP 6,291,456 and two
+     * norms; untied 32,784 × 1,024 embeddings and head */
+    { "falcon-h1-0.5b-instruct", 521411104.0, 0, 16384, "2025-05" },
     /* params.json under the config.json keys: no sliding window, no context given (0) */
     { "devstral-small-2507", 23572403200.0, 0, 0, "2025-07" },
   };
@@ -435,7 +448,7 @@ test_search (void)
   g_assert_cmpstr (words, ==, "llama-3.1-405b");
   /* the R1 distills on Qwen2.5 at each size, the catalog's order */
   g_assert_cmpstr (distill, ==, "deepseek-r1-distill-qwen-32b deepseek-r1-distill-qwen-7b deepseek-r1-distill-qwen-1.5b");
-  g_assert_cmpstr (small, ==, "mistral-small-3.1-24b-instruct");
+  g_assert_cmpstr (small, ==, "mistral-small-3.1-24b-instruct mistral-small-3.2-24b-instruct-2506");
   g_assert_true (g_str_has_prefix (suggested, "llama-3.1-8b gpt-oss-20b qwen3-8b qwen3-30b-a3b llama-3.1-70b"));
 
   /* "moe" and "dense" part the catalog; "vision" finds the models that also read images */

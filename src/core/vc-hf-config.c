@@ -121,6 +121,8 @@
  *   hunyuan_v1_moe   as hunyuan_v1_dense with num_experts experts (a number or one per layer) and
  *                    a shared MLP, all of intermediate_size, moe_topk; moe_intermediate_size,
  *                    num_shared_expert, use_mixed_mlp_moe checked: see read_hunyuan_moe()
+ *   hunyuan          (Tencent's own files) hunyuan_v1_dense or hunyuan_v1_moe by architectures
+ *                    (HunYuanDenseV1ForCausalLM, HunYuanMoEV1ForCausalLM): see remote_types[]
  *   layer_types      when present, says which layers are "sliding_attention" for any family
  *                    (and "linear_attention" for qwen3_next, "mamba" and "attention" for
  *                    granitemoehybrid)
@@ -307,6 +309,20 @@ static const struct
   { "gemma3_text", "gemma3" },
   { "RefinedWeb", "falcon" },
   { "RefinedWebModel", "falcon" },
+};
+
+/* model_type of a model's own (trust_remote_code) release that several families share: the
+ * family by the file's architectures. Tencent's Hunyuan files say "hunyuan" for dense and MoE
+ * models alike (Tencent-Hunyuan/Hunyuan-A13B, models/config.json: HunYuanMoEV1ForCausalLM);
+ * transformers' classes read them as hunyuan_v1_dense and hunyuan_v1_moe. */
+static const struct
+{
+  const char *model_type;
+  const char *architecture;
+  const char *family;
+} remote_types[] = {
+  { "hunyuan", "HunYuanDenseV1ForCausalLM", "hunyuan_v1_dense" },
+  { "hunyuan", "HunYuanMoEV1ForCausalLM", "hunyuan_v1_moe" },
 };
 
 /* Multimodal wrappers whose text_config may leave out model_type: the text model's type. */
@@ -2736,6 +2752,30 @@ find_unread_keys (Reader *r)
     }
 }
 
+/* The family a remote_types[] model_type names with the file's one architecture, else the
+ * model_type itself. */
+static const char *
+remote_type_family (JsonObject *root,
+                    const char *model_type)
+{
+  JsonNode *node = json_object_get_member (root, "architectures");
+  JsonArray *list;
+  const char *architecture;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return model_type;
+  list = json_node_get_array (node);
+  if (json_array_get_length (list) != 1 ||
+      json_node_get_value_type (json_array_get_element (list, 0)) != G_TYPE_STRING)
+    return model_type;
+  architecture = json_array_get_string_element (list, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (remote_types); i++)
+    if (g_strcmp0 (remote_types[i].model_type, model_type) == 0 &&
+        g_strcmp0 (remote_types[i].architecture, architecture) == 0)
+      return remote_types[i].family;
+  return model_type;
+}
+
 static const Family *
 family_for (const char *model_type)
 {
@@ -3052,7 +3092,7 @@ read_config (VcHfConfig   *self,
       TRY (read_text_config (self, &r, text_node, &dtype, error));
       r.wrapper = root;
     }
-  type = self->text_only ? self->text_model_type : self->model_type;
+  type = self->text_only ? self->text_model_type : remote_type_family (root, self->model_type);
   self->family = family_for (type);
   if (self->family == &llama_way)
     {

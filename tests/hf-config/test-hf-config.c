@@ -147,6 +147,13 @@ static const ModelCase models[] = {
    * Granite 3.x model card's architecture table gives the 2B dense model (embedding 2048, 40
    * layers, 32 heads of 64, 8 KV heads, MLP 8192) as 2.5B parameters. Llama's modules, tied. */
   { "granite-3.3-2b-instruct", "granite", 2533539840, 0, 81920, 0, 0, NULL, FALSE, NULL, 2.5e9, 2.5e9, 1e8 },
+  /* tencent/Hunyuan-A13B-Instruct (Tencent's own config.json, model_type "hunyuan" with
+   * HunYuanMoEV1ForCausalLM, from Tencent-Hunyuan/Hunyuan-A13B models/config.json as a copy of
+   * that repository keeps it): read as transformers' hunyuan_v1_moe. "A total of 80 billion
+   * parameters with 13 billion active" (its README); the 13 billion hold the tied embedding
+   * (12,747,448,320), so the activated count is not checked without it. */
+  { "Hunyuan-A13B-Instruct", "hunyuan_v1_moe", 80393183232, 12747448320, 131072, 0, 0, "bfloat16", FALSE,
+    NULL, 80e9, -1, 1e9 },
   /* ibm-granite/granite-3.1-1b-a400m-instruct and granite-3.1-3b-a800m-instruct: the Granite
    * 3.1 model card's table gives 1.3B parameters with 400M activated, and 3.3B with 800M (8 of
    * 32 and of 40 experts) */
@@ -1694,6 +1701,33 @@ test_hunyuan_dense (void)
   }
 }
 
+/* Tencent's own files name "hunyuan" for the dense and the MoE models: the architecture says
+ * which of transformers' classes reads them; another architecture is not understood. */
+static void
+test_hunyuan_remote_type (void)
+{
+  static const char dense[] =
+    "{\"model_type\": \"hunyuan\", \"architectures\": [\"HunYuanDenseV1ForCausalLM\"], "
+    "\"hidden_size\": 4096, \"intermediate_size\": 14336, \"num_attention_heads\": 32, "
+    "\"num_key_value_heads\": 8, \"num_hidden_layers\": 32, \"head_dim\": 128, \"vocab_size\": 128167, "
+    "\"use_qk_norm\": true, \"tie_word_embeddings\": true}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcHfConfig) d = read_text (dense, &error);
+  g_autoptr(VcHfConfig) other = NULL;
+  g_autofree char *unknown = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (vc_hf_config_is_exact (d));
+  g_assert_cmpstr (vc_hf_config_get_family (d), ==, "hunyuan_v1_dense");
+  g_assert_cmpfloat (vc_hf_config_get_counts (d)->total, ==, 7504568320.0);
+
+  unknown = with_key (dense, "architectures", "[\"HunYuanVLForConditionalGeneration\"]");
+  other = read_text (unknown, &error);
+  g_assert_no_error (error);
+  g_assert_false (vc_hf_config_is_exact (other));
+  g_assert_cmpstr (vc_hf_config_get_not_understood (other)[0], ==, "model_type “hunyuan”");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1727,5 +1761,6 @@ main (int    argc,
   g_test_add_func ("/hf-config/cohere2", test_cohere2);
   g_test_add_func ("/hf-config/hunyuan", test_hunyuan);
   g_test_add_func ("/hf-config/hunyuan-dense", test_hunyuan_dense);
+  g_test_add_func ("/hf-config/hunyuan-remote-type", test_hunyuan_remote_type);
   return g_test_run ();
 }
