@@ -1194,6 +1194,23 @@ vc_layout_compute (const VcInputs *inputs,
   return layout_compute (NULL, inputs, res, index, out, TRUE, error);
 }
 
+gboolean
+vc_layout_compute_tp (const VcInputs *inputs,
+                      const VcResult *res,
+                      guint           index,
+                      guint           tp,
+                      VcLayoutResult *out,
+                      GError        **error)
+{
+  VcInputs at = *inputs;
+
+  at.layout.tp = MAX (1u, tp);
+  at.layout.pp = at.layout.ep = at.layout.dp = 1;
+  at.layout.gpu_layers = 0;
+  at.layout.experts_on_cpu = FALSE;
+  return layout_compute (NULL, &at, res, index, out, TRUE, error);
+}
+
 void
 vc_layout_stage_bytes (const VcInputs *inputs,
                        const VcResult *res,
