@@ -360,7 +360,7 @@ test_vllm_mxfp4_marlin_json (void)
      * more: two at TP 2, each as on an A100 (FORMULAS.md); every row holds the 32 MiB fp32 RoPE
      * table */
     { "gpt-oss-120b", "auto", -1, 1, 74460996224, -1 },
-    { "gpt-oss-120b", "marlin", 5507776512, 2, 45909938816, 862960 },
+    { "gpt-oss-120b", "marlin", 5507776512, 2, 45909938816, 862592 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -580,7 +580,7 @@ test_sglang_groups_repeated_cli (void)
       g_assert_cmpint (json_object_get_int_member (engine, "state_pool_requests"), ==, (gint64) requests[i]);
       g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==, at_once[i]);
 
-      /* a GPU row of 4 cards */
+      /* a GPU row of 4 cards: the layout's weights at TP 4 and the repeated group */
       r = vc_estimate_get_result (e);
       vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, 4, &kv);
       g_assert_true (kv.known);
@@ -588,7 +588,8 @@ test_sglang_groups_repeated_cli (void)
       rest = vc_engine_sglang_fraction (in, gpu->memory_mib, 4) *
              (vc_engine_gpu_capacity (in, gpu) - r->scenarios[r->selected].bytes[VC_COMPONENT_OVERHEAD] -
               vc_engine_comm_pool_bytes (in, 4)) -
-             r->scenarios[r->selected].bytes[VC_COMPONENT_WEIGHTS] / 4 - 21302784;
+             3475603488 - 21302784;
+      g_assert_cmpfloat (kv.weights_bytes, ==, 3475603488 + 21302784);
       g_assert_true (vc_engine_state_sglang_pool (in, 4, 2048, rest, &pool));
       g_assert_cmpfloat (kv.tokens, ==, pool.tokens);
       g_assert_cmpfloat (kv.state_requests, ==, pool.state_requests);

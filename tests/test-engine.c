@@ -11,6 +11,7 @@
 #include "vc-error.h"
 #include "vc-estimate.h"
 #include "vc-formula.h"
+#include "vc-layout.h"
 #include "vc-llama-graph.h"
 #include "vc-solver.h"
 #include "vc-test-util.h"
@@ -118,25 +119,61 @@ test_vllm (void)
   capacity_on (e, "h100-80gb", &kv);
   g_assert_cmpfloat (kv.tokens, ==, floor ((0.5 * C - W - A) / (32 * KV_PER_TOKEN)) * 32);
 
-  /* GPUs with tensor parallelism: a_kv / n KV heads each, weights and the forward pass split,
-   * the sampler's logits of the whole vocabulary on every GPU; an L40S (48 GB) gets vLLM's
-   * smaller defaults */
+}
+
+/* GPUs with tensor parallelism and pipeline stages: Llama 3 8B at 131,072 tokens × 4 */
+static void
+test_vllm_layouts (void)
+{
+  g_autoptr(VcEstimate) e = llama3 (VC_ENGINE_VLLM, 8192);
+  double C = 81121 * 1048576.0;    /* H100 80 GB as CUDA reports it (torch's total) */
+  VcKvCapacity kv;
+
+  /* GPUs with tensor parallelism: a_kv / n KV heads each, the forward pass split, the
+   * sampler's logits of the whole vocabulary on every GPU; each GPU's weights are the layout's
+   * at TP n: every tensor split but the 65 norms of 4,096 (two a layer and the final one),
+   * replicated, and the RoPE table whole. Two H100s at 131,072 tokens × 4 */
   g_object_set (e, "memory-fraction", 0.9, "block-size", 16, "seq", 131072, "concurrency", 4, NULL);
+  {
+    guint i = vc_test_gpu_index (e, "h100-80gb");
+    const VcGpuFit *fit = vc_estimate_get_gpu_fit (e, i);
+    double n = fit->count;
+    double peak, rank_weights = ((8030261248.0 - 65 * 4096) / 2 + 65 * 4096) * 2 + 8192 * 128 * 2.0;
+
+    g_assert_cmpfloat (n, ==, 2);
+    g_assert_cmpuint (fit->layout.tp, ==, 2);
+    peak = vc_estimator_vllm_profile_bytes (vc_estimate_get_inputs (e), 8192, 1024, n);
+    g_assert_cmpfloat (peak, ==, llama3_profile (8192, 1024));
+    capacity_on (e, "h100-80gb", &kv);
+    g_assert_true (kv.known);
+    g_assert_cmpfloat (kv.weights_bytes, ==, rank_weights);
+    g_assert_cmpfloat (kv.tokens, ==, floor ((0.9 * C - rank_weights - peak) / (16 * KV_PER_TOKEN / 2)) * 16);
+  }
+  /* an L40S (48 GB, vLLM's smaller defaults) needs three, as three pipeline stages: vLLM refuses
+   * TP 3 (32 heads), so there is no figure at TP 3; the row's is the engine's at PP 3 */
   {
     guint i = vc_test_gpu_index (e, "l40s");
     const VcGpuFit *fit = vc_estimate_get_gpu_fit (e, i);
-    double n = fit->count;
-    double peak;
+    const VcResult *r = vc_estimate_get_result (e);
+    VcInputs at = *vc_estimate_get_inputs (e);
+    VcLayoutResult lr;
+    VcEngineAtLayout at_layout;
 
-    sc = vc_estimate_get_selected (e);
-    g_assert_cmpfloat (n, >=, 2);
-    peak = vc_estimator_vllm_profile_bytes (vc_estimate_get_inputs (e), 2048, 256, n);
-    g_assert_cmpfloat (peak, ==, llama3_profile (2048, 256));
+    g_assert_cmpfloat (fit->count, ==, 3);
+    g_assert_cmpuint (fit->layout.tp, ==, 1);
+    g_assert_cmpuint (fit->layout.pp, ==, 3);
     capacity_on (e, "l40s", &kv);
-    g_assert_cmpfloat (kv.tokens, ==,
-                       floor ((0.9 * fit->capacity_bytes -
-                               (sc->bytes[VC_COMPONENT_WEIGHTS] - sc->rope_table) / n - sc->rope_table - peak) /
-                              (16 * KV_PER_TOKEN * MAX (1.0, floor (8 / n)) / 8)) * 16);
+    g_assert_false (kv.known);
+    vc_engine_kv_capacity_fit (vc_estimate_get_inputs (e), r, &r->scenarios[r->selected], vc_estimate_get_gpu (e, i),
+                               fit, &kv);
+    at.layout = fit->layout;
+    g_assert_true (vc_layout_compute (&at, r, r->selected, &lr, NULL));
+    vc_engine_at_layout (&at, &lr, vc_estimate_get_gpu (e, i), 0, &at_layout);
+    g_assert_true (kv.known);
+    g_assert_true (at_layout.known);
+    g_assert_cmpfloat (kv.tokens, ==, at_layout.tokens);
+    g_assert_cmpfloat (kv.weights_bytes, ==, lr.bytes[VC_COMPONENT_WEIGHTS]);
+    g_assert_cmpfloat (kv.tokens, >, 0);
   }
 }
 
@@ -492,7 +529,9 @@ test_vllm_mxfp4_marlin (void)
   g_assert_cmpfloat (kv.tokens, ==, 1098032);
 
   /* gpt-oss-120b: 36 × 128 × 1,195,264 bytes at TP 1, which one H100 no longer holds with the
-   * request: two at TP 2, 862,960 tokens with the RoPE table on each */
+   * request: two at TP 2, 862,592 tokens with the RoPE table on each (each rank's weights the
+   * layout's at TP 2: 32,671,549,568 bytes, 13,589,568 more than half of the rest beside the
+   * table, for the router, norms, sinks and row-parallel biases each rank holds whole) */
   g_assert_true (vc_estimate_set_preset (e, "gpt-oss-120b", &error));
   g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4,
                 "seq", 8192, NULL);
@@ -503,7 +542,9 @@ test_vllm_mxfp4_marlin (void)
   g_assert_cmpuint (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->count, ==, 2);
   capacity_on (e, "h100-80gb", &kv);
   g_assert_true (kv.known);
-  g_assert_cmpfloat (kv.tokens, ==, 862960);
+  g_assert_cmpfloat (kv.tokens, ==, 862592);
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, h100, 2, &extra));
+  g_assert_cmpfloat (kv.weights_bytes, ==, 32671549568.0 + extra);
   g_object_set (e, "mxfp4-backend", VC_MXFP4_BACKEND_AUTO, NULL);
   g_assert_cmpuint (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->count, ==, 1);
   g_assert_true (vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, "h100-80gb"))->experts_as_stored);
@@ -1093,8 +1134,10 @@ test_llama_cpp_and_others (void)
   g_assert_false (kv.known);
 }
 
-/* Over presets × engines × TP degrees × cards: a capacity in whole blocks or pages, never
- * negative or NaN, that does not grow with a larger profile run or shrink with a larger share */
+/* Over presets × engines × TP degrees × cards: each card's row (its count at its layout) has a
+ * capacity in whole blocks or pages, never negative or NaN, that does not grow with a larger
+ * profile run or shrink with a larger share; a row of several pipeline stages has none for a
+ * model with sliding-window layers (the engines' groups and pools are followed on one stage) */
 static void
 test_kv_capacity_invariants (void)
 {
@@ -1120,14 +1163,22 @@ test_kv_capacity_invariants (void)
           for (guint g = 0; g < vc_estimate_get_n_gpus (est); g++)
             {
               const VcGpu *gpu = vc_estimate_get_gpu (est, g);
-              double n = MAX (1.0, vc_estimate_get_gpu_fit (est, g)->count);
+              VcGpuFit fit = *vc_estimate_get_gpu_fit (est, g);
+              gboolean sliding = in->arch.sliding_window > 0 && in->arch.sliding_window_layers > 0;
               VcKvCapacity kv, more_seqs, more_share, less_share;
               guint unit = engines[e] == VC_ENGINE_VLLM ? 32 : 16;
               const char *share = engines[e] == VC_ENGINE_VLLM ? "memory-fraction" : "mem-fraction-static";
 
-              vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, n, &kv);
+              if (fit.count <= 0)
+                fit.count = 1, fit.layout.tp = fit.layout.pp = 1;
+              vc_engine_kv_capacity_fit (in, r, &r->scenarios[r->selected], gpu, &fit, &kv);
               /* both engines size models with sliding-window layers beside full ones (vLLM's
-               * hybrid allocator, SGLang's SWA pool) */
+               * hybrid allocator, SGLang's SWA pool) on one stage */
+              if (sliding && fit.layout.pp > 1)
+                {
+                  g_assert_false (kv.known);
+                  continue;
+                }
               g_assert_true (kv.known);
               g_assert_true (isfinite (kv.tokens) && kv.tokens >= 0);
               g_assert_cmpfloat (fmod (kv.tokens, unit), ==, 0);
@@ -1139,16 +1190,19 @@ test_kv_capacity_invariants (void)
                             "memory-fraction", 0.9, NULL);
               in = vc_estimate_get_inputs (est);
               r = vc_estimate_get_result (est);
-              vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, n, &more_seqs);
-              g_assert_cmpfloat (more_seqs.tokens, <=, kv.tokens);
+              vc_engine_kv_capacity_fit (in, r, &r->scenarios[r->selected], gpu, &fit, &more_seqs);
+              /* with pipeline stages the figure is the busiest stage's, and a larger profile
+               * run can make another stage the busiest (vc_engine_at_layout()) */
+              if (fit.layout.pp <= 1)
+                g_assert_cmpfloat (more_seqs.tokens, <=, kv.tokens);
               g_object_set (est, "max-num-seqs", 0, share, 0.6, NULL);
               in = vc_estimate_get_inputs (est);
               r = vc_estimate_get_result (est);
-              vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, n, &more_share);
+              vc_engine_kv_capacity_fit (in, r, &r->scenarios[r->selected], gpu, &fit, &more_share);
               g_object_set (est, share, 0.4, NULL);
               in = vc_estimate_get_inputs (est);
               r = vc_estimate_get_result (est);
-              vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, n, &less_share);
+              vc_engine_kv_capacity_fit (in, r, &r->scenarios[r->selected], gpu, &fit, &less_share);
               g_assert_cmpfloat (less_share.tokens, <=, more_share.tokens);
               g_object_set (est, "memory-fraction", 0.9, "mem-fraction-static", 0.0, NULL);
               in = vc_estimate_get_inputs (est);
@@ -1376,10 +1430,11 @@ test_custom_all_reduce (void)
   g_object_set (e, "tp", 4, "mem-fraction-static", 0.85, NULL);
   in = vc_estimate_get_inputs (e);
   r = vc_estimate_get_result (e);
-  /* the weights split four ways, SGLang's fp32 RoPE table whole on each GPU */
+  /* the weights split four ways but the 65 norms of 4,096 (each GPU holds them whole: three
+   * quarters of their bytes more than a quarter), SGLang's fp32 RoPE table whole on each GPU */
   T = r->scenarios[r->selected].rope_table;
   g_assert_cmpfloat (T, ==, 8192 * 128 * 4.0);
-  W = r->scenarios[r->selected].bytes[VC_COMPONENT_WEIGHTS] - T;
+  W = r->scenarios[r->selected].bytes[VC_COMPONENT_WEIGHTS] - T + 3 * 65 * 4096 * 2.0;
   O = r->scenarios[r->selected].bytes[VC_COMPONENT_OVERHEAD];
   h100 = vc_test_gpu_index (e, "h100-80gb");
   g_assert_cmpfloat (vc_engine_comm_pool_bytes (in, 4), ==, AR);
@@ -1527,6 +1582,7 @@ main (int   argc,
   g_test_add_func ("/engine/encoder", test_encoder);
   g_test_add_func ("/engine/encoder-tp", test_encoder_tp);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
+  g_test_add_func ("/engine/vllm-layouts", test_vllm_layouts);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);
   g_test_add_func ("/engine/llama.cpp-context", test_llama_cpp_context);
   g_test_add_func ("/engine/llama.cpp-graph", test_llama_cpp_graph);

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The process-wide memos (the allocator's replays, the weights' bytes, llama.cpp's graphs) from
  * several threads at once: every estimate must equal the one computed afresh, memos emptied,
- * whatever another thread remembers, replaces or forgets meanwhile. */
+ * whatever another thread remembers, replaces or forgets meanwhile; and the key of the layout
+ * and solver memos (vc-batch-key.h). */
 #include "config.h"
 
+#include "vc-batch-key.h"
+#include "vc-catalog.h"
+#include "vc-engine.h"
 #include "vc-estimator.h"
 #include "vc-test-util.h"
 
@@ -183,11 +187,57 @@ test_memos_threads (void)
   g_free (cases);
 }
 
+/* The key of the layout and solver memos: a value at a card's vLLM batch. Two keys are one
+ * exactly when the value and both batch figures are; vLLM's batch of an H100 and of an A100
+ * differ (vc_engine_vllm_batch()), so one value is two entries there, and one under SGLang,
+ * which has no such batch. */
+static void
+test_batch_key (void)
+{
+  g_autoptr(GHashTable) table = vc_batch_key_table_new (g_free);
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3-8b", "engine", "vllm", NULL);
+  VcInputs in = *vc_estimate_get_inputs (e), h100, a100;
+  VcBatchKey k = vc_batch_key (&in, 42), same = k, other;
+
+  g_assert_true (vc_batch_key_equal (&k, &same));
+  g_assert_cmpuint (vc_batch_key_hash (&k), ==, vc_batch_key_hash (&same));
+  other = k, other.value = 43;
+  g_assert_false (vc_batch_key_equal (&k, &other));
+  other = k, other.batch_tokens++;
+  g_assert_false (vc_batch_key_equal (&k, &other));
+  other = k, other.batch_seqs++;
+  g_assert_false (vc_batch_key_equal (&k, &other));
+  other = k, other.value += (gint64) 1 << 40;
+  g_assert_false (vc_batch_key_equal (&k, &other));
+
+  vc_engine_on_card (&in, vc_gpus_lookup ("h100-80gb"), &h100);
+  vc_engine_on_card (&in, vc_gpus_lookup ("a100-80gb"), &a100);
+  k = vc_batch_key (&h100, 7);
+  g_assert_cmpuint (k.batch_tokens, ==, 8192);
+  g_assert_cmpuint (k.batch_seqs, ==, 1024);
+  g_hash_table_insert (table, vc_batch_key_dup (&k), g_strdup ("h100"));
+  k = vc_batch_key (&a100, 7);
+  g_assert_cmpuint (k.batch_tokens, ==, 2048);
+  g_assert_null (g_hash_table_lookup (table, &k));
+  g_hash_table_insert (table, vc_batch_key_dup (&k), g_strdup ("a100"));
+  k = vc_batch_key (&h100, 7);
+  g_assert_cmpstr (g_hash_table_lookup (table, &k), ==, "h100");
+  g_assert_cmpuint (g_hash_table_size (table), ==, 2);
+
+  in.engine = VC_ENGINE_SGLANG;
+  vc_engine_on_card (&in, vc_gpus_lookup ("h100-80gb"), &h100);
+  vc_engine_on_card (&in, vc_gpus_lookup ("a100-80gb"), &a100);
+  k = vc_batch_key (&h100, 7);
+  other = vc_batch_key (&a100, 7);
+  g_assert_true (vc_batch_key_equal (&k, &other));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/memos/threads", test_memos_threads);
+  g_test_add_func ("/memos/batch-key", test_batch_key);
   return g_test_run ();
 }

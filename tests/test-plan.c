@@ -420,9 +420,18 @@ test_vllm_mxfp4 (void)
   g_assert_cmpuint (a.tp, ==, 2);
   g_assert_cmpfloat (a.kv_tokens, >, 0);
   /* each card's cache: 0.9 of the A100 (CUDA's total, 81,050 MiB) less its weights, the
-   * padding and the profile run at the A100's defaults (2,048 tokens, 256 requests) */
+   * padding among them (in its experts), and the profile run at the A100's defaults (2,048
+   * tokens, 256 requests) */
+  {
+    VcLayoutStage st;
+    const VcResult *r = vc_estimate_get_result (a100);
+
+    vc_layout_stage_bytes_tp (in, r, r->selected, 0, in->arch.n_layers, TRUE, TRUE, 2, 1, &st);
+    g_assert_cmpfloat (vc_plan_get_device (&a, 0)->weights, ==, round (st.weights + extra));
+    g_assert_cmpfloat (vc_plan_get_device (&a, 0)->experts, ==, round (st.experts + extra));
+  }
   g_assert_cmpfloat (vc_plan_get_device (&a, 0)->kv, ==,
-                     0.9 * 81050 * 1048576.0 - vc_plan_get_device (&a, 0)->weights - extra -
+                     0.9 * 81050 * 1048576.0 - vc_plan_get_device (&a, 0)->weights -
                      vc_estimator_vllm_profile_bytes (in, 2048, 256, 2));
   g_assert_cmpfloat (m.kv_tokens, ==, 0);
   /* an A100 with less free is still an A100: its backend is Marlin */

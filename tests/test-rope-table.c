@@ -169,9 +169,11 @@ test_kv_capacity (void)
   g_assert_cmpfloat (kv.tokens, ==, floor ((0.9 * C - checkpoint - 33554432.0 -
                                             vc_estimator_vllm_profile_bytes (in, 8192, 1024, 1)) /
                                            (16 * 131072.0)) * 16);
-  /* on 2 GPUs: half the checkpoint and the whole table on each */
+  /* on 2 GPUs: half the checkpoint, the other half of its 65 replicated norms of 4,096 (two a
+   * layer and the final one), and the whole table on each */
   vc_engine_kv_capacity_on (in, r, sc, vc_estimate_get_gpu (e, h100), 2, &kv2);
-  g_assert_cmpfloat (kv2.tokens, ==, floor ((0.9 * C - checkpoint / 2 - 33554432.0 -
+  g_assert_cmpfloat (kv2.weights_bytes, ==, checkpoint / 2 + 65 * 4096.0 + 33554432.0);
+  g_assert_cmpfloat (kv2.tokens, ==, floor ((0.9 * C - checkpoint / 2 - 65 * 4096.0 - 33554432.0 -
                                              vc_estimator_vllm_profile_bytes (in, 8192, 1024, 2)) /
                                             (16 * 65536.0)) * 16);
 }

@@ -748,6 +748,41 @@ vllm_padded_layout_unfollowed (const VcInputs *in,
          (MAX (1u, in->layout.pp) > 1 || MAX (1u, in->layout.ep) > 1);
 }
 
+/* vLLM's MXFP4 experts padded by this card's backend (vc_engine_vllm_mxfp4_extra) added to the
+ * busiest GPU's @weights, on one pipeline stage without expert parallelism; FALSE where that is
+ * not followed */
+static gboolean
+vllm_padded_at_layout (const VcInputs *in,
+                       const VcGpu    *gpu,
+                       double          tp,
+                       double         *weights)
+{
+  double padding;
+
+  if (!vllm_mxfp4_sized (in, gpu, tp, &padding) || vllm_padded_layout_unfollowed (in, padding))
+    return FALSE;
+  *weights += padding;
+  return TRUE;
+}
+
+gboolean
+vc_engine_rank_weights (const VcInputs       *in,
+                        const VcLayoutResult *lr,
+                        const VcGpu          *gpu,
+                        double               *weights)
+{
+  double tp = MAX (1u, in->layout.tp);
+
+  *weights = lr->bytes[VC_COMPONENT_WEIGHTS];
+  if (in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE)
+    return TRUE;
+  if (in->engine == VC_ENGINE_VLLM)
+    return vllm_padded_at_layout (in, gpu, tp, weights);
+  /* each rank's copy of Mamba-2's one group where TP does not divide it (vc-engine-state.c) */
+  *weights += vc_engine_state_sglang_repeated_bytes (in, tp);
+  return TRUE;
+}
+
 const char *
 vc_engine_no_figure_on (const VcInputs *in,
                         const VcGpu    *gpu,
@@ -778,14 +813,25 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
   double sliding = arch->sliding_window > 0 ? MIN (arch->sliding_window_layers, attention) : 0;
   gboolean hybrid = sliding > 0 && sliding < attention;
   double per_token, weights, overhead, tokens, max_concurrency;
+  guint index = (guint) (sc - res->scenarios);
+  VcLayoutResult lr;
+  VcInputs at;
 
+  g_return_if_fail (sc >= res->scenarios && index < res->n_scenarios);
   *out = (VcKvCapacity) { 0 };
   /* the block arithmetic needs the KV bytes of a token; the pools of models with
    * linear-attention or state-space layers are followed on one stage (vc-engine-state.c) */
   if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
       in->method != VC_METHOD_ARCHITECTURE || res->kv_bytes_per_token <= 0 || attention <= 0 ||
       !vc_engine_state_followed (in, n, 1) || encoder_unsized (in) || vc_engine_rope_table_unsized (in) != NULL ||
-      !(n >= 1) || !isfinite (n) || !vc_engine_vllm_version_sized (in, n))
+      !(n >= 1) || n > G_MAXUINT || n != floor (n) || !vc_engine_vllm_version_sized (in, n))
+    return;
+  /* each GPU's weights are the busiest GPU's of the layout of TP n (vc-layout.c: each tensor
+   * split by its own rule, the RoPE tables whole on each), as the engine loads them */
+  at = *in;
+  at.layout.tp = (guint) n;
+  at.layout.pp = at.layout.ep = at.layout.dp = 1;
+  if (!vc_layout_compute_tp (in, res, index, (guint) n, &lr, NULL) || !vc_engine_rank_weights (&at, &lr, gpu, &weights))
     return;
 
   /* per GPU of n with tensor parallelism: each keeps a_kv / n KV heads (one at least), MLA's
@@ -793,8 +839,6 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
   per_token = res->kv_bytes_per_token;
   if (!vc_arch_is_mla (arch) && arch->n_kv_heads > 0)
     per_token *= MAX (1.0, floor (arch->n_kv_heads / n)) / arch->n_kv_heads;
-  /* the weights split over the GPUs, the RoPE table on each whole */
-  weights = (sc->bytes[VC_COMPONENT_WEIGHTS] - sc->rope_table) / n + sc->rope_table;
   overhead = sc->bytes[VC_COMPONENT_OVERHEAD];
 
   if (in->engine == VC_ENGINE_VLLM)
@@ -808,12 +852,8 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
        * (compile_or_warm_up_model) and take nothing from it. Then
        * vllm/v1/core/kv_cache_utils.py: num_blocks = available // page_size // num_layers. */
       guint batch_tokens, seqs;
-      double available, block, padding;
+      double available, block;
 
-      /* MXFP4 experts padded by the backend of this card, or not followed */
-      if (!vllm_mxfp4_sized (in, gpu, n, &padding))
-        return;
-      weights += padding;
       vc_engine_vllm_batch (in, gpu, &batch_tokens, &seqs);
       if (in->kv_cache_memory_gb > 0)
         available = in->kv_cache_memory_gb * 1e9;
@@ -848,35 +888,54 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
     }
   else
     {
-      /* each rank's copy of Mamba-2's one group where TP does not divide it (vc-engine-state.c) */
-      weights += vc_engine_state_sglang_repeated_bytes (in, n);
       if (!sglang_capacity (in, gpu, n, capacity, overhead, weights, per_token, attention, sliding, hybrid, out))
         *out = (VcKvCapacity) { 0 };
       else
-        out->known = TRUE;
+        out->known = TRUE, out->weights_bytes = weights;
       return;
     }
   out->known = TRUE;
+  out->weights_bytes = weights;
   out->tokens = tokens;
   /* vLLM's "Maximum concurrency for N tokens per request" */
   out->max_concurrency = max_concurrency;
 }
 
-/* vLLM's MXFP4 experts padded by this card's backend (vc_engine_vllm_mxfp4_extra) added to the
- * busiest GPU's @weights, on one pipeline stage without expert parallelism; FALSE where that is
- * not followed */
-static gboolean
-vllm_padded_at_layout (const VcInputs *in,
-                       const VcGpu    *gpu,
-                       double          tp,
-                       double         *weights)
+void
+vc_engine_kv_capacity_fit (const VcInputs         *in,
+                           const VcResult         *res,
+                           const VcScenarioResult *sc,
+                           const VcGpu            *gpu,
+                           const VcGpuFit         *fit,
+                           VcKvCapacity           *out)
 {
-  double padding;
+  guint index = (guint) (sc - res->scenarios);
+  VcLayoutResult lr;
+  VcEngineAtLayout at_layout;
+  VcInputs at = *in;
 
-  if (!vllm_mxfp4_sized (in, gpu, tp, &padding) || vllm_padded_layout_unfollowed (in, padding))
-    return FALSE;
-  *weights += padding;
-  return TRUE;
+  g_return_if_fail (sc >= res->scenarios && index < res->n_scenarios);
+  *out = (VcKvCapacity) { 0 };
+  if (fit->count <= 0)
+    return;
+  if (MAX (1u, fit->layout.pp) == 1)
+    {
+      vc_engine_kv_capacity_on (in, res, sc, gpu, fit->count, out);
+      return;
+    }
+  at.layout = fit->layout;
+  at.layout.dp = at.layout.ep = 1;
+  if (in->mode != VC_MODE_INFERENCE || !vc_layout_compute (&at, res, index, &lr, NULL))
+    return;
+  vc_engine_at_layout (&at, &lr, gpu, 0, &at_layout);
+  if (!at_layout.known || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG))
+    return;
+  out->known = TRUE;
+  out->tokens = at_layout.tokens;
+  out->max_concurrency = at_layout.max_concurrency;
+  out->state_request_bytes = at_layout.state_request_bytes;
+  out->state_requests = at_layout.state_requests;
+  out->weights_bytes = at_layout.weights_bytes;
 }
 
 /* SGLang's Mamba pool and the cells it leaves in @rest bytes (vc-engine-state.c) */
@@ -938,7 +997,7 @@ vc_engine_at_layout (const VcInputs       *in,
   double per_replica = (double) in->batch * ((in->concurrency + in->layout.dp - 1) / MAX (1u, in->layout.dp));
   double cached = (double) vc_engine_context_tokens (in) * per_replica;
   double kv = lr->bytes[VC_COMPONENT_KV_CACHE];
-  double weights = lr->bytes[VC_COMPONENT_WEIGHTS], overhead = lr->bytes[VC_COMPONENT_OVERHEAD];
+  double weights, overhead = lr->bytes[VC_COMPONENT_OVERHEAD];
   double capacity = vc_engine_gpu_capacity (in, gpu);
   double tp = MAX (1u, in->layout.tp);
   double per_token, tokens;
@@ -952,15 +1011,14 @@ vc_engine_at_layout (const VcInputs       *in,
   if (in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE || kv <= 0 || cached <= 0 ||
       (pools && !swa_pool && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG)) ||
       encoder_unsized (in) || vc_engine_rope_table_unsized (in) != NULL ||
-      !vc_engine_vllm_version_sized (in, stage_gpus))
+      !vc_engine_vllm_version_sized (in, stage_gpus) || !vc_engine_rank_weights (in, lr, gpu, &weights))
     return;
+  out->weights_bytes = weights;
   per_token = kv / cached;
   if (in->engine == VC_ENGINE_VLLM)
     {
       guint batch_tokens, seqs;
 
-      if (!vllm_padded_at_layout (in, gpu, tp, &weights))
-        return;
       vc_engine_vllm_batch (in, gpu, &batch_tokens, &seqs);
       out->budget_bytes = in->memory_fraction * capacity;
       out->available_kv_bytes = in->kv_cache_memory_gb > 0 ? in->kv_cache_memory_gb * 1e9
@@ -977,7 +1035,6 @@ vc_engine_at_layout (const VcInputs       *in,
     {
       double gpu_mib = gpu->memory_mib > 0 ? gpu->memory_mib : capacity / 1048576.0;
 
-      weights += vc_engine_state_sglang_repeated_bytes (in, tp);
       out->budget_bytes = vc_engine_sglang_fraction (in, gpu_mib, tp) *
                           MAX (0.0, capacity - overhead - vc_engine_comm_pool_bytes (in, tp));
       out->available_kv_bytes = MAX (0.0, out->budget_bytes - weights);

@@ -22,6 +22,8 @@ typedef struct
   double state_request_bytes;      /* SGLang with recurrent state: one request's state in every
                                     * layer (mamba_cache_per_req); 0 otherwise */
   double state_requests;           /* and the requests its Mamba pool holds (max_mamba_cache_size) */
+  double weights_bytes;            /* the weights each GPU holds beside the cache: the busiest
+                                    * GPU's of the layout of TP n (vc_engine_rank_weights()) */
 } VcKvCapacity;
 
 /* A card's memory as the engine sees it: vLLM and SGLang the total CUDA reports, where known */
@@ -111,13 +113,32 @@ double vc_engine_sglang_vlm_factor (const VcArch *arch);
 double vc_engine_sglang_fraction (const VcInputs *inputs,
                                   double          gpu_mib,
                                   double          tp);
-/* The KV-cache capacity on `n_gpus` of `gpu` (its memory, name and vLLM's defaults for it) */
+/* The weights the busiest GPU of a layout holds as the engine loads them: the layout's (@layout,
+ * computed for the inputs' layout), with vLLM's MXFP4 experts as @gpu's backend pads them and
+ * SGLang's repeated Mamba-2 group rows; FALSE where vLLM's padding there is not followed. The
+ * one figure both vc_engine_kv_capacity_on() and vc_engine_at_layout() size the cache beside. */
+gboolean vc_engine_rank_weights (const VcInputs       *inputs,
+                                 const VcLayoutResult *layout,
+                                 const VcGpu          *gpu,
+                                 double               *weights);
+/* The KV-cache capacity on `n_gpus` of `gpu` (its memory, name and vLLM's defaults for it), the
+ * model at TP `n_gpus`: each GPU's weights are that layout's (vc_layout_compute_tp()); no figure
+ * where the model refuses that TP */
 void   vc_engine_kv_capacity_on (const VcInputs         *inputs,
                                  const VcResult         *result,
                                  const VcScenarioResult *scenario,
                                  const VcGpu            *gpu,
                                  double                  n_gpus,
                                  VcKvCapacity           *capacity);
+/* The KV-cache capacity of a GPU table row: `fit`'s count of `gpu` at `fit`'s layout. On one
+ * pipeline stage it is vc_engine_kv_capacity_on() at TP count; with several, the engine at that
+ * layout (vc_engine_at_layout()), its busiest GPU's weights and cache */
+void   vc_engine_kv_capacity_fit (const VcInputs         *inputs,
+                                  const VcResult         *result,
+                                  const VcScenarioResult *scenario,
+                                  const VcGpu            *gpu,
+                                  const VcGpuFit         *fit,
+                                  VcKvCapacity           *capacity);
 void   vc_engine_kv_capacity  (const VcInputs         *inputs,
                                const VcResult         *result,
                                const VcScenarioResult *scenario,
@@ -140,6 +161,8 @@ typedef struct
   double state_request_bytes;      /* SGLang with recurrent state: one request's state in every
                                     * layer (mamba_cache_per_req); 0 otherwise */
   double state_requests;           /* and the requests its Mamba pool holds (max_mamba_cache_size) */
+  double weights_bytes;            /* the busiest GPU's weights beside its cache
+                                    * (vc_engine_rank_weights()) */
 } VcEngineAtLayout;
 
 void   vc_engine_at_layout    (const VcInputs         *inputs,

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "vc-batch-key.h"
 #include "vc-engine.h"
 #include "vc-error.h"
 #include "vc-layout.h"
@@ -379,43 +380,12 @@ stage_arch (const VcArch *full,
 
 /* What each layout computes depends on the card only through vLLM's batch defaults
  * (vc_engine_on_card()): a search over the catalog computes each layout once for each batch.
- * Keyed by the degrees the search varies (TP, PP, DP) and that batch; ONE_GPU_KEY is the
- * inputs' own layout on one GPU (smallest_training()). The layouts of one search share the
- * scenario's tensors too (`inv`), which do not depend on the layout. */
-typedef struct
-{
-  gint64 layout;
-  guint batch_tokens;             /* vLLM: max_num_batched_tokens and max_num_seqs of the card */
-  guint batch_seqs;
-} MemoKey;
-
-static guint
-memo_key_hash (gconstpointer p)
-{
-  const MemoKey *k = p;
-
-  return g_int64_hash (&k->layout) ^ (k->batch_tokens * 2654435761u) ^ (k->batch_seqs * 40503u);
-}
-
-static gboolean
-memo_key_equal (gconstpointer a,
-                gconstpointer b)
-{
-  const MemoKey *x = a, *y = b;
-
-  return x->layout == y->layout && x->batch_tokens == y->batch_tokens && x->batch_seqs == y->batch_seqs;
-}
-
-static MemoKey
-memo_key (const VcInputs *in,
-          gint64          layout)
-{
-  return (MemoKey) { layout, in->max_num_batched_tokens, in->max_num_seqs };
-}
-
+ * Keyed (VcBatchKey) by the degrees the search varies (TP, PP, DP) and that batch; ONE_GPU_KEY
+ * is the inputs' own layout on one GPU (smallest_training()). The layouts of one search share
+ * the scenario's tensors too (`inv`), which do not depend on the layout. */
 typedef struct _VcLayoutMemo
 {
-  GHashTable *results;            /* MemoKey → VcLayoutResult, or NULL when refused */
+  GHashTable *results;            /* VcBatchKey → VcLayoutResult, or NULL when refused */
   VcInventory *inv;               /* the tensors of scenario `inv_id` */
   VcScenario inv_id;
 } Memo;
@@ -1194,6 +1164,23 @@ vc_layout_compute (const VcInputs *inputs,
   return layout_compute (NULL, inputs, res, index, out, TRUE, error);
 }
 
+gboolean
+vc_layout_compute_tp (const VcInputs *inputs,
+                      const VcResult *res,
+                      guint           index,
+                      guint           tp,
+                      VcLayoutResult *out,
+                      GError        **error)
+{
+  VcInputs at = *inputs;
+
+  at.layout.tp = MAX (1u, tp);
+  at.layout.pp = at.layout.ep = at.layout.dp = 1;
+  at.layout.gpu_layers = 0;
+  at.layout.experts_on_cpu = FALSE;
+  return layout_compute (NULL, &at, res, index, out, TRUE, error);
+}
+
 void
 vc_layout_stage_bytes (const VcInputs *inputs,
                        const VcResult *res,
@@ -1283,7 +1270,7 @@ vc_layout_role_bytes (const VcInputs *inputs,
 static void
 memo_init (Memo *memo)
 {
-  memo->results = g_hash_table_new_full (memo_key_hash, memo_key_equal, g_free, g_free);
+  memo->results = vc_batch_key_table_new (g_free);
   memo->inv = NULL;
   memo->inv_id = 0;
 }
@@ -1304,8 +1291,8 @@ try_layout (Memo           *memo,
             double          capacity,
             VcLayoutResult *out)
 {
-  MemoKey key = memo_key (in, ((gint64) MIN (layout->tp, 0x1fffffu) << 42) |
-                                ((gint64) MIN (layout->pp, 0x1fffffu) << 21) | MIN (layout->dp, 0x1fffffu));
+  VcBatchKey key = vc_batch_key (in, ((gint64) MIN (layout->tp, 0x1fffffu) << 42) |
+                                       ((gint64) MIN (layout->pp, 0x1fffffu) << 21) | MIN (layout->dp, 0x1fffffu));
   gpointer value;
   VcInputs tmp = *in;
 
@@ -1327,7 +1314,7 @@ try_layout (Memo           *memo,
         layout_compute (memo, &tmp, res, index, out, TRUE, NULL);
       value = g_memdup2 (out, sizeof *out);
     }
-  g_hash_table_insert (memo->results, g_memdup2 (&key, sizeof key), value);
+  g_hash_table_insert (memo->results, vc_batch_key_dup (&key), value);
   return value != NULL && out->reserved >= 0 && out->reserved <= capacity;
 }
 
@@ -1424,7 +1411,7 @@ one_gpu_fits (const Search   *s,
               const VcInputs *one,
               VcLayoutResult *out)
 {
-  MemoKey key = memo_key (one, ONE_GPU_KEY);
+  VcBatchKey key = vc_batch_key (one, ONE_GPU_KEY);
   VcLayoutResult *stored;
 
   if (!g_hash_table_lookup_extended (s->memo->results, &key, NULL, (gpointer *) &stored))
@@ -1432,7 +1419,7 @@ one_gpu_fits (const Search   *s,
       stored = NULL;
       if (layout_compute (s->memo, one, s->res, s->index, out, FALSE, NULL))
         stored = g_memdup2 (out, sizeof *out);
-      g_hash_table_insert (s->memo->results, g_memdup2 (&key, sizeof key), stored);
+      g_hash_table_insert (s->memo->results, vc_batch_key_dup (&key), stored);
     }
   if (stored == NULL)
     return FALSE;

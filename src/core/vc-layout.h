@@ -59,6 +59,16 @@ gboolean vc_layout_compute       (const VcInputs *inputs,
                                   guint           scenario_index,
                                   VcLayoutResult *out,
                                   GError        **error);
+/* The layout of `tp` GPUs of tensor parallelism alone (PP, EP and DP 1, nothing offloaded), as
+ * vc_layout_compute() computes any: what the engines' KV capacity on `tp` GPUs holds beside its
+ * cache (vc_engine_kv_capacity_on()). FALSE where the model refuses that TP (its heads, KV heads
+ * or feed-forward sizes), @error set. */
+gboolean vc_layout_compute_tp    (const VcInputs *inputs,
+                                  const VcResult *result,
+                                  guint           scenario_index,
+                                  guint           tp,
+                                  VcLayoutResult *out,
+                                  GError        **error);
 gboolean vc_layout_smallest      (const VcInputs *inputs,
                                   const VcResult *result,
                                   guint           scenario_index,

@@ -300,6 +300,7 @@ plan_llama_cpp (const VcInputs      *in,
   VcPlanDevice *dev;
   guint idx = res->selected, n_cpu_moe = in->layout.experts_on_cpu ? L : opt->n_cpu_moe;
   int output_dev;
+  double projector;
 
   if (opt->split_mode == VC_SPLIT_MODE_ROW)
     return refuse (error, _("llama.cpp's --split-mode row splits every weight matrix by rows across the cards "
@@ -340,10 +341,18 @@ plan_llama_cpp (const VcInputs      *in,
 
   for (guint i = 0; i < used; i++)
     llama_device_bytes (in, res, n_cpu_moe, &dev[map[i]], plan);
-  /* the multimodal projector on the first card in use (its own backend's first GPU); the
-   * input layer always in RAM ("very little benefit to offloading the input layer") */
-  dev[map[0]].weights +=
-    vc_layout_role_bytes (in, res, idx, ROLE (ENCODER), 0, 0, TRUE, FALSE);
+  /* the multimodal projector on the set's first card whatever --main-gpu, --split-mode and
+   * --tensor-split: the clip_ctx constructor (tools/mtmd/clip.cpp) loads it into
+   * ggml_backend_init_by_type(GGML_BACKEND_DEVICE_TYPE_GPU, nullptr), the first GPU device
+   * ggml lists, with a CUDA context of its own there when the model leaves that card unused
+   * (--split-mode none with another --main-gpu); the input layer always in RAM ("very little
+   * benefit to offloading the input layer") */
+  projector = vc_layout_role_bytes (in, res, idx, ROLE (ENCODER), 0, 0, TRUE, FALSE);
+  if (projector > 0)
+    {
+      dev[0].weights += projector;
+      dev[0].overhead = res->overhead_bytes;
+    }
   plan->host_bytes += vc_layout_role_bytes (in, res, idx, ROLE (EMBEDDING) | ROLE (POSITIONS) | ROLE (OTHER),
                                             0, 0, TRUE, FALSE);
   /* the CPU's layers, their experts and their cache */
@@ -605,6 +614,41 @@ mxfp4_refused (const VcInputs *in,
   return FALSE;
 }
 
+/* vLLM's MXFP4 experts as card @i of @set pads them by its backend at @tp ranks
+ * (vc_engine_vllm_mxfp4_extra(): Marlin's shapes), in @padding: 0 for another engine, or a
+ * card whose backend is not followed (the set then has no cache figure, mxfp4_unsized()) */
+static double
+card_padding (const VcInputs *in,
+              const VcGpuSet *set,
+              guint           i,
+              guint           tp)
+{
+  VcGpu card;
+  double padding;
+
+  set_card (set, i, &card);
+  if (in->engine != VC_ENGINE_VLLM || !vc_engine_vllm_mxfp4_extra (in, &card, tp, &padding))
+    return 0;
+  return padding;
+}
+
+/* Each card's padding is its backend's at the stage's TP, over every MoE layer: followed on one
+ * stage without expert parallelism (FusedMoE then gives each rank whole experts), as the GPU
+ * table's search follows it (vc-layout.c, search_padding); refused beyond */
+static gboolean
+padding_followed (const VcInputs *in,
+                  const VcGpuSet *set,
+                  const VcPlan   *plan,
+                  GError        **error)
+{
+  for (guint i = 0; i < vc_gpu_set_get_n (set); i++)
+    if (card_padding (in, set, i, plan->tp) > 0 && (plan->pp > 1 || in->layout.ep > 1))
+      return refuse (error, _("vLLM pads its MXFP4 experts on these cards (Marlin’s shapes), which is followed on one "
+                              "pipeline stage without expert parallelism; accepted: TP over the cards (--pp 1 and "
+                              "--ep 1)"));
+  return TRUE;
+}
+
 /* The layout over the set's @n cards, one model: TP over them, or over the cards of each of PP
  * stages; a TP × PP that is not the set's cards is refused */
 static gboolean
@@ -626,6 +670,37 @@ set_layout (VcInputs *in,
   return TRUE;
 }
 
+/* The card of @set with the least available, in @smallest; SGLang's model runner compares the
+ * least memory of the TP group with each card's: below 90 % it raises "The memory capacity is
+ * unbalanced" (python/sglang/srt/model_executor/model_runner.py, init_torch_distributed;
+ * SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK) */
+static gboolean
+smallest_card (const VcInputs *inputs,
+               const VcGpuSet *set,
+               guint          *smallest_out,
+               GError        **error)
+{
+  guint n = vc_gpu_set_get_n (set), smallest = 0, largest = 0;
+
+  *smallest_out = 0;
+  for (guint i = 1; i < n; i++)
+    {
+      if (vc_gpu_set_available (set, i) < vc_gpu_set_available (set, smallest))
+        smallest = i;
+      if (vc_gpu_set_available (set, i) > vc_gpu_set_available (set, largest))
+        largest = i;
+    }
+  if (inputs->engine == VC_ENGINE_SGLANG && n > 1 &&
+      vc_gpu_set_available (set, smallest) < 0.9 * vc_gpu_set_available (set, largest))
+    return refuse (error, _("SGLang refuses tensor parallelism over cards whose memory differs by more than 10 %% "
+                            "(“The memory capacity is unbalanced”, its model runner): the smallest card has %.0f MiB, "
+                            "the largest %.0f MiB; accepted: cards of one size, or vLLM or llama.cpp"),
+                   floor (vc_gpu_set_available (set, smallest) / 1048576.0),
+                   floor (vc_gpu_set_available (set, largest) / 1048576.0));
+  *smallest_out = smallest;
+  return TRUE;
+}
+
 static gboolean
 plan_tensor_parallel (const VcInputs      *inputs,
                       const VcResult      *res,
@@ -635,7 +710,7 @@ plan_tensor_parallel (const VcInputs      *inputs,
                       GError             **error)
 {
   VcInputs in = *inputs;
-  guint n = vc_gpu_set_get_n (set), smallest = 0, largest = 0;
+  guint n = vc_gpu_set_get_n (set), smallest = 0;
   VcLayoutResult lr;
   VcEngineAtLayout at;
   VcGpu gpu;
@@ -643,23 +718,8 @@ plan_tensor_parallel (const VcInputs      *inputs,
   VcLayoutStage st = { 0 };
   double usable;
 
-  for (guint i = 1; i < n; i++)
-    {
-      if (vc_gpu_set_available (set, i) < vc_gpu_set_available (set, smallest))
-        smallest = i;
-      if (vc_gpu_set_available (set, i) > vc_gpu_set_available (set, largest))
-        largest = i;
-    }
-  /* SGLang's model runner compares the least memory of the TP group with each card's: below
-   * 90 % it raises "The memory capacity is unbalanced" (python/sglang/srt/model_executor/
-   * model_runner.py, init_torch_distributed; SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK) */
-  if (in.engine == VC_ENGINE_SGLANG && n > 1 &&
-      vc_gpu_set_available (set, smallest) < 0.9 * vc_gpu_set_available (set, largest))
-    return refuse (error, _("SGLang refuses tensor parallelism over cards whose memory differs by more than 10 %% "
-                            "(“The memory capacity is unbalanced”, its model runner): the smallest card has %.0f MiB, "
-                            "the largest %.0f MiB; accepted: cards of one size, or vLLM or llama.cpp"),
-                   floor (vc_gpu_set_available (set, smallest) / 1048576.0),
-                   floor (vc_gpu_set_available (set, largest) / 1048576.0));
+  if (!smallest_card (&in, set, &smallest, error))
+    return FALSE;
   if (!set_layout (&in, n, error))
     return FALSE;
   /* vLLM: one scheduler configuration for every rank, its batch defaults those of device 0, the
@@ -688,6 +748,8 @@ plan_tensor_parallel (const VcInputs      *inputs,
     }
   if (options->pp_partition != NULL && !at.known)
     return refuse (error, _("--pp-partition needs vLLM’s KV-cache figure for the model, which it has none of here; accepted: --pp-partition left unset"));
+  if (!padding_followed (&in, set, plan, error))
+    return FALSE;
 
   dev = add_devices (set, plan);
   for (guint i = 0; i < n; i++)
@@ -704,8 +766,9 @@ plan_tensor_parallel (const VcInputs      *inputs,
       if (i % plan->tp == 0)
         vc_layout_stage_bytes_tp (&in, res, res->selected, d->first_layer, d->n_layers, stage == 0, d->output,
                                   plan->tp, in.layout.ep, &st);
-      d->weights = st.weights;
-      d->experts = st.experts;
+      /* with vLLM's MXFP4 experts as this card's backend pads them */
+      d->weights = st.weights + card_padding (&in, set, i, plan->tp);
+      d->experts = st.experts + card_padding (&in, set, i, plan->tp);
       d->kv = at.tokens > 0 ? MAX (0.0, at.available_kv_bytes) : st.kv;
       d->state = st.state;
       d->activations = lr.bytes[VC_COMPONENT_ACTIVATIONS];

@@ -89,7 +89,7 @@ add_speed (JsonBuilder    *b,
       VcKvCapacity kv;
 
       /* the engine's KV-cache capacity (FORMULAS.md, "Engines"): vLLM and SGLang only */
-      vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, fit->count, &kv);
+      vc_engine_kv_capacity_fit (in, r, &r->scenarios[r->selected], gpu, fit, &kv);
       json_builder_set_member_name (b, "kv_capacity_tokens");
       add_bytes_or_null (b, kv.known, kv.tokens);
       add_number_or_null (b, "decode_tokens_per_s", speed.known, speed.decode_tokens_per_s);

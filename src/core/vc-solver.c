@@ -21,6 +21,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "vc-batch-key.h"
 #include "vc-engine.h"
 #include "vc-layout.h"
 #include "vc-solver.h"
@@ -99,35 +100,11 @@ typedef struct
 /* Past this many estimates (several hundred kB) a memo starts again */
 #define MEMO_MAX 4096
 
-/* An estimate depends on the card only through vLLM's batch defaults (vc_engine_on_card()):
- * keyed by the value and that batch */
-typedef struct
-{
-  guint value;
-  guint batch_tokens;
-  guint batch_seqs;
-} EvaluationKey;
-
-static guint
-evaluation_key_hash (gconstpointer p)
-{
-  const EvaluationKey *k = p;
-
-  return k->value ^ (k->batch_tokens * 2654435761u) ^ (k->batch_seqs * 40503u);
-}
-
-static gboolean
-evaluation_key_equal (gconstpointer a,
-                      gconstpointer b)
-{
-  const EvaluationKey *x = a, *y = b;
-
-  return x->value == y->value && x->batch_tokens == y->batch_tokens && x->batch_seqs == y->batch_seqs;
-}
-
 struct _VcSolverMemo
 {
-  GHashTable *evaluations[N_VARIABLES]; /* EvaluationKey → Evaluation */
+  /* the value at the card's vLLM batch, the one way an estimate depends on the card
+   * (vc_engine_on_card()) → Evaluation */
+  GHashTable *evaluations[N_VARIABLES];
 };
 
 static void
@@ -145,8 +122,7 @@ vc_solver_memo_new (void)
   VcSolverMemo *memo = g_new0 (VcSolverMemo, 1);
 
   for (guint v = 0; v < N_VARIABLES; v++)
-    memo->evaluations[v] = g_hash_table_new_full (evaluation_key_hash, evaluation_key_equal, g_free,
-                                                  evaluation_free);
+    memo->evaluations[v] = vc_batch_key_table_new (evaluation_free);
   return memo;
 }
 
@@ -169,7 +145,7 @@ evaluation_get (VcSolverMemo    *memo,
                 guint            value,
                 Evaluation      *scratch)
 {
-  EvaluationKey key = { value, probe->max_num_batched_tokens, probe->max_num_seqs };
+  VcBatchKey key = vc_batch_key (probe, value);
   Evaluation *e;
 
   if (memo != NULL)
@@ -180,7 +156,7 @@ evaluation_get (VcSolverMemo    *memo,
       if (g_hash_table_size (memo->evaluations[variable]) >= MEMO_MAX)
         g_hash_table_remove_all (memo->evaluations[variable]);
       e = g_new0 (Evaluation, 1);
-      g_hash_table_insert (memo->evaluations[variable], g_memdup2 (&key, sizeof key), e);
+      g_hash_table_insert (memo->evaluations[variable], vc_batch_key_dup (&key), e);
     }
   else
     {

@@ -221,12 +221,12 @@ vc_speed_describe (const VcInputs       *in,
           return with_nccl_bound (in, line, MAX (1u, in->layout.tp), MAX (1u, in->layout.pp));
         }
     }
-  vc_engine_kv_capacity_on (in, r, sc, gpu, fit->count, &kv);
-  if (!kv.known && g_strcmp0 (vc_engine_no_figure_on (in, gpu, fit->count), "mxfp4-capability") == 0)
+  vc_engine_kv_capacity_fit (in, r, sc, gpu, fit, &kv);
+  if (!kv.known && g_strcmp0 (vc_engine_no_figure_on (in, gpu, MAX (1u, fit->layout.tp)), "mxfp4-capability") == 0)
     /* TRANSLATORS: after the generation speed, on a card whose compute capability is below
      * what vLLM's MXFP4 quantization needs */
     return g_strdup_printf (_("%s · KV cache not sized: vLLM refuses MXFP4 below compute capability 8.0"), rate);
-  if (!kv.known && g_strcmp0 (vc_engine_no_figure_on (in, gpu, fit->count), "mxfp4-backend") == 0)
+  if (!kv.known && g_strcmp0 (vc_engine_no_figure_on (in, gpu, MAX (1u, fit->layout.tp)), "mxfp4-backend") == 0)
     /* TRANSLATORS: after the generation speed, on a card whose MXFP4 expert backend vLLM
      * picks by what is installed (FORMULAS.md, "vLLM's MXFP4 experts") */
     return g_strdup_printf (_("%s · KV cache not sized: vLLM’s MXFP4 backend on this card is not known"), rate);
@@ -238,5 +238,5 @@ vc_speed_describe (const VcInputs       *in,
    * it holds at once, that length, and the generation speed */
   line = g_strdup_printf (_("KV cache: %'.0f tokens · %'.0f requests of %'u tokens · %s"),
                           kv.tokens, floor (kv.max_concurrency), in->seq, rate);
-  return with_nccl_bound (in, line, fit->count, 1);
+  return with_nccl_bound (in, line, MAX (1u, fit->layout.tp), MAX (1u, fit->layout.pp));
 }

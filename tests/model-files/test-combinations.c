@@ -40,6 +40,11 @@
  * size in both phases of the backward pass, the others refused naming why; the command line
  * the same. The newest readers (ERNIE 4.5 dense and MoE, Seed-OSS, Qwen3-VL, MiniMax-M2.5) as safetensors
  * and GGUF files agree with their config.json: parameters, bytes role by role, cache.
+ *
+ * Combinations once never tried (/combinations/untried/): the RoPE table and a vision encoder
+ * with pipeline stages, --pp-partition and TP × PP; vLLM's Marlin MXFP4 padding on each card of
+ * a set and in the set's solver; llama.cpp's projector with --main-gpu, --split-mode and
+ * --tensor-split.
  */
 #include "config.h"
 
@@ -2260,6 +2265,209 @@ test_newest_readers (void)
     }
 }
 
+/* ---- combinations once never tried ------------------------------------------------------------ */
+
+/* The RoPE table and the vision encoder with pipeline stages over a set: each stage's card
+ * holds its layers, the table whole, the encoder on the first stage; with --pp-partition (vLLM's
+ * VLLM_PP_LAYER_PARTITION, one card a stage) Mistral Small 3.1's 40 layers as 22 + 18; Gemma 3
+ * at TP 2 × PP 2, whose first stage's cards divide the 415,998,576 parameters of its SigLIP
+ * tower vLLM builds with parallel layers; and Gemma 3 with --pp-partition, refused naming why
+ * (vLLM's sliding-window groups on several stages are not sized) */
+static void
+test_untried_rope_encoder_pp (void)
+{
+  g_autoptr(VcEstimate) mistral = vc_test_estimate_new ("mistral-small-3.1-24b-instruct", "engine", "vllm",
+                                                        "kv-cache-memory", "5", "gpu-set", "rtx-4090:2", "pp", "2",
+                                                        "pp-partition", "22,18", NULL);
+  g_autoptr(VcEstimate) gemma = vc_test_estimate_new ("gemma-3-27b-it", "engine", "vllm", "kv-cache-memory", "5",
+                                                      "gpu-set", "h100-80gb:4", "pp", "2", NULL);
+  const VcInputs *in = vc_estimate_get_inputs (mistral);
+  const VcResult *r = vc_estimate_get_result (mistral);
+  double rope = r->scenarios[r->selected].rope_table;
+  g_autoptr(GError) error = NULL;
+  VcPlan plan;
+
+  g_assert_cmpfloat (rope, ==, 131072 * 128 * 2.0);
+  g_assert_cmpfloat (in->arch.encoder_params, >, 0);
+  g_assert_true (vc_estimate_compute_plan (mistral, &plan, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (plan.pp, ==, 2);
+  g_assert_cmpfloat (plan.kv_tokens, >, 0);
+  g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->weights, ==,
+                     vc_layout_role_bytes (in, r, r->selected, 0, 0, 22, TRUE, FALSE) + rope);
+  g_assert_cmpfloat (vc_plan_get_device (&plan, 1)->weights, ==,
+                     vc_layout_role_bytes (in, r, r->selected, 0, 22, 18, FALSE, TRUE) + rope);
+  /* the encoder once, on the first stage; the table on each */
+  g_assert_cmpfloat (vc_layout_role_bytes (in, r, r->selected, VC_TENSOR_ROLE_BIT (VC_TENSOR_ENCODER), 0, 0, TRUE,
+                                           FALSE), ==, in->arch.encoder_params * 2.0);
+  g_assert_cmpfloat (vc_plan_get_device (&plan, 0)->weights + vc_plan_get_device (&plan, 1)->weights, ==,
+                     r->scenarios[r->selected].bytes[VC_COMPONENT_WEIGHTS] + rope);
+  vc_plan_clear (&plan);
+
+  in = vc_estimate_get_inputs (gemma);
+  r = vc_estimate_get_result (gemma);
+  g_assert_true (vc_estimate_compute_plan (gemma, &plan, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (plan.tp, ==, 2);
+  g_assert_cmpuint (plan.pp, ==, 2);
+  {
+    VcInputs whole = *in;
+    VcLayoutStage st;
+    guint first = vc_layout_pp_stage_size (in->arch.n_layers, 2, 0);
+
+    /* a stage of the generic engine keeps the encoder whole (the estimate's tables, vLLM's here,
+     * added as vc_layout_stage_bytes_tp() adds them) */
+    whole.engine = VC_ENGINE_GENERIC;
+    whole.kv_cache_memory_gb = 0;
+    vc_layout_stage_bytes_tp (&whole, r, r->selected, 0, first, TRUE, FALSE, 2, 1, &st);
+    for (guint i = 0; i < 2; i++)
+      g_assert_cmpfloat (vc_plan_get_device (&plan, i)->weights, ==,
+                         round (st.weights - 415998576.0));
+    g_assert_cmpfloat (r->scenarios[r->selected].rope_table, ==, (163840 + 163840 * 8) * 128 * 2.0);
+    vc_layout_stage_bytes_tp (&whole, r, r->selected, first, in->arch.n_layers - first, FALSE, TRUE, 2, 1, &st);
+    g_assert_cmpfloat (vc_plan_get_device (&plan, 2)->weights, ==, round (st.weights));
+  }
+  vc_plan_clear (&plan);
+
+  g_object_set (gemma, "gpu-set", "h100-80gb:2", "pp-partition", "40,22", NULL);
+  g_assert_false (vc_estimate_compute_plan (gemma, &plan, &error));
+  g_assert_nonnull (strstr (error->message, "--pp-partition needs vLLM’s KV-cache figure"));
+}
+
+static double
+plan_card_experts (VcEstimate *e,
+                   guint       i)
+{
+  g_autoptr(GError) error = NULL;
+  VcPlan plan;
+  double experts;
+
+  g_assert_true (vc_estimate_compute_plan (e, &plan, &error));
+  g_assert_no_error (error);
+  experts = vc_plan_get_device (&plan, i)->experts;
+  vc_plan_clear (&plan);
+  return experts;
+}
+
+/* vLLM's Marlin MXFP4 experts on a set: each card holds its backend's padding at the set's TP
+ * (an H100 with --mxfp4-backend marlin, an A100 always), which the set's solver counts: fewer
+ * requests fit than with the experts as stored; on several stages or with EP it is refused */
+static void
+test_untried_marlin_set (void)
+{
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("gpt-oss-120b", "engine", "vllm", "precision", "mxfp4",
+                                                  "seq", "32768", "gpu-set", "h100-80gb:2", NULL);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  g_autoptr(GError) error = NULL;
+  double stored, h100_pad, a100_pad;
+  gint64 solved[2];
+  VcPlan plan;
+
+  /* the set's solver: the most requests of 32,768 tokens on two H100s */
+  for (guint b = 0; b < 2; b++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      const char *args[] = { "--preset", "gpt-oss-120b", "--method", "architecture", "--precision", "mxfp4",
+                             "--engine", "vllm", "--mxfp4-backend", b == 0 ? "auto" : "marlin", "--seq", "32768",
+                             "--gpus", "h100-80gb,h100-80gb", "--solve", "concurrency", "--format", "json", NULL };
+      JsonObject *plan_json = json_object_get_object_member (vc_test_run_json (parser, args), "plan");
+
+      solved[b] = json_object_get_int_member (json_object_get_object_member (plan_json, "solve"), "value");
+    }
+  g_assert_cmpint (solved[1], <, solved[0]);
+  g_assert_cmpint (solved[1], >, 0);
+
+  stored = plan_card_experts (e, 0);
+  g_object_set (e, "mxfp4-backend", VC_MXFP4_BACKEND_MARLIN, NULL);
+  in = vc_estimate_get_inputs (e);
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_gpus_lookup ("h100-80gb"), 2, &h100_pad));
+  g_assert_cmpfloat (h100_pad, >, 0);
+  g_assert_cmpfloat (plan_card_experts (e, 0), ==, stored + round (h100_pad));
+  g_assert_cmpfloat (plan_card_experts (e, 1), ==, stored + round (h100_pad));
+
+  /* an A100 pads by Marlin whatever the option: a mixed pair, each card its own backend's */
+  g_object_set (e, "gpu-set", "a100-80gb,h100-80gb", NULL);
+  g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_gpus_lookup ("a100-80gb"), 2, &a100_pad));
+  g_assert_cmpfloat (plan_card_experts (e, 0), ==, stored + round (a100_pad));
+  g_assert_cmpfloat (plan_card_experts (e, 1), ==, stored + round (h100_pad));
+
+  g_object_set (e, "gpu-set", "h100-80gb:2", "pp", 2, NULL);
+  g_assert_false (vc_estimate_compute_plan (e, &plan, &error));
+  g_assert_nonnull (strstr (error->message, "vLLM pads its MXFP4 experts on these cards"));
+}
+
+static double
+card_bytes (JsonObject *root,
+            guint       i,
+            const char *id)
+{
+  JsonArray *devices = json_object_get_array_member (json_object_get_object_member (root, "plan"), "devices");
+  JsonArray *components = json_object_get_array_member (json_array_get_object_element (devices, i), "components");
+
+  for (guint c = 0; c < json_array_get_length (components); c++)
+    if (g_str_equal (json_object_get_string_member (json_array_get_object_element (components, c), "id"), id))
+      return json_object_get_double_member (json_array_get_object_element (components, c), "bytes");
+  g_assert_not_reached ();
+}
+
+/* llama.cpp's projector (--mmproj) on a set: clip.cpp loads it into the first GPU device
+ * (tools/mtmd/clip.cpp, the clip_ctx constructor: ggml_backend_init_by_type(GPU)), whatever
+ * --main-gpu, --split-mode and --tensor-split: card 0 holds it, with its CUDA context where the
+ * model leaves that card unused; --no-mmproj-offload keeps it off the cards; --split-mode row is
+ * refused */
+static void
+test_untried_mmproj_plans (void)
+{
+  g_autofree char *gguf = g_build_filename (fixtures, "gemma3", "gemma-3-4b-it-BF16.gguf", NULL);
+  g_autofree char *mmproj = g_build_filename (fixtures, "gemma3", "mmproj-gemma-3-4b-it-F16.gguf", NULL);
+  static const char *const plans[][4] = {
+    { NULL }, { "--main-gpu", "1", NULL }, { "--split-mode", "none", "--main-gpu", "1" }, { "--tensor-split", "0,1", NULL },
+  };
+  const double projector = 840434112;
+
+  for (guint k = 0; k < G_N_ELEMENTS (plans); k++)
+    {
+      g_autoptr(JsonParser) p_text = json_parser_new ();
+      g_autoptr(JsonParser) p_mm = json_parser_new ();
+      const char *text[16] = { "--model", gguf, "--engine", "llama.cpp", "--gpus", "rtx-4090,rtx-4090", "--format", "json" };
+      const char *mm[16] = { "--model", gguf, "--engine", "llama.cpp", "--gpus", "rtx-4090,rtx-4090", "--format", "json",
+                             "--mmproj", mmproj };
+      JsonObject *t, *m;
+      guint n_text = 8, n_mm = 10;
+
+      for (guint a = 0; a < 4 && plans[k][a] != NULL; a++)
+        text[n_text++] = mm[n_mm++] = plans[k][a];
+      t = vc_test_run_json (p_text, text);
+      m = vc_test_run_json (p_mm, mm);
+      /* the projector on card 0, every other figure the text model's */
+      g_assert_cmpfloat (card_bytes (m, 0, "weights"), ==, card_bytes (t, 0, "weights") + projector);
+      g_assert_cmpfloat (card_bytes (m, 1, "weights"), ==, card_bytes (t, 1, "weights"));
+      g_assert_cmpfloat (card_bytes (m, 0, "kv_cache"), ==, card_bytes (t, 0, "kv_cache"));
+      g_assert_cmpfloat (card_bytes (m, 1, "kv_cache"), ==, card_bytes (t, 1, "kv_cache"));
+      /* a CUDA context on card 0 in every case, the text model's own or the projector's */
+      g_assert_cmpfloat (card_bytes (m, 0, "overhead"), ==, card_bytes (t, 1, "overhead") > 0 ? card_bytes (t, 1, "overhead")
+                                                                                              : card_bytes (t, 0, "overhead"));
+      g_assert_cmpfloat (card_bytes (m, 0, "overhead"), >, 0);
+    }
+  {
+    g_autoptr(JsonParser) p = json_parser_new ();
+    const char *off[] = { "--model", gguf, "--engine", "llama.cpp", "--gpus", "rtx-4090,rtx-4090", "--format", "json",
+                          "--mmproj", mmproj, "--no-mmproj-offload", "--split-mode", "none", "--main-gpu", "1", NULL };
+    JsonObject *o = vc_test_run_json (p, off);
+
+    g_assert_cmpfloat (card_bytes (o, 0, "weights"), ==, 0);
+    g_assert_cmpfloat (card_bytes (o, 0, "overhead"), ==, 0);
+  }
+  {
+    const char *row[] = { "--model", gguf, "--engine", "llama.cpp", "--gpus", "rtx-4090,rtx-4090", "--mmproj", mmproj,
+                          "--split-mode", "row", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    vc_test_run_vramcalc (row, NULL, &out, &err);
+    g_assert_nonnull (strstr (out, "--split-mode row"));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2290,6 +2498,9 @@ main (int   argc,
   g_test_add_func ("/combinations/packing", test_packing);
   g_test_add_func ("/combinations/step-cli", test_step_cli);
   g_test_add_func ("/combinations/newest-readers", test_newest_readers);
+  g_test_add_func ("/combinations/untried/rope-encoder-pp", test_untried_rope_encoder_pp);
+  g_test_add_func ("/combinations/untried/marlin-set", test_untried_marlin_set);
+  g_test_add_func ("/combinations/untried/mmproj-plans", test_untried_mmproj_plans);
 
   result = g_test_run ();
   vc_test_remove_tree (fixtures);
