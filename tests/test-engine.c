@@ -346,8 +346,8 @@ test_vllm_mxfp4 (void)
   g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb")), 1, &extra));
   g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "mi300x")), 1, &extra));
   g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, h100), 1), ==, "mxfp4-backend");
-  /* on an A100 the reason is the model's own: vLLM's sliding-window groups at a layout */
-  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 1), ==, "layout-groups");
+  /* on an A100 the layout has its figure (test_vllm_sliding_layout) */
+  g_assert_null (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 1));
 
   /* the cache on an A100 loses the padding; none on an H100 */
   capacity_on (e, "a100-80gb", &kv);
@@ -407,6 +407,53 @@ test_vllm_mxfp4 (void)
                      vc_estimator_vllm_profile_bytes (in, 2048, 256, 1));
   vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h100), 1, &at);
   g_assert_false (at.known);
+}
+
+/* vLLM's sliding-window groups at a layout of one pipeline stage (vc_engine_at_layout): TP
+ * divides every layer's KV heads alike, so the groups are those of one GPU. gpt-oss-120b at TP 4
+ * as vLLM 0.10.1.1 logged it on four A100 80 GB (tests/accuracy, vllm-gptoss120b-tp4-a100-kv):
+ * 18 full and 18 sliding layers (window 128) make 2 groups of 18; a layer's token on a rank is
+ * 2 KV heads × 64 × 2 × 2 bytes = 512, a page of 16 tokens 8,192 bytes; 45.32 GiB
+ * (48.662 GB) make ⌊⌊48,662,000,000 / 8,192⌋ / 18⌋ = 330,010 blocks, ⌊330,010 / 2⌋ × 16 =
+ * 2,640,080 tokens (the log: 2,640,144), and a request of 16,384 tokens takes 1,024 blocks in
+ * the full group and, at the A100's batch of 2,048 tokens, cdiv(127 + 2,048, 16) + 1 = 137 in
+ * the sliding one: 330,010 / 1,161 = 284.25 requests, as logged. The same figures as the card's
+ * own at four GPUs (vc_engine_kv_capacity_on()). */
+static void
+test_vllm_sliding_layout (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const VcInputs *in;
+  guint a100 = vc_test_gpu_index (e, "a100-80gb");
+  const VcResult *r;
+  VcEngineAtLayout at;
+  VcKvCapacity kv;
+
+  g_assert_true (vc_estimate_set_preset (e, "gpt-oss-120b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4,
+                "seq", 16384, "tp", 4, "kv-cache-memory", 48.662, NULL);
+  in = vc_estimate_get_inputs (e);
+  r = vc_estimate_get_result (e);
+  g_assert_null (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 4));
+  vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 4, &at);
+  g_assert_true (at.known);
+  g_assert_cmpfloat (at.tokens, ==, 2640080.0);
+  g_assert_cmpfloat (at.max_concurrency, ==, 330010.0 / (1024 + 137));
+  vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], vc_estimate_get_gpu (e, a100), 4, &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, at.tokens);
+  g_assert_cmpfloat (kv.max_concurrency, ==, at.max_concurrency);
+  /* a batch of 8,192 tokens: cdiv(127 + 8,192, 16) + 1 = 521 blocks a sliding group */
+  g_object_set (e, "max-num-batched-tokens", 8192, NULL);
+  vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 4, &at);
+  g_assert_cmpfloat (at.tokens, ==, 2640080.0);
+  g_assert_cmpfloat (at.max_concurrency, ==, 330010.0 / (1024 + 521));
+  /* two pipeline stages: each stage's groups are not followed */
+  g_object_set (e, "tp", 2, "pp", 2, NULL);
+  vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 4, &at);
+  g_assert_false (at.known);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 2), ==, "layout-groups");
 }
 
 /* --mxfp4-backend marlin (VLLM_MXFP4_USE_MARLIN=1): Marlin's padding on cards of compute
@@ -1514,6 +1561,7 @@ main (int   argc,
   g_test_add_func ("/engine/vllm-versions", test_vllm_versions);
   g_test_add_func ("/engine/vllm-reserves", test_vllm_reserves);
   g_test_add_func ("/engine/vllm-hybrid", test_vllm_hybrid);
+  g_test_add_func ("/engine/vllm-sliding-layout", test_vllm_sliding_layout);
   g_test_add_func ("/engine/sglang", test_sglang);
   g_test_add_func ("/engine/custom-all-reduce", test_custom_all_reduce);
   g_test_add_func ("/engine/nccl-bound", test_nccl_bound);
