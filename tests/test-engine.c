@@ -456,6 +456,49 @@ test_vllm_sliding_layout (void)
   g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 2), ==, "layout-groups");
 }
 
+/* vLLM's MLA cache on Hopper: FlashMLA's blocks of 64 tokens, which vLLM's platform forces
+ * unless --block-size is a multiple of 64 (vllm/platforms/cuda.py); elsewhere the block given.
+ * Kimi K2 Thinking at TP 8 on H200 (tests/accuracy, vllm-kimi-k2-thinking-tp8-h200-kv):
+ * 61 layers × 576 latent values × 2 bytes = 70,272 bytes a token on every rank; 46.80 GiB
+ * (50.2511 GB) make ⌊50,251,100,000 / (64 × 70,272)⌋ = 11,173 blocks, 715,072 tokens as
+ * logged; blocks of 16 on an A100 make 715,088 */
+static void
+test_vllm_mla_block (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  guint h200 = vc_test_gpu_index (e, "h200"), a100 = vc_test_gpu_index (e, "a100-80gb");
+  VcEngineAtLayout at;
+  VcKvCapacity kv;
+  VcInputs on_card;
+
+  g_assert_true (vc_estimate_set_preset (e, "kimi-k2-instruct", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "seq", 131072, "tp", 8,
+                "kv-cache-memory", 50.2511, NULL);
+  g_assert_cmpfloat (vc_estimate_get_result (e)->kv_bytes_per_token, ==, 70272);
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h200), 8,
+                       &at);
+  g_assert_cmpfloat (at.tokens, ==, 715072);
+  capacity_on (e, "h200", &kv);
+  g_assert_cmpfloat (kv.tokens, ==, 715072);
+  vc_engine_on_card (vc_estimate_get_inputs (e), vc_estimate_get_gpu (e, h200), &on_card);
+  g_assert_cmpuint (on_card.block_size, ==, 64);
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 8,
+                       &at);
+  g_assert_cmpfloat (at.tokens, ==, 715088);
+  vc_engine_on_card (vc_estimate_get_inputs (e), vc_estimate_get_gpu (e, a100), &on_card);
+  g_assert_cmpuint (on_card.block_size, ==, 16);
+  /* a block of 128 is a multiple of 64: kept; 715,008 tokens in 5,586 blocks */
+  g_object_set (e, "block-size", 128, NULL);
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h200), 8,
+                       &at);
+  g_assert_cmpfloat (at.tokens, ==, 5586 * 128.0);
+  /* SGLang keeps its page */
+  g_object_set (e, "block-size", 16, "engine", VC_ENGINE_SGLANG, NULL);
+  vc_engine_on_card (vc_estimate_get_inputs (e), vc_estimate_get_gpu (e, h200), &on_card);
+  g_assert_cmpuint (on_card.block_size, ==, 16);
+}
+
 /* --mxfp4-backend marlin (VLLM_MXFP4_USE_MARLIN=1): Marlin's padding on cards of compute
  * capability 9.0 and later as on 8.x (get_mxfp4_backend at vLLM 007d500; the kernel oracle's
  * select_mxfp4_moe_backend after pull request #37128), 10.x only at --engine-version 0.21 (the
@@ -1562,6 +1605,7 @@ main (int   argc,
   g_test_add_func ("/engine/vllm-reserves", test_vllm_reserves);
   g_test_add_func ("/engine/vllm-hybrid", test_vllm_hybrid);
   g_test_add_func ("/engine/vllm-sliding-layout", test_vllm_sliding_layout);
+  g_test_add_func ("/engine/vllm-mla-block", test_vllm_mla_block);
   g_test_add_func ("/engine/sglang", test_sglang);
   g_test_add_func ("/engine/custom-all-reduce", test_custom_all_reduce);
   g_test_add_func ("/engine/nccl-bound", test_nccl_bound);

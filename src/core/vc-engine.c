@@ -48,6 +48,37 @@ vc_engine_vllm_batch (const VcInputs *in,
   *seqs = in->max_num_seqs > 0 ? in->max_num_seqs : MIN (large ? 1024u : 256u, *tokens);
 }
 
+/* vLLM's KV-cache block on @gpu: for a model with MLA (and no state layers, whose block
+ * HybridAttentionMambaModelConfig sets) on a card of compute capability 9.x, vLLM's platform
+ * picks FlashMLA and forces blocks of 64 tokens unless --block-size is a multiple of 64
+ * (vllm/platforms/cuda.py, CudaPlatform.check_and_update_config: "Forcing kv cache block size
+ * to 64 for FlashMLA backend", is_flashmla_dense_supported being Hopper's alone in
+ * vllm/attention/ops/flashmla.py); elsewhere the block as given (FORMULAS.md) */
+static guint
+vllm_block_size (const VcInputs *in,
+                 const VcGpu    *gpu)
+{
+  if (gpu == NULL || in->engine != VC_ENGINE_VLLM || !vc_arch_is_mla (&in->arch) ||
+      vc_arch_state_elements (&in->arch) > 0 || gpu->cc_major != 9 || in->block_size % 64 == 0)
+    return in->block_size;
+  return 64;
+}
+
+/* @inputs with vLLM's block on @gpu (vllm_block_size()), in @copy where it differs */
+static const VcInputs *
+vllm_block_on (const VcInputs *inputs,
+               const VcGpu    *gpu,
+               VcInputs       *copy)
+{
+  guint block = vllm_block_size (inputs, gpu);
+
+  if (block == inputs->block_size)
+    return inputs;
+  *copy = *inputs;
+  copy->block_size = block;
+  return copy;
+}
+
 /* The inputs as vLLM runs them with @gpu as its device 0: the batch of its profile run made
  * explicit, as given or that card's defaults (vc_engine_vllm_batch()). One scheduler
  * configuration serves every rank, taken from device 0 by EngineArgs.get_batch_defaults; every
@@ -65,6 +96,7 @@ vc_engine_on_card (const VcInputs *in,
   if (gpu == NULL || in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_VLLM)
     return;
   vc_engine_vllm_batch (in, gpu, &tokens, &seqs);
+  out->block_size = vllm_block_size (in, gpu);
   out->max_num_batched_tokens = tokens;
   out->max_num_seqs = seqs;
 }
@@ -793,13 +825,15 @@ vc_engine_no_figure_on (const VcInputs *in,
 }
 
 void
-vc_engine_kv_capacity_on (const VcInputs         *in,
+vc_engine_kv_capacity_on (const VcInputs         *inputs,
                           const VcResult         *res,
                           const VcScenarioResult *sc,
                           const VcGpu            *gpu,
                           double                  n,
                           VcKvCapacity           *out)
 {
+  VcInputs copy;
+  const VcInputs *in = vllm_block_on (inputs, gpu, &copy);
   const VcArch *arch = &in->arch;
   double capacity = vc_engine_gpu_capacity (in, gpu);
   double attention = vc_arch_attention_layers (arch);
@@ -970,12 +1004,14 @@ vllm_groups_at_layout (const VcInputs   *in,
  * sliding-window pool, vLLM's sliding-window groups, vLLM's Mamba groups and SGLang's Mamba pool
  * are followed on one pipeline stage. */
 void
-vc_engine_at_layout (const VcInputs       *in,
+vc_engine_at_layout (const VcInputs       *inputs,
                      const VcLayoutResult *lr,
                      const VcGpu          *gpu,
                      guint                 n_gpus,
                      VcEngineAtLayout     *out)
 {
+  VcInputs copy;
+  const VcInputs *in = vllm_block_on (inputs, gpu, &copy);
   const VcArch *arch = &in->arch;
   double per_replica = (double) in->batch * ((in->concurrency + in->layout.dp - 1) / MAX (1u, in->layout.dp));
   double cached = (double) vc_engine_context_tokens (in) * per_replica;
