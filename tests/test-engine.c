@@ -499,6 +499,55 @@ test_vllm_mla_block (void)
   g_assert_cmpuint (on_card.block_size, ==, 16);
 }
 
+/* The engine's cache at a layout of TP n (vc_engine_at_layout, from the layout's busiest GPU)
+ * and a card's own at n GPUs (vc_engine_kv_capacity_on, from the model's bytes a token) are one
+ * block arithmetic: with the cache given (--kv-cache-memory), the same tokens and requests for
+ * dense, MoE, MLA, sliding-window (gpt-oss, Gemma 3 with its encoder) and chunked-attention
+ * (Llama 4) models, at every TP the model takes, on Ampere, Hopper and Blackwell cards */
+static void
+test_vllm_layout_matches_card (void)
+{
+  static const char *presets[] = { "qwen3-32b", "qwen3-30b-a3b", "gpt-oss-20b", "gpt-oss-120b", "gemma-3-27b-it",
+                                   "kimi-k2-instruct", "llama-4-scout-17b-16e", "mistral-7b" };
+  static const char *gpus[] = { "a100-80gb", "h100-80gb", "b200" };
+  static const guint tps[] = { 1, 2, 4, 8 };
+  guint compared = 0;
+
+  for (guint p = 0; p < G_N_ELEMENTS (presets); p++)
+    for (guint t = 0; t < G_N_ELEMENTS (tps); t++)
+      {
+        g_autoptr(VcEstimate) e = vc_estimate_new ();
+        g_autoptr(GError) error = NULL;
+        const VcResult *r;
+
+        if (!vc_estimate_set_preset (e, presets[p], &error))
+          g_error ("%s: %s", presets[p], error->message);
+        g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "seq", 8192, "tp", tps[t],
+                      "kv-cache-memory", 30.0, NULL);
+        r = vc_estimate_get_result (e);
+        if (vc_estimate_get_layout_result (e) == NULL)
+          continue;
+        for (guint g = 0; g < G_N_ELEMENTS (gpus); g++)
+          {
+            const VcGpu *gpu = vc_estimate_get_gpu (e, vc_test_gpu_index (e, gpus[g]));
+            VcEngineAtLayout at;
+            VcKvCapacity kv;
+
+            vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e), gpu, tps[t], &at);
+            vc_engine_kv_capacity_on (vc_estimate_get_inputs (e), r, &r->scenarios[r->selected], gpu, tps[t], &kv);
+            g_assert_cmpint (at.known, ==, kv.known);
+            if (!at.known)
+              continue;
+            if (at.tokens != kv.tokens || fabs (at.max_concurrency - kv.max_concurrency) > 1e-9 * kv.max_concurrency)
+              g_error ("%s TP %u on %s: %.0f tokens, %.6f requests at the layout; %.0f, %.6f on the card", presets[p],
+                       tps[t], gpus[g], at.tokens, at.max_concurrency, kv.tokens, kv.max_concurrency);
+            g_assert_cmpfloat (at.tokens, >, 0);
+            compared++;
+          }
+      }
+  g_assert_cmpuint (compared, >=, 40);
+}
+
 /* --mxfp4-backend marlin (VLLM_MXFP4_USE_MARLIN=1): Marlin's padding on cards of compute
  * capability 9.0 and later as on 8.x (get_mxfp4_backend at vLLM 007d500; the kernel oracle's
  * select_mxfp4_moe_backend after pull request #37128), 10.x only at --engine-version 0.21 (the
@@ -1606,6 +1655,7 @@ main (int   argc,
   g_test_add_func ("/engine/vllm-hybrid", test_vllm_hybrid);
   g_test_add_func ("/engine/vllm-sliding-layout", test_vllm_sliding_layout);
   g_test_add_func ("/engine/vllm-mla-block", test_vllm_mla_block);
+  g_test_add_func ("/engine/vllm-layout-matches-card", test_vllm_layout_matches_card);
   g_test_add_func ("/engine/sglang", test_sglang);
   g_test_add_func ("/engine/custom-all-reduce", test_custom_all_reduce);
   g_test_add_func ("/engine/nccl-bound", test_nccl_bound);
