@@ -298,12 +298,12 @@ test_vllm_mxfp4_json (void)
     }
 
   /* a set of cards with a V100 in it: vLLM refuses MXFP4 there, and the plan says that, not
-   * that the backend is unknown; on an A100 pair the reason is the model's own (its sliding
-   * window at a layout) */
+   * that the backend is unknown; on an A100 pair the plan has its figure (vLLM's sliding-window
+   * groups at TP 2) */
   {
     static const struct { const char *gpus; const char *why; gboolean fits; } sets[] = {
       { "v100-32gb:2", "mxfp4-capability", FALSE }, { "v100-32gb,a100-80gb", "mxfp4-capability", FALSE },
-      { "h100-80gb,a100-80gb", "mxfp4-backend", TRUE }, { "a100-80gb:2", "layout-groups", TRUE },
+      { "h100-80gb,a100-80gb", "mxfp4-backend", TRUE }, { "a100-80gb:2", NULL, TRUE },
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
@@ -319,6 +319,8 @@ test_vllm_mxfp4_json (void)
         g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (plan, "solve"), "value") > 0, ==,
                          sets[i].fits);
         g_assert_cmpstr (json_object_get_string_member_with_default (plan, "no_figure", NULL), ==, sets[i].why);
+        g_assert_cmpint (JSON_NODE_HOLDS_NULL (json_object_get_member (plan, "kv_capacity_tokens")), ==,
+                         sets[i].why != NULL);
         /* every rank loads the model: a set holding a card vLLM refuses does not fit, whatever
          * the memory (two V100 32 GB would hold gpt-oss-20b's 13 GB) */
         g_assert_cmpint (json_object_get_boolean_member (plan, "fits"), ==, sets[i].fits);

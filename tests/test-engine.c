@@ -383,8 +383,8 @@ test_vllm_mxfp4 (void)
   g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "v100-32gb")), 1, &extra));
   g_assert_false (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, vc_test_gpu_index (e, "mi300x")), 1, &extra));
   g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, h100), 1), ==, "mxfp4-backend");
-  /* on an A100 the reason is the model's own: vLLM's sliding-window groups at a layout */
-  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 1), ==, "layout-groups");
+  /* on an A100 the layout has its figure (test_vllm_sliding_layout) */
+  g_assert_null (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 1));
 
   /* the cache on an A100 loses the padding; none on an H100 */
   capacity_on (e, "a100-80gb", &kv);
@@ -444,6 +444,145 @@ test_vllm_mxfp4 (void)
                      vc_estimator_vllm_profile_bytes (in, 2048, 256, 1));
   vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h100), 1, &at);
   g_assert_false (at.known);
+}
+
+/* vLLM's sliding-window groups at a layout of one pipeline stage (vc_engine_at_layout): TP
+ * divides every layer's KV heads alike, so the groups are those of one GPU. gpt-oss-120b at TP 4
+ * as vLLM 0.10.1.1 logged it on four A100 80 GB (tests/accuracy, vllm-gptoss120b-tp4-a100-kv):
+ * 18 full and 18 sliding layers (window 128) make 2 groups of 18; a layer's token on a rank is
+ * 2 KV heads × 64 × 2 × 2 bytes = 512, a page of 16 tokens 8,192 bytes; 45.32 GiB
+ * (48.662 GB) make ⌊⌊48,662,000,000 / 8,192⌋ / 18⌋ = 330,010 blocks, ⌊330,010 / 2⌋ × 16 =
+ * 2,640,080 tokens (the log: 2,640,144), and a request of 16,384 tokens takes 1,024 blocks in
+ * the full group and, at the A100's batch of 2,048 tokens, cdiv(127 + 2,048, 16) + 1 = 137 in
+ * the sliding one: 330,010 / 1,161 = 284.25 requests, as logged. The same figures as the card's
+ * own at four GPUs (vc_engine_kv_capacity_on()). */
+static void
+test_vllm_sliding_layout (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const VcInputs *in;
+  guint a100 = vc_test_gpu_index (e, "a100-80gb");
+  const VcResult *r;
+  VcEngineAtLayout at;
+  VcKvCapacity kv;
+
+  g_assert_true (vc_estimate_set_preset (e, "gpt-oss-120b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4,
+                "seq", 16384, "tp", 4, "kv-cache-memory", 48.662, NULL);
+  in = vc_estimate_get_inputs (e);
+  r = vc_estimate_get_result (e);
+  g_assert_null (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 4));
+  vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 4, &at);
+  g_assert_true (at.known);
+  g_assert_cmpfloat (at.tokens, ==, 2640080.0);
+  g_assert_cmpfloat (at.max_concurrency, ==, 330010.0 / (1024 + 137));
+  vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], vc_estimate_get_gpu (e, a100), 4, &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, at.tokens);
+  g_assert_cmpfloat (kv.max_concurrency, ==, at.max_concurrency);
+  /* a batch of 8,192 tokens: cdiv(127 + 8,192, 16) + 1 = 521 blocks a sliding group */
+  g_object_set (e, "max-num-batched-tokens", 8192, NULL);
+  vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 4, &at);
+  g_assert_cmpfloat (at.tokens, ==, 2640080.0);
+  g_assert_cmpfloat (at.max_concurrency, ==, 330010.0 / (1024 + 521));
+  /* two pipeline stages: each stage's groups are not followed */
+  g_object_set (e, "tp", 2, "pp", 2, NULL);
+  vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 4, &at);
+  g_assert_false (at.known);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 2), ==, "layout-groups");
+}
+
+/* vLLM's MLA cache on Hopper: FlashMLA's blocks of 64 tokens, which vLLM's platform forces
+ * unless --block-size is a multiple of 64 (vllm/platforms/cuda.py); elsewhere the block given.
+ * Kimi K2 Thinking at TP 8 on H200 (tests/accuracy, vllm-kimi-k2-thinking-tp8-h200-kv):
+ * 61 layers × 576 latent values × 2 bytes = 70,272 bytes a token on every rank; 46.80 GiB
+ * (50.2511 GB) make ⌊50,251,100,000 / (64 × 70,272)⌋ = 11,173 blocks, 715,072 tokens as
+ * logged; blocks of 16 on an A100 make 715,088 */
+static void
+test_vllm_mla_block (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  guint h200 = vc_test_gpu_index (e, "h200"), a100 = vc_test_gpu_index (e, "a100-80gb");
+  VcEngineAtLayout at;
+  VcKvCapacity kv;
+  VcInputs on_card;
+
+  g_assert_true (vc_estimate_set_preset (e, "kimi-k2-instruct", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "seq", 131072, "tp", 8,
+                "kv-cache-memory", 50.2511, NULL);
+  g_assert_cmpfloat (vc_estimate_get_result (e)->kv_bytes_per_token, ==, 70272);
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h200), 8,
+                       &at);
+  g_assert_cmpfloat (at.tokens, ==, 715072);
+  capacity_on (e, "h200", &kv);
+  g_assert_cmpfloat (kv.tokens, ==, 715072);
+  vc_engine_on_card (vc_estimate_get_inputs (e), vc_estimate_get_gpu (e, h200), &on_card);
+  g_assert_cmpuint (on_card.block_size, ==, 64);
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 8,
+                       &at);
+  g_assert_cmpfloat (at.tokens, ==, 715088);
+  vc_engine_on_card (vc_estimate_get_inputs (e), vc_estimate_get_gpu (e, a100), &on_card);
+  g_assert_cmpuint (on_card.block_size, ==, 16);
+  /* a block of 128 is a multiple of 64: kept; 715,008 tokens in 5,586 blocks */
+  g_object_set (e, "block-size", 128, NULL);
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h200), 8,
+                       &at);
+  g_assert_cmpfloat (at.tokens, ==, 5586 * 128.0);
+  /* SGLang keeps its page */
+  g_object_set (e, "block-size", 16, "engine", VC_ENGINE_SGLANG, NULL);
+  vc_engine_on_card (vc_estimate_get_inputs (e), vc_estimate_get_gpu (e, h200), &on_card);
+  g_assert_cmpuint (on_card.block_size, ==, 16);
+}
+
+/* The engine's cache at a layout of TP n (vc_engine_at_layout, from the layout's busiest GPU)
+ * and a card's own at n GPUs (vc_engine_kv_capacity_on, from the model's bytes a token) are one
+ * block arithmetic: with the cache given (--kv-cache-memory), the same tokens and requests for
+ * dense, MoE, MLA, sliding-window (gpt-oss, Gemma 3 with its encoder) and chunked-attention
+ * (Llama 4) models, at every TP the model takes, on Ampere, Hopper and Blackwell cards */
+static void
+test_vllm_layout_matches_card (void)
+{
+  static const char *presets[] = { "qwen3-32b", "qwen3-30b-a3b", "gpt-oss-20b", "gpt-oss-120b", "gemma-3-27b-it",
+                                   "kimi-k2-instruct", "llama-4-scout-17b-16e", "mistral-7b" };
+  static const char *gpus[] = { "a100-80gb", "h100-80gb", "b200" };
+  static const guint tps[] = { 1, 2, 4, 8 };
+  guint compared = 0;
+
+  for (guint p = 0; p < G_N_ELEMENTS (presets); p++)
+    for (guint t = 0; t < G_N_ELEMENTS (tps); t++)
+      {
+        g_autoptr(VcEstimate) e = vc_estimate_new ();
+        g_autoptr(GError) error = NULL;
+        const VcResult *r;
+
+        if (!vc_estimate_set_preset (e, presets[p], &error))
+          g_error ("%s: %s", presets[p], error->message);
+        g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "seq", 8192, "tp", tps[t],
+                      "kv-cache-memory", 30.0, NULL);
+        r = vc_estimate_get_result (e);
+        if (vc_estimate_get_layout_result (e) == NULL)
+          continue;
+        for (guint g = 0; g < G_N_ELEMENTS (gpus); g++)
+          {
+            const VcGpu *gpu = vc_estimate_get_gpu (e, vc_test_gpu_index (e, gpus[g]));
+            VcEngineAtLayout at;
+            VcKvCapacity kv;
+
+            vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e), gpu, tps[t], &at);
+            vc_engine_kv_capacity_on (vc_estimate_get_inputs (e), r, &r->scenarios[r->selected], gpu, tps[t], &kv);
+            g_assert_cmpint (at.known, ==, kv.known);
+            if (!at.known)
+              continue;
+            if (at.tokens != kv.tokens || fabs (at.max_concurrency - kv.max_concurrency) > 1e-9 * kv.max_concurrency)
+              g_error ("%s TP %u on %s: %.0f tokens, %.6f requests at the layout; %.0f, %.6f on the card", presets[p],
+                       tps[t], gpus[g], at.tokens, at.max_concurrency, kv.tokens, kv.max_concurrency);
+            g_assert_cmpfloat (at.tokens, >, 0);
+            compared++;
+          }
+      }
+  g_assert_cmpuint (compared, >=, 40);
 }
 
 /* --mxfp4-backend marlin (VLLM_MXFP4_USE_MARLIN=1): Marlin's padding on cards of compute
@@ -1569,6 +1708,9 @@ main (int   argc,
   g_test_add_func ("/engine/vllm-versions", test_vllm_versions);
   g_test_add_func ("/engine/vllm-reserves", test_vllm_reserves);
   g_test_add_func ("/engine/vllm-hybrid", test_vllm_hybrid);
+  g_test_add_func ("/engine/vllm-sliding-layout", test_vllm_sliding_layout);
+  g_test_add_func ("/engine/vllm-mla-block", test_vllm_mla_block);
+  g_test_add_func ("/engine/vllm-layout-matches-card", test_vllm_layout_matches_card);
   g_test_add_func ("/engine/sglang", test_sglang);
   g_test_add_func ("/engine/custom-all-reduce", test_custom_all_reduce);
   g_test_add_func ("/engine/nccl-bound", test_nccl_bound);

@@ -48,6 +48,37 @@ vc_engine_vllm_batch (const VcInputs *in,
   *seqs = in->max_num_seqs > 0 ? in->max_num_seqs : MIN (large ? 1024u : 256u, *tokens);
 }
 
+/* vLLM's KV-cache block on @gpu: for a model with MLA (and no state layers, whose block
+ * HybridAttentionMambaModelConfig sets) on a card of compute capability 9.x, vLLM's platform
+ * picks FlashMLA and forces blocks of 64 tokens unless --block-size is a multiple of 64
+ * (vllm/platforms/cuda.py, CudaPlatform.check_and_update_config: "Forcing kv cache block size
+ * to 64 for FlashMLA backend", is_flashmla_dense_supported being Hopper's alone in
+ * vllm/attention/ops/flashmla.py); elsewhere the block as given (FORMULAS.md) */
+static guint
+vllm_block_size (const VcInputs *in,
+                 const VcGpu    *gpu)
+{
+  if (gpu == NULL || in->engine != VC_ENGINE_VLLM || !vc_arch_is_mla (&in->arch) ||
+      vc_arch_state_elements (&in->arch) > 0 || gpu->cc_major != 9 || in->block_size % 64 == 0)
+    return in->block_size;
+  return 64;
+}
+
+/* @inputs with vLLM's block on @gpu (vllm_block_size()), in @copy where it differs */
+static const VcInputs *
+vllm_block_on (const VcInputs *inputs,
+               const VcGpu    *gpu,
+               VcInputs       *copy)
+{
+  guint block = vllm_block_size (inputs, gpu);
+
+  if (block == inputs->block_size)
+    return inputs;
+  *copy = *inputs;
+  copy->block_size = block;
+  return copy;
+}
+
 /* The inputs as vLLM runs them with @gpu as its device 0: the batch of its profile run made
  * explicit, as given or that card's defaults (vc_engine_vllm_batch()). One scheduler
  * configuration serves every rank, taken from device 0 by EngineArgs.get_batch_defaults; every
@@ -65,6 +96,7 @@ vc_engine_on_card (const VcInputs *in,
   if (gpu == NULL || in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_VLLM)
     return;
   vc_engine_vllm_batch (in, gpu, &tokens, &seqs);
+  out->block_size = vllm_block_size (in, gpu);
   out->max_num_batched_tokens = tokens;
   out->max_num_seqs = seqs;
 }
@@ -513,6 +545,35 @@ vllm_hybrid_capacity (const VcInputs *in,
   *max_concurrency = blocks / per_request;
 }
 
+/* vLLM's blocks in @available bytes for a model without state layers, a token taking
+ * @per_token bytes over its @attention layers on one GPU, @sliding of them windowed: the
+ * tokens it logs and the requests of in->seq tokens it holds */
+static void
+vllm_blocks_capacity (const VcInputs *in,
+                      double          attention,
+                      double          sliding,
+                      double          per_token,
+                      guint           batch_tokens,
+                      double          available,
+                      double         *tokens,
+                      double         *max_concurrency)
+{
+  /* one group of every layer; a request of seq tokens takes cdiv(seq, block) blocks
+   * (get_max_concurrency_for_kv_cache_config), or with every layer windowed those of
+   * its window (below) */
+  double blocks = floor (available / (in->block_size * per_token));
+  double window_tokens = MIN ((double) in->arch.sliding_window - 1 + batch_tokens, (double) in->seq);
+
+  if (sliding > 0 && sliding < attention)
+    {
+      vllm_hybrid_capacity (in, attention, sliding, per_token, batch_tokens, available, tokens, max_concurrency);
+      return;
+    }
+  *tokens = blocks * in->block_size;
+  *max_concurrency = blocks / (sliding > 0 ? ceil (window_tokens / in->block_size) + 1
+                                           : ceil ((double) in->seq / in->block_size));
+}
+
 /* SGLang's full-attention pool of a model with sliding-window layers beside full ones, in
  * @rest bytes, one layer's token taking @layer bytes, before the page alignment. At commit
  * 003fca8 (python/sglang/srt/model_executor/pool_configurator.py, HybridSWAPoolConfigurator):
@@ -714,9 +775,8 @@ vc_engine_no_figure (const VcInputs *in)
     return "encoder";
   if (vc_engine_rope_table_unsized (in) != NULL)
     return "rope-table";
-  /* vc_engine_at_layout: vLLM's groups, SGLang's pools with PP > 1 */
-  if (arch->sliding_window > 0 && arch->sliding_window_layers > 0 &&
-      (in->engine == VC_ENGINE_VLLM || MAX (1u, in->layout.pp) > 1))
+  /* vc_engine_at_layout: vLLM's groups and SGLang's pools with PP > 1 */
+  if (arch->sliding_window > 0 && arch->sliding_window_layers > 0 && MAX (1u, in->layout.pp) > 1)
     return "layout-groups";
   return NULL;
 }
@@ -800,13 +860,15 @@ vc_engine_no_figure_on (const VcInputs *in,
 }
 
 void
-vc_engine_kv_capacity_on (const VcInputs         *in,
+vc_engine_kv_capacity_on (const VcInputs         *inputs,
                           const VcResult         *res,
                           const VcScenarioResult *sc,
                           const VcGpu            *gpu,
                           double                  n,
                           VcKvCapacity           *out)
 {
+  VcInputs copy;
+  const VcInputs *in = vllm_block_on (inputs, gpu, &copy);
   const VcArch *arch = &in->arch;
   double capacity = vc_engine_gpu_capacity (in, gpu);
   double attention = vc_arch_attention_layers (arch);
@@ -852,7 +914,7 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
        * (compile_or_warm_up_model) and take nothing from it. Then
        * vllm/v1/core/kv_cache_utils.py: num_blocks = available // page_size // num_layers. */
       guint batch_tokens, seqs;
-      double available, block;
+      double available;
 
       vc_engine_vllm_batch (in, gpu, &batch_tokens, &seqs);
       if (in->kv_cache_memory_gb > 0)
@@ -861,7 +923,6 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
         available = in->memory_fraction * capacity - weights -
                     vc_estimator_vllm_profile_bytes (in, batch_tokens, seqs, n);
       available = MAX (0.0, available);
-      block = (double) in->block_size * per_token;
       if (vc_arch_state_elements (arch) > 0)
         {
           VcVllmStateSpec state;
@@ -870,20 +931,8 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
             return;
           vc_engine_state_vllm_capacity (in, &state, available, &tokens, &max_concurrency);
         }
-      else if (!hybrid)
-        {
-          /* one group of every layer; a request of seq tokens takes cdiv(seq, block) blocks
-           * (get_max_concurrency_for_kv_cache_config), or with every layer windowed those of
-           * its window (below) */
-          double blocks = floor (available / block);
-          double window_tokens = MIN ((double) arch->sliding_window - 1 + batch_tokens, (double) in->seq);
-
-          tokens = blocks * in->block_size;
-          max_concurrency = blocks / (sliding > 0 ? ceil (window_tokens / in->block_size) + 1
-                                                  : ceil ((double) in->seq / in->block_size));
-        }
       else
-        vllm_hybrid_capacity (in, attention, sliding, per_token, batch_tokens, available,
+        vllm_blocks_capacity (in, attention, sliding, per_token, batch_tokens, available,
                               &tokens, &max_concurrency);
     }
   else
@@ -973,8 +1022,35 @@ layout_pools (const VcInputs *in,
 
   *state = vc_arch_state_elements (arch) > 0 && vc_engine_state_followed (in, tp, MAX (1u, in->layout.pp));
   *pools = sliding || (vc_arch_state_elements (arch) > 0 && !*state);
-  *swa_pool = in->engine == VC_ENGINE_SGLANG && sliding && vc_arch_state_elements (arch) <= 0 &&
-              MAX (1u, in->layout.pp) == 1;
+  *swa_pool = (in->engine == VC_ENGINE_SGLANG || in->engine == VC_ENGINE_VLLM) && sliding &&
+              vc_arch_state_elements (arch) <= 0 && MAX (1u, in->layout.pp) == 1;
+}
+
+/* vLLM's groups of full and sliding-window layers (vllm_blocks_capacity()) on one pipeline
+ * stage, from one layer's KV bytes of a token on the busiest GPU: its @kv holds every full
+ * layer's seq tokens and every sliding layer's window of each of @per_replica sequences. TP
+ * divides each layer's KV heads alike, so the groups are those of one GPU (vLLM's
+ * KVCacheConfig is made from every rank's specs, which are the same, and the smallest rank's
+ * memory: vllm/v1/core/kv_cache_utils.py, get_kv_cache_configs) */
+static void
+vllm_groups_at_layout (const VcInputs   *in,
+                       double            kv,
+                       double            per_replica,
+                       guint             batch_tokens,
+                       VcEngineAtLayout *out)
+{
+  const VcArch *arch = &in->arch;
+  double attention = vc_arch_attention_layers (arch);
+  double sliding = MIN ((double) arch->sliding_window_layers, attention);
+  double s = vc_engine_context_tokens (in);
+  double layer = kv / (per_replica * ((attention - sliding) * s + sliding * MIN (s, (double) arch->sliding_window)));
+  double tokens, max_concurrency;
+
+  vllm_blocks_capacity (in, attention, sliding, layer * attention, batch_tokens, out->available_kv_bytes,
+                        &tokens, &max_concurrency);
+  out->known = TRUE;
+  out->tokens = tokens;
+  out->max_concurrency = max_concurrency * out->replicas;
 }
 
 /* The engine at the layout of the inputs (TP, PP, EP, DP), on `n_gpus` of `gpu`: its budget
@@ -984,15 +1060,17 @@ layout_pools (const VcInputs *in,
  * keep beside the cache are each engine's, as vc_engine_kv_capacity_on() takes them: vLLM's
  * request and profile run (or --kv-cache-memory), SGLang's static share of what the CUDA context
  * leaves, the whole card for llama.cpp and the others, less the GPU's activations. SGLang's
- * sliding-window pool, vLLM's Mamba groups and SGLang's Mamba pool are followed on one pipeline
- * stage; vLLM's sliding-window groups are not followed at a layout. */
+ * sliding-window pool, vLLM's sliding-window groups, vLLM's Mamba groups and SGLang's Mamba pool
+ * are followed on one pipeline stage. */
 void
-vc_engine_at_layout (const VcInputs       *in,
+vc_engine_at_layout (const VcInputs       *inputs,
                      const VcLayoutResult *lr,
                      const VcGpu          *gpu,
                      guint                 n_gpus,
                      VcEngineAtLayout     *out)
 {
+  VcInputs copy;
+  const VcInputs *in = vllm_block_on (inputs, gpu, &copy);
   const VcArch *arch = &in->arch;
   double per_replica = (double) in->batch * ((in->concurrency + in->layout.dp - 1) / MAX (1u, in->layout.dp));
   double cached = (double) vc_engine_context_tokens (in) * per_replica;
@@ -1025,10 +1103,11 @@ vc_engine_at_layout (const VcInputs       *in,
                                 : out->budget_bytes - weights - vc_estimator_vllm_profile_bytes (in, batch_tokens, seqs, tp);
       out->available_kv_bytes = MAX (0.0, out->available_kv_bytes);
       if (state)
-        {
-          vc_engine_state_vllm_at_layout (in, tp, per_token, out);
-          return;
-        }
+        vc_engine_state_vllm_at_layout (in, tp, per_token, out);
+      else if (swa_pool)
+        vllm_groups_at_layout (in, kv, per_replica, batch_tokens, out);
+      if (state || swa_pool)
+        return;
       tokens = floor (out->available_kv_bytes / (in->block_size * per_token)) * in->block_size;
     }
   else if (in->engine == VC_ENGINE_SGLANG)

@@ -1063,7 +1063,7 @@ install_engine_inputs (const VcInputs *d)
                          0.05, 1.0, d->memory_fraction, RW);
   properties[PROP_BLOCK_SIZE] =
     g_param_spec_uint ("block-size", N_("Block size"),
-                       N_("vLLM: tokens per KV-cache block (default 16)"), 1, 1024, d->block_size, RW);
+                       N_("vLLM: tokens per KV-cache block (default 16; vLLM takes 64 for an MLA model on Hopper)"), 1, 1024, d->block_size, RW);
   /* vLLM's engine arguments of the same names (vllm/engine/arg_utils.py) */
   properties[PROP_MAX_NUM_BATCHED_TOKENS] =
     g_param_spec_uint ("max-num-batched-tokens", N_("Batched tokens"),

@@ -1552,8 +1552,8 @@ no_figure_text (const VcInputs *in,
              "width, not known here (architecture fields encoder-layers and encoder-width); "
              "--mem-fraction gives the fraction.");
   if (g_strcmp0 (why, "layout-groups") == 0 && in->engine == VC_ENGINE_VLLM)
-    return _("vLLM sizes sliding-window layers in groups of their own: followed for each card "
-             "(the GPU table), not at a layout.");
+    return _("vLLM sizes sliding-window layers in groups of their own, which are followed with one "
+             "pipeline stage only.");
   if (g_strcmp0 (why, "layout-groups") == 0)
     return _("SGLang’s sliding-window pool is followed with one pipeline stage only.");
   return NULL;

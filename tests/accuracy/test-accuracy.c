@@ -364,6 +364,15 @@ engine_estimate (const char *metric,
         }
       g_assert_not_reached ();
     }
+  if (g_str_equal (metric, "layout-kv-tokens"))
+    {
+      /* the engine's cache at the options' layout on the card of their --fit-gpu */
+      JsonObject *engine = json_object_get_object_member (root, "engine");
+
+      g_assert_nonnull (engine);
+      g_assert_false (json_object_get_null_member (engine, "kv_capacity_tokens"));
+      return json_object_get_double_member (engine, "kv_capacity_tokens");
+    }
   if (g_str_equal (metric, "available-kv"))
     {
       /* the engine's own figures on the card of the options' --fit-gpu */
