@@ -1064,9 +1064,27 @@ test_mmproj_gemma3 (void)
     g_assert_nonnull (strstr (err3, "--no-mmproj-offload cannot be written in a Modelfile"));
   }
   {
-    /* --no-mmproj-offload: the projector's 840,434,112 bytes in system RAM, beside what the
-     * layout keeps there (nothing with every layer on the GPU but the input layer's share),
-     * in JSON, the text table and the plan on a set of cards */
+    /* other engines and training: refused, naming what is accepted */
+    const char *vllm[] = { "--model", folder, "--engine", "vllm", "--mmproj", mmproj, NULL };
+    const char *train[] = { "--model", folder, "--mode", "training", "--mmproj", mmproj, NULL };
+    g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+
+    g_assert_cmpint (vc_test_run_vramcalc (vllm, NULL, &out, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "vramcalc: --mmproj is llama.cpp’s multimodal projector file: accepted with the engines llama.cpp and ollama, not vllm"));
+    g_assert_cmpint (vc_test_run_vramcalc (train, NULL, &out2, &err2), ==, 2);
+    g_assert_nonnull (strstr (err2, "accepted with the engines llama.cpp and ollama, not generic"));
+  }
+}
+
+/* --no-mmproj-offload: Gemma 3 4B's projector, 840,434,112 bytes, in system RAM beside what the
+ * layout keeps there, in JSON host_bytes and in the plan on a set of cards */
+static void
+test_mmproj_ram (void)
+{
+  g_autofree char *folder = fixture ("gemma3");
+  g_autofree char *mmproj = fixture ("gemma3/mmproj-gemma-3-4b-it-F16.gguf");
+
+  {
     g_autoptr(JsonParser) q1 = json_parser_new ();
     g_autoptr(JsonParser) q2 = json_parser_new ();
     const char *gpu_args[] = { "--model", folder, "--engine", "llama.cpp", "--mmproj", mmproj, "--format", "json", NULL };
@@ -1086,17 +1104,6 @@ test_mmproj_gemma3 (void)
     g_assert_cmpint (vc_test_run_vramcalc (plan_gpu_args, NULL, &out6, &err6), ==, 0);
     g_test_message ("%s\n%s", out5, out6);
     g_assert_cmpstr (out5, !=, out6);
-  }
-  {
-    /* other engines and training: refused, naming what is accepted */
-    const char *vllm[] = { "--model", folder, "--engine", "vllm", "--mmproj", mmproj, NULL };
-    const char *train[] = { "--model", folder, "--mode", "training", "--mmproj", mmproj, NULL };
-    g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
-
-    g_assert_cmpint (vc_test_run_vramcalc (vllm, NULL, &out, &err), ==, 2);
-    g_assert_nonnull (strstr (err, "vramcalc: --mmproj is llama.cpp’s multimodal projector file: accepted with the engines llama.cpp and ollama, not vllm"));
-    g_assert_cmpint (vc_test_run_vramcalc (train, NULL, &out2, &err2), ==, 2);
-    g_assert_nonnull (strstr (err2, "accepted with the engines llama.cpp and ollama, not generic"));
   }
 }
 
@@ -1271,6 +1278,7 @@ main (int   argc,
   g_test_add_func ("/model-files/mmproj/read", test_mmproj_read);
   g_test_add_func ("/model-files/mmproj/refused", test_mmproj_refused);
   g_test_add_func ("/model-files/mmproj/gemma3", test_mmproj_gemma3);
+  g_test_add_func ("/model-files/mmproj/ram", test_mmproj_ram);
   g_test_add_func ("/model-files/mmproj/profile", test_mmproj_profile);
   g_test_add_func ("/model-files/safetensors/hybrid", test_safetensors_hybrid);
   g_test_add_func ("/model-files/safetensors/exact", test_safetensors);
