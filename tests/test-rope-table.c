@@ -239,6 +239,130 @@ test_refused (void)
   g_assert_nonnull (strstr (out, "The model’s rotary positions are longrope: SGLang’s short and long cos/sin tables"));
 }
 
+/* vramcalc's JSON for a typed-in architecture (Llama 2 7B's shape, no preset) with @extra options */
+static JsonObject *
+typed_json (JsonParser         *parser,
+            const char         *engine,
+            const char * const *extra)
+{
+  const char *args[24] = { "--method", "architecture", "--layers", "32", "--engine", engine,
+                           "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  guint n = 10;
+
+  for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
+    args[n++] = extra[i];
+  args[n] = NULL;
+  return vc_test_run_json (parser, args);
+}
+
+static const char *
+no_figure_of (JsonObject *root)
+{
+  JsonObject *engine = json_object_get_object_member (root, "engine");
+
+  return json_object_get_null_member (engine, "no_figure") ? NULL : json_object_get_string_member (engine, "no_figure");
+}
+
+/* A typed-in architecture: the engines' table as a Llama-shaped model's (LlamaAttention's
+ * get_rope: max_position_embeddings rows × head_dim), named in the warnings, or refused
+ * without the context, the options to give named */
+static void
+test_typed_in (void)
+{
+  static const char *const context[] = { "--max-context", "4096", NULL };
+  static const char *const shape[] = { "--rope-table-rows", "1000", "--rotary-dim", "64", NULL };
+  static const char *const none[] = { "--rope-table-kind", "0", NULL };
+  static const char *const mla[] = { "--kv-lora-rank", "512", "--qk-rope-head-dim", "64", "--qk-nope-head-dim", "128",
+                                     "--v-head-dim", "128", "--max-context", "163840", NULL };
+  static const char *const text_args[] = { "--method", "architecture", "--layers", "32", "--engine", "vllm",
+                                           "--fit-gpu", "h100-80gb", NULL };
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  g_autoptr(JsonParser) p3 = json_parser_new ();
+  g_autoptr(JsonParser) p4 = json_parser_new ();
+  g_autoptr(JsonParser) p5 = json_parser_new ();
+  g_autoptr(JsonParser) p6 = json_parser_new ();
+  JsonObject *refused = typed_json (p1, "vllm", NULL);
+  JsonObject *vllm = typed_json (p2, "vllm", context);
+  JsonObject *sglang = typed_json (p3, "sglang", context);
+  JsonObject *given = typed_json (p4, "vllm", shape);
+  JsonObject *no_table = typed_json (p5, "vllm", none);
+  JsonObject *latent = typed_json (p6, "vllm", mla);
+  JsonArray *warnings = json_object_get_array_member (vllm, "warnings");
+  g_autofree char *out = NULL, *err = NULL;
+
+  /* no context: no figure, no table counted, the options named */
+  g_assert_cmpstr (no_figure_of (refused), ==, "rope-table");
+  g_assert_true (json_object_get_null_member (refused, "rope_table_bytes"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (refused, "warnings")), ==, 0);
+  g_assert_cmpint (vc_test_run_vramcalc (text_args, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "The architecture is typed in without its context"));
+  g_assert_nonnull (strstr (out, "Give --max-context"));
+  /* --max-context 4096: 4,096 rows × the head dimension 128, 2 bytes under vLLM, 4 under SGLang */
+  g_assert_null (no_figure_of (vllm));
+  g_assert_cmpint (json_object_get_int_member (vllm, "rope_table_bytes"), ==, 4096 * 128 * 2);
+  g_assert_cmpint (json_object_get_int_member (sglang, "rope_table_bytes"), ==, 4096 * 128 * 4);
+  g_assert_false (json_object_get_null_member (json_object_get_object_member (vllm, "engine"), "kv_capacity_tokens"));
+  g_assert_cmpuint (json_array_get_length (warnings), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (warnings, 0), ==,
+                   "The architecture is typed in: the RoPE cos/sin table the engine builds on each GPU is taken as "
+                   "a Llama-shaped model’s, one plain table of 4096 positions × 128 rotary dimensions; give "
+                   "--rope-table-rows and --rotary-dim if the model’s differs");
+  /* the rows and width given win */
+  g_assert_cmpint (json_object_get_int_member (given, "rope_table_bytes"), ==, 1000 * 64 * 2);
+  g_assert_null (no_figure_of (given));
+  /* rope-table-kind 0 with no rows: no rotary table (ALiBi, NoPE), no warning */
+  g_assert_cmpint (json_object_get_int_member (no_table, "rope_table_bytes"), ==, 0);
+  g_assert_null (no_figure_of (no_table));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (no_table, "warnings")), ==, 0);
+  /* latent attention: the rotary part of a head, qk_rope_head_dim */
+  g_assert_cmpint (json_object_get_int_member (latent, "rope_table_bytes"), ==, 163840 * 64 * 2);
+
+  /* the model object: a new architecture is typed in; learned positions have no table */
+  {
+    g_autoptr(VcEstimate) e = vc_estimate_new ();
+    guint rows, dim;
+
+    g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, NULL);
+    g_assert_cmpuint (vc_estimate_get_inputs (e)->arch.rope_table_kind, ==, VC_ROPE_TABLE_NOT_GIVEN);
+    g_assert_false (vc_engine_rope_table_shape (vc_estimate_get_inputs (e), &rows, &dim));
+    g_assert_cmpstr (vc_engine_rope_table_unsized (vc_estimate_get_inputs (e)), ==, "typed-in");
+    g_object_set (e, "max-context", 8192, NULL);
+    g_assert_true (vc_engine_rope_table_shape (vc_estimate_get_inputs (e), &rows, &dim));
+    g_assert_cmpuint (rows, ==, 8192);
+    g_assert_cmpuint (dim, ==, 128);
+    g_assert_cmpfloat (vc_estimate_get_selected (e)->rope_table, ==, 8192 * 128 * 2.0);
+    g_object_set (e, "learned-positions", 1024, NULL);
+    g_assert_cmpfloat (vc_estimate_get_selected (e)->rope_table, ==, 0);
+    g_assert_null (vc_engine_rope_table_unsized (vc_estimate_get_inputs (e)));
+  }
+}
+
+/* Configs without max_position_embeddings where the engines' config class has a default:
+ * FalconConfig's 2,048 (vLLM's falcon.py; SGLang's passes 2,048), GemmaConfig's 8,192 (both
+ * engines' gemma.py); Kimi K2's (remote code) and Devstral's (params.json) are not followed */
+static void
+test_class_defaults (void)
+{
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+
+  /* falcon-7b: head dimension 4,544 / 71 = 64 */
+  g_assert_cmpint (rope_bytes ("--preset", "falcon-7b", "vllm"), ==, 2048 * 64 * 2);
+  g_assert_cmpint (rope_bytes ("--preset", "falcon-7b", "sglang"), ==, 2048 * 64 * 4);
+  g_assert_cmpint (rope_bytes ("--config", "falcon-7b", "vllm"), ==, 262144);
+  /* Gemma 7B IT, 2B IT, CodeGemma 7B IT: head dimension 256 */
+  g_assert_cmpint (rope_bytes ("--preset", "gemma-7b-it", "vllm"), ==, 8192 * 256 * 2);
+  g_assert_cmpint (rope_bytes ("--preset", "gemma-7b-it", "sglang"), ==, 8192 * 256 * 4);
+  g_assert_cmpint (rope_bytes ("--preset", "gemma-2b-it", "vllm"), ==, 8192 * 256 * 2);
+  g_assert_cmpint (rope_bytes ("--preset", "codegemma-7b-it", "vllm"), ==, 8192 * 256 * 2);
+  /* the same as gemma-7b, whose config gives its 8,192 */
+  g_assert_cmpint (rope_bytes ("--preset", "gemma-7b", "vllm"), ==, rope_bytes ("--preset", "gemma-7b-it", "vllm"));
+  g_assert_null (no_figure_of (run_json (p1, "--preset", "falcon-7b", "vllm", "--fit-gpu", "h100-80gb")));
+  g_assert_cmpstr (no_figure_of (run_json (p2, "--preset", "kimi-k2-base", "vllm", "--fit-gpu", "h200")),
+                   ==, "rope-table");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -250,5 +374,7 @@ main (int   argc,
   g_test_add_func ("/rope-table/kv-capacity", test_kv_capacity);
   g_test_add_func ("/rope-table/explain", test_explain);
   g_test_add_func ("/rope-table/refused", test_refused);
+  g_test_add_func ("/rope-table/typed-in", test_typed_in);
+  g_test_add_func ("/rope-table/class-defaults", test_class_defaults);
   return g_test_run ();
 }

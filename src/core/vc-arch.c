@@ -29,6 +29,8 @@ const VcArch vc_arch_default = {
   .gated_mlp = TRUE,
   .norm = VC_NORM_RMS,
   .norms_per_layer = 2,
+  /* typed in: no config says how the model rotates its positions */
+  .rope_table_kind = VC_ROPE_TABLE_NOT_GIVEN,
 };
 
 #define UINT_FIELD(field, name, nick, blurb, min, max) \
@@ -90,7 +92,7 @@ static VcArchField fields[] = {
   UINT_FIELD (rope_table_rows, "rope-table-rows", N_("RoPE table rows"), N_("Rows of the cos/sin tables vLLM and SGLang build for rotary positions, all distinct tables together (max_position_embeddings, times the scaling factor for some rope types); 0 for none"), 0, 2000000000u),
   UINT_FIELD (rotary_dim, "rotary-dim", N_("Rotary dimension"), N_("The rotated part of a query/key head, the width of the RoPE table; 0 for no table"), 0, 100000),
   BOOL_FIELD (rope_table_fp32, "rope-table-fp32", N_("RoPE table in fp32"), N_("vLLM builds the RoPE table in fp32 rather than the model’s dtype (gpt-oss)")),
-  UINT_FIELD (rope_table_kind, "rope-table-kind", N_("RoPE table kind"), N_("How the RoPE table was derived: 0 plain, 1 longrope (short and long tables), 2 multimodal rope (not followed), 3 a rope type not followed, 4 positions not given"), 0, 4),
+  UINT_FIELD (rope_table_kind, "rope-table-kind", N_("RoPE table kind"), N_("How the RoPE table was derived: 0 plain, 1 longrope (short and long tables), 2 multimodal rope (not followed), 3 a rope type not followed, 4 positions not given, 5 typed in (a plain rope of the maximum context’s rows and the head dimension, unless the rows and rotary dimension are given)"), 0, 5),
   UINT_FIELD (encoder_vllm_tp_params, "encoder-vllm-tp-params", N_("Encoder parameters split by vLLM"), N_("Of the encoder parameters, those vLLM divides over its tensor-parallel ranks (its tower’s and projector’s parallel layers); the rest is whole on every rank; 0 when none or not followed"), 0, 4000000000u),
   UINT_FIELD (encoder_sglang_tp_params, "encoder-sglang-tp-params", N_("Encoder parameters split by SGLang"), N_("Of the encoder parameters, those SGLang divides over its tensor-parallel ranks (its tower’s and projector’s parallel layers); the rest is whole on every rank; 0 when none or not followed"), 0, 4000000000u),
 };

@@ -113,6 +113,8 @@ typedef enum
   VC_ROPE_TABLE_MROPE,            /* multimodal rope (mrope_section): not followed */
   VC_ROPE_TABLE_UNKNOWN_TYPE,     /* a rope_scaling type the engines' factory is not read for */
   VC_ROPE_TABLE_NO_POSITIONS,     /* max_position_embeddings not given */
+  VC_ROPE_TABLE_NOT_GIVEN,        /* an architecture typed in: no config described the rope;
+                                   * the engines take a plain Llama rope (vc_engine_rope_table_shape) */
 } VcRopeTableKind;
 
 typedef enum

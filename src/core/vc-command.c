@@ -886,9 +886,17 @@ build_ollama (const VcCommandRequest *req,
     return refuse (error, _("Ollama places a model’s layers across GPUs itself: a split across GPUs cannot be expressed")), NULL;
   if (l.experts_on_cpu || req->n_cpu_moe > 0)
     return refuse (error, _("Ollama has no setting for experts in system RAM")), NULL;
-  if (req->mmproj != NULL)
-    return refuse (error, _("an Ollama Modelfile with a separate projector file is not written: print the llama.cpp "
-                            "command, or give an Ollama model that holds its projector")), NULL;
+  /* a second FROM line names the projector file: parser/parser.go (Modelfile.CreateRequest)
+   * gathers the files of every FROM, and server/create.go stores a GGUF whose general.type is
+   * "projector" or "mmproj" (isProjectorGGUF) as the model's projector layer; whether it goes
+   * on the GPU Ollama decides itself (llm/llama_server.go, shouldDisableMMProjOffload) */
+  if (req->mmproj != NULL && req->model_kind != VC_COMMAND_MODEL_PATH)
+    return refuse (error, _("an Ollama Modelfile takes a projector file beside a GGUF file (a second FROM line): "
+                            "%s is an Ollama model, which holds its own projector or none"), req->model), NULL;
+  if (req->mmproj != NULL && !in->mmproj_offload)
+    return refuse (error, _("Ollama decides itself whether the projector goes on the GPU (it adds "
+                            "--no-mmproj-offload where the GPUs lack room): --no-mmproj-offload cannot be written "
+                            "in a Modelfile; print the llama.cpp command")), NULL;
   ctk = cache_type_flag (in->cache_type_k, in->kv_precision);
   ctv = cache_type_flag (in->cache_type_v, in->kv_precision);
   if ((ctk && !*ctk) || g_strcmp0 (ctk, ctv) != 0)
@@ -896,6 +904,8 @@ build_ollama (const VcCommandRequest *req,
   vc_engine_llama_cpp (in, &lc);
 
   g_string_append_printf (file, "FROM %s\n", req->model);
+  if (req->mmproj != NULL)
+    g_string_append_printf (file, "FROM %s\n", req->mmproj);
   g_string_append_printf (file, "PARAMETER num_ctx %u\n", in->seq);
   if (l.gpu_layers > 0)
     g_string_append_printf (file, "PARAMETER num_gpu %u\n", l.gpu_layers);

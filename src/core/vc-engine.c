@@ -692,14 +692,64 @@ rope_table_engine (const VcInputs *in)
          (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG);
 }
 
+/* The rows and width of the engine's RoPE tables on each GPU (FORMULAS.md, "vLLM's and SGLang's
+ * RoPE tables"): as the config reader derived them, or, for an architecture typed in
+ * (VC_ROPE_TABLE_NOT_GIVEN), what vLLM and SGLang build for a Llama-shaped model: LlamaAttention
+ * (vllm/model_executor/models/llama.py, python/sglang/srt/models/llama.py) calls get_rope with
+ * rotary_dim = head_dim and max_position = config.max_position_embeddings, one plain
+ * RotaryEmbedding of max_position rows. The rows are --rope-table-rows where given, else the
+ * maximum context (--max-context); the width --rotary-dim where given, else the head dimension
+ * (MLA: qk_rope_head_dim). Learned positions and models without attention have none. FALSE with
+ * *rows 0 where the typed-in model names neither rows nor context. */
+gboolean
+vc_engine_rope_table_shape (const VcInputs *in,
+                            guint          *rows,
+                            guint          *dim)
+{
+  const VcArch *arch = &in->arch;
+
+  *rows = arch->rope_table_rows;
+  *dim = arch->rotary_dim;
+  if (arch->rope_table_kind != VC_ROPE_TABLE_NOT_GIVEN)
+    return TRUE;
+  if (arch->max_positions > 0 || vc_arch_attention_layers (arch) == 0)
+    {
+      *rows = *dim = 0;
+      return TRUE;
+    }
+  if (*dim == 0)
+    *dim = vc_arch_is_mla (arch) ? arch->qk_rope_head_dim : vc_arch_head_dim (arch);
+  if (*rows == 0)
+    *rows = arch->max_context;
+  return *rows > 0 || *dim == 0;
+}
+
+/* Whether the table is the one vc_engine_rope_table_shape() takes for a typed-in architecture,
+ * which the estimate's warnings name */
+gboolean
+vc_engine_rope_table_assumed (const VcInputs *in)
+{
+  guint rows, dim;
+
+  return rope_table_engine (in) && in->arch.rope_table_kind == VC_ROPE_TABLE_NOT_GIVEN &&
+         vc_engine_rope_table_shape (in, &rows, &dim) && rows > 0 && dim > 0;
+}
+
 const char *
 vc_engine_rope_table_unsized (const VcInputs *in)
 {
-  if (!rope_table_engine (in) || in->arch.rotary_dim == 0)
+  guint rows, dim;
+
+  if (!rope_table_engine (in))
+    return NULL;
+  if (!vc_engine_rope_table_shape (in, &rows, &dim))
+    return "typed-in";
+  if (dim == 0)
     return NULL;
   switch ((VcRopeTableKind) in->arch.rope_table_kind)
     {
     case VC_ROPE_TABLE_PLAIN:
+    case VC_ROPE_TABLE_NOT_GIVEN:
       return NULL;
     case VC_ROPE_TABLE_LONGROPE:
       /* SGLang's Phi3LongRoPEScaledRotaryEmbedding is not read */
@@ -727,15 +777,16 @@ vc_engine_rope_table_bytes (const VcInputs *in,
 {
   const VcArch *arch = &in->arch;
   double bytes;
+  guint rows, dim;
 
-  if (!rope_table_engine (in) || arch->rotary_dim == 0 || arch->rope_table_rows == 0 ||
-      vc_engine_rope_table_unsized (in) != NULL)
+  if (!rope_table_engine (in) || vc_engine_rope_table_unsized (in) != NULL ||
+      !vc_engine_rope_table_shape (in, &rows, &dim) || rows == 0 || dim == 0)
     return 0;
   if (in->engine == VC_ENGINE_SGLANG || arch->rope_table_fp32 || precision == VC_PRECISION_FP32)
     bytes = 4.0;
   else
     bytes = 2.0;
-  return (double) arch->rope_table_rows * arch->rotary_dim * bytes;
+  return (double) rows * dim * bytes;
 }
 
 /* Whether a model's vision encoder (counted, `encoder_params`) moves the engine's cache by what

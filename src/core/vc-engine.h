@@ -101,9 +101,16 @@ gboolean vc_engine_vllm_mxfp4_extra (const VcInputs *inputs,
  * engines, training, the rule of thumb, a model without such a table, or one not sized */
 double vc_engine_rope_table_bytes (const VcInputs *inputs,
                                    VcPrecision     precision);
-/* Why that table is not sized, as the rope type's name ("mrope", "longrope" for SGLang, "another
- * type", "no max_position_embeddings"); NULL when it is sized or there is none */
+/* Why that table is not sized, as the rope type's name ("mrope", "longrope" for SGLang,
+ * "rope-type", "no-positions" for a config without max_position_embeddings, "typed-in" for an
+ * architecture typed in without its context or the table's rows); NULL when it is sized or there
+ * is none */
 const char *vc_engine_rope_table_unsized (const VcInputs *inputs);
+/* The table's rows and width, a typed-in architecture's taken as a plain Llama rope */
+gboolean vc_engine_rope_table_shape (const VcInputs *inputs,
+                                     guint          *rows,
+                                     guint          *dim);
+gboolean vc_engine_rope_table_assumed (const VcInputs *inputs);
 /* What SGLang multiplies its default mem_fraction_static by for a vision model
  * (adjust_mem_fraction_for_vlm) of the encoder's layers and width; 1 when they are unknown or
  * SGLang serves the model without images by default */

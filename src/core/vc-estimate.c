@@ -1437,6 +1437,18 @@ vc_estimate_dup_warnings (VcEstimate *self)
   in = &self->inputs;
   if (*self->model_warning != '\0' && !(self->encoder_in_mmproj && in->mmproj_bytes > 0))
     g_strv_builder_add (b, self->model_warning);
+  if (vc_engine_rope_table_assumed (in))
+    {
+      guint rows, dim;
+      g_autofree char *text = NULL;
+
+      vc_engine_rope_table_shape (in, &rows, &dim);
+      text = g_strdup_printf (_("The architecture is typed in: the RoPE cos/sin table the engine builds on each "
+                                "GPU is taken as a Llama-shaped model’s, one plain table of %u positions × %u "
+                                "rotary dimensions; give --rope-table-rows and --rotary-dim if the model’s differs"),
+                              rows, dim);
+      g_strv_builder_add (b, text);
+    }
   if (vc_inputs_mmproj_on_gpu (in))
     g_strv_builder_add (b, _("The multimodal projector’s weights are counted on the first GPU, but not its compute buffer: "
                              "llama.cpp sizes the encoder’s graph when the projector loads (clip.cpp, "

@@ -172,6 +172,18 @@ vc_inputs_mmproj_on_gpu (const VcInputs *in)
          (in->engine == VC_ENGINE_LLAMA_CPP || in->engine == VC_ENGINE_OLLAMA);
 }
 
+/* With --no-mmproj-offload the projector's weights in system RAM: clip_init with use_gpu
+ * false leaves its tensors in a CPU buffer (tools/mtmd/clip.cpp, clip_model_loader
+ * load_tensors on the CPU backend); 0 otherwise */
+double
+vc_inputs_mmproj_host_bytes (const VcInputs *in)
+{
+  if (in->mmproj_bytes > 0 && !in->mmproj_offload && in->mode == VC_MODE_INFERENCE &&
+      (in->engine == VC_ENGINE_LLAMA_CPP || in->engine == VC_ENGINE_OLLAMA))
+    return in->mmproj_bytes;
+  return 0;
+}
+
 double
 vc_inputs_overhead_bytes (const VcInputs *in)
 {

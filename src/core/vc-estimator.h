@@ -170,6 +170,7 @@ gboolean vc_component_applies     (const VcInputs *inputs,
 double   vc_inputs_overhead_bytes (const VcInputs *inputs);
 /* whether the --mmproj file's weights are on the GPU: given, offloaded, for llama.cpp or Ollama */
 gboolean vc_inputs_mmproj_on_gpu  (const VcInputs *inputs);
+double   vc_inputs_mmproj_host_bytes (const VcInputs *inputs);
 /* vLLM's profile run on each of n GPUs with tensor parallelism (FORMULAS.md, "Engines") */
 double   vc_estimator_vllm_profile_bytes (const VcInputs *inputs,
                                           double          tokens,

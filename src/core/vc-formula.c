@@ -37,22 +37,22 @@ static char *
 describe_stored_weights (const Terms *t)
 {
   const VcInputs *in = t->in;
-  const VcArch *arch = &in->arch;
   Terms own = *t;
   g_autofree char *own_size = NULL, *table = NULL, *checkpoint = NULL, *rows = NULL;
+  guint n_rows, dim;
 
-  if (t->rot || !(t->sc->rope_table > 0))
+  if (t->rot || !(t->sc->rope_table > 0) || !vc_engine_rope_table_shape (in, &n_rows, &dim) || n_rows == 0 || dim == 0)
     return describe_checkpoint_weights (t);
   own.size = own_size = vc_format_size (t->sc->bytes[VC_COMPONENT_WEIGHTS] - t->sc->rope_table, t->unit);
   checkpoint = describe_checkpoint_weights (&own);
   table = vc_format_size (t->sc->rope_table, t->unit);
-  rows = g_strdup_printf ("%'u", arch->rope_table_rows);
+  rows = g_strdup_printf ("%'u", n_rows);
   /* TRANSLATORS: the first %s is the weights' own formula; then the engine, the table's rows,
    * its width, the bytes of a value, its size and the whole */
   return g_strdup_printf (_("%s; plus the RoPE cos/sin tables %s builds on each GPU: %s positions × "
                             "%u rotary dimensions × %g bytes = %s; in all %s"),
                           checkpoint, in->engine == VC_ENGINE_SGLANG ? "SGLang" : "vLLM", rows,
-                          arch->rotary_dim, t->sc->rope_table / ((double) arch->rope_table_rows * arch->rotary_dim),
+                          dim, t->sc->rope_table / ((double) n_rows * dim),
                           table, t->size);
 }
 

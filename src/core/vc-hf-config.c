@@ -2493,6 +2493,32 @@ read_rope_scaling (Reader       *r,
   return TRUE;
 }
 
+/* The positions of the engines' RoPE table for a config without max_position_embeddings, where
+ * the engines have a default of their own (FORMULAS.md, "vLLM's and SGLang's RoPE tables"):
+ * both read the config through its transformers class, whose default then holds.
+ * Falcon (model_type "falcon"): FalconConfig's max_position_embeddings=2048 (transformers,
+ * configuration_falcon.py at 5fd8edad), which vLLM's falcon.py passes to get_rope (its
+ * getattr(config, "max_position_embeddings", 8192) meets the attribute) and SGLang's falcon.py
+ * (FalconAttention: max_position=2048, whatever the config says); the RefinedWeb types are read
+ * by vLLM's own RWConfig, without the attribute (8192 in vLLM): not followed. Gemma: GemmaConfig's
+ * 8192 (transformers, configuration_gemma.py at 008e5743), which vLLM's and SGLang's gemma.py
+ * (GemmaDecoderLayer) pass as config.max_position_embeddings. 0: none known. */
+static guint
+class_default_positions (Reader *r)
+{
+  const char *type = NULL;
+
+  if (json_object_has_member (r->object, "model_type") &&
+      JSON_NODE_HOLDS_VALUE (json_object_get_member (r->object, "model_type")) &&
+      json_node_get_value_type (json_object_get_member (r->object, "model_type")) == G_TYPE_STRING)
+    type = json_object_get_string_member (r->object, "model_type");
+  if (g_str_equal (r->family->id, "falcon") && g_strcmp0 (type, "falcon") == 0)
+    return 2048;
+  if (g_str_equal (r->family->id, "gemma"))
+    return 8192;
+  return 0;
+}
+
 /* The cos/sin tables vLLM builds when it makes the model (FORMULAS.md, "vLLM's and SGLang's
  * RoPE tables"): vllm/model_executor/layers/rotary_embedding/__init__.py, get_rope, one table
  * per distinct rope (_ROPE_DICT), each class's _compute_cos_sin_cache giving its rows:
@@ -2548,6 +2574,8 @@ read_rope_table (Reader   *r,
    * max_position_embeddings is 131072 (configuration_gemma3.py) */
   if (r->max_context == 0 && r->nested && is_gemma3)
     positions_max = 131072;
+  if (positions_max == 0)
+    positions_max = class_default_positions (r);
   /* Qwen3-VL's text model rotates by image, height and width positions whatever rope_scaling
    * says (vLLM's qwen3_vl.py builds an MRotaryEmbedding) */
   if (g_str_has_prefix (r->family->id, "qwen3_vl"))

@@ -1131,6 +1131,8 @@ layout_compute (Memo           *memo,
     inference_rule_of_thumb (in, sc->id, res->overhead_bytes, out);
   else
     inference_architecture (memo, in, sc->id, res->overhead_bytes, out);
+  /* llama.cpp's projector in system RAM with --no-mmproj-offload */
+  out->host_bytes += vc_inputs_mmproj_host_bytes (in);
   result_finish (out);
   out->reserved = out->total;
   if (vc_estimator_models_reserve (in) && !with_reserve)

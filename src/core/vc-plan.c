@@ -355,6 +355,8 @@ plan_llama_cpp (const VcInputs      *in,
     }
   plan->host_bytes += vc_layout_role_bytes (in, res, idx, ROLE (EMBEDDING) | ROLE (POSITIONS) | ROLE (OTHER),
                                             0, 0, TRUE, FALSE);
+  /* with --no-mmproj-offload the projector stays in RAM instead */
+  plan->host_bytes += vc_inputs_mmproj_host_bytes (in);
   /* the CPU's layers, their experts and their cache */
   if (plan->cpu_layers > 0 || output_dev < 0)
     {

@@ -1516,6 +1516,10 @@ no_figure_text (const VcInputs *in,
       if (g_strcmp0 (kind, "longrope") == 0)
         return _("The model’s rotary positions are longrope: SGLang’s short and long cos/sin tables "
                  "for it are not followed here (vLLM’s are), so what they take from its pool is not known.");
+      if (g_strcmp0 (kind, "typed-in") == 0)
+        return _("The architecture is typed in without its context: the rows of the engine’s RoPE cos/sin "
+                 "table (max_position_embeddings for a Llama-shaped model) are not known. Give --max-context "
+                 "(the model’s max_position_embeddings), or --rope-table-rows and --rotary-dim.");
       if (g_strcmp0 (kind, "no-positions") == 0)
         return _("The model’s config gives no max_position_embeddings: the rows of the engine’s RoPE "
                  "cos/sin table (its class default) are not known.");

@@ -398,7 +398,8 @@ import_done (GObject      *source,
  *
  * The note about the model imported: its description, then what the estimate leaves out
  * (vc_estimate_dup_warnings(): the file's warning, the projector's compute buffer), again
- * whenever a projector is chosen or the engine changes; none once the model is another.
+ * whenever a projector is chosen or the engine changes; none once the model is another. A model
+ * typed in has the warnings alone (the engines' RoPE table taken as a Llama-shaped model's).
  */
 void
 _vc_window_update_model_note (VcWindow *self)
@@ -409,7 +410,18 @@ _vc_window_update_model_note (VcWindow *self)
   g_auto(GStrv) warnings = NULL;
 
   if (model == NULL)
-    return;
+    {
+      /* a model typed in (no preset, no file): what the estimate takes for it, such as the
+       * engines' RoPE table */
+      if (vc_estimate_get_preset (self->estimate)[0] != '\0')
+        return;
+      warnings = vc_estimate_dup_warnings (self->estimate);
+      note = g_string_new (NULL);
+      for (guint i = 0; warnings[i] != NULL; i++)
+        g_string_append_printf (note, "%s%s", note->len ? "\n" : "", warnings[i]);
+      vc_window_state_set_note (self->state, note->str, warnings[0] != NULL);
+      return;
+    }
   config = vc_model_file_get_config (model);
   note = g_string_new (config ? vc_hf_config_get_description (config) : NULL);
   warnings = vc_estimate_dup_warnings (self->estimate);

@@ -514,6 +514,18 @@ vc_window_init (VcWindow *self)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->estimate, "notify::engine", G_CALLBACK (_vc_window_update_model_note), self,
                            G_CONNECT_SWAPPED);
+  /* and a typed-in architecture's RoPE table, which these inputs change */
+  {
+    static const char *const rope_inputs[] = {
+      "notify::max-context", "notify::rope-table-rows", "notify::rotary-dim", "notify::rope-table-kind",
+      "notify::head-dim", "notify::hidden-size", "notify::heads", "notify::method", "notify::mode",
+      "notify::learned-positions", "notify::kv-lora-rank", "notify::qk-rope-head-dim",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (rope_inputs); i++)
+      g_signal_connect_object (self->estimate, rope_inputs[i], G_CALLBACK (_vc_window_update_model_note), self,
+                               G_CONNECT_SWAPPED);
+  }
 
   self->cancellable = g_cancellable_new ();
   setup_profile (self);

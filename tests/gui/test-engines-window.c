@@ -14,6 +14,8 @@
 #include "vc-catalog.h"
 #include "vc-engine.h"
 #include "vc-formula.h"
+#include "vc-model-section.h"
+#include "vc-model-section-private.h"
 #include "vc-units.h"
 #include "vc-gpu-chart-private.h"
 #include "vc-gpu-editor.h"
@@ -732,6 +734,29 @@ test_rope_table (Fixture       *f,
                                      "128 rotary dimensions × 2 bytes = 377\u00a0MB; in all "));
 }
 
+/* A typed-in architecture under vLLM: the window's model note says which RoPE table it takes
+ * (max-context rows × the head dimension), follows the context typed, and goes with a preset */
+static void
+test_typed_in_rope_note (Fixture       *f,
+                         gconstpointer  data)
+{
+  VcModelSection *section = VC_MODEL_SECTION (vc_window_get_model_section (f->window, VC_MODE_INFERENCE));
+
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "max-context", 4096, NULL);
+  g_object_set (f->estimate, "layers", 30, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "");
+  g_assert_nonnull (vc_model_section_get_note (section));
+  g_assert_nonnull (strstr (vc_model_section_get_note (section), "one plain table of 4096 positions × 128 rotary dimensions"));
+  g_assert_cmpfloat (vc_estimate_get_selected (f->estimate)->rope_table, ==, 4096 * 128 * 2.0);
+  g_object_set (f->estimate, "max-context", 8192, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_nonnull (strstr (vc_model_section_get_note (section), "one plain table of 8192 positions"));
+  g_object_set (f->estimate, "engine", VC_ENGINE_GENERIC, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_null (vc_model_section_get_note (section));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -755,6 +780,7 @@ main (int   argc,
   ADD ("/engines-window/mxfp4-backend-input", test_mxfp4_backend_input);
   ADD ("/engines-window/vendor-groups", test_vendor_groups);
   ADD ("/engines-window/rope-table", test_rope_table);
+  ADD ("/engines-window/typed-in-rope-note", test_typed_in_rope_note);
   ADD ("/engines-window/this-computer", test_this_computer);
   return g_test_run ();
 }

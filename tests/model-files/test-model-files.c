@@ -1041,18 +1041,27 @@ test_mmproj_gemma3 (void)
     }
   }
   {
-    /* llama-server's command carries it; Ollama's Modelfile is refused */
+    /* llama-server's command carries it; Ollama's Modelfile names the projector file in a
+     * second FROM line (parser/parser.go gathers every FROM's files, server/create.go keeps a
+     * projector GGUF as the projector layer), but cannot say --no-mmproj-offload (Ollama
+     * decides it) nor add a projector to an Ollama model */
     g_autofree char *gguf = fixture ("gemma3/gemma-3-4b-it-BF16.gguf");
     const char *args[] = { "--model", gguf, "--engine", "llama.cpp", "--mmproj", mmproj, "--no-mmproj-offload",
                            "--print-command", "llama.cpp", NULL };
     const char *ollama[] = { "--model", gguf, "--engine", "ollama", "--mmproj", mmproj, "--print-command", "ollama", NULL };
-    g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+    const char *ollama_cpu[] = { "--model", gguf, "--engine", "ollama", "--mmproj", mmproj, "--no-mmproj-offload",
+                                 "--print-command", "ollama", NULL };
+    g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL, *out3 = NULL, *err3 = NULL;
     g_autofree char *flag = g_strdup_printf (" --mmproj %s --no-mmproj-offload", mmproj);
+    g_autofree char *froms = g_strdup_printf ("FROM %s\nFROM %s\nPARAMETER num_ctx ", gguf, mmproj);
 
     g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
     g_assert_nonnull (strstr (out, flag));
-    g_assert_cmpint (vc_test_run_vramcalc (ollama, NULL, &out2, &err2), ==, 2);
-    g_assert_nonnull (strstr (err2, "an Ollama Modelfile with a separate projector file is not written"));
+    g_assert_cmpint (vc_test_run_vramcalc (ollama, NULL, &out2, &err2), ==, 0);
+    g_test_message ("%s", out2);
+    g_assert_nonnull (strstr (out2, froms));
+    g_assert_cmpint (vc_test_run_vramcalc (ollama_cpu, NULL, &out3, &err3), ==, 2);
+    g_assert_nonnull (strstr (err3, "--no-mmproj-offload cannot be written in a Modelfile"));
   }
   {
     /* other engines and training: refused, naming what is accepted */
@@ -1064,6 +1073,37 @@ test_mmproj_gemma3 (void)
     g_assert_nonnull (strstr (err, "vramcalc: --mmproj is llama.cpp’s multimodal projector file: accepted with the engines llama.cpp and ollama, not vllm"));
     g_assert_cmpint (vc_test_run_vramcalc (train, NULL, &out2, &err2), ==, 2);
     g_assert_nonnull (strstr (err2, "accepted with the engines llama.cpp and ollama, not generic"));
+  }
+}
+
+/* --no-mmproj-offload: Gemma 3 4B's projector, 840,434,112 bytes, in system RAM beside what the
+ * layout keeps there, in JSON host_bytes and in the plan on a set of cards */
+static void
+test_mmproj_ram (void)
+{
+  g_autofree char *folder = fixture ("gemma3");
+  g_autofree char *mmproj = fixture ("gemma3/mmproj-gemma-3-4b-it-F16.gguf");
+
+  {
+    g_autoptr(JsonParser) q1 = json_parser_new ();
+    g_autoptr(JsonParser) q2 = json_parser_new ();
+    const char *gpu_args[] = { "--model", folder, "--engine", "llama.cpp", "--mmproj", mmproj, "--format", "json", NULL };
+    const char *ram_args[] = { "--model", folder, "--engine", "llama.cpp", "--mmproj", mmproj, "--no-mmproj-offload",
+                               "--format", "json", NULL };
+    const char *plan_args[] = { "--model", folder, "--engine", "llama.cpp", "--mmproj", mmproj, "--no-mmproj-offload",
+                                "--gpus", "rtx-4090", NULL };
+    const char *plan_gpu_args[] = { "--model", folder, "--engine", "llama.cpp", "--mmproj", mmproj,
+                                    "--gpus", "rtx-4090", NULL };
+    JsonObject *on_gpu = vc_test_run_json (q1, gpu_args);
+    JsonObject *in_ram = vc_test_run_json (q2, ram_args);
+    g_autofree char *out5 = NULL, *err5 = NULL, *out6 = NULL, *err6 = NULL;
+
+    g_assert_cmpint (json_object_get_int_member (in_ram, "host_bytes"), ==,
+                     json_object_get_int_member (on_gpu, "host_bytes") + GEMMA3_MMPROJ_BYTES);
+    g_assert_cmpint (vc_test_run_vramcalc (plan_args, NULL, &out5, &err5), ==, 0);
+    g_assert_cmpint (vc_test_run_vramcalc (plan_gpu_args, NULL, &out6, &err6), ==, 0);
+    g_test_message ("%s\n%s", out5, out6);
+    g_assert_cmpstr (out5, !=, out6);
   }
 }
 
@@ -1238,6 +1278,7 @@ main (int   argc,
   g_test_add_func ("/model-files/mmproj/read", test_mmproj_read);
   g_test_add_func ("/model-files/mmproj/refused", test_mmproj_refused);
   g_test_add_func ("/model-files/mmproj/gemma3", test_mmproj_gemma3);
+  g_test_add_func ("/model-files/mmproj/ram", test_mmproj_ram);
   g_test_add_func ("/model-files/mmproj/profile", test_mmproj_profile);
   g_test_add_func ("/model-files/safetensors/hybrid", test_safetensors_hybrid);
   g_test_add_func ("/model-files/safetensors/exact", test_safetensors);
