@@ -847,43 +847,6 @@ test_encoder_tp (void)
   g_assert_cmpfloat (rank_weights ("llama-4-scout-17b-16e", "sglang", "2"), ==, 108668300544.0 + 134217728.0);
   g_assert_cmpfloat (rank_weights ("llama-4-scout-17b-16e", "sglang", "2"), ==, whole - 849854208.0 + 134217728.0);
 
-  /* Mistral Small 3.1's Pixtral tower (h 1,024, I 4,096, 24 layers) and projector (text width
-   * 5,120): both engines divide each layer's 4h² + 3hI, vLLM its projector's linear_1 and
-   * linear_2 too (mistral3.py), SGLang none of transformers' projector */
-  {
-    g_autoptr(VcEstimate) m = vc_test_estimate_new ("mistral-small-3.1-24b-instruct", NULL);
-    const VcArch *a = &vc_estimate_get_inputs (m)->arch;
-    double rope_vllm, rope_sglang;
-
-    g_assert_cmpuint (a->encoder_params, ==, 438958080);
-    g_assert_cmpuint (a->encoder_sglang_tp_params, ==, 24u * (4 * 1024 * 1024 + 3 * 1024 * 4096));
-    g_assert_cmpuint (a->encoder_sglang_tp_params, ==, 402653184);
-    g_assert_cmpuint (a->encoder_vllm_tp_params, ==, 402653184 + 1024 * 5120 + 5120 * 5120);
-    g_assert_cmpuint (a->encoder_vllm_tp_params, ==, 434110464);
-    rope_vllm = rank_weights ("mistral-small-3.1-24b-instruct", "vllm", "1")
-                - rank_weights ("mistral-small-3.1-24b-instruct", "generic", "1");
-    rope_sglang = rank_weights ("mistral-small-3.1-24b-instruct", "sglang", "1")
-                  - rank_weights ("mistral-small-3.1-24b-instruct", "generic", "1");
-    g_assert_cmpfloat (rope_vllm, ==, 33554432.0);
-    g_assert_cmpfloat (rope_sglang, ==, 67108864.0);
-    /* a rank at TP 2 holds the divided share's half: 434,110,464 bytes (vLLM) and 402,653,184
-     * (SGLang) fewer than whole; at TP 4 three quarters of it fewer */
-    whole = rank_weights ("mistral-small-3.1-24b-instruct", "generic", "2");
-    g_assert_cmpfloat (whole, ==, 24450734080.0);
-    g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "vllm", "2"), ==,
-                       whole - 434110464.0 + rope_vllm);
-    g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "sglang", "2"), ==,
-                       whole - 402653184.0 + rope_sglang);
-    whole = rank_weights ("mistral-small-3.1-24b-instruct", "generic", "4");
-    g_assert_cmpfloat (whole, ==, 12664739840.0);
-    g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "vllm", "4"), ==,
-                       whole - 651165696.0 + rope_vllm);
-    g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "sglang", "4"), ==,
-                       whole - 603979776.0 + rope_sglang);
-    /* Transformers keeps the encoder whole */
-    g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "transformers", "4"), ==, whole);
-  }
-
   /* --explain says it */
   {
     g_autoptr(VcEstimate) e = vc_test_estimate_new ("gemma-3-27b-it", "engine", "vllm", "tp", "4", NULL);
@@ -903,6 +866,45 @@ test_encoder_tp (void)
     g_assert_cmpstr (error->message, ==, "encoder-vllm-tp-params (415998576) and encoder-sglang-tp-params "
                                          "(415998576) cannot exceed encoder-params (1000)");
   }
+}
+
+/* Mistral Small 3.1's Pixtral tower (h 1,024, I 4,096, 24 layers) and projector (text width
+ * 5,120): both engines divide each layer's 4h² + 3hI, vLLM its projector's linear_1 and
+ * linear_2 too (mistral3.py), SGLang none of transformers' projector */
+static void
+test_encoder_tp_pixtral (void)
+{
+  g_autoptr(VcEstimate) m = vc_test_estimate_new ("mistral-small-3.1-24b-instruct", NULL);
+  const VcArch *a = &vc_estimate_get_inputs (m)->arch;
+  double rope_vllm, rope_sglang, whole;
+
+  g_assert_cmpuint (a->encoder_params, ==, 438958080);
+  g_assert_cmpuint (a->encoder_sglang_tp_params, ==, 24u * (4 * 1024 * 1024 + 3 * 1024 * 4096));
+  g_assert_cmpuint (a->encoder_sglang_tp_params, ==, 402653184);
+  g_assert_cmpuint (a->encoder_vllm_tp_params, ==, 402653184 + 1024 * 5120 + 5120 * 5120);
+  g_assert_cmpuint (a->encoder_vllm_tp_params, ==, 434110464);
+  rope_vllm = rank_weights ("mistral-small-3.1-24b-instruct", "vllm", "1")
+              - rank_weights ("mistral-small-3.1-24b-instruct", "generic", "1");
+  rope_sglang = rank_weights ("mistral-small-3.1-24b-instruct", "sglang", "1")
+                - rank_weights ("mistral-small-3.1-24b-instruct", "generic", "1");
+  g_assert_cmpfloat (rope_vllm, ==, 33554432.0);
+  g_assert_cmpfloat (rope_sglang, ==, 67108864.0);
+  /* a rank at TP 2 holds the divided share's half: 434,110,464 bytes (vLLM) and 402,653,184
+   * (SGLang) fewer than whole; at TP 4 three quarters of it fewer */
+  whole = rank_weights ("mistral-small-3.1-24b-instruct", "generic", "2");
+  g_assert_cmpfloat (whole, ==, 24450734080.0);
+  g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "vllm", "2"), ==,
+                     whole - 434110464.0 + rope_vllm);
+  g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "sglang", "2"), ==,
+                     whole - 402653184.0 + rope_sglang);
+  whole = rank_weights ("mistral-small-3.1-24b-instruct", "generic", "4");
+  g_assert_cmpfloat (whole, ==, 12664739840.0);
+  g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "vllm", "4"), ==,
+                     whole - 651165696.0 + rope_vllm);
+  g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "sglang", "4"), ==,
+                     whole - 603979776.0 + rope_sglang);
+  /* Transformers keeps the encoder whole */
+  g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "transformers", "4"), ==, whole);
 }
 
 static void
@@ -1563,6 +1565,7 @@ main (int   argc,
   g_test_add_func ("/engine/vllm-mxfp4-fit", test_vllm_mxfp4_fit);
   g_test_add_func ("/engine/encoder", test_encoder);
   g_test_add_func ("/engine/encoder-tp", test_encoder_tp);
+  g_test_add_func ("/engine/encoder-tp-pixtral", test_encoder_tp_pixtral);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);
   g_test_add_func ("/engine/llama.cpp-context", test_llama_cpp_context);
