@@ -907,6 +907,64 @@ test_encoder_tp_pixtral (void)
   g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "transformers", "4"), ==, whole);
 }
 
+/* vLLM's --mm-encoder-tp-mode data: Llama 4's tower replicated on every rank, its projector's
+ * linear_1 (4,096 → 5,120, a ColumnParallelLinear whatever the mode) still divided; refused
+ * for another engine, a model without an encoder, and one whose vLLM class falls back to
+ * weights (Gemma 3, Mistral 3) */
+static void
+test_encoder_tp_data (void)
+{
+  g_autoptr(VcEstimate) scout = vc_test_estimate_new ("llama-4-scout-17b-16e", "engine", "vllm", "tp", "2",
+                                                      "mm-encoder-tp-mode", "data", NULL);
+  const VcArch *s = &vc_estimate_get_inputs (scout)->arch;
+  g_autoptr(GError) error = NULL;
+  double whole = rank_weights ("llama-4-scout-17b-16e", "generic", "2");
+
+  g_assert_true (s->encoder_vllm_data);
+  g_assert_cmpuint (s->encoder_vllm_data_tp_params, ==, 4096 * 5120);
+  /* a rank holds 871,932,416 − 20,971,520 / 2 parameters of the encoder: 20,971,520 bytes fewer
+   * than whole, and 849,854,208 more than with the weights divided; the 67,108,864-byte RoPE
+   * table beside */
+  g_assert_cmpfloat (vc_estimate_get_layout_result (scout)->bytes[VC_COMPONENT_WEIGHTS], ==,
+                     whole - 20971520.0 + 67108864.0);
+  g_assert_cmpfloat (vc_estimate_get_layout_result (scout)->bytes[VC_COMPONENT_WEIGHTS], ==,
+                     rank_weights ("llama-4-scout-17b-16e", "vllm", "2") + 849854208.0);
+  {
+    g_autofree char *text = vc_formula_describe (scout, vc_estimate_get_result (scout)->selected,
+                                                 VC_COMPONENT_WEIGHTS, VC_UNIT_GB);
+
+    g_assert_nonnull (strstr (text, "; of the vision encoder’s 871.9M parameters, with vLLM’s --mm-encoder-tp-mode "
+                                    "data the tower whole on each of the 2 tensor-parallel ranks and the 21.0M of its "
+                                    "projector’s parallel layers divided over them"));
+  }
+
+  g_assert_true (vc_estimate_set_from_string (scout, "engine", "sglang", &error));
+  g_assert_false (vc_estimate_check (scout, &error));
+  g_assert_cmpstr (error->message, ==, "the encoder TP mode data is vLLM’s (--mm-encoder-tp-mode data), for serving; "
+                                       "here the engine is sglang in inference mode: give the engine vllm for "
+                                       "inference, or the encoder TP mode weights");
+  g_clear_error (&error);
+  {
+    g_autoptr(VcEstimate) gemma = vc_test_estimate_new ("gemma-3-27b-it", "engine", "vllm", "tp", "2",
+                                                        "mm-encoder-tp-mode", "data", NULL);
+    g_autoptr(VcEstimate) mistral = vc_test_estimate_new ("mistral-small-3.1-24b-instruct", "engine", "vllm", "tp", "2",
+                                                          "mm-encoder-tp-mode", "data", NULL);
+    g_autoptr(VcEstimate) llama = vc_test_estimate_new ("llama-3-8b", "engine", "vllm", "tp", "2",
+                                                        "mm-encoder-tp-mode", "data", NULL);
+
+    g_assert_false (vc_estimate_check (gemma, &error));
+    g_assert_true (g_str_has_prefix (error->message, "vLLM’s class for this model does not replicate its vision "
+                                                     "encoder (supports_encoder_tp_data): vLLM falls back"));
+    g_clear_error (&error);
+    g_assert_false (vc_estimate_check (mistral, &error));
+    g_assert_true (g_str_has_prefix (error->message, "vLLM’s class for this model does not replicate"));
+    g_clear_error (&error);
+    g_assert_false (vc_estimate_check (llama, &error));
+    g_assert_cmpstr (error->message, ==, "the encoder TP mode data replicates a vision encoder, and this model has "
+                                         "none counted; give the encoder TP mode weights");
+  }
+}
+
 static void
 test_encoder (void)
 {
@@ -1566,6 +1624,7 @@ main (int   argc,
   g_test_add_func ("/engine/encoder", test_encoder);
   g_test_add_func ("/engine/encoder-tp", test_encoder_tp);
   g_test_add_func ("/engine/encoder-tp-pixtral", test_encoder_tp_pixtral);
+  g_test_add_func ("/engine/encoder-tp-data", test_encoder_tp_data);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);
   g_test_add_func ("/engine/llama.cpp-context", test_llama_cpp_context);

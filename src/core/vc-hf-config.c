@@ -2131,6 +2131,12 @@ read_llama4_vision (Reader   *r,
   TRY (derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error));
   TRY (derived_uint (r, _("the vision encoder's parameters"), split + (guint64) out * arch->hidden_size,
                      "encoder-vllm-tp-params", &arch->encoder_vllm_tp_params, error));
+  /* vLLM's --mm-encoder-tp-mode data (Llama4ForConditionalGeneration.supports_encoder_tp_data):
+   * the tower's layers become ReplicatedLinear, the projector's linear_1 stays a
+   * ColumnParallelLinear (Llama4MultiModalProjector takes no use_data_parallel) */
+  arch->encoder_vllm_data = TRUE;
+  TRY (derived_uint (r, _("the vision encoder's parameters"), (guint64) out * arch->hidden_size,
+                     "encoder-vllm-data-tp-params", &arch->encoder_vllm_data_tp_params, error));
   return derived_uint (r, _("the vision encoder's parameters"), split, "encoder-sglang-tp-params",
                        &arch->encoder_sglang_tp_params, error);
 }
