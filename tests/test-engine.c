@@ -940,9 +940,8 @@ test_encoder_tp_data (void)
 
   g_assert_true (vc_estimate_set_from_string (scout, "engine", "sglang", &error));
   g_assert_false (vc_estimate_check (scout, &error));
-  g_assert_cmpstr (error->message, ==, "the encoder TP mode data is vLLM’s (--mm-encoder-tp-mode data), for serving; "
-                                       "here the engine is sglang in inference mode: give the engine vllm for "
-                                       "inference, or the encoder TP mode weights");
+  g_assert_cmpstr (error->message, ==, "the encoder TP mode data is vLLM’s (--mm-encoder-tp-mode data); the engine "
+                                       "is sglang: give the engine vllm, or the encoder TP mode weights");
   g_clear_error (&error);
   {
     g_autoptr(VcEstimate) gemma = vc_test_estimate_new ("gemma-3-27b-it", "engine", "vllm", "tp", "2",

@@ -2258,14 +2258,15 @@ static gboolean
 check_mm_encoder_tp_mode (const VcInputs  *in,
                           GError         **error)
 {
-  if (in->mm_encoder_tp_mode != VC_MM_ENCODER_TP_MODE_DATA)
+  /* serving alone: training keeps the engine's options unused, as --mxfp4-backend */
+  if (in->mode != VC_MODE_INFERENCE || in->mm_encoder_tp_mode != VC_MM_ENCODER_TP_MODE_DATA)
     return TRUE;
-  if (in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_VLLM)
+  if (in->engine != VC_ENGINE_VLLM)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                   _("the encoder TP mode data is vLLM’s (--mm-encoder-tp-mode data), for serving; here the engine "
-                     "is %s in %s mode: give the engine vllm for inference, or the encoder TP mode weights"),
-                   vc_enum_nick (VC_TYPE_ENGINE, in->engine), vc_enum_nick (VC_TYPE_MODE, in->mode));
+                   _("the encoder TP mode data is vLLM’s (--mm-encoder-tp-mode data); the engine is %s: give the "
+                     "engine vllm, or the encoder TP mode weights"),
+                   vc_enum_nick (VC_TYPE_ENGINE, in->engine));
       return FALSE;
     }
   if (in->arch.encoder_params == 0 || !in->arch.encoder_vllm_data)
