@@ -952,11 +952,13 @@ test_encoder_tp_data (void)
                                                         "mm-encoder-tp-mode", "data", NULL);
 
     g_assert_false (vc_estimate_check (gemma, &error));
-    g_assert_true (g_str_has_prefix (error->message, "vLLM’s class for this model does not replicate its vision "
-                                                     "encoder (supports_encoder_tp_data): vLLM falls back"));
+    g_assert_cmpstr (error->message, ==, "the encoder TP mode data is followed for Llama 4 alone, whose vLLM class "
+                                         "replicates the tower (supports_encoder_tp_data); for Gemma 3 and Mistral 3 "
+                                         "vLLM falls back to --mm-encoder-tp-mode weights, and other classes are not "
+                                         "read here: give the encoder TP mode weights");
     g_clear_error (&error);
     g_assert_false (vc_estimate_check (mistral, &error));
-    g_assert_true (g_str_has_prefix (error->message, "vLLM’s class for this model does not replicate"));
+    g_assert_true (g_str_has_prefix (error->message, "the encoder TP mode data is followed for Llama 4 alone"));
     g_clear_error (&error);
     g_assert_false (vc_estimate_check (llama, &error));
     g_assert_cmpstr (error->message, ==, "the encoder TP mode data replicates a vision encoder, and this model has "
