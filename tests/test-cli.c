@@ -1163,6 +1163,48 @@ test_method_option_used (void)
   g_assert_null (strstr (l.err, "applies to the architecture method"));
 }
 
+/* --mm-encoder-tp-mode: vLLM's, in its JSON engine object and its command line; refused with
+ * another engine rather than ignored */
+static void
+test_mm_encoder_tp_mode (void)
+{
+  g_autoptr(JsonParser) p = json_parser_new ();
+  JsonObject *root, *engine;
+
+  {
+    g_auto(VcTestRun) r = { 0 };
+
+    run_cli (&r, "--preset", "llama-4-scout-17b-16e", "--engine", "vllm", "--tp", "2", "--mm-encoder-tp-mode", "data",
+             "--fit-gpu", "h200", "--format", "json", NULL);
+    root = parse (p, &r);
+    engine = json_object_get_object_member (root, "engine");
+    g_assert_cmpstr (json_object_get_string_member (engine, "mm_encoder_tp_mode"), ==, "data");
+  }
+  {
+    g_auto(VcTestRun) r = { 0 };
+
+    run_cli (&r, "--preset", "llama-4-scout-17b-16e", "--engine", "vllm", "--tp", "2", "--mm-encoder-tp-mode", "data",
+             "--print-command", "vllm", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, " --tensor-parallel-size 2 ") );
+    g_assert_nonnull (strstr (r.out, " --mm-encoder-tp-mode data"));
+  }
+  {
+    g_auto(VcTestRun) r = { 0 };
+
+    run_cli (&r, "--preset", "llama-4-scout-17b-16e", "--engine", "sglang", "--mm-encoder-tp-mode", "data", NULL);
+    g_assert_cmpint (r.status, !=, 0);
+    g_assert_nonnull (strstr (r.err, "the encoder TP mode data is vLLM’s (--mm-encoder-tp-mode data)"));
+  }
+  {
+    g_auto(VcTestRun) r = { 0 };
+
+    run_cli (&r, "--preset", "llama-4-scout-17b-16e", "--engine", "vllm", "--mm-encoder-tp-mode", "tensor", NULL);
+    g_assert_cmpint (r.status, !=, 0);
+    g_assert_nonnull (strstr (r.err, "weights"));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1171,6 +1213,7 @@ main (int   argc,
   g_test_add_func ("/cli/seed-json", test_seed_json);
   g_test_add_func ("/cli/other-method-inference-option", test_other_method_inference_option);
   g_test_add_func ("/cli/context-warning", test_context_warning);
+  g_test_add_func ("/cli/mm-encoder-tp-mode", test_mm_encoder_tp_mode);
   g_test_add_func ("/cli/other-mode-option", test_other_mode_option);
   g_test_add_func ("/cli/other-method-option", test_other_method_option);
   g_test_add_func ("/cli/method-option-used", test_method_option_used);

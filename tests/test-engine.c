@@ -1048,6 +1048,104 @@ test_encoder_tp (void)
   }
 }
 
+/* Mistral Small 3.1's Pixtral tower (h 1,024, I 4,096, 24 layers) and projector (text width
+ * 5,120): both engines divide each layer's 4h² + 3hI, vLLM its projector's linear_1 and
+ * linear_2 too (mistral3.py), SGLang none of transformers' projector */
+static void
+test_encoder_tp_pixtral (void)
+{
+  g_autoptr(VcEstimate) m = vc_test_estimate_new ("mistral-small-3.1-24b-instruct", NULL);
+  const VcArch *a = &vc_estimate_get_inputs (m)->arch;
+  double rope_vllm, rope_sglang, whole;
+
+  g_assert_cmpuint (a->encoder_params, ==, 438958080);
+  g_assert_cmpuint (a->encoder_sglang_tp_params, ==, 24u * (4 * 1024 * 1024 + 3 * 1024 * 4096));
+  g_assert_cmpuint (a->encoder_sglang_tp_params, ==, 402653184);
+  g_assert_cmpuint (a->encoder_vllm_tp_params, ==, 402653184 + 1024 * 5120 + 5120 * 5120);
+  g_assert_cmpuint (a->encoder_vllm_tp_params, ==, 434110464);
+  rope_vllm = rank_weights ("mistral-small-3.1-24b-instruct", "vllm", "1")
+              - rank_weights ("mistral-small-3.1-24b-instruct", "generic", "1");
+  rope_sglang = rank_weights ("mistral-small-3.1-24b-instruct", "sglang", "1")
+                - rank_weights ("mistral-small-3.1-24b-instruct", "generic", "1");
+  g_assert_cmpfloat (rope_vllm, ==, 33554432.0);
+  g_assert_cmpfloat (rope_sglang, ==, 67108864.0);
+  /* a rank at TP 2 holds the divided share's half: 434,110,464 bytes (vLLM) and 402,653,184
+   * (SGLang) fewer than whole; at TP 4 three quarters of it fewer */
+  whole = rank_weights ("mistral-small-3.1-24b-instruct", "generic", "2");
+  g_assert_cmpfloat (whole, ==, 24450734080.0);
+  g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "vllm", "2"), ==,
+                     whole - 434110464.0 + rope_vllm);
+  g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "sglang", "2"), ==,
+                     whole - 402653184.0 + rope_sglang);
+  whole = rank_weights ("mistral-small-3.1-24b-instruct", "generic", "4");
+  g_assert_cmpfloat (whole, ==, 12664739840.0);
+  g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "vllm", "4"), ==,
+                     whole - 651165696.0 + rope_vllm);
+  g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "sglang", "4"), ==,
+                     whole - 603979776.0 + rope_sglang);
+  /* Transformers keeps the encoder whole */
+  g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "transformers", "4"), ==, whole);
+}
+
+/* vLLM's --mm-encoder-tp-mode data: Llama 4's tower replicated on every rank, its projector's
+ * linear_1 (4,096 → 5,120, a ColumnParallelLinear whatever the mode) still divided; refused
+ * for another engine, a model without an encoder, and one whose vLLM class falls back to
+ * weights (Gemma 3, Mistral 3) */
+static void
+test_encoder_tp_data (void)
+{
+  g_autoptr(VcEstimate) scout = vc_test_estimate_new ("llama-4-scout-17b-16e", "engine", "vllm", "tp", "2",
+                                                      "mm-encoder-tp-mode", "data", NULL);
+  const VcArch *s = &vc_estimate_get_inputs (scout)->arch;
+  g_autoptr(GError) error = NULL;
+  double whole = rank_weights ("llama-4-scout-17b-16e", "generic", "2");
+
+  g_assert_true (s->encoder_vllm_data);
+  g_assert_cmpuint (s->encoder_vllm_data_tp_params, ==, 4096 * 5120);
+  /* a rank holds 871,932,416 − 20,971,520 / 2 parameters of the encoder: 20,971,520 bytes fewer
+   * than whole, and 849,854,208 more than with the weights divided; the 67,108,864-byte RoPE
+   * table beside */
+  g_assert_cmpfloat (vc_estimate_get_layout_result (scout)->bytes[VC_COMPONENT_WEIGHTS], ==,
+                     whole - 20971520.0 + 67108864.0);
+  g_assert_cmpfloat (vc_estimate_get_layout_result (scout)->bytes[VC_COMPONENT_WEIGHTS], ==,
+                     rank_weights ("llama-4-scout-17b-16e", "vllm", "2") + 849854208.0);
+  {
+    g_autofree char *text = vc_formula_describe (scout, vc_estimate_get_result (scout)->selected,
+                                                 VC_COMPONENT_WEIGHTS, VC_UNIT_GB);
+
+    g_assert_nonnull (strstr (text, "; of the vision encoder’s 871.9M parameters, with vLLM’s --mm-encoder-tp-mode "
+                                    "data the tower whole on each of the 2 tensor-parallel ranks and the 21.0M of its "
+                                    "projector’s parallel layers divided over them"));
+  }
+
+  g_assert_true (vc_estimate_set_from_string (scout, "engine", "sglang", &error));
+  g_assert_false (vc_estimate_check (scout, &error));
+  g_assert_cmpstr (error->message, ==, "the encoder TP mode data is vLLM’s (--mm-encoder-tp-mode data); the engine "
+                                       "is sglang: give the engine vllm, or the encoder TP mode weights");
+  g_clear_error (&error);
+  {
+    g_autoptr(VcEstimate) gemma = vc_test_estimate_new ("gemma-3-27b-it", "engine", "vllm", "tp", "2",
+                                                        "mm-encoder-tp-mode", "data", NULL);
+    g_autoptr(VcEstimate) mistral = vc_test_estimate_new ("mistral-small-3.1-24b-instruct", "engine", "vllm", "tp", "2",
+                                                          "mm-encoder-tp-mode", "data", NULL);
+    g_autoptr(VcEstimate) llama = vc_test_estimate_new ("llama-3-8b", "engine", "vllm", "tp", "2",
+                                                        "mm-encoder-tp-mode", "data", NULL);
+
+    g_assert_false (vc_estimate_check (gemma, &error));
+    g_assert_cmpstr (error->message, ==, "the encoder TP mode data is followed for Llama 4 alone, whose vLLM class "
+                                         "replicates the tower (supports_encoder_tp_data); for Gemma 3 and Mistral 3 "
+                                         "vLLM falls back to --mm-encoder-tp-mode weights, and other classes are not "
+                                         "read here: give the encoder TP mode weights");
+    g_clear_error (&error);
+    g_assert_false (vc_estimate_check (mistral, &error));
+    g_assert_true (g_str_has_prefix (error->message, "the encoder TP mode data is followed for Llama 4 alone"));
+    g_clear_error (&error);
+    g_assert_false (vc_estimate_check (llama, &error));
+    g_assert_cmpstr (error->message, ==, "the encoder TP mode data replicates a vision encoder, and this model has "
+                                         "none counted; give the encoder TP mode weights");
+  }
+}
+
 static void
 test_encoder (void)
 {
@@ -1723,6 +1821,8 @@ main (int   argc,
   g_test_add_func ("/engine/vllm-mxfp4-fit", test_vllm_mxfp4_fit);
   g_test_add_func ("/engine/encoder", test_encoder);
   g_test_add_func ("/engine/encoder-tp", test_encoder_tp);
+  g_test_add_func ("/engine/encoder-tp-pixtral", test_encoder_tp_pixtral);
+  g_test_add_func ("/engine/encoder-tp-data", test_encoder_tp_data);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/vllm-layouts", test_vllm_layouts);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);

@@ -89,6 +89,7 @@ const VcCliOption vc_cli_options[] = {
     N_("vLLM: no CUDA graphs, so none measured before the cache is sized (needed with --engine-version 0.21)") },
   { "no-enforce-eager", OPT_FALSE, "enforce-eager", NULL, NULL },
   { "mxfp4-backend", OPT_PROPERTY, "mxfp4-backend", "auto|marlin" },
+  { "mm-encoder-tp-mode", OPT_PROPERTY, "mm-encoder-tp-mode", "weights|data" },
   { "disable-custom-all-reduce", OPT_TRUE, "disable-custom-all-reduce", NULL,
     N_("vLLM and SGLang: NCCL alone, without the custom all-reduce and its buffers on each GPU (TP 2, 4, 6 or 8)") },
   { "no-disable-custom-all-reduce", OPT_FALSE, "disable-custom-all-reduce", NULL, NULL },

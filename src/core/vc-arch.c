@@ -94,6 +94,8 @@ static VcArchField fields[] = {
   BOOL_FIELD (rope_table_fp32, "rope-table-fp32", N_("RoPE table in fp32"), N_("vLLM builds the RoPE table in fp32 rather than the model’s dtype (gpt-oss)")),
   UINT_FIELD (rope_table_kind, "rope-table-kind", N_("RoPE table kind"), N_("How the RoPE table was derived: 0 plain, 1 longrope (short and long tables), 2 multimodal rope (not followed), 3 a rope type not followed, 4 positions not given, 5 typed in (a plain rope of the maximum context’s rows and the head dimension, unless the rows and rotary dimension are given)"), 0, 5),
   UINT_FIELD (encoder_vllm_tp_params, "encoder-vllm-tp-params", N_("Encoder parameters split by vLLM"), N_("Of the encoder parameters, those vLLM divides over its tensor-parallel ranks (its tower’s and projector’s parallel layers); the rest is whole on every rank; 0 when none or not followed"), 0, 4000000000u),
+  BOOL_FIELD (encoder_vllm_data, "encoder-vllm-data", N_("vLLM encoder data mode"), N_("vLLM’s model class replicates the vision encoder on every rank and splits the images with --mm-encoder-tp-mode data (supports_encoder_tp_data); otherwise vLLM falls back to weights")),
+  UINT_FIELD (encoder_vllm_data_tp_params, "encoder-vllm-data-tp-params", N_("Encoder parameters split by vLLM in data mode"), N_("Of the encoder parameters, those vLLM still divides over its tensor-parallel ranks with --mm-encoder-tp-mode data (layers outside the replicated tower); 0 when none"), 0, 4000000000u),
   UINT_FIELD (encoder_sglang_tp_params, "encoder-sglang-tp-params", N_("Encoder parameters split by SGLang"), N_("Of the encoder parameters, those SGLang divides over its tensor-parallel ranks (its tower’s and projector’s parallel layers); the rest is whole on every rank; 0 when none or not followed"), 0, 4000000000u),
 };
 
@@ -433,6 +435,13 @@ vc_arch_validate (const VcArch  *arch,
                        _("%s is %u; accepted: %u to %u"), f[i].name, v, f[i].min, f[i].max);
           return FALSE;
         }
+    }
+  if (arch->encoder_vllm_data_tp_params > arch->encoder_params)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("encoder-vllm-data-tp-params (%u) cannot exceed encoder-params (%u)"),
+                   arch->encoder_vllm_data_tp_params, arch->encoder_params);
+      return FALSE;
     }
   if (arch->encoder_vllm_tp_params > arch->encoder_params || arch->encoder_sglang_tp_params > arch->encoder_params)
     {

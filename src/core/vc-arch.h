@@ -103,6 +103,11 @@ typedef struct
    * followed (the encoder then whole on every rank). */
   guint encoder_vllm_tp_params;
   guint encoder_sglang_tp_params;
+  /* vLLM's --mm-encoder-tp-mode data: whether its model class replicates the encoder on every
+   * rank (supports_encoder_tp_data; otherwise vLLM falls back to weights), and of the encoder
+   * parameters those it still divides then (Llama 4's projector) */
+  gboolean encoder_vllm_data;
+  guint encoder_vllm_data_tp_params;
 } VcArch;
 
 /* How the engines' rotary tables were derived (VcArch.rope_table_kind) */

@@ -62,7 +62,7 @@ static const char *vllm_flags[] = {
   "--enable-expert-parallel", "--max-model-len", "--gpu-memory-utilization", "--max-num-seqs",
   "--max-num-batched-tokens", "--kv-cache-memory-bytes", "--block-size", "--dtype",
   "--quantization", "--kv-cache-dtype", "VLLM_PP_LAYER_PARTITION", "--disable-custom-all-reduce",
-  "VLLM_MXFP4_USE_MARLIN", NULL
+  "VLLM_MXFP4_USE_MARLIN", "--mm-encoder-tp-mode", NULL
 };
 static const char *sglang_flags[] = {
   "--model-path", "--tp-size", "--pp-size", "--dp-size", "--ep-size", "--context-length",
@@ -780,6 +780,12 @@ build_vllm (const VcCommandRequest *req,
     add_uint (argv, "--block-size", in->block_size);
   if (in->disable_custom_all_reduce)
     add (argv, "--disable-custom-all-reduce");
+  /* MultiModalConfig.mm_encoder_tp_mode (vllm/config/multimodal.py), weights by default */
+  if (in->mm_encoder_tp_mode == VC_MM_ENCODER_TP_MODE_DATA)
+    {
+      add (argv, "--mm-encoder-tp-mode");
+      add (argv, "data");
+    }
   if (!add_weight_format (argv, in, VC_COMMAND_VLLM, error) || !add_kv_dtype (argv, in, VC_COMMAND_VLLM, error))
     return NULL;
   cmd = command_new (VC_COMMAND_VLLM, g_steal_pointer (&argv), NULL, NULL);

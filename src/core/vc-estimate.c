@@ -111,6 +111,7 @@ enum {
   PROP_ENGINE_VERSION,
   PROP_ENFORCE_EAGER,
   PROP_MXFP4_BACKEND,
+  PROP_MM_ENCODER_TP_MODE,
   PROP_DISABLE_CUSTOM_ALL_REDUCE,
   PROP_MEM_FRACTION_STATIC,
   PROP_SGLANG_VERSION,
@@ -678,6 +679,7 @@ vc_estimate_set_property (GObject      *object,
     case PROP_ENGINE_VERSION: SET_FIELD (vllm_version, g_value_get_enum); break;
     case PROP_ENFORCE_EAGER: SET_FIELD (enforce_eager, g_value_get_boolean); break;
     case PROP_MXFP4_BACKEND: SET_FIELD (mxfp4_backend, g_value_get_enum); break;
+    case PROP_MM_ENCODER_TP_MODE: SET_FIELD (mm_encoder_tp_mode, g_value_get_enum); break;
     case PROP_DISABLE_CUSTOM_ALL_REDUCE: SET_FIELD (disable_custom_all_reduce, g_value_get_boolean); break;
     case PROP_MEM_FRACTION_STATIC: SET_FIELD (mem_fraction_static, input_double); break;
     case PROP_SGLANG_VERSION: SET_FIELD (sglang_version, g_value_get_enum); break;
@@ -850,6 +852,7 @@ vc_estimate_get_property (GObject    *object,
     case PROP_ENGINE_VERSION: g_value_set_enum (value, in->vllm_version); break;
     case PROP_ENFORCE_EAGER: g_value_set_boolean (value, in->enforce_eager); break;
     case PROP_MXFP4_BACKEND: g_value_set_enum (value, in->mxfp4_backend); break;
+    case PROP_MM_ENCODER_TP_MODE: g_value_set_enum (value, in->mm_encoder_tp_mode); break;
     case PROP_DISABLE_CUSTOM_ALL_REDUCE: g_value_set_boolean (value, in->disable_custom_all_reduce); break;
     case PROP_MEM_FRACTION_STATIC: g_value_set_double (value, in->mem_fraction_static); break;
     case PROP_SGLANG_VERSION: g_value_set_enum (value, in->sglang_version); break;
@@ -1089,6 +1092,10 @@ install_engine_inputs (const VcInputs *d)
     g_param_spec_enum ("mxfp4-backend", N_("MXFP4 backend"),
                        N_("vLLM: the backend of MXFP4 experts (gpt-oss): auto (the one vLLM picks from the card) or marlin (VLLM_MXFP4_USE_MARLIN=1, Marlin on every card of compute capability 8.0 or more)"),
                        VC_TYPE_MXFP4_BACKEND, d->mxfp4_backend, RW);
+  properties[PROP_MM_ENCODER_TP_MODE] =
+    g_param_spec_enum ("mm-encoder-tp-mode", N_("Encoder under TP"),
+                       N_("vLLM --mm-encoder-tp-mode: weights (default: the vision encoder’s parallel layers divided over the tensor-parallel ranks) or data (the encoder whole on every rank, the images split; Llama 4)"),
+                       VC_TYPE_MM_ENCODER_TP_MODE, d->mm_encoder_tp_mode, RW);
   properties[PROP_DISABLE_CUSTOM_ALL_REDUCE] =
     g_param_spec_boolean ("disable-custom-all-reduce", N_("No custom all-reduce"),
                           N_("vLLM and SGLang --disable-custom-all-reduce: NCCL alone, without the custom all-reduce’s buffers on each GPU at TP 2, 4, 6 or 8"),
@@ -2256,6 +2263,39 @@ check_engine (const VcInputs  *in,
   return TRUE;
 }
 
+/* vLLM's --mm-encoder-tp-mode data (FORMULAS.md, "One inventory of tensors"): vLLM's alone, for
+ * a model whose vision encoder its class replicates (supports_encoder_tp_data); for any other
+ * model vLLM warns and falls back to weights, so the option is refused rather than ignored. */
+static gboolean
+check_mm_encoder_tp_mode (const VcInputs  *in,
+                          GError         **error)
+{
+  /* serving alone: training keeps the engine's options unused, as --mxfp4-backend */
+  if (in->mode != VC_MODE_INFERENCE || in->mm_encoder_tp_mode != VC_MM_ENCODER_TP_MODE_DATA)
+    return TRUE;
+  if (in->engine != VC_ENGINE_VLLM)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("the encoder TP mode data is vLLM’s (--mm-encoder-tp-mode data); the engine is %s: give the "
+                     "engine vllm, or the encoder TP mode weights"),
+                   vc_enum_nick (VC_TYPE_ENGINE, in->engine));
+      return FALSE;
+    }
+  if (in->arch.encoder_params == 0 || !in->arch.encoder_vllm_data)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   in->arch.encoder_params == 0
+                     ? _("the encoder TP mode data replicates a vision encoder, and this model has none counted; give "
+                         "the encoder TP mode weights")
+                     : _("the encoder TP mode data is followed for Llama 4 alone, whose vLLM class replicates the "
+                         "tower (supports_encoder_tp_data); for Gemma 3 and Mistral 3 vLLM falls back to "
+                         "--mm-encoder-tp-mode weights, and other classes are not read here: give the encoder TP "
+                         "mode weights"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* The --mmproj file's figures, as the file set them or a profile was edited: for llama.cpp or
  * Ollama, a projector type llama.cpp knows, bytes and parameters together. */
 static gboolean
@@ -2330,7 +2370,7 @@ check_inputs (VcEstimate  *self,
                    in->active_parameters, in->parameters);
       return FALSE;
     }
-  if (!check_engine (in, error))
+  if (!check_engine (in, error) || !check_mm_encoder_tp_mode (in, error))
     return FALSE;
   if (vc_precision_is_format (in->kv_precision))
     {

@@ -139,6 +139,7 @@ vc_inputs_init_default (VcInputs *in)
     .vllm_version = VC_VLLM_VERSION_0_11,
     .enforce_eager = FALSE,
     .mxfp4_backend = VC_MXFP4_BACKEND_AUTO,
+    .mm_encoder_tp_mode = VC_MM_ENCODER_TP_MODE_WEIGHTS,
     .disable_custom_all_reduce = FALSE,
     .mem_fraction_static = 0,
     .sglang_version = VC_SGLANG_VERSION_001CCEF,

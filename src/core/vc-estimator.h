@@ -67,6 +67,7 @@ typedef struct
   VcVllmVersion vllm_version;      /* vLLM --engine-version: whose arithmetic */
   gboolean enforce_eager;          /* vLLM --enforce-eager: no CUDA graphs */
   VcMxfp4Backend mxfp4_backend;    /* vLLM --mxfp4-backend: MXFP4 experts' backend */
+  VcMmEncoderTpMode mm_encoder_tp_mode; /* vLLM --mm-encoder-tp-mode: the encoder split or replicated */
   gboolean disable_custom_all_reduce; /* vLLM and SGLang --disable-custom-all-reduce */
   double mem_fraction_static;      /* SGLang; 0: SGLang's default for the card and TP degree */
   VcSglangVersion sglang_version;  /* SGLang --sglang-version: whose pool rules */

@@ -88,6 +88,28 @@ describe_checkpoint_weights (const Terms *t)
                           t->size);
 }
 
+/* Of the vision encoder, what vLLM or SGLang divides over the TP ranks, after the weights' text */
+static char *
+describe_encoder_split (const VcInputs *in,
+                        const char     *stored)
+{
+  gboolean data = in->engine == VC_ENGINE_VLLM && in->mm_encoder_tp_mode == VC_MM_ENCODER_TP_MODE_DATA;
+  g_autofree char *split = vc_format_count (data ? in->arch.encoder_vllm_data_tp_params
+                                            : in->engine == VC_ENGINE_VLLM ? in->arch.encoder_vllm_tp_params
+                                            : in->arch.encoder_sglang_tp_params);
+  g_autofree char *all = vc_format_count (in->arch.encoder_params);
+
+  if (data)
+    return g_strdup_printf (_("%s; of the vision encoder’s %s parameters, with vLLM’s --mm-encoder-tp-mode data the "
+                              "tower whole on each of the %u tensor-parallel ranks and the %s of its projector’s "
+                              "parallel layers divided over them"),
+                            stored, all, in->layout.tp, split);
+  return g_strdup_printf (_("%s; of the vision encoder’s %s parameters, the %s of %s’s parallel layers "
+                            "divided over the %u tensor-parallel ranks, the rest whole on each"),
+                          stored, all, split, in->engine == VC_ENGINE_VLLM ? "vLLM" : "SGLang",
+                          in->layout.tp);
+}
+
 /* The weights, and under vLLM the MXFP4 experts' backend, which pads them on each card beyond
  * what the breakdown (no card) counts (FORMULAS.md, "vLLM's MXFP4 experts") */
 static char *
@@ -109,13 +131,7 @@ describe_weights (const Terms *t)
   /* the vision encoder's share that vLLM or SGLang divides over the TP ranks (vc-layout.c) */
   if (!t->rot && in->mode == VC_MODE_INFERENCE && in->layout.tp > 1 && vc_layout_encoder_split (in) > 0)
     {
-      g_autofree char *split = vc_format_count (in->engine == VC_ENGINE_VLLM ? in->arch.encoder_vllm_tp_params
-                                                                              : in->arch.encoder_sglang_tp_params);
-      g_autofree char *all = vc_format_count (in->arch.encoder_params);
-      char *with = g_strdup_printf (_("%s; of the vision encoder’s %s parameters, the %s of %s’s parallel layers "
-                                      "divided over the %u tensor-parallel ranks, the rest whole on each"),
-                                    stored, all, split, in->engine == VC_ENGINE_VLLM ? "vLLM" : "SGLang",
-                                    in->layout.tp);
+      char *with = describe_encoder_split (in, stored);
 
       g_free (stored);
       stored = with;

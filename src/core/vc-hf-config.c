@@ -2147,6 +2147,12 @@ read_llama4_vision (Reader   *r,
   TRY (derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error));
   TRY (derived_uint (r, _("the vision encoder's parameters"), split + (guint64) out * arch->hidden_size,
                      "encoder-vllm-tp-params", &arch->encoder_vllm_tp_params, error));
+  /* vLLM's --mm-encoder-tp-mode data (Llama4ForConditionalGeneration.supports_encoder_tp_data):
+   * the tower's layers become ReplicatedLinear, the projector's linear_1 stays a
+   * ColumnParallelLinear (Llama4MultiModalProjector takes no use_data_parallel) */
+  arch->encoder_vllm_data = TRUE;
+  TRY (derived_uint (r, _("the vision encoder's parameters"), (guint64) out * arch->hidden_size,
+                     "encoder-vllm-data-tp-params", &arch->encoder_vllm_data_tp_params, error));
   return derived_uint (r, _("the vision encoder's parameters"), split, "encoder-sglang-tp-params",
                        &arch->encoder_sglang_tp_params, error);
 }
@@ -2299,7 +2305,7 @@ read_pixtral_vision (Reader   *r,
                .read = read, .not_understood = r->not_understood };
   guint h = 1024, layers = 24, inter = 4096, patch = 16, channels = 3, merge = 2;
   gboolean bias = FALSE;
-  guint64 features = 1, layer, text = arch->hidden_size, params;
+  guint64 features = 1, layer, text = arch->hidden_size, params, split;
   JsonNode *node;
 
   TRY (need_uint (r, "hidden_size", NULL, h, 1, field_max ("hidden-size"), &h, error));
@@ -2318,7 +2324,21 @@ read_pixtral_vision (Reader   *r,
   layer = 4 * (guint64) h * h + 3 * (guint64) h * inter + 2 * (guint64) h;
   params = (guint64) channels * patch * patch * h + h + layers * layer
            + h + (guint64) merge * merge * h * h + features * h * text + text * text + (bias ? 2 * text : 0);
-  return derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error);
+  /* split over TP ranks, the same tower in both engines (vLLM pixtral.py, PixtralHFVisionModel;
+   * SGLang pixtral.py, PixtralHFVisionModel, which SGLang's LlavaForConditionalGeneration builds
+   * for a "pixtral" vision_config): each layer's q, k, v (QKVParallelLinear), o and the MLP's
+   * down projection (RowParallelLinear), gate and up (MergedColumnParallelLinear), none with a
+   * bias; whole: the patch Conv2d, ln_pre, the layers' two RMSNorms. The projector: vLLM's
+   * Mistral3MultiModalProjector (mistral3.py) divides linear_1 with its bias
+   * (ColumnParallelLinear) and linear_2's weight (RowParallelLinear, its bias whole), its norm
+   * and patch merger (an nn.Linear) whole; SGLang's Mistral3ForConditionalGeneration (mistral.py)
+   * takes transformers' Mistral3MultiModalProjector, all nn.Linear, whole. */
+  split = layers * (4 * (guint64) h * h + 3 * (guint64) h * inter);
+  TRY (derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error));
+  TRY (derived_uint (r, _("the vision encoder's parameters"), split + features * h * text + (bias ? text : 0) + text * text,
+                     "encoder-vllm-tp-params", &arch->encoder_vllm_tp_params, error));
+  return derived_uint (r, _("the vision encoder's parameters"), split, "encoder-sglang-tp-params",
+                       &arch->encoder_sglang_tp_params, error);
 }
 
 /* ---- what every family shares ------------------------------------------------------------------ */

@@ -497,7 +497,9 @@ ctx_clear (Ctx *c)
 /* Of the encoder's bytes, the share the inputs' engine divides over its tensor-parallel ranks:
  * vLLM and SGLang build some towers with parallel layers (architecture fields
  * encoder-vllm-tp-params and encoder-sglang-tp-params, FORMULAS.md, "One inventory of tensors");
- * every other engine, and the breakdown without one, keeps the encoder whole. The encoder's
+ * under vLLM's --mm-encoder-tp-mode data only what lies outside its replicated tower
+ * (encoder-vllm-data-tp-params); every other engine, and the breakdown without one, keeps the
+ * encoder whole. The encoder's
  * tensors are all of one precision (16 bits), so the parameters' share is the bytes'. */
 double
 vc_layout_encoder_split (const VcInputs *in)
@@ -507,7 +509,9 @@ vc_layout_encoder_split (const VcInputs *in)
 
   if (a->encoder_params == 0)
     return 0;
-  if (in->engine == VC_ENGINE_VLLM)
+  if (in->engine == VC_ENGINE_VLLM && in->mm_encoder_tp_mode == VC_MM_ENCODER_TP_MODE_DATA)
+    split = a->encoder_vllm_data_tp_params; /* the tower replicated, some projector still divided */
+  else if (in->engine == VC_ENGINE_VLLM)
     split = a->encoder_vllm_tp_params;
   else if (in->engine == VC_ENGINE_SGLANG)
     split = a->encoder_sglang_tp_params;

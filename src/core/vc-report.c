@@ -735,6 +735,12 @@ add_mxfp4_json (JsonBuilder    *b,
     json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_MXFP4_BACKEND, in->mxfp4_backend));
   else
     json_builder_add_null_value (b);
+  /* vLLM's --mm-encoder-tp-mode (vc-layout.c, vc_layout_encoder_split) */
+  json_builder_set_member_name (b, "mm_encoder_tp_mode");
+  if (in->engine == VC_ENGINE_VLLM)
+    json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_MM_ENCODER_TP_MODE, in->mm_encoder_tp_mode));
+  else
+    json_builder_add_null_value (b);
   json_builder_set_member_name (b, "mxfp4_padding_bytes");
   add_bytes_or_null (b, padded, padding);
 }

@@ -216,6 +216,15 @@ typedef enum
   VC_MXFP4_BACKEND_MARLIN, /*< nick=marlin >*/
 } VcMxfp4Backend;
 
+/* vLLM's --mm-encoder-tp-mode (vllm/config/multimodal.py, MultiModalConfig.mm_encoder_tp_mode;
+ * FORMULAS.md, "One inventory of tensors"): weights, the default, divides the vision encoder's
+ * parallel layers over the TP ranks; data replicates it on every rank and splits the images */
+typedef enum
+{
+  VC_MM_ENCODER_TP_MODE_WEIGHTS, /*< nick=weights >*/
+  VC_MM_ENCODER_TP_MODE_DATA,    /*< nick=data >*/
+} VcMmEncoderTpMode;
+
 /* The SGLang source whose pool rules are followed (--sglang-version; FORMULAS.md, "Engines"):
  * the state stored at sgl-project/sglang commit 001ccef (ModelRunnerKVCacheMixin, the default)
  * or at commit 003fca8 (KVCacheConfigurator) */

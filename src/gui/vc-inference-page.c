@@ -43,6 +43,7 @@ struct _VcInferencePage
   GtkSpinButton *kv_cache_memory;
   VcDropDown *engine_version;
   VcDropDown *mxfp4_backend;
+  VcDropDown *mm_encoder_tp_mode;
   VcDropDown *sglang_version;
   GtkSwitch *enforce_eager;
   GtkSwitch *disable_custom_all_reduce;
@@ -83,6 +84,12 @@ static const VcChoice engine_version_choices[] = {
   { VC_VLLM_VERSION_0_10, N_("0.10 and earlier") },
   { VC_VLLM_VERSION_0_11, N_("0.11 to 0.20") },
   { VC_VLLM_VERSION_0_21, N_("0.21 and later") },
+};
+
+/* vLLM's --mm-encoder-tp-mode: the vision encoder divided over the TP ranks or whole on each */
+static const VcChoice mm_encoder_tp_mode_choices[] = {
+  { VC_MM_ENCODER_TP_MODE_WEIGHTS, N_("Weights divided (vLLM’s default)") },
+  { VC_MM_ENCODER_TP_MODE_DATA, N_("Whole on each GPU, images split (data)") },
 };
 
 /* vLLM's --mxfp4-backend: the backend of MXFP4 experts */
@@ -146,6 +153,9 @@ update_applicable (VcInferencePage *self)
   vc_grid_row_set_visible (GTK_WIDGET (self->mxfp4_backend),
                            (vllm && moe && in->precision == VC_PRECISION_MXFP4) ||
                            in->mxfp4_backend == VC_MXFP4_BACKEND_MARLIN);
+  /* vLLM's encoder mode, for a model with a vision encoder, and wherever data is asked for */
+  vc_grid_row_set_visible (GTK_WIDGET (self->mm_encoder_tp_mode),
+                           (vllm && in->arch.encoder_params > 0) || in->mm_encoder_tp_mode == VC_MM_ENCODER_TP_MODE_DATA);
   vc_grid_row_set_visible (GTK_WIDGET (self->disable_custom_all_reduce), vllm || sglang);
   vc_grid_row_set_visible (GTK_WIDGET (self->mem_fraction_static), sglang);
   vc_grid_row_set_visible (GTK_WIDGET (self->page_size), sglang);
@@ -226,6 +236,8 @@ vc_inference_page_set_estimate (VcInferencePage *self,
                    G_N_ELEMENTS (sglang_version_choices));
   vc_bind_choices (self->mxfp4_backend, estimate, "mxfp4-backend", mxfp4_backend_choices,
                    G_N_ELEMENTS (mxfp4_backend_choices));
+  vc_bind_choices (self->mm_encoder_tp_mode, estimate, "mm-encoder-tp-mode", mm_encoder_tp_mode_choices,
+                   G_N_ELEMENTS (mm_encoder_tp_mode_choices));
   vc_bind_active (GTK_WIDGET (self->enforce_eager), estimate, "enforce-eager");
   vc_bind_active (GTK_WIDGET (self->disable_custom_all_reduce), estimate, "disable-custom-all-reduce");
   vc_bind_spin_with_word (self->mem_fraction_static, estimate, "mem-fraction-static", 0.01, 3, 0,
@@ -254,6 +266,7 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::engine", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::mxfp4-backend", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::mm-encoder-tp-mode", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   update_applicable (self);
   g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_method_note), self, G_CONNECT_SWAPPED);
   for (guint i = 0; i < G_N_ELEMENTS (unused_by_count); i++)
@@ -313,6 +326,7 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, kv_cache_memory);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, engine_version);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, mxfp4_backend);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, mm_encoder_tp_mode);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, sglang_version);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, enforce_eager);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, disable_custom_all_reduce);

@@ -547,6 +547,45 @@ test_mxfp4_capacity (Fixture       *f,
   }
 }
 
+/* vLLM's encoder TP mode: shown for vLLM with a vision encoder; data chosen there counts Llama
+ * 4's tower whole on each GPU; kept in view while set, so that its refusal (another engine) can
+ * be undone where it is shown */
+static void
+test_mm_encoder_tp_mode_input (Fixture       *f,
+                               gconstpointer  data)
+{
+  GtkWidget *mode = vc_test_window_input (f->window, VC_MODE_INFERENCE, "mm-encoder-tp-mode");
+  GtkWidget *engine = vc_test_window_input (f->window, VC_MODE_INFERENCE, "engine");
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+  g_autoptr(GError) error = NULL;
+  double divided;
+
+  g_assert_false (gtk_widget_get_visible (mode));
+  g_assert_true (vc_estimate_set_preset (f->estimate, "llama-4-scout-17b-16e", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "tp", 2, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (mode));
+  g_assert_cmpuint (vc_drop_down_get_selected (VC_DROP_DOWN (mode)), ==,
+                    vc_test_choice_position (mode, "Weights divided (vLLM’s default)"));
+  divided = vc_estimate_get_layout_result (f->estimate)->bytes[VC_COMPONENT_WEIGHTS];
+  vc_drop_down_set_selected (VC_DROP_DOWN (mode), vc_test_choice_position (mode, "Whole on each GPU, images split (data)"));
+  g_assert_cmpint (in->mm_encoder_tp_mode, ==, VC_MM_ENCODER_TP_MODE_DATA);
+  /* the tower whole on each of the 2 GPUs: 849,854,208 bytes more a GPU */
+  g_assert_cmpfloat (vc_estimate_get_layout_result (f->estimate)->bytes[VC_COMPONENT_WEIGHTS], ==, divided + 849854208.0);
+
+  /* SGLang with data asked for: refused, and the input stays in view to be set back */
+  vc_drop_down_set_selected (VC_DROP_DOWN (engine), vc_test_choice_position (engine, "SGLang"));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (mode));
+  g_assert_false (vc_estimate_check (f->estimate, &error));
+  g_assert_nonnull (strstr (error->message, "the encoder TP mode data is vLLM’s"));
+  vc_drop_down_set_selected (VC_DROP_DOWN (mode), vc_test_choice_position (mode, "Weights divided (vLLM’s default)"));
+  g_assert_cmpint (in->mm_encoder_tp_mode, ==, VC_MM_ENCODER_TP_MODE_WEIGHTS);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_visible (mode));
+  g_assert_true (vc_estimate_check (f->estimate, NULL));
+}
+
 /* The MXFP4 backend input: shown for vLLM with MXFP4 experts; Marlin chosen there makes the
  * H100's row count Marlin's padding and size its cache as on an A100; kept in view while it is
  * set, so that a refusal it causes (another engine) can be undone where it is shown */
@@ -778,6 +817,7 @@ main (int   argc,
   ADD ("/engines-window/vision-capacity", test_vision_capacity);
   ADD ("/engines-window/mxfp4-capacity", test_mxfp4_capacity);
   ADD ("/engines-window/mxfp4-backend-input", test_mxfp4_backend_input);
+  ADD ("/engines-window/mm-encoder-tp-mode-input", test_mm_encoder_tp_mode_input);
   ADD ("/engines-window/vendor-groups", test_vendor_groups);
   ADD ("/engines-window/rope-table", test_rope_table);
   ADD ("/engines-window/typed-in-rope-note", test_typed_in_rope_note);
