@@ -10,6 +10,7 @@
 
 #include "vc-engine.h"
 #include "vc-engine-comm.h"
+#include "vc-engine-mm.h"
 #include "vc-engine-state.h"
 #include "vc-estimate.h"
 #include "vc-hf-config.h"
@@ -778,8 +779,10 @@ test_refused (void)
 
 /* The catalog's multimodal models whose vision encoder the reader counts (Qwen3-VL, Llama 4,
  * Gemma 3): vLLM's profile run passes its dummy items through the encoder (FORMULAS.md,
- * "Multimodal models"), whose forward peak has no formula here, so no figure unless
- * --kv-cache-memory gives the cache. SGLang serves Gemma 3 and Llama 4 without images by
+ * "Multimodal models"), followed for Gemma 3, whose image follows from config.json (its
+ * sliding-window groups then followed for each card, not at a layout); for the others the
+ * tokens of an image are the processor's, so no figure unless --kv-cache-memory gives the
+ * cache. SGLang serves Gemma 3 and Llama 4 without images by
  * default (mm_disabled_models), their towers loaded all the same: its text-model fraction, the
  * encoder in the weights, so a figure. Qwen3-VL is served with images, its fraction lowered by
  * a tower whose layers the reader does not keep: no figure unless the fraction is given. */
@@ -815,7 +818,8 @@ test_encoder_refused (void)
       g_assert_cmpuint (in->arch.encoder_layers, ==, counted[i].layers);
       g_assert_cmpuint (in->arch.encoder_width, ==, counted[i].width);
       g_assert_cmpint (in->arch.sglang_multimodal_off, ==, counted[i].off);
-      g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+      g_assert_cmpint (vc_engine_mm_vllm_followed (in, 1), ==, counted[i].layers == 27);
+      g_assert_cmpstr (vc_engine_no_figure (in), ==, counted[i].layers == 27 ? "layout-groups" : "encoder");
       g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
       g_assert_cmpfloat (vc_engine_sglang_fraction (in, 81559, 1), ==, 0.835);
       if (!counted[i].off)
