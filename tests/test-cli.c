@@ -954,6 +954,38 @@ check_sglang_vision_json (void)
     g_assert_cmpint (r.status, ==, 0);
     g_assert_null (strstr (r.out, "lowered for a vision model"));
   }
+  {
+    /* vLLM's multimodal profile run for Gemma 3 27B on an H100 (vc-engine-mm.c): the table's
+     * line and the JSON's figures; none once --kv-cache-memory gives the cache */
+    g_autoptr(JsonParser) p12 = json_parser_new ();
+    JsonObject *engine, *mm;
+
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-27b-it", "--engine", "vllm", "--seq", "8192", "--fit-gpu", "h100-80gb", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "  vLLM’s profile run passes 31 images through the vision encoder (3.21\u00a0GB at its "
+                                     "peak) and keeps their embeddings through the text pass: 2.97\u00a0GB at an encoder "
+                                     "budget of 8"));
+    g_assert_nonnull (strstr (r.out, "tokens as 0.10 and 0.11.x keep them, counted here; 321\u00a0MB from 0.12 on"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-27b-it", "--engine", "vllm", "--seq", "8192", "--fit-gpu", "h100-80gb",
+             "--format", "json", NULL);
+    engine = json_object_get_object_member (parse (p12, &r), "engine");
+    mm = json_object_get_object_member (engine, "vllm_mm_profile");
+    g_assert_cmpint (json_object_get_int_member (mm, "images"), ==, 31);
+    g_assert_cmpint (json_object_get_int_member (mm, "encoder_budget_tokens"), ==, 8192);
+    g_assert_cmpint (json_object_get_int_member (mm, "encoder_pass_bytes"), ==, 3213000704);
+    g_assert_cmpint (json_object_get_int_member (mm, "embeddings_bytes"), ==, 2965143552);
+    g_assert_cmpint (json_object_get_int_member (mm, "later_embeddings_bytes"), ==, 321312768);
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-27b-it", "--engine", "vllm", "--seq", "8192", "--fit-gpu", "h100-80gb",
+             "--kv-cache-memory", "20", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_null (strstr (r.out, "images through the vision encoder"));
+  }
 }
 
 static void
