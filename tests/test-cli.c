@@ -985,6 +985,24 @@ check_sglang_vision_json (void)
              "--kv-cache-memory", "20", NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_null (strstr (r.out, "images through the vision encoder"));
+    /* --limit-mm-per-prompt: 4 requests of 2 images profile 8; vLLM's own, refused elsewhere */
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-27b-it", "--engine", "vllm", "--seq", "8192", "--fit-gpu", "h100-80gb",
+             "--max-num-seqs", "4", "--limit-mm-per-prompt", "2", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "vLLM’s profile run passes 8 images through the vision encoder"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-27b-it", "--engine", "vllm", "--limit-mm-per-prompt", "2",
+             "--print-command", "vllm", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "--limit-mm-per-prompt '{\"image\": 2}'"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-27b-it", "--limit-mm-per-prompt", "2", NULL);
+    g_assert_cmpint (r.status, !=, 0);
+    g_assert_nonnull (strstr (r.err, "--limit-mm-per-prompt: this option is vLLM's"));
   }
 }
 

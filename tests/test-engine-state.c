@@ -840,6 +840,17 @@ test_vllm_mm_profile (void)
   g_assert_cmpfloat (mm.items, ==, 7);
   g_assert_cmpfloat (mm.cache_bytes, ==, 7 * (2408448.0 * 2 + 256 * 5376 * 2 + 2048 * 5376 * 2));
   g_assert_cmpfloat (mm.cache_bytes, ==, 207126528.0);
+  /* --limit-mm-per-prompt caps them at max_num_seqs × the limit: 4 requests of 2 images */
+  g_object_set (e, "limit-mm-per-prompt", 2, NULL);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 4, 1, &mm));
+  g_assert_cmpfloat (mm.items, ==, 8);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_assert_cmpfloat (mm.items, ==, 31);
+  /* 0 serves text only: whether the release then loads the tower is not followed */
+  g_object_set (e, "limit-mm-per-prompt", 0, NULL);
+  g_assert_false (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+  g_object_set (e, "limit-mm-per-prompt", 999, NULL);
   /* the requests cap the images: one request of 300 tokens holds one image */
   g_object_set (e, "seq", 300, NULL);
   g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1, 1, &mm));

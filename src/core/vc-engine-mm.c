@@ -13,10 +13,6 @@
 
 #include "vc-engine-mm.h"
 
-/* vLLM's default limit of items of a modality in a prompt (MultiModalConfig.get_limit_per_prompt:
- * 999 where --limit-mm-per-prompt names none) */
-#define VLLM_MM_LIMIT_PER_PROMPT 999.0
-
 gboolean
 vc_engine_mm_vllm_followed (const VcInputs *in,
                             double          pp)
@@ -25,7 +21,7 @@ vc_engine_mm_vllm_followed (const VcInputs *in,
 
   return in->engine == VC_ENGINE_VLLM && a->encoder_params > 0 && a->encoder_layers > 0 &&
          a->encoder_width > 0 && a->encoder_intermediate > 0 && a->encoder_patches > 0 &&
-         a->encoder_image_tokens > 0 && a->encoder_image_embeds > 0 &&
+         a->encoder_image_tokens > 0 && a->encoder_image_embeds > 0 && in->limit_mm_per_prompt > 0 &&
          in->vllm_version != VC_VLLM_VERSION_0_21 && pp <= 1;
 }
 
@@ -68,8 +64,9 @@ vc_engine_mm_vllm_profile (const VcInputs  *in,
    * the cache size are each max(max_num_batched_tokens, the tokens of an item) by default */
   out->budget_tokens = MAX (batch_tokens, t);
   /* vllm/v1/worker/utils.py, MultiModalBudget._get_max_items (chunked prefill on, V1's
-   * default) */
-  per_prompt = MAX (1.0, MIN (VLLM_MM_LIMIT_PER_PROMPT, floor ((double) in->seq / t)));
+   * default), the per-prompt limit --limit-mm-per-prompt's (MultiModalConfig.get_limit_per_prompt:
+   * 999 where it names none) */
+  per_prompt = MAX (1.0, MIN ((double) in->limit_mm_per_prompt, floor ((double) in->seq / t)));
   out->items = MAX (1.0, MIN (floor (out->budget_tokens / t), seqs * per_prompt));
   /* the dummy batch's pixel values (cast to the model's dtype by the processor) stay referenced
    * by profile_run throughout */

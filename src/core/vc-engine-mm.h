@@ -21,8 +21,9 @@ typedef struct
 } VcVllmMmProfile;
 
 /* Whether vLLM's multimodal profile run is followed for the inputs' model at `pp` stages: an
- * encoder whose image vLLM profiles is known (the architecture's encoder-* fields), releases
- * 0.10 to 0.20 (--engine-version 0.10 or 0.11), one pipeline stage */
+ * encoder whose image vLLM profiles is known (the architecture's encoder-* fields), images
+ * allowed (--limit-mm-per-prompt above 0), releases 0.10 to 0.20 (--engine-version 0.10 or
+ * 0.11), one pipeline stage */
 gboolean vc_engine_mm_vllm_followed (const VcInputs *inputs,
                                      double          pp);
 /* vLLM's multimodal profile run with `batch_tokens` (max_num_batched_tokens) and `seqs`

@@ -136,6 +136,7 @@ vc_inputs_init_default (VcInputs *in)
     .block_size = 16,
     .max_num_batched_tokens = 0,
     .max_num_seqs = 0,
+    .limit_mm_per_prompt = 999,
     .kv_cache_memory_gb = 0,
     .vllm_version = VC_VLLM_VERSION_0_11,
     .enforce_eager = FALSE,

@@ -1583,7 +1583,8 @@ no_figure_text (const VcInputs *in,
              "encoder-patches, encoder-pixel-values, encoder-image-tokens and encoder-image-embeds). "
              "Here it is not: the tokens of an image come from the processor’s settings "
              "(preprocessor_config.json, not read), or release 0.21 and later profile the encoder in ways "
-             "not read, or with PP > 1 which stage runs it is not followed; --kv-cache-memory gives the cache.");
+             "not read, or with PP > 1 which stage runs it is not followed, or --limit-mm-per-prompt 0 serves "
+             "text only, whether the tower is then loaded not followed; --kv-cache-memory gives the cache.");
   if (g_strcmp0 (why, "encoder") == 0)
     return _("SGLang lowers its default --mem-fraction-static for a vision model by its encoder’s layers and "
              "width, not known here (architecture fields encoder-layers and encoder-width); "
