@@ -896,6 +896,65 @@ check_engine_version_json (void)
   }
 }
 
+/* vLLM's multimodal profile run for Gemma 3 27B on an H100 (vc-engine-mm.c): the table's line
+ * and the JSON's figures, --limit-mm-per-prompt */
+static void
+check_vllm_vision (void)
+{
+  g_auto(VcTestRun) r = { 0 };
+
+  {
+    /* vLLM's multimodal profile run for Gemma 3 27B on an H100 (vc-engine-mm.c): the table's
+     * line and the JSON's figures; none once --kv-cache-memory gives the cache */
+    g_autoptr(JsonParser) p12 = json_parser_new ();
+    JsonObject *engine, *mm;
+
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-27b-it", "--engine", "vllm", "--seq", "8192", "--fit-gpu", "h100-80gb", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "  vLLM’s profile run passes 31 images through the vision encoder (3.21\u00a0GB at its "
+                                     "peak) and keeps their embeddings through the text pass: 2.97\u00a0GB at an encoder "
+                                     "budget of 8"));
+    g_assert_nonnull (strstr (r.out, "tokens as 0.10 and 0.11.x keep them, counted here; 321\u00a0MB from 0.12 on"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-27b-it", "--engine", "vllm", "--seq", "8192", "--fit-gpu", "h100-80gb",
+             "--format", "json", NULL);
+    engine = json_object_get_object_member (parse (p12, &r), "engine");
+    mm = json_object_get_object_member (engine, "vllm_mm_profile");
+    g_assert_cmpint (json_object_get_int_member (mm, "images"), ==, 31);
+    g_assert_cmpint (json_object_get_int_member (mm, "encoder_budget_tokens"), ==, 8192);
+    g_assert_cmpint (json_object_get_int_member (mm, "encoder_pass_bytes"), ==, 3213000704);
+    g_assert_cmpint (json_object_get_int_member (mm, "embeddings_bytes"), ==, 2965143552);
+    g_assert_cmpint (json_object_get_int_member (mm, "later_embeddings_bytes"), ==, 321312768);
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-27b-it", "--engine", "vllm", "--seq", "8192", "--fit-gpu", "h100-80gb",
+             "--kv-cache-memory", "20", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_null (strstr (r.out, "images through the vision encoder"));
+    /* --limit-mm-per-prompt: 4 requests of 2 images profile 8; vLLM's own, refused elsewhere */
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-27b-it", "--engine", "vllm", "--seq", "8192", "--fit-gpu", "h100-80gb",
+             "--max-num-seqs", "4", "--limit-mm-per-prompt", "2", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "vLLM’s profile run passes 8 images through the vision encoder"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-27b-it", "--engine", "vllm", "--limit-mm-per-prompt", "2",
+             "--print-command", "vllm", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "--limit-mm-per-prompt '{\"image\": 2}'"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--preset", "gemma-3-27b-it", "--limit-mm-per-prompt", "2", NULL);
+    g_assert_cmpint (r.status, !=, 0);
+    g_assert_nonnull (strstr (r.err, "--limit-mm-per-prompt: this option is vLLM's"));
+  }
+}
+
 /* SGLang's fraction for a vision model: Gemma 3 served without images at the text model's, a
  * hand-set encoder of a model served with images lowered (FORMULAS.md, "Multimodal models") */
 static void
@@ -1033,6 +1092,7 @@ test_speed_fields (void)
   check_kv_capacity_json ();
   check_engine_version_json ();
   check_sglang_vision_json ();
+  check_vllm_vision ();
   check_custom_all_reduce_json ();
 }
 

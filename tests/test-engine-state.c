@@ -10,6 +10,7 @@
 
 #include "vc-engine.h"
 #include "vc-engine-comm.h"
+#include "vc-engine-mm.h"
 #include "vc-engine-state.h"
 #include "vc-estimate.h"
 #include "vc-hf-config.h"
@@ -777,10 +778,120 @@ test_refused (void)
   g_assert_true (vc_engine_state_vllm_followed (vc_estimate_get_inputs (dense), 4, 2));
 }
 
+/* vLLM's KV capacity of one H100 for the estimate's model */
+static void
+h100_capacity (VcEstimate   *e,
+               VcKvCapacity *kv)
+{
+  guint i = vc_test_gpu_index (e, "h100-80gb");
+
+  vc_engine_kv_capacity_on (vc_estimate_get_inputs (e), vc_estimate_get_result (e), vc_estimate_get_selected (e),
+                            vc_estimate_get_gpu (e, i), 1, kv);
+}
+
+/* vLLM's multimodal profile run for Gemma 3 27B (vc-engine-mm.c; FORMULAS.md, "Multimodal
+ * models"): an image is 896² pixels in 3 channels, (896 / 14)² = 4,096 SigLIP patches of 1,152
+ * (MLP 4,304), 256 embeddings of the text model's 5,376 and a placeholder of 256 + 4 = 260
+ * tokens; at vLLM's defaults for an H100 (8,192 batched tokens, 1,024 requests) the encoder
+ * budget is 8,192 tokens, so 8,192 // 260 = 31 images, as vLLM 0.11.0rc2's own log says
+ * ("profiled with 31 image items", tests/accuracy/measurements.csv) */
+static void
+test_vllm_mm_profile (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("gemma-3-27b-it", 8192);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  double pixels = 31 * 2408448.0 * 2, originals = 31 * 256 * 5376.0 * 2;
+  double text = 1024 * 262144.0 * 38 + 8192 * 5376.0 * 2;
+  VcVllmMmProfile mm;
+  VcKvCapacity kv;
+
+  g_assert_cmpuint (in->arch.encoder_intermediate, ==, 4304);
+  g_assert_cmpuint (in->arch.encoder_patches, ==, 4096);
+  g_assert_cmpuint (in->arch.encoder_pixel_values, ==, 3 * 896 * 896);
+  g_assert_cmpuint (in->arch.encoder_image_tokens, ==, 260);
+  g_assert_cmpuint (in->arch.encoder_image_embeds, ==, 256);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_assert_cmpfloat (mm.items, ==, 31);
+  g_assert_cmpfloat (mm.budget_tokens, ==, 8192);
+  /* the MLP's activation at a layer past the first: the embeddings, the residual, layer_norm2's
+   * output (3 × 1,152) and fc1's and the activation's outputs (2 × 4,304) a patch, in bf16 */
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, pixels + 31 * 4096 * (3 * 1152 + 2 * 4304) * 2.0);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 3213000704.0);
+  /* 0.11.x copies each image's 256 rows into 8,192 (the budget); later releases into its 260 */
+  g_assert_cmpfloat (mm.cache_bytes, ==, pixels + originals + 31 * 8192 * 5376 * 2.0);
+  g_assert_cmpfloat (mm.cache_bytes, ==, 2965143552.0);
+  g_assert_cmpfloat (mm.later_cache_bytes, ==, pixels + originals + 31 * 260 * 5376 * 2.0);
+  g_assert_cmpfloat (mm.later_cache_bytes, ==, 321312768.0);
+  /* the text pass, the sampler's logits setting it, with the embeddings kept */
+  g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (in, 8192, 1024, 1), ==, text + mm.cache_bytes);
+  g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (in, 8192, 1024, 1), ==, 13253771264.0);
+  h100_capacity (e, &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, 14048);
+
+  /* TP 2 splits qkv, attention and the MLP: the output projection's point now holds most, the
+   * embeddings, the residual, layer_norm1's, qkv and attention halved, out_proj's partial sums
+   * and their all-reduce: 4 × 1,152 + 4 × 576 + 1,152 values a patch */
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 2, &mm));
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, pixels + 31 * 4096 * (4 * 1152 + 4 * 576 + 1152) * 2.0);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 2197192704.0);
+
+  /* a smaller budget: 2,048 tokens hold 7 images */
+  g_assert_true (vc_engine_mm_vllm_profile (in, 2048, 256, 1, &mm));
+  g_assert_cmpfloat (mm.items, ==, 7);
+  g_assert_cmpfloat (mm.cache_bytes, ==, 7 * (2408448.0 * 2 + 256 * 5376 * 2 + 2048 * 5376 * 2));
+  g_assert_cmpfloat (mm.cache_bytes, ==, 207126528.0);
+  /* --limit-mm-per-prompt caps them at max_num_seqs × the limit: 4 requests of 2 images */
+  g_object_set (e, "limit-mm-per-prompt", 2, NULL);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 4, 1, &mm));
+  g_assert_cmpfloat (mm.items, ==, 8);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_assert_cmpfloat (mm.items, ==, 31);
+  /* 0 serves text only: whether the release then loads the tower is not followed */
+  g_object_set (e, "limit-mm-per-prompt", 0, NULL);
+  g_assert_false (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+  g_object_set (e, "limit-mm-per-prompt", 999, NULL);
+  /* the requests cap the images: one request of 300 tokens holds one image */
+  g_object_set (e, "seq", 300, NULL);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1, 1, &mm));
+  g_assert_cmpfloat (mm.items, ==, 1);
+  /* a budget of one image and one request: the encoder's pass sets the peak */
+  g_assert_true (vc_engine_mm_vllm_profile (in, 260, 1, 1, &mm));
+  g_assert_cmpfloat (mm.budget_tokens, ==, 260);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 2408448.0 * 2 + 4096 * 12064 * 2.0);
+  g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (in, 260, 1, 1), ==, mm.encoder_pass_bytes);
+  g_object_set (e, "seq", 8192, NULL);
+
+  /* not followed: two pipeline stages, release 0.21, another engine, a tower whose image is not
+   * known; --kv-cache-memory still gives the cache */
+  g_object_set (e, "pp", 2, NULL);
+  g_assert_false (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+  g_object_set (e, "pp", 1, "engine-version", VC_VLLM_VERSION_0_21, "enforce-eager", TRUE, NULL);
+  g_assert_false (vc_engine_mm_vllm_followed (in, 1));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+  g_object_set (e, "kv-cache-memory", 20.0, NULL);
+  h100_capacity (e, &kv);
+  g_assert_true (kv.known);
+  g_object_set (e, "kv-cache-memory", 0.0, "engine-version", VC_VLLM_VERSION_0_10, "enforce-eager", FALSE, NULL);
+  g_assert_true (vc_engine_mm_vllm_followed (in, 1));
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  g_assert_false (vc_engine_mm_vllm_followed (in, 1));
+  g_object_set (e, "engine", VC_ENGINE_VLLM, "encoder-image-tokens", 0, NULL);
+  g_assert_false (vc_engine_mm_vllm_followed (in, 1));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+  /* without the tower, the text model's profile alone */
+  g_object_set (e, "encoder-params", 0, NULL);
+  g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (in, 8192, 1024, 1), ==, text);
+}
+
 /* The catalog's multimodal models whose vision encoder the reader counts (Qwen3-VL, Llama 4,
  * Gemma 3): vLLM's profile run passes its dummy items through the encoder (FORMULAS.md,
- * "Multimodal models"), whose forward peak has no formula here, so no figure unless
- * --kv-cache-memory gives the cache. SGLang serves Gemma 3 and Llama 4 without images by
+ * "Multimodal models"), followed for Gemma 3, whose image follows from config.json (its
+ * sliding-window groups then followed for each card, not at a layout); for the others the
+ * tokens of an image are the processor's, so no figure unless --kv-cache-memory gives the
+ * cache. SGLang serves Gemma 3 and Llama 4 without images by
  * default (mm_disabled_models), their towers loaded all the same: its text-model fraction, the
  * encoder in the weights, so a figure. Qwen3-VL is served with images, its fraction lowered by
  * a tower whose layers the reader does not keep: no figure unless the fraction is given. */
@@ -816,7 +927,8 @@ test_encoder_refused (void)
       g_assert_cmpuint (in->arch.encoder_layers, ==, counted[i].layers);
       g_assert_cmpuint (in->arch.encoder_width, ==, counted[i].width);
       g_assert_cmpint (in->arch.sglang_multimodal_off, ==, counted[i].off);
-      g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+      g_assert_cmpint (vc_engine_mm_vllm_followed (in, 1), ==, counted[i].layers == 27);
+      g_assert_cmpstr (vc_engine_no_figure (in), ==, counted[i].layers == 27 ? NULL : "encoder");
       g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
       g_assert_cmpfloat (vc_engine_sglang_fraction (in, 81559, 1), ==, 0.835);
       if (!counted[i].off)
@@ -1102,5 +1214,6 @@ main (int    argc,
   g_test_add_func ("/engine-state/tensor-parallel-groups", test_tensor_parallel_groups);
   g_test_add_func ("/engine-state/invariants", test_invariants);
   g_test_add_func ("/engine-state/tp-invariants", test_tp_invariants);
+  g_test_add_func ("/engine-state/vllm-mm-profile", test_vllm_mm_profile);
   return g_test_run ();
 }

@@ -80,6 +80,7 @@ const VcCliOption vc_cli_options[] = {
   { "block-size", OPT_PROPERTY, "block-size", "N" },
   { "max-num-batched-tokens", OPT_PROPERTY, "max-num-batched-tokens", "N" },
   { "max-num-seqs", OPT_PROPERTY, "max-num-seqs", "N" },
+  { "limit-mm-per-prompt", OPT_PROPERTY, "limit-mm-per-prompt", "N" },
   { "kv-cache-memory", OPT_PROPERTY, "kv-cache-memory", "GB" },
   /* vLLM's releases, or with --engine sglang SGLang's sources (vramcalc.c, apply_engine_version()) */
   { "engine-version", OPT_ENGINE_VERSION, "engine-version", "0.10|0.11|0.21|001ccef|003fca8",

@@ -682,6 +682,7 @@ static const struct
   { "block-size", "vllm" },
   { "max-num-batched-tokens", "vllm" },
   { "max-num-seqs", "vllm" },
+  { "limit-mm-per-prompt", "vllm" },
   { "kv-cache-memory", "vllm" },
   { "enforce-eager", "vllm" },
   { "no-enforce-eager", "vllm" },

@@ -97,6 +97,11 @@ static VcArchField fields[] = {
   BOOL_FIELD (encoder_vllm_data, "encoder-vllm-data", N_("vLLM encoder data mode"), N_("vLLM’s model class replicates the vision encoder on every rank and splits the images with --mm-encoder-tp-mode data (supports_encoder_tp_data); otherwise vLLM falls back to weights")),
   UINT_FIELD (encoder_vllm_data_tp_params, "encoder-vllm-data-tp-params", N_("Encoder parameters split by vLLM in data mode"), N_("Of the encoder parameters, those vLLM still divides over its tensor-parallel ranks with --mm-encoder-tp-mode data (layers outside the replicated tower); 0 when none"), 0, 4000000000u),
   UINT_FIELD (encoder_sglang_tp_params, "encoder-sglang-tp-params", N_("Encoder parameters split by SGLang"), N_("Of the encoder parameters, those SGLang divides over its tensor-parallel ranks (its tower’s and projector’s parallel layers); the rest is whole on every rank; 0 when none or not followed"), 0, 4000000000u),
+  UINT_FIELD (encoder_intermediate, "encoder-intermediate", N_("Encoder feed-forward size"), N_("Feed-forward size of the vision encoder’s layers (intermediate_size of its vision_config), for vLLM’s profile run; 0 when unknown"), 0, 10000000),
+  UINT_FIELD (encoder_patches, "encoder-patches", N_("Encoder patches per image"), N_("Patches one image passes through the vision encoder, for vLLM’s profile run; 0 when unknown"), 0, 100000000),
+  UINT_FIELD (encoder_pixel_values, "encoder-pixel-values", N_("Pixel values per image"), N_("Values of one image as the vision encoder takes it (channels × height × width), for vLLM’s profile run; 0 when unknown"), 0, 2000000000),
+  UINT_FIELD (encoder_image_tokens, "encoder-image-tokens", N_("Prompt tokens per image"), N_("Prompt tokens of one image as vLLM’s encoder budget counts them (the embeddings and the markers around them), for its profile run; 0 when unknown"), 0, 100000000),
+  UINT_FIELD (encoder_image_embeds, "encoder-image-embeds", N_("Embeddings per image"), N_("Embeddings the vision encoder returns for one image (Gemma 3’s mm_tokens_per_image), for vLLM’s profile run; 0 when unknown"), 0, 100000000),
 };
 
 static void

@@ -108,6 +108,17 @@ typedef struct
    * parameters those it still divides then (Llama 4's projector) */
   gboolean encoder_vllm_data;
   guint encoder_vllm_data_tp_params;
+  /* What vLLM's profile run passes through the vision encoder for one image (the dummy item of
+   * the largest size, FORMULAS.md "Multimodal models"), as the config reader derives it where the
+   * tower and the image's tokens follow from config.json (Gemma 3's SigLIP): the tower's MLP
+   * width, the patches of an image, the pixel values it takes, the prompt tokens vLLM's encoder
+   * budget counts for it (its placeholder with the markers around the embeddings) and the
+   * embeddings the encoder returns. 0: unknown (vLLM's capacity then needs --kv-cache-memory). */
+  guint encoder_intermediate;
+  guint encoder_patches;
+  guint encoder_pixel_values;
+  guint encoder_image_tokens;
+  guint encoder_image_embeds;
 } VcArch;
 
 /* How the engines' rotary tables were derived (VcArch.rope_table_kind) */

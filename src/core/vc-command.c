@@ -62,7 +62,7 @@ static const char *vllm_flags[] = {
   "--enable-expert-parallel", "--max-model-len", "--gpu-memory-utilization", "--max-num-seqs",
   "--max-num-batched-tokens", "--kv-cache-memory-bytes", "--block-size", "--dtype",
   "--quantization", "--kv-cache-dtype", "VLLM_PP_LAYER_PARTITION", "--disable-custom-all-reduce",
-  "VLLM_MXFP4_USE_MARLIN", "--mm-encoder-tp-mode", NULL
+  "VLLM_MXFP4_USE_MARLIN", "--mm-encoder-tp-mode", "--limit-mm-per-prompt", NULL
 };
 static const char *sglang_flags[] = {
   "--model-path", "--tp-size", "--pp-size", "--dp-size", "--ep-size", "--context-length",
@@ -774,6 +774,12 @@ build_vllm (const VcCommandRequest *req,
     add_uint (argv, "--max-num-seqs", in->max_num_seqs);
   if (in->max_num_batched_tokens > 0)
     add_uint (argv, "--max-num-batched-tokens", in->max_num_batched_tokens);
+  /* the images a prompt may hold, as vLLM takes the limit: JSON of modality to count */
+  if (in->limit_mm_per_prompt != 999)
+    {
+      add (argv, "--limit-mm-per-prompt");
+      g_ptr_array_add (argv, g_strdup_printf ("{\"image\": %u}", in->limit_mm_per_prompt));
+    }
   if (in->kv_cache_memory_gb > 0)
     add_uint (argv, "--kv-cache-memory-bytes", (guint64) llround (in->kv_cache_memory_gb * 1e9));
   if (in->block_size != 16)

@@ -10,6 +10,7 @@
 
 #include "vc-engine.h"
 #include "vc-engine-comm.h"
+#include "vc-engine-mm.h"
 #include "vc-engine-state.h"
 #include "vc-layout.h"
 
@@ -793,8 +794,8 @@ vc_engine_rope_table_bytes (const VcInputs *in,
  * is not sized here (FORMULAS.md, "Engines"): vLLM's profile run (vllm/v1/worker/
  * gpu_model_runner.py, profile_run) passes a batch of dummy items of the largest size through
  * the encoder and keeps their embeddings (encoder_cache) while the text model's dummy batch
- * runs, the encoder's forward peak having no formula here; only a --kv-cache-memory given
- * leaves the cache as given. SGLang lowers its default mem_fraction_static for a model with a
+ * runs, followed where the image the encoder takes is known (vc-engine-mm.c); otherwise only a
+ * --kv-cache-memory given leaves the cache as given. SGLang lowers its default mem_fraction_static for a model with a
  * vision_config (python/sglang/srt/server_args.py, adjust_mem_fraction_for_vlm), followed where
  * the encoder's layers and width are known (vc_engine_sglang_vlm_factor), not at all for a
  * model it serves without images by default (sglang_multimodal_off: Gemma 3, Llama 4, whose
@@ -805,7 +806,7 @@ encoder_unsized (const VcInputs *in)
   if (in->arch.encoder_params == 0)
     return FALSE;
   if (in->engine == VC_ENGINE_VLLM)
-    return !(in->kv_cache_memory_gb > 0);
+    return !(in->kv_cache_memory_gb > 0) && !vc_engine_mm_vllm_followed (in, MAX (1u, in->layout.pp));
   if (in->engine == VC_ENGINE_SGLANG)
     return !(in->mem_fraction_static > 0) && !in->arch.sglang_multimodal_off &&
            (in->arch.encoder_layers == 0 || in->arch.encoder_width == 0);

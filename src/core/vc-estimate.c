@@ -107,6 +107,7 @@ enum {
   PROP_BLOCK_SIZE,
   PROP_MAX_NUM_BATCHED_TOKENS,
   PROP_MAX_NUM_SEQS,
+  PROP_LIMIT_MM_PER_PROMPT,
   PROP_KV_CACHE_MEMORY,
   PROP_ENGINE_VERSION,
   PROP_ENFORCE_EAGER,
@@ -675,6 +676,7 @@ vc_estimate_set_property (GObject      *object,
     case PROP_BLOCK_SIZE: SET_FIELD (block_size, g_value_get_uint); break;
     case PROP_MAX_NUM_BATCHED_TOKENS: SET_FIELD (max_num_batched_tokens, g_value_get_uint); break;
     case PROP_MAX_NUM_SEQS: SET_FIELD (max_num_seqs, g_value_get_uint); break;
+    case PROP_LIMIT_MM_PER_PROMPT: SET_FIELD (limit_mm_per_prompt, g_value_get_uint); break;
     case PROP_KV_CACHE_MEMORY: SET_FIELD (kv_cache_memory_gb, input_double); break;
     case PROP_ENGINE_VERSION: SET_FIELD (vllm_version, g_value_get_enum); break;
     case PROP_ENFORCE_EAGER: SET_FIELD (enforce_eager, g_value_get_boolean); break;
@@ -848,6 +850,7 @@ vc_estimate_get_property (GObject    *object,
     case PROP_BLOCK_SIZE: g_value_set_uint (value, in->block_size); break;
     case PROP_MAX_NUM_BATCHED_TOKENS: g_value_set_uint (value, in->max_num_batched_tokens); break;
     case PROP_MAX_NUM_SEQS: g_value_set_uint (value, in->max_num_seqs); break;
+    case PROP_LIMIT_MM_PER_PROMPT: g_value_set_uint (value, in->limit_mm_per_prompt); break;
     case PROP_KV_CACHE_MEMORY: g_value_set_double (value, in->kv_cache_memory_gb); break;
     case PROP_ENGINE_VERSION: g_value_set_enum (value, in->vllm_version); break;
     case PROP_ENFORCE_EAGER: g_value_set_boolean (value, in->enforce_eager); break;
@@ -1076,6 +1079,11 @@ install_engine_inputs (const VcInputs *d)
     g_param_spec_uint ("max-num-seqs", N_("Sequences"),
                        N_("vLLM: requests of one step, whose logits the profile run samples (default: vLLM's for each card, in its GPU count, fit and KV capacity: 1024 from 70 GiB but on an A100, else 256; a GPU set takes its first card's; 1024 in the breakdown)"),
                        0, 65536, d->max_num_seqs, RW);
+  /* vLLM's --limit-mm-per-prompt for images (vllm/config/multimodal.py, MultiModalConfig) */
+  properties[PROP_LIMIT_MM_PER_PROMPT] =
+    g_param_spec_uint ("limit-mm-per-prompt", N_("Images per prompt"),
+                       N_("vLLM: the most images a prompt may hold (--limit-mm-per-prompt '{\"image\": N}'), which caps the images its profile run passes through the vision encoder at max_num_seqs × N; 0 serves without images (default 999, vLLM's)"),
+                       0, 100000, d->limit_mm_per_prompt, RW);
   properties[PROP_KV_CACHE_MEMORY] =
     g_param_spec_double ("kv-cache-memory", N_("KV cache memory (GB)"),
                          N_("vLLM: each GPU's KV cache in GB, in place of what --gpu-memory-utilization leaves"),

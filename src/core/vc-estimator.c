@@ -16,6 +16,7 @@
 
 #include "vc-allocator.h"
 #include "vc-engine.h"
+#include "vc-engine-mm.h"
 #include "vc-estimator.h"
 #include "vc-quant.h"
 #include "vc-training-rules.h"
@@ -135,6 +136,7 @@ vc_inputs_init_default (VcInputs *in)
     .block_size = 16,
     .max_num_batched_tokens = 0,
     .max_num_seqs = 0,
+    .limit_mm_per_prompt = 999,
     .kv_cache_memory_gb = 0,
     .vllm_version = VC_VLLM_VERSION_0_11,
     .enforce_eager = FALSE,
@@ -731,6 +733,7 @@ vc_estimator_vllm_profile_bytes (const VcInputs *in,
 {
   Shapes s;
   double e = 2.0, inter, attn, mlp, forward, sampler;
+  VcVllmMmProfile mm;
 
   shapes_init_dims (&in->arch, &s);
   n = MAX (1.0, n);
@@ -739,6 +742,10 @@ vc_estimator_vllm_profile_bytes (const VcInputs *in,
   mlp = tokens * inter * (in->arch.gated_mlp ? 3.0 : 2.0) * e / n;
   forward = 2.0 * tokens * s.h * e + MAX (attn, mlp);
   sampler = MIN (seqs, tokens) * s.V * VLLM_SAMPLER_BYTES_PER_LOGIT + tokens * s.h * e;
+  /* a multimodal model's encoder pass first, its embeddings kept through the text pass
+   * (vc-engine-mm.c), where followed */
+  if (vc_engine_mm_vllm_profile (in, tokens, seqs, n, &mm))
+    return vc_engine_mm_vllm_peak (&mm, MAX (forward, sampler));
   return MAX (forward, sampler);
 }
 

@@ -63,6 +63,7 @@ typedef struct
   guint block_size;                /* vLLM KV-cache block, in tokens */
   guint max_num_batched_tokens;    /* vLLM: tokens of the profile run; 0: vLLM's default for the card */
   guint max_num_seqs;              /* vLLM: requests the profile run samples; 0: the card's default */
+  guint limit_mm_per_prompt;       /* vLLM --limit-mm-per-prompt: images a prompt may hold (999 by default) */
   double kv_cache_memory_gb;       /* vLLM --kv-cache-memory, per GPU in GB; 0: profiled */
   VcVllmVersion vllm_version;      /* vLLM --engine-version: whose arithmetic */
   gboolean enforce_eager;          /* vLLM --enforce-eager: no CUDA graphs */

@@ -8,6 +8,7 @@
 
 #include "vc-engine.h"
 #include "vc-engine-comm.h"
+#include "vc-engine-mm.h"
 #include "vc-engine-state.h"
 #include "vc-enums.h"
 #include "vc-formula.h"
@@ -278,6 +279,51 @@ add_training_rules (const Terms *t,
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
+/* vLLM's multimodal profile run, where followed (vc-engine-mm.c): the images through the
+ * encoder, and the embeddings kept through the text pass; "" otherwise */
+static char *
+vllm_mm_clause (const Terms *t,
+                guint        tokens,
+                guint        seqs)
+{
+  VcVllmMmProfile mm;
+  g_autofree char *pass = NULL, *kept = NULL;
+
+  if (!vc_engine_mm_vllm_profile (t->in, tokens, seqs, 1, &mm))
+    return g_strdup ("");
+  pass = vc_format_size (mm.encoder_pass_bytes, t->unit);
+  kept = vc_format_size (mm.cache_bytes, t->unit);
+  /* Translators: ", or first the encoder's pass over 31 images (3.2 GB), whose embeddings
+   * (2.9 GB at an encoder budget of 8192 tokens) the text pass adds to" */
+  return g_strdup_printf (_(", or first the encoder’s pass over %.0f images (%s), whose embeddings "
+                            "(%s at an encoder budget of %.0f tokens) the text pass adds to"),
+                          mm.items, pass, kept, mm.budget_tokens);
+}
+
+/* the profile run vLLM reserves (FORMULAS.md, "Engines") */
+static char *
+describe_vllm_profile (const Terms *t)
+{
+  const VcInputs *in = t->in;
+  guint tokens, seqs;
+  g_autofree char *mm = NULL;
+
+  vc_engine_vllm_batch (in, NULL, &tokens, &seqs);
+  mm = vllm_mm_clause (t, tokens, seqs);
+  return g_strdup_printf (_("vLLM’s profile run: the larger of a forward pass of %u tokens "
+                            "(max_num_batched_tokens) and the sampler’s logits for %u requests "
+                            "(max_num_seqs) × %u vocabulary at 38 bytes each, with the hidden "
+                            "states%s; vLLM’s defaults for cards of 70 GiB or more unless given, "
+                            "each card’s own in its GPU count, fit and KV capacity; vLLM %s: %s = %s"),
+                          tokens, MIN (seqs, tokens), in->arch.vocab_size, mm,
+                          vc_enum_nick (VC_TYPE_VLLM_VERSION, in->vllm_version),
+                          in->enforce_eager ? _("eager, no CUDA graphs")
+                          : in->vllm_version == VC_VLLM_VERSION_0_10
+                            ? _("CUDA graphs captured after the cache is sized, NCCL set up after the memory snapshot")
+                            : _("CUDA graphs captured after the cache is sized, outside the memory share"),
+                          t->size);
+}
+
 static char *
 describe_activations (const Terms *t)
 {
@@ -320,24 +366,7 @@ describe_activations (const Terms *t)
                               l.n_ctx_seq, output, t->size);
     }
   if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM)
-    {
-      /* the profile run vLLM reserves (FORMULAS.md, "Engines") */
-      guint tokens, seqs;
-
-      vc_engine_vllm_batch (in, NULL, &tokens, &seqs);
-      return g_strdup_printf (_("vLLM’s profile run: the larger of a forward pass of %u tokens "
-                                "(max_num_batched_tokens) and the sampler’s logits for %u requests "
-                                "(max_num_seqs) × %u vocabulary at 38 bytes each, with the hidden "
-                                "states; vLLM’s defaults for cards of 70 GiB or more unless given, "
-                                "each card’s own in its GPU count, fit and KV capacity; vLLM %s: %s = %s"),
-                              tokens, MIN (seqs, tokens), in->arch.vocab_size,
-                              vc_enum_nick (VC_TYPE_VLLM_VERSION, in->vllm_version),
-                              in->enforce_eager ? _("eager, no CUDA graphs")
-                              : in->vllm_version == VC_VLLM_VERSION_0_10
-                                ? _("CUDA graphs captured after the cache is sized, NCCL set up after the memory snapshot")
-                                : _("CUDA graphs captured after the cache is sized, outside the memory share"),
-                              t->size);
-    }
+    return describe_vllm_profile (t);
   if (in->mode == VC_MODE_INFERENCE)
     {
       g_autofree char *clauses =

@@ -2157,6 +2157,42 @@ read_llama4_vision (Reader   *r,
                        &arch->encoder_sglang_tp_params, error);
 }
 
+/* What vLLM's profile run passes through Gemma 3's tower for one image (vllm/model_executor/
+ * models/gemma3_mm.py): the dummy image resized to image_size², (image_size / patch_size)²
+ * patches through the SigLIP layers (MLP width @inter), average-pooled by
+ * Gemma3MultiModalProjector to mm_tokens_per_image embeddings (a square whose side divides the
+ * patch grid's, or the pooling leaves another count: not followed). The tokens vLLM's encoder
+ * budget counts for the image (registry.py, get_max_tokens_per_item_by_modality →
+ * profiling.py, get_mm_max_contiguous_tokens: the placeholder's length, not only its
+ * embeddings) are those of Gemma3Processor's full_image_sequence, "\n\n", <start_of_image>, the
+ * image tokens, <end_of_image>, "\n\n", each "\n\n" one token of Gemma 3's vocabulary (the
+ * model file's own _apply_token_matches reads vocab["\n\n"]): mm_tokens_per_image + 4. */
+static gboolean
+gemma3_vllm_image (Reader   *r,
+                   VcArch   *arch,
+                   guint     image,
+                   guint     patch,
+                   guint     channels,
+                   guint     inter,
+                   guint     mm_tokens,
+                   GError  **error)
+{
+  guint64 grid = image / patch, pooled = (guint64) floor (sqrt ((double) mm_tokens) + 0.5);
+
+  arch->encoder_intermediate = arch->encoder_patches = arch->encoder_pixel_values = 0;
+  arch->encoder_image_tokens = arch->encoder_image_embeds = 0;
+  if (pooled * pooled != mm_tokens || grid % pooled != 0)
+    return TRUE;
+  arch->encoder_intermediate = inter;
+  arch->encoder_image_embeds = mm_tokens;
+  TRY (derived_uint (r, _("an image's patches and tokens"), grid * grid, "encoder-patches",
+                     &arch->encoder_patches, error));
+  TRY (derived_uint (r, _("an image's patches and tokens"), (guint64) channels * image * image,
+                     "encoder-pixel-values", &arch->encoder_pixel_values, error));
+  return derived_uint (r, _("an image's patches and tokens"), (guint64) mm_tokens + 4, "encoder-image-tokens",
+                       &arch->encoder_image_tokens, error);
+}
+
 /* Gemma 3's vision tower (vision_config, a siglip_vision_model) and projector, as transformers
  * builds them (modeling_siglip.py, SiglipVisionTransformer; modeling_gemma3.py,
  * Gemma3MultiModalProjector): a patch Conv2d with a bias (channels × patch² → h), a learned
@@ -2171,7 +2207,10 @@ read_gemma3_vision (Reader   *r,
                     VcArch   *arch,
                     GError  **error)
 {
-  guint h = 1152, layers = 27, inter = 4304, heads = 16, image = 896, patch = 14, channels = 3;
+  g_autoptr(GHashTable) read = g_hash_table_new (g_str_hash, g_str_equal);
+  Reader w = { .prefix = "", .object = r->wrapper, .huge = r->huge, .nested = TRUE, .family = r->family,
+               .read = read, .not_understood = r->not_understood };
+  guint h = 1152, layers = 27, inter = 4304, heads = 16, image = 896, patch = 14, channels = 3, mm_tokens = 256;
   gboolean head = TRUE;
   guint64 side, layer, params, split;
 
@@ -2183,6 +2222,7 @@ read_gemma3_vision (Reader   *r,
   TRY (need_uint (r, "patch_size", NULL, patch, 1, image, &patch, error));
   TRY (opt_uint (r, "num_channels", NULL, 3, 3, 1, 64, &channels, error));
   TRY (opt_bool (r, "vision_use_head", TRUE, &head, error));
+  TRY (opt_uint (&w, "mm_tokens_per_image", NULL, 256, 256, 1, 100000000, &mm_tokens, error));
   member (r, "model_type");
   if (h % heads != 0)
     {
@@ -2214,8 +2254,9 @@ read_gemma3_vision (Reader   *r,
   TRY (derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error));
   TRY (derived_uint (r, _("the vision encoder's parameters"), split, "encoder-vllm-tp-params",
                      &arch->encoder_vllm_tp_params, error));
-  return derived_uint (r, _("the vision encoder's parameters"), split, "encoder-sglang-tp-params",
-                       &arch->encoder_sglang_tp_params, error);
+  TRY (derived_uint (r, _("the vision encoder's parameters"), split, "encoder-sglang-tp-params",
+                     &arch->encoder_sglang_tp_params, error));
+  return gemma3_vllm_image (r, arch, image, patch, channels, inter, mm_tokens, error);
 }
 
 /* Qwen3-VL's vision tower (modeling_qwen3_vl.py, Qwen3VLVisionModel; the same in

@@ -13,6 +13,7 @@
 #include "vc-command.h"
 #include "vc-engine.h"
 #include "vc-engine-comm.h"
+#include "vc-engine-mm.h"
 #include "vc-enums.h"
 #include "vc-formula.h"
 #include "vc-layout.h"
@@ -745,6 +746,38 @@ add_mxfp4_json (JsonBuilder    *b,
   add_bytes_or_null (b, padded, padding);
 }
 
+/* vLLM's multimodal profile run on @gpu at the layout's TP (vc-engine-mm.c): null where it is
+ * not followed or --kv-cache-memory makes it moot */
+static void
+add_vllm_mm_json (JsonBuilder    *b,
+                  const VcInputs *in,
+                  const VcGpu    *gpu)
+{
+  VcVllmMmProfile mm;
+  guint tokens, seqs;
+
+  json_builder_set_member_name (b, "vllm_mm_profile");
+  vc_engine_vllm_batch (in, gpu, &tokens, &seqs);
+  if (in->kv_cache_memory_gb > 0 ||
+      !vc_engine_mm_vllm_profile (in, tokens, seqs, MAX (1u, in->layout.tp), &mm))
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "images");
+  json_builder_add_int_value (b, (gint64) mm.items);
+  json_builder_set_member_name (b, "encoder_budget_tokens");
+  json_builder_add_int_value (b, (gint64) mm.budget_tokens);
+  json_builder_set_member_name (b, "encoder_pass_bytes");
+  add_bytes (b, mm.encoder_pass_bytes);
+  json_builder_set_member_name (b, "embeddings_bytes");
+  add_bytes (b, mm.cache_bytes);
+  json_builder_set_member_name (b, "later_embeddings_bytes");
+  add_bytes (b, mm.later_cache_bytes);
+  json_builder_end_object (b);
+}
+
 /* The engine's figures at the layout asked for, on the card of --fit-gpu (null when there is
  * no layout result or the engine sizes no cache from it) */
 static void
@@ -827,6 +860,7 @@ add_engine_json (JsonBuilder           *b,
   add_number_or_null (b, "vlm_fraction_factor",
                       in->engine == VC_ENGINE_SGLANG && sglang_vlm_lowered (in),
                       vc_engine_sglang_vlm_factor (&in->arch));
+  add_vllm_mm_json (b, in, gpu);
   /* why there is no figure, where it is a part of the model the engine sizes apart */
   json_builder_set_member_name (b, "no_figure");
   if (!at.known && vc_engine_no_figure_on (in, gpu, MAX (1u, in->layout.tp)) != NULL)
@@ -1554,9 +1588,13 @@ no_figure_text (const VcInputs *in,
              "(vLLM’s Mamba groups, SGLang’s Mamba pool), which is not sized here.");
   if (g_strcmp0 (why, "encoder") == 0 && in->engine == VC_ENGINE_VLLM)
     return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
-             "embeddings: the encoder’s peak on that batch (set by its attention backend), and for most "
-             "models the tokens of an image (the processor’s settings, not config.json), are not sized here; "
-             "--kv-cache-memory gives the cache.");
+             "embeddings: followed for releases 0.10 to 0.20 on one pipeline stage, for a model whose image "
+             "follows from its config.json (Gemma 3: the architecture fields encoder-intermediate, "
+             "encoder-patches, encoder-pixel-values, encoder-image-tokens and encoder-image-embeds). "
+             "Here it is not: the tokens of an image come from the processor’s settings "
+             "(preprocessor_config.json, not read), or release 0.21 and later profile the encoder in ways "
+             "not read, or with PP > 1 which stage runs it is not followed, or --limit-mm-per-prompt 0 serves "
+             "text only, whether the tower is then loaded not followed; --kv-cache-memory gives the cache.");
   if (g_strcmp0 (why, "encoder") == 0)
     return _("SGLang lowers its default --mem-fraction-static for a vision model by its encoder’s layers and "
              "width, not known here (architecture fields encoder-layers and encoder-width); "
@@ -1567,6 +1605,35 @@ no_figure_text (const VcInputs *in,
   if (g_strcmp0 (why, "layout-groups") == 0)
     return _("SGLang’s sliding-window pool is followed with one pipeline stage only.");
   return NULL;
+}
+
+/* vLLM's multimodal profile run on @gpu at the layout's TP, where followed (vc-engine-mm.c) */
+static void
+table_vllm_mm (GString        *s,
+               const VcInputs *in,
+               const VcGpu    *gpu,
+               VcUnit          unit)
+{
+  VcVllmMmProfile mm;
+  guint tokens, seqs;
+  g_autofree char *pass = NULL, *kept = NULL, *later = NULL;
+
+  if (in->kv_cache_memory_gb > 0)
+    return;
+  vc_engine_vllm_batch (in, gpu, &tokens, &seqs);
+  if (!vc_engine_mm_vllm_profile (in, tokens, seqs, MAX (1u, in->layout.tp), &mm))
+    return;
+  pass = vc_format_size (mm.encoder_pass_bytes, unit);
+  kept = vc_format_size (mm.cache_bytes, unit);
+  later = vc_format_size (mm.later_cache_bytes, unit);
+  /* Translators: "  vLLM's profile run passes 31 images through the vision encoder (3.2 GB at
+   * its peak) and keeps their embeddings through the text pass: 2.9 GB at an encoder budget of
+   * 8,192 tokens as 0.10 and 0.11.x keep them, 0.3 GB from 0.12 on (pull request #29386)" */
+  g_string_append_printf (s, _("  vLLM’s profile run passes %.0f images through the vision encoder (%s at its "
+                               "peak) and keeps their embeddings through the text pass: %s at an encoder budget "
+                               "of %'.0f tokens as 0.10 and 0.11.x keep them, counted here; %s from 0.12 on "
+                               "(pull request #29386)\n"),
+                          mm.items, pass, kept, mm.budget_tokens, later);
 }
 
 static void
@@ -1597,6 +1664,8 @@ table_engine (GString               *s,
                               engine, at.n_gpus, gpu->name, *how ? " · " : "", how);
       if (no_figure_text (in, why) != NULL)
         g_string_append_printf (s, "  %s\n", no_figure_text (in, why));
+      /* the GPU table's capacity for each card still holds it */
+      table_vllm_mm (s, in, gpu, unit);
       return;
     }
   {
@@ -1617,6 +1686,7 @@ table_engine (GString               *s,
                               _("SGLang serves this model without images unless --enable-multimodal is given: "
                                 "its default --mem-fraction-static is not lowered for the vision encoder, "
                                 "whose weights it loads all the same."));
+    table_vllm_mm (s, in, gpu, unit);
     if (sglang_vlm_lowered (in))
       {
         double f = sglang_fraction_at (in, gpu);

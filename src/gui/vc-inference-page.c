@@ -40,6 +40,7 @@ struct _VcInferencePage
   GtkSpinButton *block_size;
   GtkSpinButton *max_num_batched_tokens;
   GtkSpinButton *max_num_seqs;
+  GtkSpinButton *limit_mm_per_prompt;
   GtkSpinButton *kv_cache_memory;
   VcDropDown *engine_version;
   VcDropDown *mxfp4_backend;
@@ -146,6 +147,9 @@ update_applicable (VcInferencePage *self)
   vc_grid_row_set_visible (GTK_WIDGET (self->block_size), vllm);
   vc_grid_row_set_visible (GTK_WIDGET (self->max_num_batched_tokens), vllm);
   vc_grid_row_set_visible (GTK_WIDGET (self->max_num_seqs), vllm);
+  /* vLLM's images a prompt, for a model with a vision encoder, and wherever one is given */
+  vc_grid_row_set_visible (GTK_WIDGET (self->limit_mm_per_prompt),
+                           (vllm && in->arch.encoder_params > 0) || in->limit_mm_per_prompt != 999);
   vc_grid_row_set_visible (GTK_WIDGET (self->kv_cache_memory), vllm);
   vc_grid_row_set_visible (GTK_WIDGET (self->engine_version), vllm);
   vc_grid_row_set_visible (GTK_WIDGET (self->enforce_eager), vllm);
@@ -229,6 +233,7 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   vc_bind_spin_with_word (self->max_num_batched_tokens, estimate, "max-num-batched-tokens", 256, 0, 0,
                           C_("engine value", "Default"));
   vc_bind_spin_with_word (self->max_num_seqs, estimate, "max-num-seqs", 8, 0, 0, C_("engine value", "Default"));
+  vc_bind_spin (self->limit_mm_per_prompt, estimate, "limit-mm-per-prompt", 1, 0);
   vc_bind_spin_with_word (self->kv_cache_memory, estimate, "kv-cache-memory", 1, 1, 0, C_("kv cache memory", "Profiled"));
   vc_bind_choices (self->engine_version, estimate, "engine-version", engine_version_choices,
                    G_N_ELEMENTS (engine_version_choices));
@@ -323,6 +328,7 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, block_size);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, max_num_batched_tokens);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, max_num_seqs);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, limit_mm_per_prompt);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, kv_cache_memory);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, engine_version);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, mxfp4_backend);

@@ -286,8 +286,8 @@ test_state_capacity (Fixture       *f,
 
 /* A vision model under SGLang: Gemma 3 4B's tower counted (419,816,304 parameters in the
  * weights), served without images by default so at the text model's fraction (FORMULAS.md,
- * "Multimodal models"): the H100 row gives the core's cache; under vLLM, whose profile run
- * through the encoder is not sized, the row gives none */
+ * "Multimodal models"): the H100 row gives the core's cache; under vLLM too, its profile run
+ * through the encoder followed, but not once served without images */
 static void
 test_vision_capacity (Fixture       *f,
                       gconstpointer  data)
@@ -313,10 +313,26 @@ test_vision_capacity (Fixture       *f,
                               floor (kv.max_concurrency));
   g_assert_true (g_str_has_prefix (sglang, expected));
 
+  /* vLLM's profile run through Gemma 3's tower is followed (vc-engine-mm.c): the core's cache */
   g_object_set (f->estimate, "engine", VC_ENGINE_VLLM, NULL);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  r = vc_estimate_get_result (f->estimate);
+  vc_engine_kv_capacity_on (vc_estimate_get_inputs (f->estimate), r, &r->scenarios[r->selected],
+                            vc_estimate_get_gpu (f->estimate, h100), 1, &kv);
+  g_assert_true (kv.known);
+  vllm = vc_gpu_chart_describe_speed (f->chart, h100);
+  g_free (expected);
+  expected = g_strdup_printf ("KV cache: %.0f tokens · %.0f requests of 8192 tokens · ", kv.tokens,
+                              floor (kv.max_concurrency));
+  g_assert_true (g_str_has_prefix (vllm, expected));
+  /* served without images (--limit-mm-per-prompt 0), whether the tower loads is not followed:
+   * the row gives none */
+  g_object_set (f->estimate, "limit-mm-per-prompt", 0, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_free (vllm);
   vllm = vc_gpu_chart_describe_speed (f->chart, h100);
   g_assert_null (strstr (vllm, "KV cache: "));
+  g_object_set (f->estimate, "limit-mm-per-prompt", 999, NULL);
 }
 
 /* The H100's row in words for assistive technologies: its speed column and its pool line, as

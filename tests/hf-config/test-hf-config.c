@@ -1242,6 +1242,33 @@ test_gemma3_encoder (void)
     g_assert_true (a->sglang_multimodal_off);
     g_assert_cmpfloat (vc_hf_config_get_counts (gemma)->active, ==, 3880263168.0);
     g_assert_nonnull (strstr (vc_hf_config_get_description (gemma), "vision encoder and projector are counted"));
+    /* what vLLM's profile run passes through the tower for one image: 896² pixels in 3
+     * channels, (896 / 14)² patches, an MLP of 4,304, 256 embeddings in a placeholder of 260
+     * prompt tokens ("\n\n", <start_of_image>, the 256, <end_of_image>, "\n\n") */
+    g_assert_cmpuint (a->encoder_intermediate, ==, 4304);
+    g_assert_cmpuint (a->encoder_patches, ==, 4096);
+    g_assert_cmpuint (a->encoder_pixel_values, ==, 2408448);
+    g_assert_cmpuint (a->encoder_image_embeds, ==, 256);
+    g_assert_cmpuint (a->encoder_image_tokens, ==, 260);
+  }
+  /* an mm_tokens_per_image that is no square dividing the patch grid is not pooled as the
+   * projector pools: the image is left unknown, the weights still counted */
+  {
+    g_autofree char *path = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models", "gemma-3-4b-it",
+                                              "config.json", NULL);
+    g_autofree char *text = NULL;
+    g_autoptr(GString) odd = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(VcHfConfig) config = NULL;
+
+    g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+    odd = g_string_new (text);
+    g_assert_cmpuint (g_string_replace (odd, "\"mm_tokens_per_image\": 256", "\"mm_tokens_per_image\": 255", 1), ==, 1);
+    config = vc_hf_config_new_from_data (odd->str, odd->len, "config.json", NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (config)->encoder_params, ==, 419816304);
+    g_assert_cmpuint (vc_hf_config_get_arch (config)->encoder_image_tokens, ==, 0);
+    g_assert_cmpuint (vc_hf_config_get_arch (config)->encoder_patches, ==, 0);
   }
   /* a text-only Gemma 3 has no encoder */
   {

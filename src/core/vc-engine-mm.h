@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vc-engine-mm.h: vLLM's profile run for a multimodal model (FORMULAS.md, "Multimodal models"):
+ * the batch of dummy images it passes through the vision encoder, and the embeddings it keeps
+ * while the text model's dummy batch runs. Free of GObject and of allocation.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "vc-estimator.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  double budget_tokens;            /* the encoder budget: min(compute, cache) */
+  double items;                    /* dummy images of the profile's batch */
+  double encoder_pass_bytes;       /* the encoder's forward peak over them, with their pixels */
+  double cache_bytes;              /* what stays while the text model's dummy batch runs */
+  double later_cache_bytes;        /* the same in releases after pull request #29386 */
+} VcVllmMmProfile;
+
+/* Whether vLLM's multimodal profile run is followed for the inputs' model at `pp` stages: an
+ * encoder whose image vLLM profiles is known (the architecture's encoder-* fields), images
+ * allowed (--limit-mm-per-prompt above 0), releases 0.10 to 0.20 (--engine-version 0.10 or
+ * 0.11), one pipeline stage */
+gboolean vc_engine_mm_vllm_followed (const VcInputs *inputs,
+                                     double          pp);
+/* vLLM's multimodal profile run with `batch_tokens` (max_num_batched_tokens) and `seqs`
+ * (max_num_seqs), the encoder split over `tp` ranks; FALSE where it is not followed */
+gboolean vc_engine_mm_vllm_profile  (const VcInputs  *inputs,
+                                     double           batch_tokens,
+                                     double           seqs,
+                                     double           tp,
+                                     VcVllmMmProfile *out);
+/* The profile run's peak with the text model's own (`text_peak`): the higher of the encoder's
+ * pass and the text pass with the embeddings kept */
+double   vc_engine_mm_vllm_peak     (const VcVllmMmProfile *profile,
+                                     double                 text_peak);
+
+G_END_DECLS
