@@ -793,8 +793,10 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
   per_token = res->kv_bytes_per_token;
   if (!vc_arch_is_mla (arch) && arch->n_kv_heads > 0)
     per_token *= MAX (1.0, floor (arch->n_kv_heads / n)) / arch->n_kv_heads;
-  /* the weights split over the GPUs, the RoPE table on each whole */
-  weights = (sc->bytes[VC_COMPONENT_WEIGHTS] - sc->rope_table) / n + sc->rope_table;
+  /* the weights split over the GPUs, the RoPE table on each whole, and each rank's copy of
+   * Mamba-2's one group where TP does not divide it (vc-engine-state.c) */
+  weights = (sc->bytes[VC_COMPONENT_WEIGHTS] - sc->rope_table) / n + sc->rope_table +
+            vc_engine_state_repeated_bytes (in, n);
   overhead = sc->bytes[VC_COMPONENT_OVERHEAD];
 
   if (in->engine == VC_ENGINE_VLLM)
@@ -848,8 +850,6 @@ vc_engine_kv_capacity_on (const VcInputs         *in,
     }
   else
     {
-      /* each rank's copy of Mamba-2's one group where TP does not divide it (vc-engine-state.c) */
-      weights += vc_engine_state_sglang_repeated_bytes (in, n);
       if (!sglang_capacity (in, gpu, n, capacity, overhead, weights, per_token, attention, sliding, hybrid, out))
         *out = (VcKvCapacity) { 0 };
       else
@@ -955,6 +955,8 @@ vc_engine_at_layout (const VcInputs       *in,
       !vc_engine_vllm_version_sized (in, stage_gpus))
     return;
   per_token = kv / cached;
+  /* each rank's copy of Mamba-2's one group where TP does not divide it (vc-engine-state.c) */
+  weights += vc_engine_state_repeated_bytes (in, tp);
   if (in->engine == VC_ENGINE_VLLM)
     {
       guint batch_tokens, seqs;
@@ -977,7 +979,6 @@ vc_engine_at_layout (const VcInputs       *in,
     {
       double gpu_mib = gpu->memory_mib > 0 ? gpu->memory_mib : capacity / 1048576.0;
 
-      weights += vc_engine_state_sglang_repeated_bytes (in, tp);
       out->budget_bytes = vc_engine_sglang_fraction (in, gpu_mib, tp) *
                           MAX (0.0, capacity - overhead - vc_engine_comm_pool_bytes (in, tp));
       out->available_kv_bytes = MAX (0.0, out->budget_bytes - weights);
