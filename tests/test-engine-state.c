@@ -1221,7 +1221,8 @@ test_invariants (void)
 
 /* Under TP, a rank's state page is the one-GPU page divided by TP, the block never larger than
  * on one GPU's attention with as many KV heads, the tokens whole blocks; more memory never
- * fewer tokens or requests (vLLM 0.11, where TP is sized) */
+ * fewer tokens or requests (vLLM 0.11, where TP is sized); with Mamba-2's one group repeated,
+ * more than the share */
 static void
 test_tp_invariants (void)
 {
@@ -1260,6 +1261,41 @@ test_tp_invariants (void)
           }
         g_assert_cmpfloat (last_tokens, >, 0);
       }
+
+  /* Granite 4.0-H Tiny's one group repeated on every rank: a rank's page holds more than its
+   * share of the one-GPU state (the repeated group's channels), never more than the whole;
+   * more memory never fewer tokens or requests */
+  for (guint t = 0; t < 3; t++)
+    {
+      g_autoptr(VcEstimate) e = hybrid ("granite-4.0-h-tiny", 8192);
+      const VcInputs *in = vc_estimate_get_inputs (e);
+      double last_tokens = -1, last_requests = -1;
+      VcVllmStateSpec one, rank;
+
+      g_object_set (e, "tp", tps[t], NULL);
+      g_assert_true (vc_engine_state_vllm_spec (in, 1, 4 * 2048.0, &one));
+      g_assert_true (vc_engine_state_vllm_spec (in, tps[t], 4 * 2048.0 / tps[t], &rank));
+      g_assert_cmpfloat (rank.state_page_bytes * tps[t], >=, one.state_page_bytes);
+      g_assert_cmpfloat (rank.state_page_bytes, <=, one.state_page_bytes);
+      g_assert_cmpfloat (rank.page_bytes, >=, rank.state_page_bytes);
+      g_assert_cmpfloat (vc_engine_state_repeated_bytes (in, tps[t]), ==,
+                         tps[t] == 1 ? 0 : 36 * (tps[t] - 1) * 394496.0 / tps[t] * 2);
+      for (double gb = 1; gb <= 64; gb *= 2)
+        {
+          VcEngineAtLayout at;
+
+          g_object_set (e, "kv-cache-memory", gb, NULL);
+          at_layout (e, &at);
+          g_assert_true (at.known);
+          g_assert_null (vc_engine_no_figure (in));
+          g_assert_cmpfloat (at.tokens, >=, last_tokens);
+          g_assert_cmpfloat (at.max_concurrency, >=, last_requests);
+          g_assert_cmpfloat (fmod (at.tokens, at.block_size), ==, 0);
+          last_tokens = at.tokens;
+          last_requests = at.max_concurrency;
+        }
+      g_assert_cmpfloat (last_tokens, >, 0);
+    }
 }
 
 int
