@@ -9,6 +9,7 @@
 #include <glib.h>
 
 #include "vc-allocator.h"
+#include "vc-catalog.h"
 #include "vc-estimator.h"
 
 #define MiB 1048576.0
@@ -162,6 +163,53 @@ test_training_reserve (void)
   in.mode = VC_MODE_TRAINING;
   in.method = VC_METHOD_RULE_OF_THUMB;
   g_assert_false (vc_estimator_models_reserve (&in));
+}
+
+/* Deep models replayed whole (FORMULAS.md, "Training: reserved and allocated"): the cache
+ * reserved_bytes − total_bytes of Llama 3.2 3B's shapes at N layers, full fine-tuning, batch 2 of
+ * 4,096 tokens, as measured by whole replays: 1.88, 3.36, 4.23, 5.68, 7.25, 10.33, 13.53 GB at
+ * 16, 28, 32, 40, 48, 64, 80 layers. The line through 16 and 32 layers gave 5.41 GB at 40 and
+ * 11.30 at 80. Past REPLAY_LAYERS (128) the line through 64 and 128 layers: growing by as much
+ * each further layer. */
+static double
+cache_at (guint layers)
+{
+  VcInputs in;
+  VcResult r;
+
+  vc_inputs_init_default (&in);
+  in.mode = VC_MODE_TRAINING;
+  in.method = VC_METHOD_ARCHITECTURE;
+  in.finetune = VC_FINETUNE_FULL;
+  in.batch = 2;
+  in.seq = 4096;
+  in.arch = vc_presets_lookup ("llama-3.2-3b")->arch;
+  in.arch.n_layers = layers;
+  vc_estimator_compute (&in, &r);
+  vc_estimator_add_reserve (&in, &r);
+  return r.scenarios[r.selected].reserved - r.scenarios[r.selected].total;
+}
+
+static void
+test_deep_models (void)
+{
+  const guint layers[] = { 16, 28, 32, 40, 48, 64, 80 };
+  const double measured[] = { 1.88, 3.36, 4.23, 5.68, 7.25, 10.33, 13.53 };
+  double c128, c160, c192;
+
+  for (guint i = 0; i < G_N_ELEMENTS (layers); i++)
+    {
+      double gb = round (cache_at (layers[i]) / 1e7) / 100;
+
+      g_test_message ("%u layers: %.2f GB cached", layers[i], gb);
+      g_assert_cmpfloat_with_epsilon (gb, measured[i], 1e-9);
+    }
+  /* beyond 128 layers, a line */
+  c128 = cache_at (128);
+  c160 = cache_at (160);
+  c192 = cache_at (192);
+  g_assert_cmpfloat (c160, >, c128);
+  g_assert_cmpfloat_with_epsilon (c192 - c160, c160 - c128, 1.0);
 }
 
 /* ---- the same rules, plainly: every search a scan of every block ------------------------------ */
@@ -413,6 +461,7 @@ main (int   argc,
   g_test_add_func ("/allocator/large-pool", test_large_pool);
   g_test_add_func ("/allocator/expandable-segments", test_expandable);
   g_test_add_func ("/allocator/training-reserve", test_training_reserve);
+  g_test_add_func ("/allocator/deep-models", test_deep_models);
   g_test_add_func ("/allocator/against-plain-rules", test_against_plain_rules);
   return g_test_run ();
 }

@@ -162,15 +162,59 @@ test_falcon_h1 (void)
   g_assert_true (json_object_get_null_member (engine, "no_figure"));
 }
 
-/* The text report: the capacity, then the block and its page; at TP 2 the reason for no figure
- * (Granite 4.0-H's one Mamba-2 group, which vLLM repeats on both ranks) */
+/* Falcon-H1-Tiny-90M under TP, its one Mamba-2 group repeated on every rank (8 attention heads,
+ * 24 Mamba heads: TP 2, 4 and 8 divide both), one KV head of 64 a rank (256 bytes a token):
+ *  - TP 2: conv_dim 768 + 2 × 2 × 64 = 1,024, 512 × 3 + 12 × 32 × 64 = 26,112 values, 52,224
+ *    bytes; a block of 16 × cdiv(52,224, 4,096) = 208 tokens, a page of 53,248 bytes; 1 GB:
+ *    18,780 pages, // 24 = 782 blocks, 391 × 208 = 81,328 tokens, a request 20 + 1 blocks.
+ *  - TP 8: conv_dim 768 + 2 × 8 × 64 = 1,792, 224 × 3 + 3 × 32 × 64 = 6,816 values, 13,632
+ *    bytes; 16 × cdiv(13,632, 4,096) = 64 tokens, a page of 16,384; 1 GB: 61,035 pages, 2,543
+ *    blocks, 1,271 × 64 = 81,344 tokens, a request 64 + 1 blocks.
+ * A group is 2 × 64 × (512 + 4 + the convolution's bias) = 66,176 parameters: at TP 8 each rank
+ * holds 24 × 7 × 66,176 / 8 × 2 = 2,779,392 bytes more than an even split. */
+static void
+test_falcon_h1_tensor_parallel (void)
+{
+  const char *tps[] = { "2", "8" };
+  const gint64 tokens[] = { 81328, 81344 }, block[] = { 208, 64 }, page[] = { 53248, 16384 };
+  const double at_once[] = { 782.0 / 21, 2543.0 / 65 };
+  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models",
+                                              "Falcon-H1-Tiny-90M-Instruct", "config.json", NULL);
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcHfConfig) hf = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (tps); i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      const char *args[] = { "--config", config, "--engine", "vllm", "--seq", "4096", "--kv-cache-memory", "1",
+                             "--tp", tps[i], "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+      JsonObject *engine = json_object_get_object_member (vc_test_run_json (parser, args), "engine");
+
+      g_assert_true (json_object_get_null_member (engine, "no_figure"));
+      g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, tokens[i]);
+      g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==, at_once[i]);
+      g_assert_cmpint (json_object_get_int_member (engine, "state_block_size"), ==, block[i]);
+      g_assert_cmpint (json_object_get_int_member (engine, "state_page_bytes"), ==, page[i]);
+    }
+  hf = vc_hf_config_new_for_path (config, &error);
+  g_assert_no_error (error);
+  vc_hf_config_apply (hf, e);
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, NULL);
+  g_assert_cmpuint (vc_estimate_get_inputs (e)->arch.mamba_group_params, ==, 66176);
+  g_assert_cmpfloat (vc_engine_state_repeated_bytes (vc_estimate_get_inputs (e), 8), ==, 2779392);
+}
+
+/* The text report: the capacity, then the block and its page; at TP 2 in fp8 the reason for no
+ * figure (Granite 4.0-H's one Mamba-2 group, which vLLM repeats on both ranks in unquantized
+ * weights only) */
 static void
 test_text (void)
 {
   const char *one[] = { "--preset", "granite-4.0-h-tiny", "--engine", "vllm", "--seq", "8192",
                         "--kv-cache-memory", "20", "--fit-gpu", "h100-80gb", NULL };
   const char *tp2[] = { "--preset", "granite-4.0-h-tiny", "--engine", "vllm", "--seq", "8192", "--tp", "2",
-                        "--fit-gpu", "h100-80gb", NULL };
+                        "--precision", "fp8", "--fit-gpu", "h100-80gb", NULL };
   g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
 
   g_assert_cmpint (vc_test_run_vramcalc (one, NULL, &out, &err), ==, 0);
@@ -181,7 +225,8 @@ test_text (void)
   g_assert_nonnull (strstr (out2, "TP 2: no KV-cache figure for this model here\n"
                                   "  vLLM’s Mamba groups are followed for releases 0.10 to 0.20 on one pipeline "
                                   "stage (PP 1) without a sliding window, under TP where it divides the mixer’s "
-                                  "heads and groups"));
+                                  "heads and groups, or where it divides the heads of a Mamba-2 mixer of one group "
+                                  "of known state size in unquantized weights"));
 }
 
 /* SGLang's Mamba pool (vc-engine-state.c; ModelRunnerKVCacheMixin at sgl-project/sglang commit
@@ -489,14 +534,16 @@ test_sglang_groups_repeated (void)
   g_assert_cmpfloat (pool.tokens, ==, 2570667);
   g_assert_cmpfloat (pool.max_concurrency, ==, 110);
 
-  /* the weights each rank holds beyond an even split: none where TP divides the groups, nor
-   * for vLLM (whose Mamba groups at such TP are not followed) */
-  g_assert_cmpfloat (vc_engine_state_sglang_repeated_bytes (in, 1), ==, 0);
-  g_assert_cmpfloat (vc_engine_state_sglang_repeated_bytes (in, 2), ==, 14201856);
-  g_assert_cmpfloat (vc_engine_state_sglang_repeated_bytes (in, 4), ==, 21302784);
+  /* the weights each rank holds beyond an even split: none where TP divides the groups; vLLM
+   * repeats the same rows (test_tensor_parallel_groups), llama.cpp has no TP ranks */
+  g_assert_cmpfloat (vc_engine_state_repeated_bytes (in, 1), ==, 0);
+  g_assert_cmpfloat (vc_engine_state_repeated_bytes (in, 2), ==, 14201856);
+  g_assert_cmpfloat (vc_engine_state_repeated_bytes (in, 4), ==, 21302784);
   g_object_set (e, "engine", VC_ENGINE_VLLM, NULL);
-  g_assert_cmpfloat (vc_engine_state_sglang_repeated_bytes (in, 4), ==, 0);
-  g_assert_false (vc_engine_state_vllm_followed (in, 4, 1));
+  g_assert_cmpfloat (vc_engine_state_repeated_bytes (in, 4), ==, 21302784);
+  g_assert_true (vc_engine_state_vllm_followed (in, 4, 1));
+  g_object_set (e, "engine", VC_ENGINE_LLAMA_CPP, NULL);
+  g_assert_cmpfloat (vc_engine_state_repeated_bytes (in, 4), ==, 0);
   g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
 
   /* what SGLang does not start with: heads TP does not divide, quantized weights, two groups
@@ -506,7 +553,7 @@ test_sglang_groups_repeated (void)
   g_object_set (e, "precision", VC_PRECISION_FP8, NULL);
   g_assert_false (vc_engine_state_sglang_followed (in, 4, 1));
   g_assert_true (vc_engine_state_sglang_followed (in, 1, 1));
-  g_assert_cmpfloat (vc_engine_state_sglang_repeated_bytes (in, 4), ==, 0);
+  g_assert_cmpfloat (vc_engine_state_repeated_bytes (in, 4), ==, 0);
   g_object_set (e, "precision", precision, "tp", 4, NULL);
   g_assert_null (vc_engine_no_figure (in));
   arch = in->arch;
@@ -743,21 +790,22 @@ test_sglang_swa_sources (void)
   }
 }
 
-/* Where the pools are not followed, no figure and the reason: SGLang's Mamba pool, vLLM over
- * more than one GPU a model; a model without state has no state block */
+/* Where the pools are not followed, no figure and the reason: SGLang's Mamba pool over two
+ * stages, vLLM's repeated group in fp8; a model without state has no state block */
 static void
 test_refused (void)
 {
   g_autoptr(VcEstimate) e = hybrid ("granite-4.0-h-tiny", 8192);
   g_autoptr(VcEstimate) dense = hybrid ("llama-3-8b", 8192);
+  VcPrecision precision = vc_estimate_get_inputs (e)->precision;
   VcEngineAtLayout at;
 
-  g_object_set (e, "tp", 2, NULL);
+  g_object_set (e, "tp", 2, "precision", VC_PRECISION_FP8, NULL);
   at_layout (e, &at);
   g_assert_false (at.known);
   g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "state-pools");
   g_assert_false (vc_engine_state_vllm_followed (vc_estimate_get_inputs (e), 2, 1));
-  g_object_set (e, "tp", 1, "pp", 2, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  g_object_set (e, "precision", precision, "tp", 1, "pp", 2, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
   at_layout (e, &at);
   g_assert_false (at.known);
   g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "state-pools");
@@ -1086,26 +1134,164 @@ test_tensor_parallel_paths (void)
   g_assert_true (json_object_get_null_member (engine, "no_figure"));
 }
 
-/* Granite 4.0-H Tiny's Mamba-2 has one group, which vLLM repeats on each rank: not followed
- * under TP, whatever divides its 48 heads; followed again on one GPU */
+/* Granite 4.0-H Tiny's Mamba-2 has one group, which vLLM repeats on each rank under TP
+ * (MambaStateShapeCalculator.mamba2_state_shape, extra_groups_for_head_shards; MambaMixer2's
+ * mamba_v2_sharded_weight_loader): N 128, 48 heads of 64 (I 3,072), kernel 4, one KV head of 128
+ * on a rank of 4 or more (512 bytes a token in each of the 4 attention layers), 1,024 at TP 2.
+ *  - TP 2: conv_dim 3,072 + 2 × 2 × 128 = 3,584, 1,792 × 3 + 196,608 values, 403,968 bytes; a
+ *    block of 16 × cdiv(403,968, 16,384) = 400 tokens, a page of 409,600 bytes.
+ *  - TP 4: 4,096 / 4 × 3 + 98,304 values, 202,752 bytes; 16 × cdiv(202,752, 8,192) = 400 tokens,
+ *    a page of 204,800; 20 GB: 20e9 // 204,800 = 97,656 pages, // 4 = 24,414 blocks, 2,441 × 400
+ *    = 976,400 tokens, a request 21 + 9 blocks.
+ *  - TP 8 (the mixer's arithmetic: the 12 attention heads keep vLLM and vramcalc from TP 8; see
+ *    Falcon-H1 below for a model that runs there): 5,120 / 8 × 3 + 49,152 values, 102,144 bytes;
+ *    16 × cdiv(102,144, 8,192) = 208 tokens,
+ *    a page of 106,496; 20 GB: 187,800 pages, 46,950 blocks, 4,695 × 208 = 976,560 tokens, a
+ *    request 40 + 9 blocks.
+ * Each rank holds (TP − 1) / TP of a group's 394,496 parameters more in each of the 36 Mamba
+ * layers, in bf16: 14,201,856, 21,302,784 and 24,853,248 bytes. */
 static void
 test_tensor_parallel_groups (void)
 {
+  const guint tps[] = { 2, 4, 8 };
+  const double state[] = { 403968, 202752, 102144 }, page[] = { 409600, 204800, 106496 };
+  const double token[] = { 1024, 512, 512 }, repeated[] = { 14201856, 21302784, 24853248 };
+  const guint block[] = { 400, 400, 208 };
   g_autoptr(VcEstimate) e = hybrid ("granite-4.0-h-tiny", 8192);
   const VcInputs *in = vc_estimate_get_inputs (e);
+  VcVllmStateSpec spec;
+  double tokens, concurrency, conv, ssm;
+  VcPrecision precision;
+  VcArch arch;
 
   g_assert_cmpuint (in->arch.recurrent_heads, ==, 48);
   g_assert_cmpuint (in->arch.recurrent_groups, ==, 1);
-  for (guint tp = 2; tp <= 8; tp *= 2)
+  for (guint t = 0; t < G_N_ELEMENTS (tps); t++)
     {
-      g_object_set (e, "tp", tp, NULL);
-      g_assert_false (vc_engine_state_vllm_followed (in, tp, 1));
-      g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
+      g_object_set (e, "tp", tps[t], NULL);
+      g_assert_true (vc_engine_state_vllm_followed (in, tps[t], 1));
+      g_assert_null (vc_engine_no_figure (in));
+      g_assert_true (vc_engine_state_vllm_spec (in, tps[t], 4 * token[t], &spec));
+      g_assert_cmpfloat (spec.state_page_bytes, ==, state[t]);
+      g_assert_cmpfloat (spec.attention_token_bytes, ==, token[t]);
+      g_assert_cmpuint (spec.block_size, ==, block[t]);
+      g_assert_cmpfloat (spec.page_bytes, ==, page[t]);
+      g_assert_cmpfloat (spec.group_size, ==, 4);
+      g_assert_cmpfloat (spec.attention_groups, ==, 1);
+      g_assert_cmpfloat (spec.state_groups, ==, 9);
+      g_assert_cmpfloat (vc_engine_state_repeated_bytes (in, tps[t]), ==, repeated[t]);
+      /* the same shape as SGLang's, only its dtypes differ */
+      g_assert_true (vc_engine_state_rank_state (in, tps[t], &conv, &ssm));
+      g_assert_cmpfloat ((conv + ssm) * 2, ==, state[t]);
     }
+  g_assert_true (vc_engine_state_vllm_spec (in, 4, 2048, &spec));
+  vc_engine_state_vllm_capacity (in, &spec, 20e9, &tokens, &concurrency);
+  g_assert_cmpfloat (tokens, ==, 976400);
+  g_assert_cmpfloat (concurrency, ==, 24414.0 / 30);
+  g_assert_true (vc_engine_state_vllm_spec (in, 8, 2048, &spec));
+  vc_engine_state_vllm_capacity (in, &spec, 20e9, &tokens, &concurrency);
+  g_assert_cmpfloat (tokens, ==, 976560);
+  g_assert_cmpfloat (concurrency, ==, 46950.0 / 49);
+
+  /* what vLLM does not start with: heads TP does not divide (48 over 5), quantized weights with
+   * the group repeated, two groups TP does not divide; the state size unknown */
+  g_object_set (e, "tp", 5, NULL);
+  g_assert_false (vc_engine_state_vllm_followed (in, 5, 1));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
+  precision = in->precision;
+  g_object_set (e, "tp", 4, "precision", VC_PRECISION_FP8, NULL);
+  g_assert_false (vc_engine_state_vllm_followed (in, 4, 1));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
+  g_assert_cmpfloat (vc_engine_state_repeated_bytes (in, 4), ==, 0);
+  g_assert_true (vc_engine_state_vllm_followed (in, 1, 1));
+  g_object_set (e, "precision", precision, NULL);
+  arch = in->arch;
+  arch.recurrent_groups = 2;
+  arch.recurrent_conv = 3 * (3072 + 2 * 2 * 128);
+  arch.recurrent_state = arch.recurrent_conv + 393216;
+  vc_estimate_set_architecture (e, &arch);
+  g_assert_true (vc_engine_state_vllm_followed (in, 2, 1));
+  g_assert_false (vc_engine_state_vllm_followed (in, 4, 1));
+  arch.recurrent_groups = 1;
+  arch.recurrent_conv = 9984;
+  arch.recurrent_state = 9984 + 393216;
+  arch.mamba_state_size = 0;
+  vc_estimate_set_architecture (e, &arch);
+  g_assert_false (vc_engine_state_vllm_followed (in, 4, 1));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
+
   /* with groups as many as the ranks, each rank keeps its share: a quarter at TP 4 */
   g_object_set (e, "recurrent-groups", 4, NULL);
   g_assert_true (vc_engine_state_vllm_followed (in, 4, 1));
   g_assert_true (vc_engine_state_vllm_followed (in, 2, 1));
+  g_assert_cmpfloat (vc_engine_state_repeated_bytes (in, 4), ==, 0);
+}
+
+/* The same from the CLI, at the layout and on a GPU row: Granite 4.0-H Tiny on H100s at TP 4,
+ * 8,192 tokens. At the layout a rank's request less its cache is the layout's busiest weights
+ * (3,475,603,488 bytes, SGLang's), the repeated rows (21,302,784) and the profile run at TP 4;
+ * the cache follows the TP-4 spec above; a GPU row of 4 cards gives the same figures; --explain
+ * names the repeated group's share */
+static void
+test_tensor_parallel_groups_cli (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("granite-4.0-h-tiny", 8192);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *args[] = { "--preset", "granite-4.0-h-tiny", "--engine", "vllm", "--seq", "8192", "--tp", "4",
+                         "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+  const char *explain[] = { "--preset", "granite-4.0-h-tiny", "--engine", "vllm", "--seq", "8192", "--tp", "4",
+                            "--fit-gpu", "h100-80gb", "--explain", NULL };
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  guint h100 = vc_test_gpu_index (e, "h100-80gb");
+  const VcGpu *gpu = vc_estimate_get_gpu (e, h100);
+  g_autofree char *explained = NULL, *err = NULL;
+  JsonObject *root, *engine;
+  JsonArray *per_gpu;
+  VcVllmStateSpec spec;
+  VcEngineAtLayout at;
+  VcKvCapacity kv;
+  const VcResult *r;
+  guint batch_tokens, seqs;
+  double tokens, concurrency, available;
+
+  root = vc_test_run_json (parser, args);
+  engine = json_object_get_object_member (root, "engine");
+  per_gpu = json_object_get_array_member (json_object_get_object_member (root, "per_gpu"), "components");
+  g_assert_true (json_object_get_null_member (engine, "no_figure"));
+  g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (per_gpu, 0), "bytes"), ==,
+                     3475603488);
+  g_object_set (e, "tp", 4, NULL);
+  vc_engine_vllm_batch (in, gpu, &batch_tokens, &seqs);
+  available = json_object_get_double_member (engine, "available_kv_bytes");
+  g_assert_cmpfloat (json_object_get_double_member (engine, "budget_bytes") - available, ==,
+                     3475603488 + 21302784 + vc_estimator_vllm_profile_bytes (in, batch_tokens, seqs, 4));
+  g_assert_cmpint (json_object_get_int_member (engine, "state_block_size"), ==, 400);
+  g_assert_cmpint (json_object_get_int_member (engine, "state_page_bytes"), ==, 204800);
+  /* the core at the layout, whose bytes the JSON gives in whole bytes */
+  at_layout (e, &at);
+  g_assert_true (at.known);
+  g_assert_cmpint (llround (at.available_kv_bytes), ==, (gint64) available);
+  g_assert_true (vc_engine_state_vllm_spec (in, 4, 2048, &spec));
+  vc_engine_state_vllm_capacity (in, &spec, at.available_kv_bytes, &tokens, &concurrency);
+  g_assert_cmpfloat (at.tokens, ==, tokens);
+  g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, (gint64) tokens);
+  g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==, concurrency);
+  g_assert_cmpfloat (tokens, >, 976400 * 2);
+
+  /* a GPU row of 4 cards: the busiest GPU of the layout at TP 4 with the repeated rows, as the
+   * layout above; an even split of the weights would hold 3,375,600 tokens (one block more) */
+  g_object_set (e, "tp", 1, NULL);
+  r = vc_estimate_get_result (e);
+  vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], gpu, 4, &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.weights_bytes, ==, at.weights_bytes);
+  g_assert_cmpfloat (kv.tokens, ==, at.tokens);
+  g_assert_cmpfloat (kv.tokens, ==, 3375200);
+  g_assert_cmpfloat (kv.max_concurrency, ==, at.max_concurrency);
+
+  g_assert_cmpint (vc_test_run_vramcalc (explain, NULL, &explained, &err), ==, 0);
+  g_assert_nonnull (strstr (explained, "at TP 4 vLLM repeats the mixer’s one group on every rank: 3072 convolution "
+                                       "values a layer on each, and 21.3\u00a0MB of weights more than an even split"));
 }
 
 /* More memory never holds fewer tokens or requests, whatever the model, release or context */
@@ -1146,7 +1332,8 @@ test_invariants (void)
 
 /* Under TP, a rank's state page is the one-GPU page divided by TP, the block never larger than
  * on one GPU's attention with as many KV heads, the tokens whole blocks; more memory never
- * fewer tokens or requests (vLLM 0.11, where TP is sized) */
+ * fewer tokens or requests (vLLM 0.11, where TP is sized); with Mamba-2's one group repeated,
+ * more than the share */
 static void
 test_tp_invariants (void)
 {
@@ -1185,6 +1372,41 @@ test_tp_invariants (void)
           }
         g_assert_cmpfloat (last_tokens, >, 0);
       }
+
+  /* Granite 4.0-H Tiny's one group repeated on every rank: a rank's page holds more than its
+   * share of the one-GPU state (the repeated group's channels), never more than the whole;
+   * more memory never fewer tokens or requests */
+  for (guint t = 0; t < 3; t++)
+    {
+      g_autoptr(VcEstimate) e = hybrid ("granite-4.0-h-tiny", 8192);
+      const VcInputs *in = vc_estimate_get_inputs (e);
+      double last_tokens = -1, last_requests = -1;
+      VcVllmStateSpec one, rank;
+
+      g_object_set (e, "tp", tps[t], NULL);
+      g_assert_true (vc_engine_state_vllm_spec (in, 1, 4 * 2048.0, &one));
+      g_assert_true (vc_engine_state_vllm_spec (in, tps[t], 4 * 2048.0 / tps[t], &rank));
+      g_assert_cmpfloat (rank.state_page_bytes * tps[t], >=, one.state_page_bytes);
+      g_assert_cmpfloat (rank.state_page_bytes, <=, one.state_page_bytes);
+      g_assert_cmpfloat (rank.page_bytes, >=, rank.state_page_bytes);
+      g_assert_cmpfloat (vc_engine_state_repeated_bytes (in, tps[t]), ==,
+                         tps[t] == 1 ? 0 : 36 * (tps[t] - 1) * 394496.0 / tps[t] * 2);
+      for (double gb = 1; gb <= 64; gb *= 2)
+        {
+          VcEngineAtLayout at;
+
+          g_object_set (e, "kv-cache-memory", gb, NULL);
+          at_layout (e, &at);
+          g_assert_true (at.known);
+          g_assert_null (vc_engine_no_figure (in));
+          g_assert_cmpfloat (at.tokens, >=, last_tokens);
+          g_assert_cmpfloat (at.max_concurrency, >=, last_requests);
+          g_assert_cmpfloat (fmod (at.tokens, at.block_size), ==, 0);
+          last_tokens = at.tokens;
+          last_requests = at.max_concurrency;
+        }
+      g_assert_cmpfloat (last_tokens, >, 0);
+    }
 }
 
 int
@@ -1195,6 +1417,7 @@ main (int    argc,
   g_test_add_func ("/engine-state/qwen3-next", test_qwen3_next);
   g_test_add_func ("/engine-state/granite-4-h", test_granite_4_h);
   g_test_add_func ("/engine-state/falcon-h1", test_falcon_h1);
+  g_test_add_func ("/engine-state/falcon-h1-tensor-parallel", test_falcon_h1_tensor_parallel);
   g_test_add_func ("/engine-state/text", test_text);
   g_test_add_func ("/engine-state/refused", test_refused);
   g_test_add_func ("/engine-state/sglang-qwen3-next", test_sglang_qwen3_next);
@@ -1212,6 +1435,7 @@ main (int    argc,
   g_test_add_func ("/engine-state/tensor-parallel", test_tensor_parallel);
   g_test_add_func ("/engine-state/tensor-parallel-paths", test_tensor_parallel_paths);
   g_test_add_func ("/engine-state/tensor-parallel-groups", test_tensor_parallel_groups);
+  g_test_add_func ("/engine-state/tensor-parallel-groups-cli", test_tensor_parallel_groups_cli);
   g_test_add_func ("/engine-state/invariants", test_invariants);
   g_test_add_func ("/engine-state/tp-invariants", test_tp_invariants);
   g_test_add_func ("/engine-state/vllm-mm-profile", test_vllm_mm_profile);

@@ -54,23 +54,27 @@ model_estimate (const Model *m,
 }
 
 /* What the engine adds to the layout's busiest GPU at `layout` on `gpu`, by the rules read
- * apart: vLLM's padding on one stage without EP (refused beyond), SGLang's repeated group */
+ * apart: vLLM's padding on one stage without EP (refused beyond), and in both engines the
+ * repeated Mamba-2 group */
 static gboolean
 expected_extra (const VcInputs *in,
                 const VcGpu    *gpu,
                 double         *extra)
 {
-  double tp = MAX (1u, in->layout.tp);
+  double tp = MAX (1u, in->layout.tp), repeated = vc_engine_state_repeated_bytes (in, tp);
 
   *extra = 0;
   if (in->engine == VC_ENGINE_SGLANG)
     {
-      *extra = vc_engine_state_sglang_repeated_bytes (in, tp);
+      *extra = repeated;
       return TRUE;
     }
   if (!vc_engine_vllm_mxfp4_extra (in, gpu, tp, extra))
     return FALSE;
-  return *extra == 0 || (in->layout.pp <= 1 && in->layout.ep <= 1);
+  if (*extra != 0 && (in->layout.pp > 1 || in->layout.ep > 1))
+    return FALSE;
+  *extra += repeated;
+  return TRUE;
 }
 
 /* one cell: the three descriptions agree; the capacity on TP n agrees with the engine at TP n */

@@ -406,10 +406,12 @@ test_nothing_fits (void)
         g_assert_cmpuint (vc_solver_min_gpus (&in, gpu->capacity_bytes), >, 1);
       else
         /* ZeRO-3 shards the weights and state, not the 183 GB of activations one 2,048-token
-         * sequence saves without checkpointing: no count of RTX 4090 holds it, 364 B200 do */
+         * sequence saves without checkpointing: no count of RTX 4090 holds it, 385 B200 do (the
+         * allocator's cache of all 126 layers replayed; 364 while it was extrapolated from 16
+         * and 32 layers) */
         {
           g_assert_cmpuint (vc_solver_min_gpus (&in, gpu->capacity_bytes), ==, 0);
-          g_assert_cmpuint (vc_solver_min_gpus (&in, gpu_lookup ("b200")->capacity_bytes), ==, 364);
+          g_assert_cmpuint (vc_solver_min_gpus (&in, gpu_lookup ("b200")->capacity_bytes), ==, 385);
         }
     }
 }

@@ -20,8 +20,7 @@
  * 2 × key heads × key + value heads × value channels, Mamba-2's (mamba2_state_shape) heads ×
  * head + 2 × groups × state channels; with the heads and the groups each a multiple of tp, a
  * rank keeps state / tp. Mamba-2 groups that tp does not divide are repeated on every rank
- * (extra_groups_for_head_shards: tp − groups more), whose channels the state's one count does
- * not give: not followed */
+ * (extra_groups_for_head_shards: tp − groups more): rank_state() below */
 static gboolean
 splits_evenly (const VcArch *arch,
                double        tp)
@@ -33,6 +32,109 @@ splits_evenly (const VcArch *arch,
          fmod (arch->recurrent_state, tp) == 0;
 }
 
+/* Whether the engine loads the weights unquantized: MambaMixer2 asserts, in SGLang
+ * (python/sglang/srt/layers/attention/mamba/mamba.py) and in vLLM
+ * (vllm/model_executor/layers/mamba/mamba_mixer2.py), "Tensor parallel currently supported for
+ * quantized models only if tensor parallel world size divides num groups" (vLLM before that
+ * refused every quantized model under TP: "Tensor parallel currently not supported for quantized
+ * models") */
+static gboolean
+unquantized (const VcInputs *in)
+{
+  return in->precision == VC_PRECISION_FP32 || in->precision == VC_PRECISION_FP16 ||
+         in->precision == VC_PRECISION_BF16;
+}
+
+/* Whether the engines widen the inputs' Mamba-2 groups at `tp`: both shape the state
+ * (MambaStateShapeCalculator.mamba2_state_shape in vLLM's mamba_utils.py, Mamba2StateShape.create
+ * in SGLang's python/sglang/srt/configs/mamba_utils.py) with extra_groups_for_head_shards (tp −
+ * groups where tp does not divide them) added before dividing the convolution's channels by tp,
+ * and MambaMixer2 repeats the groups so on every rank (mamba_v2_sharded_weight_loader); both
+ * assert "If tensor parallel world size does not divide num_groups, then num_groups must equal
+ * 1" */
+static gboolean
+widens_groups (const VcArch *arch,
+               double        tp)
+{
+  return tp > 1 && arch->recurrent_groups > 0 && fmod (arch->recurrent_groups, tp) != 0;
+}
+
+/* One mixer's state on one rank of `tp` as both engines shape it: the convolution's conv_dim /
+ * tp channels × (kernel − 1) and the recurrent state's heads / tp × head × N. Where tp divides
+ * the heads and the groups, state / tp of each part (splits_evenly); where it divides the heads
+ * but not Mamba-2's one group, the group repeated to tp groups: conv_dim = I + 2·tp·N, I = the
+ * recurrent values / N (heads × head), kernel − 1 = the convolution values / (I + 2·groups·N) */
+static gboolean
+rank_state (const VcInputs *in,
+            double          tp,
+            double         *conv,
+            double         *ssm)
+{
+  const VcArch *arch = &in->arch;
+  double all_conv = arch->recurrent_conv, all_ssm = (double) arch->recurrent_state - arch->recurrent_conv;
+  double n = arch->mamba_state_size, width, kernel_1, widened;
+
+  if (!(all_conv > 0 && all_ssm > 0))
+    return FALSE;
+  if (!widens_groups (arch, tp))
+    {
+      if (!splits_evenly (arch, tp) || fmod (all_conv, tp) != 0)
+        return FALSE;
+      *conv = all_conv / tp;
+      *ssm = all_ssm / tp;
+      return TRUE;
+    }
+  if (n <= 0 || arch->recurrent_groups != 1 || arch->recurrent_heads == 0 ||
+      fmod (arch->recurrent_heads, tp) != 0 || arch->mamba_group_params == 0 || !unquantized (in))
+    return FALSE;
+  width = all_ssm / n;
+  if (width != floor (width))
+    return FALSE;
+  kernel_1 = all_conv / (width + 2.0 * arch->recurrent_groups * n);
+  widened = width + 2.0 * tp * n;
+  if (kernel_1 != floor (kernel_1) || fmod (widened, tp) != 0)
+    return FALSE;
+  *conv = widened / tp * kernel_1;
+  *ssm = all_ssm / tp;
+  return TRUE;
+}
+
+gboolean
+vc_engine_state_rank_state (const VcInputs *in,
+                            double          tp,
+                            double         *conv,
+                            double         *ssm)
+{
+  return rank_state (in, tp, conv, ssm);
+}
+
+double
+vc_engine_state_repeated_bytes (const VcInputs *in,
+                                double          tp)
+{
+  const VcArch *arch = &in->arch;
+  double conv, ssm;
+
+  /* MambaMixer2's in_proj and conv1d, ColumnParallelLinear over the widened channels in both
+   * engines: each rank holds (tp − groups) / tp groups' rows more than an even split, in the
+   * weights' dtype */
+  if ((in->engine != VC_ENGINE_SGLANG && in->engine != VC_ENGINE_VLLM) || vc_arch_state_elements (arch) <= 0 ||
+      !widens_groups (arch, tp) || !rank_state (in, tp, &conv, &ssm))
+    return 0;
+  return MIN (arch->recurrent_layers, arch->n_layers) * (tp - arch->recurrent_groups) *
+         arch->mamba_group_params / tp * (in->precision == VC_PRECISION_FP32 ? 4.0 : 2.0);
+}
+
+/* Whether vLLM's state on a rank of `tp` is Mamba-2's one group repeated (rank_state) */
+static gboolean
+vllm_widened (const VcInputs *in,
+              double          tp)
+{
+  double conv, ssm;
+
+  return widens_groups (&in->arch, tp) && rank_state (in, tp, &conv, &ssm);
+}
+
 gboolean
 vc_engine_state_vllm_followed (const VcInputs *in,
                                double          tp,
@@ -42,13 +144,15 @@ vc_engine_state_vllm_followed (const VcInputs *in,
 
   if (vc_arch_state_elements (arch) <= 0)
     return TRUE;
-  /* each rank of tp holds its part of every layer's state (splits_evenly); pipeline stages hold
+  /* each rank of tp holds its part of every layer's state (splits_evenly), or Mamba-2's one
+   * group repeated with its share of the heads (vllm_widened); pipeline stages hold
    * layers of either kind in numbers the stage split gives, not followed; a window beside the
    * state would make a third kind of group; releases after 0.20 log the cache as
    * max_concurrency × max_model_len (vllm-project/vllm issue #40691), not followed */
   return in->engine == VC_ENGINE_VLLM && in->mode == VC_MODE_INFERENCE &&
          in->vllm_version != VC_VLLM_VERSION_0_21 &&
-         in->method == VC_METHOD_ARCHITECTURE && pp == 1 && splits_evenly (arch, tp) &&
+         in->method == VC_METHOD_ARCHITECTURE && pp == 1 &&
+         (splits_evenly (arch, tp) || vllm_widened (in, tp)) &&
          arch->recurrent_state > 0 &&
          vc_arch_attention_layers (arch) > 0 && !vc_arch_is_mla (arch) &&
          !(arch->sliding_window > 0 && arch->sliding_window_layers > 0);
@@ -67,7 +171,7 @@ vc_engine_state_vllm_spec (const VcInputs  *in,
    * --mamba-cache-dtype and --mamba-ssm-cache-dtype at "auto", the convolution and the
    * recurrent state are both in the model's dtype, whatever --kv-cache-dtype says */
   double value_bytes = in->precision == VC_PRECISION_FP32 ? 4.0 : 2.0;
-  double lo, hi, aligned;
+  double lo, hi, aligned, conv, ssm;
 
   *spec = (VcVllmStateSpec) { 0 };
   if (!vc_engine_state_vllm_followed (in, tp, 1) || vc_arch_state_elements (arch) <= 0 ||
@@ -77,8 +181,12 @@ vc_engine_state_vllm_spec (const VcInputs  *in,
   spec->state_layers = state;
   /* MambaSpec.page_size_bytes (vllm/v1/kv_cache_interface.py): each state's shape times its
    * dtype's size, summed: a request's whole state in one page, a rank's part of it under TP
-   * (splits_evenly) */
-  spec->state_page_bytes = (double) arch->recurrent_state / tp * value_bytes;
+   * (splits_evenly), with Mamba-2's one group repeated on each rank its widened convolution
+   * (mamba2_state_shape, rank_state) */
+  if (vllm_widened (in, tp) && rank_state (in, tp, &conv, &ssm))
+    spec->state_page_bytes = (conv + ssm) * value_bytes;
+  else
+    spec->state_page_bytes = (double) arch->recurrent_state / tp * value_bytes;
   /* FullAttentionSpec(block_size=1).page_size_bytes: K and V of one token in one layer, with
    * the KV heads of one rank (model_config.get_num_kv_heads(parallel_config), as
    * kv_bytes_per_token counts them) */
@@ -166,94 +274,6 @@ vc_engine_state_vllm_at_layout (const VcInputs   *in,
 #define SGLANG_CONV_BYTES 2.0
 #define SGLANG_SSM_BYTES 4.0
 
-/* Whether SGLang loads the weights unquantized: MambaMixer2 (python/sglang/srt/layers/attention/
- * mamba/mamba.py) asserts "Tensor parallel currently supported for quantized models only if
- * tensor parallel world size divides num groups" */
-static gboolean
-unquantized (const VcInputs *in)
-{
-  return in->precision == VC_PRECISION_FP32 || in->precision == VC_PRECISION_FP16 ||
-         in->precision == VC_PRECISION_BF16;
-}
-
-/* Whether SGLang widens the inputs' Mamba-2 groups at `tp`: Mamba2StateShape.create
- * (python/sglang/srt/configs/mamba_utils.py) adds extra_groups_for_head_shards (tp − groups
- * where tp does not divide them) before dividing the convolution's channels by tp, and
- * MambaMixer2 repeats the groups so on every rank; it asserts "If tensor parallel world size
- * does not divide num_groups, then num_groups must equal 1" */
-static gboolean
-widens_groups (const VcArch *arch,
-               double        tp)
-{
-  return tp > 1 && arch->recurrent_groups > 0 && fmod (arch->recurrent_groups, tp) != 0;
-}
-
-/* One mixer's state on one rank of `tp` as SGLang shapes it (Mamba2StateShape.create): the
- * convolution's conv_dim / tp channels × (kernel − 1) and the recurrent state's heads / tp ×
- * head × N. Where tp divides the heads and the groups, state / tp of each part
- * (splits_evenly); where it divides the heads but not Mamba-2's one group, the group repeated to
- * tp groups: conv_dim = I + 2·tp·N, I = the recurrent values / N (heads × head), kernel − 1 =
- * the convolution values / (I + 2·groups·N) */
-static gboolean
-sglang_rank_state (const VcInputs *in,
-                   double          tp,
-                   double         *conv,
-                   double         *ssm)
-{
-  const VcArch *arch = &in->arch;
-  double all_conv = arch->recurrent_conv, all_ssm = (double) arch->recurrent_state - arch->recurrent_conv;
-  double n = arch->mamba_state_size, width, kernel_1, widened;
-
-  if (!(all_conv > 0 && all_ssm > 0))
-    return FALSE;
-  if (!widens_groups (arch, tp))
-    {
-      if (!splits_evenly (arch, tp) || fmod (all_conv, tp) != 0)
-        return FALSE;
-      *conv = all_conv / tp;
-      *ssm = all_ssm / tp;
-      return TRUE;
-    }
-  if (n <= 0 || arch->recurrent_groups != 1 || arch->recurrent_heads == 0 ||
-      fmod (arch->recurrent_heads, tp) != 0 || arch->mamba_group_params == 0 || !unquantized (in))
-    return FALSE;
-  width = all_ssm / n;
-  if (width != floor (width))
-    return FALSE;
-  kernel_1 = all_conv / (width + 2.0 * arch->recurrent_groups * n);
-  widened = width + 2.0 * tp * n;
-  if (kernel_1 != floor (kernel_1) || fmod (widened, tp) != 0)
-    return FALSE;
-  *conv = widened / tp * kernel_1;
-  *ssm = all_ssm / tp;
-  return TRUE;
-}
-
-gboolean
-vc_engine_state_sglang_rank_state (const VcInputs *in,
-                                   double          tp,
-                                   double         *conv,
-                                   double         *ssm)
-{
-  return sglang_rank_state (in, tp, conv, ssm);
-}
-
-double
-vc_engine_state_sglang_repeated_bytes (const VcInputs *in,
-                                       double          tp)
-{
-  const VcArch *arch = &in->arch;
-  double conv, ssm;
-
-  /* MambaMixer2's in_proj and conv1d, ColumnParallelLinear over the widened channels: each rank
-   * holds (tp − groups) / tp groups' rows more than an even split, in the weights' dtype */
-  if (in->engine != VC_ENGINE_SGLANG || vc_arch_state_elements (arch) <= 0 || !widens_groups (arch, tp) ||
-      !sglang_rank_state (in, tp, &conv, &ssm))
-    return 0;
-  return MIN (arch->recurrent_layers, arch->n_layers) * (tp - arch->recurrent_groups) *
-         arch->mamba_group_params / tp * (in->precision == VC_PRECISION_FP32 ? 4.0 : 2.0);
-}
-
 gboolean
 vc_engine_state_sglang_followed (const VcInputs *in,
                                  double          tp,
@@ -267,13 +287,13 @@ vc_engine_state_sglang_followed (const VcInputs *in,
   /* the pool rules read at commit 001ccef or 003fca8, on one pipeline stage (a stage's layers
    * of each kind, and at 003fca8 each stage's own cells with the smallest taken, are not
    * followed), under TP where each rank's share of both parts of the state is known
-   * (sglang_rank_state: heads and groups split evenly, or Mamba-2's one group repeated); the
+   * (rank_state: heads and groups split evenly, or Mamba-2's one group repeated); the
    * convolution's share known (its dtype differs from the recurrent state's); no window beside
    * the state (a third pool) */
   return in->engine == VC_ENGINE_SGLANG && in->mode == VC_MODE_INFERENCE &&
          in->method == VC_METHOD_ARCHITECTURE && pp == 1 && arch->recurrent_state > 0 &&
          arch->recurrent_conv > 0 && arch->recurrent_conv < arch->recurrent_state &&
-         sglang_rank_state (in, tp, &conv, &ssm) &&
+         rank_state (in, tp, &conv, &ssm) &&
          vc_arch_attention_layers (arch) > 0 && !vc_arch_is_mla (arch) &&
          !(arch->sliding_window > 0 && arch->sliding_window_layers > 0);
 }
@@ -347,8 +367,8 @@ vc_engine_state_sglang_pool (const VcInputs    *in,
     return FALSE;
   /* BaseLinearStateParams.mamba_cache_per_req (configs/mamba_utils.py): per layer, the
    * convolution's conv_dim / tp × (kernel − 1) values and the recurrent state's heads / tp ×
-   * head × state (sglang_rank_state), each in its dtype, times the Mamba layers */
-  if (!sglang_rank_state (in, tp, &conv, &ssm))
+   * head × state (rank_state), each in its dtype, times the Mamba layers */
+  if (!rank_state (in, tp, &conv, &ssm))
     return FALSE;
   pool->per_request_bytes = layers * (conv * SGLANG_CONV_BYTES + ssm * SGLANG_SSM_BYTES);
   /* handle_max_mamba_cache: mamba_state_memory_raw = rest × ratio / (1 + ratio),

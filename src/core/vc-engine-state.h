@@ -30,7 +30,8 @@ typedef struct
 
 /* Whether vLLM's pools of the inputs' model are followed at `tp` × `pp` GPUs: TRUE where the
  * model has no recurrent state, or where vc_engine_state_vllm_spec() sizes it (one pipeline
- * stage; under TP, heads and groups each a multiple of tp) */
+ * stage; under TP, heads and groups each a multiple of tp, or Mamba-2's one group repeated on
+ * every rank in unquantized weights) */
 gboolean vc_engine_state_vllm_followed (const VcInputs *inputs,
                                         double          tp,
                                         double          pp);
@@ -78,16 +79,17 @@ gboolean vc_engine_state_followed        (const VcInputs *inputs,
 gboolean vc_engine_state_sglang_followed (const VcInputs *inputs,
                                           double          tp,
                                           double          pp);
-/* One mixer's convolution and recurrent values on one rank of `tp`, as SGLang shapes them
- * (Mamba2StateShape.create); FALSE where that is not followed */
-gboolean vc_engine_state_sglang_rank_state (const VcInputs *inputs,
-                                            double          tp,
-                                            double         *conv,
-                                            double         *ssm);
-/* The weights each rank of `tp` holds beyond an even split where SGLang repeats Mamba-2's one
- * group on every rank (MambaMixer2's widened in_proj and conv1d rows); 0 elsewhere */
-double   vc_engine_state_sglang_repeated_bytes (const VcInputs *inputs,
-                                                double          tp);
+/* One mixer's convolution and recurrent values on one rank of `tp`, as vLLM and SGLang shape
+ * them (mamba2_state_shape, Mamba2StateShape.create); FALSE where that is not followed */
+gboolean vc_engine_state_rank_state      (const VcInputs *in,
+                                          double          tp,
+                                          double         *conv,
+                                          double         *ssm);
+/* The weights each rank of `tp` holds beyond an even split where vLLM or SGLang repeats
+ * Mamba-2's one group on every rank (MambaMixer2's widened in_proj and conv1d rows); 0
+ * elsewhere and for other engines */
+double   vc_engine_state_repeated_bytes  (const VcInputs *in,
+                                          double          tp);
 /* SGLang's pools in `rest` bytes (f × total − weights) on one rank of `tp`, from
  * `kv_bytes_per_token`: the KV bytes of one token in every attention layer on that rank */
 gboolean vc_engine_state_sglang_pool     (const VcInputs    *inputs,

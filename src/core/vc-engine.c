@@ -888,10 +888,11 @@ vc_engine_rank_weights (const VcInputs       *in,
   *weights = lr->bytes[VC_COMPONENT_WEIGHTS];
   if (in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE)
     return TRUE;
-  if (in->engine == VC_ENGINE_VLLM)
-    return vllm_padded_at_layout (in, gpu, tp, weights);
-  /* each rank's copy of Mamba-2's one group where TP does not divide it (vc-engine-state.c) */
-  *weights += vc_engine_state_sglang_repeated_bytes (in, tp);
+  if (in->engine == VC_ENGINE_VLLM && !vllm_padded_at_layout (in, gpu, tp, weights))
+    return FALSE;
+  /* each rank's copy of Mamba-2's one group where TP does not divide it, in both engines
+   * (vc-engine-state.c) */
+  *weights += vc_engine_state_repeated_bytes (in, tp);
   return TRUE;
 }
 

@@ -205,6 +205,34 @@ describe_kv_cache (const Terms *t)
                           in->batch, in->seq, in->concurrency, clauses, t->size);
 }
 
+/* After the sequence state's description (`text`, taken): the one Mamba-2 group TP does not
+ * divide, which vLLM and SGLang repeat on every rank (vc-engine-state.c) */
+static char *
+add_repeated_group (const Terms *t,
+                    char        *text)
+{
+  const VcInputs *in = t->in;
+  double tp = MAX (1u, in->layout.tp), repeated = vc_engine_state_repeated_bytes (in, tp);
+  double rank_conv, rank_ssm;
+  g_autofree char *head = text;
+  g_autofree char *on_rank = NULL, *more = NULL;
+
+  if (in->mode != VC_MODE_INFERENCE || !(repeated > 0) ||
+      !vc_engine_state_rank_state (in, tp, &rank_conv, &rank_ssm))
+    return g_steal_pointer (&head);
+  on_rank = vc_format_count (rank_conv);
+  more = vc_format_size (repeated, t->unit);
+  if (in->engine == VC_ENGINE_VLLM)
+    return g_strdup_printf (_("%s; at TP %u vLLM repeats the mixer’s one group on every rank: "
+                              "%s convolution values a layer on each, and %s of weights more than "
+                              "an even split"),
+                            head, (guint) tp, on_rank, more);
+  return g_strdup_printf (_("%s; at TP %u SGLang repeats the mixer’s one group on every rank: "
+                            "%s convolution values a layer on each, and %s of weights more than "
+                            "an even split"),
+                          head, (guint) tp, on_rank, more);
+}
+
 /* Linear-attention and state-space layers: a state per sequence, whatever the context */
 static char *
 describe_sequence_state (const Terms *t)
@@ -221,7 +249,7 @@ describe_sequence_state (const Terms *t)
   /* SGLang's Mamba pool (vc-engine-state.c) */
   if (in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_SGLANG || in->arch.recurrent_conv == 0 ||
       in->arch.recurrent_conv >= in->arch.recurrent_state)
-    return g_steal_pointer (&text);
+    return add_repeated_group (t, g_steal_pointer (&text));
   conv = vc_format_count (in->arch.recurrent_conv);
   {
     g_autofree char *base = g_steal_pointer (&text);
@@ -231,24 +259,7 @@ describe_sequence_state (const Terms *t)
                               "0.9 / 1.9 of what its share leaves, in whole requests"),
                             base, vc_enum_nick (VC_TYPE_SGLANG_VERSION, in->sglang_version), conv);
   }
-  /* the one Mamba-2 group TP does not divide, repeated on every rank */
-  {
-    double tp = MAX (1u, in->layout.tp), repeated = vc_engine_state_sglang_repeated_bytes (in, tp);
-    double rank_conv, rank_ssm;
-
-    if (repeated > 0 && vc_engine_state_sglang_rank_state (in, tp, &rank_conv, &rank_ssm))
-      {
-        g_autofree char *head = g_steal_pointer (&text);
-        g_autofree char *on_rank = vc_format_count (rank_conv);
-        g_autofree char *more = vc_format_size (repeated, t->unit);
-
-        text = g_strdup_printf (_("%s; at TP %u SGLang repeats the mixer’s one group on every rank: "
-                                  "%s convolution values a layer on each, and %s of weights more than "
-                                  "an even split"),
-                                head, (guint) tp, on_rank, more);
-      }
-  }
-  return g_steal_pointer (&text);
+  return add_repeated_group (t, g_steal_pointer (&text));
 }
 
 /* Context parallelism and packing, after a training activation's description (`text`, taken). */

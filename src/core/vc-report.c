@@ -1569,8 +1569,10 @@ no_figure_text (const VcInputs *in,
     }
   if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_VLLM)
     return _("vLLM’s Mamba groups are followed for releases 0.10 to 0.20 on one pipeline stage (PP 1) "
-             "without a sliding window, under TP where it divides the mixer’s heads and groups: "
-             "otherwise it repeats groups on every rank, or splits layers over stages, in parts not known here.");
+             "without a sliding window, under TP where it divides the mixer’s heads and groups, or where it "
+             "divides the heads of a Mamba-2 mixer of one group of known state size in unquantized weights "
+             "(vLLM repeats that group on every rank). vLLM refuses other groups that TP does not divide, "
+             "and quantized weights with them; with PP > 1 it splits the layers over stages in parts not known here.");
   if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_SGLANG && MAX (1u, in->layout.pp) > 1)
     return _("SGLang’s Mamba pool is followed on one pipeline stage (PP 1). With PP > 1 each stage sizes "
              "its own pool (at 003fca8 from the largest stage’s share of the Mamba layers) and its cells "

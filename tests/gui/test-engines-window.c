@@ -257,9 +257,12 @@ test_state_capacity (Fixture       *f,
   guint h100 = vc_test_gpu_index (f->estimate, "h100-80gb");
   const VcResult *r;
   VcKvCapacity kv;
-  g_autofree char *capacity = NULL, *expected = NULL, *at_tp2 = NULL;
+  g_autofree char *capacity = NULL, *expected = NULL, *at_tp2 = NULL, *expected_tp2 = NULL;
+  VcEngineAtLayout at;
+  VcPrecision precision;
 
   g_assert_true (vc_estimate_set_preset (f->estimate, "granite-4.0-h-tiny", &error));
+  precision = vc_estimate_get_inputs (f->estimate)->precision;
   g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_VLLM, NULL);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   r = vc_estimate_get_result (f->estimate);
@@ -274,14 +277,28 @@ test_state_capacity (Fixture       *f,
                               floor (kv.max_concurrency));
   g_assert_true (g_str_has_prefix (capacity, expected));
 
-  /* at TP 2 the Mamba groups are not followed: the row keeps the card's own figure, not one
-   * at the layout */
+  /* at TP 2 vLLM repeats the mixer's one group on both ranks: the row gives the core's figure
+   * at that layout */
   g_object_set (f->estimate, "tp", 2, NULL);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   at_tp2 = vc_gpu_chart_describe_speed (f->chart, h100);
+  vc_engine_at_layout (vc_estimate_get_inputs (f->estimate), vc_estimate_get_layout_result (f->estimate),
+                       vc_estimate_get_gpu (f->estimate, h100), 0, &at);
+  g_assert_true (at.known);
+  g_assert_cmpuint (at.block_size, ==, 400);
+  expected_tp2 = g_strdup_printf ("At TP 2: KV cache %.0f tokens · %.0f requests of 8192 tokens", at.tokens,
+                                  floor (at.max_concurrency));
+  g_assert_true (g_str_has_prefix (at_tp2, expected_tp2));
+
+  /* in fp8 vLLM does not start with the group repeated: the row keeps the card's own figure,
+   * not one at the layout */
+  g_object_set (f->estimate, "precision", VC_PRECISION_FP8, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_clear_pointer (&at_tp2, g_free);
+  at_tp2 = vc_gpu_chart_describe_speed (f->chart, h100);
   g_assert_null (strstr (at_tp2, "At TP 2"));
-  g_assert_true (g_str_has_prefix (at_tp2, expected));
-  g_object_set (f->estimate, "tp", 1, NULL);
+  g_assert_true (g_str_has_prefix (at_tp2, "KV cache: "));
+  g_object_set (f->estimate, "tp", 1, "precision", precision, NULL);
 }
 
 /* A vision model under SGLang: Gemma 3 4B's tower counted (419,816,304 parameters in the

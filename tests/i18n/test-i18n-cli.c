@@ -144,9 +144,10 @@ test_state_french (void)
   assert_contains (r.out, "  Bloc d’attention de 400 jetons, pour qu’une page (819" NBSP "ko) tienne l’état "
                           "d’une couche pour une requête\n");
   run_vramcalc (&tp2, "fr_FR.UTF-8", "--preset", "granite-4.0-h-tiny", "--engine", "vllm", "--tp", "2",
-                "--fit-gpu", "h100-80gb", NULL);
+                "--precision", "fp8", "--fit-gpu", "h100-80gb", NULL);
   g_assert_true (run_succeeded (&tp2));
   assert_contains (tp2.out, "  Les groupes Mamba de vLLM sont suivis pour les versions 0.10 à 0.20");
+  assert_contains (tp2.out, "(vLLM répète ce groupe sur chaque rang)");
   assert_lacks (tp2.out, "are followed");
 }
 
