@@ -154,6 +154,8 @@ enum {
   PROP_MMPROJ_BYTES,
   PROP_MMPROJ_PARAMETERS,
   PROP_MMPROJ_OFFLOAD,
+  PROP_MMPROJ_COMPUTE_BYTES,
+  PROP_MMPROJ_COMPUTE_BYTES_FA,
   PROP_MODEL_WARNING,
   PROP_ENCODER_IN_MMPROJ,
   /* results */
@@ -559,6 +561,8 @@ set_mmproj_property (VcEstimate   *self,
     case PROP_MMPROJ_BYTES: SET_FIELD (mmproj_bytes, input_double); break;
     case PROP_MMPROJ_PARAMETERS: SET_FIELD (mmproj_parameters, input_double); break;
     case PROP_MMPROJ_OFFLOAD: SET_FIELD (mmproj_offload, g_value_get_boolean); break;
+    case PROP_MMPROJ_COMPUTE_BYTES: SET_FIELD (mmproj_compute_bytes, input_double); break;
+    case PROP_MMPROJ_COMPUTE_BYTES_FA: SET_FIELD (mmproj_compute_bytes_fa, input_double); break;
     case PROP_ENCODER_IN_MMPROJ:
       if (self->encoder_in_mmproj == g_value_get_boolean (value))
         return;
@@ -789,6 +793,8 @@ get_mmproj_property (VcEstimate *self,
     case PROP_MMPROJ_BYTES: g_value_set_double (value, in->mmproj_bytes); break;
     case PROP_MMPROJ_PARAMETERS: g_value_set_double (value, in->mmproj_parameters); break;
     case PROP_MMPROJ_OFFLOAD: g_value_set_boolean (value, in->mmproj_offload); break;
+    case PROP_MMPROJ_COMPUTE_BYTES: g_value_set_double (value, in->mmproj_compute_bytes); break;
+    case PROP_MMPROJ_COMPUTE_BYTES_FA: g_value_set_double (value, in->mmproj_compute_bytes_fa); break;
     case PROP_MODEL_WARNING: g_value_set_string (value, self->model_warning); break;
     case PROP_ENCODER_IN_MMPROJ: g_value_set_boolean (value, self->encoder_in_mmproj); break;
     default: g_assert_not_reached ();
@@ -1274,6 +1280,14 @@ install_gpu_and_source_inputs (const VcInputs *d)
     g_param_spec_boolean ("mmproj-offload", N_("Projector on the GPU"),
                           N_("llama.cpp loads the projector on the GPU unless --no-mmproj-offload, which keeps it in system RAM"),
                           d->mmproj_offload, RW);
+  properties[PROP_MMPROJ_COMPUTE_BYTES] =
+    g_param_spec_double ("mmproj-compute-bytes", N_("Projector’s compute buffer"),
+                         N_("The bytes llama.cpp reserves for the encoder’s graph of its warm-up image without flash attention (0: that graph is not followed)"),
+                         0, 1e15, d->mmproj_compute_bytes, RW);
+  properties[PROP_MMPROJ_COMPUTE_BYTES_FA] =
+    g_param_spec_double ("mmproj-compute-bytes-fa", N_("Projector’s compute buffer with flash attention"),
+                         N_("The same with flash attention (0: that graph is not followed)"),
+                         0, 1e15, d->mmproj_compute_bytes_fa, RW);
   properties[PROP_MODEL_WARNING] =
     g_param_spec_string ("model-warning", N_("Model file's warning"),
                          N_("What the model's files leave out of the estimate, as their reader says (empty: nothing)"), "", RW);
@@ -1399,8 +1413,8 @@ vc_estimate_init (VcEstimate *self)
  * @file: (nullable): a multimodal projector GGUF (llama.cpp's --mmproj); %NULL: none
  * @shown: (nullable): how the file is named back (the path as given); %NULL: its parse name
  *
- * Reads the projector's header (vc-mmproj.h) and sets mmproj, mmproj-projector, mmproj-bytes and
- * mmproj-parameters; on an error nothing changes.
+ * Reads the projector's header (vc-mmproj.h) and sets mmproj, mmproj-projector, mmproj-bytes,
+ * mmproj-parameters and the compute buffers; on an error nothing changes.
  */
 gboolean
 vc_estimate_set_mmproj_file (VcEstimate  *self,
@@ -1414,14 +1428,16 @@ vc_estimate_set_mmproj_file (VcEstimate  *self,
   g_return_val_if_fail (VC_IS_ESTIMATE (self), FALSE);
   if (file == NULL)
     {
-      g_object_set (self, "mmproj", "", "mmproj-projector", "", "mmproj-bytes", 0.0, "mmproj-parameters", 0.0, NULL);
+      g_object_set (self, "mmproj", "", "mmproj-projector", "", "mmproj-bytes", 0.0, "mmproj-parameters", 0.0,
+                    "mmproj-compute-bytes", 0.0, "mmproj-compute-bytes-fa", 0.0, NULL);
       return TRUE;
     }
   if (!vc_mmproj_read (&m, file, NULL, error))
     return FALSE;
   name = shown ? g_strdup (shown) : g_file_get_parse_name (file);
   g_object_set (self, "mmproj", name, "mmproj-projector", m.projector, "mmproj-bytes", (double) m.bytes,
-                "mmproj-parameters", (double) m.elements, NULL);
+                "mmproj-parameters", (double) m.elements, "mmproj-compute-bytes", (double) m.compute_bytes,
+                "mmproj-compute-bytes-fa", (double) m.compute_bytes_fa, NULL);
   return TRUE;
 }
 
@@ -1438,7 +1454,7 @@ vc_estimate_get_mmproj (VcEstimate *self)
  *
  * What the estimate leaves out, to be said beside it (stderr, the window's model note, JSON
  * `warnings`): the model file's warning, unless the projector file it names is given, and with a
- * projector on the GPU, that clip's compute buffer is not counted.
+ * projector on the GPU whose graph is not followed, that clip's compute buffer is not counted.
  *
  * Returns: (transfer full): a %NULL-terminated list, empty when there is nothing to say
  */
@@ -1464,10 +1480,16 @@ vc_estimate_dup_warnings (VcEstimate *self)
                               rows, dim);
       g_strv_builder_add (b, text);
     }
-  if (vc_inputs_mmproj_on_gpu (in))
-    g_strv_builder_add (b, _("The multimodal projector’s weights are counted on the first GPU, but not its compute buffer: "
-                             "llama.cpp sizes the encoder’s graph when the projector loads (clip.cpp, "
-                             "alloc_compute_meta, logged as its “compute buffer size”), which is not followed here"));
+  if (vc_inputs_mmproj_on_gpu (in) && !(vc_inputs_mmproj_compute_bytes (in) > 0))
+    {
+      g_autofree char *w = g_strdup_printf (_("The multimodal projector’s weights are counted on the first GPU, but not its compute buffer: "
+                                              "llama.cpp sizes the encoder’s graph when the projector loads (clip.cpp, "
+                                              "warm-up, logged as its “compute buffer size”), and the graph of the projector type “%s” "
+                                              "is not followed here (it is for gemma3)"),
+                                            self->mmproj_projector);
+
+      g_strv_builder_add (b, w);
+    }
   return g_strv_builder_end (b);
 }
 

@@ -154,6 +154,8 @@ vc_inputs_init_default (VcInputs *in)
     .mmproj_bytes = 0,
     .mmproj_parameters = 0,
     .mmproj_offload = TRUE,
+    .mmproj_compute_bytes = 0,
+    .mmproj_compute_bytes_fa = 0,
     .mfu = 0.4,
     .source_weights_bytes = 0,
     .source_parameters = 0,
@@ -185,6 +187,17 @@ vc_inputs_mmproj_host_bytes (const VcInputs *in)
       (in->engine == VC_ENGINE_LLAMA_CPP || in->engine == VC_ENGINE_OLLAMA))
     return in->mmproj_bytes;
   return 0;
+}
+
+/* llama-server passes its --flash-attn setting to the projector (tools/server/server-context.cpp:
+ * mparams.flash_attn_type; tools/mtmd/mtmd.cpp, mtmd_get_clip_flash_attn_type), and clip.cpp's
+ * warm-up reserves the encoder's graph with it (clip_model_loader::warmup) */
+double
+vc_inputs_mmproj_compute_bytes (const VcInputs *in)
+{
+  if (!vc_inputs_mmproj_on_gpu (in))
+    return 0;
+  return in->flash_attention ? in->mmproj_compute_bytes_fa : in->mmproj_compute_bytes;
 }
 
 double
@@ -1919,12 +1932,14 @@ model_inventory_bytes (const VcInputs *in,
   return bytes;
 }
 
-/* The same with the --mmproj file's tensors, at their own bytes whatever the model's precision */
+/* The same with the --mmproj file's tensors, at their own bytes whatever the model's precision,
+ * and its compute buffer */
 static double
 inventory_bytes (const VcInputs *in,
                  VcPrecision     p)
 {
-  return model_inventory_bytes (in, p) + (vc_inputs_mmproj_on_gpu (in) ? in->mmproj_bytes : 0);
+  return model_inventory_bytes (in, p) + (vc_inputs_mmproj_on_gpu (in) ? in->mmproj_bytes : 0) +
+         vc_inputs_mmproj_compute_bytes (in);
 }
 
 /* The weights of one inference scenario, tensor by tensor (a new reference): the model files'
@@ -1972,7 +1987,8 @@ model_inventory (const VcInputs *in,
 }
 
 /* ... and the --mmproj file's tensors as the encoder's, on the first stage's GPU: llama.cpp's
- * clip_init loads them on one backend, the first GPU device (tools/mtmd/clip.cpp) */
+ * clip_init loads them on one backend, the first GPU device (tools/mtmd/clip.cpp), with the
+ * compute buffer its warm-up reserves there */
 VcInventory *
 vc_estimator_inventory (const VcInputs *in,
                         VcScenario      id)
@@ -1984,6 +2000,9 @@ vc_estimator_inventory (const VcInputs *in,
   with = vc_inventory_new_scaled (inv, 1.0);
   vc_inventory_unref (inv);
   vc_inventory_add (with, VC_TENSOR_ENCODER, -1, in->mmproj_parameters, in->mmproj_bytes);
+  /* clip.cpp's compute buffer is reserved on the same backend when the projector loads */
+  if (vc_inputs_mmproj_compute_bytes (in) > 0)
+    vc_inventory_add (with, VC_TENSOR_ENCODER, -1, 0, vc_inputs_mmproj_compute_bytes (in));
   vc_inventory_seal (with);
   return with;
 }

@@ -83,6 +83,10 @@ typedef struct
   double mmproj_bytes;
   double mmproj_parameters;
   gboolean mmproj_offload;         /* on the GPU, llama.cpp's default; --no-mmproj-offload: FALSE */
+  /* clip.cpp's compute buffer for its warm-up image, without and with flash attention (vc-mmproj.h);
+   * 0: the projector type's graph is not followed */
+  double mmproj_compute_bytes;
+  double mmproj_compute_bytes_fa;
   double mfu;                      /* training: model FLOPs utilization */
   /* Architecture method, inference: the model's own tensors (safetensors or GGUF headers).
    * When the weight precision is source_precision, the weights are their exact bytes and the
@@ -173,6 +177,9 @@ double   vc_inputs_overhead_bytes (const VcInputs *inputs);
 /* whether the --mmproj file's weights are on the GPU: given, offloaded, for llama.cpp or Ollama */
 gboolean vc_inputs_mmproj_on_gpu  (const VcInputs *inputs);
 double   vc_inputs_mmproj_host_bytes (const VcInputs *inputs);
+/* the projector's compute buffer on the GPU at the estimate's flash-attention setting; 0 when its
+ * weights are not on the GPU or its graph is not followed */
+double   vc_inputs_mmproj_compute_bytes (const VcInputs *inputs);
 /* vLLM's profile run on each of n GPUs with tensor parallelism (FORMULAS.md, "Engines") */
 double   vc_estimator_vllm_profile_bytes (const VcInputs *inputs,
                                           double          tokens,

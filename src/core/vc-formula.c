@@ -123,8 +123,13 @@ describe_weights (const Terms *t)
     {
       /* the --mmproj file's tensors, on the first GPU (vc_estimator_inventory) */
       g_autofree char *mm = vc_format_size (in->mmproj_bytes, t->unit);
-      char *with = g_strdup_printf (_("%s, including the multimodal projector file’s tensors, %s (llama.cpp --mmproj, on the first GPU)"),
-                                    stored, mm);
+      g_autofree char *cb = vc_format_size (vc_inputs_mmproj_compute_bytes (in), t->unit);
+      char *with = vc_inputs_mmproj_compute_bytes (in) > 0
+        ? g_strdup_printf (_("%s, including the multimodal projector file’s tensors, %s, and its compute buffer, %s "
+                             "(llama.cpp --mmproj, on the first GPU; the encoder’s graph of its warm-up image)"),
+                           stored, mm, cb)
+        : g_strdup_printf (_("%s, including the multimodal projector file’s tensors, %s (llama.cpp --mmproj, on the first GPU)"),
+                           stored, mm);
 
       g_free (stored);
       stored = with;

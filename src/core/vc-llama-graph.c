@@ -664,3 +664,168 @@ place_graph (const VcLlamaGraph *p)
   g_array_unref (g.blocks);
   return size;
 }
+
+/* ---- the vision encoder (llama.cpp's tools/mtmd) ------------------------------------------ */
+
+/* a vector beside a node when the model has it (the biases, the norms' weights) */
+static int
+with (Graph *g, int cur, gboolean has, gint64 n)
+{
+  return has ? unary (g, cur, weight (g, n, 1, 1)) : cur;
+}
+
+/* clip_graph::build_norm, NORM_TYPE_NORMAL: ggml_norm (never in place), its weight, its bias */
+static int
+layer_norm (Graph *g, int cur, gboolean bias)
+{
+  gint64 ne[4];
+  int n;
+
+  memcpy (ne, T (g, cur)->ne, sizeof ne);
+  n = op (g, FALSE, ne[0], ne[1], ne[2], ne[3], cur, NO_T, NO_T, NO_T);
+  return with (g, unary (g, n, weight (g, ne[0], 1, 1)), bias, ne[0]);
+}
+
+/* a transposed view of a 2-D tensor (ggml_transpose) */
+static int
+transpose (Graph *g, int src)
+{
+  Tensor *s = T (g, src);
+  gint64 nb[4] = { s->nb[1], s->nb[0], s->nb[2], s->nb[3] };
+
+  return view (g, src, s->ne[1], s->ne[0], s->ne[2], s->ne[3], nb, 0);
+}
+
+/* clip_graph::build_inp: ggml_conv_2d (im2col, the product with the kernel, its permuted copy),
+ * the patches transposed to [n_embd, n_patches] and the patch bias */
+static int
+clip_input (Graph *g, const VcClipGraph *p)
+{
+  gint64 E = p->n_embd, k = p->patch_size, side = p->image_size / p->patch_size, N = side * side;
+  int raw = leaf (g, T_F32, F_INPUT, p->image_size, p->image_size, 3, 1);
+  int kernel = leaf (g, T_F16, F_EXTERNAL, k, k, 3, E);
+  int im2col = add (g, p->patch_f32 ? T_F32 : T_F16, OP_NEW, 0, 3 * k * k, side, side, 1, kernel, raw, NO_T, NO_T);
+  int cur = mul_mat (g, reshape (g, im2col, 3 * k * k, N, 1, 1), reshape (g, kernel, 3 * k * k, E, 1, 1));
+  gint64 nb[4];
+
+  cur = reshape (g, cur, side, side, 1, E);
+  memcpy (nb, T (g, cur)->nb, sizeof nb);
+  {
+    gint64 pnb[4] = { nb[0], nb[1], nb[3], nb[2] };   /* ggml_permute (0, 1, 3, 2) */
+
+    cur = view (g, cur, side, side, E, 1, pnb, 0);
+  }
+  cur = op (g, FALSE, side, side, E, 1, cur, NO_T, NO_T, NO_T);             /* cont */
+  cur = transpose (g, reshape (g, cur, N, E, 1, 1));
+  cur = op (g, FALSE, E, N, 1, 1, cur, NO_T, NO_T, NO_T);                   /* cont */
+  return with (g, cur, p->patch_bias, E);
+}
+
+/* clip_graph::build_attn without a mask: q, k and v ordered into the graph, then flash attention
+ * on f16 copies of k and v, or the f32 scores softmaxed in place; the output projection */
+static int
+clip_attention (Graph *g, const VcClipGraph *p, int cur)
+{
+  gint64 E = p->n_embd, d = p->head_dim, h = p->n_head, N = T (g, cur)->ne[1], qd = d * h;
+  int q = with (g, mul_mat (g, weight (g, E, qd, 1), cur), p->q_bias, qd);
+  int k = with (g, mul_mat (g, weight (g, E, qd, 1), cur), p->k_bias, qd);
+  int v = with (g, mul_mat (g, weight (g, E, qd, 1), cur), p->v_bias, qd);
+  int out;
+
+  q = reshape (g, q, d, h, N, 1);
+  k = reshape (g, k, d, h, N, 1);
+  v = reshape (g, v, d, h, N, 1);
+  expand (g, q);
+  expand (g, k);
+  expand (g, v);
+  q = permute_0213 (g, q);
+  k = permute_0213 (g, k);
+  if (p->flash_attn)
+    {
+      int k16 = add (g, T_F16, OP_NEW, 0, d, N, h, 1, k, NO_T, NO_T, NO_T);                    /* cast */
+      int v16 = add (g, T_F16, OP_NEW, 0, d, N, h, 1, permute_0213 (g, v), NO_T, NO_T, NO_T);
+
+      out = op (g, FALSE, d, h, N, 1, q, k16, v16, NO_T);                                        /* flash_attn_ext */
+      out = reshape (g, out, qd, N, 1, 1);
+    }
+  else
+    {
+      Tensor *vt = T (g, v);
+      gint64 nb[4] = { vt->nb[2], vt->nb[0], vt->nb[1], vt->nb[3] };                           /* permute (1, 2, 0, 3) */
+      int vc = op (g, FALSE, N, d, h, 1, view (g, v, N, d, h, 1, nb, 0), NO_T, NO_T, NO_T);     /* cont */
+      int kq = unary (g, mul_mat (g, k, q), NO_T);                                               /* soft_max_ext */
+
+      out = permute_0213 (g, mul_mat (g, vc, kq));
+      out = op (g, FALSE, qd, N, 1, 1, out, NO_T, NO_T, NO_T);                                   /* cont_2d */
+    }
+  return with (g, mul_mat (g, weight (g, qd, E, 1), out), p->o_bias, E);
+}
+
+/* clip_graph::build_vit: the learned positions, the pre-norm, the blocks, the post-norm */
+static int
+clip_encoder (Graph *g, const VcClipGraph *p, int inp)
+{
+  gint64 E = p->n_embd;
+  int inpL = with (g, inp, p->pos_embd, E);
+
+  if (p->pre_ln)
+    inpL = layer_norm (g, inpL, p->pre_ln_bias);
+  for (guint il = 0; il < p->n_layer; il++)
+    {
+      int cur = clip_attention (g, p, layer_norm (g, inpL, p->ln1_bias));
+
+      inpL = unary (g, cur, inpL);                                               /* residual */
+      cur = layer_norm (g, inpL, p->ln2_bias);
+      cur = with (g, mul_mat (g, weight (g, E, p->n_ff, 1), cur), p->up_bias, p->n_ff);
+      cur = unary (g, cur, NO_T);                                                /* gelu */
+      cur = with (g, mul_mat (g, weight (g, p->n_ff, E, 1), cur), p->down_bias, E);
+      inpL = unary (g, inpL, cur);                                               /* residual */
+    }
+  if (p->post_ln)
+    inpL = layer_norm (g, inpL, p->post_ln_bias);
+  return inpL;
+}
+
+/* tools/mtmd/models/siglip.cpp, PROJECTOR_TYPE_GEMMA3: the patches pooled n_merge × n_merge,
+ * RMSNorm and its weight, then the input projection, a contiguous copy of its transpose */
+static int
+gemma3_projector (Graph *g, const VcClipGraph *p, int cur)
+{
+  gint64 E = p->n_embd, side = p->image_size / p->patch_size, m = side / p->n_merge;
+  int w = leaf (g, p->proj_f32 ? T_F32 : T_F16, F_EXTERNAL, p->proj_dim, E, 1, 1);
+  int type = T (g, w)->type, wt;
+
+  cur = op (g, FALSE, side, side, E, 1, transpose (g, cur), NO_T, NO_T, NO_T);  /* cont_4d */
+  cur = op (g, FALSE, m, m, E, 1, cur, NO_T, NO_T, NO_T);                        /* pool_2d */
+  cur = transpose (g, reshape (g, cur, m * m, E, 1, 1));
+  cur = op (g, FALSE, E, m * m, 1, 1, cur, NO_T, NO_T, NO_T);                    /* cont */
+  cur = unary (g, unary (g, cur, NO_T), weight (g, E, 1, 1));                    /* rms_norm, mul */
+  wt = add (g, type, OP_NEW, 0, E, p->proj_dim, 1, 1, transpose (g, w), NO_T, NO_T, NO_T);
+  return mul_mat (g, wt, cur);
+}
+
+double
+vc_llama_graph_clip_bytes (const VcClipGraph *p)
+{
+  Graph g = { 0 };
+  double size;
+  int out;
+
+  if (p->patch_size == 0 || p->image_size % p->patch_size != 0 || p->n_merge == 0 ||
+      (p->image_size / p->patch_size) % p->n_merge != 0 || p->n_layer == 0 || p->n_embd == 0 ||
+      p->head_dim == 0 || p->n_head == 0 || p->n_ff == 0 || p->proj_dim == 0)
+    return 0;
+  g.t = g_array_sized_new (FALSE, FALSE, sizeof (Tensor), 64 + 64 * p->n_layer);
+  g.nodes = g_array_sized_new (FALSE, FALSE, sizeof (int), 64 + 48 * p->n_layer);
+  g.leafs = g_array_sized_new (FALSE, FALSE, sizeof (int), 64 + 32 * p->n_layer);
+  g.blocks = g_array_sized_new (FALSE, FALSE, sizeof (Block), 64);
+  g.alignment = MAX (1u, p->alignment);
+  out = gemma3_projector (&g, p, clip_encoder (&g, p, clip_input (&g, p)));
+  expand (&g, out);
+  size = (double) place (&g);
+  g_array_unref (g.t);
+  g_array_unref (g.nodes);
+  g_array_unref (g.leafs);
+  g_array_unref (g.blocks);
+  return size;
+}

@@ -41,8 +41,33 @@ typedef struct
   guint alignment;                /* the buffer type's (ggml-cpu: TENSOR_ALIGNMENT 32, CUDA 128) */
 } VcLlamaGraph;
 
+/* A vision encoder's graph as llama.cpp's clip.cpp builds it for the warm-up image
+ * (tools/mtmd/clip.cpp, clip_graph::build_inp and build_vit; tools/mtmd/models/siglip.cpp): a
+ * patch convolution, pre-norm LayerNorm blocks with separate q, k and v, a GELU feed-forward
+ * block, then Gemma 3's projector (average pooling, RMSNorm, the input projection). */
+typedef struct
+{
+  guint image_size;               /* the warm-up image's side (hparams.warmup_image_size) */
+  guint patch_size;
+  guint n_embd;
+  guint n_head;
+  guint head_dim;
+  guint n_ff;
+  guint n_layer;
+  guint n_merge;                  /* the pooling kernel (gemma3: 4) */
+  guint proj_dim;                 /* the projection's output width (the text model's) */
+  gboolean patch_f32;             /* im2col in F32 (a BF16 patch kernel), else F16 */
+  gboolean proj_f32;              /* the input projection's type is F32, else 2 bytes */
+  gboolean patch_bias, pos_embd, pre_ln, pre_ln_bias, post_ln, post_ln_bias;
+  gboolean q_bias, k_bias, v_bias, o_bias, ln1_bias, ln2_bias, up_bias, down_bias;
+  gboolean flash_attn;
+  guint alignment;
+} VcClipGraph;
+
 /* the high-water mark of ggml-alloc over the graph, in bytes; 0 when the graph has no node */
 double vc_llama_graph_compute_bytes (const VcLlamaGraph *g);
+/* the same for a vision encoder's graph (VcClipGraph) */
+double vc_llama_graph_clip_bytes    (const VcClipGraph  *g);
 /* forgets the graphs remembered (the tests compare a remembered graph with a fresh one) */
 void   vc_llama_graph_forget        (void);
 

@@ -7,6 +7,7 @@
 
 #include "vc-error.h"
 #include "vc-gguf.h"
+#include "vc-llama-graph.h"
 #include "vc-mmproj.h"
 
 /* llama.cpp's tools/mtmd/clip-impl.h (ggml-org/llama.cpp a449251), PROJECTOR_TYPE_NAMES: the
@@ -91,6 +92,135 @@ read_projector (VcMmproj    *out,
   return TRUE;
 }
 
+static const VcGgufTensor *
+find_tensor (VcGguf     *g,
+             const char *name)
+{
+  for (guint i = 0; i < g->tensors->len; i++)
+    {
+      const VcGgufTensor *t = g_ptr_array_index (g->tensors, i);
+
+      if (g_str_equal (t->name, name))
+        return t;
+    }
+  return NULL;
+}
+
+static gboolean
+has_tensor (VcGguf     *g,
+            const char *name)
+{
+  return find_tensor (g, name) != NULL;
+}
+
+/* every tensor is one the SigLIP graph below uses: v.blk.N's separate q, k, v, output, the two
+ * LayerNorms and the GELU feed-forward block; the patch kernel, positions, pre- and post-norm;
+ * Gemma 3's soft embedding norm and input projection. Any other (a fused qkv, q/k norms, a
+ * gate, layer scales, a second patch kernel) is a graph not followed. */
+static gboolean
+siglip_tensors_only (VcGguf *g)
+{
+  static const char *const top[] = {
+    "v.patch_embd.weight", "v.patch_embd.bias", "v.position_embd.weight", "v.pre_ln.weight",
+    "v.pre_ln.bias", "v.post_ln.weight", "v.post_ln.bias", "mm.soft_emb_norm.weight",
+    "mm.input_projection.weight", NULL,
+  };
+  static const char *const block[] = {
+    "attn_q.weight", "attn_q.bias", "attn_k.weight", "attn_k.bias", "attn_v.weight", "attn_v.bias",
+    "attn_out.weight", "attn_out.bias", "ln1.weight", "ln1.bias", "ln2.weight", "ln2.bias",
+    "ffn_up.weight", "ffn_up.bias", "ffn_down.weight", "ffn_down.bias", NULL,
+  };
+
+  for (guint i = 0; i < g->tensors->len; i++)
+    {
+      const char *name = ((const VcGgufTensor *) g_ptr_array_index (g->tensors, i))->name;
+      const char *rest;
+
+      if (g_strv_contains (top, name))
+        continue;
+      if (!g_str_has_prefix (name, "v.blk."))
+        return FALSE;
+      rest = name + strlen ("v.blk.");
+      while (g_ascii_isdigit (*rest))
+        rest++;
+      if (*rest != '.' || !g_strv_contains (block, rest + 1))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static guint
+get_u32 (VcGguf     *g,
+         const char *key,
+         guint       fallback)
+{
+  guint64 v;
+
+  return vc_gguf_get_uint (g, key, &v) && v <= G_MAXUINT ? (guint) v : fallback;
+}
+
+/* The graph clip.cpp builds for a Gemma 3 projector (clip_get_graph_builder: clip_graph_siglip)
+ * from the file's clip.vision.* keys and tensors, as clip_model_loader reads them
+ * (load_hparams: n_head_kv defaults to n_head, head_dim to n_embd / n_head, the warm-up image
+ * to image_size, gemma3's n_merge to 4 unless clip.vision.projector.scale_factor); FALSE when
+ * the file is not that graph. */
+static gboolean
+gemma3_graph (VcGguf      *g,
+              const char  *projector,
+              VcClipGraph *p)
+{
+  const VcGgufTensor *patch = find_tensor (g, "v.patch_embd.weight");
+  const VcGgufTensor *proj = find_tensor (g, "mm.input_projection.weight");
+
+  memset (p, 0, sizeof *p);
+  if (!g_str_equal (projector, "gemma3") || patch == NULL || proj == NULL || proj->n_dims != 2 ||
+      !has_tensor (g, "mm.soft_emb_norm.weight") || !siglip_tensors_only (g) ||
+      (proj->type != 0 && proj->type != 1 && proj->type != 30))   /* F32, F16, BF16 */
+    return FALSE;
+  p->image_size = get_u32 (g, "clip.vision.image_size", 0);
+  p->patch_size = get_u32 (g, "clip.vision.patch_size", 0);
+  p->n_embd = get_u32 (g, "clip.vision.embedding_length", 0);
+  p->n_head = get_u32 (g, "clip.vision.attention.head_count", 0);
+  p->n_ff = get_u32 (g, "clip.vision.feed_forward_length", 0);
+  p->n_layer = get_u32 (g, "clip.vision.block_count", 0);
+  p->n_merge = get_u32 (g, "clip.vision.projector.scale_factor", 4);
+  if (p->n_head == 0 || get_u32 (g, "clip.vision.attention.head_count_kv", p->n_head) != p->n_head)
+    return FALSE;
+  p->head_dim = get_u32 (g, "clip.vision.attention.head_dim", p->n_embd / p->n_head);
+  p->proj_dim = (guint) proj->dims[0];
+  p->patch_f32 = patch->type == 30;
+  p->proj_f32 = proj->type == 0;
+  p->patch_bias = has_tensor (g, "v.patch_embd.bias");
+  p->pos_embd = has_tensor (g, "v.position_embd.weight");
+  p->pre_ln = has_tensor (g, "v.pre_ln.weight");
+  p->pre_ln_bias = has_tensor (g, "v.pre_ln.bias");
+  p->post_ln = has_tensor (g, "v.post_ln.weight");
+  p->post_ln_bias = has_tensor (g, "v.post_ln.bias");
+  p->q_bias = has_tensor (g, "v.blk.0.attn_q.bias");
+  p->k_bias = has_tensor (g, "v.blk.0.attn_k.bias");
+  p->v_bias = has_tensor (g, "v.blk.0.attn_v.bias");
+  p->o_bias = has_tensor (g, "v.blk.0.attn_out.bias");
+  p->ln1_bias = has_tensor (g, "v.blk.0.ln1.bias");
+  p->ln2_bias = has_tensor (g, "v.blk.0.ln2.bias");
+  p->up_bias = has_tensor (g, "v.blk.0.ffn_up.bias");
+  p->down_bias = has_tensor (g, "v.blk.0.ffn_down.bias");
+  p->alignment = 32;
+  return proj->dims[1] == p->n_embd && p->head_dim * p->n_head == p->n_embd;
+}
+
+static void
+read_compute (VcMmproj *out,
+              VcGguf   *g)
+{
+  VcClipGraph p;
+
+  if (!out->vision || out->audio || !gemma3_graph (g, out->projector, &p))
+    return;
+  out->compute_bytes = (guint64) vc_llama_graph_clip_bytes (&p);
+  p.flash_attn = TRUE;
+  out->compute_bytes_fa = (guint64) vc_llama_graph_clip_bytes (&p);
+}
+
 gboolean
 vc_mmproj_read (VcMmproj      *out,
                 GFile         *file,
@@ -131,5 +261,6 @@ vc_mmproj_read (VcMmproj      *out,
   out->bytes = g.tensor_bytes;
   out->elements = g.elements;
   out->n_tensors = g.n_tensors;
+  read_compute (out, &g);
   return TRUE;
 }

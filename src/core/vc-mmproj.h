@@ -20,6 +20,10 @@ typedef struct
   guint64 n_tensors;
   gboolean vision;                 /* clip.has_vision_encoder */
   gboolean audio;                  /* clip.has_audio_encoder */
+  /* clip.cpp's compute buffer for the warm-up image, without and with flash attention; 0 when
+   * the projector's graph is not followed (vc-llama-graph.h, VcClipGraph) */
+  guint64 compute_bytes;
+  guint64 compute_bytes_fa;
 } VcMmproj;
 
 void          vc_mmproj_clear          (VcMmproj      *mmproj);

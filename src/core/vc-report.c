@@ -432,7 +432,12 @@ add_mmproj_json (JsonBuilder    *b,
   json_builder_set_member_name (b, "on_gpu");
   json_builder_add_boolean_value (b, vc_inputs_mmproj_on_gpu (in));
   json_builder_set_member_name (b, "compute_buffer_counted");
-  json_builder_add_boolean_value (b, FALSE);
+  json_builder_add_boolean_value (b, vc_inputs_mmproj_compute_bytes (in) > 0);
+  json_builder_set_member_name (b, "compute_buffer_bytes");
+  if (vc_inputs_mmproj_compute_bytes (in) > 0)
+    add_bytes (b, vc_inputs_mmproj_compute_bytes (in));
+  else
+    json_builder_add_null_value (b);
   json_builder_end_object (b);
 }
 

@@ -828,7 +828,8 @@ def gemma3_mmproj_tensors(h):
     # (Gemma3VisionModel; names of tools/mtmd/clip-impl.h): a 14 × 14 patch embedding of 3
     # channels, 4,096 positions (896 / 14 squared), 27 blocks of width 1152 and MLP 4304, the
     # post-layernorm, and the projector: the soft embedding norm and the input projection to the
-    # text model's width. Matrices in F16, vectors in F32 (--outtype f16).
+    # text model's width, whose weight the converter keeps as transformers holds it (1152 × h:
+    # ggml's ne [h, 1152], which clip.cpp transposes). Matrices in F16, vectors in F32 (--outtype f16).
     w, ff, n = 1152, 4304, 27
     t = [('v.patch_embd.weight', [14, 14, 3, w], F16), ('v.patch_embd.bias', [w], F32),
          ('v.position_embd.weight', [w, 4096], F16)]
@@ -841,19 +842,21 @@ def gemma3_mmproj_tensors(h):
         t += [(q + 'ffn_up.weight', [w, ff], F16), (q + 'ffn_up.bias', [ff], F32),
               (q + 'ffn_down.weight', [ff, w], F16), (q + 'ffn_down.bias', [w], F32)]
     t += [('v.post_ln.weight', [w], F32), ('v.post_ln.bias', [w], F32),
-          ('mm.soft_emb_norm.weight', [w], F32), ('mm.input_projection.weight', [w, h], F16)]
+          ('mm.soft_emb_norm.weight', [w], F32), ('mm.input_projection.weight', [h, w], F16)]
     return t
 
 
 def make_mmproj_bad(out, h):
     # Files --mmproj refuses: a model (not a projector), a projector type llama.cpp does not
-    # know, a projector with neither a vision nor an audio encoder
+    # know, a projector with neither a vision nor an audio encoder; and one it takes
     d = os.path.join(out, 'mmproj')
     os.makedirs(d, exist_ok=True)
     gguf(os.path.join(d, 'a-model.gguf'), llama_kvs(), llama_tensors(2, 256, 256, 512, 1000))
     gguf(os.path.join(d, 'unknown-projector.gguf'), gemma3_mmproj_kvs('gemma9'), gemma3_mmproj_tensors(h)[:3])
     gguf(os.path.join(d, 'no-encoder.gguf'), gemma3_mmproj_kvs('gemma3', vision=False),
          gemma3_mmproj_tensors(h)[:3])
+    # a projector llama.cpp knows whose graph the estimate does not follow (its weights only)
+    gguf(os.path.join(d, 'mlp.gguf'), gemma3_mmproj_kvs('mlp'), gemma3_mmproj_tensors(h)[:3])
 
 
 def make_qwen3_next_gguf(d):

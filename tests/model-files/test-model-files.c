@@ -921,6 +921,11 @@ test_gguf_gemma3 (void)
  * (keras-hub, FORMULAS.md); 419,415,552 matrix elements in F16 and 400,752 vector elements in
  * F32: 838,831,104 + 1,603,008 = 840,434,112 bytes */
 #define GEMMA3_MMPROJ_BYTES 840434112
+/* clip.cpp's compute buffer for the 896 × 896 warm-up image, as llama.cpp logs it for Gemma 3's
+ * projector: 1132.00 MiB without flash attention (ggml-org/llama.cpp#16837, "before"), 121.25 MiB
+ * with it (ggml-org/llama.cpp#22790, gemma-3-4b-it on CUDA0) */
+#define GEMMA3_CLIP_BYTES 1186988032
+#define GEMMA3_CLIP_FA_BYTES 127139840
 #define GEMMA3_MMPROJ_PARAMETERS 419816304
 
 static void
@@ -935,6 +940,8 @@ test_mmproj_read (void)
   g_assert_no_error (error);
   g_assert_cmpstr (m.projector, ==, "gemma3");
   g_assert_cmpuint (m.bytes, ==, GEMMA3_MMPROJ_BYTES);
+  g_assert_cmpuint (m.compute_bytes, ==, GEMMA3_CLIP_BYTES);
+  g_assert_cmpuint (m.compute_bytes_fa, ==, GEMMA3_CLIP_FA_BYTES);
   g_assert_cmpuint (m.elements, ==, GEMMA3_MMPROJ_PARAMETERS);
   g_assert_cmpuint (m.n_tensors, ==, 3 + 27 * 16 + 4);
   g_assert_true (m.vision);
@@ -977,10 +984,29 @@ test_mmproj_refused (void)
     }
 }
 
+/* A projector type whose compute graph is not followed: its weights counted, and the warning
+ * naming the type */
+static void
+test_mmproj_not_followed (void)
+{
+  g_autofree char *folder = fixture ("gemma3");
+  g_autofree char *mlp = fixture ("mmproj/mlp.gguf");
+  const char *args[] = { "--model", folder, "--engine", "llama.cpp", "--mmproj", mlp, "--format", "json", NULL };
+  g_autoptr(JsonParser) p = json_parser_new ();
+  JsonObject *r = vc_test_run_json (p, args), *m = json_object_get_object_member (r, "mmproj");
+  JsonArray *w = json_object_get_array_member (r, "warnings");
+
+  g_assert_false (json_object_get_boolean_member (m, "compute_buffer_counted"));
+  g_assert_true (json_object_get_null_member (m, "compute_buffer_bytes"));
+  g_assert_cmpuint (json_array_get_length (w), ==, 1);
+  g_assert_nonnull (strstr (json_array_get_string_element (w, 0), "the graph of the projector type “mlp” is not followed here"));
+}
+
 /* Gemma 3 4B's GGUF with its projector file, as `llama-server -m … --mmproj …` runs it: the
- * projector's 840,434,112 bytes are weights on the GPU, the text model's warning goes, and the
- * compute buffer's comes, on stderr and in JSON `warnings`; --no-mmproj-offload keeps them in
- * system RAM; other engines and training are refused; the command carries it. */
+ * projector's 840,434,112 bytes are weights on the GPU with clip.cpp's compute buffer for its
+ * warm-up image (127,139,840 bytes with flash attention, 1,186,988,032 without), and the text
+ * model's warning goes; --no-mmproj-offload keeps them off the GPU; other engines and training
+ * are refused; the command carries it. */
 static void
 test_mmproj_gemma3 (void)
 {
@@ -994,13 +1020,24 @@ test_mmproj_gemma3 (void)
                             "--format", "json", NULL };
   const char *cpu_args[] = { "--model", folder, "--engine", "llama.cpp", "--seq", "8192", "--mmproj", mmproj,
                              "--no-mmproj-offload", "--format", "json", NULL };
-  JsonObject *r0, *r1, *r2, *m1;
+  const char *eager_text[] = { "--model", folder, "--engine", "llama.cpp", "--seq", "8192", "--no-flash-attention",
+                               "--format", "json", NULL };
+  const char *eager_mm[] = { "--model", folder, "--engine", "llama.cpp", "--seq", "8192", "--no-flash-attention",
+                             "--mmproj", mmproj, "--format", "json", NULL };
+  g_autoptr(JsonParser) p3 = json_parser_new ();
+  g_autoptr(JsonParser) p4 = json_parser_new ();
+  JsonObject *r0, *r1, *r2, *r3, *r4, *m1;
   JsonArray *w0, *w1, *w2;
 
   r0 = vc_test_run_json (p0, text_args);
   r1 = vc_test_run_json (p1, mm_args);
   r2 = vc_test_run_json (p2, cpu_args);
-  g_assert_cmpint (component (r1, "weights"), ==, component (r0, "weights") + GEMMA3_MMPROJ_BYTES);
+  r3 = vc_test_run_json (p3, eager_text);
+  r4 = vc_test_run_json (p4, eager_mm);
+  g_assert_cmpint (component (r1, "weights"), ==, component (r0, "weights") + GEMMA3_MMPROJ_BYTES + GEMMA3_CLIP_FA_BYTES);
+  g_assert_cmpint (component (r4, "weights"), ==, component (r3, "weights") + GEMMA3_MMPROJ_BYTES + GEMMA3_CLIP_BYTES);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (r4, "mmproj"), "compute_buffer_bytes"), ==,
+                   GEMMA3_CLIP_BYTES);
   g_assert_cmpint (component (r2, "weights"), ==, component (r0, "weights"));
   g_assert_cmpint (component (r1, "kv_cache"), ==, component (r0, "kv_cache"));
   g_assert_true (json_object_get_null_member (r0, "mmproj"));
@@ -1010,7 +1047,9 @@ test_mmproj_gemma3 (void)
   g_assert_cmpint (json_object_get_int_member (m1, "weights_bytes"), ==, GEMMA3_MMPROJ_BYTES);
   g_assert_cmpint (json_object_get_int_member (m1, "parameters"), ==, GEMMA3_MMPROJ_PARAMETERS);
   g_assert_true (json_object_get_boolean_member (m1, "on_gpu"));
-  g_assert_false (json_object_get_boolean_member (m1, "compute_buffer_counted"));
+  g_assert_true (json_object_get_boolean_member (m1, "compute_buffer_counted"));
+  g_assert_cmpint (json_object_get_int_member (m1, "compute_buffer_bytes"), ==, GEMMA3_CLIP_FA_BYTES);
+  g_assert_true (json_object_get_null_member (json_object_get_object_member (r2, "mmproj"), "compute_buffer_bytes"));
   g_assert_false (json_object_get_boolean_member (json_object_get_object_member (r2, "mmproj"), "on_gpu"));
   /* the text model's parameters, the projector's apart */
   g_assert_cmpint (json_object_get_int_member (r1, "parameters"), ==, 3880263168);
@@ -1019,17 +1058,16 @@ test_mmproj_gemma3 (void)
   w2 = json_object_get_array_member (r2, "warnings");
   g_assert_cmpuint (json_array_get_length (w0), ==, 1);
   g_assert_nonnull (strstr (json_array_get_string_element (w0, 0), "is not in this GGUF"));
-  g_assert_cmpuint (json_array_get_length (w1), ==, 1);
-  g_assert_nonnull (strstr (json_array_get_string_element (w1, 0), "but not its compute buffer"));
+  g_assert_cmpuint (json_array_get_length (w1), ==, 0);
   g_assert_cmpuint (json_array_get_length (w2), ==, 0);
 
   {
-    /* stderr says it too; --explain names the projector's bytes */
+    /* nothing left out on stderr; --explain names the projector's bytes and its compute buffer */
     const char *args[] = { "--model", folder, "--engine", "llama.cpp", "--mmproj", mmproj, "--explain", NULL };
     g_autofree char *out = NULL, *err = NULL;
 
     g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
-    g_assert_nonnull (strstr (err, "vramcalc: The multimodal projector’s weights are counted on the first GPU, but not its compute buffer"));
+    g_assert_null (strstr (err, "but not its compute buffer"));
     g_assert_null (strstr (err, "is not in this GGUF"));
     {
       /* the explanation as one line, however the table wraps it */
@@ -1037,7 +1075,8 @@ test_mmproj_gemma3 (void)
       g_autofree char *flat = g_regex_replace_literal (space, out, -1, 0, " ", 0, NULL);
 
       g_test_message ("%s", flat);
-      g_assert_nonnull (strstr (flat, "including the multimodal projector file’s tensors, 840 MB (llama.cpp --mmproj, on the first GPU)"));
+      g_assert_nonnull (strstr (flat, "including the multimodal projector file’s tensors, 840 MB, and its compute buffer, 127 MB "
+                                      "(llama.cpp --mmproj, on the first GPU; the encoder’s graph of its warm-up image)"));
     }
   }
   {
@@ -1107,7 +1146,8 @@ test_mmproj_ram (void)
   }
 }
 
-/* A profile keeps the projector's figures: the same estimate, and its warning, without the file */
+/* A profile keeps the projector's figures: the same estimate, its compute buffer included, without
+ * the file */
 static void
 test_mmproj_profile (void)
 {
@@ -1134,7 +1174,9 @@ test_mmproj_profile (void)
     g_assert_cmpint (component (r3, "weights"), ==, component (r1, "weights"));
     g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (r3, "mmproj"), "weights_bytes"), ==,
                      GEMMA3_MMPROJ_BYTES);
-    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (r3, "warnings")), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (r3, "mmproj"), "compute_buffer_bytes"), ==,
+                     GEMMA3_CLIP_FA_BYTES);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (r3, "warnings")), ==, 0);
     vc_test_remove_tree (dir);
   }
 }
@@ -1279,6 +1321,7 @@ main (int   argc,
   g_test_add_func ("/model-files/mmproj/refused", test_mmproj_refused);
   g_test_add_func ("/model-files/mmproj/gemma3", test_mmproj_gemma3);
   g_test_add_func ("/model-files/mmproj/ram", test_mmproj_ram);
+  g_test_add_func ("/model-files/mmproj/not-followed", test_mmproj_not_followed);
   g_test_add_func ("/model-files/mmproj/profile", test_mmproj_profile);
   g_test_add_func ("/model-files/safetensors/hybrid", test_safetensors_hybrid);
   g_test_add_func ("/model-files/safetensors/exact", test_safetensors);
