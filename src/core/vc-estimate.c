@@ -801,6 +801,40 @@ get_mmproj_property (VcEstimate *self,
     }
 }
 
+/* the serving engines' inputs; FALSE for another property */
+static gboolean
+get_engine_property (const VcInputs *in,
+                     guint           prop_id,
+                     GValue         *value)
+{
+  switch (prop_id)
+    {
+    case PROP_ENGINE: g_value_set_enum (value, in->engine); break;
+    case PROP_MEMORY_FRACTION: g_value_set_double (value, in->memory_fraction); break;
+    case PROP_BLOCK_SIZE: g_value_set_uint (value, in->block_size); break;
+    case PROP_MAX_NUM_BATCHED_TOKENS: g_value_set_uint (value, in->max_num_batched_tokens); break;
+    case PROP_MAX_NUM_SEQS: g_value_set_uint (value, in->max_num_seqs); break;
+    case PROP_LIMIT_MM_PER_PROMPT: g_value_set_uint (value, in->limit_mm_per_prompt); break;
+    case PROP_KV_CACHE_MEMORY: g_value_set_double (value, in->kv_cache_memory_gb); break;
+    case PROP_ENGINE_VERSION: g_value_set_enum (value, in->vllm_version); break;
+    case PROP_ENFORCE_EAGER: g_value_set_boolean (value, in->enforce_eager); break;
+    case PROP_MXFP4_BACKEND: g_value_set_enum (value, in->mxfp4_backend); break;
+    case PROP_MM_ENCODER_TP_MODE: g_value_set_enum (value, in->mm_encoder_tp_mode); break;
+    case PROP_DISABLE_CUSTOM_ALL_REDUCE: g_value_set_boolean (value, in->disable_custom_all_reduce); break;
+    case PROP_MEM_FRACTION_STATIC: g_value_set_double (value, in->mem_fraction_static); break;
+    case PROP_SGLANG_VERSION: g_value_set_enum (value, in->sglang_version); break;
+    case PROP_PAGE_SIZE: g_value_set_uint (value, in->page_size); break;
+    case PROP_N_UBATCH: g_value_set_uint (value, in->n_ubatch); break;
+    case PROP_N_BATCH: g_value_set_uint (value, in->n_batch); break;
+    case PROP_KV_UNIFIED: g_value_set_boolean (value, in->kv_unified); break;
+    case PROP_CACHE_TYPE_K: g_value_set_enum (value, in->cache_type_k); break;
+    case PROP_CACHE_TYPE_V: g_value_set_enum (value, in->cache_type_v); break;
+    case PROP_MFU: g_value_set_double (value, in->mfu); break;
+    default: return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 vc_estimate_get_property (GObject    *object,
                           guint       prop_id,
@@ -851,27 +885,6 @@ vc_estimate_get_property (GObject    *object,
     case PROP_PACKING: g_value_set_boolean (value, in->packing); break;
     case PROP_CHECKPOINT_EVERY: g_value_set_uint (value, in->checkpoint_every); break;
     case PROP_OVERHEAD_GB: g_value_set_double (value, in->overhead_gb); break;
-    case PROP_ENGINE: g_value_set_enum (value, in->engine); break;
-    case PROP_MEMORY_FRACTION: g_value_set_double (value, in->memory_fraction); break;
-    case PROP_BLOCK_SIZE: g_value_set_uint (value, in->block_size); break;
-    case PROP_MAX_NUM_BATCHED_TOKENS: g_value_set_uint (value, in->max_num_batched_tokens); break;
-    case PROP_MAX_NUM_SEQS: g_value_set_uint (value, in->max_num_seqs); break;
-    case PROP_LIMIT_MM_PER_PROMPT: g_value_set_uint (value, in->limit_mm_per_prompt); break;
-    case PROP_KV_CACHE_MEMORY: g_value_set_double (value, in->kv_cache_memory_gb); break;
-    case PROP_ENGINE_VERSION: g_value_set_enum (value, in->vllm_version); break;
-    case PROP_ENFORCE_EAGER: g_value_set_boolean (value, in->enforce_eager); break;
-    case PROP_MXFP4_BACKEND: g_value_set_enum (value, in->mxfp4_backend); break;
-    case PROP_MM_ENCODER_TP_MODE: g_value_set_enum (value, in->mm_encoder_tp_mode); break;
-    case PROP_DISABLE_CUSTOM_ALL_REDUCE: g_value_set_boolean (value, in->disable_custom_all_reduce); break;
-    case PROP_MEM_FRACTION_STATIC: g_value_set_double (value, in->mem_fraction_static); break;
-    case PROP_SGLANG_VERSION: g_value_set_enum (value, in->sglang_version); break;
-    case PROP_PAGE_SIZE: g_value_set_uint (value, in->page_size); break;
-    case PROP_N_UBATCH: g_value_set_uint (value, in->n_ubatch); break;
-    case PROP_N_BATCH: g_value_set_uint (value, in->n_batch); break;
-    case PROP_KV_UNIFIED: g_value_set_boolean (value, in->kv_unified); break;
-    case PROP_CACHE_TYPE_K: g_value_set_enum (value, in->cache_type_k); break;
-    case PROP_CACHE_TYPE_V: g_value_set_enum (value, in->cache_type_v); break;
-    case PROP_MFU: g_value_set_double (value, in->mfu); break;
     case PROP_TP: g_value_set_uint (value, in->layout.tp); break;
     case PROP_PP: g_value_set_uint (value, in->layout.pp); break;
     case PROP_EP: g_value_set_uint (value, in->layout.ep); break;
@@ -899,6 +912,8 @@ vc_estimate_get_property (GObject    *object,
     case PROP_SOURCE_ACTIVE_PARAMETERS: g_value_set_double (value, in->source_active_parameters); break;
     case PROP_SOURCE_PRECISION: g_value_set_enum (value, in->source_precision); break;
     default:
+      if (get_engine_property (in, prop_id, value))
+        break;
       if (prop_id >= PROP_ARCH_0 && prop_id < PROP_ARCH_0 + n_arch_fields)
         get_arch_property (in, prop_id, value);
       else if (prop_id >= PROP_MMPROJ && prop_id <= PROP_ENCODER_IN_MMPROJ)

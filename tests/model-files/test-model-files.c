@@ -1080,29 +1080,6 @@ test_mmproj_gemma3 (void)
     }
   }
   {
-    /* llama-server's command carries it; Ollama's Modelfile names the projector file in a
-     * second FROM line (parser/parser.go gathers every FROM's files, server/create.go keeps a
-     * projector GGUF as the projector layer), but cannot say --no-mmproj-offload (Ollama
-     * decides it) nor add a projector to an Ollama model */
-    g_autofree char *gguf = fixture ("gemma3/gemma-3-4b-it-BF16.gguf");
-    const char *args[] = { "--model", gguf, "--engine", "llama.cpp", "--mmproj", mmproj, "--no-mmproj-offload",
-                           "--print-command", "llama.cpp", NULL };
-    const char *ollama[] = { "--model", gguf, "--engine", "ollama", "--mmproj", mmproj, "--print-command", "ollama", NULL };
-    const char *ollama_cpu[] = { "--model", gguf, "--engine", "ollama", "--mmproj", mmproj, "--no-mmproj-offload",
-                                 "--print-command", "ollama", NULL };
-    g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL, *out3 = NULL, *err3 = NULL;
-    g_autofree char *flag = g_strdup_printf (" --mmproj %s --no-mmproj-offload", mmproj);
-    g_autofree char *froms = g_strdup_printf ("FROM %s\nFROM %s\nPARAMETER num_ctx ", gguf, mmproj);
-
-    g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
-    g_assert_nonnull (strstr (out, flag));
-    g_assert_cmpint (vc_test_run_vramcalc (ollama, NULL, &out2, &err2), ==, 0);
-    g_test_message ("%s", out2);
-    g_assert_nonnull (strstr (out2, froms));
-    g_assert_cmpint (vc_test_run_vramcalc (ollama_cpu, NULL, &out3, &err3), ==, 2);
-    g_assert_nonnull (strstr (err3, "--no-mmproj-offload cannot be written in a Modelfile"));
-  }
-  {
     /* other engines and training: refused, naming what is accepted */
     const char *vllm[] = { "--model", folder, "--engine", "vllm", "--mmproj", mmproj, NULL };
     const char *train[] = { "--model", folder, "--mode", "training", "--mmproj", mmproj, NULL };
@@ -1113,6 +1090,33 @@ test_mmproj_gemma3 (void)
     g_assert_cmpint (vc_test_run_vramcalc (train, NULL, &out2, &err2), ==, 2);
     g_assert_nonnull (strstr (err2, "accepted with the engines llama.cpp and ollama, not generic"));
   }
+}
+
+/* The projector in the commands: llama-server's carries it; Ollama's Modelfile names the
+ * projector file in a second FROM line (parser/parser.go gathers every FROM's files,
+ * server/create.go keeps a projector GGUF as the projector layer), but cannot say
+ * --no-mmproj-offload (Ollama decides it) nor add a projector to an Ollama model */
+static void
+test_mmproj_commands (void)
+{
+  g_autofree char *mmproj = fixture ("gemma3/mmproj-gemma-3-4b-it-F16.gguf");
+  g_autofree char *gguf = fixture ("gemma3/gemma-3-4b-it-BF16.gguf");
+  const char *args[] = { "--model", gguf, "--engine", "llama.cpp", "--mmproj", mmproj, "--no-mmproj-offload",
+                         "--print-command", "llama.cpp", NULL };
+  const char *ollama[] = { "--model", gguf, "--engine", "ollama", "--mmproj", mmproj, "--print-command", "ollama", NULL };
+  const char *ollama_cpu[] = { "--model", gguf, "--engine", "ollama", "--mmproj", mmproj, "--no-mmproj-offload",
+                               "--print-command", "ollama", NULL };
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL, *out3 = NULL, *err3 = NULL;
+  g_autofree char *flag = g_strdup_printf (" --mmproj %s --no-mmproj-offload", mmproj);
+  g_autofree char *froms = g_strdup_printf ("FROM %s\nFROM %s\nPARAMETER num_ctx ", gguf, mmproj);
+
+  g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, flag));
+  g_assert_cmpint (vc_test_run_vramcalc (ollama, NULL, &out2, &err2), ==, 0);
+  g_test_message ("%s", out2);
+  g_assert_nonnull (strstr (out2, froms));
+  g_assert_cmpint (vc_test_run_vramcalc (ollama_cpu, NULL, &out3, &err3), ==, 2);
+  g_assert_nonnull (strstr (err3, "--no-mmproj-offload cannot be written in a Modelfile"));
 }
 
 /* --no-mmproj-offload: Gemma 3 4B's projector, 840,434,112 bytes, in system RAM beside what the
@@ -1321,6 +1325,7 @@ main (int   argc,
   g_test_add_func ("/model-files/mmproj/refused", test_mmproj_refused);
   g_test_add_func ("/model-files/mmproj/gemma3", test_mmproj_gemma3);
   g_test_add_func ("/model-files/mmproj/ram", test_mmproj_ram);
+  g_test_add_func ("/model-files/mmproj/commands", test_mmproj_commands);
   g_test_add_func ("/model-files/mmproj/not-followed", test_mmproj_not_followed);
   g_test_add_func ("/model-files/mmproj/profile", test_mmproj_profile);
   g_test_add_func ("/model-files/safetensors/hybrid", test_safetensors_hybrid);
