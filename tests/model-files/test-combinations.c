@@ -2448,8 +2448,11 @@ test_untried_mmproj_plans (void)
         text[n_text++] = mm[n_mm++] = plans[k][a];
       t = vc_test_run_json (p_text, text);
       m = vc_test_run_json (p_mm, mm);
-      /* the projector on card 0, every other figure the text model's */
-      g_assert_cmpfloat (card_bytes (m, 0, "weights"), ==, card_bytes (t, 0, "weights") + projector);
+      /* the projector and its compute buffer (flash attention on: 127,139,840 bytes) on card 0,
+       * every other figure the text model's */
+      g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (m, "mmproj"), "compute_buffer_bytes"), ==,
+                       127139840);
+      g_assert_cmpfloat (card_bytes (m, 0, "weights"), ==, card_bytes (t, 0, "weights") + projector + 127139840);
       g_assert_cmpfloat (card_bytes (m, 1, "weights"), ==, card_bytes (t, 1, "weights"));
       g_assert_cmpfloat (card_bytes (m, 0, "kv_cache"), ==, card_bytes (t, 0, "kv_cache"));
       g_assert_cmpfloat (card_bytes (m, 1, "kv_cache"), ==, card_bytes (t, 1, "kv_cache"));
