@@ -177,15 +177,17 @@ vc_inputs_mmproj_on_gpu (const VcInputs *in)
          (in->engine == VC_ENGINE_LLAMA_CPP || in->engine == VC_ENGINE_OLLAMA);
 }
 
-/* With --no-mmproj-offload the projector's weights in system RAM: clip_init with use_gpu
- * false leaves its tensors in a CPU buffer (tools/mtmd/clip.cpp, clip_model_loader
- * load_tensors on the CPU backend); 0 otherwise */
+/* With --no-mmproj-offload the projector in system RAM: clip_init with use_gpu false leaves
+ * its tensors in a CPU buffer (tools/mtmd/clip.cpp, clip_model_loader load_tensors on the CPU
+ * backend) and the warm-up reserves the encoder's graph there, the same graph placed with the
+ * CPU buffer type's 32-byte alignment (ggml-impl.h TENSOR_ALIGNMENT, ggml-backend.cpp), where
+ * that graph is followed (its bytes 0 where not); 0 otherwise */
 double
 vc_inputs_mmproj_host_bytes (const VcInputs *in)
 {
   if (in->mmproj_bytes > 0 && !in->mmproj_offload && in->mode == VC_MODE_INFERENCE &&
       (in->engine == VC_ENGINE_LLAMA_CPP || in->engine == VC_ENGINE_OLLAMA))
-    return in->mmproj_bytes;
+    return in->mmproj_bytes + (in->flash_attention ? in->mmproj_compute_bytes_fa : in->mmproj_compute_bytes);
   return 0;
 }
 
