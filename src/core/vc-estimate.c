@@ -1505,6 +1505,17 @@ vc_estimate_dup_warnings (VcEstimate *self)
 
       g_strv_builder_add (b, w);
     }
+  else if (vc_inputs_mmproj_host_bytes (in) > 0 && !((in->flash_attention ? in->mmproj_compute_bytes_fa
+                                                                          : in->mmproj_compute_bytes) > 0))
+    {
+      g_autofree char *w = g_strdup_printf (_("The multimodal projector’s weights are counted in system memory, but not its compute buffer: "
+                                              "llama.cpp sizes the encoder’s graph when the projector loads (clip.cpp, "
+                                              "warm-up, logged as its “compute buffer size”), and the graph of the projector type “%s” "
+                                              "is not followed here (it is for gemma3)"),
+                                            self->mmproj_projector);
+
+      g_strv_builder_add (b, w);
+    }
   return g_strv_builder_end (b);
 }
 

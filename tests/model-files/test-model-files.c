@@ -1000,6 +1000,18 @@ test_mmproj_not_followed (void)
   g_assert_true (json_object_get_null_member (m, "compute_buffer_bytes"));
   g_assert_cmpuint (json_array_get_length (w), ==, 1);
   g_assert_nonnull (strstr (json_array_get_string_element (w, 0), "the graph of the projector type “mlp” is not followed here"));
+  {
+    /* kept in system memory (--no-mmproj-offload): the same warning, for system memory */
+    const char *ram[] = { "--model", folder, "--engine", "llama.cpp", "--mmproj", mlp, "--no-mmproj-offload",
+                          "--format", "json", NULL };
+    g_autoptr(JsonParser) q = json_parser_new ();
+    JsonObject *o = vc_test_run_json (q, ram);
+    JsonArray *v = json_object_get_array_member (o, "warnings");
+
+    g_assert_cmpuint (json_array_get_length (v), ==, 1);
+    g_assert_nonnull (strstr (json_array_get_string_element (v, 0), "counted in system memory, but not its compute buffer"));
+    g_assert_nonnull (strstr (json_array_get_string_element (v, 0), "projector type “mlp”"));
+  }
 }
 
 /* Gemma 3 4B's GGUF with its projector file, as `llama-server -m … --mmproj …` runs it: the
