@@ -476,6 +476,34 @@ apply_inputs (VcEstimate  *scratch,
 }
 
 /**
+ * vc_profile_read_old_rope_table:
+ * @estimate: inputs just read from what a version before format 3 wrote
+ *
+ * Before rope-table-kind 5 ("typed in", format version 3), an architecture typed in had kind 0
+ * (plain) and no table rows or rotary dimension, which that version counted as no table: 0 bytes
+ * under vLLM and SGLang without a word. Read now, kind 0 means "no table", so such inputs are
+ * read as a typed-in architecture is today (kind 5: a Llama-shaped table, which the estimate's
+ * warnings name). Only where no preset and no model file describe the architecture, and the
+ * plain table's rows or width were not both given (with both, kinds 0 and 5 give the same table).
+ */
+void
+vc_profile_read_old_rope_table (VcEstimate *estimate)
+{
+  const VcArch *arch;
+  g_autofree char *format = NULL;
+
+  g_return_if_fail (VC_IS_ESTIMATE (estimate));
+
+  arch = &vc_estimate_get_inputs (estimate)->arch;
+  g_object_get (estimate, "source-format", &format, NULL);
+  if (vc_estimate_get_preset (estimate)[0] != '\0' || format[0] != '\0' ||
+      arch->rope_table_kind != VC_ROPE_TABLE_PLAIN ||
+      (arch->rope_table_rows > 0 && arch->rotary_dim > 0))
+    return;
+  g_object_set (estimate, "rope-table-kind", (guint) VC_ROPE_TABLE_NOT_GIVEN, NULL);
+}
+
+/**
  * vc_profile_parse:
  * @data: the file's bytes
  * @length: their number
@@ -545,6 +573,8 @@ vc_profile_parse (const char  *data,
       vc_precision_is_float (vc_estimate_get_inputs (scratch)->precision))
     g_object_set (scratch, "training-precision",
                   (VcTrainingPrecision) vc_estimate_get_inputs (scratch)->precision, NULL);
+  if (version < 3)
+    vc_profile_read_old_rope_table (scratch);
 
   vc_estimate_copy_inputs (target, scratch);
   if (name)

@@ -20,7 +20,9 @@
 G_BEGIN_DECLS
 
 #define VC_PROFILE_FORMAT   "vram-calculator-profile"
-#define VC_PROFILE_VERSION  2
+/* 3: rope-table-kind 5 ("typed in") exists; an earlier version wrote 0 for a typed-in
+ * architecture (vc_profile_read_old_rope_table()) */
+#define VC_PROFILE_VERSION  3
 /* No real profile comes near this (one is about 2 KiB); bigger files are refused unread. */
 #define VC_PROFILE_MAX_SIZE VC_JSON_INPUT_MAX_SIZE
 /* For file dialogs and drop targets. */
@@ -51,6 +53,7 @@ gboolean  vc_profile_read_file  (GFile       *file,
                                  VcUnit      *unit,
                                  GCancellable *cancellable,
                                  GError     **error);
+void      vc_profile_read_old_rope_table (VcEstimate *estimate);
 gboolean  vc_profile_write_file (GFile       *file,
                                  VcEstimate  *estimate,
                                  const char  *name,

@@ -5,8 +5,12 @@
 
 #include "config.h"
 
+#include "vc-profile.h"
 #include "vc-units.h"
 #include "vc-window-private.h"
+
+/* Not an input: the profile format version of the stored inputs; none before format 3 */
+#define VC_STORED_FORMAT_VERSION "profile-version"
 
 GVariant *
 vc_window_save_inputs (VcWindow *self)
@@ -17,6 +21,9 @@ vc_window_save_inputs (VcWindow *self)
 
   g_return_val_if_fail (VC_IS_WINDOW (self), NULL);
 
+  /* the profile format the inputs follow (vc_window_restore_inputs) */
+  g_variant_builder_add (&builder, "{sv}", VC_STORED_FORMAT_VERSION,
+                         g_variant_new_take_string (g_strdup_printf ("%d", VC_PROFILE_VERSION)));
   for (guint i = 0; i < n; i++)
     {
       /* the inputs' one text form, as in profiles and on the command line */
@@ -107,6 +114,15 @@ vc_window_restore_inputs (VcWindow *self,
       vc_precision_is_float (vc_estimate_get_inputs (self->estimate)->precision))
     g_object_set (self->estimate, "training-precision",
                   (VcTrainingPrecision) vc_estimate_get_inputs (self->estimate)->precision, NULL);
+  /* inputs kept before format 3 stored a typed-in architecture's RoPE table as kind 0, as its
+   * profiles did: read as a profile of that format is */
+  {
+    g_autoptr(GVariant) version = g_variant_lookup_value (stored, VC_STORED_FORMAT_VERSION, NULL);
+    g_autoptr(GVariant) kind = g_variant_lookup_value (stored, "rope-table-kind", NULL);
+
+    if (version == NULL && kind != NULL)
+      vc_profile_read_old_rope_table (self->estimate);
+  }
 }
 
 static void

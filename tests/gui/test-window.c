@@ -564,6 +564,36 @@ test_inputs_kept (Fixture       *f,
   g_assert_false (in->flash_attention);
   vc_test_destroy_window (second);
 
+  /* inputs kept before profile format 3 stored a typed-in architecture's RoPE table as kind 0:
+   * restored as one typed in now (kind 5); kept with the format version, 0 stays 0 */
+  {
+    const char *version = NULL;
+
+    g_assert_true (g_variant_lookup (saved, "profile-version", "&s", &version));
+    g_assert_cmpstr (version, ==, "3");
+  }
+  for (guint i = 0; i < 2; i++)
+    {
+      g_variant_dict_init (&dict, NULL);
+      if (i == 1)
+        g_variant_dict_insert (&dict, "profile-version", "s", "3");
+      /* a typed-in architecture: no preset (the window starts from the Mixtral kept above) */
+      g_variant_dict_insert (&dict, "preset", "s", "");
+      g_variant_dict_insert (&dict, "engine", "s", "vllm");
+      g_variant_dict_insert (&dict, "rope-table-kind", "s", "0");
+      g_variant_dict_insert (&dict, "rope-table-rows", "s", "0");
+      g_variant_dict_insert (&dict, "rotary-dim", "s", "0");
+      g_variant_dict_insert (&dict, "max-context", "s", "8192");
+      g_clear_pointer (&bad, g_variant_unref);
+      bad = g_variant_ref_sink (g_variant_dict_end (&dict));
+      second = vc_window_new (NULL);
+      vc_window_restore_inputs (second, bad);
+      in = vc_estimate_get_inputs (vc_window_get_estimate (second));
+      g_assert_cmpuint (in->arch.rope_table_kind, ==, (i == 0 ? VC_ROPE_TABLE_NOT_GIVEN : VC_ROPE_TABLE_PLAIN));
+      g_assert_cmpuint (in->arch.max_context, ==, 8192);
+      vc_test_destroy_window (second);
+    }
+
   /* for the teardown */
   f->window = vc_test_new_window (1100, 1150, &f->estimate);
 }

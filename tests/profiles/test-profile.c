@@ -13,6 +13,7 @@
 
 #include "vc-arch.h"
 #include "vc-catalog.h"
+#include "vc-engine.h"
 #include "vc-enums.h"
 #include "vc-error.h"
 #include "vc-profile.h"
@@ -586,7 +587,7 @@ test_cli_errors (void)
 
   struct { const char *option; const char *file; const char *field; } cases[] = {
     { "--profile", bad, "inputs.batch: 0 is out of range" },
-    { "--profile", newer, "version: the profile has format version 3" },
+    { "--profile", newer, "version: the profile has format version 4" },
     { "--profile", missing, "No such file" },
     { "--save-profile", unwritable, "No such file" },
   };
@@ -626,7 +627,7 @@ static const BadCase bad_cases[] = {
   { "other-format.json", VC_ERROR_PARSE, "format: this is not a VRAM Calculator profile" },
   { "missing-version.json", VC_ERROR_PARSE, "version: missing" },
   { "version-as-text.json", VC_ERROR_INVALID_VALUE, "version: expected a whole number, found text" },
-  { "newer-version.json", VC_ERROR_VERSION, "version: the profile has format version 3, from a newer" },
+  { "newer-version.json", VC_ERROR_VERSION, "version: the profile has format version 4, from a newer" },
   { "missing-inputs.json", VC_ERROR_PARSE, "inputs: missing" },
   { "inputs-not-object.json", VC_ERROR_INVALID_VALUE, "inputs: expected an object, found a list" },
   { "name-not-text.json", VC_ERROR_INVALID_VALUE, "name: expected text, found a number" },
@@ -993,11 +994,108 @@ test_version_1 (void)
 
     g_object_set (e, "precision", VC_PRECISION_INT8, "training-precision", VC_TRAINING_PRECISION_FP32, NULL);
     text = vc_profile_serialize (e, "", "", VC_UNIT_GB, NULL);
-    g_assert_nonnull (strstr (text, "\"version\" : 2"));
+    g_assert_nonnull (strstr (text, "\"version\" : 3"));
     g_assert_true (vc_profile_parse (text, strlen (text), back, NULL, NULL, NULL, NULL));
     g_assert_cmpint (vc_estimate_get_inputs (back)->precision, ==, VC_PRECISION_INT8);
     g_assert_cmpint (vc_estimate_get_inputs (back)->training_precision, ==, VC_TRAINING_PRECISION_FP32);
   }
+}
+
+/* Format version 2 had no rope-table-kind 5: an architecture typed in was written with kind 0
+ * and no table rows or width, which read today would mean "no RoPE table", 0 bytes under vLLM
+ * and SGLang. good/typed-in-version-2.json is what the version of format 2 wrote (vramcalc
+ * --save-profile with --layers 32 --hidden-size 4096 --heads 32 --kv-heads 8
+ * --intermediate-size 14336 --vocab-size 128256 --max-context 8192, vLLM): it reads as a
+ * typed-in architecture, the table 8192 positions × 128 (the head) in bf16 under vLLM, fp32
+ * under SGLang. */
+static void
+test_old_typed_in_rope_table (void)
+{
+  g_autofree char *path = corpus_path ("good/typed-in-version-2.json");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const VcInputs *in = vc_estimate_get_inputs (e);
+
+  g_assert_true (vc_profile_read_file (file, e, NULL, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (in->arch.rope_table_kind, ==, VC_ROPE_TABLE_NOT_GIVEN);
+  g_assert_cmpuint (in->arch.rope_table_rows, ==, 0);
+  g_assert_cmpuint (in->arch.rotary_dim, ==, 0);
+  g_assert_cmpint (in->engine, ==, VC_ENGINE_VLLM);
+  g_assert_true (vc_engine_rope_table_assumed (in));
+  g_assert_cmpfloat (vc_engine_rope_table_bytes (in, VC_PRECISION_BF16), ==, 8192.0 * 128 * 2);
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  g_assert_cmpfloat (vc_engine_rope_table_bytes (in, VC_PRECISION_BF16), ==, 8192.0 * 128 * 4);
+}
+
+/* Read from a format 2 profile: kind 0 becomes 5 only where nothing but the typing describes the
+ * architecture and the plain table's rows and width were not both given; a current profile's
+ * kind 0 stays 0 (no table) */
+static void
+test_old_rope_table_kept (void)
+{
+  static const struct { const char *inputs; guint version; guint kind; } cases[] = {
+    { "\"rope-table-kind\": 0", 2, VC_ROPE_TABLE_NOT_GIVEN },
+    { "\"rope-table-kind\": 0", 1, VC_ROPE_TABLE_NOT_GIVEN },
+    { "\"rope-table-kind\": 0, \"rope-table-rows\": 4096", 2, VC_ROPE_TABLE_NOT_GIVEN },
+    { "\"rope-table-kind\": 0, \"rotary-dim\": 64", 2, VC_ROPE_TABLE_NOT_GIVEN },
+    /* both given: the plain table as written */
+    { "\"rope-table-kind\": 0, \"rope-table-rows\": 4096, \"rotary-dim\": 64", 2, VC_ROPE_TABLE_PLAIN },
+    /* a model read from its files, a preset: the kind they gave */
+    { "\"rope-table-kind\": 0, \"source-format\": \"config\"", 2, VC_ROPE_TABLE_PLAIN },
+    { "\"preset\": \"granite-4.0-h-tiny\"", 2, VC_ROPE_TABLE_PLAIN },
+    /* other kinds as written; none written: a new architecture's */
+    { "\"rope-table-kind\": 4", 2, VC_ROPE_TABLE_NO_POSITIONS },
+    { "\"layers\": 40", 2, VC_ROPE_TABLE_NOT_GIVEN },
+    /* the current format: 0 is no table */
+    { "\"rope-table-kind\": 0", 3, VC_ROPE_TABLE_PLAIN },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(VcEstimate) e = vc_estimate_new ();
+      g_autoptr(GError) error = NULL;
+      g_autofree char *json = g_strdup_printf ("{\"format\": \"vram-calculator-profile\", \"version\": %u, "
+                                               "\"inputs\": {\"engine\": \"vllm\", %s}}",
+                                               cases[i].version, cases[i].inputs);
+
+      g_test_message ("%s", json);
+      g_assert_true (vc_profile_parse (json, strlen (json), e, NULL, NULL, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (vc_estimate_get_inputs (e)->arch.rope_table_kind, ==, cases[i].kind);
+    }
+
+  /* a typed-in architecture saved now with kind 0 reopens with kind 0 */
+  {
+    g_autoptr(VcEstimate) e = vc_estimate_new ();
+    g_autoptr(VcEstimate) back = vc_estimate_new ();
+    g_autofree char *text = NULL;
+
+    g_object_set (e, "rope-table-kind", (guint) VC_ROPE_TABLE_PLAIN, "max-context", 8192u, NULL);
+    text = vc_profile_serialize (e, "", "", VC_UNIT_GB, NULL);
+    g_assert_true (vc_profile_parse (text, strlen (text), back, NULL, NULL, NULL, NULL));
+    g_assert_cmpuint (vc_estimate_get_inputs (back)->arch.rope_table_kind, ==, VC_ROPE_TABLE_PLAIN);
+    g_assert_cmpfloat (vc_engine_rope_table_bytes (vc_estimate_get_inputs (back), VC_PRECISION_BF16), ==, 0);
+  }
+}
+
+/* vramcalc --profile with the format 2 file: the table counted and its assumption named */
+static void
+test_old_typed_in_cli (void)
+{
+  g_autofree char *path = corpus_path ("good/typed-in-version-2.json");
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *args[] = { "--profile", path, "--format", "json", NULL };
+  JsonObject *root;
+
+  g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &out, &err), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_nonnull (strstr (out, "The architecture is typed in: the RoPE cos/sin table"));
+  g_assert_nonnull (strstr (out, "8192 positions × 128 rotary dimensions"));
+  g_assert_true (json_object_has_member (root, "warnings"));
 }
 
 int
@@ -1027,6 +1125,9 @@ main (int   argc,
   g_test_add_func ("/profile/bad/folder", test_bad_folder);
   g_test_add_func ("/profile/good/extra-keys", test_good_extra_keys);
   g_test_add_func ("/profile/good/partial", test_good_partial);
+  g_test_add_func ("/profile/old/typed-in-rope-table", test_old_typed_in_rope_table);
+  g_test_add_func ("/profile/old/rope-table-kept", test_old_rope_table_kept);
+  g_test_add_func ("/profile/old/typed-in-cli", test_old_typed_in_cli);
   g_test_add_func ("/profile/sglang-engine-version", test_sglang_engine_version);
   g_test_add_func ("/profile/save/missing-folder", test_save_missing_folder);
   g_test_add_func ("/profile/save/read-only-folder", test_save_read_only_folder);
