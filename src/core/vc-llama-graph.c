@@ -804,6 +804,48 @@ gemma3_projector (Graph *g, const VcClipGraph *p, int cur)
   return mul_mat (g, wt, cur);
 }
 
+/* clip_graph::build_patch_merge_permute (idefics3's pixel shuffle, the side divisible by the
+ * factor: no ggml_pad), then build_mm with mm.model.fc.weight */
+static int
+idefics3_projector (Graph *g, const VcClipGraph *p, int cur)
+{
+  gint64 E = p->n_embd, s = p->n_merge, side = p->image_size / p->patch_size, m = side / s;
+
+  cur = reshape (g, cur, E, side, side, 1);
+  cur = reshape (g, cur, E * s, m, side, 1);
+  cur = permute_0213 (g, cur);
+  cur = op (g, FALSE, E * s * s, m, m, 1, cur, NO_T, NO_T, NO_T);               /* cont_3d */
+  cur = permute_0213 (g, cur);
+  cur = op (g, FALSE, E * s * s, m * m, 1, 1, cur, NO_T, NO_T, NO_T);           /* cont_2d */
+  return mul_mat (g, weight (g, E * s * s, p->proj_dim, 1), cur);
+}
+
+/* janus_pro: build_ffn (mm.0 and its bias, the encoder's activation in place, mm.1 and its bias) */
+static int
+janus_pro_projector (Graph *g, const VcClipGraph *p, int cur)
+{
+  gint64 E = p->n_embd;
+
+  cur = with (g, mul_mat (g, weight (g, E, p->proj_hidden, 1), cur), TRUE, p->proj_hidden);
+  cur = unary (g, cur, NO_T);
+  return with (g, mul_mat (g, weight (g, p->proj_hidden, p->proj_dim, 1), cur), TRUE, p->proj_dim);
+}
+
+static int
+clip_projector (Graph *g, const VcClipGraph *p, int cur)
+{
+  switch (p->projector)
+    {
+    case VC_CLIP_IDEFICS3:
+      return idefics3_projector (g, p, cur);
+    case VC_CLIP_JANUS_PRO:
+      return janus_pro_projector (g, p, cur);
+    case VC_CLIP_GEMMA3:
+    default:
+      return gemma3_projector (g, p, cur);
+    }
+}
+
 double
 vc_llama_graph_clip_bytes (const VcClipGraph *p)
 {
@@ -811,16 +853,17 @@ vc_llama_graph_clip_bytes (const VcClipGraph *p)
   double size;
   int out;
 
-  if (p->patch_size == 0 || p->image_size % p->patch_size != 0 || p->n_merge == 0 ||
+  if (p->patch_size == 0 || p->image_size < p->patch_size || p->n_merge == 0 ||
       (p->image_size / p->patch_size) % p->n_merge != 0 || p->n_layer == 0 || p->n_embd == 0 ||
-      p->head_dim == 0 || p->n_head == 0 || p->n_ff == 0 || p->proj_dim == 0)
+      p->head_dim == 0 || p->n_head == 0 || p->n_ff == 0 || p->proj_dim == 0 ||
+      (p->projector == VC_CLIP_JANUS_PRO && p->proj_hidden == 0))
     return 0;
   g.t = g_array_sized_new (FALSE, FALSE, sizeof (Tensor), 64 + 64 * p->n_layer);
   g.nodes = g_array_sized_new (FALSE, FALSE, sizeof (int), 64 + 48 * p->n_layer);
   g.leafs = g_array_sized_new (FALSE, FALSE, sizeof (int), 64 + 32 * p->n_layer);
   g.blocks = g_array_sized_new (FALSE, FALSE, sizeof (Block), 64);
   g.alignment = MAX (1u, p->alignment);
-  out = gemma3_projector (&g, p, clip_encoder (&g, p, clip_input (&g, p)));
+  out = clip_projector (&g, p, clip_encoder (&g, p, clip_input (&g, p)));
   expand (&g, out);
   size = (double) place (&g);
   g_array_unref (g.t);
