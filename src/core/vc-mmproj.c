@@ -172,12 +172,58 @@ matrix_out (VcGguf     *g,
   return (guint) t->dims[1];
 }
 
+/* the learned positions resized to the warm-up image's grid (resize_position_embeddings:
+ * unchanged when the table's side, the square root of its rows, is the grid's; ggml_interpolate
+ * takes f32 only) */
+static gboolean
+resize_positions (VcGguf      *g,
+                  VcClipGraph *p)
+{
+  const VcGgufTensor *pos = find_tensor (g, "v.position_embd.weight");
+  guint side = p->image_size / p->patch_size, n = 0;
+
+  if (pos == NULL || pos->n_dims != 2 || pos->dims[0] != p->n_embd || pos->dims[1] > G_MAXUINT)
+    return FALSE;
+  while ((guint64) (n + 1) * (n + 1) <= pos->dims[1])
+    n++;
+  if ((guint64) n * n != pos->dims[1])
+    return FALSE;
+  if (n != side)
+    p->pos_side = n;
+  return n == side || pos->type == 0;
+}
+
+/* lfm2 (tools/mtmd/models/siglip.cpp): mm.input_norm weight and bias optional, mm.1 and mm.2
+ * with their biases; n_merge clip.vision.projector.scale_factor, above 1
+ * (build_patch_merge_permute asserts it); load_hparams' set_limit_image_tokens (64, 256) makes
+ * the warm-up image sqrt (256 · patch² · n_merge²) = 16 · patch · n_merge a side; the positions
+ * resized to its grid */
+static gboolean
+lfm2_projector (VcGguf      *g,
+                VcClipGraph *p)
+{
+  static const char *const lfm2[] = { "mm.input_norm.weight", "mm.input_norm.bias", "mm.1.weight", "mm.1.bias",
+                                      "mm.2.weight", "mm.2.bias", NULL };
+
+  p->projector = VC_CLIP_LFM2;
+  p->n_merge = get_u32 (g, "clip.vision.projector.scale_factor", 1);
+  if (p->n_merge < 2 || p->n_merge > 64 || p->patch_size == 0 || p->patch_size > 4096)
+    return FALSE;
+  p->image_size = 16 * p->patch_size * p->n_merge;
+  p->in_norm = has_tensor (g, "mm.input_norm.weight");
+  p->in_norm_bias = has_tensor (g, "mm.input_norm.bias");
+  p->proj_hidden = matrix_out (g, "mm.1.weight", p->n_embd * p->n_merge * p->n_merge);
+  p->proj_dim = matrix_out (g, "mm.2.weight", p->proj_hidden);
+  return p->proj_hidden != 0 && p->proj_dim != 0 && has_tensor (g, "mm.1.bias") && has_tensor (g, "mm.2.bias") &&
+         resize_positions (g, p) && siglip_tensors_only (g, lfm2);
+}
+
 /* siglip.cpp's projectors (the tensors clip_model_loader::load_tensors requires for each):
  * gemma3 mm.input_projection.weight (F32/F16/BF16: its transpose is copied in its own type) and
  * mm.soft_emb_norm.weight, n_merge 4 unless clip.vision.projector.scale_factor; idefics3
  * mm.model.fc.weight of n_embd · n_merge² inputs, n_merge clip.vision.projector.scale_factor (1
  * unless given: build_patch_merge_permute asserts it above 1), the patch grid divisible by it (no
- * ggml_pad); janus_pro mm.0 and mm.1 with their biases */
+ * ggml_pad); janus_pro mm.0 and mm.1 with their biases; lfm2 above */
 static gboolean
 siglip_projector (VcGguf      *g,
                   const char  *projector,
@@ -219,11 +265,13 @@ siglip_projector (VcGguf      *g,
       return p->proj_hidden != 0 && p->proj_dim != 0 && has_tensor (g, "mm.0.bias") &&
              has_tensor (g, "mm.1.bias") && siglip_tensors_only (g, janus);
     }
+  if (g_str_equal (projector, "lfm2"))
+    return lfm2_projector (g, p);
   return FALSE;
 }
 
 /* The graph clip.cpp builds for a projector on SigLIP (clip_get_graph_builder:
- * clip_graph_siglip, whose lfm2 and phi4 resize the positions and are not followed) from the
+ * clip_graph_siglip; its phi4, which the projector types read here do not include, is not) from the
  * file's clip.vision.* keys and tensors, as clip_model_loader reads them (load_hparams: n_head_kv
  * defaults to n_head, head_dim to n_embd / n_head, the warm-up image to image_size); FALSE when
  * the file is not that graph. */

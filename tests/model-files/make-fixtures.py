@@ -859,6 +859,22 @@ def make_siglip_mmprojs(out):
     gguf(os.path.join(d, 'janus-pro.gguf'), kvs + [kv_str('clip.projector_type', 'janus_pro')],
          t + [('mm.0.weight', [1024, 4096], F16), ('mm.0.bias', [4096], F32),
               ('mm.1.weight', [4096, 4096], F16), ('mm.1.bias', [4096], F32)])
+    # lfm2 (a 16-patch encoder of width 768, 12 blocks of 12 heads, MLP 3072, positions for a
+    # 16 × 16 grid in F32, shuffle 2, the input LayerNorm, mm.1 to 24576, wide enough for the
+    # projector to hold the peak with flash attention, mm.2 to 1024): the warm-up grid is
+    # 16 × n_merge a side, the positions resized to it; the same with F16 positions
+    # (ggml_interpolate takes f32 only) is not followed
+    lfm2 = [('mm.input_norm.weight', [3072], F32), ('mm.input_norm.bias', [3072], F32),
+            ('mm.1.weight', [3072, 24576], F16), ('mm.1.bias', [24576], F32),
+            ('mm.2.weight', [24576, 1024], F16), ('mm.2.bias', [1024], F32)]
+    kvs, t = siglip_mmproj(256, 16, 768, 12, 12, 3072, F32)
+    gguf(os.path.join(d, 'lfm2.gguf'),
+         kvs + [kv_str('clip.projector_type', 'lfm2'), kv_u32('clip.vision.projector.scale_factor', 2)],
+         t + lfm2)
+    kvs, t = siglip_mmproj(256, 16, 768, 2, 12, 3072, F16)
+    gguf(os.path.join(d, 'lfm2-f16-positions.gguf'),
+         kvs + [kv_str('clip.projector_type', 'lfm2'), kv_u32('clip.vision.projector.scale_factor', 2)],
+         t + lfm2)
     # idefics3 without its scale factor (llama.cpp asserts it above 1) and janus_pro without an
     # aligner bias (clip_model_loader requires it): not followed, the warning names the type
     kvs, t = siglip_mmproj(512, 16, 768, 2, 12, 3072, F32)

@@ -1015,10 +1015,13 @@ test_mmproj_not_followed (void)
 }
 
 /* The other projectors built on SigLIP (make-fixtures.py, make_siglip_mmprojs), their
- * warm-up graphs (clip.cpp build_inp and build_vit, siglip.cpp's idefics3 pixel shuffle and
- * janus_pro aligner) placed as ggml-alloc places them, without and with flash attention, and
- * counted by vramcalc as Gemma 3's is; files clip.cpp would not load as that graph (idefics3
- * without its scale factor, janus_pro without an aligner bias) keep the warning naming their type */
+ * warm-up graphs (clip.cpp build_inp and build_vit, siglip.cpp's idefics3 pixel shuffle,
+ * janus_pro aligner, lfm2's resized positions, shuffle, LayerNorm and feed-forward block)
+ * placed as ggml-alloc places them, without and with flash attention, and counted by vramcalc
+ * as Gemma 3's is. lfm2's 28,311,552 bytes with flash attention are its mm.1 product
+ * (256 · 24576 · 4) beside that product's input (256 · 3072 · 4). Files clip.cpp would not
+ * load as that graph (lfm2 with F16 positions to resize, idefics3 without its scale factor,
+ * janus_pro without an aligner bias) keep the warning naming their type */
 static void
 test_mmproj_siglip (void)
 {
@@ -1026,6 +1029,8 @@ test_mmproj_siglip (void)
     { "mmproj/idefics3-512.gguf", "idefics3", 62914560, 22020096 },
     { "mmproj/idefics3-384.gguf", "idefics3", 47449152, 22628160 },
     { "mmproj/janus-pro.gguf", "janus_pro", 30670848, 21233664 },
+    { "mmproj/lfm2.gguf", "lfm2", 62914560, 28311552 },
+    { "mmproj/lfm2-f16-positions.gguf", "lfm2", 0, 0 },
     { "mmproj/idefics3-no-scale.gguf", "idefics3", 0, 0 },
     { "mmproj/janus-pro-no-bias.gguf", "janus_pro", 0, 0 },
   };
