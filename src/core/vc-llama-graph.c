@@ -761,12 +761,35 @@ clip_attention (Graph *g, const VcClipGraph *p, int cur)
   return with (g, mul_mat (g, weight (g, qd, E, 1), out), p->o_bias, E);
 }
 
+/* clip_graph::resize_position_embeddings (lfm2): the f32 table of pos_side² positions
+ * reshaped to its grid, permuted (2, 0, 1, 3), interpolated to the image's grid, permuted
+ * (1, 2, 0, 3) and copied as [n_embd, patches] */
+static int
+resized_positions (Graph *g, const VcClipGraph *p)
+{
+  gint64 E = p->n_embd, n = p->pos_side, side = p->image_size / p->patch_size;
+  int cur = reshape (g, leaf (g, T_F32, F_EXTERNAL, E, n * n, 1, 1), E, n, n, 1);
+  Tensor *t = T (g, cur);
+  gint64 a[4] = { t->nb[1], t->nb[2], t->nb[0], t->nb[3] };
+  gint64 b[4];
+
+  cur = view (g, cur, n, n, E, 1, a, 0);
+  cur = op (g, FALSE, side, side, E, 1, cur, NO_T, NO_T, NO_T);                  /* interpolate */
+  t = T (g, cur);
+  b[0] = t->nb[2];
+  b[1] = t->nb[0];
+  b[2] = t->nb[1];
+  b[3] = t->nb[3];
+  cur = view (g, cur, E, side, side, 1, b, 0);
+  return op (g, FALSE, E, side * side, 1, 1, cur, NO_T, NO_T, NO_T);             /* cont_2d */
+}
+
 /* clip_graph::build_vit: the learned positions, the pre-norm, the blocks, the post-norm */
 static int
 clip_encoder (Graph *g, const VcClipGraph *p, int inp)
 {
   gint64 E = p->n_embd;
-  int inpL = with (g, inp, p->pos_embd, E);
+  int inpL = p->pos_side != 0 ? unary (g, inp, resized_positions (g, p)) : with (g, inp, p->pos_embd, E);
 
   if (p->pre_ln)
     inpL = layer_norm (g, inpL, p->pre_ln_bias);
@@ -804,6 +827,74 @@ gemma3_projector (Graph *g, const VcClipGraph *p, int cur)
   return mul_mat (g, wt, cur);
 }
 
+/* clip_graph::build_patch_merge_permute (the pixel shuffle of idefics3 and lfm2, the side
+ * divisible by the factor: no ggml_pad) */
+static int
+pixel_shuffle (Graph *g, const VcClipGraph *p, int cur)
+{
+  gint64 E = p->n_embd, s = p->n_merge, side = p->image_size / p->patch_size, m = side / s;
+
+  cur = reshape (g, cur, E, side, side, 1);
+  cur = reshape (g, cur, E * s, m, side, 1);
+  cur = permute_0213 (g, cur);
+  cur = op (g, FALSE, E * s * s, m, m, 1, cur, NO_T, NO_T, NO_T);               /* cont_3d */
+  cur = permute_0213 (g, cur);
+  return op (g, FALSE, E * s * s, m * m, 1, 1, cur, NO_T, NO_T, NO_T);         /* cont_2d */
+}
+
+/* idefics3: the pixel shuffle, then build_mm with mm.model.fc.weight */
+static int
+idefics3_projector (Graph *g, const VcClipGraph *p, int cur)
+{
+  gint64 w = (gint64) p->n_merge * p->n_merge * p->n_embd;
+
+  return mul_mat (g, weight (g, w, p->proj_dim, 1), pixel_shuffle (g, p, cur));
+}
+
+/* janus_pro: build_ffn (mm.0 and its bias, the encoder's activation in place, mm.1 and its bias) */
+static int
+janus_pro_projector (Graph *g, const VcClipGraph *p, int cur)
+{
+  gint64 E = p->n_embd;
+
+  cur = with (g, mul_mat (g, weight (g, E, p->proj_hidden, 1), cur), TRUE, p->proj_hidden);
+  cur = unary (g, cur, NO_T);
+  return with (g, mul_mat (g, weight (g, p->proj_hidden, p->proj_dim, 1), cur), TRUE, p->proj_dim);
+}
+
+/* lfm2: the pixel shuffle, the optional LayerNorm (ggml_norm, its weight; its bias), then
+ * build_ffn (mm.1 and its bias, GELU in place, mm.2 and its bias) */
+static int
+lfm2_projector (Graph *g, const VcClipGraph *p, int cur)
+{
+  gint64 w = (gint64) p->n_merge * p->n_merge * p->n_embd;
+
+  cur = pixel_shuffle (g, p, cur);
+  if (p->in_norm)
+    cur = unary (g, op (g, FALSE, w, T (g, cur)->ne[1], 1, 1, cur, NO_T, NO_T, NO_T), weight (g, w, 1, 1));
+  cur = with (g, cur, p->in_norm_bias, w);
+  cur = with (g, mul_mat (g, weight (g, w, p->proj_hidden, 1), cur), TRUE, p->proj_hidden);
+  cur = unary (g, cur, NO_T);
+  return with (g, mul_mat (g, weight (g, p->proj_hidden, p->proj_dim, 1), cur), TRUE, p->proj_dim);
+}
+
+static int
+clip_projector (Graph *g, const VcClipGraph *p, int cur)
+{
+  switch (p->projector)
+    {
+    case VC_CLIP_IDEFICS3:
+      return idefics3_projector (g, p, cur);
+    case VC_CLIP_JANUS_PRO:
+      return janus_pro_projector (g, p, cur);
+    case VC_CLIP_LFM2:
+      return lfm2_projector (g, p, cur);
+    case VC_CLIP_GEMMA3:
+    default:
+      return gemma3_projector (g, p, cur);
+    }
+}
+
 double
 vc_llama_graph_clip_bytes (const VcClipGraph *p)
 {
@@ -811,16 +902,17 @@ vc_llama_graph_clip_bytes (const VcClipGraph *p)
   double size;
   int out;
 
-  if (p->patch_size == 0 || p->image_size % p->patch_size != 0 || p->n_merge == 0 ||
+  if (p->patch_size == 0 || p->image_size < p->patch_size || p->n_merge == 0 ||
       (p->image_size / p->patch_size) % p->n_merge != 0 || p->n_layer == 0 || p->n_embd == 0 ||
-      p->head_dim == 0 || p->n_head == 0 || p->n_ff == 0 || p->proj_dim == 0)
+      p->head_dim == 0 || p->n_head == 0 || p->n_ff == 0 || p->proj_dim == 0 ||
+      (p->projector != VC_CLIP_GEMMA3 && p->projector != VC_CLIP_IDEFICS3 && p->proj_hidden == 0))
     return 0;
   g.t = g_array_sized_new (FALSE, FALSE, sizeof (Tensor), 64 + 64 * p->n_layer);
   g.nodes = g_array_sized_new (FALSE, FALSE, sizeof (int), 64 + 48 * p->n_layer);
   g.leafs = g_array_sized_new (FALSE, FALSE, sizeof (int), 64 + 32 * p->n_layer);
   g.blocks = g_array_sized_new (FALSE, FALSE, sizeof (Block), 64);
   g.alignment = MAX (1u, p->alignment);
-  out = gemma3_projector (&g, p, clip_encoder (&g, p, clip_input (&g, p)));
+  out = clip_projector (&g, p, clip_encoder (&g, p, clip_input (&g, p)));
   expand (&g, out);
   size = (double) place (&g);
   g_array_unref (g.t);

@@ -41,12 +41,22 @@ typedef struct
   guint alignment;                /* the buffer type's (ggml-cpu: TENSOR_ALIGNMENT 32, CUDA 128) */
 } VcLlamaGraph;
 
+/* the projectors clip_graph_siglip builds after the encoder (tools/mtmd/models/siglip.cpp) */
+typedef enum
+{
+  VC_CLIP_GEMMA3,                 /* average pooling, RMSNorm, the input projection */
+  VC_CLIP_IDEFICS3,               /* the pixel shuffle, then one matrix (mm.model.fc) */
+  VC_CLIP_JANUS_PRO,              /* a two-layer feed-forward block (mm.0, mm.1) with biases */
+  VC_CLIP_LFM2,                   /* the pixel shuffle, an optional LayerNorm, mm.1 and mm.2 */
+} VcClipProjector;
+
 /* A vision encoder's graph as llama.cpp's clip.cpp builds it for the warm-up image
  * (tools/mtmd/clip.cpp, clip_graph::build_inp and build_vit; tools/mtmd/models/siglip.cpp): a
  * patch convolution, pre-norm LayerNorm blocks with separate q, k and v, a GELU feed-forward
- * block, then Gemma 3's projector (average pooling, RMSNorm, the input projection). */
+ * block, then the projector. */
 typedef struct
 {
+  VcClipProjector projector;
   guint image_size;               /* the warm-up image's side (hparams.warmup_image_size) */
   guint patch_size;
   guint n_embd;
@@ -54,7 +64,10 @@ typedef struct
   guint head_dim;
   guint n_ff;
   guint n_layer;
-  guint n_merge;                  /* the pooling kernel (gemma3: 4) */
+  guint n_merge;                  /* the pooling kernel (gemma3: 4), the shuffle's (idefics3); 1 */
+  guint proj_hidden;              /* the projector's first matrix's output width (janus_pro, lfm2) */
+  guint pos_side;                 /* the learned positions' grid side when they are resized to the image's, else 0 */
+  gboolean in_norm, in_norm_bias; /* lfm2's mm.input_norm weight and bias */
   guint proj_dim;                 /* the projection's output width (the text model's) */
   gboolean patch_f32;             /* im2col in F32 (a BF16 patch kernel), else F16 */
   gboolean proj_f32;              /* the input projection's type is F32, else 2 bytes */

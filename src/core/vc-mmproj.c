@@ -115,15 +115,15 @@ has_tensor (VcGguf     *g,
 
 /* every tensor is one the SigLIP graph below uses: v.blk.N's separate q, k, v, output, the two
  * LayerNorms and the GELU feed-forward block; the patch kernel, positions, pre- and post-norm;
- * Gemma 3's soft embedding norm and input projection. Any other (a fused qkv, q/k norms, a
- * gate, layer scales, a second patch kernel) is a graph not followed. */
+ * the projector's own (`mm`). Any other (a fused qkv, q/k norms, a gate, layer scales, a second
+ * patch kernel, a projector tensor its type does not load) is a graph not followed. */
 static gboolean
-siglip_tensors_only (VcGguf *g)
+siglip_tensors_only (VcGguf            *g,
+                     const char *const *mm)
 {
   static const char *const top[] = {
     "v.patch_embd.weight", "v.patch_embd.bias", "v.position_embd.weight", "v.pre_ln.weight",
-    "v.pre_ln.bias", "v.post_ln.weight", "v.post_ln.bias", "mm.soft_emb_norm.weight",
-    "mm.input_projection.weight", NULL,
+    "v.pre_ln.bias", "v.post_ln.weight", "v.post_ln.bias", NULL,
   };
   static const char *const block[] = {
     "attn_q.weight", "attn_q.bias", "attn_k.weight", "attn_k.bias", "attn_v.weight", "attn_v.bias",
@@ -136,7 +136,7 @@ siglip_tensors_only (VcGguf *g)
       const char *name = ((const VcGgufTensor *) g_ptr_array_index (g->tensors, i))->name;
       const char *rest;
 
-      if (g_strv_contains (top, name))
+      if (g_strv_contains (top, name) || g_strv_contains (mm, name))
         continue;
       if (!g_str_has_prefix (name, "v.blk."))
         return FALSE;
@@ -159,37 +159,141 @@ get_u32 (VcGguf     *g,
   return vc_gguf_get_uint (g, key, &v) && v <= G_MAXUINT ? (guint) v : fallback;
 }
 
-/* The graph clip.cpp builds for a Gemma 3 projector (clip_get_graph_builder: clip_graph_siglip)
- * from the file's clip.vision.* keys and tensors, as clip_model_loader reads them
- * (load_hparams: n_head_kv defaults to n_head, head_dim to n_embd / n_head, the warm-up image
- * to image_size, gemma3's n_merge to 4 unless clip.vision.projector.scale_factor); FALSE when
+/* a 2-D projector matrix of ne [in, out] (a known in, or any when in is 0); its out */
+static guint
+matrix_out (VcGguf     *g,
+            const char *name,
+            guint       in)
+{
+  const VcGgufTensor *t = find_tensor (g, name);
+
+  if (t == NULL || t->n_dims != 2 || (in != 0 && t->dims[0] != in) || t->dims[1] > G_MAXUINT)
+    return 0;
+  return (guint) t->dims[1];
+}
+
+/* the learned positions resized to the warm-up image's grid (resize_position_embeddings:
+ * unchanged when the table's side, the square root of its rows, is the grid's; ggml_interpolate
+ * takes f32 only) */
+static gboolean
+resize_positions (VcGguf      *g,
+                  VcClipGraph *p)
+{
+  const VcGgufTensor *pos = find_tensor (g, "v.position_embd.weight");
+  guint side = p->image_size / p->patch_size, n = 0;
+
+  if (pos == NULL || pos->n_dims != 2 || pos->dims[0] != p->n_embd || pos->dims[1] > G_MAXUINT)
+    return FALSE;
+  while ((guint64) (n + 1) * (n + 1) <= pos->dims[1])
+    n++;
+  if ((guint64) n * n != pos->dims[1])
+    return FALSE;
+  if (n != side)
+    p->pos_side = n;
+  return n == side || pos->type == 0;
+}
+
+/* lfm2 (tools/mtmd/models/siglip.cpp): mm.input_norm weight and bias optional, mm.1 and mm.2
+ * with their biases; n_merge clip.vision.projector.scale_factor, above 1
+ * (build_patch_merge_permute asserts it); load_hparams' set_limit_image_tokens (64, 256) makes
+ * the warm-up image sqrt (256 · patch² · n_merge²) = 16 · patch · n_merge a side; the positions
+ * resized to its grid */
+static gboolean
+lfm2_projector (VcGguf      *g,
+                VcClipGraph *p)
+{
+  static const char *const lfm2[] = { "mm.input_norm.weight", "mm.input_norm.bias", "mm.1.weight", "mm.1.bias",
+                                      "mm.2.weight", "mm.2.bias", NULL };
+
+  p->projector = VC_CLIP_LFM2;
+  p->n_merge = get_u32 (g, "clip.vision.projector.scale_factor", 1);
+  if (p->n_merge < 2 || p->n_merge > 64 || p->patch_size == 0 || p->patch_size > 4096)
+    return FALSE;
+  p->image_size = 16 * p->patch_size * p->n_merge;
+  p->in_norm = has_tensor (g, "mm.input_norm.weight");
+  p->in_norm_bias = has_tensor (g, "mm.input_norm.bias");
+  p->proj_hidden = matrix_out (g, "mm.1.weight", p->n_embd * p->n_merge * p->n_merge);
+  p->proj_dim = matrix_out (g, "mm.2.weight", p->proj_hidden);
+  return p->proj_hidden != 0 && p->proj_dim != 0 && has_tensor (g, "mm.1.bias") && has_tensor (g, "mm.2.bias") &&
+         resize_positions (g, p) && siglip_tensors_only (g, lfm2);
+}
+
+/* siglip.cpp's projectors (the tensors clip_model_loader::load_tensors requires for each):
+ * gemma3 mm.input_projection.weight (F32/F16/BF16: its transpose is copied in its own type) and
+ * mm.soft_emb_norm.weight, n_merge 4 unless clip.vision.projector.scale_factor; idefics3
+ * mm.model.fc.weight of n_embd · n_merge² inputs, n_merge clip.vision.projector.scale_factor (1
+ * unless given: build_patch_merge_permute asserts it above 1), the patch grid divisible by it (no
+ * ggml_pad); janus_pro mm.0 and mm.1 with their biases; lfm2 above */
+static gboolean
+siglip_projector (VcGguf      *g,
+                  const char  *projector,
+                  VcClipGraph *p)
+{
+  static const char *const gemma3[] = { "mm.soft_emb_norm.weight", "mm.input_projection.weight", NULL };
+  static const char *const idefics3[] = { "mm.model.fc.weight", NULL };
+  static const char *const janus[] = { "mm.0.weight", "mm.0.bias", "mm.1.weight", "mm.1.bias", NULL };
+  const VcGgufTensor *proj = find_tensor (g, "mm.input_projection.weight");
+  guint side = p->patch_size != 0 ? p->image_size / p->patch_size : 0;
+
+  if (g_str_equal (projector, "gemma3"))
+    {
+      p->projector = VC_CLIP_GEMMA3;
+      p->n_merge = get_u32 (g, "clip.vision.projector.scale_factor", 4);
+      if (proj == NULL || proj->n_dims != 2 || proj->dims[1] != p->n_embd || proj->dims[0] > G_MAXUINT ||
+          !has_tensor (g, "mm.soft_emb_norm.weight") ||
+          (proj->type != 0 && proj->type != 1 && proj->type != 30))   /* F32, F16, BF16 */
+        return FALSE;
+      p->proj_dim = (guint) proj->dims[0];
+      p->proj_f32 = proj->type == 0;
+      return siglip_tensors_only (g, gemma3);
+    }
+  if (g_str_equal (projector, "idefics3"))
+    {
+      p->projector = VC_CLIP_IDEFICS3;
+      p->n_merge = get_u32 (g, "clip.vision.projector.scale_factor", 1);
+      if (p->n_merge < 2 || side % p->n_merge != 0)
+        return FALSE;
+      p->proj_dim = matrix_out (g, "mm.model.fc.weight", p->n_embd * p->n_merge * p->n_merge);
+      return p->proj_dim != 0 && siglip_tensors_only (g, idefics3);
+    }
+  if (g_str_equal (projector, "janus_pro"))
+    {
+      p->projector = VC_CLIP_JANUS_PRO;
+      p->n_merge = 1;
+      p->proj_hidden = matrix_out (g, "mm.0.weight", p->n_embd);
+      p->proj_dim = matrix_out (g, "mm.1.weight", p->proj_hidden);
+      return p->proj_hidden != 0 && p->proj_dim != 0 && has_tensor (g, "mm.0.bias") &&
+             has_tensor (g, "mm.1.bias") && siglip_tensors_only (g, janus);
+    }
+  if (g_str_equal (projector, "lfm2"))
+    return lfm2_projector (g, p);
+  return FALSE;
+}
+
+/* The graph clip.cpp builds for a projector on SigLIP (clip_get_graph_builder:
+ * clip_graph_siglip; its phi4, which the projector types read here do not include, is not) from the
+ * file's clip.vision.* keys and tensors, as clip_model_loader reads them (load_hparams: n_head_kv
+ * defaults to n_head, head_dim to n_embd / n_head, the warm-up image to image_size); FALSE when
  * the file is not that graph. */
 static gboolean
-gemma3_graph (VcGguf      *g,
+siglip_graph (VcGguf      *g,
               const char  *projector,
               VcClipGraph *p)
 {
   const VcGgufTensor *patch = find_tensor (g, "v.patch_embd.weight");
-  const VcGgufTensor *proj = find_tensor (g, "mm.input_projection.weight");
 
   memset (p, 0, sizeof *p);
-  if (!g_str_equal (projector, "gemma3") || patch == NULL || proj == NULL || proj->n_dims != 2 ||
-      !has_tensor (g, "mm.soft_emb_norm.weight") || !siglip_tensors_only (g) ||
-      (proj->type != 0 && proj->type != 1 && proj->type != 30))   /* F32, F16, BF16 */
-    return FALSE;
   p->image_size = get_u32 (g, "clip.vision.image_size", 0);
   p->patch_size = get_u32 (g, "clip.vision.patch_size", 0);
   p->n_embd = get_u32 (g, "clip.vision.embedding_length", 0);
   p->n_head = get_u32 (g, "clip.vision.attention.head_count", 0);
   p->n_ff = get_u32 (g, "clip.vision.feed_forward_length", 0);
   p->n_layer = get_u32 (g, "clip.vision.block_count", 0);
-  p->n_merge = get_u32 (g, "clip.vision.projector.scale_factor", 4);
-  if (p->n_head == 0 || get_u32 (g, "clip.vision.attention.head_count_kv", p->n_head) != p->n_head)
+  if (patch == NULL || !siglip_projector (g, projector, p) || p->n_head == 0 ||
+      get_u32 (g, "clip.vision.attention.head_count_kv", p->n_head) != p->n_head)
     return FALSE;
   p->head_dim = get_u32 (g, "clip.vision.attention.head_dim", p->n_embd / p->n_head);
-  p->proj_dim = (guint) proj->dims[0];
   p->patch_f32 = patch->type == 30;
-  p->proj_f32 = proj->type == 0;
   p->patch_bias = has_tensor (g, "v.patch_embd.bias");
   p->pos_embd = has_tensor (g, "v.position_embd.weight");
   p->pre_ln = has_tensor (g, "v.pre_ln.weight");
@@ -205,7 +309,7 @@ gemma3_graph (VcGguf      *g,
   p->up_bias = has_tensor (g, "v.blk.0.ffn_up.bias");
   p->down_bias = has_tensor (g, "v.blk.0.ffn_down.bias");
   p->alignment = 32;
-  return proj->dims[1] == p->n_embd && p->head_dim * p->n_head == p->n_embd;
+  return p->head_dim * p->n_head == p->n_embd;
 }
 
 static void
@@ -214,7 +318,7 @@ read_compute (VcMmproj *out,
 {
   VcClipGraph p;
 
-  if (!out->vision || out->audio || !gemma3_graph (g, out->projector, &p))
+  if (!out->vision || out->audio || !siglip_graph (g, out->projector, &p))
     return;
   out->compute_bytes = (guint64) vc_llama_graph_clip_bytes (&p);
   p.flash_attn = TRUE;

@@ -807,6 +807,82 @@ def make_gemma3_gguf(out):
     gguf(os.path.join(d, 'gemma-3-4b-it-BF16.gguf'), kvs, g)
     gguf(os.path.join(d, 'mmproj-gemma-3-4b-it-F16.gguf'), gemma3_mmproj_kvs('gemma3'), gemma3_mmproj_tensors(h))
     make_mmproj_bad(out, h)
+    make_siglip_mmprojs(out)
+
+
+def siglip_mmproj(image, patch, w, n, heads, ff, patch_type, pre_ln=False):
+    # a SigLIP encoder as the converter's MmprojModel writes it (names of tools/mtmd/clip-impl.h):
+    # the patch kernel and its bias, the positions, the blocks with separate q, k, v, the
+    # post-layernorm; matrices in F16, vectors in F32
+    side = image // patch
+    kvs = [kv_str('general.architecture', 'clip'), kv_str('general.type', 'mmproj'),
+           kv_bool('clip.has_vision_encoder', True), kv_u32('clip.vision.image_size', image),
+           kv_u32('clip.vision.patch_size', patch), kv_u32('clip.vision.embedding_length', w),
+           kv_u32('clip.vision.feed_forward_length', ff), kv_u32('clip.vision.block_count', n),
+           kv_u32('clip.vision.attention.head_count', heads), kv_bool('clip.use_gelu', True)]
+    t = [('v.patch_embd.weight', [patch, patch, 3, w], patch_type), ('v.patch_embd.bias', [w], F32),
+         ('v.position_embd.weight', [w, side * side], patch_type)]
+    if pre_ln:
+        t += [('v.pre_ln.weight', [w], F32), ('v.pre_ln.bias', [w], F32)]
+    for i in range(n):
+        q = 'v.blk.%d.' % i
+        for m in ('attn_q', 'attn_k', 'attn_v', 'attn_out'):
+            t += [(q + m + '.weight', [w, w], F16), (q + m + '.bias', [w], F32)]
+        for m in ('ln1', 'ln2'):
+            t += [(q + m + '.weight', [w], F32), (q + m + '.bias', [w], F32)]
+        t += [(q + 'ffn_up.weight', [w, ff], F16), (q + 'ffn_up.bias', [ff], F32),
+              (q + 'ffn_down.weight', [ff, w], F16), (q + 'ffn_down.bias', [w], F32)]
+    t += [('v.post_ln.weight', [w], F32), ('v.post_ln.bias', [w], F32)]
+    return kvs, t
+
+
+def make_siglip_mmprojs(out):
+    # Projectors on SigLIP other than Gemma 3's (tools/mtmd/models/siglip.cpp), as the converter
+    # writes them: idefics3 (conversion/smolvlm.py: scale_factor, the embeddings forced to F32)
+    # with a 512-pixel, 16-patch encoder of width 768, 12 blocks of 12 heads, MLP 3072, pixel
+    # shuffle 4 and a 576-wide text model; one at 384 pixels and patch 14 (27 patches a side, the
+    # convolution's floor) with width 1152, 27 blocks of 16 heads, MLP 4304, shuffle 3, text 2048;
+    # janus_pro (conversion/januspro.py: the aligner's fc1 as mm.0, hidden_layers.0 as mm.1) with
+    # a 384-pixel, 16-patch encoder of width 1024, 24 blocks of 16 heads, MLP 4096, an aligner of
+    # 4096. The shapes are test cases of the graph, not published models' files.
+    d = os.path.join(out, 'mmproj')
+    os.makedirs(d, exist_ok=True)
+    kvs, t = siglip_mmproj(512, 16, 768, 12, 12, 3072, F32)
+    gguf(os.path.join(d, 'idefics3-512.gguf'),
+         kvs + [kv_str('clip.projector_type', 'idefics3'), kv_u32('clip.vision.projector.scale_factor', 4)],
+         t + [('mm.model.fc.weight', [768 * 16, 576], F16)])
+    kvs, t = siglip_mmproj(384, 14, 1152, 27, 16, 4304, F32)
+    gguf(os.path.join(d, 'idefics3-384.gguf'),
+         kvs + [kv_str('clip.projector_type', 'idefics3'), kv_u32('clip.vision.projector.scale_factor', 3)],
+         t + [('mm.model.fc.weight', [1152 * 9, 2048], F16)])
+    kvs, t = siglip_mmproj(384, 16, 1024, 24, 16, 4096, F16)
+    gguf(os.path.join(d, 'janus-pro.gguf'), kvs + [kv_str('clip.projector_type', 'janus_pro')],
+         t + [('mm.0.weight', [1024, 4096], F16), ('mm.0.bias', [4096], F32),
+              ('mm.1.weight', [4096, 4096], F16), ('mm.1.bias', [4096], F32)])
+    # lfm2 (a 16-patch encoder of width 768, 12 blocks of 12 heads, MLP 3072, positions for a
+    # 16 × 16 grid in F32, shuffle 2, the input LayerNorm, mm.1 to 24576, wide enough for the
+    # projector to hold the peak with flash attention, mm.2 to 1024): the warm-up grid is
+    # 16 × n_merge a side, the positions resized to it; the same with F16 positions
+    # (ggml_interpolate takes f32 only) is not followed
+    lfm2 = [('mm.input_norm.weight', [3072], F32), ('mm.input_norm.bias', [3072], F32),
+            ('mm.1.weight', [3072, 24576], F16), ('mm.1.bias', [24576], F32),
+            ('mm.2.weight', [24576, 1024], F16), ('mm.2.bias', [1024], F32)]
+    kvs, t = siglip_mmproj(256, 16, 768, 12, 12, 3072, F32)
+    gguf(os.path.join(d, 'lfm2.gguf'),
+         kvs + [kv_str('clip.projector_type', 'lfm2'), kv_u32('clip.vision.projector.scale_factor', 2)],
+         t + lfm2)
+    kvs, t = siglip_mmproj(256, 16, 768, 2, 12, 3072, F16)
+    gguf(os.path.join(d, 'lfm2-f16-positions.gguf'),
+         kvs + [kv_str('clip.projector_type', 'lfm2'), kv_u32('clip.vision.projector.scale_factor', 2)],
+         t + lfm2)
+    # idefics3 without its scale factor (llama.cpp asserts it above 1) and janus_pro without an
+    # aligner bias (clip_model_loader requires it): not followed, the warning names the type
+    kvs, t = siglip_mmproj(512, 16, 768, 2, 12, 3072, F32)
+    gguf(os.path.join(d, 'idefics3-no-scale.gguf'), kvs + [kv_str('clip.projector_type', 'idefics3')],
+         t + [('mm.model.fc.weight', [768, 576], F16)])
+    kvs, t = siglip_mmproj(384, 16, 1024, 2, 16, 4096, F16)
+    gguf(os.path.join(d, 'janus-pro-no-bias.gguf'), kvs + [kv_str('clip.projector_type', 'janus_pro')],
+         t + [('mm.0.weight', [1024, 4096], F16), ('mm.1.weight', [4096, 4096], F16), ('mm.1.bias', [4096], F32)])
 
 
 def kv_bool(key, value):

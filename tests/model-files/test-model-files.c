@@ -1014,6 +1014,67 @@ test_mmproj_not_followed (void)
   }
 }
 
+/* The other projectors built on SigLIP (make-fixtures.py, make_siglip_mmprojs), their
+ * warm-up graphs (clip.cpp build_inp and build_vit, siglip.cpp's idefics3 pixel shuffle,
+ * janus_pro aligner, lfm2's resized positions, shuffle, LayerNorm and feed-forward block)
+ * placed as ggml-alloc places them, without and with flash attention, and counted by vramcalc
+ * as Gemma 3's is. lfm2's 28,311,552 bytes with flash attention are its mm.1 product
+ * (256 · 24576 · 4) beside that product's input (256 · 3072 · 4). Files clip.cpp would not
+ * load as that graph (lfm2 with F16 positions to resize, idefics3 without its scale factor,
+ * janus_pro without an aligner bias) keep the warning naming their type */
+static void
+test_mmproj_siglip (void)
+{
+  static const struct { const char *path, *type; gint64 bytes, fa; } cases[] = {
+    { "mmproj/idefics3-512.gguf", "idefics3", 62914560, 22020096 },
+    { "mmproj/idefics3-384.gguf", "idefics3", 47449152, 22628160 },
+    { "mmproj/janus-pro.gguf", "janus_pro", 30670848, 21233664 },
+    { "mmproj/lfm2.gguf", "lfm2", 62914560, 28311552 },
+    { "mmproj/lfm2-f16-positions.gguf", "lfm2", 0, 0 },
+    { "mmproj/idefics3-no-scale.gguf", "idefics3", 0, 0 },
+    { "mmproj/janus-pro-no-bias.gguf", "janus_pro", 0, 0 },
+  };
+  g_autofree char *folder = fixture ("gemma3");
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = fixture (cases[i].path);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(GError) error = NULL;
+      g_auto(VcMmproj) m = { 0 };
+      const char *args[] = { "--model", folder, "--engine", "llama.cpp", "--mmproj", path, "--no-flash-attention",
+                             "--format", "json", NULL };
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonObject *r, *o;
+      JsonArray *w;
+
+      g_assert_true (vc_mmproj_read (&m, file, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpstr (m.projector, ==, cases[i].type);
+      g_assert_cmpint (m.compute_bytes, ==, cases[i].bytes);
+      g_assert_cmpint (m.compute_bytes_fa, ==, cases[i].fa);
+      r = vc_test_run_json (parser, args);
+      o = json_object_get_object_member (r, "mmproj");
+      w = json_object_get_array_member (r, "warnings");
+      g_assert_cmpstr (json_object_get_string_member (o, "projector"), ==, cases[i].type);
+      if (cases[i].bytes > 0)
+        {
+          g_assert_true (json_object_get_boolean_member (o, "compute_buffer_counted"));
+          g_assert_cmpint (json_object_get_int_member (o, "compute_buffer_bytes"), ==, cases[i].bytes);
+          g_assert_cmpuint (json_array_get_length (w), ==, 0);
+        }
+      else
+        {
+          g_autofree char *named = g_strdup_printf ("the graph of the projector type “%s” is not followed here", cases[i].type);
+
+          g_assert_false (json_object_get_boolean_member (o, "compute_buffer_counted"));
+          g_assert_true (json_object_get_null_member (o, "compute_buffer_bytes"));
+          g_assert_cmpuint (json_array_get_length (w), ==, 1);
+          g_assert_nonnull (strstr (json_array_get_string_element (w, 0), named));
+        }
+    }
+}
+
 /* Gemma 3 4B's GGUF with its projector file, as `llama-server -m … --mmproj …` runs it: the
  * projector's 840,434,112 bytes are weights on the GPU with clip.cpp's compute buffer for its
  * warm-up image (127,139,840 bytes with flash attention, 1,186,988,032 without), and the text
@@ -1340,6 +1401,7 @@ main (int   argc,
   g_test_add_func ("/model-files/mmproj/ram", test_mmproj_ram);
   g_test_add_func ("/model-files/mmproj/commands", test_mmproj_commands);
   g_test_add_func ("/model-files/mmproj/not-followed", test_mmproj_not_followed);
+  g_test_add_func ("/model-files/mmproj/siglip", test_mmproj_siglip);
   g_test_add_func ("/model-files/mmproj/profile", test_mmproj_profile);
   g_test_add_func ("/model-files/safetensors/hybrid", test_safetensors_hybrid);
   g_test_add_func ("/model-files/safetensors/exact", test_safetensors);
