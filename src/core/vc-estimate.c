@@ -2343,8 +2343,8 @@ check_mm_encoder_tp_mode (const VcInputs  *in,
                    in->arch.encoder_params == 0
                      ? _("the encoder TP mode data replicates a vision encoder, and this model has none counted; give "
                          "the encoder TP mode weights")
-                     : _("the encoder TP mode data is followed for Llama 4 alone, whose vLLM class replicates the "
-                         "tower (supports_encoder_tp_data); for Gemma 3 and Mistral 3 vLLM falls back to "
+                     : _("the encoder TP mode data is followed for Llama 4 and Qwen3-VL, whose vLLM classes replicate "
+                         "the tower (supports_encoder_tp_data); for Gemma 3 and Mistral 3 vLLM falls back to "
                          "--mm-encoder-tp-mode weights, and other classes are not read here: give the encoder TP "
                          "mode weights"));
       return FALSE;
