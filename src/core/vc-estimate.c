@@ -1123,7 +1123,7 @@ install_engine_inputs (const VcInputs *d)
                        VC_TYPE_MXFP4_BACKEND, d->mxfp4_backend, RW);
   properties[PROP_MM_ENCODER_TP_MODE] =
     g_param_spec_enum ("mm-encoder-tp-mode", N_("Encoder under TP"),
-                       N_("vLLM --mm-encoder-tp-mode: weights (default: the vision encoder’s parallel layers divided over the tensor-parallel ranks) or data (the encoder whole on every rank, the images split; Llama 4)"),
+                       N_("vLLM --mm-encoder-tp-mode: weights (default: the vision encoder’s parallel layers divided over the tensor-parallel ranks) or data (the encoder whole on every rank, the images split; Llama 4, Qwen3-VL)"),
                        VC_TYPE_MM_ENCODER_TP_MODE, d->mm_encoder_tp_mode, RW);
   properties[PROP_DISABLE_CUSTOM_ALL_REDUCE] =
     g_param_spec_boolean ("disable-custom-all-reduce", N_("No custom all-reduce"),
