@@ -1263,6 +1263,16 @@ test_mm_encoder_tp_mode (void)
     g_assert_cmpint (r.status, !=, 0);
     g_assert_nonnull (strstr (r.err, "weights"));
   }
+  {
+    g_auto(VcTestRun) r = { 0 };
+
+    /* Qwen3-VL's class replicates its whole tower, the mergers included */
+    run_cli (&r, "--preset", "qwen3-vl-8b-instruct", "--engine", "vllm", "--tp", "2", "--mm-encoder-tp-mode", "data",
+             "--explain", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "; of the vision encoder’s 576.4M parameters, with vLLM’s --mm-encoder-tp-mode "
+                                     "data all whole on each of the 2 tensor-parallel ranks"));
+  }
 }
 
 int

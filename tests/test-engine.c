@@ -1087,6 +1087,66 @@ test_encoder_tp_pixtral (void)
   g_assert_cmpfloat (rank_weights ("mistral-small-3.1-24b-instruct", "transformers", "4"), ==, whole);
 }
 
+/* Qwen3-VL's tower: both engines divide each block's qkv with its bias, proj, fc1 with its bias
+ * and fc2 (4h² + 3h + 2hI + I) and, in the merger and the three deepstack mergers, fc1 with its
+ * bias and fc2's weight (M² + M + M·out, M = 4h); the patch embedding, the positions, the
+ * LayerNorms and the row-parallel biases stay whole (vLLM and SGLang qwen3_vl.py). vLLM's
+ * --mm-encoder-tp-mode data replicates all of it. */
+static void
+test_encoder_tp_qwen3_vl (void)
+{
+  static const struct {
+    const char *preset;
+    guint params, split;
+    double whole2, whole4;
+  } models[] = {
+    { "qwen3-vl-2b-instruct", 406957056, 24u * 12590080 + 4u * 25169920, 2534612992.0, 1674387456.0 },
+    { "qwen3-vl-4b-instruct", 415347712, 24u * 12590080 + 4u * 27267072, 4853359616.0, 2842223616.0 },
+    { "qwen3-vl-8b-instruct", 576388336, 27u * 15232592 + 4u * 40112640, 9343820256.0, 5248606688.0 },
+    { "qwen3-vl-30b-a3b-instruct", 538631408, 27u * 15232592 + 4u * 30675456, 31622179296.0, 16362514912.0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (models); i++)
+    {
+      const char *p = models[i].preset;
+      g_autoptr(VcEstimate) m = vc_test_estimate_new (p, NULL);
+      g_autoptr(VcEstimate) data = vc_test_estimate_new (p, "engine", "vllm", "tp", "2", "mm-encoder-tp-mode", "data",
+                                                         NULL);
+      const VcArch *a = &vc_estimate_get_inputs (m)->arch;
+      g_autoptr(GError) error = NULL;
+      double split = models[i].split;
+
+      g_assert_cmpuint (a->encoder_params, ==, models[i].params);
+      g_assert_cmpuint (a->encoder_vllm_tp_params, ==, models[i].split);
+      g_assert_cmpuint (a->encoder_sglang_tp_params, ==, models[i].split);
+      g_assert_true (a->encoder_vllm_data);
+      g_assert_cmpuint (a->encoder_vllm_data_tp_params, ==, 0);
+      /* no RoPE table is counted (the interleaved M-RoPE is not followed), so the engines differ
+       * from the breakdown by the encoder's split alone: 16-bit bytes, half of them fewer a rank at
+       * TP 2, three quarters at TP 4 */
+      g_assert_cmpfloat (rank_weights (p, "vllm", "1"), ==, rank_weights (p, "generic", "1"));
+      g_assert_cmpfloat (rank_weights (p, "generic", "2"), ==, models[i].whole2);
+      g_assert_cmpfloat (rank_weights (p, "generic", "4"), ==, models[i].whole4);
+      g_assert_cmpfloat (rank_weights (p, "vllm", "2"), ==, models[i].whole2 - split);
+      g_assert_cmpfloat (rank_weights (p, "sglang", "2"), ==, models[i].whole2 - split);
+      g_assert_cmpfloat (rank_weights (p, "vllm", "4"), ==, models[i].whole4 - 1.5 * split);
+      g_assert_cmpfloat (rank_weights (p, "sglang", "4"), ==, models[i].whole4 - 1.5 * split);
+      g_assert_cmpfloat (rank_weights (p, "transformers", "4"), ==, models[i].whole4);
+      /* data: the tower whole on each rank again */
+      g_assert_true (vc_estimate_check (data, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat (vc_estimate_get_layout_result (data)->bytes[VC_COMPONENT_WEIGHTS], ==, models[i].whole2);
+      if (i == 2)
+        {
+          g_autofree char *text = vc_formula_describe (data, vc_estimate_get_result (data)->selected,
+                                                       VC_COMPONENT_WEIGHTS, VC_UNIT_GB);
+
+          g_assert_nonnull (strstr (text, "; of the vision encoder’s 576.4M parameters, with vLLM’s "
+                                          "--mm-encoder-tp-mode data all whole on each of the 2 tensor-parallel ranks"));
+        }
+    }
+}
+
 /* vLLM's --mm-encoder-tp-mode data: Llama 4's tower replicated on every rank, its projector's
  * linear_1 (4,096 → 5,120, a ColumnParallelLinear whatever the mode) still divided; refused
  * for another engine, a model without an encoder, and one whose vLLM class falls back to
@@ -1132,13 +1192,14 @@ test_encoder_tp_data (void)
                                                         "mm-encoder-tp-mode", "data", NULL);
 
     g_assert_false (vc_estimate_check (gemma, &error));
-    g_assert_cmpstr (error->message, ==, "the encoder TP mode data is followed for Llama 4 alone, whose vLLM class "
-                                         "replicates the tower (supports_encoder_tp_data); for Gemma 3 and Mistral 3 "
+    g_assert_cmpstr (error->message, ==, "the encoder TP mode data is followed for Llama 4 and Qwen3-VL, whose vLLM "
+                                         "classes replicate the tower (supports_encoder_tp_data); for Gemma 3 and "
+                                         "Mistral 3 "
                                          "vLLM falls back to --mm-encoder-tp-mode weights, and other classes are not "
                                          "read here: give the encoder TP mode weights");
     g_clear_error (&error);
     g_assert_false (vc_estimate_check (mistral, &error));
-    g_assert_true (g_str_has_prefix (error->message, "the encoder TP mode data is followed for Llama 4 alone"));
+    g_assert_true (g_str_has_prefix (error->message, "the encoder TP mode data is followed for Llama 4 and Qwen3-VL"));
     g_clear_error (&error);
     g_assert_false (vc_estimate_check (llama, &error));
     g_assert_cmpstr (error->message, ==, "the encoder TP mode data replicates a vision encoder, and this model has "
@@ -1823,6 +1884,7 @@ main (int   argc,
   g_test_add_func ("/engine/encoder-tp", test_encoder_tp);
   g_test_add_func ("/engine/encoder-tp-pixtral", test_encoder_tp_pixtral);
   g_test_add_func ("/engine/encoder-tp-data", test_encoder_tp_data);
+  g_test_add_func ("/engine/encoder-tp-qwen3-vl", test_encoder_tp_qwen3_vl);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/vllm-layouts", test_vllm_layouts);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);

@@ -1123,7 +1123,7 @@ install_engine_inputs (const VcInputs *d)
                        VC_TYPE_MXFP4_BACKEND, d->mxfp4_backend, RW);
   properties[PROP_MM_ENCODER_TP_MODE] =
     g_param_spec_enum ("mm-encoder-tp-mode", N_("Encoder under TP"),
-                       N_("vLLM --mm-encoder-tp-mode: weights (default: the vision encoder’s parallel layers divided over the tensor-parallel ranks) or data (the encoder whole on every rank, the images split; Llama 4)"),
+                       N_("vLLM --mm-encoder-tp-mode: weights (default: the vision encoder’s parallel layers divided over the tensor-parallel ranks) or data (the encoder whole on every rank, the images split; Llama 4, Qwen3-VL)"),
                        VC_TYPE_MM_ENCODER_TP_MODE, d->mm_encoder_tp_mode, RW);
   properties[PROP_DISABLE_CUSTOM_ALL_REDUCE] =
     g_param_spec_boolean ("disable-custom-all-reduce", N_("No custom all-reduce"),
@@ -2343,8 +2343,8 @@ check_mm_encoder_tp_mode (const VcInputs  *in,
                    in->arch.encoder_params == 0
                      ? _("the encoder TP mode data replicates a vision encoder, and this model has none counted; give "
                          "the encoder TP mode weights")
-                     : _("the encoder TP mode data is followed for Llama 4 alone, whose vLLM class replicates the "
-                         "tower (supports_encoder_tp_data); for Gemma 3 and Mistral 3 vLLM falls back to "
+                     : _("the encoder TP mode data is followed for Llama 4 and Qwen3-VL, whose vLLM classes replicate "
+                         "the tower (supports_encoder_tp_data); for Gemma 3 and Mistral 3 vLLM falls back to "
                          "--mm-encoder-tp-mode weights, and other classes are not read here: give the encoder TP "
                          "mode weights"));
       return FALSE;

@@ -100,6 +100,10 @@ describe_encoder_split (const VcInputs *in,
                                             : in->arch.encoder_sglang_tp_params);
   g_autofree char *all = vc_format_count (in->arch.encoder_params);
 
+  if (data && in->arch.encoder_vllm_data_tp_params == 0)
+    return g_strdup_printf (_("%s; of the vision encoder’s %s parameters, with vLLM’s --mm-encoder-tp-mode data all "
+                              "whole on each of the %u tensor-parallel ranks"),
+                            stored, all, in->layout.tp);
   if (data)
     return g_strdup_printf (_("%s; of the vision encoder’s %s parameters, with vLLM’s --mm-encoder-tp-mode data the "
                               "tower whole on each of the %u tensor-parallel ranks and the %s of its projector’s "
@@ -135,7 +139,9 @@ describe_weights (const Terms *t)
       stored = with;
     }
   /* the vision encoder's share that vLLM or SGLang divides over the TP ranks (vc-layout.c) */
-  if (!t->rot && in->mode == VC_MODE_INFERENCE && in->layout.tp > 1 && vc_layout_encoder_split (in) > 0)
+  if (!t->rot && in->mode == VC_MODE_INFERENCE && in->layout.tp > 1 && in->arch.encoder_params > 0
+      && (vc_layout_encoder_split (in) > 0
+          || (in->engine == VC_ENGINE_VLLM && in->mm_encoder_tp_mode == VC_MM_ENCODER_TP_MODE_DATA)))
     {
       char *with = describe_encoder_split (in, stored);
 

@@ -2273,7 +2273,7 @@ read_qwen3_vl_vision (Reader   *r,
 {
   guint depth = 27, h = 1152, inter = 4304, heads = 16, channels = 3, patch = 16, temporal = 2;
   guint merge = 2, out = 3584, positions = 2304;
-  guint64 merged, block, merger, deepstack_merger, params, deepstack;
+  guint64 merged, block, merger, deepstack_merger, params, deepstack, split;
   JsonNode *node;
 
   TRY (need_uint (r, "depth", NULL, depth, 1, field_max ("layers"), &depth, error));
@@ -2324,7 +2324,27 @@ read_qwen3_vl_vision (Reader   *r,
   merger += 2 * (guint64) h;
   params = (guint64) channels * temporal * patch * patch * h + h + (guint64) positions * h
            + depth * block + merger + deepstack * deepstack_merger;
-  return derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error);
+  /* split over TP ranks, the same in vLLM (qwen3_vl.py, Qwen3_VisionTransformer, its blocks'
+   * Qwen2_5_VisionAttention of qwen2_5_vl.py and Qwen3_VisionMLP, Qwen3_VisionPatchMerger) and
+   * SGLang (qwen3_vl.py, Qwen3VLMoeVisionModel, VisionAttention(use_qkv_parallel=True),
+   * Qwen3_VisionMLP, Qwen3VLMoeVisionPatchMerger): each block's qkv with its bias
+   * (QKVParallelLinear), proj and linear_fc2 weights (RowParallelLinear: their biases whole),
+   * linear_fc1 with its bias (ColumnParallelLinear), and in the merger and every deepstack
+   * merger linear_fc1 with its bias (ColumnParallelLinear) and linear_fc2's weight
+   * (RowParallelLinear); whole: the Conv3d patch embedding, pos_embed (an nn.Embedding), the
+   * LayerNorms and the row-parallel biases */
+  split = depth * (4 * (guint64) h * h + 3 * (guint64) h + 2 * (guint64) h * inter + inter)
+          + (1 + deepstack) * (merged * merged + merged + merged * out);
+  TRY (derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error));
+  TRY (derived_uint (r, _("the vision encoder's parameters"), split, "encoder-vllm-tp-params",
+                     &arch->encoder_vllm_tp_params, error));
+  /* vLLM's --mm-encoder-tp-mode data (Qwen3VLForConditionalGeneration.supports_encoder_tp_data,
+   * inherited by Qwen3VLMoeForConditionalGeneration): every layer of Qwen3_VisionTransformer,
+   * the mergers included, is built with disable_tp, so nothing stays divided */
+  arch->encoder_vllm_data = TRUE;
+  arch->encoder_vllm_data_tp_params = 0;
+  return derived_uint (r, _("the vision encoder's parameters"), split, "encoder-sglang-tp-params",
+                       &arch->encoder_sglang_tp_params, error);
 }
 
 /* Mistral 3's Pixtral vision tower (vision_config, model_type "pixtral") and its projector, as

@@ -581,7 +581,7 @@ test_mxfp4_capacity (Fixture       *f,
 }
 
 /* vLLM's encoder TP mode: shown for vLLM with a vision encoder; data chosen there counts Llama
- * 4's tower whole on each GPU; kept in view while set, so that its refusal (another engine) can
+ * 4's and Qwen3-VL's towers whole on each GPU; kept in view while set, so that its refusal (another engine) can
  * be undone where it is shown */
 static void
 test_mm_encoder_tp_mode_input (Fixture       *f,
@@ -617,6 +617,17 @@ test_mm_encoder_tp_mode_input (Fixture       *f,
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_false (gtk_widget_get_visible (mode));
   g_assert_true (vc_estimate_check (f->estimate, NULL));
+
+  /* Qwen3-VL 8B: data replicates the whole tower, mergers included: 571,730,544 bytes more a GPU */
+  g_assert_true (vc_estimate_set_preset (f->estimate, "qwen3-vl-8b-instruct", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "tp", 2, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (mode));
+  divided = vc_estimate_get_layout_result (f->estimate)->bytes[VC_COMPONENT_WEIGHTS];
+  vc_drop_down_set_selected (VC_DROP_DOWN (mode), vc_test_choice_position (mode, "Whole on each GPU, images split (data)"));
+  g_assert_cmpint (in->mm_encoder_tp_mode, ==, VC_MM_ENCODER_TP_MODE_DATA);
+  g_assert_true (vc_estimate_check (f->estimate, NULL));
+  g_assert_cmpfloat (vc_estimate_get_layout_result (f->estimate)->bytes[VC_COMPONENT_WEIGHTS], ==, divided + 571730544.0);
 }
 
 /* The MXFP4 backend input: shown for vLLM with MXFP4 experts; Marlin chosen there makes the
