@@ -1491,7 +1491,9 @@ vc_estimate_dup_warnings (VcEstimate *self)
       vc_engine_rope_table_shape (in, &rows, &dim);
       text = g_strdup_printf (_("The architecture is typed in: the RoPE cos/sin table the engine builds on each "
                                 "GPU is taken as a Llama-shaped model’s, one plain table of %u positions × %u "
-                                "rotary dimensions; give --rope-table-rows and --rotary-dim if the model’s differs"),
+                                "rotary dimensions; give --rope-table-rows and --rotary-dim if the model’s differs, "
+                                "or --rope-table-kind 0 if it has no rotary positions (position_embedding_type "
+                                "“nope”, as Granite 4.0-H’s)"),
                               rows, dim);
       g_strv_builder_add (b, text);
     }
