@@ -2484,7 +2484,7 @@ test_untried_mmproj_plans (void)
 
 /* The projectors beyond Gemma 3's whose compute buffer is followed (idefics3, janus_pro, lfm2:
  * the SigLIP graphs of tools/mtmd/models/siglip.cpp) on sets: whatever the set (two equal cards,
- * a mixed pair, three cards), --tensor-split (even, uneven, all on card 1) and --split-mode
+ * a mixed pair, three cards), --tensor-split (uneven, all on card 1) and --split-mode
  * none with --main-gpu 1, card 0 holds the projector's weights and its compute buffer (flash
  * attention on, the default: 22,020,096, 21,233,664 and 28,311,552 bytes) beside the text
  * model's share, every other card exactly the text model's; the JSON's projector figures are the
@@ -2500,47 +2500,54 @@ test_untried_mmproj_types_sets (void)
   };
   static const char *const sets[] = { "rtx-4090,rtx-4090", "rtx-4090,rtx-3060-12gb", "rtx-4090,rtx-4090,rtx-4090" };
   static const char *const plans[][4] = {
-    { NULL }, { "--tensor-split", "1,1", NULL }, { "--tensor-split", "3,1", NULL }, { "--tensor-split", "0,1", NULL },
+    { NULL }, { "--tensor-split", "3,1", NULL }, { "--tensor-split", "0,1", NULL },
     { "--split-mode", "none", "--main-gpu", "1" },
   };
   guint cells = 0;
 
-  for (guint p = 0; p < G_N_ELEMENTS (projectors); p++)
-    for (guint g = 0; g < G_N_ELEMENTS (sets); g++)
-      for (guint k = 0; k < G_N_ELEMENTS (plans); k++)
-        {
-          g_autofree char *mmproj = g_build_filename (fixtures, "mmproj", projectors[p].file, NULL);
-          g_autoptr(JsonParser) p_text = json_parser_new ();
-          g_autoptr(JsonParser) p_mm = json_parser_new ();
-          const char *text[16] = { "--model", gguf, "--engine", "llama.cpp", "--gpus", sets[g], "--format", "json" };
-          const char *mm[16] = { "--model", gguf, "--engine", "llama.cpp", "--gpus", sets[g], "--format", "json",
-                                 "--mmproj", mmproj };
-          guint n_text = 8, n_mm = 10, n_cards = g == 2 ? 3 : 2;
-          JsonObject *t, *m, *o;
-          double weights;
+  for (guint g = 0; g < G_N_ELEMENTS (sets); g++)
+    for (guint k = 0; k < G_N_ELEMENTS (plans); k++)
+      {
+        g_autoptr(JsonParser) p_text = json_parser_new ();
+        const char *text[16] = { "--model", gguf, "--engine", "llama.cpp", "--gpus", sets[g], "--format", "json" };
+        guint n_text = 8, n_cards = g == 2 ? 3 : 2;
+        JsonObject *t;
 
-          for (guint a = 0; a < 4 && plans[k][a] != NULL; a++)
-            text[n_text++] = mm[n_mm++] = plans[k][a];
-          t = vc_test_run_json (p_text, text);
-          m = vc_test_run_json (p_mm, mm);
-          o = json_object_get_object_member (m, "mmproj");
-          g_assert_cmpstr (json_object_get_string_member (o, "projector"), ==, projectors[p].type);
-          g_assert_true (json_object_get_boolean_member (o, "compute_buffer_counted"));
-          g_assert_cmpint (json_object_get_int_member (o, "compute_buffer_bytes"), ==, projectors[p].fa);
-          weights = json_object_get_double_member (o, "weights_bytes");
-          g_assert_cmpfloat (weights, >, 0);
-          /* the text model's warning (its vision tower not in the GGUF) goes, none comes */
-          g_assert_cmpuint (json_array_get_length (json_object_get_array_member (m, "warnings")), ==, 0);
-          g_assert_cmpfloat (card_bytes (m, 0, "weights"), ==, card_bytes (t, 0, "weights") + weights + projectors[p].fa);
-          for (guint i = 1; i < n_cards; i++)
-            {
-              g_assert_cmpfloat (card_bytes (m, i, "weights"), ==, card_bytes (t, i, "weights"));
-              g_assert_cmpfloat (card_bytes (m, i, "kv_cache"), ==, card_bytes (t, i, "kv_cache"));
-            }
-          g_assert_cmpfloat (card_bytes (m, 0, "kv_cache"), ==, card_bytes (t, 0, "kv_cache"));
-          g_assert_cmpfloat (card_bytes (m, 0, "overhead"), >, 0);
-          cells++;
-        }
+        for (guint a = 0; a < 4 && plans[k][a] != NULL; a++)
+          text[n_text++] = plans[k][a];
+        t = vc_test_run_json (p_text, text);
+        for (guint p = 0; p < G_N_ELEMENTS (projectors); p++)
+          {
+            g_autofree char *mmproj = g_build_filename (fixtures, "mmproj", projectors[p].file, NULL);
+            g_autoptr(JsonParser) p_mm = json_parser_new ();
+            const char *mm[16] = { "--model", gguf, "--engine", "llama.cpp", "--gpus", sets[g], "--format", "json",
+                                   "--mmproj", mmproj };
+            guint n_mm = 10;
+            JsonObject *m, *o;
+            double weights;
+
+            for (guint a = 0; a < 4 && plans[k][a] != NULL; a++)
+              mm[n_mm++] = plans[k][a];
+            m = vc_test_run_json (p_mm, mm);
+            o = json_object_get_object_member (m, "mmproj");
+            g_assert_cmpstr (json_object_get_string_member (o, "projector"), ==, projectors[p].type);
+            g_assert_true (json_object_get_boolean_member (o, "compute_buffer_counted"));
+            g_assert_cmpint (json_object_get_int_member (o, "compute_buffer_bytes"), ==, projectors[p].fa);
+            weights = json_object_get_double_member (o, "weights_bytes");
+            g_assert_cmpfloat (weights, >, 0);
+            /* the text model's warning (its vision tower not in the GGUF) goes, none comes */
+            g_assert_cmpuint (json_array_get_length (json_object_get_array_member (m, "warnings")), ==, 0);
+            g_assert_cmpfloat (card_bytes (m, 0, "weights"), ==, card_bytes (t, 0, "weights") + weights + projectors[p].fa);
+            for (guint i = 1; i < n_cards; i++)
+              {
+                g_assert_cmpfloat (card_bytes (m, i, "weights"), ==, card_bytes (t, i, "weights"));
+                g_assert_cmpfloat (card_bytes (m, i, "kv_cache"), ==, card_bytes (t, i, "kv_cache"));
+              }
+            g_assert_cmpfloat (card_bytes (m, 0, "kv_cache"), ==, card_bytes (t, 0, "kv_cache"));
+            g_assert_cmpfloat (card_bytes (m, 0, "overhead"), >, 0);
+            cells++;
+          }
+      }
   g_test_message ("%u projector plans", cells);
 }
 
