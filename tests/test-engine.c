@@ -13,6 +13,7 @@
 #include "vc-formula.h"
 #include "vc-layout.h"
 #include "vc-llama-graph.h"
+#include "vc-plan.h"
 #include "vc-solver.h"
 #include "vc-test-util.h"
 
@@ -150,7 +151,10 @@ test_vllm_layouts (void)
     g_assert_cmpfloat (kv.tokens, ==, floor ((0.9 * C - rank_weights - peak) / (16 * KV_PER_TOKEN / 2)) * 16);
   }
   /* an L40S (48 GB, vLLM's smaller defaults) needs three, as three pipeline stages: vLLM refuses
-   * TP 3 (32 heads), so there is no figure at TP 3; the row's is the engine's at PP 3 */
+   * TP 3 (32 heads), so there is no figure at TP 3; the row's is the engine's at PP 3, the
+   * fewest blocks over the stages (11, 11 and 10 layers): the first's, whose embedding and one
+   * layer more leave fewer than the last stage's, the busiest by bytes (its head and the
+   * sampler's logits); the plan over three L40S the same */
   {
     guint i = vc_test_gpu_index (e, "l40s");
     const VcGpuFit *fit = vc_estimate_get_gpu_fit (e, i);
@@ -171,9 +175,23 @@ test_vllm_layouts (void)
     vc_engine_at_layout (&at, &lr, vc_estimate_get_gpu (e, i), 0, &at_layout);
     g_assert_true (kv.known);
     g_assert_true (at_layout.known);
-    g_assert_cmpfloat (kv.tokens, ==, at_layout.tokens);
+    g_assert_cmpuint (lr.busiest_stage, ==, 2);
+    g_assert_cmpfloat (at_layout.tokens, ==, 898320);
+    g_assert_cmpfloat (kv.tokens, ==, vc_engine_vllm_stages_tokens (&at, r, r->selected, vc_estimate_get_gpu (e, i)));
+    g_assert_cmpfloat (kv.tokens, ==, 806976);
     g_assert_cmpfloat (kv.weights_bytes, ==, lr.bytes[VC_COMPONENT_WEIGHTS]);
-    g_assert_cmpfloat (kv.tokens, >, 0);
+    {
+      g_autoptr(VcEstimate) set = llama3 (VC_ENGINE_VLLM, 131072);
+      g_autoptr(GError) error = NULL;
+      VcPlan plan;
+
+      g_object_set (set, "memory-fraction", 0.9, "block-size", 16, "concurrency", 4, "pp", 3, "gpu-set", "l40s:3", NULL);
+      g_assert_true (vc_estimate_compute_plan (set, &plan, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat (plan.kv_tokens, ==, 806976);
+      g_assert_cmpint (plan.bounded_by, ==, 0);
+      vc_plan_clear (&plan);
+    }
   }
 }
 
@@ -1489,10 +1507,10 @@ test_kv_capacity_invariants (void)
               in = vc_estimate_get_inputs (est);
               r = vc_estimate_get_result (est);
               vc_engine_kv_capacity_fit (in, r, &r->scenarios[r->selected], gpu, &fit, &more_seqs);
-              /* with pipeline stages the figure is the busiest stage's, and a larger profile
-               * run can make another stage the busiest (vc_engine_at_layout()) */
-              if (fit.layout.pp <= 1)
-                g_assert_cmpfloat (more_seqs.tokens, <=, kv.tokens);
+              /* with pipeline stages too: vLLM's fewest blocks over the stages, each stage
+               * counting the same profile run (once the busiest stage's, which a larger profile
+               * run could make another) */
+              g_assert_cmpfloat (more_seqs.tokens, <=, kv.tokens);
               g_object_set (est, "max-num-seqs", 0, share, 0.6, NULL);
               in = vc_estimate_get_inputs (est);
               r = vc_estimate_get_result (est);
@@ -1507,6 +1525,139 @@ test_kv_capacity_invariants (void)
               r = vc_estimate_get_result (est);
             }
         }
+}
+
+/* The GPU table's rows of several pipeline stages, as the engines size them. SGLang: the
+ * search holds each layout against SGLang's share at that layout (its default
+ * mem_fraction_static keeps tp × pp / 8 GiB more out of its pool, server_args.py), so every row
+ * of the large models on every catalog card that fits holds the sequence asked for (once some
+ * rows "fit" with a pool of 0 tokens: the share of the inputs' TP 1 × PP 1) */
+static void
+test_multi_stage_rows (void)
+{
+  static const char *const presets[] = { "llama-3.1-70b", "llama-3.1-405b", "qwen3-235b-a22b", "deepseek-v3" };
+  guint rows = 0, staged = 0;
+
+  for (guint p = 0; p < G_N_ELEMENTS (presets); p++)
+    {
+      g_autoptr(VcEstimate) e = vc_test_estimate_new (presets[p], "engine", "sglang", "seq", "8192", NULL);
+      const VcInputs *in = vc_estimate_get_inputs (e);
+      const VcResult *r = vc_estimate_get_result (e);
+
+      for (guint g = 0; g < vc_estimate_get_n_gpus (e); g++)
+        {
+          const VcGpuFit *fit = vc_estimate_get_gpu_fit (e, g);
+          VcKvCapacity kv;
+
+          if (fit->count <= 0)
+            continue;
+          vc_engine_kv_capacity_fit (in, r, &r->scenarios[r->selected], vc_estimate_get_gpu (e, g), fit, &kv);
+          if (!kv.known)
+            continue;
+          rows++;
+          staged += fit->layout.pp > 1;
+          if (kv.tokens < 8192)
+            g_error ("%s on %.0f × %s (TP %u × PP %u): the row fits, its pool holds %.0f tokens", presets[p], fit->count,
+                     vc_estimate_get_gpu (e, g)->name, fit->layout.tp, fit->layout.pp, kv.tokens);
+        }
+    }
+  g_test_message ("SGLang: %u rows, %u of several stages", rows, staged);
+  g_assert_cmpuint (staged, >, 0);
+}
+
+/* vLLM's rows of several stages: every worker
+ * allocates the fewest blocks of any stage (get_kv_cache_configs), computed here stage by stage
+ * from vc_layout_stage_bytes_tp(); on equal cards one a stage it is the plan's figure
+ * (plan_vllm_stages); Qwen3-32B's 64 layers over 3 stages (21, 22, 21 with vLLM's partition)
+ * on H100s: the middle stage, one layer more and no embedding, holds fewer blocks than the
+ * last, the busiest by bytes (its head and the sampler's logits), whose figure the row once
+ * took; the same at TP 2 × PP 3, the row's and the plan's on six */
+static void
+test_multi_stage_rows_vllm (void)
+{
+  {
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("qwen3-32b", "engine", "vllm", "seq", "8192", NULL);
+    g_autoptr(VcEstimate) set = vc_test_estimate_new ("qwen3-32b", "engine", "vllm", "seq", "8192",
+                                                      "gpu-set", "h100-80gb:3", "pp", "3", NULL);
+    const VcInputs *in = vc_estimate_get_inputs (e);
+    const VcResult *r = vc_estimate_get_result (e);
+    const VcGpu *h100 = vc_gpus_lookup ("h100-80gb");
+    VcGpuFit fit = { 0 };
+    VcKvCapacity kv;
+    VcInputs at = *in;
+    VcLayoutResult lr;
+    VcEngineAtLayout busiest;
+    g_autoptr(GError) error = NULL;
+    VcPlan plan;
+    double blocks = G_MAXDOUBLE, stage_blocks[3];
+    guint batch_tokens, seqs, first = 0, fewest = 0;
+
+    fit.count = 3;
+    fit.layout = in->layout;
+    fit.layout.pp = 3;
+    vc_engine_kv_capacity_fit (in, r, &r->scenarios[r->selected], h100, &fit, &kv);
+    g_assert_true (kv.known);
+
+    /* the stages by hand: the request less the stage's weights and the profile run, in blocks of
+     * 16 tokens of the stage's layers */
+    vc_engine_on_card (&at, h100, &at);
+    at.layout = fit.layout;
+    vc_engine_vllm_batch (&at, h100, &batch_tokens, &seqs);
+    for (guint st = 0; st < 3; st++)
+      {
+        guint n = vc_layout_pp_stage_size (64, 3, st);
+        VcLayoutStage bytes;
+        double b;
+
+        vc_layout_stage_bytes_tp (&at, r, r->selected, first, n, st == 0, st == 2, 1, 1, &bytes);
+        first += n;
+        b = floor ((0.9 * vc_engine_gpu_capacity (&at, h100) - bytes.weights -
+                    vc_estimator_vllm_profile_bytes (&at, batch_tokens, seqs, 1)) / (16 * bytes.kv / 8192));
+        stage_blocks[st] = b;
+        if (b < blocks)
+          blocks = b, fewest = st;
+      }
+    g_assert_cmpuint (vc_layout_pp_stage_size (64, 3, 1), ==, 22);
+    g_assert_cmpuint (fewest, ==, 1);
+    g_assert_cmpfloat (kv.tokens, ==, blocks * 16);
+    g_assert_cmpfloat (kv.max_concurrency, ==, blocks * 16 / 8192);
+    g_test_message ("vLLM, Qwen3-32B on 3 × H100 at PP 3: blocks %.0f, %.0f, %.0f", stage_blocks[0], stage_blocks[1],
+                    stage_blocks[2]);
+
+    /* the busiest stage by bytes is the last (its head and the logits), whose figure is larger */
+    g_assert_true (vc_layout_compute (&at, r, r->selected, &lr, NULL));
+    g_assert_cmpuint (lr.busiest_stage, ==, 2);
+    vc_engine_at_layout (&at, &lr, h100, 0, &busiest);
+    g_assert_cmpfloat (busiest.tokens, ==, stage_blocks[2] * 16);
+    g_assert_cmpfloat (kv.tokens, <, busiest.tokens);
+
+    /* the plan over three equal cards, one a stage, gives the same cache */
+    g_assert_true (vc_estimate_compute_plan (set, &plan, &error));
+    g_assert_no_error (error);
+    g_assert_cmpfloat (plan.kv_tokens, ==, kv.tokens);
+    g_assert_cmpint (plan.bounded_by, ==, 1);
+    vc_plan_clear (&plan);
+
+    /* at TP 2 × PP 3 on six: the row and the plan both the fewest blocks over the stages */
+    fit.count = 6;
+    fit.layout.tp = 2;
+    vc_engine_kv_capacity_fit (in, r, &r->scenarios[r->selected], h100, &fit, &kv);
+    at.layout = fit.layout;
+    g_assert_true (kv.known);
+    g_assert_cmpfloat (kv.tokens, ==, vc_engine_vllm_stages_tokens (&at, r, r->selected, h100));
+    g_assert_true (vc_layout_compute (&at, r, r->selected, &lr, NULL));
+    vc_engine_at_layout (&at, &lr, h100, 0, &busiest);
+    g_assert_cmpfloat (kv.tokens, <, busiest.tokens);
+    g_object_set (set, "gpu-set", "h100-80gb:6", "tp", 2, NULL);
+    g_assert_true (vc_estimate_compute_plan (set, &plan, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (plan.tp, ==, 2);
+    g_assert_cmpuint (plan.pp, ==, 3);
+    g_assert_cmpfloat (plan.kv_tokens, ==, kv.tokens);
+    g_test_message ("vLLM, Qwen3-32B on 6 × H100 at TP 2 × PP 3: %.0f tokens (the busiest stage's %.0f)", kv.tokens,
+                    busiest.tokens);
+    vc_plan_clear (&plan);
+  }
 }
 
 /* llama.cpp's context as llama_context's constructor sizes it (src/llama-context.cpp), worked
@@ -1887,6 +2038,8 @@ main (int   argc,
   g_test_add_func ("/engine/encoder-tp-qwen3-vl", test_encoder_tp_qwen3_vl);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/vllm-layouts", test_vllm_layouts);
+  g_test_add_func ("/engine/multi-stage-rows", test_multi_stage_rows);
+  g_test_add_func ("/engine/multi-stage-rows-vllm", test_multi_stage_rows_vllm);
   g_test_add_func ("/engine/llama.cpp-and-others", test_llama_cpp_and_others);
   g_test_add_func ("/engine/llama.cpp-context", test_llama_cpp_context);
   g_test_add_func ("/engine/llama.cpp-graph", test_llama_cpp_graph);

@@ -307,7 +307,8 @@ test_typed_in (void)
   g_assert_cmpstr (json_array_get_string_element (warnings, 0), ==,
                    "The architecture is typed in: the RoPE cos/sin table the engine builds on each GPU is taken as "
                    "a Llama-shaped model’s, one plain table of 4096 positions × 128 rotary dimensions; give "
-                   "--rope-table-rows and --rotary-dim if the model’s differs");
+                   "--rope-table-rows and --rotary-dim if the model’s differs, or --rope-table-kind 0 if it has no "
+                   "rotary positions (position_embedding_type “nope”, as Granite 4.0-H’s)");
   /* the rows and width given win */
   g_assert_cmpint (json_object_get_int_member (given, "rope_table_bytes"), ==, 1000 * 64 * 2);
   g_assert_null (no_figure_of (given));

@@ -1003,6 +1003,43 @@ vc_engine_kv_capacity_on (const VcInputs         *inputs,
   out->max_concurrency = max_concurrency;
 }
 
+/* vLLM over several pipeline stages, TP ranks each: every stage's ranks size their cache from
+ * their own memory (the request less their weights, the stage's, and the profile run at TP),
+ * in blocks of their own layers, and every worker then allocates the fewest blocks of any
+ * (vllm/v1/core/kv_cache_utils.py: unify_kv_cache_configs in 0.10, get_kv_cache_configs in
+ * 0.11, the minimum over the workers' num_blocks), which need not be the busiest stage's: the
+ * tokens of that many blocks. The stages are vLLM's default partition (get_pp_indices). */
+double
+vc_engine_vllm_stages_tokens (const VcInputs *inputs,
+                              const VcResult *res,
+                              guint           index,
+                              const VcGpu    *gpu)
+{
+  VcInputs copy;
+  const VcInputs *in = vllm_block_on (inputs, gpu, &copy);
+  guint pp = MAX (1u, in->layout.pp), tp = MAX (1u, in->layout.tp), first = 0, batch_tokens, seqs;
+  double cached = (double) vc_engine_context_tokens (in) * in->batch * in->concurrency;
+  double capacity = vc_engine_gpu_capacity (in, gpu), blocks = G_MAXDOUBLE, profile;
+
+  vc_engine_vllm_batch (in, gpu, &batch_tokens, &seqs);
+  profile = vc_estimator_vllm_profile_bytes (in, batch_tokens, seqs, tp);
+  for (guint s = 0; s < pp; s++)
+    {
+      guint n = vc_layout_pp_stage_size (in->arch.n_layers, pp, s);
+      VcLayoutStage st;
+      double space, per_token;
+
+      vc_layout_stage_bytes_tp (in, res, index, first, n, s == 0, s == pp - 1, tp, MAX (1u, in->layout.ep), &st);
+      first += n;
+      space = in->kv_cache_memory_gb > 0 ? in->kv_cache_memory_gb * 1e9
+              : MAX (0.0, in->memory_fraction * capacity - st.weights - profile);
+      per_token = st.kv / cached;
+      if (per_token > 0)
+        blocks = MIN (blocks, floor (space / (in->block_size * per_token)));
+    }
+  return blocks < G_MAXDOUBLE ? blocks * in->block_size : 0;
+}
+
 void
 vc_engine_kv_capacity_fit (const VcInputs         *in,
                            const VcResult         *res,
@@ -1035,6 +1072,13 @@ vc_engine_kv_capacity_fit (const VcInputs         *in,
   out->known = TRUE;
   out->tokens = at_layout.tokens;
   out->max_concurrency = at_layout.max_concurrency;
+  /* vLLM's cache without recurrent state: the fewest blocks over the stages, not the busiest
+   * stage's (its Mamba groups and sliding-window groups keep the layout's figure) */
+  if (in->engine == VC_ENGINE_VLLM && vc_arch_state_elements (&in->arch) <= 0 && at_layout.block_size == 0)
+    {
+      out->tokens = vc_engine_vllm_stages_tokens (&at, res, index, gpu);
+      out->max_concurrency = out->tokens / in->seq * at_layout.replicas;
+    }
   out->state_request_bytes = at_layout.state_request_bytes;
   out->state_requests = at_layout.state_requests;
   out->weights_bytes = at_layout.weights_bytes;
@@ -1218,4 +1262,25 @@ vc_engine_at_layout (const VcInputs       *inputs,
   out->known = TRUE;
   out->tokens = tokens;
   out->max_concurrency = tokens / in->seq * out->replicas;
+}
+
+/* vc_engine_at_layout() with vLLM's cache over several pipeline stages as vLLM sizes it: the
+ * fewest blocks over the stages (vc_engine_vllm_stages_tokens()), not the busiest stage's; the
+ * figures of --fit-gpu, the JSON report and the speed line at the inputs' layout, as the GPU
+ * table's rows and the plans on a set take them */
+void
+vc_engine_at_layout_stages (const VcInputs       *in,
+                            const VcResult       *res,
+                            guint                 index,
+                            const VcLayoutResult *lr,
+                            const VcGpu          *gpu,
+                            guint                 n_gpus,
+                            VcEngineAtLayout     *out)
+{
+  vc_engine_at_layout (in, lr, gpu, n_gpus, out);
+  if (in->engine != VC_ENGINE_VLLM || MAX (1u, in->layout.pp) <= 1 || !out->known || out->block_size != 0 ||
+      vc_arch_state_elements (&in->arch) > 0)
+    return;
+  out->tokens = vc_engine_vllm_stages_tokens (in, res, index, gpu);
+  out->max_concurrency = out->tokens / in->seq * out->replicas;
 }

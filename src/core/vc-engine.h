@@ -137,6 +137,14 @@ void   vc_engine_kv_capacity_on (const VcInputs         *inputs,
                                  const VcGpu            *gpu,
                                  double                  n_gpus,
                                  VcKvCapacity           *capacity);
+/* vLLM over the inputs' pipeline stages (TP ranks each, vLLM's default partition) on @gpu: the
+ * tokens of the fewest blocks any stage's ranks hold (each the request less its stage's weights
+ * and the profile run, in blocks of its own layers), which every worker allocates
+ * (get_kv_cache_configs, the minimum over the workers); models without recurrent state */
+double vc_engine_vllm_stages_tokens (const VcInputs *inputs,
+                                     const VcResult *result,
+                                     guint           scenario_index,
+                                     const VcGpu    *gpu);
 /* The KV-cache capacity of a GPU table row: `fit`'s count of `gpu` at `fit`'s layout. On one
  * pipeline stage it is vc_engine_kv_capacity_on() at TP count; with several, the engine at that
  * layout (vc_engine_at_layout()), its busiest GPU's weights and cache */
@@ -177,5 +185,14 @@ void   vc_engine_at_layout    (const VcInputs         *inputs,
                                const VcGpu            *gpu,
                                guint                   n_gpus,
                                VcEngineAtLayout       *out);
+/* vc_engine_at_layout() with vLLM's cache over several pipeline stages its fewest blocks over
+ * the stages (vc_engine_vllm_stages_tokens()) */
+void   vc_engine_at_layout_stages (const VcInputs       *inputs,
+                                   const VcResult       *result,
+                                   guint                 scenario_index,
+                                   const VcLayoutResult *layout,
+                                   const VcGpu          *gpu,
+                                   guint                 n_gpus,
+                                   VcEngineAtLayout     *out);
 
 G_END_DECLS

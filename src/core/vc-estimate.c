@@ -326,6 +326,19 @@ smallest_count (const SmallestLayouts *s,
 
 static void ensure_checked (VcEstimate *self);
 
+/* What the engine lets the model use of a card at the fit's layout */
+static double
+layout_usable (VcEstimate     *self,
+               const VcGpuFit *fit,
+               const VcGpu    *gpu)
+{
+  VcInputs at = self->inputs;
+
+  at.layout = fit->layout;
+  return vc_engine_usable_bytes (&at, vc_engine_gpu_capacity (&at, gpu),
+                                 self->result.scenarios[self->result.selected].bytes[VC_COMPONENT_OVERHEAD]);
+}
+
 /* The GPU table: each card's smallest layout. Searched when first asked for after a change,
  * as the solutions are: an estimate nobody shows in a table needs none. */
 static void
@@ -349,7 +362,9 @@ ensure_fits (VcEstimate *self)
       fit->count = smallest_count (&smallest, i);
       /* in training what the caching allocator reserves is what the card must hold */
       fit->per_gpu_bytes = found ? smallest.outs[i].reserved : sc->reserved;
-      fit->fits = found && fit->count == 1 && smallest.outs[i].reserved <= smallest.capacities[i];
+      /* within what the engine lets the model use at that layout (SGLang's share changes with
+       * TP and PP, as the search counts it) */
+      fit->fits = found && fit->count == 1 && smallest.outs[i].reserved <= layout_usable (self, fit, smallest.gpus[i]);
       /* padding only adds: "does not fit" stands whatever the backend */
       fit->experts_as_stored = found && vc_engine_vllm_experts_as_stored (&self->inputs, smallest.gpus[i],
                                                                           MAX (1u, fit->layout.tp));
@@ -1491,7 +1506,9 @@ vc_estimate_dup_warnings (VcEstimate *self)
       vc_engine_rope_table_shape (in, &rows, &dim);
       text = g_strdup_printf (_("The architecture is typed in: the RoPE cos/sin table the engine builds on each "
                                 "GPU is taken as a Llama-shaped model’s, one plain table of %u positions × %u "
-                                "rotary dimensions; give --rope-table-rows and --rotary-dim if the model’s differs"),
+                                "rotary dimensions; give --rope-table-rows and --rotary-dim if the model’s differs, "
+                                "or --rope-table-kind 0 if it has no rotary positions (position_embedding_type "
+                                "“nope”, as Granite 4.0-H’s)"),
                               rows, dim);
       g_strv_builder_add (b, text);
     }

@@ -1354,6 +1354,29 @@ search_padding (const Search   *s,
   return *padding <= 0 || (MAX (1u, layout->pp) == 1 && MAX (1u, layout->ep) == 1);
 }
 
+/* What the engine lets the model use of the card at `layout`: the search's capacity is that at
+ * the inputs' own layout, and SGLang's mem_fraction_static, when not given, and its NCCL pool
+ * change with the layout's TP and PP (ServerArgs._handle_gpu_memory_settings reserves tp × pp
+ * / 8 GiB more, vc_engine_sglang_fraction()): a layout holds the estimate in its own share,
+ * as the engine then sizes its pool there (vc_engine_at_layout()). */
+static double
+search_capacity (const Search   *s,
+                 const VcLayout *layout)
+{
+  VcInputs at;
+  double card, overhead;
+
+  if (s->gpu == NULL || s->in->mode != VC_MODE_INFERENCE || s->in->engine != VC_ENGINE_SGLANG ||
+      s->in->mem_fraction_static > 0 ||
+      (MAX (1u, layout->tp) == MAX (1u, s->in->layout.tp) && MAX (1u, layout->pp) == MAX (1u, s->in->layout.pp)))
+    return s->capacity;
+  at = *s->in;
+  at.layout = *layout;
+  card = vc_engine_gpu_capacity (s->in, s->gpu);
+  overhead = s->res->scenarios[s->index].bytes[VC_COMPONENT_OVERHEAD];
+  return s->capacity - vc_engine_usable_bytes (s->in, card, overhead) + vc_engine_usable_bytes (&at, card, overhead);
+}
+
 static gboolean
 search_fits (const Search   *s,
              const VcLayout *layout,
@@ -1362,7 +1385,7 @@ search_fits (const Search   *s,
   double padding;
 
   if (!search_padding (s, layout, &padding) ||
-      !try_layout (s->memo, s->in, s->res, s->index, layout, s->capacity - padding, out))
+      !try_layout (s->memo, s->in, s->res, s->index, layout, search_capacity (s, layout) - padding, out))
     return FALSE;
   /* the busiest GPU holds the padding beside the weights it is counted with */
   out->bytes[VC_COMPONENT_WEIGHTS] += padding;

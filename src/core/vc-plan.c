@@ -703,6 +703,27 @@ smallest_card (const VcInputs *inputs,
   return TRUE;
 }
 
+/* vLLM over several stages of TP ranks: every worker allocates the fewest blocks of any stage
+ * (get_kv_cache_configs), not the busiest stage's; each card then holds that many tokens of its
+ * own stage's layers. The tokens, set in @at too; 0 where the layout's figure stands (one
+ * stage, another engine, no figure, recurrent state). */
+static double
+vllm_stage_tokens (const VcInputs   *in,
+                   const VcResult   *res,
+                   const VcGpu      *gpu,
+                   VcEngineAtLayout *at)
+{
+  double tokens;
+
+  if (in->engine != VC_ENGINE_VLLM || MAX (1u, in->layout.pp) <= 1 || !at->known || at->tokens <= 0 ||
+      at->block_size != 0 || vc_arch_state_elements (&in->arch) > 0)
+    return 0;
+  tokens = vc_engine_vllm_stages_tokens (in, res, res->selected, gpu);
+  at->tokens = tokens;
+  at->max_concurrency = tokens / in->seq * at->replicas;
+  return tokens;
+}
+
 static gboolean
 plan_tensor_parallel (const VcInputs      *inputs,
                       const VcResult      *res,
@@ -718,7 +739,7 @@ plan_tensor_parallel (const VcInputs      *inputs,
   VcGpu gpu;
   VcPlanDevice *dev;
   VcLayoutStage st = { 0 };
-  double usable;
+  double usable, stage_tokens = 0;
 
   if (!smallest_card (&in, set, &smallest, error))
     return FALSE;
@@ -748,6 +769,7 @@ plan_tensor_parallel (const VcInputs      *inputs,
       plan_vllm_stages (&in, res, set, options, &lr, plan);
       return TRUE;
     }
+  stage_tokens = vllm_stage_tokens (&in, res, &gpu, &at);
   if (options->pp_partition != NULL && !at.known)
     return refuse (error, _("--pp-partition needs vLLM’s KV-cache figure for the model, which it has none of here; accepted: --pp-partition left unset"));
   if (!padding_followed (&in, set, plan, error))
@@ -771,7 +793,8 @@ plan_tensor_parallel (const VcInputs      *inputs,
       /* with vLLM's MXFP4 experts as this card's backend pads them */
       d->weights = st.weights + card_padding (&in, set, i, plan->tp);
       d->experts = st.experts + card_padding (&in, set, i, plan->tp);
-      d->kv = at.tokens > 0 ? MAX (0.0, at.available_kv_bytes) : st.kv;
+      d->kv = stage_tokens > 0 ? stage_tokens * st.kv / ((double) vc_engine_context_tokens (&in) * in.batch * in.concurrency)
+              : at.tokens > 0 ? MAX (0.0, at.available_kv_bytes) : st.kv;
       d->state = st.state;
       d->activations = lr.bytes[VC_COMPONENT_ACTIVATIONS];
       /* vLLM takes its whole budget of the smallest card: the cache fills what the model and
@@ -789,7 +812,9 @@ plan_tensor_parallel (const VcInputs      *inputs,
   finish (plan);
   /* the cache is sized for the smallest: it must hold the sequences asked for; with no cache
    * figure, the estimate itself must fit what the engine may use of the smallest card */
-  if (at.tokens > 0)
+  if (stage_tokens > 0)
+    plan->fits = plan->fits && stage_tokens >= (double) vc_engine_context_tokens (&in) * in.batch * in.concurrency;
+  else if (at.tokens > 0)
     plan->fits = plan->fits && at.available_kv_bytes >= lr.bytes[VC_COMPONENT_KV_CACHE];
   else
     plan->fits = plan->fits && lr.total <= usable;

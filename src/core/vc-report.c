@@ -797,7 +797,8 @@ add_engine_json (JsonBuilder           *b,
   VcLayout effective;
 
   if (lr != NULL)
-    vc_engine_at_layout (in, lr, gpu, req->gpu_count, &at);
+    vc_engine_at_layout_stages (in, vc_estimate_get_result (estimate), vc_estimate_get_result (estimate)->selected,
+                                lr, gpu, req->gpu_count, &at);
   json_builder_set_member_name (b, "engine");
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
@@ -1660,7 +1661,8 @@ table_engine (GString               *s,
   vc_layout_get_effective (in, &effective);
   how = vc_layout_describe (&effective, in->mode, in->method, TRUE);
   if (lr != NULL)
-    vc_engine_at_layout (in, lr, gpu, req->gpu_count, &at);
+    vc_engine_at_layout_stages (in, vc_estimate_get_result (estimate), vc_estimate_get_result (estimate)->selected,
+                                lr, gpu, req->gpu_count, &at);
   g_string_append_c (s, '\n');
   if (!at.known)
     {

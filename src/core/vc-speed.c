@@ -207,7 +207,7 @@ vc_speed_describe (const VcInputs       *in,
       VcLayout effective;
       g_autofree char *how = NULL;
 
-      vc_engine_at_layout (in, layout, gpu, 0, &at);
+      vc_engine_at_layout_stages (in, r, r->selected, layout, gpu, 0, &at);
       vc_layout_get_effective (in, &effective);
       how = vc_layout_describe (&effective, in->mode, in->method, TRUE);
       if (at.known)

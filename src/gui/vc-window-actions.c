@@ -205,6 +205,11 @@ profile_opened (GObject      *source,
   if (!report_done (self, opened, _("Could not open “%s”"), p->file, error))
     return;
   _vc_window_clear_notes (self);
+  /* a typed-in architecture's note (what the estimate takes for it, such as the engines' RoPE
+   * table), as typing it shows it: the inputs the profile set raised it before the notes of
+   * the profile left were cleared */
+  if (vc_window_state_get_model_file (self->state) == NULL)
+    _vc_window_update_model_note (self);
   _vc_window_add_recent (p->file);
 }
 

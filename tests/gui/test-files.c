@@ -21,6 +21,8 @@
 #include "vc-hf-config.h"
 #include "vc-model-file.h"
 #include "vc-model-section.h"
+#include "vc-model-section-private.h"
+#include "vc-profile.h"
 #include "vc-results-view-private.h"
 #include "vc-units.h"
 #include "vc-window.h"
@@ -331,6 +333,83 @@ test_export_csv (Fixture       *f,
 
   activate (f, "win.export", g_object_ref (nowhere));
   g_assert_nonnull (strstr (vc_window_get_error (f->window), "Could not export"));
+}
+
+/* Profiles of a typed-in architecture through the window's Open: one of format version 3 with
+ * rope-table-kind 5 reopens as typed, its table the maximum context's rows × the head (4,096 ×
+ * 128 in bf16 under vLLM) and the model note naming it; one of version 3 with kind 0 keeps no
+ * table and no note; one of version 2 of an edited Granite 4.0-H Tiny (a preset without
+ * rotary positions, its kind 0 then meaning "no table" as much as "typed in") reopens with the
+ * assumed table, and the note says how to say it has none (--rope-table-kind 0). The note was
+ * once cleared after the profile's inputs had raised it, so a typed-in profile reopened
+ * without it */
+static void
+test_open_typed_in (Fixture       *f,
+                    gconstpointer  data)
+{
+  VcModelSection *section = VC_MODEL_SECTION (vc_window_get_model_section (f->window, VC_MODE_INFERENCE));
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+  static const struct { const char *file; guint version, kind; } cases[] = {
+    { "typed-in-3.json", 3, VC_ROPE_TABLE_NOT_GIVEN },
+    { "typed-in-3-none.json", 3, VC_ROPE_TABLE_PLAIN },
+    { "granite-2.json", 2, VC_ROPE_TABLE_NOT_GIVEN },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(VcEstimate) source = vc_estimate_new ();
+      g_autoptr(GFile) file = tmp_file (cases[i].file);
+      g_autofree char *text = NULL;
+      g_autofree char *written = NULL;
+      const char *note;
+
+      if (i < 2)
+        g_object_set (source, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "layers", 30,
+                      "max-context", 4096, "rope-table-kind", cases[i].kind, NULL);
+      else
+        {
+          g_assert_true (vc_estimate_set_preset (source, "granite-4.0-h-tiny", NULL));
+          g_object_set (source, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "max-context", 4096, NULL);
+          g_assert_cmpstr (vc_estimate_get_preset (source), ==, "");
+          g_assert_cmpuint (vc_estimate_get_inputs (source)->arch.rope_table_kind, ==, VC_ROPE_TABLE_PLAIN);
+          g_assert_cmpuint (vc_estimate_get_inputs (source)->arch.rope_table_rows, ==, 0);
+        }
+      text = vc_profile_serialize (source, "Typed in", "", VC_UNIT_GB, NULL);
+      g_assert_nonnull (strstr (text, "\"version\" : 3,"));
+      /* what format version 2 wrote: the same keys, kind 0 its only way to say "no table" */
+      {
+        g_auto(GStrv) parts = g_strsplit (text, "\"version\" : 3,", 2);
+
+        written = cases[i].version == 3 ? g_strdup (text) : g_strjoinv ("\"version\" : 2,", parts);
+      }
+      g_assert_true (g_file_set_contents (g_file_peek_path (file), written, -1, NULL));
+
+      activate (f, "win.open", g_object_ref (file));
+      g_assert_null (vc_window_get_error (f->window));
+      vc_test_wait_for_frame (GTK_WIDGET (f->window));
+      g_assert_cmpstr (title (f), ==, "Typed in — VRAM Calculator");
+      g_assert_cmpstr (vc_estimate_get_preset (f->estimate), ==, "");
+      g_assert_cmpint (in->engine, ==, VC_ENGINE_VLLM);
+      g_assert_cmpuint (in->arch.max_context, ==, 4096);
+      g_assert_cmpuint (in->arch.rope_table_kind, ==, cases[i].kind);
+      note = vc_model_section_get_note (section);
+      g_test_message ("%s: %s", cases[i].file, note ? note : "(no note)");
+      if (cases[i].kind == VC_ROPE_TABLE_PLAIN)
+        {
+          g_assert_cmpfloat (vc_estimate_get_selected (f->estimate)->rope_table, ==, 0);
+          g_assert_true (note == NULL || strstr (note, "RoPE") == NULL);
+        }
+      else
+        {
+          g_assert_cmpfloat (vc_estimate_get_selected (f->estimate)->rope_table, ==, 4096 * 128 * 2.0);
+          g_assert_nonnull (note);
+          g_assert_nonnull (strstr (note, "one plain table of 4096 positions × 128 rotary dimensions"));
+          g_assert_nonnull (strstr (note, "or --rope-table-kind 0 if it has no rotary positions"));
+        }
+      if (i < 2)
+        g_assert_cmpuint (in->arch.n_layers, ==, 30);
+      g_assert_false (vc_profile_get_modified (f->profile));
+    }
 }
 
 static GFile *
@@ -833,10 +912,12 @@ main (int   argc,
   ADD ("/files/custom-gpus", test_custom_gpus);
   ADD ("/files/close-asks", test_close_asks);
   ADD ("/files/close-while-saving", test_close_while_saving);
+  ADD ("/files/open-typed-in", test_open_typed_in);
   status = g_test_run ();
   {
     const char *names[] = { "plan.json", "plan.csv", "newer.json", "garbage.json", "wrong-type.json",
-                            "bad-config.json", "dropped.json", "close.json", "while-saving.json", "my-model/config.json",
+                            "bad-config.json", "dropped.json", "close.json", "while-saving.json",
+                            "typed-in-3.json", "typed-in-3-none.json", "granite-2.json", "my-model/config.json",
                             "my-model", "data/recently-used.xbel", "data", NULL };
 
     for (guint i = 0; names[i] != NULL; i++)

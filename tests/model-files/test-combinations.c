@@ -44,7 +44,9 @@
  * Combinations once never tried (/combinations/untried/): the RoPE table and a vision encoder
  * with pipeline stages, --pp-partition and TP × PP; vLLM's Marlin MXFP4 padding on each card of
  * a set and in the set's solver; llama.cpp's projector with --main-gpu, --split-mode and
- * --tensor-split.
+ * --tensor-split, Gemma 3's and the idefics3, janus_pro and lfm2 projectors' compute buffers on
+ * sets; vLLM's --limit-mm-per-prompt on sets; --mm-encoder-tp-mode data with pipeline stages
+ * and --pp-partition; Qwen3-VL from its safetensors headers against its config.json.
  */
 #include "config.h"
 
@@ -2480,6 +2482,274 @@ test_untried_mmproj_plans (void)
   }
 }
 
+/* The projectors beyond Gemma 3's whose compute buffer is followed (idefics3, janus_pro, lfm2:
+ * the SigLIP graphs of tools/mtmd/models/siglip.cpp) on sets: whatever the set (two equal cards,
+ * a mixed pair, three cards), --tensor-split (uneven, all on card 1) and --split-mode
+ * none with --main-gpu 1, card 0 holds the projector's weights and its compute buffer (flash
+ * attention on, the default: 22,020,096, 21,233,664 and 28,311,552 bytes) beside the text
+ * model's share, every other card exactly the text model's; the JSON's projector figures are the
+ * file's whatever the set, and no warning is left */
+static void
+test_untried_mmproj_types_sets (void)
+{
+  g_autofree char *gguf = g_build_filename (fixtures, "gemma3", "gemma-3-4b-it-BF16.gguf", NULL);
+  static const struct { const char *file, *type; gint64 fa; } projectors[] = {
+    { "idefics3-512.gguf", "idefics3", 22020096 },
+    { "janus-pro.gguf", "janus_pro", 21233664 },
+    { "lfm2.gguf", "lfm2", 28311552 },
+  };
+  static const char *const sets[] = { "rtx-4090,rtx-4090", "rtx-4090,rtx-3060-12gb", "rtx-4090,rtx-4090,rtx-4090" };
+  static const char *const plans[][4] = {
+    { NULL }, { "--tensor-split", "3,1", NULL }, { "--tensor-split", "0,1", NULL },
+    { "--split-mode", "none", "--main-gpu", "1" },
+  };
+  guint cells = 0;
+
+  for (guint g = 0; g < G_N_ELEMENTS (sets); g++)
+    for (guint k = 0; k < G_N_ELEMENTS (plans); k++)
+      {
+        g_autoptr(JsonParser) p_text = json_parser_new ();
+        const char *text[16] = { "--model", gguf, "--engine", "llama.cpp", "--gpus", sets[g], "--format", "json" };
+        guint n_text = 8, n_cards = g == 2 ? 3 : 2;
+        JsonObject *t;
+
+        for (guint a = 0; a < 4 && plans[k][a] != NULL; a++)
+          text[n_text++] = plans[k][a];
+        t = vc_test_run_json (p_text, text);
+        for (guint p = 0; p < G_N_ELEMENTS (projectors); p++)
+          {
+            g_autofree char *mmproj = g_build_filename (fixtures, "mmproj", projectors[p].file, NULL);
+            g_autoptr(JsonParser) p_mm = json_parser_new ();
+            const char *mm[16] = { "--model", gguf, "--engine", "llama.cpp", "--gpus", sets[g], "--format", "json",
+                                   "--mmproj", mmproj };
+            guint n_mm = 10;
+            JsonObject *m, *o;
+            double weights;
+
+            for (guint a = 0; a < 4 && plans[k][a] != NULL; a++)
+              mm[n_mm++] = plans[k][a];
+            m = vc_test_run_json (p_mm, mm);
+            o = json_object_get_object_member (m, "mmproj");
+            g_assert_cmpstr (json_object_get_string_member (o, "projector"), ==, projectors[p].type);
+            g_assert_true (json_object_get_boolean_member (o, "compute_buffer_counted"));
+            g_assert_cmpint (json_object_get_int_member (o, "compute_buffer_bytes"), ==, projectors[p].fa);
+            weights = json_object_get_double_member (o, "weights_bytes");
+            g_assert_cmpfloat (weights, >, 0);
+            /* the text model's warning (its vision tower not in the GGUF) goes, none comes */
+            g_assert_cmpuint (json_array_get_length (json_object_get_array_member (m, "warnings")), ==, 0);
+            g_assert_cmpfloat (card_bytes (m, 0, "weights"), ==, card_bytes (t, 0, "weights") + weights + projectors[p].fa);
+            for (guint i = 1; i < n_cards; i++)
+              {
+                g_assert_cmpfloat (card_bytes (m, i, "weights"), ==, card_bytes (t, i, "weights"));
+                g_assert_cmpfloat (card_bytes (m, i, "kv_cache"), ==, card_bytes (t, i, "kv_cache"));
+              }
+            g_assert_cmpfloat (card_bytes (m, 0, "kv_cache"), ==, card_bytes (t, 0, "kv_cache"));
+            g_assert_cmpfloat (card_bytes (m, 0, "overhead"), >, 0);
+            cells++;
+          }
+      }
+  g_test_message ("%u projector plans", cells);
+}
+
+static double
+plan_kv_tokens (VcEstimate *e,
+                double     *card0_activations)
+{
+  g_autoptr(GError) error = NULL;
+  VcPlan plan;
+  double tokens;
+
+  g_assert_true (vc_estimate_compute_plan (e, &plan, &error));
+  g_assert_no_error (error);
+  tokens = plan.kv_tokens;
+  if (card0_activations != NULL)
+    *card0_activations = vc_plan_get_device (&plan, 0)->activations;
+  vc_plan_clear (&plan);
+  return tokens;
+}
+
+/* vLLM's --limit-mm-per-prompt on sets (Gemma 3 27B, vLLM's profile run through its SigLIP
+ * tower, vc-engine-mm.c, with --max-num-seqs 8 so that the limit caps the images: 8 × N of
+ * the 31 an 8,192-token budget takes): on two equal cards at TP 2 and on a mixed pair the set's
+ * cache is the one-card estimate's at TP 2 on the smallest card; fewer images a prompt never
+ * more activations nor less cache, 1 strictly more than 999; 0 (text only, whether vLLM loads
+ * the tower then not followed) leaves both without a figure, never a guess */
+static void
+test_untried_limit_mm_sets (void)
+{
+  static const char *const limits[] = { "999", "2", "1", "0" };
+  static const char *const sets[][2] = { { "h100-80gb:2", "h100-80gb" }, { "h100-80gb,a100-40gb", "a100-40gb" } };
+  /* the tokens of each set at each limit but 0 */
+  static const double expected[][3] = { { 157168, 162176, 164848 }, { 24992, 30000, 32656 } };
+
+  for (guint g = 0; g < G_N_ELEMENTS (sets); g++)
+    {
+      double previous = 0, previous_act = G_MAXDOUBLE;
+
+      for (guint l = 0; l < G_N_ELEMENTS (limits); l++)
+        {
+          g_autoptr(VcEstimate) e = vc_test_estimate_new ("gemma-3-27b-it", "engine", "vllm", "seq", "8192",
+                                                          "max-num-seqs", "8", "limit-mm-per-prompt", limits[l],
+                                                          "gpu-set", sets[g][0], NULL);
+          g_autoptr(VcEstimate) one = vc_test_estimate_new ("gemma-3-27b-it", "engine", "vllm", "seq", "8192",
+                                                            "max-num-seqs", "8", "limit-mm-per-prompt", limits[l],
+                                                            "tp", "2", NULL);
+          const VcResult *r = vc_estimate_get_result (one);
+          VcKvCapacity kv;
+          double tokens, activations;
+          VcInputs in = *vc_estimate_get_inputs (one);
+
+          /* the set's batch defaults are its first card's (an H100's), as vLLM's device 0 */
+          vc_engine_on_card (&in, vc_gpus_lookup ("h100-80gb"), &in);
+          vc_engine_kv_capacity_on (&in, r, &r->scenarios[r->selected], vc_gpus_lookup (sets[g][1]), 2, &kv);
+          tokens = plan_kv_tokens (e, &activations);
+          g_test_message ("%s, --limit-mm-per-prompt %s: %.0f tokens, %.0f bytes of activations", sets[g][0], limits[l],
+                          tokens, activations);
+          if (l == G_N_ELEMENTS (limits) - 1)
+            {
+              g_assert_false (kv.known);
+              g_assert_cmpfloat (tokens, ==, 0);
+              continue;
+            }
+          g_assert_true (kv.known);
+          g_assert_cmpfloat (tokens, >, 0);
+          g_assert_cmpfloat (tokens, ==, kv.tokens);
+          g_assert_cmpfloat (tokens, ==, expected[g][l]);
+          g_assert_cmpfloat (tokens, >=, previous);
+          g_assert_cmpfloat (activations, <=, previous_act);
+          if (l == 2)
+            g_assert_cmpfloat (tokens, >, previous);
+          previous = tokens;
+          previous_act = activations;
+        }
+    }
+}
+
+/* vLLM's --mm-encoder-tp-mode data with pipeline stages (Qwen3-VL 8B, 36 layers, whose class
+ * replicates its whole tower in data mode; Llama 4 Scout, whose class replicates all but its
+ * projector): --pp-partition needs vLLM's cache figure, which neither has (Qwen3-VL's
+ * multimodal rope table, Llama 4's chunked attention on several stages), so it is refused
+ * naming why in data mode as in weights mode, never ignored; at TP 2 × PP 2 the first stage's
+ * two cards each hold Qwen3-VL's divided tower part whole in data mode (its
+ * encoder_vllm_tp_params, in BF16 half of 2 bytes a parameter each more), the second stage's
+ * the same; --pp-partition beside TP 2 refused too */
+static void
+test_untried_encoder_data_pp (void)
+{
+  static const char *const models[][3] = { { "qwen3-vl-8b-instruct", "rtx-4090:2", "20,16" },
+                                           { "llama-4-scout-17b-16e", "h100-80gb:2", "22,26" } };
+  g_autoptr(GError) error = NULL;
+  VcPlan plans[2];
+  guint split = 0;
+
+  for (guint k = 0; k < G_N_ELEMENTS (models); k++)
+    for (guint m = 0; m < 2; m++)
+      {
+        g_autoptr(VcEstimate) e = vc_test_estimate_new (models[k][0], "engine", "vllm", "kv-cache-memory", "5",
+                                                        "gpu-set", models[k][1], "pp", "2", "pp-partition", models[k][2],
+                                                        "mm-encoder-tp-mode", m == 0 ? "weights" : "data", NULL);
+        VcPlan plan;
+
+        g_assert_true (vc_estimate_get_inputs (e)->arch.encoder_vllm_data);
+        g_assert_false (vc_estimate_compute_plan (e, &plan, &error));
+        g_assert_nonnull (strstr (error->message, "--pp-partition needs vLLM’s KV-cache figure"));
+        g_clear_error (&error);
+      }
+
+  for (guint m = 0; m < 2; m++)
+    {
+      g_autoptr(VcEstimate) e = vc_test_estimate_new ("qwen3-vl-8b-instruct", "engine", "vllm", "kv-cache-memory", "5",
+                                                      "gpu-set", "h100-80gb:4", "tp", "2", "pp", "2",
+                                                      "mm-encoder-tp-mode", m == 0 ? "weights" : "data", NULL);
+
+      split = vc_estimate_get_inputs (e)->arch.encoder_vllm_tp_params;
+      g_assert_true (vc_estimate_get_inputs (e)->arch.encoder_vllm_data);
+      g_assert_cmpuint (vc_estimate_get_inputs (e)->arch.encoder_vllm_data_tp_params, ==, 0);
+      g_assert_true (vc_estimate_compute_plan (e, &plans[m], &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (plans[m].tp, ==, 2);
+      g_assert_cmpuint (plans[m].pp, ==, 2);
+    }
+  g_assert_cmpuint (split, >, 0);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpfloat (vc_plan_get_device (&plans[1], i)->weights, ==,
+                       vc_plan_get_device (&plans[0], i)->weights + (i < 2 ? split * 2.0 / 2 : 0));
+  vc_plan_clear (&plans[0]);
+  vc_plan_clear (&plans[1]);
+  {
+    g_autoptr(VcEstimate) e = vc_test_estimate_new ("qwen3-vl-8b-instruct", "engine", "vllm", "kv-cache-memory", "5",
+                                                    "gpu-set", "h100-80gb:4", "tp", "2", "pp", "2", "pp-partition", "20,16",
+                                                    "mm-encoder-tp-mode", "data", NULL);
+    VcPlan plan;
+
+    g_assert_false (vc_estimate_compute_plan (e, &plan, &error));
+    g_assert_nonnull (strstr (error->message, "--pp-partition plans one card a pipeline stage"));
+  }
+}
+
+/* Qwen3-VL read from its checkpoint's safetensors headers rather than config.json alone: the
+ * same vision tower as the engines divide it (the parameters vLLM's and SGLang's parallel
+ * layers split, vLLM's data mode), so at TP 1, 2 and 4 under vLLM (weights and data modes) and
+ * SGLang the busiest GPU holds the same weights and cache, and the GGUF stays refused naming
+ * the DeepStack key */
+static void
+test_untried_qwen3vl_sources (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VcModelFile) config = newest_file ("qwen3-vl-2b", "config", &error);
+  g_autoptr(VcModelFile) st = newest_file ("qwen3-vl-2b", "safetensors", &error);
+  static const char *const engines[][2] = { { "vllm", "weights" }, { "vllm", "data" }, { "sglang", "weights" } };
+  guint cells = 0;
+
+  g_assert_no_error (error);
+  for (guint k = 0; k < G_N_ELEMENTS (engines); k++)
+    for (guint tp = 1; tp <= 4; tp *= 2)
+      {
+        g_autoptr(VcEstimate) ec = vc_estimate_new ();
+        g_autoptr(VcEstimate) es = vc_estimate_new ();
+        const VcArch *ac, *as;
+        const VcLayoutResult *lc, *ls;
+
+        vc_model_file_apply (config, ec);
+        vc_model_file_apply (st, es);
+        g_assert_true (vc_estimate_set_from_string (ec, "precision", "bf16", NULL));
+        for (guint i = 0; i < 2; i++)
+          {
+            VcEstimate *e = i == 0 ? ec : es;
+
+            g_assert_true (vc_estimate_set_from_string (e, "engine", engines[k][0], NULL));
+            g_assert_true (vc_estimate_set_from_string (e, "kv-cache-memory", "4", NULL));
+            if (g_str_equal (engines[k][0], "vllm"))
+              g_assert_true (vc_estimate_set_from_string (e, "mm-encoder-tp-mode", engines[k][1], NULL));
+            g_object_set (e, "tp", tp, NULL);
+          }
+        ac = &vc_estimate_get_inputs (ec)->arch;
+        as = &vc_estimate_get_inputs (es)->arch;
+        g_assert_cmpfloat (ac->encoder_params, ==, as->encoder_params);
+        g_assert_cmpuint (ac->encoder_vllm_tp_params, ==, as->encoder_vllm_tp_params);
+        g_assert_cmpuint (ac->encoder_sglang_tp_params, ==, as->encoder_sglang_tp_params);
+        g_assert_cmpint (ac->encoder_vllm_data, ==, as->encoder_vllm_data);
+        g_assert_cmpuint (ac->encoder_vllm_data_tp_params, ==, as->encoder_vllm_data_tp_params);
+        g_assert_cmpuint (ac->encoder_vllm_tp_params, >, 0);
+        lc = vc_estimate_get_layout_result (ec);
+        ls = vc_estimate_get_layout_result (es);
+        g_assert_nonnull (lc);
+        g_assert_nonnull (ls);
+        for (guint c = 0; c < VC_N_COMPONENTS; c++)
+          if (lc->bytes[c] != ls->bytes[c])
+            g_error ("%s %s at TP %u: component %u %.0f bytes from config.json, %.0f from the safetensors",
+                     engines[k][0], engines[k][1], tp, c, lc->bytes[c], ls->bytes[c]);
+        cells++;
+      }
+  g_test_message ("%u layouts", cells);
+  {
+    g_autoptr(VcModelFile) gguf = newest_file ("qwen3-vl-2b", "gguf", &error);
+
+    g_assert_null (gguf);
+    g_assert_nonnull (strstr (error->message, "qwen3vl.n_deepstack_layers"));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2513,6 +2783,10 @@ main (int   argc,
   g_test_add_func ("/combinations/untried/rope-encoder-pp", test_untried_rope_encoder_pp);
   g_test_add_func ("/combinations/untried/marlin-set", test_untried_marlin_set);
   g_test_add_func ("/combinations/untried/mmproj-plans", test_untried_mmproj_plans);
+  g_test_add_func ("/combinations/untried/mmproj-types-sets", test_untried_mmproj_types_sets);
+  g_test_add_func ("/combinations/untried/limit-mm-sets", test_untried_limit_mm_sets);
+  g_test_add_func ("/combinations/untried/encoder-data-pp", test_untried_encoder_data_pp);
+  g_test_add_func ("/combinations/untried/qwen3vl-sources", test_untried_qwen3vl_sources);
 
   result = g_test_run ();
   vc_test_remove_tree (fixtures);
