@@ -2347,6 +2347,46 @@ read_qwen3_vl_vision (Reader   *r,
                        &arch->encoder_sglang_tp_params, error);
 }
 
+/* What vLLM's profile run passes through Mistral 3's Pixtral tower for one image, as vLLM 0.11's
+ * mistral3.py and pixtral.py derive it from config.json alone (preprocessor_config.json is not
+ * read there): BaseLlavaProcessingInfo.get_image_size_with_most_features takes
+ * PixtralHFEncoderInfo.get_image_size, vision_config's image_size, a side; get_patch_size is
+ * patch_size × the wrapper's spatial_merge_size, and get_patch_grid_size counts
+ * (side − 1) // that + 1 columns and rows (transformers' _num_image_tokens). The prompt
+ * replacement (Mistral3MultiModalProcessor._get_prompt_updates) is ([IMG] × columns +
+ * [IMG_BREAK]) × rows, the last [IMG_END]: with no get_mm_max_tokens_per_item the encoder budget
+ * counts that whole placeholder, (columns + 1) × rows. The tower's Conv2d (PixtralHFVisionModel)
+ * takes the image's (side / patch_size)² patches. Where the side is no multiple of patch_size ×
+ * merge, the processor's resizing (its own settings) would decide the pixels: left unknown. The
+ * tower's pass is not followed (VC_ENCODER_TOWER_PIXTRAL, FORMULAS.md). */
+static gboolean
+pixtral_vllm_image (Reader   *r,
+                    VcArch   *arch,
+                    guint     image,
+                    guint     patch,
+                    guint     merge,
+                    guint     channels,
+                    guint     inter,
+                    GError  **error)
+{
+  guint64 merged = (guint64) patch * merge, side, grid;
+
+  arch->encoder_tower = VC_ENCODER_TOWER_PIXTRAL;
+  if (image % merged != 0)
+    return TRUE;
+  side = (image - 1) / merged + 1;
+  grid = image / patch;
+  arch->encoder_intermediate = inter;
+  TRY (derived_uint (r, _("an image's patches and tokens"), grid * grid, "encoder-patches",
+                     &arch->encoder_patches, error));
+  TRY (derived_uint (r, _("an image's patches and tokens"), (guint64) channels * image * image,
+                     "encoder-pixel-values", &arch->encoder_pixel_values, error));
+  TRY (derived_uint (r, _("an image's patches and tokens"), side * side, "encoder-image-embeds",
+                     &arch->encoder_image_embeds, error));
+  return derived_uint (r, _("an image's patches and tokens"), (side + 1) * side, "encoder-image-tokens",
+                       &arch->encoder_image_tokens, error);
+}
+
 /* Mistral 3's Pixtral vision tower (vision_config, model_type "pixtral") and its projector, as
  * transformers builds them (modeling_pixtral.py, PixtralVisionModel; modeling_mistral3.py,
  * Mistral3MultiModalProjector and Mistral3PatchMerger), no bias anywhere but the projector's
@@ -2364,7 +2404,7 @@ read_pixtral_vision (Reader   *r,
   g_autoptr(GHashTable) read = g_hash_table_new (g_str_hash, g_str_equal);
   Reader w = { .prefix = "", .object = r->wrapper, .huge = r->huge, .nested = TRUE, .family = r->family,
                .read = read, .not_understood = r->not_understood };
-  guint h = 1024, layers = 24, inter = 4096, patch = 16, channels = 3, merge = 2;
+  guint h = 1024, layers = 24, inter = 4096, patch = 16, channels = 3, merge = 2, image = 1024;
   gboolean bias = FALSE;
   guint64 features = 1, layer, text = arch->hidden_size, params, split;
   JsonNode *node;
@@ -2374,6 +2414,7 @@ read_pixtral_vision (Reader   *r,
   TRY (need_uint (r, "intermediate_size", NULL, inter, 1, field_max ("intermediate-size"), &inter, error));
   TRY (need_uint (r, "patch_size", NULL, patch, 1, 100000, &patch, error));
   TRY (opt_uint (r, "num_channels", NULL, 3, 3, 1, 64, &channels, error));
+  TRY (opt_uint (r, "image_size", NULL, 1024, 1024, 1, 100000, &image, error));
   TRY (opt_uint (&w, "spatial_merge_size", NULL, 2, 2, 1, 64, &merge, error));
   TRY (opt_bool (&w, "multimodal_projector_bias", FALSE, &bias, error));
   node = member (&w, "vision_feature_layer");
@@ -2398,8 +2439,9 @@ read_pixtral_vision (Reader   *r,
   TRY (derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error));
   TRY (derived_uint (r, _("the vision encoder's parameters"), split + features * h * text + (bias ? text : 0) + text * text,
                      "encoder-vllm-tp-params", &arch->encoder_vllm_tp_params, error));
-  return derived_uint (r, _("the vision encoder's parameters"), split, "encoder-sglang-tp-params",
-                       &arch->encoder_sglang_tp_params, error);
+  TRY (derived_uint (r, _("the vision encoder's parameters"), split, "encoder-sglang-tp-params",
+                     &arch->encoder_sglang_tp_params, error));
+  return pixtral_vllm_image (r, arch, image, patch, merge, channels, inter, error);
 }
 
 /* ---- what every family shares ------------------------------------------------------------------ */

@@ -1250,6 +1250,7 @@ test_gemma3_encoder (void)
     g_assert_cmpuint (a->encoder_pixel_values, ==, 2408448);
     g_assert_cmpuint (a->encoder_image_embeds, ==, 256);
     g_assert_cmpuint (a->encoder_image_tokens, ==, 260);
+    g_assert_cmpuint (a->encoder_tower, ==, VC_ENCODER_TOWER_SIGLIP);
   }
   /* an mm_tokens_per_image that is no square dividing the patch grid is not pooled as the
    * projector pools: the image is left unknown, the weights still counted */
@@ -1302,15 +1303,17 @@ test_pixtral_encoder (void)
     const char *wrapper;
     double total;
     guint encoder;
+    guint tokens;
   } cases[] = {
     { "\"model_type\": \"mistral3\", \"multimodal_projector_bias\": false, \"spatial_merge_size\": 2, "
-      "\"vision_feature_layer\": -1", 24011361280.0, 438958080 },
+      "\"vision_feature_layer\": -1", 24011361280.0, 438958080, 3080 },
     /* linear_1 and linear_2 with biases: 2 × 5,120 */
-    { "\"model_type\": \"mistral3\", \"multimodal_projector_bias\": true", 24011371520.0, 438968320 },
+    { "\"model_type\": \"mistral3\", \"multimodal_projector_bias\": true", 24011371520.0, 438968320, 3080 },
     /* two feature layers concatenated: linear_1 of 2,048 → 5,120 */
-    { "\"model_type\": \"mistral3\", \"vision_feature_layer\": [-1, -2]", 24016604160.0, 444200960 },
-    /* a spatial merge of 3: the patch merger 9 × 1,024² instead of 4 × 1,024² */
-    { "\"model_type\": \"mistral3\", \"spatial_merge_size\": 3", 24016604160.0, 444200960 },
+    { "\"model_type\": \"mistral3\", \"vision_feature_layer\": [-1, -2]", 24016604160.0, 444200960, 3080 },
+    /* a spatial merge of 3: the patch merger 9 × 1,024² instead of 4 × 1,024²; 1,540 is no
+     * multiple of 14 × 3, so the processor's resizing would decide the image: unknown */
+    { "\"model_type\": \"mistral3\", \"spatial_merge_size\": 3", 24016604160.0, 444200960, 0 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1333,6 +1336,16 @@ test_pixtral_encoder (void)
       g_assert_cmpuint (a->encoder_layers, ==, 0);
       g_assert_cmpuint (a->encoder_width, ==, 0);
       g_assert_false (a->sglang_multimodal_off);
+      /* vLLM 0.11's dummy image (mistral3.py, pixtral.py PixtralHFEncoderInfo): image_size² =
+       * 1,540², (1,540 / 14)² = 12,100 patches through the tower, (1,539 // 28 + 1)² = 55² =
+       * 3,025 embeddings in a placeholder of 55 rows of 55 [IMG] and a break: 56 × 55 = 3,080
+       * tokens; the tower's pass is Pixtral's, not followed */
+      g_assert_cmpuint (a->encoder_tower, ==, VC_ENCODER_TOWER_PIXTRAL);
+      g_assert_cmpuint (a->encoder_image_tokens, ==, cases[i].tokens);
+      g_assert_cmpuint (a->encoder_image_embeds, ==, cases[i].tokens ? 3025 : 0);
+      g_assert_cmpuint (a->encoder_patches, ==, cases[i].tokens ? 12100 : 0);
+      g_assert_cmpuint (a->encoder_pixel_values, ==, cases[i].tokens ? 3 * 1540 * 1540 : 0);
+      g_assert_cmpuint (a->encoder_intermediate, ==, cases[i].tokens ? 4096 : 0);
     }
   {
     static const char llava[] =
