@@ -129,6 +129,8 @@ typedef enum
 {
   VC_ENCODER_TOWER_SIGLIP,        /* SigLIP (Gemma 3's): its pass followed (vc-engine-mm.c) */
   VC_ENCODER_TOWER_PIXTRAL,       /* Pixtral (Mistral 3's): the images known, its pass not followed */
+  VC_ENCODER_TOWER_LLAMA4,        /* Llama 4's tiles: the images known from preprocessor_config.json,
+                                   * its pass not followed */
 } VcEncoderTower;
 
 /* How the engines' rotary tables were derived (VcArch.rope_table_kind) */
