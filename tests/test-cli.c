@@ -903,6 +903,50 @@ check_vllm_vision (void)
 {
   g_auto(VcTestRun) r = { 0 };
 
+  /* Mistral 3: its images follow from config.json, its Pixtral tower's pass does not; the
+   * report says which, not that preprocessor_config.json is missing */
+  run_cli (&r, "--preset", "mistral-small-3.1-24b-instruct", "--engine", "vllm", "--seq", "8192", "--fit-gpu",
+           "h100-80gb", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Mistral 3’s images are known from its config.json"));
+  g_assert_null (strstr (r.out, "preprocessor_config.json, not read"));
+  g_assert_null (strstr (r.out, "vLLM’s profile run passes 2 images"));
+  vc_test_run_clear (&r);
+  memset (&r, 0, sizeof r);
+  /* Llama 4 from the catalog: config.json alone, so its tiles come from a file not read */
+  run_cli (&r, "--preset", "llama-4-scout-17b-16e", "--engine", "vllm", "--seq", "8192", "--fit-gpu", "h100-80gb",
+           "--tp", "4", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "preprocessor_config.json, not read"));
+  vc_test_run_clear (&r);
+  memset (&r, 0, sizeof r);
+  {
+    /* its folder with the processor's settings beside config.json: the images are known */
+    g_autofree char *dir = vc_test_make_tmpdir ("llama4-cli");
+    g_autofree char *src = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models",
+                                             "Llama-4-Scout-17B-16E-Instruct", "config.json", NULL);
+    g_autofree char *dst = g_build_filename (dir, "config.json", NULL);
+    g_autofree char *pre = g_build_filename (dir, "preprocessor_config.json", NULL);
+    g_autofree char *text = NULL;
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (g_file_get_contents (src, &text, NULL, &error));
+    g_assert_true (g_file_set_contents (dst, text, -1, &error));
+    g_assert_true (g_file_set_contents (pre, "{\"max_patches\": 16}", -1, &error));
+    run_cli (&r, "--config", dir, "--engine", "vllm", "--seq", "8192", "--fit-gpu", "h100-80gb", "--tp", "4", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "Llama 4’s images are known from its preprocessor_config.json"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    g_assert_true (g_file_set_contents (pre, "{\"max_patches\": \"many\"}", -1, &error));
+    run_cli (&r, "--config", dir, "--engine", "vllm", NULL);
+    g_assert_cmpint (r.status, !=, 0);
+    g_assert_nonnull (strstr (r.err, "preprocessor_config.json: \"max_patches\" must be a whole number"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    vc_test_remove_tree (dir);
+  }
+
   {
     /* vLLM's multimodal profile run for Gemma 3 27B on an H100 (vc-engine-mm.c): the table's
      * line and the JSON's figures; none once --kv-cache-memory gives the cache */

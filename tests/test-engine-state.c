@@ -934,6 +934,57 @@ test_vllm_mm_profile (void)
   g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (in, 8192, 1024, 1), ==, text);
 }
 
+/* Mistral 3's images in vLLM's profile run (vc-engine-mm.c, vc-hf-config.c
+ * pixtral_vllm_image): Mistral Small 3.1's dummy image is its config.json's 1,540² (vLLM 0.11's
+ * mistral3.py and pixtral.py read no preprocessor_config.json), 3,080 prompt tokens (55 rows of
+ * 55 [IMG] and a break), so vLLM's defaults for an H100 (8,192 batched tokens, 1,024 requests)
+ * profile 8,192 // 3,080 = 2 images; a budget of 2,048 tokens grows to one image's 3,080. The
+ * Pixtral tower's pass is not followed: vLLM's capacity stays unknown, the report saying why,
+ * unless --kv-cache-memory gives the cache. */
+static void
+test_vllm_mm_pixtral_items (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("mistral-small-3.1-24b-instruct", 8192);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  double budget, items;
+  VcVllmMmProfile mm;
+  VcKvCapacity kv;
+
+  g_assert_cmpuint (in->arch.encoder_tower, ==, VC_ENCODER_TOWER_PIXTRAL);
+  g_assert_cmpuint (in->arch.encoder_image_tokens, ==, 3080);
+  g_assert_cmpuint (in->arch.encoder_image_embeds, ==, 3025);
+  g_assert_cmpuint (in->arch.encoder_patches, ==, 12100);
+  g_assert_cmpuint (in->arch.encoder_pixel_values, ==, 3 * 1540 * 1540);
+  g_assert_true (vc_engine_mm_vllm_items (in, 8192, 1024, &budget, &items));
+  g_assert_cmpfloat (budget, ==, 8192);
+  g_assert_cmpfloat (items, ==, 2);
+  g_assert_true (vc_engine_mm_vllm_items (in, 2048, 256, &budget, &items));
+  g_assert_cmpfloat (budget, ==, 3080);
+  g_assert_cmpfloat (items, ==, 1);
+  /* a context of 4,096 tokens holds one image a request: 3 requests, 3 images at most */
+  g_object_set (e, "seq", 4096, NULL);
+  g_assert_true (vc_engine_mm_vllm_items (in, 16384, 3, &budget, &items));
+  g_assert_cmpfloat (items, ==, 3);
+  g_object_set (e, "limit-mm-per-prompt", 0, NULL);
+  g_assert_false (vc_engine_mm_vllm_items (in, 8192, 1024, &budget, &items));
+  g_object_set (e, "limit-mm-per-prompt", 999, "seq", 8192, NULL);
+
+  g_assert_false (vc_engine_mm_vllm_followed (in, 1));
+  g_assert_false (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+  h100_capacity (e, &kv);
+  g_assert_false (kv.known);
+  g_object_set (e, "kv-cache-memory", 20.0, NULL);
+  h100_capacity (e, &kv);
+  g_assert_true (kv.known);
+  /* the same images through a SigLIP tower would be followed: the tower alone decides */
+  g_object_set (e, "kv-cache-memory", 0.0, "encoder-tower", VC_ENCODER_TOWER_SIGLIP, "encoder-layers", 24,
+                "encoder-width", 1024, NULL);
+  g_assert_true (vc_engine_mm_vllm_followed (in, 1));
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_assert_cmpfloat (mm.items, ==, 2);
+}
+
 /* The catalog's multimodal models whose vision encoder the reader counts (Qwen3-VL, Llama 4,
  * Gemma 3): vLLM's profile run passes its dummy items through the encoder (FORMULAS.md,
  * "Multimodal models"), followed for Gemma 3, whose image follows from config.json (its
@@ -1439,5 +1490,6 @@ main (int    argc,
   g_test_add_func ("/engine-state/invariants", test_invariants);
   g_test_add_func ("/engine-state/tp-invariants", test_tp_invariants);
   g_test_add_func ("/engine-state/vllm-mm-profile", test_vllm_mm_profile);
+  g_test_add_func ("/engine-state/vllm-mm-pixtral-items", test_vllm_mm_pixtral_items);
   return g_test_run ();
 }

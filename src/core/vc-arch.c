@@ -102,6 +102,7 @@ static VcArchField fields[] = {
   UINT_FIELD (encoder_pixel_values, "encoder-pixel-values", N_("Pixel values per image"), N_("Values of one image as the vision encoder takes it (channels × height × width), for vLLM’s profile run; 0 when unknown"), 0, 2000000000),
   UINT_FIELD (encoder_image_tokens, "encoder-image-tokens", N_("Prompt tokens per image"), N_("Prompt tokens of one image as vLLM’s encoder budget counts them (the embeddings and the markers around them), for its profile run; 0 when unknown"), 0, 100000000),
   UINT_FIELD (encoder_image_embeds, "encoder-image-embeds", N_("Embeddings per image"), N_("Embeddings the vision encoder returns for one image (Gemma 3’s mm_tokens_per_image), for vLLM’s profile run; 0 when unknown"), 0, 100000000),
+  UINT_FIELD (encoder_tower, "encoder-tower", N_("Encoder tower"), N_("The vision tower vLLM’s profile run passes the images through: 0 SigLIP (Gemma 3’s, followed), 1 Pixtral (Mistral 3’s, its pass not followed), 2 Llama 4’s (its pass not followed)"), 0, 2),
 };
 
 static void

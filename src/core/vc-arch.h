@@ -119,7 +119,19 @@ typedef struct
   guint encoder_pixel_values;
   guint encoder_image_tokens;
   guint encoder_image_embeds;
+  /* Which tower those images pass through (VcEncoderTower): its forward pass is what vLLM's
+   * profile run peaks at, followed for SigLIP only */
+  guint encoder_tower;
 } VcArch;
+
+/* The vision tower vLLM's profile run passes the dummy images through (VcArch.encoder_tower) */
+typedef enum
+{
+  VC_ENCODER_TOWER_SIGLIP,        /* SigLIP (Gemma 3's): its pass followed (vc-engine-mm.c) */
+  VC_ENCODER_TOWER_PIXTRAL,       /* Pixtral (Mistral 3's): the images known, its pass not followed */
+  VC_ENCODER_TOWER_LLAMA4,        /* Llama 4's tiles: the images known from preprocessor_config.json,
+                                   * its pass not followed */
+} VcEncoderTower;
 
 /* How the engines' rotary tables were derived (VcArch.rope_table_kind) */
 typedef enum

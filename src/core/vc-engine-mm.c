@@ -22,7 +22,30 @@ vc_engine_mm_vllm_followed (const VcInputs *in,
   return in->engine == VC_ENGINE_VLLM && a->encoder_params > 0 && a->encoder_layers > 0 &&
          a->encoder_width > 0 && a->encoder_intermediate > 0 && a->encoder_patches > 0 &&
          a->encoder_image_tokens > 0 && a->encoder_image_embeds > 0 && in->limit_mm_per_prompt > 0 &&
-         in->vllm_version != VC_VLLM_VERSION_0_21 && pp <= 1;
+         a->encoder_tower == VC_ENCODER_TOWER_SIGLIP && in->vllm_version != VC_VLLM_VERSION_0_21 && pp <= 1;
+}
+
+gboolean
+vc_engine_mm_vllm_items (const VcInputs *in,
+                         double          batch_tokens,
+                         double          seqs,
+                         double         *budget_tokens,
+                         double         *items)
+{
+  double t = in->arch.encoder_image_tokens, per_prompt;
+
+  *budget_tokens = *items = 0;
+  if (t <= 0 || in->limit_mm_per_prompt == 0)
+    return FALSE;
+  /* vllm/v1/core/encoder_cache_manager.py, compute_mm_encoder_budget: the compute budget and
+   * the cache size are each max(max_num_batched_tokens, the tokens of an item) by default */
+  *budget_tokens = MAX (batch_tokens, t);
+  /* vllm/v1/worker/utils.py, MultiModalBudget._get_max_items (chunked prefill on, V1's
+   * default), the per-prompt limit --limit-mm-per-prompt's (MultiModalConfig.get_limit_per_prompt:
+   * 999 where it names none) */
+  per_prompt = MAX (1.0, MIN ((double) in->limit_mm_per_prompt, floor ((double) in->seq / t)));
+  *items = MAX (1.0, MIN (floor (*budget_tokens / t), seqs * per_prompt));
+  return TRUE;
 }
 
 /* The most values one patch keeps at once in one SigLIP encoder layer past the first
@@ -53,21 +76,14 @@ vc_engine_mm_vllm_profile (const VcInputs  *in,
                            VcVllmMmProfile *out)
 {
   const VcArch *a = &in->arch;
-  double e = 2.0, t, per_prompt, pixels, originals, rows;
+  double e = 2.0, t, pixels, originals, rows;
 
   *out = (VcVllmMmProfile) { 0 };
   if (!vc_engine_mm_vllm_followed (in, MAX (1u, in->layout.pp)))
     return FALSE;
   tp = MAX (1.0, tp);
   t = a->encoder_image_tokens;
-  /* vllm/v1/core/encoder_cache_manager.py, compute_mm_encoder_budget: the compute budget and
-   * the cache size are each max(max_num_batched_tokens, the tokens of an item) by default */
-  out->budget_tokens = MAX (batch_tokens, t);
-  /* vllm/v1/worker/utils.py, MultiModalBudget._get_max_items (chunked prefill on, V1's
-   * default), the per-prompt limit --limit-mm-per-prompt's (MultiModalConfig.get_limit_per_prompt:
-   * 999 where it names none) */
-  per_prompt = MAX (1.0, MIN ((double) in->limit_mm_per_prompt, floor ((double) in->seq / t)));
-  out->items = MAX (1.0, MIN (floor (out->budget_tokens / t), seqs * per_prompt));
+  vc_engine_mm_vllm_items (in, batch_tokens, seqs, &out->budget_tokens, &out->items);
   /* the dummy batch's pixel values (cast to the model's dtype by the processor) stay referenced
    * by profile_run throughout */
   pixels = out->items * a->encoder_pixel_values * e;

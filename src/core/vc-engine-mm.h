@@ -21,11 +21,21 @@ typedef struct
 } VcVllmMmProfile;
 
 /* Whether vLLM's multimodal profile run is followed for the inputs' model at `pp` stages: an
- * encoder whose image vLLM profiles is known (the architecture's encoder-* fields), images
+ * encoder whose image vLLM profiles is known (the architecture's encoder-* fields) and whose
+ * tower's pass is followed (SigLIP's), images
  * allowed (--limit-mm-per-prompt above 0), releases 0.10 to 0.20 (--engine-version 0.10 or
  * 0.11), one pipeline stage */
 gboolean vc_engine_mm_vllm_followed (const VcInputs *inputs,
                                      double          pp);
+/* The encoder budget and the dummy images of vLLM's profile run with `batch_tokens`
+ * (max_num_batched_tokens) and `seqs` (max_num_seqs), wherever an image's tokens are known
+ * (encoder-image-tokens), whether or not the tower's pass is followed; FALSE where they are not
+ * known or images are off */
+gboolean vc_engine_mm_vllm_items    (const VcInputs *inputs,
+                                     double          batch_tokens,
+                                     double          seqs,
+                                     double         *budget_tokens,
+                                     double         *items);
 /* vLLM's multimodal profile run with `batch_tokens` (max_num_batched_tokens) and `seqs`
  * (max_num_seqs), the encoder split over `tp` ranks; FALSE where it is not followed */
 gboolean vc_engine_mm_vllm_profile  (const VcInputs  *inputs,

@@ -364,6 +364,10 @@ struct _VcHfConfig
   GPtrArray *not_understood; /* NULL-terminated: what the estimate is not exact about */
   char *description;
   char *warning;
+  /* Llama 4's tiles, for its preprocessor_config.json (vc_hf_config_read_preprocessor): the
+   * vision_config's image_size and patch_size, the pixel shuffle's downsampling
+   * round(1 / pixel_shuffle_ratio²) and the channels; 0: not a Llama 4 tower */
+  guint tile_side, tile_patch, tile_shuffle, tile_channels;
 };
 
 G_DEFINE_FINAL_TYPE (VcHfConfig, vc_hf_config, G_TYPE_OBJECT)
@@ -2347,6 +2351,46 @@ read_qwen3_vl_vision (Reader   *r,
                        &arch->encoder_sglang_tp_params, error);
 }
 
+/* What vLLM's profile run passes through Mistral 3's Pixtral tower for one image, as vLLM 0.11's
+ * mistral3.py and pixtral.py derive it from config.json alone (preprocessor_config.json is not
+ * read there): BaseLlavaProcessingInfo.get_image_size_with_most_features takes
+ * PixtralHFEncoderInfo.get_image_size, vision_config's image_size, a side; get_patch_size is
+ * patch_size × the wrapper's spatial_merge_size, and get_patch_grid_size counts
+ * (side − 1) // that + 1 columns and rows (transformers' _num_image_tokens). The prompt
+ * replacement (Mistral3MultiModalProcessor._get_prompt_updates) is ([IMG] × columns +
+ * [IMG_BREAK]) × rows, the last [IMG_END]: with no get_mm_max_tokens_per_item the encoder budget
+ * counts that whole placeholder, (columns + 1) × rows. The tower's Conv2d (PixtralHFVisionModel)
+ * takes the image's (side / patch_size)² patches. Where the side is no multiple of patch_size ×
+ * merge, the processor's resizing (its own settings) would decide the pixels: left unknown. The
+ * tower's pass is not followed (VC_ENCODER_TOWER_PIXTRAL, FORMULAS.md). */
+static gboolean
+pixtral_vllm_image (Reader   *r,
+                    VcArch   *arch,
+                    guint     image,
+                    guint     patch,
+                    guint     merge,
+                    guint     channels,
+                    guint     inter,
+                    GError  **error)
+{
+  guint64 merged = (guint64) patch * merge, side, grid;
+
+  arch->encoder_tower = VC_ENCODER_TOWER_PIXTRAL;
+  if (image % merged != 0)
+    return TRUE;
+  side = (image - 1) / merged + 1;
+  grid = image / patch;
+  arch->encoder_intermediate = inter;
+  TRY (derived_uint (r, _("an image's patches and tokens"), grid * grid, "encoder-patches",
+                     &arch->encoder_patches, error));
+  TRY (derived_uint (r, _("an image's patches and tokens"), (guint64) channels * image * image,
+                     "encoder-pixel-values", &arch->encoder_pixel_values, error));
+  TRY (derived_uint (r, _("an image's patches and tokens"), side * side, "encoder-image-embeds",
+                     &arch->encoder_image_embeds, error));
+  return derived_uint (r, _("an image's patches and tokens"), (side + 1) * side, "encoder-image-tokens",
+                       &arch->encoder_image_tokens, error);
+}
+
 /* Mistral 3's Pixtral vision tower (vision_config, model_type "pixtral") and its projector, as
  * transformers builds them (modeling_pixtral.py, PixtralVisionModel; modeling_mistral3.py,
  * Mistral3MultiModalProjector and Mistral3PatchMerger), no bias anywhere but the projector's
@@ -2364,7 +2408,7 @@ read_pixtral_vision (Reader   *r,
   g_autoptr(GHashTable) read = g_hash_table_new (g_str_hash, g_str_equal);
   Reader w = { .prefix = "", .object = r->wrapper, .huge = r->huge, .nested = TRUE, .family = r->family,
                .read = read, .not_understood = r->not_understood };
-  guint h = 1024, layers = 24, inter = 4096, patch = 16, channels = 3, merge = 2;
+  guint h = 1024, layers = 24, inter = 4096, patch = 16, channels = 3, merge = 2, image = 1024;
   gboolean bias = FALSE;
   guint64 features = 1, layer, text = arch->hidden_size, params, split;
   JsonNode *node;
@@ -2374,6 +2418,7 @@ read_pixtral_vision (Reader   *r,
   TRY (need_uint (r, "intermediate_size", NULL, inter, 1, field_max ("intermediate-size"), &inter, error));
   TRY (need_uint (r, "patch_size", NULL, patch, 1, 100000, &patch, error));
   TRY (opt_uint (r, "num_channels", NULL, 3, 3, 1, 64, &channels, error));
+  TRY (opt_uint (r, "image_size", NULL, 1024, 1024, 1, 100000, &image, error));
   TRY (opt_uint (&w, "spatial_merge_size", NULL, 2, 2, 1, 64, &merge, error));
   TRY (opt_bool (&w, "multimodal_projector_bias", FALSE, &bias, error));
   node = member (&w, "vision_feature_layer");
@@ -2398,8 +2443,9 @@ read_pixtral_vision (Reader   *r,
   TRY (derived_uint (r, _("the vision encoder's parameters"), params, "encoder-params", &arch->encoder_params, error));
   TRY (derived_uint (r, _("the vision encoder's parameters"), split + features * h * text + (bias ? text : 0) + text * text,
                      "encoder-vllm-tp-params", &arch->encoder_vllm_tp_params, error));
-  return derived_uint (r, _("the vision encoder's parameters"), split, "encoder-sglang-tp-params",
-                       &arch->encoder_sglang_tp_params, error);
+  TRY (derived_uint (r, _("the vision encoder's parameters"), split, "encoder-sglang-tp-params",
+                     &arch->encoder_sglang_tp_params, error));
+  return pixtral_vllm_image (r, arch, image, patch, merge, channels, inter, error);
 }
 
 /* ---- what every family shares ------------------------------------------------------------------ */
@@ -3142,6 +3188,49 @@ static const struct
   { "mistral", "mistral3", "pixtral", read_pixtral_vision },
 };
 
+/* Llama 4's tile shape, kept for its preprocessor_config.json (vc_hf_config_read_preprocessor):
+ * read_llama4_vision checked image_size, patch_size and num_channels; pixel_shuffle_ratio
+ * (Llama4VisionConfig's default 0.5) must leave a whole downsampling that divides a tile's
+ * patches (vLLM mllama4.py, Mllama4ProcessingInfo.get_patch_per_chunk) */
+static gboolean
+keep_llama4_tiles (VcHfConfig  *self,
+                   Reader      *r,
+                   GError     **error)
+{
+  JsonNode *node = member (r, "pixel_shuffle_ratio");
+  double ratio = 0.5, ds;
+  guint side = 336, patch = 14, channels = 3;
+
+  TRY (need_uint (r, "image_size", NULL, side, 1, 100000, &side, error));
+  TRY (need_uint (r, "patch_size", NULL, patch, 1, side, &patch, error));
+  TRY (opt_uint (r, "num_channels", NULL, 3, 3, 1, 64, &channels, error));
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+      (json_node_get_value_type (node) == G_TYPE_DOUBLE || json_node_get_value_type (node) == G_TYPE_INT64))
+    ratio = json_node_get_double (node);
+  else if (node != NULL)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("\"%spixel_shuffle_ratio\" must be a number above 0 and at most 1"), r->prefix);
+      return FALSE;
+    }
+  if (!(ratio > 0 && ratio <= 1))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE,
+                   _("\"%spixel_shuffle_ratio\" must be a number above 0 and at most 1"), r->prefix);
+      return FALSE;
+    }
+  ds = round (1.0 / (ratio * ratio));
+  self->tile_side = self->tile_patch = self->tile_shuffle = self->tile_channels = 0;
+  if (side % patch != 0 || ds > 1e6 || ((guint64) (side / patch) * (side / patch)) % (guint64) ds != 0)
+    return TRUE;
+  self->tile_side = side;
+  self->tile_patch = patch;
+  self->tile_shuffle = (guint) ds;
+  self->tile_channels = channels;
+  self->arch.encoder_tower = VC_ENCODER_TOWER_LLAMA4;
+  return TRUE;
+}
+
 /* A multimodal wrapper's vision_config, counted when its family's encoder is known; else only
  * the text model is, and the warning says so. */
 static gboolean
@@ -3170,6 +3259,8 @@ read_encoder (VcHfConfig  *self,
         TRY (encoders[i].read (&r, &self->arch, error));
         self->text_only = FALSE;
         self->encoder_counted = TRUE;
+        if (g_str_equal (self->family->id, "llama4_text"))
+          TRY (keep_llama4_tiles (self, &r, error));
       }
   return TRUE;
 }
@@ -3294,6 +3385,97 @@ vc_hf_config_new_from_data (const char  *data,
   return g_steal_pointer (&self);
 }
 
+/* Llama 4's dummy image in vLLM's profile run from its processor's max_patches P (vLLM
+ * mllama4.py, Mllama4ProcessingInfo: get_max_num_tiles is the image processor's max_patches,
+ * get_image_size_with_most_features P tiles high and one wide, "h:w = 16:1"): the processor's best
+ * fit for it is P × 1 tiles, one more global tile when P > 1 (Mllama4MultiModalProcessor:
+ * patches_per_image); each tile (image_size / patch_size)² patches, k = that // round(1 /
+ * pixel_shuffle_ratio²) embeddings (get_patch_per_chunk); the placeholder (transformers
+ * Llama4Processor._prompt_split_image) <|image_start|>, per row k <|patch|> and
+ * <|tile_y_separator|>, then <|image|>, k <|patch|>, <|image_end|>: P(k + 1) + k + 3 tokens,
+ * k + 3 for one tile; Mllama4ProcessingInfo defines no get_mm_max_tokens_per_item, so the
+ * encoder budget counts them all. */
+static gboolean
+llama4_vllm_image (VcHfConfig  *self,
+                   guint        max_patches,
+                   GError     **error)
+{
+  VcArch *a = &self->arch;
+  guint64 grid = (guint64) (self->tile_side / self->tile_patch) * (self->tile_side / self->tile_patch);
+  guint64 k = grid / self->tile_shuffle, tiles = max_patches > 1 ? max_patches + 1u : 1u;
+  guint64 tokens = max_patches > 1 ? (guint64) max_patches * (k + 1) + k + 3 : k + 3;
+  guint64 pixels = tiles * self->tile_channels * self->tile_side * self->tile_side;
+
+  if (tiles * grid > G_MAXUINT32 || pixels > 2000000000 || tokens > 100000000)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
+                   _("\"max_patches\" (%u) makes an image of more patches or tokens than are accepted"),
+                   max_patches);
+      return FALSE;
+    }
+  a->encoder_patches = (guint) (tiles * grid);
+  a->encoder_pixel_values = (guint) pixels;
+  a->encoder_image_embeds = (guint) (tiles * k);
+  a->encoder_image_tokens = (guint) tokens;
+  return TRUE;
+}
+
+gboolean
+vc_hf_config_read_preprocessor (VcHfConfig  *self,
+                                const char  *data,
+                                gsize        length,
+                                const char  *file_name,
+                                GError     **error)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GHashTable) read = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) huge = NULL;
+  g_autoptr(GError) local = NULL;
+  Reader r = { .prefix = "", .read = read, .nested = TRUE };
+  guint max_patches = 16, height = 0, width = 0;
+  gboolean canvas = FALSE;
+  JsonNode *size;
+
+  g_return_val_if_fail (VC_IS_HF_CONFIG (self), FALSE);
+  root = vc_json_input_parse (data, length, file_name, _("a preprocessor_config.json"), &huge, error);
+  r.huge = huge;
+  if (root == NULL)
+    return FALSE;
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s does not hold a JSON object with the processor's settings"),
+                   file_name);
+      return FALSE;
+    }
+  if (self->tile_side == 0)
+    return TRUE;
+  r.object = json_node_get_object (root);
+  size = json_object_get_member (r.object, "size");
+  /* Llama4ImageProcessorFast: max_patches 16 and resize_to_max_canvas false by default; a tile
+   * size other than the tower's would resize every tile, which is not followed */
+  if (!opt_uint (&r, "max_patches", NULL, 16, 16, 1, 1024, &max_patches, &local) ||
+      !opt_bool (&r, "resize_to_max_canvas", FALSE, &canvas, &local))
+    {
+      g_propagate_prefixed_error (error, g_steal_pointer (&local), _("%s: "), file_name);
+      return FALSE;
+    }
+  if (size != NULL && JSON_NODE_HOLDS_OBJECT (size))
+    {
+      Reader sr = { .prefix = "size.", .object = json_node_get_object (size), .read = read, .huge = huge,
+                    .nested = TRUE };
+
+      if (!opt_uint (&sr, "height", NULL, 0, 0, 0, 1000000, &height, &local) ||
+          !opt_uint (&sr, "width", NULL, 0, 0, 0, 1000000, &width, &local))
+        {
+          g_propagate_prefixed_error (error, g_steal_pointer (&local), _("%s: "), file_name);
+          return FALSE;
+        }
+    }
+  if ((size != NULL && (height != self->tile_side || width != self->tile_side)) || canvas)
+    return TRUE;
+  return llama4_vllm_image (self, max_patches, error);
+}
+
 /* The name a person knows the model by, from where its config.json lies: the Hugging Face
  * cache (models--org--name/snapshots/<hash>/config.json), a folder named after the model, or
  * a file named after it. NULL when the file's place says nothing. */
@@ -3328,6 +3510,32 @@ name_from_location (GFile *file)
         }
     }
   return g_steal_pointer (&parent_name);
+}
+
+/* The processor's settings beside a config.json (preprocessor_config.json in its folder), read
+ * where the model's images depend on them (Llama 4's tiles); none there leaves them unknown */
+static gboolean
+read_preprocessor_beside (VcHfConfig    *self,
+                          GFile         *config,
+                          GCancellable  *cancellable,
+                          GError       **error)
+{
+  g_autoptr(GFile) parent = g_file_get_parent (config);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  const char *data;
+  gsize length;
+
+  if (self->tile_side == 0 || parent == NULL)
+    return TRUE;
+  file = g_file_get_child (parent, "preprocessor_config.json");
+  if (!g_file_query_exists (file, cancellable))
+    return TRUE;
+  bytes = vc_json_input_read_file (file, "preprocessor_config.json", _("a preprocessor_config.json"), cancellable, error);
+  if (bytes == NULL)
+    return FALSE;
+  data = g_bytes_get_data (bytes, &length);
+  return vc_hf_config_read_preprocessor (self, data ? data : "", length, "preprocessor_config.json", error);
 }
 
 VcHfConfig *
@@ -3372,6 +3580,11 @@ vc_hf_config_new_for_file (GFile         *file,
   config = vc_hf_config_new_from_data (data ? data : "", length, base, NULL, error);
   if (config == NULL)
     return NULL;
+  if (!read_preprocessor_beside (config, target, cancellable, error))
+    {
+      g_object_unref (config);
+      return NULL;
+    }
   /* the place of the file names the model better than _name_or_path, which is often a path on
    * the machine that saved it, unless it is a Hub id (org/name) */
   name = name_from_location (target);

@@ -38,6 +38,15 @@ VcHfConfig   *vc_hf_config_new_from_data         (const char          *data,
                                                   const char          *display_name,
                                                   GError             **error);
 
+/* The processor's settings (a preprocessor_config.json's data) where the model's images in
+ * vLLM's profile run depend on them (Llama 4's max_patches); other models ignore them. Errors
+ * name file_name. */
+gboolean      vc_hf_config_read_preprocessor     (VcHfConfig          *self,
+                                                  const char          *data,
+                                                  gsize                length,
+                                                  const char          *file_name,
+                                                  GError             **error);
+
 const VcArch *vc_hf_config_get_arch              (VcHfConfig          *self);
 const VcParamCounts *vc_hf_config_get_counts     (VcHfConfig          *self);
 const char   *vc_hf_config_get_name              (VcHfConfig          *self);

@@ -1594,6 +1594,20 @@ no_figure_text (const VcInputs *in,
   if (g_strcmp0 (why, "state-pools") == 0)
     return _("Its linear-attention or state-space layers keep a state per request in a pool of their own "
              "(vLLM’s Mamba groups, SGLang’s Mamba pool), which is not sized here.");
+  if (g_strcmp0 (why, "encoder") == 0 && in->engine == VC_ENGINE_VLLM &&
+      in->arch.encoder_tower == VC_ENCODER_TOWER_PIXTRAL && in->arch.encoder_image_tokens > 0)
+    return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
+             "embeddings. Mistral 3’s images are known from its config.json (the architecture fields "
+             "encoder-image-tokens and encoder-patches), but the Pixtral tower’s pass over them is not "
+             "followed: its attention takes xformers’ block-diagonal mask where xformers is installed, "
+             "otherwise a dense mask over every patch of the batch, which the release and the install "
+             "decide; --kv-cache-memory gives the cache.");
+  if (g_strcmp0 (why, "encoder") == 0 && in->engine == VC_ENGINE_VLLM &&
+      in->arch.encoder_tower == VC_ENCODER_TOWER_LLAMA4 && in->arch.encoder_image_tokens > 0)
+    return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
+             "embeddings. Llama 4’s images are known from its preprocessor_config.json (max_patches tiles "
+             "and a global one: the architecture fields encoder-image-tokens and encoder-patches), but its "
+             "tower’s pass over them is not followed; --kv-cache-memory gives the cache.");
   if (g_strcmp0 (why, "encoder") == 0 && in->engine == VC_ENGINE_VLLM)
     return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
              "embeddings: followed for releases 0.10 to 0.20 on one pipeline stage, for a model whose image "

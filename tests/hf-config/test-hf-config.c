@@ -1225,6 +1225,90 @@ test_max_context (void)
     }
 }
 
+/* Llama 4's images in vLLM's profile run come from its processor's max_patches
+ * (preprocessor_config.json beside config.json; FORMULAS.md, "Multimodal models"): P tiles of
+ * 336² and a global one, (336 / 14)² = 576 patches a tile, 576 // 4 = 144 embeddings a tile
+ * (pixel_shuffle_ratio 0.5), a placeholder of P × 145 + 147 tokens (147 for one tile). Without
+ * the file the image stays unknown; a tile size other than the tower's or resize_to_max_canvas
+ * leave it unknown; a bad file is refused naming it. */
+static void
+test_llama4_preprocessor (void)
+{
+  static const struct
+  {
+    const char *settings;
+    guint tokens, embeds, patches;
+  } cases[] = {
+    { "{\"max_patches\": 16, \"resize_to_max_canvas\": false, \"size\": {\"height\": 336, \"width\": 336}, "
+      "\"image_processor_type\": \"Llama4ImageProcessorFast\"}", 16 * 145 + 147, 17 * 144, 17 * 576 },
+    /* the processor's defaults: 16 tiles */
+    { "{}", 2467, 2448, 9792 },
+    { "{\"max_patches\": 2}", 437, 3 * 144, 3 * 576 },
+    { "{\"max_patches\": 1}", 147, 144, 576 },
+    { "{\"max_patches\": 16, \"size\": {\"height\": 448, \"width\": 448}}", 0, 0, 0 },
+    { "{\"max_patches\": 16, \"resize_to_max_canvas\": true}", 0, 0, 0 },
+  };
+  g_autofree char *src = model_path ("Llama-4-Scout-17B-16E-Instruct");
+  g_autofree char *src_config = g_build_filename (src, "config.json", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *dir = vc_test_make_tmpdir ("llama4-preprocessor");
+  g_autofree char *config = g_build_filename (dir, "config.json", NULL);
+  g_autofree char *pre = g_build_filename (dir, "preprocessor_config.json", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_get_contents (src_config, &text, NULL, &error));
+  g_assert_true (g_file_set_contents (config, text, -1, &error));
+  {
+    g_autoptr(VcHfConfig) none = vc_hf_config_new_for_path (dir, &error);
+    const VcArch *a = vc_hf_config_get_arch (none);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (a->encoder_tower, ==, VC_ENCODER_TOWER_LLAMA4);
+    g_assert_cmpuint (a->encoder_image_tokens, ==, 0);
+    g_assert_cmpuint (a->encoder_patches, ==, 0);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(VcHfConfig) c = NULL;
+      const VcArch *a;
+
+      g_test_message ("%s", cases[i].settings);
+      g_assert_true (g_file_set_contents (pre, cases[i].settings, -1, &error));
+      c = vc_hf_config_new_for_path (dir, &error);
+      g_assert_no_error (error);
+      a = vc_hf_config_get_arch (c);
+      g_assert_cmpuint (a->encoder_image_tokens, ==, cases[i].tokens);
+      g_assert_cmpuint (a->encoder_image_embeds, ==, cases[i].embeds);
+      g_assert_cmpuint (a->encoder_patches, ==, cases[i].patches);
+      g_assert_cmpuint (a->encoder_pixel_values, ==, cases[i].patches / 576 * 3 * 336 * 336);
+      /* the weights do not change */
+      g_assert_cmpuint (a->encoder_params, ==, 871932416);
+    }
+  g_assert_true (g_file_set_contents (pre, "{\"max_patches\": 0}", -1, &error));
+  g_assert_null (vc_hf_config_new_for_path (dir, &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
+  g_assert_nonnull (strstr (error->message, "preprocessor_config.json: \"max_patches\""));
+  g_clear_error (&error);
+  g_assert_true (g_file_set_contents (pre, "[1]", -1, &error));
+  g_assert_null (vc_hf_config_new_for_path (dir, &error));
+  g_assert_nonnull (strstr (error->message, "preprocessor_config.json"));
+  g_clear_error (&error);
+  /* another model ignores the file */
+  {
+    g_autofree char *gemma = model_path ("gemma-3-4b-it");
+    g_autofree char *gemma_config = g_build_filename (gemma, "config.json", NULL);
+    g_autofree char *gtext = NULL;
+    g_autoptr(VcHfConfig) g = NULL;
+
+    g_assert_true (g_file_get_contents (gemma_config, &gtext, NULL, &error));
+    g_assert_true (g_file_set_contents (config, gtext, -1, &error));
+    g = vc_hf_config_new_for_path (dir, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (g)->encoder_image_tokens, ==, 260);
+  }
+  vc_test_remove_tree (dir);
+}
+
 /* Gemma 3's vision tower read from its vision_config */
 static void
 test_gemma3_encoder (void)
@@ -1250,6 +1334,7 @@ test_gemma3_encoder (void)
     g_assert_cmpuint (a->encoder_pixel_values, ==, 2408448);
     g_assert_cmpuint (a->encoder_image_embeds, ==, 256);
     g_assert_cmpuint (a->encoder_image_tokens, ==, 260);
+    g_assert_cmpuint (a->encoder_tower, ==, VC_ENCODER_TOWER_SIGLIP);
   }
   /* an mm_tokens_per_image that is no square dividing the patch grid is not pooled as the
    * projector pools: the image is left unknown, the weights still counted */
@@ -1302,15 +1387,17 @@ test_pixtral_encoder (void)
     const char *wrapper;
     double total;
     guint encoder;
+    guint tokens;
   } cases[] = {
     { "\"model_type\": \"mistral3\", \"multimodal_projector_bias\": false, \"spatial_merge_size\": 2, "
-      "\"vision_feature_layer\": -1", 24011361280.0, 438958080 },
+      "\"vision_feature_layer\": -1", 24011361280.0, 438958080, 3080 },
     /* linear_1 and linear_2 with biases: 2 × 5,120 */
-    { "\"model_type\": \"mistral3\", \"multimodal_projector_bias\": true", 24011371520.0, 438968320 },
+    { "\"model_type\": \"mistral3\", \"multimodal_projector_bias\": true", 24011371520.0, 438968320, 3080 },
     /* two feature layers concatenated: linear_1 of 2,048 → 5,120 */
-    { "\"model_type\": \"mistral3\", \"vision_feature_layer\": [-1, -2]", 24016604160.0, 444200960 },
-    /* a spatial merge of 3: the patch merger 9 × 1,024² instead of 4 × 1,024² */
-    { "\"model_type\": \"mistral3\", \"spatial_merge_size\": 3", 24016604160.0, 444200960 },
+    { "\"model_type\": \"mistral3\", \"vision_feature_layer\": [-1, -2]", 24016604160.0, 444200960, 3080 },
+    /* a spatial merge of 3: the patch merger 9 × 1,024² instead of 4 × 1,024²; 1,540 is no
+     * multiple of 14 × 3, so the processor's resizing would decide the image: unknown */
+    { "\"model_type\": \"mistral3\", \"spatial_merge_size\": 3", 24016604160.0, 444200960, 0 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1333,6 +1420,16 @@ test_pixtral_encoder (void)
       g_assert_cmpuint (a->encoder_layers, ==, 0);
       g_assert_cmpuint (a->encoder_width, ==, 0);
       g_assert_false (a->sglang_multimodal_off);
+      /* vLLM 0.11's dummy image (mistral3.py, pixtral.py PixtralHFEncoderInfo): image_size² =
+       * 1,540², (1,540 / 14)² = 12,100 patches through the tower, (1,539 // 28 + 1)² = 55² =
+       * 3,025 embeddings in a placeholder of 55 rows of 55 [IMG] and a break: 56 × 55 = 3,080
+       * tokens; the tower's pass is Pixtral's, not followed */
+      g_assert_cmpuint (a->encoder_tower, ==, VC_ENCODER_TOWER_PIXTRAL);
+      g_assert_cmpuint (a->encoder_image_tokens, ==, cases[i].tokens);
+      g_assert_cmpuint (a->encoder_image_embeds, ==, cases[i].tokens ? 3025 : 0);
+      g_assert_cmpuint (a->encoder_patches, ==, cases[i].tokens ? 12100 : 0);
+      g_assert_cmpuint (a->encoder_pixel_values, ==, cases[i].tokens ? 3 * 1540 * 1540 : 0);
+      g_assert_cmpuint (a->encoder_intermediate, ==, cases[i].tokens ? 4096 : 0);
     }
   {
     static const char llava[] =
@@ -1769,6 +1866,7 @@ main (int    argc,
   g_test_add_func ("/hf-config/family-details", test_family_details);
   g_test_add_func ("/hf-config/hybrid-details", test_hybrid_details);
   g_test_add_func ("/hf-config/gemma3-encoder", test_gemma3_encoder);
+  g_test_add_func ("/hf-config/llama4-preprocessor", test_llama4_preprocessor);
   g_test_add_func ("/hf-config/pixtral-encoder", test_pixtral_encoder);
   g_test_add_func ("/hf-config/hybrid-layers", test_hybrid_layers);
   g_test_add_func ("/hf-config/glm4-moe", test_glm4_moe);
