@@ -8,7 +8,10 @@
  *     layout's stages read, against every scenario of the full estimate, for every preset
  *     under each engine, KV precision, context, batch and concurrency;
  *   - vc_inventory_shard_bytes_experts(), a stage's weights and experts in one pass, against
- *     vc_inventory_shard_bytes() asked twice, for every preset's tensors on many shards.
+ *     vc_inventory_shard_bytes() asked twice, for every preset's tensors on many shards;
+ *   - vc_escape_controls(), which copies printable ASCII in runs, against the character by
+ *     character escape it replaced, on random texts of controls, bytes that are not UTF-8 and
+ *     characters of every width, and on real reports.
  */
 #include "config.h"
 
@@ -19,6 +22,7 @@
 #include "vc-inventory.h"
 #include "vc-json-input.h"
 #include "vc-report.h"
+#include "vc-text.h"
 #include "vc-test-util.h"
 
 /* vc_json_fix_numbers() as it was, one character at a time */
@@ -152,6 +156,113 @@ test_fix_numbers_reports (void)
       }
 }
 
+/* vc_escape_controls() as it was, one character at a time */
+static gboolean
+reference_is_control (gunichar c)
+{
+  return c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0);
+}
+
+static char *
+reference_escape_controls (const char *text,
+                           gboolean    keep_lines)
+{
+  GString *s = g_string_new (NULL);
+  const char *p, *end = text + strlen (text);
+
+  for (p = text; p < end;)
+    {
+      gunichar c = g_utf8_get_char_validated (p, end - p);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append_printf (s, "\\x%02X", (guchar) *p);
+          p++;
+          continue;
+        }
+      if (!reference_is_control (c) || (keep_lines && (c == '\n' || c == '\t')))
+        g_string_append_len (s, p, g_utf8_next_char (p) - p);
+      else if (c == '\r')
+        g_string_append (s, "\\r");
+      else if (c == '\n')
+        g_string_append (s, "\\n");
+      else if (c == '\t')
+        g_string_append (s, "\\t");
+      else if (c == 0x1b)
+        g_string_append (s, "\\e");
+      else if (c < 0x80)
+        g_string_append_printf (s, "\\x%02X", c);
+      else
+        g_string_append_printf (s, "\\u%04X", c);
+      p = g_utf8_next_char (p);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static void
+check_escape (const char *text)
+{
+  for (int keep = FALSE; keep <= TRUE; keep++)
+    {
+      g_autofree char *expected = reference_escape_controls (text, keep);
+      g_autofree char *escaped = vc_escape_controls (text, keep);
+
+      if (strcmp (escaped, expected) != 0)
+        g_error ("vc_escape_controls (\"%s\", %d) = \"%s\", expected \"%s\"", text, keep, escaped, expected);
+    }
+}
+
+static void
+test_escape_random (void)
+{
+  /* controls, DEL, C1 controls, characters of two, three and four bytes, bytes that are not
+   * UTF-8 (a lone continuation byte, a cut sequence, 0xFF), beside printable ASCII */
+  static const char *const pieces[] = {
+    "\n", "\t", "\r", "\x1b", "\x01", "\x1f", "\x7f", " ", "~", "a", "Z0", "\\",
+    "\xc2\x85", "\xc2\x9f", "\xc2\xa0", "\xc3\xa9", "\xe2\x80\xa8", "\xf0\x9f\x98\x80",
+    "\x80", "\xc3", "\xe2\x80", "\xff", "\xed\xa0\x80",
+  };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (31);
+  guint changed = 0;
+
+  for (guint i = 0; i < 100000; i++)
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+      guint len = g_rand_int_range (rand, 0, 16);
+      g_autofree char *escaped = NULL;
+
+      for (guint k = 0; k < len; k++)
+        g_string_append (text, pieces[g_rand_int_range (rand, 0, G_N_ELEMENTS (pieces))]);
+      check_escape (text->str);
+      escaped = vc_escape_controls (text->str, TRUE);
+      changed += strcmp (escaped, text->str) != 0;
+    }
+  /* the texts exercise the escapes, not only the copy */
+  g_assert_cmpuint (changed, >, 50000);
+  check_escape ("");
+  {
+    g_autofree char *escaped = vc_escape_controls ("a\tb\nc\x1b[2J\xc2\x85\xff", TRUE);
+
+    g_assert_cmpstr (escaped, ==, "a\tb\nc\\e[2J\\u0085\\xFF");
+  }
+}
+
+/* Whole reports as the command line prints them */
+static void
+test_escape_reports (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autofree char *table = NULL;
+  g_autofree char *json = NULL;
+
+  g_assert_true (vc_estimate_set_preset (e, "llama-3.1-8b", NULL));
+  table = vc_report_table (e, TRUE, VC_UNIT_GB);
+  json = vc_report_json (e);
+  g_assert_cmpuint (strlen (table), >, 2000);
+  check_escape (table);
+  check_escape (json);
+}
+
 static void
 check_memory (const VcInputs *in,
               guint          *n_checked)
@@ -264,5 +375,7 @@ main (int   argc,
   g_test_add_func ("/fast-paths/fix-numbers/reports", test_fix_numbers_reports);
   g_test_add_func ("/fast-paths/inference-memory", test_inference_memory);
   g_test_add_func ("/fast-paths/shard-experts", test_shard_experts);
+  g_test_add_func ("/fast-paths/escape/random", test_escape_random);
+  g_test_add_func ("/fast-paths/escape/reports", test_escape_reports);
   return g_test_run ();
 }

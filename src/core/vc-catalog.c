@@ -158,7 +158,6 @@ load_model (VcPreset   *p,
   gsize size;
   const char *data;
 
-  p->id = string_member (o, "?", "id");
   p->name = string_member (o, p->id, "name");
   p->family_name = string_member (o, p->id, "family");
   p->repository = string_member (o, p->id, "repository");
@@ -195,18 +194,69 @@ load_model (VcPreset   *p,
   p->search_text = search_text_of (p);
 }
 
-/* data/models/index.json lists the models; each one's config.json is read with it. The
- * application reads the catalog on a thread of its own at start-up (vc-application.c). */
+/* data/models/index.json lists the models by id; each one's entry and config.json are read
+ * when it is first asked for (vc_presets_lookup() reads one model, vc_presets_get_all() and
+ * the search every one), so that a run that names one model, or none, does not read the
+ * others' (most of vramcalc's start-up time). The application reads the whole catalog on a
+ * thread of its own at start-up (vc-application.c); tests/test-catalog-models.c reads every
+ * model, so a broken one still fails the build. */
+static JsonObject **index_entries;
+static gsize *preset_loaded;
+
 static void
-load_presets (void)
+load_index (void)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonArray *array = load_array ("models/index.json", "models", parser);
 
   n_presets = json_array_get_length (array);
   presets = g_new0 (VcPreset, n_presets);
+  index_entries = g_new0 (JsonObject *, n_presets);
+  preset_loaded = g_new0 (gsize, n_presets);
   for (guint i = 0; i < n_presets; i++)
-    load_model (&presets[i], json_array_get_object_element (array, i));
+    {
+      index_entries[i] = json_object_ref (json_array_get_object_element (array, i));
+      presets[i].id = string_member (index_entries[i], "?", "id");
+    }
+}
+
+static void
+ensure_index (void)
+{
+  static gsize loaded = 0;
+
+  if (g_once_init_enter (&loaded))
+    {
+      load_index ();
+      g_once_init_leave (&loaded, 1);
+    }
+}
+
+/* presets[i] read whole (after ensure_index()); the index's entry is not needed afterwards */
+static const VcPreset *
+ensure_preset (guint i)
+{
+  if (g_once_init_enter (&preset_loaded[i]))
+    {
+      load_model (&presets[i], index_entries[i]);
+      g_clear_pointer (&index_entries[i], json_object_unref);
+      g_once_init_leave (&preset_loaded[i], 1);
+    }
+  return &presets[i];
+}
+
+static void
+ensure_presets (void)
+{
+  static gsize loaded = 0;
+
+  ensure_index ();
+  if (g_once_init_enter (&loaded))
+    {
+      for (guint i = 0; i < n_presets; i++)
+        ensure_preset (i);
+      g_once_init_leave (&loaded, 1);
+    }
 }
 
 static double
@@ -348,14 +398,14 @@ load_gpus (void)
     }
 }
 
+/* the GPU catalog, read apart from the models: most runs need the cards and one model at most */
 static void
-ensure_loaded (void)
+ensure_gpus (void)
 {
   static gsize loaded = 0;
 
   if (g_once_init_enter (&loaded))
     {
-      load_presets ();
       load_gpus ();
       g_once_init_leave (&loaded, 1);
     }
@@ -364,7 +414,7 @@ ensure_loaded (void)
 const VcPreset *
 vc_presets_get_all (guint *n)
 {
-  ensure_loaded ();
+  ensure_presets ();
   *n = n_presets;
   return presets;
 }
@@ -372,17 +422,17 @@ vc_presets_get_all (guint *n)
 const VcPreset *
 vc_presets_lookup (const char *id)
 {
-  ensure_loaded ();
+  ensure_index ();
   for (guint i = 0; id != NULL && i < n_presets; i++)
     if (g_str_equal (presets[i].id, id))
-      return &presets[i];
+      return ensure_preset (i);
   return NULL;
 }
 
 const VcGpu *
 vc_gpus_get_all (guint *n)
 {
-  ensure_loaded ();
+  ensure_gpus ();
   *n = n_gpus;
   return gpus;
 }
@@ -390,7 +440,7 @@ vc_gpus_get_all (guint *n)
 const VcGpu *
 vc_gpus_lookup (const char *id)
 {
-  ensure_loaded ();
+  ensure_gpus ();
   for (guint i = 0; id != NULL && i < n_gpus; i++)
     if (g_str_equal (gpus[i].id, id))
       return &gpus[i];
@@ -422,7 +472,7 @@ vc_presets_search (const char *text,
   guint n = 0;
   gboolean any_word = FALSE;
 
-  ensure_loaded ();
+  ensure_presets ();
   lower = g_utf8_strdown (text ? text : "", -1);
   words = g_strsplit_set (lower, " \t\n", -1);
   for (guint w = 0; words[w] != NULL; w++)

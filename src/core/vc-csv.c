@@ -30,23 +30,42 @@ starts_formula (const char *text)
          text[0] == '\t' || text[0] == '\r';
 }
 
+/* @prefix then @text as one field, quoted if either holds a comma, quote, CR or LF */
 static void
-append_quoted (GString    *row,
-               const char *text)
+append_quoted_prefixed (GString    *row,
+                        const char *prefix,
+                        const char *text)
 {
-  if (strpbrk (text, ",\"\r\n") == NULL)
+  if (strpbrk (prefix, ",\"\r\n") == NULL && strpbrk (text, ",\"\r\n") == NULL)
     {
+      g_string_append (row, prefix);
       g_string_append (row, text);
       return;
     }
   g_string_append_c (row, '"');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (row, '"');
-      g_string_append_c (row, *p);
-    }
+  for (const char *part = prefix; part != NULL; part = part == prefix ? text : NULL)
+    for (const char *p = part; *p; p++)
+      {
+        if (*p == '"')
+          g_string_append_c (row, '"');
+        g_string_append_c (row, *p);
+      }
   g_string_append_c (row, '"');
+}
+
+static void
+append_quoted (GString    *row,
+               const char *text)
+{
+  append_quoted_prefixed (row, "", text);
+}
+
+/* @text as one field at the end of @row (vc_csv_text_cell()) */
+static void
+append_text_cell (GString    *row,
+                  const char *text)
+{
+  append_quoted_prefixed (row, starts_formula (text) ? "'" : "", text);
 }
 
 /**
@@ -59,14 +78,13 @@ append_quoted (GString    *row,
 char *
 vc_csv_text_cell (const char *text)
 {
-  g_autoptr(GString) cell = g_string_new (NULL);
-  g_autofree char *safe = NULL;
+  GString *cell;
 
   g_return_val_if_fail (text != NULL, NULL);
 
-  safe = starts_formula (text) ? g_strconcat ("'", text, NULL) : g_strdup (text);
-  append_quoted (cell, safe);
-  return g_string_free (g_steal_pointer (&cell), FALSE);
+  cell = g_string_new (NULL);
+  append_text_cell (cell, text);
+  return g_string_free (cell, FALSE);
 }
 
 typedef struct
@@ -79,11 +97,10 @@ static void
 add_text (Writer     *w,
           const char *text)
 {
-  g_autofree char *cell = vc_csv_text_cell (text ? text : "");
-
+  /* written in place, as vc_csv_text_cell() gives it */
   if (w->n_fields++ > 0)
     g_string_append_c (w->out, ',');
-  g_string_append (w->out, cell);
+  append_text_cell (w->out, text ? text : "");
 }
 
 /* Numbers are written by us, never by the user, in the C locale's form; a negative one stays

@@ -764,6 +764,42 @@ vc_file_check_regular (GFile         *file,
   return TRUE;
 }
 
+/* The characters vc_json_fix_numbers() stops at, by class: the scans are loops over this table
+ * rather than strcspn() and strspn(), whose sanitizer interceptors measure the rest of the
+ * text at every call (a report's thousands of tokens made the fix quadratic under ASan). */
+enum
+{
+  FIX_QUOTE = 1,      /* " */
+  FIX_BACKSLASH = 2,  /* the backslash */
+  FIX_NUMBER = 4,     /* what starts a number: - and the digits */
+  FIX_IN_NUMBER = 8,  /* what a number holds: - + . e E and the digits */
+};
+
+static const guint8 fix_class[256] = {
+  ['"'] = FIX_QUOTE, ['\\'] = FIX_BACKSLASH,
+  ['-'] = FIX_NUMBER | FIX_IN_NUMBER, ['+'] = FIX_IN_NUMBER, ['.'] = FIX_IN_NUMBER,
+  ['e'] = FIX_IN_NUMBER, ['E'] = FIX_IN_NUMBER,
+  ['0'] = FIX_NUMBER | FIX_IN_NUMBER, ['1'] = FIX_NUMBER | FIX_IN_NUMBER,
+  ['2'] = FIX_NUMBER | FIX_IN_NUMBER, ['3'] = FIX_NUMBER | FIX_IN_NUMBER,
+  ['4'] = FIX_NUMBER | FIX_IN_NUMBER, ['5'] = FIX_NUMBER | FIX_IN_NUMBER,
+  ['6'] = FIX_NUMBER | FIX_IN_NUMBER, ['7'] = FIX_NUMBER | FIX_IN_NUMBER,
+  ['8'] = FIX_NUMBER | FIX_IN_NUMBER, ['9'] = FIX_NUMBER | FIX_IN_NUMBER,
+};
+
+/* how many characters from @p (up to its NUL) are of one of @classes (inside: TRUE, as
+ * strspn() counts) or of none of them (inside: FALSE, as strcspn() counts) */
+static inline gsize
+fix_span (const char *p,
+          guint8      classes,
+          gboolean    inside)
+{
+  const char *q = p;
+
+  while (*q != '\0' && ((fix_class[(guchar) *q] & classes) != 0) == inside)
+    q++;
+  return q - p;
+}
+
 /**
  * vc_json_fix_numbers:
  * @text: JSON text written by json-glib's generator
@@ -785,7 +821,7 @@ vc_json_fix_numbers (const char *text)
    * in one piece */
   while (*p)
     {
-      size_t plain = strcspn (p, "\"-0123456789");
+      gsize plain = fix_span (p, FIX_QUOTE | FIX_NUMBER, FALSE);
 
       g_string_append_len (out, p, plain);
       p += plain;
@@ -796,7 +832,7 @@ vc_json_fix_numbers (const char *text)
           /* to the closing quote; an escape takes the character after it, whatever it is */
           for (;;)
             {
-              p += strcspn (p, "\"\\");
+              p += fix_span (p, FIX_QUOTE | FIX_BACKSLASH, FALSE);
               if (*p != '\\')
                 break;
               p += p[1] ? 2 : 1;
@@ -809,7 +845,7 @@ vc_json_fix_numbers (const char *text)
         {
           const char *start = p, *e = NULL, *point;
 
-          p += strspn (p, "-+.eE0123456789");
+          p += fix_span (p, FIX_IN_NUMBER, TRUE);
           /* the first exponent mark and the first point */
           for (const char *q = start; q < p && e == NULL; q++)
             if (*q == 'e' || *q == 'E')

@@ -611,6 +611,84 @@ typedef struct
   StageBytes bytes;
 } StageCache;
 
+/* The kinds of one layout's stages: a handful in place, any more beyond (llama.cpp's split and
+ * the plain computation of one layout take each stage on its own) */
+#define STAGE_KINDS_IN_PLACE 16
+
+typedef struct
+{
+  StageCache in_place[STAGE_KINDS_IN_PLACE];
+  guint n;
+  GArray *more;                   /* StageCache, NULL until the places are full */
+} StageKinds;
+
+static StageCache *
+stage_kinds_get (StageKinds *kinds,
+                 guint       k)
+{
+  return k < STAGE_KINDS_IN_PLACE ? &kinds->in_place[k]
+                                  : &g_array_index (kinds->more, StageCache, k - STAGE_KINDS_IN_PLACE);
+}
+
+static StageCache *
+stage_kinds_add (StageKinds       *kinds,
+                 const StageCache *entry)
+{
+  if (kinds->n < STAGE_KINDS_IN_PLACE)
+    kinds->in_place[kinds->n] = *entry;
+  else
+    {
+      if (kinds->more == NULL)
+        kinds->more = g_array_new (FALSE, FALSE, sizeof (StageCache));
+      g_array_append_vals (kinds->more, entry, 1);
+    }
+  return stage_kinds_get (kinds, kinds->n++);
+}
+
+/* A whole number of at most 2^52 */
+static inline gboolean
+small_whole (double v)
+{
+  return fabs (v) <= 0x1p52 && v == (double) (gint64) v;
+}
+
+/* `acc` with `gpus` × `bytes` added `n` times, one addition after the other, as the stages are
+ * summed: the same double as the loop gives. Where every product and partial sum is exact
+ * (`gpus` whole, `acc` and `bytes` whole multiples of one 2^-k, k = 0, 8 … 32, and
+ * |acc| + n·gpus·|bytes| at most 2^52 of them), the loop's sum is acc + n·gpus·bytes, computed
+ * exactly; a deep pipeline's thousands of stages then cost one step. A few stages are added. */
+static double
+add_times (double acc,
+           double gpus,
+           double bytes,
+           guint  n)
+{
+  double scale = 1;
+
+  for (guint k = 0; n > 16 && k <= 32 && small_whole (gpus) && gpus >= 1; k += 8, scale *= 0x1p8)
+    {
+      /* exact: a power of two, far from the doubles' ends */
+      double a = acc * scale, b = bytes * scale, step;
+
+      if (!small_whole (a) || !small_whole (b))
+        {
+          if (fabs (a) <= 0x1p52 && fabs (b) <= 0x1p52)
+            continue;
+          break;
+        }
+      if (fabs (b) > 0x1p52 / gpus / n)
+        break;
+      /* each an integer of at most 2^52: exact, and so is their sum, whatever its order */
+      step = gpus * b;
+      if (fabs (a) + n * fabs (step) <= 0x1p52)
+        return (a + n * step) / scale;
+      break;
+    }
+  for (guint j = 0; j < n; j++)
+    acc += gpus * bytes;
+  return acc;
+}
+
 /* llama.cpp's partial offload (src/llama-model.cpp, load_tensors): the output counts as layer
  * n_layer, and -ngl N puts the layers from i_gpu_start = max(n_layer + 1 − N, 0) on the GPU:
  * the output (final norm and head, or a duplicate of a tied token embedding) and the last
@@ -770,10 +848,12 @@ inference_architecture (Memo           *memo,
   {
     /* at most two layer counts, the first and last stages, and the stages the leading dense
      * layers end in: a handful of kinds, however many stages */
-    g_autoptr(GArray) cache = g_array_new (FALSE, FALSE, sizeof (StageCache));
+    StageKinds kinds;
     guint dense = leading_dense_layers (a), first = 0;
     StageRuns runs;
 
+    kinds.n = 0;
+    kinds.more = NULL;
     stage_runs_init (&runs, a, dense, l->pp);
     for (guint i = 0, end; i < l->pp; i = end)
       {
@@ -792,9 +872,9 @@ inference_architecture (Memo           *memo,
         first += (end - i) * st.n_layers;
         stage_counts (a, dense, &st, &st_dense, &st_sliding);
         st_recurrent = stage_recurrent (a, &st);
-        for (guint k = 0; k < cache->len && hit == NULL; k++)
+        for (guint k = 0; k < kinds.n && hit == NULL; k++)
           {
-            StageCache *e = &g_array_index (cache, StageCache, k);
+            StageCache *e = stage_kinds_get (&kinds, k);
 
             if (e->stage.n_layers == st.n_layers && e->stage.embedding == st.embedding &&
                 e->stage.head == st.head && e->dense == st_dense && e->sliding == st_sliding &&
@@ -806,8 +886,7 @@ inference_architecture (Memo           *memo,
             StageCache entry = { st, st_dense, st_sliding, st_recurrent, { 0 } };
 
             stage_bytes (&c, &st, &entry.bytes);
-            g_array_append_val (cache, entry);
-            hit = &g_array_index (cache, StageCache, cache->len - 1);
+            hit = stage_kinds_add (&kinds, &entry);
           }
 
         /* the run's stages are as busy as its first: only the first can be the busiest */
@@ -823,15 +902,19 @@ inference_architecture (Memo           *memo,
             out->bytes[VC_COMPONENT_OVERHEAD] = overhead;
           }
         /* summed stage by stage, as the whole is summed */
-        for (guint j = i; j < end; j++)
-          {
-            out->all_bytes[VC_COMPONENT_WEIGHTS] += per_stage_gpus * hit->bytes.weights;
-            out->all_bytes[VC_COMPONENT_KV_CACHE] += per_stage_gpus * hit->bytes.kv;
-            out->all_bytes[VC_COMPONENT_SEQUENCE_STATE] += per_stage_gpus * hit->bytes.state;
-            out->all_bytes[VC_COMPONENT_ACTIVATIONS] += per_stage_gpus * hit->bytes.activations;
-            out->all_bytes[VC_COMPONENT_OVERHEAD] += per_stage_gpus * overhead;
-          }
+        out->all_bytes[VC_COMPONENT_WEIGHTS] = add_times (out->all_bytes[VC_COMPONENT_WEIGHTS], per_stage_gpus,
+                                                          hit->bytes.weights, end - i);
+        out->all_bytes[VC_COMPONENT_KV_CACHE] = add_times (out->all_bytes[VC_COMPONENT_KV_CACHE], per_stage_gpus,
+                                                           hit->bytes.kv, end - i);
+        out->all_bytes[VC_COMPONENT_SEQUENCE_STATE] = add_times (out->all_bytes[VC_COMPONENT_SEQUENCE_STATE],
+                                                                 per_stage_gpus, hit->bytes.state, end - i);
+        out->all_bytes[VC_COMPONENT_ACTIVATIONS] = add_times (out->all_bytes[VC_COMPONENT_ACTIVATIONS],
+                                                              per_stage_gpus, hit->bytes.activations, end - i);
+        out->all_bytes[VC_COMPONENT_OVERHEAD] = add_times (out->all_bytes[VC_COMPONENT_OVERHEAD], per_stage_gpus,
+                                                           overhead, end - i);
       }
+    if (kinds.more != NULL)
+      g_array_unref (kinds.more);
   }
   if (l->layer_split && l->pp > 1)
     {

@@ -27,7 +27,18 @@ vc_escape_controls (const char *text,
   end = text + strlen (text);
   for (p = text; p < end;)
     {
-      gunichar c = g_utf8_get_char_validated (p, end - p);
+      const char *run = p;
+      gunichar c;
+
+      /* printable ASCII (and kept line breaks and tabs) in one piece: most of a report */
+      while (p < end && ((*p >= 0x20 && *p < 0x7f) || (keep_lines && (*p == '\n' || *p == '\t'))))
+        p++;
+      if (p > run)
+        {
+          g_string_append_len (s, run, p - run);
+          continue;
+        }
+      c = g_utf8_get_char_validated (p, end - p);
 
       if (c == (gunichar) -1 || c == (gunichar) -2)
         {
