@@ -44,7 +44,7 @@ test_help_is_blurb (void)
       n_inputs++;
     }
   /* mode to chart-gpus, as the table has them, but --engine-version (test_engine_version()) */
-  g_assert_cmpuint (n_inputs, ==, 56);
+  g_assert_cmpuint (n_inputs, ==, 57);
 }
 
 /* --engine-version sets vLLM's release, or SGLang's source with --engine sglang: a behaviour of

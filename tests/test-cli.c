@@ -356,13 +356,13 @@ test_vllm_mxfp4_marlin_json (void)
     gint64 per_gpu;
     gint64 tokens;                    /* -1: null */
   } cases[] = {
-    { "gpt-oss-20b", "auto", -1, 1, 22871210624, -1 },
-    { "gpt-oss-20b", "marlin", 917962752, 1, 23789173376, 1098032 },
+    { "gpt-oss-20b", "auto", -1, 1, 23010671232, -1 },
+    { "gpt-oss-20b", "marlin", 917962752, 1, 23928633984, 1095184 },
     /* one H100 holds the stored experts with the request, not Marlin's 5,507,776,512 bytes
      * more: two at TP 2, each as on an A100 (FORMULAS.md); every row holds the 32 MiB fp32 RoPE
      * table */
-    { "gpt-oss-120b", "auto", -1, 1, 74460996224, -1 },
-    { "gpt-oss-120b", "marlin", 5507776512, 2, 45909938816, 862592 },
+    { "gpt-oss-120b", "auto", -1, 1, 74600456832, -1 },
+    { "gpt-oss-120b", "marlin", 5507776512, 2, 46049399424, 858800 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -412,8 +412,14 @@ test_vllm_mxfp4_marlin_json (void)
       { "vllm", "bf16", "marlin", "vramcalc: the MXFP4 backend marlin applies to routed experts stored in MXFP4 (the "
                                   "architecture method at precision mxfp4, as gpt-oss); here the architecture method is "
                                   "at precision bf16: give the MXFP4 backend auto\n" },
-      { "vllm", "mxfp4", "triton", "vramcalc: --mxfp4-backend: “triton” is not valid for mxfp4-backend; accepted: auto, "
-                                   "marlin\n" },
+      { "vllm", "mxfp4", "cutlass", "vramcalc: --mxfp4-backend: “cutlass” is not valid for mxfp4-backend; accepted: auto, "
+                                    "marlin, triton\n" },
+      { "vllm", "bf16", "triton", "vramcalc: the MXFP4 backend triton is vLLM’s, for routed experts stored in MXFP4 (the "
+                                  "architecture method at precision mxfp4 under the engine vllm, as gpt-oss); give the "
+                                  "MXFP4 backend auto\n" },
+      { "sglang", "mxfp4", "triton", "vramcalc: the MXFP4 backend triton is vLLM’s, for routed experts stored in MXFP4 (the "
+                                     "architecture method at precision mxfp4 under the engine vllm, as gpt-oss); give the "
+                                     "MXFP4 backend auto\n" },
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
@@ -426,6 +432,113 @@ test_vllm_mxfp4_marlin_json (void)
         g_assert_cmpstr (r.err, ==, bad[i].message);
       }
   }
+}
+
+/* --vllm-sampler flashinfer (VLLM_USE_FLASHINFER_SAMPLER=1): the profile run's sampler holds 14
+ * bytes a logit rather than the sort's 38 (FORMULAS.md, "the profile run's sampler"). Mistral
+ * Small 3.1's shapes at vLLM's H100 defaults (8,192 tokens, 1,024 requests, 131,072 logits):
+ * the sampler with the forward's hidden states (8,192 × 5,120 × 2 bytes), and the 133 MiB
+ * outside PyTorch; the sort's is the same with 38 bytes a logit. */
+static void
+test_vllm_sampler_json (void)
+{
+  static const struct { const char *sampler; double per_logit; } cases[] = {
+    { "sort", 38 }, { "flashinfer", 14 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(VcTestRun) r = { 0 };
+      g_autoptr(JsonParser) p = json_parser_new ();
+      JsonObject *root, *engine;
+
+      run_cli (&r, "--preset", "mistral-small-3.1-24b-instruct", "--engine", "vllm", "--seq", "16000", "--block-size",
+               "128", "--gpu-memory-utilization", "0.95", "--vllm-sampler", cases[i].sampler, "--fit-gpu", "h100-80gb",
+               "--format", "json", NULL);
+      root = parse (p, &r);
+      engine = json_object_get_object_member (root, "engine");
+      g_assert_cmpstr (json_object_get_string_member (engine, "vllm_sampler"), ==, cases[i].sampler);
+      g_assert_cmpint (component_bytes (root, "activations"), ==,
+                       (gint64) (1024.0 * 131072 * cases[i].per_logit + 8192.0 * 5120 * 2 + 133.0 * 1048576));
+    }
+  /* other engines have none */
+  {
+    g_auto(VcTestRun) r = { 0 };
+    g_autoptr(JsonParser) p = json_parser_new ();
+    JsonObject *root;
+
+    run_cli (&r, "--preset", "llama-3.1-8b-instruct", "--engine", "sglang", "--fit-gpu", "h100-80gb", "--format", "json",
+             NULL);
+    root = parse (p, &r);
+    g_assert_true (json_object_get_null_member (json_object_get_object_member (root, "engine"), "vllm_sampler"));
+  }
+  /* the command vLLM runs it with: the variable before vllm serve */
+  {
+    g_auto(VcTestRun) r = { 0 };
+
+    run_cli (&r, "--preset", "llama-3.1-8b-instruct", "--engine", "vllm", "--vllm-sampler", "flashinfer",
+             "--print-command=vllm", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (g_str_has_prefix (r.out, "VLLM_USE_FLASHINFER_SAMPLER=1 vllm serve "));
+  }
+  /* refused, never ignored */
+  {
+    static const struct { const char *engine; const char *value; const char *message; } bad[] = {
+      { "sglang", "flashinfer", "vramcalc: the sampler flashinfer is vLLM’s (VLLM_USE_FLASHINFER_SAMPLER=1); the engine is "
+                                "sglang: give the engine vllm, or the vLLM sampler sort\n" },
+      { "llama.cpp", "sort", "vramcalc: --vllm-sampler: this option is vLLM's; the engine is llama.cpp (give --engine vllm)\n" },
+      { "vllm", "triton", "vramcalc: --vllm-sampler: “triton” is not valid for vllm-sampler; accepted: sort, flashinfer\n" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        g_auto(VcTestRun) r = { 0 };
+
+        run_cli (&r, "--preset", "llama-3.1-8b-instruct", "--engine", bad[i].engine, "--vllm-sampler", bad[i].value, NULL);
+        g_assert_cmpint (r.status, ==, 2);
+        g_assert_cmpstr (r.err, ==, bad[i].message);
+      }
+  }
+}
+
+/* --mxfp4-backend triton: Triton's kernels on compute capability 9.x (FORMULAS.md, "vLLM's MXFP4
+ * experts"). gpt-oss-20b (24 layers of 32 experts, I = H = 2,880): an expert at TP 1 keeps its
+ * packed weights and scales (13,219,200 bytes), its biases in fp32 (34,560) and its scales
+ * swizzled, rows rounded up to 256 (5,888 × 90 + 3,072 × 90 = 806,400), 823,680 bytes more than
+ * stored; at TP 2 the rank's 1,440 rounds up to 1,472: 7,197,568 bytes an expert against
+ * 6,618,240 stored. An A100 takes Marlin (its padding of vllm-mxfp4-marlin-json); a B200 is
+ * not followed. */
+static void
+test_vllm_mxfp4_triton_json (void)
+{
+  static const struct { const char *gpu; const char *tp; gint64 padding; const char *no_figure; } cases[] = {
+    { "h100-80gb", "1", 768LL * 823680, NULL },
+    { "h100-80gb", "2", 768LL * (7197568 - 6618240), NULL },
+    { "h200", "1", 768LL * 823680, NULL },
+    { "a100-80gb", "1", 917962752LL, NULL },
+    { "b200", "1", -1, "mxfp4-backend" },
+  };
+  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models", "gpt-oss-20b", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(VcTestRun) r = { 0 };
+      g_autoptr(JsonParser) p = json_parser_new ();
+      JsonObject *root, *engine;
+
+      run_cli (&r, "--config", config, "--engine", "vllm", "--tp", cases[i].tp, "--seq", "8192", "--fit-gpu",
+               cases[i].gpu, "--mxfp4-backend", "triton", "--format", "json", NULL);
+      root = parse (p, &r);
+      engine = json_object_get_object_member (root, "engine");
+      g_assert_cmpstr (json_object_get_string_member (engine, "mxfp4_backend"), ==, "triton");
+      if (cases[i].no_figure != NULL)
+        {
+          g_assert_cmpstr (json_object_get_string_member (engine, "no_figure"), ==, cases[i].no_figure);
+          g_assert_true (json_object_get_null_member (engine, "mxfp4_padding_bytes"));
+        }
+      else
+        g_assert_cmpint (json_object_get_int_member (engine, "mxfp4_padding_bytes"), ==, cases[i].padding);
+    }
 }
 
 static void
@@ -855,7 +968,7 @@ check_engine_version_json (void)
     engine = json_object_get_object_member (parse (p6, &r), "engine");
     g_assert_cmpstr (json_object_get_string_member (engine, "version"), ==, "0.21");
     g_assert_true (json_object_get_boolean_member (engine, "enforce_eager"));
-    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 422928);
+    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 421856);
     vc_test_run_clear (&r);
     memset (&r, 0, sizeof r);
     run_cli (&r, "--preset", "llama-3-8b", "--engine", "sglang", "--fit-gpu", "h100-80gb", "--format", "json", NULL);
@@ -1335,6 +1448,8 @@ main (int   argc,
   g_test_add_func ("/cli/preset-json", test_preset_json);
   g_test_add_func ("/cli/vllm-mxfp4-json", test_vllm_mxfp4_json);
   g_test_add_func ("/cli/vllm-mxfp4-marlin-json", test_vllm_mxfp4_marlin_json);
+  g_test_add_func ("/cli/vllm-sampler-json", test_vllm_sampler_json);
+  g_test_add_func ("/cli/vllm-mxfp4-triton-json", test_vllm_mxfp4_triton_json);
   g_test_add_func ("/cli/trainer-loss-json", test_trainer_loss_json);
   g_test_add_func ("/cli/optimizer-step-json", test_optimizer_step_json);
   g_test_add_func ("/cli/optimizer-step-layout", test_optimizer_step_layout);

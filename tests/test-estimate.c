@@ -112,6 +112,12 @@ test_pspec_ranges (void)
   g_assert_nonnull (p);
   g_assert_cmpuint (G_PARAM_SPEC_UINT (p)->default_value, ==, 32);
   g_assert_true (p->flags & G_PARAM_EXPLICIT_NOTIFY);
+  /* vLLM's profile-run sampler: the sort by default, FlashInfer's the other choice */
+  p = g_object_class_find_property (klass, "vllm-sampler");
+  g_assert_cmpint (G_PARAM_SPEC_ENUM (p)->default_value, ==, VC_VLLM_SAMPLER_SORT);
+  g_assert_nonnull (g_enum_get_value_by_nick (G_PARAM_SPEC_ENUM (p)->enum_class, "flashinfer"));
+  g_assert_cmpuint (G_PARAM_SPEC_ENUM (p)->enum_class->n_values, ==, 2);
+  g_assert_true (p->flags & G_PARAM_EXPLICIT_NOTIFY);
   p = g_object_class_find_property (klass, "total-bytes");
   g_assert_false (p->flags & G_PARAM_WRITABLE);
 }

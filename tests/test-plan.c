@@ -347,17 +347,17 @@ test_vllm_card_defaults (void)
   fit = vc_estimate_get_gpu_fit (e, rtx);
   g_assert_true (fit->fits);
   g_assert_cmpfloat (fit->count, ==, 1);
-  g_assert_cmpfloat (fit->per_gpu_bytes, ==, 20979968512.0);
+  g_assert_cmpfloat (fit->per_gpu_bytes, ==, 21119429120.0);
   fit = vc_estimate_get_gpu_fit (e, h100);
   g_assert_cmpfloat (fit->count, ==, 1);
-  g_assert_cmpfloat (fit->per_gpu_bytes, ==, 24773323264.0);
-  g_assert_cmpfloat (24773323264.0 - 20979968512.0, ==, 5057712128.0 - 1264428032.0 + 94208 - 23552);
+  g_assert_cmpfloat (fit->per_gpu_bytes, ==, 24912783872.0);
+  g_assert_cmpfloat (24912783872.0 - 21119429120.0, ==, 5057712128.0 - 1264428032.0 + 94208 - 23552);
   /* the user's batch wins on every card */
   fit = vc_estimate_get_gpu_fit (large, rtx);
   g_assert_false (fit->fits);
   g_assert_cmpfloat (fit->count, ==, 2);
-  g_assert_cmpfloat (vc_estimate_get_gpu_fit (small, h100)->per_gpu_bytes, ==, 20979968512.0);
-  g_assert_cmpfloat (vc_estimate_get_gpu_fit (small, rtx)->per_gpu_bytes, ==, 20979968512.0);
+  g_assert_cmpfloat (vc_estimate_get_gpu_fit (small, h100)->per_gpu_bytes, ==, 21119429120.0);
+  g_assert_cmpfloat (vc_estimate_get_gpu_fit (small, rtx)->per_gpu_bytes, ==, 21119429120.0);
 
   /* the solver on the card (--solve seq --fit-gpu rtx-3090): its own batch, or the user's */
   {
@@ -368,9 +368,9 @@ test_vllm_card_defaults (void)
     vc_solver_solve_memo (NULL, card, vc_estimate_get_inputs (e), VC_SOLVE_VARIABLE_SEQ, capacity, 1, &own);
     vc_solver_solve_memo (NULL, card, vc_estimate_get_inputs (large), VC_SOLVE_VARIABLE_SEQ, capacity, 1, &given);
     g_assert_true (own.found);
-    g_assert_cmpuint (own.value, ==, 41416);
+    g_assert_cmpuint (own.value, ==, 40352);
     g_assert_true (given.found);
-    g_assert_cmpuint (given.value, ==, 12475);
+    g_assert_cmpuint (given.value, ==, 11411);
   }
 
   /* a mixed set: its first card's batch on both ranks (TP 2); each rank's cache is what
@@ -380,15 +380,15 @@ test_vllm_card_defaults (void)
   plan_of (first_large, &b);
   g_assert_cmpuint (a.tp, ==, 2);
   g_assert_cmpuint (b.tp, ==, 2);
-  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->activations, ==, 1264428032.0 + 23552);
-  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->activations, ==, 1264428032.0 + 23552);
-  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->activations, ==, 5057712128.0 + 94208);
-  g_assert_cmpfloat (vc_plan_get_device (&b, 1)->activations, ==, 5057712128.0 + 94208);
-  g_assert_cmpfloat (a.kv_tokens, ==, 205360);
-  g_assert_cmpfloat (b.kv_tokens, ==, 147472);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->activations, ==, 1264428032.0 + 23552 + 139460608);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->activations, ==, 1264428032.0 + 23552 + 139460608);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->activations, ==, 5057712128.0 + 94208 + 139460608);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 1)->activations, ==, 5057712128.0 + 94208 + 139460608);
+  g_assert_cmpfloat (a.kv_tokens, ==, 203232);
+  g_assert_cmpfloat (b.kv_tokens, ==, 145344);
   g_assert_cmpfloat (a.kv_tokens - b.kv_tokens, ==,
-                     16 * (floor ((0.9 * 25318916096.0 - 8030527488.0 - 33554432.0 - 1264451584.0) / (16 * 65536.0)) -
-                           floor ((0.9 * 25318916096.0 - 8030527488.0 - 33554432.0 - 5057806336.0) / (16 * 65536.0))));
+                     16 * (floor ((0.9 * 25318916096.0 - 8030527488.0 - 33554432.0 - 1264451584.0 - 139460608) / (16 * 65536.0)) -
+                           floor ((0.9 * 25318916096.0 - 8030527488.0 - 33554432.0 - 5057806336.0 - 139460608) / (16 * 65536.0))));
   g_assert_true (a.fits);
   g_assert_true (b.fits);
   vc_plan_clear (&a);
@@ -496,15 +496,15 @@ test_vllm_pp_partition (void)
   g_assert_cmpfloat (vc_plan_get_device (&a, 0)->weights, ==, embed + 16 * layer + rope);
   g_assert_cmpfloat (vc_plan_get_device (&a, 1)->weights, ==, 8030265344.0 + rope);
   g_assert_cmpfloat (vc_plan_get_device (&a, 1)->weights, ==, embed + norm + 16 * layer + rope);
-  /* 10.8e9 − 8,032,362,496 − P over 16 layers' blocks: 1,433 blocks on the 12 GB card against
-   * 11,733 on the 24 GB one: 1,433 × 16 = 22,928 tokens on both */
-  g_assert_cmpfloat (floor ((10.8e9 - 8030265344.0 - rope - profile) / (16 * block)), ==, 1433);
-  g_assert_cmpfloat (floor ((21.6e9 - 8030257152.0 - rope - profile) / (16 * block)), ==, 11733);
-  g_assert_cmpfloat (a.kv_tokens, ==, 22928);
+  /* 10.8e9 − 8,032,362,496 − P over 16 layers' blocks: 1,300 blocks on the 12 GB card against
+   * 11,600 on the 24 GB one: 1,300 × 16 = 20,800 tokens on both */
+  g_assert_cmpfloat (floor ((10.8e9 - 8030265344.0 - rope - profile) / (16 * block)), ==, 1300);
+  g_assert_cmpfloat (floor ((21.6e9 - 8030257152.0 - rope - profile) / (16 * block)), ==, 11600);
+  g_assert_cmpfloat (a.kv_tokens, ==, 20800);
   g_assert_cmpint (a.bounded_by, ==, 1);
-  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->kv, ==, 22928 * 16 * 4096.0);
-  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->kv, ==, 1502609408.0);
-  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->bytes, ==, 8030265344.0 + rope + 1502609408.0 + profile +
+  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->kv, ==, 20800 * 16 * 4096.0);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->kv, ==, 1363148800.0);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 1)->bytes, ==, 8030265344.0 + rope + 1363148800.0 + profile +
                      vc_plan_get_device (&a, 1)->overhead);
   g_assert_true (a.fits);
   /* the cards differ: 32 layers in proportion to 24 and 12 GB are 21 and 11 */
@@ -512,21 +512,21 @@ test_vllm_pp_partition (void)
   g_assert_cmpuint (a.balanced[0], ==, 21);
   g_assert_cmpuint (a.balanced[1], ==, 11);
 
-  /* 22,10: the 12 GB card keeps 10.8e9 − 5,415,018,496 − P for 10 layers: 6,287 blocks; the 24 GB
-   * one 21.6e9 − 10,649,698,304 − P for 22 layers: 6,717; 6,287 × 16 = 100,592 tokens */
+  /* 22,10: the 12 GB card keeps 10.8e9 − 5,415,018,496 − P for 10 layers: 6,074 blocks; the 24 GB
+   * one 21.6e9 − 10,649,698,304 − P for 22 layers: 6,621; 6,074 × 16 = 97,184 tokens */
   assert_layers (&b, 0, 0, 22, FALSE);
   assert_layers (&b, 1, 22, 10, TRUE);
   g_assert_cmpfloat (vc_plan_get_device (&b, 0)->weights, ==, 10647601152.0 + rope);
   g_assert_cmpfloat (vc_plan_get_device (&b, 0)->weights, ==, embed + 22 * layer + rope);
   g_assert_cmpfloat (vc_plan_get_device (&b, 1)->weights, ==, 5412921344.0 + rope);
   g_assert_cmpfloat (vc_plan_get_device (&b, 1)->weights, ==, embed + norm + 10 * layer + rope);
-  g_assert_cmpfloat (floor ((10.8e9 - 5412921344.0 - rope - profile) / (10 * block)), ==, 6287);
-  g_assert_cmpfloat (floor ((21.6e9 - 10647601152.0 - rope - profile) / (22 * block)), ==, 6717);
-  g_assert_cmpfloat (b.kv_tokens, ==, 100592);
+  g_assert_cmpfloat (floor ((10.8e9 - 5412921344.0 - rope - profile) / (10 * block)), ==, 6074);
+  g_assert_cmpfloat (floor ((21.6e9 - 10647601152.0 - rope - profile) / (22 * block)), ==, 6621);
+  g_assert_cmpfloat (b.kv_tokens, ==, 97184);
   g_assert_cmpint (b.bounded_by, ==, 1);
-  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->kv, ==, 9064546304.0);
-  g_assert_cmpfloat (vc_plan_get_device (&b, 1)->kv, ==, 4120248320.0);
-  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->bytes, ==, 10647601152.0 + rope + 9064546304.0 + profile +
+  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->kv, ==, 8757444608.0);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 1)->kv, ==, 3980656640.0);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->bytes, ==, 10647601152.0 + rope + 8757444608.0 + profile +
                      vc_plan_get_device (&b, 0)->overhead);
   g_assert_null (b.balanced);
   g_assert_true (b.fits);
@@ -744,7 +744,7 @@ test_cli_pp_partition (void)
                              "--format", "json", NULL), ==, 0);
   g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
   plan = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "plan");
-  g_assert_cmpint (json_object_get_int_member (plan, "kv_capacity_tokens"), ==, 100592);
+  g_assert_cmpint (json_object_get_int_member (plan, "kv_capacity_tokens"), ==, 97184);
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (plan, "uncounted"), "bytes_bound"), ==,
                    7168 * 1048576LL);
   g_assert_false (json_object_has_member (plan, "balanced_pp_partition"));
@@ -758,7 +758,7 @@ test_cli_pp_partition (void)
                              "--precision", "fp16", "--gpus", "A=24GB,B=12GB", "--pp", "2", NULL), ==, 0);
   /* NCCL's buffers at PP 2, not counted: the PP group's two communicators with their send/recv
    * buffers, 2 × (1,920 + 512 + 2 × 64) MiB, and the world's, 1,920 + 2 × 64 MiB (FORMULAS.md) */
-  g_assert_nonnull (strstr (out, "KV cache: 22928 tokens on each card, bounded by B\n"
+  g_assert_nonnull (strstr (out, "KV cache: 20800 tokens on each card, bounded by B\n"
                                  "  NCCL’s buffers are not counted: up to 7.0\u00a0GiB less for the KV cache on each GPU "
                                  "(NCCL’s channel count follows its topology search on the machine)\n"
                                  "  Layers in proportion to each card’s free memory: --pp-partition 21,11\n"));

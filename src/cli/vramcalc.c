@@ -670,7 +670,7 @@ list_local_models (void)
 }
 
 /* vLLM's options (--gpu-memory-utilization, --block-size, the profile run's batch,
- * --kv-cache-memory, --mxfp4-backend, --mm-encoder-tp-mode) and SGLang's (--mem-fraction, --page-size, --sglang-version) are refused with another engine
+ * --kv-cache-memory, --mxfp4-backend, --vllm-sampler, --mm-encoder-tp-mode) and SGLang's (--mem-fraction, --page-size, --sglang-version) are refused with another engine
  * rather than ignored or misread, --engine-version (either's release) with neither, and --mfu
  * means something to training only. */
 static const struct
@@ -687,6 +687,7 @@ static const struct
   { "enforce-eager", "vllm" },
   { "no-enforce-eager", "vllm" },
   { "mxfp4-backend", "vllm" },
+  { "vllm-sampler", "vllm" },
   { "mm-encoder-tp-mode", "vllm" },
   { "mem-fraction", "sglang" },
   { "page-size", "sglang" },

@@ -62,7 +62,7 @@ static const char *vllm_flags[] = {
   "--enable-expert-parallel", "--max-model-len", "--gpu-memory-utilization", "--max-num-seqs",
   "--max-num-batched-tokens", "--kv-cache-memory-bytes", "--block-size", "--dtype",
   "--quantization", "--kv-cache-dtype", "VLLM_PP_LAYER_PARTITION", "--disable-custom-all-reduce",
-  "VLLM_MXFP4_USE_MARLIN", "--mm-encoder-tp-mode", "--limit-mm-per-prompt", NULL
+  "VLLM_MXFP4_USE_MARLIN", "--mm-encoder-tp-mode", "--limit-mm-per-prompt", "VLLM_USE_FLASHINFER_SAMPLER", NULL
 };
 static const char *sglang_flags[] = {
   "--model-path", "--tp-size", "--pp-size", "--dp-size", "--ep-size", "--context-length",
@@ -800,6 +800,15 @@ build_vllm (const VcCommandRequest *req,
   if (in->mxfp4_backend == VC_MXFP4_BACKEND_MARLIN)
     {
       char *text = g_strdup_printf ("VLLM_MXFP4_USE_MARLIN=1 %s", cmd->text);
+
+      g_free (cmd->text);
+      cmd->text = text;
+    }
+  /* FlashInfer's sampler: an environment variable (vllm/envs.py, VLLM_USE_FLASHINFER_SAMPLER,
+   * read by TopKTopPSampler in vllm/v1/sample/ops/topk_topp_sampler.py) */
+  if (in->vllm_sampler == VC_VLLM_SAMPLER_FLASHINFER)
+    {
+      char *text = g_strdup_printf ("VLLM_USE_FLASHINFER_SAMPLER=1 %s", cmd->text);
 
       g_free (cmd->text);
       cmd->text = text;

@@ -124,6 +124,38 @@ vllm_marlin_on (const VcInputs *in,
   return gpu->cc_major != 10 || in->vllm_version == VC_VLLM_VERSION_0_21;
 }
 
+/* Whether vLLM serves MXFP4 experts with Triton's kernels on @gpu, as followed here: with
+ * --mxfp4-backend triton on compute capability 9.x, where get_mxfp4_backend (stored commit
+ * 007d500) takes them, FlashInfer's SM90 backend aside, whenever triton_kernels imports
+ * ((9, 0) <= capability < (11, 0)); on 10.x FlashInfer's backends come first and Triton's
+ * Blackwell layouts are not followed. Not with expert parallelism, which changes the swizzle's
+ * warps (num_warps 4 or 8 by VLLM_MOE_DP_CHUNK_SIZE). */
+static gboolean
+vllm_triton_on (const VcInputs *in,
+                const VcGpu    *gpu)
+{
+  return gpu != NULL && gpu->cc_major == 9 && in->mxfp4_backend == VC_MXFP4_BACKEND_TRITON && in->layout.ep <= 1;
+}
+
+/* The bytes Triton's backend allocates for one expert on one rank (FORMULAS.md, "vLLM's MXFP4
+ * experts"): Mxfp4MoEMethod.create_weights rounds the rank's intermediate size up to 64 and
+ * keeps the hidden size; process_weights_after_loading then turns the biases to fp32, swizzles
+ * the packed weights into triton_kernels' HopperMXValueLayout (a permutation, (M, K) to
+ * (M / 4, K × 4), no padding) and the scales into HopperMXScaleLayout (rows padded to
+ * 2 × num_warps × 2 × 8 = 256, columns to 2: swizzle_data), deletes the unswizzled weights but
+ * keeps the unswizzled scales (layer.w13_weight_scale, layer.w2_weight_scale). */
+static double
+vllm_triton_expert_bytes (double inter_pad,
+                          double h)
+{
+  double values_and_scales = 3 * inter_pad * h * 17.0 / 32.0;
+  double biases = 4.0 * (2 * inter_pad + h);
+  double swizzled_w13 = ceil (2 * inter_pad / 256) * 256 * ceil (h / 32 / 2) * 2;
+  double swizzled_w2 = ceil (h / 256) * 256 * ceil (inter_pad / 32 / 2) * 2;
+
+  return values_and_scales + biases + swizzled_w13 + swizzled_w2;
+}
+
 /* vLLM's MXFP4 routed experts on @gpu, one of @tp tensor-parallel ranks (FORMULAS.md, "vLLM's
  * MXFP4 experts"): the bytes a rank allocates beyond its share of the checkpoint's, in @extra
  * (0 where the estimate is not vLLM serving MXFP4 experts). Mxfp4MoEMethod.create_weights
@@ -150,7 +182,7 @@ vc_engine_vllm_mxfp4_extra (const VcInputs *in,
   if (in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_VLLM || in->method != VC_METHOD_ARCHITECTURE ||
       in->precision != VC_PRECISION_MXFP4 || !vc_arch_is_moe (arch))
     return TRUE;
-  if (!vllm_marlin_on (in, gpu) || !arch->gated_mlp || !(tp >= 1))
+  if ((!vllm_marlin_on (in, gpu) && !vllm_triton_on (in, gpu)) || !arch->gated_mlp || !(tp >= 1))
     return FALSE;
   e = arch->n_experts;
   h = arch->hidden_size;
@@ -158,12 +190,21 @@ vc_engine_vllm_mxfp4_extra (const VcInputs *in,
   /* FusedMoE divides the intermediate size by TP with divide(), which asserts */
   if (fmod (inter, tp) != 0)
     return FALSE;
-  inter_pad = ceil (inter / tp / 128) * 128;
-  hidden_pad = ceil (h / 256) * 256;
   layers = arch->n_layers - MIN (arch->dense_layers, arch->n_layers);
   /* the estimate's share of one rank: 17 bytes for 32 weights, the biases in 16 bits where the
    * model has them (vc-quant.c) */
   stored = e * (3 * inter * h * 17.0 / 32.0 + (arch->mlp_bias ? 2.0 * (2 * inter + h) : 0)) / tp;
+  if (!vllm_marlin_on (in, gpu))
+    {
+      /* Triton's scales come in groups of 32 along both sizes (fmod: the swizzle's shapes) */
+      inter_pad = ceil (inter / tp / 64) * 64;
+      if (fmod (h, 32) != 0)
+        return FALSE;
+      *extra = layers * MAX (0.0, e * vllm_triton_expert_bytes (inter_pad, h) - stored);
+      return TRUE;
+    }
+  inter_pad = ceil (inter / tp / 128) * 128;
+  hidden_pad = ceil (h / 256) * 256;
   allocated = e * (3 * inter_pad * hidden_pad * 17.0 / 32.0 + 2.0 * (2 * inter_pad + hidden_pad));
   *extra = layers * MAX (0.0, allocated - stored);
   return TRUE;

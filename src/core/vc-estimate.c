@@ -112,6 +112,7 @@ enum {
   PROP_ENGINE_VERSION,
   PROP_ENFORCE_EAGER,
   PROP_MXFP4_BACKEND,
+  PROP_VLLM_SAMPLER,
   PROP_MM_ENCODER_TP_MODE,
   PROP_DISABLE_CUSTOM_ALL_REDUCE,
   PROP_MEM_FRACTION_STATIC,
@@ -635,6 +636,35 @@ set_plan_input (VcEstimate   *self,
   g_object_notify_by_pspec (G_OBJECT (self), pspec);
 }
 
+/* vLLM's backends and modes among the engine inputs (--mxfp4-backend, --vllm-sampler,
+ * --mm-encoder-tp-mode): FALSE for any other property */
+static gboolean
+set_vllm_choice (VcEstimate   *self,
+                 guint         prop_id,
+                 const GValue *value,
+                 GParamSpec   *pspec)
+{
+  int *field;
+  int v;
+
+  switch (prop_id)
+    {
+    case PROP_MXFP4_BACKEND: field = (int *) &self->inputs.mxfp4_backend; break;
+    case PROP_VLLM_SAMPLER: field = (int *) &self->inputs.vllm_sampler; break;
+    case PROP_MM_ENCODER_TP_MODE: field = (int *) &self->inputs.mm_encoder_tp_mode; break;
+    default:
+      return FALSE;
+    }
+  v = g_value_get_enum (value);
+  if (*field != v)
+    {
+      *field = v;
+      g_object_notify_by_pspec (G_OBJECT (self), pspec);
+      invalidate (self);
+    }
+  return TRUE;
+}
+
 static void
 vc_estimate_set_property (GObject      *object,
                           guint         prop_id,
@@ -699,8 +729,6 @@ vc_estimate_set_property (GObject      *object,
     case PROP_KV_CACHE_MEMORY: SET_FIELD (kv_cache_memory_gb, input_double); break;
     case PROP_ENGINE_VERSION: SET_FIELD (vllm_version, g_value_get_enum); break;
     case PROP_ENFORCE_EAGER: SET_FIELD (enforce_eager, g_value_get_boolean); break;
-    case PROP_MXFP4_BACKEND: SET_FIELD (mxfp4_backend, g_value_get_enum); break;
-    case PROP_MM_ENCODER_TP_MODE: SET_FIELD (mm_encoder_tp_mode, g_value_get_enum); break;
     case PROP_DISABLE_CUSTOM_ALL_REDUCE: SET_FIELD (disable_custom_all_reduce, g_value_get_boolean); break;
     case PROP_MEM_FRACTION_STATIC: SET_FIELD (mem_fraction_static, input_double); break;
     case PROP_SGLANG_VERSION: SET_FIELD (sglang_version, g_value_get_enum); break;
@@ -731,6 +759,8 @@ vc_estimate_set_property (GObject      *object,
     case PROP_EXPERTS_ON_CPU: SET_FIELD (layout.experts_on_cpu, g_value_get_boolean); break;
     case PROP_GPUS_PER_NODE: SET_FIELD (layout.gpus_per_node, g_value_get_uint); break;
     default:
+      if (set_vllm_choice (self, prop_id, value, pspec))
+        return;
       if (prop_id >= PROP_MMPROJ && prop_id <= PROP_ENCODER_IN_MMPROJ)
         set_mmproj_property (self, prop_id, value, pspec);
       else
@@ -834,6 +864,7 @@ get_engine_property (const VcInputs *in,
     case PROP_ENGINE_VERSION: g_value_set_enum (value, in->vllm_version); break;
     case PROP_ENFORCE_EAGER: g_value_set_boolean (value, in->enforce_eager); break;
     case PROP_MXFP4_BACKEND: g_value_set_enum (value, in->mxfp4_backend); break;
+    case PROP_VLLM_SAMPLER: g_value_set_enum (value, in->vllm_sampler); break;
     case PROP_MM_ENCODER_TP_MODE: g_value_set_enum (value, in->mm_encoder_tp_mode); break;
     case PROP_DISABLE_CUSTOM_ALL_REDUCE: g_value_set_boolean (value, in->disable_custom_all_reduce); break;
     case PROP_MEM_FRACTION_STATIC: g_value_set_double (value, in->mem_fraction_static); break;
@@ -1134,8 +1165,13 @@ install_engine_inputs (const VcInputs *d)
                           d->enforce_eager, RW);
   properties[PROP_MXFP4_BACKEND] =
     g_param_spec_enum ("mxfp4-backend", N_("MXFP4 backend"),
-                       N_("vLLM: the backend of MXFP4 experts (gpt-oss): auto (the one vLLM picks from the card) or marlin (VLLM_MXFP4_USE_MARLIN=1, Marlin on every card of compute capability 8.0 or more)"),
+                       N_("vLLM: the backend of MXFP4 experts (gpt-oss): auto (the one vLLM picks from the card), marlin (VLLM_MXFP4_USE_MARLIN=1, Marlin on every card of compute capability 8.0 or more) or triton (Triton's kernels, which vLLM takes on compute capability 9.x wherever triton_kernels is installed)"),
                        VC_TYPE_MXFP4_BACKEND, d->mxfp4_backend, RW);
+  /* the sampler of vLLM's profile run (FORMULAS.md, "the profile run's sampler") */
+  properties[PROP_VLLM_SAMPLER] =
+    g_param_spec_enum ("vllm-sampler", N_("vLLM sampler"),
+                       N_("vLLM: the top-k/top-p sampler its profile run takes: sort (default: PyTorch's, which sorts the vocabulary, 38 bytes a logit; VLLM_USE_FLASHINFER_SAMPLER=0) or flashinfer (FlashInfer's, 14 bytes a logit: VLLM_USE_FLASHINFER_SAMPLER=1, and vLLM 0.11.0 and earlier wherever FlashInfer is installed, as in vLLM's container images)"),
+                       VC_TYPE_VLLM_SAMPLER, d->vllm_sampler, RW);
   properties[PROP_MM_ENCODER_TP_MODE] =
     g_param_spec_enum ("mm-encoder-tp-mode", N_("Encoder under TP"),
                        N_("vLLM --mm-encoder-tp-mode: weights (default: the vision encoder’s parallel layers divided over the tensor-parallel ranks) or data (the encoder whole on every rank, the images split; Llama 4, Qwen3-VL)"),
@@ -2336,6 +2372,32 @@ check_engine (const VcInputs  *in,
   return TRUE;
 }
 
+/* --mxfp4-backend triton, vLLM's Triton kernels for MXFP4 routed experts (FORMULAS.md, "vLLM's
+ * MXFP4 experts"), and --vllm-sampler flashinfer, vLLM's VLLM_USE_FLASHINFER_SAMPLER, read by its
+ * sampler alone (FORMULAS.md, "the profile run's sampler"); never ignored where they mean
+ * nothing */
+static gboolean
+check_vllm_choices (const VcInputs  *in,
+                    GError         **error)
+{
+  if (in->mode == VC_MODE_INFERENCE && in->mxfp4_backend == VC_MXFP4_BACKEND_TRITON &&
+      (in->engine != VC_ENGINE_VLLM || in->method != VC_METHOD_ARCHITECTURE || in->precision != VC_PRECISION_MXFP4 ||
+       !vc_arch_is_moe (&in->arch)))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("the MXFP4 backend triton is vLLM’s, for routed experts stored in MXFP4 (the architecture method "
+                     "at precision mxfp4 under the engine vllm, as gpt-oss); give the MXFP4 backend auto"));
+      return FALSE;
+    }
+  if (in->mode != VC_MODE_INFERENCE || in->vllm_sampler != VC_VLLM_SAMPLER_FLASHINFER || in->engine == VC_ENGINE_VLLM)
+    return TRUE;
+  g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+               _("the sampler flashinfer is vLLM’s (VLLM_USE_FLASHINFER_SAMPLER=1); the engine is %s: give the "
+                 "engine vllm, or the vLLM sampler sort"),
+               vc_enum_nick (VC_TYPE_ENGINE, in->engine));
+  return FALSE;
+}
+
 /* vLLM's --mm-encoder-tp-mode data (FORMULAS.md, "One inventory of tensors"): vLLM's alone, for
  * a model whose vision encoder its class replicates (supports_encoder_tp_data); for any other
  * model vLLM warns and falls back to weights, so the option is refused rather than ignored. */
@@ -2443,7 +2505,7 @@ check_inputs (VcEstimate  *self,
                    in->active_parameters, in->parameters);
       return FALSE;
     }
-  if (!check_engine (in, error) || !check_mm_encoder_tp_mode (in, error))
+  if (!check_engine (in, error) || !check_mm_encoder_tp_mode (in, error) || !check_vllm_choices (in, error))
     return FALSE;
   if (vc_precision_is_format (in->kv_precision))
     {

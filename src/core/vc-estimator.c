@@ -735,11 +735,31 @@ llama_cpp_compute_buffer (const VcInputs *in,
  * temporary keys and values (4 + 8). */
 #define VLLM_SAMPLER_BYTES_PER_LOGIT (2.0 + 4.0 + 4.0 + 8.0 + 8.0 + 12.0)
 
+/* With FlashInfer's sampler (--vllm-sampler flashinfer: TopKTopPSampler.forward_cuda, then
+ * flashinfer_sample in vllm/v1/sample/ops/topk_topp_sampler.py, the dummy run setting both
+ * top-k and top-p): flashinfer.sampling.top_k_top_p_sampling_from_logits, filter_apply_order
+ * "top_k_first", masks the fp32 logits into a new tensor (top_k_mask_logits, empty_like: 4),
+ * takes its softmax (4) and samples from it by rejection, sorting nothing: with the model's
+ * 16-bit logits (2) and their fp32 copy (4), 14 bytes a logit. */
+#define VLLM_FLASHINFER_SAMPLER_BYTES_PER_LOGIT (2.0 + 4.0 + 4.0 + 4.0)
+
+double
+vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *in)
+{
+  return in->vllm_sampler == VC_VLLM_SAMPLER_FLASHINFER ? VLLM_FLASHINFER_SAMPLER_BYTES_PER_LOGIT
+                                                       : VLLM_SAMPLER_BYTES_PER_LOGIT;
+}
+
 /* vLLM's profile run (gpu_model_runner.py, profile_run): a forward pass of `tokens` tokens
  * (max_num_batched_tokens) with attention skipped, then the sampler on `seqs` requests
  * (min(max_num_seqs, tokens)), each logit of the full vocabulary, which every GPU gathers under
  * tensor parallelism; the forward's hidden states are still held. The peak is the larger of
- * the two, per GPU of n. */
+ * the two, per GPU of n. To it comes what memory_profiling (vllm/utils/__init__.py, 0.10 and
+ * 0.11; vllm/utils/mem_utils.py later) counts as non_torch_increase, the device memory outside
+ * PyTorch's allocator allocated since init_device's snapshot: the handles cuBLAS and cuBLASLt
+ * create at the first matmul and the kernels CUDA loads lazily on first use (PyTorch's own
+ * cuBLAS workspaces come from its caching allocator, CublasHandlePool.cpp, and are torch
+ * memory). Nothing in vLLM sizes it: VC_VLLM_NON_TORCH_BYTES is what vLLM logs on one GPU. */
 double
 vc_estimator_vllm_profile_bytes (const VcInputs *in,
                                  double          tokens,
@@ -756,12 +776,12 @@ vc_estimator_vllm_profile_bytes (const VcInputs *in,
   attn = tokens * (2.0 * s.q_dim + 2.0 * s.kv_dim) * e / n;
   mlp = tokens * inter * (in->arch.gated_mlp ? 3.0 : 2.0) * e / n;
   forward = 2.0 * tokens * s.h * e + MAX (attn, mlp);
-  sampler = MIN (seqs, tokens) * s.V * VLLM_SAMPLER_BYTES_PER_LOGIT + tokens * s.h * e;
+  sampler = MIN (seqs, tokens) * s.V * vc_estimator_vllm_sampler_bytes_per_logit (in) + tokens * s.h * e;
   /* a multimodal model's encoder pass first, its embeddings kept through the text pass
    * (vc-engine-mm.c), where followed */
   if (vc_engine_mm_vllm_profile (in, tokens, seqs, n, &mm))
-    return vc_engine_mm_vllm_peak (&mm, MAX (forward, sampler));
-  return MAX (forward, sampler);
+    return vc_engine_mm_vllm_peak (&mm, MAX (forward, sampler)) + VC_VLLM_NON_TORCH_BYTES;
+  return MAX (forward, sampler) + VC_VLLM_NON_TORCH_BYTES;
 }
 
 /* Inference: the largest transient of one layer for the tokens processed at once, the residual

@@ -68,6 +68,7 @@ typedef struct
   VcVllmVersion vllm_version;      /* vLLM --engine-version: whose arithmetic */
   gboolean enforce_eager;          /* vLLM --enforce-eager: no CUDA graphs */
   VcMxfp4Backend mxfp4_backend;    /* vLLM --mxfp4-backend: MXFP4 experts' backend */
+  VcVllmSampler vllm_sampler;      /* vLLM --vllm-sampler: the profile run's top-k/top-p sampler */
   VcMmEncoderTpMode mm_encoder_tp_mode; /* vLLM --mm-encoder-tp-mode: the encoder split or replicated */
   gboolean disable_custom_all_reduce; /* vLLM and SGLang --disable-custom-all-reduce */
   double mem_fraction_static;      /* SGLang; 0: SGLang's default for the card and TP degree */
@@ -180,7 +181,14 @@ double   vc_inputs_mmproj_host_bytes (const VcInputs *inputs);
 /* the projector's compute buffer on the GPU at the estimate's flash-attention setting; 0 when its
  * weights are not on the GPU or its graph is not followed */
 double   vc_inputs_mmproj_compute_bytes (const VcInputs *inputs);
-/* vLLM's profile run on each of n GPUs with tensor parallelism (FORMULAS.md, "Engines") */
+/* bytes a logit vLLM's profile-run sampler holds: 38 with the sort, 14 with FlashInfer's
+ * (--vllm-sampler; FORMULAS.md, "the profile run's sampler") */
+double   vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *inputs);
+/* vLLM's memory outside PyTorch that its profile run finds on each GPU (FORMULAS.md, "vLLM's
+ * memory outside PyTorch"): 0.13 GiB as vLLM's own logs of single-GPU runs give it, 133 MiB */
+#define VC_VLLM_NON_TORCH_BYTES (133.0 * 1048576.0)
+/* vLLM's profile run on each of n GPUs with tensor parallelism, with the memory outside
+ * PyTorch it finds (FORMULAS.md, "Engines") */
 double   vc_estimator_vllm_profile_bytes (const VcInputs *inputs,
                                           double          tokens,
                                           double          seqs,

@@ -157,6 +157,9 @@ describe_weights (const Terms *t)
                           in->mxfp4_backend == VC_MXFP4_BACKEND_MARLIN
                             ? _("Marlin (VLLM_MXFP4_USE_MARLIN=1) on compute capability 8.0 and later, 10.x from "
                                 "release 0.21")
+                          : in->mxfp4_backend == VC_MXFP4_BACKEND_TRITON
+                            ? _("Triton’s kernels on compute capability 9.x (the scales swizzled beside the stored "
+                                "ones, rows rounded up to 256; the biases in fp32), Marlin on 8.x")
                             : _("vLLM’s choice for the card, Marlin on compute capability 8.x, not known from 9.0 on"));
 }
 
@@ -328,16 +331,20 @@ describe_vllm_profile (const Terms *t)
 {
   const VcInputs *in = t->in;
   guint tokens, seqs;
-  g_autofree char *mm = NULL;
+  g_autofree char *mm = NULL, *non_torch = NULL;
 
   vc_engine_vllm_batch (in, NULL, &tokens, &seqs);
   mm = vllm_mm_clause (t, tokens, seqs);
+  non_torch = vc_format_size (VC_VLLM_NON_TORCH_BYTES, t->unit);
   return g_strdup_printf (_("vLLM’s profile run: the larger of a forward pass of %u tokens "
                             "(max_num_batched_tokens) and the sampler’s logits for %u requests "
-                            "(max_num_seqs) × %u vocabulary at 38 bytes each, with the hidden "
-                            "states%s; vLLM’s defaults for cards of 70 GiB or more unless given, "
-                            "each card’s own in its GPU count, fit and KV capacity; vLLM %s: %s = %s"),
-                          tokens, MIN (seqs, tokens), in->arch.vocab_size, mm,
+                            "(max_num_seqs) × %u vocabulary at %.0f bytes each, with the hidden "
+                            "states%s, plus the %s outside PyTorch (cuBLAS’s handles, the kernels "
+                            "CUDA loads) vLLM logs on one GPU; vLLM’s defaults for cards of 70 GiB "
+                            "or more unless given, each card’s own in its GPU count, fit and KV "
+                            "capacity; vLLM %s: %s = %s"),
+                          tokens, MIN (seqs, tokens), in->arch.vocab_size,
+                          vc_estimator_vllm_sampler_bytes_per_logit (in), mm, non_torch,
                           vc_enum_nick (VC_TYPE_VLLM_VERSION, in->vllm_version),
                           in->enforce_eager ? _("eager, no CUDA graphs")
                           : in->vllm_version == VC_VLLM_VERSION_0_10

@@ -741,6 +741,12 @@ add_mxfp4_json (JsonBuilder    *b,
     json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_MXFP4_BACKEND, in->mxfp4_backend));
   else
     json_builder_add_null_value (b);
+  /* vLLM's profile-run sampler (FORMULAS.md, "the profile run's sampler") */
+  json_builder_set_member_name (b, "vllm_sampler");
+  if (in->engine == VC_ENGINE_VLLM)
+    json_builder_add_string_value (b, vc_enum_nick (VC_TYPE_VLLM_SAMPLER, in->vllm_sampler));
+  else
+    json_builder_add_null_value (b);
   /* vLLM's --mm-encoder-tp-mode (vc-layout.c, vc_layout_encoder_split) */
   json_builder_set_member_name (b, "mm_encoder_tp_mode");
   if (in->engine == VC_ENGINE_VLLM)
@@ -1543,6 +1549,11 @@ no_figure_text (const VcInputs *in,
              "compute capability 8.0 and later, but on 10.x only from release 0.21 (--engine-version 0.21): before "
              "the kernel oracle of pull request #37128 FlashInfer’s backend, whenever FlashInfer is installed, comes "
              "ahead of that variable there; on a card of unknown capability the backend is not known. "
+             "--kv-cache-memory gives the cache there.");
+  if (g_strcmp0 (why, "mxfp4-backend") == 0 && in->mxfp4_backend == VC_MXFP4_BACKEND_TRITON)
+    return _("vLLM’s Triton backend (--mxfp4-backend triton) is followed on compute capability 9.x without expert "
+             "parallelism, and on 8.x vLLM takes Marlin; on 10.x FlashInfer’s backends come first and Triton’s "
+             "Blackwell layouts are not followed, and on a card of unknown capability the backend is not known. "
              "--kv-cache-memory gives the cache there.");
   if (g_strcmp0 (why, "mxfp4-backend") == 0)
     return _("vLLM’s MXFP4 experts are followed on NVIDIA cards of compute capability 8.x (the Marlin backend, "

@@ -209,12 +209,25 @@ typedef enum
 
 /* vLLM's MXFP4 expert backend (--mxfp4-backend; FORMULAS.md, "vLLM's MXFP4 experts"): auto is
  * the one get_mxfp4_backend picks from the card, marlin the Marlin kernel that
- * VLLM_MXFP4_USE_MARLIN=1 forces */
+ * VLLM_MXFP4_USE_MARLIN=1 forces, triton the Triton kernels get_mxfp4_backend takes on compute
+ * capability 9.x wherever triton_kernels is installed */
 typedef enum
 {
   VC_MXFP4_BACKEND_AUTO,   /*< nick=auto >*/
   VC_MXFP4_BACKEND_MARLIN, /*< nick=marlin >*/
+  VC_MXFP4_BACKEND_TRITON, /*< nick=triton >*/
 } VcMxfp4Backend;
+
+/* The sampler of vLLM's profile run (--vllm-sampler; FORMULAS.md, "the profile run's
+ * sampler"): sort is PyTorch's top-k/top-p, which sorts the vocabulary
+ * (VLLM_USE_FLASHINFER_SAMPLER=0, or FlashInfer absent), flashinfer FlashInfer's rejection
+ * sampling (VLLM_USE_FLASHINFER_SAMPLER=1, the default of 0.11.0 and earlier wherever FlashInfer
+ * is installed, as in vLLM's container images) */
+typedef enum
+{
+  VC_VLLM_SAMPLER_SORT,       /*< nick=sort >*/
+  VC_VLLM_SAMPLER_FLASHINFER, /*< nick=flashinfer >*/
+} VcVllmSampler;
 
 /* vLLM's --mm-encoder-tp-mode (vllm/config/multimodal.py, MultiModalConfig.mm_encoder_tp_mode;
  * FORMULAS.md, "One inventory of tensors"): weights, the default, divides the vision encoder's

@@ -45,6 +45,7 @@ struct _VcInferencePage
   VcDropDown *engine_version;
   VcDropDown *mxfp4_backend;
   VcDropDown *mm_encoder_tp_mode;
+  VcDropDown *vllm_sampler;
   VcDropDown *sglang_version;
   GtkSwitch *enforce_eager;
   GtkSwitch *disable_custom_all_reduce;
@@ -93,10 +94,17 @@ static const VcChoice mm_encoder_tp_mode_choices[] = {
   { VC_MM_ENCODER_TP_MODE_DATA, N_("Whole on each GPU, images split (data)") },
 };
 
+/* vLLM's --vllm-sampler: the profile run's top-k/top-p sampler */
+static const VcChoice vllm_sampler_choices[] = {
+  { VC_VLLM_SAMPLER_SORT, N_("PyTorch’s sort (VLLM_USE_FLASHINFER_SAMPLER=0)") },
+  { VC_VLLM_SAMPLER_FLASHINFER, N_("FlashInfer’s (VLLM_USE_FLASHINFER_SAMPLER=1)") },
+};
+
 /* vLLM's --mxfp4-backend: the backend of MXFP4 experts */
 static const VcChoice mxfp4_backend_choices[] = {
   { VC_MXFP4_BACKEND_AUTO, N_("vLLM’s choice for the card") },
   { VC_MXFP4_BACKEND_MARLIN, N_("Marlin (VLLM_MXFP4_USE_MARLIN=1)") },
+  { VC_MXFP4_BACKEND_TRITON, N_("Triton’s kernels (triton_kernels installed)") },
 };
 
 /* SGLang's --sglang-version: the sources whose pool rules differ for models with
@@ -156,10 +164,12 @@ update_applicable (VcInferencePage *self)
   /* vLLM's MXFP4 experts, and wherever Marlin is asked for, so that it can be taken back */
   vc_grid_row_set_visible (GTK_WIDGET (self->mxfp4_backend),
                            (vllm && moe && in->precision == VC_PRECISION_MXFP4) ||
-                           in->mxfp4_backend == VC_MXFP4_BACKEND_MARLIN);
+                           in->mxfp4_backend != VC_MXFP4_BACKEND_AUTO);
   /* vLLM's encoder mode, for a model with a vision encoder, and wherever data is asked for */
   vc_grid_row_set_visible (GTK_WIDGET (self->mm_encoder_tp_mode),
                            (vllm && in->arch.encoder_params > 0) || in->mm_encoder_tp_mode == VC_MM_ENCODER_TP_MODE_DATA);
+  /* vLLM's sampler, and wherever FlashInfer's is asked for, so that it can be taken back */
+  vc_grid_row_set_visible (GTK_WIDGET (self->vllm_sampler), vllm || in->vllm_sampler == VC_VLLM_SAMPLER_FLASHINFER);
   vc_grid_row_set_visible (GTK_WIDGET (self->disable_custom_all_reduce), vllm || sglang);
   vc_grid_row_set_visible (GTK_WIDGET (self->mem_fraction_static), sglang);
   vc_grid_row_set_visible (GTK_WIDGET (self->page_size), sglang);
@@ -243,6 +253,8 @@ vc_inference_page_set_estimate (VcInferencePage *self,
                    G_N_ELEMENTS (mxfp4_backend_choices));
   vc_bind_choices (self->mm_encoder_tp_mode, estimate, "mm-encoder-tp-mode", mm_encoder_tp_mode_choices,
                    G_N_ELEMENTS (mm_encoder_tp_mode_choices));
+  vc_bind_choices (self->vllm_sampler, estimate, "vllm-sampler", vllm_sampler_choices,
+                   G_N_ELEMENTS (vllm_sampler_choices));
   vc_bind_active (GTK_WIDGET (self->enforce_eager), estimate, "enforce-eager");
   vc_bind_active (GTK_WIDGET (self->disable_custom_all_reduce), estimate, "disable-custom-all-reduce");
   vc_bind_spin_with_word (self->mem_fraction_static, estimate, "mem-fraction-static", 0.01, 3, 0,
@@ -271,6 +283,7 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::engine", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::mxfp4-backend", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::vllm-sampler", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::mm-encoder-tp-mode", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   update_applicable (self);
   g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_method_note), self, G_CONNECT_SWAPPED);
@@ -333,6 +346,7 @@ vc_inference_page_class_init (VcInferencePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, engine_version);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, mxfp4_backend);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, mm_encoder_tp_mode);
+  gtk_widget_class_bind_template_child (widget_class, VcInferencePage, vllm_sampler);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, sglang_version);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, enforce_eager);
   gtk_widget_class_bind_template_child (widget_class, VcInferencePage, disable_custom_all_reduce);

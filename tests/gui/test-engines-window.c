@@ -552,14 +552,15 @@ test_mxfp4_capacity (Fixture       *f,
   on_h100 = vc_gpu_chart_describe_speed (f->chart, h100);
   g_assert_true (g_str_has_suffix (on_h100, " tokens/s · KV cache not sized: vLLM’s MXFP4 backend on this card is not known"));
 
-  /* the rows' counts: Marlin's padding on the A100 (16,933,714,560 bytes as stored with the
-   * A100's own vLLM batch of 2,048 tokens and 256 sequences, and vLLM's fp32 RoPE table of
-   * 33,554,432), the experts as stored on the H100 (with its 8,192 and 1,024), said */
+  /* the rows' counts: Marlin's padding on the A100 (17,073,175,168 bytes as stored with the
+   * A100's own vLLM batch of 2,048 tokens and 256 sequences and the 133 MiB outside PyTorch,
+   * and vLLM's fp32 RoPE table of 33,554,432), the experts as stored on the H100 (with its
+   * 8,192 and 1,024), said */
   row_a100 = vc_gpu_chart_describe (f->chart, a100);
   row_h100 = vc_gpu_chart_describe (f->chart, h100);
-  g_assert_cmpfloat (vc_estimate_get_gpu_fit (f->estimate, a100)->per_gpu_bytes, ==, 16933714560.0 + 33554432.0 + extra);
-  g_assert_cmpstr (row_a100, ==, "17.9\302\240" "GB of 85.0\302\240" "GB usable · 1 GPU");
-  g_assert_cmpstr (row_h100, ==, "22.9\302\240" "GB of 85.1\302\240" "GB usable · 1 GPU · MXFP4 experts as stored: vLLM’s backend on this card is not known");
+  g_assert_cmpfloat (vc_estimate_get_gpu_fit (f->estimate, a100)->per_gpu_bytes, ==, 17073175168.0 + 33554432.0 + extra);
+  g_assert_cmpstr (row_a100, ==, "18.0\302\240" "GB of 85.0\302\240" "GB usable · 1 GPU");
+  g_assert_cmpstr (row_h100, ==, "23.0\302\240" "GB of 85.1\302\240" "GB usable · 1 GPU · MXFP4 experts as stored: vLLM’s backend on this card is not known");
 
   /* a V100: vLLM refuses MXFP4 below compute capability 8.0, and its row says that in place
    * of a count: vLLM does not start there, whatever the memory */
@@ -658,13 +659,13 @@ test_mxfp4_backend_input (Fixture       *f,
   g_assert_cmpint (in->mxfp4_backend, ==, VC_MXFP4_BACKEND_MARLIN);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
 
-  /* the H100 row: 22,837,656,192 bytes stored + 917,962,752 of Marlin’s + the 32 MiB RoPE table, and a cache */
+  /* the H100 row: 22,977,116,800 bytes stored + 917,962,752 of Marlin’s + the 32 MiB RoPE table, and a cache */
   row = vc_gpu_chart_describe (f->chart, h100);
-  g_assert_cmpstr (row, ==, "23.8\302\240" "GB of 85.1\302\240" "GB usable · 1 GPU");
+  g_assert_cmpstr (row, ==, "23.9\302\240" "GB of 85.1\302\240" "GB usable · 1 GPU");
   r = vc_estimate_get_result (f->estimate);
   vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], vc_estimate_get_gpu (f->estimate, h100), 1, &kv);
   g_assert_true (kv.known);
-  g_assert_cmpfloat (kv.tokens, ==, 1098032);
+  g_assert_cmpfloat (kv.tokens, ==, 1095184);
   speed = vc_gpu_chart_describe_speed (f->chart, h100);
   expected = g_strdup_printf ("KV cache: %.0f tokens · %.0f requests of 8192 tokens · ", kv.tokens,
                               floor (kv.max_concurrency));
@@ -685,6 +686,49 @@ test_mxfp4_backend_input (Fixture       *f,
   g_object_set (f->estimate, "precision", VC_PRECISION_BF16, NULL);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   g_assert_false (gtk_widget_get_visible (backend));
+}
+
+/* The vLLM sampler input: shown for vLLM; FlashInfer's chosen there makes the profile run's
+ * sampler hold 14 bytes a logit rather than the sort's 38; kept in view while it is set, so that
+ * a refusal it causes (another engine) can be undone where it is shown */
+static void
+test_vllm_sampler_input (Fixture       *f,
+                         gconstpointer  data)
+{
+  GtkWidget *sampler = vc_test_window_input (f->window, VC_MODE_INFERENCE, "vllm-sampler");
+  GtkWidget *engine = vc_test_window_input (f->window, VC_MODE_INFERENCE, "engine");
+  const VcInputs *in = vc_estimate_get_inputs (f->estimate);
+  g_autoptr(GError) error = NULL;
+  double sorted, flashinfer;
+
+  g_assert_false (gtk_widget_get_visible (sampler));
+  g_assert_true (vc_estimate_set_preset (f->estimate, "llama-3.1-8b-instruct", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (sampler));
+  g_assert_cmpuint (vc_drop_down_get_selected (VC_DROP_DOWN (sampler)), ==,
+                    vc_test_choice_position (sampler, "PyTorch’s sort (VLLM_USE_FLASHINFER_SAMPLER=0)"));
+  sorted = vc_estimate_get_layout_result (f->estimate)->bytes[VC_COMPONENT_ACTIVATIONS];
+  vc_drop_down_set_selected (VC_DROP_DOWN (sampler),
+                             vc_test_choice_position (sampler, "FlashInfer’s (VLLM_USE_FLASHINFER_SAMPLER=1)"));
+  g_assert_cmpint (in->vllm_sampler, ==, VC_VLLM_SAMPLER_FLASHINFER);
+  flashinfer = vc_estimate_get_layout_result (f->estimate)->bytes[VC_COMPONENT_ACTIVATIONS];
+  /* 1,024 requests × 128,256 logits × (38 − 14) bytes */
+  g_assert_cmpfloat (sorted - flashinfer, ==, 1024.0 * 128256 * 24);
+
+  /* SGLang with FlashInfer's sampler asked for: refused, and the input stays in view */
+  vc_drop_down_set_selected (VC_DROP_DOWN (engine), vc_test_choice_position (engine, "SGLang"));
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_get_visible (sampler));
+  g_assert_false (vc_estimate_check (f->estimate, &error));
+  g_assert_nonnull (strstr (error->message, "the sampler flashinfer is vLLM’s"));
+  g_clear_error (&error);
+  vc_drop_down_set_selected (VC_DROP_DOWN (sampler),
+                             vc_test_choice_position (sampler, "PyTorch’s sort (VLLM_USE_FLASHINFER_SAMPLER=0)"));
+  g_assert_cmpint (in->vllm_sampler, ==, VC_VLLM_SAMPLER_SORT);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  g_assert_false (gtk_widget_get_visible (sampler));
+  g_assert_true (vc_estimate_check (f->estimate, NULL));
 }
 
 static void
@@ -861,6 +905,7 @@ main (int   argc,
   ADD ("/engines-window/vision-capacity", test_vision_capacity);
   ADD ("/engines-window/mxfp4-capacity", test_mxfp4_capacity);
   ADD ("/engines-window/mxfp4-backend-input", test_mxfp4_backend_input);
+  ADD ("/engines-window/vllm-sampler-input", test_vllm_sampler_input);
   ADD ("/engines-window/mm-encoder-tp-mode-input", test_mm_encoder_tp_mode_input);
   ADD ("/engines-window/vendor-groups", test_vendor_groups);
   ADD ("/engines-window/rope-table", test_rope_table);

@@ -278,7 +278,7 @@ test_round_trip_mxfp4_backend (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *data = NULL;
   VcMxfp4Backend backend = VC_MXFP4_BACKEND_AUTO;
-  const char *bad = "{\"format\": \"vram-calculator-profile\", \"version\": 2, \"inputs\": {\"mxfp4-backend\": \"triton\"}}";
+  const char *bad = "{\"format\": \"vram-calculator-profile\", \"version\": 2, \"inputs\": {\"mxfp4-backend\": \"cutlass\"}}";
   gsize length;
 
   g_assert_true (vc_estimate_set_preset (source, "gpt-oss-20b", &error));
@@ -300,7 +300,51 @@ test_round_trip_mxfp4_backend (void)
   g_clear_object (&target);
   target = vc_estimate_new ();
   g_assert_false (vc_profile_parse (bad, strlen (bad), target, NULL, NULL, NULL, &error));
-  g_assert_cmpstr (error->message, ==, "inputs.mxfp4-backend: “triton” is not valid for mxfp4-backend; accepted: auto, marlin");
+  g_assert_cmpstr (error->message, ==, "inputs.mxfp4-backend: “cutlass” is not valid for mxfp4-backend; accepted: auto, marlin, triton");
+}
+
+/* vLLM's profile-run sampler (--vllm-sampler): kept, the estimate read back has the same profile
+ * peak, a profile without the key takes the sort, and an unknown sampler is named */
+static void
+test_round_trip_vllm_sampler (void)
+{
+  g_autoptr(VcEstimate) source = vc_estimate_new ();
+  g_autoptr(VcEstimate) target = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  VcVllmSampler sampler = VC_VLLM_SAMPLER_SORT;
+  const char *bad = "{\"format\": \"vram-calculator-profile\", \"version\": 3, \"inputs\": {\"vllm-sampler\": \"triton\"}}";
+  const char *old = "{\"format\": \"vram-calculator-profile\", \"version\": 3, \"inputs\": {\"engine\": \"vllm\"}}";
+  gsize length;
+
+  g_assert_true (vc_estimate_set_preset (source, "llama-3.1-8b-instruct", &error));
+  g_object_set (source, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM,
+                "vllm-sampler", VC_VLLM_SAMPLER_FLASHINFER, NULL);
+  g_assert_true (vc_estimate_check (source, NULL));
+  data = vc_profile_serialize (source, "p", "", VC_UNIT_GB, &length);
+  g_assert_nonnull (strstr (data, "\"vllm-sampler\" : \"flashinfer\""));
+  g_assert_true (vc_profile_parse (data, length, target, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_object_get (target, "vllm-sampler", &sampler, NULL);
+  g_assert_cmpint (sampler, ==, VC_VLLM_SAMPLER_FLASHINFER);
+  g_assert_true (vc_estimate_check (target, NULL));
+  g_assert_cmpfloat (vc_estimate_get_layout_result (target)->bytes[VC_COMPONENT_ACTIVATIONS], ==,
+                     vc_estimate_get_layout_result (source)->bytes[VC_COMPONENT_ACTIVATIONS]);
+
+  /* a profile that does not name it: the sort */
+  g_clear_object (&target);
+  target = vc_estimate_new ();
+  g_object_set (target, "vllm-sampler", VC_VLLM_SAMPLER_FLASHINFER, NULL);
+  g_assert_true (vc_profile_parse (old, strlen (old), target, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_object_get (target, "vllm-sampler", &sampler, NULL);
+  g_assert_cmpint (sampler, ==, VC_VLLM_SAMPLER_SORT);
+
+  /* an unknown sampler in a profile is named */
+  g_clear_object (&target);
+  target = vc_estimate_new ();
+  g_assert_false (vc_profile_parse (bad, strlen (bad), target, NULL, NULL, NULL, &error));
+  g_assert_cmpstr (error->message, ==, "inputs.vllm-sampler: “triton” is not valid for vllm-sampler; accepted: sort, flashinfer");
 }
 
 /* Context parallelism, packing and selective checkpointing with the trainer that runs them: kept. */
@@ -1109,6 +1153,7 @@ main (int   argc,
   g_test_add_func ("/profile/round-trip/optimizer-in-backward", test_round_trip_optimizer_in_backward);
   g_test_add_func ("/profile/round-trip/training-rules", test_round_trip_training_rules);
   g_test_add_func ("/profile/round-trip/mxfp4-backend", test_round_trip_mxfp4_backend);
+  g_test_add_func ("/profile/round-trip/vllm-sampler", test_round_trip_vllm_sampler);
   g_test_add_func ("/profile/round-trip/preset", test_round_trip_preset);
   g_test_add_func ("/profile/unit", test_unit);
   g_test_add_func ("/profile/round-trip/object", test_round_trip_object);
