@@ -48,6 +48,7 @@ typedef enum
   VC_CLIP_IDEFICS3,               /* the pixel shuffle, then one matrix (mm.model.fc) */
   VC_CLIP_JANUS_PRO,              /* a two-layer feed-forward block (mm.0, mm.1) with biases */
   VC_CLIP_LFM2,                   /* the pixel shuffle, an optional LayerNorm, mm.1 and mm.2 */
+  VC_CLIP_QWEN2VL,                /* tools/mtmd/models/qwen2vl.cpp: qwen2vl_merger and qwen2.5vl_merger */
 } VcClipProjector;
 
 /* A vision encoder's graph as llama.cpp's clip.cpp builds it for the warm-up image
@@ -75,6 +76,11 @@ typedef struct
   gboolean q_bias, k_bias, v_bias, o_bias, ln1_bias, ln2_bias, up_bias, down_bias;
   gboolean flash_attn;
   guint alignment;
+  /* qwen2vl.cpp: two patch kernels summed, M-RoPE, RMSNorm (qwen2.5vl) or LayerNorm, a gated
+   * feed-forward block when the file has ffn_gate, window attention every layer but each
+   * n_wa_pattern-th (0: none) */
+  gboolean rms_norm, ffn_gate, gate_bias;
+  guint n_wa_pattern;
 } VcClipGraph;
 
 /* the high-water mark of ggml-alloc over the graph, in bytes; 0 when the graph has no node */

@@ -312,13 +312,105 @@ siglip_graph (VcGguf      *g,
   return p->head_dim * p->n_head == p->n_embd;
 }
 
+/* every tensor is one clip_graph_qwen2vl uses (qwen2vl.cpp; clip_model_loader::load_tensors:
+ * the two patch kernels, the optional pre- and post-norm, v.blk.N's separate q, k, v (the
+ * converter splits the fused qkv: conversion/qwenvl.py) with their biases, the output, the two
+ * norms, up, gate and down; mm.0 and mm.2 with their biases) */
+static gboolean
+qwen2vl_tensors_only (VcGguf *g)
+{
+  static const char *const top[] = {
+    "v.patch_embd.weight", "v.patch_embd.weight.1", "v.pre_ln.weight", "v.pre_ln.bias", "v.post_ln.weight",
+    "v.post_ln.bias", "mm.0.weight", "mm.0.bias", "mm.2.weight", "mm.2.bias", NULL,
+  };
+  static const char *const block[] = {
+    "attn_q.weight", "attn_q.bias", "attn_k.weight", "attn_k.bias", "attn_v.weight", "attn_v.bias",
+    "attn_out.weight", "attn_out.bias", "ln1.weight", "ln1.bias", "ln2.weight", "ln2.bias",
+    "ffn_up.weight", "ffn_up.bias", "ffn_gate.weight", "ffn_gate.bias", "ffn_down.weight", "ffn_down.bias", NULL,
+  };
+
+  for (guint i = 0; i < g->tensors->len; i++)
+    {
+      const char *name = ((const VcGgufTensor *) g_ptr_array_index (g->tensors, i))->name;
+      const char *rest;
+
+      if (g_strv_contains (top, name))
+        continue;
+      if (!g_str_has_prefix (name, "v.blk."))
+        return FALSE;
+      rest = name + strlen ("v.blk.");
+      while (g_ascii_isdigit (*rest))
+        rest++;
+      if (*rest != '.' || !g_strv_contains (block, rest + 1))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* qwen2vl_merger and qwen2.5vl_merger (clip_get_graph_builder: clip_graph_qwen2vl) as
+ * clip_model_loader reads them (tools/mtmd/clip.cpp, load_hparams): n_merge
+ * clip.vision.spatial_merge_size, 2 unless given (the graph groups 2 × 2 patches: any other is not
+ * followed); clip.vision.n_wa_pattern (required for qwen2.5vl); set_warmup_n_tokens (46 · 46),
+ * so the warm-up image is 46 · patch · n_merge a side; RMSNorm for qwen2.5vl, LayerNorm for
+ * qwen2vl; the build asserts there is no patch bias (GGML_ASSERT (model.patch_bias == nullptr)),
+ * and ggml_add takes the q, k, v biases and the merger's */
+static gboolean
+qwen2vl_graph (VcGguf      *g,
+               const char  *projector,
+               VcClipGraph *p)
+{
+  const VcGgufTensor *patch = find_tensor (g, "v.patch_embd.weight");
+  const VcGgufTensor *patch1 = find_tensor (g, "v.patch_embd.weight.1");
+  gboolean v25 = g_str_equal (projector, "qwen2.5vl_merger");
+
+  memset (p, 0, sizeof *p);
+  if (!v25 && !g_str_equal (projector, "qwen2vl_merger"))
+    return FALSE;
+  p->projector = VC_CLIP_QWEN2VL;
+  p->rms_norm = v25;
+  p->patch_size = get_u32 (g, "clip.vision.patch_size", 0);
+  p->n_embd = get_u32 (g, "clip.vision.embedding_length", 0);
+  p->n_head = get_u32 (g, "clip.vision.attention.head_count", 0);
+  p->n_ff = get_u32 (g, "clip.vision.feed_forward_length", 0);
+  p->n_layer = get_u32 (g, "clip.vision.block_count", 0);
+  p->n_merge = get_u32 (g, "clip.vision.spatial_merge_size", 2);
+  p->n_wa_pattern = get_u32 (g, "clip.vision.n_wa_pattern", 0);
+  if (patch == NULL || patch1 == NULL || patch1->type != patch->type || p->n_merge != 2 || p->n_head == 0 ||
+      p->patch_size == 0 || p->patch_size > 4096 || (v25 && vc_gguf_get (g, "clip.vision.n_wa_pattern") == NULL) ||
+      get_u32 (g, "clip.vision.attention.head_count_kv", p->n_head) != p->n_head ||
+      has_tensor (g, "v.patch_embd.bias") || !qwen2vl_tensors_only (g))
+    return FALSE;
+  p->image_size = 46 * p->patch_size * p->n_merge;
+  p->head_dim = get_u32 (g, "clip.vision.attention.head_dim", p->n_embd / p->n_head);
+  p->patch_f32 = patch->type == 30;
+  p->pre_ln = has_tensor (g, "v.pre_ln.weight");
+  p->pre_ln_bias = has_tensor (g, "v.pre_ln.bias");
+  p->post_ln = has_tensor (g, "v.post_ln.weight");
+  p->post_ln_bias = has_tensor (g, "v.post_ln.bias");
+  p->q_bias = has_tensor (g, "v.blk.0.attn_q.bias");
+  p->k_bias = has_tensor (g, "v.blk.0.attn_k.bias");
+  p->v_bias = has_tensor (g, "v.blk.0.attn_v.bias");
+  p->o_bias = has_tensor (g, "v.blk.0.attn_out.bias");
+  p->ln1_bias = has_tensor (g, "v.blk.0.ln1.bias");
+  p->ln2_bias = has_tensor (g, "v.blk.0.ln2.bias");
+  p->up_bias = has_tensor (g, "v.blk.0.ffn_up.bias");
+  p->ffn_gate = has_tensor (g, "v.blk.0.ffn_gate.weight");
+  p->gate_bias = has_tensor (g, "v.blk.0.ffn_gate.bias");
+  p->down_bias = has_tensor (g, "v.blk.0.ffn_down.bias");
+  p->proj_hidden = matrix_out (g, "mm.0.weight", 4 * p->n_embd);
+  p->proj_dim = matrix_out (g, "mm.2.weight", p->proj_hidden);
+  p->alignment = 32;
+  return p->q_bias && p->k_bias && p->v_bias && p->proj_hidden != 0 && p->proj_dim != 0 &&
+         has_tensor (g, "mm.0.bias") && has_tensor (g, "mm.2.bias") && p->head_dim * p->n_head == p->n_embd;
+}
+
 static void
 read_compute (VcMmproj *out,
               VcGguf   *g)
 {
   VcClipGraph p;
 
-  if (!out->vision || out->audio || !siglip_graph (g, out->projector, &p))
+  if (!out->vision || out->audio || (!siglip_graph (g, out->projector, &p) && !qwen2vl_graph (g, out->projector, &p)))
     return;
   out->compute_bytes = (guint64) vc_llama_graph_clip_bytes (&p);
   p.flash_attn = TRUE;

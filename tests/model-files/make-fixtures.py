@@ -31,6 +31,14 @@ def kv_u32(key, value):
     return s(key) + struct.pack('<II', GGUF_UINT32, value)
 
 
+def kv_f32(key, value):
+    return s(key) + struct.pack('<If', 6, value)   # GGUF_TYPE_FLOAT32
+
+
+def kv_f32_array(key, values):
+    return s(key) + struct.pack('<IIQ', GGUF_ARRAY, 6, len(values)) + struct.pack('<%df' % len(values), *values)
+
+
 def kv_str(key, value):
     return s(key) + struct.pack('<I', GGUF_STRING) + s(value)
 
@@ -883,6 +891,58 @@ def make_siglip_mmprojs(out):
     kvs, t = siglip_mmproj(384, 16, 1024, 2, 16, 4096, F16)
     gguf(os.path.join(d, 'janus-pro-no-bias.gguf'), kvs + [kv_str('clip.projector_type', 'janus_pro')],
          t + [('mm.0.weight', [1024, 4096], F16), ('mm.1.weight', [4096, 4096], F16), ('mm.1.bias', [4096], F32)])
+    make_qwen2vl_mmprojs(d)
+
+
+def qwen2vl_mmproj(projector, w, n, heads, ff, out, gated, rms, extra_kvs=()):
+    # A Qwen2-VL / Qwen2.5-VL vision tower as conversion/qwenvl.py writes it: the Conv3D patch
+    # kernel split in two 14 × 14 kernels (v.patch_embd.weight and .weight.1, no bias), the fused
+    # qkv split into q, k, v with their biases, the output with its bias, the norms (LayerNorm with
+    # biases for qwen2vl, RMSNorm weights for qwen2.5vl), the MLP (fc1/fc2 for qwen2vl; gate, up,
+    # down with biases for qwen2.5vl), the merger's ln_q as v.post_ln and its mlp.0 / mlp.2 as
+    # mm.0 / mm.2 (4 · width in). Matrices F16, vectors F32.
+    kvs = [kv_str('general.architecture', 'clip'), kv_str('general.type', 'mmproj'),
+           kv_bool('clip.has_vision_encoder', True), kv_str('clip.projector_type', projector),
+           kv_u32('clip.vision.image_size', 560), kv_u32('clip.vision.patch_size', 14),
+           kv_u32('clip.vision.embedding_length', w), kv_u32('clip.vision.feed_forward_length', ff),
+           kv_u32('clip.vision.block_count', n), kv_u32('clip.vision.attention.head_count', heads),
+           kv_u32('clip.vision.projection_dim', out),
+           kv_f32('clip.vision.attention.layer_norm_epsilon', 1e-6),
+           kv_f32_array('clip.vision.image_mean', [0.48145466, 0.4578275, 0.40821073]),
+           kv_f32_array('clip.vision.image_std', [0.26862954, 0.26130258, 0.27577711])] + list(extra_kvs)
+    t = [('v.patch_embd.weight', [14, 14, 3, w], F16), ('v.patch_embd.weight.1', [14, 14, 3, w], F16)]
+    norms = ('weight',) if rms else ('weight', 'bias')
+    for i in range(n):
+        q = 'v.blk.%d.' % i
+        for m in ('attn_q', 'attn_k', 'attn_v', 'attn_out'):
+            t += [(q + m + '.weight', [w, w], F16), (q + m + '.bias', [w], F32)]
+        for m in ('ln1', 'ln2'):
+            t += [(q + m + '.' + x, [w], F32) for x in norms]
+        for m in (('ffn_gate', 'ffn_up') if gated else ('ffn_up',)):
+            t += [(q + m + '.weight', [w, ff], F16), (q + m + '.bias', [ff], F32)]
+        t += [(q + 'ffn_down.weight', [ff, w], F16), (q + 'ffn_down.bias', [w], F32)]
+    t += [('v.post_ln.' + x, [w], F32) for x in norms]
+    t += [('mm.0.weight', [4 * w, 4 * w], F16), ('mm.0.bias', [4 * w], F32),
+          ('mm.2.weight', [4 * w, out], F16), ('mm.2.bias', [out], F32)]
+    return kvs, t
+
+
+def make_qwen2vl_mmprojs(d):
+    # The vision towers of transformers' defaults (configuration_qwen2_vl.py: depth 32, embed_dim
+    # 1280, mlp_ratio 4, 16 heads, hidden_size 3584; configuration_qwen2_5_vl.py: depth 32, width
+    # 1280, intermediate 3420, 16 heads, out_hidden_size 3584, fullatt_block_indexes 7, 15, 23, 31,
+    # which the converter writes as n_wa_pattern 8), which Qwen2-VL-7B and Qwen2.5-VL-7B use; a
+    # 4-block Qwen2.5-VL tower without n_wa_pattern (clip_model_loader requires it) and one with a
+    # patch bias (the graph asserts none) are not followed
+    kvs, t = qwen2vl_mmproj('qwen2vl_merger', 1280, 32, 16, 5120, 3584, False, False, [kv_bool('clip.use_gelu', True)])
+    gguf(os.path.join(d, 'qwen2vl.gguf'), kvs, t)
+    kvs, t = qwen2vl_mmproj('qwen2.5vl_merger', 1280, 32, 16, 3420, 3584, True, True,
+                            [kv_bool('clip.use_silu', True), kv_u32('clip.vision.n_wa_pattern', 8)])
+    gguf(os.path.join(d, 'qwen2.5vl.gguf'), kvs, t)
+    kvs, t = qwen2vl_mmproj('qwen2.5vl_merger', 1280, 4, 16, 3420, 3584, True, True, [kv_bool('clip.use_silu', True)])
+    gguf(os.path.join(d, 'qwen2.5vl-no-pattern.gguf'), kvs, t)
+    kvs, t = qwen2vl_mmproj('qwen2vl_merger', 1280, 4, 16, 5120, 3584, False, False, [kv_bool('clip.use_gelu', True)])
+    gguf(os.path.join(d, 'qwen2vl-patch-bias.gguf'), kvs, t + [('v.patch_embd.bias', [1280], F32)])
 
 
 def kv_bool(key, value):
