@@ -739,14 +739,24 @@ static int
 clip_attention (Graph *g, const VcClipGraph *p, int cur, int pos, int mask)
 {
   gint64 E = p->n_embd, d = p->head_dim, h = p->n_head, N = T (g, cur)->ne[1], qd = d * h;
-  int q = with (g, mul_mat (g, weight (g, E, qd, 1), cur), p->q_bias, qd);
-  int k = with (g, mul_mat (g, weight (g, E, qd, 1), cur), p->k_bias, qd);
-  int v = with (g, mul_mat (g, weight (g, E, qd, 1), cur), p->v_bias, qd);
-  int out;
+  int q, k, v, out;
 
-  q = reshape (g, q, d, h, N, 1);
-  k = reshape (g, k, d, h, N, 1);
-  v = reshape (g, v, d, h, N, 1);
+  if (p->fused_qkv)
+    {
+      /* qwen3vl.cpp: the qkv product and its bias, q, k and v as views of it */
+      int qkv = with (g, mul_mat (g, weight (g, E, 3 * qd, 1), cur), p->q_bias, 3 * qd);
+      gint64 nb[4] = { 4, 4 * d, T (g, qkv)->nb[1], T (g, qkv)->nb[1] * N };
+
+      q = view (g, qkv, d, h, N, 1, nb, 0);
+      k = view (g, qkv, d, h, N, 1, nb, 4 * qd);
+      v = view (g, qkv, d, h, N, 1, nb, 8 * qd);
+    }
+  else
+    {
+      q = reshape (g, with (g, mul_mat (g, weight (g, E, qd, 1), cur), p->q_bias, qd), d, h, N, 1);
+      k = reshape (g, with (g, mul_mat (g, weight (g, E, qd, 1), cur), p->k_bias, qd), d, h, N, 1);
+      v = reshape (g, with (g, mul_mat (g, weight (g, E, qd, 1), cur), p->v_bias, qd), d, h, N, 1);
+    }
   if (pos != NO_T)
     {
       q = unary (g, q, pos);                                                                     /* rope_multi */
@@ -1000,6 +1010,63 @@ qwen2vl_graph (Graph *g, const VcClipGraph *p)
   return cur;
 }
 
+/* qwen3vl.cpp's positions: the learned table (resized to the grid when its side differs,
+ * resize_position_embeddings) brought into the same 2 × 2 patch groups as the patches (cont_4d,
+ * reshape, permute, cont_3d) */
+static int
+qwen3vl_positions (Graph *g, const VcClipGraph *p)
+{
+  gint64 E = p->n_embd, side = p->image_size / p->patch_size;
+  int cur = p->pos_side != 0 ? resized_positions (g, p) : leaf (g, T_F32, F_EXTERNAL, E, side * side, 1, 1);
+
+  cur = op (g, FALSE, 2 * E, side / 2, side, 1, cur, NO_T, NO_T, NO_T);          /* cont_4d */
+  cur = permute_0213 (g, reshape (g, cur, 2 * E, side / 2, 2, side / 2));
+  return op (g, FALSE, E, side * side, 1, 1, cur, NO_T, NO_T, NO_T);             /* cont_3d */
+}
+
+/* clip_graph_qwen3vl::build (qwen3vl.cpp) for one image: the input of qwen2vl.cpp, the patch
+ * bias, the grouped positions added, the positions input, the optional pre-norm; LayerNorm
+ * blocks with a fused qkv, M-RoPE and a plain feed-forward block; after each block that has one,
+ * a deepstack merger on the block's output as groups of 4 patches (LayerNorm of 4 · n_embd, its
+ * weight and bias, fc1 and its bias, GELU in place, fc2 and its bias), each concatenated to the
+ * ones before; the post-norm, the merger, then the deepstack features concatenated to it. The
+ * deepstack mergers join the graph only through that last concat, so they run after the merger,
+ * the blocks' outputs they take kept until then. */
+static int
+qwen3vl_graph (Graph *g, const VcClipGraph *p)
+{
+  gint64 E = p->n_embd, side = p->image_size / p->patch_size, N = side * side, E4 = 4 * E;
+  int cur = with (g, qwen2vl_input (g, p), TRUE, E);                            /* the patch bias */
+  int pos, ds = NO_T;
+
+  cur = unary (g, cur, qwen3vl_positions (g, p));                               /* add */
+  pos = leaf (g, T_I32, F_INPUT, 4 * N, 1, 1, 1);
+  if (p->pre_ln)
+    cur = clip_norm (g, p, cur, p->pre_ln_bias);
+  for (guint il = 0; il < p->n_layer; il++)
+    {
+      cur = qwen2vl_block (g, p, cur, pos, NO_T);
+      if (il < 64 && (p->deepstack & (G_GUINT64_CONSTANT (1) << il)))
+        {
+          int f = layer_norm (g, reshape (g, cur, E4, N / 4, 1, 1), TRUE);
+
+          f = with (g, mul_mat (g, weight (g, E4, p->proj_hidden, 1), f), TRUE, p->proj_hidden);
+          f = unary (g, f, NO_T);                                                /* gelu */
+          f = with (g, mul_mat (g, weight (g, p->proj_hidden, p->proj_dim, 1), f), TRUE, p->proj_dim);
+          ds = ds == NO_T ? f : op (g, FALSE, T (g, ds)->ne[0] + p->proj_dim, N / 4, 1, 1, ds, f, NO_T, NO_T);  /* concat */
+        }
+    }
+  if (p->post_ln)
+    cur = clip_norm (g, p, cur, p->post_ln_bias);
+  cur = reshape (g, cur, E4, N / 4, 1, 1);
+  cur = with (g, mul_mat (g, weight (g, E4, p->proj_hidden, 1), cur), TRUE, p->proj_hidden);
+  cur = unary (g, cur, NO_T);                                                    /* gelu */
+  cur = with (g, mul_mat (g, weight (g, p->proj_hidden, p->proj_dim, 1), cur), TRUE, p->proj_dim);
+  if (ds != NO_T)
+    cur = op (g, FALSE, p->proj_dim + T (g, ds)->ne[0], N / 4, 1, 1, cur, ds, NO_T, NO_T);  /* concat */
+  return cur;
+}
+
 static int
 clip_projector (Graph *g, const VcClipGraph *p, int cur)
 {
@@ -1026,7 +1093,7 @@ vc_llama_graph_clip_bytes (const VcClipGraph *p)
 
   if (p->patch_size == 0 || p->image_size < p->patch_size || p->n_merge == 0 ||
       (p->image_size / p->patch_size) % p->n_merge != 0 ||
-      (p->projector == VC_CLIP_QWEN2VL && (p->n_merge != 2 || p->image_size % (2 * p->patch_size) != 0)) || p->n_layer == 0 || p->n_embd == 0 ||
+      ((p->projector == VC_CLIP_QWEN2VL || p->projector == VC_CLIP_QWEN3VL) && (p->n_merge != 2 || p->image_size % (2 * p->patch_size) != 0)) || p->n_layer == 0 || p->n_embd == 0 ||
       p->head_dim == 0 || p->n_head == 0 || p->n_ff == 0 || p->proj_dim == 0 ||
       (p->projector != VC_CLIP_GEMMA3 && p->projector != VC_CLIP_IDEFICS3 && p->proj_hidden == 0))
     return 0;
@@ -1037,6 +1104,8 @@ vc_llama_graph_clip_bytes (const VcClipGraph *p)
   g.alignment = MAX (1u, p->alignment);
   if (p->projector == VC_CLIP_QWEN2VL)
     out = qwen2vl_graph (&g, p);
+  else if (p->projector == VC_CLIP_QWEN3VL)
+    out = qwen3vl_graph (&g, p);
   else
     out = clip_projector (&g, p, clip_encoder (&g, p, clip_input (&g, p)));
   expand (&g, out);

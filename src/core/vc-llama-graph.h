@@ -49,6 +49,7 @@ typedef enum
   VC_CLIP_JANUS_PRO,              /* a two-layer feed-forward block (mm.0, mm.1) with biases */
   VC_CLIP_LFM2,                   /* the pixel shuffle, an optional LayerNorm, mm.1 and mm.2 */
   VC_CLIP_QWEN2VL,                /* tools/mtmd/models/qwen2vl.cpp: qwen2vl_merger and qwen2.5vl_merger */
+  VC_CLIP_QWEN3VL,                /* tools/mtmd/models/qwen3vl.cpp: qwen3vl_merger */
 } VcClipProjector;
 
 /* A vision encoder's graph as llama.cpp's clip.cpp builds it for the warm-up image
@@ -81,6 +82,10 @@ typedef struct
    * n_wa_pattern-th (0: none) */
   gboolean rms_norm, ffn_gate, gate_bias;
   guint n_wa_pattern;
+  /* qwen3vl.cpp: a fused qkv (one product and its bias, three views), and the blocks whose output
+   * a deepstack merger also takes (bit i: block i; at most 64 blocks) */
+  gboolean fused_qkv;
+  guint64 deepstack;
 } VcClipGraph;
 
 /* the high-water mark of ggml-alloc over the graph, in bytes; 0 when the graph has no node */

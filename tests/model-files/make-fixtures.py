@@ -943,6 +943,57 @@ def make_qwen2vl_mmprojs(d):
     gguf(os.path.join(d, 'qwen2.5vl-no-pattern.gguf'), kvs, t)
     kvs, t = qwen2vl_mmproj('qwen2vl_merger', 1280, 4, 16, 5120, 3584, False, False, [kv_bool('clip.use_gelu', True)])
     gguf(os.path.join(d, 'qwen2vl-patch-bias.gguf'), kvs, t + [('v.patch_embd.bias', [1280], F32)])
+    make_qwen3vl_mmprojs(d)
+
+
+def qwen3vl_mmproj(w, n, heads, ff, out, deepstack, pos_type=F32):
+    # A Qwen3-VL vision tower as conversion/qwen3vl.py writes it: the Conv3D patch kernel split in
+    # two 16 × 16 kernels and its bias, the learned positions (2304: a 48 × 48 grid), blocks with a
+    # fused qkv and LayerNorms with biases, a plain GELU MLP, the merger's norm as v.post_ln and its
+    # linear_fc1 / linear_fc2 as mm.0 / mm.2, and each deepstack merger as v.deepstack.N (N the
+    # block it follows: deepstack_visual_indexes). Matrices F16, vectors F32.
+    kvs = [kv_str('general.architecture', 'clip'), kv_str('general.type', 'mmproj'),
+           kv_bool('clip.has_vision_encoder', True), kv_str('clip.projector_type', 'qwen3vl_merger'),
+           kv_u32('clip.vision.image_size', 768), kv_u32('clip.vision.patch_size', 16),
+           kv_u32('clip.vision.embedding_length', w), kv_u32('clip.vision.feed_forward_length', ff),
+           kv_u32('clip.vision.block_count', n), kv_u32('clip.vision.attention.head_count', heads),
+           kv_u32('clip.vision.projection_dim', out), kv_bool('clip.use_gelu', True),
+           kv_u32('clip.vision.spatial_merge_size', 2),
+           kv_f32('clip.vision.attention.layer_norm_epsilon', 1e-6),
+           kv_f32_array('clip.vision.image_mean', [0.5, 0.5, 0.5]),
+           kv_f32_array('clip.vision.image_std', [0.5, 0.5, 0.5])]
+    t = [('v.patch_embd.weight', [16, 16, 3, w], F16), ('v.patch_embd.weight.1', [16, 16, 3, w], F16),
+         ('v.patch_embd.bias', [w], F32), ('v.position_embd.weight', [w, 2304], pos_type)]
+    for i in range(n):
+        q = 'v.blk.%d.' % i
+        t += [(q + 'attn_qkv.weight', [w, 3 * w], F16), (q + 'attn_qkv.bias', [3 * w], F32),
+              (q + 'attn_out.weight', [w, w], F16), (q + 'attn_out.bias', [w], F32)]
+        for m in ('ln1', 'ln2'):
+            t += [(q + m + '.weight', [w], F32), (q + m + '.bias', [w], F32)]
+        t += [(q + 'ffn_up.weight', [w, ff], F16), (q + 'ffn_up.bias', [ff], F32),
+              (q + 'ffn_down.weight', [ff, w], F16), (q + 'ffn_down.bias', [w], F32)]
+    t += [('v.post_ln.weight', [w], F32), ('v.post_ln.bias', [w], F32),
+          ('mm.0.weight', [4 * w, 4 * w], F16), ('mm.0.bias', [4 * w], F32),
+          ('mm.2.weight', [4 * w, out], F16), ('mm.2.bias', [out], F32)]
+    for i in deepstack:
+        q = 'v.deepstack.%d.' % i
+        t += [(q + 'norm.weight', [4 * w], F32), (q + 'norm.bias', [4 * w], F32),
+              (q + 'fc1.weight', [4 * w, 4 * w], F16), (q + 'fc1.bias', [4 * w], F32),
+              (q + 'fc2.weight', [4 * w, out], F16), (q + 'fc2.bias', [out], F32)]
+    return kvs, t
+
+
+def make_qwen3vl_mmprojs(d):
+    # Qwen3-VL-8B-Instruct's vision tower (its config.json, data/models/qwen3-vl-8b-instruct:
+    # depth 27, width 1152, MLP 4304, 16 heads, out 4096, patch 16, 2304 positions, deepstack
+    # after blocks 8, 16 and 24); a 4-block tower without deepstack; one with F16 positions, which
+    # the 92 × 92 warm-up grid needs resized (ggml_interpolate takes f32 only): not followed
+    kvs, t = qwen3vl_mmproj(1152, 27, 16, 4304, 4096, (8, 16, 24))
+    gguf(os.path.join(d, 'qwen3vl.gguf'), kvs, t)
+    kvs, t = qwen3vl_mmproj(1152, 4, 16, 4304, 4096, ())
+    gguf(os.path.join(d, 'qwen3vl-no-deepstack.gguf'), kvs, t)
+    kvs, t = qwen3vl_mmproj(1152, 4, 16, 4304, 4096, (), F16)
+    gguf(os.path.join(d, 'qwen3vl-f16-positions.gguf'), kvs, t)
 
 
 def kv_bool(key, value):
