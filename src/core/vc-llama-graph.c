@@ -736,7 +736,7 @@ clip_input (Graph *g, const VcClipGraph *p)
  * `pos` when there is one), then flash attention on f16 copies of k, v and of the mask when there
  * is one, or the f32 scores softmaxed in place with the mask; the output projection */
 static int
-clip_attention (Graph *g, const VcClipGraph *p, int cur, int pos, int mask)
+clip_attention (Graph *g, const VcClipGraph *p, int cur, int pos, int pos2, int mask)
 {
   gint64 E = p->n_embd, d = p->head_dim, h = p->n_head, N = T (g, cur)->ne[1], qd = d * h;
   int q, k, v, out;
@@ -761,6 +761,11 @@ clip_attention (Graph *g, const VcClipGraph *p, int cur, int pos, int mask)
     {
       q = unary (g, q, pos);                                                                     /* rope_multi */
       k = unary (g, k, pos);
+    }
+  if (pos2 != NO_T)
+    {
+      q = unary (g, q, pos2);                  /* build_rope_2d: the second half, in place on the first */
+      k = unary (g, k, pos2);
     }
   expand (g, q);
   expand (g, k);
@@ -823,7 +828,7 @@ clip_encoder (Graph *g, const VcClipGraph *p, int inp)
     inpL = layer_norm (g, inpL, p->pre_ln_bias);
   for (guint il = 0; il < p->n_layer; il++)
     {
-      int cur = clip_attention (g, p, layer_norm (g, inpL, p->ln1_bias), NO_T, NO_T);
+      int cur = clip_attention (g, p, layer_norm (g, inpL, p->ln1_bias), NO_T, NO_T, NO_T);
 
       inpL = unary (g, cur, inpL);                                               /* residual */
       cur = layer_norm (g, inpL, p->ln2_bias);
@@ -941,10 +946,10 @@ qwen2vl_input (Graph *g, const VcClipGraph *p)
  * the residual, the norm, build_ffn (gated: the gate's and up's products, the GLU; or up and
  * the activation in place), the residual */
 static int
-qwen2vl_block (Graph *g, const VcClipGraph *p, int inpL, int pos, int mask)
+qwen2vl_block (Graph *g, const VcClipGraph *p, int inpL, int pos, int pos2, int mask)
 {
   gint64 E = p->n_embd, N = T (g, inpL)->ne[1];
-  int cur = clip_attention (g, p, clip_norm (g, p, inpL, p->ln1_bias), pos, mask);
+  int cur = clip_attention (g, p, clip_norm (g, p, inpL, p->ln1_bias), pos, pos2, mask);
   int up, act;
 
   cur = unary (g, cur, inpL);                                                    /* residual */
@@ -992,7 +997,7 @@ qwen2vl_graph (Graph *g, const VcClipGraph *p)
     {
       gboolean full = p->n_wa_pattern == 0 || (il + 1) % p->n_wa_pattern == 0;
 
-      cur = qwen2vl_block (g, p, cur, pos, full ? NO_T : mask);
+      cur = qwen2vl_block (g, p, cur, pos, NO_T, full ? NO_T : mask);
     }
   if (p->post_ln)
     cur = clip_norm (g, p, cur, p->post_ln_bias);
@@ -1045,7 +1050,7 @@ qwen3vl_graph (Graph *g, const VcClipGraph *p)
     cur = clip_norm (g, p, cur, p->pre_ln_bias);
   for (guint il = 0; il < p->n_layer; il++)
     {
-      cur = qwen2vl_block (g, p, cur, pos, NO_T);
+      cur = qwen2vl_block (g, p, cur, pos, NO_T, NO_T);
       if (il < 64 && (p->deepstack & (G_GUINT64_CONSTANT (1) << il)))
         {
           int f = layer_norm (g, reshape (g, cur, E4, N / 4, 1, 1), TRUE);
@@ -1065,6 +1070,49 @@ qwen3vl_graph (Graph *g, const VcClipGraph *p)
   if (ds != NO_T)
     cur = op (g, FALSE, p->proj_dim + T (g, ds)->ne[0], N / 4, 1, 1, cur, ds, NO_T, NO_T);  /* concat */
   return cur;
+}
+
+/* clip_graph_pixtral::build (pixtral.cpp) for one image: build_inp, the row and column
+ * positions, build_vit with RMSNorm and 2-D RoPE (build_rope_2d: a rope of q and k, then a second
+ * in place), the blocks as qwen2vl.cpp's (gated feed-forward block); Mistral 3's patch merger
+ * (RMSNorm and mm.input_norm in place, the grid permuted and copied, im2col of n_merge × n_merge
+ * in f32, mm.patch_merger); build_ffn (mm.1, GELU in place, mm.2, their optional biases); the
+ * [IMG_BREAK] rows: a new tensor of one row per grid row, scaled and added in place, concatenated */
+static int
+pixtral_graph (Graph *g, const VcClipGraph *p)
+{
+  gint64 E = p->n_embd, side = p->image_size / p->patch_size, N = side * side, m = p->n_merge, q = side / m;
+  int cur = clip_input (g, p);
+  int pos_h = leaf (g, T_I32, F_INPUT, N, 1, 1, 1), pos_w = leaf (g, T_I32, F_INPUT, N, 1, 1, 1);
+  gint64 T_;
+  int tok;
+
+  if (p->pre_ln)
+    cur = clip_norm (g, p, cur, p->pre_ln_bias);
+  for (guint il = 0; il < p->n_layer; il++)
+    cur = qwen2vl_block (g, p, cur, pos_h, pos_w, NO_T);
+  if (p->post_ln)
+    cur = clip_norm (g, p, cur, p->post_ln_bias);
+  if (p->patch_merger)
+    {
+      Tensor *t;
+      gint64 nb[4];
+
+      cur = unary (g, unary (g, cur, NO_T), weight (g, E, 1, 1));              /* rms_norm, mul */
+      cur = reshape (g, cur, E, side, side, 1);
+      t = T (g, cur);
+      nb[0] = t->nb[1], nb[1] = t->nb[2], nb[2] = t->nb[0], nb[3] = t->nb[3];   /* permute (2, 0, 1, 3) */
+      cur = op (g, FALSE, side, side, E, 1, view (g, cur, side, side, E, 1, nb, 0), NO_T, NO_T, NO_T);  /* cont */
+      cur = add (g, T_F32, OP_NEW, 0, E * m * m, q, q, 1, view (g, cur, m, m, E, 1, NULL, 0), cur, NO_T, NO_T);  /* im2col */
+      cur = mul_mat (g, weight (g, E * m * m, E, 1), reshape (g, cur, E * m * m, q * q, 1, 1));
+    }
+  cur = with (g, mul_mat (g, weight (g, E, p->proj_hidden, 1), cur), p->mm1_bias, p->proj_hidden);
+  cur = unary (g, cur, NO_T);                                                    /* gelu */
+  cur = with (g, mul_mat (g, weight (g, p->proj_hidden, p->proj_dim, 1), cur), p->mm2_bias, p->proj_dim);
+  T_ = p->proj_dim;
+  tok = unary (g, unary (g, leaf (g, T_F32, 0, T_, 1, q, 1), NO_T), weight (g, T_, 1, 1));  /* scale, add */
+  cur = op (g, FALSE, T_, q + 1, q, 1, reshape (g, cur, T_, q, q, 1), tok, NO_T, NO_T);       /* concat */
+  return view (g, cur, T_, q * q + q - 1, 1, 1, NULL, 0);
 }
 
 static int
@@ -1106,6 +1154,8 @@ vc_llama_graph_clip_bytes (const VcClipGraph *p)
     out = qwen2vl_graph (&g, p);
   else if (p->projector == VC_CLIP_QWEN3VL)
     out = qwen3vl_graph (&g, p);
+  else if (p->projector == VC_CLIP_PIXTRAL)
+    out = pixtral_graph (&g, p);
   else
     out = clip_projector (&g, p, clip_encoder (&g, p, clip_input (&g, p)));
   expand (&g, out);

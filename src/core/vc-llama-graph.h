@@ -50,6 +50,7 @@ typedef enum
   VC_CLIP_LFM2,                   /* the pixel shuffle, an optional LayerNorm, mm.1 and mm.2 */
   VC_CLIP_QWEN2VL,                /* tools/mtmd/models/qwen2vl.cpp: qwen2vl_merger and qwen2.5vl_merger */
   VC_CLIP_QWEN3VL,                /* tools/mtmd/models/qwen3vl.cpp: qwen3vl_merger */
+  VC_CLIP_PIXTRAL,                /* tools/mtmd/models/pixtral.cpp: pixtral (Pixtral, Mistral 3) */
 } VcClipProjector;
 
 /* A vision encoder's graph as llama.cpp's clip.cpp builds it for the warm-up image
@@ -86,6 +87,9 @@ typedef struct
    * a deepstack merger also takes (bit i: block i; at most 64 blocks) */
   gboolean fused_qkv;
   guint64 deepstack;
+  /* pixtral.cpp: 2-D RoPE, Mistral 3's patch merger (mm.input_norm, mm.patch_merger), the
+   * optional biases of mm.1 and mm.2 */
+  gboolean patch_merger, mm1_bias, mm2_bias;
 } VcClipGraph;
 
 /* the high-water mark of ggml-alloc over the graph, in bytes; 0 when the graph has no node */

@@ -458,13 +458,81 @@ qwen2vl_graph (VcGguf      *g,
          has_tensor (g, "mm.0.bias") && has_tensor (g, "mm.2.bias") && p->head_dim * p->n_head == p->n_embd;
 }
 
+/* pixtral (clip_graph_pixtral, tools/mtmd/models/pixtral.cpp) as clip_model_loader reads it:
+ * n_merge clip.vision.spatial_merge_size, 1 unless given; set_warmup_n_tokens (256): the warm-up
+ * image is 16 · patch · n_merge a side; v.token_embd.img_break required; mm.1 and mm.2 with
+ * optional biases; Mistral 3's mm.input_norm and mm.patch_merger when present (both, and
+ * n_merge above 1, or neither); the blocks RMSNorm, separate q, k, v, a gated feed-forward block */
+static gboolean
+pixtral_graph (VcGguf      *g,
+               const char  *projector,
+               VcClipGraph *p)
+{
+  static const char *const top[] = {
+    "v.patch_embd.weight", "v.pre_ln.weight", "v.post_ln.weight", "v.token_embd.img_break", "mm.1.weight",
+    "mm.1.bias", "mm.2.weight", "mm.2.bias", "mm.input_norm.weight", "mm.patch_merger.weight", NULL,
+  };
+  static const char *const block[] = {
+    "attn_q.weight", "attn_k.weight", "attn_v.weight", "attn_out.weight", "ln1.weight", "ln2.weight",
+    "ffn_gate.weight", "ffn_up.weight", "ffn_down.weight", NULL,
+  };
+  const VcGgufTensor *patch = find_tensor (g, "v.patch_embd.weight");
+
+  memset (p, 0, sizeof *p);
+  if (!g_str_equal (projector, "pixtral") || patch == NULL)
+    return FALSE;
+  for (guint i = 0; i < g->tensors->len; i++)
+    {
+      const char *name = ((const VcGgufTensor *) g_ptr_array_index (g->tensors, i))->name;
+      const char *rest;
+
+      if (g_strv_contains (top, name))
+        continue;
+      if (!g_str_has_prefix (name, "v.blk."))
+        return FALSE;
+      rest = name + strlen ("v.blk.");
+      while (g_ascii_isdigit (*rest))
+        rest++;
+      if (*rest != '.' || !g_strv_contains (block, rest + 1))
+        return FALSE;
+    }
+  p->projector = VC_CLIP_PIXTRAL;
+  p->rms_norm = TRUE;
+  p->ffn_gate = TRUE;
+  p->patch_size = get_u32 (g, "clip.vision.patch_size", 0);
+  p->n_embd = get_u32 (g, "clip.vision.embedding_length", 0);
+  p->n_head = get_u32 (g, "clip.vision.attention.head_count", 0);
+  p->n_ff = get_u32 (g, "clip.vision.feed_forward_length", 0);
+  p->n_layer = get_u32 (g, "clip.vision.block_count", 0);
+  p->n_merge = get_u32 (g, "clip.vision.spatial_merge_size", 1);
+  p->patch_merger = has_tensor (g, "mm.patch_merger.weight");
+  if (p->n_head == 0 || p->patch_size == 0 || p->patch_size > 4096 || p->n_merge == 0 || p->n_merge > 64 ||
+      get_u32 (g, "clip.vision.attention.head_count_kv", p->n_head) != p->n_head ||
+      p->patch_merger != has_tensor (g, "mm.input_norm.weight") || p->patch_merger != (p->n_merge > 1) ||
+      !has_tensor (g, "v.token_embd.img_break") || !has_tensor (g, "v.blk.0.ffn_gate.weight") ||
+      (p->patch_merger && matrix_out (g, "mm.patch_merger.weight", p->n_embd * p->n_merge * p->n_merge) != p->n_embd))
+    return FALSE;
+  p->image_size = 16 * p->patch_size * p->n_merge;
+  p->head_dim = get_u32 (g, "clip.vision.attention.head_dim", p->n_embd / p->n_head);
+  p->patch_f32 = patch->type == 30;
+  p->pre_ln = has_tensor (g, "v.pre_ln.weight");
+  p->post_ln = has_tensor (g, "v.post_ln.weight");
+  p->mm1_bias = has_tensor (g, "mm.1.bias");
+  p->mm2_bias = has_tensor (g, "mm.2.bias");
+  p->proj_hidden = matrix_out (g, "mm.1.weight", p->n_embd);
+  p->proj_dim = matrix_out (g, "mm.2.weight", p->proj_hidden);
+  p->alignment = 32;
+  return p->proj_hidden != 0 && p->proj_dim != 0 && p->head_dim * p->n_head == p->n_embd;
+}
+
 static void
 read_compute (VcMmproj *out,
               VcGguf   *g)
 {
   VcClipGraph p;
 
-  if (!out->vision || out->audio || (!siglip_graph (g, out->projector, &p) && !qwen2vl_graph (g, out->projector, &p)))
+  if (!out->vision || out->audio || (!siglip_graph (g, out->projector, &p) && !qwen2vl_graph (g, out->projector, &p) &&
+                                           !pixtral_graph (g, out->projector, &p)))
     return;
   out->compute_bytes = (guint64) vc_llama_graph_clip_bytes (&p);
   p.flash_attn = TRUE;

@@ -994,6 +994,47 @@ def make_qwen3vl_mmprojs(d):
     gguf(os.path.join(d, 'qwen3vl-no-deepstack.gguf'), kvs, t)
     kvs, t = qwen3vl_mmproj(1152, 4, 16, 4304, 4096, (), F16)
     gguf(os.path.join(d, 'qwen3vl-f16-positions.gguf'), kvs, t)
+    make_pixtral_mmprojs(d)
+
+
+def make_pixtral_mmprojs(d):
+    # Pixtral's vision encoder as the converter writes it (names of clip-impl.h): the patch kernel
+    # without bias, ln_pre as v.pre_ln, blocks of RMSNorm weights, separate q, k, v, o without
+    # biases, a gated SiLU MLP; the [IMG_BREAK] embedding; mm.1 and mm.2. Mistral 3's adds
+    # spatial_merge_size 2, mm.input_norm and mm.patch_merger. Shapes: width 1024, 24 blocks of 16
+    # heads, MLP 4096, patch 16 (Pixtral) or 14 (Mistral 3), text width 5120: test cases of the
+    # graph, as the siglip ones are.
+    def pixtral(patch, merge, text, biases):
+        w, n, ff = 1024, 24, 4096
+        kvs = [kv_str('general.architecture', 'clip'), kv_str('general.type', 'mmproj'),
+               kv_bool('clip.has_vision_encoder', True), kv_str('clip.projector_type', 'pixtral'),
+               kv_u32('clip.vision.image_size', 1024), kv_u32('clip.vision.patch_size', patch),
+               kv_u32('clip.vision.embedding_length', w), kv_u32('clip.vision.feed_forward_length', ff),
+               kv_u32('clip.vision.block_count', n), kv_u32('clip.vision.attention.head_count', 16),
+               kv_u32('clip.vision.projection_dim', text), kv_bool('clip.use_silu', True),
+               kv_f32('clip.vision.attention.layer_norm_epsilon', 1e-5),
+               kv_f32_array('clip.vision.image_mean', [0.5, 0.5, 0.5]),
+               kv_f32_array('clip.vision.image_std', [0.5, 0.5, 0.5])]
+        if merge > 1:
+            kvs += [kv_u32('clip.vision.spatial_merge_size', merge)]
+        t = [('v.patch_embd.weight', [patch, patch, 3, w], F16), ('v.pre_ln.weight', [w], F32),
+             ('v.token_embd.img_break', [text], F32)]
+        for i in range(n):
+            q = 'v.blk.%d.' % i
+            t += [(q + m + '.weight', [w, w], F16) for m in ('attn_q', 'attn_k', 'attn_v', 'attn_out')]
+            t += [(q + 'ln1.weight', [w], F32), (q + 'ln2.weight', [w], F32),
+                  (q + 'ffn_gate.weight', [w, ff], F16), (q + 'ffn_up.weight', [w, ff], F16),
+                  (q + 'ffn_down.weight', [ff, w], F16)]
+        t += [('mm.1.weight', [w, text], F16), ('mm.2.weight', [text, text], F16)]
+        if biases:
+            t += [('mm.1.bias', [text], F32), ('mm.2.bias', [text], F32)]
+        if merge > 1:
+            t += [('mm.input_norm.weight', [w], F32), ('mm.patch_merger.weight', [w * merge * merge, w], F16)]
+        return kvs, t
+    kvs, t = pixtral(16, 1, 5120, True)
+    gguf(os.path.join(d, 'pixtral.gguf'), kvs, t)
+    kvs, t = pixtral(14, 2, 5120, False)
+    gguf(os.path.join(d, 'mistral3.gguf'), kvs, t)
 
 
 def kv_bool(key, value):

@@ -1028,7 +1028,9 @@ test_mmproj_not_followed (void)
  * qwen2vl one with a patch bias are not followed. Qwen3-VL-8B's tower (qwen3vl.cpp, deepstack
  * after blocks 8, 16 and 24, whose mergers run after the main one): 5,001,072,896 and
  * 390,156,544; without deepstack (4 blocks) 4,884,066,560 and 260,149,504, both as llama.cpp
- * logs them; F16 positions to resize (ggml_interpolate asserts f32) are not followed */
+ * logs them; F16 positions to resize (ggml_interpolate asserts f32) are not followed. pixtral
+ * (pixtral.cpp, warm-up 16 · patch · n_merge): Pixtral's shape 16,844,800 and 17,369,088,
+ * Mistral 3's (patch merger) 90,824,704 and 67,756,032, as llama.cpp logs them */
 static void
 test_mmproj_siglip (void)
 {
@@ -1047,6 +1049,8 @@ test_mmproj_siglip (void)
     { "mmproj/qwen3vl.gguf", "qwen3vl_merger", 5001072896, 390156544 },
     { "mmproj/qwen3vl-no-deepstack.gguf", "qwen3vl_merger", 4884066560, 260149504 },
     { "mmproj/qwen3vl-f16-positions.gguf", "qwen3vl_merger", 0, 0 },
+    { "mmproj/pixtral.gguf", "pixtral", 16844800, 17369088 },
+    { "mmproj/mistral3.gguf", "pixtral", 90824704, 67756032 },
   };
   g_autofree char *folder = fixture ("gemma3");
 
