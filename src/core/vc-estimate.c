@@ -1553,7 +1553,8 @@ vc_estimate_dup_warnings (VcEstimate *self)
       g_autofree char *w = g_strdup_printf (_("The multimodal projector’s weights are counted on the first GPU, but not its compute buffer: "
                                               "llama.cpp sizes the encoder’s graph when the projector loads (clip.cpp, "
                                               "warm-up, logged as its “compute buffer size”), and the graph of the projector type “%s” "
-                                              "is not followed here (it is for gemma3, idefics3, janus_pro and lfm2)"),
+                                              "is not followed here (it is for gemma3, idefics3, janus_pro, lfm2, qwen2vl_merger, qwen2.5vl_merger, "
+                                              "qwen3vl_merger and pixtral)"),
                                             self->mmproj_projector);
 
       g_strv_builder_add (b, w);
@@ -1564,7 +1565,8 @@ vc_estimate_dup_warnings (VcEstimate *self)
       g_autofree char *w = g_strdup_printf (_("The multimodal projector’s weights are counted in system memory, but not its compute buffer: "
                                               "llama.cpp sizes the encoder’s graph when the projector loads (clip.cpp, "
                                               "warm-up, logged as its “compute buffer size”), and the graph of the projector type “%s” "
-                                              "is not followed here (it is for gemma3, idefics3, janus_pro and lfm2)"),
+                                              "is not followed here (it is for gemma3, idefics3, janus_pro, lfm2, qwen2vl_merger, qwen2.5vl_merger, "
+                                              "qwen3vl_merger and pixtral)"),
                                             self->mmproj_projector);
 
       g_strv_builder_add (b, w);

@@ -696,13 +696,13 @@ transpose (Graph *g, int src)
   return view (g, src, s->ne[1], s->ne[0], s->ne[2], s->ne[3], nb, 0);
 }
 
-/* clip_graph::build_inp: ggml_conv_2d (im2col, the product with the kernel, its permuted copy),
- * the patches transposed to [n_embd, n_patches] and the patch bias */
+/* ggml_conv_2d of the raw image with one patch kernel, no padding (ggml/src/ggml.c): im2col
+ * (F16, F32 for a BF16 kernel), its product with the kernel and the permuted copy:
+ * [side, side, n_embd, 1] */
 static int
-clip_input (Graph *g, const VcClipGraph *p)
+patch_conv (Graph *g, const VcClipGraph *p, int raw)
 {
   gint64 E = p->n_embd, k = p->patch_size, side = p->image_size / p->patch_size, N = side * side;
-  int raw = leaf (g, T_F32, F_INPUT, p->image_size, p->image_size, 3, 1);
   int kernel = leaf (g, T_F16, F_EXTERNAL, k, k, 3, E);
   int im2col = add (g, p->patch_f32 ? T_F32 : T_F16, OP_NEW, 0, 3 * k * k, side, side, 1, kernel, raw, NO_T, NO_T);
   int cur = mul_mat (g, reshape (g, im2col, 3 * k * k, N, 1, 1), reshape (g, kernel, 3 * k * k, E, 1, 1));
@@ -715,26 +715,58 @@ clip_input (Graph *g, const VcClipGraph *p)
 
     cur = view (g, cur, side, side, E, 1, pnb, 0);
   }
-  cur = op (g, FALSE, side, side, E, 1, cur, NO_T, NO_T, NO_T);             /* cont */
+  return op (g, FALSE, side, side, E, 1, cur, NO_T, NO_T, NO_T);              /* cont */
+}
+
+/* clip_graph::build_inp: the convolution, the patches transposed to [n_embd, n_patches] and the
+ * patch bias */
+static int
+clip_input (Graph *g, const VcClipGraph *p)
+{
+  gint64 E = p->n_embd, side = p->image_size / p->patch_size, N = side * side;
+  int raw = leaf (g, T_F32, F_INPUT, p->image_size, p->image_size, 3, 1);
+  int cur = patch_conv (g, p, raw);
+
   cur = transpose (g, reshape (g, cur, N, E, 1, 1));
   cur = op (g, FALSE, E, N, 1, 1, cur, NO_T, NO_T, NO_T);                   /* cont */
   return with (g, cur, p->patch_bias, E);
 }
 
-/* clip_graph::build_attn without a mask: q, k and v ordered into the graph, then flash attention
- * on f16 copies of k and v, or the f32 scores softmaxed in place; the output projection */
+/* clip_graph::build_attn: q, k and v ordered into the graph (after the rotation of q and k by
+ * `pos` when there is one), then flash attention on f16 copies of k, v and of the mask when there
+ * is one, or the f32 scores softmaxed in place with the mask; the output projection */
 static int
-clip_attention (Graph *g, const VcClipGraph *p, int cur)
+clip_attention (Graph *g, const VcClipGraph *p, int cur, int pos, int pos2, int mask)
 {
   gint64 E = p->n_embd, d = p->head_dim, h = p->n_head, N = T (g, cur)->ne[1], qd = d * h;
-  int q = with (g, mul_mat (g, weight (g, E, qd, 1), cur), p->q_bias, qd);
-  int k = with (g, mul_mat (g, weight (g, E, qd, 1), cur), p->k_bias, qd);
-  int v = with (g, mul_mat (g, weight (g, E, qd, 1), cur), p->v_bias, qd);
-  int out;
+  int q, k, v, out;
 
-  q = reshape (g, q, d, h, N, 1);
-  k = reshape (g, k, d, h, N, 1);
-  v = reshape (g, v, d, h, N, 1);
+  if (p->fused_qkv)
+    {
+      /* qwen3vl.cpp: the qkv product and its bias, q, k and v as views of it */
+      int qkv = with (g, mul_mat (g, weight (g, E, 3 * qd, 1), cur), p->q_bias, 3 * qd);
+      gint64 nb[4] = { 4, 4 * d, T (g, qkv)->nb[1], T (g, qkv)->nb[1] * N };
+
+      q = view (g, qkv, d, h, N, 1, nb, 0);
+      k = view (g, qkv, d, h, N, 1, nb, 4 * qd);
+      v = view (g, qkv, d, h, N, 1, nb, 8 * qd);
+    }
+  else
+    {
+      q = reshape (g, with (g, mul_mat (g, weight (g, E, qd, 1), cur), p->q_bias, qd), d, h, N, 1);
+      k = reshape (g, with (g, mul_mat (g, weight (g, E, qd, 1), cur), p->k_bias, qd), d, h, N, 1);
+      v = reshape (g, with (g, mul_mat (g, weight (g, E, qd, 1), cur), p->v_bias, qd), d, h, N, 1);
+    }
+  if (pos != NO_T)
+    {
+      q = unary (g, q, pos);                                                                     /* rope_multi */
+      k = unary (g, k, pos);
+    }
+  if (pos2 != NO_T)
+    {
+      q = unary (g, q, pos2);                  /* build_rope_2d: the second half, in place on the first */
+      k = unary (g, k, pos2);
+    }
   expand (g, q);
   expand (g, k);
   expand (g, v);
@@ -744,8 +776,9 @@ clip_attention (Graph *g, const VcClipGraph *p, int cur)
     {
       int k16 = add (g, T_F16, OP_NEW, 0, d, N, h, 1, k, NO_T, NO_T, NO_T);                    /* cast */
       int v16 = add (g, T_F16, OP_NEW, 0, d, N, h, 1, permute_0213 (g, v), NO_T, NO_T, NO_T);
+      int m16 = mask == NO_T ? NO_T : add (g, T_F16, OP_NEW, 0, N, N, 1, 1, mask, NO_T, NO_T, NO_T);
 
-      out = op (g, FALSE, d, h, N, 1, q, k16, v16, NO_T);                                        /* flash_attn_ext */
+      out = op (g, FALSE, d, h, N, 1, q, k16, v16, m16);                                         /* flash_attn_ext */
       out = reshape (g, out, qd, N, 1, 1);
     }
   else
@@ -753,7 +786,7 @@ clip_attention (Graph *g, const VcClipGraph *p, int cur)
       Tensor *vt = T (g, v);
       gint64 nb[4] = { vt->nb[2], vt->nb[0], vt->nb[1], vt->nb[3] };                           /* permute (1, 2, 0, 3) */
       int vc = op (g, FALSE, N, d, h, 1, view (g, v, N, d, h, 1, nb, 0), NO_T, NO_T, NO_T);     /* cont */
-      int kq = unary (g, mul_mat (g, k, q), NO_T);                                               /* soft_max_ext */
+      int kq = unary (g, mul_mat (g, k, q), mask);                                               /* soft_max_ext */
 
       out = permute_0213 (g, mul_mat (g, vc, kq));
       out = op (g, FALSE, qd, N, 1, 1, out, NO_T, NO_T, NO_T);                                   /* cont_2d */
@@ -795,7 +828,7 @@ clip_encoder (Graph *g, const VcClipGraph *p, int inp)
     inpL = layer_norm (g, inpL, p->pre_ln_bias);
   for (guint il = 0; il < p->n_layer; il++)
     {
-      int cur = clip_attention (g, p, layer_norm (g, inpL, p->ln1_bias));
+      int cur = clip_attention (g, p, layer_norm (g, inpL, p->ln1_bias), NO_T, NO_T, NO_T);
 
       inpL = unary (g, cur, inpL);                                               /* residual */
       cur = layer_norm (g, inpL, p->ln2_bias);
@@ -878,6 +911,210 @@ lfm2_projector (Graph *g, const VcClipGraph *p, int cur)
   return with (g, mul_mat (g, weight (g, p->proj_hidden, p->proj_dim, 1), cur), TRUE, p->proj_dim);
 }
 
+/* clip_graph::build_norm: RMSNorm (in place) or LayerNorm (ggml_norm, never in place), its
+ * weight, its bias */
+static int
+clip_norm (Graph *g, const VcClipGraph *p, int cur, gboolean bias)
+{
+  gint64 n = T (g, cur)->ne[0];
+
+  if (!p->rms_norm)
+    return layer_norm (g, cur, bias);
+  return with (g, unary (g, unary (g, cur, NO_T), weight (g, n, 1, 1)), bias, n);
+}
+
+/* tools/mtmd/models/qwen2vl.cpp, build_inp_with_temporal_merge for one image: the two patch
+ * kernels' convolutions added, then the 2 × 2 patch groups brought together (a permute, cont_4d,
+ * reshape, permute, cont_3d): [n_embd, patches] */
+static int
+qwen2vl_input (Graph *g, const VcClipGraph *p)
+{
+  gint64 E = p->n_embd, side = p->image_size / p->patch_size;
+  int raw = leaf (g, T_F32, F_INPUT, p->image_size, p->image_size, 3, 1);
+  int c0 = patch_conv (g, p, raw), c1 = patch_conv (g, p, raw);
+  int cur = unary (g, c0, c1);                                                   /* add */
+  Tensor *t = T (g, cur);
+  gint64 nb[4] = { t->nb[2], t->nb[0], t->nb[1], t->nb[3] };                    /* permute (1, 2, 0, 3) */
+
+  cur = view (g, cur, E, side, side, 1, nb, 0);
+  cur = op (g, FALSE, 2 * E, side / 2, side, 1, cur, NO_T, NO_T, NO_T);          /* cont_4d */
+  cur = permute_0213 (g, reshape (g, cur, 2 * E, side / 2, 2, side / 2));
+  return op (g, FALSE, E, side * side, 1, 1, cur, NO_T, NO_T, NO_T);             /* cont_3d */
+}
+
+/* qwen2vl.cpp's block: the norm, attention with M-RoPE (the window mask on windowed layers),
+ * the residual, the norm, build_ffn (gated: the gate's and up's products, the GLU; or up and
+ * the activation in place), the residual */
+static int
+qwen2vl_block (Graph *g, const VcClipGraph *p, int inpL, int pos, int pos2, int mask)
+{
+  gint64 E = p->n_embd, N = T (g, inpL)->ne[1];
+  int cur = clip_attention (g, p, clip_norm (g, p, inpL, p->ln1_bias), pos, pos2, mask);
+  int up, act;
+
+  cur = unary (g, cur, inpL);                                                    /* residual */
+  inpL = cur;
+  cur = clip_norm (g, p, inpL, p->ln2_bias);
+  up = with (g, mul_mat (g, weight (g, E, p->n_ff, 1), cur), p->up_bias, p->n_ff);
+  if (p->ffn_gate)
+    {
+      int gate = with (g, mul_mat (g, weight (g, E, p->n_ff, 1), cur), p->gate_bias, p->n_ff);
+
+      act = op (g, FALSE, p->n_ff, N, 1, 1, gate, up, NO_T, NO_T);               /* swiglu_split */
+    }
+  else
+    act = unary (g, up, NO_T);                                                   /* the activation */
+  cur = with (g, mul_mat (g, weight (g, p->n_ff, E, 1), act), p->down_bias, E);
+  return unary (g, inpL, cur);                                                   /* residual */
+}
+
+/* clip_graph_qwen2vl::build (qwen2vl.cpp) for one image: the input, the positions (4 a patch),
+ * the optional pre-norm; with window attention the window index and mask inputs (the mask cast
+ * to f16 with flash attention) and the patch groups reordered (get_rows); the blocks, the
+ * post-norm (the merger's ln_q), the merger (groups of 4 patches: mm.0 and its bias, GELU in
+ * place, mm.2 and its bias) and, with windows, the result reordered back (get_rows) */
+static int
+qwen2vl_graph (Graph *g, const VcClipGraph *p)
+{
+  gint64 E = p->n_embd, side = p->image_size / p->patch_size, N = side * side;
+  int cur = qwen2vl_input (g, p);
+  int pos = leaf (g, T_I32, F_INPUT, 4 * N, 1, 1, 1);
+  int mask = NO_T;
+
+  if (p->pre_ln)
+    cur = clip_norm (g, p, cur, p->pre_ln_bias);
+  if (p->n_wa_pattern > 0)
+    {
+      int inv_idx = leaf (g, T_I32, F_INPUT, N / 4, 1, 1, 1);
+
+      mask = leaf (g, T_F32, F_INPUT, N, N, 1, 1);
+      if (p->flash_attn)
+        mask = add (g, T_F16, OP_NEW, 0, N, N, 1, 1, mask, NO_T, NO_T, NO_T);    /* cast */
+      cur = op (g, FALSE, 4 * E, N / 4, 1, 1, reshape (g, cur, 4 * E, N / 4, 1, 1), inv_idx, NO_T, NO_T);  /* get_rows */
+      cur = reshape (g, cur, E, N, 1, 1);
+    }
+  for (guint il = 0; il < p->n_layer; il++)
+    {
+      gboolean full = p->n_wa_pattern == 0 || (il + 1) % p->n_wa_pattern == 0;
+
+      cur = qwen2vl_block (g, p, cur, pos, NO_T, full ? NO_T : mask);
+    }
+  if (p->post_ln)
+    cur = clip_norm (g, p, cur, p->post_ln_bias);
+  cur = reshape (g, cur, 4 * E, N / 4, 1, 1);
+  cur = with (g, mul_mat (g, weight (g, 4 * E, p->proj_hidden, 1), cur), TRUE, p->proj_hidden);
+  cur = unary (g, cur, NO_T);                                                    /* gelu */
+  cur = with (g, mul_mat (g, weight (g, p->proj_hidden, p->proj_dim, 1), cur), TRUE, p->proj_dim);
+  if (p->n_wa_pattern > 0)
+    {
+      int idx = leaf (g, T_I32, F_INPUT, N / 4, 1, 1, 1);
+
+      cur = op (g, FALSE, p->proj_dim, N / 4, 1, 1, reshape (g, cur, p->proj_dim, N / 4, 1, 1), idx, NO_T, NO_T);  /* get_rows */
+      cur = reshape (g, cur, p->proj_dim, N / 4, 1, 1);
+    }
+  return cur;
+}
+
+/* qwen3vl.cpp's positions: the learned table (resized to the grid when its side differs,
+ * resize_position_embeddings) brought into the same 2 × 2 patch groups as the patches (cont_4d,
+ * reshape, permute, cont_3d) */
+static int
+qwen3vl_positions (Graph *g, const VcClipGraph *p)
+{
+  gint64 E = p->n_embd, side = p->image_size / p->patch_size;
+  int cur = p->pos_side != 0 ? resized_positions (g, p) : leaf (g, T_F32, F_EXTERNAL, E, side * side, 1, 1);
+
+  cur = op (g, FALSE, 2 * E, side / 2, side, 1, cur, NO_T, NO_T, NO_T);          /* cont_4d */
+  cur = permute_0213 (g, reshape (g, cur, 2 * E, side / 2, 2, side / 2));
+  return op (g, FALSE, E, side * side, 1, 1, cur, NO_T, NO_T, NO_T);             /* cont_3d */
+}
+
+/* clip_graph_qwen3vl::build (qwen3vl.cpp) for one image: the input of qwen2vl.cpp, the patch
+ * bias, the grouped positions added, the positions input, the optional pre-norm; LayerNorm
+ * blocks with a fused qkv, M-RoPE and a plain feed-forward block; after each block that has one,
+ * a deepstack merger on the block's output as groups of 4 patches (LayerNorm of 4 · n_embd, its
+ * weight and bias, fc1 and its bias, GELU in place, fc2 and its bias), each concatenated to the
+ * ones before; the post-norm, the merger, then the deepstack features concatenated to it. The
+ * deepstack mergers join the graph only through that last concat, so they run after the merger,
+ * the blocks' outputs they take kept until then. */
+static int
+qwen3vl_graph (Graph *g, const VcClipGraph *p)
+{
+  gint64 E = p->n_embd, side = p->image_size / p->patch_size, N = side * side, E4 = 4 * E;
+  int cur = with (g, qwen2vl_input (g, p), TRUE, E);                            /* the patch bias */
+  int pos, ds = NO_T;
+
+  cur = unary (g, cur, qwen3vl_positions (g, p));                               /* add */
+  pos = leaf (g, T_I32, F_INPUT, 4 * N, 1, 1, 1);
+  if (p->pre_ln)
+    cur = clip_norm (g, p, cur, p->pre_ln_bias);
+  for (guint il = 0; il < p->n_layer; il++)
+    {
+      cur = qwen2vl_block (g, p, cur, pos, NO_T, NO_T);
+      if (il < 64 && (p->deepstack & (G_GUINT64_CONSTANT (1) << il)))
+        {
+          int f = layer_norm (g, reshape (g, cur, E4, N / 4, 1, 1), TRUE);
+
+          f = with (g, mul_mat (g, weight (g, E4, p->proj_hidden, 1), f), TRUE, p->proj_hidden);
+          f = unary (g, f, NO_T);                                                /* gelu */
+          f = with (g, mul_mat (g, weight (g, p->proj_hidden, p->proj_dim, 1), f), TRUE, p->proj_dim);
+          ds = ds == NO_T ? f : op (g, FALSE, T (g, ds)->ne[0] + p->proj_dim, N / 4, 1, 1, ds, f, NO_T, NO_T);  /* concat */
+        }
+    }
+  if (p->post_ln)
+    cur = clip_norm (g, p, cur, p->post_ln_bias);
+  cur = reshape (g, cur, E4, N / 4, 1, 1);
+  cur = with (g, mul_mat (g, weight (g, E4, p->proj_hidden, 1), cur), TRUE, p->proj_hidden);
+  cur = unary (g, cur, NO_T);                                                    /* gelu */
+  cur = with (g, mul_mat (g, weight (g, p->proj_hidden, p->proj_dim, 1), cur), TRUE, p->proj_dim);
+  if (ds != NO_T)
+    cur = op (g, FALSE, p->proj_dim + T (g, ds)->ne[0], N / 4, 1, 1, cur, ds, NO_T, NO_T);  /* concat */
+  return cur;
+}
+
+/* clip_graph_pixtral::build (pixtral.cpp) for one image: build_inp, the row and column
+ * positions, build_vit with RMSNorm and 2-D RoPE (build_rope_2d: a rope of q and k, then a second
+ * in place), the blocks as qwen2vl.cpp's (gated feed-forward block); Mistral 3's patch merger
+ * (RMSNorm and mm.input_norm in place, the grid permuted and copied, im2col of n_merge × n_merge
+ * in f32, mm.patch_merger); build_ffn (mm.1, GELU in place, mm.2, their optional biases); the
+ * [IMG_BREAK] rows: a new tensor of one row per grid row, scaled and added in place, concatenated */
+static int
+pixtral_graph (Graph *g, const VcClipGraph *p)
+{
+  gint64 E = p->n_embd, side = p->image_size / p->patch_size, N = side * side, m = p->n_merge, q = side / m;
+  int cur = clip_input (g, p);
+  int pos_h = leaf (g, T_I32, F_INPUT, N, 1, 1, 1), pos_w = leaf (g, T_I32, F_INPUT, N, 1, 1, 1);
+  gint64 T_;
+  int tok;
+
+  if (p->pre_ln)
+    cur = clip_norm (g, p, cur, p->pre_ln_bias);
+  for (guint il = 0; il < p->n_layer; il++)
+    cur = qwen2vl_block (g, p, cur, pos_h, pos_w, NO_T);
+  if (p->post_ln)
+    cur = clip_norm (g, p, cur, p->post_ln_bias);
+  if (p->patch_merger)
+    {
+      Tensor *t;
+      gint64 nb[4];
+
+      cur = unary (g, unary (g, cur, NO_T), weight (g, E, 1, 1));              /* rms_norm, mul */
+      cur = reshape (g, cur, E, side, side, 1);
+      t = T (g, cur);
+      nb[0] = t->nb[1], nb[1] = t->nb[2], nb[2] = t->nb[0], nb[3] = t->nb[3];   /* permute (2, 0, 1, 3) */
+      cur = op (g, FALSE, side, side, E, 1, view (g, cur, side, side, E, 1, nb, 0), NO_T, NO_T, NO_T);  /* cont */
+      cur = add (g, T_F32, OP_NEW, 0, E * m * m, q, q, 1, view (g, cur, m, m, E, 1, NULL, 0), cur, NO_T, NO_T);  /* im2col */
+      cur = mul_mat (g, weight (g, E * m * m, E, 1), reshape (g, cur, E * m * m, q * q, 1, 1));
+    }
+  cur = with (g, mul_mat (g, weight (g, E, p->proj_hidden, 1), cur), p->mm1_bias, p->proj_hidden);
+  cur = unary (g, cur, NO_T);                                                    /* gelu */
+  cur = with (g, mul_mat (g, weight (g, p->proj_hidden, p->proj_dim, 1), cur), p->mm2_bias, p->proj_dim);
+  T_ = p->proj_dim;
+  tok = unary (g, unary (g, leaf (g, T_F32, 0, T_, 1, q, 1), NO_T), weight (g, T_, 1, 1));  /* scale, add */
+  cur = op (g, FALSE, T_, q + 1, q, 1, reshape (g, cur, T_, q, q, 1), tok, NO_T, NO_T);       /* concat */
+  return view (g, cur, T_, q * q + q - 1, 1, 1, NULL, 0);
+}
+
 static int
 clip_projector (Graph *g, const VcClipGraph *p, int cur)
 {
@@ -903,7 +1140,8 @@ vc_llama_graph_clip_bytes (const VcClipGraph *p)
   int out;
 
   if (p->patch_size == 0 || p->image_size < p->patch_size || p->n_merge == 0 ||
-      (p->image_size / p->patch_size) % p->n_merge != 0 || p->n_layer == 0 || p->n_embd == 0 ||
+      (p->image_size / p->patch_size) % p->n_merge != 0 ||
+      ((p->projector == VC_CLIP_QWEN2VL || p->projector == VC_CLIP_QWEN3VL) && (p->n_merge != 2 || p->image_size % (2 * p->patch_size) != 0)) || p->n_layer == 0 || p->n_embd == 0 ||
       p->head_dim == 0 || p->n_head == 0 || p->n_ff == 0 || p->proj_dim == 0 ||
       (p->projector != VC_CLIP_GEMMA3 && p->projector != VC_CLIP_IDEFICS3 && p->proj_hidden == 0))
     return 0;
@@ -912,7 +1150,14 @@ vc_llama_graph_clip_bytes (const VcClipGraph *p)
   g.leafs = g_array_sized_new (FALSE, FALSE, sizeof (int), 64 + 32 * p->n_layer);
   g.blocks = g_array_sized_new (FALSE, FALSE, sizeof (Block), 64);
   g.alignment = MAX (1u, p->alignment);
-  out = clip_projector (&g, p, clip_encoder (&g, p, clip_input (&g, p)));
+  if (p->projector == VC_CLIP_QWEN2VL)
+    out = qwen2vl_graph (&g, p);
+  else if (p->projector == VC_CLIP_QWEN3VL)
+    out = qwen3vl_graph (&g, p);
+  else if (p->projector == VC_CLIP_PIXTRAL)
+    out = pixtral_graph (&g, p);
+  else
+    out = clip_projector (&g, p, clip_encoder (&g, p, clip_input (&g, p)));
   expand (&g, out);
   size = (double) place (&g);
   g_array_unref (g.t);

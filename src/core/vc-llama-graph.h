@@ -48,6 +48,9 @@ typedef enum
   VC_CLIP_IDEFICS3,               /* the pixel shuffle, then one matrix (mm.model.fc) */
   VC_CLIP_JANUS_PRO,              /* a two-layer feed-forward block (mm.0, mm.1) with biases */
   VC_CLIP_LFM2,                   /* the pixel shuffle, an optional LayerNorm, mm.1 and mm.2 */
+  VC_CLIP_QWEN2VL,                /* tools/mtmd/models/qwen2vl.cpp: qwen2vl_merger and qwen2.5vl_merger */
+  VC_CLIP_QWEN3VL,                /* tools/mtmd/models/qwen3vl.cpp: qwen3vl_merger */
+  VC_CLIP_PIXTRAL,                /* tools/mtmd/models/pixtral.cpp: pixtral (Pixtral, Mistral 3) */
 } VcClipProjector;
 
 /* A vision encoder's graph as llama.cpp's clip.cpp builds it for the warm-up image
@@ -75,6 +78,18 @@ typedef struct
   gboolean q_bias, k_bias, v_bias, o_bias, ln1_bias, ln2_bias, up_bias, down_bias;
   gboolean flash_attn;
   guint alignment;
+  /* qwen2vl.cpp: two patch kernels summed, M-RoPE, RMSNorm (qwen2.5vl) or LayerNorm, a gated
+   * feed-forward block when the file has ffn_gate, window attention every layer but each
+   * n_wa_pattern-th (0: none) */
+  gboolean rms_norm, ffn_gate, gate_bias;
+  guint n_wa_pattern;
+  /* qwen3vl.cpp: a fused qkv (one product and its bias, three views), and the blocks whose output
+   * a deepstack merger also takes (bit i: block i; at most 64 blocks) */
+  gboolean fused_qkv;
+  guint64 deepstack;
+  /* pixtral.cpp: 2-D RoPE, Mistral 3's patch merger (mm.input_norm, mm.patch_merger), the
+   * optional biases of mm.1 and mm.2 */
+  gboolean patch_merger, mm1_bias, mm2_bias;
 } VcClipGraph;
 
 /* the high-water mark of ggml-alloc over the graph, in bytes; 0 when the graph has no node */

@@ -312,13 +312,227 @@ siglip_graph (VcGguf      *g,
   return p->head_dim * p->n_head == p->n_embd;
 }
 
+/* every tensor is one clip_graph_qwen2vl uses (qwen2vl.cpp; clip_model_loader::load_tensors:
+ * the two patch kernels, the optional pre- and post-norm, v.blk.N's separate q, k, v (the
+ * converter splits the fused qkv: conversion/qwenvl.py) with their biases, the output, the two
+ * norms, up, gate and down; mm.0 and mm.2 with their biases) */
+static gboolean
+qwen2vl_tensors_only (VcGguf   *g,
+                      gboolean  qwen3)
+{
+  static const char *const top[] = {
+    "v.patch_embd.weight", "v.patch_embd.weight.1", "v.pre_ln.weight", "v.pre_ln.bias", "v.post_ln.weight",
+    "v.post_ln.bias", "mm.0.weight", "mm.0.bias", "mm.2.weight", "mm.2.bias", NULL,
+  };
+  /* qwen3vl.cpp: the patch bias, the positions, a fused qkv, the deepstack mergers */
+  static const char *const top3[] = { "v.patch_embd.bias", "v.position_embd.weight", NULL };
+  static const char *const block[] = {
+    "attn_q.weight", "attn_q.bias", "attn_k.weight", "attn_k.bias", "attn_v.weight", "attn_v.bias",
+    "attn_out.weight", "attn_out.bias", "ln1.weight", "ln1.bias", "ln2.weight", "ln2.bias",
+    "ffn_up.weight", "ffn_up.bias", "ffn_gate.weight", "ffn_gate.bias", "ffn_down.weight", "ffn_down.bias", NULL,
+  };
+  static const char *const block3[] = {
+    "attn_qkv.weight", "attn_qkv.bias", "attn_out.weight", "attn_out.bias", "ln1.weight", "ln1.bias", "ln2.weight",
+    "ln2.bias", "ffn_up.weight", "ffn_up.bias", "ffn_down.weight", "ffn_down.bias", NULL,
+  };
+  static const char *const deepstack[] = {
+    "norm.weight", "norm.bias", "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias", NULL,
+  };
+
+  for (guint i = 0; i < g->tensors->len; i++)
+    {
+      const char *name = ((const VcGgufTensor *) g_ptr_array_index (g->tensors, i))->name;
+      const char *prefix = g_str_has_prefix (name, "v.blk.") ? "v.blk." : "v.deepstack.";
+      const char *const *names = g_str_has_prefix (name, "v.blk.") ? (qwen3 ? block3 : block) : deepstack;
+      const char *rest;
+
+      if (g_strv_contains (top, name) || (qwen3 && g_strv_contains (top3, name)))
+        continue;
+      if (!g_str_has_prefix (name, prefix) || (!qwen3 && names == deepstack))
+        return FALSE;
+      rest = name + strlen (prefix);
+      while (g_ascii_isdigit (*rest))
+        rest++;
+      if (*rest != '.' || !g_strv_contains (names, rest + 1))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* qwen3vl (qwen3vl.cpp): the patch bias and the positions are required (GGML_ASSERT), the
+ * positions resized when their side is not the grid's (f32 only: ggml_interpolate); q, k and v
+ * one fused qkv with its bias; a deepstack merger after block N when the file has
+ * v.deepstack.N.fc1.weight (clip_layer::has_deepstack), with its LayerNorm's weight and bias and
+ * fc1 and fc2 with their biases, of the main merger's shapes */
+static gboolean
+qwen3vl_parts (VcGguf      *g,
+               VcClipGraph *p)
+{
+  guint side = p->image_size / p->patch_size;
+
+  p->fused_qkv = TRUE;
+  p->q_bias = has_tensor (g, "v.blk.0.attn_qkv.bias");
+  p->patch_bias = has_tensor (g, "v.patch_embd.bias");
+  if (!p->q_bias || !p->patch_bias || matrix_out (g, "v.blk.0.attn_qkv.weight", p->n_embd) != 3 * p->n_embd ||
+      !resize_positions (g, p) || side % 2 != 0 || p->n_layer > 64)
+    return FALSE;
+  for (guint il = 0; il < p->n_layer; il++)
+    {
+      g_autofree char *fc1 = g_strdup_printf ("v.deepstack.%u.fc1.weight", il);
+      g_autofree char *fc2 = g_strdup_printf ("v.deepstack.%u.fc2.weight", il);
+      static const char *const parts[] = { "norm.weight", "norm.bias", "fc1.bias", "fc2.bias" };
+
+      if (!has_tensor (g, fc1))
+        continue;
+      if (matrix_out (g, fc1, 4 * p->n_embd) != p->proj_hidden || matrix_out (g, fc2, p->proj_hidden) != p->proj_dim)
+        return FALSE;
+      for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+        {
+          g_autofree char *name = g_strdup_printf ("v.deepstack.%u.%s", il, parts[i]);
+
+          if (!has_tensor (g, name))
+            return FALSE;
+        }
+      p->deepstack |= G_GUINT64_CONSTANT (1) << il;
+    }
+  return TRUE;
+}
+
+/* qwen2vl_merger and qwen2.5vl_merger (clip_get_graph_builder: clip_graph_qwen2vl) as
+ * clip_model_loader reads them (tools/mtmd/clip.cpp, load_hparams): n_merge
+ * clip.vision.spatial_merge_size, 2 unless given (the graph groups 2 × 2 patches: any other is not
+ * followed); clip.vision.n_wa_pattern (required for qwen2.5vl); set_warmup_n_tokens (46 · 46),
+ * so the warm-up image is 46 · patch · n_merge a side; RMSNorm for qwen2.5vl, LayerNorm for
+ * qwen2vl; the build asserts there is no patch bias (GGML_ASSERT (model.patch_bias == nullptr)),
+ * and ggml_add takes the q, k, v biases and the merger's */
+static gboolean
+qwen2vl_graph (VcGguf      *g,
+               const char  *projector,
+               VcClipGraph *p)
+{
+  const VcGgufTensor *patch = find_tensor (g, "v.patch_embd.weight");
+  const VcGgufTensor *patch1 = find_tensor (g, "v.patch_embd.weight.1");
+  gboolean v25 = g_str_equal (projector, "qwen2.5vl_merger"), v3 = g_str_equal (projector, "qwen3vl_merger");
+
+  memset (p, 0, sizeof *p);
+  if (!v25 && !v3 && !g_str_equal (projector, "qwen2vl_merger"))
+    return FALSE;
+  p->projector = v3 ? VC_CLIP_QWEN3VL : VC_CLIP_QWEN2VL;
+  p->rms_norm = v25;
+  p->patch_size = get_u32 (g, "clip.vision.patch_size", 0);
+  p->n_embd = get_u32 (g, "clip.vision.embedding_length", 0);
+  p->n_head = get_u32 (g, "clip.vision.attention.head_count", 0);
+  p->n_ff = get_u32 (g, "clip.vision.feed_forward_length", 0);
+  p->n_layer = get_u32 (g, "clip.vision.block_count", 0);
+  p->n_merge = get_u32 (g, "clip.vision.spatial_merge_size", 2);
+  p->n_wa_pattern = get_u32 (g, "clip.vision.n_wa_pattern", 0);
+  if (patch == NULL || patch1 == NULL || patch1->type != patch->type || p->n_merge != 2 || p->n_head == 0 ||
+      p->patch_size == 0 || p->patch_size > 4096 || (v25 && vc_gguf_get (g, "clip.vision.n_wa_pattern") == NULL) ||
+      get_u32 (g, "clip.vision.attention.head_count_kv", p->n_head) != p->n_head ||
+      (!v3 && has_tensor (g, "v.patch_embd.bias")) || !qwen2vl_tensors_only (g, v3))
+    return FALSE;
+  p->image_size = 46 * p->patch_size * p->n_merge;
+  p->head_dim = get_u32 (g, "clip.vision.attention.head_dim", p->n_embd / p->n_head);
+  p->patch_f32 = patch->type == 30;
+  p->pre_ln = has_tensor (g, "v.pre_ln.weight");
+  p->pre_ln_bias = has_tensor (g, "v.pre_ln.bias");
+  p->post_ln = has_tensor (g, "v.post_ln.weight");
+  p->post_ln_bias = has_tensor (g, "v.post_ln.bias");
+  p->q_bias = has_tensor (g, "v.blk.0.attn_q.bias");
+  p->k_bias = has_tensor (g, "v.blk.0.attn_k.bias");
+  p->v_bias = has_tensor (g, "v.blk.0.attn_v.bias");
+  p->o_bias = has_tensor (g, "v.blk.0.attn_out.bias");
+  p->ln1_bias = has_tensor (g, "v.blk.0.ln1.bias");
+  p->ln2_bias = has_tensor (g, "v.blk.0.ln2.bias");
+  p->up_bias = has_tensor (g, "v.blk.0.ffn_up.bias");
+  p->ffn_gate = has_tensor (g, "v.blk.0.ffn_gate.weight");
+  p->gate_bias = has_tensor (g, "v.blk.0.ffn_gate.bias");
+  p->down_bias = has_tensor (g, "v.blk.0.ffn_down.bias");
+  p->proj_hidden = matrix_out (g, "mm.0.weight", 4 * p->n_embd);
+  p->proj_dim = matrix_out (g, "mm.2.weight", p->proj_hidden);
+  p->alignment = 32;
+  if (v3)
+    return p->proj_hidden != 0 && p->proj_dim != 0 && has_tensor (g, "mm.0.bias") && has_tensor (g, "mm.2.bias") &&
+           p->head_dim * p->n_head == p->n_embd && qwen3vl_parts (g, p);
+  return p->q_bias && p->k_bias && p->v_bias && p->proj_hidden != 0 && p->proj_dim != 0 &&
+         has_tensor (g, "mm.0.bias") && has_tensor (g, "mm.2.bias") && p->head_dim * p->n_head == p->n_embd;
+}
+
+/* pixtral (clip_graph_pixtral, tools/mtmd/models/pixtral.cpp) as clip_model_loader reads it:
+ * n_merge clip.vision.spatial_merge_size, 1 unless given; set_warmup_n_tokens (256): the warm-up
+ * image is 16 · patch · n_merge a side; v.token_embd.img_break required; mm.1 and mm.2 with
+ * optional biases; Mistral 3's mm.input_norm and mm.patch_merger when present (both, and
+ * n_merge above 1, or neither); the blocks RMSNorm, separate q, k, v, a gated feed-forward block */
+static gboolean
+pixtral_graph (VcGguf      *g,
+               const char  *projector,
+               VcClipGraph *p)
+{
+  static const char *const top[] = {
+    "v.patch_embd.weight", "v.pre_ln.weight", "v.post_ln.weight", "v.token_embd.img_break", "mm.1.weight",
+    "mm.1.bias", "mm.2.weight", "mm.2.bias", "mm.input_norm.weight", "mm.patch_merger.weight", NULL,
+  };
+  static const char *const block[] = {
+    "attn_q.weight", "attn_k.weight", "attn_v.weight", "attn_out.weight", "ln1.weight", "ln2.weight",
+    "ffn_gate.weight", "ffn_up.weight", "ffn_down.weight", NULL,
+  };
+  const VcGgufTensor *patch = find_tensor (g, "v.patch_embd.weight");
+
+  memset (p, 0, sizeof *p);
+  if (!g_str_equal (projector, "pixtral") || patch == NULL)
+    return FALSE;
+  for (guint i = 0; i < g->tensors->len; i++)
+    {
+      const char *name = ((const VcGgufTensor *) g_ptr_array_index (g->tensors, i))->name;
+      const char *rest;
+
+      if (g_strv_contains (top, name))
+        continue;
+      if (!g_str_has_prefix (name, "v.blk."))
+        return FALSE;
+      rest = name + strlen ("v.blk.");
+      while (g_ascii_isdigit (*rest))
+        rest++;
+      if (*rest != '.' || !g_strv_contains (block, rest + 1))
+        return FALSE;
+    }
+  p->projector = VC_CLIP_PIXTRAL;
+  p->rms_norm = TRUE;
+  p->ffn_gate = TRUE;
+  p->patch_size = get_u32 (g, "clip.vision.patch_size", 0);
+  p->n_embd = get_u32 (g, "clip.vision.embedding_length", 0);
+  p->n_head = get_u32 (g, "clip.vision.attention.head_count", 0);
+  p->n_ff = get_u32 (g, "clip.vision.feed_forward_length", 0);
+  p->n_layer = get_u32 (g, "clip.vision.block_count", 0);
+  p->n_merge = get_u32 (g, "clip.vision.spatial_merge_size", 1);
+  p->patch_merger = has_tensor (g, "mm.patch_merger.weight");
+  if (p->n_head == 0 || p->patch_size == 0 || p->patch_size > 4096 || p->n_merge == 0 || p->n_merge > 64 ||
+      get_u32 (g, "clip.vision.attention.head_count_kv", p->n_head) != p->n_head ||
+      p->patch_merger != has_tensor (g, "mm.input_norm.weight") || p->patch_merger != (p->n_merge > 1) ||
+      !has_tensor (g, "v.token_embd.img_break") || !has_tensor (g, "v.blk.0.ffn_gate.weight") ||
+      (p->patch_merger && matrix_out (g, "mm.patch_merger.weight", p->n_embd * p->n_merge * p->n_merge) != p->n_embd))
+    return FALSE;
+  p->image_size = 16 * p->patch_size * p->n_merge;
+  p->head_dim = get_u32 (g, "clip.vision.attention.head_dim", p->n_embd / p->n_head);
+  p->patch_f32 = patch->type == 30;
+  p->pre_ln = has_tensor (g, "v.pre_ln.weight");
+  p->post_ln = has_tensor (g, "v.post_ln.weight");
+  p->mm1_bias = has_tensor (g, "mm.1.bias");
+  p->mm2_bias = has_tensor (g, "mm.2.bias");
+  p->proj_hidden = matrix_out (g, "mm.1.weight", p->n_embd);
+  p->proj_dim = matrix_out (g, "mm.2.weight", p->proj_hidden);
+  p->alignment = 32;
+  return p->proj_hidden != 0 && p->proj_dim != 0 && p->head_dim * p->n_head == p->n_embd;
+}
+
 static void
 read_compute (VcMmproj *out,
               VcGguf   *g)
 {
   VcClipGraph p;
 
-  if (!out->vision || out->audio || !siglip_graph (g, out->projector, &p))
+  if (!out->vision || out->audio || (!siglip_graph (g, out->projector, &p) && !qwen2vl_graph (g, out->projector, &p) &&
+                                           !pixtral_graph (g, out->projector, &p)))
     return;
   out->compute_bytes = (guint64) vc_llama_graph_clip_bytes (&p);
   p.flash_attn = TRUE;

@@ -31,6 +31,14 @@ def kv_u32(key, value):
     return s(key) + struct.pack('<II', GGUF_UINT32, value)
 
 
+def kv_f32(key, value):
+    return s(key) + struct.pack('<If', 6, value)   # GGUF_TYPE_FLOAT32
+
+
+def kv_f32_array(key, values):
+    return s(key) + struct.pack('<IIQ', GGUF_ARRAY, 6, len(values)) + struct.pack('<%df' % len(values), *values)
+
+
 def kv_str(key, value):
     return s(key) + struct.pack('<I', GGUF_STRING) + s(value)
 
@@ -883,6 +891,150 @@ def make_siglip_mmprojs(out):
     kvs, t = siglip_mmproj(384, 16, 1024, 2, 16, 4096, F16)
     gguf(os.path.join(d, 'janus-pro-no-bias.gguf'), kvs + [kv_str('clip.projector_type', 'janus_pro')],
          t + [('mm.0.weight', [1024, 4096], F16), ('mm.1.weight', [4096, 4096], F16), ('mm.1.bias', [4096], F32)])
+    make_qwen2vl_mmprojs(d)
+
+
+def qwen2vl_mmproj(projector, w, n, heads, ff, out, gated, rms, extra_kvs=()):
+    # A Qwen2-VL / Qwen2.5-VL vision tower as conversion/qwenvl.py writes it: the Conv3D patch
+    # kernel split in two 14 × 14 kernels (v.patch_embd.weight and .weight.1, no bias), the fused
+    # qkv split into q, k, v with their biases, the output with its bias, the norms (LayerNorm with
+    # biases for qwen2vl, RMSNorm weights for qwen2.5vl), the MLP (fc1/fc2 for qwen2vl; gate, up,
+    # down with biases for qwen2.5vl), the merger's ln_q as v.post_ln and its mlp.0 / mlp.2 as
+    # mm.0 / mm.2 (4 · width in). Matrices F16, vectors F32.
+    kvs = [kv_str('general.architecture', 'clip'), kv_str('general.type', 'mmproj'),
+           kv_bool('clip.has_vision_encoder', True), kv_str('clip.projector_type', projector),
+           kv_u32('clip.vision.image_size', 560), kv_u32('clip.vision.patch_size', 14),
+           kv_u32('clip.vision.embedding_length', w), kv_u32('clip.vision.feed_forward_length', ff),
+           kv_u32('clip.vision.block_count', n), kv_u32('clip.vision.attention.head_count', heads),
+           kv_u32('clip.vision.projection_dim', out),
+           kv_f32('clip.vision.attention.layer_norm_epsilon', 1e-6),
+           kv_f32_array('clip.vision.image_mean', [0.48145466, 0.4578275, 0.40821073]),
+           kv_f32_array('clip.vision.image_std', [0.26862954, 0.26130258, 0.27577711])] + list(extra_kvs)
+    t = [('v.patch_embd.weight', [14, 14, 3, w], F16), ('v.patch_embd.weight.1', [14, 14, 3, w], F16)]
+    norms = ('weight',) if rms else ('weight', 'bias')
+    for i in range(n):
+        q = 'v.blk.%d.' % i
+        for m in ('attn_q', 'attn_k', 'attn_v', 'attn_out'):
+            t += [(q + m + '.weight', [w, w], F16), (q + m + '.bias', [w], F32)]
+        for m in ('ln1', 'ln2'):
+            t += [(q + m + '.' + x, [w], F32) for x in norms]
+        for m in (('ffn_gate', 'ffn_up') if gated else ('ffn_up',)):
+            t += [(q + m + '.weight', [w, ff], F16), (q + m + '.bias', [ff], F32)]
+        t += [(q + 'ffn_down.weight', [ff, w], F16), (q + 'ffn_down.bias', [w], F32)]
+    t += [('v.post_ln.' + x, [w], F32) for x in norms]
+    t += [('mm.0.weight', [4 * w, 4 * w], F16), ('mm.0.bias', [4 * w], F32),
+          ('mm.2.weight', [4 * w, out], F16), ('mm.2.bias', [out], F32)]
+    return kvs, t
+
+
+def make_qwen2vl_mmprojs(d):
+    # The vision towers of transformers' defaults (configuration_qwen2_vl.py: depth 32, embed_dim
+    # 1280, mlp_ratio 4, 16 heads, hidden_size 3584; configuration_qwen2_5_vl.py: depth 32, width
+    # 1280, intermediate 3420, 16 heads, out_hidden_size 3584, fullatt_block_indexes 7, 15, 23, 31,
+    # which the converter writes as n_wa_pattern 8), which Qwen2-VL-7B and Qwen2.5-VL-7B use; a
+    # 4-block Qwen2.5-VL tower without n_wa_pattern (clip_model_loader requires it) and one with a
+    # patch bias (the graph asserts none) are not followed
+    kvs, t = qwen2vl_mmproj('qwen2vl_merger', 1280, 32, 16, 5120, 3584, False, False, [kv_bool('clip.use_gelu', True)])
+    gguf(os.path.join(d, 'qwen2vl.gguf'), kvs, t)
+    kvs, t = qwen2vl_mmproj('qwen2.5vl_merger', 1280, 32, 16, 3420, 3584, True, True,
+                            [kv_bool('clip.use_silu', True), kv_u32('clip.vision.n_wa_pattern', 8)])
+    gguf(os.path.join(d, 'qwen2.5vl.gguf'), kvs, t)
+    kvs, t = qwen2vl_mmproj('qwen2.5vl_merger', 1280, 4, 16, 3420, 3584, True, True, [kv_bool('clip.use_silu', True)])
+    gguf(os.path.join(d, 'qwen2.5vl-no-pattern.gguf'), kvs, t)
+    kvs, t = qwen2vl_mmproj('qwen2vl_merger', 1280, 4, 16, 5120, 3584, False, False, [kv_bool('clip.use_gelu', True)])
+    gguf(os.path.join(d, 'qwen2vl-patch-bias.gguf'), kvs, t + [('v.patch_embd.bias', [1280], F32)])
+    make_qwen3vl_mmprojs(d)
+
+
+def qwen3vl_mmproj(w, n, heads, ff, out, deepstack, pos_type=F32):
+    # A Qwen3-VL vision tower as conversion/qwen3vl.py writes it: the Conv3D patch kernel split in
+    # two 16 × 16 kernels and its bias, the learned positions (2304: a 48 × 48 grid), blocks with a
+    # fused qkv and LayerNorms with biases, a plain GELU MLP, the merger's norm as v.post_ln and its
+    # linear_fc1 / linear_fc2 as mm.0 / mm.2, and each deepstack merger as v.deepstack.N (N the
+    # block it follows: deepstack_visual_indexes). Matrices F16, vectors F32.
+    kvs = [kv_str('general.architecture', 'clip'), kv_str('general.type', 'mmproj'),
+           kv_bool('clip.has_vision_encoder', True), kv_str('clip.projector_type', 'qwen3vl_merger'),
+           kv_u32('clip.vision.image_size', 768), kv_u32('clip.vision.patch_size', 16),
+           kv_u32('clip.vision.embedding_length', w), kv_u32('clip.vision.feed_forward_length', ff),
+           kv_u32('clip.vision.block_count', n), kv_u32('clip.vision.attention.head_count', heads),
+           kv_u32('clip.vision.projection_dim', out), kv_bool('clip.use_gelu', True),
+           kv_u32('clip.vision.spatial_merge_size', 2),
+           kv_f32('clip.vision.attention.layer_norm_epsilon', 1e-6),
+           kv_f32_array('clip.vision.image_mean', [0.5, 0.5, 0.5]),
+           kv_f32_array('clip.vision.image_std', [0.5, 0.5, 0.5])]
+    t = [('v.patch_embd.weight', [16, 16, 3, w], F16), ('v.patch_embd.weight.1', [16, 16, 3, w], F16),
+         ('v.patch_embd.bias', [w], F32), ('v.position_embd.weight', [w, 2304], pos_type)]
+    for i in range(n):
+        q = 'v.blk.%d.' % i
+        t += [(q + 'attn_qkv.weight', [w, 3 * w], F16), (q + 'attn_qkv.bias', [3 * w], F32),
+              (q + 'attn_out.weight', [w, w], F16), (q + 'attn_out.bias', [w], F32)]
+        for m in ('ln1', 'ln2'):
+            t += [(q + m + '.weight', [w], F32), (q + m + '.bias', [w], F32)]
+        t += [(q + 'ffn_up.weight', [w, ff], F16), (q + 'ffn_up.bias', [ff], F32),
+              (q + 'ffn_down.weight', [ff, w], F16), (q + 'ffn_down.bias', [w], F32)]
+    t += [('v.post_ln.weight', [w], F32), ('v.post_ln.bias', [w], F32),
+          ('mm.0.weight', [4 * w, 4 * w], F16), ('mm.0.bias', [4 * w], F32),
+          ('mm.2.weight', [4 * w, out], F16), ('mm.2.bias', [out], F32)]
+    for i in deepstack:
+        q = 'v.deepstack.%d.' % i
+        t += [(q + 'norm.weight', [4 * w], F32), (q + 'norm.bias', [4 * w], F32),
+              (q + 'fc1.weight', [4 * w, 4 * w], F16), (q + 'fc1.bias', [4 * w], F32),
+              (q + 'fc2.weight', [4 * w, out], F16), (q + 'fc2.bias', [out], F32)]
+    return kvs, t
+
+
+def make_qwen3vl_mmprojs(d):
+    # Qwen3-VL-8B-Instruct's vision tower (its config.json, data/models/qwen3-vl-8b-instruct:
+    # depth 27, width 1152, MLP 4304, 16 heads, out 4096, patch 16, 2304 positions, deepstack
+    # after blocks 8, 16 and 24); a 4-block tower without deepstack; one with F16 positions, which
+    # the 92 × 92 warm-up grid needs resized (ggml_interpolate takes f32 only): not followed
+    kvs, t = qwen3vl_mmproj(1152, 27, 16, 4304, 4096, (8, 16, 24))
+    gguf(os.path.join(d, 'qwen3vl.gguf'), kvs, t)
+    kvs, t = qwen3vl_mmproj(1152, 4, 16, 4304, 4096, ())
+    gguf(os.path.join(d, 'qwen3vl-no-deepstack.gguf'), kvs, t)
+    kvs, t = qwen3vl_mmproj(1152, 4, 16, 4304, 4096, (), F16)
+    gguf(os.path.join(d, 'qwen3vl-f16-positions.gguf'), kvs, t)
+    make_pixtral_mmprojs(d)
+
+
+def make_pixtral_mmprojs(d):
+    # Pixtral's vision encoder as the converter writes it (names of clip-impl.h): the patch kernel
+    # without bias, ln_pre as v.pre_ln, blocks of RMSNorm weights, separate q, k, v, o without
+    # biases, a gated SiLU MLP; the [IMG_BREAK] embedding; mm.1 and mm.2. Mistral 3's adds
+    # spatial_merge_size 2, mm.input_norm and mm.patch_merger. Shapes: width 1024, 24 blocks of 16
+    # heads, MLP 4096, patch 16 (Pixtral) or 14 (Mistral 3), text width 5120: test cases of the
+    # graph, as the siglip ones are.
+    def pixtral(patch, merge, text, biases):
+        w, n, ff = 1024, 24, 4096
+        kvs = [kv_str('general.architecture', 'clip'), kv_str('general.type', 'mmproj'),
+               kv_bool('clip.has_vision_encoder', True), kv_str('clip.projector_type', 'pixtral'),
+               kv_u32('clip.vision.image_size', 1024), kv_u32('clip.vision.patch_size', patch),
+               kv_u32('clip.vision.embedding_length', w), kv_u32('clip.vision.feed_forward_length', ff),
+               kv_u32('clip.vision.block_count', n), kv_u32('clip.vision.attention.head_count', 16),
+               kv_u32('clip.vision.projection_dim', text), kv_bool('clip.use_silu', True),
+               kv_f32('clip.vision.attention.layer_norm_epsilon', 1e-5),
+               kv_f32_array('clip.vision.image_mean', [0.5, 0.5, 0.5]),
+               kv_f32_array('clip.vision.image_std', [0.5, 0.5, 0.5])]
+        if merge > 1:
+            kvs += [kv_u32('clip.vision.spatial_merge_size', merge)]
+        t = [('v.patch_embd.weight', [patch, patch, 3, w], F16), ('v.pre_ln.weight', [w], F32),
+             ('v.token_embd.img_break', [text], F32)]
+        for i in range(n):
+            q = 'v.blk.%d.' % i
+            t += [(q + m + '.weight', [w, w], F16) for m in ('attn_q', 'attn_k', 'attn_v', 'attn_out')]
+            t += [(q + 'ln1.weight', [w], F32), (q + 'ln2.weight', [w], F32),
+                  (q + 'ffn_gate.weight', [w, ff], F16), (q + 'ffn_up.weight', [w, ff], F16),
+                  (q + 'ffn_down.weight', [ff, w], F16)]
+        t += [('mm.1.weight', [w, text], F16), ('mm.2.weight', [text, text], F16)]
+        if biases:
+            t += [('mm.1.bias', [text], F32), ('mm.2.bias', [text], F32)]
+        if merge > 1:
+            t += [('mm.input_norm.weight', [w], F32), ('mm.patch_merger.weight', [w * merge * merge, w], F16)]
+        return kvs, t
+    kvs, t = pixtral(16, 1, 5120, True)
+    gguf(os.path.join(d, 'pixtral.gguf'), kvs, t)
+    kvs, t = pixtral(14, 2, 5120, False)
+    gguf(os.path.join(d, 'mistral3.gguf'), kvs, t)
 
 
 def kv_bool(key, value):

@@ -1021,7 +1021,16 @@ test_mmproj_not_followed (void)
  * as Gemma 3's is. lfm2's 28,311,552 bytes with flash attention are its mm.1 product
  * (256 · 24576 · 4) beside that product's input (256 · 3072 · 4). Files clip.cpp would not
  * load as that graph (lfm2 with F16 positions to resize, idefics3 without its scale factor,
- * janus_pro without an aligner bias) keep the warning naming their type */
+ * janus_pro without an aligner bias) keep the warning naming their type. Qwen2-VL's and
+ * Qwen2.5-VL's towers (qwen2vl.cpp, warm-up image 1288 × 1288): 4,821,636,096 and 280,056,832
+ * bytes, 5,108,210,240 and 739,025,728 (clip.cpp of that llama.cpp, built for the CPU backend
+ * and run on these files, logs the same bytes); a qwen2.5vl file without n_wa_pattern and a
+ * qwen2vl one with a patch bias are not followed. Qwen3-VL-8B's tower (qwen3vl.cpp, deepstack
+ * after blocks 8, 16 and 24, whose mergers run after the main one): 5,001,072,896 and
+ * 390,156,544; without deepstack (4 blocks) 4,884,066,560 and 260,149,504, both as llama.cpp
+ * logs them; F16 positions to resize (ggml_interpolate asserts f32) are not followed. pixtral
+ * (pixtral.cpp, warm-up 16 · patch · n_merge): Pixtral's shape 16,844,800 and 17,369,088,
+ * Mistral 3's (patch merger) 90,824,704 and 67,756,032, as llama.cpp logs them */
 static void
 test_mmproj_siglip (void)
 {
@@ -1033,6 +1042,15 @@ test_mmproj_siglip (void)
     { "mmproj/lfm2-f16-positions.gguf", "lfm2", 0, 0 },
     { "mmproj/idefics3-no-scale.gguf", "idefics3", 0, 0 },
     { "mmproj/janus-pro-no-bias.gguf", "janus_pro", 0, 0 },
+    { "mmproj/qwen2vl.gguf", "qwen2vl_merger", 4821636096, 280056832 },
+    { "mmproj/qwen2.5vl.gguf", "qwen2.5vl_merger", 5108210240, 739025728 },
+    { "mmproj/qwen2.5vl-no-pattern.gguf", "qwen2.5vl_merger", 0, 0 },
+    { "mmproj/qwen2vl-patch-bias.gguf", "qwen2vl_merger", 0, 0 },
+    { "mmproj/qwen3vl.gguf", "qwen3vl_merger", 5001072896, 390156544 },
+    { "mmproj/qwen3vl-no-deepstack.gguf", "qwen3vl_merger", 4884066560, 260149504 },
+    { "mmproj/qwen3vl-f16-positions.gguf", "qwen3vl_merger", 0, 0 },
+    { "mmproj/pixtral.gguf", "pixtral", 16844800, 17369088 },
+    { "mmproj/mistral3.gguf", "pixtral", 90824704, 67756032 },
   };
   g_autofree char *folder = fixture ("gemma3");
 
