@@ -1531,11 +1531,10 @@ vc_report_table (VcEstimate *estimate,
 /* The table, and the solver's answer in a sentence at the end when there is one. */
 /* "Engine vllm on 4 × H100 80 GB · TP 4: 76.4 GB budget per GPU, 40.2 GB for the KV cache:
  * 263,168 tokens, 32.1 requests of 8,192 tokens at once" */
-/* The part of the model vLLM or SGLang sizes apart, named where it leaves no figure
- * (vc_engine_no_figure; FORMULAS.md, "Engines") */
+/* vLLM's MXFP4 experts where they leave no figure, or NULL for another reason */
 static const char *
-no_figure_text (const VcInputs *in,
-                const char     *why)
+no_figure_mxfp4_text (const VcInputs *in,
+                      const char     *why)
 {
   if (g_strcmp0 (why, "mxfp4-capability") == 0)
     return _("vLLM refuses MXFP4 on this card: its compute capability is below 8.0, the minimum of vLLM’s MXFP4 "
@@ -1561,7 +1560,19 @@ no_figure_text (const VcInputs *in,
              "Triton’s kernels (9.0 and 10.x, which swizzle the experts into a layout of their own, not followed), "
              "FlashInfer’s (9.0 and 10.x, each padding its own way) or Marlin; on a card of unknown capability the "
              "backend is not known. --kv-cache-memory gives the cache there.");
+  return NULL;
+}
 
+/* The part of the model vLLM or SGLang sizes apart, named where it leaves no figure
+ * (vc_engine_no_figure; FORMULAS.md, "Engines") */
+static const char *
+no_figure_text (const VcInputs *in,
+                const char     *why)
+{
+  const char *mxfp4 = no_figure_mxfp4_text (in, why);
+
+  if (mxfp4 != NULL)
+    return mxfp4;
   if (g_strcmp0 (why, "rope-table") == 0)
     {
       const char *kind = vc_engine_rope_table_unsized (in);
