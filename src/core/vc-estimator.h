@@ -185,6 +185,8 @@ double   vc_estimator_vllm_profile_bytes (const VcInputs *inputs,
                                           double          tokens,
                                           double          seqs,
                                           double          n_gpus);
+double   vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *inputs,
+                                                    double          requests);
 /* llama.cpp's worst-case graph for these inputs (FORMULAS.md, "llama.cpp's context"); FALSE
  * where the architecture's graph is not rebuilt (the compute buffer is then bounded by its
  * largest moment) */

@@ -334,10 +334,11 @@ describe_vllm_profile (const Terms *t)
   mm = vllm_mm_clause (t, tokens, seqs);
   return g_strdup_printf (_("vLLM’s profile run: the larger of a forward pass of %u tokens "
                             "(max_num_batched_tokens) and the sampler’s logits for %u requests "
-                            "(max_num_seqs) × %u vocabulary at 38 bytes each, with the hidden "
+                            "(max_num_seqs) × %u vocabulary at %g bytes each, with the hidden "
                             "states%s; vLLM’s defaults for cards of 70 GiB or more unless given, "
                             "each card’s own in its GPU count, fit and KV capacity; vLLM %s: %s = %s"),
-                          tokens, MIN (seqs, tokens), in->arch.vocab_size, mm,
+                          tokens, MIN (seqs, tokens), in->arch.vocab_size,
+                          vc_estimator_vllm_sampler_bytes_per_logit (in, MIN (seqs, tokens)), mm,
                           vc_enum_nick (VC_TYPE_VLLM_VERSION, in->vllm_version),
                           in->enforce_eager ? _("eager, no CUDA graphs")
                           : in->vllm_version == VC_VLLM_VERSION_0_10
