@@ -946,6 +946,7 @@ check_engine_version_json (void)
    * with one GPU a model only; the JSON engine object names both */
   {
     g_autoptr(JsonParser) p6 = json_parser_new ();
+    g_autoptr(JsonParser) p6b = json_parser_new ();
     g_autoptr(JsonParser) p7 = json_parser_new ();
     JsonObject *engine;
 
@@ -969,6 +970,15 @@ check_engine_version_json (void)
     g_assert_cmpstr (json_object_get_string_member (engine, "version"), ==, "0.21");
     g_assert_true (json_object_get_boolean_member (engine, "enforce_eager"));
     g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 421856);
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    /* 0.17 (0.17.0 to 0.19): no sort in the sampler, 14 bytes a logit where 0.11 has 38 */
+    run_cli (&r, "--preset", "llama-3-8b", "--engine", "vllm", "--engine-version", "0.17",
+             "--fit-gpu", "h100-80gb", "--format", "json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    engine = json_object_get_object_member (parse (p6b, &r), "engine");
+    g_assert_cmpstr (json_object_get_string_member (engine, "version"), ==, "0.17");
+    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 445904);
     vc_test_run_clear (&r);
     memset (&r, 0, sizeof r);
     run_cli (&r, "--preset", "llama-3-8b", "--engine", "sglang", "--fit-gpu", "h100-80gb", "--format", "json", NULL);

@@ -302,6 +302,34 @@ test_vllm_versions (void)
   g_assert_cmpfloat (kv.tokens, ==, floor (20e9 / (16 * KV_PER_TOKEN)) * 16);
   g_object_set (e, "kv-cache-memory", 0.0, NULL);
 
+  /* 0.17 (0.17.0 to 0.19): the Triton top-k/top-p kernel masks 8 requests or more in place,
+   * no sort: 14 bytes a logit (16-bit logits, fp32 copy, softmax, exponential noise) */
+  {
+    guint default_seqs;
+    double profile17 = 1024 * 128256 * 14.0 + 8192 * 4096 * 2.0 + 133.0 * 1048576;
+
+    g_object_get (e, "max-num-seqs", &default_seqs, NULL);
+    g_object_set (e, "engine-version", VC_VLLM_VERSION_0_17, NULL);
+    g_assert_true (vc_estimate_check (e, &error));
+    g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS], ==, profile17);
+    capacity_on (e, "h100-80gb", &kv);
+    g_assert_true (kv.known);
+    g_assert_cmpfloat (kv.tokens, ==, floor ((0.9 * C - W - profile17) / (16 * KV_PER_TOKEN)) * 16);
+    g_assert_cmpfloat (kv.tokens, ==, 445904);
+    g_clear_pointer (&explain, g_free);
+    explain = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_ACTIVATIONS, VC_UNIT_GB);
+    g_assert_nonnull (strstr (explain, "× 128256 vocabulary at 14 bytes each"));
+    g_assert_nonnull (strstr (explain, "vLLM 0.17:"));
+    /* below 8 requests apply_top_k_top_p still sorts: 38 bytes a logit, as 0.11 */
+    g_object_set (e, "max-num-seqs", 4, NULL);
+    g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS], ==,
+                       MAX (llama3_profile (8192, 4), 2 * 8192 * 4096 * 2.0 + 8192 * 14336 * 3 * 2.0 + 133.0 * 1048576));
+    g_object_set (e, "engine-version", VC_VLLM_VERSION_0_11, NULL);
+    g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS], ==,
+                       MAX (llama3_profile (8192, 4), 2 * 8192 * 4096 * 2.0 + 8192 * 14336 * 3 * 2.0 + 133.0 * 1048576));
+    g_object_set (e, "max-num-seqs", default_seqs, NULL);
+  }
+
   /* 0.10: one GPU a model as 0.11; TP 2 refused, naming the degree */
   g_object_set (e, "engine-version", VC_VLLM_VERSION_0_10, NULL);
   g_assert_true (vc_estimate_check (e, &error));

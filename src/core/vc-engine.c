@@ -256,6 +256,7 @@ vc_engine_vllm_version_sized (const VcInputs *in,
     case VC_VLLM_VERSION_0_10:
       return n_gpus <= 1;
     case VC_VLLM_VERSION_0_11:
+    case VC_VLLM_VERSION_0_17:
     default:
       return TRUE;
     }

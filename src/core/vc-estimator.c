@@ -743,11 +743,28 @@ llama_cpp_compute_buffer (const VcInputs *in,
  * 16-bit logits (2) and their fp32 copy (4), 14 bytes a logit. */
 #define VLLM_FLASHINFER_SAMPLER_BYTES_PER_LOGIT (2.0 + 4.0 + 4.0 + 4.0)
 
+/* vLLM 0.17.0 to 0.19 (--engine-version 0.17; FORMULAS.md, "The sampler by --engine-version"):
+ * apply_top_k_top_p (topk_topp_sampler.py) masks 8 requests or more in place with the Triton
+ * kernel of pull request #33538 (topk_topp_triton.py, apply_top_k_top_p_triton) when Triton is
+ * present, and FlashInfer's sampler is off unless VLLM_USE_FLASHINFER_SAMPLER=1. No sort:
+ * forward_native then holds the 16-bit logits (2), their fp32 copy masked in place (4), the
+ * fp32 softmax (4) and random_sample's exponential noise of its shape (4). The kernel's own
+ * buffer, min(SMs, requests) rows of the vocabulary in fp32, is not counted (the card's SM
+ * count is not known here): 80 MiB on an H100 (132 SMs) for a 151,936-token vocabulary. Below
+ * 8 requests apply_top_k_top_p still sorts (apply_top_k_top_p_pytorch). */
+#define VLLM_TRITON_SAMPLER_BYTES_PER_LOGIT (2.0 + 4.0 + 4.0 + 4.0)
+#define VLLM_TRITON_SAMPLER_MIN_REQUESTS 8.0
+
+/* Bytes per logit of vLLM's dummy sampler run with `requests` requests, by sampler and release */
 double
-vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *in)
+vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *in,
+                                           double          requests)
 {
-  return in->vllm_sampler == VC_VLLM_SAMPLER_FLASHINFER ? VLLM_FLASHINFER_SAMPLER_BYTES_PER_LOGIT
-                                                       : VLLM_SAMPLER_BYTES_PER_LOGIT;
+  if (in->vllm_sampler == VC_VLLM_SAMPLER_FLASHINFER)
+    return VLLM_FLASHINFER_SAMPLER_BYTES_PER_LOGIT;
+  if (in->vllm_version == VC_VLLM_VERSION_0_17 && requests >= VLLM_TRITON_SAMPLER_MIN_REQUESTS)
+    return VLLM_TRITON_SAMPLER_BYTES_PER_LOGIT;
+  return VLLM_SAMPLER_BYTES_PER_LOGIT;
 }
 
 /* vLLM's profile run (gpu_model_runner.py, profile_run): a forward pass of `tokens` tokens
@@ -776,7 +793,8 @@ vc_estimator_vllm_profile_bytes (const VcInputs *in,
   attn = tokens * (2.0 * s.q_dim + 2.0 * s.kv_dim) * e / n;
   mlp = tokens * inter * (in->arch.gated_mlp ? 3.0 : 2.0) * e / n;
   forward = 2.0 * tokens * s.h * e + MAX (attn, mlp);
-  sampler = MIN (seqs, tokens) * s.V * vc_estimator_vllm_sampler_bytes_per_logit (in) + tokens * s.h * e;
+  sampler = MIN (seqs, tokens) * s.V * vc_estimator_vllm_sampler_bytes_per_logit (in, MIN (seqs, tokens)) +
+            tokens * s.h * e;
   /* a multimodal model's encoder pass first, its embeddings kept through the text pass
    * (vc-engine-mm.c), where followed */
   if (vc_engine_mm_vllm_profile (in, tokens, seqs, n, &mm))

@@ -181,9 +181,6 @@ double   vc_inputs_mmproj_host_bytes (const VcInputs *inputs);
 /* the projector's compute buffer on the GPU at the estimate's flash-attention setting; 0 when its
  * weights are not on the GPU or its graph is not followed */
 double   vc_inputs_mmproj_compute_bytes (const VcInputs *inputs);
-/* bytes a logit vLLM's profile-run sampler holds: 38 with the sort, 14 with FlashInfer's
- * (--vllm-sampler; FORMULAS.md, "the profile run's sampler") */
-double   vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *inputs);
 /* vLLM's memory outside PyTorch that its profile run finds on each GPU (FORMULAS.md, "vLLM's
  * memory outside PyTorch"): 0.13 GiB as vLLM's own logs of single-GPU runs give it, 133 MiB */
 #define VC_VLLM_NON_TORCH_BYTES (133.0 * 1048576.0)
@@ -193,6 +190,11 @@ double   vc_estimator_vllm_profile_bytes (const VcInputs *inputs,
                                           double          tokens,
                                           double          seqs,
                                           double          n_gpus);
+/* bytes a logit vLLM's profile-run sampler holds for `requests` requests: 38 with the sort, 14
+ * with FlashInfer's (--vllm-sampler) or 0.17's Triton kernel at 8 requests or more
+ * (--engine-version 0.17; FORMULAS.md, "the profile run's sampler") */
+double   vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *inputs,
+                                                    double          requests);
 /* llama.cpp's worst-case graph for these inputs (FORMULAS.md, "llama.cpp's context"); FALSE
  * where the architecture's graph is not rebuilt (the compute buffer is then bounded by its
  * largest moment) */

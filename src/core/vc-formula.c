@@ -344,7 +344,7 @@ describe_vllm_profile (const Terms *t)
                             "or more unless given, each card’s own in its GPU count, fit and KV "
                             "capacity; vLLM %s: %s = %s"),
                           tokens, MIN (seqs, tokens), in->arch.vocab_size,
-                          vc_estimator_vllm_sampler_bytes_per_logit (in), mm, non_torch,
+                          vc_estimator_vllm_sampler_bytes_per_logit (in, MIN (seqs, tokens)), mm, non_torch,
                           vc_enum_nick (VC_TYPE_VLLM_VERSION, in->vllm_version),
                           in->enforce_eager ? _("eager, no CUDA graphs")
                           : in->vllm_version == VC_VLLM_VERSION_0_10
