@@ -270,6 +270,37 @@ siglip_projector (VcGguf      *g,
   return FALSE;
 }
 
+/* The tower's sizes every graph reads (clip_model_loader::load_hparams) */
+static void
+tower_sizes (VcGguf      *g,
+             VcClipGraph *p)
+{
+  p->patch_size = get_u32 (g, "clip.vision.patch_size", 0);
+  p->n_embd = get_u32 (g, "clip.vision.embedding_length", 0);
+  p->n_head = get_u32 (g, "clip.vision.attention.head_count", 0);
+  p->n_ff = get_u32 (g, "clip.vision.feed_forward_length", 0);
+  p->n_layer = get_u32 (g, "clip.vision.block_count", 0);
+}
+
+/* Which of the optional pre- and post-norms and first block's biases the file holds
+ * (clip_model_loader::load_tensors takes each as optional; the graphs add the ones present) */
+static void
+tower_norms_and_biases (VcGguf      *g,
+                        VcClipGraph *p)
+{
+  p->pre_ln = has_tensor (g, "v.pre_ln.weight");
+  p->pre_ln_bias = has_tensor (g, "v.pre_ln.bias");
+  p->post_ln = has_tensor (g, "v.post_ln.weight");
+  p->post_ln_bias = has_tensor (g, "v.post_ln.bias");
+  p->q_bias = has_tensor (g, "v.blk.0.attn_q.bias");
+  p->k_bias = has_tensor (g, "v.blk.0.attn_k.bias");
+  p->v_bias = has_tensor (g, "v.blk.0.attn_v.bias");
+  p->o_bias = has_tensor (g, "v.blk.0.attn_out.bias");
+  p->ln1_bias = has_tensor (g, "v.blk.0.ln1.bias");
+  p->ln2_bias = has_tensor (g, "v.blk.0.ln2.bias");
+  p->up_bias = has_tensor (g, "v.blk.0.ffn_up.bias");
+}
+
 /* The graph clip.cpp builds for a projector on SigLIP (clip_get_graph_builder:
  * clip_graph_siglip; its phi4, which the projector types read here do not include, is not) from the
  * file's clip.vision.* keys and tensors, as clip_model_loader reads them (load_hparams: n_head_kv
@@ -284,11 +315,7 @@ siglip_graph (VcGguf      *g,
 
   memset (p, 0, sizeof *p);
   p->image_size = get_u32 (g, "clip.vision.image_size", 0);
-  p->patch_size = get_u32 (g, "clip.vision.patch_size", 0);
-  p->n_embd = get_u32 (g, "clip.vision.embedding_length", 0);
-  p->n_head = get_u32 (g, "clip.vision.attention.head_count", 0);
-  p->n_ff = get_u32 (g, "clip.vision.feed_forward_length", 0);
-  p->n_layer = get_u32 (g, "clip.vision.block_count", 0);
+  tower_sizes (g, p);
   if (patch == NULL || !siglip_projector (g, projector, p) || p->n_head == 0 ||
       get_u32 (g, "clip.vision.attention.head_count_kv", p->n_head) != p->n_head)
     return FALSE;
@@ -296,17 +323,7 @@ siglip_graph (VcGguf      *g,
   p->patch_f32 = patch->type == 30;
   p->patch_bias = has_tensor (g, "v.patch_embd.bias");
   p->pos_embd = has_tensor (g, "v.position_embd.weight");
-  p->pre_ln = has_tensor (g, "v.pre_ln.weight");
-  p->pre_ln_bias = has_tensor (g, "v.pre_ln.bias");
-  p->post_ln = has_tensor (g, "v.post_ln.weight");
-  p->post_ln_bias = has_tensor (g, "v.post_ln.bias");
-  p->q_bias = has_tensor (g, "v.blk.0.attn_q.bias");
-  p->k_bias = has_tensor (g, "v.blk.0.attn_k.bias");
-  p->v_bias = has_tensor (g, "v.blk.0.attn_v.bias");
-  p->o_bias = has_tensor (g, "v.blk.0.attn_out.bias");
-  p->ln1_bias = has_tensor (g, "v.blk.0.ln1.bias");
-  p->ln2_bias = has_tensor (g, "v.blk.0.ln2.bias");
-  p->up_bias = has_tensor (g, "v.blk.0.ffn_up.bias");
+  tower_norms_and_biases (g, p);
   p->down_bias = has_tensor (g, "v.blk.0.ffn_down.bias");
   p->alignment = 32;
   return p->head_dim * p->n_head == p->n_embd;
@@ -419,11 +436,7 @@ qwen2vl_graph (VcGguf      *g,
     return FALSE;
   p->projector = v3 ? VC_CLIP_QWEN3VL : VC_CLIP_QWEN2VL;
   p->rms_norm = v25;
-  p->patch_size = get_u32 (g, "clip.vision.patch_size", 0);
-  p->n_embd = get_u32 (g, "clip.vision.embedding_length", 0);
-  p->n_head = get_u32 (g, "clip.vision.attention.head_count", 0);
-  p->n_ff = get_u32 (g, "clip.vision.feed_forward_length", 0);
-  p->n_layer = get_u32 (g, "clip.vision.block_count", 0);
+  tower_sizes (g, p);
   p->n_merge = get_u32 (g, "clip.vision.spatial_merge_size", 2);
   p->n_wa_pattern = get_u32 (g, "clip.vision.n_wa_pattern", 0);
   if (patch == NULL || patch1 == NULL || patch1->type != patch->type || p->n_merge != 2 || p->n_head == 0 ||
@@ -434,17 +447,7 @@ qwen2vl_graph (VcGguf      *g,
   p->image_size = 46 * p->patch_size * p->n_merge;
   p->head_dim = get_u32 (g, "clip.vision.attention.head_dim", p->n_embd / p->n_head);
   p->patch_f32 = patch->type == 30;
-  p->pre_ln = has_tensor (g, "v.pre_ln.weight");
-  p->pre_ln_bias = has_tensor (g, "v.pre_ln.bias");
-  p->post_ln = has_tensor (g, "v.post_ln.weight");
-  p->post_ln_bias = has_tensor (g, "v.post_ln.bias");
-  p->q_bias = has_tensor (g, "v.blk.0.attn_q.bias");
-  p->k_bias = has_tensor (g, "v.blk.0.attn_k.bias");
-  p->v_bias = has_tensor (g, "v.blk.0.attn_v.bias");
-  p->o_bias = has_tensor (g, "v.blk.0.attn_out.bias");
-  p->ln1_bias = has_tensor (g, "v.blk.0.ln1.bias");
-  p->ln2_bias = has_tensor (g, "v.blk.0.ln2.bias");
-  p->up_bias = has_tensor (g, "v.blk.0.ffn_up.bias");
+  tower_norms_and_biases (g, p);
   p->ffn_gate = has_tensor (g, "v.blk.0.ffn_gate.weight");
   p->gate_bias = has_tensor (g, "v.blk.0.ffn_gate.bias");
   p->down_bias = has_tensor (g, "v.blk.0.ffn_down.bias");
@@ -499,11 +502,7 @@ pixtral_graph (VcGguf      *g,
   p->projector = VC_CLIP_PIXTRAL;
   p->rms_norm = TRUE;
   p->ffn_gate = TRUE;
-  p->patch_size = get_u32 (g, "clip.vision.patch_size", 0);
-  p->n_embd = get_u32 (g, "clip.vision.embedding_length", 0);
-  p->n_head = get_u32 (g, "clip.vision.attention.head_count", 0);
-  p->n_ff = get_u32 (g, "clip.vision.feed_forward_length", 0);
-  p->n_layer = get_u32 (g, "clip.vision.block_count", 0);
+  tower_sizes (g, p);
   p->n_merge = get_u32 (g, "clip.vision.spatial_merge_size", 1);
   p->patch_merger = has_tensor (g, "mm.patch_merger.weight");
   if (p->n_head == 0 || p->patch_size == 0 || p->patch_size > 4096 || p->n_merge == 0 || p->n_merge > 64 ||
