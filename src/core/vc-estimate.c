@@ -1170,7 +1170,7 @@ install_engine_inputs (const VcInputs *d)
   /* the sampler of vLLM's profile run (FORMULAS.md, "the profile run's sampler") */
   properties[PROP_VLLM_SAMPLER] =
     g_param_spec_enum ("vllm-sampler", N_("vLLM sampler"),
-                       N_("vLLM: the top-k/top-p sampler its profile run takes: sort (default: PyTorch's, which sorts the vocabulary, 38 bytes a logit; VLLM_USE_FLASHINFER_SAMPLER=0) or flashinfer (FlashInfer's, 14 bytes a logit: VLLM_USE_FLASHINFER_SAMPLER=1, and vLLM 0.11.0 and earlier wherever FlashInfer is installed, as in vLLM's container images)"),
+                       N_("vLLM: the top-k/top-p sampler its profile run takes: sort (default: PyTorch's, which sorts the vocabulary, 38 bytes a logit, but from release 0.17 (--engine-version 0.17) masks 8 requests or more with a Triton kernel, 14 bytes a logit; VLLM_USE_FLASHINFER_SAMPLER=0) or flashinfer (FlashInfer's, 14 bytes a logit: VLLM_USE_FLASHINFER_SAMPLER=1, and vLLM 0.11.0 and earlier wherever FlashInfer is installed, as in vLLM's container images)"),
                        VC_TYPE_VLLM_SAMPLER, d->vllm_sampler, RW);
   properties[PROP_MM_ENCODER_TP_MODE] =
     g_param_spec_enum ("mm-encoder-tp-mode", N_("Encoder under TP"),

@@ -221,7 +221,8 @@ typedef enum
 } VcMxfp4Backend;
 
 /* The sampler of vLLM's profile run (--vllm-sampler; FORMULAS.md, "the profile run's
- * sampler"): sort is PyTorch's top-k/top-p, which sorts the vocabulary
+ * sampler"): sort is PyTorch's top-k/top-p, which sorts the vocabulary (from 0.17, 8 requests
+ * or more go to a Triton kernel that does not: --engine-version 0.17)
  * (VLLM_USE_FLASHINFER_SAMPLER=0, or FlashInfer absent), flashinfer FlashInfer's rejection
  * sampling (VLLM_USE_FLASHINFER_SAMPLER=1, the default of 0.11.0 and earlier wherever FlashInfer
  * is installed, as in vLLM's container images) */
