@@ -335,6 +335,7 @@ test_vllm_versions (void)
   g_assert_true (vc_estimate_check (e, &error));
   capacity_on (e, "h100-80gb", &kv);
   g_assert_cmpfloat (kv.tokens, ==, tokens);
+  g_clear_pointer (&explain, g_free);
   explain = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_ACTIVATIONS, VC_UNIT_GB);
   g_assert_nonnull (strstr (explain, "vLLM 0.10: CUDA graphs captured after the cache is sized, NCCL set up after"));
   g_object_set (e, "tp", 2, NULL);
