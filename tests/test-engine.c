@@ -301,7 +301,6 @@ test_vllm_versions (void)
   capacity_on (e, "h100-80gb", &kv);
   g_assert_cmpfloat (kv.tokens, ==, floor (20e9 / (16 * KV_PER_TOKEN)) * 16);
   g_object_set (e, "kv-cache-memory", 0.0, NULL);
-
   /* 0.17 (0.17.0 to 0.19): the Triton top-k/top-p kernel masks 8 requests or more in place,
    * no sort: 14 bytes a logit (16-bit logits, fp32 copy, softmax, exponential noise) */
   {
