@@ -44,7 +44,7 @@ run_case () {
   echo $?
 }
 
-echo "1..14"
+echo "1..16"
 
 rc=$(run_case 1000 "$(make_bin sudo apt)" none)
 check "everything found: returns 0" "[[ $rc -eq 0 ]]"
@@ -88,4 +88,17 @@ rc=$(
 )
 check "run: what running needs is installed" "[[ $rc -eq 0 ]] && grep -q 'install -y -qq --no-install-recommends libgtk-4-dev\$' $tmp/calls"
 check "run: the test tools are left out" "! grep -q 'xvfb\\|appstream' $tmp/calls"
+# .ci/run: every part's needs in one apt-get, the Debian 13 root's debootstrap among them
+rm -f "$tmp/calls"
+rc=$(
+  source "$setup_deps"
+  id () { echo 0; }
+  vc_check_need () { ! [[ $1 =~ debootstrap|clang|gtk4 ]]; }
+  PATH=$(make_bin apt)
+  vc_install_deps fuzz newer > "$tmp/out" 2>&1
+  echo $?
+)
+check "fuzz newer: one install of all three" \
+  "[[ $rc -eq 0 && \$(grep -c 'apt-get install' $tmp/calls) -eq 1 ]] && grep -q 'install -y -qq --no-install-recommends libgtk-4-dev clang debootstrap\$' $tmp/calls"
+check "debootstrap only when asked for" "[[ \$(source $setup_deps; vc_check_need () { ! [[ \$1 =~ debootstrap ]]; }; vc_missing_needs fuzz) == '' ]]"
 exit $failed
