@@ -63,7 +63,7 @@ test_engine_version (void)
   g_assert_nonnull (o);
   g_assert_cmpint (o->kind, ==, OPT_ENGINE_VERSION);
   g_assert_cmpstr (o->property, ==, "engine-version");
-  g_assert_cmpstr (o->arg, ==, "0.10|0.11|0.17|0.21|001ccef|003fca8");
+  g_assert_cmpstr (o->arg, ==, "0.10|0.11|0.14|0.17|0.21|001ccef|003fca8");
   g_assert_cmpstr (vc_cli_option_help (o), ==, o->help);
   g_assert_nonnull (strstr (o->help, "vLLM: 0.11 (default"));
   g_assert_nonnull (strstr (o->help, "SGLang (--engine sglang, the same as --sglang-version): 001ccef (default) or 003fca8"));

@@ -250,6 +250,60 @@ test_vllm_hybrid (void)
 /* vLLM's releases (FORMULAS.md, "vLLM's releases"): 0.11 by default; 0.21 subtracts the CUDA
  * graphs it measures, so only --enforce-eager (none) is sized; 0.10 takes NCCL's buffers from
  * the cache, so only one GPU a model is sized */
+/* vLLM 0.14 and later keep the 16-bit MoE experts' workspace (TritonExperts' shapes from the
+ * workspace manager) through the profile run's sampler: Qwen3-30B-A3B (8 experts of 768 a
+ * token, hidden 2,048) and Llama 4 Scout's shape (1 of 8,192, hidden 5,120) at 8,192 tokens */
+static void
+test_vllm_moe_workspace (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  VcInputs in;
+  double before, after;
+  g_autofree char *explain = NULL;
+
+  g_assert_true (vc_estimate_set_preset (e, "qwen3-30b-a3b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "seq", 8192, NULL);
+  in = *vc_estimate_get_inputs (e);
+  g_assert_cmpint (in.vllm_version, ==, VC_VLLM_VERSION_0_11);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==, 0);
+  before = vc_estimator_vllm_profile_bytes (&in, 8192, 1024, 1);
+  in.vllm_version = VC_VLLM_VERSION_0_14;
+  /* workspace13 (8,192 x 8 x 2,048, the output inside it) and workspace2 (8,192 x 8 x 2,048) */
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==, 536870912);
+  after = vc_estimator_vllm_profile_bytes (&in, 8192, 1024, 1);
+  g_assert_cmpfloat (after - before, ==, 536870912);
+  in.vllm_version = VC_VLLM_VERSION_0_17;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==, 536870912);
+  /* the hidden size is the wider: TP 4 changes nothing, nor does a chunk of 32,768 tokens */
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 4), ==, 536870912);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 65536, 1), ==,
+                     2.0 * 32768 * 8 * 2048 * 2);
+  /* other experts' kernels are not TritonExperts' */
+  in.precision = VC_PRECISION_FP8;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==, 0);
+
+  /* an expert wider than the hidden size: w1's 2 x 8,192 columns, then 2 x 2,048 at TP 4 */
+  in.precision = VC_PRECISION_BF16;
+  in.arch.n_experts = 16;
+  in.arch.experts_per_token = 1;
+  in.arch.expert_intermediate_size = 8192;
+  in.arch.hidden_size = 5120;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==,
+                     8192.0 * 8192 * 2 + 8192.0 * 16384 * 2);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 4), ==,
+                     8192.0 * 5120 * 2 + 8192.0 * 5120 * 2);
+  /* under expert parallelism each rank holds whole experts */
+  in.layout.ep = 4;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 4), ==,
+                     8192.0 * 8192 * 2 + 8192.0 * 16384 * 2);
+
+  /* the formula says so */
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_17, NULL);
+  explain = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_ACTIVATIONS, VC_UNIT_GB);
+  g_assert_nonnull (strstr (explain, "the MoE experts’ workspace (537\u00a0MB), still held at the sampler"));
+}
+
 static void
 test_vllm_versions (void)
 {
@@ -2057,6 +2111,7 @@ main (int   argc,
   g_test_add_func ("/engine/vllm-mxfp4-marlin", test_vllm_mxfp4_marlin);
   g_test_add_func ("/engine/vllm-mxfp4-marlin-refused", test_vllm_mxfp4_marlin_refused);
   g_test_add_func ("/engine/vllm-mxfp4-refused-fit", test_vllm_mxfp4_refused_fit);
+  g_test_add_func ("/engine/vllm-moe-workspace", test_vllm_moe_workspace);
   g_test_add_func ("/engine/vllm-mxfp4-layout", test_vllm_mxfp4_layout);
   g_test_add_func ("/engine/vllm-mxfp4-fit", test_vllm_mxfp4_fit);
   g_test_add_func ("/engine/encoder", test_encoder);

@@ -83,8 +83,8 @@ const VcCliOption vc_cli_options[] = {
   { "limit-mm-per-prompt", OPT_PROPERTY, "limit-mm-per-prompt", "N" },
   { "kv-cache-memory", OPT_PROPERTY, "kv-cache-memory", "GB" },
   /* vLLM's releases, or with --engine sglang SGLang's sources (vramcalc.c, apply_engine_version()) */
-  { "engine-version", OPT_ENGINE_VERSION, "engine-version", "0.10|0.11|0.17|0.21|001ccef|003fca8",
-    N_("The engine's release whose memory arithmetic to follow. vLLM: 0.11 (default: 0.11 to 0.16, checked on 0.15 and 0.16; its sorting sampler is an upper bound for 0.20 and for later releases with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0, which are not checked), 0.17 (0.17 to 0.19, checked on 0.17, 0.18 and 0.19: no sort at the profile run), 0.10 (before 0.11: one GPU a model) or 0.21 (0.21 and later: with --enforce-eager or --kv-cache-memory). "
+  { "engine-version", OPT_ENGINE_VERSION, "engine-version", "0.10|0.11|0.14|0.17|0.21|001ccef|003fca8",
+    N_("The engine's release whose memory arithmetic to follow. vLLM: 0.11 (default: 0.11 to 0.13), 0.14 (0.14 to 0.16, checked on 0.15 and 0.16: as 0.11, and 16-bit MoE experts keep their workspace; its sorting sampler is an upper bound for 0.20 and for later releases with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0, which are not checked), 0.17 (0.17 to 0.19, checked on 0.17, 0.18 and 0.19: as 0.14, with no sort at the profile run), 0.10 (before 0.11: one GPU a model) or 0.21 (0.21 and later: with --enforce-eager or --kv-cache-memory). "
        "SGLang (--engine sglang, the same as --sglang-version): 001ccef (default) or 003fca8") },
   { "enforce-eager", OPT_TRUE, "enforce-eager", NULL,
     N_("vLLM: no CUDA graphs, so none measured before the cache is sized (needed with --engine-version 0.21)") },

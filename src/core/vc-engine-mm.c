@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "vc-engine-mm.h"
+#include "vc-engine.h"
 
 gboolean
 vc_engine_mm_vllm_followed (const VcInputs *in,
@@ -97,8 +98,9 @@ vc_engine_mm_vllm_profile (const VcInputs  *in,
   out->cache_bytes = pixels + originals + out->items * rows * a->hidden_size * e;
   rows = a->encoder_image_embeds < t ? t : 0;
   out->later_cache_bytes = pixels + originals + out->items * rows * a->hidden_size * e;
-  /* --engine-version 0.17 (0.17.0 to 0.19) came after pull request #29386 (after 0.11.2) */
-  if (in->vllm_version == VC_VLLM_VERSION_0_17)
+  /* --engine-version 0.14 (0.14.0 to 0.16) and 0.17 (0.17.0 to 0.19) came after pull request
+   * #29386 (after 0.11.2) */
+  if (vc_engine_vllm_minor (in) >= 14)
     out->cache_bytes = out->later_cache_bytes;
   return TRUE;
 }

@@ -237,6 +237,22 @@ vc_engine_vllm_experts_as_stored (const VcInputs *in,
   return !vc_engine_vllm_mxfp4_extra (in, gpu, tp, &padding);
 }
 
+/* The first minor release of 0.x that --engine-version stands for: 10, 11, 14, 17 or 21 (the
+ * enumeration's values keep the order they were added in) */
+guint
+vc_engine_vllm_minor (const VcInputs *in)
+{
+  switch (in->vllm_version)
+    {
+    case VC_VLLM_VERSION_0_10: return 10;
+    case VC_VLLM_VERSION_0_14: return 14;
+    case VC_VLLM_VERSION_0_17: return 17;
+    case VC_VLLM_VERSION_0_21: return 21;
+    case VC_VLLM_VERSION_0_11:
+    default: return 11;
+    }
+}
+
 /* Whether vLLM's release sizes its cache by arithmetic followed here, on `n_gpus` GPUs a model
  * (FORMULAS.md, "vLLM's releases"): 0.21 and later subtract the CUDA graphs they measure on the
  * card unless --enforce-eager leaves none or --kv-cache-memory gives the cache; before 0.11 (pull request #25359) NCCL's buffers,
@@ -256,6 +272,7 @@ vc_engine_vllm_version_sized (const VcInputs *in,
     case VC_VLLM_VERSION_0_10:
       return n_gpus <= 1;
     case VC_VLLM_VERSION_0_11:
+    case VC_VLLM_VERSION_0_14:
     case VC_VLLM_VERSION_0_17:
     default:
       return TRUE;

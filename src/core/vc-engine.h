@@ -72,6 +72,7 @@ void   vc_engine_vllm_batch   (const VcInputs *inputs,
 void   vc_engine_on_card      (const VcInputs *inputs,
                                const VcGpu    *gpu,
                                VcInputs       *out);
+guint    vc_engine_vllm_minor (const VcInputs *inputs);
 gboolean vc_engine_vllm_version_sized (const VcInputs *inputs,
                                        double          n_gpus);
 /* Why vLLM or SGLang has no KV-cache figure for the inputs' model where it is one of these, as a

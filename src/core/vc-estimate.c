@@ -1157,7 +1157,7 @@ install_engine_inputs (const VcInputs *d)
                          0, 1e6, d->kv_cache_memory_gb, RW);
   properties[PROP_ENGINE_VERSION] =
     g_param_spec_enum ("engine-version", N_("vLLM version"),
-                       N_("vLLM: the release whose memory arithmetic to follow: 0.11 (default: 0.11 to 0.16, checked on 0.15 and 0.16; its sorting sampler is an upper bound for 0.20 and for later releases with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0, which are not checked), 0.17 (0.17 to 0.19, checked on 0.17, 0.18 and 0.19: no sort at the profile run), 0.10 (before 0.11: one GPU a model) or 0.21 (0.21 and later: with --enforce-eager or --kv-cache-memory)"),
+                       N_("vLLM: the release whose memory arithmetic to follow: 0.11 (default: 0.11 to 0.13), 0.14 (0.14 to 0.16, checked on 0.15 and 0.16: as 0.11, and 16-bit MoE experts keep their workspace; its sorting sampler is an upper bound for 0.20 and for later releases with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0, which are not checked), 0.17 (0.17 to 0.19, checked on 0.17, 0.18 and 0.19: as 0.14, with no sort at the profile run), 0.10 (before 0.11: one GPU a model) or 0.21 (0.21 and later: with --enforce-eager or --kv-cache-memory)"),
                        VC_TYPE_VLLM_VERSION, d->vllm_version, RW);
   properties[PROP_ENFORCE_EAGER] =
     g_param_spec_boolean ("enforce-eager", N_("Eager mode"),

@@ -767,6 +767,41 @@ vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *in,
   return VLLM_SAMPLER_BYTES_PER_LOGIT;
 }
 
+/* vLLM's fused-MoE chunk (envs.py, VLLM_FUSED_MOE_CHUNK_SIZE, default 32768 tokens) */
+#define VLLM_FUSED_MOE_CHUNK_TOKENS 32768.0
+
+/* From 0.14.0 (--engine-version 0.14 and later), vLLM runs 16-bit MoE experts through the
+ * modular kernel (pull request #31052, merged after 0.13.0; "Using TRITON backend for
+ * Unquantized MoE" in the logs): FusedMoEModularKernel._allocate_buffers takes TritonExperts'
+ * workspace_shapes (fused_moe.py) from the workspace manager (vllm/v1/worker/workspace.py),
+ * one buffer that grows to the largest request and is never freed, so that it is still held
+ * when the profile run's sampler runs. For M tokens (max_num_batched_tokens, in chunks of
+ * VLLM_FUSED_MOE_CHUNK_TOKENS), k experts a token, hidden size K and w1's N = 2 × the rank's
+ * expert width I (gated; I alone otherwise): workspace13 (M, k, max(N/2, K)), sharing its
+ * storage with the output (M, K), and workspace2 (M, k, max(N, K)), in the activations' dtype,
+ * each rounded up to 256 bytes (get_simultaneous). The rank's expert width is I/TP, or I whole
+ * under expert parallelism. Other experts kernels (FP8, MXFP4, 4-bit) have workspaces of their
+ * own, not followed here. */
+double
+vc_estimator_vllm_moe_workspace_bytes (const VcInputs *in,
+                                       double          tokens,
+                                       double          n)
+{
+  const VcArch *a = &in->arch;
+  double e = 2.0, inter, width, m, k, ws13, ws2;
+
+  if (vc_engine_vllm_minor (in) < 14 || !vc_arch_is_moe (a) || a->experts_per_token == 0 ||
+      (in->precision != VC_PRECISION_BF16 && in->precision != VC_PRECISION_FP16))
+    return 0;
+  inter = a->expert_intermediate_size ? a->expert_intermediate_size : a->intermediate_size;
+  width = in->layout.ep > 1 ? inter : inter / n;
+  m = MIN (tokens, VLLM_FUSED_MOE_CHUNK_TOKENS);
+  k = a->experts_per_token;
+  ws13 = MAX (m * k * MAX (width, a->hidden_size), tokens * a->hidden_size) * e;
+  ws2 = m * k * MAX ((a->gated_mlp ? 2.0 : 1.0) * width, a->hidden_size) * e;
+  return ceil (ws13 / 256) * 256 + ceil (ws2 / 256) * 256;
+}
+
 /* vLLM's profile run (gpu_model_runner.py, profile_run): a forward pass of `tokens` tokens
  * (max_num_batched_tokens) with attention skipped, then the sampler on `seqs` requests
  * (min(max_num_seqs, tokens)), each logit of the full vocabulary, which every GPU gathers under
@@ -794,7 +829,7 @@ vc_estimator_vllm_profile_bytes (const VcInputs *in,
   mlp = tokens * inter * (in->arch.gated_mlp ? 3.0 : 2.0) * e / n;
   forward = 2.0 * tokens * s.h * e + MAX (attn, mlp);
   sampler = MIN (seqs, tokens) * s.V * vc_estimator_vllm_sampler_bytes_per_logit (in, MIN (seqs, tokens)) +
-            tokens * s.h * e;
+            tokens * s.h * e + vc_estimator_vllm_moe_workspace_bytes (in, tokens, n);
   /* a multimodal model's encoder pass first, its embeddings kept through the text pass
    * (vc-engine-mm.c), where followed */
   if (vc_engine_mm_vllm_profile (in, tokens, seqs, n, &mm))

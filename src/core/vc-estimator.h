@@ -195,6 +195,11 @@ double   vc_estimator_vllm_profile_bytes (const VcInputs *inputs,
  * (--engine-version 0.17; FORMULAS.md, "the profile run's sampler") */
 double   vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *inputs,
                                                     double          requests);
+/* the 16-bit MoE experts' workspace vLLM 0.14 and later keep allocated, per GPU of n_gpus,
+ * for `tokens` tokens; 0 where there is none (FORMULAS.md, "vLLM's MoE workspace") */
+double   vc_estimator_vllm_moe_workspace_bytes (const VcInputs *inputs,
+                                                double          tokens,
+                                                double          n_gpus);
 /* llama.cpp's worst-case graph for these inputs (FORMULAS.md, "llama.cpp's context"); FALSE
  * where the architecture's graph is not rebuilt (the compute buffer is then bounded by its
  * largest moment) */

@@ -326,25 +326,41 @@ vllm_mm_clause (const Terms *t,
 }
 
 /* the profile run vLLM reserves (FORMULAS.md, "Engines") */
+/* the MoE experts' workspace vLLM 0.14 and later keep (vc-estimator.c), where there is one */
+static char *
+vllm_moe_clause (const Terms *t,
+                 guint        tokens)
+{
+  double bytes = vc_estimator_vllm_moe_workspace_bytes (t->in, tokens, 1);
+  g_autofree char *size = NULL;
+
+  if (!(bytes > 0))
+    return g_strdup ("");
+  size = vc_format_size (bytes, t->unit);
+  /* Translators: ", and the MoE experts' workspace (512 MB), which the sampler finds still held" */
+  return g_strdup_printf (_(", and the MoE experts’ workspace (%s), still held at the sampler"), size);
+}
+
 static char *
 describe_vllm_profile (const Terms *t)
 {
   const VcInputs *in = t->in;
   guint tokens, seqs;
-  g_autofree char *mm = NULL, *non_torch = NULL;
+  g_autofree char *mm = NULL, *non_torch = NULL, *moe = NULL;
 
   vc_engine_vllm_batch (in, NULL, &tokens, &seqs);
   mm = vllm_mm_clause (t, tokens, seqs);
+  moe = vllm_moe_clause (t, tokens);
   non_torch = vc_format_size (VC_VLLM_NON_TORCH_BYTES, t->unit);
   return g_strdup_printf (_("vLLM’s profile run: the larger of a forward pass of %u tokens "
                             "(max_num_batched_tokens) and the sampler’s logits for %u requests "
                             "(max_num_seqs) × %u vocabulary at %.0f bytes each, with the hidden "
-                            "states%s, plus the %s outside PyTorch (cuBLAS’s handles, the kernels "
+                            "states%s%s, plus the %s outside PyTorch (cuBLAS’s handles, the kernels "
                             "CUDA loads) vLLM logs on one GPU; vLLM’s defaults for cards of 70 GiB "
                             "or more unless given, each card’s own in its GPU count, fit and KV "
                             "capacity; vLLM %s: %s = %s"),
                           tokens, MIN (seqs, tokens), in->arch.vocab_size,
-                          vc_estimator_vllm_sampler_bytes_per_logit (in, MIN (seqs, tokens)), mm, non_torch,
+                          vc_estimator_vllm_sampler_bytes_per_logit (in, MIN (seqs, tokens)), moe, mm, non_torch,
                           vc_enum_nick (VC_TYPE_VLLM_VERSION, in->vllm_version),
                           in->enforce_eager ? _("eager, no CUDA graphs")
                           : in->vllm_version == VC_VLLM_VERSION_0_10

@@ -198,15 +198,19 @@ typedef enum
 
 /* The vLLM release whose arithmetic is followed (--engine-version; FORMULAS.md, "vLLM's
  * releases"): 0.10 before pull request #25359 (NCCL set up after the memory snapshot), 0.11 for
- * 0.11.0 to 0.16 (the default; the sorting sampler, an upper bound for 0.20), 0.17 for 0.17.0
- * to 0.19 (the Triton top-k/top-p kernel of pull request #33538: no sort at the profile run),
- * 0.21 for 0.21.0 and later (the CUDA graphs measured before the cache is sized) */
+ * 0.11.0 to 0.13 (the default; the sorting sampler), 0.14 for 0.14.0 to 0.16 (16-bit MoE
+ * experts through the modular kernel of pull request #31052, whose workspace stays allocated;
+ * an upper bound for 0.20), 0.17 for 0.17.0 to 0.19 (the Triton top-k/top-p kernel of pull
+ * request #33538: no sort at the profile run), 0.21 for 0.21.0 and later (the CUDA graphs
+ * measured before the cache is sized). The values are not in release order: saved profiles
+ * keep their nicks, and vc_engine_vllm_minor() orders them. */
 typedef enum
 {
   VC_VLLM_VERSION_0_11, /*< nick=0.11 >*/
   VC_VLLM_VERSION_0_10, /*< nick=0.10 >*/
   VC_VLLM_VERSION_0_21, /*< nick=0.21 >*/
   VC_VLLM_VERSION_0_17, /*< nick=0.17 >*/
+  VC_VLLM_VERSION_0_14, /*< nick=0.14 >*/
 } VcVllmVersion;
 
 /* vLLM's MXFP4 expert backend (--mxfp4-backend; FORMULAS.md, "vLLM's MXFP4 experts"): auto is

@@ -84,7 +84,8 @@ static const VcChoice engine_choices[] = {
 /* vLLM's --engine-version: the releases whose arithmetic differs */
 static const VcChoice engine_version_choices[] = {
   { VC_VLLM_VERSION_0_10, N_("0.10 and earlier") },
-  { VC_VLLM_VERSION_0_11, N_("0.11 to 0.16") },
+  { VC_VLLM_VERSION_0_11, N_("0.11 to 0.13") },
+  { VC_VLLM_VERSION_0_14, N_("0.14 to 0.16") },
   { VC_VLLM_VERSION_0_17, N_("0.17 to 0.19") },
   { VC_VLLM_VERSION_0_21, N_("0.21 and later") },
 };
