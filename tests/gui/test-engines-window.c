@@ -108,8 +108,7 @@ test_engine_inputs (Fixture       *f,
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (kv_memory), 30);
   g_assert_cmpfloat (in->kv_cache_memory_gb, ==, 30);
   /* vLLM's release, 0.11 to 0.13 by default, 0.14 to 0.16, 0.17 to 0.19, and eager mode */
-  g_assert_true (gtk_widget_get_visible (version));
-  g_assert_true (gtk_widget_get_visible (eager));
+  g_assert_true (gtk_widget_get_visible (version) && gtk_widget_get_visible (eager));
   g_assert_cmpuint (vc_drop_down_get_selected (VC_DROP_DOWN (version)), ==, vc_test_choice_position (version, "0.11 to 0.13"));
   vc_drop_down_set_selected (VC_DROP_DOWN (version), vc_test_choice_position (version, "0.14 to 0.16"));
   g_assert_cmpint (in->vllm_version, ==, VC_VLLM_VERSION_0_14);
