@@ -672,7 +672,7 @@ test_sglang_engine_version (void)
   const char *const *same[] = { alias, after };
   static const char *const refused[][3] = {
     /* engine, --engine-version, what the message says */
-    { "sglang", "0.11", "accepted with --engine vllm: 0.10, 0.11, 0.17, 0.21; with --engine sglang: 001ccef, 003fca8" },
+    { "sglang", "0.11", "accepted with --engine vllm: 0.10, 0.11, 0.14, 0.17, 0.21; with --engine sglang: 001ccef, 003fca8" },
     { "vllm", "001ccef", "“001ccef” is not a release of vllm here" },
     { "sglang", "abc", "“abc” is not a release of sglang here" },
     { "generic", "0.11", "give --engine vllm or sglang" },

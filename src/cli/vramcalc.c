@@ -1271,7 +1271,7 @@ compare_nicks (gconstpointer a,
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
-/* The nicks of @type, sorted and separated by commas: "0.10, 0.11, 0.17, 0.21" */
+/* The nicks of @type, sorted and separated by commas: "0.10, 0.11, 0.14, 0.17, 0.21" */
 static char *
 enum_nicks (GType type)
 {
@@ -1305,7 +1305,7 @@ apply_engine_version (VcEstimate *estimate,
       g_autofree char *sources = enum_nicks (VC_TYPE_SGLANG_VERSION);
       g_autofree char *message = NULL;
 
-      /* TRANSLATORS: the value given, the engine, vLLM's releases ("0.10, 0.11, 0.17, 0.21"), SGLang's
+      /* TRANSLATORS: the value given, the engine, vLLM's releases ("0.10, 0.11, 0.14, 0.17, 0.21"), SGLang's
        * sources ("001ccef, 003fca8") */
       message = g_strdup_printf (_("“%s” is not a release of %s here; accepted with --engine vllm: %s; "
                                    "with --engine sglang: %s (the same as --sglang-version)"),
