@@ -279,9 +279,13 @@ test_vllm_moe_workspace (void)
   g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 4), ==, 536870912);
   g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 65536, 1), ==,
                      2.0 * 32768 * 8 * 2048 * 2);
-  /* other experts' kernels are not TritonExperts' */
+  /* other experts' kernels are not TritonExperts': quantized ones, and a GGUF's in any type */
   in.precision = VC_PRECISION_FP8;
   g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==, 0);
+  in.precision = VC_PRECISION_BF16;
+  in.llama_cpp = TRUE;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==, 0);
+  in.llama_cpp = FALSE;
 
   /* an expert wider than the hidden size: w1's 2 x 8,192 columns, then 2 x 2,048 at TP 4 */
   in.precision = VC_PRECISION_BF16;

@@ -781,7 +781,8 @@ vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *in,
  * storage with the output (M, K), and workspace2 (M, k, max(N, K)), in the activations' dtype,
  * each rounded up to 256 bytes (get_simultaneous). The rank's expert width is I/TP, or I whole
  * under expert parallelism. Other experts kernels (FP8, MXFP4, 4-bit) have workspaces of their
- * own, not followed here. */
+ * own, not followed here; a GGUF's experts, even in 16 bits, go through GGUFMoEMethod
+ * (quantization/gguf.py, GGUFConfig.get_quant_method), which keeps no workspace. */
 double
 vc_estimator_vllm_moe_workspace_bytes (const VcInputs *in,
                                        double          tokens,
@@ -790,7 +791,7 @@ vc_estimator_vllm_moe_workspace_bytes (const VcInputs *in,
   const VcArch *a = &in->arch;
   double e = 2.0, inter, width, m, k, ws13, ws2;
 
-  if (vc_engine_vllm_minor (in) < 14 || !vc_arch_is_moe (a) || a->experts_per_token == 0 ||
+  if (vc_engine_vllm_minor (in) < 14 || !vc_arch_is_moe (a) || a->experts_per_token == 0 || in->llama_cpp ||
       (in->precision != VC_PRECISION_BF16 && in->precision != VC_PRECISION_FP16))
     return 0;
   inter = a->expert_intermediate_size ? a->expert_intermediate_size : a->intermediate_size;

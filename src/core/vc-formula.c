@@ -325,7 +325,6 @@ vllm_mm_clause (const Terms *t,
                           mm.items, pass, kept, mm.budget_tokens);
 }
 
-/* the profile run vLLM reserves (FORMULAS.md, "Engines") */
 /* the MoE experts' workspace vLLM 0.14 and later keep (vc-estimator.c), where there is one */
 static char *
 vllm_moe_clause (const Terms *t,
@@ -341,6 +340,7 @@ vllm_moe_clause (const Terms *t,
   return g_strdup_printf (_(", and the MoE experts’ workspace (%s), still held at the sampler"), size);
 }
 
+/* the profile run vLLM reserves (FORMULAS.md, "Engines") */
 static char *
 describe_vllm_profile (const Terms *t)
 {

@@ -113,6 +113,22 @@ has_tensor (VcGguf     *g,
   return find_tensor (g, name) != NULL;
 }
 
+/* Whether `name` is `prefix`, a layer number, a dot and one of `parts` ("v.blk.7.ln1.weight") */
+static gboolean
+numbered_part_in (const char        *name,
+                  const char        *prefix,
+                  const char *const *parts)
+{
+  const char *rest;
+
+  if (!g_str_has_prefix (name, prefix))
+    return FALSE;
+  rest = name + strlen (prefix);
+  while (g_ascii_isdigit (*rest))
+    rest++;
+  return *rest == '.' && g_strv_contains (parts, rest + 1);
+}
+
 /* every tensor is one the SigLIP graph below uses: v.blk.N's separate q, k, v, output, the two
  * LayerNorms and the GELU feed-forward block; the patch kernel, positions, pre- and post-norm;
  * the projector's own (`mm`). Any other (a fused qkv, q/k norms, a gate, layer scales, a second
@@ -134,16 +150,10 @@ siglip_tensors_only (VcGguf            *g,
   for (guint i = 0; i < g->tensors->len; i++)
     {
       const char *name = ((const VcGgufTensor *) g_ptr_array_index (g->tensors, i))->name;
-      const char *rest;
 
       if (g_strv_contains (top, name) || g_strv_contains (mm, name))
         continue;
-      if (!g_str_has_prefix (name, "v.blk."))
-        return FALSE;
-      rest = name + strlen ("v.blk.");
-      while (g_ascii_isdigit (*rest))
-        rest++;
-      if (*rest != '.' || !g_strv_contains (block, rest + 1))
+      if (!numbered_part_in (name, "v.blk.", block))
         return FALSE;
     }
   return TRUE;
@@ -361,16 +371,10 @@ qwen2vl_tensors_only (VcGguf   *g,
       const char *name = ((const VcGgufTensor *) g_ptr_array_index (g->tensors, i))->name;
       const char *prefix = g_str_has_prefix (name, "v.blk.") ? "v.blk." : "v.deepstack.";
       const char *const *names = g_str_has_prefix (name, "v.blk.") ? (qwen3 ? block3 : block) : deepstack;
-      const char *rest;
 
       if (g_strv_contains (top, name) || (qwen3 && g_strv_contains (top3, name)))
         continue;
-      if (!g_str_has_prefix (name, prefix) || (!qwen3 && names == deepstack))
-        return FALSE;
-      rest = name + strlen (prefix);
-      while (g_ascii_isdigit (*rest))
-        rest++;
-      if (*rest != '.' || !g_strv_contains (names, rest + 1))
+      if ((!qwen3 && names == deepstack) || !numbered_part_in (name, prefix, names))
         return FALSE;
     }
   return TRUE;
@@ -487,16 +491,10 @@ pixtral_graph (VcGguf      *g,
   for (guint i = 0; i < g->tensors->len; i++)
     {
       const char *name = ((const VcGgufTensor *) g_ptr_array_index (g->tensors, i))->name;
-      const char *rest;
 
       if (g_strv_contains (top, name))
         continue;
-      if (!g_str_has_prefix (name, "v.blk."))
-        return FALSE;
-      rest = name + strlen ("v.blk.");
-      while (g_ascii_isdigit (*rest))
-        rest++;
-      if (*rest != '.' || !g_strv_contains (block, rest + 1))
+      if (!numbered_part_in (name, "v.blk.", block))
         return FALSE;
     }
   p->projector = VC_CLIP_PIXTRAL;

@@ -468,6 +468,37 @@ static const Source one_model[] = {
 
 static const char *const plan_engines[] = { "llama.cpp", "ollama", "vllm", "sglang", "transformers" };
 
+/* vLLM 0.17's MoE experts' workspace (vc_estimator_vllm_moe_workspace_bytes) over the four
+ * descriptions of each model, at TP 1, 2 and 4: the same bytes from the preset, config.json and
+ * safetensors (16-bit experts through TritonExperts), none from the GGUF (vLLM's GGUFMoEMethod),
+ * none for the dense model; with expert parallelism the rank's experts are whole */
+static void
+test_vllm_moe_workspace_sources (void)
+{
+  static const guint tps[] = { 1, 2, 4 };
+
+  for (guint mi = 0; mi < G_N_ELEMENTS (one_model); mi++)
+    for (guint t = 0; t < G_N_ELEMENTS (tps); t++)
+      {
+        g_autoptr(VcEstimate) e = source_estimate (&one_model[mi]);
+        g_autoptr(VcEstimate) first = source_estimate (&one_model[mi - mi % DESCRIPTIONS]);
+        gboolean gguf = g_str_has_suffix (one_model[mi].name, "gguf");
+        gboolean moe = g_str_has_prefix (one_model[mi].name, "qwen3-30b-a3b");
+        double got, expected;
+
+        g_object_set (e, "engine", VC_ENGINE_VLLM, "engine-version", VC_VLLM_VERSION_0_17, "tp", tps[t], NULL);
+        g_object_set (first, "engine", VC_ENGINE_VLLM, "engine-version", VC_VLLM_VERSION_0_17, "tp", tps[t], NULL);
+        got = vc_estimator_vllm_moe_workspace_bytes (vc_estimate_get_inputs (e), 8192, tps[t]);
+        expected = vc_estimator_vllm_moe_workspace_bytes (vc_estimate_get_inputs (first), 8192, tps[t]);
+        if (!moe || gguf)
+          g_assert_cmpfloat (got, ==, 0);
+        else
+          g_assert_cmpfloat (got, ==, expected);
+        /* Qwen3-30B-A3B: the hidden size 2,048 is wider than any rank's expert */
+        g_assert_cmpfloat (expected, ==, moe ? 536870912 : 0);
+      }
+}
+
 typedef struct
 {
   const char *name;
@@ -2775,6 +2806,7 @@ main (int   argc,
       g_test_add_data_func (name, &sources[i], test_source);
     }
   g_test_add_func ("/combinations/config-and-precision-agree", test_config_and_precision_agree);
+  g_test_add_func ("/combinations/vllm-moe-workspace-sources", test_vllm_moe_workspace_sources);
   g_test_add_func ("/combinations/regressions", test_regressions);
   g_test_add_func ("/combinations/hybrid-stages", test_hybrid_stages);
   g_test_add_func ("/combinations/plans", test_plans);
