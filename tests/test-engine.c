@@ -288,7 +288,6 @@ test_vllm_moe_workspace (void)
   in.llama_cpp = FALSE;
 
   /* an expert wider than the hidden size: w1's 2 x 8,192 columns, then 2 x 2,048 at TP 4 */
-  in.precision = VC_PRECISION_BF16;
   in.arch.n_experts = 16;
   in.arch.experts_per_token = 1;
   in.arch.expert_intermediate_size = 8192;
