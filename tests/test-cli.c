@@ -541,6 +541,65 @@ test_vllm_mxfp4_triton_json (void)
     }
 }
 
+/* --mxfp4-backend auto (the default): vLLM's own choice, Triton's kernels on compute capability
+ * 9.x from release 0.14, whose wheels carry triton_kernels (pull request #28788), so the same
+ * padding and cache as --mxfp4-backend triton there; before 0.14 the package was the machine's,
+ * not known; Marlin on 8.x at every release; 10.x, expert parallelism and a card of unknown
+ * capability (the H20) not followed. gpt-oss-20b as in vllm-mxfp4-triton-json. */
+static void
+test_vllm_mxfp4_auto_json (void)
+{
+  static const struct { const char *version; const char *gpu; const char *tp; const char *ep; gint64 padding; const char *no_figure; } cases[] = {
+    { "0.14", "h100-80gb", "1", "1", 768LL * 823680, NULL },
+    { "0.17", "h200", "2", "1", 768LL * (7197568 - 6618240), NULL },
+    { "0.17", "h100-pcie", "1", "1", 768LL * 823680, NULL },
+    { "0.21", "h100-80gb", "1", "1", 768LL * 823680, NULL },
+    { "0.17", "a100-80gb", "1", "1", 917962752LL, NULL },
+    { "0.11", "a100-80gb", "1", "1", 917962752LL, NULL },
+    { "0.11", "h100-80gb", "1", "1", -1, "mxfp4-backend" },
+    { "0.10", "h100-80gb", "1", "1", -1, "mxfp4-backend" },
+    { "0.17", "b200", "1", "1", -1, "mxfp4-backend" },
+    { "0.17", "h20", "1", "1", -1, "mxfp4-backend" },
+    { "0.17", "h100-80gb", "2", "2", -1, "mxfp4-backend" },
+  };
+  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models", "gpt-oss-20b", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(VcTestRun) r = { 0 };
+      g_auto(VcTestRun) t = { 0 };
+      g_autoptr(JsonParser) p = json_parser_new ();
+      g_autoptr(JsonParser) q = json_parser_new ();
+      JsonObject *engine, *triton;
+
+      run_cli (&r, "--config", config, "--engine", "vllm", "--engine-version", cases[i].version, "--enforce-eager",
+               "--tp", cases[i].tp, "--ep", cases[i].ep, "--seq", "8192", "--fit-gpu", cases[i].gpu, "--format", "json",
+               NULL);
+      engine = json_object_get_object_member (parse (p, &r), "engine");
+      g_assert_cmpstr (json_object_get_string_member (engine, "mxfp4_backend"), ==, "auto");
+      if (cases[i].no_figure != NULL)
+        {
+          g_assert_cmpstr (json_object_get_string_member (engine, "no_figure"), ==, cases[i].no_figure);
+          g_assert_true (json_object_get_null_member (engine, "mxfp4_padding_bytes"));
+          g_assert_true (json_object_get_null_member (engine, "available_kv_bytes"));
+          continue;
+        }
+      g_assert_cmpint (json_object_get_int_member (engine, "mxfp4_padding_bytes"), ==, cases[i].padding);
+      g_assert_cmpfloat (json_object_get_double_member (engine, "available_kv_bytes"), >, 0);
+      if (cases[i].gpu[0] == 'a')
+        continue;
+      /* the same figures as the backend named */
+      run_cli (&t, "--config", config, "--engine", "vllm", "--engine-version", cases[i].version, "--enforce-eager",
+               "--tp", cases[i].tp, "--ep", cases[i].ep, "--seq", "8192", "--fit-gpu", cases[i].gpu, "--mxfp4-backend",
+               "triton", "--format", "json", NULL);
+      triton = json_object_get_object_member (parse (q, &t), "engine");
+      g_assert_cmpfloat (json_object_get_double_member (engine, "available_kv_bytes"), ==,
+                         json_object_get_double_member (triton, "available_kv_bytes"));
+      g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==,
+                       json_object_get_int_member (triton, "kv_capacity_tokens"));
+    }
+}
+
 static void
 test_preset_json (void)
 {
@@ -1460,6 +1519,7 @@ main (int   argc,
   g_test_add_func ("/cli/vllm-mxfp4-marlin-json", test_vllm_mxfp4_marlin_json);
   g_test_add_func ("/cli/vllm-sampler-json", test_vllm_sampler_json);
   g_test_add_func ("/cli/vllm-mxfp4-triton-json", test_vllm_mxfp4_triton_json);
+  g_test_add_func ("/cli/vllm-mxfp4-auto-json", test_vllm_mxfp4_auto_json);
   g_test_add_func ("/cli/trainer-loss-json", test_trainer_loss_json);
   g_test_add_func ("/cli/optimizer-step-json", test_optimizer_step_json);
   g_test_add_func ("/cli/optimizer-step-layout", test_optimizer_step_layout);

@@ -796,8 +796,8 @@ test_vllm_mxfp4_marlin (void)
     g_object_set (e, "mxfp4-backend", VC_MXFP4_BACKEND_AUTO, NULL);
     g_clear_pointer (&explain, g_free);
     explain = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_WEIGHTS, VC_UNIT_GB);
-    g_assert_nonnull (strstr (explain, "backend: vLLM’s choice for the card, Marlin on compute capability 8.x, not "
-                                       "known from 9.0 on"));
+    g_assert_nonnull (strstr (explain, "backend: vLLM’s choice for the card, Marlin on compute capability 8.x, "
+                                       "Triton’s kernels on 9.x from release 0.14, not known otherwise"));
     g_object_set (e, "mxfp4-backend", VC_MXFP4_BACKEND_MARLIN, NULL);
   }
 

@@ -124,17 +124,27 @@ vllm_marlin_on (const VcInputs *in,
   return gpu->cc_major != 10 || in->vllm_version == VC_VLLM_VERSION_0_21;
 }
 
-/* Whether vLLM serves MXFP4 experts with Triton's kernels on @gpu, as followed here: with
- * --mxfp4-backend triton on compute capability 9.x, where get_mxfp4_backend (stored commit
- * 007d500) takes them, FlashInfer's SM90 backend aside, whenever triton_kernels imports
- * ((9, 0) <= capability < (11, 0)); on 10.x FlashInfer's backends come first and Triton's
+/* Whether vLLM serves MXFP4 experts with Triton's kernels on @gpu, as followed here: on compute
+ * capability 9.x, where get_mxfp4_backend (stored commit 007d500) takes them, FlashInfer's SM90
+ * backend aside, whenever triton_kernels imports ((9, 0) <= capability < (11, 0)), as the kernel
+ * oracle of pull request #37128 does after FlashInfer's TRT-LLM experts (compute capability
+ * family 100 only: TrtLlmMxfp4ExpertsBase._supports_current_device) and AITER's (ROCm). With
+ * --mxfp4-backend triton; and with auto from release 0.14 (--engine-version 0.14, 0.17, 0.21),
+ * whose wheels carry triton_kernels (pull request #28788 copies it into
+ * vllm/third_party/triton_kernels, which has_triton_kernels finds; vLLM 0.14.1's log "Using
+ * Triton backend" on an H100, issue #33155; 0.19.0's "Using 'TRITON' Mxfp4 MoE backend",
+ * llm-d-planner pull request #205): before, the package was the machine's (0.10.1 on an H100
+ * without it took Marlin, issue #23278). On 10.x FlashInfer's backends come first and Triton's
  * Blackwell layouts are not followed. Not with expert parallelism, which changes the swizzle's
  * warps (num_warps 4 or 8 by VLLM_MOE_DP_CHUNK_SIZE). */
 static gboolean
 vllm_triton_on (const VcInputs *in,
                 const VcGpu    *gpu)
 {
-  return gpu != NULL && gpu->cc_major == 9 && in->mxfp4_backend == VC_MXFP4_BACKEND_TRITON && in->layout.ep <= 1;
+  gboolean chosen = in->mxfp4_backend == VC_MXFP4_BACKEND_TRITON ||
+                    (in->mxfp4_backend == VC_MXFP4_BACKEND_AUTO && vc_engine_vllm_minor (in) >= 14);
+
+  return gpu != NULL && gpu->cc_major == 9 && chosen && in->layout.ep <= 1;
 }
 
 /* The bytes Triton's backend allocates for one expert on one rank (FORMULAS.md, "vLLM's MXFP4
@@ -165,10 +175,10 @@ vllm_triton_expert_bytes (double inter_pad,
  * gives Marlin on CUDA below compute capability 9, which rounds the rank's intermediate size
  * I/TP up to 128 and the hidden size up to 256 (the Marlin kernel wants n % 256 and k % 128).
  * Mxfp4Config.get_min_capability is 80: vLLM refuses MXFP4 below 8.0. From 9.0 on the backend
- * (Triton, FlashInfer's, or Marlin again) depends on the kernels installed and the release,
- * and the Triton backend swizzles the weights into a layout of its own: FALSE there, as for a
- * card whose capability is unknown, unless --mxfp4-backend marlin forces Marlin
- * (vllm_marlin_on()). */
+ * (Triton, FlashInfer's, or Marlin again) depends on the kernels installed and the release:
+ * followed where Triton's layout is known (vllm_triton_on(): 9.x from release 0.14, or
+ * --mxfp4-backend triton) or --mxfp4-backend marlin forces Marlin (vllm_marlin_on()); FALSE
+ * elsewhere, as for a card whose capability is unknown. */
 gboolean
 vc_engine_vllm_mxfp4_extra (const VcInputs *in,
                             const VcGpu    *gpu,

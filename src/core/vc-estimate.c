@@ -1165,7 +1165,7 @@ install_engine_inputs (const VcInputs *d)
                           d->enforce_eager, RW);
   properties[PROP_MXFP4_BACKEND] =
     g_param_spec_enum ("mxfp4-backend", N_("MXFP4 backend"),
-                       N_("vLLM: the backend of MXFP4 experts (gpt-oss): auto (the one vLLM picks from the card), marlin (VLLM_MXFP4_USE_MARLIN=1, Marlin on every card of compute capability 8.0 or more) or triton (Triton's kernels, which vLLM takes on compute capability 9.x wherever triton_kernels is installed)"),
+                       N_("vLLM: the backend of MXFP4 experts (gpt-oss): auto (the one vLLM picks from the card: Marlin on compute capability 8.x, Triton's kernels on 9.x from release 0.14), marlin (VLLM_MXFP4_USE_MARLIN=1, Marlin on every card of compute capability 8.0 or more) or triton (Triton's kernels, which vLLM takes on compute capability 9.x wherever triton_kernels is installed)"),
                        VC_TYPE_MXFP4_BACKEND, d->mxfp4_backend, RW);
   /* the sampler of vLLM's profile run (FORMULAS.md, "the profile run's sampler") */
   properties[PROP_VLLM_SAMPLER] =

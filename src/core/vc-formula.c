@@ -160,7 +160,8 @@ describe_weights (const Terms *t)
                           : in->mxfp4_backend == VC_MXFP4_BACKEND_TRITON
                             ? _("Triton’s kernels on compute capability 9.x (the scales swizzled beside the stored "
                                 "ones, rows rounded up to 256; the biases in fp32), Marlin on 8.x")
-                            : _("vLLM’s choice for the card, Marlin on compute capability 8.x, not known from 9.0 on"));
+                            : _("vLLM’s choice for the card, Marlin on compute capability 8.x, Triton’s kernels on 9.x from "
+                                "release 0.14, not known otherwise"));
 }
 
 /* What a token caches, in words */

@@ -1556,10 +1556,11 @@ no_figure_mxfp4_text (const VcInputs *in,
              "--kv-cache-memory gives the cache there.");
   if (g_strcmp0 (why, "mxfp4-backend") == 0)
     return _("vLLM’s MXFP4 experts are followed on NVIDIA cards of compute capability 8.x (the Marlin backend, "
-             "which pads them). From 9.0 on vLLM picks by the kernels installed, environment variables and the release: "
-             "Triton’s kernels (9.0 and 10.x, which swizzle the experts into a layout of their own, not followed), "
-             "FlashInfer’s (9.0 and 10.x, each padding its own way) or Marlin; on a card of unknown capability the "
-             "backend is not known. --kv-cache-memory gives the cache there.");
+             "which pads them) and on 9.x from release 0.14 without expert parallelism (Triton’s kernels, whose "
+             "package its wheels carry). Elsewhere vLLM picks by the kernels installed, environment variables and "
+             "the release: Triton’s kernels (9.x before 0.14 where the machine has them; 10.x), FlashInfer’s (9.0 "
+             "and 10.x, each padding its own way) or Marlin; on a card of unknown capability the backend is not "
+             "known. --kv-cache-memory gives the cache there.");
   return NULL;
 }
 
