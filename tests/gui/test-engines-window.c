@@ -582,6 +582,34 @@ test_mxfp4_capacity (Fixture       *f,
     /* nothing runs there: no speed either */
     g_assert_cmpstr (speed_v100, ==, "");
   }
+
+  /* vLLM 0.17 to 0.19 chosen in the window: its wheel carries triton_kernels, so the H100 takes
+   * Triton's kernels by itself, and its row counts their layout (823,680 bytes an expert more
+   * than stored, 24 × 32 experts) and gives a cache, no longer "as stored" */
+  {
+    GtkWidget *version = vc_test_window_input (f->window, VC_MODE_INFERENCE, "engine-version");
+    g_autofree char *speed = NULL, *row = NULL;
+    double triton;
+
+    vc_drop_down_set_selected (VC_DROP_DOWN (version), vc_test_choice_position (version, "0.17 to 0.19"));
+    vc_test_wait_for_frame (GTK_WIDGET (f->window));
+    g_assert_cmpint (vc_estimate_get_inputs (f->estimate)->vllm_version, ==, VC_VLLM_VERSION_0_17);
+    g_assert_true (vc_engine_vllm_mxfp4_extra (vc_estimate_get_inputs (f->estimate),
+                                               vc_estimate_get_gpu (f->estimate, h100), 1, &triton));
+    g_assert_cmpfloat (triton, ==, 768.0 * 823680.0);
+    g_assert_false (vc_estimate_get_gpu_fit (f->estimate, h100)->experts_as_stored);
+    r = vc_estimate_get_result (f->estimate);
+    vc_engine_kv_capacity_on (vc_estimate_get_inputs (f->estimate), r, &r->scenarios[r->selected],
+                              vc_estimate_get_gpu (f->estimate, h100), 1, &kv);
+    g_assert_true (kv.known);
+    speed = vc_gpu_chart_describe_speed (f->chart, h100);
+    g_clear_pointer (&expected, g_free);
+    expected = g_strdup_printf ("KV cache: %.0f tokens · %.0f requests of 8192 tokens · ", kv.tokens,
+                                floor (kv.max_concurrency));
+    g_assert_true (g_str_has_prefix (speed, expected));
+    row = vc_gpu_chart_describe (f->chart, h100);
+    g_assert_null (strstr (row, "as stored"));
+  }
 }
 
 /* vLLM's encoder TP mode: shown for vLLM with a vision encoder; data chosen there counts Llama
