@@ -353,7 +353,7 @@ test_vllm_triton_buffer (void)
   g_assert_cmpfloat (bytes, ==, 0);
   g_assert_cmpfloat (bound, ==, 1024 * row);
   g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (&in, 8192, 1024, 1), ==, off_card);
-  g_assert_cmpuint (vc_gpus_lookup ("rtx-4060-8gb")->sm_count, ==, 0);
+  g_assert_cmpuint (vc_gpus_lookup ("rtx-3060-12gb")->sm_count, ==, 0);
   g_assert_cmpuint (vc_gpus_lookup ("mi300x")->sm_count, ==, 0);
   /* 0.14, 0.21 and FlashInfer's sampler do not take the kernel */
   in.gpu_sm_count = 132;
@@ -481,13 +481,11 @@ test_vllm_versions (void)
   capacity_on (e, "h100-80gb", &kv);
   g_assert_cmpfloat (kv.tokens, ==, floor (20e9 / (16 * KV_PER_TOKEN)) * 16);
   g_object_set (e, "kv-cache-memory", 0.0, NULL);
-  /* 0.17 (0.17.0 to 0.19): the Triton top-k/top-p kernel masks 8 requests or more in place,
-   * no sort: 14 bytes a logit (16-bit logits, fp32 copy, softmax, exponential noise), and on
-   * a card its buffer, min(132 SMs, 1,024 requests) rows of the vocabulary in fp32 on an H100 */
+  /* 0.17 (0.17.0 to 0.19): the Triton top-k/top-p kernel masks 8 requests or more in place, no
+   * sort: 14 bytes a logit, and on an H100 its buffer, 132 SMs x the vocabulary in fp32 */
   {
     guint default_seqs;
-    double profile17 = 1024 * 128256 * 14.0 + 8192 * 4096 * 2.0 + 133.0 * 1048576;
-    double buffer = 132 * 128256 * 4.0;
+    double profile17 = 1024 * 128256 * 14.0 + 8192 * 4096 * 2.0 + 133.0 * 1048576, buffer = 132 * 128256 * 4.0;
 
     g_object_get (e, "max-num-seqs", &default_seqs, NULL);
     g_object_set (e, "engine-version", VC_VLLM_VERSION_0_17, NULL);
