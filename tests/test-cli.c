@@ -1029,6 +1029,8 @@ check_engine_version_json (void)
     g_assert_cmpstr (json_object_get_string_member (engine, "version"), ==, "0.21");
     g_assert_true (json_object_get_boolean_member (engine, "enforce_eager"));
     g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 421856);
+    /* 0.21's figure keeps the sort, which bounds the Triton path and its buffer */
+    g_assert_true (json_object_get_null_member (engine, "vllm_triton_buffer"));
     vc_test_run_clear (&r);
     memset (&r, 0, sizeof r);
     /* 0.17 (0.17.0 to 0.19): no sort in the sampler, 14 bytes a logit where 0.11 has 38 */
@@ -1037,7 +1039,18 @@ check_engine_version_json (void)
     g_assert_cmpint (r.status, ==, 0);
     engine = json_object_get_object_member (parse (p6b, &r), "engine");
     g_assert_cmpstr (json_object_get_string_member (engine, "version"), ==, "0.17");
-    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 445904);
+    g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 445392);
+    /* with the Triton sampler's buffer on the H100's 132 SMs: 132 x 128,256 x 4 B */
+    {
+      JsonObject *buffer = json_object_get_object_member (engine, "vllm_triton_buffer");
+
+      g_assert_cmpint (json_object_get_int_member (buffer, "sm_count"), ==, 132);
+      g_assert_cmpint (json_object_get_int_member (buffer, "rows"), ==, 132);
+      g_assert_cmpint (json_object_get_int_member (buffer, "bytes"), ==, 132 * 128256 * 4);
+      g_assert_cmpint (json_object_get_int_member (buffer, "bytes_bound"), ==, 1024 * 128256 * 4);
+      g_assert_cmpint (json_object_get_int_member (engine, "profile_bytes"), ==,
+                       1024 * 128256 * 14 + 8192 * 4096 * 2 + 133 * 1048576 + 132 * 128256 * 4);
+    }
     vc_test_run_clear (&r);
     memset (&r, 0, sizeof r);
     run_cli (&r, "--preset", "llama-3-8b", "--engine", "sglang", "--fit-gpu", "h100-80gb", "--format", "json", NULL);

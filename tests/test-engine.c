@@ -307,6 +307,91 @@ test_vllm_moe_workspace (void)
   g_assert_nonnull (strstr (explain, "the MoE experts’ workspace (537\u00a0MB), still held at the sampler"));
 }
 
+/* vLLM 0.17's Triton top-k/top-p kernel keeps min(next_power_of_2(min(SMs, requests)), SMs)
+ * rows of the vocabulary in fp32 (topk_topp_triton.py): Qwen3-14B (151,936 tokens) at 1,024
+ * requests on an H100 (132 SMs), fewer requests than SMs, a card without a count, and the
+ * releases and samplers that do not take the kernel */
+static void
+test_vllm_triton_buffer (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const double row = 151936 * 4.0;
+  struct { guint seqs; double rows; } cases[] = {
+    { 1024, 132 }, { 132, 132 }, { 130, 132 }, { 100, 128 }, { 64, 64 }, { 9, 16 }, { 8, 8 },
+  };
+  VcInputs in;
+  double bytes, bound, off_card, tokens_h100, tokens_a100;
+  VcKvCapacity kv;
+  g_autofree char *explain = NULL;
+
+  g_assert_true (vc_estimate_set_preset (e, "qwen3-14b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "seq", 8192,
+                "engine-version", VC_VLLM_VERSION_0_17, NULL);
+  g_assert_cmpuint (vc_gpus_lookup ("h100-80gb")->sm_count, ==, 132);
+  g_assert_cmpuint (vc_gpus_lookup ("a100-80gb")->sm_count, ==, 108);
+  vc_engine_on_card (vc_estimate_get_inputs (e), vc_gpus_lookup ("h100-80gb"), &in);
+  g_assert_cmpuint (in.gpu_sm_count, ==, 132);
+  g_assert_true (vc_estimator_vllm_triton_buffer (&in, 1024, &bytes, &bound));
+  g_assert_cmpfloat (bytes, ==, 132 * 151936 * 4.0);
+  g_assert_cmpfloat (bytes, ==, 80222208);
+  g_assert_cmpfloat (bound, ==, 1024 * row);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_assert_true (vc_estimator_vllm_triton_buffer (&in, cases[i].seqs, &bytes, &bound));
+      g_assert_cmpfloat (bytes, ==, cases[i].rows * row);
+    }
+  /* the profile run's sampler holds it: the peak on the card is the one without a card plus it */
+  off_card = vc_estimator_vllm_profile_bytes (vc_estimate_get_inputs (e), 8192, 1024, 1);
+  g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (&in, 8192, 1024, 1) - off_card, ==, 80222208);
+  /* below 8 requests the sort, no kernel */
+  g_assert_false (vc_estimator_vllm_triton_buffer (&in, 7, &bytes, &bound));
+  g_assert_cmpfloat (bytes, ==, 0);
+  /* a card without a count: not counted, its bound said */
+  in.gpu_sm_count = 0;
+  g_assert_true (vc_estimator_vllm_triton_buffer (&in, 1024, &bytes, &bound));
+  g_assert_cmpfloat (bytes, ==, 0);
+  g_assert_cmpfloat (bound, ==, 1024 * row);
+  g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (&in, 8192, 1024, 1), ==, off_card);
+  g_assert_cmpuint (vc_gpus_lookup ("rtx-3060-12gb")->sm_count, ==, 0);
+  g_assert_cmpuint (vc_gpus_lookup ("mi300x")->sm_count, ==, 0);
+  /* 0.14, 0.21 and FlashInfer's sampler do not take the kernel */
+  in.gpu_sm_count = 132;
+  in.vllm_version = VC_VLLM_VERSION_0_14;
+  g_assert_false (vc_estimator_vllm_triton_buffer (&in, 1024, &bytes, &bound));
+  g_assert_cmpfloat (bound, ==, 0);
+  in.vllm_version = VC_VLLM_VERSION_0_21;
+  g_assert_false (vc_estimator_vllm_triton_buffer (&in, 1024, &bytes, &bound));
+  in.vllm_version = VC_VLLM_VERSION_0_17;
+  in.vllm_sampler = VC_VLLM_SAMPLER_FLASHINFER;
+  g_assert_false (vc_estimator_vllm_triton_buffer (&in, 1024, &bytes, &bound));
+  bytes = vc_estimator_vllm_profile_bytes (&in, 8192, 1024, 1);
+  in.gpu_sm_count = 0;
+  g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (&in, 8192, 1024, 1), ==, bytes);
+
+  /* the GPU table's rows: each card its own SMs (H100 132, A100 108) */
+  capacity_on (e, "h100-80gb", &kv);
+  tokens_h100 = kv.tokens;
+  capacity_on (e, "a100-80gb", &kv);
+  tokens_a100 = kv.tokens;
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_14, NULL);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (tokens_h100, >, kv.tokens);   /* 0.14 sorts: 38 bytes a logit */
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_17, "vllm-sampler", VC_VLLM_SAMPLER_FLASHINFER, NULL);
+  /* FlashInfer's 14 bytes without the buffer: 80,222,208 bytes more for the cache, 30 or 31
+   * blocks of 16 tokens at 163,840 bytes a token (40 layers x 8 KV heads x 128 x 2 x 2 bytes) */
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (kv.tokens - tokens_h100, >=, floor (80222208.0 / (16 * 163840)) * 16);
+  g_assert_cmpfloat (kv.tokens - tokens_h100, <=, ceil (80222208.0 / (16 * 163840)) * 16);
+  capacity_on (e, "a100-80gb", &kv);
+  g_assert_cmpfloat (kv.tokens, >, tokens_a100);
+
+  /* without a card the formula names the buffer and its bound */
+  g_object_set (e, "vllm-sampler", VC_VLLM_SAMPLER_SORT, NULL);
+  explain = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_ACTIVATIONS, VC_UNIT_GB);
+  g_assert_nonnull (strstr (explain, "not counted without a card’s SM count (up to 622\u00a0MB)"));
+}
+
 /* Over presets x TP degrees on an H100: vLLM 0.14's cache is 0.11's for a dense model, and
  * smaller by whole blocks for one with 16-bit MoE experts, whose workspace 0.14 keeps; a figure
  * in one release is a figure in the other */
@@ -396,11 +481,11 @@ test_vllm_versions (void)
   capacity_on (e, "h100-80gb", &kv);
   g_assert_cmpfloat (kv.tokens, ==, floor (20e9 / (16 * KV_PER_TOKEN)) * 16);
   g_object_set (e, "kv-cache-memory", 0.0, NULL);
-  /* 0.17 (0.17.0 to 0.19): the Triton top-k/top-p kernel masks 8 requests or more in place,
-   * no sort: 14 bytes a logit (16-bit logits, fp32 copy, softmax, exponential noise) */
+  /* 0.17 (0.17.0 to 0.19): the Triton top-k/top-p kernel masks 8 requests or more in place, no
+   * sort: 14 bytes a logit, and on an H100 its buffer, 132 SMs x the vocabulary in fp32 */
   {
     guint default_seqs;
-    double profile17 = 1024 * 128256 * 14.0 + 8192 * 4096 * 2.0 + 133.0 * 1048576;
+    double profile17 = 1024 * 128256 * 14.0 + 8192 * 4096 * 2.0 + 133.0 * 1048576, buffer = 132 * 128256 * 4.0;
 
     g_object_get (e, "max-num-seqs", &default_seqs, NULL);
     g_object_set (e, "engine-version", VC_VLLM_VERSION_0_17, NULL);
@@ -408,8 +493,8 @@ test_vllm_versions (void)
     g_assert_cmpfloat (vc_estimate_get_selected (e)->bytes[VC_COMPONENT_ACTIVATIONS], ==, profile17);
     capacity_on (e, "h100-80gb", &kv);
     g_assert_true (kv.known);
-    g_assert_cmpfloat (kv.tokens, ==, floor ((0.9 * C - W - profile17) / (16 * KV_PER_TOKEN)) * 16);
-    g_assert_cmpfloat (kv.tokens, ==, 445904);
+    g_assert_cmpfloat (kv.tokens, ==, floor ((0.9 * C - W - profile17 - buffer) / (16 * KV_PER_TOKEN)) * 16);
+    g_assert_cmpfloat (kv.tokens, ==, 445392);
     g_clear_pointer (&explain, g_free);
     explain = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_ACTIVATIONS, VC_UNIT_GB);
     g_assert_nonnull (strstr (explain, "× 128256 vocabulary at 14 bytes each"));
@@ -2139,6 +2224,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/engine/vllm", test_vllm);
   g_test_add_func ("/engine/vllm-versions", test_vllm_versions);
+  g_test_add_func ("/engine/vllm-triton-buffer", test_vllm_triton_buffer);
   g_test_add_func ("/engine/vllm-reserves", test_vllm_reserves);
   g_test_add_func ("/engine/vllm-hybrid", test_vllm_hybrid);
   g_test_add_func ("/engine/vllm-sliding-layout", test_vllm_sliding_layout);

@@ -395,6 +395,39 @@ test_vllm_card_defaults (void)
   vc_plan_clear (&b);
 }
 
+/* vLLM 0.17's Triton sampler's buffer on a set (FORMULAS.md, "the profile run's sampler"):
+ * Llama 3 8B at TP 2 over two H100s keeps 132 SMs x 128,256 x 4 bytes on each card at the
+ * profile run, which comes out of each card's cache; over two cards typed in, whose SM count
+ * is not known, it is not counted */
+static void
+test_vllm_triton_buffer (void)
+{
+  g_autoptr(VcEstimate) h100 = vc_test_estimate_new ("llama-3-8b", "engine", "vllm", "engine-version", "0.17",
+                                                      "gpu-set", "h100-80gb:2", NULL);
+  g_autoptr(VcEstimate) typed = vc_test_estimate_new ("llama-3-8b", "engine", "vllm", "engine-version", "0.17",
+                                                       "gpu-set", "A=81121MiB:2", NULL);
+  VcInputs at = *vc_estimate_get_inputs (h100);
+  VcPlan a, b;
+  double profile, without;
+
+  plan_of (h100, &a);
+  plan_of (typed, &b);
+  g_assert_cmpuint (a.tp, ==, 2);
+  at.gpu_sm_count = 132;
+  profile = vc_estimator_vllm_profile_bytes (&at, 8192, 1024, 2);
+  at.gpu_sm_count = 0;
+  without = vc_estimator_vllm_profile_bytes (&at, 8192, 1024, 2);
+  g_assert_cmpfloat (profile - without, ==, 132 * 128256 * 4.0);
+  /* the typed cards have the H100's CUDA total, so the same batch and weights: their cache is
+   * larger by the buffer */
+  g_assert_cmpfloat (vc_engine_gpu_capacity (&at, vc_gpus_lookup ("h100-80gb")), ==, 81121 * 1048576.0);
+  g_assert_cmpfloat (vc_plan_get_device (&a, 0)->weights, ==, vc_plan_get_device (&b, 0)->weights);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 0)->kv - vc_plan_get_device (&a, 0)->kv, ==, 132 * 128256 * 4.0);
+  g_assert_cmpfloat (vc_plan_get_device (&b, 1)->kv - vc_plan_get_device (&a, 1)->kv, ==, 132 * 128256 * 4.0);
+  vc_plan_clear (&a);
+  vc_plan_clear (&b);
+}
+
 /* vLLM's MXFP4 experts on a set (FORMULAS.md, "vLLM's MXFP4 experts"): Mixtral 8x7B at mxfp4
  * over two A100s (TP 2) loses the bf16 biases vLLM allocates for every expert, 8 × (2 × 7,168 +
  * 4,096) × 2 bytes a layer and rank, 32 layers: 9,437,184 bytes of each card's cache; a set with
@@ -904,6 +937,7 @@ main (int   argc,
   g_test_add_func ("/plan/accelerate", test_accelerate);
   g_test_add_func ("/plan/vllm-bounded", test_vllm_bounded);
   g_test_add_func ("/plan/vllm-mxfp4", test_vllm_mxfp4);
+  g_test_add_func ("/plan/vllm-triton-buffer", test_vllm_triton_buffer);
   g_test_add_func ("/plan/vllm-card-defaults", test_vllm_card_defaults);
   g_test_add_func ("/plan/vllm-pp-partition", test_vllm_pp_partition);
   g_test_add_func ("/plan/set-pp", test_set_pp);

@@ -10,7 +10,7 @@ VcBatchKey
 vc_batch_key (const VcInputs *in,
               gint64          value)
 {
-  return (VcBatchKey) { value, in->max_num_batched_tokens, in->max_num_seqs };
+  return (VcBatchKey) { value, in->max_num_batched_tokens, in->max_num_seqs, in->gpu_sm_count };
 }
 
 guint
@@ -18,7 +18,7 @@ vc_batch_key_hash (gconstpointer p)
 {
   const VcBatchKey *k = p;
 
-  return g_int64_hash (&k->value) ^ (k->batch_tokens * 2654435761u) ^ (k->batch_seqs * 40503u);
+  return g_int64_hash (&k->value) ^ (k->batch_tokens * 2654435761u) ^ (k->batch_seqs * 40503u) ^ (k->sm_count * 97u);
 }
 
 gboolean
@@ -27,7 +27,8 @@ vc_batch_key_equal (gconstpointer a,
 {
   const VcBatchKey *x = a, *y = b;
 
-  return x->value == y->value && x->batch_tokens == y->batch_tokens && x->batch_seqs == y->batch_seqs;
+  return x->value == y->value && x->batch_tokens == y->batch_tokens && x->batch_seqs == y->batch_seqs &&
+         x->sm_count == y->sm_count;
 }
 
 GHashTable *

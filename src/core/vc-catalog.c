@@ -371,6 +371,26 @@ load_compute_capability (VcGpu      *g,
                                                 "compute_capability");
 }
 
+/* NVIDIA's SM count, with its source; null where none was found. vLLM sizes its Triton
+ * top-k/top-p kernel's buffer from it (vc_estimator_vllm_triton_buffer); AMD's compute units,
+ * which vLLM's ROCm platform reads the same way, are not given. */
+static void
+load_sm_count (VcGpu      *g,
+               JsonObject *o)
+{
+  JsonNode *node = json_object_get_member (o, "sm_count");
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64 ||
+      json_node_get_int (node) < 1 || json_node_get_int (node) > 1024)
+    g_error ("built-in GPU %s: “sm_count” is not a count of SMs", g->id);
+  if (g_strcmp0 (g->vendor, "NVIDIA") != 0)
+    g_error ("built-in GPU %s: an SM count is NVIDIA's", g->id);
+  g->sm_count = json_node_get_int (node);
+  g->sm_count_source = source_member (json_object_get_object_member (o, "sources"), g->id, "sm_count");
+}
+
 static void
 load_gpus (void)
 {
@@ -395,6 +415,7 @@ load_gpus (void)
       load_speed (g, o);
       load_cuda_memory (g, o);
       load_compute_capability (g, o);
+      load_sm_count (g, o);
     }
 }
 

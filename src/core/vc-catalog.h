@@ -79,6 +79,11 @@ typedef struct
   guint cc_major;
   guint cc_minor;
   char *compute_capability_source;
+  /* NVIDIA's streaming multiprocessors (torch's multi_processor_count), with its source; 0 when
+   * unknown: another vendor, a card no source was found for, a card the user typed in. vLLM
+   * sizes its Triton sampler's buffer from it (vc_estimator_vllm_triton_buffer) */
+  guint sm_count;
+  char *sm_count_source;
 } VcGpu;
 
 const VcPreset *vc_presets_get_all (guint      *n_presets);

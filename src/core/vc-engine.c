@@ -65,18 +65,21 @@ vllm_block_size (const VcInputs *in,
   return 64;
 }
 
-/* @inputs with vLLM's block on @gpu (vllm_block_size()), in @copy where it differs */
+/* @inputs with vLLM's block on @gpu (vllm_block_size()) and its SM count (the Triton
+ * sampler's buffer, vc_estimator_vllm_triton_buffer()), in @copy where they differ */
 static const VcInputs *
 vllm_block_on (const VcInputs *inputs,
                const VcGpu    *gpu,
                VcInputs       *copy)
 {
   guint block = vllm_block_size (inputs, gpu);
+  guint sms = gpu != NULL ? gpu->sm_count : 0;
 
-  if (block == inputs->block_size)
+  if (block == inputs->block_size && sms == inputs->gpu_sm_count)
     return inputs;
   *copy = *inputs;
   copy->block_size = block;
+  copy->gpu_sm_count = sms;
   return copy;
 }
 
@@ -100,6 +103,7 @@ vc_engine_on_card (const VcInputs *in,
   out->block_size = vllm_block_size (in, gpu);
   out->max_num_batched_tokens = tokens;
   out->max_num_seqs = seqs;
+  out->gpu_sm_count = gpu->sm_count;
 }
 
 /* Whether vLLM serves MXFP4 experts with Marlin on @gpu (FORMULAS.md, "vLLM's MXFP4 experts"):

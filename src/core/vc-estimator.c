@@ -748,10 +748,9 @@ llama_cpp_compute_buffer (const VcInputs *in,
  * kernel of pull request #33538 (topk_topp_triton.py, apply_top_k_top_p_triton) when Triton is
  * present, and FlashInfer's sampler is off unless VLLM_USE_FLASHINFER_SAMPLER=1. No sort:
  * forward_native then holds the 16-bit logits (2), their fp32 copy masked in place (4), the
- * fp32 softmax (4) and random_sample's exponential noise of its shape (4). The kernel's own
- * buffer, min(SMs, requests) rows of the vocabulary in fp32, is not counted (the card's SM
- * count is not known here): 80 MiB on an H100 (132 SMs) for a 151,936-token vocabulary. Below
- * 8 requests apply_top_k_top_p still sorts (apply_top_k_top_p_pytorch). */
+ * fp32 softmax (4) and random_sample's exponential noise of its shape (4), and the kernel's own
+ * buffer (vc_estimator_vllm_triton_buffer()). Below 8 requests apply_top_k_top_p still sorts
+ * (apply_top_k_top_p_pytorch). */
 #define VLLM_TRITON_SAMPLER_BYTES_PER_LOGIT (2.0 + 4.0 + 4.0 + 4.0)
 #define VLLM_TRITON_SAMPLER_MIN_REQUESTS 8.0
 
@@ -765,6 +764,46 @@ vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *in,
   if (in->vllm_version == VC_VLLM_VERSION_0_17 && requests >= VLLM_TRITON_SAMPLER_MIN_REQUESTS)
     return VLLM_TRITON_SAMPLER_BYTES_PER_LOGIT;
   return VLLM_SAMPLER_BYTES_PER_LOGIT;
+}
+
+/* next_power_of_2 of vllm/utils/math_utils.py: 1 << (n - 1).bit_length(), 1 below 1 */
+static double
+vllm_next_power_of_2 (double n)
+{
+  double p = 1;
+
+  while (p < n)
+    p *= 2;
+  return p;
+}
+
+/* The buffer of vLLM 0.17 to 0.19's Triton top-k/top-p kernel (pull request #33538;
+ * apply_top_k_top_p_triton in vllm/v1/sample/ops/topk_topp_triton.py, stored commit 08a5723):
+ * NUM_PROGRAMS = min(num_sm, batch) programs, num_sm being num_compute_units() of the logits'
+ * device (vllm/utils/platform_utils.py: current_platform.num_compute_units, torch's
+ * multi_processor_count on CUDA), each gathering its row's outliers in a row of a
+ * [rows, vocabulary] tensor in the logits' dtype (fp32), rows = min(next_power_of_2(NUM_PROGRAMS),
+ * num_sm), allocated at the first call and kept in _TRITON_BUFFER_CACHE, never freed: held
+ * through the profile run's sampler. TRUE where the profile run takes that kernel (the sampler
+ * bytes of vc_estimator_vllm_sampler_bytes_per_logit() are the Triton path's); then @bytes is
+ * the buffer on the card of the inputs (vc_engine_on_card(): its SM count), 0 where the count
+ * is not known, and @bound its most on any card, next_power_of_2(requests) rows. */
+gboolean
+vc_estimator_vllm_triton_buffer (const VcInputs *in,
+                                 double          requests,
+                                 double         *bytes,
+                                 double         *bound)
+{
+  double row = 4.0 * in->arch.vocab_size, sms = in->gpu_sm_count;
+
+  *bytes = *bound = 0;
+  if (in->vllm_sampler == VC_VLLM_SAMPLER_FLASHINFER || in->vllm_version != VC_VLLM_VERSION_0_17 ||
+      requests < VLLM_TRITON_SAMPLER_MIN_REQUESTS)
+    return FALSE;
+  *bound = vllm_next_power_of_2 (requests) * row;
+  if (sms > 0)
+    *bytes = MIN (vllm_next_power_of_2 (MIN (sms, requests)), sms) * row;
+  return TRUE;
 }
 
 /* vLLM's fused-MoE chunk (envs.py, VLLM_FUSED_MOE_CHUNK_SIZE, default 32768 tokens) */
@@ -820,7 +859,7 @@ vc_estimator_vllm_profile_bytes (const VcInputs *in,
                                  double          n)
 {
   Shapes s;
-  double e = 2.0, inter, attn, mlp, forward, sampler;
+  double e = 2.0, inter, attn, mlp, forward, sampler, triton, bound;
   VcVllmMmProfile mm;
 
   shapes_init_dims (&in->arch, &s);
@@ -829,8 +868,9 @@ vc_estimator_vllm_profile_bytes (const VcInputs *in,
   attn = tokens * (2.0 * s.q_dim + 2.0 * s.kv_dim) * e / n;
   mlp = tokens * inter * (in->arch.gated_mlp ? 3.0 : 2.0) * e / n;
   forward = 2.0 * tokens * s.h * e + MAX (attn, mlp);
+  vc_estimator_vllm_triton_buffer (in, MIN (seqs, tokens), &triton, &bound);
   sampler = MIN (seqs, tokens) * s.V * vc_estimator_vllm_sampler_bytes_per_logit (in, MIN (seqs, tokens)) +
-            tokens * s.h * e + vc_estimator_vllm_moe_workspace_bytes (in, tokens, n);
+            tokens * s.h * e + vc_estimator_vllm_moe_workspace_bytes (in, tokens, n) + triton;
   /* a multimodal model's encoder pass first, its embeddings kept through the text pass
    * (vc-engine-mm.c), where followed */
   if (vc_engine_mm_vllm_profile (in, tokens, seqs, n, &mm))

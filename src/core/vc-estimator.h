@@ -63,6 +63,8 @@ typedef struct
   guint block_size;                /* vLLM KV-cache block, in tokens */
   guint max_num_batched_tokens;    /* vLLM: tokens of the profile run; 0: vLLM's default for the card */
   guint max_num_seqs;              /* vLLM: requests the profile run samples; 0: the card's default */
+  guint gpu_sm_count;              /* vLLM: the card's SMs (data/gpus.json), set with its batch by
+                                   * vc_engine_on_card(); 0: no card, or its count unknown */
   guint limit_mm_per_prompt;       /* vLLM --limit-mm-per-prompt: images a prompt may hold (999 by default) */
   double kv_cache_memory_gb;       /* vLLM --kv-cache-memory, per GPU in GB; 0: profiled */
   VcVllmVersion vllm_version;      /* vLLM --engine-version: whose arithmetic */
@@ -195,6 +197,13 @@ double   vc_estimator_vllm_profile_bytes (const VcInputs *inputs,
  * (--engine-version 0.17; FORMULAS.md, "the profile run's sampler") */
 double   vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *inputs,
                                                     double          requests);
+/* vLLM 0.17's Triton top-k/top-p kernel's buffer (FORMULAS.md, "the profile run's sampler"):
+ * TRUE where the profile run takes that kernel, with the buffer on the inputs' card (their
+ * gpu_sm_count; 0 where unknown) and its bound on any card */
+gboolean vc_estimator_vllm_triton_buffer (const VcInputs *inputs,
+                                          double          requests,
+                                          double         *bytes,
+                                          double         *bound);
 /* the 16-bit MoE experts' workspace vLLM 0.14 and later keep allocated, per GPU of n_gpus,
  * for `tokens` tokens; 0 where there is none (FORMULAS.md, "vLLM's MoE workspace") */
 double   vc_estimator_vllm_moe_workspace_bytes (const VcInputs *inputs,

@@ -341,17 +341,43 @@ vllm_moe_clause (const Terms *t,
   return g_strdup_printf (_(", and the MoE experts’ workspace (%s), still held at the sampler"), size);
 }
 
+/* vLLM 0.17's Triton top-k/top-p kernel's buffer (vc-estimator.c), where the profile run takes
+ * that kernel: counted on a card whose SM count is known, its bound otherwise */
+static char *
+vllm_triton_clause (const Terms *t,
+                    guint        requests)
+{
+  double bytes, bound;
+  g_autofree char *size = NULL;
+
+  if (!vc_estimator_vllm_triton_buffer (t->in, requests, &bytes, &bound))
+    return g_strdup ("");
+  size = vc_format_size (bytes > 0 ? bytes : bound, t->unit);
+  if (bytes > 0)
+    /* Translators: ", and the Triton top-k/top-p kernel's buffer (132 SMs: 80 MB)" */
+    return g_strdup_printf (_(", and the Triton top-k/top-p kernel’s buffer (%u SMs: %s)"), t->in->gpu_sm_count, size);
+  /* Translators: ", and the Triton top-k/top-p kernel's buffer, min(SMs, requests) rows of the
+   * vocabulary rounded up to a power of two, at most the card's SMs: not counted without a
+   * card (up to 622 MB)" */
+  return g_strdup_printf (_(", and the Triton top-k/top-p kernel’s buffer, min(SMs, requests) rows of the "
+                            "vocabulary rounded up to a power of two, at most the card’s SMs: not counted "
+                            "without a card’s SM count (up to %s)"),
+                          size);
+}
+
 /* the profile run vLLM reserves (FORMULAS.md, "Engines") */
 static char *
 describe_vllm_profile (const Terms *t)
 {
   const VcInputs *in = t->in;
   guint tokens, seqs;
-  g_autofree char *mm = NULL, *non_torch = NULL, *moe = NULL;
+  g_autofree char *mm = NULL, *non_torch = NULL, *moe = NULL, *workspace = NULL, *triton = NULL;
 
   vc_engine_vllm_batch (in, NULL, &tokens, &seqs);
   mm = vllm_mm_clause (t, tokens, seqs);
-  moe = vllm_moe_clause (t, tokens);
+  workspace = vllm_moe_clause (t, tokens);
+  triton = vllm_triton_clause (t, MIN (seqs, tokens));
+  moe = g_strconcat (workspace, triton, NULL);
   non_torch = vc_format_size (VC_VLLM_NON_TORCH_BYTES, t->unit);
   return g_strdup_printf (_("vLLM’s profile run: the larger of a forward pass of %u tokens "
                             "(max_num_batched_tokens) and the sampler’s logits for %u requests "

@@ -378,7 +378,7 @@ stage_arch (const VcArch *full,
   out->recurrent_layers = stage_recurrent (full, st);
 }
 
-/* What each layout computes depends on the card only through vLLM's batch defaults
+/* What each layout computes depends on the card only through vLLM's batch defaults and SM count
  * (vc_engine_on_card()): a search over the catalog computes each layout once for each batch.
  * Keyed (VcBatchKey) by the degrees the search varies (TP, PP, DP) and that batch; ONE_GPU_KEY
  * is the inputs' own layout on one GPU (smallest_training()). The layouts of one search share

@@ -393,6 +393,7 @@ set_card (const VcGpuSet *set,
         /* a catalog card with less free: still its compute capability (vLLM's MXFP4 backend) */
         gpu->cc_major = all[k].cc_major;
         gpu->cc_minor = all[k].cc_minor;
+        gpu->sm_count = all[k].sm_count;
         break;
       }
   gpu->id = (char *) "";
@@ -539,6 +540,7 @@ plan_vllm_stages (const VcInputs      *in,
       VcPlanDevice *d = &g_array_index (plan->devices, VcPlanDevice, s);
       VcLayoutStage st;
       VcGpu gpu;
+      VcInputs at;
       guint batch_tokens, seqs;
       double capacity, profile, space, b;
 
@@ -550,7 +552,10 @@ plan_vllm_stages (const VcInputs      *in,
       set_card (set, s, &gpu);
       capacity = vc_engine_gpu_capacity (in, &gpu);
       vc_engine_vllm_batch (in, &gpu, &batch_tokens, &seqs);
-      profile = vc_estimator_vllm_profile_bytes (in, batch_tokens, seqs, 1);
+      /* each stage's profile run on its own card (its SMs: the Triton sampler's buffer) */
+      at = *in;
+      at.gpu_sm_count = gpu.sm_count;
+      profile = vc_estimator_vllm_profile_bytes (&at, batch_tokens, seqs, 1);
       space = in->kv_cache_memory_gb > 0 ? in->kv_cache_memory_gb * 1e9
               : MAX (0.0, in->memory_fraction * capacity - st.weights - profile);
       per_token[s] = st.kv / cached;

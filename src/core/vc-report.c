@@ -621,6 +621,12 @@ add_gpu_json (JsonBuilder    *b,
     }
   else
     json_builder_add_null_value (b);
+  /* NVIDIA's SMs, which size vLLM 0.17's Triton sampler's buffer (FORMULAS.md) */
+  json_builder_set_member_name (b, "sm_count");
+  if (gpu->sm_count > 0)
+    json_builder_add_int_value (b, gpu->sm_count);
+  else
+    json_builder_add_null_value (b);
   json_builder_set_member_name (b, "fits");
   json_builder_add_boolean_value (b, fit->fits);
   json_builder_set_member_name (b, "count");
@@ -789,6 +795,45 @@ add_vllm_mm_json (JsonBuilder    *b,
   json_builder_end_object (b);
 }
 
+/* vLLM's profile run on @gpu at the layout's TP (vc_estimator_vllm_profile_bytes, with the
+ * card's batch and SMs), and the Triton sampler's buffer in it: "profile_bytes" (null for
+ * other engines, other modes, or with --kv-cache-memory, where vLLM's cache does not follow
+ * it) and "vllm_triton_buffer" (null where the profile run does not take that kernel) */
+static void
+add_vllm_profile_json (JsonBuilder    *b,
+                       const VcInputs *in,
+                       const VcGpu    *gpu)
+{
+  VcInputs card;
+  guint tokens, seqs;
+  double bytes, bound;
+  gboolean vllm = in->engine == VC_ENGINE_VLLM && in->mode == VC_MODE_INFERENCE && in->kv_cache_memory_gb <= 0;
+
+  vc_engine_on_card (in, gpu, &card);
+  vc_engine_vllm_batch (&card, gpu, &tokens, &seqs);
+  json_builder_set_member_name (b, "profile_bytes");
+  add_bytes_or_null (b, vllm, vllm ? vc_estimator_vllm_profile_bytes (&card, tokens, seqs, MAX (1u, in->layout.tp)) : 0);
+  json_builder_set_member_name (b, "vllm_triton_buffer");
+  if (!vllm || !vc_estimator_vllm_triton_buffer (&card, MIN (tokens, seqs), &bytes, &bound))
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "sm_count");
+  if (card.gpu_sm_count > 0)
+    json_builder_add_int_value (b, card.gpu_sm_count);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "rows");
+  add_bytes_or_null (b, bytes > 0, bytes / (4.0 * in->arch.vocab_size));
+  json_builder_set_member_name (b, "bytes");
+  add_bytes_or_null (b, bytes > 0, bytes);
+  json_builder_set_member_name (b, "bytes_bound");
+  add_bytes (b, bound);
+  json_builder_end_object (b);
+}
+
 /* The engine's figures at the layout asked for, on the card of --fit-gpu (null when there is
  * no layout result or the engine sizes no cache from it) */
 static void
@@ -873,6 +918,7 @@ add_engine_json (JsonBuilder           *b,
                       in->engine == VC_ENGINE_SGLANG && sglang_vlm_lowered (in),
                       vc_engine_sglang_vlm_factor (&in->arch));
   add_vllm_mm_json (b, in, gpu);
+  add_vllm_profile_json (b, in, gpu);
   /* why there is no figure, where it is a part of the model the engine sizes apart */
   json_builder_set_member_name (b, "no_figure");
   if (!at.known && vc_engine_no_figure_on (in, gpu, MAX (1u, in->layout.tp)) != NULL)
@@ -1681,6 +1727,36 @@ table_vllm_mm (GString        *s,
                           mm.items, pass, kept, mm.budget_tokens, later);
 }
 
+/* What the engine's figures on @gpu leave out, with its bound: NCCL's buffers at TP × PP > 1,
+ * vLLM 0.17's Triton sampler's buffer where the card's SM count is not known */
+static void
+table_uncounted (GString        *s,
+                 const VcInputs *in,
+                 const VcGpu    *gpu,
+                 VcUnit          unit)
+{
+  g_autofree char *nccl = vc_engine_nccl_uncounted_text (in, MAX (1u, in->layout.tp), MAX (1u, in->layout.pp));
+  VcInputs card;
+  guint tokens, seqs;
+  double bytes, bound;
+
+  if (nccl != NULL)
+    g_string_append_printf (s, "  %s\n", nccl);
+  vc_engine_on_card (in, gpu, &card);
+  vc_engine_vllm_batch (&card, gpu, &tokens, &seqs);
+  if (in->engine == VC_ENGINE_VLLM && in->mode == VC_MODE_INFERENCE && in->kv_cache_memory_gb <= 0 &&
+      vc_estimator_vllm_triton_buffer (&card, MIN (tokens, seqs), &bytes, &bound) && !(bytes > 0))
+    {
+      g_autofree char *size = vc_format_size (bound, unit);
+
+      /* Translators: "  vLLM's Triton top-k/top-p buffer is not counted: up to 640 MB less for
+       * the KV cache (the card's SM count is not known)" */
+      g_string_append_printf (s, _("  vLLM’s Triton top-k/top-p buffer is not counted: up to %s less for the KV "
+                                   "cache (the card’s SM count is not known)\n"),
+                              size);
+    }
+}
+
 static void
 table_engine (GString               *s,
               VcEstimate            *estimate,
@@ -1765,12 +1841,7 @@ table_engine (GString               *s,
                                 requests, pool, state);
       }
   }
-  {
-    g_autofree char *nccl = vc_engine_nccl_uncounted_text (in, MAX (1u, in->layout.tp), MAX (1u, in->layout.pp));
-
-    if (nccl != NULL)
-      g_string_append_printf (s, "  %s\n", nccl);
-  }
+  table_uncounted (s, in, gpu, unit);
 }
 
 char *

@@ -144,10 +144,36 @@ vc_speed_compute (const VcInputs         *in,
     }
 }
 
+/* The line, and where vLLM 0.17's figure on @gpu leaves its Triton sampler's buffer out (the
+ * card's SM count not known), its bound (vc_estimator_vllm_triton_buffer()) */
+static char *
+with_triton_bound (const VcInputs *in,
+                   const VcGpu    *gpu,
+                   char           *line)
+{
+  VcInputs card;
+  guint tokens, seqs;
+  double bytes, bound;
+  g_autofree char *size = NULL;
+  g_autofree char *owned = line;
+
+  vc_engine_on_card (in, gpu, &card);
+  vc_engine_vllm_batch (&card, gpu, &tokens, &seqs);
+  if (in->engine != VC_ENGINE_VLLM || in->kv_cache_memory_gb > 0 ||
+      !vc_estimator_vllm_triton_buffer (&card, MIN (tokens, seqs), &bytes, &bound) || bytes > 0)
+    return g_steal_pointer (&owned);
+  size = g_format_size_full ((guint64) bound, G_FORMAT_SIZE_IEC_UNITS);
+  /* TRANSLATORS: appended to the KV cache's line on a card whose SM count is not known; the
+   * most vLLM's Triton sampler's buffer takes, "593.5 MiB" */
+  return g_strdup_printf (_("%s · vLLM’s Triton top-k/top-p buffer not counted (up to %s a GPU)"), line, size);
+}
+
 /* The line, and where vLLM's or SGLang's figure leaves NCCL's buffers out, their bound
- * (vc_engine_nccl_bound_bytes()): "… · NCCL’s buffers not counted (up to 10.6 GiB a GPU)" */
+ * (vc_engine_nccl_bound_bytes()): "… · NCCL’s buffers not counted (up to 10.6 GiB a GPU)";
+ * then vLLM's Triton sampler's buffer where it is left out (with_triton_bound()) */
 static char *
 with_nccl_bound (const VcInputs *in,
+                 const VcGpu    *gpu,
                  const char     *line,
                  double          tp,
                  double          pp)
@@ -156,10 +182,10 @@ with_nccl_bound (const VcInputs *in,
   g_autofree char *size = NULL;
 
   if (bound <= 0)
-    return g_strdup (line);
+    return with_triton_bound (in, gpu, g_strdup (line));
   size = g_format_size_full ((guint64) bound, G_FORMAT_SIZE_IEC_UNITS);
   /* TRANSLATORS: appended to the KV cache's line; the most NCCL's buffers take, "10.6 GiB" */
-  return g_strdup_printf (_("%s · NCCL’s buffers not counted (up to %s a GPU)"), line, size);
+  return with_triton_bound (in, gpu, g_strdup_printf (_("%s · NCCL’s buffers not counted (up to %s a GPU)"), line, size));
 }
 
 /* One GPU's speed in words, for the window's GPU comparison and vramcalc's table:
@@ -218,7 +244,7 @@ vc_speed_describe (const VcInputs       *in,
            * there in tokens, the requests of the sequence length it holds at once, that length */
           line = g_strdup_printf (_("At %s: KV cache %'.0f tokens · %'.0f requests of %'u tokens"),
                                   how, at.tokens, floor (at.max_concurrency), in->seq);
-          return with_nccl_bound (in, line, MAX (1u, in->layout.tp), MAX (1u, in->layout.pp));
+          return with_nccl_bound (in, gpu, line, MAX (1u, in->layout.tp), MAX (1u, in->layout.pp));
         }
     }
   vc_engine_kv_capacity_fit (in, r, sc, gpu, fit, &kv);
@@ -238,5 +264,5 @@ vc_speed_describe (const VcInputs       *in,
    * it holds at once, that length, and the generation speed */
   line = g_strdup_printf (_("KV cache: %'.0f tokens · %'.0f requests of %'u tokens · %s"),
                           kv.tokens, floor (kv.max_concurrency), in->seq, rate);
-  return with_nccl_bound (in, line, MAX (1u, fit->layout.tp), MAX (1u, fit->layout.pp));
+  return with_nccl_bound (in, gpu, line, MAX (1u, fit->layout.tp), MAX (1u, fit->layout.pp));
 }

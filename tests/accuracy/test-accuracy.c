@@ -382,6 +382,16 @@ engine_estimate (const char *metric,
       g_assert_false (json_object_get_null_member (engine, "available_kv_bytes"));
       return json_object_get_double_member (engine, "available_kv_bytes");
     }
+  if (g_str_equal (metric, "profile-peak"))
+    {
+      /* vLLM's profile-run peak on the card of the options' --fit-gpu (its SMs: the Triton
+       * sampler's buffer), with its memory outside PyTorch */
+      JsonObject *engine = json_object_get_object_member (root, "engine");
+
+      g_assert_nonnull (engine);
+      g_assert_false (json_object_get_null_member (engine, "profile_bytes"));
+      return json_object_get_double_member (engine, "profile_bytes");
+    }
   if (g_str_equal (metric, "gpu-weights"))
     return component (json_object_get_object_member (root, "per_gpu"), "weights");
   if (g_str_equal (metric, "gpu-kv"))

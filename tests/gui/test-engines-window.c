@@ -243,6 +243,21 @@ test_speed_and_capacity (Fixture       *f,
   }
   g_object_set (f->estimate, "tp", 1, NULL);
 
+  /* vLLM 0.17 on a card whose SM count is not known (GB200 here): its Triton sampler's buffer
+   * is not counted, and the row says so with its bound; on an H100 (132 SMs) it is counted */
+  g_object_set (f->estimate, "engine-version", VC_VLLM_VERSION_0_17, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  {
+    g_autofree char *unknown = vc_gpu_chart_describe_speed (f->chart, vc_test_gpu_index (f->estimate, "gb200"));
+    g_autofree char *known = vc_gpu_chart_describe_speed (f->chart, h100);
+
+    g_assert_true (g_str_has_prefix (unknown, "KV cache: "));
+    g_assert_nonnull (strstr (unknown, " · vLLM’s Triton top-k/top-p buffer not counted (up to "));
+    g_assert_true (g_str_has_prefix (known, "KV cache: "));
+    g_assert_null (strstr (known, "Triton"));
+  }
+  g_object_set (f->estimate, "engine-version", VC_VLLM_VERSION_0_11, NULL);
+
   /* training: the time of a step */
   g_object_set (f->estimate, "mode", VC_MODE_TRAINING, NULL);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
