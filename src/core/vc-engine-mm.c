@@ -117,8 +117,9 @@ pixtral_patch_peak_values (const VcArch *a,
 /* The attention's dense mask (vc_engine_mm_vllm_dense_mask) over n patches, and what the
  * attention point adds to it: PyTorch's memory-efficient kernel (the one
  * scaled_dot_product_attention takes for a bf16 mask; flash attention takes none) pads a mask
- * whose rows are not aligned to 8 elements into a new tensor (aten/src/ATen/native/transformers/
- * attention.cpp, preprocess_mask and pad_bias), made at each call */
+ * whose strides are not multiples of 8 elements into a new tensor before expanding it over the
+ * heads (aten/src/ATen/native/transformers/attention.cpp, preprocess_mask, aligned_tensor and
+ * pad_bias, as the releases with cuDNN attention have them), made at each call */
 static void
 pixtral_mask_bytes (double  n,
                     double  e,
