@@ -940,8 +940,9 @@ test_vllm_mm_profile (void)
  * mistral3.py and pixtral.py read no preprocessor_config.json), 3,080 prompt tokens (55 rows of
  * 55 [IMG] and a break), so vLLM's defaults for an H100 (8,192 batched tokens, 1,024 requests)
  * profile 8,192 // 3,080 = 2 images; a budget of 2,048 tokens grows to one image's 3,080. The
- * Pixtral tower's pass is not followed: vLLM's capacity stays unknown, the report saying why,
- * unless --kv-cache-memory gives the cache. */
+ * Pixtral tower's pass is followed (test_vllm_mm_pixtral_pass); where it is not (release 0.21),
+ * vLLM's capacity stays unknown, the report saying why, unless --kv-cache-memory gives the
+ * cache. */
 static void
 test_vllm_mm_pixtral_items (void)
 {
@@ -970,6 +971,10 @@ test_vllm_mm_pixtral_items (void)
   g_assert_false (vc_engine_mm_vllm_items (in, 8192, 1024, &budget, &items));
   g_object_set (e, "limit-mm-per-prompt", 999, "seq", 8192, NULL);
 
+  g_assert_true (vc_engine_mm_vllm_followed (in, 1));
+  h100_capacity (e, &kv);
+  g_assert_true (kv.known);
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_21, "enforce-eager", TRUE, NULL);
   g_assert_false (vc_engine_mm_vllm_followed (in, 1));
   g_assert_false (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
   g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
@@ -978,12 +983,129 @@ test_vllm_mm_pixtral_items (void)
   g_object_set (e, "kv-cache-memory", 20.0, NULL);
   h100_capacity (e, &kv);
   g_assert_true (kv.known);
-  /* the same images through a SigLIP tower would be followed: the tower alone decides */
-  g_object_set (e, "kv-cache-memory", 0.0, "encoder-tower", VC_ENCODER_TOWER_SIGLIP, "encoder-layers", 24,
-                "encoder-width", 1024, NULL);
+  /* the widths unknown (a tower typed in without them): no pass, so no figure */
+  g_object_set (e, "kv-cache-memory", 0.0, "engine-version", VC_VLLM_VERSION_0_11, "enforce-eager", FALSE,
+                "encoder-width", 0, NULL);
+  g_assert_false (vc_engine_mm_vllm_followed (in, 1));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+  /* a SigLIP tower needs its layers as well: the Pixtral reader leaves them 0 (SGLang's
+   * fraction), so the same images through SigLIP are followed once they are given */
+  g_object_set (e, "encoder-tower", VC_ENCODER_TOWER_SIGLIP, "encoder-width", 1024, NULL);
+  g_assert_false (vc_engine_mm_vllm_followed (in, 1));
+  g_object_set (e, "encoder-layers", 24, NULL);
   g_assert_true (vc_engine_mm_vllm_followed (in, 1));
   g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
   g_assert_cmpfloat (mm.items, ==, 2);
+  g_assert_cmpfloat (mm.mask_bytes, ==, 0);
+}
+
+/* Mistral Small 3.1's Pixtral tower through vLLM's profile run (vc-engine-mm.c,
+ * pixtral_patch_peak_values; FORMULAS.md, "Multimodal models"): width h = 1,024, MLP I = 4,096,
+ * 12,100 patches an image, 3 × 1,540² pixel values. A patch of a block past the first holds,
+ * besides the patch convolution's and ln_pre's outputs (2h, held throughout), at the MLP's
+ * activation the block's input, its residual and ffn_norm's output (3h) with gate_up and the
+ * activation's (3I / TP): 5 × 1,024 + 3 × 4,096 = 17,408 values at TP 1, in bf16; at TP 2 the
+ * MLP halved and down_proj's all-reduce: 6 × 1,024 + 6,144 = 12,288. The attention point
+ * (11h at TP 1) stays below. vLLM's defaults for an H100 profile 2 images, 24,200 patches.
+ * With xformers (0.10) the mask is a BlockDiagonalMask, nothing held; without (0.11, counted
+ * as 0.13, and 0.14, 0.17) a dense mask of 24,200² bf16 values for the whole pass. One image
+ * is 12,100 patches, not a multiple of 8: PyTorch's memory-efficient attention pads the mask
+ * into a new 12,100 × 12,104 tensor at each call, which then sets the peak at the attention. */
+static void
+test_vllm_mm_pixtral_pass (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("mistral-small-3.1-24b-instruct", 8192);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  double pixels = 2 * 3 * 1540 * 1540 * 2.0, n = 24200, mask = n * n * 2;
+  double text = 1024 * 131072.0 * 38 + 8192 * 5120.0 * 2;
+  VcVllmMmProfile mm;
+
+  g_assert_cmpuint (in->arch.encoder_width, ==, 1024);
+  g_assert_cmpuint (in->arch.encoder_intermediate, ==, 4096);
+  g_assert_cmpuint (in->arch.encoder_layers, ==, 0);
+  /* 0.10: xformers */
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_10, NULL);
+  g_assert_false (vc_engine_mm_vllm_dense_mask (in));
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_assert_cmpfloat (mm.items, ==, 2);
+  g_assert_cmpfloat (mm.mask_bytes, ==, 0);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, pixels + n * 17408 * 2);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 871006400.0);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 2, &mm));
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, pixels + n * 12288 * 2);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 623198400.0);
+  /* the embeddings kept: 0.10 and 0.11.x copy each image's 3,025 rows into the 8,192 of the
+   * budget, beside the originals and the pixels */
+  g_assert_cmpfloat (mm.cache_bytes, ==, pixels + 2 * 3025 * 5120 * 2.0 + 2 * 8192 * 5120 * 2.0);
+  g_assert_cmpfloat (mm.cache_bytes, ==, 258183360.0);
+  /* the peak: the text pass (the sort's 38 bytes a logit) with them, above the encoder's */
+  g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (in, 8192, 1024, 1), ==,
+                     text + 258183360.0 + VC_VLLM_NON_TORCH_BYTES);
+
+  /* 0.11 (to 0.13), 0.14 and 0.17: the dense mask, the same pass, and from 0.14 the
+   * embeddings' 3,080 rows */
+  for (guint i = 0; i < 3; i++)
+    {
+      const VcVllmVersion v[] = { VC_VLLM_VERSION_0_11, VC_VLLM_VERSION_0_14, VC_VLLM_VERSION_0_17 };
+
+      g_object_set (e, "engine-version", v[i], NULL);
+      g_assert_true (vc_engine_mm_vllm_dense_mask (in));
+      g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+      g_assert_cmpfloat (mm.mask_bytes, ==, mask);
+      g_assert_cmpfloat (mm.mask_bytes, ==, 1171280000.0);
+      g_assert_cmpfloat (mm.encoder_pass_bytes, ==, pixels + mask + n * 17408 * 2);
+      g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 2042286400.0);
+      g_assert_cmpfloat (mm.cache_bytes, ==, i == 0 ? 258183360.0 : pixels + 2 * 3025 * 5120 * 2.0 + 2 * 3080 * 5120 * 2.0);
+      g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 2, &mm));
+      g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 1794478400.0);
+      /* (0.17's sampler is another's: its figure is checked with the sampler's tests) */
+      if (i < 2)
+        g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (in, 8192, 1024, 1), ==,
+                           text + (i == 0 ? 258183360.0 : 153489600.0) + VC_VLLM_NON_TORCH_BYTES);
+    }
+
+  /* one image, one request: the padded copy at the attention (11h a patch) sets the peak */
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_11, NULL);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 3080, 1, 1, &mm));
+  g_assert_cmpfloat (mm.items, ==, 1);
+  g_assert_cmpfloat (mm.mask_bytes, ==, 12100.0 * 12100 * 2);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==,
+                     pixels / 2 + 12100.0 * 12100 * 2 + 12100.0 * 11264 * 2 + 12100.0 * 12104 * 2);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 872555200.0);
+  /* with xformers, the MLP's point: 12,100 × 17,408 values */
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_10, NULL);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 3080, 1, 1, &mm));
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, pixels / 2 + 12100.0 * 17408 * 2);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 435503200.0);
+
+  /* the same figures from Mistral Small 3.1's config.json as from the preset, at TP 1 and 2 */
+  for (guint tp = 1; tp <= 2; tp++)
+    {
+      g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models",
+                                                  "mistral-small-3.1-24b-instruct", "config.json", NULL);
+      g_autofree char *tps = g_strdup_printf ("%u", tp);
+      const char *sources[][2] = { { "--preset", "mistral-small-3.1-24b-instruct" }, { "--config", config } };
+      gint64 pass[2], kept[2], tokens[2];
+
+      for (guint k = 0; k < 2; k++)
+        {
+          g_autoptr(JsonParser) parser = json_parser_new ();
+          const char *args[] = { sources[k][0], sources[k][1], "--engine", "vllm", "--seq", "16000", "--tp", tps,
+                                 "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+          JsonObject *engine = json_object_get_object_member (vc_test_run_json (parser, args), "engine");
+          JsonObject *profile = json_object_get_object_member (engine, "vllm_mm_profile");
+
+          pass[k] = json_object_get_int_member (profile, "encoder_pass_bytes");
+          kept[k] = json_object_get_int_member (profile, "embeddings_bytes");
+          tokens[k] = json_object_get_int_member (engine, "kv_capacity_tokens");
+          g_assert_cmpint (json_object_get_int_member (profile, "attention_mask_bytes"), ==, 1171280000);
+        }
+      g_assert_cmpint (pass[0], ==, tp == 1 ? 2042286400 : 1794478400);
+      g_assert_cmpint (pass[1], ==, pass[0]);
+      g_assert_cmpint (kept[1], ==, kept[0]);
+      g_assert_cmpint (tokens[1], ==, tokens[0]);
+      g_assert_cmpint (tokens[0], >, 0);
+    }
 }
 
 /* The catalog's multimodal models whose vision encoder the reader counts (Qwen3-VL, Llama 4,
@@ -1491,6 +1613,7 @@ main (int    argc,
   g_test_add_func ("/engine-state/invariants", test_invariants);
   g_test_add_func ("/engine-state/tp-invariants", test_tp_invariants);
   g_test_add_func ("/engine-state/vllm-mm-profile", test_vllm_mm_profile);
+  g_test_add_func ("/engine-state/vllm-mm-pixtral-pass", test_vllm_mm_pixtral_pass);
   g_test_add_func ("/engine-state/vllm-mm-pixtral-items", test_vllm_mm_pixtral_items);
   return g_test_run ();
 }

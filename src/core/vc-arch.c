@@ -81,7 +81,7 @@ static VcArchField fields[] = {
   UINT_FIELD (recurrent_state, "recurrent-state", N_("Mixer state"), N_("Values one mixer keeps per sequence (convolution and recurrent state), whatever the context length"), 0, 2000000000),
   UINT_FIELD (encoder_params, "encoder-params", N_("Encoder parameters"), N_("Parameters of a vision or audio encoder and its projector, loaded with the language model (kept in 16 bits)"), 0, 4000000000u),
   UINT_FIELD (encoder_layers, "encoder-layers", N_("Encoder layers"), N_("Layers of the vision encoder (num_hidden_layers of its vision_config), by which SGLang lowers its default static memory fraction; 0 when unknown"), 0, 100000),
-  UINT_FIELD (encoder_width, "encoder-width", N_("Encoder width"), N_("Hidden size of the vision encoder (hidden_size of its vision_config), by which SGLang lowers its default static memory fraction; 0 when unknown"), 0, 1000000),
+  UINT_FIELD (encoder_width, "encoder-width", N_("Encoder width"), N_("Hidden size of the vision encoder (hidden_size of its vision_config), by which SGLang lowers its default static memory fraction and vLLM’s profile run sizes the encoder’s pass; 0 when unknown"), 0, 1000000),
   BOOL_FIELD (sglang_multimodal_off, "sglang-multimodal-off", N_("SGLang without images"), N_("SGLang serves the model without images unless --enable-multimodal is given (its Gemma 3 and Llama 4 classes), so its default static memory fraction is not lowered for the vision encoder")),
   UINT_FIELD (max_context, "max-context", N_("Maximum context"), N_("Longest context the model takes, in tokens (max_position_embeddings with its rope scaling); 0 when unknown"), 0, 100000000),
   UINT_FIELD (recurrent_heads, "recurrent-heads", N_("Mixer heads"), N_("Heads a linear-attention or state-space mixer keeps its state in (Gated DeltaNet value heads, Mamba-2 heads), split by tensor parallelism; 0 when unknown"), 0, 100000),
@@ -102,7 +102,7 @@ static VcArchField fields[] = {
   UINT_FIELD (encoder_pixel_values, "encoder-pixel-values", N_("Pixel values per image"), N_("Values of one image as the vision encoder takes it (channels × height × width), for vLLM’s profile run; 0 when unknown"), 0, 2000000000),
   UINT_FIELD (encoder_image_tokens, "encoder-image-tokens", N_("Prompt tokens per image"), N_("Prompt tokens of one image as vLLM’s encoder budget counts them (the embeddings and the markers around them), for its profile run; 0 when unknown"), 0, 100000000),
   UINT_FIELD (encoder_image_embeds, "encoder-image-embeds", N_("Embeddings per image"), N_("Embeddings the vision encoder returns for one image (Gemma 3’s mm_tokens_per_image), for vLLM’s profile run; 0 when unknown"), 0, 100000000),
-  UINT_FIELD (encoder_tower, "encoder-tower", N_("Encoder tower"), N_("The vision tower vLLM’s profile run passes the images through: 0 SigLIP (Gemma 3’s, followed), 1 Pixtral (Mistral 3’s, its pass not followed), 2 Llama 4’s (its pass not followed)"), 0, 2),
+  UINT_FIELD (encoder_tower, "encoder-tower", N_("Encoder tower"), N_("The vision tower vLLM’s profile run passes the images through: 0 SigLIP (Gemma 3’s), 1 Pixtral (Mistral 3’s), both followed, 2 Llama 4’s (its pass not followed)"), 0, 2),
 };
 
 static void

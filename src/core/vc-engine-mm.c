@@ -19,11 +19,29 @@ vc_engine_mm_vllm_followed (const VcInputs *in,
                             double          pp)
 {
   const VcArch *a = &in->arch;
+  /* a SigLIP tower needs its layers known (SGLang's fraction reads them too); the Pixtral
+   * reader leaves them 0 for SGLang's sake (vc-hf-config.c, read_pixtral_vision), and the
+   * pass's peak is one layer's */
+  gboolean tower = (a->encoder_tower == VC_ENCODER_TOWER_SIGLIP && a->encoder_layers > 0) ||
+                   a->encoder_tower == VC_ENCODER_TOWER_PIXTRAL;
 
-  return in->engine == VC_ENGINE_VLLM && a->encoder_params > 0 && a->encoder_layers > 0 &&
+  return in->engine == VC_ENGINE_VLLM && a->encoder_params > 0 && tower &&
          a->encoder_width > 0 && a->encoder_intermediate > 0 && a->encoder_patches > 0 &&
          a->encoder_image_tokens > 0 && a->encoder_image_embeds > 0 && in->limit_mm_per_prompt > 0 &&
-         a->encoder_tower == VC_ENCODER_TOWER_SIGLIP && in->vllm_version != VC_VLLM_VERSION_0_21 && pp <= 1;
+         in->vllm_version != VC_VLLM_VERSION_0_21 && pp <= 1;
+}
+
+gboolean
+vc_engine_mm_vllm_dense_mask (const VcInputs *in)
+{
+  /* vllm/model_executor/models/pixtral.py imports xformers where it can (USE_XFORMERS_OPS) and
+   * then passes a BlockDiagonalMask; otherwise transformers' generate_block_attention_mask, a
+   * dense (patches × patches) mask in the patches' dtype. vLLM's CUDA requirements pinned
+   * xformers (x86_64 Linux) until pull request #29262 removed it (by 2025-12-09: pytorch/pytorch
+   * pull request #169914), so 0.10.x and 0.11.0 to 0.11.2 take xformers and 0.13 on the dense
+   * mask. --engine-version 0.11 spans both: the dense mask, the larger, is counted, an upper
+   * bound as for the embeddings kept (FORMULAS.md) */
+  return in->arch.encoder_tower == VC_ENCODER_TOWER_PIXTRAL && vc_engine_vllm_minor (in) >= 11;
 }
 
 gboolean
@@ -69,6 +87,68 @@ patch_peak_values (const VcArch *a,
   return MAX (attn, MAX (act, fc2));
 }
 
+/* The most values one patch keeps at once in one PixtralHFTransformerBlock past the first
+ * (vllm/model_executor/models/pixtral.py): PixtralHFVisionModel.forward holds the patch
+ * convolution's outputs (patch_embeds_list) and PixtralHFTransformer.forward ln_pre's
+ * (hidden_states_pool) throughout, the loop the block's input. At the attention's o_proj: the
+ * block's input, attention_norm's output, qkv (3h / tp), q and k after the 2-D RoPE (h / tp
+ * each, new tensors), the attention's output (h / tp) and o_proj's (h); the RoPE of k holds at
+ * most qkv, q's and three of k's temporaries (7h / tp), below that. In the MLP
+ * (PixtralHFMLP.forward): the block's input, h (its residual), ffn_norm's output until the
+ * activation's is made, gate_up (2I / tp) and the activation's (I / tp), then down_proj's (h);
+ * at the last add the input, h, the MLP's and the sum. Under TP the row-parallel projections'
+ * all-reduce returns a new tensor beside their partial sums. */
+static double
+pixtral_patch_peak_values (const VcArch *a,
+                           double        tp,
+                           double       *at_attention)
+{
+  double h = a->encoder_width, inter = a->encoder_intermediate;
+  double reduced = tp > 1 ? h : 0;
+  double held = 2 * h;
+  double attn = held + 3 * h + 6 * h / tp + reduced;
+  double mlp = held + 3 * h + 3 * inter / tp + reduced;
+  double add = held + 4 * h;
+
+  *at_attention = attn;
+  return MAX (attn, MAX (mlp, add));
+}
+
+/* The attention's dense mask (vc_engine_mm_vllm_dense_mask) over n patches, and what the
+ * attention point adds to it: PyTorch's memory-efficient kernel (the one
+ * scaled_dot_product_attention takes for a bf16 mask; flash attention takes none) pads a mask
+ * whose strides are not multiples of 8 elements into a new tensor before expanding it over the
+ * heads (aten/src/ATen/native/transformers/attention.cpp, preprocess_mask, aligned_tensor and
+ * pad_bias, as the releases with cuDNN attention have them), made at each call */
+static void
+pixtral_mask_bytes (double  n,
+                    double  e,
+                    double *mask,
+                    double *padded)
+{
+  double rest = fmod (n, 8);
+
+  *mask = n * n * e;
+  *padded = rest > 0 ? n * (n + 8 - rest) * e : 0;
+}
+
+static double
+pixtral_pass_bytes (const VcInputs *in,
+                    double          items,
+                    double          tp,
+                    double          e,
+                    double         *mask)
+{
+  const VcArch *a = &in->arch;
+  double n = items * a->encoder_patches, padded = 0, attn;
+  double values = pixtral_patch_peak_values (a, tp, &attn);
+
+  *mask = 0;
+  if (vc_engine_mm_vllm_dense_mask (in))
+    pixtral_mask_bytes (n, e, mask, &padded);
+  return *mask + MAX (n * values * e, n * attn * e + padded);
+}
+
 gboolean
 vc_engine_mm_vllm_profile (const VcInputs  *in,
                            double           batch_tokens,
@@ -88,7 +168,10 @@ vc_engine_mm_vllm_profile (const VcInputs  *in,
   /* the dummy batch's pixel values (cast to the model's dtype by the processor) stay referenced
    * by profile_run throughout */
   pixels = out->items * a->encoder_pixel_values * e;
-  out->encoder_pass_bytes = pixels + out->items * a->encoder_patches * patch_peak_values (a, tp) * e;
+  if (a->encoder_tower == VC_ENCODER_TOWER_PIXTRAL)
+    out->encoder_pass_bytes = pixels + pixtral_pass_bytes (in, out->items, tp, e, &out->mask_bytes);
+  else
+    out->encoder_pass_bytes = pixels + out->items * a->encoder_patches * patch_peak_values (a, tp) * e;
   /* the embeddings, the text model's width each: when an item returns fewer rows than its
    * budget, profile_run copies each into new_zeros((encoder_budget, hidden)) (0.10 and 0.11.x;
    * pull request #29386 made it the item's tokens), the loop's last item keeping the batch they

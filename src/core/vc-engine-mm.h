@@ -18,15 +18,20 @@ typedef struct
   double encoder_pass_bytes;       /* the encoder's forward peak over them, with their pixels */
   double cache_bytes;              /* what stays while the text model's dummy batch runs */
   double later_cache_bytes;        /* the same in releases after pull request #29386 */
+  double mask_bytes;               /* the encoder attention's dense mask, within the pass (Pixtral
+                                    * without xformers); 0 where there is none */
 } VcVllmMmProfile;
 
 /* Whether vLLM's multimodal profile run is followed for the inputs' model at `pp` stages: an
  * encoder whose image vLLM profiles is known (the architecture's encoder-* fields) and whose
- * tower's pass is followed (SigLIP's), images
- * allowed (--limit-mm-per-prompt above 0), releases 0.10 to 0.20 (--engine-version 0.10 or
- * 0.11), one pipeline stage */
+ * tower's pass is followed (SigLIP's, Pixtral's), images
+ * allowed (--limit-mm-per-prompt above 0), releases 0.10 to 0.20 (--engine-version 0.10 to
+ * 0.17), one pipeline stage */
 gboolean vc_engine_mm_vllm_followed (const VcInputs *inputs,
                                      double          pp);
+/* Whether the inputs' encoder attention takes a dense mask over every patch of the batch in
+ * the release given (a Pixtral tower without xformers, 0.11 counted as the later releases) */
+gboolean vc_engine_mm_vllm_dense_mask (const VcInputs *inputs);
 /* The encoder budget and the dummy images of vLLM's profile run with `batch_tokens`
  * (max_num_batched_tokens) and `seqs` (max_num_seqs), wherever an image's tokens are known
  * (encoder-image-tokens), whether or not the tower's pass is followed; FALSE where they are not

@@ -2362,10 +2362,13 @@ read_qwen3_vl_vision (Reader   *r,
  * counts that whole placeholder, (columns + 1) × rows. The tower's Conv2d (PixtralHFVisionModel)
  * takes the image's (side / patch_size)² patches. Where the side is no multiple of patch_size ×
  * merge, the processor's resizing (its own settings) would decide the pixels: left unknown. The
- * tower's pass is not followed (VC_ENCODER_TOWER_PIXTRAL, FORMULAS.md). */
+ * tower's pass (vc-engine-mm.c) takes its width and MLP width (encoder-width,
+ * encoder-intermediate), known only with the image, so that an image left unknown keeps the
+ * pass unknown too. */
 static gboolean
 pixtral_vllm_image (Reader   *r,
                     VcArch   *arch,
+                    guint     width,
                     guint     image,
                     guint     patch,
                     guint     merge,
@@ -2380,6 +2383,7 @@ pixtral_vllm_image (Reader   *r,
     return TRUE;
   side = (image - 1) / merged + 1;
   grid = image / patch;
+  arch->encoder_width = width;
   arch->encoder_intermediate = inter;
   TRY (derived_uint (r, _("an image's patches and tokens"), grid * grid, "encoder-patches",
                      &arch->encoder_patches, error));
@@ -2424,9 +2428,10 @@ read_pixtral_vision (Reader   *r,
   node = member (&w, "vision_feature_layer");
   if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
     features = MAX (1u, json_array_get_length (json_node_get_array (node)));
-  /* encoder_layers and encoder_width stay 0: whether SGLang lowers its fraction for
+  /* encoder_layers stays 0: whether SGLang lowers its fraction for
    * Mistral3ForConditionalGeneration depends on its release's multimodal_model_archs, which is
-   * not followed (as for Qwen3-VL's), so SGLang's capacity needs --mem-fraction */
+   * not followed (as for Qwen3-VL's), so SGLang's capacity needs --mem-fraction (its rule takes
+   * the layers and the width together); the width is vLLM's profile pass's (pixtral_vllm_image) */
   layer = 4 * (guint64) h * h + 3 * (guint64) h * inter + 2 * (guint64) h;
   params = (guint64) channels * patch * patch * h + h + layers * layer
            + h + (guint64) merge * merge * h * h + features * h * text + text * text + (bias ? 2 * text : 0);
@@ -2445,7 +2450,7 @@ read_pixtral_vision (Reader   *r,
                      "encoder-vllm-tp-params", &arch->encoder_vllm_tp_params, error));
   TRY (derived_uint (r, _("the vision encoder's parameters"), split, "encoder-sglang-tp-params",
                      &arch->encoder_sglang_tp_params, error));
-  return pixtral_vllm_image (r, arch, image, patch, merge, channels, inter, error);
+  return pixtral_vllm_image (r, arch, h, image, patch, merge, channels, inter, error);
 }
 
 /* ---- what every family shares ------------------------------------------------------------------ */

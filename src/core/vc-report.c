@@ -792,6 +792,8 @@ add_vllm_mm_json (JsonBuilder    *b,
   add_bytes (b, mm.cache_bytes);
   json_builder_set_member_name (b, "later_embeddings_bytes");
   add_bytes (b, mm.later_cache_bytes);
+  json_builder_set_member_name (b, "attention_mask_bytes");
+  add_bytes (b, mm.mask_bytes);
   json_builder_end_object (b);
 }
 
@@ -1667,10 +1669,12 @@ no_figure_text (const VcInputs *in,
       in->arch.encoder_tower == VC_ENCODER_TOWER_PIXTRAL && in->arch.encoder_image_tokens > 0)
     return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
              "embeddings. Mistral 3’s images are known from its config.json (the architecture fields "
-             "encoder-image-tokens and encoder-patches), but the Pixtral tower’s pass over them is not "
-             "followed: its attention takes xformers’ block-diagonal mask where xformers is installed, "
-             "otherwise a dense mask over every patch of the batch, which the release and the install "
-             "decide; --kv-cache-memory gives the cache.");
+             "encoder-image-tokens and encoder-patches) and the Pixtral tower’s pass is followed for "
+             "releases 0.10 to 0.20 on one pipeline stage. Here it is not: release 0.21 and later profile "
+             "the encoder in ways not read, or with PP > 1 which stage runs it is not followed, or "
+             "--limit-mm-per-prompt 0 serves text only, whether the tower is then loaded not followed, or "
+             "the tower’s widths are not known (encoder-width, encoder-intermediate); --kv-cache-memory "
+             "gives the cache.");
   if (g_strcmp0 (why, "encoder") == 0 && in->engine == VC_ENGINE_VLLM &&
       in->arch.encoder_tower == VC_ENCODER_TOWER_LLAMA4 && in->arch.encoder_image_tokens > 0)
     return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
@@ -1725,6 +1729,18 @@ table_vllm_mm (GString        *s,
                                "of %'.0f tokens as 0.10 and 0.11.x keep them, counted here; %s from 0.12 on "
                                "(pull request #29386)\n"),
                           mm.items, pass, kept, mm.budget_tokens, later);
+  if (mm.mask_bytes > 0)
+    {
+      g_autofree char *mask = vc_format_size (mm.mask_bytes, unit);
+
+      /* Translators: "  The Pixtral tower's attention holds a dense mask over the batch's 24,200
+       * patches (1.2 GB, within the encoder's peak), without xformers ..." */
+      g_string_append_printf (s, _("  The Pixtral tower’s attention holds a dense mask over the batch’s %'.0f "
+                                   "patches (%s, within the encoder’s peak), without xformers (not installed by "
+                                   "vLLM from 0.13 on; 0.11.0 to 0.11.2 took xformers’ block-diagonal mask, "
+                                   "without one)\n"),
+                              mm.items * in->arch.encoder_patches, mask);
+    }
 }
 
 /* What the engine's figures on @gpu leave out, with its bound: NCCL's buffers at TP × PP > 1,

@@ -1416,14 +1416,15 @@ test_pixtral_encoder (void)
       /* the text model alone is active */
       g_assert_cmpfloat (vc_hf_config_get_counts (config)->active, ==, 23572403200.0);
       /* whether SGLang's release adjusts its fraction for Mistral3ForConditionalGeneration
-       * (multimodal_model_archs) is not followed: no tower shape for it, its capacity refused */
+       * (multimodal_model_archs) is not followed: no layers for it, its capacity refused; the
+       * width is vLLM's profile pass's, known with the image */
       g_assert_cmpuint (a->encoder_layers, ==, 0);
-      g_assert_cmpuint (a->encoder_width, ==, 0);
+      g_assert_cmpuint (a->encoder_width, ==, cases[i].tokens ? 1024 : 0);
       g_assert_false (a->sglang_multimodal_off);
       /* vLLM 0.11's dummy image (mistral3.py, pixtral.py PixtralHFEncoderInfo): image_size² =
        * 1,540², (1,540 / 14)² = 12,100 patches through the tower, (1,539 // 28 + 1)² = 55² =
        * 3,025 embeddings in a placeholder of 55 rows of 55 [IMG] and a break: 56 × 55 = 3,080
-       * tokens; the tower's pass is Pixtral's, not followed */
+       * tokens; the tower's pass is Pixtral's (vc-engine-mm.c) */
       g_assert_cmpuint (a->encoder_tower, ==, VC_ENCODER_TOWER_PIXTRAL);
       g_assert_cmpuint (a->encoder_image_tokens, ==, cases[i].tokens);
       g_assert_cmpuint (a->encoder_image_embeds, ==, cases[i].tokens ? 3025 : 0);
