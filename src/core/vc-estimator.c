@@ -803,6 +803,72 @@ vc_estimator_vllm_moe_workspace_bytes (const VcInputs *in,
   return ceil (ws13 / 256) * 256 + ceil (ws2 / 256) * 256;
 }
 
+/* DeepGEMM's contiguous layout aligns each local expert's rows to 128
+ * (get_mk_alignment_for_contiguous_layout) */
+#define VLLM_DEEPGEMM_M_ALIGNMENT 128.0
+
+/* Quantized experts (FP8, INT8, 4-bit, MXFP4, NF4) from 0.14 on: vLLM picks their experts class
+ * by release, card, the kernels installed (DeepGEMM, FlashInfer) and environment variables
+ * (select_fp8_moe_backend, vllm/model_executor/layers/fused_moe/oracle/fp8.py, and its
+ * siblings), so which workspace the workspace manager keeps is the machine's. Each class's
+ * workspace_shapes, in the activations' dtype (workspace_dtype: 16 bits; CutlassExpertsFp8 its
+ * out_dtype, the same), is at most DeepGemmExperts' (experts/deep_gemm_moe.py): M_sum rows,
+ * M·k plus 127 for each of the rank's experts rounded up to 128 (compute_aligned_M,
+ * deep_gemm_utils.py), of max(N/2, K) for workspace13 (the output (M, K) inside it) and
+ * max(N, K) for workspace2; TritonExperts, CutlassExpertsFp8 and MarlinExperts take the same
+ * widths over M·k rows, FlashInferExperts (M, K) alone, TritonOrDeepGemmExperts the larger of
+ * its two. M is taken whole (a class that does not chunk). That bound, per GPU of n; 0 for
+ * 16-bit experts (counted, above), a GGUF's (GGUFMoEMethod) and before 0.14, when the fused
+ * kernel freed its caches after each call. */
+double
+vc_estimator_vllm_moe_workspace_bound_bytes (const VcInputs *in,
+                                             double          tokens,
+                                             double          n)
+{
+  const VcArch *a = &in->arch;
+  double e = 2.0, inter, width, local, rows, ws13, ws2;
+
+  if (vc_engine_vllm_minor (in) < 14 || !vc_arch_is_moe (a) || a->experts_per_token == 0 || in->llama_cpp)
+    return 0;
+  switch (in->precision)
+    {
+    case VC_PRECISION_FP8:
+    case VC_PRECISION_INT8:
+    case VC_PRECISION_INT4:
+    case VC_PRECISION_GPTQ_INT4:
+    case VC_PRECISION_AWQ_INT4:
+    case VC_PRECISION_MXFP4:
+    case VC_PRECISION_NF4:
+      break;
+    default:
+      return 0;
+    }
+  inter = a->expert_intermediate_size ? a->expert_intermediate_size : a->intermediate_size;
+  width = in->layout.ep > 1 ? inter : inter / MAX (1.0, n);
+  local = in->layout.ep > 1 ? ceil ((double) a->n_experts / in->layout.ep) : a->n_experts;
+  rows = ceil ((tokens * a->experts_per_token + local * (VLLM_DEEPGEMM_M_ALIGNMENT - 1)) / VLLM_DEEPGEMM_M_ALIGNMENT) *
+         VLLM_DEEPGEMM_M_ALIGNMENT;
+  ws13 = MAX (rows * MAX (width, a->hidden_size), tokens * a->hidden_size) * e;
+  ws2 = rows * MAX ((a->gated_mlp ? 2.0 : 1.0) * width, a->hidden_size) * e;
+  return ceil (ws13 / 256) * 256 + ceil (ws2 / 256) * 256;
+}
+
+/* That bound where vLLM's figure on @gpu (NULL: a card of 70 GiB or more) at TP `tp` leaves the
+ * workspace out: the profile run's batch for the card; 0 for another engine or mode, and with
+ * --kv-cache-memory, which takes the cache as given */
+double
+vc_estimator_vllm_moe_uncounted_bytes (const VcInputs *in,
+                                       const VcGpu    *gpu,
+                                       double          tp)
+{
+  guint tokens, seqs;
+
+  if (in->engine != VC_ENGINE_VLLM || in->mode != VC_MODE_INFERENCE || in->kv_cache_memory_gb > 0)
+    return 0;
+  vc_engine_vllm_batch (in, gpu, &tokens, &seqs);
+  return vc_estimator_vllm_moe_workspace_bound_bytes (in, tokens, tp);
+}
+
 /* vLLM's profile run (gpu_model_runner.py, profile_run): a forward pass of `tokens` tokens
  * (max_num_batched_tokens) with attention skipped, then the sampler on `seqs` requests
  * (min(max_num_seqs, tokens)), each logit of the full vocabulary, which every GPU gathers under

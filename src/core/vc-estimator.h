@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "vc-arch.h"
+#include "vc-catalog.h"
 #include "vc-inventory.h"
 #include "vc-llama-graph.h"
 #include "vc-types.h"
@@ -200,6 +201,18 @@ double   vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *inputs,
 double   vc_estimator_vllm_moe_workspace_bytes (const VcInputs *inputs,
                                                 double          tokens,
                                                 double          n_gpus);
+/* what the quantized MoE experts' workspace vLLM 0.14 and later keep takes at most, per GPU of
+ * n_gpus, for `tokens` tokens: the experts class, and so its workspace, depends on the kernels
+ * installed; not counted in the profile run; 0 where none is left out (FORMULAS.md, "vLLM's MoE
+ * workspace") */
+double   vc_estimator_vllm_moe_workspace_bound_bytes (const VcInputs *inputs,
+                                                      double          tokens,
+                                                      double          n_gpus);
+/* that bound where vLLM's KV-cache figure on @gpu (NULL: a card of 70 GiB or more) at TP
+ * `tp` leaves it out; 0 elsewhere (another engine, --kv-cache-memory) */
+double   vc_estimator_vllm_moe_uncounted_bytes (const VcInputs *inputs,
+                                                const VcGpu    *gpu,
+                                                double          tp);
 /* llama.cpp's worst-case graph for these inputs (FORMULAS.md, "llama.cpp's context"); FALSE
  * where the architecture's graph is not rebuilt (the compute buffer is then bounded by its
  * largest moment) */
