@@ -995,11 +995,11 @@ check_custom_all_reduce_json (void)
                                    "each GPU (NCCL’s channel count follows its topology search on the machine)\n"));
 }
 
-/* Quantized MoE experts from vLLM 0.14: the workspace their kernel keeps is not counted, and the
- * engine and plan objects give its bound (vc_estimator_vllm_moe_workspace_bound_bytes):
- * Qwen3-30B-A3B at --precision fp8, 81,792 rows of 2,048 twice at an H100's 8,192 tokens,
- * 32,640 rows at an L40S's 2,048; nothing before 0.14, for 16-bit experts (counted) or with
- * --kv-cache-memory; the text says it under the engine's line and the plan's */
+/* Quantized MoE experts: the workspace vLLM's kernel keeps is not counted, and the engine and
+ * plan objects give its bound (vc_estimator_vllm_moe_workspace_bound_bytes): Qwen3-30B-A3B at
+ * --precision fp8, 81,792 rows of 2,048 twice at an H100's 8,192 tokens, 32,640 rows at an
+ * L40S's 2,048; nothing for 16-bit experts (counted) or with --kv-cache-memory;
+ * the text says it under the engine's line and the plan's */
 static void
 test_vllm_moe_uncounted_json (void)
 {
@@ -1008,7 +1008,7 @@ test_vllm_moe_uncounted_json (void)
     { "0.17", "fp8", "h100-80gb", NULL, 2LL * 81792 * 2048 * 2 },
     { "0.17", "gptq-int4", "h100-80gb", NULL, 2LL * 81792 * 2048 * 2 },
     { "0.17", "fp8", "l40s", NULL, 2LL * 32640 * 2048 * 2 },
-    { "0.11", "fp8", "h100-80gb", NULL, 0 },
+    { "0.11", "fp8", "h100-80gb", NULL, 2LL * 81792 * 2048 * 2 },
     { "0.17", "bf16", "h100-80gb", NULL, 0 },
     { "0.17", "fp8", "h100-80gb", "--kv-cache-memory=20", 0 },
   };

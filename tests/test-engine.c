@@ -307,10 +307,11 @@ test_vllm_moe_workspace (void)
   g_assert_nonnull (strstr (explain, "the MoE experts’ workspace (537\u00a0MB), still held at the sampler"));
 }
 
-/* Quantized experts from 0.14: their experts class, and so the workspace the workspace manager
- * keeps, follows the kernels installed, so it is not counted but bounded by the largest class's
- * workspace_shapes, DeepGemmExperts' (rows M·k + 127 a local expert, rounded up to 128):
- * Qwen3-30B-A3B (128 experts, 8 of 768 a token, hidden 2,048) at 8,192 tokens */
+/* Quantized experts: their experts class, and so the workspace vLLM keeps (the workspace
+ * manager from 0.14, the modular kernel's shared buffers before), follows the kernels
+ * installed, so it is not counted but bounded by the largest class's workspace_shapes,
+ * DeepGemmExperts' (rows M·k + 127 a local expert, rounded up to 128): Qwen3-30B-A3B (128
+ * experts, 8 of 768 a token, hidden 2,048) at 8,192 tokens */
 static void
 test_vllm_moe_workspace_bound (void)
 {
@@ -329,12 +330,12 @@ test_vllm_moe_workspace_bound (void)
   h100 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "h100-80gb"));
   rtx4090 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "rtx-4090"));
   in = *vc_estimate_get_inputs (e);
-  /* 0.11: the fused kernel frees its caches after each call, nothing is left out */
-  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 1), ==, 0);
+  g_assert_cmpint (in.vllm_version, ==, VC_VLLM_VERSION_0_11);
   before = vc_estimator_vllm_profile_bytes (&in, 8192, 1024, 1);
-  for (guint v = 0; v < 3; v++)
+  for (guint v = 0; v < 5; v++)
     {
-      static const VcVllmVersion versions[] = { VC_VLLM_VERSION_0_14, VC_VLLM_VERSION_0_17, VC_VLLM_VERSION_0_21 };
+      static const VcVllmVersion versions[] = { VC_VLLM_VERSION_0_10, VC_VLLM_VERSION_0_11, VC_VLLM_VERSION_0_14,
+                                                VC_VLLM_VERSION_0_17, VC_VLLM_VERSION_0_21 };
 
       in.vllm_version = versions[v];
       g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 1), ==, qwen);
@@ -343,6 +344,14 @@ test_vllm_moe_workspace_bound (void)
     }
   in.vllm_version = VC_VLLM_VERSION_0_14;
   g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (&in, 8192, 1024, 1), ==, before);
+  /* 65,536 tokens, taken whole (540,544 rows); before 0.14 a chunked run kept its output apart */
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 65536, 1), ==, 2.0 * 540544 * 2048 * 2);
+  in.vllm_version = VC_VLLM_VERSION_0_11;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 65536, 1), ==,
+                     2.0 * 540544 * 2048 * 2 + 65536.0 * 2048 * 2);
+  /* one chunk of 32,768 tokens (278,400 rows): the output inside workspace13 */
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 32768, 1), ==, 2.0 * 278400 * 2048 * 2);
+  in.vllm_version = VC_VLLM_VERSION_0_14;
   /* the hidden size is the wider at TP 2 and 4 too */
   g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 4), ==, qwen);
   /* 4-bit and MXFP4 experts alike; 16-bit ones are counted instead, a GGUF's keep none */

@@ -807,28 +807,32 @@ vc_estimator_vllm_moe_workspace_bytes (const VcInputs *in,
  * (get_mk_alignment_for_contiguous_layout) */
 #define VLLM_DEEPGEMM_M_ALIGNMENT 128.0
 
-/* Quantized experts (FP8, INT8, 4-bit, MXFP4, NF4) from 0.14 on: vLLM picks their experts class
- * by release, card, the kernels installed (DeepGEMM, FlashInfer) and environment variables
+/* Quantized experts (FP8, INT8, 4-bit, MXFP4, NF4): vLLM picks their experts class by release,
+ * card, the kernels installed (DeepGEMM, FlashInfer) and environment variables
  * (select_fp8_moe_backend, vllm/model_executor/layers/fused_moe/oracle/fp8.py, and its
- * siblings), so which workspace the workspace manager keeps is the machine's. Each class's
- * workspace_shapes, in the activations' dtype (workspace_dtype: 16 bits; CutlassExpertsFp8 its
- * out_dtype, the same), is at most DeepGemmExperts' (experts/deep_gemm_moe.py): M_sum rows,
- * M·k plus 127 for each of the rank's experts rounded up to 128 (compute_aligned_M,
- * deep_gemm_utils.py), of max(N/2, K) for workspace13 (the output (M, K) inside it) and
- * max(N, K) for workspace2; TritonExperts, CutlassExpertsFp8 and MarlinExperts take the same
- * widths over M·k rows, FlashInferExperts (M, K) alone, TritonOrDeepGemmExperts the larger of
- * its two. M is taken whole (a class that does not chunk). That bound, per GPU of n; 0 for
- * 16-bit experts (counted, above), a GGUF's (GGUFMoEMethod) and before 0.14, when the fused
- * kernel freed its caches after each call. */
+ * siblings), so whether a workspace stays allocated, and how large, is the machine's. From 0.14
+ * the modular kernel takes it from the workspace manager; before, the classes that ran through
+ * FusedMoEModularKernel (DeepGEMM, CUTLASS, FlashInfer) kept it in the class's SharedBuffers
+ * (SharedResizableBuffer, never freed either), the Triton path's fused_experts freeing its
+ * caches after each call. Each class's workspace_shapes, in the activations' dtype
+ * (workspace_dtype: 16 bits; CutlassExpertsFp8 its out_dtype, the same), is at most
+ * DeepGemmExperts' (experts/deep_gemm_moe.py): M_sum rows, M·k plus 127 for each of the rank's
+ * experts rounded up to 128 (compute_aligned_M, deep_gemm_utils.py), of max(N/2, K) for
+ * workspace13 (the output (M, K) inside it) and max(N, K) for workspace2; TritonExperts,
+ * CutlassExpertsFp8 and MarlinExperts take the same widths over M·k rows, FlashInferExperts
+ * (M, K) alone, TritonOrDeepGemmExperts the larger of its two. M is taken whole (a class that
+ * does not chunk); before 0.14 a chunked run kept its output (M, K) apart. That bound, per GPU
+ * of n; 0 for 16-bit experts (counted above from 0.14, freed before) and a GGUF's
+ * (GGUFMoEMethod). */
 double
 vc_estimator_vllm_moe_workspace_bound_bytes (const VcInputs *in,
                                              double          tokens,
                                              double          n)
 {
   const VcArch *a = &in->arch;
-  double e = 2.0, inter, width, local, rows, ws13, ws2;
+  double e = 2.0, inter, width, local, rows, ws13, ws2, out;
 
-  if (vc_engine_vllm_minor (in) < 14 || !vc_arch_is_moe (a) || a->experts_per_token == 0 || in->llama_cpp)
+  if (!vc_arch_is_moe (a) || a->experts_per_token == 0 || in->llama_cpp)
     return 0;
   switch (in->precision)
     {
@@ -850,7 +854,8 @@ vc_estimator_vllm_moe_workspace_bound_bytes (const VcInputs *in,
          VLLM_DEEPGEMM_M_ALIGNMENT;
   ws13 = MAX (rows * MAX (width, a->hidden_size), tokens * a->hidden_size) * e;
   ws2 = rows * MAX ((a->gated_mlp ? 2.0 : 1.0) * width, a->hidden_size) * e;
-  return ceil (ws13 / 256) * 256 + ceil (ws2 / 256) * 256;
+  out = vc_engine_vllm_minor (in) < 14 && tokens > VLLM_FUSED_MOE_CHUNK_TOKENS ? tokens * a->hidden_size * e : 0;
+  return ceil (ws13 / 256) * 256 + ceil (ws2 / 256) * 256 + out;
 }
 
 /* That bound where vLLM's figure on @gpu (NULL: a card of 70 GiB or more) at TP `tp` leaves the

@@ -201,9 +201,9 @@ double   vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *inputs,
 double   vc_estimator_vllm_moe_workspace_bytes (const VcInputs *inputs,
                                                 double          tokens,
                                                 double          n_gpus);
-/* what the quantized MoE experts' workspace vLLM 0.14 and later keep takes at most, per GPU of
- * n_gpus, for `tokens` tokens: the experts class, and so its workspace, depends on the kernels
- * installed; not counted in the profile run; 0 where none is left out (FORMULAS.md, "vLLM's MoE
+/* what the workspace vLLM keeps for quantized MoE experts takes at most, per GPU of n_gpus, for
+ * `tokens` tokens: the experts class, and so its workspace, depends on the kernels installed;
+ * not counted in the profile run; 0 where none is left out (FORMULAS.md, "vLLM's MoE
  * workspace") */
 double   vc_estimator_vllm_moe_workspace_bound_bytes (const VcInputs *inputs,
                                                       double          tokens,
