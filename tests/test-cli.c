@@ -998,7 +998,8 @@ check_custom_all_reduce_json (void)
 /* Quantized MoE experts: the workspace vLLM's kernel keeps is not counted, and the engine and
  * plan objects give its bound (vc_estimator_vllm_moe_workspace_bound_bytes): Qwen3-30B-A3B at
  * --precision fp8, 81,792 rows of 2,048 twice at an H100's 8,192 tokens, 32,640 rows at an
- * L40S's 2,048; nothing for 16-bit experts (counted) or with --kv-cache-memory;
+ * L40S's 2,048; nothing for 16-bit experts (counted), with --kv-cache-memory or on an A100
+ * from 0.14 (Marlin's experts, counted);
  * the text says it under the engine's line and the plan's */
 static void
 test_vllm_moe_uncounted_json (void)
@@ -1011,7 +1012,11 @@ test_vllm_moe_uncounted_json (void)
     { "0.11", "fp8", "h100-80gb", NULL, 2LL * 81792 * 2048 * 2 },
     { "0.17", "bf16", "h100-80gb", NULL, 0 },
     { "0.17", "fp8", "h100-80gb", "--kv-cache-memory=20", 0 },
+    /* an A100 (8.0): Marlin's experts, counted */
+    { "0.14", "fp8", "a100-80gb", NULL, 0 },
+    { "0.11", "fp8", "a100-80gb", NULL, 2LL * 32640 * 2048 * 2 },
   };
+  gint64 a100_kv[2] = { 0, 0 };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -1035,7 +1040,12 @@ test_vllm_moe_uncounted_json (void)
           g_assert_cmpint (json_object_get_int_member (u, "bytes_bound"), ==, cases[i].bound);
           g_assert_cmpstr (json_object_get_string_member (u, "reason"), ==, "experts-kernel");
         }
+      if (g_str_equal (cases[i].gpu, "a100-80gb"))
+        a100_kv[g_str_equal (cases[i].version, "0.14")] = json_object_get_int_member (engine, "available_kv_bytes");
     }
+  /* the A100's cache at 0.14 is 0.11's less MarlinExperts' workspace at its 2,048 tokens (the
+   * sampler's part the larger at both) */
+  g_assert_cmpint (a100_kv[0] - a100_kv[1], ==, 2LL * 2048 * 8 * 2048 * 2);
   /* the plan's, at vLLM's largest default batch */
   {
     g_auto(VcTestRun) r = { 0 };

@@ -311,13 +311,14 @@ test_vllm_moe_workspace (void)
  * manager from 0.14, the modular kernel's shared buffers before), follows the kernels
  * installed, so it is not counted but bounded by the largest class's workspace_shapes,
  * DeepGemmExperts' (rows M·k + 127 a local expert, rounded up to 128): Qwen3-30B-A3B (128
- * experts, 8 of 768 a token, hidden 2,048) at 8,192 tokens */
+ * experts, 8 of 768 a token, hidden 2,048) at 8,192 tokens. On a card without FP8 arithmetic
+ * (8.0 to 8.8) Marlin is the only class from 0.14: counted there. */
 static void
 test_vllm_moe_workspace_bound (void)
 {
   g_autoptr(VcEstimate) e = vc_estimate_new ();
   g_autoptr(GError) error = NULL;
-  const VcGpu *h100, *rtx4090;
+  const VcGpu *h100, *rtx4090, *a100;
   VcInputs in;
   double before;
   g_autofree char *explain = NULL;
@@ -329,6 +330,7 @@ test_vllm_moe_workspace_bound (void)
                 VC_PRECISION_FP8, NULL);
   h100 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "h100-80gb"));
   rtx4090 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "rtx-4090"));
+  a100 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "a100-80gb"));
   in = *vc_estimate_get_inputs (e);
   g_assert_cmpint (in.vllm_version, ==, VC_VLLM_VERSION_0_11);
   before = vc_estimator_vllm_profile_bytes (&in, 8192, 1024, 1);
@@ -383,6 +385,38 @@ test_vllm_moe_workspace_bound (void)
   in.engine = VC_ENGINE_SGLANG;
   g_assert_cmpfloat (vc_estimator_vllm_moe_uncounted_bytes (&in, h100, 1), ==, 0);
   in.engine = VC_ENGINE_VLLM;
+
+  /* a card without FP8 arithmetic (8.0 to 8.8): Marlin's experts from 0.14, MarlinExperts'
+   * workspace, TritonExperts' bytes, counted; not at 8.9, under expert parallelism, past one
+   * chunk or before 0.14 */
+  in.vllm_card_cc = 80;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==, 536870912);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 1), ==, 0);
+  g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (&in, 8192, 1024, 1), ==, before + 536870912);
+  in.vllm_card_cc = 86;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 2048, 2), ==, 2.0 * 2048 * 8 * 2048 * 2);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 65536, 1), ==, 0);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 65536, 1), ==, 2.0 * 540544 * 2048 * 2);
+  in.layout.ep = 2;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 2), ==, 0);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 2), >, 0);
+  in.layout.ep = 1;
+  in.vllm_card_cc = 89;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==, 0);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 1), ==, qwen);
+  in.vllm_card_cc = 80;
+  in.vllm_version = VC_VLLM_VERSION_0_11;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==, 0);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 1), ==, qwen);
+  in.vllm_version = VC_VLLM_VERSION_0_14;
+  /* 4-bit experts on that card stay bounded */
+  in.precision = VC_PRECISION_AWQ_INT4;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==, 0);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 1), ==, qwen);
+  in.precision = VC_PRECISION_FP8;
+  in.vllm_card_cc = 0;
+  /* by card, the card's own capability: none left out on an A100 (2,048 tokens) */
+  g_assert_cmpfloat (vc_estimator_vllm_moe_uncounted_bytes (&in, a100, 1), ==, 0);
 
   /* an expert wider than the hidden size (16 of 8,192, 1 a token, hidden 5,120): 8,192 + 16 x
    * 127 rounded up to 10,240 rows of 8,192 and of 16,384 */

@@ -65,18 +65,21 @@ vllm_block_size (const VcInputs *in,
   return 64;
 }
 
-/* @inputs with vLLM's block on @gpu (vllm_block_size()), in @copy where it differs */
+/* @inputs with vLLM's block on @gpu (vllm_block_size()) and the card's compute capability
+ * (vllm_card_cc: which experts class FP8 MoE takes, vc-estimator.c), in @copy where they differ */
 static const VcInputs *
 vllm_block_on (const VcInputs *inputs,
                const VcGpu    *gpu,
                VcInputs       *copy)
 {
   guint block = vllm_block_size (inputs, gpu);
+  guint cc = gpu != NULL && inputs->engine == VC_ENGINE_VLLM ? gpu->cc_major * 10 + gpu->cc_minor : inputs->vllm_card_cc;
 
-  if (block == inputs->block_size)
+  if (block == inputs->block_size && cc == inputs->vllm_card_cc)
     return inputs;
   *copy = *inputs;
   copy->block_size = block;
+  copy->vllm_card_cc = cc;
   return copy;
 }
 

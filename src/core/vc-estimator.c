@@ -783,6 +783,23 @@ vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *in,
  * under expert parallelism. Other experts kernels (FP8, MXFP4, 4-bit) have workspaces of their
  * own, not followed here; a GGUF's experts, even in 16 bits, go through GGUFMoEMethod
  * (quantization/gguf.py, GGUFConfig.get_quant_method), which keeps no workspace. */
+/* FP8 experts on a card without FP8 arithmetic (compute capability 8.0 to 8.8, an A100 or an RTX
+ * 3090), from 0.14, without expert parallelism, one chunk: vLLM serves them weight-only through
+ * Marlin, MarlinExperts in the modular kernel (pull request #31036, "[MoE Refactor][4/N] Marlin
+ * Fp8 Mk", opened 2025-12-19 beside #31052), every other class refusing the card
+ * (TritonExperts._supports_quant_scheme wants FP8 from 8.9, DeepGEMM and FlashInfer's from 9.0;
+ * before the oracle, get_fp8_moe_backend's "weight-only path for older GPUs without native FP8",
+ * use_marlin = not has_device_capability(89)). MarlinExperts.workspace_shapes
+ * (experts/marlin_moe.py): workspace1 (M·k, max(N, K)), workspace2 (M·k·max(2N, K)), N the
+ * rank's expert width, the output (M, K) in the common buffer: TritonExperts' bytes. */
+static gboolean
+vllm_fp8_marlin (const VcInputs *in,
+                 double          tokens)
+{
+  return in->precision == VC_PRECISION_FP8 && vc_engine_vllm_minor (in) >= 14 && in->vllm_card_cc >= 80 &&
+         in->vllm_card_cc < 89 && in->layout.ep <= 1 && tokens <= VLLM_FUSED_MOE_CHUNK_TOKENS;
+}
+
 double
 vc_estimator_vllm_moe_workspace_bytes (const VcInputs *in,
                                        double          tokens,
@@ -792,7 +809,7 @@ vc_estimator_vllm_moe_workspace_bytes (const VcInputs *in,
   double e = 2.0, inter, width, m, k, ws13, ws2;
 
   if (vc_engine_vllm_minor (in) < 14 || !vc_arch_is_moe (a) || a->experts_per_token == 0 || in->llama_cpp ||
-      (in->precision != VC_PRECISION_BF16 && in->precision != VC_PRECISION_FP16))
+      (in->precision != VC_PRECISION_BF16 && in->precision != VC_PRECISION_FP16 && !vllm_fp8_marlin (in, tokens)))
     return 0;
   inter = a->expert_intermediate_size ? a->expert_intermediate_size : a->intermediate_size;
   width = in->layout.ep > 1 ? inter : inter / n;
@@ -832,7 +849,7 @@ vc_estimator_vllm_moe_workspace_bound_bytes (const VcInputs *in,
   const VcArch *a = &in->arch;
   double e = 2.0, inter, width, local, rows, ws13, ws2, out;
 
-  if (!vc_arch_is_moe (a) || a->experts_per_token == 0 || in->llama_cpp)
+  if (!vc_arch_is_moe (a) || a->experts_per_token == 0 || in->llama_cpp || vllm_fp8_marlin (in, tokens))
     return 0;
   switch (in->precision)
     {
@@ -858,20 +875,25 @@ vc_estimator_vllm_moe_workspace_bound_bytes (const VcInputs *in,
   return ceil (ws13 / 256) * 256 + ceil (ws2 / 256) * 256 + out;
 }
 
-/* That bound where vLLM's figure on @gpu (NULL: a card of 70 GiB or more) at TP `tp` leaves the
- * workspace out: the profile run's batch for the card; 0 for another engine or mode, and with
- * --kv-cache-memory, which takes the cache as given */
+/* That bound where vLLM's figure on @gpu (NULL: a card of 70 GiB or more, of unknown compute
+ * capability) at TP `tp` leaves the workspace out: the profile run's batch for the card; 0 for
+ * another engine or mode, with --kv-cache-memory, which takes the cache as given, and where the
+ * card's figure counts it (vllm_fp8_marlin) */
 double
 vc_estimator_vllm_moe_uncounted_bytes (const VcInputs *in,
                                        const VcGpu    *gpu,
                                        double          tp)
 {
   guint tokens, seqs;
+  VcInputs at;
 
   if (in->engine != VC_ENGINE_VLLM || in->mode != VC_MODE_INFERENCE || in->kv_cache_memory_gb > 0)
     return 0;
-  vc_engine_vllm_batch (in, gpu, &tokens, &seqs);
-  return vc_estimator_vllm_moe_workspace_bound_bytes (in, tokens, tp);
+  vc_engine_on_card (in, gpu, &at);
+  if (gpu != NULL)
+    at.vllm_card_cc = gpu->cc_major * 10 + gpu->cc_minor;
+  vc_engine_vllm_batch (&at, gpu, &tokens, &seqs);
+  return vc_estimator_vllm_moe_workspace_bound_bytes (&at, tokens, tp);
 }
 
 /* vLLM's profile run (gpu_model_runner.py, profile_run): a forward pass of `tokens` tokens

@@ -67,6 +67,9 @@ typedef struct
   guint limit_mm_per_prompt;       /* vLLM --limit-mm-per-prompt: images a prompt may hold (999 by default) */
   double kv_cache_memory_gb;       /* vLLM --kv-cache-memory, per GPU in GB; 0: profiled */
   VcVllmVersion vllm_version;      /* vLLM --engine-version: whose arithmetic */
+  guint vllm_card_cc;              /* vLLM: the compute capability of the card a KV-cache figure
+                                    * is for, major × 10 + minor (86 for an RTX 3090), set by
+                                    * vc-engine.c on each card's figures; 0: not known */
   gboolean enforce_eager;          /* vLLM --enforce-eager: no CUDA graphs */
   VcMxfp4Backend mxfp4_backend;    /* vLLM --mxfp4-backend: MXFP4 experts' backend */
   VcVllmSampler vllm_sampler;      /* vLLM --vllm-sampler: the profile run's top-k/top-p sampler */
