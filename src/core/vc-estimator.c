@@ -770,19 +770,6 @@ vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *in,
 /* vLLM's fused-MoE chunk (envs.py, VLLM_FUSED_MOE_CHUNK_SIZE, default 32768 tokens) */
 #define VLLM_FUSED_MOE_CHUNK_TOKENS 32768.0
 
-/* From 0.14.0 (--engine-version 0.14 and later), vLLM runs 16-bit MoE experts through the
- * modular kernel (pull request #31052, merged after 0.13.0; "Using TRITON backend for
- * Unquantized MoE" in the logs): FusedMoEModularKernel._allocate_buffers takes TritonExperts'
- * workspace_shapes (fused_moe.py) from the workspace manager (vllm/v1/worker/workspace.py),
- * one buffer that grows to the largest request and is never freed, so that it is still held
- * when the profile run's sampler runs. For M tokens (max_num_batched_tokens, in chunks of
- * VLLM_FUSED_MOE_CHUNK_TOKENS), k experts a token, hidden size K and w1's N = 2 × the rank's
- * expert width I (gated; I alone otherwise): workspace13 (M, k, max(N/2, K)), sharing its
- * storage with the output (M, K), and workspace2 (M, k, max(N, K)), in the activations' dtype,
- * each rounded up to 256 bytes (get_simultaneous). The rank's expert width is I/TP, or I whole
- * under expert parallelism. Other experts kernels (FP8, MXFP4, 4-bit) have workspaces of their
- * own, not followed here; a GGUF's experts, even in 16 bits, go through GGUFMoEMethod
- * (quantization/gguf.py, GGUFConfig.get_quant_method), which keeps no workspace. */
 /* FP8 experts on a card without FP8 arithmetic (compute capability 8.0 to 8.8, an A100 or an RTX
  * 3090), from 0.14, without expert parallelism, one chunk: vLLM serves them weight-only through
  * Marlin, MarlinExperts in the modular kernel (pull request #31036, "[MoE Refactor][4/N] Marlin
@@ -800,6 +787,21 @@ vllm_fp8_marlin (const VcInputs *in,
          in->vllm_card_cc < 89 && in->layout.ep <= 1 && tokens <= VLLM_FUSED_MOE_CHUNK_TOKENS;
 }
 
+/* From 0.14.0 (--engine-version 0.14 and later), vLLM runs 16-bit MoE experts through the
+ * modular kernel (pull request #31052, merged after 0.13.0; "Using TRITON backend for
+ * Unquantized MoE" in the logs): FusedMoEModularKernel._allocate_buffers takes TritonExperts'
+ * workspace_shapes (fused_moe.py) from the workspace manager (vllm/v1/worker/workspace.py),
+ * one buffer that grows to the largest request and is never freed, so that it is still held
+ * when the profile run's sampler runs. For M tokens (max_num_batched_tokens, in chunks of
+ * VLLM_FUSED_MOE_CHUNK_TOKENS), k experts a token, hidden size K and w1's N = 2 × the rank's
+ * expert width I (gated; I alone otherwise): workspace13 (M, k, max(N/2, K)), sharing its
+ * storage with the output (M, K), and workspace2 (M, k, max(N, K)), in the activations' dtype,
+ * each rounded up to 256 bytes (get_simultaneous). The rank's expert width is I/TP, or I whole
+ * under expert parallelism. FP8 experts on a card without FP8 arithmetic take MarlinExperts,
+ * the same bytes (vllm_fp8_marlin); other quantized experts' classes follow the machine and are
+ * bounded instead (vc_estimator_vllm_moe_workspace_bound_bytes); a GGUF's experts, even in 16
+ * bits, go through GGUFMoEMethod (quantization/gguf.py, GGUFConfig.get_quant_method), which
+ * keeps no workspace. */
 double
 vc_estimator_vllm_moe_workspace_bytes (const VcInputs *in,
                                        double          tokens,

@@ -199,8 +199,10 @@ double   vc_estimator_vllm_profile_bytes (const VcInputs *inputs,
  * (--engine-version 0.17; FORMULAS.md, "the profile run's sampler") */
 double   vc_estimator_vllm_sampler_bytes_per_logit (const VcInputs *inputs,
                                                     double          requests);
-/* the 16-bit MoE experts' workspace vLLM 0.14 and later keep allocated, per GPU of n_gpus,
- * for `tokens` tokens; 0 where there is none (FORMULAS.md, "vLLM's MoE workspace") */
+/* the MoE experts' workspace vLLM 0.14 and later keep allocated, per GPU of n_gpus, for
+ * `tokens` tokens: 16-bit experts', and FP8 experts' through Marlin on a card of compute
+ * capability 8.0 to 8.8 (vllm_card_cc); 0 where there is none or it is not known (FORMULAS.md,
+ * "vLLM's MoE workspace") */
 double   vc_estimator_vllm_moe_workspace_bytes (const VcInputs *inputs,
                                                 double          tokens,
                                                 double          n_gpus);
