@@ -999,6 +999,84 @@ check_custom_all_reduce_json (void)
                                    "each GPU (NCCL’s channel count follows its topology search on the machine)\n"));
 }
 
+/* Quantized MoE experts: the workspace vLLM's kernel keeps is not counted, and the engine and
+ * plan objects give its bound (vc_estimator_vllm_moe_workspace_bound_bytes): Qwen3-30B-A3B at
+ * --precision fp8, 81,792 rows of 2,048 twice at an H100's 8,192 tokens, 32,640 rows at an
+ * L40S's 2,048; nothing for 16-bit experts (counted), with --kv-cache-memory or on an A100
+ * from 0.14 (Marlin's experts, counted);
+ * the text says it under the engine's line and the plan's */
+static void
+test_vllm_moe_uncounted_json (void)
+{
+  static const struct { const char *version; const char *precision; const char *gpu; const char *more; gint64 bound; } cases[] = {
+    { "0.14", "fp8", "h100-80gb", NULL, 2LL * 81792 * 2048 * 2 },
+    { "0.17", "fp8", "h100-80gb", NULL, 2LL * 81792 * 2048 * 2 },
+    { "0.17", "gptq-int4", "h100-80gb", NULL, 2LL * 81792 * 2048 * 2 },
+    { "0.17", "fp8", "l40s", NULL, 2LL * 32640 * 2048 * 2 },
+    { "0.11", "fp8", "h100-80gb", NULL, 2LL * 81792 * 2048 * 2 },
+    { "0.17", "bf16", "h100-80gb", NULL, 0 },
+    { "0.17", "fp8", "h100-80gb", "--kv-cache-memory=20", 0 },
+    /* an A100 (8.0): Marlin's experts, counted */
+    { "0.14", "fp8", "a100-80gb", NULL, 0 },
+    { "0.11", "fp8", "a100-80gb", NULL, 2LL * 32640 * 2048 * 2 },
+  };
+  gint64 a100_kv[2] = { 0, 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(VcTestRun) r = { 0 };
+      g_autoptr(JsonParser) p = json_parser_new ();
+      g_autofree char *fit = g_strdup_printf ("--fit-gpu=%s", cases[i].gpu);
+      JsonObject *engine;
+
+      run_cli (&r, "--preset", "qwen3-30b-a3b", "--precision", cases[i].precision, "--engine", "vllm",
+               "--engine-version", cases[i].version, "--seq", "8192", fit, "--format", "json",
+               cases[i].more, NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      engine = json_object_get_object_member (parse (p, &r), "engine");
+      if (cases[i].bound == 0)
+        g_assert_true (json_object_get_null_member (engine, "uncounted_moe_workspace"));
+      else
+        {
+          JsonObject *u = json_object_get_object_member (engine, "uncounted_moe_workspace");
+
+          g_assert_cmpstr (json_object_get_string_member (u, "part"), ==, "moe-workspace");
+          g_assert_cmpint (json_object_get_int_member (u, "bytes_bound"), ==, cases[i].bound);
+          g_assert_cmpstr (json_object_get_string_member (u, "reason"), ==, "experts-kernel");
+        }
+      if (g_str_equal (cases[i].gpu, "a100-80gb"))
+        a100_kv[g_str_equal (cases[i].version, "0.14")] = json_object_get_int_member (engine, "available_kv_bytes");
+    }
+  /* the A100's cache at 0.14 is 0.11's less MarlinExperts' workspace at its 2,048 tokens (the
+   * sampler's part the larger at both) */
+  g_assert_cmpint (a100_kv[0] - a100_kv[1], ==, 2LL * 2048 * 8 * 2048 * 2);
+  /* the plan's, at vLLM's largest default batch */
+  {
+    g_auto(VcTestRun) r = { 0 };
+    g_autoptr(JsonParser) p = json_parser_new ();
+    JsonObject *plan;
+
+    run_cli (&r, "--preset", "qwen3-30b-a3b", "--precision", "fp8", "--engine", "vllm", "--engine-version", "0.17",
+             "--seq", "8192", "--gpus", "h100-80gb:2", "--format", "json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    plan = json_object_get_object_member (parse (p, &r), "plan");
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (plan, "uncounted_moe_workspace"),
+                                                 "bytes_bound"), ==, 2LL * 81792 * 2048 * 2);
+  }
+  /* the text */
+  {
+    g_auto(VcTestRun) r = { 0 };
+
+    run_cli (&r, "--preset", "qwen3-30b-a3b", "--precision", "fp8", "--engine", "vllm", "--engine-version", "0.17",
+             "--seq", "8192", "--fit-gpu", "h100-80gb", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "\n  The quantized MoE experts’ workspace vLLM keeps is not counted: up to "
+                                     "639.0\u00a0MiB less for the KV cache on each GPU (vLLM picks their kernel, "
+                                     "DeepGEMM, FlashInfer, Triton, CUTLASS or Marlin, by the kernels installed and "
+                                     "the card)\n"));
+  }
+}
+
 /* --engine-version, --enforce-eager and a vision encoder: what the engine object says */
 static void
 check_engine_version_json (void)
@@ -1561,6 +1639,7 @@ main (int   argc,
   g_test_add_func ("/cli/vllm-sampler-json", test_vllm_sampler_json);
   g_test_add_func ("/cli/vllm-mxfp4-triton-json", test_vllm_mxfp4_triton_json);
   g_test_add_func ("/cli/vllm-mxfp4-auto-json", test_vllm_mxfp4_auto_json);
+  g_test_add_func ("/cli/vllm-moe-uncounted-json", test_vllm_moe_uncounted_json);
   g_test_add_func ("/cli/trainer-loss-json", test_trainer_loss_json);
   g_test_add_func ("/cli/optimizer-step-json", test_optimizer_step_json);
   g_test_add_func ("/cli/optimizer-step-layout", test_optimizer_step_layout);

@@ -392,6 +392,151 @@ test_vllm_triton_buffer (void)
   g_assert_nonnull (strstr (explain, "not counted without a card’s SM count (up to 622\u00a0MB)"));
 }
 
+/* Quantized experts: their experts class, and so the workspace vLLM keeps (the workspace
+ * manager from 0.14, the modular kernel's shared buffers before), follows the kernels
+ * installed, so it is not counted but bounded by the largest class's workspace_shapes,
+ * DeepGemmExperts' (rows M·k + 127 a local expert, rounded up to 128): Qwen3-30B-A3B (128
+ * experts, 8 of 768 a token, hidden 2,048) at 8,192 tokens */
+static void
+test_vllm_moe_workspace_bound (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const VcGpu *h100, *rtx4090;
+  VcInputs in;
+  double before;
+  g_autofree char *explain = NULL;
+  /* 8,192 x 8 + 128 x 127 = 81,792 rows (639 x 128) of 2,048, twice, in 16 bits */
+  const double qwen = 2.0 * 81792 * 2048 * 2;
+
+  g_assert_true (vc_estimate_set_preset (e, "qwen3-30b-a3b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "seq", 8192, "precision",
+                VC_PRECISION_FP8, NULL);
+  h100 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "h100-80gb"));
+  rtx4090 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "rtx-4090"));
+  in = *vc_estimate_get_inputs (e);
+  g_assert_cmpint (in.vllm_version, ==, VC_VLLM_VERSION_0_11);
+  before = vc_estimator_vllm_profile_bytes (&in, 8192, 1024, 1);
+  for (guint v = 0; v < 5; v++)
+    {
+      static const VcVllmVersion versions[] = { VC_VLLM_VERSION_0_10, VC_VLLM_VERSION_0_11, VC_VLLM_VERSION_0_14,
+                                                VC_VLLM_VERSION_0_17, VC_VLLM_VERSION_0_21 };
+
+      in.vllm_version = versions[v];
+      g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 1), ==, qwen);
+      /* not counted: the profile run is the one without a workspace */
+      g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==, 0);
+    }
+  in.vllm_version = VC_VLLM_VERSION_0_14;
+  g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (&in, 8192, 1024, 1), ==, before);
+  /* 65,536 tokens, taken whole (540,544 rows); before 0.14 a chunked run kept its output apart */
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 65536, 1), ==, 2.0 * 540544 * 2048 * 2);
+  in.vllm_version = VC_VLLM_VERSION_0_11;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 65536, 1), ==,
+                     2.0 * 540544 * 2048 * 2 + 65536.0 * 2048 * 2);
+  /* one chunk of 32,768 tokens (278,400 rows): the output inside workspace13 */
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 32768, 1), ==, 2.0 * 278400 * 2048 * 2);
+  in.vllm_version = VC_VLLM_VERSION_0_14;
+  /* the hidden size is the wider at TP 2 and 4 too */
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 4), ==, qwen);
+  /* 4-bit and MXFP4 experts alike; 16-bit ones are counted instead, a GGUF's keep none */
+  in.precision = VC_PRECISION_GPTQ_INT4;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 1), ==, qwen);
+  in.precision = VC_PRECISION_MXFP4;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 1), ==, qwen);
+  in.precision = VC_PRECISION_BF16;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 1), ==, 0);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==, 536870912);
+  in.precision = VC_PRECISION_Q4_K_M;
+  in.llama_cpp = TRUE;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 1), ==, 0);
+  in.llama_cpp = FALSE;
+  in.precision = VC_PRECISION_FP8;
+  /* expert parallelism over 4: 32 local experts, 65,536 + 32 x 127 rounded up to 69,632 rows */
+  in.layout.ep = 4;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 4), ==, 2.0 * 69632 * 2048 * 2);
+  in.layout.ep = 1;
+
+  /* by card: vLLM's default batch, 8,192 tokens on an H100, 2,048 on an RTX 4090 (16,384 +
+   * 16,256 = 32,640 rows); none with --kv-cache-memory or another engine */
+  g_assert_cmpfloat (vc_estimator_vllm_moe_uncounted_bytes (&in, h100, 1), ==, qwen);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_uncounted_bytes (&in, NULL, 1), ==, qwen);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_uncounted_bytes (&in, rtx4090, 2), ==, 2.0 * 32640 * 2048 * 2);
+  in.kv_cache_memory_gb = 20;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_uncounted_bytes (&in, h100, 1), ==, 0);
+  in.kv_cache_memory_gb = 0;
+  in.engine = VC_ENGINE_SGLANG;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_uncounted_bytes (&in, h100, 1), ==, 0);
+  in.engine = VC_ENGINE_VLLM;
+
+  /* an expert wider than the hidden size (16 of 8,192, 1 a token, hidden 5,120): 8,192 + 16 x
+   * 127 rounded up to 10,240 rows of 8,192 and of 16,384 */
+  in.arch.n_experts = 16;
+  in.arch.experts_per_token = 1;
+  in.arch.expert_intermediate_size = 8192;
+  in.arch.hidden_size = 5120;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 1), ==,
+                     10240.0 * 8192 * 2 + 10240.0 * 16384 * 2);
+
+  /* the formula says so */
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_17, NULL);
+  explain = vc_formula_describe (e, vc_estimate_get_result (e)->selected, VC_COMPONENT_ACTIVATIONS, VC_UNIT_GB);
+  g_assert_nonnull (strstr (explain, ", not counting the quantized MoE experts’ workspace (up to 670\u00a0MB), whose "
+                                     "kernel vLLM picks by the kernels installed and the card"));
+  g_assert_null (strstr (explain, "still held at the sampler"));
+}
+
+/* FP8 experts on a card without FP8 arithmetic (8.0 to 8.8): Marlin is the only class from
+ * 0.14, MarlinExperts' workspace TritonExperts' bytes, counted; Qwen3-30B-A3B as above */
+static void
+test_vllm_moe_workspace_marlin (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const VcGpu *a100;
+  VcInputs in;
+  double before;
+  const double qwen = 2.0 * 81792 * 2048 * 2;
+
+  g_assert_true (vc_estimate_set_preset (e, "qwen3-30b-a3b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "seq", 8192, "precision",
+                VC_PRECISION_FP8, "engine-version", VC_VLLM_VERSION_0_14, NULL);
+  a100 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "a100-80gb"));
+  in = *vc_estimate_get_inputs (e);
+  g_assert_cmpuint (in.vllm_card_cc, ==, 0);
+  before = vc_estimator_vllm_profile_bytes (&in, 8192, 1024, 1);
+  /* counted at 8.0 and 8.6; not at 8.9, under expert parallelism, past one chunk or before 0.14 */
+  in.vllm_card_cc = 80;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==, 536870912);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 1), ==, 0);
+  g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (&in, 8192, 1024, 1), ==, before + 536870912);
+  in.vllm_card_cc = 86;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 2048, 2), ==, 2.0 * 2048 * 8 * 2048 * 2);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 65536, 1), ==, 0);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 65536, 1), ==, 2.0 * 540544 * 2048 * 2);
+  in.layout.ep = 2;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 2), ==, 0);
+  /* bounded: 64 local experts, 65,536 + 64 x 127 rounded up to 73,728 rows */
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 2), ==, 2.0 * 73728 * 2048 * 2);
+  in.layout.ep = 1;
+  in.vllm_card_cc = 89;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==, 0);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 1), ==, qwen);
+  in.vllm_card_cc = 80;
+  in.vllm_version = VC_VLLM_VERSION_0_11;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==, 0);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 1), ==, qwen);
+  in.vllm_version = VC_VLLM_VERSION_0_14;
+  /* 4-bit experts on that card stay bounded */
+  in.precision = VC_PRECISION_AWQ_INT4;
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (&in, 8192, 1), ==, 0);
+  g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (&in, 8192, 1), ==, qwen);
+  in.precision = VC_PRECISION_FP8;
+  in.vllm_card_cc = 0;
+  /* by card, the card's own capability: none left out on an A100 (2,048 tokens) */
+  g_assert_cmpfloat (vc_estimator_vllm_moe_uncounted_bytes (&in, a100, 1), ==, 0);
+}
+
 /* Over presets x TP degrees on an H100: vLLM 0.14's cache is 0.11's for a dense model, and
  * smaller by whole blocks for one with 16-bit MoE experts, whose workspace 0.14 keeps; a figure
  * in one release is a figure in the other */
@@ -2239,6 +2384,8 @@ main (int   argc,
   g_test_add_func ("/engine/vllm-mxfp4-marlin-refused", test_vllm_mxfp4_marlin_refused);
   g_test_add_func ("/engine/vllm-mxfp4-refused-fit", test_vllm_mxfp4_refused_fit);
   g_test_add_func ("/engine/vllm-moe-workspace", test_vllm_moe_workspace);
+  g_test_add_func ("/engine/vllm-moe-workspace-bound", test_vllm_moe_workspace_bound);
+  g_test_add_func ("/engine/vllm-moe-workspace-marlin", test_vllm_moe_workspace_marlin);
   g_test_add_func ("/engine/vllm-moe-workspace-layouts", test_vllm_moe_workspace_layouts);
   g_test_add_func ("/engine/vllm-mxfp4-layout", test_vllm_mxfp4_layout);
   g_test_add_func ("/engine/vllm-mxfp4-fit", test_vllm_mxfp4_fit);

@@ -10,7 +10,7 @@ VcBatchKey
 vc_batch_key (const VcInputs *in,
               gint64          value)
 {
-  return (VcBatchKey) { value, in->max_num_batched_tokens, in->max_num_seqs, in->gpu_sm_count };
+  return (VcBatchKey) { value, in->max_num_batched_tokens, in->max_num_seqs, in->gpu_sm_count, in->vllm_card_cc };
 }
 
 guint
@@ -18,7 +18,7 @@ vc_batch_key_hash (gconstpointer p)
 {
   const VcBatchKey *k = p;
 
-  return g_int64_hash (&k->value) ^ (k->batch_tokens * 2654435761u) ^ (k->batch_seqs * 40503u) ^ (k->sm_count * 97u);
+  return g_int64_hash (&k->value) ^ (k->batch_tokens * 2654435761u) ^ (k->batch_seqs * 40503u) ^ (k->sm_count * 97u) ^ (k->card_cc * 7919u);
 }
 
 gboolean
@@ -28,7 +28,7 @@ vc_batch_key_equal (gconstpointer a,
   const VcBatchKey *x = a, *y = b;
 
   return x->value == y->value && x->batch_tokens == y->batch_tokens && x->batch_seqs == y->batch_seqs &&
-         x->sm_count == y->sm_count;
+         x->sm_count == y->sm_count && x->card_cc == y->card_cc;
 }
 
 GHashTable *

@@ -2,8 +2,8 @@
 /* vc-batch-key.h: a value at a card's vLLM batch, the key of the memos that keep estimates
  * across the cards of one search (vc-layout.c's layouts, vc-solver.c's solves). What an
  * estimate computes depends on the card only through vLLM's batch defaults
- * (vc_engine_on_card()): max_num_batched_tokens, max_num_seqs and the SM count beside the value
- * searched. */
+ * (vc_engine_on_card()): max_num_batched_tokens, max_num_seqs, the SM count and the compute
+ * capability beside the value searched. */
 #pragma once
 
 #include <glib.h>
@@ -18,6 +18,7 @@ typedef struct
   guint batch_tokens;              /* vLLM: max_num_batched_tokens and max_num_seqs of the card */
   guint batch_seqs;
   guint sm_count;                  /* vLLM: the card's SMs (its Triton sampler's buffer) */
+  guint card_cc;                   /* vLLM: the card's compute capability (its FP8 experts' class) */
 } VcBatchKey;
 
 /* @value at the batch of @inputs, as vc_engine_on_card() made it explicit for the card */

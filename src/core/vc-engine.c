@@ -65,8 +65,9 @@ vllm_block_size (const VcInputs *in,
   return 64;
 }
 
-/* @inputs with vLLM's block on @gpu (vllm_block_size()) and its SM count (the Triton
- * sampler's buffer, vc_estimator_vllm_triton_buffer()), in @copy where they differ */
+/* @inputs with vLLM's block on @gpu (vllm_block_size()), its SM count (the Triton sampler's
+ * buffer, vc_estimator_vllm_triton_buffer()) and its compute capability (vllm_card_cc: which
+ * experts class FP8 MoE takes, vc-estimator.c), in @copy where they differ */
 static const VcInputs *
 vllm_block_on (const VcInputs *inputs,
                const VcGpu    *gpu,
@@ -74,12 +75,14 @@ vllm_block_on (const VcInputs *inputs,
 {
   guint block = vllm_block_size (inputs, gpu);
   guint sms = gpu != NULL ? gpu->sm_count : 0;
+  guint cc = gpu != NULL && inputs->engine == VC_ENGINE_VLLM ? gpu->cc_major * 10 + gpu->cc_minor : inputs->vllm_card_cc;
 
-  if (block == inputs->block_size && sms == inputs->gpu_sm_count)
+  if (block == inputs->block_size && sms == inputs->gpu_sm_count && cc == inputs->vllm_card_cc)
     return inputs;
   *copy = *inputs;
   copy->block_size = block;
   copy->gpu_sm_count = sms;
+  copy->vllm_card_cc = cc;
   return copy;
 }
 
@@ -104,6 +107,7 @@ vc_engine_on_card (const VcInputs *in,
   out->max_num_batched_tokens = tokens;
   out->max_num_seqs = seqs;
   out->gpu_sm_count = gpu->sm_count;
+  out->vllm_card_cc = gpu->cc_major * 10 + gpu->cc_minor;
 }
 
 /* Whether vLLM serves MXFP4 experts with Marlin on @gpu (FORMULAS.md, "vLLM's MXFP4 experts"):

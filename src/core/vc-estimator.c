@@ -809,6 +809,23 @@ vc_estimator_vllm_triton_buffer (const VcInputs *in,
 /* vLLM's fused-MoE chunk (envs.py, VLLM_FUSED_MOE_CHUNK_SIZE, default 32768 tokens) */
 #define VLLM_FUSED_MOE_CHUNK_TOKENS 32768.0
 
+/* FP8 experts on a card without FP8 arithmetic (compute capability 8.0 to 8.8, an A100 or an RTX
+ * 3090), from 0.14, without expert parallelism, one chunk: vLLM serves them weight-only through
+ * Marlin, MarlinExperts in the modular kernel (pull request #31036, "[MoE Refactor][4/N] Marlin
+ * Fp8 Mk", opened 2025-12-19 beside #31052), every other class refusing the card
+ * (TritonExperts._supports_quant_scheme wants FP8 from 8.9, DeepGEMM and FlashInfer's from 9.0;
+ * before the oracle, get_fp8_moe_backend's "weight-only path for older GPUs without native FP8",
+ * use_marlin = not has_device_capability(89)). MarlinExperts.workspace_shapes
+ * (experts/marlin_moe.py): workspace1 (M·k, max(N, K)), workspace2 (M·k·max(2N, K)), N the
+ * rank's expert width, the output (M, K) in the common buffer: TritonExperts' bytes. */
+static gboolean
+vllm_fp8_marlin (const VcInputs *in,
+                 double          tokens)
+{
+  return in->precision == VC_PRECISION_FP8 && vc_engine_vllm_minor (in) >= 14 && in->vllm_card_cc >= 80 &&
+         in->vllm_card_cc < 89 && in->layout.ep <= 1 && tokens <= VLLM_FUSED_MOE_CHUNK_TOKENS;
+}
+
 /* From 0.14.0 (--engine-version 0.14 and later), vLLM runs 16-bit MoE experts through the
  * modular kernel (pull request #31052, merged after 0.13.0; "Using TRITON backend for
  * Unquantized MoE" in the logs): FusedMoEModularKernel._allocate_buffers takes TritonExperts'
@@ -819,9 +836,11 @@ vc_estimator_vllm_triton_buffer (const VcInputs *in,
  * expert width I (gated; I alone otherwise): workspace13 (M, k, max(N/2, K)), sharing its
  * storage with the output (M, K), and workspace2 (M, k, max(N, K)), in the activations' dtype,
  * each rounded up to 256 bytes (get_simultaneous). The rank's expert width is I/TP, or I whole
- * under expert parallelism. Other experts kernels (FP8, MXFP4, 4-bit) have workspaces of their
- * own, not followed here; a GGUF's experts, even in 16 bits, go through GGUFMoEMethod
- * (quantization/gguf.py, GGUFConfig.get_quant_method), which keeps no workspace. */
+ * under expert parallelism. FP8 experts on a card without FP8 arithmetic take MarlinExperts,
+ * the same bytes (vllm_fp8_marlin); other quantized experts' classes follow the machine and are
+ * bounded instead (vc_estimator_vllm_moe_workspace_bound_bytes); a GGUF's experts, even in 16
+ * bits, go through GGUFMoEMethod (quantization/gguf.py, GGUFConfig.get_quant_method), which
+ * keeps no workspace. */
 double
 vc_estimator_vllm_moe_workspace_bytes (const VcInputs *in,
                                        double          tokens,
@@ -831,7 +850,7 @@ vc_estimator_vllm_moe_workspace_bytes (const VcInputs *in,
   double e = 2.0, inter, width, m, k, ws13, ws2;
 
   if (vc_engine_vllm_minor (in) < 14 || !vc_arch_is_moe (a) || a->experts_per_token == 0 || in->llama_cpp ||
-      (in->precision != VC_PRECISION_BF16 && in->precision != VC_PRECISION_FP16))
+      (in->precision != VC_PRECISION_BF16 && in->precision != VC_PRECISION_FP16 && !vllm_fp8_marlin (in, tokens)))
     return 0;
   inter = a->expert_intermediate_size ? a->expert_intermediate_size : a->intermediate_size;
   width = in->layout.ep > 1 ? inter : inter / n;
@@ -840,6 +859,82 @@ vc_estimator_vllm_moe_workspace_bytes (const VcInputs *in,
   ws13 = MAX (m * k * MAX (width, a->hidden_size), tokens * a->hidden_size) * e;
   ws2 = m * k * MAX ((a->gated_mlp ? 2.0 : 1.0) * width, a->hidden_size) * e;
   return ceil (ws13 / 256) * 256 + ceil (ws2 / 256) * 256;
+}
+
+/* DeepGEMM's contiguous layout aligns each local expert's rows to 128
+ * (get_mk_alignment_for_contiguous_layout) */
+#define VLLM_DEEPGEMM_M_ALIGNMENT 128.0
+
+/* Quantized experts (FP8, INT8, 4-bit, MXFP4, NF4): vLLM picks their experts class by release,
+ * card, the kernels installed (DeepGEMM, FlashInfer) and environment variables
+ * (select_fp8_moe_backend, vllm/model_executor/layers/fused_moe/oracle/fp8.py, and its
+ * siblings), so whether a workspace stays allocated, and how large, is the machine's. From 0.14
+ * the modular kernel takes it from the workspace manager; before, the classes that ran through
+ * FusedMoEModularKernel (DeepGEMM, CUTLASS, FlashInfer) kept it in the class's SharedBuffers
+ * (SharedResizableBuffer, never freed either), the Triton path's fused_experts freeing its
+ * caches after each call. Each class's workspace_shapes, in the activations' dtype
+ * (workspace_dtype: 16 bits; CutlassExpertsFp8 its out_dtype, the same), is at most
+ * DeepGemmExperts' (experts/deep_gemm_moe.py): M_sum rows, M·k plus 127 for each of the rank's
+ * experts rounded up to 128 (compute_aligned_M, deep_gemm_utils.py), of max(N/2, K) for
+ * workspace13 (the output (M, K) inside it) and max(N, K) for workspace2; TritonExperts,
+ * CutlassExpertsFp8 and MarlinExperts take the same widths over M·k rows, FlashInferExperts
+ * (M, K) alone, TritonOrDeepGemmExperts the larger of its two. M is taken whole (a class that
+ * does not chunk); before 0.14 a chunked run kept its output (M, K) apart. That bound, per GPU
+ * of n; 0 for 16-bit experts (counted above from 0.14, freed before) and a GGUF's
+ * (GGUFMoEMethod). */
+double
+vc_estimator_vllm_moe_workspace_bound_bytes (const VcInputs *in,
+                                             double          tokens,
+                                             double          n)
+{
+  const VcArch *a = &in->arch;
+  double e = 2.0, inter, width, local, rows, ws13, ws2, out;
+
+  if (!vc_arch_is_moe (a) || a->experts_per_token == 0 || in->llama_cpp || vllm_fp8_marlin (in, tokens))
+    return 0;
+  switch (in->precision)
+    {
+    case VC_PRECISION_FP8:
+    case VC_PRECISION_INT8:
+    case VC_PRECISION_INT4:
+    case VC_PRECISION_GPTQ_INT4:
+    case VC_PRECISION_AWQ_INT4:
+    case VC_PRECISION_MXFP4:
+    case VC_PRECISION_NF4:
+      break;
+    default:
+      return 0;
+    }
+  inter = a->expert_intermediate_size ? a->expert_intermediate_size : a->intermediate_size;
+  width = in->layout.ep > 1 ? inter : inter / MAX (1.0, n);
+  local = in->layout.ep > 1 ? ceil ((double) a->n_experts / in->layout.ep) : a->n_experts;
+  rows = ceil ((tokens * a->experts_per_token + local * (VLLM_DEEPGEMM_M_ALIGNMENT - 1)) / VLLM_DEEPGEMM_M_ALIGNMENT) *
+         VLLM_DEEPGEMM_M_ALIGNMENT;
+  ws13 = MAX (rows * MAX (width, a->hidden_size), tokens * a->hidden_size) * e;
+  ws2 = rows * MAX ((a->gated_mlp ? 2.0 : 1.0) * width, a->hidden_size) * e;
+  out = vc_engine_vllm_minor (in) < 14 && tokens > VLLM_FUSED_MOE_CHUNK_TOKENS ? tokens * a->hidden_size * e : 0;
+  return ceil (ws13 / 256) * 256 + ceil (ws2 / 256) * 256 + out;
+}
+
+/* That bound where vLLM's figure on @gpu (NULL: a card of 70 GiB or more, of unknown compute
+ * capability) at TP `tp` leaves the workspace out: the profile run's batch for the card; 0 for
+ * another engine or mode, with --kv-cache-memory, which takes the cache as given, and where the
+ * card's figure counts it (vllm_fp8_marlin) */
+double
+vc_estimator_vllm_moe_uncounted_bytes (const VcInputs *in,
+                                       const VcGpu    *gpu,
+                                       double          tp)
+{
+  guint tokens, seqs;
+  VcInputs at;
+
+  if (in->engine != VC_ENGINE_VLLM || in->mode != VC_MODE_INFERENCE || in->kv_cache_memory_gb > 0)
+    return 0;
+  vc_engine_on_card (in, gpu, &at);
+  if (gpu != NULL)
+    at.vllm_card_cc = gpu->cc_major * 10 + gpu->cc_minor;
+  vc_engine_vllm_batch (&at, gpu, &tokens, &seqs);
+  return vc_estimator_vllm_moe_workspace_bound_bytes (&at, tokens, tp);
 }
 
 /* vLLM's profile run (gpu_model_runner.py, profile_run): a forward pass of `tokens` tokens

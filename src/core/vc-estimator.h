@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "vc-arch.h"
+#include "vc-catalog.h"
 #include "vc-inventory.h"
 #include "vc-llama-graph.h"
 #include "vc-types.h"
@@ -68,6 +69,9 @@ typedef struct
   guint limit_mm_per_prompt;       /* vLLM --limit-mm-per-prompt: images a prompt may hold (999 by default) */
   double kv_cache_memory_gb;       /* vLLM --kv-cache-memory, per GPU in GB; 0: profiled */
   VcVllmVersion vllm_version;      /* vLLM --engine-version: whose arithmetic */
+  guint vllm_card_cc;              /* vLLM: the compute capability of the card a KV-cache figure
+                                    * is for, major × 10 + minor (86 for an RTX 3090), set by
+                                    * vc-engine.c on each card's figures; 0: not known */
   gboolean enforce_eager;          /* vLLM --enforce-eager: no CUDA graphs */
   VcMxfp4Backend mxfp4_backend;    /* vLLM --mxfp4-backend: MXFP4 experts' backend */
   VcVllmSampler vllm_sampler;      /* vLLM --vllm-sampler: the profile run's top-k/top-p sampler */
@@ -204,11 +208,25 @@ gboolean vc_estimator_vllm_triton_buffer (const VcInputs *inputs,
                                           double          requests,
                                           double         *bytes,
                                           double         *bound);
-/* the 16-bit MoE experts' workspace vLLM 0.14 and later keep allocated, per GPU of n_gpus,
- * for `tokens` tokens; 0 where there is none (FORMULAS.md, "vLLM's MoE workspace") */
+/* the MoE experts' workspace vLLM 0.14 and later keep allocated, per GPU of n_gpus, for
+ * `tokens` tokens: 16-bit experts', and FP8 experts' through Marlin on a card of compute
+ * capability 8.0 to 8.8 (vllm_card_cc); 0 where there is none or it is not known (FORMULAS.md,
+ * "vLLM's MoE workspace") */
 double   vc_estimator_vllm_moe_workspace_bytes (const VcInputs *inputs,
                                                 double          tokens,
                                                 double          n_gpus);
+/* what the workspace vLLM keeps for quantized MoE experts takes at most, per GPU of n_gpus, for
+ * `tokens` tokens: the experts class, and so its workspace, depends on the kernels installed;
+ * not counted in the profile run; 0 where none is left out (FORMULAS.md, "vLLM's MoE
+ * workspace") */
+double   vc_estimator_vllm_moe_workspace_bound_bytes (const VcInputs *inputs,
+                                                      double          tokens,
+                                                      double          n_gpus);
+/* that bound where vLLM's KV-cache figure on @gpu (NULL: a card of 70 GiB or more) at TP
+ * `tp` leaves it out; 0 elsewhere (another engine, --kv-cache-memory) */
+double   vc_estimator_vllm_moe_uncounted_bytes (const VcInputs *inputs,
+                                                const VcGpu    *gpu,
+                                                double          tp);
 /* llama.cpp's worst-case graph for these inputs (FORMULAS.md, "llama.cpp's context"); FALSE
  * where the architecture's graph is not rebuilt (the compute buffer is then bounded by its
  * largest moment) */

@@ -332,8 +332,18 @@ vllm_moe_clause (const Terms *t,
                  guint        tokens)
 {
   double bytes = vc_estimator_vllm_moe_workspace_bytes (t->in, tokens, 1);
+  double bound = vc_estimator_vllm_moe_workspace_bound_bytes (t->in, tokens, 1);
   g_autofree char *size = NULL;
 
+  /* quantized experts: their kernel, and so its workspace, is the machine's; its bound */
+  if (bound > 0 && t->in->kv_cache_memory_gb <= 0)
+    {
+      size = vc_format_size (bound, t->unit);
+      /* Translators: ", not counting the quantized MoE experts' workspace (up to 670 MB), ..." */
+      return g_strdup_printf (_(", not counting the quantized MoE experts’ workspace (up to %s), whose kernel "
+                                "vLLM picks by the kernels installed and the card"),
+                              size);
+    }
   if (!(bytes > 0))
     return g_strdup ("");
   size = vc_format_size (bytes, t->unit);

@@ -712,6 +712,52 @@ add_uncounted (JsonBuilder    *b,
   json_builder_end_object (b);
 }
 
+/* "uncounted_moe_workspace": that bound, as "uncounted" gives NCCL's; null where there is none */
+static void
+add_uncounted_moe (JsonBuilder    *b,
+                   const VcInputs *in,
+                   const VcGpu    *gpu,
+                   gboolean        known,
+                   double          tp)
+{
+  double bound = known ? vc_estimator_vllm_moe_uncounted_bytes (in, gpu, tp) : 0;
+
+  json_builder_set_member_name (b, "uncounted_moe_workspace");
+  if (bound <= 0)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "part");
+  json_builder_add_string_value (b, "moe-workspace");
+  json_builder_set_member_name (b, "bytes_bound");
+  json_builder_add_int_value (b, (gint64) bound);
+  json_builder_set_member_name (b, "reason");
+  json_builder_add_string_value (b, "experts-kernel");
+  json_builder_end_object (b);
+}
+
+/* the text of that bound, or NULL */
+static char *
+moe_uncounted_text (const VcInputs *in,
+                    const VcGpu    *gpu,
+                    gboolean        known,
+                    double          tp)
+{
+  double bound = known ? vc_estimator_vllm_moe_uncounted_bytes (in, gpu, tp) : 0;
+  g_autofree char *size = NULL;
+
+  if (bound <= 0)
+    return NULL;
+  size = g_format_size_full ((guint64) bound, G_FORMAT_SIZE_IEC_UNITS);
+  /* Translators: the bound is a size, "639.0 MiB" */
+  return g_strdup_printf (_("The quantized MoE experts’ workspace vLLM keeps is not counted: up to %s less for "
+                            "the KV cache on each GPU (vLLM picks their kernel, DeepGEMM, FlashInfer, Triton, "
+                            "CUTLASS or Marlin, by the kernels installed and the card)"),
+                          size);
+}
+
 /* Whether SGLang's default fraction is lowered for a vision model here: not given, and the
  * encoder's layers and width known (vc_engine_sglang_vlm_factor) */
 static gboolean
@@ -930,6 +976,8 @@ add_engine_json (JsonBuilder           *b,
   /* what the figure leaves out, with its bound: NCCL's buffers at TP × PP > 1 (FORMULAS.md,
    * "Tensor parallelism and memory outside torch") */
   add_uncounted (b, in, at.known, MAX (1u, in->layout.tp), MAX (1u, in->layout.pp));
+  /* and the quantized MoE experts' workspace, with its bound (FORMULAS.md, "vLLM's MoE workspace") */
+  add_uncounted_moe (b, in, gpu, at.known, MAX (1u, in->layout.tp));
   json_builder_end_object (b);
 }
 
@@ -1132,6 +1180,9 @@ add_plan_json (JsonBuilder           *b,
       json_builder_set_member_name (b, "bounded_by");
       json_builder_add_int_value (b, plan.bounded_by);
       add_uncounted (b, in, plan.kv_tokens > 0, plan.tp, plan.pp);
+      /* the quantized MoE experts' workspace at vLLM's largest default batch (a card of 70 GiB or
+       * more), the most any card of the set keeps */
+      add_uncounted_moe (b, in, NULL, plan.kv_tokens > 0, plan.tp);
       json_builder_set_member_name (b, "no_figure");
       if (plan_no_figure (estimate, &plan) != NULL)
         json_builder_add_string_value (b, plan_no_figure (estimate, &plan));
@@ -1229,11 +1280,14 @@ table_plan (GString               *s,
   if (plan.bounded_by >= 0 && plan.kv_tokens > 0)
     {
       g_autofree char *nccl = vc_engine_nccl_uncounted_text (vc_estimate_get_inputs (estimate), plan.tp, plan.pp);
+      g_autofree char *moe = moe_uncounted_text (vc_estimate_get_inputs (estimate), NULL, TRUE, plan.tp);
 
       g_string_append_printf (s, _("  KV cache: %'.0f tokens on each card, bounded by %s\n"), plan.kv_tokens,
                               vc_plan_get_device (&plan, plan.bounded_by)->gpu);
       if (nccl != NULL)
         g_string_append_printf (s, "  %s\n", nccl);
+      if (moe != NULL)
+        g_string_append_printf (s, "  %s\n", moe);
     }
   else if (plan_no_figure (estimate, &plan) != NULL)
     {
@@ -1858,6 +1912,12 @@ table_engine (GString               *s,
       }
   }
   table_uncounted (s, in, gpu, unit);
+  {
+    g_autofree char *moe = moe_uncounted_text (in, gpu, TRUE, MAX (1u, in->layout.tp));
+
+    if (moe != NULL)
+      g_string_append_printf (s, "  %s\n", moe);
+  }
 }
 
 char *

@@ -188,6 +188,27 @@ with_nccl_bound (const VcInputs *in,
   return with_triton_bound (in, gpu, g_strdup_printf (_("%s · NCCL’s buffers not counted (up to %s a GPU)"), line, size));
 }
 
+/* The line, and where vLLM's figure on @gpu leaves the quantized MoE experts' workspace out,
+ * its bound (vc_estimator_vllm_moe_uncounted_bytes()): "… · quantized MoE experts’ workspace
+ * not counted (up to 639 MiB a GPU)" */
+static char *
+with_moe_bound (const VcInputs *in,
+                const VcGpu    *gpu,
+                char           *line,
+                double          tp)
+{
+  double bound = vc_estimator_vllm_moe_uncounted_bytes (in, gpu, tp);
+  g_autofree char *owned = line;
+  g_autofree char *size = NULL;
+
+  if (bound <= 0)
+    return g_steal_pointer (&owned);
+  size = g_format_size_full ((guint64) bound, G_FORMAT_SIZE_IEC_UNITS);
+  /* TRANSLATORS: appended to the KV cache's line; the most the quantized MoE experts' workspace
+   * takes, "639.0 MiB" */
+  return g_strdup_printf (_("%s · quantized MoE experts’ workspace not counted (up to %s a GPU)"), owned, size);
+}
+
 /* One GPU's speed in words, for the window's GPU comparison and vramcalc's table:
  * "KV cache: 231,000 tokens · 28 requests of 8,192 tokens · 54 tokens/s" (the capacity with vLLM
  * and SGLang only), or for training "0.42 s a step"; "" when the card's figures are unknown or
@@ -244,7 +265,8 @@ vc_speed_describe (const VcInputs       *in,
            * there in tokens, the requests of the sequence length it holds at once, that length */
           line = g_strdup_printf (_("At %s: KV cache %'.0f tokens · %'.0f requests of %'u tokens"),
                                   how, at.tokens, floor (at.max_concurrency), in->seq);
-          return with_nccl_bound (in, gpu, line, MAX (1u, in->layout.tp), MAX (1u, in->layout.pp));
+          return with_moe_bound (in, gpu, with_nccl_bound (in, gpu, line, MAX (1u, in->layout.tp), MAX (1u, in->layout.pp)),
+                                 MAX (1u, in->layout.tp));
         }
     }
   vc_engine_kv_capacity_fit (in, r, sc, gpu, fit, &kv);
@@ -264,5 +286,6 @@ vc_speed_describe (const VcInputs       *in,
    * it holds at once, that length, and the generation speed */
   line = g_strdup_printf (_("KV cache: %'.0f tokens · %'.0f requests of %'u tokens · %s"),
                           kv.tokens, floor (kv.max_concurrency), in->seq, rate);
-  return with_nccl_bound (in, gpu, line, MAX (1u, fit->layout.tp), MAX (1u, fit->layout.pp));
+  return with_moe_bound (in, gpu, with_nccl_bound (in, gpu, line, MAX (1u, fit->layout.tp), MAX (1u, fit->layout.pp)),
+                         MAX (1u, fit->layout.tp));
 }

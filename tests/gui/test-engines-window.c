@@ -257,6 +257,24 @@ test_speed_and_capacity (Fixture       *f,
     g_assert_null (strstr (known, "Triton"));
   }
   g_object_set (f->estimate, "engine-version", VC_VLLM_VERSION_0_11, NULL);
+  /* FP8 MoE experts: their workspace is not counted, the line gives its bound (Qwen3-30B-A3B at
+   * an H100's 8,192 tokens: 81,792 rows of 2,048, twice, vc_estimator_vllm_moe_workspace_bound_bytes) */
+  g_assert_true (vc_estimate_set_preset (f->estimate, "qwen3-30b-a3b", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "precision", VC_PRECISION_FP8, "seq", 8192, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  {
+    g_autofree char *moe = vc_gpu_chart_describe_speed (f->chart, h100);
+
+    g_assert_true (g_str_has_prefix (moe, "KV cache: "));
+    g_assert_true (g_str_has_suffix (moe, " · quantized MoE experts’ workspace not counted (up to 639.0\u00a0MiB a GPU)"));
+  }
+  g_object_set (f->estimate, "precision", VC_PRECISION_BF16, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  {
+    g_autofree char *bf16 = vc_gpu_chart_describe_speed (f->chart, h100);
+
+    g_assert_null (strstr (bf16, "workspace"));
+  }
 
   /* training: the time of a step */
   g_object_set (f->estimate, "mode", VC_MODE_TRAINING, NULL);

@@ -471,7 +471,9 @@ static const char *const plan_engines[] = { "llama.cpp", "ollama", "vllm", "sgla
 /* vLLM 0.17's MoE experts' workspace (vc_estimator_vllm_moe_workspace_bytes) over the four
  * descriptions of each model, at TP 1, 2 and 4: the same bytes from the preset, config.json and
  * safetensors (16-bit experts through TritonExperts), none from the GGUF (vLLM's GGUFMoEMethod),
- * none for the dense model; with expert parallelism the rank's experts are whole */
+ * none for the dense model; with expert parallelism the rank's experts are whole. FP8 experts:
+ * none counted, the same bound from each (vc_estimator_vllm_moe_workspace_bound_bytes), also
+ * from DeepSeek-V3's preset and its block-FP8 config.json */
 static void
 test_vllm_moe_workspace_sources (void)
 {
@@ -496,7 +498,43 @@ test_vllm_moe_workspace_sources (void)
           g_assert_cmpfloat (got, ==, expected);
         /* Qwen3-30B-A3B: the hidden size 2,048 is wider than any rank's expert */
         g_assert_cmpfloat (expected, ==, moe ? 536870912 : 0);
+        g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (vc_estimate_get_inputs (e), 8192, tps[t]), ==, 0);
+
+        /* FP8 experts: not counted, their bound instead (DeepGemmExperts' 81,792 rows of 2,048
+         * twice, vc_estimator_vllm_moe_workspace_bound_bytes); none from the GGUF */
+        g_object_set (e, "precision", VC_PRECISION_FP8, NULL);
+        g_object_set (first, "precision", VC_PRECISION_FP8, NULL);
+        g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (vc_estimate_get_inputs (e), 8192, tps[t]), ==, 0);
+        got = vc_estimator_vllm_moe_workspace_bound_bytes (vc_estimate_get_inputs (e), 8192, tps[t]);
+        expected = vc_estimator_vllm_moe_workspace_bound_bytes (vc_estimate_get_inputs (first), 8192, tps[t]);
+        g_assert_cmpfloat (got, ==, !moe || gguf ? 0 : expected);
+        g_assert_cmpfloat (expected, ==, moe ? 2.0 * 81792 * 2048 * 2 : 0);
       }
+
+  /* DeepSeek-V3: the preset at --precision fp8 and its config.json, whose quantization_config
+   * is block FP8, give the same bound at TP 1 to 8: 65,536 + 256 x 127 = 98,048 rows of the
+   * hidden size 7,168, wider than any rank's expert (2,048 at TP 1), twice */
+  for (guint t = 0; t < 4; t++)
+    {
+      static const guint deepseek_tps[] = { 1, 2, 4, 8 };
+      static const Source deepseek[] = {
+        { "deepseek-v3 preset", "deepseek-v3", "fp8", NULL },
+        { "deepseek-v3 config.json", NULL, NULL, "hf:hf-config/models/DeepSeek-V3" },
+      };
+
+      for (guint si = 0; si < G_N_ELEMENTS (deepseek); si++)
+        {
+          g_autoptr(VcEstimate) e = source_estimate (&deepseek[si]);
+          const VcInputs *in;
+
+          g_object_set (e, "engine", VC_ENGINE_VLLM, "engine-version", VC_VLLM_VERSION_0_17, "tp", deepseek_tps[t], NULL);
+          in = vc_estimate_get_inputs (e);
+          g_assert_cmpint (in->precision, ==, VC_PRECISION_FP8);
+          g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bytes (in, 8192, deepseek_tps[t]), ==, 0);
+          g_assert_cmpfloat (vc_estimator_vllm_moe_workspace_bound_bytes (in, 8192, deepseek_tps[t]), ==,
+                             2.0 * 98048 * 7168 * 2);
+        }
+    }
 }
 
 typedef struct
