@@ -930,9 +930,8 @@ vc_estimator_vllm_moe_uncounted_bytes (const VcInputs *in,
 
   if (in->engine != VC_ENGINE_VLLM || in->mode != VC_MODE_INFERENCE || in->kv_cache_memory_gb > 0)
     return 0;
+  /* the card's batch and compute capability */
   vc_engine_on_card (in, gpu, &at);
-  if (gpu != NULL)
-    at.vllm_card_cc = gpu->cc_major * 10 + gpu->cc_minor;
   vc_engine_vllm_batch (&at, gpu, &tokens, &seqs);
   return vc_estimator_vllm_moe_workspace_bound_bytes (&at, tokens, tp);
 }
