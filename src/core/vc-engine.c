@@ -65,6 +65,19 @@ vllm_block_size (const VcInputs *in,
   return 64;
 }
 
+/* What vLLM's figures on @gpu take from the card, into @out: its block (vllm_block_size()), its
+ * SM count and its compute capability (kept as @in has them without a card) */
+static void
+vllm_card_fields (const VcInputs *in,
+                  const VcGpu    *gpu,
+                  VcInputs       *out)
+{
+  out->block_size = vllm_block_size (in, gpu);
+  out->gpu_sm_count = gpu != NULL ? gpu->sm_count : 0;
+  if (gpu != NULL && in->engine == VC_ENGINE_VLLM)
+    out->vllm_card_cc = gpu->cc_major * 10 + gpu->cc_minor;
+}
+
 /* @inputs with vLLM's block on @gpu (vllm_block_size()), its SM count (the Triton sampler's
  * buffer, vc_estimator_vllm_triton_buffer()) and its compute capability (vllm_card_cc: which
  * experts class FP8 MoE takes, vc-estimator.c), in @copy where they differ */
@@ -73,16 +86,13 @@ vllm_block_on (const VcInputs *inputs,
                const VcGpu    *gpu,
                VcInputs       *copy)
 {
-  guint block = vllm_block_size (inputs, gpu);
-  guint sms = gpu != NULL ? gpu->sm_count : 0;
-  guint cc = gpu != NULL && inputs->engine == VC_ENGINE_VLLM ? gpu->cc_major * 10 + gpu->cc_minor : inputs->vllm_card_cc;
+  VcInputs on = *inputs;
 
-  if (block == inputs->block_size && sms == inputs->gpu_sm_count && cc == inputs->vllm_card_cc)
+  vllm_card_fields (inputs, gpu, &on);
+  if (on.block_size == inputs->block_size && on.gpu_sm_count == inputs->gpu_sm_count &&
+      on.vllm_card_cc == inputs->vllm_card_cc)
     return inputs;
-  *copy = *inputs;
-  copy->block_size = block;
-  copy->gpu_sm_count = sms;
-  copy->vllm_card_cc = cc;
+  *copy = on;
   return copy;
 }
 
@@ -103,11 +113,9 @@ vc_engine_on_card (const VcInputs *in,
   if (gpu == NULL || in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_VLLM)
     return;
   vc_engine_vllm_batch (in, gpu, &tokens, &seqs);
-  out->block_size = vllm_block_size (in, gpu);
+  vllm_card_fields (in, gpu, out);
   out->max_num_batched_tokens = tokens;
   out->max_num_seqs = seqs;
-  out->gpu_sm_count = gpu->sm_count;
-  out->vllm_card_cc = gpu->cc_major * 10 + gpu->cc_minor;
 }
 
 /* Whether vLLM serves MXFP4 experts with Marlin on @gpu (FORMULAS.md, "vLLM's MXFP4 experts"):
@@ -197,8 +205,9 @@ vc_engine_vllm_mxfp4_extra (const VcInputs *in,
   double e, h, inter, inter_pad, hidden_pad, layers, stored, allocated;
 
   *extra = 0;
+  /* a GGUF's experts go through GGUFMoEMethod (GGUFConfig.get_quant_method), as stored */
   if (in->mode != VC_MODE_INFERENCE || in->engine != VC_ENGINE_VLLM || in->method != VC_METHOD_ARCHITECTURE ||
-      in->precision != VC_PRECISION_MXFP4 || !vc_arch_is_moe (arch))
+      in->precision != VC_PRECISION_MXFP4 || !vc_arch_is_moe (arch) || in->llama_cpp)
     return TRUE;
   if ((!vllm_marlin_on (in, gpu) && !vllm_triton_on (in, gpu)) || !arch->gated_mlp || !(tp >= 1))
     return FALSE;
