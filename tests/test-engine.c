@@ -956,6 +956,31 @@ test_vllm_layout_matches_card (void)
   g_assert_cmpuint (compared, >=, 40);
 }
 
+/* A GGUF's MXFP4 experts under vLLM go through GGUFMoEMethod, as stored: no backend's layout
+ * on an A100 (Marlin) or an H100 at 0.17 (Triton), where the architecture's are padded */
+static void
+test_vllm_mxfp4_gguf (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  VcInputs in;
+  double extra;
+
+  g_assert_true (vc_estimate_set_preset (e, "gpt-oss-20b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "precision", VC_PRECISION_MXFP4,
+                "engine-version", VC_VLLM_VERSION_0_17, NULL);
+  in = *vc_estimate_get_inputs (e);
+  g_assert_true (vc_engine_vllm_mxfp4_extra (&in, vc_gpus_lookup ("h100-80gb"), 1, &extra));
+  g_assert_cmpfloat (extra, ==, 768.0 * 823680);
+  g_assert_true (vc_engine_vllm_mxfp4_extra (&in, vc_gpus_lookup ("a100-80gb"), 1, &extra));
+  g_assert_cmpfloat (extra, ==, 917962752);
+  in.llama_cpp = TRUE;
+  g_assert_true (vc_engine_vllm_mxfp4_extra (&in, vc_gpus_lookup ("h100-80gb"), 1, &extra));
+  g_assert_cmpfloat (extra, ==, 0);
+  g_assert_true (vc_engine_vllm_mxfp4_extra (&in, vc_gpus_lookup ("a100-80gb"), 1, &extra));
+  g_assert_cmpfloat (extra, ==, 0);
+}
+
 /* --mxfp4-backend marlin (VLLM_MXFP4_USE_MARLIN=1): Marlin's padding on cards of compute
  * capability 9.0 and later as on 8.x (get_mxfp4_backend at vLLM 007d500; the kernel oracle's
  * select_mxfp4_moe_backend after pull request #37128), 10.x only at --engine-version 0.21 (the
@@ -2370,6 +2395,7 @@ main (int   argc,
   g_test_add_func ("/engine/vllm", test_vllm);
   g_test_add_func ("/engine/vllm-versions", test_vllm_versions);
   g_test_add_func ("/engine/vllm-triton-buffer", test_vllm_triton_buffer);
+  g_test_add_func ("/engine/vllm-mxfp4-gguf", test_vllm_mxfp4_gguf);
   g_test_add_func ("/engine/vllm-reserves", test_vllm_reserves);
   g_test_add_func ("/engine/vllm-hybrid", test_vllm_hybrid);
   g_test_add_func ("/engine/vllm-sliding-layout", test_vllm_sliding_layout);
