@@ -353,7 +353,9 @@ test_vllm_triton_buffer (void)
   g_assert_cmpfloat (bytes, ==, 0);
   g_assert_cmpfloat (bound, ==, 1024 * row);
   g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (&in, 8192, 1024, 1), ==, off_card);
-  g_assert_cmpuint (vc_gpus_lookup ("rtx-3060-12gb")->sm_count, ==, 0);
+  g_assert_cmpuint (vc_gpus_lookup ("a10g")->sm_count, ==, 0);
+  g_assert_cmpuint (vc_gpus_lookup ("rtx-3060-12gb")->sm_count, ==, 28);
+  g_assert_cmpuint (vc_gpus_lookup ("l4")->sm_count, ==, 58);
   g_assert_cmpuint (vc_gpus_lookup ("mi300x")->sm_count, ==, 0);
   /* 0.14, 0.21 and FlashInfer's sampler do not take the kernel */
   in.gpu_sm_count = 132;
