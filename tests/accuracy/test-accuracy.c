@@ -394,6 +394,17 @@ engine_estimate (const char *metric,
     }
   if (g_str_equal (metric, "gpu-weights"))
     return component (json_object_get_object_member (root, "per_gpu"), "weights");
+  if (g_str_equal (metric, "card-weights"))
+    {
+      /* a rank's weights as the engine lays them out on the card of the options' --fit-gpu:
+       * the busiest GPU's, plus the padding of vLLM's MXFP4 backend on that card */
+      JsonObject *engine = json_object_get_object_member (root, "engine");
+
+      g_assert_nonnull (engine);
+      g_assert_false (json_object_get_null_member (engine, "mxfp4_padding_bytes"));
+      return component (json_object_get_object_member (root, "per_gpu"), "weights") +
+             json_object_get_double_member (engine, "mxfp4_padding_bytes");
+    }
   if (g_str_equal (metric, "gpu-kv"))
     return component (json_object_get_object_member (root, "per_gpu"), "kv_cache");
   g_assert_cmpstr (metric, ==, "gpu-activations");
