@@ -2658,7 +2658,7 @@ test_untried_limit_mm_sets (void)
   static const char *const limits[] = { "999", "2", "1", "0" };
   static const char *const sets[][2] = { { "h100-80gb:2", "h100-80gb" }, { "h100-80gb,a100-40gb", "a100-40gb" } };
   /* the tokens of each set at each limit but 0 */
-  static const double expected[][3] = { { 156688, 161696, 164368 }, { 24496, 29504, 32176 } };
+  static const double expected[][3] = { { 156688, 161696, 164368 }, { 22464, 27456, 30128 } };
 
   for (guint g = 0; g < G_N_ELEMENTS (sets); g++)
     {
