@@ -20,6 +20,7 @@ typedef struct
   double later_cache_bytes;        /* the same in releases after pull request #29386 */
   double mask_bytes;               /* the encoder attention's dense mask, within the pass (Pixtral
                                     * without xformers); 0 where there is none */
+  double deepstack_bytes;          /* Qwen3-VL's deepstack buffers, held through the profile run */
 } VcVllmMmProfile;
 
 /* Whether vLLM's multimodal profile run is followed for the inputs' model at `pp` stages: an
