@@ -1113,7 +1113,8 @@ test_vllm_mm_pixtral_pass (void)
  * "Multimodal models"), followed for Gemma 3, whose image follows from config.json (its
  * sliding-window groups then followed for each card, not at a layout); for the others the
  * tokens of an image are the processor's, so no figure unless --kv-cache-memory gives the
- * cache. SGLang serves Gemma 3 and Llama 4 without images by
+ * cache (Qwen3-VL's tower is known, width included, its image not: the catalog has no
+ * preprocessor_config.json). SGLang serves Gemma 3 and Llama 4 without images by
  * default (mm_disabled_models), their towers loaded all the same: its text-model fraction, the
  * encoder in the weights, so a figure. Qwen3-VL is served with images, its fraction lowered by
  * a tower whose layers the reader does not keep: no figure unless the fraction is given. */
@@ -1127,9 +1128,9 @@ test_encoder_refused (void)
     gboolean off;      /* SGLang serves it without images by default */
     guint gpus;        /* H100s that hold its weights in 16 bits (0: not compared) */
   } counted[] = {
-    { "qwen3-vl-2b-instruct", 0, 0, FALSE, 1 },
-    { "qwen3-vl-8b-instruct", 0, 0, FALSE, 1 },
-    { "qwen3-vl-30b-a3b-instruct", 0, 0, FALSE, 1 },
+    { "qwen3-vl-2b-instruct", 0, 1024, FALSE, 1 },
+    { "qwen3-vl-8b-instruct", 0, 1152, FALSE, 1 },
+    { "qwen3-vl-30b-a3b-instruct", 0, 1152, FALSE, 1 },
     { "llama-4-scout-17b-16e", 34, 1408, TRUE, 8 },
     { "llama-4-maverick-17b-128e", 34, 1408, TRUE, 0 },
     { "gemma-3-4b-it", 27, 1152, TRUE, 1 },
