@@ -125,8 +125,8 @@ typedef struct
   /* Qwen3-VL's tower (VC_ENCODER_TOWER_QWEN3_VL), as the config reader derives it: the width of
    * each embedding it returns (out_hidden_size times one plus the deepstack levels; 0: the text
    * model's width), the values one patch keeps through its blocks (positions, rotary tables,
-   * deepstack features), and the most tokens a dummy video gives in vLLM's profile from 0.13 on
-   * (from video_preprocessor_config.json); 0: unknown */
+   * deepstack features), and the most tokens a dummy video gives in vLLM's profile (from
+   * video_preprocessor_config.json); 0: unknown */
   guint encoder_embed_width;
   guint encoder_patch_held;
   guint encoder_video_tokens;
