@@ -1624,6 +1624,13 @@ test_qwen3_vl_folder (void)
   g_assert_nonnull (strstr (r.out, "made with the model: 201\u00a0MB"));
   vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
+  /* --explain names the buffers beside the encoder's pass */
+  run_cli (&r, "--config", dir, "--engine", "vllm", "--seq", "32768", "--fit-gpu", "h100-80gb", "--explain", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "the text pass adds to, with Qwen3-VL’s deepstack buffers (201\u00a0MB) held "
+                                   "throughout"));
+  vc_test_run_clear (&r);
+  memset (&r, 0, sizeof r);
   /* release 0.10 is not followed */
   run_cli (&r, "--config", dir, "--engine", "vllm", "--engine-version", "0.10", "--seq", "32768", "--fit-gpu",
            "h100-80gb", NULL);

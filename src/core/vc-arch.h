@@ -120,7 +120,7 @@ typedef struct
   guint encoder_image_tokens;
   guint encoder_image_embeds;
   /* Which tower those images pass through (VcEncoderTower): its forward pass is what vLLM's
-   * profile run peaks at, followed for SigLIP only */
+   * profile run peaks at, followed for SigLIP, Pixtral and Qwen3-VL */
   guint encoder_tower;
   /* Qwen3-VL's tower (VC_ENCODER_TOWER_QWEN3_VL), as the config reader derives it: the width of
    * each embedding it returns (out_hidden_size times one plus the deepstack levels; 0: the text

@@ -25,7 +25,7 @@ typedef struct
 
 /* Whether vLLM's multimodal profile run is followed for the inputs' model at `pp` stages: an
  * encoder whose image vLLM profiles is known (the architecture's encoder-* fields) and whose
- * tower's pass is followed (SigLIP's, Pixtral's), images
+ * tower's pass is followed (SigLIP's, Pixtral's, Qwen3-VL's), images
  * allowed (--limit-mm-per-prompt above 0), releases 0.10 to 0.20 (--engine-version 0.10 to
  * 0.17), one pipeline stage */
 gboolean vc_engine_mm_vllm_followed (const VcInputs *inputs,
