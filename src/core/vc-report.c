@@ -1683,9 +1683,10 @@ no_figure_text (const VcInputs *in,
       const char *kind = vc_engine_rope_table_unsized (in);
 
       if (g_strcmp0 (kind, "mrope") == 0)
-        return _("The model’s rotary positions are multimodal rope (mrope_section): the engine’s "
-                 "cos/sin table for it (MRotaryEmbedding) is not followed here, so what it takes "
-                 "from the KV cache is not known.");
+        return _("The model’s rotary positions are multimodal rope: the engine’s cos/sin table for it "
+                 "(MRotaryEmbedding) is followed for vLLM with mrope_section in rope_scaling and the default "
+                 "rope type (four times max_position_embeddings rows), not for SGLang, another rope type or a "
+                 "Qwen3-VL config without mrope_section, so what it takes from the KV cache is not known.");
       if (g_strcmp0 (kind, "longrope") == 0)
         return _("The model’s rotary positions are longrope: SGLang’s short and long cos/sin tables "
                  "for it are not followed here (vLLM’s are), so what they take from its pool is not known.");
