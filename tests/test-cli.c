@@ -1568,6 +1568,77 @@ test_method_option_used (void)
   g_assert_null (strstr (l.err, "applies to the architecture method"));
 }
 
+/* Qwen3-VL from a folder with Qwen's processor settings (FORMULAS.md, "Multimodal models"): vLLM's
+ * profile of one 4,096² image end to end, in JSON and in the text report, and the no-figure text
+ * without the files */
+static void
+test_qwen3_vl_folder (void)
+{
+  g_autofree char *src = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models",
+                                           "qwen3-vl-8b-instruct", "config.json", NULL);
+  g_autofree char *dir = vc_test_make_tmpdir ("qwen3-vl-folder");
+  g_autofree char *config = g_build_filename (dir, "config.json", NULL);
+  g_autofree char *pre = g_build_filename (dir, "preprocessor_config.json", NULL);
+  g_autofree char *video = g_build_filename (dir, "video_preprocessor_config.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GString) edited = NULL;
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(VcTestRun) r = { 0 };
+  JsonObject *engine, *mm;
+
+  g_assert_true (g_file_get_contents (src, &text, NULL, &error));
+  edited = g_string_new (text);
+  g_string_replace (edited, "\"rope_theta\": 5000000,", "\"rope_scaling\": {\"mrope_interleaved\": true, "
+                    "\"mrope_section\": [24, 20, 20], \"rope_type\": \"default\"}, \"rope_theta\": 5000000,", 1);
+  g_assert_true (g_file_set_contents (config, edited->str, -1, &error));
+  g_assert_true (g_file_set_contents (pre, "{\"size\": {\"longest_edge\": 16777216, \"shortest_edge\": 65536}, "
+                                           "\"patch_size\": 16, \"temporal_patch_size\": 2, \"merge_size\": 2}",
+                                      -1, &error));
+  /* without the video processor's file: no figure, the files named */
+  run_cli (&r, "--config", dir, "--engine", "vllm", "--seq", "32768", "--fit-gpu", "h100-80gb", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "followed for Qwen3-VL from release 0.11 to 0.20"));
+  g_assert_nonnull (strstr (r.out, "video_preprocessor_config.json"));
+  vc_test_run_clear (&r);
+  memset (&r, 0, sizeof r);
+  g_assert_true (g_file_set_contents (video, "{\"size\": {\"longest_edge\": 25165824, \"shortest_edge\": 4096}}", -1,
+                                      &error));
+  run_cli (&r, "--config", dir, "--engine", "vllm", "--seq", "32768", "--fit-gpu", "h100-80gb", "--format", "json",
+           NULL);
+  engine = json_object_get_object_member (parse (p1, &r), "engine");
+  g_assert_true (json_object_get_null_member (engine, "no_figure"));
+  g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 350560);
+  mm = json_object_get_object_member (engine, "vllm_mm_profile");
+  g_assert_cmpint (json_object_get_int_member (mm, "images"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (mm, "encoder_budget_tokens"), ==, 16384);
+  g_assert_cmpint (json_object_get_int_member (mm, "encoder_pass_bytes"), ==, 2425356288);
+  g_assert_cmpint (json_object_get_int_member (mm, "embeddings_bytes"), ==, 738197504);
+  g_assert_cmpint (json_object_get_int_member (mm, "deepstack_buffer_bytes"), ==, 201326592);
+  vc_test_run_clear (&r);
+  memset (&r, 0, sizeof r);
+  run_cli (&r, "--config", dir, "--engine", "vllm", "--seq", "32768", "--fit-gpu", "h100-80gb", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "  vLLM’s profile run passes 1 images through the vision encoder (2.43\u00a0GB at its "
+                                   "peak)"));
+  g_assert_nonnull (strstr (r.out, "made with the model: 201\u00a0MB"));
+  vc_test_run_clear (&r);
+  memset (&r, 0, sizeof r);
+  /* --explain names the buffers beside the encoder's pass */
+  run_cli (&r, "--config", dir, "--engine", "vllm", "--seq", "32768", "--fit-gpu", "h100-80gb", "--explain", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "the text pass adds to, with Qwen3-VL’s deepstack buffers (201\u00a0MB) held "
+                                   "throughout"));
+  vc_test_run_clear (&r);
+  memset (&r, 0, sizeof r);
+  /* release 0.10 is not followed */
+  run_cli (&r, "--config", dir, "--engine", "vllm", "--engine-version", "0.10", "--seq", "32768", "--fit-gpu",
+           "h100-80gb", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "or release 0.10 or 0.21 and later, not read"));
+  vc_test_remove_tree (dir);
+}
+
 /* --mm-encoder-tp-mode: vLLM's, in its JSON engine object and its command line; refused with
  * another engine rather than ignored */
 static void
@@ -1629,6 +1700,7 @@ main (int   argc,
   g_test_add_func ("/cli/other-method-inference-option", test_other_method_inference_option);
   g_test_add_func ("/cli/context-warning", test_context_warning);
   g_test_add_func ("/cli/mm-encoder-tp-mode", test_mm_encoder_tp_mode);
+  g_test_add_func ("/cli/qwen3-vl-folder", test_qwen3_vl_folder);
   g_test_add_func ("/cli/other-mode-option", test_other_mode_option);
   g_test_add_func ("/cli/other-method-option", test_other_method_option);
   g_test_add_func ("/cli/method-option-used", test_method_option_used);

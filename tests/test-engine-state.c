@@ -837,6 +837,108 @@ h100_capacity (VcEstimate   *e,
                             vc_estimate_get_gpu (e, i), 1, kv);
 }
 
+/* vLLM's profile run for Qwen3-VL-8B (vc-engine-mm.c; FORMULAS.md, "Multimodal models") with
+ * Qwen's processor settings given as the architecture fields the config reader derives from
+ * them (tests/hf-config: size.longest_edge 16,777,216, a 4,096² image of 65,536 patches and
+ * 16,384 tokens; the video's most 16,200) and MRotaryEmbedding's table of 4 × 262,144 rows */
+static VcEstimate *
+qwen3_vl_8b (guint seq)
+{
+  VcEstimate *e = hybrid ("qwen3-vl-8b-instruct", seq);
+
+  g_object_set (e, "encoder-image-tokens", 16384, "encoder-image-embeds", 16384, "encoder-patches", 65536,
+                "encoder-pixel-values", 65536 * 1536, "encoder-video-tokens", 16200, "rope-table-rows", 1048576,
+                "engine-version", VC_VLLM_VERSION_0_11, NULL);
+  return e;
+}
+
+static void
+test_vllm_mm_qwen3_vl (void)
+{
+  g_autoptr(VcEstimate) e = qwen3_vl_8b (32768);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  double pixels = 65536 * 1536 * 2.0, held = 1152 + 72 + 3 * 1024, text, deepstack = 3 * 8192 * 4096 * 2.0;
+  VcVllmMmProfile mm;
+  VcKvCapacity kv;
+
+  /* the tower from config.json alone */
+  g_assert_cmpuint (in->arch.encoder_tower, ==, VC_ENCODER_TOWER_QWEN3_VL);
+  g_assert_cmpuint (in->arch.encoder_patch_held, ==, held);
+  g_assert_cmpuint (in->arch.encoder_embed_width, ==, 16384);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  /* the budget max(8,192, 16,384): one image */
+  g_assert_cmpfloat (mm.items, ==, 1);
+  g_assert_cmpfloat (mm.budget_tokens, ==, 16384);
+  /* a block past the last deepstack index at the attention: the input, norm1's, qkv (3h), q and
+   * k concatenated, rotated (o1, o2 and their concatenation): 11 × 1,152, beside what a patch
+   * keeps: 1,152 + 72 + 3 × 1,024 */
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, pixels + 65536 * (held + 11 * 1152) * 2.0);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 2425356288.0);
+  /* the embeddings of the merger and three deepstack mergers, 4 × 4,096 wide: 16,384 rows, as
+   * many as the budget, so no copy */
+  g_assert_cmpfloat (mm.cache_bytes, ==, pixels + 16384 * 16384 * 2.0);
+  g_assert_cmpfloat (mm.cache_bytes, ==, 738197504.0);
+  g_assert_cmpfloat (mm.later_cache_bytes, ==, mm.cache_bytes);
+  g_assert_cmpfloat (mm.deepstack_bytes, ==, deepstack);
+  /* TP 2: the gathered qkv (3h more) against the halves: 11h again */
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 2, &mm));
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 2425356288.0);
+  /* 32,768 batched tokens: two images, each copied to the budget's rows at 0.11 */
+  g_assert_true (vc_engine_mm_vllm_profile (in, 32768, 1024, 1, &mm));
+  g_assert_cmpfloat (mm.items, ==, 2);
+  g_assert_cmpfloat (mm.cache_bytes, ==, 2 * (pixels + 16384 * 16384 * 2.0 + 32768 * 16384 * 2.0));
+  g_assert_cmpfloat (mm.later_cache_bytes, ==, 2 * (pixels + 16384 * 16384 * 2.0));
+  g_assert_cmpfloat (mm.deepstack_bytes, ==, 4 * deepstack);
+  /* the profile: the text pass with the embeddings, the deepstack buffers throughout */
+  g_object_set (e, "encoder-params", 0, NULL);
+  text = vc_estimator_vllm_profile_bytes (in, 8192, 1024, 1) - VC_VLLM_NON_TORCH_BYTES;
+  g_object_set (e, "encoder-params", 576388336, NULL);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (in, 8192, 1024, 1), ==,
+                     deepstack + MAX (mm.encoder_pass_bytes, text + mm.cache_bytes) + VC_VLLM_NON_TORCH_BYTES);
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, NULL);
+  h100_capacity (e, &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, ==, 350560);
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_14, NULL);
+  g_assert_true (vc_engine_mm_vllm_followed (in, 1));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, NULL);
+
+  /* not followed: release 0.10, a video of more tokens than the image or of unknown tokens,
+   * --mm-encoder-tp-mode data at TP 2 (at TP 1 it is the same pass), PP 2 */
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_10, NULL);
+  g_assert_false (vc_engine_mm_vllm_followed (in, 1));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_11, "encoder-video-tokens", 16385, NULL);
+  g_assert_false (vc_engine_mm_vllm_followed (in, 1));
+  g_object_set (e, "encoder-video-tokens", 0, NULL);
+  g_assert_false (vc_engine_mm_vllm_followed (in, 1));
+  g_object_set (e, "encoder-video-tokens", 16384, NULL);
+  g_assert_true (vc_engine_mm_vllm_followed (in, 1));
+  g_object_set (e, "mm-encoder-tp-mode", VC_MM_ENCODER_TP_MODE_DATA, NULL);
+  g_assert_true (vc_engine_mm_vllm_followed (in, 1));
+  g_object_set (e, "tp", 2, NULL);
+  g_assert_false (vc_engine_mm_vllm_followed (in, 1));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+  g_object_set (e, "mm-encoder-tp-mode", VC_MM_ENCODER_TP_MODE_WEIGHTS, NULL);
+  g_assert_true (vc_engine_mm_vllm_followed (in, 1));
+  g_assert_false (vc_engine_mm_vllm_followed (in, 2));
+  /* 0.11.0's dummy video: 1,499 images' worth of context make it three frames, two pairs */
+  g_object_set (e, "tp", 1, "encoder-image-tokens", 64, "encoder-image-embeds", 64, "encoder-video-tokens", 64,
+                "seq", 1498 * 64 + 63, NULL);
+  g_assert_true (vc_engine_mm_vllm_followed (in, 1));
+  g_object_set (e, "seq", 1499 * 64, NULL);
+  g_assert_false (vc_engine_mm_vllm_followed (in, 1));
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_14, NULL);
+  g_assert_true (vc_engine_mm_vllm_followed (in, 1));
+  /* the rope table: without its rows (no mrope_section) no figure */
+  g_object_set (e, "rope-table-rows", 0, NULL);
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "rope-table");
+  /* SGLang: the tower's layers are not kept */
+  g_object_set (e, "rope-table-rows", 1048576, "engine", VC_ENGINE_SGLANG, NULL);
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+}
+
 /* vLLM's multimodal profile run for Gemma 3 27B (vc-engine-mm.c; FORMULAS.md, "Multimodal
  * models"): an image is 896² pixels in 3 channels, (896 / 14)² = 4,096 SigLIP patches of 1,152
  * (MLP 4,304), 256 embeddings of the text model's 5,376 and a placeholder of 256 + 4 = 260
@@ -1113,7 +1215,8 @@ test_vllm_mm_pixtral_pass (void)
  * "Multimodal models"), followed for Gemma 3, whose image follows from config.json (its
  * sliding-window groups then followed for each card, not at a layout); for the others the
  * tokens of an image are the processor's, so no figure unless --kv-cache-memory gives the
- * cache. SGLang serves Gemma 3 and Llama 4 without images by
+ * cache (Qwen3-VL's tower is known, width included, its image not: the catalog has no
+ * preprocessor_config.json). SGLang serves Gemma 3 and Llama 4 without images by
  * default (mm_disabled_models), their towers loaded all the same: its text-model fraction, the
  * encoder in the weights, so a figure. Qwen3-VL is served with images, its fraction lowered by
  * a tower whose layers the reader does not keep: no figure unless the fraction is given. */
@@ -1127,9 +1230,9 @@ test_encoder_refused (void)
     gboolean off;      /* SGLang serves it without images by default */
     guint gpus;        /* H100s that hold its weights in 16 bits (0: not compared) */
   } counted[] = {
-    { "qwen3-vl-2b-instruct", 0, 0, FALSE, 1 },
-    { "qwen3-vl-8b-instruct", 0, 0, FALSE, 1 },
-    { "qwen3-vl-30b-a3b-instruct", 0, 0, FALSE, 1 },
+    { "qwen3-vl-2b-instruct", 0, 1024, FALSE, 1 },
+    { "qwen3-vl-8b-instruct", 0, 1152, FALSE, 1 },
+    { "qwen3-vl-30b-a3b-instruct", 0, 1152, FALSE, 1 },
     { "llama-4-scout-17b-16e", 34, 1408, TRUE, 8 },
     { "llama-4-maverick-17b-128e", 34, 1408, TRUE, 0 },
     { "gemma-3-4b-it", 27, 1152, TRUE, 1 },
@@ -1613,6 +1716,7 @@ main (int    argc,
   g_test_add_func ("/engine-state/invariants", test_invariants);
   g_test_add_func ("/engine-state/tp-invariants", test_tp_invariants);
   g_test_add_func ("/engine-state/vllm-mm-profile", test_vllm_mm_profile);
+  g_test_add_func ("/engine-state/vllm-mm-qwen3-vl", test_vllm_mm_qwen3_vl);
   g_test_add_func ("/engine-state/vllm-mm-pixtral-pass", test_vllm_mm_pixtral_pass);
   g_test_add_func ("/engine-state/vllm-mm-pixtral-items", test_vllm_mm_pixtral_items);
   return g_test_run ();

@@ -102,7 +102,10 @@ static VcArchField fields[] = {
   UINT_FIELD (encoder_pixel_values, "encoder-pixel-values", N_("Pixel values per image"), N_("Values of one image as the vision encoder takes it (channels × height × width), for vLLM’s profile run; 0 when unknown"), 0, 2000000000),
   UINT_FIELD (encoder_image_tokens, "encoder-image-tokens", N_("Prompt tokens per image"), N_("Prompt tokens of one image as vLLM’s encoder budget counts them (the embeddings and the markers around them), for its profile run; 0 when unknown"), 0, 100000000),
   UINT_FIELD (encoder_image_embeds, "encoder-image-embeds", N_("Embeddings per image"), N_("Embeddings the vision encoder returns for one image (Gemma 3’s mm_tokens_per_image), for vLLM’s profile run; 0 when unknown"), 0, 100000000),
-  UINT_FIELD (encoder_tower, "encoder-tower", N_("Encoder tower"), N_("The vision tower vLLM’s profile run passes the images through: 0 SigLIP (Gemma 3’s), 1 Pixtral (Mistral 3’s), both followed, 2 Llama 4’s (its pass not followed)"), 0, 2),
+  UINT_FIELD (encoder_tower, "encoder-tower", N_("Encoder tower"), N_("The vision tower vLLM’s profile run passes the images through: 0 SigLIP (Gemma 3’s), 1 Pixtral (Mistral 3’s), both followed, 2 Llama 4’s (its pass not followed), 3 Qwen3-VL’s (followed)"), 0, 3),
+  UINT_FIELD (encoder_embed_width, "encoder-embed-width", N_("Embedding width"), N_("Width of each embedding the vision encoder returns (Qwen3-VL’s: the text width times one plus its deepstack levels), for vLLM’s profile run; 0 means the text model’s hidden size"), 0, 10000000),
+  UINT_FIELD (encoder_patch_held, "encoder-patch-held", N_("Values a patch keeps"), N_("Values one patch keeps through the vision encoder’s layers besides a layer’s own (Qwen3-VL’s positions, rotary tables and deepstack features), for vLLM’s profile run; 0 when unknown"), 0, 10000000),
+  UINT_FIELD (encoder_video_tokens, "encoder-video-tokens", N_("Tokens per video"), N_("The most tokens a dummy video of Qwen3-VL gives in vLLM’s profile run (from its video_preprocessor_config.json), which must not exceed an image’s for the profile to take images; 0 when unknown"), 0, 100000000),
 };
 
 static void

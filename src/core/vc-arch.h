@@ -120,8 +120,16 @@ typedef struct
   guint encoder_image_tokens;
   guint encoder_image_embeds;
   /* Which tower those images pass through (VcEncoderTower): its forward pass is what vLLM's
-   * profile run peaks at, followed for SigLIP only */
+   * profile run peaks at, followed for SigLIP, Pixtral and Qwen3-VL */
   guint encoder_tower;
+  /* Qwen3-VL's tower (VC_ENCODER_TOWER_QWEN3_VL), as the config reader derives it: the width of
+   * each embedding it returns (out_hidden_size times one plus the deepstack levels; 0: the text
+   * model's width), the values one patch keeps through its blocks (positions, rotary tables,
+   * deepstack features), and the most tokens a dummy video gives in vLLM's profile (from
+   * video_preprocessor_config.json); 0: unknown */
+  guint encoder_embed_width;
+  guint encoder_patch_held;
+  guint encoder_video_tokens;
 } VcArch;
 
 /* The vision tower vLLM's profile run passes the dummy images through (VcArch.encoder_tower) */
@@ -131,6 +139,8 @@ typedef enum
   VC_ENCODER_TOWER_PIXTRAL,       /* Pixtral (Mistral 3's): the images known, its pass not followed */
   VC_ENCODER_TOWER_LLAMA4,        /* Llama 4's tiles: the images known from preprocessor_config.json,
                                    * its pass not followed */
+  VC_ENCODER_TOWER_QWEN3_VL,      /* Qwen3-VL's: the images known from preprocessor_config.json, its
+                                   * pass followed */
 } VcEncoderTower;
 
 /* How the engines' rotary tables were derived (VcArch.rope_table_kind) */

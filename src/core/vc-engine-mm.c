@@ -14,6 +14,25 @@
 #include "vc-engine-mm.h"
 #include "vc-engine.h"
 
+/* Qwen3-VL's image is the item vLLM profiles (FORMULAS.md, "Multimodal models"): its pass and
+ * the width of what it returns known (vc-hf-config.c, qwen3_vl_tower), release 0.11 and later
+ * (the model files read), the video's tokens known and not above the image's (the profile takes
+ * the first modality of the most tokens, the image on a tie), and at 0.11.0 a dummy video of at
+ * most two frames (qwen2_vl.py: max_model_len // T pairs of frames over the 999 videos a prompt
+ * may hold, each pair T tokens); the encoder split over TP ranks (--mm-encoder-tp-mode data,
+ * run_dp_sharded_mrope_vision_model, is not followed at TP > 1) */
+static gboolean
+qwen3_vl_followed (const VcInputs *in)
+{
+  const VcArch *a = &in->arch;
+  double t = a->encoder_image_tokens;
+
+  return a->encoder_patch_held > 0 && a->encoder_embed_width > 0 && vc_engine_vllm_minor (in) >= 11 &&
+         a->encoder_video_tokens > 0 && a->encoder_video_tokens <= a->encoder_image_tokens && t > 0 &&
+         (vc_engine_vllm_minor (in) != 11 || floor ((double) in->seq / t) < 1499) &&
+         !(in->mm_encoder_tp_mode == VC_MM_ENCODER_TP_MODE_DATA && MAX (1u, in->layout.tp) > 1);
+}
+
 gboolean
 vc_engine_mm_vllm_followed (const VcInputs *in,
                             double          pp)
@@ -23,7 +42,8 @@ vc_engine_mm_vllm_followed (const VcInputs *in,
    * reader leaves them 0 for SGLang's sake (vc-hf-config.c, read_pixtral_vision), and the
    * pass's peak is one layer's */
   gboolean tower = (a->encoder_tower == VC_ENCODER_TOWER_SIGLIP && a->encoder_layers > 0) ||
-                   a->encoder_tower == VC_ENCODER_TOWER_PIXTRAL;
+                   a->encoder_tower == VC_ENCODER_TOWER_PIXTRAL ||
+                   (a->encoder_tower == VC_ENCODER_TOWER_QWEN3_VL && qwen3_vl_followed (in));
 
   return in->engine == VC_ENGINE_VLLM && a->encoder_params > 0 && tower &&
          a->encoder_width > 0 && a->encoder_intermediate > 0 && a->encoder_patches > 0 &&
@@ -149,6 +169,54 @@ pixtral_pass_bytes (const VcInputs *in,
   return *mask + MAX (n * values * e, n * attn * e + padded);
 }
 
+/* The most values one patch keeps at once in one Qwen3_VisionBlock (vLLM qwen3_vl.py; its
+ * Qwen2_5_VisionAttention in qwen2_5_vl.py at commit 002d181), besides what it keeps through
+ * the blocks (encoder-patch-held). At the attention: the block's input and norm1's output (2h),
+ * qkv (3h / tp; under TP all_gather_interleave gathers the ranks' qkv into a list, 3h, and
+ * concatenates it, 3h more, kept as q, k and v), then torch.cat of q and k (2h / tp) rotated by
+ * apply_rotary_emb_torch (o1 and o2, h / tp each, and their torch.cat, 2h / tp), or at proj the
+ * concatenation, the rotated pair, the attention's output (h / tp) and proj's (h, and the
+ * all-reduce's new tensor under TP). In the MLP: the input, norm2's output, linear_fc1's and the
+ * activation's (I / tp each), or at linear_fc2 the activation's and its output (h, and the
+ * all-reduce's). The residual add: 3h. */
+static double
+qwen3_vl_block_values (const VcArch *a,
+                       double        tp)
+{
+  double h = a->encoder_width, inter = a->encoder_intermediate;
+  double reduced = tp > 1 ? h : 0, attn, mlp;
+
+  if (tp > 1)
+    attn = 2 * h + 3 * h / tp + 3 * h + MAX (3 * h, MAX (6 * h / tp, 5 * h / tp + h + reduced));
+  else
+    attn = 2 * h + 3 * h + MAX (6 * h, 5 * h + h);
+  mlp = 2 * h + MAX (2 * inter / tp, inter / tp + h + reduced);
+  return MAX (attn, MAX (mlp, 3 * h));
+}
+
+/* Qwen3_VisionTransformer.forward over n items (vLLM qwen3_vl.py at commits 002d7b9 and
+ * 4f5768c): the blocks with what each patch keeps through them (pos_embeds, the rotary tables,
+ * the deepstack features); the merger after the last block (its input and norm's output, 2h a
+ * patch, then linear_fc1's and the GELU's, h / tp each, or linear_fc2's, out / m² a patch and the
+ * all-reduce's under TP); and torch.cat of the merger's output with the deepstack features, the
+ * embeddings' width a row. P patches and E embeddings an item. */
+static double
+qwen3_vl_pass_bytes (const VcInputs *in,
+                     double          items,
+                     double          tp,
+                     double          e)
+{
+  const VcArch *a = &in->arch;
+  double p = items * a->encoder_patches, emb = items * a->encoder_image_embeds;
+  double held = a->encoder_patch_held, h = a->encoder_width, out = a->hidden_size;
+  double blocks = p * (held + qwen3_vl_block_values (a, tp));
+  double merger = p * (held + 2 * h + h / tp) + (tp > 1 ? 2 : 1) * emb * out;
+  double cat = p * held + emb * (out + a->encoder_embed_width);
+
+  merger = MAX (merger, p * (held + 2 * h + 2 * h / tp));
+  return MAX (blocks, MAX (merger, cat)) * e;
+}
+
 gboolean
 vc_engine_mm_vllm_profile (const VcInputs  *in,
                            double           batch_tokens,
@@ -157,7 +225,7 @@ vc_engine_mm_vllm_profile (const VcInputs  *in,
                            VcVllmMmProfile *out)
 {
   const VcArch *a = &in->arch;
-  double e = 2.0, t, pixels, originals, rows;
+  double e = 2.0, t, pixels, originals, rows, width;
 
   *out = (VcVllmMmProfile) { 0 };
   if (!vc_engine_mm_vllm_followed (in, MAX (1u, in->layout.pp)))
@@ -170,17 +238,25 @@ vc_engine_mm_vllm_profile (const VcInputs  *in,
   pixels = out->items * a->encoder_pixel_values * e;
   if (a->encoder_tower == VC_ENCODER_TOWER_PIXTRAL)
     out->encoder_pass_bytes = pixels + pixtral_pass_bytes (in, out->items, tp, e, &out->mask_bytes);
+  else if (a->encoder_tower == VC_ENCODER_TOWER_QWEN3_VL)
+    out->encoder_pass_bytes = pixels + qwen3_vl_pass_bytes (in, out->items, tp, e);
   else
     out->encoder_pass_bytes = pixels + out->items * a->encoder_patches * patch_peak_values (a, tp) * e;
   /* the embeddings, the text model's width each: when an item returns fewer rows than its
    * budget, profile_run copies each into new_zeros((encoder_budget, hidden)) (0.10 and 0.11.x;
    * pull request #29386 made it the item's tokens), the loop's last item keeping the batch they
    * are views of */
-  originals = out->items * a->encoder_image_embeds * a->hidden_size * e;
+  width = a->encoder_embed_width > 0 ? a->encoder_embed_width : a->hidden_size;
+  originals = out->items * a->encoder_image_embeds * width * e;
   rows = a->encoder_image_embeds < out->budget_tokens ? out->budget_tokens : 0;
-  out->cache_bytes = pixels + originals + out->items * rows * a->hidden_size * e;
+  out->cache_bytes = pixels + originals + out->items * rows * width * e;
   rows = a->encoder_image_embeds < t ? t : 0;
-  out->later_cache_bytes = pixels + originals + out->items * rows * a->hidden_size * e;
+  out->later_cache_bytes = pixels + originals + out->items * rows * width * e;
+  /* Qwen3-VL's deepstack buffers (Qwen3VLForConditionalGeneration.__init__: one torch.zeros of
+   * max_num_batched_tokens × the text width per deepstack level, made with the model, held
+   * through the profile run), whole on every TP rank */
+  if (a->encoder_tower == VC_ENCODER_TOWER_QWEN3_VL && a->encoder_embed_width > a->hidden_size)
+    out->deepstack_bytes = (a->encoder_embed_width / a->hidden_size - 1.0) * batch_tokens * a->hidden_size * e;
   /* --engine-version 0.14 (0.14.0 to 0.16) and 0.17 (0.17.0 to 0.19) came after pull request
    * #29386 (after 0.11.2) */
   if (vc_engine_vllm_minor (in) >= 14)
@@ -192,5 +268,5 @@ double
 vc_engine_mm_vllm_peak (const VcVllmMmProfile *profile,
                         double                 text_peak)
 {
-  return MAX (profile->encoder_pass_bytes, text_peak + profile->cache_bytes);
+  return profile->deepstack_bytes + MAX (profile->encoder_pass_bytes, text_peak + profile->cache_bytes);
 }

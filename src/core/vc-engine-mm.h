@@ -20,11 +20,12 @@ typedef struct
   double later_cache_bytes;        /* the same in releases after pull request #29386 */
   double mask_bytes;               /* the encoder attention's dense mask, within the pass (Pixtral
                                     * without xformers); 0 where there is none */
+  double deepstack_bytes;          /* Qwen3-VL's deepstack buffers, held through the profile run */
 } VcVllmMmProfile;
 
 /* Whether vLLM's multimodal profile run is followed for the inputs' model at `pp` stages: an
  * encoder whose image vLLM profiles is known (the architecture's encoder-* fields) and whose
- * tower's pass is followed (SigLIP's, Pixtral's), images
+ * tower's pass is followed (SigLIP's, Pixtral's, Qwen3-VL's), images
  * allowed (--limit-mm-per-prompt above 0), releases 0.10 to 0.20 (--engine-version 0.10 to
  * 0.17), one pipeline stage */
 gboolean vc_engine_mm_vllm_followed (const VcInputs *inputs,

@@ -842,7 +842,8 @@ vc_engine_rope_table_unsized (const VcInputs *in)
       /* SGLang's Phi3LongRoPEScaledRotaryEmbedding is not read */
       return in->engine == VC_ENGINE_SGLANG ? "longrope" : NULL;
     case VC_ROPE_TABLE_MROPE:
-      return "mrope";
+      /* vLLM's MRotaryEmbedding of the default type (its rows known); SGLang's is not read */
+      return in->engine == VC_ENGINE_VLLM && rows > 0 ? NULL : "mrope";
     case VC_ROPE_TABLE_NO_POSITIONS:
       return "no-positions";
     case VC_ROPE_TABLE_UNKNOWN_TYPE:

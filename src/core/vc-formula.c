@@ -319,6 +319,18 @@ vllm_mm_clause (const Terms *t,
     return g_strdup ("");
   pass = vc_format_size (mm.encoder_pass_bytes, t->unit);
   kept = vc_format_size (mm.cache_bytes, t->unit);
+  if (mm.deepstack_bytes > 0)
+    {
+      g_autofree char *deep = vc_format_size (mm.deepstack_bytes, t->unit);
+
+      /* Translators: ", or first the encoder's pass over 1 images (2.4 GB), whose embeddings
+       * (738 MB at an encoder budget of 16384 tokens) the text pass adds to, with Qwen3-VL's
+       * deepstack buffers (201 MB) held throughout" */
+      return g_strdup_printf (_(", or first the encoder’s pass over %.0f images (%s), whose embeddings "
+                                "(%s at an encoder budget of %.0f tokens) the text pass adds to, with Qwen3-VL’s "
+                                "deepstack buffers (%s) held throughout"),
+                              mm.items, pass, kept, mm.budget_tokens, deep);
+    }
   /* Translators: ", or first the encoder's pass over 31 images (3.2 GB), whose embeddings
    * (2.9 GB at an encoder budget of 8192 tokens) the text pass adds to" */
   return g_strdup_printf (_(", or first the encoder’s pass over %.0f images (%s), whose embeddings "

@@ -368,6 +368,11 @@ struct _VcHfConfig
    * vision_config's image_size and patch_size, the pixel shuffle's downsampling
    * round(1 / pixel_shuffle_ratio²) and the channels; 0: not a Llama 4 tower */
   guint tile_side, tile_patch, tile_shuffle, tile_channels;
+  /* Qwen3-VL's patches, for its preprocessor_config.json and video_preprocessor_config.json:
+   * the vision_config's patch_size, spatial_merge_size, temporal_patch_size and in_channels;
+   * 0: not a Qwen3-VL tower whose pass is followed */
+  guint qv_patch, qv_merge, qv_temporal, qv_channels;
+  guint qv_side;             /* the dummy image's side, once preprocessor_config.json is read */
 };
 
 G_DEFINE_FINAL_TYPE (VcHfConfig, vc_hf_config, G_TYPE_OBJECT)
@@ -2263,6 +2268,49 @@ read_gemma3_vision (Reader   *r,
   return gemma3_vllm_image (r, arch, image, patch, channels, inter, mm_tokens, error);
 }
 
+/* What vLLM's profile run needs of Qwen3-VL's tower beside its image (vc-engine-mm.c; vLLM
+ * qwen3_vl.py, Qwen3_VisionTransformer.forward): its width and MLP width; the width of what it
+ * returns, out_hidden_size for the merger and for each deepstack merger (torch.cat of the
+ * merger's output and deepstack_feature_lists); and what a patch keeps while the blocks run:
+ * pos_embeds (h, a local of forward), the rotary tables (rot_pos_emb: head_dim / 2 values in fp32
+ * at 0.11, cos and sin of head_dim / 2 each in the model's dtype later, head_dim bf16 values
+ * either way) and the deepstack features made so far, out / m² a patch each. The features the
+ * last blocks hold are all of them only where every deepstack index comes before the last block:
+ * otherwise, or where out / m² is not whole, the pass is left unknown. */
+static void
+qwen3_vl_tower (VcArch    *arch,
+                JsonArray *indexes,
+                guint      depth,
+                guint      h,
+                guint      inter,
+                guint      heads,
+                guint      merge,
+                guint      out)
+{
+  guint n = json_array_get_length (indexes);
+  guint64 m2 = (guint64) merge * merge, held, width;
+
+  arch->encoder_tower = VC_ENCODER_TOWER_QWEN3_VL;
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (indexes, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64 ||
+          json_node_get_int (node) < 0 || json_node_get_int (node) + 1 >= (gint64) depth)
+        return;
+    }
+  if (out % m2 != 0)
+    return;
+  held = (guint64) h + h / heads + (guint64) n * (out / m2);
+  width = (guint64) out * (1 + n);
+  if (held > 10000000 || width > 10000000 || inter > 10000000)
+    return;
+  arch->encoder_width = h;
+  arch->encoder_intermediate = inter;
+  arch->encoder_patch_held = (guint) held;
+  arch->encoder_embed_width = (guint) width;
+}
+
 /* Qwen3-VL's vision tower (modeling_qwen3_vl.py, Qwen3VLVisionModel; the same in
  * modeling_qwen3_vl_moe.py), every key required: a Conv3d patch embedding with a bias (in_channels
  * × temporal_patch_size × patch_size² → h), a learned grid of num_position_embeddings positions,
@@ -2347,8 +2395,10 @@ read_qwen3_vl_vision (Reader   *r,
    * the mergers included, is built with disable_tp, so nothing stays divided */
   arch->encoder_vllm_data = TRUE;
   arch->encoder_vllm_data_tp_params = 0;
-  return derived_uint (r, _("the vision encoder's parameters"), split, "encoder-sglang-tp-params",
-                       &arch->encoder_sglang_tp_params, error);
+  TRY (derived_uint (r, _("the vision encoder's parameters"), split, "encoder-sglang-tp-params",
+                     &arch->encoder_sglang_tp_params, error));
+  qwen3_vl_tower (arch, json_node_get_array (node), depth, h, inter, heads, merge, out);
+  return TRUE;
 }
 
 /* What vLLM's profile run passes through Mistral 3's Pixtral tower for one image, as vLLM 0.11's
@@ -2708,9 +2758,11 @@ read_rope_table (Reader   *r,
     positions_max = 131072;
   if (positions_max == 0)
     positions_max = class_default_positions (r);
-  /* Qwen3-VL's text model rotates by image, height and width positions whatever rope_scaling
-   * says (vLLM's qwen3_vl.py builds an MRotaryEmbedding) */
-  if (g_str_has_prefix (r->family->id, "qwen3_vl"))
+  /* Qwen3-VL's text model rotates by image, height and width positions: without mrope_section
+   * in rope_scaling, which table vLLM builds is not followed */
+  if (g_str_has_prefix (r->family->id, "qwen3_vl") &&
+      !(scaling != NULL && JSON_NODE_HOLDS_OBJECT (scaling) &&
+        json_object_has_member (json_node_get_object (scaling), "mrope_section")))
     {
       arch->rope_table_kind = VC_ROPE_TABLE_MROPE;
       return TRUE;
@@ -2726,7 +2778,14 @@ read_rope_table (Reader   *r,
       TRY (read_rope_scaling (r, o, &type, &factor, &original, error));
       if (json_object_has_member (o, "mrope_section"))
         {
+          /* vLLM's get_rope builds an MRotaryEmbedding for the default rope type with
+           * mrope_section, whose table has max_position_embeddings × 4 rows ("In Qwen2.5-VL, the
+           * maximum index value is related to the duration of the input video":
+           * rotary_embedding/mrope.py, cache_max_position_num); other types are not followed */
           arch->rope_table_kind = VC_ROPE_TABLE_MROPE;
+          if ((type == NULL || g_str_equal (type, "default")) && json_object_get_member (o, "factor") == NULL &&
+              positions_max * 4 <= field_max ("rope-table-rows"))
+            arch->rope_table_rows = (guint) (positions_max * 4);
           return TRUE;
         }
     }
@@ -3236,6 +3295,19 @@ keep_llama4_tiles (VcHfConfig  *self,
   return TRUE;
 }
 
+/* Qwen3-VL's patch shape, kept for its processor files (vc_hf_config_read_preprocessor):
+ * read_qwen3_vl_vision checked the keys */
+static gboolean
+keep_qwen3_vl_patches (VcHfConfig  *self,
+                       Reader      *r,
+                       GError     **error)
+{
+  TRY (need_uint (r, "patch_size", NULL, 16, 1, 1024, &self->qv_patch, error));
+  TRY (need_uint (r, "spatial_merge_size", NULL, 2, 1, 64, &self->qv_merge, error));
+  TRY (need_uint (r, "temporal_patch_size", NULL, 2, 1, 64, &self->qv_temporal, error));
+  return need_uint (r, "in_channels", NULL, 3, 1, 64, &self->qv_channels, error);
+}
+
 /* A multimodal wrapper's vision_config, counted when its family's encoder is known; else only
  * the text model is, and the warning says so. */
 static gboolean
@@ -3266,6 +3338,8 @@ read_encoder (VcHfConfig  *self,
         self->encoder_counted = TRUE;
         if (g_str_equal (self->family->id, "llama4_text"))
           TRY (keep_llama4_tiles (self, &r, error));
+        if (g_str_has_prefix (self->family->id, "qwen3_vl") && self->arch.encoder_patch_held > 0)
+          TRY (keep_qwen3_vl_patches (self, &r, error));
       }
   return TRUE;
 }
@@ -3425,6 +3499,170 @@ llama4_vllm_image (VcHfConfig  *self,
   return TRUE;
 }
 
+/* transformers' smart_resize (image_processing_qwen2_vl.py; video_processing_qwen3_vl.py with
+ * frames > 1, its budget over t_bar frames rounded to the temporal factor) of a square of side
+ * `side`, as Python computes it in doubles: the side both edges are resized to */
+static double
+qwen3_vl_resize (double side,
+                 double frames,
+                 double temporal,
+                 double factor,
+                 double min_pixels,
+                 double max_pixels)
+{
+  double bar = nearbyint (side / factor) * factor;
+  double t_bar = frames > 1 ? nearbyint (frames / temporal) * temporal : 1;
+  double area = (frames > 1 ? frames : 1) * side * side, beta;
+
+  if (t_bar * bar * bar > max_pixels)
+    {
+      beta = sqrt (area / max_pixels);
+      return MAX (factor, floor (side / beta / factor) * factor);
+    }
+  if (t_bar * bar * bar < min_pixels)
+    {
+      beta = sqrt (min_pixels / area);
+      return ceil (side * beta / factor) * factor;
+    }
+  return bar;
+}
+
+/* The most tokens one dummy video gives in vLLM's profile from 0.13 on (qwen3_vl.py at commit
+ * 4f5768c: Qwen3VLProcessingInfo._get_vision_info takes the video processor's size for more
+ * than one frame, get_num_frames_with_most_features at most _MAX_FRAMES_PER_VIDEO = 24,576
+ * frames of the image's side; one frame takes the image processor's, the image's tokens) */
+static guint64
+qwen3_vl_video_tokens (VcHfConfig *self,
+                       double      min_pixels,
+                       double      max_pixels)
+{
+  double factor = (double) self->qv_patch * self->qv_merge, most = 0;
+
+  for (guint f = 2; f <= 24576; f++)
+    {
+      double side = qwen3_vl_resize (self->qv_side, f, self->qv_temporal, factor, min_pixels, max_pixels);
+      double grid = floor (side / self->qv_patch);
+      double t = (f + f % self->qv_temporal) / self->qv_temporal;
+
+      most = MAX (most, floor (MAX (1.0, t) * grid * grid / ((double) self->qv_merge * self->qv_merge)));
+    }
+  return (guint64) MIN (most, 1e9);
+}
+
+/* A Qwen3-VL processor file's size {shortest_edge, longest_edge}, and patch_size, merge_size and
+ * temporal_patch_size where given, which must be the vision_config's (vLLM's _get_vision_info
+ * takes the vision_config's, the processor lays the pixels out by its own). FALSE, without an
+ * error, where the settings are not those followed. */
+static gboolean
+qwen3_vl_settings (VcHfConfig  *self,
+                   Reader      *r,
+                   guint       *min_pixels,
+                   guint       *max_pixels,
+                   gboolean    *known,
+                   GError     **error)
+{
+  JsonNode *size = json_object_get_member (r->object, "size");
+  guint patch, merge, temporal, min_alt, max_alt;
+  Reader sr;
+
+  *known = FALSE;
+  TRY (opt_uint (r, "patch_size", NULL, self->qv_patch, self->qv_patch, 1, 100000, &patch, error));
+  TRY (opt_uint (r, "merge_size", NULL, self->qv_merge, self->qv_merge, 1, 100000, &merge, error));
+  TRY (opt_uint (r, "temporal_patch_size", NULL, self->qv_temporal, self->qv_temporal, 1, 100000, &temporal, error));
+  if (size == NULL || !JSON_NODE_HOLDS_OBJECT (size))
+    return TRUE;
+  sr = (Reader) { .prefix = "size.", .object = json_node_get_object (size), .read = r->read, .huge = r->huge };
+  TRY (need_uint (&sr, "shortest_edge", NULL, 0, 1, 2000000000, min_pixels, error));
+  TRY (need_uint (&sr, "longest_edge", NULL, 0, 1, 2000000000, max_pixels, error));
+  /* min_pixels and max_pixels beside size: which wins is not followed unless they agree */
+  TRY (opt_uint (r, "min_pixels", NULL, *min_pixels, *min_pixels, 1, 2000000000, &min_alt, error));
+  TRY (opt_uint (r, "max_pixels", NULL, *max_pixels, *max_pixels, 1, 2000000000, &max_alt, error));
+  *known = patch == self->qv_patch && merge == self->qv_merge && temporal == self->qv_temporal &&
+           min_alt == *min_pixels && max_alt == *max_pixels && *min_pixels <= *max_pixels;
+  return TRUE;
+}
+
+/* Qwen3-VL's dummy image in vLLM's profile run (qwen3_vl.py at commit 002d7b9 and 4f5768c,
+ * Qwen3VLProcessingInfo._get_vision_info; qwen2_vl.py, Qwen2VLProcessingInfo.
+ * get_image_size_with_most_features: a 9,999,999-pixel square resized by smart_resize with the
+ * image processor's size, factor patch_size × spatial_merge_size), one frame padded to
+ * temporal_patch_size (grid_t 1): (side / patch)² patches, their quarter (merge²) tokens, all of
+ * them image_pad tokens (get_mm_max_tokens_per_item), C × temporal × patch² pixel values a patch.
+ * From the video processor's file (is_video), the most tokens a dummy video gives. */
+static gboolean
+qwen3_vl_processor (VcHfConfig  *self,
+                    Reader      *r,
+                    const char  *file_name,
+                    gboolean     is_video,
+                    GError     **error)
+{
+  VcArch *a = &self->arch;
+  g_autoptr(GError) local = NULL;
+  guint min_pixels = 0, max_pixels = 0;
+  double factor = (double) self->qv_patch * self->qv_merge, side, grid, patches, tokens, pixels;
+  gboolean known;
+
+  if (!qwen3_vl_settings (self, r, &min_pixels, &max_pixels, &known, &local))
+    {
+      g_propagate_prefixed_error (error, g_steal_pointer (&local), _("%s: "), file_name);
+      return FALSE;
+    }
+  if (!known)
+    return TRUE;
+  if (is_video)
+    {
+      if (self->qv_side > 0)
+        a->encoder_video_tokens = (guint) qwen3_vl_video_tokens (self, min_pixels, max_pixels);
+      return TRUE;
+    }
+  side = qwen3_vl_resize (9999999, 1, self->qv_temporal, factor, min_pixels, max_pixels);
+  grid = floor (side / self->qv_patch);
+  patches = grid * grid;
+  tokens = floor (patches / ((double) self->qv_merge * self->qv_merge));
+  pixels = patches * self->qv_channels * self->qv_temporal * self->qv_patch * self->qv_patch;
+  if (patches > G_MAXUINT32 || pixels > 2000000000 || tokens > 100000000)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_TOO_LARGE,
+                   _("%s: \"longest_edge\" (%u) makes an image of more patches or tokens than are accepted"),
+                   file_name, max_pixels);
+      return FALSE;
+    }
+  self->qv_side = (guint) side;
+  a->encoder_patches = (guint) patches;
+  a->encoder_pixel_values = (guint) pixels;
+  a->encoder_image_embeds = a->encoder_image_tokens = (guint) tokens;
+  return TRUE;
+}
+
+gboolean
+vc_hf_config_read_video_preprocessor (VcHfConfig  *self,
+                                      const char  *data,
+                                      gsize        length,
+                                      const char  *file_name,
+                                      GError     **error)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GHashTable) read = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) huge = NULL;
+  Reader r = { .prefix = "", .read = read, .nested = TRUE };
+
+  g_return_val_if_fail (VC_IS_HF_CONFIG (self), FALSE);
+  root = vc_json_input_parse (data, length, file_name, _("a video_preprocessor_config.json"), &huge, error);
+  r.huge = huge;
+  if (root == NULL)
+    return FALSE;
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s does not hold a JSON object with the processor's settings"),
+                   file_name);
+      return FALSE;
+    }
+  if (self->qv_patch == 0)
+    return TRUE;
+  r.object = json_node_get_object (root);
+  return qwen3_vl_processor (self, &r, file_name, TRUE, error);
+}
+
 gboolean
 vc_hf_config_read_preprocessor (VcHfConfig  *self,
                                 const char  *data,
@@ -3452,9 +3690,11 @@ vc_hf_config_read_preprocessor (VcHfConfig  *self,
                    file_name);
       return FALSE;
     }
+  r.object = json_node_get_object (root);
+  if (self->qv_patch > 0)
+    return qwen3_vl_processor (self, &r, file_name, FALSE, error);
   if (self->tile_side == 0)
     return TRUE;
-  r.object = json_node_get_object (root);
   size = json_object_get_member (r.object, "size");
   /* Llama4ImageProcessorFast: max_patches 16 and resize_to_max_canvas false by default; a tile
    * size other than the tower's would resize every tile, which is not followed */
@@ -3531,7 +3771,7 @@ read_preprocessor_beside (VcHfConfig    *self,
   const char *data;
   gsize length;
 
-  if (self->tile_side == 0 || parent == NULL)
+  if ((self->tile_side == 0 && self->qv_patch == 0) || parent == NULL)
     return TRUE;
   file = g_file_get_child (parent, "preprocessor_config.json");
   if (!g_file_query_exists (file, cancellable))
@@ -3540,7 +3780,23 @@ read_preprocessor_beside (VcHfConfig    *self,
   if (bytes == NULL)
     return FALSE;
   data = g_bytes_get_data (bytes, &length);
-  return vc_hf_config_read_preprocessor (self, data ? data : "", length, "preprocessor_config.json", error);
+  if (!vc_hf_config_read_preprocessor (self, data ? data : "", length, "preprocessor_config.json", error))
+    return FALSE;
+  if (self->qv_patch == 0)
+    return TRUE;
+  /* Qwen3-VL's video processor, whose dummy video vLLM's profile weighs against the image */
+  g_clear_object (&file);
+  g_clear_pointer (&bytes, g_bytes_unref);
+  file = g_file_get_child (parent, "video_preprocessor_config.json");
+  if (!g_file_query_exists (file, cancellable))
+    return TRUE;
+  bytes = vc_json_input_read_file (file, "video_preprocessor_config.json", _("a video_preprocessor_config.json"),
+                                   cancellable, error);
+  if (bytes == NULL)
+    return FALSE;
+  data = g_bytes_get_data (bytes, &length);
+  return vc_hf_config_read_video_preprocessor (self, data ? data : "", length, "video_preprocessor_config.json",
+                                               error);
 }
 
 VcHfConfig *

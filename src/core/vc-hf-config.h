@@ -39,9 +39,17 @@ VcHfConfig   *vc_hf_config_new_from_data         (const char          *data,
                                                   GError             **error);
 
 /* The processor's settings (a preprocessor_config.json's data) where the model's images in
- * vLLM's profile run depend on them (Llama 4's max_patches); other models ignore them. Errors
+ * vLLM's profile run depend on them (Llama 4's max_patches, Qwen3-VL's size); other models ignore them. Errors
  * name file_name. */
 gboolean      vc_hf_config_read_preprocessor     (VcHfConfig          *self,
+                                                  const char          *data,
+                                                  gsize                length,
+                                                  const char          *file_name,
+                                                  GError             **error);
+
+/* Qwen3-VL's video processor settings (a video_preprocessor_config.json's data), read after
+ * its preprocessor_config.json: the most tokens a dummy video gives in vLLM's profile run */
+gboolean      vc_hf_config_read_video_preprocessor (VcHfConfig        *self,
                                                   const char          *data,
                                                   gsize                length,
                                                   const char          *file_name,

@@ -1421,6 +1421,52 @@ fetch_gguf_model (Fetch       *f,
   return g_file_resolve_relative_path (f->snapshot, file);
 }
 
+/* A processor file beside config.json (vc-hf-config.c reads it from the snapshot where the
+ * model's images in vLLM's profile run depend on it); none on the Hub is no error */
+static gboolean
+fetch_processor_file (Fetch       *f,
+                      const char  *file,
+                      GError     **error)
+{
+  g_auto(Get) g = { .cap = VC_JSON_INPUT_MAX_SIZE };
+  g_autofree char *url = file_url (f, file);
+  GError *local = NULL;
+
+  say (f, 0.05, _("Fetching %s of %s…"), file, f->repo);
+  if (!http_get (f, url, file, &g, &local))
+    {
+      if (g_error_matches (local, VC_HUB_ERROR, VC_HUB_ERROR_NOT_FOUND))
+        {
+          g_error_free (local);
+          return TRUE;
+        }
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  return write_sparse (f, file, g.body->data, g.body->len, g.body->len, error);
+}
+
+/* Whether config.json's model_type is one whose images come from its processor files (Llama 4's
+ * tiles, Qwen3-VL's size) */
+static gboolean
+wants_processor (const GByteArray *body)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonNode *root, *node;
+  const char *type;
+
+  if (!json_parser_load_from_data (parser, (const char *) body->data, body->len, NULL))
+    return FALSE;
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return FALSE;
+  node = json_object_get_member (json_node_get_object (root), "model_type");
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return FALSE;
+  type = json_node_get_string (node);
+  return g_str_equal (type, "llama4") || g_str_equal (type, "qwen3_vl") || g_str_equal (type, "qwen3_vl_moe");
+}
+
 static gboolean
 fetch_config (Fetch     *f,
               gboolean  *found,
@@ -1443,7 +1489,12 @@ fetch_config (Fetch     *f,
       return FALSE;
     }
   *found = TRUE;
-  return write_sparse (f, "config.json", g.body->data, g.body->len, g.body->len, error);
+  if (!write_sparse (f, "config.json", g.body->data, g.body->len, g.body->len, error))
+    return FALSE;
+  if (!wants_processor (g.body))
+    return TRUE;
+  return fetch_processor_file (f, "preprocessor_config.json", error) &&
+         fetch_processor_file (f, "video_preprocessor_config.json", error);
 }
 
 static void

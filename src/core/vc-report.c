@@ -840,6 +840,8 @@ add_vllm_mm_json (JsonBuilder    *b,
   add_bytes (b, mm.later_cache_bytes);
   json_builder_set_member_name (b, "attention_mask_bytes");
   add_bytes (b, mm.mask_bytes);
+  json_builder_set_member_name (b, "deepstack_buffer_bytes");
+  add_bytes (b, mm.deepstack_bytes);
   json_builder_end_object (b);
 }
 
@@ -1681,9 +1683,10 @@ no_figure_text (const VcInputs *in,
       const char *kind = vc_engine_rope_table_unsized (in);
 
       if (g_strcmp0 (kind, "mrope") == 0)
-        return _("The model’s rotary positions are multimodal rope (mrope_section): the engine’s "
-                 "cos/sin table for it (MRotaryEmbedding) is not followed here, so what it takes "
-                 "from the KV cache is not known.");
+        return _("The model’s rotary positions are multimodal rope: the engine’s cos/sin table for it "
+                 "(MRotaryEmbedding) is followed for vLLM with mrope_section in rope_scaling and the default "
+                 "rope type (four times max_position_embeddings rows), not for SGLang, another rope type or a "
+                 "Qwen3-VL config without mrope_section, so what it takes from the KV cache is not known.");
       if (g_strcmp0 (kind, "longrope") == 0)
         return _("The model’s rotary positions are longrope: SGLang’s short and long cos/sin tables "
                  "for it are not followed here (vLLM’s are), so what they take from its pool is not known.");
@@ -1735,6 +1738,17 @@ no_figure_text (const VcInputs *in,
              "embeddings. Llama 4’s images are known from its preprocessor_config.json (max_patches tiles "
              "and a global one: the architecture fields encoder-image-tokens and encoder-patches), but its "
              "tower’s pass over them is not followed; --kv-cache-memory gives the cache.");
+  if (g_strcmp0 (why, "encoder") == 0 && in->engine == VC_ENGINE_VLLM &&
+      in->arch.encoder_tower == VC_ENCODER_TOWER_QWEN3_VL)
+    return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
+             "embeddings: followed for Qwen3-VL from release 0.11 to 0.20 on one pipeline stage. Here it is "
+             "not: the image’s size comes from the processor’s preprocessor_config.json (size.longest_edge "
+             "and size.shortest_edge), and the dummy video’s from its video_preprocessor_config.json, which "
+             "must be read beside config.json (a folder; not the catalog’s presets, of which no copy of "
+             "Qwen’s files is cited), with a video of no more tokens than the image; or release 0.10 or 0.21 "
+             "and later, not read; or 0.11 with a context of 1,499 images or more (a longer dummy video); or "
+             "--mm-encoder-tp-mode data at TP > 1, whose split of the images is not followed; or with PP > 1; "
+             "or --limit-mm-per-prompt 0; --kv-cache-memory gives the cache.");
   if (g_strcmp0 (why, "encoder") == 0 && in->engine == VC_ENGINE_VLLM)
     return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
              "embeddings: followed for releases 0.10 to 0.20 on one pipeline stage, for a model whose image "
@@ -1783,6 +1797,15 @@ table_vllm_mm (GString        *s,
                                "of %'.0f tokens as 0.10 and 0.11.x keep them, counted here; %s from 0.12 on "
                                "(pull request #29386)\n"),
                           mm.items, pass, kept, mm.budget_tokens, later);
+  if (mm.deepstack_bytes > 0)
+    {
+      g_autofree char *deep = vc_format_size (mm.deepstack_bytes, unit);
+
+      /* Translators: "  Qwen3-VL's deepstack buffers, one a level of max_num_batched_tokens rows of
+       * the text width, made with the model: 201 MB" */
+      g_string_append_printf (s, _("  Qwen3-VL’s deepstack buffers, one a level of max_num_batched_tokens rows of "
+                                   "the text width, made with the model: %s\n"), deep);
+    }
   if (mm.mask_bytes > 0)
     {
       g_autofree char *mask = vc_format_size (mm.mask_bytes, unit);

@@ -388,6 +388,33 @@ test_vision_capacity (Fixture       *f,
   g_object_set (f->estimate, "limit-mm-per-prompt", 999, NULL);
 }
 
+/* Qwen3-VL-8B under vLLM with its processor's image known (the architecture fields its
+ * preprocessor_config.json and video_preprocessor_config.json give, tests/hf-config) and
+ * MRotaryEmbedding's rows: the H100 row shows the core's cache, 350,560 tokens at 32,768; without
+ * the video's tokens, none */
+static void
+test_qwen3_vl_capacity (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  guint h100 = vc_test_gpu_index (f->estimate, "h100-80gb");
+  g_autofree char *row = NULL, *none = NULL;
+
+  g_assert_true (vc_estimate_set_preset (f->estimate, "qwen3-vl-8b-instruct", &error));
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 32768, "engine", VC_ENGINE_VLLM,
+                "encoder-image-tokens", 16384, "encoder-image-embeds", 16384, "encoder-patches", 65536,
+                "encoder-pixel-values", 65536 * 1536, "encoder-video-tokens", 16200, "rope-table-rows", 1048576,
+                NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  row = vc_gpu_chart_describe_speed (f->chart, h100);
+  g_test_message ("%s", row);
+  g_assert_true (g_str_has_prefix (row, "KV cache: 350560 tokens · 10 requests of 32768 tokens · "));
+  g_object_set (f->estimate, "encoder-video-tokens", 0, NULL);
+  vc_test_wait_for_frame (GTK_WIDGET (f->window));
+  none = vc_gpu_chart_describe_speed (f->chart, h100);
+  g_assert_null (strstr (none, "KV cache: "));
+}
+
 /* The H100's row in words for assistive technologies: its speed column and its pool line, as
  * the chart's accessible description gives them at every width (the speed's column is left out
  * of a narrow chart, never out of the description) */
@@ -967,6 +994,7 @@ main (int   argc,
   ADD ("/engines-window/sglang-state-pool", test_sglang_state_pool);
   ADD ("/engines-window/sglang-repeated-group", test_sglang_repeated_group);
   ADD ("/engines-window/vision-capacity", test_vision_capacity);
+  ADD ("/engines-window/qwen3-vl-capacity", test_qwen3_vl_capacity);
   ADD ("/engines-window/mxfp4-capacity", test_mxfp4_capacity);
   ADD ("/engines-window/mxfp4-backend-input", test_mxfp4_backend_input);
   ADD ("/engines-window/vllm-sampler-input", test_vllm_sampler_input);

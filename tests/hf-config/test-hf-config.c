@@ -1225,6 +1225,120 @@ test_max_context (void)
     }
 }
 
+/* Qwen3-VL's config.json (the catalog's Qwen3-VL-8B-Instruct) with rope_scaling as @rope, into
+ * @dir */
+static void
+write_qwen3_vl (const char *dir,
+                const char *rope)
+{
+  g_autofree char *src = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models",
+                                           "qwen3-vl-8b-instruct", "config.json", NULL);
+  g_autofree char *config = g_build_filename (dir, "config.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GString) edited = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_get_contents (src, &text, NULL, &error));
+  edited = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (edited, "\"rope_theta\": 5000000,", rope, 1), ==, 1);
+  g_assert_true (g_file_set_contents (config, edited->str, -1, &error));
+}
+
+/* Qwen3-VL's dummy image and video in vLLM's profile run from its processor files
+ * (FORMULAS.md, "Multimodal models"): smart_resize of a 9,999,999-pixel square within
+ * size.longest_edge, factor 32; the video's most tokens over 2 to 24,576 frames; settings not
+ * followed leave them unknown, the tower's pass known from config.json alone */
+static void
+test_qwen3_vl_preprocessor (void)
+{
+  static const struct
+  {
+    const char *settings;
+    guint tokens, patches;
+  } cases[] = {
+    /* Qwen3-VL's image processor: 4,096² pixels */
+    { "{\"size\": {\"longest_edge\": 16777216, \"shortest_edge\": 65536}, \"patch_size\": 16, "
+      "\"temporal_patch_size\": 2, \"merge_size\": 2, \"image_processor_type\": \"Qwen2VLImageProcessorFast\"}",
+      16384, 65536 },
+    /* 28 × 28 × 1,280 pixels: a side of 992 */
+    { "{\"size\": {\"longest_edge\": 1003520, \"shortest_edge\": 3136}}", 961, 3844 },
+    { "{\"size\": {\"longest_edge\": 16777216, \"shortest_edge\": 65536}, \"max_pixels\": 16777216}", 16384, 65536 },
+    /* what is not followed: no size, another patch, max_pixels that disagrees */
+    { "{}", 0, 0 },
+    { "{\"size\": {\"longest_edge\": 16777216, \"shortest_edge\": 65536}, \"patch_size\": 14}", 0, 0 },
+    { "{\"size\": {\"longest_edge\": 16777216, \"shortest_edge\": 65536}, \"max_pixels\": 1003520}", 0, 0 },
+  };
+  g_autofree char *dir = vc_test_make_tmpdir ("qwen3-vl-preprocessor");
+  g_autofree char *pre = g_build_filename (dir, "preprocessor_config.json", NULL);
+  g_autofree char *video = g_build_filename (dir, "video_preprocessor_config.json", NULL);
+  g_autoptr(GError) error = NULL;
+
+  write_qwen3_vl (dir, "\"rope_scaling\": {\"mrope_interleaved\": true, \"mrope_section\": [24, 20, 20], "
+                       "\"rope_type\": \"default\"}, \"rope_theta\": 5000000,");
+  {
+    g_autoptr(VcHfConfig) none = vc_hf_config_new_for_path (dir, &error);
+    const VcArch *a = vc_hf_config_get_arch (none);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (a->encoder_tower, ==, VC_ENCODER_TOWER_QWEN3_VL);
+    g_assert_cmpuint (a->encoder_width, ==, 1152);
+    g_assert_cmpuint (a->encoder_intermediate, ==, 4304);
+    /* pos_embeds 1,152, the rotary tables 72 (head_dim), three deepstack features of 4,096 / 4 */
+    g_assert_cmpuint (a->encoder_patch_held, ==, 1152 + 72 + 3 * 1024);
+    g_assert_cmpuint (a->encoder_embed_width, ==, 4 * 4096);
+    g_assert_cmpuint (a->encoder_image_tokens, ==, 0);
+    g_assert_cmpuint (a->encoder_video_tokens, ==, 0);
+    /* MRotaryEmbedding: four times max_position_embeddings */
+    g_assert_cmpuint (a->rope_table_kind, ==, VC_ROPE_TABLE_MROPE);
+    g_assert_cmpuint (a->rope_table_rows, ==, 4 * 262144);
+    g_assert_cmpuint (a->rotary_dim, ==, 128);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(VcHfConfig) c = NULL;
+      const VcArch *a;
+
+      g_test_message ("%s", cases[i].settings);
+      g_assert_true (g_file_set_contents (pre, cases[i].settings, -1, &error));
+      c = vc_hf_config_new_for_path (dir, &error);
+      g_assert_no_error (error);
+      a = vc_hf_config_get_arch (c);
+      g_assert_cmpuint (a->encoder_image_tokens, ==, cases[i].tokens);
+      g_assert_cmpuint (a->encoder_image_embeds, ==, cases[i].tokens);
+      g_assert_cmpuint (a->encoder_patches, ==, cases[i].patches);
+      g_assert_cmpuint (a->encoder_pixel_values, ==, cases[i].patches * 3 * 2 * 16 * 16);
+      g_assert_cmpuint (a->encoder_params, ==, 576388336);
+    }
+  /* the video processor's: at most 16,200 tokens (3 frames, 2,880² each) */
+  g_assert_true (g_file_set_contents (pre, cases[0].settings, -1, &error));
+  g_assert_true (g_file_set_contents (video, "{\"size\": {\"longest_edge\": 25165824, \"shortest_edge\": 4096}, "
+                                             "\"patch_size\": 16, \"temporal_patch_size\": 2, \"merge_size\": 2}",
+                                      -1, &error));
+  {
+    g_autoptr(VcHfConfig) c = vc_hf_config_new_for_path (dir, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (c)->encoder_video_tokens, ==, 16200);
+  }
+  g_assert_true (g_file_set_contents (pre, "{\"size\": {\"longest_edge\": 4000000000, \"shortest_edge\": 1}}", -1,
+                                      &error));
+  g_assert_null (vc_hf_config_new_for_path (dir, &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
+  g_assert_nonnull (strstr (error->message, "preprocessor_config.json: \"size.longest_edge\""));
+  g_clear_error (&error);
+  /* without mrope_section, which table vLLM builds is not followed */
+  g_assert_cmpint (g_remove (pre), ==, 0);
+  write_qwen3_vl (dir, "\"rope_theta\": 5000000,");
+  {
+    g_autoptr(VcHfConfig) c = vc_hf_config_new_for_path (dir, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (c)->rope_table_kind, ==, VC_ROPE_TABLE_MROPE);
+    g_assert_cmpuint (vc_hf_config_get_arch (c)->rope_table_rows, ==, 0);
+  }
+  vc_test_remove_tree (dir);
+}
+
 /* Llama 4's images in vLLM's profile run come from its processor's max_patches
  * (preprocessor_config.json beside config.json; FORMULAS.md, "Multimodal models"): P tiles of
  * 336² and a global one, (336 / 14)² = 576 patches a tile, 576 // 4 = 144 embeddings a tile
@@ -1868,6 +1982,7 @@ main (int    argc,
   g_test_add_func ("/hf-config/hybrid-details", test_hybrid_details);
   g_test_add_func ("/hf-config/gemma3-encoder", test_gemma3_encoder);
   g_test_add_func ("/hf-config/llama4-preprocessor", test_llama4_preprocessor);
+  g_test_add_func ("/hf-config/qwen3-vl-preprocessor", test_qwen3_vl_preprocessor);
   g_test_add_func ("/hf-config/pixtral-encoder", test_pixtral_encoder);
   g_test_add_func ("/hf-config/hybrid-layers", test_hybrid_layers);
   g_test_add_func ("/hf-config/glm4-moe", test_glm4_moe);

@@ -59,6 +59,20 @@ def make_repos(out):
     d = repo(out, 'tiny/config-only')
     config(d)
 
+    # Qwen3-VL's config alone with its processor files, which the download fetches beside it
+    with open(os.path.join(HERE, '..', '..', 'data', 'models', 'qwen3-vl-8b-instruct', 'config.json')) as f:
+        qwen3_vl = json.load(f)
+    qwen3_vl['text_config']['rope_scaling'] = {'mrope_interleaved': True, 'mrope_section': [24, 20, 20],
+                                               'rope_type': 'default'}
+    d = repo(out, 'tiny/qwen3-vl-config')
+    config(d, qwen3_vl)
+    with open(os.path.join(d, 'preprocessor_config.json'), 'w') as f:
+        json.dump({'size': {'longest_edge': 16777216, 'shortest_edge': 65536}, 'patch_size': 16,
+                   'temporal_patch_size': 2, 'merge_size': 2}, f)
+    with open(os.path.join(d, 'video_preprocessor_config.json'), 'w') as f:
+        json.dump({'size': {'longest_edge': 25165824, 'shortest_edge': 4096}, 'patch_size': 16,
+                   'temporal_patch_size': 2, 'merge_size': 2}, f)
+
     # a header length of 2^60 in a file of 1 MiB
     d = repo(out, 'tiny/huge-header')
     config(d)

@@ -202,6 +202,16 @@ test_single_and_config (void)
     g_assert_cmpfloat (vc_model_file_get_weights_bytes (config), <, 0);
     g_assert_nonnull (strstr (notice, "config.json"));
   }
+  /* Qwen3-VL: its processor files come with config.json, so vLLM's dummy image and video are
+   * known (tests/hf-config, FORMULAS.md "Multimodal models") */
+  {
+    g_autoptr(VcModelFile) qwen = fetch_model (hub, "tiny/qwen3-vl-config", NULL);
+    const VcArch *a = vc_model_file_get_arch (qwen);
+
+    g_assert_cmpuint (a->encoder_image_tokens, ==, 16384);
+    g_assert_cmpuint (a->encoder_patches, ==, 65536);
+    g_assert_cmpuint (a->encoder_video_tokens, ==, 16200);
+  }
   vc_test_remove_tree (cache);
 }
 
