@@ -980,6 +980,20 @@ test_vllm_sliding_stages (void)
   vc_engine_at_layout_stages (in, r, r->selected, vc_estimate_get_layout_result (e), h100, 0, &at);
   g_assert_false (at.known);
 
+}
+
+/* Gemma 3 27B's groups over two stages (test_vllm_sliding_stages()) */
+static void
+test_vllm_sliding_stages_gemma3 (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const VcGpu *h100 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "h100-80gb"));
+  const VcInputs *in;
+  const VcResult *r;
+  VcKvCapacity kv;
+  double tokens, max_concurrency;
+
   g_assert_true (vc_estimate_set_preset (e, "gemma-3-27b-it", &error));
   g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "engine-version", VC_VLLM_VERSION_0_17,
                 "precision", VC_PRECISION_BF16, "seq", 8192, "kv-cache-memory", 20.0, "pp", 1, NULL);
@@ -2610,6 +2624,7 @@ main (int   argc,
   g_test_add_func ("/engine/vllm-hybrid", test_vllm_hybrid);
   g_test_add_func ("/engine/vllm-sliding-layout", test_vllm_sliding_layout);
   g_test_add_func ("/engine/vllm-sliding-stages", test_vllm_sliding_stages);
+  g_test_add_func ("/engine/vllm-sliding-stages-gemma3", test_vllm_sliding_stages_gemma3);
   g_test_add_func ("/engine/sglang-sliding-stages", test_sglang_sliding_stages);
   g_test_add_func ("/engine/vllm-mla-block", test_vllm_mla_block);
   g_test_add_func ("/engine/vllm-layout-matches-card", test_vllm_layout_matches_card);

@@ -1327,7 +1327,8 @@ vllm_groups_at_layout (const VcInputs   *in,
  * request and profile run (or --kv-cache-memory), SGLang's static share of what the CUDA context
  * leaves, the whole card for llama.cpp and the others, less the GPU's activations. SGLang's
  * sliding-window pool, vLLM's sliding-window groups, vLLM's Mamba groups and SGLang's Mamba pool
- * are followed on one pipeline stage. */
+ * are followed on one pipeline stage; over several, the sliding-window pools are each stage's
+ * (vc_engine_at_layout_stages(), which gives the tokens: here only the budget and weights). */
 void
 vc_engine_at_layout (const VcInputs       *inputs,
                      const VcLayoutResult *lr,
@@ -1368,14 +1369,11 @@ vc_engine_at_layout (const VcInputs       *inputs,
       out->available_kv_bytes = in->kv_cache_memory_gb > 0 ? in->kv_cache_memory_gb * 1e9
                                 : out->budget_bytes - weights - vc_estimator_vllm_profile_bytes (in, batch_tokens, seqs, tp);
       out->available_kv_bytes = MAX (0.0, out->available_kv_bytes);
-      /* the tokens over the stages: vc_engine_at_layout_stages() */
-      if (stage_pools)
-        return;
       if (state)
         vc_engine_state_vllm_at_layout (in, tp, per_token, out);
       else if (swa_pool)
         vllm_groups_at_layout (in, kv, per_replica, batch_tokens, out);
-      if (state || swa_pool)
+      if (state || swa_pool || stage_pools)
         return;
       tokens = floor (out->available_kv_bytes / (in->block_size * per_token)) * in->block_size;
     }
