@@ -1283,13 +1283,18 @@ layout_pools (const VcInputs *in,
   const VcArch *arch = &in->arch;
   gboolean sliding = arch->sliding_window > 0 && arch->sliding_window_layers > 0;
 
-  *state = vc_arch_state_elements (arch) > 0 && vc_engine_state_followed (in, tp, MAX (1u, in->layout.pp));
+  gboolean staged = MAX (1u, in->layout.pp) > 1;
+
+  *state = vc_arch_state_elements (arch) > 0 && !staged && vc_engine_state_followed (in, tp, 1);
   *pools = sliding || (vc_arch_state_elements (arch) > 0 && !*state);
   *swa_pool = (in->engine == VC_ENGINE_SGLANG || in->engine == VC_ENGINE_VLLM) && sliding &&
-              vc_arch_state_elements (arch) <= 0 && MAX (1u, in->layout.pp) == 1;
-  /* the same pools over several stages, each stage's own (vc_engine_at_layout_stages()) */
-  *stage_pools = (in->engine == VC_ENGINE_SGLANG || in->engine == VC_ENGINE_VLLM) && sliding &&
-                 MAX (1u, in->layout.pp) > 1 && sliding_stages_followed (in);
+              vc_arch_state_elements (arch) <= 0 && !staged;
+  /* the same pools over several stages, each stage's own (vc_engine_at_layout_stages()):
+   * sliding-window layers, or vLLM's Mamba groups where every layer holds both kinds */
+  *stage_pools = (in->engine == VC_ENGINE_SGLANG || in->engine == VC_ENGINE_VLLM) && staged &&
+                 ((sliding && sliding_stages_followed (in)) ||
+                  (in->engine == VC_ENGINE_VLLM && vc_arch_state_elements (arch) > 0 &&
+                   vc_engine_state_followed (in, tp, MAX (1u, in->layout.pp))));
 }
 
 /* vLLM's groups of full and sliding-window layers (vllm_blocks_capacity()) on one pipeline
@@ -1436,6 +1441,15 @@ vc_engine_at_layout (const VcInputs       *inputs,
   out->max_concurrency = tokens / in->seq * out->replicas;
 }
 
+static gboolean stage_pools (const VcInputs   *inputs,
+                             const VcResult   *res,
+                             guint             index,
+                             const VcGpu      *gpu,
+                             double            overhead,
+                             double           *tokens,
+                             double           *max_concurrency,
+                             VcEngineAtLayout *out);
+
 /* vc_engine_at_layout() with vLLM's cache over several pipeline stages as vLLM sizes it: the
  * fewest blocks over the stages (vc_engine_vllm_stages_tokens()), not the busiest stage's; the
  * figures of --fit-gpu, the JSON report and the speed line at the inputs' layout, as the GPU
@@ -1452,12 +1466,14 @@ vc_engine_at_layout_stages (const VcInputs       *in,
   double tokens, max_concurrency;
 
   vc_engine_at_layout (in, lr, gpu, n_gpus, out);
-  /* sliding-window layers over several stages: each stage's pools (vc_engine_sliding_stages()),
-   * from what vc_engine_at_layout() gave of the busiest GPU's budget and weights */
-  if (in->arch.sliding_window > 0 && in->arch.sliding_window_layers > 0 && MAX (1u, in->layout.pp) > 1)
+  /* sliding-window layers or vLLM's Mamba groups over several stages: each stage's pools
+   * (stage_pools()), from what vc_engine_at_layout() gave of the busiest GPU's budget and
+   * weights */
+  if (((in->arch.sliding_window > 0 && in->arch.sliding_window_layers > 0) || vc_arch_state_elements (&in->arch) > 0) &&
+      MAX (1u, in->layout.pp) > 1)
     {
       if (out->weights_bytes > 0 && !out->known &&
-          vc_engine_sliding_stages (in, res, index, gpu, lr->bytes[VC_COMPONENT_OVERHEAD], &tokens, &max_concurrency))
+          stage_pools (in, res, index, gpu, lr->bytes[VC_COMPONENT_OVERHEAD], &tokens, &max_concurrency, out))
         {
           out->known = TRUE;
           out->tokens = tokens;
@@ -1566,6 +1582,28 @@ sglang_stage_pools (const VcInputs *in,
     *max_concurrency = MIN (full / in->seq, swa_tokens / MIN ((double) in->seq, window + in->page_size));
 }
 
+/* vLLM's Mamba groups over the stages (vc_engine_state_vllm_stages()), a token's KV bytes on a
+ * rank @per_token, each stage of @layers layers with @space bytes; the block and page in @out */
+static gboolean
+vllm_state_stages (const VcInputs   *in,
+                   guint             pp,
+                   double            per_token,
+                   const double     *layers,
+                   const double     *space,
+                   double           *tokens,
+                   double           *max_concurrency,
+                   VcEngineAtLayout *out)
+{
+  VcVllmStateSpec spec;
+
+  if (!vc_engine_state_vllm_spec (in, MAX (1u, in->layout.tp), per_token, &spec))
+    return FALSE;
+  vc_engine_state_vllm_stages (in, &spec, pp, layers, space, tokens, max_concurrency);
+  if (out != NULL)
+    out->block_size = spec.block_size, out->state_page_bytes = spec.page_bytes;
+  return TRUE;
+}
+
 gboolean
 vc_engine_sliding_stages (const VcInputs *inputs,
                           const VcResult *res,
@@ -1575,20 +1613,39 @@ vc_engine_sliding_stages (const VcInputs *inputs,
                           double         *tokens,
                           double         *max_concurrency)
 {
+  *tokens = *max_concurrency = 0;
+  return vc_arch_state_elements (&inputs->arch) <= 0 &&
+         stage_pools (inputs, res, index, gpu, overhead, tokens, max_concurrency, NULL);
+}
+
+/* vc_engine_sliding_stages(), and vLLM's Mamba groups over several stages where every layer
+ * holds both kinds (vc-engine-state.c); with @out, the state's block and page in it */
+static gboolean
+stage_pools (const VcInputs   *inputs,
+             const VcResult   *res,
+             guint             index,
+             const VcGpu      *gpu,
+             double            overhead,
+             double           *tokens,
+             double           *max_concurrency,
+             VcEngineAtLayout *out)
+{
   VcInputs copy;
   const VcInputs *in = vllm_block_on (inputs, gpu, &copy);
   const VcArch *arch = &in->arch;
   guint pp = MAX (1u, in->layout.pp), tp = MAX (1u, in->layout.tp), first = 0, batch_tokens = 0, seqs;
   double capacity = vc_engine_gpu_capacity (in, gpu), attention = vc_arch_attention_layers (arch);
+  gboolean state = vc_arch_state_elements (arch) > 0;
   double layer, padding = 0, profile = 0, budget = 0, all_full = 0, all_sliding = 0;
   g_autofree double *full = g_new0 (double, pp);
   g_autofree double *sliding = g_new0 (double, pp);
   g_autofree double *space = g_new0 (double, pp);
+  g_autofree double *layers = g_new0 (double, pp);
 
   *tokens = *max_concurrency = 0;
   if (in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE || pp <= 1 || attention <= 0 ||
       res->kv_bytes_per_token <= 0 || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
-      !sliding_stages_followed (in))
+      (state ? in->engine != VC_ENGINE_VLLM || !vc_engine_state_followed (in, tp, pp) : !sliding_stages_followed (in)))
     return FALSE;
   /* one layer's KV bytes of a token on a rank: its KV heads / TP, one at least */
   layer = res->kv_bytes_per_token / attention;
@@ -1611,9 +1668,14 @@ vc_engine_sliding_stages (const VcInputs *inputs,
       double weights;
 
       vc_layout_stage_bytes_tp (in, res, index, first, n, s == 0, s == pp - 1, tp, MAX (1u, in->layout.ep), &st);
-      stage_window_layers (arch, first, n, &full[s], &sliding[s]);
+      if (!state)
+        stage_window_layers (arch, first, n, &full[s], &sliding[s]);
       all_full += full[s], all_sliding += sliding[s];
-      weights = st.weights + stage_padding (arch, padding, first, n);
+      layers[s] = n;
+      /* its share of the MXFP4 padding, and of Mamba-2's group repeated on every rank (a
+       * mixer in every layer) */
+      weights = st.weights + stage_padding (arch, padding, first, n) +
+                (state ? vc_engine_state_repeated_bytes (in, tp) * n / arch->n_layers : 0);
       first += n;
       if (in->engine == VC_ENGINE_SGLANG)
         space[s] = budget - weights;
@@ -1621,6 +1683,8 @@ vc_engine_sliding_stages (const VcInputs *inputs,
         space[s] = in->kv_cache_memory_gb > 0 ? in->kv_cache_memory_gb * 1e9
                    : MAX (0.0, in->memory_fraction * capacity - weights - profile);
     }
+  if (state)
+    return vllm_state_stages (in, pp, layer * attention, layers, space, tokens, max_concurrency, out);
   if (in->engine == VC_ENGINE_VLLM)
     vllm_stage_groups (in, pp, full, sliding, space, layer, batch_tokens, tokens, max_concurrency);
   else

@@ -708,12 +708,13 @@ smallest_card (const VcInputs *inputs,
   return TRUE;
 }
 
-/* A model with sliding-window layers: over several stages the engines' pools are each stage's
- * (vc_engine_sliding_stages()), on the set's smallest card as for every rank of a stage */
+/* A model with sliding-window layers or recurrent state: over several stages the engines' pools
+ * are each stage's (vc_engine_at_layout_stages()), on the set's smallest card as for every rank
+ * of a stage */
 static gboolean
 sliding_layers (const VcInputs *in)
 {
-  return in->arch.sliding_window > 0 && in->arch.sliding_window_layers > 0;
+  return (in->arch.sliding_window > 0 && in->arch.sliding_window_layers > 0) || vc_arch_state_elements (&in->arch) > 0;
 }
 
 /* vLLM over several stages of TP ranks: every worker allocates the fewest blocks of any stage
