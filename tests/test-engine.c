@@ -1008,9 +1008,35 @@ test_vllm_sliding_stages_gemma3 (void)
   /* a request: 512 blocks in the full group, cdiv(min(1,023 + 8,192, 8,192), 16) + 1 = 513 in
    * each of the 6 sliding ones */
   g_assert_cmpfloat (max_concurrency, ==, 30517.0 / (512 + 6 * 513));
+  /* stages of other sizes (get_pp_indices: 21, 21, 20 and 15, 16, 16, 15 layers): PP 3 holds
+   * 3, 4 and 3 full layers (5, 11, 17 | 23 … 41 | 47, 53, 59), its largest group 4:
+   * ⌊152,587 / 4⌋ = 38,146 blocks, 87,184 tokens; PP 4 2, 3, 2, 3 full and 13, 13, 14, 12
+   * sliding, at most 3 a group: ⌊152,587 / 3⌋ = 50,862 blocks, 116,256 tokens */
+  g_object_set (e, "pp", 3, NULL);
+  g_assert_true (vc_engine_sliding_stages (in, r, r->selected, h100, 0, &tokens, &max_concurrency));
+  g_assert_cmpfloat (tokens, ==, 87184.0);
+  g_object_set (e, "pp", 4, NULL);
+  g_assert_true (vc_engine_sliding_stages (in, r, r->selected, h100, 0, &tokens, &max_concurrency));
+  g_assert_cmpfloat (tokens, ==, 116256.0);
+  g_assert_cmpfloat (max_concurrency, ==, 50862.0 / (512 + 6 * 513));
   /* without --kv-cache-memory the vision tower's profile run at PP > 1 is not followed */
-  g_object_set (e, "kv-cache-memory", 0.0, NULL);
+  g_object_set (e, "kv-cache-memory", 0.0, "pp", 2, NULL);
   g_assert_cmpstr (vc_engine_no_figure_on (in, h100, 1), ==, "encoder");
+
+  /* Mistral 7B, the window on every layer (no pattern needed): one group of a stage's 16
+   * layers, a layer's token 8 × 128 × 2 × 2 = 4,096 bytes: ⌊⌊20e9 / 65,536⌋ / 16⌋ = 19,073
+   * blocks, 305,168 tokens (one stage: 9,536 blocks, 152,576); a request its window's
+   * cdiv(min(4,095 + 8,192, 8,192), 16) + 1 = 513 blocks */
+  g_assert_true (vc_estimate_set_preset (e, "mistral-7b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "engine-version", VC_VLLM_VERSION_0_17,
+                "seq", 8192, "kv-cache-memory", 20.0, "pp", 2, NULL);
+  in = vc_estimate_get_inputs (e);
+  r = vc_estimate_get_result (e);
+  g_assert_cmpuint (in->arch.sliding_window_layers, ==, in->arch.n_layers);
+  g_assert_cmpuint (in->arch.sliding_window_pattern, ==, 0);
+  g_assert_true (vc_engine_sliding_stages (in, r, r->selected, h100, 0, &tokens, &max_concurrency));
+  g_assert_cmpfloat (tokens, ==, 305168.0);
+  g_assert_cmpfloat (max_concurrency, ==, 19073.0 / 513);
 }
 
 /* SGLang's pools over several pipeline stages at commit 003fca8 (FORMULAS.md, "Sliding-window
