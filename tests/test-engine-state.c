@@ -199,6 +199,23 @@ test_falcon_h1_stages (void)
       g_assert_cmpstr (json_object_get_string_member (engine_011, "no_figure"), ==, "state-pools");
       g_assert_true (json_object_get_null_member (engine_011, "kv_capacity_tokens"));
     }
+  /* TP 8 repeats the one Mamba-2 group on every rank (2,779,392 bytes over the 24 layers, test
+   * above): each stage its 12 layers' half */
+  {
+    g_autoptr(VcEstimate) e = vc_estimate_new ();
+    g_autoptr(GError) error = NULL;
+    const VcGpu *h100 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "h100-80gb"));
+    const VcLayoutResult *lr;
+    double weights;
+
+    g_assert_true (vc_estimate_set_preset (e, "falcon-h1-tiny-90m-instruct", &error));
+    g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "engine-version",
+                  VC_VLLM_VERSION_0_17, "tp", 8, "pp", 2, NULL);
+    g_assert_cmpfloat (vc_engine_state_repeated_bytes (vc_estimate_get_inputs (e), 8), ==, 2779392.0);
+    lr = vc_estimate_get_layout_result (e);
+    g_assert_true (vc_engine_rank_weights (vc_estimate_get_inputs (e), lr, h100, &weights));
+    g_assert_cmpfloat (weights, ==, lr->bytes[VC_COMPONENT_WEIGHTS] + 2779392.0 / 2);
+  }
   {
     g_autoptr(VcEstimate) e = vc_estimate_new ();
     g_autoptr(GError) error = NULL;

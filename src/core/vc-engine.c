@@ -1049,7 +1049,7 @@ vc_engine_rank_weights (const VcInputs       *in,
                         const VcGpu          *gpu,
                         double               *weights)
 {
-  double tp = MAX (1u, in->layout.tp);
+  double tp = MAX (1u, in->layout.tp), repeated;
 
   *weights = lr->bytes[VC_COMPONENT_WEIGHTS];
   if (in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE)
@@ -1057,8 +1057,13 @@ vc_engine_rank_weights (const VcInputs       *in,
   if (in->engine == VC_ENGINE_VLLM && !vllm_padded_at_layout (in, lr, gpu, tp, weights))
     return FALSE;
   /* each rank's copy of Mamba-2's one group where TP does not divide it, in both engines
-   * (vc-engine-state.c) */
-  *weights += vc_engine_state_repeated_bytes (in, tp);
+   * (vc-engine-state.c): over several stages, where every layer holds a mixer (Falcon-H1), the
+   * busiest stage's layers' share, as its Mamba groups are sized (stage_pools()) */
+  repeated = vc_engine_state_repeated_bytes (in, tp);
+  if (MAX (1u, in->layout.pp) > 1 && in->arch.recurrent_with_attention && in->arch.recurrent_layers >= in->arch.n_layers)
+    repeated = repeated * vc_layout_pp_stage_size (in->arch.n_layers, in->layout.pp,
+                                                   MIN (lr->busiest_stage, in->layout.pp - 1)) / in->arch.n_layers;
+  *weights += repeated;
   return TRUE;
 }
 
