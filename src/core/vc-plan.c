@@ -776,6 +776,10 @@ plan_tensor_parallel (const VcInputs      *inputs,
   if (mxfp4_unsized (&in, set, plan->tp))
     at = (VcEngineAtLayout) { .n_gpus = at.n_gpus, .replicas = at.replicas };
   usable = vc_engine_usable_bytes (&in, vc_engine_gpu_capacity (&in, &gpu), lr.bytes[VC_COMPONENT_OVERHEAD]);
+  /* the cards' MXFP4 padding over several stages is refused here before any stage's figure
+   * (the engine's figures count each stage's share, the plan's cards do not) */
+  if (!padding_followed (&in, set, plan, error))
+    return FALSE;
   /* one card a stage: each its own cache blocks, none left when the model does not fit */
   if (in.engine == VC_ENGINE_VLLM && plan->pp > 1 && plan->tp == 1 && at.known && !sliding_layers (&in))
     {
@@ -786,8 +790,6 @@ plan_tensor_parallel (const VcInputs      *inputs,
   stage_tokens = vllm_stage_tokens (&in, res, &gpu, &at);
   if (options->pp_partition != NULL && !at.known)
     return refuse (error, _("--pp-partition needs vLLM’s KV-cache figure for the model, which it has none of here; accepted: --pp-partition left unset"));
-  if (!padding_followed (&in, set, plan, error))
-    return FALSE;
 
   dev = add_devices (set, plan);
   for (guint i = 0; i < n; i++)
