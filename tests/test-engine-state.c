@@ -162,6 +162,71 @@ test_falcon_h1 (void)
   g_assert_true (json_object_get_null_member (engine, "no_figure"));
 }
 
+/* Falcon-H1-Tiny-90M over two pipeline stages at vLLM 0.17 (FORMULAS.md, "Sliding-window layers
+ * over pipeline stages" and the vLLM list above): every layer holds attention and a mixer, so
+ * each stage of 12 layers holds 12 of each kind, one of the model's two groups of 24 each;
+ * each worker's num_blocks = available // page // 12: 1 GB, 9,390 pages // 12 = 782 blocks,
+ * 391 × 208 = 81,328 tokens, a request 20 + 1 blocks (one stage: 391 blocks, 40,560 tokens); at
+ * TP 2 × PP 2, pages of 53,248: 18,780 // 12 = 1,565 blocks, 782 × 208 = 162,656 tokens. vLLM
+ * 0.11 (spanning pull request #23974) and a model whose mixers sit in some layers only
+ * (Granite 4.0-H) keep no figure. */
+static void
+test_falcon_h1_stages (void)
+{
+  const char *tps[] = { "1", "2" };
+  const gint64 tokens[] = { 81328, 162656 };
+  const double at_once[] = { 782.0 / 21, 1565.0 / 21 };
+  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models",
+                                              "Falcon-H1-Tiny-90M-Instruct", "config.json", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (tps); i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(JsonParser) before = json_parser_new ();
+      const char *args[] = { "--config", config, "--engine", "vllm", "--engine-version", "0.17", "--seq", "4096",
+                             "--kv-cache-memory", "1", "--tp", tps[i], "--pp", "2", "--fit-gpu", "h100-80gb",
+                             "--format", "json", NULL };
+      const char *args_011[] = { "--config", config, "--engine", "vllm", "--engine-version", "0.11", "--seq", "4096",
+                                 "--kv-cache-memory", "1", "--tp", tps[i], "--pp", "2", "--fit-gpu", "h100-80gb",
+                                 "--format", "json", NULL };
+      JsonObject *engine = json_object_get_object_member (vc_test_run_json (parser, args), "engine");
+      JsonObject *engine_011 = json_object_get_object_member (vc_test_run_json (before, args_011), "engine");
+
+      g_assert_true (json_object_get_null_member (engine, "no_figure"));
+      g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, tokens[i]);
+      g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==, at_once[i]);
+      g_assert_cmpint (json_object_get_int_member (engine, "state_block_size"), ==, 208);
+      g_assert_cmpstr (json_object_get_string_member (engine_011, "no_figure"), ==, "state-pools");
+      g_assert_true (json_object_get_null_member (engine_011, "kv_capacity_tokens"));
+    }
+  /* TP 8 repeats the one Mamba-2 group on every rank (2,779,392 bytes over the 24 layers, test
+   * above): each stage its 12 layers' half */
+  {
+    g_autoptr(VcEstimate) e = vc_estimate_new ();
+    g_autoptr(GError) error = NULL;
+    const VcGpu *h100 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "h100-80gb"));
+    const VcLayoutResult *lr;
+    double weights;
+
+    g_assert_true (vc_estimate_set_preset (e, "falcon-h1-tiny-90m-instruct", &error));
+    g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "engine-version",
+                  VC_VLLM_VERSION_0_17, "tp", 8, "pp", 2, NULL);
+    g_assert_cmpfloat (vc_engine_state_repeated_bytes (vc_estimate_get_inputs (e), 8), ==, 2779392.0);
+    lr = vc_estimate_get_layout_result (e);
+    g_assert_true (vc_engine_rank_weights (vc_estimate_get_inputs (e), lr, h100, &weights));
+    g_assert_cmpfloat (weights, ==, lr->bytes[VC_COMPONENT_WEIGHTS] + 2779392.0 / 2);
+  }
+  {
+    g_autoptr(VcEstimate) e = vc_estimate_new ();
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (vc_estimate_set_preset (e, "granite-4.0-h-tiny", &error));
+    g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "engine-version",
+                  VC_VLLM_VERSION_0_17, "pp", 2, NULL);
+    g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "state-pools");
+  }
+}
+
 /* Falcon-H1-Tiny-90M under TP, its one Mamba-2 group repeated on every rank (8 attention heads,
  * 24 Mamba heads: TP 2, 4 and 8 divide both), one KV head of 64 a rank (256 bytes a token):
  *  - TP 2: conv_dim 768 + 2 × 2 × 64 = 1,024, 512 × 3 + 12 × 32 × 64 = 26,112 values, 52,224
@@ -1695,6 +1760,7 @@ main (int    argc,
   g_test_add_func ("/engine-state/granite-4-h", test_granite_4_h);
   g_test_add_func ("/engine-state/falcon-h1", test_falcon_h1);
   g_test_add_func ("/engine-state/falcon-h1-tensor-parallel", test_falcon_h1_tensor_parallel);
+  g_test_add_func ("/engine-state/falcon-h1-stages", test_falcon_h1_stages);
   g_test_add_func ("/engine-state/text", test_text);
   g_test_add_func ("/engine-state/refused", test_refused);
   g_test_add_func ("/engine-state/sglang-qwen3-next", test_sglang_qwen3_next);

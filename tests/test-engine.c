@@ -14,6 +14,7 @@
 #include "vc-layout.h"
 #include "vc-llama-graph.h"
 #include "vc-plan.h"
+#include "vc-estimator.h"
 #include "vc-solver.h"
 #include "vc-test-util.h"
 
@@ -862,11 +863,249 @@ test_vllm_sliding_layout (void)
   vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 4, &at);
   g_assert_cmpfloat (at.tokens, ==, 2640080.0);
   g_assert_cmpfloat (at.max_concurrency, ==, 330010.0 / (1024 + 521));
-  /* two pipeline stages: each stage's groups are not followed */
+  /* two pipeline stages at the default release (0.11 to 0.13, spanning pull request #23974):
+   * each stage's groups are not followed there, and the reason is named; from 0.14 they are:
+   * 9 full and 9 sliding layers a stage, 2 groups of 18 over the model, 9 layers of a stage in
+   * each, a layer's token 4 KV heads × 64 × 2 × 2 = 1,024 bytes at TP 2: ⌊⌊48,662,000,000 /
+   * 16,384⌋ / 9⌋ = 330,010 blocks, 2,640,080 tokens, as at TP 4 on one stage */
   g_object_set (e, "tp", 2, "pp", 2, NULL);
   vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 4, &at);
   g_assert_false (at.known);
   g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 2), ==, "layout-groups");
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_14, NULL);
+  g_assert_null (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 2));
+  vc_engine_at_layout_stages (in, r, r->selected, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 4,
+                              &at);
+  g_assert_true (at.known);
+  g_assert_cmpfloat (at.tokens, ==, 2640080.0);
+  g_assert_cmpfloat (at.max_concurrency, ==, 330010.0 / (1024 + 521));
+}
+
+/* vLLM's groups over several pipeline stages (FORMULAS.md, "Sliding-window layers over
+ * pipeline stages"; vllm/v1/core/kv_cache_utils.py at commit 001cabc): the whole model's groups,
+ * each stage's layers spread over them (layers[i::G]), each worker's num_blocks = available //
+ * page // its largest group, the fewest of any worker. With --kv-cache-memory every stage has the
+ * same bytes, so the figure is the arithmetic alone:
+ * - gpt-oss-20b (12 full, 12 sliding layers, window 128; a layer's token 8 KV heads × 64 × 2 ×
+ *   2 = 2,048 bytes, a page 32,768): one stage, 2 groups of 12, ⌊⌊20e9 / 32,768⌋ / 12⌋ =
+ *   50,862 blocks, 406,896 tokens; two, 6 of each kind a stage: ⌊610,351 / 6⌋ = 101,725 blocks,
+ *   ⌊101,725 / 2⌋ × 16 = 813,792 tokens, and a request of 8,192 tokens takes 512 blocks in the
+ *   full group and, with the H100's batch of 8,192, cdiv(min(127 + 8,192, 8,192), 16) + 1 = 513
+ *   in the sliding one.
+ * - Gemma 3 27B (10 full, 52 sliding layers, every sixth full; a layer's token 16 × 128 × 2 × 2
+ *   = 8,192 bytes, a page 131,072): groups of 10, 1 full and 6 sliding; one stage ⌊152,587 /
+ *   10⌋ = 15,258 blocks, ⌊15,258 / 7⌋ × 16 = 34,864 tokens; two stages of 31 layers hold 5 full
+ *   and 26 sliding each, at most cdiv(26, 6) = 5 in a sliding group: ⌊152,587 / 5⌋ = 30,517
+ *   blocks, ⌊30,517 / 7⌋ × 16 = 69,744 tokens (a chunked split, layers[i·g:(i+1)·g], would
+ *   have kept 10 a stage, as one stage). */
+static void
+test_vllm_sliding_stages (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const VcInputs *in;
+  const VcGpu *h100;
+  const VcResult *r;
+  VcEngineAtLayout at;
+  VcKvCapacity kv;
+  double tokens, max_concurrency;
+
+  h100 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "h100-80gb"));
+  g_assert_true (vc_estimate_set_preset (e, "gpt-oss-20b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "engine-version", VC_VLLM_VERSION_0_17,
+                "precision", VC_PRECISION_MXFP4, "seq", 8192, "kv-cache-memory", 20.0, NULL);
+  in = vc_estimate_get_inputs (e);
+  r = vc_estimate_get_result (e);
+  g_assert_cmpuint (in->arch.sliding_window_pattern, ==, 2);
+  vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], h100, 1, &kv);
+  g_assert_cmpfloat (kv.tokens, ==, 406896.0);
+  /* one stage: not this path, the figure above unchanged */
+  g_assert_false (vc_engine_sliding_stages (in, r, r->selected, h100, 0, &tokens, &max_concurrency));
+  g_object_set (e, "pp", 2, NULL);
+  g_assert_null (vc_engine_no_figure_on (in, h100, 1));
+  g_assert_true (vc_engine_sliding_stages (in, r, r->selected, h100, 0, &tokens, &max_concurrency));
+  g_assert_cmpfloat (tokens, ==, 813792.0);
+  g_assert_cmpfloat (max_concurrency, ==, 101725.0 / (512 + 513));
+  vc_engine_at_layout_stages (in, r, r->selected, vc_estimate_get_layout_result (e), h100, 0, &at);
+  g_assert_true (at.known);
+  g_assert_cmpfloat (at.tokens, ==, tokens);
+  g_assert_cmpfloat (at.max_concurrency, ==, max_concurrency);
+  /* four GPUs over two stages: two replicas, each that figure */
+  vc_engine_at_layout_stages (in, r, r->selected, vc_estimate_get_layout_result (e), h100, 4, &at);
+  g_assert_cmpfloat (at.tokens, ==, tokens);
+  g_assert_cmpfloat (at.max_concurrency, ==, 2 * max_concurrency);
+
+  /* from each stage's memory: 0.92 of the card less the stage's weights, its half of the Triton
+   * backend's padding (24 MoE layers, 12 a stage) and the profile run; the fewest blocks of the
+   * two stages */
+  g_object_set (e, "kv-cache-memory", 0.0, NULL);
+  {
+    const VcLayoutResult *lr = vc_estimate_get_layout_result (e);
+    guint batch_tokens, seqs;
+    double padding, profile, blocks = G_MAXDOUBLE;
+    VcInputs on_card;
+
+    g_assert_true (vc_engine_vllm_mxfp4_extra (in, h100, 1, &padding));
+    g_assert_cmpfloat (padding, ==, 768.0 * 823680.0);
+    /* the profile run with the card's own batch and SMs (the Triton sampler's buffer) */
+    vc_engine_on_card (in, h100, &on_card);
+    vc_engine_vllm_batch (&on_card, h100, &batch_tokens, &seqs);
+    profile = vc_estimator_vllm_profile_bytes (&on_card, batch_tokens, seqs, 1);
+    for (guint s = 0; s < 2; s++)
+      {
+        VcLayoutStage st;
+
+        vc_layout_stage_bytes_tp (in, r, r->selected, 12 * s, 12, s == 0, s == 1, 1, 1, &st);
+        blocks = MIN (blocks, floor (floor ((in->memory_fraction * vc_engine_gpu_capacity (in, h100) - st.weights -
+                                             padding / 2 - profile) / 32768) / 6));
+      }
+    g_assert_true (vc_engine_sliding_stages (in, r, r->selected, h100, lr->bytes[VC_COMPONENT_OVERHEAD], &tokens,
+                                             &max_concurrency));
+    g_assert_cmpfloat (tokens, ==, floor (blocks / 2) * 16);
+    g_assert_cmpfloat (max_concurrency, ==, blocks / 1025);
+    g_assert_cmpfloat (blocks, ==, 336452.0);
+    g_assert_cmpfloat (tokens, ==, 2691616.0);
+    /* the busiest GPU's weights: its stage's half of the padding */
+    vc_engine_at_layout_stages (in, r, r->selected, lr, h100, 0, &at);
+    g_assert_true (at.known);
+    g_assert_cmpfloat (at.tokens, ==, 2691616.0);
+    g_assert_cmpfloat (at.weights_bytes, ==, lr->bytes[VC_COMPONENT_WEIGHTS] + padding / 2);
+  }
+  /* 0.11 spans releases before and after the whole model's groups: named, no figure (bf16
+   * experts, whose backend is not in question) */
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_11, "precision", VC_PRECISION_BF16, NULL);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, h100, 1), ==, "layout-groups");
+  g_assert_false (vc_engine_sliding_stages (in, r, r->selected, h100, 0, &tokens, &max_concurrency));
+  vc_engine_at_layout_stages (in, r, r->selected, vc_estimate_get_layout_result (e), h100, 0, &at);
+  g_assert_false (at.known);
+  /* which layers slide not known (the pattern cleared): named, no figure */
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_14, "sliding-window-pattern", 0, NULL);
+  g_assert_cmpuint (in->arch.sliding_window_pattern, ==, 0);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, h100, 1), ==, "layout-groups");
+  vc_engine_at_layout_stages (in, r, r->selected, vc_estimate_get_layout_result (e), h100, 0, &at);
+  g_assert_false (at.known);
+
+}
+
+/* Gemma 3 27B's groups over two stages (test_vllm_sliding_stages()) */
+static void
+test_vllm_sliding_stages_gemma3 (void)
+{
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  g_autoptr(GError) error = NULL;
+  const VcGpu *h100 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "h100-80gb"));
+  const VcInputs *in;
+  const VcResult *r;
+  VcKvCapacity kv;
+  double tokens, max_concurrency;
+
+  g_assert_true (vc_estimate_set_preset (e, "gemma-3-27b-it", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "engine-version", VC_VLLM_VERSION_0_17,
+                "precision", VC_PRECISION_BF16, "seq", 8192, "kv-cache-memory", 20.0, "pp", 1, NULL);
+  in = vc_estimate_get_inputs (e);
+  r = vc_estimate_get_result (e);
+  g_assert_cmpuint (in->arch.sliding_window_pattern, ==, 6);
+  vc_engine_kv_capacity_on (in, r, &r->scenarios[r->selected], h100, 1, &kv);
+  g_assert_cmpfloat (kv.tokens, ==, 34864.0);
+  g_object_set (e, "pp", 2, NULL);
+  g_assert_true (vc_engine_sliding_stages (in, r, r->selected, h100, 0, &tokens, &max_concurrency));
+  g_assert_cmpfloat (tokens, ==, 69744.0);
+  /* a request: 512 blocks in the full group, cdiv(min(1,023 + 8,192, 8,192), 16) + 1 = 513 in
+   * each of the 6 sliding ones */
+  g_assert_cmpfloat (max_concurrency, ==, 30517.0 / (512 + 6 * 513));
+  /* stages of other sizes (get_pp_indices: 21, 21, 20 and 15, 16, 16, 15 layers): PP 3 holds
+   * 3, 4 and 3 full layers (5, 11, 17 | 23 … 41 | 47, 53, 59), its largest group 4:
+   * ⌊152,587 / 4⌋ = 38,146 blocks, 87,184 tokens; PP 4 2, 3, 2, 3 full and 13, 13, 14, 12
+   * sliding, at most 3 a group: ⌊152,587 / 3⌋ = 50,862 blocks, 116,256 tokens */
+  g_object_set (e, "pp", 3, NULL);
+  g_assert_true (vc_engine_sliding_stages (in, r, r->selected, h100, 0, &tokens, &max_concurrency));
+  g_assert_cmpfloat (tokens, ==, 87184.0);
+  g_object_set (e, "pp", 4, NULL);
+  g_assert_true (vc_engine_sliding_stages (in, r, r->selected, h100, 0, &tokens, &max_concurrency));
+  g_assert_cmpfloat (tokens, ==, 116256.0);
+  g_assert_cmpfloat (max_concurrency, ==, 50862.0 / (512 + 6 * 513));
+  /* without --kv-cache-memory the vision tower's profile run at PP > 1 is not followed */
+  g_object_set (e, "kv-cache-memory", 0.0, "pp", 2, NULL);
+  g_assert_cmpstr (vc_engine_no_figure_on (in, h100, 1), ==, "encoder");
+
+  /* Mistral 7B, the window on every layer (no pattern needed): one group of a stage's 16
+   * layers, a layer's token 8 × 128 × 2 × 2 = 4,096 bytes: ⌊⌊20e9 / 65,536⌋ / 16⌋ = 19,073
+   * blocks, 305,168 tokens (one stage: 9,536 blocks, 152,576); a request its window's
+   * cdiv(min(4,095 + 8,192, 8,192), 16) + 1 = 513 blocks */
+  g_assert_true (vc_estimate_set_preset (e, "mistral-7b", &error));
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "engine-version", VC_VLLM_VERSION_0_17,
+                "seq", 8192, "kv-cache-memory", 20.0, "pp", 2, NULL);
+  in = vc_estimate_get_inputs (e);
+  r = vc_estimate_get_result (e);
+  g_assert_cmpuint (in->arch.sliding_window_layers, ==, in->arch.n_layers);
+  g_assert_cmpuint (in->arch.sliding_window_pattern, ==, 0);
+  g_assert_true (vc_engine_sliding_stages (in, r, r->selected, h100, 0, &tokens, &max_concurrency));
+  g_assert_cmpfloat (tokens, ==, 305168.0);
+  g_assert_cmpfloat (max_concurrency, ==, 19073.0 / 513);
+}
+
+/* SGLang's pools over several pipeline stages at commit 003fca8 (FORMULAS.md, "Sliding-window
+ * layers over pipeline stages"): each rank's HybridSWAPoolConfigurator counts the whole model's
+ * layers, so a token costs F·n_full + 0.8·S·n_sliding on every stage, and the ranks keep the
+ * smallest full pool of any (_apply_token_constraints). gpt-oss-20b on H100s: 2,048 × (12 + 0.8
+ * × 12) = 44,236.8 bytes a token; Gemma 3 27B: 8,192 × (10 + 0.8 × 52) = 422,707.2. At commit
+ * 001ccef the stages are not followed (named). */
+static void
+test_sglang_sliding_stages (void)
+{
+  static const struct { const char *preset; VcPrecision precision; double cell; guint layers; double tokens; } cases[] = {
+    { "gpt-oss-20b", VC_PRECISION_MXFP4, 2048 * (12 + 0.8 * 12), 24, 1428519 },
+    { "gemma-3-27b-it", VC_PRECISION_BF16, 8192 * (10 + 0.8 * 52), 62, 94836 },
+  };
+  g_autoptr(VcEstimate) e = vc_estimate_new ();
+  const VcGpu *h100 = vc_estimate_get_gpu (e, vc_test_gpu_index (e, "h100-80gb"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      const VcInputs *in;
+      const VcResult *r;
+      const VcLayoutResult *lr;
+      VcEngineAtLayout at;
+      double tokens, max_concurrency, full = G_MAXDOUBLE, swa;
+      guint first = 0;
+
+      g_assert_true (vc_estimate_set_preset (e, cases[i].preset, &error));
+      g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_SGLANG, "seq", 8192, "pp", 2,
+                    "precision", cases[i].precision, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+      in = vc_estimate_get_inputs (e);
+      r = vc_estimate_get_result (e);
+      lr = vc_estimate_get_layout_result (e);
+      g_assert_null (vc_engine_no_figure_on (in, h100, 1));
+      /* each stage's rest: the static share less its own weights */
+      vc_engine_at_layout (in, lr, h100, 0, &at);
+      g_assert_false (at.known);
+      g_assert_cmpfloat (at.budget_bytes, >, 0);
+      for (guint s = 0; s < 2; s++)
+        {
+          guint n = vc_layout_pp_stage_size (cases[i].layers, 2, s);
+          VcLayoutStage st;
+
+          vc_layout_stage_bytes_tp (in, r, r->selected, first, n, s == 0, s == 1, 1, 1, &st);
+          first += n;
+          full = MIN (full, floor ((at.budget_bytes - st.weights) / cases[i].cell));
+        }
+      swa = floor (full * 0.8);
+      g_assert_true (vc_engine_sliding_stages (in, r, r->selected, h100, lr->bytes[VC_COMPONENT_OVERHEAD], &tokens,
+                                               &max_concurrency));
+      g_assert_cmpfloat (tokens, ==, full);
+      g_assert_cmpfloat (tokens, ==, cases[i].tokens);
+      g_assert_cmpfloat (max_concurrency, ==, MIN (full / 8192, swa / MIN (8192.0, in->arch.sliding_window + 1.0)));
+      vc_engine_at_layout_stages (in, r, r->selected, lr, h100, 0, &at);
+      g_assert_true (at.known);
+      g_assert_cmpfloat (at.tokens, ==, tokens);
+      g_assert_cmpfloat (at.max_concurrency, ==, max_concurrency);
+      /* 001ccef: not read for several stages */
+      g_object_set (e, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
+      g_assert_cmpstr (vc_engine_no_figure_on (in, h100, 1), ==, "layout-groups");
+      vc_engine_at_layout_stages (in, r, r->selected, lr, h100, 0, &at);
+      g_assert_false (at.known);
+    }
 }
 
 /* vLLM's MLA cache on Hopper: FlashMLA's blocks of 64 tokens, which vLLM's platform forces
@@ -1241,18 +1480,29 @@ test_vllm_mxfp4_layout (void)
                 "seq", 8192, NULL);
   in = vc_estimate_get_inputs (e);
   g_assert_null (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 1));
-  /* two pipeline stages, or expert parallelism: the padded experts are not followed there, and
-   * the reason is named; --kv-cache-memory gives the cache whatever the weights */
+  /* two pipeline stages: each pads its own 16 MoE layers, half of Marlin's 32 × 8 experts ×
+   * bf16 biases of 2 × 14,336 + 4,096 (16,777,216 bytes): the busiest GPU holds its stage's
+   * share */
   g_object_set (e, "pp", 2, NULL);
-  vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 2, &at);
-  g_assert_false (at.known);
-  g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 1), ==, "mxfp4-layout");
-  g_object_set (e, "kv-cache-memory", 20.0, NULL);
+  {
+    const VcLayoutResult *lr = vc_estimate_get_layout_result (e);
+    double padding;
+
+    g_assert_true (vc_engine_vllm_mxfp4_extra (in, vc_estimate_get_gpu (e, a100), 1, &padding));
+    g_assert_cmpfloat (padding, ==, 16777216.0);
+    vc_engine_at_layout (in, lr, vc_estimate_get_gpu (e, a100), 2, &at);
+    g_assert_true (at.known);
+    g_assert_cmpfloat (at.weights_bytes, ==, lr->bytes[VC_COMPONENT_WEIGHTS] + 8388608.0);
+    g_assert_null (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 1));
+  }
+  /* expert parallelism: not followed there, and the reason is named; --kv-cache-memory gives
+   * the cache whatever the weights */
+  g_object_set (e, "kv-cache-memory", 20.0, "pp", 1, "tp", 2, "ep", 2, NULL);
   vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 2, &at);
   g_assert_true (at.known);
   g_assert_cmpfloat (at.available_kv_bytes, ==, 20e9);
-  g_assert_null (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 1));
-  g_object_set (e, "kv-cache-memory", 0.0, "pp", 1, "tp", 2, "ep", 2, NULL);
+  g_assert_null (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 2));
+  g_object_set (e, "kv-cache-memory", 0.0, NULL);
   vc_engine_at_layout (in, vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, a100), 2, &at);
   g_assert_false (at.known);
   g_assert_cmpstr (vc_engine_no_figure_on (in, vc_estimate_get_gpu (e, a100), 2), ==, "mxfp4-layout");
@@ -2404,6 +2654,9 @@ main (int   argc,
   g_test_add_func ("/engine/vllm-reserves", test_vllm_reserves);
   g_test_add_func ("/engine/vllm-hybrid", test_vllm_hybrid);
   g_test_add_func ("/engine/vllm-sliding-layout", test_vllm_sliding_layout);
+  g_test_add_func ("/engine/vllm-sliding-stages", test_vllm_sliding_stages);
+  g_test_add_func ("/engine/vllm-sliding-stages-gemma3", test_vllm_sliding_stages_gemma3);
+  g_test_add_func ("/engine/sglang-sliding-stages", test_sglang_sliding_stages);
   g_test_add_func ("/engine/vllm-mla-block", test_vllm_mla_block);
   g_test_add_func ("/engine/vllm-layout-matches-card", test_vllm_layout_matches_card);
   g_test_add_func ("/engine/sglang", test_sglang);

@@ -469,6 +469,20 @@ test_vllm_mxfp4 (void)
   g_assert_cmpfloat (m.kv_tokens, ==, 0);
   /* an A100 with less free is still an A100: its backend is Marlin */
   g_assert_cmpfloat (f.kv_tokens, >, 0);
+  /* one card a stage: each stage pads its own layers, which the engine's figures count
+   * (tests/test-engine.c) but a plan's cards do not: refused, named, never a cache without the
+   * padding */
+  {
+    g_autoptr(VcEstimate) staged = vc_test_estimate_new ("mixtral-8x7b", "engine", "vllm", "precision", "mxfp4",
+                                                         "gpu-set", "a100-80gb:2", "pp", "2", NULL);
+    g_autoptr(GError) error = NULL;
+    VcPlan s = { 0 };
+
+    g_assert_false (vc_estimate_compute_plan (staged, &s, &error));
+    g_assert_nonnull (error);
+    g_assert_nonnull (strstr (error->message, "MXFP4"));
+    vc_plan_clear (&s);
+  }
   vc_plan_clear (&a);
   vc_plan_clear (&m);
   vc_plan_clear (&f);

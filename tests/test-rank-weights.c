@@ -54,12 +54,14 @@ model_estimate (const Model *m,
 }
 
 /* What the engine adds to the layout's busiest GPU at `layout` on `gpu`, by the rules read
- * apart: vLLM's padding on one stage without EP (refused beyond), and in both engines the
- * repeated Mamba-2 group */
+ * apart: vLLM's padding without EP (refused beyond), over several stages the busiest stage's
+ * share of the MoE layers (every layer of gpt-oss), and in both engines the repeated Mamba-2
+ * group */
 static gboolean
-expected_extra (const VcInputs *in,
-                const VcGpu    *gpu,
-                double         *extra)
+expected_extra (const VcInputs       *in,
+                const VcLayoutResult *lr,
+                const VcGpu          *gpu,
+                double               *extra)
 {
   double tp = MAX (1u, in->layout.tp), repeated = vc_engine_state_repeated_bytes (in, tp);
 
@@ -71,8 +73,14 @@ expected_extra (const VcInputs *in,
     }
   if (!vc_engine_vllm_mxfp4_extra (in, gpu, tp, extra))
     return FALSE;
-  if (*extra != 0 && (in->layout.pp > 1 || in->layout.ep > 1))
+  if (*extra != 0 && in->layout.ep > 1)
     return FALSE;
+  if (*extra != 0 && in->layout.pp > 1)
+    {
+      g_assert_cmpuint (in->arch.dense_layers, ==, 0);
+      *extra = *extra * vc_layout_pp_stage_size (in->arch.n_layers, in->layout.pp, lr->busiest_stage) /
+               in->arch.n_layers;
+    }
   *extra += repeated;
   return TRUE;
 }
@@ -100,7 +108,7 @@ check_cell (VcEstimate     *e,
     return;
   (*cells)++;
   g_assert_true (vc_layout_compute (&at, r, r->selected, &lr, NULL));
-  followed = expected_extra (&at, gpu, &extra);
+  followed = expected_extra (&at, &lr, gpu, &extra);
   g_assert_cmpint (vc_engine_rank_weights (&at, &lr, gpu, &weights), ==, followed);
   if (!followed)
     return;

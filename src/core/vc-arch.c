@@ -74,6 +74,7 @@ static VcArchField fields[] = {
   UINT_FIELD (v_head_dim, "v-head-dim", N_("Value head dimension"), N_("Multi-head latent attention: dimension of each value head"), 0, 100000),
   UINT_FIELD (sliding_window, "sliding-window", N_("Sliding window"), N_("Attention window in tokens of the sliding-window layers; 0 for none"), 0, 100000000),
   UINT_FIELD (sliding_window_layers, "sliding-window-layers", N_("Sliding-window layers"), N_("How many layers use the sliding window"), 0, 100000),
+  UINT_FIELD (sliding_window_pattern, "sliding-window-pattern", N_("Sliding-window pattern"), N_("Which layers use the window: with P, every Pth layer (the Pth, the 2Pth…) has full attention and the others the window (Gemma 3: 6, gpt-oss and Gemma 2: 2); 0 when not known, or when the window is on every layer; vLLM and SGLang need it with several pipeline stages"), 0, 100000),
   BOOL_FIELD (gated_attention, "gated-attention", N_("Gated attention"), N_("The query projection also produces an output gate (Qwen3-Next)")),
   UINT_FIELD (recurrent_layers, "recurrent-layers", N_("Recurrent layers"), N_("Layers with a linear-attention or state-space (Mamba) mixer, which keeps a per-sequence state instead of a KV cache"), 0, 100000),
   BOOL_FIELD (recurrent_with_attention, "recurrent-with-attention", N_("Mixer beside attention"), N_("The recurrent mixer runs beside attention in its layers (Falcon-H1) instead of replacing it")),

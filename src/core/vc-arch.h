@@ -53,6 +53,8 @@ typedef struct
   /* Sliding-window attention */
   guint sliding_window;           /* 0: none */
   guint sliding_window_layers;    /* how many layers use the window */
+  guint sliding_window_pattern;   /* P: layer i (from 0) has full attention when (i + 1) % P == 0,
+                                   * every other layer the window; 0 when not known or not so */
   gboolean gated_attention;       /* q_proj also produces a sigmoid output gate (Qwen3-Next) */
   /* Linear attention (Gated DeltaNet) and state-space (Mamba) mixers: a state per sequence that
    * does not grow with the context, instead of (or beside) a KV cache */

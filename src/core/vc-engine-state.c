@@ -135,6 +135,16 @@ vllm_widened (const VcInputs *in,
   return widens_groups (&in->arch, tp) && rank_state (in, tp, &conv, &ssm);
 }
 
+/* Whether every layer holds both attention and the mixer (Falcon-H1): a pipeline stage's layers
+ * of either kind are then its layer count, where for a model of separate layers (Qwen3-Next,
+ * Granite 4.0-H) which layers hold a mixer is not in VcArch */
+static gboolean
+every_layer_both (const VcArch *arch)
+{
+  return arch->recurrent_with_attention && arch->recurrent_layers >= arch->n_layers &&
+         vc_arch_attention_layers (arch) == arch->n_layers;
+}
+
 gboolean
 vc_engine_state_vllm_followed (const VcInputs *in,
                                double          tp,
@@ -146,12 +156,14 @@ vc_engine_state_vllm_followed (const VcInputs *in,
     return TRUE;
   /* each rank of tp holds its part of every layer's state (splits_evenly), or Mamba-2's one
    * group repeated with its share of the heads (vllm_widened); pipeline stages hold
-   * layers of either kind in numbers the stage split gives, not followed; a window beside the
+   * layers of either kind in numbers the stage split gives, followed where every layer holds
+   * both (vc_engine_state_vllm_stages()) from release 0.14; a window beside the
    * state would make a third kind of group; releases after 0.20 log the cache as
    * max_concurrency × max_model_len (vllm-project/vllm issue #40691), not followed */
   return in->engine == VC_ENGINE_VLLM && in->mode == VC_MODE_INFERENCE &&
          in->vllm_version != VC_VLLM_VERSION_0_21 &&
-         in->method == VC_METHOD_ARCHITECTURE && pp == 1 &&
+         in->method == VC_METHOD_ARCHITECTURE &&
+         (pp == 1 || (every_layer_both (arch) && vc_engine_vllm_minor (in) >= 14)) &&
          (splits_evenly (arch, tp) || vllm_widened (in, tp)) &&
          arch->recurrent_state > 0 &&
          vc_arch_attention_layers (arch) > 0 && !vc_arch_is_mla (arch) &&
@@ -232,6 +244,37 @@ vc_engine_state_vllm_capacity (const VcInputs        *in,
 
   *tokens = floor (blocks / (spec->attention_groups + spec->state_groups)) * min_block;
   *max_concurrency = blocks / per_request;
+}
+
+/* Over several pipeline stages (vllm/v1/core/kv_cache_utils.py at commit 001cabc, pull request
+ * #23974): the whole model's groups (@spec), each stage's layers of a kind spread over that
+ * kind's groups (layers[i::G]), so a stage of c layers of a kind holds at most cdiv(c, G) in
+ * one; each worker's num_blocks = its available // page // its largest group, the fewest of any
+ * worker; the log and the requests as on one stage (vc_engine_state_vllm_capacity()). Every
+ * layer holding both kinds (every_layer_both()), a stage's count of each is its @layers. */
+void
+vc_engine_state_vllm_stages (const VcInputs        *in,
+                             const VcVllmStateSpec *spec,
+                             guint                  pp,
+                             const double          *layers,
+                             const double          *available,
+                             double                *tokens,
+                             double                *max_concurrency)
+{
+  double blocks = G_MAXDOUBLE, min_block = MIN ((double) spec->block_size, (double) in->seq);
+
+  for (guint s = 0; s < pp; s++)
+    {
+      double group = MAX (ceil (layers[s] / spec->attention_groups), ceil (layers[s] / spec->state_groups));
+
+      if (group > 0)
+        blocks = MIN (blocks, floor (floor (MAX (0.0, available[s]) / spec->page_bytes) / group));
+    }
+  if (blocks == G_MAXDOUBLE)
+    blocks = 0;
+  *tokens = floor (blocks / (spec->attention_groups + spec->state_groups)) * min_block;
+  *max_concurrency = blocks / (spec->attention_groups * ceil ((double) in->seq / spec->block_size) +
+                               spec->state_groups);
 }
 
 void

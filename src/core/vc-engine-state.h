@@ -49,6 +49,16 @@ void     vc_engine_state_vllm_capacity (const VcInputs         *inputs,
                                         double                 *tokens,
                                         double                 *max_concurrency);
 
+/* The same over `pp` pipeline stages of `layers` layers each (every layer holding attention and
+ * the mixer), the stages' `available` bytes: the fewest blocks of any stage's */
+void     vc_engine_state_vllm_stages   (const VcInputs         *inputs,
+                                        const VcVllmStateSpec  *spec,
+                                        guint                   pp,
+                                        const double           *layers,
+                                        const double           *available,
+                                        double                 *tokens,
+                                        double                 *max_concurrency);
+
 /* vc_engine_at_layout()'s figures from its available_kv_bytes and replicas, for a model with
  * recurrent state over `tp` ranks; `kv_bytes_per_token` as for vc_engine_state_vllm_spec() */
 void     vc_engine_state_vllm_at_layout (const VcInputs   *inputs,

@@ -900,6 +900,57 @@ encoder_unsized (const VcInputs *in)
   return FALSE;
 }
 
+/* The full-attention and sliding-window layers among [first, first + n) (FORMULAS.md,
+ * "Sliding-window layers over pipeline stages"): every layer windowed, or every
+ * sliding_window_pattern-th layer full (its reader: Gemma 2, Gemma 3, Cohere 2, gpt-oss, a
+ * periodic layer_types); FALSE where which layers slide is not known (a pattern that does not
+ * give the model's count, none given, or recurrent layers beside them) */
+static gboolean
+stage_window_layers (const VcArch *arch,
+                     guint         first,
+                     guint         n,
+                     double       *full,
+                     double       *sliding)
+{
+  guint p = arch->sliding_window_pattern;
+
+  if (arch->recurrent_layers > 0 || arch->sliding_window == 0 || arch->sliding_window_layers == 0)
+    return FALSE;
+  if (arch->sliding_window_layers >= arch->n_layers)
+    {
+      *full = 0;
+      *sliding = n;
+      return TRUE;
+    }
+  if (p == 0 || arch->sliding_window_layers != arch->n_layers - arch->n_layers / p)
+    return FALSE;
+  *full = (double) ((first + n) / p - first / p);
+  *sliding = n - *full;
+  return TRUE;
+}
+
+/* Whether the engine's cache of a model with sliding-window layers is followed over several
+ * pipeline stages: which layers slide known; vLLM from release 0.14 (--engine-version 0.14,
+ * 0.17, 0.21), whose get_kv_cache_configs groups the layers of the whole model
+ * (vllm/v1/core/kv_cache_utils.py at commit 001cabc, from pull request #23974: before it each
+ * worker grouped its own layers, and 0.11 spans releases on both sides); SGLang at commit
+ * 003fca8 (pool_configurator.py, HybridSWAPoolConfigurator; kv_cache_configurator.py,
+ * _apply_token_constraints), its source read for this */
+static gboolean
+sliding_stages_followed (const VcInputs *in)
+{
+  double full, sliding;
+
+  if (!stage_window_layers (&in->arch, 0, in->arch.n_layers, &full, &sliding) ||
+      vc_arch_state_elements (&in->arch) > 0)
+    return FALSE;
+  if (in->engine == VC_ENGINE_VLLM)
+    return vc_engine_vllm_minor (in) >= 14;
+  if (in->engine == VC_ENGINE_SGLANG)
+    return in->sglang_version == VC_SGLANG_VERSION_003FCA8;
+  return TRUE;
+}
+
 const char *
 vc_engine_no_figure (const VcInputs *in)
 {
@@ -914,8 +965,9 @@ vc_engine_no_figure (const VcInputs *in)
     return "encoder";
   if (vc_engine_rope_table_unsized (in) != NULL)
     return "rope-table";
-  /* vc_engine_at_layout: vLLM's groups and SGLang's pools with PP > 1 */
-  if (arch->sliding_window > 0 && arch->sliding_window_layers > 0 && MAX (1u, in->layout.pp) > 1)
+  /* vc_engine_at_layout_stages: vLLM's groups and SGLang's pools with PP > 1, where followed */
+  if (arch->sliding_window > 0 && arch->sliding_window_layers > 0 && MAX (1u, in->layout.pp) > 1 &&
+      !sliding_stages_followed (in))
     return "layout-groups";
   return NULL;
 }
@@ -936,30 +988,58 @@ vllm_mxfp4_sized (const VcInputs *in,
 }
 
 /* Whether vLLM's MXFP4 experts, padded by @padding bytes a rank, are beyond what is followed at
- * the inputs' layout: several pipeline stages, or expert parallelism (FusedMoE then gives each
- * rank whole experts at the full intermediate size, vllm/model_executor/layers/fused_moe/config.py,
- * FusedMoEParallelConfig.make), unless --kv-cache-memory gives the cache whatever the weights */
+ * the inputs' layout: expert parallelism (FusedMoE then gives each rank whole experts at the
+ * full intermediate size, vllm/model_executor/layers/fused_moe/config.py,
+ * FusedMoEParallelConfig.make), unless --kv-cache-memory gives the cache whatever the weights.
+ * Several pipeline stages are followed: each stage pads its own MoE layers (stage_padding()). */
 static gboolean
 vllm_padded_layout_unfollowed (const VcInputs *in,
                                double          padding)
 {
-  return padding > 0 && !(in->kv_cache_memory_gb > 0) &&
-         (MAX (1u, in->layout.pp) > 1 || MAX (1u, in->layout.ep) > 1);
+  return padding > 0 && !(in->kv_cache_memory_gb > 0) && MAX (1u, in->layout.ep) > 1;
+}
+
+/* Of @padding, the MXFP4 padding of every MoE layer on a rank, what a pipeline stage of the
+ * layers [first, first + n) holds: each layer's FusedMoE pads its own experts alike
+ * (Mxfp4MoEMethod.create_weights, one layer at a time), the leading dense layers none */
+static double
+stage_padding (const VcArch *arch,
+               double        padding,
+               guint         first,
+               guint         n)
+{
+  guint dense = vc_arch_is_moe (arch) ? MIN (arch->dense_layers, arch->n_layers) : 0;
+  guint lo = MAX (first, dense), hi = MIN (first + n, arch->n_layers);
+  guint moe = arch->n_layers - dense;
+
+  if (padding <= 0 || moe == 0 || hi <= lo)
+    return 0;
+  return padding * (hi - lo) / moe;
 }
 
 /* vLLM's MXFP4 experts padded by this card's backend (vc_engine_vllm_mxfp4_extra) added to the
- * busiest GPU's @weights, on one pipeline stage without expert parallelism; FALSE where that is
- * not followed */
+ * busiest GPU's @weights, its stage's share with several pipeline stages (@lr's busiest stage of
+ * vLLM's default partition), without expert parallelism; FALSE where that is not followed */
 static gboolean
-vllm_padded_at_layout (const VcInputs *in,
-                       const VcGpu    *gpu,
-                       double          tp,
-                       double         *weights)
+vllm_padded_at_layout (const VcInputs       *in,
+                       const VcLayoutResult *lr,
+                       const VcGpu          *gpu,
+                       double                tp,
+                       double               *weights)
 {
+  guint pp = MAX (1u, in->layout.pp), first = 0;
   double padding;
 
   if (!vllm_mxfp4_sized (in, gpu, tp, &padding) || vllm_padded_layout_unfollowed (in, padding))
     return FALSE;
+  if (pp > 1)
+    {
+      guint stage = MIN (lr->busiest_stage, pp - 1);
+
+      for (guint s = 0; s < stage; s++)
+        first += vc_layout_pp_stage_size (in->arch.n_layers, pp, s);
+      padding = stage_padding (&in->arch, padding, first, vc_layout_pp_stage_size (in->arch.n_layers, pp, stage));
+    }
   *weights += padding;
   return TRUE;
 }
@@ -970,16 +1050,21 @@ vc_engine_rank_weights (const VcInputs       *in,
                         const VcGpu          *gpu,
                         double               *weights)
 {
-  double tp = MAX (1u, in->layout.tp);
+  double tp = MAX (1u, in->layout.tp), repeated;
 
   *weights = lr->bytes[VC_COMPONENT_WEIGHTS];
   if (in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE)
     return TRUE;
-  if (in->engine == VC_ENGINE_VLLM && !vllm_padded_at_layout (in, gpu, tp, weights))
+  if (in->engine == VC_ENGINE_VLLM && !vllm_padded_at_layout (in, lr, gpu, tp, weights))
     return FALSE;
   /* each rank's copy of Mamba-2's one group where TP does not divide it, in both engines
-   * (vc-engine-state.c) */
-  *weights += vc_engine_state_repeated_bytes (in, tp);
+   * (vc-engine-state.c): over several stages, where every layer holds a mixer (Falcon-H1), the
+   * busiest stage's layers' share, as its Mamba groups are sized (stage_pools()) */
+  repeated = vc_engine_state_repeated_bytes (in, tp);
+  if (MAX (1u, in->layout.pp) > 1 && in->arch.recurrent_with_attention && in->arch.recurrent_layers >= in->arch.n_layers)
+    repeated = repeated * vc_layout_pp_stage_size (in->arch.n_layers, in->layout.pp,
+                                                   MIN (lr->busiest_stage, in->layout.pp - 1)) / in->arch.n_layers;
+  *weights += repeated;
   return TRUE;
 }
 
@@ -1106,10 +1191,13 @@ vc_engine_vllm_stages_tokens (const VcInputs *inputs,
   const VcInputs *in = vllm_block_on (inputs, gpu, &copy);
   guint pp = MAX (1u, in->layout.pp), tp = MAX (1u, in->layout.tp), first = 0, batch_tokens, seqs;
   double cached = (double) vc_engine_context_tokens (in) * in->batch * in->concurrency;
-  double capacity = vc_engine_gpu_capacity (in, gpu), blocks = G_MAXDOUBLE, profile;
+  double capacity = vc_engine_gpu_capacity (in, gpu), blocks = G_MAXDOUBLE, profile, padding;
 
   vc_engine_vllm_batch (in, gpu, &batch_tokens, &seqs);
   profile = vc_estimator_vllm_profile_bytes (in, batch_tokens, seqs, tp);
+  /* the MXFP4 padding of every MoE layer on a rank, each stage its share (stage_padding()) */
+  if (!vc_engine_vllm_mxfp4_extra (in, gpu, tp, &padding))
+    padding = 0;
   for (guint s = 0; s < pp; s++)
     {
       guint n = vc_layout_pp_stage_size (in->arch.n_layers, pp, s);
@@ -1117,9 +1205,10 @@ vc_engine_vllm_stages_tokens (const VcInputs *inputs,
       double space, per_token;
 
       vc_layout_stage_bytes_tp (in, res, index, first, n, s == 0, s == pp - 1, tp, MAX (1u, in->layout.ep), &st);
-      first += n;
       space = in->kv_cache_memory_gb > 0 ? in->kv_cache_memory_gb * 1e9
-              : MAX (0.0, in->memory_fraction * capacity - st.weights - profile);
+              : MAX (0.0, in->memory_fraction * capacity - st.weights - stage_padding (&in->arch, padding, first, n) -
+                          profile);
+      first += n;
       per_token = st.kv / cached;
       if (per_token > 0)
         blocks = MIN (blocks, floor (space / (in->block_size * per_token)));
@@ -1153,19 +1242,14 @@ vc_engine_kv_capacity_fit (const VcInputs         *in,
   at.layout.dp = at.layout.ep = 1;
   if (in->mode != VC_MODE_INFERENCE || !vc_layout_compute (&at, res, index, &lr, NULL))
     return;
-  vc_engine_at_layout (&at, &lr, gpu, 0, &at_layout);
+  /* the engine over the stages: vLLM's fewest blocks of any stage, the sliding-window pools of
+   * every stage (vc_engine_at_layout_stages()) */
+  vc_engine_at_layout_stages (&at, res, index, &lr, gpu, 0, &at_layout);
   if (!at_layout.known || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG))
     return;
   out->known = TRUE;
   out->tokens = at_layout.tokens;
   out->max_concurrency = at_layout.max_concurrency;
-  /* vLLM's cache without recurrent state: the fewest blocks over the stages, not the busiest
-   * stage's (its Mamba groups and sliding-window groups keep the layout's figure) */
-  if (in->engine == VC_ENGINE_VLLM && vc_arch_state_elements (&in->arch) <= 0 && at_layout.block_size == 0)
-    {
-      out->tokens = vc_engine_vllm_stages_tokens (&at, res, index, gpu);
-      out->max_concurrency = out->tokens / in->seq * at_layout.replicas;
-    }
   out->state_request_bytes = at_layout.state_request_bytes;
   out->state_requests = at_layout.state_requests;
   out->weights_bytes = at_layout.weights_bytes;
@@ -1199,15 +1283,24 @@ layout_pools (const VcInputs *in,
               double          tp,
               gboolean       *state,
               gboolean       *pools,
-              gboolean       *swa_pool)
+              gboolean       *swa_pool,
+              gboolean       *stage_pools)
 {
   const VcArch *arch = &in->arch;
   gboolean sliding = arch->sliding_window > 0 && arch->sliding_window_layers > 0;
 
-  *state = vc_arch_state_elements (arch) > 0 && vc_engine_state_followed (in, tp, MAX (1u, in->layout.pp));
+  gboolean staged = MAX (1u, in->layout.pp) > 1;
+
+  *state = vc_arch_state_elements (arch) > 0 && !staged && vc_engine_state_followed (in, tp, 1);
   *pools = sliding || (vc_arch_state_elements (arch) > 0 && !*state);
   *swa_pool = (in->engine == VC_ENGINE_SGLANG || in->engine == VC_ENGINE_VLLM) && sliding &&
-              vc_arch_state_elements (arch) <= 0 && MAX (1u, in->layout.pp) == 1;
+              vc_arch_state_elements (arch) <= 0 && !staged;
+  /* the same pools over several stages, each stage's own (vc_engine_at_layout_stages()):
+   * sliding-window layers, or vLLM's Mamba groups where every layer holds both kinds */
+  *stage_pools = (in->engine == VC_ENGINE_SGLANG || in->engine == VC_ENGINE_VLLM) && staged &&
+                 ((sliding && sliding_stages_followed (in)) ||
+                  (in->engine == VC_ENGINE_VLLM && vc_arch_state_elements (arch) > 0 &&
+                   vc_engine_state_followed (in, tp, MAX (1u, in->layout.pp))));
 }
 
 /* vLLM's groups of full and sliding-window layers (vllm_blocks_capacity()) on one pipeline
@@ -1245,7 +1338,8 @@ vllm_groups_at_layout (const VcInputs   *in,
  * request and profile run (or --kv-cache-memory), SGLang's static share of what the CUDA context
  * leaves, the whole card for llama.cpp and the others, less the GPU's activations. SGLang's
  * sliding-window pool, vLLM's sliding-window groups, vLLM's Mamba groups and SGLang's Mamba pool
- * are followed on one pipeline stage. */
+ * are followed on one pipeline stage; over several, the sliding-window pools are each stage's
+ * (vc_engine_at_layout_stages(), which gives the tokens: here only the budget and weights). */
 void
 vc_engine_at_layout (const VcInputs       *inputs,
                      const VcLayoutResult *lr,
@@ -1264,14 +1358,14 @@ vc_engine_at_layout (const VcInputs       *inputs,
   double tp = MAX (1u, in->layout.tp);
   double per_token, tokens;
   guint stage_gpus = MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp);
-  gboolean state, pools, swa_pool;
+  gboolean state, pools, swa_pool, stage_pools;
 
-  layout_pools (in, tp, &state, &pools, &swa_pool);
+  layout_pools (in, tp, &state, &pools, &swa_pool, &stage_pools);
   *out = (VcEngineAtLayout) { 0 };
   out->n_gpus = MAX (n_gpus, vc_layout_n_gpus (&in->layout));
   out->replicas = out->n_gpus / stage_gpus;
   if (in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE || kv <= 0 || cached <= 0 ||
-      (pools && !swa_pool && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG)) ||
+      (pools && !swa_pool && !stage_pools && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG)) ||
       encoder_unsized (in) || vc_engine_rope_table_unsized (in) != NULL ||
       !vc_engine_vllm_version_sized (in, stage_gpus) || !vc_engine_rank_weights (in, lr, gpu, &weights))
     return;
@@ -1290,7 +1384,7 @@ vc_engine_at_layout (const VcInputs       *inputs,
         vc_engine_state_vllm_at_layout (in, tp, per_token, out);
       else if (swa_pool)
         vllm_groups_at_layout (in, kv, per_replica, batch_tokens, out);
-      if (state || swa_pool)
+      if (state || swa_pool || stage_pools)
         return;
       tokens = floor (out->available_kv_bytes / (in->block_size * per_token)) * in->block_size;
     }
@@ -1301,6 +1395,8 @@ vc_engine_at_layout (const VcInputs       *inputs,
       out->budget_bytes = vc_engine_sglang_fraction (in, gpu_mib, tp) *
                           MAX (0.0, capacity - overhead - vc_engine_comm_pool_bytes (in, tp));
       out->available_kv_bytes = MAX (0.0, out->budget_bytes - weights);
+      if (stage_pools)
+        return;
       if (state)
         {
           sglang_state_at_layout (in, tp, per_token, out->budget_bytes - weights, out);
@@ -1351,6 +1447,15 @@ vc_engine_at_layout (const VcInputs       *inputs,
   out->max_concurrency = tokens / in->seq * out->replicas;
 }
 
+static gboolean stage_pools (const VcInputs   *inputs,
+                             const VcResult   *res,
+                             guint             index,
+                             const VcGpu      *gpu,
+                             double            overhead,
+                             double           *tokens,
+                             double           *max_concurrency,
+                             VcEngineAtLayout *out);
+
 /* vc_engine_at_layout() with vLLM's cache over several pipeline stages as vLLM sizes it: the
  * fewest blocks over the stages (vc_engine_vllm_stages_tokens()), not the busiest stage's; the
  * figures of --fit-gpu, the JSON report and the speed line at the inputs' layout, as the GPU
@@ -1364,10 +1469,231 @@ vc_engine_at_layout_stages (const VcInputs       *in,
                             guint                 n_gpus,
                             VcEngineAtLayout     *out)
 {
+  double tokens, max_concurrency;
+
   vc_engine_at_layout (in, lr, gpu, n_gpus, out);
+  /* sliding-window layers or vLLM's Mamba groups over several stages: each stage's pools
+   * (stage_pools()), from what vc_engine_at_layout() gave of the busiest GPU's budget and
+   * weights */
+  if (((in->arch.sliding_window > 0 && in->arch.sliding_window_layers > 0) || vc_arch_state_elements (&in->arch) > 0) &&
+      MAX (1u, in->layout.pp) > 1)
+    {
+      if (out->weights_bytes > 0 && !out->known &&
+          stage_pools (in, res, index, gpu, lr->bytes[VC_COMPONENT_OVERHEAD], &tokens, &max_concurrency, out))
+        {
+          out->known = TRUE;
+          out->tokens = tokens;
+          out->max_concurrency = max_concurrency * out->replicas;
+        }
+      return;
+    }
   if (in->engine != VC_ENGINE_VLLM || MAX (1u, in->layout.pp) <= 1 || !out->known || out->block_size != 0 ||
       vc_arch_state_elements (&in->arch) > 0)
     return;
   out->tokens = vc_engine_vllm_stages_tokens (in, res, index, gpu);
   out->max_concurrency = out->tokens / in->seq * out->replicas;
+}
+
+/* vLLM's groups over several pipeline stages (vllm/v1/core/kv_cache_utils.py at commit 001cabc):
+ * get_kv_cache_configs merges every worker's layers and groups the whole model's
+ * (_get_kv_cache_groups_uniform_page_size: group_size g the smaller count of full and
+ * sliding layers, the larger under 1.5 times it; a kind of L layers in G = cdiv(L, g) groups,
+ * the i-th holding layers[i::G], "to avoid memory waste" in the PP case of pull request
+ * #23974); _project_kv_cache_groups_to_worker keeps each group's layers on the worker, so a
+ * stage holding c layers of a kind (consecutive in that kind's list) has at most cdiv(c, G) in
+ * one group; get_kv_cache_config_from_groups: group_size = the largest projected group,
+ * num_blocks = available // page // group_size; every worker then takes the smallest
+ * num_blocks. _report_kv_cache_config logs num_blocks // len(groups) × block tokens, the
+ * groups the whole model's (a projected group may be empty), and
+ * get_max_concurrency_for_kv_cache_config num_blocks / the blocks of one request in every
+ * group. A model whose every layer is windowed makes one group (the stage's layers). @full,
+ * @sliding: the stages' layers of each kind; @available: each stage's bytes for the cache;
+ * @layer: one layer's KV bytes of a token on a rank. */
+static void
+vllm_stage_groups (const VcInputs *in,
+                   guint           pp,
+                   const double   *full,
+                   const double   *sliding,
+                   const double   *available,
+                   double          layer,
+                   guint           batch_tokens,
+                   double         *tokens,
+                   double         *max_concurrency)
+{
+  double all_full = 0, all_sliding = 0, groups_full, groups_sliding, blocks = G_MAXDOUBLE;
+  double page = in->block_size * layer;
+  double window_tokens = MIN ((double) in->arch.sliding_window - 1 + batch_tokens, (double) in->seq);
+
+  for (guint s = 0; s < pp; s++)
+    all_full += full[s], all_sliding += sliding[s];
+  if (all_full > 0 && all_sliding > 0)
+    {
+      double lo = MIN (all_full, all_sliding), hi = MAX (all_full, all_sliding);
+      double g = hi < lo * 1.5 ? hi : lo;
+
+      groups_full = ceil (all_full / g);
+      groups_sliding = ceil (all_sliding / g);
+    }
+  else
+    groups_full = all_full > 0, groups_sliding = all_sliding > 0;
+  for (guint s = 0; s < pp; s++)
+    {
+      double group_size = MAX (groups_full > 0 ? ceil (full[s] / groups_full) : 0,
+                               groups_sliding > 0 ? ceil (sliding[s] / groups_sliding) : 0);
+
+      if (group_size > 0)
+        blocks = MIN (blocks, floor (floor (available[s] / page) / group_size));
+    }
+  if (blocks == G_MAXDOUBLE)
+    blocks = 0;
+  *tokens = floor (blocks / (groups_full + groups_sliding)) * in->block_size;
+  /* a request: cdiv(seq, block) blocks in each full group, in each sliding one those of its
+   * window (SlidingWindowSpec.max_memory_usage_bytes) */
+  *max_concurrency = blocks / (groups_full * ceil ((double) in->seq / in->block_size) +
+                               groups_sliding * (ceil (window_tokens / in->block_size) + 1));
+}
+
+/* SGLang's sliding-window pools over several pipeline stages, at commit 003fca8: each rank's
+ * HybridSWAPoolConfigurator (python/sglang/srt/model_executor/pool_configurator.py) counts the
+ * whole model's layers (model_config.full_attention_layer_ids and swa_attention_layer_ids, not
+ * the stage's), cell_size = F·n_full + r·S·n_sliding, its full pool = rest // cell_size in
+ * whole pages; KVCacheConfigurator.config_from_budget then takes the smallest over the ranks
+ * (_apply_token_constraints: all_reduce MIN over the world group, "Sync across PP ranks") and
+ * solves the pools again from it: the sliding pool int(full × r) in whole pages, refused when
+ * it cannot hold the window and a page. A model whose every layer is windowed: one pool of
+ * rest // (S·n_sliding) tokens. @rest: each stage's bytes after its weights. */
+static void
+sglang_stage_pools (const VcInputs *in,
+                    guint           pp,
+                    double          all_full,
+                    double          all_sliding,
+                    const double   *rest,
+                    double          layer,
+                    double         *tokens,
+                    double         *max_concurrency)
+{
+  double cell = layer * (all_full > 0 ? all_full + SGLANG_SWA_FULL_TOKENS_RATIO * all_sliding : all_sliding);
+  double full = G_MAXDOUBLE, window = in->arch.sliding_window, swa_tokens;
+
+  for (guint s = 0; s < pp; s++)
+    full = MIN (full, rest[s] > 0 ? floor (floor (rest[s] / cell) / in->page_size) * in->page_size : 0);
+  *tokens = full;
+  *max_concurrency = full / in->seq;
+  if (all_full <= 0)
+    return;
+  swa_tokens = floor (floor (full * SGLANG_SWA_FULL_TOKENS_RATIO) / in->page_size) * in->page_size;
+  if (window + in->page_size >= swa_tokens)
+    *tokens = 0, *max_concurrency = 0;
+  else
+    *max_concurrency = MIN (full / in->seq, swa_tokens / MIN ((double) in->seq, window + in->page_size));
+}
+
+/* vLLM's Mamba groups over the stages (vc_engine_state_vllm_stages()), a token's KV bytes on a
+ * rank @per_token, each stage of @layers layers with @space bytes; the block and page in @out */
+static gboolean
+vllm_state_stages (const VcInputs   *in,
+                   guint             pp,
+                   double            per_token,
+                   const double     *layers,
+                   const double     *space,
+                   double           *tokens,
+                   double           *max_concurrency,
+                   VcEngineAtLayout *out)
+{
+  VcVllmStateSpec spec;
+
+  if (!vc_engine_state_vllm_spec (in, MAX (1u, in->layout.tp), per_token, &spec))
+    return FALSE;
+  vc_engine_state_vllm_stages (in, &spec, pp, layers, space, tokens, max_concurrency);
+  if (out != NULL)
+    out->block_size = spec.block_size, out->state_page_bytes = spec.page_bytes;
+  return TRUE;
+}
+
+gboolean
+vc_engine_sliding_stages (const VcInputs *inputs,
+                          const VcResult *res,
+                          guint           index,
+                          const VcGpu    *gpu,
+                          double          overhead,
+                          double         *tokens,
+                          double         *max_concurrency)
+{
+  *tokens = *max_concurrency = 0;
+  return vc_arch_state_elements (&inputs->arch) <= 0 &&
+         stage_pools (inputs, res, index, gpu, overhead, tokens, max_concurrency, NULL);
+}
+
+/* vc_engine_sliding_stages(), and vLLM's Mamba groups over several stages where every layer
+ * holds both kinds (vc-engine-state.c); with @out, the state's block and page in it */
+static gboolean
+stage_pools (const VcInputs   *inputs,
+             const VcResult   *res,
+             guint             index,
+             const VcGpu      *gpu,
+             double            overhead,
+             double           *tokens,
+             double           *max_concurrency,
+             VcEngineAtLayout *out)
+{
+  VcInputs copy;
+  const VcInputs *in = vllm_block_on (inputs, gpu, &copy);
+  const VcArch *arch = &in->arch;
+  guint pp = MAX (1u, in->layout.pp), tp = MAX (1u, in->layout.tp), first = 0, batch_tokens = 0, seqs;
+  double capacity = vc_engine_gpu_capacity (in, gpu), attention = vc_arch_attention_layers (arch);
+  gboolean state = vc_arch_state_elements (arch) > 0;
+  double layer, padding = 0, profile = 0, budget = 0, all_full = 0, all_sliding = 0;
+  g_autofree double *full = g_new0 (double, pp);
+  g_autofree double *sliding = g_new0 (double, pp);
+  g_autofree double *space = g_new0 (double, pp);
+  g_autofree double *layers = g_new0 (double, pp);
+
+  *tokens = *max_concurrency = 0;
+  if (in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE || pp <= 1 || attention <= 0 ||
+      res->kv_bytes_per_token <= 0 || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
+      (state ? in->engine != VC_ENGINE_VLLM || !vc_engine_state_followed (in, tp, pp) : !sliding_stages_followed (in)))
+    return FALSE;
+  /* one layer's KV bytes of a token on a rank: its KV heads / TP, one at least */
+  layer = res->kv_bytes_per_token / attention;
+  if (!vc_arch_is_mla (arch) && arch->n_kv_heads > 0)
+    layer *= MAX (1.0, floor ((double) arch->n_kv_heads / tp)) / arch->n_kv_heads;
+  if (in->engine == VC_ENGINE_VLLM)
+    {
+      vc_engine_vllm_batch (in, gpu, &batch_tokens, &seqs);
+      profile = vc_estimator_vllm_profile_bytes (in, batch_tokens, seqs, tp);
+      if (!vc_engine_vllm_mxfp4_extra (in, gpu, tp, &padding))
+        padding = 0;
+    }
+  else
+    budget = vc_engine_sglang_fraction (in, gpu->memory_mib > 0 ? gpu->memory_mib : capacity / MIB, tp) *
+             (capacity - overhead - vc_engine_comm_pool_bytes (in, tp));
+  for (guint s = 0; s < pp; s++)
+    {
+      guint n = vc_layout_pp_stage_size (arch->n_layers, pp, s);
+      VcLayoutStage st;
+      double weights;
+
+      vc_layout_stage_bytes_tp (in, res, index, first, n, s == 0, s == pp - 1, tp, MAX (1u, in->layout.ep), &st);
+      if (!state)
+        stage_window_layers (arch, first, n, &full[s], &sliding[s]);
+      all_full += full[s], all_sliding += sliding[s];
+      layers[s] = n;
+      /* its share of the MXFP4 padding, and of Mamba-2's group repeated on every rank (a
+       * mixer in every layer) */
+      weights = st.weights + stage_padding (arch, padding, first, n) +
+                (state ? vc_engine_state_repeated_bytes (in, tp) * n / arch->n_layers : 0);
+      first += n;
+      if (in->engine == VC_ENGINE_SGLANG)
+        space[s] = budget - weights;
+      else
+        space[s] = in->kv_cache_memory_gb > 0 ? in->kv_cache_memory_gb * 1e9
+                   : MAX (0.0, in->memory_fraction * capacity - weights - profile);
+    }
+  if (state)
+    return vllm_state_stages (in, pp, layer * attention, layers, space, tokens, max_concurrency, out);
+  if (in->engine == VC_ENGINE_VLLM)
+    vllm_stage_groups (in, pp, full, sliding, space, layer, batch_tokens, tokens, max_concurrency);
+  else
+    sglang_stage_pools (in, pp, all_full, all_sliding, space, layer, tokens, max_concurrency);
+  return TRUE;
 }

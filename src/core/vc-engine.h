@@ -186,8 +186,21 @@ void   vc_engine_at_layout    (const VcInputs         *inputs,
                                const VcGpu            *gpu,
                                guint                   n_gpus,
                                VcEngineAtLayout       *out);
+/* The cache of a model with sliding-window layers over the inputs' pipeline stages of TP ranks
+ * (more than one) on `gpu`, each stage's pools from its own layers and memory, as vLLM (from
+ * release 0.14) and SGLang (at commit 003fca8) size them: the tokens and the requests of seq
+ * tokens one replica holds. `overhead`: a GPU's CUDA context (the layout's overhead). FALSE
+ * where not followed (FORMULAS.md, "Sliding-window layers over pipeline stages"). */
+gboolean vc_engine_sliding_stages (const VcInputs *inputs,
+                                   const VcResult *result,
+                                   guint           scenario_index,
+                                   const VcGpu    *gpu,
+                                   double          overhead,
+                                   double         *tokens,
+                                   double         *max_concurrency);
 /* vc_engine_at_layout() with vLLM's cache over several pipeline stages its fewest blocks over
- * the stages (vc_engine_vllm_stages_tokens()) */
+ * the stages (vc_engine_vllm_stages_tokens()), and a model with sliding-window layers each
+ * stage's pools (vc_engine_sliding_stages()) */
 void   vc_engine_at_layout_stages (const VcInputs       *inputs,
                                    const VcResult       *result,
                                    guint                 scenario_index,

@@ -656,17 +656,22 @@ not_understood (Reader     *r,
 }
 
 /* How many of n_layers layers use the window, from layer_types when the file lists them. A type
- * other than full and sliding attention is not understood: its layers count as full attention. */
+ * other than full and sliding attention is not understood: its layers count as full attention.
+ * @pattern: P where the list is every Pth layer full and the others sliding (the architecture
+ * field sliding-window-pattern), else 0. */
 static gboolean
 read_layer_types (Reader    *r,
                   guint      n_layers,
                   gboolean  *given,
                   guint     *n_sliding,
                   guint     *n_linear,
+                  guint     *pattern,
                   GError   **error)
 {
   JsonNode *node = member (r, "layer_types");
   JsonArray *array;
+  guint first_full = G_MAXUINT;
+  gboolean periodic = TRUE;
 
   *given = FALSE;
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
@@ -694,8 +699,17 @@ read_layer_types (Reader    *r,
           return FALSE;
         }
       if (g_str_equal (type, "sliding_attention") || (r->window_type && g_str_equal (type, r->window_type)))
-        (*n_sliding)++;
-      else if (r->recurrent_type && g_str_equal (type, r->recurrent_type))
+        {
+          (*n_sliding)++;
+          /* a sliding layer where the pattern from the first full one puts a full one */
+          periodic = periodic && (first_full == G_MAXUINT || (i + 1) % (first_full + 1) != 0);
+          continue;
+        }
+      if (first_full == G_MAXUINT)
+        first_full = i;
+      /* a full layer, or another type, where the pattern puts a sliding one */
+      periodic = periodic && (i + 1) % (first_full + 1) == 0;
+      if (r->recurrent_type && g_str_equal (type, r->recurrent_type))
         (*n_linear)++;
       else if (r->attention_type && g_str_equal (type, r->attention_type))
         ;
@@ -706,6 +720,7 @@ read_layer_types (Reader    *r,
         }
     }
   *given = TRUE;
+  *pattern = periodic && *n_linear == 0 && first_full != G_MAXUINT ? first_full + 1 : 0;
   return TRUE;
 }
 
@@ -1037,7 +1052,11 @@ read_gemma2 (Reader   *r,
   /* Google's files repeat the window as sliding_window_size, which Gemma2Config does not read */
   member (r, "sliding_window_size");
   if (arch->sliding_window > 0)
-    arch->sliding_window_layers = (arch->n_layers + 1) / 2;
+    {
+      /* Gemma2DecoderLayer: is_sliding = not bool(layer_idx % 2), layer 0 windowed */
+      arch->sliding_window_layers = (arch->n_layers + 1) / 2;
+      arch->sliding_window_pattern = 2;
+    }
   return TRUE;
 }
 
@@ -1059,6 +1078,8 @@ read_gemma3 (Reader   *r,
   TRY (opt_uint (r, "sliding_window_pattern", "_sliding_window_pattern", 6, 6, 1, field_max ("layers"),
                  &pattern, error));
   arch->sliding_window_layers = arch->n_layers - arch->n_layers / pattern;
+  /* Gemma3DecoderLayer: is_sliding = bool((layer_idx + 1) % sliding_window_pattern) */
+  arch->sliding_window_pattern = pattern;
   return TRUE;
 }
 
@@ -1246,7 +1267,10 @@ read_cohere2 (Reader   *r,
   TRY (read_window_all_layers (r, arch, error));
   TRY (opt_uint (r, "sliding_window_pattern", NULL, 4, 4, 1, field_max ("layers"), &pattern, error));
   if (arch->sliding_window > 0)
-    arch->sliding_window_layers = arch->n_layers - arch->n_layers / pattern;
+    {
+      arch->sliding_window_layers = arch->n_layers - arch->n_layers / pattern;
+      arch->sliding_window_pattern = pattern;
+    }
   TRY (expect_bool (r, "use_parallel_block", TRUE, error));
   TRY (expect_bool (r, "use_gated_activation", TRUE, error));
   TRY (opt_bool (r, "tie_word_embeddings", TRUE, &tied, error));
@@ -1693,7 +1717,11 @@ read_gpt_oss (Reader   *r,
   arch->router_bias = TRUE;
   TRY (read_window_all_layers (r, arch, error));
   if (arch->sliding_window > 0)
-    arch->sliding_window_layers = (arch->n_layers + 1) / 2;
+    {
+      /* GptOssConfig's default layer_types: "sliding_attention" on even layers */
+      arch->sliding_window_layers = (arch->n_layers + 1) / 2;
+      arch->sliding_window_pattern = 2;
+    }
   return TRUE;
 }
 
@@ -2832,7 +2860,7 @@ read_common (Reader   *r,
              GError  **error)
 {
   gboolean tied = r->family->tied, sliding_given = FALSE;
-  guint n_sliding = 0, n_linear = 0;
+  guint n_sliding = 0, n_linear = 0, pattern = 0;
 
   TRY (read_context (r, arch, error));
   if (r->wrapper != NULL && member (r, "tie_word_embeddings") == NULL && wrapper_ties (r->family))
@@ -2848,9 +2876,12 @@ read_common (Reader   *r,
   else
     TRY (opt_bool (r, "tie_word_embeddings", r->family->tied, &tied, error));
   arch->tied_embeddings = tied;
-  TRY (read_layer_types (r, arch->n_layers, &sliding_given, &n_sliding, &n_linear, error));
+  TRY (read_layer_types (r, arch->n_layers, &sliding_given, &n_sliding, &n_linear, &pattern, error));
   if (sliding_given)
-    arch->sliding_window_layers = arch->sliding_window > 0 ? n_sliding : 0;
+    {
+      arch->sliding_window_layers = arch->sliding_window > 0 ? n_sliding : 0;
+      arch->sliding_window_pattern = arch->sliding_window > 0 && n_sliding < arch->n_layers ? pattern : 0;
+    }
   if (sliding_given && r->recurrent_type)
     arch->recurrent_layers = n_linear;
   TRY (read_rope_table (r, arch, error));

@@ -904,7 +904,7 @@ read_gguf_sliding_window (const GgufMeta *m,
   g_autofree char *pattern_key = NULL;
   const VcGgufValue *pattern;
   guint64 window = 0, v;
-  guint n = 0;
+  guint n = 0, period = 0;
 
   if (!gguf_uint (m, "attention.sliding_window", FALSE, 0, &window, error))
     return FALSE;
@@ -914,17 +914,36 @@ read_gguf_sliding_window (const GgufMeta *m,
   pattern = vc_gguf_get (m->g, pattern_key);
   if (pattern && pattern->kind == VC_GGUF_VALUE_ARRAY && pattern->values)
     {
+      gboolean periodic = TRUE;
+
+      /* nonzero: a windowed layer; the period where every Pth layer alone is full */
       for (guint i = 0; i < pattern->values->len && i < a->n_layers; i++)
-        n += g_array_index (pattern->values, gint64, i) != 0;
+        {
+          gboolean sliding = g_array_index (pattern->values, gint64, i) != 0;
+
+          n += sliding;
+          if (!sliding && period == 0)
+            period = i + 1;
+          periodic = periodic && (period == 0 || sliding == ((i + 1) % period != 0));
+        }
+      period = periodic && pattern->values->len >= a->n_layers ? period : 0;
     }
   else if (pattern && vc_gguf_get_uint (m->g, pattern_key, &v) && v > 0)
-    n = a->n_layers - a->n_layers / (guint) MIN (v, G_MAXUINT);
+    {
+      /* llama.cpp's set_swa_pattern: layer il windowed when il % P < P − 1 */
+      period = (guint) MIN (v, G_MAXUINT);
+      n = a->n_layers - a->n_layers / period;
+    }
   else if (swa_pattern_for (m->arch) > 0)
-    n = a->n_layers - a->n_layers / swa_pattern_for (m->arch);
+    {
+      period = swa_pattern_for (m->arch);
+      n = a->n_layers - a->n_layers / period;
+    }
   else
     return fail (error, m->shown, _("%s.attention.sliding_window is given without the layers that use it"), m->arch);
   a->sliding_window = (guint) MIN (window, G_MAXUINT);
   a->sliding_window_layers = n;
+  a->sliding_window_pattern = n < a->n_layers ? period : 0;
   return TRUE;
 }
 

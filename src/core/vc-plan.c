@@ -708,6 +708,15 @@ smallest_card (const VcInputs *inputs,
   return TRUE;
 }
 
+/* A model with sliding-window layers or recurrent state: over several stages the engines' pools
+ * are each stage's (vc_engine_at_layout_stages()), on the set's smallest card as for every rank
+ * of a stage */
+static gboolean
+sliding_layers (const VcInputs *in)
+{
+  return (in->arch.sliding_window > 0 && in->arch.sliding_window_layers > 0) || vc_arch_state_elements (&in->arch) > 0;
+}
+
 /* vLLM over several stages of TP ranks: every worker allocates the fewest blocks of any stage
  * (get_kv_cache_configs), not the busiest stage's; each card then holds that many tokens of its
  * own stage's layers. The tokens, set in @at too; 0 where the layout's figure stands (one
@@ -721,7 +730,7 @@ vllm_stage_tokens (const VcInputs   *in,
   double tokens;
 
   if (in->engine != VC_ENGINE_VLLM || MAX (1u, in->layout.pp) <= 1 || !at->known || at->tokens <= 0 ||
-      at->block_size != 0 || vc_arch_state_elements (&in->arch) > 0)
+      at->block_size != 0 || vc_arch_state_elements (&in->arch) > 0 || sliding_layers (in))
     return 0;
   tokens = vc_engine_vllm_stages_tokens (in, res, res->selected, gpu);
   at->tokens = tokens;
@@ -763,12 +772,16 @@ plan_tensor_parallel (const VcInputs      *inputs,
   plan->pp = in.layout.pp;
 
   set_card (set, smallest, &gpu);
-  vc_engine_at_layout (&in, &lr, &gpu, n, &at);
+  vc_engine_at_layout_stages (&in, res, res->selected, &lr, &gpu, n, &at);
   if (mxfp4_unsized (&in, set, plan->tp))
     at = (VcEngineAtLayout) { .n_gpus = at.n_gpus, .replicas = at.replicas };
   usable = vc_engine_usable_bytes (&in, vc_engine_gpu_capacity (&in, &gpu), lr.bytes[VC_COMPONENT_OVERHEAD]);
+  /* the cards' MXFP4 padding over several stages is refused here before any stage's figure
+   * (the engine's figures count each stage's share, the plan's cards do not) */
+  if (!padding_followed (&in, set, plan, error))
+    return FALSE;
   /* one card a stage: each its own cache blocks, none left when the model does not fit */
-  if (in.engine == VC_ENGINE_VLLM && plan->pp > 1 && plan->tp == 1 && at.known)
+  if (in.engine == VC_ENGINE_VLLM && plan->pp > 1 && plan->tp == 1 && at.known && !sliding_layers (&in))
     {
       add_devices (set, plan);
       plan_vllm_stages (&in, res, set, options, &lr, plan);
@@ -777,8 +790,6 @@ plan_tensor_parallel (const VcInputs      *inputs,
   stage_tokens = vllm_stage_tokens (&in, res, &gpu, &at);
   if (options->pp_partition != NULL && !at.known)
     return refuse (error, _("--pp-partition needs vLLM’s KV-cache figure for the model, which it has none of here; accepted: --pp-partition left unset"));
-  if (!padding_followed (&in, set, plan, error))
-    return FALSE;
 
   dev = add_devices (set, plan);
   for (guint i = 0; i < n; i++)

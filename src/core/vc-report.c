@@ -1644,8 +1644,8 @@ no_figure_mxfp4_text (const VcInputs *in,
     return _("vLLM refuses MXFP4 on this card: its compute capability is below 8.0, the minimum of vLLM’s MXFP4 "
              "quantization (Mxfp4Config.get_min_capability), so vLLM does not start, whatever the memory.");
   if (g_strcmp0 (why, "mxfp4-layout") == 0)
-    return _("vLLM’s padded MXFP4 experts are followed on one pipeline stage without expert parallelism: "
-             "with PP > 1 each stage pads its own layers, and with --ep each rank holds whole experts at the full "
+    return _("vLLM’s padded MXFP4 experts are followed without expert parallelism (over several pipeline "
+             "stages each stage pads its own layers): with --ep each rank holds whole experts at the full "
              "intermediate size, in parts not followed here; --kv-cache-memory gives the cache there.");
   if (g_strcmp0 (why, "mxfp4-backend") == 0 && in->mxfp4_backend == VC_MXFP4_BACKEND_MARLIN)
     return _("vLLM’s Marlin backend (--mxfp4-backend marlin, VLLM_MXFP4_USE_MARLIN=1) is followed on NVIDIA cards of "
@@ -1706,7 +1706,9 @@ no_figure_text (const VcInputs *in,
              "without a sliding window, under TP where it divides the mixer’s heads and groups, or where it "
              "divides the heads of a Mamba-2 mixer of one group of known state size in unquantized weights "
              "(vLLM repeats that group on every rank). vLLM refuses other groups that TP does not divide, "
-             "and quantized weights with them; with PP > 1 it splits the layers over stages in parts not known here.");
+             "and quantized weights with them; with PP > 1 each stage’s layers of either kind count, followed from "
+             "release 0.14 where every layer holds both (Falcon-H1), not where the mixers sit in some layers only, "
+             "whose places are not known here.");
   if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_SGLANG && MAX (1u, in->layout.pp) > 1)
     return _("SGLang’s Mamba pool is followed on one pipeline stage (PP 1). With PP > 1 each stage sizes "
              "its own pool (at 003fca8 from the largest stage’s share of the Mamba layers) and its cells "
@@ -1762,11 +1764,22 @@ no_figure_text (const VcInputs *in,
     return _("SGLang lowers its default --mem-fraction-static for a vision model by its encoder’s layers and "
              "width, not known here (architecture fields encoder-layers and encoder-width); "
              "--mem-fraction gives the fraction.");
+  if (g_strcmp0 (why, "layout-groups") == 0 && in->arch.sliding_window_layers < in->arch.n_layers &&
+      (in->arch.sliding_window_pattern == 0 ||
+       in->arch.sliding_window_layers != in->arch.n_layers - in->arch.n_layers / in->arch.sliding_window_pattern))
+    return _("Over several pipeline stages each stage’s share of the full and sliding-window layers sizes "
+             "the engine’s pools, and which layers use the window is not known here (the architecture field "
+             "sliding-window-pattern: every Pth layer full, the others windowed); with one pipeline stage "
+             "the count alone is enough.");
   if (g_strcmp0 (why, "layout-groups") == 0 && in->engine == VC_ENGINE_VLLM)
-    return _("vLLM sizes sliding-window layers in groups of their own, which are followed with one "
-             "pipeline stage only.");
+    return _("vLLM’s groups of sliding-window layers over several pipeline stages are followed from release "
+             "0.14 (--engine-version 0.14, 0.17 or 0.21), which groups the whole model’s layers and spreads each "
+             "stage’s over the groups (pull request #23974); 0.11 spans releases on both sides of that change, "
+             "and 0.10 grouped each stage’s own layers.");
   if (g_strcmp0 (why, "layout-groups") == 0)
-    return _("SGLang’s sliding-window pool is followed with one pipeline stage only.");
+    return _("SGLang’s sliding-window pool over several pipeline stages is followed at source 003fca8 "
+             "(--sglang-version 003fca8), whose pool configurator counts the whole model’s layers on every "
+             "stage and keeps the smallest pool of any; at 001ccef how it sizes the stages was not read.");
   return NULL;
 }
 

@@ -582,6 +582,48 @@ test_sglang_repeated_group (Fixture       *f,
   g_object_set (f->estimate, "tp", 1, "pp", 1, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
 }
 
+/* A model with sliding-window layers over two pipeline stages (FORMULAS.md, "Sliding-window
+ * layers over pipeline stages"): the H100 row gives the engine's figure of each stage's pools at
+ * that layout, as the core computes it (tests/test-engine.c, vllm-sliding-stages and
+ * sglang-sliding-stages); vLLM 0.11 and SGLang 001ccef give none at the layout, the row keeping
+ * the card's own */
+static void
+test_sliding_stages (Fixture       *f,
+                     gconstpointer  data)
+{
+  static const struct { VcEngine engine; const char *property; int version, before; double tokens; } cases[] = {
+    { VC_ENGINE_VLLM, "engine-version", VC_VLLM_VERSION_0_17, VC_VLLM_VERSION_0_11, 2691616 },
+    { VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_003FCA8, VC_SGLANG_VERSION_001CCEF, 1428519 },
+  };
+  g_autoptr(GError) error = NULL;
+  guint h100 = vc_test_gpu_index (f->estimate, "h100-80gb");
+
+  g_assert_true (vc_estimate_set_preset (f->estimate, "gpt-oss-20b", &error));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const VcResult *r;
+      double tokens, max_concurrency;
+      g_autofree char *staged = NULL, *expected = NULL, *before = NULL;
+
+      staged = row_once_set (f, h100, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", cases[i].engine,
+                             "precision", VC_PRECISION_MXFP4, cases[i].property, cases[i].version, "pp", 2, NULL);
+      r = vc_estimate_get_result (f->estimate);
+      g_assert_true (vc_engine_sliding_stages (vc_estimate_get_inputs (f->estimate), r, r->selected,
+                                               vc_estimate_get_gpu (f->estimate, h100),
+                                               vc_estimate_get_layout_result (f->estimate)->bytes[VC_COMPONENT_OVERHEAD],
+                                               &tokens, &max_concurrency));
+      g_assert_cmpfloat (tokens, ==, cases[i].tokens);
+      expected = g_strdup_printf ("At PP 2: KV cache %.0f tokens · %.0f requests of 8192 tokens · ", tokens,
+                                  floor (max_concurrency));
+      g_test_message ("%s", staged);
+      g_assert_true (g_str_has_prefix (staged, expected));
+      /* the release or source before: the card's own figure, not the layout's */
+      before = row_once_set (f, h100, cases[i].property, cases[i].before, NULL);
+      g_assert_null (strstr (before, "At PP 2"));
+      g_object_set (f->estimate, "pp", 1, NULL);
+    }
+}
+
 /* vLLM's MXFP4 experts in the window (FORMULAS.md, "vLLM's MXFP4 experts"): an A100 row gives
  * the cache less the Marlin backend's padding, as the core does; an H100 row says why it gives
  * none */
@@ -996,6 +1038,7 @@ main (int   argc,
   ADD ("/engines-window/vision-capacity", test_vision_capacity);
   ADD ("/engines-window/qwen3-vl-capacity", test_qwen3_vl_capacity);
   ADD ("/engines-window/mxfp4-capacity", test_mxfp4_capacity);
+  ADD ("/engines-window/sliding-stages", test_sliding_stages);
   ADD ("/engines-window/mxfp4-backend-input", test_mxfp4_backend_input);
   ADD ("/engines-window/vllm-sampler-input", test_vllm_sampler_input);
   ADD ("/engines-window/mm-encoder-tp-mode-input", test_mm_encoder_tp_mode_input);

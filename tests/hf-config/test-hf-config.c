@@ -269,6 +269,9 @@ test_model (gconstpointer data)
   g_assert_cmpfloat (vc_arch_kv_bytes_per_token (arch, 2), ==, m->kv_bytes);
   g_assert_cmpuint (arch->sliding_window, ==, m->window);
   g_assert_cmpuint (arch->sliding_window_layers, ==, m->window_layers);
+  /* a pattern read gives the count read */
+  if (arch->sliding_window_pattern > 0)
+    g_assert_cmpuint (arch->n_layers - arch->n_layers / arch->sliding_window_pattern, ==, arch->sliding_window_layers);
   g_assert_true (vc_arch_validate (arch, NULL));
   g_assert_nonnull (vc_hf_config_get_description (config));
   if (m->text_only)
@@ -878,6 +881,8 @@ test_windows_and_layers (void)
   g_assert_no_error (error);
   g_assert_cmpuint (vc_hf_config_get_arch (qwen)->sliding_window, ==, 4096);
   g_assert_cmpuint (vc_hf_config_get_arch (qwen)->sliding_window_layers, ==, 7);
+  /* the last layers, no period: which layers slide is not a pattern */
+  g_assert_cmpuint (vc_hf_config_get_arch (qwen)->sliding_window_pattern, ==, 0);
 
   /* layer_types, when given, says which layers slide */
   for (guint i = 0; i < 26; i++)
@@ -886,6 +891,8 @@ test_windows_and_layers (void)
   gemma = load_variant ("gemma-3-1b-pt", "layer_types", types->str, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (vc_hf_config_get_arch (gemma)->sliding_window_layers, ==, 13);
+  /* every other layer full, from the second: the pattern 2 (sliding-window-pattern) */
+  g_assert_cmpuint (vc_hf_config_get_arch (gemma)->sliding_window_pattern, ==, 2);
   g_assert_cmpfloat (vc_hf_config_get_counts (gemma)->total, ==, 999885952);
 
   /* Qwen MoE: dense layers from decoder_sparse_step and mlp_only_layers */
@@ -1758,6 +1765,7 @@ test_cohere2 (void)
   g_assert_true (arch->tied_embeddings && arch->gated_mlp && !arch->qk_norm && !arch->qkv_bias);
   g_assert_cmpuint (arch->sliding_window, ==, 4096);
   g_assert_cmpuint (arch->sliding_window_layers, ==, 24);
+  g_assert_cmpuint (arch->sliding_window_pattern, ==, 4);
   g_assert_cmpuint (arch->max_context, ==, 132096);
   /* keys and values of 8 heads of 128 in 16 bits: 4,096 bytes a layer and token */
   g_assert_cmpfloat (vc_arch_kv_bytes_per_token (arch, 2), ==, 32 * 4096.0);
@@ -1807,6 +1815,8 @@ test_cohere2 (void)
     p = read_text (pattern, &error);
     g_assert_no_error (error);
     g_assert_cmpuint (vc_hf_config_get_arch (p)->sliding_window_layers, ==, 16);
+    g_assert_cmpuint (vc_hf_config_get_arch (p)->sliding_window_pattern, ==, 2);
+    g_assert_cmpuint (vc_hf_config_get_arch (n)->sliding_window_pattern, ==, 0);
     /* layer_types, when given, says which layers slide */
     for (guint i = 0; i < 32; i++)
       g_string_append_printf (list, "%s\"%s\"", i ? ", " : "", i < 20 ? "sliding_attention" : "full_attention");
@@ -1816,6 +1826,8 @@ test_cohere2 (void)
     g_assert_no_error (error);
     g_assert_true (vc_hf_config_is_exact (t));
     g_assert_cmpuint (vc_hf_config_get_arch (t)->sliding_window_layers, ==, 20);
+    /* 20 sliding then 12 full: not every Pth layer, no pattern */
+    g_assert_cmpuint (vc_hf_config_get_arch (t)->sliding_window_pattern, ==, 0);
   }
 }
 
