@@ -1668,6 +1668,51 @@ no_figure_mxfp4_text (const VcInputs *in,
   return NULL;
 }
 
+/* vLLM's multimodal profile run or SGLang's lowered fraction, where they leave no figure
+ * ("encoder": vc_engine_no_figure) */
+static const char *
+no_figure_encoder_text (const VcInputs *in)
+{
+  if (in->engine == VC_ENGINE_VLLM && in->arch.encoder_tower == VC_ENCODER_TOWER_PIXTRAL &&
+      in->arch.encoder_image_tokens > 0)
+    return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
+             "embeddings. Mistral 3’s images are known from its config.json (the architecture fields "
+             "encoder-image-tokens and encoder-patches) and the Pixtral tower’s pass is followed for "
+             "releases 0.10 to 0.20 on one pipeline stage. Here it is not: release 0.21 and later profile "
+             "the encoder in ways not read, or with PP > 1 which stage runs it is not followed, or "
+             "--limit-mm-per-prompt 0 serves text only, whether the tower is then loaded not followed, or "
+             "the tower’s widths are not known (encoder-width, encoder-intermediate); --kv-cache-memory "
+             "gives the cache.");
+  if (in->engine == VC_ENGINE_VLLM && in->arch.encoder_tower == VC_ENCODER_TOWER_LLAMA4 &&
+      in->arch.encoder_image_tokens > 0)
+    return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
+             "embeddings. Llama 4’s images are known from its preprocessor_config.json (max_patches tiles "
+             "and a global one: the architecture fields encoder-image-tokens and encoder-patches), but its "
+             "tower’s pass over them is not followed; --kv-cache-memory gives the cache.");
+  if (in->engine == VC_ENGINE_VLLM && in->arch.encoder_tower == VC_ENCODER_TOWER_QWEN3_VL)
+    return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
+             "embeddings: followed for Qwen3-VL from release 0.11 to 0.20 on one pipeline stage. Here it is "
+             "not: the image’s size comes from the processor’s preprocessor_config.json (size.longest_edge "
+             "and size.shortest_edge), and the dummy video’s from its video_preprocessor_config.json, which "
+             "must be read beside config.json (a folder; not the catalog’s presets, of which no copy of "
+             "Qwen’s files is cited), with a video of no more tokens than the image; or release 0.10 or 0.21 "
+             "and later, not read; or 0.11 with a context of 1,499 images or more (a longer dummy video); or "
+             "--mm-encoder-tp-mode data at TP > 1, whose split of the images is not followed; or with PP > 1; "
+             "or --limit-mm-per-prompt 0; --kv-cache-memory gives the cache.");
+  if (in->engine == VC_ENGINE_VLLM)
+    return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
+             "embeddings: followed for releases 0.10 to 0.20 on one pipeline stage, for a model whose image "
+             "follows from its config.json (Gemma 3: the architecture fields encoder-intermediate, "
+             "encoder-patches, encoder-pixel-values, encoder-image-tokens and encoder-image-embeds). "
+             "Here it is not: the tokens of an image come from the processor’s settings "
+             "(preprocessor_config.json, not read), or release 0.21 and later profile the encoder in ways "
+             "not read, or with PP > 1 which stage runs it is not followed, or --limit-mm-per-prompt 0 serves "
+             "text only, whether the tower is then loaded not followed; --kv-cache-memory gives the cache.");
+  return _("SGLang lowers its default --mem-fraction-static for a vision model by its encoder’s layers and "
+             "width, not known here (architecture fields encoder-layers and encoder-width); "
+             "--mem-fraction gives the fraction.");
+}
+
 /* The part of the model vLLM or SGLang sizes apart, named where it leaves no figure
  * (vc_engine_no_figure; FORMULAS.md, "Engines") */
 static const char *
@@ -1724,46 +1769,8 @@ no_figure_text (const VcInputs *in,
   if (g_strcmp0 (why, "state-pools") == 0)
     return _("Its linear-attention or state-space layers keep a state per request in a pool of their own "
              "(vLLM’s Mamba groups, SGLang’s Mamba pool), which is not sized here.");
-  if (g_strcmp0 (why, "encoder") == 0 && in->engine == VC_ENGINE_VLLM &&
-      in->arch.encoder_tower == VC_ENCODER_TOWER_PIXTRAL && in->arch.encoder_image_tokens > 0)
-    return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
-             "embeddings. Mistral 3’s images are known from its config.json (the architecture fields "
-             "encoder-image-tokens and encoder-patches) and the Pixtral tower’s pass is followed for "
-             "releases 0.10 to 0.20 on one pipeline stage. Here it is not: release 0.21 and later profile "
-             "the encoder in ways not read, or with PP > 1 which stage runs it is not followed, or "
-             "--limit-mm-per-prompt 0 serves text only, whether the tower is then loaded not followed, or "
-             "the tower’s widths are not known (encoder-width, encoder-intermediate); --kv-cache-memory "
-             "gives the cache.");
-  if (g_strcmp0 (why, "encoder") == 0 && in->engine == VC_ENGINE_VLLM &&
-      in->arch.encoder_tower == VC_ENCODER_TOWER_LLAMA4 && in->arch.encoder_image_tokens > 0)
-    return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
-             "embeddings. Llama 4’s images are known from its preprocessor_config.json (max_patches tiles "
-             "and a global one: the architecture fields encoder-image-tokens and encoder-patches), but its "
-             "tower’s pass over them is not followed; --kv-cache-memory gives the cache.");
-  if (g_strcmp0 (why, "encoder") == 0 && in->engine == VC_ENGINE_VLLM &&
-      in->arch.encoder_tower == VC_ENCODER_TOWER_QWEN3_VL)
-    return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
-             "embeddings: followed for Qwen3-VL from release 0.11 to 0.20 on one pipeline stage. Here it is "
-             "not: the image’s size comes from the processor’s preprocessor_config.json (size.longest_edge "
-             "and size.shortest_edge), and the dummy video’s from its video_preprocessor_config.json, which "
-             "must be read beside config.json (a folder; not the catalog’s presets, of which no copy of "
-             "Qwen’s files is cited), with a video of no more tokens than the image; or release 0.10 or 0.21 "
-             "and later, not read; or 0.11 with a context of 1,499 images or more (a longer dummy video); or "
-             "--mm-encoder-tp-mode data at TP > 1, whose split of the images is not followed; or with PP > 1; "
-             "or --limit-mm-per-prompt 0; --kv-cache-memory gives the cache.");
-  if (g_strcmp0 (why, "encoder") == 0 && in->engine == VC_ENGINE_VLLM)
-    return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
-             "embeddings: followed for releases 0.10 to 0.20 on one pipeline stage, for a model whose image "
-             "follows from its config.json (Gemma 3: the architecture fields encoder-intermediate, "
-             "encoder-patches, encoder-pixel-values, encoder-image-tokens and encoder-image-embeds). "
-             "Here it is not: the tokens of an image come from the processor’s settings "
-             "(preprocessor_config.json, not read), or release 0.21 and later profile the encoder in ways "
-             "not read, or with PP > 1 which stage runs it is not followed, or --limit-mm-per-prompt 0 serves "
-             "text only, whether the tower is then loaded not followed; --kv-cache-memory gives the cache.");
   if (g_strcmp0 (why, "encoder") == 0)
-    return _("SGLang lowers its default --mem-fraction-static for a vision model by its encoder’s layers and "
-             "width, not known here (architecture fields encoder-layers and encoder-width); "
-             "--mem-fraction gives the fraction.");
+    return no_figure_encoder_text (in);
   if (g_strcmp0 (why, "layout-groups") == 0 && in->arch.sliding_window_layers < in->arch.n_layers &&
       (in->arch.sliding_window_pattern == 0 ||
        in->arch.sliding_window_layers != in->arch.n_layers - in->arch.n_layers / in->arch.sliding_window_pattern))
