@@ -313,29 +313,30 @@ vllm_mm_clause (const Terms *t,
                 guint        seqs)
 {
   VcVllmMmProfile mm;
-  g_autofree char *pass = NULL, *kept = NULL;
+  g_autofree char *pass = NULL, *kept = NULL, *items = NULL;
 
   if (!vc_engine_mm_vllm_profile (t->in, tokens, seqs, 1, &mm))
     return g_strdup ("");
   pass = vc_format_size (mm.encoder_pass_bytes, t->unit);
   kept = vc_format_size (mm.cache_bytes, t->unit);
+  items = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%.0f image", "%.0f images", (gulong) mm.items), mm.items);
   if (mm.deepstack_bytes > 0)
     {
       g_autofree char *deep = vc_format_size (mm.deepstack_bytes, t->unit);
 
-      /* Translators: ", or first the encoder's pass over 1 images (2.4 GB), whose embeddings
+      /* Translators: ", or first the encoder's pass over 1 image (2.4 GB), whose embeddings
        * (738 MB at an encoder budget of 16384 tokens) the text pass adds to, with Qwen3-VL's
        * deepstack buffers (201 MB) held throughout" */
-      return g_strdup_printf (_(", or first the encoder’s pass over %.0f images (%s), whose embeddings "
+      return g_strdup_printf (_(", or first the encoder’s pass over %s (%s), whose embeddings "
                                 "(%s at an encoder budget of %.0f tokens) the text pass adds to, with Qwen3-VL’s "
                                 "deepstack buffers (%s) held throughout"),
-                              mm.items, pass, kept, mm.budget_tokens, deep);
+                              items, pass, kept, mm.budget_tokens, deep);
     }
   /* Translators: ", or first the encoder's pass over 31 images (3.2 GB), whose embeddings
    * (2.9 GB at an encoder budget of 8192 tokens) the text pass adds to" */
-  return g_strdup_printf (_(", or first the encoder’s pass over %.0f images (%s), whose embeddings "
+  return g_strdup_printf (_(", or first the encoder’s pass over %s (%s), whose embeddings "
                             "(%s at an encoder budget of %.0f tokens) the text pass adds to"),
-                          mm.items, pass, kept, mm.budget_tokens);
+                          items, pass, kept, mm.budget_tokens);
 }
 
 /* the MoE experts' workspace vLLM 0.14 and later keep (vc-estimator.c), where there is one */
