@@ -3665,6 +3665,30 @@ qwen3_vl_processor (VcHfConfig  *self,
   return TRUE;
 }
 
+/* A processor file's root object, or NULL with @error set: the file's JSON parsed under the
+ * input limits (vc_json_input_parse, @what naming the file in its messages), its oversized
+ * members in @huge for the Reader */
+static JsonNode *
+processor_root (const char  *data,
+                gsize        length,
+                const char  *file_name,
+                const char  *what,
+                GHashTable **huge,
+                GError     **error)
+{
+  g_autoptr(JsonNode) root = vc_json_input_parse (data, length, file_name, what, huge, error);
+
+  if (root == NULL)
+    return NULL;
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s does not hold a JSON object with the processor's settings"),
+                   file_name);
+      return NULL;
+    }
+  return g_steal_pointer (&root);
+}
+
 gboolean
 vc_hf_config_read_video_preprocessor (VcHfConfig  *self,
                                       const char  *data,
@@ -3678,16 +3702,10 @@ vc_hf_config_read_video_preprocessor (VcHfConfig  *self,
   Reader r = { .prefix = "", .read = read, .nested = TRUE };
 
   g_return_val_if_fail (VC_IS_HF_CONFIG (self), FALSE);
-  root = vc_json_input_parse (data, length, file_name, _("a video_preprocessor_config.json"), &huge, error);
+  root = processor_root (data, length, file_name, _("a video_preprocessor_config.json"), &huge, error);
   r.huge = huge;
   if (root == NULL)
     return FALSE;
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s does not hold a JSON object with the processor's settings"),
-                   file_name);
-      return FALSE;
-    }
   if (self->qv_patch == 0)
     return TRUE;
   r.object = json_node_get_object (root);
@@ -3711,16 +3729,10 @@ vc_hf_config_read_preprocessor (VcHfConfig  *self,
   JsonNode *size;
 
   g_return_val_if_fail (VC_IS_HF_CONFIG (self), FALSE);
-  root = vc_json_input_parse (data, length, file_name, _("a preprocessor_config.json"), &huge, error);
+  root = processor_root (data, length, file_name, _("a preprocessor_config.json"), &huge, error);
   r.huge = huge;
   if (root == NULL)
     return FALSE;
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_PARSE, _("%s does not hold a JSON object with the processor's settings"),
-                   file_name);
-      return FALSE;
-    }
   r.object = json_node_get_object (root);
   if (self->qv_patch > 0)
     return qwen3_vl_processor (self, &r, file_name, FALSE, error);
