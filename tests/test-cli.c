@@ -1208,8 +1208,10 @@ check_vllm_vision_pixtral (void)
 
 /* vLLM's multimodal profile run for Gemma 3 27B on an H100 (vc-engine-mm.c): the table's line
  * and the JSON's figures, --limit-mm-per-prompt */
+/* Llama 4 under vLLM: its tiles from its preprocessor_config.json, the tower's pass followed for
+ * release 0.10 (vc-engine-mm.c) */
 static void
-check_vllm_vision (void)
+check_vllm_vision_llama4 (void)
 {
   g_auto(VcTestRun) r = { 0 };
 
@@ -1236,6 +1238,23 @@ check_vllm_vision (void)
     run_cli (&r, "--config", dir, "--engine", "vllm", "--seq", "8192", "--fit-gpu", "h100-80gb", "--tp", "4", NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.out, "Llama 4’s images are known from its preprocessor_config.json"));
+    g_assert_nonnull (strstr (r.out, "later releases’ model files were not read"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    /* release 0.10 on one H200 (fp8): its tower's pass followed, 3 images of 17 tiles
+     * (test-engine-state, /engine-state/vllm-mm-llama4-pass) */
+    run_cli (&r, "--config", dir, "--engine", "vllm", "--seq", "8192", "--fit-gpu", "h200", "--precision", "fp8",
+             "--engine-version", "0.10", "--format", "json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "\"encoder_pass_bytes\" : 1360409088"));
+    g_assert_nonnull (strstr (r.out, "\"images\" : 3"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    run_cli (&r, "--config", dir, "--engine", "vllm", "--seq", "8192", "--fit-gpu", "h200", "--precision", "fp8",
+             "--engine-version", "0.10", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "vLLM’s profile run passes 3 images through the vision encoder (1.36\u00a0GB at its "
+                                     "peak)"));
     vc_test_run_clear (&r);
     memset (&r, 0, sizeof r);
     g_assert_true (g_file_set_contents (pre, "{\"max_patches\": \"many\"}", -1, &error));
@@ -1246,6 +1265,12 @@ check_vllm_vision (void)
     memset (&r, 0, sizeof r);
     vc_test_remove_tree (dir);
   }
+}
+
+static void
+check_vllm_vision (void)
+{
+  g_auto(VcTestRun) r = { 0 };
 
   {
     /* vLLM's multimodal profile run for Gemma 3 27B on an H100 (vc-engine-mm.c): the table's
@@ -1438,6 +1463,7 @@ test_speed_fields (void)
   check_sglang_vision_json ();
   check_vllm_vision ();
   check_vllm_vision_pixtral ();
+  check_vllm_vision_llama4 ();
   check_custom_all_reduce_json ();
 }
 

@@ -917,6 +917,64 @@ qwen3_vl_8b (guint seq)
   return e;
 }
 
+/* Llama 4 Scout's tower through vLLM 0.10's profile run (vc-engine-mm.c, llama4_token_values;
+ * FORMULAS.md, "The Llama 4 tower's pass"), the image its preprocessor_config.json's max_patches
+ * 16 gives (tests/hf-config: 2,467 tokens, 17 tiles of 576 patches, 2,448 embeddings): each
+ * tile's 576 patches and its class token, 9,809 tokens an image, 3 images at vLLM's H100
+ * budget (8,192 // 2,467). A token of a layer past the first holds layernorm_pre's output (h =
+ * 1,408), and at the rotary embedding the layer's input, input_layernorm's output, qkv and the
+ * fp32 q and k, their complex products and the casts back: 3h + 13h / TP, 22,528 values at TP 1;
+ * at TP 4 o_proj's point 5h + 6h / 4 + h, 9,152, sets the peak. Later releases, data mode and PP
+ * 2 are not followed. */
+static void
+test_vllm_mm_llama4_pass (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("llama-4-scout-17b-16e", 8192);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  double pixels = 3 * 17 * 3 * 336 * 336 * 2.0, tokens = 3 * (17 * 576 + 17);
+  VcVllmMmProfile mm;
+
+  g_assert_cmpuint (in->arch.encoder_tower, ==, VC_ENCODER_TOWER_LLAMA4);
+  g_assert_cmpuint (in->arch.encoder_width, ==, 1408);
+  g_assert_cmpuint (in->arch.encoder_intermediate, ==, 5632);
+  /* the catalog's config.json alone: the image unknown */
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_10, NULL);
+  g_assert_false (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_object_set (e, "encoder-image-tokens", 2467, "encoder-image-embeds", 2448, "encoder-patches", 9792,
+                "encoder-pixel-values", 17 * 3 * 336 * 336, NULL);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_assert_cmpfloat (mm.items, ==, 3);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, pixels + tokens * 22528 * 2);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 1360409088.0);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 4, &mm));
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, pixels + tokens * 9152 * 2);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 573177984.0);
+  /* at TP 2 the rotary point again: 3h + 6.5h = 13,376 values */
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 2, &mm));
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, pixels + tokens * 13376 * 2);
+  /* the embeddings: 0.10 copies each image's 2,448 rows into the budget's 8,192, the text
+   * model's width (5,120) */
+  g_assert_cmpfloat (mm.cache_bytes, ==, pixels + 3 * 2448 * 5120 * 2.0 + 3 * 8192 * 5120 * 2.0);
+  g_assert_cmpfloat (mm.cache_bytes, ==, 361406976.0);
+  /* one tile an image (max_patches 1): 147 tokens, 577 through the layers */
+  g_object_set (e, "encoder-image-tokens", 147, "encoder-image-embeds", 144, "encoder-patches", 576,
+                "encoder-pixel-values", 3 * 336 * 336, NULL);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_assert_cmpfloat (mm.items, ==, 55);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 55 * 3 * 336 * 336 * 2.0 + 55 * 577 * 22528 * 2.0);
+  /* not followed: later releases, data mode, two stages, tiles that do not add up */
+  g_object_set (e, "encoder-image-tokens", 2467, "encoder-image-embeds", 2448, "encoder-patches", 9792,
+                "encoder-pixel-values", 17 * 3 * 336 * 336, NULL);
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_11, NULL);
+  g_assert_false (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_10, "mm-encoder-tp-mode", VC_MM_ENCODER_TP_MODE_DATA, NULL);
+  g_assert_false (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_object_set (e, "mm-encoder-tp-mode", VC_MM_ENCODER_TP_MODE_WEIGHTS, "encoder-patches", 9793, NULL);
+  g_assert_false (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_object_set (e, "encoder-patches", 9792, "pp", 2, NULL);
+  g_assert_false (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+}
+
 static void
 test_vllm_mm_qwen3_vl (void)
 {
@@ -1784,6 +1842,7 @@ main (int    argc,
   g_test_add_func ("/engine-state/vllm-mm-profile", test_vllm_mm_profile);
   g_test_add_func ("/engine-state/vllm-mm-qwen3-vl", test_vllm_mm_qwen3_vl);
   g_test_add_func ("/engine-state/vllm-mm-pixtral-pass", test_vllm_mm_pixtral_pass);
+  g_test_add_func ("/engine-state/vllm-mm-llama4-pass", test_vllm_mm_llama4_pass);
   g_test_add_func ("/engine-state/vllm-mm-pixtral-items", test_vllm_mm_pixtral_items);
   return g_test_run ();
 }

@@ -33,6 +33,33 @@ qwen3_vl_followed (const VcInputs *in)
          !(in->mm_encoder_tp_mode == VC_MM_ENCODER_TP_MODE_DATA && MAX (1u, in->layout.tp) > 1);
 }
 
+/* Llama 4's tiles an image (vc-hf-config.c, llama4_vllm_image): P tiles and a global one give
+ * T = P(k + 1) + k + 3 tokens and E = (P + 1)k embeddings, so P = T - E - 3 (one tile: T = k + 3,
+ * E = k); each tile's patches a whole number of embeddings */
+static double
+llama4_tiles (const VcArch *a)
+{
+  double t = a->encoder_image_tokens, emb = a->encoder_image_embeds, p = a->encoder_patches;
+  double tiles = t - emb - 3 > 0 ? t - emb - 2 : 1;
+
+  if (t <= emb + 2 || emb <= 0 || fmod (p, tiles) != 0 || fmod (emb, tiles) != 0 ||
+      fmod (p / tiles, emb / tiles) != 0)
+    return 0;
+  return tiles;
+}
+
+/* Llama 4's tower pass is followed for vLLM 0.10 (mllama4.py at commit 00dd549, the rotary
+ * embedding's llama4_vision_rope.py at 10760a0; the later releases' files not read), the widths
+ * known (encoder-intermediate, which the reader gives only where the adapter and projector stay
+ * below the layers: vc-hf-config.c, keep_llama4_pass), with --mm-encoder-tp-mode weights
+ * (data: run_dp_sharded_vision_model, not read) */
+static gboolean
+llama4_followed (const VcInputs *in)
+{
+  return vc_engine_vllm_minor (in) == 10 && llama4_tiles (&in->arch) > 0 &&
+         in->mm_encoder_tp_mode != VC_MM_ENCODER_TP_MODE_DATA;
+}
+
 gboolean
 vc_engine_mm_vllm_followed (const VcInputs *in,
                             double          pp)
@@ -43,7 +70,8 @@ vc_engine_mm_vllm_followed (const VcInputs *in,
    * pass's peak is one layer's */
   gboolean tower = (a->encoder_tower == VC_ENCODER_TOWER_SIGLIP && a->encoder_layers > 0) ||
                    a->encoder_tower == VC_ENCODER_TOWER_PIXTRAL ||
-                   (a->encoder_tower == VC_ENCODER_TOWER_QWEN3_VL && qwen3_vl_followed (in));
+                   (a->encoder_tower == VC_ENCODER_TOWER_QWEN3_VL && qwen3_vl_followed (in)) ||
+                   (a->encoder_tower == VC_ENCODER_TOWER_LLAMA4 && llama4_followed (in));
 
   return in->engine == VC_ENGINE_VLLM && a->encoder_params > 0 && tower &&
          a->encoder_width > 0 && a->encoder_intermediate > 0 && a->encoder_patches > 0 &&
@@ -217,6 +245,30 @@ qwen3_vl_pass_bytes (const VcInputs *in,
   return MAX (blocks, MAX (merger, cat)) * e;
 }
 
+/* The most values one token keeps at once in a Llama4VisionEncoderLayer past the first (vLLM
+ * mllama4.py at commit 00dd549), besides layernorm_pre's output, which Llama4VisionModel.forward
+ * holds through the layers (h). At the rotary embedding (llama4_vision_rope.py at 10760a0:
+ * forward_cuda runs forward_native): the layer's input, input_layernorm's output (2h), qkv
+ * (3h / tp), q and k in fp32 (query.float(), key.float(): 2h / tp bf16 values each), their
+ * complex products with the table (2h / tp each) and the two casts back (h / tp each, made while
+ * the four live). At o_proj: 2h, qkv, the rotated q and k (2h / tp), the attention's output
+ * (h / tp) and o_proj's (h, and the all-reduce's new tensor under TP). The residual adds: 3h. In
+ * the MLP: 2h, fc1's and GELU's (I / tp each), or at fc2 GELU's and fc2's (h, and the
+ * all-reduce's). */
+static double
+llama4_token_values (const VcArch *a,
+                     double        tp)
+{
+  double h = a->encoder_width, inter = a->encoder_intermediate;
+  double reduced = tp > 1 ? h : 0, held = h;
+  double rope = 2 * h + 3 * h / tp + 10 * h / tp;
+  double oproj = 2 * h + 6 * h / tp + h + reduced;
+  double gelu = 2 * h + 2 * inter / tp;
+  double fc2 = 2 * h + inter / tp + h + reduced;
+
+  return held + MAX (MAX (rope, oproj), MAX (3 * h, MAX (gelu, fc2)));
+}
+
 gboolean
 vc_engine_mm_vllm_profile (const VcInputs  *in,
                            double           batch_tokens,
@@ -240,6 +292,11 @@ vc_engine_mm_vllm_profile (const VcInputs  *in,
     out->encoder_pass_bytes = pixels + pixtral_pass_bytes (in, out->items, tp, e, &out->mask_bytes);
   else if (a->encoder_tower == VC_ENCODER_TOWER_QWEN3_VL)
     out->encoder_pass_bytes = pixels + qwen3_vl_pass_bytes (in, out->items, tp, e);
+  /* Llama 4: every tile's patches and its class token through the layers; the patch embedding
+   * and the adapter and projector after them stay below (vc-hf-config.c, keep_llama4_pass) */
+  else if (a->encoder_tower == VC_ENCODER_TOWER_LLAMA4)
+    out->encoder_pass_bytes = pixels + out->items * (a->encoder_patches + llama4_tiles (a)) *
+                                       llama4_token_values (a, tp) * e;
   else
     out->encoder_pass_bytes = pixels + out->items * a->encoder_patches * patch_peak_values (a, tp) * e;
   /* the embeddings, the text model's width each: when an item returns fewer rows than its

@@ -3283,6 +3283,41 @@ static const struct
   { "mistral", "mistral3", "pixtral", read_pixtral_vision },
 };
 
+/* Llama 4's tower pass in vLLM 0.10's profile run (vc-engine-mm.c, llama4_token_values), kept as
+ * encoder-intermediate where what runs before and after the encoder layers stays below their
+ * peak, at least 5h values a token at any TP (vLLM mllama4.py at commit 00dd549,
+ * Llama4VisionModel.forward; FORMULAS.md, "The Llama 4 tower's pass"): the adapter's fc1 takes
+ * intermediate_size inputs, the pixel shuffle's rows h × ds wide, and the projector the adapter's
+ * output (vision_output_dim = projector_output_dim), else the model does not run; the patch
+ * embedding (the unfolded patch, C × p², the ColumnParallelLinear's share and its gathered copy
+ * and reshape, 2h) at most 5h, so C × p² ≤ 2h; the adapter (post-LayerNorm's h a token, the
+ * shuffled h a patch, fc1's and GELU's projector_input_dim / TP, fc2's, its all-reduce's and
+ * GELU's projector_output_dim, an embedding of ds patches) so 2 (in + out) ≤ 3h × ds; the
+ * projector (the adapter's output, linear_1's share, the gather's buffer and reshape, the text
+ * width H each) so out + 3H ≤ 5h × ds */
+static gboolean
+keep_llama4_pass (VcHfConfig  *self,
+                  Reader      *r,
+                  guint        unfolded,
+                  guint        ds,
+                  GError     **error)
+{
+  VcArch *a = &self->arch;
+  guint inter = 5632, proj_in = 4096, proj_out = 4096, out = 4096;
+  guint64 h = a->encoder_width, text = a->hidden_size;
+
+  TRY (need_uint (r, "intermediate_size", NULL, inter, 1, field_max ("intermediate-size"), &inter, error));
+  TRY (need_uint (r, "projector_input_dim", NULL, proj_in, 1, field_max ("hidden-size"), &proj_in, error));
+  TRY (need_uint (r, "projector_output_dim", NULL, proj_out, 1, field_max ("hidden-size"), &proj_out, error));
+  TRY (need_uint (r, "vision_output_dim", NULL, out, 1, field_max ("hidden-size"), &out, error));
+  a->encoder_intermediate = 0;
+  if (h == 0 || (guint64) inter != h * ds || out != proj_out || unfolded > 2 * h ||
+      2 * ((guint64) proj_in + proj_out) > 3 * h * ds || (guint64) proj_out + 3 * text > 5 * h * ds)
+    return TRUE;
+  a->encoder_intermediate = inter;
+  return TRUE;
+}
+
 /* Llama 4's tile shape, kept for its preprocessor_config.json (vc_hf_config_read_preprocessor):
  * read_llama4_vision checked image_size, patch_size and num_channels; pixel_shuffle_ratio
  * (Llama4VisionConfig's default 0.5) must leave a whole downsampling that divides a tile's
@@ -3323,7 +3358,7 @@ keep_llama4_tiles (VcHfConfig  *self,
   self->tile_shuffle = (guint) ds;
   self->tile_channels = channels;
   self->arch.encoder_tower = VC_ENCODER_TOWER_LLAMA4;
-  return TRUE;
+  return keep_llama4_pass (self, r, channels * patch * patch, (guint) ds, error);
 }
 
 /* Qwen3-VL's patch shape, kept for its processor files (vc_hf_config_read_preprocessor):

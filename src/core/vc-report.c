@@ -1687,8 +1687,13 @@ no_figure_encoder_text (const VcInputs *in)
       in->arch.encoder_image_tokens > 0)
     return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
              "embeddings. Llama 4’s images are known from its preprocessor_config.json (max_patches tiles "
-             "and a global one: the architecture fields encoder-image-tokens and encoder-patches), but its "
-             "tower’s pass over them is not followed; --kv-cache-memory gives the cache.");
+             "and a global one: the architecture fields encoder-image-tokens and encoder-patches), and its "
+             "tower’s pass is followed for release 0.10 (--engine-version 0.10) on one pipeline stage. Here "
+             "it is not: later releases’ model files were not read, or with PP > 1 which stage runs it is not "
+             "followed, or --mm-encoder-tp-mode data splits the tiles over the ranks in a way not read, or "
+             "--limit-mm-per-prompt 0 serves text only, or the "
+             "tower’s widths leave its adapter or projector above its layers (encoder-intermediate 0); "
+             "--kv-cache-memory gives the cache.");
   if (in->engine == VC_ENGINE_VLLM && in->arch.encoder_tower == VC_ENCODER_TOWER_QWEN3_VL)
     return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
              "embeddings: followed for Qwen3-VL from release 0.11 to 0.20 on one pipeline stage. Here it is "

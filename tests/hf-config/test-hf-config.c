@@ -1404,7 +1404,27 @@ test_llama4_preprocessor (void)
       g_assert_cmpuint (a->encoder_pixel_values, ==, cases[i].patches / 576 * 3 * 336 * 336);
       /* the weights do not change */
       g_assert_cmpuint (a->encoder_params, ==, 871932416);
+      /* the tower's pass in vLLM 0.10 (keep_llama4_pass): its MLP width, the adapter and
+       * projector below its layers (2 × (4,096 + 4,096) ≤ 3 × 1,408 × 4; 4,096 + 3 × 5,120 ≤
+       * 5 × 1,408 × 4) */
+      g_assert_cmpuint (a->encoder_intermediate, ==, 5632);
     }
+  {
+    /* a wider adapter (projector_input_dim 8,192: 2 × (8,192 + 4,096) > 16,896) leaves the pass
+     * unknown, the weights read */
+    g_autoptr(GString) wide = g_string_new (text);
+    g_autoptr(VcHfConfig) c = NULL;
+
+    g_assert_cmpuint (g_string_replace (wide, "\"projector_input_dim\": 4096", "\"projector_input_dim\": 8192", 1),
+                      ==, 1);
+    g_assert_true (g_file_set_contents (config, wide->str, -1, &error));
+    g_assert_true (g_file_set_contents (pre, "{\"max_patches\": 16}", -1, &error));
+    c = vc_hf_config_new_for_path (dir, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (c)->encoder_intermediate, ==, 0);
+    g_assert_cmpuint (vc_hf_config_get_arch (c)->encoder_image_tokens, ==, 2467);
+    g_assert_true (g_file_set_contents (config, text, -1, &error));
+  }
   g_assert_true (g_file_set_contents (pre, "{\"max_patches\": 0}", -1, &error));
   g_assert_null (vc_hf_config_new_for_path (dir, &error));
   g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_VALUE);
