@@ -1759,8 +1759,7 @@ no_figure_text (const VcInputs *in,
     return _("SGLang’s Mamba pool is followed on one pipeline stage (PP 1). With PP > 1 each stage sizes "
              "its own pool (at 003fca8 from the largest stage’s share of the Mamba layers) and its cells "
              "from what its own weights leave, the smallest token count taken over the stages, and each caps "
-             "its running requests by its own pool: which stage’s cap the scheduler keeps, and which layers "
-             "hold a mixer where not every layer does, are not known here.");
+             "its running requests by its own pool: which stage’s cap the scheduler keeps is not known here.");
   if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_SGLANG)
     return _("SGLang’s Mamba pool is followed without a sliding window, for a model whose convolution state "
              "is counted apart (its dtype differs from the recurrent state’s), under TP where it divides the "
