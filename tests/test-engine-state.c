@@ -216,15 +216,65 @@ test_falcon_h1_stages (void)
     g_assert_true (vc_engine_rank_weights (vc_estimate_get_inputs (e), lr, h100, &weights));
     g_assert_cmpfloat (weights, ==, lr->bytes[VC_COMPONENT_WEIGHTS] + 2779392.0 / 2);
   }
-  {
-    g_autoptr(VcEstimate) e = vc_estimate_new ();
-    g_autoptr(GError) error = NULL;
+}
 
-    g_assert_true (vc_estimate_set_preset (e, "granite-4.0-h-tiny", &error));
-    g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "engine-version",
-                  VC_VLLM_VERSION_0_17, "pp", 2, NULL);
-    g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "state-pools");
-  }
+/* Mixers in some layers only, at the places the attention-layer pattern gives, over two stages
+ * of vLLM 0.17 on H100s, --seq 8192 (kv_cache_utils.py at 001cabc: the whole model's groups,
+ * each stage's layers of a kind spread over them, the fewest blocks of any worker):
+ *  - Granite 4.0-H Tiny (attention at 5, 15, 25, 35; a page of 819,200 bytes): groups of 4, 1
+ *    of attention and 9 of Mamba; 20 GB is 24,414 pages. One stage: // 4 = 6,103 blocks, 610 ×
+ *    400 = 244,000 tokens. Two stages of 2 attention and 18 Mamba layers: at most 2 in a group,
+ *    12,207 blocks, 1,220 × 400 = 488,000 tokens, 12,207 / (21 + 9) requests.
+ *  - Qwen3-Next-80B-A3B (attention at 3, 7, … 47; a page of 1,114,112 bytes, 557,056 at TP 2):
+ *    groups of 12, 1 of attention and 3 of Gated DeltaNet; 20 GB is 17,951 pages. Two stages
+ *    of 6 and 18: 6 in a group, 2,991 blocks, 747 × 544 = 406,368 tokens, 2,991 / (16 + 3)
+ *    requests; at TP 2 35,902 pages, 5,983 blocks, 813,280 tokens.
+ * Without --kv-cache-memory each stage its own weights and profile run. The pattern unknown,
+ * or release 0.11 (which spans the pull request): no figure. */
+static void
+test_mixer_stages (void)
+{
+  static const struct
+  {
+    const char *preset, *tp, *kv;
+    gint64 tokens, block;
+    double at_once;
+  } cases[] = {
+    { "granite-4.0-h-tiny", "1", "20", 488000, 400, 12207.0 / 30 },
+    { "granite-4.0-h-tiny", "1", NULL, 1648000, 400, 41201.0 / 30 },
+    { "granite-4.0-h-tiny", "2", NULL, 3468800, 400, 86720.0 / 30 },
+    { "qwen3-next-80b-a3b-instruct", "1", "20", 406368, 544, 2991.0 / 19 },
+    { "qwen3-next-80b-a3b-instruct", "2", "20", 813280, 544, 5983.0 / 19 },
+    { "qwen3-next-80b-a3b-instruct", "2", NULL, 1364896, 544, 10039.0 / 19 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      const char *args[] = { "--preset", cases[i].preset, "--engine", "vllm", "--engine-version", "0.17",
+                             "--seq", "8192", "--tp", cases[i].tp, "--pp", "2", "--fit-gpu", "h100-80gb",
+                             "--format", "json", cases[i].kv ? "--kv-cache-memory" : NULL, cases[i].kv, NULL };
+      JsonObject *engine = json_object_get_object_member (vc_test_run_json (parser, args), "engine");
+
+      g_assert_true (json_object_get_null_member (engine, "no_figure"));
+      g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, cases[i].tokens);
+      g_assert_cmpfloat_with_epsilon (json_object_get_double_member (engine, "max_concurrency"), cases[i].at_once,
+                                      1e-9);
+      g_assert_cmpint (json_object_get_int_member (engine, "state_block_size"), ==, cases[i].block);
+    }
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(VcEstimate) e = vc_estimate_new ();
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (vc_estimate_set_preset (e, "granite-4.0-h-tiny", &error));
+      g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_VLLM, "engine-version",
+                    i == 2 ? VC_VLLM_VERSION_0_11 : VC_VLLM_VERSION_0_17, "pp", 2, NULL);
+      /* no pattern, or one that does not give the 36 Mamba layers */
+      if (i < 2)
+        g_object_set (e, "attention-layer-period", i == 0 ? 0 : 4, NULL);
+      g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "state-pools");
+    }
 }
 
 /* Falcon-H1-Tiny-90M under TP, its one Mamba-2 group repeated on every rank (8 attention heads,
@@ -1819,6 +1869,7 @@ main (int    argc,
   g_test_add_func ("/engine-state/falcon-h1", test_falcon_h1);
   g_test_add_func ("/engine-state/falcon-h1-tensor-parallel", test_falcon_h1_tensor_parallel);
   g_test_add_func ("/engine-state/falcon-h1-stages", test_falcon_h1_stages);
+  g_test_add_func ("/engine-state/mixer-stages", test_mixer_stages);
   g_test_add_func ("/engine-state/text", test_text);
   g_test_add_func ("/engine-state/refused", test_refused);
   g_test_add_func ("/engine-state/sglang-qwen3-next", test_sglang_qwen3_next);

@@ -64,7 +64,19 @@ expected_extra (const VcInputs       *in,
                 double               *extra)
 {
   double tp = MAX (1u, in->layout.tp), repeated = vc_engine_state_repeated_bytes (in, tp);
+  double attention, mixers;
+  guint first = 0;
 
+  /* over two stages, where which layers hold a mixer is known (Falcon-H1's every layer, the
+   * attention-layer pattern of Qwen3-Next and Granite 4.0-H), the busiest stage's mixers' share
+   * of Mamba-2's repeated group */
+  for (guint s = 0; s < MIN (lr->busiest_stage, in->layout.pp - 1); s++)
+    first += vc_layout_pp_stage_size (in->arch.n_layers, in->layout.pp, s);
+  if (in->layout.pp > 1 && repeated > 0 &&
+      vc_arch_stage_kinds (&in->arch, first, vc_layout_pp_stage_size (in->arch.n_layers, in->layout.pp,
+                                                                       MIN (lr->busiest_stage, in->layout.pp - 1)),
+                           &attention, &mixers))
+    repeated = repeated * mixers / MIN (in->arch.recurrent_layers, in->arch.n_layers);
   *extra = 0;
   if (in->engine == VC_ENGINE_SGLANG)
     {

@@ -78,6 +78,8 @@ static VcArchField fields[] = {
   BOOL_FIELD (gated_attention, "gated-attention", N_("Gated attention"), N_("The query projection also produces an output gate (Qwen3-Next)")),
   UINT_FIELD (recurrent_layers, "recurrent-layers", N_("Recurrent layers"), N_("Layers with a linear-attention or state-space (Mamba) mixer, which keeps a per-sequence state instead of a KV cache"), 0, 100000),
   BOOL_FIELD (recurrent_with_attention, "recurrent-with-attention", N_("Mixer beside attention"), N_("The recurrent mixer runs beside attention in its layers (Falcon-H1) instead of replacing it")),
+  UINT_FIELD (attention_layer_period, "attention-layer-period", N_("Attention layer period"), N_("Where only some layers hold a mixer, which: with period P and offset O, layer i (from 0) has attention and no mixer when i mod P = O, every other layer a mixer (Qwen3-Next: 4 and 3, Granite 4.0-H Tiny: 10 and 5); 0 when not known; vLLM needs it with several pipeline stages"), 0, 100000),
+  UINT_FIELD (attention_layer_offset, "attention-layer-offset", N_("Attention layer offset"), N_("The first attention layer (from 0) where only some layers hold a mixer; see the attention layer period"), 0, 100000),
   UINT_FIELD (recurrent_params, "recurrent-params", N_("Mixer parameters"), N_("Parameters of one linear-attention or state-space mixer"), 0, 2000000000),
   UINT_FIELD (recurrent_state, "recurrent-state", N_("Mixer state"), N_("Values one mixer keeps per sequence (convolution and recurrent state), whatever the context length"), 0, 2000000000),
   UINT_FIELD (encoder_params, "encoder-params", N_("Encoder parameters"), N_("Parameters of a vision or audio encoder and its projector, loaded with the language model (kept in 16 bits)"), 0, 4000000000u),
@@ -214,6 +216,74 @@ double
 vc_arch_state_elements (const VcArch *arch)
 {
   return (double) MIN (arch->recurrent_layers, arch->n_layers) * arch->recurrent_state;
+}
+
+/* How many of the layers below @x have attention alone under the attention-layer pattern */
+static guint
+pattern_attention_below (const VcArch *arch,
+                         guint         x)
+{
+  guint p = arch->attention_layer_period, o = arch->attention_layer_offset;
+
+  return x > o ? (x - o - 1) / p + 1 : 0;
+}
+
+/* The layers with attention and those with a mixer among [first, first + n): every layer
+ * holding both (Falcon-H1), none a mixer, or the attention-layer pattern where it gives the
+ * model's count of mixers; FALSE where which layers hold one is not known */
+gboolean
+vc_arch_stage_kinds (const VcArch *arch,
+                     guint         first,
+                     guint         n,
+                     double       *attention,
+                     double       *mixers)
+{
+  guint rec = MIN (arch->recurrent_layers, arch->n_layers), p = arch->attention_layer_period;
+
+  if (rec == 0 || (arch->recurrent_with_attention && rec >= arch->n_layers))
+    {
+      *attention = n;
+      *mixers = rec == 0 ? 0 : n;
+      return TRUE;
+    }
+  if (arch->recurrent_with_attention || p == 0 || arch->attention_layer_offset >= p ||
+      arch->n_layers - pattern_attention_below (arch, arch->n_layers) != rec)
+    return FALSE;
+  *attention = pattern_attention_below (arch, first + n) - pattern_attention_below (arch, first);
+  *mixers = n - *attention;
+  return TRUE;
+}
+
+/* The pattern (attention-layer-period and -offset) of a per-layer list, @attends TRUE for a
+ * layer with attention and no mixer: the attention layers at O, O + P, O + 2P… to the end; a
+ * single one at O gives P = the layer count; 0 and 0 where the list is not of that form */
+void
+vc_arch_attention_pattern (const gboolean *attends,
+                           guint           n_layers,
+                           guint          *period,
+                           guint          *offset)
+{
+  guint first = G_MAXUINT, second = G_MAXUINT, p;
+
+  *period = *offset = 0;
+  for (guint i = 0; i < n_layers && second == G_MAXUINT; i++)
+    if (attends[i])
+      {
+        if (first == G_MAXUINT)
+          first = i;
+        else
+          second = i;
+      }
+  if (first == G_MAXUINT)
+    return;
+  p = second == G_MAXUINT ? n_layers : second - first;
+  if (first >= p)
+    return;
+  for (guint i = 0; i < n_layers; i++)
+    if (attends[i] != (i % p == first))
+      return;
+  *period = p;
+  *offset = first;
 }
 
 static double

@@ -60,6 +60,11 @@ typedef struct
    * does not grow with the context, instead of (or beside) a KV cache */
   guint recurrent_layers;         /* layers with such a mixer */
   gboolean recurrent_with_attention; /* the mixer runs beside attention (Falcon-H1), not instead */
+  /* Which layers hold a mixer where only some do: layer i (from 0) has attention and no mixer
+   * when i % attention_layer_period == attention_layer_offset, every other layer a mixer
+   * (Qwen3-Next: 4 and 3; Granite 4.0-H Tiny: 10 and 5); period 0 when not known or not so */
+  guint attention_layer_period;
+  guint attention_layer_offset;
   guint recurrent_params;         /* parameters of one mixer */
   guint recurrent_state;          /* values one mixer keeps per sequence: convolution + recurrent */
   guint encoder_params;           /* a vision (or audio) encoder and its projector, loaded with it */
@@ -199,6 +204,15 @@ gboolean vc_arch_is_mla             (const VcArch *arch);
 guint    vc_arch_head_dim           (const VcArch *arch);
 guint    vc_arch_attention_layers   (const VcArch *arch);
 double   vc_arch_state_elements     (const VcArch *arch);
+gboolean vc_arch_stage_kinds        (const VcArch *arch,
+                                     guint         first,
+                                     guint         n,
+                                     double       *attention,
+                                     double       *mixers);
+void     vc_arch_attention_pattern  (const gboolean *attends,
+                                     guint           n_layers,
+                                     guint          *period,
+                                     guint          *offset);
 void     vc_arch_count_params       (const VcArch *arch, VcParamCounts *counts);
 double   vc_arch_lora_params        (const VcArch *arch, guint rank, VcLoraTargets targets);
 double   vc_arch_kv_elements_per_token_layer (const VcArch *arch);

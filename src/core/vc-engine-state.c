@@ -135,14 +135,18 @@ vllm_widened (const VcInputs *in,
   return widens_groups (&in->arch, tp) && rank_state (in, tp, &conv, &ssm);
 }
 
-/* Whether every layer holds both attention and the mixer (Falcon-H1): a pipeline stage's layers
- * of either kind are then its layer count, where for a model of separate layers (Qwen3-Next,
- * Granite 4.0-H) which layers hold a mixer is not in VcArch */
+/* Whether a pipeline stage's layers of either kind are known: every layer holding both
+ * attention and the mixer (Falcon-H1: a stage's count of each is its layer count), or, for a
+ * model of separate layers (Qwen3-Next, Granite 4.0-H), the attention-layer pattern saying which
+ * layers hold a mixer (vc_arch_stage_kinds()) */
 static gboolean
-every_layer_both (const VcArch *arch)
+stage_kinds_known (const VcArch *arch)
 {
-  return arch->recurrent_with_attention && arch->recurrent_layers >= arch->n_layers &&
-         vc_arch_attention_layers (arch) == arch->n_layers;
+  double attention, mixers;
+
+  if (arch->recurrent_with_attention)
+    return arch->recurrent_layers >= arch->n_layers && vc_arch_attention_layers (arch) == arch->n_layers;
+  return vc_arch_stage_kinds (arch, 0, arch->n_layers, &attention, &mixers);
 }
 
 gboolean
@@ -157,13 +161,14 @@ vc_engine_state_vllm_followed (const VcInputs *in,
   /* each rank of tp holds its part of every layer's state (splits_evenly), or Mamba-2's one
    * group repeated with its share of the heads (vllm_widened); pipeline stages hold
    * layers of either kind in numbers the stage split gives, followed where every layer holds
-   * both (vc_engine_state_vllm_stages()) from release 0.14; a window beside the
+   * both or the attention-layer pattern places the mixers (vc_engine_state_vllm_stages()) from
+   * release 0.14; a window beside the
    * state would make a third kind of group; releases after 0.20 log the cache as
    * max_concurrency × max_model_len (vllm-project/vllm issue #40691), not followed */
   return in->engine == VC_ENGINE_VLLM && in->mode == VC_MODE_INFERENCE &&
          in->vllm_version != VC_VLLM_VERSION_0_21 &&
          in->method == VC_METHOD_ARCHITECTURE &&
-         (pp == 1 || (every_layer_both (arch) && vc_engine_vllm_minor (in) >= 14)) &&
+         (pp == 1 || (stage_kinds_known (arch) && vc_engine_vllm_minor (in) >= 14)) &&
          (splits_evenly (arch, tp) || vllm_widened (in, tp)) &&
          arch->recurrent_state > 0 &&
          vc_arch_attention_layers (arch) > 0 && !vc_arch_is_mla (arch) &&
@@ -248,15 +253,17 @@ vc_engine_state_vllm_capacity (const VcInputs        *in,
 
 /* Over several pipeline stages (vllm/v1/core/kv_cache_utils.py at commit 001cabc, pull request
  * #23974): the whole model's groups (@spec), each stage's layers of a kind spread over that
- * kind's groups (layers[i::G]), so a stage of c layers of a kind holds at most cdiv(c, G) in
- * one; each worker's num_blocks = its available // page // its largest group, the fewest of any
- * worker; the log and the requests as on one stage (vc_engine_state_vllm_capacity()). Every
- * layer holding both kinds (every_layer_both()), a stage's count of each is its @layers. */
+ * kind's groups (layers[i::G]), so a stage of c layers of a kind, consecutive in that kind's
+ * list, holds at most cdiv(c, G) in one; each worker's num_blocks = its available // page // its
+ * largest group, the fewest of any worker; the log and the requests as on one stage
+ * (vc_engine_state_vllm_capacity()). A stage's counts of each kind in @attention and @mixers
+ * (stage_kinds_known()). */
 void
 vc_engine_state_vllm_stages (const VcInputs        *in,
                              const VcVllmStateSpec *spec,
                              guint                  pp,
-                             const double          *layers,
+                             const double          *attention,
+                             const double          *mixers,
                              const double          *available,
                              double                *tokens,
                              double                *max_concurrency)
@@ -265,7 +272,7 @@ vc_engine_state_vllm_stages (const VcInputs        *in,
 
   for (guint s = 0; s < pp; s++)
     {
-      double group = MAX (ceil (layers[s] / spec->attention_groups), ceil (layers[s] / spec->state_groups));
+      double group = MAX (ceil (attention[s] / spec->attention_groups), ceil (mixers[s] / spec->state_groups));
 
       if (group > 0)
         blocks = MIN (blocks, floor (floor (MAX (0.0, available[s]) / spec->page_bytes) / group));

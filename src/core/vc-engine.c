@@ -1044,6 +1044,25 @@ vllm_padded_at_layout (const VcInputs       *in,
   return TRUE;
 }
 
+/* Of @repeated, the repeated Mamba-2 group's bytes of every mixer, what stage @stage holds (all
+ * of it where which layers hold a mixer is not known) */
+static double
+stage_repeated (const VcInputs *in,
+                double          repeated,
+                guint           stage)
+{
+  guint first = 0, rec = MIN (in->arch.recurrent_layers, in->arch.n_layers);
+  double attention, mixers;
+
+  for (guint s = 0; s < stage; s++)
+    first += vc_layout_pp_stage_size (in->arch.n_layers, in->layout.pp, s);
+  if (rec == 0 || !vc_arch_stage_kinds (&in->arch, first, vc_layout_pp_stage_size (in->arch.n_layers, in->layout.pp,
+                                                                                    stage),
+                                        &attention, &mixers))
+    return repeated;
+  return repeated * mixers / rec;
+}
+
 gboolean
 vc_engine_rank_weights (const VcInputs       *in,
                         const VcLayoutResult *lr,
@@ -1058,12 +1077,12 @@ vc_engine_rank_weights (const VcInputs       *in,
   if (in->engine == VC_ENGINE_VLLM && !vllm_padded_at_layout (in, lr, gpu, tp, weights))
     return FALSE;
   /* each rank's copy of Mamba-2's one group where TP does not divide it, in both engines
-   * (vc-engine-state.c): over several stages, where every layer holds a mixer (Falcon-H1), the
-   * busiest stage's layers' share, as its Mamba groups are sized (stage_pools()) */
+   * (vc-engine-state.c): over several stages, where which layers hold a mixer is known
+   * (vc_arch_stage_kinds(): Falcon-H1's every layer, or the attention-layer pattern), the
+   * busiest stage's mixers' share, as its Mamba groups are sized (stage_pools()) */
   repeated = vc_engine_state_repeated_bytes (in, tp);
-  if (MAX (1u, in->layout.pp) > 1 && in->arch.recurrent_with_attention && in->arch.recurrent_layers >= in->arch.n_layers)
-    repeated = repeated * vc_layout_pp_stage_size (in->arch.n_layers, in->layout.pp,
-                                                   MIN (lr->busiest_stage, in->layout.pp - 1)) / in->arch.n_layers;
+  if (MAX (1u, in->layout.pp) > 1 && repeated > 0)
+    repeated = stage_repeated (in, repeated, MIN (lr->busiest_stage, in->layout.pp - 1));
   *weights += repeated;
   return TRUE;
 }
@@ -1589,12 +1608,14 @@ sglang_stage_pools (const VcInputs *in,
 }
 
 /* vLLM's Mamba groups over the stages (vc_engine_state_vllm_stages()), a token's KV bytes on a
- * rank @per_token, each stage of @layers layers with @space bytes; the block and page in @out */
+ * rank @per_token, each stage of @attention and @mixers layers with @space bytes; the block and
+ * page in @out */
 static gboolean
 vllm_state_stages (const VcInputs   *in,
                    guint             pp,
                    double            per_token,
-                   const double     *layers,
+                   const double     *attention,
+                   const double     *mixers,
                    const double     *space,
                    double           *tokens,
                    double           *max_concurrency,
@@ -1604,7 +1625,7 @@ vllm_state_stages (const VcInputs   *in,
 
   if (!vc_engine_state_vllm_spec (in, MAX (1u, in->layout.tp), per_token, &spec))
     return FALSE;
-  vc_engine_state_vllm_stages (in, &spec, pp, layers, space, tokens, max_concurrency);
+  vc_engine_state_vllm_stages (in, &spec, pp, attention, mixers, space, tokens, max_concurrency);
   if (out != NULL)
     out->block_size = spec.block_size, out->state_page_bytes = spec.page_bytes;
   return TRUE;
@@ -1674,14 +1695,17 @@ stage_pools (const VcInputs   *inputs,
       double weights;
 
       vc_layout_stage_bytes_tp (in, res, index, first, n, s == 0, s == pp - 1, tp, MAX (1u, in->layout.ep), &st);
+      /* a state model's layers of each kind in full[] and layers[] (vc_arch_stage_kinds()) */
       if (!state)
         stage_window_layers (arch, first, n, &full[s], &sliding[s]);
+      else
+        vc_arch_stage_kinds (arch, first, n, &full[s], &layers[s]);
       all_full += full[s], all_sliding += sliding[s];
-      layers[s] = n;
-      /* its share of the MXFP4 padding, and of Mamba-2's group repeated on every rank (a
-       * mixer in every layer) */
+      /* its share of the MXFP4 padding, and of Mamba-2's group repeated on every rank (its
+       * mixers' share) */
       weights = st.weights + stage_padding (arch, padding, first, n) +
-                (state ? vc_engine_state_repeated_bytes (in, tp) * n / arch->n_layers : 0);
+                (state ? vc_engine_state_repeated_bytes (in, tp) * layers[s] / MIN (arch->recurrent_layers,
+                                                                                   arch->n_layers) : 0);
       first += n;
       if (in->engine == VC_ENGINE_SGLANG)
         space[s] = budget - weights;
@@ -1690,7 +1714,7 @@ stage_pools (const VcInputs   *inputs,
                    : MAX (0.0, in->memory_fraction * capacity - weights - profile);
     }
   if (state)
-    return vllm_state_stages (in, pp, layer * attention, layers, space, tokens, max_concurrency, out);
+    return vllm_state_stages (in, pp, layer * attention, full, layers, space, tokens, max_concurrency, out);
   if (in->engine == VC_ENGINE_VLLM)
     vllm_stage_groups (in, pp, full, sliding, space, layer, batch_tokens, tokens, max_concurrency);
   else

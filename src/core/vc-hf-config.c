@@ -724,6 +724,22 @@ read_layer_types (Reader    *r,
   return TRUE;
 }
 
+/* Which layers of a layer_types read_layer_types() accepted hold no mixer (Granite 4.0-H's
+ * "attention", Qwen3-Next's "full_attention"): the architecture fields attention-layer-period
+ * and -offset where they are periodic, else 0 (then vLLM has no figure over several stages) */
+static void
+layer_types_attention_pattern (Reader *r,
+                               VcArch *arch)
+{
+  JsonArray *array = json_node_get_array (member (r, "layer_types"));
+  g_autofree gboolean *attends = g_new0 (gboolean, arch->n_layers);
+
+  for (guint i = 0; i < arch->n_layers; i++)
+    attends[i] = !g_str_equal (json_array_get_string_element (array, i), r->recurrent_type);
+  vc_arch_attention_pattern (attends, arch->n_layers, &arch->attention_layer_period,
+                             &arch->attention_layer_offset);
+}
+
 /* A list of layer numbers (Qwen's mlp_only_layers, Llama 4's moe_layers). Fills in_list. */
 static gboolean
 read_index_list (Reader      *r,
@@ -1785,6 +1801,9 @@ read_qwen3_next (Reader   *r,
   TRY (opt_uint (r, "linear_num_value_heads", NULL, 32, 32, 1, field_max ("heads"), &v_heads, error));
   r->recurrent_type = "linear_attention";
   arch->recurrent_layers = arch->n_layers - arch->n_layers / interval;
+  /* Qwen3NextConfig's layer_types: "full_attention" where (i + 1) % interval == 0 */
+  arch->attention_layer_period = interval;
+  arch->attention_layer_offset = interval - 1;
   arch->recurrent_heads = v_heads;
   arch->recurrent_groups = k_heads;
 
@@ -2883,7 +2902,10 @@ read_common (Reader   *r,
       arch->sliding_window_pattern = arch->sliding_window > 0 && n_sliding < arch->n_layers ? pattern : 0;
     }
   if (sliding_given && r->recurrent_type)
-    arch->recurrent_layers = n_linear;
+    {
+      arch->recurrent_layers = n_linear;
+      layer_types_attention_pattern (r, arch);
+    }
   TRY (read_rope_table (r, arch, error));
   if (vc_arch_is_mla (arch))
     return TRUE;

@@ -334,6 +334,35 @@ add_attention (ArchBuild    *b,
   add_run (b, VC_TENSOR_NORM, first, n, 0, (a->o_bias ? h : 0) + (a->qk_norm ? (a->qk_norm_full ? (heads + kv) * d : 2.0 * d) : 0));
 }
 
+/* The attention and the recurrent mixers of @a's layers: where only some layers hold a mixer
+ * and the attention-layer pattern says which (vc_arch_stage_kinds()), at their places; where it
+ * is not known, attention in the first layers and the mixers in the last (the same
+ * busiest-first convention as the sliding-window layers' in vc-layout.c) */
+static void
+add_mixer_layers (ArchBuild    *b,
+                  const VcArch *a,
+                  guint         L_attn,
+                  guint         L_rec)
+{
+  guint L = a->n_layers, p = a->attention_layer_period, next = 0;
+  double attention, mixers;
+
+  if (L_rec == 0 || L_attn + L_rec > L || !vc_arch_stage_kinds (a, 0, L, &attention, &mixers))
+    {
+      add_attention (b, a, 0, L_attn);
+      add_run (b, VC_TENSOR_RECURRENT, L - L_rec, L_rec, a->recurrent_params, 0);
+      return;
+    }
+  /* layers next … at - 1 hold a mixer, layer at attention */
+  for (guint at = a->attention_layer_offset; at < L; at += p)
+    {
+      add_run (b, VC_TENSOR_RECURRENT, next, at - next, a->recurrent_params, 0);
+      add_attention (b, a, at, 1);
+      next = at + 1;
+    }
+  add_run (b, VC_TENSOR_RECURRENT, next, L - next, a->recurrent_params, 0);
+}
+
 static void
 build_arch (ArchBuild    *b0,
             const VcArch *a)
@@ -351,11 +380,7 @@ build_arch (ArchBuild    *b0,
   add_outside (b, VC_TENSOR_POSITIONS, 0, (double) a->max_positions * h);
   add_outside (b, VC_TENSOR_ENCODER, 0, a->encoder_params);
 
-  /* which layers attend and which keep a recurrent state is not in VcArch: attention in the
-   * first layers, the recurrent mixers in the last (the same busiest-first convention as the
-   * sliding-window layers' in vc-layout.c) */
-  add_attention (b, a, 0, L_attn);
-  add_run (b, VC_TENSOR_RECURRENT, L - L_rec, L_rec, a->recurrent_params, 0);
+  add_mixer_layers (b, a, L_attn, L_rec);
   add_run (b, VC_TENSOR_NORM, 0, L, 0, a->norms_per_layer * norm_width (a, h));
 
   if (n_dense > 0)

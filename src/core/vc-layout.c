@@ -354,15 +354,21 @@ leading_dense_layers (const VcArch *full)
   return vc_arch_is_moe (full) ? MIN (full->dense_layers, full->n_layers) : 0;
 }
 
-/* the stage's own recurrent mixers: which layers have one is not in VcArch, so the last ones,
- * as the inventory places them (vc-inventory.c) */
+/* the stage's own recurrent mixers, as the inventory places them (vc-inventory.c): where the
+ * attention-layer pattern says which layers hold one, those of the stage; otherwise the last
+ * ones */
 static guint
 stage_recurrent (const VcArch *full,
                  const Stage  *st)
 {
   guint L = full->n_layers, rec = MIN (full->recurrent_layers, L);
   guint lo = MAX (st->first_layer, L - rec), hi = MIN (st->first_layer + st->n_layers, L);
+  double attention, mixers;
 
+  if (rec > 0 && rec < L && !full->recurrent_with_attention &&
+      vc_arch_stage_kinds (full, st->first_layer, MIN (st->n_layers, L - MIN (L, st->first_layer)), &attention,
+                           &mixers))
+    return (guint) mixers;
   return hi > lo ? hi - lo : 0;
 }
 
@@ -810,6 +816,17 @@ stage_runs_init (StageRuns    *runs,
     }
 }
 
+/* Whether the attention-layer pattern places the mixers (stage_recurrent()): stages then differ
+ * wherever the pattern puts them, each computed on its own */
+static gboolean
+placed_mixers (const VcArch *a)
+{
+  double attention, mixers;
+
+  return a->recurrent_layers > 0 && a->recurrent_layers < a->n_layers && !a->recurrent_with_attention &&
+         vc_arch_stage_kinds (a, 0, a->n_layers, &attention, &mixers);
+}
+
 /* The end of the run of stages of the same kind that starts at stage `i` */
 static guint
 stage_runs_end (const StageRuns *runs,
@@ -866,7 +883,7 @@ inference_architecture (Memo           *memo,
          * a stage per layer); llama.cpp's split, whose layer counts follow no such pattern, and
          * the plain computation of one layout, which the searches are checked against
          * (tests/test-layout.c), one stage at a time */
-        end = l->layer_split || memo == NULL ? i + 1 : stage_runs_end (&runs, i);
+        end = l->layer_split || memo == NULL || placed_mixers (a) ? i + 1 : stage_runs_end (&runs, i);
         if (l->layer_split)
           llama_split_stage (a->n_layers, l->pp, i, &st.first_layer, &st.n_layers);
         first += (end - i) * st.n_layers;

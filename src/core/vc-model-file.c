@@ -620,12 +620,14 @@ gguf_hybrid_kv_heads (const GgufMeta *m,
 {
   g_autofree char *key = g_strdup_printf ("%s.attention.head_count_kv", m->arch);
   const VcGgufValue *v = vc_gguf_get (m->g, key);
+  g_autofree gboolean *attends = NULL;
   gint64 heads = 0;
 
   *recurrent = 0;
   if (v == NULL || v->kind != VC_GGUF_VALUE_ARRAY || v->values == NULL || v->values->len != a->n_layers)
     return fail (error, m->shown, _("%s must give each of the %u layers its KV heads (0 for a Mamba-2 layer)"),
                  key, a->n_layers);
+  attends = g_new0 (gboolean, a->n_layers);
   for (guint i = 0; i < v->values->len; i++)
     {
       gint64 n = g_array_index (v->values, gint64, i);
@@ -636,10 +638,13 @@ gguf_hybrid_kv_heads (const GgufMeta *m,
         (*recurrent)++;
       else
         heads = n;
+      attends[i] = n > 0;
     }
   if (heads == 0 || heads > G_MAXUINT)
     return fail (error, m->shown, _("%s gives no attention layer"), key);
   a->n_kv_heads = (guint) heads;
+  /* which layers attend, where periodic (the architecture field attention-layer-period) */
+  vc_arch_attention_pattern (attends, a->n_layers, &a->attention_layer_period, &a->attention_layer_offset);
   return TRUE;
 }
 
@@ -832,6 +837,9 @@ read_gguf_gated_deltanet (const GgufMeta *m,
     return fail (error, m->shown, _("%s.ssm.* give a state too large to model"), m->arch);
   conv = 2 * k_heads * key + inner;
   a->recurrent_layers = a->n_layers - a->n_layers / (guint) interval;
+  /* src/models/qwen3next.cpp: attention where (i + 1) % interval == 0 */
+  a->attention_layer_period = (guint) interval;
+  a->attention_layer_offset = (guint) interval - 1;
   a->recurrent_heads = (guint) v_heads;
   a->recurrent_groups = (guint) k_heads;
   a->recurrent_conv = (guint) (conv * (kernel - 1));

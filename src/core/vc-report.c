@@ -1757,14 +1757,14 @@ no_figure_text (const VcInputs *in,
              "divides the heads of a Mamba-2 mixer of one group of known state size in unquantized weights "
              "(vLLM repeats that group on every rank). vLLM refuses other groups that TP does not divide, "
              "and quantized weights with them; with PP > 1 each stage’s layers of either kind count, followed from "
-             "release 0.14 where every layer holds both (Falcon-H1), not where the mixers sit in some layers only, "
-             "whose places are not known here.");
+             "release 0.14 where every layer holds both (Falcon-H1) or where the architecture fields "
+             "attention-layer-period and attention-layer-offset say which layers hold attention instead of a "
+             "mixer (Qwen3-Next, Granite 4.0-H), not where the mixers’ places are not known.");
   if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_SGLANG && MAX (1u, in->layout.pp) > 1)
     return _("SGLang’s Mamba pool is followed on one pipeline stage (PP 1). With PP > 1 each stage sizes "
              "its own pool (at 003fca8 from the largest stage’s share of the Mamba layers) and its cells "
              "from what its own weights leave, the smallest token count taken over the stages, and each caps "
-             "its running requests by its own pool: which stage’s cap the scheduler keeps, and which layers "
-             "hold a mixer where not every layer does, are not known here.");
+             "its running requests by its own pool: which stage’s cap the scheduler keeps is not known here.");
   if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_SGLANG)
     return _("SGLang’s Mamba pool is followed without a sliding window, for a model whose convolution state "
              "is counted apart (its dtype differs from the recurrent state’s), under TP where it divides the "

@@ -624,6 +624,30 @@ test_sliding_stages (Fixture       *f,
     }
 }
 
+/* Granite 4.0-H Tiny over two pipeline stages under vLLM 0.17: the attention-layer pattern
+ * (attention at layers 5, 15, 25, 35) places its Mamba layers, and the H100 row gives each
+ * stage's groups at that layout (tests/test-engine-state.c, mixer-stages: 1,648,000 tokens,
+ * 41,201 / 30 requests); without the pattern, or at 0.11, none at the layout */
+static void
+test_mixer_stages (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  guint h100 = vc_test_gpu_index (f->estimate, "h100-80gb");
+  g_autofree char *staged = NULL, *unplaced = NULL, *before = NULL;
+
+  g_assert_true (vc_estimate_set_preset (f->estimate, "granite-4.0-h-tiny", &error));
+  staged = row_once_set (f, h100, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_VLLM,
+                         "engine-version", VC_VLLM_VERSION_0_17, "pp", 2, NULL);
+  g_test_message ("%s", staged);
+  g_assert_true (g_str_has_prefix (staged, "At PP 2: KV cache 1648000 tokens · 1373 requests of 8192 tokens · "));
+  unplaced = row_once_set (f, h100, "attention-layer-period", 0, NULL);
+  g_assert_null (strstr (unplaced, "At PP 2"));
+  before = row_once_set (f, h100, "attention-layer-period", 10, "engine-version", VC_VLLM_VERSION_0_11, NULL);
+  g_assert_null (strstr (before, "At PP 2"));
+  g_object_set (f->estimate, "pp", 1, "engine-version", VC_VLLM_VERSION_0_17, NULL);
+}
+
 /* vLLM's MXFP4 experts in the window (FORMULAS.md, "vLLM's MXFP4 experts"): an A100 row gives
  * the cache less the Marlin backend's padding, as the core does; an H100 row says why it gives
  * none */
@@ -1039,6 +1063,7 @@ main (int   argc,
   ADD ("/engines-window/qwen3-vl-capacity", test_qwen3_vl_capacity);
   ADD ("/engines-window/mxfp4-capacity", test_mxfp4_capacity);
   ADD ("/engines-window/sliding-stages", test_sliding_stages);
+  ADD ("/engines-window/mixer-stages", test_mixer_stages);
   ADD ("/engines-window/mxfp4-backend-input", test_mxfp4_backend_input);
   ADD ("/engines-window/vllm-sampler-input", test_vllm_sampler_input);
   ADD ("/engines-window/mm-encoder-tp-mode-input", test_mm_encoder_tp_mode_input);

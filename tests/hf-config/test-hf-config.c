@@ -1602,6 +1602,9 @@ test_hybrid_details (void)
     g_assert_cmpuint (a->recurrent_layers, ==, 36);
     g_assert_false (a->recurrent_with_attention);
     g_assert_cmpuint (vc_arch_attention_layers (a), ==, 12);
+    /* attention where (i + 1) % full_attention_interval (4) == 0: layers 3, 7, … 47 */
+    g_assert_cmpuint (a->attention_layer_period, ==, 4);
+    g_assert_cmpuint (a->attention_layer_offset, ==, 3);
     g_assert_true (a->gated_attention && a->qk_norm && a->shared_expert_gate);
     /* in_proj_qkvz 2048 × 12288, in_proj_ba 2048 × 64, conv1d 8192 × 4, dt_bias and A_log 32
      * each, the gated norm 128, out_proj 4096 × 2048 */
@@ -1645,6 +1648,9 @@ test_hybrid_details (void)
     g_assert_cmpuint (a->recurrent_layers, ==, 36);
     g_assert_false (a->recurrent_with_attention);
     g_assert_cmpuint (vc_arch_attention_layers (a), ==, 4);
+    /* layer_types' "attention" at layers 5, 15, 25 and 35 */
+    g_assert_cmpuint (a->attention_layer_period, ==, 10);
+    g_assert_cmpuint (a->attention_layer_offset, ==, 5);
     g_assert_cmpuint (a->n_shared_experts, ==, 1);
     g_assert_cmpuint (a->shared_intermediate_size, ==, 1024);
     /* in_proj 1536 × (3072 + 3328 + 48), conv1d 3328 × 4 with its bias, dt_bias, A_log and D 48
@@ -1690,7 +1696,23 @@ test_hybrid_layers (void)
     next = load_variant ("Qwen3-Next-80B-A3B-Instruct", "layer_types", kinds->str, &error);
     g_assert_no_error (error);
     g_assert_cmpuint (vc_hf_config_get_arch (next)->recurrent_layers, ==, 24);
+    /* full attention on the odd layers: period 2, offset 1 */
+    g_assert_cmpuint (vc_hf_config_get_arch (next)->attention_layer_period, ==, 2);
+    g_assert_cmpuint (vc_hf_config_get_arch (next)->attention_layer_offset, ==, 1);
     g_assert_true (vc_hf_config_is_exact (next));
+  }
+  /* a layer_types whose attention layers are not periodic: the counts, no pattern */
+  {
+    g_autoptr(GString) kinds = g_string_new ("[");
+    g_autoptr(VcHfConfig) next = NULL;
+
+    for (guint i = 0; i < 48; i++)
+      g_string_append_printf (kinds, "%s\"%s\"", i ? ", " : "", i == 0 || i == 3 || i == 5 ? "full_attention" : "linear_attention");
+    g_string_append (kinds, "]");
+    next = load_variant ("Qwen3-Next-80B-A3B-Instruct", "layer_types", kinds->str, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (vc_hf_config_get_arch (next)->recurrent_layers, ==, 45);
+    g_assert_cmpuint (vc_hf_config_get_arch (next)->attention_layer_period, ==, 0);
   }
 
   /* Llama 4: moe_layers or interleave_moe_layer_step; a text-only config counts no encoder */

@@ -740,6 +740,8 @@ assert_same_hybrid_arch (const VcArch *a,
   g_assert_true (a->gated_attention == b->gated_attention);
   g_assert_cmpuint (a->recurrent_layers, ==, b->recurrent_layers);
   g_assert_true (a->recurrent_with_attention == b->recurrent_with_attention);
+  g_assert_cmpuint (a->attention_layer_period, ==, b->attention_layer_period);
+  g_assert_cmpuint (a->attention_layer_offset, ==, b->attention_layer_offset);
   g_assert_cmpuint (a->recurrent_params, ==, b->recurrent_params);
   g_assert_cmpuint (a->recurrent_state, ==, b->recurrent_state);
   g_assert_cmpuint (a->recurrent_conv, ==, b->recurrent_conv);
@@ -799,6 +801,9 @@ test_gguf_hybrid (void)
   g_assert_cmpuint (a->n_layers, ==, 40);
   g_assert_cmpuint (a->recurrent_layers, ==, 36);
   g_assert_cmpuint (a->n_kv_heads, ==, 4);
+  /* head_count_kv 0 but at layers 5, 15, 25 and 35 */
+  g_assert_cmpuint (a->attention_layer_period, ==, 10);
+  g_assert_cmpuint (a->attention_layer_offset, ==, 5);
   g_assert_cmpuint (a->recurrent_heads, ==, 48);
   g_assert_cmpuint (a->recurrent_groups, ==, 1);
   g_assert_cmpuint (a->recurrent_conv, ==, 9984);
