@@ -1027,19 +1027,14 @@ vllm_padded_at_layout (const VcInputs       *in,
                        double                tp,
                        double               *weights)
 {
-  guint pp = MAX (1u, in->layout.pp), first = 0;
+  guint pp = MAX (1u, in->layout.pp), stage = MIN (lr->busiest_stage, pp - 1);
   double padding;
 
   if (!vllm_mxfp4_sized (in, gpu, tp, &padding) || vllm_padded_layout_unfollowed (in, padding))
     return FALSE;
   if (pp > 1)
-    {
-      guint stage = MIN (lr->busiest_stage, pp - 1);
-
-      for (guint s = 0; s < stage; s++)
-        first += vc_layout_pp_stage_size (in->arch.n_layers, pp, s);
-      padding = stage_padding (&in->arch, padding, first, vc_layout_pp_stage_size (in->arch.n_layers, pp, stage));
-    }
+    padding = stage_padding (&in->arch, padding, vc_layout_pp_stage_first (in->arch.n_layers, pp, stage),
+                             vc_layout_pp_stage_size (in->arch.n_layers, pp, stage));
   *weights += padding;
   return TRUE;
 }
@@ -1051,14 +1046,13 @@ stage_repeated (const VcInputs *in,
                 double          repeated,
                 guint           stage)
 {
-  guint first = 0, rec = MIN (in->arch.recurrent_layers, in->arch.n_layers);
+  guint rec = MIN (in->arch.recurrent_layers, in->arch.n_layers);
+  guint first = vc_layout_pp_stage_first (in->arch.n_layers, in->layout.pp, stage);
   double attention, mixers;
 
-  for (guint s = 0; s < stage; s++)
-    first += vc_layout_pp_stage_size (in->arch.n_layers, in->layout.pp, s);
-  if (rec == 0 || !vc_arch_stage_kinds (&in->arch, first, vc_layout_pp_stage_size (in->arch.n_layers, in->layout.pp,
-                                                                                    stage),
-                                        &attention, &mixers))
+  if (rec == 0 ||
+      !vc_arch_stage_kinds (&in->arch, first, vc_layout_pp_stage_size (in->arch.n_layers, in->layout.pp, stage),
+                            &attention, &mixers))
     return repeated;
   return repeated * mixers / rec;
 }

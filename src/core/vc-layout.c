@@ -744,10 +744,10 @@ llama_cpp_offload (Ctx            *c,
 
 /* The first layer of stage `i` of vLLM's split (vc_layout_pp_stage_size()): with q = L / PP and
  * r = L % PP, stages before t = PP − 1 − r hold q layers, stages t … PP − 2 one more. */
-static guint
-vllm_stage_first (guint L,
-                  guint pp,
-                  guint i)
+guint
+vc_layout_pp_stage_first (guint L,
+                          guint pp,
+                          guint i)
 {
   guint q = L / pp, r = L % pp, t = pp - 1 - r;
 
@@ -766,7 +766,7 @@ vllm_stage_of_layer (guint L,
     {
       guint mid = lo + (hi - lo + 1) / 2;
 
-      if (vllm_stage_first (L, pp, mid) <= layer)
+      if (vc_layout_pp_stage_first (L, pp, mid) <= layer)
         lo = mid;
       else
         hi = mid - 1;

@@ -47,6 +47,9 @@ gboolean vc_layout_is_default    (const VcLayout *layout);
 guint    vc_layout_pp_stage_size (guint           n_layers,
                                   guint           pp,
                                   guint           stage);
+guint    vc_layout_pp_stage_first (guint          n_layers,
+                                   guint          pp,
+                                   guint          stage);
 void     vc_layout_get_effective (const VcInputs *inputs,
                                   VcLayout       *layout);
 gboolean vc_layout_check         (const VcInputs *inputs,
