@@ -221,6 +221,60 @@ test_validate (void)
   g_assert_nonnull (strstr (error->message, "experts-per-token"));
 }
 
+/* The layer patterns against the counts: Qwen3-Next's 48 layers, attention at 3, 7 … 47
+ * (period 4, offset 3) and the 36 others Gated DeltaNet; Gemma 3 27B's 62 layers, every 6th
+ * full, 52 windowed */
+static void
+test_validate_patterns (void)
+{
+  VcArch a = vc_arch_default;
+  g_autoptr(GError) error = NULL;
+
+  a.n_layers = 48;
+  a.recurrent_layers = 36;
+  a.attention_layer_period = 4;
+  a.attention_layer_offset = 3;
+  g_assert_true (vc_arch_validate (&a, &error));
+  g_assert_no_error (error);
+
+  a.attention_layer_offset = 4;
+  g_assert_false (vc_arch_validate (&a, &error));
+  g_assert_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION);
+  g_assert_cmpstr (error->message, ==, "attention-layer-offset (4) must be below attention-layer-period (4)");
+  g_clear_error (&error);
+
+  /* offset 1: attention at 1, 5 … 45, still 12; offset 0 with 37 mixers does not add up */
+  a.attention_layer_offset = 1;
+  g_assert_true (vc_arch_validate (&a, NULL));
+  a.attention_layer_offset = 0;
+  a.recurrent_layers = 37;
+  g_assert_false (vc_arch_validate (&a, &error));
+  g_assert_cmpstr (error->message, ==, "attention-layer-period 4 and offset 0 leave 36 of the 48 layers with a "
+                                       "mixer instead of attention, but recurrent-layers is 37");
+  g_clear_error (&error);
+
+  a.attention_layer_period = 0;
+  a.attention_layer_offset = 3;
+  g_assert_false (vc_arch_validate (&a, &error));
+  g_assert_cmpstr (error->message, ==, "attention-layer-offset (3) needs attention-layer-period");
+  g_clear_error (&error);
+
+  a = vc_arch_default;
+  a.n_layers = 62;
+  a.sliding_window = 1024;
+  a.sliding_window_layers = 52;
+  a.sliding_window_pattern = 6;
+  g_assert_true (vc_arch_validate (&a, NULL));
+  a.sliding_window_pattern = 5;
+  g_assert_false (vc_arch_validate (&a, &error));
+  g_assert_cmpstr (error->message, ==, "sliding-window-pattern 5 gives 50 sliding-window layers of 62, but "
+                                       "sliding-window-layers is 52");
+  g_clear_error (&error);
+  /* the window on every layer: the pattern is not read */
+  a.sliding_window_layers = 62;
+  g_assert_true (vc_arch_validate (&a, NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -236,5 +290,6 @@ main (int   argc,
   g_test_add_func ("/arch/kv-precision", test_kv_precision);
   g_test_add_func ("/arch/quantized-weights", test_quantized_weights);
   g_test_add_func ("/arch/validate", test_validate);
+  g_test_add_func ("/arch/validate-patterns", test_validate_patterns);
   return g_test_run ();
 }

@@ -498,6 +498,50 @@ vc_arch_kv_bytes_per_token (const VcArch *arch,
   return vc_arch_attention_layers (arch) * vc_arch_kv_elements_per_token_layer (arch) * bytes_per_value;
 }
 
+/* The two layer patterns against the counts they must give: the attention-layer pattern's offset
+ * below its period and, where the mixers replace attention, its mixers as many as
+ * recurrent-layers (beside attention, recurrent-with-attention, it is not read); the
+ * sliding-window pattern's windowed layers as many as
+ * sliding-window-layers where some but not all layers slide */
+static gboolean
+validate_layer_patterns (const VcArch  *arch,
+                         GError       **error)
+{
+  guint p = arch->attention_layer_period, o = arch->attention_layer_offset, w = arch->sliding_window_pattern;
+
+  if (p == 0 && o > 0)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("attention-layer-offset (%u) needs attention-layer-period"), o);
+      return FALSE;
+    }
+  if (p > 0 && o >= p)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("attention-layer-offset (%u) must be below attention-layer-period (%u)"), o, p);
+      return FALSE;
+    }
+  if (p > 0 && !arch->recurrent_with_attention &&
+      arch->n_layers - pattern_attention_below (arch, arch->n_layers) != arch->recurrent_layers)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("attention-layer-period %u and offset %u leave %u of the %u layers with a mixer instead of "
+                     "attention, but recurrent-layers is %u"),
+                   p, o, arch->n_layers - pattern_attention_below (arch, arch->n_layers), arch->n_layers,
+                   arch->recurrent_layers);
+      return FALSE;
+    }
+  if (w > 0 && arch->sliding_window_layers > 0 && arch->sliding_window_layers < arch->n_layers &&
+      arch->sliding_window_layers != arch->n_layers - arch->n_layers / w)
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("sliding-window-pattern %u gives %u sliding-window layers of %u, but sliding-window-layers is %u"),
+                   w, arch->n_layers - arch->n_layers / w, arch->n_layers, arch->sliding_window_layers);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 vc_arch_validate (const VcArch  *arch,
                   GError       **error)
@@ -575,5 +619,5 @@ vc_arch_validate (const VcArch  *arch,
                    arch->sliding_window_layers, vc_arch_attention_layers (arch));
       return FALSE;
     }
-  return TRUE;
+  return validate_layer_patterns (arch, error);
 }

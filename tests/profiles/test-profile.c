@@ -92,6 +92,23 @@ kept_default (const char *name)
   return g_strv_contains (names, name);
 }
 
+/* The inputs that must agree with others, set once those are: the sliding-window pattern with
+ * the count of windowed layers (every other layer slides), and the model file's figures with
+ * the architecture */
+static void
+set_agreeing_inputs (VcEstimate *e)
+{
+  VcParamCounts counts;
+  guint layers;
+
+  g_object_get (e, "layers", &layers, NULL);
+  g_object_set (e, "sliding-window-pattern", 2u, "sliding-window-layers", layers - layers / 2, NULL);
+  vc_arch_count_params (&vc_estimate_get_inputs (e)->arch, &counts);
+  g_object_set (e, "source-format", "gguf", "source-quantization", "Modèle « 8×7B », \"v2\"\nsecond line",
+                "source-parameters", counts.total, "source-active-parameters", counts.total / 3,
+                "source-weights-bytes", counts.total * 2 / 3, "source-precision", VC_PRECISION_FP16, NULL);
+}
+
 /* An estimate in which every input but the preset differs from its default, passing
  * vc_estimate_check() so that vramcalc accepts it too. */
 static VcEstimate *
@@ -134,6 +151,9 @@ every_input_estimate (void)
       else if (g_str_equal (p->name, "max-context"))
         /* off its default, and longer than the sequence: no warning on the way */
         g_value_set_uint (&v, 1000000);
+      else if (g_str_equal (p->name, "attention-layer-period"))
+        /* the offset (default + 1) below it; the mixers run beside attention: not counted */
+        g_value_set_uint (&v, 2);
       else if (G_IS_PARAM_SPEC_UINT (p))
         {
           GParamSpecUInt *u = G_PARAM_SPEC_UINT (p);
@@ -168,14 +188,7 @@ every_input_estimate (void)
       vc_estimate_set_value (e, p->name, &v, &error);
       g_assert_no_error (error);
     }
-  {
-    VcParamCounts counts;
-
-    vc_arch_count_params (&vc_estimate_get_inputs (e)->arch, &counts);
-    g_object_set (e, "source-format", "gguf", "source-quantization", "Modèle « 8×7B », \"v2\"\nsecond line",
-                  "source-parameters", counts.total, "source-active-parameters", counts.total / 3,
-                  "source-weights-bytes", counts.total * 2 / 3, "source-precision", VC_PRECISION_FP16, NULL);
-  }
+  set_agreeing_inputs (e);
 
   for (guint i = 0; i < n; i++)
     {
