@@ -545,6 +545,30 @@ test_vllm_mxfp4_triton_json (void)
     }
 }
 
+/* engine.mxfp4_padding_bytes with PP > 1: the busiest GPU's stage's share, each of
+ * gpt-oss-20b's 24 MoE layers padded alike by Marlin on the A100 (917,962,752 B at PP 1, as in
+ * vllm-mxfp4-auto-json): 12 layers a stage at PP 2, 8 at PP 3 */
+static void
+test_vllm_mxfp4_stages_json (void)
+{
+  static const struct { const char *pp; gint64 padding; } cases[] = {
+    { "1", 917962752LL }, { "2", 917962752LL / 2 }, { "3", 917962752LL / 3 },
+  };
+  g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models", "gpt-oss-20b", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(VcTestRun) r = { 0 };
+      g_autoptr(JsonParser) p = json_parser_new ();
+      JsonObject *engine;
+
+      run_cli (&r, "--config", config, "--engine", "vllm", "--engine-version", "0.17", "--pp", cases[i].pp, "--seq",
+               "8192", "--fit-gpu", "a100-80gb", "--format", "json", NULL);
+      engine = json_object_get_object_member (parse (p, &r), "engine");
+      g_assert_cmpint (json_object_get_int_member (engine, "mxfp4_padding_bytes"), ==, cases[i].padding);
+    }
+}
+
 /* --mxfp4-backend auto (the default): vLLM's own choice, Triton's kernels on compute capability
  * 9.x from release 0.14, whose wheels carry triton_kernels (pull request #28788), so the same
  * padding and cache as --mxfp4-backend triton there; before 0.14 the package was the machine's,
@@ -1737,6 +1761,7 @@ main (int   argc,
   g_test_add_func ("/cli/vllm-sampler-json", test_vllm_sampler_json);
   g_test_add_func ("/cli/vllm-mxfp4-triton-json", test_vllm_mxfp4_triton_json);
   g_test_add_func ("/cli/vllm-mxfp4-auto-json", test_vllm_mxfp4_auto_json);
+  g_test_add_func ("/cli/vllm-mxfp4-stages-json", test_vllm_mxfp4_stages_json);
   g_test_add_func ("/cli/vllm-moe-uncounted-json", test_vllm_moe_uncounted_json);
   g_test_add_func ("/cli/trainer-loss-json", test_trainer_loss_json);
   g_test_add_func ("/cli/optimizer-step-json", test_optimizer_step_json);

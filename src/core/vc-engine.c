@@ -1017,6 +1017,20 @@ stage_padding (const VcArch *arch,
   return padding * (hi - lo) / moe;
 }
 
+double
+vc_engine_vllm_mxfp4_stage_share (const VcInputs *in,
+                                  double          padding,
+                                  guint           stage)
+{
+  guint pp = MAX (1u, in->layout.pp);
+
+  if (pp == 1)
+    return padding;
+  stage = MIN (stage, pp - 1);
+  return stage_padding (&in->arch, padding, vc_layout_pp_stage_first (in->arch.n_layers, pp, stage),
+                        vc_layout_pp_stage_size (in->arch.n_layers, pp, stage));
+}
+
 /* vLLM's MXFP4 experts padded by this card's backend (vc_engine_vllm_mxfp4_extra) added to the
  * busiest GPU's @weights, its stage's share with several pipeline stages (@lr's busiest stage of
  * vLLM's default partition), without expert parallelism; FALSE where that is not followed */
@@ -1027,15 +1041,11 @@ vllm_padded_at_layout (const VcInputs       *in,
                        double                tp,
                        double               *weights)
 {
-  guint pp = MAX (1u, in->layout.pp), stage = MIN (lr->busiest_stage, pp - 1);
   double padding;
 
   if (!vllm_mxfp4_sized (in, gpu, tp, &padding) || vllm_padded_layout_unfollowed (in, padding))
     return FALSE;
-  if (pp > 1)
-    padding = stage_padding (&in->arch, padding, vc_layout_pp_stage_first (in->arch.n_layers, pp, stage),
-                             vc_layout_pp_stage_size (in->arch.n_layers, pp, stage));
-  *weights += padding;
+  *weights += vc_engine_vllm_mxfp4_stage_share (in, padding, lr->busiest_stage);
   return TRUE;
 }
 

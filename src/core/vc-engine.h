@@ -96,6 +96,11 @@ gboolean vc_engine_vllm_mxfp4_extra (const VcInputs *inputs,
                                      const VcGpu    *gpu,
                                      double          tp,
                                      double         *extra);
+/* Of `padding` (vc_engine_vllm_mxfp4_extra), what pipeline stage `stage` of vLLM's default
+ * partition holds: all of it on one stage */
+double vc_engine_vllm_mxfp4_stage_share (const VcInputs *inputs,
+                                         double          padding,
+                                         guint           stage);
 /* The cos/sin tables for rotary positions that vLLM and SGLang build on every GPU when they make
  * the model (FORMULAS.md, "vLLM's and SGLang's RoPE tables"), for weights at @precision: vLLM in
  * the model's dtype (fp32 where the model asks for it), SGLang in fp32 on CUDA; 0 for the other

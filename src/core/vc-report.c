@@ -778,15 +778,23 @@ sglang_fraction_at (const VcInputs *in,
 }
 
 /* vLLM's MXFP4 expert backend (FORMULAS.md, "vLLM's MXFP4 experts"): the input, and the bytes
- * each rank of @gpu allocates beyond its share of the stored experts at the layout's TP (0
+ * each rank of @gpu allocates beyond its share of the stored experts at the layout's TP, with
+ * PP > 1 those of the busiest GPU's stage (@lr; without it, the stage holding the most) (0
  * without MXFP4 experts; null where that backend is not followed, or for the other engines) */
 static void
-add_mxfp4_json (JsonBuilder    *b,
-                const VcInputs *in,
-                const VcGpu    *gpu)
+add_mxfp4_json (JsonBuilder          *b,
+                const VcInputs       *in,
+                const VcLayoutResult *lr,
+                const VcGpu          *gpu)
 {
-  double padding = 0;
+  double padding = 0, share = 0;
   gboolean padded = in->engine == VC_ENGINE_VLLM && vc_engine_vllm_mxfp4_extra (in, gpu, MAX (1u, in->layout.tp), &padding);
+
+  if (lr != NULL)
+    share = vc_engine_vllm_mxfp4_stage_share (in, padding, lr->busiest_stage);
+  else
+    for (guint s = 0; s < MAX (1u, in->layout.pp); s++)
+      share = MAX (share, vc_engine_vllm_mxfp4_stage_share (in, padding, s));
 
   json_builder_set_member_name (b, "mxfp4_backend");
   if (in->engine == VC_ENGINE_VLLM)
@@ -806,7 +814,7 @@ add_mxfp4_json (JsonBuilder    *b,
   else
     json_builder_add_null_value (b);
   json_builder_set_member_name (b, "mxfp4_padding_bytes");
-  add_bytes_or_null (b, padded, padding);
+  add_bytes_or_null (b, padded, share);
 }
 
 /* vLLM's multimodal profile run on @gpu at the layout's TP (vc-engine-mm.c): null where it is
@@ -918,7 +926,7 @@ add_engine_json (JsonBuilder           *b,
     json_builder_add_boolean_value (b, in->enforce_eager);
   else
     json_builder_add_null_value (b);
-  add_mxfp4_json (b, in, gpu);
+  add_mxfp4_json (b, in, lr, gpu);
   /* vLLM's and SGLang's custom all-reduce (FORMULAS.md, "Tensor parallelism and memory outside
    * torch"); null for the others */
   json_builder_set_member_name (b, "disable_custom_all_reduce");
