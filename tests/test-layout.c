@@ -480,6 +480,43 @@ test_presets_sweep (void)
   g_assert_cmpuint (checked, >, 200);
 }
 
+/* Sliding-window layers over pipeline stages placed by the pattern (every Pth layer full, layer i
+ * when (i + 1) mod P = 0): the stages together hold the model's cache once, and the busiest GPU
+ * its stage's own full layers, not all of them (Gemma 3 27B: 62 layers, P 6; gpt-oss-20b: 24, P 2) */
+static void
+test_sliding_stages (void)
+{
+  static const struct { const char *preset; guint pp; double full; } cases[] = {
+    { "gemma-3-27b-it", 2, 10 }, { "gemma-3-27b-it", 4, 10 }, { "gpt-oss-20b", 2, 12 }, { "gpt-oss-20b", 3, 12 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(VcEstimate) e = vc_test_estimate_new (cases[c].preset, NULL);
+      const VcArch *a = &vc_estimate_get_inputs (e)->arch;
+      double one_kv, per_full, per_sliding;
+      guint first, n, stage_full = 0;
+      const VcLayoutResult *lr;
+
+      g_object_set (e, "seq", 32768, "concurrency", 2, NULL);
+      one_kv = vc_estimate_get_selected (e)->bytes[VC_COMPONENT_KV_CACHE];
+      /* a full layer's cache of the two requests, and a windowed one's */
+      per_full = 2.0 * 32768 * 2 * a->n_kv_heads * a->head_dim * 2;
+      per_sliding = per_full * MIN (a->sliding_window, 32768u) / 32768;
+      g_assert_cmpfloat (one_kv, ==, cases[c].full * per_full + (a->n_layers - cases[c].full) * per_sliding);
+      g_object_set (e, "pp", cases[c].pp, NULL);
+      lr = layout_of (e);
+      g_assert_cmpfloat_with_epsilon (lr->all_bytes[VC_COMPONENT_KV_CACHE], one_kv, one_kv * 1e-12);
+      first = vc_layout_pp_stage_first (a->n_layers, cases[c].pp, lr->busiest_stage);
+      n = vc_layout_pp_stage_size (a->n_layers, cases[c].pp, lr->busiest_stage);
+      for (guint i = first; i < first + n; i++)
+        stage_full += (i + 1) % a->sliding_window_pattern == 0;
+      g_test_message ("%s, PP %u: stage %u, layers %u to %u, %u full", cases[c].preset, cases[c].pp,
+                      lr->busiest_stage, first, first + n - 1, stage_full);
+      g_assert_cmpfloat (lr->bytes[VC_COMPONENT_KV_CACHE], ==, stage_full * per_full + (n - stage_full) * per_sliding);
+    }
+}
+
 /* Two layout results, field by field: the same doubles, not nearly */
 static void
 assert_layout_results_equal (const VcLayoutResult *a,
@@ -824,6 +861,7 @@ main (int   argc,
   g_test_add_func ("/layout/presets-sweep", test_presets_sweep);
   g_test_add_func ("/layout/search-memo-exact", test_search_memo_exact);
   g_test_add_func ("/layout/hybrid-stages", test_hybrid_stages);
+  g_test_add_func ("/layout/sliding-stages", test_sliding_stages);
   g_test_add_func ("/layout/cli", test_cli);
   g_test_add_func ("/layout/llama-cpp-layer-split", test_llama_cpp_layer_split);
   g_test_add_func ("/layout/engine-at-layout", test_engine_at_layout);

@@ -329,6 +329,15 @@ typedef struct
   gboolean head;                  /* holds the final norm and the output head */
 } Stage;
 
+/* Whether the sliding-window pattern places the windowed layers (stage_counts()): stages then
+ * differ wherever the pattern puts the full-attention layers, each computed on its own */
+static gboolean
+placed_windows (const VcArch *a)
+{
+  return a->sliding_window > 0 && a->sliding_window_pattern > 0 && a->sliding_window_layers > 0 &&
+         a->sliding_window_layers < a->n_layers;
+}
+
 /* The dense and sliding-window layers among a stage's: what, with its layer count, the
  * embedding and the head, tells stages apart. `dense` is the model's leading dense layers. */
 static void
@@ -342,9 +351,17 @@ stage_counts (const VcArch *full,
   *stage_sliding = 0;
   if (full->sliding_window > 0)
     {
-      /* which layers slide is not in VcArch: the busiest case, full-attention layers first */
-      guint full_layers = full->n_layers - full->sliding_window_layers;
-      *stage_sliding = st->n_layers - MIN (st->n_layers, full_layers);
+      guint full_layers = full->n_layers - MIN (full->sliding_window_layers, full->n_layers);
+      guint p = MAX (1u, full->sliding_window_pattern), first = MIN (st->first_layer, full->n_layers);
+      guint last = MIN (st->first_layer + st->n_layers, full->n_layers);
+
+      /* every sliding_window_pattern-th layer full (vc_arch_validate() has checked that the
+       * pattern gives the count): the stage's own; where which layers slide is not known, the
+       * busiest case, full-attention layers first */
+      if (placed_windows (full))
+        *stage_sliding = (last - first) - (last / p - first / p);
+      else
+        *stage_sliding = st->n_layers - MIN (st->n_layers, full_layers);
     }
 }
 
@@ -721,8 +738,8 @@ llama_cpp_offload (Ctx            *c,
   StageBytes gb, wb = { 0 };
 
   stage_bytes (c, &gpu, &gb);
-  /* the CPU's layers keep the rest of the cache: which layers slide is not in VcArch, and each
-   * stage alone takes its busiest case, so the whole model's cache less the GPU's */
+  /* the CPU's layers keep the rest of the cache: the whole model's less the GPU's (where the
+   * sliding-window pattern is not known each stage alone takes its busiest case) */
   if (start > 0)
     stage_bytes (c, &whole, &wb);
   gb.weights = vc_inventory_shard_bytes (c->inv, &gs) + vc_inventory_shard_bytes (c->inv, &es);
@@ -883,7 +900,8 @@ inference_architecture (Memo           *memo,
          * a stage per layer); llama.cpp's split, whose layer counts follow no such pattern, and
          * the plain computation of one layout, which the searches are checked against
          * (tests/test-layout.c), one stage at a time */
-        end = l->layer_split || memo == NULL || placed_mixers (a) ? i + 1 : stage_runs_end (&runs, i);
+        end = l->layer_split || memo == NULL || placed_mixers (a) || placed_windows (a) ? i + 1
+                                                                                      : stage_runs_end (&runs, i);
         if (l->layer_split)
           llama_split_stage (a->n_layers, l->pp, i, &st.first_layer, &st.n_layers);
         first += (end - i) * st.n_layers;
