@@ -1351,8 +1351,9 @@ vllm_groups_at_layout (const VcInputs   *in,
  * request and profile run (or --kv-cache-memory), SGLang's static share of what the CUDA context
  * leaves, the whole card for llama.cpp and the others, less the GPU's activations. SGLang's
  * sliding-window pool, vLLM's sliding-window groups, vLLM's Mamba groups and SGLang's Mamba pool
- * are followed on one pipeline stage; over several, the sliding-window pools are each stage's
- * (vc_engine_at_layout_stages(), which gives the tokens: here only the budget and weights). */
+ * are followed on one pipeline stage; over several, the sliding-window pools and the Mamba
+ * groups and pool where followed are each stage's (vc_engine_at_layout_stages(), which gives the
+ * tokens: here only the budget and weights). */
 void
 vc_engine_at_layout (const VcInputs       *inputs,
                      const VcLayoutResult *lr,
@@ -1674,8 +1675,10 @@ vc_engine_sliding_stages (const VcInputs *inputs,
          stage_pools (inputs, res, index, gpu, overhead, tokens, max_concurrency, NULL);
 }
 
-/* vc_engine_sliding_stages(), and vLLM's Mamba groups over several stages where every layer
- * holds both kinds (vc-engine-state.c); with @out, the state's block and page in it */
+/* vc_engine_sliding_stages(), and vLLM's Mamba groups and SGLang's Mamba pool over several
+ * stages where each stage's layers of either kind are known (vc-engine-state.c); with @out, the
+ * state's block and page in it (vLLM), or a request's state, the pool's slots and the rest every
+ * rank sizes them from (SGLang) */
 static gboolean
 stage_pools (const VcInputs   *inputs,
              const VcResult   *res,
