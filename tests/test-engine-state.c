@@ -557,11 +557,14 @@ test_sglang_003fca8_cli (void)
   g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==, 92);
 }
 
-/* Where SGLang's Mamba pool is not followed: two pipeline stages (each stage sizes its own pool
- * and cells, the smallest taken), TP that does not divide Granite 4.0-H's one group
- * (extra_groups_for_head_shards), a state whose convolution share the reader did not give (the
- * architecture set by hand), at either source; each with the reason, and the CLI refuses
- * --sglang-version with another engine */
+/* Where SGLang's Mamba pool is not followed: two pipeline stages at 001ccef (each stage caps its
+ * running requests from its own token count there, and the scheduler's reconciling was not
+ * read), at 003fca8 stages that PP splits unevenly (SGLang's get_pp_indices gives the leftover
+ * layers to the last stages, the layout here to those before) or whose mixers' places are not
+ * known; TP that does not divide Granite 4.0-H's one group (extra_groups_for_head_shards), a
+ * state whose convolution share the reader did not give (the architecture set by hand), at
+ * either source; each with the reason, and the CLI refuses --sglang-version with another
+ * engine */
 static void
 test_sglang_refused (void)
 {
@@ -569,9 +572,14 @@ test_sglang_refused (void)
   const VcInputs *in = vc_estimate_get_inputs (e);
   const char *other[] = { "--preset", "granite-4.0-h-tiny", "--engine", "vllm", "--sglang-version", "001ccef",
                           "--fit-gpu", "h100-80gb", NULL };
-  const char *named[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--sglang-version", "003fca8",
+  const char *named[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--sglang-version", "001ccef",
                           "--pp", "2", "--fit-gpu", "h100-80gb", NULL };
-  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+  const char *uneven[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--sglang-version", "003fca8",
+                           "--pp", "3", "--fit-gpu", "h100-80gb", NULL };
+  const char *unplaced[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--sglang-version", "003fca8",
+                             "--pp", "2", "--attention-layer-period", "0", "--fit-gpu", "h100-80gb", NULL };
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL, *out3 = NULL, *err3 = NULL;
+  g_autofree char *out4 = NULL, *err4 = NULL;
   VcSglangStatePool pool;
   VcArch arch;
 
@@ -583,11 +591,19 @@ test_sglang_refused (void)
   g_assert_false (pool.known);
   g_object_set (e, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
   g_assert_true (vc_engine_state_sglang_followed (in, 1, 1));
-  g_assert_false (vc_engine_state_sglang_followed (in, 1, 2));
+  g_assert_true (vc_engine_state_sglang_followed (in, 1, 2));
+  g_assert_true (vc_engine_state_sglang_followed (in, 1, 4));
+  g_assert_false (vc_engine_state_sglang_followed (in, 1, 3));
   g_assert_false (vc_engine_state_sglang_followed (in, 5, 1));
+  g_assert_false (vc_engine_state_sglang_followed (in, 5, 2));
   g_assert_false (vc_engine_state_sglang_pool (in, 5, 4096, 20e9, &pool));
   g_assert_null (vc_engine_no_figure (in));
   g_object_set (e, "pp", 2, NULL);
+  g_assert_null (vc_engine_no_figure (in));
+  g_object_set (e, "pp", 3, NULL);
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
+  g_object_set (e, "pp", 2, "attention-layer-period", 0, NULL);
+  g_assert_false (vc_engine_state_sglang_followed (in, 1, 2));
   g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
   g_object_set (e, "pp", 1, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
   arch = in->arch;
@@ -601,8 +617,168 @@ test_sglang_refused (void)
   g_assert_cmpint (vc_test_run_vramcalc (other, NULL, &out, &err), ==, 2);
   g_assert_nonnull (strstr (err, "--sglang-version"));
   g_assert_cmpint (vc_test_run_vramcalc (named, NULL, &out2, &err2), ==, 0);
-  g_assert_nonnull (strstr (out2, "With PP > 1 each stage sizes its own pool (at 003fca8 from the largest stage’s "
-                                  "share of the Mamba layers)"));
+  g_assert_nonnull (strstr (out2, "At 001ccef each stage caps its running requests from its own token count"));
+  g_assert_cmpint (vc_test_run_vramcalc (uneven, NULL, &out3, &err3), ==, 0);
+  g_assert_nonnull (strstr (out3, "followed where PP divides the layers"));
+  g_assert_cmpint (vc_test_run_vramcalc (unplaced, NULL, &out4, &err4), ==, 0);
+  g_assert_nonnull (strstr (out4, "which layers hold a mixer is not known here"));
+}
+
+/* SGLang's Mamba pool over pipeline stages at 003fca8 (kv_cache_configurator.py:
+ * _handle_max_mamba_cache, _apply_token_constraints, resolve_max_num_reqs; pool_configurator.py:
+ * DefaultPoolConfigurator). Every rank charges a request the largest stage's share of the Mamba
+ * layers, int(mamba_cache_per_req × that share / all of them), sizes the pool from the same rest
+ * (get_available_gpu_memory's MIN over the world group), each stage's cells from its own
+ * full-attention layers, and the smallest token count is kept: usable // the largest stage's
+ * cell; the slots and so the running requests are the same on every rank.
+ *  - Qwen3-Next-80B-A3B at TP 2 × PP 2: 24 layers a stage, attention at 3, 7, … 23 and 27, …
+ *    47: 6 attention and 18 Gated DeltaNet layers each. A rank's request over the 36 DeltaNet
+ *    layers is 38,633,472 bytes (above), × 18 / 36 = 19,316,736; a stage's cells 6 × 1 KV head
+ *    of 256 × 2 × 2 bytes = 6,144 a token. 20 GB of rest: (9,473,684,210.5 − 19,316,736) //
+ *    19,316,736 = 489 slots, the pool 490 × 19,316,736 = 9,465,200,640 bytes, the 10,534,799,360
+ *    left 1,714,648 tokens; min(4,096, 857,324, 489 // 5 = 97) = 97 running, 209.3 fit: 97.
+ *  - Granite 4.0-H Tiny at PP 2: 20 layers a stage, attention at 5, 15 and 25, 35: 2 and 18
+ *    each, 57,341,952 × 18 / 36 = 28,670,976 bytes a request, cells of 2 × 2,048 = 4,096 bytes:
+ *    329 slots, 330 × 28,670,976 = 9,461,422,080 bytes, 10,538,577,920 left, 2,572,895 tokens,
+ *    329 // 5 = 65 at once.
+ *  - Granite 4.0-H Tiny at PP 8, 5 layers a stage: stages 1, 3, 5, 7 (counting from 1) hold no
+ *    attention layer (cell_size 0: int64 max tokens, has_kv_on_another_pp_stage) and 5 Mamba
+ *    layers, the others 1 and 4: int(57,341,952 × 5 / 36) = 7,964,160 bytes a request, one
+ *    layer's 2,048 bytes a token: 1,188 slots, 1,189 × 7,964,160 = 9,469,386,240 bytes,
+ *    5,141,901 tokens, 237 at once.
+ * On H100s (--seq 8192) each rank's rest is the budget less the heaviest stage's weights, not
+ * its own: Qwen3-Next at TP 2 × PP 2 2,562,732 tokens, 732 slots, 146 at once; Granite 4.0-H
+ * Tiny at PP 2 8,097,571 tokens, 1,040 slots, 208 at once; at TP 4 × PP 2 its one Mamba-2 group
+ * repeated on every rank, each stage its 18 layers' half of the 21,302,784 bytes more (test
+ * above), a request 14,376,960 / 2 = 7,188,480 bytes, a stage's cells 2 × 512 bytes (one KV
+ * head of 128 a rank): 34,420,284 tokens, 4,410 slots, 882 at once. */
+static void
+test_sglang_stages (void)
+{
+  static const struct
+  {
+    const char *preset;
+    guint tp, pp;
+    double attention[8], mixers[8], layer, per_request, slots, tokens, at_once;
+  } hand[] = {
+    { "qwen3-next-80b-a3b-instruct", 2, 2, { 6, 6 }, { 18, 18 }, 1024, 19316736, 489, 1714648, 97 },
+    { "granite-4.0-h-tiny", 1, 2, { 2, 2 }, { 18, 18 }, 2048, 28670976, 329, 2572895, 65 },
+    { "granite-4.0-h-tiny", 1, 8, { 0, 1, 0, 1, 0, 1, 0, 1 }, { 5, 4, 5, 4, 5, 4, 5, 4 }, 2048, 7964160, 1188,
+      5141901, 237 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (hand); i++)
+    {
+      g_autoptr(VcEstimate) e = hybrid (hand[i].preset, 8192);
+      const VcInputs *in = vc_estimate_get_inputs (e);
+      VcSglangStatePool pool;
+
+      g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_003FCA8, "tp", hand[i].tp,
+                    "pp", hand[i].pp, NULL);
+      for (guint s = 0; s < hand[i].pp; s++)
+        {
+          double attention, mixers;
+
+          g_assert_true (vc_arch_stage_kinds (&in->arch, vc_layout_pp_stage_first (in->arch.n_layers, hand[i].pp, s),
+                                              vc_layout_pp_stage_size (in->arch.n_layers, hand[i].pp, s),
+                                              &attention, &mixers));
+          g_assert_cmpfloat (attention, ==, hand[i].attention[s]);
+          g_assert_cmpfloat (mixers, ==, hand[i].mixers[s]);
+        }
+      g_assert_true (vc_engine_state_sglang_stages (in, hand[i].tp, hand[i].layer, hand[i].pp, hand[i].attention,
+                                                    hand[i].mixers, 20e9, &pool));
+      g_assert_cmpfloat (pool.per_request_bytes, ==, hand[i].per_request);
+      g_assert_cmpfloat (pool.state_requests, ==, hand[i].slots);
+      g_assert_cmpfloat (pool.state_bytes, ==, (hand[i].slots + 1) * hand[i].per_request);
+      g_assert_cmpfloat (pool.tokens, ==, hand[i].tokens);
+      g_assert_cmpfloat (pool.max_running_requests, ==, hand[i].at_once);
+      g_assert_cmpfloat (pool.max_concurrency, ==, hand[i].at_once);
+      /* at 001ccef, or one stage asked for through this entry: not followed */
+      g_object_set (e, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
+      g_assert_false (vc_engine_state_sglang_stages (in, hand[i].tp, hand[i].layer, hand[i].pp, hand[i].attention,
+                                                     hand[i].mixers, 20e9, &pool));
+      g_object_set (e, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+      g_assert_false (vc_engine_state_sglang_stages (in, hand[i].tp, hand[i].layer, 1, hand[i].attention,
+                                                     hand[i].mixers, 20e9, &pool));
+    }
+}
+
+/* The CLI over two stages on H100s (test_sglang_stages()'s figures): each rank's rest is the
+ * budget less the heaviest stage's weights, each stage's own weights re-derived here
+ * (vc_layout_stage_bytes_tp, with the stage's share of Mamba-2's repeated group; the last
+ * stage's final norm makes it the heavier by 4,096 and 3,072 bytes). Qwen3-Next read from its
+ * config.json (an upper-case name: tests/hf-config/models), Granite 4.0-H from its preset. */
+static void
+test_sglang_stages_cli (void)
+{
+  static const struct
+  {
+    const char *preset;
+    guint tp;
+    double layer, per_request, tokens, slots, at_once, repeated;
+  } cases[] = {
+    { "Qwen3-Next-80B-A3B-Instruct", 2, 1024, 19316736, 2562732, 732, 146, 0 },
+    { "granite-4.0-h-tiny", 1, 2048, 28670976, 8097571, 1040, 208, 0 },
+    { "granite-4.0-h-tiny", 4, 512, 7188480, 34420284, 4410, 882, 21302784.0 / 2 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autofree char *tp = g_strdup_printf ("%u", cases[i].tp);
+      g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models",
+                                                  cases[i].preset, "config.json", NULL);
+      gboolean from_config = g_ascii_isupper (cases[i].preset[0]);
+      const char *args[] = { from_config ? "--config" : "--preset", from_config ? config : cases[i].preset,
+                             "--engine", "sglang", "--sglang-version", "003fca8", "--seq", "8192", "--tp", tp,
+                             "--pp", "2", "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+      JsonObject *engine = json_object_get_object_member (vc_test_run_json (parser, args), "engine");
+      g_autoptr(VcEstimate) e = vc_estimate_new ();
+      g_autoptr(GError) error = NULL;
+      const VcInputs *in = vc_estimate_get_inputs (e);
+      const VcResult *r;
+      double attention[2], mixers[2], weights[2], budget, available;
+      VcSglangStatePool pool;
+
+      if (from_config)
+        {
+          g_autoptr(VcHfConfig) hf = vc_hf_config_new_for_path (config, &error);
+
+          g_assert_no_error (error);
+          vc_hf_config_apply (hf, e);
+        }
+      else
+        g_assert_true (vc_estimate_set_preset (e, cases[i].preset, &error));
+      g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_SGLANG, "sglang-version",
+                    VC_SGLANG_VERSION_003FCA8, "seq", 8192, "tp", cases[i].tp, "pp", 2, NULL);
+      r = vc_estimate_get_result (e);
+      for (guint s = 0; s < 2; s++)
+        {
+          guint first = vc_layout_pp_stage_first (in->arch.n_layers, 2, s), n = vc_layout_pp_stage_size (in->arch.n_layers, 2, s);
+          VcLayoutStage st;
+
+          vc_layout_stage_bytes_tp (in, r, r->selected, first, n, s == 0, s == 1, cases[i].tp, 1, &st);
+          g_assert_true (vc_arch_stage_kinds (&in->arch, first, n, &attention[s], &mixers[s]));
+          weights[s] = st.weights + cases[i].repeated;
+        }
+      g_assert_cmpfloat (weights[0], !=, weights[1]);
+      g_assert_true (json_object_get_null_member (engine, "no_figure"));
+      budget = json_object_get_double_member (engine, "budget_bytes");
+      available = json_object_get_double_member (engine, "available_kv_bytes");
+      g_assert_cmpfloat_with_epsilon (budget - available, MAX (weights[0], weights[1]), 1);
+      g_assert_cmpint (json_object_get_int_member (engine, "state_request_bytes"), ==, (gint64) cases[i].per_request);
+      g_assert_true (vc_engine_state_sglang_stages (in, cases[i].tp, cases[i].layer, 2, attention, mixers,
+                                                    budget - MAX (weights[0], weights[1]), &pool));
+      g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, (gint64) pool.tokens);
+      g_assert_cmpint (json_object_get_int_member (engine, "state_pool_requests"), ==, (gint64) pool.state_requests);
+      g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==, pool.max_concurrency);
+      if (cases[i].tokens > 0)
+        {
+          g_assert_cmpfloat (pool.tokens, ==, cases[i].tokens);
+          g_assert_cmpfloat (pool.state_requests, ==, cases[i].slots);
+          g_assert_cmpfloat (pool.max_concurrency, ==, cases[i].at_once);
+        }
+    }
 }
 
 /* Granite 4.0-H Tiny's one Mamba-2 group under TP that does not divide it (Mamba2StateShape.create,
@@ -764,9 +940,9 @@ test_sglang_groups_repeated_cli (void)
   g_assert_nonnull (strstr (explained, "at TP 4 SGLang repeats the mixer’s one group on every rank: 3072 convolution "
                                        "values a layer on each, and 21.3\u00a0MB of weights more than an even split"));
 
-  /* two pipeline stages: no figure, the reason named */
+  /* two pipeline stages at 001ccef: no figure, the reason named */
   g_assert_cmpint (vc_test_run_vramcalc (pp2, NULL, &out, &err), ==, 0);
-  g_assert_nonnull (strstr (out, "which stage’s cap the scheduler keeps"));
+  g_assert_nonnull (strstr (out, "At 001ccef each stage caps its running requests from its own token count"));
 }
 
 /* --engine-version names SGLang's source with --engine sglang, as --sglang-version does (the
@@ -906,7 +1082,8 @@ test_sglang_swa_sources (void)
 }
 
 /* Where the pools are not followed, no figure and the reason: SGLang's Mamba pool over two
- * stages, vLLM's repeated group in fp8; a model without state has no state block */
+ * stages at 001ccef (followed at 003fca8), vLLM's repeated group in fp8; a model without state
+ * has no state block */
 static void
 test_refused (void)
 {
@@ -920,10 +1097,12 @@ test_refused (void)
   g_assert_false (at.known);
   g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "state-pools");
   g_assert_false (vc_engine_state_vllm_followed (vc_estimate_get_inputs (e), 2, 1));
-  g_object_set (e, "precision", precision, "tp", 1, "pp", 2, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  g_object_set (e, "precision", precision, "tp", 1, "pp", 2, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
   at_layout (e, &at);
   g_assert_false (at.known);
   g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "state-pools");
+  g_object_set (e, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  g_assert_null (vc_engine_no_figure (vc_estimate_get_inputs (e)));
   g_object_set (e, "pp", 1, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
   /* 0.10 on one GPU is followed; 0.21 and later log the cache otherwise, even eager */
   g_object_set (e, "engine", VC_ENGINE_VLLM, "engine-version", VC_VLLM_VERSION_0_10, NULL);
@@ -1878,6 +2057,8 @@ main (int    argc,
   g_test_add_func ("/engine-state/sglang-003fca8", test_sglang_003fca8);
   g_test_add_func ("/engine-state/sglang-003fca8-cli", test_sglang_003fca8_cli);
   g_test_add_func ("/engine-state/sglang-refused", test_sglang_refused);
+  g_test_add_func ("/engine-state/sglang-stages", test_sglang_stages);
+  g_test_add_func ("/engine-state/sglang-stages-cli", test_sglang_stages_cli);
   g_test_add_func ("/engine-state/sglang-groups-repeated", test_sglang_groups_repeated);
   g_test_add_func ("/engine-state/sglang-groups-repeated-cli", test_sglang_groups_repeated_cli);
   g_test_add_func ("/engine-state/sglang-engine-version", test_sglang_engine_version);

@@ -324,6 +324,22 @@ vc_engine_state_vllm_at_layout (const VcInputs   *in,
 #define SGLANG_CONV_BYTES 2.0
 #define SGLANG_SSM_BYTES 4.0
 
+/* Whether SGLang's pools over `pp` pipeline stages are followed: at commit 003fca8, where each
+ * stage's layers of either kind are known (stage_kinds_known()) and `pp` divides the layers.
+ * SGLang's get_pp_indices (python/sglang/srt/distributed/utils.py) gives the extra layers to the
+ * last stages, the layout here (vc_layout_pp_stage_size()) to the stages before the last, as
+ * vLLM's: the two agree only on an even split. At 001ccef (model_runner_kv_cache_mixin.py,
+ * init_memory) each rank caps its running requests from its own token count before the MIN
+ * over the stages, and how the scheduler reconciles the stages' caps there (tp_worker.py, not
+ * stored at that commit) was not read. */
+static gboolean
+sglang_stages_followed (const VcInputs *in,
+                        double          pp)
+{
+  return pp == 1 || (in->sglang_version == VC_SGLANG_VERSION_003FCA8 && stage_kinds_known (&in->arch) &&
+                     pp > 1 && pp <= in->arch.n_layers && fmod (in->arch.n_layers, pp) == 0);
+}
+
 gboolean
 vc_engine_state_sglang_followed (const VcInputs *in,
                                  double          tp,
@@ -334,14 +350,13 @@ vc_engine_state_sglang_followed (const VcInputs *in,
 
   if (vc_arch_state_elements (arch) <= 0)
     return TRUE;
-  /* the pool rules read at commit 001ccef or 003fca8, on one pipeline stage (a stage's layers
-   * of each kind, and at 003fca8 each stage's own cells with the smallest taken, are not
-   * followed), under TP where each rank's share of both parts of the state is known
-   * (rank_state: heads and groups split evenly, or Mamba-2's one group repeated); the
-   * convolution's share known (its dtype differs from the recurrent state's); no window beside
-   * the state (a third pool) */
+  /* the pool rules read at commit 001ccef or 003fca8, on one pipeline stage, and at 003fca8
+   * over several (sglang_stages_followed()), under TP where each rank's share of both parts of
+   * the state is known (rank_state: heads and groups split evenly, or Mamba-2's one group
+   * repeated); the convolution's share known (its dtype differs from the recurrent state's); no
+   * window beside the state (a third pool) */
   return in->engine == VC_ENGINE_SGLANG && in->mode == VC_MODE_INFERENCE &&
-         in->method == VC_METHOD_ARCHITECTURE && pp == 1 && arch->recurrent_state > 0 &&
+         in->method == VC_METHOD_ARCHITECTURE && sglang_stages_followed (in, pp) && arch->recurrent_state > 0 &&
          arch->recurrent_conv > 0 && arch->recurrent_conv < arch->recurrent_state &&
          rank_state (in, tp, &conv, &ssm) &&
          vc_arch_attention_layers (arch) > 0 && !vc_arch_is_mla (arch) &&
@@ -400,6 +415,63 @@ sglang_pool_003fca8 (const VcInputs    *in,
   pool->max_concurrency = MIN (tokens / in->seq, pool->max_running_requests);
 }
 
+/* BaseLinearStateParams.mamba_cache_per_req (configs/mamba_utils.py): per layer, the
+ * convolution's conv_dim / tp × (kernel − 1) values and the recurrent state's heads / tp × head ×
+ * state (rank_state), each in its dtype, times the model's Mamba layers, in @bytes */
+static gboolean
+sglang_per_request (const VcInputs *in,
+                    double          tp,
+                    double         *bytes)
+{
+  double layers = MIN (in->arch.recurrent_layers, in->arch.n_layers), conv, ssm;
+
+  if (layers <= 0 || !rank_state (in, tp, &conv, &ssm))
+    return FALSE;
+  *bytes = layers * (conv * SGLANG_CONV_BYTES + ssm * SGLANG_SSM_BYTES);
+  return TRUE;
+}
+
+gboolean
+vc_engine_state_sglang_stages (const VcInputs    *in,
+                               double             tp,
+                               double             layer_bytes,
+                               guint              pp,
+                               const double      *attention,
+                               const double      *mixers,
+                               double             rest,
+                               VcSglangStatePool *pool)
+{
+  double layers = MIN (in->arch.recurrent_layers, in->arch.n_layers);
+  double all, most_mixers = 0, most_attention = 0;
+
+  *pool = (VcSglangStatePool) { 0 };
+  if (vc_arch_state_elements (&in->arch) <= 0 || pp <= 1 || !vc_engine_state_sglang_followed (in, tp, pp) ||
+      !(layer_bytes > 0) || !isfinite (layer_bytes) || !isfinite (rest) || !sglang_per_request (in, tp, &all))
+    return FALSE;
+  for (guint s = 0; s < pp; s++)
+    {
+      most_mixers = MAX (most_mixers, mixers[s]);
+      most_attention = MAX (most_attention, attention[s]);
+    }
+  /* _handle_max_mamba_cache (kv_cache_configurator.py at 003fca8): pp_layer_scale = the largest
+   * stage's Mamba layers (get_pp_indices over every rank) / the model's, stage_per_req =
+   * int(mamba_cache_per_req × pp_layer_scale), "so every rank derives the same pool without a
+   * collective"; the slots and the rest as on one stage (sglang_pool_003fca8) */
+  pool->per_request_bytes = floor (all * (most_mixers / layers));
+  if (!(pool->per_request_bytes > 0) || !(most_attention > 0))
+    return FALSE;
+  /* each stage's DefaultPoolConfigurator counts its own full-attention layers, usable //
+   * cell_size in whole pages (a stage of none takes int64 max, has_kv_on_another_pp_stage), and
+   * _apply_token_constraints keeps the smallest over the ranks (all_reduce MIN): usable // the
+   * largest stage's cell. The rest, the pool and so the running requests (resolve_max_num_reqs,
+   * from that smallest count and the same slots) are the same on every rank. */
+  rest = MAX (0.0, rest);
+  sglang_pool_003fca8 (in, most_attention * layer_bytes, rest,
+                       rest * SGLANG_MAMBA_FULL_MEMORY_RATIO / (1 + SGLANG_MAMBA_FULL_MEMORY_RATIO), pool);
+  pool->known = TRUE;
+  return TRUE;
+}
+
 gboolean
 vc_engine_state_sglang_pool (const VcInputs    *in,
                              double             tp,
@@ -408,19 +480,13 @@ vc_engine_state_sglang_pool (const VcInputs    *in,
                              VcSglangStatePool *pool)
 {
   const VcArch *arch = &in->arch;
-  double layers = MIN (arch->recurrent_layers, arch->n_layers);
-  double conv, ssm, mamba_raw, kv_rest, tokens, default_reqs;
+  double mamba_raw, kv_rest, tokens, default_reqs;
 
   *pool = (VcSglangStatePool) { 0 };
   if (vc_arch_state_elements (arch) <= 0 || !vc_engine_state_sglang_followed (in, tp, 1) ||
-      !(kv_bytes_per_token > 0) || !isfinite (kv_bytes_per_token) || !isfinite (rest) || layers <= 0)
+      !(kv_bytes_per_token > 0) || !isfinite (kv_bytes_per_token) || !isfinite (rest) ||
+      !sglang_per_request (in, tp, &pool->per_request_bytes))
     return FALSE;
-  /* BaseLinearStateParams.mamba_cache_per_req (configs/mamba_utils.py): per layer, the
-   * convolution's conv_dim / tp × (kernel − 1) values and the recurrent state's heads / tp ×
-   * head × state (rank_state), each in its dtype, times the Mamba layers */
-  if (!rank_state (in, tp, &conv, &ssm))
-    return FALSE;
-  pool->per_request_bytes = layers * (conv * SGLANG_CONV_BYTES + ssm * SGLANG_SSM_BYTES);
   /* handle_max_mamba_cache: mamba_state_memory_raw = rest × ratio / (1 + ratio),
    * max_mamba_cache_size = int(that // mamba_cache_per_req), and the rest less the pool goes to
    * the full-attention layers' cells (profile_max_num_token: num_layers = the full-attention

@@ -108,5 +108,19 @@ gboolean vc_engine_state_sglang_pool     (const VcInputs    *inputs,
                                           double             kv_bytes_per_token,
                                           double             rest,
                                           VcSglangStatePool *pool);
+/* SGLang's pools over `pp` pipeline stages at commit 003fca8 (KVCacheConfigurator), on a rank
+ * of `tp`: each stage's full-attention layers in `attention`, its Mamba layers in `mixers`
+ * (vc_arch_stage_kinds()), `layer_bytes` the KV bytes of one token in one attention layer on a
+ * rank, `rest` what every rank sizes from (f × total less the heaviest stage's weights: SGLang
+ * takes the least memory any GPU has left). per_request_bytes is a rank's, of the largest
+ * stage's share of the Mamba layers; the figures are the same on every rank. */
+gboolean vc_engine_state_sglang_stages   (const VcInputs    *inputs,
+                                          double             tp,
+                                          double             layer_bytes,
+                                          guint              pp,
+                                          const double      *attention,
+                                          const double      *mixers,
+                                          double             rest,
+                                          VcSglangStatePool *pool);
 
 G_END_DECLS

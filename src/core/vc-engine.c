@@ -1319,11 +1319,11 @@ layout_pools (const VcInputs *in,
   *swa_pool = (in->engine == VC_ENGINE_SGLANG || in->engine == VC_ENGINE_VLLM) && sliding &&
               vc_arch_state_elements (arch) <= 0 && !staged;
   /* the same pools over several stages, each stage's own (vc_engine_at_layout_stages()):
-   * sliding-window layers, or vLLM's Mamba groups where every layer holds both kinds */
+   * sliding-window layers, or vLLM's Mamba groups and SGLang's Mamba pool where each stage's
+   * layers of either kind are known */
   *stage_pools = (in->engine == VC_ENGINE_SGLANG || in->engine == VC_ENGINE_VLLM) && staged &&
                  ((sliding && sliding_stages_followed (in)) ||
-                  (in->engine == VC_ENGINE_VLLM && vc_arch_state_elements (arch) > 0 &&
-                   vc_engine_state_followed (in, tp, MAX (1u, in->layout.pp))));
+                  (vc_arch_state_elements (arch) > 0 && vc_engine_state_followed (in, tp, MAX (1u, in->layout.pp))));
 }
 
 /* vLLM's groups of full and sliding-window layers (vllm_blocks_capacity()) on one pipeline
@@ -1361,8 +1361,9 @@ vllm_groups_at_layout (const VcInputs   *in,
  * request and profile run (or --kv-cache-memory), SGLang's static share of what the CUDA context
  * leaves, the whole card for llama.cpp and the others, less the GPU's activations. SGLang's
  * sliding-window pool, vLLM's sliding-window groups, vLLM's Mamba groups and SGLang's Mamba pool
- * are followed on one pipeline stage; over several, the sliding-window pools are each stage's
- * (vc_engine_at_layout_stages(), which gives the tokens: here only the budget and weights). */
+ * are followed on one pipeline stage; over several, the sliding-window pools and the Mamba
+ * groups and pool where followed are each stage's (vc_engine_at_layout_stages(), which gives the
+ * tokens: here only the budget and weights). */
 void
 vc_engine_at_layout (const VcInputs       *inputs,
                      const VcLayoutResult *lr,
@@ -1635,6 +1636,41 @@ vllm_state_stages (const VcInputs   *in,
   return TRUE;
 }
 
+/* SGLang's Mamba pool over the stages at commit 003fca8 (vc_engine_state_sglang_stages()): every
+ * rank sizes it from the least memory any GPU has left after its weights
+ * (KVCacheConfigurator._profile_available_bytes, get_available_gpu_memory with distributed=True:
+ * an all-reduce MIN over the world group), the heaviest stage's @space; each stage of @attention
+ * and @mixers layers; a request's state and the pool's slots in @out */
+static gboolean
+sglang_state_stages (const VcInputs   *in,
+                     guint             pp,
+                     double            tp,
+                     double            layer,
+                     const double     *attention,
+                     const double     *mixers,
+                     const double     *space,
+                     double           *tokens,
+                     double           *max_concurrency,
+                     VcEngineAtLayout *out)
+{
+  VcSglangStatePool pool;
+  double rest = G_MAXDOUBLE;
+
+  for (guint s = 0; s < pp; s++)
+    rest = MIN (rest, space[s]);
+  if (!vc_engine_state_sglang_stages (in, tp, layer, pp, attention, mixers, rest, &pool))
+    return FALSE;
+  *tokens = pool.tokens;
+  *max_concurrency = pool.max_concurrency;
+  if (out != NULL)
+    {
+      out->available_kv_bytes = MAX (0.0, rest);
+      out->state_request_bytes = pool.per_request_bytes;
+      out->state_requests = pool.state_requests;
+    }
+  return TRUE;
+}
+
 gboolean
 vc_engine_sliding_stages (const VcInputs *inputs,
                           const VcResult *res,
@@ -1649,8 +1685,10 @@ vc_engine_sliding_stages (const VcInputs *inputs,
          stage_pools (inputs, res, index, gpu, overhead, tokens, max_concurrency, NULL);
 }
 
-/* vc_engine_sliding_stages(), and vLLM's Mamba groups over several stages where every layer
- * holds both kinds (vc-engine-state.c); with @out, the state's block and page in it */
+/* vc_engine_sliding_stages(), and vLLM's Mamba groups and SGLang's Mamba pool over several
+ * stages where each stage's layers of either kind are known (vc-engine-state.c); with @out, the
+ * state's block and page in it (vLLM), or a request's state, the pool's slots and the rest every
+ * rank sizes them from (SGLang) */
 static gboolean
 stage_pools (const VcInputs   *inputs,
              const VcResult   *res,
@@ -1676,7 +1714,7 @@ stage_pools (const VcInputs   *inputs,
   *tokens = *max_concurrency = 0;
   if (in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE || pp <= 1 || attention <= 0 ||
       res->kv_bytes_per_token <= 0 || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG) ||
-      (state ? in->engine != VC_ENGINE_VLLM || !vc_engine_state_followed (in, tp, pp) : !sliding_stages_followed (in)))
+      (state ? !vc_engine_state_followed (in, tp, pp) : !sliding_stages_followed (in)))
     return FALSE;
   /* one layer's KV bytes of a token on a rank: its KV heads / TP, one at least */
   layer = res->kv_bytes_per_token / attention;
@@ -1717,6 +1755,8 @@ stage_pools (const VcInputs   *inputs,
         space[s] = in->kv_cache_memory_gb > 0 ? in->kv_cache_memory_gb * 1e9
                    : MAX (0.0, in->memory_fraction * capacity - weights - profile);
     }
+  if (state && in->engine == VC_ENGINE_SGLANG)
+    return sglang_state_stages (in, pp, tp, layer, full, layers, space, tokens, max_concurrency, out);
   if (state)
     return vllm_state_stages (in, pp, layer * attention, full, layers, space, tokens, max_concurrency, out);
   if (in->engine == VC_ENGINE_VLLM)

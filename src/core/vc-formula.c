@@ -248,6 +248,34 @@ add_repeated_group (const Terms *t,
                           head, (guint) tp, on_rank, more);
 }
 
+/* After SGLang's pool (`text`, taken), over several pipeline stages where followed
+ * (vc_engine_state_sglang_stages()): the busiest stage's share of the Mamba layers, from the
+ * least memory any GPU has left, and the fewest cells of any stage */
+static char *
+add_sglang_stages (const Terms *t,
+                   char        *text)
+{
+  const VcInputs *in = t->in;
+  guint pp = MAX (1u, in->layout.pp), first = 0, most = 0;
+  g_autofree char *head = text;
+
+  if (pp <= 1 || !vc_engine_state_sglang_followed (in, MAX (1u, in->layout.tp), pp))
+    return g_steal_pointer (&head);
+  for (guint s = 0; s < pp; s++)
+    {
+      guint n = vc_layout_pp_stage_size (in->arch.n_layers, pp, s);
+      double attention, mixers;
+
+      if (vc_arch_stage_kinds (&in->arch, first, n, &attention, &mixers))
+        most = MAX (most, (guint) mixers);
+      first += n;
+    }
+  return g_strdup_printf (_("%s; over %u pipeline stages every stage charges a request the state of the "
+                            "busiest stage’s %u Mamba layers, from the least memory any GPU has left after "
+                            "its weights, and the fewest cells of any stage are kept"),
+                          head, pp, most);
+}
+
 /* Linear-attention and state-space layers: a state per sequence, whatever the context */
 static char *
 describe_sequence_state (const Terms *t)
@@ -274,7 +302,7 @@ describe_sequence_state (const Terms *t)
                               "0.9 / 1.9 of what its share leaves, in whole requests"),
                             base, vc_enum_nick (VC_TYPE_SGLANG_VERSION, in->sglang_version), conv);
   }
-  return add_repeated_group (t, g_steal_pointer (&text));
+  return add_repeated_group (t, add_sglang_stages (t, g_steal_pointer (&text)));
 }
 
 /* Context parallelism and packing, after a training activation's description (`text`, taken). */

@@ -14,6 +14,7 @@
 #include "vc-engine.h"
 #include "vc-engine-comm.h"
 #include "vc-engine-mm.h"
+#include "vc-engine-state.h"
 #include "vc-enums.h"
 #include "vc-formula.h"
 #include "vc-layout.h"
@@ -1726,6 +1727,28 @@ no_figure_encoder_text (const VcInputs *in)
              "--mem-fraction gives the fraction.");
 }
 
+/* SGLang's Mamba pool over several pipeline stages where it is followed on one but not over
+ * these ("state-pools"; vc-engine-state.c, sglang_stages_followed) */
+static const char *
+no_figure_sglang_stages_text (const VcInputs *in)
+{
+  if (in->sglang_version != VC_SGLANG_VERSION_003FCA8)
+    return _("SGLang’s Mamba pool over several pipeline stages is followed at source 003fca8 "
+             "(--sglang-version 003fca8), where every stage derives the same pool and the same cap on "
+             "running requests. At 001ccef each stage caps its running requests from its own token count, "
+             "before the smallest over the stages is taken (model_runner_kv_cache_mixin.py, init_memory), "
+             "and how the scheduler reconciles the stages’ caps (tp_worker.py, not stored at that commit) "
+             "was not read.");
+  if (in->layout.pp > in->arch.n_layers || in->arch.n_layers % in->layout.pp != 0)
+    return _("SGLang’s Mamba pool over several pipeline stages is followed where PP divides the layers: "
+             "SGLang’s get_pp_indices gives the leftover layers to the last stages, the layout here to the "
+             "stages before the last, as vLLM’s does.");
+  return _("SGLang’s Mamba pool over several pipeline stages needs each stage’s layers of either kind: "
+           "which layers hold a mixer is not known here. It is where every layer holds both (Falcon-H1) "
+           "or where the architecture fields attention-layer-period and attention-layer-offset say which "
+           "layers hold attention instead of a mixer (Qwen3-Next, Granite 4.0-H).");
+}
+
 /* The part of the model vLLM or SGLang sizes apart, named where it leaves no figure
  * (vc_engine_no_figure; FORMULAS.md, "Engines") */
 static const char *
@@ -1768,11 +1791,9 @@ no_figure_text (const VcInputs *in,
              "release 0.14 where every layer holds both (Falcon-H1) or where the architecture fields "
              "attention-layer-period and attention-layer-offset say which layers hold attention instead of a "
              "mixer (Qwen3-Next, Granite 4.0-H), not where the mixers’ places are not known.");
-  if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_SGLANG && MAX (1u, in->layout.pp) > 1)
-    return _("SGLang’s Mamba pool is followed on one pipeline stage (PP 1). With PP > 1 each stage sizes "
-             "its own pool (at 003fca8 from the largest stage’s share of the Mamba layers) and its cells "
-             "from what its own weights leave, the smallest token count taken over the stages, and each caps "
-             "its running requests by its own pool: which stage’s cap the scheduler keeps is not known here.");
+  if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_SGLANG && MAX (1u, in->layout.pp) > 1 &&
+      vc_engine_state_sglang_followed (in, MAX (1u, in->layout.tp), 1))
+    return no_figure_sglang_stages_text (in);
   if (g_strcmp0 (why, "state-pools") == 0 && in->engine == VC_ENGINE_SGLANG)
     return _("SGLang’s Mamba pool is followed without a sliding window, for a model whose convolution state "
              "is counted apart (its dtype differs from the recurrent state’s), under TP where it divides the "

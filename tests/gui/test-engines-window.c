@@ -557,15 +557,16 @@ row_once_set (Fixture    *f,
 
 /* Granite 4.0-H Tiny at TP 4 set in the Parallelism group, which does not divide its one Mamba-2
  * group: SGLang repeats it on every rank (tests/test-engine-state.c, sglang-groups-repeated-cli),
- * and the row gives the pool at that layout at either source; at PP 2 none at the layout, the
- * row keeping the card's own (one H100, a request's whole state) */
+ * and the row gives the pool at that layout at either source; at PP 2 the pool over the stages
+ * at 003fca8 (sglang-stages-cli: a request the busiest stage's 18 of 36 Mamba layers), none at
+ * 001ccef, the row keeping the card's own (one H100, a request's whole state) */
 static void
 test_sglang_repeated_group (Fixture       *f,
                             gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
   guint h100 = vc_test_gpu_index (f->estimate, "h100-80gb");
-  g_autofree char *repeated = NULL, *repeated_003fca8 = NULL, *staged = NULL;
+  g_autofree char *repeated = NULL, *repeated_003fca8 = NULL, *staged = NULL, *staged_001ccef = NULL;
 
   g_assert_true (vc_estimate_set_preset (f->estimate, "granite-4.0-h-tiny", &error));
   repeated = row_once_set (f, h100, "method", VC_METHOD_ARCHITECTURE, "seq", 8192, "engine", VC_ENGINE_SGLANG,
@@ -576,9 +577,12 @@ test_sglang_repeated_group (Fixture       *f,
   g_assert_true (g_str_has_prefix (repeated_003fca8, "At TP 4: KV cache 16898712 tokens · 433 requests of 8192 tokens · "));
   g_assert_true (g_str_has_suffix (repeated_003fca8, " · Mamba pool of 2165 requests (31.1\u00a0GB), 14.4\u00a0MB a request"));
   staged = row_once_set (f, h100, "pp", 2, NULL);
-  g_assert_null (strstr (staged, "At TP 4"));
-  g_assert_true (g_str_has_prefix (staged, "KV cache: "));
-  g_assert_true (g_str_has_suffix (staged, ", 57.3\u00a0MB a request"));
+  g_assert_true (g_str_has_prefix (staged, "At TP 4 × PP 2: KV cache 34420284 tokens · 882 requests of 8192 tokens · "));
+  g_assert_true (g_str_has_suffix (staged, ", 7.19\u00a0MB a request"));
+  staged_001ccef = row_once_set (f, h100, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
+  g_assert_null (strstr (staged_001ccef, "At TP 4"));
+  g_assert_true (g_str_has_prefix (staged_001ccef, "KV cache: "));
+  g_assert_true (g_str_has_suffix (staged_001ccef, ", 57.3\u00a0MB a request"));
   g_object_set (f->estimate, "tp", 1, "pp", 1, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
 }
 
