@@ -1107,9 +1107,17 @@ test_vllm_mm_qwen3_vl (void)
   /* the rope table: without its rows (no mrope_section) no figure */
   g_object_set (e, "rope-table-rows", 0, NULL);
   g_assert_cmpstr (vc_engine_no_figure (in), ==, "rope-table");
-  /* SGLang: the tower's layers are not kept */
+  /* SGLang (server_args.py, adjust_mem_fraction_for_vlm): getattr(vision_config,
+   * "num_hidden_layers", 24) layers, Qwen3VLVisionConfig having only depth, of hidden_size 1,152:
+   * ratio 24 × 1,152² / (24 × 1,024²) = 1.265625, factor 0.95 × (1 − 0.1 × 0.265625) = 0.95 ×
+   * 0.9734375 = 0.924765625, so 0.835 on an H100 (81,559 MiB) becomes 0.772179296875; the cache
+   * then waits on SGLang's MRotaryEmbedding table, not followed */
   g_object_set (e, "rope-table-rows", 1048576, "engine", VC_ENGINE_SGLANG, NULL);
-  g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+  g_assert_cmpuint (in->arch.encoder_layers, ==, 24);
+  g_assert_cmpuint (in->arch.encoder_width, ==, 1152);
+  g_assert_cmpfloat_with_epsilon (vc_engine_sglang_vlm_factor (&in->arch), 0.924765625, 1e-15);
+  g_assert_cmpfloat_with_epsilon (vc_engine_sglang_fraction (in, 81559, 1), 0.772179296875, 1e-15);
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "rope-table");
 }
 
 /* vLLM's multimodal profile run for Gemma 3 27B (vc-engine-mm.c; FORMULAS.md, "Multimodal
@@ -1386,13 +1394,14 @@ test_vllm_mm_pixtral_pass (void)
 /* The catalog's multimodal models whose vision encoder the reader counts (Qwen3-VL, Llama 4,
  * Gemma 3): vLLM's profile run passes its dummy items through the encoder (FORMULAS.md,
  * "Multimodal models"), followed for Gemma 3, whose image follows from config.json (its
- * sliding-window groups then followed for each card, not at a layout); for the others the
- * tokens of an image are the processor's, so no figure unless --kv-cache-memory gives the
- * cache (Qwen3-VL's tower is known, width included, its image not: the catalog has no
- * preprocessor_config.json). SGLang serves Gemma 3 and Llama 4 without images by
- * default (mm_disabled_models), their towers loaded all the same: its text-model fraction, the
- * encoder in the weights, so a figure. Qwen3-VL is served with images, its fraction lowered by
- * a tower whose layers the reader does not keep: no figure unless the fraction is given. */
+ * sliding-window groups then followed for each card, not at a layout), and for the Qwen3-VL
+ * presets that carry Qwen's processor files (4B and 8B); for the others the tokens of an image
+ * are the processor's, so no figure unless --kv-cache-memory gives the cache. SGLang serves
+ * Gemma 3 and Llama 4 without images by default (mm_disabled_models), their towers loaded all
+ * the same: its text-model fraction, the encoder in the weights, so a figure. Qwen3-VL is
+ * served with images, its fraction lowered by getattr(vision_config, "num_hidden_layers", 24):
+ * Qwen3VLVisionConfig has depth and no num_hidden_layers, so 24 layers of its hidden_size; its
+ * cache then waits on SGLang's multimodal rope table, not followed ("rope-table"). */
 static void
 test_encoder_refused (void)
 {
@@ -1402,15 +1411,17 @@ test_encoder_refused (void)
     guint layers, width;
     gboolean off;      /* SGLang serves it without images by default */
     guint gpus;        /* H100s that hold its weights in 16 bits (0: not compared) */
+    gboolean vllm;     /* vLLM's profile run followed */
   } counted[] = {
-    { "qwen3-vl-2b-instruct", 0, 1024, FALSE, 1 },
-    { "qwen3-vl-8b-instruct", 0, 1152, FALSE, 1 },
-    { "qwen3-vl-30b-a3b-instruct", 0, 1152, FALSE, 1 },
-    { "llama-4-scout-17b-16e", 34, 1408, TRUE, 8 },
-    { "llama-4-maverick-17b-128e", 34, 1408, TRUE, 0 },
-    { "gemma-3-4b-it", 27, 1152, TRUE, 1 },
-    { "gemma-3-12b-it", 27, 1152, TRUE, 1 },
-    { "gemma-3-27b-it", 27, 1152, TRUE, 1 },
+    { "qwen3-vl-2b-instruct", 24, 1024, FALSE, 1, FALSE },
+    { "qwen3-vl-4b-instruct", 24, 1024, FALSE, 1, TRUE },
+    { "qwen3-vl-8b-instruct", 24, 1152, FALSE, 1, TRUE },
+    { "qwen3-vl-30b-a3b-instruct", 24, 1152, FALSE, 1, FALSE },
+    { "llama-4-scout-17b-16e", 34, 1408, TRUE, 8, FALSE },
+    { "llama-4-maverick-17b-128e", 34, 1408, TRUE, 0, FALSE },
+    { "gemma-3-4b-it", 27, 1152, TRUE, 1, TRUE },
+    { "gemma-3-12b-it", 27, 1152, TRUE, 1, TRUE },
+    { "gemma-3-27b-it", 27, 1152, TRUE, 1, TRUE },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (counted); i++)
@@ -1419,29 +1430,32 @@ test_encoder_refused (void)
       const VcInputs *in = vc_estimate_get_inputs (e);
       guint h100 = vc_test_gpu_index (e, "h100-80gb");
       VcKvCapacity kv, given;
+      /* adjust_mem_fraction_for_vlm: 0.95 × clamp(1 − 0.1 × (L·w² / (24 × 1024²) − 1), 0.8, 1.05) */
+      double factor = 0.95 * CLAMP (1 - 0.1 * ((double) counted[i].layers * counted[i].width * counted[i].width /
+                                               (24.0 * 1024 * 1024) - 1), 0.8, 1.05);
 
       g_test_message ("%s", counted[i].id);
       g_assert_cmpuint (in->arch.encoder_params, >, 0);
       g_assert_cmpuint (in->arch.encoder_layers, ==, counted[i].layers);
       g_assert_cmpuint (in->arch.encoder_width, ==, counted[i].width);
       g_assert_cmpint (in->arch.sglang_multimodal_off, ==, counted[i].off);
-      g_assert_cmpint (vc_engine_mm_vllm_followed (in, 1), ==, counted[i].layers == 27);
-      g_assert_cmpstr (vc_engine_no_figure (in), ==, counted[i].layers == 27 ? NULL : "encoder");
+      g_assert_cmpint (vc_engine_mm_vllm_followed (in, 1), ==, counted[i].vllm);
+      g_assert_cmpstr (vc_engine_no_figure (in), ==, counted[i].vllm ? NULL : "encoder");
       g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
-      g_assert_cmpfloat (vc_engine_sglang_fraction (in, 81559, 1), ==, 0.835);
       if (!counted[i].off)
-        g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+        {
+          g_assert_cmpfloat (vc_engine_sglang_fraction (in, 81559, 1), ==, 0.835 * factor);
+          g_assert_cmpstr (vc_engine_no_figure (in), ==, "rope-table");
+        }
       else
         {
           double n = counted[i].gpus;
 
+          g_assert_cmpfloat (vc_engine_sglang_fraction (in, 81559, 1), ==, 0.835);
           g_assert_cmpstr (vc_engine_no_figure (in), ==, NULL);
           /* with images (--enable-multimodal, not an input here) SGLang would lower it */
           g_object_set (e, "sglang-multimodal-off", FALSE, NULL);
-          g_assert_cmpfloat_with_epsilon (vc_engine_sglang_fraction (in, 81559, 1),
-                                          0.835 * 0.95 * (1 - 0.1 * ((double) counted[i].layers * counted[i].width *
-                                                                     counted[i].width / (24.0 * 1024 * 1024) - 1)),
-                                          1e-15);
+          g_assert_cmpfloat_with_epsilon (vc_engine_sglang_fraction (in, 81559, 1), 0.835 * factor, 1e-15);
           g_assert_cmpstr (vc_engine_no_figure (in), ==, NULL);
           g_object_set (e, "sglang-multimodal-off", TRUE, NULL);
           if (n > 0)

@@ -1247,6 +1247,9 @@ write_qwen3_vl (const char *dir,
 
   g_assert_true (g_file_get_contents (src, &text, NULL, &error));
   edited = g_string_new (text);
+  /* the preset's own rope_scaling out, @rope in its place */
+  g_assert_cmpuint (g_string_replace (edited, "\"rope_scaling\": {\"mrope_interleaved\": true, \"mrope_section\": "
+                                              "[24, 20, 20], \"rope_type\": \"default\"},", "", 1), ==, 1);
   g_assert_cmpuint (g_string_replace (edited, "\"rope_theta\": 5000000,", rope, 1), ==, 1);
   g_assert_true (g_file_set_contents (config, edited->str, -1, &error));
 }
@@ -1290,6 +1293,8 @@ test_qwen3_vl_preprocessor (void)
     g_assert_cmpuint (a->encoder_tower, ==, VC_ENCODER_TOWER_QWEN3_VL);
     g_assert_cmpuint (a->encoder_width, ==, 1152);
     g_assert_cmpuint (a->encoder_intermediate, ==, 4304);
+    /* SGLang's getattr(vision_config, "num_hidden_layers", 24): the 27 blocks are depth */
+    g_assert_cmpuint (a->encoder_layers, ==, 24);
     /* pos_embeds 1,152, the rotary tables 72 (head_dim), three deepstack features of 4,096 / 4 */
     g_assert_cmpuint (a->encoder_patch_held, ==, 1152 + 72 + 3 * 1024);
     g_assert_cmpuint (a->encoder_embed_width, ==, 4 * 4096);
@@ -1343,6 +1348,25 @@ test_qwen3_vl_preprocessor (void)
     g_assert_cmpuint (vc_hf_config_get_arch (c)->rope_table_kind, ==, VC_ROPE_TABLE_MROPE);
     g_assert_cmpuint (vc_hf_config_get_arch (c)->rope_table_rows, ==, 0);
   }
+  /* a vision_config that names num_hidden_layers: SGLang's getattr takes it; null, which
+   * SGLang could not multiply, leaves it unknown */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *config = g_build_filename (dir, "config.json", NULL);
+      g_autofree char *text = NULL;
+      g_autoptr(GString) edited = NULL;
+      g_autoptr(VcHfConfig) c = NULL;
+
+      g_assert_true (g_file_get_contents (config, &text, NULL, &error));
+      edited = g_string_new (text);
+      g_assert_cmpuint (g_string_replace (edited, "\"depth\": 27,", i == 0 ? "\"depth\": 27, \"num_hidden_layers\": 27,"
+                                                                    : "\"depth\": 27, \"num_hidden_layers\": null,", 1), ==, 1);
+      g_assert_true (g_file_set_contents (config, edited->str, -1, &error));
+      c = vc_hf_config_new_for_path (dir, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (vc_hf_config_get_arch (c)->encoder_layers, ==, i == 0 ? 27 : 0);
+      write_qwen3_vl (dir, "\"rope_theta\": 5000000,");
+    }
   vc_test_remove_tree (dir);
 }
 
