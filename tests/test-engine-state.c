@@ -952,18 +952,24 @@ h100_capacity (VcEstimate   *e,
                             vc_estimate_get_gpu (e, i), 1, kv);
 }
 
-/* vLLM's profile run for Qwen3-VL-8B (vc-engine-mm.c; FORMULAS.md, "Multimodal models") with
- * Qwen's processor settings given as the architecture fields the config reader derives from
- * them (tests/hf-config: size.longest_edge 16,777,216, a 4,096² image of 65,536 patches and
- * 16,384 tokens; the video's most 16,200) and MRotaryEmbedding's table of 4 × 262,144 rows */
+/* vLLM's profile run for Qwen3-VL-8B (vc-engine-mm.c; FORMULAS.md, "Multimodal models") from the
+ * catalog's preset, which carries Qwen's processor files (data/models/qwen3-vl-8b-instruct): the
+ * architecture fields the config reader derives from them (tests/hf-config: size.longest_edge
+ * 16,777,216, a 4,096² image of 65,536 patches and 16,384 tokens; the video's most 16,200) and,
+ * from rope_scaling's mrope_section, MRotaryEmbedding's table of 4 × 262,144 rows */
 static VcEstimate *
 qwen3_vl_8b (guint seq)
 {
   VcEstimate *e = hybrid ("qwen3-vl-8b-instruct", seq);
+  const VcArch *a = &vc_estimate_get_inputs (e)->arch;
 
-  g_object_set (e, "encoder-image-tokens", 16384, "encoder-image-embeds", 16384, "encoder-patches", 65536,
-                "encoder-pixel-values", 65536 * 1536, "encoder-video-tokens", 16200, "rope-table-rows", 1048576,
-                "engine-version", VC_VLLM_VERSION_0_11, NULL);
+  g_assert_cmpuint (a->encoder_image_tokens, ==, 16384);
+  g_assert_cmpuint (a->encoder_image_embeds, ==, 16384);
+  g_assert_cmpuint (a->encoder_patches, ==, 65536);
+  g_assert_cmpuint (a->encoder_pixel_values, ==, 65536 * 1536);
+  g_assert_cmpuint (a->encoder_video_tokens, ==, 16200);
+  g_assert_cmpuint (a->rope_table_rows, ==, 1048576);
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_11, NULL);
   return e;
 }
 
@@ -1034,7 +1040,7 @@ test_vllm_mm_qwen3_vl (void)
   VcVllmMmProfile mm;
   VcKvCapacity kv;
 
-  /* the tower from config.json alone */
+  /* the tower from config.json */
   g_assert_cmpuint (in->arch.encoder_tower, ==, VC_ENCODER_TOWER_QWEN3_VL);
   g_assert_cmpuint (in->arch.encoder_patch_held, ==, held);
   g_assert_cmpuint (in->arch.encoder_embed_width, ==, 16384);
@@ -1118,6 +1124,39 @@ test_vllm_mm_qwen3_vl (void)
   g_assert_cmpfloat_with_epsilon (vc_engine_sglang_vlm_factor (&in->arch), 0.924765625, 1e-15);
   g_assert_cmpfloat_with_epsilon (vc_engine_sglang_fraction (in, 81559, 1), 0.772179296875, 1e-15);
   g_assert_cmpstr (vc_engine_no_figure (in), ==, "rope-table");
+}
+
+/* Qwen3-VL-4B from the catalog's preset with its processor files (data/models/qwen3-vl-4b-instruct,
+ * the same settings as the 8B's): one 4,096² image of 65,536 patches and 16,384 tokens through a
+ * tower of h = 1,024, 16 heads, I = 4,096, three deepstack levels into a text width of 2,560. A
+ * patch keeps 1,024 + 64 + 3 × 2,560 / 4 = 3,008 values; a block at the attention 11h = 11,264
+ * (the MLP's 2h + 2I = 10,240 below it): 65,536 × 14,272 × 2 bytes and its pixels (65,536 × 3 ×
+ * 2 × 16² values, 2 bytes each) = 2,071,986,176; the embeddings 4 × 2,560 wide, 16,384 rows, with
+ * the pixels 536,870,912; the deepstack buffers 3 × 8,192 × 2,560 × 2 = 125,829,120 */
+static void
+test_vllm_mm_qwen3_vl_4b (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("qwen3-vl-4b-instruct", 8192);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  double pixels = 65536 * 1536 * 2.0;
+  VcVllmMmProfile mm;
+  VcKvCapacity kv;
+
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_11, NULL);
+  g_assert_cmpuint (in->arch.encoder_image_tokens, ==, 16384);
+  g_assert_cmpuint (in->arch.encoder_video_tokens, ==, 16200);
+  g_assert_cmpuint (in->arch.encoder_patch_held, ==, 1024 + 64 + 3 * 640);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_assert_cmpfloat (mm.items, ==, 1);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, pixels + 65536 * (3008 + 11 * 1024) * 2.0);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 2071986176.0);
+  g_assert_cmpfloat (mm.cache_bytes, ==, pixels + 16384 * 10240 * 2.0);
+  g_assert_cmpfloat (mm.cache_bytes, ==, 536870912.0);
+  g_assert_cmpfloat (mm.deepstack_bytes, ==, 3 * 8192 * 2560 * 2.0);
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, NULL);
+  h100_capacity (e, &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, >, 0);
 }
 
 /* vLLM's multimodal profile run for Gemma 3 27B (vc-engine-mm.c; FORMULAS.md, "Multimodal
@@ -1906,6 +1945,7 @@ main (int    argc,
   g_test_add_func ("/engine-state/tp-invariants", test_tp_invariants);
   g_test_add_func ("/engine-state/vllm-mm-profile", test_vllm_mm_profile);
   g_test_add_func ("/engine-state/vllm-mm-qwen3-vl", test_vllm_mm_qwen3_vl);
+  g_test_add_func ("/engine-state/vllm-mm-qwen3-vl-4b", test_vllm_mm_qwen3_vl_4b);
   g_test_add_func ("/engine-state/vllm-mm-pixtral-pass", test_vllm_mm_pixtral_pass);
   g_test_add_func ("/engine-state/vllm-mm-llama4-pass", test_vllm_mm_llama4_pass);
   g_test_add_func ("/engine-state/vllm-mm-pixtral-items", test_vllm_mm_pixtral_items);
