@@ -1618,33 +1618,53 @@ test_method_option_used (void)
   g_assert_null (strstr (l.err, "applies to the architecture method"));
 }
 
-/* Qwen3-VL from a folder with Qwen's processor settings (FORMULAS.md, "Multimodal models"): vLLM's
- * profile of one 4,096² image end to end, in JSON and in the text report, and the no-figure text
- * without the files */
+/* The catalog's file @name of Qwen3-VL-8B-Instruct (data/models), copied into @dir */
+static void
+copy_qwen3_vl_file (const char *dir,
+                    const char *name)
+{
+  g_autofree char *src = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models",
+                                           "qwen3-vl-8b-instruct", name, NULL);
+  g_autofree char *dest = g_build_filename (dir, name, NULL);
+  g_autofree char *text = NULL;
+  gsize length;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_get_contents (src, &text, &length, &error));
+  g_assert_true (g_file_set_contents (dest, text, (gssize) length, &error));
+}
+
+/* The engine object of vramcalc's JSON for Qwen3-VL-8B under vLLM on an H100 at --seq 32768, the
+ * model given by @how (--preset or --config) and @model, into @parser */
+static JsonObject *
+qwen3_vl_engine (JsonParser *parser,
+                 const char *how,
+                 const char *model)
+{
+  g_auto(VcTestRun) r = { 0 };
+
+  run_cli (&r, how, model, "--engine", "vllm", "--seq", "32768", "--fit-gpu", "h100-80gb", "--format", "json", NULL);
+  return json_object_get_object_member (parse (parser, &r), "engine");
+}
+
+/* Qwen3-VL from a folder with Qwen's files (the catalog's copies: config.json with rope_scaling's
+ * mrope_section, preprocessor_config.json, video_preprocessor_config.json; FORMULAS.md,
+ * "Multimodal models"): vLLM's profile of one 4,096² image end to end, in JSON and in the text
+ * report, the no-figure text without the files, and the catalog's preset, which carries the same
+ * files, giving the same engine object to the token */
 static void
 test_qwen3_vl_folder (void)
 {
-  g_autofree char *src = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "..", "data", "models",
-                                           "qwen3-vl-8b-instruct", "config.json", NULL);
   g_autofree char *dir = vc_test_make_tmpdir ("qwen3-vl-folder");
-  g_autofree char *config = g_build_filename (dir, "config.json", NULL);
-  g_autofree char *pre = g_build_filename (dir, "preprocessor_config.json", NULL);
-  g_autofree char *video = g_build_filename (dir, "video_preprocessor_config.json", NULL);
-  g_autofree char *text = NULL;
-  g_autoptr(GString) edited = NULL;
   g_autoptr(JsonParser) p1 = json_parser_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  g_autoptr(JsonNode) folder_node = NULL;
+  g_autoptr(JsonNode) preset_node = NULL;
   g_auto(VcTestRun) r = { 0 };
   JsonObject *engine, *mm;
 
-  g_assert_true (g_file_get_contents (src, &text, NULL, &error));
-  edited = g_string_new (text);
-  g_string_replace (edited, "\"rope_theta\": 5000000,", "\"rope_scaling\": {\"mrope_interleaved\": true, "
-                    "\"mrope_section\": [24, 20, 20], \"rope_type\": \"default\"}, \"rope_theta\": 5000000,", 1);
-  g_assert_true (g_file_set_contents (config, edited->str, -1, &error));
-  g_assert_true (g_file_set_contents (pre, "{\"size\": {\"longest_edge\": 16777216, \"shortest_edge\": 65536}, "
-                                           "\"patch_size\": 16, \"temporal_patch_size\": 2, \"merge_size\": 2}",
-                                      -1, &error));
+  copy_qwen3_vl_file (dir, "config.json");
+  copy_qwen3_vl_file (dir, "preprocessor_config.json");
   /* without the video processor's file: no figure, the files named */
   run_cli (&r, "--config", dir, "--engine", "vllm", "--seq", "32768", "--fit-gpu", "h100-80gb", NULL);
   g_assert_cmpint (r.status, ==, 0);
@@ -1652,11 +1672,8 @@ test_qwen3_vl_folder (void)
   g_assert_nonnull (strstr (r.out, "video_preprocessor_config.json"));
   vc_test_run_clear (&r);
   memset (&r, 0, sizeof r);
-  g_assert_true (g_file_set_contents (video, "{\"size\": {\"longest_edge\": 25165824, \"shortest_edge\": 4096}}", -1,
-                                      &error));
-  run_cli (&r, "--config", dir, "--engine", "vllm", "--seq", "32768", "--fit-gpu", "h100-80gb", "--format", "json",
-           NULL);
-  engine = json_object_get_object_member (parse (p1, &r), "engine");
+  copy_qwen3_vl_file (dir, "video_preprocessor_config.json");
+  engine = qwen3_vl_engine (p1, "--config", dir);
   g_assert_true (json_object_get_null_member (engine, "no_figure"));
   g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 350560);
   mm = json_object_get_object_member (engine, "vllm_mm_profile");
@@ -1665,8 +1682,15 @@ test_qwen3_vl_folder (void)
   g_assert_cmpint (json_object_get_int_member (mm, "encoder_pass_bytes"), ==, 2425356288);
   g_assert_cmpint (json_object_get_int_member (mm, "embeddings_bytes"), ==, 738197504);
   g_assert_cmpint (json_object_get_int_member (mm, "deepstack_buffer_bytes"), ==, 201326592);
-  vc_test_run_clear (&r);
-  memset (&r, 0, sizeof r);
+  /* the preset: the same files, the same engine object */
+  folder_node = json_node_init_object (json_node_alloc (), engine);
+  preset_node = json_node_init_object (json_node_alloc (), qwen3_vl_engine (p2, "--preset", "qwen3-vl-8b-instruct"));
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (preset_node), "kv_capacity_tokens"), ==, 350560);
+  g_assert_true (json_node_equal (folder_node, preset_node));
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (json_parser_get_root (p1)), "rope_table_bytes"), ==,
+                   268435456);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (json_parser_get_root (p2)), "rope_table_bytes"), ==,
+                   268435456);
   run_cli (&r, "--config", dir, "--engine", "vllm", "--seq", "32768", "--fit-gpu", "h100-80gb", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "  vLLM’s profile run passes 1 images through the vision encoder (2.43\u00a0GB at its "

@@ -1131,18 +1131,24 @@ h100_capacity (VcEstimate   *e,
                             vc_estimate_get_gpu (e, i), 1, kv);
 }
 
-/* vLLM's profile run for Qwen3-VL-8B (vc-engine-mm.c; FORMULAS.md, "Multimodal models") with
- * Qwen's processor settings given as the architecture fields the config reader derives from
- * them (tests/hf-config: size.longest_edge 16,777,216, a 4,096² image of 65,536 patches and
- * 16,384 tokens; the video's most 16,200) and MRotaryEmbedding's table of 4 × 262,144 rows */
+/* vLLM's profile run for Qwen3-VL-8B (vc-engine-mm.c; FORMULAS.md, "Multimodal models") from the
+ * catalog's preset, which carries Qwen's processor files (data/models/qwen3-vl-8b-instruct): the
+ * architecture fields the config reader derives from them (tests/hf-config: size.longest_edge
+ * 16,777,216, a 4,096² image of 65,536 patches and 16,384 tokens; the video's most 16,200) and,
+ * from rope_scaling's mrope_section, MRotaryEmbedding's table of 4 × 262,144 rows */
 static VcEstimate *
 qwen3_vl_8b (guint seq)
 {
   VcEstimate *e = hybrid ("qwen3-vl-8b-instruct", seq);
+  const VcArch *a = &vc_estimate_get_inputs (e)->arch;
 
-  g_object_set (e, "encoder-image-tokens", 16384, "encoder-image-embeds", 16384, "encoder-patches", 65536,
-                "encoder-pixel-values", 65536 * 1536, "encoder-video-tokens", 16200, "rope-table-rows", 1048576,
-                "engine-version", VC_VLLM_VERSION_0_11, NULL);
+  g_assert_cmpuint (a->encoder_image_tokens, ==, 16384);
+  g_assert_cmpuint (a->encoder_image_embeds, ==, 16384);
+  g_assert_cmpuint (a->encoder_patches, ==, 65536);
+  g_assert_cmpuint (a->encoder_pixel_values, ==, 65536 * 1536);
+  g_assert_cmpuint (a->encoder_video_tokens, ==, 16200);
+  g_assert_cmpuint (a->rope_table_rows, ==, 1048576);
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_11, NULL);
   return e;
 }
 
@@ -1213,7 +1219,7 @@ test_vllm_mm_qwen3_vl (void)
   VcVllmMmProfile mm;
   VcKvCapacity kv;
 
-  /* the tower from config.json alone */
+  /* the tower from config.json */
   g_assert_cmpuint (in->arch.encoder_tower, ==, VC_ENCODER_TOWER_QWEN3_VL);
   g_assert_cmpuint (in->arch.encoder_patch_held, ==, held);
   g_assert_cmpuint (in->arch.encoder_embed_width, ==, 16384);
@@ -1286,9 +1292,50 @@ test_vllm_mm_qwen3_vl (void)
   /* the rope table: without its rows (no mrope_section) no figure */
   g_object_set (e, "rope-table-rows", 0, NULL);
   g_assert_cmpstr (vc_engine_no_figure (in), ==, "rope-table");
-  /* SGLang: the tower's layers are not kept */
+  /* SGLang (server_args.py, adjust_mem_fraction_for_vlm): getattr(vision_config,
+   * "num_hidden_layers", 24) layers, Qwen3VLVisionConfig having only depth, of hidden_size 1,152:
+   * ratio 24 × 1,152² / (24 × 1,024²) = 1.265625, factor 0.95 × (1 − 0.1 × 0.265625) = 0.95 ×
+   * 0.9734375 = 0.924765625, so 0.835 on an H100 (81,559 MiB) becomes 0.772179296875; the cache
+   * then waits on SGLang's MRotaryEmbedding table, not followed */
   g_object_set (e, "rope-table-rows", 1048576, "engine", VC_ENGINE_SGLANG, NULL);
-  g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+  g_assert_cmpuint (in->arch.encoder_layers, ==, 24);
+  g_assert_cmpuint (in->arch.encoder_width, ==, 1152);
+  g_assert_cmpfloat_with_epsilon (vc_engine_sglang_vlm_factor (&in->arch), 0.924765625, 1e-15);
+  g_assert_cmpfloat_with_epsilon (vc_engine_sglang_fraction (in, 81559, 1), 0.772179296875, 1e-15);
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "rope-table");
+}
+
+/* Qwen3-VL-4B from the catalog's preset with its processor files (data/models/qwen3-vl-4b-instruct,
+ * the same settings as the 8B's): one 4,096² image of 65,536 patches and 16,384 tokens through a
+ * tower of h = 1,024, 16 heads, I = 4,096, three deepstack levels into a text width of 2,560. A
+ * patch keeps 1,024 + 64 + 3 × 2,560 / 4 = 3,008 values; a block at the attention 11h = 11,264
+ * (the MLP's 2h + 2I = 10,240 below it): 65,536 × 14,272 × 2 bytes and its pixels (65,536 × 3 ×
+ * 2 × 16² values, 2 bytes each) = 2,071,986,176; the embeddings 4 × 2,560 wide, 16,384 rows, with
+ * the pixels 536,870,912; the deepstack buffers 3 × 8,192 × 2,560 × 2 = 125,829,120 */
+static void
+test_vllm_mm_qwen3_vl_4b (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("qwen3-vl-4b-instruct", 8192);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  double pixels = 65536 * 1536 * 2.0;
+  VcVllmMmProfile mm;
+  VcKvCapacity kv;
+
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_11, NULL);
+  g_assert_cmpuint (in->arch.encoder_image_tokens, ==, 16384);
+  g_assert_cmpuint (in->arch.encoder_video_tokens, ==, 16200);
+  g_assert_cmpuint (in->arch.encoder_patch_held, ==, 1024 + 64 + 3 * 640);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_assert_cmpfloat (mm.items, ==, 1);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, pixels + 65536 * (3008 + 11 * 1024) * 2.0);
+  g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 2071986176.0);
+  g_assert_cmpfloat (mm.cache_bytes, ==, pixels + 16384 * 10240 * 2.0);
+  g_assert_cmpfloat (mm.cache_bytes, ==, 536870912.0);
+  g_assert_cmpfloat (mm.deepstack_bytes, ==, 3 * 8192 * 2560 * 2.0);
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, NULL);
+  h100_capacity (e, &kv);
+  g_assert_true (kv.known);
+  g_assert_cmpfloat (kv.tokens, >, 0);
 }
 
 /* vLLM's multimodal profile run for Gemma 3 27B (vc-engine-mm.c; FORMULAS.md, "Multimodal
@@ -1565,13 +1612,14 @@ test_vllm_mm_pixtral_pass (void)
 /* The catalog's multimodal models whose vision encoder the reader counts (Qwen3-VL, Llama 4,
  * Gemma 3): vLLM's profile run passes its dummy items through the encoder (FORMULAS.md,
  * "Multimodal models"), followed for Gemma 3, whose image follows from config.json (its
- * sliding-window groups then followed for each card, not at a layout); for the others the
- * tokens of an image are the processor's, so no figure unless --kv-cache-memory gives the
- * cache (Qwen3-VL's tower is known, width included, its image not: the catalog has no
- * preprocessor_config.json). SGLang serves Gemma 3 and Llama 4 without images by
- * default (mm_disabled_models), their towers loaded all the same: its text-model fraction, the
- * encoder in the weights, so a figure. Qwen3-VL is served with images, its fraction lowered by
- * a tower whose layers the reader does not keep: no figure unless the fraction is given. */
+ * sliding-window groups then followed for each card, not at a layout), and for the Qwen3-VL
+ * presets that carry Qwen's processor files (4B and 8B); for the others the tokens of an image
+ * are the processor's, so no figure unless --kv-cache-memory gives the cache. SGLang serves
+ * Gemma 3 and Llama 4 without images by default (mm_disabled_models), their towers loaded all
+ * the same: its text-model fraction, the encoder in the weights, so a figure. Qwen3-VL is
+ * served with images, its fraction lowered by getattr(vision_config, "num_hidden_layers", 24):
+ * Qwen3VLVisionConfig has depth and no num_hidden_layers, so 24 layers of its hidden_size; its
+ * cache then waits on SGLang's multimodal rope table, not followed ("rope-table"). */
 static void
 test_encoder_refused (void)
 {
@@ -1581,15 +1629,17 @@ test_encoder_refused (void)
     guint layers, width;
     gboolean off;      /* SGLang serves it without images by default */
     guint gpus;        /* H100s that hold its weights in 16 bits (0: not compared) */
+    gboolean vllm;     /* vLLM's profile run followed */
   } counted[] = {
-    { "qwen3-vl-2b-instruct", 0, 1024, FALSE, 1 },
-    { "qwen3-vl-8b-instruct", 0, 1152, FALSE, 1 },
-    { "qwen3-vl-30b-a3b-instruct", 0, 1152, FALSE, 1 },
-    { "llama-4-scout-17b-16e", 34, 1408, TRUE, 8 },
-    { "llama-4-maverick-17b-128e", 34, 1408, TRUE, 0 },
-    { "gemma-3-4b-it", 27, 1152, TRUE, 1 },
-    { "gemma-3-12b-it", 27, 1152, TRUE, 1 },
-    { "gemma-3-27b-it", 27, 1152, TRUE, 1 },
+    { "qwen3-vl-2b-instruct", 24, 1024, FALSE, 1, FALSE },
+    { "qwen3-vl-4b-instruct", 24, 1024, FALSE, 1, TRUE },
+    { "qwen3-vl-8b-instruct", 24, 1152, FALSE, 1, TRUE },
+    { "qwen3-vl-30b-a3b-instruct", 24, 1152, FALSE, 1, FALSE },
+    { "llama-4-scout-17b-16e", 34, 1408, TRUE, 8, FALSE },
+    { "llama-4-maverick-17b-128e", 34, 1408, TRUE, 0, FALSE },
+    { "gemma-3-4b-it", 27, 1152, TRUE, 1, TRUE },
+    { "gemma-3-12b-it", 27, 1152, TRUE, 1, TRUE },
+    { "gemma-3-27b-it", 27, 1152, TRUE, 1, TRUE },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (counted); i++)
@@ -1598,29 +1648,32 @@ test_encoder_refused (void)
       const VcInputs *in = vc_estimate_get_inputs (e);
       guint h100 = vc_test_gpu_index (e, "h100-80gb");
       VcKvCapacity kv, given;
+      /* adjust_mem_fraction_for_vlm: 0.95 × clamp(1 − 0.1 × (L·w² / (24 × 1024²) − 1), 0.8, 1.05) */
+      double factor = 0.95 * CLAMP (1 - 0.1 * ((double) counted[i].layers * counted[i].width * counted[i].width /
+                                               (24.0 * 1024 * 1024) - 1), 0.8, 1.05);
 
       g_test_message ("%s", counted[i].id);
       g_assert_cmpuint (in->arch.encoder_params, >, 0);
       g_assert_cmpuint (in->arch.encoder_layers, ==, counted[i].layers);
       g_assert_cmpuint (in->arch.encoder_width, ==, counted[i].width);
       g_assert_cmpint (in->arch.sglang_multimodal_off, ==, counted[i].off);
-      g_assert_cmpint (vc_engine_mm_vllm_followed (in, 1), ==, counted[i].layers == 27);
-      g_assert_cmpstr (vc_engine_no_figure (in), ==, counted[i].layers == 27 ? NULL : "encoder");
+      g_assert_cmpint (vc_engine_mm_vllm_followed (in, 1), ==, counted[i].vllm);
+      g_assert_cmpstr (vc_engine_no_figure (in), ==, counted[i].vllm ? NULL : "encoder");
       g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
-      g_assert_cmpfloat (vc_engine_sglang_fraction (in, 81559, 1), ==, 0.835);
       if (!counted[i].off)
-        g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
+        {
+          g_assert_cmpfloat (vc_engine_sglang_fraction (in, 81559, 1), ==, 0.835 * factor);
+          g_assert_cmpstr (vc_engine_no_figure (in), ==, "rope-table");
+        }
       else
         {
           double n = counted[i].gpus;
 
+          g_assert_cmpfloat (vc_engine_sglang_fraction (in, 81559, 1), ==, 0.835);
           g_assert_cmpstr (vc_engine_no_figure (in), ==, NULL);
           /* with images (--enable-multimodal, not an input here) SGLang would lower it */
           g_object_set (e, "sglang-multimodal-off", FALSE, NULL);
-          g_assert_cmpfloat_with_epsilon (vc_engine_sglang_fraction (in, 81559, 1),
-                                          0.835 * 0.95 * (1 - 0.1 * ((double) counted[i].layers * counted[i].width *
-                                                                     counted[i].width / (24.0 * 1024 * 1024) - 1)),
-                                          1e-15);
+          g_assert_cmpfloat_with_epsilon (vc_engine_sglang_fraction (in, 81559, 1), 0.835 * factor, 1e-15);
           g_assert_cmpstr (vc_engine_no_figure (in), ==, NULL);
           g_object_set (e, "sglang-multimodal-off", TRUE, NULL);
           if (n > 0)
@@ -2073,6 +2126,7 @@ main (int    argc,
   g_test_add_func ("/engine-state/tp-invariants", test_tp_invariants);
   g_test_add_func ("/engine-state/vllm-mm-profile", test_vllm_mm_profile);
   g_test_add_func ("/engine-state/vllm-mm-qwen3-vl", test_vllm_mm_qwen3_vl);
+  g_test_add_func ("/engine-state/vllm-mm-qwen3-vl-4b", test_vllm_mm_qwen3_vl_4b);
   g_test_add_func ("/engine-state/vllm-mm-pixtral-pass", test_vllm_mm_pixtral_pass);
   g_test_add_func ("/engine-state/vllm-mm-llama4-pass", test_vllm_mm_llama4_pass);
   g_test_add_func ("/engine-state/vllm-mm-pixtral-items", test_vllm_mm_pixtral_items);

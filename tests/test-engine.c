@@ -1743,19 +1743,24 @@ test_encoder_tp_pixtral (void)
  * and fc2 (4h² + 3h + 2hI + I) and, in the merger and the three deepstack mergers, fc1 with its
  * bias and fc2's weight (M² + M + M·out, M = 4h); the patch embedding, the positions, the
  * LayerNorms and the row-parallel biases stay whole (vLLM and SGLang qwen3_vl.py). vLLM's
- * --mm-encoder-tp-mode data replicates all of it. */
+ * --mm-encoder-tp-mode data replicates all of it. The 4B and 8B presets carry rope_scaling's
+ * mrope_section, so vLLM's MRotaryEmbedding table (max_position_embeddings × 4 = 1,048,576 rows
+ * of 128 bf16 values, 268,435,456 bytes) is on each of its ranks; SGLang's is not followed (no
+ * bytes), nor any table of the 2B and 30B-A3B presets, which have none. */
 static void
 test_encoder_tp_qwen3_vl (void)
 {
   static const struct {
     const char *preset;
     guint params, split;
-    double whole2, whole4;
+    double whole2, whole4, rope;
   } models[] = {
-    { "qwen3-vl-2b-instruct", 406957056, 24u * 12590080 + 4u * 25169920, 2534612992.0, 1674387456.0 },
-    { "qwen3-vl-4b-instruct", 415347712, 24u * 12590080 + 4u * 27267072, 4853359616.0, 2842223616.0 },
-    { "qwen3-vl-8b-instruct", 576388336, 27u * 15232592 + 4u * 40112640, 9343820256.0, 5248606688.0 },
-    { "qwen3-vl-30b-a3b-instruct", 538631408, 27u * 15232592 + 4u * 30675456, 31622179296.0, 16362514912.0 },
+    { "qwen3-vl-2b-instruct", 406957056, 24u * 12590080 + 4u * 25169920, 2534612992.0, 1674387456.0, 0 },
+    { "qwen3-vl-4b-instruct", 415347712, 24u * 12590080 + 4u * 27267072, 4853359616.0, 2842223616.0,
+      1048576 * 128 * 2.0 },
+    { "qwen3-vl-8b-instruct", 576388336, 27u * 15232592 + 4u * 40112640, 9343820256.0, 5248606688.0,
+      1048576 * 128 * 2.0 },
+    { "qwen3-vl-30b-a3b-instruct", 538631408, 27u * 15232592 + 4u * 30675456, 31622179296.0, 16362514912.0, 0 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (models); i++)
@@ -1773,21 +1778,21 @@ test_encoder_tp_qwen3_vl (void)
       g_assert_cmpuint (a->encoder_sglang_tp_params, ==, models[i].split);
       g_assert_true (a->encoder_vllm_data);
       g_assert_cmpuint (a->encoder_vllm_data_tp_params, ==, 0);
-      /* no RoPE table is counted (the interleaved M-RoPE is not followed), so the engines differ
-       * from the breakdown by the encoder's split alone: 16-bit bytes, half of them fewer a rank at
-       * TP 2, three quarters at TP 4 */
-      g_assert_cmpfloat (rank_weights (p, "vllm", "1"), ==, rank_weights (p, "generic", "1"));
+      /* beside vLLM's table, the engines differ from the breakdown by the encoder's split alone:
+       * 16-bit bytes, half of them fewer a rank at TP 2, three quarters at TP 4 */
+      g_assert_cmpfloat (rank_weights (p, "vllm", "1"), ==, rank_weights (p, "generic", "1") + models[i].rope);
       g_assert_cmpfloat (rank_weights (p, "generic", "2"), ==, models[i].whole2);
       g_assert_cmpfloat (rank_weights (p, "generic", "4"), ==, models[i].whole4);
-      g_assert_cmpfloat (rank_weights (p, "vllm", "2"), ==, models[i].whole2 - split);
+      g_assert_cmpfloat (rank_weights (p, "vllm", "2"), ==, models[i].whole2 - split + models[i].rope);
       g_assert_cmpfloat (rank_weights (p, "sglang", "2"), ==, models[i].whole2 - split);
-      g_assert_cmpfloat (rank_weights (p, "vllm", "4"), ==, models[i].whole4 - 1.5 * split);
+      g_assert_cmpfloat (rank_weights (p, "vllm", "4"), ==, models[i].whole4 - 1.5 * split + models[i].rope);
       g_assert_cmpfloat (rank_weights (p, "sglang", "4"), ==, models[i].whole4 - 1.5 * split);
       g_assert_cmpfloat (rank_weights (p, "transformers", "4"), ==, models[i].whole4);
-      /* data: the tower whole on each rank again */
+      /* data: the tower whole on each rank again, beside vLLM's table */
       g_assert_true (vc_estimate_check (data, &error));
       g_assert_no_error (error);
-      g_assert_cmpfloat (vc_estimate_get_layout_result (data)->bytes[VC_COMPONENT_WEIGHTS], ==, models[i].whole2);
+      g_assert_cmpfloat (vc_estimate_get_layout_result (data)->bytes[VC_COMPONENT_WEIGHTS], ==,
+                         models[i].whole2 + models[i].rope);
       if (i == 2)
         {
           g_autofree char *text = vc_formula_describe (data, vc_estimate_get_result (data)->selected,

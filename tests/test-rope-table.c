@@ -71,6 +71,11 @@ test_exact_bytes (void)
   g_assert_cmpint (rope_bytes ("--preset", "gemma-3-27b-it", "vllm"), ==, (163840 + 163840 * 8) * 128 * 2);
   /* Phi-3.5-mini: longrope's short (4,096) and long (131,072) tables of 96 */
   g_assert_cmpint (rope_bytes ("--preset", "phi-3.5-mini-instruct", "vllm"), ==, (4096 + 131072) * 96 * 2);
+  /* Qwen3-VL 4B and 8B, whose presets carry rope_scaling's mrope_section (data/models/index.json):
+   * vLLM's MRotaryEmbedding, max_position_embeddings × 4 = 1,048,576 rows of 128 (256 MiB) */
+  g_assert_cmpint (rope_bytes ("--preset", "qwen3-vl-8b-instruct", "vllm"), ==, 262144 * 4 * 128 * 2);
+  g_assert_cmpint (rope_bytes ("--preset", "qwen3-vl-8b-instruct", "vllm"), ==, 268435456);
+  g_assert_cmpint (rope_bytes ("--preset", "qwen3-vl-4b-instruct", "vllm"), ==, 268435456);
   /* no rotary positions: Granite 4.0-H (nope), GPT-2 (learned) */
   g_assert_cmpint (rope_bytes ("--config", "granite-4.0-h-tiny", "vllm"), ==, 0);
   g_assert_cmpint (rope_bytes ("--config", "gpt2", "vllm"), ==, 0);
@@ -199,11 +204,11 @@ test_refused (void)
   g_autoptr(JsonParser) p2 = json_parser_new ();
   g_autoptr(JsonParser) p3 = json_parser_new ();
   JsonObject *longrope = run_json (p1, "--preset", "phi-3.5-mini-instruct", "sglang", "--fit-gpu", "h100-80gb");
-  const char *mrope_args[] = { "--preset", "qwen3-vl-8b-instruct", "--engine", "vllm", "--kv-cache-memory", "20",
+  const char *mrope_args[] = { "--preset", "qwen3-vl-2b-instruct", "--engine", "vllm", "--kv-cache-memory", "20",
                                "--fit-gpu", "h100-80gb", "--format", "json", NULL };
   JsonObject *mrope = vc_test_run_json (p2, mrope_args);
   JsonObject *followed = run_json (p3, "--preset", "phi-3.5-mini-instruct", "vllm", "--fit-gpu", "h100-80gb");
-  g_autoptr(VcEstimate) e = vc_test_estimate_new ("qwen3-vl-8b-instruct", "engine", "vllm", "kv-cache-memory", "20",
+  g_autoptr(VcEstimate) e = vc_test_estimate_new ("qwen3-vl-2b-instruct", "engine", "vllm", "kv-cache-memory", "20",
                                                   NULL);
   const char *text_args[] = { "--preset", "phi-3.5-mini-instruct", "--engine", "sglang", "--fit-gpu", "h100-80gb", NULL };
   g_autofree char *out = NULL, *err = NULL;

@@ -145,6 +145,31 @@ search_text_of (const VcPreset *p)
   return g_utf8_strdown (text, -1);
 }
 
+/* A model's processor files (preprocessor_config.json, then video_preprocessor_config.json)
+ * beside its config.json in data/models, read as vc-hf-config.c reads them beside a config.json
+ * in a folder (read_preprocessor_beside), where the index names their source
+ * ("processor_source"): the same files give the same figures */
+static void
+load_processor (const VcPreset *p,
+                VcHfConfig     *config)
+{
+  static const char *const names[] = { "preprocessor_config.json", "video_preprocessor_config.json" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *file = g_strconcat ("models/", p->id, "/", names[i], NULL);
+      g_autoptr(GBytes) bytes = resource (file);
+      g_autoptr(GError) error = NULL;
+      gsize size;
+      const char *data = g_bytes_get_data (bytes, &size);
+      gboolean ok = i == 0 ? vc_hf_config_read_preprocessor (config, data, size, names[i], &error) :
+                             vc_hf_config_read_video_preprocessor (config, data, size, names[i], &error);
+
+      if (!ok)
+        g_error ("built-in model %s: %s", p->id, error->message);
+    }
+}
+
 /* One model: its config.json read as an import is, exact or the build is broken. */
 static void
 load_model (VcPreset   *p,
@@ -173,6 +198,7 @@ load_model (VcPreset   *p,
   p->active_source = g_strdup (json_object_get_string_member_with_default (o, "published_active_source", ""));
   p->vision = json_object_get_boolean_member_with_default (o, "vision", FALSE);
   p->suggested = (guint) CLAMP (json_object_get_int_member_with_default (o, "suggested", 0), 0, G_MAXUINT);
+  p->processor_source = g_strdup (json_object_get_string_member_with_default (o, "processor_source", ""));
   if (!(p->published_total > 0) || !(p->published_unit > 0))
     g_error ("built-in model %s: no published parameter count", p->id);
 
@@ -182,6 +208,8 @@ load_model (VcPreset   *p,
   config = vc_hf_config_new_from_data (data, size, file, p->name, &error);
   if (config == NULL || !vc_hf_config_check_exact (config, &error))
     g_error ("built-in model %s: %s", p->id, error->message);
+  if (*p->processor_source != '\0')
+    load_processor (p, config);
   p->arch = *vc_hf_config_get_arch (config);
   p->family = g_strdup (vc_hf_config_get_family (config));
   p->max_context = vc_hf_config_get_max_context (config);

@@ -31,6 +31,9 @@ typedef struct
   char *repository;                     /* "org/name" on the Hugging Face Hub */
   char *released;                       /* "YYYY-MM" */
   char *config_source;                  /* where the config.json's values were read */
+  /* where its preprocessor_config.json and video_preprocessor_config.json, beside config.json in
+   * data/models, were read; "" where the catalog has none (vLLM's dummy image then unknown) */
+  char *processor_source;
   double published_total;               /* as published, and the unit of its last digit */
   double published_unit;
   gboolean published_truncated;         /* the count cut to that digit, not rounded (Qwen's cards) */

@@ -315,7 +315,9 @@ vc_engine_vllm_version_sized (const VcInputs *in,
  * multimodal_model_archs and multimodal not turned off, as it is by default for the Gemma 3 and
  * Llama 4 classes, mm_disabled_models) it then calls adjust_mem_fraction_for_vlm: the fraction
  * times 0.95 × clamp(1 − 0.1 × (L·w² / (24 × 1024²) − 1), 0.8, 1.05), L and w the
- * vision_config's num_hidden_layers and hidden_size, unrounded (vc_engine_sglang_vlm_factor).
+ * vision_config's num_hidden_layers and hidden_size as its getattr reads them, 24 and 1,024 where
+ * the config has none (Qwen3-VL's vision_config says depth: 24), unrounded
+ * (vc_engine_sglang_vlm_factor).
  * Speculative decoding and DP attention are not followed. */
 double
 vc_engine_sglang_vlm_factor (const VcArch *arch)

@@ -2316,7 +2316,8 @@ read_gemma3_vision (Reader   *r,
 }
 
 /* What vLLM's profile run needs of Qwen3-VL's tower beside its image (vc-engine-mm.c; vLLM
- * qwen3_vl.py, Qwen3_VisionTransformer.forward): its width and MLP width; the width of what it
+ * qwen3_vl.py, Qwen3_VisionTransformer.forward): its MLP width (its width the reader keeps for
+ * SGLang's fraction too); the width of what it
  * returns, out_hidden_size for the merger and for each deepstack merger (torch.cat of the
  * merger's output and deepstack_feature_lists); and what a patch keeps while the blocks run:
  * pos_embeds (h, a local of forward), the rotary tables (rot_pos_emb: head_dim / 2 values in fp32
@@ -2352,7 +2353,6 @@ qwen3_vl_tower (VcArch    *arch,
   width = (guint64) out * (1 + n);
   if (held > 10000000 || width > 10000000 || inter > 10000000)
     return;
-  arch->encoder_width = h;
   arch->encoder_intermediate = inter;
   arch->encoder_patch_held = (guint) held;
   arch->encoder_embed_width = (guint) width;
@@ -2371,11 +2371,17 @@ read_qwen3_vl_vision (Reader   *r,
                       GError  **error)
 {
   guint depth = 27, h = 1152, inter = 4304, heads = 16, channels = 3, patch = 16, temporal = 2;
-  guint merge = 2, out = 3584, positions = 2304;
+  guint merge = 2, out = 3584, positions = 2304, sglang_layers = 24;
   guint64 merged, block, merger, deepstack_merger, params, deepstack, split;
   JsonNode *node;
 
   TRY (need_uint (r, "depth", NULL, depth, 1, field_max ("layers"), &depth, error));
+  /* SGLang's adjust_mem_fraction_for_vlm takes getattr(vision_config, "num_hidden_layers", 24)
+   * and its hidden_size: Qwen3VLVisionConfig (transformers' configuration_qwen3_vl.py at
+   * 000c33fd; SGLang's configs/qwen3_vl.py at 1200c6eb) names its blocks depth and has no
+   * num_hidden_layers nor attribute_map, so without that key SGLang takes ViT-L's 24 whatever
+   * depth says (null would fail there: left unknown) */
+  TRY (opt_uint (r, "num_hidden_layers", NULL, sglang_layers, 0, 1, field_max ("layers"), &sglang_layers, error));
   TRY (need_uint (r, "hidden_size", NULL, h, 1, field_max ("hidden-size"), &h, error));
   TRY (need_uint (r, "intermediate_size", NULL, inter, 1, field_max ("intermediate-size"), &inter, error));
   TRY (need_uint (r, "num_heads", NULL, heads, 1, h, &heads, error));
@@ -2444,6 +2450,8 @@ read_qwen3_vl_vision (Reader   *r,
   arch->encoder_vllm_data_tp_params = 0;
   TRY (derived_uint (r, _("the vision encoder's parameters"), split, "encoder-sglang-tp-params",
                      &arch->encoder_sglang_tp_params, error));
+  arch->encoder_layers = sglang_layers;
+  arch->encoder_width = h;
   qwen3_vl_tower (arch, json_node_get_array (node), depth, h, inter, heads, merge, out);
   return TRUE;
 }

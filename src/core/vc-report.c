@@ -1708,8 +1708,9 @@ no_figure_encoder_text (const VcInputs *in)
              "embeddings: followed for Qwen3-VL from release 0.11 to 0.20 on one pipeline stage. Here it is "
              "not: the image’s size comes from the processor’s preprocessor_config.json (size.longest_edge "
              "and size.shortest_edge), and the dummy video’s from its video_preprocessor_config.json, which "
-             "must be read beside config.json (a folder; not the catalog’s presets, of which no copy of "
-             "Qwen’s files is cited), with a video of no more tokens than the image; or release 0.10 or 0.21 "
+             "must be read beside config.json (a folder or the Hub, or the catalog’s Qwen3-VL 4B and 8B "
+             "presets, which carry a cited copy of Qwen’s files; not its 2B and 30B-A3B presets), with a "
+             "video of no more tokens than the image; or release 0.10 or 0.21 "
              "and later, not read; or 0.11 with a context of 1,499 images or more (a longer dummy video); or "
              "--mm-encoder-tp-mode data at TP > 1, whose split of the images is not followed; or with PP > 1; "
              "or --limit-mm-per-prompt 0; --kv-cache-memory gives the cache.");

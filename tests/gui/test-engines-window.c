@@ -388,10 +388,9 @@ test_vision_capacity (Fixture       *f,
   g_object_set (f->estimate, "limit-mm-per-prompt", 999, NULL);
 }
 
-/* Qwen3-VL-8B under vLLM with its processor's image known (the architecture fields its
- * preprocessor_config.json and video_preprocessor_config.json give, tests/hf-config) and
- * MRotaryEmbedding's rows: the H100 row shows the core's cache, 350,560 tokens at 32,768; without
- * the video's tokens, none */
+/* Qwen3-VL-8B under vLLM from the catalog's preset, which carries its processor files (the image
+ * and video known) and rope_scaling's mrope_section (MRotaryEmbedding's rows): the H100 row shows
+ * the core's cache, 350,560 tokens at 32,768; without the video's tokens, none */
 static void
 test_qwen3_vl_capacity (Fixture       *f,
                         gconstpointer  data)
@@ -401,10 +400,7 @@ test_qwen3_vl_capacity (Fixture       *f,
   g_autofree char *row = NULL, *none = NULL;
 
   g_assert_true (vc_estimate_set_preset (f->estimate, "qwen3-vl-8b-instruct", &error));
-  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 32768, "engine", VC_ENGINE_VLLM,
-                "encoder-image-tokens", 16384, "encoder-image-embeds", 16384, "encoder-patches", 65536,
-                "encoder-pixel-values", 65536 * 1536, "encoder-video-tokens", 16200, "rope-table-rows", 1048576,
-                NULL);
+  g_object_set (f->estimate, "method", VC_METHOD_ARCHITECTURE, "seq", 32768, "engine", VC_ENGINE_VLLM, NULL);
   vc_test_wait_for_frame (GTK_WIDGET (f->window));
   row = vc_gpu_chart_describe_speed (f->chart, h100);
   g_test_message ("%s", row);

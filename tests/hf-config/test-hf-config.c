@@ -1247,6 +1247,9 @@ write_qwen3_vl (const char *dir,
 
   g_assert_true (g_file_get_contents (src, &text, NULL, &error));
   edited = g_string_new (text);
+  /* the preset's own rope_scaling out, @rope in its place */
+  g_assert_cmpuint (g_string_replace (edited, "\"rope_scaling\": {\"mrope_interleaved\": true, \"mrope_section\": "
+                                              "[24, 20, 20], \"rope_type\": \"default\"},", "", 1), ==, 1);
   g_assert_cmpuint (g_string_replace (edited, "\"rope_theta\": 5000000,", rope, 1), ==, 1);
   g_assert_true (g_file_set_contents (config, edited->str, -1, &error));
 }
@@ -1290,6 +1293,8 @@ test_qwen3_vl_preprocessor (void)
     g_assert_cmpuint (a->encoder_tower, ==, VC_ENCODER_TOWER_QWEN3_VL);
     g_assert_cmpuint (a->encoder_width, ==, 1152);
     g_assert_cmpuint (a->encoder_intermediate, ==, 4304);
+    /* SGLang's getattr(vision_config, "num_hidden_layers", 24): the 27 blocks are depth */
+    g_assert_cmpuint (a->encoder_layers, ==, 24);
     /* pos_embeds 1,152, the rotary tables 72 (head_dim), three deepstack features of 4,096 / 4 */
     g_assert_cmpuint (a->encoder_patch_held, ==, 1152 + 72 + 3 * 1024);
     g_assert_cmpuint (a->encoder_embed_width, ==, 4 * 4096);
@@ -1343,6 +1348,39 @@ test_qwen3_vl_preprocessor (void)
     g_assert_cmpuint (vc_hf_config_get_arch (c)->rope_table_kind, ==, VC_ROPE_TABLE_MROPE);
     g_assert_cmpuint (vc_hf_config_get_arch (c)->rope_table_rows, ==, 0);
   }
+  vc_test_remove_tree (dir);
+}
+
+/* The layers SGLang's adjust_mem_fraction_for_vlm reads of Qwen3-VL's tower,
+ * getattr(vision_config, "num_hidden_layers", 24): Qwen3VLVisionConfig names its blocks depth,
+ * so 24 whatever depth says; a vision_config that names num_hidden_layers gives it; null, which
+ * SGLang could not multiply, leaves it unknown */
+static void
+test_qwen3_vl_sglang_layers (void)
+{
+  g_autofree char *dir = vc_test_make_tmpdir ("qwen3-vl-sglang-layers");
+  static const char *const depth[] = { "\"depth\": 27,", "\"depth\": 27, \"num_hidden_layers\": 27,",
+                                       "\"depth\": 27, \"num_hidden_layers\": null," };
+  static const guint layers[] = { 24, 27, 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (depth); i++)
+    {
+      g_autofree char *config = g_build_filename (dir, "config.json", NULL);
+      g_autofree char *text = NULL;
+      g_autoptr(GString) edited = NULL;
+      g_autoptr(VcHfConfig) c = NULL;
+      g_autoptr(GError) error = NULL;
+
+      write_qwen3_vl (dir, "\"rope_theta\": 5000000,");
+      g_assert_true (g_file_get_contents (config, &text, NULL, &error));
+      edited = g_string_new (text);
+      g_assert_cmpuint (g_string_replace (edited, "\"depth\": 27,", depth[i], 1), ==, 1);
+      g_assert_true (g_file_set_contents (config, edited->str, -1, &error));
+      c = vc_hf_config_new_for_path (dir, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (vc_hf_config_get_arch (c)->encoder_layers, ==, layers[i]);
+      g_assert_cmpuint (vc_hf_config_get_arch (c)->encoder_width, ==, 1152);
+    }
   vc_test_remove_tree (dir);
 }
 
@@ -2037,6 +2075,7 @@ main (int    argc,
   g_test_add_func ("/hf-config/gemma3-encoder", test_gemma3_encoder);
   g_test_add_func ("/hf-config/llama4-preprocessor", test_llama4_preprocessor);
   g_test_add_func ("/hf-config/qwen3-vl-preprocessor", test_qwen3_vl_preprocessor);
+  g_test_add_func ("/hf-config/qwen3-vl-sglang-layers", test_qwen3_vl_sglang_layers);
   g_test_add_func ("/hf-config/pixtral-encoder", test_pixtral_encoder);
   g_test_add_func ("/hf-config/hybrid-layers", test_hybrid_layers);
   g_test_add_func ("/hf-config/glm4-moe", test_glm4_moe);

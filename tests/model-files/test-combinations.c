@@ -2709,18 +2709,19 @@ test_untried_limit_mm_sets (void)
     }
 }
 
-/* vLLM's --mm-encoder-tp-mode data with pipeline stages (Qwen3-VL 8B, 36 layers, whose class
+/* vLLM's --mm-encoder-tp-mode data with pipeline stages (Qwen3-VL 2B, 28 layers, whose class
  * replicates its whole tower in data mode; Llama 4 Scout, whose class replicates all but its
- * projector): --pp-partition needs vLLM's cache figure, which neither has (Qwen3-VL's
- * multimodal rope table, Llama 4's chunked attention on several stages), so it is refused
- * naming why in data mode as in weights mode, never ignored; at TP 2 × PP 2 the first stage's
+ * projector): --pp-partition needs vLLM's cache figure, which neither has (the 2B preset's
+ * multimodal rope table without mrope_section, Llama 4's chunked attention on several stages),
+ * so it is refused naming why in data mode as in weights mode, never ignored; at TP 2 × PP 2
+ * (Qwen3-VL 8B) the first stage's
  * two cards each hold Qwen3-VL's divided tower part whole in data mode (its
  * encoder_vllm_tp_params, in BF16 half of 2 bytes a parameter each more), the second stage's
  * the same; --pp-partition beside TP 2 refused too */
 static void
 test_untried_encoder_data_pp (void)
 {
-  static const char *const models[][3] = { { "qwen3-vl-8b-instruct", "rtx-4090:2", "20,16" },
+  static const char *const models[][3] = { { "qwen3-vl-2b-instruct", "rtx-4090:2", "16,12" },
                                            { "llama-4-scout-17b-16e", "h100-80gb:2", "22,26" } };
   g_autoptr(GError) error = NULL;
   VcPlan plans[2];
