@@ -253,11 +253,10 @@ test_validate_patterns (void)
                                        "mixer instead of attention, but recurrent-layers is 37");
   g_clear_error (&error);
 
+  /* no period: which layers hold a mixer is not known, whatever the offset */
   a.attention_layer_period = 0;
   a.attention_layer_offset = 3;
-  g_assert_false (vc_arch_validate (&a, &error));
-  g_assert_cmpstr (error->message, ==, "attention-layer-offset (3) needs attention-layer-period");
-  g_clear_error (&error);
+  g_assert_true (vc_arch_validate (&a, NULL));
 
   a = vc_arch_default;
   a.n_layers = 62;

@@ -499,7 +499,7 @@ vc_arch_kv_bytes_per_token (const VcArch *arch,
 }
 
 /* The two layer patterns against the counts they must give: the attention-layer pattern's offset
- * below its period and, where the mixers replace attention, its mixers as many as
+ * below its period (without a period, 0: not known, the offset is not read) and, where the mixers replace attention, its mixers as many as
  * recurrent-layers (beside attention, recurrent-with-attention, it is not read); the
  * sliding-window pattern's windowed layers as many as
  * sliding-window-layers where some but not all layers slide */
@@ -509,12 +509,6 @@ validate_layer_patterns (const VcArch  *arch,
 {
   guint p = arch->attention_layer_period, o = arch->attention_layer_offset, w = arch->sliding_window_pattern;
 
-  if (p == 0 && o > 0)
-    {
-      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                   _("attention-layer-offset (%u) needs attention-layer-period"), o);
-      return FALSE;
-    }
   if (p > 0 && o >= p)
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
