@@ -8,6 +8,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <json-glib/json-glib.h>
+
 #include "vc-engine.h"
 #include "vc-engine-comm.h"
 #include "vc-engine-mm.h"
@@ -362,7 +364,7 @@ test_sglang_qwen3_next (void)
   g_autoptr(VcEstimate) e = hybrid ("qwen3-next-80b-a3b-instruct", 8192);
   VcSglangStatePool pool;
 
-  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, NULL);
   g_assert_cmpuint (vc_estimate_get_inputs (e)->arch.recurrent_conv, ==, 24576);
   g_assert_true (vc_engine_state_sglang_followed (vc_estimate_get_inputs (e), 1, 1));
   g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (e), 1, 12 * 2048.0, 20e9, &pool));
@@ -401,7 +403,7 @@ test_sglang_granite_4_h (void)
   VcSglangStatePool pool, again;
   VcEngineAtLayout at;
 
-  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, NULL);
   g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (e), 1, 8192, 20e9, &pool));
   g_assert_cmpfloat (pool.per_request_bytes, ==, 57341952);
   g_assert_cmpfloat (pool.state_requests, ==, 165);
@@ -435,7 +437,7 @@ test_sglang_falcon_h1 (void)
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autofree char *config = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models",
                                               "Falcon-H1-Tiny-90M-Instruct", "config.json", NULL);
-  const char *args[] = { "--config", config, "--engine", "sglang", "--seq", "4096", "--mem-fraction", "0.8",
+  const char *args[] = { "--config", config, "--engine", "sglang", "--no-sglang-one-stage", "--seq", "4096", "--mem-fraction", "0.8",
                          "--fit-gpu", "h100-80gb", "--format", "json", NULL };
   g_autoptr(VcEstimate) e = vc_estimate_new ();
   g_autoptr(GError) error = NULL;
@@ -445,7 +447,7 @@ test_sglang_falcon_h1 (void)
 
   g_assert_no_error (error);
   vc_hf_config_apply (hf, e);
-  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_SGLANG, "seq", 4096, NULL);
+  g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, "seq", 4096, NULL);
   g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (e), 1, 12288, 1e9, &pool));
   g_assert_cmpfloat (pool.per_request_bytes, ==, 4847616);
   g_assert_cmpfloat (pool.state_requests, ==, 97);
@@ -486,7 +488,7 @@ test_sglang_003fca8 (void)
   const VcInputs *in = vc_estimate_get_inputs (e);
   VcSglangStatePool pool, before;
 
-  g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
   g_assert_true (vc_engine_state_sglang_followed (in, 1, 1));
   g_assert_true (vc_engine_state_sglang_pool (in, 1, 12 * 2048.0, 20e9, &pool));
   g_assert_cmpfloat (pool.per_request_bytes, ==, 77266944);
@@ -514,7 +516,7 @@ test_sglang_003fca8 (void)
   g_assert_cmpfloat (pool.tokens, ==, 0);
   g_assert_cmpfloat (pool.max_concurrency, ==, 0);
 
-  g_object_set (g, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  g_object_set (g, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
   g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (g), 1, 8192, 20e9, &pool));
   g_assert_cmpfloat (pool.per_request_bytes, ==, 57341952);
   g_assert_cmpfloat (pool.state_requests, ==, 164);
@@ -523,7 +525,7 @@ test_sglang_003fca8 (void)
 
   g_assert_no_error (error);
   vc_hf_config_apply (hf, f);
-  g_object_set (f, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_SGLANG, "seq", 4096,
+  g_object_set (f, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, "seq", 4096,
                 "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
   g_assert_true (vc_engine_state_sglang_pool (vc_estimate_get_inputs (f), 1, 12288, 1e9, &pool));
   g_assert_cmpfloat (pool.state_requests, ==, 96);
@@ -538,13 +540,13 @@ static void
 test_sglang_003fca8_cli (void)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
-  const char *args[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--seq", "8192",
+  const char *args[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--no-sglang-one-stage", "--seq", "8192",
                          "--sglang-version", "003fca8", "--fit-gpu", "h100-80gb", "--format", "json", NULL };
   g_autoptr(VcEstimate) e = hybrid ("granite-4.0-h-tiny", 8192);
   JsonObject *engine = json_object_get_object_member (vc_test_run_json (parser, args), "engine");
   VcSglangStatePool pool;
 
-  g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
   g_assert_cmpstr (json_object_get_string_member (engine, "version"), ==, "003fca8");
   g_assert_true (json_object_get_null_member (engine, "no_figure"));
   g_assert_cmpint (json_object_get_int_member (engine, "state_request_bytes"), ==, 57341952);
@@ -565,6 +567,67 @@ test_sglang_003fca8_cli (void)
  * state whose convolution share the reader did not give (the architecture set by hand), at
  * either source; each with the reason, and the CLI refuses --sglang-version with another
  * engine */
+/* SGLang's classes for Qwen3-Next, Falcon-H1 and the Granite 4.0 hybrids run on one pipeline
+ * stage (sglang-one-stage, FORMULAS.md): the readers set the field for those models alone,
+ * --pp 2 is refused under SGLang (not under vLLM), and the GPU table keeps them on one stage
+ * under SGLang; without the field, pipeline stages come back where one stage cannot hold the
+ * model */
+static void
+test_sglang_one_stage (void)
+{
+  static const struct { const char *preset; gboolean one_stage; } presets[] = {
+    { "qwen3-next-80b-a3b-instruct", TRUE }, { "granite-4.0-h-tiny", TRUE }, { "falcon-h1-0.5b-instruct", TRUE },
+    { "falcon-h1-tiny-90m-instruct", TRUE }, { "qwen3-8b", FALSE }, { "gemma-3-27b-it", FALSE },
+  };
+  const char *sglang[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--pp", "2", NULL };
+  const char *vllm[] = { "--preset", "granite-4.0-h-tiny", "--engine", "vllm", "--engine-version", "0.14", "--pp", "2",
+                         NULL };
+  const char *table[] = { "--preset", "qwen3-next-80b-a3b-instruct", "--engine", "sglang", "--format", "json", NULL };
+  const char *without[] = { "--preset", "qwen3-next-80b-a3b-instruct", "--engine", "sglang", "--no-sglang-one-stage",
+                            "--format", "json", NULL };
+  const char *const *runs[] = { table, without };
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+    {
+      g_autoptr(VcEstimate) e = hybrid (presets[i].preset, 8192);
+
+      g_assert_cmpint (vc_estimate_get_inputs (e)->arch.sglang_one_stage, ==, presets[i].one_stage);
+    }
+  g_assert_cmpint (vc_test_run_vramcalc (sglang, NULL, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "SGLang runs this model on one pipeline stage"));
+  g_assert_nonnull (strstr (err, "set PP to 1"));
+  g_assert_cmpint (vc_test_run_vramcalc (vllm, NULL, &out2, &err2), ==, 0);
+
+  for (guint r = 0; r < G_N_ELEMENTS (runs); r++)
+    {
+      g_autofree char *json = NULL, *stderr_text = NULL;
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+      JsonArray *gpus;
+      guint staged = 0, placed = 0;
+
+      g_assert_cmpint (vc_test_run_vramcalc (runs[r], NULL, &json, &stderr_text), ==, 0);
+      g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
+      gpus = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "gpus");
+      for (guint g = 0; g < json_array_get_length (gpus); g++)
+        {
+          JsonObject *row = json_array_get_object_element (gpus, g);
+
+          if (json_object_get_null_member (row, "layout"))
+            continue;
+          placed++;
+          staged += json_object_get_int_member (json_object_get_object_member (row, "layout"), "pp") > 1;
+        }
+      g_test_message ("%s: %u cards placed, %u of them over stages", r == 0 ? "one stage" : "without", placed, staged);
+      g_assert_cmpuint (placed, >, 0);
+      if (r == 0)
+        g_assert_cmpuint (staged, ==, 0);
+      else
+        g_assert_cmpuint (staged, >, 0);
+    }
+}
+
 static void
 test_sglang_refused (void)
 {
@@ -572,18 +635,18 @@ test_sglang_refused (void)
   const VcInputs *in = vc_estimate_get_inputs (e);
   const char *other[] = { "--preset", "granite-4.0-h-tiny", "--engine", "vllm", "--sglang-version", "001ccef",
                           "--fit-gpu", "h100-80gb", NULL };
-  const char *named[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--sglang-version", "001ccef",
+  const char *named[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--no-sglang-one-stage", "--sglang-version", "001ccef",
                           "--pp", "2", "--fit-gpu", "h100-80gb", NULL };
-  const char *uneven[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--sglang-version", "003fca8",
+  const char *uneven[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--no-sglang-one-stage", "--sglang-version", "003fca8",
                            "--pp", "3", "--fit-gpu", "h100-80gb", NULL };
-  const char *unplaced[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--sglang-version", "003fca8",
+  const char *unplaced[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--no-sglang-one-stage", "--sglang-version", "003fca8",
                              "--pp", "2", "--attention-layer-period", "0", "--fit-gpu", "h100-80gb", NULL };
   g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL, *out3 = NULL, *err3 = NULL;
   g_autofree char *out4 = NULL, *err4 = NULL;
   VcSglangStatePool pool;
   VcArch arch;
 
-  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, NULL);
   g_assert_true (vc_engine_state_sglang_followed (in, 1, 1));
   g_assert_false (vc_engine_state_sglang_followed (in, 1, 2));
   g_assert_false (vc_engine_state_sglang_followed (in, 5, 1));
@@ -673,7 +736,7 @@ test_sglang_stages (void)
       const VcInputs *in = vc_estimate_get_inputs (e);
       VcSglangStatePool pool;
 
-      g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_003FCA8, "tp", hand[i].tp,
+      g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, "sglang-version", VC_SGLANG_VERSION_003FCA8, "tp", hand[i].tp,
                     "pp", hand[i].pp, NULL);
       for (guint s = 0; s < hand[i].pp; s++)
         {
@@ -730,7 +793,7 @@ test_sglang_stages_cli (void)
                                                   cases[i].preset, "config.json", NULL);
       gboolean from_config = g_ascii_isupper (cases[i].preset[0]);
       const char *args[] = { from_config ? "--config" : "--preset", from_config ? config : cases[i].preset,
-                             "--engine", "sglang", "--sglang-version", "003fca8", "--seq", "8192", "--tp", tp,
+                             "--engine", "sglang", "--no-sglang-one-stage", "--sglang-version", "003fca8", "--seq", "8192", "--tp", tp,
                              "--pp", "2", "--fit-gpu", "h100-80gb", "--format", "json", NULL };
       JsonObject *engine = json_object_get_object_member (vc_test_run_json (parser, args), "engine");
       g_autoptr(VcEstimate) e = vc_estimate_new ();
@@ -749,7 +812,7 @@ test_sglang_stages_cli (void)
         }
       else
         g_assert_true (vc_estimate_set_preset (e, cases[i].preset, &error));
-      g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_SGLANG, "sglang-version",
+      g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, "sglang-version",
                     VC_SGLANG_VERSION_003FCA8, "seq", 8192, "tp", cases[i].tp, "pp", 2, NULL);
       r = vc_estimate_get_result (e);
       for (guint s = 0; s < 2; s++)
@@ -804,7 +867,7 @@ test_sglang_groups_repeated (void)
 
   g_assert_cmpuint (in->arch.mamba_state_size, ==, 128);
   g_assert_cmpuint (in->arch.mamba_group_params, ==, 394496);
-  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, NULL);
   for (guint v = 0; v < 2; v++)
     {
       g_object_set (e, "sglang-version", v == 0 ? VC_SGLANG_VERSION_001CCEF : VC_SGLANG_VERSION_003FCA8, NULL);
@@ -835,7 +898,7 @@ test_sglang_groups_repeated (void)
   g_assert_true (vc_engine_state_vllm_followed (in, 4, 1));
   g_object_set (e, "engine", VC_ENGINE_LLAMA_CPP, NULL);
   g_assert_cmpfloat (vc_engine_state_repeated_bytes (in, 4), ==, 0);
-  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, NULL);
 
   /* what SGLang does not start with: heads TP does not divide, quantized weights, two groups
    * TP does not divide; the state size unknown (an architecture set by hand) */
@@ -865,7 +928,7 @@ test_sglang_groups_repeated (void)
   g_assert_cmpstr (vc_engine_no_figure (in), ==, "state-pools");
 
   /* Gated DeltaNet's key heads are not repeated so: Qwen3-Next's 16 at TP 32 */
-  g_object_set (q, "engine", VC_ENGINE_SGLANG, NULL);
+  g_object_set (q, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, NULL);
   g_assert_cmpuint (vc_estimate_get_inputs (q)->arch.mamba_state_size, ==, 0);
   g_assert_true (vc_engine_state_sglang_followed (vc_estimate_get_inputs (q), 16, 1));
   g_assert_false (vc_engine_state_sglang_followed (vc_estimate_get_inputs (q), 32, 1));
@@ -886,9 +949,9 @@ test_sglang_groups_repeated_cli (void)
   const VcResult *r;
   guint h100 = vc_test_gpu_index (e, "h100-80gb");
   const VcGpu *gpu = vc_estimate_get_gpu (e, h100);
-  const char *pp2[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--tp", "4", "--pp", "2",
+  const char *pp2[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--no-sglang-one-stage", "--tp", "4", "--pp", "2",
                         "--fit-gpu", "h100-80gb", NULL };
-  const char *explain[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--seq", "8192", "--tp", "4",
+  const char *explain[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--no-sglang-one-stage", "--seq", "8192", "--tp", "4",
                             "--fit-gpu", "h100-80gb", "--explain", NULL };
   g_autofree char *out = NULL, *err = NULL, *explained = NULL, *err_explain = NULL;
   VcSglangStatePool pool;
@@ -898,14 +961,14 @@ test_sglang_groups_repeated_cli (void)
   for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
     {
       g_autoptr(JsonParser) parser = json_parser_new ();
-      const char *args[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--seq", "8192", "--tp", "4",
+      const char *args[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--no-sglang-one-stage", "--seq", "8192", "--tp", "4",
                              "--sglang-version", sources[i], "--fit-gpu", "h100-80gb", "--format", "json", NULL };
       JsonObject *root = vc_test_run_json (parser, args);
       JsonObject *engine = json_object_get_object_member (root, "engine");
       JsonArray *per_gpu = json_object_get_array_member (json_object_get_object_member (root, "per_gpu"), "components");
       double weights = json_object_get_double_member (json_array_get_object_element (per_gpu, 0), "bytes");
 
-      g_object_set (e, "engine", VC_ENGINE_SGLANG, "tp", 4, "sglang-version",
+      g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, "tp", 4, "sglang-version",
                     i == 0 ? VC_SGLANG_VERSION_001CCEF : VC_SGLANG_VERSION_003FCA8, NULL);
       g_assert_true (json_object_get_null_member (engine, "no_figure"));
       g_assert_cmpfloat (weights, ==, 3475603488);
@@ -952,13 +1015,13 @@ test_sglang_groups_repeated_cli (void)
 static void
 test_sglang_engine_version (void)
 {
-  const char *alias[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--engine-version", "003fca8",
+  const char *alias[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--no-sglang-one-stage", "--engine-version", "003fca8",
                           "--fit-gpu", "h100-80gb", "--format", "json", NULL };
-  const char *after[] = { "--preset", "granite-4.0-h-tiny", "--engine-version", "003fca8", "--engine", "sglang",
+  const char *after[] = { "--preset", "granite-4.0-h-tiny", "--engine-version", "003fca8", "--engine", "sglang", "--no-sglang-one-stage",
                           "--sglang-version", "003fca8", "--fit-gpu", "h100-80gb", "--format", "json", NULL };
-  const char *named[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--sglang-version", "003fca8",
+  const char *named[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--no-sglang-one-stage", "--sglang-version", "003fca8",
                           "--fit-gpu", "h100-80gb", "--format", "json", NULL };
-  const char *followed[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--engine-version", "001ccef",
+  const char *followed[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--no-sglang-one-stage", "--engine-version", "001ccef",
                              "--fit-gpu", "h100-80gb", "--format", "json", NULL };
   const char *const *same[] = { alias, after };
   static const char *const refused[][3] = {
@@ -1008,7 +1071,7 @@ test_sglang_engine_version (void)
       g_assert_nonnull (strstr (r.err, refused[i][2]));
     }
   {
-    const char *args[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--sglang-version", "001ccef",
+    const char *args[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--no-sglang-one-stage", "--sglang-version", "001ccef",
                            "--engine-version", "003fca8", NULL };
     g_auto(VcTestRun) r = { 0 };
 
@@ -1025,7 +1088,7 @@ test_sglang_engine_version (void)
 static void
 test_sglang_text (void)
 {
-  const char *args[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--seq", "8192",
+  const char *args[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--no-sglang-one-stage", "--seq", "8192",
                          "--fit-gpu", "h100-80gb", "--explain", NULL };
   g_autofree char *out = NULL, *err = NULL;
 
@@ -1048,9 +1111,9 @@ test_sglang_swa_sources (void)
 {
   g_autoptr(JsonParser) p1 = json_parser_new ();
   g_autoptr(JsonParser) p2 = json_parser_new ();
-  const char *mixin[] = { "--preset", "gpt-oss-20b", "--engine", "sglang", "--seq", "8192", "--fit-gpu", "h100-80gb",
+  const char *mixin[] = { "--preset", "gpt-oss-20b", "--engine", "sglang", "--no-sglang-one-stage", "--seq", "8192", "--fit-gpu", "h100-80gb",
                           "--format", "json", NULL };
-  const char *configurator[] = { "--preset", "gpt-oss-20b", "--engine", "sglang", "--seq", "8192",
+  const char *configurator[] = { "--preset", "gpt-oss-20b", "--engine", "sglang", "--no-sglang-one-stage", "--seq", "8192",
                                  "--sglang-version", "003fca8", "--fit-gpu", "h100-80gb", "--format", "json", NULL };
   JsonObject *a = json_object_get_object_member (vc_test_run_json (p1, mixin), "engine");
   JsonObject *b = json_object_get_object_member (vc_test_run_json (p2, configurator), "engine");
@@ -1068,9 +1131,9 @@ test_sglang_swa_sources (void)
   {
     g_autoptr(JsonParser) p3 = json_parser_new ();
     g_autoptr(JsonParser) p4 = json_parser_new ();
-    const char *mixin64[] = { "--preset", "gpt-oss-20b", "--engine", "sglang", "--seq", "8192", "--page-size", "64",
+    const char *mixin64[] = { "--preset", "gpt-oss-20b", "--engine", "sglang", "--no-sglang-one-stage", "--seq", "8192", "--page-size", "64",
                               "--fit-gpu", "h100-80gb", "--format", "json", NULL };
-    const char *configurator64[] = { "--preset", "gpt-oss-20b", "--engine", "sglang", "--seq", "8192", "--page-size",
+    const char *configurator64[] = { "--preset", "gpt-oss-20b", "--engine", "sglang", "--no-sglang-one-stage", "--seq", "8192", "--page-size",
                                      "64", "--sglang-version", "003fca8", "--fit-gpu", "h100-80gb", "--format", "json",
                                      NULL };
 
@@ -1097,7 +1160,7 @@ test_refused (void)
   g_assert_false (at.known);
   g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "state-pools");
   g_assert_false (vc_engine_state_vllm_followed (vc_estimate_get_inputs (e), 2, 1));
-  g_object_set (e, "precision", precision, "tp", 1, "pp", 2, "engine", VC_ENGINE_SGLANG, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
+  g_object_set (e, "precision", precision, "tp", 1, "pp", 2, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
   at_layout (e, &at);
   g_assert_false (at.known);
   g_assert_cmpstr (vc_engine_no_figure (vc_estimate_get_inputs (e)), ==, "state-pools");
@@ -1297,7 +1360,7 @@ test_vllm_mm_qwen3_vl (void)
    * ratio 24 × 1,152² / (24 × 1,024²) = 1.265625, factor 0.95 × (1 − 0.1 × 0.265625) = 0.95 ×
    * 0.9734375 = 0.924765625, so 0.835 on an H100 (81,559 MiB) becomes 0.772179296875; the cache
    * then waits on SGLang's MRotaryEmbedding table, not followed */
-  g_object_set (e, "rope-table-rows", 1048576, "engine", VC_ENGINE_SGLANG, NULL);
+  g_object_set (e, "rope-table-rows", 1048576, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, NULL);
   g_assert_cmpuint (in->arch.encoder_layers, ==, 24);
   g_assert_cmpuint (in->arch.encoder_width, ==, 1152);
   g_assert_cmpfloat_with_epsilon (vc_engine_sglang_vlm_factor (&in->arch), 0.924765625, 1e-15);
@@ -1426,7 +1489,7 @@ test_vllm_mm_profile (void)
   g_assert_true (kv.known);
   g_object_set (e, "kv-cache-memory", 0.0, "engine-version", VC_VLLM_VERSION_0_10, "enforce-eager", FALSE, NULL);
   g_assert_true (vc_engine_mm_vllm_followed (in, 1));
-  g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, NULL);
   g_assert_false (vc_engine_mm_vllm_followed (in, 1));
   g_object_set (e, "engine", VC_ENGINE_VLLM, "encoder-image-tokens", 0, NULL);
   g_assert_false (vc_engine_mm_vllm_followed (in, 1));
@@ -1659,7 +1722,7 @@ test_encoder_refused (void)
       g_assert_cmpint (in->arch.sglang_multimodal_off, ==, counted[i].off);
       g_assert_cmpint (vc_engine_mm_vllm_followed (in, 1), ==, counted[i].vllm);
       g_assert_cmpstr (vc_engine_no_figure (in), ==, counted[i].vllm ? NULL : "encoder");
-      g_object_set (e, "engine", VC_ENGINE_SGLANG, NULL);
+      g_object_set (e, "engine", VC_ENGINE_SGLANG, "sglang-one-stage", FALSE, NULL);
       if (!counted[i].off)
         {
           g_assert_cmpfloat (vc_engine_sglang_fraction (in, 81559, 1), ==, 0.835 * factor);
@@ -2110,6 +2173,7 @@ main (int    argc,
   g_test_add_func ("/engine-state/sglang-003fca8", test_sglang_003fca8);
   g_test_add_func ("/engine-state/sglang-003fca8-cli", test_sglang_003fca8_cli);
   g_test_add_func ("/engine-state/sglang-refused", test_sglang_refused);
+  g_test_add_func ("/engine-state/sglang-one-stage", test_sglang_one_stage);
   g_test_add_func ("/engine-state/sglang-stages", test_sglang_stages);
   g_test_add_func ("/engine-state/sglang-stages-cli", test_sglang_stages_cli);
   g_test_add_func ("/engine-state/sglang-groups-repeated", test_sglang_groups_repeated);

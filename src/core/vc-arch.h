@@ -76,6 +76,11 @@ typedef struct
    * (configs/model_config.py, mm_disabled_models: Gemma 3's and Llama 4's classes), its
    * default mem_fraction_static then not lowered */
   gboolean sglang_multimodal_off;
+  /* SGLang's class for the model runs on one pipeline stage only (python/sglang/srt/models/
+   * qwen3_next.py at commit 0201bc8 and falcon_h1.py at 008b79d assert it; granitemoehybrid.py
+   * at 008b79d ties the output head of every stage to an embedding only the first holds and
+   * loads every stage's layers): SGLang with PP > 1 is refused */
+  gboolean sglang_one_stage;
   /* The longest context the model takes (max_position_embeddings with its rope scaling);
    * 0: unknown. Counts nothing: it caps the longest sequence the solver reports. */
   guint max_context;

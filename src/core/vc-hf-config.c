@@ -1783,6 +1783,7 @@ read_qwen3_next (Reader   *r,
   TRY (read_attention_bias (r, arch, error));
   arch->qk_norm = TRUE;
   arch->gated_attention = TRUE;
+  arch->sglang_one_stage = TRUE;
   TRY (read_experts (r, "num_experts", 512, 10, arch, error));
   TRY (need_uint (r, "moe_intermediate_size", NULL, 512, 1, field_max ("expert-intermediate-size"),
                   &arch->expert_intermediate_size, error));
@@ -1929,6 +1930,7 @@ read_falcon_h1 (Reader   *r,
   member (r, "mamba_norm_before_gate");
   arch->recurrent_layers = arch->n_layers;
   arch->recurrent_with_attention = TRUE;
+  arch->sglang_one_stage = TRUE;
   return mamba2_apply (r, &m, arch, error);
 }
 
@@ -1947,6 +1949,7 @@ read_granitemoehybrid (Reader   *r,
 
   TRY (read_llama_style (r, FALSE, arch, error));
   TRY (read_attention_bias (r, arch, error));
+  arch->sglang_one_stage = TRUE;
   TRY (opt_uint (r, "shared_intermediate_size", NULL, 1024, 0, 0, field_max ("shared-intermediate-size"), &shared, error));
   TRY (opt_uint (r, "num_local_experts", NULL, 8, 0, 0, field_max ("experts"), &arch->n_experts, error));
   if (arch->n_experts > 0)

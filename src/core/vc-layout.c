@@ -117,6 +117,14 @@ n_dense_layers (const VcArch *a)
   return vc_arch_is_moe (a) ? MIN (a->dense_layers, a->n_layers) : a->n_layers;
 }
 
+/* Whether SGLang serves the model on one pipeline stage only (VcArch.sglang_one_stage) */
+static gboolean
+sglang_one_stage (const VcInputs *in)
+{
+  return in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_SGLANG && in->method == VC_METHOD_ARCHITECTURE &&
+         in->arch.sglang_one_stage;
+}
+
 static gboolean
 check_inference (const VcInputs *in,
                  GError        **error)
@@ -283,10 +291,15 @@ vc_layout_check (const VcInputs *inputs,
     }
   if (in->mode == VC_MODE_TRAINING)
     return check_training (in, error);
+  if (sglang_one_stage (in) && l->pp > 1)
+    return refuse (error, _("SGLang runs this model on one pipeline stage: its Qwen3-Next and Falcon-H1 classes assert "
+                            "it, and its Granite 4.0 hybrid class ties every stage’s output head to an embedding only "
+                            "the first holds (the architecture field sglang-one-stage); set PP to 1"));
   return check_inference (in, error);
 }
 
 /* ---- inference ------------------------------------------------------------------------------ */
+
 
 /* One GPU's share of every layer under TP (and EP): a narrower transformer. Norms, the router,
  * learned positions and MLA's latent projections keep their full size: they are replicated. */
@@ -1663,8 +1676,9 @@ smallest_tp_pp (const Search   *s,
       tmp.layout = cand;
       if (!vc_layout_check (&tmp, NULL))
         continue;
-      /* vLLM's padded MXFP4 experts are followed on one stage only (search_padding()) */
-      if (!search_padding (s, &cand, &padding) || padding <= 0)
+      /* vLLM's padded MXFP4 experts are followed on one stage only (search_padding()); SGLang
+       * runs some models on one stage only */
+      if ((!search_padding (s, &cand, &padding) || padding <= 0) && !sglang_one_stage (s->in))
         cand.pp = s->in->arch.n_layers;
       if (!search_fits (s, &cand, &r))
         continue;

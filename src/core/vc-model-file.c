@@ -747,6 +747,8 @@ read_gguf_mamba2_hybrid (const GgufMeta *m,
       ((double) width + 2.0 * groups * state) * (kernel - 1) + (double) width * state > G_MAXUINT)
     return fail (error, m->shown, _("%s.ssm.* give a state too large to model"), m->arch);
   conv = width + 2 * groups * state;
+  /* SGLang's GraniteMoeHybrid and FalconH1 classes run on one stage (VcArch.sglang_one_stage) */
+  a->sglang_one_stage = TRUE;
   a->recurrent_heads = (guint) heads;
   a->recurrent_groups = (guint) groups;
   a->recurrent_conv = (guint) (conv * (kernel - 1));
@@ -836,6 +838,7 @@ read_gguf_gated_deltanet (const GgufMeta *m,
   if (((double) 2 * k_heads * key + inner) * (kernel - 1) + (double) inner * key > G_MAXUINT)
     return fail (error, m->shown, _("%s.ssm.* give a state too large to model"), m->arch);
   conv = 2 * k_heads * key + inner;
+  a->sglang_one_stage = TRUE;
   a->recurrent_layers = a->n_layers - a->n_layers / (guint) interval;
   /* src/models/qwen3next.cpp: attention where (i + 1) % interval == 0 */
   a->attention_layer_period = (guint) interval;

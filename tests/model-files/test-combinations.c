@@ -1815,7 +1815,8 @@ test_plans_hybrid (void)
  * all three). There the plan's cache is the engine's at that layout, with a pool of whole
  * requests; elsewhere (PP 2 at 001ccef) there is no cache figure, and the JSON (plan.no_figure
  * "state-pools", engine.kv_capacity_tokens null) and the table say why, naming SGLang's Mamba
- * pool. A mixed set is refused naming SGLang's check */
+ * pool. A mixed set is refused naming SGLang's check; PP 2 is refused for the three models'
+ * own classes (sglang-one-stage), the pools over stages taken without that field. */
 static void
 test_plans_hybrid_sglang (void)
 {
@@ -1864,6 +1865,16 @@ test_plans_hybrid_sglang (void)
                         "%s: %s", cell, error ? error->message : "planned");
             check_reports (e, NULL, error->message, cell, &counts);
             continue;
+          }
+        if (!g_str_equal (sets[si].pp, "1"))
+          {
+            /* SGLang's classes for the three run on one stage (sglang-one-stage): refused;
+             * without that, the pools over stages */
+            PLAN_CHECK (&counts, !vc_estimate_compute_plan (e, &plan, &error) &&
+                        strstr (error->message, "SGLang runs this model on one pipeline stage") != NULL,
+                        "%s: %s", cell, error ? error->message : "planned");
+            g_clear_error (&error);
+            plan_set (e, "sglang-one-stage", "false");
           }
         if (!vc_estimate_compute_plan (e, &plan, &error))
           g_error ("%s: %s", cell, error->message);
