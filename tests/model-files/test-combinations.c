@@ -1806,6 +1806,25 @@ test_plans_hybrid (void)
   g_test_message ("hybrid plans: %u assertions", counts.assertions);
 }
 
+/* SGLang's classes for the hybrid models run on one stage (sglang-one-stage): over stages (@pp
+ * above 1) the plan is refused naming it; the field is then cleared, for the pools over stages */
+static void
+one_stage_refused (VcEstimate *e,
+                   const char *pp,
+                   const char *cell,
+                   PlanCounts *counts)
+{
+  g_autoptr(GError) error = NULL;
+  VcPlan plan;
+
+  if (g_str_equal (pp, "1"))
+    return;
+  PLAN_CHECK (counts, !vc_estimate_compute_plan (e, &plan, &error) &&
+              strstr (error->message, "SGLang runs this model on one pipeline stage") != NULL,
+              "%s: %s", cell, error ? error->message : "planned");
+  plan_set (e, "sglang-one-stage", "false");
+}
+
 /* SGLang's plans for the hybrid models at TP 1, 2, 4 and at PP 2, at both sources: the plan is
  * made (each card its stage's tensors and state, the sums the model's). SGLang's Mamba pool is
  * sized where TP divides the mixer's heads and groups, or repeats Mamba-2's one group on every
@@ -1866,16 +1885,7 @@ test_plans_hybrid_sglang (void)
             check_reports (e, NULL, error->message, cell, &counts);
             continue;
           }
-        if (!g_str_equal (sets[si].pp, "1"))
-          {
-            /* SGLang's classes for the three run on one stage (sglang-one-stage): refused;
-             * without that, the pools over stages */
-            PLAN_CHECK (&counts, !vc_estimate_compute_plan (e, &plan, &error) &&
-                        strstr (error->message, "SGLang runs this model on one pipeline stage") != NULL,
-                        "%s: %s", cell, error ? error->message : "planned");
-            g_clear_error (&error);
-            plan_set (e, "sglang-one-stage", "false");
-          }
+        one_stage_refused (e, sets[si].pp, cell, &counts);
         if (!vc_estimate_compute_plan (e, &plan, &error))
           g_error ("%s: %s", cell, error->message);
         check_bytes (e, &plan, cell, &counts);
