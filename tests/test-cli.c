@@ -1233,7 +1233,7 @@ check_vllm_vision_pixtral (void)
 /* vLLM's multimodal profile run for Gemma 3 27B on an H100 (vc-engine-mm.c): the table's line
  * and the JSON's figures, --limit-mm-per-prompt */
 /* Llama 4 under vLLM: its tiles from its preprocessor_config.json, the tower's pass followed for
- * release 0.10 (vc-engine-mm.c) */
+ * releases 0.10 to 0.20 (vc-engine-mm.c) */
 static void
 check_vllm_vision_llama4 (void)
 {
@@ -1261,8 +1261,29 @@ check_vllm_vision_llama4 (void)
     g_assert_true (g_file_set_contents (pre, "{\"max_patches\": 16}", -1, &error));
     run_cli (&r, "--config", dir, "--engine", "vllm", "--seq", "8192", "--fit-gpu", "h100-80gb", "--tp", "4", NULL);
     g_assert_cmpint (r.status, ==, 0);
+    /* release 0.11 at TP 4: 3 images, each copied to the budget's rows
+     * (test-engine-state, /engine-state/vllm-mm-llama4-later) */
+    g_assert_nonnull (strstr (r.out, "vLLM’s profile run passes 3 images through the vision encoder (573\u00a0MB at its "
+                                     "peak) and keeps their embeddings through the text pass: 361\u00a0MB at an encoder "
+                                     "budget of 8192 tokens"));
+    g_assert_null (strstr (r.out, "Llama 4’s images are known from its preprocessor_config.json"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    /* 0.17 at TP 8: each image's own rows */
+    run_cli (&r, "--config", dir, "--engine", "vllm", "--seq", "8192", "--fit-gpu", "h100-80gb", "--tp", "8",
+             "--engine-version", "0.17", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "vLLM’s profile run passes 3 images through the vision encoder (511\u00a0MB at its "
+                                     "peak) and keeps their embeddings through the text pass: 110\u00a0MB, each image’s "
+                                     "own rows"));
+    vc_test_run_clear (&r);
+    memset (&r, 0, sizeof r);
+    /* --mm-encoder-tp-mode data: refused, saying why */
+    run_cli (&r, "--config", dir, "--engine", "vllm", "--seq", "8192", "--fit-gpu", "h100-80gb", "--tp", "4",
+             "--engine-version", "0.17", "--mm-encoder-tp-mode", "data", NULL);
+    g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.out, "Llama 4’s images are known from its preprocessor_config.json"));
-    g_assert_nonnull (strstr (r.out, "later releases’ model files were not read"));
+    g_assert_nonnull (strstr (r.out, "--mm-encoder-tp-mode data pads the tiles to a multiple of TP"));
     vc_test_run_clear (&r);
     memset (&r, 0, sizeof r);
     /* release 0.10 on one H200 (fp8): its tower's pass followed, 3 images of 17 tiles

@@ -1222,8 +1222,8 @@ qwen3_vl_8b (guint seq)
  * budget (8,192 // 2,467). A token of a layer past the first holds layernorm_pre's output (h =
  * 1,408), and at the rotary embedding the layer's input, input_layernorm's output, qkv and the
  * fp32 q and k, their complex products and the casts back: 3h + 13h / TP, 22,528 values at TP 1;
- * at TP 4 o_proj's point 5h + 6h / 4 + h, 9,152, sets the peak. Later releases, data mode and PP
- * 2 are not followed. */
+ * at TP 4 o_proj's point 5h + 6h / 4 + h, 9,152, sets the peak. Release 0.21 and later, data
+ * mode and PP 2 are not followed (the releases from 0.11 to 0.20: test_vllm_mm_llama4_later). */
 static void
 test_vllm_mm_llama4_pass (void)
 {
@@ -1260,17 +1260,147 @@ test_vllm_mm_llama4_pass (void)
   g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
   g_assert_cmpfloat (mm.items, ==, 55);
   g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 55 * 3 * 336 * 336 * 2.0 + 55 * 577 * 22528 * 2.0);
-  /* not followed: later releases, data mode, two stages, tiles that do not add up */
+  /* not followed: release 0.21 and later, data mode, two stages, tiles that do not add up */
   g_object_set (e, "encoder-image-tokens", 2467, "encoder-image-embeds", 2448, "encoder-patches", 9792,
                 "encoder-pixel-values", 17 * 3 * 336 * 336, NULL);
-  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_11, NULL);
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_21, "enforce-eager", TRUE, NULL);
   g_assert_false (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_17, "enforce-eager", FALSE, "mm-encoder-tp-mode",
+                VC_MM_ENCODER_TP_MODE_DATA, NULL);
+  g_assert_false (vc_engine_mm_vllm_profile (in, 8192, 1024, 4, &mm));
+  g_assert_cmpstr (vc_engine_no_figure (in), ==, "encoder");
   g_object_set (e, "engine-version", VC_VLLM_VERSION_0_10, "mm-encoder-tp-mode", VC_MM_ENCODER_TP_MODE_DATA, NULL);
   g_assert_false (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
   g_object_set (e, "mm-encoder-tp-mode", VC_MM_ENCODER_TP_MODE_WEIGHTS, "encoder-patches", 9793, NULL);
   g_assert_false (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
   g_object_set (e, "encoder-patches", 9792, "pp", 2, NULL);
   g_assert_false (vc_engine_mm_vllm_profile (in, 8192, 1024, 1, &mm));
+}
+
+/* Llama 4 Scout's tower through the profile run of the releases after 0.10 (vc-engine-mm.c,
+ * llama4_followed: the same forward through 0.20), the image of 17 tiles (2,467 tokens, 2,448
+ * embeddings, 9,792 patches) at vLLM's H100 defaults (8,192 batched tokens, 1,024 requests).
+ * 0.11 counts an image's 2,467 tokens against the budget, 0.14 and 0.17 its 2,448 embeddings
+ * (pull request #30475): 3 images either way (vLLM 0.19.0's own log at TP 4 on H100s: "profiled
+ * with 3 image items", tests/accuracy/measurements.csv, vllm019-llama4-scout-tp4-h100-kv),
+ * 3 × 17 × 577 = 29,427 tokens through the layers. A token past the first layer, h = 1,408 and
+ * I = 5,632 (layernorm_pre's output h held throughout): at TP 4 the rotary point holds h + 2h +
+ * 13h / 4 = 8,800 values, o_proj's h + 2h + 6h / 4 + h + h = 9,152 (the peak), fc2's h + 2h +
+ * I / 4 + 2h = 8,448; at TP 8 the rotary point 3h + 13h / 8 = 6,512, o_proj's 5h + 6h / 8 = 8,096
+ * (the peak), fc2's 5h + I / 8 = 7,744. With the pixels, 3 × 17 × 3 × 336² values: TP 4
+ * 34,546,176 + 29,427 × 9,152 × 2 = 573,177,984 bytes, TP 8 34,546,176 + 29,427 × 8,096 × 2 =
+ * 511,028,160. The embeddings kept, the text model's 5,120 wide: 0.11 copies each image's 2,448
+ * rows into the budget's 8,192 (34,546,176 + 3 × 2,448 × 5,120 × 2 + 3 × 8,192 × 5,120 × 2 =
+ * 361,406,976 bytes); 0.14 and 0.17 keep each image's own rows (34,546,176 + 75,202,560 =
+ * 109,748,736). Either way the text pass with them is the peak (its sampler's logits alone,
+ * 1,024 × 202,048 × 14 bytes at 0.17, are 2.9 GB against the encoder's 0.57). */
+static void
+test_vllm_mm_llama4_later (void)
+{
+  g_autoptr(VcEstimate) e = hybrid ("llama-4-scout-17b-16e", 8192);
+  const VcInputs *in = vc_estimate_get_inputs (e);
+  const VcVllmVersion v[] = { VC_VLLM_VERSION_0_11, VC_VLLM_VERSION_0_14, VC_VLLM_VERSION_0_17 };
+  double pixels = 3 * 17 * 3 * 336 * 336 * 2.0, tokens = 3 * 17 * 577.0, text;
+  VcVllmMmProfile mm;
+
+  g_object_set (e, "encoder-image-tokens", 2467, "encoder-image-embeds", 2448, "encoder-patches", 9792,
+                "encoder-pixel-values", 17 * 3 * 336 * 336, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    {
+      double kept = i == 0 ? 361406976.0 : 109748736.0;
+
+      g_object_set (e, "engine-version", v[i], NULL);
+      g_assert_cmpfloat (vc_engine_mm_vllm_item_tokens (in), ==, i == 0 ? 2467 : 2448);
+      g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 4, &mm));
+      g_assert_cmpfloat (mm.items, ==, 3);
+      g_assert_cmpfloat (mm.budget_tokens, ==, 8192);
+      g_assert_cmpfloat (mm.encoder_pass_bytes, ==, pixels + tokens * 9152 * 2);
+      g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 573177984.0);
+      g_assert_cmpfloat (mm.cache_bytes, ==, i == 0 ? pixels + 3 * 2448 * 5120 * 2.0 + 3 * 8192 * 5120 * 2.0
+                                                   : pixels + 3 * 2448 * 5120 * 2.0);
+      g_assert_cmpfloat (mm.cache_bytes, ==, kept);
+      g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 8, &mm));
+      g_assert_cmpfloat (mm.encoder_pass_bytes, ==, pixels + tokens * 8096 * 2);
+      g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 511028160.0);
+      g_assert_cmpfloat (mm.cache_bytes, ==, kept);
+      /* the text pass (the model without its tower's profile) with the embeddings is the peak */
+      g_object_set (e, "encoder-params", 0, NULL);
+      text = vc_estimator_vllm_profile_bytes (in, 8192, 1024, 4) - VC_VLLM_NON_TORCH_BYTES;
+      g_object_set (e, "encoder-params", 871932416, NULL);
+      g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (in, 8192, 1024, 4), ==,
+                         text + kept + VC_VLLM_NON_TORCH_BYTES);
+      g_assert_cmpstr (vc_engine_no_figure (in), ==, NULL);
+    }
+  /* a budget where the two counts part: 7,344 batched tokens hold 3 images of 2,448
+   * embeddings (0.14) but 2 of 2,467 tokens (0.11) */
+  g_assert_true (vc_engine_mm_vllm_profile (in, 7344, 1024, 4, &mm));
+  g_assert_cmpfloat (mm.items, ==, 3);
+  g_object_set (e, "engine-version", VC_VLLM_VERSION_0_11, NULL);
+  g_assert_true (vc_engine_mm_vllm_profile (in, 7344, 1024, 4, &mm));
+  g_assert_cmpfloat (mm.items, ==, 2);
+}
+
+/* Llama 4 Scout Instruct's KV cache at TP 4 and TP 8 on H100s through vLLM 0.11, 0.14 and
+ * 0.17 with its tower's profile (test_vllm_mm_llama4_later), from its folder
+ * (tests/hf-config) with a preprocessor_config.json of max_patches 16. Each rank gets 0.9 of
+ * the H100's 79.22 GiB (76,555,380,326 bytes) less its weights (57,013,554,560 bytes at TP 4,
+ * 29,854,490,048 at TP 8) and the profile (the text pass, the embeddings kept and 133 MiB
+ * outside PyTorch, as the in-process estimate gives it for the catalog's Scout, whose config
+ * differs only in its RoPE, and at 0.17 the Triton sampler's buffer of the H100's 132 SMs); a token is 1,024 bytes a layer at TP 4 (2 KV heads of 128), 512 at
+ * TP 8, so a block of 16 tokens of a group's 12 layers (36 chunked and 12 full layers: 4
+ * groups) is 196,608 or 98,304 bytes, and the cache holds floor(blocks / 4) × 16 tokens. At
+ * TP 4: 0.11 11,094,980,326 bytes, 56,431 blocks, 225,712 tokens; 0.14 11,178,866,406, 56,857,
+ * 227,424; 0.17 16,037,716,710, 81,572, 326,288. At TP 8: 0.11 38,254,044,838, 389,140,
+ * 1,556,560; 0.14 38,337,930,918, 389,993, 1,559,968; 0.17 43,196,781,222, 439,420,
+ * 1,757,680. */
+static void
+test_vllm_mm_llama4_kv (void)
+{
+  g_autoptr(VcEstimate) scout = hybrid ("llama-4-scout-17b-16e", 8192);
+  g_autofree char *dir = vc_test_make_tmpdir ("llama4-kv");
+  g_autofree char *src = g_build_filename (g_getenv ("VC_TESTS_SRCDIR"), "hf-config", "models",
+                                           "Llama-4-Scout-17B-16E-Instruct", "config.json", NULL);
+  g_autofree char *dst = g_build_filename (dir, "config.json", NULL);
+  g_autofree char *pre = g_build_filename (dir, "preprocessor_config.json", NULL);
+  g_autofree char *text = NULL;
+  const char *versions[] = { "0.11", "0.14", "0.17" }, *tps[] = { "4", "8" };
+  const VcVllmVersion v[] = { VC_VLLM_VERSION_0_11, VC_VLLM_VERSION_0_14, VC_VLLM_VERSION_0_17 };
+  const double weights[] = { 57013554560.0, 29854490048.0 }, block[] = { 196608.0, 98304.0 };
+  const double available[2][3] = { { 11094980326.0, 11178866406.0, 16037716710.0 },
+                                    { 38254044838.0, 38337930918.0, 43196781222.0 } };
+  const gint64 kv_tokens[2][3] = { { 225712, 227424, 326288 }, { 1556560, 1559968, 1757680 } };
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_get_contents (src, &text, NULL, &error));
+  g_assert_true (g_file_set_contents (dst, text, -1, &error));
+  g_assert_true (g_file_set_contents (pre, "{\"max_patches\": 16}", -1, &error));
+  g_object_set (scout, "encoder-image-tokens", 2467, "encoder-image-embeds", 2448, "encoder-patches", 9792,
+                "encoder-pixel-values", 17 * 3 * 336 * 336, NULL);
+  for (guint t = 0; t < G_N_ELEMENTS (tps); t++)
+    for (guint i = 0; i < G_N_ELEMENTS (versions); i++)
+      {
+        g_autoptr(JsonParser) parser = json_parser_new ();
+        const char *args[] = { "--config", dir, "--engine", "vllm", "--engine-version", versions[i], "--tp", tps[t],
+                               "--seq", "8192", "--fit-gpu", "h100-80gb", "--format", "json", NULL };
+        JsonObject *engine = json_object_get_object_member (vc_test_run_json (parser, args), "engine");
+        double avail = json_object_get_double_member (engine, "available_kv_bytes");
+        double profile = json_object_get_double_member (engine, "profile_bytes");
+
+        /* 0.17's Triton top-k/top-p buffer, 132 SMs × 202,048 × 4 bytes, needs the card */
+        double triton = json_object_get_null_member (engine, "vllm_triton_buffer") ? 0 : 132 * 202048 * 4.0;
+
+        g_object_set (scout, "engine-version", v[i], NULL);
+        g_assert_cmpfloat (profile, ==, triton + vc_estimator_vllm_profile_bytes (vc_estimate_get_inputs (scout), 8192,
+                                                                                 1024, t == 0 ? 4 : 8));
+        g_assert_cmpfloat (json_object_get_double_member (engine, "budget_bytes"), ==, 76555380326.0);
+        g_assert_cmpfloat (avail, ==, 76555380326.0 - weights[t] - profile);
+        g_assert_cmpfloat (avail, ==, available[t][i]);
+        g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==,
+                         (gint64) (floor (floor (avail / block[t]) / 4) * 16));
+        g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, kv_tokens[t][i]);
+        g_assert_true (json_object_get_null_member (engine, "no_figure"));
+      }
+  vc_test_remove_tree (dir);
 }
 
 static void
@@ -1606,8 +1736,9 @@ test_vllm_mm_pixtral_pass (void)
   g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (in, 8192, 1024, 1), ==,
                      text + 258183360.0 + VC_VLLM_NON_TORCH_BYTES);
 
-  /* 0.11 (to 0.13), 0.14 and 0.17: the dense mask, the same pass, and from 0.14 the
-   * embeddings' 3,080 rows */
+  /* 0.11 (to 0.13), 0.14 and 0.17: the dense mask, the same pass, and from 0.14 each image's
+   * own 3,025 rows kept (pull request #30475), 8,192 // 3,025 = 2 images counted by their
+   * embeddings */
   for (guint i = 0; i < 3; i++)
     {
       const VcVllmVersion v[] = { VC_VLLM_VERSION_0_11, VC_VLLM_VERSION_0_14, VC_VLLM_VERSION_0_17 };
@@ -1619,13 +1750,14 @@ test_vllm_mm_pixtral_pass (void)
       g_assert_cmpfloat (mm.mask_bytes, ==, 1171280000.0);
       g_assert_cmpfloat (mm.encoder_pass_bytes, ==, pixels + mask + n * 17408 * 2);
       g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 2042286400.0);
-      g_assert_cmpfloat (mm.cache_bytes, ==, i == 0 ? 258183360.0 : pixels + 2 * 3025 * 5120 * 2.0 + 2 * 3080 * 5120 * 2.0);
+      g_assert_cmpfloat (mm.items, ==, 2);
+      g_assert_cmpfloat (mm.cache_bytes, ==, i == 0 ? 258183360.0 : pixels + 2 * 3025 * 5120 * 2.0);
       g_assert_true (vc_engine_mm_vllm_profile (in, 8192, 1024, 2, &mm));
       g_assert_cmpfloat (mm.encoder_pass_bytes, ==, 1794478400.0);
       /* (0.17's sampler is another's: its figure is checked with the sampler's tests) */
       if (i < 2)
         g_assert_cmpfloat (vc_estimator_vllm_profile_bytes (in, 8192, 1024, 1), ==,
-                           text + (i == 0 ? 258183360.0 : 153489600.0) + VC_VLLM_NON_TORCH_BYTES);
+                           text + (i == 0 ? 258183360.0 : 90411200.0) + VC_VLLM_NON_TORCH_BYTES);
     }
 
   /* one image, one request: the padded copy at the attention (11h a patch) sets the peak */
@@ -2193,6 +2325,8 @@ main (int    argc,
   g_test_add_func ("/engine-state/vllm-mm-qwen3-vl-4b", test_vllm_mm_qwen3_vl_4b);
   g_test_add_func ("/engine-state/vllm-mm-pixtral-pass", test_vllm_mm_pixtral_pass);
   g_test_add_func ("/engine-state/vllm-mm-llama4-pass", test_vllm_mm_llama4_pass);
+  g_test_add_func ("/engine-state/vllm-mm-llama4-later", test_vllm_mm_llama4_later);
+  g_test_add_func ("/engine-state/vllm-mm-llama4-kv", test_vllm_mm_llama4_kv);
   g_test_add_func ("/engine-state/vllm-mm-pixtral-items", test_vllm_mm_pixtral_items);
   return g_test_run ();
 }

@@ -49,14 +49,28 @@ llama4_tiles (const VcArch *a)
 }
 
 /* Llama 4's tower pass is followed for vLLM 0.10 (mllama4.py at commit 00dd549, the rotary
- * embedding's llama4_vision_rope.py at 10760a0; the later releases' files not read), the widths
- * known (encoder-intermediate, which the reader gives only where the adapter and projector stay
- * below the layers: vc-hf-config.c, keep_llama4_pass), with --mm-encoder-tp-mode weights
- * (data: run_dp_sharded_vision_model, not read) */
+ * embedding's llama4_vision_rope.py at 10760a0) and for the releases after it to 0.20
+ * (--engine-version 0.11, 0.14 and 0.17; 0.21 and later are left out by
+ * vc_engine_mm_vllm_followed). In vllm-project/vllm's history, from 1c3ffdbec's parent
+ * (2025-09-21, before 0.11.0 branched) to 1c2c1eb8b (2026-04-23, the file's last change, after
+ * 0.20), mllama4.py's Llama4VisionModel, Llama4VisionEncoderLayer, Llama4VisionAttention,
+ * Llama4VisionMLP, Llama4UnfoldConvolution, Llama4VisionPixelShuffleMLP and
+ * Llama4MultiModalProjector run the same forward and Mllama4ProcessingInfo the same dummy image;
+ * MultiHeadAttention became MMEncoderAttention (commit 700a5ad6c, pull request #30684), whose
+ * flash-attention path reshapes q, k and v as views as before; llama4_vision_rope.py's
+ * forward_native keeps the same fp32 q and k, complex products and casts back (its changes,
+ * 48ecb4438, 43b752c32 and ea6d067a2, move only the table's dtype cast and device copy); the
+ * tower is compiled only with compile_mm_encoder, False by default throughout (ea6d067a2, pull
+ * request #30709). The widths known (encoder-intermediate, which the reader gives only where
+ * the adapter and projector stay below the layers: vc-hf-config.c, keep_llama4_pass), with
+ * --mm-encoder-tp-mode weights: data (vision.py, run_dp_sharded_vision_model) pads the tiles
+ * to a multiple of TP with F.pad (a copy of the pixels), runs a rank's share of them through
+ * the unsplit tower and gathers the outputs before the projector runs over every tile, a peak
+ * against the tower's share that is not followed */
 static gboolean
 llama4_followed (const VcInputs *in)
 {
-  return vc_engine_vllm_minor (in) == 10 && llama4_tiles (&in->arch) > 0 &&
+  return vc_engine_vllm_minor (in) >= 10 && llama4_tiles (&in->arch) > 0 &&
          in->mm_encoder_tp_mode != VC_MM_ENCODER_TP_MODE_DATA;
 }
 
@@ -92,6 +106,21 @@ vc_engine_mm_vllm_dense_mask (const VcInputs *in)
   return in->arch.encoder_tower == VC_ENCODER_TOWER_PIXTRAL && vc_engine_vllm_minor (in) >= 11;
 }
 
+/* What vLLM counts of an item against the encoder budget and the prompt: its placeholder's
+ * tokens, or from release 0.14 its embeddings alone (pull request #30475, commit f5f51e593,
+ * 2025-12-16, before #31052 that 0.14.0 carries: MultiModalProfiler.get_mm_max_tokens sums
+ * get_num_embeds, "excluding any break/text tokens in-between multimodal embeddings"; as
+ * encoder_budget.py's get_mm_max_toks_per_item at 22b64948f, where 0.16.0 branched, and after
+ * 0.20). vLLM 0.19.0's own logs say so: Gemma 3's 260-token image of 256 embeddings profiled
+ * 32 at a budget of 8,192 (tests/accuracy/measurements.csv, vllm019-gemma3-27b-h100-weights). */
+double
+vc_engine_mm_vllm_item_tokens (const VcInputs *in)
+{
+  if (vc_engine_vllm_minor (in) >= 14 && in->arch.encoder_image_embeds > 0)
+    return in->arch.encoder_image_embeds;
+  return in->arch.encoder_image_tokens;
+}
+
 gboolean
 vc_engine_mm_vllm_items (const VcInputs *in,
                          double          batch_tokens,
@@ -99,13 +128,14 @@ vc_engine_mm_vllm_items (const VcInputs *in,
                          double         *budget_tokens,
                          double         *items)
 {
-  double t = in->arch.encoder_image_tokens, per_prompt;
+  double t = vc_engine_mm_vllm_item_tokens (in), per_prompt;
 
   *budget_tokens = *items = 0;
   if (t <= 0 || in->limit_mm_per_prompt == 0)
     return FALSE;
   /* vllm/v1/core/encoder_cache_manager.py, compute_mm_encoder_budget: the compute budget and
-   * the cache size are each max(max_num_batched_tokens, the tokens of an item) by default */
+   * the cache size are each max(max_num_batched_tokens, the tokens of an item) by default
+   * (encoder_budget.py, MultiModalBudget, from 0.14) */
   *budget_tokens = MAX (batch_tokens, t);
   /* vllm/v1/worker/utils.py, MultiModalBudget._get_max_items (chunked prefill on, V1's
    * default), the per-prompt limit --limit-mm-per-prompt's (MultiModalConfig.get_limit_per_prompt:
@@ -315,9 +345,10 @@ vc_engine_mm_vllm_profile (const VcInputs  *in,
   if (a->encoder_tower == VC_ENCODER_TOWER_QWEN3_VL && a->encoder_embed_width > a->hidden_size)
     out->deepstack_bytes = (a->encoder_embed_width / a->hidden_size - 1.0) * batch_tokens * a->hidden_size * e;
   /* --engine-version 0.14 (0.14.0 to 0.16) and 0.17 (0.17.0 to 0.19) came after pull request
-   * #29386 (after 0.11.2) */
+   * #30475 (commit f5f51e593), which took the copy out: profile_run keeps each item's own
+   * embeddings (encoder_cache["tmp_{i}"] = output, as at 22b64948f and after 0.20) */
   if (vc_engine_vllm_minor (in) >= 14)
-    out->cache_bytes = out->later_cache_bytes;
+    out->cache_bytes = pixels + originals;
   return TRUE;
 }
 

@@ -17,7 +17,7 @@ typedef struct
   double items;                    /* dummy images of the profile's batch */
   double encoder_pass_bytes;       /* the encoder's forward peak over them, with their pixels */
   double cache_bytes;              /* what stays while the text model's dummy batch runs */
-  double later_cache_bytes;        /* the same in releases after pull request #29386 */
+  double later_cache_bytes;        /* the same as 0.12 and 0.13 keep them (pull request #29386) */
   double mask_bytes;               /* the encoder attention's dense mask, within the pass (Pixtral
                                     * without xformers); 0 where there is none */
   double deepstack_bytes;          /* Qwen3-VL's deepstack buffers, held through the profile run */
@@ -25,7 +25,7 @@ typedef struct
 
 /* Whether vLLM's multimodal profile run is followed for the inputs' model at `pp` stages: an
  * encoder whose image vLLM profiles is known (the architecture's encoder-* fields) and whose
- * tower's pass is followed (SigLIP's, Pixtral's, Qwen3-VL's), images
+ * tower's pass is followed (SigLIP's, Pixtral's, Qwen3-VL's, Llama 4's), images
  * allowed (--limit-mm-per-prompt above 0), releases 0.10 to 0.20 (--engine-version 0.10 to
  * 0.17), one pipeline stage */
 gboolean vc_engine_mm_vllm_followed (const VcInputs *inputs,
@@ -33,6 +33,9 @@ gboolean vc_engine_mm_vllm_followed (const VcInputs *inputs,
 /* Whether the inputs' encoder attention takes a dense mask over every patch of the batch in
  * the release given (a Pixtral tower without xformers, 0.11 counted as the later releases) */
 gboolean vc_engine_mm_vllm_dense_mask (const VcInputs *inputs);
+/* What an image counts against vLLM's encoder budget in the release given: its placeholder's
+ * tokens (encoder-image-tokens), or from 0.14 its embeddings (encoder-image-embeds) */
+double   vc_engine_mm_vllm_item_tokens (const VcInputs *inputs);
 /* The encoder budget and the dummy images of vLLM's profile run with `batch_tokens`
  * (max_num_batched_tokens) and `seqs` (max_num_seqs), wherever an image's tokens are known
  * (encoder-image-tokens), whether or not the tower's pass is followed; FALSE where they are not

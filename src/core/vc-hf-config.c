@@ -3316,10 +3316,11 @@ static const struct
   { "mistral", "mistral3", "pixtral", read_pixtral_vision },
 };
 
-/* Llama 4's tower pass in vLLM 0.10's profile run (vc-engine-mm.c, llama4_token_values), kept as
- * encoder-intermediate where what runs before and after the encoder layers stays below their
- * peak, at least 5h values a token at any TP (vLLM mllama4.py at commit 00dd549,
- * Llama4VisionModel.forward; FORMULAS.md, "The Llama 4 tower's pass"): the adapter's fc1 takes
+/* Llama 4's tower pass in vLLM's profile run, releases 0.10 to 0.20 (vc-engine-mm.c,
+ * llama4_token_values, llama4_followed), kept as encoder-intermediate where what runs before and
+ * after the encoder layers stays below their peak, at least 5h values a token at any TP (vLLM
+ * mllama4.py at commit 00dd549, Llama4VisionModel.forward, the same forward through 0.20;
+ * FORMULAS.md, "The Llama 4 tower's pass"): the adapter's fc1 takes
  * intermediate_size inputs, the pixel shuffle's rows h × ds wide, and the projector the adapter's
  * output (vision_output_dim = projector_output_dim), else the model does not run; the patch
  * embedding (the unfolded patch, C × p², the ColumnParallelLinear's share and its gathered copy
@@ -3572,7 +3573,9 @@ vc_hf_config_new_from_data (const char  *data,
  * Llama4Processor._prompt_split_image) <|image_start|>, per row k <|patch|> and
  * <|tile_y_separator|>, then <|image|>, k <|patch|>, <|image_end|>: P(k + 1) + k + 3 tokens,
  * k + 3 for one tile; Mllama4ProcessingInfo defines no get_mm_max_tokens_per_item, so the
- * encoder budget counts them all. */
+ * encoder budget counts them all until release 0.14, which counts the (P + 1)k embeddings
+ * (PromptUpdateDetails.select_text marks the <|patch|> tokens; vc-engine-mm.c,
+ * vc_engine_mm_vllm_item_tokens). */
 static gboolean
 llama4_vllm_image (VcHfConfig  *self,
                    guint        max_patches,

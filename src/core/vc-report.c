@@ -1697,9 +1697,11 @@ no_figure_encoder_text (const VcInputs *in)
     return _("vLLM’s profile run passes a batch of images through the vision encoder and keeps their "
              "embeddings. Llama 4’s images are known from its preprocessor_config.json (max_patches tiles "
              "and a global one: the architecture fields encoder-image-tokens and encoder-patches), and its "
-             "tower’s pass is followed for release 0.10 (--engine-version 0.10) on one pipeline stage. Here "
-             "it is not: later releases’ model files were not read, or with PP > 1 which stage runs it is not "
-             "followed, or --mm-encoder-tp-mode data splits the tiles over the ranks in a way not read, or "
+             "tower’s pass is followed for releases 0.10 to 0.20 on one pipeline stage. Here it is not: "
+             "release 0.21 and later profile the encoder in ways not read, or with PP > 1 which stage runs it "
+             "is not followed, or --mm-encoder-tp-mode data pads the tiles to a multiple of TP (a copy of the "
+             "pixels), runs each rank’s share through the whole tower and gathers them before the projector "
+             "runs over every tile, whose peak against the tower’s share is not followed, or "
              "--limit-mm-per-prompt 0 serves text only, or the "
              "tower’s widths leave its adapter or projector above its layers (encoder-intermediate 0); "
              "--kv-cache-memory gives the cache.");
@@ -1844,14 +1846,28 @@ table_vllm_mm (GString        *s,
   pass = vc_format_size (mm.encoder_pass_bytes, unit);
   kept = vc_format_size (mm.cache_bytes, unit);
   later = vc_format_size (mm.later_cache_bytes, unit);
-  /* Translators: "  vLLM's profile run passes 31 images through the vision encoder (3.2 GB at
-   * its peak) and keeps their embeddings through the text pass: 2.9 GB at an encoder budget of
-   * 8,192 tokens as 0.10 and 0.11.x keep them, 0.3 GB from 0.12 on (pull request #29386)" */
-  g_string_append_printf (s, _("  vLLM’s profile run passes %.0f images through the vision encoder (%s at its "
-                               "peak) and keeps their embeddings through the text pass: %s at an encoder budget "
-                               "of %'.0f tokens as 0.10 and 0.11.x keep them, counted here; %s from 0.12 on "
-                               "(pull request #29386)\n"),
-                          mm.items, pass, kept, mm.budget_tokens, later);
+  if (vc_engine_vllm_minor (in) >= 14)
+    {
+      /* Translators: "  vLLM's profile run passes 3 images through the vision encoder (573 MB at
+       * its peak) and keeps their embeddings through the text pass: 110 MB, each image's own
+       * rows, its embeddings counted against an encoder budget of 8,192 (pull request #30475)" */
+      g_string_append_printf (s, _("  vLLM’s profile run passes %.0f images through the vision encoder (%s at its "
+                                   "peak) and keeps their embeddings through the text pass: %s, each image’s own "
+                                   "rows, its embeddings counted against an encoder budget of %'.0f (pull request "
+                                   "#30475)\n"),
+                              mm.items, pass, kept, mm.budget_tokens);
+    }
+  else
+    {
+      /* Translators: "  vLLM's profile run passes 31 images through the vision encoder (3.2 GB at
+       * its peak) and keeps their embeddings through the text pass: 2.9 GB at an encoder budget
+       * of 8,192 tokens as 0.10 and 0.11.x keep them, 0.3 GB from 0.12 on (pull request #29386)" */
+      g_string_append_printf (s, _("  vLLM’s profile run passes %.0f images through the vision encoder (%s at its "
+                                   "peak) and keeps their embeddings through the text pass: %s at an encoder budget "
+                                   "of %'.0f tokens as 0.10 and 0.11.x keep them, counted here; %s from 0.12 on "
+                                   "(pull request #29386)\n"),
+                              mm.items, pass, kept, mm.budget_tokens, later);
+    }
   if (mm.deepstack_bytes > 0)
     {
       g_autofree char *deep = vc_format_size (mm.deepstack_bytes, unit);
