@@ -572,7 +572,13 @@ test_sglang_repeated_group (Fixture       *f,
   repeated_003fca8 = row_once_set (f, h100, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
   g_assert_true (g_str_has_prefix (repeated_003fca8, "At TP 4: KV cache 16898712 tokens · 433 requests of 8192 tokens · "));
   g_assert_true (g_str_has_suffix (repeated_003fca8, " · Mamba pool of 2165 requests (31.1\u00a0GB), 14.4\u00a0MB a request"));
-  staged = row_once_set (f, h100, "pp", 2, NULL);
+  /* SGLang's Granite 4.0 hybrid class runs on one stage (sglang-one-stage): PP 2 refused, the
+   * pool over stages for the model described without the field */
+  g_free (row_once_set (f, h100, "pp", 2, NULL));
+  g_assert_false (vc_estimate_check (f->estimate, &error));
+  g_assert_nonnull (strstr (error->message, "SGLang runs this model on one pipeline stage"));
+  g_clear_error (&error);
+  staged = row_once_set (f, h100, "sglang-one-stage", FALSE, NULL);
   g_assert_true (g_str_has_prefix (staged, "At TP 4 × PP 2: KV cache 34420284 tokens · 882 requests of 8192 tokens · "));
   g_assert_true (g_str_has_suffix (staged, ", 7.19\u00a0MB a request"));
   staged_001ccef = row_once_set (f, h100, "sglang-version", VC_SGLANG_VERSION_001CCEF, NULL);
