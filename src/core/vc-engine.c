@@ -562,7 +562,26 @@ vc_engine_context_tokens (const VcInputs *in)
       vc_engine_llama_cpp (in, &l);
       return (guint) MIN (l.n_ctx / l.n_seq, (double) G_MAXUINT);
     }
+  /* vLLM's paged cache gives a request whole blocks, cdiv(seq, block) of them: what it checks
+   * max_model_len against (vllm/v1/kv_cache_interface.py, FullAttentionSpec.max_memory_usage_bytes:
+   * cdiv(max_model_len, block_size) × page_size_bytes). Not where the card sets the block (an
+   * MLA model, FlashMLA's 64 tokens on Hopper: vllm_block_size()) nor where state layers raise
+   * it (vc-engine-state.c): there the estimate counts the tokens alone. */
+  if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM && in->method == VC_METHOD_ARCHITECTURE &&
+      in->block_size > 0 && !vc_arch_is_mla (&in->arch) && vc_arch_state_elements (&in->arch) <= 0)
+    return (guint) (((guint64) in->seq + in->block_size - 1) / in->block_size * in->block_size);
   return in->seq;
+}
+
+/* vLLM's "Maximum concurrency for N tokens per request": the blocks of @tokens (whole blocks)
+ * over those one request of in->seq tokens takes (vllm/v1/core/kv_cache_utils.py at commit
+ * 001cabc, get_max_concurrency_for_kv_cache_config: num_blocks / cdiv(max_model_len,
+ * block_size)), for a cache of one group of every layer */
+double
+vc_engine_vllm_requests (const VcInputs *in,
+                         double          tokens)
+{
+  return floor (tokens / in->block_size) / ceil ((double) in->seq / in->block_size);
 }
 
 /* Transformers' DynamicCache appends each token with torch.cat (transformers/cache_utils.py,
@@ -1343,6 +1362,15 @@ vllm_groups_at_layout (const VcInputs   *in,
   out->max_concurrency = max_concurrency * out->replicas;
 }
 
+/* The requests of in->seq tokens @tokens hold: vLLM's in whole blocks (vc_engine_vllm_requests()),
+ * the others' as tokens */
+static double
+layout_requests (const VcInputs *in,
+                 double          tokens)
+{
+  return in->engine == VC_ENGINE_VLLM ? vc_engine_vllm_requests (in, tokens) : tokens / in->seq;
+}
+
 /* The engine at the layout of the inputs (TP, PP, EP, DP), on `n_gpus` of `gpu`: its budget
  * and what is left for the KV cache on the busiest GPU, the tokens each replica's cache holds,
  * and the requests of seq tokens all replicas serve at once. The busiest GPU's cache gives the
@@ -1457,7 +1485,7 @@ vc_engine_at_layout (const VcInputs       *inputs,
     }
   out->known = TRUE;
   out->tokens = tokens;
-  out->max_concurrency = tokens / in->seq * out->replicas;
+  out->max_concurrency = layout_requests (in, tokens) * out->replicas;
 }
 
 static gboolean stage_pools (const VcInputs   *inputs,
@@ -1483,6 +1511,7 @@ vc_engine_at_layout_stages (const VcInputs       *in,
                             VcEngineAtLayout     *out)
 {
   double tokens, max_concurrency;
+  VcInputs on;
 
   vc_engine_at_layout (in, lr, gpu, n_gpus, out);
   /* sliding-window layers or vLLM's Mamba groups over several stages: each stage's pools
@@ -1504,7 +1533,8 @@ vc_engine_at_layout_stages (const VcInputs       *in,
       vc_arch_state_elements (&in->arch) > 0)
     return;
   out->tokens = vc_engine_vllm_stages_tokens (in, res, index, gpu);
-  out->max_concurrency = out->tokens / in->seq * out->replicas;
+  /* in the card's block (vllm_block_on()), as the tokens */
+  out->max_concurrency = vc_engine_vllm_requests (vllm_block_on (in, gpu, &on), out->tokens) * out->replicas;
 }
 
 /* vLLM's groups over several pipeline stages (vllm/v1/core/kv_cache_utils.py at commit 001cabc):
