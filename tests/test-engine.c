@@ -171,6 +171,19 @@ test_vllm_whole_blocks (void)
   vc_engine_at_layout (vc_estimate_get_inputs (mla), vc_estimate_get_layout_result (mla), gpu, 1, &at);
   g_assert_cmpfloat (at.tokens, ==, 1316992);
   g_assert_cmpfloat (at.max_concurrency, ==, 20578.0 / 2);
+
+  /* SGLang's paged allocator gives a request whole pages too (python/sglang/srt/mem_cache/
+   * allocator.py, alloc_extend: get_num_new_pages): with --page-size 16 its pool on the H100,
+   * 412,953.7 tokens' room in 25,809 pages, holds 25,809 / 252 requests, not 412,944 / 4,017 */
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, "page-size", 16, "concurrency", 1, NULL);
+  sc = vc_estimate_get_selected (e);
+  gpu = vc_estimate_get_gpu (e, h100);
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_KV_CACHE], ==, 4032 * KV_PER_TOKEN);
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e), gpu, 1, &at);
+  g_assert_cmpfloat (at.tokens, ==, 25809 * 16);
+  g_assert_cmpfloat (at.max_concurrency, ==, 25809.0 / 252);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (kv.max_concurrency, ==, at.max_concurrency);
 }
 
 /* GPUs with tensor parallelism and pipeline stages: Llama 3 8B at 131,072 tokens × 4 */

@@ -186,7 +186,11 @@ describe_kv_cache (const Terms *t)
                               "(b = %u, s = %u, C = %u) = %s"),
                             t->A, in->batch, in->seq, in->concurrency, t->size);
   /* the clauses that apply, in the one slot the message has for them */
-  if (vc_engine_context_tokens (in) != in->seq && !vc_engine_is_llama_cpp (in))
+  if (vc_engine_context_tokens (in) != in->seq && in->engine == VC_ENGINE_SGLANG)
+    /* Translators: SGLang's cache: each request takes whole pages of N tokens */
+    padded = g_strdup_printf (_(", each request in whole pages of %u tokens by SGLang (%u)"),
+                              in->page_size, vc_engine_context_tokens (in));
+  else if (vc_engine_context_tokens (in) != in->seq && !vc_engine_is_llama_cpp (in))
     /* Translators: vLLM's cache: each request takes whole blocks of N tokens */
     padded = g_strdup_printf (_(", each request in whole blocks of %u tokens by vLLM (%u)"),
                               in->block_size, vc_engine_context_tokens (in));
