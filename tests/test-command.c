@@ -211,6 +211,13 @@ test_vllm (void)
                                 "--gpu-memory-utilization 0.85 --max-num-seqs 64 --disable-custom-all-reduce "
                                 "--kv-cache-dtype fp8");
   g_object_set (e, "disable-custom-all-reduce", FALSE, NULL);
+  /* no CUDA graphs, as --engine-version 0.21 needs: vLLM's own flag */
+  g_object_set (e, "enforce-eager", TRUE, "engine-version", VC_VLLM_VERSION_0_21, NULL);
+  c = build (VC_COMMAND_VLLM, &req);
+  g_assert_cmpstr (c->text, ==, "vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 --max-model-len 32768 "
+                                "--gpu-memory-utilization 0.85 --max-num-seqs 64 --enforce-eager "
+                                "--kv-cache-dtype fp8");
+  g_object_set (e, "enforce-eager", FALSE, "engine-version", VC_VLLM_VERSION_0_11, NULL);
 
   g_object_set (e, "tp", 1, "pp", 2, "dp", 2, "precision", VC_PRECISION_FP8, "kv-precision", VC_PRECISION_BF16,
                 "max-num-seqs", 0, "max-num-batched-tokens", 4096, "kv-cache-memory", 12.5, "block-size", 32,

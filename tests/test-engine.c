@@ -123,6 +123,69 @@ test_vllm (void)
 
 }
 
+/* vLLM gives a request whole blocks, cdiv(seq, block) of them (vllm/v1/kv_cache_interface.py,
+ * FullAttentionSpec.max_memory_usage_bytes: cdiv(max_model_len, block_size) pages), and logs
+ * "Maximum concurrency" as its blocks over those (vllm/v1/core/kv_cache_utils.py at commit
+ * 001cabc, get_max_concurrency_for_kv_cache_config). Llama 3 8B at 4,017 tokens on an H100:
+ * 26,366 blocks of 16 tokens (as in test_vllm(), the profile run does not follow the sequence),
+ * 252 a request: 104.6 requests, not the 105.0 that 421,856 tokens / 4,017 make, so 104 fit. */
+static void
+test_vllm_whole_blocks (void)
+{
+  g_autoptr(VcEstimate) e = llama3 (VC_ENGINE_VLLM, 4017);
+  g_autoptr(VcEstimate) mla = vc_test_estimate_new ("deepseek-v2-lite", "engine", "vllm", "seq", "65", NULL);
+  const VcScenarioResult *sc = vc_estimate_get_selected (e);
+  guint h100 = vc_test_gpu_index (e, "h100-80gb");
+  const VcGpu *gpu = vc_estimate_get_gpu (e, h100);
+  double C = 81121 * 1048576.0;
+  double blocks = floor ((0.9 * C - sc->bytes[VC_COMPONENT_WEIGHTS] - sc->bytes[VC_COMPONENT_ACTIVATIONS]) /
+                         (16 * KV_PER_TOKEN));
+  VcEngineAtLayout at;
+  VcKvCapacity kv;
+  VcSolution sol;
+
+  g_assert_cmpfloat (blocks, ==, 26366);
+  /* the estimate's cache: the request's 252 blocks, 4,032 tokens */
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_KV_CACHE], ==, 4032 * KV_PER_TOKEN);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (kv.tokens, ==, blocks * 16);
+  g_assert_cmpfloat (kv.max_concurrency, ==, blocks / 252);
+  /* the engine's figures at the layout (--fit-gpu) count the same */
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e), gpu, 1, &at);
+  g_assert_cmpfloat (at.tokens, ==, blocks * 16);
+  g_assert_cmpfloat (at.max_concurrency, ==, blocks / 252);
+  /* the fit and the solver: 104 requests, not 105; one request up to 263 blocks at 100 */
+  g_object_set (e, "concurrency", 104, NULL);
+  g_assert_true (vc_estimate_get_gpu_fit (e, h100)->fits);
+  g_object_set (e, "concurrency", 105, NULL);
+  g_assert_false (vc_estimate_get_gpu_fit (e, h100)->fits);
+  vc_solver_solve_memo (NULL, gpu, vc_estimate_get_inputs (e), VC_SOLVE_VARIABLE_CONCURRENCY, C, 1, &sol);
+  g_assert_cmpuint (sol.value, ==, 104);
+  g_object_set (e, "concurrency", 100, NULL);
+  vc_solver_solve_memo (NULL, gpu, vc_estimate_get_inputs (e), VC_SOLVE_VARIABLE_SEQ, C, 1, &sol);
+  g_assert_cmpuint (sol.value, ==, 263 * 16);
+
+  /* an MLA model on Hopper: FlashMLA's blocks of 64 tokens, two a request of 65 tokens;
+   * 1,316,992 tokens are 20,578 blocks, 10,289 requests (not 20,261.4) */
+  gpu = vc_estimate_get_gpu (mla, vc_test_gpu_index (mla, "h100-80gb"));
+  vc_engine_at_layout (vc_estimate_get_inputs (mla), vc_estimate_get_layout_result (mla), gpu, 1, &at);
+  g_assert_cmpfloat (at.tokens, ==, 1316992);
+  g_assert_cmpfloat (at.max_concurrency, ==, 20578.0 / 2);
+
+  /* SGLang's paged allocator gives a request whole pages too (python/sglang/srt/mem_cache/
+   * allocator.py, alloc_extend: get_num_new_pages): with --page-size 16 its pool on the H100,
+   * 412,953.7 tokens' room in 25,809 pages, holds 25,809 / 252 requests, not 412,944 / 4,017 */
+  g_object_set (e, "engine", VC_ENGINE_SGLANG, "page-size", 16, "concurrency", 1, NULL);
+  sc = vc_estimate_get_selected (e);
+  gpu = vc_estimate_get_gpu (e, h100);
+  g_assert_cmpfloat (sc->bytes[VC_COMPONENT_KV_CACHE], ==, 4032 * KV_PER_TOKEN);
+  vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e), gpu, 1, &at);
+  g_assert_cmpfloat (at.tokens, ==, 25809 * 16);
+  g_assert_cmpfloat (at.max_concurrency, ==, 25809.0 / 252);
+  capacity_on (e, "h100-80gb", &kv);
+  g_assert_cmpfloat (kv.max_concurrency, ==, at.max_concurrency);
+}
+
 /* GPUs with tensor parallelism and pipeline stages: Llama 3 8B at 131,072 tokens × 4 */
 static void
 test_vllm_layouts (void)
@@ -2685,6 +2748,7 @@ main (int   argc,
   g_test_add_func ("/engine/encoder-tp-data", test_encoder_tp_data);
   g_test_add_func ("/engine/encoder-tp-qwen3-vl", test_encoder_tp_qwen3_vl);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
+  g_test_add_func ("/engine/vllm-whole-blocks", test_vllm_whole_blocks);
   g_test_add_func ("/engine/vllm-layouts", test_vllm_layouts);
   g_test_add_func ("/engine/multi-stage-rows", test_multi_stage_rows);
   g_test_add_func ("/engine/multi-stage-rows-vllm", test_multi_stage_rows_vllm);

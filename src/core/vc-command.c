@@ -62,7 +62,8 @@ static const char *vllm_flags[] = {
   "--enable-expert-parallel", "--max-model-len", "--gpu-memory-utilization", "--max-num-seqs",
   "--max-num-batched-tokens", "--kv-cache-memory-bytes", "--block-size", "--dtype",
   "--quantization", "--kv-cache-dtype", "VLLM_PP_LAYER_PARTITION", "--disable-custom-all-reduce",
-  "VLLM_MXFP4_USE_MARLIN", "--mm-encoder-tp-mode", "--limit-mm-per-prompt", "VLLM_USE_FLASHINFER_SAMPLER", NULL
+  "VLLM_MXFP4_USE_MARLIN", "--mm-encoder-tp-mode", "--limit-mm-per-prompt", "VLLM_USE_FLASHINFER_SAMPLER",
+  "--enforce-eager", NULL
 };
 static const char *sglang_flags[] = {
   "--model-path", "--tp-size", "--pp-size", "--dp-size", "--ep-size", "--context-length",
@@ -786,6 +787,10 @@ build_vllm (const VcCommandRequest *req,
     add_uint (argv, "--block-size", in->block_size);
   if (in->disable_custom_all_reduce)
     add (argv, "--disable-custom-all-reduce");
+  /* no CUDA graphs, as the figures take it (EngineArgs.enforce_eager; what --engine-version 0.21
+   * needs, its graphs' memory being measured out of the cache otherwise) */
+  if (in->enforce_eager)
+    add (argv, "--enforce-eager");
   /* MultiModalConfig.mm_encoder_tp_mode (vllm/config/multimodal.py), weights by default */
   if (in->mm_encoder_tp_mode == VC_MM_ENCODER_TP_MODE_DATA)
     {

@@ -564,7 +564,42 @@ vc_engine_context_tokens (const VcInputs *in)
       vc_engine_llama_cpp (in, &l);
       return (guint) MIN (l.n_ctx / l.n_seq, (double) G_MAXUINT);
     }
+  /* vLLM's paged cache gives a request whole blocks, cdiv(seq, block) of them: what it checks
+   * max_model_len against (vllm/v1/kv_cache_interface.py, FullAttentionSpec.max_memory_usage_bytes:
+   * cdiv(max_model_len, block_size) × page_size_bytes); not where the card sets the block (an
+   * MLA model, FlashMLA's 64 tokens on Hopper: vllm_block_size()) nor where state layers raise
+   * it (vc-engine-state.c): there the estimate counts the tokens alone. SGLang's paged allocator
+   * likewise gives a request whole pages (python/sglang/srt/mem_cache/allocator.py, alloc_extend:
+   * get_num_new_pages). */
+  if (in->mode == VC_MODE_INFERENCE && in->method == VC_METHOD_ARCHITECTURE && vc_arch_state_elements (&in->arch) <= 0 &&
+      ((in->engine == VC_ENGINE_VLLM && !vc_arch_is_mla (&in->arch)) || in->engine == VC_ENGINE_SGLANG))
+    {
+      guint64 unit = MAX (1u, vc_engine_page_tokens (in));
+
+      return (guint) ((in->seq + unit - 1) / unit * unit);
+    }
   return in->seq;
+}
+
+/* The tokens of one block of vLLM's cache (--block-size) or one page of SGLang's (--page-size) */
+guint
+vc_engine_page_tokens (const VcInputs *in)
+{
+  return in->engine == VC_ENGINE_SGLANG ? in->page_size : in->block_size;
+}
+
+/* The requests of in->seq tokens that @tokens (whole blocks or pages) hold, each taking
+ * cdiv(seq, block) of them: vLLM's "Maximum concurrency for N tokens per request"
+ * (vllm/v1/core/kv_cache_utils.py at commit 001cabc, get_max_concurrency_for_kv_cache_config:
+ * num_blocks / cdiv(max_model_len, block_size)), for a cache of one group of every layer;
+ * SGLang's pages alike */
+double
+vc_engine_paged_requests (const VcInputs *in,
+                          double          tokens)
+{
+  double unit = MAX (1u, vc_engine_page_tokens (in));
+
+  return floor (tokens / unit) / ceil ((double) in->seq / unit);
 }
 
 /* Transformers' DynamicCache appends each token with torch.cat (transformers/cache_utils.py,
@@ -744,7 +779,7 @@ sglang_capacity (const VcInputs *in,
   else if (!hybrid)
     {
       tokens = rest > 0 ? floor (floor (rest / per_token) / in->page_size) * in->page_size : 0;
-      max_concurrency = tokens / in->seq;
+      max_concurrency = vc_engine_paged_requests (in, tokens);
     }
   else
     {
@@ -1355,6 +1390,16 @@ vllm_groups_at_layout (const VcInputs   *in,
   out->max_concurrency = max_concurrency * out->replicas;
 }
 
+/* The requests of in->seq tokens @tokens hold: vLLM's and SGLang's in whole blocks or pages
+ * (vc_engine_paged_requests()), the others' as tokens */
+static double
+layout_requests (const VcInputs *in,
+                 double          tokens)
+{
+  return in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG ? vc_engine_paged_requests (in, tokens)
+                                                                        : tokens / in->seq;
+}
+
 /* The engine at the layout of the inputs (TP, PP, EP, DP), on `n_gpus` of `gpu`: its budget
  * and what is left for the KV cache on the busiest GPU, the tokens each replica's cache holds,
  * and the requests of seq tokens all replicas serve at once. The busiest GPU's cache gives the
@@ -1470,7 +1515,7 @@ vc_engine_at_layout (const VcInputs       *inputs,
     }
   out->known = TRUE;
   out->tokens = tokens;
-  out->max_concurrency = tokens / in->seq * out->replicas;
+  out->max_concurrency = layout_requests (in, tokens) * out->replicas;
 }
 
 static gboolean stage_pools (const VcInputs   *inputs,
@@ -1496,6 +1541,7 @@ vc_engine_at_layout_stages (const VcInputs       *in,
                             VcEngineAtLayout     *out)
 {
   double tokens, max_concurrency;
+  VcInputs on;
 
   vc_engine_at_layout (in, lr, gpu, n_gpus, out);
   /* sliding-window layers or vLLM's Mamba groups over several stages: each stage's pools
@@ -1517,7 +1563,8 @@ vc_engine_at_layout_stages (const VcInputs       *in,
       vc_arch_state_elements (&in->arch) > 0)
     return;
   out->tokens = vc_engine_vllm_stages_tokens (in, res, index, gpu);
-  out->max_concurrency = out->tokens / in->seq * out->replicas;
+  /* in the card's block (vllm_block_on()), as the tokens */
+  out->max_concurrency = vc_engine_paged_requests (vllm_block_on (in, gpu, &on), out->tokens) * out->replicas;
 }
 
 /* vLLM's groups over several pipeline stages (vllm/v1/core/kv_cache_utils.py at commit 001cabc):

@@ -61,6 +61,9 @@ const char *vc_engine_cache_type_name (VcCacheType type,
 gboolean vc_engine_cache_type_is_quantized (VcCacheType type,
                                             VcPrecision kv_precision);
 guint  vc_engine_context_tokens (const VcInputs *inputs);
+guint  vc_engine_page_tokens (const VcInputs *inputs);
+double vc_engine_paged_requests (const VcInputs *inputs,
+                                 double          tokens);
 double vc_engine_transient_bytes (const VcInputs *inputs,
                                   double          kv_cache_bytes);
 /* vLLM's batch of the profile run: max_num_batched_tokens and max_num_seqs as given, or vLLM's

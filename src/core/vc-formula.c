@@ -179,17 +179,25 @@ static char *
 describe_kv_cache (const Terms *t)
 {
   const VcInputs *in = t->in;
-  g_autofree char *clauses = NULL;
+  g_autofree char *clauses = NULL, *padded = NULL;
 
   if (t->rot)
     return g_strdup_printf (_("0.1 × %s activated parameters × 2 bytes × b·s·C / 2048 "
                               "(b = %u, s = %u, C = %u) = %s"),
                             t->A, in->batch, in->seq, in->concurrency, t->size);
   /* the clauses that apply, in the one slot the message has for them */
+  if (vc_engine_context_tokens (in) != in->seq && in->engine == VC_ENGINE_SGLANG)
+    /* Translators: SGLang's cache: each request takes whole pages of N tokens */
+    padded = g_strdup_printf (_(", each request in whole pages of %u tokens by SGLang (%u)"),
+                              in->page_size, vc_engine_context_tokens (in));
+  else if (vc_engine_context_tokens (in) != in->seq && !vc_engine_is_llama_cpp (in))
+    /* Translators: vLLM's cache: each request takes whole blocks of N tokens */
+    padded = g_strdup_printf (_(", each request in whole blocks of %u tokens by vLLM (%u)"),
+                              in->block_size, vc_engine_context_tokens (in));
+  else if (vc_engine_context_tokens (in) != in->seq)
+    padded = g_strdup (_(", each context padded to 256 tokens by llama.cpp"));
   clauses = g_strconcat (in->arch.sliding_window > 0 ? _(", sliding-window layers capped at the window") : "",
-                         vc_engine_context_tokens (in) != in->seq
-                           ? _(", each context padded to 256 tokens by llama.cpp") : "",
-                         NULL);
+                         padded ? padded : "", NULL);
   if (vc_engine_is_llama_cpp (in) && in->method == VC_METHOD_ARCHITECTURE)
     {
       /* llama_context's cells: n_ctx for the full-attention layers, each stream's window */

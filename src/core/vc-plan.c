@@ -734,7 +734,7 @@ vllm_stage_tokens (const VcInputs   *in,
     return 0;
   tokens = vc_engine_vllm_stages_tokens (in, res, res->selected, gpu);
   at->tokens = tokens;
-  at->max_concurrency = tokens / in->seq * at->replicas;
+  at->max_concurrency = vc_engine_paged_requests (in, tokens) * at->replicas;
   return tokens;
 }
 
