@@ -681,8 +681,10 @@ test_sglang_refused (void)
   g_assert_nonnull (strstr (err, "--sglang-version"));
   g_assert_cmpint (vc_test_run_vramcalc (named, NULL, &out2, &err2), ==, 0);
   g_assert_nonnull (strstr (out2, "At 001ccef each stage caps its running requests from its own token count"));
-  g_assert_cmpint (vc_test_run_vramcalc (uneven, NULL, &out3, &err3), ==, 0);
-  g_assert_nonnull (strstr (out3, "followed where PP divides the layers"));
+  /* SGLang's split of 40 layers over 3 stages (13, 13, 14) is not vLLM's (13, 14, 13) */
+  g_assert_cmpint (vc_test_run_vramcalc (uneven, NULL, &out3, &err3), ==, 2);
+  g_assert_nonnull (strstr (err3, "SGLang gives the layers PP 3 leaves over (1 of 40) to the last stages, which is "
+                                  "not followed here; accepted: a PP that divides the layers"));
   g_assert_cmpint (vc_test_run_vramcalc (unplaced, NULL, &out4, &err4), ==, 0);
   g_assert_nonnull (strstr (out4, "which layers hold a mixer is not known here"));
 }

@@ -517,6 +517,37 @@ test_sliding_stages (void)
     }
 }
 
+/* SGLang splits layers PP does not divide otherwise than vLLM (its get_pp_indices gives the
+ * leftover layers to the last stages): such a PP is refused under SGLang, and the GPU table's
+ * search takes the fewest stages that divide the layers. Llama 3.1 70B (80 layers, 16-bit): on
+ * H100s SGLang's smaller static share needs more than two, and three stages would split 80
+ * layers unevenly: four GPUs (TP 4, its most TP at that count; vLLM two at TP 2); on A100 40 GB
+ * SGLang's five stages (80 = 5 × 16) */
+static void
+test_sglang_stage_split (void)
+{
+  static const struct { const char *engine, *gpu; guint count, tp, pp; } cases[] = {
+    { "vllm", "h100-80gb", 2, 2, 1 }, { "sglang", "h100-80gb", 4, 4, 1 }, { "sglang", "a100-40gb", 5, 1, 5 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3.1-70b", "engine", cases[c].engine, NULL);
+      const VcGpuFit *fit = vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, cases[c].gpu));
+      g_autoptr(GError) error = NULL;
+
+      g_test_message ("%s on %s: %.0f GPUs, TP %u × PP %u", cases[c].engine, cases[c].gpu, fit->count, fit->layout.tp,
+                      fit->layout.pp);
+      g_assert_cmpfloat (fit->count, ==, cases[c].count);
+      g_assert_cmpuint (fit->layout.tp, ==, cases[c].tp);
+      g_assert_cmpuint (fit->layout.pp, ==, cases[c].pp);
+      g_object_set (e, "pp", 3, NULL);
+      g_assert_true (vc_estimate_check (e, &error) == g_str_equal (cases[c].engine, "vllm"));
+      if (error != NULL)
+        g_assert_nonnull (strstr (error->message, "SGLang gives the layers PP 3 leaves over (2 of 80)"));
+    }
+}
+
 /* Two layout results, field by field: the same doubles, not nearly */
 static void
 assert_layout_results_equal (const VcLayoutResult *a,
@@ -862,6 +893,7 @@ main (int   argc,
   g_test_add_func ("/layout/search-memo-exact", test_search_memo_exact);
   g_test_add_func ("/layout/hybrid-stages", test_hybrid_stages);
   g_test_add_func ("/layout/sliding-stages", test_sliding_stages);
+  g_test_add_func ("/layout/sglang-stage-split", test_sglang_stage_split);
   g_test_add_func ("/layout/cli", test_cli);
   g_test_add_func ("/layout/llama-cpp-layer-split", test_llama_cpp_layer_split);
   g_test_add_func ("/layout/engine-at-layout", test_engine_at_layout);

@@ -125,6 +125,28 @@ sglang_one_stage (const VcInputs *in)
          in->arch.sglang_one_stage;
 }
 
+/* Whether SGLang would split the layers over @pp stages otherwise than vLLM, whose split the
+ * stages here follow (vc_layout_pp_stage_size()): SGLang's get_pp_indices
+ * (python/sglang/srt/distributed/utils.py at commit 1107be1) gives the leftover layers to the
+ * last stages, vLLM's to the stages before the last; the same where @pp divides the layers */
+static gboolean
+sglang_split_differs (const VcInputs *in,
+                      guint           pp)
+{
+  return in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_SGLANG && in->method == VC_METHOD_ARCHITECTURE &&
+         pp > 1 && in->arch.n_layers % pp != 0;
+}
+
+/* What the pipeline degree must divide in a search: SGLang's layers (sglang_split_differs()),
+ * otherwise nothing (0) */
+static guint
+stages_divide (const VcInputs *in)
+{
+  return in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_SGLANG && in->method == VC_METHOD_ARCHITECTURE
+           ? in->arch.n_layers
+           : 0;
+}
+
 static gboolean
 check_inference (const VcInputs *in,
                  GError        **error)
@@ -295,6 +317,10 @@ vc_layout_check (const VcInputs *inputs,
     return refuse (error, _("SGLang runs this model on one pipeline stage: its Qwen3-Next and Falcon-H1 classes assert "
                             "it, and its Granite 4.0 hybrid class ties every stage’s output head to an embedding only "
                             "the first holds (the architecture field sglang-one-stage); set PP to 1"));
+  if (sglang_split_differs (in, l->pp))
+    return refuse (error, _("SGLang gives the layers PP %u leaves over (%u of %u) to the last stages, which is not "
+                            "followed here; accepted: a PP that divides the layers"),
+                   l->pp, in->arch.n_layers % l->pp, in->arch.n_layers);
   return check_inference (in, error);
 }
 
@@ -1540,14 +1566,25 @@ search_take (const Search   *s,
   return TRUE;
 }
 
-/* Sets `*degree`, one of `layout`'s degrees, to the smallest value in [lo, hi] that holds the
- * estimate, by bisection; `hi` holds it. */
+/* The least x at or above `at` that divides `n` (`at` itself where n is 0) */
+static guint
+next_divisor (guint at,
+              guint n)
+{
+  while (n > 0 && at < n && n % at != 0)
+    at++;
+  return at;
+}
+
+/* The least `degree` in [lo, hi] at which `layout` fits (it fits at hi); where `divides` is not 0
+ * only the degrees that divide it are taken (the next such at or above each one tried) */
 static void
 search_bisect (const Search *s,
                VcLayout     *layout,
                guint        *degree,
                guint         lo,
-               guint         hi)
+               guint         hi,
+               guint         divides)
 {
   VcLayoutResult r;
 
@@ -1555,13 +1592,13 @@ search_bisect (const Search *s,
     {
       guint mid = lo + (hi - lo) / 2;
 
-      *degree = mid;
+      *degree = next_divisor (mid, divides);
       if (search_fits (s, layout, &r))
         hi = mid;
       else
         lo = mid + 1;
     }
-  *degree = hi;
+  *degree = next_divisor (hi, divides);
 }
 
 /* Whether `one`, the inputs' own layout on one GPU, holds the estimate: its total within the
@@ -1624,7 +1661,7 @@ smallest_training (const Search   *s,
       lo = hi + 1;
       hi = MIN (2 * hi, (guint) MAX_SEARCH_GPUS);
     }
-  search_bisect (s, &base, &base.dp, lo, hi);
+  search_bisect (s, &base, &base.dp, lo, hi, 0);
   search_fits (s, &base, best_out);
   *best = base;
   return TRUE;
@@ -1682,7 +1719,8 @@ smallest_tp_pp (const Search   *s,
         cand.pp = s->in->arch.n_layers;
       if (!search_fits (s, &cand, &r))
         continue;
-      search_bisect (s, &cand, &cand.pp, 1, cand.pp);
+      /* SGLang: the fewest stages that divide the layers (sglang_split_differs()) */
+      search_bisect (s, &cand, &cand.pp, 1, cand.pp, stages_divide (s->in));
       if (!found || vc_layout_n_gpus (&cand) < vc_layout_n_gpus (best) ||
           (vc_layout_n_gpus (&cand) == vc_layout_n_gpus (best) && cand.tp > best->tp))
         {
