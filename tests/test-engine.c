@@ -171,6 +171,27 @@ test_vllm_whole_blocks (void)
   vc_engine_at_layout (vc_estimate_get_inputs (mla), vc_estimate_get_layout_result (mla), gpu, 1, &at);
   g_assert_cmpfloat (at.tokens, ==, 1316992);
   g_assert_cmpfloat (at.max_concurrency, ==, 20578.0 / 2);
+  /* the estimate without a card: blocks of 16, 80 tokens of 27 × 576 × 2 bytes; the card's
+   * row and its solver count the H100's blocks of 64: 10,289 requests */
+  g_assert_cmpfloat (vc_estimate_get_selected (mla)->bytes[VC_COMPONENT_KV_CACHE], ==, 80 * 27 * 576 * 2.0);
+  vc_solver_solve_memo (NULL, gpu, vc_estimate_get_inputs (mla), VC_SOLVE_VARIABLE_CONCURRENCY,
+                        vc_engine_gpu_capacity (vc_estimate_get_inputs (mla), gpu), 1, &sol);
+  g_assert_cmpuint (sol.value, ==, 10289);
+  /* a plan on two H100s at TP 2: 1,820,800 tokens, 28,450 blocks of 64, 14,225 requests */
+  {
+    g_autoptr(VcEstimate) set = vc_test_estimate_new ("deepseek-v2-lite", "engine", "vllm", "seq", "65",
+                                                      "gpu-set", "h100-80gb:2", "concurrency", "14225", NULL);
+    VcPlan plan;
+
+    g_assert_true (vc_estimate_compute_plan (set, &plan, NULL));
+    g_assert_cmpfloat (plan.kv_tokens, ==, 28450 * 64);
+    g_assert_true (plan.fits);
+    vc_plan_clear (&plan);
+    g_object_set (set, "concurrency", 14226, NULL);
+    g_assert_true (vc_estimate_compute_plan (set, &plan, NULL));
+    g_assert_false (plan.fits);
+    vc_plan_clear (&plan);
+  }
 
   /* SGLang's paged allocator gives a request whole pages too (python/sglang/srt/mem_cache/
    * allocator.py, alloc_extend: get_num_new_pages): with --page-size 16 its pool on the H100,
