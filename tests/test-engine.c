@@ -171,6 +171,27 @@ test_vllm_whole_blocks (void)
   vc_engine_at_layout (vc_estimate_get_inputs (mla), vc_estimate_get_layout_result (mla), gpu, 1, &at);
   g_assert_cmpfloat (at.tokens, ==, 1316992);
   g_assert_cmpfloat (at.max_concurrency, ==, 20578.0 / 2);
+  /* the estimate without a card: blocks of 16, 80 tokens of 27 × 576 × 2 bytes; the card's
+   * row and its solver count the H100's blocks of 64: 10,289 requests */
+  g_assert_cmpfloat (vc_estimate_get_selected (mla)->bytes[VC_COMPONENT_KV_CACHE], ==, 80 * 27 * 576 * 2.0);
+  vc_solver_solve_memo (NULL, gpu, vc_estimate_get_inputs (mla), VC_SOLVE_VARIABLE_CONCURRENCY,
+                        vc_engine_gpu_capacity (vc_estimate_get_inputs (mla), gpu), 1, &sol);
+  g_assert_cmpuint (sol.value, ==, 10289);
+  /* a plan on two H100s at TP 2: 1,820,800 tokens, 28,450 blocks of 64, 14,225 requests */
+  {
+    g_autoptr(VcEstimate) set = vc_test_estimate_new ("deepseek-v2-lite", "engine", "vllm", "seq", "65",
+                                                      "gpu-set", "h100-80gb:2", "concurrency", "14225", NULL);
+    VcPlan plan;
+
+    g_assert_true (vc_estimate_compute_plan (set, &plan, NULL));
+    g_assert_cmpfloat (plan.kv_tokens, ==, 28450 * 64);
+    g_assert_true (plan.fits);
+    vc_plan_clear (&plan);
+    g_object_set (set, "concurrency", 14226, NULL);
+    g_assert_true (vc_estimate_compute_plan (set, &plan, NULL));
+    g_assert_false (plan.fits);
+    vc_plan_clear (&plan);
+  }
 
   /* SGLang's paged allocator gives a request whole pages too (python/sglang/srt/mem_cache/
    * allocator.py, alloc_extend: get_num_new_pages): with --page-size 16 its pool on the H100,
@@ -184,6 +205,55 @@ test_vllm_whole_blocks (void)
   g_assert_cmpfloat (at.max_concurrency, ==, 25809.0 / 252);
   capacity_on (e, "h100-80gb", &kv);
   g_assert_cmpfloat (kv.max_concurrency, ==, at.max_concurrency);
+}
+
+/* Over a small matrix of models (dense GQA, MoE, MLA), engines (vLLM, SGLang with pages of 16)
+ * and sequences (whole blocks or not): on every card that holds the model alone, the table's
+ * answers agree with the engine's cache, as it counts whole blocks (test_vllm_whole_blocks()):
+ * the most requests its row gives are whole requests of its cache, the longest sequence fits
+ * in it, and the figures at the layout are those of the card's capacity. */
+static void
+test_paged_rows_agree (void)
+{
+  static const char *presets[] = { "llama-3-8b", "qwen3-30b-a3b", "deepseek-v2-lite" };
+  static const char *seqs[] = { "65", "2011", "4096" };
+  static const char *cards[] = { "l4", "a100-80gb", "h100-80gb", "rtx-4090" };
+  guint checked = 0;
+
+  for (guint p = 0; p < G_N_ELEMENTS (presets); p++)
+    for (guint k = 0; k < 2 * G_N_ELEMENTS (seqs); k++)
+      {
+        g_autoptr(VcEstimate) e = vc_test_estimate_new (presets[p], "engine", k % 2 ? "sglang" : "vllm",
+                                                        "seq", seqs[k / 2], NULL);
+
+        if (k % 2)
+          g_object_set (e, "page-size", 16, NULL);
+        for (guint c = 0; c < G_N_ELEMENTS (cards); c++)
+          {
+            guint g = vc_test_gpu_index (e, cards[c]);
+            const VcGpu *gpu = vc_estimate_get_gpu (e, g);
+            const VcSolution *most = vc_estimate_get_row_solution (e, g, VC_SOLVE_VARIABLE_CONCURRENCY);
+            const VcSolution *longest = vc_estimate_get_row_solution (e, g, VC_SOLVE_VARIABLE_SEQ);
+            VcEngineAtLayout at;
+            VcKvCapacity kv;
+
+            if (vc_estimate_get_gpu_fit (e, g)->count != 1)
+              continue;
+            capacity_on (e, cards[c], &kv);
+            g_assert_true (kv.known);
+            vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e), gpu, 1, &at);
+            g_assert_cmpfloat (at.tokens, ==, kv.tokens);
+            g_assert_cmpfloat (at.max_concurrency, ==, kv.max_concurrency);
+            g_assert_true (most->found);
+            g_assert_cmpfloat (most->value, <=, floor (kv.max_concurrency));
+            g_assert_true (longest->found);
+            g_assert_cmpfloat (longest->value, <=, kv.tokens);
+            checked++;
+          }
+      }
+  g_test_message ("%u cells", checked);
+  /* most cells hold the model on one card */
+  g_assert_cmpuint (checked, >=, 40);
 }
 
 /* GPUs with tensor parallelism and pipeline stages: Llama 3 8B at 131,072 tokens × 4 */
@@ -2749,6 +2819,7 @@ main (int   argc,
   g_test_add_func ("/engine/encoder-tp-qwen3-vl", test_encoder_tp_qwen3_vl);
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/vllm-whole-blocks", test_vllm_whole_blocks);
+  g_test_add_func ("/engine/paged-rows-agree", test_paged_rows_agree);
   g_test_add_func ("/engine/vllm-layouts", test_vllm_layouts);
   g_test_add_func ("/engine/multi-stage-rows", test_multi_stage_rows);
   g_test_add_func ("/engine/multi-stage-rows-vllm", test_multi_stage_rows_vllm);

@@ -566,13 +566,15 @@ vc_engine_context_tokens (const VcInputs *in)
     }
   /* vLLM's paged cache gives a request whole blocks, cdiv(seq, block) of them: what it checks
    * max_model_len against (vllm/v1/kv_cache_interface.py, FullAttentionSpec.max_memory_usage_bytes:
-   * cdiv(max_model_len, block_size) × page_size_bytes); not where the card sets the block (an
-   * MLA model, FlashMLA's 64 tokens on Hopper: vllm_block_size()) nor where state layers raise
-   * it (vc-engine-state.c): there the estimate counts the tokens alone. SGLang's paged allocator
+   * cdiv(max_model_len, block_size) × page_size_bytes), in the block of the inputs (the card's
+   * once vc_engine_on_card() set it: FlashMLA's 64 tokens for an MLA model on Hopper); not where
+   * state layers raise it (vc-engine-state.c): there the estimate counts the tokens alone. The
+   * engine's figures read a token's bytes from an estimate at the block of the inputs it was
+   * made from, not at the card's (vllm_block_on()). SGLang's paged allocator
    * likewise gives a request whole pages (python/sglang/srt/mem_cache/allocator.py, alloc_extend:
    * get_num_new_pages). */
   if (in->mode == VC_MODE_INFERENCE && in->method == VC_METHOD_ARCHITECTURE && vc_arch_state_elements (&in->arch) <= 0 &&
-      ((in->engine == VC_ENGINE_VLLM && !vc_arch_is_mla (&in->arch)) || in->engine == VC_ENGINE_SGLANG))
+      (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG))
     {
       guint64 unit = MAX (1u, vc_engine_page_tokens (in));
 
@@ -1250,7 +1252,7 @@ vc_engine_vllm_stages_tokens (const VcInputs *inputs,
   VcInputs copy;
   const VcInputs *in = vllm_block_on (inputs, gpu, &copy);
   guint pp = MAX (1u, in->layout.pp), tp = MAX (1u, in->layout.tp), first = 0, batch_tokens, seqs;
-  double cached = (double) vc_engine_context_tokens (in) * in->batch * in->concurrency;
+  double cached = (double) vc_engine_context_tokens (inputs) * in->batch * in->concurrency;
   double capacity = vc_engine_gpu_capacity (in, gpu), blocks = G_MAXDOUBLE, profile, padding;
 
   vc_engine_vllm_batch (in, gpu, &batch_tokens, &seqs);
@@ -1373,13 +1375,13 @@ static void
 vllm_groups_at_layout (const VcInputs   *in,
                        double            kv,
                        double            per_replica,
+                       double            s,
                        guint             batch_tokens,
                        VcEngineAtLayout *out)
 {
   const VcArch *arch = &in->arch;
   double attention = vc_arch_attention_layers (arch);
   double sliding = MIN ((double) arch->sliding_window_layers, attention);
-  double s = vc_engine_context_tokens (in);
   double layer = kv / (per_replica * ((attention - sliding) * s + sliding * MIN (s, (double) arch->sliding_window)));
   double tokens, max_concurrency;
 
@@ -1422,7 +1424,7 @@ vc_engine_at_layout (const VcInputs       *inputs,
   const VcInputs *in = vllm_block_on (inputs, gpu, &copy);
   const VcArch *arch = &in->arch;
   double per_replica = (double) in->batch * ((in->concurrency + in->layout.dp - 1) / MAX (1u, in->layout.dp));
-  double cached = (double) vc_engine_context_tokens (in) * per_replica;
+  double cached = (double) vc_engine_context_tokens (inputs) * per_replica;
   double kv = lr->bytes[VC_COMPONENT_KV_CACHE];
   double weights, overhead = lr->bytes[VC_COMPONENT_OVERHEAD];
   double capacity = vc_engine_gpu_capacity (in, gpu);
@@ -1454,7 +1456,7 @@ vc_engine_at_layout (const VcInputs       *inputs,
       if (state)
         vc_engine_state_vllm_at_layout (in, tp, per_token, out);
       else if (swa_pool)
-        vllm_groups_at_layout (in, kv, per_replica, batch_tokens, out);
+        vllm_groups_at_layout (in, kv, per_replica, cached / per_replica, batch_tokens, out);
       if (state || swa_pool || stage_pools)
         return;
       tokens = floor (out->available_kv_bytes / (in->block_size * per_token)) * in->block_size;
@@ -1481,7 +1483,7 @@ vc_engine_at_layout (const VcInputs       *inputs,
           double attention = vc_arch_attention_layers (arch);
           double sliding = MIN ((double) arch->sliding_window_layers, attention);
           double full = attention - sliding;
-          double s = vc_engine_context_tokens (in);
+          double s = cached / per_replica;
           double window = arch->sliding_window;
           double layer = kv / (per_replica * (full * s + sliding * MIN (s, window)));
           double unaligned = full > 0 ? sglang_swa_full_tokens (in, out->available_kv_bytes, layer, full, sliding)

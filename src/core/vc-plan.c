@@ -738,6 +738,21 @@ vllm_stage_tokens (const VcInputs   *in,
   return tokens;
 }
 
+/* The estimate of @in, the inputs on the set's first card: @res, the estimate of @inputs, unless
+ * the card sets vLLM's block (an MLA model's on Hopper), which the estimate's cache counts in
+ * whole (vc_engine_context_tokens()) and the stages' bytes of a token are read from */
+static const VcResult *
+card_result (const VcInputs *inputs,
+             const VcInputs *in,
+             const VcResult *res,
+             VcResult       *own)
+{
+  if (in->block_size == inputs->block_size)
+    return res;
+  vc_estimator_compute (in, own);
+  return own;
+}
+
 static gboolean
 plan_tensor_parallel (const VcInputs      *inputs,
                       const VcResult      *res,
@@ -749,6 +764,7 @@ plan_tensor_parallel (const VcInputs      *inputs,
   VcInputs in = *inputs;
   guint n = vc_gpu_set_get_n (set), smallest = 0;
   VcLayoutResult lr;
+  VcResult own;
   VcEngineAtLayout at;
   VcGpu gpu;
   VcPlanDevice *dev;
@@ -763,6 +779,7 @@ plan_tensor_parallel (const VcInputs      *inputs,
    * set's first card (vc_engine_on_card()) */
   set_card (set, 0, &gpu);
   vc_engine_on_card (&in, &gpu, &in);
+  res = card_result (inputs, &in, res, &own);
   if (!vc_layout_compute (&in, res, res->selected, &lr, error))
     {
       g_prefix_error (error, _("tensor parallelism over the %u cards of the set: "), n);
