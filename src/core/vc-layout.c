@@ -125,6 +125,16 @@ sglang_one_stage (const VcInputs *in)
          in->arch.sglang_one_stage;
 }
 
+/* What the pipeline degree must divide: SGLang's layers (sglang_split_differs()), otherwise
+ * nothing (0) */
+static guint
+stages_divide (const VcInputs *in)
+{
+  return in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_SGLANG && in->method == VC_METHOD_ARCHITECTURE
+           ? in->arch.n_layers
+           : 0;
+}
+
 /* Whether SGLang would split the layers over @pp stages otherwise than vLLM, whose split the
  * stages here follow (vc_layout_pp_stage_size()): SGLang's get_pp_indices
  * (python/sglang/srt/distributed/utils.py at commit 1107be1) gives the leftover layers to the
@@ -133,18 +143,7 @@ static gboolean
 sglang_split_differs (const VcInputs *in,
                       guint           pp)
 {
-  return in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_SGLANG && in->method == VC_METHOD_ARCHITECTURE &&
-         pp > 1 && in->arch.n_layers % pp != 0;
-}
-
-/* What the pipeline degree must divide in a search: SGLang's layers (sglang_split_differs()),
- * otherwise nothing (0) */
-static guint
-stages_divide (const VcInputs *in)
-{
-  return in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_SGLANG && in->method == VC_METHOD_ARCHITECTURE
-           ? in->arch.n_layers
-           : 0;
+  return stages_divide (in) > 0 && pp > 1 && in->arch.n_layers % pp != 0;
 }
 
 static gboolean
@@ -325,7 +324,6 @@ vc_layout_check (const VcInputs *inputs,
 }
 
 /* ---- inference ------------------------------------------------------------------------------ */
-
 
 /* One GPU's share of every layer under TP (and EP): a narrower transformer. Norms, the router,
  * learned positions and MLA's latent projections keep their full size: they are replicated. */
