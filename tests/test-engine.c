@@ -207,6 +207,47 @@ test_vllm_whole_blocks (void)
   g_assert_cmpfloat (kv.max_concurrency, ==, at.max_concurrency);
 }
 
+/* vLLM with --kv-cache-memory allocates that cache on every GPU, whatever the requests hold of
+ * it, and refuses a max_model_len beyond it (vllm/v1/core/kv_cache_utils.py,
+ * check_enough_kv_cache_memory): Llama 3 8B with 1 GB, ⌊10⁹ / (16 × 131,072)⌋ = 476 blocks,
+ * 7,616 tokens on one GPU. A request of 8,192 tokens (512 blocks) needs two GPUs, each holding
+ * half its KV heads: TP 2, each GPU its weights' half, the profile run, the overhead and the 1 GB
+ * cache (not the 0.54 GB its share of the request takes). On one H100 the longest sequence is the
+ * cache's 7,616 tokens, and requests of 2,048 tokens (128 blocks) are 3 at once, of 4,096 one. */
+static void
+test_vllm_given_cache (void)
+{
+  g_autoptr(VcEstimate) e = llama3 (VC_ENGINE_VLLM, 8192);
+  guint h100 = vc_test_gpu_index (e, "h100-80gb");
+  const VcGpu *gpu = vc_estimate_get_gpu (e, h100);
+  double C = vc_engine_gpu_capacity (vc_estimate_get_inputs (e), gpu);
+  const VcGpuFit *fit;
+  VcLayoutResult lr;
+  VcInputs two;
+  VcSolution sol;
+
+  g_object_set (e, "kv-cache-memory", 1.0, NULL);
+  fit = vc_estimate_get_gpu_fit (e, h100);
+  g_assert_false (fit->fits);
+  g_assert_cmpfloat (fit->count, ==, 2);
+  g_assert_cmpuint (fit->layout.tp, ==, 2);
+  two = *vc_estimate_get_inputs (e);
+  two.layout.tp = 2;
+  g_assert_true (vc_layout_compute (&two, vc_estimate_get_result (e), vc_estimate_get_result (e)->selected, &lr, NULL));
+  g_assert_cmpfloat (lr.bytes[VC_COMPONENT_KV_CACHE], ==, 8192 * KV_PER_TOKEN / 2);
+  g_assert_cmpfloat (fit->per_gpu_bytes, ==, lr.total - lr.bytes[VC_COMPONENT_KV_CACHE] + 1e9);
+  vc_solver_solve_memo (NULL, gpu, vc_estimate_get_inputs (e), VC_SOLVE_VARIABLE_SEQ, C, 1, &sol);
+  g_assert_cmpuint (sol.value, ==, 476 * 16);
+  g_object_set (e, "seq", 2048, NULL);
+  vc_solver_solve_memo (NULL, gpu, vc_estimate_get_inputs (e), VC_SOLVE_VARIABLE_CONCURRENCY, C, 1, &sol);
+  g_assert_cmpuint (sol.value, ==, 3);
+  g_object_set (e, "seq", 4096, NULL);
+  vc_solver_solve_memo (NULL, gpu, vc_estimate_get_inputs (e), VC_SOLVE_VARIABLE_CONCURRENCY, C, 1, &sol);
+  g_assert_cmpuint (sol.value, ==, 1);
+  /* one request fits the cache: one H100 holds it */
+  g_assert_true (vc_estimate_get_gpu_fit (e, h100)->fits);
+}
+
 /* Over a small matrix of models (dense GQA, MoE, MLA), engines (vLLM, SGLang with pages of 16)
  * and sequences (whole blocks or not): on every card that holds the model alone, the table's
  * answers agree with the engine's cache, as it counts whole blocks (test_vllm_whole_blocks()):
@@ -1264,7 +1305,8 @@ test_vllm_mla_block (void)
   vc_engine_at_layout (vc_estimate_get_inputs (e), vc_estimate_get_layout_result (e), vc_estimate_get_gpu (e, h200), 8,
                        &at);
   g_assert_cmpfloat (at.tokens, ==, 715072);
-  capacity_on (e, "h200", &kv);
+  vc_engine_kv_capacity_on (vc_estimate_get_inputs (e), vc_estimate_get_result (e), vc_estimate_get_selected (e),
+                            vc_estimate_get_gpu (e, h200), 8, &kv);
   g_assert_cmpfloat (kv.tokens, ==, 715072);
   vc_engine_on_card (vc_estimate_get_inputs (e), vc_estimate_get_gpu (e, h200), &on_card);
   g_assert_cmpuint (on_card.block_size, ==, 64);
@@ -2820,6 +2862,7 @@ main (int   argc,
   g_test_add_func ("/engine/kv-capacity-invariants", test_kv_capacity_invariants);
   g_test_add_func ("/engine/vllm-whole-blocks", test_vllm_whole_blocks);
   g_test_add_func ("/engine/paged-rows-agree", test_paged_rows_agree);
+  g_test_add_func ("/engine/vllm-given-cache", test_vllm_given_cache);
   g_test_add_func ("/engine/vllm-layouts", test_vllm_layouts);
   g_test_add_func ("/engine/multi-stage-rows", test_multi_stage_rows);
   g_test_add_func ("/engine/multi-stage-rows-vllm", test_multi_stage_rows_vllm);

@@ -369,6 +369,29 @@ vc_engine_gpu_capacity (const VcInputs *in,
   return gpu->capacity_bytes;
 }
 
+/* vLLM with --kv-cache-memory: each GPU allocates the cache given (kv_cache_memory_bytes),
+ * whatever the requests hold of it, and holds the requests only where they fit in it in whole
+ * blocks (vc_engine_context_tokens(): @cache, the requests' cache and state on a GPU, is then
+ * whole blocks), as vLLM refuses a max_model_len beyond it
+ * (vllm/v1/core/kv_cache_utils.py, check_enough_kv_cache_memory). What the GPU holds beyond
+ * @cache, in @extra; FALSE where @cache exceeds the cache given. TRUE with 0 elsewhere. */
+gboolean
+vc_engine_vllm_given_cache (const VcInputs *in,
+                            double          cache,
+                            double         *extra)
+{
+  double given = in->kv_cache_memory_gb * 1e9;
+
+  *extra = 0;
+  if (in->engine != VC_ENGINE_VLLM || in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE ||
+      !(in->kv_cache_memory_gb > 0))
+    return TRUE;
+  if (cache > given)
+    return FALSE;
+  *extra = given - cache;
+  return TRUE;
+}
+
 /* What of one GPU the engine lets the model, its cache and its activations use: vLLM requests
  * gpu_memory_utilization of the total, the CUDA context outside the request; SGLang's
  * mem_fraction_static applies to the memory left

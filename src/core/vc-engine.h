@@ -62,6 +62,9 @@ gboolean vc_engine_cache_type_is_quantized (VcCacheType type,
                                             VcPrecision kv_precision);
 guint  vc_engine_context_tokens (const VcInputs *inputs);
 guint  vc_engine_page_tokens (const VcInputs *inputs);
+gboolean vc_engine_vllm_given_cache (const VcInputs *inputs,
+                                     double          cache,
+                                     double         *extra);
 double vc_engine_paged_requests (const VcInputs *inputs,
                                  double          tokens);
 double vc_engine_transient_bytes (const VcInputs *inputs,

@@ -1532,16 +1532,62 @@ search_capacity (const Search   *s,
   return s->capacity - vc_engine_usable_bytes (s->in, card, overhead) + vc_engine_usable_bytes (&at, card, overhead);
 }
 
+/* vLLM with --kv-cache-memory (vc_engine_vllm_given_cache()): every GPU allocates the cache
+ * given, and each stage's share of a replica's requests must fit in it. What the busiest GPU
+ * holds beyond its share, in @extra; FALSE where a stage's share exceeds the cache given. */
+static gboolean
+search_given_cache (const Search         *s,
+                    const VcLayout       *layout,
+                    const VcLayoutResult *out,
+                    double               *extra)
+{
+  const VcInputs *in = s->in;
+  double own = out->bytes[VC_COMPONENT_KV_CACHE] + out->bytes[VC_COMPONENT_SEQUENCE_STATE], most = own, more;
+  guint pp = MAX (1u, layout->pp), first = 0;
+  /* a replica's requests (inference_architecture()), where a stage's bytes count them all */
+  double share = ceil ((double) in->concurrency / MAX (1u, layout->dp)) / MAX (1u, in->concurrency);
+
+  if (!vc_engine_vllm_given_cache (in, own, extra))
+    return FALSE;
+  for (guint st = 0; pp > 1 && in->kv_cache_memory_gb > 0 && in->engine == VC_ENGINE_VLLM &&
+                     in->method == VC_METHOD_ARCHITECTURE && st < pp; st++)
+    {
+      guint n = vc_layout_pp_stage_size (in->arch.n_layers, pp, st);
+      VcInputs at = *in;
+      VcLayoutStage b;
+
+      at.layout = *layout;
+      vc_layout_stage_bytes_tp (&at, s->res, s->index, first, n, st == 0, st == pp - 1, MAX (1u, layout->tp),
+                                MAX (1u, layout->ep), &b);
+      most = MAX (most, (b.kv + b.state) * share);
+      first += n;
+    }
+  return vc_engine_vllm_given_cache (in, most, &more);
+}
+
 static gboolean
 search_fits (const Search   *s,
              const VcLayout *layout,
              VcLayoutResult *out)
 {
-  double padding;
+  double padding, extra;
 
   if (!search_padding (s, layout, &padding) ||
       !try_layout (s->memo, s->in, s->res, s->index, layout, search_capacity (s, layout) - padding, out))
     return FALSE;
+  /* vLLM's cache as given: whole on every GPU, beside what each holds */
+  if (!search_given_cache (s, layout, out, &extra) || out->reserved + extra > search_capacity (s, layout) - padding)
+    return FALSE;
+  if (extra > 0)
+    {
+      double every = s->in->kv_cache_memory_gb * 1e9 * out->n_gpus;
+
+      out->bytes[VC_COMPONENT_KV_CACHE] += extra;
+      out->total += extra;
+      out->reserved += extra;
+      out->all_total += every - out->all_bytes[VC_COMPONENT_KV_CACHE] - out->all_bytes[VC_COMPONENT_SEQUENCE_STATE];
+      out->all_bytes[VC_COMPONENT_KV_CACHE] = every - out->all_bytes[VC_COMPONENT_SEQUENCE_STATE];
+    }
   /* the busiest GPU holds the padding beside the weights it is counted with */
   out->bytes[VC_COMPONENT_WEIGHTS] += padding;
   out->total += padding;

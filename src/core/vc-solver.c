@@ -228,13 +228,16 @@ fits_at (VcSolverMemo    *memo,
     }
   if (vc_layout_is_default (&probe.layout))
     {
-      /* one card: its padding at TP 1 beside the estimate */
-      double padding = one_card_padding (&probe, gpu);
+      /* one card: its padding at TP 1 beside the estimate, and vLLM's cache as given
+       * (vc_engine_vllm_given_cache()), which the requests must fit in */
+      double padding = one_card_padding (&probe, gpu), extra;
+      gboolean held = vc_engine_vllm_given_cache (&probe, sc->bytes[VC_COMPONENT_KV_CACHE] +
+                                                          sc->bytes[VC_COMPONENT_SEQUENCE_STATE], &extra);
 
-      if (reserved + padding <= usable || gpu_count == 1)
+      if ((held && reserved + padding + extra <= usable) || gpu_count == 1)
         {
-          *bytes = reserved + padding;
-          return reserved + padding <= usable;
+          *bytes = reserved + padding + extra;
+          return held && reserved + padding + extra <= usable;
         }
     }
   /* the layouts read the scenarios' components, never their reserve */
