@@ -246,6 +246,26 @@ test_vllm_given_cache (void)
   g_assert_cmpuint (sol.value, ==, 1);
   /* one request fits the cache: one H100 holds it */
   g_assert_true (vc_estimate_get_gpu_fit (e, h100)->fits);
+
+  /* over pipeline stages every GPU holds the cache given: the busiest is the stage with the most
+   * weights and activations, whatever its share of the requests. OLMo 2 7B, 10 GB, 4 requests:
+   * three RTX 4080s a stage each hold the same at 2,011 tokens as at 8,044 (the first stage's
+   * weights, its profile run, the overhead and 10 GB), and that is more than a V100 16 GB has,
+   * which takes TP 4 at both */
+  {
+    g_autoptr(VcEstimate) olmo = vc_test_estimate_new ("olmo-2-1124-7b", "engine", "vllm", "seq", "2011",
+                                                       "concurrency", "4", "kv-cache-memory", "10", NULL);
+    guint rtx = vc_test_gpu_index (olmo, "rtx-4080-16gb"), v100 = vc_test_gpu_index (olmo, "v100-16gb");
+    double held = vc_estimate_get_gpu_fit (olmo, rtx)->per_gpu_bytes;
+
+    g_assert_cmpuint (vc_estimate_get_gpu_fit (olmo, rtx)->layout.pp, ==, 3);
+    g_assert_cmpfloat (vc_estimate_get_gpu_fit (olmo, v100)->count, ==, 4);
+    g_assert_cmpfloat (held, >, vc_estimate_get_gpu (olmo, v100)->capacity_bytes);
+    g_object_set (olmo, "seq", 8044, NULL);
+    g_assert_cmpuint (vc_estimate_get_gpu_fit (olmo, rtx)->layout.pp, ==, 3);
+    g_assert_cmpfloat (vc_estimate_get_gpu_fit (olmo, rtx)->per_gpu_bytes, ==, held);
+    g_assert_cmpfloat (vc_estimate_get_gpu_fit (olmo, v100)->count, ==, 4);
+  }
 }
 
 /* Over a small matrix of models (dense GQA, MoE, MLA), engines (vLLM, SGLang with pages of 16)

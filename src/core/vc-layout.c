@@ -1533,24 +1533,29 @@ search_capacity (const Search   *s,
 }
 
 /* vLLM with --kv-cache-memory (vc_engine_vllm_given_cache()): every GPU allocates the cache
- * given, and each stage's share of a replica's requests must fit in it. What the busiest GPU
- * holds beyond its share, in @extra; FALSE where a stage's share exceeds the cache given. */
+ * given, and each stage's share of a replica's requests must fit in it. FALSE where one does
+ * not; else @out becomes what the busiest GPU then holds: the cache given in place of its share,
+ * and over pipeline stages the stage whose weights and activations are the most (which, the
+ * cache being the same on each, need not be the stage busiest with its share). */
 static gboolean
-search_given_cache (const Search         *s,
-                    const VcLayout       *layout,
-                    const VcLayoutResult *out,
-                    double               *extra)
+search_given_cache (const Search   *s,
+                    const VcLayout *layout,
+                    VcLayoutResult *out)
 {
   const VcInputs *in = s->in;
-  double own = out->bytes[VC_COMPONENT_KV_CACHE] + out->bytes[VC_COMPONENT_SEQUENCE_STATE], most = own, more;
-  guint pp = MAX (1u, layout->pp), first = 0;
+  double own = out->bytes[VC_COMPONENT_KV_CACHE] + out->bytes[VC_COMPONENT_SEQUENCE_STATE], most = own, extra, spare;
+  double every = in->kv_cache_memory_gb * 1e9 * out->n_gpus;
+  guint pp = MAX (1u, layout->pp), first = 0, was = out->busiest_stage;
   /* a replica's requests (inference_architecture()), where a stage's bytes count them all */
   double share = ceil ((double) in->concurrency / MAX (1u, layout->dp)) / MAX (1u, in->concurrency);
+  VcLayoutStage busiest = { 0 }, heaviest = { 0 };
 
-  if (!vc_engine_vllm_given_cache (in, own, extra))
+  if (in->engine != VC_ENGINE_VLLM || in->mode != VC_MODE_INFERENCE || in->method != VC_METHOD_ARCHITECTURE ||
+      !(in->kv_cache_memory_gb > 0))
+    return TRUE;
+  if (!vc_engine_vllm_given_cache (in, own, &extra))
     return FALSE;
-  for (guint st = 0; pp > 1 && in->kv_cache_memory_gb > 0 && in->engine == VC_ENGINE_VLLM &&
-                     in->method == VC_METHOD_ARCHITECTURE && st < pp; st++)
+  for (guint st = 0; pp > 1 && st < pp; st++)
     {
       guint n = vc_layout_pp_stage_size (in->arch.n_layers, pp, st);
       VcInputs at = *in;
@@ -1560,9 +1565,22 @@ search_given_cache (const Search         *s,
       vc_layout_stage_bytes_tp (&at, s->res, s->index, first, n, st == 0, st == pp - 1, MAX (1u, layout->tp),
                                 MAX (1u, layout->ep), &b);
       most = MAX (most, (b.kv + b.state) * share);
+      if (st == was)
+        busiest = b;
+      if (b.weights + b.activations > heaviest.weights + heaviest.activations)
+        heaviest = b, out->busiest_stage = st;
       first += n;
     }
-  return vc_engine_vllm_given_cache (in, most, &more);
+  if (!vc_engine_vllm_given_cache (in, most, &spare))
+    return FALSE;
+  out->bytes[VC_COMPONENT_KV_CACHE] += extra;
+  out->bytes[VC_COMPONENT_WEIGHTS] += heaviest.weights - busiest.weights;
+  out->bytes[VC_COMPONENT_ACTIVATIONS] += heaviest.activations - busiest.activations;
+  out->total += extra + heaviest.weights + heaviest.activations - busiest.weights - busiest.activations;
+  out->reserved = out->total;
+  out->all_total += every - out->all_bytes[VC_COMPONENT_KV_CACHE] - out->all_bytes[VC_COMPONENT_SEQUENCE_STATE];
+  out->all_bytes[VC_COMPONENT_KV_CACHE] = every - out->all_bytes[VC_COMPONENT_SEQUENCE_STATE];
+  return TRUE;
 }
 
 static gboolean
@@ -1570,24 +1588,14 @@ search_fits (const Search   *s,
              const VcLayout *layout,
              VcLayoutResult *out)
 {
-  double padding, extra;
+  double padding;
 
   if (!search_padding (s, layout, &padding) ||
       !try_layout (s->memo, s->in, s->res, s->index, layout, search_capacity (s, layout) - padding, out))
     return FALSE;
   /* vLLM's cache as given: whole on every GPU, beside what each holds */
-  if (!search_given_cache (s, layout, out, &extra) || out->reserved + extra > search_capacity (s, layout) - padding)
+  if (!search_given_cache (s, layout, out) || out->reserved > search_capacity (s, layout) - padding)
     return FALSE;
-  if (extra > 0)
-    {
-      double every = s->in->kv_cache_memory_gb * 1e9 * out->n_gpus;
-
-      out->bytes[VC_COMPONENT_KV_CACHE] += extra;
-      out->total += extra;
-      out->reserved += extra;
-      out->all_total += every - out->all_bytes[VC_COMPONENT_KV_CACHE] - out->all_bytes[VC_COMPONENT_SEQUENCE_STATE];
-      out->all_bytes[VC_COMPONENT_KV_CACHE] = every - out->all_bytes[VC_COMPONENT_SEQUENCE_STATE];
-    }
   /* the busiest GPU holds the padding beside the weights it is counted with */
   out->bytes[VC_COMPONENT_WEIGHTS] += padding;
   out->total += padding;
