@@ -255,6 +255,35 @@ vc_arch_stage_kinds (const VcArch *arch,
   return TRUE;
 }
 
+/* The full-attention and sliding-window layers among [first, first + n) (FORMULAS.md,
+ * "Sliding-window layers over pipeline stages"): every layer windowed, or every
+ * sliding_window_pattern-th layer full (its reader: Gemma 2, Gemma 3, Cohere 2, gpt-oss, a
+ * periodic layer_types); FALSE where which layers slide is not known (a pattern that does not
+ * give the model's count, none given, or recurrent layers beside them) */
+gboolean
+vc_arch_stage_windows (const VcArch *arch,
+                       guint         first,
+                       guint         n,
+                       double       *full,
+                       double       *sliding)
+{
+  guint p = arch->sliding_window_pattern;
+
+  if (arch->recurrent_layers > 0 || arch->sliding_window == 0 || arch->sliding_window_layers == 0)
+    return FALSE;
+  if (arch->sliding_window_layers >= arch->n_layers)
+    {
+      *full = 0;
+      *sliding = n;
+      return TRUE;
+    }
+  if (p == 0 || arch->sliding_window_layers != arch->n_layers - arch->n_layers / p)
+    return FALSE;
+  *full = (double) ((first + n) / p - first / p);
+  *sliding = n - *full;
+  return TRUE;
+}
+
 /* The pattern (attention-layer-period and -offset) of a per-layer list, @attends TRUE for a
  * layer with attention and no mixer: the attention layers at O, O + P, O + 2P… to the end; a
  * single one at O gives P = the layer count; 0 and 0 where the list is not of that form */

@@ -214,6 +214,11 @@ gboolean vc_arch_stage_kinds        (const VcArch *arch,
                                      guint         n,
                                      double       *attention,
                                      double       *mixers);
+gboolean vc_arch_stage_windows      (const VcArch *arch,
+                                     guint         first,
+                                     guint         n,
+                                     double       *full,
+                                     double       *sliding);
 void     vc_arch_attention_pattern  (const gboolean *attends,
                                      guint           n_layers,
                                      guint          *period,

@@ -962,35 +962,6 @@ encoder_unsized (const VcInputs *in)
   return FALSE;
 }
 
-/* The full-attention and sliding-window layers among [first, first + n) (FORMULAS.md,
- * "Sliding-window layers over pipeline stages"): every layer windowed, or every
- * sliding_window_pattern-th layer full (its reader: Gemma 2, Gemma 3, Cohere 2, gpt-oss, a
- * periodic layer_types); FALSE where which layers slide is not known (a pattern that does not
- * give the model's count, none given, or recurrent layers beside them) */
-static gboolean
-stage_window_layers (const VcArch *arch,
-                     guint         first,
-                     guint         n,
-                     double       *full,
-                     double       *sliding)
-{
-  guint p = arch->sliding_window_pattern;
-
-  if (arch->recurrent_layers > 0 || arch->sliding_window == 0 || arch->sliding_window_layers == 0)
-    return FALSE;
-  if (arch->sliding_window_layers >= arch->n_layers)
-    {
-      *full = 0;
-      *sliding = n;
-      return TRUE;
-    }
-  if (p == 0 || arch->sliding_window_layers != arch->n_layers - arch->n_layers / p)
-    return FALSE;
-  *full = (double) ((first + n) / p - first / p);
-  *sliding = n - *full;
-  return TRUE;
-}
-
 /* Whether the engine's cache of a model with sliding-window layers is followed over several
  * pipeline stages: which layers slide known; vLLM from release 0.14 (--engine-version 0.14,
  * 0.17, 0.21), whose get_kv_cache_configs groups the layers of the whole model
@@ -1003,7 +974,7 @@ sliding_stages_followed (const VcInputs *in)
 {
   double full, sliding;
 
-  if (!stage_window_layers (&in->arch, 0, in->arch.n_layers, &full, &sliding) ||
+  if (!vc_arch_stage_windows (&in->arch, 0, in->arch.n_layers, &full, &sliding) ||
       vc_arch_state_elements (&in->arch) > 0)
     return FALSE;
   if (in->engine == VC_ENGINE_VLLM)
@@ -1813,7 +1784,7 @@ stage_pools (const VcInputs   *inputs,
       vc_layout_stage_bytes_tp (in, res, index, first, n, s == 0, s == pp - 1, tp, MAX (1u, in->layout.ep), &st);
       /* a state model's layers of each kind in full[] and layers[] (vc_arch_stage_kinds()) */
       if (!state)
-        stage_window_layers (arch, first, n, &full[s], &sliding[s]);
+        vc_arch_stage_windows (arch, first, n, &full[s], &sliding[s]);
       else
         vc_arch_stage_kinds (arch, first, n, &full[s], &layers[s]);
       all_full += full[s], all_sliding += sliding[s];

@@ -371,8 +371,9 @@ typedef struct
 static gboolean
 placed_windows (const VcArch *a)
 {
-  return a->sliding_window > 0 && a->sliding_window_pattern > 0 && a->sliding_window_layers > 0 &&
-         a->sliding_window_layers < a->n_layers;
+  double full, sliding;
+
+  return a->sliding_window_layers < a->n_layers && vc_arch_stage_windows (a, 0, a->n_layers, &full, &sliding);
 }
 
 /* The dense and sliding-window layers among a stage's: what, with its layer count, the
@@ -389,14 +390,14 @@ stage_counts (const VcArch *full,
   if (full->sliding_window > 0)
     {
       guint full_layers = full->n_layers - MIN (full->sliding_window_layers, full->n_layers);
-      guint p = MAX (1u, full->sliding_window_pattern), first = MIN (st->first_layer, full->n_layers);
-      guint last = MIN (st->first_layer + st->n_layers, full->n_layers);
+      guint first = MIN (st->first_layer, full->n_layers);
+      double f, s;
 
-      /* every sliding_window_pattern-th layer full (vc_arch_validate() has checked that the
-       * pattern gives the count): the stage's own; where which layers slide is not known, the
-       * busiest case, full-attention layers first */
-      if (placed_windows (full))
-        *stage_sliding = (last - first) - (last / p - first / p);
+      /* the stage's own where the pattern places them (vc_arch_stage_windows()); where which
+       * layers slide is not known, the busiest case, full-attention layers first */
+      if (placed_windows (full) &&
+          vc_arch_stage_windows (full, first, MIN (st->first_layer + st->n_layers, full->n_layers) - first, &f, &s))
+        *stage_sliding = (guint) s;
       else
         *stage_sliding = st->n_layers - MIN (st->n_layers, full_layers);
     }
