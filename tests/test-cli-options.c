@@ -92,9 +92,40 @@ test_aliases (void)
       for (guint k = 0; k < vc_cli_n_options; k++)
         found |= vc_cli_options[k].kind == OPT_PROPERTY && g_str_equal (vc_cli_options[k].property, o->property);
       g_assert_true (found);
+      g_assert_true (vc_cli_option_alias_of (o->property) == o);
       n_aliases++;
     }
   g_assert_cmpuint (n_aliases, ==, 1);
+  g_assert_null (vc_cli_option_alias_of ("seq"));
+}
+
+/* --parallel with --concurrency: the same number in either spelling is taken, two numbers are
+ * refused naming both, rather than the later one winning */
+static void
+test_alias_conflict (void)
+{
+  const char *agree[] = { "--preset", "llama-3.1-8b", "--engine", "llama.cpp", "--parallel", "4",
+                          "--concurrency", "04", "--format", "json", NULL };
+  const char *differ[] = { "--preset", "llama-3.1-8b", "--engine", "llama.cpp", "--concurrency", "3",
+                           "--parallel", "4", NULL };
+  const char *later[] = { "--preset", "llama-3.1-8b", "--engine", "llama.cpp", "--concurrency", "3",
+                          "--parallel", "4", "--parallel", "3", "--format", "json", NULL };
+  g_auto(VcTestRun) a = { 0 };
+  g_auto(VcTestRun) d = { 0 };
+  g_auto(VcTestRun) l = { 0 };
+
+  a.status = vc_test_run_vramcalc (agree, NULL, &a.out, &a.err);
+  g_assert_cmpint (a.status, ==, 0);
+  g_assert_nonnull (strstr (a.out, "\"n_seq_max\" : 4"));
+  d.status = vc_test_run_vramcalc (differ, NULL, &d.out, &d.err);
+  g_assert_cmpint (d.status, ==, 2);
+  g_assert_cmpstr (d.out, ==, "");
+  g_assert_cmpstr (d.err, ==, "vramcalc: --parallel: is the same setting as --concurrency, and the two disagree "
+                              "(4 and 3); accepted: one of them, or both the same\n");
+  /* the last --parallel is the one compared */
+  l.status = vc_test_run_vramcalc (later, NULL, &l.out, &l.err);
+  g_assert_cmpint (l.status, ==, 0);
+  g_assert_nonnull (strstr (l.out, "\"n_seq_max\" : 3"));
 }
 
 /* the line of --help and of the fish completion for the option name */
@@ -157,6 +188,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli-options/help-is-blurb", test_help_is_blurb);
   g_test_add_func ("/cli-options/aliases", test_aliases);
+  g_test_add_func ("/cli-options/alias-conflict", test_alias_conflict);
   g_test_add_func ("/cli-options/engine-version", test_engine_version);
   g_test_add_func ("/cli-options/printed", test_printed);
   return g_test_run ();

@@ -176,3 +176,13 @@ vc_cli_option_help (const VcCliOption *opt)
   g_assert (pspec != NULL);
   return g_param_spec_get_blurb (pspec);
 }
+
+/* The option that stands for the one setting @property (--parallel for --concurrency), or NULL */
+const VcCliOption *
+vc_cli_option_alias_of (const char *property)
+{
+  for (guint i = 0; i < vc_cli_n_options; i++)
+    if (vc_cli_options[i].kind == OPT_PROPERTY_ALIAS && g_strcmp0 (vc_cli_options[i].property, property) == 0)
+      return &vc_cli_options[i];
+  return NULL;
+}

@@ -58,6 +58,7 @@ typedef struct
 extern const VcCliOption vc_cli_options[];
 extern const guint vc_cli_n_options;
 
-const char *vc_cli_option_help (const VcCliOption *opt);
+const char        *vc_cli_option_help       (const VcCliOption *opt);
+const VcCliOption *vc_cli_option_alias_of  (const char        *property);
 
 G_END_DECLS

@@ -85,6 +85,8 @@ typedef struct
   char *search;               /* --search: what --list-presets lists */
   char *print_command;        /* --print-command: an engine of vc_command_engine_id() */
   guint gpu_count;            /* 0: not given */
+  char *alias_value;          /* the last value of an option that stands for another (--parallel), */
+  char *aliased_value;        /* and of the option it stands for (--concurrency) */
   VcCliDocFormat generate;    /* --generate */
   GError *error;              /* the first option found wrong, */
   int error_at;               /* at this place in argv */
@@ -98,6 +100,8 @@ request_clear (Request *req)
   if (req->custom_gpus)
     g_string_free (g_steal_pointer (&req->custom_gpus), TRUE);
   g_clear_pointer (&req->preset, g_free);
+  g_clear_pointer (&req->alias_value, g_free);
+  g_clear_pointer (&req->aliased_value, g_free);
   g_clear_pointer (&req->config_path, g_free);
   g_clear_pointer (&req->model_path, g_free);
   g_clear_pointer (&req->mmproj_path, g_free);
@@ -440,8 +444,15 @@ apply_option (Request     *req,
 
   switch (opt->kind)
     {
-    case OPT_PROPERTY:
     case OPT_PROPERTY_ALIAS:
+      replace_str (&req->alias_value, value);
+      add_setting (req, opt->property, value);
+      return TRUE;
+    case OPT_PROPERTY:
+      if (vc_cli_option_alias_of (opt->property) != NULL)
+        replace_str (&req->aliased_value, value);
+      add_setting (req, opt->property, value);
+      return TRUE;
     case OPT_ENGINE_VERSION:
       add_setting (req, opt->property, value);
       return TRUE;
@@ -1327,6 +1338,30 @@ apply_engine_version (VcEstimate *estimate,
   return 0;
 }
 
+/* An option that stands for another (--parallel for --concurrency) given with it: both must say
+ * the same, as numbers ("4" and "04" agree), rather than the later one silently winning */
+static int
+check_alias_agrees (const Request *req)
+{
+  g_autofree char *message = NULL;
+  guint64 a, b;
+  const VcCliOption *alias;
+
+  if (req->alias_value == NULL || req->aliased_value == NULL)
+    return 0;
+  if (g_ascii_string_to_unsigned (req->alias_value, 10, 0, G_MAXUINT64, &a, NULL) &&
+      g_ascii_string_to_unsigned (req->aliased_value, 10, 0, G_MAXUINT64, &b, NULL) ? a == b
+      : g_str_equal (req->alias_value, req->aliased_value))
+    return 0;
+  alias = vc_cli_option_alias_of ("concurrency");
+  g_assert (alias != NULL);
+  /* TRANSLATORS: the option it stands for (concurrency), the value given to each */
+  message = g_strdup_printf (_("is the same setting as --%s, and the two disagree (%s and %s); accepted: one of "
+                               "them, or both the same"),
+                             alias->property, req->alias_value, req->aliased_value);
+  return usage_error (alias->name, message);
+}
+
 /* Every property option in command-line order, but --precision, which is the precision of
  * the mode estimated, known once every option is read: it is left in @precision, and
  * --engine-version, whose engine is known then too (apply_engine_version()). The unit is the
@@ -1339,7 +1374,10 @@ apply_settings (Request     *req,
 {
   g_autoptr(GError) error = NULL;
   const char *engine_version = NULL, *sglang_version = NULL;
+  int status;
 
+  if ((status = check_alias_agrees (req)) != 0)
+    return status;
   for (guint k = 0; k < req->settings->len; k += 2)
     {
       const char *property = req->settings->pdata[k];
