@@ -755,6 +755,10 @@ test_rejections (void)
       "context parallelism (CP 2) follows torchtitan" },
     { { "--preset=llama-2-7b", "--mode=training", "--cp=2", "--seq=1001" }, "multiple of 2 × CP = 4" },
     { { "--mode", "inference", "--cp", "2" }, "applies to training only" },
+    /* two options for the sharding: refused, whichever comes first */
+    { { "--mode", "training", "--zero", "3", "--fsdp", "grad-op" },
+      "--fsdp: --zero sets the sharding too: DeepSpeed’s ZeRO or PyTorch’s FSDP, not both; accepted: one of them" },
+    { { "--mode", "training", "--fsdp", "full", "--zero", "0" }, "--zero: --fsdp sets the sharding too" },
     { { "--preset=llama-2-7b", "--mode=training", "--packing", "--trainer=trl" }, "the trl trainer" },
     { { "--preset=llama-2-7b", "--mode=training", "--checkpointing=selective", "--finetune=lora" },
       "modelled for full fine-tuning" },

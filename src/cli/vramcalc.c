@@ -85,6 +85,7 @@ typedef struct
   char *search;               /* --search: what --list-presets lists */
   char *print_command;        /* --print-command: an engine of vc_command_engine_id() */
   guint gpu_count;            /* 0: not given */
+  const char *sharding_from;  /* the option that set the sharding: zero or fsdp */
   char *alias_value;          /* the last value of an option that stands for another (--parallel), */
   char *aliased_value;        /* and of the option it stands for (--concurrency) */
   VcCliDocFormat generate;    /* --generate */
@@ -327,6 +328,21 @@ option_action (VcCliOptKind  kind,
     }
 }
 
+/* --zero and --fsdp both set the sharding, with DeepSpeed's or PyTorch's: one of them only,
+ * rather than the later one silently winning */
+static gboolean
+check_one_sharding (Request            *req,
+                    const VcCliOption  *opt,
+                    GError            **error)
+{
+  if (req->sharding_from != NULL && !g_str_equal (req->sharding_from, opt->name))
+    return option_errorf (error, opt->name, _("--%s sets the sharding too: DeepSpeed’s ZeRO or PyTorch’s FSDP, not both; "
+                                              "accepted: one of them"),
+                          req->sharding_from);
+  req->sharding_from = opt->name;
+  return TRUE;
+}
+
 static gboolean
 apply_zero (Request       *req,
             const VcCliOption  *opt,
@@ -337,6 +353,8 @@ apply_zero (Request       *req,
 
   if (strlen (value) != 1 || value[0] < '0' || value[0] > '3')
     return option_errorf (error, opt->name, _("“%s” is not a ZeRO stage; accepted: 0, 1, 2, 3"), value);
+  if (!check_one_sharding (req, opt, error))
+    return FALSE;
   add_setting (req, opt->property, stages[value[0] - '0']);
   return TRUE;
 }
@@ -351,6 +369,8 @@ apply_fsdp (Request       *req,
 
   if (!g_str_equal (value, "full") && !g_str_equal (value, "grad-op") && !g_str_equal (value, "hybrid"))
     return option_errorf (error, opt->name, _("“%s” is not an FSDP sharding strategy; accepted: full, grad-op, hybrid"), value);
+  if (!check_one_sharding (req, opt, error))
+    return FALSE;
   nick = g_strconcat ("fsdp-", value, NULL);
   add_setting (req, opt->property, nick);
   return TRUE;
