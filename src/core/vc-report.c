@@ -1851,10 +1851,16 @@ table_vllm_mm (GString        *s,
       /* Translators: "  vLLM's profile run passes 3 images through the vision encoder (573 MB at
        * its peak) and keeps their embeddings through the text pass: 110 MB, each image's own
        * rows, its embeddings counted against an encoder budget of 8,192 (pull request #30475)" */
-      g_string_append_printf (s, _("  vLLM’s profile run passes %.0f images through the vision encoder (%s at its "
-                                   "peak) and keeps their embeddings through the text pass: %s, each image’s own "
-                                   "rows, its embeddings counted against an encoder budget of %'.0f (pull request "
-                                   "#30475)\n"),
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE,
+                                              "  vLLM’s profile run passes %.0f image through the vision encoder (%s at "
+                                              "its peak) and keeps its embeddings through the text pass: %s, the "
+                                              "image’s own rows, its embeddings counted against an encoder budget of "
+                                              "%'.0f (pull request #30475)\n",
+                                              "  vLLM’s profile run passes %.0f images through the vision encoder (%s at "
+                                              "its peak) and keeps their embeddings through the text pass: %s, each "
+                                              "image’s own rows, its embeddings counted against an encoder budget of "
+                                              "%'.0f (pull request #30475)\n",
+                                              (gulong) mm.items),
                               mm.items, pass, kept, mm.budget_tokens);
     }
   else
@@ -1862,10 +1868,16 @@ table_vllm_mm (GString        *s,
       /* Translators: "  vLLM's profile run passes 31 images through the vision encoder (3.2 GB at
        * its peak) and keeps their embeddings through the text pass: 2.9 GB at an encoder budget
        * of 8,192 tokens as 0.10 and 0.11.x keep them, 0.3 GB from 0.12 on (pull request #29386)" */
-      g_string_append_printf (s, _("  vLLM’s profile run passes %.0f images through the vision encoder (%s at its "
-                                   "peak) and keeps their embeddings through the text pass: %s at an encoder budget "
-                                   "of %'.0f tokens as 0.10 and 0.11.x keep them, counted here; %s from 0.12 on "
-                                   "(pull request #29386)\n"),
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE,
+                                              "  vLLM’s profile run passes %.0f image through the vision encoder (%s at "
+                                              "its peak) and keeps its embeddings through the text pass: %s at an "
+                                              "encoder budget of %'.0f tokens as 0.10 and 0.11.x keep them, counted "
+                                              "here; %s from 0.12 on (pull request #29386)\n",
+                                              "  vLLM’s profile run passes %.0f images through the vision encoder (%s at "
+                                              "its peak) and keeps their embeddings through the text pass: %s at an "
+                                              "encoder budget of %'.0f tokens as 0.10 and 0.11.x keep them, counted "
+                                              "here; %s from 0.12 on (pull request #29386)\n",
+                                              (gulong) mm.items),
                               mm.items, pass, kept, mm.budget_tokens, later);
     }
   if (mm.deepstack_bytes > 0)
