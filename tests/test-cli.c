@@ -1718,7 +1718,7 @@ test_qwen3_vl_folder (void)
                    268435456);
   run_cli (&r, "--config", dir, "--engine", "vllm", "--seq", "32768", "--fit-gpu", "h100-80gb", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.out, "  vLLM’s profile run passes 1 images through the vision encoder (2.43\u00a0GB at its "
+  g_assert_nonnull (strstr (r.out, "  vLLM’s profile run passes 1 image through the vision encoder (2.43\u00a0GB at its "
                                    "peak)"));
   g_assert_nonnull (strstr (r.out, "made with the model: 201\u00a0MB"));
   vc_test_run_clear (&r);
