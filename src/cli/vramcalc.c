@@ -1484,6 +1484,9 @@ note_other_mode_options (Request    *req,
 
       if (option == NULL)
         continue;
+      /* the name typed: --parallel alone stands for --concurrency */
+      if (req->alias_value != NULL && req->aliased_value == NULL && vc_cli_option_alias_of (property) != NULL)
+        option = vc_cli_option_alias_of (property)->name;
       if (training)
         g_printerr (_("vramcalc: note: --%s applies to inference; the training estimate does not use it\n"), option);
       else
