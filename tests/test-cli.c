@@ -755,6 +755,15 @@ test_rejections (void)
       "context parallelism (CP 2) follows torchtitan" },
     { { "--preset=llama-2-7b", "--mode=training", "--cp=2", "--seq=1001" }, "multiple of 2 × CP = 4" },
     { { "--mode", "inference", "--cp", "2" }, "applies to training only" },
+    /* 0, which stands for the default in a profile, typed as the engine's own value */
+    { { "--engine", "llama.cpp", "--n-ubatch", "0" },
+      "--n-ubatch: llama.cpp reads -ub 0 as the logical batch (-b), which is not followed here" },
+    { { "--engine", "vllm", "--max-num-seqs", "0" },
+      "--max-num-seqs: the engine itself does not read 0 as its default; accepted: a value above 0, or the option "
+      "left out for the default" },
+    { { "--engine", "sglang", "--mem-fraction", "0.0" }, "--mem-fraction: the engine itself does not read 0" },
+    { { "--engine", "vllm", "--max-num-batched-tokens=256", "--max-num-seqs=512" },
+      "vLLM refuses max_num_batched_tokens (256) below max_num_seqs (512)" },
     /* two options for the sharding: refused, whichever comes first */
     { { "--mode", "training", "--zero", "3", "--fsdp", "grad-op" },
       "--fsdp: --zero sets the sharding too: DeepSpeed’s ZeRO or PyTorch’s FSDP, not both; accepted: one of them" },

@@ -448,6 +448,31 @@ apply_checked_option (Request       *req,
     }
 }
 
+/* Properties whose 0 stands for the engine's default (a profile or the window leaves them at
+ * 0): typed on the command line, 0 is the engine's own value, which it refuses or reads
+ * otherwise (llama.cpp's -ub 0 is the logical batch), so it is refused here by name */
+static gboolean
+check_not_default_zero (const VcCliOption  *opt,
+                        const char         *value,
+                        GError            **error)
+{
+  static const char *const zero_is_default[] = { "n-batch", "max-num-batched-tokens", "max-num-seqs",
+                                                 "mem-fraction-static", NULL };
+  char *end = NULL;
+  double parsed = g_ascii_strtod (value, &end);
+
+  if (end == value || *end != '\0' || parsed != 0)
+    return TRUE;
+  if (g_str_equal (opt->property, "n-ubatch"))
+    return option_error (error, opt->name, _("llama.cpp reads -ub 0 as the logical batch (-b), which is not followed "
+                                             "here; accepted: the micro-batch itself, 1 or more (the logical batch’s "
+                                             "value for the same effect), or no --n-ubatch for the default"));
+  if (g_strv_contains (zero_is_default, opt->property))
+    return option_error (error, opt->name, _("the engine itself does not read 0 as its default; accepted: a value above 0, "
+                                             "or the option left out for the default"));
+  return TRUE;
+}
+
 static gboolean
 apply_option (Request     *req,
               const char  *option_name,
@@ -469,6 +494,8 @@ apply_option (Request     *req,
       add_setting (req, opt->property, value);
       return TRUE;
     case OPT_PROPERTY:
+      if (!check_not_default_zero (opt, value, error))
+        return FALSE;
       if (vc_cli_option_alias_of (opt->property) != NULL)
         replace_str (&req->aliased_value, value);
       add_setting (req, opt->property, value);

@@ -2359,6 +2359,17 @@ check_engine (const VcInputs  *in,
                      "0.11 for a run with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0"));
       return FALSE;
     }
+  if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM && in->max_num_batched_tokens > 0 &&
+      in->max_num_seqs > in->max_num_batched_tokens)
+    {
+      /* vllm/config/scheduler.py, SchedulerConfig.verify_max_model_len (and _verify_args before
+       * it): "max_num_batched_tokens (…) must be greater than or equal to max_num_seqs (…)" */
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("vLLM refuses max_num_batched_tokens (%u) below max_num_seqs (%u): a step must hold a token "
+                     "of every request; accepted: batched tokens at least the sequences"),
+                   in->max_num_batched_tokens, in->max_num_seqs);
+      return FALSE;
+    }
   if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM &&
       in->vllm_version == VC_VLLM_VERSION_0_10 && MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp) > 1)
     {
