@@ -2269,10 +2269,10 @@ check_source (VcEstimate  *self,
   return TRUE;
 }
 
-/* What the engine chosen refuses (check_inputs) */
+/* What llama.cpp refuses (check_engine) */
 static gboolean
-check_engine (const VcInputs  *in,
-              GError         **error)
+check_llama_cpp (const VcInputs  *in,
+                 GError         **error)
 {
   if (vc_engine_is_llama_cpp (in) && (double) in->batch * in->concurrency > 256)
     {
@@ -2323,6 +2323,16 @@ check_engine (const VcInputs  *in,
                    vc_arch_head_dim (&in->arch));
       return FALSE;
     }
+  return TRUE;
+}
+
+/* What the engine chosen refuses (check_inputs) */
+static gboolean
+check_engine (const VcInputs  *in,
+              GError         **error)
+{
+  if (!check_llama_cpp (in, error))
+    return FALSE;
   /* --mxfp4-backend marlin: vLLM's VLLM_MXFP4_USE_MARLIN, read by its MXFP4 experts alone
    * (FORMULAS.md, "vLLM's MXFP4 experts"); never ignored where it means nothing */
   if (in->mode == VC_MODE_INFERENCE && in->mxfp4_backend == VC_MXFP4_BACKEND_MARLIN && in->engine != VC_ENGINE_VLLM)
