@@ -29,7 +29,9 @@
  * a device of 70 GiB or more (torch's total, current_platform.get_device_total_memory(), of
  * device 0) whose name has no "a100" gets 8192 batched tokens and 1024 sequences, any other 2048
  * and 256; _set_default_max_num_seqs_and_batched_tokens_args then caps max_num_seqs at
- * max_num_batched_tokens. */
+ * max_num_batched_tokens. From 0.12 (pull request #28665, commit 511a6b611) the default
+ * batched tokens are first capped at max_num_seqs (given, or the default) × max_model_len:
+ * followed for --engine-version 0.14 and later; 0.11.x has no such cap. */
 void
 vc_engine_vllm_batch (const VcInputs *in,
                       const VcGpu    *gpu,
@@ -37,6 +39,7 @@ vc_engine_vllm_batch (const VcInputs *in,
                       guint          *seqs)
 {
   gboolean large = TRUE;
+  guint default_seqs;
 
   if (gpu != NULL)
     {
@@ -45,8 +48,12 @@ vc_engine_vllm_batch (const VcInputs *in,
 
       large = vc_engine_gpu_capacity (in, gpu) >= 70 * GIB && strstr (name, "a100") == NULL && strstr (id, "a100") == NULL;
     }
+  default_seqs = large ? 1024u : 256u;
   *tokens = in->max_num_batched_tokens > 0 ? in->max_num_batched_tokens : large ? 8192 : 2048;
-  *seqs = in->max_num_seqs > 0 ? in->max_num_seqs : MIN (large ? 1024u : 256u, *tokens);
+  if (in->max_num_batched_tokens == 0 && vc_engine_vllm_minor (in) >= 14)
+    *tokens = (guint) MIN ((guint64) *tokens,
+                           (guint64) (in->max_num_seqs > 0 ? in->max_num_seqs : default_seqs) * MAX (1u, in->seq));
+  *seqs = in->max_num_seqs > 0 ? in->max_num_seqs : MIN (default_seqs, *tokens);
 }
 
 /* vLLM's KV-cache block on @gpu: for a model with MLA (and no state layers, whose block
