@@ -1742,10 +1742,6 @@ no_figure_sglang_stages_text (const VcInputs *in)
              "before the smallest over the stages is taken (model_runner_kv_cache_mixin.py, init_memory), "
              "and how the scheduler reconciles the stages’ caps (tp_worker.py, not stored at that commit) "
              "was not read.");
-  if (in->layout.pp > in->arch.n_layers || in->arch.n_layers % in->layout.pp != 0)
-    return _("SGLang’s Mamba pool over several pipeline stages is followed where PP divides the layers: "
-             "SGLang’s get_pp_indices gives the leftover layers to the last stages, the layout here to the "
-             "stages before the last, as vLLM’s does.");
   return _("SGLang’s Mamba pool over several pipeline stages needs each stage’s layers of either kind: "
            "which layers hold a mixer is not known here. It is where every layer holds both (Falcon-H1) "
            "or where the architecture fields attention-layer-period and attention-layer-offset say which "
