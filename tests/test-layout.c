@@ -559,6 +559,17 @@ test_sglang_stage_split_cli (void)
       seen = TRUE;
     }
   g_assert_true (seen);
+  /* the text names the busiest stage's layers, from 1, as each engine splits them: SGLang's
+   * last stage 54 to 80 (27 layers), vLLM's 55 to 80 (26) */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_auto(VcTestRun) text = { 0 };
+
+      vramcalc (&text, "--preset", "llama-3.1-70b", "--engine", i == 0 ? "sglang" : "vllm", "--pp", "3", NULL);
+      g_assert_cmpint (text.status, ==, 0);
+      g_assert_nonnull (strstr (text.out, i == 0 ? "Busiest GPU (pipeline stage 3, layers 54 to 80 of 80):"
+                                                 : "Busiest GPU (pipeline stage 3, layers 55 to 80 of 80):"));
+    }
 }
 
 /* Each engine's split of the layers (vc_layout_stage_layers()): SGLang's get_pp_indices

@@ -324,7 +324,16 @@ append_layout_table (GString    *s,
   all = vc_format_size (lr->all_total, unit);
   g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "\nLayout: %u GPU%s%s\n", "\nLayout: %u GPUs%s%s\n", lr->n_gpus),
                           lr->n_gpus, *how ? " · " : "", how);
-  if (in->layout.pp > 1)
+  /* its layers as the engine splits them (vc_layout_stage_layers()); llama.cpp's own split aside */
+  if (in->layout.pp > 1 && !effective.layer_split)
+    {
+      guint first, n;
+
+      vc_layout_stage_layers (in, in->layout.pp, lr->busiest_stage, &first, &n);
+      g_string_append_printf (s, _("Busiest GPU (pipeline stage %u, layers %u to %u of %u):\n"), lr->busiest_stage + 1,
+                              first + 1, first + n, in->arch.n_layers);
+    }
+  else if (in->layout.pp > 1)
     g_string_append_printf (s, _("Busiest GPU (pipeline stage %u):\n"), lr->busiest_stage + 1);
   else
     g_string_append (s, _("Busiest GPU:\n"));
