@@ -1277,7 +1277,7 @@ test_sglang_sliding_stages (void)
       g_assert_cmpfloat (at.budget_bytes, >, 0);
       for (guint s = 0; s < 2; s++)
         {
-          guint n = vc_layout_pp_stage_size (cases[i].layers, 2, s);
+          guint n = vc_layout_stage_size (in, 2, s);
           VcLayoutStage st;
 
           vc_layout_stage_bytes_tp (in, r, r->selected, first, n, s == 0, s == 1, 1, 1, &st);

@@ -517,24 +517,137 @@ test_sliding_stages (void)
     }
 }
 
-/* SGLang splits layers PP does not divide otherwise than vLLM (its get_pp_indices gives the
- * leftover layers to the last stages): such a PP is refused under SGLang, and the GPU table's
- * search takes the fewest stages that divide the layers. Llama 3.1 70B (80 layers, 16-bit): on
- * H100s SGLang's smaller static share needs more than two, and three stages would split 80
- * layers unevenly: four GPUs (TP 4, its most TP at that count; vLLM two at TP 2); on A100 40 GB
- * SGLang's five stages (80 = 5 × 16) */
+static void vramcalc (VcTestRun  *r,
+                      const char *first,
+                      ...) G_GNUC_NULL_TERMINATED;
+
+/* The CLI's JSON of SGLang at PP 3 (test_sglang_stage_split()): its busiest GPU the last stage,
+ * its pool from that stage's weights and cell, and the H100's row of three cards at PP 3 */
+static void
+test_sglang_stage_split_cli (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(VcTestRun) r = { 0 };
+  JsonObject *root, *engine, *per_gpu;
+  JsonArray *gpus;
+  gboolean seen = FALSE;
+
+  vramcalc (&r, "--preset", "llama-3.1-70b", "--engine", "sglang", "--pp", "3", "--fit-gpu", "h100-80gb", "--format",
+            "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
+  root = json_node_get_object (json_parser_get_root (parser));
+  per_gpu = json_object_get_object_member (root, "per_gpu");
+  g_assert_cmpint (json_object_get_int_member (per_gpu, "stage"), ==, 2);
+  g_assert_cmpfloat (vc_test_component_bytes (per_gpu, "weights"), ==, 48373809152.0);
+  engine = json_object_get_object_member (root, "engine");
+  g_assert_cmpint (json_object_get_int_member (engine, "budget_bytes"), ==, 69939196035);
+  g_assert_cmpint (json_object_get_int_member (engine, "available_kv_bytes"), ==, 69939196035 - 48373809152);
+  g_assert_cmpint (json_object_get_int_member (engine, "kv_capacity_tokens"), ==, 194999);
+  g_assert_cmpfloat (json_object_get_double_member (engine, "max_concurrency"), ==, 194999 / 2048.0);
+  gpus = json_object_get_array_member (root, "gpus");
+  for (guint i = 0; i < json_array_get_length (gpus); i++)
+    {
+      JsonObject *g = json_array_get_object_element (gpus, i);
+
+      if (!g_str_equal (json_object_get_string_member (g, "id"), "h100-80gb"))
+        continue;
+      g_assert_cmpint (json_object_get_int_member (g, "count"), ==, 3);
+      g_assert_cmpstr (json_object_get_string_member (g, "layout_text"), ==, "3 × H100 80 GB · PP 3");
+      g_assert_cmpint (json_object_get_int_member (g, "kv_capacity_tokens"), ==, 194999);
+      seen = TRUE;
+    }
+  g_assert_true (seen);
+  /* the text names the busiest stage's layers, from 1, as each engine splits them: SGLang's
+   * last stage 54 to 80 (27 layers), vLLM's 55 to 80 (26) */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_auto(VcTestRun) text = { 0 };
+
+      vramcalc (&text, "--preset", "llama-3.1-70b", "--engine", i == 0 ? "sglang" : "vllm", "--pp", "3", NULL);
+      g_assert_cmpint (text.status, ==, 0);
+      g_assert_nonnull (strstr (text.out, i == 0 ? "Busiest GPU (pipeline stage 3, layers 54 to 80 of 80):"
+                                                 : "Busiest GPU (pipeline stage 3, layers 55 to 80 of 80):"));
+    }
+}
+
+/* Each engine's split of the layers (vc_layout_stage_layers()): SGLang's get_pp_indices
+ * (python/sglang/srt/distributed/utils.py at commit 1107be1) gives q = L / PP layers a stage and
+ * the remainder r one each to the last r stages, stage i ≥ PP − r starting at i(q + 1) − (PP −
+ * r); vLLM's to the stages before the last. 80 layers over 3: q 26, r 2: SGLang 26, 27, 27 from
+ * 0, 26 (1 × 27 − 1), 53 (2 × 27 − 1); vLLM 27, 27, 26 from 0, 27, 54. 62 over 4: q 15, r 2:
+ * SGLang 15, 15, 16, 16 from 0, 15, 30 (2 × 16 − 2), 46 (3 × 16 − 2); vLLM 15, 16, 16, 15 from
+ * 0, 15, 31, 47. An even split is the same in both. The generic engine and llama.cpp's PP take
+ * vLLM's, as SGLang's training or rule-of-thumb estimate would. */
+static void
+test_stage_layers (void)
+{
+  static const struct
+  {
+    const char *engine;
+    guint layers, pp, sizes[4], firsts[4];
+  } cases[] = {
+    { "sglang", 80, 3, { 26, 27, 27 }, { 0, 26, 53 } },
+    { "vllm", 80, 3, { 27, 27, 26 }, { 0, 27, 54 } },
+    { "generic", 80, 3, { 27, 27, 26 }, { 0, 27, 54 } },
+    { "sglang", 62, 4, { 15, 15, 16, 16 }, { 0, 15, 30, 46 } },
+    { "vllm", 62, 4, { 15, 16, 16, 15 }, { 0, 15, 31, 47 } },
+    { "sglang", 80, 4, { 20, 20, 20, 20 }, { 0, 20, 40, 60 } },
+    { "sglang", 61, 4, { 15, 15, 15, 16 }, { 0, 15, 30, 45 } },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3.1-70b", "engine", cases[c].engine, NULL);
+      VcInputs in = *vc_estimate_get_inputs (e);
+
+      in.arch.n_layers = cases[c].layers;
+      for (guint i = 0; i < cases[c].pp; i++)
+        {
+          guint first, n;
+
+          vc_layout_stage_layers (&in, cases[c].pp, i, &first, &n);
+          g_assert_cmpuint (n, ==, cases[c].sizes[i]);
+          g_assert_cmpuint (first, ==, cases[c].firsts[i]);
+          g_assert_cmpuint (vc_layout_stage_size (&in, cases[c].pp, i), ==, n);
+          g_assert_cmpuint (vc_layout_stage_first (&in, cases[c].pp, i), ==, first);
+        }
+    }
+}
+
+/* Llama 3.1 70B (80 layers, h 8192, a_kv 8 × 128, I 28672, V 128256 untied), 16-bit. A layer:
+ * attention 2 × 8192² + 2 × 8192 × 1024 = 150,994,944, MLP 3 × 8192 × 28672 = 704,643,072, two
+ * norms 16,384: 855,654,400 parameters; embedding and head 128256 × 8192 = 1,050,673,152 each,
+ * the final norm 8192. At PP 3 the busiest GPU is the last stage in both engines, with the
+ * head, the logits of vLLM's profile run or SGLang's extra layer: vLLM's holds 26 layers (its
+ * split gives the extra ones to the stages before the last: 23,297,695,744 parameters,
+ * 46,595,391,488 bytes, and vLLM's RoPE table of 131072 × 128 × 2 bytes, 33,554,432), SGLang's
+ * 27 (24,153,350,144 parameters, 48,306,700,288 bytes, and SGLang's fp32 table, 67,108,864), and
+ * their caches 26 and 27 layers of 2,048 tokens × 4,096 bytes. SGLang's pool there
+ * (vc-engine.c, sglang_stages_plain): the budget 0.832 × (85,061,533,696 − 1e9) =
+ * 69,939,196,035 bytes (mem_fraction_static 0.832 for an 80 GiB card at TP 1) less the
+ * heaviest stage's 48,373,809,152 = 21,565,386,883, over the largest stage's cell, 27 layers ×
+ * 2 × 8 × 128 × 2 = 110,592 bytes: 194,999 tokens (195,000 × 110,592 = 21,565,440,000 is too
+ * many). No longer refused, the uneven split brings SGLang's GPU table back to three H100s at PP
+ * 3 (it held four at TP 4 while only a PP dividing the layers was taken); vLLM two at TP 2; on
+ * A100 40 GB SGLang's five stages (80 = 5 × 16) stay. */
+#define L70_LAYER 855654400.0
+#define L70_VOCAB 1050673152.0
 static void
 test_sglang_stage_split (void)
 {
-  static const struct { const char *engine, *gpu; guint count, tp, pp; } cases[] = {
-    { "vllm", "h100-80gb", 2, 2, 1 }, { "sglang", "h100-80gb", 4, 4, 1 }, { "sglang", "a100-40gb", 5, 1, 5 },
+  static const struct { const char *engine, *gpu; guint count, tp, pp, layers; double rope; } cases[] = {
+    { "vllm", "h100-80gb", 2, 2, 1, 26, 33554432 },
+    { "sglang", "h100-80gb", 3, 1, 3, 27, 67108864 },
+    { "sglang", "a100-40gb", 5, 1, 5, 27, 67108864 },
   };
 
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
       g_autoptr(VcEstimate) e = vc_test_estimate_new ("llama-3.1-70b", "engine", cases[c].engine, NULL);
       const VcGpuFit *fit = vc_estimate_get_gpu_fit (e, vc_test_gpu_index (e, cases[c].gpu));
-      g_autoptr(GError) error = NULL;
+      const VcLayoutResult *lr;
 
       g_test_message ("%s on %s: %.0f GPUs, TP %u × PP %u", cases[c].engine, cases[c].gpu, fit->count, fit->layout.tp,
                       fit->layout.pp);
@@ -542,10 +655,13 @@ test_sglang_stage_split (void)
       g_assert_cmpuint (fit->layout.tp, ==, cases[c].tp);
       g_assert_cmpuint (fit->layout.pp, ==, cases[c].pp);
       g_object_set (e, "pp", 3, NULL);
-      g_assert_true (vc_estimate_check (e, &error) == g_str_equal (cases[c].engine, "vllm"));
-      if (error != NULL)
-        g_assert_nonnull (strstr (error->message, "SGLang gives the layers PP 3 leaves over (2 of 80)"));
+      lr = layout_of (e);
+      g_assert_cmpuint (lr->busiest_stage, ==, 2);
+      g_assert_cmpfloat (lr->bytes[VC_COMPONENT_WEIGHTS], ==,
+                         (cases[c].layers * L70_LAYER + 8192 + L70_VOCAB) * 2 + cases[c].rope);
+      g_assert_cmpfloat (lr->bytes[VC_COMPONENT_KV_CACHE], ==, cases[c].layers * 4096.0 * 2048);
     }
+  test_sglang_stage_split_cli ();
 }
 
 /* Two layout results, field by field: the same doubles, not nearly */
@@ -893,6 +1009,7 @@ main (int   argc,
   g_test_add_func ("/layout/search-memo-exact", test_search_memo_exact);
   g_test_add_func ("/layout/hybrid-stages", test_hybrid_stages);
   g_test_add_func ("/layout/sliding-stages", test_sliding_stages);
+  g_test_add_func ("/layout/stage-layers", test_stage_layers);
   g_test_add_func ("/layout/sglang-stage-split", test_sglang_stage_split);
   g_test_add_func ("/layout/cli", test_cli);
   g_test_add_func ("/layout/llama-cpp-layer-split", test_llama_cpp_layer_split);

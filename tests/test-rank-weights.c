@@ -71,10 +71,9 @@ expected_extra (const VcInputs       *in,
    * attention-layer pattern of Qwen3-Next and Granite 4.0-H), the busiest stage's mixers' share
    * of Mamba-2's repeated group */
   for (guint s = 0; s < MIN (lr->busiest_stage, in->layout.pp - 1); s++)
-    first += vc_layout_pp_stage_size (in->arch.n_layers, in->layout.pp, s);
+    first += vc_layout_stage_size (in, in->layout.pp, s);
   if (in->layout.pp > 1 && repeated > 0 &&
-      vc_arch_stage_kinds (&in->arch, first, vc_layout_pp_stage_size (in->arch.n_layers, in->layout.pp,
-                                                                       MIN (lr->busiest_stage, in->layout.pp - 1)),
+      vc_arch_stage_kinds (&in->arch, first, vc_layout_stage_size (in, in->layout.pp, MIN (lr->busiest_stage, in->layout.pp - 1)),
                            &attention, &mixers))
     repeated = repeated * mixers / MIN (in->arch.recurrent_layers, in->arch.n_layers);
   *extra = 0;
@@ -90,7 +89,7 @@ expected_extra (const VcInputs       *in,
   if (*extra != 0 && in->layout.pp > 1)
     {
       g_assert_cmpuint (in->arch.dense_layers, ==, 0);
-      *extra = *extra * vc_layout_pp_stage_size (in->arch.n_layers, in->layout.pp, lr->busiest_stage) /
+      *extra = *extra * vc_layout_stage_size (in, in->layout.pp, lr->busiest_stage) /
                in->arch.n_layers;
     }
   *extra += repeated;

@@ -325,19 +325,20 @@ vc_engine_state_vllm_at_layout (const VcInputs   *in,
 #define SGLANG_SSM_BYTES 4.0
 
 /* Whether SGLang's pools over `pp` pipeline stages are followed: at commit 003fca8, where each
- * stage's layers of either kind are known (stage_kinds_known()) and `pp` divides the layers.
- * SGLang's get_pp_indices (python/sglang/srt/distributed/utils.py) gives the extra layers to the
- * last stages, the layout here (vc_layout_pp_stage_size()) to the stages before the last, as
- * vLLM's: the two agree only on an even split. At 001ccef (model_runner_kv_cache_mixin.py,
- * init_memory) each rank caps its running requests from its own token count before the MIN
- * over the stages, and how the scheduler reconciles the stages' caps there (tp_worker.py, not
- * stored at that commit) was not read. */
+ * stage's layers of either kind are known (stage_kinds_known()). The stages are SGLang's own
+ * split (vc_layout_stage_layers(): get_pp_indices, the extra layers to the last stages), which
+ * _handle_max_mamba_cache also walks for the largest stage's Mamba layers; the rest is the MIN
+ * over the ranks (the heaviest stage's weights) and each stage's cells its own layers', so a PP
+ * that does not divide the layers follows the same rules. At 001ccef
+ * (model_runner_kv_cache_mixin.py, init_memory) each rank caps its running requests from its
+ * own token count before the MIN over the stages, and how the scheduler reconciles the stages'
+ * caps there (tp_worker.py, not stored at that commit) was not read. */
 static gboolean
 sglang_stages_followed (const VcInputs *in,
                         double          pp)
 {
   return pp == 1 || (in->sglang_version == VC_SGLANG_VERSION_003FCA8 && stage_kinds_known (&in->arch) &&
-                     pp > 1 && pp <= in->arch.n_layers && fmod (in->arch.n_layers, pp) == 0);
+                     pp > 1 && pp <= in->arch.n_layers);
 }
 
 gboolean

@@ -1067,8 +1067,7 @@ vc_engine_vllm_mxfp4_stage_share (const VcInputs *in,
   if (pp == 1)
     return padding;
   stage = MIN (stage, pp - 1);
-  return stage_padding (&in->arch, padding, vc_layout_pp_stage_first (in->arch.n_layers, pp, stage),
-                        vc_layout_pp_stage_size (in->arch.n_layers, pp, stage));
+  return stage_padding (&in->arch, padding, vc_layout_stage_first (in, pp, stage), vc_layout_stage_size (in, pp, stage));
 }
 
 /* vLLM's MXFP4 experts padded by this card's backend (vc_engine_vllm_mxfp4_extra) added to the
@@ -1097,12 +1096,11 @@ stage_repeated (const VcInputs *in,
                 guint           stage)
 {
   guint rec = MIN (in->arch.recurrent_layers, in->arch.n_layers);
-  guint first = vc_layout_pp_stage_first (in->arch.n_layers, in->layout.pp, stage);
+  guint first, n;
   double attention, mixers;
 
-  if (rec == 0 ||
-      !vc_arch_stage_kinds (&in->arch, first, vc_layout_pp_stage_size (in->arch.n_layers, in->layout.pp, stage),
-                            &attention, &mixers))
+  vc_layout_stage_layers (in, in->layout.pp, stage, &first, &n);
+  if (rec == 0 || !vc_arch_stage_kinds (&in->arch, first, n, &attention, &mixers))
     return repeated;
   return repeated * mixers / rec;
 }
@@ -1263,7 +1261,7 @@ vc_engine_vllm_stages_tokens (const VcInputs *inputs,
     padding = 0;
   for (guint s = 0; s < pp; s++)
     {
-      guint n = vc_layout_pp_stage_size (in->arch.n_layers, pp, s);
+      guint n = vc_layout_stage_size (in, pp, s);
       VcLayoutStage st;
       double space, per_token;
 
@@ -1530,6 +1528,45 @@ static gboolean stage_pools (const VcInputs   *inputs,
                              double           *max_concurrency,
                              VcEngineAtLayout *out);
 
+/* SGLang's plain pool over several pipeline stages (stored sgl-project/sglang at commit
+ * 003fca8027387a3d6565b2c08e497e3020ac6211): KVCacheConfigurator._profile_available_bytes
+ * (python/sglang/srt/mem_cache/kv_cache_configurator.py) takes the memory free after the weights
+ * with get_available_gpu_memory(distributed=True), the MIN over the world group, so every rank's
+ * rest is the budget less the HEAVIEST stage's weights; each rank's DefaultPoolConfigurator
+ * (python/sglang/srt/model_executor/pool_configurator.py) divides it by its own stage's cell
+ * (layer_info.num_effective_layers: its own layers) in whole pages, and _apply_token_constraints
+ * keeps the smallest over the ranks ("Sync across PP ranks"): rest // the largest stage's cell.
+ * The heaviest stage and the one with the most KV layers need not be the same, nor the busiest
+ * GPU's. The stages are SGLang's split (vc_layout_stage_layers()). */
+static void
+sglang_stages_plain (const VcInputs   *in,
+                     const VcResult   *res,
+                     guint             index,
+                     VcEngineAtLayout *out)
+{
+  guint pp = MAX (1u, in->layout.pp), tp = MAX (1u, in->layout.tp), first = 0;
+  double cached = (double) vc_engine_context_tokens (in) * in->batch * in->concurrency;
+  double heaviest = 0, per_token = 0, rest;
+
+  for (guint s = 0; s < pp; s++)
+    {
+      guint n = vc_layout_stage_size (in, pp, s);
+      VcLayoutStage st;
+
+      vc_layout_stage_bytes_tp (in, res, index, first, n, s == 0, s == pp - 1, tp, MAX (1u, in->layout.ep), &st);
+      heaviest = MAX (heaviest, st.weights);
+      per_token = MAX (per_token, st.kv / cached);
+      first += n;
+    }
+  if (!(per_token > 0) || !(cached > 0))
+    return;
+  rest = MAX (0.0, out->budget_bytes - heaviest);
+  out->weights_bytes = heaviest;
+  out->available_kv_bytes = rest;
+  out->tokens = floor (floor (rest / per_token) / in->page_size) * in->page_size;
+  out->max_concurrency = layout_requests (in, out->tokens) * out->replicas;
+}
+
 /* vc_engine_at_layout() with vLLM's cache over several pipeline stages as vLLM sizes it: the
  * fewest blocks over the stages (vc_engine_vllm_stages_tokens()), not the busiest stage's; the
  * figures of --fit-gpu, the JSON report and the speed line at the inputs' layout, as the GPU
@@ -1562,8 +1599,14 @@ vc_engine_at_layout_stages (const VcInputs       *in,
         }
       return;
     }
-  if (in->engine != VC_ENGINE_VLLM || MAX (1u, in->layout.pp) <= 1 || !out->known || out->block_size != 0 ||
-      vc_arch_state_elements (&in->arch) > 0)
+  if (MAX (1u, in->layout.pp) <= 1 || !out->known || out->block_size != 0 || vc_arch_state_elements (&in->arch) > 0)
+    return;
+  if (in->engine == VC_ENGINE_SGLANG)
+    {
+      sglang_stages_plain (in, res, index, out);
+      return;
+    }
+  if (in->engine != VC_ENGINE_VLLM)
     return;
   out->tokens = vc_engine_vllm_stages_tokens (in, res, index, gpu);
   /* in the card's block (vllm_block_on()), as the tokens */
@@ -1784,7 +1827,7 @@ stage_pools (const VcInputs   *inputs,
              (capacity - overhead - vc_engine_comm_pool_bytes (in, tp));
   for (guint s = 0; s < pp; s++)
     {
-      guint n = vc_layout_pp_stage_size (arch->n_layers, pp, s);
+      guint n = vc_layout_stage_size (in, pp, s);
       VcLayoutStage st;
       double weights;
 

@@ -271,7 +271,7 @@ add_sglang_stages (const Terms *t,
     return g_steal_pointer (&head);
   for (guint s = 0; s < pp; s++)
     {
-      guint n = vc_layout_pp_stage_size (in->arch.n_layers, pp, s);
+      guint n = vc_layout_stage_size (in, pp, s);
       double attention, mixers;
 
       if (vc_arch_stage_kinds (&in->arch, first, n, &attention, &mixers))

@@ -125,25 +125,67 @@ sglang_one_stage (const VcInputs *in)
          in->arch.sglang_one_stage;
 }
 
-/* What the pipeline degree must divide: SGLang's layers (sglang_split_differs()), otherwise
- * nothing (0) */
-static guint
-stages_divide (const VcInputs *in)
+/* Whether the stages follow SGLang's split (vc_layout_stage_layers()) */
+static gboolean
+sglang_split (const VcInputs *in)
 {
-  return in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_SGLANG && in->method == VC_METHOD_ARCHITECTURE
-           ? in->arch.n_layers
-           : 0;
+  return in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_SGLANG && in->method == VC_METHOD_ARCHITECTURE;
 }
 
-/* Whether SGLang would split the layers over @pp stages otherwise than vLLM, whose split the
- * stages here follow (vc_layout_pp_stage_size()): SGLang's get_pp_indices
- * (python/sglang/srt/distributed/utils.py at commit 1107be1) gives the leftover layers to the
- * last stages, vLLM's to the stages before the last; the same where @pp divides the layers */
-static gboolean
-sglang_split_differs (const VcInputs *in,
-                      guint           pp)
+/* The layers of stage `i` of `pp` as the inputs' engine splits them: SGLang's get_pp_indices
+ * (python/sglang/srt/distributed/utils.py at commit 1107be1) gives L / PP layers a stage and the
+ * remainder r one each to the LAST r stages (stage i ≥ PP − r starts at i(q + 1) − (PP − r));
+ * vLLM's (vc_layout_pp_stage_size()) to the stages before the last. SGLang's own override of
+ * the split, the environment variable SGLANG_PP_LAYER_PARTITION read there, is not followed
+ * (no option gives it); vLLM's (--pp-partition) is the plan's (vc-plan.c). @first or @n_layers
+ * may be NULL. */
+void
+vc_layout_stage_layers (const VcInputs *in,
+                        guint           pp,
+                        guint           i,
+                        guint          *first,
+                        guint          *n_layers)
 {
-  return stages_divide (in) > 0 && pp > 1 && in->arch.n_layers % pp != 0;
+  guint L = in->arch.n_layers, q, r, t;
+
+  pp = MAX (1u, pp);
+  if (!sglang_split (in))
+    {
+      if (first != NULL)
+        *first = vc_layout_pp_stage_first (L, pp, i);
+      if (n_layers != NULL)
+        *n_layers = vc_layout_pp_stage_size (L, pp, i);
+      return;
+    }
+  q = L / pp, r = L % pp, t = pp - r;
+  if (first != NULL)
+    *first = i >= t ? i * (q + 1) - t : i * q;
+  if (n_layers != NULL)
+    *n_layers = q + (i >= t ? 1 : 0);
+}
+
+/* Stage `i`'s layer count of vc_layout_stage_layers() */
+guint
+vc_layout_stage_size (const VcInputs *in,
+                      guint           pp,
+                      guint           i)
+{
+  guint n;
+
+  vc_layout_stage_layers (in, pp, i, NULL, &n);
+  return n;
+}
+
+/* Stage `i`'s first layer of vc_layout_stage_layers() */
+guint
+vc_layout_stage_first (const VcInputs *in,
+                       guint           pp,
+                       guint           i)
+{
+  guint first;
+
+  vc_layout_stage_layers (in, pp, i, &first, NULL);
+  return first;
 }
 
 static gboolean
@@ -316,10 +358,6 @@ vc_layout_check (const VcInputs *inputs,
     return refuse (error, _("SGLang runs this model on one pipeline stage: its Qwen3-Next and Falcon-H1 classes assert "
                             "it, and its Granite 4.0 hybrid class ties every stage’s output head to an embedding only "
                             "the first holds (the architecture field sglang-one-stage); set PP to 1"));
-  if (sglang_split_differs (in, l->pp))
-    return refuse (error, _("SGLang gives the layers PP %u leaves over (%u of %u) to the last stages, which is not "
-                            "followed here; accepted: a PP that divides the layers"),
-                   l->pp, in->arch.n_layers % l->pp, in->arch.n_layers);
   return check_inference (in, error);
 }
 
@@ -809,11 +847,12 @@ vc_layout_pp_stage_first (guint L,
   return i * q + (r > 0 && i > t ? i - t : 0);
 }
 
-/* The stage that holds layer `layer` (< L): the last whose first layer is at most `layer` */
+/* The stage of the inputs' split (vc_layout_stage_layers()) that holds layer `layer` (< L):
+ * the last whose first layer is at most `layer` */
 static guint
-vllm_stage_of_layer (guint L,
-                     guint pp,
-                     guint layer)
+stage_of_layer (const VcInputs *in,
+                guint           pp,
+                guint           layer)
 {
   guint lo = 0, hi = pp - 1;
 
@@ -821,7 +860,7 @@ vllm_stage_of_layer (guint L,
     {
       guint mid = lo + (hi - lo + 1) / 2;
 
-      if (vc_layout_pp_stage_first (L, pp, mid) <= layer)
+      if (vc_layout_stage_first (in, pp, mid) <= layer)
         lo = mid;
       else
         hi = mid - 1;
@@ -829,42 +868,45 @@ vllm_stage_of_layer (guint L,
   return lo;
 }
 
-/* Where the kind of stage changes in vLLM's split of L layers over PP stages (PP ≤ L): after the
- * first stage (the embedding), at t (one layer more) and at the last stage (the head, one
- * layer less), around the stage the leading dense layers end in (dense stages before it, none
- * after) and the one the recurrent layers begin in (none before it, all after). Between two
- * such stages, every stage holds as many layers, as many of them dense, sliding and recurrent:
- * the same estimate (inference_architecture() computes each kind once). */
+/* Where the kind of stage changes in the inputs' split of L layers over PP stages (PP ≤ L):
+ * after the first stage (the embedding), where the stages of one layer more begin (t = PP − 1 −
+ * L % PP in vLLM's split, PP − L % PP in SGLang's: both taken) and at the last stage (the head;
+ * one layer less in vLLM's split), around the stage the leading dense layers end in (dense
+ * stages before it, none after) and the one the recurrent layers begin in (none before it, all
+ * after). Between two such stages, every stage holds as many layers, as many of them dense,
+ * sliding and recurrent: the same estimate (inference_architecture() computes each kind once). */
 typedef struct
 {
-  guint at[8];
+  guint at[9];
   guint n;
   guint pp;
 } StageRuns;
 
 static void
-stage_runs_init (StageRuns    *runs,
-                 const VcArch *a,
-                 guint         dense,
-                 guint         pp)
+stage_runs_init (StageRuns      *runs,
+                 const VcInputs *in,
+                 guint           dense,
+                 guint           pp)
 {
+  const VcArch *a = &in->arch;
   guint L = a->n_layers, rec = MIN (a->recurrent_layers, L);
 
   runs->n = 0;
   runs->pp = pp;
   runs->at[runs->n++] = 1;
   runs->at[runs->n++] = pp - 1 - L % pp;
+  runs->at[runs->n++] = pp - L % pp;
   runs->at[runs->n++] = pp - 1;
   if (dense > 0 && dense < L)
     {
-      guint s = vllm_stage_of_layer (L, pp, dense);
+      guint s = stage_of_layer (in, pp, dense);
 
       runs->at[runs->n++] = s;
       runs->at[runs->n++] = s + 1;
     }
   if (rec > 0 && rec < L)
     {
-      guint s = vllm_stage_of_layer (L, pp, L - rec);
+      guint s = stage_of_layer (in, pp, L - rec);
 
       runs->at[runs->n++] = s;
       runs->at[runs->n++] = s + 1;
@@ -926,10 +968,10 @@ inference_architecture (Memo           *memo,
 
     kinds.n = 0;
     kinds.more = NULL;
-    stage_runs_init (&runs, a, dense, l->pp);
+    stage_runs_init (&runs, in, dense, l->pp);
     for (guint i = 0, end; i < l->pp; i = end)
       {
-        Stage st = { first, vc_layout_pp_stage_size (a->n_layers, l->pp, i), i == 0, i == l->pp - 1 };
+        Stage st = { first, vc_layout_stage_size (in, l->pp, i), i == 0, i == l->pp - 1 };
         guint st_dense, st_sliding, st_recurrent;
         StageCache *hit = NULL;
         double total;
@@ -1558,7 +1600,7 @@ search_given_cache (const Search   *s,
     return FALSE;
   for (guint st = 0; pp > 1 && st < pp; st++)
     {
-      guint n = vc_layout_pp_stage_size (in->arch.n_layers, pp, st);
+      guint n = vc_layout_stage_size (in, pp, st);
       VcInputs at = *in;
       VcLayoutStage b;
 
@@ -1619,25 +1661,13 @@ search_take (const Search   *s,
   return TRUE;
 }
 
-/* The least x at or above `at` that divides `n` (`at` itself where n is 0) */
-static guint
-next_divisor (guint at,
-              guint n)
-{
-  while (n > 0 && at < n && n % at != 0)
-    at++;
-  return at;
-}
-
-/* The least `degree` in [lo, hi] at which `layout` fits (it fits at hi); where `divides` is not 0
- * only the degrees that divide it are taken (the next such at or above each one tried) */
+/* The least `degree` in [lo, hi] at which `layout` fits (it fits at hi) */
 static void
 search_bisect (const Search *s,
                VcLayout     *layout,
                guint        *degree,
                guint         lo,
-               guint         hi,
-               guint         divides)
+               guint         hi)
 {
   VcLayoutResult r;
 
@@ -1645,13 +1675,13 @@ search_bisect (const Search *s,
     {
       guint mid = lo + (hi - lo) / 2;
 
-      *degree = next_divisor (mid, divides);
+      *degree = mid;
       if (search_fits (s, layout, &r))
         hi = mid;
       else
         lo = mid + 1;
     }
-  *degree = next_divisor (hi, divides);
+  *degree = hi;
 }
 
 /* Whether `one`, the inputs' own layout on one GPU, holds the estimate: its total within the
@@ -1714,7 +1744,7 @@ smallest_training (const Search   *s,
       lo = hi + 1;
       hi = MIN (2 * hi, (guint) MAX_SEARCH_GPUS);
     }
-  search_bisect (s, &base, &base.dp, lo, hi, 0);
+  search_bisect (s, &base, &base.dp, lo, hi);
   search_fits (s, &base, best_out);
   *best = base;
   return TRUE;
@@ -1772,8 +1802,7 @@ smallest_tp_pp (const Search   *s,
         cand.pp = s->in->arch.n_layers;
       if (!search_fits (s, &cand, &r))
         continue;
-      /* SGLang: the fewest stages that divide the layers (sglang_split_differs()) */
-      search_bisect (s, &cand, &cand.pp, 1, cand.pp, stages_divide (s->in));
+      search_bisect (s, &cand, &cand.pp, 1, cand.pp);
       if (!found || vc_layout_n_gpus (&cand) < vc_layout_n_gpus (best) ||
           (vc_layout_n_gpus (&cand) == vc_layout_n_gpus (best) && cand.tp > best->tp))
         {

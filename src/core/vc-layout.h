@@ -50,6 +50,17 @@ guint    vc_layout_pp_stage_size (guint           n_layers,
 guint    vc_layout_pp_stage_first (guint          n_layers,
                                    guint          pp,
                                    guint          stage);
+void     vc_layout_stage_layers  (const VcInputs *inputs,
+                                  guint           pp,
+                                  guint           stage,
+                                  guint          *first_layer,
+                                  guint          *n_layers);
+guint    vc_layout_stage_size    (const VcInputs *inputs,
+                                  guint           pp,
+                                  guint           stage);
+guint    vc_layout_stage_first   (const VcInputs *inputs,
+                                  guint           pp,
+                                  guint           stage);
 void     vc_layout_get_effective (const VcInputs *inputs,
                                   VcLayout       *layout);
 gboolean vc_layout_check         (const VcInputs *inputs,

@@ -401,15 +401,15 @@ set_card (const VcGpuSet *set,
   gpu->memory_bytes = gpu->capacity_bytes = vc_gpu_set_available (set, i);
 }
 
-/* The layers of vLLM's pipeline stage `s`: VLLM_PP_LAYER_PARTITION's when given, else its
- * default split (vllm/distributed/utils.py, get_pp_indices) */
+/* The layers of pipeline stage `s`: vLLM's VLLM_PP_LAYER_PARTITION's when given, else the
+ * engine's default split (vc_layout_stage_layers(): vLLM's or SGLang's get_pp_indices) */
 static guint
 stage_layers (const VcPlanOptions *options,
-              guint                n_layers,
+              const VcInputs      *in,
               guint                pp,
               guint                s)
 {
-  return options->pp_partition ? options->pp_partition[s] : vc_layout_pp_stage_size (n_layers, pp, s);
+  return options->pp_partition ? options->pp_partition[s] : vc_layout_stage_size (in, pp, s);
 }
 
 /* --pp-partition is VLLM_PP_LAYER_PARTITION: vLLM alone reads it, one count per stage summing to
@@ -544,7 +544,7 @@ plan_vllm_stages (const VcInputs      *in,
       guint batch_tokens, seqs;
       double capacity, profile, space, b;
 
-      d->n_layers = stage_layers (options, in->arch.n_layers, n, s);
+      d->n_layers = stage_layers (options, in, n, s);
       d->first_layer = first;
       d->output = s == n - 1;
       vc_layout_stage_bytes (in, res, res->selected, first, d->n_layers, s == 0, s == n - 1, &st);
@@ -814,9 +814,9 @@ plan_tensor_parallel (const VcInputs      *inputs,
       VcPlanDevice *d = &dev[i];
       guint stage = i / plan->tp;
 
-      d->n_layers = plan->pp > 1 ? stage_layers (options, inputs->arch.n_layers, plan->pp, stage) : inputs->arch.n_layers;
+      d->n_layers = plan->pp > 1 ? stage_layers (options, &in, plan->pp, stage) : inputs->arch.n_layers;
       for (guint s = 0; plan->pp > 1 && s < stage; s++)
-        d->first_layer += stage_layers (options, inputs->arch.n_layers, plan->pp, s);
+        d->first_layer += stage_layers (options, &in, plan->pp, s);
       d->output = stage == plan->pp - 1;
       /* each card holds its own stage's tensors, state and cache, split over the stage's TP
        * ranks (the layout's figures are its busiest stage's), computed once a stage */

@@ -324,7 +324,16 @@ append_layout_table (GString    *s,
   all = vc_format_size (lr->all_total, unit);
   g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "\nLayout: %u GPU%s%s\n", "\nLayout: %u GPUs%s%s\n", lr->n_gpus),
                           lr->n_gpus, *how ? " · " : "", how);
-  if (in->layout.pp > 1)
+  /* its layers as the engine splits them (vc_layout_stage_layers()); llama.cpp's own split aside */
+  if (in->layout.pp > 1 && !effective.layer_split)
+    {
+      guint first, n;
+
+      vc_layout_stage_layers (in, in->layout.pp, lr->busiest_stage, &first, &n);
+      g_string_append_printf (s, _("Busiest GPU (pipeline stage %u, layers %u to %u of %u):\n"), lr->busiest_stage + 1,
+                              first + 1, first + n, in->arch.n_layers);
+    }
+  else if (in->layout.pp > 1)
     g_string_append_printf (s, _("Busiest GPU (pipeline stage %u):\n"), lr->busiest_stage + 1);
   else
     g_string_append (s, _("Busiest GPU:\n"));
@@ -1742,10 +1751,6 @@ no_figure_sglang_stages_text (const VcInputs *in)
              "before the smallest over the stages is taken (model_runner_kv_cache_mixin.py, init_memory), "
              "and how the scheduler reconciles the stages’ caps (tp_worker.py, not stored at that commit) "
              "was not read.");
-  if (in->layout.pp > in->arch.n_layers || in->arch.n_layers % in->layout.pp != 0)
-    return _("SGLang’s Mamba pool over several pipeline stages is followed where PP divides the layers: "
-             "SGLang’s get_pp_indices gives the leftover layers to the last stages, the layout here to the "
-             "stages before the last, as vLLM’s does.");
   return _("SGLang’s Mamba pool over several pipeline stages needs each stage’s layers of either kind: "
            "which layers hold a mixer is not known here. It is where every layer holds both (Falcon-H1) "
            "or where the architecture fields attention-layer-period and attention-layer-offset say which "
