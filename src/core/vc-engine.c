@@ -1537,7 +1537,12 @@ static gboolean stage_pools (const VcInputs   *inputs,
  * (layer_info.num_effective_layers: its own layers) in whole pages, and _apply_token_constraints
  * keeps the smallest over the ranks ("Sync across PP ranks"): rest // the largest stage's cell.
  * The heaviest stage and the one with the most KV layers need not be the same, nor the busiest
- * GPU's. The stages are SGLang's split (vc_layout_stage_layers()). */
+ * GPU's. The stages are SGLang's split (vc_layout_stage_layers()). At commit 001ccef, the
+ * default source, the same: ModelRunnerKVCacheMixin.profile_max_num_token
+ * (model_executor/model_runner_kv_cache_mixin.py) takes get_available_gpu_memory with
+ * distributed=True over the world group, divides by its own num_effective_layers' cell, and
+ * init_memory rounds to whole pages and all_reduces the MIN over the ranks ("different pp rank
+ * may have different num of layers"). */
 static void
 sglang_stages_plain (const VcInputs   *in,
                      const VcResult   *res,
