@@ -764,6 +764,8 @@ test_rejections (void)
     { { "--engine", "sglang", "--mem-fraction", "0.0" }, "--mem-fraction: the engine itself does not read 0" },
     { { "--engine", "vllm", "--max-num-batched-tokens=256", "--max-num-seqs=512" },
       "vLLM refuses max_num_batched_tokens (256) below max_num_seqs (512)" },
+    { { "--engine", "vllm", "--max-num-seqs=9000" },
+      "vLLM’s default max_num_batched_tokens (8192 at most) would be below max_num_seqs (9000), which vLLM refuses" },
     /* two options for the sharding: refused, whichever comes first */
     { { "--mode", "training", "--zero", "3", "--fsdp", "grad-op" },
       "--fsdp: --zero sets the sharding too: DeepSpeed’s ZeRO or PyTorch’s FSDP, not both; accepted: one of them" },

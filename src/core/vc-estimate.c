@@ -2380,6 +2380,17 @@ check_engine (const VcInputs  *in,
                    in->max_num_batched_tokens, in->max_num_seqs);
       return FALSE;
     }
+  if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM && in->max_num_batched_tokens == 0 &&
+      in->max_num_seqs > 8192)
+    {
+      /* the default batched tokens are 8192 at most (vc_engine_vllm_batch()), below the sequences
+       * on every card: the same refusal */
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("vLLM’s default max_num_batched_tokens (8192 at most) would be below max_num_seqs (%u), which "
+                     "vLLM refuses; give the batched tokens too, at least the sequences"),
+                   in->max_num_seqs);
+      return FALSE;
+    }
   if (in->mode == VC_MODE_INFERENCE && in->engine == VC_ENGINE_VLLM &&
       in->vllm_version == VC_VLLM_VERSION_0_10 && MAX (1u, in->layout.tp) * MAX (1u, in->layout.pp) > 1)
     {
