@@ -987,6 +987,37 @@ test_engine_at_layout (void)
   g_assert_nonnull (strstr (refused.err, "--fit-gpu: it goes with --solve"));
 }
 
+/* Where the engine would not start, the engine line says so as its own error does: nothing left
+ * for the cache (the 16-bit gpt-oss-120b on one H100 under vLLM, Llama 3.1 70B on one under
+ * SGLang), or vLLM's cache under one request of the sequence (Qwen3 8B at 32,768 tokens on an
+ * RTX 4090: 32,672 tokens, 2,042 blocks of 16 for the 2,048 a request takes) */
+static void
+test_engine_does_not_start (void)
+{
+  g_auto(VcTestRun) empty = { 0 };
+  g_auto(VcTestRun) sglang = { 0 };
+  g_auto(VcTestRun) short_of_one = { 0 };
+  g_auto(VcTestRun) one = { 0 };
+
+  vramcalc (&empty, "--preset", "gpt-oss-120b", "--engine", "vllm", "--fit-gpu", "h100-80gb", "--seq", "16000", NULL);
+  g_assert_cmpint (empty.status, ==, 0);
+  g_assert_nonnull (strstr (empty.out, "for the KV cache: 0 tokens, 0.0 requests of 16000 tokens at once\n"
+                                       "  vLLM does not start so: nothing is left for the KV cache once the weights "
+                                       "and its profile run are out (“No available memory for the cache blocks”)"));
+  vramcalc (&sglang, "--preset", "llama-3.1-70b", "--engine", "sglang", "--fit-gpu", "h100-80gb", NULL);
+  g_assert_cmpint (sglang.status, ==, 0);
+  g_assert_nonnull (strstr (sglang.out, "  SGLang does not start so: nothing is left for its token pool"));
+  vramcalc (&short_of_one, "--preset", "qwen3-8b", "--engine", "vllm", "--fit-gpu", "rtx-4090", "--seq", "32768", NULL);
+  g_assert_cmpint (short_of_one.status, ==, 0);
+  g_assert_nonnull (strstr (short_of_one.out, ": 32672 tokens, 1.0 requests of 32768 tokens at once\n"
+                                              "  vLLM does not start so: its cache holds less than one request of "
+                                              "the sequence"));
+  vramcalc (&one, "--preset", "qwen3-8b", "--engine", "vllm", "--fit-gpu", "rtx-4090", "--seq", "16384", NULL);
+  g_assert_cmpint (one.status, ==, 0);
+  g_assert_nonnull (strstr (one.out, "Engine vllm on 1 × RTX 4090: "));
+  g_assert_null (strstr (one.out, "does not start"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1014,6 +1045,7 @@ main (int   argc,
   g_test_add_func ("/layout/cli", test_cli);
   g_test_add_func ("/layout/llama-cpp-layer-split", test_llama_cpp_layer_split);
   g_test_add_func ("/layout/engine-at-layout", test_engine_at_layout);
+  g_test_add_func ("/layout/engine-does-not-start", test_engine_does_not_start);
   g_test_add_func ("/layout/profile", test_profile_round_trip);
   return g_test_run ();
 }
