@@ -1567,6 +1567,19 @@ test_context_warning (void)
   g_assert_cmpstr (within.err, ==, "");
   run_cli (&training, "--preset", "llama-3.1-8b", "--mode", "training", "--seq", "100000000", NULL);
   g_assert_nonnull (strstr (training.err, "maximum context of 131072 tokens"));
+  g_assert_null (strstr (over.err, "refuses"));
+  /* under vLLM and SGLang: what each engine does with such a length */
+  {
+    g_auto(VcTestRun) vllm = { 0 };
+    g_auto(VcTestRun) sglang = { 0 };
+
+    run_cli (&vllm, "--preset", "llama-3-8b", "--seq", "131072", "--engine", "vllm", NULL);
+    g_assert_nonnull (strstr (vllm.err, "whatever memory they take. vLLM refuses a --max-model-len above the length "
+                                        "it derives from the model’s config unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 "
+                                        "is set.\n"));
+    run_cli (&sglang, "--preset", "llama-3-8b", "--seq", "131072", "--engine", "sglang", NULL);
+    g_assert_nonnull (strstr (sglang.err, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set.\n"));
+  }
 }
 
 /* An option of the other mode changes nothing and says so: gradient checkpointing leaves the

@@ -2595,15 +2595,29 @@ char *
 vc_estimate_dup_context_warning (VcEstimate *self)
 {
   const VcInputs *in;
+  g_autofree char *warning = NULL;
 
   g_return_val_if_fail (VC_IS_ESTIMATE (self), NULL);
   in = &self->inputs;
   if (in->arch.max_context == 0 || in->seq <= in->arch.max_context)
     return NULL;
   /* TRANSLATORS: the sequence length in tokens, then the model's maximum context in tokens */
-  return g_strdup_printf (_("%'u tokens per sequence is beyond this model's maximum context of %'u tokens: "
-                            "it was not made for such lengths, whatever memory they take"),
-                          in->seq, in->arch.max_context);
+  warning = g_strdup_printf (_("%'u tokens per sequence is beyond this model's maximum context of %'u tokens: "
+                               "it was not made for such lengths, whatever memory they take"),
+                             in->seq, in->arch.max_context);
+  if (in->mode != VC_MODE_INFERENCE || (in->engine != VC_ENGINE_VLLM && in->engine != VC_ENGINE_SGLANG))
+    return g_steal_pointer (&warning);
+  /* vllm/config/model.py, _get_and_verify_max_len: "User-specified max_model_len (…) is greater
+   * than the derived max_model_len"; python/sglang/srt/configs/model_config.py: "User-specified
+   * context_length (…) is greater than the derived context_length": both raise unless their
+   * variable is set */
+  return g_strconcat (warning, ". ",
+                      in->engine == VC_ENGINE_VLLM
+                        ? _("vLLM refuses a --max-model-len above the length it derives from the model’s config "
+                            "unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set.")
+                        : _("SGLang refuses a --context-length above the length it derives from the model’s config "
+                            "unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set."),
+                      NULL);
 }
 
 void
