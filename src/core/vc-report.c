@@ -1938,6 +1938,31 @@ table_uncounted (GString        *s,
     }
 }
 
+/* Where the engine would not start with the cache it sizes, as its own error says: nothing left
+ * for the cache, or (vLLM, check_enough_kv_cache_memory in vllm/v1/core/kv_cache_utils.py) less
+ * than one request of the sequence in it */
+static void
+engine_start_note (GString                *s,
+                   const VcInputs         *in,
+                   const VcEngineAtLayout *at)
+{
+  if (!(at->tokens > 0))
+    g_string_append_printf (s, "  %s\n",
+                            in->engine == VC_ENGINE_SGLANG
+                              ? _("SGLang does not start so: nothing is left for its token pool once the weights "
+                                  "are in its share (“Not enough memory. Please try to increase "
+                                  "--mem-fraction-static”); more GPUs, a larger fraction or smaller weights leave room.")
+                              : _("vLLM does not start so: nothing is left for the KV cache once the weights and "
+                                  "its profile run are out (“No available memory for the cache blocks”); more GPUs, "
+                                  "a higher --gpu-memory-utilization or smaller weights leave room."));
+  else if (in->engine == VC_ENGINE_VLLM && at->max_concurrency < MAX (1u, at->replicas))
+    g_string_append_printf (s, "  %s\n",
+                            _("vLLM does not start so: its cache holds less than one request of the sequence "
+                              "(“To serve at least one request with the models's max seq len … KV cache is needed, "
+                              "which is larger than the available KV cache memory”); a shorter sequence, more GPUs "
+                              "or a higher --gpu-memory-utilization leave room."));
+}
+
 static void
 table_engine (GString               *s,
               VcEstimate            *estimate,
@@ -1983,21 +2008,7 @@ table_engine (GString               *s,
                                  "%.1f requests of %s tokens at once\n"),
                             engine, at.n_gpus, gpu->name, *how ? " · " : "", how, budget, room, tokens,
                             at.max_concurrency, seq);
-    if (!(at.tokens > 0))
-      g_string_append_printf (s, "  %s\n",
-                              in->engine == VC_ENGINE_SGLANG
-                                ? _("SGLang does not start so: nothing is left for its token pool once the weights "
-                                    "are in its share (“Not enough memory. Please try to increase "
-                                    "--mem-fraction-static”); more GPUs, a larger fraction or smaller weights leave room.")
-                                : _("vLLM does not start so: nothing is left for the KV cache once the weights and "
-                                    "its profile run are out (“No available memory for the cache blocks”); more GPUs, "
-                                    "a higher --gpu-memory-utilization or smaller weights leave room."));
-    else if (in->engine == VC_ENGINE_VLLM && at.max_concurrency < MAX (1u, at.replicas))
-      g_string_append_printf (s, "  %s\n",
-                              _("vLLM does not start so: its cache holds less than one request of the sequence "
-                                "(“To serve at least one request with the models's max seq len … KV cache is needed, "
-                                "which is larger than the available KV cache memory”); a shorter sequence, more GPUs "
-                                "or a higher --gpu-memory-utilization leave room."));
+    engine_start_note (s, in, &at);
     if (in->engine == VC_ENGINE_SGLANG && !(in->mem_fraction_static > 0) && in->arch.encoder_params > 0 &&
         in->arch.sglang_multimodal_off)
       g_string_append_printf (s, "  %s\n",
