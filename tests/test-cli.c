@@ -1582,6 +1582,46 @@ test_context_warning (void)
   }
 }
 
+/* A training option the other training inputs leave without effect says so, and changes
+ * nothing: --checkpoint-every without selective-layers, --optimizer-precision for SGD and the
+ * 8-bit optimizers, --optimizer-impl for SGD; where they act, no note */
+static void
+test_unused_training_options (void)
+{
+  static const struct { const char *args[4]; const char *note; } cases[] = {
+    { { "--checkpointing", "full", "--checkpoint-every", "3" },
+      "vramcalc: note: --checkpoint-every applies to --checkpointing selective-layers; the estimate does not use it\n" },
+    { { "--optimizer", "sgd", "--optimizer-precision", "bf16" },
+      "vramcalc: note: --optimizer-precision sets the precision of 32- or 16-bit optimizer state; sgd keeps no "
+      "state, and the estimate does not use it\n" },
+    { { "--optimizer", "paged-adamw-8bit", "--optimizer-precision", "bf16" }, "paged-adamw-8bit keeps 8-bit state" },
+    { { "--optimizer", "sgd-momentum", "--optimizer-impl", "foreach" },
+      "vramcalc: note: --optimizer-impl changes nothing for SGD, whose in-place step keeps no temporary either way" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(VcTestRun) with = { 0 };
+      g_auto(VcTestRun) without = { 0 };
+
+      run_cli (&with, "--preset", "llama-3.2-1b", "--mode", "training", "--finetune", "full", cases[i].args[0],
+               cases[i].args[1], cases[i].args[2], cases[i].args[3], "--format", "json", NULL);
+      run_cli (&without, "--preset", "llama-3.2-1b", "--mode", "training", "--finetune", "full", cases[i].args[0],
+               cases[i].args[1], "--format", "json", NULL);
+      g_assert_cmpint (with.status, ==, 0);
+      g_assert_nonnull (strstr (with.err, cases[i].note));
+      g_assert_cmpstr (with.out, ==, without.out);
+    }
+  {
+    g_auto(VcTestRun) used = { 0 };
+
+    run_cli (&used, "--preset", "llama-3.2-1b", "--mode", "training", "--checkpointing", "selective-layers",
+             "--checkpoint-every", "3", "--optimizer", "sgd-momentum", "--optimizer-precision", "bf16", NULL);
+    g_assert_cmpint (used.status, ==, 0);
+    g_assert_cmpstr (used.err, ==, "");
+  }
+}
+
 /* An option of the other mode changes nothing and says so: gradient checkpointing leaves the
  * seed's 7B inference at 18.8 GB (the seed's table). */
 static void
@@ -1841,6 +1881,7 @@ main (int   argc,
   g_test_add_func ("/cli/optimizer-step-layout", test_optimizer_step_layout);
   g_test_add_func ("/cli/table-and-lists", test_table_and_lists);
   g_test_add_func ("/cli/rejections", test_rejections);
+  g_test_add_func ("/cli/unused-training-options", test_unused_training_options);
   g_test_add_func ("/cli/custom-gpus", test_custom_gpus);
   g_test_add_func ("/cli/speed-fields", test_speed_fields);
   g_test_add_func ("/cli/this-computer", test_this_computer);

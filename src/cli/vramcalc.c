@@ -1521,6 +1521,39 @@ note_other_mode_options (Request    *req,
     }
 }
 
+/* A training option that the other training inputs leave without effect, said rather than
+ * ignored (kept in a saved profile): --checkpoint-every outside --checkpointing
+ * selective-layers; --optimizer-precision for an optimizer without 32- or 16-bit state (SGD
+ * keeps none, bitsandbytes' 8-bit optimizers keep 8-bit state); --optimizer-impl for SGD, whose
+ * in-place step keeps no temporary either way (vc_estimator_step_temporary()) */
+static void
+note_unused_training_options (Request    *req,
+                              VcEstimate *estimate)
+{
+  const VcInputs *in = vc_estimate_get_inputs (estimate);
+  gboolean eight_bit = in->optimizer == VC_OPTIMIZER_ADAMW_8BIT || in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT;
+  gboolean sgd = in->optimizer == VC_OPTIMIZER_SGD || in->optimizer == VC_OPTIMIZER_SGD_MOMENTUM;
+
+  if (in->mode != VC_MODE_TRAINING)
+    return;
+  for (guint k = 0; k < req->settings->len; k += 2)
+    {
+      const char *property = req->settings->pdata[k];
+
+      if (g_str_equal (property, "checkpoint-every") && in->checkpointing != VC_CHECKPOINTING_SELECTIVE_LAYERS)
+        g_printerr (_("vramcalc: note: --checkpoint-every applies to --checkpointing selective-layers; the estimate "
+                      "does not use it\n"));
+      else if (g_str_equal (property, "optimizer-precision") && (in->optimizer == VC_OPTIMIZER_SGD || eight_bit))
+        g_printerr (_("vramcalc: note: --optimizer-precision sets the precision of 32- or 16-bit optimizer state; "
+                      "%s keeps %s, and the estimate does not use it\n"),
+                   vc_enum_nick (VC_TYPE_OPTIMIZER, in->optimizer),
+                   eight_bit ? _("8-bit state") : _("no state"));
+      else if (g_str_equal (property, "optimizer-impl") && sgd && in->optimizer_impl != VC_OPTIMIZER_IMPL_AUTO)
+        g_printerr (_("vramcalc: note: --optimizer-impl changes nothing for SGD, whose in-place step keeps no "
+                      "temporary either way; the estimate does not use it\n"));
+    }
+}
+
 /* Options of the architecture method given with the by-parameter-count method (the
  * architecture's own fields, and the training and serving terms that method has no place for:
  * its activations and KV cache are shares of the weights) are kept (in a saved profile) but not used: say so.
@@ -1634,6 +1667,7 @@ apply_request (Request    *req,
   }
   note_other_mode_options (req, estimate);
   note_other_method_options (req, estimate);
+  note_unused_training_options (req, estimate);
   if (precision != NULL)
     return apply_precision (estimate, precision);
   return 0;
