@@ -1582,8 +1582,8 @@ test_context_warning (void)
   }
 }
 
-/* A training option the other training inputs leave without effect says so, and changes
- * nothing: --checkpoint-every without selective-layers, --optimizer-precision for SGD and the
+/* An option the other inputs leave without effect says so, and changes nothing: the attention
+ * kernel under vLLM, --checkpoint-every without selective-layers, --optimizer-precision for SGD and the
  * 8-bit optimizers, --optimizer-impl for SGD; where they act, no note */
 static void
 test_unused_training_options (void)
@@ -1612,6 +1612,18 @@ test_unused_training_options (void)
       g_assert_nonnull (strstr (with.err, cases[i].note));
       g_assert_cmpstr (with.out, ==, without.out);
     }
+  {
+    g_auto(VcTestRun) eager = { 0 };
+    g_auto(VcTestRun) flash = { 0 };
+
+    run_cli (&eager, "--preset", "llama-3.2-1b", "--engine", "vllm", "--fit-gpu", "h100-80gb", "--no-flash-attention",
+             "--format", "json", NULL);
+    run_cli (&flash, "--preset", "llama-3.2-1b", "--engine", "vllm", "--fit-gpu", "h100-80gb", "--format", "json", NULL);
+    g_assert_cmpint (eager.status, ==, 0);
+    g_assert_nonnull (strstr (eager.err, "vramcalc: note: --flash-attention and --no-flash-attention: vLLM picks its "
+                                         "attention backend itself"));
+    g_assert_cmpstr (eager.out, ==, flash.out);
+  }
   {
     g_auto(VcTestRun) used = { 0 };
 

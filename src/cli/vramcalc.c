@@ -1521,19 +1521,25 @@ note_other_mode_options (Request    *req,
     }
 }
 
-/* A training option that the other training inputs leave without effect, said rather than
- * ignored (kept in a saved profile): --checkpoint-every outside --checkpointing
+/* An option that the other inputs leave without effect, said rather than ignored (kept in a
+ * saved profile): the attention kernel under vLLM, whose profile run skips attention
+ * (vc_estimator_vllm_profile_bytes()); --checkpoint-every outside --checkpointing
  * selective-layers; --optimizer-precision for an optimizer without 32- or 16-bit state (SGD
  * keeps none, bitsandbytes' 8-bit optimizers keep 8-bit state); --optimizer-impl for SGD, whose
  * in-place step keeps no temporary either way (vc_estimator_step_temporary()) */
 static void
-note_unused_training_options (Request    *req,
+note_unused_options (Request    *req,
                               VcEstimate *estimate)
 {
   const VcInputs *in = vc_estimate_get_inputs (estimate);
   gboolean eight_bit = in->optimizer == VC_OPTIMIZER_ADAMW_8BIT || in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT;
   gboolean sgd = in->optimizer == VC_OPTIMIZER_SGD || in->optimizer == VC_OPTIMIZER_SGD_MOMENTUM;
 
+  for (guint k = 0; k < req->settings->len && in->mode == VC_MODE_INFERENCE; k += 2)
+    if (g_str_equal (req->settings->pdata[k], "flash-attention") && in->engine == VC_ENGINE_VLLM &&
+        in->method == VC_METHOD_ARCHITECTURE)
+      g_printerr (_("vramcalc: note: --flash-attention and --no-flash-attention: vLLM picks its attention backend "
+                    "itself, and its profile run skips attention; the estimate does not use them\n"));
   if (in->mode != VC_MODE_TRAINING)
     return;
   for (guint k = 0; k < req->settings->len; k += 2)
@@ -1667,7 +1673,7 @@ apply_request (Request    *req,
   }
   note_other_mode_options (req, estimate);
   note_other_method_options (req, estimate);
-  note_unused_training_options (req, estimate);
+  note_unused_options (req, estimate);
   if (precision != NULL)
     return apply_precision (estimate, precision);
   return 0;
