@@ -147,9 +147,10 @@ update_applicable (VcInferencePage *self)
   g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u GPU", "%u GPUs", n), n);
 
   /* what does not apply is hidden with its label: the rule of thumb has no attention to fuse,
-   * no layers to place and no experts to split; only vLLM and SGLang reserve a share of the
-   * GPU and cut their cache in blocks, each with its own inputs */
-  vc_grid_row_set_visible (GTK_WIDGET (self->flash_attention), arch);
+   * and vLLM picks its attention kernel itself (its profile run skips attention), no layers to
+   * place and no experts to split; only vLLM and SGLang reserve a share of the GPU and cut their
+   * cache in blocks, each with its own inputs */
+  vc_grid_row_set_visible (GTK_WIDGET (self->flash_attention), arch && !vllm);
   vc_grid_row_set_visible (GTK_WIDGET (self->ep), moe);
   vc_grid_row_set_visible (GTK_WIDGET (self->gpu_layers), arch);
   vc_grid_row_set_visible (GTK_WIDGET (self->experts_on_cpu), moe);

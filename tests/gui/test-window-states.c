@@ -946,6 +946,11 @@ test_no_puzzling_values (Fixture       *f,
   g_assert_false (gtk_widget_get_visible (parameters));
   g_assert_false (gtk_widget_get_visible (active));
   g_assert_true (gtk_widget_get_visible (flash));
+  /* vLLM picks its attention kernel itself: no switch for it */
+  g_object_set (f->estimate, "engine", VC_ENGINE_VLLM, NULL);
+  g_assert_false (gtk_widget_get_visible (flash));
+  g_object_set (f->estimate, "engine", VC_ENGINE_GENERIC, NULL);
+  g_assert_true (gtk_widget_get_visible (flash));
   g_assert_true (has_label_starting (vc_test_window_page (f->window, VC_MODE_INFERENCE),
                                      "Counted from the architecture: 671.03B parameters, 37.55B activated"));
 
