@@ -766,6 +766,10 @@ test_rejections (void)
       "vLLM refuses max_num_batched_tokens (256) below max_num_seqs (512)" },
     { { "--engine", "vllm", "--max-num-seqs=9000" },
       "vLLM’s default max_num_batched_tokens (8192 at most) would be below max_num_seqs (9000), which vLLM refuses" },
+    /* llama.cpp's offload under vLLM or SGLang, which keep every layer on the GPU */
+    { { "--preset", "qwen3-30b-a3b", "--engine", "vllm", "--gpu-layers", "10" },
+      "--gpu-layers and --experts-on-cpu are llama.cpp’s offload; vLLM keeps every layer and its cache on the GPU" },
+    { { "--preset", "qwen3-30b-a3b", "--engine", "sglang", "--experts-on-cpu" }, "SGLang keeps every layer" },
     /* two options for the sharding: refused, whichever comes first */
     { { "--mode", "training", "--zero", "3", "--fsdp", "grad-op" },
       "--fsdp: --zero sets the sharding too: DeepSpeed’s ZeRO or PyTorch’s FSDP, not both; accepted: one of them" },

@@ -2333,6 +2333,18 @@ check_engine (const VcInputs  *in,
 {
   if (!check_llama_cpp (in, error))
     return FALSE;
+  /* llama.cpp's offload (-ngl, exps=CPU) is not vLLM's or SGLang's: theirs, --cpu-offload-gb,
+   * moves weights to the host and keeps every layer's KV cache on the GPU */
+  if (in->mode == VC_MODE_INFERENCE && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG) &&
+      ((in->layout.gpu_layers > 0 && in->layout.gpu_layers <= in->arch.n_layers) || in->layout.experts_on_cpu))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("--gpu-layers and --experts-on-cpu are llama.cpp’s offload; %s keeps every layer and its cache "
+                     "on the GPU (its --cpu-offload-gb is not modelled): give the engine llama.cpp or ollama, or "
+                     "leave them out"),
+                   in->engine == VC_ENGINE_VLLM ? "vLLM" : "SGLang");
+      return FALSE;
+    }
   /* --mxfp4-backend marlin: vLLM's VLLM_MXFP4_USE_MARLIN, read by its MXFP4 experts alone
    * (FORMULAS.md, "vLLM's MXFP4 experts"); never ignored where it means nothing */
   if (in->mode == VC_MODE_INFERENCE && in->mxfp4_backend == VC_MXFP4_BACKEND_MARLIN && in->engine != VC_ENGINE_VLLM)

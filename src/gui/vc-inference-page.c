@@ -152,8 +152,10 @@ update_applicable (VcInferencePage *self)
    * cache in blocks, each with its own inputs */
   vc_grid_row_set_visible (GTK_WIDGET (self->flash_attention), arch && !vllm);
   vc_grid_row_set_visible (GTK_WIDGET (self->ep), moe);
-  vc_grid_row_set_visible (GTK_WIDGET (self->gpu_layers), arch);
-  vc_grid_row_set_visible (GTK_WIDGET (self->experts_on_cpu), moe);
+  /* llama.cpp's offload, which vLLM and SGLang refuse: shown where it is given, so that it can
+   * be taken back */
+  vc_grid_row_set_visible (GTK_WIDGET (self->gpu_layers), (arch && !vllm && !sglang) || in->layout.gpu_layers > 0);
+  vc_grid_row_set_visible (GTK_WIDGET (self->experts_on_cpu), (moe && !vllm && !sglang) || in->layout.experts_on_cpu);
   vc_grid_row_set_visible (GTK_WIDGET (self->memory_fraction), vllm);
   vc_grid_row_set_visible (GTK_WIDGET (self->block_size), vllm);
   vc_grid_row_set_visible (GTK_WIDGET (self->max_num_batched_tokens), vllm);
@@ -288,6 +290,8 @@ vc_inference_page_set_estimate (VcInferencePage *self,
   g_signal_connect_object (estimate, "notify::mxfp4-backend", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::vllm-sampler", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (estimate, "notify::mm-encoder-tp-mode", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::gpu-layers", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (estimate, "notify::experts-on-cpu", G_CALLBACK (update_applicable), self, G_CONNECT_SWAPPED);
   update_applicable (self);
   g_signal_connect_object (estimate, "notify::method", G_CALLBACK (update_method_note), self, G_CONNECT_SWAPPED);
   for (guint i = 0; i < G_N_ELEMENTS (unused_by_count); i++)

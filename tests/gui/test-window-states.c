@@ -915,6 +915,7 @@ test_no_puzzling_values (Fixture       *f,
   GtkWidget *active = vc_test_window_input (f->window, VC_MODE_INFERENCE, "active-parameters");
   GtkWidget *parameters = vc_test_window_input (f->window, VC_MODE_INFERENCE, "parameters");
   GtkWidget *flash = vc_test_window_input (f->window, VC_MODE_INFERENCE, "flash-attention");
+  GtkWidget *gpu_layers = vc_test_window_input (f->window, VC_MODE_INFERENCE, "gpu-layers");
   GtkWidget *training_flash = vc_test_window_input (f->window, VC_MODE_TRAINING, "flash-attention");
   GtkLabel *title = GTK_LABEL (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "title"));
   GtkLabel *summary = GTK_LABEL (vc_test_child (f->results, VC_TYPE_RESULTS_VIEW, "summary"));
@@ -946,11 +947,17 @@ test_no_puzzling_values (Fixture       *f,
   g_assert_false (gtk_widget_get_visible (parameters));
   g_assert_false (gtk_widget_get_visible (active));
   g_assert_true (gtk_widget_get_visible (flash));
-  /* vLLM picks its attention kernel itself: no switch for it */
+  /* vLLM picks its attention kernel itself: no switch for it; nor llama.cpp's offload, refused
+   * under vLLM, but where it is given, so that it can be taken back */
   g_object_set (f->estimate, "engine", VC_ENGINE_VLLM, NULL);
   g_assert_false (gtk_widget_get_visible (flash));
-  g_object_set (f->estimate, "engine", VC_ENGINE_GENERIC, NULL);
+  g_assert_false (gtk_widget_get_visible (gpu_layers));
+  g_object_set (f->estimate, "gpu-layers", 10, NULL);
+  g_assert_true (gtk_widget_get_visible (gpu_layers));
+  g_assert_false (vc_estimate_check (f->estimate, NULL));
+  g_object_set (f->estimate, "gpu-layers", 0, "engine", VC_ENGINE_GENERIC, NULL);
   g_assert_true (gtk_widget_get_visible (flash));
+  g_assert_true (gtk_widget_get_visible (gpu_layers));
   g_assert_true (has_label_starting (vc_test_window_page (f->window, VC_MODE_INFERENCE),
                                      "Counted from the architecture: 671.03B parameters, 37.55B activated"));
 
