@@ -766,6 +766,11 @@ test_rejections (void)
       "vLLM refuses max_num_batched_tokens (256) below max_num_seqs (512)" },
     { { "--engine", "vllm", "--max-num-seqs=9000" },
       "vLLM’s default max_num_batched_tokens (8192 at most) would be below max_num_seqs (9000), which vLLM refuses" },
+    /* a KV cache vLLM and SGLang do not have */
+    { { "--preset", "llama-3.2-1b", "--engine", "vllm", "--kv-precision", "int8" },
+      "vLLM keeps the KV cache in the model’s dtype (16-bit here) or in fp8; a KV cache in int8 is not one of its "
+      "--kv-cache-dtype choices" },
+    { { "--preset", "llama-3.2-1b", "--engine", "sglang", "--kv-precision", "int4" }, "SGLang keeps the KV cache in the model’s dtype" },
     /* llama.cpp's offload under vLLM or SGLang, which keep every layer on the GPU */
     { { "--preset", "qwen3-30b-a3b", "--engine", "vllm", "--gpu-layers", "10" },
       "--gpu-layers and --experts-on-cpu are llama.cpp’s offload; vLLM keeps every layer and its cache on the GPU" },

@@ -536,6 +536,20 @@ vc_engine_cache_type_name (VcCacheType type,
     }
 }
 
+/* Whether vLLM's or SGLang's --kv-cache-dtype holds a KV cache of @in's precision: fp8, or the
+ * model's own dtype ("auto"): 16 bits beside 16-bit or quantized weights, fp32 beside fp32
+ * (vllm/config/cache.py CacheDType; SGLang's server_args kv_cache_dtype choices). Neither has
+ * an int8 or int4 cache. */
+gboolean
+vc_engine_kv_dtype_served (const VcInputs *in)
+{
+  gboolean kv16 = in->kv_precision == VC_PRECISION_BF16 || in->kv_precision == VC_PRECISION_FP16;
+
+  if (in->kv_precision == VC_PRECISION_FP8)
+    return TRUE;
+  return in->precision == VC_PRECISION_FP32 ? in->kv_precision == VC_PRECISION_FP32 : kv16;
+}
+
 gboolean
 vc_engine_cache_type_is_quantized (VcCacheType type,
                                    VcPrecision kv_precision)

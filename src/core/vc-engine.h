@@ -58,6 +58,7 @@ double vc_engine_cache_type_bytes (VcCacheType type,
                                    VcPrecision kv_precision);
 const char *vc_engine_cache_type_name (VcCacheType type,
                                        VcPrecision kv_precision);
+gboolean vc_engine_kv_dtype_served (const VcInputs *in);
 gboolean vc_engine_cache_type_is_quantized (VcCacheType type,
                                             VcPrecision kv_precision);
 guint  vc_engine_context_tokens (const VcInputs *inputs);

@@ -2333,6 +2333,17 @@ check_engine (const VcInputs  *in,
 {
   if (!check_llama_cpp (in, error))
     return FALSE;
+  if (in->mode == VC_MODE_INFERENCE && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG) &&
+      in->method == VC_METHOD_ARCHITECTURE && !vc_engine_kv_dtype_served (in))
+    {
+      g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
+                   _("%s keeps the KV cache in the model’s dtype (%s here) or in fp8; a KV cache in %s is not one "
+                     "of its --kv-cache-dtype choices"),
+                   in->engine == VC_ENGINE_VLLM ? "vLLM" : "SGLang",
+                   in->precision == VC_PRECISION_FP32 ? "fp32" : _("16-bit"),
+                   vc_enum_nick (VC_TYPE_PRECISION, in->kv_precision));
+      return FALSE;
+    }
   /* llama.cpp's offload (-ngl, exps=CPU) is not vLLM's or SGLang's: theirs, --cpu-offload-gb,
    * moves weights to the host and keeps every layer's KV cache on the GPU */
   if (in->mode == VC_MODE_INFERENCE && (in->engine == VC_ENGINE_VLLM || in->engine == VC_ENGINE_SGLANG) &&
