@@ -3444,6 +3444,29 @@ read_encoder (VcHfConfig  *self,
   return TRUE;
 }
 
+/* Families whose SGLang class runs on one pipeline stage only (VcArch.sglang_one_stage): in the
+ * stored versions read, the classes' forward takes no pp_proxy_tensors, and SGLang's model runner
+ * asserts it does at PP > 1 ("Pipeline Parallel is not compatible with this model.",
+ * python/sglang/srt/model_executor/model_runner.py): GPT2LMHeadModel (models/gpt2.py, commit
+ * 00b08c4), GPTBigCodeForCausalLM (gpt_bigcode.py, 0b295e5), GemmaForCausalLM (gemma.py,
+ * 01925ca), Gemma2ForCausalLM (gemma2.py, 00b08c4), GraniteForCausalLM (granite.py, 0b8c97e)
+ * and GraniteMoeForCausalLM (granitemoe.py, 0ba3cdd), all building every layer on every rank.
+ * Not for a multimodal wrapper's text model, served by another class. */
+static const char *const sglang_one_stage_families[] = {
+  "gpt2", "gpt_bigcode", "gemma", "gemma2", "granite", "granitemoe",
+};
+
+static gboolean
+sglang_one_stage_family (const Reader *r)
+{
+  if (r->wrapper != NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (sglang_one_stage_families); i++)
+    if (g_str_equal (r->family->id, sglang_one_stage_families[i]))
+      return TRUE;
+  return FALSE;
+}
+
 /* Everything the config says about the model, into self; errors name keys, not the file. */
 static gboolean
 read_config (VcHfConfig   *self,
@@ -3485,6 +3508,8 @@ read_config (VcHfConfig   *self,
   r.family = self->family;
   memset (&self->arch, 0, sizeof self->arch);
   TRY (self->family->read (&r, &self->arch, error));
+  if (sglang_one_stage_family (&r))
+    self->arch.sglang_one_stage = TRUE;
   ok = read_common (&r, &self->arch, error);
   /* read_common reads the context first: what it found is kept, also when it fails later */
   self->rope_scaling = g_steal_pointer (&r.rope_scaling);
