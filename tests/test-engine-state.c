@@ -577,7 +577,7 @@ test_sglang_one_stage (void)
 {
   static const struct { const char *preset; gboolean one_stage; } presets[] = {
     { "qwen3-next-80b-a3b-instruct", TRUE }, { "granite-4.0-h-tiny", TRUE }, { "falcon-h1-0.5b-instruct", TRUE },
-    { "falcon-h1-tiny-90m-instruct", TRUE }, { "qwen3-8b", FALSE }, { "gemma-3-27b-it", FALSE },
+    { "falcon-h1-tiny-90m-instruct", TRUE }, { "qwen3-8b", FALSE }, { "gemma-3-27b-it", TRUE },
   };
   const char *sglang[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--pp", "2", NULL };
   const char *vllm[] = { "--preset", "granite-4.0-h-tiny", "--engine", "vllm", "--engine-version", "0.14", "--pp", "2",
@@ -656,23 +656,26 @@ staged_rows (const char *const *args,
   return staged;
 }
 
-/* SGLang's GPT-2, GPT-BigCode, Gemma, Gemma 2, Granite and Granite MoE classes take no
- * pp_proxy_tensors (the stored versions read: gpt2.py 00b08c4, gpt_bigcode.py 0b295e5, gemma.py
- * 01925ca, gemma2.py 00b08c4, granite.py 0b8c97e, granitemoe.py 0ba3cdd), which SGLang's model
- * runner asserts at PP > 1: the config reader sets sglang-one-stage for those families alone
- * (not Gemma 3, whose class was not read, nor the PP-capable Llama, Qwen and Mistral classes),
- * --pp 2 is refused under SGLang and not under vLLM, and the GPU table keeps Gemma 2 27B on one
- * stage under SGLang (34 of 37 cards hold it; without the field 13 of 34 placed take stages). */
+/* SGLang's GPT-2, GPT-BigCode, Gemma, Gemma 2, Gemma 3, Granite, Granite MoE, ERNIE 4.5 and
+ * Hunyuan classes take no pp_proxy_tensors (the stored versions read: gpt2.py 00b08c4,
+ * gpt_bigcode.py 0b295e5, gemma.py 01925ca, gemma2.py 00b08c4, gemma3_causal.py 038c87d,
+ * gemma3_mm.py 017f5d4, granite.py 0b8c97e, granitemoe.py 0ba3cdd, ernie4.py 008b79d, hunyuan.py
+ * 0818561), which SGLang's model runner asserts at PP > 1: the config reader sets
+ * sglang-one-stage for those models alone (not the PP-capable Llama, Qwen, Mistral and
+ * MiniMax-M2 classes, nor Mistral 3's wrapper, not read), --pp 2 is refused under SGLang and not
+ * under vLLM, and the GPU table keeps Gemma 2 27B on one stage under SGLang (34 of 37 cards hold
+ * it; without the field 13 of 34 placed take stages). */
 static void
 test_sglang_one_stage_classes (void)
 {
   static const struct { const char *preset; gboolean one_stage; } presets[] = {
     { "gpt2", TRUE }, { "starcoder-15b", TRUE }, { "gemma-7b", TRUE }, { "gemma-2-9b", TRUE },
-    { "granite-3.3-2b-instruct", TRUE }, { "granite-3.1-1b-a400m-instruct", TRUE }, { "gemma-3-1b", FALSE },
-    { "gemma-3-27b-it", FALSE }, { "llama-3.1-8b", FALSE }, { "qwen3-8b", FALSE }, { "mistral-7b", FALSE },
-    { "mistral-small-3.1-24b-instruct", FALSE }, { "qwen3-30b-a3b", FALSE },
+    { "gemma-3-1b", TRUE }, { "gemma-3-27b-it", TRUE }, { "granite-3.3-2b-instruct", TRUE },
+    { "granite-3.1-1b-a400m-instruct", TRUE }, { "ernie-4.5-0.3b-pt", TRUE }, { "ernie-4.5-21b-a3b-pt", TRUE },
+    { "hunyuan-a13b-instruct", TRUE }, { "llama-3.1-8b", FALSE }, { "qwen3-8b", FALSE }, { "mistral-7b", FALSE },
+    { "mistral-small-3.1-24b-instruct", FALSE }, { "qwen3-30b-a3b", FALSE }, { "minimax-m2.5", FALSE },
   };
-  static const char *refused[] = { "gemma-2-9b", "granite-3.3-2b-instruct" };
+  static const char *refused[] = { "gemma-2-9b", "granite-3.3-2b-instruct", "hunyuan-a13b-instruct" };
   const char *table[] = { "--preset", "gemma-2-27b", "--engine", "sglang", "--format", "json", NULL };
   const char *without[] = { "--preset", "gemma-2-27b", "--engine", "sglang", "--no-sglang-one-stage", "--format",
                             "json", NULL };
@@ -692,7 +695,7 @@ test_sglang_one_stage_classes (void)
 
       g_assert_cmpint (vc_test_run_vramcalc (sglang, NULL, &out, &err), ==, 2);
       g_assert_nonnull (strstr (err, "SGLang runs this model on one pipeline stage"));
-      g_assert_nonnull (strstr (err, "Gemma 2, Granite and Granite MoE classes"));
+      g_assert_nonnull (strstr (err, "Gemma 3, Granite, Granite MoE, ERNIE 4.5 and Hunyuan classes"));
       g_assert_nonnull (strstr (err, "Pipeline Parallel is not compatible with this model"));
       g_assert_cmpint (vc_test_run_vramcalc (vllm, NULL, &out2, &err2), ==, 0);
     }
