@@ -656,9 +656,9 @@ staged_rows (const char *const *args,
   return staged;
 }
 
-/* SGLang's GPT-2, GPT-BigCode, Gemma, Gemma 2, Gemma 3, Granite, Granite MoE, ERNIE 4.5 and
- * Hunyuan classes take no pp_proxy_tensors (the stored versions read: gpt2.py 00b08c4,
- * gpt_bigcode.py 0b295e5, gemma.py 01925ca, gemma2.py 00b08c4, gemma3_causal.py 038c87d,
+/* SGLang's GPT-2, GPT-BigCode, Falcon, Gemma, Gemma 2, Gemma 3, Granite, Granite MoE, ERNIE 4.5
+ * and Hunyuan classes take no pp_proxy_tensors (the stored versions read: gpt2.py 00b08c4,
+ * gpt_bigcode.py 0b295e5, falcon.py 0bf4c98, gemma.py 01925ca, gemma2.py 00b08c4, gemma3_causal.py 038c87d,
  * gemma3_mm.py 017f5d4, granite.py 0b8c97e, granitemoe.py 0ba3cdd, ernie4.py 008b79d, hunyuan.py
  * 0818561), which SGLang's model runner asserts at PP > 1: the config reader sets
  * sglang-one-stage for those models alone (not the PP-capable Llama, Qwen, Mistral and
@@ -669,7 +669,7 @@ static void
 test_sglang_one_stage_classes (void)
 {
   static const struct { const char *preset; gboolean one_stage; } presets[] = {
-    { "gpt2", TRUE }, { "starcoder-15b", TRUE }, { "gemma-7b", TRUE }, { "gemma-2-9b", TRUE },
+    { "gpt2", TRUE }, { "starcoder-15b", TRUE }, { "falcon-7b", TRUE }, { "gemma-7b", TRUE }, { "gemma-2-9b", TRUE },
     { "gemma-3-1b", TRUE }, { "gemma-3-27b-it", TRUE }, { "granite-3.3-2b-instruct", TRUE },
     { "granite-3.1-1b-a400m-instruct", TRUE }, { "ernie-4.5-0.3b-pt", TRUE }, { "ernie-4.5-21b-a3b-pt", TRUE },
     { "hunyuan-a13b-instruct", TRUE }, { "llama-3.1-8b", FALSE }, { "qwen3-8b", FALSE }, { "mistral-7b", FALSE },

@@ -3449,16 +3449,16 @@ read_encoder (VcHfConfig  *self,
  * asserts it does at PP > 1 ("Pipeline Parallel is not compatible with this model.",
  * python/sglang/srt/model_executor/model_runner.py, ModelRunner.__init__). By family, for a
  * config of the family's own model_type (python/sglang/srt/models/): GPT2LMHeadModel (gpt2.py,
- * commit 00b08c4), GPTBigCodeForCausalLM (gpt_bigcode.py, 0b295e5), GemmaForCausalLM (gemma.py,
- * 01925ca), Gemma2ForCausalLM (gemma2.py, 00b08c4), Gemma3ForCausalLM (gemma3_causal.py,
- * 038c87d: **kwargs only), GraniteForCausalLM (granite.py, 0b8c97e), GraniteMoeForCausalLM
+ * commit 00b08c4), GPTBigCodeForCausalLM (gpt_bigcode.py, 0b295e5), FalconForCausalLM (falcon.py,
+ * 0bf4c98), GemmaForCausalLM (gemma.py, 01925ca), Gemma2ForCausalLM (gemma2.py, 00b08c4),
+ * Gemma3ForCausalLM (gemma3_causal.py, 038c87d: **kwargs only), GraniteForCausalLM (granite.py, 0b8c97e), GraniteMoeForCausalLM
  * (granitemoe.py, 0ba3cdd), Ernie4_5_ForCausalLM and Ernie4_5_MoeForCausalLM (ernie4.py,
  * 008b79d), HunYuanMoEV1ForCausalLM and HunYuanDenseV1ForCausalLM (hunyuan.py, 0818561); by
  * multimodal wrapper: Gemma3ForConditionalGeneration (gemma3_mm.py, 017f5d4: **kwargs only).
  * Other wrappers' classes (PaliGemma's around Gemma) were not read. */
 static const char *const sglang_one_stage_families[] = {
-  "gpt2", "gpt_bigcode", "gemma", "gemma2", "gemma3", "granite", "granitemoe", "ernie4_5", "ernie4_5_moe",
-  "hunyuan_v1_dense", "hunyuan_v1_moe",
+  "gpt2", "gpt_bigcode", "falcon", "gemma", "gemma2", "gemma3", "granite", "granitemoe", "ernie4_5",
+  "ernie4_5_moe", "hunyuan_v1_dense", "hunyuan_v1_moe",
 };
 static const char *const sglang_one_stage_wrappers[] = { "gemma3", NULL };
 
