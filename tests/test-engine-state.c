@@ -577,7 +577,7 @@ test_sglang_one_stage (void)
 {
   static const struct { const char *preset; gboolean one_stage; } presets[] = {
     { "qwen3-next-80b-a3b-instruct", TRUE }, { "granite-4.0-h-tiny", TRUE }, { "falcon-h1-0.5b-instruct", TRUE },
-    { "falcon-h1-tiny-90m-instruct", TRUE }, { "qwen3-8b", FALSE }, { "gemma-3-27b-it", FALSE },
+    { "falcon-h1-tiny-90m-instruct", TRUE }, { "qwen3-8b", FALSE }, { "gemma-3-27b-it", TRUE },
   };
   const char *sglang[] = { "--preset", "granite-4.0-h-tiny", "--engine", "sglang", "--pp", "2", NULL };
   const char *vllm[] = { "--preset", "granite-4.0-h-tiny", "--engine", "vllm", "--engine-version", "0.14", "--pp", "2",
@@ -626,6 +626,83 @@ test_sglang_one_stage (void)
       else
         g_assert_cmpuint (staged, >, 0);
     }
+}
+
+/* The layouts the GPU table places in `args`' JSON: how many cards it placed, and how many of them
+ * over several stages */
+static guint
+staged_rows (const char *const *args,
+             guint             *placed)
+{
+  g_autofree char *json = NULL, *stderr_text = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonArray *gpus;
+  guint staged = 0;
+
+  *placed = 0;
+  g_assert_cmpint (vc_test_run_vramcalc (args, NULL, &json, &stderr_text), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
+  gpus = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "gpus");
+  for (guint g = 0; g < json_array_get_length (gpus); g++)
+    {
+      JsonObject *row = json_array_get_object_element (gpus, g);
+
+      if (json_object_get_null_member (row, "layout"))
+        continue;
+      (*placed)++;
+      staged += json_object_get_int_member (json_object_get_object_member (row, "layout"), "pp") > 1;
+    }
+  return staged;
+}
+
+/* SGLang's GPT-2, GPT-BigCode, Falcon, Gemma, Gemma 2, Gemma 3, Granite, Granite MoE, ERNIE 4.5
+ * and Hunyuan classes take no pp_proxy_tensors (the stored versions read: gpt2.py 00b08c4,
+ * gpt_bigcode.py 0b295e5, falcon.py 0bf4c98, gemma.py 01925ca, gemma2.py 00b08c4, gemma3_causal.py 038c87d,
+ * gemma3_mm.py 017f5d4, granite.py 0b8c97e, granitemoe.py 0ba3cdd, ernie4.py 008b79d, hunyuan.py
+ * 0818561), which SGLang's model runner asserts at PP > 1: the config reader sets
+ * sglang-one-stage for those models alone (not the PP-capable Llama, Qwen, Mistral and
+ * MiniMax-M2 classes, nor Mistral 3's wrapper, not read), --pp 2 is refused under SGLang and not
+ * under vLLM, and the GPU table keeps Gemma 2 27B on one stage under SGLang (34 of 37 cards hold
+ * it; without the field 13 of 34 placed take stages). */
+static void
+test_sglang_one_stage_classes (void)
+{
+  static const struct { const char *preset; gboolean one_stage; } presets[] = {
+    { "gpt2", TRUE }, { "starcoder-15b", TRUE }, { "falcon-7b", TRUE }, { "gemma-7b", TRUE }, { "gemma-2-9b", TRUE },
+    { "gemma-3-1b", TRUE }, { "gemma-3-27b-it", TRUE }, { "granite-3.3-2b-instruct", TRUE },
+    { "granite-3.1-1b-a400m-instruct", TRUE }, { "ernie-4.5-0.3b-pt", TRUE }, { "ernie-4.5-21b-a3b-pt", TRUE },
+    { "hunyuan-a13b-instruct", TRUE }, { "llama-3.1-8b", FALSE }, { "qwen3-8b", FALSE }, { "mistral-7b", FALSE },
+    { "mistral-small-3.1-24b-instruct", FALSE }, { "qwen3-30b-a3b", FALSE }, { "minimax-m2.5", FALSE },
+  };
+  static const char *refused[] = { "gemma-2-9b", "granite-3.3-2b-instruct", "hunyuan-a13b-instruct" };
+  const char *table[] = { "--preset", "gemma-2-27b", "--engine", "sglang", "--format", "json", NULL };
+  const char *without[] = { "--preset", "gemma-2-27b", "--engine", "sglang", "--no-sglang-one-stage", "--format",
+                            "json", NULL };
+  guint placed;
+
+  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+    {
+      g_autoptr(VcEstimate) e = hybrid (presets[i].preset, 2048);
+
+      g_assert_cmpint (vc_estimate_get_inputs (e)->arch.sglang_one_stage, ==, presets[i].one_stage);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      const char *sglang[] = { "--preset", refused[i], "--engine", "sglang", "--pp", "2", NULL };
+      const char *vllm[] = { "--preset", refused[i], "--engine", "vllm", "--engine-version", "0.14", "--pp", "2", NULL };
+      g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+
+      g_assert_cmpint (vc_test_run_vramcalc (sglang, NULL, &out, &err), ==, 2);
+      g_assert_nonnull (strstr (err, "SGLang runs this model on one pipeline stage"));
+      g_assert_nonnull (strstr (err, "Gemma 3, Granite, Granite MoE, ERNIE 4.5 and Hunyuan classes"));
+      g_assert_nonnull (strstr (err, "Pipeline Parallel is not compatible with this model"));
+      g_assert_cmpint (vc_test_run_vramcalc (vllm, NULL, &out2, &err2), ==, 0);
+    }
+  g_assert_cmpuint (staged_rows (table, &placed), ==, 0);
+  g_assert_cmpuint (placed, ==, 37);
+  g_assert_cmpuint (staged_rows (without, &placed), ==, 13);
+  g_assert_cmpuint (placed, ==, 34);
 }
 
 static void
@@ -2317,6 +2394,7 @@ main (int    argc,
   g_test_add_func ("/engine-state/sglang-003fca8-cli", test_sglang_003fca8_cli);
   g_test_add_func ("/engine-state/sglang-refused", test_sglang_refused);
   g_test_add_func ("/engine-state/sglang-one-stage", test_sglang_one_stage);
+  g_test_add_func ("/engine-state/sglang-one-stage-classes", test_sglang_one_stage_classes);
   g_test_add_func ("/engine-state/sglang-stages", test_sglang_stages);
   g_test_add_func ("/engine-state/sglang-stages-cli", test_sglang_stages_cli);
   g_test_add_func ("/engine-state/sglang-groups-repeated", test_sglang_groups_repeated);

@@ -1265,8 +1265,11 @@ test_sglang_sliding_stages (void)
       guint first = 0;
 
       g_assert_true (vc_estimate_set_preset (e, cases[i].preset, &error));
-      g_object_set (e, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_SGLANG, "seq", 8192, "pp", 2,
-                    "precision", cases[i].precision, "sglang-version", VC_SGLANG_VERSION_003FCA8, NULL);
+      /* Gemma 3's SGLang class runs on one stage (sglang-one-stage): its pools over stages are
+       * those of the model described without the field */
+      g_object_set (e, "sglang-one-stage", FALSE, "method", VC_METHOD_ARCHITECTURE, "engine", VC_ENGINE_SGLANG,
+                    "seq", 8192, "pp", 2, "precision", cases[i].precision, "sglang-version",
+                    VC_SGLANG_VERSION_003FCA8, NULL);
       in = vc_estimate_get_inputs (e);
       r = vc_estimate_get_result (e);
       lr = vc_estimate_get_layout_result (e);

@@ -79,7 +79,9 @@ typedef struct
   /* SGLang's class for the model runs on one pipeline stage only (python/sglang/srt/models/
    * qwen3_next.py at commit 0201bc8 and falcon_h1.py at 008b79d assert it; granitemoehybrid.py
    * at 008b79d ties the output head of every stage to an embedding only the first holds and
-   * loads every stage's layers): SGLang with PP > 1 is refused */
+   * loads every stage's layers); its GPT-2, GPT-BigCode, Falcon, Gemma, Gemma 2, Gemma 3,
+   * Granite, Granite MoE, ERNIE 4.5 and Hunyuan classes take no pp_proxy_tensors, which its model runner
+   * asserts at PP > 1 (vc-hf-config.c, sglang_one_stage_class): SGLang with PP > 1 is refused */
   gboolean sglang_one_stage;
   /* The longest context the model takes (max_position_embeddings with its rope scaling);
    * 0: unknown. Counts nothing: it caps the longest sequence the solver reports. */

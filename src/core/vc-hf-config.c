@@ -3444,6 +3444,36 @@ read_encoder (VcHfConfig  *self,
   return TRUE;
 }
 
+/* Models whose SGLang class runs on one pipeline stage only (VcArch.sglang_one_stage): in the
+ * stored versions read, the class's forward takes no pp_proxy_tensors, and SGLang's model runner
+ * asserts it does at PP > 1 ("Pipeline Parallel is not compatible with this model.",
+ * python/sglang/srt/model_executor/model_runner.py, ModelRunner.__init__). By family, for a
+ * config of the family's own model_type (python/sglang/srt/models/): GPT2LMHeadModel (gpt2.py,
+ * commit 00b08c4), GPTBigCodeForCausalLM (gpt_bigcode.py, 0b295e5), FalconForCausalLM (falcon.py,
+ * 0bf4c98), GemmaForCausalLM (gemma.py, 01925ca), Gemma2ForCausalLM (gemma2.py, 00b08c4),
+ * Gemma3ForCausalLM (gemma3_causal.py, 038c87d: **kwargs only), GraniteForCausalLM (granite.py, 0b8c97e), GraniteMoeForCausalLM
+ * (granitemoe.py, 0ba3cdd), Ernie4_5_ForCausalLM and Ernie4_5_MoeForCausalLM (ernie4.py,
+ * 008b79d), HunYuanMoEV1ForCausalLM and HunYuanDenseV1ForCausalLM (hunyuan.py, 0818561); by
+ * multimodal wrapper: Gemma3ForConditionalGeneration (gemma3_mm.py, 017f5d4: **kwargs only).
+ * Other wrappers' classes (PaliGemma's around Gemma) were not read. */
+static const char *const sglang_one_stage_families[] = {
+  "gpt2", "gpt_bigcode", "falcon", "gemma", "gemma2", "gemma3", "granite", "granitemoe", "ernie4_5",
+  "ernie4_5_moe", "hunyuan_v1_dense", "hunyuan_v1_moe",
+};
+static const char *const sglang_one_stage_wrappers[] = { "gemma3", NULL };
+
+static gboolean
+sglang_one_stage_class (const VcHfConfig *self,
+                        const Reader     *r)
+{
+  if (r->wrapper != NULL)
+    return g_strv_contains ((const char *const *) sglang_one_stage_wrappers, self->model_type);
+  for (guint i = 0; i < G_N_ELEMENTS (sglang_one_stage_families); i++)
+    if (g_str_equal (r->family->id, sglang_one_stage_families[i]))
+      return TRUE;
+  return FALSE;
+}
+
 /* Everything the config says about the model, into self; errors name keys, not the file. */
 static gboolean
 read_config (VcHfConfig   *self,
@@ -3485,6 +3515,8 @@ read_config (VcHfConfig   *self,
   r.family = self->family;
   memset (&self->arch, 0, sizeof self->arch);
   TRY (self->family->read (&r, &self->arch, error));
+  if (sglang_one_stage_class (self, &r))
+    self->arch.sglang_one_stage = TRUE;
   ok = read_common (&r, &self->arch, error);
   /* read_common reads the context first: what it found is kept, also when it fails later */
   self->rope_scaling = g_steal_pointer (&r.rope_scaling);

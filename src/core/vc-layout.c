@@ -356,8 +356,12 @@ vc_layout_check (const VcInputs *inputs,
     return check_training (in, error);
   if (sglang_one_stage (in) && l->pp > 1)
     return refuse (error, _("SGLang runs this model on one pipeline stage: its Qwen3-Next and Falcon-H1 classes assert "
-                            "it, and its Granite 4.0 hybrid class ties every stage’s output head to an embedding only "
-                            "the first holds (the architecture field sglang-one-stage); set PP to 1"));
+                            "it, its Granite 4.0 hybrid class ties every stage’s output head to an embedding only the "
+                            "first holds, and its model runner refuses its GPT-2, GPT-BigCode, Falcon, Gemma, Gemma 2, "
+                            "Gemma 3, Granite, Granite MoE, ERNIE 4.5 and Hunyuan classes, which take no pipeline "
+                            "tensors "
+                            "(“Pipeline Parallel is not compatible with this model”; the architecture field "
+                            "sglang-one-stage); set PP to 1"));
   return check_inference (in, error);
 }
 

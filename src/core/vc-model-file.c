@@ -993,6 +993,14 @@ read_gguf_rope (const GgufMeta *m,
   return TRUE;
 }
 
+/* llama.cpp's architecture names (src/llama-arch.cpp, LLM_ARCH_NAMES) of the models whose SGLang
+ * class takes no pp_proxy_tensors, which SGLang's model runner asserts at PP > 1: the same
+ * classes as the config reader's (vc-hf-config.c, sglang_one_stage_class) */
+static const char *const sglang_one_stage_archs[] = {
+  "gpt2", "starcoder", "falcon", "gemma", "gemma2", "gemma3", "granite", "granitemoe", "ernie4_5", "ernie4_5-moe",
+  "hunyuan-moe", NULL,
+};
+
 /* The architecture from the metadata and the tensors' names (`names`). */
 static gboolean
 read_gguf_arch (const GgufMeta *m,
@@ -1007,6 +1015,7 @@ read_gguf_arch (const GgufMeta *m,
       !read_gguf_vocab (m, a, error))
     return FALSE;
   arch_from_tensor_names (names, a);
+  a->sglang_one_stage = g_strv_contains (sglang_one_stage_archs, m->arch);
   if (mamba2_arch (m) && !read_gguf_mamba2_hybrid (m, a, error))
     return FALSE;
   if (g_str_equal (m->arch, GGUF_GATED_DELTANET) && !read_gguf_gated_deltanet (m, names, a, error))

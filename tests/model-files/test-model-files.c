@@ -1188,6 +1188,25 @@ test_mmproj_gemma3 (void)
   }
 }
 
+/* A GGUF of an architecture whose SGLang class takes no pp_proxy_tensors (Gemma 3's) sets
+ * sglang-one-stage as its config would, and SGLang at --pp 2 is refused; Llama's does not */
+static void
+test_gguf_sglang_one_stage (void)
+{
+  g_autoptr(VcModelFile) gemma = load ("gemma3/gemma-3-4b-it-BF16.gguf");
+  g_autoptr(VcModelFile) llama = load ("gguf/tiny-llama-Q4_K_M.gguf");
+  g_autofree char *gguf = fixture ("gemma3/gemma-3-4b-it-BF16.gguf");
+  const char *sglang[] = { "--model", gguf, "--engine", "sglang", "--pp", "2", NULL };
+  const char *vllm[] = { "--model", gguf, "--engine", "vllm", "--engine-version", "0.14", "--pp", "2", NULL };
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+
+  g_assert_true (vc_model_file_get_arch (gemma)->sglang_one_stage);
+  g_assert_false (vc_model_file_get_arch (llama)->sglang_one_stage);
+  g_assert_cmpint (vc_test_run_vramcalc (sglang, NULL, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "SGLang runs this model on one pipeline stage"));
+  g_assert_cmpint (vc_test_run_vramcalc (vllm, NULL, &out2, &err2), ==, 0);
+}
+
 /* The projector in the commands: llama-server's carries it; Ollama's Modelfile names the
  * projector file in a second FROM line (parser/parser.go gathers every FROM's files,
  * server/create.go keeps a projector GGUF as the projector layer), but cannot say
@@ -1416,6 +1435,7 @@ main (int   argc,
   g_test_add_func ("/model-files/gguf/moe", test_gguf_moe);
   g_test_add_func ("/model-files/gguf/hybrid", test_gguf_hybrid);
   g_test_add_func ("/model-files/gguf/falcon-h1", test_gguf_falcon_h1);
+  g_test_add_func ("/model-files/gguf/sglang-one-stage", test_gguf_sglang_one_stage);
   g_test_add_func ("/model-files/gguf/qwen3-next", test_gguf_qwen3_next);
   g_test_add_func ("/model-files/gguf/gemma3", test_gguf_gemma3);
   g_test_add_func ("/model-files/mmproj/read", test_mmproj_read);
