@@ -771,6 +771,11 @@ test_rejections (void)
       "vLLM keeps the KV cache in the model’s dtype (16-bit here) or in fp8; a KV cache in int8 is not one of its "
       "--kv-cache-dtype choices" },
     { { "--preset", "llama-3.2-1b", "--engine", "sglang", "--kv-precision", "int4" }, "SGLang keeps the KV cache in the model’s dtype" },
+    /* Ollama's one cache type, f16, q8_0 or q4_0 (llama.cpp itself takes both) */
+    { { "--preset", "llama-3.2-1b", "--engine", "ollama", "--cache-type-k", "q8_0" },
+      "Ollama takes one KV cache type for keys and values alike (OLLAMA_KV_CACHE_TYPE), f16, q8_0 or q4_0, and reads "
+      "any other as f16; here keys q8_0 and values f16" },
+    { { "--preset", "llama-3.2-1b", "--engine", "ollama", "--kv-precision", "fp32" }, "here keys f32 and values f32" },
     /* llama.cpp's offload under vLLM or SGLang, which keep every layer on the GPU */
     { { "--preset", "qwen3-30b-a3b", "--engine", "vllm", "--gpu-layers", "10" },
       "--gpu-layers and --experts-on-cpu are llama.cpp’s offload; vLLM keeps every layer and its cache on the GPU" },
