@@ -1627,6 +1627,24 @@ test_unused_training_options (void)
       g_assert_cmpstr (with.out, ==, without.out);
     }
   {
+    g_auto(VcTestRun) counted = { 0 };
+    g_auto(VcTestRun) plain = { 0 };
+
+    /* the figures of the estimate by parameter count, beside an architecture */
+    run_cli (&counted, "--preset", "llama-3.2-1b", "--mode", "training", "--finetune", "lora", "--params", "7B",
+             "--lora-percent", "2", "--format", "json", NULL);
+    run_cli (&plain, "--preset", "llama-3.2-1b", "--mode", "training", "--finetune", "lora", "--format", "json", NULL);
+    g_assert_cmpint (counted.status, ==, 0);
+    g_assert_nonnull (strstr (counted.err, "vramcalc: note: --params applies to the estimate by parameter count; the "
+                                           "architecture method counts the model's own parameters"));
+    g_assert_nonnull (strstr (counted.err, "vramcalc: note: --lora-percent applies to the estimate by parameter "
+                                           "count; the architecture method counts the adapters"));
+    /* Llama 3.2 1B's own 1,235,814,400 and its rank-16 adapters, 11,272,192, either way */
+    g_assert_nonnull (strstr (counted.out, "\"parameters\" : 1235814400,"));
+    g_assert_nonnull (strstr (counted.out, "\"trainable_parameters\" : 11272192,"));
+    g_assert_nonnull (strstr (plain.out, "\"trainable_parameters\" : 11272192,"));
+  }
+  {
     g_auto(VcTestRun) eager = { 0 };
     g_auto(VcTestRun) flash = { 0 };
 

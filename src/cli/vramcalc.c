@@ -1577,8 +1577,24 @@ note_other_method_options (Request    *req,
   static const char *const inference_architecture_only[] = {
     "kv-precision", "flash-attention", "n-ubatch", "n-batch", "kv-unified", "cache-type-k", "cache-type-v", NULL,
   };
+  /* the figures the estimate by parameter count starts from, which the architecture counts */
+  static const char *const count_only[] = { "parameters", "active-parameters", "model-type", "lora-percent", NULL };
   const VcInputs *in = vc_estimate_get_inputs (estimate);
 
+  for (guint k = 0; k < req->settings->len && in->method == VC_METHOD_ARCHITECTURE; k += 2)
+    if (g_strv_contains (count_only, req->settings->pdata[k]))
+      {
+        const char *option = option_for_property (req->settings->pdata[k], TRUE);
+
+        if (g_str_equal (req->settings->pdata[k], "lora-percent"))
+          g_printerr (_("vramcalc: note: --lora-percent applies to the estimate by parameter count; the architecture "
+                        "method counts the adapters from --lora-rank and --lora-targets and does not use it (add "
+                        "--method rule-of-thumb)\n"));
+        else
+          g_printerr (_("vramcalc: note: --%s applies to the estimate by parameter count; the architecture method "
+                        "counts the model's own parameters and does not use it (add --method rule-of-thumb)\n"),
+                      option ? option : (const char *) req->settings->pdata[k]);
+      }
   if (in->method != VC_METHOD_RULE_OF_THUMB)
     return;
   for (guint k = 0; k < req->settings->len; k += 2)
