@@ -1704,6 +1704,18 @@ test_other_method_option (void)
   run_cli (&a, "--layers", "80", NULL);
   g_assert_cmpint (a.status, ==, 0);
   g_assert_null (strstr (a.err, "applies to the architecture method"));
+  /* LoRA's rank and targets and the attention kernel: the training share of the weights uses
+   * none of them (the seed's LoRA 7B unchanged) */
+  {
+    g_auto(VcTestRun) lora = { 0 };
+
+    run_cli (&lora, "--params", "7B", "--mode", "training", "--finetune", "lora", "--lora-rank", "64",
+             "--lora-targets", "q,v", "--no-flash-attention", NULL);
+    g_assert_cmpint (lora.status, ==, 0);
+    g_assert_nonnull (strstr (lora.err, "--lora-rank applies to the architecture method"));
+    g_assert_nonnull (strstr (lora.err, "--lora-targets applies to the architecture method"));
+    g_assert_nonnull (strstr (lora.err, "--flash-attention applies to the architecture method"));
+  }
 }
 
 /* In inference the rule of thumb's KV cache is a share of the 16-bit weights: the KV

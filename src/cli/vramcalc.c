@@ -1570,7 +1570,8 @@ note_other_method_options (Request    *req,
                            VcEstimate *estimate)
 {
   static const char *const architecture_only[] = {
-    "loss", "compile", "train-embeddings", "expandable-segments", "optimizer-impl", NULL,
+    "loss", "compile", "train-embeddings", "expandable-segments", "optimizer-impl", "flash-attention", "lora-rank",
+    "lora-targets", NULL,
   };
   /* in inference its KV cache is a share of the 16-bit weights: no KV precision, no attention
    * kernel, no llama.cpp graph or cache (the window's Inference tab names the same) */
