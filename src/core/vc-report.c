@@ -2001,13 +2001,17 @@ table_engine (GString               *s,
     g_autofree char *room = vc_format_size (at.available_kv_bytes, unit);
     g_autofree char *tokens = g_strdup_printf ("%'.0f", at.tokens);
     g_autofree char *seq = g_strdup_printf ("%'u", in->seq);
+    /* under one request, rounded down to hundredths: 0.997 is not "1.0" (vLLM does not start) */
+    g_autofree char *requests = at.max_concurrency > 0 && at.max_concurrency < 1
+                                  ? g_strdup_printf ("%.2f", floor (at.max_concurrency * 100) / 100)
+                                  : g_strdup_printf ("%.1f", at.max_concurrency);
 
     /* Translators: "Engine vllm on 4 × H100 80 GB · TP 4: 76.4 GB budget per GPU, 40.2 GB for the
      * KV cache: 263,168 tokens, 32.1 requests of 8,192 tokens at once" */
     g_string_append_printf (s, _("Engine %s on %u × %s%s%s: %s budget per GPU, %s for the KV cache: %s tokens, "
-                                 "%.1f requests of %s tokens at once\n"),
+                                 "%s requests of %s tokens at once\n"),
                             engine, at.n_gpus, gpu->name, *how ? " · " : "", how, budget, room, tokens,
-                            at.max_concurrency, seq);
+                            requests, seq);
     engine_start_note (s, in, &at);
     if (in->engine == VC_ENGINE_SGLANG && !(in->mem_fraction_static > 0) && in->arch.encoder_params > 0 &&
         in->arch.sglang_multimodal_off)
@@ -2041,11 +2045,11 @@ table_engine (GString               *s,
       {
         g_autofree char *state = vc_format_size (at.state_request_bytes, unit);
         g_autofree char *pool = vc_format_size (at.state_request_bytes * at.state_requests, unit);
-        g_autofree char *requests = g_strdup_printf ("%'.0f", at.state_requests);
+        g_autofree char *slots = g_strdup_printf ("%'.0f", at.state_requests);
 
         /* Translators: "  Mamba pool of 1,234 requests (3.1 GB), 2.5 MB a request, before the KV cache" */
         g_string_append_printf (s, _("  Mamba pool of %s requests (%s), %s a request, before the KV cache\n"),
-                                requests, pool, state);
+                                slots, pool, state);
       }
   }
   table_uncounted (s, in, gpu, unit);
