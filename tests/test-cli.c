@@ -1657,6 +1657,15 @@ test_unused_training_options (void)
     g_assert_cmpstr (eager.out, ==, flash.out);
   }
   {
+    g_auto(VcTestRun) images = { 0 };
+
+    /* an image limit for a text model */
+    run_cli (&images, "--preset", "llama-3.2-1b", "--engine", "vllm", "--limit-mm-per-prompt", "2", NULL);
+    g_assert_cmpint (images.status, ==, 0);
+    g_assert_nonnull (strstr (images.err, "vramcalc: note: --limit-mm-per-prompt caps the images of a model with a "
+                                          "vision encoder; this one has none"));
+  }
+  {
     g_auto(VcTestRun) used = { 0 };
 
     run_cli (&used, "--preset", "llama-3.2-1b", "--mode", "training", "--checkpointing", "selective-layers",

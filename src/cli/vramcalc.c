@@ -1523,7 +1523,8 @@ note_other_mode_options (Request    *req,
 
 /* An option that the other inputs leave without effect, said rather than ignored (kept in a
  * saved profile): the attention kernel under vLLM, whose profile run skips attention
- * (vc_estimator_vllm_profile_bytes()); --checkpoint-every outside --checkpointing
+ * (vc_estimator_vllm_profile_bytes()), and its image limit for a model without a vision encoder;
+ * --checkpoint-every outside --checkpointing
  * selective-layers; --optimizer-precision for an optimizer without 32- or 16-bit state (SGD
  * keeps none, bitsandbytes' 8-bit optimizers keep 8-bit state); --optimizer-impl for SGD, whose
  * in-place step keeps no temporary either way (vc_estimator_step_temporary()) */
@@ -1540,6 +1541,9 @@ note_unused_options (Request    *req,
         in->method == VC_METHOD_ARCHITECTURE)
       g_printerr (_("vramcalc: note: --flash-attention and --no-flash-attention: vLLM picks its attention backend "
                     "itself, and its profile run skips attention; the estimate does not use them\n"));
+    else if (g_str_equal (req->settings->pdata[k], "limit-mm-per-prompt") && in->arch.encoder_params <= 0)
+      g_printerr (_("vramcalc: note: --limit-mm-per-prompt caps the images of a model with a vision encoder; this "
+                    "one has none, and the estimate does not use it\n"));
   if (in->mode != VC_MODE_TRAINING)
     return;
   for (guint k = 0; k < req->settings->len; k += 2)
