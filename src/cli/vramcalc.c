@@ -1524,13 +1524,13 @@ note_other_mode_options (Request    *req,
 /* An option that the other inputs leave without effect, said rather than ignored (kept in a
  * saved profile): the attention kernel under vLLM, whose profile run skips attention
  * (vc_estimator_vllm_profile_bytes()), and its image limit for a model without a vision encoder;
- * --checkpoint-every outside --checkpointing
- * selective-layers; --optimizer-precision for an optimizer without 32- or 16-bit state (SGD
- * keeps none, bitsandbytes' 8-bit optimizers keep 8-bit state); --optimizer-impl for SGD, whose
- * in-place step keeps no temporary either way (vc_estimator_step_temporary()) */
+ * --checkpoint-every outside --checkpointing selective-layers; --optimizer-precision for an
+ * optimizer without 32- or 16-bit state (SGD keeps none, bitsandbytes' 8-bit optimizers keep
+ * 8-bit state); --optimizer-impl for SGD, whose in-place step keeps no temporary either way
+ * (vc_estimator_step_temporary()) */
 static void
 note_unused_options (Request    *req,
-                              VcEstimate *estimate)
+                     VcEstimate *estimate)
 {
   const VcInputs *in = vc_estimate_get_inputs (estimate);
   gboolean eight_bit = in->optimizer == VC_OPTIMIZER_ADAMW_8BIT || in->optimizer == VC_OPTIMIZER_PAGED_ADAMW_8BIT;
