@@ -768,9 +768,9 @@ test_rejections (void)
       "vLLM’s default max_num_batched_tokens (8192 at most) would be below max_num_seqs (9000), which vLLM refuses" },
     /* a KV cache vLLM and SGLang do not have */
     { { "--preset", "llama-3.2-1b", "--engine", "vllm", "--kv-precision", "int8" },
-      "vLLM keeps the KV cache in the model’s dtype (16-bit here) or in fp8; a KV cache in int8 is not one of its "
-      "--kv-cache-dtype choices" },
-    { { "--preset", "llama-3.2-1b", "--engine", "sglang", "--kv-precision", "int4" }, "SGLang keeps the KV cache in the model’s dtype" },
+      "vLLM’s KV cache is followed here in 16 bits, in fp8, or in fp32 beside fp32 weights; a KV cache in int8 is "
+      "not sized for it" },
+    { { "--preset", "llama-3.2-1b", "--engine", "sglang", "--kv-precision", "int4" }, "SGLang’s KV cache is followed here" },
     /* Ollama's one cache type, f16, q8_0 or q4_0 (llama.cpp itself takes both) */
     { { "--preset", "llama-3.2-1b", "--engine", "ollama", "--cache-type-k", "q8_0" },
       "Ollama takes one KV cache type for keys and values alike (OLLAMA_KV_CACHE_TYPE), f16, q8_0 or q4_0, and reads "

@@ -724,13 +724,15 @@ add_kv_dtype (GPtrArray      *argv,
               VcCommandEngine engine,
               GError        **error)
 {
+  gboolean kv16 = in->kv_precision == VC_PRECISION_BF16 || in->kv_precision == VC_PRECISION_FP16;
+
   if (in->kv_precision == VC_PRECISION_FP8)
     {
       add (argv, "--kv-cache-dtype");
       add (argv, engine == VC_COMMAND_SGLANG ? "fp8_e4m3" : "fp8");
       return TRUE;
     }
-  if (vc_engine_kv_dtype_served (in))
+  if (in->precision == VC_PRECISION_FP32 ? in->kv_precision == VC_PRECISION_FP32 : kv16)
     return TRUE;
   return refuse (error, _("%s keeps the KV cache in the model’s dtype or in fp8: a KV cache in %s cannot be expressed"),
                  engine_ids[engine], vc_enum_nick (VC_TYPE_PRECISION, in->kv_precision));

@@ -536,18 +536,26 @@ vc_engine_cache_type_name (VcCacheType type,
     }
 }
 
-/* Whether vLLM's or SGLang's --kv-cache-dtype holds a KV cache of @in's precision: fp8, or the
- * model's own dtype ("auto"): 16 bits beside 16-bit or quantized weights, fp32 beside fp32
- * (vllm/config/cache.py CacheDType; SGLang's server_args kv_cache_dtype choices). Neither has
- * an int8 or int4 cache. */
+/* Whether vLLM's or SGLang's KV cache of @in's precision is followed: 16 bits (the model's own
+ * dtype, "auto", or vLLM's "bfloat16" beside fp32 weights, vllm/config/cache.py CacheDType from
+ * commit fa7e254a7), fp8, or fp32 as an fp32 model's own (neither has a "float32" cache dtype).
+ * Their quantized caches of other kinds (vLLM's int8_per_token_head of pull request #38378 and
+ * nvfp4, SGLang's fp4_e2m1) are laid out otherwise than the int8 and int4 sized here, which are
+ * llama.cpp's q8_0 and q4_0. */
 gboolean
 vc_engine_kv_dtype_served (const VcInputs *in)
 {
-  gboolean kv16 = in->kv_precision == VC_PRECISION_BF16 || in->kv_precision == VC_PRECISION_FP16;
-
-  if (in->kv_precision == VC_PRECISION_FP8)
-    return TRUE;
-  return in->precision == VC_PRECISION_FP32 ? in->kv_precision == VC_PRECISION_FP32 : kv16;
+  switch (in->kv_precision)
+    {
+    case VC_PRECISION_BF16:
+    case VC_PRECISION_FP16:
+    case VC_PRECISION_FP8:
+      return TRUE;
+    case VC_PRECISION_FP32:
+      return in->precision == VC_PRECISION_FP32;
+    default:
+      return FALSE;
+    }
 }
 
 gboolean

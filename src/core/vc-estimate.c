@@ -2370,10 +2370,9 @@ check_engine (const VcInputs  *in,
       in->method == VC_METHOD_ARCHITECTURE && !vc_engine_kv_dtype_served (in))
     {
       g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
-                   _("%s keeps the KV cache in the model’s dtype (%s here) or in fp8; a KV cache in %s is not one "
-                     "of its --kv-cache-dtype choices"),
+                   _("%s’s KV cache is followed here in 16 bits, in fp8, or in fp32 beside fp32 weights; a KV cache "
+                     "in %s is not sized for it (its own quantized caches are laid out otherwise than llama.cpp’s)"),
                    in->engine == VC_ENGINE_VLLM ? "vLLM" : "SGLang",
-                   in->precision == VC_PRECISION_FP32 ? "fp32" : _("16-bit"),
                    vc_enum_nick (VC_TYPE_PRECISION, in->kv_precision));
       return FALSE;
     }
