@@ -1258,6 +1258,24 @@ vc_engine_kv_capacity_on (const VcInputs         *inputs,
   out->max_concurrency = max_concurrency;
 }
 
+
+/* Stage @s of the inputs' pipeline as their engine splits the layers (vc_layout_stage_layers()):
+ * its first layer and count, and what one of its GPUs holds at the inputs' TP and EP */
+static void
+engine_stage (const VcInputs *in,
+              const VcResult *res,
+              guint           index,
+              guint           s,
+              guint          *first,
+              guint          *n,
+              VcLayoutStage  *st)
+{
+  guint pp = MAX (1u, in->layout.pp);
+
+  vc_layout_stage_layers (in, pp, s, first, n);
+  vc_layout_stage_bytes_tp (in, res, index, *first, *n, s == 0, s == pp - 1, MAX (1u, in->layout.tp),
+                            MAX (1u, in->layout.ep), st);
+}
 /* vLLM over several pipeline stages, TP ranks each: every stage's ranks size their cache from
  * their own memory (the request less their weights, the stage's, and the profile run at TP),
  * in blocks of their own layers, and every worker then allocates the fewest blocks of any
@@ -1272,7 +1290,7 @@ vc_engine_vllm_stages_tokens (const VcInputs *inputs,
 {
   VcInputs copy;
   const VcInputs *in = vllm_block_on (inputs, gpu, &copy);
-  guint pp = MAX (1u, in->layout.pp), tp = MAX (1u, in->layout.tp), first = 0, batch_tokens, seqs;
+  guint pp = MAX (1u, in->layout.pp), tp = MAX (1u, in->layout.tp), batch_tokens, seqs;
   double cached = (double) vc_engine_context_tokens (inputs) * in->batch * in->concurrency;
   double capacity = vc_engine_gpu_capacity (in, gpu), blocks = G_MAXDOUBLE, profile, padding;
 
@@ -1283,15 +1301,14 @@ vc_engine_vllm_stages_tokens (const VcInputs *inputs,
     padding = 0;
   for (guint s = 0; s < pp; s++)
     {
-      guint n = vc_layout_stage_size (in, pp, s);
+      guint first, n;
       VcLayoutStage st;
       double space, per_token;
 
-      vc_layout_stage_bytes_tp (in, res, index, first, n, s == 0, s == pp - 1, tp, MAX (1u, in->layout.ep), &st);
+      engine_stage (in, res, index, s, &first, &n, &st);
       space = in->kv_cache_memory_gb > 0 ? in->kv_cache_memory_gb * 1e9
               : MAX (0.0, in->memory_fraction * capacity - st.weights - stage_padding (&in->arch, padding, first, n) -
                           profile);
-      first += n;
       per_token = st.kv / cached;
       if (per_token > 0)
         blocks = MIN (blocks, floor (space / (in->block_size * per_token)));
@@ -1571,19 +1588,18 @@ sglang_stages_plain (const VcInputs   *in,
                      guint             index,
                      VcEngineAtLayout *out)
 {
-  guint pp = MAX (1u, in->layout.pp), tp = MAX (1u, in->layout.tp), first = 0;
+  guint pp = MAX (1u, in->layout.pp);
   double cached = (double) vc_engine_context_tokens (in) * in->batch * in->concurrency;
   double heaviest = 0, per_token = 0, rest;
 
   for (guint s = 0; s < pp; s++)
     {
-      guint n = vc_layout_stage_size (in, pp, s);
+      guint first, n;
       VcLayoutStage st;
 
-      vc_layout_stage_bytes_tp (in, res, index, first, n, s == 0, s == pp - 1, tp, MAX (1u, in->layout.ep), &st);
+      engine_stage (in, res, index, s, &first, &n, &st);
       heaviest = MAX (heaviest, st.weights);
       per_token = MAX (per_token, st.kv / cached);
-      first += n;
     }
   if (!(per_token > 0) || !(cached > 0))
     return;
@@ -1824,7 +1840,7 @@ stage_pools (const VcInputs   *inputs,
   VcInputs copy;
   const VcInputs *in = vllm_block_on (inputs, gpu, &copy);
   const VcArch *arch = &in->arch;
-  guint pp = MAX (1u, in->layout.pp), tp = MAX (1u, in->layout.tp), first = 0, batch_tokens = 0, seqs;
+  guint pp = MAX (1u, in->layout.pp), tp = MAX (1u, in->layout.tp), batch_tokens = 0, seqs;
   double capacity = vc_engine_gpu_capacity (in, gpu), attention = vc_arch_attention_layers (arch);
   gboolean state = vc_arch_state_elements (arch) > 0;
   double layer, padding = 0, profile = 0, budget = 0, all_full = 0, all_sliding = 0;
@@ -1854,11 +1870,11 @@ stage_pools (const VcInputs   *inputs,
              (capacity - overhead - vc_engine_comm_pool_bytes (in, tp));
   for (guint s = 0; s < pp; s++)
     {
-      guint n = vc_layout_stage_size (in, pp, s);
+      guint first, n;
       VcLayoutStage st;
       double weights;
 
-      vc_layout_stage_bytes_tp (in, res, index, first, n, s == 0, s == pp - 1, tp, MAX (1u, in->layout.ep), &st);
+      engine_stage (in, res, index, s, &first, &n, &st);
       /* a state model's layers of each kind in full[] and layers[] (vc_arch_stage_kinds()) */
       if (!state)
         vc_arch_stage_windows (arch, first, n, &full[s], &sliding[s]);
@@ -1870,7 +1886,6 @@ stage_pools (const VcInputs   *inputs,
       weights = st.weights + stage_padding (arch, padding, first, n) +
                 (state ? vc_engine_state_repeated_bytes (in, tp) * layers[s] / MIN (arch->recurrent_layers,
                                                                                    arch->n_layers) : 0);
-      first += n;
       if (in->engine == VC_ENGINE_SGLANG)
         space[s] = budget - weights;
       else
