@@ -352,6 +352,11 @@ test_ollama (void)
                                 "PARAMETER num_batch 512\n"
                                 "EOF\n"
                                 "ollama create qwen3-8b -f Modelfile\n");
+  /* a type Ollama would read as f16, and two types, cannot be written (vc_engine_ollama_kv_type()) */
+  g_object_set (e, "cache-type-k", VC_CACHE_TYPE_Q4_1, "cache-type-v", VC_CACHE_TYPE_Q4_1, NULL);
+  assert_refused (VC_COMMAND_OLLAMA, &req, "Ollama takes one KV cache type, f16, q8_0 or q4_0");
+  g_object_set (e, "cache-type-k", VC_CACHE_TYPE_Q8_0, "cache-type-v", VC_CACHE_TYPE_F16, NULL);
+  assert_refused (VC_COMMAND_OLLAMA, &req, "for keys and values alike");
 
   g_object_set (e, "concurrency", 1, "cache-type-k", VC_CACHE_TYPE_AUTO, "cache-type-v", VC_CACHE_TYPE_AUTO,
                 "kv-precision", VC_PRECISION_FP16, "n-ubatch", 0, "gpu-layers", 30, "flash-attention", FALSE, NULL);

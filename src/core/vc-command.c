@@ -899,7 +899,7 @@ build_ollama (const VcCommandRequest *req,
   g_autofree char *name = NULL;
   VcLayout l;
   VcLlamaCpp lc;
-  const char *ctk, *ctv;
+  const char *ctk;
 
   vc_layout_get_effective (in, &l);
   if (!need_model (req, VC_COMMAND_OLLAMA, error))
@@ -923,10 +923,12 @@ build_ollama (const VcCommandRequest *req,
     return refuse (error, _("Ollama decides itself whether the projector goes on the GPU (it adds "
                             "--no-mmproj-offload where the GPUs lack room): --no-mmproj-offload cannot be written "
                             "in a Modelfile; print the llama.cpp command")), NULL;
-  ctk = cache_type_flag (in->cache_type_k, in->kv_precision);
-  ctv = cache_type_flag (in->cache_type_v, in->kv_precision);
-  if ((ctk && !*ctk) || g_strcmp0 (ctk, ctv) != 0)
+  /* one type for keys and values, f16 (Ollama's default, left out), q8_0 or q4_0 */
+  ctk = vc_engine_ollama_kv_type (in);
+  if (ctk == NULL)
     return refuse (error, _("Ollama takes one KV cache type, f16, q8_0 or q4_0, for keys and values alike")), NULL;
+  if (g_str_equal (ctk, "f16"))
+    ctk = NULL;
   vc_engine_llama_cpp (in, &lc);
 
   g_string_append_printf (file, "FROM %s\n", req->model);

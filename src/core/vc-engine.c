@@ -536,6 +536,32 @@ vc_engine_cache_type_name (VcCacheType type,
     }
 }
 
+/* A cache type as Ollama would be asked for it: a 16-bit precision left to the cache type's
+ * default is its f16, any other llama.cpp's name */
+const char *
+vc_engine_ollama_cache_name (VcCacheType type,
+                             VcPrecision kv_precision)
+{
+  if (type == VC_CACHE_TYPE_AUTO && (kv_precision == VC_PRECISION_BF16 || kv_precision == VC_PRECISION_FP16))
+    return "f16";
+  return vc_engine_cache_type_name (type, kv_precision);
+}
+
+/* The KV cache type Ollama runs for @in, or NULL where it cannot be told it:
+ * OLLAMA_KV_CACHE_TYPE sets keys and values alike, and Ollama's kvCacheTypeFromStr
+ * (llama/llama.go) knows q8_0 and q4_0 and takes f16 for anything else */
+const char *
+vc_engine_ollama_kv_type (const VcInputs *in)
+{
+  const char *k = vc_engine_ollama_cache_name (in->cache_type_k, in->kv_precision);
+  static const char *const served[] = { "f16", "q8_0", "q4_0", NULL };
+
+  if (k == NULL || g_strcmp0 (k, vc_engine_ollama_cache_name (in->cache_type_v, in->kv_precision)) != 0 ||
+      !g_strv_contains (served, k))
+    return NULL;
+  return k;
+}
+
 /* Whether vLLM's or SGLang's KV cache of @in's precision is followed: 16 bits (the model's own
  * dtype, "auto", or vLLM's "bfloat16" beside fp32 weights, vllm/config/cache.py CacheDType from
  * commit fa7e254a7), fp8, or fp32 as an fp32 model's own (neither has a "float32" cache dtype).

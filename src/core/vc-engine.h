@@ -59,6 +59,9 @@ double vc_engine_cache_type_bytes (VcCacheType type,
 const char *vc_engine_cache_type_name (VcCacheType type,
                                        VcPrecision kv_precision);
 gboolean vc_engine_kv_dtype_served (const VcInputs *in);
+const char *vc_engine_ollama_kv_type (const VcInputs *in);
+const char *vc_engine_ollama_cache_name (VcCacheType type,
+                                         VcPrecision kv_precision);
 gboolean vc_engine_cache_type_is_quantized (VcCacheType type,
                                             VcPrecision kv_precision);
 guint  vc_engine_context_tokens (const VcInputs *inputs);

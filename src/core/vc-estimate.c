@@ -2269,29 +2269,17 @@ check_source (VcEstimate  *self,
   return TRUE;
 }
 
-/* The KV cache type Ollama would run: OLLAMA_KV_CACHE_TYPE sets keys and values alike, and its
- * kvCacheTypeFromStr (llama/llama.go) knows q8_0 and q4_0 and takes f16 for anything else; a
- * 16-bit precision left to the cache type's default is its f16 */
-static const char *
-ollama_kv_name (VcCacheType type,
-                VcPrecision kv_precision)
-{
-  if (type == VC_CACHE_TYPE_AUTO && (kv_precision == VC_PRECISION_BF16 || kv_precision == VC_PRECISION_FP16))
-    return "f16";
-  return vc_engine_cache_type_name (type, kv_precision);
-}
-
-/* What Ollama cannot be told (check_llama_cpp): two cache types, or one it reads as f16 */
+/* What Ollama cannot be told (check_llama_cpp): two cache types, or one it reads as f16
+ * (vc_engine_ollama_kv_type()); a type llama.cpp has not is llama.cpp's refusal */
 static gboolean
 check_ollama (const VcInputs  *in,
               GError         **error)
 {
-  const char *k = ollama_kv_name (in->cache_type_k, in->kv_precision);
-  const char *v = ollama_kv_name (in->cache_type_v, in->kv_precision);
-  static const char *const served[] = { "f16", "q8_0", "q4_0", NULL };
+  const char *k = vc_engine_ollama_cache_name (in->cache_type_k, in->kv_precision);
+  const char *v = vc_engine_ollama_cache_name (in->cache_type_v, in->kv_precision);
 
   if (in->engine != VC_ENGINE_OLLAMA || in->method != VC_METHOD_ARCHITECTURE || k == NULL || v == NULL ||
-      (g_str_equal (k, v) && g_strv_contains (served, k)))
+      vc_engine_ollama_kv_type (in) != NULL)
     return TRUE;
   g_set_error (error, VC_ERROR, VC_ERROR_INVALID_COMBINATION,
                _("Ollama takes one KV cache type for keys and values alike (OLLAMA_KV_CACHE_TYPE), f16, q8_0 or "
