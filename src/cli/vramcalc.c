@@ -86,7 +86,8 @@ typedef struct
   char *print_command;        /* --print-command: an engine of vc_command_engine_id() */
   guint gpu_count;            /* 0: not given */
   const char *sharding_from;  /* the option that set the sharding: zero or fsdp */
-  char *alias_value;          /* the last value of an option that stands for another (--parallel), */
+  const VcCliOption *alias;   /* an option that stands for another (--parallel), if given, */
+  char *alias_value;          /* its last value, */
   char *aliased_value;        /* and of the option it stands for (--concurrency) */
   VcCliDocFormat generate;    /* --generate */
   GError *error;              /* the first option found wrong, */
@@ -490,6 +491,7 @@ apply_option (Request     *req,
   switch (opt->kind)
     {
     case OPT_PROPERTY_ALIAS:
+      req->alias = opt;
       replace_str (&req->alias_value, value);
       add_setting (req, opt->property, value);
       return TRUE;
@@ -1392,21 +1394,18 @@ check_alias_agrees (const Request *req)
 {
   g_autofree char *message = NULL;
   guint64 a, b;
-  const VcCliOption *alias;
 
-  if (req->alias_value == NULL || req->aliased_value == NULL)
+  if (req->alias == NULL || req->aliased_value == NULL)
     return 0;
   if (g_ascii_string_to_unsigned (req->alias_value, 10, 0, G_MAXUINT64, &a, NULL) &&
       g_ascii_string_to_unsigned (req->aliased_value, 10, 0, G_MAXUINT64, &b, NULL) ? a == b
       : g_str_equal (req->alias_value, req->aliased_value))
     return 0;
-  alias = vc_cli_option_alias_of ("concurrency");
-  g_assert (alias != NULL);
   /* TRANSLATORS: the option it stands for (concurrency), the value given to each */
   message = g_strdup_printf (_("is the same setting as --%s, and the two disagree (%s and %s); accepted: one of "
                                "them, or both the same"),
-                             alias->property, req->alias_value, req->aliased_value);
-  return usage_error (alias->name, message);
+                             req->alias->property, req->alias_value, req->aliased_value);
+  return usage_error (req->alias->name, message);
 }
 
 /* Every property option in command-line order, but --precision, which is the precision of
@@ -1512,8 +1511,8 @@ note_other_mode_options (Request    *req,
       if (option == NULL)
         continue;
       /* the name typed: --parallel alone stands for --concurrency */
-      if (req->alias_value != NULL && req->aliased_value == NULL && vc_cli_option_alias_of (property) != NULL)
-        option = vc_cli_option_alias_of (property)->name;
+      if (req->alias != NULL && req->aliased_value == NULL && g_str_equal (req->alias->property, property))
+        option = req->alias->name;
       if (training)
         g_printerr (_("vramcalc: note: --%s applies to inference; the training estimate does not use it\n"), option);
       else
